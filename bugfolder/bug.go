@@ -1,0 +1,310 @@
+package bugfolder
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Bug is one registered bug: its folder and its parsed bug.md.
+type Bug struct {
+	// Register is the register the bug belongs to.
+	Register *Register
+	// Dir is the bug folder's absolute path.
+	Dir string
+	// Context is the register context the bug lives in ("" for a flat register).
+	Context string
+
+	ID            string
+	DisplayNumber int
+	Title         string
+	Status        string
+	Phase         string
+	Severity      string
+	Priority      string
+	// Visibility is normal, internal or restricted.
+	Visibility        string
+	SecuritySuspected bool
+	Labels            []string
+	// Specs are the traceability.specs locators ("path#anchor").
+	Specs []string
+	// ChangeRisk is change_risk.classification, when present.
+	ChangeRisk string
+
+	// Meta is the whole front matter; unknown fields are kept here.
+	Meta *yaml.Node
+	// Body is bug.md's Markdown body.
+	Body string
+	// Sections are the body's level-2 sections (Summary … Agent Notes).
+	Sections []Section
+}
+
+// BugFile is the name of a bug's canonical record.
+const BugFile = "bug.md"
+
+// DoneFile is the name of the lock that closes a bug.
+const DoneFile = "DONE.md"
+
+// Restricted reports whether the bug's visibility forbids external engines.
+func (b *Bug) Restricted() bool { return strings.EqualFold(b.Visibility, "restricted") }
+
+// Locked reports whether the bug is closed by DONE.md (read-only).
+func (b *Bug) Locked() bool { return isFile(filepath.Join(b.Dir, DoneFile)) }
+
+// Path returns the path of bug.md.
+func (b *Bug) Path() string { return filepath.Join(b.Dir, BugFile) }
+
+// Section returns the body section with the given heading (any case and
+// accents), or "".
+func (b *Bug) Section(heading string) string {
+	want := normalizeHeading(heading)
+	for _, s := range b.Sections {
+		if normalizeHeading(s.Heading) == want {
+			return s.Text()
+		}
+	}
+	return ""
+}
+
+// AgentNotes returns the "Agent Notes" section (constraints for whoever fixes).
+func (b *Bug) AgentNotes() string { return b.Section("Agent Notes") }
+
+var (
+	idInName = regexp.MustCompile(`^(BUG-\d{8}-[A-Za-z0-9]{4})(?:-|$)`)
+	safeID   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+)
+
+// notBugs are context sub-folders that never hold bugs.
+var notBugs = map[string]bool{"inspections": true, "generated": true, "intake": true}
+
+// ParseBug reads the bug folder dir of register reg.
+func ParseBug(reg *Register, dir, context string) (*Bug, error) {
+	path := filepath.Join(dir, BugFile)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &InputError{Path: path, Msg: "missing: a bug folder needs a bug.md (register bugs with /reversa-debugger)", Err: err}
+		}
+		return nil, &InputError{Path: path, Msg: fmt.Sprintf("cannot be read (%v); check its permissions", errors.Unwrap(err)), Err: err}
+	}
+	doc, err := ParseDocument(raw)
+	if err != nil {
+		return nil, &InputError{Path: path, Msg: err.Error() + "; fix the front matter between the --- lines", Err: err}
+	}
+	b := &Bug{Register: reg, Dir: dir, Context: context, Meta: doc.Meta, Body: doc.Body}
+	m := doc.Meta
+	b.ID = strings.TrimSpace(scalar(m, "id"))
+	if b.ID == "" {
+		if mm := idInName.FindStringSubmatch(filepath.Base(dir)); mm != nil {
+			b.ID = mm[1]
+		} else {
+			b.ID = filepath.Base(dir)
+		}
+	}
+	if !safeID.MatchString(b.ID) {
+		return nil, inputErr(path, "id", "%q is not a bug ID (expected BUG-<YYYYMMDD>-<4 chars>, letters, digits, '.', '_' and '-' only)", b.ID)
+	}
+	if n, ok, err := intField(m, "display_number"); err != nil {
+		return nil, inputErr(path, "display_number", "%v; use a whole number or remove the field", errors.Unwrap(err))
+	} else if ok {
+		b.DisplayNumber = n
+	}
+	b.Title = scalar(m, "title")
+	b.Status = scalar(m, "status")
+	b.Phase = scalar(m, "phase")
+	b.Severity = scalar(m, "severity")
+	b.Priority = scalar(m, "priority")
+	b.Visibility = strings.ToLower(strings.TrimSpace(scalar(m, "visibility")))
+	switch b.Visibility {
+	case "":
+		b.Visibility = "normal"
+	case "normal", "internal", "restricted":
+	default:
+		return nil, inputErr(path, "visibility", "%q is not one of normal, internal, restricted", b.Visibility)
+	}
+	b.SecuritySuspected = boolField(m, "security_suspected")
+	b.Labels = stringList(m, "labels")
+	if tr := Lookup(m, "traceability"); tr != nil {
+		b.Specs = stringList(tr, "specs")
+	}
+	if cr := Lookup(m, "change_risk"); cr != nil {
+		if cr.Kind == yaml.ScalarNode {
+			b.ChangeRisk = cr.Value
+		} else {
+			b.ChangeRisk = scalar(cr, "classification")
+		}
+	}
+	pre, secs := ParseSections(doc.Body)
+	b.Sections = secs
+	if b.Title == "" {
+		for _, h := range Headings(pre) {
+			if h.Level == 1 {
+				b.Title = h.Text
+				break
+			}
+		}
+	}
+	return b, nil
+}
+
+// Discover lists every bug folder of the register, sorted by context and
+// folder name. Folders that cannot be read are returned as errors beside the
+// bugs that could, so one broken bug never hides the others.
+func Discover(reg *Register) ([]*Bug, []error) {
+	var bugs []*Bug
+	var errs []error
+	add := func(dir, context string) {
+		b, err := ParseBug(reg, dir, context)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		bugs = append(bugs, b)
+	}
+	scanBugs := func(bugsDir, context string) {
+		ents, err := os.ReadDir(bugsDir)
+		if err != nil {
+			errs = append(errs, &InputError{Path: bugsDir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
+			return
+		}
+		for _, e := range ents {
+			if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			add(filepath.Join(bugsDir, e.Name()), context)
+		}
+	}
+	ents, err := os.ReadDir(reg.Root)
+	if err != nil {
+		return nil, []error{&InputError{Path: reg.Root, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}}
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			continue
+		}
+		dir := filepath.Join(reg.Root, name)
+		if name == "bugs" { // a flat register without contexts
+			scanBugs(dir, "")
+			continue
+		}
+		if notBugs[name] {
+			continue
+		}
+		if isDir(filepath.Join(dir, "bugs")) {
+			scanBugs(filepath.Join(dir, "bugs"), name)
+		}
+	}
+	sort.SliceStable(bugs, func(i, j int) bool {
+		if bugs[i].Context != bugs[j].Context {
+			return bugs[i].Context < bugs[j].Context
+		}
+		return filepath.Base(bugs[i].Dir) < filepath.Base(bugs[j].Dir)
+	})
+	return bugs, errs
+}
+
+// contextOf names the context of a bug folder from its place in the register.
+func contextOf(reg *Register, dir string) string {
+	rel, err := filepath.Rel(reg.Root, dir)
+	if err != nil {
+		return ""
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if len(parts) == 3 && parts[1] == "bugs" {
+		return parts[0]
+	}
+	return ""
+}
+
+// Resolve finds the bug named by arg: a path to a bug folder (or its bug.md,
+// or its debate folder), a bug ID (or a bug folder's name), or a display
+// number ("7", "#7", "BUG-007"). cwd is where relative paths start and
+// where the register is looked for when arg is not a path.
+func Resolve(cwd, arg string) (*Register, *Bug, error) {
+	if arg == "" {
+		return nil, nil, &InputError{Msg: "no bug given: pass a bug folder, an ID or a display number (moot list shows them)"}
+	}
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	if fi, err := os.Stat(p); err == nil && (looksLikePath(arg) || fi.IsDir()) {
+		dir := p
+		if !fi.IsDir() {
+			dir = filepath.Dir(p)
+		}
+		if base := filepath.Base(dir); (base == "debate" || strings.HasPrefix(base, "debate-")) && !isFile(filepath.Join(dir, BugFile)) {
+			dir = filepath.Dir(dir)
+		}
+		dir, _ = filepath.Abs(dir)
+		reg, err := FindRoot(dir)
+		if err != nil {
+			return nil, nil, &InputError{Path: dir, Msg: "is not inside a " + RootName + "/ register", Err: err}
+		}
+		if !Within(reg.Root, dir) || dir == reg.Root {
+			return nil, nil, &InputError{Path: arg, Msg: "is not a bug folder inside " + reg.Root}
+		}
+		b, err := ParseBug(reg, dir, contextOf(reg, dir))
+		return reg, b, err
+	}
+	reg, err := FindRoot(cwd)
+	if err != nil {
+		return nil, nil, &InputError{Msg: err.Error(), Err: err}
+	}
+	bugs, errs := Discover(reg)
+	var hits []*Bug
+	for _, b := range bugs {
+		name := filepath.Base(b.Dir)
+		if strings.EqualFold(b.ID, arg) || strings.EqualFold(name, arg) || strings.HasPrefix(strings.ToUpper(name), strings.ToUpper(arg)+"-") {
+			hits = append(hits, b)
+		}
+	}
+	if len(hits) == 0 {
+		if n, ok := displayNumber(arg); ok {
+			for _, b := range bugs {
+				if b.DisplayNumber == n {
+					hits = append(hits, b)
+				}
+			}
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return reg, hits[0], nil
+	case 0:
+		msg := fmt.Sprintf("no bug %q under %s (moot list shows the bugs)", arg, reg.Root)
+		if len(errs) > 0 {
+			msg += fmt.Sprintf("; %d bug folder(s) could not be read, the first: %v", len(errs), errs[0])
+		}
+		return reg, nil, &InputError{Msg: msg}
+	}
+	var where []string
+	for _, b := range hits {
+		where = append(where, reg.Rel(b.Dir))
+	}
+	return reg, nil, &InputError{Msg: fmt.Sprintf("%q matches %d bugs (%s); pass the bug ID or its folder", arg, len(hits), strings.Join(where, ", "))}
+}
+
+func looksLikePath(s string) bool {
+	return strings.ContainsRune(s, filepath.Separator) || strings.ContainsRune(s, '/') || s == "." || s == ".."
+}
+
+var displayRE = regexp.MustCompile(`^(?i:#|bug-)?0*(\d+)$`)
+
+func displayNumber(s string) (int, bool) {
+	m := displayRE.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}

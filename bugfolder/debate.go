@@ -1,0 +1,737 @@
+package bugfolder
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// State is a debate's status in the command-line vocabulary.
+type State string
+
+// The states a debate can be in (CLI.md). Running also covers a debate
+// interrupted by a crash.
+const (
+	StateNoDebate    State = "no-debate"
+	StateRunning     State = "running"
+	StateWaiting     State = "waiting"
+	StateCancelled   State = "cancelled"
+	StateJudgeFailed State = "judge-failed"
+	StateDone        State = "done"
+)
+
+// DebateDir is the folder of a bug's latest debate.
+const DebateDir = "debate"
+
+// DebaterFile is one debater's file (solver, critic or judge), parsed.
+type DebaterFile struct {
+	Path            string
+	ProtocolVersion int
+	DebateID        string
+	BugID           string
+	Role            Role
+	SolverID        string
+	Engine          string
+	Round           int
+	Status          Status
+	StartedAt       time.Time
+	FinishedAt      time.Time
+	TokensIn        int
+	TokensOut       int
+	CostUSD         float64
+	TokensEstimated bool
+	Attempt         int
+	// Error is the last error line moot recorded for a failed call.
+	Error string
+	// Invalid lists why an invalid-output body failed validation.
+	Invalid []string
+	// Amendment describes a swapped engine or changed timeout, if any.
+	Amendment string
+	// Meta is the whole front matter (unknown fields kept).
+	Meta *yaml.Node
+	// Body is the debater's answer as received.
+	Body string
+}
+
+// Duration is the call's wall time, when both timestamps are known.
+func (f *DebaterFile) Duration() time.Duration {
+	if f.StartedAt.IsZero() || f.FinishedAt.IsZero() {
+		return 0
+	}
+	return f.FinishedAt.Sub(f.StartedAt)
+}
+
+// ParseDebaterFile parses a debater file's bytes. Missing fields are left
+// zero; a file without front matter is all body (as a hand-written one may be).
+func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
+	doc, err := ParseDocument(raw)
+	if err != nil {
+		return nil, &InputError{Path: path, Msg: err.Error(), Err: err}
+	}
+	m := doc.Meta
+	f := &DebaterFile{Path: path, Meta: m, Body: doc.Body}
+	f.ProtocolVersion, _, _ = intField(m, "protocol_version")
+	f.DebateID = scalar(m, "debate_id")
+	f.BugID = scalar(m, "bug_id")
+	f.Role = Role(strings.ToLower(scalar(m, "role")))
+	f.SolverID = scalar(m, "solver_id")
+	f.Engine = scalar(m, "engine")
+	if n, ok, _ := intField(m, "round"); ok {
+		f.Round = n
+	} else {
+		f.Round = -1
+	}
+	f.Status = Status(strings.ToLower(strings.TrimSpace(scalar(m, "status"))))
+	f.StartedAt = timeField(m, "started_at")
+	f.FinishedAt = timeField(m, "finished_at")
+	f.TokensIn, _, _ = intField(m, "tokens_in")
+	f.TokensOut, _, _ = intField(m, "tokens_out")
+	f.CostUSD = floatField(m, "cost_usd")
+	f.TokensEstimated = boolField(m, "tokens_estimated")
+	f.Attempt, _, _ = intField(m, "attempt")
+	f.Error = scalar(m, "error")
+	f.Invalid = stringList(m, "invalid")
+	f.Amendment = scalar(m, "amendment")
+	return f, nil
+}
+
+// ProblemFile is a parsed problema.md / problem.md.
+type ProblemFile struct {
+	Path            string
+	ProtocolVersion int
+	BugID           string
+	Mode            Mode
+	N, R            int
+	// Solvers maps solver ids to engine names, in order.
+	Solvers []KV
+	// Critics maps critic ids to engine names, in order.
+	Critics []KV
+	Judge   string
+	// Timeout is the timeout as written (a duration, or per engine).
+	Timeout   string
+	Timeouts  []KV
+	PSHA256   string
+	CreatedAt time.Time
+	// Rubric holds the frozen criteria, in order.
+	Rubric []string
+	// P is the assembled problem.
+	P string
+	// SHA256 is the digest of the file's bytes as stored.
+	SHA256 string
+	Meta   *yaml.Node
+}
+
+var bulletKV = regexp.MustCompile(`^\s*[-*]\s*([^:]+):\s*(.*)$`)
+
+// ParseProblemFile parses problema.md: front matter, the rubric and P. It
+// also reads a hand-written file whose settings are a bullet list
+// ("- modo: diagnosis", "- N: 3").
+func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
+	doc, err := ParseDocument(raw)
+	if err != nil {
+		return nil, &InputError{Path: path, Msg: err.Error(), Err: err}
+	}
+	sum := sha256.Sum256(raw)
+	p := &ProblemFile{Path: path, Meta: doc.Meta, SHA256: hex.EncodeToString(sum[:])}
+	m := doc.Meta
+	p.ProtocolVersion, _, _ = intField(m, "protocol_version")
+	p.BugID = scalar(m, "bug_id")
+	if s := scalar(m, "mode"); s != "" {
+		p.Mode, err = ParseMode(s)
+		if err != nil {
+			return nil, inputErr(path, "mode", "%v", err)
+		}
+	}
+	if n, _, err := intField(m, "n"); err != nil {
+		return nil, inputErr(path, "n", "%v", err)
+	} else {
+		p.N = n
+	}
+	if r, _, err := intField(m, "r"); err != nil {
+		return nil, inputErr(path, "r", "%v", err)
+	} else {
+		p.R = r
+	}
+	p.Solvers = stringMap(m, "solvers")
+	p.Critics = stringMap(m, "critics")
+	p.Judge = scalar(m, "judge")
+	p.Timeout = scalar(m, "timeout")
+	p.Timeouts = stringMap(m, "timeout")
+	p.PSHA256 = scalar(m, "p_sha256")
+	p.CreatedAt = timeField(m, "created_at")
+
+	pre, secs := ParseSections(doc.Body)
+	// hand-written settings as a bullet list
+	for _, line := range strings.Split(pre, "\n") {
+		mm := bulletKV.FindStringSubmatch(line)
+		if mm == nil {
+			continue
+		}
+		key, val := normalizeWord(mm[1]), strings.TrimSpace(mm[2])
+		switch key {
+		case "modo", "mode":
+			if p.Mode == "" {
+				if md, err := ParseMode(strings.Trim(val, "`*")); err == nil {
+					p.Mode = md
+				} else {
+					return nil, inputErr(path, "mode", "%v", err)
+				}
+			}
+		case "n":
+			if p.N == 0 {
+				p.N, _ = strconv.Atoi(strings.Trim(val, "`*"))
+			}
+		case "r":
+			if p.R == 0 {
+				p.R, _ = strconv.Atoi(strings.Trim(val, "`*"))
+			}
+		case "juiz", "judge":
+			if p.Judge == "" {
+				p.Judge = strings.Trim(val, "`*")
+			}
+		}
+	}
+	for i, s := range secs {
+		switch s.Key {
+		case SecRubric:
+			for _, e := range entries(s.Content) {
+				p.Rubric = append(p.Rubric, strings.TrimSpace(listMarkerRE.ReplaceAllString(e, "")))
+			}
+		case SecProblem:
+			// P is the last section: everything after its heading
+			var b strings.Builder
+			b.WriteString(s.Content)
+			for _, rest := range secs[i+1:] {
+				b.WriteString("## " + rest.Heading + "\n" + rest.Content)
+			}
+			p.P = strings.TrimSpace(b.String()) + "\n"
+		}
+		if s.Key == SecProblem {
+			break
+		}
+	}
+	return p, nil
+}
+
+// Final is a parsed resposta-final.md / final-answer.md.
+type Final struct {
+	DebaterFile
+	// Labels maps label letters to solver ids ("A" → "agente-2").
+	Labels []KV
+	// Winner is the winning label's letter.
+	Winner string
+	// WinnerSolver is the solver id behind the winning label, when known.
+	WinnerSolver          string
+	AcceptedContributions int
+	// DecidedBy is "judge" or "human".
+	DecidedBy string
+	// Participants is how many solvers' proposals reached the judge (K of N).
+	Participants, Of int
+	// HealthTokensPerContribution is tokens spent ÷ accepted contributions.
+	HealthTokensPerContribution float64
+	// TotalTokens and TotalCostUSD cover the whole debate, as recorded.
+	TotalTokens  int
+	TotalCostUSD float64
+}
+
+var twoNumbers = regexp.MustCompile(`(\d+)\D+(\d+)`)
+
+// ParseFinal parses the judge's final answer file.
+func ParseFinal(path string, raw []byte) (*Final, error) {
+	df, err := ParseDebaterFile(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	f := &Final{DebaterFile: *df}
+	m := df.Meta
+	f.Labels = stringMap(m, "labels")
+	f.Winner = strings.TrimSpace(scalar(m, "winner"))
+	if f.Winner == "" {
+		ls := FindLabels(SectionText(df.Body, SecWinner))
+		if len(ls) == 1 {
+			f.Winner = ls[0]
+		}
+	} else if ls := FindLabels(f.Winner); len(ls) == 1 {
+		f.Winner = ls[0]
+	}
+	for _, kv := range f.Labels {
+		if strings.EqualFold(kv.Key, f.Winner) {
+			f.WinnerSolver = kv.Value
+		}
+	}
+	f.AcceptedContributions, _, _ = intField(m, "accepted_contributions")
+	f.DecidedBy = scalar(m, "decided_by")
+	if pn := Lookup(m, "participants"); pn != nil {
+		switch pn.Kind {
+		case yaml.ScalarNode:
+			if mm := twoNumbers.FindStringSubmatch(pn.Value); mm != nil {
+				f.Participants, _ = strconv.Atoi(mm[1])
+				f.Of, _ = strconv.Atoi(mm[2])
+			} else {
+				f.Participants, _ = strconv.Atoi(strings.TrimSpace(pn.Value))
+			}
+		case yaml.MappingNode:
+			f.Participants, _, _ = intField(pn, "k")
+			f.Of, _, _ = intField(pn, "n")
+		}
+	}
+	f.HealthTokensPerContribution = floatField(m, "health_tokens_per_contribution")
+	f.TotalTokens, _, _ = intField(m, "total_tokens")
+	f.TotalCostUSD = floatField(m, "total_cost_usd")
+	return f, nil
+}
+
+// Round is one round folder of a debate.
+type Round struct {
+	K   int
+	Dir string
+	// Files holds the solver files (by solver number) then the critic files.
+	Files []*DebaterFile
+}
+
+// File returns the file of the given solver or critic id in the round, or nil.
+func (r *Round) File(id string) *DebaterFile {
+	for _, f := range r.Files {
+		if f.SolverID == id {
+			return f
+		}
+	}
+	return nil
+}
+
+// EventRecord is one line of the event log, as much of it as the folder
+// reader needs. Other fields are kept in Raw.
+type EventRecord struct {
+	Type     string    `json:"type"`
+	Time     time.Time `json:"time"`
+	Round    int       `json:"round"`
+	SolverID string    `json:"solver_id"`
+	Status   string    `json:"status"`
+	Point    string    `json:"point"`
+	Choice   string    `json:"choice"`
+	Raw      json.RawMessage
+}
+
+// Debate is one debate folder, read in full.
+type Debate struct {
+	// Dir is the folder; Name its base name ("debate", "debate-20260715T100000Z").
+	Dir  string
+	Name string
+	Lang Lang
+	// Problem is nil when problema.md is missing (a debate that never set up).
+	Problem *ProblemFile
+	Rounds  []*Round
+	// Convergence is the body of convergencia.md, or "".
+	Convergence string
+	// Final is nil when there is no final answer yet.
+	Final *Final
+	// JudgeAttempts are the failed judge attempts (juiz/tentativa-K.md).
+	JudgeAttempts []*DebaterFile
+	// Events is the event log, oldest first (nil when there is none).
+	Events []EventRecord
+	// Holder is the lock's holder when the lock file names one.
+	Holder *LockInfo
+	// Problems are files that could not be parsed; they are reported, not fatal.
+	Problems []error
+	// State is derived from the files and the event log.
+	State State
+}
+
+var (
+	roundDirRE   = regexp.MustCompile(`^(?:rodada|round)-(\d+)$`)
+	debaterRE    = regexp.MustCompile(`^(agente|agent|critic|critico|crítico)-(\d+)\.md$`)
+	attemptRE    = regexp.MustCompile(`^(?:tentativa|attempt)-(\d+)\.md$`)
+	archivedName = regexp.MustCompile(`^debate-(\d{8}T\d{6}Z)(?:-\d+)?$`)
+)
+
+// DetectLang tells which form a debate folder is written in, from its file
+// names; fallback is used for an empty folder.
+func DetectLang(dir string, fallback Lang) Lang {
+	switch {
+	case exists(filepath.Join(dir, names[PT].Problem)), exists(filepath.Join(dir, names[PT].Final)), exists(filepath.Join(dir, "rodada-0")):
+		return PT
+	case exists(filepath.Join(dir, names[EN].Problem)), exists(filepath.Join(dir, names[EN].Final)), exists(filepath.Join(dir, "round-0")):
+		return EN
+	}
+	return fallback
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// ReadDebate reads a debate folder. It fails only when the folder itself
+// cannot be read; files that cannot be parsed are listed in Problems.
+func ReadDebate(dir string, fallback Lang) (*Debate, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return &Debate{Dir: dir, Name: filepath.Base(dir), Lang: fallback, State: StateNoDebate}, nil
+		}
+		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	if !fi.IsDir() {
+		return nil, &InputError{Path: dir, Msg: "is not a folder"}
+	}
+	d := &Debate{Dir: dir, Name: filepath.Base(dir)}
+	d.Lang = DetectLang(dir, fallback)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	for _, e := range ents {
+		name := e.Name()
+		p := filepath.Join(dir, name)
+		switch {
+		case !e.IsDir() && (name == names[PT].Problem || name == names[EN].Problem):
+			if raw, err := d.read(p); err == nil {
+				if pf, err := ParseProblemFile(p, raw); err != nil {
+					d.Problems = append(d.Problems, err)
+				} else {
+					d.Problem = pf
+				}
+			}
+		case !e.IsDir() && (name == names[PT].Final || name == names[EN].Final):
+			if raw, err := d.read(p); err == nil {
+				if f, err := ParseFinal(p, raw); err != nil {
+					d.Problems = append(d.Problems, err)
+				} else {
+					d.Final = f
+				}
+			}
+		case !e.IsDir() && (name == names[PT].Convergence || name == names[EN].Convergence):
+			if raw, err := d.read(p); err == nil {
+				if doc, err := ParseDocument(raw); err == nil {
+					d.Convergence = doc.Body
+				} else {
+					d.Convergence = NormalizeText(raw)
+				}
+			}
+		case !e.IsDir() && (name == "eventos.jsonl" || name == "events.jsonl"):
+			d.readEvents(p)
+		case !e.IsDir() && name == LockFile:
+			d.Holder = readLockInfo(p)
+		case e.IsDir() && roundDirRE.MatchString(name):
+			k, _ := strconv.Atoi(roundDirRE.FindStringSubmatch(name)[1])
+			d.Rounds = append(d.Rounds, d.readRound(k, p))
+		case e.IsDir() && (name == names[PT].JudgeID || name == names[EN].JudgeID):
+			d.readJudge(p)
+		}
+	}
+	sort.Slice(d.Rounds, func(i, j int) bool { return d.Rounds[i].K < d.Rounds[j].K })
+	d.State = deriveState(d)
+	return d, nil
+}
+
+func (d *Debate) read(p string) ([]byte, error) {
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
+	}
+	return raw, err
+}
+
+func (d *Debate) readRound(k int, dir string) *Round {
+	r := &Round{K: k, Dir: dir}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		d.Problems = append(d.Problems, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
+		return r
+	}
+	type item struct {
+		critic bool
+		n      int
+		f      *DebaterFile
+	}
+	var items []item
+	for _, e := range ents {
+		m := debaterRE.FindStringSubmatch(e.Name())
+		if e.IsDir() || m == nil {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		raw, err := d.read(p)
+		if err != nil {
+			continue
+		}
+		f, err := ParseDebaterFile(p, raw)
+		if err != nil {
+			d.Problems = append(d.Problems, err)
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		critic := !strings.HasPrefix(m[1], "agent")
+		id := strings.TrimSuffix(e.Name(), ".md")
+		if f.SolverID == "" {
+			f.SolverID = id
+		}
+		if f.Role == "" {
+			f.Role = RoleSolver
+			if critic {
+				f.Role = RoleCritic
+			}
+		}
+		if f.Round < 0 {
+			f.Round = k
+		}
+		if f.Status == "" {
+			// a hand-written file without status: judge it by its body
+			f.Status = StatusOK
+		}
+		items = append(items, item{critic, n, f})
+	}
+	sort.Slice(items, func(i, j int) bool {
+		if items[i].critic != items[j].critic {
+			return !items[i].critic
+		}
+		return items[i].n < items[j].n
+	})
+	for _, it := range items {
+		r.Files = append(r.Files, it.f)
+	}
+	return r
+}
+
+func (d *Debate) readJudge(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		d.Problems = append(d.Problems, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
+		return
+	}
+	type item struct {
+		n int
+		f *DebaterFile
+	}
+	var items []item
+	for _, e := range ents {
+		m := attemptRE.FindStringSubmatch(e.Name())
+		if e.IsDir() || m == nil {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		raw, err := d.read(p)
+		if err != nil {
+			continue
+		}
+		f, err := ParseDebaterFile(p, raw)
+		if err != nil {
+			d.Problems = append(d.Problems, err)
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		if f.Attempt == 0 {
+			f.Attempt = n
+		}
+		items = append(items, item{n, f})
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].n < items[j].n })
+	for _, it := range items {
+		d.JudgeAttempts = append(d.JudgeAttempts, it.f)
+	}
+}
+
+func (d *Debate) readEvents(p string) {
+	raw, err := d.read(p)
+	if err != nil {
+		return
+	}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var ev EventRecord
+		if err := json.Unmarshal(b, &ev); err != nil {
+			// a line cut short by a crash is expected at the very end only
+			if !bytes.HasSuffix(raw, []byte("\n")) && line == bytes.Count(raw, []byte("\n"))+1 {
+				break
+			}
+			d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("line %d is not a JSON event: %v", line, err)})
+			continue
+		}
+		ev.Raw = append(json.RawMessage(nil), b...)
+		d.Events = append(d.Events, ev)
+	}
+	if d.Events == nil {
+		d.Events = []EventRecord{}
+	}
+}
+
+// resolving reports whether a decision choice settles its decision point
+// (pause and cancel leave it pending: resume asks again).
+func resolving(choice string) bool {
+	switch choice {
+	case "pause", "cancel", "":
+		return false
+	}
+	return true
+}
+
+// PendingDecision returns the decision point ("quorum" or "judge") that the
+// event log shows as asked and not yet settled, or "".
+func (d *Debate) PendingDecision() string {
+	pending := ""
+	for _, ev := range d.Events {
+		switch ev.Type {
+		case "quorum_lost":
+			pending = "quorum"
+		case "judge_failed":
+			pending = "judge"
+		case "decision":
+			if resolving(ev.Choice) {
+				pending = ""
+			}
+		case "judge_finished":
+			pending = ""
+		}
+	}
+	return pending
+}
+
+// deriveState derives the CLI status from the files and the event log.
+func deriveState(d *Debate) State {
+	if d.Final != nil {
+		return StateDone
+	}
+	if d.Problem == nil && len(d.Rounds) == 0 && len(d.JudgeAttempts) == 0 && d.Events == nil {
+		return StateNoDebate
+	}
+	if d.Events != nil {
+		last := ""
+		for _, ev := range d.Events {
+			switch ev.Type {
+			case "debate_finished":
+				last = ev.Status
+			case "resumed", "round_started", "call_started", "judge_started":
+				last = ""
+			}
+		}
+		if last == string(StateCancelled) {
+			return StateCancelled
+		}
+		switch d.PendingDecision() {
+		case "judge":
+			return StateJudgeFailed
+		case "quorum":
+			return StateWaiting
+		}
+		if last == string(StateWaiting) {
+			return StateWaiting
+		}
+		return StateRunning
+	}
+	if len(d.JudgeAttempts) > 0 {
+		return StateJudgeFailed
+	}
+	return StateRunning
+}
+
+// Calls returns every debater file of the debate: rounds, judge attempts
+// and the final answer.
+func (d *Debate) Calls() []*DebaterFile {
+	var out []*DebaterFile
+	for _, r := range d.Rounds {
+		out = append(out, r.Files...)
+	}
+	out = append(out, d.JudgeAttempts...)
+	if d.Final != nil {
+		out = append(out, &d.Final.DebaterFile)
+	}
+	return out
+}
+
+// Totals sums the tokens and cost recorded across the debate's files.
+func (d *Debate) Totals() (tokens int, usd float64) {
+	for _, f := range d.Calls() {
+		tokens += f.TokensIn + f.TokensOut
+		usd += f.CostUSD
+	}
+	return tokens, usd
+}
+
+// StartedAt is when the debate was set up: problema.md's created_at, else
+// the earliest call, else the folder's time.
+func (d *Debate) StartedAt() time.Time {
+	if d.Problem != nil && !d.Problem.CreatedAt.IsZero() {
+		return d.Problem.CreatedAt
+	}
+	var t time.Time
+	for _, f := range d.Calls() {
+		if !f.StartedAt.IsZero() && (t.IsZero() || f.StartedAt.Before(t)) {
+			t = f.StartedAt
+		}
+	}
+	if t.IsZero() {
+		if m := archivedName.FindStringSubmatch(d.Name); m != nil {
+			t, _ = time.Parse("20060102T150405Z", m[1])
+		}
+	}
+	if t.IsZero() {
+		if fi, err := os.Stat(d.Dir); err == nil {
+			t = fi.ModTime()
+		}
+	}
+	return t.UTC()
+}
+
+// Mode, N and R from problema.md (zero when unknown).
+func (d *Debate) Mode() Mode {
+	if d.Problem == nil {
+		return ""
+	}
+	return d.Problem.Mode
+}
+
+// ReadDebates reads every debate of a bug: the archived debate-<timestamp>/
+// folders, oldest first, then the current debate/ (when it exists).
+func ReadDebates(b *Bug) ([]*Debate, error) {
+	ents, err := os.ReadDir(b.Dir)
+	if err != nil {
+		return nil, &InputError{Path: b.Dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	var archived []string
+	for _, e := range ents {
+		if e.IsDir() && archivedName.MatchString(e.Name()) {
+			archived = append(archived, e.Name())
+		}
+	}
+	sort.Strings(archived)
+	var out []*Debate
+	for _, name := range archived {
+		d, err := ReadDebate(filepath.Join(b.Dir, name), b.Register.Lang)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	cur := filepath.Join(b.Dir, DebateDir)
+	if isDir(cur) {
+		d, err := ReadDebate(cur, b.Register.Lang)
+		if err != nil {
+			return nil, err
+		}
+		if d.State != StateNoDebate {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}

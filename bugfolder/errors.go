@@ -1,0 +1,49 @@
+package bugfolder
+
+import (
+	"errors"
+	"fmt"
+)
+
+// InputError is bad input on disk or on the command line: a file that cannot
+// be read or parsed, a field with a wrong value, a folder that is locked. It
+// names the file (and the field when there is one) and says what to do.
+// Front ends map it to exit code 2.
+type InputError struct {
+	// Path is the file or folder concerned.
+	Path string
+	// Field is the front-matter or config field concerned, if any.
+	Field string
+	// Msg says what is wrong and, where it can, how to fix it.
+	Msg string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *InputError) Error() string {
+	s := e.Path
+	if e.Field != "" {
+		s += ": " + e.Field
+	}
+	if s != "" {
+		s += ": "
+	}
+	return s + e.Msg
+}
+
+// Unwrap returns the underlying error.
+func (e *InputError) Unwrap() error { return e.Err }
+
+// inputErr builds an InputError with a formatted message.
+func inputErr(path, field, format string, args ...any) *InputError {
+	return &InputError{Path: path, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// IsInputError reports whether err is (or wraps) an InputError.
+func IsInputError(err error) bool {
+	var ie *InputError
+	return errors.As(err, &ie)
+}
+
+// ErrLocked is returned when a bug folder holds DONE.md.
+var ErrLocked = errors.New("the bug is closed (DONE.md) and read-only")

@@ -1,0 +1,124 @@
+package bugfolder
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// RootName is the name of the bug register's folder.
+const RootName = "_reversa_bugs"
+
+// ErrNoRoot is returned when no _reversa_bugs folder can be found.
+var ErrNoRoot = errors.New("no " + RootName + "/ folder found")
+
+// Register is a project's bug register: the _reversa_bugs folder, the
+// project around it and the project's Reversa settings.
+type Register struct {
+	// Root is the absolute path of the _reversa_bugs folder.
+	Root string
+	// Project is the folder that holds Root (the project's top).
+	Project string
+	// OutputFolder is the specs folder named in .reversa/state.json
+	// (default _reversa_sdd), relative to Project.
+	OutputFolder string
+	// DocLanguage is the raw doc_language of .reversa/state.json.
+	DocLanguage string
+	// Lang is the protocol form moot writes in this project.
+	Lang Lang
+}
+
+// FindRoot returns the register for dir: the first _reversa_bugs/ found as a
+// child of dir or of any of its ancestors, or an ancestor (or dir itself)
+// that is named _reversa_bugs.
+func FindRoot(dir string) (*Register, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	for d := abs; ; {
+		if filepath.Base(d) == RootName && isDir(d) {
+			return OpenRegister(d)
+		}
+		if c := filepath.Join(d, RootName); isDir(c) {
+			return OpenRegister(c)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return nil, fmt.Errorf("%w in %s or any folder above it: run moot inside a project with a Reversa bug register", ErrNoRoot, abs)
+}
+
+// OpenRegister opens the register whose _reversa_bugs folder is root and
+// reads the project's .reversa/state.json when there is one.
+func OpenRegister(root string) (*Register, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", root, err)
+	}
+	r := &Register{Root: abs, Project: filepath.Dir(abs), OutputFolder: "_reversa_sdd"}
+	statePath := filepath.Join(r.Project, ".reversa", "state.json")
+	b, err := os.ReadFile(statePath)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", statePath, err)
+	default:
+		var st struct {
+			OutputFolder string `json:"output_folder"`
+			DocLanguage  string `json:"doc_language"`
+		}
+		if err := json.Unmarshal([]byte(NormalizeText(b)), &st); err != nil {
+			return nil, fmt.Errorf("%s: not valid JSON (%v); fix the file or remove it to use the defaults", statePath, err)
+		}
+		if st.OutputFolder != "" {
+			of := filepath.Clean(filepath.FromSlash(st.OutputFolder))
+			if filepath.IsAbs(of) || of == ".." || strings.HasPrefix(of, ".."+string(filepath.Separator)) {
+				return nil, fmt.Errorf("%s: output_folder %q leaves the project; use a folder inside it", statePath, st.OutputFolder)
+			}
+			r.OutputFolder = of
+		}
+		r.DocLanguage = st.DocLanguage
+	}
+	r.Lang = LangFromDocLanguage(r.DocLanguage)
+	return r, nil
+}
+
+// Rel returns path relative to the project, with forward slashes, for
+// headers and messages.
+func (r *Register) Rel(path string) string {
+	if rel, err := filepath.Rel(r.Project, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+// Within reports whether path (after resolving symlinks) lies inside base.
+func Within(base, path string) bool {
+	rb, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		rb = base
+	}
+	rp, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(rb, rp)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}

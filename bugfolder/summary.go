@@ -1,0 +1,71 @@
+package bugfolder
+
+import (
+	"time"
+)
+
+// Summary is what a listing shows of one bug: its latest debate's state
+// and figures, and how many debates it has had.
+type Summary struct {
+	Bug *Bug
+	// Debates are all the bug's debates, oldest first; Latest is the last.
+	Debates []*Debate
+	Latest  *Debate
+	State   State
+	Mode    Mode
+	N, R    int
+	// Winner is the winning label ("Proposta B"); WinnerSolver who wrote it.
+	Winner       string
+	WinnerSolver string
+	CostUSD      float64
+	Tokens       int
+	StartedAt    time.Time
+	// Health is tokens spent per accepted contribution (0 when unknown).
+	Health float64
+	// Problems are files of the debates that could not be read.
+	Problems []error
+}
+
+// Summarize reads a bug's debates and sums up the latest.
+func Summarize(b *Bug) (*Summary, error) {
+	ds, err := ReadDebates(b)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{Bug: b, Debates: ds, State: StateNoDebate}
+	for _, d := range ds {
+		s.Problems = append(s.Problems, d.Problems...)
+	}
+	if len(ds) == 0 {
+		return s, nil
+	}
+	d := ds[len(ds)-1]
+	s.Latest = d
+	s.State = d.State
+	if d.Problem != nil {
+		s.Mode, s.N, s.R = d.Problem.Mode, d.Problem.N, d.Problem.R
+	}
+	if s.N == 0 && len(d.Rounds) > 0 {
+		for _, f := range d.Rounds[0].Files {
+			if f.Role == RoleSolver {
+				s.N++
+			}
+		}
+	}
+	if s.R == 0 && len(d.Rounds) > 0 && d.Problem == nil {
+		s.R = d.Rounds[len(d.Rounds)-1].K
+	}
+	s.Tokens, s.CostUSD = d.Totals()
+	s.StartedAt = d.StartedAt()
+	if f := d.Final; f != nil {
+		if f.Winner != "" {
+			s.Winner = d.Lang.LabelName(f.Winner)
+		}
+		s.WinnerSolver = f.WinnerSolver
+		s.Health = f.HealthTokensPerContribution
+		if s.Health == 0 && f.AcceptedContributions > 0 && s.Tokens > 0 {
+			s.Health = float64(s.Tokens) / float64(f.AcceptedContributions)
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,302 @@
+package bugfolder
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ProtocolVersion is the version of the debate protocol moot writes.
+const ProtocolVersion = 1
+
+// Writer writes one debate folder in one language form, under its lock.
+// Every file is written atomically and owner-only, and nothing is written
+// into a bug folder closed by DONE.md.
+type Writer struct {
+	// Dir is the debate folder; BugDir the bug folder that holds it.
+	Dir    string
+	BugDir string
+	Lang   Lang
+	lock   *Lock
+
+	evMu sync.Mutex
+	ev   *os.File
+}
+
+// CheckWritable refuses a bug folder closed by DONE.md.
+func CheckWritable(bugDir string) error {
+	p := filepath.Join(bugDir, DoneFile)
+	if _, err := os.Lstat(p); err == nil {
+		return &InputError{Path: p, Msg: "the bug is closed and read-only; moot shows its debates but never writes there (remove DONE.md deliberately to reopen it, or register a new bug with regression-of)", Err: ErrLocked}
+	}
+	return nil
+}
+
+// OpenWriter takes the lock of the debate folder dir (creating it) inside
+// bugDir. command names the holder in the lock file.
+func OpenWriter(bugDir, dir string, lang Lang, command string) (*Writer, error) {
+	if err := CheckWritable(bugDir); err != nil {
+		return nil, err
+	}
+	lk, err := AcquireLock(dir, command)
+	if err != nil {
+		return nil, err
+	}
+	return &Writer{Dir: dir, BugDir: bugDir, Lang: lang, lock: lk}, nil
+}
+
+// TookOver names the previous holder when a stale lock was taken over.
+func (w *Writer) TookOver() *LockInfo { return w.lock.TookOver }
+
+// Close closes the event log and releases the lock.
+func (w *Writer) Close() error {
+	w.evMu.Lock()
+	if w.ev != nil {
+		_ = w.ev.Close()
+		w.ev = nil
+	}
+	w.evMu.Unlock()
+	return w.lock.Release()
+}
+
+// write checks the DONE lock, then writes a file of the debate atomically.
+func (w *Writer) write(rel string, data []byte) (string, error) {
+	if err := CheckWritable(w.BugDir); err != nil {
+		return "", err
+	}
+	p := filepath.Join(w.Dir, rel)
+	return p, WriteFileAtomic(p, data)
+}
+
+// ProblemMeta is problema.md's front matter, in the order it is written.
+type ProblemMeta struct {
+	ProtocolVersion  int        `yaml:"protocol_version"`
+	BugID            string     `yaml:"bug_id"`
+	Mode             Mode       `yaml:"mode"`
+	N                int        `yaml:"n"`
+	R                int        `yaml:"r"`
+	Solvers          *yaml.Node `yaml:"solvers"`
+	Critics          *yaml.Node `yaml:"critics"`
+	Judge            string     `yaml:"judge"`
+	Timeout          *yaml.Node `yaml:"timeout"`
+	Parallel         int        `yaml:"parallel"`
+	Language         string     `yaml:"language"`
+	PBytes           int        `yaml:"p_bytes"`
+	PTokensEstimated int        `yaml:"p_tokens_estimated"`
+	PSHA256          string     `yaml:"p_sha256"`
+	CreatedAt        string     `yaml:"created_at"`
+	MootVersion      string     `yaml:"moot_version,omitempty"`
+}
+
+// OrderedMap builds a YAML mapping node from pairs, keeping their order.
+func OrderedMap(pairs []KV) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if len(pairs) == 0 {
+		n.Style = yaml.FlowStyle
+	}
+	for _, kv := range pairs {
+		n.Content = append(n.Content,
+			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv.Key},
+			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv.Value})
+	}
+	return n
+}
+
+// ScalarNode builds a YAML string scalar.
+func ScalarNode(v string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
+}
+
+// RenderProblem renders problema.md: front matter, the numbered rubric, then P.
+func RenderProblem(l Lang, meta ProblemMeta, rubric []string, p string) ([]byte, error) {
+	var b strings.Builder
+	b.WriteString("\n" + SecRubric.Heading(l) + "\n\n")
+	for i, c := range rubric {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, c)
+	}
+	b.WriteString("\n" + SecProblem.Heading(l) + "\n\n")
+	b.WriteString(strings.TrimRight(p, "\n") + "\n")
+	return marshalFrontMatter(meta, b.String())
+}
+
+// WriteProblem writes problema.md and makes it read-only; it refuses to
+// replace an existing one (problema.md never changes after setup). It
+// returns the sha256 of the bytes written.
+func (w *Writer) WriteProblem(data []byte) (string, error) {
+	p := filepath.Join(w.Dir, w.Lang.Names().Problem)
+	if _, err := os.Lstat(p); err == nil {
+		return "", &InputError{Path: p, Msg: "already exists; problema.md is written once, at setup"}
+	}
+	if _, err := w.write(w.Lang.Names().Problem, data); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(p, 0o400); err != nil {
+		return "", fmt.Errorf("chmod %s: %w", p, err)
+	}
+	return sha256Hex(data), nil
+}
+
+// DebaterMeta is a debater file's front matter, in the order it is written.
+type DebaterMeta struct {
+	ProtocolVersion int      `yaml:"protocol_version"`
+	DebateID        string   `yaml:"debate_id"`
+	BugID           string   `yaml:"bug_id"`
+	Role            Role     `yaml:"role"`
+	SolverID        string   `yaml:"solver_id"`
+	Engine          string   `yaml:"engine"`
+	Round           int      `yaml:"round"`
+	Status          Status   `yaml:"status"`
+	StartedAt       string   `yaml:"started_at"`
+	FinishedAt      string   `yaml:"finished_at"`
+	DurationMS      int64    `yaml:"duration_ms"`
+	Attempt         int      `yaml:"attempt"`
+	TokensIn        int      `yaml:"tokens_in"`
+	TokensOut       int      `yaml:"tokens_out"`
+	CostUSD         *float64 `yaml:"cost_usd,omitempty"`
+	TokensEstimated bool     `yaml:"tokens_estimated,omitempty"`
+	ExitCode        *int     `yaml:"exit_code,omitempty"`
+	Error           string   `yaml:"error,omitempty"`
+	Invalid         []string `yaml:"invalid,omitempty"`
+	Amendment       string   `yaml:"amendment,omitempty"`
+}
+
+// FinalMeta is the final answer's front matter: the judge's debater fields
+// plus what the engine records after validating the answer.
+type FinalMeta struct {
+	DebaterMeta                 `yaml:",inline"`
+	Winner                      string     `yaml:"winner"`
+	WinnerSolver                string     `yaml:"winner_solver"`
+	Labels                      *yaml.Node `yaml:"labels"`
+	AcceptedContributions       int        `yaml:"accepted_contributions"`
+	DecidedBy                   string     `yaml:"decided_by"`
+	Participants                string     `yaml:"participants"`
+	Degraded                    bool       `yaml:"degraded"`
+	TotalTokens                 int        `yaml:"total_tokens"`
+	TotalCostUSD                float64    `yaml:"total_cost_usd"`
+	HealthTokensPerContribution float64    `yaml:"health_tokens_per_contribution"`
+}
+
+// Timestamp formats a time as the protocol writes it (ISO 8601, UTC, seconds).
+func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// Participants formats "K of N" in the language form ("2 de 3").
+func Participants(l Lang, k, n int) string {
+	if l == EN {
+		return fmt.Sprintf("%d of %d", k, n)
+	}
+	return fmt.Sprintf("%d de %d", k, n)
+}
+
+// DebaterPath is the path of a debater file of round k, relative to the
+// debate folder ("rodada-1/agente-2.md").
+func (w *Writer) DebaterPath(round int, id string) string {
+	return filepath.Join(w.Lang.RoundDir(round), id+".md")
+}
+
+// WriteDebater writes a debater file: moot's front matter, then the body as
+// received.
+func (w *Writer) WriteDebater(meta DebaterMeta, body string) (string, error) {
+	data, err := marshalFrontMatter(meta, body)
+	if err != nil {
+		return "", err
+	}
+	return w.write(w.DebaterPath(meta.Round, meta.SolverID), data)
+}
+
+// WriteJudgeAttempt keeps a failed judge attempt as juiz/tentativa-K.md.
+func (w *Writer) WriteJudgeAttempt(k int, meta DebaterMeta, body string) (string, error) {
+	data, err := marshalFrontMatter(meta, body)
+	if err != nil {
+		return "", err
+	}
+	return w.write(filepath.Join(w.Lang.Names().JudgeID, w.Lang.JudgeAttemptFile(k)), data)
+}
+
+// WriteFinal writes resposta-final.md.
+func (w *Writer) WriteFinal(meta FinalMeta, body string) (string, error) {
+	data, err := marshalFrontMatter(meta, body)
+	if err != nil {
+		return "", err
+	}
+	return w.write(w.Lang.Names().Final, data)
+}
+
+// WriteConvergence writes convergencia.md.
+func (w *Writer) WriteConvergence(body string) (string, error) {
+	return w.write(w.Lang.Names().Convergence, []byte(body))
+}
+
+// RawPath is where the raw output of one attempt goes, relative to the
+// debate folder: rodada-k/raw/agente-2.attempt-1.stdout; the judge's under
+// juiz/raw/.
+func (w *Writer) RawPath(round int, id string, attempt int, stream string) string {
+	dir := w.Lang.RoundDir(round)
+	if id == w.Lang.Names().JudgeID {
+		dir = w.Lang.Names().JudgeID
+	}
+	return filepath.Join(dir, "raw", fmt.Sprintf("%s.attempt-%d.%s", id, attempt, stream))
+}
+
+// CreateRaw starts an atomic raw-output file at a RawPath.
+func (w *Writer) CreateRaw(rel string) (*AtomicFile, error) {
+	if err := CheckWritable(w.BugDir); err != nil {
+		return nil, err
+	}
+	return CreateAtomic(filepath.Join(w.Dir, rel))
+}
+
+// AppendEvent appends one JSON line to the event log and syncs it. The log
+// is append-only: a crash can cut its last line short, never rewrite it.
+func (w *Writer) AppendEvent(line []byte) error {
+	w.evMu.Lock()
+	defer w.evMu.Unlock()
+	if w.ev == nil {
+		if err := CheckWritable(w.BugDir); err != nil {
+			return err
+		}
+		p := filepath.Join(w.Dir, w.Lang.Names().Events)
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, FilePerm)
+		if err != nil {
+			return fmt.Errorf("open %s: %w", p, err)
+		}
+		w.ev = f
+	}
+	if len(line) == 0 || line[len(line)-1] != '\n' {
+		line = append(line, '\n')
+	}
+	if _, err := w.ev.Write(line); err != nil {
+		return fmt.Errorf("append %s: %w", w.ev.Name(), err)
+	}
+	if err := w.ev.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", w.ev.Name(), err)
+	}
+	return nil
+}
+
+// ArchiveDebate moves a bug's finished or cancelled debate/ aside as
+// debate-<started_at as YYYYMMDDTHHMMSSZ>/ so a new debate can start; it
+// returns the new folder. A finished debate is never overwritten.
+func ArchiveDebate(bugDir string, startedAt time.Time) (string, error) {
+	if err := CheckWritable(bugDir); err != nil {
+		return "", err
+	}
+	src := filepath.Join(bugDir, DebateDir)
+	base := "debate-" + startedAt.UTC().Format("20060102T150405Z")
+	dst := filepath.Join(bugDir, base)
+	for i := 2; exists(dst); i++ {
+		dst = filepath.Join(bugDir, fmt.Sprintf("%s-%d", base, i))
+	}
+	if err := os.Rename(src, dst); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", nil
+		}
+		return "", fmt.Errorf("archive %s: %w", src, err)
+	}
+	return dst, syncDir(bugDir)
+}

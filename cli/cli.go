@@ -1,0 +1,192 @@
+// Package cli is moot's command line: it parses commands, loads the
+// register and the engines file, and hands work to the engine (headless) or
+// the TUI. Exit codes follow CLI.md.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// Exit codes (CLI.md).
+const (
+	ExitOK        = 0
+	ExitInternal  = 1
+	ExitUsage     = 2
+	ExitCancelled = 3
+	ExitNeedHuman = 4
+)
+
+// Version is moot's version, set at build time with
+// -ldflags "-X github.com/reversa/moot/cli.Version=v1.2.3".
+var Version = ""
+
+// version returns the build's version: the ldflags value, else the module
+// version or VCS revision recorded by the Go toolchain, else "dev".
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			return v
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				return "dev-" + s.Value[:12]
+			}
+		}
+	}
+	return "dev"
+}
+
+// exitError carries a chosen exit code up to Main.
+type exitError struct {
+	code int
+	err  error
+	// quiet is set when the message was already printed.
+	quiet bool
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr is bad usage: exit 2.
+func usageErr(format string, args ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// withCode wraps err with an exit code.
+func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// env is what commands need from the process, so tests can run them in
+// process with their own streams and working folder.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	cwd    string
+	getenv func(string) string
+}
+
+// Main runs moot with args (without the program name) and returns the
+// exit code.
+func Main(args []string) int {
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "moot: cannot read the working folder: %v\n", err)
+		return ExitInternal
+	}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, getenv: os.Getenv}
+	return run(e, args)
+}
+
+// run executes one command line in an env and maps its error to an exit code.
+func run(e *env, args []string) int {
+	root := newRoot(e)
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	err := root.Execute()
+	return report(e, err)
+}
+
+// report prints err (once) and returns its exit code.
+func report(e *env, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var xe *exitError
+	if errors.As(err, &xe) {
+		if !xe.quiet && xe.err != nil {
+			fmt.Fprintf(e.stderr, "moot: %v\n", xe.err)
+		}
+		return xe.code
+	}
+	if bugfolder.IsInputError(err) {
+		fmt.Fprintf(e.stderr, "moot: %v\n", err)
+		return ExitUsage
+	}
+	if isCobraUsage(err) {
+		fmt.Fprintf(e.stderr, "moot: %v\n(moot help shows the commands and flags)\n", err)
+		return ExitUsage
+	}
+	fmt.Fprintf(e.stderr, "moot: internal error: %v\n", err)
+	return ExitInternal
+}
+
+// isCobraUsage recognises cobra's own usage errors (unknown command or flag,
+// wrong number of arguments).
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most", "requires exactly", "bad flag syntax", "if any flags in the group"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+const rootLong = `moot runs supervised LLM debates over the bugs of a Reversa bug register
+(_reversa_bugs/<context>/bugs/<ID>/): N independent solvers answer in round 0
+and R more rounds, each reading only the frozen snapshot of the last, then an
+isolated, anonymizing judge writes the final synthesis. Every step is written
+into the bug's debate/ folder in the protocol's format, so any debate can be
+resumed or audited.
+
+BUG is a path to a bug folder, a bug ID, or a display number, looked up under
+the first _reversa_bugs/ found in the working folder or above it.
+
+Exit codes: 0 done, 1 moot failed, 2 bad usage/config/input (nothing written),
+3 cancelled (kept, resumable), 4 needs a human decision (kept, resumable).`
+
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "moot",
+		Short:         "Supervised LLM debates over registered bugs",
+		Long:          rootLong,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+		Version: version(),
+	}
+	root.SetVersionTemplate("moot {{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErr("%v (see moot help %s)", err, c.Name())
+	})
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(
+		newListCmd(e),
+		newShowCmd(e),
+		newPlanCmd(e),
+		newEnginesCmd(e),
+		&cobra.Command{
+			Use:   "version",
+			Short: "Print moot's version",
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				fmt.Fprintf(e.stdout, "moot %s\n", version())
+				return nil
+			},
+		},
+	)
+	return root
+}

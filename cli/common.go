@@ -1,0 +1,232 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"charm.land/glamour/v2"
+	"charm.land/glamour/v2/styles"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+)
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// termWidth is the width of the terminal behind w (80 when unknown).
+func termWidth(w any) int {
+	if f, ok := w.(*os.File); ok {
+		if wd, _, err := term.GetSize(f.Fd()); err == nil && wd > 0 {
+			return wd
+		}
+	}
+	return 80
+}
+
+// noColor reports whether the NO_COLOR convention asks for plain output.
+func (e *env) noColor() bool { return e.getenv("NO_COLOR") != "" }
+
+// renderMarkdown prints Markdown: rendered with glamour on a terminal
+// (without colour under NO_COLOR), as plain Markdown otherwise.
+func renderMarkdown(e *env, md string) error {
+	if !isTerminal(e.stdout) {
+		_, err := io.WriteString(e.stdout, md)
+		return err
+	}
+	style := styles.DarkStyle
+	switch {
+	case e.noColor():
+		style = styles.NoTTYStyle
+	case !lipgloss.HasDarkBackground(os.Stdin, os.Stdout):
+		style = styles.LightStyle
+	}
+	width := min(termWidth(e.stdout), 120)
+	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width-2))
+	if err != nil {
+		return fmt.Errorf("markdown renderer: %w", err)
+	}
+	out, err := r.Render(md)
+	if err != nil {
+		return fmt.Errorf("render markdown: %w", err)
+	}
+	_, err = io.WriteString(e.stdout, out)
+	return err
+}
+
+// resolveBug finds the bug a command names.
+func resolveBug(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, error) {
+	return bugfolder.Resolve(e.cwd, arg)
+}
+
+// findRegister finds the register above the working folder.
+func findRegister(e *env) (*bugfolder.Register, error) {
+	reg, err := bugfolder.FindRoot(e.cwd)
+	if err != nil {
+		return nil, &bugfolder.InputError{Msg: err.Error(), Err: err}
+	}
+	return reg, nil
+}
+
+// loadConfig reads the engines file (explicit, the register's, the
+// user's), or returns the built-in engines when there is none.
+func loadConfig(explicit string, reg *bugfolder.Register) (*harness.Config, error) {
+	root := ""
+	if reg != nil {
+		root = reg.Root
+	}
+	if p := harness.FindConfig(explicit, root); p != "" {
+		return harness.LoadConfig(p)
+	}
+	return harness.BuiltinConfig(), nil
+}
+
+// setupFlags are the flags run and plan share (CLI.md).
+type setupFlags struct {
+	mode     string
+	n, r     int
+	solvers  []string
+	critics  []string
+	judge    string
+	config   string
+	timeout  time.Duration
+	parallel int
+}
+
+func (f *setupFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.mode, "mode", "", "the debate's mode: diagnosis, repair or spec")
+	fl.IntVarP(&f.n, "n", "n", 3, "solvers (N ≥ 2)")
+	fl.IntVarP(&f.r, "r", "r", 2, "rounds after round 0, no early stopping (R ≥ 0)")
+	fl.StringArrayVar(&f.solvers, "solver", nil, "engine of the solvers: once for all, or N times, one each (default: the engines file's defaults.solver)")
+	fl.StringArrayVar(&f.critics, "critic", nil, "add a critic on this engine (rounds 1..R); repeatable")
+	fl.StringVar(&f.judge, "judge", "", "the judge's engine (default: defaults.judge, else the solvers' engine)")
+	fl.StringVar(&f.config, "config", "", "engines file (default: moot.yaml in the _reversa_bugs/ root, then $XDG_CONFIG_HOME/moot/moot.yaml)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call, overriding every engine's own (default: the engine's, else 10m)")
+	fl.IntVar(&f.parallel, "parallel", 0, "calls at once; 1 is the sequential fallback (default N)")
+}
+
+// setup validates the flags against the bug and the engines file and
+// builds the locked input of a debate. requireMode is set for a real run.
+func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, requireMode bool) (engine.Setup, error) {
+	s := engine.Setup{Bug: bug, Lang: reg.Lang, N: f.n, R: f.r, Timeout: f.timeout}
+	if f.mode != "" {
+		m, err := bugfolder.ParseMode(f.mode)
+		if err != nil {
+			return s, usageErr("--mode: %v", err)
+		}
+		s.Mode = m
+	} else if requireMode {
+		return s, usageErr("--mode is required without a terminal: pass --mode diagnosis, repair or spec")
+	}
+	if f.n < 2 {
+		return s, usageErr("-n %d: a debate needs at least 2 solvers", f.n)
+	}
+	if f.r < 0 {
+		return s, usageErr("-r %d: rounds after round 0 cannot be negative (0 = independent answers plus the judge)", f.r)
+	}
+	if cmd.Flags().Changed("timeout") && f.timeout <= 0 {
+		return s, usageErr("--timeout %s: give a positive duration (e.g. 90s, 10m)", f.timeout)
+	}
+	s.Parallel = f.parallel
+	if s.Parallel == 0 {
+		s.Parallel = f.n
+	}
+	if s.Parallel < 1 {
+		return s, usageErr("--parallel %d: give 1 (sequential) or more", f.parallel)
+	}
+	switch len(f.solvers) {
+	case 0:
+		name := cfg.Defaults.Solver
+		if name == "" && len(cfg.Order) == 1 {
+			name = cfg.Order[0]
+		}
+		if name == "" {
+			return s, usageErr("no solver engine: pass --solver NAME or set defaults.solver in %s (engines: %s)", configName(cfg), strings.Join(cfg.Order, ", "))
+		}
+		for i := 0; i < f.n; i++ {
+			s.Solvers = append(s.Solvers, name)
+		}
+	case 1:
+		for i := 0; i < f.n; i++ {
+			s.Solvers = append(s.Solvers, f.solvers[0])
+		}
+	case f.n:
+		s.Solvers = append(s.Solvers, f.solvers...)
+	default:
+		return s, usageErr("--solver given %d times for %d solvers: give one engine for all, or exactly one per solver", len(f.solvers), f.n)
+	}
+	s.Critics = append(s.Critics, f.critics...)
+	s.Judge = f.judge
+	if s.Judge == "" {
+		s.Judge = cfg.Defaults.Judge
+	}
+	if s.Judge == "" {
+		s.Judge = s.Solvers[0]
+	}
+	for _, name := range append(append(append([]string{}, s.Solvers...), s.Critics...), s.Judge) {
+		if _, err := cfg.Engine(name); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+func configName(cfg *harness.Config) string {
+	if cfg.Path == "" {
+		return "an engines file (none found, using the built-in local engine)"
+	}
+	return cfg.Path
+}
+
+// humanDuration prints a duration compactly: 2m31s, 850ms.
+func humanDuration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "—"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}
+
+// thousands formats an integer with thousands separators.
+func thousands(n int) string {
+	s := fmt.Sprintf("%d", n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// usd formats a dollar amount.
+func usd(v float64) string {
+	switch {
+	case v == 0:
+		return "$0.00"
+	case v < 0.01:
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}

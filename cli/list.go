@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// listEntry is one bug in `moot list --json` (CLI.md names the fields).
+type listEntry struct {
+	BugID         string   `json:"bug_id"`
+	DisplayNumber *int     `json:"display_number"`
+	Context       string   `json:"context"`
+	Title         string   `json:"title"`
+	Path          string   `json:"path"`
+	Status        string   `json:"status"`
+	Mode          *string  `json:"mode"`
+	N             *int     `json:"n"`
+	R             *int     `json:"r"`
+	Winner        *string  `json:"winner"`
+	WinnerSolver  *string  `json:"winner_solver"`
+	CostUSD       float64  `json:"cost_usd"`
+	Tokens        int      `json:"tokens"`
+	Health        *float64 `json:"health_tokens_per_contribution"`
+	StartedAt     *string  `json:"started_at"`
+	Debates       int      `json:"debates"`
+	Visibility    string   `json:"visibility"`
+	Locked        bool     `json:"locked"`
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func newListCmd(e *env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list [--json]",
+		Short: "One line per bug of the register, with its latest debate",
+		Long: `List every bug under the nearest _reversa_bugs/ (bugs without a debate
+included) with its latest debate's status, mode, N×R, winner and cost.
+
+Status is one of: no-debate, running (also a debate interrupted by a crash),
+waiting (for a human decision), cancelled, judge-failed, done.
+
+A bug folder that cannot be read is reported on stderr and the exit code is 2;
+the others are still listed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, err := findRegister(e)
+			if err != nil {
+				return err
+			}
+			bugs, errs := bugfolder.Discover(reg)
+			var entries []listEntry
+			for _, b := range bugs {
+				s, err := bugfolder.Summarize(b)
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				errs = append(errs, s.Problems...)
+				entries = append(entries, toEntry(reg, s))
+			}
+			if asJSON {
+				if entries == nil {
+					entries = []listEntry{}
+				}
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(entries); err != nil {
+					return err
+				}
+			} else {
+				printList(e, entries)
+			}
+			for _, err := range errs {
+				fmt.Fprintf(e.stderr, "moot: %v\n", err)
+			}
+			if len(errs) > 0 {
+				return &exitError{code: ExitUsage, quiet: true}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array, one object per bug")
+	return cmd
+}
+
+func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
+	b := s.Bug
+	en := listEntry{
+		BugID: b.ID, Context: b.Context, Title: b.Title, Path: reg.Rel(b.Dir),
+		Status: string(s.State), CostUSD: s.CostUSD, Tokens: s.Tokens, Debates: len(s.Debates),
+		Visibility: b.Visibility, Locked: b.Locked(),
+	}
+	if b.DisplayNumber != 0 {
+		en.DisplayNumber = ptr(b.DisplayNumber)
+	}
+	if s.Mode != "" {
+		en.Mode = ptr(string(s.Mode))
+	}
+	if s.Latest != nil {
+		en.N, en.R = ptr(s.N), ptr(s.R)
+	}
+	if s.Winner != "" {
+		en.Winner = ptr(s.Winner)
+	}
+	if s.WinnerSolver != "" {
+		en.WinnerSolver = ptr(s.WinnerSolver)
+	}
+	if s.Health > 0 {
+		en.Health = ptr(s.Health)
+	}
+	if !s.StartedAt.IsZero() {
+		en.StartedAt = ptr(s.StartedAt.UTC().Format(time.RFC3339))
+	}
+	return en
+}
+
+func printList(e *env, entries []listEntry) {
+	if len(entries) == 0 {
+		fmt.Fprintln(e.stdout, "no bugs in this register")
+		return
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "BUG\t#\tCONTEXT\tSTATUS\tMODE\tN×R\tWINNER\tCOST\tSTARTED\tTITLE")
+	for _, en := range entries {
+		num, mode, nr, winner, started, cost := "", "—", "—", "—", "—", "—"
+		if en.DisplayNumber != nil {
+			num = fmt.Sprint(*en.DisplayNumber)
+		}
+		if en.Mode != nil {
+			mode = *en.Mode
+		}
+		if en.N != nil {
+			nr = fmt.Sprintf("%d×%d", *en.N, *en.R)
+		}
+		if en.Winner != nil {
+			winner = *en.Winner
+			if en.WinnerSolver != nil {
+				winner += " (" + *en.WinnerSolver + ")"
+			}
+		}
+		if en.StartedAt != nil {
+			started = (*en.StartedAt)[:10]
+		}
+		if en.Debates > 0 {
+			cost = usd(en.CostUSD)
+		}
+		status := en.Status
+		if en.Locked {
+			status += " (closed)"
+		}
+		title := en.Title
+		if len([]rune(title)) > 48 {
+			title = string([]rune(title)[:47]) + "…"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", en.BugID, num, en.Context, status, mode, nr, winner, cost, started, title)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+func newPlanCmd(e *env) *cobra.Command {
+	var f setupFlags
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "plan BUG [flags]",
+		Short: "Print the cost plan of a debate; writes nothing",
+		Long: `Print what a debate would cost before anything runs: the calls
+(N×(R+1) solver calls + C×R critic calls + 1 judge call), the tokens and
+money per engine (estimates, marked as such), and the warnings (context
+windows, external engines, restricted bugs).
+
+plan writes nothing under _reversa_bugs/. Without --mode the estimate assumes
+the largest rubric.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, bug, err := resolveBug(e, args[0])
+			if err != nil {
+				return err
+			}
+			cfg, err := loadConfig(f.config, reg)
+			if err != nil {
+				return err
+			}
+			s, err := f.setup(cmd, reg, bug, cfg, false)
+			if err != nil {
+				return err
+			}
+			p, err := bugfolder.AssembleP(bug)
+			if err != nil {
+				return err
+			}
+			s.Problem = p
+			plan, err := engine.NewPlan(s, cfg)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if err := writePlanJSON(e.stdout, plan); err != nil {
+					return err
+				}
+			} else {
+				printPlan(e.stdout, plan)
+			}
+			if len(plan.Refusals) > 0 {
+				return withCode(ExitUsage, errors.New("this debate would be refused: "+strings.Join(plan.Refusals, "; ")))
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plan as one JSON object")
+	return cmd
+}
+
+// planJSON is `moot plan --json` (CLI.md names the required fields).
+type planJSON struct {
+	Bug      string                  `json:"bug_id"`
+	Mode     *string                 `json:"mode"`
+	N        int                     `json:"n"`
+	R        int                     `json:"r"`
+	Critics  int                     `json:"critics"`
+	Calls    engine.CallCounts       `json:"calls"`
+	Formula  string                  `json:"formula"`
+	Tokens   planTokens              `json:"tokens"`
+	USD      float64                 `json:"usd"`
+	USDKnown bool                    `json:"usd_complete"`
+	P        planP                   `json:"p"`
+	Engines  []engine.EngineEstimate `json:"engines"`
+	Warnings []string                `json:"warnings"`
+	Refusals []string                `json:"refusals"`
+}
+
+type planTokens struct {
+	Input     int  `json:"input"`
+	Output    int  `json:"output"`
+	Estimated bool `json:"estimated"`
+}
+
+type planP struct {
+	Bytes  int    `json:"bytes"`
+	Tokens int    `json:"tokens_estimated"`
+	SHA256 string `json:"sha256"`
+	Parts  int    `json:"parts"`
+}
+
+func writePlanJSON(w io.Writer, p *engine.Plan) error {
+	s := p.Setup
+	out := planJSON{
+		Bug: s.Bug.ID, N: s.N, R: s.R, Critics: len(s.Critics), Calls: p.Calls, Formula: p.Formula,
+		Tokens: planTokens{Input: p.Input, Output: p.Output, Estimated: true},
+		USD:    p.USD, USDKnown: p.USDKnown, Engines: p.Engines,
+		Warnings: append([]string{}, p.Warnings...), Refusals: append([]string{}, p.Refusals...),
+	}
+	if s.Mode != "" {
+		out.Mode = ptr(string(s.Mode))
+	}
+	if s.Problem != nil {
+		out.P = planP{Bytes: s.Problem.Bytes(), Tokens: s.Problem.Tokens(), SHA256: s.Problem.SHA256, Parts: len(s.Problem.Parts)}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// printPlan writes the plan for a person.
+func printPlan(w io.Writer, p *engine.Plan) {
+	s := p.Setup
+	mode := string(s.Mode)
+	if mode == "" {
+		mode = "(mode not given: estimated with the largest rubric)"
+	}
+	title := s.Bug.Title
+	if title == "" {
+		title = s.Bug.ID
+	}
+	fmt.Fprintf(w, "Debate plan for %s — %s\n\n", s.Bug.ID, title)
+	fmt.Fprintf(w, "  mode      %s\n", mode)
+	fmt.Fprintf(w, "  panel     N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", s.N, s.R, len(s.Critics), s.Judge)
+	fmt.Fprintf(w, "  calls     %s\n", p.Formula)
+	if s.Problem != nil {
+		fmt.Fprintf(w, "  P         %s bytes ≈ %s tokens (estimate), %d part(s)\n", thousands(s.Problem.Bytes()), thousands(s.Problem.Tokens()), len(s.Problem.Parts))
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  ENGINE\tKIND\tEXTERNAL\tROLES\tCALLS\tTOKENS IN\tTOKENS OUT\tCOST")
+	for _, en := range p.Engines {
+		ext := "no"
+		if en.External {
+			ext = "yes"
+		}
+		cost := "≈" + usd(en.USD)
+		if !en.PriceKnown {
+			cost = "unknown price"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t≈%s\t≈%s\t%s\n", en.Name, en.Kind, ext, en.Roles, en.Calls, thousands(en.Input), thousands(en.Output), cost)
+	}
+	total := "≈" + usd(p.USD)
+	if !p.USDKnown {
+		total += " + unknown"
+	}
+	fmt.Fprintf(tw, "  total\t\t\t\t%d\t≈%s\t≈%s\t%s\n", p.Calls.Total, thousands(p.Input), thousands(p.Output), total)
+	tw.Flush()
+	fmt.Fprintln(w, "\n  Token and money figures are estimates.")
+	if len(p.Warnings) > 0 {
+		fmt.Fprintln(w, "\nWarnings:")
+		for _, x := range p.Warnings {
+			fmt.Fprintf(w, "  - %s\n", x)
+		}
+	}
+	if len(p.Refusals) > 0 {
+		fmt.Fprintln(w, "\nRefused:")
+		for _, x := range p.Refusals {
+			fmt.Fprintf(w, "  - %s\n", x)
+		}
+	}
+}

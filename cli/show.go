@@ -1,0 +1,438 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+func newShowCmd(e *env) *cobra.Command {
+	var (
+		problem, convergence, final bool
+		round                       int
+		debate                      string
+	)
+	cmd := &cobra.Command{
+		Use:   "show BUG [--problem|--round K|--convergence|--final]",
+		Short: "Print a debate (rendered on a terminal, plain Markdown otherwise)",
+		Long: `Print a bug's latest debate: a summary by default, or one part of it.
+A failed, timed-out or invalid answer is shown as such, never hidden.
+
+On a terminal the Markdown is rendered (without colour when NO_COLOR is set);
+piped, it is printed as plain Markdown.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			picked := 0
+			for _, b := range []bool{problem, convergence, final, cmd.Flags().Changed("round")} {
+				if b {
+					picked++
+				}
+			}
+			if picked > 1 {
+				return usageErr("give at most one of --problem, --round K, --convergence, --final")
+			}
+			reg, bug, err := resolveBug(e, args[0])
+			if err != nil {
+				return err
+			}
+			ds, err := bugfolder.ReadDebates(bug)
+			if err != nil {
+				return err
+			}
+			var d *bugfolder.Debate
+			if debate != "" {
+				for _, x := range ds {
+					if x.Name == debate || strings.TrimPrefix(x.Name, "debate-") == debate {
+						d = x
+					}
+				}
+				if d == nil {
+					return usageErr("%s has no debate %q (its debates: %s)", bug.ID, debate, debateNames(ds))
+				}
+			} else if len(ds) > 0 {
+				d = ds[len(ds)-1]
+			}
+			if d == nil {
+				fmt.Fprintf(e.stdout, "%s has no debate yet. Start one with: moot run %s --mode diagnosis\n", bug.ID, bug.ID)
+				return nil
+			}
+			var md string
+			switch {
+			case problem:
+				md, err = showProblem(d)
+			case cmd.Flags().Changed("round"):
+				md, err = showRound(reg, d, round)
+			case convergence:
+				md, err = showConvergence(d)
+			case final:
+				md, err = showFinal(d)
+			default:
+				md = showSummary(reg, bug, ds, d)
+			}
+			if err != nil {
+				return err
+			}
+			if err := renderMarkdown(e, md); err != nil {
+				return err
+			}
+			for _, p := range d.Problems {
+				fmt.Fprintf(e.stderr, "moot: %v\n", p)
+			}
+			if len(d.Problems) > 0 {
+				return &exitError{code: ExitUsage, quiet: true}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&problem, "problem", false, "print problema.md: the settings, the frozen rubric and P")
+	fl.IntVar(&round, "round", 0, "print every file of round K, failures included")
+	fl.BoolVar(&convergence, "convergence", false, "print convergencia.md")
+	fl.BoolVar(&final, "final", false, "print the judge's final answer")
+	fl.StringVar(&debate, "debate", "", "an earlier debate of the bug, by folder name (debate-20260715T100000Z) or timestamp")
+	return cmd
+}
+
+func debateNames(ds []*bugfolder.Debate) string {
+	var n []string
+	for _, d := range ds {
+		n = append(n, d.Name)
+	}
+	if len(n) == 0 {
+		return "none"
+	}
+	return strings.Join(n, ", ")
+}
+
+// solverIDs lists the debate's solvers and critics: from problema.md, else
+// from the files present.
+func solverIDs(d *bugfolder.Debate) (solvers, critics []string) {
+	if d.Problem != nil && len(d.Problem.Solvers) > 0 {
+		for _, kv := range d.Problem.Solvers {
+			solvers = append(solvers, kv.Key)
+		}
+		for _, kv := range d.Problem.Critics {
+			critics = append(critics, kv.Key)
+		}
+		return
+	}
+	seen := map[string]bool{}
+	for _, r := range d.Rounds {
+		for _, f := range r.Files {
+			if seen[f.SolverID] {
+				continue
+			}
+			seen[f.SolverID] = true
+			if f.Role == bugfolder.RoleCritic {
+				critics = append(critics, f.SolverID)
+			} else {
+				solvers = append(solvers, f.SolverID)
+			}
+		}
+	}
+	return
+}
+
+func engineOf(d *bugfolder.Debate, id string) string {
+	if d.Problem != nil {
+		for _, kv := range append(append([]bugfolder.KV{}, d.Problem.Solvers...), d.Problem.Critics...) {
+			if kv.Key == id {
+				return kv.Value
+			}
+		}
+	}
+	for _, r := range d.Rounds {
+		if f := r.File(id); f != nil && f.Engine != "" {
+			return f.Engine
+		}
+	}
+	return "?"
+}
+
+// stateHint tells the engineer what to do next with a debate.
+func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
+	switch d.State {
+	case bugfolder.StateRunning:
+		if d.Holder != nil && d.Holder.Alive() {
+			return fmt.Sprintf("being written now by %s", d.Holder)
+		}
+		return fmt.Sprintf("interrupted: `moot resume %s` continues it where it stopped", bug.ID)
+	case bugfolder.StateWaiting:
+		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), bug.ID)
+	case bugfolder.StateJudgeFailed:
+		return fmt.Sprintf("the judge failed: `moot resume %s` retries it, or `moot resume %s --winner A` records your choice", bug.ID, bug.ID)
+	case bugfolder.StateCancelled:
+		return fmt.Sprintf("cancelled; everything is kept: `moot resume %s` continues it", bug.ID)
+	}
+	return ""
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// cell describes one call in a rounds table.
+func cell(f *bugfolder.DebaterFile) string {
+	if f == nil {
+		return "—"
+	}
+	s := string(f.Status)
+	if f.Status != bugfolder.StatusOK {
+		s = "**" + s + "**"
+	}
+	if d := f.Duration(); d > 0 {
+		s += " · " + humanDuration(d)
+	}
+	return s
+}
+
+func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.Debate, d *bugfolder.Debate) string {
+	var w strings.Builder
+	title := bug.Title
+	if title == "" {
+		title = bug.ID
+	}
+	fmt.Fprintf(&w, "# %s — %s\n\n", bug.ID, title)
+	solvers, critics := solverIDs(d)
+	rows := [][2]string{{"status", string(d.State)}}
+	if h := stateHint(bug, d); h != "" {
+		rows = append(rows, [2]string{"next", h})
+	}
+	where := "`" + reg.Rel(d.Dir) + "`"
+	if len(ds) > 1 {
+		where += fmt.Sprintf(" (%d debates in all)", len(ds))
+	}
+	rows = append(rows, [2]string{"debate", where})
+	if p := d.Problem; p != nil {
+		rows = append(rows, [2]string{"setup", fmt.Sprintf("%s · N=%d · R=%d · %d critic(s) · language %s", p.Mode, p.N, p.R, len(p.Critics), d.Lang)})
+		var eng []string
+		for _, kv := range p.Solvers {
+			eng = append(eng, kv.Key+" "+kv.Value)
+		}
+		for _, kv := range p.Critics {
+			eng = append(eng, kv.Key+" "+kv.Value)
+		}
+		if p.Judge != "" {
+			eng = append(eng, "judge "+p.Judge)
+		}
+		rows = append(rows, [2]string{"engines", strings.Join(eng, ", ")})
+	} else {
+		rows = append(rows, [2]string{"setup", "problema.md is missing: the debate never finished its setup"})
+	}
+	if t := d.StartedAt(); !t.IsZero() {
+		rows = append(rows, [2]string{"started", t.Format("2006-01-02 15:04:05 UTC")})
+	}
+	tokens, cost := d.Totals()
+	rows = append(rows, [2]string{"spent", fmt.Sprintf("%s tokens · %s", thousands(tokens), usd(cost))})
+	if f := d.Final; f != nil {
+		win := "—"
+		if f.Winner != "" {
+			win = d.Lang.LabelName(f.Winner)
+			if f.WinnerSolver != "" {
+				win += " (" + f.WinnerSolver + ")"
+			}
+		}
+		by := f.DecidedBy
+		if by == "" {
+			by = "judge"
+		}
+		win += ", decided by " + by
+		if f.Of > 0 {
+			win += fmt.Sprintf(" · %d of %d solvers took part", f.Participants, f.Of)
+		}
+		rows = append(rows, [2]string{"winner", win})
+		if f.HealthTokensPerContribution > 0 {
+			rows = append(rows, [2]string{"health", fmt.Sprintf("%s tokens per accepted contribution (%d accepted)", thousands(int(f.HealthTokensPerContribution)), f.AcceptedContributions)})
+		}
+	}
+	w.WriteString("| | |\n|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&w, "| %s | %s |\n", r[0], strings.ReplaceAll(r[1], "|", "\\|"))
+	}
+	if len(d.Rounds) > 0 {
+		w.WriteString("\n## Rounds\n\n| round |")
+		cols := append(append([]string{}, solvers...), critics...)
+		for _, id := range cols {
+			fmt.Fprintf(&w, " %s |", id)
+		}
+		w.WriteString("\n|---|")
+		for range cols {
+			w.WriteString("---|")
+		}
+		w.WriteString("\n")
+		for _, r := range d.Rounds {
+			fmt.Fprintf(&w, "| %d |", r.K)
+			for _, id := range cols {
+				fmt.Fprintf(&w, " %s |", cell(r.File(id)))
+			}
+			w.WriteString("\n")
+		}
+	}
+	if len(d.JudgeAttempts) > 0 {
+		fmt.Fprintf(&w, "\n## Judge\n\n%d failed attempt(s):\n\n", len(d.JudgeAttempts))
+		for _, a := range d.JudgeAttempts {
+			reason := a.Error
+			if reason == "" && len(a.Invalid) > 0 {
+				reason = strings.Join(a.Invalid, "; ")
+			}
+			fmt.Fprintf(&w, "- `%s`: %s %s\n", filepath.Base(a.Path), a.Status, reason)
+		}
+	}
+	if d.Final != nil {
+		w.WriteString("\n## Final answer\n\n")
+		w.WriteString(demote(strings.TrimSpace(d.Final.Body)) + "\n")
+	}
+	return w.String()
+}
+
+func showProblem(d *bugfolder.Debate) (string, error) {
+	p := d.Problem
+	if p == nil {
+		return "", usageErr("%s has no %s: the debate never finished its setup", d.Dir, d.Lang.Names().Problem)
+	}
+	raw, err := os.ReadFile(p.Path)
+	if err != nil {
+		return "", &bugfolder.InputError{Path: p.Path, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	doc, err := bugfolder.ParseDocument(raw)
+	if err != nil {
+		return "", &bugfolder.InputError{Path: p.Path, Msg: err.Error()}
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "# %s\n\n", d.Lang.Names().Problem)
+	if p.Mode != "" {
+		fmt.Fprintf(&w, "mode **%s** · N=%d · R=%d · judge %s · p_sha256 `%s`\n\n", p.Mode, p.N, p.R, orDash(p.Judge), orDash(p.PSHA256))
+	}
+	w.WriteString(strings.TrimSpace(doc.Body) + "\n")
+	return w.String(), nil
+}
+
+func showRound(reg *bugfolder.Register, d *bugfolder.Debate, k int) (string, error) {
+	var r *bugfolder.Round
+	for _, x := range d.Rounds {
+		if x.K == k {
+			r = x
+		}
+	}
+	if r == nil {
+		var have []string
+		for _, x := range d.Rounds {
+			have = append(have, fmt.Sprint(x.K))
+		}
+		return "", usageErr("round %d has no folder in %s (rounds present: %s)", k, reg.Rel(d.Dir), orDash(strings.Join(have, ", ")))
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "# %s\n\n", d.Lang.RoundDir(k))
+	solvers, critics := solverIDs(d)
+	ids := append(append([]string{}, solvers...), critics...)
+	for _, f := range r.Files {
+		found := false
+		for _, id := range ids {
+			if id == f.SolverID {
+				found = true
+			}
+		}
+		if !found {
+			ids = append(ids, f.SolverID)
+		}
+	}
+	for _, id := range ids {
+		f := r.File(id)
+		if f == nil {
+			fmt.Fprintf(&w, "## %s — no file\n\nThe call did not finish (not run yet, running, or interrupted).\n\n", id)
+			continue
+		}
+		fmt.Fprintf(&w, "## %s — %s\n\n", id, f.Status)
+		meta := []string{"engine " + orDash(f.Engine)}
+		if dd := f.Duration(); dd > 0 {
+			meta = append(meta, humanDuration(dd))
+		}
+		if f.TokensIn+f.TokensOut > 0 {
+			est := ""
+			if f.TokensEstimated {
+				est = " (estimated)"
+			}
+			meta = append(meta, fmt.Sprintf("%s→%s tokens%s", thousands(f.TokensIn), thousands(f.TokensOut), est))
+		}
+		if f.Attempt > 1 {
+			meta = append(meta, fmt.Sprintf("attempt %d", f.Attempt))
+		}
+		if f.Amendment != "" {
+			meta = append(meta, "amended: "+f.Amendment)
+		}
+		fmt.Fprintf(&w, "%s\n\n", strings.Join(meta, " · "))
+		if f.Error != "" {
+			fmt.Fprintf(&w, "> error: %s\n\n", f.Error)
+		}
+		for _, inv := range f.Invalid {
+			fmt.Fprintf(&w, "> invalid: %s\n\n", inv)
+		}
+		body := strings.TrimSpace(f.Body)
+		switch {
+		case body == "":
+			w.WriteString("_(no answer)_\n\n")
+		case f.Status == bugfolder.StatusOK:
+			w.WriteString(demote(body) + "\n\n")
+		default:
+			fence := bugfolder.FenceFor(body)
+			fmt.Fprintf(&w, "%s\n%s\n%s\n\n", fence, body, fence)
+		}
+	}
+	return w.String(), nil
+}
+
+// demote pushes a body's headings one level down so they nest under the
+// debater's own heading.
+func demote(body string) string {
+	var out []string
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, "#") {
+			line = "#" + line
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+func showConvergence(d *bugfolder.Debate) (string, error) {
+	if strings.TrimSpace(d.Convergence) == "" {
+		return "", usageErr("%s has no %s yet (it is written after each round)", d.Dir, d.Lang.Names().Convergence)
+	}
+	return d.Convergence, nil
+}
+
+func showFinal(d *bugfolder.Debate) (string, error) {
+	f := d.Final
+	if f == nil {
+		return "", usageErr("%s has no %s: the debate is %s", d.Dir, d.Lang.Names().Final, d.State)
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "# %s\n\n", d.Lang.Names().Final)
+	var meta []string
+	if len(f.Labels) > 0 {
+		var ls []string
+		for _, kv := range f.Labels {
+			ls = append(ls, kv.Key+" = "+kv.Value)
+		}
+		meta = append(meta, "labels: "+strings.Join(ls, ", "))
+	}
+	if f.DecidedBy != "" {
+		meta = append(meta, "decided by "+f.DecidedBy)
+	}
+	if f.Of > 0 {
+		meta = append(meta, fmt.Sprintf("%d of %d solvers took part", f.Participants, f.Of))
+	}
+	if len(meta) > 0 {
+		w.WriteString(strings.Join(meta, " · ") + "\n\n")
+	}
+	w.WriteString(strings.TrimSpace(f.Body) + "\n")
+	return w.String(), nil
+}

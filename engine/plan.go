@@ -1,0 +1,286 @@
+// Package engine runs debates headless: plan, rounds, quorum, judge and
+// resume. It emits events and asks a Supervisor for every decision; it never
+// prints and never reads a key.
+package engine
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+)
+
+// Expected answer sizes, in tokens, used by the estimate when an engine
+// does not cap its output lower.
+const (
+	ExpectedSolverTokens = 1500
+	ExpectedCriticTokens = 800
+	ExpectedJudgeTokens  = 2500
+)
+
+// DefaultTimeout is the hard limit per call when neither the flag nor the
+// engine sets one.
+const DefaultTimeout = 10 * time.Minute
+
+// Setup is the locked input of a debate.
+type Setup struct {
+	Bug     *bugfolder.Bug
+	Problem *bugfolder.Problem
+	Lang    bugfolder.Lang
+	// Mode may be empty for a plan only (the estimate then assumes the
+	// largest rubric).
+	Mode bugfolder.Mode
+	N, R int
+	// Solvers names the engine of each solver (len N).
+	Solvers []string
+	// Critics names the engine of each critic.
+	Critics []string
+	Judge   string
+	// Timeout overrides every engine's own when > 0.
+	Timeout time.Duration
+	// Parallel bounds the calls at once (1 = the sequential fallback).
+	Parallel int
+}
+
+// Quorum is how many valid solvers a round of an n-solver panel needs:
+// max(2, ⌈2n/3⌉).
+func Quorum(n int) int {
+	q := int(math.Ceil(2 * float64(n) / 3))
+	if q < 2 {
+		q = 2
+	}
+	return q
+}
+
+// PanelQuorum is the quorum of a panel reduced to n' solvers after
+// "continue with fewer": min(max(2, ⌈2n'/3⌉), n').
+func PanelQuorum(n int) int {
+	return min(Quorum(n), n)
+}
+
+// CallCounts counts a debate's calls.
+type CallCounts struct {
+	Solvers int `json:"solvers"`
+	Critics int `json:"critics"`
+	Judge   int `json:"judge"`
+	Total   int `json:"total"`
+}
+
+// Count returns the calls of N solvers, R rounds after round 0 and C
+// critics: N×(R+1) + C×R + 1.
+func Count(n, r, c int) CallCounts {
+	cc := CallCounts{Solvers: n * (r + 1), Critics: c * r, Judge: 1}
+	cc.Total = cc.Solvers + cc.Critics + cc.Judge
+	return cc
+}
+
+// Formula writes the call count with its numbers filled in:
+// "3×(2+1) + 0×2 + 1 = 10 calls".
+func Formula(n, r, c int) string {
+	return fmt.Sprintf("%d×(%d+1) + %d×%d + 1 = %d calls", n, r, c, r, Count(n, r, c).Total)
+}
+
+// EngineEstimate is one engine's share of a plan.
+type EngineEstimate struct {
+	Name     string  `json:"name"`
+	Kind     string  `json:"kind"`
+	Model    string  `json:"model,omitempty"`
+	External bool    `json:"external"`
+	Roles    string  `json:"roles"`
+	Calls    int     `json:"calls"`
+	Input    int     `json:"tokens_input"`
+	Output   int     `json:"tokens_output"`
+	USD      float64 `json:"usd"`
+	// PriceKnown is false when no price is known (USD is then 0).
+	PriceKnown    bool `json:"price_known"`
+	ContextTokens int  `json:"context_tokens,omitempty"`
+}
+
+// Plan is the cost of a debate, shown before anything runs.
+type Plan struct {
+	Setup    Setup
+	Calls    CallCounts
+	Formula  string
+	Engines  []EngineEstimate
+	Input    int
+	Output   int
+	USD      float64
+	USDKnown bool
+	// Warnings are shown with the plan (context windows, externals…).
+	Warnings []string
+	// Refusals stop the debate before any call (too large for a context,
+	// restricted bug with an external engine, closed bug).
+	Refusals []string
+}
+
+// Externals lists the external engines the plan would send the bug to.
+func (p *Plan) Externals() []string {
+	var out []string
+	for _, e := range p.Engines {
+		if e.External {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// promptOverhead measures a role's instructions in tokens by rendering the
+// real prompt with an empty P and no snapshot.
+func promptOverhead(l bugfolder.Lang, m bugfolder.Mode, role bugfolder.Role, n, r int) int {
+	if m == "" {
+		m = bugfolder.Repair // the largest rubric
+	}
+	rubric := bugfolder.Rubric(m, l)
+	var s string
+	switch role {
+	case bugfolder.RoleJudge:
+		s = JudgePrompt{Lang: l, Mode: m, Rubric: rubric, Nonce: strings.Repeat("0", 24)}.Render()
+	default:
+		s = DebaterPrompt{Lang: l, Mode: m, Role: role, ID: l.SolverID(n), N: n, R: r, Round: 1, Rubric: rubric, Nonce: strings.Repeat("0", 24)}.Render()
+	}
+	return bugfolder.EstimateTokens(len(s))
+}
+
+// NewPlan prices a setup. It refuses (in Refusals) what must never run: a
+// restricted bug with an external engine, a closed bug, a part of P that
+// does not fit the smallest context window.
+func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
+	c := len(s.Critics)
+	p := &Plan{Setup: s, Calls: Count(s.N, s.R, c), Formula: Formula(s.N, s.R, c), USDKnown: true}
+	type acc struct {
+		est   *EngineEstimate
+		lim   harness.Limits
+		roles map[string]bool
+	}
+	byName := map[string]*acc{}
+	get := func(name, role string) (*acc, error) {
+		a := byName[name]
+		if a == nil {
+			ec, err := cfg.Engine(name)
+			if err != nil {
+				return nil, err
+			}
+			lim := harness.LimitsOf(ec)
+			a = &acc{est: &EngineEstimate{Name: name, Kind: string(ec.Kind), Model: ec.Model, External: ec.External, PriceKnown: lim.Price != nil, ContextTokens: lim.ContextTokens}, lim: lim, roles: map[string]bool{}}
+			byName[name] = a
+		}
+		a.roles[role] = true
+		return a, nil
+	}
+	pTokens := 0
+	if s.Problem != nil {
+		pTokens = s.Problem.Tokens()
+	}
+	outOf := func(a *acc, expected int) int {
+		if a.lim.MaxOutputTokens > 0 && a.lim.MaxOutputTokens < expected {
+			return a.lim.MaxOutputTokens
+		}
+		return expected
+	}
+	solverOut := ExpectedSolverTokens
+	criticOut := ExpectedCriticTokens
+	snapshot := s.N*solverOut + c*criticOut
+	fit := func(a *acc, who string, in, out int) {
+		if ctx := a.lim.ContextTokens; ctx > 0 && in+out > ctx {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s on engine %s needs ≈%d tokens (prompt ≈%d + answer ≈%d), more than its %d-token context window: that call will be refused before it runs", who, a.est.Name, in+out, in, out, ctx))
+		}
+	}
+	oSolver := promptOverhead(s.Lang, s.Mode, bugfolder.RoleSolver, s.N, s.R)
+	oCritic := promptOverhead(s.Lang, s.Mode, bugfolder.RoleCritic, s.N, s.R)
+	oJudge := promptOverhead(s.Lang, s.Mode, bugfolder.RoleJudge, s.N, s.R)
+	for i, name := range s.Solvers {
+		a, err := get(name, "solver")
+		if err != nil {
+			return nil, err
+		}
+		out := outOf(a, solverOut)
+		in0 := oSolver + pTokens
+		ink := oSolver + pTokens + snapshot
+		a.est.Calls += s.R + 1
+		a.est.Input += in0 + s.R*ink
+		a.est.Output += (s.R + 1) * out
+		if s.R > 0 {
+			fit(a, fmt.Sprintf("a round-1 call of %s", s.Lang.SolverID(i+1)), ink, out)
+		} else {
+			fit(a, fmt.Sprintf("the round-0 call of %s", s.Lang.SolverID(i+1)), in0, out)
+		}
+	}
+	for j, name := range s.Critics {
+		a, err := get(name, "critic")
+		if err != nil {
+			return nil, err
+		}
+		out := outOf(a, criticOut)
+		in := oCritic + pTokens + snapshot
+		a.est.Calls += s.R
+		a.est.Input += s.R * in
+		a.est.Output += s.R * out
+		if s.R > 0 {
+			fit(a, fmt.Sprintf("a call of %s", s.Lang.CriticID(j+1)), in, out)
+		}
+	}
+	if s.Judge != "" {
+		a, err := get(s.Judge, "judge")
+		if err != nil {
+			return nil, err
+		}
+		out := outOf(a, ExpectedJudgeTokens)
+		in := oJudge + pTokens + s.N*solverOut
+		a.est.Calls++
+		a.est.Input += in
+		a.est.Output += out
+		fit(a, "the judge's call", in, out)
+	}
+	// parts of P that cannot fit the smallest context window
+	minCtx, minName := 0, ""
+	for name, a := range byName {
+		if ctx := a.lim.ContextTokens; ctx > 0 && (minCtx == 0 || ctx < minCtx) {
+			minCtx, minName = ctx, name
+		}
+	}
+	if s.Problem != nil && minCtx > 0 {
+		for _, part := range s.Problem.Parts {
+			if t := bugfolder.EstimateTokens(len(part.Text)); t > minCtx {
+				p.Refusals = append(p.Refusals, fmt.Sprintf("%s is ≈%d tokens, more than the %d-token context window of engine %s (the smallest chosen); moot never truncates P: trim the file or choose engines with larger windows", part.Path, t, minCtx, minName))
+			}
+		}
+	}
+	for _, a := range byName {
+		roles := make([]string, 0, len(a.roles))
+		for r := range a.roles {
+			roles = append(roles, r)
+		}
+		sort.Strings(roles)
+		a.est.Roles = strings.Join(roles, ", ")
+		if a.lim.Price != nil {
+			a.est.USD = a.lim.Price.Cost(a.est.Input, a.est.Output)
+		} else {
+			p.USDKnown = false
+			p.Warnings = append(p.Warnings, fmt.Sprintf("engine %s has no known price: its cost is not in the total (set price: in the engines file)", a.est.Name))
+		}
+		if a.lim.ContextTokens == 0 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("engine %s has an unknown context window: prompts are not checked against it (set context_tokens: in the engines file)", a.est.Name))
+		}
+		p.Engines = append(p.Engines, *a.est)
+		p.Input += a.est.Input
+		p.Output += a.est.Output
+		p.USD += a.est.USD
+	}
+	sort.Slice(p.Engines, func(i, j int) bool { return p.Engines[i].Name < p.Engines[j].Name })
+	sort.Strings(p.Warnings)
+	if ext := p.Externals(); len(ext) > 0 {
+		if s.Bug != nil && s.Bug.Restricted() {
+			p.Refusals = append(p.Refusals, fmt.Sprintf("the bug is visibility: restricted and engine(s) %s are external; restricted bugs never reach an external engine: choose local engines", strings.Join(ext, ", ")))
+		} else {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("external engine(s) %s will receive the bug (P) and the proposals", strings.Join(ext, ", ")))
+		}
+	}
+	if s.Bug != nil && s.Bug.Locked() {
+		p.Refusals = append(p.Refusals, fmt.Sprintf("%s exists: the bug is closed and read-only; moot shows its debates but starts none there", s.Bug.Register.Rel(s.Bug.Dir)+"/"+bugfolder.DoneFile))
+	}
+	return p, nil
+}
