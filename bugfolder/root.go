@@ -68,19 +68,19 @@ func OpenRegister(root string) (*Register, error) {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
-		return nil, fmt.Errorf("read %s: %w", statePath, err)
+		return nil, &InputError{Path: statePath, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	default:
 		var st struct {
 			OutputFolder string `json:"output_folder"`
 			DocLanguage  string `json:"doc_language"`
 		}
 		if err := json.Unmarshal([]byte(NormalizeText(b)), &st); err != nil {
-			return nil, fmt.Errorf("%s: not valid JSON (%v); fix the file or remove it to use the defaults", statePath, err)
+			return nil, &InputError{Path: statePath, Msg: fmt.Sprintf("not valid JSON (%v); fix the file or remove it to use the defaults", err), Err: err}
 		}
 		if st.OutputFolder != "" {
 			of := filepath.Clean(filepath.FromSlash(st.OutputFolder))
 			if filepath.IsAbs(of) || of == ".." || strings.HasPrefix(of, ".."+string(filepath.Separator)) {
-				return nil, fmt.Errorf("%s: output_folder %q leaves the project; use a folder inside it", statePath, st.OutputFolder)
+				return nil, &InputError{Path: statePath, Field: "output_folder", Msg: fmt.Sprintf("%q leaves the project; use a folder inside it", st.OutputFolder)}
 			}
 			r.OutputFolder = of
 		}

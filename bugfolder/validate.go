@@ -336,8 +336,9 @@ func ValidateJudge(body string, l Lang, labels []string, criteria int) (*JudgeAn
 		text := secs[i].Text()
 		ls := FindLabels(text)
 		if len(ls) == 0 {
-			if w := strings.TrimSpace(strings.Trim(firstWordRaw(text), "*_`.")); len(w) == 1 && exists[strings.ToUpper(w)] {
-				ls = []string{strings.ToUpper(w)}
+			// a bare label letter and nothing else ("B", "**B**")
+			if w := strings.Trim(strings.TrimSpace(text), "*_`. "); len(w) == 1 && exists[w] {
+				ls = []string{w}
 			}
 		}
 		switch {
@@ -399,14 +400,6 @@ func labelList(l Lang, labels []string) string {
 		out[i] = l.LabelName(x)
 	}
 	return strings.Join(out, ", ")
-}
-
-func firstWordRaw(text string) string {
-	f := strings.Fields(text)
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
 }
 
 // isNone reports whether a section says "none" (nenhum, nenhuma, none, n/a, -).

@@ -90,7 +90,7 @@ type ProblemMeta struct {
 	PBytes           int        `yaml:"p_bytes"`
 	PTokensEstimated int        `yaml:"p_tokens_estimated"`
 	PSHA256          string     `yaml:"p_sha256"`
-	CreatedAt        string     `yaml:"created_at"`
+	CreatedAt        Stamp      `yaml:"created_at"`
 	MootVersion      string     `yaml:"moot_version,omitempty"`
 }
 
@@ -152,8 +152,8 @@ type DebaterMeta struct {
 	Engine          string   `yaml:"engine"`
 	Round           int      `yaml:"round"`
 	Status          Status   `yaml:"status"`
-	StartedAt       string   `yaml:"started_at"`
-	FinishedAt      string   `yaml:"finished_at"`
+	StartedAt       Stamp    `yaml:"started_at"`
+	FinishedAt      Stamp    `yaml:"finished_at"`
 	DurationMS      int64    `yaml:"duration_ms"`
 	Attempt         int      `yaml:"attempt"`
 	TokensIn        int      `yaml:"tokens_in"`
@@ -182,8 +182,20 @@ type FinalMeta struct {
 	HealthTokensPerContribution float64    `yaml:"health_tokens_per_contribution"`
 }
 
-// Timestamp formats a time as the protocol writes it (ISO 8601, UTC, seconds).
-func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+// Stamp is a timestamp as the protocol writes it: ISO 8601, UTC, whole
+// seconds, unquoted in the front matter.
+type Stamp string
+
+// Timestamp formats a time as a Stamp.
+func Timestamp(t time.Time) Stamp { return Stamp(t.UTC().Format("2006-01-02T15:04:05Z")) }
+
+// MarshalYAML writes the stamp as a plain YAML timestamp.
+func (s Stamp) MarshalYAML() (any, error) {
+	if s == "" {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: string(s)}, nil
+}
 
 // Participants formats "K of N" in the language form ("2 de 3").
 func Participants(l Lang, k, n int) string {

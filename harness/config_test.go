@@ -1,0 +1,181 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+const goodConfig = `engines:
+  local:
+    kind: openai                 # any OpenAI-compatible server
+    base_url: http://127.0.0.1:11434/v1
+    model: qwen3:8b
+  codex:
+    kind: codex
+    model: gpt-5-codex
+    project_access: read-only
+  mine:
+    kind: command
+    command: ["./my-llm", "--role", "{role}", "--who", "{solver_id}", "--round", "{round}"]
+    external: false
+    timeout: 2m
+    context_tokens: 32000
+    price: {input_per_mtok: 0.0, output_per_mtok: 0.0}
+    env: {MY_FLAG: "1"}
+  cloud:
+    kind: openai
+    base_url: https://api.example.com/v1
+    api_key_env: EXAMPLE_API_KEY
+  vllm:
+    kind: openai
+    base_url: http://10.0.0.5:8000/v1
+    external: false
+  tape:
+    kind: replay
+    cassette: testdata/demo.yaml
+defaults:
+  solver: local
+  judge: local
+`
+
+func TestParseConfig(t *testing.T) {
+	c, err := ParseConfig("moot.yaml", []byte(goodConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Order, ",") != "local,codex,mine,cloud,vllm,tape" || c.Defaults.Solver != "local" || c.Defaults.Judge != "local" {
+		t.Errorf("order %v defaults %+v", c.Order, c.Defaults)
+	}
+	mine := c.Engines["mine"]
+	if mine.Kind != KindCommand || mine.Timeout != 2*time.Minute || mine.ContextTokens != 32000 || mine.Price == nil || mine.External || mine.Env["MY_FLAG"] != "1" || len(mine.Command) != 7 || mine.Line != 10 {
+		t.Errorf("mine: %+v", mine)
+	}
+	external := map[string]bool{"local": false, "codex": true, "mine": false, "cloud": true, "vllm": false, "tape": false}
+	for name, want := range external {
+		if got := c.Engines[name].External; got != want {
+			t.Errorf("%s external = %v, want %v", name, got, want)
+		}
+	}
+	if c.Engines["codex"].ProjectAccess != "read-only" || c.Engines["local"].ProjectAccess != "none" {
+		t.Error("project_access")
+	}
+}
+
+func TestDefaultExternal(t *testing.T) {
+	tests := []struct {
+		kind Kind
+		url  string
+		want bool
+	}{
+		{KindCommand, "", true}, {KindCodex, "", true}, {KindClaude, "", true}, {KindGemini, "", true},
+		{KindOpencode, "", true}, {KindQwen, "", true}, {KindAnthropic, "", true}, {KindReplay, "", false},
+		{KindOpenAI, "http://127.0.0.1:11434/v1", false}, {KindOpenAI, "http://localhost:8080/v1", false},
+		{KindOpenAI, "http://[::1]:8080/v1", false}, {KindOpenAI, "https://api.openai.com/v1", true},
+		{KindOpenAI, "http://192.168.1.9:11434/v1", true},
+	}
+	for _, tt := range tests {
+		if got := DefaultExternal(tt.kind, tt.url); got != tt.want {
+			t.Errorf("%s %q: %v, want %v", tt.kind, tt.url, got, tt.want)
+		}
+	}
+}
+
+func TestConfigErrorsNameFileEngineAndField(t *testing.T) {
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"unknown kind", "engines:\n  x:\n    kind: gpt\n", "moot.yaml:3: engines.x.kind: \"gpt\" is not a kind"},
+		{"missing kind", "engines:\n  x:\n    model: m\n", "engines.x.kind: missing"},
+		{"bad timeout", "engines:\n  x:\n    kind: command\n    command: [a]\n    timeout: 2x\n", "moot.yaml:5: engines.x.timeout: \"2x\" is not a positive duration"},
+		{"negative context", "engines:\n  x:\n    kind: openai\n    context_tokens: -5\n", "engines.x.context_tokens"},
+		{"typo field", "engines:\n  x:\n    kind: openai\n    modle: m\n", "moot.yaml:4: engines.x.modle: unknown field"},
+		{"command without argv", "engines:\n  x:\n    kind: command\n", "engines.x.command: missing"},
+		{"command as a string", "engines:\n  x:\n    kind: command\n    command: ./run --x\n", "engines.x.command: must be a list"},
+		{"replay without cassette", "engines:\n  x:\n    kind: replay\n", "engines.x.cassette: missing"},
+		{"bad url", "engines:\n  x:\n    kind: openai\n    base_url: 127.0.0.1:11434\n", "engines.x.base_url"},
+		{"key in the file", "engines:\n  x:\n    kind: openai\n    api_key_env: sk-abc123secret\n", "engines.x.api_key_env: \"sk-abc123secret\" is not an environment variable name"},
+		{"read-only project access on claude", "engines:\n  x:\n    kind: claude\n    project_access: read-only\n", "only kind codex"},
+		{"claude declared local", "engines:\n  x:\n    kind: claude\n    external: false\n", "engines.x.external"},
+		{"bad price", "engines:\n  x:\n    kind: openai\n    price: {input_per_mtok: cheap}\n", "engines.x.price.input_per_mtok"},
+		{"unknown default", "engines:\n  x:\n    kind: openai\ndefaults:\n  solver: y\n", "moot.yaml:5: defaults.solver: names \"y\""},
+		{"unknown top-level key", "engine:\n  x:\n    kind: openai\n", "moot.yaml:1: engine: unknown key"},
+		{"no engines", "defaults: {}\n", "engines"},
+		{"not yaml", "engines: [\n", "not valid YAML"},
+		{"empty", "", "is empty"},
+		{"bad name", "engines:\n  \"my engine\":\n    kind: openai\n", "letters, digits"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseConfig("moot.yaml", []byte(tt.yaml))
+			if !bugfolder.IsInputError(err) {
+				t.Fatalf("err = %v, want an input error", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%q\ndoes not contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindConfig(t *testing.T) {
+	root := t.TempDir()
+	xdg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	if got := FindConfig("", root); got != "" {
+		t.Errorf("none: %q", got)
+	}
+	os.MkdirAll(filepath.Join(xdg, "moot"), 0o755)
+	os.WriteFile(filepath.Join(xdg, "moot", "moot.yaml"), []byte(goodConfig), 0o644)
+	if got := FindConfig("", root); got != filepath.Join(xdg, "moot", "moot.yaml") {
+		t.Errorf("xdg: %q", got)
+	}
+	os.WriteFile(filepath.Join(root, "moot.yaml"), []byte(goodConfig), 0o644)
+	if got := FindConfig("", root); got != filepath.Join(root, "moot.yaml") {
+		t.Errorf("the register's file comes first: %q", got)
+	}
+	if got := FindConfig("x.yaml", root); got != "x.yaml" {
+		t.Errorf("explicit: %q", got)
+	}
+	if _, err := LoadConfig(filepath.Join(root, "missing.yaml")); !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestBuiltinConfig(t *testing.T) {
+	c := BuiltinConfig()
+	if c.Engines["local"].External || c.Engines["local"].BaseURL != DefaultOllamaURL {
+		t.Errorf("builtin: %+v", c.Engines["local"])
+	}
+}
+
+// FuzzParseConfig: the engines file is outside input; never panic, and an
+// accepted file always names a known kind for every engine.
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte(goodConfig))
+	f.Add([]byte("engines:\n  x: {kind: command, command: [a], env: {A: b}}\n"))
+	f.Add([]byte("engines: {x: {kind: openai, price: {input_per_mtok: 1e9}}}\ndefaults: {solver: x}\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := ParseConfig("f.yaml", b)
+		if err != nil {
+			return
+		}
+		for _, name := range c.Order {
+			e := c.Engines[name]
+			ok := false
+			for _, k := range Kinds {
+				ok = ok || k == e.Kind
+			}
+			if !ok {
+				t.Fatalf("accepted kind %q", e.Kind)
+			}
+			if (e.Kind.VendorCLI() || e.Kind == KindAnthropic) && !e.External && !IsLoopback(e.BaseURL) {
+				t.Fatalf("%s engine %s accepted as local", e.Kind, name)
+			}
+		}
+	})
+}

@@ -1,0 +1,109 @@
+// Package testutil holds helpers shared by moot's tests: copying fixture
+// trees into temporary folders and fingerprinting trees to prove that a
+// command wrote nothing.
+package testutil
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// RepoRoot returns the repository's top folder.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("cannot locate the repository")
+	}
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// CopyTree copies the fixture folder testdata/<name> into a fresh temporary
+// folder and returns the copy's path. Symlinks are copied as symlinks.
+func CopyTree(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join(RepoRoot(t), "testdata", name)
+	dst := filepath.Join(t.TempDir(), filepath.Base(name))
+	if err := Copy(src, dst); err != nil {
+		t.Fatalf("copy %s: %v", src, err)
+	}
+	return dst
+}
+
+// Copy copies a folder tree.
+func Copy(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, out)
+		case d.IsDir():
+			return os.MkdirAll(out, 0o755)
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		o, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(o, in); err != nil {
+			o.Close()
+			return err
+		}
+		return o.Close()
+	})
+}
+
+// Fingerprint hashes every path, mode and content under dir, so a test can
+// prove that nothing was created, changed or removed.
+func Fingerprint(t testing.TB, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		line := fmt.Sprintf("%s %v", rel, fi.Mode())
+		if fi.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			line += " " + hex.EncodeToString(sum[:])
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("fingerprint %s: %v", dir, err)
+	}
+	sort.Strings(lines)
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(sum[:])
+}
