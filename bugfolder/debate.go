@@ -634,9 +634,6 @@ func deriveState(d *Debate) State {
 		case "quorum":
 			return StateWaiting
 		}
-		if last == string(StateWaiting) {
-			return StateWaiting
-		}
 		return StateRunning
 	}
 	if len(d.JudgeAttempts) > 0 {
