@@ -177,6 +177,8 @@ func newRoot(e *env) *cobra.Command {
 		newListCmd(e),
 		newShowCmd(e),
 		newPlanCmd(e),
+		newRunCmd(e),
+		newResumeCmd(e),
 		newEnginesCmd(e),
 		&cobra.Command{
 			Use:   "version",

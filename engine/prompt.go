@@ -158,10 +158,26 @@ type Anonymizer struct {
 	lang bugfolder.Lang
 }
 
-// NewAnonymizer builds an anonymizer for the given engine and model names
-// (ids of the form agente-i, agent-i and critic-j are always covered).
-func NewAnonymizer(l bugfolder.Lang, names []string) *Anonymizer {
-	alts := []string{`(?:agente|agent|critic|cr[ií]tico)[-_ ]?\d+`}
+// AnonymizeMode says what an Anonymizer replaces.
+type AnonymizeMode int
+
+const (
+	// HideAll replaces debater ids and engine names (the judge's view).
+	HideAll AnonymizeMode = iota
+	// KeepIDs replaces engine names only: debaters see each other as
+	// agente-i, never by engine.
+	KeepIDs
+)
+
+var debaterID = regexp.MustCompile(`(?i)^(?:agente|agent|critic|cr[ií]tico)[-_ ]?\d+$`)
+
+// NewAnonymizer builds an anonymizer for the given engine and model names;
+// with HideAll, ids of the form agente-i, agent-i and critic-j go too.
+func NewAnonymizer(l bugfolder.Lang, names []string, mode AnonymizeMode) *Anonymizer {
+	var alts []string
+	if mode == HideAll {
+		alts = append(alts, `(?:agente|agent|critic|cr[ií]tico)[-_ ]?\d+`)
+	}
 	seen := map[string]bool{}
 	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
 	for _, n := range names {
@@ -172,19 +188,24 @@ func NewAnonymizer(l bugfolder.Lang, names []string) *Anonymizer {
 		seen[strings.ToLower(n)] = true
 		alts = append(alts, regexp.QuoteMeta(n))
 	}
+	if len(alts) == 0 {
+		return &Anonymizer{lang: l}
+	}
 	re := regexp.MustCompile(`(?i)(?:^|\b)(?:` + strings.Join(alts, "|") + `)\b`)
 	return &Anonymizer{re: re, lang: l}
 }
 
 // Apply replaces every mention in text.
 func (a *Anonymizer) Apply(text string) string {
+	if a.re == nil {
+		return text
+	}
 	debater, model := "[debatedor]", "[modelo]"
 	if a.lang == bugfolder.EN {
 		debater, model = "[debater]", "[model]"
 	}
-	idRE := regexp.MustCompile(`(?i)^(?:agente|agent|critic|cr[ií]tico)[-_ ]?\d+$`)
 	return a.re.ReplaceAllStringFunc(text, func(m string) string {
-		if idRE.MatchString(m) {
+		if debaterID.MatchString(m) {
 			return debater
 		}
 		return model

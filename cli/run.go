@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+)
+
+// runFlags are the flags run and resume share beyond the setup.
+type runFlags struct {
+	yes            bool
+	headless       bool
+	asJSON         bool
+	onQuorumLoss   string
+	onJudgeFailure string
+}
+
+func (f *runFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.BoolVar(&f.yes, "yes", false, "accept the cost plan without asking (headless without it: the plan is printed and moot exits 4)")
+	fl.BoolVar(&f.headless, "headless", false, "no TUI even on a terminal (automatic without one)")
+	fl.BoolVar(&f.asJSON, "json", false, "headless: events as JSON lines on stdout")
+	fl.StringVar(&f.onQuorumLoss, "on-quorum-loss", "ask", "the quorum menu's answer, headless: ask, continue, retry or cancel")
+	fl.StringVar(&f.onJudgeFailure, "on-judge-failure", "ask", "the judge-failure menu's answer, headless: ask, retry or cancel")
+}
+
+func (f *runFlags) policies() (*engine.Policies, error) {
+	if err := engine.ParsePolicy("--on-quorum-loss", f.onQuorumLoss, "ask", "continue", "retry", "cancel"); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	if err := engine.ParsePolicy("--on-judge-failure", f.onJudgeFailure, "ask", "retry", "cancel"); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return &engine.Policies{OnQuorumLoss: f.onQuorumLoss, OnJudgeFailure: f.onJudgeFailure}, nil
+}
+
+// isHeadless decides whether to run without the TUI.
+func (f *runFlags) isHeadless(e *env) bool {
+	return f.headless || f.asJSON || !isTerminal(e.stdout) || !isTerminal(e.stdin)
+}
+
+// harnessOptions are the adapter options for an engines file.
+func harnessOptions(cfg *harness.Config) harness.Options {
+	o := harness.Options{}
+	if cfg.Path != "" {
+		if abs, err := filepath.Abs(cfg.Path); err == nil {
+			o.ConfigDir = filepath.Dir(abs)
+		}
+	}
+	return o
+}
+
+// signalContext is cancelled by SIGINT or SIGTERM: the debate stops,
+// calls in flight are killed, and everything finished is kept.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// exitFor maps a run's result to an exit code and a closing line.
+func exitFor(e *env, reg *bugfolder.Register, res *engine.Result, err error) error {
+	if err != nil {
+		if bugfolder.IsInputError(err) {
+			return err
+		}
+		where := ""
+		if res != nil {
+			where = " (the debate is kept in " + reg.Rel(res.Dir) + ")"
+		}
+		return withCode(ExitInternal, fmt.Errorf("%v%s", err, where))
+	}
+	if res.TookOver != nil {
+		fmt.Fprintf(e.stderr, "moot: took over a stale lock left by %s\n", res.TookOver)
+	}
+	switch res.Outcome {
+	case engine.OutcomeDone:
+		return nil
+	case engine.OutcomeCancelled:
+		return &exitError{code: ExitCancelled, quiet: true}
+	default:
+		return &exitError{code: ExitNeedHuman, quiet: true}
+	}
+}
+
+func newRunCmd(e *env) *cobra.Command {
+	var sf setupFlags
+	var rf runFlags
+	cmd := &cobra.Command{
+		Use:   "run BUG [flags]",
+		Short: "Plan, show the cost, and run a debate (TUI on a terminal)",
+		Long: `Run a debate on a bug: N solvers answer in round 0 and R more rounds, each
+round reading only the frozen snapshot of the last; then the isolated judge
+writes resposta-final.md. Everything is written into the bug's debate/ folder.
+
+Headless (no terminal, or --headless/--json) the cost plan must be accepted
+with --yes, --mode is required, and the quorum and judge-failure menus are
+answered by --on-quorum-loss and --on-judge-failure (each answers a decision
+point once; when the same point comes back, moot stops with exit 4 and the
+debate stays resumable).
+
+A debate on a closed bug (DONE.md), a restricted bug with an external engine,
+or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pol, err := rf.policies()
+			if err != nil {
+				return err
+			}
+			reg, bug, err := resolveBug(e, args[0])
+			if err != nil {
+				return err
+			}
+			cfg, err := loadConfig(sf.config, reg)
+			if err != nil {
+				return err
+			}
+			headless := rf.isHeadless(e)
+			s, err := sf.setup(cmd, reg, bug, cfg, headless)
+			if err != nil {
+				return err
+			}
+			if !headless {
+				return runTUI(e, reg, bug, cfg, s, sf, cmd)
+			}
+			p, err := bugfolder.AssembleP(bug)
+			if err != nil {
+				return err
+			}
+			s.Problem = p
+			plan, err := engine.NewPlan(s, cfg)
+			if err != nil {
+				return err
+			}
+			if len(plan.Refusals) > 0 {
+				printPlan(e.stderr, plan)
+				return withCode(ExitUsage, fmt.Errorf("refused, nothing written: %s", plan.Refusals[0]))
+			}
+			if !rf.yes {
+				if rf.asJSON {
+					writePlanJSON(e.stdout, plan)
+				} else {
+					printPlan(e.stdout, plan)
+				}
+				return withCode(ExitNeedHuman, errors.New("not started: the cost plan needs accepting; run again with --yes to accept it"))
+			}
+			ctx, cancel := signalContext()
+			defer cancel()
+			pr := newProgress(e, reg, rf.asJSON)
+			res, err := engine.Start(ctx, s, engine.Options{
+				Config: cfg, Harness: harnessOptions(cfg), Supervisor: pol, Sink: pr.sink,
+				Command: "moot run " + bug.ID, Version: version(),
+			})
+			return exitFor(e, reg, res, err)
+		},
+	}
+	sf.register(cmd)
+	rf.register(cmd)
+	return cmd
+}
+
+func newResumeCmd(e *env) *cobra.Command {
+	var rf runFlags
+	var winner, config string
+	cmd := &cobra.Command{
+		Use:   "resume BUG [flags]",
+		Short: "Continue an interrupted debate where it stopped",
+		Long: `Continue the bug's unfinished debate exactly where it stopped — after a
+crash, a kill -9, a pause or a cancel: finished calls are never repeated,
+calls without a finished file are run, a pending decision is asked again.
+A problema.md changed since setup is refused.
+
+--winner LABEL records a human judge choice after the judge failed (LABEL is
+the letter or the full label, any case: A, "Proposta A", "Proposal A").
+
+On a finished debate it says there is nothing to resume and exits 0.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pol, err := rf.policies()
+			if err != nil {
+				return err
+			}
+			if winner != "" {
+				w, err := engine.ParseWinner(winner)
+				if err != nil {
+					return usageErr("%v", err)
+				}
+				pol.Winner = w
+			}
+			reg, bug, err := resolveBug(e, args[0])
+			if err != nil {
+				return err
+			}
+			cfg, err := loadConfig(config, reg)
+			if err != nil {
+				return err
+			}
+			if err := bugfolder.CheckWritable(bug.Dir); err != nil {
+				return err
+			}
+			d, err := bugfolder.ReadDebate(filepath.Join(bug.Dir, bugfolder.DebateDir), reg.Lang)
+			if err != nil {
+				return err
+			}
+			if d.State == bugfolder.StateDone {
+				fmt.Fprintf(e.stdout, "%s: the debate is already finished (%s); nothing to resume\n", bug.ID, reg.Rel(d.Dir))
+				return nil
+			}
+			if winner != "" && d.State != bugfolder.StateJudgeFailed {
+				return usageErr("--winner records a choice after the judge failed, and this debate is %s", d.State)
+			}
+			headless := rf.isHeadless(e)
+			if !headless {
+				return resumeTUI(e, reg, bug, cfg, pol)
+			}
+			left := engine.Remaining(d)
+			if !rf.yes && left > 0 {
+				fmt.Fprintf(e.stdout, "Resuming %s needs at least %d more call(s) (%s). Run again with --yes to accept.\n", bug.ID, left, reg.Rel(d.Dir))
+				return withCode(ExitNeedHuman, errors.New("not resumed: pass --yes to accept the remaining calls"))
+			}
+			ctx, cancel := signalContext()
+			defer cancel()
+			pr := newProgress(e, reg, rf.asJSON)
+			res, err := engine.Resume(ctx, bug, engine.Options{
+				Config: cfg, Harness: harnessOptions(cfg), Supervisor: pol, Sink: pr.sink,
+				Command: "moot resume " + bug.ID, Version: version(),
+			})
+			if err == nil && res.AlreadyDone {
+				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
+			}
+			return exitFor(e, reg, res, err)
+		},
+	}
+	rf.register(cmd)
+	cmd.Flags().StringVar(&winner, "winner", "", "record a human judge choice: a label letter or full label")
+	cmd.Flags().StringVar(&config, "config", "", "engines file")
+	return cmd
+}
+
+// ms converts milliseconds to a duration.
+func ms(v int64) time.Duration { return time.Duration(v) * time.Millisecond }

@@ -1,0 +1,228 @@
+// Package e2e drives the real moot binary, with a scripted fake LLM as its
+// command engine, the way an engineer or a CI job would.
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/testutil"
+)
+
+var (
+	mootBin string
+	fakeBin string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "moot-e2e-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	mootBin = filepath.Join(dir, "moot")
+	fakeBin = filepath.Join(dir, "fakeengine")
+	root, _ := filepath.Abs("..")
+	for _, b := range [][2]string{{mootBin, "."}, {fakeBin, "./internal/fakeengine"}} {
+		cmd := exec.Command("go", "build", "-o", b[0], b[1])
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", b[1], err, out)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// project is a copy of the sample register with an engines file whose
+// engines run the fake.
+type project struct {
+	t    *testing.T
+	dir  string
+	log  string
+	env  []string
+	Plan string
+}
+
+const a7k3 = "_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto-aplicado-duas-vezes"
+
+// newProject copies testdata/sample and writes moot.yaml with the fake as
+// engines zeta-engine (local, model zeta-1), omega (local) and ext (external).
+func newProject(t *testing.T) *project {
+	t.Helper()
+	dir := testutil.CopyTree(t, "sample")
+	p := &project{t: t, dir: dir, log: filepath.Join(dir, "fake.log")}
+	p.writeConfig(`engines:
+  zeta-engine:
+    kind: command
+    command: ["` + fakeBin + `", "--role", "{role}"]
+    model: zeta-1
+    external: false
+    timeout: 20s
+    price: {input_per_mtok: 1.0, output_per_mtok: 4.0}
+  omega:
+    kind: command
+    command: ["` + fakeBin + `"]
+    external: false
+    timeout: 20s
+  ext:
+    kind: command
+    command: ["` + fakeBin + `"]
+defaults:
+  solver: zeta-engine
+  judge: zeta-engine
+`)
+	return p
+}
+
+func (p *project) writeConfig(s string) {
+	if err := os.WriteFile(filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"), []byte(s), 0o600); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// bugDir is the sample bug A7K3's folder; debate its debate folder.
+func (p *project) bugDir() string { return filepath.Join(p.dir, a7k3) }
+func (p *project) debate() string { return filepath.Join(p.bugDir(), "debate") }
+
+// result of one moot invocation.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// cmd builds a moot command in the project with the fake's plan.
+func (p *project) cmd(ctx context.Context, args ...string) *exec.Cmd {
+	c := exec.CommandContext(ctx, mootBin, args...)
+	c.Dir = p.dir
+	c.Env = append(os.Environ(),
+		"FAKE_LOG="+p.log, "FAKE_PLAN="+p.Plan, "FAKE_PROMPTS="+filepath.Join(p.dir, "prompts"),
+		"XDG_CONFIG_HOME="+filepath.Join(p.dir, ".xdg"), "XDG_CACHE_HOME="+filepath.Join(p.dir, ".cache"), "NO_COLOR=1")
+	c.Env = append(c.Env, p.env...)
+	return c
+}
+
+// moot runs moot to its end (with a generous deadline) and returns what it did.
+func (p *project) moot(args ...string) result {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, args...)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		p.t.Fatalf("moot %v: %v", args, err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+// mustExit fails unless the run ended with code.
+func (r result) mustExit(t *testing.T, code int) result {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// readDebate reads the debate folder with moot's own reader.
+func (p *project) readDebate() *bugfolder.Debate {
+	p.t.Helper()
+	d, err := bugfolder.ReadDebate(p.debate(), bugfolder.PT)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if len(d.Problems) > 0 {
+		p.t.Fatalf("unreadable files: %v", d.Problems)
+	}
+	return d
+}
+
+// events reads the event log.
+func (p *project) events() []map[string]any {
+	p.t.Helper()
+	f, err := os.Open(filepath.Join(p.debate(), "eventos.jsonl"))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			p.t.Fatalf("event log line %q: %v", sc.Text(), err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// starts counts how many times the fake was started for (id, round).
+func (p *project) starts(id string, round int) int {
+	b, _ := os.ReadFile(p.log)
+	n := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 4 && f[0] == "start" && f[2] == id && f[3] == fmt.Sprint(round) {
+			n++
+		}
+	}
+	return n
+}
+
+// prompt reads the prompt the fake got for (round, id, attempt).
+func (p *project) prompt(round int, id string, attempt int) string {
+	p.t.Helper()
+	b, err := os.ReadFile(filepath.Join(p.dir, "prompts", fmt.Sprintf("%d-%s-%d.txt", round, id, attempt)))
+	if err != nil {
+		p.t.Fatalf("no prompt for %s round %d attempt %d: %v", id, round, attempt, err)
+	}
+	return string(b)
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, deadline time.Duration, cond func() bool) {
+	t.Helper()
+	end := time.Now().Add(deadline)
+	for !cond() {
+		if time.Now().After(end) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// alive reports whether a process still runs (and is not a zombie).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] != "Z"
+}
+
+func regexpMust(expr string) *regexp.Regexp { return regexp.MustCompile(expr) }

@@ -1,0 +1,246 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// proposals labels the final proposals: the valid round-R files of the
+// panel, anonymized and ordered by the sha256 of their anonymized content.
+func (r *runner) proposals() []Proposal {
+	files := r.roundFiles(r.r)
+	bodies := map[string]string{}
+	for _, id := range r.panelIDs() {
+		if f := files[id]; f != nil && f.Status == bugfolder.StatusOK {
+			bodies[id] = f.Body
+		}
+	}
+	return Label(NewAnonymizer(r.lang, r.engineNames(), HideAll), bodies)
+}
+
+// judgeAttempts counts the failed judge attempts already kept.
+func (r *runner) judgeAttempts() int {
+	ents, _ := os.ReadDir(filepath.Join(r.w.Dir, r.lang.Names().JudgeID))
+	n := 0
+	for _, e := range ents {
+		if attemptRE.MatchString(e.Name()) {
+			n++
+		}
+	}
+	return n
+}
+
+var attemptRE = regexp.MustCompile(`^(?:tentativa|attempt)-\d+\.md$`)
+
+// judgePending reports whether the event log ends with a judge failure
+// that no decision settled (so resume asks again instead of calling).
+func (r *runner) judgePending() bool {
+	pending := false
+	for _, rec := range readLog(r.w.Dir, r.lang) {
+		switch {
+		case rec.Type == EvJudgeFailed:
+			pending = true
+		case rec.Type == EvDecision && rec.Point == "judge" && resolves(rec.Choice):
+			pending = false
+		case rec.Type == EvJudgeStarted:
+			pending = false
+		}
+	}
+	return pending
+}
+
+func resolves(choice string) bool {
+	return choice != string(JudgeCancel) && choice != string(JudgePause) && choice != ""
+}
+
+// runJudge calls the isolated judge until its answer is valid or the
+// Supervisor decides otherwise.
+func (r *runner) runJudge(ctx context.Context) error {
+	props := r.proposals()
+	if len(props) == 0 {
+		return &errStop{OutcomeWaiting, fmt.Sprintf("round %d has no valid proposal: there is nothing to judge", r.r)}
+	}
+	letters := make([]string, len(props))
+	for i, p := range props {
+		letters[i] = p.Label
+	}
+	nonce := Nonce()
+	prompt := JudgePrompt{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, Proposals: props, Nonce: nonce}.Render()
+	ask := r.judgePending()
+	reason := "the judge's last attempt failed"
+	for {
+		if !ask {
+			attempt := r.judgeAttempts() + 1
+			jid := r.lang.Names().JudgeID
+			r.emit(Event{Type: EvJudgeStarted, Round: r.r, Engine: r.judgeEngine, Attempt: attempt})
+			o, err := r.invoke(ctx, r.r, jid, bugfolder.RoleJudge, prompt)
+			if err != nil {
+				return err
+			}
+			if err := r.keepPrompt(prompt, o.attempt); err != nil {
+				return err
+			}
+			meta := r.meta(r.r, jid, bugfolder.RoleJudge, o, o.res.Status)
+			meta.DebateID = r.bug.ID + "-final"
+			if o.res.Status == bugfolder.StatusOK {
+				ans, v := bugfolder.ValidateJudge(o.res.Body, r.lang, letters, len(r.rubric))
+				if v.OK() {
+					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, o.res.Body, o)
+				}
+				meta.Status = bugfolder.StatusInvalidOutput
+				for _, p := range v.Problems {
+					meta.Invalid = append(meta.Invalid, p.String())
+				}
+				reason = "invalid answer: " + v.Summary()
+			} else {
+				reason = fmt.Sprintf("%s: %s", o.res.Status, o.res.Err)
+			}
+			if _, err := r.w.WriteJudgeAttempt(attempt, meta, o.res.Body); err != nil {
+				return err
+			}
+			r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: jid, Role: bugfolder.RoleJudge, Engine: o.engine, Attempt: attempt,
+				Status: string(meta.Status), DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), Estimated: o.estimated, Error: reason})
+			r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
+		}
+		ask = false
+		jf := JudgeFailure{Attempt: r.judgeAttempts(), Reason: reason, RetryUSD: r.estimateCall(r.judgeEngine, bugfolder.RoleJudge)}
+		for _, p := range props {
+			jf.Labels = append(jf.Labels, LabelPreview{Label: p.Label, Preview: p.Body})
+		}
+		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
+		if errors.Is(err, ErrNeedHuman) {
+			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; `moot resume %s` retries it, or `moot resume %s --winner A` records your choice", reason, r.bug.ID, r.bug.ID)}
+		}
+		if err != nil {
+			return err
+		}
+		by := d.By
+		if by == "" {
+			by = "human"
+		}
+		dec := Event{Type: EvDecision, Point: "judge", Choice: string(d.Choice), By: by, Round: r.r}
+		switch d.Choice {
+		case JudgeRetry:
+			dec.ExtraCalls, dec.ExtraUSD = 1, jf.RetryUSD
+			r.emit(dec)
+		case JudgeHuman:
+			if !contains(letters, d.Winner) {
+				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("%s is not one of the labels (%s); choose again", r.lang.LabelName(d.Winner), strings.Join(letters, ", "))})
+				ask = true
+				if _, ok := r.opts.Supervisor.(*Policies); ok {
+					return &bugfolder.InputError{Field: "--winner", Msg: fmt.Sprintf("%s names no proposal: the labels are %s", d.Winner, strings.Join(letters, ", "))}
+				}
+				continue
+			}
+			dec.Winner = d.Winner
+			r.emit(dec)
+			return r.writeHumanFinal(props, d.Winner)
+		case JudgeCancel:
+			r.emit(dec)
+			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept: `moot resume %s` asks again", r.bug.ID)}
+		case JudgePause:
+			r.emit(dec)
+			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; `moot resume %s` asks again", r.bug.ID)}
+		default:
+			return fmt.Errorf("unknown judge decision %q", d.Choice)
+		}
+	}
+}
+
+// keepPrompt saves the judge's prompt for audit, beside its raw output.
+func (r *runner) keepPrompt(prompt string, attempt int) error {
+	f, err := r.w.CreateRaw(r.w.RawPath(r.r, r.lang.Names().JudgeID, attempt, "prompt"))
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write([]byte(prompt)); err != nil {
+		f.Discard()
+		return err
+	}
+	return f.Commit()
+}
+
+// writeFinal writes resposta-final.md: the judge's answer as received,
+// preceded by the degraded line when fewer than N took part, with the
+// label → solver map, the accepted contributions, who decided and how many
+// took part in the front matter.
+func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by string, meta bugfolder.DebaterMeta, body string, call *outcome) error {
+	var labels []bugfolder.KV
+	winnerSolver := ""
+	for _, p := range props {
+		labels = append(labels, bugfolder.KV{Key: p.Label, Value: p.SolverID})
+		if p.Label == winner {
+			winnerSolver = p.SolverID
+		}
+	}
+	k := len(props)
+	var head strings.Builder
+	if k < r.n {
+		fmt.Fprintf(&head, r.t("> Debate degradado: %d de %d debatedores participaram.\n", "> Degraded debate: %d of %d debaters took part.\n"), k, r.n)
+		var absent []string
+		for _, id := range r.solvers {
+			found := false
+			for _, p := range props {
+				found = found || p.SolverID == id
+			}
+			if !found {
+				absent = append(absent, id)
+			}
+		}
+		fmt.Fprintf(&head, r.t("> Sem proposta final: %s.\n\n", "> No final proposal from: %s.\n\n"), strings.Join(absent, ", "))
+	}
+	d, err := bugfolder.ReadDebate(r.w.Dir, r.lang)
+	if err != nil {
+		return err
+	}
+	tokens, usd := d.Totals()
+	tokens += meta.TokensIn + meta.TokensOut
+	usd += deref(meta.CostUSD)
+	fm := bugfolder.FinalMeta{DebaterMeta: meta, Winner: winner, WinnerSolver: winnerSolver,
+		Labels: bugfolder.OrderedMap(labels), AcceptedContributions: accepted, DecidedBy: by,
+		Participants: bugfolder.Participants(r.lang, k, r.n), Degraded: k < r.n,
+		TotalTokens: tokens, TotalCostUSD: usd}
+	if accepted > 0 {
+		fm.HealthTokensPerContribution = float64(tokens) / float64(accepted)
+	}
+	fm.Status = bugfolder.StatusOK
+	if _, err := r.w.WriteFinal(fm, head.String()+strings.TrimLeft(body, "\n")); err != nil {
+		return err
+	}
+	if call != nil {
+		r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: meta.SolverID, Role: bugfolder.RoleJudge, Engine: call.engine, Attempt: call.attempt,
+			Status: string(bugfolder.StatusOK), DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), Estimated: call.estimated})
+	}
+	r.emit(Event{Type: EvJudgeFinished, Winner: r.lang.LabelName(winner), By: by, Attempt: meta.Attempt})
+	return nil
+}
+
+// writeHumanFinal records the engineer's choice after a judge failure:
+// the winning proposal (anonymized) is the synthesis; nothing is invented.
+func (r *runner) writeHumanFinal(props []Proposal, winner string) error {
+	var win Proposal
+	for _, p := range props {
+		if p.Label == winner {
+			win = p
+		}
+	}
+	now := bugfolder.Timestamp(r.now())
+	meta := bugfolder.DebaterMeta{ProtocolVersion: bugfolder.ProtocolVersion, DebateID: r.bug.ID + "-final", BugID: r.bug.ID,
+		Role: bugfolder.RoleJudge, SolverID: r.lang.Names().JudgeID, Engine: "human", Round: r.r, Status: bugfolder.StatusOK,
+		StartedAt: now, FinishedAt: now}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n%s\n\n", bugfolder.SecWinner.Heading(r.lang), r.lang.LabelName(winner))
+	fmt.Fprintf(&b, "%s\n\n%s\n\n", bugfolder.SecGrafts.Heading(r.lang), r.lang.NoneWord())
+	fmt.Fprintf(&b, "%s\n\n", bugfolder.SecRationale.Heading(r.lang))
+	fmt.Fprintf(&b, r.t("- Escolha humana: o juiz falhou %d vez(es) (ver %s/) e o engenheiro escolheu %s. Nenhuma justificativa por critério foi gerada.\n\n",
+		"- Human choice: the judge failed %d time(s) (see %s/) and the engineer chose %s. No per-criterion rationale was produced.\n\n"), r.judgeAttempts(), r.lang.Names().JudgeID, r.lang.LabelName(winner))
+	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(r.lang), strings.TrimSpace(win.Body)+"\n")
+	return r.writeFinal(props, winner, 1, "human", meta, b.String(), nil)
+}

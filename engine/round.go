@@ -1,0 +1,587 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+)
+
+// roundFiles reads the debater files of round k that exist, by id.
+func (r *runner) roundFiles(k int) map[string]*bugfolder.DebaterFile {
+	out := map[string]*bugfolder.DebaterFile{}
+	dir := filepath.Join(r.w.Dir, r.lang.RoundDir(k))
+	for _, id := range append(append([]string{}, r.solvers...), r.critics...) {
+		p := filepath.Join(dir, id+".md")
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		f, err := bugfolder.ParseDebaterFile(p, raw)
+		if err != nil {
+			continue
+		}
+		if f.SolverID == "" {
+			f.SolverID = id
+		}
+		out[id] = f
+	}
+	return out
+}
+
+// participants lists who is called in round k: the panel, and from round 1
+// on the critics.
+func (r *runner) participants(k int) []string {
+	ids := r.panelIDs()
+	if k >= 1 {
+		ids = append(ids, r.critics...)
+	}
+	return ids
+}
+
+// runRound runs the calls of round k that have no file yet, checks the
+// quorum (asking the Supervisor when it is lost) and writes the
+// convergence file.
+func (r *runner) runRound(ctx context.Context, k int) error {
+	have := r.roundFiles(k)
+	var todo []string
+	for _, id := range r.participants(k) {
+		if have[id] == nil {
+			todo = append(todo, id)
+		}
+	}
+	if len(todo) > 0 {
+		r.emit(Event{Type: EvRoundStarted, Round: k})
+		if err := r.runCalls(ctx, k, todo); err != nil {
+			return err
+		}
+	}
+	if err := r.quorum(ctx, k); err != nil {
+		return err
+	}
+	return r.writeConvergence(k)
+}
+
+// snapshot builds what a debater of round k reads: the frozen files of
+// round k-1 — every panel solver's valid proposal (or a note that it has
+// none) and the critics' valid files — by protocol id, engine names scrubbed.
+func (r *runner) snapshot(k int, reader string) ([]SnapshotEntry, []string) {
+	if k == 0 {
+		return nil, nil
+	}
+	prev := r.roundFiles(k - 1)
+	scrub := NewAnonymizer(r.lang, r.engineNames(), KeepIDs)
+	var entries []SnapshotEntry
+	var peers []string
+	for _, id := range r.panelIDs() {
+		f := prev[id]
+		if f == nil || f.Status != bugfolder.StatusOK {
+			st := bugfolder.Status("no file")
+			if f != nil {
+				st = f.Status
+			}
+			entries = append(entries, SnapshotEntry{ID: id, Own: id == reader, Missing: true, Status: st})
+			continue
+		}
+		entries = append(entries, SnapshotEntry{ID: id, Own: id == reader, Body: scrub.Apply(f.Body)})
+		peers = append(peers, id)
+	}
+	for _, id := range r.critics {
+		if f := prev[id]; f != nil && f.Status == bugfolder.StatusOK {
+			entries = append(entries, SnapshotEntry{ID: id, Critic: true, Body: scrub.Apply(f.Body)})
+		}
+	}
+	return entries, peers
+}
+
+// engineNames lists every engine and model name the debate uses, for
+// anonymizing.
+func (r *runner) engineNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, name := range append(mapValues(r.engineOf), r.judgeEngine) {
+		add(name)
+		if ec, err := r.opts.Config.Engine(name); err == nil {
+			add(ec.Model)
+			if ec.Kind != harness.KindCommand && ec.Kind != harness.KindReplay {
+				add(string(ec.Kind))
+			}
+		}
+	}
+	return out
+}
+
+// runCalls runs the calls of round k for ids, in parallel within the
+// limits, each reading the same frozen snapshot.
+func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
+	type job struct {
+		id     string
+		role   bugfolder.Role
+		prompt string
+		peers  []string
+	}
+	jobs := make([]job, 0, len(ids))
+	for _, id := range ids {
+		role := bugfolder.RoleSolver
+		if contains(r.critics, id) {
+			role = bugfolder.RoleCritic
+		}
+		snap, peers := r.snapshot(k, id)
+		prompt := DebaterPrompt{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
+			Rubric: r.rubric, P: r.p, Snapshot: snap, Nonce: Nonce()}.Render()
+		if role == bugfolder.RoleSolver {
+			peers = nil // only a critic must address every proposal
+		}
+		jobs = append(jobs, job{id, role, prompt, peers})
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(jobs))
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = r.callDebater(ctx, k, j.id, j.role, j.prompt, j.peers)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// outcome is one call's result, after the automatic retry.
+type outcome struct {
+	res       harness.Result
+	engine    string
+	attempt   int
+	started   time.Time
+	finished  time.Time
+	tokensIn  int
+	tokensOut int
+	estimated bool
+	cost      *float64
+	// called is false when the call was refused before it ran.
+	called bool
+}
+
+// expectedOut is a role's expected answer size on an engine.
+func expectedOut(role bugfolder.Role, lim harness.Limits) int {
+	e := ExpectedSolverTokens
+	switch role {
+	case bugfolder.RoleCritic:
+		e = ExpectedCriticTokens
+	case bugfolder.RoleJudge:
+		e = ExpectedJudgeTokens
+	}
+	if lim.MaxOutputTokens > 0 && lim.MaxOutputTokens < e {
+		e = lim.MaxOutputTokens
+	}
+	return e
+}
+
+var attemptFile = regexp.MustCompile(`^(.+)\.attempt-(\d+)\.`)
+
+// nextAttempt numbers a new attempt of id in round k from the raw files
+// already there, so a resume never overwrites earlier raw output.
+func (r *runner) nextAttempt(k int, id string) int {
+	dir := filepath.Join(r.w.Dir, filepath.Dir(r.w.RawPath(k, id, 1, "stdout")))
+	ents, _ := os.ReadDir(dir)
+	max := 0
+	for _, e := range ents {
+		if m := attemptFile.FindStringSubmatch(e.Name()); m != nil && m[1] == id {
+			if n, _ := strconv.Atoi(m[2]); n > max {
+				max = n
+			}
+		}
+	}
+	return max + 1
+}
+
+// acquire takes a place in the global and the engine's call limits.
+func (r *runner) acquire(ctx context.Context, engine string) (func(), error) {
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	es := r.engineSem[engine]
+	if es != nil {
+		select {
+		case es <- struct{}{}:
+		case <-ctx.Done():
+			<-r.sem
+			return nil, ctx.Err()
+		}
+	}
+	return func() {
+		if es != nil {
+			<-es
+		}
+		<-r.sem
+	}, nil
+}
+
+// invoke calls an engine for id in round k: the context-window check, the
+// call with its raw output kept, and the one automatic retry for a start or
+// transport failure. It returns ctx's error when interrupted.
+func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Role, prompt string) (*outcome, error) {
+	engine := r.engineOf[id]
+	if role == bugfolder.RoleJudge {
+		engine = r.judgeEngine
+	}
+	adapter := r.adapters[engine]
+	lim := r.limits[engine]
+	o := &outcome{engine: engine}
+	release, err := r.acquire(ctx, engine)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	for try := 0; try < 2; try++ {
+		o.attempt = r.nextAttempt(k, id)
+		o.started = r.now()
+		r.emit(Event{Type: EvCallStarted, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt})
+		if ctxTok := lim.ContextTokens; ctxTok > 0 {
+			in, out := bugfolder.EstimateTokens(len(prompt)), expectedOut(role, lim)
+			if in+out > ctxTok {
+				o.res = harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine,
+					Err: fmt.Sprintf("refused before the call: the prompt (≈%d tokens) and the answer (≈%d) do not fit engine %s's %d-token context window", in, out, engine, ctxTok)}
+				o.finished = o.started
+				break
+			}
+		}
+		stdout, err := r.w.CreateRaw(r.w.RawPath(k, id, o.attempt, "stdout"))
+		if err != nil {
+			return nil, err
+		}
+		stderr, err := r.w.CreateRaw(r.w.RawPath(k, id, o.attempt, "stderr"))
+		if err != nil {
+			stdout.Discard()
+			return nil, err
+		}
+		o.called = true
+		o.res = adapter.Call(ctx, harness.Request{
+			Role: role, SolverID: id, Round: k, BugID: r.bug.ID, Mode: r.mode, Attempt: o.attempt,
+			Prompt: prompt, P: r.p, Timeout: r.timeoutFor(id, engine), Stdout: stdout, Stderr: stderr,
+			OnOutput: func(delta string) {
+				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
+			},
+		})
+		o.finished = r.now()
+		errC := stdout.Commit()
+		if e := stderr.Commit(); errC == nil {
+			errC = e
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if errC != nil {
+			return nil, errC
+		}
+		if try == 0 && o.res.Failure.Retryable() {
+			r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt,
+				Status: string(o.res.Status), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err + " (retrying once)"})
+			continue
+		}
+		break
+	}
+	o.tokensIn, o.tokensOut, o.cost = o.res.TokensIn, o.res.TokensOut, o.res.CostUSD
+	if o.called && o.tokensIn == 0 && o.tokensOut == 0 {
+		// the engine reported nothing: estimate, and say so
+		o.tokensIn, o.tokensOut, o.estimated = bugfolder.EstimateTokens(len(prompt)), bugfolder.EstimateTokens(len(o.res.Body)), true
+	}
+	if o.cost == nil && lim.Price != nil && o.called {
+		c := lim.Price.Cost(o.tokensIn, o.tokensOut)
+		o.cost = &c
+	}
+	return o, nil
+}
+
+// meta builds the front matter of a debater file from a call's outcome.
+func (r *runner) meta(k int, id string, role bugfolder.Role, o *outcome, status bugfolder.Status) bugfolder.DebaterMeta {
+	m := bugfolder.DebaterMeta{
+		ProtocolVersion: bugfolder.ProtocolVersion, DebateID: fmt.Sprintf("%s-r%d", r.bug.ID, k), BugID: r.bug.ID,
+		Role: role, SolverID: id, Engine: o.engine, Round: k, Status: status,
+		StartedAt: bugfolder.Timestamp(o.started), FinishedAt: bugfolder.Timestamp(o.finished),
+		DurationMS: o.finished.Sub(o.started).Milliseconds(), Attempt: o.attempt,
+		TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: o.cost, TokensEstimated: o.estimated,
+		ExitCode: o.res.ExitCode, Error: o.res.Err, Amendment: r.amendment[id],
+	}
+	return m
+}
+
+// callDebater runs one solver or critic call and writes its file: the body
+// as received, the status (ok, timeout, error or invalid-output) in the
+// front matter. A file is written for every finished call, never dropped.
+func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfolder.Role, prompt string, peers []string) error {
+	o, err := r.invoke(ctx, k, id, role, prompt)
+	if err != nil {
+		return err
+	}
+	status := o.res.Status
+	var invalid []string
+	if status == bugfolder.StatusOK {
+		v := bugfolder.ValidateDebater(o.res.Body, bugfolder.Expect{Lang: r.lang, Mode: r.mode, Role: role, Round: k, Peers: peers})
+		if !v.OK() {
+			status = bugfolder.StatusInvalidOutput
+			for _, p := range v.Problems {
+				invalid = append(invalid, p.String())
+			}
+		}
+	}
+	m := r.meta(k, id, role, o, status)
+	m.Invalid = invalid
+	if _, err := r.w.WriteDebater(m, o.res.Body); err != nil {
+		return err
+	}
+	errLine := o.res.Err
+	if len(invalid) > 0 {
+		errLine = "invalid: " + strings.Join(invalid, "; ")
+	}
+	r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: o.engine, Attempt: o.attempt,
+		Status: string(status), DurationMS: m.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut,
+		CostUSD: deref(o.cost), Estimated: o.estimated, Error: errLine})
+	return nil
+}
+
+func deref(f *float64) float64 {
+	if f == nil {
+		return 0
+	}
+	return *f
+}
+
+// tally counts round k's valid panel solvers and describes the failed.
+func (r *runner) tally(k int) (valid []string, failed []FailedCall) {
+	files := r.roundFiles(k)
+	for _, id := range r.panelIDs() {
+		f := files[id]
+		switch {
+		case f == nil:
+			failed = append(failed, FailedCall{SolverID: id, Engine: r.engineOf[id], Status: "", LastError: "no file: the call did not finish"})
+		case f.Status == bugfolder.StatusOK:
+			valid = append(valid, id)
+		default:
+			last := f.Error
+			if len(f.Invalid) > 0 {
+				last = strings.Join(f.Invalid, "; ")
+			}
+			failed = append(failed, FailedCall{SolverID: id, Engine: f.Engine, Status: f.Status, LastError: last})
+		}
+	}
+	return valid, failed
+}
+
+// estimateCall prices one more call of a role on an engine.
+func (r *runner) estimateCall(engine string, role bugfolder.Role) float64 {
+	lim := r.limits[engine]
+	if lim.Price == nil {
+		return 0
+	}
+	in := promptOverhead(r.lang, r.mode, role, r.n, r.r) + bugfolder.EstimateTokens(len(r.p))
+	if role != bugfolder.RoleJudge {
+		in += r.n * ExpectedSolverTokens
+	} else {
+		in += len(r.panel) * ExpectedSolverTokens
+	}
+	return lim.Price.Cost(in, expectedOut(role, lim))
+}
+
+// swapEngines lists the engines a failed solver may be swapped to: every
+// configured engine, local ones only on a restricted bug.
+func (r *runner) swapEngines() []string {
+	var out []string
+	for _, name := range r.opts.Config.Order {
+		ec := r.opts.Config.Engines[name]
+		if r.bug.Restricted() && ec.External {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// quorum checks round k's quorum and, while it is lost, asks the
+// Supervisor and applies the answer.
+func (r *runner) quorum(ctx context.Context, k int) error {
+	for {
+		valid, failed := r.tally(k)
+		need := r.needed()
+		if len(valid) >= need {
+			return nil
+		}
+		var failedIDs []string
+		retryUSD := 0.0
+		for _, f := range failed {
+			failedIDs = append(failedIDs, f.SolverID)
+			retryUSD += r.estimateCall(r.engineOf[f.SolverID], bugfolder.RoleSolver)
+		}
+		r.emit(Event{Type: EvQuorumLost, Round: k, Valid: len(valid), Needed: need, Failed: failedIDs})
+		q := QuorumLoss{Round: k, Valid: len(valid), Needed: need, Panel: len(r.panel), ValidIDs: valid, Failed: failed,
+			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: len(failed) * (r.r - k), Engines: r.swapEngines()}
+		d, err := r.opts.Supervisor.QuorumLost(ctx, q)
+		if errors.Is(err, ErrNeedHuman) {
+			return &errStop{OutcomeWaiting, fmt.Sprintf("quorum lost in round %d (%d of %d valid, %d needed) and no human to ask; `moot resume %s` asks again", k, len(valid), len(r.panel), need, r.bug.ID)}
+		}
+		if err != nil {
+			return err
+		}
+		by := d.By
+		if by == "" {
+			by = "human"
+		}
+		dec := Event{Type: EvDecision, Point: "quorum", Choice: string(d.Choice), By: by, Round: k}
+		switch d.Choice {
+		case QuorumContinue:
+			if len(valid) == 0 {
+				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("round %d: no solver answered validly, so the debate cannot continue with the valid ones; retry, swap an engine, or cancel", k)})
+				continue
+			}
+			dec.Dropped = failedIDs
+			r.emit(dec)
+			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, Dropped: failedIDs})
+			for _, id := range failedIDs {
+				delete(r.panel, id)
+			}
+			r.narrowed = true
+			return nil
+		case QuorumRetry:
+			dec.ExtraCalls, dec.ExtraUSD = len(failed), retryUSD
+			r.emit(dec)
+			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by})
+			if err := r.runCalls(ctx, k, failedIDs); err != nil {
+				return err
+			}
+		case QuorumSwap, QuorumSetTimeout:
+			if !contains(failedIDs, d.SolverID) {
+				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("%q is not a failed solver of round %d; nothing changed", d.SolverID, k)})
+				continue
+			}
+			if d.Choice == QuorumSwap {
+				if err := r.useEngine(d.Engine); err != nil {
+					r.emit(Event{Type: EvWarning, Text: err.Error()})
+					continue
+				}
+				dec.Engine = d.Engine
+			} else if d.Timeout <= 0 {
+				r.emit(Event{Type: EvWarning, Text: "a new timeout must be a positive duration; nothing changed"})
+				continue
+			} else {
+				dec.Timeout = d.Timeout
+			}
+			dec.SolverID, dec.ExtraCalls = d.SolverID, 1
+			dec.ExtraUSD = r.estimateCall(r.engineOf[d.SolverID], bugfolder.RoleSolver)
+			r.emit(dec)
+			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, SolverID: d.SolverID})
+			r.amend(d.SolverID, d.Engine, d.Timeout, k, by)
+			if err := r.runCalls(ctx, k, []string{d.SolverID}); err != nil {
+				return err
+			}
+		case QuorumCancel:
+			r.emit(dec)
+			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the quorum menu of round %d; everything is kept: `moot resume %s` asks again", k, r.bug.ID)}
+		case QuorumPause:
+			r.emit(dec)
+			return &errStop{OutcomeWaiting, fmt.Sprintf("paused at the quorum menu of round %d; `moot resume %s` asks again", k, r.bug.ID)}
+		default:
+			return fmt.Errorf("unknown quorum decision %q", d.Choice)
+		}
+	}
+}
+
+// useEngine checks a swap target and builds its adapter.
+func (r *runner) useEngine(name string) error {
+	ec, err := r.opts.Config.Engine(name)
+	if err != nil {
+		return err
+	}
+	if r.bug.Restricted() && ec.External {
+		return fmt.Errorf("engine %s is external and the bug is restricted; swap refused", name)
+	}
+	if _, ok := r.adapters[name]; ok {
+		return nil
+	}
+	adapters, limits, err := buildAdapters(r.opts, []string{name})
+	if err != nil {
+		return err
+	}
+	r.adapters[name], r.limits[name] = adapters[name], limits[name]
+	if ec.Parallel > 0 && r.engineSem[name] == nil {
+		r.engineSem[name] = make(chan struct{}, ec.Parallel)
+	}
+	return nil
+}
+
+// writeConvergence rewrites convergencia.md with a row per round up to k,
+// derived from the files.
+func (r *runner) writeConvergence(k int) error {
+	var rows []RoundMetrics
+	var notes []string
+	prevValid := map[string]string{}
+	for j := 0; j <= k; j++ {
+		files := r.roundFiles(j)
+		cur := map[string]string{}
+		called := 0
+		var failedNotes []string
+		for _, id := range r.solvers {
+			f := files[id]
+			if f == nil {
+				continue
+			}
+			called++
+			if f.Status == bugfolder.StatusOK {
+				cur[id] = f.Body
+			} else {
+				failedNotes = append(failedNotes, fmt.Sprintf("%s %s", id, f.Status))
+			}
+		}
+		rows = append(rows, Measure(r.mode, j, called, cur, prevValid))
+		if len(failedNotes) > 0 {
+			sort.Strings(failedNotes)
+			notes = append(notes, fmt.Sprintf(r.t("rodada %d: sem proposta válida de %s", "round %d: no valid proposal from %s"), j, strings.Join(failedNotes, ", ")))
+		}
+		for _, d := range r.decisions {
+			if d.Round == j && d.Type == EvDecision {
+				n := fmt.Sprintf(r.t("rodada %d: quórum perdido; decisão %s (%s)", "round %d: quorum lost; decision %s (%s)"), j, d.Choice, d.By)
+				if len(d.Dropped) > 0 {
+					n += fmt.Sprintf(r.t(", fora do debate: %s", ", out of the debate: %s"), strings.Join(d.Dropped, ", "))
+				}
+				if d.SolverID != "" {
+					n += ": " + d.SolverID
+				}
+				notes = append(notes, n)
+			}
+		}
+		prevValid = cur
+	}
+	if _, err := r.w.WriteConvergence(RenderConvergence(r.lang, r.mode, rows, notes)); err != nil {
+		return err
+	}
+	r.emit(Event{Type: EvConvergence, Round: k, Valid: rows[len(rows)-1].Valid})
+	return nil
+}
+
+// t picks the Portuguese or English text.
+func (r *runner) t(pt, en string) string {
+	if r.lang == bugfolder.EN {
+		return en
+	}
+	return pt
+}

@@ -1,0 +1,710 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+)
+
+// Options configure a run or a resume.
+type Options struct {
+	Config  *harness.Config
+	Harness harness.Options
+	// Engines replaces the adapters of the named engines (tests).
+	Engines    map[string]harness.Engine
+	Supervisor Supervisor
+	// Sink receives every event. It is called from several goroutines, one
+	// call at a time, and must not block for long.
+	Sink func(Event)
+	// Command names the lock holder ("moot run").
+	Command string
+	Version string
+	// Now is the clock (tests); time.Now when nil.
+	Now func() time.Time
+}
+
+// Outcome is how a run ended.
+type Outcome string
+
+// The outcomes of a run, and the exit codes front ends map them to.
+const (
+	// OutcomeDone: resposta-final.md was written (exit 0).
+	OutcomeDone Outcome = "done"
+	// OutcomeCancelled: cancelled by the engineer, a policy or an
+	// interrupt; everything kept and resumable (exit 3).
+	OutcomeCancelled Outcome = "cancelled"
+	// OutcomeWaiting: stopped at a decision (paused, or no human to ask);
+	// kept and resumable (exit 4).
+	OutcomeWaiting Outcome = "waiting"
+)
+
+// Result describes a finished run.
+type Result struct {
+	Outcome Outcome
+	// Dir is the debate folder.
+	Dir string
+	// AlreadyDone is set when resume found a finished debate.
+	AlreadyDone bool
+	// Reason says why a debate stopped short of done.
+	Reason       string
+	Calls        int
+	Tokens       int
+	USD          float64
+	Winner       string
+	Participants int
+	N            int
+	// TookOver names a stale lock's holder that was taken over.
+	TookOver *bugfolder.LockInfo
+}
+
+// runner holds one debate's state while it runs.
+type runner struct {
+	opts   Options
+	bug    *bugfolder.Bug
+	lang   bugfolder.Lang
+	mode   bugfolder.Mode
+	n, r   int
+	p      string
+	pSHA   string
+	rubric []string
+
+	solvers []string // agente-1..N
+	critics []string // critic-1..C
+	// engineOf maps a solver or critic id to its engine (amendments applied).
+	engineOf    map[string]string
+	judgeEngine string
+	amendment   map[string]string
+	timeoutOf   map[string]time.Duration
+	flagTimeout time.Duration
+	parallel    int
+
+	// panel holds the solvers still in; narrowed is set once "continue
+	// with fewer" has accepted a smaller panel.
+	panel    map[string]bool
+	narrowed bool
+
+	adapters  map[string]harness.Engine
+	limits    map[string]harness.Limits
+	w         *bugfolder.Writer
+	sem       chan struct{}
+	engineSem map[string]chan struct{}
+
+	decisions []logRecord
+
+	mu     sync.Mutex
+	logErr error
+}
+
+func (r *runner) now() time.Time {
+	if r.opts.Now != nil {
+		return r.opts.Now()
+	}
+	return time.Now()
+}
+
+// emit records an event in the log (all but output deltas) and hands it to
+// the sink.
+func (r *runner) emit(ev Event) {
+	if ev.Time.IsZero() {
+		ev.Time = r.now()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ev.Type != EvOutput && r.w != nil {
+		b, err := json.Marshal(ev)
+		if err == nil {
+			err = r.w.AppendEvent(b)
+		}
+		if err != nil && r.logErr == nil {
+			r.logErr = err
+		}
+	}
+	if r.opts.Sink != nil {
+		r.opts.Sink(ev)
+	}
+}
+
+// check reports a failure to write the event log (disk full, DONE.md…).
+func (r *runner) check() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.logErr
+}
+
+// buildAdapters makes an adapter for every engine the debate uses.
+func buildAdapters(opts Options, names []string) (map[string]harness.Engine, map[string]harness.Limits, error) {
+	adapters := map[string]harness.Engine{}
+	limits := map[string]harness.Limits{}
+	for _, name := range names {
+		if _, ok := adapters[name]; ok {
+			continue
+		}
+		ec, err := opts.Config.Engine(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		limits[name] = harness.LimitsOf(ec)
+		if a, ok := opts.Engines[name]; ok {
+			adapters[name] = a
+			continue
+		}
+		a, err := harness.New(ec, opts.Harness)
+		if err != nil {
+			return nil, nil, err
+		}
+		adapters[name] = a
+	}
+	return adapters, limits, nil
+}
+
+// refuse turns plan refusals into an input error.
+func refuse(bug *bugfolder.Bug, reasons []string) error {
+	return &bugfolder.InputError{Path: bug.Dir, Msg: "refused before anything was written: " + strings.Join(reasons, "; ")}
+}
+
+// checkExternal refuses external engines on a restricted bug.
+func checkExternal(cfg *harness.Config, bug *bugfolder.Bug, names []string) error {
+	if !bug.Restricted() {
+		return nil
+	}
+	var ext []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		ec, err := cfg.Engine(n)
+		if err != nil {
+			return err
+		}
+		if ec.External && !seen[n] {
+			seen[n] = true
+			ext = append(ext, n)
+		}
+	}
+	if len(ext) > 0 {
+		return &bugfolder.InputError{Path: bug.Path(), Field: "visibility", Msg: fmt.Sprintf("restricted: the bug never reaches an external engine, and %s %s external; choose local engines", strings.Join(ext, ", "), pluralIs(len(ext)))}
+	}
+	return nil
+}
+
+func pluralIs(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// Start sets up a new debate on setup.Bug and runs it to its end (or to a
+// decision that stops it). Everything that would refuse the debate is
+// checked before anything is written.
+func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
+	bug := s.Bug
+	if err := bugfolder.CheckWritable(bug.Dir); err != nil {
+		return nil, err
+	}
+	if s.Problem == nil {
+		p, err := bugfolder.AssembleP(bug)
+		if err != nil {
+			return nil, err
+		}
+		s.Problem = p
+	}
+	if s.Mode == "" {
+		return nil, &bugfolder.InputError{Msg: "no mode: give diagnosis, repair or spec"}
+	}
+	plan, err := NewPlan(s, opts.Config)
+	if err != nil {
+		return nil, err
+	}
+	if len(plan.Refusals) > 0 {
+		return nil, refuse(bug, plan.Refusals)
+	}
+	all := append(append(append([]string{}, s.Solvers...), s.Critics...), s.Judge)
+	if err := checkExternal(opts.Config, bug, all); err != nil {
+		return nil, err
+	}
+	adapters, limits, err := buildAdapters(opts, all)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	old, err := bugfolder.ReadDebate(dir, s.Lang)
+	if err != nil {
+		return nil, err
+	}
+	switch old.State {
+	case bugfolder.StateRunning, bugfolder.StateWaiting, bugfolder.StateJudgeFailed:
+		if old.Problem != nil || len(old.Rounds) > 0 {
+			return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("holds an unfinished debate (%s); continue it with: moot resume %s", old.State, bug.ID)}
+		}
+	case bugfolder.StateDone, bugfolder.StateCancelled:
+		// a finished debate is never overwritten: move it aside, under its lock
+		lk, err := bugfolder.AcquireLock(dir, opts.Command)
+		if err != nil {
+			return nil, err
+		}
+		_, err = bugfolder.ArchiveDebate(bug.Dir, old.StartedAt())
+		lk.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	w, err := bugfolder.OpenWriter(bug.Dir, dir, s.Lang, opts.Command)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+
+	r := newRunner(opts, bug, s.Lang, s.Mode, s.N, s.R, s.Problem.Text, s.Parallel, s.Timeout)
+	r.w, r.adapters, r.limits = w, adapters, limits
+	for i, e := range s.Solvers {
+		id := r.lang.SolverID(i + 1)
+		r.solvers = append(r.solvers, id)
+		r.engineOf[id] = e
+		r.panel[id] = true
+	}
+	for j, e := range s.Critics {
+		id := r.lang.CriticID(j + 1)
+		r.critics = append(r.critics, id)
+		r.engineOf[id] = e
+	}
+	r.judgeEngine = s.Judge
+	r.initSemaphores()
+
+	data, err := r.renderProblem(s)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := w.WriteProblem(data)
+	if err != nil {
+		return nil, err
+	}
+	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
+	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, Formula: plan.Formula})
+	res, err := r.execute(ctx)
+	if res != nil {
+		res.TookOver = w.TookOver()
+	}
+	return res, err
+}
+
+func newRunner(opts Options, bug *bugfolder.Bug, lang bugfolder.Lang, mode bugfolder.Mode, n, rounds int, p string, parallel int, timeout time.Duration) *runner {
+	if parallel < 1 {
+		parallel = n
+	}
+	return &runner{
+		opts: opts, bug: bug, lang: lang, mode: mode, n: n, r: rounds, p: p,
+		rubric:   bugfolder.Rubric(mode, lang),
+		engineOf: map[string]string{}, amendment: map[string]string{}, timeoutOf: map[string]time.Duration{},
+		panel: map[string]bool{}, parallel: parallel, flagTimeout: timeout,
+	}
+}
+
+func (r *runner) initSemaphores() {
+	r.sem = make(chan struct{}, r.parallel)
+	r.engineSem = map[string]chan struct{}{}
+	for _, name := range append(mapValues(r.engineOf), r.judgeEngine) {
+		if _, ok := r.engineSem[name]; ok {
+			continue
+		}
+		if ec, err := r.opts.Config.Engine(name); err == nil && ec.Parallel > 0 {
+			r.engineSem[name] = make(chan struct{}, ec.Parallel)
+		}
+	}
+}
+
+func mapValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// timeoutOfEngine is the hard limit of a call on an engine for a debater:
+// an amended timeout, else --timeout, else the engine's, else 10 minutes.
+func (r *runner) timeoutFor(id, engine string) time.Duration {
+	if d, ok := r.timeoutOf[id]; ok {
+		return d
+	}
+	if r.flagTimeout > 0 {
+		return r.flagTimeout
+	}
+	if ec, err := r.opts.Config.Engine(engine); err == nil && ec.Timeout > 0 {
+		return ec.Timeout
+	}
+	return DefaultTimeout
+}
+
+func (r *runner) renderProblem(s Setup) ([]byte, error) {
+	var solvers, critics, timeouts []bugfolder.KV
+	uniform := ""
+	same := true
+	for _, id := range append(append([]string{}, r.solvers...), r.critics...) {
+		if contains(r.solvers, id) {
+			solvers = append(solvers, bugfolder.KV{Key: id, Value: r.engineOf[id]})
+		} else {
+			critics = append(critics, bugfolder.KV{Key: id, Value: r.engineOf[id]})
+		}
+	}
+	seen := map[string]bool{}
+	for _, name := range append(mapValues(r.engineOf), r.judgeEngine) {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		d := r.timeoutFor("", name).String()
+		timeouts = append(timeouts, bugfolder.KV{Key: name, Value: d})
+		if uniform == "" {
+			uniform = d
+		} else if uniform != d {
+			same = false
+		}
+	}
+	tnode := bugfolder.ScalarNode(uniform)
+	if !same {
+		tnode = bugfolder.OrderedMap(timeouts)
+	}
+	meta := bugfolder.ProblemMeta{
+		ProtocolVersion: bugfolder.ProtocolVersion, BugID: r.bug.ID, Mode: r.mode, N: r.n, R: r.r,
+		Solvers: bugfolder.OrderedMap(solvers), Critics: bugfolder.OrderedMap(critics), Judge: r.judgeEngine,
+		Timeout: tnode, Parallel: r.parallel, Language: r.lang.String(),
+		PBytes: s.Problem.Bytes(), PTokensEstimated: s.Problem.Tokens(), PSHA256: s.Problem.SHA256,
+		CreatedAt: bugfolder.Timestamp(r.now()), MootVersion: r.opts.Version,
+	}
+	return bugfolder.RenderProblem(r.lang, meta, r.rubric, s.Problem.Text)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// needed is the quorum of the current panel.
+func (r *runner) needed() int {
+	if r.narrowed {
+		return PanelQuorum(len(r.panel))
+	}
+	return Quorum(r.n)
+}
+
+// panelIDs lists the solvers still in, in order.
+func (r *runner) panelIDs() []string {
+	var out []string
+	for _, id := range r.solvers {
+		if r.panel[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// errStop ends a run early with an outcome.
+type errStop struct {
+	outcome Outcome
+	reason  string
+}
+
+func (e *errStop) Error() string { return e.reason }
+
+// execute runs the rounds that are not complete, then the judge.
+func (r *runner) execute(ctx context.Context) (*Result, error) {
+	for k := 0; k <= r.r; k++ {
+		if err := r.runRound(ctx, k); err != nil {
+			return r.stop(err)
+		}
+		if err := r.check(); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.runJudge(ctx); err != nil {
+		return r.stop(err)
+	}
+	return r.finish(OutcomeDone, "")
+}
+
+// stop ends the run on an error: a decision that stops it, an interrupt,
+// or a failure of moot itself.
+func (r *runner) stop(err error) (*Result, error) {
+	var es *errStop
+	switch {
+	case errors.As(err, &es):
+		return r.finish(es.outcome, es.reason)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return r.finish(OutcomeCancelled, "interrupted; calls in flight were stopped and will run again on resume")
+	}
+	return nil, err
+}
+
+// finish records the end of the run and sums up the debate from its files.
+func (r *runner) finish(o Outcome, reason string) (*Result, error) {
+	d, err := bugfolder.ReadDebate(r.w.Dir, r.lang)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Outcome: o, Dir: r.w.Dir, Reason: reason, N: r.n}
+	res.Tokens, res.USD = d.Totals()
+	for _, rd := range d.Rounds {
+		res.Calls += len(rd.Files)
+	}
+	res.Calls += len(d.JudgeAttempts)
+	if d.Final != nil {
+		res.Calls++
+		res.Winner = d.Lang.LabelName(d.Final.Winner)
+		res.Participants = d.Final.Participants
+	}
+	r.emit(Event{Type: EvDebateFinished, Status: string(o), Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, Participants: res.Participants, Reason: reason})
+	if err := r.check(); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// Resume continues the bug's unfinished debate where it stopped: finished
+// calls are never repeated, calls without a file are run, a pending
+// decision is asked again. A changed problema.md is refused.
+func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, error) {
+	if err := bugfolder.CheckWritable(bug.Dir); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	d, err := bugfolder.ReadDebate(dir, bug.Register.Lang)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case d.State == bugfolder.StateNoDebate:
+		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("there is no debate to resume; start one with: moot run %s", bug.ID)}
+	case d.State == bugfolder.StateDone:
+		return &Result{Outcome: OutcomeDone, Dir: dir, AlreadyDone: true, Reason: "the debate is already finished; nothing to resume"}, nil
+	case d.Problem == nil:
+		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("has no %s: the debate never finished its setup; start it again with moot run %s", d.Lang.Names().Problem, bug.ID)}
+	}
+	for _, p := range d.Problems {
+		return nil, p
+	}
+	pf := d.Problem
+	if pf.Mode == "" || pf.N < 1 || len(pf.Solvers) == 0 {
+		return nil, &bugfolder.InputError{Path: pf.Path, Msg: "lacks mode, n or solvers: moot cannot resume a debate whose setup it cannot read"}
+	}
+	w, err := bugfolder.OpenWriter(bug.Dir, dir, d.Lang, opts.Command)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	records := readLog(dir, d.Lang)
+	for _, rec := range records {
+		if rec.Type == EvSetup && rec.SHA != "" && rec.SHA != pf.SHA256 {
+			return nil, &bugfolder.InputError{Path: pf.Path, Msg: fmt.Sprintf("changed since setup (sha256 %s, recorded %s); problema.md never changes mid-debate: restore it, or start a new debate", short(pf.SHA256), short(rec.SHA))}
+		}
+	}
+	r := newRunner(opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)
+	for _, kv := range pf.Solvers {
+		r.solvers = append(r.solvers, kv.Key)
+		r.engineOf[kv.Key] = kv.Value
+		r.panel[kv.Key] = true
+	}
+	for _, kv := range pf.Critics {
+		r.critics = append(r.critics, kv.Key)
+		r.engineOf[kv.Key] = kv.Value
+	}
+	r.judgeEngine = pf.Judge
+	if r.judgeEngine == "" {
+		r.judgeEngine = pf.Solvers[0].Value
+	}
+	if len(pf.Rubric) > 0 {
+		r.rubric = pf.Rubric // the frozen rubric, as written
+	}
+	if p := problemParallel(pf); p > 0 {
+		r.parallel = p
+	}
+	if d, ok := problemTimeout(pf); ok {
+		r.flagTimeout = d
+	}
+	r.replayDecisions(records)
+	all := append(mapValues(r.engineOf), r.judgeEngine)
+	if err := checkExternal(opts.Config, bug, all); err != nil {
+		return nil, err
+	}
+	adapters, limits, err := buildAdapters(opts, all)
+	if err != nil {
+		return nil, err
+	}
+	r.w, r.adapters, r.limits = w, adapters, limits
+	r.initSemaphores()
+	r.reconcileLog(d)
+	r.emit(Event{Type: EvResumed, Path: dir, ProblemSHA: pf.SHA256})
+	res, err := r.execute(ctx)
+	if res != nil {
+		res.TookOver = w.TookOver()
+	}
+	return res, err
+}
+
+func short(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+// problemParallel reads parallel: from problema.md.
+func problemParallel(pf *bugfolder.ProblemFile) int {
+	n := bugfolder.Lookup(pf.Meta, "parallel")
+	if n == nil {
+		return 0
+	}
+	var v int
+	fmt.Sscan(n.Value, &v)
+	return v
+}
+
+// problemTimeout reads a uniform timeout: from problema.md; per-engine
+// timeouts come from the engines file again.
+func problemTimeout(pf *bugfolder.ProblemFile) (time.Duration, bool) {
+	if pf.Timeout == "" {
+		return 0, false
+	}
+	d, err := time.ParseDuration(pf.Timeout)
+	return d, err == nil && d > 0
+}
+
+// readLog reads the decisions and setup records of the event log.
+func readLog(dir string, l bugfolder.Lang) []logRecord {
+	raw, err := os.ReadFile(filepath.Join(dir, l.Names().Events))
+	if err != nil {
+		return nil
+	}
+	var out []logRecord
+	for _, line := range strings.Split(string(raw), "\n") {
+		var rec logRecord
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Type != "" {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// replayDecisions applies the decisions of an earlier run: solvers dropped
+// by "continue", swapped engines and changed timeouts.
+func (r *runner) replayDecisions(records []logRecord) {
+	for _, rec := range records {
+		if rec.Type != EvDecision {
+			continue
+		}
+		r.decisions = append(r.decisions, rec)
+		switch QuorumChoice(rec.Choice) {
+		case QuorumContinue:
+			for _, id := range rec.Dropped {
+				delete(r.panel, id)
+			}
+			r.narrowed = true
+		case QuorumSwap:
+			if rec.SolverID != "" && rec.Engine != "" {
+				r.amend(rec.SolverID, rec.Engine, 0, rec.Round, rec.By)
+			}
+		case QuorumSetTimeout:
+			if d, err := time.ParseDuration(rec.Timeout); err == nil && rec.SolverID != "" {
+				r.amend(rec.SolverID, "", d, rec.Round, rec.By)
+			}
+		}
+	}
+}
+
+// amend records a swapped engine or a changed timeout for a solver.
+func (r *runner) amend(id, engine string, timeout time.Duration, round int, by string) {
+	var parts []string
+	if prev := r.amendment[id]; prev != "" {
+		parts = append(parts, prev)
+	}
+	if engine != "" {
+		parts = append(parts, fmt.Sprintf("engine %s → %s from round %d (decided by %s)", r.engineOf[id], engine, round, by))
+		r.engineOf[id] = engine
+	}
+	if timeout > 0 {
+		parts = append(parts, fmt.Sprintf("timeout %s from round %d (decided by %s)", timeout, round, by))
+		r.timeoutOf[id] = timeout
+	}
+	r.amendment[id] = strings.Join(parts, "; ")
+}
+
+// reconcileLog appends a call_finished record for any debater file whose
+// event was lost in a crash (the file is written first, then the event),
+// so the log agrees with the files.
+func (r *runner) reconcileLog(d *bugfolder.Debate) {
+	logged := map[string]bool{}
+	raw, _ := os.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events))
+	for _, line := range strings.Split(string(raw), "\n") {
+		var ev struct {
+			Type     string `json:"type"`
+			Round    int    `json:"round"`
+			SolverID string `json:"solver_id"`
+			Attempt  int    `json:"attempt"`
+		}
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == string(EvCallFinished) {
+			logged[fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt)] = true
+		}
+	}
+	for _, rd := range d.Rounds {
+		for _, f := range rd.Files {
+			if logged[fmt.Sprintf("%d/%s/%d", rd.K, f.SolverID, f.Attempt)] {
+				continue
+			}
+			r.emit(Event{Type: EvCallFinished, Round: rd.K, SolverID: f.SolverID, Role: f.Role, Engine: f.Engine, Attempt: f.Attempt,
+				Status: string(f.Status), DurationMS: f.Duration().Milliseconds(), TokensIn: f.TokensIn, TokensOut: f.TokensOut,
+				CostUSD: f.CostUSD, Estimated: f.TokensEstimated, Error: "recovered from the file after an interruption"})
+		}
+	}
+}
+
+// Remaining counts the calls a resume needs at least: every panel solver
+// (and critic, from round 1) without a file in each round, plus the judge
+// when there is no final answer. Decisions still pending may add more.
+func Remaining(d *bugfolder.Debate) int {
+	if d.Problem == nil || d.Final != nil {
+		return 0
+	}
+	dropped := map[string]bool{}
+	for _, rec := range readLog(d.Dir, d.Lang) {
+		if rec.Type == EvDecision && QuorumChoice(rec.Choice) == QuorumContinue {
+			for _, id := range rec.Dropped {
+				dropped[id] = true
+			}
+		}
+	}
+	have := map[string]bool{}
+	for _, rd := range d.Rounds {
+		for _, f := range rd.Files {
+			have[fmt.Sprintf("%d/%s", rd.K, f.SolverID)] = true
+		}
+	}
+	n := 1 // the judge
+	for k := 0; k <= d.Problem.R; k++ {
+		for _, kv := range d.Problem.Solvers {
+			if !dropped[kv.Key] && !have[fmt.Sprintf("%d/%s", k, kv.Key)] {
+				n++
+			}
+		}
+		if k >= 1 {
+			for _, kv := range d.Problem.Critics {
+				if !have[fmt.Sprintf("%d/%s", k, kv.Key)] {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}

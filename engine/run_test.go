@@ -1,0 +1,454 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// scripted is an in-process engine whose answers a test decides.
+type scripted struct {
+	mu    sync.Mutex
+	calls []harness.Request
+	// answer returns the result of a call; nil means a valid answer.
+	answer func(req harness.Request, n int) *harness.Result
+}
+
+func (s *scripted) Call(ctx context.Context, req harness.Request) harness.Result {
+	s.mu.Lock()
+	s.calls = append(s.calls, req)
+	n := 0
+	for _, c := range s.calls {
+		if c.SolverID == req.SolverID && c.Round == req.Round {
+			n++
+		}
+	}
+	s.mu.Unlock()
+	if s.answer != nil {
+		if r := s.answer(req, n); r != nil {
+			return *r
+		}
+	}
+	if req.OnOutput != nil {
+		req.OnOutput("## ")
+	}
+	return harness.Result{Status: bugfolder.StatusOK, Body: validBody(req), TokensIn: 100, TokensOut: 50}
+}
+
+func (s *scripted) count(id string, round int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, c := range s.calls {
+		if c.SolverID == id && c.Round == round {
+			n++
+		}
+	}
+	return n
+}
+
+// validBody answers as the protocol asks, judge included.
+func validBody(req harness.Request) string {
+	if req.Role == bugfolder.RoleJudge {
+		first := "A"
+		if i := strings.Index(req.Prompt, "<<<INÍCIO PROPOSTA "); i >= 0 {
+			rest := req.Prompt[strings.Index(req.Prompt, "# Propostas finais"):]
+			first = rest[strings.Index(rest, "PROPOSTA ")+9:][:1]
+		}
+		return "## Vencedora\n\nProposta " + first + "\n\n## Enxertos\n\nnenhum\n\n## Justificativa por critério\n\n1. a\n2. b\n3. c\n4. d\n\n## Síntese\n\n## Hipóteses\n\nH\n"
+	}
+	b := fmt.Sprintf("## Hipóteses\n\nH de %s: %s\n\n## Causa raiz proposta\n\nC\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nI\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE r%d\n\n## Confiança\n\nalta: ok\n", req.SolverID, flavour[req.SolverID], req.Round)
+	if req.Round >= 1 {
+		b += "\n## Crítica às demais propostas\n\n- agente-1: ok\n"
+	}
+	return b
+}
+
+// flavour makes each solver's body differ beyond its id.
+var flavour = map[string]string{"agente-1": "zulu", "agente-2": "alfa", "agente-3": "mike", "agente-4": "kilo", "agente-5": "echo", "agente-6": "golf"}
+
+func failed(st bugfolder.Status) *harness.Result {
+	f := harness.FailEngine
+	if st == bugfolder.StatusTimeout {
+		f = harness.FailTimeout
+	}
+	return &harness.Result{Status: st, Failure: f, Err: "scripted failure"}
+}
+
+// sup is a scripted Supervisor.
+type sup struct {
+	quorum []QuorumDecision
+	judge  []JudgeDecision
+	asked  []QuorumLoss
+	jasked []JudgeFailure
+}
+
+func (s *sup) QuorumLost(ctx context.Context, q QuorumLoss) (QuorumDecision, error) {
+	s.asked = append(s.asked, q)
+	if len(s.quorum) == 0 {
+		return QuorumDecision{}, ErrNeedHuman
+	}
+	d := s.quorum[0]
+	s.quorum = s.quorum[1:]
+	return d, nil
+}
+
+func (s *sup) JudgeFailed(ctx context.Context, j JudgeFailure) (JudgeDecision, error) {
+	s.jasked = append(s.jasked, j)
+	if len(s.judge) == 0 {
+		return JudgeDecision{}, ErrNeedHuman
+	}
+	d := s.judge[0]
+	s.judge = s.judge[1:]
+	return d, nil
+}
+
+type fixture struct {
+	bug     *bugfolder.Bug
+	cfg     *harness.Config
+	engines map[string]*scripted
+	events  []Event
+	mu      sync.Mutex
+}
+
+func newFixture(t *testing.T, bugArg string) *fixture {
+	t.Helper()
+	proj := testutil.CopyTree(t, "sample")
+	_, b, err := bugfolder.Resolve(proj, bugArg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false}\n  b: {kind: command, command: [x], external: false}\n  ext: {kind: command, command: [x]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{bug: b, cfg: cfg, engines: map[string]*scripted{"a": {}, "b": {}, "ext": {}}}
+}
+
+func (f *fixture) opts(s Supervisor) Options {
+	m := map[string]harness.Engine{}
+	for k, v := range f.engines {
+		m[k] = v
+	}
+	return Options{Config: f.cfg, Engines: m, Supervisor: s, Command: "test", Sink: func(e Event) {
+		f.mu.Lock()
+		f.events = append(f.events, e)
+		f.mu.Unlock()
+	}}
+}
+
+func (f *fixture) setup(n, r int, solvers ...string) Setup {
+	if len(solvers) == 0 {
+		for i := 0; i < n; i++ {
+			solvers = append(solvers, "a")
+		}
+	}
+	return Setup{Bug: f.bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: n, R: r, Solvers: solvers, Judge: "a", Parallel: n}
+}
+
+func (f *fixture) debate(t *testing.T) *bugfolder.Debate {
+	t.Helper()
+	d, err := bugfolder.ReadDebate(filepath.Join(f.bug.Dir, "debate"), bugfolder.PT)
+	if err != nil || len(d.Problems) > 0 {
+		t.Fatalf("%v %v", err, d.Problems)
+	}
+	return d
+}
+
+func TestSwapEngineIsAnAmendment(t *testing.T) {
+	f := newFixture(t, "7")
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Round == 1 && (req.SolverID == "agente-2" || req.SolverID == "agente-3") {
+			return failed(bugfolder.StatusError)
+		}
+		return nil
+	}
+	s := &sup{quorum: []QuorumDecision{{Choice: QuorumSwap, SolverID: "agente-2", Engine: "b", By: "human"}}}
+	res, err := Start(context.Background(), f.setup(3, 2), f.opts(s))
+	if err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	q := s.asked[0]
+	if q.Round != 1 || q.Valid != 1 || q.Needed != 2 || len(q.Failed) != 2 || q.RetryCalls != 2 || q.ContinueSaves != 2 {
+		t.Errorf("quorum loss: %+v", q)
+	}
+	d := f.debate(t)
+	f2 := d.Rounds[1].File("agente-2")
+	if f2.Engine != "b" || f2.Status != bugfolder.StatusOK || !strings.Contains(f2.Amendment, "engine a → b from round 1 (decided by human)") {
+		t.Errorf("swapped file: %+v", f2)
+	}
+	if f3 := d.Rounds[2].File("agente-2"); f3.Engine != "b" || f3.Amendment == "" {
+		t.Errorf("the amendment holds in later rounds: %+v", f3)
+	}
+	if d.Problem.Solvers[1].Value != "a" {
+		t.Error("problema.md keeps the original plan")
+	}
+	if f.engines["b"].count("agente-2", 1) != 1 || f.engines["a"].count("agente-2", 2) != 0 {
+		t.Error("the swapped solver must run on b from then on")
+	}
+	// agente-3 stays in (quorum held after the swap) and is called in round 2
+	if d.Rounds[2].File("agente-3") == nil {
+		t.Error("a failed solver stays in while the quorum holds")
+	}
+}
+
+func TestSwapToExternalOnRestrictedIsRefused(t *testing.T) {
+	f := newFixture(t, "8") // restricted
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Round == 0 && req.SolverID != "agente-1" {
+			return failed(bugfolder.StatusTimeout)
+		}
+		return nil
+	}
+	s := &sup{quorum: []QuorumDecision{{Choice: QuorumSwap, SolverID: "agente-2", Engine: "ext"}, {Choice: QuorumCancel}}}
+	res, err := Start(context.Background(), f.setup(3, 1), f.opts(s))
+	if err != nil || res.Outcome != OutcomeCancelled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if f.engines["ext"].count("agente-2", 0) != 0 {
+		t.Fatal("a restricted bug reached an external engine")
+	}
+	warned := false
+	for _, e := range f.events {
+		warned = warned || (e.Type == EvWarning && strings.Contains(e.Text, "restricted"))
+	}
+	if !warned || len(s.asked) != 2 {
+		t.Errorf("the refusal is said and the menu asked again (asked %d)", len(s.asked))
+	}
+}
+
+func TestChangeTimeoutAndPause(t *testing.T) {
+	f := newFixture(t, "7")
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Round == 0 && req.SolverID != "agente-1" && req.Timeout < time.Hour {
+			return failed(bugfolder.StatusTimeout)
+		}
+		return nil
+	}
+	s := &sup{quorum: []QuorumDecision{{Choice: QuorumSetTimeout, SolverID: "agente-2", Timeout: 2 * time.Hour}, {Choice: QuorumPause}}}
+	// agente-2 with the longer timeout answers; agente-3 still times out,
+	// but 2 of 3 meet the quorum, so no second question in round 0
+	res, err := Start(context.Background(), f.setup(3, 1), f.opts(s))
+	if err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if len(s.asked) != 1 {
+		t.Errorf("asked %d times", len(s.asked))
+	}
+	d := f.debate(t)
+	if f2 := d.Rounds[0].File("agente-2"); f2.Status != bugfolder.StatusOK || !strings.Contains(f2.Amendment, "timeout 2h0m0s") {
+		t.Errorf("agente-2: %+v", f2)
+	}
+	// pause: waiting, resumable, and the resume asks again
+	g := newFixture(t, "7")
+	g.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Round == 0 && req.SolverID != "agente-1" {
+			return failed(bugfolder.StatusError)
+		}
+		return nil
+	}
+	s = &sup{quorum: []QuorumDecision{{Choice: QuorumPause}}}
+	res, err = Start(context.Background(), g.setup(3, 1), g.opts(s))
+	if err != nil || res.Outcome != OutcomeWaiting {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if st := g.debate(t).State; st != bugfolder.StateWaiting {
+		t.Errorf("state %s", st)
+	}
+	s = &sup{quorum: []QuorumDecision{{Choice: QuorumContinue}}}
+	res, err = Resume(context.Background(), g.bug, g.opts(s))
+	if err != nil || res.Outcome != OutcomeDone || len(s.asked) != 1 {
+		t.Fatalf("%v %+v asked %d", err, res, len(s.asked))
+	}
+	if g.engines["a"].count("agente-1", 0) != 1 {
+		t.Error("resume repeated a finished call")
+	}
+}
+
+func TestPanelQuorumAfterContinue(t *testing.T) {
+	// N=6: quorum 4. Round 0: 3 valid → continue with 3 (panel N'=3,
+	// quorum min(max(2,2),3)=2). Round 1: 2 of the 3 valid → no question.
+	f := newFixture(t, "7")
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		switch {
+		case req.Round == 0 && (req.SolverID == "agente-4" || req.SolverID == "agente-5" || req.SolverID == "agente-6"):
+			return failed(bugfolder.StatusError)
+		case req.Round == 1 && req.SolverID == "agente-3":
+			return failed(bugfolder.StatusTimeout)
+		}
+		return nil
+	}
+	s := &sup{quorum: []QuorumDecision{{Choice: QuorumContinue}}}
+	res, err := Start(context.Background(), f.setup(6, 2), f.opts(s))
+	if err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if len(s.asked) != 1 || s.asked[0].Needed != 4 || s.asked[0].ContinueSaves != 6 {
+		t.Fatalf("asked: %+v", s.asked)
+	}
+	d := f.debate(t)
+	if len(d.Rounds[1].Files) != 3 || d.Rounds[2].File("agente-3") == nil {
+		t.Error("after continue only the 3 still in are called; a later failure with quorum keeps it in")
+	}
+	if d.Final.Participants != 3 || d.Final.Of != 6 {
+		t.Errorf("participants %d of %d", d.Final.Participants, d.Final.Of)
+	}
+	// continue with no valid solver is not possible
+	g := newFixture(t, "7")
+	g.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Role == bugfolder.RoleSolver {
+			return failed(bugfolder.StatusError)
+		}
+		return nil
+	}
+	s = &sup{quorum: []QuorumDecision{{Choice: QuorumContinue}, {Choice: QuorumCancel}}}
+	res, _ = Start(context.Background(), g.setup(3, 0), g.opts(s))
+	if res.Outcome != OutcomeCancelled || len(s.asked) != 2 {
+		t.Errorf("outcome %s asked %d", res.Outcome, len(s.asked))
+	}
+}
+
+func TestROfZeroAndEvents(t *testing.T) {
+	f := newFixture(t, "7")
+	res, err := Start(context.Background(), f.setup(2, 0), f.opts(&sup{}))
+	if err != nil || res.Outcome != OutcomeDone || res.Calls != 3 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	d := f.debate(t)
+	if len(d.Rounds) != 1 || d.Final == nil || d.Final.Round != 0 {
+		t.Fatalf("R=0: %d rounds, final %+v", len(d.Rounds), d.Final)
+	}
+	var types []string
+	outputs := 0
+	for _, e := range f.events {
+		if e.Type == EvOutput {
+			outputs++
+			continue
+		}
+		types = append(types, string(e.Type))
+	}
+	want := "setup plan round_started call_started call_started call_finished call_finished convergence judge_started call_started call_finished judge_finished debate_finished"
+	got := strings.Join(types, " ")
+	// the two round-0 calls run in parallel: their started/finished may interleave
+	got = strings.Replace(got, "call_started call_finished call_started call_finished", "call_started call_started call_finished call_finished", 1)
+	if got != want {
+		t.Errorf("events:\n%s\nwant\n%s", got, want)
+	}
+	if outputs != 3 {
+		t.Errorf("%d output deltas, want 3", outputs)
+	}
+	if d.Final.TotalTokens != 450 || d.Final.HealthTokensPerContribution != 450 {
+		t.Errorf("tokens %d health %v", d.Final.TotalTokens, d.Final.HealthTokensPerContribution)
+	}
+}
+
+func TestInterruptIsCancelledAndResumable(t *testing.T) {
+	f := newFixture(t, "7")
+	ctx, cancel := context.WithCancel(context.Background())
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Round == 1 {
+			cancel()
+			return &harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine, Err: "interrupted"}
+		}
+		return nil
+	}
+	res, err := Start(ctx, f.setup(3, 1), f.opts(&sup{}))
+	if err != nil || res.Outcome != OutcomeCancelled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	d := f.debate(t)
+	if len(d.Rounds) > 1 && len(d.Rounds[1].Files) != 0 {
+		t.Error("an interrupted call must leave no file (it runs again on resume)")
+	}
+	f.engines["a"].answer = nil
+	res, err = Resume(context.Background(), f.bug, f.opts(&sup{}))
+	if err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	for _, id := range []string{"agente-1", "agente-2", "agente-3"} {
+		if f.engines["a"].count(id, 0) != 1 {
+			t.Errorf("%s round 0 called %d times", id, f.engines["a"].count(id, 0))
+		}
+	}
+}
+
+func TestContextWindowRefusedBeforeTheCall(t *testing.T) {
+	f := newFixture(t, "7")
+	cfg, _ := harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false}\n  small: {kind: command, command: [x], external: false, context_tokens: 2500}\n"))
+	f.cfg = cfg
+	f.engines["small"] = &scripted{}
+	s := f.setup(2, 1, "a", "small")
+	res, err := Start(context.Background(), s, f.opts(&sup{quorum: []QuorumDecision{{Choice: QuorumCancel}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := f.debate(t)
+	f2 := d.Rounds[0].File("agente-2")
+	if f2 == nil || f2.Status != bugfolder.StatusError || !strings.Contains(f2.Error, "context window") || f.engines["small"].count("agente-2", 0) != 0 {
+		t.Errorf("a prompt that does not fit is refused before the call: %+v", f2)
+	}
+	_ = res
+}
+
+func TestJudgeHumanChoiceAndLabels(t *testing.T) {
+	f := newFixture(t, "7")
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Role == bugfolder.RoleJudge {
+			return &harness.Result{Status: bugfolder.StatusOK, Body: "## Vencedora\n\nProposta Q\n\n## Síntese\n\nx\n"}
+		}
+		return nil
+	}
+	s := &sup{judge: []JudgeDecision{{Choice: JudgeRetry}, {Choice: JudgeHuman, Winner: "B"}}}
+	res, err := Start(context.Background(), f.setup(3, 0), f.opts(s))
+	if err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if len(s.jasked) != 2 || len(s.jasked[0].Labels) != 3 || !strings.Contains(s.jasked[0].Reason, "Proposta Q does not exist") {
+		t.Errorf("judge failures: %+v", s.jasked)
+	}
+	for _, l := range s.jasked[0].Labels {
+		if strings.Contains(l.Preview, "agente-") {
+			t.Error("previews are anonymized")
+		}
+	}
+	d := f.debate(t)
+	if len(d.JudgeAttempts) != 2 || d.Final.DecidedBy != "human" || d.Final.Winner != "B" || d.Final.Engine != "human" {
+		t.Errorf("attempts %d final %+v", len(d.JudgeAttempts), d.Final)
+	}
+	// B is the proposal with the second-smallest sha256 of its anonymized
+	// content, computed here independently of Label
+	anon := NewAnonymizer(bugfolder.PT, []string{"a", "b"}, HideAll)
+	type hp struct{ sum, id, body string }
+	var hs []hp
+	for _, id := range []string{"agente-1", "agente-2", "agente-3"} {
+		body := strings.TrimSpace(anon.Apply(d.Rounds[0].File(id).Body)) + "\n"
+		sum := sha256.Sum256([]byte(body))
+		hs = append(hs, hp{hex.EncodeToString(sum[:]), id, body})
+	}
+	sort.Slice(hs, func(i, j int) bool { return hs[i].sum < hs[j].sum })
+	if hs[0].id == "agente-1" && hs[1].id == "agente-2" {
+		t.Fatal("choose flavours whose sha256 order differs from the id order, or this test proves nothing")
+	}
+	if hs[1].id != d.Final.WinnerSolver {
+		t.Errorf("label B is %s by sha256 order, final says %s", hs[1].id, d.Final.WinnerSolver)
+	}
+	if !strings.Contains(d.Final.Body, "## Síntese\n\n"+strings.TrimSpace(hs[1].body)) {
+		t.Error("a human choice takes the winning proposal as the synthesis")
+	}
+	data, _ := os.ReadFile(filepath.Join(f.bug.Dir, "debate", "resposta-final.md"))
+	if strings.Contains(string(data), "Proposta Q") {
+		t.Error("nothing from the failed attempt is invented into the final")
+	}
+}

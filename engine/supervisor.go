@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// ErrNeedHuman is returned by a Supervisor that cannot ask anyone; the
+// debate stops there, kept and resumable (exit 4).
+var ErrNeedHuman = errors.New("a decision needs a human and none could be asked")
+
+// FailedCall describes a solver whose call failed.
+type FailedCall struct {
+	SolverID string
+	Engine   string
+	Status   bugfolder.Status
+	// LastError is the failure's last line (or why the answer was invalid).
+	LastError string
+}
+
+// QuorumLoss is what the Supervisor is told when a round ends below quorum.
+type QuorumLoss struct {
+	Round  int
+	Valid  int
+	Needed int
+	// Panel is how many solvers are still in the debate.
+	Panel int
+	// ValidIDs are the solvers with a valid answer in this round.
+	ValidIDs []string
+	Failed   []FailedCall
+	// RetryCalls and RetryUSD are what retrying the failed adds (estimate).
+	RetryCalls int
+	RetryUSD   float64
+	// ContinueSaves is how many calls continuing without the failed saves.
+	ContinueSaves int
+	// Engines are the configured engines a failed solver may be swapped to.
+	Engines []string
+}
+
+// QuorumChoice is an answer to a lost quorum.
+type QuorumChoice string
+
+// The quorum menu's answers, in the order they are offered.
+const (
+	QuorumContinue   QuorumChoice = "continue"
+	QuorumRetry      QuorumChoice = "retry"
+	QuorumCancel     QuorumChoice = "cancel"
+	QuorumSwap       QuorumChoice = "swap"
+	QuorumSetTimeout QuorumChoice = "timeout"
+	QuorumPause      QuorumChoice = "pause"
+)
+
+// QuorumDecision is the Supervisor's answer at a lost quorum.
+type QuorumDecision struct {
+	Choice QuorumChoice
+	// SolverID, Engine and Timeout qualify a swap or a timeout change.
+	SolverID string
+	Engine   string
+	Timeout  time.Duration
+	// By says who decided: "human" or "policy".
+	By string
+}
+
+// LabelPreview is one anonymized proposal, for a human judge choice.
+type LabelPreview struct {
+	Label   string
+	Preview string
+}
+
+// JudgeFailure is what the Supervisor is told when the judge fails.
+type JudgeFailure struct {
+	Attempt int
+	Reason  string
+	Labels  []LabelPreview
+	// RetryUSD is what one more judge call adds (estimate).
+	RetryUSD float64
+}
+
+// JudgeChoice is an answer to a failed judge.
+type JudgeChoice string
+
+// The judge-failure menu's answers.
+const (
+	JudgeRetry  JudgeChoice = "retry"
+	JudgeHuman  JudgeChoice = "human"
+	JudgeCancel JudgeChoice = "cancel"
+	JudgePause  JudgeChoice = "pause"
+)
+
+// JudgeDecision is the Supervisor's answer when the judge fails.
+type JudgeDecision struct {
+	Choice JudgeChoice
+	// Winner is the letter a human chose.
+	Winner string
+	By     string
+}
+
+// Supervisor takes the decisions a debate cannot take alone. The TUI asks
+// the engineer; headless runs answer from policies; tests script answers.
+// A Supervisor may block until it has an answer; it must return when ctx
+// is done.
+type Supervisor interface {
+	QuorumLost(ctx context.Context, q QuorumLoss) (QuorumDecision, error)
+	JudgeFailed(ctx context.Context, j JudgeFailure) (JudgeDecision, error)
+}
+
+// Policies answer decision points without a human (CLI.md's --on-* flags).
+// Each policy answers a decision point once; if the same point comes back
+// (a retry that failed again) the answer is "ask", which headless means
+// ErrNeedHuman.
+type Policies struct {
+	// OnQuorumLoss is ask, continue, retry or cancel.
+	OnQuorumLoss string
+	// OnJudgeFailure is ask, retry or cancel.
+	OnJudgeFailure string
+	// Winner records a human judge choice given up front (resume --winner).
+	Winner string
+
+	usedQuorum map[int]bool
+	usedJudge  bool
+	usedWinner bool
+}
+
+// ParsePolicy checks a policy flag's value against what it allows.
+func ParsePolicy(flag, v string, allowed ...string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s %q: use one of %s", flag, v, strings.Join(allowed, ", "))
+}
+
+// QuorumLost answers from the policy, once per round.
+func (p *Policies) QuorumLost(ctx context.Context, q QuorumLoss) (QuorumDecision, error) {
+	if p.usedQuorum == nil {
+		p.usedQuorum = map[int]bool{}
+	}
+	if p.OnQuorumLoss == "" || p.OnQuorumLoss == "ask" || p.usedQuorum[q.Round] {
+		return QuorumDecision{}, ErrNeedHuman
+	}
+	p.usedQuorum[q.Round] = true
+	return QuorumDecision{Choice: QuorumChoice(p.OnQuorumLoss), By: "policy"}, nil
+}
+
+// JudgeFailed answers from --winner first, then from the policy, once.
+func (p *Policies) JudgeFailed(ctx context.Context, j JudgeFailure) (JudgeDecision, error) {
+	if p.Winner != "" && !p.usedWinner {
+		p.usedWinner = true
+		return JudgeDecision{Choice: JudgeHuman, Winner: p.Winner, By: "human"}, nil
+	}
+	if p.OnJudgeFailure == "" || p.OnJudgeFailure == "ask" || p.usedJudge {
+		return JudgeDecision{}, ErrNeedHuman
+	}
+	p.usedJudge = true
+	return JudgeDecision{Choice: JudgeChoice(p.OnJudgeFailure), By: "policy"}, nil
+}
+
+// ParseWinner reads a human judge choice: a letter or a full label, any
+// case ("b", "Proposta B", "proposal b").
+func ParseWinner(s string) (string, error) {
+	t := strings.TrimSpace(s)
+	f := strings.Fields(t)
+	if len(f) == 2 {
+		w := strings.ToLower(f[0])
+		if w == "proposta" || w == "proposal" {
+			t = f[1]
+		}
+	}
+	if len(t) == 1 {
+		c := strings.ToUpper(t)[0]
+		if c >= 'A' && c <= 'Z' {
+			return string(c), nil
+		}
+	}
+	return "", fmt.Errorf("--winner %q: give a label letter (A, B, …) or a full label (\"Proposta A\")", s)
+}

@@ -1,0 +1,283 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+var fakeBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "moot-harness-")
+	if err != nil {
+		panic(err)
+	}
+	fakeBin = filepath.Join(dir, "fakeengine")
+	cmd := exec.Command("go", "build", "-o", fakeBin, "./internal/fakeengine")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build fakeengine: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fakeCall runs the fake engine through the command adapter with one
+// behaviour and returns the result, the raw streams and the pids it started.
+func fakeCall(t *testing.T, behaviour string, timeout time.Duration, argv ...string) (Result, *bytes.Buffer, *bytes.Buffer, []int, time.Duration) {
+	t.Helper()
+	dir := t.TempDir()
+	log, pids := filepath.Join(dir, "log"), filepath.Join(dir, "pids")
+	if len(argv) == 0 {
+		argv = []string{fakeBin}
+	}
+	e := &EngineConfig{Name: "fake", Kind: KindCommand, Command: argv, Env: map[string]string{
+		"FAKE_PLAN": "*=" + behaviour, "FAKE_LOG": log, "FAKE_PIDS": pids,
+	}}
+	a, err := New(e, Options{Grace: 500 * time.Millisecond, OutputCap: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	start := time.Now()
+	res := a.Call(context.Background(), Request{Role: bugfolder.RoleSolver, SolverID: "agente-1", Prompt: "Você é agente-1\nModo: diagnosis: x\n", Timeout: timeout, Stdout: &out, Stderr: &errb})
+	took := time.Since(start)
+	var started []int
+	b, _ := os.ReadFile(log)
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 6 && f[0] == "start" {
+			pid, _ := strconv.Atoi(f[5])
+			started = append(started, pid)
+		}
+	}
+	b, _ = os.ReadFile(pids)
+	for _, l := range strings.Fields(string(b)) {
+		pid, _ := strconv.Atoi(l)
+		started = append(started, pid)
+	}
+	return res, &out, &errb, started, took
+}
+
+// noneLeft fails if any of the pids (or their process groups) still runs.
+func noneLeft(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		deadline := time.Now().Add(2 * time.Second)
+		for running(pid) {
+			if time.Now().After(deadline) {
+				t.Errorf("process %d is still running after the call", pid)
+				syscall.Kill(pid, syscall.SIGKILL)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+func running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] != "Z"
+}
+
+// TestFaultMatrix: one row per way a command engine can misbehave.
+func TestFaultMatrix(t *testing.T) {
+	const timeout = 1500 * time.Millisecond
+	const bound = timeout + 500*time.Millisecond + 3*time.Second // timeout + grace + slack for a loaded machine
+	tests := []struct {
+		name      string
+		behaviour string
+		argv      []string
+		status    bugfolder.Status
+		failure   Failure
+		check     func(t *testing.T, r Result, out, errb *bytes.Buffer)
+	}{
+		{"cannot start", "ok", []string{"/nonexistent/llm"}, bugfolder.StatusError, FailStart, func(t *testing.T, r Result, _, _ *bytes.Buffer) {
+			if !strings.Contains(r.Err, "cannot start") {
+				t.Errorf("err %q", r.Err)
+			}
+		}},
+		{"exit 127", "notfound", nil, bugfolder.StatusError, FailStart, func(t *testing.T, r Result, _, errb *bytes.Buffer) {
+			if !strings.Contains(r.Err, "127") || *r.ExitCode != 127 || !strings.Contains(errb.String(), "command not found") {
+				t.Errorf("err %q", r.Err)
+			}
+		}},
+		{"exit 1", "fail", nil, bugfolder.StatusError, FailEngine, func(t *testing.T, r Result, _, errb *bytes.Buffer) {
+			if r.Err != "exit 1: fake: model overloaded, giving up" || !strings.Contains(errb.String(), "overloaded") {
+				t.Errorf("err %q", r.Err)
+			}
+		}},
+		{"hangs with no output", "hang", nil, bugfolder.StatusTimeout, FailTimeout, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+			if out.Len() != 0 || !strings.Contains(r.Err, "no answer within 1.5s") {
+				t.Errorf("err %q out %q", r.Err, out)
+			}
+		}},
+		{"prints garbage", "garbage", nil, bugfolder.StatusOK, FailNone, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+			if !bytes.Equal(out.Bytes(), []byte{0xff, 0xfe, 0x00, 0x01, 'x', 0x80, 0x81}) || r.Body != out.String() {
+				t.Errorf("raw %q body %q", out, r.Body)
+			}
+		}},
+		{"prints 100 MB", "flood:100", nil, bugfolder.StatusError, FailEngine, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+			if !r.Truncated || out.Len() != 1<<20 || len(r.Body) > 1<<20 || !strings.Contains(r.Err, "cap") {
+				t.Errorf("truncated %v raw %d body %d err %q", r.Truncated, out.Len(), len(r.Body), r.Err)
+			}
+		}},
+		{"half an answer, then crashes", "crash", nil, bugfolder.StatusError, FailEngine, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+			if !strings.Contains(r.Body, "## Hipóteses") || strings.Contains(r.Body, "## Confiança") || !strings.Contains(r.Err, "killed by signal") || out.String() != r.Body {
+				t.Errorf("body %q err %q", r.Body, r.Err)
+			}
+		}},
+		{"starts slowly", "startslow:600", nil, bugfolder.StatusOK, FailNone, func(t *testing.T, r Result, _, _ *bytes.Buffer) {
+			if !strings.Contains(r.Body, "## Confiança") {
+				t.Errorf("body %q", r.Body)
+			}
+		}},
+		{"closes stdout early and keeps running", "closeout", nil, bugfolder.StatusTimeout, FailTimeout, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+			if out.Len() != 20 {
+				t.Errorf("raw %q", out)
+			}
+		}},
+		{"ignores SIGTERM", "ignoreterm", nil, bugfolder.StatusTimeout, FailTimeout, nil},
+		{"spawns a grandchild that keeps running", "grandchild", nil, bugfolder.StatusOK, FailNone, func(t *testing.T, r Result, _, _ *bytes.Buffer) {
+			if !strings.Contains(r.Body, "## Confiança") {
+				t.Errorf("body %q", r.Body)
+			}
+		}},
+		{"writes only to stderr", "stderr", nil, bugfolder.StatusOK, FailNone, func(t *testing.T, r Result, out, errb *bytes.Buffer) {
+			if r.Body != "" || out.Len() != 0 || !strings.Contains(errb.String(), "all my output went to stderr") {
+				t.Errorf("body %q stderr %q", r.Body, errb)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, out, errb, pids, took := fakeCall(t, tt.behaviour, timeout, tt.argv...)
+			if res.Status != tt.status || res.Failure != tt.failure {
+				t.Errorf("status %s failure %s, want %s %s (err %q)", res.Status, res.Failure, tt.status, tt.failure, res.Err)
+			}
+			if took > bound {
+				t.Errorf("the call took %s, more than the timeout plus grace (%s)", took, bound)
+			}
+			if tt.check != nil {
+				tt.check(t, res, out, errb)
+			}
+			if tt.behaviour == "grandchild" && len(pids) < 2 {
+				t.Fatalf("the grandchild's pid was not recorded: %v", pids)
+			}
+			noneLeft(t, pids)
+		})
+	}
+}
+
+// TestOutputIsBoundedInMemory: 100 MB of output costs about the cap, not
+// 100 MB, in moot's memory.
+func TestOutputIsBoundedInMemory(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, _, _, pids, _ := fakeCall(t, "flood:100", 30*time.Second)
+	runtime.ReadMemStats(&after)
+	noneLeft(t, pids)
+	if !res.Truncated {
+		t.Fatal("not truncated")
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+		t.Errorf("allocated %d MiB to read 100 MB with a 1 MiB cap", alloc>>20)
+	}
+}
+
+func TestPlaceholdersAndEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "echo.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho \"args=$*\"\necho \"env=$MOOT_ROLE $MOOT_SOLVER_ID $MOOT_ROUND $MOOT_BUG_ID $MOOT_MODE $MY_FLAG $HOME_KEPT\"\necho \"cwd=$(pwd)\"\nls\ncat\n"), 0o755)
+	t.Setenv("HOME_KEPT", "inherited")
+	e := &EngineConfig{Name: "x", Kind: KindCommand, Command: []string{"./echo.sh", "{role}", "{solver_id}", "{round}", "{bug_id}", "{mode}"}, Env: map[string]string{"MY_FLAG": "on"}}
+	a, _ := New(e, Options{ConfigDir: dir})
+	res := a.Call(context.Background(), Request{Role: bugfolder.RoleCritic, SolverID: "critic-1", Round: 2, BugID: "BUG-1", Mode: bugfolder.Spec, Prompt: "the prompt", P: "P text", Timeout: 5 * time.Second})
+	for _, want := range []string{"args=critic critic-1 2 BUG-1 spec", "env=critic critic-1 2 BUG-1 spec on inherited", "P.md", "the prompt"} {
+		if !strings.Contains(res.Body, want) {
+			t.Errorf("output lacks %q:\n%s", want, res.Body)
+		}
+	}
+	// the call runs in a scratch folder, removed afterwards
+	for _, l := range strings.Split(res.Body, "\n") {
+		if cwd, ok := strings.CutPrefix(l, "cwd="); ok {
+			if strings.HasPrefix(cwd, dir) {
+				t.Error("the command ran in the project, not a scratch folder")
+			}
+			if _, err := os.Stat(cwd); !os.IsNotExist(err) {
+				t.Error("the scratch folder was not removed")
+			}
+		}
+	}
+}
+
+func TestInterruptKillsTheGroup(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	e := &EngineConfig{Name: "f", Kind: KindCommand, Command: []string{fakeBin}, Env: map[string]string{"FAKE_PLAN": "*=ignoreterm", "FAKE_LOG": log}}
+	a, _ := New(e, Options{Grace: 200 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan Result)
+	go func() {
+		done <- a.Call(ctx, Request{Role: bugfolder.RoleSolver, SolverID: "agente-1", Timeout: time.Hour})
+	}()
+	var pid int
+	deadline := time.Now().Add(10 * time.Second)
+	for pid == 0 && time.Now().Before(deadline) {
+		b, _ := os.ReadFile(log)
+		if f := strings.Fields(string(b)); len(f) >= 6 {
+			pid, _ = strconv.Atoi(f[5])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	res := <-done
+	if !strings.Contains(res.Err, "interrupted") {
+		t.Errorf("err %q", res.Err)
+	}
+	noneLeft(t, []int{pid})
+}
+
+func TestStreamingDeltasKeepUTF8(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.sh")
+	// "çã" split across writes at a byte boundary
+	os.WriteFile(script, []byte("#!/bin/sh\nprintf 'a\\303'\nsleep 0.1\nprintf '\\247\\303\\243b'\n"), 0o755)
+	a, _ := New(&EngineConfig{Name: "s", Kind: KindCommand, Command: []string{script}}, Options{})
+	var deltas []string
+	res := a.Call(context.Background(), Request{Timeout: 5 * time.Second, OnOutput: func(d string) { deltas = append(deltas, d) }})
+	if res.Body != "açãb" {
+		t.Fatalf("body %q", res.Body)
+	}
+	for _, d := range deltas {
+		if !strings.ContainsRune(d, 'a') && !strings.ContainsRune(d, 'ç') && !strings.ContainsRune(d, 'b') || !utf8Valid(d) {
+			t.Errorf("delta %q splits a character", d)
+		}
+	}
+	if strings.Join(deltas, "") != "açãb" {
+		t.Errorf("deltas %q", deltas)
+	}
+}
+
+func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }

@@ -1,0 +1,143 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// Request is one call of an engine.
+type Request struct {
+	Role     bugfolder.Role
+	SolverID string
+	Round    int
+	BugID    string
+	Mode     bugfolder.Mode
+	Attempt  int
+	// Prompt is the whole prompt (on stdin for CLIs, in the request for HTTP).
+	Prompt string
+	// P is the assembled problem, copied into a CLI's scratch folder.
+	P string
+	// Timeout is the hard limit of the call.
+	Timeout time.Duration
+	// Stdout and Stderr receive the raw output for audit (may be nil).
+	Stdout, Stderr io.Writer
+	// OnOutput receives the answer's text as it streams (may be nil).
+	OnOutput func(delta string)
+}
+
+// Failure says what kind of failure a call ended in, which decides whether
+// it may be retried automatically.
+type Failure int
+
+const (
+	// FailNone: the engine answered.
+	FailNone Failure = iota
+	// FailStart: the engine could not be started (one automatic retry).
+	FailStart
+	// FailTransport: the connection failed before any answer (one automatic retry).
+	FailTransport
+	// FailEngine: the engine ran and failed, or refused (no retry).
+	FailEngine
+	// FailTimeout: the hard limit was reached and the process group killed.
+	FailTimeout
+)
+
+// Retryable reports whether a failure gets the one automatic retry.
+func (f Failure) Retryable() bool { return f == FailStart || f == FailTransport }
+
+func (f Failure) String() string {
+	return [...]string{"none", "start", "transport", "engine", "timeout"}[f]
+}
+
+// Result is what a call produced.
+type Result struct {
+	// Status is ok when the engine answered (the debate engine may still
+	// find the answer invalid), timeout or error.
+	Status  bugfolder.Status
+	Failure Failure
+	// Body is the answer's text (partial when the call failed half-way).
+	Body string
+	// Err is a one-line reason for a failure, with secrets redacted.
+	Err      string
+	ExitCode *int
+	// Tokens and cost as the engine reported them (0 / nil when it did not).
+	TokensIn, TokensOut int
+	CostUSD             *float64
+	// Truncated is set when the output exceeded the cap and was cut.
+	Truncated bool
+}
+
+// Engine calls one configured engine.
+type Engine interface {
+	// Call runs one request and reports what happened. It returns when the
+	// call is over and no process it started is left running.
+	Call(ctx context.Context, req Request) Result
+}
+
+// Options tune every adapter.
+type Options struct {
+	// Grace is how long a process has between SIGTERM and SIGKILL.
+	Grace time.Duration
+	// OutputCap bounds the answer and each raw stream, in bytes.
+	OutputCap int64
+	// ConfigDir is the engines file's folder: relative paths in it
+	// (a command's program, a cassette) start there.
+	ConfigDir string
+	// Cassettes holds embedded cassettes by name (the demo's).
+	Cassettes map[string][]byte
+}
+
+// Defaults for Options.
+const (
+	DefaultGrace     = 3 * time.Second
+	DefaultOutputCap = 8 << 20
+)
+
+func (o Options) withDefaults() Options {
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
+	if o.OutputCap <= 0 {
+		o.OutputCap = DefaultOutputCap
+	}
+	return o
+}
+
+// New builds the adapter of an engine entry.
+func New(e *EngineConfig, o Options) (Engine, error) {
+	o = o.withDefaults()
+	switch e.Kind {
+	case KindCommand:
+		return newCommand(e, o), nil
+	case KindReplay:
+		return newReplay(e, o)
+	}
+	return newVendor(e, o)
+}
+
+// resolvePath makes a path from the engines file relative to its folder.
+func (o Options) resolvePath(p string) string {
+	if p == "" || filepath.IsAbs(p) || o.ConfigDir == "" {
+		return p
+	}
+	return filepath.Join(o.ConfigDir, p)
+}
+
+// errorf makes a failed result.
+func errorf(f Failure, format string, args ...any) Result {
+	st := bugfolder.StatusError
+	if f == FailTimeout {
+		st = bugfolder.StatusTimeout
+	}
+	return Result{Status: st, Failure: f, Err: fmt.Sprintf(format, args...)}
+}
+
+// newVendor builds the adapter of a vendor CLI or HTTP kind.
+func newVendor(e *EngineConfig, o Options) (Engine, error) {
+	return nil, &bugfolder.InputError{Field: "engines." + e.Name + ".kind", Msg: fmt.Sprintf("kind %s has no adapter in this build", e.Kind)}
+}
