@@ -73,6 +73,7 @@ func syncDir(dir string) error {
 type AtomicFile struct {
 	pf   *renameio.PendingFile
 	path string
+	n    int64
 }
 
 // CreateAtomic starts an AtomicFile at path.
@@ -89,7 +90,14 @@ func CreateAtomic(path string) (*AtomicFile, error) {
 }
 
 // Write appends to the pending file.
-func (a *AtomicFile) Write(p []byte) (int, error) { return a.pf.Write(p) }
+func (a *AtomicFile) Write(p []byte) (int, error) {
+	n, err := a.pf.Write(p)
+	a.n += int64(n)
+	return n, err
+}
+
+// Len is how many bytes were written so far.
+func (a *AtomicFile) Len() int64 { return a.n }
 
 // Commit makes the file appear at its path, durably.
 func (a *AtomicFile) Commit() error {

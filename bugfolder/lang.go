@@ -3,6 +3,8 @@ package bugfolder
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"golang.org/x/text/runes"
@@ -226,6 +228,16 @@ func (l Lang) NoneWord() string {
 
 // stripAccents removes combining marks after canonical decomposition.
 func stripAccents(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	out, _, err := transform.String(t, s)
 	if err != nil {
@@ -242,9 +254,26 @@ func normalizeWord(s string) string {
 	return strings.ToLower(stripAccents(s))
 }
 
+// headingMemo remembers normalized headings: the same few dozen headings
+// are looked up again and again, and folding accents is costly.
+var headingMemo sync.Map
+
 // normalizeHeading folds a heading for lookup: accents, case, emphasis,
 // a leading "1." / "1)" / "8 -" number, a trailing colon, repeated spaces.
 func normalizeHeading(s string) string {
+	if v, ok := headingMemo.Load(s); ok {
+		return v.(string)
+	}
+	n := foldHeading(s)
+	if len(s) <= 80 && headingMemoSize.Add(1) <= 4096 {
+		headingMemo.Store(s, n)
+	}
+	return n
+}
+
+var headingMemoSize atomic.Int64
+
+func foldHeading(s string) string {
 	s = strings.TrimSpace(s)
 	s = strings.TrimRight(s, "# \t")
 	s = strings.Trim(s, "*_` \t")

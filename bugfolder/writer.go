@@ -212,13 +212,14 @@ func (w *Writer) DebaterPath(round int, id string) string {
 }
 
 // WriteDebater writes a debater file: moot's front matter, then the body as
-// received.
-func (w *Writer) WriteDebater(meta DebaterMeta, body string) (string, error) {
+// received. It returns the file's path and bytes.
+func (w *Writer) WriteDebater(meta DebaterMeta, body string) (string, []byte, error) {
 	data, err := marshalFrontMatter(meta, body)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return w.write(w.DebaterPath(meta.Round, meta.SolverID), data)
+	p, err := w.write(w.DebaterPath(meta.Round, meta.SolverID), data)
+	return p, data, err
 }
 
 // WriteJudgeAttempt keeps a failed judge attempt as juiz/tentativa-K.md.
@@ -263,9 +264,10 @@ func (w *Writer) CreateRaw(rel string) (*AtomicFile, error) {
 	return CreateAtomic(filepath.Join(w.Dir, rel))
 }
 
-// AppendEvent appends one JSON line to the event log and syncs it. The log
-// is append-only: a crash can cut its last line short, never rewrite it.
-func (w *Writer) AppendEvent(line []byte) error {
+// AppendEvent appends one JSON line to the event log, synced to disk when
+// sync is set. The log is append-only: a crash can cut its last line
+// short, never rewrite it.
+func (w *Writer) AppendEvent(line []byte, sync bool) error {
 	w.evMu.Lock()
 	defer w.evMu.Unlock()
 	if w.ev == nil {
@@ -284,6 +286,9 @@ func (w *Writer) AppendEvent(line []byte) error {
 	}
 	if _, err := w.ev.Write(line); err != nil {
 		return fmt.Errorf("append %s: %w", w.ev.Name(), err)
+	}
+	if !sync {
+		return nil
 	}
 	if err := w.ev.Sync(); err != nil {
 		return fmt.Errorf("sync %s: %w", w.ev.Name(), err)

@@ -44,7 +44,7 @@ const answer = "## Hipóteses\r\n\r\nH1 (CRLF kept as received)\n\n## Confiança
 
 func TestDebaterFileFormatAndRoundTrip(t *testing.T) {
 	w := newWriter(t, bugfolder.PT)
-	path, err := w.WriteDebater(fixedMeta(1, "agente-2"), answer)
+	path, _, err := w.WriteDebater(fixedMeta(1, "agente-2"), answer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestFinalFileFormat(t *testing.T) {
 
 func TestEnglishNames(t *testing.T) {
 	w := newWriter(t, bugfolder.EN)
-	p, err := w.WriteDebater(fixedMeta(0, "agent-1"), answer)
+	p, _, err := w.WriteDebater(fixedMeta(0, "agent-1"), answer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestEverythingIsOwnerOnly(t *testing.T) {
 	w.WriteDebater(fixedMeta(0, "agente-1"), answer)
 	w.WriteJudgeAttempt(1, fixedMeta(0, "juiz"), "x")
 	w.WriteConvergence("| 0 |")
-	w.AppendEvent([]byte(`{"type":"setup"}`))
+	w.AppendEvent([]byte(`{"type":"setup"}`), true)
 	raw, _ := w.CreateRaw(w.RawPath(0, "agente-1", 1, "stdout"))
 	raw.Write([]byte("raw"))
 	raw.Commit()
@@ -181,7 +181,7 @@ func TestEverythingIsOwnerOnly(t *testing.T) {
 func TestAtomicWriteLeavesNoTempFiles(t *testing.T) {
 	w := newWriter(t, bugfolder.PT)
 	for i := 0; i < 3; i++ {
-		if _, err := w.WriteDebater(fixedMeta(0, "agente-1"), fmt.Sprintf("v%d", i)); err != nil {
+		if _, _, err := w.WriteDebater(fixedMeta(0, "agente-1"), fmt.Sprintf("v%d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -227,7 +227,7 @@ func TestDoneLockRefusesEveryWrite(t *testing.T) {
 	}
 	defer w.Close()
 	os.WriteFile(filepath.Join(bug, "DONE.md"), []byte("closed"), 0o644)
-	if _, err := w.WriteDebater(fixedMeta(0, "agente-1"), "x"); !errors.Is(err, bugfolder.ErrLocked) {
+	if _, _, err := w.WriteDebater(fixedMeta(0, "agente-1"), "x"); !errors.Is(err, bugfolder.ErrLocked) {
 		t.Errorf("write after DONE.md: %v", err)
 	}
 }
@@ -318,7 +318,7 @@ func TestArchiveDebate(t *testing.T) {
 func TestAppendEvent(t *testing.T) {
 	w := newWriter(t, bugfolder.PT)
 	for _, l := range []string{`{"type":"setup"}`, `{"type":"round_started","round":0}` + "\n"} {
-		if err := w.AppendEvent([]byte(l)); err != nil {
+		if err := w.AppendEvent([]byte(l), true); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -59,9 +59,9 @@ func TestStatusesAndRetries(t *testing.T) {
 	if f := r0.File("agente-2"); f.Attempt != 2 {
 		t.Errorf("agente-2 attempt %d", f.Attempt)
 	}
-	for _, a := range []string{"1", "2"} {
-		if _, err := os.Stat(filepath.Join(r0.Dir, "raw", "agente-2.attempt-"+a+".stderr")); err != nil {
-			t.Errorf("raw output of attempt %s: %v", a, err)
+	for _, f := range []string{"agente-2.attempt-1.stderr", "agente-2.attempt-1.stdout", "agente-2.attempt-2.stdout"} {
+		if _, err := os.Stat(filepath.Join(r0.Dir, "raw", f)); err != nil {
+			t.Errorf("raw output of every attempt: %v", err)
 		}
 	}
 	// a start failure that fails again is an error after exactly 2 starts

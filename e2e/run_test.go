@@ -40,10 +40,11 @@ func TestHappyDebate(t *testing.T) {
 				f.BugID != "BUG-20260715-A7K3" || f.ProtocolVersion != 1 || f.TokensIn == 0 || !f.TokensEstimated || f.CostUSD <= 0 || f.StartedAt.IsZero() {
 				t.Errorf("%s: %+v", f.Path, f)
 			}
-			for _, s := range []string{"stdout", "stderr"} {
-				if _, err := os.Stat(filepath.Join(rd.Dir, "raw", f.SolverID+".attempt-1."+s)); err != nil {
-					t.Errorf("raw %s: %v", s, err)
-				}
+			if _, err := os.Stat(filepath.Join(rd.Dir, "raw", f.SolverID+".attempt-1.stdout")); err != nil {
+				t.Errorf("raw stdout: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(rd.Dir, "raw", f.SolverID+".attempt-1.stderr")); err == nil {
+				t.Error("an empty stderr leaves no raw file")
 			}
 		}
 	}

@@ -196,11 +196,7 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 		}
 		fmt.Fprintf(&head, r.t("> Sem proposta final: %s.\n\n", "> No final proposal from: %s.\n\n"), strings.Join(absent, ", "))
 	}
-	d, err := bugfolder.ReadDebate(r.w.Dir, r.lang)
-	if err != nil {
-		return err
-	}
-	tokens, usd := d.Totals()
+	_, tokens, usd := r.totals()
 	tokens += meta.TokensIn + meta.TokensOut
 	usd += deref(meta.CostUSD)
 	fm := bugfolder.FinalMeta{DebaterMeta: meta, Winner: winner, WinnerSolver: winnerSolver,

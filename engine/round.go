@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,8 +16,16 @@ import (
 	"github.com/reversa/moot/harness"
 )
 
-// roundFiles reads the debater files of round k that exist, by id.
+// roundFiles returns the debater files of round k that exist, by id. They
+// are read from disk once and kept until a file of that round is written
+// again, so the map always says what the disk says. Callers must not
+// change it.
 func (r *runner) roundFiles(k int) map[string]*bugfolder.DebaterFile {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	if c, ok := r.cache[k]; ok {
+		return c
+	}
 	out := map[string]*bugfolder.DebaterFile{}
 	dir := filepath.Join(r.w.Dir, r.lang.RoundDir(k))
 	for _, id := range append(append([]string{}, r.solvers...), r.critics...) {
@@ -36,7 +43,33 @@ func (r *runner) roundFiles(k int) map[string]*bugfolder.DebaterFile {
 		}
 		out[id] = f
 	}
+	if r.cache == nil {
+		r.cache = map[int]map[string]*bugfolder.DebaterFile{}
+	}
+	r.cache[k] = out
 	return out
+}
+
+// keep records a file of round k just written (its bytes are what the disk
+// holds), or forgets the round's files when the write failed.
+func (r *runner) keep(k int, id, path string, data []byte, werr error) {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	c, ok := r.cache[k]
+	if !ok {
+		return // not read yet: the next read sees the file on disk
+	}
+	f, err := bugfolder.ParseDebaterFile(path, data)
+	if werr != nil || err != nil {
+		delete(r.cache, k)
+		return
+	}
+	next := make(map[string]*bugfolder.DebaterFile, len(c)+1)
+	for key, v := range c {
+		next[key] = v
+	}
+	next[id] = f
+	r.cache[k] = next
 }
 
 // participants lists who is called in round k: the panel, and from round 1
@@ -72,17 +105,16 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 	return r.writeConvergence(k)
 }
 
-// snapshot builds what a debater of round k reads: the frozen files of
+// snapshot builds what the debaters of round k read: the frozen files of
 // round k-1 — every panel solver's valid proposal (or a note that it has
-// none) and the critics' valid files — by protocol id, engine names scrubbed.
-func (r *runner) snapshot(k int, reader string) ([]SnapshotEntry, []string) {
+// none) and the critics' valid files — by protocol id, engine names
+// scrubbed. peers are the solvers with a proposal.
+func (r *runner) snapshot(k int) (entries []SnapshotEntry, peers []string) {
 	if k == 0 {
 		return nil, nil
 	}
 	prev := r.roundFiles(k - 1)
 	scrub := NewAnonymizer(r.lang, r.engineNames(), KeepIDs)
-	var entries []SnapshotEntry
-	var peers []string
 	for _, id := range r.panelIDs() {
 		f := prev[id]
 		if f == nil || f.Status != bugfolder.StatusOK {
@@ -90,10 +122,10 @@ func (r *runner) snapshot(k int, reader string) ([]SnapshotEntry, []string) {
 			if f != nil {
 				st = f.Status
 			}
-			entries = append(entries, SnapshotEntry{ID: id, Own: id == reader, Missing: true, Status: st})
+			entries = append(entries, SnapshotEntry{ID: id, Missing: true, Status: st})
 			continue
 		}
-		entries = append(entries, SnapshotEntry{ID: id, Own: id == reader, Body: scrub.Apply(f.Body)})
+		entries = append(entries, SnapshotEntry{ID: id, Body: scrub.Apply(f.Body)})
 		peers = append(peers, id)
 	}
 	for _, id := range r.critics {
@@ -102,6 +134,16 @@ func (r *runner) snapshot(k int, reader string) ([]SnapshotEntry, []string) {
 		}
 	}
 	return entries, peers
+}
+
+// ownView marks the reader's own previous proposal in a snapshot.
+func ownView(entries []SnapshotEntry, reader string) []SnapshotEntry {
+	out := make([]SnapshotEntry, len(entries))
+	copy(out, entries)
+	for i := range out {
+		out[i].Own = !out[i].Critic && out[i].ID == reader
+	}
+	return out
 }
 
 // engineNames lists every engine and model name the debate uses, for
@@ -137,17 +179,16 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 		peers  []string
 	}
 	jobs := make([]job, 0, len(ids))
+	snap, snapPeers := r.snapshot(k)
 	for _, id := range ids {
 		role := bugfolder.RoleSolver
+		var peers []string
 		if contains(r.critics, id) {
 			role = bugfolder.RoleCritic
+			peers = snapPeers // a critic must address every proposal
 		}
-		snap, peers := r.snapshot(k, id)
 		prompt := DebaterPrompt{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: snap, Nonce: Nonce()}.Render()
-		if role == bugfolder.RoleSolver {
-			peers = nil // only a critic must address every proposal
-		}
+			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Nonce: Nonce()}.Render()
 		jobs = append(jobs, job{id, role, prompt, peers})
 	}
 	var wg sync.WaitGroup
@@ -198,20 +239,65 @@ func expectedOut(role bugfolder.Role, lim harness.Limits) int {
 
 var attemptFile = regexp.MustCompile(`^(.+)\.attempt-(\d+)\.`)
 
-// nextAttempt numbers a new attempt of id in round k from the raw files
-// already there, so a resume never overwrites earlier raw output.
+// nextAttempt numbers a new attempt of id in round k. The numbers already
+// used are read once per raw folder (so a resume never overwrites earlier
+// raw output), then counted in memory.
 func (r *runner) nextAttempt(k int, id string) int {
 	dir := filepath.Join(r.w.Dir, filepath.Dir(r.w.RawPath(k, id, 1, "stdout")))
-	ents, _ := os.ReadDir(dir)
-	max := 0
-	for _, e := range ents {
-		if m := attemptFile.FindStringSubmatch(e.Name()); m != nil && m[1] == id {
-			if n, _ := strconv.Atoi(m[2]); n > max {
-				max = n
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	if r.attempts == nil {
+		r.attempts = map[string]map[string]int{}
+	}
+	used, ok := r.attempts[dir]
+	if !ok {
+		used = map[string]int{}
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if m := attemptFile.FindStringSubmatch(e.Name()); m != nil {
+				if n, _ := strconv.Atoi(m[2]); n > used[m[1]] {
+					used[m[1]] = n
+				}
 			}
 		}
+		r.attempts[dir] = used
 	}
-	return max + 1
+	used[id]++
+	return used[id]
+}
+
+// lazyRaw is a raw-output file created when its first byte arrives, so
+// starting a call creates no file (and an empty stderr never becomes one).
+type lazyRaw struct {
+	w   *bugfolder.Writer
+	rel string
+	f   *bugfolder.AtomicFile
+	err error
+}
+
+func (l *lazyRaw) Write(p []byte) (int, error) {
+	if l.f == nil && l.err == nil {
+		l.f, l.err = l.w.CreateRaw(l.rel)
+	}
+	if l.err != nil {
+		return 0, l.err
+	}
+	return l.f.Write(p)
+}
+
+// commit makes the file appear; with always set, even when nothing was
+// written (the raw stdout of every attempt is kept).
+func (l *lazyRaw) commit(always bool) error {
+	if l.f == nil && l.err == nil && always {
+		l.f, l.err = l.w.CreateRaw(l.rel)
+	}
+	if l.err != nil {
+		return l.err
+	}
+	if l.f == nil {
+		return nil
+	}
+	return l.f.Commit()
 }
 
 // acquire takes a place in the global and the engine's call limits.
@@ -267,15 +353,8 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 				break
 			}
 		}
-		stdout, err := r.w.CreateRaw(r.w.RawPath(k, id, o.attempt, "stdout"))
-		if err != nil {
-			return nil, err
-		}
-		stderr, err := r.w.CreateRaw(r.w.RawPath(k, id, o.attempt, "stderr"))
-		if err != nil {
-			stdout.Discard()
-			return nil, err
-		}
+		stdout := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stdout")}
+		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
 			Role: role, SolverID: id, Round: k, BugID: r.bug.ID, Mode: r.mode, Attempt: o.attempt,
@@ -285,9 +364,9 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 			},
 		})
 		o.finished = r.now()
-		errC := stdout.Commit()
-		if e := stderr.Commit(); errC == nil {
-			errC = e
+		errC := stdout.commit(true)
+		if e := stderr.commit(false); errC == nil {
+			errC = e // nothing on stderr: no file
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -348,7 +427,9 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 	}
 	m := r.meta(k, id, role, o, status)
 	m.Invalid = invalid
-	if _, err := r.w.WriteDebater(m, o.res.Body); err != nil {
+	path, data, err := r.w.WriteDebater(m, o.res.Body)
+	r.keep(k, id, path, data, err)
+	if err != nil {
 		return err
 	}
 	errLine := o.res.Err
@@ -530,31 +611,27 @@ func (r *runner) useEngine(name string) error {
 }
 
 // writeConvergence rewrites convergencia.md with a row per round up to k,
-// derived from the files.
+// derived from the files. Rows of earlier rounds are kept from when they
+// were measured (their files no longer change); round k is measured anew.
 func (r *runner) writeConvergence(k int) error {
-	var rows []RoundMetrics
 	var notes []string
-	prevValid := map[string]string{}
 	for j := 0; j <= k; j++ {
+		row, ok := r.rows[j]
+		if !ok || j == k {
+			row = r.measure(j)
+			if r.rows == nil {
+				r.rows = map[int]RoundMetrics{}
+			}
+			r.rows[j] = row
+		}
 		files := r.roundFiles(j)
-		cur := map[string]string{}
-		called := 0
 		var failedNotes []string
 		for _, id := range r.solvers {
-			f := files[id]
-			if f == nil {
-				continue
-			}
-			called++
-			if f.Status == bugfolder.StatusOK {
-				cur[id] = f.Body
-			} else {
+			if f := files[id]; f != nil && f.Status != bugfolder.StatusOK {
 				failedNotes = append(failedNotes, fmt.Sprintf("%s %s", id, f.Status))
 			}
 		}
-		rows = append(rows, Measure(r.mode, j, called, cur, prevValid))
 		if len(failedNotes) > 0 {
-			sort.Strings(failedNotes)
 			notes = append(notes, fmt.Sprintf(r.t("rodada %d: sem proposta válida de %s", "round %d: no valid proposal from %s"), j, strings.Join(failedNotes, ", ")))
 		}
 		for _, d := range r.decisions {
@@ -569,13 +646,40 @@ func (r *runner) writeConvergence(k int) error {
 				notes = append(notes, n)
 			}
 		}
-		prevValid = cur
+	}
+	rows := make([]RoundMetrics, 0, k+1)
+	for j := 0; j <= k; j++ {
+		rows = append(rows, r.rows[j])
 	}
 	if _, err := r.w.WriteConvergence(RenderConvergence(r.lang, r.mode, rows, notes)); err != nil {
 		return err
 	}
-	r.emit(Event{Type: EvConvergence, Round: k, Valid: rows[len(rows)-1].Valid})
+	r.emit(Event{Type: EvConvergence, Round: k, Valid: rows[k].Valid})
 	return nil
+}
+
+// measure computes round j's metrics from its files and round j-1's.
+func (r *runner) measure(j int) RoundMetrics {
+	valid := func(k int) (map[string]string, int) {
+		out := map[string]string{}
+		called := 0
+		if k < 0 {
+			return out, 0
+		}
+		files := r.roundFiles(k)
+		for _, id := range r.solvers {
+			if f := files[id]; f != nil {
+				called++
+				if f.Status == bugfolder.StatusOK {
+					out[id] = f.Body
+				}
+			}
+		}
+		return out, called
+	}
+	cur, called := valid(j)
+	prev, _ := valid(j - 1)
+	return Measure(r.mode, j, called, cur, prev)
 }
 
 // t picks the Portuguese or English text.

@@ -101,6 +101,13 @@ type runner struct {
 
 	decisions []logRecord
 
+	cacheMu sync.Mutex
+	cache   map[int]map[string]*bugfolder.DebaterFile
+	// attempts holds the last attempt number per raw folder and id.
+	attempts map[string]map[string]int
+	// rows are the convergence metrics of the rounds measured so far.
+	rows map[int]RoundMetrics
+
 	mu     sync.Mutex
 	logErr error
 }
@@ -111,6 +118,12 @@ func (r *runner) now() time.Time {
 	}
 	return time.Now()
 }
+
+// durable lists the events that are synced to disk as they are logged:
+// those a resume cannot rebuild from the files (the setup, decisions,
+// judge outcomes, the end). Call and round events are appended without a
+// sync; after a power loss, resume rebuilds them from the debater files.
+var durable = map[EventType]bool{EvSetup: true, EvResumed: true, EvDecision: true, EvJudgeFailed: true, EvJudgeFinished: true, EvDebateFinished: true}
 
 // emit records an event in the log (all but output deltas) and hands it to
 // the sink.
@@ -123,7 +136,7 @@ func (r *runner) emit(ev Event) {
 	if ev.Type != EvOutput && r.w != nil {
 		b, err := json.Marshal(ev)
 		if err == nil {
-			err = r.w.AppendEvent(b)
+			err = r.w.AppendEvent(b, durable[ev.Type])
 		}
 		if err != nil && r.logErr == nil {
 			r.logErr = err
@@ -449,22 +462,57 @@ func (r *runner) stop(err error) (*Result, error) {
 	return nil, err
 }
 
+// judgeFiles reads the failed judge attempts and the final answer.
+func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfolder.Final) {
+	dir := filepath.Join(r.w.Dir, r.lang.Names().JudgeID)
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !attemptRE.MatchString(e.Name()) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if raw, err := os.ReadFile(p); err == nil {
+			if f, err := bugfolder.ParseDebaterFile(p, raw); err == nil {
+				attempts = append(attempts, f)
+			}
+		}
+	}
+	p := filepath.Join(r.w.Dir, r.lang.Names().Final)
+	if raw, err := os.ReadFile(p); err == nil {
+		final, _ = bugfolder.ParseFinal(p, raw)
+	}
+	return attempts, final
+}
+
+// totals sums the calls, tokens and cost recorded in the debate's files.
+func (r *runner) totals() (calls, tokens int, usd float64) {
+	add := func(f *bugfolder.DebaterFile) {
+		calls++
+		tokens += f.TokensIn + f.TokensOut
+		usd += f.CostUSD
+	}
+	for k := 0; k <= r.r; k++ {
+		for _, f := range r.roundFiles(k) {
+			add(f)
+		}
+	}
+	attempts, final := r.judgeFiles()
+	for _, f := range attempts {
+		add(f)
+	}
+	if final != nil {
+		add(&final.DebaterFile)
+	}
+	return calls, tokens, usd
+}
+
 // finish records the end of the run and sums up the debate from its files.
 func (r *runner) finish(o Outcome, reason string) (*Result, error) {
-	d, err := bugfolder.ReadDebate(r.w.Dir, r.lang)
-	if err != nil {
-		return nil, err
-	}
 	res := &Result{Outcome: o, Dir: r.w.Dir, Reason: reason, N: r.n}
-	res.Tokens, res.USD = d.Totals()
-	for _, rd := range d.Rounds {
-		res.Calls += len(rd.Files)
-	}
-	res.Calls += len(d.JudgeAttempts)
-	if d.Final != nil {
-		res.Calls++
-		res.Winner = d.Lang.LabelName(d.Final.Winner)
-		res.Participants = d.Final.Participants
+	res.Calls, res.Tokens, res.USD = r.totals()
+	if _, final := r.judgeFiles(); final != nil {
+		res.Winner = r.lang.LabelName(final.Winner)
+		res.Participants = final.Participants
 	}
 	r.emit(Event{Type: EvDebateFinished, Status: string(o), Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, Participants: res.Participants, Reason: reason})
 	if err := r.check(); err != nil {

@@ -281,3 +281,31 @@ func TestStreamingDeltasKeepUTF8(t *testing.T) {
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// BenchmarkFlood100MB: one engine streaming 100 MB, with the default 8 MiB
+// cap. Reports what moot allocates and how much raw output it keeps.
+func BenchmarkFlood100MB(b *testing.B) {
+	dir := b.TempDir()
+	e := &EngineConfig{Name: "fake", Kind: KindCommand, Command: []string{fakeBin}, Env: map[string]string{"FAKE_PLAN": "*=flood:100"}}
+	a, err := New(e, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	var kept int64
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := 0; i < b.N; i++ {
+		f, _ := os.Create(filepath.Join(dir, "raw"))
+		res := a.Call(context.Background(), Request{Role: bugfolder.RoleSolver, SolverID: "agente-1", Timeout: time.Minute, Stdout: f})
+		fi, _ := f.Stat()
+		kept = fi.Size()
+		f.Close()
+		if !res.Truncated {
+			b.Fatal("not truncated")
+		}
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MiB-alloc/op")
+	b.ReportMetric(float64(kept)/(1<<20), "MiB-raw-kept")
+}
