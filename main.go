@@ -3,11 +3,19 @@
 package main
 
 import (
+	"embed"
 	"os"
 
 	"github.com/reversa/moot/cli"
 )
 
+// assets are what `moot demo` needs with only the binary: the sample
+// register and the recorded debate it replays.
+//
+//go:embed all:testdata/sample testdata/demo/cassette.yaml
+var assets embed.FS
+
 func main() {
+	cli.Assets = assets
 	os.Exit(cli.Main(os.Args[1:]))
 }

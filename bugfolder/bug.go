@@ -43,8 +43,26 @@ type Bug struct {
 	Meta *yaml.Node
 	// Body is bug.md's Markdown body.
 	Body string
-	// Sections are the body's level-2 sections (Summary … Agent Notes).
-	Sections []Section
+	// Done is whether DONE.md was there when the bug was read (Locked
+	// checks again, for writes).
+	Done bool
+	// Partial is set for a bug read for a listing: only its identity,
+	// title and visibility are filled. Full reads the rest.
+	Partial bool
+}
+
+// Full returns the bug with every field read (itself when it already is).
+func (b *Bug) Full() (*Bug, error) {
+	if !b.Partial {
+		return b, nil
+	}
+	return ParseBug(b.Register, b.Dir, b.Context)
+}
+
+// Sections parses the body's level-2 sections (Summary … Agent Notes).
+func (b *Bug) Sections() []Section {
+	_, secs := ParseSections(b.Body)
+	return secs
 }
 
 // BugFile is the name of a bug's canonical record.
@@ -66,7 +84,7 @@ func (b *Bug) Path() string { return filepath.Join(b.Dir, BugFile) }
 // accents), or "".
 func (b *Bug) Section(heading string) string {
 	want := normalizeHeading(heading)
-	for _, s := range b.Sections {
+	for _, s := range b.Sections() {
 		if normalizeHeading(s.Heading) == want {
 			return s.Text()
 		}
@@ -142,16 +160,15 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 			b.ChangeRisk = scalar(cr, "classification")
 		}
 	}
-	pre, secs := ParseSections(doc.Body)
-	b.Sections = secs
 	if b.Title == "" {
-		for _, h := range Headings(pre) {
+		for _, h := range Headings(doc.Body) {
 			if h.Level == 1 {
 				b.Title = h.Text
 				break
 			}
 		}
 	}
+	b.Done = b.Locked()
 	return b, nil
 }
 

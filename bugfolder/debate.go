@@ -343,8 +343,10 @@ type Debate struct {
 	JudgeAttempts []*DebaterFile
 	// Events is the event log, oldest first (nil when there is none).
 	Events []EventRecord
-	// Holder is the lock's holder when the lock file names one.
-	Holder *LockInfo
+	// Holder is the lock's holder when the lock file names one, and
+	// HolderAlive whether its process ran when the folder was read.
+	Holder      *LockInfo
+	HolderAlive bool
 	// Problems are files that could not be parsed; they are reported, not fatal.
 	Problems []error
 	// State is derived from the files and the event log.
@@ -435,6 +437,9 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 	}
 	sort.Slice(d.Rounds, func(i, j int) bool { return d.Rounds[i].K < d.Rounds[j].K })
 	d.State = deriveState(d)
+	if d.Holder != nil {
+		d.HolderAlive = d.Holder.Alive()
+	}
 	return d, nil
 }
 

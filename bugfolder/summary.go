@@ -8,8 +8,10 @@ import (
 // and figures, and how many debates it has had.
 type Summary struct {
 	Bug *Bug
-	// Debates are all the bug's debates, oldest first; Latest is the last.
+	// Debates are the bug's debates, oldest first (filled by Summarize;
+	// IndexBug reads only the latest). Count is how many there are.
 	Debates []*Debate
+	Count   int
 	Latest  *Debate
 	State   State
 	Mode    Mode
@@ -32,7 +34,7 @@ func Summarize(b *Bug) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Summary{Bug: b, Debates: ds, State: StateNoDebate}
+	s := &Summary{Bug: b, Debates: ds, Count: len(ds), State: StateNoDebate}
 	for _, d := range ds {
 		s.Problems = append(s.Problems, d.Problems...)
 	}

@@ -177,6 +177,7 @@ type FinalMeta struct {
 	DecidedBy                   string     `yaml:"decided_by"`
 	Participants                string     `yaml:"participants"`
 	Degraded                    bool       `yaml:"degraded"`
+	Absent                      []string   `yaml:"absent,omitempty"`
 	TotalTokens                 int        `yaml:"total_tokens"`
 	TotalCostUSD                float64    `yaml:"total_cost_usd"`
 	HealthTokensPerContribution float64    `yaml:"health_tokens_per_contribution"`

@@ -164,7 +164,7 @@ func newRoot(e *env) *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cmd.Help()
+			return runBrowser(e)
 		},
 		Version: version(),
 	}
@@ -180,6 +180,7 @@ func newRoot(e *env) *cobra.Command {
 		newRunCmd(e),
 		newResumeCmd(e),
 		newEnginesCmd(e),
+		newDemoCmd(e),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print moot's version",

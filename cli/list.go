@@ -54,10 +54,10 @@ the others are still listed.`,
 			if err != nil {
 				return err
 			}
-			bugs, errs := bugfolder.Discover(reg)
+			dirs, errs := bugfolder.BugDirs(reg)
 			var entries []listEntry
-			for _, b := range bugs {
-				s, err := bugfolder.Summarize(b)
+			for _, bd := range dirs {
+				s, err := bugfolder.IndexBug(reg, bd)
 				if err != nil {
 					errs = append(errs, err)
 					continue
@@ -94,8 +94,8 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	b := s.Bug
 	en := listEntry{
 		BugID: b.ID, Context: b.Context, Title: b.Title, Path: reg.Rel(b.Dir),
-		Status: string(s.State), CostUSD: s.CostUSD, Tokens: s.Tokens, Debates: len(s.Debates),
-		Visibility: b.Visibility, Locked: b.Locked(),
+		Status: string(s.State), CostUSD: s.CostUSD, Tokens: s.Tokens, Debates: s.Count,
+		Visibility: b.Visibility, Locked: b.Done,
 	}
 	if b.DisplayNumber != 0 {
 		en.DisplayNumber = ptr(b.DisplayNumber)

@@ -158,7 +158,7 @@ func engineOf(d *bugfolder.Debate, id string) string {
 func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 	switch d.State {
 	case bugfolder.StateRunning:
-		if d.Holder != nil && d.Holder.Alive() {
+		if d.Holder != nil && d.HolderAlive {
 			return fmt.Sprintf("being written now by %s", d.Holder)
 		}
 		return fmt.Sprintf("interrupted: `moot resume %s` continues it where it stopped", bug.ID)

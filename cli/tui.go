@@ -1,19 +1,88 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/tui"
 )
 
-// runTUI runs a debate in the terminal UI.
+// runTUI runs a debate in the terminal UI: at the cost screen when the
+// flags give the mode, else at the setup wizard.
 func runTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup, sf setupFlags, cmd *cobra.Command) error {
-	return usageErr("the terminal UI is not part of this build yet: pass --headless")
+	opts := tuiOptions(e, reg, cfg)
+	opts.Bug, opts.Setup = bug, s
+	return runProgram(e, reg, opts)
 }
 
 // resumeTUI resumes a debate in the terminal UI.
 func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, pol *engine.Policies) error {
-	return usageErr("the terminal UI is not part of this build yet: pass --headless")
+	opts := tuiOptions(e, reg, cfg)
+	opts.Bug, opts.Resume = bug, true
+	return runProgram(e, reg, opts)
+}
+
+// runBrowser opens the browser of the register's debates.
+func runBrowser(e *env) error {
+	if !isTerminal(e.stdout) || !isTerminal(e.stdin) {
+		return usageErr("the browser needs a terminal; without one, use moot list and moot show")
+	}
+	reg, err := findRegister(e)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig("", reg)
+	if err != nil {
+		return err
+	}
+	return runProgram(e, reg, tuiOptions(e, reg, cfg))
+}
+
+func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
+	return tui.Options{Register: reg, Config: cfg, Harness: harnessOptions(cfg), Version: version(), NoColor: e.noColor()}
+}
+
+// runProgram runs the UI, then says where the debate was written and
+// exits with the debate's code (0 done, 3 cancelled or left, 4 waiting).
+func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
+	p := tea.NewProgram(tui.New(opts))
+	final, err := p.Run()
+	if err != nil && !errors.Is(err, tea.ErrInterrupted) {
+		return withCode(ExitInternal, fmt.Errorf("terminal UI: %w", err))
+	}
+	m, ok := final.(tui.Model)
+	if !ok {
+		return nil
+	}
+	out := m.Outcome()
+	if out.Dir != "" {
+		where := out.Dir
+		if bugfolder.Within(reg.Project, e.cwd) {
+			where = reg.Rel(out.Dir)
+		}
+		fmt.Fprintf(e.stdout, "debate in %s\n", where)
+	}
+	if out.Err != nil {
+		return exitFor(e, reg, out.Result, out.Err)
+	}
+	res := out.Result
+	switch {
+	case res == nil:
+		return nil
+	case out.Left:
+		fmt.Fprintf(e.stdout, "left while it ran: everything is kept; `moot resume %s` continues it\n", out.BugID)
+		return &exitError{code: ExitCancelled, quiet: true}
+	case res.Reason != "":
+		fmt.Fprintln(e.stdout, res.Reason)
+	}
+	if res.Outcome == engine.OutcomeDone {
+		fmt.Fprintf(e.stdout, "done: %s won · %d calls · %s tokens · %s\n", res.Winner, res.Calls, thousands(res.Tokens), usd(res.USD))
+	}
+	return exitFor(e, reg, res, nil)
 }

@@ -182,9 +182,9 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 	}
 	k := len(props)
 	var head strings.Builder
+	var absent []string
 	if k < r.n {
-		fmt.Fprintf(&head, r.t("> Debate degradado: %d de %d debatedores participaram.\n", "> Degraded debate: %d of %d debaters took part.\n"), k, r.n)
-		var absent []string
+		fmt.Fprintf(&head, r.t("> Debate degradado: %d de %d debatedores participaram.\n\n", "> Degraded debate: %d of %d debaters took part.\n\n"), k, r.n)
 		for _, id := range r.solvers {
 			found := false
 			for _, p := range props {
@@ -194,14 +194,13 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 				absent = append(absent, id)
 			}
 		}
-		fmt.Fprintf(&head, r.t("> Sem proposta final: %s.\n\n", "> No final proposal from: %s.\n\n"), strings.Join(absent, ", "))
 	}
 	_, tokens, usd := r.totals()
 	tokens += meta.TokensIn + meta.TokensOut
 	usd += deref(meta.CostUSD)
 	fm := bugfolder.FinalMeta{DebaterMeta: meta, Winner: winner, WinnerSolver: winnerSolver,
 		Labels: bugfolder.OrderedMap(labels), AcceptedContributions: accepted, DecidedBy: by,
-		Participants: bugfolder.Participants(r.lang, k, r.n), Degraded: k < r.n,
+		Participants: bugfolder.Participants(r.lang, k, r.n), Degraded: k < r.n, Absent: absent,
 		TotalTokens: tokens, TotalCostUSD: usd}
 	if accepted > 0 {
 		fm.HealthTokensPerContribution = float64(tokens) / float64(accepted)

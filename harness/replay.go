@@ -171,7 +171,11 @@ func (r *replay) Call(ctx context.Context, req Request) Result {
 	if timesOut {
 		reason := call.Error
 		if reason == "" {
-			reason = fmt.Sprintf("no answer within %s", dur)
+			limit := req.Timeout
+			if limit <= 0 {
+				limit = dur
+			}
+			reason = fmt.Sprintf("no answer within %s", limit)
 		}
 		return Result{Status: bugfolder.StatusTimeout, Failure: FailTimeout, Err: reason}
 	}

@@ -1,0 +1,376 @@
+package bugfolder
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// BugDir is a bug folder found in a register, not yet read.
+type BugDir struct {
+	Dir     string
+	Context string
+}
+
+// BugDirs lists the register's bug folders without reading them, in the
+// order listings show them (context, then folder name).
+func BugDirs(reg *Register) ([]BugDir, []error) {
+	var out []BugDir
+	var errs []error
+	scan := func(bugsDir, context string) {
+		ents, err := os.ReadDir(bugsDir)
+		if err != nil {
+			errs = append(errs, &InputError{Path: bugsDir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
+			return
+		}
+		for _, e := range ents {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				out = append(out, BugDir{Dir: filepath.Join(bugsDir, e.Name()), Context: context})
+			}
+		}
+	}
+	ents, err := os.ReadDir(reg.Root)
+	if err != nil {
+		return nil, []error{&InputError{Path: reg.Root, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}}
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || notBugs[name] {
+			continue
+		}
+		dir := filepath.Join(reg.Root, name)
+		if name == "bugs" {
+			scan(dir, "")
+		} else if isDir(filepath.Join(dir, "bugs")) {
+			scan(filepath.Join(dir, "bugs"), name)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Context != out[j].Context {
+			return out[i].Context < out[j].Context
+		}
+		return filepath.Base(out[i].Dir) < filepath.Base(out[j].Dir)
+	})
+	return out, errs
+}
+
+// readFrontMatter reads a file only as far as its front matter's closing
+// line (P can be large; the index needs only the settings).
+func readFrontMatter(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 8<<10)
+	var buf bytes.Buffer
+	first := true
+	for {
+		line, err := r.ReadBytes('\n')
+		buf.Write(line)
+		t := bytes.TrimRight(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")), " \t\r\n")
+		if first {
+			first = false
+			if !bytes.Equal(t, []byte("---")) {
+				return buf.Bytes(), nil // no front matter: the first line is enough
+			}
+		} else if bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
+			return buf.Bytes(), nil
+		}
+		if err == io.EOF {
+			return buf.Bytes(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// IndexBug reads what a listing shows of one bug: its bug.md and a summary
+// of its latest debate, reading as little as it can (front matter only
+// where that is enough). Debate files that cannot be read are in Problems.
+func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
+	b, err := quickBug(reg, bd)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{Bug: b, State: StateNoDebate}
+	ents, err := os.ReadDir(b.Dir)
+	if err != nil {
+		return nil, &InputError{Path: b.Dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	hasCurrent := false
+	archived := 0
+	var lastArchived string
+	for _, e := range ents {
+		switch {
+		case e.IsDir() && e.Name() == DebateDir:
+			hasCurrent = true
+		case e.IsDir() && archivedName.MatchString(e.Name()):
+			archived++
+			if e.Name() > lastArchived {
+				lastArchived = e.Name()
+			}
+		}
+	}
+	dir := ""
+	count := archived
+	if hasCurrent {
+		dir = filepath.Join(b.Dir, DebateDir)
+	}
+	d, err := indexDebate(dir, reg.Lang)
+	if err != nil {
+		return nil, err
+	}
+	if d != nil && d.State != StateNoDebate {
+		count++
+	} else if lastArchived != "" {
+		d, err = indexDebate(filepath.Join(b.Dir, lastArchived), reg.Lang)
+		if err != nil {
+			return nil, err
+		}
+	}
+	s.Count = count
+	if d == nil || d.State == StateNoDebate {
+		return s, nil
+	}
+	s.Debates = []*Debate{d}
+	s.Latest = d
+	s.State = d.State
+	s.Problems = d.Problems
+	if d.Problem != nil {
+		s.Mode, s.N, s.R = d.Problem.Mode, d.Problem.N, d.Problem.R
+	}
+	s.StartedAt = d.StartedAt()
+	if f := d.Final; f != nil {
+		if f.Winner != "" {
+			s.Winner = d.Lang.LabelName(f.Winner)
+		}
+		s.WinnerSolver = f.WinnerSolver
+		s.Health = f.HealthTokensPerContribution
+		if f.TotalTokens > 0 || f.TotalCostUSD > 0 {
+			s.Tokens, s.CostUSD = f.TotalTokens, f.TotalCostUSD
+			return s, nil
+		}
+	}
+	// no totals recorded (an unfinished or hand-made debate): sum the files
+	full, err := ReadDebate(d.Dir, reg.Lang)
+	if err != nil {
+		return nil, err
+	}
+	s.Tokens, s.CostUSD = full.Totals()
+	if s.N == 0 && len(full.Rounds) > 0 {
+		for _, f := range full.Rounds[0].Files {
+			if f.Role == RoleSolver {
+				s.N++
+			}
+		}
+	}
+	if s.R == 0 && len(full.Rounds) > 0 && full.Problem == nil {
+		s.R = full.Rounds[len(full.Rounds)-1].K
+	}
+	if s.Health == 0 && s.Latest.Final != nil && s.Latest.Final.AcceptedContributions > 0 && s.Tokens > 0 {
+		s.Health = float64(s.Tokens) / float64(s.Latest.Final.AcceptedContributions)
+	}
+	if d.Problem == nil || d.Problem.CreatedAt.IsZero() {
+		s.StartedAt = full.StartedAt() // from the calls' timestamps
+	}
+	return s, nil
+}
+
+// quickBug reads what a listing needs of bug.md — id, display number,
+// title, visibility — with the flat fast path, or in full when the front
+// matter needs it (and to report what is wrong with it).
+func quickBug(reg *Register, bd BugDir) (*Bug, error) {
+	path := filepath.Join(bd.Dir, BugFile)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return ParseBug(reg, bd.Dir, bd.Context)
+	}
+	fm := frontMatterBlock(raw)
+	vals, ok := quickFields(fm, "id", "display_number", "title", "visibility", "status")
+	if fm == nil || !ok {
+		return ParseBug(reg, bd.Dir, bd.Context)
+	}
+	b := &Bug{Register: reg, Dir: bd.Dir, Context: bd.Context, Partial: true,
+		ID: vals["id"], Title: vals["title"], Status: vals["status"], Visibility: strings.ToLower(vals["visibility"])}
+	if b.ID == "" {
+		if mm := idInName.FindStringSubmatch(filepath.Base(bd.Dir)); mm != nil {
+			b.ID = mm[1]
+		} else {
+			b.ID = filepath.Base(bd.Dir)
+		}
+	}
+	if v := vals["display_number"]; v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return ParseBug(reg, bd.Dir, bd.Context)
+		}
+		b.DisplayNumber = n
+	}
+	switch b.Visibility {
+	case "":
+		b.Visibility = "normal"
+	case "normal", "internal", "restricted":
+	default:
+		return ParseBug(reg, bd.Dir, bd.Context)
+	}
+	if !safeID.MatchString(b.ID) {
+		return ParseBug(reg, bd.Dir, bd.Context)
+	}
+	if b.Title == "" {
+		for _, h := range Headings(NormalizeText(raw[len(fm):])) {
+			if h.Level == 1 {
+				b.Title = h.Text
+				break
+			}
+		}
+	}
+	b.Done = b.Locked()
+	return b, nil
+}
+
+// quickProblem reads problema.md's settings with the fast path; nil when the
+// front matter needs the full parser.
+func quickProblem(path string, head []byte) *ProblemFile {
+	vals, ok := quickFields(frontMatterBlock(head), "mode", "n", "r", "created_at", "judge")
+	if !ok || vals["mode"] == "" {
+		return nil
+	}
+	m, err := ParseMode(vals["mode"])
+	if err != nil {
+		return nil
+	}
+	n, err1 := strconv.Atoi(vals["n"])
+	r, err2 := strconv.Atoi(vals["r"])
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	return &ProblemFile{Path: path, Mode: m, N: n, R: r, Judge: vals["judge"], CreatedAt: parseTime(vals["created_at"])}
+}
+
+// quickFinal reads a final answer's recorded figures with the fast path;
+// nil when the file needs the full parser (a hand-made one, say).
+func quickFinal(path string, raw []byte) *Final {
+	vals, ok := quickFields(frontMatterBlock(raw), "winner", "winner_solver", "decided_by", "participants",
+		"accepted_contributions", "total_tokens", "total_cost_usd", "health_tokens_per_contribution", "status")
+	if !ok || vals["winner"] == "" || vals["winner_solver"] == "" {
+		return nil // the solver comes from the labels: parse in full
+	}
+	f := &Final{DebaterFile: DebaterFile{Path: path, Status: Status(vals["status"]), Role: RoleJudge}, Winner: vals["winner"],
+		WinnerSolver: vals["winner_solver"], DecidedBy: vals["decided_by"]}
+	if ls := FindLabels(f.Winner); len(ls) == 1 {
+		f.Winner = ls[0]
+	}
+	if mm := twoNumbers.FindStringSubmatch(vals["participants"]); mm != nil {
+		f.Participants, _ = strconv.Atoi(mm[1])
+		f.Of, _ = strconv.Atoi(mm[2])
+	}
+	f.AcceptedContributions, _ = strconv.Atoi(vals["accepted_contributions"])
+	f.TotalTokens, _ = strconv.Atoi(vals["total_tokens"])
+	f.TotalCostUSD, _ = strconv.ParseFloat(vals["total_cost_usd"], 64)
+	f.HealthTokensPerContribution, _ = strconv.ParseFloat(vals["health_tokens_per_contribution"], 64)
+	return f
+}
+
+// indexDebate reads just enough of a debate folder to derive its state and
+// settings: problema.md's front matter, the final answer, the judge's
+// attempts (names), the round folders (names) and the event log.
+func indexDebate(dir string, fallback Lang) (*Debate, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Debate{Dir: dir, Name: filepath.Base(dir), State: StateNoDebate}, nil
+	}
+	if err != nil {
+		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	d := &Debate{Dir: dir, Name: filepath.Base(dir), Lang: fallback}
+	present := map[string]bool{}
+	for _, e := range ents {
+		present[e.Name()] = true
+	}
+	switch {
+	case present[names[PT].Problem], present[names[PT].Final], present["rodada-0"]:
+		d.Lang = PT
+	case present[names[EN].Problem], present[names[EN].Final], present["round-0"]:
+		d.Lang = EN
+	}
+	final := present[names[PT].Final] || present[names[EN].Final]
+	for _, e := range ents {
+		name := e.Name()
+		p := filepath.Join(dir, name)
+		switch {
+		case !e.IsDir() && (name == names[PT].Problem || name == names[EN].Problem):
+			raw, err := readFrontMatter(p)
+			if err != nil {
+				d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
+				continue
+			}
+			if q := quickProblem(p, raw); q != nil {
+				d.Problem = q
+				continue
+			}
+			pf, err := ParseProblemFile(p, raw)
+			if err != nil {
+				// a hand-written settings list lives in the body: read it all
+				if full, rerr := os.ReadFile(p); rerr == nil {
+					pf, err = ParseProblemFile(p, full)
+				}
+			}
+			if err != nil {
+				d.Problems = append(d.Problems, err)
+				continue
+			}
+			if pf.Mode == "" {
+				if full, rerr := os.ReadFile(p); rerr == nil {
+					if pf2, err := ParseProblemFile(p, full); err == nil {
+						pf = pf2
+					}
+				}
+			}
+			d.Problem = pf
+		case !e.IsDir() && (name == names[PT].Final || name == names[EN].Final):
+			if raw, err := d.read(p); err == nil {
+				if q := quickFinal(p, raw); q != nil {
+					d.Final = q
+				} else if f, err := ParseFinal(p, raw); err != nil {
+					d.Problems = append(d.Problems, err)
+				} else {
+					d.Final = f
+				}
+			}
+		case !e.IsDir() && (name == "eventos.jsonl" || name == "events.jsonl"):
+			if !final { // a final answer decides the state
+				d.readEvents(p)
+			}
+		case !e.IsDir() && name == LockFile:
+			d.Holder = readLockInfo(p)
+		case e.IsDir() && roundDirRE.MatchString(name):
+			d.Rounds = append(d.Rounds, &Round{Dir: p})
+		case e.IsDir() && (name == names[PT].JudgeID || name == names[EN].JudgeID):
+			if js, err := os.ReadDir(p); err == nil {
+				for _, j := range js {
+					if attemptRE.MatchString(j.Name()) {
+						d.JudgeAttempts = append(d.JudgeAttempts, &DebaterFile{Path: filepath.Join(p, j.Name())})
+					}
+				}
+			}
+		}
+	}
+	d.State = deriveState(d)
+	if d.Holder != nil {
+		d.HolderAlive = d.Holder.Alive()
+	}
+	return d, nil
+}

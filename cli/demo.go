@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+)
+
+// Assets holds what moot demo needs — testdata/sample and
+// testdata/demo/cassette.yaml — embedded in the binary by main.
+var Assets fs.FS
+
+// demoEngines is the engines file of the demo's copy of the register.
+const demoEngines = `# moot demo: the replay engine plays a recorded debate with its timings.
+engines:
+  demo:
+    kind: replay
+    cassette: demo-cassette.yaml
+    timeout: 9s
+    context_tokens: 128000
+    price: {input_per_mtok: 0.15, output_per_mtok: 0.60}
+defaults:
+  solver: demo
+  judge: demo
+`
+
+// extractDemo copies the sample register and the cassette into a fresh
+// temporary folder and returns it.
+func extractDemo() (string, error) {
+	if Assets == nil {
+		return "", fmt.Errorf("this build has no demo assets")
+	}
+	dir, err := os.MkdirTemp("", "moot-demo-")
+	if err != nil {
+		return "", fmt.Errorf("create a folder for the demo: %w", err)
+	}
+	sample, err := fs.Sub(Assets, "testdata/sample")
+	if err != nil {
+		return "", err
+	}
+	err = fs.WalkDir(sample, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(dir, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(out, 0o755)
+		}
+		b, err := fs.ReadFile(sample, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+	if err != nil {
+		return "", fmt.Errorf("copy the sample register: %w", err)
+	}
+	cas, err := fs.ReadFile(Assets, "testdata/demo/cassette.yaml")
+	if err != nil {
+		return "", err
+	}
+	root := filepath.Join(dir, bugfolder.RootName)
+	if err := os.WriteFile(filepath.Join(root, "demo-cassette.yaml"), cas, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(root, "moot.yaml"), []byte(demoEngines), 0o644); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+func newDemoCmd(e *env) *cobra.Command {
+	var headless bool
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "A recorded debate, replayed in the TUI (no model, no network)",
+		Long: `Copy the bundled sample register to a fresh temporary folder (it says where)
+and run a debate on its bug BUG-20260715-A7K3 — N=3 solvers, R=2 rounds —
+with the replay engine playing a recorded debate with its timings. Round 1
+loses its quorum (one solver times out, one answers without the protocol's
+sections), so the quorum menu appears; continuing runs it to the final
+synthesis, which says it is degraded. Works from any folder with only the
+binary.
+
+With --headless (or without a terminal) the quorum menu is answered
+"continue" and progress is printed instead.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := extractDemo()
+			if err != nil {
+				return withCode(ExitInternal, err)
+			}
+			fmt.Fprintf(e.stdout, "moot demo: a recorded debate on a copy of the sample register in %s\n", dir)
+			reg, bug, err := bugfolder.Resolve(dir, "BUG-20260715-A7K3")
+			if err != nil {
+				return withCode(ExitInternal, err)
+			}
+			cfg, err := harness.LoadConfig(filepath.Join(reg.Root, "moot.yaml"))
+			if err != nil {
+				return withCode(ExitInternal, err)
+			}
+			s := engine.Setup{Bug: bug, Lang: reg.Lang, Mode: bugfolder.Diagnosis, N: 3, R: 2,
+				Solvers: []string{"demo", "demo", "demo"}, Judge: "demo", Parallel: 3}
+			if headless || !isTerminal(e.stdout) || !isTerminal(e.stdin) {
+				pr := newProgress(e, reg, false)
+				res, err := engine.Start(context.Background(), s, engine.Options{
+					Config: cfg, Harness: harnessOptions(cfg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},
+					Sink: pr.sink, Command: "moot demo", Version: version(),
+				})
+				return exitFor(e, reg, res, err)
+			}
+			opts := tuiOptions(e, reg, cfg)
+			opts.Bug, opts.Setup = bug, s
+			opts.Banner = "moot demo · a recorded debate (replay engine: no model, no network) in " + dir
+			return runProgram(e, reg, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&headless, "headless", false, "no TUI: print progress, answer the quorum menu with continue")
+	return cmd
+}

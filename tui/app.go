@@ -1,0 +1,782 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+)
+
+// Options configure the UI.
+type Options struct {
+	Register *bugfolder.Register
+	Config   *harness.Config
+	Harness  harness.Options
+	Version  string
+	// Bug opens the UI on one bug: resuming its debate when Resume is set,
+	// at the cost screen when Setup is complete (mode and engines), else at
+	// the setup wizard. Without a bug the UI opens the browser.
+	Bug    *bugfolder.Bug
+	Setup  engine.Setup
+	Resume bool
+	// Status is the probe result of each engine (nil: not probed).
+	Status map[string]EngineStatus
+	// NoColor renders documents without colour (NO_COLOR).
+	NoColor bool
+	// Banner is a line shown above every screen (the demo says where it runs).
+	Banner string
+	// Now is the clock (tests); time.Now when nil.
+	Now func() time.Time
+}
+
+// Outcome is what the UI leaves behind when it exits.
+type Outcome struct {
+	// Result is the result of the debate that ran, if one did.
+	Result *engine.Result
+	Err    error
+	// Dir is the debate folder the UI last showed or wrote.
+	Dir string
+	// Left is set when the engineer left a running debate.
+	Left bool
+	// BugID is the bug of the debate that ran.
+	BugID string
+}
+
+type screen int
+
+const (
+	scrBrowser screen = iota
+	scrWizard
+	scrCost
+	scrDebate
+)
+
+// Messages the model sends itself.
+type (
+	// tickMsg advances the clock while a debate runs.
+	tickMsg time.Time
+	// problemMsg delivers the bug read in full and its P, assembled off the
+	// UI goroutine.
+	problemMsg struct {
+		bug *bugfolder.Bug
+		p   *bugfolder.Problem
+		err error
+	}
+	// debateLoadedMsg opens a past debate read off the UI goroutine.
+	debateLoadedMsg struct {
+		bug *bugfolder.Bug
+		deb *bugfolder.Debate
+		err error
+	}
+	// convergenceMsg delivers the convergence rows read from disk.
+	convergenceMsg struct {
+		dir  string
+		rows []convRow
+	}
+	// statusMsg shows a message in the status line for a while.
+	statusMsg string
+)
+
+// Model is the root model: it owns all state and routes every message.
+type Model struct {
+	opts   Options
+	st     *Styles
+	keys   keyMap
+	w, h   int
+	dark   bool
+	screen screen
+
+	browser browser
+	bug     *bugfolder.Bug
+	wiz     *wizard
+	problem *bugfolder.Problem
+	probErr error
+	cost    costState
+
+	deb     *debateView
+	tab     int
+	focus   int
+	zoom    bool
+	zoomVP  viewport.Model
+	conv    []convRow
+	menu    *menu
+	help    bool
+	bridge  *bridge
+	running bool
+	backTo  screen
+
+	docs    map[docKey]string
+	pending map[docKey]bool
+	spin    spinner.Model
+	now     time.Time
+
+	status      string
+	statusUntil time.Time
+	out         Outcome
+}
+
+// costState is the cost screen: the plan and the focused button.
+type costState struct {
+	setup  engine.Setup
+	plan   *engine.Plan
+	err    error
+	button int
+}
+
+// New builds the UI's root model.
+func New(opts Options) Model {
+	m := Model{opts: opts, st: NewStyles(true), keys: newKeyMap(), dark: true, w: 100, h: 30,
+		docs: map[docKey]string{}, pending: map[docKey]bool{}}
+	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	m.now = m.clock()
+	m.browser = newBrowser(opts.Register)
+	switch {
+	case opts.Bug == nil:
+		m.screen = scrBrowser
+	case opts.Resume:
+		m.bug = opts.Bug
+		m.screen = scrDebate
+	case opts.Setup.Mode != "" && len(opts.Setup.Solvers) > 0:
+		m.bug = opts.Bug
+		m.cost.setup = opts.Setup
+		m.screen = scrCost
+	default:
+		m.bug = opts.Bug
+		m.wiz = newWizard(opts.Bug, opts.Config, opts.Status, opts.Setup)
+		m.screen = scrWizard
+	}
+	return m
+}
+
+func (m Model) clock() time.Time {
+	if m.opts.Now != nil {
+		return m.opts.Now()
+	}
+	return time.Now()
+}
+
+// Init starts what the first screen needs.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	switch m.screen {
+	case scrBrowser:
+		cmds = append(cmds, listBugDirsCmd(m.opts.Register))
+	case scrWizard, scrCost:
+		cmds = append(cmds, assemblePCmd(m.bug))
+		if m.wiz != nil {
+			cmds = append(cmds, m.wiz.form.Init())
+		}
+	case scrDebate:
+		cmds = append(cmds, loadDebateCmd(m.bug))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Outcome reports what happened, once the program has exited.
+func (m Model) Outcome() Outcome { return m.out }
+
+func assemblePCmd(bug *bugfolder.Bug) tea.Cmd {
+	return func() tea.Msg {
+		full, err := bug.Full()
+		if err != nil {
+			return problemMsg{bug, nil, err}
+		}
+		p, err := bugfolder.AssembleP(full)
+		return problemMsg{full, p, err}
+	}
+}
+
+func loadDebateCmd(bug *bugfolder.Bug) tea.Cmd {
+	return func() tea.Msg {
+		full, err := bug.Full()
+		if err != nil {
+			return debateLoadedMsg{bug, nil, err}
+		}
+		d, err := bugfolder.ReadDebate(filepath.Join(full.Dir, bugfolder.DebateDir), full.Register.Lang)
+		return debateLoadedMsg{full, d, err}
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// Update routes a message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.layoutZoom()
+		m.sizeWizard()
+		if m.menu != nil {
+			m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+		}
+	case tea.BackgroundColorMsg:
+		m.dark = msg.IsDark()
+		m.st = NewStyles(m.dark)
+		m.docs = map[docKey]string{} // rendered for the other background
+	case tickMsg:
+		m.now = time.Time(msg)
+		if m.running {
+			cmds = append(cmds, tick())
+		}
+	case spinner.TickMsg:
+		if m.running {
+			var c tea.Cmd
+			m.spin, c = m.spin.Update(msg)
+			cmds = append(cmds, c)
+		}
+	case statusMsg:
+		m.status, m.statusUntil = string(msg), m.clock().Add(4*time.Second)
+	case bugDirsMsg:
+		m.browser.setDirs(msg)
+		var first []int
+		for i := 0; i < min(len(msg.dirs), m.h); i++ {
+			first = append(first, i)
+		}
+		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first))
+	case indexMsg:
+		m.browser.addIndex(msg)
+		if !msg.done {
+			cmds = append(cmds, waitForIndex(msg.ch))
+		}
+	case problemMsg:
+		m.problem, m.probErr = msg.p, msg.err
+		if msg.bug != nil && m.bug != nil && msg.bug.Dir == m.bug.Dir {
+			m.bug = msg.bug
+			m.cost.setup.Bug = msg.bug
+			if m.wiz != nil {
+				m.wiz.bug = msg.bug
+			}
+		}
+		if m.screen == scrCost {
+			m.planCost()
+		}
+	case debateLoadedMsg:
+		m = m.openDebate(msg)
+		if m.deb != nil {
+			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
+		}
+		if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
+			cmds = append(cmds, m.startResume())
+		}
+	case engineMsg:
+		var c tea.Cmd
+		m, c = m.handleEngine(msg)
+		cmds = append(cmds, c)
+	case docMsg:
+		delete(m.pending, msg.key)
+		if msg.err != nil && m.zoom && m.zoomPane() != nil {
+			break // keep showing the pane's text
+		}
+		m.docs[msg.key] = msg.out
+		if m.zoom && m.zoomDocKey() == msg.key {
+			m.zoomVP.SetContent(msg.out)
+		}
+	case convergenceMsg:
+		if m.deb != nil && msg.dir == m.deb.dir {
+			m.conv = msg.rows
+		}
+	case finalMsg:
+		if m.deb != nil && msg.dir == m.deb.dir {
+			m.deb.final = msg.final
+		}
+	case tea.KeyPressMsg:
+		var c tea.Cmd
+		m, c = m.handleKey(msg)
+		cmds = append(cmds, c)
+	default:
+		if m.menu != nil {
+			var c tea.Cmd
+			m, c = m.updateMenu(msg)
+			cmds = append(cmds, c)
+		} else if m.screen == scrWizard && m.wiz != nil {
+			var c tea.Cmd
+			m, c = m.updateWizard(msg)
+			cmds = append(cmds, c)
+		}
+	}
+	cmds = append(cmds, m.wantDocs()...)
+	return m, tea.Batch(cmds...)
+}
+
+// handleKey routes a key press: ctrl+c first, then an open menu, the help
+// overlay, and the screen.
+func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	if key.Matches(msg, m.keys.ForceQuit) {
+		if m.running {
+			return m.leave()
+		}
+		return m, tea.Quit
+	}
+	if m.menu != nil {
+		return m.updateMenu(msg)
+	}
+	if m.help {
+		m.help = false
+		return m, nil
+	}
+	switch m.screen {
+	case scrBrowser:
+		return m.browserKey(msg)
+	case scrWizard:
+		if key.Matches(msg, m.keys.Back) && m.wiz.stage == stageBasics {
+			return m.backFromSetup()
+		}
+		return m.updateWizard(msg)
+	case scrCost:
+		return m.costKey(msg)
+	case scrDebate:
+		return m.debateKey(msg)
+	}
+	return m, nil
+}
+
+// backFromSetup leaves the wizard or the cost screen.
+func (m Model) backFromSetup() (Model, tea.Cmd) {
+	if m.opts.Bug != nil {
+		return m, tea.Quit
+	}
+	m.screen = scrBrowser
+	m.wiz = nil
+	return m, nil
+}
+
+func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	b := &m.browser
+	listH := m.listHeight()
+	if b.filtering {
+		switch msg.String() {
+		case "enter", "esc":
+			b.filtering = false
+			b.filter.Blur()
+			if msg.String() == "esc" {
+				b.filter.SetValue("")
+				b.refilter()
+			}
+			return m, nil
+		}
+		var c tea.Cmd
+		b.filter, c = b.filter.Update(msg)
+		b.refilter()
+		return m, c
+	}
+	switch {
+	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
+		return m, tea.Quit
+	case key.Matches(msg, m.keys.Help):
+		m.help = true
+	case key.Matches(msg, m.keys.Up):
+		b.move(-1, listH)
+	case key.Matches(msg, m.keys.Down):
+		b.move(1, listH)
+	case key.Matches(msg, m.keys.PageUp):
+		b.move(-listH, listH)
+	case key.Matches(msg, m.keys.PageDown):
+		b.move(listH, listH)
+	case key.Matches(msg, m.keys.Filter):
+		b.filtering = true
+		return m, b.filter.Focus()
+	case key.Matches(msg, m.keys.Enter):
+		if r := b.selected(); r != nil && r.sum != nil {
+			if r.sum.Count == 0 {
+				return m, statusCmd(fmt.Sprintf("%s has no debate yet: n starts one", r.sum.Bug.ID))
+			}
+			m.backTo = scrBrowser
+			return m, loadDebateCmd(r.sum.Bug)
+		}
+	case key.Matches(msg, m.keys.New):
+		r := b.selected()
+		switch {
+		case r == nil || r.sum == nil:
+		case r.sum.Bug.Done:
+			return m, statusCmd(fmt.Sprintf("%s is closed by DONE.md: moot starts no debate there", r.sum.Bug.ID))
+		case r.resumable():
+			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
+		default:
+			m.bug = r.sum.Bug
+			m.problem, m.probErr = nil, nil
+			m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{})
+			m.sizeWizard()
+			m.screen = scrWizard
+			return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())
+		}
+	case key.Matches(msg, m.keys.Resume):
+		r := b.selected()
+		if r == nil || !r.resumable() {
+			return m, statusCmd("nothing to resume here: r resumes an interrupted, waiting, cancelled or judge-failed debate")
+		}
+		m.bug = r.sum.Bug
+		m.opts.Resume = true
+		m.backTo = scrBrowser
+		return m, loadDebateCmd(m.bug)
+	}
+	return m, nil
+}
+
+func statusCmd(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }
+
+// updateWizard feeds the wizard's form and moves through its stages.
+func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
+	f, c := m.wiz.form.Update(msg)
+	if form, ok := f.(*huh.Form); ok {
+		m.wiz.form = form
+	}
+	switch m.wiz.form.State {
+	case huh.StateAborted:
+		return m.backFromSetup()
+	case huh.StateCompleted:
+		if m.wiz.advance() {
+			m.cost = costState{setup: m.wiz.setup(m.bug)}
+			m.screen = scrCost
+			m.planCost()
+			return m, nil
+		}
+		m.sizeWizard()
+		return m, m.wiz.form.Init()
+	}
+	return m, c
+}
+
+// fitForm sizes a huh form: huh lays a form out only when the form itself
+// receives a window size, so it gets one at the size it is drawn.
+func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
+	f = f.WithWidth(w)
+	if h > 0 {
+		f = f.WithHeight(h)
+	}
+	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: max(h, m.h)}); nf != nil {
+		if form, ok := nf.(*huh.Form); ok {
+			f = form
+		}
+	}
+	return f
+}
+
+// sizeWizard fits the wizard's form to the window.
+func (m *Model) sizeWizard() {
+	if m.wiz != nil {
+		m.wiz.form = m.fitForm(m.wiz.form, min(m.w-4, 100), max(8, m.h-5))
+	}
+}
+
+// planCost prices the setup once P is there.
+func (m *Model) planCost() {
+	if m.problem == nil && m.probErr == nil {
+		return
+	}
+	if m.probErr != nil {
+		m.cost.err = m.probErr
+		return
+	}
+	s := m.cost.setup
+	s.Problem = m.problem
+	if s.Parallel == 0 {
+		s.Parallel = s.N
+	}
+	m.cost.setup = s
+	m.cost.plan, m.cost.err = engine.NewPlan(s, m.opts.Config)
+	m.cost.button = 0
+}
+
+func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.keys.Left), msg.String() == "shift+tab":
+		m.cost.button = (m.cost.button + 2) % 3
+	case key.Matches(msg, m.keys.Right), msg.String() == "tab":
+		m.cost.button = (m.cost.button + 1) % 3
+	case key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Quit):
+		return m.backFromSetup()
+	case key.Matches(msg, m.keys.Enter):
+		switch m.cost.button {
+		case 0:
+			if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
+				return m, statusCmd("this debate cannot start: see why above")
+			}
+			return m.startRun()
+		case 1:
+			if m.wiz == nil {
+				m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, m.cost.setup)
+			} else {
+				m.wiz.stage = stageBasics
+				m.wiz.build()
+			}
+			m.sizeWizard()
+			m.screen = scrWizard
+			return m, m.wiz.form.Init()
+		case 2:
+			return m.backFromSetup()
+		}
+	}
+	return m, nil
+}
+
+// engineOptions are the options of a run driven by this UI.
+func (m Model) engineOptions(b *bridge, command string) engine.Options {
+	return engine.Options{Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now}
+}
+
+// startRun starts the debate of the cost screen.
+func (m Model) startRun() (Model, tea.Cmd) {
+	s := m.cost.setup
+	b := newBridge()
+	m.bridge, m.running = b, true
+	m.out.BugID = s.Bug.ID
+	m.deb = newLiveView(s)
+	m.deb.estUSD, m.deb.hasEstimate = m.cost.plan.USD, true
+	m.deb.callsPlanned = m.cost.plan.Calls.Total
+	m.deb.startedAt = m.clock()
+	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil
+	opts := m.engineOptions(b, "moot run "+s.Bug.ID)
+	go func() {
+		res, err := engine.Start(b.ctx, s, opts)
+		b.ch <- runDoneMsg{res, err}
+	}()
+	return m, tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
+}
+
+// startResume resumes the debate on screen.
+func (m *Model) startResume() tea.Cmd {
+	b := newBridge()
+	m.bridge, m.running = b, true
+	m.out.BugID = m.bug.ID
+	m.deb.live, m.deb.state = true, "running"
+	bug := m.bug
+	opts := m.engineOptions(b, "moot resume "+bug.ID)
+	go func() {
+		res, err := engine.Resume(b.ctx, bug, opts)
+		b.ch <- runDoneMsg{res, err}
+	}()
+	return tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
+}
+
+// openDebate shows a debate read from disk.
+func (m Model) openDebate(msg debateLoadedMsg) Model {
+	if msg.err != nil {
+		m.status, m.statusUntil = msg.err.Error(), m.clock().Add(6*time.Second)
+		m.opts.Resume = false
+		return m
+	}
+	if m.opts.Resume && msg.deb.State == bugfolder.StateDone {
+		m.status, m.statusUntil = "the debate is already finished; nothing to resume", m.clock().Add(6*time.Second)
+		m.opts.Resume = false
+	}
+	m.bug = msg.bug
+	m.deb = viewFromFiles(msg.bug, msg.deb)
+	m.out.Dir = msg.deb.Dir
+	m.screen, m.focus, m.zoom, m.conv = scrDebate, 0, false, nil
+	m.tab = 1 + m.deb.current
+	if msg.deb.Final != nil {
+		m.tab = m.finalTab()
+	}
+	return m
+}
+
+// leave stops a running debate (it stays resumable) and exits when the
+// engine has written its last event.
+func (m Model) leave() (Model, tea.Cmd) {
+	m.out.Left = true
+	m.menu = nil
+	if m.bridge != nil {
+		m.bridge.cancel()
+	}
+	m.status, m.statusUntil = "stopping the calls in flight…", m.clock().Add(time.Minute)
+	return m, nil
+}
+
+// handleEngine applies a batch of events, then a question or the end.
+func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for _, ev := range msg.events {
+		m.deb.apply(ev)
+		if ev.Type == engine.EvRoundStarted && !m.zoom && m.tab >= 1 && m.tab <= m.deb.r+1 {
+			m.tab, m.focus = 1+ev.Round, 0
+		}
+		if ev.Type == engine.EvConvergence {
+			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
+		}
+		if ev.Type == engine.EvJudgeStarted && !m.zoom {
+			m.tab = m.finalTab()
+		}
+		if m.zoom && m.zoomPane() != nil && ev.Type == engine.EvOutput {
+			m.refreshZoom()
+		}
+	}
+	if m.deb.dir != "" {
+		m.out.Dir = m.deb.dir
+	}
+	switch then := msg.then.(type) {
+	case askQuorumMsg:
+		if m.out.Left {
+			then.reply <- quorumAnswer{err: errors.New("left")}
+		} else {
+			m.menu = quorumMenu(then.q, then.reply)
+			cmds = append(cmds, m.menu.form.Init())
+			m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+			m.zoom, m.help = false, false
+		}
+	case askJudgeMsg:
+		if m.out.Left {
+			then.reply <- judgeAnswer{err: errors.New("left")}
+		} else {
+			m.menu = judgeMenu(then.j, then.reply)
+			cmds = append(cmds, m.menu.form.Init())
+			m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+			m.zoom, m.help = false, false
+		}
+	case runDoneMsg:
+		m.running = false
+		m.out.Result, m.out.Err = then.res, then.err
+		if then.res != nil {
+			m.out.Dir = then.res.Dir
+			m.deb.state = string(then.res.Outcome)
+			m.deb.reason = then.res.Reason
+		}
+		if then.err != nil {
+			m.deb.state = "error"
+			m.deb.reason = then.err.Error()
+		}
+		m.deb.live = false
+		if m.deb.finishedAt.IsZero() {
+			m.deb.finishedAt = m.clock()
+		}
+		if m.out.Left {
+			return m, tea.Quit
+		}
+		if then.res != nil && then.res.Outcome == engine.OutcomeDone {
+			m.tab = m.finalTab()
+			m.deb.judge.path = filepath.Join(m.deb.dir, m.deb.lang.Names().Final)
+			cmds = append(cmds, loadFinalCmd(m.deb.dir, m.deb.judge.path))
+		}
+		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
+		return m, tea.Batch(cmds...)
+	}
+	if m.running {
+		cmds = append(cmds, waitForEngine(msg.ch))
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// updateMenu feeds the open menu's form and acts on its answer.
+func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
+	f, c := m.menu.form.Update(msg)
+	if form, ok := f.(*huh.Form); ok {
+		m.menu.form = form
+	}
+	switch m.menu.form.State {
+	case huh.StateAborted:
+		return m.reopenMenu()
+	case huh.StateCompleted:
+		return m.menuDone()
+	}
+	return m, c
+}
+
+// reopenMenu puts a question back when its form was aborted: a decision
+// must be answered (or the debate left with ctrl+c).
+func (m Model) reopenMenu() (Model, tea.Cmd) {
+	mn := m.menu
+	switch mn.kind {
+	case menuQuit:
+		m.menu = nil
+		return m, nil
+	case menuJudge, menuJudgeHuman:
+		m.menu = judgeMenu(mn.j, mn.jReply)
+	default:
+		m.menu = quorumMenu(mn.q, mn.qReply)
+	}
+	cmd := m.menu.form.Init()
+	m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+	return m, cmd
+}
+
+// menuDone acts on a completed menu.
+func (m Model) menuDone() (Model, tea.Cmd) {
+	mn := m.menu
+	answerQ := func(d engine.QuorumDecision) (Model, tea.Cmd) {
+		d.By = "human"
+		mn.qReply <- quorumAnswer{d: d}
+		m.menu = nil
+		m.deb.state = "running"
+		return m, nil
+	}
+	answerJ := func(d engine.JudgeDecision) (Model, tea.Cmd) {
+		d.By = "human"
+		mn.jReply <- judgeAnswer{d: d}
+		m.menu = nil
+		m.deb.state = "running"
+		return m, nil
+	}
+	next := func(n *menu) (Model, tea.Cmd) {
+		m.menu = n
+		cmd := n.form.Init()
+		m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+		return m, cmd
+	}
+	switch mn.kind {
+	case menuQuorum:
+		switch mn.choice {
+		case "continue":
+			return answerQ(engine.QuorumDecision{Choice: engine.QuorumContinue})
+		case "retry":
+			return answerQ(engine.QuorumDecision{Choice: engine.QuorumRetry})
+		case "cancel":
+			return answerQ(engine.QuorumDecision{Choice: engine.QuorumCancel})
+		default:
+			return next(otherMenu(mn))
+		}
+	case menuQuorumOther:
+		switch mn.choice {
+		case "swap":
+			return next(swapMenu(mn, m.opts.Config, m.opts.Status))
+		case "timeout":
+			return next(timeoutMenu(mn))
+		default:
+			return answerQ(engine.QuorumDecision{Choice: engine.QuorumPause})
+		}
+	case menuSwapEngine:
+		if mn.engine == "" {
+			return next(quorumMenu(mn.q, mn.qReply))
+		}
+		if ec, ok := m.opts.Config.Engines[mn.engine]; ok && ec.External {
+			return next(swapConfirmMenu(mn))
+		}
+		return answerQ(engine.QuorumDecision{Choice: engine.QuorumSwap, SolverID: mn.solver, Engine: mn.engine})
+	case menuSwapConfirm:
+		if !mn.confirm {
+			return next(quorumMenu(mn.q, mn.qReply))
+		}
+		return answerQ(engine.QuorumDecision{Choice: engine.QuorumSwap, SolverID: mn.solver, Engine: mn.engine})
+	case menuTimeout:
+		d, _ := time.ParseDuration(mn.timeout)
+		return answerQ(engine.QuorumDecision{Choice: engine.QuorumSetTimeout, SolverID: mn.solver, Timeout: d})
+	case menuJudge:
+		switch mn.choice {
+		case "retry":
+			return answerJ(engine.JudgeDecision{Choice: engine.JudgeRetry})
+		case "cancel":
+			return answerJ(engine.JudgeDecision{Choice: engine.JudgeCancel})
+		default:
+			return next(humanMenu(mn, m.deb.lang))
+		}
+	case menuJudgeHuman:
+		return answerJ(engine.JudgeDecision{Choice: engine.JudgeHuman, Winner: mn.label})
+	case menuQuit:
+		m.menu = nil
+		if mn.choice == "leave" {
+			return m.leave()
+		}
+	}
+	return m, nil
+}

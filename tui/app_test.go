@@ -1,0 +1,448 @@
+package tui
+
+import (
+	"image/color"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+)
+
+// loadBrowser opens the browser and waits until every row is read.
+func loadBrowser(t *testing.T, f *fixture, w, h int) Model {
+	t.Helper()
+	m := sized(t, f.options(), w, h)
+	deadline := time.Now().Add(10 * time.Second)
+	for m.browser.loading {
+		if time.Now().After(deadline) {
+			t.Fatal("the browser never finished reading the register")
+		}
+		m = pump(t, m, nil)
+		if m.browser.loading && len(m.browser.rows) > 0 {
+			// the index streams: wait for the rest
+			m = pump(t, m, indexMsg{ch: nil})
+		}
+	}
+	return m
+}
+
+func TestBrowser(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 120, 30)
+	if len(m.browser.rows) != 6 || m.browser.loaded != 6 {
+		t.Fatalf("rows %d loaded %d", len(m.browser.rows), m.browser.loaded)
+	}
+	states := map[string]string{}
+	for _, r := range m.browser.rows {
+		states[r.sum.Bug.ID] = string(r.sum.State)
+	}
+	if states["BUG-20260702-Q2R8"] != "done" || states["BUG-20260705-M8N2"] != "judge-failed" || states["BUG-20260715-A7K3"] != "no-debate" {
+		t.Errorf("states %v", states)
+	}
+	// the preview of the selected row renders off the UI goroutine
+	m = keys(t, m, "j", "j", "j")
+	m = pump(t, m, nil)
+	if r := m.browser.selected(); r.sum.Bug.ID != "BUG-20260702-Q2R8" {
+		t.Fatalf("selected %s", r.sum.Bug.ID)
+	}
+	goldenScreen(t, m, f.proj)
+
+	// / filters
+	m = keys(t, m, "/", "f", "r", "e", "t", "e", "enter")
+	if len(m.browser.visible) != 1 || m.browser.selected().sum.Bug.ID != "BUG-20260702-Q2R8" {
+		t.Errorf("filter 'frete': %d visible", len(m.browser.visible))
+	}
+	m = keys(t, m, "/", "esc")
+	if len(m.browser.visible) != 6 {
+		t.Errorf("esc clears the filter: %d visible", len(m.browser.visible))
+	}
+}
+
+func TestBrowserRefusesANewDebateOnAClosedBug(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 120, 30)
+	m = keys(t, m, "j", "j", "n") // K4M1, closed by DONE.md
+	if m.screen != scrBrowser || !strings.Contains(m.status, "closed by DONE.md") {
+		t.Errorf("screen %v status %q", m.screen, m.status)
+	}
+	m = keys(t, m, "k", "n") // X9Z2, interrupted: r resumes it
+	if m.screen != scrBrowser || !strings.Contains(m.status, "r resumes it") {
+		t.Errorf("status %q", m.status)
+	}
+}
+
+func TestBrowserOpensAPastDebate(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 120, 40)
+	m = keys(t, m, "j", "j", "j", "enter")
+	if m.screen != scrDebate || m.deb == nil || m.deb.bugID != "BUG-20260702-Q2R8" || m.tab != m.finalTab() {
+		t.Fatalf("screen %v deb %+v", m.screen, m.deb)
+	}
+	m = pump(t, m, nil)
+	if len(m.conv) != 3 {
+		t.Errorf("convergence rows %d (a hand-written table)", len(m.conv))
+	}
+	goldenScreen(t, m, f.proj)
+	// round 2 shows the timed-out solver as such
+	m = keys(t, m, "2")
+	p := m.deb.rounds[2].pane("agente-3")
+	if p.status != "timeout" || !strings.Contains(screenText(m, f.proj), "timeout") {
+		t.Errorf("agente-3: %+v", p)
+	}
+	m = keys(t, m, "q")
+	if m.screen != scrBrowser {
+		t.Error("q goes back to the browser from a past debate")
+	}
+}
+
+func TestWizardOnARestrictedBugHidesExternals(t *testing.T) {
+	f := newFixture(t)
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  cloud: {kind: openai, base_url: https://api.example.com/v1}\n  broken: {kind: command, command: [y], external: false}\ndefaults: {solver: scripted, judge: scripted}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := f.options()
+	opts.Config = cfg
+	opts.Bug = f.bug(t, "8")
+	opts.Status = map[string]EngineStatus{"broken": {OK: false, Why: "the program ./y does not exist"}}
+	m := sized(t, opts, 110, 40)
+	if m.screen != scrWizard {
+		t.Fatalf("screen %v", m.screen)
+	}
+	off := m.wiz.offered()
+	if len(off) != 1 || off[0] != "scripted" {
+		t.Errorf("offered %v", off)
+	}
+	text := screenText(m, f.proj)
+	for _, want := range []string{"restricted", "cloud", "broken is not offered: the program ./y does not exist"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the wizard must say %q:\n%s", want, text)
+		}
+	}
+	goldenScreen(t, m, f.proj)
+}
+
+func TestWizardToCostWithExternalConfirmation(t *testing.T) {
+	f := newFixture(t)
+	cfg, _ := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  cloud: {kind: openai, base_url: https://api.example.com/v1}\ndefaults: {solver: scripted, judge: scripted}\n"))
+	opts := f.options()
+	opts.Config = cfg
+	opts.Bug = f.bug(t, "7")
+	m := sized(t, opts, 110, 40)
+	// basics: mode, N, R, strategy
+	m = keys(t, m, "enter", "enter", "enter", "enter")
+	if m.wiz.stage != stageEngines {
+		t.Fatalf("stage %d", m.wiz.stage)
+	}
+	// engine of the solvers: pick cloud (external)
+	m = keys(t, m, "down", "enter", "enter", "enter", "enter")
+	if m.wiz.stage != stageConfirm || !strings.Contains(screenText(m, f.proj), "cloud will receive the bug") {
+		t.Fatalf("stage %d:\n%s", m.wiz.stage, screenText(m, f.proj))
+	}
+	// decline: back to the engines
+	m = keys(t, m, "n")
+	if m.wiz.stage != stageEngines {
+		t.Errorf("declining goes back, stage %d", m.wiz.stage)
+	}
+	m = keys(t, m, "enter", "enter", "enter", "enter") // the choices are kept
+	if m.wiz.stage != stageConfirm {
+		t.Fatalf("stage %d", m.wiz.stage)
+	}
+	m = keys(t, m, "y")
+	if m.screen != scrCost || m.cost.setup.Solvers[0] != "cloud" {
+		t.Fatalf("screen %v setup %+v", m.screen, m.cost.setup)
+	}
+	m = pump(t, m, nil)
+	if m.cost.plan == nil || len(m.cost.plan.Externals()) != 1 {
+		t.Errorf("plan %+v", m.cost.plan)
+	}
+}
+
+func TestCostScreen(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options()
+	bug := f.bug(t, "7")
+	opts.Bug = bug
+	opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
+	m := sized(t, opts, 100, 30)
+	if m.screen != scrCost || m.cost.plan == nil {
+		t.Fatalf("screen %v plan %v err %v", m.screen, m.cost.plan, m.cost.err)
+	}
+	text := screenText(m, f.proj)
+	for _, want := range []string{"3×(2+1) + 0×2 + 1 = 10 calls", "estimate", "▸ Start ◂", "unknown context window"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("cost screen lacks %q", want)
+		}
+	}
+	goldenScreen(t, m, f.proj)
+	m = keys(t, m, "right")
+	if m.cost.button != 1 || !strings.Contains(screenText(m, f.proj), "▸ Edit ◂") {
+		t.Error("→ moves to Edit")
+	}
+	m = keys(t, m, "enter")
+	if m.screen != scrWizard || m.wiz.mode != "diagnosis" || m.wiz.nStr != "3" {
+		t.Errorf("Edit opens the wizard with the setup: %v %+v", m.screen, m.wiz)
+	}
+}
+
+// liveModel is a model showing a debate fed with scripted engine events.
+func liveModel(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
+	t.Helper()
+	bug := f.bug(t, "7")
+	s := engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
+	opts := f.options()
+	opts.Bug, opts.Setup = bug, s
+	m := sized(t, opts, w, h)
+	b := newBridge()
+	m.bridge, m.running = b, true
+	m.deb = newLiveView(s)
+	m.deb.callsPlanned, m.deb.startedAt = 10, fixedNow.Add(-42*time.Second)
+	m.now = fixedNow
+	m.screen, m.tab = scrDebate, 1
+	at := fixedNow.Add(-40 * time.Second)
+	evs := []engine.Event{
+		{Type: engine.EvSetup, Path: bug.Dir + "/debate", Calls: 10, Time: at},
+		{Type: engine.EvRoundStarted, Round: 0, Time: at},
+	}
+	for _, id := range []string{"agente-1", "agente-2", "agente-3"} {
+		evs = append(evs, engine.Event{Type: engine.EvCallStarted, Round: 0, SolverID: id, Role: bugfolder.RoleSolver, Engine: "scripted", Attempt: 1, Time: at})
+	}
+	evs = append(evs,
+		engine.Event{Type: engine.EvOutput, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Text: "## Hipóteses\n\nH1: o recálculo por CEP reaplica o desconto.\n"},
+		engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Status: "ok", DurationMS: 12400, TokensIn: 2150, TokensOut: 610},
+		engine.Event{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: "## Hipóteses\n\nH1: corrida entre frete e desconto"},
+		engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-3", Role: bugfolder.RoleSolver, Status: "timeout", DurationMS: 9000, Error: "no answer within 9s"},
+	)
+	m = pump(t, m, engineMsg{events: evs})
+	return m, b
+}
+
+func TestLiveView(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 120, 30)
+	r0 := m.deb.rounds[0]
+	if r0.pane("agente-1").status != "ok" || r0.pane("agente-2").status != "running" || r0.pane("agente-3").status != "timeout" {
+		t.Fatalf("statuses %s %s %s", r0.pane("agente-1").status, r0.pane("agente-2").status, r0.pane("agente-3").status)
+	}
+	if m.deb.callsDone != 2 || m.deb.tokens != 2760 {
+		t.Errorf("calls %d tokens %d", m.deb.callsDone, m.deb.tokens)
+	}
+	text := screenText(m, f.proj)
+	for _, want := range []string{"round 0 of 2", "calls 2/10", "agente-1 · ok · scripted · 12.4s", "agente-3 · timeout", "no answer within 9s", "corrida entre frete e desconto", "Round 1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("live view lacks %q:\n%s", want, text)
+		}
+	}
+	goldenScreen(t, m, f.proj)
+
+	// a pane keeps a bounded tail; the whole text lives on disk
+	big := strings.Repeat("linha de texto longa do debatedor\n", 4000)
+	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: big}}})
+	if n := len(m.deb.rounds[0].pane("agente-2").tail); n > maxTail {
+		t.Errorf("tail %d bytes, bound %d", n, maxTail)
+	}
+
+	// enter zooms the focused pane; esc comes back
+	m = keys(t, m, "enter")
+	if !m.zoom || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP reaplica o desconto.") {
+		t.Errorf("zoom:\n%s", screenText(m, f.proj))
+	}
+	m = keys(t, m, "esc")
+	if m.zoom {
+		t.Error("esc leaves the zoom")
+	}
+	// ? shows the keys
+	m = keys(t, m, "?")
+	if !m.help || !strings.Contains(screenText(m, f.proj), "zoom the pane") {
+		t.Error("help overlay")
+	}
+	goldenScreenNamed(t, "help", m, f.proj)
+	m = keys(t, m, "x")
+	if m.help {
+		t.Error("any key closes the help")
+	}
+	// tabs
+	m = keys(t, m, "tab")
+	if m.tab != 2 {
+		t.Errorf("tab %d", m.tab)
+	}
+}
+
+func goldenScreenNamed(t *testing.T, name string, m Model, proj string) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) { goldenScreen(t, m, proj) })
+}
+
+func TestQuorumMenu(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 120, 34)
+	q := engine.QuorumLoss{Round: 1, Valid: 1, Needed: 2, Panel: 3, ValidIDs: []string{"agente-1"}, RetryCalls: 2, RetryUSD: 0.0123, ContinueSaves: 2,
+		Failed:  []engine.FailedCall{{SolverID: "agente-2", Engine: "scripted", Status: bugfolder.StatusTimeout, LastError: "no answer within 9s"}, {SolverID: "agente-3", Engine: "scripted", Status: bugfolder.StatusInvalidOutput, LastError: "## Teste: missing"}},
+		Engines: []string{"scripted", "local"}}
+	reply := make(chan quorumAnswer, 1)
+	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
+	text := screenText(m, f.proj)
+	order := []string{"Quorum lost in round 1", "agente-2  timeout", "agente-3  invalid-output", "Continue with the 1 valid solver (saves 2 calls)", "Retry the 2 failed (+2 calls, ≈$0.01)", "Cancel", "Other…"}
+	last := -1
+	for _, want := range order {
+		i := strings.Index(text, want)
+		if i < 0 || i < last {
+			t.Errorf("%q missing or out of order:\n%s", want, text)
+		}
+		last = i
+	}
+	goldenScreen(t, m, f.proj)
+	// q does not leave a question unanswered: it goes to the form
+	m = keys(t, m, "down", "down", "enter")
+	a := recv(t, reply)
+	if a.d.Choice != engine.QuorumCancel || a.d.By != "human" || m.menu != nil {
+		t.Errorf("answer %+v menu %v", a, m.menu)
+	}
+}
+
+func TestQuorumOtherSwapAndTimeout(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 120, 34)
+	q := engine.QuorumLoss{Round: 1, Valid: 1, Needed: 2, Panel: 3, RetryCalls: 1,
+		Failed:  []engine.FailedCall{{SolverID: "agente-2", Engine: "scripted", Status: bugfolder.StatusTimeout}},
+		Engines: []string{"scripted", "local"}}
+	reply := make(chan quorumAnswer, 1)
+	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
+	m = keys(t, m, "down", "down", "down", "enter") // Other…
+	if m.menu.kind != menuQuorumOther {
+		t.Fatalf("menu %v", m.menu.kind)
+	}
+	m = keys(t, m, "enter", "enter") // swap, agente-2
+	if m.menu.kind != menuSwapEngine || !strings.Contains(screenText(m, f.proj), "New engine for agente-2 (now scripted)") {
+		t.Fatalf("menu %v:\n%s", m.menu.kind, screenText(m, f.proj))
+	}
+	m = keys(t, m, "enter") // local
+	a := recv(t, reply)
+	if a.d.Choice != engine.QuorumSwap || a.d.SolverID != "agente-2" || a.d.Engine != "local" {
+		t.Errorf("swap answer %+v", a.d)
+	}
+	// change a timeout
+	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
+	m = keys(t, m, "down", "down", "down", "enter", "down", "enter", "enter")
+	if m.menu == nil || m.menu.kind != menuTimeout {
+		t.Fatalf("menu %+v", m.menu)
+	}
+	m = keys(t, m, "enter")
+	a = recv(t, reply)
+	if a.d.Choice != engine.QuorumSetTimeout || a.d.Timeout != 20*time.Minute {
+		t.Errorf("timeout answer %+v", a.d)
+	}
+	// pause
+	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
+	m = keys(t, m, "down", "down", "down", "enter", "down", "down", "enter", "enter")
+	_ = m
+	a = recv(t, reply)
+	if a.d.Choice != engine.QuorumPause {
+		t.Errorf("pause answer %+v", a.d)
+	}
+}
+
+func TestJudgeMenu(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 120, 34)
+	j := engine.JudgeFailure{Attempt: 1, Reason: "invalid answer: ## Vencedora: names no label", RetryUSD: 0.004,
+		Labels: []engine.LabelPreview{{Label: "A", Preview: "## Hipóteses\n\nH1: o recálculo reaplica"}, {Label: "B", Preview: "## Hipóteses\n\nH1: corrida entre frete e desconto"}}}
+	reply := make(chan judgeAnswer, 1)
+	m = pump(t, m, engineMsg{then: askJudgeMsg{j, reply}})
+	text := screenText(m, f.proj)
+	for _, want := range []string{"The judge failed (attempt 1)", "names no label", "Retry the judge (+1 call, ≈$0.0040)", "Choose the winner myself", "Cancel"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("judge menu lacks %q", want)
+		}
+	}
+	goldenScreen(t, m, f.proj)
+	m = keys(t, m, "down", "enter")
+	if m.menu.kind != menuJudgeHuman || !strings.Contains(screenText(m, f.proj), "Proposta B — H1: corrida entre frete e desconto") {
+		t.Fatalf("human choice:\n%s", screenText(m, f.proj))
+	}
+	m = keys(t, m, "down", "enter")
+	a := recv(t, reply)
+	if a.d.Choice != engine.JudgeHuman || a.d.Winner != "B" || a.d.By != "human" {
+		t.Errorf("answer %+v", a.d)
+	}
+}
+
+func TestQuitAsksWhileRunning(t *testing.T) {
+	f := newFixture(t)
+	m, b := liveModel(t, f, 120, 30)
+	m = keys(t, m, "q")
+	if m.menu == nil || m.menu.kind != menuQuit || !strings.Contains(screenText(m, f.proj), "moot resume BUG-20260715-A7K3") {
+		t.Fatalf("q must ask:\n%s", screenText(m, f.proj))
+	}
+	m = keys(t, m, "enter") // "Keep watching" is focused
+	if m.menu != nil || m.out.Left || b.ctx.Err() != nil {
+		t.Error("keep watching")
+	}
+	m = keys(t, m, "q", "up", "enter")
+	if !m.out.Left || b.ctx.Err() == nil {
+		t.Error("leave must stop the run")
+	}
+	// the engine ends; then the UI quits
+	nm, cmd := m.Update(engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeCancelled}}})
+	m = nm.(Model)
+	if msg := cmd(); msg != (tea.QuitMsg{}) {
+		t.Errorf("after leaving, the end of the run quits: %#v", msg)
+	}
+}
+
+func TestEverySizeFits(t *testing.T) {
+	f := newFixture(t)
+	for _, size := range [][2]int{{80, 24}, {100, 30}, {200, 60}} {
+		w, h := size[0], size[1]
+		check := func(name string, m Model) {
+			lines := strings.Split(m.Render(), "\n")
+			if len(lines) != h {
+				t.Errorf("%s at %dx%d: %d lines", name, w, h, len(lines))
+			}
+			for i, l := range lines {
+				if ansi.StringWidth(l) > w {
+					t.Errorf("%s at %dx%d: line %d is %d wide", name, w, h, i, ansi.StringWidth(l))
+				}
+			}
+		}
+		check("browser", loadBrowser(t, f, w, h))
+		m, _ := liveModel(t, f, w, h)
+		check("live", m)
+		// resize a running view
+		m = pump(t, m, tea.WindowSizeMsg{Width: w / 2, Height: h / 2})
+		if lines := strings.Split(m.Render(), "\n"); len(lines) != h/2 {
+			t.Errorf("after resize: %d lines", len(lines))
+		}
+	}
+}
+
+func TestLightBackgroundAndNoColor(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 100, 30)
+	m = pump(t, m, tea.BackgroundColorMsg{Color: color.White})
+	if m.dark || m.st.isDark {
+		t.Error("a light background rebuilds the styles")
+	}
+	if glamourStyle(false, true) != "notty" || glamourStyle(true, false) != "dark" || glamourStyle(false, false) != "light" {
+		t.Error("glamour styles")
+	}
+}
+
+// recv takes an answer from a menu, or fails after a deadline.
+func recv[T any](t *testing.T, ch chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatal("the menu never answered")
+	}
+	var zero T
+	return zero
+}

@@ -1,0 +1,222 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// BenchmarkLiveViewFrame: the live view with 16 panes, each receiving a
+// delta every 10 ms. One op is 10 ms of streaming (a delta to every pane)
+// followed by a View(). Target: ≤ 2 ms per View().
+func BenchmarkLiveViewFrame(b *testing.B) {
+	proj := testutil.CopyTree(b, "sample")
+	_, bug, err := bugfolder.Resolve(proj, "7")
+	if err != nil {
+		b.Fatal(err)
+	}
+	solvers := make([]string, 12)
+	for i := range solvers {
+		solvers[i] = "scripted"
+	}
+	s := engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 12, R: 2, Solvers: solvers, Critics: []string{"scripted", "scripted", "scripted", "scripted"}, Judge: "scripted"}
+	reg := bug.Register
+	cfg, _ := harness.LoadConfig(filepath.Join(reg.Root, "moot.yaml"))
+	m := New(Options{Register: reg, Config: cfg, Bug: bug, Setup: s, Now: func() time.Time { return fixedNow }})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m = nm.(Model)
+	m.deb = newLiveView(s)
+	m.screen, m.tab, m.running = scrDebate, 2, true // round 1: 12 solvers + 4 critics
+	var evs []engine.Event
+	for _, p := range m.deb.rounds[1].panes {
+		evs = append(evs, engine.Event{Type: engine.EvCallStarted, Round: 1, SolverID: p.id, Role: bugfolder.Role(p.role), Attempt: 1, Time: fixedNow})
+	}
+	nm, _ = m.Update(engineMsg{events: evs})
+	m = nm.(Model)
+	delta := "a hipótese explica o log do fechamento e a taxa de sete em dez; "
+	if len(m.deb.rounds[1].panes) != 16 {
+		b.Fatalf("%d panes", len(m.deb.rounds[1].panes))
+	}
+	var deltas []engine.Event
+	for _, p := range m.deb.rounds[1].panes {
+		deltas = append(deltas, engine.Event{Type: engine.EvOutput, Round: 1, SolverID: p.id, Role: bugfolder.Role(p.role), Text: delta})
+	}
+	var viewTime time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		nm, _ = m.Update(engineMsg{events: deltas})
+		m = nm.(Model)
+		b.StartTimer()
+		start := time.Now()
+		_ = m.View()
+		viewTime += time.Since(start)
+	}
+	b.ReportMetric(float64(viewTime.Microseconds())/float64(b.N)/1000, "ms/View")
+}
+
+var (
+	bigOnce sync.Once
+	bigDir  string
+	bigErr  error
+)
+
+// bigRegister generates (once per run) a register of 10,000 debates.
+func bigRegister(b *testing.B) string {
+	bigOnce.Do(func() {
+		bigDir = filepath.Join(os.TempDir(), "moot-bench-10000")
+		if _, err := os.Stat(filepath.Join(bigDir, "done")); err == nil {
+			return // kept from an earlier run
+		}
+		os.RemoveAll(bigDir)
+		if bigErr = testutil.GenerateRegister(bigDir, 10000); bigErr == nil {
+			bigErr = os.WriteFile(filepath.Join(bigDir, "done"), nil, 0o644)
+		}
+	})
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	return bigDir
+}
+
+// openBrowser opens the browser at 120×40 and returns the time to the
+// first screen (every visible row read) and to the full index.
+func openBrowser(b *testing.B, reg *bugfolder.Register) (first, full time.Duration) {
+	start := time.Now()
+	m := New(Options{Register: reg, Config: harness.BuiltinConfig()})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = nm.(Model)
+	msg := listBugDirsCmd(reg)()
+	nm, cmd := m.Update(msg)
+	m = nm.(Model)
+	visible := m.listHeight()
+	for cmd != nil {
+		next := cmd()
+		if batch, ok := next.(tea.BatchMsg); ok {
+			cmd = nil
+			for _, c := range batch {
+				if r := c(); r != nil {
+					if _, isIdx := r.(indexMsg); isIdx {
+						next = r
+						break
+					}
+				}
+			}
+		}
+		nm, cmd = m.Update(next)
+		m = nm.(Model)
+		if first == 0 {
+			ready := true
+			for i := 0; i < min(visible, len(m.browser.rows)); i++ {
+				ready = ready && m.browser.rows[i].sum != nil
+			}
+			if ready {
+				first = time.Since(start)
+				_ = m.View()
+			}
+		}
+		if !m.browser.loading {
+			break
+		}
+		if idx, ok := next.(indexMsg); ok && !idx.done {
+			cmd = waitForIndex(idx.ch)
+		}
+	}
+	full = time.Since(start)
+	if m.browser.loaded != 10000 {
+		b.Fatalf("loaded %d", m.browser.loaded)
+	}
+	return first, full
+}
+
+// floorRead is the minimal program: one goroutine reading what the index
+// reads — the register's listings, each bug.md, the head of problema.md
+// (its front matter) and resposta-final.md — and parsing nothing.
+func floorRead(b *testing.B, root string) time.Duration {
+	start := time.Now()
+	reg, _ := bugfolder.OpenRegister(root)
+	dirs, _ := bugfolder.BugDirs(reg)
+	n := 0
+	head := make([]byte, 4096)
+	for _, d := range dirs {
+		os.ReadDir(d.Dir)
+		os.ReadDir(filepath.Join(d.Dir, "debate"))
+		os.Stat(filepath.Join(d.Dir, "DONE.md"))
+		for _, f := range []string{"bug.md", "debate/resposta-final.md"} {
+			if raw, err := os.ReadFile(filepath.Join(d.Dir, f)); err == nil {
+				n += len(raw)
+			}
+		}
+		if f, err := os.Open(filepath.Join(d.Dir, "debate", "problema.md")); err == nil {
+			k, _ := f.Read(head)
+			n += k
+			f.Close()
+		}
+	}
+	if n == 0 {
+		b.Fatal("read nothing")
+	}
+	return time.Since(start)
+}
+
+// BenchmarkBrowser10000: opening the browser on 10,000 debates (warm file
+// cache). Targets: first screen ≤ 300 ms; full index within 2× of the
+// minimal program reading the same files.
+func BenchmarkBrowser10000(b *testing.B) {
+	dir := bigRegister(b)
+	reg, err := bugfolder.FindRoot(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	floorRead(b, reg.Root) // warm the cache
+	var first, full, floor time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f, u := openBrowser(b, reg)
+		first += f
+		full += u
+		floor += floorRead(b, reg.Root)
+	}
+	b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "ms-first-screen")
+	b.ReportMetric(float64(full.Milliseconds())/float64(b.N), "ms-full-index")
+	b.ReportMetric(float64(floor.Milliseconds())/float64(b.N), "ms-floor")
+	b.ReportMetric(float64(full)/float64(floor), "index/floor")
+}
+
+// BenchmarkBrowser10000Cold: the same with the page cache dropped first
+// (needs root; skipped otherwise).
+func BenchmarkBrowser10000Cold(b *testing.B) {
+	dir := bigRegister(b)
+	reg, _ := bugfolder.FindRoot(dir)
+	drop := func() bool {
+		syncCmd := os.WriteFile("/proc/sys/vm/drop_caches", []byte("3\n"), 0o200)
+		return syncCmd == nil
+	}
+	if !drop() {
+		b.Skip("cannot drop the page cache here (needs root and /proc/sys/vm/drop_caches)")
+	}
+	var first, full, floor time.Duration
+	for i := 0; i < b.N; i++ {
+		drop()
+		f, u := openBrowser(b, reg)
+		first += f
+		full += u
+		drop()
+		floor += floorRead(b, reg.Root)
+	}
+	b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "ms-first-screen")
+	b.ReportMetric(float64(full.Milliseconds())/float64(b.N), "ms-full-index")
+	b.ReportMetric(float64(floor.Milliseconds())/float64(b.N), "ms-floor")
+	b.ReportMetric(float64(full)/float64(floor), "index/floor")
+	_ = strings.TrimSpace
+}

@@ -1,0 +1,372 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// maxTail bounds the text a pane keeps in memory; the whole answer is on disk.
+const maxTail = 16 << 10
+
+// pane is one call's box: a solver or critic in a round, or the judge.
+type pane struct {
+	id, role, engine string
+	// status is "" (not started), "running", a protocol status, or
+	// "dropped" for a solver out of the debate.
+	status    string
+	attempt   int
+	started   time.Time
+	dur       time.Duration
+	tokensIn  int
+	tokensOut int
+	estimated bool
+	usd       float64
+	err       string
+	// path is the call's file once it is written.
+	path string
+
+	tail []byte
+	wrap *streamWrap
+}
+
+// appendText adds streamed text (control characters dropped), keeping
+// only the last maxTail bytes in memory; the whole answer is on disk.
+func (p *pane) appendText(s string) {
+	s = sanitize(s)
+	p.tail = append(p.tail, s...)
+	if len(p.tail) > maxTail {
+		cut := len(p.tail) - maxTail
+		if i := strings.IndexByte(string(p.tail[cut:]), '\n'); i >= 0 && i < 1024 {
+			cut += i + 1
+		}
+		for cut < len(p.tail) && !utf8.RuneStart(p.tail[cut]) {
+			cut++
+		}
+		p.tail = append(p.tail[:0], p.tail[cut:]...)
+	}
+	if p.wrap != nil {
+		p.wrap.write(s)
+	}
+}
+
+// setText replaces the pane's text (a finished file read from disk).
+func (p *pane) setText(s string) {
+	p.tail = p.tail[:0]
+	p.wrap = nil
+	p.appendText(s)
+}
+
+// lines returns the pane's whole text wrapped to width (the zoom uses it).
+func (p *pane) lines(width int) []string {
+	return p.lastLines(width, 0)
+}
+
+// lastLines returns the last n rows of the pane's text wrapped to width
+// (all rows when n ≤ 0). Wrapping streams with the text, so a delta costs
+// its own length; a new width re-wraps the kept tail once.
+func (p *pane) lastLines(width, n int) []string {
+	width = max(1, width)
+	if p.wrap == nil || p.wrap.width != width {
+		p.wrap = newStreamWrap(width)
+		p.wrap.write(string(p.tail))
+	}
+	return p.wrap.last(n)
+}
+
+// round is one round's panes: the panel's solvers, then the critics.
+type round struct {
+	k     int
+	panes []*pane
+}
+
+func (r *round) pane(id string) *pane {
+	for _, p := range r.panes {
+		if p.id == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// debateView is what the live view shows of a debate, live or past.
+type debateView struct {
+	bugID, title string
+	dir          string
+	lang         bugfolder.Lang
+	mode         bugfolder.Mode
+	n, r         int
+	rounds       []*round
+	judge        *pane
+	current      int
+	startedAt    time.Time
+	finishedAt   time.Time
+	callsDone    int
+	callsPlanned int
+	tokens       int
+	usd          float64
+	estUSD       float64
+	// state is running, waiting, judge-failed, cancelled or done.
+	state  string
+	reason string
+	winner string
+	live   bool
+	notes  []string
+	// final is the parsed final answer once there is one.
+	final *bugfolder.Final
+	// hasEstimate is set when the plan's estimate is known (a run shown live).
+	hasEstimate bool
+}
+
+// newLiveView prepares the panes of a debate about to run.
+func newLiveView(s engine.Setup) *debateView {
+	d := &debateView{bugID: s.Bug.ID, title: s.Bug.Title, lang: s.Lang, mode: s.Mode, n: s.N, r: s.R, live: true, state: "running"}
+	var solvers, critics []string
+	engines := map[string]string{}
+	for i, e := range s.Solvers {
+		id := s.Lang.SolverID(i + 1)
+		solvers = append(solvers, id)
+		engines[id] = e
+	}
+	for j, e := range s.Critics {
+		id := s.Lang.CriticID(j + 1)
+		critics = append(critics, id)
+		engines[id] = e
+	}
+	d.build(solvers, critics, engines, s.Judge)
+	return d
+}
+
+// build lays out the empty panes of every round.
+func (d *debateView) build(solvers, critics []string, engines map[string]string, judge string) {
+	d.rounds = nil
+	for k := 0; k <= d.r; k++ {
+		rd := &round{k: k}
+		for _, id := range solvers {
+			rd.panes = append(rd.panes, &pane{id: id, role: "solver", engine: engines[id]})
+		}
+		if k >= 1 {
+			for _, id := range critics {
+				rd.panes = append(rd.panes, &pane{id: id, role: "critic", engine: engines[id]})
+			}
+		}
+		d.rounds = append(d.rounds, rd)
+	}
+	d.judge = &pane{id: d.lang.Names().JudgeID, role: "judge", engine: judge}
+}
+
+// viewFromFiles builds the view of a debate from its folder (a past or an
+// interrupted debate).
+func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
+	d := &debateView{bugID: bug.ID, title: bug.Title, dir: deb.Dir, lang: deb.Lang, state: string(deb.State)}
+	var solvers, critics []string
+	engines := map[string]string{}
+	judge := ""
+	if p := deb.Problem; p != nil {
+		d.mode, d.n, d.r = p.Mode, p.N, p.R
+		for _, kv := range p.Solvers {
+			solvers = append(solvers, kv.Key)
+			engines[kv.Key] = kv.Value
+		}
+		for _, kv := range p.Critics {
+			critics = append(critics, kv.Key)
+			engines[kv.Key] = kv.Value
+		}
+		judge = p.Judge
+	}
+	seen := map[string]bool{}
+	for _, id := range append(append([]string{}, solvers...), critics...) {
+		seen[id] = true
+	}
+	for _, rd := range deb.Rounds {
+		if rd.K > d.r {
+			d.r = rd.K
+		}
+		for _, f := range rd.Files {
+			if !seen[f.SolverID] {
+				seen[f.SolverID] = true
+				if f.Role == bugfolder.RoleCritic {
+					critics = append(critics, f.SolverID)
+				} else {
+					solvers = append(solvers, f.SolverID)
+				}
+				engines[f.SolverID] = f.Engine
+			}
+		}
+	}
+	if d.n == 0 {
+		d.n = len(solvers)
+	}
+	d.build(solvers, critics, engines, judge)
+	for _, rd := range deb.Rounds {
+		if rd.K >= len(d.rounds) {
+			continue
+		}
+		for _, f := range rd.Files {
+			if p := d.rounds[rd.K].pane(f.SolverID); p != nil {
+				fillFromFile(p, f)
+				d.current = rd.K
+			}
+		}
+	}
+	for _, f := range deb.JudgeAttempts {
+		fillFromFile(d.judge, f)
+	}
+	if deb.Final != nil {
+		fillFromFile(d.judge, &deb.Final.DebaterFile)
+		d.winner = deb.Lang.LabelName(deb.Final.Winner)
+		d.final = deb.Final
+	}
+	d.tokens, d.usd = deb.Totals()
+	d.callsDone = len(deb.Calls())
+	for _, f := range deb.Calls() {
+		if f.FinishedAt.After(d.finishedAt) {
+			d.finishedAt = f.FinishedAt
+		}
+	}
+	d.callsPlanned = engine.Count(d.n, d.r, len(critics)).Total
+	d.startedAt = deb.StartedAt()
+	return d
+}
+
+func fillFromFile(p *pane, f *bugfolder.DebaterFile) {
+	p.status = string(f.Status)
+	if f.Engine != "" {
+		p.engine = f.Engine
+	}
+	p.attempt = f.Attempt
+	p.started = f.StartedAt
+	p.dur = f.Duration()
+	p.tokensIn, p.tokensOut, p.estimated, p.usd = f.TokensIn, f.TokensOut, f.TokensEstimated, f.CostUSD
+	p.err = f.Error
+	if len(f.Invalid) > 0 {
+		p.err = strings.Join(f.Invalid, "; ")
+	}
+	p.path = f.Path
+	p.setText(f.Body)
+}
+
+// paneOf finds the pane an event is about.
+func (d *debateView) paneOf(ev engine.Event) *pane {
+	if ev.Role == bugfolder.RoleJudge {
+		return d.judge
+	}
+	if ev.Round < 0 || ev.Round >= len(d.rounds) {
+		return nil
+	}
+	return d.rounds[ev.Round].pane(ev.SolverID)
+}
+
+// apply updates the view with one engine event.
+func (d *debateView) apply(ev engine.Event) {
+	switch ev.Type {
+	case engine.EvSetup:
+		d.dir = ev.Path
+		d.callsPlanned = ev.Calls
+		d.startedAt = ev.Time
+	case engine.EvResumed:
+		d.dir = ev.Path
+		if d.startedAt.IsZero() {
+			d.startedAt = ev.Time
+		}
+		d.state = "running"
+	case engine.EvPlan:
+		d.estUSD, d.hasEstimate = ev.USD, true
+	case engine.EvRoundStarted:
+		d.current = ev.Round
+		d.state = "running"
+	case engine.EvCallStarted:
+		if p := d.paneOf(ev); p != nil {
+			p.status, p.attempt, p.started, p.err = "running", ev.Attempt, ev.Time, ""
+			if ev.Engine != "" {
+				p.engine = ev.Engine
+			}
+			if ev.Attempt > 1 {
+				p.setText("")
+			}
+		}
+	case engine.EvOutput:
+		if p := d.paneOf(ev); p != nil {
+			p.appendText(ev.Text)
+		}
+	case engine.EvCallFinished:
+		p := d.paneOf(ev)
+		if p == nil {
+			return
+		}
+		retrying := strings.HasSuffix(ev.Error, "(retrying once)")
+		p.status = ev.Status
+		p.dur = time.Duration(ev.DurationMS) * time.Millisecond
+		p.tokensIn, p.tokensOut, p.estimated, p.usd = ev.TokensIn, ev.TokensOut, ev.Estimated, ev.CostUSD
+		p.err = ev.Error
+		d.tokens += ev.TokensIn + ev.TokensOut
+		d.usd += ev.CostUSD
+		if !retrying {
+			d.callsDone++
+			if d.dir != "" && ev.Role != bugfolder.RoleJudge {
+				p.path = filepath.Join(d.dir, d.lang.RoundDir(ev.Round), ev.SolverID+".md")
+			}
+		}
+	case engine.EvQuorumLost:
+		d.state = "waiting"
+		d.notes = append(d.notes, fmt.Sprintf("round %d: quorum lost (%d valid, %d needed)", ev.Round, ev.Valid, ev.Needed))
+	case engine.EvDecision:
+		d.state = "running"
+		d.notes = append(d.notes, fmt.Sprintf("round %d: %s chose %s at the %s menu", ev.Round, ev.By, ev.Choice, ev.Point))
+		for _, id := range ev.Dropped {
+			for _, rd := range d.rounds[min(ev.Round+1, len(d.rounds)):] {
+				if p := rd.pane(id); p != nil && p.status == "" {
+					p.status = "dropped"
+				}
+			}
+		}
+		if ev.Choice == "retry" && ev.Point == "quorum" {
+			d.callsPlanned += ev.ExtraCalls
+		}
+		if ev.Choice == "continue" {
+			d.callsPlanned -= len(ev.Dropped) * (d.r - ev.Round)
+		}
+		if ev.Point == "judge" && ev.Choice == "retry" {
+			d.callsPlanned++
+		}
+	case engine.EvJudgeStarted:
+		d.current = d.r
+		d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
+		d.judge.setText("")
+	case engine.EvJudgeFailed:
+		d.state = "judge-failed"
+		d.judge.err = ev.Reason
+	case engine.EvJudgeFinished:
+		d.winner = ev.Winner
+		if d.dir != "" {
+			d.judge.path = filepath.Join(d.dir, d.lang.Names().Final)
+		}
+	case engine.EvWarning:
+		d.notes = append(d.notes, ev.Text)
+	case engine.EvDebateFinished:
+		d.state = ev.Status
+		d.reason = ev.Reason
+		d.finishedAt = ev.Time
+		d.live = false
+		if ev.Calls > 0 {
+			d.callsDone, d.tokens, d.usd = ev.Calls, ev.Tokens, ev.USD
+		}
+	}
+}
+
+// elapsed is how long the debate has run (0 when unknown).
+func (d *debateView) elapsed(now time.Time) time.Duration {
+	if d.startedAt.IsZero() || (!d.live && d.finishedAt.IsZero()) {
+		return 0
+	}
+	end := now
+	if !d.finishedAt.IsZero() {
+		end = d.finishedAt
+	}
+	return end.Sub(d.startedAt).Round(time.Second)
+}

@@ -1,0 +1,476 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// Tabs of the debate screen: the problem, each round, convergence, final.
+func (m Model) tabNames() []string {
+	names := []string{"Problem"}
+	for k := 0; k <= m.deb.r; k++ {
+		names = append(names, fmt.Sprintf("Round %d", k))
+	}
+	return append(names, "Convergence", "Final")
+}
+
+func (m Model) finalTab() int { return m.deb.r + 3 }
+func (m Model) convTab() int  { return m.deb.r + 2 }
+
+// roundOfTab is the round a tab shows, or -1.
+func (m Model) roundOfTab() int {
+	if m.tab >= 1 && m.tab <= m.deb.r+1 {
+		return m.tab - 1
+	}
+	return -1
+}
+
+// focusedPanes are the panes of the tab on screen.
+func (m Model) focusedPanes() []*pane {
+	if k := m.roundOfTab(); k >= 0 && k < len(m.deb.rounds) {
+		return m.deb.rounds[k].panes
+	}
+	if m.tab == m.finalTab() {
+		return []*pane{m.deb.judge}
+	}
+	return nil
+}
+
+func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	if m.deb == nil {
+		if key.Matches(msg, m.keys.Quit) || key.Matches(msg, m.keys.Back) {
+			return m.backToBrowser()
+		}
+		return m, nil
+	}
+	if m.zoom {
+		switch {
+		case key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Enter), key.Matches(msg, m.keys.Quit):
+			m.zoom = false
+			return m, nil
+		}
+		var c tea.Cmd
+		m.zoomVP, c = m.zoomVP.Update(msg)
+		return m, c
+	}
+	panes := m.focusedPanes()
+	cols, _ := gridShape(len(panes), m.w, m.bodyHeight())
+	switch {
+	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
+		if m.running {
+			m.menu = quitMenu(m.deb.bugID)
+			cmd := m.menu.form.Init()
+			m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+			return m, cmd
+		}
+		return m.backToBrowser()
+	case key.Matches(msg, m.keys.Help):
+		m.help = true
+	case key.Matches(msg, m.keys.NextTab):
+		m.tab = (m.tab + 1) % len(m.tabNames())
+		m.focus = 0
+	case key.Matches(msg, m.keys.PrevTab):
+		m.tab = (m.tab + len(m.tabNames()) - 1) % len(m.tabNames())
+		m.focus = 0
+	case key.Matches(msg, m.keys.Right):
+		m.focus = min(len(panes)-1, m.focus+1)
+	case key.Matches(msg, m.keys.Left):
+		m.focus = max(0, m.focus-1)
+	case key.Matches(msg, m.keys.Down):
+		m.focus = min(len(panes)-1, m.focus+cols)
+	case key.Matches(msg, m.keys.Up):
+		m.focus = max(0, m.focus-cols)
+	case key.Matches(msg, m.keys.Enter):
+		if p := m.zoomPane(); p != nil || m.tab == 0 || m.tab == m.convTab() || m.tab == m.finalTab() {
+			m.zoom = true
+			m.layoutZoom()
+			m.refreshZoom()
+		}
+	default:
+		if r := msg.String(); len(r) == 1 && r[0] >= '0' && r[0] <= '9' {
+			if k, _ := strconv.Atoi(r); k <= m.deb.r {
+				m.tab, m.focus = k+1, 0
+			}
+		}
+	}
+	return m, nil
+}
+
+// backToBrowser leaves a past debate (or quits when the UI opened on it).
+func (m Model) backToBrowser() (Model, tea.Cmd) {
+	if m.opts.Bug != nil || m.backTo != scrBrowser {
+		return m, tea.Quit
+	}
+	m.screen, m.deb, m.zoom = scrBrowser, nil, false
+	m.opts.Resume = false
+	return m, tea.Batch(listBugDirsCmd(m.opts.Register))
+}
+
+// zoomPane is the pane the zoom shows (the focused one of a round tab, or
+// the judge while it runs on the final tab).
+func (m Model) zoomPane() *pane {
+	panes := m.focusedPanes()
+	if m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running {
+		return nil // the final answer is a document
+	}
+	if m.focus < len(panes) {
+		return panes[m.focus]
+	}
+	return nil
+}
+
+// zoomDocKey names the document the zoom renders ("" path when plain text).
+func (m Model) zoomDocKey() docKey {
+	w := m.w - 2
+	switch {
+	case m.tab == 0:
+		return docKey{path: filepath.Join(m.deb.dir, m.deb.lang.Names().Problem), width: w}
+	case m.tab == m.convTab():
+		return docKey{path: filepath.Join(m.deb.dir, m.deb.lang.Names().Convergence), width: w}
+	case m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running:
+		return docKey{path: m.deb.judge.path, width: w}
+	}
+	if p := m.zoomPane(); p != nil && p.path != "" && p.status != "running" {
+		return docKey{path: p.path, width: w}
+	}
+	return docKey{}
+}
+
+func (m *Model) layoutZoom() {
+	if m.zoomVP.Width() == 0 {
+		m.zoomVP = viewport.New()
+	}
+	m.zoomVP.SetWidth(m.w)
+	m.zoomVP.SetHeight(max(1, m.h-3))
+}
+
+// refreshZoom fills the zoom with the rendered document, or the pane's
+// plain text while it streams.
+func (m *Model) refreshZoom() {
+	k := m.zoomDocKey()
+	if out, ok := m.docs[k]; ok && k.path != "" {
+		m.zoomVP.SetContent(out)
+		return
+	}
+	if p := m.zoomPane(); p != nil { // plain text until the rendering arrives
+		m.zoomVP.SetContent(strings.Join(p.lines(m.w-2), "\n"))
+		m.zoomVP.GotoBottom()
+	}
+}
+
+// bodyHeight is the height under the header and tabs, above the footer.
+func (m Model) bodyHeight() int {
+	h := m.h - 4
+	if m.opts.Banner != "" {
+		h--
+	}
+	return max(3, h)
+}
+
+// listHeight is the number of browser rows on screen.
+func (m Model) listHeight() int {
+	h := m.h - 5
+	if m.opts.Banner != "" {
+		h--
+	}
+	return max(3, h)
+}
+
+// gridShape lays n panes out in columns and rows for a width and height:
+// as many columns of at least 34 cells as fit, more when rows get too short.
+func gridShape(n, w, h int) (cols, rows int) {
+	if n <= 0 {
+		return 1, 1
+	}
+	cols = max(1, min(n, w/34))
+	rows = (n + cols - 1) / cols
+	for rows > 1 && h/rows < 6 && cols < n {
+		cols++
+		rows = (n + cols - 1) / cols
+	}
+	return cols, rows
+}
+
+// renderPanes draws the panes of a round as a grid. Each pane is an
+// exact w×h block, so rows are joined by concatenating lines.
+func (m Model) renderPanes(panes []*pane, w, h int) string {
+	cols, rows := gridShape(len(panes), w, h)
+	paneW, paneH := w/cols, h/rows
+	var out []string
+	for r := 0; r < rows; r++ {
+		row := make([][]string, 0, cols)
+		for c := 0; c < cols; c++ {
+			i := r*cols + c
+			if i >= len(panes) {
+				break
+			}
+			row = append(row, m.renderPane(panes[i], paneW, paneH, i == m.focus))
+		}
+		for l := 0; l < paneH; l++ {
+			var b strings.Builder
+			for _, p := range row {
+				b.WriteString(p[l])
+			}
+			out = append(out, b.String())
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// cellWidth is a string's width in cells (fast for plain ASCII).
+func cellWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] == 0x1b {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// fitCells pads or cuts a line to exactly w cells.
+func fitCells(s string, w int) string {
+	n := cellWidth(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "")
+		n = cellWidth(s)
+	}
+	if n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// renderPane draws one call as w×h lines: a rounded box whose first line
+// says the status, engine, time and tokens, then the tail of its text.
+func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
+	innerW, innerH := max(4, w-2), max(1, h-2)
+	status := p.status
+	badge := ""
+	switch status {
+	case "":
+		badge = m.st.Subtle.Render("waiting")
+	case "running":
+		badge = m.spin.View() + " " + m.st.Badge("running")
+	case "dropped":
+		badge = m.st.Subtle.Render("out of the debate")
+	default:
+		badge = m.st.Badge(status)
+	}
+	d := p.dur
+	if status == "running" && !p.started.IsZero() {
+		d = m.now.Sub(p.started).Truncate(time.Second)
+		if d < 0 {
+			d = 0
+		}
+	}
+	meta := []string{p.id, badge}
+	if p.engine != "" {
+		meta = append(meta, m.st.Subtle.Render(p.engine))
+	}
+	if d > 0 {
+		meta = append(meta, fmtDur(d))
+	}
+	if p.tokensIn+p.tokensOut > 0 {
+		meta = append(meta, fmtTokens(p.tokensIn)+"→"+fmtTokens(p.tokensOut))
+	}
+	content := make([]string, 0, innerH)
+	content = append(content, ansi.Truncate(strings.Join(meta, " · "), innerW, "…"))
+	bodyH := innerH - 1
+	if p.err != "" && status != "running" && status != "ok" && bodyH > 0 {
+		content = append(content, m.st.Warning.Render(ansi.Truncate(clipLine(p.err, 400), innerW, "…")))
+		bodyH--
+	}
+	if bodyH > 0 {
+		lines := p.lastLines(innerW, bodyH)
+		for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+			lines = lines[:len(lines)-1]
+		}
+		if len(lines) > bodyH {
+			lines = lines[len(lines)-bodyH:]
+		}
+		content = append(content, lines...)
+	}
+	border := m.st.Pane
+	if focused {
+		border = m.st.PaneFocus
+	}
+	fg := border.GetBorderTopForeground()
+	edge := lipgloss.NewStyle().Foreground(fg)
+	bar := edge.Render("│")
+	out := make([]string, 0, h)
+	out = append(out, edge.Render("╭"+strings.Repeat("─", innerW)+"╮"))
+	for i := 0; i < innerH; i++ {
+		line := ""
+		if i < len(content) {
+			line = content[i]
+		}
+		out = append(out, bar+fitCells(line, innerW)+bar)
+	}
+	out = append(out, edge.Render("╰"+strings.Repeat("─", innerW)+"╯"))
+	for len(out) < h {
+		out = append(out, strings.Repeat(" ", w))
+	}
+	return out[:h]
+}
+
+// fmtDur prints a duration compactly.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "0s"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return d.Truncate(time.Second).String()
+}
+
+// wantDocs asks for the documents the screen shows that are not rendered
+// yet (rendering runs in commands, never in Update or View).
+func (m *Model) wantDocs() []tea.Cmd {
+	if m.screen != scrDebate || m.deb == nil || m.deb.dir == "" {
+		if m.screen == scrBrowser {
+			return m.wantPreview()
+		}
+		return nil
+	}
+	var keys []docKey
+	bodyW := m.w - 2
+	switch {
+	case m.zoom:
+		keys = append(keys, m.zoomDocKey())
+	case m.tab == 0:
+		keys = append(keys, docKey{path: filepath.Join(m.deb.dir, m.deb.lang.Names().Problem), width: bodyW})
+	case m.tab == m.convTab():
+		keys = append(keys, docKey{path: filepath.Join(m.deb.dir, m.deb.lang.Names().Convergence), width: bodyW})
+	case m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running:
+		keys = append(keys, docKey{path: m.deb.judge.path, width: m.finalDocWidth()})
+	}
+	var cmds []tea.Cmd
+	style := glamourStyle(m.dark, m.opts.NoColor)
+	for _, k := range keys {
+		if k.path == "" || m.pending[k] {
+			continue
+		}
+		if _, ok := m.docs[k]; ok {
+			continue
+		}
+		m.pending[k] = true
+		cmds = append(cmds, renderFileCmd(k, style, nil))
+	}
+	return cmds
+}
+
+// convRow is one row of convergencia.md.
+type convRow struct {
+	round        int
+	valid, panel int
+	agreement    float64 // -1 unknown
+	movement     float64 // -1 unknown
+}
+
+var (
+	convRound = regexp.MustCompile(`^\s*(\d+)\s*$`)
+	convValid = regexp.MustCompile(`^\s*(\d+)\s*/\s*(\d+)\s*$`)
+	leadFloat = regexp.MustCompile(`^\s*([0-9]+(?:\.[0-9]+)?)`)
+)
+
+// parseConvRow reads one table row of a convergence file: the round, the
+// valid count, and agreement and movement as its last two cells (written
+// by moot, or by hand with fewer columns).
+func parseConvRow(line string) (convRow, bool) {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, "|") {
+		return convRow{}, false
+	}
+	cells := strings.Split(strings.Trim(t, "|"), "|")
+	if len(cells) < 4 {
+		return convRow{}, false
+	}
+	rm, vm := convRound.FindStringSubmatch(cells[0]), convValid.FindStringSubmatch(cells[1])
+	if rm == nil || vm == nil {
+		return convRow{}, false
+	}
+	r := convRow{agreement: -1, movement: -1}
+	r.round, _ = strconv.Atoi(rm[1])
+	r.valid, _ = strconv.Atoi(vm[1])
+	r.panel, _ = strconv.Atoi(vm[2])
+	if f := leadFloat.FindStringSubmatch(cells[len(cells)-2]); f != nil {
+		r.agreement, _ = strconv.ParseFloat(f[1], 64)
+	}
+	if f := leadFloat.FindStringSubmatch(cells[len(cells)-1]); f != nil {
+		r.movement, _ = strconv.ParseFloat(f[1], 64)
+	}
+	return r, true
+}
+
+// loadConvergenceCmd reads the convergence table from disk.
+func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
+	return func() tea.Msg {
+		raw, err := os.ReadFile(filepath.Join(dir, l.Names().Convergence))
+		if err != nil {
+			return convergenceMsg{dir: dir}
+		}
+		var rows []convRow
+		for _, line := range strings.Split(bugfolder.NormalizeText(raw), "\n") {
+			if r, ok := parseConvRow(line); ok {
+				rows = append(rows, r)
+			}
+		}
+		return convergenceMsg{dir: dir, rows: rows}
+	}
+}
+
+// renderChart draws convergence per round as small bars.
+func (m Model) renderChart(width int) string {
+	if len(m.conv) == 0 {
+		return m.st.Subtle.Render("convergence: no round finished yet")
+	}
+	blocks := []rune("▁▂▃▄▅▆▇█")
+	bar := func(v float64) string {
+		if v < 0 {
+			return " "
+		}
+		i := int(v * float64(len(blocks)-1))
+		return string(blocks[max(0, min(len(blocks)-1, i))])
+	}
+	var agree, valid, move strings.Builder
+	for _, r := range m.conv {
+		agree.WriteString(bar(r.agreement))
+		if r.panel > 0 {
+			valid.WriteString(bar(float64(r.valid) / float64(r.panel)))
+		}
+		move.WriteString(bar(r.movement))
+	}
+	var lines []string
+	lines = append(lines, m.st.Bold.Render("Convergence per round"))
+	lines = append(lines, fmt.Sprintf("  agreement  %s", m.st.Selected.Render(agree.String())))
+	lines = append(lines, fmt.Sprintf("  valid      %s", m.st.Selected.Render(valid.String())))
+	lines = append(lines, fmt.Sprintf("  movement   %s", m.st.Selected.Render(move.String())))
+	var nums []string
+	for _, r := range m.conv {
+		a := "—"
+		if r.agreement >= 0 {
+			a = fmt.Sprintf("%.2f", r.agreement)
+		}
+		nums = append(nums, fmt.Sprintf("r%d %d/%d %s", r.round, r.valid, r.panel, a))
+	}
+	lines = append(lines, m.st.Subtle.Render("  "+ansi.Truncate(strings.Join(nums, " · "), width-2, "…")))
+	return strings.Join(lines, "\n")
+}

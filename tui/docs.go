@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/glamour/v2"
+	"charm.land/glamour/v2/styles"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// docKey names a rendered document: a file (or a part of it) at a width.
+type docKey struct {
+	path  string
+	width int
+	// part is "" for the whole body, "synthesis" for a final's synthesis.
+	part string
+}
+
+// docMsg delivers a document rendered off the UI goroutine.
+type docMsg struct {
+	key docKey
+	out string
+	err error
+}
+
+// renderers keeps one glamour renderer per style and width; a renderer is
+// not safe for concurrent use, so each has its own lock.
+var renderers struct {
+	sync.Mutex
+	m map[string]*lockedRenderer
+}
+
+type lockedRenderer struct {
+	sync.Mutex
+	r *glamour.TermRenderer
+}
+
+// glamourStyle picks the style for the background (no colour under NO_COLOR).
+func glamourStyle(dark, noColor bool) string {
+	switch {
+	case noColor:
+		return styles.NoTTYStyle
+	case dark:
+		return styles.DarkStyle
+	}
+	return styles.LightStyle
+}
+
+// RenderMarkdown renders Markdown at a width with glamour (plain text on
+// failure). It may be called from any goroutine.
+func RenderMarkdown(md string, width int, style string) string {
+	if width < 20 {
+		width = 20
+	}
+	key := fmt.Sprintf("%s/%d", style, width)
+	renderers.Lock()
+	if renderers.m == nil {
+		renderers.m = map[string]*lockedRenderer{}
+	}
+	lr := renderers.m[key]
+	if lr == nil {
+		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
+		if err != nil {
+			renderers.Unlock()
+			return md
+		}
+		lr = &lockedRenderer{r: r}
+		renderers.m[key] = lr
+	}
+	renderers.Unlock()
+	lr.Lock()
+	defer lr.Unlock()
+	out, err := lr.r.Render(md)
+	if err != nil {
+		return md
+	}
+	return strings.Trim(out, "\n")
+}
+
+// renderFileCmd reads a Markdown file (its body, without front matter),
+// optionally transforms it, and renders it — all off the UI goroutine.
+func renderFileCmd(key docKey, style string, transform func(string) string) tea.Cmd {
+	return func() tea.Msg {
+		raw, err := os.ReadFile(key.path)
+		if err != nil {
+			return docMsg{key: key, out: "cannot read " + key.path + ": " + err.Error(), err: err}
+		}
+		body := bugfolder.NormalizeText(raw)
+		if doc, err := bugfolder.ParseDocument(raw); err == nil {
+			body = doc.Body
+		}
+		if transform != nil {
+			body = transform(body)
+		}
+		return docMsg{key: key, out: RenderMarkdown(body, key.width, style)}
+	}
+}

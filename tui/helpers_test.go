@@ -1,0 +1,161 @@
+package tui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// fixedNow is the clock of every UI test.
+var fixedNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+type fixture struct {
+	proj string
+	reg  *bugfolder.Register
+	cfg  *harness.Config
+}
+
+// newFixture copies the sample register and reads its engines file.
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	proj := testutil.CopyTree(t, "sample")
+	reg, err := bugfolder.FindRoot(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := harness.LoadConfig(filepath.Join(reg.Root, "moot.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{proj: proj, reg: reg, cfg: cfg}
+}
+
+func (f *fixture) options() Options {
+	return Options{Register: f.reg, Config: f.cfg, Harness: harness.Options{ConfigDir: f.reg.Root}, Now: func() time.Time { return fixedNow }}
+}
+
+func (f *fixture) bug(t *testing.T, arg string) *bugfolder.Bug {
+	t.Helper()
+	_, b, err := bugfolder.Resolve(f.proj, arg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// pump feeds msg to the model, then runs the commands it returns (and
+// theirs), feeding their messages back. A command that does not return
+// within the wait (a tick, a wait on the engine) is left behind.
+func pump(t *testing.T, m Model, msg tea.Msg) Model {
+	t.Helper()
+	queue := []tea.Msg{msg}
+	for steps := 0; len(queue) > 0 && steps < 500; steps++ {
+		next := queue[0]
+		queue = queue[1:]
+		if next == nil {
+			continue
+		}
+		nm, cmd := m.Update(next)
+		m = nm.(Model)
+		queue = append(queue, run(cmd)...)
+	}
+	return m
+}
+
+// run executes a command and its batches, with a deadline per command.
+func run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			var out []tea.Msg
+			for _, c := range batch {
+				out = append(out, run(c)...)
+			}
+			return out
+		}
+		switch msg.(type) {
+		case tickMsg, tea.BackgroundColorMsg:
+			return nil // clocks and terminal queries are the test's to send
+		}
+		return []tea.Msg{msg}
+	case <-time.After(400 * time.Millisecond):
+		return nil
+	}
+}
+
+// keys sends key presses ("enter", "down", "q", or text).
+func keys(t *testing.T, m Model, ks ...string) Model {
+	t.Helper()
+	for _, k := range ks {
+		m = pump(t, m, keyMsg(k))
+	}
+	return m
+}
+
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// screenText is the frame without ANSI, with temporary paths replaced.
+func screenText(m Model, proj string) string {
+	s := ansi.Strip(m.Render())
+	s = strings.ReplaceAll(s, proj, "<project>")
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		lines = append(lines, strings.TrimRight(l, " "))
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// goldenScreen compares the frame with testdata/<test>.golden (-update
+// rewrites it).
+func goldenScreen(t *testing.T, m Model, proj string) {
+	t.Helper()
+	golden.RequireEqual(t, []byte(screenText(m, proj)))
+}
+
+// sized starts a model at a window size, dark background.
+func sized(t *testing.T, opts Options, w, h int) Model {
+	t.Helper()
+	m := New(opts)
+	m = pump(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	for _, msg := range run(m.Init()) {
+		m = pump(t, m, msg)
+	}
+	return m
+}

@@ -1,0 +1,246 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+)
+
+// menuKind says which menu is open over the live view.
+type menuKind int
+
+const (
+	menuNone menuKind = iota
+	menuQuorum
+	menuQuorumOther
+	menuSwapEngine
+	menuSwapConfirm
+	menuTimeout
+	menuJudge
+	menuJudgeHuman
+	menuQuit
+)
+
+// menu is an open huh form and what it answers.
+type menu struct {
+	kind menuKind
+	form *huh.Form
+
+	choice  string
+	solver  string
+	engine  string
+	timeout string
+	label   string
+	confirm bool
+
+	q      engine.QuorumLoss
+	qReply chan quorumAnswer
+	j      engine.JudgeFailure
+	jReply chan judgeAnswer
+}
+
+func newForm(groups ...*huh.Group) *huh.Form {
+	return huh.NewForm(groups...).WithShowHelp(false).WithTheme(huh.ThemeFunc(huh.ThemeCharm))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// quorumMenu offers, in this order: continue with the valid solvers, retry
+// the failed, cancel, other….
+func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer) *menu {
+	m := &menu{kind: menuQuorum, q: q, qReply: reply}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d %s answered validly; the quorum is %d.\n\nFailed:\n", q.Valid, q.Panel, plural(q.Panel, "solver", "solvers"), q.Needed)
+	for _, f := range q.Failed {
+		st := string(f.Status)
+		if st == "" {
+			st = "no answer"
+		}
+		fmt.Fprintf(&b, "  %-9s %-15s %s\n", f.SolverID, st, clipLine(f.LastError, 60))
+	}
+	var opts []huh.Option[string]
+	if q.Valid > 0 {
+		opts = append(opts, huh.NewOption(fmt.Sprintf("Continue with the %d valid %s (saves %d %s)", q.Valid, plural(q.Valid, "solver", "solvers"), q.ContinueSaves, plural(q.ContinueSaves, "call", "calls")), "continue"))
+	}
+	opts = append(opts,
+		huh.NewOption(fmt.Sprintf("Retry the %d failed (+%d %s, ≈%s)", len(q.Failed), q.RetryCalls, plural(q.RetryCalls, "call", "calls"), fmtUSD(q.RetryUSD)), "retry"),
+		huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
+		huh.NewOption("Other… (swap a failed solver's engine, change its timeout, pause)", "other"),
+	)
+	m.choice = opts[0].Value
+	m.form = newForm(huh.NewGroup(
+		huh.NewNote().Title(fmt.Sprintf("Quorum lost in round %d", q.Round)).Description(strings.TrimRight(b.String(), "\n")),
+		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice).Height(len(opts)+1),
+	))
+	return m
+}
+
+// otherMenu picks the action and the failed solver.
+func otherMenu(prev *menu) *menu {
+	m := &menu{kind: menuQuorumOther, q: prev.q, qReply: prev.qReply, choice: "swap"}
+	var solvers []huh.Option[string]
+	for _, f := range m.q.Failed {
+		solvers = append(solvers, huh.NewOption(fmt.Sprintf("%s (%s, %s)", f.SolverID, f.Engine, f.Status), f.SolverID))
+	}
+	m.solver = m.q.Failed[0].SolverID
+	m.form = newForm(huh.NewGroup(
+		huh.NewSelect[string]().Title("Other").Options(
+			huh.NewOption("Swap a failed solver's engine (an amendment, recorded)", "swap"),
+			huh.NewOption("Change a failed solver's timeout", "timeout"),
+			huh.NewOption("Pause: stop here, resume later with moot resume", "pause"),
+		).Value(&m.choice),
+		huh.NewSelect[string]().Title("Solver").Options(solvers...).Value(&m.solver),
+	))
+	return m
+}
+
+// swapMenu picks the new engine of a failed solver.
+func swapMenu(prev *menu, cfg *harness.Config, status map[string]EngineStatus) *menu {
+	m := &menu{kind: menuSwapEngine, q: prev.q, qReply: prev.qReply, solver: prev.solver}
+	current := ""
+	for _, f := range m.q.Failed {
+		if f.SolverID == m.solver {
+			current = f.Engine
+		}
+	}
+	var opts []huh.Option[string]
+	for _, name := range m.q.Engines {
+		if name == current {
+			continue
+		}
+		if st, ok := status[name]; ok && !st.OK {
+			continue
+		}
+		label := name
+		if ec, ok := cfg.Engines[name]; ok {
+			label += "  (" + string(ec.Kind) + ")"
+			if ec.External {
+				label += "  external"
+			}
+		}
+		opts = append(opts, huh.NewOption(label, name))
+	}
+	if len(opts) == 0 {
+		opts = append(opts, huh.NewOption("no other engine is available — choose to go back", ""))
+	}
+	m.engine = opts[0].Value
+	m.form = newForm(huh.NewGroup(
+		huh.NewSelect[string]().Title(fmt.Sprintf("New engine for %s (now %s)", m.solver, current)).
+			Description("The swap is an amendment: recorded in its files and the event log; problema.md keeps the original plan.").
+			Options(opts...).Value(&m.engine),
+	))
+	return m
+}
+
+// swapConfirmMenu asks before an external engine receives the bug.
+func swapConfirmMenu(prev *menu) *menu {
+	m := &menu{kind: menuSwapConfirm, q: prev.q, qReply: prev.qReply, solver: prev.solver, engine: prev.engine}
+	m.form = newForm(huh.NewGroup(
+		huh.NewConfirm().Title(fmt.Sprintf("Send this bug to the external engine %s?", m.engine)).
+			Description(fmt.Sprintf("%s will receive the bug and the snapshot of the last round.", m.engine)).
+			Affirmative("Yes, send it").Negative("No").Value(&m.confirm),
+	))
+	return m
+}
+
+// timeoutMenu asks a failed solver's new timeout.
+func timeoutMenu(prev *menu) *menu {
+	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver, timeout: "20m"}
+	m.form = newForm(huh.NewGroup(
+		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", m.solver)).Description("an amendment, recorded; the solver is called again with it").
+			Value(&m.timeout).Validate(func(s string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(s))
+			if err != nil || d <= 0 {
+				return fmt.Errorf("a positive duration, e.g. 15m")
+			}
+			return nil
+		}),
+	))
+	return m
+}
+
+// judgeMenu offers: retry the judge, choose the winner, cancel.
+func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer) *menu {
+	m := &menu{kind: menuJudge, j: j, jReply: reply, choice: "retry"}
+	m.form = newForm(huh.NewGroup(
+		huh.NewNote().Title(fmt.Sprintf("The judge failed (attempt %d)", j.Attempt)).
+			Description(wrapText(clipLine(j.Reason, 300), 76)+"\n\nNothing is invented: the attempt is kept in the judge's folder."),
+		huh.NewSelect[string]().Title("What now?").
+			Options(
+				huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, ≈%s)", fmtUSD(j.RetryUSD)), "retry"),
+				huh.NewOption("Choose the winner myself", "human"),
+				huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
+			).Value(&m.choice).Height(4),
+	))
+	return m
+}
+
+// humanMenu lets the engineer pick the winning proposal by label.
+func humanMenu(prev *menu, lang bugfolder.Lang) *menu {
+	m := &menu{kind: menuJudgeHuman, j: prev.j, jReply: prev.jReply}
+	var opts []huh.Option[string]
+	for _, l := range m.j.Labels {
+		opts = append(opts, huh.NewOption(fmt.Sprintf("%s — %s", lang.LabelName(l.Label), preview(l.Preview, 70)), l.Label))
+	}
+	if len(opts) > 0 {
+		m.label = opts[0].Value
+	}
+	m.form = newForm(huh.NewGroup(
+		huh.NewSelect[string]().Title("Which proposal wins?").
+			Description("Recorded as decided by a human; the winning proposal becomes the synthesis.").
+			Options(opts...).Value(&m.label).Height(len(opts) + 3),
+	))
+	return m
+}
+
+// quitMenu asks before leaving a running debate.
+func quitMenu(bugID string) *menu {
+	m := &menu{kind: menuQuit, choice: "stay"}
+	m.form = newForm(huh.NewGroup(
+		huh.NewNote().Title("Leave this debate?").
+			Description(fmt.Sprintf("The calls in flight stop; everything written is kept.\nmoot resume %s continues it.", bugID)),
+		huh.NewSelect[string]().Options(
+			huh.NewOption("Leave it, resumable", "leave"),
+			huh.NewOption("Keep watching", "stay"),
+		).Value(&m.choice).Height(3),
+	))
+	return m
+}
+
+// wrapText breaks text into lines of at most width cells.
+func wrapText(s string, width int) string {
+	return ansi.Wrap(s, width, " ")
+}
+
+// preview is the first meaningful line of a proposal.
+func preview(body string, n int) string {
+	for _, line := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		return clipLine(t, n)
+	}
+	return "(empty)"
+}
+
+// clipLine squeezes text to one line of at most n runes.
+func clipLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

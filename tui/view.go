@@ -1,0 +1,497 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// View draws the screen.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.WindowTitle = "moot"
+	return v
+}
+
+// Render draws the current screen as a string of exactly the window's size.
+func (m Model) Render() string {
+	var parts []string
+	if m.opts.Banner != "" {
+		parts = append(parts, m.st.Subtle.Render(ansi.Truncate(m.opts.Banner, m.w, "…")))
+	}
+	var body string
+	switch m.screen {
+	case scrBrowser:
+		body = m.viewBrowser()
+	case scrWizard:
+		body = m.viewWizard()
+	case scrCost:
+		body = m.viewCost()
+	case scrDebate:
+		body = m.viewDebate()
+	}
+	parts = append(parts, body)
+	out := strings.Join(parts, "\n")
+	if m.help {
+		out = m.overlay(out, m.viewHelp())
+	}
+	return m.fit(out)
+}
+
+// fit pads or cuts the frame to the window's size.
+func (m Model) fit(s string) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > m.h {
+		lines = lines[:m.h]
+	}
+	for i, l := range lines {
+		if cellWidth(l) > m.w {
+			lines[i] = ansi.Truncate(l, m.w, "")
+		}
+	}
+	for len(lines) < m.h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// overlay draws box centered over base.
+func (m Model) overlay(base, box string) string {
+	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
+	x, y := max(0, (m.w-bw)/2), max(0, (m.h-bh)/2)
+	return lipgloss.NewCompositor(
+		lipgloss.NewLayer(base),
+		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
+	).Render()
+}
+
+// footer is the status line: a message when there is one, else key help.
+func (m Model) footer(help string) string {
+	if m.status != "" && m.clock().Before(m.statusUntil) {
+		return m.st.Warning.Render(ansi.Truncate(m.status, m.w, "…"))
+	}
+	return m.st.StatusBar.Render(ansi.Truncate(help, m.w, "…"))
+}
+
+func (m Model) viewBrowser() string {
+	b := &m.browser
+	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+m.opts.Register.Root)
+	count := fmt.Sprintf("%d bugs", len(b.rows))
+	if b.loading {
+		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows))
+	}
+	if med, n := b.medianHealth(); n > 0 {
+		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
+	}
+	head := title + "\n" + m.st.Subtle.Render(count)
+	h := m.listHeight()
+	list := ""
+	var body string
+	switch mode, listW, listH := m.browserLayout(); mode {
+	case "side":
+		list = b.renderRows(m.st, listW, h)
+		if b.filtering || b.filter.Value() != "" {
+			list = b.filter.View() + "\n" + list
+		}
+		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(listW).Height(h).Render(list), " ", m.viewPreview(m.w-listW-1, h))
+	case "stacked":
+		list = b.renderRows(m.st, m.w, listH)
+		if b.filtering || b.filter.Value() != "" {
+			list = b.filter.View() + "\n" + list
+		}
+		body = lipgloss.NewStyle().Height(listH).Render(list) + "\n" + m.viewPreview(m.w, h-listH)
+	default:
+		list = b.renderRows(m.st, m.w, h)
+		if b.filtering || b.filter.Value() != "" {
+			list = b.filter.View() + "\n" + list
+		}
+		body = list
+	}
+	help := helpLine(m.keys.Up, m.keys.Down, m.keys.Enter, m.keys.Filter, m.keys.New, m.keys.Resume, m.keys.Help, m.keys.Quit)
+	return head + "\n" + lipgloss.NewStyle().Height(h+1).Render(body) + "\n" + m.footer(help)
+}
+
+// previewKey names the preview of the selected row.
+func (m Model) previewKey(width int) (docKey, bool) {
+	r := m.browser.selected()
+	if r == nil || r.sum == nil {
+		return docKey{}, false
+	}
+	s := r.sum
+	switch {
+	case s.Latest != nil && s.Latest.Final != nil:
+		return docKey{s.Latest.Final.Path, width, "synthesis"}, true
+	case s.Latest != nil && s.Latest.Problem != nil:
+		return docKey{s.Latest.Problem.Path, width, ""}, true
+	}
+	return docKey{s.Bug.Path(), width, ""}, true
+}
+
+// browserLayout places the preview: beside the list on wide screens,
+// under it on tall ones, nowhere on small ones. It returns the list's
+// width and height.
+func (m Model) browserLayout() (mode string, listW, listH int) {
+	h := m.listHeight()
+	switch {
+	case m.w >= 170:
+		return "side", max(110, m.w*2/3), h
+	case h >= 16:
+		rows := len(m.browser.visible) + 2
+		if m.browser.filtering || m.browser.filter.Value() != "" {
+			rows++
+		}
+		return "stacked", m.w, max(5, min(rows, h/2))
+	}
+	return "none", m.w, h
+}
+
+// previewWidth is the inner width of the preview pane.
+func (m Model) previewWidth() (int, bool) {
+	mode, listW, _ := m.browserLayout()
+	switch mode {
+	case "side":
+		return m.w - listW - 3, true
+	case "stacked":
+		return m.w - 2, true
+	}
+	return 0, false
+}
+
+func (m *Model) wantPreview() []tea.Cmd {
+	w, ok := m.previewWidth()
+	if !ok {
+		return nil
+	}
+	k, ok := m.previewKey(w)
+	if !ok || m.pending[k] {
+		return nil
+	}
+	if _, done := m.docs[k]; done {
+		return nil
+	}
+	m.pending[k] = true
+	var transform func(string) string
+	if k.part == "synthesis" {
+		transform = synthesisOnly
+	}
+	return []tea.Cmd{renderFileCmd(k, glamourStyle(m.dark, m.opts.NoColor), transform)}
+}
+
+// synthesisOnly keeps the synthesis of a final answer (everything after its
+// synthesis heading); other documents pass unchanged.
+func synthesisOnly(body string) string {
+	for _, h := range []string{"\n## Síntese", "\n## Synthesis"} {
+		if i := strings.Index("\n"+body, h); i >= 0 {
+			return strings.TrimSpace(body[i+len(h)-1:])
+		}
+	}
+	return body
+}
+
+func (m Model) viewPreview(w, h int) string {
+	pw, _ := m.previewWidth()
+	k, ok := m.previewKey(pw)
+	box := m.st.Pane.Width(w).Height(h)
+	if !ok {
+		return box.Render(m.st.Subtle.Render("no preview"))
+	}
+	out, done := m.docs[k]
+	if !done {
+		out = m.st.Subtle.Render("rendering…")
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) > h-2 {
+		lines = lines[:h-2]
+	}
+	return box.Render(strings.Join(lines, "\n"))
+}
+
+func (m Model) viewWizard() string {
+	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up a debate")
+	form := m.wiz.form.View()
+	help := "enter next · shift+tab back · ↑/↓ choose · esc leave"
+	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-4).Render(form) + "\n" + m.footer(help)
+}
+
+func (m Model) viewCost() string {
+	c := m.cost
+	s := c.setup
+	var b strings.Builder
+	title := s.Bug.ID
+	if s.Bug.Title != "" {
+		title += " — " + s.Bug.Title
+	}
+	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(title) + "\n\n")
+	fmt.Fprintf(&b, "  mode %s · N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", m.st.Bold.Render(string(s.Mode)), s.N, s.R, len(s.Critics), s.Judge)
+	switch {
+	case c.err != nil:
+		b.WriteString("\n" + m.st.Error.Render("  "+c.err.Error()) + "\n")
+	case c.plan == nil:
+		b.WriteString("\n" + m.st.Subtle.Render("  assembling P…") + "\n")
+	default:
+		p := c.plan
+		fmt.Fprintf(&b, "  calls %s\n", m.st.Bold.Render(p.Formula))
+		if s.Problem != nil {
+			fmt.Fprintf(&b, "  P     %s bytes ≈ %s tokens, %d part(s)\n", fmtInt(s.Problem.Bytes()), fmtInt(s.Problem.Tokens()), len(s.Problem.Parts))
+		}
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "  %-16s %-16s %5s %11s %11s  %s\n", "ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)")
+		for _, e := range p.Engines {
+			cost := "≈" + fmtUSD(e.USD)
+			if !e.PriceKnown {
+				cost = "unknown price"
+			}
+			name := e.Name
+			if e.External {
+				name += " ⇄"
+			}
+			fmt.Fprintf(&b, "  %-16s %-16s %5d %11s %11s  %s\n", ansi.Truncate(name, 16, "…"), ansi.Truncate(e.Roles, 16, "…"), e.Calls, "≈"+fmtTokens(e.Input), "≈"+fmtTokens(e.Output), cost)
+		}
+		total := "≈" + fmtUSD(p.USD)
+		if !p.USDKnown {
+			total += " + unknown"
+		}
+		fmt.Fprintf(&b, "  %-16s %-16s %5d %11s %11s  %s\n", "total", "", p.Calls.Total, "≈"+fmtTokens(p.Input), "≈"+fmtTokens(p.Output), m.st.Bold.Render(total))
+		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
+		if len(p.Warnings) > 0 {
+			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
+			for _, w := range p.Warnings {
+				b.WriteString(m.st.Warning.Render(wrapIndent("! "+w, m.w-4, "    ")) + "\n")
+			}
+		}
+		if len(p.Refusals) > 0 {
+			b.WriteString("\n" + m.st.Error.Render("  Refused — this debate cannot start") + "\n")
+			for _, r := range p.Refusals {
+				b.WriteString(m.st.Error.Render(wrapIndent("✗ "+r, m.w-4, "    ")) + "\n")
+			}
+		}
+	}
+	b.WriteString("\n  ")
+	for i, label := range []string{"Start", "Edit", "Cancel"} {
+		if i == m.cost.button {
+			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
+		} else {
+			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
+		}
+	}
+	b.WriteString("\n")
+	body := lipgloss.NewStyle().Height(m.h - 2).Render(b.String())
+	return body + "\n" + m.footer("←/→ choose · enter confirm · esc cancel")
+}
+
+// wrapIndent wraps text to width, indenting continuation lines.
+func wrapIndent(s string, width int, indent string) string {
+	lines := strings.Split(ansi.Wrap(s, max(10, width-len(indent)), " "), "\n")
+	for i := range lines {
+		lines[i] = "  " + lines[i]
+		if i > 0 {
+			lines[i] = indent + strings.TrimLeft(lines[i], " ")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fmtInt prints an integer with thousands separators.
+func fmtInt(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// viewDebate draws the header, the tabs, the tab's body and the footer.
+func (m Model) viewDebate() string {
+	if m.deb == nil {
+		return m.st.Subtle.Render("reading the debate…") + "\n" + m.footer("q back")
+	}
+	d := m.deb
+	if m.zoom {
+		return m.viewZoom()
+	}
+	// header
+	roundInfo := fmt.Sprintf("round %d of %d", d.current, d.r)
+	state := d.state
+	if d.state == "running" && !m.running && !d.live {
+		state = "interrupted"
+	}
+	head := fmt.Sprintf("%s %s · %s · %s · %s · calls %d/%d · %s tokens · %s",
+		m.st.Title.Render(d.bugID), m.st.Subtle.Render(ansi.Truncate(d.title, 40, "…")),
+		string(d.mode), roundInfo, fmtDur(d.elapsed(m.now)), d.callsDone, d.callsPlanned, fmtTokens(d.tokens), fmtUSD(d.usd))
+	head += " · " + m.st.Badge(state)
+	// tabs
+	var tabs []string
+	for i, t := range m.tabNames() {
+		if i == m.tab {
+			tabs = append(tabs, m.st.TabActive.Render(t))
+		} else {
+			tabs = append(tabs, m.st.Tab.Render(t))
+		}
+	}
+	bodyH := m.bodyHeight()
+	var body string
+	switch {
+	case m.tab == 0:
+		body = m.viewDoc(docKey{path: filepath.Join(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
+	case m.tab == m.convTab():
+		body = m.renderChart(m.w) + "\n\n" + m.viewDoc(docKey{path: filepath.Join(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-7)
+	case m.tab == m.finalTab():
+		body = m.viewFinal(bodyH)
+	default:
+		body = m.renderPanes(m.focusedPanes(), m.w, bodyH)
+	}
+	body = padLines(body, bodyH)
+	help := helpLine(m.keys.NextTab, m.keys.Left, m.keys.Right, m.keys.Enter, m.keys.Help, m.keys.Quit)
+	if d.reason != "" && !m.running && d.state != "done" {
+		help = d.reason
+	}
+	out := ansi.Truncate(head, m.w, "…") + "\n" + strings.Join(tabs, "  ") + "\n" + body + "\n" + m.footer(help)
+	if m.menu != nil {
+		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
+	}
+	return out
+}
+
+// padLines makes text exactly h lines tall.
+func padLines(s string, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// viewDoc draws the top of a rendered document.
+func (m Model) viewDoc(k docKey, h int) string {
+	if k.path == "" || m.deb.dir == "" {
+		return m.st.Subtle.Render("not written yet")
+	}
+	out, ok := m.docs[k]
+	if !ok {
+		return m.st.Subtle.Render("rendering…")
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) > h {
+		lines = append(lines[:max(0, h-1)], m.st.Subtle.Render("… enter shows it all"))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m Model) finalDocWidth() int { return m.w - 2 }
+
+// viewFinal draws the final answer: who won, the label map, whether it is
+// degraded, health, cost against the estimate, convergence, the answer.
+func (m Model) viewFinal(h int) string {
+	d := m.deb
+	if m.running || d.judge.path == "" {
+		if d.judge.status == "" {
+			return m.st.Subtle.Render("the judge has not run yet")
+		}
+		return m.renderPanes([]*pane{d.judge}, m.w, h)
+	}
+	f := m.finalFile()
+	var lines []string
+	if f != nil {
+		win := d.lang.LabelName(f.Winner)
+		if f.WinnerSolver != "" {
+			win += " (" + f.WinnerSolver + ")"
+		}
+		by := f.DecidedBy
+		if by == "" {
+			by = "judge"
+		}
+		lines = append(lines, m.st.Title.Render("Winner: ")+m.st.Bold.Render(win)+m.st.Subtle.Render(", decided by "+by))
+		var labels []string
+		for _, kv := range f.Labels {
+			labels = append(labels, kv.Key+" = "+kv.Value)
+		}
+		sort.Strings(labels)
+		lines = append(lines, "labels: "+strings.Join(labels, " · "))
+		if f.Of > 0 && f.Participants < f.Of {
+			lines = append(lines, m.st.Warning.Render(fmt.Sprintf("degraded: %d of %d solvers took part", f.Participants, f.Of)))
+		} else if f.Of > 0 {
+			lines = append(lines, fmt.Sprintf("%d of %d solvers took part", f.Participants, f.Of))
+		}
+		if f.HealthTokensPerContribution > 0 {
+			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted idea (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
+		}
+	}
+	cost := "cost: " + fmtUSD(d.usd)
+	if d.hasEstimate {
+		cost += fmt.Sprintf(" actual vs ≈%s estimated", fmtUSD(d.estUSD))
+	}
+	cost += " · " + fmtTokens(d.tokens) + " tokens"
+	lines = append(lines, cost)
+	head := strings.Join(lines, "\n") + "\n" + m.renderChart(m.w) + "\n"
+	rest := h - lipgloss.Height(head) - 1
+	return head + "\n" + m.viewDoc(docKey{path: d.judge.path, width: m.finalDocWidth()}, max(1, rest))
+}
+
+// finalFile is the parsed final answer, read when the debate view was built
+// or when the run finished.
+func (m Model) finalFile() *bugfolder.Final {
+	return m.deb.final
+}
+
+// finalMsg delivers the final answer read off the UI goroutine.
+type finalMsg struct {
+	dir   string
+	final *bugfolder.Final
+}
+
+func loadFinalCmd(dir, path string) tea.Cmd {
+	return func() tea.Msg {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return finalMsg{dir: dir}
+		}
+		f, _ := bugfolder.ParseFinal(path, raw)
+		return finalMsg{dir: dir, final: f}
+	}
+}
+
+// viewZoom draws one pane or document full screen.
+func (m Model) viewZoom() string {
+	title := "zoom"
+	if p := m.zoomPane(); p != nil {
+		title = fmt.Sprintf("%s · %s · %s", p.id, p.status, p.engine)
+	} else {
+		title = m.tabNames()[m.tab]
+	}
+	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + m.footer("↑/↓/pgup/pgdn scroll · esc back")
+}
+
+// viewHelp lists the keys of the screen.
+func (m Model) viewHelp() string {
+	var rows [][2]string
+	k := m.keys
+	switch m.screen {
+	case scrBrowser:
+		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"/", "filter by id, title, context, status"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"?", "this help"}, {"q", "quit"}}
+	default:
+		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document (glamour once finished)"}, {"esc", "back from a zoom"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
+	}
+	var b strings.Builder
+	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%-14s %s\n", r[0], r[1])
+	}
+	b.WriteString("\n" + m.st.Subtle.Render("any key closes"))
+	return m.st.Box.Render(b.String())
+}

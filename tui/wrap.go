@@ -1,0 +1,133 @@
+package tui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// maxRows bounds the wrapped rows a pane keeps.
+const maxRows = 2000
+
+// streamWrap word-wraps text as it streams, so each delta costs only its own
+// length: completed rows are kept, the current row and the pending word
+// grow. Words longer than the width are broken.
+type streamWrap struct {
+	width int
+	rows  []string
+	cur   strings.Builder
+	curW  int
+	word  strings.Builder
+	wordW int
+}
+
+func newStreamWrap(width int) *streamWrap { return &streamWrap{width: max(1, width)} }
+
+// write adds sanitized text.
+func (w *streamWrap) write(s string) {
+	for _, r := range s {
+		switch r {
+		case '\n':
+			w.flushWord()
+			w.emit()
+		case ' ':
+			w.flushWord()
+			if w.curW+1 <= w.width {
+				w.cur.WriteByte(' ')
+				w.curW++
+			} else {
+				w.emit()
+			}
+		default:
+			rw := runewidth.RuneWidth(r)
+			if w.wordW+rw > w.width {
+				// a word longer than a row: break it
+				w.flushWord()
+				if w.curW > 0 {
+					w.emit()
+				}
+			}
+			w.word.WriteRune(r)
+			w.wordW += rw
+		}
+	}
+}
+
+// flushWord moves the pending word to the current row (or the next).
+func (w *streamWrap) flushWord() {
+	if w.word.Len() == 0 {
+		return
+	}
+	if w.curW+w.wordW > w.width {
+		w.emit()
+	}
+	w.cur.WriteString(w.word.String())
+	w.curW += w.wordW
+	w.word.Reset()
+	w.wordW = 0
+}
+
+// emit closes the current row.
+func (w *streamWrap) emit() {
+	w.rows = append(w.rows, strings.TrimRight(w.cur.String(), " "))
+	w.cur.Reset()
+	w.curW = 0
+	if len(w.rows) > 2*maxRows {
+		w.rows = append(w.rows[:0], w.rows[len(w.rows)-maxRows:]...)
+	}
+}
+
+// last returns the last n rows (all when n ≤ 0), the unfinished row included.
+func (w *streamWrap) last(n int) []string {
+	tail := w.cur.String()
+	var extra []string
+	switch {
+	case w.word.Len() > 0 && w.curW+w.wordW > w.width:
+		extra = []string{strings.TrimRight(tail, " "), w.word.String()}
+	case tail != "" || w.word.Len() > 0:
+		extra = []string{tail + w.word.String()}
+	}
+	total := len(w.rows) + len(extra)
+	if n <= 0 || n > total {
+		n = total
+	}
+	out := make([]string, 0, n)
+	if skip := total - n; skip < len(w.rows) {
+		out = append(out, w.rows[skip:]...)
+	}
+	if len(out) < n {
+		out = append(out, extra[len(extra)-(n-len(out)):]...)
+	}
+	return out
+}
+
+// sanitize drops control characters (terminal escapes among them) from
+// model output, keeping newlines and turning tabs into spaces: text from an
+// engine must never drive the engineer's terminal.
+func sanitize(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 0x20 && c != '\n') || c == 0x7f || c == 0xc2 {
+			clean = false
+			break
+		}
+	}
+	if clean && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "?") {
+		switch {
+		case r == '\t':
+			b.WriteString("    ")
+		case r == '\n':
+			b.WriteRune(r)
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
