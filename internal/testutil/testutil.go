@@ -57,12 +57,16 @@ func Copy(src, dst string) error {
 		case d.IsDir():
 			return os.MkdirAll(out, 0o755)
 		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
 		in, err := os.Open(p)
 		if err != nil {
 			return err
 		}
 		defer in.Close()
-		o, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		o, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm()|0o600)
 		if err != nil {
 			return err
 		}
