@@ -90,6 +90,13 @@ type Options struct {
 	ConfigDir string
 	// Cassettes holds embedded cassettes by name (the demo's).
 	Cassettes map[string][]byte
+	// ProjectDir is the project the register belongs to: the folder an
+	// engine with read-only project access runs in.
+	ProjectDir string
+
+	// inspect, in tests, sees a vendor-CLI call's private folder before it
+	// is removed.
+	inspect func(root string)
 }
 
 // Defaults for Options.
@@ -111,13 +118,24 @@ func (o Options) withDefaults() Options {
 // New builds the adapter of an engine entry.
 func New(e *EngineConfig, o Options) (Engine, error) {
 	o = o.withDefaults()
+	var a Engine
 	switch e.Kind {
 	case KindCommand:
-		return newCommand(e, o), nil
+		a = newCommand(e, o)
 	case KindReplay:
-		return newReplay(e, o)
+		return newReplay(e, o) // plays back recorded text: nothing secret to hide
+	case KindOpenAI:
+		a = newOpenAI(e, o)
+	case KindAnthropic:
+		a = newAnthropic(e, o)
+	default:
+		spec, ok := specs[e.Kind]
+		if !ok {
+			return nil, &bugfolder.InputError{Field: "engines." + e.Name + ".kind", Msg: fmt.Sprintf("kind %s has no adapter", e.Kind)}
+		}
+		a = &vendorCLI{cfg: e, opts: o, spec: spec}
 	}
-	return newVendor(e, o)
+	return &redacting{inner: a, static: SecretValues(e)}, nil
 }
 
 // resolvePath makes a path from the engines file relative to its folder.
@@ -135,9 +153,4 @@ func errorf(f Failure, format string, args ...any) Result {
 		st = bugfolder.StatusTimeout
 	}
 	return Result{Status: st, Failure: f, Err: fmt.Sprintf(format, args...)}
-}
-
-// newVendor builds the adapter of a vendor CLI or HTTP kind.
-func newVendor(e *EngineConfig, o Options) (Engine, error) {
-	return nil, &bugfolder.InputError{Field: "engines." + e.Name + ".kind", Msg: fmt.Sprintf("kind %s has no adapter in this build", e.Kind)}
 }

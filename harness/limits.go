@@ -42,7 +42,3 @@ func LimitsOf(e *EngineConfig) Limits {
 	}
 	return l
 }
-
-// catalogLookup finds an engine's model in the model catalogue. It is
-// replaced by the catwalk-backed lookup in catalog.go.
-var catalogLookup = func(e *EngineConfig) (Limits, bool) { return Limits{}, false }

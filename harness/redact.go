@@ -1,0 +1,210 @@
+package harness
+
+import (
+	"context"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Redacted replaces a secret wherever moot writes or shows text.
+const Redacted = "[REDACTED]"
+
+// minSecretLen keeps short values (a "1", a "true") from being treated as
+// secrets: replacing them would garble every output.
+const minSecretLen = 8
+
+// Redactor replaces known secret values in text.
+type Redactor struct {
+	secrets []string // longest first, so a secret containing another is replaced whole
+	longest int
+}
+
+// NewRedactor makes a redactor for the given values; empty and short ones
+// are ignored.
+func NewRedactor(values ...string) *Redactor {
+	r := &Redactor{}
+	seen := map[string]bool{}
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		if len(v) < minSecretLen || seen[v] {
+			continue
+		}
+		seen[v] = true
+		r.secrets = append(r.secrets, v)
+		if len(v) > r.longest {
+			r.longest = len(v)
+		}
+	}
+	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	return r
+}
+
+// Empty reports whether there is nothing to redact.
+func (r *Redactor) Empty() bool { return r == nil || len(r.secrets) == 0 }
+
+// String redacts a whole text.
+func (r *Redactor) String(s string) string {
+	if r.Empty() {
+		return s
+	}
+	for _, v := range r.secrets {
+		if strings.Contains(s, v) {
+			s = strings.ReplaceAll(s, v, Redacted)
+		}
+	}
+	return s
+}
+
+// heldBack is how many bytes at the end of text might be the start of a
+// secret that the next chunk completes.
+func (r *Redactor) heldBack(text string) int {
+	max := r.longest - 1
+	if max > len(text) {
+		max = len(text)
+	}
+	for n := max; n > 0; n-- {
+		tail := text[len(text)-n:]
+		for _, v := range r.secrets {
+			if strings.HasPrefix(v, tail) {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// stream redacts text that arrives in chunks: a secret split across two
+// chunks is still caught, because a tail that could start one is held back
+// until the next chunk or Flush.
+type stream struct {
+	r       *Redactor
+	mu      sync.Mutex
+	pending string
+	emit    func(string)
+}
+
+func (s *stream) write(chunk string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	text := s.r.String(s.pending + chunk)
+	hold := s.r.heldBack(text)
+	s.pending = text[len(text)-hold:]
+	if out := text[:len(text)-hold]; out != "" {
+		s.emit(out)
+	}
+}
+
+func (s *stream) flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending != "" {
+		s.emit(s.pending)
+		s.pending = ""
+	}
+}
+
+// Writer wraps w so that secrets never reach it. Call the returned flush
+// when the writing is over.
+func (r *Redactor) Writer(w io.Writer) (io.Writer, func()) {
+	if r.Empty() || w == nil {
+		return w, func() {}
+	}
+	s := &stream{r: r, emit: func(t string) { _, _ = io.WriteString(w, t) }}
+	return writerFunc(func(p []byte) (int, error) {
+		s.write(string(p))
+		return len(p), nil
+	}), s.flush
+}
+
+// Func wraps a delta callback the same way.
+func (r *Redactor) Func(f func(string)) (func(string), func()) {
+	if r.Empty() || f == nil {
+		return f, func() {}
+	}
+	s := &stream{r: r, emit: f}
+	return s.write, s.flush
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// secretEnvNames are the environment variables whose values moot treats as
+// secrets wherever they are set: the keys of every vendor moot drives.
+var secretEnvNames = []string{
+	"OPENAI_API_KEY", "CODEX_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
+	"CLAUDE_CODE_OAUTH_TOKEN", "GEMINI_API_KEY", "GOOGLE_API_KEY", "DASHSCOPE_API_KEY",
+	"OPENROUTER_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY", "DEEPSEEK_API_KEY",
+	"XAI_API_KEY", "TOGETHER_API_KEY", "FIREWORKS_API_KEY", "AZURE_OPENAI_API_KEY",
+	"HF_TOKEN", "GITHUB_TOKEN", "GH_TOKEN",
+}
+
+// looksSecret reports whether a variable's name says it holds a secret.
+func looksSecret(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// SecretValues lists the secret values an engine could see or echo: its
+// api_key_env, the vendor key variables, and env entries whose names say
+// they are secrets.
+func SecretValues(e *EngineConfig) []string {
+	var out []string
+	if e != nil && e.APIKeyEnv != "" {
+		out = append(out, os.Getenv(e.APIKeyEnv))
+	}
+	for _, n := range secretEnvNames {
+		out = append(out, os.Getenv(n))
+	}
+	if e != nil {
+		for k, v := range e.Env {
+			if looksSecret(k) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// secretSource is an adapter that knows further secrets (stored
+// credentials it copies for a call).
+type secretSource interface {
+	extraSecrets() []string
+}
+
+// redacting wraps an adapter so that no secret reaches the raw files, the
+// live output, the answer or the error.
+type redacting struct {
+	inner  Engine
+	static []string
+}
+
+func (d *redacting) Call(ctx context.Context, req Request) Result {
+	values := d.static
+	if s, ok := d.inner.(secretSource); ok {
+		values = append(append([]string(nil), values...), s.extraSecrets()...)
+	}
+	r := NewRedactor(values...)
+	if r.Empty() {
+		return d.inner.Call(ctx, req)
+	}
+	var f1, f2, f3 func()
+	req.Stdout, f1 = r.Writer(req.Stdout)
+	req.Stderr, f2 = r.Writer(req.Stderr)
+	req.OnOutput, f3 = r.Func(req.OnOutput)
+	res := d.inner.Call(ctx, req)
+	f1()
+	f2()
+	f3()
+	res.Body = r.String(res.Body)
+	res.Err = r.String(res.Err)
+	return res
+}
