@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reversa/moot/internal/fakeprovider"
 	"github.com/reversa/moot/internal/testutil"
 )
 
@@ -24,6 +25,7 @@ func moot(t *testing.T, dir string, args ...string) (int, string, string) {
 		return os.Getenv(k)
 	}}
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".no-config"))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // probe results never land in the developer's cache
 	code := run(e, args)
 	return code, out.String(), errb.String()
 }
@@ -181,7 +183,7 @@ func TestPlanCountsAndWritesNothing(t *testing.T) {
 	for _, tc := range []struct{ n, r, c int }{{2, 0, 0}, {3, 2, 0}, {3, 2, 1}, {5, 1, 2}, {8, 3, 0}, {4, 0, 3}, {2, 6, 1}} {
 		args := []string{"plan", "7", "--json", "-n", fmt.Sprint(tc.n), "-r", fmt.Sprint(tc.r)}
 		for i := 0; i < tc.c; i++ {
-			args = append(args, "--critic", "local")
+			args = append(args, "--critic", "scripted")
 		}
 		code, out, errOut := moot(t, proj, args...)
 		if code != 0 {
@@ -225,7 +227,9 @@ func TestPlanCountsAndWritesNothing(t *testing.T) {
 func TestPlanMoney(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	cfg := filepath.Join(proj, "_reversa_bugs", "moot.yaml")
-	os.WriteFile(cfg, []byte("engines:\n  paid:\n    kind: openai\n    base_url: http://127.0.0.1:9/v1\n    price: {input_per_mtok: 1.0, output_per_mtok: 2.0}\n    context_tokens: 128000\ndefaults: {solver: paid, judge: paid}\n"), 0o600)
+	srv := fakeprovider.New()
+	defer srv.Close()
+	os.WriteFile(cfg, []byte("engines:\n  paid:\n    kind: openai\n    model: fake-model\n    base_url: "+srv.URL+"/v1\n    price: {input_per_mtok: 1.0, output_per_mtok: 2.0}\n    context_tokens: 128000\ndefaults: {solver: paid, judge: paid}\n"), 0o600)
 	code, out, errOut := moot(t, proj, "plan", "7", "--json", "--mode", "diagnosis")
 	if code != 0 {
 		t.Fatalf("%d %s", code, errOut)
@@ -240,6 +244,12 @@ func TestPlanMoney(t *testing.T) {
 	if !p.Full || p.USD <= 0 || fmt.Sprintf("%.6f", p.USD) != fmt.Sprintf("%.6f", want) {
 		t.Errorf("usd %v, want %v (complete %v)", p.USD, want, p.Full)
 	}
+	// an engine that fails its probe is refused, saying why and what to do
+	srv.Close()
+	code, _, errOut = moot(t, proj, "plan", "7", "--mode", "diagnosis")
+	if code != ExitUsage || !strings.Contains(errOut, "engine paid failed its probe") || !strings.Contains(errOut, "connection refused") {
+		t.Errorf("unreachable engine: %d %s", code, errOut)
+	}
 	// a part of P larger than the smallest context window is refused
 	os.WriteFile(cfg, []byte("engines:\n  tiny:\n    kind: openai\n    context_tokens: 100\n"), 0o600)
 	code, out, errOut = moot(t, proj, "plan", "7")
@@ -251,7 +261,9 @@ func TestPlanMoney(t *testing.T) {
 func TestPlanRefusals(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	cfg := filepath.Join(proj, "_reversa_bugs", "moot.yaml")
-	os.WriteFile(cfg, []byte("engines:\n  local:\n    kind: openai\n  codex:\n    kind: codex\ndefaults: {solver: local, judge: local}\n"), 0o600)
+	srv := fakeprovider.New()
+	defer srv.Close()
+	os.WriteFile(cfg, []byte("engines:\n  local:\n    kind: openai\n    model: fake-model\n    base_url: "+srv.URL+"/v1\n  codex:\n    kind: codex\ndefaults: {solver: local, judge: local}\n"), 0o600)
 	before := testutil.Fingerprint(t, proj)
 	tests := []struct {
 		name string

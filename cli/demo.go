@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -52,13 +53,17 @@ func extractDemo() (string, error) {
 		}
 		out := filepath.Join(dir, filepath.FromSlash(p))
 		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
+			return os.MkdirAll(out, 0o700)
 		}
 		b, err := fs.ReadFile(sample, p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(out, b, 0o644)
+		perm := os.FileMode(0o600)
+		if bytes.HasPrefix(b, []byte("#!")) {
+			perm = 0o700 // the sample's scripted engine (embedding drops the exec bit)
+		}
+		return os.WriteFile(out, b, perm)
 	})
 	if err != nil {
 		return "", fmt.Errorf("copy the sample register: %w", err)
@@ -68,10 +73,10 @@ func extractDemo() (string, error) {
 		return "", err
 	}
 	root := filepath.Join(dir, bugfolder.RootName)
-	if err := os.WriteFile(filepath.Join(root, "demo-cassette.yaml"), cas, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "demo-cassette.yaml"), cas, 0o600); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(root, "moot.yaml"), []byte(demoEngines), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "moot.yaml"), []byte(demoEngines), 0o600); err != nil {
 		return "", err
 	}
 	return dir, nil
@@ -112,7 +117,7 @@ With --headless (or without a terminal) the quorum menu is answered
 			if headless || !isTerminal(e.stdout) || !isTerminal(e.stdin) {
 				pr := newProgress(e, reg, false)
 				res, err := engine.Start(context.Background(), s, engine.Options{
-					Config: cfg, Harness: harnessOptions(cfg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},
+					Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},
 					Sink: pr.sink, Command: "moot demo", Version: version(),
 				})
 				return exitFor(e, reg, res, err)

@@ -24,17 +24,29 @@ type engineJSON struct {
 	ContextTokens int            `json:"context_tokens,omitempty"`
 	Price         *harness.Price `json:"price,omitempty"`
 	Defaults      []string       `json:"defaults,omitempty"`
+	// Probe is set with --probe.
+	Probe *harness.ProbeResult `json:"probe,omitempty"`
 }
 
 func newEnginesCmd(e *env) *cobra.Command {
-	var asJSON bool
+	var asJSON, probe, refresh bool
 	var config string
 	cmd := &cobra.Command{
-		Use:   "engines [--json]",
-		Short: "List the configured engines",
+		Use:   "engines [--probe [--refresh]] [--json]",
+		Short: "List the configured engines; --probe checks each one",
 		Long: `List the engines of the engines file (moot.yaml in the _reversa_bugs/ root,
-then $XDG_CONFIG_HOME/moot/moot.yaml), or the built-in local engine when there
-is no file.`,
+then $XDG_CONFIG_HOME/moot/moot.yaml). Without a file: the built-in local
+engine (OpenAI-compatible, Ollama's default address) and every vendor CLI
+found on PATH (codex, claude, gemini, opencode, qwen).
+
+--probe checks every engine without a model call: the tool's version, that
+its non-interactive flags exist, its auth (the api_key_env variable is set;
+else the vendor's key variable or stored credentials — codex login status,
+claude auth status, opencode providers list; for HTTP engines a model-list
+request), and its context window (unknown is a warning). A failed engine
+says what to do. Results are cached for an hour in
+$XDG_CACHE_HOME/moot/probe.json (failures for six minutes); --refresh probes
+again. moot run and moot plan refuse an engine that failed its probe.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, _ := findRegister(e) // engines can be listed outside a register
@@ -42,8 +54,17 @@ is no file.`,
 			if err != nil {
 				return err
 			}
+			var probes []harness.ProbeResult
+			if probe {
+				ctx, cancel := signalContext()
+				defer cancel()
+				if !asJSON && isTerminal(e.stderr) {
+					fmt.Fprintln(e.stderr, "probing engines…")
+				}
+				probes = harness.ProbeEngines(ctx, cfg, cfg.Order, harnessOptions(cfg, reg), harness.DefaultProbeCache(), refresh)
+			}
 			var out []engineJSON
-			for _, name := range cfg.Order {
+			for i, name := range cfg.Order {
 				ec := cfg.Engines[name]
 				lim := harness.LimitsOf(ec)
 				j := engineJSON{Name: name, Kind: string(ec.Kind), Model: ec.Model, BaseURL: ec.BaseURL, APIKeyEnv: ec.APIKeyEnv,
@@ -57,6 +78,12 @@ is no file.`,
 				if cfg.Defaults.Judge == name {
 					j.Defaults = append(j.Defaults, "judge")
 				}
+				if probes != nil {
+					j.Probe = &probes[i]
+					if j.ContextTokens == 0 {
+						j.ContextTokens = probes[i].ContextTokens
+					}
+				}
 				out = append(out, j)
 			}
 			if asJSON {
@@ -69,6 +96,9 @@ is no file.`,
 				src = "built-in (no engines file found)"
 			}
 			fmt.Fprintf(e.stdout, "Engines from %s\n\n", src)
+			if probes != nil {
+				return printProbes(e, out)
+			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tKIND\tMODEL\tEXTERNAL\tTIMEOUT\tCONTEXT\tDEFAULT FOR")
 			for _, j := range out {
@@ -94,6 +124,50 @@ is no file.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	cmd.Flags().BoolVar(&probe, "probe", false, "check each engine: version, non-interactive mode, auth, context window")
+	cmd.Flags().BoolVar(&refresh, "refresh", false, "with --probe: ignore cached results")
 	cmd.Flags().StringVar(&config, "config", "", "engines file")
 	return cmd
+}
+
+// printProbes writes the probe table, then what failed and what to do.
+func printProbes(e *env, out []engineJSON) error {
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tSTATUS\tVERSION\tAUTH\tCONTEXT")
+	failed := 0
+	for _, j := range out {
+		p := j.Probe
+		status := "ok"
+		if !p.OK {
+			status = "FAILED"
+			failed++
+		} else if len(p.Warnings) > 0 {
+			status = "ok (warning)"
+		}
+		if p.Cached {
+			status += " ·cached"
+		}
+		ctx := "?"
+		if j.ContextTokens > 0 {
+			ctx = thousands(j.ContextTokens)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, status, orDash(p.Version), orDash(p.Auth), ctx)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, j := range out {
+		for _, x := range j.Probe.Problems {
+			fmt.Fprintf(e.stdout, "\n✗ %s: %s", j.Name, x)
+		}
+		for _, x := range j.Probe.Warnings {
+			fmt.Fprintf(e.stdout, "\n! %s: %s", j.Name, x)
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(e.stdout, "\n\n%d of %d engines failed their probe; moot run refuses them until fixed (then: moot engines --probe --refresh).\n", failed, len(out))
+	} else {
+		fmt.Fprintln(e.stdout)
+	}
+	return nil
 }

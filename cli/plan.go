@@ -12,6 +12,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
 )
 
 func newPlanCmd(e *env) *cobra.Command {
@@ -50,6 +51,7 @@ the largest rubric.`,
 			if err != nil {
 				return err
 			}
+			addProbe(plan, cfg, harnessOptions(cfg, reg))
 			if asJSON {
 				if err := writePlanJSON(e.stdout, plan); err != nil {
 					return err
@@ -66,6 +68,31 @@ the largest rubric.`,
 	f.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plan as one JSON object")
 	return cmd
+}
+
+// addProbe probes the plan's engines (cached) and adds a refusal for each
+// that failed, and its warnings.
+func addProbe(p *engine.Plan, cfg *harness.Config, o harness.Options) {
+	s := p.Setup
+	var names []string
+	seen := map[string]bool{}
+	for _, n := range append(append(append([]string{}, s.Solvers...), s.Critics...), s.Judge) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	ctx, cancel := signalContext()
+	defer cancel()
+	res := harness.ProbeEngines(ctx, cfg, names, o, harness.DefaultProbeCache(), false)
+	p.Refusals = append(p.Refusals, harness.ProbeRefusals(res)...)
+	for _, r := range res {
+		for _, w := range r.Warnings {
+			if !strings.Contains(w, "context window unknown") { // the plan says that itself
+				p.Warnings = append(p.Warnings, "engine "+r.Engine+": "+w)
+			}
+		}
+	}
 }
 
 // planJSON is `moot plan --json` (CLI.md names the required fields).

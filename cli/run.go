@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -50,15 +51,32 @@ func (f *runFlags) isHeadless(e *env) bool {
 	return f.headless || f.asJSON || !isTerminal(e.stdout) || !isTerminal(e.stdin)
 }
 
-// harnessOptions are the adapter options for an engines file.
-func harnessOptions(cfg *harness.Config) harness.Options {
+// harnessOptions are the adapter options for an engines file: relative
+// paths start at its folder; an engine with read-only project access runs
+// in the register's project.
+func harnessOptions(cfg *harness.Config, reg *bugfolder.Register) harness.Options {
 	o := harness.Options{}
 	if cfg.Path != "" {
 		if abs, err := filepath.Abs(cfg.Path); err == nil {
 			o.ConfigDir = filepath.Dir(abs)
 		}
 	}
+	if reg != nil {
+		o.ProjectDir = reg.Project
+	}
 	return o
+}
+
+// probeCheck refuses, before anything is written, a debate whose engines
+// failed their probe (results cached in the user's cache folder).
+func probeCheck(cfg *harness.Config, o harness.Options) func(context.Context, []string) error {
+	return func(ctx context.Context, names []string) error {
+		refusals := harness.ProbeRefusals(harness.ProbeEngines(ctx, cfg, names, o, harness.DefaultProbeCache(), false))
+		if len(refusals) > 0 {
+			return &bugfolder.InputError{Msg: "refused before anything was written: " + strings.Join(refusals, "; ")}
+		}
+		return nil
+	}
 }
 
 // signalContext is cancelled by SIGINT or SIGTERM: the debate stops,
@@ -141,6 +159,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			if err != nil {
 				return err
 			}
+			addProbe(plan, cfg, harnessOptions(cfg, reg))
 			if len(plan.Refusals) > 0 {
 				printPlan(e.stderr, plan)
 				return withCode(ExitUsage, fmt.Errorf("refused, nothing written: %s", plan.Refusals[0]))
@@ -157,7 +176,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
 			res, err := engine.Start(ctx, s, engine.Options{
-				Config: cfg, Harness: harnessOptions(cfg), Supervisor: pol, Sink: pr.sink,
+				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(),
 			})
 			return exitFor(e, reg, res, err)
@@ -231,7 +250,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
 			res, err := engine.Resume(ctx, bug, engine.Options{
-				Config: cfg, Harness: harnessOptions(cfg), Supervisor: pol, Sink: pr.sink,
+				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(),
 			})
 			if err == nil && res.AlreadyDone {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -45,7 +46,16 @@ func runBrowser(e *env) error {
 }
 
 func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
-	return tui.Options{Register: reg, Config: cfg, Harness: harnessOptions(cfg), Version: version(), NoColor: e.noColor()}
+	ho := harnessOptions(cfg, reg)
+	return tui.Options{Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
+		Check: probeCheck(cfg, ho),
+		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
+			out := map[string]tui.EngineStatus{}
+			for _, r := range harness.ProbeEngines(ctx, cfg, cfg.Order, ho, harness.DefaultProbeCache(), false) {
+				out[r.Engine] = tui.EngineStatus{OK: r.OK, Why: r.Why()}
+			}
+			return out
+		}}
 }
 
 // runProgram runs the UI, then says where the debate was written and

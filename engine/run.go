@@ -31,6 +31,9 @@ type Options struct {
 	Version string
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
+	// Check, when set, vets the engines a debate uses before anything is
+	// written (the front ends' probe); its error refuses the run.
+	Check func(ctx context.Context, names []string) error
 }
 
 // Outcome is how a run ended.
@@ -244,6 +247,11 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if err := checkExternal(opts.Config, bug, all); err != nil {
 		return nil, err
 	}
+	if opts.Check != nil {
+		if err := opts.Check(ctx, uniq(all)); err != nil {
+			return nil, err
+		}
+	}
 	adapters, limits, err := buildAdapters(opts, all)
 	if err != nil {
 		return nil, err
@@ -302,6 +310,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	}
 	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
 	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, Formula: plan.Formula})
+	r.noteProjectAccess()
 	res, err := r.execute(ctx)
 	if res != nil {
 		res.TookOver = w.TookOver()
@@ -587,6 +596,11 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if err := checkExternal(opts.Config, bug, all); err != nil {
 		return nil, err
 	}
+	if opts.Check != nil {
+		if err := opts.Check(ctx, uniq(all)); err != nil {
+			return nil, err
+		}
+	}
 	adapters, limits, err := buildAdapters(opts, all)
 	if err != nil {
 		return nil, err
@@ -595,11 +609,41 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	r.initSemaphores()
 	r.reconcileLog(d)
 	r.emit(Event{Type: EvResumed, Path: dir, ProblemSHA: pf.SHA256})
+	r.noteProjectAccess()
 	res, err := r.execute(ctx)
 	if res != nil {
 		res.TookOver = w.TookOver()
 	}
 	return res, err
+}
+
+// uniq drops repeated names, keeping the first order.
+func uniq(names []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// noteProjectAccess logs every engine that reads the project itself
+// (project_access: read-only, verifiable only for codex's OS sandbox).
+func (r *runner) noteProjectAccess() {
+	dir := r.opts.Harness.ProjectDir
+	if dir == "" {
+		return
+	}
+	names := uniq(append(mapValues(r.engineOf), r.judgeEngine))
+	sort.Strings(names)
+	for _, name := range names {
+		if ec, err := r.opts.Config.Engine(name); err == nil && ec.ProjectAccess == "read-only" {
+			r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("engine %s reads the project at %s, read-only (its OS sandbox; project_access: read-only)", name, dir)})
+		}
+	}
 }
 
 func short(s string) string {

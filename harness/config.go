@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -483,11 +484,25 @@ func (c *Config) Names() []string {
 const DefaultOllamaURL = "http://127.0.0.1:11434/v1"
 
 // BuiltinConfig is the configuration used without an engines file: the
-// local OpenAI-compatible engine at Ollama's default address.
+// local OpenAI-compatible engine at Ollama's default address, plus an
+// engine for every vendor CLI found on PATH (named after its kind, with the
+// vendor's default model). Whether each passes its probe is checked where
+// they are offered.
 func BuiltinConfig() *Config {
 	c := &Config{Engines: map[string]*EngineConfig{}}
 	c.Engines["local"] = &EngineConfig{Name: "local", Kind: KindOpenAI, BaseURL: DefaultOllamaURL, ProjectAccess: "none"}
 	c.Order = []string{"local"}
+	for _, k := range Kinds {
+		spec, ok := specs[k]
+		if !ok {
+			continue
+		}
+		if _, err := exec.LookPath(spec.bin); err != nil {
+			continue
+		}
+		c.Engines[string(k)] = &EngineConfig{Name: string(k), Kind: k, ProjectAccess: "none", External: true}
+		c.Order = append(c.Order, string(k))
+	}
 	c.Defaults.Solver = "local"
 	c.Defaults.Judge = "local"
 	return c

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -31,6 +32,11 @@ type Options struct {
 	Resume bool
 	// Status is the probe result of each engine (nil: not probed).
 	Status map[string]EngineStatus
+	// Probe, when set, probes the engines in the background at start; its
+	// result replaces Status (the wizard offers only engines that passed).
+	Probe func(context.Context) map[string]EngineStatus
+	// Check vets a debate's engines before it starts (engine.Options.Check).
+	Check func(ctx context.Context, names []string) error
 	// NoColor renders documents without colour (NO_COLOR).
 	NoColor bool
 	// Banner is a line shown above every screen (the demo says where it runs).
@@ -168,6 +174,10 @@ func (m Model) clock() time.Time {
 // Init starts what the first screen needs.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	if m.opts.Probe != nil {
+		probe := m.opts.Probe
+		cmds = append(cmds, func() tea.Msg { return probedMsg(probe(context.Background())) })
+	}
 	switch m.screen {
 	case scrBrowser:
 		cmds = append(cmds, listBugDirsCmd(m.opts.Register))
@@ -237,6 +247,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.spin, c = m.spin.Update(msg)
 			cmds = append(cmds, c)
 		}
+	case probedMsg:
+		m.opts.Status = msg
+		if m.wiz != nil {
+			m.wiz.status = msg
+		}
+		return m, nil
 	case statusMsg:
 		m.status, m.statusUntil = string(msg), m.clock().Add(4*time.Second)
 	case bugDirsMsg:
@@ -522,9 +538,12 @@ func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// probedMsg carries the background probe's result.
+type probedMsg map[string]EngineStatus
+
 // engineOptions are the options of a run driven by this UI.
 func (m Model) engineOptions(b *bridge, command string) engine.Options {
-	return engine.Options{Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now}
+	return engine.Options{Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check}
 }
 
 // startRun starts the debate of the cost screen.
