@@ -3,6 +3,7 @@ package bugfolder
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,6 +216,7 @@ func (w *Writer) DebaterPath(round int, id string) string {
 // WriteDebater writes a debater file: moot's front matter, then the body as
 // received. It returns the file's path and bytes.
 func (w *Writer) WriteDebater(meta DebaterMeta, body string) (string, []byte, error) {
+	meta.CostUSD = roundUSD(meta.CostUSD)
 	data, err := marshalFrontMatter(meta, body)
 	if err != nil {
 		return "", nil, err
@@ -225,6 +227,7 @@ func (w *Writer) WriteDebater(meta DebaterMeta, body string) (string, []byte, er
 
 // WriteJudgeAttempt keeps a failed judge attempt as juiz/tentativa-K.md.
 func (w *Writer) WriteJudgeAttempt(k int, meta DebaterMeta, body string) (string, error) {
+	meta.CostUSD = roundUSD(meta.CostUSD)
 	data, err := marshalFrontMatter(meta, body)
 	if err != nil {
 		return "", err
@@ -234,11 +237,23 @@ func (w *Writer) WriteJudgeAttempt(k int, meta DebaterMeta, body string) (string
 
 // WriteFinal writes resposta-final.md.
 func (w *Writer) WriteFinal(meta FinalMeta, body string) (string, error) {
+	meta.CostUSD = roundUSD(meta.CostUSD)
+	meta.TotalCostUSD = math.Round(meta.TotalCostUSD*1e6) / 1e6
 	data, err := marshalFrontMatter(meta, body)
 	if err != nil {
 		return "", err
 	}
 	return w.write(w.Lang.Names().Final, data)
+}
+
+// roundUSD keeps a cost to the micro-dollar: engines report sums with
+// floating-point noise (0.011356000000000002).
+func roundUSD(c *float64) *float64 {
+	if c == nil {
+		return nil
+	}
+	r := math.Round(*c*1e6) / 1e6
+	return &r
 }
 
 // WriteConvergence writes convergencia.md.

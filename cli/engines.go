@@ -46,7 +46,38 @@ claude auth status, opencode providers list; for HTTP engines a model-list
 request), and its context window (unknown is a warning). A failed engine
 says what to do. Results are cached for an hour in
 $XDG_CACHE_HOME/moot/probe.json (failures for six minutes); --refresh probes
-again. moot run and moot plan refuse an engine that failed its probe.`,
+again. moot run and moot plan refuse an engine that failed its probe.
+
+The engines file:
+
+  engines:
+    local:
+      kind: openai                 # any OpenAI-compatible server (Ollama: num_ctx sized to fit)
+      base_url: http://127.0.0.1:11434/v1
+      model: qwen3:8b
+    codex:
+      kind: codex                  # the vendor CLI, non-interactive and read-only
+      model: gpt-5.6-sol
+      api_key_env: OPENAI_API_KEY  # the NAME of the variable, never the key
+    mine:
+      kind: command                # prompt on stdin, answer on stdout
+      command: ["./my-llm", "--role", "{role}"]
+      external: false
+  defaults: {solver: local, judge: local}
+
+Kinds: command, codex, claude, gemini, opencode, qwen, openai, anthropic,
+replay. Fields: kind (required), model, base_url (the endpoint the CLI or
+client calls), api_key_env, timeout, context_tokens, max_output_tokens,
+price {input_per_mtok, output_per_mtok}, external, project_access (none, or
+read-only for codex, whose OS sandbox makes it verifiable), parallel, env,
+command, cassette. Context windows, output sizes and prices not given come
+from charm.land/catwalk's model data.
+
+Vendor CLIs run in a private folder holding a copy of P, with their own HOME
+and TMPDIR and a minimal environment (PATH, locale, proxies, their key);
+stored credentials (codex, claude, gemini, qwen, opencode logins) are copied
+in when no api_key_env is named. command engines inherit moot's environment.
+Secrets never reach raw output, logs or the screen.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, _ := findRegister(e) // engines can be listed outside a register

@@ -64,7 +64,7 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 	for k, v := range c.cfg.Env {
 		env = append(env, k+"="+v)
 	}
-	scratch, err := os.MkdirTemp("", "moot-call-")
+	scratch, err := newScratch("call")
 	if err != nil {
 		return errorf(FailStart, "create a scratch folder: %v", err)
 	}

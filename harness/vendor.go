@@ -171,7 +171,7 @@ func (v *vendorCLI) extraSecrets() []string {
 
 // newCallDirs makes the private folders of one call.
 func newCallDirs(kind Kind) (callDirs, error) {
-	root, err := os.MkdirTemp("", "moot-"+string(kind)+"-")
+	root, err := newScratch(string(kind))
 	if err != nil {
 		return callDirs{}, fmt.Errorf("create a private folder: %w", err)
 	}
