@@ -452,3 +452,43 @@ func TestJudgeHumanChoiceAndLabels(t *testing.T) {
 		t.Error("nothing from the failed attempt is invented into the final")
 	}
 }
+
+// TestProjectAccessIsLogged: an engine given read-only access to the
+// project is named, with the folder, in the event log.
+func TestProjectAccessIsLogged(t *testing.T) {
+	f := newFixture(t, "7")
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false}\n  cx: {kind: codex, project_access: read-only}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.cfg = cfg
+	f.engines["cx"] = &scripted{}
+	opts := f.opts(&sup{})
+	opts.Harness.ProjectDir = f.bug.Register.Project
+	if _, err := Start(context.Background(), f.setup(2, 0, "a", "cx"), opts); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(filepath.Join(f.bug.Dir, "debate", "eventos.jsonl"))
+	if !strings.Contains(string(log), "engine cx reads the project at "+f.bug.Register.Project+", read-only") {
+		t.Errorf("the project access is not in the log:\n%s", log)
+	}
+}
+
+// TestCheckRefusesBeforeWriting: a front end's engine check (the probe)
+// refuses the run before anything is written.
+func TestCheckRefusesBeforeWriting(t *testing.T) {
+	f := newFixture(t, "7")
+	opts := f.opts(&sup{})
+	var asked []string
+	opts.Check = func(ctx context.Context, names []string) error {
+		asked = names
+		return &bugfolder.InputError{Msg: "engine b failed its probe"}
+	}
+	_, err := Start(context.Background(), f.setup(2, 0, "a", "b"), opts)
+	if !bugfolder.IsInputError(err) || strings.Join(asked, ",") != "a,b" {
+		t.Fatalf("%v, checked %v", err, asked)
+	}
+	if _, err := os.Stat(filepath.Join(f.bug.Dir, "debate")); !os.IsNotExist(err) {
+		t.Error("a refused run wrote its debate folder")
+	}
+}

@@ -92,3 +92,26 @@ func TestVendorMissingBinary(t *testing.T) {
 		t.Errorf("%+v", res)
 	}
 }
+
+// TestCodexProjectAccess: only with project_access read-only does codex
+// run in the project, and always under its read-only sandbox.
+func TestCodexProjectAccess(t *testing.T) {
+	for access, wantDir := range map[string]string{"none": "", "read-only": "/the/project"} {
+		v := &vendorCLI{cfg: &EngineConfig{Name: "cx", Kind: KindCodex, ProjectAccess: access}, opts: Options{ProjectDir: "/the/project"}, spec: specs[KindCodex]}
+		c, err := v.prepare("# P")
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := strings.Join(codexArgs(c), " ")
+		if wantDir == "" {
+			wantDir = c.dirs.work
+		}
+		if !strings.Contains(args, "-C "+wantDir+" ") || !strings.Contains(args, "--sandbox read-only") {
+			t.Errorf("%s: %s", access, args)
+		}
+		if b, err := os.ReadFile(filepath.Join(c.dirs.work, "P.md")); err != nil || string(b) != "# P" {
+			t.Errorf("P is not in the scratch folder: %v", err)
+		}
+		os.RemoveAll(c.dirs.root)
+	}
+}
