@@ -291,9 +291,20 @@ func (w *Writer) AppendEvent(line []byte, sync bool) error {
 			return err
 		}
 		p := filepath.Join(w.Dir, w.Lang.Names().Events)
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, FilePerm)
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR|os.O_APPEND, FilePerm)
 		if err != nil {
 			return fmt.Errorf("open %s: %w", p, err)
+		}
+		// a line torn by a power loss stays alone on its line, so every
+		// line appended after it is whole
+		if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+			last := make([]byte, 1)
+			if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+				if _, err := f.Write([]byte{'\n'}); err != nil {
+					f.Close()
+					return fmt.Errorf("append %s: %w", p, err)
+				}
+			}
 		}
 		w.ev = f
 	}

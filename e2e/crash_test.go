@@ -1,0 +1,200 @@
+package e2e
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// TestCrashTrials kills moot with SIGKILL at seeded random moments of a
+// debate (once or twice, the second time during the resume), resumes it,
+// and checks what moot promises: every file parses, problema.md never
+// changes, no finished call is run again, resposta-final.md is written, and
+// the event log agrees with the files.
+//
+// MOOT_CRASH_TRIALS sets the count (default 20; 5 with -short) and
+// MOOT_CRASH_SEED the seed (default: the clock, printed for a rerun).
+// scripts/crash-trials runs a longer series and prints the tally.
+func TestCrashTrials(t *testing.T) {
+	n := 20
+	if testing.Short() {
+		n = 5
+	}
+	if s := os.Getenv("MOOT_CRASH_TRIALS"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	seed := time.Now().UnixNano()
+	if s := os.Getenv("MOOT_CRASH_SEED"); s != "" {
+		seed, _ = strconv.ParseInt(s, 10, 64)
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x6d6f6f74))
+	passed := 0
+	for i := range n {
+		trial := rng.Int64()
+		if t.Run(fmt.Sprintf("trial-%03d", i), func(t *testing.T) { crashTrial(t, trial) }) {
+			passed++
+		}
+	}
+	t.Logf("crash trials: %d of %d passed (seed %d; rerun with MOOT_CRASH_SEED=%d)", passed, n, seed, seed)
+}
+
+// snapshot is what the files said right after a kill.
+type snapshot struct {
+	finished map[string]int // "round/id" → starts counted by the fake then
+	sha      string         // problema.md's sha256 ("" before setup)
+	final    bool
+}
+
+func crashTrial(t *testing.T, seed int64) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 1))
+	p := newProject(t)
+	rounds := 1 + rng.IntN(2)
+	delay := 20 + rng.IntN(80)
+	p.env = []string{"FAKE_DELAY_MS=" + strconv.Itoa(delay)}
+	kills := 1 + rng.IntN(2)
+	// a debate of R rounds takes about (R+3)·(delay + a process start),
+	// setup and judge included
+	span := time.Duration((rounds+3)*(delay+60)) * time.Millisecond
+	t.Logf("seed %d: R=%d, %d ms per call, %d kill(s) within %s", seed, rounds, delay, kills, span)
+	var snaps []snapshot
+	for k := 0; k < kills; k++ {
+		args := []string{"resume", "7", "--yes", "--headless"}
+		if !exists(filepath.Join(p.debate(), "problema.md")) {
+			args = []string{"run", "7", "--mode", "diagnosis", "-r", strconv.Itoa(rounds), "--yes", "--headless"}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		c := p.cmd(ctx, args...)
+		if err := c.Start(); err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		at := time.Duration(rng.Int64N(int64(span)))
+		timer := time.AfterFunc(at, func() { _ = c.Process.Kill() })
+		_ = c.Wait()
+		timer.Stop()
+		cancel()
+		s := p.snap()
+		t.Logf("kill %d at %s: %d calls finished, final %v", k+1, at, len(s.finished), s.final)
+		if len(snaps) > 0 && snaps[len(snaps)-1].sha != "" && s.sha != snaps[len(snaps)-1].sha {
+			t.Fatalf("problema.md changed across a kill and resume")
+		}
+		snaps = append(snaps, s)
+	}
+	// finish it
+	args := []string{"resume", "7", "--yes", "--headless"}
+	if !exists(filepath.Join(p.debate(), "problema.md")) {
+		args = []string{"run", "7", "--mode", "diagnosis", "-r", strconv.Itoa(rounds), "--yes", "--headless"}
+	}
+	p.env = nil
+	p.moot(args...).mustExit(t, 0)
+	p.checkInvariants(t, snaps, rounds)
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// snap records which calls were finished (their files exist) and how many
+// times the fake had been started for each.
+func (p *project) snap() snapshot {
+	s := snapshot{finished: map[string]int{}}
+	files, _ := filepath.Glob(filepath.Join(p.debate(), "rodada-*", "agente-*.md"))
+	for _, f := range files {
+		k, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(filepath.Dir(f)), "rodada-"))
+		id := strings.TrimSuffix(filepath.Base(f), ".md")
+		s.finished[fmt.Sprintf("%d/%s", k, id)] = p.starts(id, k)
+	}
+	if b, err := os.ReadFile(filepath.Join(p.debate(), "problema.md")); err == nil {
+		sum := sha256.Sum256(b)
+		s.sha = hex.EncodeToString(sum[:])
+	}
+	s.final = exists(filepath.Join(p.debate(), "resposta-final.md"))
+	return s
+}
+
+func (p *project) checkInvariants(t *testing.T, snaps []snapshot, rounds int) {
+	t.Helper()
+	// every file parses (ReadDebate reports any it cannot read; events()
+	// fails on any line that is not JSON)
+	d := p.readDebate()
+	evs := p.events()
+	if d.State != bugfolder.StateDone || d.Final == nil {
+		t.Fatalf("state %s, final %v", d.State, d.Final != nil)
+	}
+	if len(d.Rounds) != rounds+1 {
+		t.Errorf("%d rounds, want %d", len(d.Rounds), rounds+1)
+	}
+	// problema.md never changed, and is what setup recorded
+	for _, s := range snaps {
+		if s.sha != "" && s.sha != d.Problem.SHA256 {
+			t.Errorf("problema.md changed: %s at a kill, %s at the end", s.sha[:12], d.Problem.SHA256[:12])
+		}
+	}
+	if evs[0]["type"] != "setup" || evs[0]["problema_sha256"] != d.Problem.SHA256 {
+		t.Errorf("the setup event does not record problema.md's sha256: %v", evs[0])
+	}
+	// no call finished at a kill was started again
+	for _, s := range snaps {
+		for key, n := range s.finished {
+			k, id, _ := strings.Cut(key, "/")
+			r, _ := strconv.Atoi(k)
+			if now := p.starts(id, r); now != n {
+				t.Errorf("%s of round %s was finished at a kill and started %d more time(s)", id, k, now-n)
+			}
+		}
+	}
+	// the event log agrees with the files: the last call_finished of each
+	// debater has the file's status, no file lacks one, no event claims a
+	// call that has no file; one judge_finished naming the final's winner;
+	// one debate_finished
+	last := map[string]string{}
+	judged, ended := 0, 0
+	winner := ""
+	for _, e := range evs {
+		switch e["type"] {
+		case "call_finished":
+			if e["role"] == "judge" {
+				continue
+			}
+			if errText, _ := e["error"].(string); strings.HasSuffix(errText, "(retrying once)") {
+				continue
+			}
+			last[fmt.Sprintf("%v/%v", e["round"], e["solver_id"])] = fmt.Sprint(e["status"])
+		case "judge_finished":
+			judged++
+			winner = fmt.Sprint(e["winner"])
+		case "debate_finished":
+			ended++
+		}
+	}
+	files := 0
+	for _, rd := range d.Rounds {
+		for _, f := range rd.Files {
+			files++
+			key := fmt.Sprintf("%d/%s", rd.K, f.SolverID)
+			if st, ok := last[key]; !ok || st != string(f.Status) {
+				t.Errorf("%s: the file says %s, the log %q", key, f.Status, st)
+			}
+		}
+	}
+	if len(last) != files {
+		t.Errorf("the log has %d finished calls, the folders %d files", len(last), files)
+	}
+	if judged != 1 || ended != 1 {
+		t.Errorf("%d judge_finished and %d debate_finished events, want 1 each", judged, ended)
+	}
+	if !strings.Contains(winner, d.Final.Winner) && !strings.Contains(d.Final.Winner, winner) {
+		t.Errorf("the log's winner %q is not the final's %q", winner, d.Final.Winner)
+	}
+}
