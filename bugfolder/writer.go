@@ -45,6 +45,9 @@ func OpenWriter(bugDir, dir string, lang Lang, command string) (*Writer, error) 
 	if err := CheckWritable(bugDir); err != nil {
 		return nil, err
 	}
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink != 0 && !Within(bugDir, dir) {
+		return nil, &InputError{Path: dir, Msg: "is a symlink that leads outside the bug folder; moot never writes outside " + RootName + "/: replace it with a real folder"}
+	}
 	lk, err := AcquireLock(dir, command)
 	if err != nil {
 		return nil, err
@@ -71,8 +74,34 @@ func (w *Writer) write(rel string, data []byte) (string, error) {
 	if err := CheckWritable(w.BugDir); err != nil {
 		return "", err
 	}
-	p := filepath.Join(w.Dir, rel)
+	p, err := w.path(rel)
+	if err != nil {
+		return "", err
+	}
 	return p, WriteFileAtomic(p, data)
+}
+
+// path is where rel is written, once it is certain to stay inside the bug
+// folder: the deepest folder of it that exists must resolve (symlinks
+// followed) inside the bug folder, so a planted symlink never leads moot's
+// writes outside the register.
+func (w *Writer) path(rel string) (string, error) {
+	p := filepath.Join(w.Dir, rel)
+	d := filepath.Dir(p)
+	for {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if !Within(w.BugDir, d) {
+		return "", &InputError{Path: d, Msg: "leads outside the bug folder (a symlink?); moot never writes outside " + RootName + "/: replace it with a real folder"}
+	}
+	return p, nil
 }
 
 // ProblemMeta is problema.md's front matter, in the order it is written.
@@ -277,7 +306,11 @@ func (w *Writer) CreateRaw(rel string) (*AtomicFile, error) {
 	if err := CheckWritable(w.BugDir); err != nil {
 		return nil, err
 	}
-	return CreateAtomic(filepath.Join(w.Dir, rel))
+	p, err := w.path(rel)
+	if err != nil {
+		return nil, err
+	}
+	return CreateAtomic(p)
 }
 
 // AppendEvent appends one JSON line to the event log, synced to disk when
@@ -290,7 +323,13 @@ func (w *Writer) AppendEvent(line []byte, sync bool) error {
 		if err := CheckWritable(w.BugDir); err != nil {
 			return err
 		}
-		p := filepath.Join(w.Dir, w.Lang.Names().Events)
+		p, err := w.path(w.Lang.Names().Events)
+		if err != nil {
+			return err
+		}
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return &InputError{Path: p, Msg: "is a symlink; the event log is appended only in place"}
+		}
 		f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR|os.O_APPEND, FilePerm)
 		if err != nil {
 			return fmt.Errorf("open %s: %w", p, err)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -490,5 +491,80 @@ func TestCheckRefusesBeforeWriting(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(f.bug.Dir, "debate")); !os.IsNotExist(err) {
 		t.Error("a refused run wrote its debate folder")
+	}
+}
+
+// TestRestrictedNeverReachesExternal is a property test: over random
+// engines files (every kind, loopback or remote endpoints, external
+// declared or left to the default) and random panels, a restricted bug's
+// debate either is refused before anything is written, or calls only
+// engines that are not external.
+func TestRestrictedNeverReachesExternal(t *testing.T) {
+	seed := time.Now().UnixNano()
+	rng := rand.New(rand.NewPCG(uint64(seed), 7))
+	kinds := []string{"command", "openai", "codex", "claude", "anthropic", "replay"}
+	urls := []string{"", "http://127.0.0.1:11434/v1", "http://localhost:8000/v1", "https://api.example.com/v1", "http://10.0.0.5/v1"}
+	ran, refused := 0, 0
+	for trial := 0; trial < 60; trial++ {
+		var cfgText strings.Builder
+		cfgText.WriteString("engines:\n")
+		names := []string{}
+		for i := 0; i < 2+rng.IntN(4); i++ {
+			name := fmt.Sprintf("e%d", i)
+			kind := kinds[rng.IntN(len(kinds))]
+			fmt.Fprintf(&cfgText, "  %s:\n    kind: %s\n", name, kind)
+			switch kind {
+			case "command":
+				cfgText.WriteString("    command: [x]\n")
+			case "replay":
+				cfgText.WriteString("    cassette: c.yaml\n")
+			}
+			if u := urls[rng.IntN(len(urls))]; u != "" && kind != "command" && kind != "replay" {
+				fmt.Fprintf(&cfgText, "    base_url: %s\n", u)
+			}
+			if rng.IntN(2) == 0 {
+				fmt.Fprintf(&cfgText, "    external: %v\n", rng.IntN(2) == 0)
+			}
+			names = append(names, name)
+		}
+		cfg, err := harness.ParseConfig("moot.yaml", []byte(cfgText.String()))
+		if err != nil {
+			continue // a file moot refuses never runs anything
+		}
+		f := newFixture(t, "8") // BUG-…-R5T6: visibility restricted
+		if !f.bug.Restricted() {
+			t.Fatal("the fixture bug is not restricted")
+		}
+		f.cfg = cfg
+		f.engines = map[string]*scripted{}
+		for _, n := range cfg.Order {
+			f.engines[n] = &scripted{}
+		}
+		pick := func() string { return names[rng.IntN(len(names))] }
+		s := f.setup(2, rng.IntN(2), pick(), pick())
+		s.Judge = pick()
+		if rng.IntN(2) == 0 {
+			s.Critics = []string{pick()}
+		}
+		_, err = Start(context.Background(), s, f.opts(&sup{}))
+		for name, eng := range f.engines {
+			if len(eng.calls) > 0 && cfg.Engines[name].External {
+				t.Fatalf("seed %d: the restricted bug reached external engine %s (%s)\n%s", seed, name, cfg.Engines[name].Kind, cfgText.String())
+			}
+		}
+		if err != nil {
+			if !bugfolder.IsInputError(err) {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if _, statErr := os.Stat(filepath.Join(f.bug.Dir, "debate")); !os.IsNotExist(statErr) {
+				t.Fatalf("seed %d: a refused debate wrote its folder", seed)
+			}
+			refused++
+		} else {
+			ran++
+		}
+	}
+	if ran == 0 || refused == 0 {
+		t.Errorf("seed %d: the trials must include debates that ran (%d) and that were refused (%d)", seed, ran, refused)
 	}
 }

@@ -15,7 +15,9 @@
 // and hangs), grandchild (leaves a sleeping grandchild behind), closeout
 // (closes stdout early and keeps running), startslow:MS (sleeps MS before
 // answering), winner:X (a judge answer naming label X), judgebad (a judge
-// answer naming no label).
+// answer naming no label), leak[:fail] (a valid answer quoting the values
+// of the variables named in FAKE_LEAK, on stdout and stderr; with fail, it
+// then exits 1 quoting them again).
 //
 // FAKE_DELAY_MS delays every answer; FAKE_LOG names a file where each call
 // appends "start|finish role id round attempt pid"; FAKE_PROMPTS names a
@@ -107,6 +109,19 @@ func main() {
 		fmt.Print(fakeanswer.Reply(p, role)[:20])
 		os.Stdout.Close()
 		time.Sleep(time.Hour)
+	case "leak":
+		// a valid answer that quotes the values of the variables named in
+		// FAKE_LEAK, on stdout and stderr, then fails when arg is "fail"
+		var leak strings.Builder
+		for _, v := range strings.Split(os.Getenv("FAKE_LEAK"), ",") {
+			fmt.Fprintf(&leak, "\n%s=%s\n", v, os.Getenv(v))
+		}
+		fmt.Print(fakeanswer.Reply(p, role) + leak.String())
+		fmt.Fprint(os.Stderr, "fake: my environment:"+leak.String())
+		if arg == "fail" {
+			fmt.Fprintln(os.Stderr, "fake: giving up, key"+leak.String())
+			os.Exit(1)
+		}
 	case "winner":
 		fmt.Print(fakeanswer.Judge(p, arg))
 	case "judgebad":
