@@ -37,6 +37,16 @@ func MkdirPrivate(dir string) error {
 // either the old file or the whole new one: a temp file in the same folder,
 // fsync, rename, then fsync of the folder. The file is owner-only.
 func WriteFileAtomic(path string, data []byte) error {
+	if err := writeFileRenamed(path, data); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// writeFileRenamed is WriteFileAtomic without the folder's fsync: the file
+// is whole or absent after any crash, and present after a process crash;
+// a later SyncDirs of its folder makes the rename survive a power loss.
+func writeFileRenamed(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := MkdirPrivate(dir); err != nil {
 		return err
@@ -52,7 +62,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	if err := pf.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return syncDir(dir)
+	return nil
 }
 
 // syncDir makes a rename in dir durable.
@@ -74,6 +84,9 @@ type AtomicFile struct {
 	pf   *renameio.PendingFile
 	path string
 	n    int64
+	// deferred, when set, records the folder to sync later instead of
+	// syncing it at Commit.
+	deferred func(dir string)
 }
 
 // CreateAtomic starts an AtomicFile at path.
@@ -103,6 +116,10 @@ func (a *AtomicFile) Len() int64 { return a.n }
 func (a *AtomicFile) Commit() error {
 	if err := a.pf.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("write %s: %w", a.path, err)
+	}
+	if a.deferred != nil {
+		a.deferred(filepath.Dir(a.path))
+		return nil
 	}
 	return syncDir(filepath.Dir(a.path))
 }

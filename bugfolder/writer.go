@@ -28,6 +28,37 @@ type Writer struct {
 
 	evMu sync.Mutex
 	ev   *os.File
+
+	// pending are the folders with renames not yet made durable (Barrier).
+	pendMu  sync.Mutex
+	pending map[string]bool
+}
+
+// defer records a folder whose renames Barrier makes durable.
+func (w *Writer) deferSync(dir string) {
+	w.pendMu.Lock()
+	if w.pending == nil {
+		w.pending = map[string]bool{}
+	}
+	w.pending[dir] = true
+	w.pendMu.Unlock()
+}
+
+// Barrier makes every file written since the last barrier survive a power
+// loss (one fsync per folder, not one per file). The engine calls it at
+// the end of each round, before the next round reads it; the setup and
+// the final answer are durable as they are written.
+func (w *Writer) Barrier() error {
+	w.pendMu.Lock()
+	dirs := w.pending
+	w.pending = nil
+	w.pendMu.Unlock()
+	for d := range dirs {
+		if err := syncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CheckWritable refuses a bug folder closed by DONE.md.
@@ -60,6 +91,7 @@ func (w *Writer) TookOver() *LockInfo { return w.lock.TookOver }
 
 // Close closes the event log and releases the lock.
 func (w *Writer) Close() error {
+	_ = w.Barrier()
 	w.evMu.Lock()
 	if w.ev != nil {
 		_ = w.ev.Close()
@@ -79,6 +111,22 @@ func (w *Writer) write(rel string, data []byte) (string, error) {
 		return "", err
 	}
 	return p, WriteFileAtomic(p, data)
+}
+
+// writeDeferred is write with the folder's fsync left to the next Barrier.
+func (w *Writer) writeDeferred(rel string, data []byte) (string, error) {
+	if err := CheckWritable(w.BugDir); err != nil {
+		return "", err
+	}
+	p, err := w.path(rel)
+	if err != nil {
+		return "", err
+	}
+	if err := writeFileRenamed(p, data); err != nil {
+		return "", err
+	}
+	w.deferSync(filepath.Dir(p))
+	return p, nil
 }
 
 // path is where rel is written, once it is certain to stay inside the bug
@@ -250,7 +298,7 @@ func (w *Writer) WriteDebater(meta DebaterMeta, body string) (string, []byte, er
 	if err != nil {
 		return "", nil, err
 	}
-	p, err := w.write(w.DebaterPath(meta.Round, meta.SolverID), data)
+	p, err := w.writeDeferred(w.DebaterPath(meta.Round, meta.SolverID), data)
 	return p, data, err
 }
 
@@ -266,6 +314,9 @@ func (w *Writer) WriteJudgeAttempt(k int, meta DebaterMeta, body string) (string
 
 // WriteFinal writes resposta-final.md.
 func (w *Writer) WriteFinal(meta FinalMeta, body string) (string, error) {
+	if err := w.Barrier(); err != nil {
+		return "", err
+	}
 	meta.CostUSD = roundUSD(meta.CostUSD)
 	meta.TotalCostUSD = math.Round(meta.TotalCostUSD*1e6) / 1e6
 	data, err := marshalFrontMatter(meta, body)
@@ -287,7 +338,7 @@ func roundUSD(c *float64) *float64 {
 
 // WriteConvergence writes convergencia.md.
 func (w *Writer) WriteConvergence(body string) (string, error) {
-	return w.write(w.Lang.Names().Convergence, []byte(body))
+	return w.writeDeferred(w.Lang.Names().Convergence, []byte(body))
 }
 
 // RawPath is where the raw output of one attempt goes, relative to the
@@ -310,7 +361,12 @@ func (w *Writer) CreateRaw(rel string) (*AtomicFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return CreateAtomic(p)
+	f, err := CreateAtomic(p)
+	if err != nil {
+		return nil, err
+	}
+	f.deferred = w.deferSync
+	return f, nil
 }
 
 // AppendEvent appends one JSON line to the event log, synced to disk when

@@ -327,3 +327,45 @@ func TestAppendEvent(t *testing.T) {
 		t.Errorf("log = %q", b)
 	}
 }
+
+// TestTornEventLineStaysAlone: after a line torn by a power loss, the next
+// event starts on a line of its own, so only the torn line is unreadable.
+func TestTornEventLineStaysAlone(t *testing.T) {
+	bug := t.TempDir()
+	dir := filepath.Join(bug, bugfolder.DebateDir)
+	os.MkdirAll(dir, 0o700)
+	log := filepath.Join(dir, "eventos.jsonl")
+	os.WriteFile(log, []byte("{\"type\":\"setup\"}\n{\"type\":\"call_fin"), 0o600)
+	w, err := bugfolder.OpenWriter(bug, dir, bugfolder.PT, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.AppendEvent([]byte(`{"type":"resumed"}`), true); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(log)
+	if string(b) != "{\"type\":\"setup\"}\n{\"type\":\"call_fin\n{\"type\":\"resumed\"}\n" {
+		t.Errorf("log:\n%s", b)
+	}
+}
+
+// TestWriterRefusesSymlinkedFolders: a round folder planted as a symlink
+// out of the bug folder is never written through.
+func TestWriterRefusesSymlinkedFolders(t *testing.T) {
+	w := newWriter(t, bugfolder.PT)
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(w.Dir, "rodada-0")); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := w.WriteDebater(fixedMeta(0, "agente-1"), "## Hipóteses\n")
+	if !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), "outside the bug folder") {
+		t.Errorf("%v", err)
+	}
+	if _, err := w.CreateRaw(w.RawPath(0, "agente-1", 1, "stdout")); err == nil {
+		t.Error("a raw file was created through the symlink")
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("wrote outside: %v", ents)
+	}
+}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -122,5 +121,4 @@ func BenchmarkPerCallOverhead(b *testing.B) {
 		total += runDebate(b, n, r, 1, nil, cfg)
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/float64(calls)/float64(time.Millisecond), "ms/call")
-	_ = os.Getenv
 }

@@ -84,7 +84,11 @@ func (r *runner) runJudge(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if err := r.keepPrompt(prompt, o.attempt); err != nil {
+			err = r.keepPrompt(prompt, o.attempt)
+			if e := o.rawErr(); err == nil {
+				err = e
+			}
+			if err != nil {
 				return err
 			}
 			meta := r.meta(r.r, jid, bugfolder.RoleJudge, o, o.res.Status)

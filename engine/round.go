@@ -102,7 +102,12 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 	if err := r.quorum(ctx, k); err != nil {
 		return err
 	}
-	return r.writeConvergence(k)
+	if err := r.writeConvergence(k); err != nil {
+		return err
+	}
+	// the round is durable before the next one reads it: after a power
+	// loss a resume never re-runs a call whose answer a later round saw
+	return r.w.Barrier()
 }
 
 // snapshot builds what the debaters of round k read: the frozen files of
@@ -220,6 +225,20 @@ type outcome struct {
 	cost      *float64
 	// called is false when the call was refused before it ran.
 	called bool
+	// raw reports the commit of the final attempt's raw files, which runs
+	// alongside the debater file's write (their fsyncs then share a
+	// journal commit instead of queueing).
+	raw chan error
+}
+
+// rawErr waits for the raw files of the final attempt.
+func (o *outcome) rawErr() error {
+	if o.raw == nil {
+		return nil
+	}
+	err := <-o.raw
+	o.raw = nil
+	return err
 }
 
 // expectedOut is a role's expected answer size on an engine.
@@ -364,20 +383,26 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 			},
 		})
 		o.finished = r.now()
-		errC := stdout.commit(true)
-		if e := stderr.commit(false); errC == nil {
-			errC = e // nothing on stderr: no file
+		commit := func() error {
+			errC := stdout.commit(true)
+			if e := stderr.commit(false); errC == nil {
+				errC = e // nothing on stderr: no file
+			}
+			return errC
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if errC != nil {
-			return nil, errC
-		}
-		if try == 0 && o.res.Failure.Retryable() {
+		if try == 0 && o.res.Failure.Retryable() && ctx.Err() == nil {
+			if err := commit(); err != nil {
+				return nil, err
+			}
 			r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt,
 				Status: string(o.res.Status), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err + " (retrying once)"})
 			continue
+		}
+		o.raw = make(chan error, 1)
+		go func() { o.raw <- commit() }()
+		if ctx.Err() != nil {
+			_ = o.rawErr()
+			return nil, ctx.Err()
 		}
 		break
 	}
@@ -429,6 +454,9 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 	m.Invalid = invalid
 	path, data, err := r.w.WriteDebater(m, o.res.Body)
 	r.keep(k, id, path, data, err)
+	if e := o.rawErr(); err == nil {
+		err = e
+	}
 	if err != nil {
 		return err
 	}

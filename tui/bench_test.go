@@ -3,7 +3,6 @@ package tui
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -218,5 +217,4 @@ func BenchmarkBrowser10000Cold(b *testing.B) {
 	b.ReportMetric(float64(full.Milliseconds())/float64(b.N), "ms-full-index")
 	b.ReportMetric(float64(floor.Milliseconds())/float64(b.N), "ms-floor")
 	b.ReportMetric(float64(full)/float64(floor), "index/floor")
-	_ = strings.TrimSpace
 }

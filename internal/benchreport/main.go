@@ -1,0 +1,151 @@
+// Command benchreport turns the output of moot's benchmarks (go test
+// -bench, on stdin) into the table of figures, targets and results that
+// scripts/bench prints and the README shows. It reads the standard Go
+// benchmark format with golang.org/x/perf/benchfmt.
+//
+// Usage: go test -bench . ./engine ./tui ./harness | go run ./internal/benchreport [-markdown]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// results maps "BenchmarkName unit" to the mean of its values.
+type results map[string][]float64
+
+func (r results) get(bench, unit string) (float64, bool) {
+	v := r[bench+" "+unit]
+	if len(v) == 0 {
+		return 0, false
+	}
+	sum := 0.0
+	for _, x := range v {
+		sum += x
+	}
+	return sum / float64(len(v)), true
+}
+
+func read(in io.Reader) (results, error) {
+	out := results{}
+	rd := benchfmt.NewReader(in, "stdin")
+	for rd.Scan() {
+		res, ok := rd.Result().(*benchfmt.Result)
+		if !ok {
+			continue // syntax errors are the test's own log lines
+		}
+		name := strings.TrimPrefix(string(res.Name.Base()), "Benchmark")
+		for _, v := range res.Values {
+			out[name+" "+v.Unit] = append(out[name+" "+v.Unit], v.Value)
+		}
+	}
+	return out, rd.Err()
+}
+
+// row is one line of the report.
+type row struct {
+	figure, target string
+	// result formats the figure and judges it ("met", "missed", "—").
+	result func(r results) (string, string)
+}
+
+func metric(bench, unit, format string, ok func(float64) bool) func(results) (string, string) {
+	return func(r results) (string, string) {
+		v, found := r.get(bench, unit)
+		if !found {
+			return "not run", "—"
+		}
+		verdict := "—"
+		if ok != nil {
+			verdict = "missed"
+			if ok(v) {
+				verdict = "met"
+			}
+		}
+		return fmt.Sprintf(format, v), verdict
+	}
+}
+
+var rows = []row{
+	{"debate wall ÷ critical path (N=8, R=3, engine of 500 ms)", "≤ 1.01",
+		metric("Orchestration", "wall/critical", "%.3f", func(v float64) bool { return v <= 1.01 })},
+	{"moot's own time over that whole debate", "≈ 25 ms",
+		metric("Orchestration", "overhead-ms", "%.0f ms", nil)},
+	{"sequential ÷ parallel (--parallel 1, same debate)", "close to N (ideal 6.6 with the judge)",
+		metric("SequentialFallback", "seq/par", "%.2f", func(v float64) bool { return v >= 0.85*6.6 })},
+	{"moot's own time per call (spawn, capture, validate, durable write)", "—",
+		metric("PerCallOverhead", "ms/call", "%.1f ms", nil)},
+	{"memory while an engine prints 100 MB", "bounded",
+		func(r results) (string, string) {
+			alloc, ok1 := r.get("Flood100MB", "MiB-alloc/op")
+			kept, ok2 := r.get("Flood100MB", "MiB-raw-kept")
+			if !ok1 || !ok2 {
+				return "not run", "—"
+			}
+			verdict := "missed"
+			if alloc < 64 {
+				verdict = "met"
+			}
+			return fmt.Sprintf("%.0f MiB allocated, %.0f MiB raw kept", alloc, kept), verdict
+		}},
+	{"live view frame, 16 panes streaming", "≤ 2 ms per View()",
+		metric("LiveViewFrame", "ms/View", "%.2f ms", func(v float64) bool { return v <= 2 })},
+	{"browser on 10,000 debates: first screen (warm cache)", "≤ 300 ms",
+		metric("Browser10000", "ms-first-screen", "%.0f ms", func(v float64) bool { return v <= 300 })},
+	{"browser: full index ÷ a minimal reader of the same files (warm)", "≤ 2×",
+		func(r results) (string, string) {
+			ratio, ok := r.get("Browser10000", "index/floor")
+			full, _ := r.get("Browser10000", "ms-full-index")
+			floor, _ := r.get("Browser10000", "ms-floor")
+			if !ok {
+				return "not run", "—"
+			}
+			verdict := "missed"
+			if ratio <= 2 {
+				verdict = "met"
+			}
+			return fmt.Sprintf("%.2f× (%.0f ms vs %.0f ms)", ratio, full, floor), verdict
+		}},
+	{"browser on 10,000 debates, cold cache: first screen / full index", "reported",
+		func(r results) (string, string) {
+			first, ok := r.get("Browser10000Cold", "ms-first-screen")
+			if !ok {
+				return "not run (needs root to drop the page cache)", "—"
+			}
+			full, _ := r.get("Browser10000Cold", "ms-full-index")
+			floor, _ := r.get("Browser10000Cold", "ms-floor")
+			return fmt.Sprintf("%.0f ms / %.0f ms (floor %.0f ms)", first, full, floor), "—"
+		}},
+}
+
+func main() {
+	markdown := flag.Bool("markdown", false, "print a Markdown table")
+	flag.Parse()
+	r, err := read(os.Stdin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+	if *markdown {
+		fmt.Println("| figure | target | result | |")
+		fmt.Println("|---|---|---|---|")
+		for _, x := range rows {
+			res, verdict := x.result(r)
+			fmt.Printf("| %s | %s | %s | %s |\n", x.figure, x.target, res, verdict)
+		}
+		return
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIGURE\tTARGET\tRESULT\t")
+	for _, x := range rows {
+		res, verdict := x.result(r)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", x.figure, x.target, res, verdict)
+	}
+	tw.Flush()
+}
