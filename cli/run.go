@@ -231,6 +231,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				return err
 			}
 			if d.State == bugfolder.StateDone {
+				// a moot killed right after the final answer left its end unlogged
+				if err := engine.CompleteLog(bug, d, engine.Options{Command: "moot resume " + bug.ID}); err != nil {
+					return err
+				}
 				fmt.Fprintf(e.stdout, "%s: the debate is already finished (%s); nothing to resume\n", bug.ID, reg.Rel(d.Dir))
 				return nil
 			}

@@ -546,6 +546,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	case d.State == bugfolder.StateNoDebate:
 		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("there is no debate to resume; start one with: moot run %s", bug.ID)}
 	case d.State == bugfolder.StateDone:
+		if err := CompleteLog(bug, d, opts); err != nil {
+			return nil, err
+		}
 		return &Result{Outcome: OutcomeDone, Dir: dir, AlreadyDone: true, Reason: "the debate is already finished; nothing to resume"}, nil
 	case d.Problem == nil:
 		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("has no %s: the debate never finished its setup; start it again with moot run %s", d.Lang.Names().Problem, bug.ID)}
@@ -760,6 +763,60 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 				CostUSD: f.CostUSD, Estimated: f.TokensEstimated, Error: "recovered from the file after an interruption"})
 		}
 	}
+}
+
+// CompleteLog appends the judge_finished and debate_finished events a
+// debate lacks when moot was killed between writing the final answer and
+// logging its end, rebuilt from the final answer's front matter, so the
+// log agrees with the files. A complete log is left untouched.
+func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
+	seen := map[EventType]bool{}
+	raw, _ := os.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events))
+	for _, line := range strings.Split(string(raw), "\n") {
+		var ev struct {
+			Type EventType `json:"type"`
+		}
+		if json.Unmarshal([]byte(line), &ev) == nil {
+			seen[ev.Type] = true
+		}
+	}
+	if seen[EvJudgeFinished] && seen[EvDebateFinished] || d.Final == nil {
+		return nil
+	}
+	w, err := bugfolder.OpenWriter(bug.Dir, d.Dir, d.Lang, opts.Command)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	f := d.Final
+	note := "recovered from " + d.Lang.Names().Final + " after an interruption"
+	var evs []Event
+	if !seen[EvJudgeFinished] {
+		evs = append(evs, Event{Type: EvJudgeFinished, Winner: d.Lang.LabelName(f.Winner), By: f.DecidedBy, Attempt: f.Attempt, Reason: note})
+	}
+	if !seen[EvDebateFinished] {
+		calls := 0
+		for _, rd := range d.Rounds {
+			calls += len(rd.Files)
+		}
+		evs = append(evs, Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: d.Dir, Calls: calls + f.Attempt,
+			Tokens: f.TotalTokens, USD: f.TotalCostUSD, Participants: f.Participants, Reason: note})
+	}
+	for _, ev := range evs {
+		ev.Time = now()
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		if err := w.AppendEvent(b, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Remaining counts the calls a resume needs at least: every panel solver

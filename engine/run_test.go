@@ -568,3 +568,35 @@ func TestRestrictedNeverReachesExternal(t *testing.T) {
 		t.Errorf("seed %d: the trials must include debates that ran (%d) and that were refused (%d)", seed, ran, refused)
 	}
 }
+
+// TestResumeCompletesTheLogOfAFinishedDebate: killed after the final
+// answer was written but before its events were logged, a resume adds
+// them, so the log agrees with the files; a complete log is not touched.
+func TestResumeCompletesTheLogOfAFinishedDebate(t *testing.T) {
+	f := newFixture(t, "7")
+	if _, err := Start(context.Background(), f.setup(2, 0), f.opts(&sup{})); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(f.bug.Dir, "debate", "eventos.jsonl")
+	full, _ := os.ReadFile(log)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(full), "\n"), "\n")
+	cut := strings.Join(lines[:len(lines)-2], "") // drop judge_finished and debate_finished
+	if !strings.Contains(lines[len(lines)-1], "debate_finished") || !strings.Contains(lines[len(lines)-2], "judge_finished") {
+		t.Fatalf("unexpected log tail:\n%s", full)
+	}
+	os.WriteFile(log, []byte(cut), 0o600)
+	res, err := Resume(context.Background(), f.bug, f.opts(&sup{}))
+	if err != nil || !res.AlreadyDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	fixed, _ := os.ReadFile(log)
+	tail := string(fixed[len(cut):])
+	if !strings.Contains(tail, `"type":"judge_finished"`) || !strings.Contains(tail, `"type":"debate_finished"`) || !strings.Contains(tail, "Proposta ") {
+		t.Errorf("the log was not completed:\n%s", tail)
+	}
+	// a second resume leaves it as it is
+	Resume(context.Background(), f.bug, f.opts(&sup{}))
+	if again, _ := os.ReadFile(log); string(again) != string(fixed) {
+		t.Error("a complete log was appended to")
+	}
+}
