@@ -101,26 +101,27 @@ func (w *Writer) Close() error {
 	return w.lock.Release()
 }
 
-// write checks the DONE lock, then writes a file of the debate atomically.
+// write checks the DONE lock, then writes a file of the debate atomically
+// and durably.
 func (w *Writer) write(rel string, data []byte) (string, error) {
-	if err := CheckWritable(w.BugDir); err != nil {
-		return "", err
-	}
-	p, err := w.path(rel)
-	if err != nil {
-		return "", err
-	}
-	return p, WriteFileAtomic(p, data)
+	return w.writeFile(rel, data, true)
 }
 
 // writeDeferred is write with the folder's fsync left to the next Barrier.
 func (w *Writer) writeDeferred(rel string, data []byte) (string, error) {
+	return w.writeFile(rel, data, false)
+}
+
+func (w *Writer) writeFile(rel string, data []byte, durable bool) (string, error) {
 	if err := CheckWritable(w.BugDir); err != nil {
 		return "", err
 	}
 	p, err := w.path(rel)
 	if err != nil {
 		return "", err
+	}
+	if durable {
+		return p, WriteFileAtomic(p, data)
 	}
 	if err := writeFileRenamed(p, data); err != nil {
 		return "", err

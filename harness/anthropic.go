@@ -77,39 +77,22 @@ func (a *anthropicEngine) Call(ctx context.Context, req Request) Result {
 	for stream.Next() {
 		ev := stream.Current()
 		if err := msg.Accumulate(ev); err != nil {
-			sink.flush()
-			r := errorf(FailEngine, "the stream was not well formed: %s", oneLine(err.Error()))
-			r.Body = sink.body.String()
-			return r
+			return sink.failed(errorf(FailEngine, "the stream was not well formed: %s", oneLine(err.Error())))
 		}
 		switch ev.Type {
 		case "content_block_delta":
 			if ev.Delta.Type == "text_delta" && !sink.add(ev.Delta.Text) {
-				sink.flush()
-				r := errorf(FailEngine, "the answer exceeded the %d MiB cap; the request was abandoned", a.opts.OutputCap>>20)
-				r.Body, r.Truncated = sink.body.String(), true
-				return r
+				return sink.overCap()
 			}
 		case "message_stop":
 			stopped = true
 		}
 	}
-	gotText := sink.body.Len() > 0
 	if err := stream.Err(); err != nil {
-		sink.flush()
-		r := a.failure(ctx, req, err, gotText)
-		r.Body = sink.body.String()
-		return r
+		return sink.failed(a.failure(ctx, req, err, sink.body.Len() > 0))
 	}
 	if !stopped {
-		sink.flush()
-		f := FailTransport
-		if gotText {
-			f = FailEngine
-		}
-		r := errorf(f, "the stream ended before message_stop: the connection was cut")
-		r.Body = sink.body.String()
-		return r
+		return sink.cut("message_stop")
 	}
 	u := msg.Usage
 	r := okResult(sink, int(u.InputTokens+u.CacheCreationInputTokens+u.CacheReadInputTokens), int(u.OutputTokens))

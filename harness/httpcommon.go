@@ -105,6 +105,32 @@ func (d *deltaSink) flush() {
 	}
 }
 
+// failed ends a call that failed half-way: what streamed so far is kept
+// as the (partial) body.
+func (d *deltaSink) failed(r Result) Result {
+	d.flush()
+	r.Body = d.body.String()
+	return r
+}
+
+// overCap ends a call whose answer passed the output cap.
+func (d *deltaSink) overCap() Result {
+	r := d.failed(errorf(FailEngine, "the answer exceeded the %d MiB cap; the request was abandoned", d.cap>>20))
+	r.Truncated = true
+	return r
+}
+
+// cut ends a call whose stream closed before the model said it was done
+// (what shows it: the missing end marker): a transport failure when
+// nothing came, else an engine failure (never retried).
+func (d *deltaSink) cut(marker string) Result {
+	f := FailTransport
+	if d.body.Len() > 0 {
+		f = FailEngine
+	}
+	return d.failed(errorf(f, "the stream ended before the model finished (no %s): the connection was cut", marker))
+}
+
 // httpFailure classifies an HTTP call's error: the deadline, a cancel, a
 // status the server sent, or the network.
 func httpFailure(ctx context.Context, timeout time.Duration, status int, msg string, gotText bool, err error) Result {

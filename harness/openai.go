@@ -177,20 +177,14 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 			break
 		}
 		if err != nil {
-			sink.flush()
-			r := o.failure(ctx, req, err, sink.body.Len() > 0)
-			r.Body = sink.body.String()
-			return r
+			return sink.failed(o.failure(ctx, req, err, sink.body.Len() > 0))
 		}
 		if chunk.Usage != nil {
 			in, out = chunk.Usage.PromptTokens, chunk.Usage.CompletionTokens
 		}
 		for _, c := range chunk.Choices {
 			if !sink.add(c.Delta.Content) {
-				sink.flush()
-				r := errorf(FailEngine, "the answer exceeded the %d MiB cap; the request was abandoned", o.opts.OutputCap>>20)
-				r.Body, r.Truncated = sink.body.String(), true
-				return r
+				return sink.overCap()
 			}
 			if c.FinishReason != "" {
 				finish = string(c.FinishReason)
@@ -199,14 +193,7 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 	}
 	if finish == "" {
 		// a stream cut short also ends in EOF: only finish_reason tells
-		sink.flush()
-		f := FailTransport
-		if sink.body.Len() > 0 {
-			f = FailEngine
-		}
-		r := errorf(f, "the stream ended before the model finished (no finish_reason): the connection was cut")
-		r.Body = sink.body.String()
-		return r
+		return sink.cut("finish_reason")
 	}
 	r := okResult(sink, in, out)
 	if finish == "length" {
@@ -312,16 +299,10 @@ func (o *openaiEngine) callOllama(ctx context.Context, req Request, model, key s
 			continue
 		}
 		if ev.Error != "" {
-			sink.flush()
-			r := httpFailure(ctx, req.Timeout, 0, ev.Error, sink.body.Len() > 0, nil)
-			r.Body = sink.body.String()
-			return r
+			return sink.failed(httpFailure(ctx, req.Timeout, 0, ev.Error, sink.body.Len() > 0, nil))
 		}
 		if !sink.add(ev.Message.Content) {
-			sink.flush()
-			r := errorf(FailEngine, "the answer exceeded the %d MiB cap; the request was abandoned", o.opts.OutputCap>>20)
-			r.Body, r.Truncated = sink.body.String(), true
-			return r
+			return sink.overCap()
 		}
 		if ev.Done {
 			r := okResult(sink, ev.PromptEvalCount, ev.EvalCount)
@@ -331,20 +312,10 @@ func (o *openaiEngine) callOllama(ctx context.Context, req Request, model, key s
 			return r
 		}
 	}
-	sink.flush()
-	err = sc.Err()
 	if ctx.Err() != nil {
-		r := httpFailure(ctx, req.Timeout, 0, "", sink.body.Len() > 0, err)
-		r.Body = sink.body.String()
-		return r
+		return sink.failed(httpFailure(ctx, req.Timeout, 0, "", sink.body.Len() > 0, sc.Err()))
 	}
-	f := FailTransport
-	if sink.body.Len() > 0 {
-		f = FailEngine
-	}
-	r := errorf(f, "the stream ended before the model finished (no done): the connection was cut")
-	r.Body = sink.body.String()
-	return r
+	return sink.cut("done")
 }
 
 // listModels reads an OpenAI-style (data[].id) or Anthropic-style model
