@@ -197,6 +197,12 @@ func TestCLIFailureModes(t *testing.T) {
 			t.Run(string(kind)+"/"+string(c.mode), func(t *testing.T) {
 				needCLI(t, kind)
 				t.Parallel()
+				if kind == KindQwen && c.failure == FailTransport {
+					// qwen retries a 429 or 5xx seven times with backoff (about
+					// 80-110 s) and has no switch to stop it: give it the time
+					// to give up, so its own error is what is classified
+					c.timeout = 4 * time.Minute
+				}
 				srv := fakeprovider.New()
 				defer srv.Close()
 				srv.SetMode(c.mode)

@@ -137,6 +137,9 @@ type costState struct {
 	plan   *engine.Plan
 	err    error
 	button int
+	// startWhenReady is set when Start was chosen while P was still being
+	// assembled: the debate starts as soon as its plan is ready.
+	startWhenReady bool
 }
 
 // New builds the UI's root model.
@@ -278,6 +281,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.screen == scrCost {
 			m.planCost()
+			if m.cost.startWhenReady {
+				m.cost.startWhenReady = false
+				if m.cost.plan != nil && len(m.cost.plan.Refusals) == 0 {
+					return m.startRun()
+				}
+			}
 		}
 	case debateLoadedMsg:
 		m = m.openDebate(msg)
@@ -517,6 +526,10 @@ func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Enter):
 		switch m.cost.button {
 		case 0:
+			if m.cost.plan == nil && m.cost.err == nil && m.probErr == nil {
+				m.cost.startWhenReady = true
+				return m, statusCmd("starting as soon as P is assembled…")
+			}
 			if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
 				return m, statusCmd("this debate cannot start: see why above")
 			}

@@ -446,3 +446,31 @@ func recv[T any](t *testing.T, ch chan T) T {
 	var zero T
 	return zero
 }
+
+// TestStartBeforePIsAssembled: Enter on Start while P is still being
+// assembled starts the debate as soon as its plan is ready, instead of
+// refusing it.
+func TestStartBeforePIsAssembled(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options()
+	bug := f.bug(t, "7")
+	opts.Bug = bug
+	opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
+	m := New(opts) // Init not run: P is not assembled yet
+	if m.screen != scrCost || m.cost.plan != nil {
+		t.Fatalf("screen %v, plan %v", m.screen, m.cost.plan)
+	}
+	nm, _ := m.Update(keyMsg("enter"))
+	m = nm.(Model)
+	if m.running || !m.cost.startWhenReady {
+		t.Fatalf("running %v, waiting %v", m.running, m.cost.startWhenReady)
+	}
+	nm, _ = m.Update(assemblePCmd(m.bug)())
+	m = nm.(Model)
+	if !m.running || m.screen != scrDebate {
+		t.Errorf("the debate did not start once P was ready: running %v, screen %v, plan %+v", m.running, m.screen, m.cost.plan)
+	}
+	if m.bridge != nil {
+		m.bridge.cancel()
+	}
+}
