@@ -294,7 +294,8 @@ func probeOpenAI(ctx context.Context, e *EngineConfig, r *ProbeResult) {
 		return
 	case status == 0 && err != nil:
 		if o.base == DefaultOllamaURL {
-			r.fail("no Ollama at %s (%v): start it with ollama serve, or point base_url at your server", o.base, err)
+			why := strings.TrimSuffix(err.Error(), " (is the server running?)")
+			r.fail("no Ollama at %s (%s): start it with ollama serve, or point base_url at your server", o.base, why)
 		} else {
 			r.fail("no server at %s: %v", o.base, err)
 		}

@@ -95,12 +95,14 @@ type (
 
 // Model is the root model: it owns all state and routes every message.
 type Model struct {
-	opts   Options
-	st     *Styles
-	keys   keyMap
-	w, h   int
-	dark   bool
-	screen screen
+	// probing is set while the engines' probe runs in the background.
+	probing bool
+	opts    Options
+	st      *Styles
+	keys    keyMap
+	w, h    int
+	dark    bool
+	screen  screen
 
 	browser browser
 	bug     *bugfolder.Bug
@@ -148,6 +150,7 @@ func New(opts Options) Model {
 		docs: map[docKey]string{}, pending: map[docKey]bool{}}
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.now = m.clock()
+	m.probing = opts.Probe != nil
 	m.browser = newBrowser(opts.Register)
 	switch {
 	case opts.Bug == nil:
@@ -162,6 +165,7 @@ func New(opts Options) Model {
 	default:
 		m.bug = opts.Bug
 		m.wiz = newWizard(opts.Bug, opts.Config, opts.Status, opts.Setup)
+		m.wiz.probing = opts.Probe != nil
 		m.screen = scrWizard
 	}
 	return m
@@ -251,9 +255,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, c)
 		}
 	case probedMsg:
-		m.opts.Status = msg
+		m.opts.Status, m.probing = msg, false
 		if m.wiz != nil {
-			m.wiz.status = msg
+			m.wiz.status, m.wiz.probing = msg, false
+			if m.wiz.stage == stageEngines && m.screen == scrWizard {
+				m.wiz.build() // offer only the engines that passed
+				m.sizeWizard()
+				return m, m.wiz.form.Init()
+			}
 		}
 		return m, nil
 	case statusMsg:
@@ -433,6 +442,7 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.bug = r.sum.Bug
 			m.problem, m.probErr = nil, nil
 			m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{})
+			m.wiz.probing = m.probing
 			m.sizeWizard()
 			m.screen = scrWizard
 			return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())
@@ -537,6 +547,7 @@ func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		case 1:
 			if m.wiz == nil {
 				m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, m.cost.setup)
+				m.wiz.probing = m.probing
 			} else {
 				m.wiz.stage = stageBasics
 				m.wiz.build()

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"image/color"
 	"strings"
 	"testing"
@@ -118,6 +119,10 @@ func TestWizardOnARestrictedBugHidesExternals(t *testing.T) {
 	off := m.wiz.offered()
 	if len(off) != 1 || off[0] != "scripted" {
 		t.Errorf("offered %v", off)
+	}
+	m = keys(t, m, "enter", "enter", "enter", "enter") // mode, N, R, one engine for all
+	if m.wiz.stage != stageEngines {
+		t.Fatalf("stage %v", m.wiz.stage)
 	}
 	text := screenText(m, f.proj)
 	for _, want := range []string{"restricted", "cloud", "broken is not offered: the program ./y does not exist"} {
@@ -472,5 +477,38 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 	}
 	if m.bridge != nil {
 		m.bridge.cancel()
+	}
+}
+
+// TestWizardWaitsForTheProbe: while the background probe runs the engines
+// stage says so; when it reports, the stage offers only what passed.
+func TestWizardWaitsForTheProbe(t *testing.T) {
+	f := newFixture(t)
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  local: {kind: openai, base_url: http://127.0.0.1:9/v1}\ndefaults: {solver: scripted, judge: scripted}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := f.options()
+	opts.Config = cfg
+	opts.Bug = f.bug(t, "7")
+	status := map[string]EngineStatus{"scripted": {OK: true}, "local": {OK: false, Why: "no server at http://127.0.0.1:9/v1"}}
+	release := make(chan struct{})
+	defer close(release)
+	opts.Probe = func(context.Context) map[string]EngineStatus {
+		<-release // still probing while the test looks
+		return status
+	}
+	m := sized(t, opts, 110, 40)
+	m = keys(t, m, "enter", "enter", "enter", "enter")
+	if m.wiz.stage != stageEngines || !strings.Contains(screenText(m, f.proj), "checking the engines") {
+		t.Fatalf("stage %v:\n%s", m.wiz.stage, screenText(m, f.proj))
+	}
+	if len(m.wiz.offered()) != 2 {
+		t.Errorf("before the probe reports, every engine is listed: %v", m.wiz.offered())
+	}
+	m = pump(t, m, probedMsg(status))
+	text := screenText(m, f.proj)
+	if off := m.wiz.offered(); len(off) != 1 || off[0] != "scripted" || !strings.Contains(text, "local is not offered: no server at") || strings.Contains(text, "checking the engines") {
+		t.Errorf("after the probe: offered %v\n%s", off, text)
 	}
 }

@@ -28,8 +28,10 @@ type wizard struct {
 	bug    *bugfolder.Bug
 	cfg    *harness.Config
 	status map[string]EngineStatus
-	stage  int
-	form   *huh.Form
+	// probing is set while the engines' probe runs in the background.
+	probing bool
+	stage   int
+	form    *huh.Form
 
 	mode      string
 	nStr      string
@@ -125,6 +127,9 @@ func (w *wizard) notes() string {
 			lines = append(lines, fmt.Sprintf("%s is not offered: %s", name, st.Why))
 		}
 	}
+	if w.probing {
+		lines = append(lines, "checking the engines (as moot engines --probe does)…; any that fails will not be offered")
+	}
 	if len(ext) > 0 {
 		lines = append([]string{fmt.Sprintf("This bug is visibility: restricted, so external engines (%s) are not offered: a restricted bug never leaves this machine.", strings.Join(ext, ", "))}, lines...)
 	}
@@ -172,9 +177,6 @@ func (w *wizard) build() {
 			title += " — " + w.bug.Title
 		}
 		fields = append(fields, huh.NewNote().Title("New debate").Description(title))
-		if n := w.notes(); n != "" {
-			fields = append(fields, huh.NewNote().Title("Engines").Description(n))
-		}
 		fields = append(fields,
 			huh.NewSelect[string]().Title("Mode").Value(&w.mode).Options(
 				huh.NewOption("diagnosis — competing causal hypotheses; which does the evidence support?", "diagnosis"),
@@ -192,6 +194,10 @@ func (w *wizard) build() {
 	case stageEngines:
 		opts := w.engineOptions()
 		var fields []huh.Field
+		if n := w.notes(); n != "" {
+			// the note renders Markdown: keep base_url and the like literal
+			fields = append(fields, huh.NewNote().Title("Engines").Description(strings.ReplaceAll(n, "_", "\\_")))
+		}
 		if w.strategy == "one" {
 			fields = append(fields, huh.NewSelect[string]().Title("Engine of the solvers").Value(&w.engineAll).Options(opts...))
 		} else {
