@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -176,56 +175,16 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 // folder name. Folders that cannot be read are returned as errors beside the
 // bugs that could, so one broken bug never hides the others.
 func Discover(reg *Register) ([]*Bug, []error) {
-	var bugs []*Bug
-	var errs []error
-	add := func(dir, context string) {
-		b, err := ParseBug(reg, dir, context)
+	dirs, errs := BugDirs(reg)
+	bugs := make([]*Bug, 0, len(dirs))
+	for _, d := range dirs {
+		b, err := ParseBug(reg, d.Dir, d.Context)
 		if err != nil {
 			errs = append(errs, err)
-			return
+			continue
 		}
 		bugs = append(bugs, b)
 	}
-	scanBugs := func(bugsDir, context string) {
-		ents, err := os.ReadDir(bugsDir)
-		if err != nil {
-			errs = append(errs, &InputError{Path: bugsDir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
-			return
-		}
-		for _, e := range ents {
-			if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-				continue
-			}
-			add(filepath.Join(bugsDir, e.Name()), context)
-		}
-	}
-	ents, err := os.ReadDir(reg.Root)
-	if err != nil {
-		return nil, []error{&InputError{Path: reg.Root, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}}
-	}
-	for _, e := range ents {
-		name := e.Name()
-		if !e.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-			continue
-		}
-		dir := filepath.Join(reg.Root, name)
-		if name == "bugs" { // a flat register without contexts
-			scanBugs(dir, "")
-			continue
-		}
-		if notBugs[name] {
-			continue
-		}
-		if isDir(filepath.Join(dir, "bugs")) {
-			scanBugs(filepath.Join(dir, "bugs"), name)
-		}
-	}
-	sort.SliceStable(bugs, func(i, j int) bool {
-		if bugs[i].Context != bugs[j].Context {
-			return bugs[i].Context < bugs[j].Context
-		}
-		return filepath.Base(bugs[i].Dir) < filepath.Base(bugs[j].Dir)
-	})
 	return bugs, errs
 }
 

@@ -143,43 +143,18 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 		return s, nil
 	}
 	s.Debates = []*Debate{d}
-	s.Latest = d
-	s.State = d.State
 	s.Problems = d.Problems
-	if d.Problem != nil {
-		s.Mode, s.N, s.R = d.Problem.Mode, d.Problem.N, d.Problem.R
-	}
-	s.StartedAt = d.StartedAt()
-	if f := d.Final; f != nil {
-		if f.Winner != "" {
-			s.Winner = d.Lang.LabelName(f.Winner)
-		}
-		s.WinnerSolver = f.WinnerSolver
-		s.Health = f.HealthTokensPerContribution
-		if f.TotalTokens > 0 || f.TotalCostUSD > 0 {
-			s.Tokens, s.CostUSD = f.TotalTokens, f.TotalCostUSD
-			return s, nil
-		}
+	s.fromLatest(d)
+	if f := d.Final; f != nil && (f.TotalTokens > 0 || f.TotalCostUSD > 0) {
+		s.Tokens, s.CostUSD = f.TotalTokens, f.TotalCostUSD
+		return s, nil
 	}
 	// no totals recorded (an unfinished or hand-made debate): sum the files
 	full, err := ReadDebate(d.Dir, reg.Lang)
 	if err != nil {
 		return nil, err
 	}
-	s.Tokens, s.CostUSD = full.Totals()
-	if s.N == 0 && len(full.Rounds) > 0 {
-		for _, f := range full.Rounds[0].Files {
-			if f.Role == RoleSolver {
-				s.N++
-			}
-		}
-	}
-	if s.R == 0 && len(full.Rounds) > 0 && full.Problem == nil {
-		s.R = full.Rounds[len(full.Rounds)-1].K
-	}
-	if s.Health == 0 && s.Latest.Final != nil && s.Latest.Final.AcceptedContributions > 0 && s.Tokens > 0 {
-		s.Health = float64(s.Tokens) / float64(s.Latest.Final.AcceptedContributions)
-	}
+	s.fromFiles(full)
 	if d.Problem == nil || d.Problem.CreatedAt.IsZero() {
 		s.StartedAt = full.StartedAt() // from the calls' timestamps
 	}

@@ -42,22 +42,19 @@ func Summarize(b *Bug) (*Summary, error) {
 		return s, nil
 	}
 	d := ds[len(ds)-1]
+	s.fromLatest(d)
+	s.fromFiles(d)
+	return s, nil
+}
+
+// fromLatest takes what the latest debate's problem and final answer
+// record: state, mode, N, R, start, winner and health.
+func (s *Summary) fromLatest(d *Debate) {
 	s.Latest = d
 	s.State = d.State
 	if d.Problem != nil {
 		s.Mode, s.N, s.R = d.Problem.Mode, d.Problem.N, d.Problem.R
 	}
-	if s.N == 0 && len(d.Rounds) > 0 {
-		for _, f := range d.Rounds[0].Files {
-			if f.Role == RoleSolver {
-				s.N++
-			}
-		}
-	}
-	if s.R == 0 && len(d.Rounds) > 0 && d.Problem == nil {
-		s.R = d.Rounds[len(d.Rounds)-1].K
-	}
-	s.Tokens, s.CostUSD = d.Totals()
 	s.StartedAt = d.StartedAt()
 	if f := d.Final; f != nil {
 		if f.Winner != "" {
@@ -65,9 +62,26 @@ func Summarize(b *Bug) (*Summary, error) {
 		}
 		s.WinnerSolver = f.WinnerSolver
 		s.Health = f.HealthTokensPerContribution
-		if s.Health == 0 && f.AcceptedContributions > 0 && s.Tokens > 0 {
-			s.Health = float64(s.Tokens) / float64(f.AcceptedContributions)
+	}
+}
+
+// fromFiles derives from the latest debate's files (read in full) what its
+// problem and final answer did not record: the totals, N from round 0's
+// solvers, R from the last round (a debate without problema.md) and the
+// health from the totals.
+func (s *Summary) fromFiles(full *Debate) {
+	s.Tokens, s.CostUSD = full.Totals()
+	if s.N == 0 && len(full.Rounds) > 0 {
+		for _, f := range full.Rounds[0].Files {
+			if f.Role == RoleSolver {
+				s.N++
+			}
 		}
 	}
-	return s, nil
+	if s.R == 0 && len(full.Rounds) > 0 && full.Problem == nil {
+		s.R = full.Rounds[len(full.Rounds)-1].K
+	}
+	if f := s.Latest.Final; s.Health == 0 && f != nil && f.AcceptedContributions > 0 && s.Tokens > 0 {
+		s.Health = float64(s.Tokens) / float64(f.AcceptedContributions)
+	}
 }
