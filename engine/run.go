@@ -157,6 +157,21 @@ func (r *runner) check() error {
 	return r.logErr
 }
 
+// prepareEngines readies the engines a debate (or its resume) uses: a
+// restricted bug never reaches an external one, each passes its check (the
+// probe) when Options has one, and each gets its adapter and limits.
+func prepareEngines(ctx context.Context, opts Options, bug *bugfolder.Bug, names []string) (map[string]harness.Engine, map[string]harness.Limits, error) {
+	if err := checkExternal(opts.Config, bug, names); err != nil {
+		return nil, nil, err
+	}
+	if opts.Check != nil {
+		if err := opts.Check(ctx, uniq(names)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return buildAdapters(opts, names)
+}
+
 // buildAdapters makes an adapter for every engine the debate uses.
 func buildAdapters(opts Options, names []string) (map[string]harness.Engine, map[string]harness.Limits, error) {
 	adapters := map[string]harness.Engine{}
@@ -244,15 +259,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		return nil, refuse(bug, plan.Refusals)
 	}
 	all := append(append(append([]string{}, s.Solvers...), s.Critics...), s.Judge)
-	if err := checkExternal(opts.Config, bug, all); err != nil {
-		return nil, err
-	}
-	if opts.Check != nil {
-		if err := opts.Check(ctx, uniq(all)); err != nil {
-			return nil, err
-		}
-	}
-	adapters, limits, err := buildAdapters(opts, all)
+	adapters, limits, err := prepareEngines(ctx, opts, bug, all)
 	if err != nil {
 		return nil, err
 	}
@@ -595,16 +602,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 		r.flagTimeout = d
 	}
 	r.replayDecisions(records)
-	all := append(mapValues(r.engineOf), r.judgeEngine)
-	if err := checkExternal(opts.Config, bug, all); err != nil {
-		return nil, err
-	}
-	if opts.Check != nil {
-		if err := opts.Check(ctx, uniq(all)); err != nil {
-			return nil, err
-		}
-	}
-	adapters, limits, err := buildAdapters(opts, all)
+	adapters, limits, err := prepareEngines(ctx, opts, bug, append(mapValues(r.engineOf), r.judgeEngine))
 	if err != nil {
 		return nil, err
 	}
