@@ -219,14 +219,3 @@ func thousands(n int) string {
 	}
 	return b.String()
 }
-
-// usd formats a dollar amount.
-func usd(v float64) string {
-	switch {
-	case v == 0:
-		return "$0.00"
-	case v < 0.01:
-		return fmt.Sprintf("$%.4f", v)
-	}
-	return fmt.Sprintf("$%.2f", v)
-}

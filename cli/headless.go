@@ -62,7 +62,7 @@ func (p *progress) line(ev engine.Event) {
 		if ev.Estimated {
 			tok += " (est.)"
 		}
-		line := fmt.Sprintf("  %-10s %-14s %-8s %s  %s", ev.SolverID, ev.Status, humanDuration(ms(ev.DurationMS)), tok, usd(ev.CostUSD))
+		line := fmt.Sprintf("  %-10s %-14s %-8s %s  %s", ev.SolverID, ev.Status, humanDuration(ms(ev.DurationMS)), tok, engine.USD(ev.CostUSD))
 		if ev.Attempt > 1 {
 			line += fmt.Sprintf("  attempt %d", ev.Attempt)
 		}
@@ -78,7 +78,7 @@ func (p *progress) line(ev engine.Event) {
 			s += "; out of the debate: " + strings.Join(ev.Dropped, ", ")
 		}
 		if ev.ExtraCalls > 0 {
-			s += fmt.Sprintf("; +%d call(s), ≈%s", ev.ExtraCalls, usd(ev.ExtraUSD))
+			s += fmt.Sprintf("; +%d call(s), ≈%s", ev.ExtraCalls, engine.USD(ev.ExtraUSD))
 		}
 		if ev.Winner != "" {
 			s += "; winner " + ev.Winner
@@ -93,7 +93,7 @@ func (p *progress) line(ev engine.Event) {
 	case engine.EvWarning:
 		p.printf("warning: %s\n", ev.Text)
 	case engine.EvDebateFinished:
-		p.printf("%s: %d calls, %s tokens, %s — %s\n", ev.Status, ev.Calls, thousands(ev.Tokens), usd(ev.USD), p.reg.Rel(ev.Path))
+		p.printf("%s: %d calls, %s tokens, %s — %s\n", ev.Status, ev.Calls, thousands(ev.Tokens), engine.USD(ev.USD), p.reg.Rel(ev.Path))
 		if ev.Reason != "" && ev.Status != string(engine.OutcomeDone) {
 			p.printf("%s\n", ev.Reason)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 )
 
 // listEntry is one bug in `moot list --json` (CLI.md names the fields).
@@ -149,7 +150,7 @@ func printList(e *env, entries []listEntry) {
 			started = (*en.StartedAt)[:10]
 		}
 		if en.Debates > 0 {
-			cost = usd(en.CostUSD)
+			cost = engine.USD(en.CostUSD)
 		}
 		status := en.Status
 		if en.Locked {

@@ -42,16 +42,10 @@ the largest rubric.`,
 			if err != nil {
 				return err
 			}
-			p, err := bugfolder.AssembleP(bug)
+			plan, err := probedPlan(reg, bug, cfg, s)
 			if err != nil {
 				return err
 			}
-			s.Problem = p
-			plan, err := engine.NewPlan(s, cfg)
-			if err != nil {
-				return err
-			}
-			addProbe(plan, cfg, harnessOptions(cfg, reg))
 			if asJSON {
 				if err := writePlanJSON(e.stdout, plan); err != nil {
 					return err
@@ -68,6 +62,23 @@ the largest rubric.`,
 	f.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plan as one JSON object")
 	return cmd
+}
+
+// probedPlan assembles the bug's P into s and plans the debate, with the
+// (cached) probe of its engines: a refusal for each that failed, and its
+// warnings.
+func probedPlan(reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup) (*engine.Plan, error) {
+	p, err := bugfolder.AssembleP(bug)
+	if err != nil {
+		return nil, err
+	}
+	s.Problem = p
+	plan, err := engine.NewPlan(s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	addProbe(plan, cfg, harnessOptions(cfg, reg))
+	return plan, nil
 }
 
 // addProbe probes the plan's engines (cached) and adds a refusal for each
@@ -171,13 +182,13 @@ func printPlan(w io.Writer, p *engine.Plan) {
 		if en.External {
 			ext = "yes"
 		}
-		cost := "≈" + usd(en.USD)
+		cost := "≈" + engine.USD(en.USD)
 		if !en.PriceKnown {
 			cost = "unknown price"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t≈%s\t≈%s\t%s\n", en.Name, en.Kind, ext, en.Roles, en.Calls, thousands(en.Input), thousands(en.Output), cost)
 	}
-	total := "≈" + usd(p.USD)
+	total := "≈" + engine.USD(p.USD)
 	if !p.USDKnown {
 		total += " + unknown"
 	}

@@ -150,16 +150,10 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			if !headless {
 				return runTUI(e, reg, bug, cfg, s, sf, cmd)
 			}
-			p, err := bugfolder.AssembleP(bug)
+			plan, err := probedPlan(reg, bug, cfg, s)
 			if err != nil {
 				return err
 			}
-			s.Problem = p
-			plan, err := engine.NewPlan(s, cfg)
-			if err != nil {
-				return err
-			}
-			addProbe(plan, cfg, harnessOptions(cfg, reg))
 			if len(plan.Refusals) > 0 {
 				printPlan(e.stderr, plan)
 				return withCode(ExitUsage, fmt.Errorf("refused, nothing written: %s", plan.Refusals[0]))
@@ -175,7 +169,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			res, err := engine.Start(ctx, s, engine.Options{
+			res, err := engine.Start(ctx, plan.Setup, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(),
 			})

@@ -284,3 +284,15 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 	}
 	return p, nil
 }
+
+// USD formats a dollar amount as moot shows money: cents, or four decimals
+// below one cent so a cheap call does not read as free.
+func USD(v float64) string {
+	switch {
+	case v == 0:
+		return "$0.00"
+	case v < 0.01:
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 )
 
 // Messages of the browser's background loading.
@@ -293,7 +294,7 @@ func (r *browserRow) line(st *Styles, medianHealth float64) string {
 	}
 	if s.Count > 0 {
 		nr = fmt.Sprintf("%d×%d", s.N, s.R)
-		cost = fmtUSD(s.CostUSD)
+		cost = engine.USD(s.CostUSD)
 	}
 	if s.Winner != "" {
 		winner = s.Winner[strings.LastIndexByte(s.Winner, ' ')+1:]
@@ -329,17 +330,6 @@ func padRight(s string, w int) string {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
-}
-
-// fmtUSD prints money compactly.
-func fmtUSD(v float64) string {
-	switch {
-	case v == 0:
-		return "$0.00"
-	case v < 0.01:
-		return fmt.Sprintf("$%.4f", v)
-	}
-	return fmt.Sprintf("$%.2f", v)
 }
 
 // fmtTokens prints a token count compactly (12.3k).

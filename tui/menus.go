@@ -75,7 +75,7 @@ func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer) *menu {
 		opts = append(opts, huh.NewOption(fmt.Sprintf("Continue with the %d valid %s (saves %d %s)", q.Valid, plural(q.Valid, "solver", "solvers"), q.ContinueSaves, plural(q.ContinueSaves, "call", "calls")), "continue"))
 	}
 	opts = append(opts,
-		huh.NewOption(fmt.Sprintf("Retry the %d failed (+%d %s, ≈%s)", len(q.Failed), q.RetryCalls, plural(q.RetryCalls, "call", "calls"), fmtUSD(q.RetryUSD)), "retry"),
+		huh.NewOption(fmt.Sprintf("Retry the %d failed (+%d %s, ≈%s)", len(q.Failed), q.RetryCalls, plural(q.RetryCalls, "call", "calls"), engine.USD(q.RetryUSD)), "retry"),
 		huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
 		huh.NewOption("Other… (swap a failed solver's engine, change its timeout, pause)", "other"),
 	)
@@ -179,7 +179,7 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer) *menu {
 			Description(wrapText(clipLine(j.Reason, 300), 76)+"\n\nNothing is invented: the attempt is kept in the judge's folder."),
 		huh.NewSelect[string]().Title("What now?").
 			Options(
-				huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, ≈%s)", fmtUSD(j.RetryUSD)), "retry"),
+				huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, ≈%s)", engine.USD(j.RetryUSD)), "retry"),
 				huh.NewOption("Choose the winner myself", "human"),
 				huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
 			).Value(&m.choice).Height(4),

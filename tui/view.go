@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 )
 
 // View draws the screen.
@@ -246,7 +247,7 @@ func (m Model) viewCost() string {
 		b.WriteString("\n")
 		fmt.Fprintf(&b, "  %-16s %-16s %5s %11s %11s  %s\n", "ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)")
 		for _, e := range p.Engines {
-			cost := "≈" + fmtUSD(e.USD)
+			cost := "≈" + engine.USD(e.USD)
 			if !e.PriceKnown {
 				cost = "unknown price"
 			}
@@ -256,7 +257,7 @@ func (m Model) viewCost() string {
 			}
 			fmt.Fprintf(&b, "  %-16s %-16s %5d %11s %11s  %s\n", ansi.Truncate(name, 16, "…"), ansi.Truncate(e.Roles, 16, "…"), e.Calls, "≈"+fmtTokens(e.Input), "≈"+fmtTokens(e.Output), cost)
 		}
-		total := "≈" + fmtUSD(p.USD)
+		total := "≈" + engine.USD(p.USD)
 		if !p.USDKnown {
 			total += " + unknown"
 		}
@@ -330,7 +331,7 @@ func (m Model) viewDebate() string {
 	}
 	head := fmt.Sprintf("%s %s · %s · %s · %s · calls %d/%d · %s tokens · %s",
 		m.st.Title.Render(d.bugID), m.st.Subtle.Render(ansi.Truncate(d.title, 40, "…")),
-		string(d.mode), roundInfo, fmtDur(d.elapsed(m.now)), d.callsDone, d.callsPlanned, fmtTokens(d.tokens), fmtUSD(d.usd))
+		string(d.mode), roundInfo, fmtDur(d.elapsed(m.now)), d.callsDone, d.callsPlanned, fmtTokens(d.tokens), engine.USD(d.usd))
 	head += " · " + m.st.Badge(state)
 	// tabs
 	var tabs []string
@@ -432,9 +433,9 @@ func (m Model) viewFinal(h int) string {
 			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted idea (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
 		}
 	}
-	cost := "cost: " + fmtUSD(d.usd)
+	cost := "cost: " + engine.USD(d.usd)
 	if d.hasEstimate {
-		cost += fmt.Sprintf(" actual vs ≈%s estimated", fmtUSD(d.estUSD))
+		cost += fmt.Sprintf(" actual vs ≈%s estimated", engine.USD(d.estUSD))
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
