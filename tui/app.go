@@ -237,7 +237,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layoutZoom()
 		m.sizeWizard()
 		if m.menu != nil {
-			m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+			m.fitMenu()
 		}
 	case tea.BackgroundColorMsg:
 		m.dark = msg.IsDark()
@@ -484,6 +484,18 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 	return m, c
 }
 
+// openMenu shows n over the view, fitted to the window, and returns its
+// form's first command.
+func (m *Model) openMenu(n *menu) tea.Cmd {
+	m.menu = n
+	cmd := n.form.Init()
+	m.fitMenu()
+	return cmd
+}
+
+// fitMenu sizes the open menu's form to the window.
+func (m *Model) fitMenu() { m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0) }
+
 // fitForm sizes a huh form: huh lays a form out only when the form itself
 // receives a window size, so it gets one at the size it is drawn.
 func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
@@ -664,18 +676,14 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- quorumAnswer{err: errors.New("left")}
 		} else {
-			m.menu = quorumMenu(then.q, then.reply)
-			cmds = append(cmds, m.menu.form.Init())
-			m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+			cmds = append(cmds, m.openMenu(quorumMenu(then.q, then.reply)))
 			m.zoom, m.help = false, false
 		}
 	case askJudgeMsg:
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {
-			m.menu = judgeMenu(then.j, then.reply)
-			cmds = append(cmds, m.menu.form.Init())
-			m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+			cmds = append(cmds, m.openMenu(judgeMenu(then.j, then.reply)))
 			m.zoom, m.help = false, false
 		}
 	case runDoneMsg:
@@ -735,13 +743,12 @@ func (m Model) reopenMenu() (Model, tea.Cmd) {
 		m.menu = nil
 		return m, nil
 	case menuJudge, menuJudgeHuman:
-		m.menu = judgeMenu(mn.j, mn.jReply)
+		cmd := m.openMenu(judgeMenu(mn.j, mn.jReply))
+		return m, cmd
 	default:
-		m.menu = quorumMenu(mn.q, mn.qReply)
+		cmd := m.openMenu(quorumMenu(mn.q, mn.qReply))
+		return m, cmd
 	}
-	cmd := m.menu.form.Init()
-	m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
-	return m, cmd
 }
 
 // menuDone acts on a completed menu.
@@ -762,9 +769,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		return m, nil
 	}
 	next := func(n *menu) (Model, tea.Cmd) {
-		m.menu = n
-		cmd := n.form.Init()
-		m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+		cmd := m.openMenu(n)
 		return m, cmd
 	}
 	switch mn.kind {

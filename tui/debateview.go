@@ -71,9 +71,7 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
 		if m.running {
-			m.menu = quitMenu(m.deb.bugID)
-			cmd := m.menu.form.Init()
-			m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0)
+			cmd := m.openMenu(quitMenu(m.deb.bugID))
 			return m, cmd
 		}
 		return m.backToBrowser()
