@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -210,19 +209,6 @@ func waitFor(t *testing.T, what string, deadline time.Duration, cond func() bool
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// alive reports whether a process still runs (and is not a zombie).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b))
-	return len(f) > 2 && f[2] != "Z"
 }
 
 func regexpMust(expr string) *regexp.Regexp { return regexp.MustCompile(expr) }

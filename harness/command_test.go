@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/testutil"
 )
 
 var fakeBin string
@@ -77,7 +78,7 @@ func noneLeft(t *testing.T, pids []int) {
 	t.Helper()
 	for _, pid := range pids {
 		deadline := time.Now().Add(2 * time.Second)
-		for running(pid) {
+		for testutil.ProcessRunning(pid) {
 			if time.Now().After(deadline) {
 				t.Errorf("process %d is still running after the call", pid)
 				syscall.Kill(pid, syscall.SIGKILL)
@@ -86,18 +87,6 @@ func noneLeft(t *testing.T, pids []int) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-}
-
-func running(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b))
-	return len(f) > 2 && f[2] != "Z"
 }
 
 // TestFaultMatrix: one row per way a command engine can misbehave.
