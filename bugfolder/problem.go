@@ -10,9 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -46,6 +44,12 @@ type Part struct {
 	Path string
 	// Anchor is the spec anchor a spec part was located by.
 	Anchor string
+	// Rule is the rule that located a spec or addendum part, and Detail
+	// what it found ("table row", "lines 120–245").
+	Rule   LocRule
+	Detail string
+	// Comment is the text that followed the anchor in the locator, cut off.
+	Comment string
 	// Text is the inlined text ("" for binary files).
 	Text string
 	// Binary is set for files listed by name, size and hash.
@@ -82,7 +86,6 @@ var (
 	evidenceDirs = []string{"evidence", "evidencias", "evidências"}
 	capsuleDirs  = []string{"reproducao", "reprodução", "reproduction"}
 	capsuleFiles = []string{"reproduction.md", "reproducao.md", "reprodução.md"}
-	addendumRE   = regexp.MustCompile(`^bug-(.+)-v(\d+)\.md$`)
 )
 
 // AssembleP builds P for a bug, deterministically: bug.md, the reproduction
@@ -270,48 +273,49 @@ func (w *limitedBuffer) Write(p []byte) (int, error) {
 
 // locateSpecs resolves traceability.specs into spec parts (or notes when a
 // file or anchor is missing), then adds an older-layout spec.md beside
-// bug.md and the bug's active addendum.
+// bug.md and the addenda in force for the located files.
 func locateSpecs(b *Bug) ([]Part, error) {
 	reg := b.Register
 	l := reg.Lang
 	var parts []Part
-	for _, loc := range b.Specs {
-		path, anchor, _ := strings.Cut(strings.TrimSpace(loc), "#")
-		if path == "" {
+	var located []locatedSpec
+	for _, raw := range b.Specs {
+		loc := ParseLocator(raw)
+		if loc.Path == "" {
 			parts = append(parts, note(l,
-				fmt.Sprintf("O localizador `%s` em traceability.specs não nomeia um arquivo.", loc),
-				fmt.Sprintf("The locator `%s` in traceability.specs names no file.", loc)))
+				fmt.Sprintf("O localizador `%s` em traceability.specs não nomeia um arquivo.", raw),
+				fmt.Sprintf("The locator `%s` in traceability.specs names no file.", raw)))
 			continue
 		}
-		file, err := findSpecFile(reg, b, path)
+		file, err := findSpecFile(reg, b, loc.Path)
 		if err != nil {
 			return nil, err
 		}
 		if file == "" {
 			parts = append(parts, note(l,
-				fmt.Sprintf("A spec `%s` (localizador `%s` em traceability.specs) não existe no projeto; nenhum texto de spec foi incluído para ela.", path, loc),
-				fmt.Sprintf("The spec `%s` (locator `%s` in traceability.specs) does not exist in the project; no spec text was included for it.", path, loc)))
+				fmt.Sprintf("A spec `%s` (localizador `%s` em traceability.specs) não existe no projeto; nenhum texto de spec foi incluído para ela.", loc.Path, raw),
+				fmt.Sprintf("The spec `%s` (locator `%s` in traceability.specs) does not exist in the project; no spec text was included for it.", loc.Path, raw)))
 			continue
 		}
 		p, err := readPart(reg, file, PartSpec)
 		if err != nil {
 			return nil, err
 		}
+		p.Comment = loc.Comment
 		if p.Binary {
+			p.Rule = RuleWholeFile
 			parts = append(parts, p)
 			continue
 		}
-		if anchor != "" {
-			sec, ok := SpecSection(p.Text, anchor)
-			if !ok {
-				parts = append(parts, note(l,
-					fmt.Sprintf("A seção `#%s` não foi encontrada em `%s`; nenhum texto de spec foi incluído para ela.", anchor, p.Path),
-					fmt.Sprintf("The section `#%s` was not found in `%s`; no spec text was included for it.", anchor, p.Path)))
-				continue
-			}
-			p.Text = sec
-			p.Anchor = anchor
+		found, ok := Locate(p.Text, loc.Anchor)
+		if !ok {
+			parts = append(parts, note(l,
+				fmt.Sprintf("A seção `#%s` não foi encontrada em `%s` (nem como título, id explícito, linhas #L…, título numerado ou ID de requisito); nenhum texto de spec foi incluído para ela.", loc.Anchor, p.Path),
+				fmt.Sprintf("The section `#%s` was not found in `%s` (not as a heading, an explicit id, #L… lines, a numbered heading or a requirement ID); no spec text was included for it.", loc.Anchor, p.Path)))
+			continue
 		}
+		p.Text, p.Anchor, p.Rule, p.Detail = found.Text, loc.Anchor, found.Rule, found.Detail
+		located = append(located, locatedSpec{file: file, loc: found})
 		parts = append(parts, p)
 	}
 	// an older layout keeps the spec beside bug.md
@@ -320,6 +324,7 @@ func locateSpecs(b *Bug) ([]Part, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.Rule = RuleWholeFile
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
@@ -327,14 +332,11 @@ func locateSpecs(b *Bug) ([]Part, error) {
 			"Nenhuma seção de spec foi localizada para este bug (traceability.specs vazio): trate como spec-gap; o comportamento esperado nunca foi especificado.",
 			"No spec section was located for this bug (traceability.specs is empty): treat it as spec-gap; the expected behaviour was never specified."))
 	}
-	add, err := activeAddendum(b)
+	adds, err := addendaInForce(b, located)
 	if err != nil {
 		return nil, err
 	}
-	if add != nil {
-		parts = append(parts, *add)
-	}
-	return parts, nil
+	return append(parts, adds...), nil
 }
 
 // findSpecFile resolves a spec locator's path: relative to the project, then
@@ -360,39 +362,6 @@ func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
 		}
 	}
 	return "", nil
-}
-
-// activeAddendum returns the highest bug-<ID>-vNNN.md under the specs
-// folder's addenda/, or nil.
-func activeAddendum(b *Bug) (*Part, error) {
-	reg := b.Register
-	dir := filepath.Join(reg.Project, reg.OutputFolder, "addenda")
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
-	}
-	best, bestV := "", -1
-	for _, e := range ents {
-		m := addendumRE.FindStringSubmatch(e.Name())
-		if m == nil || !strings.EqualFold(m[1], b.ID) {
-			continue
-		}
-		v, _ := strconv.Atoi(m[2])
-		if v > bestV {
-			best, bestV = e.Name(), v
-		}
-	}
-	if best == "" {
-		return nil, nil
-	}
-	p, err := readPart(reg, filepath.Join(dir, best), PartAddendum)
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
 }
 
 func note(l Lang, pt, en string) Part {
@@ -427,6 +396,9 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 			if p.Anchor != "" {
 				header += "#" + p.Anchor
 			}
+			if how := locatedBy(l, p); how != "" {
+				label += "; " + how
+			}
 			fence := FenceFor(p.Text)
 			info := ""
 			if strings.HasSuffix(strings.ToLower(p.Path), ".md") {
@@ -440,6 +412,40 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 		}
 	}
 	return strings.TrimRight(w.String(), "\n") + "\n"
+}
+
+var ruleNames = map[LocRule][2]string{
+	RuleWholeFile:     {"arquivo inteiro", "whole file"},
+	RuleExplicitID:    {"id explícito do título", "heading's explicit id"},
+	RuleHeadingSlug:   {"slug do título", "heading slug"},
+	RuleLineRange:     {"âncora de linhas", "line anchor"},
+	RuleHeadingNumber: {"número do título", "heading number"},
+	RuleRequirementID: {"ID de requisito", "requirement ID"},
+	RuleAddendum:      {"adendo vigente", "addendum in force"},
+}
+
+// locatedBy says, in P, which rule located a spec or addendum part and
+// what it found ("localizada por: ID de requisito — table row").
+func locatedBy(l Lang, p Part) string {
+	if p.Rule == "" || p.Kind == PartAddendum && p.Rule == RuleAddendum && p.Detail == "" {
+		return ""
+	}
+	word := "localizada por"
+	if l == EN {
+		word = "located by"
+	}
+	s := word + ": " + ruleNames[p.Rule][l]
+	if p.Detail != "" {
+		s += " — " + p.Detail
+	}
+	if p.Comment != "" {
+		cut := "comentário cortado"
+		if l == EN {
+			cut = "comment cut"
+		}
+		s += "; " + cut + ": " + p.Comment
+	}
+	return s
 }
 
 // FenceFor returns a backtick fence longer than any backtick run that starts
