@@ -162,8 +162,9 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 }
 
 // quickBug reads what a listing needs of bug.md — id, display number,
-// title, visibility — with the flat fast path, or in full when the front
-// matter needs it (and to report what is wrong with it).
+// title, visibility — with the flat fast path when the front matter is
+// plain, and in full (ParseBug, the one reader that decides visibility and
+// warns about loose fields) whenever anything could need a second look.
 func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 	path := filepath.Join(bd.Dir, BugFile)
 	raw, err := os.ReadFile(path)
@@ -172,17 +173,13 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 	}
 	fm := frontMatterBlock(raw)
 	vals, ok := quickFields(fm, "id", "display_number", "title", "visibility", "status")
-	if fm == nil || !ok {
+	if fm == nil || !ok || !plainFrontMatter(fm) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	b := &Bug{Register: reg, Dir: bd.Dir, Context: bd.Context, Partial: true,
-		ID: vals["id"], Title: vals["title"], Status: vals["status"], Visibility: strings.ToLower(vals["visibility"])}
+		ID: vals["id"], Title: vals["title"], Status: vals["status"], Visibility: vals["visibility"]}
 	if b.ID == "" {
-		if mm := idInName.FindStringSubmatch(filepath.Base(bd.Dir)); mm != nil {
-			b.ID = mm[1]
-		} else {
-			b.ID = filepath.Base(bd.Dir)
-		}
+		b.ID = idFromFolder(bd.Dir)
 	}
 	if v := vals["display_number"]; v != "" {
 		n, err := strconv.Atoi(v)
@@ -191,14 +188,15 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 		}
 		b.DisplayNumber = n
 	}
+	if b.Visibility == "" {
+		b.Visibility = VisibilityNormal
+	}
 	switch b.Visibility {
-	case "":
-		b.Visibility = "normal"
-	case "normal", "internal", "restricted":
+	case VisibilityNormal, VisibilityInternal, VisibilityRestricted:
 	default:
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
-	if !safeID.MatchString(b.ID) {
+	if mm := idInName.FindStringSubmatch(b.ID); !safeID.MatchString(b.ID) || mm != nil && mm[1] != b.ID || strings.EqualFold(b.Status, "resolved") {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	if b.Title == "" {
@@ -211,6 +209,59 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 	}
 	b.Done = b.Locked()
 	return b, nil
+}
+
+// plainFrontMatter reports whether a front matter block is plain enough for
+// the fast path to decide as the full reader would: no merge key, no flow
+// mapping, no tab indentation, no key set twice in one block mapping, and
+// the word visibility (any case) only where it is the visibility: key.
+func plainFrontMatter(fm []byte) bool {
+	type level struct {
+		indent int
+		keys   map[string]bool
+	}
+	var stack []level
+	mentions := 0
+	for _, line := range bytes.Split(fm, []byte("\n")) {
+		l := string(bytes.TrimRight(line, "\r"))
+		if strings.Contains(strings.ToLower(l), "visibility") {
+			mentions++
+			if !strings.HasPrefix(l, "visibility:") {
+				return false
+			}
+		}
+		t := strings.TrimLeft(l, " ")
+		if strings.HasPrefix(l, "\t") || strings.HasPrefix(t, "{") || strings.Contains(l, "<<") {
+			return false
+		}
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		indent := len(l) - len(t)
+		if rest, ok := strings.CutPrefix(t, "- "); ok { // a sequence item opens a new mapping
+			indent += 2
+			t = strings.TrimLeft(rest, " ")
+			for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+				stack = stack[:len(stack)-1]
+			}
+		}
+		for len(stack) > 0 && stack[len(stack)-1].indent > indent {
+			stack = stack[:len(stack)-1]
+		}
+		k, _, ok := strings.Cut(t, ":")
+		if !ok || strings.HasPrefix(t, "-") {
+			continue
+		}
+		if len(stack) == 0 || stack[len(stack)-1].indent < indent {
+			stack = append(stack, level{indent, map[string]bool{}})
+		}
+		if top := stack[len(stack)-1]; top.keys[k] {
+			return false
+		} else {
+			top.keys[k] = true
+		}
+	}
+	return mentions <= 1
 }
 
 // quickProblem reads problema.md's settings with the fast path; nil when the

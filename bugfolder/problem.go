@@ -95,6 +95,9 @@ var (
 // a missing spec is stated, never invented. A symlink that leaves the
 // project, a locator outside it, and an unreadable file are input errors.
 func AssembleP(b *Bug) (*Problem, error) {
+	if b.Incomplete {
+		return nil, b.Warnings[0]
+	}
 	reg := b.Register
 	l := reg.Lang
 	var parts []Part

@@ -32,6 +32,10 @@ type listEntry struct {
 	Debates       int      `json:"debates"`
 	Visibility    string   `json:"visibility"`
 	Locked        bool     `json:"locked"`
+	// Incomplete is a bug folder without bug.md yet; Warnings are the
+	// loose fields read anyway (also printed on stderr).
+	Incomplete bool     `json:"incomplete,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -48,7 +52,10 @@ Status is one of: no-debate, running (also a debate interrupted by a crash),
 waiting (for a human decision), cancelled, judge-failed, done.
 
 A bug folder that cannot be read is reported on stderr and the exit code is 2;
-the others are still listed.`,
+the others are still listed. A bug folder without bug.md yet is listed as
+incomplete, and loose fields (an unknown visibility, read as restricted; a
+display number written BUG-008…) are warnings on stderr: neither changes the
+exit code.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := findRegister(e)
@@ -57,6 +64,7 @@ the others are still listed.`,
 			}
 			dirs, errs := bugfolder.BugDirs(reg)
 			var entries []listEntry
+			var warns []error
 			for _, bd := range dirs {
 				s, err := bugfolder.IndexBug(reg, bd)
 				if err != nil {
@@ -64,6 +72,7 @@ the others are still listed.`,
 					continue
 				}
 				errs = append(errs, s.Problems...)
+				warns = append(warns, s.Bug.Warnings...)
 				entries = append(entries, toEntry(reg, s))
 			}
 			if asJSON {
@@ -78,6 +87,7 @@ the others are still listed.`,
 			} else {
 				printList(e, entries)
 			}
+			printWarnings(e, warns)
 			for _, err := range errs {
 				fmt.Fprintf(e.stderr, "moot: %v\n", err)
 			}
@@ -96,7 +106,10 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	en := listEntry{
 		BugID: b.ID, Context: b.Context, Title: b.Title, Path: reg.Rel(b.Dir),
 		Status: string(s.State), CostUSD: s.CostUSD, Tokens: s.Tokens, Debates: s.Count,
-		Visibility: b.Visibility, Locked: b.Done,
+		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete,
+	}
+	for _, w := range b.Warnings {
+		en.Warnings = append(en.Warnings, w.Error())
 	}
 	if b.DisplayNumber != 0 {
 		en.DisplayNumber = ptr(b.DisplayNumber)
@@ -153,6 +166,9 @@ func printList(e *env, entries []listEntry) {
 			cost = engine.USD(en.CostUSD)
 		}
 		status := en.Status
+		if en.Incomplete {
+			status = "incomplete"
+		}
 		if en.Locked {
 			status += " (closed)"
 		}

@@ -1,0 +1,194 @@
+package bugfolder_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// writeBug writes a one-bug register whose bug.md has the given front
+// matter, and returns the register and the bug folder.
+func writeBug(t *testing.T, front string) (*bugfolder.Register, string) {
+	t.Helper()
+	proj := t.TempDir()
+	dir := filepath.Join(proj, "_reversa_bugs", "app", "bugs", "BUG-20260801-K9P2-sessao-expira")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bug.md"), []byte("---\n"+front+"---\n\n# Sessão expira\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := bugfolder.FindRoot(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg, dir
+}
+
+// readBoth reads the bug with the full reader and the listing's reader.
+func readBoth(t *testing.T, reg *bugfolder.Register, dir string) (*bugfolder.Bug, *bugfolder.Bug) {
+	t.Helper()
+	full, err := bugfolder.ParseBug(reg, dir, "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := bugfolder.IndexBug(reg, bugfolder.BugDir{Dir: dir, Context: "app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return full, s.Bug
+}
+
+func warningsText(b *bugfolder.Bug) string {
+	var w []string
+	for _, e := range b.Warnings {
+		w = append(w, e.Error())
+	}
+	return strings.Join(w, "\n")
+}
+
+func TestRestrictedFailsClosed(t *testing.T) {
+	tests := []struct {
+		name, front string
+		restricted  bool
+		warn        string
+	}{
+		{"visibility_list", "id: BUG-20260801-K9P2\nvisibility: [restricted]\n", true, "a list is not one of"},
+		{"visibility_list_of_normal", "id: BUG-20260801-K9P2\nvisibility:\n  - normal\n", true, "a list"},
+		{"visibility_mapping", "id: BUG-20260801-K9P2\nvisibility: {level: normal}\n", true, "a mapping"},
+		{"merge_key", "id: BUG-20260801-K9P2\n<<: {visibility: restricted}\n", true, "merge key"},
+		{"merge_key_from_anchor", "base: &b {visibility: restricted}\nid: BUG-20260801-K9P2\n<<: *b\n", true, "merge key"},
+		{"wrong_case_key", "id: BUG-20260801-K9P2\nVisibility: restricted\n", true, "written Visibility:"},
+		{"wrong_case_key_beside_normal", "id: BUG-20260801-K9P2\nVISIBILITY: restricted\nvisibility: normal\n", true, "written VISIBILITY:"},
+		{"unknown_word_public", "id: BUG-20260801-K9P2\nvisibility: public\n", true, `"public" is not one of`},
+		{"unknown_word_private", "id: BUG-20260801-K9P2\nvisibility: private\n", true, `"private"`},
+		{"empty_value", "id: BUG-20260801-K9P2\nvisibility:\n", true, "is not one of"},
+		{"number", "id: BUG-20260801-K9P2\nvisibility: 0\n", true, `"0"`},
+		{"boolean", "id: BUG-20260801-K9P2\nvisibility: false\n", true, `"false"`},
+		{"tagged", "id: BUG-20260801-K9P2\nvisibility: !custom normal\n", true, "not one of"},
+		{"alias", "x: &n normal\nid: BUG-20260801-K9P2\nvisibility: *n\n", true, "alias"},
+		{"block_string", "id: BUG-20260801-K9P2\nvisibility: |\n  normal\n", true, "not one of"},
+		{"flow_front_matter", "{id: BUG-20260801-K9P2, visibility: restricted}\n", true, ""},
+		{"restricted_upper_case_value", "id: BUG-20260801-K9P2\nvisibility: Restricted\n", true, ""},
+		{"normal", "id: BUG-20260801-K9P2\nvisibility: normal\n", false, ""},
+		{"internal", "id: BUG-20260801-K9P2\nvisibility: internal\n", false, ""},
+		{"absent_is_the_schema_default", "id: BUG-20260801-K9P2\n", false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg, dir := writeBug(t, tt.front)
+			full, listed := readBoth(t, reg, dir)
+			for which, b := range map[string]*bugfolder.Bug{"full read": full, "listing": listed} {
+				if b.Restricted() != tt.restricted {
+					t.Errorf("%s: Restricted() = %v, want %v (visibility %q)", which, b.Restricted(), tt.restricted, b.Visibility)
+				}
+				if w := warningsText(b); tt.warn != "" && (!strings.Contains(w, tt.warn) || !strings.Contains(w, filepath.Join(dir, "bug.md")) || !strings.Contains(w, "treated as restricted")) {
+					t.Errorf("%s: warning %q must name bug.md, say %q and that it is treated as restricted", which, w, tt.warn)
+				}
+			}
+		})
+	}
+}
+
+func TestDuplicateKeyIsAnError(t *testing.T) {
+	for _, front := range []string{
+		"id: BUG-20260801-K9P2\nvisibility: restricted\nvisibility: normal\n",
+		"id: BUG-20260801-K9P2\ntraceability:\n  specs: [a.md]\n  specs: [b.md]\n",
+	} {
+		reg, dir := writeBug(t, front)
+		_, err := bugfolder.ParseBug(reg, dir, "app")
+		if !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), filepath.Join(dir, "bug.md")) || !strings.Contains(err.Error(), "is set twice") {
+			t.Errorf("%q: err = %v, want an input error naming bug.md and the key", front, err)
+		}
+		if _, err := bugfolder.IndexBug(reg, bugfolder.BugDir{Dir: dir, Context: "app"}); err == nil {
+			t.Errorf("%q: the listing read a bug with a duplicate key", front)
+		}
+	}
+}
+
+func TestLooseFrontMatter(t *testing.T) {
+	tests := []struct {
+		name, front string
+		check       func(t *testing.T, b *bugfolder.Bug)
+		warn        string
+	}{
+		{"display_number BUG-008", "id: BUG-20260801-K9P2\ndisplay_number: BUG-008\n", func(t *testing.T, b *bugfolder.Bug) {
+			if b.DisplayNumber != 8 {
+				t.Errorf("display number %d, want 8", b.DisplayNumber)
+			}
+		}, ""},
+		{"display_number quoted #8", "id: BUG-20260801-K9P2\ndisplay_number: \"#8\"\n", func(t *testing.T, b *bugfolder.Bug) {
+			if b.DisplayNumber != 8 {
+				t.Errorf("display number %d, want 8", b.DisplayNumber)
+			}
+		}, ""},
+		{"display_number word", "id: BUG-20260801-K9P2\ndisplay_number: seven\n", func(t *testing.T, b *bugfolder.Bug) {
+			if b.DisplayNumber != 0 {
+				t.Errorf("display number %d, want none", b.DisplayNumber)
+			}
+		}, `display_number: "seven" is not a display number (expected a whole number such as 8`},
+		{"display_number list", "id: BUG-20260801-K9P2\ndisplay_number: [8]\n", nil, "display_number: a list is not a display number"},
+		{"express true", "id: BUG-20260801-K9P2\nexpress: true\n", func(t *testing.T, b *bugfolder.Bug) {
+			if !b.Partial && !b.Express || len(b.Warnings) != 0 {
+				t.Errorf("express %v, warnings %v", b.Express, b.Warnings)
+			}
+		}, ""},
+		{"id carrying the slug", "id: BUG-20260801-K9P2-sessao-expira\n", func(t *testing.T, b *bugfolder.Bug) {
+			if b.ID != "BUG-20260801-K9P2" {
+				t.Errorf("id %q", b.ID)
+			}
+		}, "id: \"BUG-20260801-K9P2-sessao-expira\" carries the slug; the canonical ID is BUG-20260801-K9P2"},
+		{"resolved without DONE.md", "id: BUG-20260801-K9P2\nstatus: resolved\n", nil, "status: is resolved but the bug folder has no DONE.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg, dir := writeBug(t, tt.front)
+			full, listed := readBoth(t, reg, dir)
+			for which, b := range map[string]*bugfolder.Bug{"full read": full, "listing": listed} {
+				if tt.check != nil {
+					tt.check(t, b)
+				}
+				w := warningsText(b)
+				if tt.warn == "" && w != "" {
+					t.Errorf("%s: unexpected warning %q", which, w)
+				}
+				if tt.warn != "" && (!strings.Contains(w, tt.warn) || !strings.Contains(w, filepath.Join(dir, "bug.md"))) {
+					t.Errorf("%s: warning %q must name bug.md and say %q", which, w, tt.warn)
+				}
+				if strings.Contains(w, "<nil>") {
+					t.Errorf("%s: %q", which, w)
+				}
+			}
+		})
+	}
+}
+
+func TestBugFolderWithoutBugMdIsListedIncomplete(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	dir := filepath.Join(proj, "_reversa_bugs", "checkout", "bugs", "BUG-20260901-NEW1-ainda-sem-registro")
+	os.MkdirAll(filepath.Join(dir, "evidence"), 0o755)
+	reg, _ := bugfolder.FindRoot(proj)
+	bugs, errs := bugfolder.Discover(reg)
+	if len(errs) != 0 || len(bugs) != 7 {
+		t.Fatalf("%d bugs, errors %v", len(bugs), errs)
+	}
+	var b *bugfolder.Bug
+	for _, x := range bugs {
+		if x.Dir == dir {
+			b = x
+		}
+	}
+	if b == nil || !b.Incomplete || b.ID != "BUG-20260901-NEW1" || !strings.Contains(warningsText(b), "incomplete") {
+		t.Fatalf("incomplete bug: %+v", b)
+	}
+	if !b.Restricted() {
+		t.Error("an incomplete bug has no visibility yet: restricted")
+	}
+	if _, err := bugfolder.AssembleP(b); !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), "bug.md") {
+		t.Errorf("P of an incomplete bug: %v", err)
+	}
+}
