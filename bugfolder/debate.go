@@ -360,14 +360,20 @@ var (
 	archivedName = regexp.MustCompile(`^debate-(\d{8}T\d{6}Z)(?:-\d+)?$`)
 )
 
-// DetectLang tells which form a debate folder is written in, from its file
-// names; fallback is used for an empty folder.
+// DetectLang tells which language a debate folder is written in: the
+// translated file names are English; otherwise problema.md's language
+// field says; otherwise (a hand-run debate, an empty folder) fallback, the
+// project's doc_language.
 func DetectLang(dir string, fallback Lang) Lang {
-	switch {
-	case exists(filepath.Join(dir, names[PT].Problem)), exists(filepath.Join(dir, names[PT].Final)), exists(filepath.Join(dir, "rodada-0")):
-		return PT
-	case exists(filepath.Join(dir, names[EN].Problem)), exists(filepath.Join(dir, names[EN].Final)), exists(filepath.Join(dir, "round-0")):
+	if exists(filepath.Join(dir, translated.Problem)) || exists(filepath.Join(dir, translated.Final)) || exists(filepath.Join(dir, translated.RoundPrefix+"0")) {
 		return EN
+	}
+	if raw, err := readFrontMatter(filepath.Join(dir, names[PT].Problem)); err == nil {
+		if doc, err := ParseDocument(raw); err == nil {
+			if v := strings.TrimSpace(scalar(doc.Meta, "language")); v != "" {
+				return LangFromDocLanguage(v)
+			}
+		}
 	}
 	return fallback
 }
@@ -400,7 +406,7 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		switch {
-		case !e.IsDir() && (name == names[PT].Problem || name == names[EN].Problem):
+		case !e.IsDir() && (name == names[PT].Problem || name == translated.Problem):
 			if raw, err := d.read(p); err == nil {
 				if pf, err := ParseProblemFile(p, raw); err != nil {
 					d.Problems = append(d.Problems, err)
@@ -408,7 +414,7 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 					d.Problem = pf
 				}
 			}
-		case !e.IsDir() && (name == names[PT].Final || name == names[EN].Final):
+		case !e.IsDir() && (name == names[PT].Final || name == translated.Final):
 			if raw, err := d.read(p); err == nil {
 				if f, err := ParseFinal(p, raw); err != nil {
 					d.Problems = append(d.Problems, err)
@@ -416,7 +422,7 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 					d.Final = f
 				}
 			}
-		case !e.IsDir() && (name == names[PT].Convergence || name == names[EN].Convergence):
+		case !e.IsDir() && (name == names[PT].Convergence || name == translated.Convergence):
 			if raw, err := d.read(p); err == nil {
 				if doc, err := ParseDocument(raw); err == nil {
 					d.Convergence = doc.Body
@@ -431,7 +437,7 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 		case e.IsDir() && roundDirRE.MatchString(name):
 			k, _ := strconv.Atoi(roundDirRE.FindStringSubmatch(name)[1])
 			d.Rounds = append(d.Rounds, d.readRound(k, p))
-		case e.IsDir() && (name == names[PT].JudgeID || name == names[EN].JudgeID):
+		case e.IsDir() && (name == names[PT].JudgeID || name == translated.JudgeID):
 			d.readJudge(p)
 		}
 	}

@@ -326,18 +326,13 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 	for _, e := range ents {
 		present[e.Name()] = true
 	}
-	switch {
-	case present[names[PT].Problem], present[names[PT].Final], present["rodada-0"]:
-		d.Lang = PT
-	case present[names[EN].Problem], present[names[EN].Final], present["round-0"]:
-		d.Lang = EN
-	}
-	final := present[names[PT].Final] || present[names[EN].Final]
+	d.Lang = DetectLang(dir, fallback)
+	final := present[names[PT].Final] || present[translated.Final]
 	for _, e := range ents {
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		switch {
-		case !e.IsDir() && (name == names[PT].Problem || name == names[EN].Problem):
+		case !e.IsDir() && (name == names[PT].Problem || name == translated.Problem):
 			raw, err := readFrontMatter(p)
 			if err != nil {
 				d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
@@ -366,7 +361,7 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 				}
 			}
 			d.Problem = pf
-		case !e.IsDir() && (name == names[PT].Final || name == names[EN].Final):
+		case !e.IsDir() && (name == names[PT].Final || name == translated.Final):
 			if raw, err := d.read(p); err == nil {
 				if q := quickFinal(p, raw); q != nil {
 					d.Final = q
@@ -384,7 +379,7 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 			d.Holder = readLockInfo(p)
 		case e.IsDir() && roundDirRE.MatchString(name):
 			d.Rounds = append(d.Rounds, &Round{Dir: p})
-		case e.IsDir() && (name == names[PT].JudgeID || name == names[EN].JudgeID):
+		case e.IsDir() && (name == names[PT].JudgeID || name == translated.JudgeID):
 			if js, err := os.ReadDir(p); err == nil {
 				for _, j := range js {
 					if attemptRE.MatchString(j.Name()) {
