@@ -267,8 +267,8 @@ func plainFrontMatter(fm []byte) bool {
 // quickProblem reads problema.md's settings with the fast path; nil when the
 // front matter needs the full parser.
 func quickProblem(path string, head []byte) *ProblemFile {
-	vals, ok := quickFields(frontMatterBlock(head), "mode", "n", "r", "created_at", "judge")
-	if !ok || vals["mode"] == "" {
+	vals, ok := quickFields(frontMatterBlock(head), "mode", "n", "r", "created_at", "judge", "p_sha256")
+	if !ok || vals["mode"] == "" || vals["p_sha256"] == "" || isCount(vals["judge"]) {
 		return nil
 	}
 	m, err := ParseMode(vals["mode"])
@@ -280,7 +280,7 @@ func quickProblem(path string, head []byte) *ProblemFile {
 	if err1 != nil || err2 != nil {
 		return nil
 	}
-	return &ProblemFile{Path: path, Mode: m, N: n, R: r, Judge: vals["judge"], CreatedAt: parseTime(vals["created_at"])}
+	return &ProblemFile{Path: path, Mode: m, N: n, R: r, Judge: vals["judge"], PSHA256: vals["p_sha256"], CreatedAt: parseTime(vals["created_at"])}
 }
 
 // quickFinal reads a final answer's recorded figures with the fast path;
@@ -303,6 +303,7 @@ func quickFinal(path string, raw []byte) *Final {
 	f.AcceptedContributions, _ = strconv.Atoi(vals["accepted_contributions"])
 	f.TotalTokens, _ = strconv.Atoi(vals["total_tokens"])
 	f.TotalCostUSD, _ = strconv.ParseFloat(vals["total_cost_usd"], 64)
+	f.TotalCostRecorded = vals["total_cost_usd"] != ""
 	f.HealthTokensPerContribution, _ = strconv.ParseFloat(vals["health_tokens_per_contribution"], 64)
 	return f
 }
@@ -378,7 +379,8 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 		case !e.IsDir() && name == LockFile:
 			d.Holder = readLockInfo(p)
 		case e.IsDir() && roundDirRE.MatchString(name):
-			d.Rounds = append(d.Rounds, &Round{Dir: p})
+			k, _ := strconv.Atoi(roundDirRE.FindStringSubmatch(name)[1])
+			d.Rounds = append(d.Rounds, &Round{K: k, Dir: p, Solvers: countSolvers(p)})
 		case e.IsDir() && (name == names[PT].JudgeID || name == translated.JudgeID):
 			if js, err := os.ReadDir(p); err == nil {
 				for _, j := range js {
@@ -389,6 +391,7 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 			}
 		}
 	}
+	deriveShape(d)
 	d.State = deriveState(d)
 	if d.Holder != nil {
 		d.HolderAlive = d.Holder.Alive()

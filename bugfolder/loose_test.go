@@ -192,3 +192,24 @@ func TestBugFolderWithoutBugMdIsListedIncomplete(t *testing.T) {
 		t.Errorf("P of an incomplete bug: %v", err)
 	}
 }
+
+func TestHandWrittenWinnerForms(t *testing.T) {
+	tests := []struct{ body, letter, solver string }{
+		{"## Síntese\n\nDepois das rodadas, **D1 vence** por explicar toda a evidência.\n", "", "agente-1"},
+		{"## Verdict\n\nAdopt Proposal C as the winning proposal, grafting B's test.\n", "C", ""},
+		{"# Judge\n\nCandidate A wins. It explains the log.\n", "A", ""},
+		{"## Vencedora (D2 — cache por sessão)\n\nExplica o log.\n", "", "agente-2"},
+		{"- **Winner:** Proposal B\n", "B", ""},
+		{"## Vencedora\n\nProposta B\n", "B", ""},
+		{"## Síntese\n\nNenhuma proposta foi escolhida.\n", "", ""},
+	}
+	for _, tt := range tests {
+		f, err := bugfolder.ParseFinal("resposta-final.md", []byte(tt.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Winner != tt.letter || f.WinnerSolver != tt.solver {
+			t.Errorf("%q: winner %q solver %q, want %q %q", tt.body, f.Winner, f.WinnerSolver, tt.letter, tt.solver)
+		}
+	}
+}

@@ -25,7 +25,7 @@ type listEntry struct {
 	R             *int     `json:"r"`
 	Winner        *string  `json:"winner"`
 	WinnerSolver  *string  `json:"winner_solver"`
-	CostUSD       float64  `json:"cost_usd"`
+	CostUSD       *float64 `json:"cost_usd"`
 	Tokens        int      `json:"tokens"`
 	Health        *float64 `json:"health_tokens_per_contribution"`
 	StartedAt     *string  `json:"started_at"`
@@ -105,7 +105,7 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	b := s.Bug
 	en := listEntry{
 		BugID: b.ID, Context: b.Context, Title: b.Title, Path: reg.Rel(b.Dir),
-		Status: string(s.State), CostUSD: s.CostUSD, Tokens: s.Tokens, Debates: s.Count,
+		Status: string(s.State), Tokens: s.Tokens, Debates: s.Count,
 		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete,
 	}
 	for _, w := range b.Warnings {
@@ -113,6 +113,9 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	}
 	if b.DisplayNumber != 0 {
 		en.DisplayNumber = ptr(b.DisplayNumber)
+	}
+	if s.Latest == nil || !s.CostUnknown {
+		en.CostUSD = ptr(s.CostUSD) // null: no cost was recorded (unknown, not zero)
 	}
 	if s.Mode != "" {
 		en.Mode = ptr(string(s.Mode))
@@ -155,15 +158,17 @@ func printList(e *env, entries []listEntry) {
 		}
 		if en.Winner != nil {
 			winner = *en.Winner
-			if en.WinnerSolver != nil {
+			if en.WinnerSolver != nil && *en.WinnerSolver != winner {
 				winner += " (" + *en.WinnerSolver + ")"
 			}
 		}
 		if en.StartedAt != nil {
 			started = (*en.StartedAt)[:10]
 		}
-		if en.Debates > 0 {
-			cost = engine.USD(en.CostUSD)
+		if en.Debates > 0 && en.CostUSD != nil {
+			cost = engine.USD(*en.CostUSD)
+		} else if en.Debates > 0 {
+			cost = "unknown"
 		}
 		status := en.Status
 		if en.Incomplete {

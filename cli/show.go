@@ -232,7 +232,11 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		rows = append(rows, [2]string{"started", t.Format("2006-01-02 15:04:05 UTC")})
 	}
 	tokens, cost := d.Totals()
-	rows = append(rows, [2]string{"spent", fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))})
+	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))
+	if !d.CostKnown() {
+		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded: a debate run by hand)", thousands(tokens))
+	}
+	rows = append(rows, [2]string{"spent", spent})
 	if f := d.Final; f != nil {
 		win := "—"
 		if f.Winner != "" {
@@ -240,6 +244,8 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 			if f.WinnerSolver != "" {
 				win += " (" + f.WinnerSolver + ")"
 			}
+		} else if f.WinnerSolver != "" {
+			win = f.WinnerSolver
 		}
 		by := f.DecidedBy
 		if by == "" {
