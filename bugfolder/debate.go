@@ -804,6 +804,26 @@ func (d *Debate) Totals() (tokens int, usd float64) {
 	return tokens, usd
 }
 
+// HandRun reports whether the debate was written by hand or by another
+// tool (the debate skill run by a host agent): no event log, and no
+// problema.md with moot's p_sha256. moot cannot resume it call by call.
+func (d *Debate) HandRun() bool {
+	return d.Events == nil && (d.Problem == nil || d.Problem.PSHA256 == "")
+}
+
+// Archivable reports whether starting a new debate moves this one aside
+// (ArchiveDebate): a finished or cancelled debate, or an unfinished one run
+// by hand — which moot cannot continue, and never leaves as a dead end.
+func (d *Debate) Archivable() bool {
+	switch d.State {
+	case StateDone, StateCancelled:
+		return true
+	case StateNoDebate:
+		return false
+	}
+	return d.HandRun()
+}
+
 // CostKnown reports whether any cost was recorded: a total in the final
 // answer, or a cost on any call. A debate run by hand records none, and
 // its cost is unknown — never $0.00.

@@ -127,11 +127,12 @@ func (l *Lock) Release() error {
 	rmErr := os.Remove(l.path) // removed while held: no one can lock it in between
 	err := l.f.Close()         // closing the last descriptor releases the flock
 	l.f = nil
-	if err == nil && rmErr != nil && !errors.Is(rmErr, os.ErrNotExist) {
-		err = fmt.Errorf("remove %s: %w", l.path, rmErr)
-	}
-	if err == nil {
+	switch {
+	case err != nil:
+	case rmErr == nil:
 		err = syncDir(filepath.Dir(l.path))
+	case !errors.Is(rmErr, os.ErrNotExist): // gone already: archived with its folder
+		err = fmt.Errorf("remove %s: %w", l.path, rmErr)
 	}
 	return err
 }

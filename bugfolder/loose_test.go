@@ -213,3 +213,17 @@ func TestHandWrittenWinnerForms(t *testing.T) {
 		}
 	}
 }
+
+func TestCreatedAtWithAnOffsetIsShownInUTC(t *testing.T) {
+	for _, v := range []string{"2026-08-01T07:30:00-03:00", "2026-08-01 07:30:00 -03:00", "2026-08-01T07:30:00-0300", "2026-08-01 07:30:00 -0300", "2026-08-01T12:30:00+02:00", "2026-08-01T10:30:00Z"} {
+		d := t.TempDir()
+		os.WriteFile(filepath.Join(d, "problema.md"), []byte("---\nmode: diagnosis\nn: 2\nr: 0\ncreated_at: "+v+"\n---\n"), 0o600)
+		deb, err := bugfolder.ReadDebate(d, bugfolder.PT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := deb.StartedAt().Format("2006-01-02T15:04:05Z07:00"); got != "2026-08-01T10:30:00Z" {
+			t.Errorf("created_at %s read as %s, want 2026-08-01T10:30:00Z", v, got)
+		}
+	}
+}

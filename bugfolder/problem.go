@@ -26,15 +26,18 @@ const (
 	PartSpec
 	PartAddendum
 	PartNote
+	// PartEvidenceNote is a statement about the evidence (files left out).
+	PartEvidenceNote
 )
 
 var partLabels = map[PartKind][2]string{
-	PartBug:      {"registro do bug", "bug record"},
-	PartCapsule:  {"cápsula de reprodução", "reproduction capsule"},
-	PartEvidence: {"evidência", "evidence"},
-	PartSpec:     {"spec efetiva", "effective spec"},
-	PartAddendum: {"adendo vigente", "active addendum"},
-	PartNote:     {"nota", "note"},
+	PartBug:          {"registro do bug", "bug record"},
+	PartCapsule:      {"cápsula de reprodução", "reproduction capsule"},
+	PartEvidence:     {"evidência", "evidence"},
+	PartSpec:         {"spec efetiva", "effective spec"},
+	PartAddendum:     {"adendo vigente", "active addendum"},
+	PartNote:         {"nota", "note"},
+	PartEvidenceNote: {"nota", "note"},
 }
 
 // Part is one file (or statement) in P.
@@ -67,6 +70,9 @@ type Problem struct {
 	Text string
 	// SHA256 is the hex digest of Text.
 	SHA256 string
+	// Warnings are what the engineer should know about how P was made
+	// (evidence files left out, spec locators not found).
+	Warnings []string
 }
 
 // Bytes is P's size in bytes.
@@ -109,19 +115,21 @@ func AssembleP(b *Bug) (*Problem, error) {
 	parts = append(parts, bp)
 
 	// evidence: the capsule first, then the rest in path order
-	var capsule, other []string
+	var capsule, other, hidden []string
 	for _, d := range capsuleDirs {
-		files, err := listFiles(reg, filepath.Join(b.Dir, d))
+		files, dots, err := listFiles(reg, filepath.Join(b.Dir, d))
 		if err != nil {
 			return nil, err
 		}
 		capsule = append(capsule, files...)
+		hidden = append(hidden, dots...)
 	}
 	for _, d := range evidenceDirs {
-		files, err := listFiles(reg, filepath.Join(b.Dir, d))
+		files, dots, err := listFiles(reg, filepath.Join(b.Dir, d))
 		if err != nil {
 			return nil, err
 		}
+		hidden = append(hidden, dots...)
 		for _, f := range files {
 			if filepath.Dir(f) == filepath.Join(b.Dir, d) && contains(capsuleFiles, filepath.Base(f)) {
 				capsule = append(capsule, f)
@@ -147,6 +155,20 @@ func AssembleP(b *Bug) (*Problem, error) {
 		parts = append(parts, p)
 	}
 
+	var warnings []string
+	if len(hidden) > 0 {
+		sort.Strings(hidden)
+		rel := make([]string, len(hidden))
+		for i, h := range hidden {
+			rel[i] = "`" + reg.Rel(h) + "`"
+		}
+		list := strings.Join(rel, ", ")
+		parts = append(parts, evidenceNote(l,
+			fmt.Sprintf("Arquivos de evidência com nome iniciado por ponto não foram incluídos em P: %s.", list),
+			fmt.Sprintf("Dot-named evidence files were not included in P: %s.", list)))
+		warnings = append(warnings, fmt.Sprintf("dot-named evidence files are not included in P (they are often editor, OS or secret files): %s; rename one without the leading dot to include it", strings.Join(rel, ", ")))
+	}
+
 	// the effective spec
 	specParts, err := locateSpecs(b)
 	if err != nil {
@@ -156,7 +178,14 @@ func AssembleP(b *Bug) (*Problem, error) {
 
 	text := renderP(b, l, parts)
 	sum := sha256.Sum256([]byte(text))
-	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:])}, nil
+	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:]), Warnings: warnings}, nil
+}
+
+// evidenceNote is a statement in P about the evidence (not the spec).
+func evidenceNote(l Lang, pt, en string) Part {
+	p := note(l, pt, en)
+	p.Kind = PartEvidenceNote
+	return p
 }
 
 func contains(list []string, s string) bool {
@@ -168,19 +197,20 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// listFiles lists the regular files under dir (recursively, dot files
-// skipped), following symlinks that stay inside the project.
-func listFiles(reg *Register, dir string) ([]string, error) {
+// listFiles lists the regular files under dir (recursively), following
+// symlinks that stay inside the project. Dot-named files and folders are
+// left out and returned in dots, so P can say so.
+func listFiles(reg *Register, dir string) (files, dots []string, err error) {
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+		return nil, nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		if err := checkLink(reg, dir); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var out []string
@@ -190,8 +220,10 @@ func listFiles(reg *Register, dir string) ([]string, error) {
 		}
 		if p != dir && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
+				dots = append(dots, p+"/")
 				return filepath.SkipDir
 			}
+			dots = append(dots, p)
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
@@ -208,7 +240,7 @@ func listFiles(reg *Register, dir string) ([]string, error) {
 		}
 		return nil
 	})
-	return out, err
+	return out, dots, err
 }
 
 // checkLink refuses a symlink whose target leaves the project.
@@ -388,6 +420,8 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 		switch {
 		case p.Kind == PartNote:
 			fmt.Fprintf(&w, "### %s (%s)\n\n%s\n\n", partLabels[PartSpec][l], label, p.Text)
+		case p.Kind == PartEvidenceNote:
+			fmt.Fprintf(&w, "### %s (%s)\n\n%s\n\n", partLabels[PartEvidence][l], label, p.Text)
 		case p.Binary:
 			word := "arquivo binário"
 			if l == EN {

@@ -268,12 +268,13 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch old.State {
-	case bugfolder.StateRunning, bugfolder.StateWaiting, bugfolder.StateJudgeFailed:
+	switch {
+	case old.State == bugfolder.StateNoDebate:
+	case !old.Archivable():
 		if old.Problem != nil || len(old.Rounds) > 0 {
 			return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("holds an unfinished debate (%s); continue it with: moot resume %s", old.State, bug.ID)}
 		}
-	case bugfolder.StateDone, bugfolder.StateCancelled:
+	default:
 		// a finished debate is never overwritten: move it aside, under its lock
 		lk, err := bugfolder.AcquireLock(dir, opts.Command)
 		if err != nil {
