@@ -472,6 +472,9 @@ func locatedBy(l Lang, p Part) string {
 		word = "located by"
 	}
 	s := word + ": " + ruleNames[p.Rule][l]
+	if p.Rule == RuleAddendum {
+		s = ruleNames[p.Rule][l] + ":"
+	}
 	if p.Detail != "" {
 		s += " — " + p.Detail
 	}

@@ -112,7 +112,7 @@ func SpecSection(text, anchor string) (string, bool) {
 func Locate(text, anchor string) (Location, bool) {
 	anchor = strings.TrimLeft(strings.TrimSpace(anchor), "#")
 	if anchor == "" {
-		return Location{Text: endNL(text), Rule: RuleWholeFile, Detail: "whole file", Start: 1, End: lineCount(text)}, true
+		return Location{Text: endNL(text), Rule: RuleWholeFile, Start: 1, End: lineCount(text)}, true
 	}
 	if loc, ok := headingLocation(text, anchor); ok {
 		return loc, true

@@ -52,7 +52,7 @@ func TestLocateEveryForm(t *testing.T) {
 		has, hasNot  []string
 		start, end   int
 	}{
-		{"no anchor is the whole file", "", bugfolder.RuleWholeFile, "whole file", []string{"# Requisitos do checkout", "Frete grátis"}, nil, 1, 35},
+		{"no anchor is the whole file", "", bugfolder.RuleWholeFile, "", []string{"# Requisitos do checkout", "Frete grátis"}, nil, 1, 35},
 		{"heading slug", "regras-de-desconto", bugfolder.RuleHeadingSlug, "heading “Regras de desconto”", []string{"Desconto único", "RF-09"}, []string{"Frete"}, 25, 31},
 		{"heading slug with accents dropped", "1-visao-geral", bugfolder.RuleHeadingSlug, "", []string{"Texto da visão geral"}, []string{"RF-05"}, 3, 5},
 		{"explicit id", "requisitos", bugfolder.RuleExplicitID, "heading {#requisitos}", []string{"RF-06", "### 2.1 Cupons"}, []string{"Regras de desconto"}, 7, 23},

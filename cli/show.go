@@ -224,6 +224,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		if p.Judge != "" {
 			eng = append(eng, "judge "+p.Judge)
 		}
+		if len(eng) == 0 {
+			eng = append(eng, "not recorded (a debate run by hand)")
+		}
 		rows = append(rows, [2]string{"engines", strings.Join(eng, ", ")})
 	} else {
 		rows = append(rows, [2]string{"setup", "problema.md is missing: the debate never finished its setup"})
