@@ -828,7 +828,7 @@ func (d *Debate) Archivable() bool {
 // answer, or a cost on any call. A debate run by hand records none, and
 // its cost is unknown — never $0.00.
 func (d *Debate) CostKnown() bool {
-	if d.Final != nil && d.Final.TotalCostRecorded {
+	if d.Final != nil && d.Final.TotalCostRecorded && d.Final.TotalCostUSD > 0 {
 		return true
 	}
 	for _, f := range d.Calls() {

@@ -153,3 +153,51 @@ func TestWildRegister(t *testing.T) {
 		t.Errorf("show after the run:\n%s", s.stdout)
 	}
 }
+
+// TestHandRunDebateIsNeverADeadEnd: a debate run by hand whose judge
+// failed takes `resume --winner`; one that stopped before its judge is
+// explained, and `run` archives it.
+func TestHandRunDebateIsNeverADeadEnd(t *testing.T) {
+	p := wildProject(t)
+	deb := filepath.Join(p.dir, wildK9P2, "debate")
+	os.Remove(filepath.Join(deb, "resposta-final.md"))
+	os.MkdirAll(filepath.Join(deb, "juiz"), 0o700)
+	os.WriteFile(filepath.Join(deb, "juiz", "tentativa-1.md"), []byte("The judge stopped mid-answer.\n"), 0o600)
+	var list []map[string]any
+	json.Unmarshal([]byte(p.moot("list", "--json").mustExit(t, 0).stdout), &list)
+	for _, e := range list {
+		if e["bug_id"] == "BUG-20260801-K9P2" && e["status"] != "judge-failed" {
+			t.Errorf("listed as %v", e["status"])
+		}
+	}
+	r := p.moot("resume", "8", "--yes", "--headless")
+	if r.code != 4 || !strings.Contains(r.stderr, "--winner") || !strings.Contains(r.stderr, "Proposal A") {
+		t.Errorf("resume without --winner: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	p.moot("resume", "8", "--yes", "--headless", "--winner", "B").mustExit(t, 0)
+	final, _ := os.ReadFile(filepath.Join(deb, "resposta-final.md"))
+	for _, w := range []string{"decided_by: human", "## Winner\n\nProposal B", "## Synthesis"} {
+		if !strings.Contains(string(final), w) {
+			t.Errorf("resposta-final.md lacks %q:\n%s", w, final)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(deb, ".moot.lock")); err == nil {
+		t.Error("the finished debate carries a lock file")
+	}
+	// stopped before its judge: explained, then archived by run
+	os.Remove(filepath.Join(deb, "resposta-final.md"))
+	os.RemoveAll(filepath.Join(deb, "juiz"))
+	os.Remove(filepath.Join(deb, "eventos.jsonl"))
+	r = p.moot("resume", "8", "--yes", "--headless")
+	if r.code != 2 || !strings.Contains(r.stderr, "run by hand") || !strings.Contains(r.stderr, "debate-20260802T120000Z") {
+		t.Errorf("resume on an unfinished hand-run debate: exit %d\n%s", r.code, r.stderr)
+	}
+	pl := p.moot("plan", "8", "--mode", "diagnosis").mustExit(t, 0)
+	if !strings.Contains(pl.stdout, "run by hand") || !strings.Contains(pl.stdout, "will be archived as") {
+		t.Errorf("the plan must say the hand-run debate will be archived:\n%s", pl.stdout)
+	}
+	p.moot("run", "8", "--mode", "diagnosis", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	if _, err := os.Stat(filepath.Join(p.dir, wildK9P2, "debate-20260802T120000Z", "rodada-2", "agente-3.md")); err != nil {
+		t.Errorf("the hand-run debate was not archived: %v", err)
+	}
+}

@@ -554,10 +554,15 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	case d.State == bugfolder.StateNoDebate:
 		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("there is no debate to resume; start one with: moot run %s", bug.ID)}
 	case d.State == bugfolder.StateDone:
+		if d.HandRun() { // nothing of moot's to complete: leave the hand-run folder as it is
+			return &Result{Outcome: OutcomeDone, Dir: dir, AlreadyDone: true, Reason: "the debate is already finished; nothing to resume"}, nil
+		}
 		if err := CompleteLog(bug, d, opts); err != nil {
 			return nil, err
 		}
 		return &Result{Outcome: OutcomeDone, Dir: dir, AlreadyDone: true, Reason: "the debate is already finished; nothing to resume"}, nil
+	case d.HandRun():
+		return resumeHandRun(ctx, bug, d, opts)
 	case d.Problem == nil:
 		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("has no %s: the debate never finished its setup; start it again with moot run %s", d.Lang.Names().Problem, bug.ID)}
 	}
