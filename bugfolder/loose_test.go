@@ -227,3 +227,20 @@ func TestCreatedAtWithAnOffsetIsShownInUTC(t *testing.T) {
 		}
 	}
 }
+
+func TestLeadingSlashLocatorStaysInTheProject(t *testing.T) {
+	reg, dir := writeBug(t, "id: BUG-20260801-K9P2\ntraceability:\n  specs: [\"/etc/passwd#L1\", \"/docs/req.md#RF-06\"]\n")
+	os.MkdirAll(filepath.Join(reg.Project, "docs"), 0o755)
+	os.WriteFile(filepath.Join(reg.Project, "docs", "req.md"), []byte("| ID | R |\n|---|---|\n| RF-06 | every row |\n"), 0o644)
+	b, _ := bugfolder.ParseBug(reg, dir, "app")
+	p, err := bugfolder.AssembleP(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(p.Text, "root:") || !strings.Contains(p.Text, "`/etc/passwd`") {
+		t.Error("/etc/passwd is read as the project's etc/passwd, which does not exist")
+	}
+	if !strings.Contains(p.Text, "| RF-06 | every row |") {
+		t.Error("a leading / is the project's root")
+	}
+}

@@ -374,13 +374,12 @@ func locateSpecs(b *Bug) ([]Part, error) {
 	return append(parts, adds...), nil
 }
 
-// findSpecFile resolves a spec locator's path: relative to the project, then
-// to the specs folder, then to the bug folder. "" means not found.
+// findSpecFile resolves a spec locator's path: relative to the project (a
+// leading / is the project's root), then to the specs folder, then to the
+// bug folder; never outside the project. "" means not found.
 func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
-	clean := filepath.FromSlash(path)
-	if filepath.IsAbs(clean) {
-		return "", inputErr(b.Path(), "traceability.specs", "%q is an absolute path; use a path relative to the project", path)
-	}
+	// a leading / is the repository root, as in a GitHub link
+	clean := filepath.FromSlash(strings.TrimLeft(strings.TrimPrefix(path, "./"), "/"))
 	for _, base := range []string{reg.Project, filepath.Join(reg.Project, reg.OutputFolder), b.Dir} {
 		cand := filepath.Join(base, clean)
 		rel, err := filepath.Rel(reg.Project, cand)

@@ -1,6 +1,7 @@
 package bugfolder
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,7 +80,13 @@ func ParseLocator(raw string) Locator {
 		l.Comment = strings.TrimSpace(anchor[i:])
 		anchor = anchor[:i]
 	}
-	l.Anchor = strings.TrimLeft(anchor, "#")
+	anchor = strings.TrimLeft(anchor, "#")
+	if strings.Contains(anchor, "%") { // a copied link: #requisitos-n%C3%A3o-funcionais
+		if u, err := url.PathUnescape(anchor); err == nil && !strings.ContainsFunc(u, unicode.IsSpace) {
+			anchor = u
+		}
+	}
+	l.Anchor = strings.TrimPrefix(anchor, "user-content-") // GitHub's rendered ids
 	return l
 }
 

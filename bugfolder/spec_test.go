@@ -111,6 +111,8 @@ func TestParseLocator(t *testing.T) {
 		{"#2", "", "2", ""},
 		{"a.md##dupla", "a.md", "dupla", ""},
 		{"a.md#x\tcomentário", "a.md", "x", "comentário"},
+		{"/docs/req.md#requisitos-n%C3%A3o-funcionais", "/docs/req.md", "requisitos-não-funcionais", ""},
+		{"req.md#user-content-rf-06", "req.md", "rf-06", ""},
 	}
 	for _, tt := range tests {
 		l := bugfolder.ParseLocator(tt.raw)
