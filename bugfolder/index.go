@@ -238,6 +238,9 @@ func plainFrontMatter(fm []byte) bool {
 			continue
 		}
 		indent := len(l) - len(t)
+		if indent == 0 && (t[0] == '-' || !strings.Contains(t, ":")) {
+			return false // not a key: value line at the top: let the full reader judge it
+		}
 		if rest, ok := strings.CutPrefix(t, "- "); ok { // a sequence item opens a new mapping
 			indent += 2
 			t = strings.TrimLeft(rest, " ")

@@ -244,3 +244,39 @@ func TestLeadingSlashLocatorStaysInTheProject(t *testing.T) {
 		t.Error("a leading / is the project's root")
 	}
 }
+
+// FuzzBugVisibility: whatever bug.md's front matter holds, the listing's
+// fast path never lets through a bug the full reader calls restricted.
+func FuzzBugVisibility(f *testing.F) {
+	f.Add("id: BUG-20260801-K9P2\nvisibility: normal\n")
+	f.Add("id: BUG-20260801-K9P2\nvisibility: [restricted]\n")
+	f.Add("id: BUG-20260801-K9P2\nVisibility: restricted\nvisibility: normal\n")
+	f.Add("base: &b {visibility: restricted}\nid: BUG-20260801-K9P2\n<<: *b\nvisibility: normal\n")
+	f.Add("id: BUG-20260801-K9P2\ntraceability:\n  specs: []\nvisibility: internal\n")
+	dir := filepath.Join(f.TempDir(), "_reversa_bugs", "app", "bugs", "BUG-20260801-K9P2-x")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		f.Fatal(err)
+	}
+	reg, err := bugfolder.FindRoot(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, front string) {
+		if err := os.WriteFile(filepath.Join(dir, "bug.md"), []byte("---\n"+front+"\n---\n# t\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		full, ferr := bugfolder.ParseBug(reg, dir, "app")
+		s, lerr := bugfolder.IndexBug(reg, bugfolder.BugDir{Dir: dir, Context: "app"})
+		if ferr != nil || lerr != nil {
+			// what the full reader refuses never reaches an engine (every
+			// debate reads the bug in full); the listing may show it
+			return
+		}
+		if full.Restricted() && !s.Bug.Restricted() {
+			t.Fatalf("the listing reads %q as %s where the full read says restricted", front, s.Bug.Visibility)
+		}
+		if !full.Restricted() && full.Visibility != bugfolder.VisibilityNormal && full.Visibility != bugfolder.VisibilityInternal {
+			t.Fatalf("visibility %q is not restricted", full.Visibility)
+		}
+	})
+}
