@@ -811,9 +811,17 @@ func (d *Debate) HandRun() bool {
 	return d.Events == nil && (d.Problem == nil || d.Problem.PSHA256 == "")
 }
 
+// Translated reports whether the folder is written with the translated
+// names (problem.md, round-K/agent-i.md), which moot reads but no longer
+// writes: it cannot continue such a debate in place.
+func (d *Debate) Translated() bool {
+	return exists(filepath.Join(d.Dir, translated.Problem)) || exists(filepath.Join(d.Dir, translated.Final)) || exists(filepath.Join(d.Dir, translated.RoundPrefix+"0"))
+}
+
 // Archivable reports whether starting a new debate moves this one aside
 // (ArchiveDebate): a finished or cancelled debate, or an unfinished one run
-// by hand — which moot cannot continue, and never leaves as a dead end.
+// by hand or written with the translated names — which moot cannot
+// continue, and never leaves as a dead end.
 func (d *Debate) Archivable() bool {
 	switch d.State {
 	case StateDone, StateCancelled:
@@ -821,7 +829,7 @@ func (d *Debate) Archivable() bool {
 	case StateNoDebate:
 		return false
 	}
-	return d.HandRun()
+	return d.HandRun() || d.Translated()
 }
 
 // CostKnown reports whether any cost was recorded: a total in the final

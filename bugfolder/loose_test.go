@@ -280,3 +280,31 @@ func FuzzBugVisibility(f *testing.F) {
 		}
 	})
 }
+
+func TestWhichUnfinishedDebatesANewRunArchives(t *testing.T) {
+	tests := []struct {
+		name             string
+		files            map[string]string
+		handRun, archive bool
+	}{
+		{"moot's own, canonical names", map[string]string{"problema.md": "---\nmode: diagnosis\nn: 2\nr: 1\np_sha256: ab\n---\n", "rodada-0/agente-1.md": "x", "eventos.jsonl": `{"type":"round_started","round":0}` + "\n"}, false, false},
+		{"run by hand", map[string]string{"problema.md": "- mode: diagnosis\n", "rodada-0/agente-1.md": "x"}, true, true},
+		{"translated names by an older moot", map[string]string{"problem.md": "---\nmode: diagnosis\nn: 2\nr: 1\np_sha256: ab\n---\n", "round-0/agent-1.md": "x", "eventos.jsonl": `{"type":"round_started","round":0}` + "\n"}, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := t.TempDir()
+			for name, body := range tt.files {
+				os.MkdirAll(filepath.Dir(filepath.Join(d, name)), 0o700)
+				os.WriteFile(filepath.Join(d, name), []byte(body), 0o600)
+			}
+			deb, err := bugfolder.ReadDebate(d, bugfolder.PT)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if deb.State != bugfolder.StateRunning || deb.HandRun() != tt.handRun || deb.Archivable() != tt.archive {
+				t.Errorf("state %s, hand-run %v, archivable %v", deb.State, deb.HandRun(), deb.Archivable())
+			}
+		})
+	}
+}

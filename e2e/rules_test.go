@@ -263,10 +263,16 @@ func TestJudgeFailure(t *testing.T) {
 // a closed bug, an unfinished debate, no --yes.
 func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
 	p := newProject(t)
-	// bug 9's debate as moot left it (an event log): unfinished, so run refuses
-	// (a debate run by hand, without one, is archived instead: TestHandRunDebateIsNeverADeadEnd)
-	os.WriteFile(filepath.Join(p.dir, "_reversa_bugs/billing/bugs/BUG-20260801-X9Z2-invoice-total-rounding/debate/eventos.jsonl"),
-		[]byte(`{"type":"round_started","time":"2026-08-01T10:00:00Z","round":0}`+"\n"), 0o600)
+	// bug 9's debate as moot leaves one (canonical names, an event log):
+	// unfinished, so run refuses (a debate run by hand or with the translated
+	// names is archived instead: TestHandRunDebateIsNeverADeadEnd)
+	x9 := filepath.Join(p.dir, "_reversa_bugs/billing/bugs/BUG-20260801-X9Z2-invoice-total-rounding/debate")
+	for from, to := range map[string]string{"problem.md": "problema.md", "round-0": "rodada-0", "round-1": "rodada-1"} {
+		if err := os.Rename(filepath.Join(x9, from), filepath.Join(x9, to)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(x9, "eventos.jsonl"), []byte(`{"type":"round_started","time":"2026-08-01T10:00:00Z","round":0}`+"\n"), 0o600)
 	fp := testutil.Fingerprint(t, filepath.Join(p.dir, "_reversa_bugs"))
 	for _, tc := range []struct {
 		args []string

@@ -310,6 +310,9 @@ func archiveNotice(b *bugfolder.Bug) []string {
 	if old.State == bugfolder.StateCancelled {
 		return []string{fmt.Sprintf("%s/ holds a cancelled debate without a final answer: it will be archived as %s/ when this debate starts", from, to)}
 	}
+	if !old.HandRun() {
+		return []string{fmt.Sprintf("%s/ holds an unfinished debate (%s) written with the translated names, which moot cannot continue in place: it will be archived as %s/ when this debate starts", from, old.State, to)}
+	}
 	return []string{fmt.Sprintf("%s/ holds an unfinished debate (%s) run by hand, with no event log: moot cannot resume it call by call, so it will be archived as %s/ when this debate starts (to finish it by hand instead, cancel now)", from, old.State, to)}
 }
 

@@ -563,6 +563,8 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 		return &Result{Outcome: OutcomeDone, Dir: dir, AlreadyDone: true, Reason: "the debate is already finished; nothing to resume"}, nil
 	case d.HandRun():
 		return resumeHandRun(ctx, bug, d, opts)
+	case d.Translated():
+		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("is written with the translated names (problem.md, round-K/agent-i.md); moot now writes only the canonical ones (problema.md, rodada-K/agente-i.md) and cannot continue it in place: `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so)", bug.ID, bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.StartedAt())))}
 	case d.Problem == nil:
 		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("has no %s: the debate never finished its setup; start it again with moot run %s", d.Lang.Names().Problem, bug.ID)}
 	}
