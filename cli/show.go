@@ -157,6 +157,13 @@ func engineOf(d *bugfolder.Debate, id string) string {
 
 // stateHint tells the engineer what to do next with a debate.
 func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
+	unfinished := d.State != bugfolder.StateDone && d.State != bugfolder.StateCancelled && d.State != bugfolder.StateNoDebate
+	switch {
+	case unfinished && d.HandRun() && d.State == bugfolder.StateJudgeFailed:
+		return fmt.Sprintf("run by hand, and its judge failed: `moot resume %s --winner A` records your choice, or `moot run %s --mode MODE` archives it and starts a new debate", bug.ID, bug.ID)
+	case unfinished && (d.HandRun() || d.Translated()):
+		return fmt.Sprintf("unfinished, and moot cannot continue it in place (run by hand or written with the translated names): `moot run %s --mode MODE` archives it and starts a new debate", bug.ID)
+	}
 	switch d.State {
 	case bugfolder.StateRunning:
 		if d.Holder != nil && d.HolderAlive {
