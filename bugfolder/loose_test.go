@@ -308,3 +308,54 @@ func TestWhichUnfinishedDebatesANewRunArchives(t *testing.T) {
 		})
 	}
 }
+
+func TestHandWrittenProblemSettings(t *testing.T) {
+	tests := []struct {
+		name, text string
+		n, r       int
+		judge      string
+	}{
+		{"front matter counts", "---\nsolvers: 3\nrounds: 2\njudge: 1\n---\n", 3, 2, ""},
+		{"epochs", "---\nepochs: 4\njudge: claude\n---\n", 0, 4, "claude"},
+		{"bullets", "# Debate\n\n- mode: diagnosis\n- solvers: 3 (three agents)\n- rounds: 3\n- judge: 1\n\n## P\n\nx\n", 3, 3, ""},
+		{"moot's own keys win", "---\nn: 2\nr: 1\nsolvers: {agente-1: a, agente-2: b}\njudge: local\n---\n", 2, 1, "local"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := bugfolder.ParseProblemFile("problema.md", []byte(tt.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.N != tt.n || p.R != tt.r || p.Judge != tt.judge {
+				t.Errorf("N=%d R=%d judge %q, want N=%d R=%d judge %q", p.N, p.R, p.Judge, tt.n, tt.r, tt.judge)
+			}
+		})
+	}
+	// the rounds on disk decide a hand-run debate's N and R: rounds: 3
+	// counted round 0 too, and four solver files mean N=4
+	d := t.TempDir()
+	os.WriteFile(filepath.Join(d, "problema.md"), []byte("- mode: diagnosis\n- solvers: 3\n- rounds: 3\n- judge: 1\n"), 0o600)
+	for _, f := range []string{"rodada-0/agente-1.md", "rodada-0/agente-2.md", "rodada-0/agente-3.md", "rodada-0/agente-4.md", "rodada-2/agente-1.md", "rodada-1/critic-perf.md", "resposta-final.md"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(d, f)), 0o700)
+		os.WriteFile(filepath.Join(d, f), []byte("## Hypotheses\n\nx\n"), 0o600)
+	}
+	deb, err := bugfolder.ReadDebate(d, bugfolder.EN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deb.Problem.N != 4 || deb.Problem.R != 2 || deb.Problem.Judge != "" {
+		t.Errorf("derived N=%d R=%d judge %q, want 4, 2 and no engine", deb.Problem.N, deb.Problem.R, deb.Problem.Judge)
+	}
+	var critic *bugfolder.DebaterFile
+	for _, r := range deb.Rounds {
+		if f := r.File("critic-perf"); f != nil {
+			critic = f
+		}
+	}
+	if critic == nil || critic.Role != bugfolder.RoleCritic {
+		t.Errorf("critic-perf.md not read as a critic: %+v", critic)
+	}
+	if deb.CostKnown() {
+		t.Error("a hand-run debate's cost is unknown, not $0.00")
+	}
+}
