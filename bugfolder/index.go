@@ -258,11 +258,11 @@ func plainFrontMatter(fm []byte) bool {
 		if len(stack) == 0 || stack[len(stack)-1].indent < indent {
 			stack = append(stack, level{indent, map[string]bool{}})
 		}
-		if top := stack[len(stack)-1]; top.keys[k] {
+		top := stack[len(stack)-1]
+		if top.keys[k] {
 			return false
-		} else {
-			top.keys[k] = true
 		}
+		top.keys[k] = true
 	}
 	return mentions <= 1
 }
