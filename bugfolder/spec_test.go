@@ -155,3 +155,11 @@ func FuzzLocate(f *testing.F) {
 		}
 	})
 }
+
+func TestLocateRequirementIDInAHeading(t *testing.T) {
+	doc := "# Reqs\n\nSee RF-06 below.\n\n### RF-06 — Export every row\n\nAll pages.\n\n### RF-07 — Labels\n\nx\n"
+	loc, ok := bugfolder.Locate(doc, "RF-06")
+	if !ok || loc.Rule != bugfolder.RuleRequirementID || loc.Text != "### RF-06 — Export every row\n\nAll pages.\n" || loc.Start != 5 || loc.End != 7 {
+		t.Errorf("%v %+v", ok, loc)
+	}
+}
