@@ -243,8 +243,11 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	}
 	tokens, cost := d.Totals()
 	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))
-	if !d.CostKnown() {
-		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded: a debate run by hand)", thousands(tokens))
+	switch {
+	case !d.CostKnown() && tokens == 0:
+		spent = "unknown: neither tokens nor cost were recorded (a debate run by hand)"
+	case !d.CostKnown():
+		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded)", thousands(tokens))
 	}
 	rows = append(rows, [2]string{"spent", spent})
 	if f := d.Final; f != nil {

@@ -103,7 +103,7 @@ func TestWildRegister(t *testing.T) {
 	}
 	// show agrees with list
 	s := p.moot("show", "8").mustExit(t, 0)
-	for _, w := range []string{"N=3 · R=2", "2026-08-02 12:00:00 UTC", "cost unknown", "| winner | agente-2", "critic-security"} {
+	for _, w := range []string{"N=3 · R=2", "2026-08-02 12:00:00 UTC", "neither tokens nor cost were recorded", "| winner | agente-2", "critic-security"} {
 		if !strings.Contains(s.stdout, w) {
 			t.Errorf("show lacks %q:\n%s", w, s.stdout)
 		}
