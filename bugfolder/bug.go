@@ -29,7 +29,8 @@ type Bug struct {
 	Phase         string
 	Severity      string
 	Priority      string
-	// Visibility is normal, internal or restricted.
+	// Visibility is normal, internal or restricted (anything else in the
+	// front matter is read as restricted, with a warning).
 	Visibility        string
 	SecuritySuspected bool
 	Labels            []string
@@ -45,6 +46,15 @@ type Bug struct {
 	// Done is whether DONE.md was there when the bug was read (Locked
 	// checks again, for writes).
 	Done bool
+	// Express is the schema's express: true (a bug registered by the short
+	// path); it changes nothing for a debate.
+	Express bool
+	// Incomplete is set for a bug folder without bug.md yet: it is listed,
+	// with a warning, and nothing can be debated there.
+	Incomplete bool
+	// Warnings name loose or suspicious fields that were read anyway
+	// (file, field, what was expected); they never hide the bug.
+	Warnings []error
 	// Partial is set for a bug read for a listing: only its identity,
 	// title and visibility are filled. Full reads the rest.
 	Partial bool
@@ -70,8 +80,10 @@ const BugFile = "bug.md"
 // DoneFile is the name of the lock that closes a bug.
 const DoneFile = "DONE.md"
 
-// Restricted reports whether the bug's visibility forbids external engines.
-func (b *Bug) Restricted() bool { return strings.EqualFold(b.Visibility, "restricted") }
+// Restricted reports whether the bug's visibility forbids external
+// engines. It is the one predicate every front end and the engine ask; it
+// fails closed: only normal and internal allow external engines.
+func (b *Bug) Restricted() bool { return restrictedVisibility(b.Visibility) }
 
 // Locked reports whether the bug is closed by DONE.md (read-only).
 func (b *Bug) Locked() bool { return isFile(filepath.Join(b.Dir, DoneFile)) }
@@ -102,13 +114,17 @@ var (
 // notBugs are context sub-folders that never hold bugs.
 var notBugs = map[string]bool{"inspections": true, "generated": true, "intake": true}
 
-// ParseBug reads the bug folder dir of register reg.
+// ParseBug reads the bug folder dir of register reg. A folder without
+// bug.md yet is an incomplete bug (listed, with a warning; nothing can be
+// debated there). Loose front matter is read as it is, with a warning
+// naming the file, the field and what was expected; only what moot
+// cannot read safely is an error.
 func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 	path := filepath.Join(dir, BugFile)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &InputError{Path: path, Msg: "missing: a bug folder needs a bug.md (register bugs with /reversa-debugger)", Err: err}
+			return incompleteBug(reg, dir, context, path, err), nil
 		}
 		return nil, &InputError{Path: path, Msg: fmt.Sprintf("cannot be read (%v); check its permissions", errors.Unwrap(err)), Err: err}
 	}
@@ -116,38 +132,43 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 	if err != nil {
 		return nil, &InputError{Path: path, Msg: err.Error() + "; fix the front matter between the --- lines", Err: err}
 	}
+	if key, line, dup := duplicateKey(doc.Meta); dup {
+		return nil, &InputError{Path: path, Field: key, Msg: fmt.Sprintf("is set twice (again on line %d); keep one %s: line in the front matter", line+doc.MetaLine-1, key)}
+	}
 	b := &Bug{Register: reg, Dir: dir, Context: context, Meta: doc.Meta, Body: doc.Body}
 	m := doc.Meta
+	warn := func(field, format string, args ...any) {
+		b.Warnings = append(b.Warnings, inputErr(path, field, format, args...))
+	}
 	b.ID = strings.TrimSpace(scalar(m, "id"))
 	if b.ID == "" {
-		if mm := idInName.FindStringSubmatch(filepath.Base(dir)); mm != nil {
-			b.ID = mm[1]
-		} else {
-			b.ID = filepath.Base(dir)
-		}
+		b.ID = idFromFolder(dir)
+	} else if mm := idInName.FindStringSubmatch(b.ID); mm != nil && mm[1] != b.ID {
+		warn("id", "%q carries the slug; the canonical ID is %s (BUG-<YYYYMMDD>-<4 chars>): moot uses that", b.ID, mm[1])
+		b.ID = mm[1]
 	}
 	if !safeID.MatchString(b.ID) {
 		return nil, inputErr(path, "id", "%q is not a bug ID (expected BUG-<YYYYMMDD>-<4 chars>, letters, digits, '.', '_' and '-' only)", b.ID)
 	}
-	if n, ok, err := intField(m, "display_number"); err != nil {
-		return nil, inputErr(path, "display_number", "%v; use a whole number or remove the field", errors.Unwrap(err))
-	} else if ok {
-		b.DisplayNumber = n
+	if dn := Lookup(m, "display_number"); dn != nil && dn.Tag != "!!null" {
+		if n, ok := displayNumber(dn.Value); ok && dn.Kind == yaml.ScalarNode {
+			b.DisplayNumber = n
+		} else {
+			warn("display_number", "%s is not a display number (expected a whole number such as 8, \"#8\" or BUG-008); the bug is listed without one", describeNode(dn))
+		}
 	}
 	b.Title = scalar(m, "title")
 	b.Status = scalar(m, "status")
 	b.Phase = scalar(m, "phase")
 	b.Severity = scalar(m, "severity")
 	b.Priority = scalar(m, "priority")
-	b.Visibility = strings.ToLower(strings.TrimSpace(scalar(m, "visibility")))
-	switch b.Visibility {
-	case "":
-		b.Visibility = "normal"
-	case "normal", "internal", "restricted":
-	default:
-		return nil, inputErr(path, "visibility", "%q is not one of normal, internal, restricted", b.Visibility)
+	var why string
+	b.Visibility, why = visibilityOf(m)
+	if why != "" {
+		warn("visibility", "%s; the bug is treated as restricted (no external engine) until the field reads normal, internal or restricted", why)
 	}
 	b.SecuritySuspected = boolField(m, "security_suspected")
+	b.Express = boolField(m, "express")
 	b.Labels = stringList(m, "labels")
 	if tr := Lookup(m, "traceability"); tr != nil {
 		b.Specs = stringList(tr, "specs")
@@ -168,7 +189,68 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 		}
 	}
 	b.Done = b.Locked()
+	if strings.EqualFold(strings.TrimSpace(b.Status), "resolved") && !b.Done {
+		warn("status", "is resolved but the bug folder has no %s; the fix step closes a bug by writing %s (until then moot treats the bug as open)", DoneFile, DoneFile)
+	}
 	return b, nil
+}
+
+// incompleteBug is a bug folder without bug.md yet: listed, with a warning.
+func incompleteBug(reg *Register, dir, context, path string, err error) *Bug {
+	b := &Bug{Register: reg, Dir: dir, Context: context, ID: idFromFolder(dir), Visibility: VisibilityRestricted, Incomplete: true}
+	b.Warnings = []error{&InputError{Path: path, Msg: "missing: the bug folder is incomplete (register the bug with /reversa-debugger, which writes bug.md); it is listed, but nothing can be debated there yet", Err: err}}
+	b.Done = b.Locked()
+	return b
+}
+
+// idFromFolder is a bug's ID taken from its folder's name.
+func idFromFolder(dir string) string {
+	if mm := idInName.FindStringSubmatch(filepath.Base(dir)); mm != nil {
+		return mm[1]
+	}
+	return filepath.Base(dir)
+}
+
+// describeNode names a YAML value for a message: the scalar quoted, or
+// what kind of value it is — never "<nil>".
+func describeNode(n *yaml.Node) string {
+	switch {
+	case n == nil:
+		return "nothing"
+	case n.Kind == yaml.ScalarNode:
+		return strconv.Quote(n.Value)
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case n.Kind == yaml.MappingNode:
+		return "a mapping"
+	case n.Kind == yaml.AliasNode:
+		return "an alias (*" + n.Value + ")"
+	}
+	return "a value that is not text"
+}
+
+// duplicateKey finds a key set twice in one mapping of the front matter (at
+// any depth), with the line of its second occurrence.
+func duplicateKey(n *yaml.Node) (string, int, bool) {
+	if n == nil {
+		return "", 0, false
+	}
+	if n.Kind == yaml.MappingNode {
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.ScalarNode && seen[k.Value] {
+				return k.Value, k.Line, true
+			}
+			seen[k.Value] = true
+		}
+	}
+	for _, c := range n.Content {
+		if k, l, ok := duplicateKey(c); ok {
+			return k, l, ok
+		}
+	}
+	return "", 0, false
 }
 
 // Discover lists every bug folder of the register, sorted by context and

@@ -173,15 +173,11 @@ func TestBrokenBugFiles(t *testing.T) {
 			os.WriteFile(filepath.Join(d, "bug.md"), []byte("---\nid: X\ntitle: [oops\n---\n"), 0o644)
 		}, "not valid YAML"},
 		{"unclosed front matter", func(d string) { os.WriteFile(filepath.Join(d, "bug.md"), []byte("---\nid: X\n"), 0o644) }, "never closed"},
-		{"missing bug.md", func(d string) { os.Remove(filepath.Join(d, "bug.md")) }, "missing"},
 		{"bug.md is a folder", func(d string) { os.Remove(filepath.Join(d, "bug.md")); os.Mkdir(filepath.Join(d, "bug.md"), 0o755) }, "cannot be read"},
 		{"id escaping the register", func(d string) { os.WriteFile(filepath.Join(d, "bug.md"), []byte("---\nid: ../../etc\n---\n"), 0o644) }, "id:"},
-		{"bad visibility", func(d string) {
-			os.WriteFile(filepath.Join(d, "bug.md"), []byte("---\nid: BUG-1\nvisibility: secret\n---\n"), 0o644)
-		}, "visibility"},
-		{"bad display number", func(d string) {
-			os.WriteFile(filepath.Join(d, "bug.md"), []byte("---\nid: BUG-1\ndisplay_number: seven\n---\n"), 0o644)
-		}, "display_number"},
+		{"duplicate key", func(d string) {
+			os.WriteFile(filepath.Join(d, "bug.md"), []byte("---\nid: BUG-1\nvisibility: restricted\ntitle: x\nvisibility: normal\n---\n"), 0o644)
+		}, "visibility: is set twice (again on line 5)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -54,7 +54,10 @@ type DebaterFile struct {
 	TokensOut       int
 	CostUSD         float64
 	TokensEstimated bool
-	Attempt         int
+	// CostRecorded is whether the file records a cost (a hand-run debate's
+	// files do not: its cost is unknown, not zero).
+	CostRecorded bool
+	Attempt      int
 	// Error is the last error line moot recorded for a failed call.
 	Error string
 	// Invalid lists why an invalid-output body failed validation.
@@ -101,6 +104,7 @@ func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
 	f.TokensIn, _, _ = intField(m, "tokens_in")
 	f.TokensOut, _, _ = intField(m, "tokens_out")
 	f.CostUSD = floatField(m, "cost_usd")
+	f.CostRecorded = scalar(m, "cost_usd") != ""
 	f.TokensEstimated = boolField(m, "tokens_estimated")
 	f.Attempt, _, _ = intField(m, "attempt")
 	f.Error = scalar(m, "error")
@@ -126,6 +130,9 @@ type ProblemFile struct {
 	Timeouts  []KV
 	PSHA256   string
 	CreatedAt time.Time
+	// RLoose is set when R came from a hand-run debate's rounds/epochs,
+	// whose author may have counted round 0 too.
+	RLoose bool
 	// Rubric holds the frozen criteria, in order.
 	Rubric []string
 	// P is the assembled problem.
@@ -169,6 +176,22 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	p.Solvers = stringMap(m, "solvers")
 	p.Critics = stringMap(m, "critics")
 	p.Judge = scalar(m, "judge")
+	// a hand-run debate's own words for the settings: solvers: 3 is N,
+	// rounds/epochs is R as its author counted it (the rounds on disk
+	// decide, see deriveShape), judge: 1 is a count, never an engine
+	for _, k := range []string{"solvers", "agents", "agentes", "debaters"} {
+		if v, ok, err := intField(m, k); p.N == 0 && ok && err == nil {
+			p.N = v
+		}
+	}
+	for _, k := range []string{"rounds", "rodadas", "epochs"} {
+		if v, ok, err := intField(m, k); p.R == 0 && ok && err == nil {
+			p.R, p.RLoose = v, true
+		}
+	}
+	if isCount(p.Judge) {
+		p.Judge = ""
+	}
 	p.Timeout = scalar(m, "timeout")
 	p.Timeouts = stringMap(m, "timeout")
 	p.PSHA256 = scalar(m, "p_sha256")
@@ -191,17 +214,22 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 					return nil, inputErr(path, "mode", "%v", err)
 				}
 			}
-		case "n":
+		case "n", "solvers", "agents", "agentes", "debatedores", "debaters":
 			if p.N == 0 {
-				p.N, _ = strconv.Atoi(strings.Trim(val, "`*"))
+				p.N, _ = strconv.Atoi(leadingNumber(val))
 			}
 		case "r":
 			if p.R == 0 {
-				p.R, _ = strconv.Atoi(strings.Trim(val, "`*"))
+				p.R, _ = strconv.Atoi(leadingNumber(val))
+			}
+		case "rounds", "rodadas", "epochs":
+			if p.R == 0 {
+				p.R, _ = strconv.Atoi(leadingNumber(val))
+				p.RLoose = true
 			}
 		case "juiz", "judge":
-			if p.Judge == "" {
-				p.Judge = strings.Trim(val, "`*")
+			if v := strings.Trim(val, "`*"); p.Judge == "" && !isCount(v) {
+				p.Judge = v
 			}
 		}
 	}
@@ -227,6 +255,17 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	return p, nil
 }
 
+var countRE = regexp.MustCompile(`^\s*\d+\s*$`)
+
+// isCount reports whether a setting is a bare number (judge: 1 counts
+// judges; it does not name an engine).
+func isCount(s string) bool { return countRE.MatchString(s) }
+
+var leadingNumRE = regexp.MustCompile(`\d+`)
+
+// leadingNumber is the first number of a hand-written value ("3 (três)").
+func leadingNumber(s string) string { return leadingNumRE.FindString(s) }
+
 // Final is a parsed resposta-final.md / final-answer.md.
 type Final struct {
 	DebaterFile
@@ -246,6 +285,8 @@ type Final struct {
 	// TotalTokens and TotalCostUSD cover the whole debate, as recorded.
 	TotalTokens  int
 	TotalCostUSD float64
+	// TotalCostRecorded is whether total_cost_usd was written.
+	TotalCostRecorded bool
 }
 
 var twoNumbers = regexp.MustCompile(`(\d+)\D+(\d+)`)
@@ -264,6 +305,8 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 		ls := FindLabels(SectionText(df.Body, SecWinner))
 		if len(ls) == 1 {
 			f.Winner = ls[0]
+		} else {
+			f.Winner, f.WinnerSolver = handWinner(df.Body)
 		}
 	} else if ls := FindLabels(f.Winner); len(ls) == 1 {
 		f.Winner = ls[0]
@@ -292,7 +335,46 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	f.HealthTokensPerContribution = floatField(m, "health_tokens_per_contribution")
 	f.TotalTokens, _, _ = intField(m, "total_tokens")
 	f.TotalCostUSD = floatField(m, "total_cost_usd")
+	f.TotalCostRecorded = scalar(m, "total_cost_usd") != ""
 	return f, nil
+}
+
+var (
+	// a winner named where host agents name it: "## Vencedora (D1 — …)",
+	// "**D1 vence**", "Candidate A wins.", "Adopt Proposal C as the
+	// winning proposal", "Winner: Proposal B"
+	winnerRefRE  = `\*{0,2}((?:proposta|proposal|candidat[oa]|candidate|op[cç][aã]o|option)\s+[A-Z]|D\d{1,2}|agente?-\d{1,2}|agent-\d{1,2})\b\*{0,2}`
+	winnerFormRE = []*regexp.Regexp{
+		regexp.MustCompile(`(?im)^#{1,6}\s*\**(?:vencedora|vencedor|winner)\**\s*[:(—–-]\s*` + winnerRefRE),
+		regexp.MustCompile(`(?i)` + winnerRefRE + `\s+(?:vence|venceu|wins|won|is the winner|é a vencedora|é o vencedor)\b`),
+		regexp.MustCompile(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE + `[^.\n]*\bwinn`),
+		regexp.MustCompile(`(?im)^\s*[-*]?\s*\**(?:vencedora|vencedor|winner|winning proposal|proposta vencedora)\**\s*:\**\s*` + winnerRefRE),
+	}
+)
+
+// handWinner finds the winner of a final answer written by hand (a host
+// agent running the debate skill): a label letter ("C" for "Proposal C",
+// "Candidate C") or a solver id ("agente-1" for "D1"), or neither.
+func handWinner(body string) (letter, solver string) {
+	_, secs := ParseSections(body)
+	text := body
+	for _, s := range secs {
+		if s.Key == SecWinner {
+			text = "## " + s.Heading + "\n" + s.Content + "\n" + body
+		}
+	}
+	for _, re := range winnerFormRE {
+		m := re.FindStringSubmatch(text)
+		if m == nil {
+			continue
+		}
+		ref := strings.ToLower(m[1])
+		if i := strings.LastIndexAny(ref, " \t"); i >= 0 {
+			return strings.ToUpper(ref[i+1:]), ""
+		}
+		return "", "agente-" + strings.TrimLeft(ref, "abcdefghijklmnopqrstuvwxyz-")
+	}
+	return "", ""
 }
 
 // Round is one round folder of a debate.
@@ -301,6 +383,8 @@ type Round struct {
 	Dir string
 	// Files holds the solver files (by solver number) then the critic files.
 	Files []*DebaterFile
+	// Solvers counts the round's solver files.
+	Solvers int
 }
 
 // File returns the file of the given solver or critic id in the round, or nil.
@@ -355,19 +439,25 @@ type Debate struct {
 
 var (
 	roundDirRE   = regexp.MustCompile(`^(?:rodada|round)-(\d+)$`)
-	debaterRE    = regexp.MustCompile(`^(agente|agent|critic|critico|crítico)-(\d+)\.md$`)
+	debaterRE    = regexp.MustCompile(`^(agente|agent|critic|critico|crítico)-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.md$`)
 	attemptRE    = regexp.MustCompile(`^(?:tentativa|attempt)-(\d+)\.md$`)
 	archivedName = regexp.MustCompile(`^debate-(\d{8}T\d{6}Z)(?:-\d+)?$`)
 )
 
-// DetectLang tells which form a debate folder is written in, from its file
-// names; fallback is used for an empty folder.
+// DetectLang tells which language a debate folder is written in: the
+// translated file names are English; otherwise problema.md's language
+// field says; otherwise (a hand-run debate, an empty folder) fallback, the
+// project's doc_language.
 func DetectLang(dir string, fallback Lang) Lang {
-	switch {
-	case exists(filepath.Join(dir, names[PT].Problem)), exists(filepath.Join(dir, names[PT].Final)), exists(filepath.Join(dir, "rodada-0")):
-		return PT
-	case exists(filepath.Join(dir, names[EN].Problem)), exists(filepath.Join(dir, names[EN].Final)), exists(filepath.Join(dir, "round-0")):
+	if exists(filepath.Join(dir, translated.Problem)) || exists(filepath.Join(dir, translated.Final)) || exists(filepath.Join(dir, translated.RoundPrefix+"0")) {
 		return EN
+	}
+	if raw, err := readFrontMatter(filepath.Join(dir, names[PT].Problem)); err == nil {
+		if doc, err := ParseDocument(raw); err == nil {
+			if v := strings.TrimSpace(scalar(doc.Meta, "language")); v != "" {
+				return LangFromDocLanguage(v)
+			}
+		}
 	}
 	return fallback
 }
@@ -400,7 +490,7 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		switch {
-		case !e.IsDir() && (name == names[PT].Problem || name == names[EN].Problem):
+		case !e.IsDir() && (name == names[PT].Problem || name == translated.Problem):
 			if raw, err := d.read(p); err == nil {
 				if pf, err := ParseProblemFile(p, raw); err != nil {
 					d.Problems = append(d.Problems, err)
@@ -408,7 +498,7 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 					d.Problem = pf
 				}
 			}
-		case !e.IsDir() && (name == names[PT].Final || name == names[EN].Final):
+		case !e.IsDir() && (name == names[PT].Final || name == translated.Final):
 			if raw, err := d.read(p); err == nil {
 				if f, err := ParseFinal(p, raw); err != nil {
 					d.Problems = append(d.Problems, err)
@@ -416,7 +506,7 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 					d.Final = f
 				}
 			}
-		case !e.IsDir() && (name == names[PT].Convergence || name == names[EN].Convergence):
+		case !e.IsDir() && (name == names[PT].Convergence || name == translated.Convergence):
 			if raw, err := d.read(p); err == nil {
 				if doc, err := ParseDocument(raw); err == nil {
 					d.Convergence = doc.Body
@@ -431,11 +521,12 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 		case e.IsDir() && roundDirRE.MatchString(name):
 			k, _ := strconv.Atoi(roundDirRE.FindStringSubmatch(name)[1])
 			d.Rounds = append(d.Rounds, d.readRound(k, p))
-		case e.IsDir() && (name == names[PT].JudgeID || name == names[EN].JudgeID):
+		case e.IsDir() && (name == names[PT].JudgeID || name == translated.JudgeID):
 			d.readJudge(p)
 		}
 	}
 	sort.Slice(d.Rounds, func(i, j int) bool { return d.Rounds[i].K < d.Rounds[j].K })
+	deriveShape(d)
 	d.State = deriveState(d)
 	if d.Holder != nil {
 		d.HolderAlive = d.Holder.Alive()
@@ -479,8 +570,14 @@ func (d *Debate) readRound(k int, dir string) *Round {
 			d.Problems = append(d.Problems, err)
 			continue
 		}
-		n, _ := strconv.Atoi(m[2])
+		n, err := strconv.Atoi(m[2])
 		critic := !strings.HasPrefix(m[1], "agent")
+		if err != nil && !critic {
+			continue // agente-<name>.md is not a solver file
+		}
+		if err != nil {
+			n = 1 << 20 // a named critic (critic-security.md) after the numbered ones
+		}
 		id := strings.TrimSuffix(e.Name(), ".md")
 		if f.SolverID == "" {
 			f.SolverID = id
@@ -500,7 +597,7 @@ func (d *Debate) readRound(k int, dir string) *Round {
 		}
 		items = append(items, item{critic, n, f})
 	}
-	sort.Slice(items, func(i, j int) bool {
+	sort.SliceStable(items, func(i, j int) bool {
 		if items[i].critic != items[j].critic {
 			return !items[i].critic
 		}
@@ -508,8 +605,45 @@ func (d *Debate) readRound(k int, dir string) *Round {
 	})
 	for _, it := range items {
 		r.Files = append(r.Files, it.f)
+		if !it.critic {
+			r.Solvers++
+		}
 	}
 	return r
+}
+
+// countSolvers counts the solver files of a round folder by name.
+func countSolvers(dir string) int {
+	ents, _ := os.ReadDir(dir)
+	n := 0
+	for _, e := range ents {
+		if m := debaterRE.FindStringSubmatch(e.Name()); m != nil && !e.IsDir() && strings.HasPrefix(m[1], "agent") && isCount(m[2]) {
+			n++
+		}
+	}
+	return n
+}
+
+// deriveShape settles a hand-run debate's N and R from the rounds on disk
+// (problema.md written by moot, with its p_sha256, is the truth for its
+// own): N is the most solver files a round holds; R is the last round when
+// the debate finished, when problema.md says nothing, or when it counted
+// rounds its own way (rounds, epochs).
+func deriveShape(d *Debate) {
+	p := d.Problem
+	if p == nil || p.PSHA256 != "" || len(d.Rounds) == 0 {
+		return
+	}
+	n, r := 0, 0
+	for _, rd := range d.Rounds {
+		n, r = max(n, rd.Solvers), max(r, rd.K)
+	}
+	if n > 0 {
+		p.N = n
+	}
+	if d.Final != nil || p.R == 0 || p.RLoose || r > p.R {
+		p.R = r
+	}
 }
 
 func (d *Debate) readJudge(dir string) {
@@ -668,6 +802,49 @@ func (d *Debate) Totals() (tokens int, usd float64) {
 		usd += f.CostUSD
 	}
 	return tokens, usd
+}
+
+// HandRun reports whether the debate was written by hand or by another
+// tool (the debate skill run by a host agent): no event log, and no
+// problema.md with moot's p_sha256. moot cannot resume it call by call.
+func (d *Debate) HandRun() bool {
+	return d.Events == nil && (d.Problem == nil || d.Problem.PSHA256 == "")
+}
+
+// Translated reports whether the folder is written with the translated
+// names (problem.md, round-K/agent-i.md), which moot reads but no longer
+// writes: it cannot continue such a debate in place.
+func (d *Debate) Translated() bool {
+	return exists(filepath.Join(d.Dir, translated.Problem)) || exists(filepath.Join(d.Dir, translated.Final)) || exists(filepath.Join(d.Dir, translated.RoundPrefix+"0"))
+}
+
+// Archivable reports whether starting a new debate moves this one aside
+// (ArchiveDebate): a finished or cancelled debate, or an unfinished one run
+// by hand or written with the translated names — which moot cannot
+// continue, and never leaves as a dead end.
+func (d *Debate) Archivable() bool {
+	switch d.State {
+	case StateDone, StateCancelled:
+		return true
+	case StateNoDebate:
+		return false
+	}
+	return d.HandRun() || d.Translated()
+}
+
+// CostKnown reports whether any cost was recorded: a total in the final
+// answer, or a cost on any call. A debate run by hand records none, and
+// its cost is unknown — never $0.00.
+func (d *Debate) CostKnown() bool {
+	if d.Final != nil && d.Final.TotalCostRecorded && d.Final.TotalCostUSD > 0 {
+		return true
+	}
+	for _, f := range d.Calls() {
+		if f.CostRecorded {
+			return true
+		}
+	}
+	return false
 }
 
 // StartedAt is when the debate was set up: problema.md's created_at, else

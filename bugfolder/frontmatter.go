@@ -179,11 +179,22 @@ func timeField(m *yaml.Node, key string) time.Time {
 	return parseTime(scalar(m, key))
 }
 
+// timeLayouts are the timestamp forms registers hold: RFC 3339 and the
+// forms YAML and people write (a space for the T, an offset with or without
+// its colon, hours only, or no offset, read as UTC).
+var timeLayouts = []string{
+	time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05Z07", "2006-01-02T15:04Z07:00",
+	"2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05 Z07:00", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 -07",
+	"2006-01-02 15:04:05.999999999 -07:00", "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02",
+}
+
+// parseTime reads a timestamp in any of timeLayouts and returns it in UTC
+// (an offset is applied, never dropped); unreadable is the zero time.
 func parseTime(s string) time.Time {
 	s = strings.TrimSpace(s)
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02"} {
+	for _, layout := range timeLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t
+			return t.UTC()
 		}
 	}
 	return time.Time{}

@@ -162,8 +162,9 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 }
 
 // quickBug reads what a listing needs of bug.md — id, display number,
-// title, visibility — with the flat fast path, or in full when the front
-// matter needs it (and to report what is wrong with it).
+// title, visibility — with the flat fast path when the front matter is
+// plain, and in full (ParseBug, the one reader that decides visibility and
+// warns about loose fields) whenever anything could need a second look.
 func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 	path := filepath.Join(bd.Dir, BugFile)
 	raw, err := os.ReadFile(path)
@@ -172,17 +173,13 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 	}
 	fm := frontMatterBlock(raw)
 	vals, ok := quickFields(fm, "id", "display_number", "title", "visibility", "status")
-	if fm == nil || !ok {
+	if fm == nil || !ok || !plainFrontMatter(fm) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	b := &Bug{Register: reg, Dir: bd.Dir, Context: bd.Context, Partial: true,
-		ID: vals["id"], Title: vals["title"], Status: vals["status"], Visibility: strings.ToLower(vals["visibility"])}
+		ID: vals["id"], Title: vals["title"], Status: vals["status"], Visibility: vals["visibility"]}
 	if b.ID == "" {
-		if mm := idInName.FindStringSubmatch(filepath.Base(bd.Dir)); mm != nil {
-			b.ID = mm[1]
-		} else {
-			b.ID = filepath.Base(bd.Dir)
-		}
+		b.ID = idFromFolder(bd.Dir)
 	}
 	if v := vals["display_number"]; v != "" {
 		n, err := strconv.Atoi(v)
@@ -191,14 +188,15 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 		}
 		b.DisplayNumber = n
 	}
+	if b.Visibility == "" {
+		b.Visibility = VisibilityNormal
+	}
 	switch b.Visibility {
-	case "":
-		b.Visibility = "normal"
-	case "normal", "internal", "restricted":
+	case VisibilityNormal, VisibilityInternal, VisibilityRestricted:
 	default:
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
-	if !safeID.MatchString(b.ID) {
+	if mm := idInName.FindStringSubmatch(b.ID); !safeID.MatchString(b.ID) || mm != nil && mm[1] != b.ID || strings.EqualFold(b.Status, "resolved") {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	if b.Title == "" {
@@ -213,11 +211,67 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 	return b, nil
 }
 
+// plainFrontMatter reports whether a front matter block is plain enough for
+// the fast path to decide as the full reader would: no merge key, no flow
+// mapping, no tab indentation, no key set twice in one block mapping, and
+// the word visibility (any case) only where it is the visibility: key.
+func plainFrontMatter(fm []byte) bool {
+	type level struct {
+		indent int
+		keys   map[string]bool
+	}
+	var stack []level
+	mentions := 0
+	for _, line := range bytes.Split(fm, []byte("\n")) {
+		l := string(bytes.TrimRight(line, "\r"))
+		if strings.Contains(strings.ToLower(l), "visibility") {
+			mentions++
+			if !strings.HasPrefix(l, "visibility:") {
+				return false
+			}
+		}
+		t := strings.TrimLeft(l, " ")
+		if strings.HasPrefix(l, "\t") || strings.HasPrefix(t, "{") || strings.Contains(l, "<<") {
+			return false
+		}
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		indent := len(l) - len(t)
+		if indent == 0 && (t[0] == '-' || !strings.Contains(t, ":")) {
+			return false // not a key: value line at the top: let the full reader judge it
+		}
+		if rest, ok := strings.CutPrefix(t, "- "); ok { // a sequence item opens a new mapping
+			indent += 2
+			t = strings.TrimLeft(rest, " ")
+			for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+				stack = stack[:len(stack)-1]
+			}
+		}
+		for len(stack) > 0 && stack[len(stack)-1].indent > indent {
+			stack = stack[:len(stack)-1]
+		}
+		k, _, ok := strings.Cut(t, ":")
+		if !ok || strings.HasPrefix(t, "-") {
+			continue
+		}
+		if len(stack) == 0 || stack[len(stack)-1].indent < indent {
+			stack = append(stack, level{indent, map[string]bool{}})
+		}
+		top := stack[len(stack)-1]
+		if top.keys[k] {
+			return false
+		}
+		top.keys[k] = true
+	}
+	return mentions <= 1
+}
+
 // quickProblem reads problema.md's settings with the fast path; nil when the
 // front matter needs the full parser.
 func quickProblem(path string, head []byte) *ProblemFile {
-	vals, ok := quickFields(frontMatterBlock(head), "mode", "n", "r", "created_at", "judge")
-	if !ok || vals["mode"] == "" {
+	vals, ok := quickFields(frontMatterBlock(head), "mode", "n", "r", "created_at", "judge", "p_sha256")
+	if !ok || vals["mode"] == "" || vals["p_sha256"] == "" || isCount(vals["judge"]) {
 		return nil
 	}
 	m, err := ParseMode(vals["mode"])
@@ -229,7 +283,7 @@ func quickProblem(path string, head []byte) *ProblemFile {
 	if err1 != nil || err2 != nil {
 		return nil
 	}
-	return &ProblemFile{Path: path, Mode: m, N: n, R: r, Judge: vals["judge"], CreatedAt: parseTime(vals["created_at"])}
+	return &ProblemFile{Path: path, Mode: m, N: n, R: r, Judge: vals["judge"], PSHA256: vals["p_sha256"], CreatedAt: parseTime(vals["created_at"])}
 }
 
 // quickFinal reads a final answer's recorded figures with the fast path;
@@ -252,6 +306,7 @@ func quickFinal(path string, raw []byte) *Final {
 	f.AcceptedContributions, _ = strconv.Atoi(vals["accepted_contributions"])
 	f.TotalTokens, _ = strconv.Atoi(vals["total_tokens"])
 	f.TotalCostUSD, _ = strconv.ParseFloat(vals["total_cost_usd"], 64)
+	f.TotalCostRecorded = vals["total_cost_usd"] != ""
 	f.HealthTokensPerContribution, _ = strconv.ParseFloat(vals["health_tokens_per_contribution"], 64)
 	return f
 }
@@ -275,18 +330,13 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 	for _, e := range ents {
 		present[e.Name()] = true
 	}
-	switch {
-	case present[names[PT].Problem], present[names[PT].Final], present["rodada-0"]:
-		d.Lang = PT
-	case present[names[EN].Problem], present[names[EN].Final], present["round-0"]:
-		d.Lang = EN
-	}
-	final := present[names[PT].Final] || present[names[EN].Final]
+	d.Lang = DetectLang(dir, fallback)
+	final := present[names[PT].Final] || present[translated.Final]
 	for _, e := range ents {
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		switch {
-		case !e.IsDir() && (name == names[PT].Problem || name == names[EN].Problem):
+		case !e.IsDir() && (name == names[PT].Problem || name == translated.Problem):
 			raw, err := readFrontMatter(p)
 			if err != nil {
 				d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
@@ -315,7 +365,7 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 				}
 			}
 			d.Problem = pf
-		case !e.IsDir() && (name == names[PT].Final || name == names[EN].Final):
+		case !e.IsDir() && (name == names[PT].Final || name == translated.Final):
 			if raw, err := d.read(p); err == nil {
 				if q := quickFinal(p, raw); q != nil {
 					d.Final = q
@@ -332,8 +382,9 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 		case !e.IsDir() && name == LockFile:
 			d.Holder = readLockInfo(p)
 		case e.IsDir() && roundDirRE.MatchString(name):
-			d.Rounds = append(d.Rounds, &Round{Dir: p})
-		case e.IsDir() && (name == names[PT].JudgeID || name == names[EN].JudgeID):
+			k, _ := strconv.Atoi(roundDirRE.FindStringSubmatch(name)[1])
+			d.Rounds = append(d.Rounds, &Round{K: k, Dir: p, Solvers: countSolvers(p)})
+		case e.IsDir() && (name == names[PT].JudgeID || name == translated.JudgeID):
 			if js, err := os.ReadDir(p); err == nil {
 				for _, j := range js {
 					if attemptRE.MatchString(j.Name()) {
@@ -343,6 +394,7 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 			}
 		}
 	}
+	deriveShape(d)
 	d.State = deriveState(d)
 	if d.Holder != nil {
 		d.HolderAlive = d.Holder.Alive()

@@ -12,14 +12,15 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Lang is one of the document languages the debate protocol exists in.
-// Portuguese is the canonical form; English is the translated form.
+// Lang is one of the document languages the debate protocol exists in: it
+// decides the headings and labels moot writes. File and folder names are
+// the canonical Portuguese ones in both.
 type Lang int
 
 const (
 	// PT is the canonical Portuguese form (problema.md, rodada-K/agente-i.md, …).
 	PT Lang = iota
-	// EN is the English form (problem.md, round-K/agent-i.md, …).
+	// EN is the English form: English headings, Portuguese file names.
 	EN
 )
 
@@ -58,12 +59,20 @@ type Names struct {
 	Label       string // Proposta | Proposal
 }
 
+// names are what moot writes: the canonical Portuguese file and folder
+// names in every language (the framework's debate and fix skills read only
+// those), with the judge's label word in the debate's language.
 var names = [...]Names{
 	PT: {"problema.md", "rodada-", "agente", "critic", "juiz", "tentativa", "convergencia.md", "resposta-final.md", "eventos.jsonl", "Proposta"},
-	EN: {"problem.md", "round-", "agent", "critic", "judge", "attempt", "convergence.md", "final-answer.md", "eventos.jsonl", "Proposal"},
+	EN: {"problema.md", "rodada-", "agente", "critic", "juiz", "tentativa", "convergencia.md", "resposta-final.md", "eventos.jsonl", "Proposal"},
 }
 
-// Names returns the on-disk names of the language form.
+// translated are the names of the translated form, which older tools and
+// hand-run debates wrote: moot reads them and never writes them.
+var translated = Names{"problem.md", "round-", "agent", "critic", "judge", "attempt", "convergence.md", "final-answer.md", "eventos.jsonl", "Proposal"}
+
+// Names returns the on-disk names moot writes for the language: the
+// canonical Portuguese file names always, the label in the language.
 func (l Lang) Names() Names { return names[l] }
 
 // RoundDir is the folder name of round k ("rodada-2").

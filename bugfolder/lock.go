@@ -62,21 +62,9 @@ func AcquireLock(dir, command string) (*Lock, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, LockFile)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, FilePerm)
+	f, err := lockFile(dir, path)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		if !errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		holder := readLockInfo(path)
-		msg := "a moot process"
-		if holder != nil {
-			msg = holder.String()
-		}
-		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("%v: %s holds %s; wait for it to finish or stop it", ErrBusy, msg, LockFile), Err: ErrBusy}
+		return nil, err
 	}
 	l := &Lock{f: f, path: path}
 	if prev := readLockInfo(path); prev != nil {
@@ -99,15 +87,53 @@ func AcquireLock(dir, command string) (*Lock, error) {
 	return l, nil
 }
 
-// Release clears the holder and lets go of the lock.
+// lockFile opens the lock file and takes its flock. The holder removes the
+// file when it lets go, so a lock taken on a file that was removed (or
+// replaced) meanwhile is dropped and taken again on the file now there.
+func lockFile(dir, path string) (*os.File, error) {
+	for range 5 {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, FilePerm)
+		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			f.Close()
+			if !errors.Is(err, unix.EWOULDBLOCK) {
+				return nil, fmt.Errorf("lock %s: %w", path, err)
+			}
+			holder := readLockInfo(path)
+			msg := "a moot process"
+			if holder != nil {
+				msg = holder.String()
+			}
+			return nil, &InputError{Path: dir, Msg: fmt.Sprintf("%v: %s holds %s; wait for it to finish or stop it", ErrBusy, msg, LockFile), Err: ErrBusy}
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Lstat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return f, nil
+		}
+		f.Close()
+	}
+	return nil, &InputError{Path: dir, Msg: fmt.Sprintf("%v: %s keeps being replaced; wait for the other moot process to finish", ErrBusy, LockFile), Err: ErrBusy}
+}
+
+// Release lets go of the lock and removes the lock file: a debate that no
+// process writes carries no lock file (registers are committed to git).
 func (l *Lock) Release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	_ = l.f.Truncate(0)
-	_ = l.f.Sync()
-	err := l.f.Close() // closing the last descriptor releases the flock
+	rmErr := os.Remove(l.path) // removed while held: no one can lock it in between
+	err := l.f.Close()         // closing the last descriptor releases the flock
 	l.f = nil
+	switch {
+	case err != nil:
+	case rmErr == nil:
+		err = syncDir(filepath.Dir(l.path))
+	case !errors.Is(rmErr, os.ErrNotExist): // gone already: archived with its folder
+		err = fmt.Errorf("remove %s: %w", l.path, rmErr)
+	}
 	return err
 }
 

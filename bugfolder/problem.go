@@ -10,9 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -28,15 +26,18 @@ const (
 	PartSpec
 	PartAddendum
 	PartNote
+	// PartEvidenceNote is a statement about the evidence (files left out).
+	PartEvidenceNote
 )
 
 var partLabels = map[PartKind][2]string{
-	PartBug:      {"registro do bug", "bug record"},
-	PartCapsule:  {"cápsula de reprodução", "reproduction capsule"},
-	PartEvidence: {"evidência", "evidence"},
-	PartSpec:     {"spec efetiva", "effective spec"},
-	PartAddendum: {"adendo vigente", "active addendum"},
-	PartNote:     {"nota", "note"},
+	PartBug:          {"registro do bug", "bug record"},
+	PartCapsule:      {"cápsula de reprodução", "reproduction capsule"},
+	PartEvidence:     {"evidência", "evidence"},
+	PartSpec:         {"spec efetiva", "effective spec"},
+	PartAddendum:     {"adendo vigente", "active addendum"},
+	PartNote:         {"nota", "note"},
+	PartEvidenceNote: {"nota", "note"},
 }
 
 // Part is one file (or statement) in P.
@@ -46,6 +47,12 @@ type Part struct {
 	Path string
 	// Anchor is the spec anchor a spec part was located by.
 	Anchor string
+	// Rule is the rule that located a spec or addendum part, and Detail
+	// what it found ("table row", "lines 120–245").
+	Rule   LocRule
+	Detail string
+	// Comment is the text that followed the anchor in the locator, cut off.
+	Comment string
 	// Text is the inlined text ("" for binary files).
 	Text string
 	// Binary is set for files listed by name, size and hash.
@@ -63,6 +70,9 @@ type Problem struct {
 	Text string
 	// SHA256 is the hex digest of Text.
 	SHA256 string
+	// Warnings are what the engineer should know about how P was made
+	// (evidence files left out, spec locators not found).
+	Warnings []string
 }
 
 // Bytes is P's size in bytes.
@@ -82,7 +92,6 @@ var (
 	evidenceDirs = []string{"evidence", "evidencias", "evidências"}
 	capsuleDirs  = []string{"reproducao", "reprodução", "reproduction"}
 	capsuleFiles = []string{"reproduction.md", "reproducao.md", "reprodução.md"}
-	addendumRE   = regexp.MustCompile(`^bug-(.+)-v(\d+)\.md$`)
 )
 
 // AssembleP builds P for a bug, deterministically: bug.md, the reproduction
@@ -92,6 +101,9 @@ var (
 // a missing spec is stated, never invented. A symlink that leaves the
 // project, a locator outside it, and an unreadable file are input errors.
 func AssembleP(b *Bug) (*Problem, error) {
+	if b.Incomplete {
+		return nil, b.Warnings[0]
+	}
 	reg := b.Register
 	l := reg.Lang
 	var parts []Part
@@ -103,19 +115,21 @@ func AssembleP(b *Bug) (*Problem, error) {
 	parts = append(parts, bp)
 
 	// evidence: the capsule first, then the rest in path order
-	var capsule, other []string
+	var capsule, other, hidden []string
 	for _, d := range capsuleDirs {
-		files, err := listFiles(reg, filepath.Join(b.Dir, d))
+		files, dots, err := listFiles(reg, filepath.Join(b.Dir, d))
 		if err != nil {
 			return nil, err
 		}
 		capsule = append(capsule, files...)
+		hidden = append(hidden, dots...)
 	}
 	for _, d := range evidenceDirs {
-		files, err := listFiles(reg, filepath.Join(b.Dir, d))
+		files, dots, err := listFiles(reg, filepath.Join(b.Dir, d))
 		if err != nil {
 			return nil, err
 		}
+		hidden = append(hidden, dots...)
 		for _, f := range files {
 			if filepath.Dir(f) == filepath.Join(b.Dir, d) && contains(capsuleFiles, filepath.Base(f)) {
 				capsule = append(capsule, f)
@@ -141,6 +155,20 @@ func AssembleP(b *Bug) (*Problem, error) {
 		parts = append(parts, p)
 	}
 
+	var warnings []string
+	if len(hidden) > 0 {
+		sort.Strings(hidden)
+		rel := make([]string, len(hidden))
+		for i, h := range hidden {
+			rel[i] = "`" + reg.Rel(h) + "`"
+		}
+		list := strings.Join(rel, ", ")
+		parts = append(parts, evidenceNote(l,
+			fmt.Sprintf("Arquivos de evidência com nome iniciado por ponto não foram incluídos em P: %s.", list),
+			fmt.Sprintf("Dot-named evidence files were not included in P: %s.", list)))
+		warnings = append(warnings, fmt.Sprintf("dot-named evidence files are not included in P (they are often editor, OS or secret files): %s; rename one without the leading dot to include it", strings.Join(rel, ", ")))
+	}
+
 	// the effective spec
 	specParts, err := locateSpecs(b)
 	if err != nil {
@@ -150,7 +178,14 @@ func AssembleP(b *Bug) (*Problem, error) {
 
 	text := renderP(b, l, parts)
 	sum := sha256.Sum256([]byte(text))
-	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:])}, nil
+	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:]), Warnings: warnings}, nil
+}
+
+// evidenceNote is a statement in P about the evidence (not the spec).
+func evidenceNote(l Lang, pt, en string) Part {
+	p := note(l, pt, en)
+	p.Kind = PartEvidenceNote
+	return p
 }
 
 func contains(list []string, s string) bool {
@@ -162,19 +197,20 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// listFiles lists the regular files under dir (recursively, dot files
-// skipped), following symlinks that stay inside the project.
-func listFiles(reg *Register, dir string) ([]string, error) {
+// listFiles lists the regular files under dir (recursively), following
+// symlinks that stay inside the project. Dot-named files and folders are
+// left out and returned in dots, so P can say so.
+func listFiles(reg *Register, dir string) (files, dots []string, err error) {
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+		return nil, nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		if err := checkLink(reg, dir); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var out []string
@@ -184,8 +220,10 @@ func listFiles(reg *Register, dir string) ([]string, error) {
 		}
 		if p != dir && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
+				dots = append(dots, p+"/")
 				return filepath.SkipDir
 			}
+			dots = append(dots, p)
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
@@ -202,7 +240,7 @@ func listFiles(reg *Register, dir string) ([]string, error) {
 		}
 		return nil
 	})
-	return out, err
+	return out, dots, err
 }
 
 // checkLink refuses a symlink whose target leaves the project.
@@ -270,48 +308,49 @@ func (w *limitedBuffer) Write(p []byte) (int, error) {
 
 // locateSpecs resolves traceability.specs into spec parts (or notes when a
 // file or anchor is missing), then adds an older-layout spec.md beside
-// bug.md and the bug's active addendum.
+// bug.md and the addenda in force for the located files.
 func locateSpecs(b *Bug) ([]Part, error) {
 	reg := b.Register
 	l := reg.Lang
 	var parts []Part
-	for _, loc := range b.Specs {
-		path, anchor, _ := strings.Cut(strings.TrimSpace(loc), "#")
-		if path == "" {
+	var located []locatedSpec
+	for _, raw := range b.Specs {
+		loc := ParseLocator(raw)
+		if loc.Path == "" {
 			parts = append(parts, note(l,
-				fmt.Sprintf("O localizador `%s` em traceability.specs não nomeia um arquivo.", loc),
-				fmt.Sprintf("The locator `%s` in traceability.specs names no file.", loc)))
+				fmt.Sprintf("O localizador `%s` em traceability.specs não nomeia um arquivo.", raw),
+				fmt.Sprintf("The locator `%s` in traceability.specs names no file.", raw)))
 			continue
 		}
-		file, err := findSpecFile(reg, b, path)
+		file, err := findSpecFile(reg, b, loc.Path)
 		if err != nil {
 			return nil, err
 		}
 		if file == "" {
 			parts = append(parts, note(l,
-				fmt.Sprintf("A spec `%s` (localizador `%s` em traceability.specs) não existe no projeto; nenhum texto de spec foi incluído para ela.", path, loc),
-				fmt.Sprintf("The spec `%s` (locator `%s` in traceability.specs) does not exist in the project; no spec text was included for it.", path, loc)))
+				fmt.Sprintf("A spec `%s` (localizador `%s` em traceability.specs) não existe no projeto; nenhum texto de spec foi incluído para ela.", loc.Path, raw),
+				fmt.Sprintf("The spec `%s` (locator `%s` in traceability.specs) does not exist in the project; no spec text was included for it.", loc.Path, raw)))
 			continue
 		}
 		p, err := readPart(reg, file, PartSpec)
 		if err != nil {
 			return nil, err
 		}
+		p.Comment = loc.Comment
 		if p.Binary {
+			p.Rule = RuleWholeFile
 			parts = append(parts, p)
 			continue
 		}
-		if anchor != "" {
-			sec, ok := SpecSection(p.Text, anchor)
-			if !ok {
-				parts = append(parts, note(l,
-					fmt.Sprintf("A seção `#%s` não foi encontrada em `%s`; nenhum texto de spec foi incluído para ela.", anchor, p.Path),
-					fmt.Sprintf("The section `#%s` was not found in `%s`; no spec text was included for it.", anchor, p.Path)))
-				continue
-			}
-			p.Text = sec
-			p.Anchor = anchor
+		found, ok := Locate(p.Text, loc.Anchor)
+		if !ok {
+			parts = append(parts, note(l,
+				fmt.Sprintf("A seção `#%s` não foi encontrada em `%s` (nem como título, id explícito, linhas #L…, título numerado ou ID de requisito); nenhum texto de spec foi incluído para ela.", loc.Anchor, p.Path),
+				fmt.Sprintf("The section `#%s` was not found in `%s` (not as a heading, an explicit id, #L… lines, a numbered heading or a requirement ID); no spec text was included for it.", loc.Anchor, p.Path)))
+			continue
 		}
+		p.Text, p.Anchor, p.Rule, p.Detail = found.Text, loc.Anchor, found.Rule, found.Detail
+		located = append(located, locatedSpec{file: file, loc: found})
 		parts = append(parts, p)
 	}
 	// an older layout keeps the spec beside bug.md
@@ -320,6 +359,7 @@ func locateSpecs(b *Bug) ([]Part, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.Rule = RuleWholeFile
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
@@ -327,23 +367,19 @@ func locateSpecs(b *Bug) ([]Part, error) {
 			"Nenhuma seção de spec foi localizada para este bug (traceability.specs vazio): trate como spec-gap; o comportamento esperado nunca foi especificado.",
 			"No spec section was located for this bug (traceability.specs is empty): treat it as spec-gap; the expected behaviour was never specified."))
 	}
-	add, err := activeAddendum(b)
+	adds, err := addendaInForce(b, located)
 	if err != nil {
 		return nil, err
 	}
-	if add != nil {
-		parts = append(parts, *add)
-	}
-	return parts, nil
+	return append(parts, adds...), nil
 }
 
-// findSpecFile resolves a spec locator's path: relative to the project, then
-// to the specs folder, then to the bug folder. "" means not found.
+// findSpecFile resolves a spec locator's path: relative to the project (a
+// leading / is the project's root), then to the specs folder, then to the
+// bug folder; never outside the project. "" means not found.
 func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
-	clean := filepath.FromSlash(path)
-	if filepath.IsAbs(clean) {
-		return "", inputErr(b.Path(), "traceability.specs", "%q is an absolute path; use a path relative to the project", path)
-	}
+	// a leading / is the repository root, as in a GitHub link
+	clean := filepath.FromSlash(strings.TrimLeft(strings.TrimPrefix(path, "./"), "/"))
 	for _, base := range []string{reg.Project, filepath.Join(reg.Project, reg.OutputFolder), b.Dir} {
 		cand := filepath.Join(base, clean)
 		rel, err := filepath.Rel(reg.Project, cand)
@@ -360,39 +396,6 @@ func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
 		}
 	}
 	return "", nil
-}
-
-// activeAddendum returns the highest bug-<ID>-vNNN.md under the specs
-// folder's addenda/, or nil.
-func activeAddendum(b *Bug) (*Part, error) {
-	reg := b.Register
-	dir := filepath.Join(reg.Project, reg.OutputFolder, "addenda")
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
-	}
-	best, bestV := "", -1
-	for _, e := range ents {
-		m := addendumRE.FindStringSubmatch(e.Name())
-		if m == nil || !strings.EqualFold(m[1], b.ID) {
-			continue
-		}
-		v, _ := strconv.Atoi(m[2])
-		if v > bestV {
-			best, bestV = e.Name(), v
-		}
-	}
-	if best == "" {
-		return nil, nil
-	}
-	p, err := readPart(reg, filepath.Join(dir, best), PartAddendum)
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
 }
 
 func note(l Lang, pt, en string) Part {
@@ -416,6 +419,8 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 		switch {
 		case p.Kind == PartNote:
 			fmt.Fprintf(&w, "### %s (%s)\n\n%s\n\n", partLabels[PartSpec][l], label, p.Text)
+		case p.Kind == PartEvidenceNote:
+			fmt.Fprintf(&w, "### %s (%s)\n\n%s\n\n", partLabels[PartEvidence][l], label, p.Text)
 		case p.Binary:
 			word := "arquivo binário"
 			if l == EN {
@@ -426,6 +431,9 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 			header := p.Path
 			if p.Anchor != "" {
 				header += "#" + p.Anchor
+			}
+			if how := locatedBy(l, p); how != "" {
+				label += "; " + how
 			}
 			fence := FenceFor(p.Text)
 			info := ""
@@ -440,6 +448,43 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 		}
 	}
 	return strings.TrimRight(w.String(), "\n") + "\n"
+}
+
+var ruleNames = map[LocRule][2]string{
+	RuleWholeFile:     {"arquivo inteiro", "whole file"},
+	RuleExplicitID:    {"id explícito do título", "heading's explicit id"},
+	RuleHeadingSlug:   {"slug do título", "heading slug"},
+	RuleLineRange:     {"âncora de linhas", "line anchor"},
+	RuleHeadingNumber: {"número do título", "heading number"},
+	RuleRequirementID: {"ID de requisito", "requirement ID"},
+	RuleAddendum:      {"adendo vigente", "addendum in force"},
+}
+
+// locatedBy says, in P, which rule located a spec or addendum part and
+// what it found ("localizada por: ID de requisito — table row").
+func locatedBy(l Lang, p Part) string {
+	if p.Rule == "" || p.Kind == PartAddendum && p.Rule == RuleAddendum && p.Detail == "" {
+		return ""
+	}
+	word := "localizada por"
+	if l == EN {
+		word = "located by"
+	}
+	s := word + ": " + ruleNames[p.Rule][l]
+	if p.Rule == RuleAddendum {
+		s = ruleNames[p.Rule][l] + ":"
+	}
+	if p.Detail != "" {
+		s += " — " + p.Detail
+	}
+	if p.Comment != "" {
+		cut := "comentário cortado"
+		if l == EN {
+			cut = "comment cut"
+		}
+		s += "; " + cut + ": " + p.Comment
+	}
+	return s
 }
 
 // FenceFor returns a backtick fence longer than any backtick run that starts

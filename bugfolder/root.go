@@ -33,7 +33,8 @@ type Register struct {
 
 // FindRoot returns the register for dir: the first _reversa_bugs/ found as a
 // child of dir or of any of its ancestors, or an ancestor (or dir itself)
-// that is named _reversa_bugs.
+// that is named _reversa_bugs, or the folder that an ancestor's
+// .reversa/state.json names in bugs_folder.
 func FindRoot(dir string) (*Register, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -42,6 +43,9 @@ func FindRoot(dir string) (*Register, error) {
 	for d := abs; ; {
 		if filepath.Base(d) == RootName && isDir(d) {
 			return OpenRegister(d)
+		}
+		if c := stateBugsFolder(d); c != "" {
+			return openRegister(c, d)
 		}
 		if c := filepath.Join(d, RootName); isDir(c) {
 			return OpenRegister(c)
@@ -55,14 +59,52 @@ func FindRoot(dir string) (*Register, error) {
 	return nil, fmt.Errorf("%w in %s or any folder above it: run moot inside a project with a Reversa bug register", ErrNoRoot, abs)
 }
 
+// stateBugsFolder returns the register folder that project's
+// .reversa/state.json names in bugs_folder (Reversa 1.2.58 and later:
+// reversa/bugs), when it names one inside the project that exists.
+func stateBugsFolder(project string) string {
+	b, err := os.ReadFile(filepath.Join(project, ".reversa", "state.json"))
+	if err != nil {
+		return ""
+	}
+	var st struct {
+		BugsFolder string `json:"bugs_folder"`
+	}
+	if json.Unmarshal([]byte(NormalizeText(b)), &st) != nil || st.BugsFolder == "" {
+		return ""
+	}
+	bf := filepath.Clean(filepath.FromSlash(st.BugsFolder))
+	if filepath.IsAbs(bf) || bf == "." || bf == ".." || strings.HasPrefix(bf, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	if c := filepath.Join(project, bf); isDir(c) {
+		return c
+	}
+	return ""
+}
+
 // OpenRegister opens the register whose _reversa_bugs folder is root and
-// reads the project's .reversa/state.json when there is one.
+// reads the project's .reversa/state.json when there is one. The project
+// is the folder above root, or — for a register that state.json's
+// bugs_folder names (reversa/bugs) — the folder holding that state.json.
 func OpenRegister(root string) (*Register, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", root, err)
 	}
-	r := &Register{Root: abs, Project: filepath.Dir(abs), OutputFolder: "_reversa_sdd"}
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if stateBugsFolder(d) == abs {
+			return openRegister(abs, d)
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return openRegister(abs, filepath.Dir(abs))
+}
+
+func openRegister(abs, project string) (*Register, error) {
+	r := &Register{Root: abs, Project: project, OutputFolder: "_reversa_sdd"}
 	statePath := filepath.Join(r.Project, ".reversa", "state.json")
 	b, err := os.ReadFile(statePath)
 	switch {

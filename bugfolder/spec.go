@@ -1,6 +1,7 @@
 package bugfolder
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -24,21 +25,153 @@ func Slug(heading string) string {
 	return b.String()
 }
 
+// LocRule names the rule that located a part of the effective spec.
+type LocRule string
+
+// The rules a spec locator is resolved by, tried in this order (DESIGN §2).
+const (
+	// RuleWholeFile: the locator has no anchor; the whole file.
+	RuleWholeFile LocRule = "whole-file"
+	// RuleExplicitID: the heading that carries {#anchor}.
+	RuleExplicitID LocRule = "explicit-id"
+	// RuleHeadingSlug: the heading whose GitHub-style slug is the anchor.
+	RuleHeadingSlug LocRule = "heading-slug"
+	// RuleLineRange: a GitHub line anchor (#L120, #L225-L245): those lines.
+	RuleLineRange LocRule = "line-range"
+	// RuleHeadingNumber: a bare number (#2): the heading numbered 2.
+	RuleHeadingNumber LocRule = "heading-number"
+	// RuleRequirementID: an ID such as RF-06 or T006: the table row with its
+	// header, the list item, the paragraph or the heading section holding it.
+	RuleRequirementID LocRule = "requirement-id"
+	// RuleAddendum: an addendum in force for a located file.
+	RuleAddendum LocRule = "addendum"
+)
+
+// Locator is a parsed traceability.specs entry ("path#anchor comment").
+type Locator struct {
+	// Raw is the entry as written.
+	Raw string
+	// Path is the file part, Anchor the part after the first '#' cut at its
+	// first space, and Comment what was cut off (without surrounding space).
+	Path, Anchor, Comment string
+}
+
+// ParseLocator splits a traceability.specs entry into its path, anchor and
+// trailing comment. The anchor is cut at its first white space
+// ("req.md#requisitos-funcionais (RF-01 …)" has anchor
+// "requisitos-funcionais" and comment "(RF-01 …)"); without an anchor, a
+// comment after the path starts at " (" or " —".
+func ParseLocator(raw string) Locator {
+	s := strings.TrimSpace(raw)
+	l := Locator{Raw: raw}
+	path, anchor, hasAnchor := strings.Cut(s, "#")
+	if !hasAnchor {
+		for _, sep := range []string{" (", " — ", " - ", " – "} {
+			if p, c, ok := strings.Cut(path, sep); ok {
+				path, l.Comment = p, strings.TrimSpace(strings.TrimPrefix(sep, " ")+c)
+				break
+			}
+		}
+		l.Path = strings.TrimSpace(path)
+		return l
+	}
+	l.Path = strings.TrimSpace(path)
+	if i := strings.IndexFunc(anchor, unicode.IsSpace); i >= 0 {
+		l.Comment = strings.TrimSpace(anchor[i:])
+		anchor = anchor[:i]
+	}
+	anchor = strings.TrimLeft(anchor, "#")
+	if strings.Contains(anchor, "%") { // a copied link: #requisitos-n%C3%A3o-funcionais
+		if u, err := url.PathUnescape(anchor); err == nil && !strings.ContainsFunc(u, unicode.IsSpace) {
+			anchor = u
+		}
+	}
+	l.Anchor = strings.TrimPrefix(anchor, "user-content-") // GitHub's rendered ids
+	return l
+}
+
+// Location is a part of a spec file that a locator found.
+type Location struct {
+	// Text is the located text (a whole section, some lines, a table row
+	// with its header…), ending in a newline.
+	Text string
+	// Rule is the rule that found it, and Detail what it found ("table
+	// row", "lines 120–245"…), in English, for P and messages.
+	Rule   LocRule
+	Detail string
+	// Start and End are the 1-based first and last lines of Text in the file.
+	Start, End int
+}
+
 // SpecSection finds the section of a Markdown text that anchor names: the
 // heading whose explicit id is {#anchor}, or whose GitHub-style slug is
 // anchor (duplicates numbered -1, -2 as GitHub does; a slug without accents
 // also matches), down to the next heading of the same or a higher level.
 // It returns the section including its heading line.
 func SpecSection(text, anchor string) (string, bool) {
-	anchor = strings.TrimPrefix(strings.TrimSpace(anchor), "#")
+	loc, ok := headingLocation(text, strings.TrimPrefix(strings.TrimSpace(anchor), "#"))
+	return loc.Text, ok
+}
+
+// Locate finds what anchor names in a spec file's text, trying in order a
+// heading's explicit id or slug, a GitHub line anchor, a bare heading
+// number and a requirement ID. An empty anchor is the whole file.
+func Locate(text, anchor string) (Location, bool) {
+	anchor = strings.TrimLeft(strings.TrimSpace(anchor), "#")
+	if anchor == "" {
+		return Location{Text: endNL(text), Rule: RuleWholeFile, Start: 1, End: lineCount(text)}, true
+	}
+	if loc, ok := headingLocation(text, anchor); ok {
+		return loc, true
+	}
+	if loc, ok := lineLocation(text, anchor); ok {
+		return loc, true
+	}
+	if loc, ok := numberLocation(text, anchor); ok {
+		return loc, true
+	}
+	return requirementLocation(text, anchor)
+}
+
+func endNL(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s + "\n"
+}
+
+func lineCount(text string) int {
+	n := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n
+}
+
+// lineAt is the 1-based line of a byte offset.
+func lineAt(text string, off int) int { return strings.Count(text[:off], "\n") + 1 }
+
+// sectionFrom returns the section of heading i of hs: its line down to the
+// next heading of the same or a higher level.
+func sectionFrom(text string, hs []Heading, i int, rule LocRule, detail string) Location {
+	start := hs[i].Offset
+	end := len(text)
+	for _, h := range hs[i+1:] {
+		if h.Level <= hs[i].Level {
+			end = h.Offset
+			break
+		}
+	}
+	body := strings.TrimRight(text[start:end], "\n") + "\n"
+	first := lineAt(text, start)
+	return Location{Text: body, Rule: rule, Detail: detail, Start: first, End: first + strings.Count(body, "\n") - 1}
+}
+
+func headingLocation(text, anchor string) (Location, bool) {
 	hs := Headings(text)
 	seen := map[string]int{}
-	idx := -1
 	for i, h := range hs {
 		if m := explicitAnchor.FindStringSubmatch(h.Text); m != nil {
 			if m[1] == anchor {
-				idx = i
-				break
+				return sectionFrom(text, hs, i, RuleExplicitID, "heading {#"+anchor+"}"), true
 			}
 			continue
 		}
@@ -49,20 +182,233 @@ func SpecSection(text, anchor string) (string, bool) {
 			s += "-" + strconv.Itoa(n)
 		}
 		if s == anchor || stripAccents(s) == stripAccents(strings.ToLower(anchor)) {
-			idx = i
-			break
+			return sectionFrom(text, hs, i, RuleHeadingSlug, "heading “"+h.Text+"”"), true
 		}
 	}
-	if idx < 0 {
-		return "", false
+	return Location{}, false
+}
+
+var lineAnchorRE = regexp.MustCompile(`^[Ll](\d{1,9})(?:-[Ll]?(\d{1,9}))?$`)
+
+// lineLocation reads a GitHub line anchor: L120 is line 120, L225-L245 the
+// lines 225 to 245 (an end past the file's last line stops there).
+func lineLocation(text, anchor string) (Location, bool) {
+	m := lineAnchorRE.FindStringSubmatch(anchor)
+	if m == nil {
+		return Location{}, false
 	}
-	start := hs[idx].Offset
-	end := len(text)
-	for _, h := range hs[idx+1:] {
-		if h.Level <= hs[idx].Level {
-			end = h.Offset
-			break
+	from, _ := strconv.Atoi(m[1])
+	to := from
+	if m[2] != "" {
+		to, _ = strconv.Atoi(m[2])
+	}
+	if to < from {
+		from, to = to, from
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if from < 1 || from > len(lines) {
+		return Location{}, false
+	}
+	to = min(to, len(lines))
+	detail := "line " + strconv.Itoa(from)
+	if to > from {
+		detail = "lines " + strconv.Itoa(from) + "–" + strconv.Itoa(to)
+	}
+	return Location{Text: endNL(strings.Join(lines[from-1:to], "")), Rule: RuleLineRange, Detail: detail, Start: from, End: to}, true
+}
+
+var (
+	bareNumberRE    = regexp.MustCompile(`^\d{1,4}(?:\.\d{1,4})*$`)
+	headingNumberRE = regexp.MustCompile(`^[*_]*(?:(?i:se[cç][aã]o|section|cap[ií]tulo|chapter|parte|part)\s+)?(\d{1,4}(?:\.\d{1,4})*)\.?(?:[\s)\-:—–.*_]|$)`)
+)
+
+// numberLocation reads a bare number (#2, #3.1): the heading numbered so
+// ("2. Escopo", "## 2 — Regras", "Seção 2"), the highest-level one first.
+func numberLocation(text, anchor string) (Location, bool) {
+	if !bareNumberRE.MatchString(anchor) {
+		return Location{}, false
+	}
+	hs := Headings(text)
+	best := -1
+	for i, h := range hs {
+		m := headingNumberRE.FindStringSubmatch(h.Text)
+		if m == nil || strings.TrimSuffix(m[1], ".") != anchor {
+			continue
+		}
+		if best < 0 || h.Level < hs[best].Level {
+			best = i
 		}
 	}
-	return strings.TrimRight(text[start:end], "\n") + "\n", true
+	if best < 0 {
+		return Location{}, false
+	}
+	return sectionFrom(text, hs, best, RuleHeadingNumber, "heading “"+hs[best].Text+"”"), true
+}
+
+var requirementRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,15}(?:[-_.][A-Za-z0-9]{1,15}){0,3}$`)
+
+// isRequirementID reports whether an anchor can be an ID such as RF-06,
+// T006 or US-3.2: letters first, at least one digit, no spaces.
+func isRequirementID(anchor string) bool {
+	return len(anchor) <= 40 && requirementRE.MatchString(anchor) && strings.ContainsAny(anchor, "0123456789")
+}
+
+// idOccurrence is one place a requirement ID appears, ranked: a heading (0),
+// a table row whose first cell holds it (1), a list item or paragraph that
+// starts with it (2), any other mention (3).
+type idOccurrence struct {
+	line, rank int
+}
+
+// requirementLocation finds an ID such as RF-06 or T006 as a whole word
+// (any case), outside code fences, preferring where it is defined over
+// where it is mentioned.
+func requirementLocation(text, anchor string) (Location, bool) {
+	if !isRequirementID(anchor) {
+		return Location{}, false
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	var best *idOccurrence
+	var fence string
+	for i, line := range lines {
+		if next, isFence := fenceStep(fence, line); isFence {
+			fence = next
+			continue
+		}
+		if fence != "" || !containsWord(line, anchor) {
+			continue
+		}
+		occ := idOccurrence{line: i, rank: rankOccurrence(line, anchor)}
+		if best == nil || occ.rank < best.rank {
+			best = &occ
+		}
+	}
+	if best == nil {
+		return Location{}, false
+	}
+	switch best.rank {
+	case 0:
+		hs := Headings(text)
+		off := 0
+		for _, l := range lines[:best.line] {
+			off += len(l) + 1
+		}
+		for i, h := range hs {
+			if h.Offset == off {
+				return sectionFrom(text, hs, i, RuleRequirementID, "heading “"+h.Text+"”"), true
+			}
+		}
+	}
+	t := strings.TrimSpace(lines[best.line])
+	switch {
+	case strings.HasPrefix(t, "|"):
+		return tableRow(lines, best.line), true
+	case specListItemRE.MatchString(lines[best.line]):
+		return listItem(lines, best.line), true
+	}
+	return paragraph(lines, best.line), true
+}
+
+// containsWord reports whether id occurs in line as a whole word (any case):
+// not inside a longer run of letters, digits, '-' or '_'.
+func containsWord(line, id string) bool {
+	lower, want := strings.ToLower(line), strings.ToLower(id)
+	for from := 0; ; {
+		i := strings.Index(lower[from:], want)
+		if i < 0 {
+			return false
+		}
+		i += from
+		j := i + len(want)
+		if (i == 0 || !idRune(lower[i-1])) && (j == len(lower) || !idRune(lower[j]) || (lower[j] == '-' || lower[j] == '_') && (j+1 == len(lower) || !idRune(lower[j+1]))) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func idRune(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c >= 0x80
+}
+
+var specListItemRE = regexp.MustCompile(`^(\s*)(?:[-*+]|\d{1,9}[.)])\s+`)
+
+func rankOccurrence(line, id string) int {
+	if _, _, ok := atxHeading(line); ok {
+		return 0
+	}
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "|") {
+		cells := strings.Split(strings.Trim(t, "|"), "|")
+		if len(cells) > 0 && containsWord(cells[0], id) {
+			return 1
+		}
+		return 3
+	}
+	t = specListItemRE.ReplaceAllString(line, "")
+	t = strings.TrimLeft(strings.TrimSpace(t), "*_`[>~ ")
+	if strings.HasPrefix(strings.ToLower(t), strings.ToLower(id)) {
+		return 2
+	}
+	return 3
+}
+
+// tableRow returns a table row with the table's header and separator rows.
+func tableRow(lines []string, at int) Location {
+	top := at
+	for top > 0 && strings.HasPrefix(strings.TrimSpace(lines[top-1]), "|") {
+		top--
+	}
+	var rows []string
+	start := top
+	if at-top >= 2 {
+		rows = append(rows, lines[top], lines[top+1])
+	} else {
+		start = at
+	}
+	rows = append(rows, lines[at])
+	return Location{Text: strings.Join(rows, "\n") + "\n", Rule: RuleRequirementID, Detail: "table row", Start: start + 1, End: at + 1}
+}
+
+// listItem returns a list item: its line and the lines that continue it
+// (indented deeper, or lazy continuation lines) up to a blank line, the
+// next item at the same or a lower indentation, or a heading.
+func listItem(lines []string, at int) Location {
+	indent := len(specListItemRE.FindStringSubmatch(lines[at])[1])
+	end := at
+	for end+1 < len(lines) {
+		l := lines[end+1]
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		if m := specListItemRE.FindStringSubmatch(l); m != nil && len(m[1]) <= indent {
+			break
+		}
+		if _, _, ok := atxHeading(l); ok {
+			break
+		}
+		end++
+	}
+	return Location{Text: strings.Join(lines[at:end+1], "\n") + "\n", Rule: RuleRequirementID, Detail: "list item", Start: at + 1, End: end + 1}
+}
+
+// paragraph returns the block of non-blank lines holding line at.
+func paragraph(lines []string, at int) Location {
+	start, end := at, at
+	for start > 0 && strings.TrimSpace(lines[start-1]) != "" {
+		if _, _, ok := atxHeading(lines[start-1]); ok {
+			break
+		}
+		start--
+	}
+	for end+1 < len(lines) && strings.TrimSpace(lines[end+1]) != "" {
+		if _, _, ok := atxHeading(lines[end+1]); ok {
+			break
+		}
+		end++
+	}
+	return Location{Text: strings.Join(lines[start:end+1], "\n") + "\n", Rule: RuleRequirementID, Detail: "paragraph", Start: start + 1, End: end + 1}
 }

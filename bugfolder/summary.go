@@ -20,8 +20,10 @@ type Summary struct {
 	Winner       string
 	WinnerSolver string
 	CostUSD      float64
-	Tokens       int
-	StartedAt    time.Time
+	// CostUnknown is set when no cost was recorded (a hand-run debate).
+	CostUnknown bool
+	Tokens      int
+	StartedAt   time.Time
 	// Health is tokens spent per accepted contribution (0 when unknown).
 	Health float64
 	// Problems are files of the debates that could not be read.
@@ -57,10 +59,12 @@ func (s *Summary) fromLatest(d *Debate) {
 	}
 	s.StartedAt = d.StartedAt()
 	if f := d.Final; f != nil {
+		s.WinnerSolver = f.WinnerSolver
 		if f.Winner != "" {
 			s.Winner = d.Lang.LabelName(f.Winner)
+		} else if f.WinnerSolver != "" {
+			s.Winner, s.WinnerSolver = f.WinnerSolver, "" // a hand-run judge named the solver, not a label
 		}
-		s.WinnerSolver = f.WinnerSolver
 		s.Health = f.HealthTokensPerContribution
 	}
 }
@@ -71,6 +75,7 @@ func (s *Summary) fromLatest(d *Debate) {
 // health from the totals.
 func (s *Summary) fromFiles(full *Debate) {
 	s.Tokens, s.CostUSD = full.Totals()
+	s.CostUnknown = !full.CostKnown()
 	if s.N == 0 && len(full.Rounds) > 0 {
 		for _, f := range full.Rounds[0].Files {
 			if f.Role == RoleSolver {

@@ -419,24 +419,35 @@ func (w *Writer) AppendEvent(line []byte, sync bool) error {
 	return nil
 }
 
-// ArchiveDebate moves a bug's finished or cancelled debate/ aside as
-// debate-<started_at as YYYYMMDDTHHMMSSZ>/ so a new debate can start; it
-// returns the new folder. A finished debate is never overwritten.
+// ArchiveDebate moves a bug's finished or cancelled debate/ (or an
+// unfinished one run by hand) aside as ArchivePath names it, so a new
+// debate can start; it returns the new folder. A finished debate is never
+// overwritten, and the archived folder carries no lock file.
 func ArchiveDebate(bugDir string, startedAt time.Time) (string, error) {
 	if err := CheckWritable(bugDir); err != nil {
 		return "", err
 	}
 	src := filepath.Join(bugDir, DebateDir)
-	base := "debate-" + startedAt.UTC().Format("20060102T150405Z")
-	dst := filepath.Join(bugDir, base)
-	for i := 2; exists(dst); i++ {
-		dst = filepath.Join(bugDir, fmt.Sprintf("%s-%d", base, i))
-	}
+	dst := ArchivePath(bugDir, startedAt)
 	if err := os.Rename(src, dst); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return "", nil
 		}
 		return "", fmt.Errorf("archive %s: %w", src, err)
 	}
+	if err := os.Remove(filepath.Join(dst, LockFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("archive %s: %w", dst, err)
+	}
 	return dst, syncDir(bugDir)
+}
+
+// ArchivePath is where a bug's debate/ goes when a new debate starts:
+// debate-<started_at as YYYYMMDDTHHMMSSZ>/, numbered -2, -3… when taken.
+func ArchivePath(bugDir string, startedAt time.Time) string {
+	base := "debate-" + startedAt.UTC().Format("20060102T150405Z")
+	dst := filepath.Join(bugDir, base)
+	for i := 2; exists(dst); i++ {
+		dst = filepath.Join(bugDir, fmt.Sprintf("%s-%d", base, i))
+	}
+	return dst
 }

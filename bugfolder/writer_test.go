@@ -134,23 +134,38 @@ func TestFinalFileFormat(t *testing.T) {
 	}
 }
 
+// TestEnglishNames: an English debate writes the canonical Portuguese file
+// and folder names (the framework's fix skill reads only those).
 func TestEnglishNames(t *testing.T) {
 	w := newWriter(t, bugfolder.EN)
-	p, _, err := w.WriteDebater(fixedMeta(0, "agent-1"), answer)
+	id := bugfolder.EN.SolverID(1)
+	if id != "agente-1" || bugfolder.EN.CriticID(2) != "critic-2" || bugfolder.EN.RoundDir(3) != "rodada-3" {
+		t.Errorf("ids %s %s %s", id, bugfolder.EN.CriticID(2), bugfolder.EN.RoundDir(3))
+	}
+	p, _, err := w.WriteDebater(fixedMeta(0, id), answer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(p, filepath.Join("round-0", "agent-1.md")) {
+	if !strings.HasSuffix(p, filepath.Join("rodada-0", "agente-1.md")) {
 		t.Errorf("path %s", p)
 	}
-	if p, _ := w.WriteJudgeAttempt(2, fixedMeta(0, "judge"), "x"); !strings.HasSuffix(p, filepath.Join("judge", "attempt-2.md")) {
+	if p, _ := w.WriteJudgeAttempt(2, fixedMeta(0, "juiz"), "x"); !strings.HasSuffix(p, filepath.Join("juiz", "tentativa-2.md")) {
 		t.Errorf("judge attempt %s", p)
 	}
-	if p, _ := w.WriteConvergence("x"); filepath.Base(p) != "convergence.md" {
+	if p, _ := w.WriteConvergence("x"); filepath.Base(p) != "convergencia.md" {
 		t.Errorf("convergence %s", p)
 	}
-	if got := w.RawPath(1, "agent-2", 3, "stdout"); got != filepath.Join("round-1", "raw", "agent-2.attempt-3.stdout") {
+	if p, _ := w.WriteFinal(bugfolder.FinalMeta{}, "## Winner\n\nProposal A\n"); filepath.Base(p) != "resposta-final.md" {
+		t.Errorf("final %s", p)
+	}
+	if got := w.RawPath(1, "agente-2", 3, "stdout"); got != filepath.Join("rodada-1", "raw", "agente-2.attempt-3.stdout") {
 		t.Errorf("raw %s", got)
+	}
+	if bugfolder.EN.LabelName("A") != "Proposal A" || bugfolder.SecWinner.Heading(bugfolder.EN) != "## Winner" {
+		t.Error("English labels and headings")
+	}
+	if d, err := bugfolder.ReadDebate(w.Dir, bugfolder.PT); err != nil || d.Lang != bugfolder.PT {
+		t.Errorf("without problema.md the folder's language is the fallback: %v %v", d.Lang, err)
 	}
 }
 

@@ -64,9 +64,25 @@ func renderMarkdown(e *env, md string) error {
 	return err
 }
 
-// resolveBug finds the bug a command names.
+// resolveBug finds the bug a command names, prints the warnings its
+// bug.md deserves on stderr, and refuses a bug folder without bug.md.
 func resolveBug(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, error) {
-	return bugfolder.Resolve(e.cwd, arg)
+	reg, b, err := bugfolder.Resolve(e.cwd, arg)
+	if err != nil || b == nil {
+		return reg, b, err
+	}
+	if b.Incomplete {
+		return reg, nil, b.Warnings[0]
+	}
+	printWarnings(e, b.Warnings)
+	return reg, b, nil
+}
+
+// printWarnings prints a bug's loose-field warnings on stderr.
+func printWarnings(e *env, warns []error) {
+	for _, w := range warns {
+		fmt.Fprintf(e.stderr, "moot: warning: %v\n", w)
+	}
 }
 
 // findRegister finds the register above the working folder.

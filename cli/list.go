@@ -25,13 +25,17 @@ type listEntry struct {
 	R             *int     `json:"r"`
 	Winner        *string  `json:"winner"`
 	WinnerSolver  *string  `json:"winner_solver"`
-	CostUSD       float64  `json:"cost_usd"`
+	CostUSD       *float64 `json:"cost_usd"`
 	Tokens        int      `json:"tokens"`
 	Health        *float64 `json:"health_tokens_per_contribution"`
 	StartedAt     *string  `json:"started_at"`
 	Debates       int      `json:"debates"`
 	Visibility    string   `json:"visibility"`
 	Locked        bool     `json:"locked"`
+	// Incomplete is a bug folder without bug.md yet; Warnings are the
+	// loose fields read anyway (also printed on stderr).
+	Incomplete bool     `json:"incomplete,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -48,7 +52,10 @@ Status is one of: no-debate, running (also a debate interrupted by a crash),
 waiting (for a human decision), cancelled, judge-failed, done.
 
 A bug folder that cannot be read is reported on stderr and the exit code is 2;
-the others are still listed.`,
+the others are still listed. A bug folder without bug.md yet is listed as
+incomplete, and loose fields (an unknown visibility, read as restricted; a
+display number written BUG-008…) are warnings on stderr: neither changes the
+exit code.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := findRegister(e)
@@ -57,6 +64,7 @@ the others are still listed.`,
 			}
 			dirs, errs := bugfolder.BugDirs(reg)
 			var entries []listEntry
+			var warns []error
 			for _, bd := range dirs {
 				s, err := bugfolder.IndexBug(reg, bd)
 				if err != nil {
@@ -64,6 +72,7 @@ the others are still listed.`,
 					continue
 				}
 				errs = append(errs, s.Problems...)
+				warns = append(warns, s.Bug.Warnings...)
 				entries = append(entries, toEntry(reg, s))
 			}
 			if asJSON {
@@ -78,6 +87,7 @@ the others are still listed.`,
 			} else {
 				printList(e, entries)
 			}
+			printWarnings(e, warns)
 			for _, err := range errs {
 				fmt.Fprintf(e.stderr, "moot: %v\n", err)
 			}
@@ -95,11 +105,17 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	b := s.Bug
 	en := listEntry{
 		BugID: b.ID, Context: b.Context, Title: b.Title, Path: reg.Rel(b.Dir),
-		Status: string(s.State), CostUSD: s.CostUSD, Tokens: s.Tokens, Debates: s.Count,
-		Visibility: b.Visibility, Locked: b.Done,
+		Status: string(s.State), Tokens: s.Tokens, Debates: s.Count,
+		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete,
+	}
+	for _, w := range b.Warnings {
+		en.Warnings = append(en.Warnings, w.Error())
 	}
 	if b.DisplayNumber != 0 {
 		en.DisplayNumber = ptr(b.DisplayNumber)
+	}
+	if s.Latest == nil || !s.CostUnknown {
+		en.CostUSD = ptr(s.CostUSD) // null: no cost was recorded (unknown, not zero)
 	}
 	if s.Mode != "" {
 		en.Mode = ptr(string(s.Mode))
@@ -142,17 +158,22 @@ func printList(e *env, entries []listEntry) {
 		}
 		if en.Winner != nil {
 			winner = *en.Winner
-			if en.WinnerSolver != nil {
+			if en.WinnerSolver != nil && *en.WinnerSolver != winner {
 				winner += " (" + *en.WinnerSolver + ")"
 			}
 		}
 		if en.StartedAt != nil {
 			started = (*en.StartedAt)[:10]
 		}
-		if en.Debates > 0 {
-			cost = engine.USD(en.CostUSD)
+		if en.Debates > 0 && en.CostUSD != nil {
+			cost = engine.USD(*en.CostUSD)
+		} else if en.Debates > 0 {
+			cost = "unknown"
 		}
 		status := en.Status
+		if en.Incomplete {
+			status = "incomplete"
+		}
 		if en.Locked {
 			status += " (closed)"
 		}

@@ -157,6 +157,13 @@ func engineOf(d *bugfolder.Debate, id string) string {
 
 // stateHint tells the engineer what to do next with a debate.
 func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
+	unfinished := d.State != bugfolder.StateDone && d.State != bugfolder.StateCancelled && d.State != bugfolder.StateNoDebate
+	switch {
+	case unfinished && d.HandRun() && d.State == bugfolder.StateJudgeFailed:
+		return fmt.Sprintf("run by hand, and its judge failed: `moot resume %s --winner A` records your choice, or `moot run %s --mode MODE` archives it and starts a new debate", bug.ID, bug.ID)
+	case unfinished && (d.HandRun() || d.Translated()):
+		return fmt.Sprintf("unfinished, and moot cannot continue it in place (run by hand or written with the translated names): `moot run %s --mode MODE` archives it and starts a new debate", bug.ID)
+	}
 	switch d.State {
 	case bugfolder.StateRunning:
 		if d.Holder != nil && d.HolderAlive {
@@ -224,6 +231,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		if p.Judge != "" {
 			eng = append(eng, "judge "+p.Judge)
 		}
+		if len(eng) == 0 {
+			eng = append(eng, "not recorded (a debate run by hand)")
+		}
 		rows = append(rows, [2]string{"engines", strings.Join(eng, ", ")})
 	} else {
 		rows = append(rows, [2]string{"setup", "problema.md is missing: the debate never finished its setup"})
@@ -232,7 +242,14 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		rows = append(rows, [2]string{"started", t.Format("2006-01-02 15:04:05 UTC")})
 	}
 	tokens, cost := d.Totals()
-	rows = append(rows, [2]string{"spent", fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))})
+	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))
+	switch {
+	case !d.CostKnown() && tokens == 0:
+		spent = "unknown: neither tokens nor cost were recorded (a debate run by hand)"
+	case !d.CostKnown():
+		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded)", thousands(tokens))
+	}
+	rows = append(rows, [2]string{"spent", spent})
 	if f := d.Final; f != nil {
 		win := "—"
 		if f.Winner != "" {
@@ -240,6 +257,8 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 			if f.WinnerSolver != "" {
 				win += " (" + f.WinnerSolver + ")"
 			}
+		} else if f.WinnerSolver != "" {
+			win = f.WinnerSolver
 		}
 		by := f.DecidedBy
 		if by == "" {

@@ -263,6 +263,16 @@ func TestJudgeFailure(t *testing.T) {
 // a closed bug, an unfinished debate, no --yes.
 func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
 	p := newProject(t)
+	// bug 9's debate as moot leaves one (canonical names, an event log):
+	// unfinished, so run refuses (a debate run by hand or with the translated
+	// names is archived instead: TestHandRunDebateIsNeverADeadEnd)
+	x9 := filepath.Join(p.dir, "_reversa_bugs/billing/bugs/BUG-20260801-X9Z2-invoice-total-rounding/debate")
+	for from, to := range map[string]string{"problem.md": "problema.md", "round-0": "rodada-0", "round-1": "rodada-1"} {
+		if err := os.Rename(filepath.Join(x9, from), filepath.Join(x9, to)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(x9, "eventos.jsonl"), []byte(`{"type":"round_started","time":"2026-08-01T10:00:00Z","round":0}`+"\n"), 0o600)
 	fp := testutil.Fingerprint(t, filepath.Join(p.dir, "_reversa_bugs"))
 	for _, tc := range []struct {
 		args []string
@@ -437,23 +447,38 @@ func TestJSONEvents(t *testing.T) {
 	}
 }
 
-// TestEnglishProject writes the English form.
+// TestEnglishProject: a project whose doc_language is English gets the
+// canonical Portuguese file names (the fix skill reads only
+// debate/resposta-final.md) with English headings and labels, and no lock
+// file is left in the finished debate.
 func TestEnglishProject(t *testing.T) {
 	p := newProject(t)
-	os.WriteFile(filepath.Join(p.dir, ".reversa", "state.json"), []byte(`{"doc_language": "en"}`), 0o644)
+	os.WriteFile(filepath.Join(p.dir, ".reversa", "state.json"), []byte(`{"doc_language": "English"}`), 0o644)
 	p.moot("run", "7", "--mode", "spec", "-r", "1", "--yes", "--headless").mustExit(t, 0)
-	for _, f := range []string{"problem.md", "round-0/agent-1.md", "round-1/agent-3.md", "convergence.md", "final-answer.md"} {
+	for _, f := range []string{"problema.md", "rodada-0/agente-1.md", "rodada-1/agente-3.md", "convergencia.md", "resposta-final.md"} {
 		if _, err := os.Stat(filepath.Join(p.debate(), f)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	for _, f := range []string{"problema.md", "rodada-0", "resposta-final.md"} {
+	for _, f := range []string{"problem.md", "round-0", "final-answer.md", bugfolder.LockFile} {
 		if _, err := os.Stat(filepath.Join(p.debate(), f)); err == nil {
-			t.Errorf("%s written in an English project: forms never mix", f)
+			t.Errorf("%s written in a finished English debate", f)
 		}
 	}
-	d, _ := bugfolder.ReadDebate(p.debate(), bugfolder.EN)
-	if d.Final == nil || !strings.Contains(d.Final.Body, "## Winner") || !strings.Contains(p.prompt(1, "agent-1", 1), "## Reading of the rule") {
-		t.Error("English headings")
+	final, _ := os.ReadFile(filepath.Join(p.debate(), "resposta-final.md"))
+	for _, h := range []string{"## Winner", "## Grafts", "## Rationale per criterion", "## Synthesis", "Proposal "} {
+		if !strings.Contains(string(final), h) {
+			t.Errorf("resposta-final.md lacks %q", h)
+		}
+	}
+	if strings.Contains(string(final), "## Vencedora") {
+		t.Error("Portuguese heading in an English debate: forms never mix")
+	}
+	d, _ := bugfolder.ReadDebate(p.debate(), bugfolder.PT)
+	if d.Lang != bugfolder.EN || d.Final == nil || !strings.Contains(p.prompt(1, "agente-1", 1), "## Reading of the rule") {
+		t.Errorf("read back as %s; English headings in the prompts", d.Lang)
+	}
+	if r := p.moot("show", "7").mustExit(t, 0); !strings.Contains(r.stdout, "Proposal ") {
+		t.Errorf("show:\n%s", r.stdout)
 	}
 }

@@ -6,6 +6,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -279,10 +280,40 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("external engine(s) %s will receive the bug (P) and the proposals", strings.Join(ext, ", ")))
 		}
 	}
+	if s.Bug != nil {
+		p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)
+		if s.Problem != nil {
+			p.Warnings = append(p.Warnings, s.Problem.Warnings...)
+		}
+	}
 	if s.Bug != nil && s.Bug.Locked() {
 		p.Refusals = append(p.Refusals, fmt.Sprintf("%s exists: the bug is closed and read-only; moot shows its debates but starts none there", s.Bug.Register.Rel(s.Bug.Dir)+"/"+bugfolder.DoneFile))
 	}
 	return p, nil
+}
+
+// archiveNotice says what starting this debate does to the bug's current
+// debate/: a finished one (or an unfinished one run by hand) is moved
+// aside, and the plan names where its answer will be while the new debate
+// runs — the fix step reads only debate/resposta-final.md.
+func archiveNotice(b *bugfolder.Bug) []string {
+	dir := filepath.Join(b.Dir, bugfolder.DebateDir)
+	old, err := bugfolder.ReadDebate(dir, b.Register.Lang)
+	if err != nil || !old.Archivable() {
+		return nil
+	}
+	to := b.Register.Rel(bugfolder.ArchivePath(b.Dir, old.StartedAt()))
+	from := b.Register.Rel(dir)
+	if old.Final != nil {
+		return []string{fmt.Sprintf("%s/ holds a finished debate: it will be archived as %s/ when this debate starts; until this one finishes, %s/%s is absent and the previous answer is at %s/%s", from, to, from, bugfolder.PT.Names().Final, to, filepath.Base(old.Final.Path))}
+	}
+	if old.State == bugfolder.StateCancelled {
+		return []string{fmt.Sprintf("%s/ holds a cancelled debate without a final answer: it will be archived as %s/ when this debate starts", from, to)}
+	}
+	if !old.HandRun() {
+		return []string{fmt.Sprintf("%s/ holds an unfinished debate (%s) written with the translated names, which moot cannot continue in place: it will be archived as %s/ when this debate starts", from, old.State, to)}
+	}
+	return []string{fmt.Sprintf("%s/ holds an unfinished debate (%s) run by hand, with no event log: moot cannot resume it call by call, so it will be archived as %s/ when this debate starts (to finish it by hand instead, cancel now)", from, old.State, to)}
 }
 
 // USD formats a dollar amount as moot shows money: cents, or four decimals

@@ -268,12 +268,13 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch old.State {
-	case bugfolder.StateRunning, bugfolder.StateWaiting, bugfolder.StateJudgeFailed:
+	switch {
+	case old.State == bugfolder.StateNoDebate:
+	case !old.Archivable():
 		if old.Problem != nil || len(old.Rounds) > 0 {
 			return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("holds an unfinished debate (%s); continue it with: moot resume %s", old.State, bug.ID)}
 		}
-	case bugfolder.StateDone, bugfolder.StateCancelled:
+	default:
 		// a finished debate is never overwritten: move it aside, under its lock
 		lk, err := bugfolder.AcquireLock(dir, opts.Command)
 		if err != nil {
@@ -553,10 +554,17 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	case d.State == bugfolder.StateNoDebate:
 		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("there is no debate to resume; start one with: moot run %s", bug.ID)}
 	case d.State == bugfolder.StateDone:
+		if d.HandRun() { // nothing of moot's to complete: leave the hand-run folder as it is
+			return &Result{Outcome: OutcomeDone, Dir: dir, AlreadyDone: true, Reason: "the debate is already finished; nothing to resume"}, nil
+		}
 		if err := CompleteLog(bug, d, opts); err != nil {
 			return nil, err
 		}
 		return &Result{Outcome: OutcomeDone, Dir: dir, AlreadyDone: true, Reason: "the debate is already finished; nothing to resume"}, nil
+	case d.HandRun():
+		return resumeHandRun(ctx, bug, d, opts)
+	case d.Translated():
+		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("is written with the translated names (problem.md, round-K/agent-i.md); moot now writes only the canonical ones (problema.md, rodada-K/agente-i.md) and cannot continue it in place: `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so)", bug.ID, bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.StartedAt())))}
 	case d.Problem == nil:
 		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("has no %s: the debate never finished its setup; start it again with moot run %s", d.Lang.Names().Problem, bug.ID)}
 	}

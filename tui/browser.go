@@ -295,6 +295,9 @@ func (r *browserRow) line(st *Styles, medianHealth float64) string {
 	if s.Count > 0 {
 		nr = fmt.Sprintf("%d×%d", s.N, s.R)
 		cost = engine.USD(s.CostUSD)
+		if s.CostUnknown {
+			cost = "unknown"
+		}
 	}
 	if s.Winner != "" {
 		winner = s.Winner[strings.LastIndexByte(s.Winner, ' ')+1:]

@@ -1,0 +1,56 @@
+package bugfolder
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The visibility values of the bug schema.
+const (
+	VisibilityNormal     = "normal"
+	VisibilityInternal   = "internal"
+	VisibilityRestricted = "restricted"
+)
+
+// restrictedVisibility is the one rule for what a visibility allows: only
+// exactly normal or internal let a bug reach an external engine; any other
+// value, the empty one included, is restricted (fail-closed).
+func restrictedVisibility(v string) bool {
+	return v != VisibilityNormal && v != VisibilityInternal
+}
+
+// visibilityOf reads a bug's visibility from its front matter, failing
+// closed: an absent field is normal (the schema's default); a plain text
+// value normal, internal or restricted in any case is itself; anything else
+// — another word (public, private), a list, a mapping, an alias, a tag, an
+// empty value, a key in another case (Visibility:) or a YAML merge key that
+// could bring one in — is restricted, and why says so.
+func visibilityOf(m *yaml.Node) (v, why string) {
+	if m == nil {
+		return VisibilityNormal, ""
+	}
+	var node *yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		switch {
+		case k.Value == "<<" || k.Tag == "!!merge":
+			return VisibilityRestricted, "the front matter uses a YAML merge key (<<), which could set visibility where moot does not read it"
+		case k.Value == "visibility":
+			node = m.Content[i+1]
+		case strings.EqualFold(strings.TrimSpace(k.Value), "visibility"):
+			return VisibilityRestricted, "the field is written " + k.Value + ": (the schema's key is visibility:, in lower case)"
+		}
+	}
+	if node == nil {
+		return VisibilityNormal, ""
+	}
+	if node.Kind != yaml.ScalarNode || (node.Tag != "!!str" && node.Tag != "") || node.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return VisibilityRestricted, describeNode(node) + " is not one of normal, internal, restricted"
+	}
+	switch w := strings.ToLower(strings.TrimSpace(node.Value)); w {
+	case VisibilityNormal, VisibilityInternal, VisibilityRestricted:
+		return w, ""
+	}
+	return VisibilityRestricted, describeNode(node) + " is not one of normal, internal, restricted"
+}

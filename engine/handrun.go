@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// resumeHandRun continues what moot can of a debate run by hand (the debate
+// skill followed by a host agent: no event log, no p_sha256). After a failed
+// judge (juiz/ holds its attempts) it records a human choice among the last
+// round's proposals — --winner headless, the menu in the TUI — and writes
+// resposta-final.md. Anything else it explains: `moot run` archives the
+// debate and starts a new one, so a hand-run debate is never a dead end.
+func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) (*Result, error) {
+	archive := bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.StartedAt()))
+	if len(d.JudgeAttempts) == 0 || len(d.Rounds) == 0 {
+		return nil, &bugfolder.InputError{Path: d.Dir, Msg: fmt.Sprintf("holds a debate run by hand (%s, with no event log): moot cannot continue it call by call. `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so); or finish it by hand", d.State, bug.ID, archive)}
+	}
+	last := d.Rounds[len(d.Rounds)-1]
+	mode := d.Mode()
+	if mode == "" {
+		mode = bugfolder.Diagnosis
+	}
+	n := last.Solvers
+	if d.Problem != nil && d.Problem.N > n {
+		n = d.Problem.N
+	}
+	p := ""
+	if d.Problem != nil {
+		p = d.Problem.P
+	}
+	w, err := bugfolder.OpenWriter(bug.Dir, d.Dir, d.Lang, opts.Command)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	r := newRunner(opts, bug, d.Lang, mode, n, last.K, p, 0, 0) // r.w stays nil until a choice is recorded: nothing is logged before
+	for _, f := range last.Files {
+		if f.Role == bugfolder.RoleSolver {
+			r.solvers = append(r.solvers, f.SolverID)
+			r.panel[f.SolverID] = true
+		}
+	}
+	bodies := map[string]string{}
+	for _, f := range last.Files { // read as the browser reads them: no status is ok
+		if f.Role == bugfolder.RoleSolver && f.Status == bugfolder.StatusOK {
+			bodies[f.SolverID] = f.Body
+		}
+	}
+	props := Label(NewAnonymizer(r.lang, r.engineNames(), HideAll), bodies)
+	if len(props) == 0 {
+		return nil, &bugfolder.InputError{Path: last.Dir, Msg: fmt.Sprintf("holds no valid proposal to choose from; `moot run %s --mode MODE` archives this hand-run debate as %s/ and starts a new one", bug.ID, archive)}
+	}
+	jf := JudgeFailure{Attempt: len(d.JudgeAttempts), Reason: "the judge of this hand-run debate failed (see its juiz/ folder)"}
+	var letters []string
+	for _, pr := range props {
+		jf.Labels = append(jf.Labels, LabelPreview{Label: pr.Label, Preview: pr.Body})
+		letters = append(letters, pr.Label)
+	}
+	dec, err := opts.Supervisor.JudgeFailed(ctx, jf)
+	if errors.Is(err, ErrNeedHuman) {
+		reason := fmt.Sprintf("the judge of this hand-run debate failed and it records no judge engine to retry: `moot resume %s --winner A` records your choice among %s", bug.ID, labelList(d.Lang, letters))
+		r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, Reason: reason})
+		return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch dec.Choice {
+	case JudgeHuman:
+		if !contains(letters, dec.Winner) {
+			return nil, &bugfolder.InputError{Field: "--winner", Msg: fmt.Sprintf("%s names no proposal: the labels are %s", dec.Winner, labelList(d.Lang, letters))}
+		}
+		r.w = w
+		r.emit(Event{Type: EvDecision, Point: "judge", Choice: string(dec.Choice), By: "human", Round: r.r, Winner: dec.Winner})
+		if err := r.writeHumanFinal(props, dec.Winner); err != nil {
+			return nil, err
+		}
+		return r.finish(OutcomeDone, "")
+	case JudgeRetry:
+		return nil, &bugfolder.InputError{Path: d.Dir, Msg: fmt.Sprintf("was run by hand and records no judge engine, so moot cannot retry its judge: record a human choice with `moot resume %s --winner A`, or start a new debate with `moot run %s` (it archives this one as %s/)", bug.ID, bug.ID, archive)}
+	}
+	reason := fmt.Sprintf("nothing recorded; `moot resume %s` asks again", bug.ID)
+	r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, Reason: reason})
+	return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
+}
+
+func labelList(l bugfolder.Lang, letters []string) string {
+	out := ""
+	for i, x := range letters {
+		if i > 0 {
+			out += ", "
+		}
+		out += l.LabelName(x)
+	}
+	return out
+}

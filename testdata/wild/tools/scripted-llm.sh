@@ -1,0 +1,97 @@
+#!/bin/sh
+# scripted-llm: a stand-in "model" for trying moot without one.
+#
+# moot runs it as a `command` engine: the prompt arrives on stdin and the
+# answer goes to stdout. It answers in the debate protocol's format with
+# canned text (varied per solver), in the prompt's language, as a solver,
+# a critic or the judge. It never reads the project and knows nothing about
+# the bug: it only shows how a debate flows and what moot writes.
+set -u
+prompt=$(cat)
+role=${MOOT_ROLE:-solver}
+id=${MOOT_SOLVER_ID:-agente-1}
+round=${MOOT_ROUND:-0}
+
+case "$prompt" in *"You are "*) en=1 ;; *) en=0 ;; esac
+mode=$(printf '%s\n' "$prompt" | grep -E '^Mod[eo]: (diagnosis|repair|spec)' | head -n 1 | sed 's/^Mod[eo]: \([a-z]*\).*/\1/')
+[ -n "$mode" ] || mode=diagnosis
+
+h() { # h PORTUGUESE ENGLISH: a level-2 heading in the prompt's language
+	if [ "$en" = 1 ]; then printf '## %s\n\n' "$2"; else printf '## %s\n\n' "$1"; fi
+}
+t() { # t PORTUGUESE ENGLISH: a line of text in the prompt's language
+	if [ "$en" = 1 ]; then printf '%s\n' "$2"; else printf '%s\n' "$1"; fi
+}
+
+case "$id" in
+*1) idea=$(t "o recálculo disparado pela troca de CEP reaplica o desconto progressivo" "the recalculation triggered by the postcode change applies the tiered discount again") ;;
+*2) idea=$(t "aplicar_desconto acrescenta descontos sem limpar os anteriores" "aplicar_desconto appends discounts without clearing the earlier ones") ;;
+*) idea=$(t "frete e desconto recalculam em paralelo e a ordem decide o total" "shipping and discount recalculate concurrently and the order decides the total") ;;
+esac
+
+peers=$(printf '%s\n' "$prompt" | grep -oE '<<<(INÍCIO|BEGIN) (agente|agent)-[0-9]+' | sed 's/.* //' | sort -u)
+
+critique() {
+	h "Crítica às demais propostas" "Critique of the other proposals"
+	for p in $peers; do
+		t "- $p: explica o log, mas o teste precisa repetir a troca de CEP 10 vezes." "- $p: explains the log, but the test must repeat the postcode change 10 times."
+	done
+	printf '\n'
+}
+
+solver_body() {
+	case "$mode" in
+	repair) h "Estratégia de correção" "Fix strategy"; t "Limpar os descontos do carrinho antes de recalcular; manter a assinatura pública." "Clear the cart's discounts before recalculating; keep the public signature." ;;
+	spec) h "Leitura da regra" "Reading of the rule"; t "A regra 4.1 permite um só desconto percentual, o maior." "Rule 4.1 allows a single percentage discount, the larger one." ;;
+	*) h "Hipóteses" "Hypotheses"; t "H1: $idea." "H1: $idea."; t "H2: o cupom é aplicado duas vezes no fechamento." "H2: the coupon is applied twice at checkout." ;;
+	esac
+	printf '\n'
+	if [ "$mode" = diagnosis ]; then
+		h "Causa raiz proposta" "Proposed root cause"; t "$idea." "$idea."; printf '\n'
+	fi
+	h "Teste" "Test"; t "Carrinho com cupom e 3 itens, trocar o CEP, fechar: esperar um só desconto." "Cart with a coupon and 3 items, change the postcode, close: expect one discount."; printf '\n'
+	h "Impacto sobre a spec" "Impact on the spec"; t "Nenhum: a regra 4.1 já proíbe o acúmulo." "None: rule 4.1 already forbids stacking."; printf '\n'
+	h "Riscos e efeitos colaterais" "Risks and side effects"; t "Pedidos em aberto recalculados mudam de total." "Open orders that are recalculated change their total."; printf '\n'
+	h "Evidências" "Evidence"; t "- evidence/fechamento.log: dois eventos de desconto no mesmo carrinho." "- evidence/fechamento.log: two discount events on the same cart."; printf '\n'
+	h "Confiança" "Confidence"; t "média: a cápsula reproduz 7 de 10 vezes." "medium: the capsule reproduces 7 times out of 10."
+	if [ "$round" -ge 1 ]; then printf '\n'; critique; fi
+}
+
+critic_body() {
+	critique
+	h "Evidências" "Evidence"; t "- evidence/reproduction.md" "- evidence/reproduction.md"; printf '\n'
+	h "Confiança" "Confidence"; t "média: as propostas convergem na causa." "medium: the proposals converge on the cause."
+}
+
+judge_body() {
+	labels=$(printf '%s\n' "$prompt" | awk '/^# (Propostas finais|Final proposals)/ { p = 1 } p' |
+		grep -oE '<<<(INÍCIO|BEGIN) (PROPOSTA|PROPOSAL) [A-Z] ' | awk '{ print $3 }')
+	winner=$(printf '%s\n' "$labels" | head -n 1)
+	other=$(printf '%s\n' "$labels" | sed -n '2p')
+	criteria=$(printf '%s\n' "$prompt" | awk '/^# Probl/ { exit } /^[0-9]+\. / { n++ } END { print n + 0 }')
+	label=Proposta
+	[ "$en" = 1 ] && label=Proposal
+	h "Vencedora" "Winner"; printf '%s %s\n\n' "$label" "$winner"
+	h "Enxertos" "Grafts"
+	if [ -n "$other" ]; then
+		t "- $label $other: o teste que repete a troca de CEP." "- $label $other: the test that repeats the postcode change."
+	else
+		t "nenhum" "none"
+	fi
+	printf '\n'
+	h "Justificativa por critério" "Rationale per criterion"
+	i=1
+	while [ "$i" -le "$criteria" ]; do
+		t "$i. Critério $i: a vencedora o atende melhor." "$i. Criterion $i: the winner meets it best."
+		i=$((i + 1))
+	done
+	printf '\n'
+	h "Síntese" "Synthesis"
+	round=0 solver_body
+}
+
+case "$role" in
+judge) judge_body ;;
+critic) critic_body ;;
+*) solver_body ;;
+esac
