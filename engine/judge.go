@@ -22,7 +22,7 @@ func (r *runner) proposals() []Proposal {
 			bodies[id] = f.Body
 		}
 	}
-	return Label(NewAnonymizer(r.lang, r.engineNames(), HideAll), bodies)
+	return Label(r.scrubber(HideAll), bodies)
 }
 
 // judgeAttempts counts the failed judge attempts already kept.

@@ -262,6 +262,12 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 			p.USDKnown = false
 			p.Warnings = append(p.Warnings, fmt.Sprintf("engine %s has no known price: its cost is not in the total (set price: in the engines file)", a.est.Name))
 		}
+		if !Distinctive(a.est.Name) {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("engine %s is named like a common word: its name cannot be hidden from peers and the judge without altering prose, so it is left as written (rename it, e.g. %s-1, to hide it)", a.est.Name, a.est.Name))
+		}
+		if m := a.est.Model; m != "" && !Distinctive(m) {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("model %s of engine %s is named like a common word: it cannot be hidden from peers and the judge", m, a.est.Name))
+		}
 		if a.lim.ContextTokens == 0 {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("engine %s has an unknown context window: prompts are not checked against it (set context_tokens: in the engines file)", a.est.Name))
 		}
@@ -278,6 +284,9 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 		} else {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("external engine(s) %s will receive the bug (P) and the proposals", strings.Join(ext, ", ")))
 		}
+	}
+	if c > 0 && s.R == 0 {
+		p.Refusals = append(p.Refusals, fmt.Sprintf("%d critic(s) with -r 0: critics run in rounds 1..R and round k's solvers read them, so with no round after round 0 nobody would read a critique; drop --critic or give -r 1 or more", c))
 	}
 	if s.Bug != nil && s.Bug.Locked() {
 		p.Refusals = append(p.Refusals, fmt.Sprintf("%s exists: the bug is closed and read-only; moot shows its debates but starts none there", s.Bug.Register.Rel(s.Bug.Dir)+"/"+bugfolder.DoneFile))
