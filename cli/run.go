@@ -184,6 +184,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 func newResumeCmd(e *env) *cobra.Command {
 	var rf runFlags
 	var winner, config string
+	var acceptEngines bool
 	cmd := &cobra.Command{
 		Use:   "resume BUG [flags]",
 		Short: "Continue an interrupted debate where it stopped",
@@ -193,7 +194,15 @@ calls without a finished file are run, a pending decision is asked again.
 A problema.md changed since setup is refused.
 
 --winner LABEL records a human judge choice after the judge failed (LABEL is
-the letter or the full label, any case: A, "Proposta A", "Proposal A").
+the letter or the full label, any case: A, "Proposta A", "Proposal A"). It
+makes no model call, so it needs no --yes; a label that names no proposal is
+exit 2 with nothing written.
+
+A debate is locked to what its engines are (kind, model, endpoint host, argv
+digest — recorded in problema.md). When the engines file now resolves a name
+differently, resume stops with exit 2 naming the difference;
+--accept-engine-change accepts it as an amendment, logged like a swap and
+recorded in every file written from then on (the TUI asks instead).
 
 On a finished debate it says there is nothing to resume and exits 0.`,
 		Args: cobra.ExactArgs(1),
@@ -249,7 +258,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			pr := newProgress(e, reg, rf.asJSON)
 			res, err := engine.Resume(ctx, bug, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
-				Command: "moot resume " + bug.ID, Version: version(),
+				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
 			})
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
@@ -260,6 +269,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 	rf.register(cmd)
 	cmd.Flags().StringVar(&winner, "winner", "", "record a human judge choice: a label letter or full label")
 	cmd.Flags().StringVar(&config, "config", "", "engines file")
+	cmd.Flags().BoolVar(&acceptEngines, "accept-engine-change", false, "accept engines that now resolve to another kind, model, endpoint or command as an amendment (logged like a swap)")
 	return cmd
 }
 

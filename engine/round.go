@@ -462,13 +462,21 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 func (r *runner) meta(k int, id string, role bugfolder.Role, o *outcome, status bugfolder.Status) bugfolder.DebaterMeta {
 	m := bugfolder.DebaterMeta{
 		ProtocolVersion: bugfolder.ProtocolVersion, DebateID: fmt.Sprintf("%s-r%d", r.bug.ID, k), BugID: r.bug.ID,
-		Role: role, SolverID: id, Engine: o.engine, Round: k, Status: status,
+		Role: role, SolverID: id, Engine: o.engine, Model: r.modelOf(o.engine), Round: k, Status: status,
 		StartedAt: bugfolder.Timestamp(o.started), FinishedAt: bugfolder.Timestamp(o.finished),
 		DurationMS: o.finished.Sub(o.started).Milliseconds(), Attempt: o.attempt,
 		TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: o.cost, TokensEstimated: o.estimated,
 		ExitCode: o.res.ExitCode, Error: o.res.Err, Amendment: r.amendment[id],
 	}
 	return m
+}
+
+// modelOf is the model an engine is configured with ("" when it names none).
+func (r *runner) modelOf(engine string) string {
+	if ec, err := r.opts.Config.Engine(engine); err == nil {
+		return ec.Model
+	}
+	return ""
 }
 
 // callDebater runs one solver or critic call and writes its file: the body
