@@ -109,10 +109,10 @@ type Model struct {
 	// an amendment; the resume then runs with them.
 	acceptEngines bool
 	bug           *bugfolder.Bug
-	wiz     *wizard
-	problem *bugfolder.Problem
-	probErr error
-	cost    costState
+	wiz           *wizard
+	problem       *bugfolder.Problem
+	probErr       error
+	cost          costState
 
 	deb     *debateView
 	tab     int
