@@ -232,6 +232,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		rows = append(rows, [2]string{"started", t.Format("2006-01-02 15:04:05 UTC")})
 	}
 	tokens, cost := d.Totals()
+	rows = append(rows, [2]string{"calls", fmt.Sprintf("%d model calls (retried attempts included)", d.ModelCalls())})
 	rows = append(rows, [2]string{"spent", fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))})
 	if f := d.Final; f != nil {
 		win := "—"

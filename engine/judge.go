@@ -77,13 +77,13 @@ func (r *runner) runJudge(ctx context.Context) error {
 	reason := "the judge's last attempt failed"
 	for {
 		if !ask {
-			attempt := r.judgeAttempts() + 1
 			jid := r.lang.Names().JudgeID
-			r.emit(Event{Type: EvJudgeStarted, Round: r.r, Engine: r.judgeEngine, Attempt: attempt})
+			r.emit(Event{Type: EvJudgeStarted, Round: r.r, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.r, jid)})
 			o, err := r.invoke(ctx, r.r, jid, bugfolder.RoleJudge, prompt)
 			if err != nil {
 				return err
 			}
+			attempt := o.attempt // tentativa-K is numbered like its raw output
 			err = r.keepPrompt(prompt, o.attempt)
 			if e := o.rawErr(); err == nil {
 				err = e

@@ -302,9 +302,24 @@ var attemptFile = regexp.MustCompile(`^(.+)\.attempt-(\d+)\.`)
 // used are read once per raw folder (so a resume never overwrites earlier
 // raw output), then counted in memory.
 func (r *runner) nextAttempt(k int, id string) int {
-	dir := filepath.Join(r.w.Dir, filepath.Dir(r.w.RawPath(k, id, 1, "stdout")))
 	r.cacheMu.Lock()
 	defer r.cacheMu.Unlock()
+	used := r.usedAttempts(k, id)
+	used[id]++
+	return used[id]
+}
+
+// peekAttempt is the number the next attempt of id in round k will get.
+func (r *runner) peekAttempt(k int, id string) int {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	return r.usedAttempts(k, id)[id] + 1
+}
+
+// usedAttempts is the last attempt number per id of round k's raw folder;
+// the caller holds cacheMu.
+func (r *runner) usedAttempts(k int, id string) map[string]int {
+	dir := filepath.Join(r.w.Dir, filepath.Dir(r.w.RawPath(k, id, 1, "stdout")))
 	if r.attempts == nil {
 		r.attempts = map[string]map[string]int{}
 	}
@@ -321,8 +336,7 @@ func (r *runner) nextAttempt(k int, id string) int {
 		}
 		r.attempts[dir] = used
 	}
-	used[id]++
-	return used[id]
+	return used
 }
 
 // lazyRaw is a raw-output file created when its first byte arrives, so

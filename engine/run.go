@@ -583,7 +583,6 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 // totals sums the calls, tokens and cost recorded in the debate's files.
 func (r *runner) totals() (calls, tokens int, usd float64) {
 	add := func(f *bugfolder.DebaterFile) {
-		calls++
 		tokens += f.TokensIn + f.TokensOut
 		usd += f.CostUSD
 	}
@@ -599,6 +598,8 @@ func (r *runner) totals() (calls, tokens int, usd float64) {
 	if final != nil {
 		add(&final.DebaterFile)
 	}
+	// calls are the model calls made: every attempt's raw output
+	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, JudgeAttempts: attempts, Final: final})
 	return calls, tokens, usd
 }
 
@@ -652,6 +653,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 		return nil, err
 	}
 	defer w.Close()
+	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.ProblemIntact(pf, raw) {
+		return nil, &bugfolder.InputError{Path: pf.Path, Field: "p_sha256", Msg: "P no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
+	}
 	records := readLog(dir, d.Lang)
 	for _, rec := range records {
 		if rec.Type == EvSetup && rec.SHA != "" && rec.SHA != pf.SHA256 {
@@ -965,12 +969,8 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 		evs = append(evs, Event{Type: EvJudgeFinished, Winner: d.Lang.LabelName(f.Winner), By: f.DecidedBy, Attempt: f.Attempt, Reason: note})
 	}
 	if !seen[EvDebateFinished] {
-		calls := 0
-		for _, rd := range d.Rounds {
-			calls += len(rd.Files)
-		}
 		rel, _ := filepath.Rel(bug.Dir, d.Dir)
-		evs = append(evs, Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: rel, Calls: calls + f.Attempt,
+		evs = append(evs, Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: rel, Calls: d.ModelCalls(),
 			Tokens: f.TotalTokens, USD: f.TotalCostUSD, Participants: f.Participants, Reason: note})
 	}
 	for _, ev := range evs {
