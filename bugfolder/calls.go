@@ -4,16 +4,17 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 // rawStdoutRE names the raw stdout of one attempt ("agente-2.attempt-1.stdout").
-var rawStdoutRE = regexp.MustCompile(`^.+\.attempt-\d+\.stdout$`)
+var rawStdoutRE = regexp.MustCompile(`^(.+)\.attempt-\d+\.stdout$`)
 
 // CountModelCalls counts the model calls a debate folder records: every
 // attempt whose raw output was kept (a retried attempt included), in each
-// round and in the judge's folder. A round or judge folder without raw
-// output (written by hand, by another tool) counts its files instead; a
-// human choice is not a call.
+// round and in the judge's folder; a debater file with no raw output
+// (written by hand, or by another tool) counts once. A human choice is not
+// a call.
 func CountModelCalls(d *Debate) int {
 	n := 0
 	ents, _ := os.ReadDir(d.Dir)
@@ -22,44 +23,43 @@ func CountModelCalls(d *Debate) int {
 			continue
 		}
 		dir := filepath.Join(d.Dir, e.Name())
-		if c, ok := countRaw(filepath.Join(dir, "raw")); ok {
+		raw := rawAttempts(filepath.Join(dir, "raw"))
+		for _, c := range raw {
 			n += c
-			continue
 		}
 		files, _ := os.ReadDir(dir)
 		for _, f := range files {
-			if !f.IsDir() && debaterRE.MatchString(f.Name()) {
+			if !f.IsDir() && debaterRE.MatchString(f.Name()) && raw[strings.TrimSuffix(f.Name(), ".md")] == 0 {
 				n++
 			}
 		}
 	}
+	judged := 0
 	for _, jd := range []string{names[PT].JudgeID, names[EN].JudgeID} {
-		if c, ok := countRaw(filepath.Join(d.Dir, jd, "raw")); ok {
-			return n + c
+		for _, c := range rawAttempts(filepath.Join(d.Dir, jd, "raw")) {
+			judged += c
 		}
 	}
-	n += len(d.JudgeAttempts)
-	if f := d.Final; f != nil && f.DecidedBy != "human" {
-		n++
+	if judged == 0 {
+		judged = len(d.JudgeAttempts)
+		if f := d.Final; f != nil && f.DecidedBy != "human" {
+			judged++
+		}
 	}
-	return n
+	return n + judged
 }
 
 // ModelCalls counts the model calls the debate records (CountModelCalls).
 func (d *Debate) ModelCalls() int { return CountModelCalls(d) }
 
-// countRaw counts the raw stdout files of a raw folder; ok is false when
-// the folder does not exist.
-func countRaw(dir string) (int, bool) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, false
-	}
-	n := 0
+// rawAttempts counts the raw stdout files of a raw folder, by debater id.
+func rawAttempts(dir string) map[string]int {
+	out := map[string]int{}
+	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
-		if !e.IsDir() && rawStdoutRE.MatchString(e.Name()) {
-			n++
+		if m := rawStdoutRE.FindStringSubmatch(e.Name()); m != nil && !e.IsDir() {
+			out[m[1]]++
 		}
 	}
-	return n, true
+	return out
 }

@@ -272,6 +272,11 @@ type FinalMeta struct {
 	TotalTokens                 int        `yaml:"total_tokens"`
 	TotalCostUSD                float64    `yaml:"total_cost_usd"`
 	HealthTokensPerContribution float64    `yaml:"health_tokens_per_contribution"`
+	// RecommendedVerdict is a spec-mode debate's recommendation
+	// (spec-correta | spec-desatualizada | spec-gap); Decision is "pending"
+	// until a human decides.
+	RecommendedVerdict string `yaml:"recommended_verdict,omitempty"`
+	Decision           string `yaml:"decision,omitempty"`
 }
 
 // Stamp is a timestamp as the protocol writes it: ISO 8601, UTC, whole

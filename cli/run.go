@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -169,6 +170,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
+			pr.restricted = bug.Restricted()
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(),
@@ -241,14 +243,23 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				fmt.Fprintf(e.stdout, "%s: the debate is already finished (%s); nothing to resume\n", bug.ID, reg.Rel(d.Dir))
 				return nil
 			}
-			if winner != "" && d.State != bugfolder.StateJudgeFailed {
-				return usageErr("--winner records a choice after the judge failed, and this debate is %s", d.State)
+			if winner != "" {
+				// a judge failure answered cancel or pause is still open
+				if d.PendingDecision() != "judge" {
+					return usageErr("--winner records a choice after the judge failed, and this debate is %s", d.State)
+				}
+				if labels := engine.FinalLabels(d); !slices.Contains(labels, pol.Winner) {
+					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
+				}
 			}
 			headless := rf.isHeadless(e)
 			if !headless {
 				return resumeTUI(e, reg, bug, cfg, pol)
 			}
 			left := engine.Remaining(d)
+			if winner != "" {
+				left-- // a human choice is no model call: it needs no --yes
+			}
 			if !rf.yes && left > 0 {
 				fmt.Fprintf(e.stdout, "Resuming %s needs at least %d more call(s) (%s). Run again with --yes to accept.\n", bug.ID, left, reg.Rel(d.Dir))
 				return withCode(ExitNeedHuman, errors.New("not resumed: pass --yes to accept the remaining calls"))
@@ -256,6 +267,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
+			pr.restricted = bug.Restricted()
 			res, err := engine.Resume(ctx, bug, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",

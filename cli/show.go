@@ -166,8 +166,11 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 	case bugfolder.StateWaiting:
 		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), bug.ID)
 	case bugfolder.StateJudgeFailed:
-		return fmt.Sprintf("the judge failed: `moot resume %s` retries it, or `moot resume %s --winner A` records your choice", bug.ID, bug.ID)
+		return "the judge failed: " + engine.JudgeAdvice(bug.ID, engine.FinalLabels(d))
 	case bugfolder.StateCancelled:
+		if d.PendingDecision() == "judge" {
+			return "cancelled after the judge failed; " + engine.JudgeAdvice(bug.ID, engine.FinalLabels(d))
+		}
 		return fmt.Sprintf("cancelled; everything is kept: `moot resume %s` continues it", bug.ID)
 	}
 	return ""

@@ -94,9 +94,11 @@ func (r *runner) runJudge(ctx context.Context) error {
 			meta := r.meta(r.r, jid, bugfolder.RoleJudge, o, o.res.Status)
 			meta.DebateID = r.bug.ID + "-final"
 			if o.res.Status == bugfolder.StatusOK {
+				o.res.Body = bugfolder.CanonicalHeadings(o.res.Body, r.lang)
 				ans, v := bugfolder.ValidateJudge(o.res.Body, r.lang, letters, len(r.rubric))
+				verdict := r.checkSynthesis(ans, &v)
 				if v.OK() {
-					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, o.res.Body, o)
+					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, o.res.Body, o, verdict)
 				}
 				meta.Status = bugfolder.StatusInvalidOutput
 				for _, p := range v.Problems {
@@ -120,7 +122,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
-			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; `moot resume %s` retries it, or `moot resume %s --winner A` records your choice", reason, r.bug.ID, r.bug.ID)}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; %s", reason, JudgeAdvice(r.bug.ID, letters))}
 		}
 		if err != nil {
 			return err
@@ -148,14 +150,65 @@ func (r *runner) runJudge(ctx context.Context) error {
 			return r.writeHumanFinal(props, d.Winner)
 		case JudgeCancel:
 			r.emit(dec)
-			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept: `moot resume %s` asks again", r.bug.ID)}
+			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept and the choice is still open: %s", JudgeAdvice(r.bug.ID, letters))}
 		case JudgePause:
 			r.emit(dec)
-			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; `moot resume %s` asks again", r.bug.ID)}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; %s", JudgeAdvice(r.bug.ID, letters))}
 		default:
 			return fmt.Errorf("unknown judge decision %q", d.Choice)
 		}
 	}
+}
+
+// JudgeAdvice says exactly what to run after a judge failure: the retry
+// (a model call, so --yes) or a human choice among the labels (no call).
+func JudgeAdvice(bugID string, labels []string) string {
+	ls := strings.Join(labels, ", ")
+	first := "A"
+	if len(labels) > 0 {
+		first = labels[0]
+	}
+	return fmt.Sprintf("to retry the judge run `moot resume %s --yes --on-judge-failure retry`; to choose the winner yourself run `moot resume %s --winner %s` (labels: %s)", bugID, bugID, first, ls)
+}
+
+// FinalLabels lists the labels the judge step of a debate offers: one
+// letter per valid solver file of the last round.
+func FinalLabels(d *bugfolder.Debate) []string {
+	if d.Problem == nil {
+		return nil
+	}
+	var out []string
+	for _, rd := range d.Rounds {
+		if rd.K != d.Problem.R {
+			continue
+		}
+		for _, f := range rd.Files {
+			if f.Role == bugfolder.RoleSolver && f.Status == bugfolder.StatusOK {
+				out = append(out, string(rune('A'+len(out))))
+			}
+		}
+	}
+	return out
+}
+
+// checkSynthesis holds the judge's synthesis to the mode: it must carry
+// the mode's sections, and in spec mode state the recommended verdict,
+// which it returns.
+func (r *runner) checkSynthesis(ans *bugfolder.JudgeAnswer, v *bugfolder.Validation) string {
+	if ans.Synthesis == "" {
+		return ""
+	}
+	for _, h := range bugfolder.MissingModeSections(ans.Synthesis, r.lang, r.mode) {
+		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "lacks the mode's section " + h})
+	}
+	if r.mode != bugfolder.Spec {
+		return ""
+	}
+	verdict := bugfolder.RecommendedVerdict(ans.Synthesis, r.lang)
+	if verdict == "" {
+		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "states no recommended verdict (" + bugfolder.SpecVerdictWords(r.lang) + ")"})
+	}
+	return verdict
 }
 
 // keepPrompt saves the judge's prompt for audit, beside its raw output.
@@ -175,7 +228,7 @@ func (r *runner) keepPrompt(prompt string, attempt int) error {
 // preceded by the degraded line when fewer than N took part, with the
 // label → solver map, the accepted contributions, who decided and how many
 // took part in the front matter.
-func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by string, meta bugfolder.DebaterMeta, body string, call *outcome) error {
+func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by string, meta bugfolder.DebaterMeta, body string, call *outcome, verdict string) error {
 	var labels []bugfolder.KV
 	winnerSolver := ""
 	for _, p := range props {
@@ -199,6 +252,14 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 			}
 		}
 	}
+	if r.mode == bugfolder.Spec {
+		v := verdict
+		if v == "" {
+			v = r.t("nenhum", "none")
+		}
+		fmt.Fprintf(&head, r.t("> Veredito recomendado: %s. É uma recomendação: a decisão sobre a spec é humana.\n\n",
+			"> Recommended verdict: %s. It is a recommendation: the decision on the spec is a human's.\n\n"), v)
+	}
 	_, tokens, usd := r.totals()
 	tokens += meta.TokensIn + meta.TokensOut
 	usd += deref(meta.CostUSD)
@@ -206,6 +267,9 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 		Labels: bugfolder.OrderedMap(labels), AcceptedContributions: accepted, DecidedBy: by,
 		Participants: bugfolder.Participants(r.lang, k, r.n), Degraded: k < r.n, Absent: absent,
 		TotalTokens: tokens, TotalCostUSD: usd}
+	if r.mode == bugfolder.Spec {
+		fm.RecommendedVerdict, fm.Decision = verdict, "pending"
+	}
 	if accepted > 0 {
 		fm.HealthTokensPerContribution = float64(tokens) / float64(accepted)
 	}
@@ -240,6 +304,13 @@ func (r *runner) writeHumanFinal(props []Proposal, winner string) error {
 	fmt.Fprintf(&b, "%s\n\n", bugfolder.SecRationale.Heading(r.lang))
 	fmt.Fprintf(&b, r.t("- Escolha humana: o juiz falhou %d vez(es) (ver %s/) e o engenheiro escolheu %s. Nenhuma justificativa por critério foi gerada.\n\n",
 		"- Human choice: the judge failed %d time(s) (see %s/) and the engineer chose %s. No per-criterion rationale was produced.\n\n"), r.judgeAttempts(), r.lang.Names().JudgeID, r.lang.LabelName(winner))
-	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(r.lang), strings.TrimSpace(win.Body)+"\n")
-	return r.writeFinal(props, winner, 1, "human", meta, b.String(), nil)
+	// the chosen proposal's mode sections, as it wrote them; its critique
+	// of the others is no part of an answer
+	synth := strings.TrimSpace(bugfolder.DropSection(win.Body, bugfolder.SecCritique))
+	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(r.lang), synth+"\n")
+	verdict := ""
+	if r.mode == bugfolder.Spec {
+		verdict = bugfolder.RecommendedVerdict(synth, r.lang)
+	}
+	return r.writeFinal(props, winner, 1, "human", meta, b.String(), nil, verdict)
 }

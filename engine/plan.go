@@ -165,6 +165,9 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 				return nil, err
 			}
 			lim := harness.LimitsOf(ec)
+			if why := projectAccessRefusal(ec); why != "" {
+				p.Refusals = append(p.Refusals, why)
+			}
 			a = &acc{est: &EngineEstimate{Name: name, Kind: string(ec.Kind), Model: ec.Model, External: ec.External, PriceKnown: lim.Price != nil, ContextTokens: lim.ContextTokens}, lim: lim, roles: map[string]bool{}}
 			byName[name] = a
 		}

@@ -313,6 +313,12 @@ func (j JudgePrompt) Render() string {
 	fmt.Fprintf(&w, t("%s\n  uma entrada numerada por critério da rubrica (%d critérios)\n", "%s\n  one numbered entry per rubric criterion (%d criteria)\n"), bugfolder.SecRationale.Heading(j.Lang), len(j.Rubric))
 	fmt.Fprintf(&w, t("%s\n  por último: a resposta final, com estas seções em ##: %s\n", "%s\n  last: the final answer, with these sections at ##: %s\n"),
 		bugfolder.SecSynthesis.Heading(j.Lang), strings.Join(bugfolder.RequiredSections(j.Lang, j.Mode, bugfolder.RoleSolver, 0), ", "))
+	if j.Mode == bugfolder.Spec {
+		fmt.Fprintf(&w, t("  Em %s, escreva numa linha própria \"Veredito recomendado: X\" (X é um de %s) e diga que a decisão é humana: você recomenda, não decide.\n",
+			"  In %s, write on a line of its own \"Recommended verdict: X\" (X is one of %s) and say that the decision is a human's: you recommend, you do not decide.\n"),
+			bugfolder.SecSynthesis.Heading(j.Lang), bugfolder.SpecVerdictWords(j.Lang))
+	}
+	fmt.Fprintf(&w, t("  Em %s, cada enxerto vem de uma proposta que não é a vencedora.\n", "  In %s, each graft comes from a proposal other than the winner.\n"), bugfolder.SecGrafts.Heading(j.Lang))
 	w.WriteString(t("\n# Problema (P)\n\n", "\n# Problem (P)\n\n"))
 	w.WriteString(strings.TrimRight(j.P, "\n") + "\n")
 	w.WriteString(t("\n# Propostas finais\n\n", "\n# Final proposals\n\n"))

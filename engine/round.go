@@ -504,6 +504,8 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 	status := o.res.Status
 	var invalid []string
 	if status == bugfolder.StatusOK {
+		// one form of headings per debate; the raw output keeps the model's
+		o.res.Body = bugfolder.CanonicalHeadings(o.res.Body, r.lang)
 		v := bugfolder.ValidateDebater(o.res.Body, bugfolder.Expect{Lang: r.lang, Mode: r.mode, Role: role, Round: k, Peers: peers})
 		if !v.OK() {
 			status = bugfolder.StatusInvalidOutput

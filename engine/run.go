@@ -186,6 +186,9 @@ func prepareEngines(ctx context.Context, opts Options, bug *bugfolder.Bug, names
 	if err := checkExternal(opts.Config, bug, names); err != nil {
 		return nil, nil, err
 	}
+	if err := checkProjectAccess(opts.Config, names); err != nil {
+		return nil, nil, err
+	}
 	if opts.Check != nil {
 		if err := opts.Check(ctx, uniq(names)); err != nil {
 			return nil, nil, err
@@ -339,7 +342,6 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	}
 	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
 	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, Formula: plan.Formula})
-	r.noteProjectAccess()
 	res, err := r.execute(ctx)
 	if res != nil {
 		res.TookOver = w.TookOver()
@@ -705,7 +707,6 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if len(diffs) > 0 {
 		r.acceptEngineChange(diffs, current, opts.AcceptedBy)
 	}
-	r.noteProjectAccess()
 	res, err := r.execute(ctx)
 	if res != nil {
 		res.TookOver = w.TookOver()
@@ -726,20 +727,29 @@ func uniq(names []string) []string {
 	return out
 }
 
-// noteProjectAccess logs every engine that reads the project itself
-// (project_access: read-only, verifiable only for codex's OS sandbox).
-func (r *runner) noteProjectAccess() {
-	dir := r.opts.Harness.ProjectDir
-	if dir == "" {
-		return
+// projectAccessRefusal says why an engine with read-only project access
+// may not take part in a debate: it could read debate/ — the other
+// participants' files, and in round 0 break the blind — and no engine's
+// sandbox can hide that folder. "" when the engine has none.
+func projectAccessRefusal(ec *harness.EngineConfig) string {
+	if ec.ProjectAccess != "read-only" {
+		return ""
 	}
-	names := uniq(append(mapValues(r.engineOf), r.judgeEngine))
-	sort.Strings(names)
-	for _, name := range names {
-		if ec, err := r.opts.Config.Engine(name); err == nil && ec.ProjectAccess == "read-only" {
-			r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("engine %s reads the project at %s, read-only (its OS sandbox; project_access: read-only)", name, dir)})
+	return fmt.Sprintf("engine %s has project_access: read-only, so it could read the debate folder (the other participants' files; round 0 would not be blind) and moot cannot mask it: set project_access: none for debates", ec.Name)
+}
+
+// checkProjectAccess refuses engines that would read the project.
+func checkProjectAccess(cfg *harness.Config, names []string) error {
+	for _, n := range uniq(names) {
+		ec, err := cfg.Engine(n)
+		if err != nil {
+			return err
+		}
+		if why := projectAccessRefusal(ec); why != "" {
+			return &bugfolder.InputError{Field: "project_access", Msg: "refused before anything was written: " + why}
 		}
 	}
+	return nil
 }
 
 func short(s string) string {

@@ -68,9 +68,9 @@ func validBody(req harness.Request) string {
 			rest := req.Prompt[strings.Index(req.Prompt, "# Propostas finais"):]
 			first = rest[strings.Index(rest, "PROPOSTA ")+9:][:1]
 		}
-		return "## Vencedora\n\nProposta " + first + "\n\n## Enxertos\n\nnenhum\n\n## Justificativa por critério\n\n1. a\n2. b\n3. c\n4. d\n\n## Síntese\n\n## Hipóteses\n\nH\n"
+		return "## Vencedora\n\nProposta " + first + "\n\n## Enxertos\n\nnenhum\n\n## Justificativa por critério\n\n1. a\n2. b\n3. c\n4. d\n\n## Síntese\n\n## Hipóteses\n\nH\n\n## Causa raiz proposta\n\nC\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nI\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE\n\n## Confiança\n\nalta: o log confirma.\n"
 	}
-	b := fmt.Sprintf("## Hipóteses\n\nH de %s: %s\n\n## Causa raiz proposta\n\nC\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nI\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE r%d\n\n## Confiança\n\nalta: ok\n", req.SolverID, flavour[req.SolverID], req.Round)
+	b := fmt.Sprintf("## Hipóteses\n\nH de %s: %s\n\n## Causa raiz proposta\n\nC\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nI\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE r%d\n\n## Confiança\n\nalta: o log confirma.\n", req.SolverID, flavour[req.SolverID], req.Round)
 	if req.Round >= 1 {
 		b += "\n## Crítica às demais propostas\n\n- agente-1: ok\n"
 	}
@@ -454,9 +454,10 @@ func TestJudgeHumanChoiceAndLabels(t *testing.T) {
 	}
 }
 
-// TestProjectAccessIsLogged: an engine given read-only access to the
-// project is named, with the folder, in the event log.
-func TestProjectAccessIsLogged(t *testing.T) {
+// TestProjectAccessIsRefused: an engine that would read the project (and
+// with it debate/, the other participants' files) is refused before
+// anything is written; round 0 stays blind.
+func TestProjectAccessIsRefused(t *testing.T) {
 	f := newFixture(t, "7")
 	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false}\n  cx: {kind: codex, project_access: read-only}\n"))
 	if err != nil {
@@ -466,12 +467,12 @@ func TestProjectAccessIsLogged(t *testing.T) {
 	f.engines["cx"] = &scripted{}
 	opts := f.opts(&sup{})
 	opts.Harness.ProjectDir = f.bug.Register.Project
-	if _, err := Start(context.Background(), f.setup(2, 0, "a", "cx"), opts); err != nil {
-		t.Fatal(err)
+	_, err = Start(context.Background(), f.setup(2, 0, "a", "cx"), opts)
+	if !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), "project_access") {
+		t.Fatalf("err = %v", err)
 	}
-	log, _ := os.ReadFile(filepath.Join(f.bug.Dir, "debate", "eventos.jsonl"))
-	if !strings.Contains(string(log), "engine cx reads the project at "+f.bug.Register.Project+", read-only") {
-		t.Errorf("the project access is not in the log:\n%s", log)
+	if _, err := os.Stat(filepath.Join(f.bug.Dir, "debate")); err == nil {
+		t.Error("a refused debate wrote its folder")
 	}
 }
 
