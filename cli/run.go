@@ -118,8 +118,15 @@ func newRunCmd(e *env) *cobra.Command {
 		Use:   "run BUG [flags]",
 		Short: "Plan, show the cost, and run a debate (TUI on a terminal)",
 		Long: `Run a debate on a bug: N solvers answer in round 0 and R more rounds, each
-round reading only the frozen snapshot of the last; then the isolated judge
-writes resposta-final.md. Everything is written into the bug's debate/ folder.
+round reading only the frozen snapshot of the last (critics of a round run
+first, and that round's solvers read their critiques); then the isolated
+judge writes resposta-final.md. Everything is written into the bug's debate/
+folder.
+
+In spec mode the final answer states the recommended verdict (spec-correta,
+spec-desatualizada or spec-gap; recorded as recommended_verdict in its front
+matter, with decision: pending) and says the decision is the human's; a spec
+judge answer without a verdict is a judge failure.
 
 Headless (no terminal, or --headless/--json) the cost plan must be accepted
 with --yes, --mode is required, and the quorum and judge-failure menus are

@@ -23,7 +23,9 @@
 // of the variables named in FAKE_LEAK, on stdout and stderr; with fail, it
 // then exits 1 quoting them again).
 //
-// FAKE_DELAY_MS delays every answer; FAKE_LOG names a file where each call
+// FAKE_CWDLOG names a file where each call appends its working folder,
+// that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
+// answer; FAKE_LOG names a file where each call
 // appends "start|finish role id round attempt pid"; FAKE_PROMPTS names a
 // folder where each prompt is saved as ROUND-ID-ATTEMPT.txt.
 package main
@@ -51,6 +53,16 @@ func main() {
 	if dir := os.Getenv("FAKE_PROMPTS"); dir != "" {
 		_ = os.MkdirAll(dir, 0o755)
 		_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%d.txt", round, id, attempt)), prompt, 0o644)
+	}
+	if f := os.Getenv("FAKE_CWDLOG"); f != "" {
+		// where the call runs: its folder, the folder's mode, whether P is there
+		wd, _ := os.Getwd()
+		mode := "?"
+		if fi, err := os.Stat(wd); err == nil {
+			mode = fmt.Sprintf("%o", fi.Mode().Perm())
+		}
+		_, perr := os.Stat(filepath.Join(wd, "P.md"))
+		appendFile(f, fmt.Sprintf("%s %s %v\n", wd, mode, perr == nil))
 	}
 	behaviour := pick(os.Getenv("FAKE_PLAN"), role, id, round, attempt)
 	if ms, _ := strconv.Atoi(os.Getenv("FAKE_DELAY_MS")); ms > 0 {
