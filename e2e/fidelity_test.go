@@ -185,7 +185,7 @@ func TestStricterJudge(t *testing.T) {
 // confidence without its justification is invalid-output.
 func TestHeadingsNormalized(t *testing.T) {
 	p := newProject(t)
-	p.Plan = "agente-1=variant,agente-2=nojust"
+	p.Plan = "agente-1=variant,agente-2=nojust,agente-3=unknownheading"
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless", "--on-quorum-loss", "continue").mustExit(t, 0)
 	r0 := p.readDebate().Rounds[0]
 	f := r0.File("agente-1")
@@ -207,6 +207,9 @@ func TestHeadingsNormalized(t *testing.T) {
 	}
 	if g := r0.File("agente-2"); g.Status != bugfolder.StatusInvalidOutput || !strings.Contains(strings.Join(g.Invalid, ";"), "justification") {
 		t.Errorf("a confidence without its sentence: %s %v", g.Status, g.Invalid)
+	}
+	if g := r0.File("agente-3"); g.Status != bugfolder.StatusInvalidOutput || !strings.Contains(strings.Join(g.Invalid, ";"), "## Observações extras: not a section of the protocol") {
+		t.Errorf("an unrecognised heading: %s %v", g.Status, g.Invalid)
 	}
 }
 

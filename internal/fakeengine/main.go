@@ -17,7 +17,8 @@
 // answering), winner:X (a judge answer naming label X), judgebad (a judge
 // answer naming no label), prose (a valid answer with common words and
 // peer names in prose), variant (variant headings), nojust (a confidence
-// without justification), selfgraft:X, noverdict:X and nosynth:X (judge
+// without justification), unknownheading (an extra unrecognised
+// section), selfgraft:X, noverdict:X and nosynth:X (judge
 // answers naming X with a self-graft, no spec verdict, or a synthesis
 // without the mode's sections), leak[:fail] (a valid answer quoting the values
 // of the variables named in FAKE_LEAK, on stdout and stderr; with fail, it
@@ -152,6 +153,8 @@ func main() {
 			a = strings.Replace(a, from, to, 1)
 		}
 		fmt.Print(a)
+	case "unknownheading":
+		fmt.Print(fakeanswer.Reply(p, role) + "\n## Observações extras\n\nnada\n")
 	case "nojust":
 		a := fakeanswer.Reply(p, role)
 		if i := strings.Index(a, "## Confiança"); i >= 0 {
