@@ -655,14 +655,15 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 		return nil, err
 	}
 	defer w.Close()
-	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.ProblemIntact(pf, raw) {
-		return nil, &bugfolder.InputError{Path: pf.Path, Field: "p_sha256", Msg: "P no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
-	}
 	records := readLog(dir, d.Lang)
 	for _, rec := range records {
 		if rec.Type == EvSetup && rec.SHA != "" && rec.SHA != pf.SHA256 {
 			return nil, &bugfolder.InputError{Path: pf.Path, Msg: fmt.Sprintf("changed since setup (sha256 %s, recorded %s); problema.md never changes mid-debate: restore it, or start a new debate", short(pf.SHA256), short(rec.SHA))}
 		}
+	}
+	// without the event log, P's own digest still tells
+	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.ProblemIntact(pf, raw) {
+		return nil, &bugfolder.InputError{Path: pf.Path, Field: "p_sha256", Msg: "P no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
 	}
 	r := newRunner(opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)
 	for _, kv := range pf.Solvers {
