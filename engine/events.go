@@ -133,7 +133,10 @@ func (e Event) MarshalJSON() ([]byte, error) {
 			m["reason"] = e.Reason
 		}
 		if len(e.Identities) > 0 {
-			m["identities"], m["affected"] = e.Identities, nonNil(e.Affected)
+			m["identities"] = e.Identities
+		}
+		if len(e.Affected) > 0 {
+			m["affected"] = e.Affected
 		}
 	case EvJudgeStarted:
 		m["round"], m["engine"], m["attempt"] = e.Round, e.Engine, e.Attempt

@@ -810,10 +810,12 @@ func (r *runner) replayDecisions(records []logRecord, recorded map[string]map[st
 		if rec.Type != EvDecision {
 			continue
 		}
-		if rec.Point == PointEngines {
-			for name, id := range rec.Identities {
-				locked[name] = id
+		for name, id := range rec.Identities {
+			if _, ok := locked[name]; !ok || rec.Point == PointEngines {
+				locked[name] = id // a swap's new engine, or an accepted change
 			}
+		}
+		if rec.Point == PointEngines {
 			for _, id := range rec.Affected {
 				r.amendment[id] = joinAmendment(r.amendment[id], rec.Reason)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -599,5 +600,32 @@ func TestResumeCompletesTheLogOfAFinishedDebate(t *testing.T) {
 	Resume(context.Background(), f.bug, f.opts(&sup{}))
 	if again, _ := os.ReadFile(log); string(again) != string(fixed) {
 		t.Error("a complete log was appended to")
+	}
+}
+
+// TestSwappedEngineIsLockedToo: a swap locks what its new engine is, so a
+// resume whose engines file now resolves it differently is refused.
+func TestSwappedEngineIsLockedToo(t *testing.T) {
+	f := newFixture(t, "7")
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Round >= 1 && req.SolverID != "agente-1" || req.Round == 2 {
+			return failed(bugfolder.StatusError)
+		}
+		return nil
+	}
+	s := &sup{quorum: []QuorumDecision{{Choice: QuorumSwap, SolverID: "agente-2", Engine: "b", By: "human"}}}
+	res, err := Start(context.Background(), f.setup(3, 2), f.opts(s))
+	if err != nil || res.Outcome != OutcomeWaiting {
+		t.Fatalf("%v %+v", err, res)
+	}
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false}\n  b: {kind: command, command: [y], external: false}\n  ext: {kind: command, command: [x]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.cfg = cfg
+	_, err = Resume(context.Background(), f.bug, f.opts(&sup{}))
+	var ece *EngineChangeError
+	if !errors.As(err, &ece) || !strings.Contains(err.Error(), "engine b: argv_sha256") || !bugfolder.IsInputError(err) {
+		t.Fatalf("err = %v", err)
 	}
 }
