@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
@@ -37,7 +38,22 @@ func (r *runner) judgeAttempts() int {
 	return n
 }
 
-var attemptRE = regexp.MustCompile(`^(?:tentativa|attempt)-\d+\.md$`)
+var attemptRE = regexp.MustCompile(`^(?:tentativa|attempt)-(\d+)\.md$`)
+
+// lastJudgeAttempt is the number of the latest failed judge attempt kept
+// (tentativa-K.md is numbered like its raw output, so K counts retries).
+func (r *runner) lastJudgeAttempt() int {
+	ents, _ := os.ReadDir(filepath.Join(r.w.Dir, r.lang.Names().JudgeID))
+	last := 0
+	for _, e := range ents {
+		if m := attemptRE.FindStringSubmatch(e.Name()); m != nil {
+			if n, _ := strconv.Atoi(m[1]); n > last {
+				last = n
+			}
+		}
+	}
+	return last
+}
 
 // judgePending reports whether the event log ends with a judge failure
 // that no decision settled (so resume asks again instead of calling).
@@ -116,7 +132,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 			r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
 		}
 		ask = false
-		jf := JudgeFailure{Attempt: r.judgeAttempts(), Reason: reason, RetryUSD: r.estimateCall(r.judgeEngine, bugfolder.RoleJudge)}
+		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, RetryUSD: r.estimateCall(r.judgeEngine, bugfolder.RoleJudge)}
 		for _, p := range props {
 			jf.Labels = append(jf.Labels, LabelPreview{Label: p.Label, Preview: p.Body})
 		}
