@@ -46,6 +46,8 @@ type DebaterFile struct {
 	Role            Role
 	SolverID        string
 	Engine          string
+	// Model is the model that answered, as the engine was configured.
+	Model           string
 	Round           int
 	Status          Status
 	StartedAt       time.Time
@@ -93,6 +95,7 @@ func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
 	f.Role = Role(strings.ToLower(scalar(m, "role")))
 	f.SolverID = scalar(m, "solver_id")
 	f.Engine = scalar(m, "engine")
+	f.Model = scalar(m, "model")
 	if n, ok, _ := intField(m, "round"); ok {
 		f.Round = n
 	} else {
@@ -125,6 +128,9 @@ type ProblemFile struct {
 	// Critics maps critic ids to engine names, in order.
 	Critics []KV
 	Judge   string
+	// Engines maps each engine name to its recorded identity (kind,
+	// model, host, argv_sha256), as written at setup.
+	Engines map[string]map[string]string
 	// Timeout is the timeout as written (a duration, or per engine).
 	Timeout   string
 	Timeouts  []KV
@@ -191,6 +197,16 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	}
 	if isCount(p.Judge) {
 		p.Judge = ""
+	}
+	if en := Lookup(m, "engines"); en != nil && en.Kind == yaml.MappingNode {
+		p.Engines = map[string]map[string]string{}
+		for i := 0; i+1 < len(en.Content); i += 2 {
+			fields := map[string]string{}
+			for _, kv := range stringMap(en, en.Content[i].Value) {
+				fields[kv.Key] = kv.Value
+			}
+			p.Engines[en.Content[i].Value] = fields
+		}
 	}
 	p.Timeout = scalar(m, "timeout")
 	p.Timeouts = stringMap(m, "timeout")

@@ -296,6 +296,10 @@ func foldHeading(s string) string {
 	} else if i > 0 && i < len(s) && s[i] == ' ' {
 		s = strings.TrimSpace(s[i:])
 	}
+	// emphasis inside the numbering ("1. **Teste**") or around a colon
+	// ("**Teste:**")
+	s = strings.TrimRight(s, ":. \t")
+	s = strings.Trim(s, "*_` \t")
 	s = strings.TrimRight(s, ":. \t")
 	s = strings.ToLower(stripAccents(s))
 	return strings.Join(strings.Fields(s), " ")

@@ -23,7 +23,10 @@ type Summary struct {
 	// CostUnknown is set when no cost was recorded (a hand-run debate).
 	CostUnknown bool
 	Tokens      int
-	StartedAt   time.Time
+	// Calls is how many model calls the latest debate made (retries
+	// included, human choices not).
+	Calls     int
+	StartedAt time.Time
 	// Health is tokens spent per accepted contribution (0 when unknown).
 	Health float64
 	// Problems are files of the debates that could not be read.
@@ -54,6 +57,7 @@ func Summarize(b *Bug) (*Summary, error) {
 func (s *Summary) fromLatest(d *Debate) {
 	s.Latest = d
 	s.State = d.State
+	s.Calls = CountModelCalls(d)
 	if d.Problem != nil {
 		s.Mode, s.N, s.R = d.Problem.Mode, d.Problem.N, d.Problem.R
 	}

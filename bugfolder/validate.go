@@ -211,6 +211,8 @@ func ValidateDebater(body string, e Expect) Validation {
 			v.Confidence = c
 			if c == ConfUnknown {
 				v.add(s.Key.Heading(e.Lang), "must start with %s, %s or %s", ConfLow.Word(e.Lang), ConfMedium.Word(e.Lang), ConfHigh.Word(e.Lang))
+			} else if !justified(s.Text()) {
+				v.add(s.Key.Heading(e.Lang), "%s needs one sentence of justification after it", c.Word(e.Lang))
 			}
 		case SecCritique:
 			if e.Role == RoleCritic {
@@ -232,6 +234,16 @@ func ValidateDebater(body string, e Expect) Validation {
 }
 
 var wordRE = regexp.MustCompile(`[\p{L}]+`)
+
+// justified reports whether a confidence section says why: at least two
+// words after the confidence word.
+func justified(text string) bool {
+	loc := wordRE.FindStringIndex(text)
+	if loc == nil {
+		return false
+	}
+	return len(wordRE.FindAllString(text[loc[1]:], 3)) >= 2
+}
 
 // firstConfidence reads the first word of a confidence section.
 func firstConfidence(text string) Confidence {
@@ -269,8 +281,23 @@ type Graft struct {
 }
 
 // AcceptedContributions counts the debater ideas the judge incorporated: the
-// winner plus each graft.
-func (a JudgeAnswer) AcceptedContributions() int { return 1 + len(a.Grafts) }
+// winner plus each graft from another proposal (a graft that names only
+// the winner is no idea of another debater, and is dropped).
+func (a JudgeAnswer) AcceptedContributions() int { return 1 + len(a.RealGrafts()) }
+
+// RealGrafts are the grafts that name a proposal other than the winner.
+func (a JudgeAnswer) RealGrafts() []Graft {
+	var out []Graft
+	for _, g := range a.Grafts {
+		for _, x := range g.Labels {
+			if x != a.Winner {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out
+}
 
 var labelRE = regexp.MustCompile(`(?i:\b(?:proposta|proposal))\s+([A-Z])\b`)
 

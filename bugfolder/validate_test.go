@@ -69,13 +69,12 @@ func TestValidateDebater(t *testing.T) {
 
 func TestConfidenceValues(t *testing.T) {
 	for in, want := range map[string]Confidence{
-		"baixa: pouca evidência":   ConfLow,
-		"**Média** — razoável":     ConfMedium,
-		"media, porque":            ConfMedium,
-		"ALTA.":                    ConfHigh,
-		"high: the capsule agrees": ConfHigh,
-		"muito alta":               ConfUnknown,
-		"80%":                      ConfUnknown,
+		"baixa: pouca evidência":        ConfLow,
+		"**Média** — razoável pelo log": ConfMedium,
+		"media, porque o log mostra":    ConfMedium,
+		"high: the capsule agrees":      ConfHigh,
+		"muito alta":                    ConfUnknown,
+		"80%":                           ConfUnknown,
 	} {
 		b := strings.Replace(body(diag0...), "alta: a cápsula confirma.", in, 1)
 		v := ValidateDebater(b, Expect{Mode: Diagnosis, Role: RoleSolver})
@@ -86,8 +85,15 @@ func TestConfidenceValues(t *testing.T) {
 			t.Errorf("%q: OK = %v", in, v.OK())
 		}
 	}
+	// a confidence without its sentence of justification is invalid
+	for _, in := range []string{"ALTA.", "média", "alta, porque"} {
+		b := strings.Replace(body(diag0...), "alta: a cápsula confirma.", in, 1)
+		if v := ValidateDebater(b, Expect{Mode: Diagnosis, Role: RoleSolver}); v.OK() || !strings.Contains(v.Summary(), "justification") {
+			t.Errorf("%q without justification: OK = %v (%s)", in, v.OK(), v.Summary())
+		}
+	}
 	// the value may sit on the heading line
-	b := strings.Replace(body(diag0...), "## Confiança\n\nalta: a cápsula confirma.", "## Confiança: média\n\nporque sim", 1)
+	b := strings.Replace(body(diag0...), "## Confiança\n\nalta: a cápsula confirma.", "## Confiança: média\n\nporque o log confirma", 1)
 	if v := ValidateDebater(b, Expect{Mode: Diagnosis, Role: RoleSolver}); !v.OK() || v.Confidence != ConfMedium {
 		t.Errorf("inline confidence: %v %s", v.Confidence, v.Summary())
 	}

@@ -163,6 +163,7 @@ type ProblemMeta struct {
 	Solvers          *yaml.Node `yaml:"solvers"`
 	Critics          *yaml.Node `yaml:"critics"`
 	Judge            string     `yaml:"judge"`
+	Engines          *yaml.Node `yaml:"engines,omitempty"`
 	Timeout          *yaml.Node `yaml:"timeout"`
 	Parallel         int        `yaml:"parallel"`
 	Language         string     `yaml:"language"`
@@ -183,6 +184,16 @@ func OrderedMap(pairs []KV) *yaml.Node {
 		n.Content = append(n.Content,
 			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv.Key},
 			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv.Value})
+	}
+	return n
+}
+
+// NestedMap builds a YAML mapping of name → ordered mapping, keeping the
+// order of names (problema.md's engine identities).
+func NestedMap(names []string, fields map[string][]KV) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, name := range names {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name}, OrderedMap(fields[name]))
 	}
 	return n
 }
@@ -229,6 +240,7 @@ type DebaterMeta struct {
 	Role            Role     `yaml:"role"`
 	SolverID        string   `yaml:"solver_id"`
 	Engine          string   `yaml:"engine"`
+	Model           string   `yaml:"model,omitempty"`
 	Round           int      `yaml:"round"`
 	Status          Status   `yaml:"status"`
 	StartedAt       Stamp    `yaml:"started_at"`
@@ -260,6 +272,11 @@ type FinalMeta struct {
 	TotalTokens                 int        `yaml:"total_tokens"`
 	TotalCostUSD                float64    `yaml:"total_cost_usd"`
 	HealthTokensPerContribution float64    `yaml:"health_tokens_per_contribution"`
+	// RecommendedVerdict is a spec-mode debate's recommendation
+	// (spec-correta | spec-desatualizada | spec-gap); Decision is "pending"
+	// until a human decides.
+	RecommendedVerdict string `yaml:"recommended_verdict,omitempty"`
+	Decision           string `yaml:"decision,omitempty"`
 }
 
 // Stamp is a timestamp as the protocol writes it: ISO 8601, UTC, whole

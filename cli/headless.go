@@ -18,6 +18,9 @@ type progress struct {
 	human io.Writer
 	json  io.Writer
 	reg   *bugfolder.Register
+	// restricted: the bug's answers never leave moot, so output events
+	// carry their size, not their text.
+	restricted bool
 }
 
 func newProgress(e *env, reg *bugfolder.Register, asJSON bool) *progress {
@@ -33,12 +36,33 @@ func (p *progress) sink(ev engine.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json != nil {
-		b, err := json.Marshal(ev)
+		b, err := p.marshal(ev)
 		if err == nil {
 			p.json.Write(append(b, '\n'))
 		}
 	}
 	p.line(ev)
+}
+
+// marshal writes an event as a JSON line; on a restricted bug an answer's
+// text is replaced by its size in bytes.
+func (p *progress) marshal(ev engine.Event) ([]byte, error) {
+	if !p.restricted || ev.Type != engine.EvOutput {
+		return json.Marshal(ev)
+	}
+	n := len(ev.Text)
+	ev.Text = ""
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	delete(m, "text")
+	m["bytes"], m["restricted"] = n, true
+	return json.Marshal(m)
 }
 
 func (p *progress) printf(format string, args ...any) {

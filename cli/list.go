@@ -27,6 +27,7 @@ type listEntry struct {
 	WinnerSolver  *string  `json:"winner_solver"`
 	CostUSD       *float64 `json:"cost_usd"`
 	Tokens        int      `json:"tokens"`
+	Calls         int      `json:"calls"`
 	Health        *float64 `json:"health_tokens_per_contribution"`
 	StartedAt     *string  `json:"started_at"`
 	Debates       int      `json:"debates"`
@@ -105,7 +106,7 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	b := s.Bug
 	en := listEntry{
 		BugID: b.ID, Context: b.Context, Title: b.Title, Path: reg.Rel(b.Dir),
-		Status: string(s.State), Tokens: s.Tokens, Debates: s.Count,
+		Status: string(s.State), Tokens: s.Tokens, Calls: s.Calls, Debates: s.Count,
 		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete,
 	}
 	for _, w := range b.Warnings {

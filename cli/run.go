@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -117,8 +118,15 @@ func newRunCmd(e *env) *cobra.Command {
 		Use:   "run BUG [flags]",
 		Short: "Plan, show the cost, and run a debate (TUI on a terminal)",
 		Long: `Run a debate on a bug: N solvers answer in round 0 and R more rounds, each
-round reading only the frozen snapshot of the last; then the isolated judge
-writes resposta-final.md. Everything is written into the bug's debate/ folder.
+round reading only the frozen snapshot of the last (critics of a round run
+first, and that round's solvers read their critiques); then the isolated
+judge writes resposta-final.md. Everything is written into the bug's debate/
+folder.
+
+In spec mode the final answer states the recommended verdict (spec-correta,
+spec-desatualizada or spec-gap; recorded as recommended_verdict in its front
+matter, with decision: pending) and says the decision is the human's; a spec
+judge answer without a verdict is a judge failure.
 
 Headless (no terminal, or --headless/--json) the cost plan must be accepted
 with --yes, --mode is required, and the quorum and judge-failure menus are
@@ -169,6 +177,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
+			pr.restricted = bug.Restricted()
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(),
@@ -184,6 +193,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 func newResumeCmd(e *env) *cobra.Command {
 	var rf runFlags
 	var winner, config string
+	var acceptEngines bool
 	cmd := &cobra.Command{
 		Use:   "resume BUG [flags]",
 		Short: "Continue an interrupted debate where it stopped",
@@ -193,7 +203,15 @@ calls without a finished file are run, a pending decision is asked again.
 A problema.md changed since setup is refused.
 
 --winner LABEL records a human judge choice after the judge failed (LABEL is
-the letter or the full label, any case: A, "Proposta A", "Proposal A").
+the letter or the full label, any case: A, "Proposta A", "Proposal A"). It
+makes no model call, so it needs no --yes; a label that names no proposal is
+exit 2 with nothing written.
+
+A debate is locked to what its engines are (kind, model, endpoint host, argv
+digest — recorded in problema.md). When the engines file now resolves a name
+differently, resume stops with exit 2 naming the difference;
+--accept-engine-change accepts it as an amendment, logged like a swap and
+recorded in every file written from then on (the TUI asks instead).
 
 On a finished debate it says there is nothing to resume and exits 0.`,
 		Args: cobra.ExactArgs(1),
@@ -232,14 +250,23 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				fmt.Fprintf(e.stdout, "%s: the debate is already finished (%s); nothing to resume\n", bug.ID, reg.Rel(d.Dir))
 				return nil
 			}
-			if winner != "" && d.State != bugfolder.StateJudgeFailed {
-				return usageErr("--winner records a choice after the judge failed, and this debate is %s", d.State)
+			if winner != "" {
+				// a judge failure answered cancel or pause is still open
+				if d.PendingDecision() != "judge" {
+					return usageErr("--winner records a choice after the judge failed, and this debate is %s", d.State)
+				}
+				if labels := engine.FinalLabels(d); !slices.Contains(labels, pol.Winner) {
+					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
+				}
 			}
 			headless := rf.isHeadless(e)
 			if !headless {
 				return resumeTUI(e, reg, bug, cfg, pol)
 			}
 			left := engine.Remaining(d)
+			if winner != "" {
+				left-- // a human choice is no model call: it needs no --yes
+			}
 			if !rf.yes && left > 0 {
 				fmt.Fprintf(e.stdout, "Resuming %s needs at least %d more call(s) (%s). Run again with --yes to accept.\n", bug.ID, left, reg.Rel(d.Dir))
 				return withCode(ExitNeedHuman, errors.New("not resumed: pass --yes to accept the remaining calls"))
@@ -247,9 +274,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
+			pr.restricted = bug.Restricted()
 			res, err := engine.Resume(ctx, bug, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
-				Command: "moot resume " + bug.ID, Version: version(),
+				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
 			})
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
@@ -260,6 +288,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 	rf.register(cmd)
 	cmd.Flags().StringVar(&winner, "winner", "", "record a human judge choice: a label letter or full label")
 	cmd.Flags().StringVar(&config, "config", "", "engines file")
+	cmd.Flags().BoolVar(&acceptEngines, "accept-engine-change", false, "accept engines that now resolve to another kind, model, endpoint or command as an amendment (logged like a swap)")
 	return cmd
 }
 

@@ -173,8 +173,11 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 	case bugfolder.StateWaiting:
 		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), bug.ID)
 	case bugfolder.StateJudgeFailed:
-		return fmt.Sprintf("the judge failed: `moot resume %s` retries it, or `moot resume %s --winner A` records your choice", bug.ID, bug.ID)
+		return "the judge failed: " + engine.JudgeAdvice(bug.ID, engine.FinalLabels(d))
 	case bugfolder.StateCancelled:
+		if d.PendingDecision() == "judge" {
+			return "cancelled after the judge failed; " + engine.JudgeAdvice(bug.ID, engine.FinalLabels(d))
+		}
 		return fmt.Sprintf("cancelled; everything is kept: `moot resume %s` continues it", bug.ID)
 	}
 	return ""
@@ -249,6 +252,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	case !d.CostKnown():
 		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded)", thousands(tokens))
 	}
+	rows = append(rows, [2]string{"calls", fmt.Sprintf("%d model calls (retried attempts included)", d.ModelCalls())})
 	rows = append(rows, [2]string{"spent", spent})
 	if f := d.Final; f != nil {
 		win := "—"

@@ -246,7 +246,11 @@ func TestJudgeFailure(t *testing.T) {
 		if d := p.readDebate(); d.State != bugfolder.StateCancelled {
 			t.Errorf("state %s", d.State)
 		}
-		p.moot("resume", "7", "--yes", "--headless", "--winner", "A").mustExit(t, 2) // cancelled, not judge-failed
+		// a cancelled judge failure stays decidable: --winner answers it
+		p.moot("resume", "7", "--headless", "--winner", "A").mustExit(t, 0)
+		if d := p.readDebate(); d.Final == nil || d.Final.DecidedBy != "human" {
+			t.Errorf("--winner after cancel: %+v", d.Final)
+		}
 	})
 	t.Run("winner on a debate whose judge did not fail", func(t *testing.T) {
 		p := newProject(t)

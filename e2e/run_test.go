@@ -153,7 +153,8 @@ func TestSnapshotsAreFrozen(t *testing.T) {
 			}
 			// round 1: exactly the valid round-0 files (agente-3 failed, so it is absent and noted)
 			pr := p.prompt(1, "agente-2", 1)
-			if got := strings.Join(marks(pr), " "); got != "agente-1@0 agente-2@0" {
+			// (and round 1's critique: critics of a round run first)
+			if got := strings.Join(marks(pr), " "); got != "agente-1@0 agente-2@0 critic-1@1" {
 				t.Errorf("round 1 snapshot of agente-2: %s", got)
 			}
 			if !strings.Contains(pr, "<<<INÍCIO agente-2 (sua proposta anterior)") {
@@ -166,9 +167,9 @@ func TestSnapshotsAreFrozen(t *testing.T) {
 			if p.starts("agente-3", 1) != 1 {
 				t.Error("agente-3 was not called again in round 1")
 			}
-			// round 2: round-1 solver files and the critic's round-1 file, nothing of round 2
+			// round 2: round-1 solver files and round 2's critique, no solver file of round 2
 			pr = p.prompt(2, "agente-3", 1)
-			if got := strings.Join(marks(pr), " "); got != "agente-1@1 agente-2@1 agente-3@1 critic-1@1" {
+			if got := strings.Join(marks(pr), " "); got != "agente-1@1 agente-2@1 agente-3@1 critic-1@2" {
 				t.Errorf("round 2 snapshot of agente-3: %s", got)
 			}
 			cp := p.prompt(1, "critic-1", 1)

@@ -71,6 +71,10 @@ type Event struct {
 	ProblemSHA string
 	// Participants is how many solvers reached the judge (debate_finished).
 	Participants int
+	// Identities are the engine identities an accepted engine change
+	// locks from now on, and Affected the debaters that run on them.
+	Identities map[string]map[string]string
+	Affected   []string
 }
 
 func (e Event) MarshalJSON() ([]byte, error) {
@@ -125,6 +129,15 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		if e.Winner != "" {
 			m["winner"] = e.Winner
 		}
+		if e.Reason != "" {
+			m["reason"] = e.Reason
+		}
+		if len(e.Identities) > 0 {
+			m["identities"] = e.Identities
+		}
+		if len(e.Affected) > 0 {
+			m["affected"] = e.Affected
+		}
 	case EvJudgeStarted:
 		m["round"], m["engine"], m["attempt"] = e.Round, e.Engine, e.Attempt
 	case EvJudgeFinished:
@@ -169,4 +182,8 @@ type logRecord struct {
 	Attempt  int       `json:"attempt"`
 	SHA      string    `json:"problema_sha256"`
 	Status   string    `json:"status"`
+	Reason   string    `json:"reason"`
+	// Identities and Affected: an accepted engine change.
+	Identities map[string]map[string]string `json:"identities"`
+	Affected   []string                     `json:"affected"`
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
@@ -22,7 +23,7 @@ func (r *runner) proposals() []Proposal {
 			bodies[id] = f.Body
 		}
 	}
-	return Label(NewAnonymizer(r.lang, r.engineNames(), HideAll), bodies)
+	return Label(r.scrubber(HideAll), bodies)
 }
 
 // judgeAttempts counts the failed judge attempts already kept.
@@ -37,7 +38,22 @@ func (r *runner) judgeAttempts() int {
 	return n
 }
 
-var attemptRE = regexp.MustCompile(`^(?:tentativa|attempt)-\d+\.md$`)
+var attemptRE = regexp.MustCompile(`^(?:tentativa|attempt)-(\d+)\.md$`)
+
+// lastJudgeAttempt is the number of the latest failed judge attempt kept
+// (tentativa-K.md is numbered like its raw output, so K counts retries).
+func (r *runner) lastJudgeAttempt() int {
+	ents, _ := os.ReadDir(filepath.Join(r.w.Dir, r.lang.Names().JudgeID))
+	last := 0
+	for _, e := range ents {
+		if m := attemptRE.FindStringSubmatch(e.Name()); m != nil {
+			if n, _ := strconv.Atoi(m[1]); n > last {
+				last = n
+			}
+		}
+	}
+	return last
+}
 
 // judgePending reports whether the event log ends with a judge failure
 // that no decision settled (so resume asks again instead of calling).
@@ -77,13 +93,13 @@ func (r *runner) runJudge(ctx context.Context) error {
 	reason := "the judge's last attempt failed"
 	for {
 		if !ask {
-			attempt := r.judgeAttempts() + 1
 			jid := r.lang.Names().JudgeID
-			r.emit(Event{Type: EvJudgeStarted, Round: r.r, Engine: r.judgeEngine, Attempt: attempt})
+			r.emit(Event{Type: EvJudgeStarted, Round: r.r, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.r, jid)})
 			o, err := r.invoke(ctx, r.r, jid, bugfolder.RoleJudge, prompt)
 			if err != nil {
 				return err
 			}
+			attempt := o.attempt // tentativa-K is numbered like its raw output
 			err = r.keepPrompt(prompt, o.attempt)
 			if e := o.rawErr(); err == nil {
 				err = e
@@ -94,9 +110,11 @@ func (r *runner) runJudge(ctx context.Context) error {
 			meta := r.meta(r.r, jid, bugfolder.RoleJudge, o, o.res.Status)
 			meta.DebateID = r.bug.ID + "-final"
 			if o.res.Status == bugfolder.StatusOK {
+				o.res.Body = bugfolder.CanonicalHeadings(o.res.Body, r.lang)
 				ans, v := bugfolder.ValidateJudge(o.res.Body, r.lang, letters, len(r.rubric))
+				verdict := r.checkSynthesis(ans, &v)
 				if v.OK() {
-					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, o.res.Body, o)
+					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, o.res.Body, o, verdict)
 				}
 				meta.Status = bugfolder.StatusInvalidOutput
 				for _, p := range v.Problems {
@@ -114,13 +132,13 @@ func (r *runner) runJudge(ctx context.Context) error {
 			r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
 		}
 		ask = false
-		jf := JudgeFailure{Attempt: r.judgeAttempts(), Reason: reason, RetryUSD: r.estimateCall(r.judgeEngine, bugfolder.RoleJudge)}
+		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, RetryUSD: r.estimateCall(r.judgeEngine, bugfolder.RoleJudge)}
 		for _, p := range props {
 			jf.Labels = append(jf.Labels, LabelPreview{Label: p.Label, Preview: p.Body})
 		}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
-			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; `moot resume %s` retries it, or `moot resume %s --winner A` records your choice", reason, r.bug.ID, r.bug.ID)}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; %s", reason, JudgeAdvice(r.bug.ID, letters))}
 		}
 		if err != nil {
 			return err
@@ -148,14 +166,65 @@ func (r *runner) runJudge(ctx context.Context) error {
 			return r.writeHumanFinal(props, d.Winner)
 		case JudgeCancel:
 			r.emit(dec)
-			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept: `moot resume %s` asks again", r.bug.ID)}
+			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept and the choice is still open: %s", JudgeAdvice(r.bug.ID, letters))}
 		case JudgePause:
 			r.emit(dec)
-			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; `moot resume %s` asks again", r.bug.ID)}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; %s", JudgeAdvice(r.bug.ID, letters))}
 		default:
 			return fmt.Errorf("unknown judge decision %q", d.Choice)
 		}
 	}
+}
+
+// JudgeAdvice says exactly what to run after a judge failure: the retry
+// (a model call, so --yes) or a human choice among the labels (no call).
+func JudgeAdvice(bugID string, labels []string) string {
+	ls := strings.Join(labels, ", ")
+	first := "A"
+	if len(labels) > 0 {
+		first = labels[0]
+	}
+	return fmt.Sprintf("to retry the judge run `moot resume %s --yes --on-judge-failure retry`; to choose the winner yourself run `moot resume %s --winner %s` (labels: %s)", bugID, bugID, first, ls)
+}
+
+// FinalLabels lists the labels the judge step of a debate offers: one
+// letter per valid solver file of the last round.
+func FinalLabels(d *bugfolder.Debate) []string {
+	if d.Problem == nil {
+		return nil
+	}
+	var out []string
+	for _, rd := range d.Rounds {
+		if rd.K != d.Problem.R {
+			continue
+		}
+		for _, f := range rd.Files {
+			if f.Role == bugfolder.RoleSolver && f.Status == bugfolder.StatusOK {
+				out = append(out, string(rune('A'+len(out))))
+			}
+		}
+	}
+	return out
+}
+
+// checkSynthesis holds the judge's synthesis to the mode: it must carry
+// the mode's sections, and in spec mode state the recommended verdict,
+// which it returns.
+func (r *runner) checkSynthesis(ans *bugfolder.JudgeAnswer, v *bugfolder.Validation) string {
+	if ans.Synthesis == "" {
+		return ""
+	}
+	for _, h := range bugfolder.MissingModeSections(ans.Synthesis, r.lang, r.mode) {
+		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "lacks the mode's section " + h})
+	}
+	if r.mode != bugfolder.Spec {
+		return ""
+	}
+	verdict := bugfolder.RecommendedVerdict(ans.Synthesis, r.lang)
+	if verdict == "" {
+		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "states no recommended verdict (" + bugfolder.SpecVerdictWords(r.lang) + ")"})
+	}
+	return verdict
 }
 
 // keepPrompt saves the judge's prompt for audit, beside its raw output.
@@ -175,7 +244,7 @@ func (r *runner) keepPrompt(prompt string, attempt int) error {
 // preceded by the degraded line when fewer than N took part, with the
 // label → solver map, the accepted contributions, who decided and how many
 // took part in the front matter.
-func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by string, meta bugfolder.DebaterMeta, body string, call *outcome) error {
+func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by string, meta bugfolder.DebaterMeta, body string, call *outcome, verdict string) error {
 	var labels []bugfolder.KV
 	winnerSolver := ""
 	for _, p := range props {
@@ -199,6 +268,14 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 			}
 		}
 	}
+	if r.mode == bugfolder.Spec {
+		v := verdict
+		if v == "" {
+			v = r.t("nenhum", "none")
+		}
+		fmt.Fprintf(&head, r.t("> Veredito recomendado: %s. É uma recomendação: a decisão sobre a spec é humana.\n\n",
+			"> Recommended verdict: %s. It is a recommendation: the decision on the spec is a human's.\n\n"), v)
+	}
 	_, tokens, usd := r.totals()
 	tokens += meta.TokensIn + meta.TokensOut
 	usd += deref(meta.CostUSD)
@@ -206,6 +283,9 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 		Labels: bugfolder.OrderedMap(labels), AcceptedContributions: accepted, DecidedBy: by,
 		Participants: bugfolder.Participants(r.lang, k, r.n), Degraded: k < r.n, Absent: absent,
 		TotalTokens: tokens, TotalCostUSD: usd}
+	if r.mode == bugfolder.Spec {
+		fm.RecommendedVerdict, fm.Decision = verdict, "pending"
+	}
 	if accepted > 0 {
 		fm.HealthTokensPerContribution = float64(tokens) / float64(accepted)
 	}
@@ -240,6 +320,13 @@ func (r *runner) writeHumanFinal(props []Proposal, winner string) error {
 	fmt.Fprintf(&b, "%s\n\n", bugfolder.SecRationale.Heading(r.lang))
 	fmt.Fprintf(&b, r.t("- Escolha humana: o juiz falhou %d vez(es) (ver %s/) e o engenheiro escolheu %s. Nenhuma justificativa por critério foi gerada.\n\n",
 		"- Human choice: the judge failed %d time(s) (see %s/) and the engineer chose %s. No per-criterion rationale was produced.\n\n"), r.judgeAttempts(), r.lang.Names().JudgeID, r.lang.LabelName(winner))
-	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(r.lang), strings.TrimSpace(win.Body)+"\n")
-	return r.writeFinal(props, winner, 1, "human", meta, b.String(), nil)
+	// the chosen proposal's mode sections, as it wrote them; its critique
+	// of the others is no part of an answer
+	synth := strings.TrimSpace(bugfolder.DropSection(win.Body, bugfolder.SecCritique))
+	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(r.lang), synth+"\n")
+	verdict := ""
+	if r.mode == bugfolder.Spec {
+		verdict = bugfolder.RecommendedVerdict(synth, r.lang)
+	}
+	return r.writeFinal(props, winner, 1, "human", meta, b.String(), nil, verdict)
 }

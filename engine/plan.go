@@ -166,6 +166,9 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 				return nil, err
 			}
 			lim := harness.LimitsOf(ec)
+			if why := projectAccessRefusal(ec); why != "" {
+				p.Refusals = append(p.Refusals, why)
+			}
 			a = &acc{est: &EngineEstimate{Name: name, Kind: string(ec.Kind), Model: ec.Model, External: ec.External, PriceKnown: lim.Price != nil, ContextTokens: lim.ContextTokens}, lim: lim, roles: map[string]bool{}}
 			byName[name] = a
 		}
@@ -263,6 +266,12 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 			p.USDKnown = false
 			p.Warnings = append(p.Warnings, fmt.Sprintf("engine %s has no known price: its cost is not in the total (set price: in the engines file)", a.est.Name))
 		}
+		if !Distinctive(a.est.Name) {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("engine %s is named like a common word: its name cannot be hidden from peers and the judge without altering prose, so it is left as written (rename it, e.g. %s-1, to hide it)", a.est.Name, a.est.Name))
+		}
+		if m := a.est.Model; m != "" && !Distinctive(m) {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("model %s of engine %s is named like a common word: it cannot be hidden from peers and the judge", m, a.est.Name))
+		}
 		if a.lim.ContextTokens == 0 {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("engine %s has an unknown context window: prompts are not checked against it (set context_tokens: in the engines file)", a.est.Name))
 		}
@@ -279,6 +288,9 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 		} else {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("external engine(s) %s will receive the bug (P) and the proposals", strings.Join(ext, ", ")))
 		}
+	}
+	if c > 0 && s.R == 0 {
+		p.Refusals = append(p.Refusals, fmt.Sprintf("%d critic(s) with -r 0: critics run in rounds 1..R and round k's solvers read them, so with no round after round 0 nobody would read a critique; drop --critic or give -r 1 or more", c))
 	}
 	if s.Bug != nil {
 		p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)

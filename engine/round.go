@@ -87,23 +87,42 @@ func (r *runner) participants(k int) []string {
 // convergence file.
 func (r *runner) runRound(ctx context.Context, k int) error {
 	have := r.roundFiles(k)
-	var todo []string
+	var critics, solvers []string
 	for _, id := range r.participants(k) {
-		if have[id] == nil {
-			todo = append(todo, id)
+		if have[id] != nil {
+			continue
+		}
+		if contains(r.critics, id) {
+			critics = append(critics, id)
+		} else {
+			solvers = append(solvers, id)
 		}
 	}
-	if len(todo) > 0 {
+	if len(critics)+len(solvers) > 0 {
 		r.emit(Event{Type: EvRoundStarted, Round: k})
-		if err := r.runCalls(ctx, k, todo); err != nil {
+	}
+	// critics of round k run first, on the frozen snapshot of k-1, so
+	// that round k's solvers read their critiques
+	for _, batch := range [][]string{critics, solvers} {
+		if len(batch) == 0 {
+			continue
+		}
+		if err := r.runCalls(ctx, k, batch); err != nil {
 			return err
 		}
 	}
-	if err := r.quorum(ctx, k); err != nil {
-		return err
-	}
+	// the round's convergence row exists even when its quorum is lost
 	if err := r.writeConvergence(k); err != nil {
 		return err
+	}
+	asked, err := r.quorum(ctx, k)
+	if err != nil {
+		return err
+	}
+	if asked {
+		if err := r.writeConvergence(k); err != nil {
+			return err
+		}
 	}
 	// the round is durable before the next one reads it: after a power
 	// loss a resume never re-runs a call whose answer a later round saw
@@ -112,14 +131,14 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 
 // snapshot builds what the debaters of round k read: the frozen files of
 // round k-1 — every panel solver's valid proposal (or a note that it has
-// none) and the critics' valid files — by protocol id, engine names
-// scrubbed. peers are the solvers with a proposal.
+// none) — by protocol id, engine names scrubbed. peers are the solvers
+// with a proposal.
 func (r *runner) snapshot(k int) (entries []SnapshotEntry, peers []string) {
 	if k == 0 {
 		return nil, nil
 	}
 	prev := r.roundFiles(k - 1)
-	scrub := NewAnonymizer(r.lang, r.engineNames(), KeepIDs)
+	scrub := r.scrubber(KeepIDs)
 	for _, id := range r.panelIDs() {
 		f := prev[id]
 		if f == nil || f.Status != bugfolder.StatusOK {
@@ -133,12 +152,24 @@ func (r *runner) snapshot(k int) (entries []SnapshotEntry, peers []string) {
 		entries = append(entries, SnapshotEntry{ID: id, Body: scrub.Apply(f.Body)})
 		peers = append(peers, id)
 	}
+	return entries, peers
+}
+
+// critiques lists round k's valid critic files, which round k's solvers
+// read beside the snapshot of k-1 (the critics run first).
+func (r *runner) critiques(k int) []SnapshotEntry {
+	if k == 0 {
+		return nil
+	}
+	files := r.roundFiles(k)
+	scrub := r.scrubber(KeepIDs)
+	var out []SnapshotEntry
 	for _, id := range r.critics {
-		if f := prev[id]; f != nil && f.Status == bugfolder.StatusOK {
-			entries = append(entries, SnapshotEntry{ID: id, Critic: true, Body: scrub.Apply(f.Body)})
+		if f := files[id]; f != nil && f.Status == bugfolder.StatusOK {
+			out = append(out, SnapshotEntry{ID: id, Critic: true, Body: scrub.Apply(f.Body)})
 		}
 	}
-	return entries, peers
+	return out
 }
 
 // ownView marks the reader's own previous proposal in a snapshot.
@@ -166,12 +197,14 @@ func (r *runner) engineNames() []string {
 		add(name)
 		if ec, err := r.opts.Config.Engine(name); err == nil {
 			add(ec.Model)
-			if ec.Kind != harness.KindCommand && ec.Kind != harness.KindReplay {
-				add(string(ec.Kind))
-			}
 		}
 	}
 	return out
+}
+
+// scrubber is the anonymizer of this debate's engine and model names.
+func (r *runner) scrubber(mode AnonymizeMode) *Anonymizer {
+	return NewAnonymizer(r.lang, r.engineNames(), mode)
 }
 
 // runCalls runs the calls of round k for ids, in parallel within the
@@ -185,16 +218,23 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 	}
 	jobs := make([]job, 0, len(ids))
 	snap, snapPeers := r.snapshot(k)
+	var crit []SnapshotEntry
 	for _, id := range ids {
 		role := bugfolder.RoleSolver
-		var peers []string
+		var peerIDs []string
 		if contains(r.critics, id) {
 			role = bugfolder.RoleCritic
-			peers = snapPeers // a critic must address every proposal
+			peerIDs = snapPeers // a critic must address every proposal
+		} else if crit == nil && k >= 1 {
+			crit = r.critiques(k)
 		}
-		prompt := DebaterPrompt{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Nonce: Nonce()}.Render()
-		jobs = append(jobs, job{id, role, prompt, peers})
+		p := DebaterPrompt{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
+			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Nonce: Nonce()}
+		if role == bugfolder.RoleSolver {
+			p.Critiques = crit
+		}
+		prompt := p.Render()
+		jobs = append(jobs, job{id, role, prompt, peerIDs})
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(jobs))
@@ -262,9 +302,24 @@ var attemptFile = regexp.MustCompile(`^(.+)\.attempt-(\d+)\.`)
 // used are read once per raw folder (so a resume never overwrites earlier
 // raw output), then counted in memory.
 func (r *runner) nextAttempt(k int, id string) int {
-	dir := filepath.Join(r.w.Dir, filepath.Dir(r.w.RawPath(k, id, 1, "stdout")))
 	r.cacheMu.Lock()
 	defer r.cacheMu.Unlock()
+	used := r.usedAttempts(k, id)
+	used[id]++
+	return used[id]
+}
+
+// peekAttempt is the number the next attempt of id in round k will get.
+func (r *runner) peekAttempt(k int, id string) int {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	return r.usedAttempts(k, id)[id] + 1
+}
+
+// usedAttempts is the last attempt number per id of round k's raw folder;
+// the caller holds cacheMu.
+func (r *runner) usedAttempts(k int, id string) map[string]int {
+	dir := filepath.Join(r.w.Dir, filepath.Dir(r.w.RawPath(k, id, 1, "stdout")))
 	if r.attempts == nil {
 		r.attempts = map[string]map[string]int{}
 	}
@@ -281,8 +336,7 @@ func (r *runner) nextAttempt(k int, id string) int {
 		}
 		r.attempts[dir] = used
 	}
-	used[id]++
-	return used[id]
+	return used
 }
 
 // lazyRaw is a raw-output file created when its first byte arrives, so
@@ -422,13 +476,21 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 func (r *runner) meta(k int, id string, role bugfolder.Role, o *outcome, status bugfolder.Status) bugfolder.DebaterMeta {
 	m := bugfolder.DebaterMeta{
 		ProtocolVersion: bugfolder.ProtocolVersion, DebateID: fmt.Sprintf("%s-r%d", r.bug.ID, k), BugID: r.bug.ID,
-		Role: role, SolverID: id, Engine: o.engine, Round: k, Status: status,
+		Role: role, SolverID: id, Engine: o.engine, Model: r.modelOf(o.engine), Round: k, Status: status,
 		StartedAt: bugfolder.Timestamp(o.started), FinishedAt: bugfolder.Timestamp(o.finished),
 		DurationMS: o.finished.Sub(o.started).Milliseconds(), Attempt: o.attempt,
 		TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: o.cost, TokensEstimated: o.estimated,
 		ExitCode: o.res.ExitCode, Error: o.res.Err, Amendment: r.amendment[id],
 	}
 	return m
+}
+
+// modelOf is the model an engine is configured with ("" when it names none).
+func (r *runner) modelOf(engine string) string {
+	if ec, err := r.opts.Config.Engine(engine); err == nil {
+		return ec.Model
+	}
+	return ""
 }
 
 // callDebater runs one solver or critic call and writes its file: the body
@@ -442,6 +504,8 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 	status := o.res.Status
 	var invalid []string
 	if status == bugfolder.StatusOK {
+		// one form of headings per debate; the raw output keeps the model's
+		o.res.Body = bugfolder.CanonicalHeadings(o.res.Body, r.lang)
 		v := bugfolder.ValidateDebater(o.res.Body, bugfolder.Expect{Lang: r.lang, Mode: r.mode, Role: role, Round: k, Peers: peers})
 		if !v.OK() {
 			status = bugfolder.StatusInvalidOutput
@@ -529,13 +593,14 @@ func (r *runner) swapEngines() []string {
 
 // quorum checks round k's quorum and, while it is lost, asks the
 // Supervisor and applies the answer.
-func (r *runner) quorum(ctx context.Context, k int) error {
+func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 	for {
 		valid, failed := r.tally(k)
 		need := r.needed()
 		if len(valid) >= need {
-			return nil
+			return asked, nil
 		}
+		asked = true
 		var failedIDs []string
 		retryUSD := 0.0
 		for _, f := range failed {
@@ -545,12 +610,13 @@ func (r *runner) quorum(ctx context.Context, k int) error {
 		r.emit(Event{Type: EvQuorumLost, Round: k, Valid: len(valid), Needed: need, Failed: failedIDs})
 		q := QuorumLoss{Round: k, Valid: len(valid), Needed: need, Panel: len(r.panel), ValidIDs: valid, Failed: failed,
 			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: len(failed) * (r.r - k), Engines: r.swapEngines()}
-		d, err := r.opts.Supervisor.QuorumLost(ctx, q)
+		d, qerr := r.opts.Supervisor.QuorumLost(ctx, q)
+		err = qerr
 		if errors.Is(err, ErrNeedHuman) {
-			return &errStop{OutcomeWaiting, fmt.Sprintf("quorum lost in round %d (%d of %d valid, %d needed) and no human to ask; `moot resume %s` asks again", k, len(valid), len(r.panel), need, r.bug.ID)}
+			return asked, &errStop{OutcomeWaiting, fmt.Sprintf("quorum lost in round %d (%d of %d valid, %d needed) and no human to ask; `moot resume %s` asks again", k, len(valid), len(r.panel), need, r.bug.ID)}
 		}
 		if err != nil {
-			return err
+			return asked, err
 		}
 		by := d.By
 		if by == "" {
@@ -570,13 +636,13 @@ func (r *runner) quorum(ctx context.Context, k int) error {
 				delete(r.panel, id)
 			}
 			r.narrowed = true
-			return nil
+			return asked, nil
 		case QuorumRetry:
 			dec.ExtraCalls, dec.ExtraUSD = len(failed), retryUSD
 			r.emit(dec)
 			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by})
 			if err := r.runCalls(ctx, k, failedIDs); err != nil {
-				return err
+				return asked, err
 			}
 		case QuorumSwap, QuorumSetTimeout:
 			if !contains(failedIDs, d.SolverID) {
@@ -589,6 +655,10 @@ func (r *runner) quorum(ctx context.Context, k int) error {
 					continue
 				}
 				dec.Engine = d.Engine
+				// the swap locks what the new engine is, like problema.md
+				if ec, err := r.opts.Config.Engine(d.Engine); err == nil {
+					dec.Identities = map[string]map[string]string{d.Engine: harness.IdentityOf(ec).Map()}
+				}
 			} else if d.Timeout <= 0 {
 				r.emit(Event{Type: EvWarning, Text: "a new timeout must be a positive duration; nothing changed"})
 				continue
@@ -601,16 +671,16 @@ func (r *runner) quorum(ctx context.Context, k int) error {
 			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, SolverID: d.SolverID})
 			r.amend(d.SolverID, d.Engine, d.Timeout, k, by)
 			if err := r.runCalls(ctx, k, []string{d.SolverID}); err != nil {
-				return err
+				return asked, err
 			}
 		case QuorumCancel:
 			r.emit(dec)
-			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the quorum menu of round %d; everything is kept: `moot resume %s` asks again", k, r.bug.ID)}
+			return asked, &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the quorum menu of round %d; everything is kept: `moot resume %s` asks again", k, r.bug.ID)}
 		case QuorumPause:
 			r.emit(dec)
-			return &errStop{OutcomeWaiting, fmt.Sprintf("paused at the quorum menu of round %d; `moot resume %s` asks again", k, r.bug.ID)}
+			return asked, &errStop{OutcomeWaiting, fmt.Sprintf("paused at the quorum menu of round %d; `moot resume %s` asks again", k, r.bug.ID)}
 		default:
-			return fmt.Errorf("unknown quorum decision %q", d.Choice)
+			return asked, fmt.Errorf("unknown quorum decision %q", d.Choice)
 		}
 	}
 }

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
@@ -34,6 +37,11 @@ type Options struct {
 	// Check, when set, vets the engines a debate uses before anything is
 	// written (the front ends' probe); its error refuses the run.
 	Check func(ctx context.Context, names []string) error
+	// AcceptEngineChange lets a resume go on when an engine now resolves
+	// to another kind, model, endpoint or argv than the debate locked: the
+	// change is logged as an amendment decided by AcceptedBy.
+	AcceptEngineChange bool
+	AcceptedBy         string
 }
 
 // Outcome is how a run ended.
@@ -137,7 +145,9 @@ func (r *runner) emit(ev Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if ev.Type != EvOutput && r.w != nil {
-		b, err := json.Marshal(ev)
+		logged := ev
+		logged.Path = r.rel(ev.Path) // the log stores paths relative to the bug
+		b, err := json.Marshal(logged)
 		if err == nil {
 			err = r.w.AppendEvent(b, durable[ev.Type])
 		}
@@ -148,6 +158,18 @@ func (r *runner) emit(ev Event) {
 	if r.opts.Sink != nil {
 		r.opts.Sink(ev)
 	}
+}
+
+// rel makes a path relative to the bug folder, so the event log stays
+// true when the register moves or is cloned elsewhere.
+func (r *runner) rel(p string) string {
+	if p == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	if rel, err := filepath.Rel(r.bug.Dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
 }
 
 // check reports a failure to write the event log (disk full, DONE.md…).
@@ -162,6 +184,9 @@ func (r *runner) check() error {
 // probe) when Options has one, and each gets its adapter and limits.
 func prepareEngines(ctx context.Context, opts Options, bug *bugfolder.Bug, names []string) (map[string]harness.Engine, map[string]harness.Limits, error) {
 	if err := checkExternal(opts.Config, bug, names); err != nil {
+		return nil, nil, err
+	}
+	if err := checkProjectAccess(opts.Config, names); err != nil {
 		return nil, nil, err
 	}
 	if opts.Check != nil {
@@ -318,7 +343,6 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	}
 	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
 	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, Formula: plan.Formula})
-	r.noteProjectAccess()
 	res, err := r.execute(ctx)
 	if res != nil {
 		res.TookOver = w.TookOver()
@@ -407,11 +431,69 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 	meta := bugfolder.ProblemMeta{
 		ProtocolVersion: bugfolder.ProtocolVersion, BugID: r.bug.ID, Mode: r.mode, N: r.n, R: r.r,
 		Solvers: bugfolder.OrderedMap(solvers), Critics: bugfolder.OrderedMap(critics), Judge: r.judgeEngine,
+		Engines: r.identityNode(),
 		Timeout: tnode, Parallel: r.parallel, Language: r.lang.String(),
 		PBytes: s.Problem.Bytes(), PTokensEstimated: s.Problem.Tokens(), PSHA256: s.Problem.SHA256,
 		CreatedAt: bugfolder.Timestamp(r.now()), MootVersion: r.opts.Version,
 	}
 	return bugfolder.RenderProblem(r.lang, meta, r.rubric, s.Problem.Text)
+}
+
+// identityNode records what each engine of the debate is (kind, model,
+// endpoint host, argv digest), so a resume answered by another program or
+// model is caught.
+func (r *runner) identityNode() *yaml.Node {
+	names := uniq(append(mapValues(r.engineOf), r.judgeEngine))
+	fields := map[string][]bugfolder.KV{}
+	for _, name := range names {
+		if ec, err := r.opts.Config.Engine(name); err == nil {
+			for _, kv := range harness.IdentityOf(ec).Fields() {
+				fields[name] = append(fields[name], bugfolder.KV{Key: kv[0], Value: kv[1]})
+			}
+		}
+	}
+	return bugfolder.NestedMap(names, fields)
+}
+
+// engineChanges compares what each engine name resolves to now with what
+// the debate locked (problema.md, then any accepted amendment), and
+// describes every difference ("engine x: model a → b"). Engines the
+// debate recorded no identity for are not compared.
+func engineChanges(cfg *harness.Config, locked map[string]map[string]string, names []string) ([]string, map[string]map[string]string, error) {
+	var diffs []string
+	now := map[string]map[string]string{}
+	for _, name := range uniq(names) {
+		was, ok := locked[name]
+		if !ok {
+			continue
+		}
+		ec, err := cfg.Engine(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		cur := harness.IdentityOf(ec).Map()
+		now[name] = cur
+		var parts []string
+		for _, k := range []string{"kind", "model", "host", "argv_sha256"} {
+			if was[k] != cur[k] {
+				parts = append(parts, fmt.Sprintf("%s %s → %s", k, orNone(was[k]), orNone(cur[k])))
+			}
+		}
+		if len(parts) > 0 {
+			diffs = append(diffs, fmt.Sprintf("engine %s: %s", name, strings.Join(parts, ", ")))
+		}
+	}
+	return diffs, now, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	if len(s) == 64 {
+		return short(s) // an argv digest
+	}
+	return s
 }
 
 func contains(list []string, s string) bool {
@@ -504,7 +586,6 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 // totals sums the calls, tokens and cost recorded in the debate's files.
 func (r *runner) totals() (calls, tokens int, usd float64) {
 	add := func(f *bugfolder.DebaterFile) {
-		calls++
 		tokens += f.TokensIn + f.TokensOut
 		usd += f.CostUSD
 	}
@@ -520,6 +601,8 @@ func (r *runner) totals() (calls, tokens int, usd float64) {
 	if final != nil {
 		add(&final.DebaterFile)
 	}
+	// calls are the model calls made: every attempt's raw output
+	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, JudgeAttempts: attempts, Final: final})
 	return calls, tokens, usd
 }
 
@@ -586,6 +669,10 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 			return nil, &bugfolder.InputError{Path: pf.Path, Msg: fmt.Sprintf("changed since setup (sha256 %s, recorded %s); problema.md never changes mid-debate: restore it, or start a new debate", short(pf.SHA256), short(rec.SHA))}
 		}
 	}
+	// without the event log, P's own digest still tells
+	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.ProblemIntact(pf, raw) {
+		return nil, &bugfolder.InputError{Path: pf.Path, Field: "p_sha256", Msg: "P no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
+	}
 	r := newRunner(opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)
 	for _, kv := range pf.Solvers {
 		r.solvers = append(r.solvers, kv.Key)
@@ -609,8 +696,16 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if d, ok := problemTimeout(pf); ok {
 		r.flagTimeout = d
 	}
-	r.replayDecisions(records)
-	adapters, limits, err := prepareEngines(ctx, opts, bug, append(mapValues(r.engineOf), r.judgeEngine))
+	locked := r.replayDecisions(records, pf.Engines)
+	used := append(mapValues(r.engineOf), r.judgeEngine)
+	diffs, current, err := engineChanges(opts.Config, locked, used)
+	if err != nil {
+		return nil, err
+	}
+	if len(diffs) > 0 && !opts.AcceptEngineChange {
+		return nil, &EngineChangeError{Path: pf.Path, Diffs: diffs}
+	}
+	adapters, limits, err := prepareEngines(ctx, opts, bug, used)
 	if err != nil {
 		return nil, err
 	}
@@ -618,7 +713,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	r.initSemaphores()
 	r.reconcileLog(d)
 	r.emit(Event{Type: EvResumed, Path: dir, ProblemSHA: pf.SHA256})
-	r.noteProjectAccess()
+	if len(diffs) > 0 {
+		r.acceptEngineChange(diffs, current, opts.AcceptedBy)
+	}
 	res, err := r.execute(ctx)
 	if res != nil {
 		res.TookOver = w.TookOver()
@@ -639,20 +736,29 @@ func uniq(names []string) []string {
 	return out
 }
 
-// noteProjectAccess logs every engine that reads the project itself
-// (project_access: read-only, verifiable only for codex's OS sandbox).
-func (r *runner) noteProjectAccess() {
-	dir := r.opts.Harness.ProjectDir
-	if dir == "" {
-		return
+// projectAccessRefusal says why an engine with read-only project access
+// may not take part in a debate: it could read debate/ — the other
+// participants' files, and in round 0 break the blind — and no engine's
+// sandbox can hide that folder. "" when the engine has none.
+func projectAccessRefusal(ec *harness.EngineConfig) string {
+	if ec.ProjectAccess != "read-only" {
+		return ""
 	}
-	names := uniq(append(mapValues(r.engineOf), r.judgeEngine))
-	sort.Strings(names)
-	for _, name := range names {
-		if ec, err := r.opts.Config.Engine(name); err == nil && ec.ProjectAccess == "read-only" {
-			r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("engine %s reads the project at %s, read-only (its OS sandbox; project_access: read-only)", name, dir)})
+	return fmt.Sprintf("engine %s has project_access: read-only, so it could read the debate folder (the other participants' files; round 0 would not be blind) and moot cannot mask it: set project_access: none for debates", ec.Name)
+}
+
+// checkProjectAccess refuses engines that would read the project.
+func checkProjectAccess(cfg *harness.Config, names []string) error {
+	for _, n := range uniq(names) {
+		ec, err := cfg.Engine(n)
+		if err != nil {
+			return err
+		}
+		if why := projectAccessRefusal(ec); why != "" {
+			return &bugfolder.InputError{Field: "project_access", Msg: "refused before anything was written: " + why}
 		}
 	}
+	return nil
 }
 
 func short(s string) string {
@@ -700,10 +806,27 @@ func readLog(dir string, l bugfolder.Lang) []logRecord {
 }
 
 // replayDecisions applies the decisions of an earlier run: solvers dropped
-// by "continue", swapped engines and changed timeouts.
-func (r *runner) replayDecisions(records []logRecord) {
+// by "continue", swapped engines, changed timeouts and accepted engine
+// changes. It returns the engine identities the debate is locked to:
+// problema.md's, updated by every accepted amendment.
+func (r *runner) replayDecisions(records []logRecord, recorded map[string]map[string]string) map[string]map[string]string {
+	locked := maps.Clone(recorded)
+	if locked == nil {
+		locked = map[string]map[string]string{}
+	}
 	for _, rec := range records {
 		if rec.Type != EvDecision {
+			continue
+		}
+		for name, id := range rec.Identities {
+			if _, ok := locked[name]; !ok || rec.Point == PointEngines {
+				locked[name] = id // a swap's new engine, or an accepted change
+			}
+		}
+		if rec.Point == PointEngines {
+			for _, id := range rec.Affected {
+				r.amendment[id] = joinAmendment(r.amendment[id], rec.Reason)
+			}
 			continue
 		}
 		r.decisions = append(r.decisions, rec)
@@ -723,6 +846,68 @@ func (r *runner) replayDecisions(records []logRecord) {
 			}
 		}
 	}
+	return locked
+}
+
+// PointEngines is the decision point of an engine whose identity changed
+// since setup, accepted on resume as an amendment.
+const PointEngines = "engines"
+
+// EngineChangeError stops a resume whose engines file resolves an engine
+// differently than the debate locked (exit 2): another program or model
+// would answer under the old name.
+type EngineChangeError struct {
+	Path  string
+	Diffs []string
+}
+
+func (e *EngineChangeError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap makes the change an input error (exit 2).
+func (e *EngineChangeError) Unwrap() error {
+	return &bugfolder.InputError{Path: e.Path, Msg: fmt.Sprintf("the engines now resolve differently than this debate locked: %s; restore the engines file, or accept the change as an amendment with --accept-engine-change (logged like a swap)", strings.Join(e.Diffs, "; "))}
+}
+
+// acceptEngineChange logs the engineer's acceptance of changed engines as
+// an amendment, recorded in the event log and in the files of every
+// debater that runs on them from now on.
+func (r *runner) acceptEngineChange(diffs []string, current map[string]map[string]string, by string) {
+	if by == "" {
+		by = "human"
+	}
+	changed := map[string]bool{}
+	for name := range current {
+		for _, d := range diffs {
+			if strings.HasPrefix(d, "engine "+name+":") {
+				changed[name] = true
+			}
+		}
+	}
+	ids := map[string]map[string]string{}
+	var affected []string
+	for name := range changed {
+		ids[name] = current[name]
+	}
+	for _, id := range append(append([]string{}, r.solvers...), r.critics...) {
+		if changed[r.engineOf[id]] {
+			affected = append(affected, id)
+		}
+	}
+	if changed[r.judgeEngine] {
+		affected = append(affected, r.lang.Names().JudgeID)
+	}
+	reason := strings.Join(diffs, "; ") + " (accepted on resume, decided by " + by + ")"
+	for _, id := range affected {
+		r.amendment[id] = joinAmendment(r.amendment[id], reason)
+	}
+	r.emit(Event{Type: EvDecision, Point: PointEngines, Choice: "amend", By: by, Reason: reason, Identities: ids, Affected: affected})
+}
+
+func joinAmendment(prev, next string) string {
+	if prev == "" {
+		return next
+	}
+	return prev + "; " + next
 }
 
 // amend records a swapped engine or a changed timeout for a solver.
@@ -805,11 +990,8 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 		evs = append(evs, Event{Type: EvJudgeFinished, Winner: d.Lang.LabelName(f.Winner), By: f.DecidedBy, Attempt: f.Attempt, Reason: note})
 	}
 	if !seen[EvDebateFinished] {
-		calls := 0
-		for _, rd := range d.Rounds {
-			calls += len(rd.Files)
-		}
-		evs = append(evs, Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: d.Dir, Calls: calls + f.Attempt,
+		rel, _ := filepath.Rel(bug.Dir, d.Dir)
+		evs = append(evs, Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: rel, Calls: d.ModelCalls(),
 			Tokens: f.TotalTokens, USD: f.TotalCostUSD, Participants: f.Participants, Reason: note})
 	}
 	for _, ev := range evs {

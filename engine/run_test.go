@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -68,9 +69,9 @@ func validBody(req harness.Request) string {
 			rest := req.Prompt[strings.Index(req.Prompt, "# Propostas finais"):]
 			first = rest[strings.Index(rest, "PROPOSTA ")+9:][:1]
 		}
-		return "## Vencedora\n\nProposta " + first + "\n\n## Enxertos\n\nnenhum\n\n## Justificativa por critério\n\n1. a\n2. b\n3. c\n4. d\n\n## Síntese\n\n## Hipóteses\n\nH\n"
+		return "## Vencedora\n\nProposta " + first + "\n\n## Enxertos\n\nnenhum\n\n## Justificativa por critério\n\n1. a\n2. b\n3. c\n4. d\n\n## Síntese\n\n## Hipóteses\n\nH\n\n## Causa raiz proposta\n\nC\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nI\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE\n\n## Confiança\n\nalta: o log confirma.\n"
 	}
-	b := fmt.Sprintf("## Hipóteses\n\nH de %s: %s\n\n## Causa raiz proposta\n\nC\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nI\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE r%d\n\n## Confiança\n\nalta: ok\n", req.SolverID, flavour[req.SolverID], req.Round)
+	b := fmt.Sprintf("## Hipóteses\n\nH de %s: %s\n\n## Causa raiz proposta\n\nC\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nI\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE r%d\n\n## Confiança\n\nalta: o log confirma.\n", req.SolverID, flavour[req.SolverID], req.Round)
 	if req.Round >= 1 {
 		b += "\n## Crítica às demais propostas\n\n- agente-1: ok\n"
 	}
@@ -454,9 +455,10 @@ func TestJudgeHumanChoiceAndLabels(t *testing.T) {
 	}
 }
 
-// TestProjectAccessIsLogged: an engine given read-only access to the
-// project is named, with the folder, in the event log.
-func TestProjectAccessIsLogged(t *testing.T) {
+// TestProjectAccessIsRefused: an engine that would read the project (and
+// with it debate/, the other participants' files) is refused before
+// anything is written; round 0 stays blind.
+func TestProjectAccessIsRefused(t *testing.T) {
 	f := newFixture(t, "7")
 	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false}\n  cx: {kind: codex, project_access: read-only}\n"))
 	if err != nil {
@@ -466,12 +468,12 @@ func TestProjectAccessIsLogged(t *testing.T) {
 	f.engines["cx"] = &scripted{}
 	opts := f.opts(&sup{})
 	opts.Harness.ProjectDir = f.bug.Register.Project
-	if _, err := Start(context.Background(), f.setup(2, 0, "a", "cx"), opts); err != nil {
-		t.Fatal(err)
+	_, err = Start(context.Background(), f.setup(2, 0, "a", "cx"), opts)
+	if !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), "project_access") {
+		t.Fatalf("err = %v", err)
 	}
-	log, _ := os.ReadFile(filepath.Join(f.bug.Dir, "debate", "eventos.jsonl"))
-	if !strings.Contains(string(log), "engine cx reads the project at "+f.bug.Register.Project+", read-only") {
-		t.Errorf("the project access is not in the log:\n%s", log)
+	if _, err := os.Stat(filepath.Join(f.bug.Dir, "debate")); err == nil {
+		t.Error("a refused debate wrote its folder")
 	}
 }
 
@@ -598,5 +600,32 @@ func TestResumeCompletesTheLogOfAFinishedDebate(t *testing.T) {
 	Resume(context.Background(), f.bug, f.opts(&sup{}))
 	if again, _ := os.ReadFile(log); string(again) != string(fixed) {
 		t.Error("a complete log was appended to")
+	}
+}
+
+// TestSwappedEngineIsLockedToo: a swap locks what its new engine is, so a
+// resume whose engines file now resolves it differently is refused.
+func TestSwappedEngineIsLockedToo(t *testing.T) {
+	f := newFixture(t, "7")
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Round >= 1 && req.SolverID != "agente-1" || req.Round == 2 {
+			return failed(bugfolder.StatusError)
+		}
+		return nil
+	}
+	s := &sup{quorum: []QuorumDecision{{Choice: QuorumSwap, SolverID: "agente-2", Engine: "b", By: "human"}}}
+	res, err := Start(context.Background(), f.setup(3, 2), f.opts(s))
+	if err != nil || res.Outcome != OutcomeWaiting {
+		t.Fatalf("%v %+v", err, res)
+	}
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false}\n  b: {kind: command, command: [y], external: false}\n  ext: {kind: command, command: [x]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.cfg = cfg
+	_, err = Resume(context.Background(), f.bug, f.opts(&sup{}))
+	var ece *EngineChangeError
+	if !errors.As(err, &ece) || !strings.Contains(err.Error(), "engine b: argv_sha256") || !bugfolder.IsInputError(err) {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -105,11 +105,14 @@ type Model struct {
 	screen  screen
 
 	browser browser
-	bug     *bugfolder.Bug
-	wiz     *wizard
-	problem *bugfolder.Problem
-	probErr error
-	cost    costState
+	// acceptEngines is set once the engineer accepted changed engines as
+	// an amendment; the resume then runs with them.
+	acceptEngines bool
+	bug           *bugfolder.Bug
+	wiz           *wizard
+	problem       *bugfolder.Problem
+	probErr       error
+	cost          costState
 
 	deb     *debateView
 	tab     int
@@ -579,7 +582,8 @@ type probedMsg map[string]EngineStatus
 
 // engineOptions are the options of a run driven by this UI.
 func (m Model) engineOptions(b *bridge, command string) engine.Options {
-	return engine.Options{Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check}
+	return engine.Options{Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
+		AcceptEngineChange: m.acceptEngines, AcceptedBy: "human"}
 }
 
 // startRun starts the debate of the cost screen.
@@ -688,6 +692,11 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		}
 	case runDoneMsg:
 		m.running = false
+		var changed *engine.EngineChangeError
+		if errors.As(then.err, &changed) && !m.acceptEngines && !m.out.Left {
+			m.out.Err = then.err // leaving without accepting exits 2
+			return m, m.openMenu(engineChangeMenu(changed.Diffs))
+		}
 		m.out.Result, m.out.Err = then.res, then.err
 		if then.res != nil {
 			m.out.Dir = then.res.Dir
@@ -742,6 +751,9 @@ func (m Model) reopenMenu() (Model, tea.Cmd) {
 	case menuQuit:
 		m.menu = nil
 		return m, nil
+	case menuEngineChange:
+		m.menu = nil
+		return m, tea.Quit
 	case menuJudge, menuJudgeHuman:
 		cmd := m.openMenu(judgeMenu(mn.j, mn.jReply))
 		return m, cmd
@@ -825,6 +837,13 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		if mn.choice == "leave" {
 			return m.leave()
 		}
+	case menuEngineChange:
+		m.menu = nil
+		if mn.choice != "accept" {
+			return m, tea.Quit
+		}
+		m.acceptEngines, m.out.Err = true, nil
+		return m, m.startResume()
 	}
 	return m, nil
 }

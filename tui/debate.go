@@ -223,7 +223,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.final = deb.Final
 	}
 	d.tokens, d.usd = deb.Totals()
-	d.callsDone = len(deb.Calls())
+	d.callsDone = deb.ModelCalls()
 	for _, f := range deb.Calls() {
 		if f.FinishedAt.After(d.finishedAt) {
 			d.finishedAt = f.FinishedAt
@@ -306,8 +306,8 @@ func (d *debateView) apply(ev engine.Event) {
 		p.err = ev.Error
 		d.tokens += ev.TokensIn + ev.TokensOut
 		d.usd += ev.CostUSD
+		d.callsDone++ // a retried attempt is a call made too
 		if !retrying {
-			d.callsDone++
 			if d.dir != "" && ev.Role != bugfolder.RoleJudge {
 				p.path = filepath.Join(d.dir, d.lang.RoundDir(ev.Round), ev.SolverID+".md")
 			}

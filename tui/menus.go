@@ -26,6 +26,7 @@ const (
 	menuJudge
 	menuJudgeHuman
 	menuQuit
+	menuEngineChange
 )
 
 // menu is an open huh form and what it answers.
@@ -201,6 +202,21 @@ func humanMenu(prev *menu, lang bugfolder.Lang) *menu {
 		huh.NewSelect[string]().Title("Which proposal wins?").
 			Description("Recorded as decided by a human; the winning proposal becomes the synthesis.").
 			Options(opts...).Value(&m.label).Height(len(opts) + 3),
+	))
+	return m
+}
+
+// engineChangeMenu asks whether to resume on engines that now resolve
+// differently than the debate locked, as an amendment.
+func engineChangeMenu(diffs []string) *menu {
+	m := &menu{kind: menuEngineChange, choice: "leave"}
+	m.form = newForm(huh.NewGroup(
+		huh.NewNote().Title("The engines changed since this debate started").
+			Description(strings.Join(diffs, "\n")+"\nAccepting records the change as an amendment (like a swap) in the event log and in the files written from now on."),
+		huh.NewSelect[string]().Options(
+			huh.NewOption("Accept the change as an amendment and resume", "accept"),
+			huh.NewOption("Leave it (restore the engines file, then resume)", "leave"),
+		).Value(&m.choice).Height(3),
 	))
 	return m
 }

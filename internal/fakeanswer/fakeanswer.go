@@ -87,7 +87,7 @@ func answer(prompt, role string, en bool) string {
 	case "repair":
 		b.WriteString(h("Estratégia de correção", "Fix strategy") + "Tornar o recálculo idempotente: remover descontos antes de recalcular.\n\n")
 	case "spec":
-		b.WriteString(h("Leitura da regra", "Reading of the rule") + "A regra 4.1 manda um só desconto, o maior.\n\n")
+		b.WriteString(h("Leitura da regra", "Reading of the rule") + "A regra 4.1 manda um só desconto, o maior.\n" + word(en, "Veredito recomendado: spec-correta.", "Recommended verdict: spec-correct.") + "\n\n")
 	default:
 		b.WriteString(h("Hipóteses", "Hypotheses") + "H1: o recálculo disparado pela troca de CEP reaplica o desconto progressivo.\nH2: a ordem entre frete e desconto é não determinística.\n\n")
 		b.WriteString(h("Causa raiz proposta", "Proposed root cause") + "`aplicar_desconto` acrescenta descontos sem limpar os anteriores.\n\n")

@@ -15,11 +15,18 @@
 // and hangs), grandchild (leaves a sleeping grandchild behind), closeout
 // (closes stdout early and keeps running), startslow:MS (sleeps MS before
 // answering), winner:X (a judge answer naming label X), judgebad (a judge
-// answer naming no label), leak[:fail] (a valid answer quoting the values
+// answer naming no label), prose (a valid answer with common words and
+// peer names in prose), variant (variant headings), nojust (a confidence
+// without justification), unknownheading (an extra unrecognised
+// section), selfgraft:X, noverdict:X and nosynth:X (judge
+// answers naming X with a self-graft, no spec verdict, or a synthesis
+// without the mode's sections), leak[:fail] (a valid answer quoting the values
 // of the variables named in FAKE_LEAK, on stdout and stderr; with fail, it
 // then exits 1 quoting them again).
 //
-// FAKE_DELAY_MS delays every answer; FAKE_LOG names a file where each call
+// FAKE_CWDLOG names a file where each call appends its working folder,
+// that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
+// answer; FAKE_LOG names a file where each call
 // appends "start|finish role id round attempt pid"; FAKE_PROMPTS names a
 // folder where each prompt is saved as ROUND-ID-ATTEMPT.txt.
 package main
@@ -47,6 +54,16 @@ func main() {
 	if dir := os.Getenv("FAKE_PROMPTS"); dir != "" {
 		_ = os.MkdirAll(dir, 0o755)
 		_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%d.txt", round, id, attempt)), prompt, 0o644)
+	}
+	if f := os.Getenv("FAKE_CWDLOG"); f != "" {
+		// where the call runs: its folder, the folder's mode, whether P is there
+		wd, _ := os.Getwd()
+		mode := "?"
+		if fi, err := os.Stat(wd); err == nil {
+			mode = fmt.Sprintf("%o", fi.Mode().Perm())
+		}
+		_, perr := os.Stat(filepath.Join(wd, "P.md"))
+		appendFile(f, fmt.Sprintf("%s %s %v\n", wd, mode, perr == nil))
 	}
 	behaviour := pick(os.Getenv("FAKE_PLAN"), role, id, round, attempt)
 	if ms, _ := strconv.Atoi(os.Getenv("FAKE_DELAY_MS")); ms > 0 {
@@ -124,6 +141,36 @@ func main() {
 		}
 	case "winner":
 		fmt.Print(fakeanswer.Judge(p, arg))
+	case "prose":
+		// a valid answer whose prose holds common words that are also
+		// engine or kind names, and a peer named in the forms models use
+		fmt.Print(fakeanswer.Reply(p, role) + "\nNota: rodamos local, sem openai nem claude; omega concorda. O Agent #2 e o debatedor 3 erraram; zeta-engine (zeta-1) falou.\n")
+	case "variant":
+		// headings in the other language, numbered, emphasised, without
+		// accents, with trailing colons
+		a := fakeanswer.Reply(p, role)
+		for from, to := range map[string]string{"## Hipóteses": "## 1. Hypotheses", "## Teste": "## **Teste**:", "## Evidências": "## Evidencias", "## Confiança": "## Confidence:"} {
+			a = strings.Replace(a, from, to, 1)
+		}
+		fmt.Print(a)
+	case "unknownheading":
+		fmt.Print(fakeanswer.Reply(p, role) + "\n## Observações extras\n\nnada\n")
+	case "nojust":
+		a := fakeanswer.Reply(p, role)
+		if i := strings.Index(a, "## Confiança"); i >= 0 {
+			a = a[:i] + "## Confiança\n\nalta\n"
+		}
+		fmt.Print(a)
+	case "selfgraft":
+		// a judge answer whose only graft names the winner itself
+		a := fakeanswer.Judge(p, arg)
+		i, j := strings.Index(a, "## Enxertos"), strings.Index(a, "## Justificativa")
+		fmt.Print(a[:i] + "## Enxertos\n\n- Proposta " + arg + ": o teste com 10 repetições.\n\n" + a[j:])
+	case "noverdict":
+		fmt.Print(strings.ReplaceAll(fakeanswer.Judge(p, arg), "Veredito recomendado: spec-correta.", ""))
+	case "nosynth":
+		a := fakeanswer.Judge(p, arg)
+		fmt.Print(a[:strings.Index(a, "## Síntese")] + "## Síntese\n\nA vencedora está certa.\n")
 	case "judgebad":
 		fmt.Print("## Vencedora\n\na melhor\n\n## Síntese\n\nnada\n")
 	default:

@@ -1,0 +1,100 @@
+package bugfolder
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCanonicalHeadings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lang Lang
+		in   string
+		want string
+	}{
+		{"other language", PT, "## Hypotheses\n\nH1\n", "## Hipóteses\n\nH1\n"},
+		{"numbering and emphasis", PT, "## 1. **Teste**\n\nT\n", "## Teste\n\nT\n"},
+		{"missing accent, trailing colon", PT, "## Evidencias:\n\nE\n", "## Evidências\n\nE\n"},
+		{"value after a colon moves below", PT, "## Confidence: high, the log agrees\n", "## Confiança\n\nhigh, the log agrees\n"},
+		{"english debate", EN, "## Riscos e efeitos colaterais\n\nR\n", "## Risks and side effects\n\nR\n"},
+		{"unrecognised left as written", PT, "## Observações\n\nx\n", "## Observações\n\nx\n"},
+		{"fenced heading left alone", PT, "```\n## Hypotheses\n```\n", "```\n## Hypotheses\n```\n"},
+		{"level 3 left alone", PT, "### Hypotheses\n", "### Hypotheses\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := CanonicalHeadings(tc.in, tc.lang); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRecommendedVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		lang Lang
+		want string
+	}{
+		{"Veredito recomendado: spec-gap.\nNão é spec-correta.", PT, "spec-gap"},
+		{"A spec está desatualizada: spec-desatualizada.", PT, "spec-desatualizada"},
+		{"Recommended verdict: SPEC-OUTDATED", EN, "spec-outdated"},
+		{"Recommended verdict: spec-correct", PT, "spec-correta"},
+		{"spec-gap or spec-correta, hard to say", PT, ""},
+		{"no verdict at all", PT, ""},
+	} {
+		if got := RecommendedVerdict(tc.in, tc.lang); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDropSectionAndModeSections(t *testing.T) {
+	body := "## Hipóteses\n\nH\n\n## Confiança\n\nalta: sim, o log.\n\n## Crítica às demais propostas\n\n- agente-2: ok\n"
+	got := DropSection(body, SecCritique)
+	if strings.Contains(got, "Crítica") || !strings.Contains(got, "## Confiança\n\nalta: sim, o log.") {
+		t.Errorf("DropSection: %q", got)
+	}
+	miss := MissingModeSections(body, PT, Diagnosis)
+	if strings.Join(miss, ",") != "## Causa raiz proposta,## Teste,## Impacto sobre a spec,## Riscos e efeitos colaterais,## Evidências" {
+		t.Errorf("missing: %v", miss)
+	}
+}
+
+// FuzzCanonicalHeadings: rewriting headings is idempotent and never
+// changes which sections a body has, nor their order.
+func FuzzCanonicalHeadings(f *testing.F) {
+	for _, s := range []string{"## Hypotheses\nH\n", "## 2) Teste:\n", "## Confidence: high\n", "```\n## Teste\n```\n## Teste", "## Confiança: alta - ok\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		once := CanonicalHeadings(body, PT)
+		if twice := CanonicalHeadings(once, PT); twice != once {
+			t.Fatalf("not idempotent: %q → %q → %q", body, once, twice)
+		}
+		_, a := ParseSections(body)
+		_, b := ParseSections(once)
+		if len(a) != len(b) {
+			t.Fatalf("sections %d → %d", len(a), len(b))
+		}
+		for i := range a {
+			if a[i].Key != b[i].Key {
+				t.Fatalf("section %d: %v → %v", i, a[i].Key, b[i].Key)
+			}
+		}
+	})
+}
+
+// FuzzRecommendedVerdict: the verdict read from a model's answer is one
+// of the three, or none.
+func FuzzRecommendedVerdict(f *testing.F) {
+	for _, s := range []string{"Veredito recomendado: spec-gap", "spec-correct spec-outdated", "verdict spec-GAP"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		switch v := RecommendedVerdict(text, PT); v {
+		case "", "spec-correta", "spec-desatualizada", "spec-gap":
+		default:
+			t.Fatalf("verdict %q", v)
+		}
+	})
+}
