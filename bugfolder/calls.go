@@ -35,7 +35,9 @@ func CountModelCalls(d *Debate) int {
 		}
 	}
 	judged := 0
-	for _, jd := range []string{names[PT].JudgeID, names[EN].JudgeID} {
+	// the canonical judge folder, and the translated one of older folders
+	// (names[EN] shares the canonical one: counting it too doubled the count)
+	for _, jd := range []string{names[PT].JudgeID, translated.JudgeID} {
 		for _, c := range rawAttempts(filepath.Join(d.Dir, jd, "raw")) {
 			judged += c
 		}
