@@ -251,8 +251,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				return nil
 			}
 			if winner != "" {
-				// a judge failure answered cancel or pause is still open
-				if d.PendingDecision() != "judge" {
+				// a judge failure answered cancel or pause is still open; a
+				// hand-run debate records its failed judge only in juiz/
+				handJudgeFailed := d.HandRun() && d.State == bugfolder.StateJudgeFailed
+				if d.PendingDecision() != "judge" && !handJudgeFailed {
 					return usageErr("--winner records a choice after the judge failed, and this debate is %s", d.State)
 				}
 				if labels := engine.FinalLabels(d); !slices.Contains(labels, pol.Winner) {

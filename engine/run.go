@@ -931,7 +931,7 @@ func (r *runner) amend(id, engine string, timeout time.Duration, round int, by s
 // event was lost in a crash (the file is written first, then the event),
 // so the log agrees with the files.
 func (r *runner) reconcileLog(d *bugfolder.Debate) {
-	logged := map[string]bool{}
+	logged, hasSetup := map[string]bool{}, false
 	raw, _ := os.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events))
 	for _, line := range strings.Split(string(raw), "\n") {
 		var ev struct {
@@ -940,9 +940,20 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 			SolverID string `json:"solver_id"`
 			Attempt  int    `json:"attempt"`
 		}
-		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == string(EvCallFinished) {
+		if json.Unmarshal([]byte(line), &ev) != nil {
+			continue
+		}
+		switch ev.Type {
+		case string(EvSetup):
+			hasSetup = true
+		case string(EvCallFinished):
 			logged[fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt)] = true
 		}
+	}
+	// a kill between writing problema.md and logging the setup left the log
+	// without it: the setup is recovered from problema.md itself
+	if !hasSetup && d.Problem != nil {
+		r.emit(Event{Type: EvSetup, Path: d.Dir, ProblemSHA: d.Problem.SHA256, Reason: "recovered from problema.md after an interruption"})
 	}
 	for _, rd := range d.Rounds {
 		for _, f := range rd.Files {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -627,5 +628,36 @@ func TestSwappedEngineIsLockedToo(t *testing.T) {
 	var ece *EngineChangeError
 	if !errors.As(err, &ece) || !strings.Contains(err.Error(), "engine b: argv_sha256") || !bugfolder.IsInputError(err) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestResumeRecoversALostSetupEvent: a kill between writing problema.md and
+// logging the setup (a crash trial found it) leaves a log without its
+// setup event; resume recovers it from problema.md, so the log's first
+// record still names P's sha256.
+func TestResumeRecoversALostSetupEvent(t *testing.T) {
+	f := newFixture(t, "7")
+	ctx, cancel := context.WithCancel(context.Background())
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		cancel()
+		return &harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine, Err: "interrupted"}
+	}
+	if res, err := Start(ctx, f.setup(2, 0), f.opts(&sup{})); err != nil || res.Outcome != OutcomeCancelled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	log := filepath.Join(f.bug.Dir, "debate", "eventos.jsonl")
+	os.WriteFile(log, nil, 0o600) // as if killed right after problema.md was written
+	f.engines["a"].answer = nil
+	if res, err := Resume(context.Background(), f.bug, f.opts(&sup{})); err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	raw, _ := os.ReadFile(log)
+	var first struct {
+		Type string `json:"type"`
+		SHA  string `json:"problema_sha256"`
+	}
+	json.Unmarshal([]byte(strings.SplitN(string(raw), "\n", 2)[0]), &first)
+	if first.Type != "setup" || first.SHA != f.debate(t).Problem.SHA256 || first.SHA == "" {
+		t.Errorf("first record %+v, want the setup with problema.md's sha256", first)
 	}
 }
