@@ -1,0 +1,189 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mootWithin runs moot and fails the test if it has not ended within d: a
+// hostile register must never make moot hang.
+func (p *project) mootWithin(d time.Duration, args ...string) result {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	c := p.cmd(ctx, args...)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	if ctx.Err() != nil {
+		p.t.Fatalf("moot %v still running after %v: it hung\n%s", args, d, errb.String())
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		p.t.Fatalf("moot %v: %v", args, err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+// outsideFile is a file outside the project with known content; unchanged
+// reports whether it still holds it.
+func outsideFile(t *testing.T) (path string, unchanged func() bool) {
+	path = filepath.Join(t.TempDir(), "victim.txt")
+	const content = "precious data outside the register\n"
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, func() bool {
+		b, err := os.ReadFile(path)
+		return err == nil && string(b) == content
+	}
+}
+
+// TestAttackSymlinkedLockTruncatesOutsideFile: debate/.moot.lock planted as
+// a symlink to a file outside the register is refused, never truncated.
+func TestAttackSymlinkedLockTruncatesOutsideFile(t *testing.T) {
+	p := newProject(t)
+	victim, unchanged := outsideFile(t)
+	os.MkdirAll(p.debate(), 0o700)
+	if err := os.Symlink(victim, filepath.Join(p.debate(), ".moot.lock")); err != nil {
+		t.Fatal(err)
+	}
+	r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless")
+	if r.code != 2 || !strings.Contains(r.stderr, ".moot.lock") {
+		t.Errorf("exit %d, want 2 naming the lock\n%s", r.code, r.stderr)
+	}
+	if !unchanged() {
+		t.Error("the file the lock pointed to was changed")
+	}
+}
+
+// TestAttackHardLinkedEventLog: eventos.jsonl hard-linked to a file outside
+// the register is refused, never appended to.
+func TestAttackHardLinkedEventLog(t *testing.T) {
+	p := newProject(t)
+	// a quorum loss stops the debate with its event log written
+	p.Plan = "agente-2@1=fail,agente-3@1=fail"
+	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 4)
+	victim := filepath.Join(t.TempDir(), "victim.jsonl")
+	log := filepath.Join(p.debate(), "eventos.jsonl")
+	if err := os.Link(log, victim); err != nil {
+		t.Skipf("hard link across temp folders: %v", err)
+	}
+	before, _ := os.ReadFile(victim)
+	p.Plan = ""
+	r := p.moot("resume", "7", "--yes", "--headless", "--on-quorum-loss", "retry")
+	if r.code != 2 || !strings.Contains(r.stderr, "eventos.jsonl") {
+		t.Errorf("exit %d, want 2 naming the event log\n%s", r.code, r.stderr)
+	}
+	if after, _ := os.ReadFile(victim); !bytes.Equal(before, after) {
+		t.Error("the hard-linked event log was appended to")
+	}
+}
+
+// TestAttackSymlinkedContextBugs: a context whose bugs/ is a symlink to a
+// folder outside the project is neither listed nor debated.
+func TestAttackSymlinkedContextBugs(t *testing.T) {
+	p := newProject(t)
+	outside := t.TempDir()
+	bug := filepath.Join(outside, "BUG-20990101-EVIL-evil")
+	os.MkdirAll(bug, 0o700)
+	os.WriteFile(filepath.Join(bug, "bug.md"), []byte("---\nid: BUG-20990101-EVIL\ndisplay_number: 99\ntitle: evil\n---\n# evil\n"), 0o600)
+	os.MkdirAll(filepath.Join(p.dir, "_reversa_bugs", "evil"), 0o700)
+	if err := os.Symlink(outside, filepath.Join(p.dir, "_reversa_bugs", "evil", "bugs")); err != nil {
+		t.Fatal(err)
+	}
+	if l := p.moot("list", "--json").mustExit(t, 0); strings.Contains(l.stdout, "EVIL") {
+		t.Errorf("moot list shows a bug of a symlinked bugs/ folder:\n%s", l.stdout)
+	}
+	for _, arg := range []string{"BUG-20990101-EVIL", "99", filepath.Join("_reversa_bugs", "evil", "bugs", "BUG-20990101-EVIL-evil")} {
+		if r := p.moot("run", arg, "--mode", "diagnosis", "--yes", "--headless"); r.code != 2 {
+			t.Errorf("moot run %s: exit %d, want 2\n%s", arg, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(bug, "debate")); err == nil {
+		t.Error("moot wrote a debate outside the register")
+	}
+}
+
+// TestAttackSymlinkInsideBugFolder: debate/rodada-0 -> ../evidence (a
+// symlink that stays inside the bug folder) never makes moot write into
+// evidence/ or fix/.
+func TestAttackSymlinkInsideBugFolder(t *testing.T) {
+	for _, target := range []string{"evidence", "fix"} {
+		t.Run(target, func(t *testing.T) {
+			p := newProject(t)
+			os.MkdirAll(filepath.Join(p.bugDir(), target), 0o700)
+			before := tree(t, filepath.Join(p.bugDir(), target))
+			os.MkdirAll(p.debate(), 0o700)
+			if err := os.Symlink(filepath.Join("..", target), filepath.Join(p.debate(), "rodada-0")); err != nil {
+				t.Fatal(err)
+			}
+			r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless")
+			if r.code == 0 {
+				t.Fatalf("the debate ran through a symlinked round folder:\n%s", r.stderr)
+			}
+			if !strings.Contains(r.stderr, "rodada-0") || !strings.Contains(r.stderr, "symlink") {
+				t.Errorf("the message does not name the symlinked folder:\n%s", r.stderr)
+			}
+			if after := tree(t, filepath.Join(p.bugDir(), target)); after != before {
+				t.Errorf("moot wrote into %s/:\nbefore %s\nafter  %s", target, before, after)
+			}
+		})
+	}
+}
+
+// tree lists the names under dir, for before/after comparisons.
+func tree(t *testing.T, dir string) string {
+	var names []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil {
+			names = append(names, strings.TrimPrefix(p, dir))
+		}
+		return nil
+	})
+	return strings.Join(names, ",")
+}
+
+// TestAttackFIFOHangs: a FIFO where moot expects bug.md, an evidence file,
+// problema.md or the lock never makes run, list or show hang; each is
+// refused with a message naming it.
+func TestAttackFIFOHangs(t *testing.T) {
+	cases := []struct {
+		name, rel string
+		cmds      [][]string
+	}{
+		{"bug.md", "bug.md", [][]string{{"list", "--json"}, {"show", "7"}, {"run", "7", "--mode", "diagnosis", "--yes", "--headless"}}},
+		{"evidence", "evidence/trap.log", [][]string{{"run", "7", "--mode", "diagnosis", "--yes", "--headless"}, {"plan", "7", "--mode", "diagnosis"}}},
+		{"problema.md", "debate/problema.md", [][]string{{"list", "--json"}, {"show", "7"}, {"show", "7", "--problem"}, {"run", "7", "--mode", "diagnosis", "--yes", "--headless"}}},
+		{"lock", "debate/.moot.lock", [][]string{{"list", "--json"}, {"show", "7"}, {"run", "7", "--mode", "diagnosis", "--yes", "--headless"}}},
+		{"event log", "debate/eventos.jsonl", [][]string{{"list", "--json"}, {"show", "7"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := newProject(t)
+			path := filepath.Join(p.bugDir(), c.rel)
+			os.MkdirAll(filepath.Dir(path), 0o700)
+			os.Remove(path)
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range c.cmds {
+				r := p.mootWithin(30*time.Second, args...)
+				if args[0] == "run" || args[0] == "plan" {
+					if r.code != 2 || !strings.Contains(r.stderr, filepath.Base(c.rel)) {
+						t.Errorf("moot %v: exit %d, want 2 naming %s\n%s", args, r.code, c.rel, r.stderr)
+					}
+				}
+			}
+		})
+	}
+}
