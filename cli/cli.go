@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // Exit codes (CLI.md).
@@ -114,19 +115,19 @@ func report(e *env, err error) int {
 	var xe *exitError
 	if errors.As(err, &xe) {
 		if !xe.quiet && xe.err != nil {
-			fmt.Fprintf(e.stderr, "moot: %v\n", xe.err)
+			fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(xe.err.Error()))
 		}
 		return xe.code
 	}
 	if bugfolder.IsInputError(err) {
-		fmt.Fprintf(e.stderr, "moot: %v\n", err)
+		fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(err.Error()))
 		return ExitUsage
 	}
 	if isCobraUsage(err) {
 		fmt.Fprintf(e.stderr, "moot: %v\n(moot help shows the commands and flags)\n", err)
 		return ExitUsage
 	}
-	fmt.Fprintf(e.stderr, "moot: internal error: %v\n", err)
+	fmt.Fprintf(e.stderr, "moot: internal error: %s\n", termsafe.Text(err.Error()))
 	return ExitInternal
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // isTerminal reports whether w is a terminal.
@@ -40,6 +41,7 @@ func (e *env) noColor() bool { return e.getenv("NO_COLOR") != "" }
 // renderMarkdown prints Markdown: rendered with glamour on a terminal
 // (without colour under NO_COLOR), as plain Markdown otherwise.
 func renderMarkdown(e *env, md string) error {
+	md = termsafe.Text(md)
 	if !isTerminal(e.stdout) {
 		_, err := io.WriteString(e.stdout, md)
 		return err
@@ -60,7 +62,8 @@ func renderMarkdown(e *env, md string) error {
 	if err != nil {
 		return fmt.Errorf("render markdown: %w", err)
 	}
-	_, err = io.WriteString(e.stdout, out)
+	// what glamour passed through is sanitized again: only its own styling stays
+	_, err = io.WriteString(e.stdout, termsafe.Styled(out))
 	return err
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 func newShowCmd(e *env) *cobra.Command {
@@ -82,7 +83,7 @@ piped, it is printed as plain Markdown.`,
 				return err
 			}
 			for _, p := range d.Problems {
-				fmt.Fprintf(e.stderr, "moot: %v\n", p)
+				fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(p.Error()))
 			}
 			if len(d.Problems) > 0 {
 				return &exitError{code: ExitUsage, quiet: true}

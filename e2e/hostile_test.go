@@ -187,3 +187,99 @@ func TestAttackFIFOHangs(t *testing.T) {
 		})
 	}
 }
+
+// hasEscape reports a terminal escape. On a terminal moot itself sends
+// colour (SGR) and its background query; what must never appear there is
+// the attack's own sequences.
+func hasEscape(s string, onTerminal bool) bool {
+	if !onTerminal {
+		return strings.ContainsAny(s, "\x1b\x07\u009b")
+	}
+	return strings.Contains(s, "]0;pwned") || strings.Contains(s, "]52;") || strings.Contains(s, "\x1b[2J")
+}
+
+// TestAttackTerminalInjection: escape sequences in a bug.md title, in an
+// engine's answer and in its stderr (window title, OSC 52 clipboard write,
+// screen clear) never reach the terminal: not through moot list, moot
+// show (plain or rendered by glamour on a terminal), the headless
+// progress or its errors.
+func TestAttackTerminalInjection(t *testing.T) {
+	p := newProject(t)
+	bugmd := filepath.Join(p.bugDir(), "bug.md")
+	b, _ := os.ReadFile(bugmd)
+	evil := strings.Replace(string(b), "\ntitle: Desconto aplicado duas vezes no fechamento do pedido\n", "\ntitle: \"\\e]0;pwned\\a\\e]52;c;cm0gLXJm\\aDesconto\"\n", 1)
+	if evil == string(b) {
+		t.Fatal("the sample bug.md has no title line")
+	}
+	os.WriteFile(bugmd, []byte(evil), 0o600)
+	p.Plan = "agente-2@0=escape:fail,*=escape"
+	run := p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless")
+	if run.code != 0 {
+		t.Fatalf("exit %d\n%s", run.code, run.stderr)
+	}
+	if !strings.Contains(run.stderr, "on stderr") && !strings.Contains(run.stderr, "agente-2") {
+		t.Logf("progress:\n%s", run.stderr)
+	}
+	outputs := map[string]string{"moot run --headless (progress)": run.stdout + run.stderr}
+	for _, args := range [][]string{{"list"}, {"show", "7"}, {"show", "7", "--round", "0"}, {"show", "7", "--final"}, {"show", "7", "--problem"}, {"plan", "7", "--mode", "diagnosis"}} {
+		r := p.moot(args...)
+		outputs["moot "+strings.Join(args, " ")] = r.stdout + r.stderr
+	}
+	for where, text := range outputs {
+		if hasEscape(text, false) {
+			t.Errorf("%s prints a terminal escape: %q", where, excerpt(text))
+		}
+	}
+	// the rendered views, on a real terminal (script gives moot a pty)
+	for _, args := range []string{"show 7", "show 7 --round 0", "show 7 --final", "list"} {
+		out := p.onTerminal(t, args)
+		if hasEscape(out, true) {
+			t.Errorf("moot %s on a terminal prints a terminal escape: %q", args, excerpt(out))
+		}
+	}
+	// the raw file keeps the answer as the engine wrote it, for audit
+	raw, _ := os.ReadFile(filepath.Join(p.debate(), "rodada-0", "raw", "agente-1.attempt-1.stdout"))
+	if !strings.Contains(string(raw), "\x1b]52;") {
+		t.Error("the engine's escapes did not happen as planned (raw output lacks them)")
+	}
+}
+
+// excerpt shows the part of s around its first escape.
+func excerpt(s string) string {
+	i := strings.Index(s, "]52;")
+	if i < 0 {
+		i = strings.IndexAny(s, "\x1b\x07")
+	}
+	if i < 0 {
+		return ""
+	}
+	return s[max(0, i-40):min(len(s), i+40)]
+}
+
+// onTerminal runs moot under script(1), which gives it a pseudo-terminal,
+// and returns what it printed.
+func (p *project) onTerminal(t *testing.T, args string) string {
+	t.Helper()
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := p.cmd(ctx)
+	c.Path, _ = exec.LookPath("script")
+	c.Args = []string{"script", "-qec", mootBin + " " + args, "/dev/null"}
+	c.Env = append(c.Env, "TERM=xterm-256color", "COLUMNS=100", "LINES=40")
+	c.Env = slicesDelete(c.Env, "NO_COLOR=1")
+	out, _ := c.CombinedOutput()
+	return string(out)
+}
+
+func slicesDelete(env []string, kv string) []string {
+	var out []string
+	for _, e := range env {
+		if e != kv {
+			out = append(out, e)
+		}
+	}
+	return out
+}
