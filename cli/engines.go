@@ -70,14 +70,19 @@ replay. Fields: kind (required), model, base_url (the endpoint the CLI or
 client calls), api_key_env, timeout, context_tokens, max_output_tokens,
 price {input_per_mtok, output_per_mtok}, external, project_access (none, or
 read-only for codex, whose OS sandbox makes it verifiable), parallel, env,
-command, cassette. Context windows, output sizes and prices not given come
+env_passthrough (command only), command, cassette. Context windows, output sizes and prices not given come
 from charm.land/catwalk's model data.
 
 Vendor CLIs run in a private folder holding a copy of P, with their own HOME
 and TMPDIR and a minimal environment (PATH, locale, proxies, their key);
 stored credentials (codex, claude, gemini, qwen, opencode logins) are copied
-in when no api_key_env is named. command engines inherit moot's environment.
-Secrets never reach raw output, logs or the screen.`,
+in when no api_key_env is named. command engines get a minimal environment
+too (PATH, locale, proxies, certificates, HOME, USER, SHELL, TMPDIR, TERM,
+their api_key_env, the MOOT_* variables and their env:); env_passthrough:
+[NAME, "PREFIX*"] widens it. Every variable whose name looks secret (*KEY*,
+*TOKEN*, *SECRET*, *PASSWORD*, *CREDENTIAL*, *_PAT, cloud credentials) and
+every engine's api_key_env is redacted: secrets never reach raw output,
+logs or the screen.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, _ := findRegister(e) // engines can be listed outside a register

@@ -69,6 +69,7 @@ func newProject(t *testing.T) *project {
   zeta-engine:
     kind: command
     command: ["` + fakeBin + `", "--role", "{role}"]
+    env_passthrough: ["FAKE_*"]
     model: zeta-1
     external: false
     timeout: 20s
@@ -76,11 +77,13 @@ func newProject(t *testing.T) *project {
   omega:
     kind: command
     command: ["` + fakeBin + `"]
+    env_passthrough: ["FAKE_*"]
     external: false
     timeout: 20s
   ext:
     kind: command
     command: ["` + fakeBin + `"]
+    env_passthrough: ["FAKE_*"]
 defaults:
   solver: zeta-engine
   judge: zeta-engine

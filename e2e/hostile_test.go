@@ -283,3 +283,31 @@ func slicesDelete(env []string, kv string) []string {
 	}
 	return out
 }
+
+// TestAttackCommandEngineReadsCredentials: a command engine gets a
+// minimal environment by default, so a cloud credential or another
+// engine's key of moot's environment is not even within its reach.
+func TestAttackCommandEngineReadsCredentials(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "*=leak"
+	p.env = []string{"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "SOME_OTHER_TOKEN=tok-99887766554433",
+		"FAKE_LEAK=AWS_SECRET_ACCESS_KEY,SOME_OTHER_TOKEN"}
+	p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	raw, err := os.ReadFile(filepath.Join(p.debate(), "rodada-0", "raw", "agente-1.attempt-1.stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"AWS_SECRET_ACCESS_KEY", "SOME_OTHER_TOKEN"} {
+		if !strings.Contains(string(raw), "\n"+v+"=\n") {
+			t.Errorf("the engine saw %s (its answer: %q)", v, excerptAround(string(raw), v))
+		}
+	}
+}
+
+func excerptAround(s, sub string) string {
+	i := strings.Index(s, sub)
+	if i < 0 {
+		return ""
+	}
+	return s[i:min(len(s), i+60)]
+}

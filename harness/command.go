@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +39,36 @@ func expand(arg string, req Request) string {
 	).Replace(arg)
 }
 
+// commandBaseEnv are the variables of moot's environment a command engine
+// keeps by default, besides inheritEnv: who and where the user is.
+var commandBaseEnv = []string{"HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TERM"}
+
+// commandEnv is a command engine's environment before moot's own MOOT_*
+// variables and its env entries: a minimal one (PATH, locale, proxies,
+// certificates, HOME, USER…), its api_key_env, and the variables its
+// env_passthrough names. Never the rest of moot's environment: another
+// engine's key or a cloud credential stays out of reach.
+func commandEnv(e *EngineConfig) []string {
+	keep := func(name string) bool {
+		if slices.Contains(inheritEnv, name) || slices.Contains(commandBaseEnv, name) || name == e.APIKeyEnv {
+			return true
+		}
+		for _, p := range e.EnvPassthrough {
+			if prefix, glob := strings.CutSuffix(p, "*"); glob && strings.HasPrefix(name, prefix) || p == name {
+				return true
+			}
+		}
+		return false
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, ok := strings.Cut(kv, "="); ok && keep(k) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
 // program resolves the executable: a relative path with a slash starts at
 // the engines file's folder; a bare name is looked up on PATH.
 func (c *command) program() string {
@@ -54,7 +85,7 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 		argv[i] = expand(a, req)
 	}
 	argv[0] = c.program()
-	env := append(os.Environ(),
+	env := append(commandEnv(c.cfg),
 		"MOOT_ROLE="+string(req.Role),
 		"MOOT_SOLVER_ID="+req.SolverID,
 		"MOOT_ROUND="+strconv.Itoa(req.Round),
