@@ -182,6 +182,7 @@ func newRoot(e *env) *cobra.Command {
 		newResumeCmd(e),
 		newEnginesCmd(e),
 		newDemoCmd(e),
+		newTrustCmd(e),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print moot's version",

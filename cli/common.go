@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -82,16 +83,56 @@ func findRegister(e *env) (*bugfolder.Register, error) {
 }
 
 // loadConfig reads the engines file (explicit, the register's, the
-// user's), or returns the built-in engines when there is none.
+// user's), or returns the built-in engines when there is none. A file
+// inside the project (a cloned repository's) that runs commands, redirects
+// endpoints or sets a child's environment must have been trusted with
+// moot trust: otherwise it is an *untrustedError (exit 2).
 func loadConfig(explicit string, reg *bugfolder.Register) (*harness.Config, error) {
 	root := ""
 	if reg != nil {
 		root = reg.Root
 	}
-	if p := harness.FindConfig(explicit, root); p != "" {
-		return harness.LoadConfig(p)
+	p := harness.FindConfig(explicit, root)
+	if p == "" {
+		return harness.BuiltinConfig(), nil
 	}
-	return harness.BuiltinConfig(), nil
+	cfg, err := harness.LoadConfig(p)
+	if err != nil {
+		return nil, err
+	}
+	if reasons := harness.TrustReasons(cfg); projectFile(reg, p) && len(reasons) > 0 && !harness.DefaultTrustStore().Trusted(p, cfg.SHA256) {
+		return cfg, withCode(ExitUsage, &untrustedError{cfg: cfg, reasons: reasons, rel: reg.Rel(absPath(p)), path: absPath(p)})
+	}
+	return cfg, nil
+}
+
+// projectFile reports whether the engines file at path belongs to the
+// project (it came with the repository) rather than to the user.
+func projectFile(reg *bugfolder.Register, path string) bool {
+	if own := harness.DefaultTrustStore().Path; own != "" && bugfolder.Within(filepath.Dir(own), absPath(path)) {
+		return false // the user's own engines file, in the user's config folder
+	}
+	return reg != nil && bugfolder.Within(reg.Project, absPath(path))
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// untrustedError is a project engines file that needs moot trust first.
+type untrustedError struct {
+	cfg     *harness.Config
+	reasons []string
+	rel     string
+	path    string
+}
+
+func (u *untrustedError) Error() string {
+	return fmt.Sprintf("%s is this project's engines file and it is not trusted: %s. Read it, then trust it with: moot trust (its sha256 is remembered; a changed file needs trust again)",
+		u.rel, strings.Join(u.reasons, "; "))
 }
 
 // setupFlags are the flags run and plan share (CLI.md).

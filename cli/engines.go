@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // engineJSON is one engine in `moot engines --json`.
@@ -87,6 +89,12 @@ logs or the screen.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, _ := findRegister(e) // engines can be listed outside a register
 			cfg, err := loadConfig(config, reg)
+			var ue *untrustedError
+			if errors.As(err, &ue) && !probe {
+				// listing runs nothing: show the file, and say it needs trust
+				fmt.Fprintf(e.stderr, "moot: warning: %s\n", termsafe.Text(ue.Error()))
+				err = nil
+			}
 			if err != nil {
 				return err
 			}

@@ -138,11 +138,11 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			if err != nil {
 				return err
 			}
-			cfg, err := loadConfig(sf.config, reg)
+			headless := rf.isHeadless(e)
+			cfg, err := askTrustInTUI(loadConfig(sf.config, reg))(headless)
 			if err != nil {
 				return err
 			}
-			headless := rf.isHeadless(e)
 			s, err := sf.setup(cmd, reg, bug, cfg, headless)
 			if err != nil {
 				return err
@@ -213,7 +213,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err != nil {
 				return err
 			}
-			cfg, err := loadConfig(config, reg)
+			cfg, err := askTrustInTUI(loadConfig(config, reg))(rf.isHeadless(e))
 			if err != nil {
 				return err
 			}

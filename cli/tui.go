@@ -38,17 +38,43 @@ func runBrowser(e *env) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig("", reg)
+	cfg, err := askTrustInTUI(loadConfig("", reg))(false)
 	if err != nil {
 		return err
 	}
 	return runProgram(e, reg, tuiOptions(e, reg, cfg))
 }
 
+// askTrustInTUI lets the TUI ask about an untrusted project engines file
+// (tuiOptions turns it into the trust menu); headless, it stays an error
+// naming moot trust (exit 2).
+func askTrustInTUI(cfg *harness.Config, err error) func(headless bool) (*harness.Config, error) {
+	return func(headless bool) (*harness.Config, error) {
+		var ue *untrustedError
+		if !headless && errors.As(err, &ue) {
+			return cfg, nil
+		}
+		return cfg, err
+	}
+}
+
+// trustRequest is the TUI's trust question for an untrusted project
+// engines file; nil when there is nothing to ask.
+func trustRequest(reg *bugfolder.Register, cfg *harness.Config) *tui.TrustRequest {
+	reasons := harness.TrustReasons(cfg)
+	if cfg.Path == "" || len(reasons) == 0 || !projectFile(reg, cfg.Path) || harness.DefaultTrustStore().Trusted(cfg.Path, cfg.SHA256) {
+		return nil
+	}
+	path, sum := cfg.Path, cfg.SHA256
+	return &tui.TrustRequest{File: reg.Rel(absPath(path)), Reasons: reasons,
+		Trust: func() error { return harness.DefaultTrustStore().Trust(path, sum) }}
+}
+
 func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
 	ho := harnessOptions(cfg, reg)
 	return tui.Options{Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
-		Check: probeCheck(cfg, ho),
+		Untrusted: trustRequest(reg, cfg),
+		Check:     probeCheck(cfg, ho),
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
 			out := map[string]tui.EngineStatus{}
 			for _, r := range harness.ProbeEngines(ctx, cfg, cfg.Order, ho, harness.DefaultProbeCache(), false) {

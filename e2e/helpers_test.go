@@ -91,7 +91,16 @@ defaults:
 	return p
 }
 
+// writeConfig writes the project's engines file and trusts it (moot trust),
+// as its owner would.
 func (p *project) writeConfig(s string) {
+	p.writeUntrustedConfig(s)
+	p.moot("trust")
+}
+
+// writeUntrustedConfig writes the project's engines file as a cloned
+// repository would bring it: not trusted.
+func (p *project) writeUntrustedConfig(s string) {
 	if err := os.WriteFile(filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"), []byte(s), 0o600); err != nil {
 		p.t.Fatal(err)
 	}

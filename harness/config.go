@@ -4,9 +4,9 @@
 package harness
 
 import (
-	"github.com/reversa/moot/internal/safefs"
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/safefs"
 	"net"
 	"net/url"
 	"os"
@@ -95,7 +95,10 @@ type EngineConfig struct {
 // Config is a parsed engines file.
 type Config struct {
 	// Path is the file read ("" for the built-in defaults).
-	Path    string
+	Path string
+	// SHA256 is the hex sha256 of the file's bytes ("" for the defaults):
+	// what `moot trust` remembers.
+	SHA256  string
 	Engines map[string]*EngineConfig
 	// Order lists the engine names in file order.
 	Order    []string
@@ -168,7 +171,12 @@ func LoadConfig(path string) (*Config, error) {
 		}
 		return nil, &bugfolder.InputError{Path: path, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}
-	return ParseConfig(path, raw)
+	c, err := ParseConfig(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	c.SHA256 = sha256Hex(raw)
+	return c, nil
 }
 
 // cfgErr is an engines-file error at a line, naming the field.

@@ -11,6 +11,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // menuKind says which menu is open over the live view.
@@ -26,6 +27,7 @@ const (
 	menuJudge
 	menuJudgeHuman
 	menuQuit
+	menuTrust
 )
 
 // menu is an open huh form and what it answers.
@@ -214,6 +216,35 @@ func quitMenu(bugID string) *menu {
 		huh.NewSelect[string]().Options(
 			huh.NewOption("Leave it, resumable", "leave"),
 			huh.NewOption("Keep watching", "stay"),
+		).Value(&m.choice).Height(3),
+	))
+	return m
+}
+
+// TrustRequest asks the engineer to trust a project's engines file before
+// it may run commands, redirect endpoints or set a child's environment.
+type TrustRequest struct {
+	// File is the engines file, as shown; Reasons what trusting allows.
+	File    string
+	Reasons []string
+	// Trust remembers the file as trusted (moot trust).
+	Trust func() error
+}
+
+// trustMenu asks whether to trust the project's engines file; nothing of
+// it runs, not even a probe, before the answer.
+func trustMenu(r *TrustRequest) *menu {
+	m := &menu{kind: menuTrust, choice: "quit"}
+	var b strings.Builder
+	for _, x := range r.Reasons {
+		b.WriteString("• " + termsafe.Line(x) + "\n")
+	}
+	m.form = newForm(huh.NewGroup(
+		huh.NewNote().Title("Trust this project's engines file?").
+			Description(fmt.Sprintf("%s came with the project. Trusted, it may:\n%sIts sha256 is remembered (moot trust); a changed file asks again.", termsafe.Line(r.File), b.String())),
+		huh.NewSelect[string]().Options(
+			huh.NewOption("Quit: read the file first", "quit"),
+			huh.NewOption("Trust it", "trust"),
 		).Value(&m.choice).Height(3),
 	))
 	return m
