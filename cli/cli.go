@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -93,6 +94,10 @@ func Main(args []string) int {
 		return ExitInternal
 	}
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, getenv: os.Getenv}
+	// descendants of engines that leave their process group are reparented
+	// to moot, and whatever is still its child when it leaves is killed
+	_ = harness.BecomeSubreaper()
+	defer harness.KillChildren()
 	return run(e, args)
 }
 

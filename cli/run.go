@@ -81,8 +81,13 @@ func probeCheck(cfg *harness.Config, o harness.Options) func(context.Context, []
 
 // signalContext is cancelled by SIGINT or SIGTERM: the debate stops,
 // calls in flight are killed, and everything finished is kept.
+// stopSignals stop a debate the way Ctrl-C does (exit 3, resumable): a
+// closed terminal or a dropped ssh session (SIGHUP) and SIGQUIT included,
+// so no engine is left running.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
 func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return signal.NotifyContext(context.Background(), stopSignals...)
 }
 
 // exitFor maps a run's result to an exit code and a closing line.

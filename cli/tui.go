@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/signal"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -88,7 +90,18 @@ func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Option
 // exits with the debate's code (0 done, 3 cancelled or left, 4 waiting).
 func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	p := tea.NewProgram(tui.New(opts))
+	// a closed terminal (SIGHUP) or SIGQUIT stops the UI like SIGTERM: the
+	// engines are killed as moot leaves, and the debate stays resumable
+	sig, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP, syscall.SIGQUIT)
+	defer stop()
+	go func() {
+		<-sig.Done()
+		p.Kill()
+	}()
 	final, err := p.Run()
+	if sig.Err() != nil || errors.Is(err, tea.ErrProgramKilled) {
+		return &exitError{code: ExitCancelled, err: errors.New("stopped by a signal: everything is kept; moot resume continues it")}
+	}
 	if err != nil && !errors.Is(err, tea.ErrInterrupted) {
 		return withCode(ExitInternal, fmt.Errorf("terminal UI: %w", err))
 	}

@@ -6,10 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reversa/moot/internal/testutil"
 )
 
 // mootWithin runs moot and fails the test if it has not ended within d: a
@@ -392,4 +395,98 @@ func TestAttackUntrustedEnginesFileRedirectsVendor(t *testing.T) {
 	os.WriteFile(own, []byte("engines:\n  mine:\n    kind: command\n    command: [\""+fakeBin+"\"]\n    external: false\n    env_passthrough: [\"FAKE_*\"]\ndefaults: {solver: mine, judge: mine}\n"), 0o600)
 	os.Remove(filepath.Join(p.dir, ".xdg", "moot", "trusted.json"))
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+}
+
+// startedPIDs are the pids of the fake engine's calls so far (FAKE_LOG).
+func (p *project) startedPIDs() []int {
+	b, _ := os.ReadFile(p.log)
+	var pids []int
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 6 && f[0] == "start" {
+			if pid, err := strconv.Atoi(f[5]); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// TestAttackSignalLeavesEnginesRunning: SIGHUP (a closed terminal, a
+// dropped ssh session) and SIGQUIT stop a headless debate like SIGTERM:
+// exit 3, no engine left running, and the debate resumes.
+func TestAttackSignalLeavesEnginesRunning(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGQUIT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			p := newProject(t)
+			p.Plan = "*@0=hang"
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless")
+			var errb bytes.Buffer
+			c.Stderr = &errb
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "three engines running", 30*time.Second, func() bool { return len(p.startedPIDs()) >= 3 })
+			c.Process.Signal(sig)
+			c.Wait()
+			if code := c.ProcessState.ExitCode(); code != 3 {
+				t.Errorf("exit %d after %v, want 3 (cancelled, resumable)\n%s", code, sig, errb.String())
+			}
+			for _, pid := range p.startedPIDs() {
+				if testutil.ProcessRunning(pid) {
+					t.Errorf("engine pid %d still runs after moot left", pid)
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			p.Plan = ""
+			p.moot("resume", "7", "--yes", "--headless").mustExit(t, 0)
+		})
+	}
+}
+
+// TestAttackDaemonizedEngineOutlivesMoot: an engine that leaves a
+// grandchild in a session of its own (setsid) does not leave it running:
+// every descendant of a call is killed when the call ends (checked while
+// moot still runs the next round), and none outlives moot.
+func TestAttackDaemonizedEngineOutlivesMoot(t *testing.T) {
+	p := newProject(t)
+	pids := filepath.Join(t.TempDir(), "pids")
+	p.Plan = "agente-1@0=daemon,*@1=startslow:1500"
+	p.env = []string{"FAKE_PIDS=" + pids}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	daemons := func() []int {
+		b, _ := os.ReadFile(pids)
+		var out []int
+		for _, f := range strings.Fields(string(b)) {
+			pid, _ := strconv.Atoi(f)
+			out = append(out, pid)
+		}
+		return out
+	}
+	waitFor(t, "round 1 to start", 60*time.Second, func() bool { return p.starts("agente-1", 1) > 0 })
+	if len(daemons()) == 0 {
+		t.Fatal("the engine left no daemon as planned")
+	}
+	for _, pid := range daemons() {
+		if testutil.ProcessRunning(pid) {
+			t.Errorf("the daemonized grandchild %d outlived its call (moot is in round 1)", pid)
+		}
+	}
+	c.Wait()
+	if code := c.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	for _, pid := range daemons() {
+		if testutil.ProcessRunning(pid) {
+			t.Errorf("the daemonized grandchild %d outlived moot", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }

@@ -3,6 +3,8 @@ package harness
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -158,6 +160,13 @@ func (p *plainParser) Finish(exitCode int, stderrTail string) Result {
 	return r
 }
 
+// callTag is a unique MOOT_CALL=… environment entry for one call.
+func callTag() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "MOOT_CALL=" + hex.EncodeToString(b[:])
+}
+
 func withTail(t string) string {
 	if t == "" {
 		return ""
@@ -172,7 +181,10 @@ func withTail(t string) string {
 // the raw writers, each capped; the answer is bounded by the same cap.
 func runProcess(ctx context.Context, p proc, newParser func() outputParser) Result {
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
-	cmd.Env = p.env
+	// a marker every descendant inherits, so one that leaves the process
+	// group (setsid) is still found and killed at the end of the call
+	tag := callTag()
+	cmd.Env = append(slices.Clip(p.env), tag)
 	cmd.Dir = p.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// moot owns the pipes: exec's StdoutPipe would be closed by Wait while
@@ -313,8 +325,10 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 		canceled = true
 		stop()
 	}
-	// reap what the process left behind (grandchildren holding the pipes)
+	// reap what the process left behind (grandchildren holding the pipes,
+	// and descendants that left the group with setsid)
 	killGroup(syscall.SIGKILL)
+	killTagged(tag)
 	done := make(chan struct{})
 	go func() { readers.Wait(); close(done) }()
 	select {

@@ -1,0 +1,96 @@
+package harness
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// BecomeSubreaper makes moot the reaper of its orphaned descendants
+// (PR_SET_CHILD_SUBREAPER): an engine's grandchild that daemonizes with
+// setsid is reparented to moot instead of init, so KillChildren can end it
+// whatever its session or process group.
+func BecomeSubreaper() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
+// killTagged kills every process whose environment holds tag (the call's
+// MOOT_CALL=… marker, inherited by all its descendants, setsid or not) and
+// reaps those that were reparented to moot.
+func killTagged(tag string) {
+	needle := []byte(tag + "\x00")
+	me := os.Getpid()
+	for _, pid := range procPIDs() {
+		if pid == me {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err != nil || !(bytes.HasPrefix(env, needle) || bytes.Contains(env, append([]byte{0}, needle...))) {
+			continue
+		}
+		killAndReap(pid, me)
+	}
+}
+
+// KillChildren kills every process left as moot's child (descendants of
+// finished calls reparented to moot as its subreaper, or calls still
+// running when moot leaves): nothing an engine started outlives moot.
+func KillChildren() {
+	me := os.Getpid()
+	for _, pid := range procPIDs() {
+		if parentOf(pid) == me {
+			killAndReap(pid, me)
+		}
+	}
+}
+
+// killAndReap kills pid and, when it is moot's child, waits for it so no
+// zombie stays behind.
+func killAndReap(pid, me int) {
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	if parentOf(pid) == me {
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(pid, &ws, 0, nil)
+	}
+}
+
+// procPIDs lists the processes of /proc.
+func procPIDs() []int {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	var out []int
+	for _, n := range names {
+		if pid, err := strconv.Atoi(n); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// parentOf is a process's parent pid (0 when unknown).
+func parentOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// pid (comm) state ppid …: comm may hold spaces and parentheses
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
+}
