@@ -70,6 +70,9 @@ type Problem struct {
 	Text string
 	// SHA256 is the hex digest of Text.
 	SHA256 string
+	// Warnings name files listed by hash rather than inlined although
+	// they look like text (another encoding than UTF-8).
+	Warnings []string
 }
 
 // Bytes is P's size in bytes.
@@ -157,7 +160,13 @@ func AssembleP(b *Bug) (*Problem, error) {
 
 	text := renderP(b, l, parts)
 	sum := sha256.Sum256([]byte(text))
-	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:])}, nil
+	var warnings []string
+	for _, p := range parts {
+		if p.Binary && strings.Contains(p.Why, "UTF-8") {
+			warnings = append(warnings, fmt.Sprintf("%s %s: it is listed by size and sha256, not inlined; convert it to UTF-8 (iconv -f latin1 -t utf-8) to have it read", p.Path, p.Why))
+		}
+	}
+	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:]), Warnings: warnings}, nil
 }
 
 func contains(list []string, s string) bool {

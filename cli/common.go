@@ -150,10 +150,10 @@ type setupFlags struct {
 func (f *setupFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.mode, "mode", "", "the debate's mode: diagnosis, repair or spec")
-	fl.IntVarP(&f.n, "n", "n", 3, "solvers (N ≥ 2)")
-	fl.IntVarP(&f.r, "r", "r", 2, "rounds after round 0, no early stopping (R ≥ 0)")
+	fl.IntVarP(&f.n, "n", "n", 3, "solvers (2 ≤ N ≤ 16)")
+	fl.IntVarP(&f.r, "r", "r", 2, "rounds after round 0, no early stopping (0 ≤ R ≤ 10)")
 	fl.StringArrayVar(&f.solvers, "solver", nil, "engine of the solvers: once for all, or N times, one each (default: the engines file's defaults.solver)")
-	fl.StringArrayVar(&f.critics, "critic", nil, "add a critic on this engine (rounds 1..R); repeatable")
+	fl.StringArrayVar(&f.critics, "critic", nil, "add a critic on this engine (rounds 1..R); repeatable, at most 8")
 	fl.StringVar(&f.judge, "judge", "", "the judge's engine (default: defaults.judge, else the solvers' engine)")
 	fl.StringVar(&f.config, "config", "", "engines file (default: moot.yaml in the _reversa_bugs/ root, then $XDG_CONFIG_HOME/moot/moot.yaml)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call, overriding every engine's own (default: the engine's, else 10m)")
@@ -178,6 +178,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	if f.r < 0 {
 		return s, usageErr("-r %d: rounds after round 0 cannot be negative (0 = independent answers plus the judge)", f.r)
+	}
+	if err := engine.CheckSize(f.n, f.r, len(f.critics)); err != nil {
+		return s, usageErr("%v (see moot help run)", err)
 	}
 	if cmd.Flags().Changed("timeout") && f.timeout <= 0 {
 		return s, usageErr("--timeout %s: give a positive duration (e.g. 90s, 10m)", f.timeout)

@@ -567,6 +567,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if pf.Mode == "" || pf.N < 1 || len(pf.Solvers) == 0 {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: "lacks mode, n or solvers: moot cannot resume a debate whose setup it cannot read"}
 	}
+	if err := CheckSize(pf.N, pf.R, len(pf.Critics)); err != nil {
+		return nil, &bugfolder.InputError{Path: pf.Path, Msg: err.Error() + "; this setup was not written by moot"}
+	}
 	w, err := bugfolder.OpenWriter(bug.Dir, dir, d.Lang, opts.Command)
 	if err != nil {
 		return nil, err
