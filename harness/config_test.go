@@ -161,6 +161,8 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(goodConfig))
 	f.Add([]byte("engines:\n  x: {kind: command, command: [a], env: {A: b}}\n"))
 	f.Add([]byte("engines: {x: {kind: openai, price: {input_per_mtok: 1e9}}}\ndefaults: {solver: x}\n"))
+	f.Add([]byte("engines:\n  x: {kind: command, command: [a], env_passthrough: [\"FAKE_*\", HOME]}\n"))
+	f.Add([]byte("engines:\n  x: {kind: openai, base_url: \"http://10.0.0.1/v1\", external: false}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := ParseConfig("f.yaml", b)
 		if err != nil {
@@ -175,8 +177,12 @@ func FuzzParseConfig(f *testing.F) {
 			if !ok {
 				t.Fatalf("accepted kind %q", e.Kind)
 			}
-			if (e.Kind.VendorCLI() || e.Kind == KindAnthropic) && !e.External && !IsLoopback(e.BaseURL) {
+			if (e.Kind.VendorCLI() || e.Kind == KindAnthropic || e.Kind == KindOpenAI && e.BaseURL != "") && !e.External && !IsLoopback(e.BaseURL) {
 				t.Fatalf("%s engine %s accepted as local", e.Kind, name)
+			}
+			// whatever runs a command or leaves the machine needs trust
+			if (e.Kind == KindCommand || len(e.Env) > 0 || len(e.EnvPassthrough) > 0 || e.BaseURL != "" && !IsLoopback(e.BaseURL)) && len(TrustReasons(c)) == 0 {
+				t.Fatalf("engine %s needs no trust", name)
 			}
 		}
 	})
