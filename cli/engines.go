@@ -162,7 +162,7 @@ logs or the screen.`,
 				if len(j.Defaults) > 0 {
 					def = fmt.Sprint(j.Defaults)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, orDash(j.Model), ext, to, ctx, def)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, termsafe.Line(orDash(j.Model)), ext, to, ctx, def)
 			}
 			return tw.Flush()
 		},
@@ -195,17 +195,17 @@ func printProbes(e *env, out []engineJSON) error {
 		if j.ContextTokens > 0 {
 			ctx = thousands(j.ContextTokens)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, status, orDash(p.Version), orDash(p.Auth), ctx)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, status, termsafe.Line(orDash(p.Version)), termsafe.Line(orDash(p.Auth)), ctx)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, j := range out {
 		for _, x := range j.Probe.Problems {
-			fmt.Fprintf(e.stdout, "\n✗ %s: %s", j.Name, x)
+			fmt.Fprintf(e.stdout, "\n✗ %s: %s", j.Name, termsafe.Text(x))
 		}
 		for _, x := range j.Probe.Warnings {
-			fmt.Fprintf(e.stdout, "\n! %s: %s", j.Name, x)
+			fmt.Fprintf(e.stdout, "\n! %s: %s", j.Name, termsafe.Text(x))
 		}
 	}
 	if failed > 0 {

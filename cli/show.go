@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -300,7 +300,7 @@ func showProblem(d *bugfolder.Debate) (string, error) {
 	if p == nil {
 		return "", usageErr("%s has no %s: the debate never finished its setup", d.Dir, d.Lang.Names().Problem)
 	}
-	raw, err := os.ReadFile(p.Path)
+	raw, err := safefs.ReadFile(p.Path, 0)
 	if err != nil {
 		return "", &bugfolder.InputError{Path: p.Path, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}

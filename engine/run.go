@@ -14,6 +14,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // Options configure a run or a resume.
@@ -487,14 +488,14 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if raw, err := os.ReadFile(p); err == nil {
+		if raw, err := safefs.ReadFile(p, 0); err == nil {
 			if f, err := bugfolder.ParseDebaterFile(p, raw); err == nil {
 				attempts = append(attempts, f)
 			}
 		}
 	}
 	p := filepath.Join(r.w.Dir, r.lang.Names().Final)
-	if raw, err := os.ReadFile(p); err == nil {
+	if raw, err := safefs.ReadFile(p, 0); err == nil {
 		final, _ = bugfolder.ParseFinal(p, raw)
 	}
 	return attempts, final
@@ -680,7 +681,7 @@ func problemTimeout(pf *bugfolder.ProblemFile) (time.Duration, bool) {
 
 // readLog reads the decisions and setup records of the event log.
 func readLog(dir string, l bugfolder.Lang) []logRecord {
-	raw, err := os.ReadFile(filepath.Join(dir, l.Names().Events))
+	raw, err := safefs.ReadFile(filepath.Join(dir, l.Names().Events), 0)
 	if err != nil {
 		return nil
 	}
@@ -742,7 +743,7 @@ func (r *runner) amend(id, engine string, timeout time.Duration, round int, by s
 // so the log agrees with the files.
 func (r *runner) reconcileLog(d *bugfolder.Debate) {
 	logged := map[string]bool{}
-	raw, _ := os.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events))
+	raw, _ := safefs.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events), 0)
 	for _, line := range strings.Split(string(raw), "\n") {
 		var ev struct {
 			Type     string `json:"type"`
@@ -772,7 +773,7 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 // log agrees with the files. A complete log is left untouched.
 func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	seen := map[EventType]bool{}
-	raw, _ := os.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events))
+	raw, _ := safefs.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events), 0)
 	for _, line := range strings.Split(string(raw), "\n") {
 		var ev struct {
 			Type EventType `json:"type"`

@@ -269,7 +269,7 @@ func preview(body string, n int) string {
 
 // clipLine squeezes text to one line of at most n runes.
 func clipLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(termsafe.Line(s)), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}

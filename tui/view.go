@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // View draws the screen.
@@ -462,7 +462,7 @@ type finalMsg struct {
 
 func loadFinalCmd(dir, path string) tea.Cmd {
 	return func() tea.Msg {
-		raw, err := os.ReadFile(path)
+		raw, err := safefs.ReadFile(path, 0)
 		if err != nil {
 			return finalMsg{dir: dir}
 		}
