@@ -237,17 +237,23 @@ func trustMenu(r *TrustRequest) *menu {
 	m := &menu{kind: menuTrust, choice: "quit"}
 	var b strings.Builder
 	for _, x := range r.Reasons {
-		b.WriteString("• " + termsafe.Line(x) + "\n")
+		b.WriteString("• " + noteText(x) + "\n")
 	}
 	m.form = newForm(huh.NewGroup(
 		huh.NewNote().Title("Trust this project's engines file?").
-			Description(fmt.Sprintf("%s came with the project. Trusted, it may:\n%sIts sha256 is remembered (moot trust); a changed file asks again.", termsafe.Line(r.File), b.String())),
+			Description(fmt.Sprintf("%s came with the project. Trusted, it may:\n%sIts sha256 is remembered (moot trust); a changed file asks again.", noteText(r.File), b.String())),
 		huh.NewSelect[string]().Options(
 			huh.NewOption("Quit: read the file first", "quit"),
 			huh.NewOption("Trust it", "trust"),
 		).Value(&m.choice).Height(3),
 	))
 	return m
+}
+
+// noteText is untrusted text for a huh note: sanitized, one line, and its
+// emphasis characters escaped so they show as written.
+func noteText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "_", `\_`, "*", `\*`, "`", "\\`").Replace(termsafe.Line(s))
 }
 
 // wrapText breaks text into lines of at most width cells.
