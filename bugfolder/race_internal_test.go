@@ -38,3 +38,32 @@ func TestAttackCheckOpenRace(t *testing.T) {
 		t.Errorf("err = %v, want an escape", err)
 	}
 }
+
+// TestHugeEvidenceHashedOnce: a large binary evidence file is hashed once
+// per process, not on every plan: a second read of the same file (same
+// inode, size and modification time) takes the remembered digest.
+func TestHugeEvidenceHashedOnce(t *testing.T) {
+	proj := t.TempDir()
+	f := filepath.Join(proj, "core.bin")
+	data := make([]byte, 2<<20)
+	data[10] = 0 // binary
+	os.WriteFile(f, data, 0o600)
+	reg := &Register{Root: filepath.Join(proj, "_reversa_bugs"), Project: proj}
+	first, err := readPart(reg, f, PartEvidence)
+	if err != nil || !first.Binary {
+		t.Fatalf("%+v %v", first, err)
+	}
+	// change the bytes in place, keeping size and modification time: only
+	// a re-hash would notice
+	fi, _ := os.Stat(f)
+	data[20] = 1
+	os.WriteFile(f, data, 0o600)
+	os.Chtimes(f, fi.ModTime(), fi.ModTime())
+	second, err := readPart(reg, f, PartEvidence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.SHA256 != first.SHA256 {
+		t.Error("the file was hashed again")
+	}
+}
