@@ -51,8 +51,8 @@ func CheckRegular(f *os.File) (fs.FileInfo, error) {
 	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
 		return nil, fmt.Errorf("stat %s: %w", f.Name(), err)
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, fmt.Errorf("%s: %w (%s)", f.Name(), ErrNotRegular, typeName(st.Mode))
+	if uint32(st.Mode)&unix.S_IFMT != unix.S_IFREG {
+		return nil, fmt.Errorf("%s: %w (%s)", f.Name(), ErrNotRegular, typeName(uint32(st.Mode)))
 	}
 	if st.Nlink > 1 {
 		return nil, fmt.Errorf("%s: %w (%d links)", f.Name(), ErrLinked, st.Nlink)
