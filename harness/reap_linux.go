@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -18,16 +20,15 @@ func BecomeSubreaper() error {
 	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }
 
-// killTagged kills every process whose environment holds tag (the call's
-// MOOT_CALL=… marker, inherited by all its descendants, setsid or not) and
-// reaps those that were reparented to moot.
+// killTagged kills every descendant of moot whose environment holds tag
+// (the call's MOOT_CALL=… marker, inherited by all its descendants, setsid
+// or not: as moot is their subreaper, they stay moot's descendants) and
+// reaps those that were reparented to moot. Only moot's descendants are
+// read, so the cost does not grow with the machine's other processes.
 func killTagged(tag string) {
 	needle := []byte(tag + "\x00")
 	me := os.Getpid()
-	for _, pid := range procPIDs() {
-		if pid == me {
-			continue
-		}
+	for _, pid := range descendants(me) {
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 		if err != nil || !(bytes.HasPrefix(env, needle) || bytes.Contains(env, append([]byte{0}, needle...))) {
 			continue
@@ -36,15 +37,82 @@ func killTagged(tag string) {
 	}
 }
 
+// descendants lists the processes below pid, read from each thread's
+// children list (/proc/PID/task/TID/children), so only pid's own subtree is
+// visited; the whole process table is scanned only on kernels without it.
+func descendants(pid int) []int {
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		kids, ok := childrenOf(p)
+		if !ok {
+			return descendantsByScan(pid)
+		}
+		out = append(out, kids...)
+		queue = append(queue, kids...)
+	}
+	return out
+}
+
+// childrenOf lists a process's children; false when the kernel does not
+// publish children lists.
+func childrenOf(pid int) ([]int, bool) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tids, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, !errors.Is(err, fs.ErrNotExist) || pid != os.Getpid()
+	}
+	var out []int
+	for _, t := range tids {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/children")
+		if errors.Is(err, fs.ErrNotExist) && pid == os.Getpid() {
+			return nil, false
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, true
+}
+
+// descendantsByScan is descendants from the whole process table.
+func descendantsByScan(pid int) []int {
+	children := map[int][]int{}
+	for _, p := range procPIDs() {
+		if pp := parentOf(p); pp > 0 {
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		out = append(out, children[p]...)
+		queue = append(queue, children[p]...)
+	}
+	return out
+}
+
 // KillChildren kills every process left as moot's child (descendants of
 // finished calls reparented to moot as its subreaper, or calls still
 // running when moot leaves): nothing an engine started outlives moot.
 func KillChildren() {
 	me := os.Getpid()
-	for _, pid := range procPIDs() {
-		if parentOf(pid) == me {
-			killAndReap(pid, me)
+	kids, ok := childrenOf(me)
+	if !ok {
+		for _, pid := range procPIDs() {
+			if parentOf(pid) == me {
+				kids = append(kids, pid)
+			}
 		}
+	}
+	for _, pid := range kids {
+		killAndReap(pid, me)
 	}
 }
 
