@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // Permissions of everything moot writes: owner-only.
@@ -34,35 +34,39 @@ func MkdirPrivate(dir string) error {
 }
 
 // WriteFileAtomic writes data to path so that a reader (or a crash) sees
-// either the old file or the whole new one: a temp file in the same folder,
-// fsync, rename, then fsync of the folder. The file is owner-only.
+// either the old file or the whole new one: a temp file in the same
+// folder, fsync, rename, then fsync of the folder, all by descriptor in
+// that folder (a symlink as the folder itself is refused). The file is
+// owner-only. The Writer writes a debate's files beneath its bug folder
+// instead, never through any symlink.
 func WriteFileAtomic(path string, data []byte) error {
-	if err := writeFileRenamed(path, data); err != nil {
+	f, err := CreateAtomic(path)
+	if err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	if _, err := f.Write(data); err != nil {
+		f.Discard()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
 }
 
-// writeFileRenamed is WriteFileAtomic without the folder's fsync: the file
-// is whole or absent after any crash, and present after a process crash;
-// a later SyncDirs of its folder makes the rename survive a power loss.
-func writeFileRenamed(path string, data []byte) error {
+// CreateAtomic starts an AtomicFile at path (see WriteFileAtomic).
+func CreateAtomic(path string) (*AtomicFile, error) {
 	dir := filepath.Dir(path)
 	if err := MkdirPrivate(dir); err != nil {
-		return err
+		return nil, err
 	}
-	pf, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithStaticPermissions(FilePerm))
+	root, err := safefs.OpenRoot(dir, safefs.NoSymlinks)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return nil, outsideError(dir, err)
 	}
-	defer pf.Cleanup()
-	if _, err := pf.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	defer root.Close()
+	pf, err := root.Create(filepath.Base(path), FilePerm, DirPerm)
+	if err != nil {
+		return nil, outsideError(path, err)
 	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return &AtomicFile{pf: pf}, nil
 }
 
 // syncDir makes a rename in dir durable.
@@ -79,27 +83,14 @@ func syncDir(dir string) error {
 }
 
 // AtomicFile is a file being written in pieces that appears at its path
-// only when committed (temp file, fsync, rename).
+// only when committed (temp file, fsync, rename), written by file
+// descriptor beneath the bug folder.
 type AtomicFile struct {
-	pf   *renameio.PendingFile
-	path string
-	n    int64
+	pf *safefs.PendingFile
+	n  int64
 	// deferred, when set, records the folder to sync later instead of
 	// syncing it at Commit.
 	deferred func(dir string)
-}
-
-// CreateAtomic starts an AtomicFile at path.
-func CreateAtomic(path string) (*AtomicFile, error) {
-	dir := filepath.Dir(path)
-	if err := MkdirPrivate(dir); err != nil {
-		return nil, err
-	}
-	pf, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithStaticPermissions(FilePerm))
-	if err != nil {
-		return nil, fmt.Errorf("create %s: %w", path, err)
-	}
-	return &AtomicFile{pf: pf, path: path}, nil
 }
 
 // Write appends to the pending file.
@@ -114,15 +105,16 @@ func (a *AtomicFile) Len() int64 { return a.n }
 
 // Commit makes the file appear at its path, durably.
 func (a *AtomicFile) Commit() error {
-	if err := a.pf.CloseAtomicallyReplace(); err != nil {
-		return fmt.Errorf("write %s: %w", a.path, err)
-	}
 	if a.deferred != nil {
-		a.deferred(filepath.Dir(a.path))
+		dir := a.pf.Dir()
+		if err := a.pf.Commit(false); err != nil {
+			return err
+		}
+		a.deferred(dir)
 		return nil
 	}
-	return syncDir(filepath.Dir(a.path))
+	return a.pf.Commit(true)
 }
 
 // Discard drops the pending file (no-op after Commit).
-func (a *AtomicFile) Discard() { _ = a.pf.Cleanup() }
+func (a *AtomicFile) Discard() { a.pf.Discard() }

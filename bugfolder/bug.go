@@ -3,6 +3,7 @@ package bugfolder
 import (
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -111,6 +112,10 @@ var (
 	safeID   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 )
 
+// MaxBugBytes is the largest bug.md moot reads (a bug record is a few
+// KiB; logs belong under evidence/).
+const MaxBugBytes = 4 << 20
+
 // notBugs are context sub-folders that never hold bugs.
 var notBugs = map[string]bool{"inspections": true, "generated": true, "intake": true}
 
@@ -121,10 +126,16 @@ var notBugs = map[string]bool{"inspections": true, "generated": true, "intake": 
 // cannot read safely is an error.
 func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 	path := filepath.Join(dir, BugFile)
-	raw, err := os.ReadFile(path)
+	raw, err := safefs.ReadFile(path, MaxBugBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return incompleteBug(reg, dir, context, path, err), nil
+		}
+		if errors.Is(err, safefs.ErrTooLarge) {
+			return nil, &InputError{Path: path, Msg: fmt.Sprintf("is larger than %d MiB; a bug record that large is not a bug record: keep logs under evidence/", MaxBugBytes>>20), Err: err}
+		}
+		if oe := outsideError(path, err); oe != err {
+			return nil, oe
 		}
 		return nil, &InputError{Path: path, Msg: fmt.Sprintf("cannot be read (%v); check its permissions", errors.Unwrap(err)), Err: err}
 	}

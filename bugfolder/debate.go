@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -551,7 +552,7 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 }
 
 func (d *Debate) read(p string) ([]byte, error) {
-	raw, err := os.ReadFile(p)
+	raw, err := safefs.ReadFile(p, 0)
 	if err != nil {
 		d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
 	}

@@ -3,6 +3,9 @@ package bugfolder
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // InputError is bad input on disk or on the command line: a file that cannot
@@ -47,3 +50,19 @@ func IsInputError(err error) bool {
 
 // ErrLocked is returned when a bug folder holds DONE.md.
 var ErrLocked = errors.New("the bug is closed (DONE.md) and read-only")
+
+// outsideError turns a refusal of the safe file layer (a symlink, a FIFO, a
+// device, a hard link, a path leaving its folder) into an InputError that
+// names path; other errors pass through.
+func outsideError(path string, err error) error {
+	switch {
+	case errors.Is(err, safefs.ErrEscape):
+		return &InputError{Path: path, Msg: "leads outside the bug folder or through a symlink; moot never writes outside " + RootName + "/ nor through a link: replace it with a real folder or file", Err: err}
+	case errors.Is(err, safefs.ErrNotRegular), errors.Is(err, safefs.ErrLinked):
+		why := strings.TrimPrefix(err.Error(), path+": ")
+		return &InputError{Path: path, Msg: fmt.Sprintf("cannot be read or written: %s; moot uses only regular files with one link here (a link, FIFO or device could lead outside the register or hang): replace it with a regular file", why), Err: err}
+	case errors.Is(err, safefs.ErrTooLarge):
+		return &InputError{Path: path, Msg: "cannot be read: " + strings.TrimPrefix(err.Error(), path+": "), Err: err}
+	}
+	return err
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/safefs"
 	"io"
 	"io/fs"
 	"os"
@@ -49,7 +50,7 @@ func BugDirs(reg *Register) ([]BugDir, []error) {
 		dir := filepath.Join(reg.Root, name)
 		if name == "bugs" {
 			scan(dir, "")
-		} else if isDir(filepath.Join(dir, "bugs")) {
+		} else if isRealDir(filepath.Join(dir, "bugs")) {
 			scan(filepath.Join(dir, "bugs"), name)
 		}
 	}
@@ -65,7 +66,7 @@ func BugDirs(reg *Register) ([]BugDir, []error) {
 // readFrontMatter reads a file only as far as its front matter's closing
 // line (P can be large; the index needs only the settings).
 func readFrontMatter(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefs.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +168,7 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 // warns about loose fields) whenever anything could need a second look.
 func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 	path := filepath.Join(bd.Dir, BugFile)
-	raw, err := os.ReadFile(path)
+	raw, err := safefs.ReadFile(path, MaxBugBytes)
 	if err != nil {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
@@ -349,7 +350,7 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 			pf, err := ParseProblemFile(p, raw)
 			if err != nil {
 				// a hand-written settings list lives in the body: read it all
-				if full, rerr := os.ReadFile(p); rerr == nil {
+				if full, rerr := safefs.ReadFile(p, 0); rerr == nil {
 					pf, err = ParseProblemFile(p, full)
 				}
 			}
@@ -358,7 +359,7 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 				continue
 			}
 			if pf.Mode == "" {
-				if full, rerr := os.ReadFile(p); rerr == nil {
+				if full, rerr := safefs.ReadFile(p, 0); rerr == nil {
 					if pf2, err := ParseProblemFile(p, full); err == nil {
 						pf = pf2
 					}

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/reversa/moot/internal/safefs"
 	"golang.org/x/sys/unix"
 )
 
@@ -56,18 +58,31 @@ type Lock struct {
 }
 
 // AcquireLock takes the writer lock of a debate folder, or fails with
-// ErrBusy naming the holder.
+// ErrBusy naming the holder. The folder and its lock file are opened
+// beneath the bug folder that holds dir, never through a symlink, and the
+// lock must be a regular file with one link (a planted symlink or hard
+// link is refused, never truncated).
 func AcquireLock(dir, command string) (*Lock, error) {
-	if err := MkdirPrivate(dir); err != nil {
-		return nil, err
+	root, err := safefs.OpenRoot(filepath.Dir(dir), safefs.NoSymlinks)
+	if err != nil {
+		return nil, outsideError(dir, err)
 	}
-	path := filepath.Join(dir, LockFile)
-	f, err := lockFile(dir, path)
+	defer root.Close()
+	return acquireLock(root, filepath.Base(dir), command)
+}
+
+// acquireLock is AcquireLock on the debate folder rel beneath root.
+func acquireLock(root *safefs.Root, rel, command string) (*Lock, error) {
+	if err := root.MkdirAll(rel, DirPerm); err != nil {
+		return nil, outsideError(filepath.Join(root.Name(), rel), err)
+	}
+	path := filepath.Join(root.Name(), rel, LockFile)
+	f, err := lockFile(root, filepath.Join(rel, LockFile), path)
 	if err != nil {
 		return nil, err
 	}
 	l := &Lock{f: f, path: path}
-	if prev := readLockInfo(path); prev != nil {
+	if prev := lockInfoOf(f); prev != nil {
 		l.TookOver = prev
 	}
 	host, _ := os.Hostname()
@@ -87,35 +102,40 @@ func AcquireLock(dir, command string) (*Lock, error) {
 	return l, nil
 }
 
-// lockFile opens the lock file and takes its flock. The holder removes the
-// file when it lets go, so a lock taken on a file that was removed (or
-// replaced) meanwhile is dropped and taken again on the file now there.
-func lockFile(dir, path string) (*os.File, error) {
+// lockFile opens the lock file beneath root (never through a link; a
+// planted symlink, FIFO or hard link is refused) and takes its flock. The
+// holder removes the file when it lets go, so a lock taken on a file that
+// was removed (or replaced) meanwhile is dropped and taken again on the
+// file now there.
+func lockFile(root *safefs.Root, rel, path string) (*os.File, error) {
 	for range 5 {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, FilePerm)
+		f, err := root.Open(rel, unix.O_CREAT|unix.O_RDWR|unix.O_NONBLOCK, FilePerm)
 		if err != nil {
-			return nil, fmt.Errorf("lock %s: %w", path, err)
+			return nil, outsideError(path, err)
+		}
+		held, err := safefs.CheckRegular(f)
+		if err != nil {
+			f.Close()
+			return nil, outsideError(path, err)
 		}
 		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			holder := lockInfoOf(f)
 			f.Close()
 			if !errors.Is(err, unix.EWOULDBLOCK) {
 				return nil, fmt.Errorf("lock %s: %w", path, err)
 			}
-			holder := readLockInfo(path)
 			msg := "a moot process"
 			if holder != nil {
 				msg = holder.String()
 			}
-			return nil, &InputError{Path: dir, Msg: fmt.Sprintf("%v: %s holds %s; wait for it to finish or stop it", ErrBusy, msg, LockFile), Err: ErrBusy}
+			return nil, &InputError{Path: filepath.Dir(path), Msg: fmt.Sprintf("%v: %s holds %s; wait for it to finish or stop it", ErrBusy, msg, LockFile), Err: ErrBusy}
 		}
-		held, err1 := f.Stat()
-		now, err2 := os.Lstat(path)
-		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+		if now, err := os.Lstat(path); err == nil && os.SameFile(held, now) {
 			return f, nil
 		}
 		f.Close()
 	}
-	return nil, &InputError{Path: dir, Msg: fmt.Sprintf("%v: %s keeps being replaced; wait for the other moot process to finish", ErrBusy, LockFile), Err: ErrBusy}
+	return nil, &InputError{Path: filepath.Dir(path), Msg: fmt.Sprintf("%v: %s keeps being replaced; wait for the other moot process to finish", ErrBusy, LockFile), Err: ErrBusy}
 }
 
 // Release lets go of the lock and removes the lock file: a debate that no
@@ -137,10 +157,27 @@ func (l *Lock) Release() error {
 	return err
 }
 
-// readLockInfo reads a lock file's holder; nil when the file is empty or absent.
+// readLockInfo reads a lock file's holder; nil when the file is empty,
+// absent or not a regular file.
 func readLockInfo(path string) *LockInfo {
-	b, err := os.ReadFile(path)
-	if err != nil || len(strings.TrimSpace(string(b))) == 0 {
+	b, err := safefs.ReadFile(path, 64<<10)
+	if err != nil {
+		return nil
+	}
+	return parseLockInfo(b)
+}
+
+// lockInfoOf reads the holder from an open lock file.
+func lockInfoOf(f *os.File) *LockInfo {
+	b, err := io.ReadAll(io.NewSectionReader(f, 0, 64<<10))
+	if err != nil {
+		return nil
+	}
+	return parseLockInfo(b)
+}
+
+func parseLockInfo(b []byte) *LockInfo {
+	if len(strings.TrimSpace(string(b))) == 0 {
 		return nil
 	}
 	var i LockInfo

@@ -11,8 +11,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // PartKind says what a part of P is.
@@ -57,6 +63,8 @@ type Part struct {
 	Text string
 	// Binary is set for files listed by name, size and hash.
 	Binary bool
+	// Why says why a binary part is not inlined (a NUL byte, not UTF-8).
+	Why string
 	// Size is the file's size in bytes.
 	Size int64
 	// SHA256 is the hex digest of the whole file.
@@ -71,7 +79,8 @@ type Problem struct {
 	// SHA256 is the hex digest of Text.
 	SHA256 string
 	// Warnings are what the engineer should know about how P was made
-	// (evidence files left out, spec locators not found).
+	// (evidence files left out, spec locators not found, files listed by
+	// hash although they look like text in another encoding than UTF-8).
 	Warnings []string
 }
 
@@ -178,6 +187,11 @@ func AssembleP(b *Bug) (*Problem, error) {
 
 	text := renderP(b, l, parts)
 	sum := sha256.Sum256([]byte(text))
+	for _, p := range parts {
+		if p.Binary && strings.Contains(p.Why, "UTF-8") {
+			warnings = append(warnings, fmt.Sprintf("%s %s: it is listed by size and sha256, not inlined; convert it to UTF-8 (iconv -f latin1 -t utf-8) to have it read", p.Path, p.Why))
+		}
+	}
 	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:]), Warnings: warnings}, nil
 }
 
@@ -237,6 +251,9 @@ func listFiles(reg *Register, dir string) (files, dots []string, err error) {
 		}
 		if d.Type().IsRegular() {
 			out = append(out, p)
+		} else if !d.IsDir() {
+			// a FIFO, device or socket is refused, never skipped silently
+			return outsideError(p, fmt.Errorf("%s: %w (%v)", p, safefs.ErrNotRegular, d.Type()))
 		}
 		return nil
 	})
@@ -255,8 +272,26 @@ func checkLink(reg *Register, p string) error {
 	return nil
 }
 
+// openInProject opens path for reading beneath the project, in the
+// kernel: a symlink may not lead outside it (whatever raced the check in
+// listFiles), and only a regular file with one link is read.
+func openInProject(reg *Register, path string) (*os.File, error) {
+	rel, err := filepath.Rel(reg.Project, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, safefs.ErrEscape)
+	}
+	root, err := safefs.OpenRoot(reg.Project, safefs.Beneath)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.OpenRegular(rel)
+}
+
 // readPart reads one file into a part: inlined when it is text, listed by
-// size and hash when it is binary.
+// size and hash when it is binary (with the reason, and a warning for
+// evidence that looks like text in another encoding). bug.md itself must
+// be UTF-8 text: nothing of it is ever dropped silently.
 func readPart(reg *Register, path string, kind PartKind) (Part, error) {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if err := checkLink(reg, path); err != nil {
@@ -264,11 +299,23 @@ func readPart(reg *Register, path string, kind PartKind) (Part, error) {
 		}
 	}
 	p := Part{Kind: kind, Path: reg.Rel(path)}
-	f, err := os.Open(path)
+	f, err := openInProject(reg, path)
+	if errors.Is(err, safefs.ErrEscape) {
+		return p, &InputError{Path: path, Msg: "leads outside the project (a symlink?); moot never reads outside the project: copy the file into the bug folder instead", Err: err}
+	}
+	if errors.Is(err, safefs.ErrNotRegular) || errors.Is(err, safefs.ErrLinked) {
+		return p, outsideError(path, err)
+	}
 	if err != nil {
 		return p, &InputError{Path: path, Msg: fmt.Sprintf("cannot be read (%v); check its permissions", errors.Unwrap(err)), Err: err}
 	}
 	defer f.Close()
+	key := hashKey(f)
+	if v, ok := binaryParts.Load(key); ok && key != "" && kind != PartBug {
+		c := v.(Part)
+		p.Size, p.SHA256, p.Binary, p.Why = c.Size, c.SHA256, true, c.Why
+		return p, nil
+	}
 	h := sha256.New()
 	var buf bytes.Buffer
 	n, err := io.Copy(io.MultiWriter(h, &limitedBuffer{buf: &buf, max: maxInline}), f)
@@ -278,8 +325,15 @@ func readPart(reg *Register, path string, kind PartKind) (Part, error) {
 	p.Size = n
 	p.SHA256 = hex.EncodeToString(h.Sum(nil))
 	data := buf.Bytes()
-	if bytes.IndexByte(data, 0) >= 0 || (n <= maxInline && !utf8.Valid(data)) {
+	if why := notText(data, n); why != "" {
+		if kind == PartBug {
+			return p, &InputError{Path: path, Msg: why + "; bug.md must be UTF-8 text (convert it, e.g. iconv -f latin1 -t utf-8), or moot would drop it from the prompt"}
+		}
 		p.Binary = true
+		p.Why = why
+		if key != "" {
+			binaryParts.Store(key, p)
+		}
 		return p, nil
 	}
 	if n > maxInline {
@@ -287,6 +341,45 @@ func readPart(reg *Register, path string, kind PartKind) (Part, error) {
 	}
 	p.Text = NormalizeText(data)
 	return p, nil
+}
+
+// binaryParts remembers large binary evidence by the file's identity, so a
+// huge file is hashed once per process (the TUI plans again on every edit
+// of the setup), not on every plan.
+var binaryParts sync.Map
+
+// hashKey identifies an open file's content for binaryParts: device,
+// inode, size and modification and change times; "" for small files.
+func hashKey(f *os.File) string {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < 1<<20 {
+		return ""
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d:%d:%d", st.Dev, st.Ino, fi.Size(), fi.ModTime().UnixNano())
+}
+
+// notText says why data (the first bytes of a file of n bytes) is not
+// inlined as text: a NUL byte, or bytes that are not UTF-8; "" for text.
+func notText(data []byte, n int64) string {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return fmt.Sprintf("holds a NUL byte at offset %d", i)
+	}
+	if n <= maxInline && !utf8.Valid(data) {
+		off := 0
+		for off < len(data) {
+			r, size := utf8.DecodeRune(data[off:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			off += size
+		}
+		return fmt.Sprintf("is not valid UTF-8 at offset %d (Latin-1 or another encoding?)", off)
+	}
+	return ""
 }
 
 // limitedBuffer keeps at most max bytes and discards the rest.
@@ -426,12 +519,17 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 			if l == EN {
 				word = "binary file"
 			}
-			fmt.Fprintf(&w, "### `%s` (%s)\n\n%s: %d bytes, sha256 %s\n\n", p.Path, label, word, p.Size, p.SHA256)
+			why := ""
+			if p.Why != "" {
+				why = " (" + p.Why + ")"
+			}
+			fmt.Fprintf(&w, "### `%s` (%s)\n\n%s%s: %d bytes, sha256 %s\n\n", HeaderPath(p.Path), label, word, why, p.Size, p.SHA256)
 		default:
 			header := p.Path
 			if p.Anchor != "" {
 				header += "#" + p.Anchor
 			}
+			header = HeaderPath(header)
 			if how := locatedBy(l, p); how != "" {
 				label += "; " + how
 			}
@@ -485,6 +583,17 @@ func locatedBy(l Lang, p Part) string {
 		s += "; " + cut + ": " + p.Comment
 	}
 	return s
+}
+
+// HeaderPath escapes a file name for a header of P: control characters
+// (a newline that would forge a section) and backticks (that would close
+// the code span) are written as Go escapes, so the header stays one line.
+func HeaderPath(path string) string {
+	if !strings.ContainsFunc(path, func(r rune) bool { return r == '`' || unicode.IsControl(r) }) {
+		return path
+	}
+	q := strconv.QuoteToGraphic(path)
+	return strings.ReplaceAll(q[1:len(q)-1], "`", `\x60`)
 }
 
 // FenceFor returns a backtick fence longer than any backtick run that starts

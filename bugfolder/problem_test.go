@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/testutil"
@@ -210,4 +211,19 @@ func TestFenceFor(t *testing.T) {
 			t.Errorf("FenceFor(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzHeaderPath: whatever a file is named, its header in P is one line
+// without a backtick or a control character (it cannot close the code span
+// or forge a section).
+func FuzzHeaderPath(f *testing.F) {
+	for _, s := range []string{"evidence/log.txt", "a`\n### `x`", "\x1b]0;t\x07", "\u2028x\u0085"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		h := bugfolder.HeaderPath(name)
+		if strings.ContainsAny(h, "`\n\r") || strings.ContainsFunc(h, unicode.IsControl) {
+			t.Fatalf("HeaderPath(%q) = %q", name, h)
+		}
+	})
 }

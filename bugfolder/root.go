@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/safefs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,7 +107,7 @@ func OpenRegister(root string) (*Register, error) {
 func openRegister(abs, project string) (*Register, error) {
 	r := &Register{Root: abs, Project: project, OutputFolder: "_reversa_sdd"}
 	statePath := filepath.Join(r.Project, ".reversa", "state.json")
-	b, err := os.ReadFile(statePath)
+	b, err := safefs.ReadFile(statePath, 1<<20)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
@@ -157,6 +158,13 @@ func Within(base, path string) bool {
 
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// isRealDir reports whether p is a folder and not a symlink to one (a
+// context's bugs/ symlinked out of the register is never listed).
+func isRealDir(p string) bool {
+	fi, err := os.Lstat(p)
 	return err == nil && fi.IsDir()
 }
 

@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reversa/moot/internal/safefs"
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/sys/unix"
 )
 
 // ProtocolVersion is the version of the debate protocol moot writes.
@@ -25,6 +27,10 @@ type Writer struct {
 	BugDir string
 	Lang   Lang
 	lock   *Lock
+	// root is the bug folder, opened once: every file is written beneath
+	// it by descriptor, never through a symlink; rel is Dir within it.
+	root *safefs.Root
+	rel  string
 
 	evMu sync.Mutex
 	ev   *os.File
@@ -71,19 +77,50 @@ func CheckWritable(bugDir string) error {
 }
 
 // OpenWriter takes the lock of the debate folder dir (creating it) inside
-// bugDir. command names the holder in the lock file.
+// bugDir. command names the holder in the lock file. An existing debate
+// folder is tightened to owner-only, and the temp files a killed run left
+// in it are swept.
 func OpenWriter(bugDir, dir string, lang Lang, command string) (*Writer, error) {
 	if err := CheckWritable(bugDir); err != nil {
 		return nil, err
 	}
-	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink != 0 && !Within(bugDir, dir) {
-		return nil, &InputError{Path: dir, Msg: "is a symlink that leads outside the bug folder; moot never writes outside " + RootName + "/: replace it with a real folder"}
+	rel, err := filepath.Rel(bugDir, dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return nil, &InputError{Path: dir, Msg: "is not inside its bug folder; moot never writes outside " + RootName + "/"}
 	}
-	lk, err := AcquireLock(dir, command)
+	root, err := safefs.OpenRoot(bugDir, safefs.NoSymlinks)
 	if err != nil {
+		return nil, outsideError(bugDir, err)
+	}
+	lk, err := acquireLock(root, rel, command)
+	if err != nil {
+		root.Close()
 		return nil, err
 	}
-	return &Writer{Dir: dir, BugDir: bugDir, Lang: lang, lock: lk}, nil
+	w := &Writer{Dir: dir, BugDir: bugDir, Lang: lang, lock: lk, root: root, rel: rel}
+	if err := w.tighten(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// tighten makes the debate folder owner-only and removes the temp files of
+// a run that was killed mid-write.
+func (w *Writer) tighten() error {
+	d, err := w.root.Open(w.rel, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return outsideError(w.Dir, err)
+	}
+	err = d.Chmod(DirPerm)
+	d.Close()
+	if err != nil {
+		return fmt.Errorf("chmod %s: %w", w.Dir, err)
+	}
+	if _, err := w.root.SweepTemps(w.rel); err != nil {
+		return outsideError(w.Dir, err)
+	}
+	return nil
 }
 
 // TookOver names the previous holder when a stale lock was taken over.
@@ -98,57 +135,37 @@ func (w *Writer) Close() error {
 		w.ev = nil
 	}
 	w.evMu.Unlock()
-	return w.lock.Release()
+	err := w.lock.Release()
+	if w.root != nil {
+		w.root.Close()
+		w.root = nil
+	}
+	return err
 }
 
 // write checks the DONE lock, then writes a file of the debate atomically
 // and durably.
 func (w *Writer) write(rel string, data []byte) (string, error) {
-	return w.writeFile(rel, data, true)
+	return w.writeFile(rel, data, FilePerm, true)
 }
 
 // writeDeferred is write with the folder's fsync left to the next Barrier.
 func (w *Writer) writeDeferred(rel string, data []byte) (string, error) {
-	return w.writeFile(rel, data, false)
+	return w.writeFile(rel, data, FilePerm, false)
 }
 
-func (w *Writer) writeFile(rel string, data []byte, durable bool) (string, error) {
+// writeFile writes rel of the debate folder atomically, by descriptor
+// beneath the bug folder: a symlink anywhere on the way is refused.
+func (w *Writer) writeFile(rel string, data []byte, perm os.FileMode, durable bool) (string, error) {
 	if err := CheckWritable(w.BugDir); err != nil {
 		return "", err
 	}
-	p, err := w.path(rel)
-	if err != nil {
-		return "", err
-	}
-	if durable {
-		return p, WriteFileAtomic(p, data)
-	}
-	if err := writeFileRenamed(p, data); err != nil {
-		return "", err
-	}
-	w.deferSync(filepath.Dir(p))
-	return p, nil
-}
-
-// path is where rel is written, once it is certain to stay inside the bug
-// folder: the deepest folder of it that exists must resolve (symlinks
-// followed) inside the bug folder, so a planted symlink never leads moot's
-// writes outside the register.
-func (w *Writer) path(rel string) (string, error) {
 	p := filepath.Join(w.Dir, rel)
-	d := filepath.Dir(p)
-	for {
-		if _, err := os.Lstat(d); err == nil {
-			break
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
+	if err := w.root.WriteFile(filepath.Join(w.rel, rel), data, perm, DirPerm, durable); err != nil {
+		return "", outsideError(p, err)
 	}
-	if !Within(w.BugDir, d) {
-		return "", &InputError{Path: d, Msg: "leads outside the bug folder (a symlink?); moot never writes outside " + RootName + "/: replace it with a real folder"}
+	if !durable {
+		w.deferSync(filepath.Dir(p))
 	}
 	return p, nil
 }
@@ -223,11 +240,8 @@ func (w *Writer) WriteProblem(data []byte) (string, error) {
 	if _, err := os.Lstat(p); err == nil {
 		return "", &InputError{Path: p, Msg: "already exists; problema.md is written once, at setup"}
 	}
-	if _, err := w.write(w.Lang.Names().Problem, data); err != nil {
+	if _, err := w.writeFile(w.Lang.Names().Problem, data, 0o400, true); err != nil {
 		return "", err
-	}
-	if err := os.Chmod(p, 0o400); err != nil {
-		return "", fmt.Errorf("chmod %s: %w", p, err)
 	}
 	return sha256Hex(data), nil
 }
@@ -375,16 +389,11 @@ func (w *Writer) CreateRaw(rel string) (*AtomicFile, error) {
 	if err := CheckWritable(w.BugDir); err != nil {
 		return nil, err
 	}
-	p, err := w.path(rel)
+	pf, err := w.root.Create(filepath.Join(w.rel, rel), FilePerm, DirPerm)
 	if err != nil {
-		return nil, err
+		return nil, outsideError(filepath.Join(w.Dir, rel), err)
 	}
-	f, err := CreateAtomic(p)
-	if err != nil {
-		return nil, err
-	}
-	f.deferred = w.deferSync
-	return f, nil
+	return &AtomicFile{pf: pf, deferred: w.deferSync}, nil
 }
 
 // AppendEvent appends one JSON line to the event log, synced to disk when
@@ -397,16 +406,15 @@ func (w *Writer) AppendEvent(line []byte, sync bool) error {
 		if err := CheckWritable(w.BugDir); err != nil {
 			return err
 		}
-		p, err := w.path(w.Lang.Names().Events)
+		p := filepath.Join(w.Dir, w.Lang.Names().Events)
+		f, err := w.root.Open(filepath.Join(w.rel, w.Lang.Names().Events), unix.O_CREAT|unix.O_RDWR|unix.O_APPEND|unix.O_NONBLOCK, FilePerm)
 		if err != nil {
-			return err
+			return outsideError(p, err)
 		}
-		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			return &InputError{Path: p, Msg: "is a symlink; the event log is appended only in place"}
-		}
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR|os.O_APPEND, FilePerm)
-		if err != nil {
-			return fmt.Errorf("open %s: %w", p, err)
+		// a hard link or a FIFO planted as the log is never appended to
+		if _, err := safefs.CheckRegular(f); err != nil {
+			f.Close()
+			return outsideError(p, err)
 		}
 		// a line torn by a power loss stays alone on its line, so every
 		// line appended after it is whole

@@ -384,3 +384,27 @@ func TestWriterRefusesSymlinkedFolders(t *testing.T) {
 		t.Errorf("wrote outside: %v", ents)
 	}
 }
+
+// TestWriteFileAtomicKeepsItsContract: the path-based helper writes
+// owner-only, replaces whole, and refuses a symlinked folder.
+func TestWriteFileAtomicKeepsItsContract(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	p := filepath.Join(dir, "f.md")
+	for _, content := range []string{"one", "two"} {
+		if err := bugfolder.WriteFileAtomic(p, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(p); string(b) != content {
+			t.Errorf("content %q, want %q", b, content)
+		}
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode().Perm())
+	}
+	outside := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	os.Symlink(outside, link)
+	if err := bugfolder.WriteFileAtomic(filepath.Join(link, "x"), []byte("x")); err == nil {
+		t.Error("wrote through a symlinked folder")
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // Exit codes (CLI.md).
@@ -92,6 +94,10 @@ func Main(args []string) int {
 		return ExitInternal
 	}
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, getenv: os.Getenv}
+	// descendants of engines that leave their process group are reparented
+	// to moot, and whatever is still its child when it leaves is killed
+	_ = harness.BecomeSubreaper()
+	defer harness.KillChildren()
 	return run(e, args)
 }
 
@@ -114,19 +120,19 @@ func report(e *env, err error) int {
 	var xe *exitError
 	if errors.As(err, &xe) {
 		if !xe.quiet && xe.err != nil {
-			fmt.Fprintf(e.stderr, "moot: %v\n", xe.err)
+			fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(xe.err.Error()))
 		}
 		return xe.code
 	}
 	if bugfolder.IsInputError(err) {
-		fmt.Fprintf(e.stderr, "moot: %v\n", err)
+		fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(err.Error()))
 		return ExitUsage
 	}
 	if isCobraUsage(err) {
 		fmt.Fprintf(e.stderr, "moot: %v\n(moot help shows the commands and flags)\n", err)
 		return ExitUsage
 	}
-	fmt.Fprintf(e.stderr, "moot: internal error: %v\n", err)
+	fmt.Fprintf(e.stderr, "moot: internal error: %s\n", termsafe.Text(err.Error()))
 	return ExitInternal
 }
 
@@ -181,6 +187,7 @@ func newRoot(e *env) *cobra.Command {
 		newResumeCmd(e),
 		newEnginesCmd(e),
 		newDemoCmd(e),
+		newTrustCmd(e),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print moot's version",

@@ -24,8 +24,14 @@ func moot(t *testing.T, dir string, args ...string) (int, string, string) {
 		}
 		return os.Getenv(k)
 	}}
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".no-config"))
-	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // probe results never land in the developer's cache
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // empty: no engines file of the developer; the trust store lands outside the project
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())  // probe results never land in the developer's cache
+	if len(args) > 0 && args[0] != "trust" && args[0] != "help" {
+		// the project is its owner's: its engines file is trusted (the
+		// e2e tests show what an untrusted one may not do)
+		quiet := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, cwd: dir, getenv: e.getenv}
+		run(quiet, []string{"trust"})
+	}
 	code := run(e, args)
 	return code, out.String(), errb.String()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // isTerminal reports whether w is a terminal.
@@ -40,6 +42,7 @@ func (e *env) noColor() bool { return e.getenv("NO_COLOR") != "" }
 // renderMarkdown prints Markdown: rendered with glamour on a terminal
 // (without colour under NO_COLOR), as plain Markdown otherwise.
 func renderMarkdown(e *env, md string) error {
+	md = termsafe.Text(md)
 	if !isTerminal(e.stdout) {
 		_, err := io.WriteString(e.stdout, md)
 		return err
@@ -60,7 +63,8 @@ func renderMarkdown(e *env, md string) error {
 	if err != nil {
 		return fmt.Errorf("render markdown: %w", err)
 	}
-	_, err = io.WriteString(e.stdout, out)
+	// what glamour passed through is sanitized again: only its own styling stays
+	_, err = io.WriteString(e.stdout, termsafe.Styled(out))
 	return err
 }
 
@@ -95,16 +99,56 @@ func findRegister(e *env) (*bugfolder.Register, error) {
 }
 
 // loadConfig reads the engines file (explicit, the register's, the
-// user's), or returns the built-in engines when there is none.
+// user's), or returns the built-in engines when there is none. A file
+// inside the project (a cloned repository's) that runs commands, redirects
+// endpoints or sets a child's environment must have been trusted with
+// moot trust: otherwise it is an *untrustedError (exit 2).
 func loadConfig(explicit string, reg *bugfolder.Register) (*harness.Config, error) {
 	root := ""
 	if reg != nil {
 		root = reg.Root
 	}
-	if p := harness.FindConfig(explicit, root); p != "" {
-		return harness.LoadConfig(p)
+	p := harness.FindConfig(explicit, root)
+	if p == "" {
+		return harness.BuiltinConfig(), nil
 	}
-	return harness.BuiltinConfig(), nil
+	cfg, err := harness.LoadConfig(p)
+	if err != nil {
+		return nil, err
+	}
+	if reasons := harness.TrustReasons(cfg); projectFile(reg, p) && len(reasons) > 0 && !harness.DefaultTrustStore().Trusted(p, cfg.SHA256) {
+		return cfg, withCode(ExitUsage, &untrustedError{cfg: cfg, reasons: reasons, rel: reg.Rel(absPath(p)), path: absPath(p)})
+	}
+	return cfg, nil
+}
+
+// projectFile reports whether the engines file at path belongs to the
+// project (it came with the repository) rather than to the user.
+func projectFile(reg *bugfolder.Register, path string) bool {
+	if own := harness.DefaultTrustStore().Path; own != "" && bugfolder.Within(filepath.Dir(own), absPath(path)) {
+		return false // the user's own engines file, in the user's config folder
+	}
+	return reg != nil && bugfolder.Within(reg.Project, absPath(path))
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// untrustedError is a project engines file that needs moot trust first.
+type untrustedError struct {
+	cfg     *harness.Config
+	reasons []string
+	rel     string
+	path    string
+}
+
+func (u *untrustedError) Error() string {
+	return fmt.Sprintf("%s is this project's engines file and it is not trusted: %s. Read it, then trust it with: moot trust (its sha256 is remembered; a changed file needs trust again)",
+		u.rel, strings.Join(u.reasons, "; "))
 }
 
 // setupFlags are the flags run and plan share (CLI.md).
@@ -122,10 +166,10 @@ type setupFlags struct {
 func (f *setupFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.mode, "mode", "", "the debate's mode: diagnosis, repair or spec")
-	fl.IntVarP(&f.n, "n", "n", 3, "solvers (N ≥ 2)")
-	fl.IntVarP(&f.r, "r", "r", 2, "rounds after round 0, no early stopping (R ≥ 0)")
+	fl.IntVarP(&f.n, "n", "n", 3, "solvers (2 ≤ N ≤ 16)")
+	fl.IntVarP(&f.r, "r", "r", 2, "rounds after round 0, no early stopping (0 ≤ R ≤ 10)")
 	fl.StringArrayVar(&f.solvers, "solver", nil, "engine of the solvers: once for all, or N times, one each (default: the engines file's defaults.solver)")
-	fl.StringArrayVar(&f.critics, "critic", nil, "add a critic on this engine (rounds 1..R); repeatable")
+	fl.StringArrayVar(&f.critics, "critic", nil, "add a critic on this engine (rounds 1..R); repeatable, at most 8")
 	fl.StringVar(&f.judge, "judge", "", "the judge's engine (default: defaults.judge, else the solvers' engine)")
 	fl.StringVar(&f.config, "config", "", "engines file (default: moot.yaml in the _reversa_bugs/ root, then $XDG_CONFIG_HOME/moot/moot.yaml)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call, overriding every engine's own (default: the engine's, else 10m)")
@@ -150,6 +194,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	if f.r < 0 {
 		return s, usageErr("-r %d: rounds after round 0 cannot be negative (0 = independent answers plus the judge)", f.r)
+	}
+	if err := engine.CheckSize(f.n, f.r, len(f.critics)); err != nil {
+		return s, usageErr("%v (see moot help run)", err)
 	}
 	if cmd.Flags().Changed("timeout") && f.timeout <= 0 {
 		return s, usageErr("--timeout %s: give a positive duration (e.g. 90s, 10m)", f.timeout)

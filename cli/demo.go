@@ -123,6 +123,7 @@ With --headless (or without a terminal) the quorum menu is answered
 				return exitFor(e, reg, res, err)
 			}
 			opts := tuiOptions(e, reg, cfg)
+			opts.Untrusted = nil // moot made this copy itself: nothing to trust
 			opts.Bug, opts.Setup = bug, s
 			opts.Banner = "moot demo · a recorded debate (replay engine: no model, no network) in " + dir
 			return runProgram(e, reg, opts)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // engineJSON is one engine in `moot engines --json`.
@@ -70,18 +72,29 @@ replay. Fields: kind (required), model, base_url (the endpoint the CLI or
 client calls), api_key_env, timeout, context_tokens, max_output_tokens,
 price {input_per_mtok, output_per_mtok}, external, project_access (none, or
 read-only for codex, whose OS sandbox makes it verifiable), parallel, env,
-command, cassette. Context windows, output sizes and prices not given come
+env_passthrough (command only), command, cassette. Context windows, output sizes and prices not given come
 from charm.land/catwalk's model data.
 
 Vendor CLIs run in a private folder holding a copy of P, with their own HOME
 and TMPDIR and a minimal environment (PATH, locale, proxies, their key);
 stored credentials (codex, claude, gemini, qwen, opencode logins) are copied
-in when no api_key_env is named. command engines inherit moot's environment.
-Secrets never reach raw output, logs or the screen.`,
+in when no api_key_env is named. command engines get a minimal environment
+too (PATH, locale, proxies, certificates, HOME, USER, SHELL, TMPDIR, TERM,
+their api_key_env, the MOOT_* variables and their env:); env_passthrough:
+[NAME, "PREFIX*"] widens it. Every variable whose name looks secret (*KEY*,
+*TOKEN*, *SECRET*, *PASSWORD*, *CREDENTIAL*, *_PAT, cloud credentials) and
+every engine's api_key_env is redacted: secrets never reach raw output,
+logs or the screen.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, _ := findRegister(e) // engines can be listed outside a register
 			cfg, err := loadConfig(config, reg)
+			var ue *untrustedError
+			if errors.As(err, &ue) && !probe {
+				// listing runs nothing: show the file, and say it needs trust
+				fmt.Fprintf(e.stderr, "moot: warning: %s\n", termsafe.Text(ue.Error()))
+				err = nil
+			}
 			if err != nil {
 				return err
 			}
@@ -149,7 +162,7 @@ Secrets never reach raw output, logs or the screen.`,
 				if len(j.Defaults) > 0 {
 					def = fmt.Sprint(j.Defaults)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, orDash(j.Model), ext, to, ctx, def)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, termsafe.Line(orDash(j.Model)), ext, to, ctx, def)
 			}
 			return tw.Flush()
 		},
@@ -182,17 +195,17 @@ func printProbes(e *env, out []engineJSON) error {
 		if j.ContextTokens > 0 {
 			ctx = thousands(j.ContextTokens)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, status, orDash(p.Version), orDash(p.Auth), ctx)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, status, termsafe.Line(orDash(p.Version)), termsafe.Line(orDash(p.Auth)), ctx)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, j := range out {
 		for _, x := range j.Probe.Problems {
-			fmt.Fprintf(e.stdout, "\n✗ %s: %s", j.Name, x)
+			fmt.Fprintf(e.stdout, "\n✗ %s: %s", j.Name, termsafe.Text(x))
 		}
 		for _, x := range j.Probe.Warnings {
-			fmt.Fprintf(e.stdout, "\n! %s: %s", j.Name, x)
+			fmt.Fprintf(e.stdout, "\n! %s: %s", j.Name, termsafe.Text(x))
 		}
 	}
 	if failed > 0 {

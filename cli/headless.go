@@ -9,6 +9,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // progress prints a debate's events for a person (on stderr) and, with
@@ -66,7 +67,7 @@ func (p *progress) marshal(ev engine.Event) ([]byte, error) {
 }
 
 func (p *progress) printf(format string, args ...any) {
-	fmt.Fprintf(p.human, format, args...)
+	io.WriteString(p.human, termsafe.Text(fmt.Sprintf(format, args...)))
 }
 
 // line writes the human progress line of an event (most events have one).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // listEntry is one bug in `moot list --json` (CLI.md names the fields).
@@ -90,7 +91,7 @@ exit code.`,
 			}
 			printWarnings(e, warns)
 			for _, err := range errs {
-				fmt.Fprintf(e.stderr, "moot: %v\n", err)
+				fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(err.Error()))
 			}
 			if len(errs) > 0 {
 				return &exitError{code: ExitUsage, quiet: true}
@@ -178,11 +179,11 @@ func printList(e *env, entries []listEntry) {
 		if en.Locked {
 			status += " (closed)"
 		}
-		title := en.Title
+		title := termsafe.Line(en.Title)
 		if len([]rune(title)) > 48 {
 			title = string([]rune(title)[:47]) + "…"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", en.BugID, num, en.Context, status, mode, nr, winner, cost, started, title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termsafe.Line(en.BugID), num, termsafe.Line(en.Context), status, termsafe.Line(mode), nr, termsafe.Line(winner), cost, started, title)
 	}
 	tw.Flush()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 func newPlanCmd(e *env) *cobra.Command {
@@ -163,7 +164,7 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	if mode == "" {
 		mode = "(mode not given: estimated with the largest rubric)"
 	}
-	title := s.Bug.Title
+	title := termsafe.Line(s.Bug.Title)
 	if title == "" {
 		title = s.Bug.ID
 	}
@@ -198,13 +199,13 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	if len(p.Warnings) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, x := range p.Warnings {
-			fmt.Fprintf(w, "  - %s\n", x)
+			fmt.Fprintf(w, "  - %s\n", termsafe.Text(x))
 		}
 	}
 	if len(p.Refusals) > 0 {
 		fmt.Fprintln(w, "\nRefused:")
 		for _, x := range p.Refusals {
-			fmt.Fprintf(w, "  - %s\n", x)
+			fmt.Fprintf(w, "  - %s\n", termsafe.Text(x))
 		}
 	}
 }

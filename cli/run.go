@@ -82,8 +82,13 @@ func probeCheck(cfg *harness.Config, o harness.Options) func(context.Context, []
 
 // signalContext is cancelled by SIGINT or SIGTERM: the debate stops,
 // calls in flight are killed, and everything finished is kept.
+// stopSignals stop a debate the way Ctrl-C does (exit 3, resumable): a
+// closed terminal or a dropped ssh session (SIGHUP) and SIGQUIT included,
+// so no engine is left running.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
 func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return signal.NotifyContext(context.Background(), stopSignals...)
 }
 
 // exitFor maps a run's result to an exit code and a closing line.
@@ -146,11 +151,11 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			if err != nil {
 				return err
 			}
-			cfg, err := loadConfig(sf.config, reg)
+			headless := rf.isHeadless(e)
+			cfg, err := askTrustInTUI(loadConfig(sf.config, reg))(headless)
 			if err != nil {
 				return err
 			}
-			headless := rf.isHeadless(e)
 			s, err := sf.setup(cmd, reg, bug, cfg, headless)
 			if err != nil {
 				return err
@@ -231,7 +236,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err != nil {
 				return err
 			}
-			cfg, err := loadConfig(config, reg)
+			cfg, err := askTrustInTUI(loadConfig(config, reg))(rf.isHeadless(e))
 			if err != nil {
 				return err
 			}

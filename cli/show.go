@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -10,6 +9,8 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 func newShowCmd(e *env) *cobra.Command {
@@ -82,7 +83,7 @@ piped, it is printed as plain Markdown.`,
 				return err
 			}
 			for _, p := range d.Problems {
-				fmt.Fprintf(e.stderr, "moot: %v\n", p)
+				fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(p.Error()))
 			}
 			if len(d.Problems) > 0 {
 				return &exitError{code: ExitUsage, quiet: true}
@@ -322,7 +323,7 @@ func showProblem(d *bugfolder.Debate) (string, error) {
 	if p == nil {
 		return "", usageErr("%s has no %s: the debate never finished its setup", d.Dir, d.Lang.Names().Problem)
 	}
-	raw, err := os.ReadFile(p.Path)
+	raw, err := safefs.ReadFile(p.Path, 0)
 	if err != nil {
 		return "", &bugfolder.InputError{Path: p.Path, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}

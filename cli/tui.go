@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/signal"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -38,17 +40,43 @@ func runBrowser(e *env) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig("", reg)
+	cfg, err := askTrustInTUI(loadConfig("", reg))(false)
 	if err != nil {
 		return err
 	}
 	return runProgram(e, reg, tuiOptions(e, reg, cfg))
 }
 
+// askTrustInTUI lets the TUI ask about an untrusted project engines file
+// (tuiOptions turns it into the trust menu); headless, it stays an error
+// naming moot trust (exit 2).
+func askTrustInTUI(cfg *harness.Config, err error) func(headless bool) (*harness.Config, error) {
+	return func(headless bool) (*harness.Config, error) {
+		var ue *untrustedError
+		if !headless && errors.As(err, &ue) {
+			return cfg, nil
+		}
+		return cfg, err
+	}
+}
+
+// trustRequest is the TUI's trust question for an untrusted project
+// engines file; nil when there is nothing to ask.
+func trustRequest(reg *bugfolder.Register, cfg *harness.Config) *tui.TrustRequest {
+	reasons := harness.TrustReasons(cfg)
+	if cfg.Path == "" || len(reasons) == 0 || !projectFile(reg, cfg.Path) || harness.DefaultTrustStore().Trusted(cfg.Path, cfg.SHA256) {
+		return nil
+	}
+	path, sum := cfg.Path, cfg.SHA256
+	return &tui.TrustRequest{File: reg.Rel(absPath(path)), Reasons: reasons,
+		Trust: func() error { return harness.DefaultTrustStore().Trust(path, sum) }}
+}
+
 func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
 	ho := harnessOptions(cfg, reg)
 	return tui.Options{Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
-		Check: probeCheck(cfg, ho),
+		Untrusted: trustRequest(reg, cfg),
+		Check:     probeCheck(cfg, ho),
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
 			out := map[string]tui.EngineStatus{}
 			for _, r := range harness.ProbeEngines(ctx, cfg, cfg.Order, ho, harness.DefaultProbeCache(), false) {
@@ -62,7 +90,18 @@ func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Option
 // exits with the debate's code (0 done, 3 cancelled or left, 4 waiting).
 func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	p := tea.NewProgram(tui.New(opts))
+	// a closed terminal (SIGHUP) or SIGQUIT stops the UI like SIGTERM: the
+	// engines are killed as moot leaves, and the debate stays resumable
+	sig, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP, syscall.SIGQUIT)
+	defer stop()
+	go func() {
+		<-sig.Done()
+		p.Kill()
+	}()
 	final, err := p.Run()
+	if sig.Err() != nil || errors.Is(err, tea.ErrProgramKilled) {
+		return &exitError{code: ExitCancelled, err: errors.New("stopped by a signal: everything is kept; moot resume continues it")}
+	}
 	if err != nil && !errors.Is(err, tea.ErrInterrupted) {
 		return withCode(ExitInternal, fmt.Errorf("terminal UI: %w", err))
 	}

@@ -69,6 +69,7 @@ func newProject(t *testing.T) *project {
   zeta-engine:
     kind: command
     command: ["` + fakeBin + `", "--role", "{role}"]
+    env_passthrough: ["FAKE_*"]
     model: zeta-1
     external: false
     timeout: 20s
@@ -76,11 +77,13 @@ func newProject(t *testing.T) *project {
   omega:
     kind: command
     command: ["` + fakeBin + `"]
+    env_passthrough: ["FAKE_*"]
     external: false
     timeout: 20s
   ext:
     kind: command
     command: ["` + fakeBin + `"]
+    env_passthrough: ["FAKE_*"]
 defaults:
   solver: zeta-engine
   judge: zeta-engine
@@ -88,7 +91,16 @@ defaults:
 	return p
 }
 
+// writeConfig writes the project's engines file and trusts it (moot trust),
+// as its owner would.
 func (p *project) writeConfig(s string) {
+	p.writeUntrustedConfig(s)
+	p.moot("trust")
+}
+
+// writeUntrustedConfig writes the project's engines file as a cloned
+// repository would bring it: not trusted.
+func (p *project) writeUntrustedConfig(s string) {
 	if err := os.WriteFile(filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"), []byte(s), 0o600); err != nil {
 		p.t.Fatal(err)
 	}

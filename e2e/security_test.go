@@ -8,15 +8,19 @@ import (
 	"testing"
 )
 
-// TestSecretsNeverLeak: an engine that quotes its key (from the
-// environment, through api_key_env), a vendor key of the environment and a
-// token from the engines file — in its answers, on stderr and in its error
+// TestSecretsNeverLeak (the attack: an engine echoes AWS_SECRET_ACCESS_KEY
+// or another engine's key): an engine that quotes its key (from the
+// environment, through api_key_env), a vendor key of the environment, a
+// cloud credential, another engine's api_key_env and a token from the
+// engines file — in its answers, on stderr and in its error
 // — leaves none of them in any file moot writes, the event stream, or any
 // view of moot show / moot list.
 func TestSecretsNeverLeak(t *testing.T) {
 	const (
 		envKey    = "sk-env-key-0123456789abcdef"
 		vendorKey = "sk-openai-env-fedcba9876543210"
+		awsKey    = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+		otherKey  = "other-engine-key-31415926535"
 		fileToken = "tok-engines-file-5555aaaa7777"
 	)
 	p := newProject(t)
@@ -27,10 +31,15 @@ func TestSecretsNeverLeak(t *testing.T) {
     external: false
     api_key_env: MOOT_SEC_KEY
     env: {MY_SERVICE_TOKEN: ` + fileToken + `}
+    env_passthrough: ["FAKE_*", OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, OTHER_ENGINE_KEY]
+  other:
+    kind: openai
+    api_key_env: OTHER_ENGINE_KEY
 defaults: {solver: leaky, judge: leaky}
 `)
 	p.Plan = "agente-2=leak:fail,*=leak"
-	p.env = []string{"MOOT_SEC_KEY=" + envKey, "OPENAI_API_KEY=" + vendorKey, "FAKE_LEAK=MOOT_SEC_KEY,OPENAI_API_KEY,MY_SERVICE_TOKEN"}
+	p.env = []string{"MOOT_SEC_KEY=" + envKey, "OPENAI_API_KEY=" + vendorKey, "AWS_SECRET_ACCESS_KEY=" + awsKey, "OTHER_ENGINE_KEY=" + otherKey,
+		"FAKE_LEAK=MOOT_SEC_KEY,OPENAI_API_KEY,MY_SERVICE_TOKEN,AWS_SECRET_ACCESS_KEY,OTHER_ENGINE_KEY"}
 	run := p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--json")
 	if run.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", run.code, run.stdout, run.stderr)
@@ -51,7 +60,7 @@ defaults: {solver: leaky, judge: leaky}
 		return nil
 	})
 	for where, text := range outputs {
-		for _, secret := range []string{envKey, vendorKey, fileToken} {
+		for _, secret := range []string{envKey, vendorKey, fileToken, awsKey, otherKey} {
 			if strings.Contains(text, secret) {
 				t.Errorf("%s shows the secret %s…", where, secret[:8])
 			}
@@ -59,7 +68,7 @@ defaults: {solver: leaky, judge: leaky}
 	}
 	// the engine did try to leak them: the answers, raw files and errors
 	// carry the redaction mark instead
-	if redacted < 3*6 {
+	if redacted < 5*6 {
 		t.Errorf("only %d redactions in the bug folder: the engine's leaks did not happen as planned", redacted)
 	}
 }

@@ -149,7 +149,32 @@ func promptOverhead(l bugfolder.Lang, m bugfolder.Mode, role bugfolder.Role, n, 
 // NewPlan prices a setup. It refuses (in Refusals) what must never run: a
 // restricted bug with an external engine, a closed bug, a part of P that
 // does not fit the smallest context window.
+// The largest debate moot runs (documented in moot help run): past these,
+// a setup (or a hand-edited problema.md) is refused, never allocated.
+const (
+	MaxSolvers = 16
+	MaxRounds  = 10
+	MaxCritics = 8
+)
+
+// CheckSize refuses a panel larger than MaxSolvers, MaxRounds or
+// MaxCritics (an input error: exit 2).
+func CheckSize(n, r, critics int) error {
+	switch {
+	case n > MaxSolvers:
+		return &bugfolder.InputError{Field: "n", Msg: fmt.Sprintf("%d solvers: moot runs at most %d", n, MaxSolvers)}
+	case r > MaxRounds:
+		return &bugfolder.InputError{Field: "r", Msg: fmt.Sprintf("%d rounds: moot runs at most %d after round 0", r, MaxRounds)}
+	case critics > MaxCritics:
+		return &bugfolder.InputError{Field: "critics", Msg: fmt.Sprintf("%d critics: moot runs at most %d", critics, MaxCritics)}
+	}
+	return nil
+}
+
 func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
+	if err := CheckSize(s.N, s.R, len(s.Critics)); err != nil {
+		return nil, err
+	}
 	c := len(s.Critics)
 	p := &Plan{Setup: s, Calls: Count(s.N, s.R, c), Formula: Formula(s.N, s.R, c), USDKnown: true}
 	type acc struct {
@@ -281,6 +306,9 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 		p.USD += a.est.USD
 	}
 	sort.Slice(p.Engines, func(i, j int) bool { return p.Engines[i].Name < p.Engines[j].Name })
+	if s.Problem != nil {
+		p.Warnings = append(p.Warnings, s.Problem.Warnings...)
+	}
 	sort.Strings(p.Warnings)
 	if ext := p.Externals(); len(ext) > 0 {
 		if s.Bug != nil && s.Bug.Restricted() {

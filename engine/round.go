@@ -14,6 +14,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // roundFiles returns the debater files of round k that exist, by id. They
@@ -30,7 +31,7 @@ func (r *runner) roundFiles(k int) map[string]*bugfolder.DebaterFile {
 	dir := filepath.Join(r.w.Dir, r.lang.RoundDir(k))
 	for _, id := range append(append([]string{}, r.solvers...), r.critics...) {
 		p := filepath.Join(dir, id+".md")
-		raw, err := os.ReadFile(p)
+		raw, err := safefs.ReadFile(p, 0)
 		if err != nil {
 			continue
 		}

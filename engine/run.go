@@ -17,6 +17,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // Options configure a run or a resume.
@@ -570,14 +571,14 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if raw, err := os.ReadFile(p); err == nil {
+		if raw, err := safefs.ReadFile(p, 0); err == nil {
 			if f, err := bugfolder.ParseDebaterFile(p, raw); err == nil {
 				attempts = append(attempts, f)
 			}
 		}
 	}
 	p := filepath.Join(r.w.Dir, r.lang.Names().Final)
-	if raw, err := os.ReadFile(p); err == nil {
+	if raw, err := safefs.ReadFile(p, 0); err == nil {
 		final, _ = bugfolder.ParseFinal(p, raw)
 	}
 	return attempts, final
@@ -657,6 +658,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	pf := d.Problem
 	if pf.Mode == "" || pf.N < 1 || len(pf.Solvers) == 0 {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: "lacks mode, n or solvers: moot cannot resume a debate whose setup it cannot read"}
+	}
+	if err := CheckSize(pf.N, pf.R, len(pf.Critics)); err != nil {
+		return nil, &bugfolder.InputError{Path: pf.Path, Msg: err.Error() + "; this setup was not written by moot"}
 	}
 	w, err := bugfolder.OpenWriter(bug.Dir, dir, d.Lang, opts.Command)
 	if err != nil {
@@ -791,7 +795,7 @@ func problemTimeout(pf *bugfolder.ProblemFile) (time.Duration, bool) {
 
 // readLog reads the decisions and setup records of the event log.
 func readLog(dir string, l bugfolder.Lang) []logRecord {
-	raw, err := os.ReadFile(filepath.Join(dir, l.Names().Events))
+	raw, err := safefs.ReadFile(filepath.Join(dir, l.Names().Events), 0)
 	if err != nil {
 		return nil
 	}
@@ -932,7 +936,7 @@ func (r *runner) amend(id, engine string, timeout time.Duration, round int, by s
 // so the log agrees with the files.
 func (r *runner) reconcileLog(d *bugfolder.Debate) {
 	logged, hasSetup := map[string]bool{}, false
-	raw, _ := os.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events))
+	raw, _ := safefs.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events), 0)
 	for _, line := range strings.Split(string(raw), "\n") {
 		var ev struct {
 			Type     string `json:"type"`
@@ -973,7 +977,7 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 // log agrees with the files. A complete log is left untouched.
 func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	seen := map[EventType]bool{}
-	raw, _ := os.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events))
+	raw, _ := safefs.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events), 0)
 	for _, line := range strings.Split(string(raw), "\n") {
 		var ev struct {
 			Type EventType `json:"type"`

@@ -63,7 +63,7 @@ func (a *anthropicEngine) Call(ctx context.Context, req Request) Result {
 		option.WithAPIKey(key),
 		option.WithBaseURL(a.base()+"/"),
 		option.WithMaxRetries(0),
-		option.WithHTTPClient(httpClient(req.Stdout)),
+		option.WithHTTPClient(httpClient(req.Stdout, a.opts.OutputCap)),
 	)
 	stream := client.Messages.NewStreaming(ctx, anthropic.MessageNewParams{
 		Model:     anthropic.Model(a.model()),

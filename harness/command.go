@@ -3,12 +3,15 @@ package harness
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +41,36 @@ func expand(arg string, req Request) string {
 	).Replace(arg)
 }
 
+// commandBaseEnv are the variables of moot's environment a command engine
+// keeps by default, besides inheritEnv: who and where the user is.
+var commandBaseEnv = []string{"HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TERM"}
+
+// commandEnv is a command engine's environment before moot's own MOOT_*
+// variables and its env entries: a minimal one (PATH, locale, proxies,
+// certificates, HOME, USER…), its api_key_env, and the variables its
+// env_passthrough names. Never the rest of moot's environment: another
+// engine's key or a cloud credential stays out of reach.
+func commandEnv(e *EngineConfig) []string {
+	keep := func(name string) bool {
+		if slices.Contains(inheritEnv, name) || slices.Contains(commandBaseEnv, name) || name == e.APIKeyEnv {
+			return true
+		}
+		for _, p := range e.EnvPassthrough {
+			if prefix, glob := strings.CutSuffix(p, "*"); glob && strings.HasPrefix(name, prefix) || p == name {
+				return true
+			}
+		}
+		return false
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, ok := strings.Cut(kv, "="); ok && keep(k) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
 // program resolves the executable: a relative path with a slash starts at
 // the engines file's folder; a bare name is looked up on PATH.
 func (c *command) program() string {
@@ -54,7 +87,7 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 		argv[i] = expand(a, req)
 	}
 	argv[0] = c.program()
-	env := append(os.Environ(),
+	env := append(commandEnv(c.cfg),
 		"MOOT_ROLE="+string(req.Role),
 		"MOOT_SOLVER_ID="+req.SolverID,
 		"MOOT_ROUND="+strconv.Itoa(req.Round),
@@ -127,6 +160,13 @@ func (p *plainParser) Finish(exitCode int, stderrTail string) Result {
 	return r
 }
 
+// callTag is a unique MOOT_CALL=… environment entry for one call.
+func callTag() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "MOOT_CALL=" + hex.EncodeToString(b[:])
+}
+
 func withTail(t string) string {
 	if t == "" {
 		return ""
@@ -141,7 +181,10 @@ func withTail(t string) string {
 // the raw writers, each capped; the answer is bounded by the same cap.
 func runProcess(ctx context.Context, p proc, newParser func() outputParser) Result {
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
-	cmd.Env = p.env
+	// a marker every descendant inherits, so one that leaves the process
+	// group (setsid) is still found and killed at the end of the call
+	tag := callTag()
+	cmd.Env = append(slices.Clip(p.env), tag)
 	cmd.Dir = p.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// moot owns the pipes: exec's StdoutPipe would be closed by Wait while
@@ -282,8 +325,10 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 		canceled = true
 		stop()
 	}
-	// reap what the process left behind (grandchildren holding the pipes)
+	// reap what the process left behind (grandchildren holding the pipes,
+	// and descendants that left the group with setsid)
 	killGroup(syscall.SIGKILL)
+	killTagged(tag)
 	done := make(chan struct{})
 	go func() { readers.Wait(); close(done) }()
 	select {

@@ -198,11 +198,23 @@ func TestOutputIsBoundedInMemory(t *testing.T) {
 func TestPlaceholdersAndEnvironment(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "echo.sh")
-	os.WriteFile(script, []byte("#!/bin/sh\necho \"args=$*\"\necho \"env=$MOOT_ROLE $MOOT_SOLVER_ID $MOOT_ROUND $MOOT_BUG_ID $MOOT_MODE $MY_FLAG $HOME_KEPT\"\necho \"cwd=$(pwd)\"\nls\ncat\n"), 0o755)
+	os.WriteFile(script, []byte("#!/bin/sh\necho \"args=$*\"\necho \"env=$MOOT_ROLE $MOOT_SOLVER_ID $MOOT_ROUND $MOOT_BUG_ID $MOOT_MODE $MY_FLAG $HOME_KEPT\"\necho \"cwd=$(pwd)\"\nenv\nls\ncat\n"), 0o755)
 	t.Setenv("HOME_KEPT", "inherited")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "aws-secret-not-for-engines")
+	// by default a command engine gets a minimal environment
 	e := &EngineConfig{Name: "x", Kind: KindCommand, Command: []string{"./echo.sh", "{role}", "{solver_id}", "{round}", "{bug_id}", "{mode}"}, Env: map[string]string{"MY_FLAG": "on"}}
 	a, _ := New(e, Options{ConfigDir: dir})
+	min := a.Call(context.Background(), Request{Role: bugfolder.RoleCritic, SolverID: "critic-1", Round: 2, BugID: "BUG-1", Mode: bugfolder.Spec, Prompt: "the prompt", Timeout: 5 * time.Second})
+	if !strings.Contains(min.Body, "env=critic critic-1 2 BUG-1 spec on \n") {
+		t.Errorf("a variable outside the minimal environment reached the engine:\n%s", min.Body)
+	}
+	// env_passthrough widens it
+	e.EnvPassthrough = []string{"HOME_*"}
+	a, _ = New(e, Options{ConfigDir: dir})
 	res := a.Call(context.Background(), Request{Role: bugfolder.RoleCritic, SolverID: "critic-1", Round: 2, BugID: "BUG-1", Mode: bugfolder.Spec, Prompt: "the prompt", P: "P text", Timeout: 5 * time.Second})
+	if strings.Contains(res.Body+min.Body, "AWS_SECRET_ACCESS_KEY=") {
+		t.Error("a cloud credential of moot's environment reached a command engine")
+	}
 	for _, want := range []string{"args=critic critic-1 2 BUG-1 spec", "env=critic critic-1 2 BUG-1 spec on inherited", "P.md", "the prompt"} {
 		if !strings.Contains(res.Body, want) {
 			t.Errorf("output lacks %q:\n%s", want, res.Body)

@@ -6,6 +6,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/safefs"
 	"net"
 	"net/url"
 	"os"
@@ -79,6 +80,10 @@ type EngineConfig struct {
 	ProjectAccess string
 	Parallel      int
 	Env           map[string]string
+	// EnvPassthrough names the variables of moot's environment a command
+	// engine also gets (NAME, or PREFIX* for every name starting so);
+	// without it a command engine gets a minimal environment.
+	EnvPassthrough []string
 	// Command is the argv of a command engine (placeholders unexpanded).
 	Command []string
 	// Cassette is a replay engine's recording.
@@ -90,7 +95,10 @@ type EngineConfig struct {
 // Config is a parsed engines file.
 type Config struct {
 	// Path is the file read ("" for the built-in defaults).
-	Path    string
+	Path string
+	// SHA256 is the hex sha256 of the file's bytes ("" for the defaults):
+	// what `moot trust` remembers.
+	SHA256  string
 	Engines map[string]*EngineConfig
 	// Order lists the engine names in file order.
 	Order    []string
@@ -148,16 +156,27 @@ func fileExists(p string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+// MaxConfigBytes is the largest engines file moot reads.
+const MaxConfigBytes = 256 << 10
+
 // LoadConfig reads and validates an engines file.
 func LoadConfig(path string) (*Config, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := safefs.ReadFile(path, MaxConfigBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &bugfolder.InputError{Path: path, Msg: "does not exist; pass an existing engines file to --config", Err: err}
 		}
+		if errors.Is(err, safefs.ErrTooLarge) || errors.Is(err, safefs.ErrNotRegular) || errors.Is(err, safefs.ErrLinked) {
+			return nil, &bugfolder.InputError{Path: path, Msg: fmt.Sprintf("is refused (%v); an engines file is a regular file of at most %d KiB", err, MaxConfigBytes>>10), Err: err}
+		}
 		return nil, &bugfolder.InputError{Path: path, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}
-	return ParseConfig(path, raw)
+	c, err := ParseConfig(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	c.SHA256 = sha256Hex(raw)
+	return c, nil
 }
 
 // cfgErr is an engines-file error at a line, naming the field.
@@ -214,6 +233,7 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 		e.Line = k.Line
 		c.Engines[name] = e
 		c.Order = append(c.Order, name)
+		rememberSecrets(e)
 	}
 	if defaultsNode != nil {
 		if defaultsNode.Kind != yaml.MappingNode {
@@ -241,7 +261,7 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 	return c, nil
 }
 
-var engineFields = []string{"kind", "model", "base_url", "api_key_env", "timeout", "context_tokens", "max_output_tokens", "price", "external", "project_access", "parallel", "env", "command", "cassette"}
+var engineFields = []string{"kind", "model", "base_url", "api_key_env", "timeout", "context_tokens", "max_output_tokens", "price", "external", "project_access", "parallel", "env", "env_passthrough", "command", "cassette"}
 
 func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 	pre := "engines." + name
@@ -402,6 +422,20 @@ func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 	if e.Cassette, err = str("cassette"); err != nil {
 		return nil, err
 	}
+	if pt := fields["env_passthrough"]; pt != nil {
+		if pt.Kind != yaml.SequenceNode {
+			return nil, cfgErr(path, pt, pre+".env_passthrough", "must be a list of variable names ([AWS_PROFILE, \"MY_*\"])")
+		}
+		for _, v := range pt.Content {
+			if v.Kind != yaml.ScalarNode || !envNameRE.MatchString(strings.TrimSuffix(v.Value, "*")) {
+				return nil, cfgErr(path, v, pre+".env_passthrough", "%q is not a variable name (NAME or PREFIX*)", v.Value)
+			}
+			e.EnvPassthrough = append(e.EnvPassthrough, v.Value)
+		}
+		if e.Kind != KindCommand {
+			return nil, cfgErr(path, pt, pre+".env_passthrough", "only a command engine takes env_passthrough: (the other kinds get a fixed minimal environment)")
+		}
+	}
 	switch e.Kind {
 	case KindCommand:
 		if len(e.Command) == 0 {
@@ -427,8 +461,9 @@ func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 		if perr != nil {
 			return nil, cfgErr(path, fields["external"], pre+".external", "%q is not true or false", s)
 		}
-		if !b && e.External && (e.Kind.VendorCLI() || e.Kind == KindAnthropic) && !IsLoopback(e.BaseURL) {
-			return nil, cfgErr(path, fields["external"], pre+".external", "a %s engine sends the bug to the vendor's service, so it is external; only a loopback base_url makes it local", e.Kind)
+		if !b && e.External && (e.Kind.VendorCLI() || e.Kind == KindAnthropic) && !IsLoopback(e.BaseURL) ||
+			!b && e.Kind == KindOpenAI && e.BaseURL != "" && !IsLoopback(e.BaseURL) {
+			return nil, cfgErr(path, fields["external"], pre+".external", "a %s engine sends the bug off this machine (to the vendor's service or a non-loopback base_url), so it is external; only a loopback base_url makes it local", e.Kind)
 		}
 		e.External = b
 	}

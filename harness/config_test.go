@@ -34,7 +34,6 @@ const goodConfig = `engines:
   vllm:
     kind: openai
     base_url: http://10.0.0.5:8000/v1
-    external: false
   tape:
     kind: replay
     cassette: testdata/demo.yaml
@@ -55,7 +54,7 @@ func TestParseConfig(t *testing.T) {
 	if mine.Kind != KindCommand || mine.Timeout != 2*time.Minute || mine.ContextTokens != 32000 || mine.Price == nil || mine.External || mine.Env["MY_FLAG"] != "1" || len(mine.Command) != 7 || mine.Line != 10 {
 		t.Errorf("mine: %+v", mine)
 	}
-	external := map[string]bool{"local": false, "codex": true, "mine": false, "cloud": true, "vllm": false, "tape": false}
+	external := map[string]bool{"local": false, "codex": true, "mine": false, "cloud": true, "vllm": true, "tape": false}
 	for name, want := range external {
 		if got := c.Engines[name].External; got != want {
 			t.Errorf("%s external = %v, want %v", name, got, want)
@@ -101,6 +100,9 @@ func TestConfigErrorsNameFileEngineAndField(t *testing.T) {
 		{"key in the file", "engines:\n  x:\n    kind: openai\n    api_key_env: sk-abc123secret\n", "engines.x.api_key_env: \"sk-abc123secret\" is not an environment variable name"},
 		{"read-only project access on claude", "engines:\n  x:\n    kind: claude\n    project_access: read-only\n", "only kind codex"},
 		{"claude declared local", "engines:\n  x:\n    kind: claude\n    external: false\n", "engines.x.external"},
+		{"openai at a LAN address declared local", "engines:\n  x:\n    kind: openai\n    base_url: http://10.0.0.5:8000/v1\n    external: false\n", "engines.x.external"},
+		{"env_passthrough on a vendor CLI", "engines:\n  x:\n    kind: codex\n    env_passthrough: [HOME]\n", "engines.x.env_passthrough"},
+		{"env_passthrough not a list", "engines:\n  x:\n    kind: command\n    command: [x]\n    env_passthrough: HOME\n", "engines.x.env_passthrough"},
 		{"bad price", "engines:\n  x:\n    kind: openai\n    price: {input_per_mtok: cheap}\n", "engines.x.price.input_per_mtok"},
 		{"unknown default", "engines:\n  x:\n    kind: openai\ndefaults:\n  solver: y\n", "moot.yaml:5: defaults.solver: names \"y\""},
 		{"unknown top-level key", "engine:\n  x:\n    kind: openai\n", "moot.yaml:1: engine: unknown key"},
@@ -159,6 +161,8 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(goodConfig))
 	f.Add([]byte("engines:\n  x: {kind: command, command: [a], env: {A: b}}\n"))
 	f.Add([]byte("engines: {x: {kind: openai, price: {input_per_mtok: 1e9}}}\ndefaults: {solver: x}\n"))
+	f.Add([]byte("engines:\n  x: {kind: command, command: [a], env_passthrough: [\"FAKE_*\", HOME]}\n"))
+	f.Add([]byte("engines:\n  x: {kind: openai, base_url: \"http://10.0.0.1/v1\", external: false}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := ParseConfig("f.yaml", b)
 		if err != nil {
@@ -173,8 +177,12 @@ func FuzzParseConfig(f *testing.F) {
 			if !ok {
 				t.Fatalf("accepted kind %q", e.Kind)
 			}
-			if (e.Kind.VendorCLI() || e.Kind == KindAnthropic) && !e.External && !IsLoopback(e.BaseURL) {
+			if (e.Kind.VendorCLI() || e.Kind == KindAnthropic || e.Kind == KindOpenAI && e.BaseURL != "") && !e.External && !IsLoopback(e.BaseURL) {
 				t.Fatalf("%s engine %s accepted as local", e.Kind, name)
+			}
+			// whatever runs a command or leaves the machine needs trust
+			if (e.Kind == KindCommand || len(e.Env) > 0 || len(e.EnvPassthrough) > 0 || e.BaseURL != "" && !IsLoopback(e.BaseURL)) && len(TrustReasons(c)) == 0 {
+				t.Fatalf("engine %s needs no trust", name)
 			}
 		}
 	})

@@ -18,50 +18,85 @@ import (
 )
 
 // rawTransport copies every response body into the call's raw stdout as
-// the client reads it, so an HTTP call is as auditable as a CLI's.
+// the client reads it, so an HTTP call is as auditable as a CLI's. The raw
+// copy is capped like a command's output, and a body that goes on past
+// the read limit (one endless SSE line, a decompression bomb) fails the
+// read, so neither memory nor the raw file grows without bound.
 type rawTransport struct {
 	base http.RoundTripper
 	raw  io.Writer
 	mu   sync.Mutex
+	// limit is how many body bytes one call may read in all.
+	limit int64
+	read  int64
 }
+
+// errBodyTooLarge ends a read past the call's limit.
+var errBodyTooLarge = errors.New("the server's response exceeded moot's size limit; the request was abandoned")
 
 func (t *rawTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
-	if err != nil || t.raw == nil {
+	if err != nil {
 		return resp, err
 	}
-	resp.Body = &teeBody{rc: resp.Body, w: t}
+	resp.Body = &teeBody{rc: resp.Body, t: t}
 	return resp, nil
 }
 
 func (t *rawTransport) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.raw == nil {
+		return len(p), nil
+	}
 	return t.raw.Write(p)
+}
+
+// count adds n bytes read; false once the call's limit is passed.
+func (t *rawTransport) count(n int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.read += int64(n)
+	return t.limit <= 0 || t.read <= t.limit
 }
 
 type teeBody struct {
 	rc io.ReadCloser
-	w  io.Writer
+	t  *rawTransport
 }
 
 func (b *teeBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	if n > 0 {
-		_, _ = b.w.Write(p[:n])
+		_, _ = b.t.Write(p[:n])
+		if !b.t.count(n) {
+			return 0, errBodyTooLarge
+		}
 	}
 	return n, err
 }
 
 func (b *teeBody) Close() error { return b.rc.Close() }
 
+// httpReadFactor bounds what one HTTP call may read: the stream's framing
+// (SSE lines, JSON per delta) around an answer of at most the output cap.
+const httpReadFactor = 4
+
 // httpClient is the client of one HTTP call: its own transport (proxies
-// from the environment, no shared connections between calls), the raw
-// copy, and no timeout of its own (the call's context bounds it).
-func httpClient(raw io.Writer) *http.Client {
+// from the environment, no shared connections between calls, identity
+// encoding: no gzip to inflate), the raw copy capped at outputCap, reads
+// bounded at httpReadFactor×outputCap, and no timeout of its own (the
+// call's context bounds it).
+func httpClient(raw io.Writer, outputCap int64) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.ResponseHeaderTimeout = 0
-	return &http.Client{Transport: &rawTransport{base: tr, raw: raw}}
+	tr.DisableCompression = true
+	tr.MaxResponseHeaderBytes = 1 << 20
+	var w io.Writer
+	if raw != nil {
+		w = &cappedWriter{w: raw, max: outputCap}
+	}
+	return &http.Client{Transport: &rawTransport{base: tr, raw: w, limit: httpReadFactor * outputCap}}
 }
 
 // deltaSink forwards streamed text without splitting UTF-8 sequences, and

@@ -151,7 +151,7 @@ func (o *openaiEngine) key() (string, error) {
 func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key string) Result {
 	cc := openai.DefaultConfig(key)
 	cc.BaseURL = o.base
-	cc.HTTPClient = httpClient(req.Stdout)
+	cc.HTTPClient = httpClient(req.Stdout, o.opts.OutputCap)
 	cc.EmptyMessagesLimit = 1 << 20 // keep-alive comments before the first token are normal
 	client := openai.NewClientWithConfig(cc)
 	cr := openai.ChatCompletionRequest{
@@ -272,7 +272,7 @@ func (o *openaiEngine) callOllama(ctx context.Context, req Request, model, key s
 	if key != "" {
 		hr.Header.Set("Authorization", "Bearer "+key)
 	}
-	resp, err := httpClient(req.Stdout).Do(hr)
+	resp, err := httpClient(req.Stdout, o.opts.OutputCap).Do(hr)
 	if err != nil {
 		return httpFailure(ctx, req.Timeout, 0, netMessage(err), false, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -142,9 +143,24 @@ var secretEnvNames = []string{
 	"HF_TOKEN", "GITHUB_TOKEN", "GH_TOKEN",
 }
 
-// looksSecret reports whether a variable's name says it holds a secret.
-func looksSecret(name string) bool {
+// cloudSecretNames are credential variables whose names the patterns of
+// SecretName would miss.
+var cloudSecretNames = []string{
+	"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
+	"AZURE_CLIENT_SECRET", "AZURE_CLIENT_CERTIFICATE_PASSWORD", "ARM_CLIENT_SECRET", "ARM_ACCESS_KEY",
+	"GOOGLE_OAUTH_ACCESS_TOKEN", "CLOUDSDK_AUTH_ACCESS_TOKEN", "DIGITALOCEAN_ACCESS_TOKEN",
+	"VAULT_TOKEN", "NPM_TOKEN", "DATABASE_URL", "SENTRY_DSN",
+}
+
+// SecretName reports whether an environment variable's name says it holds
+// a secret: *KEY*, *TOKEN*, *SECRET*, *PASSWORD*, *PASSWD*, *CREDENTIAL*,
+// *_PAT, or a known cloud credential. It is the one rule for what moot
+// redacts from the environment.
+func SecretName(name string) bool {
 	n := strings.ToUpper(name)
+	if slices.Contains(cloudSecretNames, n) || strings.HasSuffix(n, "_PAT") {
+		return true
+	}
 	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"} {
 		if strings.Contains(n, w) {
 			return true
@@ -153,9 +169,37 @@ func looksSecret(name string) bool {
 	return false
 }
 
-// SecretValues lists the secret values an engine could see or echo: its
-// api_key_env, the vendor key variables, and env entries whose names say
-// they are secrets.
+// known holds the secret names every engines file read in this process
+// declared (api_key_env of every engine) and the values of secret-named
+// env entries, so an engine that echoes another engine's key is redacted
+// too.
+var known struct {
+	sync.Mutex
+	names  map[string]bool
+	values map[string]bool
+}
+
+// rememberSecrets records an engine entry's secret names and values.
+func rememberSecrets(e *EngineConfig) {
+	known.Lock()
+	defer known.Unlock()
+	if known.names == nil {
+		known.names, known.values = map[string]bool{}, map[string]bool{}
+	}
+	if e.APIKeyEnv != "" {
+		known.names[e.APIKeyEnv] = true
+	}
+	for k, v := range e.Env {
+		if SecretName(k) {
+			known.values[v] = true
+		}
+	}
+}
+
+// SecretValues lists the secret values an engine could see or echo: every
+// variable of moot's environment whose name looks secret (SecretName), the
+// vendor key variables, the api_key_env of every engine of the engines
+// file, and env entries whose names say they are secrets.
 func SecretValues(e *EngineConfig) []string {
 	var out []string
 	if e != nil && e.APIKeyEnv != "" {
@@ -164,9 +208,22 @@ func SecretValues(e *EngineConfig) []string {
 	for _, n := range secretEnvNames {
 		out = append(out, os.Getenv(n))
 	}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok && SecretName(k) {
+			out = append(out, v)
+		}
+	}
+	known.Lock()
+	for n := range known.names {
+		out = append(out, os.Getenv(n))
+	}
+	for v := range known.values {
+		out = append(out, v)
+	}
+	known.Unlock()
 	if e != nil {
 		for k, v := range e.Env {
-			if looksSecret(k) {
+			if SecretName(k) {
 				out = append(out, v)
 			}
 		}

@@ -43,6 +43,9 @@ type Options struct {
 	Banner string
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
+	// Untrusted, when set, asks first to trust the project's engines
+	// file: no probe or call runs before it is trusted.
+	Untrusted *TrustRequest
 }
 
 // Outcome is what the UI leaves behind when it exits.
@@ -155,6 +158,9 @@ func New(opts Options) Model {
 	m.now = m.clock()
 	m.probing = opts.Probe != nil
 	m.browser = newBrowser(opts.Register)
+	if opts.Untrusted != nil {
+		m.menu = trustMenu(opts.Untrusted)
+	}
 	switch {
 	case opts.Bug == nil:
 		m.screen = scrBrowser
@@ -184,7 +190,9 @@ func (m Model) clock() time.Time {
 // Init starts what the first screen needs.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
-	if m.opts.Probe != nil {
+	if m.menu != nil && m.menu.kind == menuTrust {
+		cmds = append(cmds, m.menu.form.Init())
+	} else if m.opts.Probe != nil {
 		probe := m.opts.Probe
 		cmds = append(cmds, func() tea.Msg { return probedMsg(probe(context.Background())) })
 	}
@@ -754,6 +762,8 @@ func (m Model) reopenMenu() (Model, tea.Cmd) {
 	case menuEngineChange:
 		m.menu = nil
 		return m, tea.Quit
+	case menuTrust:
+		return m.trustAnswered("quit")
 	case menuJudge, menuJudgeHuman:
 		cmd := m.openMenu(judgeMenu(mn.j, mn.jReply))
 		return m, cmd
@@ -844,6 +854,28 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		}
 		m.acceptEngines, m.out.Err = true, nil
 		return m, m.startResume()
+	case menuTrust:
+		return m.trustAnswered(mn.choice)
 	}
 	return m, nil
+}
+
+// trustAnswered trusts the engines file and starts the probe, or leaves
+// with an input error naming the file (exit 2) when it is not trusted.
+func (m Model) trustAnswered(choice string) (Model, tea.Cmd) {
+	req := m.opts.Untrusted
+	m.menu = nil
+	if choice == "trust" {
+		if err := req.Trust(); err != nil {
+			m.out.Err = err
+			return m, tea.Quit
+		}
+		m.opts.Untrusted = nil
+		if probe := m.opts.Probe; probe != nil {
+			return m, func() tea.Msg { return probedMsg(probe(context.Background())) }
+		}
+		return m, nil
+	}
+	m.out.Err = &bugfolder.InputError{Path: req.File, Msg: "is not trusted: read it, then run moot trust"}
+	return m, tea.Quit
 }

@@ -512,3 +512,26 @@ func TestWizardWaitsForTheProbe(t *testing.T) {
 		t.Errorf("after the probe: offered %v\n%s", off, text)
 	}
 }
+
+// TestTrustMenuBeforeAnyProbe: with an untrusted project engines file the
+// UI opens on the trust question, probes nothing until it is answered, and
+// "Trust it" trusts the file and starts the probe.
+func TestTrustMenuBeforeAnyProbe(t *testing.T) {
+	f := newFixture(t)
+	probed, trusted := 0, 0
+	opts := f.options()
+	opts.Probe = func(context.Context) map[string]EngineStatus { probed++; return nil }
+	opts.Untrusted = &TrustRequest{File: "_reversa_bugs/moot.yaml", Reasons: []string{"engine evil runs a command ([\"sh\"])"},
+		Trust: func() error { trusted++; return nil }}
+	m := sized(t, opts, 100, 30)
+	if m.menu == nil || m.menu.kind != menuTrust || !strings.Contains(screenText(m, f.proj), "engine evil runs a command") {
+		t.Fatalf("the UI did not open on the trust question:\n%s", screenText(m, f.proj))
+	}
+	if probed != 0 {
+		t.Fatal("an engine was probed before the engines file was trusted")
+	}
+	m = keys(t, m, "down", "enter")
+	if trusted != 1 || m.menu != nil || m.opts.Untrusted != nil {
+		t.Errorf("Trust it: trusted %d times, menu %v", trusted, m.menu)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // Messages of the browser's background loading.
@@ -324,7 +325,7 @@ func (r *browserRow) line(st *Styles, medianHealth float64) string {
 	}
 	return fmt.Sprintf("%-17s %3s %-8s %s %-9s %-4s %-13s %7s %-10s %s  %s%s",
 		ansi.Truncate(s.Bug.ID, 17, "…"), num, ansi.Truncate(s.Bug.Context, 8, "…"),
-		padRight(st.Badge(status), 12), mode, nr, ansi.Truncate(winner, 13, "…"), cost, date, healthCell, s.Bug.Title, lock)
+		padRight(st.Badge(status), 12), mode, nr, ansi.Truncate(winner, 13, "…"), cost, date, healthCell, termsafe.Line(s.Bug.Title), lock)
 }
 
 // padRight pads a styled string to a display width.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // maxTail bounds the text a pane keeps in memory; the whole answer is on disk.
@@ -125,7 +126,7 @@ type debateView struct {
 
 // newLiveView prepares the panes of a debate about to run.
 func newLiveView(s engine.Setup) *debateView {
-	d := &debateView{bugID: s.Bug.ID, title: s.Bug.Title, lang: s.Lang, mode: s.Mode, n: s.N, r: s.R, live: true, state: "running"}
+	d := &debateView{bugID: s.Bug.ID, title: termsafe.Line(s.Bug.Title), lang: s.Lang, mode: s.Mode, n: s.N, r: s.R, live: true, state: "running"}
 	var solvers, critics []string
 	engines := map[string]string{}
 	for i, e := range s.Solvers {
@@ -163,7 +164,7 @@ func (d *debateView) build(solvers, critics []string, engines map[string]string,
 // viewFromFiles builds the view of a debate from its folder (a past or an
 // interrupted debate).
 func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
-	d := &debateView{bugID: bug.ID, title: bug.Title, dir: deb.Dir, lang: deb.Lang, state: string(deb.State)}
+	d := &debateView{bugID: bug.ID, title: termsafe.Line(bug.Title), dir: deb.Dir, lang: deb.Lang, state: string(deb.State)}
 	var solvers, critics []string
 	engines := map[string]string{}
 	judge := ""

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // Tabs of the debate screen: the problem, each round, convergence, final.
@@ -421,7 +421,7 @@ func parseConvRow(line string) (convRow, bool) {
 // loadConvergenceCmd reads the convergence table from disk.
 func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
 	return func() tea.Msg {
-		raw, err := os.ReadFile(filepath.Join(dir, l.Names().Convergence))
+		raw, err := safefs.ReadFile(filepath.Join(dir, l.Names().Convergence), 0)
 		if err != nil {
 			return convergenceMsg{dir: dir}
 		}

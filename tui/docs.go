@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 
@@ -11,6 +10,8 @@ import (
 	"charm.land/glamour/v2/styles"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // docKey names a rendered document: a file (or a part of it) at a width.
@@ -75,18 +76,20 @@ func RenderMarkdown(md string, width int, style string) string {
 	renderers.Unlock()
 	lr.Lock()
 	defer lr.Unlock()
+	md = termsafe.Text(md)
 	out, err := lr.r.Render(md)
 	if err != nil {
 		return md
 	}
-	return strings.Trim(out, "\n")
+	// what glamour passed through is sanitized again: only its own styling stays
+	return strings.Trim(termsafe.Styled(out), "\n")
 }
 
 // renderFileCmd reads a Markdown file (its body, without front matter),
 // optionally transforms it, and renders it — all off the UI goroutine.
 func renderFileCmd(key docKey, style string, transform func(string) string) tea.Cmd {
 	return func() tea.Msg {
-		raw, err := os.ReadFile(key.path)
+		raw, err := safefs.ReadFile(key.path, 0)
 		if err != nil {
 			return docMsg{key: key, out: "cannot read " + key.path + ": " + err.Error(), err: err}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // menuKind says which menu is open over the live view.
@@ -27,6 +28,7 @@ const (
 	menuJudgeHuman
 	menuQuit
 	menuEngineChange
+	menuTrust
 )
 
 // menu is an open huh form and what it answers.
@@ -235,6 +237,41 @@ func quitMenu(bugID string) *menu {
 	return m
 }
 
+// TrustRequest asks the engineer to trust a project's engines file before
+// it may run commands, redirect endpoints or set a child's environment.
+type TrustRequest struct {
+	// File is the engines file, as shown; Reasons what trusting allows.
+	File    string
+	Reasons []string
+	// Trust remembers the file as trusted (moot trust).
+	Trust func() error
+}
+
+// trustMenu asks whether to trust the project's engines file; nothing of
+// it runs, not even a probe, before the answer.
+func trustMenu(r *TrustRequest) *menu {
+	m := &menu{kind: menuTrust, choice: "quit"}
+	var b strings.Builder
+	for _, x := range r.Reasons {
+		b.WriteString("• " + noteText(x) + "\n")
+	}
+	m.form = newForm(huh.NewGroup(
+		huh.NewNote().Title("Trust this project's engines file?").
+			Description(fmt.Sprintf("%s came with the project. Trusted, it may:\n%sIts sha256 is remembered (moot trust); a changed file asks again.", noteText(r.File), b.String())),
+		huh.NewSelect[string]().Options(
+			huh.NewOption("Quit: read the file first", "quit"),
+			huh.NewOption("Trust it", "trust"),
+		).Value(&m.choice).Height(3),
+	))
+	return m
+}
+
+// noteText is untrusted text for a huh note: sanitized, one line, and its
+// emphasis characters escaped so they show as written.
+func noteText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "_", `\_`, "*", `\*`, "`", "\\`").Replace(termsafe.Line(s))
+}
+
 // wrapText breaks text into lines of at most width cells.
 func wrapText(s string, width int) string {
 	return ansi.Wrap(s, width, " ")
@@ -254,7 +291,7 @@ func preview(body string, n int) string {
 
 // clipLine squeezes text to one line of at most n runes.
 func clipLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(termsafe.Line(s)), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}

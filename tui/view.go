@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // View draws the screen.
@@ -44,6 +44,10 @@ func (m Model) Render() string {
 	out := strings.Join(parts, "\n")
 	if m.help {
 		out = m.overlay(out, m.viewHelp())
+	}
+	if m.menu != nil && m.menu.kind == menuTrust && m.screen != scrDebate {
+		// the trust question comes first, over whichever screen opens
+		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
 	}
 	return m.fit(out)
 }
@@ -458,7 +462,7 @@ type finalMsg struct {
 
 func loadFinalCmd(dir, path string) tea.Cmd {
 	return func() tea.Msg {
-		raw, err := os.ReadFile(path)
+		raw, err := safefs.ReadFile(path, 0)
 		if err != nil {
 			return finalMsg{dir: dir}
 		}

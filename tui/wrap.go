@@ -2,9 +2,10 @@ package tui
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // maxRows bounds the wrapped rows a pane keeps.
@@ -102,32 +103,9 @@ func (w *streamWrap) last(n int) []string {
 	return out
 }
 
-// sanitize drops control characters (terminal escapes among them) from
-// model output, keeping newlines and turning tabs into spaces: text from an
-// engine must never drive the engineer's terminal.
+// sanitize drops escape sequences and control characters from model
+// output (the shared termsafe sanitizer), turning tabs into spaces: text
+// from an engine must never drive the engineer's terminal.
 func sanitize(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < 0x20 && c != '\n') || c == 0x7f || c == 0xc2 {
-			clean = false
-			break
-		}
-	}
-	if clean && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range strings.ToValidUTF8(s, "?") {
-		switch {
-		case r == '\t':
-			b.WriteString("    ")
-		case r == '\n':
-			b.WriteRune(r)
-		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return strings.ReplaceAll(termsafe.Text(s), "\t", "    ")
 }

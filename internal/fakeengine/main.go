@@ -22,7 +22,11 @@
 // answers naming X with a self-graft, no spec verdict, or a synthesis
 // without the mode's sections), leak[:fail] (a valid answer quoting the values
 // of the variables named in FAKE_LEAK, on stdout and stderr; with fail, it
-// then exits 1 quoting them again).
+// then exits 1 quoting them again), escape[:fail] (a valid answer, and
+// stderr, carrying terminal escapes: a window title, an OSC 52 clipboard
+// write, a screen clear; with fail, it then exits 1 with them on stderr),
+// daemon (leaves a grandchild in a session of its own, as setsid does,
+// and answers).
 //
 // FAKE_CWDLOG names a file where each call appends its working folder,
 // that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
@@ -139,6 +143,21 @@ func main() {
 			fmt.Fprintln(os.Stderr, "fake: giving up, key"+leak.String())
 			os.Exit(1)
 		}
+	case "escape":
+		const esc = "\x1b]0;pwned-title\x07\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J"
+		fmt.Print(fakeanswer.Reply(p, role) + "\n" + esc + "escaped\n")
+		fmt.Fprint(os.Stderr, "fake: "+esc+"on stderr\n")
+		if arg == "fail" {
+			os.Exit(1)
+		}
+	case "daemon":
+		cmd := exec.Command("sleep", "3600")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.Start()
+		if f := os.Getenv("FAKE_PIDS"); f != "" {
+			appendFile(f, fmt.Sprintf("%d\n", cmd.Process.Pid))
+		}
+		fmt.Print(fakeanswer.Reply(p, role))
 	case "winner":
 		fmt.Print(fakeanswer.Judge(p, arg))
 	case "prose":

@@ -8,6 +8,8 @@
 package fakeprovider
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -39,6 +41,11 @@ const (
 	// Tool asks the client to write a file and run a shell command first,
 	// then answers.
 	Tool Mode = "tool"
+	// GiantLine streams one SSE data line that never ends (up to 4 GiB);
+	// GzipBomb streams a gzip-encoded body that inflates to 1 GiB from a
+	// few MiB. Both stop when the client hangs up.
+	GiantLine Mode = "giantline"
+	GzipBomb  Mode = "gzipbomb"
 )
 
 // Request is a request the server received.
@@ -191,11 +198,51 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	if mode == GiantLine || mode == GzipBomb {
+		s.flood(w, r, mode)
+		return
+	}
 	if mode == Tool && !hasToolResult(a, body) {
 		s.tool(w, r, a, body, raw, req.Prompt)
 		return
 	}
 	s.answer(w, r, a, body, mode, fakeanswer.Reply(req.Prompt, ""))
+}
+
+// flood sends a body without bound: one endless SSE line, or a gzip bomb.
+// It stops when the client hangs up, the server closes, or at 4 GiB.
+func (s *Server) flood(w http.ResponseWriter, r *http.Request, mode Mode) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	var out io.Writer = w
+	if mode == GzipBomb {
+		w.Header().Set("Content-Encoding", "gzip")
+		gz, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
+		defer gz.Close()
+		out = gz
+	}
+	w.WriteHeader(200)
+	_, _ = io.WriteString(out, `data: {"choices":[{"index":0,"delta":{"content":"`)
+	chunk := bytes.Repeat([]byte("A"), 64<<10)
+	fl, _ := w.(http.Flusher)
+	limit := 4 << 30
+	if mode == GzipBomb {
+		limit = 1 << 30
+	}
+	for sent := 0; sent < limit; sent += len(chunk) {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.stop:
+			return
+		default:
+		}
+		if _, err := out.Write(chunk); err != nil {
+			return
+		}
+		if fl != nil && sent%(1<<20) == 0 {
+			fl.Flush()
+		}
+	}
 }
 
 func (s *Server) record(r Request) {

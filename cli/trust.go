@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
+)
+
+func newTrustCmd(e *env) *cobra.Command {
+	var revoke bool
+	var config string
+	cmd := &cobra.Command{
+		Use:   "trust [--revoke]",
+		Short: "Trust the project's engines file (its sha256 is remembered)",
+		Long: `A project's engines file (_reversa_bugs/moot.yaml, or any engines file
+inside the project) came with the repository: moot does not let it run
+commands, send calls to another endpoint (base_url) or set a child's
+environment (env, env_passthrough) until you trust it. moot trust prints
+what the file would be allowed to do, then remembers its sha256 in
+$XDG_CONFIG_HOME/moot/trusted.json; a changed file needs trust again.
+--revoke forgets it. Your own engines file ($XDG_CONFIG_HOME/moot/moot.yaml)
+is always trusted.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, err := findRegister(e)
+			if err != nil {
+				return err
+			}
+			path := harness.FindConfig(config, reg.Root)
+			if path == "" || !projectFile(reg, path) {
+				return &bugfolder.InputError{Path: reg.Root, Msg: "has no engines file of the project (moot.yaml) to trust; your own engines file is trusted already"}
+			}
+			store := harness.DefaultTrustStore()
+			if revoke {
+				was, err := store.Revoke(path)
+				if err != nil {
+					return err
+				}
+				if was {
+					fmt.Fprintf(e.stdout, "%s is no longer trusted\n", reg.Rel(absPath(path)))
+				} else {
+					fmt.Fprintf(e.stdout, "%s was not trusted\n", reg.Rel(absPath(path)))
+				}
+				return nil
+			}
+			cfg, err := harness.LoadConfig(path)
+			if err != nil {
+				return err
+			}
+			if err := store.Trust(path, cfg.SHA256); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "trusted %s (sha256 %s)\n", reg.Rel(absPath(path)), cfg.SHA256)
+			for _, r := range harness.TrustReasons(cfg) {
+				fmt.Fprintf(e.stdout, "  - %s\n", termsafe.Line(r))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&revoke, "revoke", false, "forget the trust given to the project's engines file")
+	cmd.Flags().StringVar(&config, "config", "", "the engines file to trust (default: moot.yaml in the _reversa_bugs/ root)")
+	return cmd
+}

@@ -1,0 +1,164 @@
+package harness
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// BecomeSubreaper makes moot the reaper of its orphaned descendants
+// (PR_SET_CHILD_SUBREAPER): an engine's grandchild that daemonizes with
+// setsid is reparented to moot instead of init, so KillChildren can end it
+// whatever its session or process group.
+func BecomeSubreaper() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
+// killTagged kills every descendant of moot whose environment holds tag
+// (the call's MOOT_CALL=… marker, inherited by all its descendants, setsid
+// or not: as moot is their subreaper, they stay moot's descendants) and
+// reaps those that were reparented to moot. Only moot's descendants are
+// read, so the cost does not grow with the machine's other processes.
+func killTagged(tag string) {
+	needle := []byte(tag + "\x00")
+	me := os.Getpid()
+	for _, pid := range descendants(me) {
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err != nil || !(bytes.HasPrefix(env, needle) || bytes.Contains(env, append([]byte{0}, needle...))) {
+			continue
+		}
+		killAndReap(pid, me)
+	}
+}
+
+// descendants lists the processes below pid, read from each thread's
+// children list (/proc/PID/task/TID/children), so only pid's own subtree is
+// visited; the whole process table is scanned only on kernels without it.
+func descendants(pid int) []int {
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		kids, ok := childrenOf(p)
+		if !ok {
+			return descendantsByScan(pid)
+		}
+		out = append(out, kids...)
+		queue = append(queue, kids...)
+	}
+	return out
+}
+
+// childrenOf lists a process's children; false when the kernel does not
+// publish children lists.
+func childrenOf(pid int) ([]int, bool) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tids, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, !errors.Is(err, fs.ErrNotExist) || pid != os.Getpid()
+	}
+	var out []int
+	for _, t := range tids {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/children")
+		if errors.Is(err, fs.ErrNotExist) && pid == os.Getpid() {
+			return nil, false
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, true
+}
+
+// descendantsByScan is descendants from the whole process table.
+func descendantsByScan(pid int) []int {
+	children := map[int][]int{}
+	for _, p := range procPIDs() {
+		if pp := parentOf(p); pp > 0 {
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		out = append(out, children[p]...)
+		queue = append(queue, children[p]...)
+	}
+	return out
+}
+
+// KillChildren kills every process left as moot's child (descendants of
+// finished calls reparented to moot as its subreaper, or calls still
+// running when moot leaves): nothing an engine started outlives moot.
+func KillChildren() {
+	me := os.Getpid()
+	kids, ok := childrenOf(me)
+	if !ok {
+		for _, pid := range procPIDs() {
+			if parentOf(pid) == me {
+				kids = append(kids, pid)
+			}
+		}
+	}
+	for _, pid := range kids {
+		killAndReap(pid, me)
+	}
+}
+
+// killAndReap kills pid and, when it is moot's child, waits for it so no
+// zombie stays behind.
+func killAndReap(pid, me int) {
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	if parentOf(pid) == me {
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(pid, &ws, 0, nil)
+	}
+}
+
+// procPIDs lists the processes of /proc.
+func procPIDs() []int {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	var out []int
+	for _, n := range names {
+		if pid, err := strconv.Atoi(n); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// parentOf is a process's parent pid (0 when unknown).
+func parentOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// pid (comm) state ppid …: comm may hold spaces and parentheses
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
+}

@@ -1,0 +1,12 @@
+//go:build !linux
+
+package harness
+
+// BecomeSubreaper is a no-op where the kernel has no child subreaper.
+func BecomeSubreaper() error { return nil }
+
+// killTagged is a no-op without /proc: the process group is still killed.
+func killTagged(string) {}
+
+// KillChildren is a no-op without /proc.
+func KillChildren() {}
