@@ -59,10 +59,11 @@ func wildProject(t *testing.T) *project {
 	t.Helper()
 	dir := testutil.CopyTree(t, "wild")
 	p := &project{t: t, dir: dir, log: filepath.Join(dir, "fake.log")}
-	cfg := "engines:\n  zeta-engine:\n    kind: command\n    command: [\"" + fakeBin + "\", \"--role\", \"{role}\"]\n    external: false\n    timeout: 20s\n    price: {input_per_mtok: 1.0, output_per_mtok: 4.0}\ndefaults:\n  solver: zeta-engine\n  judge: zeta-engine\n"
+	cfg := "engines:\n  zeta-engine:\n    kind: command\n    command: [\"" + fakeBin + "\", \"--role\", \"{role}\"]\n    external: false\n    timeout: 20s\n    env_passthrough: [\"FAKE_*\"]\n    price: {input_per_mtok: 1.0, output_per_mtok: 4.0}\ndefaults:\n  solver: zeta-engine\n  judge: zeta-engine\n"
 	if err := os.WriteFile(filepath.Join(dir, "reversa", "bugs", "moot.yaml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	p.moot("trust").mustExit(t, 0) // the register's own engines file, trusted by its owner
 	return p
 }
 
