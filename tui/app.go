@@ -101,6 +101,7 @@ type Model struct {
 	st      *Styles
 	keys    keyMap
 	w, h    int
+	lay     layout
 	dark    bool
 	screen  screen
 
@@ -148,6 +149,7 @@ type costState struct {
 func New(opts Options) Model {
 	m := Model{opts: opts, st: NewStyles(true), keys: newKeyMap(), dark: true, w: 100, h: 30,
 		docs: map[docKey]string{}, pending: map[docKey]bool{}}
+	m.relayout()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.now = m.clock()
 	m.probing = opts.Probe != nil
@@ -169,6 +171,13 @@ func New(opts Options) Model {
 		m.screen = scrWizard
 	}
 	return m
+}
+
+// relayout recomputes every region: on a resize, and when the register's
+// size is known.
+func (m *Model) relayout() {
+	m.lay = newLayout(m.w, m.h, m.opts.Banner != "", len(m.browser.rows))
+	m.browser.keepVisible(m.lay.rows)
 }
 
 func (m Model) clock() time.Time {
@@ -234,6 +243,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
+		m.relayout()
 		m.layoutZoom()
 		m.sizeWizard()
 		if m.menu != nil {
@@ -269,6 +279,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status, m.statusUntil = string(msg), m.clock().Add(4*time.Second)
 	case bugDirsMsg:
 		m.browser.setDirs(msg)
+		m.relayout()
 		var first []int
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
 			first = append(first, i)
@@ -389,7 +400,7 @@ func (m Model) backFromSetup() (Model, tea.Cmd) {
 
 func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	b := &m.browser
-	listH := m.listHeight()
+	listH := m.lay.rows
 	if b.filtering {
 		switch msg.String() {
 		case "enter", "esc":
@@ -398,12 +409,14 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			if msg.String() == "esc" {
 				b.filter.SetValue("")
 				b.refilter()
+				b.keepVisible(listH)
 			}
 			return m, nil
 		}
 		var c tea.Cmd
 		b.filter, c = b.filter.Update(msg)
 		b.refilter()
+		b.keepVisible(listH)
 		return m, c
 	}
 	switch {
@@ -419,6 +432,13 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		b.move(-listH, listH)
 	case key.Matches(msg, m.keys.PageDown):
 		b.move(listH, listH)
+	case key.Matches(msg, m.keys.Top):
+		b.move(-len(b.visible), listH)
+	case key.Matches(msg, m.keys.Bottom):
+		b.move(len(b.visible), listH)
+	case key.Matches(msg, m.keys.Sort):
+		b.cycleSort(listH)
+		return m, statusCmd("sorted: " + b.sortName())
 	case key.Matches(msg, m.keys.Filter):
 		b.filtering = true
 		return m, b.filter.Focus()
@@ -494,7 +514,7 @@ func (m *Model) openMenu(n *menu) tea.Cmd {
 }
 
 // fitMenu sizes the open menu's form to the window.
-func (m *Model) fitMenu() { m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0) }
+func (m *Model) fitMenu() { m.menu.form = m.fitForm(m.menu.form, m.lay.menuFormW, 0) }
 
 // fitForm sizes a huh form: huh lays a form out only when the form itself
 // receives a window size, so it gets one at the size it is drawn.
@@ -514,7 +534,7 @@ func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
 // sizeWizard fits the wizard's form to the window.
 func (m *Model) sizeWizard() {
 	if m.wiz != nil {
-		m.wiz.form = m.fitForm(m.wiz.form, min(m.w-4, 100), max(8, m.h-5))
+		m.wiz.form = m.fitForm(m.wiz.form, m.lay.wizW, m.lay.wizH)
 	}
 }
 

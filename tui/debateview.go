@@ -67,7 +67,7 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, c
 	}
 	panes := m.focusedPanes()
-	cols, _ := gridShape(len(panes), m.w, m.bodyHeight())
+	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 	switch {
 	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
 		if m.running {
@@ -151,8 +151,8 @@ func (m *Model) layoutZoom() {
 	if m.zoomVP.Width() == 0 {
 		m.zoomVP = viewport.New()
 	}
-	m.zoomVP.SetWidth(m.w)
-	m.zoomVP.SetHeight(max(1, m.h-3))
+	m.zoomVP.SetWidth(m.lay.w)
+	m.zoomVP.SetHeight(m.lay.zoomH)
 }
 
 // refreshZoom fills the zoom with the rendered document, or the pane's
@@ -167,24 +167,6 @@ func (m *Model) refreshZoom() {
 		m.zoomVP.SetContent(strings.Join(p.lines(m.w-2), "\n"))
 		m.zoomVP.GotoBottom()
 	}
-}
-
-// bodyHeight is the height under the header and tabs, above the footer.
-func (m Model) bodyHeight() int {
-	h := m.h - 4
-	if m.opts.Banner != "" {
-		h--
-	}
-	return max(3, h)
-}
-
-// listHeight is the number of browser rows on screen.
-func (m Model) listHeight() int {
-	h := m.h - 5
-	if m.opts.Banner != "" {
-		h--
-	}
-	return max(3, h)
 }
 
 // gridShape lays n panes out in columns and rows for a width and height:

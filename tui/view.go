@@ -85,40 +85,46 @@ func (m Model) footer(help string) string {
 
 func (m Model) viewBrowser() string {
 	b := &m.browser
+	l := m.lay
 	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+m.opts.Register.Root)
 	count := fmt.Sprintf("%d bugs", len(b.rows))
+	if len(b.visible) > 0 {
+		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
+	}
 	if b.loading {
 		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows))
+	}
+	if b.sortBy != "" {
+		count += " · " + b.sortName()
 	}
 	if med, n := b.medianHealth(); n > 0 {
 		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
 	}
-	head := title + "\n" + m.st.Subtle.Render(count)
-	h := m.listHeight()
-	list := ""
+	second := m.st.Subtle.Render(count)
+	if b.filtering || b.filter.Value() != "" {
+		match := fmt.Sprintf(" %d of %d match", len(b.visible), len(b.rows))
+		second = b.filter.View() + m.st.Subtle.Render(match)
+	}
+	list := b.renderRows(m.st, l.listW, l.rows)
 	var body string
-	switch mode, listW, listH := m.browserLayout(); mode {
+	switch l.browseMode {
 	case "side":
-		list = b.renderRows(m.st, listW, h)
-		if b.filtering || b.filter.Value() != "" {
-			list = b.filter.View() + "\n" + list
-		}
-		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(listW).Height(h).Render(list), " ", m.viewPreview(m.w-listW-1, h))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.viewPreview(l.prevW, l.prevH))
 	case "stacked":
-		list = b.renderRows(m.st, m.w, listH)
-		if b.filtering || b.filter.Value() != "" {
-			list = b.filter.View() + "\n" + list
-		}
-		body = lipgloss.NewStyle().Height(listH).Render(list) + "\n" + m.viewPreview(m.w, h-listH)
+		body = padLines(list, l.listH) + "\n" + m.viewPreview(l.prevW, l.prevH)
 	default:
-		list = b.renderRows(m.st, m.w, h)
-		if b.filtering || b.filter.Value() != "" {
-			list = b.filter.View() + "\n" + list
-		}
 		body = list
 	}
-	help := helpLine(m.keys.Up, m.keys.Down, m.keys.Enter, m.keys.Filter, m.keys.New, m.keys.Resume, m.keys.Help, m.keys.Quit)
-	return head + "\n" + lipgloss.NewStyle().Height(h+1).Render(body) + "\n" + m.footer(help)
+	help := "↑↓ move · enter open · / filter · s sort · n new · r resume · ? keys · q quit"
+	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.footer(help)
+}
+
+// boolInt is 1 for true.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // previewKey names the preview of the selected row.
@@ -137,34 +143,9 @@ func (m Model) previewKey(width int) (docKey, bool) {
 	return docKey{s.Bug.Path(), width, ""}, true
 }
 
-// browserLayout places the preview: beside the list on wide screens,
-// under it on tall ones, nowhere on small ones. It returns the list's
-// width and height.
-func (m Model) browserLayout() (mode string, listW, listH int) {
-	h := m.listHeight()
-	switch {
-	case m.w >= 170:
-		return "side", max(110, m.w*2/3), h
-	case h >= 16:
-		rows := len(m.browser.visible) + 2
-		if m.browser.filtering || m.browser.filter.Value() != "" {
-			rows++
-		}
-		return "stacked", m.w, max(5, min(rows, h/2))
-	}
-	return "none", m.w, h
-}
-
-// previewWidth is the inner width of the preview pane.
+// previewWidth is the inner width of the preview pane (false: no preview).
 func (m Model) previewWidth() (int, bool) {
-	mode, listW, _ := m.browserLayout()
-	switch mode {
-	case "side":
-		return m.w - listW - 3, true
-	case "stacked":
-		return m.w - 2, true
-	}
-	return 0, false
+	return m.lay.prevInnerW, m.lay.browseMode != "none"
 }
 
 func (m *Model) wantPreview() []tea.Cmd {
@@ -211,7 +192,7 @@ func (m Model) viewPreview(w, h int) string {
 	}
 	lines := strings.Split(out, "\n")
 	if len(lines) > h-2 {
-		lines = lines[:h-2]
+		lines = lines[:max(0, h-2)]
 	}
 	return box.Render(strings.Join(lines, "\n"))
 }
@@ -342,7 +323,7 @@ func (m Model) viewDebate() string {
 			tabs = append(tabs, m.st.Tab.Render(t))
 		}
 	}
-	bodyH := m.bodyHeight()
+	bodyH := m.lay.bodyH
 	var body string
 	switch {
 	case m.tab == 0:
@@ -484,7 +465,8 @@ func (m Model) viewHelp() string {
 	k := m.keys
 	switch m.screen {
 	case scrBrowser:
-		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"/", "filter by id, title, context, status"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"?", "this help"}, {"q", "quit"}}
+		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"?", "this help"}, {"q", "quit"},
+			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"●", "a moot process is running this debate now"}}
 	default:
 		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document (glamour once finished)"}, {"esc", "back from a zoom"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 	}
