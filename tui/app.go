@@ -233,6 +233,21 @@ func loadDebateCmd(bug *bugfolder.Bug) tea.Cmd {
 	}
 }
 
+// indexAndLoadCmd reads a bug the index has not reached yet and opens its
+// latest debate.
+func indexAndLoadCmd(reg *bugfolder.Register, bd bugfolder.BugDir) tea.Cmd {
+	return func() tea.Msg {
+		s, err := bugfolder.IndexBug(reg, bd)
+		if err != nil {
+			return debateLoadedMsg{err: err}
+		}
+		if s.Count == 0 {
+			return statusMsg(fmt.Sprintf("%s has no debate yet: n starts one", s.Bug.ID))
+		}
+		return loadDebateCmd(s.Bug)()
+	}
+}
+
 func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
@@ -443,6 +458,10 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		b.filtering = true
 		return m, b.filter.Focus()
 	case key.Matches(msg, m.keys.Enter):
+		if r := b.selected(); r != nil && r.sum == nil && r.err == nil {
+			m.backTo = scrBrowser // not read yet: read it now, then open it
+			return m, indexAndLoadCmd(m.opts.Register, r.dir)
+		}
 		if r := b.selected(); r != nil && r.sum != nil {
 			if r.sum.Count == 0 {
 				return m, statusCmd(fmt.Sprintf("%s has no debate yet: n starts one", r.sum.Bug.ID))

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,6 +117,16 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	case "left":
 		return tea.KeyPressMsg{Code: tea.KeyLeft}
 	case "right":
@@ -134,7 +145,9 @@ func keyMsg(k string) tea.KeyPressMsg {
 // screenText is the frame without ANSI, with temporary paths replaced.
 func screenText(m Model, proj string) string {
 	s := ansi.Strip(m.Render())
-	s = strings.ReplaceAll(s, proj, "<project>")
+	if proj != "" {
+		s = strings.ReplaceAll(s, proj, "<project>")
+	}
 	var lines []string
 	for _, l := range strings.Split(s, "\n") {
 		lines = append(lines, strings.TrimRight(l, " "))
@@ -158,4 +171,25 @@ func sized(t *testing.T, opts Options, w, h int) Model {
 		m = pump(t, m, msg)
 	}
 	return m
+}
+
+// osMkdirTemp makes a folder that outlives one test (a fixture shared by
+// tests); TestMain removes it.
+func osMkdirTemp(pattern string) (string, error) {
+	d, err := os.MkdirTemp("", pattern)
+	if err == nil {
+		sharedDirs = append(sharedDirs, d)
+	}
+	return d, err
+}
+
+// sharedDirs are the fixtures TestMain removes after the tests.
+var sharedDirs []string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range sharedDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
 }
