@@ -488,6 +488,9 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	case key.Matches(msg, m.keys.Resume):
 		r := b.selected()
+		if r != nil && r.held() {
+			return m, statusCmd(fmt.Sprintf("%s is being run by %s: enter watches it", r.sum.Bug.ID, r.sum.Latest.Holder))
+		}
 		if r == nil || !r.resumable() {
 			return m, statusCmd("nothing to resume here: r resumes an interrupted, waiting, cancelled or judge-failed debate")
 		}

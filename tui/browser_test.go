@@ -44,6 +44,7 @@ func register2000(t *testing.T) *bugfolder.Register {
 // loadBig opens the browser on the 2,000-bug register and reads it all.
 func loadBig(t *testing.T, w, h int) Model {
 	t.Helper()
+	patientCommands(t, 5*time.Second) // reading a bug of 2,000 on a loaded machine
 	f := &fixture{reg: register2000(t), cfg: harness.BuiltinConfig()}
 	f.proj = f.reg.Project
 	return loadBrowser(t, f, w, h)

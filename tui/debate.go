@@ -121,6 +121,30 @@ type debateView struct {
 	final *bugfolder.Final
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
 	hasEstimate bool
+	// heldBy names the other moot process running this debate ("" when
+	// none does).
+	heldBy string
+}
+
+// engines are the names of the engines the debate's calls use.
+func (d *debateView) engines() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p *pane) {
+		if p.engine != "" && !seen[p.engine] {
+			seen[p.engine] = true
+			out = append(out, p.engine)
+		}
+	}
+	for _, r := range d.rounds {
+		for _, p := range r.panes {
+			add(p)
+		}
+	}
+	if d.judge != nil {
+		add(d.judge)
+	}
+	return out
 }
 
 // newLiveView prepares the panes of a debate about to run.
@@ -231,6 +255,9 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	}
 	d.callsPlanned = engine.Count(d.n, d.r, len(critics)).Total
 	d.startedAt = deb.StartedAt()
+	if deb.Holder != nil && deb.HolderAlive {
+		d.heldBy = deb.Holder.String()
+	}
 	return d
 }
 

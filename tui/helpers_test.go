@@ -72,6 +72,17 @@ func pump(t *testing.T, m Model, msg tea.Msg) Model {
 	return m
 }
 
+// cmdDeadline is how long run waits for a command (a test on a slow
+// machine may raise it; a tick never returns within it).
+var cmdDeadline = 400 * time.Millisecond
+
+// patientCommands lets a test's commands take up to d (restored after).
+func patientCommands(t *testing.T, d time.Duration) {
+	old := cmdDeadline
+	cmdDeadline = d
+	t.Cleanup(func() { cmdDeadline = old })
+}
+
 // run executes a command and its batches, with a deadline per command.
 func run(cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
@@ -93,7 +104,7 @@ func run(cmd tea.Cmd) []tea.Msg {
 			return nil // clocks and terminal queries are the test's to send
 		}
 		return []tea.Msg{msg}
-	case <-time.After(400 * time.Millisecond):
+	case <-time.After(cmdDeadline):
 		return nil
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
 )
 
 // View draws the screen.
@@ -86,7 +87,7 @@ func (m Model) footer(help string) string {
 func (m Model) viewBrowser() string {
 	b := &m.browser
 	l := m.lay
-	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+m.opts.Register.Root)
+	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+filepath.Join(filepath.Base(m.opts.Register.Project), bugfolder.RootName))
 	count := fmt.Sprintf("%d bugs", len(b.rows))
 	if len(b.visible) > 0 {
 		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
@@ -212,7 +213,7 @@ func (m Model) viewCost() string {
 	if s.Bug.Title != "" {
 		title += " — " + s.Bug.Title
 	}
-	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(title) + "\n\n")
+	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
 	fmt.Fprintf(&b, "  mode %s · N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", m.st.Bold.Render(string(s.Mode)), s.N, s.R, len(s.Critics), s.Judge)
 	switch {
 	case c.err != nil:
@@ -226,7 +227,12 @@ func (m Model) viewCost() string {
 			fmt.Fprintf(&b, "  P     %s bytes ≈ %s tokens, %d part(s)\n", fmtInt(s.Problem.Bytes()), fmtInt(s.Problem.Tokens()), len(s.Problem.Parts))
 		}
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "  %-16s %-16s %5s %11s %11s  %s\n", "ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)")
+		// the money column keeps its width; the names give way
+		nameW := max(8, min(16, (m.lay.w-2-1-6-12-12-2-15)/2))
+		row := func(name, roles, calls, in, out, cost string) {
+			fmt.Fprintf(&b, "  %s %s %5s %11s %11s  %s\n", padRight(ansi.Truncate(name, nameW, "…"), nameW), padRight(ansi.Truncate(roles, nameW, "…"), nameW), calls, in, out, cost)
+		}
+		row("ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)")
 		for _, e := range p.Engines {
 			cost := "≈" + engine.USD(e.USD)
 			if !e.PriceKnown {
@@ -236,13 +242,13 @@ func (m Model) viewCost() string {
 			if e.External {
 				name += " ⇄"
 			}
-			fmt.Fprintf(&b, "  %-16s %-16s %5d %11s %11s  %s\n", ansi.Truncate(name, 16, "…"), ansi.Truncate(e.Roles, 16, "…"), e.Calls, "≈"+fmtTokens(e.Input), "≈"+fmtTokens(e.Output), cost)
+			row(name, e.Roles, fmt.Sprint(e.Calls), "≈"+fmtTokens(e.Input), "≈"+fmtTokens(e.Output), cost)
 		}
 		total := "≈" + engine.USD(p.USD)
 		if !p.USDKnown {
 			total += " + unknown"
 		}
-		fmt.Fprintf(&b, "  %-16s %-16s %5d %11s %11s  %s\n", "total", "", p.Calls.Total, "≈"+fmtTokens(p.Input), "≈"+fmtTokens(p.Output), m.st.Bold.Render(total))
+		row("total", "", fmt.Sprint(p.Calls.Total), "≈"+fmtTokens(p.Input), "≈"+fmtTokens(p.Output), m.st.Bold.Render(total))
 		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
 		if len(p.Warnings) > 0 {
 			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
@@ -266,7 +272,7 @@ func (m Model) viewCost() string {
 		}
 	}
 	b.WriteString("\n")
-	body := lipgloss.NewStyle().Height(m.h - 2).Render(b.String())
+	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
 	return body + "\n" + m.footer("←/→ choose · enter confirm · esc cancel")
 }
 
@@ -304,16 +310,7 @@ func (m Model) viewDebate() string {
 	if m.zoom {
 		return m.viewZoom()
 	}
-	// header
-	roundInfo := fmt.Sprintf("round %d of %d", d.current, d.r)
-	state := d.state
-	if d.state == "running" && !m.running && !d.live {
-		state = "interrupted"
-	}
-	head := fmt.Sprintf("%s %s · %s · %s · %s · calls %d/%d · %s tokens · %s",
-		m.st.Title.Render(d.bugID), m.st.Subtle.Render(ansi.Truncate(d.title, 40, "…")),
-		string(d.mode), roundInfo, fmtDur(d.elapsed(m.now)), d.callsDone, d.callsPlanned, fmtTokens(d.tokens), engine.USD(d.usd))
-	head += " · " + m.st.Badge(state)
+	head := m.debateHeader()
 	// tabs
 	var tabs []string
 	for i, t := range m.tabNames() {
@@ -340,11 +337,75 @@ func (m Model) viewDebate() string {
 	if d.reason != "" && !m.running && d.state != "done" {
 		help = d.reason
 	}
-	out := ansi.Truncate(head, m.w, "…") + "\n" + strings.Join(tabs, "  ") + "\n" + body + "\n" + m.footer(help)
+	out := head + "\n" + ansi.Truncate(strings.Join(tabs, "  "), m.w, "…") + "\n" + body + "\n" + m.footer(help)
 	if m.menu != nil {
 		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
 	}
 	return out
+}
+
+// debateHeader is the live header: the bug, its title, then round,
+// elapsed, calls, tokens, money and status. The title gives way first,
+// then the figures take their short forms; the figures are never cut.
+func (m Model) debateHeader() string {
+	d := m.deb
+	state := m.stateWord()
+	long := []string{string(d.mode), fmt.Sprintf("round %d of %d", d.current, d.r), fmtDur(d.elapsed(m.now)),
+		fmt.Sprintf("calls %d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.tokens) + " tokens", m.money(d.usd)}
+	short := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
+		fmt.Sprintf("%d/%d calls", d.callsDone, d.callsPlanned), fmtTokens(d.tokens) + " tok", m.money(d.usd)}
+	id := m.st.Title.Render(d.bugID)
+	for _, figs := range [][]string{long, short} {
+		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
+		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
+		if room >= 0 {
+			title := ""
+			if room >= 8 && d.title != "" {
+				title = " " + m.st.Subtle.Render(ansi.Truncate(d.title, room-1, "…"))
+			}
+			return id + title + tail
+		}
+	}
+	tail := " · " + strings.Join(short, " · ") + " · " + m.st.Badge(state)
+	return ansi.Truncate(id+tail, m.lay.w, "…")
+}
+
+// stateWord is the debate's status as the header says it.
+func (m Model) stateWord() string {
+	d := m.deb
+	if d.state == "running" && !m.running && !d.live {
+		if d.heldBy != "" {
+			return "running"
+		}
+		return "interrupted"
+	}
+	return d.state
+}
+
+// money prints a debate's cost so far; "unknown" when an engine in it has
+// no known price and nothing priced was spent.
+func (m Model) money(usd float64) string {
+	if !m.priceUnknown() {
+		return engine.USD(usd)
+	}
+	if usd > 0 {
+		return engine.USD(usd) + "+unknown"
+	}
+	return "unknown"
+}
+
+// priceUnknown reports whether an engine of the debate has no price.
+func (m Model) priceUnknown() bool {
+	if m.opts.Config == nil || m.deb == nil {
+		return false
+	}
+	for _, name := range m.deb.engines() {
+		ec, err := m.opts.Config.Engine(name)
+		if err != nil || harness.LimitsOf(ec).Price == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // padLines makes text exactly h lines tall.
