@@ -143,6 +143,12 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 				return err
 			}
 			headless := rf.isHeadless(e)
+			if !headless {
+				// a closed bug gets no wizard: the lock is said at once (exit 2)
+				if err := bugfolder.CheckWritable(bug.Dir); err != nil {
+					return err
+				}
+			}
 			s, err := sf.setup(cmd, reg, bug, cfg, headless)
 			if err != nil {
 				return err

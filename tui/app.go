@@ -391,16 +391,36 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case scrBrowser:
 		return m.browserKey(msg)
 	case scrWizard:
-		if key.Matches(msg, m.keys.Back) && m.wiz.stage == stageBasics {
-			return m.backFromSetup()
-		}
-		return m.updateWizard(msg)
+		return m.wizardKey(msg)
 	case scrCost:
 		return m.costKey(msg)
 	case scrDebate:
 		return m.debateKey(msg)
 	}
 	return m, nil
+}
+
+// wizardKey handles the wizard's back keys, then feeds the form: shift+tab
+// and esc go back a field, and from a page's first field to the last field
+// of the page before; esc on the very first field cancels.
+func (m Model) wizardKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	esc := key.Matches(msg, m.keys.Back)
+	if !esc && msg.String() != "shift+tab" {
+		return m.updateWizard(msg)
+	}
+	if m.wiz.form.GetFocusedField() != m.wiz.first {
+		return m.updateWizard(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	}
+	if !m.wiz.back() {
+		if esc {
+			return m.backFromSetup()
+		}
+		return m, nil
+	}
+	m.sizeWizard()
+	cmd := m.wiz.form.Init()
+	m.wiz.focusLast()
+	return m, cmd
 }
 
 // backFromSetup leaves the wizard or the cost screen.
@@ -585,6 +605,14 @@ func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.cost.button = (m.cost.button + 2) % 3
 	case key.Matches(msg, m.keys.Right), msg.String() == "tab":
 		m.cost.button = (m.cost.button + 1) % 3
+	case key.Matches(msg, m.keys.Back) && m.wiz != nil:
+		m.wiz.stage = stageEngines // back one step: the wizard's last page
+		m.wiz.build()
+		m.sizeWizard()
+		m.screen = scrWizard
+		cmd := m.wiz.form.Init()
+		m.wiz.focusLast()
+		return m, cmd
 	case key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Quit):
 		return m.backFromSetup()
 	case key.Matches(msg, m.keys.Enter):

@@ -201,7 +201,10 @@ func (m Model) viewPreview(w, h int) string {
 func (m Model) viewWizard() string {
 	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up a debate")
 	form := m.wiz.form.View()
-	help := "enter next · shift+tab back · ↑/↓ choose · esc leave"
+	help := "enter next · shift+tab/esc back · ↑/↓ choose"
+	if m.wiz.stage == stageBasics && m.wiz.form.GetFocusedField() == m.wiz.first {
+		help += " · esc leave"
+	}
 	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-4).Render(form) + "\n" + m.footer(help)
 }
 
@@ -273,7 +276,11 @@ func (m Model) viewCost() string {
 	}
 	b.WriteString("\n")
 	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
-	return body + "\n" + m.footer("←/→ choose · enter confirm · esc cancel")
+	esc := "esc cancel"
+	if m.wiz != nil {
+		esc = "esc back to the setup"
+	}
+	return body + "\n" + m.footer("←/→ choose · enter confirm · "+esc)
 }
 
 // wrapIndent wraps text to width, indenting continuation lines.
