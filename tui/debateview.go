@@ -77,6 +77,8 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.backToBrowser()
 	case key.Matches(msg, m.keys.Help):
 		m.help = true
+	case key.Matches(msg, m.keys.Resume):
+		return m.resumeShown()
 	case key.Matches(msg, m.keys.NextTab):
 		m.tab = (m.tab + 1) % len(m.tabNames())
 		m.focus = 0
@@ -105,6 +107,24 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// resumeShown resumes the debate on screen when it is unfinished and no
+// other process runs it; a pending decision opens its menu again.
+func (m Model) resumeShown() (Model, tea.Cmd) {
+	d := m.deb
+	switch {
+	case m.running:
+		return m, statusCmd("the debate is running")
+	case d.heldBy != "":
+		return m, statusCmd("another moot process runs this debate: " + d.heldBy)
+	case m.bug == nil || m.bug.Done:
+		return m, statusCmd("the bug is closed by DONE.md: moot writes nothing there")
+	case d.state == "done" || d.state == "no-debate" || d.dir == "":
+		return m, statusCmd("nothing to resume: the debate is " + d.state)
+	}
+	m.opts.Resume = true
+	return m, loadDebateCmd(m.bug)
 }
 
 // backToBrowser leaves a past debate (or quits when the UI opened on it).

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -88,7 +91,7 @@ func renderFileCmd(key docKey, style string, transform func(string) string) tea.
 	return func() tea.Msg {
 		raw, err := os.ReadFile(key.path)
 		if err != nil {
-			return docMsg{key: key, out: "cannot read " + key.path + ": " + err.Error(), err: err}
+			return docMsg{key: key, out: unreadable(key.path, err), err: err}
 		}
 		body := bugfolder.NormalizeText(raw)
 		if doc, err := bugfolder.ParseDocument(raw); err == nil {
@@ -99,4 +102,17 @@ func renderFileCmd(key docKey, style string, transform func(string) string) tea.
 		}
 		return docMsg{key: key, out: RenderMarkdown(body, key.width, style)}
 	}
+}
+
+// unreadable says in words why a document is not shown (never the raw
+// error of the system call).
+func unreadable(path string, err error) string {
+	name := filepath.Base(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return name + " is not written yet"
+	case errors.Is(err, fs.ErrPermission):
+		return name + " cannot be read: permission denied"
+	}
+	return name + " cannot be read"
 }

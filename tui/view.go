@@ -449,6 +449,9 @@ func (m Model) finalDocWidth() int { return m.w - 2 }
 // degraded, health, cost against the estimate, convergence, the answer.
 func (m Model) viewFinal(h int) string {
 	d := m.deb
+	if d.state == "judge-failed" && !m.running && m.menu == nil {
+		return m.viewJudgeFailed(h)
+	}
 	if m.running || d.judge.path == "" {
 		if d.judge.status == "" {
 			return m.st.Subtle.Render("the judge has not run yet")
@@ -491,6 +494,36 @@ func (m Model) viewFinal(h int) string {
 	head := strings.Join(lines, "\n") + "\n" + m.renderChart(m.w) + "\n"
 	rest := h - lipgloss.Height(head) - 1
 	return head + "\n" + m.viewDoc(docKey{path: d.judge.path, width: m.finalDocWidth()}, max(1, rest))
+}
+
+// viewJudgeFailed says that the judge failed, why, and what can be done
+// (the judge-failure menu, opened by resuming), above its last attempt.
+func (m Model) viewJudgeFailed(h int) string {
+	d := m.deb
+	why := d.judge.err
+	if why == "" {
+		why = "its answer could not be used"
+	}
+	w := max(20, m.lay.w-2)
+	lines := []string{
+		m.st.Error.Render(fmt.Sprintf("The judge failed (attempt %d)", max(1, d.judge.attempt))),
+		m.st.Warning.Render(wrapText("why: "+clipLine(why, 400), w)),
+		"Nothing is invented: every attempt is kept in the judge's folder.",
+		"",
+	}
+	switch {
+	case d.heldBy != "":
+		lines = append(lines, m.st.Subtle.Render("another moot process runs this debate ("+d.heldBy+"); it asks there"))
+	default:
+		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
+			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))
+	}
+	head := strings.Join(lines, "\n")
+	rest := h - lipgloss.Height(head) - 1
+	if rest < 4 || d.judge.status == "" {
+		return head
+	}
+	return head + "\n" + m.renderPanes([]*pane{d.judge}, m.w, rest)
 }
 
 // finalFile is the parsed final answer, read when the debate view was built
@@ -536,7 +569,7 @@ func (m Model) viewHelp() string {
 		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"?", "this help"}, {"q", "quit"},
 			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"●", "a moot process is running this debate now"}}
 	default:
-		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document (glamour once finished)"}, {"esc", "back from a zoom"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
+		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document (glamour once finished)"}, {"esc", "back from a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 	}
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
