@@ -112,17 +112,20 @@ type Model struct {
 	probErr error
 	cost    costState
 
-	deb     *debateView
-	tab     int
-	focus   int
-	zoom    bool
-	zoomVP  viewport.Model
-	conv    []convRow
-	menu    *menu
-	help    bool
-	bridge  *bridge
-	running bool
-	backTo  screen
+	deb    *debateView
+	tab    int
+	focus  int
+	zoom   bool
+	zoomVP viewport.Model
+	conv   []convRow
+	menu   *menu
+	// menuHidden is set while the engineer reads the panes and the open
+	// menu waits (esc on a decision menu; m brings it back).
+	menuHidden bool
+	help       bool
+	bridge     *bridge
+	running    bool
+	backTo     screen
 
 	docs    map[docKey]string
 	pending map[docKey]bool
@@ -380,7 +383,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, tea.Quit
 	}
-	if m.menu != nil {
+	if m.menu != nil && !m.menuHidden {
+		if key.Matches(msg, m.keys.Back) {
+			return m.menuBack()
+		}
 		return m.updateMenu(msg)
 	}
 	if m.help {
@@ -549,7 +555,7 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 // openMenu shows n over the view, fitted to the window, and returns its
 // form's first command.
 func (m *Model) openMenu(n *menu) tea.Cmd {
-	m.menu = n
+	m.menu, m.menuHidden = n, false
 	cmd := n.form.Init()
 	m.fitMenu()
 	return cmd
@@ -804,6 +810,28 @@ func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
 	return m, c
 }
 
+// menuBack is esc in a menu: a decision menu steps aside so the panes can
+// be read (m brings it back); a follow-up menu goes back to the one it
+// came from; the quit question closes.
+func (m Model) menuBack() (Model, tea.Cmd) {
+	mn := m.menu
+	switch mn.kind {
+	case menuQuorum, menuJudge:
+		m.menuHidden = true
+		return m, nil
+	case menuQuorumOther:
+		return m, m.openMenu(quorumMenu(mn.q, mn.qReply))
+	case menuSwapEngine, menuTimeout:
+		return m, m.openMenu(otherMenu(mn))
+	case menuSwapConfirm:
+		return m, m.openMenu(swapMenu(mn, m.opts.Config, m.opts.Status))
+	case menuJudgeHuman:
+		return m, m.openMenu(judgeMenu(mn.j, mn.jReply))
+	}
+	m.menu = nil
+	return m, nil
+}
+
 // reopenMenu puts a question back when its form was aborted: a decision
 // must be answered (or the debate left with ctrl+c).
 func (m Model) reopenMenu() (Model, tea.Cmd) {
@@ -856,6 +884,8 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		}
 	case menuQuorumOther:
 		switch mn.choice {
+		case "back":
+			return next(quorumMenu(mn.q, mn.qReply))
 		case "swap":
 			return next(swapMenu(mn, m.opts.Config, m.opts.Status))
 		case "timeout":
@@ -889,6 +919,9 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 			return next(humanMenu(mn, m.deb.lang))
 		}
 	case menuJudgeHuman:
+		if mn.label == "" {
+			return next(judgeMenu(mn.j, mn.jReply))
+		}
 		return answerJ(engine.JudgeDecision{Choice: engine.JudgeHuman, Winner: mn.label})
 	case menuQuit:
 		m.menu = nil

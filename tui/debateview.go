@@ -69,6 +69,9 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	panes := m.focusedPanes()
 	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 	switch {
+	case m.menu != nil && (msg.String() == "m" || key.Matches(msg, m.keys.Quit) || key.Matches(msg, m.keys.Back)):
+		m.menuHidden = false // back to the decision that waits
+		return m, nil
 	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
 		if m.running {
 			cmd := m.openMenu(quitMenu(m.deb.bugID))

@@ -100,9 +100,11 @@ func otherMenu(prev *menu) *menu {
 			huh.NewOption("Swap a failed solver's engine (an amendment, recorded)", "swap"),
 			huh.NewOption("Change a failed solver's timeout", "timeout"),
 			huh.NewOption("Pause: stop here, resume later with moot resume", "pause"),
-		).Value(&m.choice),
-		huh.NewSelect[string]().Title("Solver").Options(solvers...).Value(&m.solver),
-	))
+			huh.NewOption("← Back to the quorum menu", "back"),
+		).Value(&m.choice)),
+		huh.NewGroup(huh.NewSelect[string]().Title("Which failed solver?").Options(solvers...).Value(&m.solver)).
+			WithHideFunc(func() bool { return m.choice == "back" || m.choice == "pause" }),
+	)
 	return m
 }
 
@@ -157,10 +159,10 @@ func swapConfirmMenu(prev *menu) *menu {
 
 // timeoutMenu asks a failed solver's new timeout.
 func timeoutMenu(prev *menu) *menu {
-	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver, timeout: "20m"}
+	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver}
 	m.form = newForm(huh.NewGroup(
 		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", m.solver)).Description("an amendment, recorded; the solver is called again with it").
-			Value(&m.timeout).Validate(func(s string) error {
+			Placeholder("e.g. 20m").Value(&m.timeout).Validate(func(s string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(s))
 			if err != nil || d <= 0 {
 				return fmt.Errorf("a positive duration, e.g. 15m")
@@ -194,9 +196,8 @@ func humanMenu(prev *menu, lang bugfolder.Lang) *menu {
 	for _, l := range m.j.Labels {
 		opts = append(opts, huh.NewOption(fmt.Sprintf("%s — %s", lang.LabelName(l.Label), preview(l.Preview, 70)), l.Label))
 	}
-	if len(opts) > 0 {
-		m.label = opts[0].Value
-	}
+	opts = append(opts, huh.NewOption("← Back to the judge menu", ""))
+	m.label = opts[0].Value
 	m.form = newForm(huh.NewGroup(
 		huh.NewSelect[string]().Title("Which proposal wins?").
 			Description("Recorded as decided by a human; the winning proposal becomes the synthesis.").

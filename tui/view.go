@@ -344,9 +344,13 @@ func (m Model) viewDebate() string {
 	if d.reason != "" && !m.running && d.state != "done" {
 		help = d.reason
 	}
+	if m.menu != nil && m.menuHidden {
+		return head + "\n" + ansi.Truncate(strings.Join(tabs, "  "), m.w, "…") + "\n" + body + "\n" +
+			m.st.Warning.Render(ansi.Truncate("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom", m.w, "…"))
+	}
 	out := head + "\n" + ansi.Truncate(strings.Join(tabs, "  "), m.w, "…") + "\n" + body + "\n" + m.footer(help)
-	if m.menu != nil {
-		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
+	if m.menu != nil && !m.menuHidden {
+		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(m.menuKeys())))
 	}
 	return out
 }
@@ -413,6 +417,19 @@ func (m Model) priceUnknown() bool {
 		}
 	}
 	return false
+}
+
+// menuKeys are the keys that work in the open menu.
+func (m Model) menuKeys() string {
+	switch m.menu.kind {
+	case menuQuorum, menuJudge:
+		return "↑/↓ choose · enter confirm · esc read the panes first"
+	case menuQuit:
+		return "↑/↓ choose · enter confirm · esc keep watching"
+	case menuTimeout:
+		return "type a duration · enter confirm · esc back"
+	}
+	return "↑/↓ choose · enter confirm · esc back"
 }
 
 // padLines makes text exactly h lines tall.
@@ -557,7 +574,11 @@ func (m Model) viewZoom() string {
 	} else {
 		title = m.tabNames()[m.tab]
 	}
-	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + m.footer("↑/↓/pgup/pgdn scroll · esc back")
+	keys := "↑/↓/pgup/pgdn scroll · esc back"
+	if m.menu != nil {
+		keys += " · a decision waits"
+	}
+	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + m.footer(keys)
 }
 
 // viewHelp lists the keys of the screen.
