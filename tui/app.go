@@ -668,6 +668,7 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.deb.estUSD, m.deb.hasEstimate = m.cost.plan.USD, true
 	m.deb.callsPlanned = m.cost.plan.Calls.Total
 	m.deb.startedAt = m.clock()
+	m.deb.sessionStart = m.deb.startedAt
 	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil
 	opts := m.engineOptions(b, "moot run "+s.Bug.ID)
 	go func() {
@@ -683,6 +684,7 @@ func (m *Model) startResume() tea.Cmd {
 	m.bridge, m.running = b, true
 	m.out.BugID = m.bug.ID
 	m.deb.live, m.deb.state = true, "running"
+	m.deb.sessionStart, m.deb.finishedAt = m.clock(), time.Time{}
 	bug := m.bug
 	opts := m.engineOptions(b, "moot resume "+bug.ID)
 	go func() {

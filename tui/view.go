@@ -344,6 +344,9 @@ func (m Model) viewDebate() string {
 	if d.reason != "" && !m.running && d.state != "done" {
 		help = d.reason
 	}
+	if note := m.stateNote(); note != "" {
+		help = note
+	}
 	if m.menu != nil && m.menuHidden {
 		return head + "\n" + ansi.Truncate(strings.Join(tabs, "  "), m.w, "…") + "\n" + body + "\n" +
 			m.st.Warning.Render(ansi.Truncate("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom", m.w, "…"))
@@ -362,9 +365,9 @@ func (m Model) debateHeader() string {
 	d := m.deb
 	state := m.stateWord()
 	long := []string{string(d.mode), fmt.Sprintf("round %d of %d", d.current, d.r), fmtDur(d.elapsed(m.now)),
-		fmt.Sprintf("calls %d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.tokens) + " tokens", m.money(d.usd)}
+		fmt.Sprintf("calls %d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
 	short := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
-		fmt.Sprintf("%d/%d calls", d.callsDone, d.callsPlanned), fmtTokens(d.tokens) + " tok", m.money(d.usd)}
+		fmt.Sprintf("%d/%d calls", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
 	for _, figs := range [][]string{long, short} {
 		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
@@ -381,16 +384,20 @@ func (m Model) debateHeader() string {
 	return ansi.Truncate(id+tail, m.lay.w, "…")
 }
 
-// stateWord is the debate's status as the header says it.
-func (m Model) stateWord() string {
+// stateWord is the debate's status as the header says it: the words of
+// moot list and the browser.
+func (m Model) stateWord() string { return m.deb.state }
+
+// stateNote says what the status means for a debate this UI does not run.
+func (m Model) stateNote() string {
 	d := m.deb
-	if d.state == "running" && !m.running && !d.live {
-		if d.heldBy != "" {
-			return "running"
-		}
-		return "interrupted"
+	switch {
+	case m.running || d.live || d.state != "running":
+		return ""
+	case d.heldBy != "":
+		return "another moot process runs this debate: " + d.heldBy
 	}
-	return d.state
+	return "no moot process runs this debate (interrupted): r resumes it"
 }
 
 // money prints a debate's cost so far; "unknown" when an engine in it has
@@ -590,7 +597,7 @@ func (m Model) viewHelp() string {
 		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"?", "this help"}, {"q", "quit"},
 			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"●", "a moot process is running this debate now"}}
 	default:
-		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document (glamour once finished)"}, {"esc", "back from a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
+		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document (glamour once finished)"}, {"esc", "back from a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 	}
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
