@@ -78,11 +78,13 @@ type (
 		p   *bugfolder.Problem
 		err error
 	}
-	// debateLoadedMsg opens a past debate read off the UI goroutine.
+	// debateLoadedMsg opens a past debate read off the UI goroutine;
+	// refresh is set when it is the debate on screen read again.
 	debateLoadedMsg struct {
-		bug *bugfolder.Bug
-		deb *bugfolder.Debate
-		err error
+		bug     *bugfolder.Bug
+		deb     *bugfolder.Debate
+		err     error
+		refresh bool
 	}
 	// convergenceMsg delivers the convergence rows read from disk.
 	convergenceMsg struct {
@@ -197,6 +199,7 @@ func (m Model) Init() tea.Cmd {
 		probe := m.opts.Probe
 		cmds = append(cmds, func() tea.Msg { return probedMsg(probe(context.Background())) })
 	}
+	cmds = append(cmds, watchTick())
 	switch m.screen {
 	case scrBrowser:
 		cmds = append(cmds, listBugDirsCmd(m.opts.Register))
@@ -229,10 +232,10 @@ func loadDebateCmd(bug *bugfolder.Bug) tea.Cmd {
 	return func() tea.Msg {
 		full, err := bug.Full()
 		if err != nil {
-			return debateLoadedMsg{bug, nil, err}
+			return debateLoadedMsg{bug: bug, err: err}
 		}
 		d, err := bugfolder.ReadDebate(filepath.Join(full.Dir, bugfolder.DebateDir), full.Register.Lang)
-		return debateLoadedMsg{full, d, err}
+		return debateLoadedMsg{bug: full, deb: d, err: err}
 	}
 }
 
@@ -326,7 +329,27 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				}
 			}
 		}
+	case watchTickMsg:
+		var c tea.Cmd
+		m, c = m.onWatchTick()
+		cmds = append(cmds, c)
+	case rowsChangedMsg:
+		m.browser.applyRowChanges(msg)
+	case debateChangedMsg:
+		if m.deb != nil && m.deb.dir == msg.dir && !m.running && m.bug != nil {
+			m.deb.stamp = msg.stamp
+			bug := m.bug
+			cmds = append(cmds, func() tea.Msg {
+				lm := loadDebateCmd(bug)().(debateLoadedMsg)
+				lm.refresh = true
+				return lm
+			})
+		}
 	case debateLoadedMsg:
+		if msg.refresh {
+			m = m.refreshDebate(msg)
+			break
+		}
 		m = m.openDebate(msg)
 		if m.deb != nil {
 			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
@@ -712,6 +735,21 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 	m.tab = 1 + m.deb.current
 	if msg.deb.Final != nil {
 		m.tab = m.finalTab()
+	}
+	return m
+}
+
+// refreshDebate shows the debate on screen read again (another process
+// writes it), keeping the tab, the focus and the zoom.
+func (m Model) refreshDebate(msg debateLoadedMsg) Model {
+	if msg.err != nil || m.deb == nil || m.running || msg.deb.Dir != m.deb.dir {
+		return m
+	}
+	tab, focus := m.tab, m.focus
+	m.deb = viewFromFiles(msg.bug, msg.deb)
+	m.tab, m.focus = min(tab, m.finalTab()), focus
+	if m.zoom {
+		m.refreshZoom()
 	}
 	return m
 }

@@ -43,6 +43,8 @@ type browserRow struct {
 	dir bugfolder.BugDir
 	sum *bugfolder.Summary
 	err error
+	// stamp is what its debate folder looked like at the last look.
+	stamp string
 }
 
 // name is what identifies a row before its bug.md is read.
@@ -332,7 +334,7 @@ type browserCol struct {
 // is left, and the marks (closed, restricted, held) come first and are
 // never cut.
 var browserCols = []browserCol{
-	{"BUG", 17, 0, false}, {"#", 3, 6, true}, {"CONTEXT", 8, 2, false}, {"STATUS", 12, 0, false},
+	{"BUG", 17, 0, false}, {"#", 4, 6, true}, {"CONTEXT", 8, 2, false}, {"STATUS", 12, 0, false},
 	{"MODE", 9, 1, false}, {"N×R", 4, 5, false}, {"WINNER", 13, 4, false}, {"COST", 7, 7, true},
 	{"DATE", 10, 8, true}, {"HEALTH", 6, 3, true},
 }

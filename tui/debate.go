@@ -128,6 +128,8 @@ type debateView struct {
 	final *bugfolder.Final
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
 	hasEstimate bool
+	// stamp is what its folder looked like when it was read.
+	stamp string
 	// heldBy names the other moot process running this debate ("" when
 	// none does).
 	heldBy string
@@ -256,7 +258,9 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	d.tokens, d.usd = deb.Totals()
 	d.callsDone = len(deb.Calls())
 	if deb.Events != nil {
-		d.callsDone = loggedCalls(deb.Events)
+		// the log counts every call, a file only the last attempt (a log
+		// written by hand may count fewer)
+		d.callsDone = max(d.callsDone, loggedCalls(deb.Events))
 	}
 	for _, f := range deb.Calls() {
 		if f.FinishedAt.After(d.finishedAt) {
@@ -265,6 +269,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	}
 	d.callsPlanned = engine.Count(d.n, d.r, len(critics)).Total
 	d.startedAt = deb.StartedAt()
+	d.stamp = debateStamp(deb.Dir)
 	d.prior = sessionsTotal(deb.Events)
 	if d.prior == 0 && !d.finishedAt.IsZero() && d.finishedAt.After(d.startedAt) {
 		d.prior = d.finishedAt.Sub(d.startedAt) // no event log: the span of its files

@@ -26,6 +26,8 @@ func TestFiguresAfterResume(t *testing.T) {
 		`{"type":"setup",` + at(0) + `}`,
 		`{"type":"call_finished",` + at(10*time.Second) + `,"round":0,"solver_id":"agent-1","status":"error","error":"connection refused (retrying once)"}`,
 		`{"type":"call_finished",` + at(20*time.Second) + `,"round":0,"solver_id":"agent-1","status":"ok"}`,
+		`{"type":"call_finished",` + at(21*time.Second) + `,"round":0,"solver_id":"agent-2","status":"timeout"}`,
+		`{"type":"call_finished",` + at(25*time.Second) + `,"round":0,"solver_id":"agent-3","status":"ok"}`,
 		`{"type":"call_finished",` + at(30*time.Second) + `,"round":0,"solver_id":"agent-2","status":"ok"}`,
 		`{"type":"resumed",` + at(time.Hour) + `}`,
 		`{"type":"call_finished",` + at(time.Hour+10*time.Second) + `,"round":1,"solver_id":"agent-1","status":"ok"}`,
@@ -41,10 +43,10 @@ func TestFiguresAfterResume(t *testing.T) {
 	if got := m.deb.elapsed(fixedNow); got != 40*time.Second {
 		t.Errorf("elapsed %v, want the 40s of its two sessions", got)
 	}
-	if m.deb.callsDone != 3 {
-		t.Errorf("calls %d, want the log's 3", m.deb.callsDone)
+	if m.deb.callsDone != 5 {
+		t.Errorf("calls %d, want the log's 5 (4 files: agent-2 ran twice in round 0)", m.deb.callsDone)
 	}
-	if text := screenText(m, f.proj); !strings.Contains(text, "40.0s") || !strings.Contains(text, "calls 3/") {
+	if text := screenText(m, f.proj); !strings.Contains(text, "40.0s") || !strings.Contains(text, "calls 5/") {
 		t.Errorf("header:\n%s", strings.SplitN(text, "\n", 2)[0])
 	}
 
@@ -64,7 +66,7 @@ func TestFiguresAfterResume(t *testing.T) {
 		t.Errorf("tokens did not move while the call streamed: %d → %d", before, after)
 	}
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 100, TokensOut: 50}}})
-	if m.deb.callsDone != 4 || m.deb.liveTokens() != m.deb.tokens {
+	if m.deb.callsDone != 6 || m.deb.liveTokens() != m.deb.tokens {
 		t.Errorf("after the call: calls %d, tokens %d (finished %d)", m.deb.callsDone, m.deb.liveTokens(), m.deb.tokens)
 	}
 	if text := screenText(m, f.proj); !strings.Contains(text, "running") || strings.Contains(text, "interrupted") {

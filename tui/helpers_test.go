@@ -100,7 +100,7 @@ func run(cmd tea.Cmd) []tea.Msg {
 			return out
 		}
 		switch msg.(type) {
-		case tickMsg, tea.BackgroundColorMsg:
+		case tickMsg, watchTickMsg, tea.BackgroundColorMsg:
 			return nil // clocks and terminal queries are the test's to send
 		}
 		return []tea.Msg{msg}
