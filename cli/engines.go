@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -147,7 +148,7 @@ Secrets never reach raw output, logs or the screen.`,
 				}
 				def := "—"
 				if len(j.Defaults) > 0 {
-					def = fmt.Sprint(j.Defaults)
+					def = strings.Join(j.Defaults, ", ")
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, orDash(j.Model), ext, to, ctx, def)
 			}

@@ -956,7 +956,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		case "cancel":
 			return answerJ(engine.JudgeDecision{Choice: engine.JudgeCancel})
 		default:
-			return next(humanMenu(mn, m.deb.lang))
+			return next(humanMenu(mn))
 		}
 	case menuJudgeHuman:
 		if mn.label == "" {

@@ -371,7 +371,7 @@ func TestJudgeMenu(t *testing.T) {
 	}
 	goldenScreen(t, m, f.proj)
 	m = keys(t, m, "down", "enter")
-	if m.menu.kind != menuJudgeHuman || !strings.Contains(screenText(m, f.proj), "Proposta B — H1: corrida entre frete e desconto") {
+	if m.menu.kind != menuJudgeHuman || !strings.Contains(screenText(m, f.proj), "proposal B — H1: corrida entre frete e desconto") {
 		t.Fatalf("human choice:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "down", "enter")

@@ -8,7 +8,6 @@ import (
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 )
@@ -190,11 +189,11 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer) *menu {
 }
 
 // humanMenu lets the engineer pick the winning proposal by label.
-func humanMenu(prev *menu, lang bugfolder.Lang) *menu {
+func humanMenu(prev *menu) *menu {
 	m := &menu{kind: menuJudgeHuman, j: prev.j, jReply: prev.jReply}
 	var opts []huh.Option[string]
 	for _, l := range m.j.Labels {
-		opts = append(opts, huh.NewOption(fmt.Sprintf("%s — %s", lang.LabelName(l.Label), preview(l.Preview, 70)), l.Label))
+		opts = append(opts, huh.NewOption(fmt.Sprintf("%s — %s", labelWord(l.Label), preview(l.Preview, 70)), l.Label))
 	}
 	opts = append(opts, huh.NewOption("← Back to the judge menu", ""))
 	m.label = opts[0].Value

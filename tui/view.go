@@ -485,7 +485,7 @@ func (m Model) viewFinal(h int) string {
 	f := m.finalFile()
 	var lines []string
 	if f != nil {
-		win := d.lang.LabelName(f.Winner)
+		win := labelWord(f.Winner)
 		if f.WinnerSolver != "" {
 			win += " (" + f.WinnerSolver + ")"
 		}
@@ -550,6 +550,15 @@ func (m Model) viewJudgeFailed(h int) string {
 	return head + "\n" + m.renderPanes([]*pane{d.judge}, m.w, rest)
 }
 
+// labelWord names an anonymized proposal in the UI's language ("proposal
+// B"); the documents keep their own ("Proposta B").
+func labelWord(label string) string {
+	if label == "" {
+		return "—"
+	}
+	return "proposal " + label
+}
+
 // finalFile is the parsed final answer, read when the debate view was built
 // or when the run finished.
 func (m Model) finalFile() *bugfolder.Final {
@@ -597,7 +606,7 @@ func (m Model) viewHelp() string {
 		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"?", "this help"}, {"q", "quit"},
 			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"●", "a moot process is running this debate now"}}
 	default:
-		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document (glamour once finished)"}, {"esc", "back from a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
+		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"esc", "back from a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 	}
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
