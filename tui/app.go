@@ -363,12 +363,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, c)
 	case docMsg:
 		delete(m.pending, msg.key)
+		if msg.style != glamourStyle(m.dark, m.opts.NoColor) {
+			break // rendered for the other background: asked again below
+		}
 		if msg.err != nil && m.zoom && m.zoomPane() != nil {
 			break // keep showing the pane's text
 		}
 		m.docs[msg.key] = msg.out
 		if m.zoom && m.zoomDocKey() == msg.key {
 			m.zoomVP.SetContent(msg.out)
+			m.zoomVP.GotoTop()
 		}
 	case convergenceMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
@@ -382,6 +386,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var c tea.Cmd
 		m, c = m.handleKey(msg)
 		cmds = append(cmds, c)
+	case tea.MouseWheelMsg:
+		m = m.wheel(msg)
+	case tea.MouseClickMsg:
+		m = m.click(msg)
 	default:
 		if m.menu != nil {
 			var c tea.Cmd
@@ -500,6 +508,12 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		b.move(-len(b.visible), listH)
 	case key.Matches(msg, m.keys.Bottom):
 		b.move(len(b.visible), listH)
+	case msg.String() == "o":
+		if r := b.selected(); r != nil {
+			return m, m.openFile(filepath.Join(r.dir.Dir, "bug.md"))
+		}
+	case msg.String() == "y":
+		return m, m.copyPath(m.focusedPath())
 	case key.Matches(msg, m.keys.Sort):
 		b.cycleSort(listH)
 		return m, statusCmd("sorted: " + b.sortName())
@@ -789,6 +803,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 	}
 	switch then := msg.then.(type) {
 	case askQuorumMsg:
+		cmds = append(cmds, notify(m.deb.bugID+" needs a decision: the quorum was lost"))
 		if m.out.Left {
 			then.reply <- quorumAnswer{err: errors.New("left")}
 		} else {
@@ -796,6 +811,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			m.zoom, m.help = false, false
 		}
 	case askJudgeMsg:
+		cmds = append(cmds, notify(m.deb.bugID+" needs a decision: the judge failed"))
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {
@@ -821,6 +837,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			return m, tea.Quit
 		}
+		cmds = append(cmds, notify(m.deb.bugID+" finished: "+m.deb.state))
 		if then.res != nil && then.res.Outcome == engine.OutcomeDone {
 			m.tab = m.finalTab()
 			m.deb.judge.path = filepath.Join(m.deb.dir, m.deb.lang.Names().Final)

@@ -62,6 +62,12 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.zoom = false
 			return m, nil
 		}
+		switch {
+		case msg.String() == "o":
+			return m, m.openFile(m.focusedPath())
+		case msg.String() == "y":
+			return m, m.copyPath(m.focusedPath())
+		}
 		var c tea.Cmd
 		m.zoomVP, c = m.zoomVP.Update(msg)
 		return m, c
@@ -82,6 +88,10 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.help = true
 	case key.Matches(msg, m.keys.Resume):
 		return m.resumeShown()
+	case msg.String() == "o":
+		return m, m.openFile(m.focusedPath())
+	case msg.String() == "y":
+		return m, m.copyPath(m.focusedPath())
 	case key.Matches(msg, m.keys.NextTab):
 		m.tab = (m.tab + 1) % len(m.tabNames())
 		m.focus = 0
@@ -100,7 +110,9 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if p := m.zoomPane(); p != nil || m.tab == 0 || m.tab == m.convTab() || m.tab == m.finalTab() {
 			m.zoom = true
 			m.layoutZoom()
+			m.zoomVP.SetContent("")
 			m.refreshZoom()
+			m.zoomVP.GotoTop() // each zoom starts at the top
 		}
 	default:
 		if r := msg.String(); len(r) == 1 && r[0] >= '0' && r[0] <= '9' {
@@ -187,8 +199,11 @@ func (m *Model) refreshZoom() {
 		return
 	}
 	if p := m.zoomPane(); p != nil { // plain text until the rendering arrives
+		follow := m.zoomVP.AtBottom() && m.zoomVP.TotalLineCount() > 0
 		m.zoomVP.SetContent(strings.Join(p.lines(m.w-2), "\n"))
-		m.zoomVP.GotoBottom()
+		if follow {
+			m.zoomVP.GotoBottom() // at the end: follow the stream; scrolled up: stay put
+		}
 	}
 }
 

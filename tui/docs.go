@@ -29,6 +29,8 @@ type docMsg struct {
 	key docKey
 	out string
 	err error
+	// style is the glamour style it was rendered with.
+	style string
 }
 
 // renderers keeps one glamour renderer per style and width; a renderer is
@@ -91,7 +93,7 @@ func renderFileCmd(key docKey, style string, transform func(string) string) tea.
 	return func() tea.Msg {
 		raw, err := os.ReadFile(key.path)
 		if err != nil {
-			return docMsg{key: key, out: unreadable(key.path, err), err: err}
+			return docMsg{key: key, out: unreadable(key.path, err), err: err, style: style}
 		}
 		body := bugfolder.NormalizeText(raw)
 		if doc, err := bugfolder.ParseDocument(raw); err == nil {
@@ -100,7 +102,7 @@ func renderFileCmd(key docKey, style string, transform func(string) string) tea.
 		if transform != nil {
 			body = transform(body)
 		}
-		return docMsg{key: key, out: RenderMarkdown(body, key.width, style)}
+		return docMsg{key: key, out: RenderMarkdown(body, key.width, style), style: style}
 	}
 }
 

@@ -20,7 +20,8 @@ import (
 func (m Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
-	v.WindowTitle = "moot"
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = m.windowTitle()
 	return v
 }
 
@@ -603,10 +604,10 @@ func (m Model) viewHelp() string {
 	k := m.keys
 	switch m.screen {
 	case scrBrowser:
-		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"?", "this help"}, {"q", "quit"},
+		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md in $PAGER (else $EDITOR)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
 			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"●", "a moot process is running this debate now"}}
 	default:
-		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"esc", "back from a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
+		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"esc", "back from a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 	}
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
