@@ -218,7 +218,7 @@ func (m Model) viewCost() string {
 		title += " — " + s.Bug.Title
 	}
 	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
-	fmt.Fprintf(&b, "  mode %s · N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", m.st.Bold.Render(string(s.Mode)), s.N, s.R, len(s.Critics), s.Judge)
+	b.WriteString(wrapIndent(fmt.Sprintf("mode %s · N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s", m.st.Bold.Render(string(s.Mode)), s.N, s.R, len(s.Critics), s.Judge), m.lay.w-2, "  ") + "\n")
 	switch {
 	case c.err != nil:
 		b.WriteString("\n" + m.st.Error.Render("  "+c.err.Error()) + "\n")
@@ -232,7 +232,7 @@ func (m Model) viewCost() string {
 		}
 		b.WriteString("\n")
 		// the money column keeps its width; the names give way
-		nameW := max(8, min(16, (m.lay.w-2-1-6-12-12-2-15)/2))
+		nameW := max(8, min(16, (m.lay.w-2-2-6-12-12-2-len("≈$0.00+unknown")-1)/2))
 		row := func(name, roles, calls, in, out, cost string) {
 			fmt.Fprintf(&b, "  %s %s %5s %11s %11s  %s\n", padRight(ansi.Truncate(name, nameW, "…"), nameW), padRight(ansi.Truncate(roles, nameW, "…"), nameW), calls, in, out, cost)
 		}
@@ -250,7 +250,7 @@ func (m Model) viewCost() string {
 		}
 		total := "≈" + engine.USD(p.USD)
 		if !p.USDKnown {
-			total += " + unknown"
+			total += "+unknown"
 		}
 		row("total", "", fmt.Sprint(p.Calls.Total), "≈"+fmtTokens(p.Input), "≈"+fmtTokens(p.Output), m.st.Bold.Render(total))
 		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
@@ -369,8 +369,10 @@ func (m Model) debateHeader() string {
 		fmt.Sprintf("calls %d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
 	short := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
 		fmt.Sprintf("%d/%d calls", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
+	tight := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
+		fmt.Sprintf("%d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()), m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
-	for _, figs := range [][]string{long, short} {
+	for _, figs := range [][]string{long, short, tight} {
 		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
 		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
 		if room >= 0 {
@@ -381,7 +383,7 @@ func (m Model) debateHeader() string {
 			return id + title + tail
 		}
 	}
-	tail := " · " + strings.Join(short, " · ") + " · " + m.st.Badge(state)
+	tail := " · " + strings.Join(tight, " · ") + " · " + m.st.Badge(state)
 	return ansi.Truncate(id+tail, m.lay.w, "…")
 }
 
