@@ -85,6 +85,9 @@ type (
 		deb     *bugfolder.Debate
 		err     error
 		refresh bool
+		// nth and of place it among the bug's debates (1-based, oldest
+		// first; of is 0 when not counted).
+		nth, of int
 	}
 	// convergenceMsg delivers the convergence rows read from disk.
 	convergenceMsg struct {
@@ -236,6 +239,26 @@ func loadDebateCmd(bug *bugfolder.Bug) tea.Cmd {
 		}
 		d, err := bugfolder.ReadDebate(filepath.Join(full.Dir, bugfolder.DebateDir), full.Register.Lang)
 		return debateLoadedMsg{bug: full, deb: d, err: err}
+	}
+}
+
+// loadNthDebateCmd opens one of a bug's debates: the archived ones oldest
+// first, then the current; nth ≤ 0 counts from the newest (0 is it).
+func loadNthDebateCmd(bug *bugfolder.Bug, nth int) tea.Cmd {
+	return func() tea.Msg {
+		full, err := bug.Full()
+		if err != nil {
+			return debateLoadedMsg{bug: bug, err: err}
+		}
+		ds, err := bugfolder.ReadDebates(full)
+		if err != nil || len(ds) == 0 {
+			return debateLoadedMsg{bug: full, err: err}
+		}
+		i := (nth - 1 + len(ds)) % len(ds)
+		if nth <= 0 {
+			i = (len(ds) - 1 + nth%len(ds) + len(ds)) % len(ds)
+		}
+		return debateLoadedMsg{bug: full, deb: ds[i], nth: i + 1, of: len(ds)}
 	}
 }
 
@@ -530,7 +553,7 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 				return m, statusCmd(fmt.Sprintf("%s has no debate yet: n starts one", r.sum.Bug.ID))
 			}
 			m.backTo = scrBrowser
-			return m, loadDebateCmd(r.sum.Bug)
+			return m, loadNthDebateCmd(r.sum.Bug, 0) // the newest, archived or not
 		}
 	case key.Matches(msg, m.keys.New):
 		r := b.selected()
@@ -744,6 +767,7 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 	}
 	m.bug = msg.bug
 	m.deb = viewFromFiles(msg.bug, msg.deb)
+	m.deb.nth, m.deb.of = msg.nth, msg.of
 	m.out.Dir = msg.deb.Dir
 	m.screen, m.focus, m.zoom, m.conv = scrDebate, 0, false, nil
 	m.tab = 1 + m.deb.current

@@ -128,6 +128,9 @@ type debateView struct {
 	final *bugfolder.Final
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
 	hasEstimate bool
+	// nth and of place a debate read from disk among its bug's debates
+	// (of is 0 when not counted).
+	nth, of int
 	// stamp is what its folder looked like when it was read.
 	stamp string
 	// heldBy names the other moot process running this debate ("" when

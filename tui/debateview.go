@@ -92,6 +92,8 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, m.openFile(m.focusedPath())
 	case msg.String() == "y":
 		return m, m.copyPath(m.focusedPath())
+	case msg.String() == "a":
+		return m.olderDebate()
 	case key.Matches(msg, m.keys.NextTab):
 		m.tab = (m.tab + 1) % len(m.tabNames())
 		m.focus = 0
@@ -122,6 +124,23 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// olderDebate shows the bug's debate before the one on screen (from the
+// oldest it wraps to the newest): archived debates are reachable.
+func (m Model) olderDebate() (Model, tea.Cmd) {
+	if m.running || m.bug == nil {
+		return m, statusCmd("a shows a bug's earlier debates once this one stops")
+	}
+	nth := 0 // the newest's predecessor when the count is not known yet
+	if m.deb.of > 0 {
+		nth = m.deb.nth - 1
+		if nth < 1 {
+			nth = m.deb.of
+		}
+		return m, loadNthDebateCmd(m.bug, nth)
+	}
+	return m, loadNthDebateCmd(m.bug, nth-1)
 }
 
 // resumeShown resumes the debate on screen when it is unfinished and no

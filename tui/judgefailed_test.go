@@ -49,3 +49,22 @@ func TestJudgeFailedFinalTab(t *testing.T) {
 		t.Errorf("r on a finished debate: running %v, status %q", m.running, m.status)
 	}
 }
+
+// TestArchivedDebatesReachable: a bug with an archived debate says which
+// of its debates is shown, and a reaches the archived one and back.
+func TestArchivedDebatesReachable(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 120, 30)
+	m = keys(t, m, "j", "j", "enter") // K4M1: one archived debate, one current
+	if m.deb == nil || m.deb.of != 2 || m.deb.nth != 2 || !strings.Contains(screenText(m, f.proj), "debate 2 of 2 · a older") {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	m = keys(t, m, "a")
+	if m.deb.nth != 1 || !strings.Contains(m.deb.dir, "debate-20260611T090000Z") {
+		t.Errorf("a shows %d of %d: %s", m.deb.nth, m.deb.of, m.deb.dir)
+	}
+	m = keys(t, m, "a")
+	if m.deb.nth != 2 || strings.Contains(m.deb.dir, "debate-2026") {
+		t.Errorf("a wraps to the newest: %d, %s", m.deb.nth, m.deb.dir)
+	}
+}
