@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -160,7 +161,7 @@ logs or the screen.`,
 				}
 				def := "—"
 				if len(j.Defaults) > 0 {
-					def = fmt.Sprint(j.Defaults)
+					def = strings.Join(j.Defaults, ", ")
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, termsafe.Line(orDash(j.Model)), ext, to, ctx, def)
 			}

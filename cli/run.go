@@ -152,6 +152,13 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 				return err
 			}
 			headless := rf.isHeadless(e)
+			if !headless {
+				// a closed bug gets no wizard (nor a trust question): the
+				// lock is said at once (exit 2)
+				if err := bugfolder.CheckWritable(bug.Dir); err != nil {
+					return err
+				}
+			}
 			cfg, err := askTrustInTUI(loadConfig(sf.config, reg))(headless)
 			if err != nil {
 				return err

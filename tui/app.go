@@ -81,11 +81,16 @@ type (
 		p   *bugfolder.Problem
 		err error
 	}
-	// debateLoadedMsg opens a past debate read off the UI goroutine.
+	// debateLoadedMsg opens a past debate read off the UI goroutine;
+	// refresh is set when it is the debate on screen read again.
 	debateLoadedMsg struct {
-		bug *bugfolder.Bug
-		deb *bugfolder.Debate
-		err error
+		bug     *bugfolder.Bug
+		deb     *bugfolder.Debate
+		err     error
+		refresh bool
+		// nth and of place it among the bug's debates (1-based, oldest
+		// first; of is 0 when not counted).
+		nth, of int
 	}
 	// convergenceMsg delivers the convergence rows read from disk.
 	convergenceMsg struct {
@@ -104,6 +109,7 @@ type Model struct {
 	st      *Styles
 	keys    keyMap
 	w, h    int
+	lay     layout
 	dark    bool
 	screen  screen
 
@@ -117,17 +123,20 @@ type Model struct {
 	probErr       error
 	cost          costState
 
-	deb     *debateView
-	tab     int
-	focus   int
-	zoom    bool
-	zoomVP  viewport.Model
-	conv    []convRow
-	menu    *menu
-	help    bool
-	bridge  *bridge
-	running bool
-	backTo  screen
+	deb    *debateView
+	tab    int
+	focus  int
+	zoom   bool
+	zoomVP viewport.Model
+	conv   []convRow
+	menu   *menu
+	// menuHidden is set while the engineer reads the panes and the open
+	// menu waits (esc on a decision menu; m brings it back).
+	menuHidden bool
+	help       bool
+	bridge     *bridge
+	running    bool
+	backTo     screen
 
 	docs    map[docKey]string
 	pending map[docKey]bool
@@ -154,6 +163,7 @@ type costState struct {
 func New(opts Options) Model {
 	m := Model{opts: opts, st: NewStyles(true), keys: newKeyMap(), dark: true, w: 100, h: 30,
 		docs: map[docKey]string{}, pending: map[docKey]bool{}}
+	m.relayout()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.now = m.clock()
 	m.probing = opts.Probe != nil
@@ -180,6 +190,13 @@ func New(opts Options) Model {
 	return m
 }
 
+// relayout recomputes every region: on a resize, and when the register's
+// size is known.
+func (m *Model) relayout() {
+	m.lay = newLayout(m.w, m.h, m.opts.Banner != "", len(m.browser.rows))
+	m.browser.keepVisible(m.lay.rows)
+}
+
 func (m Model) clock() time.Time {
 	if m.opts.Now != nil {
 		return m.opts.Now()
@@ -196,6 +213,7 @@ func (m Model) Init() tea.Cmd {
 		probe := m.opts.Probe
 		cmds = append(cmds, func() tea.Msg { return probedMsg(probe(context.Background())) })
 	}
+	cmds = append(cmds, watchTick())
 	switch m.screen {
 	case scrBrowser:
 		cmds = append(cmds, listBugDirsCmd(m.opts.Register))
@@ -228,10 +246,45 @@ func loadDebateCmd(bug *bugfolder.Bug) tea.Cmd {
 	return func() tea.Msg {
 		full, err := bug.Full()
 		if err != nil {
-			return debateLoadedMsg{bug, nil, err}
+			return debateLoadedMsg{bug: bug, err: err}
 		}
 		d, err := bugfolder.ReadDebate(filepath.Join(full.Dir, bugfolder.DebateDir), full.Register.Lang)
-		return debateLoadedMsg{full, d, err}
+		return debateLoadedMsg{bug: full, deb: d, err: err}
+	}
+}
+
+// loadNthDebateCmd opens one of a bug's debates: the archived ones oldest
+// first, then the current; nth ≤ 0 counts from the newest (0 is it).
+func loadNthDebateCmd(bug *bugfolder.Bug, nth int) tea.Cmd {
+	return func() tea.Msg {
+		full, err := bug.Full()
+		if err != nil {
+			return debateLoadedMsg{bug: bug, err: err}
+		}
+		ds, err := bugfolder.ReadDebates(full)
+		if err != nil || len(ds) == 0 {
+			return debateLoadedMsg{bug: full, err: err}
+		}
+		i := (nth - 1 + len(ds)) % len(ds)
+		if nth <= 0 {
+			i = (len(ds) - 1 + nth%len(ds) + len(ds)) % len(ds)
+		}
+		return debateLoadedMsg{bug: full, deb: ds[i], nth: i + 1, of: len(ds)}
+	}
+}
+
+// indexAndLoadCmd reads a bug the index has not reached yet and opens its
+// latest debate.
+func indexAndLoadCmd(reg *bugfolder.Register, bd bugfolder.BugDir) tea.Cmd {
+	return func() tea.Msg {
+		s, err := bugfolder.IndexBug(reg, bd)
+		if err != nil {
+			return debateLoadedMsg{err: err}
+		}
+		if s.Count == 0 {
+			return statusMsg(fmt.Sprintf("%s has no debate yet: n starts one", s.Bug.ID))
+		}
+		return loadDebateCmd(s.Bug)()
 	}
 }
 
@@ -245,6 +298,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
+		m.relayout()
 		m.layoutZoom()
 		m.sizeWizard()
 		if m.menu != nil {
@@ -280,6 +334,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status, m.statusUntil = string(msg), m.clock().Add(4*time.Second)
 	case bugDirsMsg:
 		m.browser.setDirs(msg)
+		m.relayout()
 		var first []int
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
 			first = append(first, i)
@@ -308,7 +363,27 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				}
 			}
 		}
+	case watchTickMsg:
+		var c tea.Cmd
+		m, c = m.onWatchTick()
+		cmds = append(cmds, c)
+	case rowsChangedMsg:
+		m.browser.applyRowChanges(msg)
+	case debateChangedMsg:
+		if m.deb != nil && m.deb.dir == msg.dir && !m.running && m.bug != nil {
+			m.deb.stamp = msg.stamp
+			bug := m.bug
+			cmds = append(cmds, func() tea.Msg {
+				lm := loadDebateCmd(bug)().(debateLoadedMsg)
+				lm.refresh = true
+				return lm
+			})
+		}
 	case debateLoadedMsg:
+		if msg.refresh {
+			m = m.refreshDebate(msg)
+			break
+		}
 		m = m.openDebate(msg)
 		if m.deb != nil {
 			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
@@ -322,12 +397,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, c)
 	case docMsg:
 		delete(m.pending, msg.key)
+		if msg.style != glamourStyle(m.dark, m.opts.NoColor) {
+			break // rendered for the other background: asked again below
+		}
 		if msg.err != nil && m.zoom && m.zoomPane() != nil {
 			break // keep showing the pane's text
 		}
 		m.docs[msg.key] = msg.out
 		if m.zoom && m.zoomDocKey() == msg.key {
 			m.zoomVP.SetContent(msg.out)
+			m.zoomVP.GotoTop()
 		}
 	case convergenceMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
@@ -341,6 +420,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var c tea.Cmd
 		m, c = m.handleKey(msg)
 		cmds = append(cmds, c)
+	case tea.MouseWheelMsg:
+		m = m.wheel(msg)
+	case tea.MouseClickMsg:
+		m = m.click(msg)
 	default:
 		if m.menu != nil {
 			var c tea.Cmd
@@ -365,7 +448,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, tea.Quit
 	}
-	if m.menu != nil {
+	if m.menu != nil && !m.menuHidden {
+		if key.Matches(msg, m.keys.Back) {
+			return m.menuBack()
+		}
 		return m.updateMenu(msg)
 	}
 	if m.help {
@@ -376,16 +462,36 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case scrBrowser:
 		return m.browserKey(msg)
 	case scrWizard:
-		if key.Matches(msg, m.keys.Back) && m.wiz.stage == stageBasics {
-			return m.backFromSetup()
-		}
-		return m.updateWizard(msg)
+		return m.wizardKey(msg)
 	case scrCost:
 		return m.costKey(msg)
 	case scrDebate:
 		return m.debateKey(msg)
 	}
 	return m, nil
+}
+
+// wizardKey handles the wizard's back keys, then feeds the form: shift+tab
+// and esc go back a field, and from a page's first field to the last field
+// of the page before; esc on the very first field cancels.
+func (m Model) wizardKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	esc := key.Matches(msg, m.keys.Back)
+	if !esc && msg.String() != "shift+tab" {
+		return m.updateWizard(msg)
+	}
+	if m.wiz.form.GetFocusedField() != m.wiz.first {
+		return m.updateWizard(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	}
+	if !m.wiz.back() {
+		if esc {
+			return m.backFromSetup()
+		}
+		return m, nil
+	}
+	m.sizeWizard()
+	cmd := m.wiz.form.Init()
+	m.wiz.focusLast()
+	return m, cmd
 }
 
 // backFromSetup leaves the wizard or the cost screen.
@@ -400,7 +506,7 @@ func (m Model) backFromSetup() (Model, tea.Cmd) {
 
 func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	b := &m.browser
-	listH := m.listHeight()
+	listH := m.lay.rows
 	if b.filtering {
 		switch msg.String() {
 		case "enter", "esc":
@@ -409,12 +515,14 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			if msg.String() == "esc" {
 				b.filter.SetValue("")
 				b.refilter()
+				b.keepVisible(listH)
 			}
 			return m, nil
 		}
 		var c tea.Cmd
 		b.filter, c = b.filter.Update(msg)
 		b.refilter()
+		b.keepVisible(listH)
 		return m, c
 	}
 	switch {
@@ -430,16 +538,33 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		b.move(-listH, listH)
 	case key.Matches(msg, m.keys.PageDown):
 		b.move(listH, listH)
+	case key.Matches(msg, m.keys.Top):
+		b.move(-len(b.visible), listH)
+	case key.Matches(msg, m.keys.Bottom):
+		b.move(len(b.visible), listH)
+	case msg.String() == "o":
+		if r := b.selected(); r != nil {
+			return m, m.openFile(filepath.Join(r.dir.Dir, "bug.md"))
+		}
+	case msg.String() == "y":
+		return m, m.copyPath(m.focusedPath())
+	case key.Matches(msg, m.keys.Sort):
+		b.cycleSort(listH)
+		return m, statusCmd("sorted: " + b.sortName())
 	case key.Matches(msg, m.keys.Filter):
 		b.filtering = true
 		return m, b.filter.Focus()
 	case key.Matches(msg, m.keys.Enter):
+		if r := b.selected(); r != nil && r.sum == nil && r.err == nil {
+			m.backTo = scrBrowser // not read yet: read it now, then open it
+			return m, indexAndLoadCmd(m.opts.Register, r.dir)
+		}
 		if r := b.selected(); r != nil && r.sum != nil {
 			if r.sum.Count == 0 {
 				return m, statusCmd(fmt.Sprintf("%s has no debate yet: n starts one", r.sum.Bug.ID))
 			}
 			m.backTo = scrBrowser
-			return m, loadDebateCmd(r.sum.Bug)
+			return m, loadNthDebateCmd(r.sum.Bug, 0) // the newest, archived or not
 		}
 	case key.Matches(msg, m.keys.New):
 		r := b.selected()
@@ -460,6 +585,9 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	case key.Matches(msg, m.keys.Resume):
 		r := b.selected()
+		if r != nil && r.held() {
+			return m, statusCmd(fmt.Sprintf("%s is being run by %s: enter watches it", r.sum.Bug.ID, r.sum.Latest.Holder))
+		}
 		if r == nil || !r.resumable() {
 			return m, statusCmd("nothing to resume here: r resumes an interrupted, waiting, cancelled or judge-failed debate")
 		}
@@ -498,14 +626,14 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 // openMenu shows n over the view, fitted to the window, and returns its
 // form's first command.
 func (m *Model) openMenu(n *menu) tea.Cmd {
-	m.menu = n
+	m.menu, m.menuHidden = n, false
 	cmd := n.form.Init()
 	m.fitMenu()
 	return cmd
 }
 
 // fitMenu sizes the open menu's form to the window.
-func (m *Model) fitMenu() { m.menu.form = m.fitForm(m.menu.form, min(m.w-8, 86), 0) }
+func (m *Model) fitMenu() { m.menu.form = m.fitForm(m.menu.form, m.lay.menuFormW, 0) }
 
 // fitForm sizes a huh form: huh lays a form out only when the form itself
 // receives a window size, so it gets one at the size it is drawn.
@@ -525,7 +653,7 @@ func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
 // sizeWizard fits the wizard's form to the window.
 func (m *Model) sizeWizard() {
 	if m.wiz != nil {
-		m.wiz.form = m.fitForm(m.wiz.form, min(m.w-4, 100), max(8, m.h-5))
+		m.wiz.form = m.fitForm(m.wiz.form, m.lay.wizW, m.lay.wizH)
 	}
 }
 
@@ -554,6 +682,14 @@ func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.cost.button = (m.cost.button + 2) % 3
 	case key.Matches(msg, m.keys.Right), msg.String() == "tab":
 		m.cost.button = (m.cost.button + 1) % 3
+	case key.Matches(msg, m.keys.Back) && m.wiz != nil:
+		m.wiz.stage = stageEngines // back one step: the wizard's last page
+		m.wiz.build()
+		m.sizeWizard()
+		m.screen = scrWizard
+		cmd := m.wiz.form.Init()
+		m.wiz.focusLast()
+		return m, cmd
 	case key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Quit):
 		return m.backFromSetup()
 	case key.Matches(msg, m.keys.Enter):
@@ -604,6 +740,7 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.deb.estUSD, m.deb.hasEstimate = m.cost.plan.USD, true
 	m.deb.callsPlanned = m.cost.plan.Calls.Total
 	m.deb.startedAt = m.clock()
+	m.deb.sessionStart = m.deb.startedAt
 	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil
 	opts := m.engineOptions(b, "moot run "+s.Bug.ID)
 	go func() {
@@ -619,6 +756,7 @@ func (m *Model) startResume() tea.Cmd {
 	m.bridge, m.running = b, true
 	m.out.BugID = m.bug.ID
 	m.deb.live, m.deb.state = true, "running"
+	m.deb.sessionStart, m.deb.finishedAt = m.clock(), time.Time{}
 	bug := m.bug
 	opts := m.engineOptions(b, "moot resume "+bug.ID)
 	go func() {
@@ -641,11 +779,27 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 	}
 	m.bug = msg.bug
 	m.deb = viewFromFiles(msg.bug, msg.deb)
+	m.deb.nth, m.deb.of = msg.nth, msg.of
 	m.out.Dir = msg.deb.Dir
 	m.screen, m.focus, m.zoom, m.conv = scrDebate, 0, false, nil
 	m.tab = 1 + m.deb.current
 	if msg.deb.Final != nil {
 		m.tab = m.finalTab()
+	}
+	return m
+}
+
+// refreshDebate shows the debate on screen read again (another process
+// writes it), keeping the tab, the focus and the zoom.
+func (m Model) refreshDebate(msg debateLoadedMsg) Model {
+	if msg.err != nil || m.deb == nil || m.running || msg.deb.Dir != m.deb.dir {
+		return m
+	}
+	tab, focus := m.tab, m.focus
+	m.deb = viewFromFiles(msg.bug, msg.deb)
+	m.tab, m.focus = min(tab, m.finalTab()), focus
+	if m.zoom {
+		m.refreshZoom()
 	}
 	return m
 }
@@ -685,6 +839,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 	}
 	switch then := msg.then.(type) {
 	case askQuorumMsg:
+		cmds = append(cmds, notify(m.deb.bugID+" needs a decision: the quorum was lost"))
 		if m.out.Left {
 			then.reply <- quorumAnswer{err: errors.New("left")}
 		} else {
@@ -692,6 +847,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			m.zoom, m.help = false, false
 		}
 	case askJudgeMsg:
+		cmds = append(cmds, notify(m.deb.bugID+" needs a decision: the judge failed"))
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {
@@ -722,6 +878,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			return m, tea.Quit
 		}
+		cmds = append(cmds, notify(m.deb.bugID+" finished: "+m.deb.state))
 		if then.res != nil && then.res.Outcome == engine.OutcomeDone {
 			m.tab = m.finalTab()
 			m.deb.judge.path = filepath.Join(m.deb.dir, m.deb.lang.Names().Final)
@@ -749,6 +906,28 @@ func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
 		return m.menuDone()
 	}
 	return m, c
+}
+
+// menuBack is esc in a menu: a decision menu steps aside so the panes can
+// be read (m brings it back); a follow-up menu goes back to the one it
+// came from; the quit question closes.
+func (m Model) menuBack() (Model, tea.Cmd) {
+	mn := m.menu
+	switch mn.kind {
+	case menuQuorum, menuJudge:
+		m.menuHidden = true
+		return m, nil
+	case menuQuorumOther:
+		return m, m.openMenu(quorumMenu(mn.q, mn.qReply))
+	case menuSwapEngine, menuTimeout:
+		return m, m.openMenu(otherMenu(mn))
+	case menuSwapConfirm:
+		return m, m.openMenu(swapMenu(mn, m.opts.Config, m.opts.Status))
+	case menuJudgeHuman:
+		return m, m.openMenu(judgeMenu(mn.j, mn.jReply))
+	}
+	m.menu = nil
+	return m, nil
 }
 
 // reopenMenu puts a question back when its form was aborted: a decision
@@ -808,6 +987,8 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		}
 	case menuQuorumOther:
 		switch mn.choice {
+		case "back":
+			return next(quorumMenu(mn.q, mn.qReply))
 		case "swap":
 			return next(swapMenu(mn, m.opts.Config, m.opts.Status))
 		case "timeout":
@@ -838,9 +1019,12 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		case "cancel":
 			return answerJ(engine.JudgeDecision{Choice: engine.JudgeCancel})
 		default:
-			return next(humanMenu(mn, m.deb.lang))
+			return next(humanMenu(mn))
 		}
 	case menuJudgeHuman:
+		if mn.label == "" {
+			return next(judgeMenu(mn.j, mn.jReply))
+		}
 		return answerJ(engine.JudgeDecision{Choice: engine.JudgeHuman, Winner: mn.label})
 	case menuQuit:
 		m.menu = nil

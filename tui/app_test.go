@@ -338,7 +338,10 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	if m.menu == nil || m.menu.kind != menuTimeout {
 		t.Fatalf("menu %+v", m.menu)
 	}
-	m = keys(t, m, "enter")
+	if m.menu.timeout != "" || !strings.Contains(screenText(m, f.proj), "e.g. 20m") {
+		t.Errorf("the timeout field must start empty with a placeholder: %q", m.menu.timeout)
+	}
+	m = keys(t, m, "2", "0", "m", "enter")
 	a = recv(t, reply)
 	if a.d.Choice != engine.QuorumSetTimeout || a.d.Timeout != 20*time.Minute {
 		t.Errorf("timeout answer %+v", a.d)
@@ -368,7 +371,7 @@ func TestJudgeMenu(t *testing.T) {
 	}
 	goldenScreen(t, m, f.proj)
 	m = keys(t, m, "down", "enter")
-	if m.menu.kind != menuJudgeHuman || !strings.Contains(screenText(m, f.proj), "Proposta B — H1: corrida entre frete e desconto") {
+	if m.menu.kind != menuJudgeHuman || !strings.Contains(screenText(m, f.proj), "proposal B — H1: corrida entre frete e desconto") {
 		t.Fatalf("human choice:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "down", "enter")

@@ -98,7 +98,7 @@ func openBrowser(b *testing.B, reg *bugfolder.Register) (first, full time.Durati
 	msg := listBugDirsCmd(reg)()
 	nm, cmd := m.Update(msg)
 	m = nm.(Model)
-	visible := m.listHeight()
+	visible := m.lay.rows
 	for cmd != nil {
 		next := cmd()
 		if batch, ok := next.(tea.BatchMsg); ok {

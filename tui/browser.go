@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -42,6 +44,8 @@ type browserRow struct {
 	dir bugfolder.BugDir
 	sum *bugfolder.Summary
 	err error
+	// stamp is what its debate folder looked like at the last look.
+	stamp string
 }
 
 // name is what identifies a row before its bug.md is read.
@@ -63,7 +67,10 @@ type browser struct {
 	offset    int
 	filter    textinput.Model
 	filtering bool
-	errs      []error
+	// sortBy is the list's order: "" (the register's), date, status, cost
+	// or health.
+	sortBy string
+	errs   []error
 }
 
 func newBrowser(reg *bugfolder.Register) browser {
@@ -169,19 +176,30 @@ func (b *browser) addIndex(m indexMsg) {
 	if m.done {
 		b.loading = false
 	}
-	if b.filter.Value() != "" {
+	if b.filter.Value() != "" || b.sortBy != "" {
 		b.refilter()
 	}
 }
 
-// refilter recomputes which rows match the filter.
+// refilter recomputes which rows match the filter, in the list's order,
+// keeping the selected bug under the cursor.
 func (b *browser) refilter() {
+	keep := -1
+	if b.cursor >= 0 && b.cursor < len(b.visible) {
+		keep = b.visible[b.cursor]
+	}
 	q := strings.ToLower(strings.TrimSpace(b.filter.Value()))
 	b.visible = b.visible[:0]
 	for i, r := range b.rows {
 		if q == "" || strings.Contains(strings.ToLower(r.haystack()), q) {
 			b.visible = append(b.visible, i)
 		}
+	}
+	if b.sortBy != "" {
+		slices.SortFunc(b.visible, b.less)
+	}
+	if i := slices.Index(b.visible, keep); i >= 0 {
+		b.cursor = i
 	}
 	if b.cursor >= len(b.visible) {
 		b.cursor = max(0, len(b.visible)-1)
@@ -204,15 +222,77 @@ func (b *browser) selected() *browserRow {
 	return b.rows[b.visible[b.cursor]]
 }
 
-// move moves the cursor and keeps it on screen.
-func (b *browser) move(delta, height int) {
+// move moves the cursor by delta rows and keeps it on a screen of rows.
+func (b *browser) move(delta, rows int) {
 	b.cursor = max(0, min(len(b.visible)-1, b.cursor+delta))
-	if b.cursor < b.offset {
-		b.offset = b.cursor
+	b.keepVisible(rows)
+}
+
+// keepVisible scrolls the least needed for the cursor to be on screen.
+func (b *browser) keepVisible(rows int) {
+	b.offset = visibleOffset(b.offset, b.cursor, rows, len(b.visible))
+}
+
+// sortKeys are the orders the list cycles through with s.
+var sortKeys = []string{"", "date", "status", "cost", "health"}
+
+// sortName says the list's order in words.
+func (b *browser) sortName() string {
+	switch b.sortBy {
+	case "date":
+		return "newest first"
+	case "status":
+		return "by status"
+	case "cost":
+		return "costliest first"
+	case "health":
+		return "worst health first"
 	}
-	if height > 0 && b.cursor >= b.offset+height {
-		b.offset = b.cursor - height + 1
+	return "register order"
+}
+
+// cycleSort moves to the next order, keeping the selected bug selected.
+func (b *browser) cycleSort(rows int) {
+	i := slices.Index(sortKeys, b.sortBy)
+	b.sortBy = sortKeys[(i+1)%len(sortKeys)]
+	b.refilter()
+	b.keepVisible(rows)
+}
+
+// statusRank orders statuses from what needs attention to what is settled.
+var statusRank = map[bugfolder.State]int{
+	bugfolder.StateWaiting: 0, bugfolder.StateJudgeFailed: 1, bugfolder.StateRunning: 2,
+	bugfolder.StateCancelled: 3, bugfolder.StateDone: 4, bugfolder.StateNoDebate: 5,
+}
+
+// less orders two rows by the list's sort key; unread rows go last and
+// ties keep the register's order.
+func (b *browser) less(i, j int) int {
+	ri, rj := b.rows[i], b.rows[j]
+	if (ri.sum == nil) != (rj.sum == nil) {
+		if ri.sum == nil {
+			return 1
+		}
+		return -1
 	}
+	c := 0
+	if ri.sum != nil {
+		si, sj := ri.sum, rj.sum
+		switch b.sortBy {
+		case "date":
+			c = sj.StartedAt.Compare(si.StartedAt)
+		case "status":
+			c = cmp.Compare(statusRank[si.State], statusRank[sj.State])
+		case "cost":
+			c = cmp.Compare(sj.CostUSD, si.CostUSD)
+		case "health":
+			c = cmp.Compare(sj.Health, si.Health)
+		}
+	}
+	if c == 0 {
+		c = cmp.Compare(i, j)
+	}
+	return c
 }
 
 // medianHealth is the median tokens-per-accepted-idea over finished debates.
@@ -242,11 +322,61 @@ func (r *browserRow) resumable() bool {
 	return false
 }
 
-// renderRows draws the visible rows of the list at a width and height.
-func (b *browser) renderRows(st *Styles, width, height int) string {
+// browserCol is one column of the list: its heading, its width, and the
+// order in which a narrow window gives it up (0: never).
+type browserCol struct {
+	head  string
+	width int
+	drop  int
+	right bool
+}
+
+// browserCols are the list's columns in screen order; the title takes what
+// is left, and the marks (closed, restricted, held) come first and are
+// never cut.
+var browserCols = []browserCol{
+	{"BUG", 17, 0, false}, {"#", 4, 6, true}, {"CONTEXT", 8, 2, false}, {"STATUS", 12, 0, false},
+	{"MODE", 9, 1, false}, {"N×R", 4, 5, false}, {"WINNER", 13, 4, false}, {"COST", 7, 7, true},
+	{"DATE", 10, 8, true}, {"HEALTH", 6, 3, true},
+}
+
+// minTitle is the width the title keeps before columns are given up.
+const minTitle = 24
+
+// marksW is the width of the marks column: closed, restricted, held.
+const marksW = 3
+
+// columnsFor picks the columns that leave the title minTitle cells at a
+// width (the cursor and the marks included).
+func columnsFor(width int) []bool {
+	on := make([]bool, len(browserCols))
+	used := 2 + marksW
+	for i, c := range browserCols {
+		on[i] = true
+		used += c.width + 1
+	}
+	for drop := 1; used+1+minTitle > width && drop <= 8; drop++ {
+		for i, c := range browserCols {
+			if c.drop == drop && on[i] {
+				on[i] = false
+				used -= c.width + 1
+			}
+		}
+	}
+	return on
+}
+
+// renderRows draws the list's heading and its rows at a width, rows tall
+// (the heading not counted), the selected row always among them.
+func (b *browser) renderRows(st *Styles, width, rows int) string {
 	var lines []string
 	med, _ := b.medianHealth()
-	head := fmt.Sprintf("%-17s %3s %-8s %-12s %-9s %-4s %-13s %7s %-10s %6s  %s", "BUG", "#", "CONTEXT", "STATUS", "MODE", "N×R", "WINNER", "COST", "DATE", "HEALTH", "TITLE")
+	on := columnsFor(width)
+	heads := make([]string, len(browserCols))
+	for i, c := range browserCols {
+		heads[i] = c.head
+	}
+	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, heads) + " TITLE"
 	lines = append(lines, st.Subtle.Render(ansi.Truncate(head, width, "…")))
 	if len(b.visible) == 0 {
 		msg := "no bugs in this register"
@@ -255,13 +385,13 @@ func (b *browser) renderRows(st *Styles, width, height int) string {
 		} else if b.loading {
 			msg = "reading the register…"
 		}
-		return strings.Join(append(lines, st.Subtle.Render(msg)), "\n")
+		return strings.Join(append(lines, "  "+st.Subtle.Render(msg)), "\n")
 	}
-	end := min(len(b.visible), b.offset+height-1)
-	for vi := b.offset; vi < end; vi++ {
+	off := visibleOffset(b.offset, b.cursor, rows, len(b.visible))
+	end := min(len(b.visible), off+rows)
+	for vi := off; vi < end; vi++ {
 		r := b.rows[b.visible[vi]]
-		line := r.line(st, med)
-		line = ansi.Truncate(line, width-2, "…")
+		line := ansi.Truncate(r.line(st, med, on), width-2, "…")
 		if vi == b.cursor {
 			line = st.Selected.Render("▸ ") + line
 		} else {
@@ -272,22 +402,77 @@ func (b *browser) renderRows(st *Styles, width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-// line is a row's text: status, mode, N×R, winner, cost, date, health.
-func (r *browserRow) line(st *Styles, medianHealth float64) string {
-	if r.sum == nil {
-		if r.err != nil {
-			return fmt.Sprintf("%-17s %s", ansi.Truncate(filepath.Base(r.dir.Dir), 17, "…"), st.Error.Render("cannot be read: "+r.err.Error()))
+// visibleOffset is the first row on screen: the stored offset, moved the
+// least needed for the cursor to be on screen and the screen to be full.
+func visibleOffset(off, cursor, rows, n int) int {
+	rows = max(1, rows)
+	if cursor < off {
+		off = cursor
+	}
+	if cursor >= off+rows {
+		off = cursor - rows + 1
+	}
+	return max(0, min(off, n-rows))
+}
+
+// joinCells pads each enabled cell to its column's width.
+func joinCells(on []bool, cells []string) string {
+	var sb strings.Builder
+	for i, c := range browserCols {
+		if !on[i] {
+			continue
 		}
-		return st.Subtle.Render(fmt.Sprintf("%-17s     %-8s …", ansi.Truncate(filepath.Base(r.dir.Dir), 17, "…"), r.dir.Context))
+		cell := cells[i]
+		if ansi.StringWidth(cell) > c.width {
+			cell = ansi.Truncate(cell, c.width, "…")
+		}
+		if c.right {
+			cell = padLeft(cell, c.width)
+		} else {
+			cell = padRight(cell, c.width)
+		}
+		sb.WriteString(cell + " ")
+	}
+	return sb.String()
+}
+
+// marks are the row's markers: ⊘ closed by DONE.md, ⚑ restricted, ● a
+// moot process is running its debate now.
+func (r *browserRow) marks() string {
+	m := []rune("   ")
+	if r.sum == nil {
+		return string(m)
+	}
+	if r.sum.Bug.Done {
+		m[0] = '⊘'
+	}
+	if r.sum.Bug.Restricted() {
+		m[1] = '⚑'
+	}
+	if r.held() {
+		m[2] = '●'
+	}
+	return string(m)
+}
+
+// held reports whether a live moot process holds the row's debate.
+func (r *browserRow) held() bool {
+	return r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Holder != nil && r.sum.Latest.HolderAlive
+}
+
+// line is a row's text: marks, the enabled columns, then the title.
+func (r *browserRow) line(st *Styles, medianHealth float64, on []bool) string {
+	if r.sum == nil {
+		name := ansi.Truncate(filepath.Base(r.dir.Dir), 17, "…")
+		if r.err != nil {
+			return fmt.Sprintf("%s%-17s %s", strings.Repeat(" ", marksW), name, st.Error.Render("cannot be read: "+r.err.Error()))
+		}
+		return st.Subtle.Render(fmt.Sprintf("%s%-17s %s …", strings.Repeat(" ", marksW), name, r.dir.Context))
 	}
 	s := r.sum
 	num := ""
 	if s.Bug.DisplayNumber > 0 {
 		num = fmt.Sprint(s.Bug.DisplayNumber)
-	}
-	status := string(s.State)
-	if s.State == bugfolder.StateRunning && s.Latest != nil && !s.Latest.HolderAlive {
-		status = "interrupted"
 	}
 	mode, nr, winner, cost, date, health := "—", "—", "—", "—", "—", "—"
 	if s.Mode != "" {
@@ -311,21 +496,20 @@ func (r *browserRow) line(st *Styles, medianHealth float64) string {
 	}
 	if s.Health > 0 {
 		health = fmtTokens(int(s.Health))
+		if medianHealth > 0 && s.Health > 2*medianHealth {
+			health = st.Warning.Render(health)
+		}
 	}
-	lock := ""
-	if s.Bug.Done {
-		lock = " ⊘"
+	cells := []string{s.Bug.ID, num, s.Bug.Context, st.Badge(string(s.State)), mode, nr, winner, cost, date, health}
+	return st.Warning.Render(r.marks()) + joinCells(on, cells) + " " + termsafe.Line(s.Bug.Title)
+}
+
+// padLeft right-aligns a styled string to a display width.
+func padLeft(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return strings.Repeat(" ", w-n) + s
 	}
-	if s.Bug.Restricted() {
-		lock += " ⚑"
-	}
-	healthCell := fmt.Sprintf("%6s", health)
-	if medianHealth > 0 && s.Health > 2*medianHealth {
-		healthCell = st.Warning.Render(healthCell)
-	}
-	return fmt.Sprintf("%-17s %3s %-8s %s %-9s %-4s %-13s %7s %-10s %s  %s%s",
-		ansi.Truncate(s.Bug.ID, 17, "…"), num, ansi.Truncate(s.Bug.Context, 8, "…"),
-		padRight(st.Badge(status), 12), mode, nr, ansi.Truncate(winner, 13, "…"), cost, date, healthCell, termsafe.Line(s.Bug.Title), lock)
+	return s
 }
 
 // padRight pads a styled string to a display width.

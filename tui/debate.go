@@ -34,6 +34,8 @@ type pane struct {
 
 	tail []byte
 	wrap *streamWrap
+	// streamed counts the bytes of a running call's answer so far.
+	streamed int
 }
 
 // appendText adds streamed text (control characters dropped), keeping
@@ -107,6 +109,10 @@ type debateView struct {
 	current      int
 	startedAt    time.Time
 	finishedAt   time.Time
+	// prior is the time the debate ran in earlier sessions; sessionStart
+	// when this session started (zero for a debate only shown).
+	prior        time.Duration
+	sessionStart time.Time
 	callsDone    int
 	callsPlanned int
 	tokens       int
@@ -122,6 +128,35 @@ type debateView struct {
 	final *bugfolder.Final
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
 	hasEstimate bool
+	// nth and of place a debate read from disk among its bug's debates
+	// (of is 0 when not counted).
+	nth, of int
+	// stamp is what its folder looked like when it was read.
+	stamp string
+	// heldBy names the other moot process running this debate ("" when
+	// none does).
+	heldBy string
+}
+
+// engines are the names of the engines the debate's calls use.
+func (d *debateView) engines() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p *pane) {
+		if p.engine != "" && !seen[p.engine] {
+			seen[p.engine] = true
+			out = append(out, p.engine)
+		}
+	}
+	for _, r := range d.rounds {
+		for _, p := range r.panes {
+			add(p)
+		}
+	}
+	if d.judge != nil {
+		add(d.judge)
+	}
+	return out
 }
 
 // newLiveView prepares the panes of a debate about to run.
@@ -224,7 +259,9 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.final = deb.Final
 	}
 	d.tokens, d.usd = deb.Totals()
-	d.callsDone = deb.ModelCalls()
+	// the files' count (raw attempts, retries included) and the log's agree
+	// on a debate moot wrote; a log kept without raw files may count more
+	d.callsDone = max(deb.ModelCalls(), loggedCalls(deb.Events))
 	for _, f := range deb.Calls() {
 		if f.FinishedAt.After(d.finishedAt) {
 			d.finishedAt = f.FinishedAt
@@ -232,7 +269,56 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	}
 	d.callsPlanned = engine.Count(d.n, d.r, len(critics)).Total
 	d.startedAt = deb.StartedAt()
+	d.stamp = debateStamp(deb.Dir)
+	d.prior = sessionsTotal(deb.Events)
+	if d.prior == 0 && !d.finishedAt.IsZero() && d.finishedAt.After(d.startedAt) {
+		d.prior = d.finishedAt.Sub(d.startedAt) // no event log: the span of its files
+	}
+	if deb.Holder != nil && deb.HolderAlive {
+		d.heldBy = deb.Holder.String()
+	}
 	return d
+}
+
+// loggedCalls counts the calls the event log records as finished: every
+// attempt, a retried one included (a model call was made).
+func loggedCalls(evs []bugfolder.EventRecord) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Type == string(engine.EvCallFinished) {
+			n++
+		}
+	}
+	return n
+}
+
+// retryingSuffix ends the error of an attempt the harness retries at once.
+const retryingSuffix = "(retrying once)"
+
+// sessionsTotal is how long a debate ran over its sessions, from its event
+// log: each session runs from its setup or resumed event to its last event.
+func sessionsTotal(evs []bugfolder.EventRecord) time.Duration {
+	var total time.Duration
+	var start, last time.Time
+	for _, ev := range evs {
+		if ev.Time.IsZero() {
+			continue
+		}
+		if ev.Type == string(engine.EvSetup) || ev.Type == string(engine.EvResumed) {
+			if !start.IsZero() {
+				total += last.Sub(start)
+			}
+			start = ev.Time
+		}
+		if start.IsZero() {
+			start = ev.Time
+		}
+		last = ev.Time
+	}
+	if !start.IsZero() {
+		total += last.Sub(start)
+	}
+	return total
 }
 
 func fillFromFile(p *pane, f *bugfolder.DebaterFile) {
@@ -269,12 +355,13 @@ func (d *debateView) apply(ev engine.Event) {
 	case engine.EvSetup:
 		d.dir = ev.Path
 		d.callsPlanned = ev.Calls
-		d.startedAt = ev.Time
+		d.startedAt, d.sessionStart = ev.Time, ev.Time
 	case engine.EvResumed:
 		d.dir = ev.Path
 		if d.startedAt.IsZero() {
 			d.startedAt = ev.Time
 		}
+		d.sessionStart, d.finishedAt = ev.Time, time.Time{}
 		d.state = "running"
 	case engine.EvPlan:
 		d.estUSD, d.hasEstimate = ev.USD, true
@@ -283,7 +370,7 @@ func (d *debateView) apply(ev engine.Event) {
 		d.state = "running"
 	case engine.EvCallStarted:
 		if p := d.paneOf(ev); p != nil {
-			p.status, p.attempt, p.started, p.err = "running", ev.Attempt, ev.Time, ""
+			p.status, p.attempt, p.started, p.err, p.streamed = "running", ev.Attempt, ev.Time, "", 0
 			if ev.Engine != "" {
 				p.engine = ev.Engine
 			}
@@ -294,13 +381,17 @@ func (d *debateView) apply(ev engine.Event) {
 	case engine.EvOutput:
 		if p := d.paneOf(ev); p != nil {
 			p.appendText(ev.Text)
+			if p.status == "running" {
+				p.streamed += len(ev.Text)
+			}
 		}
 	case engine.EvCallFinished:
 		p := d.paneOf(ev)
 		if p == nil {
 			return
 		}
-		retrying := strings.HasSuffix(ev.Error, "(retrying once)")
+		retrying := strings.HasSuffix(ev.Error, retryingSuffix)
+		p.streamed = 0
 		p.status = ev.Status
 		p.dur = time.Duration(ev.DurationMS) * time.Millisecond
 		p.tokensIn, p.tokensOut, p.estimated, p.usd = ev.TokensIn, ev.TokensOut, ev.Estimated, ev.CostUSD
@@ -360,14 +451,31 @@ func (d *debateView) apply(ev engine.Event) {
 	}
 }
 
-// elapsed is how long the debate has run (0 when unknown).
+// elapsed is how long the debate has run over all its sessions: the
+// earlier ones, then this one up to now or to its end.
 func (d *debateView) elapsed(now time.Time) time.Duration {
-	if d.startedAt.IsZero() || (!d.live && d.finishedAt.IsZero()) {
-		return 0
+	total := d.prior
+	if !d.sessionStart.IsZero() {
+		end := now
+		if !d.finishedAt.IsZero() && !d.finishedAt.Before(d.sessionStart) {
+			end = d.finishedAt
+		}
+		total += max(0, end.Sub(d.sessionStart))
 	}
-	end := now
-	if !d.finishedAt.IsZero() {
-		end = d.finishedAt
+	return total.Round(time.Second)
+}
+
+// liveTokens are the tokens of finished calls plus an estimate of what the
+// calls in flight have streamed so far (about four bytes a token).
+func (d *debateView) liveTokens() int {
+	n := d.tokens
+	for _, r := range d.rounds {
+		for _, p := range r.panes {
+			n += p.streamed / 4
+		}
 	}
-	return end.Sub(d.startedAt).Round(time.Second)
+	if d.judge != nil {
+		n += d.judge.streamed / 4
+	}
+	return n
 }

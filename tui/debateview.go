@@ -62,13 +62,22 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.zoom = false
 			return m, nil
 		}
+		switch {
+		case msg.String() == "o":
+			return m, m.openFile(m.focusedPath())
+		case msg.String() == "y":
+			return m, m.copyPath(m.focusedPath())
+		}
 		var c tea.Cmd
 		m.zoomVP, c = m.zoomVP.Update(msg)
 		return m, c
 	}
 	panes := m.focusedPanes()
-	cols, _ := gridShape(len(panes), m.w, m.bodyHeight())
+	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 	switch {
+	case m.menu != nil && (msg.String() == "m" || key.Matches(msg, m.keys.Quit) || key.Matches(msg, m.keys.Back)):
+		m.menuHidden = false // back to the decision that waits
+		return m, nil
 	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
 		if m.running {
 			cmd := m.openMenu(quitMenu(m.deb.bugID))
@@ -77,6 +86,14 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.backToBrowser()
 	case key.Matches(msg, m.keys.Help):
 		m.help = true
+	case key.Matches(msg, m.keys.Resume):
+		return m.resumeShown()
+	case msg.String() == "o":
+		return m, m.openFile(m.focusedPath())
+	case msg.String() == "y":
+		return m, m.copyPath(m.focusedPath())
+	case msg.String() == "a":
+		return m.olderDebate()
 	case key.Matches(msg, m.keys.NextTab):
 		m.tab = (m.tab + 1) % len(m.tabNames())
 		m.focus = 0
@@ -95,7 +112,9 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if p := m.zoomPane(); p != nil || m.tab == 0 || m.tab == m.convTab() || m.tab == m.finalTab() {
 			m.zoom = true
 			m.layoutZoom()
+			m.zoomVP.SetContent("")
 			m.refreshZoom()
+			m.zoomVP.GotoTop() // each zoom starts at the top
 		}
 	default:
 		if r := msg.String(); len(r) == 1 && r[0] >= '0' && r[0] <= '9' {
@@ -105,6 +124,41 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// olderDebate shows the bug's debate before the one on screen (from the
+// oldest it wraps to the newest): archived debates are reachable.
+func (m Model) olderDebate() (Model, tea.Cmd) {
+	if m.running || m.bug == nil {
+		return m, statusCmd("a shows a bug's earlier debates once this one stops")
+	}
+	nth := 0 // the newest's predecessor when the count is not known yet
+	if m.deb.of > 0 {
+		nth = m.deb.nth - 1
+		if nth < 1 {
+			nth = m.deb.of
+		}
+		return m, loadNthDebateCmd(m.bug, nth)
+	}
+	return m, loadNthDebateCmd(m.bug, nth-1)
+}
+
+// resumeShown resumes the debate on screen when it is unfinished and no
+// other process runs it; a pending decision opens its menu again.
+func (m Model) resumeShown() (Model, tea.Cmd) {
+	d := m.deb
+	switch {
+	case m.running:
+		return m, statusCmd("the debate is running")
+	case d.heldBy != "":
+		return m, statusCmd("another moot process runs this debate: " + d.heldBy)
+	case m.bug == nil || m.bug.Done:
+		return m, statusCmd("the bug is closed by DONE.md: moot writes nothing there")
+	case d.state == "done" || d.state == "no-debate" || d.dir == "":
+		return m, statusCmd("nothing to resume: the debate is " + d.state)
+	}
+	m.opts.Resume = true
+	return m, loadDebateCmd(m.bug)
 }
 
 // backToBrowser leaves a past debate (or quits when the UI opened on it).
@@ -151,8 +205,8 @@ func (m *Model) layoutZoom() {
 	if m.zoomVP.Width() == 0 {
 		m.zoomVP = viewport.New()
 	}
-	m.zoomVP.SetWidth(m.w)
-	m.zoomVP.SetHeight(max(1, m.h-3))
+	m.zoomVP.SetWidth(m.lay.w)
+	m.zoomVP.SetHeight(m.lay.zoomH)
 }
 
 // refreshZoom fills the zoom with the rendered document, or the pane's
@@ -164,27 +218,12 @@ func (m *Model) refreshZoom() {
 		return
 	}
 	if p := m.zoomPane(); p != nil { // plain text until the rendering arrives
+		follow := m.zoomVP.AtBottom() && m.zoomVP.TotalLineCount() > 0
 		m.zoomVP.SetContent(strings.Join(p.lines(m.w-2), "\n"))
-		m.zoomVP.GotoBottom()
+		if follow {
+			m.zoomVP.GotoBottom() // at the end: follow the stream; scrolled up: stay put
+		}
 	}
-}
-
-// bodyHeight is the height under the header and tabs, above the footer.
-func (m Model) bodyHeight() int {
-	h := m.h - 4
-	if m.opts.Banner != "" {
-		h--
-	}
-	return max(3, h)
-}
-
-// listHeight is the number of browser rows on screen.
-func (m Model) listHeight() int {
-	h := m.h - 5
-	if m.opts.Banner != "" {
-		h--
-	}
-	return max(3, h)
 }
 
 // gridShape lays n panes out in columns and rows for a width and height:

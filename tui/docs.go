@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -27,6 +30,8 @@ type docMsg struct {
 	key docKey
 	out string
 	err error
+	// style is the glamour style it was rendered with.
+	style string
 }
 
 // renderers keeps one glamour renderer per style and width; a renderer is
@@ -91,7 +96,7 @@ func renderFileCmd(key docKey, style string, transform func(string) string) tea.
 	return func() tea.Msg {
 		raw, err := safefs.ReadFile(key.path, 0)
 		if err != nil {
-			return docMsg{key: key, out: "cannot read " + key.path + ": " + err.Error(), err: err}
+			return docMsg{key: key, out: unreadable(key.path, err), err: err, style: style}
 		}
 		body := bugfolder.NormalizeText(raw)
 		if doc, err := bugfolder.ParseDocument(raw); err == nil {
@@ -100,6 +105,19 @@ func renderFileCmd(key docKey, style string, transform func(string) string) tea.
 		if transform != nil {
 			body = transform(body)
 		}
-		return docMsg{key: key, out: RenderMarkdown(body, key.width, style)}
+		return docMsg{key: key, out: RenderMarkdown(body, key.width, style), style: style}
 	}
+}
+
+// unreadable says in words why a document is not shown (never the raw
+// error of the system call).
+func unreadable(path string, err error) string {
+	name := filepath.Base(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return name + " is not written yet"
+	case errors.Is(err, fs.ErrPermission):
+		return name + " cannot be read: permission denied"
+	}
+	return name + " cannot be read"
 }

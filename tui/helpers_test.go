@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,6 +72,17 @@ func pump(t *testing.T, m Model, msg tea.Msg) Model {
 	return m
 }
 
+// cmdDeadline is how long run waits for a command (a test on a slow
+// machine may raise it; a tick never returns within it).
+var cmdDeadline = 400 * time.Millisecond
+
+// patientCommands lets a test's commands take up to d (restored after).
+func patientCommands(t *testing.T, d time.Duration) {
+	old := cmdDeadline
+	cmdDeadline = d
+	t.Cleanup(func() { cmdDeadline = old })
+}
+
 // run executes a command and its batches, with a deadline per command.
 func run(cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
@@ -88,11 +100,11 @@ func run(cmd tea.Cmd) []tea.Msg {
 			return out
 		}
 		switch msg.(type) {
-		case tickMsg, tea.BackgroundColorMsg:
+		case tickMsg, watchTickMsg, tea.BackgroundColorMsg:
 			return nil // clocks and terminal queries are the test's to send
 		}
 		return []tea.Msg{msg}
-	case <-time.After(400 * time.Millisecond):
+	case <-time.After(cmdDeadline):
 		return nil
 	}
 }
@@ -116,6 +128,16 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	case "left":
 		return tea.KeyPressMsg{Code: tea.KeyLeft}
 	case "right":
@@ -134,7 +156,9 @@ func keyMsg(k string) tea.KeyPressMsg {
 // screenText is the frame without ANSI, with temporary paths replaced.
 func screenText(m Model, proj string) string {
 	s := ansi.Strip(m.Render())
-	s = strings.ReplaceAll(s, proj, "<project>")
+	if proj != "" {
+		s = strings.ReplaceAll(s, proj, "<project>")
+	}
 	var lines []string
 	for _, l := range strings.Split(s, "\n") {
 		lines = append(lines, strings.TrimRight(l, " "))
@@ -158,4 +182,25 @@ func sized(t *testing.T, opts Options, w, h int) Model {
 		m = pump(t, m, msg)
 	}
 	return m
+}
+
+// osMkdirTemp makes a folder that outlives one test (a fixture shared by
+// tests); TestMain removes it.
+func osMkdirTemp(pattern string) (string, error) {
+	d, err := os.MkdirTemp("", pattern)
+	if err == nil {
+		sharedDirs = append(sharedDirs, d)
+	}
+	return d, err
+}
+
+// sharedDirs are the fixtures TestMain removes after the tests.
+var sharedDirs []string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range sharedDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
 }

@@ -6,6 +6,7 @@ import "charm.land/bubbles/v2/key"
 type keyMap struct {
 	Up, Down, Left, Right key.Binding
 	PageUp, PageDown      key.Binding
+	Top, Bottom, Sort     key.Binding
 	Enter, Back           key.Binding
 	Filter, New, Resume   key.Binding
 	NextTab, PrevTab      key.Binding
@@ -20,6 +21,9 @@ func newKeyMap() keyMap {
 		Right:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "right")),
 		PageUp:    key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
 		PageDown:  key.NewBinding(key.WithKeys("pgdown", "f", "space"), key.WithHelp("pgdn", "page down")),
+		Top:       key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/home", "first")),
+		Bottom:    key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G/end", "last")),
+		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),

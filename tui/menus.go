@@ -8,7 +8,6 @@ import (
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
@@ -103,9 +102,11 @@ func otherMenu(prev *menu) *menu {
 			huh.NewOption("Swap a failed solver's engine (an amendment, recorded)", "swap"),
 			huh.NewOption("Change a failed solver's timeout", "timeout"),
 			huh.NewOption("Pause: stop here, resume later with moot resume", "pause"),
-		).Value(&m.choice),
-		huh.NewSelect[string]().Title("Solver").Options(solvers...).Value(&m.solver),
-	))
+			huh.NewOption("← Back to the quorum menu", "back"),
+		).Value(&m.choice)),
+		huh.NewGroup(huh.NewSelect[string]().Title("Which failed solver?").Options(solvers...).Value(&m.solver)).
+			WithHideFunc(func() bool { return m.choice == "back" || m.choice == "pause" }),
+	)
 	return m
 }
 
@@ -160,10 +161,10 @@ func swapConfirmMenu(prev *menu) *menu {
 
 // timeoutMenu asks a failed solver's new timeout.
 func timeoutMenu(prev *menu) *menu {
-	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver, timeout: "20m"}
+	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver}
 	m.form = newForm(huh.NewGroup(
 		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", m.solver)).Description("an amendment, recorded; the solver is called again with it").
-			Value(&m.timeout).Validate(func(s string) error {
+			Placeholder("e.g. 20m").Value(&m.timeout).Validate(func(s string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(s))
 			if err != nil || d <= 0 {
 				return fmt.Errorf("a positive duration, e.g. 15m")
@@ -191,15 +192,14 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer) *menu {
 }
 
 // humanMenu lets the engineer pick the winning proposal by label.
-func humanMenu(prev *menu, lang bugfolder.Lang) *menu {
+func humanMenu(prev *menu) *menu {
 	m := &menu{kind: menuJudgeHuman, j: prev.j, jReply: prev.jReply}
 	var opts []huh.Option[string]
 	for _, l := range m.j.Labels {
-		opts = append(opts, huh.NewOption(fmt.Sprintf("%s — %s", lang.LabelName(l.Label), preview(l.Preview, 70)), l.Label))
+		opts = append(opts, huh.NewOption(fmt.Sprintf("%s — %s", labelWord(l.Label), preview(l.Preview, 70)), l.Label))
 	}
-	if len(opts) > 0 {
-		m.label = opts[0].Value
-	}
+	opts = append(opts, huh.NewOption("← Back to the judge menu", ""))
+	m.label = opts[0].Value
 	m.form = newForm(huh.NewGroup(
 		huh.NewSelect[string]().Title("Which proposal wins?").
 			Description("Recorded as decided by a human; the winning proposal becomes the synthesis.").

@@ -13,13 +13,15 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/harness"
 )
 
 // View draws the screen.
 func (m Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
-	v.WindowTitle = "moot"
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = m.windowTitle()
 	return v
 }
 
@@ -89,40 +91,46 @@ func (m Model) footer(help string) string {
 
 func (m Model) viewBrowser() string {
 	b := &m.browser
-	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+m.opts.Register.Root)
+	l := m.lay
+	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+filepath.Join(filepath.Base(m.opts.Register.Project), bugfolder.RootName))
 	count := fmt.Sprintf("%d bugs", len(b.rows))
+	if len(b.visible) > 0 {
+		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
+	}
 	if b.loading {
 		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows))
+	}
+	if b.sortBy != "" {
+		count += " · " + b.sortName()
 	}
 	if med, n := b.medianHealth(); n > 0 {
 		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
 	}
-	head := title + "\n" + m.st.Subtle.Render(count)
-	h := m.listHeight()
-	list := ""
+	second := m.st.Subtle.Render(count)
+	if b.filtering || b.filter.Value() != "" {
+		match := fmt.Sprintf(" %d of %d match", len(b.visible), len(b.rows))
+		second = b.filter.View() + m.st.Subtle.Render(match)
+	}
+	list := b.renderRows(m.st, l.listW, l.rows)
 	var body string
-	switch mode, listW, listH := m.browserLayout(); mode {
+	switch l.browseMode {
 	case "side":
-		list = b.renderRows(m.st, listW, h)
-		if b.filtering || b.filter.Value() != "" {
-			list = b.filter.View() + "\n" + list
-		}
-		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(listW).Height(h).Render(list), " ", m.viewPreview(m.w-listW-1, h))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.viewPreview(l.prevW, l.prevH))
 	case "stacked":
-		list = b.renderRows(m.st, m.w, listH)
-		if b.filtering || b.filter.Value() != "" {
-			list = b.filter.View() + "\n" + list
-		}
-		body = lipgloss.NewStyle().Height(listH).Render(list) + "\n" + m.viewPreview(m.w, h-listH)
+		body = padLines(list, l.listH) + "\n" + m.viewPreview(l.prevW, l.prevH)
 	default:
-		list = b.renderRows(m.st, m.w, h)
-		if b.filtering || b.filter.Value() != "" {
-			list = b.filter.View() + "\n" + list
-		}
 		body = list
 	}
-	help := helpLine(m.keys.Up, m.keys.Down, m.keys.Enter, m.keys.Filter, m.keys.New, m.keys.Resume, m.keys.Help, m.keys.Quit)
-	return head + "\n" + lipgloss.NewStyle().Height(h+1).Render(body) + "\n" + m.footer(help)
+	help := "↑↓ move · enter open · / filter · s sort · n new · r resume · ? keys · q quit"
+	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.footer(help)
+}
+
+// boolInt is 1 for true.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // previewKey names the preview of the selected row.
@@ -141,34 +149,9 @@ func (m Model) previewKey(width int) (docKey, bool) {
 	return docKey{s.Bug.Path(), width, ""}, true
 }
 
-// browserLayout places the preview: beside the list on wide screens,
-// under it on tall ones, nowhere on small ones. It returns the list's
-// width and height.
-func (m Model) browserLayout() (mode string, listW, listH int) {
-	h := m.listHeight()
-	switch {
-	case m.w >= 170:
-		return "side", max(110, m.w*2/3), h
-	case h >= 16:
-		rows := len(m.browser.visible) + 2
-		if m.browser.filtering || m.browser.filter.Value() != "" {
-			rows++
-		}
-		return "stacked", m.w, max(5, min(rows, h/2))
-	}
-	return "none", m.w, h
-}
-
-// previewWidth is the inner width of the preview pane.
+// previewWidth is the inner width of the preview pane (false: no preview).
 func (m Model) previewWidth() (int, bool) {
-	mode, listW, _ := m.browserLayout()
-	switch mode {
-	case "side":
-		return m.w - listW - 3, true
-	case "stacked":
-		return m.w - 2, true
-	}
-	return 0, false
+	return m.lay.prevInnerW, m.lay.browseMode != "none"
 }
 
 func (m *Model) wantPreview() []tea.Cmd {
@@ -215,7 +198,7 @@ func (m Model) viewPreview(w, h int) string {
 	}
 	lines := strings.Split(out, "\n")
 	if len(lines) > h-2 {
-		lines = lines[:h-2]
+		lines = lines[:max(0, h-2)]
 	}
 	return box.Render(strings.Join(lines, "\n"))
 }
@@ -223,7 +206,10 @@ func (m Model) viewPreview(w, h int) string {
 func (m Model) viewWizard() string {
 	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up a debate")
 	form := m.wiz.form.View()
-	help := "enter next · shift+tab back · ↑/↓ choose · esc leave"
+	help := "enter next · shift+tab/esc back · ↑/↓ choose"
+	if m.wiz.stage == stageBasics && m.wiz.form.GetFocusedField() == m.wiz.first {
+		help += " · esc leave"
+	}
 	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-4).Render(form) + "\n" + m.footer(help)
 }
 
@@ -235,8 +221,8 @@ func (m Model) viewCost() string {
 	if s.Bug.Title != "" {
 		title += " — " + s.Bug.Title
 	}
-	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(title) + "\n\n")
-	fmt.Fprintf(&b, "  mode %s · N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", m.st.Bold.Render(string(s.Mode)), s.N, s.R, len(s.Critics), s.Judge)
+	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
+	b.WriteString(wrapIndent(fmt.Sprintf("mode %s · N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s", m.st.Bold.Render(string(s.Mode)), s.N, s.R, len(s.Critics), s.Judge), m.lay.w-2, "  ") + "\n")
 	switch {
 	case c.err != nil:
 		b.WriteString("\n" + m.st.Error.Render("  "+c.err.Error()) + "\n")
@@ -249,7 +235,12 @@ func (m Model) viewCost() string {
 			fmt.Fprintf(&b, "  P     %s bytes ≈ %s tokens, %d part(s)\n", fmtInt(s.Problem.Bytes()), fmtInt(s.Problem.Tokens()), len(s.Problem.Parts))
 		}
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "  %-16s %-16s %5s %11s %11s  %s\n", "ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)")
+		// the money column keeps its width; the names give way
+		nameW := max(8, min(16, (m.lay.w-2-2-6-12-12-2-len("≈$0.00+unknown")-1)/2))
+		row := func(name, roles, calls, in, out, cost string) {
+			fmt.Fprintf(&b, "  %s %s %5s %11s %11s  %s\n", padRight(ansi.Truncate(name, nameW, "…"), nameW), padRight(ansi.Truncate(roles, nameW, "…"), nameW), calls, in, out, cost)
+		}
+		row("ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)")
 		for _, e := range p.Engines {
 			cost := "≈" + engine.USD(e.USD)
 			if !e.PriceKnown {
@@ -259,13 +250,13 @@ func (m Model) viewCost() string {
 			if e.External {
 				name += " ⇄"
 			}
-			fmt.Fprintf(&b, "  %-16s %-16s %5d %11s %11s  %s\n", ansi.Truncate(name, 16, "…"), ansi.Truncate(e.Roles, 16, "…"), e.Calls, "≈"+fmtTokens(e.Input), "≈"+fmtTokens(e.Output), cost)
+			row(name, e.Roles, fmt.Sprint(e.Calls), "≈"+fmtTokens(e.Input), "≈"+fmtTokens(e.Output), cost)
 		}
 		total := "≈" + engine.USD(p.USD)
 		if !p.USDKnown {
-			total += " + unknown"
+			total += "+unknown"
 		}
-		fmt.Fprintf(&b, "  %-16s %-16s %5d %11s %11s  %s\n", "total", "", p.Calls.Total, "≈"+fmtTokens(p.Input), "≈"+fmtTokens(p.Output), m.st.Bold.Render(total))
+		row("total", "", fmt.Sprint(p.Calls.Total), "≈"+fmtTokens(p.Input), "≈"+fmtTokens(p.Output), m.st.Bold.Render(total))
 		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
 		if len(p.Warnings) > 0 {
 			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
@@ -289,8 +280,12 @@ func (m Model) viewCost() string {
 		}
 	}
 	b.WriteString("\n")
-	body := lipgloss.NewStyle().Height(m.h - 2).Render(b.String())
-	return body + "\n" + m.footer("←/→ choose · enter confirm · esc cancel")
+	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
+	esc := "esc cancel"
+	if m.wiz != nil {
+		esc = "esc back to the setup"
+	}
+	return body + "\n" + m.footer("←/→ choose · enter confirm · "+esc)
 }
 
 // wrapIndent wraps text to width, indenting continuation lines.
@@ -327,16 +322,7 @@ func (m Model) viewDebate() string {
 	if m.zoom {
 		return m.viewZoom()
 	}
-	// header
-	roundInfo := fmt.Sprintf("round %d of %d", d.current, d.r)
-	state := d.state
-	if d.state == "running" && !m.running && !d.live {
-		state = "interrupted"
-	}
-	head := fmt.Sprintf("%s %s · %s · %s · %s · calls %d/%d · %s tokens · %s",
-		m.st.Title.Render(d.bugID), m.st.Subtle.Render(ansi.Truncate(d.title, 40, "…")),
-		string(d.mode), roundInfo, fmtDur(d.elapsed(m.now)), d.callsDone, d.callsPlanned, fmtTokens(d.tokens), engine.USD(d.usd))
-	head += " · " + m.st.Badge(state)
+	head := m.debateHeader()
 	// tabs
 	var tabs []string
 	for i, t := range m.tabNames() {
@@ -346,7 +332,7 @@ func (m Model) viewDebate() string {
 			tabs = append(tabs, m.st.Tab.Render(t))
 		}
 	}
-	bodyH := m.bodyHeight()
+	bodyH := m.lay.bodyH
 	var body string
 	switch {
 	case m.tab == 0:
@@ -363,11 +349,105 @@ func (m Model) viewDebate() string {
 	if d.reason != "" && !m.running && d.state != "done" {
 		help = d.reason
 	}
-	out := ansi.Truncate(head, m.w, "…") + "\n" + strings.Join(tabs, "  ") + "\n" + body + "\n" + m.footer(help)
-	if m.menu != nil {
-		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
+	if note := m.stateNote(); note != "" {
+		help = note
+	}
+	tabLine := strings.Join(tabs, "  ")
+	if d.of > 1 {
+		tabLine += m.st.Subtle.Render(fmt.Sprintf("   debate %d of %d · a older", d.nth, d.of))
+	}
+	if m.menu != nil && m.menuHidden {
+		return head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" +
+			m.st.Warning.Render(ansi.Truncate("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom", m.w, "…"))
+	}
+	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
+	if m.menu != nil && !m.menuHidden {
+		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(m.menuKeys())))
 	}
 	return out
+}
+
+// debateHeader is the live header: the bug, its title, then round,
+// elapsed, calls, tokens, money and status. The title gives way first,
+// then the figures take their short forms; the figures are never cut.
+func (m Model) debateHeader() string {
+	d := m.deb
+	state := m.stateWord()
+	long := []string{string(d.mode), fmt.Sprintf("round %d of %d", d.current, d.r), fmtDur(d.elapsed(m.now)),
+		fmt.Sprintf("calls %d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
+	short := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
+		fmt.Sprintf("%d/%d calls", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
+	tight := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
+		fmt.Sprintf("%d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()), m.money(d.usd)}
+	id := m.st.Title.Render(d.bugID)
+	for _, figs := range [][]string{long, short, tight} {
+		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
+		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
+		if room >= 0 {
+			title := ""
+			if room >= 8 && d.title != "" {
+				title = " " + m.st.Subtle.Render(ansi.Truncate(d.title, room-1, "…"))
+			}
+			return id + title + tail
+		}
+	}
+	tail := " · " + strings.Join(tight, " · ") + " · " + m.st.Badge(state)
+	return ansi.Truncate(id+tail, m.lay.w, "…")
+}
+
+// stateWord is the debate's status as the header says it: the words of
+// moot list and the browser.
+func (m Model) stateWord() string { return m.deb.state }
+
+// stateNote says what the status means for a debate this UI does not run.
+func (m Model) stateNote() string {
+	d := m.deb
+	switch {
+	case m.running || d.live || d.state != "running":
+		return ""
+	case d.heldBy != "":
+		return "another moot process runs this debate: " + d.heldBy
+	}
+	return "no moot process runs this debate (interrupted): r resumes it"
+}
+
+// money prints a debate's cost so far; "unknown" when an engine in it has
+// no known price and nothing priced was spent.
+func (m Model) money(usd float64) string {
+	if !m.priceUnknown() {
+		return engine.USD(usd)
+	}
+	if usd > 0 {
+		return engine.USD(usd) + "+unknown"
+	}
+	return "unknown"
+}
+
+// priceUnknown reports whether an engine of the debate has no price.
+func (m Model) priceUnknown() bool {
+	if m.opts.Config == nil || m.deb == nil {
+		return false
+	}
+	for _, name := range m.deb.engines() {
+		ec, err := m.opts.Config.Engine(name)
+		if err != nil || harness.LimitsOf(ec).Price == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// menuKeys are the keys that work in the open menu.
+func (m Model) menuKeys() string {
+	switch m.menu.kind {
+	case menuQuorum, menuJudge:
+		return "↑/↓ choose · enter confirm · esc read the panes first"
+	case menuQuit:
+		return "↑/↓ choose · enter confirm · esc keep watching"
+	case menuTimeout:
+		return "type a duration · enter confirm · esc back"
+	}
+	return "↑/↓ choose · enter confirm · esc back"
 }
 
 // padLines makes text exactly h lines tall.
@@ -404,6 +484,9 @@ func (m Model) finalDocWidth() int { return m.w - 2 }
 // degraded, health, cost against the estimate, convergence, the answer.
 func (m Model) viewFinal(h int) string {
 	d := m.deb
+	if d.state == "judge-failed" && !m.running && m.menu == nil {
+		return m.viewJudgeFailed(h)
+	}
 	if m.running || d.judge.path == "" {
 		if d.judge.status == "" {
 			return m.st.Subtle.Render("the judge has not run yet")
@@ -413,7 +496,7 @@ func (m Model) viewFinal(h int) string {
 	f := m.finalFile()
 	var lines []string
 	if f != nil {
-		win := d.lang.LabelName(f.Winner)
+		win := labelWord(f.Winner)
 		if f.WinnerSolver != "" {
 			win += " (" + f.WinnerSolver + ")"
 		}
@@ -448,6 +531,45 @@ func (m Model) viewFinal(h int) string {
 	return head + "\n" + m.viewDoc(docKey{path: d.judge.path, width: m.finalDocWidth()}, max(1, rest))
 }
 
+// viewJudgeFailed says that the judge failed, why, and what can be done
+// (the judge-failure menu, opened by resuming), above its last attempt.
+func (m Model) viewJudgeFailed(h int) string {
+	d := m.deb
+	why := d.judge.err
+	if why == "" {
+		why = "its answer could not be used"
+	}
+	w := max(20, m.lay.w-2)
+	lines := []string{
+		m.st.Error.Render(fmt.Sprintf("The judge failed (attempt %d)", max(1, d.judge.attempt))),
+		m.st.Warning.Render(wrapText("why: "+clipLine(why, 400), w)),
+		"Nothing is invented: every attempt is kept in the judge's folder.",
+		"",
+	}
+	switch {
+	case d.heldBy != "":
+		lines = append(lines, m.st.Subtle.Render("another moot process runs this debate ("+d.heldBy+"); it asks there"))
+	default:
+		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
+			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))
+	}
+	head := strings.Join(lines, "\n")
+	rest := h - lipgloss.Height(head) - 1
+	if rest < 4 || d.judge.status == "" {
+		return head
+	}
+	return head + "\n" + m.renderPanes([]*pane{d.judge}, m.w, rest)
+}
+
+// labelWord names an anonymized proposal in the UI's language ("proposal
+// B"); the documents keep their own ("Proposta B").
+func labelWord(label string) string {
+	if label == "" {
+		return "—"
+	}
+	return "proposal " + label
+}
+
 // finalFile is the parsed final answer, read when the debate view was built
 // or when the run finished.
 func (m Model) finalFile() *bugfolder.Final {
@@ -479,7 +601,11 @@ func (m Model) viewZoom() string {
 	} else {
 		title = m.tabNames()[m.tab]
 	}
-	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + m.footer("↑/↓/pgup/pgdn scroll · esc back")
+	keys := "↑/↓/pgup/pgdn scroll · esc back"
+	if m.menu != nil {
+		keys += " · a decision waits"
+	}
+	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + m.footer(keys)
 }
 
 // viewHelp lists the keys of the screen.
@@ -488,9 +614,10 @@ func (m Model) viewHelp() string {
 	k := m.keys
 	switch m.screen {
 	case scrBrowser:
-		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"/", "filter by id, title, context, status"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"?", "this help"}, {"q", "quit"}}
+		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md in $PAGER (else $EDITOR)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
+			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"●", "a moot process is running this debate now"}}
 	default:
-		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document (glamour once finished)"}, {"esc", "back from a zoom"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
+		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"esc", "back from a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 	}
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render("Keys") + "\n\n")

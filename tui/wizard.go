@@ -32,6 +32,11 @@ type wizard struct {
 	probing bool
 	stage   int
 	form    *huh.Form
+	// first is the stage's first field that takes focus, and fields how
+	// many take it: back keys leave the stage from its first field, and
+	// coming back lands on its last.
+	first  huh.Field
+	fields int
 
 	mode      string
 	nStr      string
@@ -169,6 +174,7 @@ func positive(min int, what string) func(string) error {
 // build makes the form of the current stage.
 func (w *wizard) build() {
 	var groups []*huh.Group
+	var focusable []huh.Field
 	switch w.stage {
 	case stageBasics:
 		var fields []huh.Field
@@ -191,6 +197,7 @@ func (w *wizard) build() {
 			),
 		)
 		groups = append(groups, huh.NewGroup(fields...))
+		focusable = fields[1:]
 	case stageEngines:
 		opts := w.engineOptions()
 		var fields []huh.Field
@@ -225,17 +232,50 @@ func (w *wizard) build() {
 			}),
 		)
 		groups = append(groups, huh.NewGroup(fields...))
+		for _, f := range fields {
+			if _, note := f.(*huh.Note); !note {
+				focusable = append(focusable, f)
+			}
+		}
 	case stageConfirm:
 		ext := w.externals()
 		w.confirm = false
-		groups = append(groups, huh.NewGroup(
-			huh.NewConfirm().
-				Title("Send this bug to external engines?").
-				Description(fmt.Sprintf("%s will receive the bug (bug.md, its evidence and the located spec) and the proposals.", strings.Join(ext, ", "))).
-				Affirmative("Yes, send it").Negative("No, go back").Value(&w.confirm),
-		))
+		c := huh.NewConfirm().
+			Title("Send this bug to external engines?").
+			Description(fmt.Sprintf("%s will receive the bug (bug.md, its evidence and the located spec) and the proposals.", strings.Join(ext, ", "))).
+			Affirmative("Yes, send it").Negative("No, go back").Value(&w.confirm)
+		groups = append(groups, huh.NewGroup(c))
+		focusable = []huh.Field{c}
 	}
 	w.form = huh.NewForm(groups...).WithShowHelp(false).WithTheme(huh.ThemeFunc(huh.ThemeCharm))
+	w.first, w.fields = nil, 0
+	for _, f := range focusable {
+		if w.first == nil {
+			w.first = f
+		}
+		w.fields++
+	}
+}
+
+// back goes to the previous stage (false on the first).
+func (w *wizard) back() bool {
+	switch w.stage {
+	case stageEngines:
+		w.stage = stageBasics
+	case stageConfirm:
+		w.stage = stageEngines
+	default:
+		return false
+	}
+	w.build()
+	return true
+}
+
+// focusLast moves the form's focus to its last field.
+func (w *wizard) focusLast() {
+	for i := 1; i < w.fields; i++ {
+		w.form.Update(huh.NextField())
+	}
 }
 
 // solvers is the engine of each solver.

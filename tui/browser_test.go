@@ -1,0 +1,202 @@
+package tui
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/testutil"
+)
+
+var (
+	reg2000Once sync.Once
+	reg2000Dir  string
+	reg2000Err  error
+)
+
+// register2000 generates, once per test binary, a register of 2,000 bugs.
+func register2000(t *testing.T) *bugfolder.Register {
+	t.Helper()
+	reg2000Once.Do(func() {
+		reg2000Dir, reg2000Err = osMkdirTemp("moot-2000-")
+		if reg2000Err == nil {
+			reg2000Err = testutil.GenerateRegister(reg2000Dir, 2000)
+		}
+	})
+	if reg2000Err != nil {
+		t.Fatal(reg2000Err)
+	}
+	reg, err := bugfolder.FindRoot(reg2000Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// loadBig opens the browser on the 2,000-bug register and reads it all.
+func loadBig(t *testing.T, w, h int) Model {
+	t.Helper()
+	patientCommands(t, 5*time.Second) // reading a bug of 2,000 on a loaded machine
+	f := &fixture{reg: register2000(t), cfg: harness.BuiltinConfig()}
+	f.proj = f.reg.Project
+	return loadBrowser(t, f, w, h)
+}
+
+// onScreen reports whether the selected row is drawn, with the cursor.
+func selectedOnScreen(m Model) bool {
+	r := m.browser.selected()
+	if r == nil {
+		return false
+	}
+	for _, l := range strings.Split(screenText(m, ""), "\n") {
+		if strings.HasPrefix(l, "▸") && strings.Contains(l, r.name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBrowserKeepsTheSelectionOnScreen walks a 2,000-bug register at the
+// sizes people use: every move leaves the selected row drawn, and Enter
+// opens the row that is drawn as selected.
+func TestBrowserKeepsTheSelectionOnScreen(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {140, 45}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := loadBig(t, size[0], size[1])
+			steps := []struct {
+				keys   []string
+				cursor int
+			}{
+				{repeat("j", 30), 30},
+				{[]string{"pgdown"}, 30 + m.lay.rows},
+				{[]string{"pgup", "pgup"}, 30 - m.lay.rows},
+				{[]string{"G"}, 1999},
+				{[]string{"k", "k"}, 1997},
+				{[]string{"end"}, 1999},
+				{[]string{"g"}, 0},
+				{[]string{"home"}, 0},
+			}
+			for _, s := range steps {
+				m = keys(t, m, s.keys...)
+				if want := max(0, s.cursor); m.browser.cursor != want {
+					t.Errorf("after %v: cursor %d, want %d", s.keys, m.browser.cursor, want)
+				}
+				if !selectedOnScreen(m) {
+					t.Errorf("after %v the selected row %d is off screen:\n%s", s.keys, m.browser.cursor, screenText(m, ""))
+				}
+			}
+			m = keys(t, m, "G", "enter")
+			last := m.browser.rows[m.browser.visible[1999]].sum.Bug.ID
+			if m.screen != scrDebate || m.deb == nil || m.deb.bugID != last {
+				t.Errorf("enter on the last row opened %v, want %s", m.deb, last)
+			}
+		})
+	}
+}
+
+func repeat(k string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = k
+	}
+	return out
+}
+
+// TestBrowserFilterCountAndSort: the filter says how many bugs match, and
+// s orders the list by date, status, cost and health keeping the
+// selected bug selected.
+func TestBrowserFilterCountAndSort(t *testing.T) {
+	m := loadBig(t, 80, 24)
+	m = keys(t, m, "/", "1", "9", "9")
+	text := screenText(m, "")
+	n := len(m.browser.visible)
+	if n == 0 || n == 2000 || !strings.Contains(text, fmt.Sprintf("%d of 2000 match", n)) {
+		t.Errorf("filter 199: %d visible\n%s", n, text)
+	}
+	m = keys(t, m, "esc")
+	m = keys(t, m, "j", "j", "j")
+	sel := m.browser.selected().name()
+	costs := func() []float64 {
+		var out []float64
+		for _, i := range m.browser.visible {
+			out = append(out, m.browser.rows[i].sum.CostUSD)
+		}
+		return out
+	}
+	for _, want := range []string{"date", "status", "cost"} {
+		m = keys(t, m, "s")
+		if m.browser.sortBy != want {
+			t.Fatalf("sort %q, want %q", m.browser.sortBy, want)
+		}
+		if m.browser.selected().name() != sel || !selectedOnScreen(m) {
+			t.Errorf("sorting by %s lost the selected bug %s", want, sel)
+		}
+	}
+	c := costs()
+	for i := 1; i < len(c); i++ {
+		if c[i] > c[i-1] {
+			t.Fatalf("by cost: row %d costs %v after %v", i, c[i], c[i-1])
+		}
+	}
+	if !strings.Contains(screenText(m, ""), "costliest first") {
+		t.Error("the screen does not say the order")
+	}
+}
+
+// TestBrowserColumnsAt80: at 80 columns titles are visible and the marks
+// of closed and restricted bugs are drawn whole; ? explains them.
+func TestBrowserColumnsAt80(t *testing.T) {
+	f := newFixture(t)
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := loadBrowser(t, f, size[0], size[1])
+			text := screenText(m, f.proj)
+			for _, want := range []string{"⊘  BUG-20260610-K4M1", "⚑ BUG-20260720-R5T6", "Cupom expirado", "Invoice total"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("%dx%d lacks %q:\n%s", size[0], size[1], want, text)
+				}
+			}
+			goldenScreen(t, m, f.proj)
+			m = keys(t, m, "?")
+			help := screenText(m, f.proj)
+			for _, want := range []string{"⊘", "closed by DONE.md", "⚑", "restricted", "g/G"} {
+				if !strings.Contains(help, want) {
+					t.Errorf("help lacks %q:\n%s", want, help)
+				}
+			}
+		})
+	}
+}
+
+// TestBrowserFlowOn2000Bugs drives a real program: End, then Enter opens
+// the last bug.
+func TestBrowserFlowOn2000Bugs(t *testing.T) {
+	reg := register2000(t)
+	tm := teatest.NewTestModel(t, New(Options{Register: reg, Config: harness.BuiltinConfig()}), teatest.WithInitialTermSize(80, 24))
+	waitFor := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
+			teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor("BUG-20260101-0000")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnd})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter}) // read or not yet, it opens
+	waitFor("Round 2")
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"}) // back to the browser
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	if final.browser.cursor != 1999 {
+		t.Errorf("cursor %d after End", final.browser.cursor)
+	}
+	if want := final.browser.selected().dir.Dir; !strings.HasPrefix(final.out.Dir, want) {
+		t.Errorf("opened %s, want the last bug %s", final.out.Dir, want)
+	}
+}

@@ -1,0 +1,75 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// TestFiguresAfterResume: a debate that ran 30 s, stopped, and ran 10 s
+// more an hour later shows 40 s (not the hour between); after a resume
+// the clock goes on from there; the call counter is the event log's
+// (an attempt retried at once is a call too: a model call was made);
+// tokens move while a call streams.
+func TestFiguresAfterResume(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "9") // X9Z2: an interrupted debate, in English
+	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	t0 := fixedNow.Add(-2 * time.Hour)
+	at := func(d time.Duration) string { return `"time":"` + t0.Add(d).Format(time.RFC3339Nano) + `"` }
+	log := strings.Join([]string{
+		`{"type":"setup",` + at(0) + `}`,
+		`{"type":"call_finished",` + at(10*time.Second) + `,"round":0,"solver_id":"agent-1","status":"error","error":"connection refused (retrying once)"}`,
+		`{"type":"call_finished",` + at(20*time.Second) + `,"round":0,"solver_id":"agent-1","status":"ok"}`,
+		`{"type":"call_finished",` + at(21*time.Second) + `,"round":0,"solver_id":"agent-2","status":"timeout"}`,
+		`{"type":"call_finished",` + at(25*time.Second) + `,"round":0,"solver_id":"agent-3","status":"ok"}`,
+		`{"type":"call_finished",` + at(30*time.Second) + `,"round":0,"solver_id":"agent-2","status":"ok"}`,
+		`{"type":"resumed",` + at(time.Hour) + `}`,
+		`{"type":"call_finished",` + at(time.Hour+10*time.Second) + `,"round":1,"solver_id":"agent-1","status":"ok"}`,
+	}, "\n") + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "events.jsonl"), []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := loadBrowser(t, f, 100, 30)
+	m = keys(t, m, "j", "enter")
+	if m.deb == nil || m.deb.bugID != bug.ID {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	if got := m.deb.elapsed(fixedNow); got != 40*time.Second {
+		t.Errorf("elapsed %v, want the 40s of its two sessions", got)
+	}
+	if m.deb.callsDone != 6 {
+		t.Errorf("calls %d, want the log's 6 (4 files: agent-1 retried once, agent-2 ran twice in round 0)", m.deb.callsDone)
+	}
+	if text := screenText(m, f.proj); !strings.Contains(text, "40.0s") || !strings.Contains(text, "calls 6/") {
+		t.Errorf("header:\n%s", strings.SplitN(text, "\n", 2)[0])
+	}
+
+	// resume: the clock goes on from the total
+	m.running, m.deb.live = true, true
+	m = pump(t, m, engineMsg{events: []engine.Event{
+		{Type: engine.EvResumed, Path: dir, Time: fixedNow.Add(-5 * time.Second)},
+		{Type: engine.EvCallStarted, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Attempt: 1, Time: fixedNow.Add(-4 * time.Second)},
+	}})
+	m = pump(t, m, tickMsg(fixedNow))
+	if got := m.deb.elapsed(m.now); got != 45*time.Second {
+		t.Errorf("elapsed after resume %v, want 40s + 5s", got)
+	}
+	before := m.deb.liveTokens()
+	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Text: strings.Repeat("token ", 400)}}})
+	if after := m.deb.liveTokens(); after <= before {
+		t.Errorf("tokens did not move while the call streamed: %d → %d", before, after)
+	}
+	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 100, TokensOut: 50}}})
+	if m.deb.callsDone != 7 || m.deb.liveTokens() != m.deb.tokens {
+		t.Errorf("after the call: calls %d, tokens %d (finished %d)", m.deb.callsDone, m.deb.liveTokens(), m.deb.tokens)
+	}
+	if text := screenText(m, f.proj); !strings.Contains(text, "running") || strings.Contains(text, "interrupted") {
+		t.Errorf("the header's status word:\n%s", text)
+	}
+}

@@ -1,0 +1,140 @@
+package tui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// notify rings the terminal's bell and, where the terminal shows them,
+// posts a desktop notification (OSC 9): a debate finished or needs a
+// decision.
+func notify(text string) tea.Cmd {
+	seq := "\a"
+	switch os.Getenv("TERM_PROGRAM") {
+	case "iTerm.app", "WezTerm", "ghostty":
+		seq += "\x1b]9;moot: " + clipLine(sanitize(text), 120) + "\x07"
+	}
+	return tea.Raw(seq)
+}
+
+// windowTitle names the screen in the terminal's title: the debate and its
+// status, marked when a decision waits.
+func (m Model) windowTitle() string {
+	if m.screen != scrDebate || m.deb == nil {
+		return "moot"
+	}
+	t := "moot · " + m.deb.bugID + " · " + m.deb.state
+	if m.menu != nil && m.menu.kind != menuQuit {
+		t = "⚠ " + t + " · a decision waits"
+	}
+	return t
+}
+
+// focusedPath is the file of what has the focus: the pane's answer, the
+// tab's document, or the bug's folder in the browser.
+func (m Model) focusedPath() string {
+	if m.screen == scrBrowser {
+		if r := m.browser.selected(); r != nil {
+			return r.dir.Dir
+		}
+		return ""
+	}
+	if m.deb == nil {
+		return ""
+	}
+	if k := m.zoomDocKey(); k.path != "" {
+		return k.path
+	}
+	if p := m.zoomPane(); p != nil {
+		return p.path
+	}
+	return ""
+}
+
+// copyPath puts a path on the clipboard (OSC 52) and says so.
+func (m Model) copyPath(path string) tea.Cmd {
+	if path == "" {
+		return statusCmd("nothing to copy here: the focused pane has no file yet")
+	}
+	return tea.Batch(tea.SetClipboard(path), statusCmd("copied "+m.opts.Register.Rel(path)))
+}
+
+// openFile shows a file in $PAGER (else $EDITOR, else less), giving it the
+// terminal until it exits.
+func (m Model) openFile(path string) tea.Cmd {
+	if path == "" {
+		return statusCmd("nothing to open here: the focused pane has no file yet")
+	}
+	if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+		return statusCmd("o opens a file; " + filepath.Base(path) + " is not one")
+	}
+	argv := strings.Fields(os.Getenv("PAGER"))
+	if len(argv) == 0 {
+		argv = strings.Fields(os.Getenv("EDITOR"))
+	}
+	if len(argv) == 0 {
+		argv = []string{"less"}
+	}
+	c := exec.Command(argv[0], append(argv[1:], path)...)
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		if err != nil {
+			return statusMsg(argv[0] + " failed: " + err.Error())
+		}
+		return nil
+	})
+}
+
+// wheel scrolls what is under the pointer: the zoom, or the browser's list.
+func (m Model) wheel(msg tea.MouseWheelMsg) Model {
+	up := msg.Button == tea.MouseWheelUp
+	switch {
+	case m.menu != nil && !m.menuHidden:
+	case m.screen == scrDebate && m.zoom:
+		if up {
+			m.zoomVP.ScrollUp(3)
+		} else {
+			m.zoomVP.ScrollDown(3)
+		}
+	case m.screen == scrBrowser:
+		d := 1
+		if up {
+			d = -1
+		}
+		m.browser.move(d, m.lay.rows)
+	}
+	return m
+}
+
+// click focuses the pane under the pointer, or selects a browser row.
+func (m Model) click(msg tea.MouseClickMsg) Model {
+	if m.menu != nil && !m.menuHidden {
+		return m
+	}
+	y := msg.Y - m.lay.top
+	switch {
+	case m.screen == scrBrowser:
+		row := y - 3 // title, count, heading
+		if row >= 0 && row < m.lay.rows {
+			off := visibleOffset(m.browser.offset, m.browser.cursor, m.lay.rows, len(m.browser.visible))
+			if i := off + row; i < len(m.browser.visible) {
+				m.browser.cursor = i
+				m.browser.keepVisible(m.lay.rows)
+			}
+		}
+	case m.screen == scrDebate && m.deb != nil && !m.zoom && m.roundOfTab() >= 0:
+		panes := m.focusedPanes()
+		cols, rows := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
+		pw, ph := m.lay.bodyW/cols, m.lay.bodyH/rows
+		by := y - 2 // header, tabs
+		if by >= 0 && pw > 0 && ph > 0 {
+			if i := (by/ph)*cols + msg.X/pw; i < len(panes) && msg.X/pw < cols {
+				m.focus = i
+			}
+		}
+	}
+	return m
+}

@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// TestHabits: a click focuses a pane, a zoom starts at the top and stays
+// put when scrolled up while the pane streams, y copies the focused file's
+// path, the window title says when a decision waits, and a document
+// rendered for the other background is not shown.
+func TestHabits(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 120, 30)
+	// three panes side by side: a click on the third focuses it
+	m = pump(t, m, tea.MouseClickMsg{X: 100, Y: 5, Button: tea.MouseLeft})
+	if m.focus != 2 {
+		t.Errorf("click on the third pane: focus %d", m.focus)
+	}
+	// zoom the streaming pane, scroll up, stream more: it stays put
+	m = pump(t, m, tea.MouseClickMsg{X: 50, Y: 5, Button: tea.MouseLeft})
+	long := strings.Repeat("linha\n", 200)
+	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: long}}})
+	m = keys(t, m, "enter")
+	if !m.zoom || m.zoomVP.YOffset() != 0 {
+		t.Fatalf("a zoom starts at the top: offset %d", m.zoomVP.YOffset())
+	}
+	m.zoomVP.GotoBottom()
+	m = pump(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	at := m.zoomVP.YOffset()
+	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: long}}})
+	if m.zoomVP.YOffset() != at {
+		t.Errorf("scrolled up, the zoom moved from %d to %d as the pane streamed", at, m.zoomVP.YOffset())
+	}
+	m = keys(t, m, "esc")
+	// y on a pane without a file yet says so; the title marks a decision
+	if _, cmd := m.Update(keyMsg("y")); cmd == nil {
+		t.Error("y does nothing")
+	}
+	reply := make(chan quorumAnswer, 1)
+	m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), reply}})
+	if title := m.View().WindowTitle; !strings.Contains(title, "a decision waits") || !strings.Contains(title, "BUG-20260715-A7K3") {
+		t.Errorf("window title %q", title)
+	}
+	// a preview rendered for the dark background before the light one was known
+	k := docKey{path: "/x.md", width: 80}
+	m = pump(t, m, tea.BackgroundColorMsg{Color: lipgloss.Color("#ffffff")})
+	m = pump(t, m, docMsg{key: k, out: "dark", style: glamourStyle(true, false)})
+	if _, ok := m.docs[k]; ok {
+		t.Error("a document rendered for the dark background was kept on a light one")
+	}
+}

@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TestJudgeFailedFinalTab: the Final tab of a judge-failed debate says the
+// judge failed, why, and how to retry, choose or cancel; r opens the judge
+// menu; the Convergence tab of a debate without a table says so in words.
+func TestJudgeFailedFinalTab(t *testing.T) {
+	f := newFixture(t)
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := loadBrowser(t, f, size[0], size[1])
+			m = keys(t, m, "j", "j", "j", "j", "enter") // M8N2, judge-failed
+			if m.deb == nil || m.deb.bugID != "BUG-20260705-M8N2" {
+				t.Fatalf("opened %+v", m.deb)
+			}
+			m.tab = m.finalTab()
+			text := screenText(m, f.proj)
+			for _, want := range []string{"The judge failed (attempt 1)", "names 2 labels", "r opens the judge menu", "--winner A"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("Final tab lacks %q:\n%s", want, text)
+				}
+			}
+			goldenScreen(t, m, f.proj)
+			m.tab = m.convTab()
+			m = pump(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]}) // renders the tab's document
+			text = screenText(m, f.proj)
+			if strings.Contains(text, "no such file") || strings.Contains(text, "open /") || !strings.Contains(text, "not written yet") {
+				t.Errorf("Convergence tab:\n%s", text)
+			}
+		})
+	}
+	// r resumes an unfinished debate (the engine asks its pending menu
+	// again); on a finished one it says there is nothing to resume
+	m := loadBrowser(t, f, 100, 30)
+	m = keys(t, m, "j", "j", "j", "j", "enter")
+	nm, cmd := m.Update(keyMsg("r"))
+	if !nm.(Model).opts.Resume || cmd == nil {
+		t.Error("r on a judge-failed debate does not resume it")
+	}
+	m = keys(t, m, "q", "k", "enter", "r") // Q2R8, done
+	if m.running || !strings.Contains(m.status, "nothing to resume") {
+		t.Errorf("r on a finished debate: running %v, status %q", m.running, m.status)
+	}
+}
+
+// TestArchivedDebatesReachable: a bug with an archived debate says which
+// of its debates is shown, and a reaches the archived one and back.
+func TestArchivedDebatesReachable(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 120, 30)
+	m = keys(t, m, "j", "j", "enter") // K4M1: one archived debate, one current
+	if m.deb == nil || m.deb.of != 2 || m.deb.nth != 2 || !strings.Contains(screenText(m, f.proj), "debate 2 of 2 · a older") {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	m = keys(t, m, "a")
+	if m.deb.nth != 1 || !strings.Contains(m.deb.dir, "debate-20260611T090000Z") {
+		t.Errorf("a shows %d of %d: %s", m.deb.nth, m.deb.of, m.deb.dir)
+	}
+	m = keys(t, m, "a")
+	if m.deb.nth != 2 || strings.Contains(m.deb.dir, "debate-2026") {
+		t.Errorf("a wraps to the newest: %d, %s", m.deb.nth, m.deb.dir)
+	}
+}

@@ -1,0 +1,106 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+func quorumLoss() engine.QuorumLoss {
+	return engine.QuorumLoss{Round: 1, Valid: 1, Needed: 2, Panel: 3, RetryCalls: 2,
+		Failed:  []engine.FailedCall{{SolverID: "agente-2", Engine: "scripted", Status: bugfolder.StatusTimeout}, {SolverID: "agente-3", Engine: "scripted", Status: bugfolder.StatusInvalidOutput}},
+		Engines: []string{"scripted", "local"}}
+}
+
+// TestQuorumMenuLetsYouRead: esc steps the quorum menu aside; the panes
+// take the keys (tabs, zoom), the footer says a decision waits, and m
+// brings the same menu back, which still answers.
+func TestQuorumMenuLetsYouRead(t *testing.T) {
+	f := newFixture(t)
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		m, _ := liveModel(t, f, size[0], size[1])
+		reply := make(chan quorumAnswer, 1)
+		m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), reply}})
+		m = keys(t, m, "esc")
+		if m.menu == nil || !m.menuHidden {
+			t.Fatalf("esc must step the menu aside, not drop it")
+		}
+		text := screenText(m, f.proj)
+		if strings.Contains(text, "What now?") || !strings.Contains(text, "a decision waits: m opens the menu") {
+			t.Errorf("%dx%d with the menu aside:\n%s", size[0], size[1], text)
+		}
+		m = keys(t, m, "tab")
+		if m.tab != 2 {
+			t.Errorf("tab while the menu waits: tab %d", m.tab)
+		}
+		m = keys(t, m, "shift+tab", "enter")
+		if !m.zoom || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP") {
+			t.Errorf("zoom while the menu waits:\n%s", screenText(m, f.proj))
+		}
+		m = keys(t, m, "esc", "m")
+		if m.zoom || m.menuHidden || !strings.Contains(screenText(m, f.proj), "What now?") {
+			t.Fatalf("m brings the menu back:\n%s", screenText(m, f.proj))
+		}
+		m = keys(t, m, "enter") // continue
+		if a := recv(t, reply); a.d.Choice != engine.QuorumContinue {
+			t.Errorf("answer %+v", a.d)
+		}
+	}
+}
+
+// TestMenusBackPaths: every follow-up menu has a way back to the menu it
+// came from, by esc and by its Back option.
+func TestMenusBackPaths(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 100, 34)
+	reply := make(chan quorumAnswer, 1)
+	m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), reply}})
+	steps := []struct {
+		keys []string
+		want menuKind
+	}{
+		{[]string{"down", "down", "down", "enter"}, menuQuorumOther},
+		{[]string{"esc"}, menuQuorum},
+		{[]string{"down", "down", "down", "enter"}, menuQuorumOther},
+		{[]string{"down", "down", "down", "enter"}, menuQuorum}, // ← Back
+		{[]string{"down", "down", "down", "enter", "enter", "enter"}, menuSwapEngine},
+		{[]string{"esc"}, menuQuorumOther},
+		{[]string{"down", "enter", "enter"}, menuTimeout},
+		{[]string{"esc"}, menuQuorumOther},
+		{[]string{"esc"}, menuQuorum},
+	}
+	for i, s := range steps {
+		m = keys(t, m, s.keys...)
+		if m.menu == nil || m.menu.kind != s.want {
+			t.Fatalf("step %d %v: menu %+v, want kind %d\n%s", i, s.keys, m.menu, s.want, screenText(m, f.proj))
+		}
+	}
+	select {
+	case a := <-reply:
+		t.Fatalf("going back answered the question: %+v", a)
+	default:
+	}
+
+	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Labels: []engine.LabelPreview{{Label: "A", Preview: "H1: a"}, {Label: "B", Preview: "H1: b"}}}
+	jreply := make(chan judgeAnswer, 1)
+	m = pump(t, m, engineMsg{then: askJudgeMsg{j, jreply}})
+	for i, s := range []struct {
+		keys []string
+		want menuKind
+	}{
+		{[]string{"down", "enter"}, menuJudgeHuman},
+		{[]string{"esc"}, menuJudge},
+		{[]string{"down", "enter"}, menuJudgeHuman},
+		{[]string{"down", "down", "enter"}, menuJudge}, // ← Back
+	} {
+		m = keys(t, m, s.keys...)
+		if m.menu == nil || m.menu.kind != s.want {
+			t.Fatalf("judge step %d %v: menu %+v\n%s", i, s.keys, m.menu, screenText(m, f.proj))
+		}
+	}
+	if !strings.Contains(screenText(m, f.proj), "esc read the panes first") {
+		t.Errorf("the menu's keys line:\n%s", screenText(m, f.proj))
+	}
+}

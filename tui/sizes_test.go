@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// TestFixedStatesAtBothSizes renders every fixed state at 80×24 and
+// 140×45 (golden files), and checks each frame fits the window and keeps
+// what the state is about.
+func TestFixedStatesAtBothSizes(t *testing.T) {
+	f := newFixture(t)
+	states := []struct {
+		name string
+		make func(w, h int) Model
+		want []string
+	}{
+		{"cost", func(w, h int) Model {
+			opts := f.options()
+			bug := f.bug(t, "7")
+			opts.Bug = bug
+			opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
+			return sized(t, opts, w, h)
+		}, []string{"Cost of the debate", "unknown price", "▸ Start ◂"}},
+		{"wizard", func(w, h int) Model {
+			opts := f.options()
+			opts.Bug = f.bug(t, "7")
+			return sized(t, opts, w, h)
+		}, []string{"BUG-20260715-A7K3", "Mode", "Solvers (N)"}},
+		{"live", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			return m
+		}, []string{"2/10", "40.0s", "running", "agente-3"}},
+		{"quorum", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			return pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})
+		}, []string{"Quorum lost in round 1", "What now?"}},
+		{"quorum-aside", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})
+			return keys(t, m, "esc")
+		}, []string{"a decision waits"}},
+		{"judge", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Labels: []engine.LabelPreview{{Label: "A", Preview: "H1: a"}, {Label: "B", Preview: "H1: b"}}}
+			return pump(t, m, engineMsg{then: askJudgeMsg{j, make(chan judgeAnswer, 1)}})
+		}, []string{"The judge failed (attempt 1)", "Choose the winner myself"}},
+		{"final", func(w, h int) Model {
+			m := loadBrowser(t, f, w, h)
+			return keys(t, m, "j", "j", "j", "enter")
+		}, []string{"Winner: proposal B (agente-1)", "done"}},
+		{"help", func(w, h int) Model {
+			m := loadBrowser(t, f, w, h)
+			return keys(t, m, "?")
+		}, []string{"Keys", "closed by DONE.md"}},
+	}
+	for _, st := range states {
+		for _, size := range [][2]int{{80, 24}, {140, 45}} {
+			w, h := size[0], size[1]
+			t.Run(fmt.Sprintf("%s/%dx%d", st.name, w, h), func(t *testing.T) {
+				m := st.make(w, h)
+				lines := strings.Split(m.Render(), "\n")
+				if len(lines) != h {
+					t.Errorf("%d lines", len(lines))
+				}
+				for i, l := range lines {
+					if n := ansi.StringWidth(l); n > w {
+						t.Errorf("line %d is %d wide", i, n)
+					}
+				}
+				text := screenText(m, f.proj)
+				for _, want := range st.want {
+					if !strings.Contains(text, want) {
+						t.Errorf("lacks %q:\n%s", want, text)
+					}
+				}
+				goldenScreen(t, m, f.proj)
+			})
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// watchEvery is how often the UI looks for debates another moot process
+// is writing: the browser's rows and a debate shown but not run here.
+const watchEvery = time.Second
+
+type (
+	// watchTickMsg asks for a look at the files on screen.
+	watchTickMsg struct{}
+	// rowsChangedMsg carries rows whose debate changed on disk, read again.
+	rowsChangedMsg struct {
+		items  []indexItem
+		stamps map[int]string
+	}
+	// debateChangedMsg says the debate on screen changed on disk.
+	debateChangedMsg struct {
+		dir   string
+		stamp string
+	}
+)
+
+func watchTick() tea.Cmd {
+	return tea.Tick(watchEvery, func(time.Time) tea.Msg { return watchTickMsg{} })
+}
+
+// debateStamp sums up what changes when a debate is written: its folder,
+// its event log (in either language's name) and its lock.
+func debateStamp(dir string) string {
+	stamp := ""
+	for _, name := range []string{"", "eventos.jsonl", "events.jsonl", bugfolder.LockFile} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			stamp += fmt.Sprintf("%d/%d;", fi.ModTime().UnixNano(), fi.Size())
+		} else {
+			stamp += "-;"
+		}
+	}
+	return stamp
+}
+
+// watchedRows are the rows worth a look: those on screen, and those whose
+// debate is running or waits for a decision.
+func (b *browser) watchedRows(rows int) []int {
+	seen := map[int]bool{}
+	var out []int
+	off := visibleOffset(b.offset, b.cursor, rows, len(b.visible))
+	for vi := off; vi < min(len(b.visible), off+rows); vi++ {
+		seen[b.visible[vi]] = true
+		out = append(out, b.visible[vi])
+	}
+	for i, r := range b.rows {
+		if !seen[i] && r.sum != nil && (r.sum.State == bugfolder.StateRunning || r.sum.State == bugfolder.StateWaiting) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// checkRowsCmd reads again the rows whose debate changed since their stamp.
+func checkRowsCmd(reg *bugfolder.Register, b *browser, rows int) tea.Cmd {
+	type job struct {
+		i     int
+		dir   bugfolder.BugDir
+		stamp string
+	}
+	var jobs []job
+	for _, i := range b.watchedRows(rows) {
+		r := b.rows[i]
+		if r.sum == nil {
+			continue // the index has not read it yet
+		}
+		jobs = append(jobs, job{i, r.dir, r.stamp})
+	}
+	return func() tea.Msg {
+		msg := rowsChangedMsg{stamps: map[int]string{}}
+		for _, j := range jobs {
+			st := debateStamp(filepath.Join(j.dir.Dir, bugfolder.DebateDir))
+			if st == j.stamp {
+				continue
+			}
+			msg.stamps[j.i] = st
+			if j.stamp == "" {
+				continue // first look: the index read it just now
+			}
+			s, err := bugfolder.IndexBug(reg, j.dir)
+			msg.items = append(msg.items, indexItem{i: j.i, sum: s, err: err})
+		}
+		return msg
+	}
+}
+
+// checkDebateCmd looks whether the debate on screen changed on disk.
+func checkDebateCmd(dir, stamp string) tea.Cmd {
+	return func() tea.Msg {
+		if st := debateStamp(dir); st != stamp {
+			return debateChangedMsg{dir: dir, stamp: st}
+		}
+		return nil
+	}
+}
+
+// onWatchTick looks at what is on screen and arms the next look.
+func (m Model) onWatchTick() (Model, tea.Cmd) {
+	cmds := []tea.Cmd{watchTick()}
+	switch {
+	case m.screen == scrBrowser && !m.browser.loading:
+		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows))
+	case m.screen == scrDebate && m.deb != nil && !m.running && m.deb.dir != "" && m.deb.state != "done":
+		cmds = append(cmds, checkDebateCmd(m.deb.dir, m.deb.stamp))
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// applyRowChanges puts rows read again into the browser.
+func (b *browser) applyRowChanges(msg rowsChangedMsg) {
+	for i, st := range msg.stamps {
+		if i < len(b.rows) {
+			b.rows[i].stamp = st
+		}
+	}
+	for _, it := range msg.items {
+		if it.i < len(b.rows) && it.sum != nil {
+			b.rows[it.i].sum, b.rows[it.i].err = it.sum, nil
+		}
+	}
+	if len(msg.items) > 0 && (b.sortBy != "" || b.filter.Value() != "") {
+		b.refilter()
+	}
+}

@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reversa/moot/harness"
+)
+
+// TestWizardBackKeys: shift+tab and esc go back a field, and from the
+// first field of a page to the last field of the page before; esc on the
+// very first field cancels; esc on the cost screen goes back to the
+// wizard's last page.
+func TestWizardBackKeys(t *testing.T) {
+	f := newFixture(t)
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  other: {kind: command, command: [y], external: false}\ndefaults: {solver: scripted, judge: scripted}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, back := range []string{"shift+tab", "esc"} {
+		t.Run(back, func(t *testing.T) {
+			opts := f.options()
+			opts.Config = cfg
+			opts.Bug = f.bug(t, "7")
+			m := sized(t, opts, 80, 24)
+			m = keys(t, m, "enter", "enter", "enter", "enter") // mode, N, R, strategy
+			if m.wiz.stage != stageEngines || m.wiz.form.GetFocusedField() != m.wiz.first {
+				t.Fatalf("stage %d", m.wiz.stage)
+			}
+			m = keys(t, m, back)
+			if m.screen != scrWizard || m.wiz.stage != stageBasics {
+				t.Fatalf("%s from the engines page: screen %v stage %d", back, m.screen, m.wiz.stage)
+			}
+			if !strings.Contains(screenText(m, f.proj), "Solver engines") {
+				t.Errorf("the basics page is not shown:\n%s", screenText(m, f.proj))
+			}
+			// back through the page's fields to its first
+			m = keys(t, m, back, back, back)
+			if m.wiz.form.GetFocusedField() != m.wiz.first {
+				t.Fatalf("%s did not reach the first field", back)
+			}
+			if back == "esc" {
+				_, cmd := m.Update(keyMsg("esc"))
+				if cmd == nil || cmd() != (tea.QuitMsg{}) {
+					t.Errorf("esc on the first field must cancel (the UI was opened on the bug: it quits)")
+				}
+				return
+			}
+			m = keys(t, m, back)
+			if back == "shift+tab" && (m.screen != scrWizard || m.wiz.stage != stageBasics) {
+				t.Errorf("shift+tab on the first field stays: screen %v", m.screen)
+			}
+		})
+	}
+	// the cost screen: esc is one step back, to the wizard's last page
+	opts := f.options()
+	opts.Config = cfg
+	opts.Bug = f.bug(t, "7")
+	m := sized(t, opts, 80, 24)
+	m = keys(t, m, "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
+	if m.screen != scrCost {
+		t.Fatalf("screen %v:\n%s", m.screen, screenText(m, f.proj))
+	}
+	m = keys(t, m, "esc")
+	if m.screen != scrWizard || m.wiz.stage != stageEngines || m.wiz.form.GetFocusedField() == m.wiz.first {
+		t.Errorf("esc on the cost screen: screen %v stage %d", m.screen, m.wiz.stage)
+	}
+}
