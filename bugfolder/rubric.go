@@ -56,14 +56,3 @@ func Rubric(m Mode, l Lang) []string {
 	copy(out, r)
 	return out
 }
-
-// MaxCriteria is the largest number of criteria of any mode.
-func MaxCriteria() int {
-	n := 0
-	for _, r := range rubrics {
-		if len(r[PT]) > n {
-			n = len(r[PT])
-		}
-	}
-	return n
-}

@@ -33,25 +33,6 @@ type Summary struct {
 	Problems []error
 }
 
-// Summarize reads a bug's debates and sums up the latest.
-func Summarize(b *Bug) (*Summary, error) {
-	ds, err := ReadDebates(b)
-	if err != nil {
-		return nil, err
-	}
-	s := &Summary{Bug: b, Debates: ds, Count: len(ds), State: StateNoDebate}
-	for _, d := range ds {
-		s.Problems = append(s.Problems, d.Problems...)
-	}
-	if len(ds) == 0 {
-		return s, nil
-	}
-	d := ds[len(ds)-1]
-	s.fromLatest(d)
-	s.fromFiles(d)
-	return s, nil
-}
-
 // fromLatest takes what the latest debate's problem and final answer
 // record: state, mode, N, R, start, winner and health.
 func (s *Summary) fromLatest(d *Debate) {

@@ -140,22 +140,6 @@ func solverIDs(d *bugfolder.Debate) (solvers, critics []string) {
 	return
 }
 
-func engineOf(d *bugfolder.Debate, id string) string {
-	if d.Problem != nil {
-		for _, kv := range append(append([]bugfolder.KV{}, d.Problem.Solvers...), d.Problem.Critics...) {
-			if kv.Key == id {
-				return kv.Value
-			}
-		}
-	}
-	for _, r := range d.Rounds {
-		if f := r.File(id); f != nil && f.Engine != "" {
-			return f.Engine
-		}
-	}
-	return "?"
-}
-
 // stateHint tells the engineer what to do next with a debate.
 func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 	unfinished := d.State != bugfolder.StateDone && d.State != bugfolder.StateCancelled && d.State != bugfolder.StateNoDebate

@@ -715,9 +715,8 @@ func (r *runner) useEngine(name string) error {
 func (r *runner) writeConvergence(k int) error {
 	var notes []string
 	for j := 0; j <= k; j++ {
-		row, ok := r.rows[j]
-		if !ok || j == k {
-			row = r.measure(j)
+		if _, ok := r.rows[j]; !ok || j == k {
+			row := r.measure(j)
 			if r.rows == nil {
 				r.rows = map[int]RoundMetrics{}
 			}

@@ -87,7 +87,6 @@ type runner struct {
 	mode   bugfolder.Mode
 	n, r   int
 	p      string
-	pSHA   string
 	rubric []string
 
 	solvers []string // agente-1..N

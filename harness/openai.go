@@ -161,6 +161,9 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 	}
 	if n := o.cfg.MaxOutputTokens; n > 0 {
+		// max_tokens, not max_completion_tokens: the OpenAI-compatible
+		// servers moot targets (Ollama, vLLM, llama.cpp) read this one
+		//lint:ignore SA1019 max_completion_tokens is OpenAI-cloud only
 		cr.MaxTokens = n
 	}
 	stream, err := client.CreateChatCompletionStream(ctx, cr)

@@ -363,12 +363,3 @@ func trimV1(u string) string {
 	u = strings.TrimRight(u, "/")
 	return strings.TrimSuffix(u, "/v1")
 }
-
-// withV1 makes sure an OpenAI-style base URL ends in /v1.
-func withV1(u string) string {
-	u = strings.TrimRight(u, "/")
-	if strings.HasSuffix(u, "/v1") {
-		return u
-	}
-	return u + "/v1"
-}

@@ -22,16 +22,6 @@ func Role(prompt string) string {
 	return "solver"
 }
 
-// ID infers the debater id a prompt addresses ("agente-2"), or "".
-func ID(prompt string) string {
-	if m := idRE.FindStringSubmatch(prompt); m != nil {
-		return m[1]
-	}
-	return ""
-}
-
-var idRE = regexp.MustCompile(`(?:Você é|You are) ((?:agente|agent|critic)-\d+)`)
-
 // Reply is a valid answer to a prompt for a role ("" infers it).
 func Reply(prompt, role string) string {
 	if role == "" {
