@@ -657,7 +657,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 				dec.Engine = d.Engine
 				// the swap locks what the new engine is, like problema.md
 				if ec, err := r.opts.Config.Engine(d.Engine); err == nil {
-					dec.Identities = map[string]map[string]string{d.Engine: harness.IdentityOf(ec).Map()}
+					dec.Identities = map[string]map[string]string{d.Engine: harness.IdentityOf(ec, r.opts.Config.Path).Map()}
 				}
 			} else if d.Timeout <= 0 {
 				r.emit(Event{Type: EvWarning, Text: "a new timeout must be a positive duration; nothing changed"})

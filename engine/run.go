@@ -447,7 +447,7 @@ func (r *runner) identityNode() *yaml.Node {
 	fields := map[string][]bugfolder.KV{}
 	for _, name := range names {
 		if ec, err := r.opts.Config.Engine(name); err == nil {
-			for _, kv := range harness.IdentityOf(ec).Fields() {
+			for _, kv := range harness.IdentityOf(ec, r.opts.Config.Path).Fields() {
 				fields[name] = append(fields[name], bugfolder.KV{Key: kv[0], Value: kv[1]})
 			}
 		}
@@ -471,10 +471,13 @@ func engineChanges(cfg *harness.Config, locked map[string]map[string]string, nam
 		if err != nil {
 			return nil, nil, err
 		}
-		cur := harness.IdentityOf(ec).Map()
+		cur := harness.IdentityOf(ec, cfg.Path).Map()
 		now[name] = cur
 		var parts []string
-		for _, k := range []string{"kind", "model", "host", "argv_sha256"} {
+		for _, k := range harness.IdentityKeys() {
+			if _, recorded := was[k]; !recorded && (k == "program" || k == "program_sha256") {
+				continue // a debate locked before the program was recorded
+			}
 			if was[k] != cur[k] {
 				parts = append(parts, fmt.Sprintf("%s %s → %s", k, orNone(was[k]), orNone(cur[k])))
 			}
