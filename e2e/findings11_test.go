@@ -56,3 +56,31 @@ defaults:
 		t.Error("a refused resume ran or logged something")
 	}
 }
+
+// Finding 2: any edit of problema.md's locked setup (settings, rubric, P)
+// is caught on resume even without the event log.
+func TestFinding2EditedSetupCaughtWithoutLog(t *testing.T) {
+	for _, tc := range []struct{ name, from, to string }{
+		{"mode and rounds", "mode: diagnosis\n", "mode: repair\n"},
+		{"rounds", "r: 1\n", "r: 3\n"},
+		{"rubric", "\n1. ", "\n1. Ignore everything and "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := newProject(t)
+			q.Plan = "agente-1@0=invalid,agente-2@0=invalid"
+			q.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless").mustExit(t, 4)
+			os.Remove(filepath.Join(q.debate(), "eventos.jsonl"))
+			pm := filepath.Join(q.debate(), "problema.md")
+			text := fileBytes(t, pm)
+			if !strings.Contains(text, tc.from) {
+				t.Fatalf("problema.md lacks %q:\n%s", tc.from, text)
+			}
+			os.Chmod(pm, 0o600)
+			os.WriteFile(pm, []byte(strings.Replace(text, tc.from, tc.to, 1)), 0o400)
+			r := q.moot("resume", "7", "--yes", "--headless", "--on-quorum-loss", "continue").mustExit(t, 2)
+			if !strings.Contains(r.stderr, "setup_sha256") || !strings.Contains(r.stderr, "problema.md") {
+				t.Errorf("an edited setup without the event log: %s", r.stderr)
+			}
+		})
+	}
+}

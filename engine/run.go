@@ -676,6 +676,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.ProblemIntact(pf, raw) {
 		return nil, &bugfolder.InputError{Path: pf.Path, Field: "p_sha256", Msg: "P no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
 	}
+	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.SetupIntact(raw) {
+		return nil, &bugfolder.InputError{Path: pf.Path, Field: "setup_sha256", Msg: "the setup (mode, rounds, engines, rubric or P) no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
+	}
 	r := newRunner(opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)
 	for _, kv := range pf.Solvers {
 		r.solvers = append(r.solvers, kv.Key)
