@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,35 @@ func TestFinding2EditedSetupCaughtWithoutLog(t *testing.T) {
 				t.Errorf("an edited setup without the event log: %s", r.stderr)
 			}
 		})
+	}
+}
+
+// Finding 3: on a restricted bug no model or engine text reaches stdout
+// through --json, not even inside a failed call's error: events carry a
+// typed code and a size.
+func TestFinding3RestrictedErrorsCarryNoText(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "agente-1=unknownheading,agente-2=fail"
+	r := p.moot("run", "8", "--mode", "diagnosis", "-n", "3", "-r", "0", "--yes", "--json", "--on-quorum-loss", "continue")
+	for _, leak := range []string{"Observações extras", "model overloaded", "marca:", "## Hipóteses"} {
+		if strings.Contains(r.stdout, leak) {
+			t.Errorf("stdout carries model or engine text %q:\n%s", leak, r.stdout)
+		}
+	}
+	codes := 0
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if ev["type"] == "call_finished" && ev["status"] != "ok" {
+			if ev["error_code"] != ev["status"] || ev["error_bytes"] == nil {
+				t.Errorf("a failed call carries a code and a size: %v", ev)
+			}
+			codes++
+		}
+	}
+	if codes != 2 {
+		t.Errorf("%d failed calls seen on stdout, want 2:\n%s", codes, r.stdout)
 	}
 }
