@@ -180,7 +180,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			pr.restricted = bug.Restricted()
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
-				Command: "moot run " + bug.ID, Version: version(),
+				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
 			})
 			return exitFor(e, reg, res, err)
 		},
@@ -280,6 +280,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			res, err := engine.Resume(ctx, bug, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
+				ResumeTarget: resumeTarget(e, args[0], bug, config),
 			})
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)

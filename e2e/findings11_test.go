@@ -1,9 +1,13 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -114,4 +118,63 @@ func TestFinding3RestrictedErrorsCarryNoText(t *testing.T) {
 	if codes != 2 {
 		t.Errorf("%d failed calls seen on stdout, want 2:\n%s", codes, r.stdout)
 	}
+}
+
+// mootIn runs moot from another working folder.
+func (p *project) mootIn(dir string, args ...string) result {
+	p.t.Helper()
+	c := p.cmd(context.Background(), args...)
+	c.Dir = dir
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		p.t.Fatalf("moot %v: %v", args, err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+// adviceWinner extracts the `moot resume … --winner X` advice as argv.
+func adviceWinner(t *testing.T, stderr string) []string {
+	t.Helper()
+	m := regexpMust("`moot (resume [^`]*--winner [A-Z])`").FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no --winner advice:\n%s", stderr)
+	}
+	return strings.Fields(m[1])
+}
+
+// Finding 4: the advice printed after a judge failure runs as printed: it
+// repeats the --config given and names the bug the way the engineer did
+// (a path when the debate was started by path from outside the register).
+func TestFinding4JudgeAdviceRunsAsPrinted(t *testing.T) {
+	t.Run("config", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "juiz=judgebad"
+		reg := filepath.Join(p.dir, "_reversa_bugs", "moot.yaml")
+		cfg := strings.ReplaceAll(fileBytes(t, reg), "zeta-engine", "zorbatron")
+		os.MkdirAll(filepath.Join(p.dir, "cfg"), 0o700)
+		os.WriteFile(filepath.Join(p.dir, "cfg", "eng.yaml"), []byte(cfg), 0o600)
+		os.Remove(reg)
+		r := p.moot("run", "7", "--config", "cfg/eng.yaml", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
+		args := adviceWinner(t, r.stderr)
+		if !slices.Contains(args, "--config") {
+			t.Errorf("the advice drops --config: %v", args)
+		}
+		p.mootIn(filepath.Join(p.dir, "cfg"), append(args, "--headless")...).mustExit(t, 0)
+	})
+	t.Run("path", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "juiz=judgebad"
+		outside := t.TempDir()
+		r := p.mootIn(outside, "run", p.bugDir(), "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
+		args := adviceWinner(t, r.stderr)
+		if args[1] != p.bugDir() {
+			t.Errorf("the advice names the bug by its ID, not the path used: %v", args)
+		}
+		p.mootIn(outside, append(args, "--headless")...).mustExit(t, 0)
+	})
 }

@@ -138,7 +138,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
-			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; %s", reason, JudgeAdvice(r.bug.ID, letters))}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; %s", reason, JudgeAdvice(r.resumeTarget(), letters))}
 		}
 		if err != nil {
 			return err
@@ -166,25 +166,35 @@ func (r *runner) runJudge(ctx context.Context) error {
 			return r.writeHumanFinal(props, d.Winner)
 		case JudgeCancel:
 			r.emit(dec)
-			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept and the choice is still open: %s", JudgeAdvice(r.bug.ID, letters))}
+			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept and the choice is still open: %s", JudgeAdvice(r.resumeTarget(), letters))}
 		case JudgePause:
 			r.emit(dec)
-			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; %s", JudgeAdvice(r.bug.ID, letters))}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; %s", JudgeAdvice(r.resumeTarget(), letters))}
 		default:
 			return fmt.Errorf("unknown judge decision %q", d.Choice)
 		}
 	}
 }
 
+// resumeTarget is the bug argument (and flags) that `moot resume` needs to
+// find this debate and its engines again, as the engineer ran it.
+func (r *runner) resumeTarget() string {
+	if r.opts.ResumeTarget != "" {
+		return r.opts.ResumeTarget
+	}
+	return r.bug.ID
+}
+
 // JudgeAdvice says exactly what to run after a judge failure: the retry
 // (a model call, so --yes) or a human choice among the labels (no call).
-func JudgeAdvice(bugID string, labels []string) string {
+// target is the bug (and flags) as `moot resume` takes them.
+func JudgeAdvice(target string, labels []string) string {
 	ls := strings.Join(labels, ", ")
 	first := "A"
 	if len(labels) > 0 {
 		first = labels[0]
 	}
-	return fmt.Sprintf("to retry the judge run `moot resume %s --yes --on-judge-failure retry`; to choose the winner yourself run `moot resume %s --winner %s` (labels: %s)", bugID, bugID, first, ls)
+	return fmt.Sprintf("to retry the judge run `moot resume %s --yes --on-judge-failure retry`; to choose the winner yourself run `moot resume %s --winner %s` (labels: %s)", target, target, first, ls)
 }
 
 // FinalLabels lists the labels the judge step of a debate offers: one

@@ -42,6 +42,10 @@ type Options struct {
 	// change is logged as an amendment decided by AcceptedBy.
 	AcceptEngineChange bool
 	AcceptedBy         string
+	// ResumeTarget is what follows `moot resume` in printed advice: the
+	// bug as the engineer named it, and the --config flag given ("" for
+	// the bug's ID alone).
+	ResumeTarget string
 }
 
 // Outcome is how a run ended.
