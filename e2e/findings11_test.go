@@ -178,3 +178,27 @@ func TestFinding4JudgeAdviceRunsAsPrinted(t *testing.T) {
 		p.mootIn(outside, append(args, "--headless")...).mustExit(t, 0)
 	})
 }
+
+// Findings 5 and 6: an engine with an invented (or vendor) name is hidden
+// from peers and the judge and plan does not warn about it; an ordinary
+// phrase like "um agente 2 vezes mais lento" reaches them as written.
+func TestFinding5And6DistinctiveNamesHiddenProseKept(t *testing.T) {
+	p := newProject(t)
+	cfg := fileBytes(t, filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
+	p.writeConfig(strings.ReplaceAll(cfg, "zeta-engine", "zorbatron"))
+	p.Plan = "agente-1=say"
+	p.env = append(p.env, "FAKE_SAY=Eu sou zorbatron; um agente 2 vezes mais lento que o agente-2.")
+	if r := p.moot("plan", "7", "--mode", "diagnosis", "-n", "2", "-r", "1").mustExit(t, 0); strings.Contains(r.stdout, "common word") {
+		t.Errorf("finding 5: plan says an invented name cannot be hidden:\n%s", r.stdout)
+	}
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--headless").mustExit(t, 0)
+	for _, prompt := range []string{p.prompt(1, "agente-2", 1), p.prompt(1, "juiz", 1)} {
+		if strings.Contains(strings.ToLower(prompt), "zorbatron") {
+			t.Errorf("finding 5: the engine's name reached a peer or the judge:\n%s", prompt)
+		}
+	}
+	judge := p.prompt(1, "juiz", 1)
+	if !strings.Contains(judge, "um agente 2 vezes mais lento que o [debatedor].") {
+		t.Errorf("finding 6: prose was altered, or an id left, in the judge's prompt:\n%s", judge)
+	}
+}

@@ -22,7 +22,8 @@
 // answers naming X with a self-graft, no spec verdict, or a synthesis
 // without the mode's sections), leak[:fail] (a valid answer quoting the values
 // of the variables named in FAKE_LEAK, on stdout and stderr; with fail, it
-// then exits 1 quoting them again).
+// then exits 1 quoting them again), say (a valid answer followed by the
+// text of FAKE_SAY).
 //
 // FAKE_CWDLOG names a file where each call appends its working folder,
 // that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
@@ -145,6 +146,8 @@ func main() {
 		// a valid answer whose prose holds common words that are also
 		// engine or kind names, and a peer named in the forms models use
 		fmt.Print(fakeanswer.Reply(p, role) + "\nNota: rodamos local, sem openai nem claude; omega concorda. O Agent #2 e o debatedor 3 erraram; zeta-engine (zeta-1) falou.\n")
+	case "say":
+		fmt.Print(fakeanswer.Reply(p, role) + "\n" + os.Getenv("FAKE_SAY") + "\n")
 	case "variant":
 		// headings in the other language, numbered, emphasised, without
 		// accents, with trailing colons
