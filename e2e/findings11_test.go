@@ -202,3 +202,19 @@ func TestFinding5And6DistinctiveNamesHiddenProseKept(t *testing.T) {
 		t.Errorf("finding 6: prose was altered, or an id left, in the judge's prompt:\n%s", judge)
 	}
 }
+
+// Finding 7: a human winner's synthesis quotes the chosen proposal as it
+// was written, not the anonymized text the judge saw.
+func TestFinding7HumanSynthesisQuotesTheOriginal(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "juiz=judgebad,*=say"
+	const said = "Como o agente-2 disse, zeta-engine (zeta-1) falhou."
+	p.env = append(p.env, "FAKE_SAY="+said)
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
+	p.moot("resume", "7", "--winner", "A", "--headless").mustExit(t, 0)
+	body := p.readDebate().Final.Body
+	synth := body[strings.Index(body, "## Síntese"):]
+	if !strings.Contains(synth, said) || strings.Contains(synth, "[debatedor]") || strings.Contains(synth, "[modelo]") {
+		t.Errorf("the human winner's synthesis is not the proposal as written:\n%s", synth)
+	}
+}

@@ -330,9 +330,10 @@ func (r *runner) writeHumanFinal(props []Proposal, winner string) error {
 	fmt.Fprintf(&b, "%s\n\n", bugfolder.SecRationale.Heading(r.lang))
 	fmt.Fprintf(&b, r.t("- Escolha humana: o juiz falhou %d vez(es) (ver %s/) e o engenheiro escolheu %s. Nenhuma justificativa por critério foi gerada.\n\n",
 		"- Human choice: the judge failed %d time(s) (see %s/) and the engineer chose %s. No per-criterion rationale was produced.\n\n"), r.judgeAttempts(), r.lang.Names().JudgeID, r.lang.LabelName(winner))
-	// the chosen proposal's mode sections, as it wrote them; its critique
-	// of the others is no part of an answer
-	synth := strings.TrimSpace(bugfolder.DropSection(win.Body, bugfolder.SecCritique))
+	// the chosen proposal's mode sections, quoted as it wrote them (not
+	// anonymized: no model reads this); its critique of the others is no
+	// part of an answer
+	synth := strings.TrimSpace(bugfolder.DropSection(win.Original, bugfolder.SecCritique))
 	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(r.lang), synth+"\n")
 	verdict := ""
 	if r.mode == bugfolder.Spec {

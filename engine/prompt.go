@@ -165,6 +165,9 @@ type Proposal struct {
 	SolverID string
 	// Body is the anonymized body.
 	Body string
+	// Original is the body as its author wrote it; it never reaches the
+	// judge's prompt (a human winner's synthesis quotes it).
+	Original string
 	// SHA256 is the digest of Body, which fixes the order.
 	SHA256 string
 }
@@ -285,7 +288,7 @@ func Label(a *Anonymizer, bodies map[string]string) []Proposal {
 	for id, body := range bodies {
 		anon := strings.TrimSpace(a.Apply(body)) + "\n"
 		sum := sha256.Sum256([]byte(anon))
-		ps = append(ps, Proposal{SolverID: id, Body: anon, SHA256: hex.EncodeToString(sum[:])})
+		ps = append(ps, Proposal{SolverID: id, Body: anon, Original: body, SHA256: hex.EncodeToString(sum[:])})
 	}
 	sort.Slice(ps, func(i, j int) bool {
 		if ps[i].SHA256 != ps[j].SHA256 {
