@@ -218,3 +218,25 @@ func TestFinding7HumanSynthesisQuotesTheOriginal(t *testing.T) {
 		t.Errorf("the human winner's synthesis is not the proposal as written:\n%s", synth)
 	}
 }
+
+// Finding 10: a judge attempt that failed in transport and was retried at
+// once is kept as its own tentativa-K.md with its prompt, and a human
+// winner's rationale counts every failed attempt.
+func TestFinding10EveryFailedJudgeAttemptKept(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "juiz=notfound"
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
+	judge := filepath.Join(p.debate(), "juiz")
+	for _, f := range []string{"tentativa-1.md", "tentativa-2.md", "raw/juiz.attempt-1.prompt", "raw/juiz.attempt-2.prompt", "raw/juiz.attempt-1.stderr", "raw/juiz.attempt-2.stderr"} {
+		if _, err := os.Stat(filepath.Join(judge, f)); err != nil {
+			t.Errorf("a failed judge attempt lacks its file: %v", err)
+		}
+	}
+	if n := len(p.readDebate().JudgeAttempts); n != 2 {
+		t.Errorf("%d judge attempts read, want 2", n)
+	}
+	p.moot("resume", "7", "--winner", "A", "--headless").mustExit(t, 0)
+	if body := p.readDebate().Final.Body; !strings.Contains(body, "o juiz falhou 2 vez(es)") {
+		t.Errorf("the human choice counts the failed attempts:\n%s", body)
+	}
+}

@@ -100,11 +100,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 				return err
 			}
 			attempt := o.attempt // tentativa-K is numbered like its raw output
-			err = r.keepPrompt(prompt, o.attempt)
-			if e := o.rawErr(); err == nil {
-				err = e
-			}
-			if err != nil {
+			if err := o.rawErr(); err != nil {
 				return err
 			}
 			meta := r.meta(r.r, jid, bugfolder.RoleJudge, o, o.res.Status)
@@ -235,6 +231,15 @@ func (r *runner) checkSynthesis(ans *bugfolder.JudgeAnswer, v *bugfolder.Validat
 		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "states no recommended verdict (" + bugfolder.SpecVerdictWords(r.lang) + ")"})
 	}
 	return verdict
+}
+
+// keepRetriedJudge keeps a judge attempt that failed in transport and is
+// retried at once as juiz/tentativa-K.md, like any failed judge attempt.
+func (r *runner) keepRetriedJudge(k int, id string, o *outcome) error {
+	meta := r.meta(k, id, bugfolder.RoleJudge, o, o.res.Status)
+	meta.DebateID = r.bug.ID + "-final"
+	_, err := r.w.WriteJudgeAttempt(o.attempt, meta, o.res.Body)
+	return err
 }
 
 // keepPrompt saves the judge's prompt for audit, beside its raw output.

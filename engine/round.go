@@ -426,6 +426,13 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 				break
 			}
 		}
+		if role == bugfolder.RoleJudge {
+			// every judge attempt keeps its prompt, before the call, so an
+			// interrupted one has it too
+			if err := r.keepPrompt(prompt, o.attempt); err != nil {
+				return nil, err
+			}
+		}
 		stdout := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stdout")}
 		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
@@ -447,6 +454,11 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		if try == 0 && o.res.Failure.Retryable() && ctx.Err() == nil {
 			if err := commit(); err != nil {
 				return nil, err
+			}
+			if role == bugfolder.RoleJudge {
+				if err := r.keepRetriedJudge(k, id, o); err != nil {
+					return nil, err
+				}
 			}
 			r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt,
 				Status: string(o.res.Status), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err + " (retrying once)"})
