@@ -54,6 +54,39 @@ func DropSection(body string, key SectionKey) string {
 	return b.String()
 }
 
+// DropSelfGrafts removes from a judge answer's grafts section the entries
+// that name only the winner (no idea of another debater), keeping the
+// others as written; with none left the section says the none word. It
+// returns the body and how many entries were dropped.
+func DropSelfGrafts(body string, l Lang, ans *JudgeAnswer) (string, int) {
+	real := ans.RealGrafts()
+	dropped := len(ans.Grafts) - len(real)
+	if dropped == 0 {
+		return body, 0
+	}
+	kept := make([]string, len(real))
+	for i, g := range real {
+		kept[i] = g.Text
+	}
+	content := l.NoneWord()
+	if len(kept) > 0 {
+		content = strings.Join(kept, "\n")
+	}
+	pre, secs := ParseSections(body)
+	var b strings.Builder
+	b.WriteString(pre)
+	done := false
+	for _, s := range secs {
+		if s.Key == SecGrafts && !done {
+			done = true
+			b.WriteString(SecGrafts.Heading(l) + "\n\n" + content + "\n\n")
+			continue
+		}
+		b.WriteString("## " + s.Heading + "\n" + s.Content)
+	}
+	return b.String(), dropped
+}
+
 // MissingModeSections lists the mode's required sections (a solver's, as
 // in round 0) that a final answer's synthesis lacks.
 func MissingModeSections(synthesis string, l Lang, m Mode) []string {

@@ -98,3 +98,24 @@ func FuzzRecommendedVerdict(f *testing.F) {
 		}
 	})
 }
+
+// TestDropSelfGrafts (attack-11 finding 8): entries naming only the winner
+// go, the others stay as written; none left says the none word.
+func TestDropSelfGrafts(t *testing.T) {
+	const tail = "## Justificativa\n\n1. ok\n\n## Síntese\n\n## Hipóteses\n\nh\n"
+	for _, tc := range []struct{ grafts, want string }{
+		{"- Proposta A: x\n- Proposta B: y\n", "## Enxertos\n\n- Proposta B: y\n\n"},
+		{"- Proposta A: x\n", "## Enxertos\n\nnenhum\n\n"},
+		{"- Proposta B e Proposta A: z\n", "## Enxertos\n\n- Proposta B e Proposta A: z\n\n"},
+	} {
+		body := "## Vencedora\n\nProposta A\n\n## Enxertos\n\n" + tc.grafts + "\n" + tail
+		ans, v := ValidateJudge(body, PT, []string{"A", "B"}, 1)
+		if !v.OK() {
+			t.Fatalf("%q: %v", tc.grafts, v.Problems)
+		}
+		got, _ := DropSelfGrafts(body, PT, ans)
+		if want := "## Vencedora\n\nProposta A\n\n" + tc.want + tail; got != want {
+			t.Errorf("%q:\ngot  %q\nwant %q", tc.grafts, got, want)
+		}
+	}
+}

@@ -240,3 +240,26 @@ func TestFinding10EveryFailedJudgeAttemptKept(t *testing.T) {
 		t.Errorf("the human choice counts the failed attempts:\n%s", body)
 	}
 }
+
+// Finding 8: a graft from the winner itself is dropped from the written
+// final answer (the raw answer keeps it) and a warning says so.
+func TestFinding8SelfGraftDroppedFromFinal(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "juiz=selfgraft:A"
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	body := p.readDebate().Final.Body
+	grafts := body[strings.Index(body, "## Enxertos"):strings.Index(body, "## Justificativa")]
+	if strings.Contains(grafts, "Proposta A") || !strings.Contains(grafts, "nenhum") {
+		t.Errorf("the self-graft is still in the final answer:\n%s", grafts)
+	}
+	if raw := fileBytes(t, filepath.Join(p.debate(), "juiz", "raw", "juiz.attempt-1.stdout")); !strings.Contains(raw, "- Proposta A: o teste com 10 repetições.") {
+		t.Errorf("the raw answer keeps what the judge wrote:\n%s", raw)
+	}
+	warned := false
+	for _, ev := range p.eventsOf("warning") {
+		warned = warned || strings.Contains(ev["text"].(string), "from the winner Proposta A itself")
+	}
+	if !warned {
+		t.Errorf("no warning about the dropped self-graft: %v", p.eventsOf("warning"))
+	}
+}

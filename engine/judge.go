@@ -110,7 +110,11 @@ func (r *runner) runJudge(ctx context.Context) error {
 				ans, v := bugfolder.ValidateJudge(o.res.Body, r.lang, letters, len(r.rubric))
 				verdict := r.checkSynthesis(ans, &v)
 				if v.OK() {
-					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, o.res.Body, o, verdict)
+					body, dropped := bugfolder.DropSelfGrafts(o.res.Body, r.lang, ans)
+					if dropped > 0 {
+						r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("the judge grafted %d idea(s) from the winner %s itself: no contribution of another debater, so dropped from the final answer (the raw answer keeps them)", dropped, r.lang.LabelName(ans.Winner))})
+					}
+					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, body, o, verdict)
 				}
 				meta.Status = bugfolder.StatusInvalidOutput
 				for _, p := range v.Problems {
