@@ -2,6 +2,7 @@ package bugfolder
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -115,28 +116,60 @@ var verdictRE = regexp.MustCompile(`(?i)\bspec-(?:correta|correct|desatualizada|
 
 var verdictLineRE = regexp.MustCompile(`(?i)(?:veredito|verdict)`)
 
+// negationRE finds a negation before a verdict in the same clause, per
+// language (Portuguese "no" is "in the", no negation).
+var negationRE = [2]*regexp.Regexp{
+	PT: regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:não|nao|nunca|nem|not|never)(?:[^\p{L}]|$)`),
+	EN: regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:not|no|never|nor|isn't|aren't|don't|doesn't|não)(?:[^\p{L}]|$)`),
+}
+
 // RecommendedVerdict finds the verdict a spec-mode answer recommends, in
-// the language form l ("spec-gap"): the one on a line that speaks of a
-// verdict, else the only one the text names. It returns "" when the text
-// names none, or several without a verdict line to choose.
+// the language form l ("spec-gap"), or "" (see FindVerdict).
 func RecommendedVerdict(text string, l Lang) string {
+	v, _ := FindVerdict(text, l)
+	return v
+}
+
+// FindVerdict finds the verdict a spec-mode answer recommends: mentions
+// negated in their clause ("não recomendo spec-gap", "not spec-correct")
+// do not count; the one left on a line that speaks of a verdict wins, else
+// the only one left in the text. several is set when more than one verdict
+// is left and no verdict line chooses among them.
+func FindVerdict(text string, l Lang) (verdict string, several bool) {
 	for _, line := range strings.Split(text, "\n") {
 		if verdictLineRE.MatchString(line) {
-			if m := verdictRE.FindString(line); m != "" {
-				return canonicalVerdict(m, l)
+			if vs := affirmedVerdicts(line, l); len(vs) == 1 {
+				return vs[0], false
 			}
 		}
 	}
-	found := map[string]bool{}
-	for _, m := range verdictRE.FindAllString(text, -1) {
-		found[canonicalVerdict(m, l)] = true
+	switch vs := affirmedVerdicts(text, l); len(vs) {
+	case 0:
+		return "", false
+	case 1:
+		return vs[0], false
+	default:
+		return "", true
 	}
-	if len(found) == 1 {
-		for v := range found {
-			return v
+}
+
+// affirmedVerdicts lists the distinct verdicts text names that no
+// negation earlier in the same clause denies.
+func affirmedVerdicts(text string, l Lang) []string {
+	var out []string
+	for _, m := range verdictRE.FindAllStringIndex(text, -1) {
+		clause := text[:m[0]]
+		if i := strings.LastIndexAny(clause, ".;!?\n"); i >= 0 {
+			clause = clause[i+1:]
+		}
+		if negationRE[l].MatchString(clause) {
+			continue
+		}
+		if v := canonicalVerdict(text[m[0]:m[1]], l); !slices.Contains(out, v) {
+			out = append(out, v)
 		}
 	}
-	return ""
+	return out
 }
 
 func canonicalVerdict(s string, l Lang) string {

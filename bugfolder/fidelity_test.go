@@ -119,3 +119,26 @@ func TestDropSelfGrafts(t *testing.T) {
 		}
 	}
 }
+
+// TestFindVerdictNegation (attack-11 finding 9): a negated mention does not
+// count; one verdict left is it; several left is reported.
+func TestFindVerdictNegation(t *testing.T) {
+	for _, tc := range []struct {
+		lang    Lang
+		text    string
+		want    string
+		several bool
+	}{
+		{PT, "Não recomendo spec-gap. A decisão é do humano.", "", false},
+		{PT, "Não é spec-correta; recomendo spec-gap.", "spec-gap", false},
+		{PT, "Veredito recomendado: spec-desatualizada (não spec-gap).", "spec-desatualizada", false},
+		{PT, "Veredito recomendado no caso: spec-gap.", "spec-gap", false},
+		{PT, "Pode ser spec-gap ou spec-correta.", "", true},
+		{EN, "This is not spec-correct. Recommended verdict: spec-gap.", "spec-gap", false},
+		{EN, "Never spec-outdated; no spec-gap either.", "", false},
+	} {
+		if got, several := FindVerdict(tc.text, tc.lang); got != tc.want || several != tc.several {
+			t.Errorf("%q: got %q several=%v, want %q several=%v", tc.text, got, several, tc.want, tc.several)
+		}
+	}
+}

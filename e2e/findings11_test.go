@@ -263,3 +263,32 @@ func TestFinding8SelfGraftDroppedFromFinal(t *testing.T) {
 		t.Errorf("no warning about the dropped self-graft: %v", p.eventsOf("warning"))
 	}
 }
+
+// Finding 9: a negated verdict does not count: "Não recomendo spec-gap" is
+// no recommendation, and "Não é spec-correta; recomendo spec-gap" is
+// spec-gap.
+func TestFinding9SpecVerdictIgnoresNegation(t *testing.T) {
+	for _, tc := range []struct{ say, verdict, why string }{
+		{"Não recomendo spec-gap.", "", "states no recommended verdict"},
+		{"Não é spec-correta; recomendo spec-gap.", "spec-gap", ""},
+		{"Pode ser spec-gap ou spec-desatualizada.", "", "names more than one verdict"},
+	} {
+		t.Run(tc.say, func(t *testing.T) {
+			p := newProject(t)
+			p.Plan = "juiz=sayverdict:A"
+			p.env = append(p.env, "FAKE_SAY="+tc.say)
+			if tc.why != "" {
+				p.moot("run", "7", "--mode", "spec", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 4)
+				d := p.readDebate()
+				if d.Final != nil || len(d.JudgeAttempts) != 1 || !strings.Contains(strings.Join(d.JudgeAttempts[0].Invalid, "; "), tc.why) {
+					t.Errorf("want a judge failure (%s): %v", tc.why, d.JudgeAttempts)
+				}
+				return
+			}
+			p.moot("run", "7", "--mode", "spec", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+			if f := p.readDebate().Final; metaOf(&f.DebaterFile, "recommended_verdict") != tc.verdict {
+				t.Errorf("recommended_verdict %q, want %q", metaOf(&f.DebaterFile, "recommended_verdict"), tc.verdict)
+			}
+		})
+	}
+}

@@ -230,8 +230,10 @@ func (r *runner) checkSynthesis(ans *bugfolder.JudgeAnswer, v *bugfolder.Validat
 	if r.mode != bugfolder.Spec {
 		return ""
 	}
-	verdict := bugfolder.RecommendedVerdict(ans.Synthesis, r.lang)
-	if verdict == "" {
+	verdict, several := bugfolder.FindVerdict(ans.Synthesis, r.lang)
+	if several {
+		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "names more than one verdict (" + bugfolder.SpecVerdictWords(r.lang) + "): recommend exactly one"})
+	} else if verdict == "" {
 		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "states no recommended verdict (" + bugfolder.SpecVerdictWords(r.lang) + ")"})
 	}
 	return verdict

@@ -23,7 +23,8 @@
 // without the mode's sections), leak[:fail] (a valid answer quoting the values
 // of the variables named in FAKE_LEAK, on stdout and stderr; with fail, it
 // then exits 1 quoting them again), say (a valid answer followed by the
-// text of FAKE_SAY).
+// text of FAKE_SAY), sayverdict:X (a judge answer naming X whose spec
+// verdict line is replaced by FAKE_SAY).
 //
 // FAKE_CWDLOG names a file where each call appends its working folder,
 // that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
@@ -171,6 +172,8 @@ func main() {
 		fmt.Print(a[:i] + "## Enxertos\n\n- Proposta " + arg + ": o teste com 10 repetições.\n\n" + a[j:])
 	case "noverdict":
 		fmt.Print(strings.ReplaceAll(fakeanswer.Judge(p, arg), "Veredito recomendado: spec-correta.", ""))
+	case "sayverdict":
+		fmt.Print(strings.ReplaceAll(fakeanswer.Judge(p, arg), "Veredito recomendado: spec-correta.", os.Getenv("FAKE_SAY")))
 	case "nosynth":
 		a := fakeanswer.Judge(p, arg)
 		fmt.Print(a[:strings.Index(a, "## Síntese")] + "## Síntese\n\nA vencedora está certa.\n")
