@@ -292,3 +292,18 @@ func TestFinding9SpecVerdictIgnoresNegation(t *testing.T) {
 		})
 	}
 }
+
+// Finding 11: the shipped sample engine completes a spec debate: its
+// judge states the recommended verdict.
+func TestFinding11SampleEngineCompletesSpec(t *testing.T) {
+	p := newProject(t)
+	cfg, err := os.ReadFile(filepath.Join("..", "testdata", "sample", "_reversa_bugs", "moot.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.writeConfig(string(cfg))
+	p.moot("run", "7", "--mode", "spec", "-n", "2", "-r", "1", "--yes", "--headless").mustExit(t, 0)
+	if f := p.readDebate().Final; metaOf(&f.DebaterFile, "recommended_verdict") != "spec-correta" {
+		t.Errorf("the sample's spec verdict: %q", metaOf(&f.DebaterFile, "recommended_verdict"))
+	}
+}
