@@ -21,6 +21,9 @@ type progress struct {
 	// restricted: the bug's answers never leave moot, so output events
 	// carry their size, not their text.
 	restricted bool
+	// bugDir is the debated bug's folder: paths on the --json stream are
+	// relative to it, as in the event log.
+	bugDir string
 }
 
 func newProgress(e *env, reg *bugfolder.Register, asJSON bool) *progress {
@@ -49,6 +52,7 @@ func (p *progress) sink(ev engine.Event) {
 // bytes, and a free-text reason (a failed call's error, which may quote the
 // answer or the engine's stderr; a judge failure) by a typed code and size.
 func (p *progress) marshal(ev engine.Event) ([]byte, error) {
+	ev.Path = engine.RelToBug(p.bugDir, ev.Path)
 	if !p.restricted {
 		return json.Marshal(ev)
 	}

@@ -177,7 +177,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted = bug.Restricted()
+			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
@@ -276,7 +276,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted = bug.Restricted()
+			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
 			res, err := engine.Resume(ctx, bug, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",

@@ -307,3 +307,32 @@ func TestFinding11SampleEngineCompletesSpec(t *testing.T) {
 		t.Errorf("the sample's spec verdict: %q", metaOf(&f.DebaterFile, "recommended_verdict"))
 	}
 }
+
+// Finding 13: the --json stream names paths as the event log does,
+// relative to the bug.
+func TestFinding13JSONPathsRelativeLikeTheLog(t *testing.T) {
+	p := newProject(t)
+	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--json").mustExit(t, 0)
+	logged := map[string]any{}
+	for _, ev := range p.events() {
+		if path, ok := ev["path"]; ok {
+			logged[ev["type"].(string)] = path
+		}
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if path, ok := ev["path"]; ok {
+			seen++
+			if path != logged[ev["type"].(string)] || filepath.IsAbs(path.(string)) {
+				t.Errorf("%s: path %v on stdout, %v in the log", ev["type"], path, logged[ev["type"].(string)])
+			}
+		}
+	}
+	if seen < 2 {
+		t.Errorf("%d events with a path on stdout:\n%s", seen, r.stdout)
+	}
+}

@@ -166,11 +166,16 @@ func (r *runner) emit(ev Event) {
 
 // rel makes a path relative to the bug folder, so the event log stays
 // true when the register moves or is cloned elsewhere.
-func (r *runner) rel(p string) string {
-	if p == "" || !filepath.IsAbs(p) {
+func (r *runner) rel(p string) string { return RelToBug(r.bug.Dir, p) }
+
+// RelToBug makes an absolute path inside bugDir relative to it (others are
+// returned as they are): how events name paths, in the log and on the
+// --json stream alike.
+func RelToBug(bugDir, p string) string {
+	if p == "" || !filepath.IsAbs(p) || bugDir == "" {
 		return p
 	}
-	if rel, err := filepath.Rel(r.bug.Dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(bugDir, p); err == nil && !strings.HasPrefix(rel, "..") {
 		return rel
 	}
 	return p
