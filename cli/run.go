@@ -220,7 +220,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err != nil {
 				return err
 			}
-			if winner != "" {
+			if cmd.Flags().Changed("winner") {
+				if strings.TrimSpace(winner) == "" {
+					return usageErr("--winner needs a label (the letter or the full label: A, \"Proposta A\"); nothing was written")
+				}
 				w, err := engine.ParseWinner(winner)
 				if err != nil {
 					return usageErr("%v", err)

@@ -336,3 +336,21 @@ func TestFinding13JSONPathsRelativeLikeTheLog(t *testing.T) {
 		t.Errorf("%d events with a path on stdout:\n%s", seen, r.stdout)
 	}
 }
+
+// Finding 14: an empty --winner is a bad label (exit 2, nothing written),
+// not a resume without a winner.
+func TestFinding14EmptyWinnerIsABadLabel(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "juiz=judgebad"
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
+	log := filepath.Join(p.debate(), "eventos.jsonl")
+	before := fileBytes(t, log)
+	for _, w := range []string{"", "  "} {
+		if r := p.moot("resume", "7", "--winner", w, "--headless").mustExit(t, 2); !strings.Contains(r.stderr, "--winner needs a label") {
+			t.Errorf("--winner %q: %s", w, r.stderr)
+		}
+	}
+	if fileBytes(t, log) != before {
+		t.Error("a refused --winner appended to the log")
+	}
+}
