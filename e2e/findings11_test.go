@@ -354,3 +354,28 @@ func TestFinding14EmptyWinnerIsABadLabel(t *testing.T) {
 		t.Error("a refused --winner appended to the log")
 	}
 }
+
+// Finding 12: an accepted engine change shows in `moot show`'s summary,
+// and its event carries the round it took effect in.
+func TestFinding12AmendmentShownWithItsRound(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "agente-2@1=invalid,agente-3@1=invalid"
+	p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless").mustExit(t, 4)
+	cfg := fileBytes(t, filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
+	p.writeConfig(strings.Replace(cfg, "model: zeta-1", "model: zeta-2", 1))
+	p.Plan = ""
+	p.moot("resume", "7", "--yes", "--headless", "--on-quorum-loss", "retry", "--accept-engine-change").mustExit(t, 0)
+	var dec map[string]any
+	for _, ev := range p.eventsOf("decision") {
+		if ev["point"] == "engines" {
+			dec = ev
+		}
+	}
+	if dec == nil || dec["round"] != float64(1) {
+		t.Errorf("the amendment event carries the round it took effect in (1): %v", dec)
+	}
+	out := p.moot("show", "7").stdout
+	if !strings.Contains(out, "amendments") || !strings.Contains(out, "from round 1: engine zeta-engine: model zeta-1 → zeta-2") {
+		t.Errorf("show's summary hides the amendment:\n%s", out)
+	}
+}

@@ -915,7 +915,26 @@ func (r *runner) acceptEngineChange(diffs []string, current map[string]map[strin
 	for _, id := range affected {
 		r.amendment[id] = joinAmendment(r.amendment[id], reason)
 	}
-	r.emit(Event{Type: EvDecision, Point: PointEngines, Choice: "amend", By: by, Reason: reason, Identities: ids, Affected: affected})
+	r.emit(Event{Type: EvDecision, Point: PointEngines, Choice: "amend", By: by, Reason: reason, Identities: ids, Affected: affected, Round: r.resumeRound()})
+}
+
+// resumeRound is the round a resume goes on in (where an amendment takes
+// effect): the first whose panel or critics lack a valid file, else the
+// last round, whose proposals the judge reads.
+func (r *runner) resumeRound() int {
+	for k := 0; k <= r.r; k++ {
+		files := r.roundFiles(k)
+		ids := r.panelIDs()
+		if k > 0 {
+			ids = append(ids, r.critics...)
+		}
+		for _, id := range ids {
+			if f := files[id]; f == nil || f.Status != bugfolder.StatusOK {
+				return k
+			}
+		}
+	}
+	return r.r
 }
 
 func joinAmendment(prev, next string) string {
