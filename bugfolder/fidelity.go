@@ -16,6 +16,7 @@ import (
 func CanonicalHeadings(body string, l Lang) string {
 	var out strings.Builder
 	var fence string
+	inConfidence := false // the confidence word is still to come
 	for _, raw := range strings.SplitAfter(body, "\n") {
 		line := strings.TrimRight(raw, "\n")
 		if next, isFence := fenceStep(fence, line); isFence {
@@ -28,16 +29,37 @@ func CanonicalHeadings(body string, l Lang) string {
 						nl = "\n"
 					}
 					out.WriteString(key.Heading(l) + nl)
+					inConfidence = key == SecConfidence
 					if inline != "" {
+						if inConfidence {
+							inline, inConfidence = canonicalConfidence(inline, l), false
+						}
 						out.WriteString("\n" + inline + nl)
 					}
 					continue
 				}
+				inConfidence = false
+			} else if inConfidence && strings.TrimSpace(line) != "" {
+				raw, inConfidence = canonicalConfidence(line, l)+raw[len(line):], false
 			}
 		}
 		out.WriteString(raw)
 	}
 	return out.String()
+}
+
+// canonicalConfidence rewrites the confidence word that starts a line
+// ("medium: …", "media — …") in the debate's language ("média: …").
+func canonicalConfidence(line string, l Lang) string {
+	loc := wordRE.FindStringIndex(line)
+	if loc == nil {
+		return line
+	}
+	c := ParseConfidence(line[loc[0]:loc[1]])
+	if c == ConfUnknown {
+		return line
+	}
+	return line[:loc[0]] + c.Word(l) + line[loc[1]:]
 }
 
 // DropSection removes a level-2 section (its heading and content) from a

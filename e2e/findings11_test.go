@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/reversa/moot/bugfolder"
 )
 
 // Regression tests for the hostile new-user test of issue 11
@@ -377,5 +379,30 @@ func TestFinding12AmendmentShownWithItsRound(t *testing.T) {
 	out := p.moot("show", "7").stdout
 	if !strings.Contains(out, "amendments") || !strings.Contains(out, "from round 1: engine zeta-engine: model zeta-1 → zeta-2") {
 		t.Errorf("show's summary hides the amendment:\n%s", out)
+	}
+}
+
+// Finding 16: headings with a parenthesised qualifier or "3) … -" are
+// recognised and normalized, and an English confidence word in a
+// Portuguese debate becomes the Portuguese one.
+func TestFinding16NarrowHeadingVariants(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "agente-1=variant2"
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	r0 := p.readDebate().Rounds[0]
+	f := r0.File("agente-1")
+	if f.Status != bugfolder.StatusOK {
+		t.Fatalf("variant headings are recognised: %s %v", f.Status, f.Invalid)
+	}
+	for _, want := range []string{"## Hipóteses\n\n(H1–H3)\n", "## Teste\n", "## Confiança\n\nalta: "} {
+		if !strings.Contains(f.Body, want) {
+			t.Errorf("the debater file lacks %q:\n%s", want, f.Body)
+		}
+	}
+	if strings.Contains(f.Body, "high:") || strings.Contains(f.Body, "## 3)") {
+		t.Errorf("the debater file mixes forms:\n%s", f.Body)
+	}
+	if raw := fileBytes(t, filepath.Join(r0.Dir, "raw", "agente-1.attempt-1.stdout")); !strings.Contains(raw, "## 3) Teste -") || !strings.Contains(raw, "high:") {
+		t.Errorf("the raw answer keeps what the model wrote:\n%s", raw)
 	}
 }

@@ -24,7 +24,8 @@
 // of the variables named in FAKE_LEAK, on stdout and stderr; with fail, it
 // then exits 1 quoting them again), say (a valid answer followed by the
 // text of FAKE_SAY), sayverdict:X (a judge answer naming X whose spec
-// verdict line is replaced by FAKE_SAY).
+// verdict line is replaced by FAKE_SAY), variant2 (headings with a
+// parenthesised qualifier or a trailing dash, an English confidence word).
 //
 // FAKE_CWDLOG names a file where each call appends its working folder,
 // that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
@@ -154,6 +155,12 @@ func main() {
 		// accents, with trailing colons
 		a := fakeanswer.Reply(p, role)
 		for from, to := range map[string]string{"## Hipóteses": "## 1. Hypotheses", "## Teste": "## **Teste**:", "## Evidências": "## Evidencias", "## Confiança": "## Confidence:"} {
+			a = strings.Replace(a, from, to, 1)
+		}
+		fmt.Print(a)
+	case "variant2":
+		a := fakeanswer.Reply(p, role)
+		for from, to := range map[string]string{"## Hipóteses": "## Hipóteses (H1–H3)", "## Teste": "## 3) Teste -", "## Confiança\n\nalta:": "## Confiança\n\nhigh:"} {
 			a = strings.Replace(a, from, to, 1)
 		}
 		fmt.Print(a)
