@@ -406,3 +406,29 @@ func TestFinding16NarrowHeadingVariants(t *testing.T) {
 		t.Errorf("the raw answer keeps what the model wrote:\n%s", raw)
 	}
 }
+
+// Finding 15: list --json carries a spec debate's decision and
+// recommended verdict.
+func TestFinding15ListJSONHasSpecDecision(t *testing.T) {
+	p := newProject(t)
+	p.moot("run", "7", "--mode", "spec", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(p.moot("list", "--json").mustExit(t, 0).stdout), &list); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range list {
+		if _, ok := e["decision"]; !ok {
+			t.Errorf("%v has no decision field (null when none)", e["bug_id"])
+		}
+		if e["bug_id"] == "BUG-20260715-A7K3" {
+			found = true
+			if e["decision"] != "pending" || e["recommended_verdict"] != "spec-correta" {
+				t.Errorf("decision %v, recommended_verdict %v", e["decision"], e["recommended_verdict"])
+			}
+		}
+	}
+	if !found {
+		t.Error("the debated bug is not listed")
+	}
+}
