@@ -208,7 +208,8 @@ makes no model call, so it needs no --yes; a label that names no proposal is
 exit 2 with nothing written.
 
 A debate is locked to what its engines are (kind, model, endpoint host, argv
-digest — recorded in problema.md). When the engines file now resolves a name
+digest, the program as resolved and its file's digest — recorded in
+problema.md). When the engines file now resolves a name
 differently, resume stops with exit 2 naming the difference;
 --accept-engine-change accepts it as an amendment, logged like a swap and
 recorded in every file written from then on (the TUI asks instead).
