@@ -148,3 +148,43 @@ func TestFindVerdictNegation(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDropSelfGrafts: dropping self-grafts from a valid judge answer
+// leaves a valid answer with the same winner and only real grafts.
+func FuzzDropSelfGrafts(f *testing.F) {
+	for _, s := range []string{"- Proposta A: x\n- Proposta B: y\n", "- Proposta A: x\n", "Proposta A e B\n\nProposta A só\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, grafts string) {
+		body := "## Vencedora\n\nProposta A\n\n## Enxertos\n\n" + grafts + "\n\n## Justificativa\n\n1. ok\n\n## Síntese\n\nx\n"
+		ans, v := ValidateJudge(body, PT, []string{"A", "B"}, 1)
+		if !v.OK() {
+			return
+		}
+		got, _ := DropSelfGrafts(body, PT, ans)
+		ans2, v2 := ValidateJudge(got, PT, []string{"A", "B"}, 1)
+		if !v2.OK() || ans2.Winner != ans.Winner || len(ans2.RealGrafts()) != len(ans2.Grafts) || len(ans2.Grafts) != len(ans.RealGrafts()) {
+			t.Fatalf("%q → %q: %v %+v", body, got, v2.Problems, ans2)
+		}
+	})
+}
+
+// FuzzSetupIntact: a problema.md as moot renders it is intact, and any
+// change of its P is caught.
+func FuzzSetupIntact(f *testing.F) {
+	for _, s := range []string{"### BUG — t\n\ntext\n", "", "setup_sha256: x\n---\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		raw, err := RenderProblem(PT, ProblemMeta{Mode: Diagnosis, N: 2, R: 1}, []string{"c"}, p)
+		if err != nil {
+			return
+		}
+		if !SetupIntact(raw) {
+			t.Fatalf("a rendered file is not intact:\n%s", raw)
+		}
+		if SetupIntact(append(raw, 'x')) {
+			t.Fatalf("an edit was not caught:\n%s", raw)
+		}
+	})
+}

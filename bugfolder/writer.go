@@ -220,7 +220,7 @@ func RenderProblem(l Lang, meta ProblemMeta, rubric []string, p string) ([]byte,
 	if err != nil {
 		return nil, err
 	}
-	meta.SetupSHA256 = sha256Hex(unsealed)
+	meta.SetupSHA256 = sha256Hex([]byte(NormalizeText(unsealed))) // as SetupIntact reads it
 	return marshalFrontMatter(meta, b.String())
 }
 
