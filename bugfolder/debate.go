@@ -304,6 +304,9 @@ type Final struct {
 	TotalCostUSD float64
 	// TotalCostRecorded is whether total_cost_usd was written.
 	TotalCostRecorded bool
+	// RecommendedVerdict and Decision are a spec-mode debate's recommended
+	// verdict and the human decision on it ("pending" until taken).
+	RecommendedVerdict, Decision string
 }
 
 var twoNumbers = regexp.MustCompile(`(\d+)\D+(\d+)`)
@@ -335,6 +338,7 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	}
 	f.AcceptedContributions, _, _ = intField(m, "accepted_contributions")
 	f.DecidedBy = scalar(m, "decided_by")
+	f.RecommendedVerdict, f.Decision = scalar(m, "recommended_verdict"), scalar(m, "decision")
 	if pn := Lookup(m, "participants"); pn != nil {
 		switch pn.Kind {
 		case yaml.ScalarNode:

@@ -2,6 +2,7 @@ package bugfolder
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -15,6 +16,7 @@ import (
 func CanonicalHeadings(body string, l Lang) string {
 	var out strings.Builder
 	var fence string
+	inConfidence := false // the confidence word is still to come
 	for _, raw := range strings.SplitAfter(body, "\n") {
 		line := strings.TrimRight(raw, "\n")
 		if next, isFence := fenceStep(fence, line); isFence {
@@ -27,16 +29,37 @@ func CanonicalHeadings(body string, l Lang) string {
 						nl = "\n"
 					}
 					out.WriteString(key.Heading(l) + nl)
+					inConfidence = key == SecConfidence
 					if inline != "" {
+						if inConfidence {
+							inline, inConfidence = canonicalConfidence(inline, l), false
+						}
 						out.WriteString("\n" + inline + nl)
 					}
 					continue
 				}
+				inConfidence = false
+			} else if inConfidence && strings.TrimSpace(line) != "" {
+				raw, inConfidence = canonicalConfidence(line, l)+raw[len(line):], false
 			}
 		}
 		out.WriteString(raw)
 	}
 	return out.String()
+}
+
+// canonicalConfidence rewrites the confidence word that starts a line
+// ("medium: …", "media — …") in the debate's language ("média: …").
+func canonicalConfidence(line string, l Lang) string {
+	loc := wordRE.FindStringIndex(line)
+	if loc == nil {
+		return line
+	}
+	c := ParseConfidence(line[loc[0]:loc[1]])
+	if c == ConfUnknown {
+		return line
+	}
+	return line[:loc[0]] + c.Word(l) + line[loc[1]:]
 }
 
 // DropSection removes a level-2 section (its heading and content) from a
@@ -52,6 +75,39 @@ func DropSection(body string, key SectionKey) string {
 		b.WriteString("## " + s.Heading + "\n" + s.Content)
 	}
 	return b.String()
+}
+
+// DropSelfGrafts removes from a judge answer's grafts section the entries
+// that name only the winner (no idea of another debater), keeping the
+// others as written; with none left the section says the none word. It
+// returns the body and how many entries were dropped.
+func DropSelfGrafts(body string, l Lang, ans *JudgeAnswer) (string, int) {
+	real := ans.RealGrafts()
+	dropped := len(ans.Grafts) - len(real)
+	if dropped == 0 {
+		return body, 0
+	}
+	kept := make([]string, len(real))
+	for i, g := range real {
+		kept[i] = g.Text
+	}
+	content := l.NoneWord()
+	if len(kept) > 0 {
+		content = strings.Join(kept, "\n")
+	}
+	pre, secs := ParseSections(body)
+	var b strings.Builder
+	b.WriteString(pre)
+	done := false
+	for _, s := range secs {
+		if s.Key == SecGrafts && !done {
+			done = true
+			b.WriteString(SecGrafts.Heading(l) + "\n\n" + content + "\n\n")
+			continue
+		}
+		b.WriteString("## " + s.Heading + "\n" + s.Content)
+	}
+	return b.String(), dropped
 }
 
 // MissingModeSections lists the mode's required sections (a solver's, as
@@ -82,28 +138,60 @@ var verdictRE = regexp.MustCompile(`(?i)\bspec-(?:correta|correct|desatualizada|
 
 var verdictLineRE = regexp.MustCompile(`(?i)(?:veredito|verdict)`)
 
+// negationRE finds a negation before a verdict in the same clause, per
+// language (Portuguese "no" is "in the", no negation).
+var negationRE = [2]*regexp.Regexp{
+	PT: regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:não|nao|nunca|nem|not|never)(?:[^\p{L}]|$)`),
+	EN: regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:not|no|never|nor|isn't|aren't|don't|doesn't|não)(?:[^\p{L}]|$)`),
+}
+
 // RecommendedVerdict finds the verdict a spec-mode answer recommends, in
-// the language form l ("spec-gap"): the one on a line that speaks of a
-// verdict, else the only one the text names. It returns "" when the text
-// names none, or several without a verdict line to choose.
+// the language form l ("spec-gap"), or "" (see FindVerdict).
 func RecommendedVerdict(text string, l Lang) string {
+	v, _ := FindVerdict(text, l)
+	return v
+}
+
+// FindVerdict finds the verdict a spec-mode answer recommends: mentions
+// negated in their clause ("não recomendo spec-gap", "not spec-correct")
+// do not count; the one left on a line that speaks of a verdict wins, else
+// the only one left in the text. several is set when more than one verdict
+// is left and no verdict line chooses among them.
+func FindVerdict(text string, l Lang) (verdict string, several bool) {
 	for _, line := range strings.Split(text, "\n") {
 		if verdictLineRE.MatchString(line) {
-			if m := verdictRE.FindString(line); m != "" {
-				return canonicalVerdict(m, l)
+			if vs := affirmedVerdicts(line, l); len(vs) == 1 {
+				return vs[0], false
 			}
 		}
 	}
-	found := map[string]bool{}
-	for _, m := range verdictRE.FindAllString(text, -1) {
-		found[canonicalVerdict(m, l)] = true
+	switch vs := affirmedVerdicts(text, l); len(vs) {
+	case 0:
+		return "", false
+	case 1:
+		return vs[0], false
+	default:
+		return "", true
 	}
-	if len(found) == 1 {
-		for v := range found {
-			return v
+}
+
+// affirmedVerdicts lists the distinct verdicts text names that no
+// negation earlier in the same clause denies.
+func affirmedVerdicts(text string, l Lang) []string {
+	var out []string
+	for _, m := range verdictRE.FindAllStringIndex(text, -1) {
+		clause := text[:m[0]]
+		if i := strings.LastIndexAny(clause, ".;!?\n"); i >= 0 {
+			clause = clause[i+1:]
+		}
+		if negationRE[l].MatchString(clause) {
+			continue
+		}
+		if v := canonicalVerdict(text[m[0]:m[1]], l); !slices.Contains(out, v) {
+			out = append(out, v)
 		}
 	}
-	return ""
+	return out
 }
 
 func canonicalVerdict(s string, l Lang) string {

@@ -15,7 +15,13 @@ func TestCanonicalHeadings(t *testing.T) {
 		{"other language", PT, "## Hypotheses\n\nH1\n", "## Hipóteses\n\nH1\n"},
 		{"numbering and emphasis", PT, "## 1. **Teste**\n\nT\n", "## Teste\n\nT\n"},
 		{"missing accent, trailing colon", PT, "## Evidencias:\n\nE\n", "## Evidências\n\nE\n"},
-		{"value after a colon moves below", PT, "## Confidence: high, the log agrees\n", "## Confiança\n\nhigh, the log agrees\n"},
+		{"value after a colon moves below", PT, "## Confidence: high, the log agrees\n", "## Confiança\n\nalta, the log agrees\n"},
+		// attack-11 finding 16
+		{"numbering with a parenthesis, trailing dash", PT, "## 3) Teste -\n\nT\n", "## Teste\n\nT\n"},
+		{"qualifier in parentheses moves below", PT, "## Hipóteses (H1–H3)\n\nH1\n", "## Hipóteses\n\n(H1–H3)\n\nH1\n"},
+		{"confidence word in the debate's language", PT, "## Confiança\n\n**medium**: a cápsula reproduz.\n", "## Confiança\n\n**média**: a cápsula reproduz.\n"},
+		{"confidence word without accent", PT, "## Confiança\n\nmedia, a cápsula reproduz.\n", "## Confiança\n\nmédia, a cápsula reproduz.\n"},
+		{"english confidence kept in english", EN, "## Confidence\n\nalta: the capsule fails.\n", "## Confidence\n\nhigh: the capsule fails.\n"},
 		{"english debate", EN, "## Riscos e efeitos colaterais\n\nR\n", "## Risks and side effects\n\nR\n"},
 		{"unrecognised left as written", PT, "## Observações\n\nx\n", "## Observações\n\nx\n"},
 		{"fenced heading left alone", PT, "```\n## Hypotheses\n```\n", "```\n## Hypotheses\n```\n"},
@@ -95,6 +101,90 @@ func FuzzRecommendedVerdict(f *testing.F) {
 		case "", "spec-correta", "spec-desatualizada", "spec-gap":
 		default:
 			t.Fatalf("verdict %q", v)
+		}
+	})
+}
+
+// TestDropSelfGrafts (attack-11 finding 8): entries naming only the winner
+// go, the others stay as written; none left says the none word.
+func TestDropSelfGrafts(t *testing.T) {
+	const tail = "## Justificativa\n\n1. ok\n\n## Síntese\n\n## Hipóteses\n\nh\n"
+	for _, tc := range []struct{ grafts, want string }{
+		{"- Proposta A: x\n- Proposta B: y\n", "## Enxertos\n\n- Proposta B: y\n\n"},
+		{"- Proposta A: x\n", "## Enxertos\n\nnenhum\n\n"},
+		{"- Proposta B e Proposta A: z\n", "## Enxertos\n\n- Proposta B e Proposta A: z\n\n"},
+	} {
+		body := "## Vencedora\n\nProposta A\n\n## Enxertos\n\n" + tc.grafts + "\n" + tail
+		ans, v := ValidateJudge(body, PT, []string{"A", "B"}, 1)
+		if !v.OK() {
+			t.Fatalf("%q: %v", tc.grafts, v.Problems)
+		}
+		got, _ := DropSelfGrafts(body, PT, ans)
+		if want := "## Vencedora\n\nProposta A\n\n" + tc.want + tail; got != want {
+			t.Errorf("%q:\ngot  %q\nwant %q", tc.grafts, got, want)
+		}
+	}
+}
+
+// TestFindVerdictNegation (attack-11 finding 9): a negated mention does not
+// count; one verdict left is it; several left is reported.
+func TestFindVerdictNegation(t *testing.T) {
+	for _, tc := range []struct {
+		lang    Lang
+		text    string
+		want    string
+		several bool
+	}{
+		{PT, "Não recomendo spec-gap. A decisão é do humano.", "", false},
+		{PT, "Não é spec-correta; recomendo spec-gap.", "spec-gap", false},
+		{PT, "Veredito recomendado: spec-desatualizada (não spec-gap).", "spec-desatualizada", false},
+		{PT, "Veredito recomendado no caso: spec-gap.", "spec-gap", false},
+		{PT, "Pode ser spec-gap ou spec-correta.", "", true},
+		{EN, "This is not spec-correct. Recommended verdict: spec-gap.", "spec-gap", false},
+		{EN, "Never spec-outdated; no spec-gap either.", "", false},
+	} {
+		if got, several := FindVerdict(tc.text, tc.lang); got != tc.want || several != tc.several {
+			t.Errorf("%q: got %q several=%v, want %q several=%v", tc.text, got, several, tc.want, tc.several)
+		}
+	}
+}
+
+// FuzzDropSelfGrafts: dropping self-grafts from a valid judge answer
+// leaves a valid answer with the same winner and only real grafts.
+func FuzzDropSelfGrafts(f *testing.F) {
+	for _, s := range []string{"- Proposta A: x\n- Proposta B: y\n", "- Proposta A: x\n", "Proposta A e B\n\nProposta A só\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, grafts string) {
+		body := "## Vencedora\n\nProposta A\n\n## Enxertos\n\n" + grafts + "\n\n## Justificativa\n\n1. ok\n\n## Síntese\n\nx\n"
+		ans, v := ValidateJudge(body, PT, []string{"A", "B"}, 1)
+		if !v.OK() {
+			return
+		}
+		got, _ := DropSelfGrafts(body, PT, ans)
+		ans2, v2 := ValidateJudge(got, PT, []string{"A", "B"}, 1)
+		if !v2.OK() || ans2.Winner != ans.Winner || len(ans2.RealGrafts()) != len(ans2.Grafts) || len(ans2.Grafts) != len(ans.RealGrafts()) {
+			t.Fatalf("%q → %q: %v %+v", body, got, v2.Problems, ans2)
+		}
+	})
+}
+
+// FuzzSetupIntact: a problema.md as moot renders it is intact, and any
+// change of its P is caught.
+func FuzzSetupIntact(f *testing.F) {
+	for _, s := range []string{"### BUG — t\n\ntext\n", "", "setup_sha256: x\n---\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		raw, err := RenderProblem(PT, ProblemMeta{Mode: Diagnosis, N: 2, R: 1}, []string{"c"}, p)
+		if err != nil {
+			return
+		}
+		if !SetupIntact(raw) {
+			t.Fatalf("a rendered file is not intact:\n%s", raw)
+		}
+		if SetupIntact(append(raw, 'x')) {
+			t.Fatalf("an edit was not caught:\n%s", raw)
 		}
 	})
 }

@@ -291,12 +291,13 @@ func quickProblem(path string, head []byte) *ProblemFile {
 // nil when the file needs the full parser (a hand-made one, say).
 func quickFinal(path string, raw []byte) *Final {
 	vals, ok := quickFields(frontMatterBlock(raw), "winner", "winner_solver", "decided_by", "participants",
-		"accepted_contributions", "total_tokens", "total_cost_usd", "health_tokens_per_contribution", "status")
+		"accepted_contributions", "total_tokens", "total_cost_usd", "health_tokens_per_contribution", "status", "recommended_verdict", "decision")
 	if !ok || vals["winner"] == "" || vals["winner_solver"] == "" {
 		return nil // the solver comes from the labels: parse in full
 	}
 	f := &Final{DebaterFile: DebaterFile{Path: path, Status: Status(vals["status"]), Role: RoleJudge}, Winner: vals["winner"],
-		WinnerSolver: vals["winner_solver"], DecidedBy: vals["decided_by"]}
+		WinnerSolver: vals["winner_solver"], DecidedBy: vals["decided_by"],
+		RecommendedVerdict: vals["recommended_verdict"], Decision: vals["decision"]}
 	if ls := FindLabels(f.Winner); len(ls) == 1 {
 		f.Winner = ls[0]
 	}

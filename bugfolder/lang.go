@@ -298,7 +298,7 @@ func foldHeading(s string) string {
 	}
 	// emphasis inside the numbering ("1. **Teste**") or around a colon
 	// ("**Teste:**")
-	s = strings.TrimRight(s, ":. \t")
+	s = strings.TrimRight(s, ":.-–— \t")
 	s = strings.Trim(s, "*_` \t")
 	s = strings.TrimRight(s, ":. \t")
 	s = strings.ToLower(stripAccents(s))

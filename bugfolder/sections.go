@@ -80,6 +80,14 @@ func classifyHeading(text string) (SectionKey, string) {
 			}
 		}
 	}
+	// a trailing qualifier in parentheses ("Hipóteses (H1–H3)") moves below
+	if t := strings.TrimSpace(text); strings.HasSuffix(t, ")") {
+		if i := strings.LastIndex(t, "("); i > 0 {
+			if k := LookupSection(t[:i]); k != SecUnknown {
+				return k, t[i:]
+			}
+		}
+	}
 	return SecUnknown, ""
 }
 

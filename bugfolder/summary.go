@@ -29,6 +29,9 @@ type Summary struct {
 	StartedAt time.Time
 	// Health is tokens spent per accepted contribution (0 when unknown).
 	Health float64
+	// RecommendedVerdict and Decision are a spec debate's recommendation
+	// and the human decision on it ("" outside spec mode).
+	RecommendedVerdict, Decision string
 	// Problems are files of the debates that could not be read.
 	Problems []error
 }
@@ -51,6 +54,7 @@ func (s *Summary) fromLatest(d *Debate) {
 			s.Winner, s.WinnerSolver = f.WinnerSolver, "" // a hand-run judge named the solver, not a label
 		}
 		s.Health = f.HealthTokensPerContribution
+		s.RecommendedVerdict, s.Decision = f.RecommendedVerdict, f.Decision
 	}
 }
 

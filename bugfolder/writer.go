@@ -189,6 +189,9 @@ type ProblemMeta struct {
 	PSHA256          string     `yaml:"p_sha256"`
 	CreatedAt        Stamp      `yaml:"created_at"`
 	MootVersion      string     `yaml:"moot_version,omitempty"`
+	// SetupSHA256 is the digest of the whole file without this line: the
+	// settings, rubric and P a resume must find unchanged.
+	SetupSHA256 string `yaml:"setup_sha256,omitempty"`
 }
 
 // OrderedMap builds a YAML mapping node from pairs, keeping their order.
@@ -229,6 +232,12 @@ func RenderProblem(l Lang, meta ProblemMeta, rubric []string, p string) ([]byte,
 	}
 	b.WriteString("\n" + SecProblem.Heading(l) + "\n\n")
 	b.WriteString(strings.TrimRight(p, "\n") + "\n")
+	meta.SetupSHA256 = ""
+	unsealed, err := marshalFrontMatter(meta, b.String())
+	if err != nil {
+		return nil, err
+	}
+	meta.SetupSHA256 = sha256Hex([]byte(NormalizeText(unsealed))) // as SetupIntact reads it
 	return marshalFrontMatter(meta, b.String())
 }
 

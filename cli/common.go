@@ -282,3 +282,34 @@ func thousands(n int) string {
 	}
 	return b.String()
 }
+
+// resumeTarget is how printed advice names the bug and engines file for a
+// later `moot resume`: a bug named by path keeps a path (absolute, so it
+// works from anywhere), and an explicit --config is repeated.
+func resumeTarget(e *env, arg string, bug *bugfolder.Bug, config string) string {
+	target := bug.ID
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.cwd, p)
+	}
+	if st, err := os.Stat(p); (err == nil && st.IsDir()) || strings.ContainsRune(arg, '/') {
+		target = bug.Dir
+	}
+	parts := []string{shellQuote(target)}
+	if config != "" {
+		abs := config
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(e.cwd, abs)
+		}
+		parts = append(parts, "--config", shellQuote(abs))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@+=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

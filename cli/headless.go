@@ -22,6 +22,9 @@ type progress struct {
 	// restricted: the bug's answers never leave moot, so output events
 	// carry their size, not their text.
 	restricted bool
+	// bugDir is the debated bug's folder: paths on the --json stream are
+	// relative to it, as in the event log.
+	bugDir string
 }
 
 func newProgress(e *env, reg *bugfolder.Register, asJSON bool) *progress {
@@ -45,14 +48,15 @@ func (p *progress) sink(ev engine.Event) {
 	p.line(ev)
 }
 
-// marshal writes an event as a JSON line; on a restricted bug an answer's
-// text is replaced by its size in bytes.
+// marshal writes an event as a JSON line. On a restricted bug no model or
+// engine text reaches stdout: an answer's text is replaced by its size in
+// bytes, and a free-text reason (a failed call's error, which may quote the
+// answer or the engine's stderr; a judge failure) by a typed code and size.
 func (p *progress) marshal(ev engine.Event) ([]byte, error) {
-	if !p.restricted || ev.Type != engine.EvOutput {
+	ev.Path = engine.RelToBug(p.bugDir, ev.Path)
+	if !p.restricted {
 		return json.Marshal(ev)
 	}
-	n := len(ev.Text)
-	ev.Text = ""
 	b, err := json.Marshal(ev)
 	if err != nil {
 		return nil, err
@@ -61,9 +65,29 @@ func (p *progress) marshal(ev engine.Event) ([]byte, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, err
 	}
-	delete(m, "text")
-	m["bytes"], m["restricted"] = n, true
+	switch ev.Type {
+	case engine.EvOutput:
+		delete(m, "text")
+		m["bytes"], m["restricted"] = len(ev.Text), true
+	case engine.EvCallFinished:
+		redactField(m, "error", ev.Error, ev.Status)
+	case engine.EvJudgeFailed:
+		redactField(m, "reason", ev.Reason, "judge-failure")
+	case engine.EvDebateFinished:
+		redactField(m, "reason", ev.Reason, ev.Status)
+	default:
+		return b, nil
+	}
 	return json.Marshal(m)
+}
+
+// redactField replaces a free-text field by field_code and field_bytes.
+func redactField(m map[string]any, field, text, code string) {
+	if text == "" {
+		return
+	}
+	delete(m, field)
+	m[field+"_code"], m[field+"_bytes"], m["restricted"] = code, len(text), true
 }
 
 func (p *progress) printf(format string, args ...any) {

@@ -34,6 +34,10 @@ type listEntry struct {
 	Debates       int      `json:"debates"`
 	Visibility    string   `json:"visibility"`
 	Locked        bool     `json:"locked"`
+	// Decision is the human decision a spec debate's answer waits for
+	// (pending, …), null otherwise; RecommendedVerdict the judge's advice.
+	Decision           *string `json:"decision"`
+	RecommendedVerdict *string `json:"recommended_verdict"`
 	// Incomplete is a bug folder without bug.md yet; Warnings are the
 	// loose fields read anyway (also printed on stderr).
 	Incomplete bool     `json:"incomplete,omitempty"`
@@ -136,6 +140,12 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	}
 	if !s.StartedAt.IsZero() {
 		en.StartedAt = ptr(s.StartedAt.UTC().Format(time.RFC3339))
+	}
+	if s.Decision != "" {
+		en.Decision = ptr(s.Decision)
+	}
+	if s.RecommendedVerdict != "" {
+		en.RecommendedVerdict = ptr(s.RecommendedVerdict)
 	}
 	return en
 }

@@ -189,10 +189,10 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted = bug.Restricted()
+			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
-				Command: "moot run " + bug.ID, Version: version(),
+				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
 			})
 			return exitFor(e, reg, res, err)
 		},
@@ -220,7 +220,8 @@ makes no model call, so it needs no --yes; a label that names no proposal is
 exit 2 with nothing written.
 
 A debate is locked to what its engines are (kind, model, endpoint host, argv
-digest — recorded in problema.md). When the engines file now resolves a name
+digest, the program as resolved and its file's digest — recorded in
+problema.md). When the engines file now resolves a name
 differently, resume stops with exit 2 naming the difference;
 --accept-engine-change accepts it as an amendment, logged like a swap and
 recorded in every file written from then on (the TUI asks instead).
@@ -232,7 +233,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err != nil {
 				return err
 			}
-			if winner != "" {
+			if cmd.Flags().Changed("winner") {
+				if strings.TrimSpace(winner) == "" {
+					return usageErr("--winner needs a label (the letter or the full label: A, \"Proposta A\"); nothing was written")
+				}
 				w, err := engine.ParseWinner(winner)
 				if err != nil {
 					return usageErr("%v", err)
@@ -288,10 +292,11 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted = bug.Restricted()
+			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
 			res, err := engine.Resume(ctx, bug, engine.Options{
 				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
+				ResumeTarget: resumeTarget(e, args[0], bug, config),
 			})
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -237,6 +238,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	case !d.CostKnown():
 		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded)", thousands(tokens))
 	}
+	if a := amendments(d); a != "" {
+		rows = append(rows, [2]string{"amendments", a})
+	}
 	rows = append(rows, [2]string{"calls", fmt.Sprintf("%d model calls (retried attempts included)", d.ModelCalls())})
 	rows = append(rows, [2]string{"spent", spent})
 	if f := d.Final; f != nil {
@@ -300,6 +304,45 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		w.WriteString(demote(strings.TrimSpace(d.Final.Body)) + "\n")
 	}
 	return w.String()
+}
+
+// amendments lists the debate's amendments (swaps, timeouts, accepted
+// engine changes) as its files record them: each with the round it first
+// took effect in and who it applies to.
+func amendments(d *bugfolder.Debate) string {
+	type use struct {
+		round int
+		who   []string
+	}
+	seen := map[string]*use{}
+	var order []string
+	add := func(a string, round int, who string) {
+		if a == "" {
+			return
+		}
+		u := seen[a]
+		if u == nil {
+			u = &use{round: round}
+			seen[a] = u
+			order = append(order, a)
+		}
+		if !slices.Contains(u.who, who) {
+			u.who = append(u.who, who)
+		}
+	}
+	for _, r := range d.Rounds {
+		for _, f := range r.Files {
+			add(f.Amendment, r.K, f.SolverID)
+		}
+	}
+	if f := d.Final; f != nil {
+		add(f.Amendment, f.Round, d.Lang.Names().JudgeID)
+	}
+	var out []string
+	for _, a := range order {
+		out = append(out, fmt.Sprintf("from round %d: %s (%s)", seen[a].round, a, strings.Join(seen[a].who, ", ")))
+	}
+	return strings.Join(out, " · ")
 }
 
 func showProblem(d *bugfolder.Debate) (string, error) {

@@ -15,8 +15,11 @@ func TestAnonymizerKeepsProse(t *testing.T) {
 		in, want string
 	}{
 		{HideAll, "agente-2 e Agent #3 e o debatedor 1 e critic-1", "[debatedor] e [debatedor] e o [debatedor] e [debatedor]"},
-		{HideAll, "o debater no. 2 e o crítico 2", "o [debatedor] e o [debatedor]"},
-		{HideAll, "rodamos local, sem openai nem claude", "rodamos local, sem openai nem claude"},
+		{HideAll, "o debater no. 2 e o crítico-2 e o agente #3 e solver-2", "o [debatedor] e o [debatedor] e o [debatedor] e [debatedor]"},
+		// attack-11 finding 6: "agente 2" followed by ordinary words is prose
+		{HideAll, "um agente 2 vezes mais lento e um crítico 3 dias depois", "um agente 2 vezes mais lento e um crítico 3 dias depois"},
+		// a vendor name used as an engine name is distinctive (finding 5)
+		{HideAll, "rodamos local, sem openai nem claude", "rodamos local, sem openai nem [modelo]"},
 		{HideAll, "eu sou zeta-engine com qwen3:8b e gpt-5-codex", "eu sou [modelo] com [modelo] e [modelo]"},
 		{KeepIDs, "agente-2 rodou em zeta-engine", "agente-2 rodou em [modelo]"},
 		{HideAll, "os agentes 2 e o agenda-2", "os agentes 2 e o agenda-2"},
@@ -25,7 +28,10 @@ func TestAnonymizerKeepsProse(t *testing.T) {
 			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	for name, want := range map[string]bool{"local": false, "omega": false, "claude": false, "zeta-engine": true, "qwen3:8b": true, "ab": false} {
+	// attack-11 finding 5: only ordinary words (and names under 3 letters)
+	// cannot be hidden; vendor, model-family and invented names can
+	for name, want := range map[string]bool{"local": false, "omega": false, "Default": false, "fast": false, "ab": false, "cx": false,
+		"claude": true, "zorbatron": true, "mistral": true, "deepseek": true, "qwen": true, "gpt": true, "zeta-engine": true, "qwen3:8b": true} {
 		if Distinctive(name) != want {
 			t.Errorf("Distinctive(%q) = %v", name, !want)
 		}

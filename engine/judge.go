@@ -100,11 +100,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 				return err
 			}
 			attempt := o.attempt // tentativa-K is numbered like its raw output
-			err = r.keepPrompt(prompt, o.attempt)
-			if e := o.rawErr(); err == nil {
-				err = e
-			}
-			if err != nil {
+			if err := o.rawErr(); err != nil {
 				return err
 			}
 			meta := r.meta(r.r, jid, bugfolder.RoleJudge, o, o.res.Status)
@@ -114,7 +110,11 @@ func (r *runner) runJudge(ctx context.Context) error {
 				ans, v := bugfolder.ValidateJudge(o.res.Body, r.lang, letters, len(r.rubric))
 				verdict := r.checkSynthesis(ans, &v)
 				if v.OK() {
-					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, o.res.Body, o, verdict)
+					body, dropped := bugfolder.DropSelfGrafts(o.res.Body, r.lang, ans)
+					if dropped > 0 {
+						r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("the judge grafted %d idea(s) from the winner %s itself: no contribution of another debater, so dropped from the final answer (the raw answer keeps them)", dropped, r.lang.LabelName(ans.Winner))})
+					}
+					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, body, o, verdict)
 				}
 				meta.Status = bugfolder.StatusInvalidOutput
 				for _, p := range v.Problems {
@@ -138,7 +138,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
-			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; %s", reason, JudgeAdvice(r.bug.ID, letters))}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; %s", reason, JudgeAdvice(r.resumeTarget(), letters))}
 		}
 		if err != nil {
 			return err
@@ -166,25 +166,35 @@ func (r *runner) runJudge(ctx context.Context) error {
 			return r.writeHumanFinal(props, d.Winner)
 		case JudgeCancel:
 			r.emit(dec)
-			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept and the choice is still open: %s", JudgeAdvice(r.bug.ID, letters))}
+			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept and the choice is still open: %s", JudgeAdvice(r.resumeTarget(), letters))}
 		case JudgePause:
 			r.emit(dec)
-			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; %s", JudgeAdvice(r.bug.ID, letters))}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; %s", JudgeAdvice(r.resumeTarget(), letters))}
 		default:
 			return fmt.Errorf("unknown judge decision %q", d.Choice)
 		}
 	}
 }
 
+// resumeTarget is the bug argument (and flags) that `moot resume` needs to
+// find this debate and its engines again, as the engineer ran it.
+func (r *runner) resumeTarget() string {
+	if r.opts.ResumeTarget != "" {
+		return r.opts.ResumeTarget
+	}
+	return r.bug.ID
+}
+
 // JudgeAdvice says exactly what to run after a judge failure: the retry
 // (a model call, so --yes) or a human choice among the labels (no call).
-func JudgeAdvice(bugID string, labels []string) string {
+// target is the bug (and flags) as `moot resume` takes them.
+func JudgeAdvice(target string, labels []string) string {
 	ls := strings.Join(labels, ", ")
 	first := "A"
 	if len(labels) > 0 {
 		first = labels[0]
 	}
-	return fmt.Sprintf("to retry the judge run `moot resume %s --yes --on-judge-failure retry`; to choose the winner yourself run `moot resume %s --winner %s` (labels: %s)", bugID, bugID, first, ls)
+	return fmt.Sprintf("to retry the judge run `moot resume %s --yes --on-judge-failure retry`; to choose the winner yourself run `moot resume %s --winner %s` (labels: %s)", target, target, first, ls)
 }
 
 // FinalLabels lists the labels the judge step of a debate offers: one
@@ -220,11 +230,22 @@ func (r *runner) checkSynthesis(ans *bugfolder.JudgeAnswer, v *bugfolder.Validat
 	if r.mode != bugfolder.Spec {
 		return ""
 	}
-	verdict := bugfolder.RecommendedVerdict(ans.Synthesis, r.lang)
-	if verdict == "" {
+	verdict, several := bugfolder.FindVerdict(ans.Synthesis, r.lang)
+	if several {
+		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "names more than one verdict (" + bugfolder.SpecVerdictWords(r.lang) + "): recommend exactly one"})
+	} else if verdict == "" {
 		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "states no recommended verdict (" + bugfolder.SpecVerdictWords(r.lang) + ")"})
 	}
 	return verdict
+}
+
+// keepRetriedJudge keeps a judge attempt that failed in transport and is
+// retried at once as juiz/tentativa-K.md, like any failed judge attempt.
+func (r *runner) keepRetriedJudge(k int, id string, o *outcome) error {
+	meta := r.meta(k, id, bugfolder.RoleJudge, o, o.res.Status)
+	meta.DebateID = r.bug.ID + "-final"
+	_, err := r.w.WriteJudgeAttempt(o.attempt, meta, o.res.Body)
+	return err
 }
 
 // keepPrompt saves the judge's prompt for audit, beside its raw output.
@@ -320,9 +341,10 @@ func (r *runner) writeHumanFinal(props []Proposal, winner string) error {
 	fmt.Fprintf(&b, "%s\n\n", bugfolder.SecRationale.Heading(r.lang))
 	fmt.Fprintf(&b, r.t("- Escolha humana: o juiz falhou %d vez(es) (ver %s/) e o engenheiro escolheu %s. Nenhuma justificativa por critério foi gerada.\n\n",
 		"- Human choice: the judge failed %d time(s) (see %s/) and the engineer chose %s. No per-criterion rationale was produced.\n\n"), r.judgeAttempts(), r.lang.Names().JudgeID, r.lang.LabelName(winner))
-	// the chosen proposal's mode sections, as it wrote them; its critique
-	// of the others is no part of an answer
-	synth := strings.TrimSpace(bugfolder.DropSection(win.Body, bugfolder.SecCritique))
+	// the chosen proposal's mode sections, quoted as it wrote them (not
+	// anonymized: no model reads this); its critique of the others is no
+	// part of an answer
+	synth := strings.TrimSpace(bugfolder.DropSection(win.Original, bugfolder.SecCritique))
 	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(r.lang), synth+"\n")
 	verdict := ""
 	if r.mode == bugfolder.Spec {

@@ -165,6 +165,9 @@ type Proposal struct {
 	SolverID string
 	// Body is the anonymized body.
 	Body string
+	// Original is the body as its author wrote it; it never reaches the
+	// judge's prompt (a human winner's synthesis quotes it).
+	Original string
 	// SHA256 is the digest of Body, which fixes the order.
 	SHA256 string
 }
@@ -190,21 +193,48 @@ const (
 	KeepIDs
 )
 
-// participantRE matches a participant named by id or by role and number,
-// in either language: agente-2, agent_2, "Agent #2", "debatedor 2",
-// "debater no. 3", critic-1, "crítico 1".
-const participantRE = `(?:agente|agent|debatedora?|debater|solver|critic|cr[ií]tico)(?:[-_ ]?#?\s?|\s+n[º°o]?\.?\s*)\d+`
+// participantRE matches a participant named by id, in the forms a model
+// uses for itself or a peer, in either language: agente-2, agent_2,
+// "Agent #2", "agente #2", solver-2, critic-1, "debatedor 2", "debater
+// no. 3". A bare "agente 2" is left alone: it is as likely ordinary prose
+// ("um agente 2 vezes mais lento") as a name.
+const participantRE = `(?:(?:agente|agent|solver|critic|cr[ií]tico)(?:[-_]|\s?#\s?)|(?:debatedora?|debater)(?:[-_ ]?#?\s?|\s+n[º°o]?\.?\s*))\d+`
 
 var debaterID = regexp.MustCompile(`(?i)^` + participantRE + `$`)
+
+// commonWords are ordinary English and Portuguese words likely to be used
+// as engine or model names; a name among them cannot be hidden without
+// altering prose. Vendor and model-family names (codex, claude, qwen,
+// mistral…) and invented names are not ordinary words, and are hidden.
+var commonWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`local default fast faster slow main test testing model big small
+		mini tiny large medium cheap smart best good new old prod dev primary secondary backup fallback
+		remote cloud home work server api cli agent judge solver critic base pro plus max turbo lite
+		free open one two three first second third auto standard basic simple quick strong weak
+		red blue green black white gold silver dark light reader writer helper assistant engine
+		alpha beta gamma delta epsilon zeta eta theta iota kappa lambda omicron sigma tau upsilon phi
+		chi psi omega
+		rapido rápido lento principal padrao padrão modelo teste grande pequeno barato novo velho
+		casa servidor juiz agente crítico critico forte fraco simples básico basico leitor`) {
+		commonWords[w] = true
+	}
+}
 
 var plainWord = regexp.MustCompile(`^\p{L}+$`)
 
 // Distinctive reports whether an engine or model name can be hidden
-// without altering prose: a plain word ("local", "omega", "claude") cannot,
-// a name with a digit or a separator ("zeta-engine", "qwen3:8b") can.
+// without altering prose: a name shorter than 3 letters ("cx") or an
+// ordinary word ("local", "omega", "fast") cannot; a vendor or model-family
+// name ("claude", "qwen"), an invented word ("zorbatron") or a name with a
+// digit or a separator ("zeta-engine", "qwen3:8b") can.
 func Distinctive(name string) bool {
 	name = strings.TrimSpace(name)
-	return len(name) >= 3 && !plainWord.MatchString(name)
+	if len([]rune(name)) < 3 {
+		return false
+	}
+	return !plainWord.MatchString(name) || !commonWords[strings.ToLower(name)]
 }
 
 // NewAnonymizer builds an anonymizer for the given engine and model names
@@ -258,7 +288,7 @@ func Label(a *Anonymizer, bodies map[string]string) []Proposal {
 	for id, body := range bodies {
 		anon := strings.TrimSpace(a.Apply(body)) + "\n"
 		sum := sha256.Sum256([]byte(anon))
-		ps = append(ps, Proposal{SolverID: id, Body: anon, SHA256: hex.EncodeToString(sum[:])})
+		ps = append(ps, Proposal{SolverID: id, Body: anon, Original: body, SHA256: hex.EncodeToString(sum[:])})
 	}
 	sort.Slice(ps, func(i, j int) bool {
 		if ps[i].SHA256 != ps[j].SHA256 {

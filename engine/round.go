@@ -427,6 +427,13 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 				break
 			}
 		}
+		if role == bugfolder.RoleJudge {
+			// every judge attempt keeps its prompt, before the call, so an
+			// interrupted one has it too
+			if err := r.keepPrompt(prompt, o.attempt); err != nil {
+				return nil, err
+			}
+		}
 		stdout := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stdout")}
 		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
@@ -448,6 +455,11 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		if try == 0 && o.res.Failure.Retryable() && ctx.Err() == nil {
 			if err := commit(); err != nil {
 				return nil, err
+			}
+			if role == bugfolder.RoleJudge {
+				if err := r.keepRetriedJudge(k, id, o); err != nil {
+					return nil, err
+				}
 			}
 			r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt,
 				Status: string(o.res.Status), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err + " (retrying once)"})
@@ -658,7 +670,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 				dec.Engine = d.Engine
 				// the swap locks what the new engine is, like problema.md
 				if ec, err := r.opts.Config.Engine(d.Engine); err == nil {
-					dec.Identities = map[string]map[string]string{d.Engine: harness.IdentityOf(ec).Map()}
+					dec.Identities = map[string]map[string]string{d.Engine: harness.IdentityOf(ec, r.opts.Config.Path).Map()}
 				}
 			} else if d.Timeout <= 0 {
 				r.emit(Event{Type: EvWarning, Text: "a new timeout must be a positive duration; nothing changed"})

@@ -43,6 +43,10 @@ type Options struct {
 	// change is logged as an amendment decided by AcceptedBy.
 	AcceptEngineChange bool
 	AcceptedBy         string
+	// ResumeTarget is what follows `moot resume` in printed advice: the
+	// bug as the engineer named it, and the --config flag given ("" for
+	// the bug's ID alone).
+	ResumeTarget string
 }
 
 // Outcome is how a run ended.
@@ -162,11 +166,16 @@ func (r *runner) emit(ev Event) {
 
 // rel makes a path relative to the bug folder, so the event log stays
 // true when the register moves or is cloned elsewhere.
-func (r *runner) rel(p string) string {
-	if p == "" || !filepath.IsAbs(p) {
+func (r *runner) rel(p string) string { return RelToBug(r.bug.Dir, p) }
+
+// RelToBug makes an absolute path inside bugDir relative to it (others are
+// returned as they are): how events name paths, in the log and on the
+// --json stream alike.
+func RelToBug(bugDir, p string) string {
+	if p == "" || !filepath.IsAbs(p) || bugDir == "" {
 		return p
 	}
-	if rel, err := filepath.Rel(r.bug.Dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(bugDir, p); err == nil && !strings.HasPrefix(rel, "..") {
 		return rel
 	}
 	return p
@@ -447,7 +456,7 @@ func (r *runner) identityNode() *yaml.Node {
 	fields := map[string][]bugfolder.KV{}
 	for _, name := range names {
 		if ec, err := r.opts.Config.Engine(name); err == nil {
-			for _, kv := range harness.IdentityOf(ec).Fields() {
+			for _, kv := range harness.IdentityOf(ec, r.opts.Config.Path).Fields() {
 				fields[name] = append(fields[name], bugfolder.KV{Key: kv[0], Value: kv[1]})
 			}
 		}
@@ -471,10 +480,13 @@ func engineChanges(cfg *harness.Config, locked map[string]map[string]string, nam
 		if err != nil {
 			return nil, nil, err
 		}
-		cur := harness.IdentityOf(ec).Map()
+		cur := harness.IdentityOf(ec, cfg.Path).Map()
 		now[name] = cur
 		var parts []string
-		for _, k := range []string{"kind", "model", "host", "argv_sha256"} {
+		for _, k := range harness.IdentityKeys() {
+			if _, recorded := was[k]; !recorded && (k == "program" || k == "program_sha256") {
+				continue // a debate locked before the program was recorded
+			}
 			if was[k] != cur[k] {
 				parts = append(parts, fmt.Sprintf("%s %s → %s", k, orNone(was[k]), orNone(cur[k])))
 			}
@@ -675,6 +687,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	// without the event log, P's own digest still tells
 	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.ProblemIntact(pf, raw) {
 		return nil, &bugfolder.InputError{Path: pf.Path, Field: "p_sha256", Msg: "P no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
+	}
+	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.SetupIntact(raw) {
+		return nil, &bugfolder.InputError{Path: pf.Path, Field: "setup_sha256", Msg: "the setup (mode, rounds, engines, rubric or P) no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
 	}
 	r := newRunner(opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)
 	for _, kv := range pf.Solvers {
@@ -903,7 +918,26 @@ func (r *runner) acceptEngineChange(diffs []string, current map[string]map[strin
 	for _, id := range affected {
 		r.amendment[id] = joinAmendment(r.amendment[id], reason)
 	}
-	r.emit(Event{Type: EvDecision, Point: PointEngines, Choice: "amend", By: by, Reason: reason, Identities: ids, Affected: affected})
+	r.emit(Event{Type: EvDecision, Point: PointEngines, Choice: "amend", By: by, Reason: reason, Identities: ids, Affected: affected, Round: r.resumeRound()})
+}
+
+// resumeRound is the round a resume goes on in (where an amendment takes
+// effect): the first whose panel or critics lack a valid file, else the
+// last round, whose proposals the judge reads.
+func (r *runner) resumeRound() int {
+	for k := 0; k <= r.r; k++ {
+		files := r.roundFiles(k)
+		ids := r.panelIDs()
+		if k > 0 {
+			ids = append(ids, r.critics...)
+		}
+		for _, id := range ids {
+			if f := files[id]; f == nil || f.Status != bugfolder.StatusOK {
+				return k
+			}
+		}
+	}
+	return r.r
 }
 
 func joinAmendment(prev, next string) string {

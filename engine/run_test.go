@@ -447,7 +447,8 @@ func TestJudgeHumanChoiceAndLabels(t *testing.T) {
 	if hs[1].id != d.Final.WinnerSolver {
 		t.Errorf("label B is %s by sha256 order, final says %s", hs[1].id, d.Final.WinnerSolver)
 	}
-	if !strings.Contains(d.Final.Body, "## Síntese\n\n"+strings.TrimSpace(hs[1].body)) {
+	// quoted as the proposal wrote it, not anonymized (attack-11 finding 7)
+	if !strings.Contains(d.Final.Body, "## Síntese\n\n"+strings.TrimSpace(d.Rounds[0].File(hs[1].id).Body)) {
 		t.Error("a human choice takes the winning proposal as the synthesis")
 	}
 	data, _ := os.ReadFile(filepath.Join(f.bug.Dir, "debate", "resposta-final.md"))

@@ -75,8 +75,8 @@ func commandEnv(e *EngineConfig) []string {
 // the engines file's folder; a bare name is looked up on PATH.
 func (c *command) program() string {
 	p := c.cfg.Command[0]
-	if strings.ContainsRune(p, '/') && !filepath.IsAbs(p) {
-		return c.opts.resolvePath(p)
+	if strings.ContainsRune(p, '/') {
+		return resolveProgram(p, c.opts.ConfigDir)
 	}
 	return p
 }

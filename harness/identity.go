@@ -3,7 +3,12 @@ package harness
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -17,10 +22,24 @@ type Identity struct {
 	// ArgvSHA256 is the digest of a command engine's argv (placeholders
 	// unexpanded), NUL-separated.
 	ArgvSHA256 string
+	// Program is a command engine's program resolved the way the adapter
+	// starts it (relative to the engines file's folder, or on PATH).
+	Program string
+	// ProgramSHA256 is the digest of the program file's content, so the
+	// same relative command in another engines file is another engine.
+	ProgramSHA256 string
 }
 
-// IdentityOf returns an engine's identity.
-func IdentityOf(e *EngineConfig) Identity {
+// identityKeys are the fields of an Identity in the order they are written.
+var identityKeys = []string{"kind", "model", "host", "argv_sha256", "program", "program_sha256"}
+
+// IdentityKeys lists the field names of an identity, in written order.
+func IdentityKeys() []string { return slices.Clone(identityKeys) }
+
+// IdentityOf returns an engine's identity; configPath is the engines file
+// it was read from ("" for built-in engines), whose folder relative
+// programs start at.
+func IdentityOf(e *EngineConfig, configPath string) Identity {
 	id := Identity{Kind: string(e.Kind), Model: e.Model}
 	if e.BaseURL != "" {
 		if u, err := url.Parse(e.BaseURL); err == nil && u.Host != "" {
@@ -32,15 +51,69 @@ func IdentityOf(e *EngineConfig) Identity {
 	if e.Kind == KindCommand {
 		sum := sha256.Sum256([]byte(strings.Join(e.Command, "\x00")))
 		id.ArgvSHA256 = hex.EncodeToString(sum[:])
+		if len(e.Command) > 0 {
+			id.Program = resolveProgram(e.Command[0], configDirOf(configPath))
+			id.ProgramSHA256 = fileSHA256(id.Program)
+		}
 	}
 	return id
 }
 
+// configDirOf is the absolute folder of an engines file ("" for none).
+func configDirOf(path string) string {
+	if path == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	return filepath.Dir(abs)
+}
+
+// resolveProgram resolves a command's program as the adapter starts it:
+// a relative path with a slash starts at the engines file's folder; a bare
+// name is looked up on PATH (left as is when not found).
+func resolveProgram(p, configDir string) string {
+	switch {
+	case strings.ContainsRune(p, '/') && !filepath.IsAbs(p) && configDir != "":
+		return filepath.Join(configDir, p)
+	case !strings.ContainsRune(p, '/'):
+		if found, err := exec.LookPath(p); err == nil {
+			if abs, err := filepath.Abs(found); err == nil {
+				return abs
+			}
+			return found
+		}
+	}
+	return p
+}
+
+// fileSHA256 is the digest of a regular file's content ("" when it is
+// not one or cannot be read).
+func fileSHA256(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // Fields lists the identity's non-empty fields in the order they are
-// written: kind, model, host, argv_sha256.
+// written: kind, model, host, argv_sha256, program, program_sha256.
 func (i Identity) Fields() [][2]string {
 	var out [][2]string
-	for _, kv := range [][2]string{{"kind", i.Kind}, {"model", i.Model}, {"host", i.Host}, {"argv_sha256", i.ArgvSHA256}} {
+	vals := []string{i.Kind, i.Model, i.Host, i.ArgvSHA256, i.Program, i.ProgramSHA256}
+	for n, k := range identityKeys {
+		kv := [2]string{k, vals[n]}
 		if kv[1] != "" {
 			out = append(out, kv)
 		}

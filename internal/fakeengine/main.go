@@ -26,7 +26,10 @@
 // stderr, carrying terminal escapes: a window title, an OSC 52 clipboard
 // write, a screen clear; with fail, it then exits 1 with them on stderr),
 // daemon (leaves a grandchild in a session of its own, as setsid does,
-// and answers).
+// and answers), say (a valid answer followed by the text of FAKE_SAY),
+// sayverdict:X (a judge answer naming X whose spec verdict line is
+// replaced by FAKE_SAY), variant2 (headings with a parenthesised qualifier
+// or a trailing dash, an English confidence word).
 //
 // FAKE_CWDLOG names a file where each call appends its working folder,
 // that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
@@ -164,11 +167,19 @@ func main() {
 		// a valid answer whose prose holds common words that are also
 		// engine or kind names, and a peer named in the forms models use
 		fmt.Print(fakeanswer.Reply(p, role) + "\nNota: rodamos local, sem openai nem claude; omega concorda. O Agent #2 e o debatedor 3 erraram; zeta-engine (zeta-1) falou.\n")
+	case "say":
+		fmt.Print(fakeanswer.Reply(p, role) + "\n" + os.Getenv("FAKE_SAY") + "\n")
 	case "variant":
 		// headings in the other language, numbered, emphasised, without
 		// accents, with trailing colons
 		a := fakeanswer.Reply(p, role)
 		for from, to := range map[string]string{"## Hipóteses": "## 1. Hypotheses", "## Teste": "## **Teste**:", "## Evidências": "## Evidencias", "## Confiança": "## Confidence:"} {
+			a = strings.Replace(a, from, to, 1)
+		}
+		fmt.Print(a)
+	case "variant2":
+		a := fakeanswer.Reply(p, role)
+		for from, to := range map[string]string{"## Hipóteses": "## Hipóteses (H1–H3)", "## Teste": "## 3) Teste -", "## Confiança\n\nalta:": "## Confiança\n\nhigh:"} {
 			a = strings.Replace(a, from, to, 1)
 		}
 		fmt.Print(a)
@@ -187,6 +198,8 @@ func main() {
 		fmt.Print(a[:i] + "## Enxertos\n\n- Proposta " + arg + ": o teste com 10 repetições.\n\n" + a[j:])
 	case "noverdict":
 		fmt.Print(strings.ReplaceAll(fakeanswer.Judge(p, arg), "Veredito recomendado: spec-correta.", ""))
+	case "sayverdict":
+		fmt.Print(strings.ReplaceAll(fakeanswer.Judge(p, arg), "Veredito recomendado: spec-correta.", os.Getenv("FAKE_SAY")))
 	case "nosynth":
 		a := fakeanswer.Judge(p, arg)
 		fmt.Print(a[:strings.Index(a, "## Síntese")] + "## Síntese\n\nA vencedora está certa.\n")

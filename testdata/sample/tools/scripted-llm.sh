@@ -88,6 +88,10 @@ judge_body() {
 	printf '\n'
 	h "Síntese" "Synthesis"
 	round=0 solver_body
+	if [ "$mode" = spec ]; then
+		printf '\n'
+		t "Veredito recomendado: spec-correta. É uma recomendação: a decisão sobre a spec é humana." "Recommended verdict: spec-correct. It is a recommendation: the decision on the spec is a human's."
+	fi
 }
 
 case "$role" in
