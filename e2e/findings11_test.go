@@ -161,6 +161,7 @@ func TestFinding4JudgeAdviceRunsAsPrinted(t *testing.T) {
 		os.MkdirAll(filepath.Join(p.dir, "cfg"), 0o700)
 		os.WriteFile(filepath.Join(p.dir, "cfg", "eng.yaml"), []byte(cfg), 0o600)
 		os.Remove(reg)
+		p.moot("trust", "--config", "cfg/eng.yaml").mustExit(t, 0) // inside the project: its owner trusts it
 		r := p.moot("run", "7", "--config", "cfg/eng.yaml", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
 		args := adviceWinner(t, r.stderr)
 		if !slices.Contains(args, "--config") {
