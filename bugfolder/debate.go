@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -292,6 +293,10 @@ type Final struct {
 	// WinnerSolver is the solver id behind the winning label, when known.
 	WinnerSolver          string
 	AcceptedContributions int
+	// WinnerAmbiguous lists the proposals a hand-written judge's file names
+	// as winner when it names more than one ("label:A", "agente-2"): the
+	// winner is then unknown, never picked silently.
+	WinnerAmbiguous []string
 	// DecidedBy is "judge" or "human".
 	DecidedBy string
 	// Participants is how many solvers' proposals reached the judge (K of N).
@@ -322,7 +327,7 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 		if len(ls) == 1 {
 			f.Winner = ls[0]
 		} else {
-			f.Winner, f.WinnerSolver = handWinner(df.Body)
+			f.Winner, f.WinnerSolver, f.WinnerAmbiguous = handWinner(df.Body)
 		}
 	} else if ls := FindLabels(f.Winner); len(ls) == 1 {
 		f.Winner = ls[0]
@@ -359,19 +364,33 @@ var (
 	// a winner named where host agents name it: "## Vencedora (D1 — …)",
 	// "**D1 vence**", "Candidate A wins.", "Adopt Proposal C as the
 	// winning proposal", "Winner: Proposal B"
-	winnerRefRE  = `\*{0,2}((?:proposta|proposal|candidat[oa]|candidate|op[cç][aã]o|option)\s+[A-Z]|D\d{1,2}|agente?-\d{1,2}|agent-\d{1,2})\b\*{0,2}`
-	winnerFormRE = []*regexp.Regexp{
+	winnerRefRE = `\*{0,2}((?:proposta|proposal|candidat[oa]|candidate|op[cç][aã]o|option)\s+[A-Z]|D\d{1,2}|agente?-\d{1,2}|agent-\d{1,2})\b\*{0,2}`
+	winsRE      = `\s+(?:vence|venceu|wins|won|is the winner|é a vencedora|é o vencedor)\b`
+	// winnerTiers are the forms by precedence: the judge's explicit naming
+	// (a Winner heading or line, a bold "X wins", "overall … X wins", "adopt
+	// X as the winning …") outranks a plain "X wins" or "adopt X", which a
+	// judge also writes of a proposal that wins one criterion only.
+	winnerTiers = [][]*regexp.Regexp{{
 		regexp.MustCompile(`(?im)^#{1,6}\s*\**(?:vencedora|vencedor|winner)\**\s*[:(—–-]\s*` + winnerRefRE),
-		regexp.MustCompile(`(?i)` + winnerRefRE + `\s+(?:vence|venceu|wins|won|is the winner|é a vencedora|é o vencedor)\b`),
-		regexp.MustCompile(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE + `[^.\n]*\bwinn`),
 		regexp.MustCompile(`(?im)^\s*[-*]?\s*\**(?:vencedora|vencedor|winner|winning proposal|proposta vencedora)\**\s*:\**\s*` + winnerRefRE),
-	}
+		regexp.MustCompile(`(?i)\*\*` + winnerRefRE + winsRE + `[^*\n]*\*\*`),
+		regexp.MustCompile(`(?i)\b(?:overall|no geral|no conjunto|in the end|ao final|finalmente|finally)\b[^.;\n]*?` + winnerRefRE + winsRE),
+		regexp.MustCompile(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE + `[^.;\n]*\b(?:winn|vencedor)`),
+	}, {
+		regexp.MustCompile(`(?i)` + winnerRefRE + winsRE),
+		regexp.MustCompile(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE),
+	}}
+	// a naming the judge denies: "would not adopt X", "X wins nothing"
+	negatedBeforeRE = regexp.MustCompile(`(?i)(?:\bnot|n't|\bnever|\bnão|\bnunca|\bno longer)\s+(?:\w+\s+){0,2}$`)
+	negatedAfterRE  = regexp.MustCompile(`(?i)^\s*(?:nothing|no\b|nada|nenhum)`)
 )
 
 // handWinner finds the winner of a final answer written by hand (a host
 // agent running the debate skill): a label letter ("C" for "Proposal C",
-// "Candidate C") or a solver id ("agente-1" for "D1"), or neither.
-func handWinner(body string) (letter, solver string) {
+// "Candidate C") or a solver id ("agente-1" for "D1"), or neither. The
+// strongest form that names anyone decides; when it names two different
+// proposals the winner is unknown and ambiguous lists them.
+func handWinner(body string) (letter, solver string, ambiguous []string) {
 	_, secs := ParseSections(body)
 	text := body
 	for _, s := range secs {
@@ -379,18 +398,58 @@ func handWinner(body string) (letter, solver string) {
 			text = "## " + s.Heading + "\n" + s.Content + "\n" + body
 		}
 	}
-	for _, re := range winnerFormRE {
-		m := re.FindStringSubmatch(text)
-		if m == nil {
+	for _, tier := range winnerTiers {
+		var refs []string
+		for _, re := range tier {
+			for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+				if negatedBeforeRE.MatchString(text[:m[0]]) || negatedAfterRE.MatchString(text[m[1]:]) {
+					continue
+				}
+				if ref := winnerRef(text[m[2]:m[3]]); !slices.Contains(refs, ref) {
+					refs = append(refs, ref)
+				}
+			}
+		}
+		switch len(refs) {
+		case 0:
 			continue
+		case 1:
+			if l, ok := strings.CutPrefix(refs[0], "label:"); ok {
+				return l, "", nil
+			}
+			return "", refs[0], nil
+		default:
+			return "", "", refs
 		}
-		ref := strings.ToLower(m[1])
-		if i := strings.LastIndexAny(ref, " \t"); i >= 0 {
-			return strings.ToUpper(ref[i+1:]), ""
-		}
-		return "", "agente-" + strings.TrimLeft(ref, "abcdefghijklmnopqrstuvwxyz-")
 	}
-	return "", ""
+	return "", "", nil
+}
+
+// AmbiguousWinner is the warning for a judge's file that names more than
+// one winner (nil when it names one or none): it says which, and that the
+// winner is left unknown.
+func (f *Final) AmbiguousWinner(l Lang) error {
+	if len(f.WinnerAmbiguous) == 0 {
+		return nil
+	}
+	var names []string
+	for _, r := range f.WinnerAmbiguous {
+		if x, ok := strings.CutPrefix(r, "label:"); ok {
+			r = l.LabelName(x)
+		}
+		names = append(names, r)
+	}
+	return &InputError{Path: f.Path, Msg: fmt.Sprintf("names more than one winner (%s): the winner is left unknown; write one winner (\"## Winner\" / \"## Vencedora\") to settle it", strings.Join(names, ", "))}
+}
+
+// winnerRef reads a winner reference: "label:C" for "Proposal C", a solver
+// id for "D1" or "agente-1".
+func winnerRef(ref string) string {
+	ref = strings.ToLower(ref)
+	if i := strings.LastIndexAny(ref, " \t"); i >= 0 {
+		return "label:" + strings.ToUpper(ref[i+1:])
+	}
+	return "agente-" + strings.TrimLeft(ref, "abcdefghijklmnopqrstuvwxyz-")
 }
 
 // Round is one round folder of a debate.

@@ -214,6 +214,38 @@ func TestHandWrittenWinnerForms(t *testing.T) {
 	}
 }
 
+// Finding 1 of the hostile test: the first "X wins" was taken even when the
+// judge named another proposal the overall winner, or denied it.
+func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
+	tests := []struct {
+		body, letter, solver string
+		ambiguous            bool
+	}{
+		{"# Judge\n\nProposal A wins on cost but loses on risk; overall **Proposal C wins**.\n", "C", "", false},
+		{"# Judge\n\nAdopt Proposal C as the winning proposal. Proposal A wins nothing here.\n", "C", "", false},
+		{"# Judge\n\nI would not adopt Proposal A as the winning proposal; adopt Proposal B instead.\n", "B", "", false},
+		{"# Judge\n\nProposal A wins on cost. Proposal B wins on risk.\n", "", "", true},
+		{"## Winner: Proposal B\n\nProposal A wins on cost.\n", "B", "", false},
+		{"# Juiz\n\nA Proposta A vence em custo; no geral a **Proposta C vence**.\n", "C", "", false},
+		{"# Judge\n\n**Proposal A wins** and **Proposal B wins**.\n", "", "", true},
+		{"# Judge\n\nD2 does not win; **D1 vence**.\n", "", "agente-1", false},
+	}
+	for _, tt := range tests {
+		f, err := bugfolder.ParseFinal("resposta-final.md", []byte(tt.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Winner != tt.letter || f.WinnerSolver != tt.solver {
+			t.Errorf("%q: winner %q solver %q, want %q %q", tt.body, f.Winner, f.WinnerSolver, tt.letter, tt.solver)
+		}
+		if w := f.AmbiguousWinner(bugfolder.EN); (w != nil) != tt.ambiguous {
+			t.Errorf("%q: ambiguity warning %v, want %v", tt.body, w, tt.ambiguous)
+		} else if w != nil && !strings.Contains(w.Error(), "resposta-final.md") {
+			t.Errorf("the warning names no file: %v", w)
+		}
+	}
+}
+
 func TestCreatedAtWithAnOffsetIsShownInUTC(t *testing.T) {
 	for _, v := range []string{"2026-08-01T07:30:00-03:00", "2026-08-01 07:30:00 -03:00", "2026-08-01T07:30:00-0300", "2026-08-01 07:30:00 -0300", "2026-08-01T12:30:00+02:00", "2026-08-01T10:30:00Z"} {
 		d := t.TempDir()

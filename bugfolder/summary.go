@@ -31,6 +31,9 @@ type Summary struct {
 	Health float64
 	// Problems are files of the debates that could not be read.
 	Problems []error
+	// Warnings are misreadings avoided (a judge's file naming two
+	// winners): the listing shows them without failing.
+	Warnings []error
 }
 
 // Summarize reads a bug's debates and sums up the latest.
@@ -70,6 +73,9 @@ func (s *Summary) fromLatest(d *Debate) {
 			s.Winner, s.WinnerSolver = f.WinnerSolver, "" // a hand-run judge named the solver, not a label
 		}
 		s.Health = f.HealthTokensPerContribution
+		if w := f.AmbiguousWinner(d.Lang); w != nil {
+			s.Warnings = append(s.Warnings, w)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -74,6 +75,7 @@ exit code.`,
 				}
 				errs = append(errs, s.Problems...)
 				warns = append(warns, s.Bug.Warnings...)
+				warns = append(warns, s.Warnings...)
 				entries = append(entries, toEntry(reg, s))
 			}
 			if asJSON {
@@ -109,7 +111,7 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 		Status: string(s.State), Tokens: s.Tokens, Calls: s.Calls, Debates: s.Count,
 		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete,
 	}
-	for _, w := range b.Warnings {
+	for _, w := range append(slices.Clone(b.Warnings), s.Warnings...) {
 		en.Warnings = append(en.Warnings, w.Error())
 	}
 	if b.DisplayNumber != 0 {

@@ -268,7 +268,13 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		if by == "" {
 			by = "judge"
 		}
-		win += ", decided by " + by
+		if w := f.AmbiguousWinner(d.Lang); w != nil {
+			win = "unknown: " + w.Error()
+		} else if win == "—" {
+			win = "unknown: the judge's file names no winner moot can read"
+		} else {
+			win += ", decided by " + by
+		}
 		if f.Of > 0 {
 			win += fmt.Sprintf(" · %d of %d solvers took part", f.Participants, f.Of)
 		}

@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// handRegister is a Reversa 1.2.58 project (register in reversa/bugs, named
+// by .reversa/state.json, doc_language English) built in the test, with the
+// fake as its local engine, for the findings of the hostile new-user test.
+func handRegister(t *testing.T) *project {
+	t.Helper()
+	dir := t.TempDir()
+	p := &project{t: t, dir: dir, log: filepath.Join(dir, "fake.log")}
+	p.file(".reversa/state.json", `{"doc_language":"en","bugs_folder":"reversa/bugs","output_folder":"reversa/sdd"}`+"\n")
+	p.file("reversa/bugs/moot.yaml", "engines:\n  zeta-engine:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    external: false\n    timeout: 20s\ndefaults:\n  solver: zeta-engine\n  judge: zeta-engine\n")
+	return p
+}
+
+// file writes a file of the project (folders made as needed).
+func (p *project) file(rel, body string) {
+	p.t.Helper()
+	path := filepath.Join(p.dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// bug writes reversa/bugs/ctx/bugs/<id>-x/bug.md and returns the folder,
+// relative to the project.
+func (p *project) bug(id, num, title, extra string) string {
+	rel := "reversa/bugs/ctx/bugs/" + id + "-x"
+	p.file(rel+"/bug.md", "---\nid: "+id+"\ndisplay_number: "+num+"\ntitle: "+title+"\nstatus: open\nvisibility: normal\n"+extra+"---\n# "+title+"\n")
+	return rel
+}
+
+// listJSON runs list --json and returns its entries by bug ID.
+func (p *project) listJSON(code int) (map[string]map[string]any, result) {
+	p.t.Helper()
+	r := p.moot("list", "--json").mustExit(p.t, code)
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
+		p.t.Fatalf("list --json: %v\n%s", err, r.stdout)
+	}
+	out := map[string]map[string]any{}
+	for _, e := range list {
+		out[e["bug_id"].(string)] = e
+	}
+	return out, r
+}
+
+const handSolver = "## Hypotheses\n\nx\n\n## Proposed root cause\n\nx\n\n## Test\n\nx\n\n## Impact on the spec\n\nx\n\n## Risks and side effects\n\nx\n\n## Evidence\n\nx\n\n## Confidence\n\nhigh — x\n"
+
+// handDebate writes a hand-run debate: problema.md, round 0 with n
+// solvers, and the judge's file when final is not empty.
+func (p *project) handDebate(bug, problem string, n int, final string) {
+	p.file(bug+"/debate/problema.md", problem)
+	for i := 1; i <= n; i++ {
+		p.file(bug+"/debate/rodada-0/agente-"+string(rune('0'+i))+".md", handSolver)
+	}
+	if final != "" {
+		p.file(bug+"/debate/resposta-final.md", final)
+	}
+}
+
+// Finding 1: the winner was misread from the judge's own words and shown
+// "decided by judge"; two winners named are unknown, with a warning.
+func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
+	p := handRegister(t)
+	tests := []struct{ id, final, winner string }{
+		{"BUG-20261101-WIN1", "# Judge\n\nProposal A wins on cost but loses on risk; overall **Proposal C wins**.\n", "Proposal C"},
+		{"BUG-20261101-WIN2", "# Judge\n\nAdopt Proposal C as the winning proposal. Proposal A wins nothing here.\n", "Proposal C"},
+		{"BUG-20261101-WIN3", "# Judge\n\nI would not adopt Proposal A as the winning proposal; adopt Proposal B instead.\n", "Proposal B"},
+		{"BUG-20261101-WIN4", "# Judge\n\nProposal A wins on cost. Proposal B wins on risk.\n", ""},
+	}
+	for i, tt := range tests {
+		b := p.bug(tt.id, string(rune('1'+i)), "winner", "")
+		p.handDebate(b, "---\nmode: diagnosis\n---\n", 3, tt.final)
+	}
+	list, r := p.listJSON(0)
+	for _, tt := range tests {
+		got, _ := list[tt.id]["winner"].(string)
+		if got != tt.winner {
+			t.Errorf("%s: winner %q, want %q", tt.id, got, tt.winner)
+		}
+	}
+	if !strings.Contains(r.stderr, "names more than one winner (Proposal A, Proposal B)") {
+		t.Errorf("no ambiguity warning:\n%s", r.stderr)
+	}
+	s := p.moot("show", "4").mustExit(t, 0)
+	if !strings.Contains(s.stdout, "| winner | unknown") || strings.Contains(s.stdout, "decided by judge") {
+		t.Errorf("show of an ambiguous judge:\n%s", s.stdout)
+	}
+}
