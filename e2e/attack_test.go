@@ -98,3 +98,34 @@ func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
 		t.Errorf("show of an ambiguous judge:\n%s", s.stdout)
 	}
 }
+
+// Finding 2: an English project whose model answers in Portuguese got a
+// resposta-final.md with Portuguese headings (judge sections and the
+// synthesis' mode sections); the raw output keeps what the model wrote.
+func TestFinalAnswerHeadingsInTheDebatesLanguage(t *testing.T) {
+	p := handRegister(t)
+	b := p.bug("BUG-20261101-LNG1", "1", "language", "")
+	p.Plan = "*=otherlang"
+	r := p.moot("run", "1", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	final, err := os.ReadFile(filepath.Join(p.dir, b, "debate", "resposta-final.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"## Winner", "## Grafts", "## Rationale per criterion", "## Synthesis", "## Hypotheses", "## Proposed root cause", "## Test\n", "## Evidence\n", "## Confidence"} {
+		if !strings.Contains(string(final), h) {
+			t.Errorf("resposta-final.md lacks %q", h)
+		}
+	}
+	for _, h := range []string{"## Vencedora", "## Enxertos", "## Síntese", "## Hipóteses", "## Teste", "## Evidências"} {
+		if strings.Contains(string(final), h) {
+			t.Errorf("resposta-final.md keeps the Portuguese %q:\n%s", h, final)
+		}
+	}
+	raw, _ := os.ReadFile(filepath.Join(p.dir, b, "debate", "juiz", "raw", "juiz.attempt-1.stdout"))
+	if !strings.Contains(string(raw), "## Vencedora") {
+		t.Errorf("the raw output must keep the model's headings:\n%s", raw)
+	}
+	if !strings.Contains(r.stdout+r.stderr, "winner: Proposal") {
+		t.Errorf("the headless output names the winner in the debate's language:\n%s", r.stdout)
+	}
+}
