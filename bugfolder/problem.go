@@ -472,7 +472,7 @@ func locatedBy(l Lang, p Part) string {
 	}
 	s := word + ": " + ruleNames[p.Rule][l]
 	if p.Rule == RuleAddendum {
-		s = ruleNames[p.Rule][l] + ":"
+		return p.Detail // "in force for reversa/sdd/requirements.md#RF-06"
 	}
 	if p.Detail != "" {
 		s += " — " + p.Detail

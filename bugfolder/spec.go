@@ -101,6 +101,18 @@ type Location struct {
 	Detail string
 	// Start and End are the 1-based first and last lines of Text in the file.
 	Start, End int
+	// Own is the first line the anchor names itself, when Text starts
+	// earlier for context (a table row's header); 0 means Start.
+	Own int
+}
+
+// own is the first line the anchor names itself: two locations overlap
+// when these lines do, never by a shared table header alone.
+func (l Location) own() int {
+	if l.Own > 0 {
+		return l.Own
+	}
+	return l.Start
 }
 
 // SpecSection finds the section of a Markdown text that anchor names: the
@@ -370,7 +382,7 @@ func tableRow(lines []string, at int) Location {
 		start = at
 	}
 	rows = append(rows, lines[at])
-	return Location{Text: strings.Join(rows, "\n") + "\n", Rule: RuleRequirementID, Detail: "table row", Start: start + 1, End: at + 1}
+	return Location{Text: strings.Join(rows, "\n") + "\n", Rule: RuleRequirementID, Detail: "table row", Start: start + 1, End: at + 1, Own: at + 1}
 }
 
 // listItem returns a list item: its line and the lines that continue it
