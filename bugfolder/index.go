@@ -145,10 +145,12 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	s.Debates = []*Debate{d}
 	s.Problems = d.Problems
 	s.fromLatest(d)
-	if f := d.Final; f != nil && (f.TotalTokens > 0 || f.TotalCostUSD > 0) {
+	if f := d.Final; f != nil && f.TotalCostRecorded && f.TotalCostUSD > 0 {
 		s.Tokens, s.CostUSD = f.TotalTokens, f.TotalCostUSD
 		return s, nil
 	}
+	// no totals, or a total of 0 that older versions wrote for engines
+	// without a price: the files say whether any cost was recorded
 	// no totals recorded (an unfinished or hand-made debate): sum the files
 	full, err := ReadDebate(d.Dir, reg.Lang)
 	if err != nil {

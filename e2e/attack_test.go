@@ -129,3 +129,43 @@ func TestFinalAnswerHeadingsInTheDebatesLanguage(t *testing.T) {
 		t.Errorf("the headless output names the winner in the debate's language:\n%s", r.stdout)
 	}
 }
+
+// Finding 4: an engine without a price records no cost, and every view
+// says unknown: list ("unknown", --json null), the headless lines and end
+// ("cost unknown"), the JSON events (null), show.
+func TestUnknownCostIsUnknownEverywhere(t *testing.T) {
+	p := handRegister(t)
+	p.bug("BUG-20261101-CST1", "1", "cost", "")
+	r := p.moot("run", "1", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	if out := r.stdout + r.stderr; strings.Contains(out, "$0.00") || !strings.Contains(out, "tokens, cost unknown —") {
+		t.Errorf("headless output of an unpriced engine:\n%s", out)
+	}
+	list, _ := p.listJSON(0)
+	if e := list["BUG-20261101-CST1"]; e["cost_usd"] != nil || e["status"] != "done" {
+		t.Errorf("list --json: %v", e)
+	}
+	if l := p.moot("list").mustExit(t, 0); strings.Contains(l.stdout, "$0.00") || !strings.Contains(l.stdout, "unknown") {
+		t.Errorf("list:\n%s", l.stdout)
+	}
+	if s := p.moot("show", "1").mustExit(t, 0); !strings.Contains(s.stdout, "cost unknown") {
+		t.Errorf("show:\n%s", s.stdout)
+	}
+	p.bug("BUG-20261101-CST2", "2", "cost json", "")
+	j := p.moot("run", "2", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--json").mustExit(t, 0)
+	for _, line := range strings.Split(strings.TrimSpace(j.stdout), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		switch ev["type"] {
+		case "call_finished":
+			if v, ok := ev["cost_usd"]; !ok || v != nil {
+				t.Errorf("call_finished cost_usd %v, want null", v)
+			}
+		case "debate_finished":
+			if v, ok := ev["usd"]; !ok || v != nil {
+				t.Errorf("debate_finished usd %v, want null", v)
+			}
+		}
+	}
+}

@@ -67,10 +67,13 @@ type Result struct {
 	// AlreadyDone is set when resume found a finished debate.
 	AlreadyDone bool
 	// Reason says why a debate stopped short of done.
-	Reason       string
-	Calls        int
-	Tokens       int
-	USD          float64
+	Reason string
+	Calls  int
+	Tokens int
+	USD    float64
+	// CostUnknown is set when no call recorded a cost (engines without a
+	// price): USD is then unknown, not zero.
+	CostUnknown  bool
 	Winner       string
 	Participants int
 	N            int
@@ -584,10 +587,11 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 }
 
 // totals sums the calls, tokens and cost recorded in the debate's files.
-func (r *runner) totals() (calls, tokens int, usd float64) {
+func (r *runner) totals() (calls, tokens int, usd float64, known bool) {
 	add := func(f *bugfolder.DebaterFile) {
 		tokens += f.TokensIn + f.TokensOut
 		usd += f.CostUSD
+		known = known || f.CostRecorded
 	}
 	for k := 0; k <= r.r; k++ {
 		for _, f := range r.roundFiles(k) {
@@ -603,18 +607,20 @@ func (r *runner) totals() (calls, tokens int, usd float64) {
 	}
 	// calls are the model calls made: every attempt's raw output
 	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, JudgeAttempts: attempts, Final: final})
-	return calls, tokens, usd
+	return calls, tokens, usd, known
 }
 
 // finish records the end of the run and sums up the debate from its files.
 func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 	res := &Result{Outcome: o, Dir: r.w.Dir, Reason: reason, N: r.n}
-	res.Calls, res.Tokens, res.USD = r.totals()
+	var known bool
+	res.Calls, res.Tokens, res.USD, known = r.totals()
+	res.CostUnknown = !known
 	if _, final := r.judgeFiles(); final != nil {
 		res.Winner = r.lang.LabelName(final.Winner)
 		res.Participants = final.Participants
 	}
-	r.emit(Event{Type: EvDebateFinished, Status: string(o), Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, Participants: res.Participants, Reason: reason})
+	r.emit(Event{Type: EvDebateFinished, Status: string(o), Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, CostUnknown: res.CostUnknown, Participants: res.Participants, Reason: reason})
 	if err := r.check(); err != nil {
 		return res, err
 	}
@@ -951,7 +957,7 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 			}
 			r.emit(Event{Type: EvCallFinished, Round: rd.K, SolverID: f.SolverID, Role: f.Role, Engine: f.Engine, Attempt: f.Attempt,
 				Status: string(f.Status), DurationMS: f.Duration().Milliseconds(), TokensIn: f.TokensIn, TokensOut: f.TokensOut,
-				CostUSD: f.CostUSD, Estimated: f.TokensEstimated, Error: "recovered from the file after an interruption"})
+				CostUSD: f.CostUSD, CostUnknown: !f.CostRecorded, Estimated: f.TokensEstimated, Error: "recovered from the file after an interruption"})
 		}
 	}
 }
@@ -992,7 +998,7 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	if !seen[EvDebateFinished] {
 		rel, _ := filepath.Rel(bug.Dir, d.Dir)
 		evs = append(evs, Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: rel, Calls: d.ModelCalls(),
-			Tokens: f.TotalTokens, USD: f.TotalCostUSD, Participants: f.Participants, Reason: note})
+			Tokens: f.TotalTokens, USD: f.TotalCostUSD, CostUnknown: !d.CostKnown(), Participants: f.Participants, Reason: note})
 	}
 	for _, ev := range evs {
 		ev.Time = now()
