@@ -24,8 +24,9 @@ import (
 // State is a debate's status in the command-line vocabulary.
 type State string
 
-// The states a debate can be in (CLI.md). Running also covers a debate
-// interrupted by a crash.
+// The states a debate can be in (CLI.md). Running also covers a moot
+// debate interrupted by a crash; a hand-run one is interrupted, or waiting
+// when only its judge is left.
 const (
 	StateNoDebate    State = "no-debate"
 	StateRunning     State = "running"
@@ -33,6 +34,10 @@ const (
 	StateCancelled   State = "cancelled"
 	StateJudgeFailed State = "judge-failed"
 	StateDone        State = "done"
+	// StateInterrupted is an unfinished debate written by hand or another
+	// tool (no event log): nothing runs it, and moot cannot continue it
+	// call by call.
+	StateInterrupted State = "interrupted"
 )
 
 // DebateDir is the folder of a bug's latest debate.
@@ -713,12 +718,33 @@ func deriveShape(d *Debate) {
 	for _, rd := range d.Rounds {
 		n, r = max(n, rd.Solvers), max(r, rd.K)
 	}
+	if d.Final == nil && len(d.JudgeAttempts) == 0 {
+		// unfinished: the rounds on disk are only part of it, and what
+		// problema.md planned stands where it says more
+		p.N, p.R = max(p.N, n), max(p.R, r)
+		return
+	}
 	if n > 0 {
 		p.N = n
 	}
 	if d.Final != nil || p.R == 0 || p.RLoose || r > p.R {
 		p.R = r
 	}
+}
+
+// handRunJudgeDue reports whether a hand-run debate has every round it
+// planned (the last with all its solvers) and no judge's answer yet: only a
+// judge — or a human choice — is left.
+func handRunJudgeDue(d *Debate) bool {
+	if len(d.Rounds) == 0 || d.Final != nil {
+		return false
+	}
+	last := d.Rounds[len(d.Rounds)-1]
+	n, r := last.Solvers, last.K
+	if d.Problem != nil {
+		n, r = max(n, d.Problem.N), max(r, d.Problem.R)
+	}
+	return last.K == r && last.Solvers >= n && n >= 2
 }
 
 func (d *Debate) readJudge(dir string) {
@@ -852,6 +878,13 @@ func deriveState(d *Debate) State {
 	}
 	if len(d.JudgeAttempts) > 0 {
 		return StateJudgeFailed
+	}
+	if d.HandRun() {
+		// no moot process writes it: never "running"
+		if handRunJudgeDue(d) {
+			return StateWaiting
+		}
+		return StateInterrupted
 	}
 	return StateRunning
 }

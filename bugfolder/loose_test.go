@@ -334,7 +334,11 @@ func TestWhichUnfinishedDebatesANewRunArchives(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if deb.State != bugfolder.StateRunning || deb.HandRun() != tt.handRun || deb.Archivable() != tt.archive {
+			want := bugfolder.StateRunning
+			if tt.handRun {
+				want = bugfolder.StateInterrupted // nothing runs a hand-run debate
+			}
+			if deb.State != want || deb.HandRun() != tt.handRun || deb.Archivable() != tt.archive {
 				t.Errorf("state %s, hand-run %v, archivable %v", deb.State, deb.HandRun(), deb.Archivable())
 			}
 		})

@@ -175,7 +175,7 @@ func printList(e *env, entries []listEntry) {
 		}
 		status := en.Status
 		if en.Incomplete {
-			status = "incomplete"
+			status += " (incomplete)" // the same word as --json and the browser, and why
 		}
 		if en.Locked {
 			status += " (closed)"

@@ -161,6 +161,8 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 	switch {
 	case unfinished && d.HandRun() && d.State == bugfolder.StateJudgeFailed:
 		return fmt.Sprintf("run by hand, and its judge failed: `moot resume %s --winner A` records your choice, or `moot run %s --mode MODE` archives it and starts a new debate", bug.ID, bug.ID)
+	case unfinished && d.HandRun() && d.State == bugfolder.StateWaiting:
+		return fmt.Sprintf("run by hand, every round done and no judge's answer: `moot resume %s --winner A` records your choice, or `moot run %s --mode MODE` archives it and starts a new debate", bug.ID, bug.ID)
 	case unfinished && (d.HandRun() || d.Translated()):
 		return fmt.Sprintf("unfinished, and moot cannot continue it in place (run by hand or written with the translated names): `moot run %s --mode MODE` archives it and starts a new debate", bug.ID)
 	}

@@ -169,3 +169,49 @@ func TestUnknownCostIsUnknownEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// Findings 7 and 8: a hand-run debate is never "running" (nothing runs
+// it); resume explains at once, without asking for --yes; every round and
+// no judge's answer takes --winner and counts no call; a folder without
+// bug.md has one status word in list, list --json and the browser.
+func TestHandRunStatusesAndResumeMessages(t *testing.T) {
+	p := handRegister(t)
+	unf := p.bug("BUG-20261101-UNF1", "4", "unfinished by hand", "")
+	p.handDebate(unf, "---\nmode: diagnosis\nsolvers: 3\nepochs: 2\n---\n", 1, "")
+	jdg := p.bug("BUG-20261101-JDG9", "9", "no judge", "")
+	p.handDebate(jdg, "- mode: diagnosis\n- N: 2\n- R: 1\n", 2, "")
+	p.file(jdg+"/debate/rodada-1/agente-1.md", handSolver)
+	p.file(jdg+"/debate/rodada-1/agente-2.md", handSolver)
+	p.file("reversa/bugs/ctx/bugs/BUG-20261101-NOBG-x/debate/rodada-0/agente-1.md", handSolver)
+
+	list, _ := p.listJSON(0)
+	for id, want := range map[string]string{"BUG-20261101-UNF1": "interrupted", "BUG-20261101-JDG9": "waiting", "BUG-20261101-NOBG": "interrupted"} {
+		if got := list[id]["status"]; got != want {
+			t.Errorf("%s listed %v, want %s", id, got, want)
+		}
+	}
+	if e := list["BUG-20261101-UNF1"]; e["n"] != 3.0 || e["r"] != 2.0 {
+		t.Errorf("an unfinished hand-run debate keeps what problema.md planned: %v×%v", e["n"], e["r"])
+	}
+	if l := p.moot("list").mustExit(t, 0); !strings.Contains(l.stdout, "interrupted (incomplete)") || strings.Contains(l.stdout, "running") {
+		t.Errorf("list:\n%s", l.stdout)
+	}
+	for _, args := range [][]string{{"resume", "4", "--headless"}, {"resume", "4", "--headless", "--yes"}} {
+		r := p.moot(args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "run by hand") || strings.Contains(r.stdout+r.stderr, "--yes") {
+			t.Errorf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := p.moot("resume", "9", "--headless")
+	if r.code != 4 || !strings.Contains(r.stdout+r.stderr, "--winner A") || !strings.Contains(r.stdout+r.stderr, "no judge's answer") {
+		t.Errorf("resume of a judge-less hand-run debate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	w := p.moot("resume", "9", "--winner", "B", "--headless").mustExit(t, 0)
+	if out := w.stdout + w.stderr; !strings.Contains(out, "done: 0 calls, 0 tokens, cost unknown") {
+		t.Errorf("a human choice makes no call:\n%s", out)
+	}
+	list, _ = p.listJSON(0)
+	if e := list["BUG-20261101-JDG9"]; e["status"] != "done" || e["winner"] != "Proposal B" {
+		t.Errorf("after --winner: %v", e)
+	}
+}
