@@ -226,8 +226,13 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 		if mm == nil {
 			continue
 		}
-		key, val := normalizeWord(mm[1]), strings.TrimSpace(mm[2])
+		// "- **Judge:** opus": the emphasis closes after the colon
+		key, val := normalizeWord(mm[1]), strings.TrimSpace(strings.Trim(strings.TrimSpace(mm[2]), "`*_"))
 		switch key {
+		case "created_at", "created", "criado_em", "started_at", "started", "iniciado_em":
+			if t := parseTime(val); p.CreatedAt.IsZero() && !t.IsZero() {
+				p.CreatedAt = t
+			}
 		case "modo", "mode":
 			if p.Mode == "" {
 				if md, err := ParseMode(strings.Trim(val, "`*")); err == nil {
@@ -955,8 +960,23 @@ func (d *Debate) CostKnown() bool {
 	return false
 }
 
-// StartedAt is when the debate was set up: problema.md's created_at, else
-// the earliest call, else the folder's time.
+// ArchiveTime is the time an archived debate folder is named by: StartedAt,
+// else (nothing records a start) the folder's modification time — a name,
+// never shown as a start.
+func (d *Debate) ArchiveTime() time.Time {
+	if t := d.StartedAt(); !t.IsZero() {
+		return t
+	}
+	if fi, err := os.Stat(d.Dir); err == nil {
+		return fi.ModTime().UTC()
+	}
+	return time.Time{}
+}
+
+// StartedAt is when the debate was set up: problema.md's created_at (front
+// matter or a bullet), else the earliest call's started_at, else the time in
+// an archived folder's name; zero when nothing records it (a file's
+// modification time is no start: a git clone resets it).
 func (d *Debate) StartedAt() time.Time {
 	if d.Problem != nil && !d.Problem.CreatedAt.IsZero() {
 		return d.Problem.CreatedAt
@@ -970,11 +990,6 @@ func (d *Debate) StartedAt() time.Time {
 	if t.IsZero() {
 		if m := archivedName.FindStringSubmatch(d.Name); m != nil {
 			t, _ = time.Parse("20060102T150405Z", m[1])
-		}
-	}
-	if t.IsZero() {
-		if fi, err := os.Stat(d.Dir); err == nil {
-			t = fi.ModTime()
 		}
 	}
 	return t.UTC()

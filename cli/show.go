@@ -245,6 +245,8 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	}
 	if t := d.StartedAt(); !t.IsZero() {
 		rows = append(rows, [2]string{"started", t.Format("2006-01-02 15:04:05 UTC")})
+	} else if d.Problem != nil || len(d.Rounds) > 0 {
+		rows = append(rows, [2]string{"started", "unknown (no created_at in problema.md, no started_at in its files)"})
 	}
 	tokens, cost := d.Totals()
 	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))

@@ -215,3 +215,41 @@ func TestHandRunStatusesAndResumeMessages(t *testing.T) {
 		t.Errorf("after --winner: %v", e)
 	}
 }
+
+// Finding 5: a hand-run debate's start came from problema.md's mtime,
+// labelled UTC (a git clone resets it), and a bullet created_at was
+// ignored. Now: created_at (front matter or bullet), else the earliest
+// started_at of its files, else unknown; plan and run archive it under one
+// name.
+func TestHandRunStartTime(t *testing.T) {
+	p := handRegister(t)
+	bul := p.bug("BUG-20261101-MTM1", "3", "bullet created_at", "")
+	p.handDebate(bul, "# Debate\n\n- mode: diagnosis\n- N: 2\n- created_at: 2026-08-01T07:00:00-03:00\n", 2, "# Judge\n\nWinner: Proposal B\n")
+	fil := p.bug("BUG-20261101-FIL1", "5", "started_at in the files", "")
+	p.handDebate(fil, "- mode: diagnosis\n", 0, "# Judge\n\nWinner: Proposal A\n")
+	p.file(fil+"/debate/rodada-0/agente-1.md", "---\nstarted_at: 2026-07-02T09:00:00Z\n---\n"+handSolver)
+	p.file(fil+"/debate/rodada-0/agente-2.md", "---\nstarted_at: 2026-07-01T09:00:00Z\n---\n"+handSolver)
+	none := p.bug("BUG-20261101-NON1", "6", "nothing records a start", "")
+	p.handDebate(none, "- mode: diagnosis\n", 2, "# Judge\n\nWinner: Proposal A\n")
+	list, _ := p.listJSON(0)
+	for id, want := range map[string]any{"BUG-20261101-MTM1": "2026-08-01T10:00:00Z", "BUG-20261101-FIL1": "2026-07-01T09:00:00Z", "BUG-20261101-NON1": nil} {
+		if got := list[id]["started_at"]; got != want {
+			t.Errorf("%s started_at %v, want %v", id, got, want)
+		}
+	}
+	if s := p.moot("show", "3").mustExit(t, 0); !strings.Contains(s.stdout, "2026-08-01 10:00:00 UTC") {
+		t.Errorf("show 3:\n%s", s.stdout)
+	}
+	if s := p.moot("show", "6").mustExit(t, 0); !strings.Contains(s.stdout, "| started | unknown") {
+		t.Errorf("show 6:\n%s", s.stdout)
+	}
+	// plan and run name the archive alike
+	pl := p.moot("plan", "3", "--mode", "diagnosis").mustExit(t, 0)
+	if !strings.Contains(pl.stdout, "debate-20260801T100000Z") {
+		t.Errorf("plan:\n%s", pl.stdout)
+	}
+	p.moot("run", "3", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	if _, err := os.Stat(filepath.Join(p.dir, bul, "debate-20260801T100000Z", "problema.md")); err != nil {
+		t.Errorf("archived elsewhere: %v", err)
+	}
+}

@@ -15,7 +15,7 @@ import (
 // resposta-final.md. Anything else it explains: `moot run` archives the
 // debate and starts a new one, so a hand-run debate is never a dead end.
 func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) (*Result, error) {
-	archive := bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.StartedAt()))
+	archive := bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.ArchiveTime()))
 	if len(d.JudgeAttempts) == 0 && d.State != bugfolder.StateWaiting || len(d.Rounds) == 0 {
 		return nil, &bugfolder.InputError{Path: d.Dir, Msg: fmt.Sprintf("holds a debate run by hand (%s, with no event log): moot cannot continue it call by call. `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so); or finish it by hand", d.State, bug.ID, archive)}
 	}

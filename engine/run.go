@@ -308,7 +308,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = bugfolder.ArchiveDebate(bug.Dir, old.StartedAt())
+		_, err = bugfolder.ArchiveDebate(bug.Dir, old.ArchiveTime())
 		lk.Release()
 		if err != nil {
 			return nil, err
@@ -653,7 +653,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	case d.HandRun():
 		return resumeHandRun(ctx, bug, d, opts)
 	case d.Translated():
-		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("is written with the translated names (problem.md, round-K/agent-i.md); moot now writes only the canonical ones (problema.md, rodada-K/agente-i.md) and cannot continue it in place: `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so)", bug.ID, bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.StartedAt())))}
+		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("is written with the translated names (problem.md, round-K/agent-i.md); moot now writes only the canonical ones (problema.md, rodada-K/agente-i.md) and cannot continue it in place: `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so)", bug.ID, bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.ArchiveTime())))}
 	case d.Problem == nil:
 		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("has no %s: the debate never finished its setup; start it again with moot run %s", d.Lang.Names().Problem, bug.ID)}
 	}
