@@ -38,6 +38,9 @@ const (
 	// tool (no event log): nothing runs it, and moot cannot continue it
 	// call by call.
 	StateInterrupted State = "interrupted"
+	// StateUnreadable is a bug whose bug.md or debate cannot be read (a
+	// broken front matter): still listed, with the error.
+	StateUnreadable State = "unreadable"
 )
 
 // DebateDir is the folder of a bug's latest debate.

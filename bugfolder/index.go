@@ -163,6 +163,14 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	return s, nil
 }
 
+// UnreadableSummary is the listing's row for a bug folder that could not be
+// read: its ID from the folder's name and the error, so the bug never
+// vanishes from a list.
+func UnreadableSummary(reg *Register, bd BugDir, err error) *Summary {
+	b := &Bug{Register: reg, Dir: bd.Dir, Context: bd.Context, ID: idFromFolder(bd.Dir), Partial: true}
+	return &Summary{Bug: b, State: StateUnreadable, Problems: []error{err}}
+}
+
 // quickBug reads what a listing needs of bug.md — id, display number,
 // title, visibility — with the flat fast path when the front matter is
 // plain, and in full (ParseBug, the one reader that decides visibility and

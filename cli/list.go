@@ -51,10 +51,13 @@ func newListCmd(e *env) *cobra.Command {
 included) with its latest debate's status, mode, N×R, winner and cost.
 
 Status is one of: no-debate, running (also a debate interrupted by a crash),
-waiting (for a human decision), cancelled, judge-failed, done.
+waiting (for a human decision), cancelled, judge-failed, done; interrupted
+(a debate run by hand that nothing runs now); unreadable (the bug folder
+cannot be read).
 
-A bug folder that cannot be read is reported on stderr and the exit code is 2;
-the others are still listed. A bug folder without bug.md yet is listed as
+A bug folder that cannot be read (a broken front matter) is listed with
+status unreadable, its error is reported on stderr (and in --json's warnings),
+and the exit code is 2; the others are listed as usual. A bug folder without bug.md yet is listed as
 incomplete, and loose fields (an unknown visibility, read as restricted; a
 display number written BUG-008…) are warnings on stderr: neither changes the
 exit code.`,
@@ -70,7 +73,10 @@ exit code.`,
 			for _, bd := range dirs {
 				s, err := bugfolder.IndexBug(reg, bd)
 				if err != nil {
-					errs = append(errs, err)
+					errs = append(errs, err) // listed all the same, with the error
+					en := toEntry(reg, bugfolder.UnreadableSummary(reg, bd, err))
+					en.Warnings = append(en.Warnings, err.Error())
+					entries = append(entries, en)
 					continue
 				}
 				errs = append(errs, s.Problems...)

@@ -253,3 +253,37 @@ func TestHandRunStartTime(t *testing.T) {
 		t.Errorf("archived elsewhere: %v", err)
 	}
 }
+
+// Finding 12: a bug whose front matter is broken vanished from list (only
+// stderr and exit 2). It is listed as unreadable, with its error, like the
+// browser shows it; the exit code stays 2 (list's help: a bug folder that
+// cannot be read).
+func TestUnreadableBugsAreListedNotVanished(t *testing.T) {
+	tests := []struct{ id, bugmd string }{
+		{"BUG-20261101-UNC1", "---\nid: BUG-20261101-UNC1\ntitle: unclosed\n"},
+		{"BUG-20261101-TAB1", "---\nid: BUG-20261101-TAB1\ntraceability:\n\tspecs: [a.md]\n---\n"},
+		{"BUG-20261101-LST1", "---\n- a\n- b\n---\n"},
+		{"BUG-20261101-DUP1", "---\nid: BUG-20261101-DUP1\ntitle: a\ntitle: b\n---\n"},
+	}
+	p := handRegister(t)
+	p.bug("BUG-20261101-OK01", "1", "fine", "")
+	for _, tt := range tests {
+		p.file("reversa/bugs/ctx/bugs/"+tt.id+"-x/bug.md", tt.bugmd)
+	}
+	list, r := p.listJSON(2)
+	if list["BUG-20261101-OK01"]["status"] != "no-debate" {
+		t.Errorf("the readable bug: %v", list["BUG-20261101-OK01"])
+	}
+	for _, tt := range tests {
+		e := list[tt.id]
+		if e == nil || e["status"] != "unreadable" || e["warnings"] == nil {
+			t.Errorf("%s: %v", tt.id, e)
+		}
+		if !strings.Contains(r.stderr, tt.id) {
+			t.Errorf("stderr does not name %s:\n%s", tt.id, r.stderr)
+		}
+	}
+	if l := p.moot("list").mustExit(t, 2); strings.Count(l.stdout, "unreadable") != len(tests) {
+		t.Errorf("list:\n%s", l.stdout)
+	}
+}
