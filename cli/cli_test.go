@@ -109,8 +109,14 @@ func TestListReportsBrokenBugsAndListsTheRest(t *testing.T) {
 	}
 	var entries []map[string]any
 	json.Unmarshal([]byte(out), &entries)
-	if len(entries) != 5 {
-		t.Errorf("%d bugs listed, want the 5 readable ones", len(entries))
+	unreadable := 0
+	for _, e := range entries {
+		if e["status"] == "unreadable" {
+			unreadable++
+		}
+	}
+	if len(entries) != 6 || unreadable != 1 {
+		t.Errorf("%d bugs listed (%d unreadable), want the 5 readable ones and the broken one as unreadable", len(entries), unreadable)
 	}
 }
 
