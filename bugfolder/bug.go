@@ -171,7 +171,7 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 	b.Express = boolField(m, "express")
 	b.Labels = stringList(m, "labels")
 	if tr := Lookup(m, "traceability"); tr != nil {
-		b.Specs = stringList(tr, "specs")
+		b.Specs = specLocators(tr)
 	}
 	if cr := Lookup(m, "change_risk"); cr != nil {
 		if cr.Kind == yaml.ScalarNode {
@@ -365,4 +365,41 @@ func displayNumber(s string) (int, bool) {
 	}
 	n, err := strconv.Atoi(m[1])
 	return n, err == nil
+}
+
+// specLocators reads traceability.specs: scalars as written, and mapping
+// entries ({path: …, section: …}) as "path#section", so no locator is
+// dropped unread.
+func specLocators(tr *yaml.Node) []string {
+	n := Lookup(tr, "specs")
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return stringList(tr, "specs")
+	}
+	var out []string
+	for _, c := range n.Content {
+		switch c.Kind {
+		case yaml.ScalarNode:
+			if strings.TrimSpace(c.Value) != "" {
+				out = append(out, c.Value)
+			}
+		case yaml.MappingNode:
+			path := scalar(c, "path")
+			if path == "" {
+				path = scalar(c, "file")
+			}
+			anchor := ""
+			for _, k := range []string{"section", "anchor", "heading", "id", "secao", "seção"} {
+				if v := strings.TrimSpace(scalar(c, k)); v != "" && anchor == "" {
+					anchor = v
+				}
+			}
+			if path != "" && anchor != "" && !strings.Contains(path, "#") {
+				path += "#" + anchor
+			}
+			if path != "" {
+				out = append(out, path)
+			}
+		}
+	}
+	return out
 }

@@ -246,6 +246,23 @@ func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
 	}
 }
 
+// FuzzParseFinal: a hand-written judge's file never makes the reader
+// panic, and a winner is never both named and ambiguous.
+func FuzzParseFinal(f *testing.F) {
+	f.Add("# Judge\n\nProposal A wins on cost; overall **Proposal C wins**.\n")
+	f.Add("I would not adopt Proposal A as the winning proposal; adopt Proposal B instead.\n")
+	f.Add("## Vencedora (D1 — x)\n\n**D2 vence**\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		fin, err := bugfolder.ParseFinal("resposta-final.md", []byte(body))
+		if err != nil {
+			return
+		}
+		if len(fin.WinnerAmbiguous) > 0 && (fin.Winner != "" || fin.WinnerSolver != "") {
+			t.Fatalf("winner %q/%q and ambiguous %v", fin.Winner, fin.WinnerSolver, fin.WinnerAmbiguous)
+		}
+	})
+}
+
 func TestCreatedAtWithAnOffsetIsShownInUTC(t *testing.T) {
 	for _, v := range []string{"2026-08-01T07:30:00-03:00", "2026-08-01 07:30:00 -03:00", "2026-08-01T07:30:00-0300", "2026-08-01 07:30:00 -0300", "2026-08-01T12:30:00+02:00", "2026-08-01T10:30:00Z"} {
 		d := t.TempDir()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -314,8 +315,9 @@ func locateSpecs(b *Bug) ([]Part, error) {
 	l := reg.Lang
 	var parts []Part
 	var located []locatedSpec
-	for _, raw := range b.Specs {
-		loc := ParseLocator(raw)
+	seen := map[string]bool{}
+	for _, loc := range expandLocators(b.Specs) {
+		raw := loc.Raw
 		if loc.Path == "" {
 			parts = append(parts, note(l,
 				fmt.Sprintf("O localizador `%s` em traceability.specs não nomeia um arquivo.", raw),
@@ -325,6 +327,12 @@ func locateSpecs(b *Bug) ([]Part, error) {
 		file, err := findSpecFile(reg, b, loc.Path)
 		if err != nil {
 			return nil, err
+		}
+		if dir := specFolder(reg, b, loc.Path); file == "" && dir != "" {
+			parts = append(parts, note(l,
+				fmt.Sprintf("`%s` (localizador `%s` em traceability.specs) é uma pasta, não um arquivo de spec; nomeie o arquivo (e a seção) para incluí-lo.", reg.Rel(dir), raw),
+				fmt.Sprintf("`%s` (locator `%s` in traceability.specs) is a folder, not a spec file; name the file (and the section) to include it.", reg.Rel(dir), raw)))
+			continue
 		}
 		if file == "" {
 			parts = append(parts, note(l,
@@ -349,6 +357,11 @@ func locateSpecs(b *Bug) ([]Part, error) {
 				fmt.Sprintf("The section `#%s` was not found in `%s` (not as a heading, an explicit id, #L… lines, a numbered heading or a requirement ID); no spec text was included for it.", loc.Anchor, p.Path)))
 			continue
 		}
+		key := fmt.Sprintf("%s:%d-%d", file, found.Start, found.End)
+		if seen[key] {
+			continue // the same text, located twice: once is enough
+		}
+		seen[key] = true
 		p.Text, p.Anchor, p.Rule, p.Detail = found.Text, loc.Anchor, found.Rule, found.Detail
 		located = append(located, locatedSpec{file: file, loc: found})
 		parts = append(parts, p)
@@ -374,14 +387,68 @@ func locateSpecs(b *Bug) ([]Part, error) {
 	return append(parts, adds...), nil
 }
 
+// expandLocators parses traceability.specs, one locator per anchor: a
+// locator naming more anchors ("#RF-06,RF-07", "#RF-06 #RF-07") stands for
+// one locator each.
+func expandLocators(raws []string) []Locator {
+	var out []Locator
+	for _, raw := range raws {
+		loc := ParseLocator(raw)
+		more := loc.MoreAnchors()
+		if len(more) > 0 {
+			loc.Comment = ""
+		}
+		out = append(out, loc)
+		for _, a := range more {
+			out = append(out, Locator{Raw: raw, Path: loc.Path, Anchor: a})
+		}
+	}
+	return out
+}
+
+// specCandidates are the places a locator's path may name, in order: the
+// project (a leading / or the project's own absolute path is its root), the
+// specs folder, the bug folder. A Windows separator, a percent-encoded
+// name, and the pre-1.2.58 _reversa_sdd/ prefix read as written elsewhere.
+func specCandidates(reg *Register, b *Bug, path string) []string {
+	path = strings.ReplaceAll(path, "\\", "/")
+	if strings.Contains(path, "%") {
+		if u, err := url.PathUnescape(path); err == nil {
+			path = u
+		}
+	}
+	if filepath.IsAbs(path) {
+		if rel, err := filepath.Rel(reg.Project, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			path = rel
+		}
+	}
+	clean := filepath.FromSlash(strings.TrimLeft(strings.TrimPrefix(path, "./"), "/"))
+	out := []string{filepath.Join(reg.Project, clean), filepath.Join(reg.Project, reg.OutputFolder, clean), filepath.Join(b.Dir, clean)}
+	if rest, ok := strings.CutPrefix(filepath.ToSlash(clean), "_reversa_sdd/"); ok && reg.OutputFolder != "_reversa_sdd" {
+		out = append(out, filepath.Join(reg.Project, reg.OutputFolder, filepath.FromSlash(rest)))
+	}
+	return out
+}
+
+// specFolder returns the folder a locator's path names, or "".
+func specFolder(reg *Register, b *Bug, path string) string {
+	for _, cand := range specCandidates(reg, b, path) {
+		if rel, err := filepath.Rel(reg.Project, cand); err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		if fi, err := os.Lstat(cand); err == nil && fi.IsDir() {
+			return cand
+		}
+	}
+	return ""
+}
+
 // findSpecFile resolves a spec locator's path: relative to the project (a
 // leading / is the project's root), then to the specs folder, then to the
 // bug folder; never outside the project. "" means not found.
 func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
 	// a leading / is the repository root, as in a GitHub link
-	clean := filepath.FromSlash(strings.TrimLeft(strings.TrimPrefix(path, "./"), "/"))
-	for _, base := range []string{reg.Project, filepath.Join(reg.Project, reg.OutputFolder), b.Dir} {
-		cand := filepath.Join(base, clean)
+	for _, cand := range specCandidates(reg, b, path) {
 		rel, err := filepath.Rel(reg.Project, cand)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return "", inputErr(b.Path(), "traceability.specs", "%q leaves the project; use a path inside it", path)
@@ -425,6 +492,9 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 			word := "arquivo binário"
 			if l == EN {
 				word = "binary file"
+			}
+			if how := locatedBy(l, p); how != "" {
+				label += "; " + how
 			}
 			fmt.Fprintf(&w, "### `%s` (%s)\n\n%s: %d bytes, sha256 %s\n\n", p.Path, label, word, p.Size, p.SHA256)
 		default:
