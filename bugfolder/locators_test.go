@@ -59,6 +59,7 @@ func TestSpecLocatorFormsTheTesterFound(t *testing.T) {
 		{"percent-encoded name", "  - reversa/sdd/My%20Spec.md\n", []string{"MY-SPEC"}, nil},
 		{"pre-1.2.58 prefix", "  - _reversa_sdd/req.md#RF-06\n", []string{"ROW-06"}, nil},
 		{"absolute path in the project", "  - PROJECT/reversa/sdd/req.md#RF-07\n", []string{"ROW-07"}, nil},
+		{"code span", "  - \"`reversa/sdd/req.md#RF-07`\"\n", []string{"ROW-07"}, nil},
 		{"a folder", "  - reversa/sdd\n", nil, []string{"is a folder, not a spec file"}},
 	}
 	for _, tt := range tests {

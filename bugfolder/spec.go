@@ -174,7 +174,7 @@ type Locator struct {
 // "requisitos-funcionais" and comment "(RF-01 …)"); without an anchor, a
 // comment after the path starts at " (" or " —".
 func ParseLocator(raw string) Locator {
-	s := strings.TrimSpace(raw)
+	s := strings.Trim(strings.TrimSpace(raw), "`") // copied as a code span
 	l := Locator{Raw: raw}
 	path, anchor, hasAnchor := strings.Cut(s, "#")
 	if !hasAnchor {
