@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // BugDir is a bug folder found in a register, not yet read.
@@ -182,7 +184,7 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	fm := frontMatterBlock(raw)
-	vals, ok := quickFields(fm, "id", "display_number", "title", "visibility", "status")
+	vals, ok := quickFields(fm, "id", "display_number", "title", "visibility", "status", "created_at", "traceability")
 	if fm == nil || !ok || !plainFrontMatter(fm) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
@@ -204,6 +206,11 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 	switch b.Visibility {
 	case VisibilityNormal, VisibilityInternal, VisibilityRestricted:
 	default:
+		return ParseBug(reg, bd.Dir, bd.Context)
+	}
+	// anything the full reader warns about goes to it
+	if vals["id"] == "" || vals["traceability"] != "" || !canonicalID.MatchString(b.ID) || b.DisplayNumber < 0 || vals["display_number"] == "0" ||
+		vals["created_at"] != "" && parseTime(vals["created_at"]).IsZero() || !knownStatus(b.Status, &yaml.Node{Kind: yaml.ScalarNode}) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	if mm := idInName.FindStringSubmatch(b.ID); !safeID.MatchString(b.ID) || mm != nil && mm[1] != b.ID || strings.EqualFold(b.Status, "resolved") {

@@ -120,12 +120,30 @@ func TestLooseFrontMatter(t *testing.T) {
 			if b.DisplayNumber != 8 {
 				t.Errorf("display number %d, want 8", b.DisplayNumber)
 			}
-		}, ""},
+		}, `display_number: "BUG-008" is read as 8`}, // README: read, with a warning naming the file and field
 		{"display_number quoted #8", "id: BUG-20260801-K9P2\ndisplay_number: \"#8\"\n", func(t *testing.T, b *bugfolder.Bug) {
 			if b.DisplayNumber != 8 {
 				t.Errorf("display number %d, want 8", b.DisplayNumber)
 			}
-		}, ""},
+		}, `display_number: "#8" is read as 8`},
+		// finding 10 of the hostile test: loose fields read silently
+		{"display_number 0", "id: BUG-20260801-K9P2\ndisplay_number: 0\n", nil, `display_number: "0" is not a display number`},
+		{"numeric id", "id: 12345\n", nil, `id: "12345" is not in the canonical form`},
+		{"lower-case id", "id: bug-20260910-lowr\n", nil, `id: "bug-20260910-lowr" is not in the canonical form`},
+		{"missing id", "title: x\n", func(t *testing.T, b *bugfolder.Bug) {
+			if b.ID != "BUG-20260801-K9P2" {
+				t.Errorf("id %q, want the folder's", b.ID)
+			}
+		}, "id: is missing; moot uses BUG-20260801-K9P2"},
+		{"title list", "id: BUG-20260801-K9P2\ntitle: [a, b]\n", func(t *testing.T, b *bugfolder.Bug) {
+			if b.Title == "" {
+				t.Error("blank title: the first heading titles it")
+			}
+		}, "title: is a list, not text"},
+		{"status mapping", "id: BUG-20260801-K9P2\nstatus: {a: b}\n", nil, "status: is a mapping (expected open, active or resolved)"},
+		{"status closed", "id: BUG-20260801-K9P2\nstatus: closed\n", nil, `status: is "closed" (expected open, active or resolved)`},
+		{"created_at yesterday", "id: BUG-20260801-K9P2\ncreated_at: yesterday\n", nil, `created_at: "yesterday" is not a date and time`},
+		{"traceability prose", "id: BUG-20260801-K9P2\ntraceability: see below\n", nil, `traceability: is "see below" (expected a mapping`},
 		{"display_number word", "id: BUG-20260801-K9P2\ndisplay_number: seven\n", func(t *testing.T, b *bugfolder.Bug) {
 			if b.DisplayNumber != 0 {
 				t.Errorf("display number %d, want none", b.DisplayNumber)

@@ -375,7 +375,11 @@ func locateSpecs(b *Bug) ([]Part, error) {
 		p.Rule = RuleWholeFile
 		parts = append(parts, p)
 	}
-	if len(parts) == 0 {
+	if len(parts) == 0 && b.SpecsUnread != "" {
+		parts = append(parts, note(l,
+			"Nenhuma seção de spec foi localizada: "+b.SpecsUnread+" (bug.md não pôde ser lido quanto às specs). Não conclua spec-gap só por isso: a spec pode existir.",
+			"No spec section was located: "+b.SpecsUnread+" (bug.md could not be read for specs). Do not conclude spec-gap from this alone: a spec may exist."))
+	} else if len(parts) == 0 {
 		parts = append(parts, note(l,
 			"Nenhuma seção de spec foi localizada para este bug (traceability.specs vazio): trate como spec-gap; o comportamento esperado nunca foi especificado.",
 			"No spec section was located for this bug (traceability.specs is empty): treat it as spec-gap; the expected behaviour was never specified."))
