@@ -53,6 +53,8 @@ func BugDirs(reg *Register) ([]BugDir, []error) {
 			scan(dir, "")
 		} else if isDir(filepath.Join(dir, "bugs")) {
 			scan(filepath.Join(dir, "bugs"), name)
+		} else if holdsBugFolders(dir) {
+			scan(dir, name) // a context written without its bugs/ level
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -62,6 +64,21 @@ func BugDirs(reg *Register) ([]BugDir, []error) {
 		return filepath.Base(out[i].Dir) < filepath.Base(out[j].Dir)
 	})
 	return out, errs
+}
+
+// holdsBugFolders reports whether a folder's sub-folders are bug folders
+// (one holds bug.md, or is named by a bug ID).
+func holdsBugFolders(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.IsDir() && (idInName.MatchString(e.Name()) || isFile(filepath.Join(dir, e.Name(), BugFile))) {
+			return true
+		}
+	}
+	return false
 }
 
 // readFrontMatter reads a file only as far as its front matter's closing

@@ -69,7 +69,7 @@ exit code.`,
 			}
 			dirs, errs := bugfolder.BugDirs(reg)
 			var entries []listEntry
-			var warns []error
+			warns := slices.Clone(reg.Warnings)
 			for _, bd := range dirs {
 				s, err := bugfolder.IndexBug(reg, bd)
 				if err != nil {

@@ -287,3 +287,42 @@ func TestUnreadableBugsAreListedNotVanished(t *testing.T) {
 		t.Errorf("list:\n%s", l.stdout)
 	}
 }
+
+// Finding 11: finding the register. A broken state.json or a bugs_folder
+// that names nothing is named in the error; an absolute bugs_folder inside
+// the project is that folder; a legacy _reversa_bugs/ passed over is a
+// warning; a context without its bugs/ level is listed.
+func TestRegisterFinding(t *testing.T) {
+	t.Run("invalid state.json", func(t *testing.T) {
+		p := handRegister(t)
+		p.file(".reversa/state.json", `{"bugs_folder":"reversa/bugs",}`)
+		r := p.moot("list")
+		if r.code != 2 || !strings.Contains(r.stderr, "state.json: is not valid JSON") {
+			t.Errorf("exit %d: %s", r.code, r.stderr)
+		}
+	})
+	t.Run("absolute bugs_folder in the project", func(t *testing.T) {
+		p := handRegister(t)
+		p.file(".reversa/state.json", `{"doc_language":"en","bugs_folder":"`+filepath.Join(p.dir, "reversa", "bugs")+`"}`)
+		p.bug("BUG-20261101-ABS1", "1", "absolute", "")
+		if list, _ := p.listJSON(0); list["BUG-20261101-ABS1"] == nil {
+			t.Errorf("not listed: %v", list)
+		}
+	})
+	t.Run("legacy register beside the new one", func(t *testing.T) {
+		p := handRegister(t)
+		p.bug("BUG-20261101-NEW1", "1", "new", "")
+		p.file("_reversa_bugs/ctx/bugs/BUG-20261101-OLD1-x/bug.md", "---\nid: BUG-20261101-OLD1\n---\n")
+		_, r := p.listJSON(0)
+		if !strings.Contains(r.stderr, "_reversa_bugs: is a register too") {
+			t.Errorf("no warning:\n%s", r.stderr)
+		}
+	})
+	t.Run("context without bugs/", func(t *testing.T) {
+		p := handRegister(t)
+		p.file("reversa/bugs/ctx2/BUG-20261101-CTX2-x/bug.md", "---\nid: BUG-20261101-CTX2\ntitle: flat\n---\n")
+		if list, _ := p.listJSON(0); list["BUG-20261101-CTX2"] == nil || list["BUG-20261101-CTX2"]["context"] != "ctx2" {
+			t.Errorf("not listed: %v", list)
+		}
+	})
+}
