@@ -116,21 +116,23 @@ func AssembleP(b *Bug) (*Problem, error) {
 	parts = append(parts, bp)
 
 	// evidence: the capsule first, then the rest in path order
-	var capsule, other, hidden []string
+	var capsule, other, hidden, special []string
 	for _, d := range capsuleDirs {
-		files, dots, err := listFiles(reg, filepath.Join(b.Dir, d))
+		files, dots, specials, err := listFiles(reg, filepath.Join(b.Dir, d))
 		if err != nil {
 			return nil, err
 		}
 		capsule = append(capsule, files...)
 		hidden = append(hidden, dots...)
+		special = append(special, specials...)
 	}
 	for _, d := range evidenceDirs {
-		files, dots, err := listFiles(reg, filepath.Join(b.Dir, d))
+		files, dots, specials, err := listFiles(reg, filepath.Join(b.Dir, d))
 		if err != nil {
 			return nil, err
 		}
 		hidden = append(hidden, dots...)
+		special = append(special, specials...)
 		for _, f := range files {
 			if filepath.Dir(f) == filepath.Join(b.Dir, d) && contains(capsuleFiles, filepath.Base(f)) {
 				capsule = append(capsule, f)
@@ -170,6 +172,19 @@ func AssembleP(b *Bug) (*Problem, error) {
 		warnings = append(warnings, fmt.Sprintf("dot-named evidence files are not included in P (they are often editor, OS or secret files): %s; rename one without the leading dot to include it", strings.Join(rel, ", ")))
 	}
 
+	if len(special) > 0 {
+		sort.Strings(special)
+		rel := make([]string, len(special))
+		for i, s := range special {
+			rel[i] = "`" + reg.Rel(s) + "`"
+		}
+		list := strings.Join(rel, ", ")
+		parts = append(parts, evidenceNote(l,
+			fmt.Sprintf("Arquivos de evidência que não são arquivos comuns (FIFO, dispositivo, socket) não foram lidos nem incluídos em P: %s.", list),
+			fmt.Sprintf("Evidence entries that are not regular files (a FIFO, device or socket) were not read or included in P: %s.", list)))
+		warnings = append(warnings, fmt.Sprintf("evidence entries that are not regular files (a FIFO, device or socket) are not read or included in P: %s; replace each with a regular file to include it", list))
+	}
+
 	// the effective spec
 	specParts, err := locateSpecs(b)
 	if err != nil {
@@ -200,18 +215,19 @@ func contains(list []string, s string) bool {
 
 // listFiles lists the regular files under dir (recursively), following
 // symlinks that stay inside the project. Dot-named files and folders are
-// left out and returned in dots, so P can say so.
-func listFiles(reg *Register, dir string) (files, dots []string, err error) {
+// left out and returned in dots, and anything that is not a regular file,
+// folder or symlink (a FIFO, device, socket) in special, so P can say so.
+func listFiles(reg *Register, dir string) (files, dots, special []string, err error) {
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+		return nil, nil, nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		if err := checkLink(reg, dir); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	var out []string
@@ -238,10 +254,12 @@ func listFiles(reg *Register, dir string) (files, dots []string, err error) {
 		}
 		if d.Type().IsRegular() {
 			out = append(out, p)
+		} else if !d.IsDir() {
+			special = append(special, p)
 		}
 		return nil
 	})
-	return out, dots, err
+	return out, dots, special, err
 }
 
 // checkLink refuses a symlink whose target leaves the project.
