@@ -157,6 +157,15 @@ type ProblemFile struct {
 	Meta   *yaml.Node
 }
 
+// solverList maps a hand-run list of engine names to agente-1..N.
+func solverList(names []string) []KV {
+	var out []KV
+	for i, n := range names {
+		out = append(out, KV{Key: fmt.Sprintf("agente-%d", i+1), Value: strings.Trim(strings.TrimSpace(n), "`*\"'")})
+	}
+	return out
+}
+
 var bulletKV = regexp.MustCompile(`^\s*[-*]\s*([^:]+):\s*(.*)$`)
 
 // ParseProblemFile parses problema.md: front matter, the rubric and P. It
@@ -189,6 +198,9 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 		p.R = r
 	}
 	p.Solvers = stringMap(m, "solvers")
+	if names := stringList(m, "solvers"); len(p.Solvers) == 0 && len(names) > 1 {
+		p.Solvers = solverList(names) // solvers: [codex, claude, gemini]
+	}
 	p.Critics = stringMap(m, "critics")
 	p.Judge = scalar(m, "judge")
 	// a hand-run debate's own words for the settings: solvers: 3 is N,
@@ -198,6 +210,9 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 		if v, ok, err := intField(m, k); p.N == 0 && ok && err == nil {
 			p.N = v
 		}
+	}
+	if p.N == 0 {
+		p.N = len(p.Solvers)
 	}
 	for _, k := range []string{"rounds", "rodadas", "epochs"} {
 		if v, ok, err := intField(m, k); p.R == 0 && ok && err == nil {
@@ -245,7 +260,9 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 				}
 			}
 		case "n", "solvers", "agents", "agentes", "debatedores", "debaters":
-			if p.N == 0 {
+			if names := strings.Split(strings.Trim(val, "[]"), ","); len(names) > 1 && p.N == 0 && len(p.Solvers) == 0 {
+				p.Solvers, p.N = solverList(names), len(names) // - solvers: [codex, claude, gemini]
+			} else if p.N == 0 {
 				p.N, _ = strconv.Atoi(leadingNumber(val))
 			}
 		case "r":
@@ -527,7 +544,7 @@ type Debate struct {
 
 var (
 	roundDirRE   = regexp.MustCompile(`^(?:rodada|round)-(\d+)$`)
-	debaterRE    = regexp.MustCompile(`^(agente|agent|critic|critico|crítico)-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.md$`)
+	debaterRE    = regexp.MustCompile(`^(?i:(agente|agent|critic|critico|crítico))-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.(?i:md)$`)
 	attemptRE    = regexp.MustCompile(`^(?:tentativa|attempt)-(\d+)\.md$`)
 	archivedName = regexp.MustCompile(`^debate-(\d{8}T\d{6}Z)(?:-\d+)?$`)
 )
@@ -659,14 +676,14 @@ func (d *Debate) readRound(k int, dir string) *Round {
 			continue
 		}
 		n, err := strconv.Atoi(m[2])
-		critic := !strings.HasPrefix(m[1], "agent")
+		critic := !strings.HasPrefix(strings.ToLower(m[1]), "agent") // Agente-3.md is agente-3
 		if err != nil && !critic {
 			continue // agente-<name>.md is not a solver file
 		}
 		if err != nil {
 			n = 1 << 20 // a named critic (critic-security.md) after the numbered ones
 		}
-		id := strings.TrimSuffix(e.Name(), ".md")
+		id := strings.ToLower(e.Name()[:len(e.Name())-len(".md")])
 		if f.SolverID == "" {
 			f.SolverID = id
 		}
@@ -705,7 +722,7 @@ func countSolvers(dir string) int {
 	ents, _ := os.ReadDir(dir)
 	n := 0
 	for _, e := range ents {
-		if m := debaterRE.FindStringSubmatch(e.Name()); m != nil && !e.IsDir() && strings.HasPrefix(m[1], "agent") && isCount(m[2]) {
+		if m := debaterRE.FindStringSubmatch(e.Name()); m != nil && !e.IsDir() && strings.HasPrefix(strings.ToLower(m[1]), "agent") && isCount(m[2]) {
 			n++
 		}
 	}

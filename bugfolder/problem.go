@@ -567,7 +567,7 @@ func locatedBy(l Lang, p Part) string {
 		return p.Detail // "in force for reversa/sdd/requirements.md#RF-06"
 	}
 	if p.Detail != "" {
-		s += " — " + p.Detail
+		s += " — " + detailIn(l, p.Detail)
 	}
 	if p.Comment != "" {
 		cut := "comentário cortado"
@@ -597,4 +597,17 @@ func FenceFor(text string) string {
 		return "```"
 	}
 	return strings.Repeat("`", longest+1)
+}
+
+// detailPT are the Portuguese words of a located part's detail.
+var detailPT = strings.NewReplacer("table row", "linha de tabela", "list item", "item de lista",
+	"paragraph", "parágrafo", "heading", "título", "lines", "linhas", "line", "linha")
+
+// detailIn says a located part's detail ("table row", "lines 3–5") in the
+// language of P.
+func detailIn(l Lang, detail string) string {
+	if l == EN {
+		return detail
+	}
+	return detailPT.Replace(detail)
 }

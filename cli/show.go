@@ -225,7 +225,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	}
 	rows = append(rows, [2]string{"debate", where})
 	if p := d.Problem; p != nil {
-		rows = append(rows, [2]string{"setup", fmt.Sprintf("%s · N=%d · R=%d · %d critic(s) · language %s", p.Mode, p.N, p.R, len(p.Critics), d.Lang)})
+		rows = append(rows, [2]string{"setup", fmt.Sprintf("%s · N=%d · R=%d · %d critic(s) · language %s", orDash(string(p.Mode)), p.N, p.R, max(len(p.Critics), criticsOnDisk(d)), d.Lang)})
 		var eng []string
 		for _, kv := range p.Solvers {
 			eng = append(eng, kv.Key+" "+kv.Value)
@@ -469,4 +469,18 @@ func showFinal(d *bugfolder.Debate) (string, error) {
 	}
 	w.WriteString(strings.TrimSpace(f.Body) + "\n")
 	return w.String(), nil
+}
+
+// criticsOnDisk counts the distinct critics whose files the rounds hold (a
+// hand-run debate's problema.md may name none).
+func criticsOnDisk(d *bugfolder.Debate) int {
+	seen := map[string]bool{}
+	for _, r := range d.Rounds {
+		for _, f := range r.Files {
+			if f.Role == bugfolder.RoleCritic {
+				seen[f.SolverID] = true
+			}
+		}
+	}
+	return len(seen)
 }

@@ -326,3 +326,11 @@ func TestRegisterFinding(t *testing.T) {
 		}
 	})
 }
+
+// Finding 14: show counted 0 critics beside a critic-security column.
+func TestShowCountsTheCriticsOnDisk(t *testing.T) {
+	p := wildProject(t)
+	if s := p.moot("show", "8").mustExit(t, 0); !strings.Contains(s.stdout, "· 1 critic(s) ·") {
+		t.Errorf("show 8:\n%s", s.stdout)
+	}
+}
