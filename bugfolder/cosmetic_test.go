@@ -22,6 +22,8 @@ func TestHandRunSetupsReadInFull(t *testing.T) {
 		{"solvers as a front matter list", "---\nmode: diagnosis\nsolvers: [codex, claude, gemini]\n---\n", []string{"agente-1.md"}, "", 3, "agente-1 codex, agente-2 claude, agente-3 gemini"},
 		{"solvers as a bullet list", "- mode: diagnosis\n- solvers: [codex, claude]\n", []string{"agente-1.md"}, "", 2, "agente-1 codex, agente-2 claude"},
 		{"bold bullet judge", "- **Mode:** diagnosis\n- **Judge:** opus\n", []string{"agente-1.md", "agente-2.md"}, "opus", 2, ""},
+		{"mode in a table row", "| Setting | Value |\n|---|---|\n| Mode | diagnosis |\n", []string{"agente-1.md", "agente-2.md"}, "", 2, ""},
+		{"mode in prose", "# Debate\n\nMode: diagnosis\n", []string{"agente-1.md", "agente-2.md"}, "", 2, ""},
 		{"capitalised file names", "- mode: diagnosis\n", []string{"Agente-1.md", "AGENTE-2.MD", "agente-3.md"}, "", 3, ""},
 	}
 	for _, tt := range tests {

@@ -166,6 +166,8 @@ func solverList(names []string) []KV {
 	return out
 }
 
+var proseModeRE = regexp.MustCompile(`(?im)^\s*\|?\s*[*_]*(?:modo|mode)[*_]*\s*(?::|\|)\s*[*_\x60]*([A-Za-z]+)`)
+
 var bulletKV = regexp.MustCompile(`^\s*[-*]\s*([^:]+):\s*(.*)$`)
 
 // ParseProblemFile parses problema.md: front matter, the rubric and P. It
@@ -277,6 +279,13 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 		case "juiz", "judge":
 			if v := strings.Trim(val, "`*"); p.Judge == "" && !isCount(v) {
 				p.Judge = v
+			}
+		}
+	}
+	if p.Mode == "" { // "| Mode | spec |" or "Mode: spec" written as a table row or prose
+		if mm := proseModeRE.FindStringSubmatch(pre); mm != nil {
+			if md, err := ParseMode(mm[1]); err == nil {
+				p.Mode = md
 			}
 		}
 	}
