@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // addendumRE matches an addendum's file name: bug-<ID>-vNNN.md, the ID with
@@ -22,7 +23,7 @@ type locatedSpec struct {
 	loc  Location
 }
 
-// addendum is the latest version of one bug's addendum.
+// addendum is one version of one bug's addendum.
 type addendum struct {
 	name, path string
 	bugKey     string
@@ -36,10 +37,9 @@ func addendumKey(id string) string {
 	return strings.TrimPrefix(id, "BUG-")
 }
 
-// latestAddenda lists, per bug, the highest version of its addendum under
-// <output_folder>/addenda/ (a new version supersedes the earlier ones), in
-// file-name order.
-func latestAddenda(reg *Register) ([]addendum, error) {
+// addendaByBug lists every bug's addendum versions under
+// <output_folder>/addenda/, newest first, the bugs in file-name order.
+func addendaByBug(reg *Register) ([][]addendum, error) {
 	dir := filepath.Join(reg.Project, reg.OutputFolder, "addenda")
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -48,7 +48,7 @@ func latestAddenda(reg *Register) ([]addendum, error) {
 	if err != nil {
 		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}
-	best := map[string]addendum{}
+	byKey := map[string][]addendum{}
 	for _, e := range ents {
 		m := addendumRE.FindStringSubmatch(e.Name())
 		if m == nil || e.IsDir() {
@@ -56,48 +56,66 @@ func latestAddenda(reg *Register) ([]addendum, error) {
 		}
 		v, _ := strconv.Atoi(m[2])
 		a := addendum{name: e.Name(), path: filepath.Join(dir, e.Name()), bugKey: addendumKey(m[1]), version: v}
-		if cur, ok := best[a.bugKey]; !ok || v > cur.version {
-			best[a.bugKey] = a
-		}
+		byKey[a.bugKey] = append(byKey[a.bugKey], a)
 	}
-	out := make([]addendum, 0, len(best))
-	for _, a := range best {
-		out = append(out, a)
+	out := make([][]addendum, 0, len(byKey))
+	for _, vs := range byKey {
+		sort.Slice(vs, func(i, j int) bool { return vs[i].version > vs[j].version })
+		out = append(out, vs)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	sort.Slice(out, func(i, j int) bool { return out[i][0].name < out[j][0].name })
 	return out, nil
 }
 
-// addendaInForce returns the addenda of the effective spec: the bug's own
-// latest addendum, and every other bug's latest addendum whose target
-// section lies in a part this bug's locators found (the same file, and an
-// overlapping section when the target names one) — each only while in force.
+// addendaInForce returns the addenda of the effective spec: for this bug
+// and for every other bug whose addendum targets a section this bug's
+// locators found, the newest version in force (a newer one that is revoked,
+// superseded, expired or not yet valid falls back to the one before it).
+// Versions passed over that would have applied are notes in P, saying why.
 func addendaInForce(b *Bug, located []locatedSpec) ([]Part, error) {
 	reg := b.Register
-	all, err := latestAddenda(reg)
+	all, err := addendaByBug(reg)
 	if err != nil {
 		return nil, err
 	}
+	now := time.Now()
 	var parts []Part
-	for _, a := range all {
-		p, err := readPart(reg, a.path, PartAddendum)
-		if err != nil {
-			return nil, err
+	for _, versions := range all {
+		var skipped []string
+		for _, a := range versions {
+			p, err := readPart(reg, a.path, PartAddendum)
+			if err != nil {
+				return nil, err
+			}
+			if p.Binary {
+				continue
+			}
+			target, applies := addendumApplies(reg, b, p.Text, located)
+			if a.bugKey == addendumKey(b.ID) {
+				applies = true
+				if target == "" {
+					target = reg.Lang.pick("o adendo deste bug em vigor", "this bug's addendum in force")
+				}
+			}
+			if why := addendumNotInForce(reg.Lang, p.Text, now); why != "" {
+				if applies {
+					skipped = append(skipped, fmt.Sprintf("`%s`: %s", p.Path, why))
+				}
+				continue
+			}
+			// the newest version in force supersedes the older ones, even
+			// when it targets a section this bug did not locate
+			if applies {
+				p.Rule, p.Detail = RuleAddendum, target
+				parts = append(parts, p)
+			}
+			break
 		}
-		if p.Binary || !addendumInForce(p.Text) {
-			continue
+		if len(skipped) > 0 {
+			parts = append(parts, note(reg.Lang,
+				"Adendos não incluídos por não estarem vigentes: "+strings.Join(skipped, "; ")+".",
+				"Addenda left out because they are not in force: "+strings.Join(skipped, "; ")+"."))
 		}
-		own := a.bugKey == addendumKey(b.ID)
-		detail, ok := addendumApplies(reg, b, p.Text, located)
-		switch {
-		case own:
-			p.Rule, p.Detail = RuleAddendum, "this bug's latest addendum"
-		case ok:
-			p.Rule, p.Detail = RuleAddendum, detail
-		default:
-			continue
-		}
-		parts = append(parts, p)
 	}
 	return parts, nil
 }
@@ -109,28 +127,54 @@ var (
 	codeSpanRE   = regexp.MustCompile("`([^`]+)`")
 )
 
-// addendumInForce reads an addendum's status: it is in force unless its
-// front matter or a "Vigência:"/"Status:" line says it was revoked,
-// superseded or expired, or a superseded_by field names its successor.
-func addendumInForce(text string) bool {
+var (
+	validFromRE  = regexp.MustCompile(`(?i)\b(?:from|since|starting|effective|a partir de|desde|vigente em|valid from)\s*:?\s*(\d{4}-\d{2}-\d{2})`)
+	validUntilRE = regexp.MustCompile(`(?i)\b(?:until|till|through|to|até)\s*:?\s*(\d{4}-\d{2}-\d{2})`)
+)
+
+// addendumNotInForce says why an addendum is not in force ("" when it is):
+// its front matter or a "Vigência:"/"Status:"/"Validity:" line says it was
+// revoked, superseded or expired, a superseded_by field names its
+// successor, or its validity starts after now or ended before it.
+func addendumNotInForce(l Lang, text string, now time.Time) string {
+	var values []string
 	doc, err := ParseDocument([]byte(text))
 	if err == nil && doc.Meta != nil {
-		for _, k := range []string{"status", "vigencia", "vigência", "in_force"} {
-			if v := scalar(doc.Meta, k); revokedRE.MatchString(v) || (k == "in_force" && strings.EqualFold(strings.TrimSpace(v), "false")) {
-				return false
+		for _, k := range []string{"status", "vigencia", "vigência", "validity", "valid_from", "effective", "in_force"} {
+			v := scalar(doc.Meta, k)
+			if k == "in_force" && strings.EqualFold(strings.TrimSpace(v), "false") {
+				return l.pick("marcado in_force: false", "marked in_force: false")
 			}
+			if k == "valid_from" || k == "effective" {
+				v = "from " + v
+			}
+			values = append(values, v)
 		}
-		if strings.TrimSpace(scalar(doc.Meta, "superseded_by")) != "" {
-			return false
+		if by := strings.TrimSpace(scalar(doc.Meta, "superseded_by")); by != "" {
+			return l.pick("substituído por "+by, "superseded by "+by)
 		}
 		text = doc.Body
 	}
 	for _, line := range strings.Split(text, "\n") {
-		if m := vigenciaRE.FindStringSubmatch(line); m != nil && revokedRE.MatchString(m[1]) {
-			return false
+		if m := vigenciaRE.FindStringSubmatch(line); m != nil {
+			values = append(values, m[1])
 		}
 	}
-	return true
+	today := now.UTC().Format("2006-01-02")
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		switch {
+		case revokedRE.MatchString(v):
+			return strings.Trim(v, "*_ ")
+		case validFromRE.MatchString(v) && validFromRE.FindStringSubmatch(v)[1] > today:
+			d := validFromRE.FindStringSubmatch(v)[1]
+			return l.pick("vigente só a partir de "+d, "in force only from "+d)
+		case validUntilRE.MatchString(v) && validUntilRE.FindStringSubmatch(v)[1] < today:
+			d := validUntilRE.FindStringSubmatch(v)[1]
+			return l.pick("vigência terminou em "+d, "in force only until "+d)
+		}
+	}
+	return ""
 }
 
 // addendumTargets reads the locators an addendum names as its target
@@ -180,15 +224,15 @@ func addendumApplies(reg *Register, b *Bug, text string, located []locatedSpec) 
 				continue
 			}
 			if t.Anchor == "" || ls.loc.Rule == RuleWholeFile {
-				return "in force for " + reg.Rel(file), true
+				return reg.Lang.pick("vigente para ", "in force for ") + reg.Rel(file), true
 			}
 			raw, err := os.ReadFile(file)
 			if err != nil {
 				continue
 			}
 			tl, ok := Locate(NormalizeText(raw), t.Anchor)
-			if !ok || tl.Start <= ls.loc.End && ls.loc.Start <= tl.End {
-				return "in force for " + reg.Rel(file) + "#" + t.Anchor, true
+			if !ok || tl.own() <= ls.loc.End && ls.loc.own() <= tl.End {
+				return reg.Lang.pick("vigente para ", "in force for ") + reg.Rel(file) + "#" + t.Anchor, true
 			}
 		}
 	}

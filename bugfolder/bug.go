@@ -37,6 +37,9 @@ type Bug struct {
 	Labels            []string
 	// Specs are the traceability.specs locators ("path#anchor").
 	Specs []string
+	// SpecsUnread says why traceability could not be read for locators
+	// (it is not a mapping), or "".
+	SpecsUnread string
 	// ChangeRisk is change_risk.classification, when present.
 	ChangeRisk string
 
@@ -151,9 +154,15 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 	warn := func(field, format string, args ...any) {
 		b.Warnings = append(b.Warnings, inputErr(path, field, format, args...))
 	}
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		warn("", "is empty: no front matter and no text; the debate would have nothing but the folder's name to go on (register the bug with /reversa-debugger)")
+	}
 	b.ID = strings.TrimSpace(scalar(m, "id"))
-	if b.ID == "" {
+	if idn := Lookup(m, "id"); b.ID == "" {
 		b.ID = idFromFolder(dir)
+		warn("id", "is %s; moot uses %s, from the folder's name (expected BUG-<YYYYMMDD>-<4 chars>)", describeNodeOrMissing(idn), b.ID)
+	} else if !canonicalID.MatchString(b.ID) && idInName.FindStringSubmatch(b.ID) == nil {
+		warn("id", "%q is not in the canonical form BUG-<YYYYMMDD>-<4 chars>; moot uses it as written", b.ID)
 	} else if mm := idInName.FindStringSubmatch(b.ID); mm != nil && mm[1] != b.ID {
 		warn("id", "%q carries the slug; the canonical ID is %s (BUG-<YYYYMMDD>-<4 chars>): moot uses that", b.ID, mm[1])
 		b.ID = mm[1]
@@ -162,14 +171,26 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 		return nil, inputErr(path, "id", "%q is not a bug ID (expected BUG-<YYYYMMDD>-<4 chars>, letters, digits, '.', '_' and '-' only)", b.ID)
 	}
 	if dn := Lookup(m, "display_number"); dn != nil && dn.Tag != "!!null" {
-		if n, ok := displayNumber(dn.Value); ok && dn.Kind == yaml.ScalarNode {
+		if n, ok := displayNumber(dn.Value); ok && dn.Kind == yaml.ScalarNode && n > 0 {
 			b.DisplayNumber = n
+			if _, err := strconv.Atoi(strings.TrimSpace(dn.Value)); err != nil {
+				warn("display_number", "%q is read as %d (expected a whole number such as %d)", dn.Value, n, n)
+			}
 		} else {
 			warn("display_number", "%s is not a display number (expected a whole number such as 8, \"#8\" or BUG-008); the bug is listed without one", describeNode(dn))
 		}
 	}
 	b.Title = scalar(m, "title")
+	if tn := Lookup(m, "title"); tn != nil && tn.Kind != yaml.ScalarNode {
+		warn("title", "is %s, not text; the bug is titled by its first heading instead", describeNode(tn))
+	}
 	b.Status = scalar(m, "status")
+	if sn := Lookup(m, "status"); sn != nil && sn.Tag != "!!null" && !knownStatus(b.Status, sn) {
+		warn("status", "is %s (expected open, active or resolved); moot treats the bug as open", describeNode(sn))
+	}
+	if cn := Lookup(m, "created_at"); cn != nil && cn.Tag != "!!null" && (cn.Kind != yaml.ScalarNode || parseTime(cn.Value).IsZero()) {
+		warn("created_at", "%s is not a date and time (expected e.g. 2026-08-01T10:00:00Z); it is ignored", describeNode(cn))
+	}
 	b.Phase = scalar(m, "phase")
 	b.Severity = scalar(m, "severity")
 	b.Priority = scalar(m, "priority")
@@ -181,8 +202,11 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 	b.SecuritySuspected = boolField(m, "security_suspected")
 	b.Express = boolField(m, "express")
 	b.Labels = stringList(m, "labels")
-	if tr := Lookup(m, "traceability"); tr != nil {
-		b.Specs = stringList(tr, "specs")
+	if tr := Lookup(m, "traceability"); tr != nil && tr.Kind == yaml.MappingNode {
+		b.Specs = specLocators(tr)
+	} else if tr != nil && tr.Tag != "!!null" {
+		b.SpecsUnread = fmt.Sprintf("traceability is %s, not a mapping with specs:", describeNode(tr))
+		warn("traceability", "is %s (expected a mapping such as specs: [path#anchor]); no spec locator was read", describeNode(tr))
 	}
 	if cr := Lookup(m, "change_risk"); cr != nil {
 		if cr.Kind == yaml.ScalarNode {
@@ -376,4 +400,63 @@ func displayNumber(s string) (int, bool) {
 	}
 	n, err := strconv.Atoi(m[1])
 	return n, err == nil
+}
+
+// specLocators reads traceability.specs: scalars as written, and mapping
+// entries ({path: …, section: …}) as "path#section", so no locator is
+// dropped unread.
+func specLocators(tr *yaml.Node) []string {
+	n := Lookup(tr, "specs")
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return stringList(tr, "specs")
+	}
+	var out []string
+	for _, c := range n.Content {
+		switch c.Kind {
+		case yaml.ScalarNode:
+			if strings.TrimSpace(c.Value) != "" {
+				out = append(out, c.Value)
+			}
+		case yaml.MappingNode:
+			path := scalar(c, "path")
+			if path == "" {
+				path = scalar(c, "file")
+			}
+			anchor := ""
+			for _, k := range []string{"section", "anchor", "heading", "id", "secao", "seção"} {
+				if v := strings.TrimSpace(scalar(c, k)); v != "" && anchor == "" {
+					anchor = v
+				}
+			}
+			if path != "" && anchor != "" && !strings.Contains(path, "#") {
+				path += "#" + anchor
+			}
+			if path != "" {
+				out = append(out, path)
+			}
+		}
+	}
+	return out
+}
+
+var canonicalID = regexp.MustCompile(`^BUG-\d{8}-[A-Za-z0-9]{4}$`)
+
+// knownStatus reports whether a status is one of the schema's (any case).
+func knownStatus(s string, n *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "open", "active", "resolved", "":
+		return true
+	}
+	return false
+}
+
+// describeNodeOrMissing is describeNode, or "missing" for no node.
+func describeNodeOrMissing(n *yaml.Node) string {
+	if n == nil {
+		return "missing"
+	}
+	return describeNode(n)
 }

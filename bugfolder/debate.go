@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,8 +25,9 @@ import (
 // State is a debate's status in the command-line vocabulary.
 type State string
 
-// The states a debate can be in (CLI.md). Running also covers a debate
-// interrupted by a crash.
+// The states a debate can be in (CLI.md). Running also covers a moot
+// debate interrupted by a crash; a hand-run one is interrupted, or waiting
+// when only its judge is left.
 const (
 	StateNoDebate    State = "no-debate"
 	StateRunning     State = "running"
@@ -33,6 +35,13 @@ const (
 	StateCancelled   State = "cancelled"
 	StateJudgeFailed State = "judge-failed"
 	StateDone        State = "done"
+	// StateInterrupted is an unfinished debate written by hand or another
+	// tool (no event log): nothing runs it, and moot cannot continue it
+	// call by call.
+	StateInterrupted State = "interrupted"
+	// StateUnreadable is a bug whose bug.md or debate cannot be read (a
+	// broken front matter): still listed, with the error.
+	StateUnreadable State = "unreadable"
 )
 
 // DebateDir is the folder of a bug's latest debate.
@@ -149,6 +158,17 @@ type ProblemFile struct {
 	Meta   *yaml.Node
 }
 
+// solverList maps a hand-run list of engine names to agente-1..N.
+func solverList(names []string) []KV {
+	var out []KV
+	for i, n := range names {
+		out = append(out, KV{Key: fmt.Sprintf("agente-%d", i+1), Value: strings.Trim(strings.TrimSpace(n), "`*\"'")})
+	}
+	return out
+}
+
+var proseModeRE = regexp.MustCompile(`(?im)^\s*\|?\s*[*_]*(?:modo|mode)[*_]*\s*(?::|\|)\s*[*_\x60]*([A-Za-z]+)`)
+
 var bulletKV = regexp.MustCompile(`^\s*[-*]\s*([^:]+):\s*(.*)$`)
 
 // ParseProblemFile parses problema.md: front matter, the rubric and P. It
@@ -181,6 +201,9 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 		p.R = r
 	}
 	p.Solvers = stringMap(m, "solvers")
+	if names := stringList(m, "solvers"); len(p.Solvers) == 0 && len(names) > 1 {
+		p.Solvers = solverList(names) // solvers: [codex, claude, gemini]
+	}
 	p.Critics = stringMap(m, "critics")
 	p.Judge = scalar(m, "judge")
 	// a hand-run debate's own words for the settings: solvers: 3 is N,
@@ -190,6 +213,9 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 		if v, ok, err := intField(m, k); p.N == 0 && ok && err == nil {
 			p.N = v
 		}
+	}
+	if p.N == 0 {
+		p.N = len(p.Solvers)
 	}
 	for _, k := range []string{"rounds", "rodadas", "epochs"} {
 		if v, ok, err := intField(m, k); p.R == 0 && ok && err == nil {
@@ -221,8 +247,13 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 		if mm == nil {
 			continue
 		}
-		key, val := normalizeWord(mm[1]), strings.TrimSpace(mm[2])
+		// "- **Judge:** opus": the emphasis closes after the colon
+		key, val := normalizeWord(mm[1]), strings.TrimSpace(strings.Trim(strings.TrimSpace(mm[2]), "`*_"))
 		switch key {
+		case "created_at", "created", "criado_em", "started_at", "started", "iniciado_em":
+			if t := parseTime(val); p.CreatedAt.IsZero() && !t.IsZero() {
+				p.CreatedAt = t
+			}
 		case "modo", "mode":
 			if p.Mode == "" {
 				if md, err := ParseMode(strings.Trim(val, "`*")); err == nil {
@@ -232,7 +263,9 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 				}
 			}
 		case "n", "solvers", "agents", "agentes", "debatedores", "debaters":
-			if p.N == 0 {
+			if names := strings.Split(strings.Trim(val, "[]"), ","); len(names) > 1 && p.N == 0 && len(p.Solvers) == 0 {
+				p.Solvers, p.N = solverList(names), len(names) // - solvers: [codex, claude, gemini]
+			} else if p.N == 0 {
 				p.N, _ = strconv.Atoi(leadingNumber(val))
 			}
 		case "r":
@@ -247,6 +280,13 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 		case "juiz", "judge":
 			if v := strings.Trim(val, "`*"); p.Judge == "" && !isCount(v) {
 				p.Judge = v
+			}
+		}
+	}
+	if p.Mode == "" { // "| Mode | spec |" or "Mode: spec" written as a table row or prose
+		if mm := proseModeRE.FindStringSubmatch(pre); mm != nil {
+			if md, err := ParseMode(mm[1]); err == nil {
+				p.Mode = md
 			}
 		}
 	}
@@ -293,6 +333,10 @@ type Final struct {
 	// WinnerSolver is the solver id behind the winning label, when known.
 	WinnerSolver          string
 	AcceptedContributions int
+	// WinnerAmbiguous lists the proposals a hand-written judge's file names
+	// as winner when it names more than one ("label:A", "agente-2"): the
+	// winner is then unknown, never picked silently.
+	WinnerAmbiguous []string
 	// DecidedBy is "judge" or "human".
 	DecidedBy string
 	// Participants is how many solvers' proposals reached the judge (K of N).
@@ -326,7 +370,7 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 		if len(ls) == 1 {
 			f.Winner = ls[0]
 		} else {
-			f.Winner, f.WinnerSolver = handWinner(df.Body)
+			f.Winner, f.WinnerSolver, f.WinnerAmbiguous = handWinner(df.Body)
 		}
 	} else if ls := FindLabels(f.Winner); len(ls) == 1 {
 		f.Winner = ls[0]
@@ -364,19 +408,33 @@ var (
 	// a winner named where host agents name it: "## Vencedora (D1 — …)",
 	// "**D1 vence**", "Candidate A wins.", "Adopt Proposal C as the
 	// winning proposal", "Winner: Proposal B"
-	winnerRefRE  = `\*{0,2}((?:proposta|proposal|candidat[oa]|candidate|op[cç][aã]o|option)\s+[A-Z]|D\d{1,2}|agente?-\d{1,2}|agent-\d{1,2})\b\*{0,2}`
-	winnerFormRE = []*regexp.Regexp{
+	winnerRefRE = `\*{0,2}((?:proposta|proposal|candidat[oa]|candidate|op[cç][aã]o|option)\s+[A-Z]|D\d{1,2}|agente?-\d{1,2}|agent-\d{1,2})\b\*{0,2}`
+	winsRE      = `\s+(?:vence|venceu|wins|won|is the winner|é a vencedora|é o vencedor)\b`
+	// winnerTiers are the forms by precedence: the judge's explicit naming
+	// (a Winner heading or line, a bold "X wins", "overall … X wins", "adopt
+	// X as the winning …") outranks a plain "X wins" or "adopt X", which a
+	// judge also writes of a proposal that wins one criterion only.
+	winnerTiers = [][]*regexp.Regexp{{
 		regexp.MustCompile(`(?im)^#{1,6}\s*\**(?:vencedora|vencedor|winner)\**\s*[:(—–-]\s*` + winnerRefRE),
-		regexp.MustCompile(`(?i)` + winnerRefRE + `\s+(?:vence|venceu|wins|won|is the winner|é a vencedora|é o vencedor)\b`),
-		regexp.MustCompile(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE + `[^.\n]*\bwinn`),
 		regexp.MustCompile(`(?im)^\s*[-*]?\s*\**(?:vencedora|vencedor|winner|winning proposal|proposta vencedora)\**\s*:\**\s*` + winnerRefRE),
-	}
+		regexp.MustCompile(`(?i)\*\*` + winnerRefRE + winsRE + `[^*\n]*\*\*`),
+		regexp.MustCompile(`(?i)\b(?:overall|no geral|no conjunto|in the end|ao final|finalmente|finally)\b[^.;\n]*?` + winnerRefRE + winsRE),
+		regexp.MustCompile(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE + `[^.;\n]*\b(?:winn|vencedor)`),
+	}, {
+		regexp.MustCompile(`(?i)` + winnerRefRE + winsRE),
+		regexp.MustCompile(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE),
+	}}
+	// a naming the judge denies: "would not adopt X", "X wins nothing"
+	negatedBeforeRE = regexp.MustCompile(`(?i)(?:\bnot|n't|\bnever|\bnão|\bnunca|\bno longer)\s+(?:\w+\s+){0,2}$`)
+	negatedAfterRE  = regexp.MustCompile(`(?i)^\s*(?:nothing|no\b|nada|nenhum)`)
 )
 
 // handWinner finds the winner of a final answer written by hand (a host
 // agent running the debate skill): a label letter ("C" for "Proposal C",
-// "Candidate C") or a solver id ("agente-1" for "D1"), or neither.
-func handWinner(body string) (letter, solver string) {
+// "Candidate C") or a solver id ("agente-1" for "D1"), or neither. The
+// strongest form that names anyone decides; when it names two different
+// proposals the winner is unknown and ambiguous lists them.
+func handWinner(body string) (letter, solver string, ambiguous []string) {
 	_, secs := ParseSections(body)
 	text := body
 	for _, s := range secs {
@@ -384,18 +442,58 @@ func handWinner(body string) (letter, solver string) {
 			text = "## " + s.Heading + "\n" + s.Content + "\n" + body
 		}
 	}
-	for _, re := range winnerFormRE {
-		m := re.FindStringSubmatch(text)
-		if m == nil {
+	for _, tier := range winnerTiers {
+		var refs []string
+		for _, re := range tier {
+			for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+				if negatedBeforeRE.MatchString(text[:m[0]]) || negatedAfterRE.MatchString(text[m[1]:]) {
+					continue
+				}
+				if ref := winnerRef(text[m[2]:m[3]]); !slices.Contains(refs, ref) {
+					refs = append(refs, ref)
+				}
+			}
+		}
+		switch len(refs) {
+		case 0:
 			continue
+		case 1:
+			if l, ok := strings.CutPrefix(refs[0], "label:"); ok {
+				return l, "", nil
+			}
+			return "", refs[0], nil
+		default:
+			return "", "", refs
 		}
-		ref := strings.ToLower(m[1])
-		if i := strings.LastIndexAny(ref, " \t"); i >= 0 {
-			return strings.ToUpper(ref[i+1:]), ""
-		}
-		return "", "agente-" + strings.TrimLeft(ref, "abcdefghijklmnopqrstuvwxyz-")
 	}
-	return "", ""
+	return "", "", nil
+}
+
+// AmbiguousWinner is the warning for a judge's file that names more than
+// one winner (nil when it names one or none): it says which, and that the
+// winner is left unknown.
+func (f *Final) AmbiguousWinner(l Lang) error {
+	if len(f.WinnerAmbiguous) == 0 {
+		return nil
+	}
+	var names []string
+	for _, r := range f.WinnerAmbiguous {
+		if x, ok := strings.CutPrefix(r, "label:"); ok {
+			r = l.LabelName(x)
+		}
+		names = append(names, r)
+	}
+	return &InputError{Path: f.Path, Msg: fmt.Sprintf("names more than one winner (%s): the winner is left unknown; write one winner (\"## Winner\" / \"## Vencedora\") to settle it", strings.Join(names, ", "))}
+}
+
+// winnerRef reads a winner reference: "label:C" for "Proposal C", a solver
+// id for "D1" or "agente-1".
+func winnerRef(ref string) string {
+	ref = strings.ToLower(ref)
+	if i := strings.LastIndexAny(ref, " \t"); i >= 0 {
+		return "label:" + strings.ToUpper(ref[i+1:])
+	}
+	return "agente-" + strings.TrimLeft(ref, "abcdefghijklmnopqrstuvwxyz-")
 }
 
 // Round is one round folder of a debate.
@@ -460,7 +558,7 @@ type Debate struct {
 
 var (
 	roundDirRE   = regexp.MustCompile(`^(?:rodada|round)-(\d+)$`)
-	debaterRE    = regexp.MustCompile(`^(agente|agent|critic|critico|crítico)-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.md$`)
+	debaterRE    = regexp.MustCompile(`^(?i:(agente|agent|critic|critico|crítico))-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.(?i:md)$`)
 	attemptRE    = regexp.MustCompile(`^(?:tentativa|attempt)-(\d+)\.md$`)
 	archivedName = regexp.MustCompile(`^debate-(\d{8}T\d{6}Z)(?:-\d+)?$`)
 )
@@ -592,14 +690,14 @@ func (d *Debate) readRound(k int, dir string) *Round {
 			continue
 		}
 		n, err := strconv.Atoi(m[2])
-		critic := !strings.HasPrefix(m[1], "agent")
+		critic := !strings.HasPrefix(strings.ToLower(m[1]), "agent") // Agente-3.md is agente-3
 		if err != nil && !critic {
 			continue // agente-<name>.md is not a solver file
 		}
 		if err != nil {
 			n = 1 << 20 // a named critic (critic-security.md) after the numbered ones
 		}
-		id := strings.TrimSuffix(e.Name(), ".md")
+		id := strings.ToLower(e.Name()[:len(e.Name())-len(".md")])
 		if f.SolverID == "" {
 			f.SolverID = id
 		}
@@ -638,7 +736,7 @@ func countSolvers(dir string) int {
 	ents, _ := os.ReadDir(dir)
 	n := 0
 	for _, e := range ents {
-		if m := debaterRE.FindStringSubmatch(e.Name()); m != nil && !e.IsDir() && strings.HasPrefix(m[1], "agent") && isCount(m[2]) {
+		if m := debaterRE.FindStringSubmatch(e.Name()); m != nil && !e.IsDir() && strings.HasPrefix(strings.ToLower(m[1]), "agent") && isCount(m[2]) {
 			n++
 		}
 	}
@@ -659,12 +757,33 @@ func deriveShape(d *Debate) {
 	for _, rd := range d.Rounds {
 		n, r = max(n, rd.Solvers), max(r, rd.K)
 	}
+	if d.Final == nil && len(d.JudgeAttempts) == 0 {
+		// unfinished: the rounds on disk are only part of it, and what
+		// problema.md planned stands where it says more
+		p.N, p.R = max(p.N, n), max(p.R, r)
+		return
+	}
 	if n > 0 {
 		p.N = n
 	}
 	if d.Final != nil || p.R == 0 || p.RLoose || r > p.R {
 		p.R = r
 	}
+}
+
+// handRunJudgeDue reports whether a hand-run debate has every round it
+// planned (the last with all its solvers) and no judge's answer yet: only a
+// judge — or a human choice — is left.
+func handRunJudgeDue(d *Debate) bool {
+	if len(d.Rounds) == 0 || d.Final != nil {
+		return false
+	}
+	last := d.Rounds[len(d.Rounds)-1]
+	n, r := last.Solvers, last.K
+	if d.Problem != nil {
+		n, r = max(n, d.Problem.N), max(r, d.Problem.R)
+	}
+	return last.K == r && last.Solvers >= n && n >= 2
 }
 
 func (d *Debate) readJudge(dir string) {
@@ -799,6 +918,13 @@ func deriveState(d *Debate) State {
 	if len(d.JudgeAttempts) > 0 {
 		return StateJudgeFailed
 	}
+	if d.HandRun() {
+		// no moot process writes it: never "running"
+		if handRunJudgeDue(d) {
+			return StateWaiting
+		}
+		return StateInterrupted
+	}
 	return StateRunning
 }
 
@@ -868,8 +994,23 @@ func (d *Debate) CostKnown() bool {
 	return false
 }
 
-// StartedAt is when the debate was set up: problema.md's created_at, else
-// the earliest call, else the folder's time.
+// ArchiveTime is the time an archived debate folder is named by: StartedAt,
+// else (nothing records a start) the folder's modification time — a name,
+// never shown as a start.
+func (d *Debate) ArchiveTime() time.Time {
+	if t := d.StartedAt(); !t.IsZero() {
+		return t
+	}
+	if fi, err := os.Stat(d.Dir); err == nil {
+		return fi.ModTime().UTC()
+	}
+	return time.Time{}
+}
+
+// StartedAt is when the debate was set up: problema.md's created_at (front
+// matter or a bullet), else the earliest call's started_at, else the time in
+// an archived folder's name; zero when nothing records it (a file's
+// modification time is no start: a git clone resets it).
 func (d *Debate) StartedAt() time.Time {
 	if d.Problem != nil && !d.Problem.CreatedAt.IsZero() {
 		return d.Problem.CreatedAt
@@ -883,11 +1024,6 @@ func (d *Debate) StartedAt() time.Time {
 	if t.IsZero() {
 		if m := archivedName.FindStringSubmatch(d.Name); m != nil {
 			t, _ = time.Parse("20060102T150405Z", m[1])
-		}
-	}
-	if t.IsZero() {
-		if fi, err := os.Stat(d.Dir); err == nil {
-			t = fi.ModTime()
 		}
 	}
 	return t.UTC()

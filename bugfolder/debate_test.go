@@ -61,7 +61,7 @@ func TestReadHandWrittenDoneDebate(t *testing.T) {
 func TestReadEnglishInterruptedDebate(t *testing.T) {
 	_, ds := sampleDebates(t, "BUG-20260801-X9Z2")
 	d := ds[0]
-	if d.Lang != bugfolder.EN || d.State != bugfolder.StateRunning {
+	if d.Lang != bugfolder.EN || d.State != bugfolder.StateInterrupted { // no event log: nothing runs it
 		t.Fatalf("lang %v state %s", d.Lang, d.State)
 	}
 	if len(d.Problems) != 0 {
@@ -102,7 +102,7 @@ func TestReadArchivedDebates(t *testing.T) {
 	if !b.Locked() || len(ds) != 2 || ds[0].Name != "debate-20260611T090000Z" || ds[1].Name != "debate" {
 		t.Fatalf("debates: %v", ds)
 	}
-	if ds[0].State != bugfolder.StateRunning || ds[1].State != bugfolder.StateDone || ds[1].Final.DecidedBy != "human" {
+	if ds[0].State != bugfolder.StateWaiting || ds[1].State != bugfolder.StateDone || ds[1].Final.DecidedBy != "human" {
 		t.Errorf("states %s %s", ds[0].State, ds[1].State)
 	}
 	if ds[0].StartedAt().Format("2006-01-02") != "2026-06-11" {

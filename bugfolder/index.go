@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // BugDir is a bug folder found in a register, not yet read.
@@ -52,6 +54,8 @@ func BugDirs(reg *Register) ([]BugDir, []error) {
 			scan(dir, "")
 		} else if isRealDir(filepath.Join(dir, "bugs")) {
 			scan(filepath.Join(dir, "bugs"), name)
+		} else if holdsBugFolders(dir) {
+			scan(dir, name) // a context written without its bugs/ level
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -61,6 +65,21 @@ func BugDirs(reg *Register) ([]BugDir, []error) {
 		return filepath.Base(out[i].Dir) < filepath.Base(out[j].Dir)
 	})
 	return out, errs
+}
+
+// holdsBugFolders reports whether a folder's sub-folders are bug folders
+// (one holds bug.md, or is named by a bug ID).
+func holdsBugFolders(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.IsDir() && (idInName.MatchString(e.Name()) || isFile(filepath.Join(dir, e.Name(), BugFile))) {
+			return true
+		}
+	}
+	return false
 }
 
 // readFrontMatter reads a file only as far as its front matter's closing
@@ -146,10 +165,12 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	s.Debates = []*Debate{d}
 	s.Problems = d.Problems
 	s.fromLatest(d)
-	if f := d.Final; f != nil && (f.TotalTokens > 0 || f.TotalCostUSD > 0) {
+	if f := d.Final; f != nil && f.TotalCostRecorded && f.TotalCostUSD > 0 {
 		s.Tokens, s.CostUSD = f.TotalTokens, f.TotalCostUSD
 		return s, nil
 	}
+	// no totals, or a total of 0 that older versions wrote for engines
+	// without a price: the files say whether any cost was recorded
 	// no totals recorded (an unfinished or hand-made debate): sum the files
 	full, err := ReadDebate(d.Dir, reg.Lang)
 	if err != nil {
@@ -160,6 +181,14 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 		s.StartedAt = full.StartedAt() // from the calls' timestamps
 	}
 	return s, nil
+}
+
+// UnreadableSummary is the listing's row for a bug folder that could not be
+// read: its ID from the folder's name and the error, so the bug never
+// vanishes from a list.
+func UnreadableSummary(reg *Register, bd BugDir, err error) *Summary {
+	b := &Bug{Register: reg, Dir: bd.Dir, Context: bd.Context, ID: idFromFolder(bd.Dir), Partial: true}
+	return &Summary{Bug: b, State: StateUnreadable, Problems: []error{err}}
 }
 
 // quickBug reads what a listing needs of bug.md — id, display number,
@@ -173,7 +202,7 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	fm := frontMatterBlock(raw)
-	vals, ok := quickFields(fm, "id", "display_number", "title", "visibility", "status")
+	vals, ok := quickFields(fm, "id", "display_number", "title", "visibility", "status", "created_at", "traceability")
 	if fm == nil || !ok || !plainFrontMatter(fm) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
@@ -195,6 +224,11 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 	switch b.Visibility {
 	case VisibilityNormal, VisibilityInternal, VisibilityRestricted:
 	default:
+		return ParseBug(reg, bd.Dir, bd.Context)
+	}
+	// anything the full reader warns about goes to it
+	if vals["id"] == "" || vals["traceability"] != "" || !canonicalID.MatchString(b.ID) || b.DisplayNumber < 0 || vals["display_number"] == "0" ||
+		vals["created_at"] != "" && parseTime(vals["created_at"]).IsZero() || !knownStatus(b.Status, &yaml.Node{Kind: yaml.ScalarNode}) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	if mm := idInName.FindStringSubmatch(b.ID); !safeID.MatchString(b.ID) || mm != nil && mm[1] != b.ID || strings.EqualFold(b.Status, "resolved") {

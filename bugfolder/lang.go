@@ -89,6 +89,14 @@ func (l Lang) JudgeAttemptFile(k int) string {
 	return fmt.Sprintf("%s-%d.md", names[l].Attempt, k)
 }
 
+// pick returns the Portuguese or the English text, by the language.
+func (l Lang) pick(pt, en string) string {
+	if l == EN {
+		return en
+	}
+	return pt
+}
+
 // LabelName is the full judge label for a letter ("Proposta B").
 func (l Lang) LabelName(letter string) string { return names[l].Label + " " + letter }
 

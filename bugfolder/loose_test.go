@@ -120,12 +120,30 @@ func TestLooseFrontMatter(t *testing.T) {
 			if b.DisplayNumber != 8 {
 				t.Errorf("display number %d, want 8", b.DisplayNumber)
 			}
-		}, ""},
+		}, `display_number: "BUG-008" is read as 8`}, // README: read, with a warning naming the file and field
 		{"display_number quoted #8", "id: BUG-20260801-K9P2\ndisplay_number: \"#8\"\n", func(t *testing.T, b *bugfolder.Bug) {
 			if b.DisplayNumber != 8 {
 				t.Errorf("display number %d, want 8", b.DisplayNumber)
 			}
-		}, ""},
+		}, `display_number: "#8" is read as 8`},
+		// finding 10 of the hostile test: loose fields read silently
+		{"display_number 0", "id: BUG-20260801-K9P2\ndisplay_number: 0\n", nil, `display_number: "0" is not a display number`},
+		{"numeric id", "id: 12345\n", nil, `id: "12345" is not in the canonical form`},
+		{"lower-case id", "id: bug-20260910-lowr\n", nil, `id: "bug-20260910-lowr" is not in the canonical form`},
+		{"missing id", "title: x\n", func(t *testing.T, b *bugfolder.Bug) {
+			if b.ID != "BUG-20260801-K9P2" {
+				t.Errorf("id %q, want the folder's", b.ID)
+			}
+		}, "id: is missing; moot uses BUG-20260801-K9P2"},
+		{"title list", "id: BUG-20260801-K9P2\ntitle: [a, b]\n", func(t *testing.T, b *bugfolder.Bug) {
+			if b.Title == "" {
+				t.Error("blank title: the first heading titles it")
+			}
+		}, "title: is a list, not text"},
+		{"status mapping", "id: BUG-20260801-K9P2\nstatus: {a: b}\n", nil, "status: is a mapping (expected open, active or resolved)"},
+		{"status closed", "id: BUG-20260801-K9P2\nstatus: closed\n", nil, `status: is "closed" (expected open, active or resolved)`},
+		{"created_at yesterday", "id: BUG-20260801-K9P2\ncreated_at: yesterday\n", nil, `created_at: "yesterday" is not a date and time`},
+		{"traceability prose", "id: BUG-20260801-K9P2\ntraceability: see below\n", nil, `traceability: is "see below" (expected a mapping`},
 		{"display_number word", "id: BUG-20260801-K9P2\ndisplay_number: seven\n", func(t *testing.T, b *bugfolder.Bug) {
 			if b.DisplayNumber != 0 {
 				t.Errorf("display number %d, want none", b.DisplayNumber)
@@ -212,6 +230,55 @@ func TestHandWrittenWinnerForms(t *testing.T) {
 			t.Errorf("%q: winner %q solver %q, want %q %q", tt.body, f.Winner, f.WinnerSolver, tt.letter, tt.solver)
 		}
 	}
+}
+
+// Finding 1 of the hostile test: the first "X wins" was taken even when the
+// judge named another proposal the overall winner, or denied it.
+func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
+	tests := []struct {
+		body, letter, solver string
+		ambiguous            bool
+	}{
+		{"# Judge\n\nProposal A wins on cost but loses on risk; overall **Proposal C wins**.\n", "C", "", false},
+		{"# Judge\n\nAdopt Proposal C as the winning proposal. Proposal A wins nothing here.\n", "C", "", false},
+		{"# Judge\n\nI would not adopt Proposal A as the winning proposal; adopt Proposal B instead.\n", "B", "", false},
+		{"# Judge\n\nProposal A wins on cost. Proposal B wins on risk.\n", "", "", true},
+		{"## Winner: Proposal B\n\nProposal A wins on cost.\n", "B", "", false},
+		{"# Juiz\n\nA Proposta A vence em custo; no geral a **Proposta C vence**.\n", "C", "", false},
+		{"# Judge\n\n**Proposal A wins** and **Proposal B wins**.\n", "", "", true},
+		{"# Judge\n\nD2 does not win; **D1 vence**.\n", "", "agente-1", false},
+	}
+	for _, tt := range tests {
+		f, err := bugfolder.ParseFinal("resposta-final.md", []byte(tt.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Winner != tt.letter || f.WinnerSolver != tt.solver {
+			t.Errorf("%q: winner %q solver %q, want %q %q", tt.body, f.Winner, f.WinnerSolver, tt.letter, tt.solver)
+		}
+		if w := f.AmbiguousWinner(bugfolder.EN); (w != nil) != tt.ambiguous {
+			t.Errorf("%q: ambiguity warning %v, want %v", tt.body, w, tt.ambiguous)
+		} else if w != nil && !strings.Contains(w.Error(), "resposta-final.md") {
+			t.Errorf("the warning names no file: %v", w)
+		}
+	}
+}
+
+// FuzzParseFinal: a hand-written judge's file never makes the reader
+// panic, and a winner is never both named and ambiguous.
+func FuzzParseFinal(f *testing.F) {
+	f.Add("# Judge\n\nProposal A wins on cost; overall **Proposal C wins**.\n")
+	f.Add("I would not adopt Proposal A as the winning proposal; adopt Proposal B instead.\n")
+	f.Add("## Vencedora (D1 — x)\n\n**D2 vence**\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		fin, err := bugfolder.ParseFinal("resposta-final.md", []byte(body))
+		if err != nil {
+			return
+		}
+		if len(fin.WinnerAmbiguous) > 0 && (fin.Winner != "" || fin.WinnerSolver != "") {
+			t.Fatalf("winner %q/%q and ambiguous %v", fin.Winner, fin.WinnerSolver, fin.WinnerAmbiguous)
+		}
+	})
 }
 
 func TestCreatedAtWithAnOffsetIsShownInUTC(t *testing.T) {
@@ -302,7 +369,11 @@ func TestWhichUnfinishedDebatesANewRunArchives(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if deb.State != bugfolder.StateRunning || deb.HandRun() != tt.handRun || deb.Archivable() != tt.archive {
+			want := bugfolder.StateRunning
+			if tt.handRun {
+				want = bugfolder.StateInterrupted // nothing runs a hand-run debate
+			}
+			if deb.State != want || deb.HandRun() != tt.handRun || deb.Archivable() != tt.archive {
 				t.Errorf("state %s, hand-run %v, archivable %v", deb.State, deb.HandRun(), deb.Archivable())
 			}
 		})

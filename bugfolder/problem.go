@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -124,21 +125,23 @@ func AssembleP(b *Bug) (*Problem, error) {
 	parts = append(parts, bp)
 
 	// evidence: the capsule first, then the rest in path order
-	var capsule, other, hidden []string
+	var capsule, other, hidden, special []string
 	for _, d := range capsuleDirs {
-		files, dots, err := listFiles(reg, filepath.Join(b.Dir, d))
+		files, dots, specials, err := listFiles(reg, filepath.Join(b.Dir, d))
 		if err != nil {
 			return nil, err
 		}
 		capsule = append(capsule, files...)
 		hidden = append(hidden, dots...)
+		special = append(special, specials...)
 	}
 	for _, d := range evidenceDirs {
-		files, dots, err := listFiles(reg, filepath.Join(b.Dir, d))
+		files, dots, specials, err := listFiles(reg, filepath.Join(b.Dir, d))
 		if err != nil {
 			return nil, err
 		}
 		hidden = append(hidden, dots...)
+		special = append(special, specials...)
 		for _, f := range files {
 			if filepath.Dir(f) == filepath.Join(b.Dir, d) && contains(capsuleFiles, filepath.Base(f)) {
 				capsule = append(capsule, f)
@@ -178,6 +181,19 @@ func AssembleP(b *Bug) (*Problem, error) {
 		warnings = append(warnings, fmt.Sprintf("dot-named evidence files are not included in P (they are often editor, OS or secret files): %s; rename one without the leading dot to include it", strings.Join(rel, ", ")))
 	}
 
+	if len(special) > 0 {
+		sort.Strings(special)
+		rel := make([]string, len(special))
+		for i, s := range special {
+			rel[i] = "`" + reg.Rel(s) + "`"
+		}
+		list := strings.Join(rel, ", ")
+		parts = append(parts, evidenceNote(l,
+			fmt.Sprintf("Arquivos de evidência que não são arquivos comuns (FIFO, dispositivo, socket) não foram lidos nem incluídos em P: %s.", list),
+			fmt.Sprintf("Evidence entries that are not regular files (a FIFO, device or socket) were not read or included in P: %s.", list)))
+		warnings = append(warnings, fmt.Sprintf("evidence entries that are not regular files (a FIFO, device or socket) are not read or included in P: %s; replace each with a regular file to include it", list))
+	}
+
 	// the effective spec
 	specParts, err := locateSpecs(b)
 	if err != nil {
@@ -213,18 +229,19 @@ func contains(list []string, s string) bool {
 
 // listFiles lists the regular files under dir (recursively), following
 // symlinks that stay inside the project. Dot-named files and folders are
-// left out and returned in dots, so P can say so.
-func listFiles(reg *Register, dir string) (files, dots []string, err error) {
+// left out and returned in dots, and anything that is not a regular file,
+// folder or symlink (a FIFO, device, socket) in special, so P can say so.
+func listFiles(reg *Register, dir string) (files, dots, special []string, err error) {
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+		return nil, nil, nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		if err := checkLink(reg, dir); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	var out []string
@@ -252,12 +269,11 @@ func listFiles(reg *Register, dir string) (files, dots []string, err error) {
 		if d.Type().IsRegular() {
 			out = append(out, p)
 		} else if !d.IsDir() {
-			// a FIFO, device or socket is refused, never skipped silently
-			return outsideError(p, fmt.Errorf("%s: %w (%v)", p, safefs.ErrNotRegular, d.Type()))
+			special = append(special, p)
 		}
 		return nil
 	})
-	return out, dots, err
+	return out, dots, special, err
 }
 
 // checkLink refuses a symlink whose target leaves the project.
@@ -407,8 +423,9 @@ func locateSpecs(b *Bug) ([]Part, error) {
 	l := reg.Lang
 	var parts []Part
 	var located []locatedSpec
-	for _, raw := range b.Specs {
-		loc := ParseLocator(raw)
+	seen := map[string]bool{}
+	for _, loc := range expandLocators(b.Specs) {
+		raw := loc.Raw
 		if loc.Path == "" {
 			parts = append(parts, note(l,
 				fmt.Sprintf("O localizador `%s` em traceability.specs não nomeia um arquivo.", raw),
@@ -418,6 +435,12 @@ func locateSpecs(b *Bug) ([]Part, error) {
 		file, err := findSpecFile(reg, b, loc.Path)
 		if err != nil {
 			return nil, err
+		}
+		if dir := specFolder(reg, b, loc.Path); file == "" && dir != "" {
+			parts = append(parts, note(l,
+				fmt.Sprintf("`%s` (localizador `%s` em traceability.specs) é uma pasta, não um arquivo de spec; nomeie o arquivo (e a seção) para incluí-lo.", reg.Rel(dir), raw),
+				fmt.Sprintf("`%s` (locator `%s` in traceability.specs) is a folder, not a spec file; name the file (and the section) to include it.", reg.Rel(dir), raw)))
+			continue
 		}
 		if file == "" {
 			parts = append(parts, note(l,
@@ -442,6 +465,11 @@ func locateSpecs(b *Bug) ([]Part, error) {
 				fmt.Sprintf("The section `#%s` was not found in `%s` (not as a heading, an explicit id, #L… lines, a numbered heading or a requirement ID); no spec text was included for it.", loc.Anchor, p.Path)))
 			continue
 		}
+		key := fmt.Sprintf("%s:%d-%d", file, found.Start, found.End)
+		if seen[key] {
+			continue // the same text, located twice: once is enough
+		}
+		seen[key] = true
 		p.Text, p.Anchor, p.Rule, p.Detail = found.Text, loc.Anchor, found.Rule, found.Detail
 		located = append(located, locatedSpec{file: file, loc: found})
 		parts = append(parts, p)
@@ -455,7 +483,11 @@ func locateSpecs(b *Bug) ([]Part, error) {
 		p.Rule = RuleWholeFile
 		parts = append(parts, p)
 	}
-	if len(parts) == 0 {
+	if len(parts) == 0 && b.SpecsUnread != "" {
+		parts = append(parts, note(l,
+			"Nenhuma seção de spec foi localizada: "+b.SpecsUnread+" (bug.md não pôde ser lido quanto às specs). Não conclua spec-gap só por isso: a spec pode existir.",
+			"No spec section was located: "+b.SpecsUnread+" (bug.md could not be read for specs). Do not conclude spec-gap from this alone: a spec may exist."))
+	} else if len(parts) == 0 {
 		parts = append(parts, note(l,
 			"Nenhuma seção de spec foi localizada para este bug (traceability.specs vazio): trate como spec-gap; o comportamento esperado nunca foi especificado.",
 			"No spec section was located for this bug (traceability.specs is empty): treat it as spec-gap; the expected behaviour was never specified."))
@@ -467,14 +499,68 @@ func locateSpecs(b *Bug) ([]Part, error) {
 	return append(parts, adds...), nil
 }
 
+// expandLocators parses traceability.specs, one locator per anchor: a
+// locator naming more anchors ("#RF-06,RF-07", "#RF-06 #RF-07") stands for
+// one locator each.
+func expandLocators(raws []string) []Locator {
+	var out []Locator
+	for _, raw := range raws {
+		loc := ParseLocator(raw)
+		more := loc.MoreAnchors()
+		if len(more) > 0 {
+			loc.Comment = ""
+		}
+		out = append(out, loc)
+		for _, a := range more {
+			out = append(out, Locator{Raw: raw, Path: loc.Path, Anchor: a})
+		}
+	}
+	return out
+}
+
+// specCandidates are the places a locator's path may name, in order: the
+// project (a leading / or the project's own absolute path is its root), the
+// specs folder, the bug folder. A Windows separator, a percent-encoded
+// name, and the pre-1.2.58 _reversa_sdd/ prefix read as written elsewhere.
+func specCandidates(reg *Register, b *Bug, path string) []string {
+	path = strings.ReplaceAll(path, "\\", "/")
+	if strings.Contains(path, "%") {
+		if u, err := url.PathUnescape(path); err == nil {
+			path = u
+		}
+	}
+	if filepath.IsAbs(path) {
+		if rel, err := filepath.Rel(reg.Project, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			path = rel
+		}
+	}
+	clean := filepath.FromSlash(strings.TrimLeft(strings.TrimPrefix(path, "./"), "/"))
+	out := []string{filepath.Join(reg.Project, clean), filepath.Join(reg.Project, reg.OutputFolder, clean), filepath.Join(b.Dir, clean)}
+	if rest, ok := strings.CutPrefix(filepath.ToSlash(clean), "_reversa_sdd/"); ok && reg.OutputFolder != "_reversa_sdd" {
+		out = append(out, filepath.Join(reg.Project, reg.OutputFolder, filepath.FromSlash(rest)))
+	}
+	return out
+}
+
+// specFolder returns the folder a locator's path names, or "".
+func specFolder(reg *Register, b *Bug, path string) string {
+	for _, cand := range specCandidates(reg, b, path) {
+		if rel, err := filepath.Rel(reg.Project, cand); err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		if fi, err := os.Lstat(cand); err == nil && fi.IsDir() {
+			return cand
+		}
+	}
+	return ""
+}
+
 // findSpecFile resolves a spec locator's path: relative to the project (a
 // leading / is the project's root), then to the specs folder, then to the
 // bug folder; never outside the project. "" means not found.
 func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
 	// a leading / is the repository root, as in a GitHub link
-	clean := filepath.FromSlash(strings.TrimLeft(strings.TrimPrefix(path, "./"), "/"))
-	for _, base := range []string{reg.Project, filepath.Join(reg.Project, reg.OutputFolder), b.Dir} {
-		cand := filepath.Join(base, clean)
+	for _, cand := range specCandidates(reg, b, path) {
 		rel, err := filepath.Rel(reg.Project, cand)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return "", inputErr(b.Path(), "traceability.specs", "%q leaves the project; use a path inside it", path)
@@ -518,6 +604,9 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 			word := "arquivo binário"
 			if l == EN {
 				word = "binary file"
+			}
+			if how := locatedBy(l, p); how != "" {
+				label += "; " + how
 			}
 			why := ""
 			if p.Why != "" {
@@ -570,10 +659,10 @@ func locatedBy(l Lang, p Part) string {
 	}
 	s := word + ": " + ruleNames[p.Rule][l]
 	if p.Rule == RuleAddendum {
-		s = ruleNames[p.Rule][l] + ":"
+		return p.Detail // "in force for reversa/sdd/requirements.md#RF-06"
 	}
 	if p.Detail != "" {
-		s += " — " + p.Detail
+		s += " — " + detailIn(l, p.Detail)
 	}
 	if p.Comment != "" {
 		cut := "comentário cortado"
@@ -614,4 +703,17 @@ func FenceFor(text string) string {
 		return "```"
 	}
 	return strings.Repeat("`", longest+1)
+}
+
+// detailPT are the Portuguese words of a located part's detail.
+var detailPT = strings.NewReplacer("table row", "linha de tabela", "list item", "item de lista",
+	"paragraph", "parágrafo", "heading", "título", "lines", "linhas", "line", "linha")
+
+// detailIn says a located part's detail ("table row", "lines 3–5") in the
+// language of P.
+func detailIn(l Lang, detail string) string {
+	if l == EN {
+		return detail
+	}
+	return detailPT.Replace(detail)
 }

@@ -23,7 +23,7 @@ func TestAttackCheckOpenRace(t *testing.T) {
 	os.WriteFile(f, []byte("inside"), 0o600)
 	reg := &Register{Root: filepath.Join(proj, "_reversa_bugs"), Project: proj}
 	// the check passes on the regular file…
-	if files, _, err := listFiles(reg, ev); err != nil || len(files) != 1 {
+	if files, _, _, err := listFiles(reg, ev); err != nil || len(files) != 1 {
 		t.Fatalf("listFiles: %v %v", files, err)
 	}
 	// …then the file is swapped for a symlink out of the project

@@ -30,6 +30,9 @@ type Register struct {
 	DocLanguage string
 	// Lang is the protocol form moot writes in this project.
 	Lang Lang
+	// Warnings are what finding the register passed over (a legacy
+	// _reversa_bugs/ beside the register state.json names).
+	Warnings []error
 }
 
 // FindRoot returns the register for dir: the first _reversa_bugs/ found as a
@@ -41,12 +44,21 @@ func FindRoot(dir string) (*Register, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", dir, err)
 	}
+	var passed []string
 	for d := abs; ; {
 		if filepath.Base(d) == RootName && isDir(d) {
 			return OpenRegister(d)
 		}
-		if c := stateBugsFolder(d); c != "" {
-			return openRegister(c, d)
+		c, why := stateBugsFolderWhy(d)
+		if why != nil {
+			passed = append(passed, why.Error())
+		}
+		if c != "" {
+			r, err := openRegister(c, d)
+			if legacy := filepath.Join(d, RootName); err == nil && isDir(legacy) && legacy != c {
+				r.Warnings = append(r.Warnings, &InputError{Path: legacy, Msg: fmt.Sprintf("is a register too, but .reversa/state.json names %s in bugs_folder: moot uses that one, and the bugs in %s/ are not listed (move them, or point bugs_folder at it)", r.Rel(c), RootName)})
+			}
+			return r, err
 		}
 		if c := filepath.Join(d, RootName); isDir(c) {
 			return OpenRegister(c)
@@ -57,6 +69,9 @@ func FindRoot(dir string) (*Register, error) {
 		}
 		d = parent
 	}
+	if len(passed) > 0 {
+		return nil, fmt.Errorf("%w in %s or any folder above it, and no usable bugs_folder: %s", ErrNoRoot, abs, strings.Join(passed, "; "))
+	}
 	return nil, fmt.Errorf("%w in %s or any folder above it: run moot inside a project with a Reversa bug register", ErrNoRoot, abs)
 }
 
@@ -64,24 +79,42 @@ func FindRoot(dir string) (*Register, error) {
 // .reversa/state.json names in bugs_folder (Reversa 1.2.58 and later:
 // reversa/bugs), when it names one inside the project that exists.
 func stateBugsFolder(project string) string {
-	b, err := os.ReadFile(filepath.Join(project, ".reversa", "state.json"))
+	c, _ := stateBugsFolderWhy(project)
+	return c
+}
+
+// stateBugsFolderWhy is stateBugsFolder, with why a state.json that is
+// there names no usable register (invalid JSON, a bugs_folder outside the
+// project or naming no folder); nil when there is no state.json or no
+// bugs_folder.
+func stateBugsFolderWhy(project string) (string, error) {
+	path := filepath.Join(project, ".reversa", "state.json")
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	var st struct {
 		BugsFolder string `json:"bugs_folder"`
 	}
-	if json.Unmarshal([]byte(NormalizeText(b)), &st) != nil || st.BugsFolder == "" {
-		return ""
+	if err := json.Unmarshal([]byte(NormalizeText(b)), &st); err != nil {
+		return "", &InputError{Path: path, Msg: fmt.Sprintf("is not valid JSON (%v), so its bugs_folder cannot be read; fix the file", err), Err: err}
+	}
+	if st.BugsFolder == "" {
+		return "", nil
 	}
 	bf := filepath.Clean(filepath.FromSlash(st.BugsFolder))
+	if filepath.IsAbs(bf) { // an absolute path inside the project is the project's folder
+		if rel, err := filepath.Rel(project, bf); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			bf = rel
+		}
+	}
 	if filepath.IsAbs(bf) || bf == "." || bf == ".." || strings.HasPrefix(bf, ".."+string(filepath.Separator)) {
-		return ""
+		return "", &InputError{Path: path, Field: "bugs_folder", Msg: fmt.Sprintf("%q is not a folder inside the project; use a path such as reversa/bugs", st.BugsFolder)}
 	}
 	if c := filepath.Join(project, bf); isDir(c) {
-		return c
+		return c, nil
 	}
-	return ""
+	return "", &InputError{Path: path, Field: "bugs_folder", Msg: fmt.Sprintf("%q names no folder; create it or fix the path", st.BugsFolder)}
 }
 
 // OpenRegister opens the register whose _reversa_bugs folder is root and

@@ -10,6 +10,118 @@ import (
 
 var explicitAnchor = regexp.MustCompile(`\s*\{#([^}\s]+)\}\s*$`)
 
+var (
+	// attrAnchor is a Pandoc or kramdown attribute block on a heading:
+	// {#id .class key=v}, {: #id}
+	attrAnchor = regexp.MustCompile(`\s*\{:?\s*(?:[.\w-]+(?:=\S*)?\s+)*#([^}\s]+)[^}]*\}\s*$`)
+	// htmlAnchor is an HTML anchor: <a id="x"></a>, <a name="x">
+	htmlAnchor = regexp.MustCompile(`<a\s+(?:[^>]*\s)?(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
+	setextLine = regexp.MustCompile(`^ {0,3}(=+|-+)\s*$`)
+)
+
+// specHeading is a heading of a spec file with the ids written for it.
+type specHeading struct {
+	Heading
+	ids []string
+}
+
+// specHeadings finds a spec file's headings, ATX and setext ("Limits" over
+// a line of - or =), each with its explicit ids: {#id}, a Pandoc or
+// kramdown attribute block ({#id .class}, {: #id} on the heading or the
+// line below), an HTML anchor in the heading or on the line above. The
+// heading text is returned without them.
+func specHeadings(text string) []specHeading {
+	lines := strings.SplitAfter(text, "\n")
+	var out []specHeading
+	var fence string
+	off := 0
+	inFront := strings.HasPrefix(text, "---\n")
+	for i, raw := range lines {
+		line := strings.TrimRight(raw, "\r\n")
+		start := off
+		off += len(raw)
+		if inFront {
+			if i > 0 && (line == "---" || line == "...") {
+				inFront = false
+			}
+			continue
+		}
+		if next, isFence := fenceStep(fence, line); isFence {
+			fence = next
+			continue
+		} else if fence != "" {
+			continue
+		}
+		var h specHeading
+		if level, t, ok := atxHeading(line); ok {
+			h = specHeading{Heading: Heading{Level: level, Text: t, Offset: start}}
+		} else if m := setextLine.FindStringSubmatch(line); m != nil && i > 0 && setextText(lines[i-1]) {
+			level := 2
+			if m[1][0] == '=' {
+				level = 1
+			}
+			prev := lines[i-1]
+			h = specHeading{Heading: Heading{Level: level, Text: strings.TrimSpace(prev), Offset: start - len(prev)}}
+			if n := len(out); n > 0 && out[n-1].Offset == h.Offset {
+				continue
+			}
+		} else {
+			continue
+		}
+		h.Text, h.ids = headingIDs(h.Text)
+		if i > 0 {
+			for _, m := range htmlAnchor.FindAllStringSubmatch(lines[max(0, i-1)], -1) {
+				h.ids = append(h.ids, m[1])
+			}
+		}
+		if i+1 < len(lines) {
+			if m := attrAnchor.FindStringSubmatch(lines[i+1]); m != nil && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "{:") {
+				h.ids = append(h.ids, m[1])
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// setextText reports whether a line can be a setext heading's text: a
+// paragraph line, not a list item, table row, quote or heading.
+func setextText(line string) bool {
+	t := strings.TrimSpace(line)
+	if t == "" || strings.HasPrefix(line, "    ") {
+		return false
+	}
+	switch t[0] {
+	case '#', '|', '>', '-', '*', '+', '<', '{':
+		return false
+	}
+	return !setextLine.MatchString(line)
+}
+
+// headingIDs cuts the explicit ids from a heading's text.
+func headingIDs(text string) (string, []string) {
+	var ids []string
+	for _, re := range []*regexp.Regexp{explicitAnchor, attrAnchor} {
+		if m := re.FindStringSubmatchIndex(text); m != nil {
+			ids = append(ids, text[m[2]:m[3]])
+			text = strings.TrimSpace(text[:m[0]])
+		}
+	}
+	for _, m := range htmlAnchor.FindAllStringSubmatch(text, -1) {
+		ids = append(ids, m[1])
+	}
+	return strings.TrimSpace(htmlAnchor.ReplaceAllString(text, "")), ids
+}
+
+// plainHeadings drops the ids of spec headings.
+func plainHeadings(hs []specHeading) []Heading {
+	out := make([]Heading, len(hs))
+	for i, h := range hs {
+		out[i] = h.Heading
+	}
+	return out
+}
+
 // Slug returns the GitHub-style anchor of a heading: lower case, punctuation
 // dropped (letters, digits, spaces, '-' and '_' kept), spaces turned into '-'.
 func Slug(heading string) string {
@@ -62,7 +174,7 @@ type Locator struct {
 // "requisitos-funcionais" and comment "(RF-01 …)"); without an anchor, a
 // comment after the path starts at " (" or " —".
 func ParseLocator(raw string) Locator {
-	s := strings.TrimSpace(raw)
+	s := strings.Trim(strings.TrimSpace(raw), "`") // copied as a code span
 	l := Locator{Raw: raw}
 	path, anchor, hasAnchor := strings.Cut(s, "#")
 	if !hasAnchor {
@@ -76,11 +188,11 @@ func ParseLocator(raw string) Locator {
 		return l
 	}
 	l.Path = strings.TrimSpace(path)
-	if i := strings.IndexFunc(anchor, unicode.IsSpace); i >= 0 {
+	if i := strings.IndexFunc(anchor, func(r rune) bool { return unicode.IsSpace(r) || r == ',' }); i >= 0 {
 		l.Comment = strings.TrimSpace(anchor[i:])
 		anchor = anchor[:i]
 	}
-	anchor = strings.TrimLeft(anchor, "#")
+	anchor = strings.TrimRight(strings.TrimLeft(anchor, "#"), ":;.)")
 	if strings.Contains(anchor, "%") { // a copied link: #requisitos-n%C3%A3o-funcionais
 		if u, err := url.PathUnescape(anchor); err == nil && !strings.ContainsFunc(u, unicode.IsSpace) {
 			anchor = u
@@ -88,6 +200,26 @@ func ParseLocator(raw string) Locator {
 	}
 	l.Anchor = strings.TrimPrefix(anchor, "user-content-") // GitHub's rendered ids
 	return l
+}
+
+var moreAnchorsRE = regexp.MustCompile(`^(?:,\s*|\s*#)([A-Za-z][\w.-]*\d[\w.-]*|L\d+(?:-L?\d+)?)`)
+
+// MoreAnchors returns the further anchors a locator's comment names, one
+// after another: "#RF-06,RF-07" and "#RF-06 #RF-07" both name RF-07 too.
+func (l Locator) MoreAnchors() []string {
+	var out []string
+	c := l.Comment
+	for {
+		m := moreAnchorsRE.FindStringSubmatchIndex(c)
+		if m == nil {
+			return out
+		}
+		out = append(out, strings.TrimRight(c[m[2]:m[3]], ":;.)"))
+		c = strings.TrimSpace(c[m[1]:])
+		if !strings.HasPrefix(c, ",") && !strings.HasPrefix(c, "#") {
+			return out
+		}
+	}
 }
 
 // Location is a part of a spec file that a locator found.
@@ -101,6 +233,18 @@ type Location struct {
 	Detail string
 	// Start and End are the 1-based first and last lines of Text in the file.
 	Start, End int
+	// Own is the first line the anchor names itself, when Text starts
+	// earlier for context (a table row's header); 0 means Start.
+	Own int
+}
+
+// own is the first line the anchor names itself: two locations overlap
+// when these lines do, never by a shared table header alone.
+func (l Location) own() int {
+	if l.Own > 0 {
+		return l.Own
+	}
+	return l.Start
 }
 
 // SpecSection finds the section of a Markdown text that anchor names: the
@@ -166,14 +310,19 @@ func sectionFrom(text string, hs []Heading, i int, rule LocRule, detail string) 
 }
 
 func headingLocation(text, anchor string) (Location, bool) {
-	hs := Headings(text)
+	shs := specHeadings(text)
+	hs := plainHeadings(shs)
 	seen := map[string]int{}
-	for i, h := range hs {
-		if m := explicitAnchor.FindStringSubmatch(h.Text); m != nil {
-			if m[1] == anchor {
-				return sectionFrom(text, hs, i, RuleExplicitID, "heading {#"+anchor+"}"), true
+	for i, h := range shs {
+		if len(h.ids) > 0 {
+			for _, id := range h.ids {
+				if id == anchor {
+					return sectionFrom(text, hs, i, RuleExplicitID, "heading {#"+anchor+"}"), true
+				}
 			}
-			continue
+			if explicitAnchor.MatchString(h.Text) || strings.Contains(text[h.Offset:], "{#"+h.ids[0]+"}") {
+				continue // {#id} replaces the slug
+			}
 		}
 		s := Slug(h.Text)
 		n := seen[s]
@@ -188,7 +337,7 @@ func headingLocation(text, anchor string) (Location, bool) {
 	return Location{}, false
 }
 
-var lineAnchorRE = regexp.MustCompile(`^[Ll](\d{1,9})(?:-[Ll]?(\d{1,9}))?$`)
+var lineAnchorRE = regexp.MustCompile(`^[Ll](\d{1,9})(?:[Cc]\d{1,9})?(?:-[Ll]?(\d{1,9})(?:[Cc]\d{1,9})?)?$`)
 
 // lineLocation reads a GitHub line anchor: L120 is line 120, L225-L245 the
 // lines 225 to 245 (an end past the file's last line stops there).
@@ -231,7 +380,7 @@ func numberLocation(text, anchor string) (Location, bool) {
 	if !bareNumberRE.MatchString(anchor) {
 		return Location{}, false
 	}
-	hs := Headings(text)
+	hs := plainHeadings(specHeadings(text))
 	best := -1
 	for i, h := range hs {
 		m := headingNumberRE.FindStringSubmatch(h.Text)
@@ -291,7 +440,7 @@ func requirementLocation(text, anchor string) (Location, bool) {
 	}
 	switch best.rank {
 	case 0:
-		hs := Headings(text)
+		hs := plainHeadings(specHeadings(text))
 		off := 0
 		for _, l := range lines[:best.line] {
 			off += len(l) + 1
@@ -370,7 +519,7 @@ func tableRow(lines []string, at int) Location {
 		start = at
 	}
 	rows = append(rows, lines[at])
-	return Location{Text: strings.Join(rows, "\n") + "\n", Rule: RuleRequirementID, Detail: "table row", Start: start + 1, End: at + 1}
+	return Location{Text: strings.Join(rows, "\n") + "\n", Rule: RuleRequirementID, Detail: "table row", Start: start + 1, End: at + 1, Own: at + 1}
 }
 
 // listItem returns a list item: its line and the lines that continue it

@@ -131,6 +131,8 @@ func FuzzLocate(f *testing.F) {
 	f.Add(specDoc, "x.md#2.1 (cupons)")
 	f.Add("# a\n## b\n", "a.md#L0-L1")
 	f.Add("| x |\n", "#x1")
+	f.Add("---\na: b\n---\nLimits\n------\n\n<a id=\"z\"></a>\n## Z {#q .c}\n{: #k}\n", "a.md#RF-06 #RF-07")
+	f.Add("Limits\n======\nx\n", "a.md#L1C2-L2C3,RF-1:")
 	f.Fuzz(func(t *testing.T, text, raw string) {
 		l := bugfolder.ParseLocator(raw)
 		if strings.ContainsAny(l.Anchor, " \t\n") {

@@ -34,6 +34,9 @@ type Summary struct {
 	RecommendedVerdict, Decision string
 	// Problems are files of the debates that could not be read.
 	Problems []error
+	// Warnings are misreadings avoided (a judge's file naming two
+	// winners): the listing shows them without failing.
+	Warnings []error
 }
 
 // fromLatest takes what the latest debate's problem and final answer
@@ -55,6 +58,9 @@ func (s *Summary) fromLatest(d *Debate) {
 		}
 		s.Health = f.HealthTokensPerContribution
 		s.RecommendedVerdict, s.Decision = f.RecommendedVerdict, f.Decision
+		if w := f.AmbiguousWinner(d.Lang); w != nil {
+			s.Warnings = append(s.Warnings, w)
+		}
 	}
 }
 

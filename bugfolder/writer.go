@@ -293,7 +293,7 @@ type FinalMeta struct {
 	Degraded                    bool       `yaml:"degraded"`
 	Absent                      []string   `yaml:"absent,omitempty"`
 	TotalTokens                 int        `yaml:"total_tokens"`
-	TotalCostUSD                float64    `yaml:"total_cost_usd"`
+	TotalCostUSD                *float64   `yaml:"total_cost_usd,omitempty"`
 	HealthTokensPerContribution float64    `yaml:"health_tokens_per_contribution"`
 	// RecommendedVerdict is a spec-mode debate's recommendation
 	// (spec-correta | spec-desatualizada | spec-gap); Decision is "pending"
@@ -359,7 +359,7 @@ func (w *Writer) WriteFinal(meta FinalMeta, body string) (string, error) {
 		return "", err
 	}
 	meta.CostUSD = roundUSD(meta.CostUSD)
-	meta.TotalCostUSD = math.Round(meta.TotalCostUSD*1e6) / 1e6
+	meta.TotalCostUSD = roundUSD(meta.TotalCostUSD)
 	data, err := marshalFrontMatter(meta, body)
 	if err != nil {
 		return "", err

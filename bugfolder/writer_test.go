@@ -114,10 +114,11 @@ func TestProblemFileFormat(t *testing.T) {
 
 func TestFinalFileFormat(t *testing.T) {
 	w := newWriter(t, bugfolder.PT)
+	usd := 0.5
 	m := bugfolder.FinalMeta{DebaterMeta: fixedMeta(2, "juiz"), Winner: "B", WinnerSolver: "agente-1",
 		Labels:                bugfolder.OrderedMap([]bugfolder.KV{{"A", "agente-3"}, {"B", "agente-1"}}),
 		AcceptedContributions: 2, DecidedBy: "judge", Participants: bugfolder.Participants(bugfolder.PT, 2, 3), Degraded: true,
-		TotalTokens: 1000, TotalCostUSD: 0.5, HealthTokensPerContribution: 500}
+		TotalTokens: 1000, TotalCostUSD: &usd, HealthTokensPerContribution: 500}
 	m.Role, m.DebateID = bugfolder.RoleJudge, "BUG-20260715-A7K3-final"
 	path, err := w.WriteFinal(m, "> Debate degradado: 2 de 3 debatedores participaram.\n\n## Vencedora\n\nProposta B\n")
 	if err != nil {

@@ -79,7 +79,7 @@ func TestListJSON(t *testing.T) {
 	}
 	want := map[string]string{
 		"BUG-20260715-A7K3": "no-debate", "BUG-20260702-Q2R8": "done", "BUG-20260705-M8N2": "judge-failed",
-		"BUG-20260610-K4M1": "done", "BUG-20260801-X9Z2": "running", "BUG-20260720-R5T6": "no-debate",
+		"BUG-20260610-K4M1": "done", "BUG-20260801-X9Z2": "interrupted", "BUG-20260720-R5T6": "no-debate",
 	}
 	for id, st := range want {
 		if byID[id]["status"] != st {
@@ -98,7 +98,7 @@ func TestListJSON(t *testing.T) {
 	}
 	// the table form shows the same statuses
 	_, table, _ := moot(t, proj, "list")
-	for _, st := range []string{"judge-failed", "running", "no-debate", "done (closed)"} {
+	for _, st := range []string{"judge-failed", "interrupted", "no-debate", "done (closed)"} {
 		if !strings.Contains(table, st) {
 			t.Errorf("table lacks %q:\n%s", st, table)
 		}
@@ -115,8 +115,14 @@ func TestListReportsBrokenBugsAndListsTheRest(t *testing.T) {
 	}
 	var entries []map[string]any
 	json.Unmarshal([]byte(out), &entries)
-	if len(entries) != 5 {
-		t.Errorf("%d bugs listed, want the 5 readable ones", len(entries))
+	unreadable := 0
+	for _, e := range entries {
+		if e["status"] == "unreadable" {
+			unreadable++
+		}
+	}
+	if len(entries) != 6 || unreadable != 1 {
+		t.Errorf("%d bugs listed (%d unreadable), want the 5 readable ones and the broken one as unreadable", len(entries), unreadable)
 	}
 }
 

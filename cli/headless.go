@@ -111,7 +111,7 @@ func (p *progress) line(ev engine.Event) {
 		if ev.Estimated {
 			tok += " (est.)"
 		}
-		line := fmt.Sprintf("  %-10s %-14s %-8s %s  %s", ev.SolverID, ev.Status, humanDuration(ms(ev.DurationMS)), tok, engine.USD(ev.CostUSD))
+		line := fmt.Sprintf("  %-10s %-14s %-8s %s  %s", ev.SolverID, ev.Status, humanDuration(ms(ev.DurationMS)), tok, eventCost(ev.CostUSD, ev.CostUnknown))
 		if ev.Attempt > 1 {
 			line += fmt.Sprintf("  attempt %d", ev.Attempt)
 		}
@@ -142,7 +142,7 @@ func (p *progress) line(ev engine.Event) {
 	case engine.EvWarning:
 		p.printf("warning: %s\n", ev.Text)
 	case engine.EvDebateFinished:
-		p.printf("%s: %d calls, %s tokens, %s — %s\n", ev.Status, ev.Calls, thousands(ev.Tokens), engine.USD(ev.USD), p.reg.Rel(ev.Path))
+		p.printf("%s: %d calls, %s tokens, %s — %s\n", ev.Status, ev.Calls, thousands(ev.Tokens), eventCost(ev.USD, ev.CostUnknown), p.reg.Rel(ev.Path))
 		if ev.Reason != "" && ev.Status != string(engine.OutcomeDone) {
 			p.printf("%s\n", ev.Reason)
 		}
@@ -155,4 +155,13 @@ func clip(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// eventCost is a cost as the headless output shows it: "cost unknown" when
+// no price recorded it, never $0.00.
+func eventCost(usd float64, unknown bool) string {
+	if unknown {
+		return "cost unknown"
+	}
+	return engine.USD(usd)
 }

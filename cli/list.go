@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -55,10 +56,13 @@ func newListCmd(e *env) *cobra.Command {
 included) with its latest debate's status, mode, N×R, winner and cost.
 
 Status is one of: no-debate, running (also a debate interrupted by a crash),
-waiting (for a human decision), cancelled, judge-failed, done.
+waiting (for a human decision), cancelled, judge-failed, done; interrupted
+(a debate run by hand that nothing runs now); unreadable (the bug folder
+cannot be read).
 
-A bug folder that cannot be read is reported on stderr and the exit code is 2;
-the others are still listed. A bug folder without bug.md yet is listed as
+A bug folder that cannot be read (a broken front matter) is listed with
+status unreadable, its error is reported on stderr (and in --json's warnings),
+and the exit code is 2; the others are listed as usual. A bug folder without bug.md yet is listed as
 incomplete, and loose fields (an unknown visibility, read as restricted; a
 display number written BUG-008…) are warnings on stderr: neither changes the
 exit code.`,
@@ -70,15 +74,19 @@ exit code.`,
 			}
 			dirs, errs := bugfolder.BugDirs(reg)
 			var entries []listEntry
-			var warns []error
+			warns := slices.Clone(reg.Warnings)
 			for _, bd := range dirs {
 				s, err := bugfolder.IndexBug(reg, bd)
 				if err != nil {
-					errs = append(errs, err)
+					errs = append(errs, err) // listed all the same, with the error
+					en := toEntry(reg, bugfolder.UnreadableSummary(reg, bd, err))
+					en.Warnings = append(en.Warnings, err.Error())
+					entries = append(entries, en)
 					continue
 				}
 				errs = append(errs, s.Problems...)
 				warns = append(warns, s.Bug.Warnings...)
+				warns = append(warns, s.Warnings...)
 				entries = append(entries, toEntry(reg, s))
 			}
 			if asJSON {
@@ -114,7 +122,7 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 		Status: string(s.State), Tokens: s.Tokens, Calls: s.Calls, Debates: s.Count,
 		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete,
 	}
-	for _, w := range b.Warnings {
+	for _, w := range append(slices.Clone(b.Warnings), s.Warnings...) {
 		en.Warnings = append(en.Warnings, w.Error())
 	}
 	if b.DisplayNumber != 0 {
@@ -184,7 +192,7 @@ func printList(e *env, entries []listEntry) {
 		}
 		status := en.Status
 		if en.Incomplete {
-			status = "incomplete"
+			status += " (incomplete)" // the same word as --json and the browser, and why
 		}
 		if en.Locked {
 			status += " (closed)"

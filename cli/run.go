@@ -268,9 +268,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			}
 			if winner != "" {
 				// a judge failure answered cancel or pause is still open; a
-				// hand-run debate records its failed judge only in juiz/
-				handJudgeFailed := d.HandRun() && d.State == bugfolder.StateJudgeFailed
-				if d.PendingDecision() != "judge" && !handJudgeFailed {
+				// hand-run debate records its failed judge only in juiz/, and
+				// one with every round and no judge waits for a choice
+				handJudge := d.HandRun() && (d.State == bugfolder.StateJudgeFailed || d.State == bugfolder.StateWaiting)
+				if d.PendingDecision() != "judge" && !handJudge {
 					return usageErr("--winner records a choice after the judge failed, and this debate is %s", d.State)
 				}
 				if labels := engine.FinalLabels(d); !slices.Contains(labels, pol.Winner) {
@@ -282,8 +283,8 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				return resumeTUI(e, reg, bug, cfg, pol)
 			}
 			left := engine.Remaining(d)
-			if winner != "" {
-				left-- // a human choice is no model call: it needs no --yes
+			if winner != "" || d.HandRun() {
+				left = 0 // a human choice is no model call, and moot makes none on a hand-run debate: no --yes
 			}
 			if !rf.yes && left > 0 {
 				fmt.Fprintf(e.stdout, "Resuming %s needs at least %d more call(s) (%s). Run again with --yes to accept.\n", bug.ID, left, reg.Rel(d.Dir))

@@ -147,6 +147,8 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 	switch {
 	case unfinished && d.HandRun() && d.State == bugfolder.StateJudgeFailed:
 		return fmt.Sprintf("run by hand, and its judge failed: `moot resume %s --winner A` records your choice, or `moot run %s --mode MODE` archives it and starts a new debate", bug.ID, bug.ID)
+	case unfinished && d.HandRun() && d.State == bugfolder.StateWaiting:
+		return fmt.Sprintf("run by hand, every round done and no judge's answer: `moot resume %s --winner A` records your choice, or `moot run %s --mode MODE` archives it and starts a new debate", bug.ID, bug.ID)
 	case unfinished && (d.HandRun() || d.Translated()):
 		return fmt.Sprintf("unfinished, and moot cannot continue it in place (run by hand or written with the translated names): `moot run %s --mode MODE` archives it and starts a new debate", bug.ID)
 	}
@@ -209,7 +211,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	}
 	rows = append(rows, [2]string{"debate", where})
 	if p := d.Problem; p != nil {
-		rows = append(rows, [2]string{"setup", fmt.Sprintf("%s · N=%d · R=%d · %d critic(s) · language %s", p.Mode, p.N, p.R, len(p.Critics), d.Lang)})
+		rows = append(rows, [2]string{"setup", fmt.Sprintf("%s · N=%d · R=%d · %d critic(s) · language %s", orDash(string(p.Mode)), p.N, p.R, max(len(p.Critics), criticsOnDisk(d)), d.Lang)})
 		var eng []string
 		for _, kv := range p.Solvers {
 			eng = append(eng, kv.Key+" "+kv.Value)
@@ -229,6 +231,8 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	}
 	if t := d.StartedAt(); !t.IsZero() {
 		rows = append(rows, [2]string{"started", t.Format("2006-01-02 15:04:05 UTC")})
+	} else if d.Problem != nil || len(d.Rounds) > 0 {
+		rows = append(rows, [2]string{"started", "unknown (no created_at in problema.md, no started_at in its files)"})
 	}
 	tokens, cost := d.Totals()
 	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))
@@ -257,7 +261,13 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		if by == "" {
 			by = "judge"
 		}
-		win += ", decided by " + by
+		if w := f.AmbiguousWinner(d.Lang); w != nil {
+			win = "unknown: " + w.Error()
+		} else if win == "—" {
+			win = "unknown: the judge's file names no winner moot can read"
+		} else {
+			win += ", decided by " + by
+		}
 		if f.Of > 0 {
 			win += fmt.Sprintf(" · %d of %d solvers took part", f.Participants, f.Of)
 		}
@@ -487,4 +497,18 @@ func showFinal(d *bugfolder.Debate) (string, error) {
 	}
 	w.WriteString(strings.TrimSpace(f.Body) + "\n")
 	return w.String(), nil
+}
+
+// criticsOnDisk counts the distinct critics whose files the rounds hold (a
+// hand-run debate's problema.md may name none).
+func criticsOnDisk(d *bugfolder.Debate) int {
+	seen := map[string]bool{}
+	for _, r := range d.Rounds {
+		for _, f := range r.Files {
+			if f.Role == bugfolder.RoleCritic {
+				seen[f.SolverID] = true
+			}
+		}
+	}
+	return len(seen)
 }

@@ -131,7 +131,7 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 		fmt.Fprintln(e.stdout, res.Reason)
 	}
 	if res.Outcome == engine.OutcomeDone {
-		fmt.Fprintf(e.stdout, "done: %s won · %d calls · %s tokens · %s\n", res.Winner, res.Calls, thousands(res.Tokens), engine.USD(res.USD))
+		fmt.Fprintf(e.stdout, "done: %s won · %d calls · %s tokens · %s\n", res.Winner, res.Calls, thousands(res.Tokens), eventCost(res.USD, res.CostUnknown))
 	}
 	return exitFor(e, reg, res, nil)
 }

@@ -46,6 +46,9 @@ type Event struct {
 	TokensIn   int
 	TokensOut  int
 	CostUSD    float64
+	// CostUnknown marks a cost nobody recorded (an engine without a
+	// price): cost_usd and usd are then null, and shown as unknown.
+	CostUnknown bool
 	// Estimated marks token counts moot estimated.
 	Estimated bool
 	// Error is a failed call's one-line reason.
@@ -106,6 +109,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		call()
 		m["engine"], m["attempt"], m["status"], m["duration_ms"] = e.Engine, e.Attempt, e.Status, e.DurationMS
 		m["tokens_in"], m["tokens_out"], m["cost_usd"], m["tokens_estimated"] = e.TokensIn, e.TokensOut, e.CostUSD, e.Estimated
+		if e.CostUnknown {
+			m["cost_usd"] = nil
+		}
 		if e.Error != "" {
 			m["error"] = e.Error
 		}
@@ -147,6 +153,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["reason"], m["attempt"] = e.Reason, e.Attempt
 	case EvDebateFinished:
 		m["status"], m["path"], m["calls"], m["tokens"], m["usd"] = e.Status, e.Path, e.Calls, e.Tokens, e.USD
+		if e.CostUnknown {
+			m["usd"] = nil
+		}
 		if e.Participants > 0 {
 			m["participants"] = e.Participants
 		}

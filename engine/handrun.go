@@ -15,8 +15,8 @@ import (
 // resposta-final.md. Anything else it explains: `moot run` archives the
 // debate and starts a new one, so a hand-run debate is never a dead end.
 func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) (*Result, error) {
-	archive := bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.StartedAt()))
-	if len(d.JudgeAttempts) == 0 || len(d.Rounds) == 0 {
+	archive := bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.ArchiveTime()))
+	if len(d.JudgeAttempts) == 0 && d.State != bugfolder.StateWaiting || len(d.Rounds) == 0 {
 		return nil, &bugfolder.InputError{Path: d.Dir, Msg: fmt.Sprintf("holds a debate run by hand (%s, with no event log): moot cannot continue it call by call. `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so); or finish it by hand", d.State, bug.ID, archive)}
 	}
 	last := d.Rounds[len(d.Rounds)-1]
@@ -55,6 +55,9 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		return nil, &bugfolder.InputError{Path: last.Dir, Msg: fmt.Sprintf("holds no valid proposal to choose from; `moot run %s --mode MODE` archives this hand-run debate as %s/ and starts a new one", bug.ID, archive)}
 	}
 	jf := JudgeFailure{Attempt: len(d.JudgeAttempts), Reason: "the judge of this hand-run debate failed (see its juiz/ folder)"}
+	if len(d.JudgeAttempts) == 0 {
+		jf.Reason = "this hand-run debate has every round and no judge's answer"
+	}
 	var letters []string
 	for _, pr := range props {
 		jf.Labels = append(jf.Labels, LabelPreview{Label: pr.Label, Preview: pr.Body})
@@ -62,8 +65,8 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 	}
 	dec, err := opts.Supervisor.JudgeFailed(ctx, jf)
 	if errors.Is(err, ErrNeedHuman) {
-		reason := fmt.Sprintf("the judge of this hand-run debate failed and it records no judge engine to retry: `moot resume %s --winner A` records your choice among %s", bug.ID, labelList(d.Lang, letters))
-		r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, Reason: reason})
+		reason := fmt.Sprintf("%s, and it records no judge engine to run: `moot resume %s --winner A` records your choice among %s, or `moot run %s --mode MODE` archives it as %s/ and starts a new debate", jf.Reason, bug.ID, labelList(d.Lang, letters), bug.ID, archive)
+		r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, CostUnknown: true, Reason: reason})
 		return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
 	}
 	if err != nil {
@@ -79,12 +82,15 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		if err := r.writeHumanFinal(props, dec.Winner); err != nil {
 			return nil, err
 		}
-		return r.finish(OutcomeDone, "")
+		// a human choice: no model call was made, and none is counted
+		res := &Result{Outcome: OutcomeDone, Dir: d.Dir, CostUnknown: true, Winner: r.lang.LabelName(dec.Winner), N: n}
+		r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: d.Dir, CostUnknown: true, Reason: "a human choice; no model call was made"})
+		return res, r.check()
 	case JudgeRetry:
 		return nil, &bugfolder.InputError{Path: d.Dir, Msg: fmt.Sprintf("was run by hand and records no judge engine, so moot cannot retry its judge: record a human choice with `moot resume %s --winner A`, or start a new debate with `moot run %s` (it archives this one as %s/)", bug.ID, bug.ID, archive)}
 	}
 	reason := fmt.Sprintf("nothing recorded; `moot resume %s` asks again", bug.ID)
-	r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, Reason: reason})
+	r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, CostUnknown: true, Reason: reason})
 	return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
 }
 

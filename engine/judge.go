@@ -128,7 +128,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 				return err
 			}
 			r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: jid, Role: bugfolder.RoleJudge, Engine: o.engine, Attempt: attempt,
-				Status: string(meta.Status), DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), Estimated: o.estimated, Error: reason})
+				Status: string(meta.Status), DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: reason})
 			r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
 		}
 		ask = false
@@ -297,13 +297,17 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 		fmt.Fprintf(&head, r.t("> Veredito recomendado: %s. É uma recomendação: a decisão sobre a spec é humana.\n\n",
 			"> Recommended verdict: %s. It is a recommendation: the decision on the spec is a human's.\n\n"), v)
 	}
-	_, tokens, usd := r.totals()
+	_, tokens, usd, known := r.totals()
 	tokens += meta.TokensIn + meta.TokensOut
 	usd += deref(meta.CostUSD)
+	var total *float64 // no cost recorded anywhere: unknown, never 0
+	if known || meta.CostUSD != nil {
+		total = &usd
+	}
 	fm := bugfolder.FinalMeta{DebaterMeta: meta, Winner: winner, WinnerSolver: winnerSolver,
 		Labels: bugfolder.OrderedMap(labels), AcceptedContributions: accepted, DecidedBy: by,
 		Participants: bugfolder.Participants(r.lang, k, r.n), Degraded: k < r.n, Absent: absent,
-		TotalTokens: tokens, TotalCostUSD: usd}
+		TotalTokens: tokens, TotalCostUSD: total}
 	if r.mode == bugfolder.Spec {
 		fm.RecommendedVerdict, fm.Decision = verdict, "pending"
 	}
@@ -316,7 +320,7 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 	}
 	if call != nil {
 		r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: meta.SolverID, Role: bugfolder.RoleJudge, Engine: call.engine, Attempt: call.attempt,
-			Status: string(bugfolder.StatusOK), DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), Estimated: call.estimated})
+			Status: string(bugfolder.StatusOK), DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated})
 	}
 	r.emit(Event{Type: EvJudgeFinished, Winner: r.lang.LabelName(winner), By: by, Attempt: meta.Attempt})
 	return nil

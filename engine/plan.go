@@ -342,7 +342,7 @@ func archiveNotice(b *bugfolder.Bug) []string {
 	if err != nil || !old.Archivable() {
 		return nil
 	}
-	to := b.Register.Rel(bugfolder.ArchivePath(b.Dir, old.StartedAt()))
+	to := b.Register.Rel(bugfolder.ArchivePath(b.Dir, old.ArchiveTime()))
 	from := b.Register.Rel(dir)
 	if old.Final != nil {
 		return []string{fmt.Sprintf("%s/ holds a finished debate: it will be archived as %s/ when this debate starts; until this one finishes, %s/%s is absent and the previous answer is at %s/%s", from, to, from, bugfolder.PT.Names().Final, to, filepath.Base(old.Final.Path))}

@@ -543,7 +543,7 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 	}
 	r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: o.engine, Attempt: o.attempt,
 		Status: string(status), DurationMS: m.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut,
-		CostUSD: deref(o.cost), Estimated: o.estimated, Error: errLine})
+		CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: errLine})
 	return nil
 }
 

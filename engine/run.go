@@ -72,10 +72,13 @@ type Result struct {
 	// AlreadyDone is set when resume found a finished debate.
 	AlreadyDone bool
 	// Reason says why a debate stopped short of done.
-	Reason       string
-	Calls        int
-	Tokens       int
-	USD          float64
+	Reason string
+	Calls  int
+	Tokens int
+	USD    float64
+	// CostUnknown is set when no call recorded a cost (engines without a
+	// price): USD is then unknown, not zero.
+	CostUnknown  bool
 	Winner       string
 	Participants int
 	N            int
@@ -314,7 +317,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = bugfolder.ArchiveDebate(bug.Dir, old.StartedAt())
+		_, err = bugfolder.ArchiveDebate(bug.Dir, old.ArchiveTime())
 		lk.Release()
 		if err != nil {
 			return nil, err
@@ -596,10 +599,11 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 }
 
 // totals sums the calls, tokens and cost recorded in the debate's files.
-func (r *runner) totals() (calls, tokens int, usd float64) {
+func (r *runner) totals() (calls, tokens int, usd float64, known bool) {
 	add := func(f *bugfolder.DebaterFile) {
 		tokens += f.TokensIn + f.TokensOut
 		usd += f.CostUSD
+		known = known || f.CostRecorded
 	}
 	for k := 0; k <= r.r; k++ {
 		for _, f := range r.roundFiles(k) {
@@ -615,18 +619,20 @@ func (r *runner) totals() (calls, tokens int, usd float64) {
 	}
 	// calls are the model calls made: every attempt's raw output
 	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, JudgeAttempts: attempts, Final: final})
-	return calls, tokens, usd
+	return calls, tokens, usd, known
 }
 
 // finish records the end of the run and sums up the debate from its files.
 func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 	res := &Result{Outcome: o, Dir: r.w.Dir, Reason: reason, N: r.n}
-	res.Calls, res.Tokens, res.USD = r.totals()
+	var known bool
+	res.Calls, res.Tokens, res.USD, known = r.totals()
+	res.CostUnknown = !known
 	if _, final := r.judgeFiles(); final != nil {
 		res.Winner = r.lang.LabelName(final.Winner)
 		res.Participants = final.Participants
 	}
-	r.emit(Event{Type: EvDebateFinished, Status: string(o), Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, Participants: res.Participants, Reason: reason})
+	r.emit(Event{Type: EvDebateFinished, Status: string(o), Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, CostUnknown: res.CostUnknown, Participants: res.Participants, Reason: reason})
 	if err := r.check(); err != nil {
 		return res, err
 	}
@@ -659,7 +665,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	case d.HandRun():
 		return resumeHandRun(ctx, bug, d, opts)
 	case d.Translated():
-		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("is written with the translated names (problem.md, round-K/agent-i.md); moot now writes only the canonical ones (problema.md, rodada-K/agente-i.md) and cannot continue it in place: `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so)", bug.ID, bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.StartedAt())))}
+		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("is written with the translated names (problem.md, round-K/agent-i.md); moot now writes only the canonical ones (problema.md, rodada-K/agente-i.md) and cannot continue it in place: `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so)", bug.ID, bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.ArchiveTime())))}
 	case d.Problem == nil:
 		return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("has no %s: the debate never finished its setup; start it again with moot run %s", d.Lang.Names().Problem, bug.ID)}
 	}
@@ -999,7 +1005,7 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 			}
 			r.emit(Event{Type: EvCallFinished, Round: rd.K, SolverID: f.SolverID, Role: f.Role, Engine: f.Engine, Attempt: f.Attempt,
 				Status: string(f.Status), DurationMS: f.Duration().Milliseconds(), TokensIn: f.TokensIn, TokensOut: f.TokensOut,
-				CostUSD: f.CostUSD, Estimated: f.TokensEstimated, Error: "recovered from the file after an interruption"})
+				CostUSD: f.CostUSD, CostUnknown: !f.CostRecorded, Estimated: f.TokensEstimated, Error: "recovered from the file after an interruption"})
 		}
 	}
 }
@@ -1040,7 +1046,7 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	if !seen[EvDebateFinished] {
 		rel, _ := filepath.Rel(bug.Dir, d.Dir)
 		evs = append(evs, Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: rel, Calls: d.ModelCalls(),
-			Tokens: f.TotalTokens, USD: f.TotalCostUSD, Participants: f.Participants, Reason: note})
+			Tokens: f.TotalTokens, USD: f.TotalCostUSD, CostUnknown: !d.CostKnown(), Participants: f.Participants, Reason: note})
 	}
 	for _, ev := range evs {
 		ev.Time = now()

@@ -22,6 +22,15 @@ func Role(prompt string) string {
 	return "solver"
 }
 
+// OtherLanguage is Reply with every heading and word in the language the
+// prompt is not in (a model that ignores the project's doc_language).
+func OtherLanguage(prompt, role string) string {
+	if role == "" {
+		role = Role(prompt)
+	}
+	return answer(prompt, role, !IsEnglish(prompt))
+}
+
 // Reply is a valid answer to a prompt for a role ("" infers it).
 func Reply(prompt, role string) string {
 	if role == "" {

@@ -16,7 +16,8 @@
 // (closes stdout early and keeps running), startslow:MS (sleeps MS before
 // answering), winner:X (a judge answer naming label X), judgebad (a judge
 // answer naming no label), prose (a valid answer with common words and
-// peer names in prose), variant (variant headings), nojust (a confidence
+// peer names in prose), variant (variant headings), otherlang (a valid
+// answer in the other language), nojust (a confidence
 // without justification), unknownheading (an extra unrecognised
 // section), selfgraft:X, noverdict:X and nosynth:X (judge
 // answers naming X with a self-graft, no spec verdict, or a synthesis
@@ -183,6 +184,8 @@ func main() {
 			a = strings.Replace(a, from, to, 1)
 		}
 		fmt.Print(a)
+	case "otherlang":
+		fmt.Print(fakeanswer.OtherLanguage(p, role))
 	case "unknownheading":
 		fmt.Print(fakeanswer.Reply(p, role) + "\n## Observações extras\n\nnada\n")
 	case "nojust":
