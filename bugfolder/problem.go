@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -169,25 +170,15 @@ func AssembleP(b *Bug) (*Problem, error) {
 
 	var warnings []string
 	if len(hidden) > 0 {
-		sort.Strings(hidden)
-		rel := make([]string, len(hidden))
-		for i, h := range hidden {
-			rel[i] = "`" + reg.Rel(h) + "`"
-		}
-		list := strings.Join(rel, ", ")
+		list := codeList(reg, hidden)
 		parts = append(parts, evidenceNote(l,
 			fmt.Sprintf("Arquivos de evidência com nome iniciado por ponto não foram incluídos em P: %s.", list),
 			fmt.Sprintf("Dot-named evidence files were not included in P: %s.", list)))
-		warnings = append(warnings, fmt.Sprintf("dot-named evidence files are not included in P (they are often editor, OS or secret files): %s; rename one without the leading dot to include it", strings.Join(rel, ", ")))
+		warnings = append(warnings, fmt.Sprintf("dot-named evidence files are not included in P (they are often editor, OS or secret files): %s; rename one without the leading dot to include it", list))
 	}
 
 	if len(special) > 0 {
-		sort.Strings(special)
-		rel := make([]string, len(special))
-		for i, s := range special {
-			rel[i] = "`" + reg.Rel(s) + "`"
-		}
-		list := strings.Join(rel, ", ")
+		list := codeList(reg, special)
 		parts = append(parts, evidenceNote(l,
 			fmt.Sprintf("Arquivos de evidência que não são arquivos comuns (FIFO, dispositivo, socket) não foram lidos nem incluídos em P: %s.", list),
 			fmt.Sprintf("Evidence entries that are not regular files (a FIFO, device or socket) were not read or included in P: %s.", list)))
@@ -209,6 +200,17 @@ func AssembleP(b *Bug) (*Problem, error) {
 		}
 	}
 	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:]), Warnings: warnings}, nil
+}
+
+// codeList names files relative to the register, sorted, each as code
+// ("`a`, `b`").
+func codeList(reg *Register, paths []string) string {
+	rel := make([]string, len(paths))
+	for i, p := range paths {
+		rel[i] = "`" + reg.Rel(p) + "`"
+	}
+	slices.Sort(rel)
+	return strings.Join(rel, ", ")
 }
 
 // evidenceNote is a statement in P about the evidence (not the spec).
