@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -120,23 +117,6 @@ func TestFinding3RestrictedErrorsCarryNoText(t *testing.T) {
 	if codes != 2 {
 		t.Errorf("%d failed calls seen on stdout, want 2:\n%s", codes, r.stdout)
 	}
-}
-
-// mootIn runs moot from another working folder.
-func (p *project) mootIn(dir string, args ...string) result {
-	p.t.Helper()
-	c := p.cmd(context.Background(), args...)
-	c.Dir = dir
-	var out, errb bytes.Buffer
-	c.Stdout, c.Stderr = &out, &errb
-	err := c.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		p.t.Fatalf("moot %v: %v", args, err)
-	}
-	return result{code, out.String(), errb.String()}
 }
 
 // adviceWinner extracts the `moot resume … --winner X` advice as argv.

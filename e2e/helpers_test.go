@@ -130,12 +130,38 @@ func (p *project) cmd(ctx context.Context, args ...string) *exec.Cmd {
 // moot runs moot to its end (with a generous deadline) and returns what it did.
 func (p *project) moot(args ...string) result {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	return p.mootWithin(3*time.Minute, args...)
+}
+
+// mootIn runs moot from another working folder.
+func (p *project) mootIn(dir string, args ...string) result {
+	p.t.Helper()
+	return p.mootAt(dir, 3*time.Minute, args...)
+}
+
+// mootWithin runs moot and fails the test if it has not ended within d: a
+// hostile register must never make moot hang.
+func (p *project) mootWithin(d time.Duration, args ...string) result {
+	p.t.Helper()
+	return p.mootAt("", d, args...)
+}
+
+// mootAt runs moot in dir (the project when "") and fails the test if it has
+// not ended within d.
+func (p *project) mootAt(dir string, d time.Duration, args ...string) result {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	c := p.cmd(ctx, args...)
+	if dir != "" {
+		c.Dir = dir
+	}
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	err := c.Run()
+	if ctx.Err() != nil {
+		p.t.Fatalf("moot %v still running after %v: it hung\n%s", args, d, errb.String())
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
