@@ -35,6 +35,7 @@ func TestFinding1TeammateSameRelativeCommandIsCaught(t *testing.T) {
     command: ["./fk.sh", "--role", "{role}"]
     external: false
     timeout: 20s
+    env_passthrough: ["FAKE_*"]
 defaults:
   solver: rel-1
   judge: rel-1
