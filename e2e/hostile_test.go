@@ -675,3 +675,72 @@ func TestAttackLANServerDeclaredLocal(t *testing.T) {
 		t.Errorf("exit %d, want 2 naming engines.lan.external\n%s", r.code, r.stderr)
 	}
 }
+
+// TestAttackReplayCassetteFromProjectFile: a project engines file's replay
+// cassette that is a FIFO, a device or a file outside the project never
+// hangs moot, never exhausts memory and never prints the file's lines; a
+// cassette outside the project needs trust first.
+func TestAttackReplayCassetteFromProjectFile(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "shadow")
+	const secretLine = "root:$6$salt$hashhashhash:19000:0:99999:7:::"
+	os.WriteFile(outside, []byte(secretLine+"\n"), 0o600)
+	cases := []struct {
+		name, cassette string
+		setup          func(p *project)
+		needsTrust     bool
+	}{
+		{"fifo", "../tools/pipe", func(p *project) { syscall.Mkfifo(filepath.Join(p.dir, "tools", "pipe"), 0o600) }, false},
+		{"symlink to a device", "../tools/zero", func(p *project) { os.Symlink("/dev/zero", filepath.Join(p.dir, "tools", "zero")) }, false},
+		{"device", "/dev/zero", func(*project) {}, true},
+		{"outside file", outside, func(*project) {}, true},
+		{"outside by dots", "../../" + strings.Repeat("../", 8) + outside[1:], func(*project) {}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := newProject(t)
+			c.setup(p)
+			p.writeUntrustedConfig("engines:\n  x:\n    kind: replay\n    cassette: " + strconv.Quote(c.cassette) + "\ndefaults: {solver: x, judge: x}\n")
+			if c.needsTrust {
+				r := p.mootWithin(30*time.Second, "plan", "7", "--mode", "diagnosis")
+				if r.code != 2 || !strings.Contains(r.stderr, "moot trust") || !strings.Contains(r.stderr, "cassette outside the project") {
+					t.Fatalf("an untrusted cassette outside the project: exit %d\n%s", r.code, r.stderr)
+				}
+				p.moot("trust").mustExit(t, 0)
+			}
+			for _, args := range [][]string{{"plan", "7", "--mode", "diagnosis"}, {"engines", "--probe"}} {
+				r := p.mootWithin(30*time.Second, args...)
+				if strings.Contains(r.stderr+r.stdout, "hashhash") {
+					t.Errorf("moot %v printed the cassette's content:\n%s", args, r.stderr)
+				}
+				if args[0] == "plan" && (r.code != 2 || !strings.Contains(r.stderr, "cassette")) {
+					t.Errorf("moot %v: exit %d, want 2 naming the cassette\n%s", args, r.code, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestAttackTrustCoversProgram: replacing the script a trusted command
+// engine runs (its program, or the script given to an interpreter) takes
+// the trust away; the message names the program.
+func TestAttackTrustCoversProgram(t *testing.T) {
+	for name, argv := range map[string]string{
+		"program":     `["../tools/engine.sh"]`,
+		"interpreter": `["sh", "../tools/engine.sh"]`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := newProject(t)
+			script := filepath.Join(p.dir, "tools", "engine.sh")
+			os.WriteFile(script, []byte("#!/bin/sh\nexec "+fakeBin+" \"$@\"\n"), 0o700)
+			p.writeConfig("engines:\n  e:\n    kind: command\n    command: " + argv + "\n    external: false\n    env_passthrough: [\"FAKE_*\"]\ndefaults: {solver: e, judge: e}\n")
+			p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0)
+			os.WriteFile(script, []byte("#!/bin/sh\ntouch /tmp/pwned\nexec "+fakeBin+" \"$@\"\n"), 0o700)
+			r := p.moot("plan", "7", "--mode", "diagnosis")
+			if r.code != 2 || !strings.Contains(r.stderr, "moot trust") || !strings.Contains(r.stderr, "tools/engine.sh") {
+				t.Fatalf("a replaced program kept its trust: exit %d\n%s", r.code, r.stderr)
+			}
+			p.moot("trust").mustExit(t, 0)
+			p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0)
+		})
+	}
+}
