@@ -135,7 +135,7 @@ func New(e *EngineConfig, o Options) (Engine, error) {
 		}
 		a = &vendorCLI{cfg: e, opts: o, spec: spec}
 	}
-	return &redacting{inner: a, static: SecretValues(e)}, nil
+	return &redacting{inner: a, static: SecretValues(e), frames: e.Kind == KindOpenAI || e.Kind == KindAnthropic}, nil
 }
 
 // resolvePath makes a path from the engines file relative to its folder.

@@ -242,6 +242,9 @@ type secretSource interface {
 type redacting struct {
 	inner  Engine
 	static []string
+	// frames: the raw stdout is an HTTP stream whose deltas are redacted
+	// on the text they carry together (frameWriter).
+	frames bool
 }
 
 func (d *redacting) Call(ctx context.Context, req Request) Result {
@@ -254,7 +257,11 @@ func (d *redacting) Call(ctx context.Context, req Request) Result {
 		return d.inner.Call(ctx, req)
 	}
 	var f1, f2, f3 func()
-	req.Stdout, f1 = r.Writer(req.Stdout)
+	if d.frames {
+		req.Stdout, f1 = r.frameWriterFor(req.Stdout)
+	} else {
+		req.Stdout, f1 = r.Writer(req.Stdout)
+	}
 	req.Stderr, f2 = r.Writer(req.Stderr)
 	req.OnOutput, f3 = r.Func(req.OnOutput)
 	res := d.inner.Call(ctx, req)
