@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -742,5 +743,46 @@ func TestAttackTrustCoversProgram(t *testing.T) {
 			p.moot("trust").mustExit(t, 0)
 			p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0)
 		})
+	}
+}
+
+// TestAttackShortSecrets: a secret-named variable with a short value (a
+// 5- or 6-character password) is redacted like a long one; a trivial
+// setting value (true) is left alone.
+func TestAttackShortSecrets(t *testing.T) {
+	p := newProject(t)
+	p.writeConfig(`engines:
+  leaky:
+    kind: command
+    command: ["` + fakeBin + `"]
+    external: false
+    env_passthrough: ["FAKE_*", SHORTPW_PASSWORD, P5_PASSWORD]
+defaults: {solver: leaky, judge: leaky}
+`)
+	p.Plan = "*=leak"
+	p.env = []string{"SHORTPW_PASSWORD=hunt3r", "P5_PASSWORD=abcd5", "FAKE_LEAK=SHORTPW_PASSWORD,P5_PASSWORD"}
+	run := p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--json").mustExit(t, 0)
+	outputs := map[string]string{"moot run --json": run.stdout + run.stderr}
+	for _, args := range [][]string{{"show", "7"}, {"show", "7", "--round", "0"}, {"show", "7", "--final"}} {
+		outputs["moot "+strings.Join(args, " ")] = p.moot(args...).mustExit(t, 0).stdout
+	}
+	redacted := 0
+	_ = filepath.WalkDir(p.bugDir(), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(path)
+			outputs[path] = string(b)
+			redacted += strings.Count(string(b), "[REDACTED]")
+		}
+		return nil
+	})
+	for where, text := range outputs {
+		for _, secret := range []string{"hunt3r", "abcd5"} {
+			if strings.Contains(text, secret) {
+				t.Errorf("%s shows the short secret %s", where, secret)
+			}
+		}
+	}
+	if redacted == 0 {
+		t.Error("no redaction in the bug folder: the engine's leak did not happen as planned")
 	}
 }

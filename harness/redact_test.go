@@ -15,11 +15,13 @@ import (
 )
 
 func TestRedactorString(t *testing.T) {
-	r := NewRedactor("sk-abcdefgh12345", "short", "", "sk-abcdefgh12345-longer")
+	r := NewRedactor("sk-abcdefgh12345", "abc", "true", "", "sk-abcdefgh12345-longer", "hunt3r")
 	for in, want := range map[string]string{
 		"key=sk-abcdefgh12345 ok":           "key=" + Redacted + " ok",
 		"sk-abcdefgh12345-longer":           Redacted, // the longer secret whole
-		"short stays: values under 8 bytes": "short stays: values under 8 bytes",
+		"abc stays: values under 4 bytes":   "abc stays: values under 4 bytes",
+		"true stays: a setting, not secret": "true stays: a setting, not secret",
+		"pw hunt3r, a short password":       "pw " + Redacted + ", a short password",
 		"nothing here":                      "nothing here",
 	} {
 		if got := r.String(in); got != want {
