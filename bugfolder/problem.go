@@ -592,7 +592,7 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 	if title == "" {
 		title = b.ID
 	}
-	fmt.Fprintf(&w, "### %s — %s\n\n", b.ID, title)
+	fmt.Fprintf(&w, "### %s — %s\n\n", HeaderText(b.ID), HeaderText(title))
 	for _, p := range parts {
 		label := partLabels[p.Kind][l]
 		switch {
@@ -678,11 +678,37 @@ func locatedBy(l Lang, p Part) string {
 // (a newline that would forge a section) and backticks (that would close
 // the code span) are written as Go escapes, so the header stays one line.
 func HeaderPath(path string) string {
-	if !strings.ContainsFunc(path, func(r rune) bool { return r == '`' || unicode.IsControl(r) }) {
+	if !strings.ContainsFunc(path, func(r rune) bool { return r == '`' || unescaped(r) }) {
 		return path
 	}
 	q := strconv.QuoteToGraphic(path)
 	return strings.ReplaceAll(q[1:len(q)-1], "`", `\x60`)
+}
+
+// unescaped reports a rune a header of P never shows as it is: a control
+// character, or an invisible one such as a bidi override (U+202E).
+func unescaped(r rune) bool {
+	return r != ' ' && !unicode.IsGraphic(r)
+}
+
+// HeaderText folds a front-matter scalar (a bug's title) to one line for a
+// header of P (a newline in it would forge a section) and writes its
+// control and invisible characters as Go escapes.
+func HeaderText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if !strings.ContainsFunc(s, unescaped) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unescaped(r) {
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // FenceFor returns a backtick fence longer than any backtick run that starts
