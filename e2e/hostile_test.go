@@ -810,3 +810,46 @@ func TestAttackTitleForgesSection(t *testing.T) {
 		t.Errorf("the title is not shown folded and escaped in P:\n%s", excerptAround(string(prob), "Desconto"))
 	}
 }
+
+// TestAttackHostileBugFolderFailsList: one bug folder whose bug.md,
+// problema.md or resposta-final.md is a FIFO, a device or too large is
+// listed as unreadable, with the reason on stderr; every other bug is
+// listed all the same.
+func TestAttackHostileBugFolderFailsList(t *testing.T) {
+	fifo := func(path string) error { return syscall.Mkfifo(path, 0o600) }
+	cases := []struct {
+		name, rel string
+		make      func(path string) error
+	}{
+		{"bug.md FIFO", "bug.md", fifo},
+		{"bug.md device", "bug.md", func(path string) error { return syscall.Mknod(path, syscall.S_IFCHR|0o600, 1<<8|3) }},
+		{"bug.md too large", "bug.md", func(path string) error {
+			return os.WriteFile(path, append([]byte("---\nid: BUG-20260715-A7K3\n---\n"), bytes.Repeat([]byte("x"), 5<<20)...), 0o600)
+		}},
+		{"problema.md FIFO", "debate/problema.md", fifo},
+		{"resposta-final.md FIFO", "debate/resposta-final.md", fifo},
+	}
+	base := newProject(t).moot("list", "--json").mustExit(t, 0)
+	want := strings.Count(base.stdout, `"bug_id"`)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := newProject(t)
+			path := filepath.Join(p.bugDir(), c.rel)
+			os.MkdirAll(filepath.Dir(path), 0o700)
+			os.Remove(path)
+			if err := c.make(path); err != nil {
+				t.Skipf("cannot make it here: %v", err)
+			}
+			r := p.mootWithin(30*time.Second, "list", "--json")
+			if r.code != 2 || !strings.Contains(r.stderr, filepath.Base(c.rel)) {
+				t.Errorf("exit %d, want 2 naming %s\n%s", r.code, c.rel, r.stderr)
+			}
+			if got := strings.Count(r.stdout, `"bug_id"`); got != want {
+				t.Errorf("listed %d bugs, want %d (all of them)\n%s", got, want, r.stdout)
+			}
+			if !regexpMust(`"bug_id": "BUG-20260715-A7K3"[^}]*"status": "unreadable"`).MatchString(r.stdout) {
+				t.Errorf("the hostile bug is not listed as unreadable:\n%s", r.stdout)
+			}
+		})
+	}
+}
