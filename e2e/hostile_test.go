@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -852,4 +853,44 @@ func TestAttackHostileBugFolderFailsList(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAttackSIGKILLLeavesEngines: moot killed with SIGKILL cannot end its
+// calls; the engines it left running are found by the debate's marker and
+// killed by the next resume, which says so.
+func TestAttackSIGKILLLeavesEngines(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "*@0=hang"
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "three engines running", 30*time.Second, func() bool { return len(p.startedPIDs()) >= 3 })
+	c.Process.Kill()
+	c.Wait()
+	pids := p.startedPIDs()
+	defer func() {
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}()
+	left := 0
+	for _, pid := range pids {
+		if testutil.ProcessRunning(pid) {
+			left++
+		}
+	}
+	if left == 0 {
+		t.Fatal("no engine outlived the SIGKILL: the attack did not happen as planned")
+	}
+	p.Plan = ""
+	r := p.moot("resume", "7", "--yes", "--headless").mustExit(t, 0)
+	if !strings.Contains(r.stderr, "left running") {
+		t.Errorf("the resume did not say it killed the leftovers:\n%s", r.stderr)
+	}
+	waitFor(t, "the leftover engines to be gone", 10*time.Second, func() bool {
+		return !slices.ContainsFunc(pids, testutil.ProcessRunning)
+	})
 }
