@@ -894,3 +894,38 @@ func TestAttackSIGKILLLeavesEngines(t *testing.T) {
 		return !slices.ContainsFunc(pids, testutil.ProcessRunning)
 	})
 }
+
+// TestAttackSecretInEvidence: an evidence file holding the value of a
+// secret variable of the environment does not put it into P, the prompts
+// the engines receive, the raw prompt files or moot show; the plan warns,
+// naming the file.
+func TestAttackSecretInEvidence(t *testing.T) {
+	const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEVIDENCE"
+	p := newProject(t)
+	p.env = []string{"AWS_SECRET_ACCESS_KEY=" + secret}
+	os.WriteFile(filepath.Join(p.bugDir(), "evidence", "creds.log"), []byte("aws_secret_access_key = "+secret+"\n"), 0o600)
+	plan := p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0)
+	if !strings.Contains(plan.stdout+plan.stderr, "creds.log hold(s) a secret value") {
+		t.Errorf("the plan does not warn about the secret in creds.log:\n%s%s", plan.stdout, plan.stderr)
+	}
+	p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	outputs := map[string]string{"moot show --problem": p.moot("show", "7", "--problem").mustExit(t, 0).stdout}
+	for _, dir := range []string{p.bugDir(), filepath.Join(p.dir, "prompts")} {
+		_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !strings.HasSuffix(path, "creds.log") {
+				b, _ := os.ReadFile(path)
+				outputs[path] = string(b)
+			}
+			return nil
+		})
+	}
+	prob := outputs[filepath.Join(p.debate(), "problema.md")]
+	if !strings.Contains(prob, "aws_secret_access_key = [REDACTED]") {
+		t.Errorf("problema.md does not show the evidence redacted:\n%s", excerptAround(prob, "aws_secret"))
+	}
+	for where, text := range outputs {
+		if strings.Contains(text, secret) {
+			t.Errorf("%s holds the secret from the evidence", where)
+		}
+	}
+}
