@@ -929,3 +929,53 @@ func TestAttackSecretInEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackSmallOnes12: a FIFO engines file is refused, not skipped; the
+// user's own engines file may be a symlink (dotfiles); the round folders
+// of an existing debate are tightened to 0700 like debate/; a usage error
+// has no empty prefix.
+func TestAttackSmallOnes12(t *testing.T) {
+	t.Run("FIFO engines file", func(t *testing.T) {
+		p := newProject(t)
+		cfg := filepath.Join(p.dir, "_reversa_bugs", "moot.yaml")
+		os.Remove(cfg)
+		syscall.Mkfifo(cfg, 0o600)
+		r := p.mootWithin(30*time.Second, "engines")
+		if r.code != 2 || !strings.Contains(r.stderr, "moot.yaml") || !strings.Contains(r.stderr, "FIFO") {
+			t.Errorf("exit %d, want 2 naming the FIFO moot.yaml\n%s", r.code, r.stderr)
+		}
+	})
+	t.Run("own engines file is a symlink", func(t *testing.T) {
+		p := newProject(t)
+		os.Remove(filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
+		dotfiles := filepath.Join(t.TempDir(), "moot.yaml")
+		os.WriteFile(dotfiles, []byte("engines:\n  mine:\n    kind: command\n    command: [\""+fakeBin+"\"]\n    external: false\n    env_passthrough: [\"FAKE_*\"]\ndefaults: {solver: mine, judge: mine}\n"), 0o600)
+		own := filepath.Join(p.dir, ".xdg", "moot", "moot.yaml")
+		os.MkdirAll(filepath.Dir(own), 0o700)
+		os.Symlink(dotfiles, own)
+		p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	})
+	t.Run("round folders tightened", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "agente-2@1=fail,agente-3@1=fail"
+		p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 4)
+		loose := []string{filepath.Join(p.debate(), "rodada-0"), filepath.Join(p.debate(), "rodada-0", "raw")}
+		for _, d := range loose {
+			os.Chmod(d, 0o755)
+		}
+		p.Plan = ""
+		p.moot("resume", "7", "--yes", "--headless", "--on-quorum-loss", "retry").mustExit(t, 0)
+		for _, d := range loose {
+			if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o700 {
+				t.Errorf("%s is not 0700 after resume (%v)", d, err)
+			}
+		}
+	})
+	t.Run("usage error prefix", func(t *testing.T) {
+		p := newProject(t)
+		r := p.moot("plan", "7", "--mode", "diagnosis", "-n", "17")
+		if r.code != 2 || strings.Contains(r.stderr, "moot: : ") || !strings.Contains(r.stderr, "moot: n: 17 solvers") {
+			t.Errorf("exit %d\n%s", r.code, r.stderr)
+		}
+	})
+}
