@@ -207,6 +207,9 @@ func AssembleP(b *Bug) (*Problem, error) {
 		if p.Binary && strings.Contains(p.Why, "UTF-8") {
 			warnings = append(warnings, fmt.Sprintf("%s %s: it is listed by size and sha256, not inlined; convert it to UTF-8 (iconv -f latin1 -t utf-8) to have it read", p.Path, p.Why))
 		}
+		if p.Binary && strings.Contains(p.Why, "NUL") && textExt[strings.ToLower(filepath.Ext(p.Path))] {
+			warnings = append(warnings, fmt.Sprintf("%s %s: a text file by its name, it is listed by size and sha256, not inlined; remove the NUL bytes (tr -d '\\000') to have it read", p.Path, p.Why))
+		}
 	}
 	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:]), Warnings: warnings}, nil
 }
@@ -397,6 +400,10 @@ func notText(data []byte, n int64) string {
 	}
 	return ""
 }
+
+// textExt are the file name extensions of text: such a file listed by hash
+// for a NUL byte is worth a warning (a log with a stray NUL).
+var textExt = map[string]bool{".txt": true, ".log": true, ".md": true, ".json": true, ".jsonl": true, ".yaml": true, ".yml": true, ".csv": true, ".xml": true, ".html": true, ".out": true, ".err": true}
 
 // limitedBuffer keeps at most max bytes and discards the rest.
 type limitedBuffer struct {

@@ -979,3 +979,14 @@ func TestAttackSmallOnes12(t *testing.T) {
 		}
 	})
 }
+
+// TestAttackNULEvidenceSilent: a .log evidence file with a NUL byte is
+// listed by hash, and the plan warns about it like a Latin-1 one.
+func TestAttackNULEvidenceSilent(t *testing.T) {
+	p := newProject(t)
+	os.WriteFile(filepath.Join(p.bugDir(), "evidence", "stray.log"), []byte("line one\x00line two\n"), 0o600)
+	r := p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0)
+	if !strings.Contains(r.stdout+r.stderr, "stray.log holds a NUL byte") {
+		t.Errorf("the plan does not warn about the NUL byte in stray.log:\n%s%s", r.stdout, r.stderr)
+	}
+}
