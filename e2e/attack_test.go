@@ -16,7 +16,8 @@ func handRegister(t *testing.T) *project {
 	dir := t.TempDir()
 	p := &project{t: t, dir: dir, log: filepath.Join(dir, "fake.log")}
 	p.file(".reversa/state.json", `{"doc_language":"en","bugs_folder":"reversa/bugs","output_folder":"reversa/sdd"}`+"\n")
-	p.file("reversa/bugs/moot.yaml", "engines:\n  zeta-engine:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    external: false\n    timeout: 20s\ndefaults:\n  solver: zeta-engine\n  judge: zeta-engine\n")
+	p.file("reversa/bugs/moot.yaml", "engines:\n  zeta-engine:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    external: false\n    timeout: 20s\n    env_passthrough: [\"FAKE_*\"]\ndefaults:\n  solver: zeta-engine\n  judge: zeta-engine\n")
+	p.moot("trust").mustExit(t, 0) // its owner trusts it (issue 12)
 	return p
 }
 
