@@ -449,6 +449,12 @@ func locateSpecs(b *Bug) ([]Part, error) {
 				fmt.Sprintf("`%s` (locator `%s` in traceability.specs) is a folder, not a spec file; name the file (and the section) to include it.", reg.Rel(dir), raw)))
 			continue
 		}
+		if what := specSpecial(reg, b, loc.Path); file == "" && what != nil {
+			parts = append(parts, note(l,
+				fmt.Sprintf("A spec `%s` (localizador `%s` em traceability.specs) é %s, não um arquivo comum; nenhum texto de spec foi incluído para ela.", HeaderPath(loc.Path), raw, what[1]),
+				fmt.Sprintf("The spec `%s` (locator `%s` in traceability.specs) is %s, not a regular file; no spec text was included for it.", HeaderPath(loc.Path), raw, what[0])))
+			continue
+		}
 		if file == "" {
 			parts = append(parts, note(l,
 				fmt.Sprintf("A spec `%s` (localizador `%s` em traceability.specs) não existe no projeto; nenhum texto de spec foi incluído para ela.", loc.Path, raw),
@@ -582,6 +588,27 @@ func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// specSpecial names what a spec locator's file is when it exists but is a
+// FIFO, device or socket (English, Portuguese); nil otherwise. It is never
+// opened.
+func specSpecial(reg *Register, b *Bug, path string) []string {
+	for _, cand := range specCandidates(reg, b, path) {
+		fi, err := os.Stat(cand)
+		if err != nil {
+			continue
+		}
+		switch m := fi.Mode(); {
+		case m&fs.ModeNamedPipe != 0:
+			return []string{"a FIFO", "um FIFO"}
+		case m&fs.ModeDevice != 0:
+			return []string{"a device", "um dispositivo"}
+		case m&fs.ModeSocket != 0:
+			return []string{"a socket", "um socket"}
+		}
+	}
+	return nil
 }
 
 func note(l Lang, pt, en string) Part {

@@ -998,3 +998,19 @@ func TestAttackNULEvidenceSilent(t *testing.T) {
 		t.Errorf("the plan does not warn about the NUL byte in stray.log:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// TestAttackFIFOSpecSaidMissing: a spec that a locator names but that is a
+// FIFO is said to be one in P, never "does not exist", and never read.
+func TestAttackFIFOSpecSaidMissing(t *testing.T) {
+	p := newProject(t)
+	spec := filepath.Join(p.dir, "_reversa_sdd", "sdd", "checkout.md")
+	os.Remove(spec)
+	if err := syscall.Mkfifo(spec, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.mootWithin(60*time.Second, "run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	prob, _ := os.ReadFile(filepath.Join(p.debate(), "problema.md"))
+	if !strings.Contains(string(prob), "é um FIFO, não um arquivo comum") || strings.Contains(string(prob), "checkout.md#regra-desconto-cumulativo`) não existe") {
+		t.Errorf("P does not say the spec is a FIFO:\n%s", excerptAround(string(prob), "checkout.md"))
+	}
+}
