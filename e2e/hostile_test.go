@@ -1014,3 +1014,31 @@ func TestAttackFIFOSpecSaidMissing(t *testing.T) {
 		t.Errorf("P does not say the spec is a FIFO:\n%s", excerptAround(string(prob), "checkout.md"))
 	}
 }
+
+// TestAttackSymlinkedRegisterRoot: a _reversa_bugs that is a symlink out of
+// the project is refused (exit 2, naming it); one that stays inside the
+// project is read.
+func TestAttackSymlinkedRegisterRoot(t *testing.T) {
+	for name, inside := range map[string]bool{"outside": false, "inside": true} {
+		t.Run(name, func(t *testing.T) {
+			p := newProject(t)
+			root := filepath.Join(p.dir, "_reversa_bugs")
+			target := filepath.Join(t.TempDir(), "elsewhere")
+			if inside {
+				target = filepath.Join(p.dir, "registers", "main")
+				os.MkdirAll(filepath.Dir(target), 0o700)
+			}
+			if err := os.Rename(root, target); err != nil {
+				t.Fatal(err)
+			}
+			os.Symlink(target, root)
+			r := p.mootWithin(30*time.Second, "list")
+			if inside && r.code != 0 {
+				t.Errorf("a register linked inside the project: exit %d\n%s", r.code, r.stderr)
+			}
+			if !inside && (r.code != 2 || !strings.Contains(r.stderr, "_reversa_bugs") || strings.Contains(r.stdout, "BUG-")) {
+				t.Errorf("a register linked outside the project: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
