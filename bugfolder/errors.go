@@ -26,7 +26,10 @@ type InputError struct {
 func (e *InputError) Error() string {
 	s := e.Path
 	if e.Field != "" {
-		s += ": " + e.Field
+		if s != "" {
+			s += ": "
+		}
+		s += e.Field // a usage error has a field and no file
 	}
 	if s != "" {
 		s += ": "

@@ -159,6 +159,12 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 		}
 	}
 	s.Count = count
+	if d != nil && d.State == StateNoDebate && len(d.Problems) > 0 {
+		// problema.md or resposta-final.md is there but cannot be read (a
+		// FIFO, a device, too large): the bug is listed as unreadable
+		s.State, s.Problems = StateUnreadable, d.Problems
+		return s, nil
+	}
 	if d == nil || d.State == StateNoDebate {
 		return s, nil
 	}

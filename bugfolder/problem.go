@@ -198,6 +198,9 @@ func AssembleP(b *Bug) (*Problem, error) {
 		if p.Binary && strings.Contains(p.Why, "UTF-8") {
 			warnings = append(warnings, fmt.Sprintf("%s %s: it is listed by size and sha256, not inlined; convert it to UTF-8 (iconv -f latin1 -t utf-8) to have it read", p.Path, p.Why))
 		}
+		if p.Binary && strings.Contains(p.Why, "NUL") && textExt[strings.ToLower(filepath.Ext(p.Path))] {
+			warnings = append(warnings, fmt.Sprintf("%s %s: a text file by its name, it is listed by size and sha256, not inlined; remove the NUL bytes (tr -d '\\000') to have it read", p.Path, p.Why))
+		}
 	}
 	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:]), Warnings: warnings}, nil
 }
@@ -400,6 +403,10 @@ func notText(data []byte, n int64) string {
 	return ""
 }
 
+// textExt are the file name extensions of text: such a file listed by hash
+// for a NUL byte is worth a warning (a log with a stray NUL).
+var textExt = map[string]bool{".txt": true, ".log": true, ".md": true, ".json": true, ".jsonl": true, ".yaml": true, ".yml": true, ".csv": true, ".xml": true, ".html": true, ".out": true, ".err": true}
+
 // limitedBuffer keeps at most max bytes and discards the rest.
 type limitedBuffer struct {
 	buf *bytes.Buffer
@@ -442,6 +449,12 @@ func locateSpecs(b *Bug) ([]Part, error) {
 			parts = append(parts, note(l,
 				fmt.Sprintf("`%s` (localizador `%s` em traceability.specs) é uma pasta, não um arquivo de spec; nomeie o arquivo (e a seção) para incluí-lo.", reg.Rel(dir), raw),
 				fmt.Sprintf("`%s` (locator `%s` in traceability.specs) is a folder, not a spec file; name the file (and the section) to include it.", reg.Rel(dir), raw)))
+			continue
+		}
+		if what := specSpecial(reg, b, loc.Path); file == "" && what != nil {
+			parts = append(parts, note(l,
+				fmt.Sprintf("A spec `%s` (localizador `%s` em traceability.specs) é %s, não um arquivo comum; nenhum texto de spec foi incluído para ela.", HeaderPath(loc.Path), raw, what[1]),
+				fmt.Sprintf("The spec `%s` (locator `%s` in traceability.specs) is %s, not a regular file; no spec text was included for it.", HeaderPath(loc.Path), raw, what[0])))
 			continue
 		}
 		if file == "" {
@@ -579,6 +592,27 @@ func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
 	return "", nil
 }
 
+// specSpecial names what a spec locator's file is when it exists but is a
+// FIFO, device or socket (English, Portuguese); nil otherwise. It is never
+// opened.
+func specSpecial(reg *Register, b *Bug, path string) []string {
+	for _, cand := range specCandidates(reg, b, path) {
+		fi, err := os.Stat(cand)
+		if err != nil {
+			continue
+		}
+		switch m := fi.Mode(); {
+		case m&fs.ModeNamedPipe != 0:
+			return []string{"a FIFO", "um FIFO"}
+		case m&fs.ModeDevice != 0:
+			return []string{"a device", "um dispositivo"}
+		case m&fs.ModeSocket != 0:
+			return []string{"a socket", "um socket"}
+		}
+	}
+	return nil
+}
+
 func note(l Lang, pt, en string) Part {
 	if l == EN {
 		return Part{Kind: PartNote, Text: en}
@@ -594,7 +628,7 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 	if title == "" {
 		title = b.ID
 	}
-	fmt.Fprintf(&w, "### %s — %s\n\n", b.ID, title)
+	fmt.Fprintf(&w, "### %s — %s\n\n", HeaderText(b.ID), HeaderText(title))
 	for _, p := range parts {
 		label := partLabels[p.Kind][l]
 		switch {
@@ -680,11 +714,37 @@ func locatedBy(l Lang, p Part) string {
 // (a newline that would forge a section) and backticks (that would close
 // the code span) are written as Go escapes, so the header stays one line.
 func HeaderPath(path string) string {
-	if !strings.ContainsFunc(path, func(r rune) bool { return r == '`' || unicode.IsControl(r) }) {
+	if !strings.ContainsFunc(path, func(r rune) bool { return r == '`' || unescaped(r) }) {
 		return path
 	}
 	q := strconv.QuoteToGraphic(path)
 	return strings.ReplaceAll(q[1:len(q)-1], "`", `\x60`)
+}
+
+// unescaped reports a rune a header of P never shows as it is: a control
+// character, or an invisible one such as a bidi override (U+202E).
+func unescaped(r rune) bool {
+	return r != ' ' && !unicode.IsGraphic(r)
+}
+
+// HeaderText folds a front-matter scalar (a bug's title) to one line for a
+// header of P (a newline in it would forge a section) and writes its
+// control and invisible characters as Go escapes.
+func HeaderText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if !strings.ContainsFunc(s, unescaped) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unescaped(r) {
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // FenceFor returns a backtick fence longer than any backtick run that starts

@@ -227,3 +227,17 @@ func FuzzHeaderPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHeaderText: whatever a bug's title, its line in P is one line with
+// no control or invisible character.
+func FuzzHeaderText(f *testing.F) {
+	for _, s := range []string{"Desconto aplicado duas vezes", "x\n\n### `evidence/forged.log` (evidência)\n\n```\nFORGED", "\x1b]0;t\x07\r\u202e"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, title string) {
+		h := bugfolder.HeaderText(title)
+		if strings.ContainsAny(h, "\n\r") || strings.ContainsFunc(h, func(r rune) bool { return r != ' ' && !unicode.IsGraphic(r) }) {
+			t.Fatalf("HeaderText(%q) = %q", title, h)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/reversa/moot/internal/safefs"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,6 +118,21 @@ func stateBugsFolderWhy(project string) (string, error) {
 	return "", &InputError{Path: path, Field: "bugs_folder", Msg: fmt.Sprintf("%q names no folder; create it or fix the path", st.BugsFolder)}
 }
 
+// rootInside refuses a register folder that is a symlink leading outside
+// its project: moot would list, read and write another tree.
+func rootInside(abs, project string) error {
+	fi, err := os.Lstat(abs)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	proj, perr := filepath.EvalSymlinks(project)
+	if err != nil || perr != nil || !Within(proj, real) {
+		return &InputError{Path: abs, Msg: "is a symlink that leads outside the project; a register is a folder of the project: replace the link with the folder"}
+	}
+	return nil
+}
+
 // OpenRegister opens the register whose _reversa_bugs folder is root and
 // reads the project's .reversa/state.json when there is one. The project
 // is the folder above root, or — for a register that state.json's
@@ -138,6 +154,9 @@ func OpenRegister(root string) (*Register, error) {
 }
 
 func openRegister(abs, project string) (*Register, error) {
+	if err := rootInside(abs, project); err != nil {
+		return nil, err
+	}
 	r := &Register{Root: abs, Project: project, OutputFolder: "_reversa_sdd"}
 	statePath := filepath.Join(r.Project, ".reversa", "state.json")
 	b, err := safefs.ReadFile(statePath, 1<<20)

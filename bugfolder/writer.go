@@ -105,17 +105,12 @@ func OpenWriter(bugDir, dir string, lang Lang, command string) (*Writer, error) 
 	return w, nil
 }
 
-// tighten makes the debate folder owner-only and removes the temp files of
-// a run that was killed mid-write.
+// tighten makes the debate folder and the folders in it (rounds, raw/,
+// judge) owner-only and removes the temp files of a run that was killed
+// mid-write.
 func (w *Writer) tighten() error {
-	d, err := w.root.Open(w.rel, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if err != nil {
-		return outsideError(w.Dir, err)
-	}
-	err = d.Chmod(DirPerm)
-	d.Close()
-	if err != nil {
-		return fmt.Errorf("chmod %s: %w", w.Dir, err)
+	if err := w.tightenDir(w.rel, 2); err != nil {
+		return err
 	}
 	if _, err := w.root.SweepTemps(w.rel); err != nil {
 		return outsideError(w.Dir, err)
@@ -484,4 +479,33 @@ func ArchivePath(bugDir string, startedAt time.Time) string {
 		dst = filepath.Join(bugDir, fmt.Sprintf("%s-%d", base, i))
 	}
 	return dst
+}
+
+// tightenDir sets rel (beneath the writer's root) and its subfolders down
+// to depth levels to DirPerm; a symlink is refused, never followed.
+func (w *Writer) tightenDir(rel string, depth int) error {
+	name := filepath.Join(w.root.Name(), rel)
+	d, err := w.root.Open(rel, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return outsideError(name, err)
+	}
+	defer d.Close()
+	if err := d.Chmod(DirPerm); err != nil {
+		return fmt.Errorf("chmod %s: %w", name, err)
+	}
+	if depth == 0 {
+		return nil
+	}
+	ents, err := d.ReadDir(-1)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			if err := w.tightenDir(filepath.Join(rel, e.Name()), depth-1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

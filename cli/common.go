@@ -104,9 +104,9 @@ func findRegister(e *env) (*bugfolder.Register, error) {
 // endpoints or sets a child's environment must have been trusted with
 // moot trust: otherwise it is an *untrustedError (exit 2).
 func loadConfig(explicit string, reg *bugfolder.Register) (*harness.Config, error) {
-	root := ""
+	root, project := "", ""
 	if reg != nil {
-		root = reg.Root
+		root, project = reg.Root, reg.Project
 	}
 	p := harness.FindConfig(explicit, root)
 	if p == "" {
@@ -116,7 +116,7 @@ func loadConfig(explicit string, reg *bugfolder.Register) (*harness.Config, erro
 	if err != nil {
 		return nil, err
 	}
-	if reasons := harness.TrustReasons(cfg); projectFile(reg, p) && len(reasons) > 0 && !harness.DefaultTrustStore().Trusted(p, cfg.SHA256) {
+	if reasons := harness.TrustReasons(cfg, project); projectFile(reg, p) && len(reasons) > 0 && !harness.DefaultTrustStore().Trusted(p, harness.TrustSum(cfg, project)) {
 		return cfg, withCode(ExitUsage, &untrustedError{cfg: cfg, reasons: reasons, rel: reg.Rel(absPath(p)), path: absPath(p)})
 	}
 	return cfg, nil
@@ -147,7 +147,7 @@ type untrustedError struct {
 }
 
 func (u *untrustedError) Error() string {
-	return fmt.Sprintf("%s is this project's engines file and it is not trusted: %s. Read it, then trust it with: moot trust (its sha256 is remembered; a changed file needs trust again)",
+	return fmt.Sprintf("%s is this project's engines file and it is not trusted: %s. Read it, then trust it with: moot trust (its sha256 and its programs' are remembered; a changed file or program needs trust again)",
 		u.rel, strings.Join(u.reasons, "; "))
 }
 

@@ -21,7 +21,9 @@ inside the project) came with the repository: moot does not let it run
 commands, send calls to another endpoint (base_url) or set a child's
 environment (env, env_passthrough) until you trust it. moot trust prints
 what the file would be allowed to do, then remembers its sha256 in
-$XDG_CONFIG_HOME/moot/trusted.json; a changed file needs trust again.
+$XDG_CONFIG_HOME/moot/trusted.json, with the sha256 of every program
+inside the project its command engines run; a changed file or program
+needs trust again.
 --revoke forgets it. Your own engines file ($XDG_CONFIG_HOME/moot/moot.yaml)
 is always trusted.`,
 		Args: cobra.NoArgs,
@@ -51,11 +53,11 @@ is always trusted.`,
 			if err != nil {
 				return err
 			}
-			if err := store.Trust(path, cfg.SHA256); err != nil {
+			if err := store.Trust(path, harness.TrustSum(cfg, reg.Project)); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "trusted %s (sha256 %s)\n", reg.Rel(absPath(path)), cfg.SHA256)
-			for _, r := range harness.TrustReasons(cfg) {
+			for _, r := range harness.TrustReasons(cfg, reg.Project) {
 				fmt.Fprintf(e.stdout, "  - %s\n", termsafe.Line(r))
 			}
 			return nil

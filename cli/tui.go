@@ -63,11 +63,12 @@ func askTrustInTUI(cfg *harness.Config, err error) func(headless bool) (*harness
 // trustRequest is the TUI's trust question for an untrusted project
 // engines file; nil when there is nothing to ask.
 func trustRequest(reg *bugfolder.Register, cfg *harness.Config) *tui.TrustRequest {
-	reasons := harness.TrustReasons(cfg)
-	if cfg.Path == "" || len(reasons) == 0 || !projectFile(reg, cfg.Path) || harness.DefaultTrustStore().Trusted(cfg.Path, cfg.SHA256) {
+	reasons := harness.TrustReasons(cfg, reg.Project)
+	sum := harness.TrustSum(cfg, reg.Project)
+	if cfg.Path == "" || len(reasons) == 0 || !projectFile(reg, cfg.Path) || harness.DefaultTrustStore().Trusted(cfg.Path, sum) {
 		return nil
 	}
-	path, sum := cfg.Path, cfg.SHA256
+	path := cfg.Path
 	return &tui.TrustRequest{File: reg.Rel(absPath(path)), Reasons: reasons,
 		Trust: func() error { return harness.DefaultTrustStore().Trust(path, sum) }}
 }

@@ -33,6 +33,7 @@ func TestFinding1TeammateSameRelativeCommandIsCaught(t *testing.T) {
   rel-1:
     kind: command
     command: ["./fk.sh", "--role", "{role}"]
+    env_passthrough: ["FAKE_*"]
     external: false
     timeout: 20s
     env_passthrough: ["FAKE_*"]

@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -174,6 +176,9 @@ func CheckSize(n, r, critics int) error {
 func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 	if err := CheckSize(s.N, s.R, len(s.Critics)); err != nil {
 		return nil, err
+	}
+	if s.Problem != nil {
+		redactProblem(s.Problem)
 	}
 	c := len(s.Critics)
 	p := &Plan{Setup: s, Calls: Count(s.N, s.R, c), Formula: Formula(s.N, s.R, c), USDKnown: true}
@@ -366,4 +371,28 @@ func USD(v float64) string {
 		return fmt.Sprintf("$%.4f", v)
 	}
 	return fmt.Sprintf("$%.2f", v)
+}
+
+// redactProblem replaces the secret values of moot's environment (and the
+// engines' api_key_env) in P before it is written or sent, with a warning
+// naming the files they were found in; P already redacted is left as is.
+func redactProblem(p *bugfolder.Problem) {
+	red := harness.NewRedactor(harness.SecretValues(nil)...)
+	if red.Empty() || red.String(p.Text) == p.Text {
+		return
+	}
+	var where []string
+	for i := range p.Parts {
+		if t := red.String(p.Parts[i].Text); t != p.Parts[i].Text {
+			p.Parts[i].Text = t
+			where = append(where, p.Parts[i].Path)
+		}
+	}
+	if len(where) == 0 {
+		where = []string{"a header of P"}
+	}
+	p.Text = red.String(p.Text)
+	sum := sha256.Sum256([]byte(p.Text))
+	p.SHA256 = hex.EncodeToString(sum[:])
+	p.Warnings = append(p.Warnings, fmt.Sprintf("%s hold(s) a secret value of your environment (a *_KEY, *TOKEN*, *SECRET*, *PASSWORD* variable): it is replaced by %s in P, which is written and sent without it; remove it from the file", strings.Join(where, ", "), harness.Redacted))
 }

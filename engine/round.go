@@ -439,7 +439,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
 			Role: role, SolverID: id, Round: k, BugID: r.bug.ID, Mode: r.mode, Attempt: o.attempt,
-			Prompt: prompt, P: r.p, Timeout: r.timeoutFor(id, engine), Stdout: stdout, Stderr: stderr,
+			Prompt: prompt, P: r.p, Timeout: r.timeoutFor(id, engine), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
 			},

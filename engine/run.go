@@ -354,6 +354,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		return nil, err
 	}
 	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
+	r.reapOrphans()
 	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, Formula: plan.Formula})
 	res, err := r.execute(ctx)
 	if res != nil {
@@ -737,6 +738,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	r.initSemaphores()
 	r.reconcileLog(d)
 	r.emit(Event{Type: EvResumed, Path: dir, ProblemSHA: pf.SHA256})
+	r.reapOrphans()
 	if len(diffs) > 0 {
 		r.acceptEngineChange(diffs, current, opts.AcceptedBy)
 	}
@@ -1098,4 +1100,12 @@ func Remaining(d *bugfolder.Debate) int {
 		}
 	}
 	return n
+}
+
+// reapOrphans kills the engine processes of this debate that a moot killed
+// with SIGKILL left running, and says so.
+func (r *runner) reapOrphans() {
+	if pids := harness.ReapOrphans(r.w.Dir); len(pids) > 0 {
+		r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("killed %d engine process(es) an earlier moot of this debate left running when it was killed (pids %v)", len(pids), pids)})
+	}
 }

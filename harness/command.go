@@ -107,7 +107,7 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 	}
 	return runProcess(ctx, proc{
 		argv: argv, env: env, dir: scratch, stdin: req.Prompt, timeout: req.Timeout,
-		grace: c.opts.Grace, cap: c.opts.OutputCap, stdout: req.Stdout, stderr: req.Stderr, onOutput: req.OnOutput,
+		grace: c.opts.Grace, cap: c.opts.OutputCap, stdout: req.Stdout, stderr: req.Stderr, onOutput: req.OnOutput, group: req.Group,
 	}, plainOutput)
 }
 
@@ -123,6 +123,7 @@ type proc struct {
 	stdout   io.Writer
 	stderr   io.Writer
 	onOutput func(string)
+	group    string
 }
 
 // outputParser turns a process's stdout into an answer. A streaming parser
@@ -185,6 +186,9 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 	// group (setsid) is still found and killed at the end of the call
 	tag := callTag()
 	cmd.Env = append(slices.Clip(p.env), tag)
+	if p.group != "" {
+		cmd.Env = append(cmd.Env, groupTags(p.group)...)
+	}
 	cmd.Dir = p.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// moot owns the pipes: exec's StdoutPipe would be closed by Wait while

@@ -133,8 +133,8 @@ func FindConfig(explicit, registerRoot string) string {
 		return explicit
 	}
 	if registerRoot != "" {
-		if p := filepath.Join(registerRoot, "moot.yaml"); fileExists(p) {
-			return p
+		if p := filepath.Join(registerRoot, "moot.yaml"); present(p) {
+			return p // a FIFO or symlink is refused by LoadConfig, not skipped
 		}
 	}
 	base := os.Getenv("XDG_CONFIG_HOME")
@@ -144,16 +144,21 @@ func FindConfig(explicit, registerRoot string) string {
 		}
 	}
 	if base != "" {
-		if p := filepath.Join(base, "moot", "moot.yaml"); fileExists(p) {
+		if p := filepath.Join(base, "moot", "moot.yaml"); present(p) {
+			// the user's own file may be a symlink (dotfiles): it is trusted
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				return real
+			}
 			return p
 		}
 	}
 	return ""
 }
 
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
+// present reports whether anything (a file, a FIFO, a symlink) is at p.
+func present(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // MaxConfigBytes is the largest engines file moot reads.

@@ -181,7 +181,7 @@ func FuzzParseConfig(f *testing.F) {
 				t.Fatalf("%s engine %s accepted as local", e.Kind, name)
 			}
 			// whatever runs a command or leaves the machine needs trust
-			if (e.Kind == KindCommand || len(e.Env) > 0 || len(e.EnvPassthrough) > 0 || e.BaseURL != "" && !IsLoopback(e.BaseURL)) && len(TrustReasons(c)) == 0 {
+			if (e.Kind == KindCommand || len(e.Env) > 0 || len(e.EnvPassthrough) > 0 || e.BaseURL != "" && !IsLoopback(e.BaseURL)) && len(TrustReasons(c, "")) == 0 {
 				t.Fatalf("engine %s needs no trust", name)
 			}
 		}

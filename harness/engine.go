@@ -28,6 +28,10 @@ type Request struct {
 	Stdout, Stderr io.Writer
 	// OnOutput receives the answer's text as it streams (may be nil).
 	OnOutput func(delta string)
+	// Group is an opaque key of what the call belongs to (a debate): a
+	// command's processes carry it, so those a killed moot left behind
+	// are found by ReapOrphans on the next run.
+	Group string
 }
 
 // Failure says what kind of failure a call ended in, which decides whether
@@ -135,7 +139,7 @@ func New(e *EngineConfig, o Options) (Engine, error) {
 		}
 		a = &vendorCLI{cfg: e, opts: o, spec: spec}
 	}
-	return &redacting{inner: a, static: SecretValues(e)}, nil
+	return &redacting{inner: a, static: SecretValues(e), frames: e.Kind == KindOpenAI || e.Kind == KindAnthropic}, nil
 }
 
 // resolvePath makes a path from the engines file relative to its folder.

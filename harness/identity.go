@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // Identity is what an engine is, beyond its name: the fields a debate
@@ -92,7 +93,7 @@ func resolveProgram(p, configDir string) string {
 // fileSHA256 is the digest of a regular file's content ("" when it is
 // not one or cannot be read).
 func fileSHA256(path string) string {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO never blocks
 	if err != nil {
 		return ""
 	}

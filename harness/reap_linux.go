@@ -2,7 +2,10 @@ package harness
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strconv"
@@ -161,4 +164,87 @@ func parentOf(pid int) int {
 	}
 	ppid, _ := strconv.Atoi(f[1])
 	return ppid
+}
+
+// groupTags are the environment entries that tie a call's processes to
+// its group and to this moot (pid and start time, so a reused pid is not
+// taken for it).
+func groupTags(group string) []string {
+	me := os.Getpid()
+	return []string{groupKey(group), fmt.Sprintf("MOOT_OWNER=%d:%s", me, startTime(me))}
+}
+
+// groupKey is the MOOT_GROUP=… entry of a group (a digest: a path stays
+// out of the environment).
+func groupKey(group string) string {
+	sum := sha256.Sum256([]byte(group))
+	return "MOOT_GROUP=" + hex.EncodeToString(sum[:12])
+}
+
+// startTime is a process's start time in clock ticks since boot ("" when
+// unknown).
+func startTime(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19] // field 22 of stat: starttime
+}
+
+// ReapOrphans kills the processes of group that a moot no longer running
+// left behind (it was killed with SIGKILL, so it could not end its calls):
+// every process of this user whose environment carries the group's marker
+// and whose owner is gone. It returns the pids it killed.
+func ReapOrphans(group string) []int {
+	key := []byte(groupKey(group) + "\x00")
+	uid := os.Getuid()
+	var killed []int
+	for _, pid := range procPIDs() {
+		if pid == os.Getpid() {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Stat("/proc/"+strconv.Itoa(pid), &st) != nil || int(st.Uid) != uid {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err != nil {
+			continue
+		}
+		env = append([]byte{0}, env...)
+		if !bytes.Contains(env, append([]byte{0}, key...)) || ownerAlive(env) {
+			continue
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed = append(killed, pid)
+		}
+	}
+	return killed
+}
+
+// ownerAlive reports whether the moot named by an environment's
+// MOOT_OWNER=pid:starttime still runs.
+func ownerAlive(env []byte) bool {
+	_, rest, ok := bytes.Cut(env, []byte("\x00MOOT_OWNER="))
+	if !ok {
+		return true // not ours to judge
+	}
+	v, _, _ := bytes.Cut(rest, []byte{0})
+	pid, start, _ := strings.Cut(string(v), ":")
+	n, err := strconv.Atoi(pid)
+	if err != nil || n <= 0 {
+		return true
+	}
+	if start == "" {
+		return syscall.Kill(n, 0) == nil
+	}
+	return startTime(n) == start
 }

@@ -10,3 +10,9 @@ func killTagged(string) {}
 
 // KillChildren is a no-op without /proc.
 func KillChildren() {}
+
+// groupTags marks nothing without /proc.
+func groupTags(string) []string { return nil }
+
+// ReapOrphans finds nothing without /proc.
+func ReapOrphans(string) []int { return nil }

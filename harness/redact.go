@@ -13,9 +13,21 @@ import (
 // Redacted replaces a secret wherever moot writes or shows text.
 const Redacted = "[REDACTED]"
 
-// minSecretLen keeps short values (a "1", a "true") from being treated as
-// secrets: replacing them would garble every output.
-const minSecretLen = 8
+// minSecretLen keeps trivially short values (a "1", an "on") from being
+// treated as secrets: replacing them would garble every output. A short
+// password (hunt3r) is still a secret.
+const minSecretLen = 4
+
+// commonValues are values a secret-named variable holds that are settings,
+// not secrets; replacing them would destroy prose.
+var commonValues = []string{"true", "false", "yes", "no", "on", "off", "null", "none", "nil", "unset", "empty", "disabled", "enabled", "default"}
+
+// secretValue reports whether v (trimmed) is redacted: at least
+// minSecretLen bytes and not a common setting value. It is the one rule
+// for which values are too trivial to redact.
+func secretValue(v string) bool {
+	return len(v) >= minSecretLen && !slices.Contains(commonValues, strings.ToLower(v))
+}
 
 // Redactor replaces known secret values in text.
 type Redactor struct {
@@ -30,7 +42,7 @@ func NewRedactor(values ...string) *Redactor {
 	seen := map[string]bool{}
 	for _, v := range values {
 		v = strings.TrimSpace(v)
-		if len(v) < minSecretLen || seen[v] {
+		if !secretValue(v) || seen[v] {
 			continue
 		}
 		seen[v] = true
@@ -242,6 +254,9 @@ type secretSource interface {
 type redacting struct {
 	inner  Engine
 	static []string
+	// frames: the raw stdout is an HTTP stream whose deltas are redacted
+	// on the text they carry together (frameWriter).
+	frames bool
 }
 
 func (d *redacting) Call(ctx context.Context, req Request) Result {
@@ -254,7 +269,11 @@ func (d *redacting) Call(ctx context.Context, req Request) Result {
 		return d.inner.Call(ctx, req)
 	}
 	var f1, f2, f3 func()
-	req.Stdout, f1 = r.Writer(req.Stdout)
+	if d.frames {
+		req.Stdout, f1 = r.frameWriterFor(req.Stdout)
+	} else {
+		req.Stdout, f1 = r.Writer(req.Stdout)
+	}
 	req.Stderr, f2 = r.Writer(req.Stderr)
 	req.OnOutput, f3 = r.Func(req.OnOutput)
 	res := d.inner.Call(ctx, req)

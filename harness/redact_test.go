@@ -3,6 +3,10 @@ package harness
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,11 +15,13 @@ import (
 )
 
 func TestRedactorString(t *testing.T) {
-	r := NewRedactor("sk-abcdefgh12345", "short", "", "sk-abcdefgh12345-longer")
+	r := NewRedactor("sk-abcdefgh12345", "abc", "true", "", "sk-abcdefgh12345-longer", "hunt3r")
 	for in, want := range map[string]string{
 		"key=sk-abcdefgh12345 ok":           "key=" + Redacted + " ok",
 		"sk-abcdefgh12345-longer":           Redacted, // the longer secret whole
-		"short stays: values under 8 bytes": "short stays: values under 8 bytes",
+		"abc stays: values under 4 bytes":   "abc stays: values under 4 bytes",
+		"true stays: a setting, not secret": "true stays: a setting, not secret",
+		"pw hunt3r, a short password":       "pw " + Redacted + ", a short password",
 		"nothing here":                      "nothing here",
 	} {
 		if got := r.String(in); got != want {
@@ -88,4 +94,103 @@ func FuzzRedactorStream(f *testing.F) {
 			t.Fatalf("the secret survived: %q", out.String())
 		}
 	})
+}
+
+// TestAttackSecretSplitAcrossSSEDeltas: an OpenAI-compatible server that
+// echoes a secret in two deltas (as a model splits tokens) leaves it
+// neither in the answer nor in the raw file, which keeps the SSE frames.
+func TestAttackSecretSplitAcrossSSEDeltas(t *testing.T) {
+	const secret = "sk-localKEYabcdef0123456789"
+	t.Setenv("MOOT_TEST_SPLIT_TOKEN", secret)
+	cases := []struct {
+		name   string
+		pieces []string
+	}{
+		{"two deltas", []string{"key: sk-localKEYab", "cdef0123456789 end"}},
+		{"one char each", strings.Split("key: "+secret+" end", "")},
+		{"three deltas", []string{"key: sk-loc", "alKEYabcdef0", "123456789 end"}},
+		{"twice", []string{"a sk-localKEYab", "cdef0123456789 b sk-", "localKEYabcdef0123456789 end"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				for _, p := range c.pieces {
+					b, _ := json.Marshal(map[string]any{"id": "x", "object": "chat.completion.chunk", "model": "m",
+						"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": p}}}})
+					fmt.Fprintf(w, "data: %s\n\n", b)
+				}
+				fmt.Fprint(w, "data: [DONE]\n\n")
+			}))
+			defer srv.Close()
+			e := &EngineConfig{Name: "local", Kind: KindOpenAI, BaseURL: srv.URL + "/v1", Model: "m", ProjectAccess: "none"}
+			a, err := New(e, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw, errb bytes.Buffer
+			res := a.Call(context.Background(), Request{Role: bugfolder.RoleSolver, Prompt: "x", Timeout: 10 * time.Second, Stdout: &raw, Stderr: &errb})
+			if strings.Contains(res.Body, "localKEY") || !strings.Contains(res.Body, Redacted) {
+				t.Errorf("answer: %q", res.Body)
+			}
+			var text strings.Builder
+			for _, line := range strings.Split(raw.String(), "\n") {
+				if fr := parseFrame(line); fr.doc != nil {
+					text.WriteString(fr.text)
+				}
+			}
+			for _, half := range []string{"sk-localKEYab", "cdef0123456789", "localKEY"} {
+				if strings.Contains(raw.String(), half) || strings.Contains(text.String(), half) {
+					t.Errorf("the raw file holds %q:\n%s", half, raw.String())
+				}
+			}
+			if !strings.Contains(text.String(), "end") || !strings.Contains(text.String(), Redacted) || !strings.Contains(raw.String(), "[DONE]") {
+				t.Errorf("the raw file lost the text around the secret:\n%s", raw.String())
+			}
+		})
+	}
+}
+
+// FuzzFrameWriter: whatever the deltas and however the stream is cut, the
+// text the raw frames carry holds no secret, and what held none is kept.
+func FuzzFrameWriter(f *testing.F) {
+	f.Add("key: sk-secret-1", "23 end", "sk-secret-123", uint8(7))
+	f.Add("a", "b", "sk-secret-123", uint8(0))
+	f.Fuzz(func(t *testing.T, d1, d2, secret string, size uint8) {
+		r := NewRedactor(secret)
+		var stream strings.Builder
+		for _, d := range []string{d1, d2} {
+			b, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"delta": map[string]any{"content": d}}}})
+			fmt.Fprintf(&stream, "data: %s\n\n", b)
+		}
+		var out bytes.Buffer
+		w, flush := r.frameWriterFor(&out)
+		s, n := stream.String(), int(size)+1
+		for i := 0; i < len(s); i += n {
+			_, _ = w.Write([]byte(s[i:min(i+n, len(s))]))
+		}
+		flush()
+		text, orig := framesText(out.String()), framesText(s)
+		if r.Empty() {
+			return
+		}
+		v := strings.TrimSpace(secret)
+		if strings.Contains(text, v) && !strings.Contains(Redacted, v) {
+			t.Fatalf("the secret survived in %q", text)
+		}
+		if !strings.Contains(orig, v) && !strings.Contains(s, v) && text != orig {
+			t.Fatalf("text changed: %q from %q", text, orig)
+		}
+	})
+}
+
+// framesText joins the text the frames of a raw stream carry.
+func framesText(raw string) string {
+	var text strings.Builder
+	for _, line := range strings.Split(raw, "\n") {
+		if fr := parseFrame(line); fr.doc != nil {
+			text.WriteString(fr.text)
+		}
+	}
+	return text.String()
 }

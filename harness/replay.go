@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // Cassette is a recorded debate: for each call, the answer, its status and
@@ -47,7 +50,7 @@ func ParseCassette(name string, raw []byte) (*Cassette, error) {
 	dec := yaml.NewDecoder(strings.NewReader(bugfolder.NormalizeText(raw)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil {
-		return nil, &bugfolder.InputError{Path: name, Msg: "not a valid cassette: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+		return nil, &bugfolder.InputError{Path: name, Msg: "not a valid cassette (" + yamlWhere(err) + "); a cassette is version: 1 and a calls: list (see testdata/demo/cassette.yaml)"}
 	}
 	if c.Version != 1 {
 		return nil, &bugfolder.InputError{Path: name, Field: "version", Msg: fmt.Sprintf("%d is not a cassette version moot reads (1)", c.Version)}
@@ -103,16 +106,9 @@ type replay struct {
 }
 
 func newReplay(e *EngineConfig, o Options) (*replay, error) {
-	var raw []byte
-	if b, ok := o.Cassettes[e.Cassette]; ok {
-		raw = b
-	} else {
-		p := o.resolvePath(e.Cassette)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, &bugfolder.InputError{Path: p, Field: "engines." + e.Name + ".cassette", Msg: fmt.Sprintf("cannot be read: %v", err)}
-		}
-		raw = b
+	raw, err := readCassette(e, o)
+	if err != nil {
+		return nil, err
 	}
 	c, err := ParseCassette(e.Cassette, raw)
 	if err != nil {
@@ -234,4 +230,58 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// MaxCassetteBytes is the largest cassette moot reads.
+const MaxCassetteBytes = 16 << 20
+
+// readCassette reads a replay engine's cassette: an embedded one, or a
+// regular file of at most MaxCassetteBytes, opened beneath the project
+// when it lies there (a symlink cannot lead out, a FIFO never blocks). A
+// cassette outside the project is only named by a trusted engines file
+// (TrustReasons).
+func readCassette(e *EngineConfig, o Options) ([]byte, error) {
+	if b, ok := o.Cassettes[e.Cassette]; ok {
+		return b, nil
+	}
+	p := o.resolvePath(e.Cassette)
+	var raw []byte
+	var err error
+	if rel, ok := beneath(o.ProjectDir, p); ok {
+		var root *safefs.Root
+		if root, err = safefs.OpenRoot(o.ProjectDir, safefs.Beneath); err == nil {
+			raw, err = root.ReadFile(rel, MaxCassetteBytes)
+			root.Close()
+		}
+	} else {
+		raw, err = safefs.ReadFile(p, MaxCassetteBytes)
+	}
+	if err != nil {
+		return nil, &bugfolder.InputError{Path: p, Field: "engines." + e.Name + ".cassette", Msg: fmt.Sprintf("cannot be read (%v); a cassette is a regular file of at most %d MiB", err, MaxCassetteBytes>>20), Err: err}
+	}
+	return raw, nil
+}
+
+// beneath reports whether path lies inside dir, and its path relative to
+// dir.
+func beneath(dir, path string) (string, bool) {
+	if dir == "" || path == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// yamlWhere says where a YAML error is without quoting the file: a
+// cassette may name any file, and its lines must not reach the screen.
+func yamlWhere(err error) string {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		return "YAML error at line " + m[1]
+	}
+	return "not YAML"
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/google/renameio/v2"
 	"github.com/reversa/moot/internal/safefs"
@@ -19,14 +20,30 @@ import (
 // before it may be used from a cloned project: engines that run a command,
 // that point a client or a CLI at another endpoint (a base_url that is not
 // on this machine), or that set
-// or widen a child's environment (env, env_passthrough). Empty when the
-// file only names vendor engines at their default endpoints.
-func TrustReasons(c *Config) []string {
+// or widen a child's environment (env, env_passthrough), or that replay a
+// cassette outside project (any file moot could read). A command's
+// program files inside project are named with their sha256 (TrustSum
+// covers them). Empty when the file only names vendor engines at their
+// default endpoints.
+func TrustReasons(c *Config, project string) []string {
 	var out []string
 	for _, name := range c.Order {
 		e := c.Engines[name]
 		if e.Kind == KindCommand {
-			out = append(out, fmt.Sprintf("engine %s runs a command (%s)", name, argvString(e.Command)))
+			r := fmt.Sprintf("engine %s runs a command (%s)", name, argvString(e.Command))
+			for _, f := range commandFiles(e, c.Path, project) {
+				r += fmt.Sprintf("; its program %s has sha256 %s", f.path, f.sum)
+			}
+			out = append(out, r)
+		}
+		if e.Kind == KindReplay && e.Cassette != "" {
+			p := e.Cassette
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(configDirOf(c.Path), p)
+			}
+			if _, ok := beneath(project, p); !ok {
+				out = append(out, fmt.Sprintf("engine %s replays a cassette outside the project (%s)", name, p))
+			}
 		}
 		if e.BaseURL != "" && !IsLoopback(e.BaseURL) {
 			out = append(out, fmt.Sprintf("engine %s sends its calls to %s", name, e.BaseURL))
@@ -42,6 +59,61 @@ func TrustReasons(c *Config) []string {
 		if len(e.EnvPassthrough) > 0 {
 			out = append(out, fmt.Sprintf("engine %s passes through environment variables (%v)", name, e.EnvPassthrough))
 		}
+	}
+	return out
+}
+
+// TrustSum is what `moot trust` remembers of an engines file: the sha256
+// of its bytes, and, when its command engines run programs inside
+// project, of those programs too, so a replaced script needs trust again.
+func TrustSum(c *Config, project string) string {
+	h := sha256.New()
+	h.Write([]byte(c.SHA256))
+	files := 0
+	for _, name := range c.Order {
+		for _, f := range commandFiles(c.Engines[name], c.Path, project) {
+			fmt.Fprintf(h, "\x00%s\x00%s\x00%s", name, f.path, f.sum)
+			files++
+		}
+	}
+	if files == 0 {
+		return c.SHA256
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// programFile is a file a command engine runs, with its content's digest.
+type programFile struct{ path, sum string }
+
+// commandFiles lists the files inside project that a command engine's argv
+// names (its program, and a script given to an interpreter), resolved as
+// the adapter resolves them. A file that cannot be read counts with the
+// digest "unreadable".
+func commandFiles(e *EngineConfig, configPath, project string) []programFile {
+	if e.Kind != KindCommand || project == "" {
+		return nil
+	}
+	dir := configDirOf(configPath)
+	var out []programFile
+	for i, a := range e.Command {
+		if strings.Contains(a, "{") || (i > 0 && !strings.ContainsRune(a, '/')) {
+			continue
+		}
+		p := resolveProgram(a, dir)
+		if i > 0 && !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if _, ok := beneath(project, p); !ok {
+			continue
+		}
+		sum := fileSHA256(p)
+		if sum == "" {
+			if _, err := os.Lstat(p); err != nil {
+				continue
+			}
+			sum = "unreadable"
+		}
+		out = append(out, programFile{p, sum})
 	}
 	return out
 }

@@ -257,7 +257,7 @@ func (v *vendorCLI) Call(ctx context.Context, req Request) Result {
 	argv := append([]string{bin}, v.spec.args(c)...)
 	res := runProcess(ctx, proc{
 		argv: argv, env: c.env, dir: c.dir, stdin: req.Prompt, timeout: req.Timeout,
-		grace: v.opts.Grace, cap: v.opts.OutputCap, stdout: req.Stdout, stderr: req.Stderr, onOutput: req.OnOutput,
+		grace: v.opts.Grace, cap: v.opts.OutputCap, stdout: req.Stdout, stderr: req.Stderr, onOutput: req.OnOutput, group: req.Group,
 	}, v.spec.parser)
 	if c.storedAuth {
 		v.syncBack(c)
