@@ -738,7 +738,6 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.out.BugID = s.Bug.ID
 	m.deb = newLiveView(s)
 	m.deb.estUSD, m.deb.hasEstimate = m.cost.plan.USD, true
-	m.deb.callsPlanned = m.cost.plan.Calls.Total
 	m.deb.startedAt = m.clock()
 	m.deb.sessionStart = m.deb.startedAt
 	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil

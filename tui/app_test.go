@@ -207,7 +207,7 @@ func liveModel(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 	b := newBridge()
 	m.bridge, m.running = b, true
 	m.deb = newLiveView(s)
-	m.deb.callsPlanned, m.deb.startedAt = 10, fixedNow.Add(-42*time.Second)
+	m.deb.startedAt = fixedNow.Add(-42 * time.Second)
 	m.now = fixedNow
 	m.screen, m.tab = scrDebate, 1
 	at := fixedNow.Add(-40 * time.Second)

@@ -113,8 +113,9 @@ type debateView struct {
 	// when this session started (zero for a debate only shown).
 	prior        time.Duration
 	sessionStart time.Time
-	callsDone    int
-	callsPlanned int
+	// callsDone are the model calls made (every attempt, a retried one
+	// included); the planned total is computed by planned.
+	callsDone int
 	tokens       int
 	usd          float64
 	estUSD       float64
@@ -267,7 +268,6 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 			d.finishedAt = f.FinishedAt
 		}
 	}
-	d.callsPlanned = engine.Count(d.n, d.r, len(critics)).Total
 	d.startedAt = deb.StartedAt()
 	d.stamp = debateStamp(deb.Dir)
 	d.prior = sessionsTotal(deb.Events)
@@ -354,7 +354,6 @@ func (d *debateView) apply(ev engine.Event) {
 	switch ev.Type {
 	case engine.EvSetup:
 		d.dir = ev.Path
-		d.callsPlanned = ev.Calls
 		d.startedAt, d.sessionStart = ev.Time, ev.Time
 	case engine.EvResumed:
 		d.dir = ev.Path
@@ -417,15 +416,6 @@ func (d *debateView) apply(ev engine.Event) {
 				}
 			}
 		}
-		if ev.Choice == "retry" && ev.Point == "quorum" {
-			d.callsPlanned += ev.ExtraCalls
-		}
-		if ev.Choice == "continue" {
-			d.callsPlanned -= len(ev.Dropped) * (d.r - ev.Round)
-		}
-		if ev.Point == "judge" && ev.Choice == "retry" {
-			d.callsPlanned++
-		}
 	case engine.EvJudgeStarted:
 		d.current = d.r
 		d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
@@ -446,9 +436,30 @@ func (d *debateView) apply(ev engine.Event) {
 		d.finishedAt = ev.Time
 		d.live = false
 		if ev.Calls > 0 {
-			d.callsDone, d.tokens, d.usd = ev.Calls, ev.Tokens, ev.USD
+			// the engine's count of the files; never below the calls seen
+			d.callsDone, d.tokens, d.usd = max(d.callsDone, ev.Calls), ev.Tokens, ev.USD
 		}
 	}
+}
+
+// planned is the debate's planned total of calls: the calls made plus the
+// calls still to make (a call running, a pane not started and not
+// dropped, a judge without a verdict). Retries and swaps add to it as they
+// start, dropped solvers take from it, and it is never below callsDone.
+func (d *debateView) planned() int {
+	n := d.callsDone
+	outstanding := func(p *pane) bool { return p.status == "" || p.status == "running" }
+	for _, r := range d.rounds {
+		for _, p := range r.panes {
+			if outstanding(p) {
+				n++
+			}
+		}
+	}
+	if d.judge != nil && d.final == nil && d.winner == "" && outstanding(d.judge) {
+		n++
+	}
+	return n
 }
 
 // elapsed is how long the debate has run over all its sessions: the

@@ -374,11 +374,11 @@ func (m Model) debateHeader() string {
 	d := m.deb
 	state := m.stateWord()
 	long := []string{string(d.mode), fmt.Sprintf("round %d of %d", d.current, d.r), fmtDur(d.elapsed(m.now)),
-		fmt.Sprintf("calls %d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
+		fmt.Sprintf("calls %d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
 	short := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
-		fmt.Sprintf("%d/%d calls", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
+		fmt.Sprintf("%d/%d calls", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
 	tight := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
-		fmt.Sprintf("%d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()), m.money(d.usd)}
+		fmt.Sprintf("%d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()), m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
 	for _, figs := range [][]string{long, short, tight} {
 		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
