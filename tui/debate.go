@@ -116,9 +116,9 @@ type debateView struct {
 	// callsDone are the model calls made (every attempt, a retried one
 	// included); the planned total is computed by planned.
 	callsDone int
-	tokens       int
-	usd          float64
-	estUSD       float64
+	tokens    int
+	usd       float64
+	estUSD    float64
 	// state is running, waiting, judge-failed, cancelled or done.
 	state  string
 	reason string
