@@ -842,7 +842,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- quorumAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(quorumMenu(then.q, then.reply)))
+			cmds = append(cmds, m.openMenu(quorumMenu(then.q, then.reply, m.unpriced)))
 			m.zoom, m.help = false, false
 		}
 	case askJudgeMsg:
@@ -850,7 +850,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(judgeMenu(then.j, then.reply)))
+			cmds = append(cmds, m.openMenu(judgeMenu(then.j, then.reply, m.unpriced(m.deb.judge.engine))))
 			m.zoom, m.help = false, false
 		}
 	case runDoneMsg:
@@ -917,13 +917,13 @@ func (m Model) menuBack() (Model, tea.Cmd) {
 		m.menuHidden = true
 		return m, nil
 	case menuQuorumOther:
-		return m, m.openMenu(quorumMenu(mn.q, mn.qReply))
+		return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced))
 	case menuSwapEngine, menuTimeout:
 		return m, m.openMenu(otherMenu(mn))
 	case menuSwapConfirm:
 		return m, m.openMenu(swapMenu(mn, m.opts.Config, m.opts.Status))
 	case menuJudgeHuman:
-		return m, m.openMenu(judgeMenu(mn.j, mn.jReply))
+		return m, m.openMenu(judgeMenu(mn.j, mn.jReply, m.unpriced(m.deb.judge.engine)))
 	}
 	m.menu = nil
 	return m, nil
@@ -943,10 +943,10 @@ func (m Model) reopenMenu() (Model, tea.Cmd) {
 	case menuTrust:
 		return m.trustAnswered("quit")
 	case menuJudge, menuJudgeHuman:
-		cmd := m.openMenu(judgeMenu(mn.j, mn.jReply))
+		cmd := m.openMenu(judgeMenu(mn.j, mn.jReply, m.unpriced(m.deb.judge.engine)))
 		return m, cmd
 	default:
-		cmd := m.openMenu(quorumMenu(mn.q, mn.qReply))
+		cmd := m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced))
 		return m, cmd
 	}
 }
@@ -987,7 +987,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 	case menuQuorumOther:
 		switch mn.choice {
 		case "back":
-			return next(quorumMenu(mn.q, mn.qReply))
+			return next(quorumMenu(mn.q, mn.qReply, m.unpriced))
 		case "swap":
 			return next(swapMenu(mn, m.opts.Config, m.opts.Status))
 		case "timeout":
@@ -997,7 +997,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		}
 	case menuSwapEngine:
 		if mn.engine == "" {
-			return next(quorumMenu(mn.q, mn.qReply))
+			return next(quorumMenu(mn.q, mn.qReply, m.unpriced))
 		}
 		if ec, ok := m.opts.Config.Engines[mn.engine]; ok && ec.External {
 			return next(swapConfirmMenu(mn))
@@ -1005,7 +1005,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		return answerQ(engine.QuorumDecision{Choice: engine.QuorumSwap, SolverID: mn.solver, Engine: mn.engine})
 	case menuSwapConfirm:
 		if !mn.confirm {
-			return next(quorumMenu(mn.q, mn.qReply))
+			return next(quorumMenu(mn.q, mn.qReply, m.unpriced))
 		}
 		return answerQ(engine.QuorumDecision{Choice: engine.QuorumSwap, SolverID: mn.solver, Engine: mn.engine})
 	case menuTimeout:
@@ -1022,7 +1022,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		}
 	case menuJudgeHuman:
 		if mn.label == "" {
-			return next(judgeMenu(mn.j, mn.jReply))
+			return next(judgeMenu(mn.j, mn.jReply, m.unpriced(m.deb.judge.engine)))
 		}
 		return answerJ(engine.JudgeDecision{Choice: engine.JudgeHuman, Winner: mn.label})
 	case menuQuit:

@@ -293,7 +293,7 @@ func TestQuorumMenu(t *testing.T) {
 	reply := make(chan quorumAnswer, 1)
 	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
 	text := screenText(m, f.proj)
-	order := []string{"Quorum lost in round 1", "agente-2  timeout", "agente-3  invalid-output", "Continue with the 1 valid solver (saves 2 calls)", "Retry the 2 failed (+2 calls, ≈$0.01)", "Cancel", "Other…"}
+	order := []string{"Quorum lost in round 1", "agente-2  timeout", "agente-3  invalid-output", "Continue with the 1 valid solver (saves 2 calls)", "Retry the 2 failed (+2 calls, ≈$0.01+unknown)", "Cancel", "Other…"}
 	last := -1
 	for _, want := range order {
 		i := strings.Index(text, want)
@@ -364,7 +364,7 @@ func TestJudgeMenu(t *testing.T) {
 	reply := make(chan judgeAnswer, 1)
 	m = pump(t, m, engineMsg{then: askJudgeMsg{j, reply}})
 	text := screenText(m, f.proj)
-	for _, want := range []string{"The judge failed (attempt 1)", "names no label", "Retry the judge (+1 call, ≈$0.0040)", "Choose the winner myself", "Cancel"} {
+	for _, want := range []string{"The judge failed (attempt 1)", "names no label", "Retry the judge (+1 call, ≈$0.0040+unknown)", "Choose the winner myself", "Cancel"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("judge menu lacks %q", want)
 		}

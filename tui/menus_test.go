@@ -104,3 +104,32 @@ func TestMenusBackPaths(t *testing.T) {
 		t.Errorf("the menu's keys line:\n%s", screenText(m, f.proj))
 	}
 }
+
+// TestUnknownPriceNeverZero: a figure with no price behind it reads
+// "unknown" in the menus, the Final tab and the cost screen's total,
+// never "$0.00".
+func TestUnknownPriceNeverZero(t *testing.T) {
+	for _, c := range []struct {
+		usd     float64
+		unknown bool
+		want    string
+	}{
+		{0, true, "≈unknown"},
+		{0.5, true, "≈$0.50+unknown"},
+		{0, false, "≈$0.00"},
+		{0.5, false, "≈$0.50"},
+	} {
+		if got := estimate(c.usd, c.unknown); got != c.want {
+			t.Errorf("estimate(%v, %v) = %q, want %q", c.usd, c.unknown, got, c.want)
+		}
+	}
+	q := quorumMenu(quorumLoss(), make(chan quorumAnswer, 1), func(...string) bool { return true })
+	j := judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), true)
+	m, _ := liveModel(t, newFixture(t), 120, 34)
+	for _, mn := range []*menu{q, j} {
+		m.openMenu(mn)
+		if text := m.menu.form.View(); strings.Contains(text, "$0.00") || !strings.Contains(text, "≈unknown") {
+			t.Errorf("menu with no price:\n%s", text)
+		}
+	}
+}

@@ -252,10 +252,7 @@ func (m Model) viewCost() string {
 			}
 			row(name, e.Roles, fmt.Sprint(e.Calls), "≈"+fmtTokens(e.Input), "≈"+fmtTokens(e.Output), cost)
 		}
-		total := "≈" + engine.USD(p.USD)
-		if !p.USDKnown {
-			total += "+unknown"
-		}
+		total := estimate(p.USD, !p.USDKnown)
 		row("total", "", fmt.Sprint(p.Calls.Total), "≈"+fmtTokens(p.Input), "≈"+fmtTokens(p.Output), m.st.Bold.Render(total))
 		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
 		if len(p.Warnings) > 0 {
@@ -413,22 +410,37 @@ func (m Model) stateNote() string {
 
 // money prints a debate's cost so far; "unknown" when an engine in it has
 // no known price and nothing priced was spent.
-func (m Model) money(usd float64) string {
-	if !m.priceUnknown() {
+func (m Model) money(usd float64) string { return moneyOf(usd, m.priceUnknown()) }
+
+// moneyOf prints an amount, "unknown" when some of it has no price behind
+// it and nothing priced was counted, the amount and "+unknown" otherwise.
+func moneyOf(usd float64, unknown bool) string {
+	switch {
+	case !unknown:
 		return engine.USD(usd)
-	}
-	if usd > 0 {
+	case usd > 0:
 		return engine.USD(usd) + "+unknown"
 	}
 	return "unknown"
 }
 
+// estimate prints an estimated amount ("≈$0.12", "≈unknown").
+func estimate(usd float64, unknown bool) string { return "≈" + moneyOf(usd, unknown) }
+
 // priceUnknown reports whether an engine of the debate has no price.
 func (m Model) priceUnknown() bool {
-	if m.opts.Config == nil || m.deb == nil {
+	if m.deb == nil {
 		return false
 	}
-	for _, name := range m.deb.engines() {
+	return m.unpriced(m.deb.engines()...)
+}
+
+// unpriced reports whether one of the engines named has no known price.
+func (m Model) unpriced(names ...string) bool {
+	if m.opts.Config == nil {
+		return false
+	}
+	for _, name := range names {
 		ec, err := m.opts.Config.Engine(name)
 		if err != nil || harness.LimitsOf(ec).Price == nil {
 			return true
@@ -520,9 +532,9 @@ func (m Model) viewFinal(h int) string {
 			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted idea (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
 		}
 	}
-	cost := "cost: " + engine.USD(d.usd)
+	cost := "cost: " + m.money(d.usd)
 	if d.hasEstimate {
-		cost += fmt.Sprintf(" actual vs ≈%s estimated", engine.USD(d.estUSD))
+		cost += fmt.Sprintf(" actual vs %s estimated", estimate(d.estUSD, m.priceUnknown()))
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
