@@ -526,7 +526,15 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, c
 	}
 	switch {
-	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
+	case key.Matches(msg, m.keys.Back):
+		// esc clears an applied filter; on the plain list it does nothing
+		// (q quits)
+		if b.filter.Value() != "" {
+			b.filter.SetValue("")
+			b.refilter()
+			b.keepVisible(listH)
+		}
+	case key.Matches(msg, m.keys.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, m.keys.Help):
 		m.help = true

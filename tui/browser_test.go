@@ -200,3 +200,34 @@ func TestBrowserFlowOn2000Bugs(t *testing.T) {
 		t.Errorf("opened %s, want the last bug %s", final.out.Dir, want)
 	}
 }
+
+// TestBrowserEscDoesNotQuit: esc clears an applied filter and, on the plain
+// list, does nothing; q quits.
+func TestBrowserEscDoesNotQuit(t *testing.T) {
+	m := loadBrowser(t, newFixture(t), 80, 24)
+	all := len(m.browser.visible)
+	m = keys(t, m, "/", "K", "4", "M", "enter")
+	if len(m.browser.visible) == all {
+		t.Fatal("the filter matched everything")
+	}
+	next, cmd := m.Update(keyMsg("esc"))
+	m = next.(Model)
+	if isQuit(cmd) || m.browser.filter.Value() != "" || len(m.browser.visible) != all {
+		t.Errorf("esc on an applied filter: quit %v, filter %q, %d rows", isQuit(cmd), m.browser.filter.Value(), len(m.browser.visible))
+	}
+	if _, cmd := m.Update(keyMsg("esc")); isQuit(cmd) {
+		t.Error("esc on the plain list quit")
+	}
+	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
+		t.Error("q did not quit")
+	}
+}
+
+// isQuit reports whether a command quits the program.
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
