@@ -23,6 +23,9 @@ func TestQuorumMenuLetsYouRead(t *testing.T) {
 		m, _ := liveModel(t, f, size[0], size[1])
 		reply := make(chan quorumAnswer, 1)
 		m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), reply}})
+		if foot := lastLine(screenText(m, f.proj)); foot != "↑/↓ choose · enter confirm · esc read the panes first" {
+			t.Errorf("%dx%d footer with the menu open: %q", size[0], size[1], foot)
+		}
 		m = keys(t, m, "esc")
 		if m.menu == nil || !m.menuHidden {
 			t.Fatalf("esc must step the menu aside, not drop it")
@@ -132,4 +135,10 @@ func TestUnknownPriceNeverZero(t *testing.T) {
 			t.Errorf("menu with no price:\n%s", text)
 		}
 	}
+}
+
+// lastLine is the last non-blank line of a frame (its footer).
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -357,6 +357,9 @@ func (m Model) viewDebate() string {
 		return head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" +
 			m.st.Warning.Render(ansi.Truncate("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom", m.w, "…"))
 	}
+	if m.menu != nil && !m.menuHidden {
+		help = m.menuKeys() // the panes' keys do not work while it is open
+	}
 	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
 	if m.menu != nil && !m.menuHidden {
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(m.menuKeys())))
