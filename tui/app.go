@@ -814,8 +814,11 @@ func (m Model) refreshDebate(msg debateLoadedMsg) Model {
 // leave stops a running debate (it stays resumable) and exits when the
 // engine has written its last event.
 func (m Model) leave() (Model, tea.Cmd) {
-	m.out.Left = true
 	m.menu = nil
+	if !m.running { // it finished meanwhile: nothing to stop, nothing to resume
+		return m, tea.Quit
+	}
+	m.out.Left = true
 	if m.bridge != nil {
 		m.bridge.cancel()
 	}
@@ -863,6 +866,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		}
 	case runDoneMsg:
 		m.running = false
+		if m.menu != nil && m.menu.kind == menuQuit {
+			m.menu = nil // "leave this debate?" has no object any more
+		}
 		var changed *engine.EngineChangeError
 		if errors.As(then.err, &changed) && !m.acceptEngines && !m.out.Left {
 			m.out.Err = then.err // leaving without accepting exits 2

@@ -538,3 +538,41 @@ func TestTrustMenuBeforeAnyProbe(t *testing.T) {
 		t.Errorf("Trust it: trusted %d times, menu %v", trusted, m.menu)
 	}
 }
+
+// TestLeaveDialogWhenTheDebateFinishes: the debate ends while "leave this
+// debate?" is open: the dialog closes, and a leave answered just as it
+// ends quits at once as finished (no hang, not "resumable").
+func TestLeaveDialogWhenTheDebateFinishes(t *testing.T) {
+	f := newFixture(t)
+	done := engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeDone}}}
+	m, _ := liveModel(t, f, 80, 24)
+	m = keys(t, m, "q")
+	m = pump(t, m, done)
+	if m.menu != nil {
+		t.Errorf("the leave dialog stayed open after the end:\n%s", screenText(m, f.proj))
+	}
+	m, _ = liveModel(t, f, 80, 24)
+	m = keys(t, m, "q", "up")
+	m.running = false // the end arrived, the dialog not closed yet
+	m, quits := pumpQuits(m, keyMsg("enter"))
+	if m.out.Left || !quits {
+		t.Errorf("leave after the end: left %v, quits %v", m.out.Left, quits)
+	}
+}
+
+// pumpQuits is pump that reports whether the model asked to quit.
+func pumpQuits(m Model, msg tea.Msg) (Model, bool) {
+	queue, quits := []tea.Msg{msg}, false
+	for steps := 0; len(queue) > 0 && steps < 500; steps++ {
+		next := queue[0]
+		queue = queue[1:]
+		if _, ok := next.(tea.QuitMsg); ok {
+			quits = true
+			continue
+		}
+		nm, cmd := m.Update(next)
+		m = nm.(Model)
+		queue = append(queue, run(cmd)...)
+	}
+	return m, quits
+}
