@@ -145,7 +145,10 @@ type Model struct {
 
 	status      string
 	statusUntil time.Time
-	out         Outcome
+	// errShown is set while the footer shows the error a run ended with:
+	// it stays until a key, and that key dismisses it (and its exit code).
+	errShown bool
+	out      Outcome
 }
 
 // costState is the cost screen: the plan and the focused button.
@@ -447,6 +450,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m.leave()
 		}
 		return m, tea.Quit
+	}
+	if m.errShown { // a key dismisses the error: it no longer decides the exit
+		m.errShown, m.status, m.out.Err = false, "", nil
+		if m.deb != nil && m.deb.state == "error" {
+			m.deb.reason = ""
+		}
+		return m, nil
 	}
 	if m.menu != nil && !m.menuHidden {
 		if key.Matches(msg, m.keys.Back) {
@@ -883,6 +893,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if then.err != nil {
 			m.deb.state = "error"
 			m.deb.reason = then.err.Error()
+			if !m.out.Left {
+				m.status, m.statusUntil, m.errShown = then.err.Error(), m.clock().Add(24*time.Hour), true
+			}
 		}
 		m.deb.live = false
 		if m.deb.finishedAt.IsZero() {

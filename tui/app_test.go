@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"context"
 	"image/color"
 	"strings"
@@ -575,4 +576,25 @@ func pumpQuits(m Model, msg tea.Msg) (Model, bool) {
 		queue = append(queue, run(cmd)...)
 	}
 	return m, quits
+}
+
+// TestRunErrorStaysUntilAKey: the error a run ends with stays in the
+// footer (a refresh or a tick does not replace it) until a key, and once
+// dismissed it no longer decides the exit code.
+func TestRunErrorStaysUntilAKey(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 80, 24)
+	m = pump(t, m, engineMsg{then: runDoneMsg{err: errors.New("resume refused: the bug changed")}})
+	m = pump(t, m, tickMsg(fixedNow.Add(time.Minute)))
+	m.now = fixedNow.Add(time.Minute)
+	if foot := lastLine(screenText(m, f.proj)); !strings.Contains(foot, "resume refused") {
+		t.Errorf("the error left the footer: %q", foot)
+	}
+	if m.out.Err == nil {
+		t.Fatal("the error is not kept while shown")
+	}
+	m = keys(t, m, "j")
+	if foot := lastLine(screenText(m, f.proj)); strings.Contains(foot, "resume refused") || m.out.Err != nil {
+		t.Errorf("after a key: footer %q, exit error %v", foot, m.out.Err)
+	}
 }
