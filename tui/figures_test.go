@@ -113,3 +113,27 @@ func TestCallCounterNeverExceeded(t *testing.T) {
 		t.Errorf("a lower count at the end took the counter down to %d", d.callsDone)
 	}
 }
+
+// TestOneStatusWordForAnUnheldDebate: a moot-run debate no process holds
+// is "running" (CLI.md's word) in the browser, the header and the footer;
+// nothing calls it "interrupted".
+func TestOneStatusWordForAnUnheldDebate(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "9")
+	log := `{"type":"setup","time":"` + fixedNow.Add(-time.Hour).Format(time.RFC3339Nano) + `"}` + "\n"
+	if err := os.WriteFile(filepath.Join(bug.Dir, bugfolder.DebateDir, "events.jsonl"), []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := loadBrowser(t, f, 140, 45)
+	if text := screenText(m, f.proj); strings.Contains(text, "interrupted") || !strings.Contains(text, "running") {
+		t.Errorf("browser:\n%s", text)
+	}
+	m = keys(t, m, "j", "enter")
+	text := screenText(m, f.proj)
+	if strings.Contains(text, "interrupted") || !strings.Contains(strings.SplitN(text, "\n", 2)[0], "running") {
+		t.Errorf("debate view:\n%s", text)
+	}
+	if !strings.Contains(lastLine(text), "r resumes it") {
+		t.Errorf("footer %q", lastLine(text))
+	}
+}

@@ -408,7 +408,7 @@ func (m Model) stateNote() string {
 	case d.heldBy != "":
 		return "another moot process runs this debate: " + d.heldBy
 	}
-	return "no moot process runs this debate (interrupted): r resumes it"
+	return "no moot process runs this debate now: r resumes it where it stopped"
 }
 
 // money prints a debate's cost so far; "unknown" when an engine in it has
