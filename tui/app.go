@@ -157,6 +157,8 @@ type costState struct {
 	plan   *engine.Plan
 	err    error
 	button int
+	// scroll is the first line shown of what stands above the buttons.
+	scroll int
 	// startWhenReady is set when Start was chosen while P was still being
 	// assembled: the debate starts as soon as its plan is ready.
 	startWhenReady bool
@@ -695,7 +697,16 @@ func (m *Model) planCost() {
 }
 
 func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	page := max(1, m.costAvail()-1)
 	switch {
+	case key.Matches(msg, m.keys.Up):
+		m.cost.scroll = m.clampCostScroll(m.cost.scroll - 1)
+	case key.Matches(msg, m.keys.Down):
+		m.cost.scroll = m.clampCostScroll(m.cost.scroll + 1)
+	case key.Matches(msg, m.keys.PageUp):
+		m.cost.scroll = m.clampCostScroll(m.cost.scroll - page)
+	case key.Matches(msg, m.keys.PageDown):
+		m.cost.scroll = m.clampCostScroll(m.cost.scroll + page)
 	case key.Matches(msg, m.keys.Left), msg.String() == "shift+tab":
 		m.cost.button = (m.cost.button + 2) % 3
 	case key.Matches(msg, m.keys.Right), msg.String() == "tab":

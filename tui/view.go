@@ -214,6 +214,47 @@ func (m Model) viewWizard() string {
 }
 
 func (m Model) viewCost() string {
+	lines := strings.Split(m.costText(), "\n")
+	avail := m.costAvail()
+	if len(lines) > avail { // the buttons stay; what stands above scrolls
+		from := m.clampCostScroll(m.cost.scroll)
+		shown := lines[from : from+avail-1]
+		more := len(lines) - from - len(shown)
+		note := fmt.Sprintf("  +%d more (↓ pgdn scroll)", more)
+		if more == 0 {
+			note = "  (↑ pgup scroll back)"
+		}
+		lines = append(shown, m.st.Subtle.Render(note))
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(lines, "\n") + "\n\n  ")
+	for i, label := range []string{"Start", "Edit", "Cancel"} {
+		if i == m.cost.button {
+			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
+		} else {
+			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
+		}
+	}
+	b.WriteString("\n")
+	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
+	esc := "esc cancel"
+	if m.wiz != nil {
+		esc = "esc back to the setup"
+	}
+	return body + "\n" + m.footer("←/→ choose · enter confirm · "+esc)
+}
+
+// costAvail is how many lines the cost screen has above its buttons.
+func (m Model) costAvail() int { return max(2, m.lay.costH-2) }
+
+// clampCostScroll keeps the cost screen's scroll within its text.
+func (m Model) clampCostScroll(n int) int {
+	over := strings.Count(m.costText(), "\n") + 1 - (m.costAvail() - 1)
+	return max(0, min(n, over))
+}
+
+// costText is what the cost screen shows above its buttons.
+func (m Model) costText() string {
 	c := m.cost
 	s := c.setup
 	var b strings.Builder
@@ -268,21 +309,7 @@ func (m Model) viewCost() string {
 			}
 		}
 	}
-	b.WriteString("\n  ")
-	for i, label := range []string{"Start", "Edit", "Cancel"} {
-		if i == m.cost.button {
-			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
-		} else {
-			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
-		}
-	}
-	b.WriteString("\n")
-	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
-	esc := "esc cancel"
-	if m.wiz != nil {
-		esc = "esc back to the setup"
-	}
-	return body + "\n" + m.footer("←/→ choose · enter confirm · "+esc)
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // wrapIndent wraps text to width, indenting continuation lines.
