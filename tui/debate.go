@@ -125,6 +125,9 @@ type debateView struct {
 	winner string
 	live   bool
 	notes  []string
+	// judgeFailed is set while the judge's last attempt failed and no
+	// verdict followed (a cancelled debate keeps it).
+	judgeFailed bool
 	// final is the parsed final answer once there is one.
 	final *bugfolder.Final
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
@@ -259,6 +262,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.winner = deb.Lang.LabelName(deb.Final.Winner)
 		d.final = deb.Final
 	}
+	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
 	d.tokens, d.usd = deb.Totals()
 	// the files' count (raw attempts, retries included) and the log's agree
 	// on a debate moot wrote; a log kept without raw files may count more
@@ -421,10 +425,10 @@ func (d *debateView) apply(ev engine.Event) {
 		d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
 		d.judge.setText("")
 	case engine.EvJudgeFailed:
-		d.state = "judge-failed"
+		d.state, d.judgeFailed = "judge-failed", true
 		d.judge.err = ev.Reason
 	case engine.EvJudgeFinished:
-		d.winner = ev.Winner
+		d.winner, d.judgeFailed = ev.Winner, false
 		if d.dir != "" {
 			d.judge.path = filepath.Join(d.dir, d.lang.Names().Final)
 		}

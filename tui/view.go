@@ -526,7 +526,7 @@ func (m Model) finalDocWidth() int { return m.w - 2 }
 // degraded, health, cost against the estimate, convergence, the answer.
 func (m Model) viewFinal(h int) string {
 	d := m.deb
-	if d.state == "judge-failed" && !m.running && m.menu == nil {
+	if (d.state == "judge-failed" || d.state == "cancelled" && d.judgeFailed) && !m.running && m.menu == nil {
 		return m.viewJudgeFailed(h)
 	}
 	if m.running || d.judge.path == "" {
@@ -587,6 +587,9 @@ func (m Model) viewJudgeFailed(h int) string {
 		m.st.Warning.Render(wrapText("why: "+clipLine(why, 400), w)),
 		"Nothing is invented: every attempt is kept in the judge's folder.",
 		"",
+	}
+	if d.state == "cancelled" {
+		lines = append(lines, "The debate was cancelled at the judge menu; resuming asks again.")
 	}
 	switch {
 	case d.heldBy != "":
