@@ -346,9 +346,14 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 	}
 	fg := border.GetBorderTopForeground()
 	edge := lipgloss.NewStyle().Foreground(fg)
-	bar := edge.Render("│")
+	// the focused pane's border is heavy: seen without colour (NO_COLOR)
+	tl, tr, bl, br, hz, vt := "╭", "╮", "╰", "╯", "─", "│"
+	if focused {
+		tl, tr, bl, br, hz, vt = "┏", "┓", "┗", "┛", "━", "┃"
+	}
+	bar := edge.Render(vt)
 	out := make([]string, 0, h)
-	out = append(out, edge.Render("╭"+strings.Repeat("─", innerW)+"╮"))
+	out = append(out, edge.Render(tl+strings.Repeat(hz, innerW)+tr))
 	for i := 0; i < innerH; i++ {
 		line := ""
 		if i < len(content) {
@@ -356,7 +361,7 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 		}
 		out = append(out, bar+fitCells(line, innerW)+bar)
 	}
-	out = append(out, edge.Render("╰"+strings.Repeat("─", innerW)+"╯"))
+	out = append(out, edge.Render(bl+strings.Repeat(hz, innerW)+br))
 	for len(out) < h {
 		out = append(out, strings.Repeat(" ", w))
 	}

@@ -56,3 +56,28 @@ func TestHabits(t *testing.T) {
 		t.Error("a document rendered for the dark background was kept on a light one")
 	}
 }
+
+// TestFocusVisibleWithoutColour: with colours stripped (NO_COLOR) the
+// focused pane still stands out: its border alone is heavy, and it moves
+// with the focus.
+func TestFocusVisibleWithoutColour(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 140, 45)
+	col := func(m Model) int {
+		text := screenText(m, f.proj)
+		if strings.Count(text, "┏") != 1 {
+			t.Fatalf("want one heavy-bordered pane:\n%s", text)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if i := strings.Index(l, "┏"); i >= 0 {
+				return len([]rune(l[:i]))
+			}
+		}
+		return -1
+	}
+	before := col(m)
+	m = keys(t, m, "right")
+	if after := col(m); after <= before {
+		t.Errorf("the heavy border did not follow the focus: column %d → %d", before, after)
+	}
+}
