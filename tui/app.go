@@ -128,6 +128,9 @@ type Model struct {
 	focus  int
 	zoom   bool
 	zoomVP viewport.Model
+	// zoomHold is set when the user scrolled the zoom up: text that
+	// arrives, a finish or a re-render leave it where it is.
+	zoomHold bool
 	conv   []convRow
 	menu   *menu
 	// menuHidden is set while the engineer reads the panes and the open
@@ -410,8 +413,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.docs[msg.key] = msg.out
 		if m.zoom && m.zoomDocKey() == msg.key {
+			off := m.zoomVP.YOffset()
 			m.zoomVP.SetContent(msg.out)
 			m.zoomVP.GotoTop()
+			if m.zoomHold {
+				m.zoomVP.SetYOffset(off) // the user's place, through the re-render
+			}
 		}
 	case convergenceMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
@@ -917,7 +924,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		}
 		cmds = append(cmds, notify(m.deb.bugID+" finished: "+m.deb.state))
 		if then.res != nil && then.res.Outcome == engine.OutcomeDone {
-			m.tab = m.finalTab()
+			if !m.zoom { // a zoom stays on what the user opened
+				m.tab = m.finalTab()
+			}
 			m.deb.judge.path = filepath.Join(m.deb.dir, m.deb.lang.Names().Final)
 			cmds = append(cmds, loadFinalCmd(m.deb.dir, m.deb.judge.path))
 		}
