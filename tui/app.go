@@ -131,8 +131,8 @@ type Model struct {
 	// zoomHold is set when the user scrolled the zoom up: text that
 	// arrives, a finish or a re-render leave it where it is.
 	zoomHold bool
-	conv   []convRow
-	menu   *menu
+	conv     []convRow
+	menu     *menu
 	// menuHidden is set while the engineer reads the panes and the open
 	// menu waits (esc on a decision menu; m brings it back).
 	menuHidden bool
