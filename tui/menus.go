@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,7 +105,12 @@ func otherMenu(prev *menu) *menu {
 			huh.NewOption("Pause: stop here, resume later with moot resume", "pause"),
 			huh.NewOption("← Back to the quorum menu", "back"),
 		).Value(&m.choice)),
-		huh.NewGroup(huh.NewSelect[string]().Title("Which failed solver?").Options(solvers...).Value(&m.solver)).
+		huh.NewGroup(huh.NewSelect[string]().Title("Which failed solver?").OptionsFunc(func() []huh.Option[string] {
+			if m.choice == "timeout" && len(solvers) > 1 { // one timeout for them all
+				return append(slices.Clone(solvers), huh.NewOption(fmt.Sprintf("All %d failed solvers", len(solvers)), engine.AllFailed))
+			}
+			return solvers
+		}, &m.choice).Value(&m.solver)).
 			WithHideFunc(func() bool { return m.choice == "back" || m.choice == "pause" }),
 	)
 	return m
@@ -162,8 +168,12 @@ func swapConfirmMenu(prev *menu) *menu {
 // timeoutMenu asks a failed solver's new timeout.
 func timeoutMenu(prev *menu) *menu {
 	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver}
+	who := m.solver
+	if who == engine.AllFailed {
+		who = "every failed solver"
+	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", m.solver)).Description("an amendment, recorded; the solver is called again with it").
+		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", who)).Description("an amendment, recorded; the solver is called again with it").
 			Placeholder("e.g. 20m").Value(&m.timeout).Validate(func(s string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(s))
 			if err != nil || d <= 0 {

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -141,4 +142,26 @@ func TestUnknownPriceNeverZero(t *testing.T) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// TestTimeoutForAllFailedSolvers: Other… → change a timeout offers "All
+// failed solvers", and the answer carries engine.AllFailed.
+func TestTimeoutForAllFailedSolvers(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 100, 34)
+	reply := make(chan quorumAnswer, 1)
+	m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), reply}})
+	m = keys(t, m, "down", "down", "down", "enter", "down", "enter")
+	if text := screenText(m, f.proj); !strings.Contains(text, "All 2 failed solvers") {
+		t.Fatalf("no 'all failed solvers' entry:\n%s", text)
+	}
+	m = keys(t, m, "down", "down", "enter")
+	if m.menu == nil || m.menu.kind != menuTimeout || !strings.Contains(screenText(m, f.proj), "every failed solver") {
+		t.Fatalf("timeout menu:\n%s", screenText(m, f.proj))
+	}
+	m = keys(t, m, "2", "0", "m", "enter")
+	a := recv(t, reply)
+	if a.d.Choice != engine.QuorumSetTimeout || a.d.SolverID != engine.AllFailed || a.d.Timeout != 20*time.Minute {
+		t.Errorf("answer %+v", a.d)
+	}
 }
