@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -86,7 +87,17 @@ func (m Model) footer(help string) string {
 	if m.status != "" && m.clock().Before(m.statusUntil) {
 		return m.st.Warning.Render(ansi.Truncate(m.status, m.w, "…"))
 	}
-	return m.st.StatusBar.Render(ansi.Truncate(help, m.w, "…"))
+	return m.st.StatusBar.Render(ansi.Truncate(fitHelp(help, m.w), m.w, "…"))
+}
+
+// fitHelp shortens a key help line to a width by dropping keys from its
+// middle: the last two ("? keys · q quit") stay.
+func fitHelp(help string, w int) string {
+	parts := strings.Split(help, " · ")
+	for len(parts) > 2 && ansi.StringWidth(strings.Join(parts, " · ")) > w {
+		parts = slices.Delete(parts, len(parts)-3, len(parts)-2)
+	}
+	return strings.Join(parts, " · ")
 }
 
 func (m Model) viewBrowser() string {
