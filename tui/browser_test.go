@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -230,4 +231,23 @@ func isQuit(cmd tea.Cmd) bool {
 	}
 	_, ok := cmd().(tea.QuitMsg)
 	return ok
+}
+
+// TestSortPutsUnknownCostsLast: sorted by cost, bugs with no debate or no
+// known cost come after every known cost, a known $0.00 included.
+func TestSortPutsUnknownCostsLast(t *testing.T) {
+	b := &browser{sortBy: "cost"}
+	for _, s := range []*bugfolder.Summary{
+		{Count: 0},                    // no debate: "—"
+		{Count: 1, CostUSD: 0},        // a free engine: $0.00
+		{Count: 1, CostUnknown: true}, // unknown
+		{Count: 1, CostUSD: 0.5},      // $0.50
+	} {
+		b.rows = append(b.rows, &browserRow{sum: s})
+	}
+	order := []int{0, 1, 2, 3}
+	slices.SortStableFunc(order, b.less)
+	if want := []int{3, 1, 0, 2}; !slices.Equal(order, want) {
+		t.Errorf("by cost: %v, want %v", order, want)
+	}
 }
