@@ -157,7 +157,7 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 		if d.Holder != nil && d.HolderAlive {
 			return fmt.Sprintf("being written now by %s", d.Holder)
 		}
-		return fmt.Sprintf("interrupted: `moot resume %s` continues it where it stopped", bug.ID)
+		return fmt.Sprintf("no moot process runs it now: `moot resume %s` continues it where it stopped", bug.ID)
 	case bugfolder.StateWaiting:
 		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), bug.ID)
 	case bugfolder.StateJudgeFailed:

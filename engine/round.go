@@ -658,6 +658,12 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 				return asked, err
 			}
 		case QuorumSwap, QuorumSetTimeout:
+			if d.Choice == QuorumSetTimeout && d.SolverID == AllFailed && d.Timeout > 0 {
+				if err := r.timeoutAll(ctx, k, dec, by, failedIDs, d.Timeout); err != nil {
+					return asked, err
+				}
+				break
+			}
 			if !contains(failedIDs, d.SolverID) {
 				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("%q is not a failed solver of round %d; nothing changed", d.SolverID, k)})
 				continue
@@ -696,6 +702,20 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 			return asked, fmt.Errorf("unknown quorum decision %q", d.Choice)
 		}
 	}
+}
+
+// timeoutAll gives every failed solver of round k a new timeout (an
+// amendment each, recorded) and calls them again.
+func (r *runner) timeoutAll(ctx context.Context, k int, dec Event, by string, failedIDs []string, t time.Duration) error {
+	for _, id := range failedIDs {
+		one := dec
+		one.Timeout, one.SolverID, one.ExtraCalls = t, id, 1
+		one.ExtraUSD = r.estimateCall(r.engineOf[id], bugfolder.RoleSolver)
+		r.emit(one)
+		r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(QuorumSetTimeout), By: by, SolverID: id})
+		r.amend(id, "", t, k, by)
+	}
+	return r.runCalls(ctx, k, failedIDs)
 }
 
 // useEngine checks a swap target and builds its adapter.

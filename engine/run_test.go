@@ -280,6 +280,29 @@ func TestChangeTimeoutAndPause(t *testing.T) {
 	}
 }
 
+// TestChangeTimeoutForAllFailed: one timeout change for every failed
+// solver amends each of them and calls them all again.
+func TestChangeTimeoutForAllFailed(t *testing.T) {
+	f := newFixture(t, "7")
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Round == 0 && req.SolverID != "agente-1" && req.Timeout < time.Hour {
+			return failed(bugfolder.StatusTimeout)
+		}
+		return nil
+	}
+	s := &sup{quorum: []QuorumDecision{{Choice: QuorumSetTimeout, SolverID: AllFailed, Timeout: 2 * time.Hour}, {Choice: QuorumPause}}}
+	res, err := Start(context.Background(), f.setup(3, 1), f.opts(s))
+	if err != nil || res.Outcome != OutcomeDone || len(s.asked) != 1 {
+		t.Fatalf("%v %+v asked %d", err, res, len(s.asked))
+	}
+	d := f.debate(t)
+	for _, id := range []string{"agente-2", "agente-3"} {
+		if fl := d.Rounds[0].File(id); fl.Status != bugfolder.StatusOK || !strings.Contains(fl.Amendment, "timeout 2h0m0s") {
+			t.Errorf("%s: %+v", id, fl)
+		}
+	}
+}
+
 func TestPanelQuorumAfterContinue(t *testing.T) {
 	// N=6: quorum 4. Round 0: 3 valid → continue with 3 (panel N'=3,
 	// quorum min(max(2,2),3)=2). Round 1: 2 of the 3 valid → no question.

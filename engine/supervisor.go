@@ -56,6 +56,10 @@ const (
 )
 
 // QuorumDecision is the Supervisor's answer at a lost quorum.
+// AllFailed as a timeout change's SolverID applies it to every failed
+// solver of the round (one amendment each).
+const AllFailed = "*"
+
 type QuorumDecision struct {
 	Choice QuorumChoice
 	// SolverID, Engine and Timeout qualify a swap or a timeout change.

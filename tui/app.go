@@ -128,8 +128,11 @@ type Model struct {
 	focus  int
 	zoom   bool
 	zoomVP viewport.Model
-	conv   []convRow
-	menu   *menu
+	// zoomHold is set when the user scrolled the zoom up: text that
+	// arrives, a finish or a re-render leave it where it is.
+	zoomHold bool
+	conv     []convRow
+	menu     *menu
 	// menuHidden is set while the engineer reads the panes and the open
 	// menu waits (esc on a decision menu; m brings it back).
 	menuHidden bool
@@ -145,7 +148,10 @@ type Model struct {
 
 	status      string
 	statusUntil time.Time
-	out         Outcome
+	// errShown is set while the footer shows the error a run ended with:
+	// it stays until a key, and that key dismisses it (and its exit code).
+	errShown bool
+	out      Outcome
 }
 
 // costState is the cost screen: the plan and the focused button.
@@ -154,6 +160,8 @@ type costState struct {
 	plan   *engine.Plan
 	err    error
 	button int
+	// scroll is the first line shown of what stands above the buttons.
+	scroll int
 	// startWhenReady is set when Start was chosen while P was still being
 	// assembled: the debate starts as soon as its plan is ready.
 	startWhenReady bool
@@ -405,8 +413,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.docs[msg.key] = msg.out
 		if m.zoom && m.zoomDocKey() == msg.key {
+			off := m.zoomVP.YOffset()
 			m.zoomVP.SetContent(msg.out)
 			m.zoomVP.GotoTop()
+			if m.zoomHold {
+				m.zoomVP.SetYOffset(off) // the user's place, through the re-render
+			}
 		}
 	case convergenceMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
@@ -447,6 +459,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m.leave()
 		}
 		return m, tea.Quit
+	}
+	if m.errShown { // a key dismisses the error: it no longer decides the exit
+		m.errShown, m.status, m.out.Err = false, "", nil
+		if m.deb != nil && m.deb.state == "error" {
+			m.deb.reason = ""
+		}
+		return m, nil
 	}
 	if m.menu != nil && !m.menuHidden {
 		if key.Matches(msg, m.keys.Back) {
@@ -526,7 +545,15 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, c
 	}
 	switch {
-	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
+	case key.Matches(msg, m.keys.Back):
+		// esc clears an applied filter; on the plain list it does nothing
+		// (q quits)
+		if b.filter.Value() != "" {
+			b.filter.SetValue("")
+			b.refilter()
+			b.keepVisible(listH)
+		}
+	case key.Matches(msg, m.keys.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, m.keys.Help):
 		m.help = true
@@ -677,7 +704,16 @@ func (m *Model) planCost() {
 }
 
 func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	page := max(1, m.costAvail()-1)
 	switch {
+	case key.Matches(msg, m.keys.Up):
+		m.cost.scroll = m.clampCostScroll(m.cost.scroll - 1)
+	case key.Matches(msg, m.keys.Down):
+		m.cost.scroll = m.clampCostScroll(m.cost.scroll + 1)
+	case key.Matches(msg, m.keys.PageUp):
+		m.cost.scroll = m.clampCostScroll(m.cost.scroll - page)
+	case key.Matches(msg, m.keys.PageDown):
+		m.cost.scroll = m.clampCostScroll(m.cost.scroll + page)
 	case key.Matches(msg, m.keys.Left), msg.String() == "shift+tab":
 		m.cost.button = (m.cost.button + 2) % 3
 	case key.Matches(msg, m.keys.Right), msg.String() == "tab":
@@ -738,7 +774,6 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.out.BugID = s.Bug.ID
 	m.deb = newLiveView(s)
 	m.deb.estUSD, m.deb.hasEstimate = m.cost.plan.USD, true
-	m.deb.callsPlanned = m.cost.plan.Calls.Total
 	m.deb.startedAt = m.clock()
 	m.deb.sessionStart = m.deb.startedAt
 	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil
@@ -807,8 +842,11 @@ func (m Model) refreshDebate(msg debateLoadedMsg) Model {
 // leave stops a running debate (it stays resumable) and exits when the
 // engine has written its last event.
 func (m Model) leave() (Model, tea.Cmd) {
-	m.out.Left = true
 	m.menu = nil
+	if !m.running { // it finished meanwhile: nothing to stop, nothing to resume
+		return m, tea.Quit
+	}
+	m.out.Left = true
 	if m.bridge != nil {
 		m.bridge.cancel()
 	}
@@ -843,7 +881,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- quorumAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(quorumMenu(then.q, then.reply)))
+			cmds = append(cmds, m.openMenu(quorumMenu(then.q, then.reply, m.unpriced)))
 			m.zoom, m.help = false, false
 		}
 	case askJudgeMsg:
@@ -851,11 +889,14 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(judgeMenu(then.j, then.reply)))
+			cmds = append(cmds, m.openMenu(judgeMenu(then.j, then.reply, m.unpriced(m.deb.judge.engine))))
 			m.zoom, m.help = false, false
 		}
 	case runDoneMsg:
 		m.running = false
+		if m.menu != nil && m.menu.kind == menuQuit {
+			m.menu = nil // "leave this debate?" has no object any more
+		}
 		var changed *engine.EngineChangeError
 		if errors.As(then.err, &changed) && !m.acceptEngines && !m.out.Left {
 			m.out.Err = then.err // leaving without accepting exits 2
@@ -870,6 +911,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if then.err != nil {
 			m.deb.state = "error"
 			m.deb.reason = then.err.Error()
+			if !m.out.Left {
+				m.status, m.statusUntil, m.errShown = then.err.Error(), m.clock().Add(24*time.Hour), true
+			}
 		}
 		m.deb.live = false
 		if m.deb.finishedAt.IsZero() {
@@ -880,7 +924,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		}
 		cmds = append(cmds, notify(m.deb.bugID+" finished: "+m.deb.state))
 		if then.res != nil && then.res.Outcome == engine.OutcomeDone {
-			m.tab = m.finalTab()
+			if !m.zoom { // a zoom stays on what the user opened
+				m.tab = m.finalTab()
+			}
 			m.deb.judge.path = filepath.Join(m.deb.dir, m.deb.lang.Names().Final)
 			cmds = append(cmds, loadFinalCmd(m.deb.dir, m.deb.judge.path))
 		}
@@ -918,13 +964,13 @@ func (m Model) menuBack() (Model, tea.Cmd) {
 		m.menuHidden = true
 		return m, nil
 	case menuQuorumOther:
-		return m, m.openMenu(quorumMenu(mn.q, mn.qReply))
+		return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced))
 	case menuSwapEngine, menuTimeout:
 		return m, m.openMenu(otherMenu(mn))
 	case menuSwapConfirm:
 		return m, m.openMenu(swapMenu(mn, m.opts.Config, m.opts.Status))
 	case menuJudgeHuman:
-		return m, m.openMenu(judgeMenu(mn.j, mn.jReply))
+		return m, m.openMenu(judgeMenu(mn.j, mn.jReply, m.unpriced(m.deb.judge.engine)))
 	}
 	m.menu = nil
 	return m, nil
@@ -944,10 +990,10 @@ func (m Model) reopenMenu() (Model, tea.Cmd) {
 	case menuTrust:
 		return m.trustAnswered("quit")
 	case menuJudge, menuJudgeHuman:
-		cmd := m.openMenu(judgeMenu(mn.j, mn.jReply))
+		cmd := m.openMenu(judgeMenu(mn.j, mn.jReply, m.unpriced(m.deb.judge.engine)))
 		return m, cmd
 	default:
-		cmd := m.openMenu(quorumMenu(mn.q, mn.qReply))
+		cmd := m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced))
 		return m, cmd
 	}
 }
@@ -988,7 +1034,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 	case menuQuorumOther:
 		switch mn.choice {
 		case "back":
-			return next(quorumMenu(mn.q, mn.qReply))
+			return next(quorumMenu(mn.q, mn.qReply, m.unpriced))
 		case "swap":
 			return next(swapMenu(mn, m.opts.Config, m.opts.Status))
 		case "timeout":
@@ -998,7 +1044,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		}
 	case menuSwapEngine:
 		if mn.engine == "" {
-			return next(quorumMenu(mn.q, mn.qReply))
+			return next(quorumMenu(mn.q, mn.qReply, m.unpriced))
 		}
 		if ec, ok := m.opts.Config.Engines[mn.engine]; ok && ec.External {
 			return next(swapConfirmMenu(mn))
@@ -1006,7 +1052,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		return answerQ(engine.QuorumDecision{Choice: engine.QuorumSwap, SolverID: mn.solver, Engine: mn.engine})
 	case menuSwapConfirm:
 		if !mn.confirm {
-			return next(quorumMenu(mn.q, mn.qReply))
+			return next(quorumMenu(mn.q, mn.qReply, m.unpriced))
 		}
 		return answerQ(engine.QuorumDecision{Choice: engine.QuorumSwap, SolverID: mn.solver, Engine: mn.engine})
 	case menuTimeout:
@@ -1023,7 +1069,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		}
 	case menuJudgeHuman:
 		if mn.label == "" {
-			return next(judgeMenu(mn.j, mn.jReply))
+			return next(judgeMenu(mn.j, mn.jReply, m.unpriced(m.deb.judge.engine)))
 		}
 		return answerJ(engine.JudgeDecision{Choice: engine.JudgeHuman, Winner: mn.label})
 	case menuQuit:

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"image/color"
 	"strings"
 	"testing"
@@ -207,7 +208,7 @@ func liveModel(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 	b := newBridge()
 	m.bridge, m.running = b, true
 	m.deb = newLiveView(s)
-	m.deb.callsPlanned, m.deb.startedAt = 10, fixedNow.Add(-42*time.Second)
+	m.deb.startedAt = fixedNow.Add(-42 * time.Second)
 	m.now = fixedNow
 	m.screen, m.tab = scrDebate, 1
 	at := fixedNow.Add(-40 * time.Second)
@@ -293,7 +294,7 @@ func TestQuorumMenu(t *testing.T) {
 	reply := make(chan quorumAnswer, 1)
 	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
 	text := screenText(m, f.proj)
-	order := []string{"Quorum lost in round 1", "agente-2  timeout", "agente-3  invalid-output", "Continue with the 1 valid solver (saves 2 calls)", "Retry the 2 failed (+2 calls, ≈$0.01)", "Cancel", "Other…"}
+	order := []string{"Quorum lost in round 1", "agente-2  timeout", "agente-3  invalid-output", "Continue with the 1 valid solver (saves 2 calls)", "Retry the 2 failed (+2 calls, ≈$0.01+unknown)", "Cancel", "Other…"}
 	last := -1
 	for _, want := range order {
 		i := strings.Index(text, want)
@@ -364,7 +365,7 @@ func TestJudgeMenu(t *testing.T) {
 	reply := make(chan judgeAnswer, 1)
 	m = pump(t, m, engineMsg{then: askJudgeMsg{j, reply}})
 	text := screenText(m, f.proj)
-	for _, want := range []string{"The judge failed (attempt 1)", "names no label", "Retry the judge (+1 call, ≈$0.0040)", "Choose the winner myself", "Cancel"} {
+	for _, want := range []string{"The judge failed (attempt 1)", "names no label", "Retry the judge (+1 call, ≈$0.0040+unknown)", "Choose the winner myself", "Cancel"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("judge menu lacks %q", want)
 		}
@@ -536,5 +537,64 @@ func TestTrustMenuBeforeAnyProbe(t *testing.T) {
 	m = keys(t, m, "down", "enter")
 	if trusted != 1 || m.menu != nil || m.opts.Untrusted != nil {
 		t.Errorf("Trust it: trusted %d times, menu %v", trusted, m.menu)
+	}
+}
+
+// TestLeaveDialogWhenTheDebateFinishes: the debate ends while "leave this
+// debate?" is open: the dialog closes, and a leave answered just as it
+// ends quits at once as finished (no hang, not "resumable").
+func TestLeaveDialogWhenTheDebateFinishes(t *testing.T) {
+	f := newFixture(t)
+	done := engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeDone}}}
+	m, _ := liveModel(t, f, 80, 24)
+	m = keys(t, m, "q")
+	m = pump(t, m, done)
+	if m.menu != nil {
+		t.Errorf("the leave dialog stayed open after the end:\n%s", screenText(m, f.proj))
+	}
+	m, _ = liveModel(t, f, 80, 24)
+	m = keys(t, m, "q", "up")
+	m.running = false // the end arrived, the dialog not closed yet
+	m, quits := pumpQuits(m, keyMsg("enter"))
+	if m.out.Left || !quits {
+		t.Errorf("leave after the end: left %v, quits %v", m.out.Left, quits)
+	}
+}
+
+// pumpQuits is pump that reports whether the model asked to quit.
+func pumpQuits(m Model, msg tea.Msg) (Model, bool) {
+	queue, quits := []tea.Msg{msg}, false
+	for steps := 0; len(queue) > 0 && steps < 500; steps++ {
+		next := queue[0]
+		queue = queue[1:]
+		if _, ok := next.(tea.QuitMsg); ok {
+			quits = true
+			continue
+		}
+		nm, cmd := m.Update(next)
+		m = nm.(Model)
+		queue = append(queue, run(cmd)...)
+	}
+	return m, quits
+}
+
+// TestRunErrorStaysUntilAKey: the error a run ends with stays in the
+// footer (a refresh or a tick does not replace it) until a key, and once
+// dismissed it no longer decides the exit code.
+func TestRunErrorStaysUntilAKey(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 80, 24)
+	m = pump(t, m, engineMsg{then: runDoneMsg{err: errors.New("resume refused: the bug changed")}})
+	m = pump(t, m, tickMsg(fixedNow.Add(time.Minute)))
+	m.now = fixedNow.Add(time.Minute)
+	if foot := lastLine(screenText(m, f.proj)); !strings.Contains(foot, "resume refused") {
+		t.Errorf("the error left the footer: %q", foot)
+	}
+	if m.out.Err == nil {
+		t.Fatal("the error is not kept while shown")
+	}
+	m = keys(t, m, "j")
+	if foot := lastLine(screenText(m, f.proj)); strings.Contains(foot, "resume refused") || m.out.Err != nil {
+		t.Errorf("after a key: footer %q, exit error %v", foot, m.out.Err)
 	}
 }

@@ -283,16 +283,27 @@ func (b *browser) less(i, j int) int {
 			c = sj.StartedAt.Compare(si.StartedAt)
 		case "status":
 			c = cmp.Compare(statusRank[si.State], statusRank[sj.State])
-		case "cost":
-			c = cmp.Compare(sj.CostUSD, si.CostUSD)
-		case "health":
-			c = cmp.Compare(sj.Health, si.Health)
+		case "cost": // rows with no known cost ("—", unknown) go last
+			c = cmp.Or(cmpBool(si.Count == 0 || si.CostUnknown, sj.Count == 0 || sj.CostUnknown), cmp.Compare(sj.CostUSD, si.CostUSD))
+		case "health": // rows with no health ("—") go last
+			c = cmp.Or(cmpBool(si.Health == 0, sj.Health == 0), cmp.Compare(sj.Health, si.Health))
 		}
 	}
 	if c == 0 {
 		c = cmp.Compare(i, j)
 	}
 	return c
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // medianHealth is the median tokens-per-accepted-idea over finished debates.

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -198,5 +199,55 @@ func TestBrowserFlowOn2000Bugs(t *testing.T) {
 	}
 	if want := final.browser.selected().dir.Dir; !strings.HasPrefix(final.out.Dir, want) {
 		t.Errorf("opened %s, want the last bug %s", final.out.Dir, want)
+	}
+}
+
+// TestBrowserEscDoesNotQuit: esc clears an applied filter and, on the plain
+// list, does nothing; q quits.
+func TestBrowserEscDoesNotQuit(t *testing.T) {
+	m := loadBrowser(t, newFixture(t), 80, 24)
+	all := len(m.browser.visible)
+	m = keys(t, m, "/", "K", "4", "M", "enter")
+	if len(m.browser.visible) == all {
+		t.Fatal("the filter matched everything")
+	}
+	next, cmd := m.Update(keyMsg("esc"))
+	m = next.(Model)
+	if isQuit(cmd) || m.browser.filter.Value() != "" || len(m.browser.visible) != all {
+		t.Errorf("esc on an applied filter: quit %v, filter %q, %d rows", isQuit(cmd), m.browser.filter.Value(), len(m.browser.visible))
+	}
+	if _, cmd := m.Update(keyMsg("esc")); isQuit(cmd) {
+		t.Error("esc on the plain list quit")
+	}
+	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
+		t.Error("q did not quit")
+	}
+}
+
+// isQuit reports whether a command quits the program.
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+// TestSortPutsUnknownCostsLast: sorted by cost, bugs with no debate or no
+// known cost come after every known cost, a known $0.00 included.
+func TestSortPutsUnknownCostsLast(t *testing.T) {
+	b := &browser{sortBy: "cost"}
+	for _, s := range []*bugfolder.Summary{
+		{Count: 0},                    // no debate: "—"
+		{Count: 1, CostUSD: 0},        // a free engine: $0.00
+		{Count: 1, CostUnknown: true}, // unknown
+		{Count: 1, CostUSD: 0.5},      // $0.50
+	} {
+		b.rows = append(b.rows, &browserRow{sum: s})
+	}
+	order := []int{0, 1, 2, 3}
+	slices.SortStableFunc(order, b.less)
+	if want := []int{3, 1, 0, 2}; !slices.Equal(order, want) {
+		t.Errorf("by cost: %v, want %v", order, want)
 	}
 }

@@ -113,17 +113,21 @@ type debateView struct {
 	// when this session started (zero for a debate only shown).
 	prior        time.Duration
 	sessionStart time.Time
-	callsDone    int
-	callsPlanned int
-	tokens       int
-	usd          float64
-	estUSD       float64
+	// callsDone are the model calls made (every attempt, a retried one
+	// included); the planned total is computed by planned.
+	callsDone int
+	tokens    int
+	usd       float64
+	estUSD    float64
 	// state is running, waiting, judge-failed, cancelled or done.
 	state  string
 	reason string
 	winner string
 	live   bool
 	notes  []string
+	// judgeFailed is set while the judge's last attempt failed and no
+	// verdict followed (a cancelled debate keeps it).
+	judgeFailed bool
 	// final is the parsed final answer once there is one.
 	final *bugfolder.Final
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
@@ -258,6 +262,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.winner = deb.Lang.LabelName(deb.Final.Winner)
 		d.final = deb.Final
 	}
+	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
 	d.tokens, d.usd = deb.Totals()
 	// the files' count (raw attempts, retries included) and the log's agree
 	// on a debate moot wrote; a log kept without raw files may count more
@@ -267,7 +272,6 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 			d.finishedAt = f.FinishedAt
 		}
 	}
-	d.callsPlanned = engine.Count(d.n, d.r, len(critics)).Total
 	d.startedAt = deb.StartedAt()
 	d.stamp = debateStamp(deb.Dir)
 	d.prior = sessionsTotal(deb.Events)
@@ -354,7 +358,6 @@ func (d *debateView) apply(ev engine.Event) {
 	switch ev.Type {
 	case engine.EvSetup:
 		d.dir = ev.Path
-		d.callsPlanned = ev.Calls
 		d.startedAt, d.sessionStart = ev.Time, ev.Time
 	case engine.EvResumed:
 		d.dir = ev.Path
@@ -417,24 +420,15 @@ func (d *debateView) apply(ev engine.Event) {
 				}
 			}
 		}
-		if ev.Choice == "retry" && ev.Point == "quorum" {
-			d.callsPlanned += ev.ExtraCalls
-		}
-		if ev.Choice == "continue" {
-			d.callsPlanned -= len(ev.Dropped) * (d.r - ev.Round)
-		}
-		if ev.Point == "judge" && ev.Choice == "retry" {
-			d.callsPlanned++
-		}
 	case engine.EvJudgeStarted:
 		d.current = d.r
 		d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
 		d.judge.setText("")
 	case engine.EvJudgeFailed:
-		d.state = "judge-failed"
+		d.state, d.judgeFailed = "judge-failed", true
 		d.judge.err = ev.Reason
 	case engine.EvJudgeFinished:
-		d.winner = ev.Winner
+		d.winner, d.judgeFailed = ev.Winner, false
 		if d.dir != "" {
 			d.judge.path = filepath.Join(d.dir, d.lang.Names().Final)
 		}
@@ -446,9 +440,30 @@ func (d *debateView) apply(ev engine.Event) {
 		d.finishedAt = ev.Time
 		d.live = false
 		if ev.Calls > 0 {
-			d.callsDone, d.tokens, d.usd = ev.Calls, ev.Tokens, ev.USD
+			// the engine's count of the files; never below the calls seen
+			d.callsDone, d.tokens, d.usd = max(d.callsDone, ev.Calls), ev.Tokens, ev.USD
 		}
 	}
+}
+
+// planned is the debate's planned total of calls: the calls made plus the
+// calls still to make (a call running, a pane not started and not
+// dropped, a judge without a verdict). Retries and swaps add to it as they
+// start, dropped solvers take from it, and it is never below callsDone.
+func (d *debateView) planned() int {
+	n := d.callsDone
+	outstanding := func(p *pane) bool { return p.status == "" || p.status == "running" }
+	for _, r := range d.rounds {
+		for _, p := range r.panes {
+			if outstanding(p) {
+				n++
+			}
+		}
+	}
+	if d.judge != nil && d.final == nil && d.winner == "" && outstanding(d.judge) {
+		n++
+	}
+	return n
 }
 
 // elapsed is how long the debate has run over all its sessions: the

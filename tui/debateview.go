@@ -70,6 +70,7 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		var c tea.Cmd
 		m.zoomVP, c = m.zoomVP.Update(msg)
+		m.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, m.keys.Top))
 		return m, c
 	}
 	panes := m.focusedPanes()
@@ -113,6 +114,7 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.zoom = true
 			m.layoutZoom()
 			m.zoomVP.SetContent("")
+			m.zoomHold = false
 			m.refreshZoom()
 			m.zoomVP.GotoTop() // each zoom starts at the top
 		}
@@ -218,13 +220,17 @@ func (m *Model) refreshZoom() {
 		return
 	}
 	if p := m.zoomPane(); p != nil { // plain text until the rendering arrives
-		follow := m.zoomVP.AtBottom() && m.zoomVP.TotalLineCount() > 0
+		follow := !m.zoomHold && m.zoomVP.AtBottom() && m.zoomVP.TotalLineCount() > 0
 		m.zoomVP.SetContent(strings.Join(p.lines(m.w-2), "\n"))
 		if follow {
 			m.zoomVP.GotoBottom() // at the end: follow the stream; scrolled up: stay put
 		}
 	}
 }
+
+// holdZoom records a scroll of the zoom by the user: up, or anywhere but
+// the end, holds it in place; back at the end it follows the stream again.
+func (m *Model) holdZoom(up bool) { m.zoomHold = up || !m.zoomVP.AtBottom() }
 
 // gridShape lays n panes out in columns and rows for a width and height:
 // as many columns of at least 34 cells as fit, more when rows get too short.
@@ -346,9 +352,14 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 	}
 	fg := border.GetBorderTopForeground()
 	edge := lipgloss.NewStyle().Foreground(fg)
-	bar := edge.Render("│")
+	// the focused pane's border is heavy: seen without colour (NO_COLOR)
+	tl, tr, bl, br, hz, vt := "╭", "╮", "╰", "╯", "─", "│"
+	if focused {
+		tl, tr, bl, br, hz, vt = "┏", "┓", "┗", "┛", "━", "┃"
+	}
+	bar := edge.Render(vt)
 	out := make([]string, 0, h)
-	out = append(out, edge.Render("╭"+strings.Repeat("─", innerW)+"╮"))
+	out = append(out, edge.Render(tl+strings.Repeat(hz, innerW)+tr))
 	for i := 0; i < innerH; i++ {
 		line := ""
 		if i < len(content) {
@@ -356,7 +367,7 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 		}
 		out = append(out, bar+fitCells(line, innerW)+bar)
 	}
-	out = append(out, edge.Render("╰"+strings.Repeat("─", innerW)+"╯"))
+	out = append(out, edge.Render(bl+strings.Repeat(hz, innerW)+br))
 	for len(out) < h {
 		out = append(out, strings.Repeat(" ", w))
 	}

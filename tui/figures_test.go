@@ -73,3 +73,67 @@ func TestFiguresAfterResume(t *testing.T) {
 		t.Errorf("the header's status word:\n%s", text)
 	}
 }
+
+// TestCallCounterNeverExceeded: the planned total grows with each added
+// call (an attempt retried at once, a judge retried) so the counter never
+// reads more done than planned, and never goes down at the end.
+func TestCallCounterNeverExceeded(t *testing.T) {
+	s := engine.Setup{Lang: bugfolder.EN, N: 2, R: 0, Solvers: []string{"a", "b"}, Judge: "a", Bug: &bugfolder.Bug{ID: "BUG-1"}}
+	d := newLiveView(s)
+	call := func(id string, role bugfolder.Role, status, err string) []engine.Event {
+		return []engine.Event{
+			{Type: engine.EvCallStarted, SolverID: id, Role: role, Attempt: 1},
+			{Type: engine.EvCallFinished, SolverID: id, Role: role, Status: status, Error: err},
+		}
+	}
+	evs := []engine.Event{{Type: engine.EvSetup, Calls: 3}}
+	evs = append(evs, engine.Event{Type: engine.EvCallStarted, SolverID: "agente-1", Role: bugfolder.RoleSolver, Attempt: 1})
+	evs = append(evs, call("agente-2", bugfolder.RoleSolver, "error", "refused "+retryingSuffix)...)
+	evs = append(evs, call("agente-2", bugfolder.RoleSolver, "ok", "")...)
+	evs = append(evs, engine.Event{Type: engine.EvCallFinished, SolverID: "agente-1", Role: bugfolder.RoleSolver, Status: "ok"})
+	evs = append(evs, call("judge", bugfolder.RoleJudge, "invalid", "")...)
+	evs = append(evs, engine.Event{Type: engine.EvJudgeFailed, Reason: "no winner"},
+		engine.Event{Type: engine.EvDecision, Point: "judge", Choice: "retry", By: "user"})
+	evs = append(evs, call("judge", bugfolder.RoleJudge, "ok", "")...)
+	evs = append(evs, engine.Event{Type: engine.EvDebateFinished, Status: "done", Calls: 5})
+	for i, ev := range evs {
+		d.apply(ev)
+		if d.callsDone > d.planned() {
+			t.Fatalf("after event %d (%s): %d/%d calls", i, ev.Type, d.callsDone, d.planned())
+		}
+		if ev.Type == engine.EvCallStarted && d.callsDone == d.planned() {
+			t.Errorf("after event %d: a call runs but the counter reads %d/%d", i, d.callsDone, d.planned())
+		}
+	}
+	if d.callsDone != 5 || d.planned() != 5 {
+		t.Errorf("finished at %d/%d, want the 5 calls made over 5", d.callsDone, d.planned())
+	}
+	d.apply(engine.Event{Type: engine.EvDebateFinished, Status: "done", Calls: 4})
+	if d.callsDone != 5 {
+		t.Errorf("a lower count at the end took the counter down to %d", d.callsDone)
+	}
+}
+
+// TestOneStatusWordForAnUnheldDebate: a moot-run debate no process holds
+// is "running" (CLI.md's word) in the browser, the header and the footer;
+// nothing calls it "interrupted".
+func TestOneStatusWordForAnUnheldDebate(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "9")
+	log := `{"type":"setup","time":"` + fixedNow.Add(-time.Hour).Format(time.RFC3339Nano) + `"}` + "\n"
+	if err := os.WriteFile(filepath.Join(bug.Dir, bugfolder.DebateDir, "events.jsonl"), []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := loadBrowser(t, f, 140, 45)
+	if text := screenText(m, f.proj); strings.Contains(text, "interrupted") || !strings.Contains(text, "running") {
+		t.Errorf("browser:\n%s", text)
+	}
+	m = keys(t, m, "j", "enter")
+	text := screenText(m, f.proj)
+	if strings.Contains(text, "interrupted") || !strings.Contains(strings.SplitN(text, "\n", 2)[0], "running") {
+		t.Errorf("debate view:\n%s", text)
+	}
+	if !strings.Contains(lastLine(text), "r resumes it") {
+		t.Errorf("footer %q", lastLine(text))
+	}
+}

@@ -99,6 +99,7 @@ func (m Model) wheel(msg tea.MouseWheelMsg) Model {
 		} else {
 			m.zoomVP.ScrollDown(3)
 		}
+		m.holdZoom(up)
 	case m.screen == scrBrowser:
 		d := 1
 		if up {

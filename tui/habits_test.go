@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -54,5 +55,73 @@ func TestHabits(t *testing.T) {
 	m = pump(t, m, docMsg{key: k, out: "dark", style: glamourStyle(true, false)})
 	if _, ok := m.docs[k]; ok {
 		t.Error("a document rendered for the dark background was kept on a light one")
+	}
+}
+
+// TestFocusVisibleWithoutColour: with colours stripped (NO_COLOR) the
+// focused pane still stands out: its border alone is heavy, and it moves
+// with the focus.
+func TestFocusVisibleWithoutColour(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 140, 45)
+	col := func(m Model) int {
+		text := screenText(m, f.proj)
+		if strings.Count(text, "┏") != 1 {
+			t.Fatalf("want one heavy-bordered pane:\n%s", text)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if i := strings.Index(l, "┏"); i >= 0 {
+				return len([]rune(l[:i]))
+			}
+		}
+		return -1
+	}
+	before := col(m)
+	m = keys(t, m, "right")
+	if after := col(m); after <= before {
+		t.Errorf("the heavy border did not follow the focus: column %d → %d", before, after)
+	}
+}
+
+// TestZoomScrollKeptThroughFinish: a zoom the user scrolled up stays at
+// its offset while text streams in, when the call finishes and when the
+// formatted rendering replaces the text; up at the top holds too.
+func TestZoomScrollKeptThroughFinish(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 80, 24)
+	m = keys(t, m, "right", "enter") // agente-2, running
+	if !m.zoom || m.zoomPane() == nil || m.zoomPane().id != "agente-2" {
+		t.Fatalf("zoom on %+v", m.zoomPane())
+	}
+	out := func(n int) engineMsg {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "line %d of the stream\n", i)
+		}
+		return engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: b.String()}}}
+	}
+	m = pump(t, m, out(100))
+	if !m.zoomVP.AtBottom() {
+		t.Fatal("the zoom does not follow the stream at its end")
+	}
+	m = keys(t, m, "up", "up")
+	off := m.zoomVP.YOffset()
+	m = pump(t, m, out(50))
+	if got := m.zoomVP.YOffset(); got != off {
+		t.Errorf("text arriving moved the scrolled zoom: %d → %d", off, got)
+	}
+	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Status: "ok"}}})
+	k := m.zoomDocKey()
+	var doc strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&doc, "rendered %d\n", i)
+	}
+	m = pump(t, m, docMsg{key: k, out: doc.String(), style: glamourStyle(m.dark, m.opts.NoColor)})
+	if got := m.zoomVP.YOffset(); got != off {
+		t.Errorf("the finish moved the scrolled zoom: %d → %d", off, got)
+	}
+	m = pump(t, m, engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeDone}}})
+	if !m.zoom || m.tab == m.finalTab() {
+		t.Errorf("the end replaced the user's zoom: zoom %v tab %d", m.zoom, m.tab)
 	}
 }

@@ -1,7 +1,11 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
+
 	"fmt"
+	"github.com/reversa/moot/bugfolder"
 	"strings"
 	"testing"
 
@@ -66,5 +70,29 @@ func TestArchivedDebatesReachable(t *testing.T) {
 	m = keys(t, m, "a")
 	if m.deb.nth != 2 || strings.Contains(m.deb.dir, "debate-2026") {
 		t.Errorf("a wraps to the newest: %d, %s", m.deb.nth, m.deb.dir)
+	}
+}
+
+// TestCancelledAfterJudgeFailure: a debate cancelled at the judge menu
+// shows, in its Final tab, that the judge failed, why and the options,
+// not the judge's refused answer as if it were the verdict.
+func TestCancelledAfterJudgeFailure(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "6") // M8N2: judge-failed
+	log := `{"type":"judge_failed","reason":"names 2 labels"}` + "\n" + `{"type":"debate_finished","status":"cancelled"}` + "\n"
+	if err := os.WriteFile(filepath.Join(bug.Dir, bugfolder.DebateDir, "eventos.jsonl"), []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := loadBrowser(t, f, 80, 24)
+	m = keys(t, m, "j", "j", "j", "j", "enter")
+	if m.deb == nil || m.deb.state != "cancelled" {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	m.tab = m.finalTab()
+	text := screenText(m, f.proj)
+	for _, want := range []string{"The judge failed", "why:", "cancelled at the judge menu", "r opens the judge menu"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Final tab lacks %q:\n%s", want, text)
+		}
 	}
 }

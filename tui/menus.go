@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -61,7 +62,7 @@ func plural(n int, one, many string) string {
 
 // quorumMenu offers, in this order: continue with the valid solvers, retry
 // the failed, cancel, other….
-func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer) *menu {
+func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...string) bool) *menu {
 	m := &menu{kind: menuQuorum, q: q, qReply: reply}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d %s answered validly; the quorum is %d.\n\nFailed:\n", q.Valid, q.Panel, plural(q.Panel, "solver", "solvers"), q.Needed)
@@ -77,7 +78,7 @@ func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer) *menu {
 		opts = append(opts, huh.NewOption(fmt.Sprintf("Continue with the %d valid %s (saves %d %s)", q.Valid, plural(q.Valid, "solver", "solvers"), q.ContinueSaves, plural(q.ContinueSaves, "call", "calls")), "continue"))
 	}
 	opts = append(opts,
-		huh.NewOption(fmt.Sprintf("Retry the %d failed (+%d %s, ≈%s)", len(q.Failed), q.RetryCalls, plural(q.RetryCalls, "call", "calls"), engine.USD(q.RetryUSD)), "retry"),
+		huh.NewOption(fmt.Sprintf("Retry the %d failed (+%d %s, %s)", len(q.Failed), q.RetryCalls, plural(q.RetryCalls, "call", "calls"), estimate(q.RetryUSD, unpriced(failedEngines(q)...))), "retry"),
 		huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
 		huh.NewOption("Other… (swap a failed solver's engine, change its timeout, pause)", "other"),
 	)
@@ -104,7 +105,12 @@ func otherMenu(prev *menu) *menu {
 			huh.NewOption("Pause: stop here, resume later with moot resume", "pause"),
 			huh.NewOption("← Back to the quorum menu", "back"),
 		).Value(&m.choice)),
-		huh.NewGroup(huh.NewSelect[string]().Title("Which failed solver?").Options(solvers...).Value(&m.solver)).
+		huh.NewGroup(huh.NewSelect[string]().Title("Which failed solver?").OptionsFunc(func() []huh.Option[string] {
+			if m.choice == "timeout" && len(solvers) > 1 { // one timeout for them all
+				return append(slices.Clone(solvers), huh.NewOption(fmt.Sprintf("All %d failed solvers", len(solvers)), engine.AllFailed))
+			}
+			return solvers
+		}, &m.choice).Value(&m.solver)).
 			WithHideFunc(func() bool { return m.choice == "back" || m.choice == "pause" }),
 	)
 	return m
@@ -162,8 +168,12 @@ func swapConfirmMenu(prev *menu) *menu {
 // timeoutMenu asks a failed solver's new timeout.
 func timeoutMenu(prev *menu) *menu {
 	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver}
+	who := m.solver
+	if who == engine.AllFailed {
+		who = "every failed solver"
+	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", m.solver)).Description("an amendment, recorded; the solver is called again with it").
+		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", who)).Description("an amendment, recorded; the solver is called again with it").
 			Placeholder("e.g. 20m").Value(&m.timeout).Validate(func(s string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(s))
 			if err != nil || d <= 0 {
@@ -176,14 +186,14 @@ func timeoutMenu(prev *menu) *menu {
 }
 
 // judgeMenu offers: retry the judge, choose the winner, cancel.
-func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer) *menu {
+func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown bool) *menu {
 	m := &menu{kind: menuJudge, j: j, jReply: reply, choice: "retry"}
 	m.form = newForm(huh.NewGroup(
 		huh.NewNote().Title(fmt.Sprintf("The judge failed (attempt %d)", j.Attempt)).
 			Description(wrapText(clipLine(j.Reason, 300), 76)+"\n\nNothing is invented: the attempt is kept in the judge's folder."),
 		huh.NewSelect[string]().Title("What now?").
 			Options(
-				huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, ≈%s)", engine.USD(j.RetryUSD)), "retry"),
+				huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, %s)", estimate(j.RetryUSD, unknown)), "retry"),
 				huh.NewOption("Choose the winner myself", "human"),
 				huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
 			).Value(&m.choice).Height(4),
@@ -296,4 +306,13 @@ func clipLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// failedEngines are the engines of the failed calls a quorum retry reruns.
+func failedEngines(q engine.QuorumLoss) []string {
+	var out []string
+	for _, f := range q.Failed {
+		out = append(out, f.Engine)
+	}
+	return out
 }

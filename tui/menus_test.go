@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -23,6 +24,9 @@ func TestQuorumMenuLetsYouRead(t *testing.T) {
 		m, _ := liveModel(t, f, size[0], size[1])
 		reply := make(chan quorumAnswer, 1)
 		m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), reply}})
+		if foot := lastLine(screenText(m, f.proj)); foot != "↑/↓ choose · enter confirm · esc read the panes first" {
+			t.Errorf("%dx%d footer with the menu open: %q", size[0], size[1], foot)
+		}
 		m = keys(t, m, "esc")
 		if m.menu == nil || !m.menuHidden {
 			t.Fatalf("esc must step the menu aside, not drop it")
@@ -102,5 +106,62 @@ func TestMenusBackPaths(t *testing.T) {
 	}
 	if !strings.Contains(screenText(m, f.proj), "esc read the panes first") {
 		t.Errorf("the menu's keys line:\n%s", screenText(m, f.proj))
+	}
+}
+
+// TestUnknownPriceNeverZero: a figure with no price behind it reads
+// "unknown" in the menus, the Final tab and the cost screen's total,
+// never "$0.00".
+func TestUnknownPriceNeverZero(t *testing.T) {
+	for _, c := range []struct {
+		usd     float64
+		unknown bool
+		want    string
+	}{
+		{0, true, "≈unknown"},
+		{0.5, true, "≈$0.50+unknown"},
+		{0, false, "≈$0.00"},
+		{0.5, false, "≈$0.50"},
+	} {
+		if got := estimate(c.usd, c.unknown); got != c.want {
+			t.Errorf("estimate(%v, %v) = %q, want %q", c.usd, c.unknown, got, c.want)
+		}
+	}
+	q := quorumMenu(quorumLoss(), make(chan quorumAnswer, 1), func(...string) bool { return true })
+	j := judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), true)
+	m, _ := liveModel(t, newFixture(t), 120, 34)
+	for _, mn := range []*menu{q, j} {
+		m.openMenu(mn)
+		if text := m.menu.form.View(); strings.Contains(text, "$0.00") || !strings.Contains(text, "≈unknown") {
+			t.Errorf("menu with no price:\n%s", text)
+		}
+	}
+}
+
+// lastLine is the last non-blank line of a frame (its footer).
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// TestTimeoutForAllFailedSolvers: Other… → change a timeout offers "All
+// failed solvers", and the answer carries engine.AllFailed.
+func TestTimeoutForAllFailedSolvers(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 100, 34)
+	reply := make(chan quorumAnswer, 1)
+	m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), reply}})
+	m = keys(t, m, "down", "down", "down", "enter", "down", "enter")
+	if text := screenText(m, f.proj); !strings.Contains(text, "All 2 failed solvers") {
+		t.Fatalf("no 'all failed solvers' entry:\n%s", text)
+	}
+	m = keys(t, m, "down", "down", "enter")
+	if m.menu == nil || m.menu.kind != menuTimeout || !strings.Contains(screenText(m, f.proj), "every failed solver") {
+		t.Fatalf("timeout menu:\n%s", screenText(m, f.proj))
+	}
+	m = keys(t, m, "2", "0", "m", "enter")
+	a := recv(t, reply)
+	if a.d.Choice != engine.QuorumSetTimeout || a.d.SolverID != engine.AllFailed || a.d.Timeout != 20*time.Minute {
+		t.Errorf("answer %+v", a.d)
 	}
 }

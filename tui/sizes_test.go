@@ -85,3 +85,33 @@ func TestFixedStatesAtBothSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestCostScreenButtonsAlwaysShown: at 80×24 with many warnings the
+// Start/Edit/Cancel buttons stay on screen; the text above them says how
+// much more there is, and ↓/pgdn scroll to its end.
+func TestCostScreenButtonsAlwaysShown(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options()
+	bug := f.bug(t, "7")
+	opts.Bug = bug
+	opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
+	m := sized(t, opts, 80, 24)
+	if m.cost.plan == nil {
+		t.Fatal("no plan")
+	}
+	for i := range 12 {
+		m.cost.plan.Warnings = append(m.cost.plan.Warnings, fmt.Sprintf("warning number %d about this debate", i))
+	}
+	text := screenText(m, f.proj)
+	if !strings.Contains(text, "▸ Start ◂") || !strings.Contains(text, "more (↓ pgdn scroll)") {
+		t.Fatalf("many warnings:\n%s", text)
+	}
+	m = keys(t, m, "pgdown", "pgdown", "pgdown", "pgdown")
+	text = screenText(m, f.proj)
+	if !strings.Contains(text, "▸ Start ◂") || !strings.Contains(text, "warning number 11") {
+		t.Errorf("scrolled to the end:\n%s", text)
+	}
+	if n := len(strings.Split(m.Render(), "\n")); n != 24 {
+		t.Errorf("%d lines at 80×24", n)
+	}
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -86,7 +87,17 @@ func (m Model) footer(help string) string {
 	if m.status != "" && m.clock().Before(m.statusUntil) {
 		return m.st.Warning.Render(ansi.Truncate(m.status, m.w, "…"))
 	}
-	return m.st.StatusBar.Render(ansi.Truncate(help, m.w, "…"))
+	return m.st.StatusBar.Render(ansi.Truncate(fitHelp(help, m.w), m.w, "…"))
+}
+
+// fitHelp shortens a key help line to a width by dropping keys from its
+// middle: the last two ("? keys · q quit") stay.
+func fitHelp(help string, w int) string {
+	parts := strings.Split(help, " · ")
+	for len(parts) > 2 && ansi.StringWidth(strings.Join(parts, " · ")) > w {
+		parts = slices.Delete(parts, len(parts)-3, len(parts)-2)
+	}
+	return strings.Join(parts, " · ")
 }
 
 func (m Model) viewBrowser() string {
@@ -214,6 +225,47 @@ func (m Model) viewWizard() string {
 }
 
 func (m Model) viewCost() string {
+	lines := strings.Split(m.costText(), "\n")
+	avail := m.costAvail()
+	if len(lines) > avail { // the buttons stay; what stands above scrolls
+		from := m.clampCostScroll(m.cost.scroll)
+		shown := lines[from : from+avail-1]
+		more := len(lines) - from - len(shown)
+		note := fmt.Sprintf("  +%d more (↓ pgdn scroll)", more)
+		if more == 0 {
+			note = "  (↑ pgup scroll back)"
+		}
+		lines = append(shown, m.st.Subtle.Render(note))
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(lines, "\n") + "\n\n  ")
+	for i, label := range []string{"Start", "Edit", "Cancel"} {
+		if i == m.cost.button {
+			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
+		} else {
+			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
+		}
+	}
+	b.WriteString("\n")
+	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
+	esc := "esc cancel"
+	if m.wiz != nil {
+		esc = "esc back to the setup"
+	}
+	return body + "\n" + m.footer("←/→ choose · enter confirm · "+esc)
+}
+
+// costAvail is how many lines the cost screen has above its buttons.
+func (m Model) costAvail() int { return max(2, m.lay.costH-2) }
+
+// clampCostScroll keeps the cost screen's scroll within its text.
+func (m Model) clampCostScroll(n int) int {
+	over := strings.Count(m.costText(), "\n") + 1 - (m.costAvail() - 1)
+	return max(0, min(n, over))
+}
+
+// costText is what the cost screen shows above its buttons.
+func (m Model) costText() string {
 	c := m.cost
 	s := c.setup
 	var b strings.Builder
@@ -252,10 +304,7 @@ func (m Model) viewCost() string {
 			}
 			row(name, e.Roles, fmt.Sprint(e.Calls), "≈"+fmtTokens(e.Input), "≈"+fmtTokens(e.Output), cost)
 		}
-		total := "≈" + engine.USD(p.USD)
-		if !p.USDKnown {
-			total += "+unknown"
-		}
+		total := estimate(p.USD, !p.USDKnown)
 		row("total", "", fmt.Sprint(p.Calls.Total), "≈"+fmtTokens(p.Input), "≈"+fmtTokens(p.Output), m.st.Bold.Render(total))
 		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
 		if len(p.Warnings) > 0 {
@@ -271,21 +320,7 @@ func (m Model) viewCost() string {
 			}
 		}
 	}
-	b.WriteString("\n  ")
-	for i, label := range []string{"Start", "Edit", "Cancel"} {
-		if i == m.cost.button {
-			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
-		} else {
-			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
-		}
-	}
-	b.WriteString("\n")
-	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
-	esc := "esc cancel"
-	if m.wiz != nil {
-		esc = "esc back to the setup"
-	}
-	return body + "\n" + m.footer("←/→ choose · enter confirm · "+esc)
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // wrapIndent wraps text to width, indenting continuation lines.
@@ -360,6 +395,9 @@ func (m Model) viewDebate() string {
 		return head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" +
 			m.st.Warning.Render(ansi.Truncate("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom", m.w, "…"))
 	}
+	if m.menu != nil && !m.menuHidden {
+		help = m.menuKeys() // the panes' keys do not work while it is open
+	}
 	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
 	if m.menu != nil && !m.menuHidden {
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(m.menuKeys())))
@@ -374,11 +412,11 @@ func (m Model) debateHeader() string {
 	d := m.deb
 	state := m.stateWord()
 	long := []string{string(d.mode), fmt.Sprintf("round %d of %d", d.current, d.r), fmtDur(d.elapsed(m.now)),
-		fmt.Sprintf("calls %d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
+		fmt.Sprintf("calls %d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
 	short := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
-		fmt.Sprintf("%d/%d calls", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
+		fmt.Sprintf("%d/%d calls", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
 	tight := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
-		fmt.Sprintf("%d/%d", d.callsDone, d.callsPlanned), fmtTokens(d.liveTokens()), m.money(d.usd)}
+		fmt.Sprintf("%d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()), m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
 	for _, figs := range [][]string{long, short, tight} {
 		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
@@ -408,27 +446,42 @@ func (m Model) stateNote() string {
 	case d.heldBy != "":
 		return "another moot process runs this debate: " + d.heldBy
 	}
-	return "no moot process runs this debate (interrupted): r resumes it"
+	return "no moot process runs this debate now: r resumes it where it stopped"
 }
 
 // money prints a debate's cost so far; "unknown" when an engine in it has
 // no known price and nothing priced was spent.
-func (m Model) money(usd float64) string {
-	if !m.priceUnknown() {
+func (m Model) money(usd float64) string { return moneyOf(usd, m.priceUnknown()) }
+
+// moneyOf prints an amount, "unknown" when some of it has no price behind
+// it and nothing priced was counted, the amount and "+unknown" otherwise.
+func moneyOf(usd float64, unknown bool) string {
+	switch {
+	case !unknown:
 		return engine.USD(usd)
-	}
-	if usd > 0 {
+	case usd > 0:
 		return engine.USD(usd) + "+unknown"
 	}
 	return "unknown"
 }
 
+// estimate prints an estimated amount ("≈$0.12", "≈unknown").
+func estimate(usd float64, unknown bool) string { return "≈" + moneyOf(usd, unknown) }
+
 // priceUnknown reports whether an engine of the debate has no price.
 func (m Model) priceUnknown() bool {
-	if m.opts.Config == nil || m.deb == nil {
+	if m.deb == nil {
 		return false
 	}
-	for _, name := range m.deb.engines() {
+	return m.unpriced(m.deb.engines()...)
+}
+
+// unpriced reports whether one of the engines named has no known price.
+func (m Model) unpriced(names ...string) bool {
+	if m.opts.Config == nil {
+		return false
+	}
+	for _, name := range names {
 		ec, err := m.opts.Config.Engine(name)
 		if err != nil || harness.LimitsOf(ec).Price == nil {
 			return true
@@ -484,7 +537,7 @@ func (m Model) finalDocWidth() int { return m.w - 2 }
 // degraded, health, cost against the estimate, convergence, the answer.
 func (m Model) viewFinal(h int) string {
 	d := m.deb
-	if d.state == "judge-failed" && !m.running && m.menu == nil {
+	if (d.state == "judge-failed" || d.state == "cancelled" && d.judgeFailed) && !m.running && m.menu == nil {
 		return m.viewJudgeFailed(h)
 	}
 	if m.running || d.judge.path == "" {
@@ -520,9 +573,9 @@ func (m Model) viewFinal(h int) string {
 			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted idea (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
 		}
 	}
-	cost := "cost: " + engine.USD(d.usd)
+	cost := "cost: " + m.money(d.usd)
 	if d.hasEstimate {
-		cost += fmt.Sprintf(" actual vs ≈%s estimated", engine.USD(d.estUSD))
+		cost += fmt.Sprintf(" actual vs %s estimated", estimate(d.estUSD, m.priceUnknown()))
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
@@ -545,6 +598,9 @@ func (m Model) viewJudgeFailed(h int) string {
 		m.st.Warning.Render(wrapText("why: "+clipLine(why, 400), w)),
 		"Nothing is invented: every attempt is kept in the judge's folder.",
 		"",
+	}
+	if d.state == "cancelled" {
+		lines = append(lines, "The debate was cancelled at the judge menu; resuming asks again.")
 	}
 	switch {
 	case d.heldBy != "":
@@ -614,7 +670,7 @@ func (m Model) viewHelp() string {
 	k := m.keys
 	switch m.screen {
 	case scrBrowser:
-		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md in $PAGER (else $EDITOR)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
+		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"esc", "clear the filter (q quits)"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md in $PAGER (else $EDITOR)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
 			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"●", "a moot process is running this debate now"}}
 	default:
 		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"esc", "back from a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}

@@ -82,3 +82,15 @@ func FuzzStreamWrap(f *testing.F) {
 		}
 	})
 }
+
+// TestFooterKeepsHelpAndQuit: a footer cut to a small terminal keeps
+// "? keys · q quit" and drops keys from its middle.
+func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	help := "↑↓ move · enter open · / filter · s sort · n new · r resume · ? keys · q quit"
+	for _, w := range []int{80, 60, 40, 30} {
+		got := fitHelp(help, w)
+		if !strings.HasSuffix(got, "? keys · q quit") || runewidth.StringWidth(got) > w {
+			t.Errorf("width %d: %q", w, got)
+		}
+	}
+}
