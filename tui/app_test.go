@@ -481,6 +481,24 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 	}
 	if m.bridge != nil {
 		m.bridge.cancel()
+		waitRunDone(t, m.bridge) // the engine stops writing before TempDir is removed
+	}
+}
+
+// waitRunDone drains a bridge until the engine has returned (runDoneMsg),
+// with a deadline.
+func waitRunDone(t *testing.T, b *bridge) {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for {
+		select {
+		case msg := <-b.ch:
+			if _, ok := msg.(runDoneMsg); ok {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the engine did not return within a minute of its cancel")
+		}
 	}
 }
 
