@@ -20,7 +20,9 @@ import (
 func loadBrowser(t *testing.T, f *fixture, w, h int) Model {
 	t.Helper()
 	m := sized(t, f.options(), w, h)
-	deadline := time.Now().Add(10 * time.Second)
+	// a deadline, not a speed goal: 2,000 bugs under -race on a loaded
+	// 2-core machine take well over 10 s
+	deadline := time.Now().Add(2 * time.Minute)
 	for m.browser.loading {
 		if time.Now().After(deadline) {
 			t.Fatal("the browser never finished reading the register")

@@ -45,7 +45,13 @@ func register2000(t *testing.T) *bugfolder.Register {
 // loadBig opens the browser on the 2,000-bug register and reads it all.
 func loadBig(t *testing.T, w, h int) Model {
 	t.Helper()
-	patientCommands(t, 5*time.Second) // reading a bug of 2,000 on a loaded machine
+	patientCommands(t, 30*time.Second) // reading a bug of 2,000 under -race on a loaded machine
+	// under -race the index arrives in many small batches: 500 steps ended
+	// the pump with the next batch's command still queued, and the index
+	// was never read to the end
+	old := pumpSteps
+	pumpSteps = 100_000
+	t.Cleanup(func() { pumpSteps = old })
 	f := &fixture{reg: register2000(t), cfg: harness.BuiltinConfig()}
 	f.proj = f.reg.Project
 	return loadBrowser(t, f, w, h)

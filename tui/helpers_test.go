@@ -59,7 +59,7 @@ func (f *fixture) bug(t *testing.T, arg string) *bugfolder.Bug {
 func pump(t *testing.T, m Model, msg tea.Msg) Model {
 	t.Helper()
 	queue := []tea.Msg{msg}
-	for steps := 0; len(queue) > 0 && steps < 500; steps++ {
+	for steps := 0; len(queue) > 0 && steps < pumpSteps; steps++ {
 		next := queue[0]
 		queue = queue[1:]
 		if next == nil {
@@ -71,6 +71,10 @@ func pump(t *testing.T, m Model, msg tea.Msg) Model {
 	}
 	return m
 }
+
+// pumpSteps bounds how many messages pump handles (an endless chain of
+// commands stops there; what is still queued is dropped).
+var pumpSteps = 500
 
 // cmdDeadline is how long run waits for a command (a test on a slow
 // machine may raise it; a tick never returns within it).
