@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -108,8 +107,13 @@ func probeCommand(e *EngineConfig, o Options, r *ProbeResult) {
 	}
 }
 
+// quickTimeout bounds a probe command. A vendor CLI spends about three
+// seconds of CPU starting node; a loaded two-core machine probing five of
+// them at once (twice each) took over 30 s, which refused a working engine.
+const quickTimeout = 2 * time.Minute
+
 // quick runs a short command of a CLI (version, help, auth status) in a
-// private HOME holding the stored credentials, bounded by 30 seconds.
+// private HOME holding the stored credentials, bounded by quickTimeout.
 func quick(ctx context.Context, v *vendorCLI, bin string, args ...string) (string, int, error) {
 	c, err := v.prepare("")
 	if err != nil {
@@ -118,13 +122,13 @@ func quick(ctx context.Context, v *vendorCLI, bin string, args ...string) (strin
 	defer os.RemoveAll(c.dirs.root)
 	var out, errb bytes.Buffer
 	res := runProcess(ctx, proc{argv: append([]string{bin}, args...), env: c.env, dir: c.dirs.work,
-		timeout: 30 * time.Second, grace: time.Second, cap: 1 << 20, stdout: &out, stderr: &errb}, plainOutput)
+		timeout: quickTimeout, grace: time.Second, cap: 1 << 20, stdout: &out, stderr: &errb}, plainOutput)
 	code := -1
 	if res.ExitCode != nil {
 		code = *res.ExitCode
 	}
 	if res.Status == bugfolder.StatusTimeout {
-		return out.String(), code, errors.New("no answer within 30s")
+		return out.String(), code, fmt.Errorf("no answer within %s", quickTimeout)
 	}
 	return out.String() + errb.String(), code, nil
 }
