@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
 )
 
 // proposals labels the final proposals: the valid round-R files of the
@@ -132,7 +133,8 @@ func (r *runner) runJudge(ctx context.Context) error {
 			r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
 		}
 		ask = false
-		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, RetryUSD: r.estimateCall(r.judgeEngine, bugfolder.RoleJudge)}
+		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, RetryUSD: r.estimateCall(r.judgeEngine, bugfolder.RoleJudge),
+			Engine: r.judgeEngine, Engines: r.swapEngines()}
 		for _, p := range props {
 			jf.Labels = append(jf.Labels, LabelPreview{Label: p.Label, Preview: p.Body})
 		}
@@ -151,6 +153,19 @@ func (r *runner) runJudge(ctx context.Context) error {
 		switch d.Choice {
 		case JudgeRetry:
 			dec.ExtraCalls, dec.ExtraUSD = 1, jf.RetryUSD
+			if d.Engine != "" && d.Engine != r.judgeEngine {
+				if err := r.useEngine(d.Engine); err != nil {
+					r.emit(Event{Type: EvWarning, Text: err.Error()})
+					ask = true
+					continue
+				}
+				dec.Engine, dec.ExtraUSD = d.Engine, r.estimateCall(d.Engine, bugfolder.RoleJudge)
+				// the new judge is locked by what it is, like a swapped solver
+				if ec, err := r.opts.Config.Engine(d.Engine); err == nil {
+					dec.Identities = map[string]map[string]string{d.Engine: harness.IdentityOf(ec, r.opts.Config.Path).Map()}
+				}
+				r.amendJudge(d.Engine, r.r, by)
+			}
 			r.emit(dec)
 		case JudgeHuman:
 			if !contains(letters, d.Winner) {
@@ -174,6 +189,14 @@ func (r *runner) runJudge(ctx context.Context) error {
 			return fmt.Errorf("unknown judge decision %q", d.Choice)
 		}
 	}
+}
+
+// amendJudge switches the judge to another engine from round k's judge
+// step on, recorded in the judge's files like a solver's swap.
+func (r *runner) amendJudge(engine string, k int, by string) {
+	jid := r.lang.Names().JudgeID
+	r.amendment[jid] = joinAmendment(r.amendment[jid], fmt.Sprintf("engine %s → %s from round %d (decided by %s)", r.judgeEngine, engine, k, by))
+	r.judgeEngine = engine
 }
 
 // resumeTarget is the bug argument (and flags) that `moot resume` needs to

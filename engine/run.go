@@ -855,6 +855,12 @@ func (r *runner) replayDecisions(records []logRecord, recorded map[string]map[st
 			}
 			continue
 		}
+		if rec.Point == "judge" {
+			if rec.Choice == string(JudgeRetry) && rec.Engine != "" {
+				r.amendJudge(rec.Engine, rec.Round, rec.By)
+			}
+			continue
+		}
 		r.decisions = append(r.decisions, rec)
 		switch QuorumChoice(rec.Choice) {
 		case QuorumContinue:

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -683,5 +684,84 @@ func TestResumeRecoversALostSetupEvent(t *testing.T) {
 	json.Unmarshal([]byte(strings.SplitN(string(raw), "\n", 2)[0]), &first)
 	if first.Type != "setup" || first.SHA != f.debate(t).Problem.SHA256 || first.SHA == "" {
 		t.Errorf("first record %+v, want the setup with problema.md's sha256", first)
+	}
+}
+
+// TestJudgeEngineSwitchIsAnAmendment: "retry with another engine" at the
+// judge menu reruns the judge on that engine, logs it like a swap (engine,
+// identity, +1 call), records it in the judge's files, and a resume of a
+// judge-failed debate keeps the new judge, locked by what it is.
+func TestJudgeEngineSwitchIsAnAmendment(t *testing.T) {
+	f := newFixture(t, "7")
+	badJudge := func(req harness.Request, n int) *harness.Result {
+		if req.Role == bugfolder.RoleJudge {
+			return &harness.Result{Status: bugfolder.StatusOK, Body: "## Vencedora\n\nProposta Q\n\n## Síntese\n\nx\n"}
+		}
+		return nil
+	}
+	f.engines["a"].answer, f.engines["b"].answer = badJudge, badJudge
+	s := &sup{judge: []JudgeDecision{{Choice: JudgeRetry, Engine: "b", By: "human"}}}
+	res, err := Start(context.Background(), f.setup(2, 0), f.opts(s))
+	if err != nil || res.Outcome != OutcomeWaiting {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if len(s.jasked) != 2 || s.jasked[0].Engine != "a" || s.jasked[1].Engine != "b" || !slices.Contains(s.jasked[0].Engines, "b") {
+		t.Fatalf("the menu names the judge and the engines it may switch to: %+v", s.jasked)
+	}
+	if f.engines["b"].count("juiz", 0) != 1 {
+		t.Fatalf("the retry ran on b %d times", f.engines["b"].count("juiz", 0))
+	}
+	var dec *Event
+	for i, e := range f.events {
+		if e.Type == EvDecision && e.Point == "judge" {
+			dec = &f.events[i]
+		}
+	}
+	if dec == nil || dec.Engine != "b" || dec.ExtraCalls != 1 || dec.Identities["b"] == nil {
+		t.Fatalf("the decision is logged with its engine, identity and +1 call: %+v", dec)
+	}
+	// the new judge is locked by what it is
+	cfg := f.cfg
+	f.cfg, _ = harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false}\n  b: {kind: command, command: [y], external: false}\n  ext: {kind: command, command: [x]}\n"))
+	if _, err := Resume(context.Background(), f.bug, f.opts(&sup{})); err == nil || !strings.Contains(err.Error(), "engine b: argv_sha256") {
+		t.Errorf("a changed judge engine must stop the resume: %v", err)
+	}
+	f.cfg = cfg
+	// resumed: the judge is b now; a valid answer names b and the amendment
+	f.engines["b"].answer = nil
+	s2 := &sup{judge: []JudgeDecision{{Choice: JudgeRetry, By: "human"}}}
+	res, err = Resume(context.Background(), f.bug, f.opts(s2))
+	if err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if len(s2.jasked) != 1 || s2.jasked[0].Engine != "b" {
+		t.Fatalf("after resume the judge is b: %+v", s2.jasked)
+	}
+	d := f.debate(t)
+	if d.Final.Engine != "b" || !strings.Contains(d.Final.Amendment, "engine a → b") {
+		t.Errorf("the final answer names the judge that answered and the amendment: %+v", d.Final)
+	}
+}
+
+// TestJudgeEngineSwitchOnRestricted: a restricted bug offers no external
+// judge, and refuses one if asked anyway.
+func TestJudgeEngineSwitchOnRestricted(t *testing.T) {
+	f := newFixture(t, "8") // restricted
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Role == bugfolder.RoleJudge {
+			return failed(bugfolder.StatusError)
+		}
+		return nil
+	}
+	s := &sup{judge: []JudgeDecision{{Choice: JudgeRetry, Engine: "ext"}, {Choice: JudgeCancel}}}
+	res, err := Start(context.Background(), f.setup(2, 0), f.opts(s))
+	if err != nil || res.Outcome != OutcomeCancelled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if slices.Contains(s.jasked[0].Engines, "ext") || f.engines["ext"].count("juiz", 0) != 0 {
+		t.Fatalf("an external judge was offered or called on a restricted bug: %+v", s.jasked[0].Engines)
+	}
+	if len(s.jasked) != 2 {
+		t.Errorf("the refusal asks again (asked %d)", len(s.jasked))
 	}
 }

@@ -83,6 +83,10 @@ type JudgeFailure struct {
 	Labels  []LabelPreview
 	// RetryUSD is what one more judge call adds (estimate).
 	RetryUSD float64
+	// Engine is the judge's engine now; Engines are those a retry may
+	// switch the judge to (local ones only on a restricted bug).
+	Engine  string
+	Engines []string
 }
 
 // JudgeChoice is an answer to a failed judge.
@@ -101,6 +105,9 @@ type JudgeDecision struct {
 	Choice JudgeChoice
 	// Winner is the letter a human chose.
 	Winner string
+	// Engine, on a retry, switches the judge to another engine (an
+	// amendment, recorded like a solver's swap).
+	Engine string
 	By     string
 }
 

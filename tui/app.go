@@ -889,7 +889,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(judgeMenu(then.j, then.reply, m.unpriced(m.deb.judge.engine))))
+			cmds = append(cmds, m.openMenu(m.judgeMenu(then.j, then.reply)))
 			m.zoom, m.help = false, false
 		}
 	case runDoneMsg:
@@ -969,8 +969,10 @@ func (m Model) menuBack() (Model, tea.Cmd) {
 		return m, m.openMenu(otherMenu(mn))
 	case menuSwapConfirm:
 		return m, m.openMenu(swapMenu(mn, m.opts.Config, m.opts.Status))
-	case menuJudgeHuman:
-		return m, m.openMenu(judgeMenu(mn.j, mn.jReply, m.unpriced(m.deb.judge.engine)))
+	case menuJudgeHuman, menuJudgeEngine:
+		return m, m.openMenu(m.judgeMenu(mn.j, mn.jReply))
+	case menuJudgeConfirm:
+		return m, m.openMenu(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
 	}
 	m.menu = nil
 	return m, nil
@@ -989,8 +991,8 @@ func (m Model) reopenMenu() (Model, tea.Cmd) {
 		return m, tea.Quit
 	case menuTrust:
 		return m.trustAnswered("quit")
-	case menuJudge, menuJudgeHuman:
-		cmd := m.openMenu(judgeMenu(mn.j, mn.jReply, m.unpriced(m.deb.judge.engine)))
+	case menuJudge, menuJudgeHuman, menuJudgeEngine, menuJudgeConfirm:
+		cmd := m.openMenu(m.judgeMenu(mn.j, mn.jReply))
 		return m, cmd
 	default:
 		cmd := m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced))
@@ -1064,12 +1066,27 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 			return answerJ(engine.JudgeDecision{Choice: engine.JudgeRetry})
 		case "cancel":
 			return answerJ(engine.JudgeDecision{Choice: engine.JudgeCancel})
+		case "engine":
+			return next(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
 		default:
 			return next(humanMenu(mn))
 		}
+	case menuJudgeEngine:
+		if mn.engine == "" {
+			return next(m.judgeMenu(mn.j, mn.jReply))
+		}
+		if ec, ok := m.opts.Config.Engines[mn.engine]; ok && ec.External {
+			return next(judgeConfirmMenu(mn))
+		}
+		return answerJ(engine.JudgeDecision{Choice: engine.JudgeRetry, Engine: mn.engine})
+	case menuJudgeConfirm:
+		if !mn.confirm {
+			return next(m.judgeMenu(mn.j, mn.jReply))
+		}
+		return answerJ(engine.JudgeDecision{Choice: engine.JudgeRetry, Engine: mn.engine})
 	case menuJudgeHuman:
 		if mn.label == "" {
-			return next(judgeMenu(mn.j, mn.jReply, m.unpriced(m.deb.judge.engine)))
+			return next(m.judgeMenu(mn.j, mn.jReply))
 		}
 		return answerJ(engine.JudgeDecision{Choice: engine.JudgeHuman, Winner: mn.label})
 	case menuQuit:
@@ -1088,6 +1105,16 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		return m.trustAnswered(mn.choice)
 	}
 	return m, nil
+}
+
+// judgeMenu builds the judge-failure menu: its retry priced on the
+// judge's engine, "another engine" offered when one passes the probe.
+func (m Model) judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer) *menu {
+	if j.Engine == "" {
+		j.Engine = m.deb.judge.engine
+	}
+	switchable := m.opts.Config != nil && len(engineOptions(j.Engines, j.Engine, m.opts.Config, m.opts.Status)) > 0
+	return judgeMenu(j, reply, m.unpriced(j.Engine), switchable)
 }
 
 // trustAnswered trusts the engines file and starts the probe, or leaves

@@ -423,6 +423,9 @@ func (d *debateView) apply(ev engine.Event) {
 	case engine.EvJudgeStarted:
 		d.current = d.r
 		d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
+		if ev.Engine != "" {
+			d.judge.engine = ev.Engine // a judge switched at the menu
+		}
 		d.judge.setText("")
 	case engine.EvJudgeFailed:
 		d.state, d.judgeFailed = "judge-failed", true

@@ -26,6 +26,8 @@ const (
 	menuTimeout
 	menuJudge
 	menuJudgeHuman
+	menuJudgeEngine
+	menuJudgeConfirm
 	menuQuit
 	menuEngineChange
 	menuTrust
@@ -125,8 +127,25 @@ func swapMenu(prev *menu, cfg *harness.Config, status map[string]EngineStatus) *
 			current = f.Engine
 		}
 	}
+	opts := engineOptions(m.q.Engines, current, cfg, status)
+	if len(opts) == 0 {
+		opts = append(opts, huh.NewOption("no other engine is available — choose to go back", ""))
+	}
+	m.engine = opts[0].Value
+	m.form = newForm(huh.NewGroup(
+		huh.NewSelect[string]().Title(fmt.Sprintf("New engine for %s (now %s)", m.solver, current)).
+			Description("The swap is an amendment: recorded in its files and the event log; problema.md keeps the original plan.").
+			Options(opts...).Value(&m.engine),
+	))
+	return m
+}
+
+// engineOptions are the engines a failed call may move to, as the wizard
+// offers them: among names (the engine's list, restricted-safe), those
+// whose probe did not fail, other than current.
+func engineOptions(names []string, current string, cfg *harness.Config, status map[string]EngineStatus) []huh.Option[string] {
 	var opts []huh.Option[string]
-	for _, name := range m.q.Engines {
+	for _, name := range names {
 		if name == current {
 			continue
 		}
@@ -142,16 +161,7 @@ func swapMenu(prev *menu, cfg *harness.Config, status map[string]EngineStatus) *
 		}
 		opts = append(opts, huh.NewOption(label, name))
 	}
-	if len(opts) == 0 {
-		opts = append(opts, huh.NewOption("no other engine is available — choose to go back", ""))
-	}
-	m.engine = opts[0].Value
-	m.form = newForm(huh.NewGroup(
-		huh.NewSelect[string]().Title(fmt.Sprintf("New engine for %s (now %s)", m.solver, current)).
-			Description("The swap is an amendment: recorded in its files and the event log; problema.md keeps the original plan.").
-			Options(opts...).Value(&m.engine),
-	))
-	return m
+	return opts
 }
 
 // swapConfirmMenu asks before an external engine receives the bug.
@@ -185,18 +195,46 @@ func timeoutMenu(prev *menu) *menu {
 	return m
 }
 
-// judgeMenu offers: retry the judge, choose the winner, cancel.
-func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown bool) *menu {
+// judgeMenu offers: retry the judge, retry it on another engine (when
+// one is offered), choose the winner, cancel.
+func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchable bool) *menu {
 	m := &menu{kind: menuJudge, j: j, jReply: reply, choice: "retry"}
+	opts := []huh.Option[string]{huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, %s)", estimate(j.RetryUSD, unknown)), "retry")}
+	if switchable {
+		opts = append(opts, huh.NewOption("Retry with another engine… (+1 call, an amendment, recorded)", "engine"))
+	}
+	opts = append(opts,
+		huh.NewOption("Choose the winner myself", "human"),
+		huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
+	)
 	m.form = newForm(huh.NewGroup(
 		huh.NewNote().Title(fmt.Sprintf("The judge failed (attempt %d)", j.Attempt)).
 			Description(wrapText(clipLine(j.Reason, 300), 76)+"\n\nNothing is invented: the attempt is kept in the judge's folder."),
-		huh.NewSelect[string]().Title("What now?").
-			Options(
-				huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, %s)", estimate(j.RetryUSD, unknown)), "retry"),
-				huh.NewOption("Choose the winner myself", "human"),
-				huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
-			).Value(&m.choice).Height(4),
+		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice).Height(len(opts)+1),
+	))
+	return m
+}
+
+// judgeEngineMenu picks the engine the judge is retried on.
+func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineStatus) *menu {
+	m := &menu{kind: menuJudgeEngine, j: prev.j, jReply: prev.jReply}
+	opts := append(engineOptions(prev.j.Engines, prev.j.Engine, cfg, status), huh.NewOption("← Back to the judge menu", ""))
+	m.engine = opts[0].Value
+	m.form = newForm(huh.NewGroup(
+		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the judge on (now %s)", prev.j.Engine)).
+			Description("+1 call. The switch is an amendment: recorded in the judge's files and the event log; problema.md keeps the original plan.").
+			Options(opts...).Value(&m.engine),
+	))
+	return m
+}
+
+// judgeConfirmMenu asks before an external judge receives the proposals.
+func judgeConfirmMenu(prev *menu) *menu {
+	m := &menu{kind: menuJudgeConfirm, j: prev.j, jReply: prev.jReply, engine: prev.engine}
+	m.form = newForm(huh.NewGroup(
+		huh.NewConfirm().Title(fmt.Sprintf("Send the proposals to the external engine %s?", m.engine)).
+			Description(fmt.Sprintf("%s will receive P and the anonymized proposals to judge.", m.engine)).
+			Affirmative("Yes, send them").Negative("No").Value(&m.confirm),
 	))
 	return m
 }
