@@ -131,8 +131,10 @@ type Model struct {
 	// zoomHold is set when the user scrolled the zoom up: text that
 	// arrives, a finish or a re-render leave it where it is.
 	zoomHold bool
-	conv     []convRow
-	menu     *menu
+	// find is the search inside the zoom (/).
+	find find
+	conv []convRow
+	menu *menu
 	// menuHidden is set while the engineer reads the panes and the open
 	// menu waits (esc on a decision menu; m brings it back).
 	menuHidden bool
@@ -414,7 +416,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.docs[msg.key] = msg.out
 		if m.zoom && m.zoomDocKey() == msg.key {
 			off := m.zoomVP.YOffset()
-			m.zoomVP.SetContent(msg.out)
+			m.setZoom(msg.out)
 			m.zoomVP.GotoTop()
 			if m.zoomHold {
 				m.zoomVP.SetYOffset(off) // the user's place, through the re-render

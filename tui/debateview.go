@@ -57,12 +57,24 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.zoom {
+		if m.find.typing { // letters are the query here, never commands
+			return m.findKey(msg)
+		}
 		switch {
+		case key.Matches(msg, m.keys.Back) && m.find.query != "":
+			m.clearFind() // one step back: the search first, then the zoom
+			return m, nil
 		case key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Enter), key.Matches(msg, m.keys.Quit):
 			m.zoom = false
+			m.find = find{}
 			return m, nil
 		}
 		switch {
+		case key.Matches(msg, m.keys.Filter):
+			return m.openFind()
+		case m.find.query != "" && (msg.String() == "n" || msg.String() == "N"):
+			m.stepMatch(map[string]int{"n": 1, "N": -1}[msg.String()])
+			return m, nil
 		case msg.String() == "o":
 			return m, m.openFile(m.focusedPath())
 		case msg.String() == "y":
@@ -110,13 +122,10 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Up):
 		m.focus = max(0, m.focus-cols)
 	case key.Matches(msg, m.keys.Enter):
-		if p := m.zoomPane(); p != nil || m.tab == 0 || m.tab == m.convTab() || m.tab == m.finalTab() {
-			m.zoom = true
-			m.layoutZoom()
-			m.zoomVP.SetContent("")
-			m.zoomHold = false
-			m.refreshZoom()
-			m.zoomVP.GotoTop() // each zoom starts at the top
+		m.openZoom()
+	case key.Matches(msg, m.keys.Filter):
+		if m.openZoom() { // search the focused pane or document
+			return m.openFind()
 		}
 	default:
 		if r := msg.String(); len(r) == 1 && r[0] >= '0' && r[0] <= '9' {
@@ -126,6 +135,22 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// openZoom zooms into the focused pane or the tab's document, at its top;
+// it reports whether there was one.
+func (m *Model) openZoom() bool {
+	if p := m.zoomPane(); p == nil && m.tab != 0 && m.tab != m.convTab() && m.tab != m.finalTab() {
+		return false
+	}
+	m.zoom = true
+	m.layoutZoom()
+	m.find = find{}
+	m.setZoom("")
+	m.zoomHold = false
+	m.refreshZoom()
+	m.zoomVP.GotoTop() // each zoom starts at the top
+	return true
 }
 
 // olderDebate shows the bug's debate before the one on screen (from the
@@ -216,12 +241,12 @@ func (m *Model) layoutZoom() {
 func (m *Model) refreshZoom() {
 	k := m.zoomDocKey()
 	if out, ok := m.docs[k]; ok && k.path != "" {
-		m.zoomVP.SetContent(out)
+		m.setZoom(out)
 		return
 	}
 	if p := m.zoomPane(); p != nil { // plain text until the rendering arrives
 		follow := !m.zoomHold && m.zoomVP.AtBottom() && m.zoomVP.TotalLineCount() > 0
-		m.zoomVP.SetContent(strings.Join(p.lines(m.w-2), "\n"))
+		m.setZoom(strings.Join(p.lines(m.w-2), "\n"))
 		if follow {
 			m.zoomVP.GotoBottom() // at the end: follow the stream; scrolled up: stay put
 		}

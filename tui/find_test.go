@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// TestFindInZoom: / in a zoom opens a prompt where letters are typed, not
+// run (o would open $PAGER); enter jumps to the first match and says
+// "match 1 of 3"; n/N move and scroll the match into view; esc closes the
+// prompt, then clears the search, then leaves the zoom.
+func TestFindInZoom(t *testing.T) {
+	f := newFixture(t)
+	var text strings.Builder
+	for i := 0; i < 200; i++ {
+		switch i {
+		case 50, 120, 180:
+			fmt.Fprintf(&text, "line %d holds the Alvo here\n", i)
+		default:
+			fmt.Fprintf(&text, "line %d\n", i)
+		}
+	}
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m, _ := liveModel(t, f, size[0], size[1])
+			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: text.String()}}})
+			m.focus = 1
+			m = keys(t, m, "enter", "/", "a", "l", "v", "o")
+			if !m.find.typing || m.find.input.Value() != "alvo" || !m.zoom {
+				t.Fatalf("the prompt did not take the letters: typing %v value %q zoom %v", m.find.typing, m.find.input.Value(), m.zoom)
+			}
+			t.Run("prompt", func(t *testing.T) { goldenScreen(t, m, f.proj) })
+			m = keys(t, m, "enter")
+			text := screenText(m, f.proj)
+			if !strings.Contains(text, "match 1 of 3") || !strings.Contains(text, "line 50 holds") {
+				t.Fatalf("enter shows the first match:\n%s", text)
+			}
+			if !strings.Contains(m.View().Content, "\x1b[7") && !strings.Contains(m.View().Content, ";7m") {
+				t.Error("the current match is not highlighted")
+			}
+			m = keys(t, m, "n")
+			text = screenText(m, f.proj)
+			if !strings.Contains(text, "match 2 of 3") || !strings.Contains(text, "line 120 holds") {
+				t.Fatalf("n moves to the second match:\n%s", text)
+			}
+			t.Run("match", func(t *testing.T) { goldenScreen(t, m, f.proj) })
+			m = keys(t, m, "N", "N")
+			if !strings.Contains(screenText(m, f.proj), "match 3 of 3") {
+				t.Errorf("N wraps to the last match:\n%s", screenText(m, f.proj))
+			}
+			m = keys(t, m, "/", "esc")
+			if m.find.typing || m.find.query != "alvo" || !m.zoom {
+				t.Errorf("esc closes the prompt only: typing %v query %q zoom %v", m.find.typing, m.find.query, m.zoom)
+			}
+			m = keys(t, m, "esc")
+			if m.find.query != "" || !m.zoom || strings.Contains(screenText(m, f.proj), "match") {
+				t.Errorf("esc clears the search first, in the zoom")
+			}
+			m = keys(t, m, "esc")
+			if m.zoom {
+				t.Error("then esc leaves the zoom")
+			}
+			// / on the tab view zooms the focused pane and opens the prompt
+			m = keys(t, m, "/")
+			if !m.zoom || !m.find.typing {
+				t.Errorf("/ on a pane: zoom %v typing %v", m.zoom, m.find.typing)
+			}
+		})
+	}
+}
+
+// TestFindMatches: matches are found case-insensitively, several on a
+// line, in cells of the text as shown (colour codes and wide runes
+// counted as the screen counts them).
+func TestFindMatches(t *testing.T) {
+	for _, c := range []struct {
+		text, q string
+		want    []findHit
+	}{
+		{"abc abc\nx", "ABC", []findHit{{0, 0, 3}, {0, 4, 7}}},
+		{"\x1b[1mtítulo\x1b[0m alvo", "alvo", []findHit{{0, 7, 11}}},
+		{"日本 alvo", "alvo", []findHit{{0, 5, 9}}},
+		{"nothing", "alvo", nil},
+		{"x", "", nil},
+	} {
+		got := findMatches(c.text, c.q)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("findMatches(%q, %q) = %v, want %v", c.text, c.q, got, c.want)
+		}
+	}
+}
