@@ -17,6 +17,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/livefile"
 )
 
 // runFlags are the flags run and resume share beyond the setup.
@@ -190,8 +191,10 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
 			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
+			live := livefile.New() // streamed figures for a browser watching this run
+			defer live.Close()
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
-				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
+				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
 			})
 			return exitFor(e, reg, res, err)
@@ -294,8 +297,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
 			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
+			live := livefile.New()
+			defer live.Close()
 			res, err := engine.Resume(ctx, bug, engine.Options{
-				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
+				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
 				ResumeTarget: resumeTarget(e, args[0], bug, config),
 			})

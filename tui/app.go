@@ -16,6 +16,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/livefile"
 )
 
 // Options configure the UI.
@@ -133,6 +134,8 @@ type Model struct {
 	zoomHold bool
 	// find is the search inside the zoom (/).
 	find find
+	// fsw follows the folder of a debate shown but run elsewhere.
+	fsw  *fsWatch
 	conv []convRow
 	menu *menu
 	// menuHidden is set while the engineer reads the panes and the open
@@ -379,6 +382,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, c)
 	case rowsChangedMsg:
 		m.browser.applyRowChanges(msg)
+	case fsWatchMsg:
+		var c tea.Cmd
+		m, c = m.onFolderChange(msg)
+		cmds = append(cmds, c)
+	case liveMsg:
+		if m.watchingOther() && msg.dir == m.deb.dir {
+			m.deb.applyLive(msg.st)
+			m.now = m.clock()
+		}
 	case debateChangedMsg:
 		if m.deb != nil && m.deb.dir == msg.dir && !m.running && m.bug != nil {
 			m.deb.stamp = msg.stamp
@@ -450,6 +462,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	cmds = append(cmds, m.wantDocs()...)
+	var c tea.Cmd
+	m, c = m.follow()
+	cmds = append(cmds, c)
 	return m, tea.Batch(cmds...)
 }
 
@@ -615,7 +630,7 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Resume):
 		r := b.selected()
 		if r != nil && r.held() {
-			return m, statusCmd(fmt.Sprintf("%s is being run by %s: enter watches it", r.sum.Bug.ID, r.sum.Latest.Holder))
+			return m, statusCmd(fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)))
 		}
 		if r == nil || !r.resumable() {
 			return m, statusCmd("nothing to resume here: r resumes an interrupted, waiting, cancelled or judge-failed debate")
@@ -780,8 +795,11 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.deb.sessionStart = m.deb.startedAt
 	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil
 	opts := m.engineOptions(b, "moot run "+s.Bug.ID)
+	live := livefile.New() // streamed figures for another moot watching
+	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
 		res, err := engine.Start(b.ctx, s, opts)
+		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
 	return m, tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
@@ -796,8 +814,11 @@ func (m *Model) startResume() tea.Cmd {
 	m.deb.sessionStart, m.deb.finishedAt = m.clock(), time.Time{}
 	bug := m.bug
 	opts := m.engineOptions(b, "moot resume "+bug.ID)
+	live := livefile.New()
+	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
 		res, err := engine.Resume(b.ctx, bug, opts)
+		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
 	return tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
@@ -817,6 +838,7 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 	m.bug = msg.bug
 	m.deb = viewFromFiles(msg.bug, msg.deb)
 	m.deb.nth, m.deb.of = msg.nth, msg.of
+	m.now = m.clock() // a debate run elsewhere counts its elapsed time to now
 	m.out.Dir = msg.deb.Dir
 	m.screen, m.focus, m.zoom, m.conv = scrDebate, 0, false, nil
 	m.tab = 1 + m.deb.current

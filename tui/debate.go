@@ -279,7 +279,8 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.prior = d.finishedAt.Sub(d.startedAt) // no event log: the span of its files
 	}
 	if deb.Holder != nil && deb.HolderAlive {
-		d.heldBy = deb.Holder.String()
+		d.heldBy = holderLine(deb.Holder)
+		d.watchSession(deb.Events)
 	}
 	return d
 }
@@ -301,6 +302,18 @@ const retryingSuffix = "(retrying once)"
 
 // sessionsTotal is how long a debate ran over its sessions, from its event
 // log: each session runs from its setup or resumed event to its last event.
+// watchSession makes the elapsed time of a debate another process runs
+// tick: the sessions before its last start count as prior time, the
+// running one counts from its start to now.
+func (d *debateView) watchSession(evs []bugfolder.EventRecord) {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if t := evs[i].Type; (t == string(engine.EvSetup) || t == string(engine.EvResumed)) && !evs[i].Time.IsZero() {
+			d.prior, d.sessionStart, d.finishedAt = sessionsTotal(evs[:i]), evs[i].Time, time.Time{}
+			return
+		}
+	}
+}
+
 func sessionsTotal(evs []bugfolder.EventRecord) time.Duration {
 	var total time.Duration
 	var start, last time.Time

@@ -39,7 +39,9 @@ func watchTick() tea.Cmd {
 func debateStamp(dir string) string {
 	stamp := ""
 	for _, name := range []string{"", "eventos.jsonl", "events.jsonl", bugfolder.LockFile} {
-		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && name == "" {
+			stamp += "d;" // the folder's mtime moves with every live sidecar rewrite: its presence is enough
+		} else if err == nil {
 			stamp += fmt.Sprintf("%d/%d;", fi.ModTime().UnixNano(), fi.Size())
 		} else {
 			stamp += "-;"
@@ -117,6 +119,10 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows))
 	case m.screen == scrDebate && m.deb != nil && !m.running && m.deb.dir != "" && m.deb.state != "done":
 		cmds = append(cmds, checkDebateCmd(m.deb.dir, m.deb.stamp))
+		if m.watchingOther() {
+			m.now = m.clock() // its elapsed time ticks here too
+			cmds = append(cmds, readLiveCmd(m.deb.dir))
+		}
 	}
 	return m, tea.Batch(cmds...)
 }

@@ -1,0 +1,180 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/livefile"
+)
+
+// A debate another moot process runs is watched here: its folder through
+// fsnotify (every write shows at once), the one-second poll as fallback
+// (a file system without notifications, a missed event). Between the
+// writes of its event log, the running process publishes what its calls
+// in flight have streamed (livefile), so tokens move here too.
+
+type (
+	// fsWatchMsg says the watched debate folder changed.
+	fsWatchMsg struct{ w *fsWatch }
+	// liveMsg carries the running process's streamed figures.
+	liveMsg struct {
+		dir string
+		st  livefile.State
+	}
+)
+
+// fsWatch follows one debate folder.
+type fsWatch struct {
+	dir string
+	w   *fsnotify.Watcher
+	ch  chan struct{}
+}
+
+// watchDir starts following dir; nil when notifications are not to be
+// had (the poll still looks every second).
+func watchDir(dir string) *fsWatch {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil
+	}
+	if err := w.Add(dir); err != nil {
+		w.Close()
+		return nil
+	}
+	fw := &fsWatch{dir: dir, w: w, ch: make(chan struct{}, 1)}
+	go func() {
+		for {
+			select {
+			case _, ok := <-w.Events:
+				if !ok {
+					close(fw.ch)
+					return
+				}
+				select { // coalesced: one pending wake-up is enough
+				case fw.ch <- struct{}{}:
+				default:
+				}
+			case _, ok := <-w.Errors:
+				if !ok {
+					close(fw.ch)
+					return
+				}
+			}
+		}
+	}()
+	return fw
+}
+
+// close stops following the folder.
+func (fw *fsWatch) close() {
+	if fw != nil {
+		fw.w.Close()
+	}
+}
+
+// next waits for the folder's next change.
+func (fw *fsWatch) next() tea.Cmd {
+	return func() tea.Msg {
+		if _, ok := <-fw.ch; !ok {
+			return nil
+		}
+		return fsWatchMsg{fw}
+	}
+}
+
+// readLiveCmd reads the running process's streamed figures.
+func readLiveCmd(dir string) tea.Cmd {
+	return func() tea.Msg {
+		st, err := livefile.Read(dir)
+		if err != nil {
+			return nil // display only: the figures wait for the next write
+		}
+		return liveMsg{dir: dir, st: st}
+	}
+}
+
+// watchingOther reports whether the debate on screen is run by another
+// moot process (so it is watched, not run here).
+func (m Model) watchingOther() bool {
+	return m.screen == scrDebate && m.deb != nil && !m.running && m.deb.heldBy != ""
+}
+
+// follow starts or stops the folder watch as the debate on screen
+// changes: a debate not run here and not finished is followed.
+func (m Model) follow() (Model, tea.Cmd) {
+	want := ""
+	if m.screen == scrDebate && m.deb != nil && !m.running && m.deb.dir != "" && m.deb.state != "done" {
+		want = m.deb.dir
+	}
+	if m.fsw != nil && m.fsw.dir == want {
+		return m, nil
+	}
+	m.fsw.close()
+	m.fsw = nil
+	if want == "" {
+		return m, nil
+	}
+	if m.fsw = watchDir(want); m.fsw == nil {
+		return m, nil
+	}
+	return m, m.fsw.next()
+}
+
+// onFolderChange looks at the watched debate at once and waits for the
+// next change.
+func (m Model) onFolderChange(msg fsWatchMsg) (Model, tea.Cmd) {
+	if msg.w != m.fsw || m.deb == nil {
+		return m, nil // a watch since replaced
+	}
+	cmds := []tea.Cmd{m.fsw.next(), checkDebateCmd(m.deb.dir, m.deb.stamp)}
+	if m.watchingOther() {
+		cmds = append(cmds, readLiveCmd(m.deb.dir))
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// applyLive shows what the other process's calls in flight have streamed.
+func (d *debateView) applyLive(st livefile.State) {
+	for _, r := range d.rounds {
+		for _, p := range r.panes {
+			if p.status == "running" {
+				p.streamed = 0
+			}
+		}
+	}
+	if d.judge != nil && d.judge.status == "running" {
+		d.judge.streamed = 0
+	}
+	for key, n := range st.Streamed {
+		k, id, ok := livefile.ParseKey(key)
+		if !ok || n < 0 {
+			continue
+		}
+		p := d.paneOf(engine.Event{Round: k, SolverID: id, Role: d.roleOf(id)})
+		if p == nil || (p.status != "" && p.status != "running" && (p.attempt == 0 || p.attempt >= st.Attempt[key])) {
+			continue // the call's file is written: its own figures count
+		}
+		p.status, p.streamed, p.attempt = "running", n, st.Attempt[key]
+		if t := st.Started[key]; !t.IsZero() {
+			p.started = t
+		}
+	}
+}
+
+// roleOf is the role of a debater id in this debate.
+func (d *debateView) roleOf(id string) bugfolder.Role {
+	if id == d.lang.Names().JudgeID {
+		return bugfolder.RoleJudge
+	}
+	return bugfolder.RoleSolver
+}
+
+// holderLine names another moot process briefly (fits 80 columns).
+func holderLine(h *bugfolder.LockInfo) string {
+	return fmt.Sprintf("moot pid %d since %s", h.PID, h.StartedAt.Local().Format(time.TimeOnly[:5]))
+}

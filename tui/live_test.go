@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/livefile"
+)
+
+// TestWatchedDebateIsLive: a debate another moot process runs (its lock
+// held by a live process) shows its holder in a line that fits 80
+// columns; its elapsed time ticks from the log's session start (earlier
+// sessions added); what its calls in flight streamed, published in the
+// sidecar, moves the tokens; a finished call's file is not counted twice.
+func TestWatchedDebateIsLive(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "6") // M8N2: judge-failed, so resumable by another process
+	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	host, _ := os.Hostname()
+	lock, _ := json.Marshal(bugfolder.LockInfo{PID: os.Getpid(), Host: host, StartedAt: fixedNow.Add(-20 * time.Second), Command: "moot resume 6"})
+	os.WriteFile(filepath.Join(dir, bugfolder.LockFile), lock, 0o600)
+	at := func(d time.Duration) string { return fixedNow.Add(d).Format(time.RFC3339Nano) }
+	log := `{"type":"setup","time":"` + at(-3*time.Minute) + `"}` + "\n" +
+		`{"type":"debate_finished","status":"judge-failed","time":"` + at(-2*time.Minute) + `"}` + "\n" + // a first session of 60 s
+		`{"type":"resumed","time":"` + at(-20*time.Second) + `"}` + "\n" +
+		`{"type":"call_started","round":2,"solver_id":"juiz","role":"judge","attempt":2,"time":"` + at(-10*time.Second) + `"}` + "\n"
+	os.WriteFile(filepath.Join(dir, "eventos.jsonl"), []byte(log), 0o600)
+
+	now := fixedNow
+	opts := f.options()
+	opts.Now = func() time.Time { return now }
+	m := sized(t, opts, 80, 24)
+	for m.browser.loading {
+		m = pump(t, m, nil)
+	}
+	m = keys(t, m, "j", "j", "j", "j", "enter")
+	if m.deb == nil || m.deb.heldBy == "" {
+		t.Fatalf("the debate is not seen as held: %+v", m.deb)
+	}
+	for _, line := range strings.Split(screenText(m, f.proj), "\n") {
+		if strings.Contains(line, "another moot process") && (len([]rune(line)) > 80 || !strings.Contains(line, "moot pid")) {
+			t.Errorf("the holder line does not fit 80 columns: %q", line)
+		}
+	}
+	if got := m.deb.elapsed(now); got != 80*time.Second {
+		t.Errorf("elapsed %v, want 80s (60 s before, 20 s of this session)", got)
+	}
+	now = now.Add(5 * time.Second)
+	m = pump(t, m, watchTickMsg{})
+	if !strings.Contains(screenText(m, f.proj), "1m25s") && !strings.Contains(screenText(m, f.proj), "85") {
+		t.Errorf("elapsed does not tick while watched:\n%s", screenText(m, f.proj))
+	}
+	before := m.deb.liveTokens()
+	m = pump(t, m, liveMsg{dir: dir, st: livefile.State{Streamed: map[string]int{"2/juiz": 4000, "0/agente-1": 999}, Attempt: map[string]int{"2/juiz": 2, "0/agente-1": 1}}})
+	if got := m.deb.liveTokens(); got != before+1000 {
+		t.Errorf("tokens %d → %d: want +1000 from the judge's stream, nothing from a call whose file is written", before, got)
+	}
+	if m.deb.judge.status != "running" {
+		t.Errorf("the judge in flight shows %q", m.deb.judge.status)
+	}
+}
+
+// TestFolderWatchWakesAtOnce: a write in the watched debate folder wakes
+// the view without waiting for the poll; a closed watch ends quietly.
+func TestFolderWatchWakesAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	fw := watchDir(dir)
+	if fw == nil {
+		t.Skip("no file notifications here: the poll covers it")
+	}
+	got := make(chan any, 1)
+	go func() { got <- fw.next()() }()
+	os.WriteFile(filepath.Join(dir, "eventos.jsonl"), []byte("{}\n"), 0o600)
+	select {
+	case msg := <-got:
+		if w, ok := msg.(fsWatchMsg); !ok || w.w != fw {
+			t.Errorf("woke with %#v", msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a write did not wake the watch")
+	}
+	fw.close()
+	drained := make(chan any, 1)
+	go func() {
+		for {
+			if msg := fw.next()(); msg == nil {
+				drained <- nil
+				return
+			}
+		}
+	}()
+	select {
+	case <-drained:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a closed watch still blocks")
+	}
+}
