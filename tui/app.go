@@ -142,9 +142,12 @@ type Model struct {
 	// menu waits (esc on a decision menu; m brings it back).
 	menuHidden bool
 	help       bool
-	bridge     *bridge
-	running    bool
-	backTo     screen
+	// helpOff is the first row of keys the help shows (it scrolls when
+	// the window is too short for it).
+	helpOff int
+	bridge  *bridge
+	running bool
+	backTo  screen
 
 	docs    map[docKey]string
 	pending map[docKey]bool
@@ -490,8 +493,15 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m.updateMenu(msg)
 	}
-	if m.help {
-		m.help = false
+	if m.help { // ↑/↓ scroll a help taller than the window; any other key closes it
+		switch {
+		case key.Matches(msg, m.keys.Down, m.keys.PageDown):
+			m.helpOff++
+		case key.Matches(msg, m.keys.Up, m.keys.PageUp):
+			m.helpOff = max(0, m.helpOff-1)
+		default:
+			m.help, m.helpOff = false, 0
+		}
 		return m, nil
 	}
 	switch m.screen {

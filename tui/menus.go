@@ -87,7 +87,7 @@ func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...s
 	m.choice = opts[0].Value
 	m.form = newForm(huh.NewGroup(
 		huh.NewNote().Title(fmt.Sprintf("Quorum lost in round %d", q.Round)).Description(strings.TrimRight(b.String(), "\n")),
-		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice).Height(len(opts)+1),
+		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
 	))
 	return m
 }
@@ -210,7 +210,7 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchabl
 	m.form = newForm(huh.NewGroup(
 		huh.NewNote().Title(fmt.Sprintf("The judge failed (attempt %d)", j.Attempt)).
 			Description(wrapText(clipLine(j.Reason, 300), 76)+"\n\nNothing is invented: the attempt is kept in the judge's folder."),
-		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice).Height(len(opts)+1),
+		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
 	))
 	return m
 }

@@ -400,7 +400,8 @@ func (m Model) viewDebate() string {
 	}
 	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
 	if m.menu != nil && !m.menuHidden {
-		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(m.menuKeys())))
+		body := clipTop(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2)
+		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
 	}
 	return out
 }
@@ -488,6 +489,32 @@ func (m Model) unpriced(names ...string) bool {
 		}
 	}
 	return false
+}
+
+// clipTop keeps the last n lines of a menu taller than the window (its
+// choices come last), saying that more stands above.
+func clipTop(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if n < 2 || len(lines) <= n {
+		return s
+	}
+	return strings.Join(append([]string{"… (more above; esc reads the panes)"}, lines[len(lines)-n+1:]...), "\n")
+}
+
+// wrapLines wraps every line of s wider than w at spaces (a word longer
+// than w is cut with an ellipsis): text is never cut mid-line.
+func wrapLines(s string, w int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			var out []string
+			for _, part := range strings.Split(ansi.Wrap(l, w, " "), "\n") {
+				out = append(out, ansi.Truncate(part, w, "…"))
+			}
+			lines[i] = strings.Join(out, "\n")
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // menuKeys are the keys that work in the open menu.
@@ -579,7 +606,7 @@ func (m Model) viewFinal(h int) string {
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
-	head := strings.Join(lines, "\n") + "\n" + m.renderChart(m.w) + "\n"
+	head := wrapLines(strings.Join(lines, "\n")+"\n"+m.renderChart(m.w), m.w) + "\n"
 	rest := h - lipgloss.Height(head) - 1
 	return head + "\n" + m.viewDoc(docKey{path: d.judge.path, width: m.finalDocWidth()}, max(1, rest))
 }
@@ -609,7 +636,7 @@ func (m Model) viewJudgeFailed(h int) string {
 		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))
 	}
-	head := strings.Join(lines, "\n")
+	head := wrapLines(strings.Join(lines, "\n"), m.w)
 	rest := h - lipgloss.Height(head) - 1
 	if rest < 4 || d.judge.status == "" {
 		return head
@@ -678,11 +705,28 @@ func (m Model) viewHelp() string {
 	default:
 		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"/", "search in a zoom; n/N next/previous match"}, {"esc", "back from a search, then a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"?", "this help"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 	}
+	return m.helpBox(rows)
+}
+
+// helpBox draws the rows of keys in a box that fits the window: each row
+// cut with an ellipsis to the width, and when the rows are taller than
+// the window, a window on them that ↑/↓ scroll.
+func (m Model) helpBox(rows [][2]string) string {
+	inner := max(10, min(m.w-4, 78)) // the box's border and padding take 4
+	var lines []string
+	for _, r := range rows {
+		lines = append(lines, ansi.Truncate(fmt.Sprintf("%-14s %s", r[0], r[1]), inner, "…"))
+	}
+	fits := max(1, m.h-6) // border, title, blank, blank, closing line
+	closing := "any key closes"
+	if len(lines) > fits {
+		off := min(m.helpOff, len(lines)-fits)
+		closing = fmt.Sprintf("↑/↓ scroll (%d–%d of %d) · any other key closes", off+1, off+fits, len(lines))
+		lines = lines[off : off+fits]
+	}
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
-	for _, r := range rows {
-		fmt.Fprintf(&b, "%-14s %s\n", r[0], r[1])
-	}
-	b.WriteString("\n" + m.st.Subtle.Render("any key closes"))
+	b.WriteString(strings.Join(lines, "\n") + "\n")
+	b.WriteString("\n" + m.st.Subtle.Render(ansi.Truncate(closing, inner, "…")))
 	return m.st.Box.Render(b.String())
 }

@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/engine"
+)
+
+// TestTinyTerminal: at 60×15 the help keeps its border and scrolls, the
+// footer keeps "? keys · q quit", the Final tab wraps its lines instead of
+// cutting them, and the quorum and judge menus keep their choices on
+// screen (golden files for each).
+func TestTinyTerminal(t *testing.T) {
+	const w, h = 60, 15
+	f := newFixture(t)
+	browser := loadBrowser(t, f, w, h)
+	j := engine.JudgeFailure{Attempt: 1, Reason: "invalid answer: ## Vencedora: names 2 labels (A, B); exactly one is allowed", Labels: []engine.LabelPreview{{Label: "A", Preview: "H1: a"}, {Label: "B", Preview: "H1: b"}}}
+	states := []struct {
+		name   string
+		make   func() Model
+		want   []string
+		footer bool
+	}{
+		{"help", func() Model { return keys(t, browser, "?") }, []string{"Keys", "↑/↓ scroll (1–9 of 18)"}, false},
+		{"help-scrolled", func() Model {
+			return keys(t, browser, "?", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down")
+		}, []string{"restricted", "(10–18 of 18)"}, false},
+		{"final", func() Model {
+			m := keys(t, browser, "j", "j", "j", "enter")
+			m.tab = m.finalTab()
+			return m
+		}, []string{"Winner: proposal B", "labels: A = agente-2"}, true},
+		{"judge-failed", func() Model {
+			m := keys(t, browser, "j", "j", "j", "j", "enter")
+			m.tab = m.finalTab()
+			return m
+		}, []string{"The judge failed", "folder.", "yourself, or cancel"}, true},
+		{"quorum", func() Model {
+			m, _ := liveModel(t, f, w, h)
+			return pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})
+		}, []string{"What now?", "Other…", "more above"}, false},
+		{"judge", func() Model {
+			m, _ := liveModel(t, f, w, h)
+			return pump(t, m, engineMsg{then: askJudgeMsg{j, make(chan judgeAnswer, 1)}})
+		}, []string{"What now?", "Cancel (everything is kept"}, false},
+	}
+	for _, st := range states {
+		t.Run(st.name, func(t *testing.T) {
+			m := st.make()
+			lines := strings.Split(m.Render(), "\n")
+			if len(lines) != h {
+				t.Errorf("%d lines", len(lines))
+			}
+			for i, l := range lines {
+				if n := ansi.StringWidth(l); n > w {
+					t.Errorf("line %d is %d wide", i, n)
+				}
+			}
+			text := screenText(m, f.proj)
+			for _, want := range st.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("lacks %q:\n%s", want, text)
+				}
+			}
+			plain := strings.Split(strings.TrimRight(text, "\n"), "\n")
+			if st.footer && !strings.HasSuffix(plain[len(plain)-1], "? keys · q quit") {
+				t.Errorf("the footer lost ? and q: %q", plain[len(plain)-1])
+			}
+			if strings.HasPrefix(st.name, "help") {
+				top, bottom := -1, -1
+				for i, l := range plain {
+					if strings.Contains(l, "╭") {
+						top = i
+					}
+					if strings.Contains(l, "╰") {
+						bottom = i
+					}
+				}
+				if top < 0 || bottom < 0 {
+					t.Fatalf("the help lost its border:\n%s", text)
+				}
+				for _, l := range plain[top+1 : bottom] {
+					if strings.Count(l, "│") < 2 {
+						t.Errorf("a help line lost its right border: %q", l)
+					}
+				}
+			}
+			goldenScreen(t, m, f.proj)
+		})
+	}
+}
