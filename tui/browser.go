@@ -383,11 +383,12 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	var lines []string
 	med, _ := b.medianHealth()
 	on := columnsFor(width)
+	widths := b.colWidths(on, width)
 	heads := make([]string, len(browserCols))
 	for i, c := range browserCols {
 		heads[i] = c.head
 	}
-	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, heads) + " TITLE"
+	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, heads) + " TITLE"
 	lines = append(lines, st.Subtle.Render(ansi.Truncate(head, width, "…")))
 	if len(b.visible) == 0 {
 		msg := "no bugs in this register"
@@ -402,7 +403,7 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	end := min(len(b.visible), off+rows)
 	for vi := off; vi < end; vi++ {
 		r := b.rows[b.visible[vi]]
-		line := ansi.Truncate(r.line(st, med, on), width-2, "…")
+		line := ansi.Truncate(r.line(st, med, on, widths), width-2, "…")
 		if vi == b.cursor {
 			line = st.Selected.Render("▸ ") + line
 		} else {
@@ -426,21 +427,54 @@ func visibleOffset(off, cursor, rows, n int) int {
 	return max(0, min(off, n-rows))
 }
 
+// contextCap is the widest the CONTEXT column grows to its contexts'
+// natural width, and titleRoom what the title keeps before it grows.
+const contextCap, titleRoom = 20, minTitle
+
+// colWidths are the columns' widths at a window width: their own, the
+// CONTEXT column grown to its longest context (up to contextCap) where
+// the title keeps titleRoom cells.
+func (b *browser) colWidths(on []bool, width int) []int {
+	widths := make([]int, len(browserCols))
+	used, ctx := 2+marksW, -1
+	for i, c := range browserCols {
+		widths[i] = c.width
+		if on[i] {
+			used += c.width + 1
+		}
+		if c.head == "CONTEXT" {
+			ctx = i
+		}
+	}
+	if ctx < 0 || !on[ctx] {
+		return widths
+	}
+	natural := 0
+	for _, r := range b.rows {
+		natural = max(natural, ansi.StringWidth(r.dir.Context))
+	}
+	spare := width - used - 1 - titleRoom
+	if grow := min(min(contextCap, natural)-widths[ctx], spare); grow > 0 {
+		widths[ctx] += grow
+	}
+	return widths
+}
+
 // joinCells pads each enabled cell to its column's width.
-func joinCells(on []bool, cells []string) string {
+func joinCells(on []bool, widths []int, cells []string) string {
 	var sb strings.Builder
 	for i, c := range browserCols {
 		if !on[i] {
 			continue
 		}
-		cell := cells[i]
-		if ansi.StringWidth(cell) > c.width {
-			cell = ansi.Truncate(cell, c.width, "…")
+		cell, w := cells[i], widths[i]
+		if ansi.StringWidth(cell) > w {
+			cell = ansi.Truncate(cell, w, "…")
 		}
 		if c.right {
-			cell = padLeft(cell, c.width)
+			cell = padLeft(cell, w)
 		} else {
-			cell = padRight(cell, c.width)
+			cell = padRight(cell, w)
 		}
 		sb.WriteString(cell + " ")
 	}
@@ -472,7 +506,7 @@ func (r *browserRow) held() bool {
 }
 
 // line is a row's text: marks, the enabled columns, then the title.
-func (r *browserRow) line(st *Styles, medianHealth float64, on []bool) string {
+func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []int) string {
 	if r.sum == nil {
 		name := ansi.Truncate(filepath.Base(r.dir.Dir), 17, "…")
 		if r.err != nil {
@@ -512,7 +546,7 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool) string {
 		}
 	}
 	cells := []string{s.Bug.ID, num, s.Bug.Context, st.Badge(string(s.State)), mode, nr, winner, cost, date, health}
-	return st.Warning.Render(r.marks()) + joinCells(on, cells) + " " + termsafe.Line(s.Bug.Title)
+	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Bug.Title)
 }
 
 // padLeft right-aligns a styled string to a display width.

@@ -257,3 +257,41 @@ func TestSortPutsUnknownCostsLast(t *testing.T) {
 		t.Errorf("by cost: %v, want %v", order, want)
 	}
 }
+
+// TestBrowserSmallItems: an accepted filter says where the selection is
+// as well as how many match; sorting by cost or health puts the bugs
+// without a figure (no debate) last; CONTEXT takes its contexts' natural
+// width where the title has room (140 columns), its own at 80.
+func TestBrowserSmallItems(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 100, 30)
+	m = keys(t, m, "/", "B", "U", "G", "enter", "j")
+	if text := screenText(m, f.proj); !strings.Contains(text, "2/6 · 6 of 6 match") {
+		t.Errorf("the accepted filter does not say the position:\n%s", text)
+	}
+	m = keys(t, m, "esc")
+	for _, by := range []string{"cost", "health"} {
+		for m.browser.sortBy != by {
+			m = keys(t, m, "s")
+		}
+		seenNone := false
+		for _, i := range m.browser.visible {
+			s := m.browser.rows[i].sum
+			none := s.Count == 0 || (by == "health" && s.Health == 0) || (by == "cost" && s.CostUnknown)
+			if seenNone && !none {
+				t.Errorf("by %s: %s (with a figure) after a row without one", by, s.Bug.ID)
+			}
+			seenNone = seenNone || none
+		}
+	}
+	b := &m.browser
+	b.rows[0].dir.Context = "payments-gateway"
+	on := columnsFor(140)
+	ctx := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "CONTEXT" })
+	if w := b.colWidths(on, 140)[ctx]; w != len("payments-gateway") {
+		t.Errorf("CONTEXT at 140 columns is %d wide, want its natural 16", w)
+	}
+	if w := b.colWidths(columnsFor(80), 80)[ctx]; w != browserCols[ctx].width {
+		t.Errorf("CONTEXT at 80 columns is %d wide, want %d (the title keeps its room)", w, browserCols[ctx].width)
+	}
+}

@@ -120,6 +120,9 @@ func (m Model) viewBrowser() string {
 	second := m.st.Subtle.Render(count)
 	if b.filtering || b.filter.Value() != "" {
 		match := fmt.Sprintf(" %d of %d match", len(b.visible), len(b.rows))
+		if !b.filtering && len(b.visible) > 0 { // accepted: where the selection is, too
+			match = fmt.Sprintf(" %d/%d · %d of %d match", b.cursor+1, len(b.visible), len(b.visible), len(b.rows))
+		}
 		second = b.filter.View() + m.st.Subtle.Render(match)
 	}
 	list := b.renderRows(m.st, l.listW, l.rows)
