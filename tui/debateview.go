@@ -181,6 +181,8 @@ func (m Model) resumeShown() (Model, tea.Cmd) {
 		return m, statusCmd("another moot process runs this debate: " + d.heldBy)
 	case m.bug == nil || m.bug.Done:
 		return m, statusCmd("the bug is closed by DONE.md: moot writes nothing there")
+	case !m.canResume():
+		return m, statusCmd(m.noResumeWhy() + ": it cannot be resumed")
 	case d.state == "done" || d.state == "no-debate" || d.dir == "":
 		return m, statusCmd("nothing to resume: the debate is " + d.state)
 	}

@@ -96,3 +96,27 @@ func TestCancelledAfterJudgeFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedBugsArchivedDebateOffersNoResume: the archived debate of a
+// bug closed by DONE.md never offers r, and r says why.
+func TestClosedBugsArchivedDebateOffersNoResume(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 80, 24)
+	m = keys(t, m, "j", "j", "enter", "a") // K4M1: closed, its archived debate
+	if m.deb == nil || m.deb.nth != 1 {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	for _, c := range []struct {
+		state string
+		tab   int
+	}{{"running", 1}, {"judge-failed", m.finalTab()}} { // as an interrupted or judge-failed one would be
+		m.deb.state, m.deb.judgeFailed, m.tab = c.state, c.state == "judge-failed", c.tab
+		if text := screenText(m, f.proj); strings.Contains(text, "r resumes") || strings.Contains(text, "r opens the judge menu") {
+			t.Errorf("the closed bug's archived debate offers r:\n%s", text)
+		}
+	}
+	nm, _ := m.Update(keyMsg("r"))
+	if got := nm.(Model); got.opts.Resume || got.running {
+		t.Error("r resumed a closed bug's debate")
+	}
+}

@@ -449,8 +449,26 @@ func (m Model) stateNote() string {
 		return ""
 	case d.heldBy != "":
 		return "another moot process runs this debate: " + d.heldBy
+	case !m.canResume():
+		return "no moot process runs this debate now; " + m.noResumeWhy()
 	}
 	return "no moot process runs this debate now: r resumes it where it stopped"
+}
+
+// canResume reports whether r may resume the debate on screen: not a
+// closed bug's (DONE.md), not an archived one (resume takes the latest).
+func (m Model) canResume() bool { return m.noResumeWhy() == "" }
+
+// noResumeWhy says why the debate on screen cannot be resumed ("" when
+// it can, as far as the bug and the archive go).
+func (m Model) noResumeWhy() string {
+	switch d := m.deb; {
+	case m.bug != nil && m.bug.Done:
+		return "the bug is closed by DONE.md"
+	case d != nil && d.of > 0 && d.nth < d.of:
+		return "an archived debate is kept as it stopped"
+	}
+	return ""
 }
 
 // money prints a debate's cost so far; "unknown" when an engine in it has
@@ -635,6 +653,8 @@ func (m Model) viewJudgeFailed(h int) string {
 	switch {
 	case d.heldBy != "":
 		lines = append(lines, m.st.Subtle.Render("another moot process runs this debate ("+d.heldBy+"); it asks there"))
+	case !m.canResume():
+		lines = append(lines, m.st.Subtle.Render(m.noResumeWhy()+": it cannot be resumed"))
 	default:
 		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))
