@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
@@ -89,6 +90,15 @@ func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Option
 
 // runProgram runs the UI, then says where the debate was written and
 // exits with the debate's code (0 done, 3 cancelled or left, 4 waiting).
+// winnerWord names the winning proposal in the UI's language, as the TUI
+// does ("proposal A"); the documents keep their own ("Proposta A").
+func winnerWord(label string) string {
+	if f := strings.Fields(label); len(f) == 2 {
+		return "proposal " + f[1]
+	}
+	return label
+}
+
 func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	p := tea.NewProgram(tui.New(opts))
 	// a closed terminal (SIGHUP) or SIGQUIT stops the UI like SIGTERM: the
@@ -110,7 +120,16 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	if !ok {
 		return nil
 	}
-	out := m.Outcome()
+	return exitForOutcome(e, reg, m.Outcome())
+}
+
+// exitForOutcome reports how the UI ended, in the words and exit codes of
+// CLI.md: a setup cancelled before anything started is exit 3, nothing
+// written; a finished debate names its winner as the UI does.
+func exitForOutcome(e *env, reg *bugfolder.Register, out tui.Outcome) error {
+	if out.Cancelled && out.Result == nil && out.Err == nil {
+		return &exitError{code: ExitCancelled, err: errors.New("cancelled before anything started: nothing was written")}
+	}
 	if out.Dir != "" {
 		where := out.Dir
 		if bugfolder.Within(reg.Project, e.cwd) {
@@ -132,7 +151,7 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 		fmt.Fprintln(e.stdout, res.Reason)
 	}
 	if res.Outcome == engine.OutcomeDone {
-		fmt.Fprintf(e.stdout, "done: %s won · %d calls · %s tokens · %s\n", res.Winner, res.Calls, thousands(res.Tokens), eventCost(res.USD, res.CostUnknown))
+		fmt.Fprintf(e.stdout, "done: %s won · %d calls · %s tokens · %s\n", winnerWord(res.Winner), res.Calls, thousands(res.Tokens), eventCost(res.USD, res.CostUnknown))
 	}
 	return exitFor(e, reg, res, nil)
 }

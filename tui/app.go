@@ -60,6 +60,9 @@ type Outcome struct {
 	Left bool
 	// BugID is the bug of the debate that ran.
 	BugID string
+	// Cancelled is set when the engineer cancelled the wizard or the cost
+	// screen before anything started (nothing was written).
+	Cancelled bool
 }
 
 type screen int
@@ -478,6 +481,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if m.running {
 			return m.leave()
 		}
+		m.out.Cancelled = m.screen == scrWizard || m.screen == scrCost
 		return m, tea.Quit
 	}
 	if m.errShown { // a key dismisses the error: it no longer decides the exit
@@ -543,6 +547,7 @@ func (m Model) wizardKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 // backFromSetup leaves the wizard or the cost screen.
 func (m Model) backFromSetup() (Model, tea.Cmd) {
 	if m.opts.Bug != nil {
+		m.out.Cancelled = true // nothing started: a cancel, not a success
 		return m, tea.Quit
 	}
 	m.screen = scrBrowser

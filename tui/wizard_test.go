@@ -42,9 +42,12 @@ func TestWizardBackKeys(t *testing.T) {
 				t.Fatalf("%s did not reach the first field", back)
 			}
 			if back == "esc" {
-				_, cmd := m.Update(keyMsg("esc"))
+				nm, cmd := m.Update(keyMsg("esc"))
 				if cmd == nil || cmd() != (tea.QuitMsg{}) {
 					t.Errorf("esc on the first field must cancel (the UI was opened on the bug: it quits)")
+				}
+				if out := nm.(Model).Outcome(); !out.Cancelled || out.Result != nil {
+					t.Errorf("a cancelled wizard must say so (exit 3): %+v", out)
 				}
 				return
 			}
@@ -62,6 +65,10 @@ func TestWizardBackKeys(t *testing.T) {
 	m = keys(t, m, "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
 	if m.screen != scrCost {
 		t.Fatalf("screen %v:\n%s", m.screen, screenText(m, f.proj))
+	}
+	nm, _ := m.Update(keyMsg("ctrl+c"))
+	if !nm.(Model).Outcome().Cancelled {
+		t.Error("ctrl+c on the cost screen, before anything started, is a cancel (exit 3)")
 	}
 	m = keys(t, m, "esc")
 	if m.screen != scrWizard || m.wiz.stage != stageEngines || m.wiz.form.GetFocusedField() == m.wiz.first {
