@@ -401,13 +401,16 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 	return out[:h]
 }
 
-// fmtDur prints a duration compactly.
+// fmtDur prints a duration compactly, with the precision it was measured
+// at: a whole count of seconds (a ticking clock) shows no tenth.
 func fmtDur(d time.Duration) string {
 	switch {
 	case d <= 0:
 		return "0s"
 	case d < time.Second:
 		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute && d%time.Second == 0:
+		return fmt.Sprintf("%ds", d/time.Second) // counted in whole seconds: no false tenth
 	case d < time.Minute:
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	case d < time.Hour:

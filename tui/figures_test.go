@@ -46,7 +46,7 @@ func TestFiguresAfterResume(t *testing.T) {
 	if m.deb.callsDone != 6 {
 		t.Errorf("calls %d, want the log's 6 (4 files: agent-1 retried once, agent-2 ran twice in round 0)", m.deb.callsDone)
 	}
-	if text := screenText(m, f.proj); !strings.Contains(text, "40.0s") || !strings.Contains(text, "calls 6/") {
+	if text := screenText(m, f.proj); !strings.Contains(text, " 40s ") || !strings.Contains(text, "calls 6/") {
 		t.Errorf("header:\n%s", strings.SplitN(text, "\n", 2)[0])
 	}
 

@@ -36,7 +36,7 @@ func TestFixedStatesAtBothSizes(t *testing.T) {
 		{"live", func(w, h int) Model {
 			m, _ := liveModel(t, f, w, h)
 			return m
-		}, []string{"2/10", "40.0s", "running", "agente-3"}},
+		}, []string{"2/10", "40s", "running", "agente-3"}},
 		{"quorum", func(w, h int) Model {
 			m, _ := liveModel(t, f, w, h)
 			return pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})

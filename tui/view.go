@@ -30,7 +30,7 @@ func (m Model) View() tea.View {
 func (m Model) Render() string {
 	var parts []string
 	if m.opts.Banner != "" {
-		parts = append(parts, m.st.Subtle.Render(ansi.Truncate(m.opts.Banner, m.w, "…")))
+		parts = append(parts, m.st.Subtle.Render(truncMiddle(m.opts.Banner, m.w))) // the path's end stays readable
 	}
 	var body string
 	switch m.screen {

@@ -118,6 +118,10 @@ func (w *wizard) offered() []string {
 	return out
 }
 
+// noteWordMax is the widest word a wizard note keeps whole: what an 80
+// column window leaves the note.
+const noteWordMax = 60
+
 // notes explains what is not offered and why.
 func (w *wizard) notes() string {
 	var lines []string
@@ -203,7 +207,9 @@ func (w *wizard) build() {
 		var fields []huh.Field
 		if n := w.notes(); n != "" {
 			// the note renders Markdown: keep base_url and the like literal
-			fields = append(fields, huh.NewNote().Title("Engines").Description(strings.ReplaceAll(n, "_", "\\_")))
+			// a word wider than the narrowest note (an address, a path) is cut
+			// in its middle, so wrapping never breaks it inside
+			fields = append(fields, huh.NewNote().Title("Engines").Description(strings.ReplaceAll(shortTokens(n, noteWordMax), "_", "\\_")))
 		}
 		if w.strategy == "one" {
 			fields = append(fields, huh.NewSelect[string]().Title("Engine of the solvers").Value(&w.engineAll).Options(opts...))

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -92,5 +93,46 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 		if !strings.HasSuffix(got, "? keys · q quit") || runewidth.StringWidth(got) > w {
 			t.Errorf("width %d: %q", w, got)
 		}
+	}
+}
+
+// TestFmtDurPrecision: a duration is printed with the precision it was
+// measured at: 5.6 s from a call's files reads 5.6s, a clock that counts
+// whole seconds reads 6s, never "6.0s".
+func TestFmtDurPrecision(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		5600 * time.Millisecond:  "5.6s",
+		6 * time.Second:          "6s",
+		40 * time.Second:         "40s",
+		12400 * time.Millisecond: "12.4s",
+		750 * time.Millisecond:   "750ms",
+		90 * time.Second:         "1m30s",
+	} {
+		if got := fmtDur(d); got != want {
+			t.Errorf("fmtDur(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestAddressesNeverBreakInside: a word wider than a note is cut in its
+// middle (start and end kept), and the demo's banner keeps its path's end
+// at 80 columns instead of cutting it.
+func TestAddressesNeverBreakInside(t *testing.T) {
+	url := "http://127.0.0.1:11434/v1/models/" + strings.Repeat("x", 60) + "/end"
+	got := shortTokens("dial "+url+" refused", 40)
+	words := strings.Fields(got)
+	if len(words) != 3 || !strings.HasPrefix(words[1], "http://127.0.0.1") || !strings.HasSuffix(words[1], "x/end") || !strings.Contains(words[1], "…") || runewidth.StringWidth(words[1]) != 40 {
+		t.Errorf("shortTokens: %q", got)
+	}
+	if s := shortTokens("short words stay", 40); s != "short words stay" {
+		t.Errorf("short words changed: %q", s)
+	}
+	f := newFixture(t)
+	opts := f.options()
+	opts.Banner = "moot demo · a recorded debate (replay engine: no model, no network) in /tmp/moot-demo-1234567890/sample/project"
+	m := sized(t, opts, 80, 24)
+	first := strings.SplitN(screenText(m, ""), "\n", 2)[0]
+	if !strings.HasPrefix(first, "moot demo") || !strings.HasSuffix(first, "sample/project") || runewidth.StringWidth(first) > 80 {
+		t.Errorf("banner at 80 columns: %q", first)
 	}
 }
