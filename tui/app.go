@@ -1003,6 +1003,9 @@ func (m Model) menuBack() (Model, tea.Cmd) {
 		m.menuHidden = true
 		return m, nil
 	case menuQuorumOther:
+		if mn.first != nil && mn.form.GetFocusedField() != mn.first {
+			return m, m.openMenu(otherMenu(mn)) // its second page: back to its first
+		}
 		return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced))
 	case menuSwapEngine, menuTimeout:
 		return m, m.openMenu(otherMenu(mn))
@@ -1084,16 +1087,16 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 			return answerQ(engine.QuorumDecision{Choice: engine.QuorumPause})
 		}
 	case menuSwapEngine:
-		if mn.engine == "" {
-			return next(quorumMenu(mn.q, mn.qReply, m.unpriced))
+		if mn.engine == "" { // "choose to go back": one step, as esc
+			return next(otherMenu(mn))
 		}
 		if ec, ok := m.opts.Config.Engines[mn.engine]; ok && ec.External {
 			return next(swapConfirmMenu(mn))
 		}
 		return answerQ(engine.QuorumDecision{Choice: engine.QuorumSwap, SolverID: mn.solver, Engine: mn.engine})
 	case menuSwapConfirm:
-		if !mn.confirm {
-			return next(quorumMenu(mn.q, mn.qReply, m.unpriced))
+		if !mn.confirm { // no: back to the engines, as esc
+			return next(swapMenu(mn, m.opts.Config, m.opts.Status))
 		}
 		return answerQ(engine.QuorumDecision{Choice: engine.QuorumSwap, SolverID: mn.solver, Engine: mn.engine})
 	case menuTimeout:
@@ -1119,8 +1122,8 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		}
 		return answerJ(engine.JudgeDecision{Choice: engine.JudgeRetry, Engine: mn.engine})
 	case menuJudgeConfirm:
-		if !mn.confirm {
-			return next(m.judgeMenu(mn.j, mn.jReply))
+		if !mn.confirm { // no: back to the engines, as esc
+			return next(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
 		}
 		return answerJ(engine.JudgeDecision{Choice: engine.JudgeRetry, Engine: mn.engine})
 	case menuJudgeHuman:

@@ -45,6 +45,10 @@ type menu struct {
 	label   string
 	confirm bool
 
+	// first is the first field of a menu of several pages: esc on a later
+	// page goes back to it, one step, not out of the menu.
+	first huh.Field
+
 	q      engine.QuorumLoss
 	qReply chan quorumAnswer
 	j      engine.JudgeFailure
@@ -95,18 +99,22 @@ func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...s
 // otherMenu picks the action and the failed solver.
 func otherMenu(prev *menu) *menu {
 	m := &menu{kind: menuQuorumOther, q: prev.q, qReply: prev.qReply, choice: "swap"}
+	if prev.kind == menuQuorumOther && prev.choice != "" {
+		m.choice = prev.choice // back from its second page: the action chosen stays
+	}
 	var solvers []huh.Option[string]
 	for _, f := range m.q.Failed {
 		solvers = append(solvers, huh.NewOption(fmt.Sprintf("%s (%s, %s)", f.SolverID, f.Engine, f.Status), f.SolverID))
 	}
 	m.solver = m.q.Failed[0].SolverID
-	m.form = newForm(huh.NewGroup(
-		huh.NewSelect[string]().Title("Other").Options(
-			huh.NewOption("Swap a failed solver's engine (an amendment, recorded)", "swap"),
-			huh.NewOption("Change a failed solver's timeout", "timeout"),
-			huh.NewOption("Pause: stop here, resume later with moot resume", "pause"),
-			huh.NewOption("← Back to the quorum menu", "back"),
-		).Value(&m.choice)),
+	action := huh.NewSelect[string]().Title("Other").Options(
+		huh.NewOption("Swap a failed solver's engine (an amendment, recorded)", "swap"),
+		huh.NewOption("Change a failed solver's timeout", "timeout"),
+		huh.NewOption("Pause: stop here, resume later with moot resume", "pause"),
+		huh.NewOption("← Back to the quorum menu", "back"),
+	).Value(&m.choice)
+	m.first = action
+	m.form = newForm(huh.NewGroup(action),
 		huh.NewGroup(huh.NewSelect[string]().Title("Which failed solver?").OptionsFunc(func() []huh.Option[string] {
 			if m.choice == "timeout" && len(solvers) > 1 { // one timeout for them all
 				return append(slices.Clone(solvers), huh.NewOption(fmt.Sprintf("All %d failed solvers", len(solvers)), engine.AllFailed))

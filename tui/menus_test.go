@@ -74,11 +74,19 @@ func TestMenusBackPaths(t *testing.T) {
 		{[]string{"down", "enter", "enter"}, menuTimeout},
 		{[]string{"esc"}, menuQuorumOther},
 		{[]string{"esc"}, menuQuorum},
+		// esc on the second page of Other… (which solver?) goes back to its
+		// first page, the action kept, then to the quorum menu
+		{[]string{"down", "down", "down", "enter", "down", "enter"}, menuQuorumOther},
+		{[]string{"esc"}, menuQuorumOther},
+		{[]string{"esc"}, menuQuorum},
 	}
 	for i, s := range steps {
 		m = keys(t, m, s.keys...)
 		if m.menu == nil || m.menu.kind != s.want {
 			t.Fatalf("step %d %v: menu %+v, want kind %d\n%s", i, s.keys, m.menu, s.want, screenText(m, f.proj))
+		}
+		if i == 10 && (m.menu.form.GetFocusedField() != m.menu.first || m.menu.choice != "timeout") {
+			t.Errorf("esc on Other…'s second page: not back on its first page with the action kept (%q)", m.menu.choice)
 		}
 	}
 	select {
