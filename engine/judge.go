@@ -57,20 +57,21 @@ func (r *runner) lastJudgeAttempt() int {
 }
 
 // judgePending reports whether the event log ends with a judge failure
-// that no decision settled (so resume asks again instead of calling).
-func (r *runner) judgePending() bool {
-	pending := false
+// that no decision settled (so resume asks again instead of calling), and
+// why that judge failed.
+func (r *runner) judgePending() (bool, string) {
+	pending, why := false, ""
 	for _, rec := range readLog(r.w.Dir, r.lang) {
 		switch {
 		case rec.Type == EvJudgeFailed:
-			pending = true
+			pending, why = true, rec.Reason
 		case rec.Type == EvDecision && rec.Point == "judge" && resolves(rec.Choice):
 			pending = false
 		case rec.Type == EvJudgeStarted:
 			pending = false
 		}
 	}
-	return pending
+	return pending, why
 }
 
 func resolves(choice string) bool {
@@ -90,8 +91,11 @@ func (r *runner) runJudge(ctx context.Context) error {
 	}
 	nonce := Nonce()
 	prompt := JudgePrompt{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, Proposals: props, Nonce: nonce}.Render()
-	ask := r.judgePending()
+	ask, why := r.judgePending()
 	reason := "the judge's last attempt failed"
+	if why != "" {
+		reason = why // after a resume the menu still says why
+	}
 	for {
 		if !ask {
 			jid := r.lang.Names().JudgeID

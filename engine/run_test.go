@@ -737,6 +737,9 @@ func TestJudgeEngineSwitchIsAnAmendment(t *testing.T) {
 	if len(s2.jasked) != 1 || s2.jasked[0].Engine != "b" {
 		t.Fatalf("after resume the judge is b: %+v", s2.jasked)
 	}
+	if !strings.Contains(s2.jasked[0].Reason, "Proposta Q does not exist") {
+		t.Errorf("after resume the menu lost why the judge failed: %q", s2.jasked[0].Reason)
+	}
 	d := f.debate(t)
 	if d.Final.Engine != "b" || !strings.Contains(d.Final.Amendment, "engine a → b") {
 		t.Errorf("the final answer names the judge that answered and the amendment: %+v", d.Final)
