@@ -20,13 +20,13 @@ func (l latencyEngine) Call(ctx context.Context, req harness.Request) harness.Re
 	select {
 	case <-time.After(l.d):
 	case <-ctx.Done():
-		return harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine, Err: "interrupted"}
+		return harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
 	}
 	body := validBody(req)
 	if req.Stdout != nil {
 		req.Stdout.Write([]byte(body)) // as a real engine's output arrives
 	}
-	return harness.Result{Status: bugfolder.StatusOK, Body: body, TokensIn: 1000, TokensOut: 300}
+	return harness.Result{Body: body, TokensIn: 1000, TokensOut: 300}
 }
 
 func benchFixture(b testing.TB) (*bugfolder.Bug, *harness.Config) {

@@ -103,9 +103,9 @@ func (r *runner) runJudge(ctx context.Context) error {
 			if err := o.rawErr(); err != nil {
 				return err
 			}
-			meta := r.meta(r.r, jid, bugfolder.RoleJudge, o, o.res.Status)
+			meta := r.meta(r.r, jid, bugfolder.RoleJudge, o, o.status())
 			meta.DebateID = r.bug.ID + "-final"
-			if o.res.Status == bugfolder.StatusOK {
+			if o.status() == bugfolder.StatusOK {
 				o.res.Body = bugfolder.CanonicalHeadings(o.res.Body, r.lang)
 				ans, v := bugfolder.ValidateJudge(o.res.Body, r.lang, letters, len(r.rubric))
 				verdict := r.checkSynthesis(ans, &v)
@@ -122,7 +122,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 				}
 				reason = "invalid answer: " + v.Summary()
 			} else {
-				reason = fmt.Sprintf("%s: %s", o.res.Status, o.res.Err)
+				reason = fmt.Sprintf("%s: %s", o.status(), o.res.Err)
 			}
 			if _, err := r.w.WriteJudgeAttempt(attempt, meta, o.res.Body); err != nil {
 				return err
@@ -242,7 +242,7 @@ func (r *runner) checkSynthesis(ans *bugfolder.JudgeAnswer, v *bugfolder.Validat
 // keepRetriedJudge keeps a judge attempt that failed in transport and is
 // retried at once as juiz/tentativa-K.md, like any failed judge attempt.
 func (r *runner) keepRetriedJudge(k int, id string, o *outcome) error {
-	meta := r.meta(k, id, bugfolder.RoleJudge, o, o.res.Status)
+	meta := r.meta(k, id, bugfolder.RoleJudge, o, o.status())
 	meta.DebateID = r.bug.ID + "-final"
 	_, err := r.w.WriteJudgeAttempt(o.attempt, meta, o.res.Body)
 	return err

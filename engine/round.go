@@ -272,6 +272,18 @@ type outcome struct {
 	raw chan error
 }
 
+// status maps the harness's failure to the protocol's status: ok when the
+// engine answered (its answer may still prove invalid), timeout, else error.
+func (o *outcome) status() bugfolder.Status {
+	switch o.res.Failure {
+	case harness.FailNone:
+		return bugfolder.StatusOK
+	case harness.FailTimeout:
+		return bugfolder.StatusTimeout
+	}
+	return bugfolder.StatusError
+}
+
 // rawErr waits for the raw files of the final attempt.
 func (o *outcome) rawErr() error {
 	if o.raw == nil {
@@ -421,7 +433,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		if ctxTok := lim.ContextTokens; ctxTok > 0 {
 			in, out := bugfolder.EstimateTokens(len(prompt)), expectedOut(role, lim)
 			if in+out > ctxTok {
-				o.res = harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine,
+				o.res = harness.Result{Failure: harness.FailEngine,
 					Err: fmt.Sprintf("refused before the call: the prompt (≈%d tokens) and the answer (≈%d) do not fit engine %s's %d-token context window", in, out, engine, ctxTok)}
 				o.finished = o.started
 				break
@@ -438,7 +450,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
-			Role: role, SolverID: id, Round: k, BugID: r.bug.ID, Mode: r.mode, Attempt: o.attempt,
+			Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt,
 			Prompt: prompt, P: r.p, Timeout: r.timeoutFor(id, engine), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
@@ -462,7 +474,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 				}
 			}
 			r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt,
-				Status: string(o.res.Status), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err + " (retrying once)"})
+				Status: string(o.status()), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err + " (retrying once)"})
 			continue
 		}
 		o.raw = make(chan error, 1)
@@ -514,7 +526,7 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 	if err != nil {
 		return err
 	}
-	status := o.res.Status
+	status := o.status()
 	var invalid []string
 	if status == bugfolder.StatusOK {
 		// one form of headings per debate; the raw output keeps the model's

@@ -47,7 +47,7 @@ func (s *scripted) Call(ctx context.Context, req harness.Request) harness.Result
 	if req.OnOutput != nil {
 		req.OnOutput("## ")
 	}
-	return harness.Result{Status: bugfolder.StatusOK, Body: validBody(req), TokensIn: 100, TokensOut: 50}
+	return harness.Result{Body: validBody(req), TokensIn: 100, TokensOut: 50}
 }
 
 func (s *scripted) count(id string, round int) int {
@@ -64,7 +64,7 @@ func (s *scripted) count(id string, round int) int {
 
 // validBody answers as the protocol asks, judge included.
 func validBody(req harness.Request) string {
-	if req.Role == bugfolder.RoleJudge {
+	if req.Role == string(bugfolder.RoleJudge) {
 		first := "A"
 		if i := strings.Index(req.Prompt, "<<<INÍCIO PROPOSTA "); i >= 0 {
 			rest := req.Prompt[strings.Index(req.Prompt, "# Propostas finais"):]
@@ -87,7 +87,7 @@ func failed(st bugfolder.Status) *harness.Result {
 	if st == bugfolder.StatusTimeout {
 		f = harness.FailTimeout
 	}
-	return &harness.Result{Status: st, Failure: f, Err: "scripted failure"}
+	return &harness.Result{Failure: f, Err: "scripted failure"}
 }
 
 // sup is a scripted Supervisor.
@@ -334,7 +334,7 @@ func TestPanelQuorumAfterContinue(t *testing.T) {
 	// continue with no valid solver is not possible
 	g := newFixture(t, "7")
 	g.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
-		if req.Role == bugfolder.RoleSolver {
+		if req.Role == string(bugfolder.RoleSolver) {
 			return failed(bugfolder.StatusError)
 		}
 		return nil
@@ -386,7 +386,7 @@ func TestInterruptIsCancelledAndResumable(t *testing.T) {
 	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
 		if req.Round == 1 {
 			cancel()
-			return &harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine, Err: "interrupted"}
+			return &harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
 		}
 		return nil
 	}
@@ -431,8 +431,8 @@ func TestContextWindowRefusedBeforeTheCall(t *testing.T) {
 func TestJudgeHumanChoiceAndLabels(t *testing.T) {
 	f := newFixture(t, "7")
 	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
-		if req.Role == bugfolder.RoleJudge {
-			return &harness.Result{Status: bugfolder.StatusOK, Body: "## Vencedora\n\nProposta Q\n\n## Síntese\n\nx\n"}
+		if req.Role == string(bugfolder.RoleJudge) {
+			return &harness.Result{Body: "## Vencedora\n\nProposta Q\n\n## Síntese\n\nx\n"}
 		}
 		return nil
 	}
@@ -664,7 +664,7 @@ func TestResumeRecoversALostSetupEvent(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
 		cancel()
-		return &harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine, Err: "interrupted"}
+		return &harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
 	}
 	if res, err := Start(ctx, f.setup(2, 0), f.opts(&sup{})); err != nil || res.Outcome != OutcomeCancelled {
 		t.Fatalf("%v %+v", err, res)
