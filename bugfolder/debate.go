@@ -516,19 +516,6 @@ func (r *Round) File(id string) *DebaterFile {
 	return nil
 }
 
-// EventRecord is one line of the event log, as much of it as the folder
-// reader needs. Other fields are kept in Raw.
-type EventRecord struct {
-	Type     string    `json:"type"`
-	Time     time.Time `json:"time"`
-	Round    int       `json:"round"`
-	SolverID string    `json:"solver_id"`
-	Status   string    `json:"status"`
-	Point    string    `json:"point"`
-	Choice   string    `json:"choice"`
-	Raw      json.RawMessage
-}
-
 // Debate is one debate folder, read in full.
 type Debate struct {
 	// Dir is the folder; Name its base name ("debate", "debate-20260715T100000Z").
@@ -545,7 +532,7 @@ type Debate struct {
 	// JudgeAttempts are the failed judge attempts (juiz/tentativa-K.md).
 	JudgeAttempts []*DebaterFile
 	// Events is the event log, oldest first (nil when there is none).
-	Events []EventRecord
+	Events []Event
 	// Holder is the lock's holder when the lock file names one, and
 	// HolderAlive whether its process ran when the folder was read.
 	Holder      *LockInfo
@@ -838,7 +825,7 @@ func (d *Debate) readEvents(p string) {
 		if len(b) == 0 {
 			continue
 		}
-		var ev EventRecord
+		var ev Event
 		if err := json.Unmarshal(b, &ev); err != nil {
 			// a line cut short by a crash is expected at the very end only
 			if !bytes.HasSuffix(raw, []byte("\n")) && line == bytes.Count(raw, []byte("\n"))+1 {
@@ -847,11 +834,10 @@ func (d *Debate) readEvents(p string) {
 			d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("line %d is not a JSON event: %v", line, err)})
 			continue
 		}
-		ev.Raw = append(json.RawMessage(nil), b...)
 		d.Events = append(d.Events, ev)
 	}
 	if d.Events == nil {
-		d.Events = []EventRecord{}
+		d.Events = []Event{}
 	}
 }
 
@@ -871,15 +857,15 @@ func (d *Debate) PendingDecision() string {
 	pending := ""
 	for _, ev := range d.Events {
 		switch ev.Type {
-		case "quorum_lost":
+		case EvQuorumLost:
 			pending = "quorum"
-		case "judge_failed":
+		case EvJudgeFailed:
 			pending = "judge"
-		case "decision":
+		case EvDecision:
 			if resolving(ev.Choice) {
 				pending = ""
 			}
-		case "judge_finished":
+		case EvJudgeFinished:
 			pending = ""
 		}
 	}
@@ -895,16 +881,16 @@ func deriveState(d *Debate) State {
 		return StateNoDebate
 	}
 	if d.Events != nil {
-		last := ""
+		var last Outcome
 		for _, ev := range d.Events {
 			switch ev.Type {
-			case "debate_finished":
-				last = ev.Status
-			case "resumed", "round_started", "call_started", "judge_started":
+			case EvDebateFinished:
+				last = ev.Outcome
+			case EvResumed, EvRoundStarted, EvCallStarted, EvJudgeStarted:
 				last = ""
 			}
 		}
-		if last == string(StateCancelled) {
+		if last == OutcomeCancelled {
 			return StateCancelled
 		}
 		switch d.PendingDecision() {

@@ -66,7 +66,7 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 	dec, err := opts.Supervisor.JudgeFailed(ctx, jf)
 	if errors.Is(err, ErrNeedHuman) {
 		reason := fmt.Sprintf("%s, and it records no judge engine to run: `moot resume %s --winner A` records your choice among %s, or `moot run %s --mode MODE` archives it as %s/ and starts a new debate", jf.Reason, bug.ID, labelList(d.Lang, letters), bug.ID, archive)
-		r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, CostUnknown: true, Reason: reason})
+		r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeWaiting, Path: d.Dir, CostUnknown: true, Reason: reason})
 		return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
 	}
 	if err != nil {
@@ -78,19 +78,19 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 			return nil, &bugfolder.InputError{Field: "--winner", Msg: fmt.Sprintf("%s names no proposal: the labels are %s", dec.Winner, labelList(d.Lang, letters))}
 		}
 		r.w = w
-		r.emit(Event{Type: EvDecision, Point: "judge", Choice: string(dec.Choice), By: "human", Round: r.r, Winner: dec.Winner})
+		r.emit(Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(dec.Choice), By: "human", Round: r.r, Winner: dec.Winner})
 		if err := r.writeHumanFinal(props, dec.Winner); err != nil {
 			return nil, err
 		}
 		// a human choice: no model call was made, and none is counted
 		res := &Result{Outcome: OutcomeDone, Dir: d.Dir, CostUnknown: true, Winner: r.lang.LabelName(dec.Winner), N: n}
-		r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: d.Dir, CostUnknown: true, Reason: "a human choice; no model call was made"})
+		r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeDone, Path: d.Dir, CostUnknown: true, Reason: "a human choice; no model call was made"})
 		return res, r.check()
 	case JudgeRetry:
 		return nil, &bugfolder.InputError{Path: d.Dir, Msg: fmt.Sprintf("was run by hand and records no judge engine, so moot cannot retry its judge: record a human choice with `moot resume %s --winner A`, or start a new debate with `moot run %s` (it archives this one as %s/)", bug.ID, bug.ID, archive)}
 	}
 	reason := fmt.Sprintf("nothing recorded; `moot resume %s` asks again", bug.ID)
-	r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, CostUnknown: true, Reason: reason})
+	r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeWaiting, Path: d.Dir, CostUnknown: true, Reason: reason})
 	return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
 }
 

@@ -63,7 +63,7 @@ func (r *runner) judgePending() bool {
 		switch {
 		case rec.Type == EvJudgeFailed:
 			pending = true
-		case rec.Type == EvDecision && rec.Point == "judge" && resolves(rec.Choice):
+		case rec.Type == EvDecision && rec.Point == bugfolder.PointJudge && resolves(rec.Choice):
 			pending = false
 		case rec.Type == EvJudgeStarted:
 			pending = false
@@ -128,7 +128,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 				return err
 			}
 			r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: jid, Role: bugfolder.RoleJudge, Engine: o.engine, Attempt: attempt,
-				Status: string(meta.Status), DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: reason})
+				Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: reason})
 			r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
 		}
 		ask = false
@@ -147,7 +147,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		if by == "" {
 			by = "human"
 		}
-		dec := Event{Type: EvDecision, Point: "judge", Choice: string(d.Choice), By: by, Round: r.r}
+		dec := Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(d.Choice), By: by, Round: r.r}
 		switch d.Choice {
 		case JudgeRetry:
 			dec.ExtraCalls, dec.ExtraUSD = 1, jf.RetryUSD
@@ -320,7 +320,7 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 	}
 	if call != nil {
 		r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: meta.SolverID, Role: bugfolder.RoleJudge, Engine: call.engine, Attempt: call.attempt,
-			Status: string(bugfolder.StatusOK), DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated})
+			Status: bugfolder.StatusOK, DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated})
 	}
 	r.emit(Event{Type: EvJudgeFinished, Winner: r.lang.LabelName(winner), By: by, Attempt: meta.Attempt})
 	return nil

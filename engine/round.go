@@ -474,7 +474,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 				}
 			}
 			r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt,
-				Status: string(o.status()), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err + " (retrying once)"})
+				Status: o.status(), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err, Retrying: true})
 			continue
 		}
 		o.raw = make(chan error, 1)
@@ -554,7 +554,7 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 		errLine = "invalid: " + strings.Join(invalid, "; ")
 	}
 	r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: o.engine, Attempt: o.attempt,
-		Status: string(status), DurationMS: m.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut,
+		Status: status, DurationMS: m.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut,
 		CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: errLine})
 	return nil
 }
@@ -647,7 +647,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		if by == "" {
 			by = "human"
 		}
-		dec := Event{Type: EvDecision, Point: "quorum", Choice: string(d.Choice), By: by, Round: k}
+		dec := Event{Type: EvDecision, Point: bugfolder.PointQuorum, Choice: string(d.Choice), By: by, Round: k}
 		switch d.Choice {
 		case QuorumContinue:
 			if len(valid) == 0 {
@@ -656,7 +656,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 			}
 			dec.Dropped = failedIDs
 			r.emit(dec)
-			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, Dropped: failedIDs})
+			r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, Dropped: failedIDs})
 			for _, id := range failedIDs {
 				delete(r.panel, id)
 			}
@@ -665,7 +665,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		case QuorumRetry:
 			dec.ExtraCalls, dec.ExtraUSD = len(failed), retryUSD
 			r.emit(dec)
-			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by})
+			r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by})
 			if err := r.runCalls(ctx, k, failedIDs); err != nil {
 				return asked, err
 			}
@@ -699,7 +699,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 			dec.SolverID, dec.ExtraCalls = d.SolverID, 1
 			dec.ExtraUSD = r.estimateCall(r.engineOf[d.SolverID], bugfolder.RoleSolver)
 			r.emit(dec)
-			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, SolverID: d.SolverID})
+			r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, SolverID: d.SolverID})
 			r.amend(d.SolverID, d.Engine, d.Timeout, k, by)
 			if err := r.runCalls(ctx, k, []string{d.SolverID}); err != nil {
 				return asked, err
@@ -724,7 +724,7 @@ func (r *runner) timeoutAll(ctx context.Context, k int, dec Event, by string, fa
 		one.Timeout, one.SolverID, one.ExtraCalls = t, id, 1
 		one.ExtraUSD = r.estimateCall(r.engineOf[id], bugfolder.RoleSolver)
 		r.emit(one)
-		r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(QuorumSetTimeout), By: by, SolverID: id})
+		r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(QuorumSetTimeout), By: by, SolverID: id})
 		r.amend(id, "", t, k, by)
 	}
 	return r.runCalls(ctx, k, failedIDs)

@@ -49,19 +49,19 @@ type Options struct {
 	ResumeTarget string
 }
 
-// Outcome is how a run ended.
-type Outcome string
+// Outcome is how a run ended (bugfolder.Outcome: debate_finished logs it).
+type Outcome = bugfolder.Outcome
 
 // The outcomes of a run, and the exit codes front ends map them to.
 const (
 	// OutcomeDone: resposta-final.md was written (exit 0).
-	OutcomeDone Outcome = "done"
+	OutcomeDone = bugfolder.OutcomeDone
 	// OutcomeCancelled: cancelled by the engineer, a policy or an
 	// interrupt; everything kept and resumable (exit 3).
-	OutcomeCancelled Outcome = "cancelled"
+	OutcomeCancelled = bugfolder.OutcomeCancelled
 	// OutcomeWaiting: stopped at a decision (paused, or no human to ask);
 	// kept and resumable (exit 4).
-	OutcomeWaiting Outcome = "waiting"
+	OutcomeWaiting = bugfolder.OutcomeWaiting
 )
 
 // Result describes a finished run.
@@ -117,7 +117,7 @@ type runner struct {
 	sem       chan struct{}
 	engineSem map[string]chan struct{}
 
-	decisions []logRecord
+	decisions []Event
 
 	cacheMu sync.Mutex
 	cache   map[int]map[string]*bugfolder.DebaterFile
@@ -633,7 +633,7 @@ func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 		res.Winner = r.lang.LabelName(final.Winner)
 		res.Participants = final.Participants
 	}
-	r.emit(Event{Type: EvDebateFinished, Status: string(o), Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, CostUnknown: res.CostUnknown, Participants: res.Participants, Reason: reason})
+	r.emit(Event{Type: EvDebateFinished, Outcome: o, Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, CostUnknown: res.CostUnknown, Participants: res.Participants, Reason: reason})
 	if err := r.check(); err != nil {
 		return res, err
 	}
@@ -687,8 +687,8 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	defer w.Close()
 	records := readLog(dir, d.Lang)
 	for _, rec := range records {
-		if rec.Type == EvSetup && rec.SHA != "" && rec.SHA != pf.SHA256 {
-			return nil, &bugfolder.InputError{Path: pf.Path, Msg: fmt.Sprintf("changed since setup (sha256 %s, recorded %s); problema.md never changes mid-debate: restore it, or start a new debate", short(pf.SHA256), short(rec.SHA))}
+		if rec.Type == EvSetup && rec.ProblemSHA != "" && rec.ProblemSHA != pf.SHA256 {
+			return nil, &bugfolder.InputError{Path: pf.Path, Msg: fmt.Sprintf("changed since setup (sha256 %s, recorded %s); problema.md never changes mid-debate: restore it, or start a new debate", short(pf.SHA256), short(rec.ProblemSHA))}
 		}
 	}
 	// without the event log, P's own digest still tells
@@ -816,14 +816,14 @@ func problemTimeout(pf *bugfolder.ProblemFile) (time.Duration, bool) {
 }
 
 // readLog reads the decisions and setup records of the event log.
-func readLog(dir string, l bugfolder.Lang) []logRecord {
+func readLog(dir string, l bugfolder.Lang) []Event {
 	raw, err := safefs.ReadFile(filepath.Join(dir, l.Names().Events), 0)
 	if err != nil {
 		return nil
 	}
-	var out []logRecord
+	var out []Event
 	for _, line := range strings.Split(string(raw), "\n") {
-		var rec logRecord
+		var rec Event
 		if json.Unmarshal([]byte(line), &rec) == nil && rec.Type != "" {
 			out = append(out, rec)
 		}
@@ -835,7 +835,7 @@ func readLog(dir string, l bugfolder.Lang) []logRecord {
 // by "continue", swapped engines, changed timeouts and accepted engine
 // changes. It returns the engine identities the debate is locked to:
 // problema.md's, updated by every accepted amendment.
-func (r *runner) replayDecisions(records []logRecord, recorded map[string]map[string]string) map[string]map[string]string {
+func (r *runner) replayDecisions(records []Event, recorded map[string]map[string]string) map[string]map[string]string {
 	locked := maps.Clone(recorded)
 	if locked == nil {
 		locked = map[string]map[string]string{}
@@ -867,8 +867,8 @@ func (r *runner) replayDecisions(records []logRecord, recorded map[string]map[st
 				r.amend(rec.SolverID, rec.Engine, 0, rec.Round, rec.By)
 			}
 		case QuorumSetTimeout:
-			if d, err := time.ParseDuration(rec.Timeout); err == nil && rec.SolverID != "" {
-				r.amend(rec.SolverID, "", d, rec.Round, rec.By)
+			if rec.Timeout > 0 && rec.SolverID != "" {
+				r.amend(rec.SolverID, "", rec.Timeout, rec.Round, rec.By)
 			}
 		}
 	}
@@ -877,7 +877,7 @@ func (r *runner) replayDecisions(records []logRecord, recorded map[string]map[st
 
 // PointEngines is the decision point of an engine whose identity changed
 // since setup, accepted on resume as an amendment.
-const PointEngines = "engines"
+const PointEngines = bugfolder.PointEngines
 
 // EngineChangeError stops a resume whose engines file resolves an engine
 // differently than the debate locked (exit 2): another program or model
@@ -979,19 +979,14 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 	logged, hasSetup := map[string]bool{}, false
 	raw, _ := safefs.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events), 0)
 	for _, line := range strings.Split(string(raw), "\n") {
-		var ev struct {
-			Type     string `json:"type"`
-			Round    int    `json:"round"`
-			SolverID string `json:"solver_id"`
-			Attempt  int    `json:"attempt"`
-		}
+		var ev Event
 		if json.Unmarshal([]byte(line), &ev) != nil {
 			continue
 		}
 		switch ev.Type {
-		case string(EvSetup):
+		case EvSetup:
 			hasSetup = true
-		case string(EvCallFinished):
+		case EvCallFinished:
 			logged[fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt)] = true
 		}
 	}
@@ -1006,7 +1001,7 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 				continue
 			}
 			r.emit(Event{Type: EvCallFinished, Round: rd.K, SolverID: f.SolverID, Role: f.Role, Engine: f.Engine, Attempt: f.Attempt,
-				Status: string(f.Status), DurationMS: f.Duration().Milliseconds(), TokensIn: f.TokensIn, TokensOut: f.TokensOut,
+				Status: f.Status, DurationMS: f.Duration().Milliseconds(), TokensIn: f.TokensIn, TokensOut: f.TokensOut,
 				CostUSD: f.CostUSD, CostUnknown: !f.CostRecorded, Estimated: f.TokensEstimated, Error: "recovered from the file after an interruption"})
 		}
 	}
@@ -1020,9 +1015,7 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	seen := map[EventType]bool{}
 	raw, _ := safefs.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events), 0)
 	for _, line := range strings.Split(string(raw), "\n") {
-		var ev struct {
-			Type EventType `json:"type"`
-		}
+		var ev Event
 		if json.Unmarshal([]byte(line), &ev) == nil {
 			seen[ev.Type] = true
 		}
@@ -1047,7 +1040,7 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	}
 	if !seen[EvDebateFinished] {
 		rel, _ := filepath.Rel(bug.Dir, d.Dir)
-		evs = append(evs, Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: rel, Calls: d.ModelCalls(),
+		evs = append(evs, Event{Type: EvDebateFinished, Outcome: OutcomeDone, Path: rel, Calls: d.ModelCalls(),
 			Tokens: f.TotalTokens, USD: f.TotalCostUSD, CostUnknown: !d.CostKnown(), Participants: f.Participants, Reason: note})
 	}
 	for _, ev := range evs {

@@ -286,29 +286,26 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 
 // loggedCalls counts the calls the event log records as finished: every
 // attempt, a retried one included (a model call was made).
-func loggedCalls(evs []bugfolder.EventRecord) int {
+func loggedCalls(evs []bugfolder.Event) int {
 	n := 0
 	for _, ev := range evs {
-		if ev.Type == string(engine.EvCallFinished) {
+		if ev.Type == engine.EvCallFinished {
 			n++
 		}
 	}
 	return n
 }
 
-// retryingSuffix ends the error of an attempt the harness retries at once.
-const retryingSuffix = "(retrying once)"
-
 // sessionsTotal is how long a debate ran over its sessions, from its event
 // log: each session runs from its setup or resumed event to its last event.
-func sessionsTotal(evs []bugfolder.EventRecord) time.Duration {
+func sessionsTotal(evs []bugfolder.Event) time.Duration {
 	var total time.Duration
 	var start, last time.Time
 	for _, ev := range evs {
 		if ev.Time.IsZero() {
 			continue
 		}
-		if ev.Type == string(engine.EvSetup) || ev.Type == string(engine.EvResumed) {
+		if ev.Type == engine.EvSetup || ev.Type == engine.EvResumed {
 			if !start.IsZero() {
 				total += last.Sub(start)
 			}
@@ -393,12 +390,12 @@ func (d *debateView) apply(ev engine.Event) {
 		if p == nil {
 			return
 		}
-		retrying := strings.HasSuffix(ev.Error, retryingSuffix)
+		retrying := ev.Retrying
 		p.streamed = 0
-		p.status = ev.Status
+		p.status = string(ev.Status)
 		p.dur = time.Duration(ev.DurationMS) * time.Millisecond
 		p.tokensIn, p.tokensOut, p.estimated, p.usd = ev.TokensIn, ev.TokensOut, ev.Estimated, ev.CostUSD
-		p.err = ev.Error
+		p.err = ev.ErrorText()
 		d.tokens += ev.TokensIn + ev.TokensOut
 		d.usd += ev.CostUSD
 		d.callsDone++ // a retried attempt is a call made too
@@ -435,7 +432,7 @@ func (d *debateView) apply(ev engine.Event) {
 	case engine.EvWarning:
 		d.notes = append(d.notes, ev.Text)
 	case engine.EvDebateFinished:
-		d.state = ev.Status
+		d.state = string(ev.Outcome)
 		d.reason = ev.Reason
 		d.finishedAt = ev.Time
 		d.live = false
