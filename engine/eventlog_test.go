@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
+	. "github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 )
 

@@ -37,7 +37,7 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		return nil, err
 	}
 	defer w.Close()
-	r := newRunner(opts, bug, d.Lang, mode, n, last.K, p, 0, 0) // r.w stays nil until a choice is recorded: nothing is logged before
+	r := newRunner(opts.Protocol, opts, bug, d.Lang, mode, n, last.K, p, 0, 0) // r.w stays nil until a choice is recorded: nothing is logged before
 	for _, f := range last.Files {
 		if f.Role == bugfolder.RoleSolver {
 			r.solvers = append(r.solvers, f.SolverID)
@@ -50,8 +50,10 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 			bodies[f.SolverID] = f.Body
 		}
 	}
-	props := Label(NewAnonymizer(r.lang, r.engineNames(), HideAll), bodies)
-	if len(props) == 0 {
+	in := FinalInput{Lang: r.lang, Mode: mode, Rubric: r.rubric, P: p, N: n, Panel: r.solvers, Answers: bodies, Names: r.engineNames()}
+	step := r.proto.Final(in)
+	choices := step.Choices()
+	if len(choices) == 0 {
 		return nil, &bugfolder.InputError{Path: last.Dir, Msg: fmt.Sprintf("holds no valid proposal to choose from; `moot run %s --mode MODE` archives this hand-run debate as %s/ and starts a new one", bug.ID, archive)}
 	}
 	jf := JudgeFailure{Attempt: len(d.JudgeAttempts), Reason: "the judge of this hand-run debate failed (see its juiz/ folder)"}
@@ -59,9 +61,9 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		jf.Reason = "this hand-run debate has every round and no judge's answer"
 	}
 	var letters []string
-	for _, pr := range props {
-		jf.Labels = append(jf.Labels, LabelPreview{Label: pr.Label, Preview: pr.Body})
-		letters = append(letters, pr.Label)
+	jf.Labels = choices
+	for _, c := range choices {
+		letters = append(letters, c.Label)
 	}
 	dec, err := opts.Supervisor.JudgeFailed(ctx, jf)
 	if errors.Is(err, ErrNeedHuman) {
@@ -74,12 +76,13 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 	}
 	switch dec.Choice {
 	case JudgeHuman:
-		if !contains(letters, dec.Winner) {
+		r.w = w // judgeAttempts reads its folder; nothing is logged before the choice is known valid
+		doc, ok := step.Human(dec.Winner, r.judgeAttempts())
+		if !ok {
 			return nil, &bugfolder.InputError{Field: "--winner", Msg: fmt.Sprintf("%s names no proposal: the labels are %s", dec.Winner, labelList(d.Lang, letters))}
 		}
-		r.w = w
 		r.emit(Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(dec.Choice), By: "human", Round: r.r, Winner: dec.Winner})
-		if err := r.writeHumanFinal(props, dec.Winner); err != nil {
+		if err := r.writeFinal(in, doc, "human", r.humanMeta(), nil); err != nil {
 			return nil, err
 		}
 		// a human choice: no model call was made, and none is counted

@@ -22,8 +22,11 @@ import (
 
 // Options configure a run or a resume.
 type Options struct {
-	Config  *harness.Config
-	Harness harness.Options
+	// Protocol is the protocol of the debate a Resume continues (cli picks
+	// it by what problema.md records); a Start runs its Setup's.
+	Protocol Protocol
+	Config   *harness.Config
+	Harness  harness.Options
 	// Engines replaces the adapters of the named engines (tests).
 	Engines    map[string]harness.Engine
 	Supervisor Supervisor
@@ -88,13 +91,16 @@ type Result struct {
 
 // runner holds one debate's state while it runs.
 type runner struct {
-	opts   Options
-	bug    *bugfolder.Bug
-	lang   bugfolder.Lang
-	mode   bugfolder.Mode
-	n, r   int
-	p      string
-	rubric []string
+	opts  Options
+	proto Protocol
+	// panelRole, supportRole and finalRole are the protocol's roles.
+	panelRole, supportRole, finalRole bugfolder.Role
+	bug                               *bugfolder.Bug
+	lang                              bugfolder.Lang
+	mode                              bugfolder.Mode
+	n, r                              int
+	p                                 string
+	rubric                            []string
 
 	solvers []string // agente-1..N
 	critics []string // critic-1..C
@@ -124,7 +130,7 @@ type runner struct {
 	// attempts holds the last attempt number per raw folder and id.
 	attempts map[string]map[string]int
 	// rows are the convergence metrics of the rounds measured so far.
-	rows map[int]RoundMetrics
+	rows map[int]ConvergenceRow
 
 	mu     sync.Mutex
 	logErr error
@@ -274,6 +280,9 @@ func pluralIs(n int) string {
 // decision that stops it). Everything that would refuse the debate is
 // checked before anything is written.
 func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
+	if s.Protocol == nil {
+		return nil, errors.New("start: the setup names no protocol")
+	}
 	bug := s.Bug
 	if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 		return nil, err
@@ -329,7 +338,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	}
 	defer w.Close()
 
-	r := newRunner(opts, bug, s.Lang, s.Mode, s.N, s.R, s.Problem.Text, s.Parallel, s.Timeout)
+	r := newRunner(s.Protocol, opts, bug, s.Lang, s.Mode, s.N, s.R, s.Problem.Text, s.Parallel, s.Timeout)
 	r.w, r.adapters, r.limits = w, adapters, limits
 	for i, e := range s.Solvers {
 		id := r.lang.SolverID(i + 1)
@@ -363,13 +372,15 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	return res, err
 }
 
-func newRunner(opts Options, bug *bugfolder.Bug, lang bugfolder.Lang, mode bugfolder.Mode, n, rounds int, p string, parallel int, timeout time.Duration) *runner {
+func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.Lang, mode bugfolder.Mode, n, rounds int, p string, parallel int, timeout time.Duration) *runner {
 	if parallel < 1 {
 		parallel = n
 	}
+	panel, support, final := proto.Roles()
 	return &runner{
-		opts: opts, bug: bug, lang: lang, mode: mode, n: n, r: rounds, p: p,
-		rubric:   bugfolder.Rubric(mode, lang),
+		opts: opts, proto: proto, panelRole: panel, supportRole: support, finalRole: final,
+		bug: bug, lang: lang, mode: mode, n: n, r: rounds, p: p,
+		rubric:   proto.Rubric(lang, mode),
 		engineOf: map[string]string{}, amendment: map[string]string{}, timeoutOf: map[string]time.Duration{},
 		panel: map[string]bool{}, parallel: parallel, flagTimeout: timeout,
 	}
@@ -548,7 +559,8 @@ type errStop struct {
 
 func (e *errStop) Error() string { return e.reason }
 
-// execute runs the rounds that are not complete, then the judge.
+// execute runs the rounds that are not complete, round after round up to
+// r (the stop rule may end them earlier), then the final step.
 func (r *runner) execute(ctx context.Context) (*Result, error) {
 	for k := 0; k <= r.r; k++ {
 		if err := r.runRound(ctx, k); err != nil {
@@ -556,6 +568,9 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 		}
 		if err := r.check(); err != nil {
 			return nil, err
+		}
+		if !r.proto.Continue(k, r.r) {
+			break
 		}
 	}
 	if err := r.runJudge(ctx); err != nil {
@@ -644,6 +659,9 @@ func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 // calls are never repeated, calls without a file are run, a pending
 // decision is asked again. A changed problema.md is refused.
 func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, error) {
+	if opts.Protocol == nil {
+		return nil, errors.New("resume: the options name no protocol")
+	}
 	if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 		return nil, err
 	}
@@ -698,7 +716,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.SetupIntact(raw) {
 		return nil, &bugfolder.InputError{Path: pf.Path, Field: "setup_sha256", Msg: "the setup (mode, rounds, engines, rubric or P) no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
 	}
-	r := newRunner(opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)
+	r := newRunner(opts.Protocol, opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)
 	for _, kv := range pf.Solvers {
 		r.solvers = append(r.solvers, kv.Key)
 		r.engineOf[kv.Key] = kv.Value

@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -17,8 +17,10 @@ import (
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
+	. "github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 // scripted is an in-process engine whose answers a test decides.
@@ -145,7 +147,7 @@ func (f *fixture) opts(s Supervisor) Options {
 	for k, v := range f.engines {
 		m[k] = v
 	}
-	return Options{Config: f.cfg, Engines: m, Supervisor: s, Command: "test", Sink: func(e Event) {
+	return Options{Protocol: debate.Protocol{}, Config: f.cfg, Engines: m, Supervisor: s, Command: "test", Sink: func(e Event) {
 		f.mu.Lock()
 		f.events = append(f.events, e)
 		f.mu.Unlock()
@@ -158,7 +160,7 @@ func (f *fixture) setup(n, r int, solvers ...string) Setup {
 			solvers = append(solvers, "a")
 		}
 	}
-	return Setup{Bug: f.bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: n, R: r, Solvers: solvers, Judge: "a", Parallel: n}
+	return Setup{Protocol: debate.Protocol{}, Bug: f.bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: n, R: r, Solvers: solvers, Judge: "a", Parallel: n}
 }
 
 func (f *fixture) debate(t *testing.T) *bugfolder.Debate {

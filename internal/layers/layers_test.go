@@ -53,6 +53,7 @@ func TestImportsRunOneWay(t *testing.T) {
 		{"harness", []string{"bugfolder", "engine", "protocol", "tui", "cli"}},
 		{"bugfolder", []string{"harness", "engine", "protocol", "tui", "cli"}},
 		{"engine", []string{"protocol", "tui", "cli"}},
+		{"protocol/debate", []string{"tui", "cli"}},
 		{"tui", []string{"cli"}},
 	}
 	for _, c := range cases {
