@@ -16,7 +16,7 @@ import (
 // finalInput is what the final step works from: the valid last-round
 // files of the panel still in.
 func (r *runner) finalInput() FinalInput {
-	files := r.roundFiles(r.r)
+	files := r.roundFiles(r.last)
 	bodies := map[string]string{}
 	for _, id := range r.panelIDs() {
 		if f := files[id]; f != nil && f.Status == bugfolder.StatusOK {
@@ -81,7 +81,7 @@ func resolves(choice string) bool {
 func (r *runner) runJudge(ctx context.Context) error {
 	in := r.finalInput()
 	if len(in.Answers) == 0 {
-		return &errStop{OutcomeWaiting, fmt.Sprintf("round %d has no valid proposal: there is nothing to judge", r.r)}
+		return &errStop{OutcomeWaiting, fmt.Sprintf("round %d has no valid proposal: there is nothing to judge", r.last)}
 	}
 	step := r.proto.Final(in)
 	choices := step.Choices()
@@ -113,7 +113,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		if by == "" {
 			by = "human"
 		}
-		dec := Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(d.Choice), By: by, Round: r.r}
+		dec := Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(d.Choice), By: by, Round: r.last}
 		switch d.Choice {
 		case JudgeRetry:
 			dec.ExtraCalls, dec.ExtraUSD = 1, jf.RetryUSD
@@ -148,8 +148,8 @@ func (r *runner) runJudge(ctx context.Context) error {
 // and logged, and why it failed is returned.
 func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, prompt string) (done bool, why string, err error) {
 	jid := r.lang.Names().JudgeID
-	r.emit(Event{Type: EvJudgeStarted, Round: r.r, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.r, jid)})
-	o, err := r.invoke(ctx, r.r, jid, r.finalRole, prompt)
+	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
+	o, err := r.invoke(ctx, r.last, jid, r.finalRole, prompt)
 	if err != nil {
 		return false, "", err
 	}
@@ -157,7 +157,7 @@ func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, promp
 	if err := o.rawErr(); err != nil {
 		return false, "", err
 	}
-	meta := r.meta(r.r, jid, r.finalRole, o, o.status())
+	meta := r.meta(r.last, jid, r.finalRole, o, o.status())
 	meta.DebateID = r.bug.ID + "-final"
 	var reason string
 	if o.status() == bugfolder.StatusOK {
@@ -174,7 +174,7 @@ func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, promp
 	if _, err := r.w.WriteJudgeAttempt(attempt, meta, o.res.Body); err != nil {
 		return false, "", err
 	}
-	r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: jid, Role: r.finalRole, Engine: o.engine, Attempt: attempt,
+	r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: jid, Role: r.finalRole, Engine: o.engine, Attempt: attempt,
 		Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: reason})
 	r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
 	return false, reason, nil
@@ -232,7 +232,7 @@ func (r *runner) keepRetriedJudge(k int, id string, o *outcome) error {
 
 // keepPrompt saves the judge's prompt for audit, beside its raw output.
 func (r *runner) keepPrompt(prompt string, attempt int) error {
-	f, err := r.w.CreateRaw(r.w.RawPath(r.r, r.lang.Names().JudgeID, attempt, "prompt"))
+	f, err := r.w.CreateRaw(r.w.RawPath(r.last, r.lang.Names().JudgeID, attempt, "prompt"))
 	if err != nil {
 		return err
 	}
@@ -282,7 +282,7 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 		return err
 	}
 	if call != nil {
-		r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: meta.SolverID, Role: r.finalRole, Engine: call.engine, Attempt: call.attempt,
+		r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: meta.SolverID, Role: r.finalRole, Engine: call.engine, Attempt: call.attempt,
 			Status: bugfolder.StatusOK, DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated})
 	}
 	r.emit(Event{Type: EvJudgeFinished, Winner: r.lang.LabelName(fm.Winner), By: by, Attempt: meta.Attempt})
@@ -294,6 +294,6 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 func (r *runner) humanMeta() bugfolder.DebaterMeta {
 	now := bugfolder.Timestamp(r.now())
 	return bugfolder.DebaterMeta{ProtocolVersion: bugfolder.ProtocolVersion, DebateID: r.bug.ID + "-final", BugID: r.bug.ID,
-		Role: r.finalRole, SolverID: r.lang.Names().JudgeID, Engine: "human", Round: r.r, Status: bugfolder.StatusOK,
+		Role: r.finalRole, SolverID: r.lang.Names().JudgeID, Engine: "human", Round: r.last, Status: bugfolder.StatusOK,
 		StartedAt: now, FinishedAt: now}
 }

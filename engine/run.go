@@ -99,8 +99,11 @@ type runner struct {
 	lang                              bugfolder.Lang
 	mode                              bugfolder.Mode
 	n, r                              int
-	p                                 string
-	rubric                            []string
+	// last is the round the final step reads: r, or the round after which
+	// the protocol's stop rule ended the debate.
+	last   int
+	p      string
+	rubric []string
 
 	solvers []string // agente-1..N
 	critics []string // critic-1..C
@@ -379,7 +382,7 @@ func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.
 	panel, support, final := proto.Roles()
 	return &runner{
 		opts: opts, proto: proto, panelRole: panel, supportRole: support, finalRole: final,
-		bug: bug, lang: lang, mode: mode, n: n, r: rounds, p: p,
+		bug: bug, lang: lang, mode: mode, n: n, r: rounds, last: rounds, p: p,
 		rubric:   proto.Rubric(lang, mode),
 		engineOf: map[string]string{}, amendment: map[string]string{}, timeoutOf: map[string]time.Duration{},
 		panel: map[string]bool{}, parallel: parallel, flagTimeout: timeout,
@@ -563,6 +566,7 @@ func (e *errStop) Error() string { return e.reason }
 // r (the stop rule may end them earlier), then the final step.
 func (r *runner) execute(ctx context.Context) (*Result, error) {
 	for k := 0; k <= r.r; k++ {
+		r.last = k
 		if err := r.runRound(ctx, k); err != nil {
 			return r.stop(err)
 		}

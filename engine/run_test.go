@@ -687,3 +687,32 @@ func TestResumeRecoversALostSetupEvent(t *testing.T) {
 		t.Errorf("first record %+v, want the setup with problema.md's sha256", first)
 	}
 }
+
+// stopsAfterRoundZero is the debate with a stop rule that ends it after
+// round 0: a protocol that stops early (argue, review) on the same runner.
+type stopsAfterRoundZero struct{ debate.Protocol }
+
+func (stopsAfterRoundZero) Continue(k, r int) bool { return false }
+
+// TestStopRuleIsTheProtocols: the runner runs rounds only while the
+// protocol's stop rule says so, and its final step reads the last round
+// that ran — no file of a later round, no call beyond it.
+func TestStopRuleIsTheProtocols(t *testing.T) {
+	f := newFixture(t, "7")
+	s := f.setup(3, 2)
+	s.Protocol = stopsAfterRoundZero{}
+	res, err := Start(context.Background(), s, f.opts(&sup{}))
+	if err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	d := f.debate(t)
+	if len(d.Rounds) != 1 || d.Rounds[0].K != 0 {
+		t.Fatalf("rounds on disk: %d, want round 0 only", len(d.Rounds))
+	}
+	if d.Final == nil || d.Final.Round != 0 || d.Final.Participants != 3 {
+		t.Errorf("final answer: %+v", d.Final)
+	}
+	if calls := len(f.engines["a"].calls); calls != 4 {
+		t.Errorf("%d calls, want 3 solvers in round 0 and the judge", calls)
+	}
+}
