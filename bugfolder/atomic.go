@@ -10,8 +10,8 @@ import (
 
 // Permissions of everything moot writes: owner-only.
 const (
-	FilePerm os.FileMode = 0o600
-	DirPerm  os.FileMode = 0o700
+	FilePerm = safefs.FilePerm
+	DirPerm  = safefs.DirPerm
 )
 
 // MkdirPrivate creates dir and any missing parents with owner-only

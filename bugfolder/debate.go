@@ -130,9 +130,12 @@ func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
 type ProblemFile struct {
 	Path            string
 	ProtocolVersion int
-	BugID           string
-	Mode            Mode
-	N, R            int
+	// Protocol is the protocol field as written ("" for every debate of
+	// seed 000: see ProtocolName).
+	Protocol string
+	BugID    string
+	Mode     Mode
+	N, R     int
 	// Solvers maps solver ids to engine names, in order.
 	Solvers []KV
 	// Critics maps critic ids to engine names, in order.
@@ -239,6 +242,7 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	p.Timeouts = stringMap(m, "timeout")
 	p.PSHA256 = scalar(m, "p_sha256")
 	p.CreatedAt = timeField(m, "created_at")
+	p.Protocol = strings.TrimSpace(scalar(m, "protocol"))
 
 	pre, secs := ParseSections(doc.Body)
 	// hand-written settings as a bullet list
@@ -516,17 +520,18 @@ func (r *Round) File(id string) *DebaterFile {
 	return nil
 }
 
-// EventRecord is one line of the event log, as much of it as the folder
-// reader needs. Other fields are kept in Raw.
-type EventRecord struct {
-	Type     string    `json:"type"`
-	Time     time.Time `json:"time"`
-	Round    int       `json:"round"`
-	SolverID string    `json:"solver_id"`
-	Status   string    `json:"status"`
-	Point    string    `json:"point"`
-	Choice   string    `json:"choice"`
-	Raw      json.RawMessage
+// DefaultProtocol is the protocol of a problema.md that names none: seed
+// 000's debate, which every debate written before moot ran other
+// protocols is (and which still names none, so its files are unchanged).
+const DefaultProtocol = "debate"
+
+// ProtocolName is the protocol the debate runs: its protocol field, else
+// DefaultProtocol.
+func (p *ProblemFile) ProtocolName() string {
+	if p.Protocol == "" {
+		return DefaultProtocol
+	}
+	return p.Protocol
 }
 
 // Debate is one debate folder, read in full.
@@ -545,7 +550,7 @@ type Debate struct {
 	// JudgeAttempts are the failed judge attempts (juiz/tentativa-K.md).
 	JudgeAttempts []*DebaterFile
 	// Events is the event log, oldest first (nil when there is none).
-	Events []EventRecord
+	Events []Event
 	// Holder is the lock's holder when the lock file names one, and
 	// HolderAlive whether its process ran when the folder was read.
 	Holder      *LockInfo
@@ -838,7 +843,7 @@ func (d *Debate) readEvents(p string) {
 		if len(b) == 0 {
 			continue
 		}
-		var ev EventRecord
+		var ev Event
 		if err := json.Unmarshal(b, &ev); err != nil {
 			// a line cut short by a crash is expected at the very end only
 			if !bytes.HasSuffix(raw, []byte("\n")) && line == bytes.Count(raw, []byte("\n"))+1 {
@@ -847,11 +852,10 @@ func (d *Debate) readEvents(p string) {
 			d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("line %d is not a JSON event: %v", line, err)})
 			continue
 		}
-		ev.Raw = append(json.RawMessage(nil), b...)
 		d.Events = append(d.Events, ev)
 	}
 	if d.Events == nil {
-		d.Events = []EventRecord{}
+		d.Events = []Event{}
 	}
 }
 
@@ -871,15 +875,15 @@ func (d *Debate) PendingDecision() string {
 	pending := ""
 	for _, ev := range d.Events {
 		switch ev.Type {
-		case "quorum_lost":
+		case EvQuorumLost:
 			pending = "quorum"
-		case "judge_failed":
+		case EvJudgeFailed:
 			pending = "judge"
-		case "decision":
+		case EvDecision:
 			if resolving(ev.Choice) {
 				pending = ""
 			}
-		case "judge_finished":
+		case EvJudgeFinished:
 			pending = ""
 		}
 	}
@@ -895,16 +899,16 @@ func deriveState(d *Debate) State {
 		return StateNoDebate
 	}
 	if d.Events != nil {
-		last := ""
+		var last Outcome
 		for _, ev := range d.Events {
 			switch ev.Type {
-			case "debate_finished":
-				last = ev.Status
-			case "resumed", "round_started", "call_started", "judge_started":
+			case EvDebateFinished:
+				last = ev.Outcome
+			case EvResumed, EvRoundStarted, EvCallStarted, EvJudgeStarted:
 				last = ""
 			}
 		}
-		if last == string(StateCancelled) {
+		if last == OutcomeCancelled {
 			return StateCancelled
 		}
 		switch d.PendingDecision() {

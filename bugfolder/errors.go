@@ -5,40 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/reversa/moot/internal/input"
 	"github.com/reversa/moot/internal/safefs"
 )
 
-// InputError is bad input on disk or on the command line: a file that cannot
-// be read or parsed, a field with a wrong value, a folder that is locked. It
-// names the file (and the field when there is one) and says what to do.
-// Front ends map it to exit code 2.
-type InputError struct {
-	// Path is the file or folder concerned.
-	Path string
-	// Field is the front-matter or config field concerned, if any.
-	Field string
-	// Msg says what is wrong and, where it can, how to fix it.
-	Msg string
-	// Err is the underlying error, if any.
-	Err error
-}
-
-func (e *InputError) Error() string {
-	s := e.Path
-	if e.Field != "" {
-		if s != "" {
-			s += ": "
-		}
-		s += e.Field // a usage error has a field and no file
-	}
-	if s != "" {
-		s += ": "
-	}
-	return s + e.Msg
-}
-
-// Unwrap returns the underlying error.
-func (e *InputError) Unwrap() error { return e.Err }
+// InputError is bad input on disk or on the command line (see
+// input.Error): it names the file (and the field when there is one) and
+// says what to do. Front ends map it to exit code 2.
+type InputError = input.Error
 
 // inputErr builds an InputError with a formatted message.
 func inputErr(path, field, format string, args ...any) *InputError {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/reversa/moot/internal/input"
 )
 
 // Document is a Markdown file split into its YAML front matter and body.
@@ -33,14 +35,7 @@ var ErrUnclosedFrontMatter = errors.New("front matter opened with --- on line 1 
 
 // NormalizeText drops a UTF-8 byte order mark and turns CRLF (and lone CR)
 // line endings into LF.
-func NormalizeText(b []byte) string {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	if bytes.IndexByte(b, '\r') < 0 {
-		return string(b)
-	}
-	s := strings.ReplaceAll(string(b), "\r\n", "\n")
-	return strings.ReplaceAll(s, "\r", "\n")
-}
+func NormalizeText(b []byte) string { return input.NormalizeText(b) }
 
 // ParseDocument splits raw file bytes into front matter and body. A file
 // without a leading "---" line has no front matter. The error, when not nil,

@@ -167,7 +167,10 @@ func (w *Writer) writeFile(rel string, data []byte, perm os.FileMode, durable bo
 
 // ProblemMeta is problema.md's front matter, in the order it is written.
 type ProblemMeta struct {
-	ProtocolVersion  int        `yaml:"protocol_version"`
+	ProtocolVersion int `yaml:"protocol_version"`
+	// Protocol names the protocol; empty (and left out) for
+	// DefaultProtocol, so a debate's problema.md reads as it always has.
+	Protocol         string     `yaml:"protocol,omitempty"`
 	BugID            string     `yaml:"bug_id"`
 	Mode             Mode       `yaml:"mode"`
 	N                int        `yaml:"n"`

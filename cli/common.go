@@ -153,6 +153,7 @@ func (u *untrustedError) Error() string {
 
 // setupFlags are the flags run and plan share (CLI.md).
 type setupFlags struct {
+	protocol string
 	mode     string
 	n, r     int
 	solvers  []string
@@ -165,6 +166,7 @@ type setupFlags struct {
 
 func (f *setupFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
+	fl.StringVar(&f.protocol, "protocol", "debate", "the protocol; moot runs debate (seed 000: N solvers, R fixed rounds, an isolated judge)")
 	fl.StringVar(&f.mode, "mode", "", "the debate's mode: diagnosis, repair or spec")
 	fl.IntVarP(&f.n, "n", "n", 3, "solvers (2 ≤ N ≤ 16)")
 	fl.IntVarP(&f.r, "r", "r", 2, "rounds after round 0, no early stopping (0 ≤ R ≤ 10)")
@@ -180,6 +182,11 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 // builds the locked input of a debate. requireMode is set for a real run.
 func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, requireMode bool) (engine.Setup, error) {
 	s := engine.Setup{Bug: bug, Lang: reg.Lang, N: f.n, R: f.r, Timeout: f.timeout}
+	p, err := pickProtocol(f.protocol)
+	if err != nil {
+		return s, err
+	}
+	s.Protocol = p
 	if f.mode != "" {
 		m, err := bugfolder.ParseMode(f.mode)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 // Assets holds what moot demo needs — testdata/sample and
@@ -112,7 +113,7 @@ With --headless (or without a terminal) the quorum menu is answered
 			if err != nil {
 				return withCode(ExitInternal, err)
 			}
-			s := engine.Setup{Bug: bug, Lang: reg.Lang, Mode: bugfolder.Diagnosis, N: 3, R: 2,
+			s := engine.Setup{Protocol: protocols[debate.Name], Bug: bug, Lang: reg.Lang, Mode: bugfolder.Diagnosis, N: 3, R: 2,
 				Solvers: []string{"demo", "demo", "demo"}, Judge: "demo", Parallel: 3}
 			if headless || !isTerminal(e.stdout) || !isTerminal(e.stdin) {
 				pr := newProgress(e, reg, false)

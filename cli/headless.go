@@ -70,11 +70,11 @@ func (p *progress) marshal(ev engine.Event) ([]byte, error) {
 		delete(m, "text")
 		m["bytes"], m["restricted"] = len(ev.Text), true
 	case engine.EvCallFinished:
-		redactField(m, "error", ev.Error, ev.Status)
+		redactField(m, "error", ev.ErrorText(), string(ev.Status))
 	case engine.EvJudgeFailed:
 		redactField(m, "reason", ev.Reason, "judge-failure")
 	case engine.EvDebateFinished:
-		redactField(m, "reason", ev.Reason, ev.Status)
+		redactField(m, "reason", ev.Reason, string(ev.Outcome))
 	default:
 		return b, nil
 	}
@@ -104,7 +104,7 @@ func (p *progress) line(ev engine.Event) {
 	case engine.EvRoundStarted:
 		p.printf("round %d\n", ev.Round)
 	case engine.EvCallFinished:
-		if ev.Role == bugfolder.RoleJudge && ev.Status == string(bugfolder.StatusOK) {
+		if ev.Role == bugfolder.RoleJudge && ev.Status == bugfolder.StatusOK {
 			return // judge_finished says it
 		}
 		tok := fmt.Sprintf("%s→%s tokens", thousands(ev.TokensIn), thousands(ev.TokensOut))
@@ -115,8 +115,8 @@ func (p *progress) line(ev engine.Event) {
 		if ev.Attempt > 1 {
 			line += fmt.Sprintf("  attempt %d", ev.Attempt)
 		}
-		if ev.Error != "" {
-			line += "  — " + clip(ev.Error, 160)
+		if ev.Error != "" || ev.Retrying {
+			line += "  — " + clip(ev.ErrorText(), 160)
 		}
 		p.printf("%s\n", line)
 	case engine.EvQuorumLost:
@@ -142,8 +142,8 @@ func (p *progress) line(ev engine.Event) {
 	case engine.EvWarning:
 		p.printf("warning: %s\n", ev.Text)
 	case engine.EvDebateFinished:
-		p.printf("%s: %d calls, %s tokens, %s — %s\n", ev.Status, ev.Calls, thousands(ev.Tokens), eventCost(ev.USD, ev.CostUnknown), p.reg.Rel(ev.Path))
-		if ev.Reason != "" && ev.Status != string(engine.OutcomeDone) {
+		p.printf("%s: %d calls, %s tokens, %s — %s\n", ev.Outcome, ev.Calls, thousands(ev.Tokens), eventCost(ev.USD, ev.CostUnknown), p.reg.Rel(ev.Path))
+		if ev.Reason != "" && ev.Outcome != engine.OutcomeDone {
 			p.printf("%s\n", ev.Reason)
 		}
 	}

@@ -194,7 +194,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			live := livefile.New() // streamed figures for a browser watching this run
 			defer live.Close()
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
-				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
+				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
 			})
 			return exitFor(e, reg, res, err)
@@ -281,9 +281,13 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
 				}
 			}
+			proto, err := protocolOf(d)
+			if err != nil {
+				return err
+			}
 			headless := rf.isHeadless(e)
 			if !headless {
-				return resumeTUI(e, reg, bug, cfg, pol)
+				return resumeTUI(e, reg, bug, cfg, pol, proto)
 			}
 			left := engine.Remaining(d)
 			if winner != "" || d.HandRun() {
@@ -300,7 +304,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			live := livefile.New()
 			defer live.Close()
 			res, err := engine.Resume(ctx, bug, engine.Options{
-				Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
+				Protocol: proto, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
 				ResumeTarget: resumeTarget(e, args[0], bug, config),
 			})

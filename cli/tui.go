@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/protocol/debate"
 	"github.com/reversa/moot/tui"
 )
 
@@ -26,9 +27,9 @@ func runTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Co
 }
 
 // resumeTUI resumes a debate in the terminal UI.
-func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, pol *engine.Policies) error {
+func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, pol *engine.Policies, proto engine.Protocol) error {
 	opts := tuiOptions(e, reg, cfg)
-	opts.Bug, opts.Resume = bug, true
+	opts.Bug, opts.Resume, opts.Protocol = bug, true, proto
 	return runProgram(e, reg, opts)
 }
 
@@ -76,7 +77,7 @@ func trustRequest(reg *bugfolder.Register, cfg *harness.Config) *tui.TrustReques
 
 func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
 	ho := harnessOptions(cfg, reg)
-	return tui.Options{Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
+	return tui.Options{Protocol: protocols[debate.Name], Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
 		Untrusted: trustRequest(reg, cfg),
 		Check:     probeCheck(cfg, ho),
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {

@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
+	. "github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 // latencyEngine answers validly after a fixed latency.
@@ -20,13 +22,13 @@ func (l latencyEngine) Call(ctx context.Context, req harness.Request) harness.Re
 	select {
 	case <-time.After(l.d):
 	case <-ctx.Done():
-		return harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine, Err: "interrupted"}
+		return harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
 	}
 	body := validBody(req)
 	if req.Stdout != nil {
 		req.Stdout.Write([]byte(body)) // as a real engine's output arrives
 	}
-	return harness.Result{Status: bugfolder.StatusOK, Body: body, TokensIn: 1000, TokensOut: 300}
+	return harness.Result{Body: body, TokensIn: 1000, TokensOut: 300}
 }
 
 func benchFixture(b testing.TB) (*bugfolder.Bug, *harness.Config) {
@@ -53,8 +55,8 @@ func runDebate(b *testing.B, n, r, parallel int, eng harness.Engine, cfg *harnes
 	for i := range solvers {
 		solvers[i] = "a"
 	}
-	s := Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: n, R: r, Solvers: solvers, Judge: "a", Parallel: parallel}
-	opts := Options{Config: cfg, Supervisor: &Policies{}, Command: "bench"}
+	s := Setup{Protocol: debate.Protocol{}, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: n, R: r, Solvers: solvers, Judge: "a", Parallel: parallel}
+	opts := Options{Protocol: debate.Protocol{}, Config: cfg, Supervisor: &Policies{}, Command: "bench"}
 	if eng != nil {
 		opts.Engines = map[string]harness.Engine{"a": eng}
 	}

@@ -37,7 +37,7 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		return nil, err
 	}
 	defer w.Close()
-	r := newRunner(opts, bug, d.Lang, mode, n, last.K, p, 0, 0) // r.w stays nil until a choice is recorded: nothing is logged before
+	r := newRunner(opts.Protocol, opts, bug, d.Lang, mode, n, last.K, p, 0, 0) // r.w stays nil until a choice is recorded: nothing is logged before
 	for _, f := range last.Files {
 		if f.Role == bugfolder.RoleSolver {
 			r.solvers = append(r.solvers, f.SolverID)
@@ -50,8 +50,10 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 			bodies[f.SolverID] = f.Body
 		}
 	}
-	props := Label(NewAnonymizer(r.lang, r.engineNames(), HideAll), bodies)
-	if len(props) == 0 {
+	in := FinalInput{Lang: r.lang, Mode: mode, Rubric: r.rubric, P: p, N: n, Panel: r.solvers, Answers: bodies, Names: r.engineNames()}
+	step := r.proto.Final(in)
+	choices := step.Choices()
+	if len(choices) == 0 {
 		return nil, &bugfolder.InputError{Path: last.Dir, Msg: fmt.Sprintf("holds no valid proposal to choose from; `moot run %s --mode MODE` archives this hand-run debate as %s/ and starts a new one", bug.ID, archive)}
 	}
 	jf := JudgeFailure{Attempt: len(d.JudgeAttempts), Reason: "the judge of this hand-run debate failed (see its juiz/ folder)"}
@@ -59,14 +61,14 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		jf.Reason = "this hand-run debate has every round and no judge's answer"
 	}
 	var letters []string
-	for _, pr := range props {
-		jf.Labels = append(jf.Labels, LabelPreview{Label: pr.Label, Preview: pr.Body})
-		letters = append(letters, pr.Label)
+	jf.Labels = choices
+	for _, c := range choices {
+		letters = append(letters, c.Label)
 	}
 	dec, err := opts.Supervisor.JudgeFailed(ctx, jf)
 	if errors.Is(err, ErrNeedHuman) {
 		reason := fmt.Sprintf("%s, and it records no judge engine to run: `moot resume %s --winner A` records your choice among %s, or `moot run %s --mode MODE` archives it as %s/ and starts a new debate", jf.Reason, bug.ID, labelList(d.Lang, letters), bug.ID, archive)
-		r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, CostUnknown: true, Reason: reason})
+		r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeWaiting, Path: d.Dir, CostUnknown: true, Reason: reason})
 		return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
 	}
 	if err != nil {
@@ -74,23 +76,24 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 	}
 	switch dec.Choice {
 	case JudgeHuman:
-		if !contains(letters, dec.Winner) {
+		r.w = w // judgeAttempts reads its folder; nothing is logged before the choice is known valid
+		doc, ok := step.Human(dec.Winner, r.judgeAttempts())
+		if !ok {
 			return nil, &bugfolder.InputError{Field: "--winner", Msg: fmt.Sprintf("%s names no proposal: the labels are %s", dec.Winner, labelList(d.Lang, letters))}
 		}
-		r.w = w
-		r.emit(Event{Type: EvDecision, Point: "judge", Choice: string(dec.Choice), By: "human", Round: r.r, Winner: dec.Winner})
-		if err := r.writeHumanFinal(props, dec.Winner); err != nil {
+		r.emit(Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(dec.Choice), By: "human", Round: r.last, Winner: dec.Winner})
+		if err := r.writeFinal(in, doc, "human", r.humanMeta(), nil); err != nil {
 			return nil, err
 		}
 		// a human choice: no model call was made, and none is counted
 		res := &Result{Outcome: OutcomeDone, Dir: d.Dir, CostUnknown: true, Winner: r.lang.LabelName(dec.Winner), N: n}
-		r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: d.Dir, CostUnknown: true, Reason: "a human choice; no model call was made"})
+		r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeDone, Path: d.Dir, CostUnknown: true, Reason: "a human choice; no model call was made"})
 		return res, r.check()
 	case JudgeRetry:
 		return nil, &bugfolder.InputError{Path: d.Dir, Msg: fmt.Sprintf("was run by hand and records no judge engine, so moot cannot retry its judge: record a human choice with `moot resume %s --winner A`, or start a new debate with `moot run %s` (it archives this one as %s/)", bug.ID, bug.ID, archive)}
 	}
 	reason := fmt.Sprintf("nothing recorded; `moot resume %s` asks again", bug.ID)
-	r.emit(Event{Type: EvDebateFinished, Status: string(OutcomeWaiting), Path: d.Dir, CostUnknown: true, Reason: reason})
+	r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeWaiting, Path: d.Dir, CostUnknown: true, Reason: reason})
 	return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
 }
 

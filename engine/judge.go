@@ -14,17 +14,17 @@ import (
 	"github.com/reversa/moot/harness"
 )
 
-// proposals labels the final proposals: the valid round-R files of the
-// panel, anonymized and ordered by the sha256 of their anonymized content.
-func (r *runner) proposals() []Proposal {
-	files := r.roundFiles(r.r)
+// finalInput is what the final step works from: the valid last-round
+// files of the panel still in.
+func (r *runner) finalInput() FinalInput {
+	files := r.roundFiles(r.last)
 	bodies := map[string]string{}
 	for _, id := range r.panelIDs() {
 		if f := files[id]; f != nil && f.Status == bugfolder.StatusOK {
 			bodies[id] = f.Body
 		}
 	}
-	return Label(r.scrubber(HideAll), bodies)
+	return FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames()}
 }
 
 // judgeAttempts counts the failed judge attempts already kept.
@@ -65,7 +65,7 @@ func (r *runner) judgePending() (bool, string) {
 		switch {
 		case rec.Type == EvJudgeFailed:
 			pending, why = true, rec.Reason
-		case rec.Type == EvDecision && rec.Point == "judge" && resolves(rec.Choice):
+		case rec.Type == EvDecision && rec.Point == bugfolder.PointJudge && resolves(rec.Choice):
 			pending = false
 		case rec.Type == EvJudgeStarted:
 			pending = false
@@ -78,19 +78,20 @@ func resolves(choice string) bool {
 	return choice != string(JudgeCancel) && choice != string(JudgePause) && choice != ""
 }
 
-// runJudge calls the isolated judge until its answer is valid or the
-// Supervisor decides otherwise.
+// runJudge runs the protocol's isolated final step until its answer is
+// valid or the Supervisor decides otherwise.
 func (r *runner) runJudge(ctx context.Context) error {
-	props := r.proposals()
-	if len(props) == 0 {
-		return &errStop{OutcomeWaiting, fmt.Sprintf("round %d has no valid proposal: there is nothing to judge", r.r)}
+	in := r.finalInput()
+	if len(in.Answers) == 0 {
+		return &errStop{OutcomeWaiting, fmt.Sprintf("round %d has no valid proposal: there is nothing to judge", r.last)}
 	}
-	letters := make([]string, len(props))
-	for i, p := range props {
-		letters[i] = p.Label
+	step := r.proto.Final(in)
+	choices := step.Choices()
+	letters := make([]string, len(choices))
+	for i, c := range choices {
+		letters[i] = c.Label
 	}
-	nonce := Nonce()
-	prompt := JudgePrompt{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, Proposals: props, Nonce: nonce}.Render()
+	prompt := step.Prompt()
 	ask, why := r.judgePending()
 	reason := "the judge's last attempt failed"
 	if why != "" {
@@ -98,50 +99,15 @@ func (r *runner) runJudge(ctx context.Context) error {
 	}
 	for {
 		if !ask {
-			jid := r.lang.Names().JudgeID
-			r.emit(Event{Type: EvJudgeStarted, Round: r.r, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.r, jid)})
-			o, err := r.invoke(ctx, r.r, jid, bugfolder.RoleJudge, prompt)
-			if err != nil {
+			done, why, err := r.judgeOnce(ctx, step, in, prompt)
+			if done || err != nil {
 				return err
 			}
-			attempt := o.attempt // tentativa-K is numbered like its raw output
-			if err := o.rawErr(); err != nil {
-				return err
-			}
-			meta := r.meta(r.r, jid, bugfolder.RoleJudge, o, o.res.Status)
-			meta.DebateID = r.bug.ID + "-final"
-			if o.res.Status == bugfolder.StatusOK {
-				o.res.Body = bugfolder.CanonicalHeadings(o.res.Body, r.lang)
-				ans, v := bugfolder.ValidateJudge(o.res.Body, r.lang, letters, len(r.rubric))
-				verdict := r.checkSynthesis(ans, &v)
-				if v.OK() {
-					body, dropped := bugfolder.DropSelfGrafts(o.res.Body, r.lang, ans)
-					if dropped > 0 {
-						r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("the judge grafted %d idea(s) from the winner %s itself: no contribution of another debater, so dropped from the final answer (the raw answer keeps them)", dropped, r.lang.LabelName(ans.Winner))})
-					}
-					return r.writeFinal(props, ans.Winner, ans.AcceptedContributions(), "judge", meta, body, o, verdict)
-				}
-				meta.Status = bugfolder.StatusInvalidOutput
-				for _, p := range v.Problems {
-					meta.Invalid = append(meta.Invalid, p.String())
-				}
-				reason = "invalid answer: " + v.Summary()
-			} else {
-				reason = fmt.Sprintf("%s: %s", o.res.Status, o.res.Err)
-			}
-			if _, err := r.w.WriteJudgeAttempt(attempt, meta, o.res.Body); err != nil {
-				return err
-			}
-			r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: jid, Role: bugfolder.RoleJudge, Engine: o.engine, Attempt: attempt,
-				Status: string(meta.Status), DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: reason})
-			r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
+			reason = why
 		}
 		ask = false
-		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, RetryUSD: r.estimateCall(r.judgeEngine, bugfolder.RoleJudge),
+		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Labels: choices, RetryUSD: r.estimateCall(r.judgeEngine, r.finalRole),
 			Engine: r.judgeEngine, Engines: r.swapEngines()}
-		for _, p := range props {
-			jf.Labels = append(jf.Labels, LabelPreview{Label: p.Label, Preview: p.Body})
-		}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
 			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; %s", reason, JudgeAdvice(r.resumeTarget(), letters))}
@@ -153,7 +119,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		if by == "" {
 			by = "human"
 		}
-		dec := Event{Type: EvDecision, Point: "judge", Choice: string(d.Choice), By: by, Round: r.r}
+		dec := Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(d.Choice), By: by, Round: r.last}
 		switch d.Choice {
 		case JudgeRetry:
 			dec.ExtraCalls, dec.ExtraUSD = 1, jf.RetryUSD
@@ -163,16 +129,17 @@ func (r *runner) runJudge(ctx context.Context) error {
 					ask = true
 					continue
 				}
-				dec.Engine, dec.ExtraUSD = d.Engine, r.estimateCall(d.Engine, bugfolder.RoleJudge)
+				dec.Engine, dec.ExtraUSD = d.Engine, r.estimateCall(d.Engine, r.finalRole)
 				// the new judge is locked by what it is, like a swapped solver
 				if ec, err := r.opts.Config.Engine(d.Engine); err == nil {
 					dec.Identities = map[string]map[string]string{d.Engine: harness.IdentityOf(ec, r.opts.Config.Path).Map()}
 				}
-				r.amendJudge(d.Engine, r.r, by)
+				r.amendJudge(d.Engine, r.last, by)
 			}
 			r.emit(dec)
 		case JudgeHuman:
-			if !contains(letters, d.Winner) {
+			doc, ok := step.Human(d.Winner, r.judgeAttempts())
+			if !ok {
 				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("%s is not one of the labels (%s); choose again", r.lang.LabelName(d.Winner), strings.Join(letters, ", "))})
 				ask = true
 				if _, ok := r.opts.Supervisor.(*Policies); ok {
@@ -182,7 +149,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 			}
 			dec.Winner = d.Winner
 			r.emit(dec)
-			return r.writeHumanFinal(props, d.Winner)
+			return r.writeFinal(in, doc, "human", r.humanMeta(), nil)
 		case JudgeCancel:
 			r.emit(dec)
 			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept and the choice is still open: %s", JudgeAdvice(r.resumeTarget(), letters))}
@@ -201,6 +168,43 @@ func (r *runner) amendJudge(engine string, k int, by string) {
 	jid := r.lang.Names().JudgeID
 	r.amendment[jid] = joinAmendment(r.amendment[jid], fmt.Sprintf("engine %s → %s from round %d (decided by %s)", r.judgeEngine, engine, k, by))
 	r.judgeEngine = engine
+}
+
+// judgeOnce calls the final step's engine once: a valid answer is written
+// as the final answer (done); a failed one is kept as juiz/tentativa-K.md
+// and logged, and why it failed is returned.
+func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, prompt string) (done bool, why string, err error) {
+	jid := r.lang.Names().JudgeID
+	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
+	o, err := r.invoke(ctx, r.last, jid, r.finalRole, prompt)
+	if err != nil {
+		return false, "", err
+	}
+	attempt := o.attempt // tentativa-K is numbered like its raw output
+	if err := o.rawErr(); err != nil {
+		return false, "", err
+	}
+	meta := r.meta(r.last, jid, r.finalRole, o, o.status())
+	meta.DebateID = r.bug.ID + "-final"
+	var reason string
+	if o.status() == bugfolder.StatusOK {
+		doc, problems := step.Accept(o.res.Body)
+		if len(problems) == 0 {
+			return true, "", r.writeFinal(in, doc, "judge", meta, o)
+		}
+		o.res.Body = doc.Body
+		meta.Status, meta.Invalid = bugfolder.StatusInvalidOutput, problems
+		reason = "invalid answer: " + strings.Join(problems, "; ")
+	} else {
+		reason = fmt.Sprintf("%s: %s", o.status(), o.res.Err)
+	}
+	if _, err := r.w.WriteJudgeAttempt(attempt, meta, o.res.Body); err != nil {
+		return false, "", err
+	}
+	r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: jid, Role: r.finalRole, Engine: o.engine, Attempt: attempt,
+		Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: reason})
+	r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
+	return false, reason, nil
 }
 
 // resumeTarget is the bug argument (and flags) that `moot resume` needs to
@@ -244,32 +248,10 @@ func FinalLabels(d *bugfolder.Debate) []string {
 	return out
 }
 
-// checkSynthesis holds the judge's synthesis to the mode: it must carry
-// the mode's sections, and in spec mode state the recommended verdict,
-// which it returns.
-func (r *runner) checkSynthesis(ans *bugfolder.JudgeAnswer, v *bugfolder.Validation) string {
-	if ans.Synthesis == "" {
-		return ""
-	}
-	for _, h := range bugfolder.MissingModeSections(ans.Synthesis, r.lang, r.mode) {
-		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "lacks the mode's section " + h})
-	}
-	if r.mode != bugfolder.Spec {
-		return ""
-	}
-	verdict, several := bugfolder.FindVerdict(ans.Synthesis, r.lang)
-	if several {
-		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "names more than one verdict (" + bugfolder.SpecVerdictWords(r.lang) + "): recommend exactly one"})
-	} else if verdict == "" {
-		v.Problems = append(v.Problems, bugfolder.Finding{Section: bugfolder.SecSynthesis.Heading(r.lang), Detail: "states no recommended verdict (" + bugfolder.SpecVerdictWords(r.lang) + ")"})
-	}
-	return verdict
-}
-
 // keepRetriedJudge keeps a judge attempt that failed in transport and is
 // retried at once as juiz/tentativa-K.md, like any failed judge attempt.
 func (r *runner) keepRetriedJudge(k int, id string, o *outcome) error {
-	meta := r.meta(k, id, bugfolder.RoleJudge, o, o.res.Status)
+	meta := r.meta(k, id, r.finalRole, o, o.status())
 	meta.DebateID = r.bug.ID + "-final"
 	_, err := r.w.WriteJudgeAttempt(o.attempt, meta, o.res.Body)
 	return err
@@ -277,7 +259,7 @@ func (r *runner) keepRetriedJudge(k int, id string, o *outcome) error {
 
 // keepPrompt saves the judge's prompt for audit, beside its raw output.
 func (r *runner) keepPrompt(prompt string, attempt int) error {
-	f, err := r.w.CreateRaw(r.w.RawPath(r.r, r.lang.Names().JudgeID, attempt, "prompt"))
+	f, err := r.w.CreateRaw(r.w.RawPath(r.last, r.lang.Names().JudgeID, attempt, "prompt"))
 	if err != nil {
 		return err
 	}
@@ -288,42 +270,26 @@ func (r *runner) keepPrompt(prompt string, attempt int) error {
 	return f.Commit()
 }
 
-// writeFinal writes resposta-final.md: the judge's answer as received,
-// preceded by the degraded line when fewer than N took part, with the
-// label → solver map, the accepted contributions, who decided and how many
-// took part in the front matter.
-func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by string, meta bugfolder.DebaterMeta, body string, call *outcome, verdict string) error {
-	var labels []bugfolder.KV
-	winnerSolver := ""
-	for _, p := range props {
-		labels = append(labels, bugfolder.KV{Key: p.Label, Value: p.SolverID})
-		if p.Label == winner {
-			winnerSolver = p.SolverID
-		}
+// writeFinal writes resposta-final.md: the protocol's answer, preceded by
+// the degraded line when fewer than N took part, with who decided, how
+// many took part and the debate's totals in the front matter beside the
+// protocol's own fields.
+func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfolder.DebaterMeta, call *outcome) error {
+	for _, w := range doc.Warnings {
+		r.emit(Event{Type: EvWarning, Text: w})
 	}
-	k := len(props)
+	k := len(in.Answers)
 	var head strings.Builder
 	var absent []string
 	if k < r.n {
 		fmt.Fprintf(&head, r.t("> Debate degradado: %d de %d debatedores participaram.\n\n", "> Degraded debate: %d of %d debaters took part.\n\n"), k, r.n)
-		for _, id := range r.solvers {
-			found := false
-			for _, p := range props {
-				found = found || p.SolverID == id
-			}
-			if !found {
+		for _, id := range in.Panel {
+			if _, ok := in.Answers[id]; !ok {
 				absent = append(absent, id)
 			}
 		}
 	}
-	if r.mode == bugfolder.Spec {
-		v := verdict
-		if v == "" {
-			v = r.t("nenhum", "none")
-		}
-		fmt.Fprintf(&head, r.t("> Veredito recomendado: %s. É uma recomendação: a decisão sobre a spec é humana.\n\n",
-			"> Recommended verdict: %s. It is a recommendation: the decision on the spec is a human's.\n\n"), v)
-	}
+	head.WriteString(doc.Head)
 	_, tokens, usd, known := r.totals()
 	tokens += meta.TokensIn + meta.TokensOut
 	usd += deref(meta.CostUSD)
@@ -331,55 +297,30 @@ func (r *runner) writeFinal(props []Proposal, winner string, accepted int, by st
 	if known || meta.CostUSD != nil {
 		total = &usd
 	}
-	fm := bugfolder.FinalMeta{DebaterMeta: meta, Winner: winner, WinnerSolver: winnerSolver,
-		Labels: bugfolder.OrderedMap(labels), AcceptedContributions: accepted, DecidedBy: by,
-		Participants: bugfolder.Participants(r.lang, k, r.n), Degraded: k < r.n, Absent: absent,
-		TotalTokens: tokens, TotalCostUSD: total}
-	if r.mode == bugfolder.Spec {
-		fm.RecommendedVerdict, fm.Decision = verdict, "pending"
-	}
-	if accepted > 0 {
-		fm.HealthTokensPerContribution = float64(tokens) / float64(accepted)
+	fm := doc.Meta
+	fm.DebaterMeta, fm.DecidedBy = meta, by
+	fm.Participants, fm.Degraded, fm.Absent = bugfolder.Participants(r.lang, k, r.n), k < r.n, absent
+	fm.TotalTokens, fm.TotalCostUSD = tokens, total
+	if fm.AcceptedContributions > 0 {
+		fm.HealthTokensPerContribution = float64(tokens) / float64(fm.AcceptedContributions)
 	}
 	fm.Status = bugfolder.StatusOK
-	if _, err := r.w.WriteFinal(fm, head.String()+strings.TrimLeft(body, "\n")); err != nil {
+	if _, err := r.w.WriteFinal(fm, head.String()+strings.TrimLeft(doc.Body, "\n")); err != nil {
 		return err
 	}
 	if call != nil {
-		r.emit(Event{Type: EvCallFinished, Round: r.r, SolverID: meta.SolverID, Role: bugfolder.RoleJudge, Engine: call.engine, Attempt: call.attempt,
-			Status: string(bugfolder.StatusOK), DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated})
+		r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: meta.SolverID, Role: r.finalRole, Engine: call.engine, Attempt: call.attempt,
+			Status: bugfolder.StatusOK, DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated})
 	}
-	r.emit(Event{Type: EvJudgeFinished, Winner: r.lang.LabelName(winner), By: by, Attempt: meta.Attempt})
+	r.emit(Event{Type: EvJudgeFinished, Winner: r.lang.LabelName(fm.Winner), By: by, Attempt: meta.Attempt})
 	return nil
 }
 
-// writeHumanFinal records the engineer's choice after a judge failure:
-// the winning proposal (anonymized) is the synthesis; nothing is invented.
-func (r *runner) writeHumanFinal(props []Proposal, winner string) error {
-	var win Proposal
-	for _, p := range props {
-		if p.Label == winner {
-			win = p
-		}
-	}
+// humanMeta is the front matter of a final answer a human decided: no
+// engine answered, and no call was made.
+func (r *runner) humanMeta() bugfolder.DebaterMeta {
 	now := bugfolder.Timestamp(r.now())
-	meta := bugfolder.DebaterMeta{ProtocolVersion: bugfolder.ProtocolVersion, DebateID: r.bug.ID + "-final", BugID: r.bug.ID,
-		Role: bugfolder.RoleJudge, SolverID: r.lang.Names().JudgeID, Engine: "human", Round: r.r, Status: bugfolder.StatusOK,
+	return bugfolder.DebaterMeta{ProtocolVersion: bugfolder.ProtocolVersion, DebateID: r.bug.ID + "-final", BugID: r.bug.ID,
+		Role: r.finalRole, SolverID: r.lang.Names().JudgeID, Engine: "human", Round: r.last, Status: bugfolder.StatusOK,
 		StartedAt: now, FinishedAt: now}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n%s\n\n", bugfolder.SecWinner.Heading(r.lang), r.lang.LabelName(winner))
-	fmt.Fprintf(&b, "%s\n\n%s\n\n", bugfolder.SecGrafts.Heading(r.lang), r.lang.NoneWord())
-	fmt.Fprintf(&b, "%s\n\n", bugfolder.SecRationale.Heading(r.lang))
-	fmt.Fprintf(&b, r.t("- Escolha humana: o juiz falhou %d vez(es) (ver %s/) e o engenheiro escolheu %s. Nenhuma justificativa por critério foi gerada.\n\n",
-		"- Human choice: the judge failed %d time(s) (see %s/) and the engineer chose %s. No per-criterion rationale was produced.\n\n"), r.judgeAttempts(), r.lang.Names().JudgeID, r.lang.LabelName(winner))
-	// the chosen proposal's mode sections, quoted as it wrote them (not
-	// anonymized: no model reads this); its critique of the others is no
-	// part of an answer
-	synth := strings.TrimSpace(bugfolder.DropSection(win.Original, bugfolder.SecCritique))
-	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(r.lang), synth+"\n")
-	verdict := ""
-	if r.mode == bugfolder.Spec {
-		verdict = bugfolder.RecommendedVerdict(synth, r.lang)
-	}
-	return r.writeFinal(props, winner, 1, "human", meta, b.String(), nil, verdict)
 }

@@ -1,11 +1,22 @@
-// Package engine runs debates headless: plan, rounds, quorum, judge and
-// resume. It emits events and asks a Supervisor for every decision; it never
-// prints and never reads a key.
+// Package engine is moot's protocol-agnostic runner: it plans and prices a
+// debate, runs its calls in parallel with hard timeouts and the one
+// transport retry, freezes snapshots between rounds, keeps the quorum
+// (asking a Supervisor when it is lost), writes every call's file durably
+// and the event log, runs the isolated final step and its failure menu,
+// resumes without repeating a finished call, holds the lock and keeps a
+// restricted bug away from external engines. What a protocol supplies —
+// roles, prompts, sections and their validator, step order, stop rule,
+// final step, the plan's formula — comes through the Protocol interface
+// (protocol.go), implemented by the packages under protocol/.
+//
+// The engine emits events and asks the Supervisor for every decision; it
+// never prints and never reads a key.
 package engine
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -17,23 +28,17 @@ import (
 	"github.com/reversa/moot/harness"
 )
 
-// Expected answer sizes, in tokens, used by the estimate when an engine
-// does not cap its output lower.
-const (
-	ExpectedSolverTokens = 1500
-	ExpectedCriticTokens = 800
-	ExpectedJudgeTokens  = 2500
-)
-
 // DefaultTimeout is the hard limit per call when neither the flag nor the
 // engine sets one.
 const DefaultTimeout = 10 * time.Minute
 
 // Setup is the locked input of a debate.
 type Setup struct {
-	Bug     *bugfolder.Bug
-	Problem *bugfolder.Problem
-	Lang    bugfolder.Lang
+	// Protocol is the protocol the debate runs (cli picks it).
+	Protocol Protocol
+	Bug      *bugfolder.Bug
+	Problem  *bugfolder.Problem
+	Lang     bugfolder.Lang
 	// Mode may be empty for a plan only (the estimate then assumes the
 	// largest rubric).
 	Mode bugfolder.Mode
@@ -65,26 +70,13 @@ func PanelQuorum(n int) int {
 	return min(Quorum(n), n)
 }
 
-// CallCounts counts a debate's calls.
+// CallCounts counts a debate's calls by role: the panel's (Solvers), the
+// support role's (Critics) and the final step's (Judge).
 type CallCounts struct {
 	Solvers int `json:"solvers"`
 	Critics int `json:"critics"`
 	Judge   int `json:"judge"`
 	Total   int `json:"total"`
-}
-
-// Count returns the calls of N solvers, R rounds after round 0 and C
-// critics: N×(R+1) + C×R + 1.
-func Count(n, r, c int) CallCounts {
-	cc := CallCounts{Solvers: n * (r + 1), Critics: c * r, Judge: 1}
-	cc.Total = cc.Solvers + cc.Critics + cc.Judge
-	return cc
-}
-
-// Formula writes the call count with its numbers filled in:
-// "3×(2+1) + 0×2 + 1 = 10 calls".
-func Formula(n, r, c int) string {
-	return fmt.Sprintf("%d×(%d+1) + %d×%d + 1 = %d calls", n, r, c, r, Count(n, r, c).Total)
 }
 
 // EngineEstimate is one engine's share of a plan.
@@ -131,23 +123,6 @@ func (p *Plan) Externals() []string {
 	return out
 }
 
-// promptOverhead measures a role's instructions in tokens by rendering the
-// real prompt with an empty P and no snapshot.
-func promptOverhead(l bugfolder.Lang, m bugfolder.Mode, role bugfolder.Role, n, r int) int {
-	if m == "" {
-		m = bugfolder.Repair // the largest rubric
-	}
-	rubric := bugfolder.Rubric(m, l)
-	var s string
-	switch role {
-	case bugfolder.RoleJudge:
-		s = JudgePrompt{Lang: l, Mode: m, Rubric: rubric, Nonce: strings.Repeat("0", 24)}.Render()
-	default:
-		s = DebaterPrompt{Lang: l, Mode: m, Role: role, ID: l.SolverID(n), N: n, R: r, Round: 1, Rubric: rubric, Nonce: strings.Repeat("0", 24)}.Render()
-	}
-	return bugfolder.EstimateTokens(len(s))
-}
-
 // NewPlan prices a setup. It refuses (in Refusals) what must never run: a
 // restricted bug with an external engine, a closed bug, a part of P that
 // does not fit the smallest context window.
@@ -180,8 +155,13 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 	if s.Problem != nil {
 		redactProblem(s.Problem)
 	}
+	if s.Protocol == nil {
+		return nil, errors.New("plan: the setup names no protocol")
+	}
+	proto := s.Protocol
+	panelRole, supportRole, finalRole := proto.Roles()
 	c := len(s.Critics)
-	p := &Plan{Setup: s, Calls: Count(s.N, s.R, c), Formula: Formula(s.N, s.R, c), USDKnown: true}
+	p := &Plan{Setup: s, Calls: proto.Count(s), Formula: proto.Formula(s), USDKnown: true}
 	type acc struct {
 		est   *EngineEstimate
 		lim   harness.Limits
@@ -215,58 +195,65 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 		}
 		return expected
 	}
-	solverOut := ExpectedSolverTokens
-	criticOut := ExpectedCriticTokens
+	solverOut := proto.ExpectedTokens(panelRole)
+	criticOut := proto.ExpectedTokens(supportRole)
 	snapshot := s.N*solverOut + c*criticOut
+	per := func(calls, n int) int {
+		if n == 0 {
+			return 0
+		}
+		return calls / n
+	}
+	perSolver, perCritic := per(p.Calls.Solvers, s.N), per(p.Calls.Critics, c)
 	fit := func(a *acc, who string, in, out int) {
 		if ctx := a.lim.ContextTokens; ctx > 0 && in+out > ctx {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("%s on engine %s needs ≈%d tokens (prompt ≈%d + answer ≈%d), more than its %d-token context window: that call will be refused before it runs", who, a.est.Name, in+out, in, out, ctx))
 		}
 	}
-	oSolver := promptOverhead(s.Lang, s.Mode, bugfolder.RoleSolver, s.N, s.R)
-	oCritic := promptOverhead(s.Lang, s.Mode, bugfolder.RoleCritic, s.N, s.R)
-	oJudge := promptOverhead(s.Lang, s.Mode, bugfolder.RoleJudge, s.N, s.R)
+	oSolver := proto.PromptOverhead(s, panelRole)
+	oCritic := proto.PromptOverhead(s, supportRole)
+	oJudge := proto.PromptOverhead(s, finalRole)
 	for i, name := range s.Solvers {
-		a, err := get(name, "solver")
+		a, err := get(name, string(panelRole))
 		if err != nil {
 			return nil, err
 		}
 		out := outOf(a, solverOut)
-		in0 := oSolver + pTokens
+		in0 := oSolver + pTokens // round 0 is blind
 		ink := oSolver + pTokens + snapshot
-		a.est.Calls += s.R + 1
-		a.est.Input += in0 + s.R*ink
-		a.est.Output += (s.R + 1) * out
-		if s.R > 0 {
+		a.est.Calls += perSolver
+		a.est.Input += in0 + (perSolver-1)*ink
+		a.est.Output += perSolver * out
+		if perSolver > 1 {
 			fit(a, fmt.Sprintf("a round-1 call of %s", s.Lang.SolverID(i+1)), ink, out)
 		} else {
 			fit(a, fmt.Sprintf("the round-0 call of %s", s.Lang.SolverID(i+1)), in0, out)
 		}
 	}
 	for j, name := range s.Critics {
-		a, err := get(name, "critic")
+		a, err := get(name, string(supportRole))
 		if err != nil {
 			return nil, err
 		}
 		out := outOf(a, criticOut)
 		in := oCritic + pTokens + snapshot
-		a.est.Calls += s.R
-		a.est.Input += s.R * in
-		a.est.Output += s.R * out
-		if s.R > 0 {
+		a.est.Calls += perCritic
+		a.est.Input += perCritic * in
+		a.est.Output += perCritic * out
+		if perCritic > 0 {
 			fit(a, fmt.Sprintf("a call of %s", s.Lang.CriticID(j+1)), in, out)
 		}
 	}
 	if s.Judge != "" {
-		a, err := get(s.Judge, "judge")
+		a, err := get(s.Judge, string(finalRole))
 		if err != nil {
 			return nil, err
 		}
-		out := outOf(a, ExpectedJudgeTokens)
+		out := outOf(a, proto.ExpectedTokens(finalRole))
 		in := oJudge + pTokens + s.N*solverOut
-		a.est.Calls++
-		a.est.Input += in
-		a.est.Output += out
+		a.est.Calls += p.Calls.Judge
+		a.est.Input += p.Calls.Judge * in
+		a.est.Output += p.Calls.Judge * out
 		fit(a, "the judge's call", in, out)
 	}
 	// parts of P that cannot fit the smallest context window
@@ -322,9 +309,7 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("external engine(s) %s will receive the bug (P) and the proposals", strings.Join(ext, ", ")))
 		}
 	}
-	if c > 0 && s.R == 0 {
-		p.Refusals = append(p.Refusals, fmt.Sprintf("%d critic(s) with -r 0: critics run in rounds 1..R and round k's solvers read them, so with no round after round 0 nobody would read a critique; drop --critic or give -r 1 or more", c))
-	}
+	p.Refusals = append(p.Refusals, proto.Refusals(s)...)
 	if s.Bug != nil {
 		p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)
 		if s.Problem != nil {

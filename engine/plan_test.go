@@ -20,15 +20,3 @@ func TestQuorum(t *testing.T) {
 		}
 	}
 }
-
-func TestCountAndFormula(t *testing.T) {
-	for _, tc := range []struct{ n, r, c, total int }{{3, 2, 0, 10}, {2, 0, 0, 3}, {8, 3, 2, 39}, {4, 1, 1, 10}} {
-		got := Count(tc.n, tc.r, tc.c)
-		if got.Total != tc.total || got.Solvers != tc.n*(tc.r+1) || got.Critics != tc.c*tc.r || got.Judge != 1 {
-			t.Errorf("Count(%d,%d,%d) = %+v, want total %d", tc.n, tc.r, tc.c, got, tc.total)
-		}
-	}
-	if f := Formula(3, 2, 0); f != "3×(2+1) + 0×2 + 1 = 10 calls" {
-		t.Errorf("formula %q", f)
-	}
-}

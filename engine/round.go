@@ -73,41 +73,31 @@ func (r *runner) keep(k int, id, path string, data []byte, werr error) {
 	r.cache[k] = next
 }
 
-// participants lists who is called in round k: the panel, and from round 1
-// on the critics.
-func (r *runner) participants(k int) []string {
-	ids := r.panelIDs()
-	if k >= 1 {
-		ids = append(ids, r.critics...)
-	}
-	return ids
-}
-
-// runRound runs the calls of round k that have no file yet, checks the
-// quorum (asking the Supervisor when it is lost) and writes the
-// convergence file.
+// runRound runs the calls of round k that have no file yet, batch after
+// batch as the protocol orders them, checks the quorum (asking the
+// Supervisor when it is lost) and writes the convergence file.
 func (r *runner) runRound(ctx context.Context, k int) error {
 	have := r.roundFiles(k)
-	var critics, solvers []string
-	for _, id := range r.participants(k) {
-		if have[id] != nil {
-			continue
+	var support []string
+	if k >= 1 {
+		support = r.critics
+	}
+	var batches [][]string
+	for _, batch := range r.proto.Batches(k, r.panelIDs(), support) {
+		var todo []string
+		for _, id := range batch {
+			if have[id] == nil {
+				todo = append(todo, id)
+			}
 		}
-		if contains(r.critics, id) {
-			critics = append(critics, id)
-		} else {
-			solvers = append(solvers, id)
+		if len(todo) > 0 {
+			batches = append(batches, todo)
 		}
 	}
-	if len(critics)+len(solvers) > 0 {
+	if len(batches) > 0 {
 		r.emit(Event{Type: EvRoundStarted, Round: k})
 	}
-	// critics of round k run first, on the frozen snapshot of k-1, so
-	// that round k's solvers read their critiques
-	for _, batch := range [][]string{critics, solvers} {
-		if len(batch) == 0 {
-			continue
-		}
+	for _, batch := range batches {
 		if err := r.runCalls(ctx, k, batch); err != nil {
 			return err
 		}
@@ -209,33 +199,26 @@ func (r *runner) scrubber(mode AnonymizeMode) *Anonymizer {
 }
 
 // runCalls runs the calls of round k for ids, in parallel within the
-// limits, each reading the same frozen snapshot.
+// limits, each reading the same frozen snapshot (and the valid answers of
+// the round's earlier batches).
 func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 	type job struct {
 		id     string
 		role   bugfolder.Role
 		prompt string
-		peers  []string
+		call   Call
 	}
 	jobs := make([]job, 0, len(ids))
 	snap, snapPeers := r.snapshot(k)
-	var crit []SnapshotEntry
+	var earlier []SnapshotEntry
+	if k >= 1 {
+		earlier = r.critiques(k)
+	}
 	for _, id := range ids {
-		role := bugfolder.RoleSolver
-		var peerIDs []string
-		if contains(r.critics, id) {
-			role = bugfolder.RoleCritic
-			peerIDs = snapPeers // a critic must address every proposal
-		} else if crit == nil && k >= 1 {
-			crit = r.critiques(k)
-		}
-		p := DebaterPrompt{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Nonce: Nonce()}
-		if role == bugfolder.RoleSolver {
-			p.Critiques = crit
-		}
-		prompt := p.Render()
-		jobs = append(jobs, job{id, role, prompt, peerIDs})
+		role := r.roleOf(id)
+		c := Call{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
+			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce()}
+		jobs = append(jobs, job{id, role, r.proto.Prompt(c), c})
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(jobs))
@@ -243,7 +226,7 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = r.callDebater(ctx, k, j.id, j.role, j.prompt, j.peers)
+			errs[i] = r.callDebater(ctx, k, j.id, j.role, j.prompt, j.call)
 		}()
 	}
 	wg.Wait()
@@ -272,6 +255,18 @@ type outcome struct {
 	raw chan error
 }
 
+// status maps the harness's failure to the protocol's status: ok when the
+// engine answered (its answer may still prove invalid), timeout, else error.
+func (o *outcome) status() bugfolder.Status {
+	switch o.res.Failure {
+	case harness.FailNone:
+		return bugfolder.StatusOK
+	case harness.FailTimeout:
+		return bugfolder.StatusTimeout
+	}
+	return bugfolder.StatusError
+}
+
 // rawErr waits for the raw files of the final attempt.
 func (o *outcome) rawErr() error {
 	if o.raw == nil {
@@ -282,15 +277,17 @@ func (o *outcome) rawErr() error {
 	return err
 }
 
-// expectedOut is a role's expected answer size on an engine.
-func expectedOut(role bugfolder.Role, lim harness.Limits) int {
-	e := ExpectedSolverTokens
-	switch role {
-	case bugfolder.RoleCritic:
-		e = ExpectedCriticTokens
-	case bugfolder.RoleJudge:
-		e = ExpectedJudgeTokens
+// roleOf is a participant's role: the support role's ids are the critics.
+func (r *runner) roleOf(id string) bugfolder.Role {
+	if contains(r.critics, id) {
+		return r.supportRole
 	}
+	return r.panelRole
+}
+
+// expectedOut is a role's expected answer size on an engine.
+func (r *runner) expectedOut(role bugfolder.Role, lim harness.Limits) int {
+	e := r.proto.ExpectedTokens(role)
 	if lim.MaxOutputTokens > 0 && lim.MaxOutputTokens < e {
 		e = lim.MaxOutputTokens
 	}
@@ -403,7 +400,7 @@ func (r *runner) acquire(ctx context.Context, engine string) (func(), error) {
 // transport failure. It returns ctx's error when interrupted.
 func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Role, prompt string) (*outcome, error) {
 	engine := r.engineOf[id]
-	if role == bugfolder.RoleJudge {
+	if role == r.finalRole {
 		engine = r.judgeEngine
 	}
 	adapter := r.adapters[engine]
@@ -419,15 +416,15 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		o.started = r.now()
 		r.emit(Event{Type: EvCallStarted, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt})
 		if ctxTok := lim.ContextTokens; ctxTok > 0 {
-			in, out := bugfolder.EstimateTokens(len(prompt)), expectedOut(role, lim)
+			in, out := bugfolder.EstimateTokens(len(prompt)), r.expectedOut(role, lim)
 			if in+out > ctxTok {
-				o.res = harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine,
+				o.res = harness.Result{Failure: harness.FailEngine,
 					Err: fmt.Sprintf("refused before the call: the prompt (≈%d tokens) and the answer (≈%d) do not fit engine %s's %d-token context window", in, out, engine, ctxTok)}
 				o.finished = o.started
 				break
 			}
 		}
-		if role == bugfolder.RoleJudge {
+		if role == r.finalRole {
 			// every judge attempt keeps its prompt, before the call, so an
 			// interrupted one has it too
 			if err := r.keepPrompt(prompt, o.attempt); err != nil {
@@ -438,7 +435,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
-			Role: role, SolverID: id, Round: k, BugID: r.bug.ID, Mode: r.mode, Attempt: o.attempt,
+			Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt,
 			Prompt: prompt, P: r.p, Timeout: r.timeoutFor(id, engine), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
@@ -456,13 +453,13 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 			if err := commit(); err != nil {
 				return nil, err
 			}
-			if role == bugfolder.RoleJudge {
+			if role == r.finalRole {
 				if err := r.keepRetriedJudge(k, id, o); err != nil {
 					return nil, err
 				}
 			}
 			r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt,
-				Status: string(o.res.Status), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err + " (retrying once)"})
+				Status: o.status(), DurationMS: o.finished.Sub(o.started).Milliseconds(), Error: o.res.Err, Retrying: true})
 			continue
 		}
 		o.raw = make(chan error, 1)
@@ -506,25 +503,21 @@ func (r *runner) modelOf(engine string) string {
 	return ""
 }
 
-// callDebater runs one solver or critic call and writes its file: the body
-// as received, the status (ok, timeout, error or invalid-output) in the
-// front matter. A file is written for every finished call, never dropped.
-func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfolder.Role, prompt string, peers []string) error {
+// callDebater runs one participant's call and writes its file: the body
+// as received (headings as the protocol writes them), the status (ok,
+// timeout, error or invalid-output) in the front matter. A file is written
+// for every finished call, never dropped.
+func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfolder.Role, prompt string, c Call) error {
 	o, err := r.invoke(ctx, k, id, role, prompt)
 	if err != nil {
 		return err
 	}
-	status := o.res.Status
+	status := o.status()
 	var invalid []string
 	if status == bugfolder.StatusOK {
-		// one form of headings per debate; the raw output keeps the model's
-		o.res.Body = bugfolder.CanonicalHeadings(o.res.Body, r.lang)
-		v := bugfolder.ValidateDebater(o.res.Body, bugfolder.Expect{Lang: r.lang, Mode: r.mode, Role: role, Round: k, Peers: peers})
-		if !v.OK() {
+		o.res.Body, invalid = r.proto.Validate(c, o.res.Body)
+		if len(invalid) > 0 {
 			status = bugfolder.StatusInvalidOutput
-			for _, p := range v.Problems {
-				invalid = append(invalid, p.String())
-			}
 		}
 	}
 	m := r.meta(k, id, role, o, status)
@@ -542,7 +535,7 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 		errLine = "invalid: " + strings.Join(invalid, "; ")
 	}
 	r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: o.engine, Attempt: o.attempt,
-		Status: string(status), DurationMS: m.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut,
+		Status: status, DurationMS: m.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut,
 		CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: errLine})
 	return nil
 }
@@ -581,13 +574,14 @@ func (r *runner) estimateCall(engine string, role bugfolder.Role) float64 {
 	if lim.Price == nil {
 		return 0
 	}
-	in := promptOverhead(r.lang, r.mode, role, r.n, r.r) + bugfolder.EstimateTokens(len(r.p))
-	if role != bugfolder.RoleJudge {
-		in += r.n * ExpectedSolverTokens
+	s := Setup{Lang: r.lang, Mode: r.mode, N: r.n, R: r.r}
+	in := r.proto.PromptOverhead(s, role) + bugfolder.EstimateTokens(len(r.p))
+	if role != r.finalRole {
+		in += r.n * r.proto.ExpectedTokens(r.panelRole)
 	} else {
-		in += len(r.panel) * ExpectedSolverTokens
+		in += len(r.panel) * r.proto.ExpectedTokens(r.panelRole)
 	}
-	return lim.Price.Cost(in, expectedOut(role, lim))
+	return lim.Price.Cost(in, r.expectedOut(role, lim))
 }
 
 // swapEngines lists the engines a failed solver may be swapped to: every
@@ -618,7 +612,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		retryUSD := 0.0
 		for _, f := range failed {
 			failedIDs = append(failedIDs, f.SolverID)
-			retryUSD += r.estimateCall(r.engineOf[f.SolverID], bugfolder.RoleSolver)
+			retryUSD += r.estimateCall(r.engineOf[f.SolverID], r.panelRole)
 		}
 		r.emit(Event{Type: EvQuorumLost, Round: k, Valid: len(valid), Needed: need, Failed: failedIDs})
 		q := QuorumLoss{Round: k, Valid: len(valid), Needed: need, Panel: len(r.panel), ValidIDs: valid, Failed: failed,
@@ -635,7 +629,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		if by == "" {
 			by = "human"
 		}
-		dec := Event{Type: EvDecision, Point: "quorum", Choice: string(d.Choice), By: by, Round: k}
+		dec := Event{Type: EvDecision, Point: bugfolder.PointQuorum, Choice: string(d.Choice), By: by, Round: k}
 		switch d.Choice {
 		case QuorumContinue:
 			if len(valid) == 0 {
@@ -644,7 +638,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 			}
 			dec.Dropped = failedIDs
 			r.emit(dec)
-			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, Dropped: failedIDs})
+			r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, Dropped: failedIDs})
 			for _, id := range failedIDs {
 				delete(r.panel, id)
 			}
@@ -653,7 +647,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		case QuorumRetry:
 			dec.ExtraCalls, dec.ExtraUSD = len(failed), retryUSD
 			r.emit(dec)
-			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by})
+			r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by})
 			if err := r.runCalls(ctx, k, failedIDs); err != nil {
 				return asked, err
 			}
@@ -685,9 +679,9 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 				dec.Timeout = d.Timeout
 			}
 			dec.SolverID, dec.ExtraCalls = d.SolverID, 1
-			dec.ExtraUSD = r.estimateCall(r.engineOf[d.SolverID], bugfolder.RoleSolver)
+			dec.ExtraUSD = r.estimateCall(r.engineOf[d.SolverID], r.panelRole)
 			r.emit(dec)
-			r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, SolverID: d.SolverID})
+			r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, SolverID: d.SolverID})
 			r.amend(d.SolverID, d.Engine, d.Timeout, k, by)
 			if err := r.runCalls(ctx, k, []string{d.SolverID}); err != nil {
 				return asked, err
@@ -710,9 +704,9 @@ func (r *runner) timeoutAll(ctx context.Context, k int, dec Event, by string, fa
 	for _, id := range failedIDs {
 		one := dec
 		one.Timeout, one.SolverID, one.ExtraCalls = t, id, 1
-		one.ExtraUSD = r.estimateCall(r.engineOf[id], bugfolder.RoleSolver)
+		one.ExtraUSD = r.estimateCall(r.engineOf[id], r.panelRole)
 		r.emit(one)
-		r.decisions = append(r.decisions, logRecord{Type: EvDecision, Round: k, Choice: string(QuorumSetTimeout), By: by, SolverID: id})
+		r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(QuorumSetTimeout), By: by, SolverID: id})
 		r.amend(id, "", t, k, by)
 	}
 	return r.runCalls(ctx, k, failedIDs)
@@ -750,7 +744,7 @@ func (r *runner) writeConvergence(k int) error {
 		if _, ok := r.rows[j]; !ok || j == k {
 			row := r.measure(j)
 			if r.rows == nil {
-				r.rows = map[int]RoundMetrics{}
+				r.rows = map[int]ConvergenceRow{}
 			}
 			r.rows[j] = row
 		}
@@ -777,19 +771,32 @@ func (r *runner) writeConvergence(k int) error {
 			}
 		}
 	}
-	rows := make([]RoundMetrics, 0, k+1)
+	rows := make([]ConvergenceRow, 0, k+1)
 	for j := 0; j <= k; j++ {
 		rows = append(rows, r.rows[j])
 	}
-	if _, err := r.w.WriteConvergence(RenderConvergence(r.lang, r.mode, rows, notes)); err != nil {
+	if _, err := r.w.WriteConvergence(r.proto.RenderConvergence(r.lang, r.mode, rows, notes)); err != nil {
 		return err
 	}
-	r.emit(Event{Type: EvConvergence, Round: k, Valid: rows[k].Valid})
+	r.emit(Event{Type: EvConvergence, Round: k, Valid: r.validCount(k)})
 	return nil
 }
 
-// measure computes round j's metrics from its files and round j-1's.
-func (r *runner) measure(j int) RoundMetrics {
+// validCount is how many solvers of round k answered validly.
+func (r *runner) validCount(k int) int {
+	n := 0
+	files := r.roundFiles(k)
+	for _, id := range r.solvers {
+		if f := files[id]; f != nil && f.Status == bugfolder.StatusOK {
+			n++
+		}
+	}
+	return n
+}
+
+// measure computes round j's convergence row from its files and round
+// j-1's, as the protocol measures it.
+func (r *runner) measure(j int) ConvergenceRow {
 	valid := func(k int) (map[string]string, int) {
 		out := map[string]string{}
 		called := 0
@@ -809,7 +816,7 @@ func (r *runner) measure(j int) RoundMetrics {
 	}
 	cur, called := valid(j)
 	prev, _ := valid(j - 1)
-	return Measure(r.mode, j, called, cur, prev)
+	return r.proto.Measure(r.mode, j, called, cur, prev)
 }
 
 // t picks the Portuguese or English text.

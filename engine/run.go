@@ -22,8 +22,11 @@ import (
 
 // Options configure a run or a resume.
 type Options struct {
-	Config  *harness.Config
-	Harness harness.Options
+	// Protocol is the protocol of the debate a Resume continues (cli picks
+	// it by what problema.md records); a Start runs its Setup's.
+	Protocol Protocol
+	Config   *harness.Config
+	Harness  harness.Options
 	// Engines replaces the adapters of the named engines (tests).
 	Engines    map[string]harness.Engine
 	Supervisor Supervisor
@@ -49,19 +52,19 @@ type Options struct {
 	ResumeTarget string
 }
 
-// Outcome is how a run ended.
-type Outcome string
+// Outcome is how a run ended (bugfolder.Outcome: debate_finished logs it).
+type Outcome = bugfolder.Outcome
 
 // The outcomes of a run, and the exit codes front ends map them to.
 const (
 	// OutcomeDone: resposta-final.md was written (exit 0).
-	OutcomeDone Outcome = "done"
+	OutcomeDone = bugfolder.OutcomeDone
 	// OutcomeCancelled: cancelled by the engineer, a policy or an
 	// interrupt; everything kept and resumable (exit 3).
-	OutcomeCancelled Outcome = "cancelled"
+	OutcomeCancelled = bugfolder.OutcomeCancelled
 	// OutcomeWaiting: stopped at a decision (paused, or no human to ask);
 	// kept and resumable (exit 4).
-	OutcomeWaiting Outcome = "waiting"
+	OutcomeWaiting = bugfolder.OutcomeWaiting
 )
 
 // Result describes a finished run.
@@ -88,11 +91,17 @@ type Result struct {
 
 // runner holds one debate's state while it runs.
 type runner struct {
-	opts   Options
-	bug    *bugfolder.Bug
-	lang   bugfolder.Lang
-	mode   bugfolder.Mode
-	n, r   int
+	opts  Options
+	proto Protocol
+	// panelRole, supportRole and finalRole are the protocol's roles.
+	panelRole, supportRole, finalRole bugfolder.Role
+	bug                               *bugfolder.Bug
+	lang                              bugfolder.Lang
+	mode                              bugfolder.Mode
+	n, r                              int
+	// last is the round the final step reads: r, or the round after which
+	// the protocol's stop rule ended the debate.
+	last   int
 	p      string
 	rubric []string
 
@@ -117,14 +126,14 @@ type runner struct {
 	sem       chan struct{}
 	engineSem map[string]chan struct{}
 
-	decisions []logRecord
+	decisions []Event
 
 	cacheMu sync.Mutex
 	cache   map[int]map[string]*bugfolder.DebaterFile
 	// attempts holds the last attempt number per raw folder and id.
 	attempts map[string]map[string]int
 	// rows are the convergence metrics of the rounds measured so far.
-	rows map[int]RoundMetrics
+	rows map[int]ConvergenceRow
 
 	mu     sync.Mutex
 	logErr error
@@ -274,6 +283,9 @@ func pluralIs(n int) string {
 // decision that stops it). Everything that would refuse the debate is
 // checked before anything is written.
 func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
+	if s.Protocol == nil {
+		return nil, errors.New("start: the setup names no protocol")
+	}
 	bug := s.Bug
 	if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 		return nil, err
@@ -329,7 +341,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	}
 	defer w.Close()
 
-	r := newRunner(opts, bug, s.Lang, s.Mode, s.N, s.R, s.Problem.Text, s.Parallel, s.Timeout)
+	r := newRunner(s.Protocol, opts, bug, s.Lang, s.Mode, s.N, s.R, s.Problem.Text, s.Parallel, s.Timeout)
 	r.w, r.adapters, r.limits = w, adapters, limits
 	for i, e := range s.Solvers {
 		id := r.lang.SolverID(i + 1)
@@ -363,13 +375,15 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	return res, err
 }
 
-func newRunner(opts Options, bug *bugfolder.Bug, lang bugfolder.Lang, mode bugfolder.Mode, n, rounds int, p string, parallel int, timeout time.Duration) *runner {
+func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.Lang, mode bugfolder.Mode, n, rounds int, p string, parallel int, timeout time.Duration) *runner {
 	if parallel < 1 {
 		parallel = n
 	}
+	panel, support, final := proto.Roles()
 	return &runner{
-		opts: opts, bug: bug, lang: lang, mode: mode, n: n, r: rounds, p: p,
-		rubric:   bugfolder.Rubric(mode, lang),
+		opts: opts, proto: proto, panelRole: panel, supportRole: support, finalRole: final,
+		bug: bug, lang: lang, mode: mode, n: n, r: rounds, last: rounds, p: p,
+		rubric:   proto.Rubric(lang, mode),
 		engineOf: map[string]string{}, amendment: map[string]string{}, timeoutOf: map[string]time.Duration{},
 		panel: map[string]bool{}, parallel: parallel, flagTimeout: timeout,
 	}
@@ -442,7 +456,7 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 		tnode = bugfolder.OrderedMap(timeouts)
 	}
 	meta := bugfolder.ProblemMeta{
-		ProtocolVersion: bugfolder.ProtocolVersion, BugID: r.bug.ID, Mode: r.mode, N: r.n, R: r.r,
+		ProtocolVersion: bugfolder.ProtocolVersion, Protocol: recordedProtocol(r.proto), BugID: r.bug.ID, Mode: r.mode, N: r.n, R: r.r,
 		Solvers: bugfolder.OrderedMap(solvers), Critics: bugfolder.OrderedMap(critics), Judge: r.judgeEngine,
 		Engines: r.identityNode(),
 		Timeout: tnode, Parallel: r.parallel, Language: r.lang.String(),
@@ -450,6 +464,15 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 		CreatedAt: bugfolder.Timestamp(r.now()), MootVersion: r.opts.Version,
 	}
 	return bugfolder.RenderProblem(r.lang, meta, r.rubric, s.Problem.Text)
+}
+
+// recordedProtocol is the protocol field problema.md gets: the protocol's
+// name, left out for the default protocol (a debate's file is unchanged).
+func recordedProtocol(p Protocol) string {
+	if p.Name() == bugfolder.DefaultProtocol {
+		return ""
+	}
+	return p.Name()
 }
 
 // identityNode records what each engine of the debate is (kind, model,
@@ -548,14 +571,19 @@ type errStop struct {
 
 func (e *errStop) Error() string { return e.reason }
 
-// execute runs the rounds that are not complete, then the judge.
+// execute runs the rounds that are not complete, round after round up to
+// r (the stop rule may end them earlier), then the final step.
 func (r *runner) execute(ctx context.Context) (*Result, error) {
 	for k := 0; k <= r.r; k++ {
+		r.last = k
 		if err := r.runRound(ctx, k); err != nil {
 			return r.stop(err)
 		}
 		if err := r.check(); err != nil {
 			return nil, err
+		}
+		if !r.proto.Continue(k, r.r) {
+			break
 		}
 	}
 	if err := r.runJudge(ctx); err != nil {
@@ -633,7 +661,7 @@ func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 		res.Winner = r.lang.LabelName(final.Winner)
 		res.Participants = final.Participants
 	}
-	r.emit(Event{Type: EvDebateFinished, Status: string(o), Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, CostUnknown: res.CostUnknown, Participants: res.Participants, Reason: reason})
+	r.emit(Event{Type: EvDebateFinished, Outcome: o, Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, CostUnknown: res.CostUnknown, Participants: res.Participants, Reason: reason})
 	if err := r.check(); err != nil {
 		return res, err
 	}
@@ -644,6 +672,9 @@ func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 // calls are never repeated, calls without a file are run, a pending
 // decision is asked again. A changed problema.md is refused.
 func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, error) {
+	if opts.Protocol == nil {
+		return nil, errors.New("resume: the options name no protocol")
+	}
 	if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 		return nil, err
 	}
@@ -677,6 +708,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if pf.Mode == "" || pf.N < 1 || len(pf.Solvers) == 0 {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: "lacks mode, n or solvers: moot cannot resume a debate whose setup it cannot read"}
 	}
+	if name := pf.ProtocolName(); name != opts.Protocol.Name() {
+		return nil, &bugfolder.InputError{Path: pf.Path, Field: "protocol", Msg: fmt.Sprintf("this debate runs protocol %s, and the resume was asked to run %s: a debate's protocol never changes", name, opts.Protocol.Name())}
+	}
 	if err := CheckSize(pf.N, pf.R, len(pf.Critics)); err != nil {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: err.Error() + "; this setup was not written by moot"}
 	}
@@ -687,8 +721,8 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	defer w.Close()
 	records := readLog(dir, d.Lang)
 	for _, rec := range records {
-		if rec.Type == EvSetup && rec.SHA != "" && rec.SHA != pf.SHA256 {
-			return nil, &bugfolder.InputError{Path: pf.Path, Msg: fmt.Sprintf("changed since setup (sha256 %s, recorded %s); problema.md never changes mid-debate: restore it, or start a new debate", short(pf.SHA256), short(rec.SHA))}
+		if rec.Type == EvSetup && rec.ProblemSHA != "" && rec.ProblemSHA != pf.SHA256 {
+			return nil, &bugfolder.InputError{Path: pf.Path, Msg: fmt.Sprintf("changed since setup (sha256 %s, recorded %s); problema.md never changes mid-debate: restore it, or start a new debate", short(pf.SHA256), short(rec.ProblemSHA))}
 		}
 	}
 	// without the event log, P's own digest still tells
@@ -698,7 +732,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.SetupIntact(raw) {
 		return nil, &bugfolder.InputError{Path: pf.Path, Field: "setup_sha256", Msg: "the setup (mode, rounds, engines, rubric or P) no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
 	}
-	r := newRunner(opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)
+	r := newRunner(opts.Protocol, opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)
 	for _, kv := range pf.Solvers {
 		r.solvers = append(r.solvers, kv.Key)
 		r.engineOf[kv.Key] = kv.Value
@@ -816,14 +850,14 @@ func problemTimeout(pf *bugfolder.ProblemFile) (time.Duration, bool) {
 }
 
 // readLog reads the decisions and setup records of the event log.
-func readLog(dir string, l bugfolder.Lang) []logRecord {
+func readLog(dir string, l bugfolder.Lang) []Event {
 	raw, err := safefs.ReadFile(filepath.Join(dir, l.Names().Events), 0)
 	if err != nil {
 		return nil
 	}
-	var out []logRecord
+	var out []Event
 	for _, line := range strings.Split(string(raw), "\n") {
-		var rec logRecord
+		var rec Event
 		if json.Unmarshal([]byte(line), &rec) == nil && rec.Type != "" {
 			out = append(out, rec)
 		}
@@ -835,7 +869,7 @@ func readLog(dir string, l bugfolder.Lang) []logRecord {
 // by "continue", swapped engines, changed timeouts and accepted engine
 // changes. It returns the engine identities the debate is locked to:
 // problema.md's, updated by every accepted amendment.
-func (r *runner) replayDecisions(records []logRecord, recorded map[string]map[string]string) map[string]map[string]string {
+func (r *runner) replayDecisions(records []Event, recorded map[string]map[string]string) map[string]map[string]string {
 	locked := maps.Clone(recorded)
 	if locked == nil {
 		locked = map[string]map[string]string{}
@@ -873,8 +907,8 @@ func (r *runner) replayDecisions(records []logRecord, recorded map[string]map[st
 				r.amend(rec.SolverID, rec.Engine, 0, rec.Round, rec.By)
 			}
 		case QuorumSetTimeout:
-			if d, err := time.ParseDuration(rec.Timeout); err == nil && rec.SolverID != "" {
-				r.amend(rec.SolverID, "", d, rec.Round, rec.By)
+			if rec.Timeout > 0 && rec.SolverID != "" {
+				r.amend(rec.SolverID, "", rec.Timeout, rec.Round, rec.By)
 			}
 		}
 	}
@@ -883,7 +917,7 @@ func (r *runner) replayDecisions(records []logRecord, recorded map[string]map[st
 
 // PointEngines is the decision point of an engine whose identity changed
 // since setup, accepted on resume as an amendment.
-const PointEngines = "engines"
+const PointEngines = bugfolder.PointEngines
 
 // EngineChangeError stops a resume whose engines file resolves an engine
 // differently than the debate locked (exit 2): another program or model
@@ -985,19 +1019,14 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 	logged, hasSetup := map[string]bool{}, false
 	raw, _ := safefs.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events), 0)
 	for _, line := range strings.Split(string(raw), "\n") {
-		var ev struct {
-			Type     string `json:"type"`
-			Round    int    `json:"round"`
-			SolverID string `json:"solver_id"`
-			Attempt  int    `json:"attempt"`
-		}
+		var ev Event
 		if json.Unmarshal([]byte(line), &ev) != nil {
 			continue
 		}
 		switch ev.Type {
-		case string(EvSetup):
+		case EvSetup:
 			hasSetup = true
-		case string(EvCallFinished):
+		case EvCallFinished:
 			logged[fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt)] = true
 		}
 	}
@@ -1012,7 +1041,7 @@ func (r *runner) reconcileLog(d *bugfolder.Debate) {
 				continue
 			}
 			r.emit(Event{Type: EvCallFinished, Round: rd.K, SolverID: f.SolverID, Role: f.Role, Engine: f.Engine, Attempt: f.Attempt,
-				Status: string(f.Status), DurationMS: f.Duration().Milliseconds(), TokensIn: f.TokensIn, TokensOut: f.TokensOut,
+				Status: f.Status, DurationMS: f.Duration().Milliseconds(), TokensIn: f.TokensIn, TokensOut: f.TokensOut,
 				CostUSD: f.CostUSD, CostUnknown: !f.CostRecorded, Estimated: f.TokensEstimated, Error: "recovered from the file after an interruption"})
 		}
 	}
@@ -1026,9 +1055,7 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	seen := map[EventType]bool{}
 	raw, _ := safefs.ReadFile(filepath.Join(d.Dir, d.Lang.Names().Events), 0)
 	for _, line := range strings.Split(string(raw), "\n") {
-		var ev struct {
-			Type EventType `json:"type"`
-		}
+		var ev Event
 		if json.Unmarshal([]byte(line), &ev) == nil {
 			seen[ev.Type] = true
 		}
@@ -1053,7 +1080,7 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	}
 	if !seen[EvDebateFinished] {
 		rel, _ := filepath.Rel(bug.Dir, d.Dir)
-		evs = append(evs, Event{Type: EvDebateFinished, Status: string(OutcomeDone), Path: rel, Calls: d.ModelCalls(),
+		evs = append(evs, Event{Type: EvDebateFinished, Outcome: OutcomeDone, Path: rel, Calls: d.ModelCalls(),
 			Tokens: f.TotalTokens, USD: f.TotalCostUSD, CostUnknown: !d.CostKnown(), Participants: f.Participants, Reason: note})
 	}
 	for _, ev := range evs {

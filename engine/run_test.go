@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -18,8 +18,10 @@ import (
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
+	. "github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 // scripted is an in-process engine whose answers a test decides.
@@ -48,7 +50,7 @@ func (s *scripted) Call(ctx context.Context, req harness.Request) harness.Result
 	if req.OnOutput != nil {
 		req.OnOutput("## ")
 	}
-	return harness.Result{Status: bugfolder.StatusOK, Body: validBody(req), TokensIn: 100, TokensOut: 50}
+	return harness.Result{Body: validBody(req), TokensIn: 100, TokensOut: 50}
 }
 
 func (s *scripted) count(id string, round int) int {
@@ -65,7 +67,7 @@ func (s *scripted) count(id string, round int) int {
 
 // validBody answers as the protocol asks, judge included.
 func validBody(req harness.Request) string {
-	if req.Role == bugfolder.RoleJudge {
+	if req.Role == string(bugfolder.RoleJudge) {
 		first := "A"
 		if i := strings.Index(req.Prompt, "<<<INÍCIO PROPOSTA "); i >= 0 {
 			rest := req.Prompt[strings.Index(req.Prompt, "# Propostas finais"):]
@@ -88,7 +90,7 @@ func failed(st bugfolder.Status) *harness.Result {
 	if st == bugfolder.StatusTimeout {
 		f = harness.FailTimeout
 	}
-	return &harness.Result{Status: st, Failure: f, Err: "scripted failure"}
+	return &harness.Result{Failure: f, Err: "scripted failure"}
 }
 
 // sup is a scripted Supervisor.
@@ -146,7 +148,7 @@ func (f *fixture) opts(s Supervisor) Options {
 	for k, v := range f.engines {
 		m[k] = v
 	}
-	return Options{Config: f.cfg, Engines: m, Supervisor: s, Command: "test", Sink: func(e Event) {
+	return Options{Protocol: debate.Protocol{}, Config: f.cfg, Engines: m, Supervisor: s, Command: "test", Sink: func(e Event) {
 		f.mu.Lock()
 		f.events = append(f.events, e)
 		f.mu.Unlock()
@@ -159,7 +161,7 @@ func (f *fixture) setup(n, r int, solvers ...string) Setup {
 			solvers = append(solvers, "a")
 		}
 	}
-	return Setup{Bug: f.bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: n, R: r, Solvers: solvers, Judge: "a", Parallel: n}
+	return Setup{Protocol: debate.Protocol{}, Bug: f.bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: n, R: r, Solvers: solvers, Judge: "a", Parallel: n}
 }
 
 func (f *fixture) debate(t *testing.T) *bugfolder.Debate {
@@ -335,7 +337,7 @@ func TestPanelQuorumAfterContinue(t *testing.T) {
 	// continue with no valid solver is not possible
 	g := newFixture(t, "7")
 	g.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
-		if req.Role == bugfolder.RoleSolver {
+		if req.Role == string(bugfolder.RoleSolver) {
 			return failed(bugfolder.StatusError)
 		}
 		return nil
@@ -387,7 +389,7 @@ func TestInterruptIsCancelledAndResumable(t *testing.T) {
 	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
 		if req.Round == 1 {
 			cancel()
-			return &harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine, Err: "interrupted"}
+			return &harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
 		}
 		return nil
 	}
@@ -432,8 +434,8 @@ func TestContextWindowRefusedBeforeTheCall(t *testing.T) {
 func TestJudgeHumanChoiceAndLabels(t *testing.T) {
 	f := newFixture(t, "7")
 	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
-		if req.Role == bugfolder.RoleJudge {
-			return &harness.Result{Status: bugfolder.StatusOK, Body: "## Vencedora\n\nProposta Q\n\n## Síntese\n\nx\n"}
+		if req.Role == string(bugfolder.RoleJudge) {
+			return &harness.Result{Body: "## Vencedora\n\nProposta Q\n\n## Síntese\n\nx\n"}
 		}
 		return nil
 	}
@@ -665,7 +667,7 @@ func TestResumeRecoversALostSetupEvent(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
 		cancel()
-		return &harness.Result{Status: bugfolder.StatusError, Failure: harness.FailEngine, Err: "interrupted"}
+		return &harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
 	}
 	if res, err := Start(ctx, f.setup(2, 0), f.opts(&sup{})); err != nil || res.Outcome != OutcomeCancelled {
 		t.Fatalf("%v %+v", err, res)
@@ -687,6 +689,85 @@ func TestResumeRecoversALostSetupEvent(t *testing.T) {
 	}
 }
 
+// stopsAfterRoundZero is the debate with a stop rule that ends it after
+// round 0: a protocol that stops early (argue, review) on the same runner.
+type stopsAfterRoundZero struct{ debate.Protocol }
+
+func (stopsAfterRoundZero) Continue(k, r int) bool { return false }
+
+// TestStopRuleIsTheProtocols: the runner runs rounds only while the
+// protocol's stop rule says so, and its final step reads the last round
+// that ran — no file of a later round, no call beyond it.
+func TestStopRuleIsTheProtocols(t *testing.T) {
+	f := newFixture(t, "7")
+	s := f.setup(3, 2)
+	s.Protocol = stopsAfterRoundZero{}
+	res, err := Start(context.Background(), s, f.opts(&sup{}))
+	if err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	d := f.debate(t)
+	if len(d.Rounds) != 1 || d.Rounds[0].K != 0 {
+		t.Fatalf("rounds on disk: %d, want round 0 only", len(d.Rounds))
+	}
+	if d.Final == nil || d.Final.Round != 0 || d.Final.Participants != 3 {
+		t.Errorf("final answer: %+v", d.Final)
+	}
+	if calls := len(f.engines["a"].calls); calls != 4 {
+		t.Errorf("%d calls, want 3 solvers in round 0 and the judge", calls)
+	}
+}
+
+// renamed is the debate under another name: a second protocol.
+type renamed struct{ debate.Protocol }
+
+func (renamed) Name() string { return "debate-bis" }
+
+// TestTheProtocolIsLocked: problema.md names a protocol other than the
+// default (a debate's names none, as it always has), and a resume asked
+// to run another protocol is refused (exit 2) before anything is written.
+func TestTheProtocolIsLocked(t *testing.T) {
+	f := newFixture(t, "7")
+	if _, err := Start(context.Background(), f.setup(2, 0), f.opts(&sup{})); err != nil {
+		t.Fatal(err)
+	}
+	if d := f.debate(t); d.Problem.Protocol != "" || d.Problem.ProtocolName() != "debate" {
+		t.Errorf("a debate's problema.md names protocol %q", d.Problem.Protocol)
+	}
+	g := newFixture(t, "7")
+	s := g.setup(2, 1)
+	s.Protocol = renamed{}
+	opts := g.opts(&sup{})
+	opts.Supervisor = &Policies{OnJudgeFailure: "cancel"}
+	g.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Role == string(bugfolder.RoleJudge) {
+			return failed(bugfolder.StatusError)
+		}
+		return nil
+	}
+	res, err := Start(context.Background(), s, opts)
+	if err != nil || res.Outcome != OutcomeCancelled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	d := g.debate(t)
+	if d.Problem.ProtocolName() != "debate-bis" {
+		t.Fatalf("problema.md names protocol %q", d.Problem.Protocol)
+	}
+	before := testutil.Fingerprint(t, g.bug.Dir)
+	_, err = Resume(context.Background(), g.bug, g.opts(&sup{}))
+	if !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), "runs protocol debate-bis, and the resume was asked to run debate") {
+		t.Errorf("resume with another protocol: %v", err)
+	}
+	if testutil.Fingerprint(t, g.bug.Dir) != before {
+		t.Error("a refused resume wrote something")
+	}
+	opts = g.opts(&sup{judge: []JudgeDecision{{Choice: JudgeHuman, Winner: "A", By: "human"}}})
+	opts.Protocol = renamed{}
+	if res, err := Resume(context.Background(), g.bug, opts); err != nil || res.Outcome != OutcomeDone {
+		t.Errorf("resume with its own protocol: %v %+v", err, res)
+	}
+}
+
 // TestJudgeEngineSwitchIsAnAmendment: "retry with another engine" at the
 // judge menu reruns the judge on that engine, logs it like a swap (engine,
 // identity, +1 call), records it in the judge's files, and a resume of a
@@ -694,8 +775,8 @@ func TestResumeRecoversALostSetupEvent(t *testing.T) {
 func TestJudgeEngineSwitchIsAnAmendment(t *testing.T) {
 	f := newFixture(t, "7")
 	badJudge := func(req harness.Request, n int) *harness.Result {
-		if req.Role == bugfolder.RoleJudge {
-			return &harness.Result{Status: bugfolder.StatusOK, Body: "## Vencedora\n\nProposta Q\n\n## Síntese\n\nx\n"}
+		if req.Role == string(bugfolder.RoleJudge) {
+			return &harness.Result{Body: "## Vencedora\n\nProposta Q\n\n## Síntese\n\nx\n"}
 		}
 		return nil
 	}
@@ -751,7 +832,7 @@ func TestJudgeEngineSwitchIsAnAmendment(t *testing.T) {
 func TestJudgeEngineSwitchOnRestricted(t *testing.T) {
 	f := newFixture(t, "8") // restricted
 	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
-		if req.Role == bugfolder.RoleJudge {
+		if req.Role == string(bugfolder.RoleJudge) {
 			return failed(bugfolder.StatusError)
 		}
 		return nil

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/fakeanswer"
 	"github.com/reversa/moot/internal/fakeprovider"
 	"github.com/reversa/moot/internal/testutil"
@@ -97,7 +96,7 @@ func cliCall(t *testing.T, kind Kind, srv *fakeprovider.Server, prompt string, t
 	var mu sync.Mutex
 	start := time.Now()
 	run.res = a.Call(context.Background(), Request{
-		Role: bugfolder.RoleSolver, SolverID: "agente-1", Prompt: prompt, P: "# P\n", Timeout: timeout,
+		Role: "solver", SolverID: "agente-1", Prompt: prompt, P: "# P\n", Timeout: timeout,
 		Stdout: &run.out, Stderr: &run.err,
 		OnOutput: func(s string) { mu.Lock(); run.deltas.WriteString(s); mu.Unlock() },
 	})
@@ -147,8 +146,8 @@ func TestCLIHappyCall(t *testing.T) {
 			defer srv.Close()
 			run := cliCall(t, kind, srv, cliPrompt, 2*time.Minute)
 			res := run.res
-			if res.Status != bugfolder.StatusOK {
-				t.Fatalf("status %s (%s), want ok\nstdout: %.2000s\nstderr: %.2000s", res.Status, res.Err, run.out.String(), run.err.String())
+			if statusOf(res) != "ok" {
+				t.Fatalf("status %s (%s), want ok\nstdout: %.2000s\nstderr: %.2000s", statusOf(res), res.Err, run.out.String(), run.err.String())
 			}
 			want := strings.TrimSpace(fakeanswer.Reply(cliPrompt, "solver"))
 			if got := strings.TrimSpace(res.Body); got != want {
@@ -182,15 +181,15 @@ func TestCLIHappyCall(t *testing.T) {
 func TestCLIFailureModes(t *testing.T) {
 	cases := []struct {
 		mode    fakeprovider.Mode
-		status  bugfolder.Status
+		status  string
 		failure Failure
 		timeout time.Duration
 	}{
-		{fakeprovider.Unauthorized, bugfolder.StatusError, FailEngine, 2 * time.Minute},
-		{fakeprovider.RateLimited, bugfolder.StatusError, FailTransport, 2 * time.Minute},
-		{fakeprovider.ServerError, bugfolder.StatusError, FailTransport, 2 * time.Minute},
-		{fakeprovider.Hang, bugfolder.StatusTimeout, FailTimeout, 15 * time.Second},
-		{fakeprovider.Stall, bugfolder.StatusTimeout, FailTimeout, 15 * time.Second},
+		{fakeprovider.Unauthorized, "error", FailEngine, 2 * time.Minute},
+		{fakeprovider.RateLimited, "error", FailTransport, 2 * time.Minute},
+		{fakeprovider.ServerError, "error", FailTransport, 2 * time.Minute},
+		{fakeprovider.Hang, "timeout", FailTimeout, 15 * time.Second},
+		{fakeprovider.Stall, "timeout", FailTimeout, 15 * time.Second},
 	}
 	for _, kind := range cliKinds {
 		for _, c := range cases {
@@ -207,9 +206,9 @@ func TestCLIFailureModes(t *testing.T) {
 				defer srv.Close()
 				srv.SetMode(c.mode)
 				run := cliCall(t, kind, srv, cliPrompt, c.timeout)
-				if run.res.Status != c.status || run.res.Failure != c.failure {
+				if statusOf(run.res) != c.status || run.res.Failure != c.failure {
 					t.Errorf("status %s / failure %s (%s), want %s / %s\nstdout: %.1500s\nstderr: %.1500s",
-						run.res.Status, run.res.Failure, run.res.Err, c.status, c.failure, run.out.String(), run.err.String())
+						statusOf(run.res), run.res.Failure, run.res.Err, c.status, c.failure, run.out.String(), run.err.String())
 				}
 				if run.res.Err == "" {
 					t.Error("a failed call must say why")
@@ -248,7 +247,7 @@ func TestCLIReadOnly(t *testing.T) {
 				t.Fatal("the CLI never called the model")
 			}
 			run.checkClean(t)
-			t.Logf("%s: %d write/shell attempts refused; status %s (%s)", kind, srv.Attacks(), run.res.Status, run.res.Err)
+			t.Logf("%s: %d write/shell attempts refused; status %s (%s)", kind, srv.Attacks(), statusOf(run.res), run.res.Err)
 		})
 	}
 }
@@ -290,9 +289,9 @@ func TestCLIReadOnlyControl(t *testing.T) {
 				})
 			}
 			v := &vendorCLI{cfg: cliEntry(kind, srv, "control"), opts: opts, spec: &spec}
-			res := v.Call(context.Background(), Request{Role: bugfolder.RoleSolver, Prompt: cliPrompt, P: "# P\n", Timeout: 2 * time.Minute})
+			res := v.Call(context.Background(), Request{Role: "solver", Prompt: cliPrompt, P: "# P\n", Timeout: 2 * time.Minute})
 			if len(found) == 0 {
-				t.Fatalf("with a permissive mode the fake model's requests left no file (status %s, %s): the read-only test could not detect a write", res.Status, res.Err)
+				t.Fatalf("with a permissive mode the fake model's requests left no file (status %s, %s): the read-only test could not detect a write", statusOf(res), res.Err)
 			}
 		})
 	}

@@ -19,7 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // command runs any executable: the prompt on stdin, the answer on stdout.
@@ -103,7 +103,7 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 	}
 	defer os.RemoveAll(scratch)
 	if req.P != "" {
-		_ = os.WriteFile(filepath.Join(scratch, "P.md"), []byte(req.P), bugfolder.FilePerm)
+		_ = os.WriteFile(filepath.Join(scratch, "P.md"), []byte(req.P), safefs.FilePerm)
 	}
 	return runProcess(ctx, proc{
 		argv: argv, env: env, dir: scratch, stdin: req.Prompt, timeout: req.Timeout,
@@ -150,12 +150,11 @@ func (p *plainParser) Finish(exitCode int, stderrTail string) Result {
 	r.ExitCode = &code
 	switch {
 	case exitCode == 0:
-		r.Status = bugfolder.StatusOK
 	case exitCode == 127:
-		r.Status, r.Failure = bugfolder.StatusError, FailStart
+		r.Failure = FailStart
 		r.Err = "exit 127 (command not found)" + withTail(stderrTail)
 	default:
-		r.Status, r.Failure = bugfolder.StatusError, FailEngine
+		r.Failure = FailEngine
 		r.Err = fmt.Sprintf("exit %d", exitCode) + withTail(stderrTail)
 	}
 	return r
@@ -362,16 +361,16 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 	mu.Unlock()
 	switch {
 	case canceled:
-		res.Status, res.Failure = bugfolder.StatusError, FailEngine
+		res.Failure = FailEngine
 		res.Err = "interrupted: " + context.Cause(ctx).Error()
 	case timedOut:
-		res.Status, res.Failure = bugfolder.StatusTimeout, FailTimeout
+		res.Failure = FailTimeout
 		res.Err = fmt.Sprintf("no answer within %s: the process group was killed", p.timeout)
 	case capped:
-		res.Status, res.Failure = bugfolder.StatusError, FailEngine
+		res.Failure = FailEngine
 		res.Err = fmt.Sprintf("output exceeded the %d MiB cap; the process was killed and the first %d MiB kept in raw/", p.cap>>20, p.cap>>20)
 	case exitCode < 0:
-		res.Status, res.Failure = bugfolder.StatusError, FailEngine
+		res.Failure = FailEngine
 		res.Err = fmt.Sprintf("killed by signal %s before finishing", signaled) + withTail(tail.lastLine())
 	}
 	return res

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/testutil"
 )
 
@@ -55,7 +54,7 @@ func fakeCall(t *testing.T, behaviour string, timeout time.Duration, argv ...str
 	}
 	var out, errb bytes.Buffer
 	start := time.Now()
-	res := a.Call(context.Background(), Request{Role: bugfolder.RoleSolver, SolverID: "agente-1", Prompt: "Você é agente-1\nModo: diagnosis: x\n", Timeout: timeout, Stdout: &out, Stderr: &errb})
+	res := a.Call(context.Background(), Request{Role: "solver", SolverID: "agente-1", Prompt: "Você é agente-1\nModo: diagnosis: x\n", Timeout: timeout, Stdout: &out, Stderr: &errb})
 	took := time.Since(start)
 	var started []int
 	b, _ := os.ReadFile(log)
@@ -97,62 +96,62 @@ func TestFaultMatrix(t *testing.T) {
 		name      string
 		behaviour string
 		argv      []string
-		status    bugfolder.Status
+		status    string
 		failure   Failure
 		check     func(t *testing.T, r Result, out, errb *bytes.Buffer)
 	}{
-		{"cannot start", "ok", []string{"/nonexistent/llm"}, bugfolder.StatusError, FailStart, func(t *testing.T, r Result, _, _ *bytes.Buffer) {
+		{"cannot start", "ok", []string{"/nonexistent/llm"}, "error", FailStart, func(t *testing.T, r Result, _, _ *bytes.Buffer) {
 			if !strings.Contains(r.Err, "cannot start") {
 				t.Errorf("err %q", r.Err)
 			}
 		}},
-		{"exit 127", "notfound", nil, bugfolder.StatusError, FailStart, func(t *testing.T, r Result, _, errb *bytes.Buffer) {
+		{"exit 127", "notfound", nil, "error", FailStart, func(t *testing.T, r Result, _, errb *bytes.Buffer) {
 			if !strings.Contains(r.Err, "127") || *r.ExitCode != 127 || !strings.Contains(errb.String(), "command not found") {
 				t.Errorf("err %q", r.Err)
 			}
 		}},
-		{"exit 1", "fail", nil, bugfolder.StatusError, FailEngine, func(t *testing.T, r Result, _, errb *bytes.Buffer) {
+		{"exit 1", "fail", nil, "error", FailEngine, func(t *testing.T, r Result, _, errb *bytes.Buffer) {
 			if r.Err != "exit 1: fake: model overloaded, giving up" || !strings.Contains(errb.String(), "overloaded") {
 				t.Errorf("err %q", r.Err)
 			}
 		}},
-		{"hangs with no output", "hang", nil, bugfolder.StatusTimeout, FailTimeout, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+		{"hangs with no output", "hang", nil, "timeout", FailTimeout, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
 			if out.Len() != 0 || !strings.Contains(r.Err, "no answer within 1.5s") {
 				t.Errorf("err %q out %q", r.Err, out)
 			}
 		}},
-		{"prints garbage", "garbage", nil, bugfolder.StatusOK, FailNone, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+		{"prints garbage", "garbage", nil, "ok", FailNone, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
 			if !bytes.Equal(out.Bytes(), []byte{0xff, 0xfe, 0x00, 0x01, 'x', 0x80, 0x81}) || r.Body != out.String() {
 				t.Errorf("raw %q body %q", out, r.Body)
 			}
 		}},
-		{"prints 100 MB", "flood:100", nil, bugfolder.StatusError, FailEngine, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+		{"prints 100 MB", "flood:100", nil, "error", FailEngine, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
 			if !r.Truncated || out.Len() != 1<<20 || len(r.Body) > 1<<20 || !strings.Contains(r.Err, "cap") {
 				t.Errorf("truncated %v raw %d body %d err %q", r.Truncated, out.Len(), len(r.Body), r.Err)
 			}
 		}},
-		{"half an answer, then crashes", "crash", nil, bugfolder.StatusError, FailEngine, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+		{"half an answer, then crashes", "crash", nil, "error", FailEngine, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
 			if !strings.Contains(r.Body, "## Hipóteses") || strings.Contains(r.Body, "## Confiança") || !strings.Contains(r.Err, "killed by signal") || out.String() != r.Body {
 				t.Errorf("body %q err %q", r.Body, r.Err)
 			}
 		}},
-		{"starts slowly", "startslow:600", nil, bugfolder.StatusOK, FailNone, func(t *testing.T, r Result, _, _ *bytes.Buffer) {
+		{"starts slowly", "startslow:600", nil, "ok", FailNone, func(t *testing.T, r Result, _, _ *bytes.Buffer) {
 			if !strings.Contains(r.Body, "## Confiança") {
 				t.Errorf("body %q", r.Body)
 			}
 		}},
-		{"closes stdout early and keeps running", "closeout", nil, bugfolder.StatusTimeout, FailTimeout, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
+		{"closes stdout early and keeps running", "closeout", nil, "timeout", FailTimeout, func(t *testing.T, r Result, out, _ *bytes.Buffer) {
 			if out.Len() != 20 {
 				t.Errorf("raw %q", out)
 			}
 		}},
-		{"ignores SIGTERM", "ignoreterm", nil, bugfolder.StatusTimeout, FailTimeout, nil},
-		{"spawns a grandchild that keeps running", "grandchild", nil, bugfolder.StatusOK, FailNone, func(t *testing.T, r Result, _, _ *bytes.Buffer) {
+		{"ignores SIGTERM", "ignoreterm", nil, "timeout", FailTimeout, nil},
+		{"spawns a grandchild that keeps running", "grandchild", nil, "ok", FailNone, func(t *testing.T, r Result, _, _ *bytes.Buffer) {
 			if !strings.Contains(r.Body, "## Confiança") {
 				t.Errorf("body %q", r.Body)
 			}
 		}},
-		{"writes only to stderr", "stderr", nil, bugfolder.StatusOK, FailNone, func(t *testing.T, r Result, out, errb *bytes.Buffer) {
+		{"writes only to stderr", "stderr", nil, "ok", FailNone, func(t *testing.T, r Result, out, errb *bytes.Buffer) {
 			if r.Body != "" || out.Len() != 0 || !strings.Contains(errb.String(), "all my output went to stderr") {
 				t.Errorf("body %q stderr %q", r.Body, errb)
 			}
@@ -161,8 +160,8 @@ func TestFaultMatrix(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, out, errb, pids, took := fakeCall(t, tt.behaviour, timeout, tt.argv...)
-			if res.Status != tt.status || res.Failure != tt.failure {
-				t.Errorf("status %s failure %s, want %s %s (err %q)", res.Status, res.Failure, tt.status, tt.failure, res.Err)
+			if statusOf(res) != tt.status || res.Failure != tt.failure {
+				t.Errorf("status %s failure %s, want %s %s (err %q)", statusOf(res), res.Failure, tt.status, tt.failure, res.Err)
 			}
 			if took > bound {
 				t.Errorf("the call took %s, more than the timeout plus grace (%s)", took, bound)
@@ -204,14 +203,14 @@ func TestPlaceholdersAndEnvironment(t *testing.T) {
 	// by default a command engine gets a minimal environment
 	e := &EngineConfig{Name: "x", Kind: KindCommand, Command: []string{"./echo.sh", "{role}", "{solver_id}", "{round}", "{bug_id}", "{mode}"}, Env: map[string]string{"MY_FLAG": "on"}}
 	a, _ := New(e, Options{ConfigDir: dir})
-	min := a.Call(context.Background(), Request{Role: bugfolder.RoleCritic, SolverID: "critic-1", Round: 2, BugID: "BUG-1", Mode: bugfolder.Spec, Prompt: "the prompt", Timeout: 5 * time.Second})
+	min := a.Call(context.Background(), Request{Role: "critic", SolverID: "critic-1", Round: 2, BugID: "BUG-1", Mode: "spec", Prompt: "the prompt", Timeout: 5 * time.Second})
 	if !strings.Contains(min.Body, "env=critic critic-1 2 BUG-1 spec on \n") {
 		t.Errorf("a variable outside the minimal environment reached the engine:\n%s", min.Body)
 	}
 	// env_passthrough widens it
 	e.EnvPassthrough = []string{"HOME_*"}
 	a, _ = New(e, Options{ConfigDir: dir})
-	res := a.Call(context.Background(), Request{Role: bugfolder.RoleCritic, SolverID: "critic-1", Round: 2, BugID: "BUG-1", Mode: bugfolder.Spec, Prompt: "the prompt", P: "P text", Timeout: 5 * time.Second})
+	res := a.Call(context.Background(), Request{Role: "critic", SolverID: "critic-1", Round: 2, BugID: "BUG-1", Mode: "spec", Prompt: "the prompt", P: "P text", Timeout: 5 * time.Second})
 	if strings.Contains(res.Body+min.Body, "AWS_SECRET_ACCESS_KEY=") {
 		t.Error("a cloud credential of moot's environment reached a command engine")
 	}
@@ -241,7 +240,7 @@ func TestInterruptKillsTheGroup(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Result)
 	go func() {
-		done <- a.Call(ctx, Request{Role: bugfolder.RoleSolver, SolverID: "agente-1", Timeout: time.Hour})
+		done <- a.Call(ctx, Request{Role: "solver", SolverID: "agente-1", Timeout: time.Hour})
 	}()
 	var pid int
 	deadline := time.Now().Add(10 * time.Second)
@@ -298,7 +297,7 @@ func BenchmarkFlood100MB(b *testing.B) {
 	runtime.ReadMemStats(&before)
 	for i := 0; i < b.N; i++ {
 		f, _ := os.Create(filepath.Join(dir, "raw"))
-		res := a.Call(context.Background(), Request{Role: bugfolder.RoleSolver, SolverID: "agente-1", Timeout: time.Minute, Stdout: f})
+		res := a.Call(context.Background(), Request{Role: "solver", SolverID: "agente-1", Timeout: time.Minute, Stdout: f})
 		fi, _ := f.Stat()
 		kept = fi.Size()
 		f.Close()

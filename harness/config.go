@@ -20,7 +20,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/input"
 )
 
 // Kind selects an engine's adapter.
@@ -117,7 +117,7 @@ func (c *Config) Engine(name string) (*EngineConfig, error) {
 	if c.Path != "" {
 		where = c.Path
 	}
-	return nil, &bugfolder.InputError{Path: c.Path, Msg: fmt.Sprintf("no engine named %q in %s (known: %s)", name, where, strings.Join(c.Order, ", "))}
+	return nil, &input.Error{Path: c.Path, Msg: fmt.Sprintf("no engine named %q in %s (known: %s)", name, where, strings.Join(c.Order, ", "))}
 }
 
 var (
@@ -169,12 +169,12 @@ func LoadConfig(path string) (*Config, error) {
 	raw, err := safefs.ReadFile(path, MaxConfigBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, &bugfolder.InputError{Path: path, Msg: "does not exist; pass an existing engines file to --config", Err: err}
+			return nil, &input.Error{Path: path, Msg: "does not exist; pass an existing engines file to --config", Err: err}
 		}
 		if errors.Is(err, safefs.ErrTooLarge) || errors.Is(err, safefs.ErrNotRegular) || errors.Is(err, safefs.ErrLinked) {
-			return nil, &bugfolder.InputError{Path: path, Msg: fmt.Sprintf("is refused (%v); an engines file is a regular file of at most %d KiB", err, MaxConfigBytes>>10), Err: err}
+			return nil, &input.Error{Path: path, Msg: fmt.Sprintf("is refused (%v); an engines file is a regular file of at most %d KiB", err, MaxConfigBytes>>10), Err: err}
 		}
-		return nil, &bugfolder.InputError{Path: path, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+		return nil, &input.Error{Path: path, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}
 	c, err := ParseConfig(path, raw)
 	if err != nil {
@@ -190,18 +190,18 @@ func cfgErr(path string, n *yaml.Node, field, format string, args ...any) error 
 	if n != nil && n.Line > 0 {
 		p = fmt.Sprintf("%s:%d", path, n.Line)
 	}
-	return &bugfolder.InputError{Path: p, Field: field, Msg: fmt.Sprintf(format, args...)}
+	return &input.Error{Path: p, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
 // ParseConfig parses an engines file's bytes; path is used in messages.
 func ParseConfig(path string, raw []byte) (*Config, error) {
 	var root yaml.Node
-	if err := yaml.Unmarshal([]byte(bugfolder.NormalizeText(raw)), &root); err != nil {
-		return nil, &bugfolder.InputError{Path: path, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: "), Err: err}
+	if err := yaml.Unmarshal([]byte(input.NormalizeText(raw)), &root); err != nil {
+		return nil, &input.Error{Path: path, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: "), Err: err}
 	}
 	c := &Config{Path: path, Engines: map[string]*EngineConfig{}}
 	if len(root.Content) == 0 {
-		return nil, &bugfolder.InputError{Path: path, Msg: "is empty; it needs an engines: mapping (see moot help engines)"}
+		return nil, &input.Error{Path: path, Msg: "is empty; it needs an engines: mapping (see moot help engines)"}
 	}
 	top := root.Content[0]
 	if top.Kind != yaml.MappingNode {

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/reversa/moot/bugfolder"
 )
 
 const goodConfig = `engines:
@@ -114,7 +112,7 @@ func TestConfigErrorsNameFileEngineAndField(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ParseConfig("moot.yaml", []byte(tt.yaml))
-			if !bugfolder.IsInputError(err) {
+			if !isInputError(err) {
 				t.Fatalf("err = %v, want an input error", err)
 			}
 			if !strings.Contains(err.Error(), tt.want) {
@@ -143,7 +141,7 @@ func TestFindConfig(t *testing.T) {
 	if got := FindConfig("x.yaml", root); got != "x.yaml" {
 		t.Errorf("explicit: %q", got)
 	}
-	if _, err := LoadConfig(filepath.Join(root, "missing.yaml")); !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), "missing.yaml") {
+	if _, err := LoadConfig(filepath.Join(root, "missing.yaml")); !isInputError(err) || !strings.Contains(err.Error(), "missing.yaml") {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -7,16 +7,19 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/input"
 )
 
 // Request is one call of an engine.
 type Request struct {
-	Role     bugfolder.Role
+	// Role, SolverID, Round, BugID and Mode say who is called, for a
+	// command's placeholders and environment and a cassette's lookup; the
+	// harness gives them no other meaning.
+	Role     string
 	SolverID string
 	Round    int
 	BugID    string
-	Mode     bugfolder.Mode
+	Mode     string
 	Attempt  int
 	// Prompt is the whole prompt (on stdin for CLIs, in the request for HTTP).
 	Prompt string
@@ -34,8 +37,10 @@ type Request struct {
 	Group string
 }
 
-// Failure says what kind of failure a call ended in, which decides whether
-// it may be retried automatically.
+// Failure says how a call ended: FailNone when the engine answered, else
+// the kind of failure, which decides whether it may be retried
+// automatically. The harness knows no protocol status: the caller maps a
+// Failure to one (a timeout, an error).
 type Failure int
 
 const (
@@ -60,9 +65,8 @@ func (f Failure) String() string {
 
 // Result is what a call produced.
 type Result struct {
-	// Status is ok when the engine answered (the debate engine may still
-	// find the answer invalid), timeout or error.
-	Status  bugfolder.Status
+	// Failure is FailNone when the engine answered (the caller may still
+	// find the answer invalid), else what kind of failure ended the call.
 	Failure Failure
 	// Body is the answer's text (partial when the call failed half-way).
 	Body string
@@ -135,7 +139,7 @@ func New(e *EngineConfig, o Options) (Engine, error) {
 	default:
 		spec, ok := specs[e.Kind]
 		if !ok {
-			return nil, &bugfolder.InputError{Field: "engines." + e.Name + ".kind", Msg: fmt.Sprintf("kind %s has no adapter", e.Kind)}
+			return nil, &input.Error{Field: "engines." + e.Name + ".kind", Msg: fmt.Sprintf("kind %s has no adapter", e.Kind)}
 		}
 		a = &vendorCLI{cfg: e, opts: o, spec: spec}
 	}
@@ -152,9 +156,8 @@ func (o Options) resolvePath(p string) string {
 
 // errorf makes a failed result.
 func errorf(f Failure, format string, args ...any) Result {
-	st := bugfolder.StatusError
-	if f == FailTimeout {
-		st = bugfolder.StatusTimeout
-	}
-	return Result{Status: st, Failure: f, Err: fmt.Sprintf(format, args...)}
+	return Result{Failure: f, Err: fmt.Sprintf(format, args...)}
 }
+
+// Answered reports whether the engine answered (FailNone).
+func (r Result) Answered() bool { return r.Failure == FailNone }

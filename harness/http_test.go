@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/fakeanswer"
 	"github.com/reversa/moot/internal/fakeprovider"
 )
@@ -53,7 +52,7 @@ func httpCall(t *testing.T, kind Kind, ollama bool, mode fakeprovider.Mode, ctx 
 	run := &httpRun{}
 	var mu sync.Mutex
 	start := time.Now()
-	run.res = a.Call(ctx, Request{Role: bugfolder.RoleSolver, SolverID: "agente-1", Prompt: cliPrompt, Timeout: timeout,
+	run.res = a.Call(ctx, Request{Role: "solver", SolverID: "agente-1", Prompt: cliPrompt, Timeout: timeout,
 		Stdout: &run.out, OnOutput: func(s string) { mu.Lock(); run.deltas.WriteString(s); mu.Unlock() }})
 	run.took = time.Since(start)
 	run.requests = srv.Requests()
@@ -69,8 +68,8 @@ func TestHTTPHappyCall(t *testing.T) {
 	for _, k := range httpKinds {
 		t.Run(k.name, func(t *testing.T) {
 			run, srv := httpCall(t, k.kind, k.ollama, fakeprovider.OK, context.Background(), time.Minute)
-			if run.res.Status != bugfolder.StatusOK {
-				t.Fatalf("status %s (%s)", run.res.Status, run.res.Err)
+			if statusOf(run.res) != "ok" {
+				t.Fatalf("status %s (%s)", statusOf(run.res), run.res.Err)
 			}
 			want := fakeanswer.Reply(cliPrompt, "solver")
 			if run.res.Body != want {
@@ -114,18 +113,18 @@ func TestHTTPHappyCall(t *testing.T) {
 func TestHTTPFailureModes(t *testing.T) {
 	cases := []struct {
 		mode    fakeprovider.Mode
-		status  bugfolder.Status
+		status  string
 		failure Failure
 		text    string
 	}{
-		{fakeprovider.Unauthorized, bugfolder.StatusError, FailEngine, "401"},
-		{fakeprovider.RateLimited, bugfolder.StatusError, FailTransport, "429"},
-		{fakeprovider.ServerError, bugfolder.StatusError, FailTransport, "500"},
-		{fakeprovider.Hang, bugfolder.StatusTimeout, FailTimeout, "no answer within"},
-		{fakeprovider.Stall, bugfolder.StatusTimeout, FailTimeout, "no answer within"},
+		{fakeprovider.Unauthorized, "error", FailEngine, "401"},
+		{fakeprovider.RateLimited, "error", FailTransport, "429"},
+		{fakeprovider.ServerError, "error", FailTransport, "500"},
+		{fakeprovider.Hang, "timeout", FailTimeout, "no answer within"},
+		{fakeprovider.Stall, "timeout", FailTimeout, "no answer within"},
 		// part of the answer came, then the connection closed: never
 		// mistaken for success, never retried
-		{fakeprovider.Cut, bugfolder.StatusError, FailEngine, "cut"},
+		{fakeprovider.Cut, "error", FailEngine, "cut"},
 	}
 	for _, k := range httpKinds {
 		for _, c := range cases {
@@ -133,8 +132,8 @@ func TestHTTPFailureModes(t *testing.T) {
 				t.Parallel()
 				timeout := 3 * time.Second
 				run, _ := httpCall(t, k.kind, k.ollama, c.mode, context.Background(), timeout)
-				if run.res.Status != c.status || run.res.Failure != c.failure {
-					t.Errorf("status %s / %s (%s), want %s / %s", run.res.Status, run.res.Failure, run.res.Err, c.status, c.failure)
+				if statusOf(run.res) != c.status || run.res.Failure != c.failure {
+					t.Errorf("status %s / %s (%s), want %s / %s", statusOf(run.res), run.res.Failure, run.res.Err, c.status, c.failure)
 				}
 				if !strings.Contains(run.res.Err, c.text) {
 					t.Errorf("error %q does not say %q", run.res.Err, c.text)
@@ -184,8 +183,8 @@ func TestHTTPCancel(t *testing.T) {
 			close(srvReady)
 			select {
 			case res := <-done:
-				if res.Status != bugfolder.StatusError || !strings.Contains(res.Err, "interrupted") {
-					t.Errorf("status %s (%s), want an interrupted error", res.Status, res.Err)
+				if statusOf(res) != "error" || !strings.Contains(res.Err, "interrupted") {
+					t.Errorf("status %s (%s), want an interrupted error", statusOf(res), res.Err)
 				}
 			case <-time.After(10 * time.Second):
 				t.Fatal("the call did not return after its context was cancelled")

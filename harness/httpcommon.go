@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
-
-	"github.com/reversa/moot/bugfolder"
 )
 
 // rawTransport copies every response body into the call's raw stdout as
@@ -266,7 +264,7 @@ func apiKey(e *EngineConfig, vendorVars ...string) (string, string) {
 // okResult makes the result of an HTTP call that ended well.
 func okResult(d *deltaSink, in, out int) Result {
 	d.flush()
-	return Result{Status: bugfolder.StatusOK, Body: d.body.String(), TokensIn: in, TokensOut: out, Truncated: d.truncated}
+	return Result{Body: d.body.String(), TokensIn: in, TokensOut: out, Truncated: d.truncated}
 }
 
 // estimateTokens is a conservative token count for sizing a context: about

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/reversa/moot/bugfolder"
 )
 
 // lines splits a stream of chunks into JSON lines.
@@ -76,10 +74,8 @@ func (o *cliOutcome) finish(exitCode int, stderrTail string, exitStatus func(int
 		r.Body = o.streamed.String()
 	}
 	if o.done && !o.failed && exitCode == 0 && strings.TrimSpace(r.Body) != "" {
-		r.Status = bugfolder.StatusOK
 		return r
 	}
-	r.Status = bugfolder.StatusError
 	if b := strings.TrimSpace(r.Body); o.failed && b != "" && strings.Contains(o.errMsg, b) {
 		r.Body = "" // the tool streamed its own error message as if the model had said it
 	}

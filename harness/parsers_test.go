@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/fakeanswer"
 )
 
@@ -56,8 +55,8 @@ func TestParsersOnRecordedOutput(t *testing.T) {
 		t.Run(string(kind)+"/ok", func(t *testing.T) {
 			for _, chunk := range []int{1, 7, 1 << 20} {
 				r := parseRecorded(t, kind, "ok", chunk)
-				if r.Status != bugfolder.StatusOK || strings.TrimSpace(r.Body) != want {
-					t.Fatalf("chunk %d: status %s (%s), body %q", chunk, r.Status, r.Err, r.Body)
+				if statusOf(r) != "ok" || strings.TrimSpace(r.Body) != want {
+					t.Fatalf("chunk %d: status %s (%s), body %q", chunk, statusOf(r), r.Err, r.Body)
 				}
 				if r.TokensIn < 1234 || r.TokensOut != 321 {
 					t.Errorf("chunk %d: tokens %d/%d, want the server's 1234/321", chunk, r.TokensIn, r.TokensOut)
@@ -70,8 +69,8 @@ func TestParsersOnRecordedOutput(t *testing.T) {
 		}{{"401", FailEngine}, {"429", FailTransport}} {
 			t.Run(string(kind)+"/"+c.name, func(t *testing.T) {
 				r := parseRecorded(t, kind, c.name, 64)
-				if r.Status != bugfolder.StatusError || r.Failure != c.failure {
-					t.Errorf("status %s / %s (%s), want error / %s", r.Status, r.Failure, r.Err, c.failure)
+				if statusOf(r) != "error" || r.Failure != c.failure {
+					t.Errorf("status %s / %s (%s), want error / %s", statusOf(r), r.Failure, r.Err, c.failure)
 				}
 				if r.Body != "" {
 					t.Errorf("a refused call has no answer, got %q", r.Body)
@@ -131,7 +130,7 @@ func FuzzCLIParsers(f *testing.F) {
 			if !reflect.DeepEqual(whole, split) {
 				t.Fatalf("%s: chunking changed the result:\n%+v\n%+v", kind, whole, split)
 			}
-			if whole.Status == bugfolder.StatusOK && strings.TrimSpace(whole.Body) == "" {
+			if statusOf(whole) == "ok" && strings.TrimSpace(whole.Body) == "" {
 				t.Fatalf("%s: ok with an empty answer", kind)
 			}
 		}

@@ -20,8 +20,6 @@ import (
 	"time"
 
 	"github.com/google/renameio/v2"
-
-	"github.com/reversa/moot/bugfolder"
 )
 
 // ProbeResult is what a probe learned about an engine, without a model
@@ -127,7 +125,7 @@ func quick(ctx context.Context, v *vendorCLI, bin string, args ...string) (strin
 	if res.ExitCode != nil {
 		code = *res.ExitCode
 	}
-	if res.Status == bugfolder.StatusTimeout {
+	if res.Failure == FailTimeout {
 		return out.String(), code, fmt.Errorf("no answer within %s", quickTimeout)
 	}
 	return out.String() + errb.String(), code, nil

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/reversa/moot/bugfolder"
 )
 
 func TestRedactorString(t *testing.T) {
@@ -61,7 +59,7 @@ func TestEngineRedactsSecrets(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	var live strings.Builder
-	res := a.Call(context.Background(), Request{Role: bugfolder.RoleSolver, Prompt: "x", Timeout: 10 * time.Second,
+	res := a.Call(context.Background(), Request{Role: "solver", Prompt: "x", Timeout: 10 * time.Second,
 		Stdout: &out, Stderr: &errb, OnOutput: func(s string) { live.WriteString(s) }})
 	for name, s := range map[string]string{"raw stdout": out.String(), "raw stderr": errb.String(), "live": live.String(), "body": res.Body, "error": res.Err} {
 		if strings.Contains(s, plantedKey) {
@@ -129,7 +127,7 @@ func TestAttackSecretSplitAcrossSSEDeltas(t *testing.T) {
 				t.Fatal(err)
 			}
 			var raw, errb bytes.Buffer
-			res := a.Call(context.Background(), Request{Role: bugfolder.RoleSolver, Prompt: "x", Timeout: 10 * time.Second, Stdout: &raw, Stderr: &errb})
+			res := a.Call(context.Background(), Request{Role: "solver", Prompt: "x", Timeout: 10 * time.Second, Stdout: &raw, Stderr: &errb})
 			if strings.Contains(res.Body, "localKEY") || !strings.Contains(res.Body, Redacted) {
 				t.Errorf("answer: %q", res.Body)
 			}

@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/input"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -26,9 +26,11 @@ type Cassette struct {
 
 // CassetteCall is one recorded call.
 type CassetteCall struct {
-	Role     bugfolder.Role `yaml:"role"`
-	SolverID string         `yaml:"solver_id"`
-	Round    int            `yaml:"round"`
+	Role string `yaml:"role"`
+	// SolverID may be left out: the entry then answers every participant
+	// of its role in its round (how a final step's single call is recorded).
+	SolverID string `yaml:"solver_id"`
+	Round    int    `yaml:"round"`
 	// Attempt selects one attempt; 0 matches any attempt without its own entry.
 	Attempt int `yaml:"attempt,omitempty"`
 	// Duration is how long the call takes (the answer streams over it).
@@ -47,29 +49,24 @@ var cassetteStatuses = map[string]bool{"ok": true, "timeout": true, "error": tru
 // ParseCassette reads and checks a cassette; name is used in messages.
 func ParseCassette(name string, raw []byte) (*Cassette, error) {
 	var c Cassette
-	dec := yaml.NewDecoder(strings.NewReader(bugfolder.NormalizeText(raw)))
+	dec := yaml.NewDecoder(strings.NewReader(input.NormalizeText(raw)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil {
-		return nil, &bugfolder.InputError{Path: name, Msg: "not a valid cassette (" + yamlWhere(err) + "); a cassette is version: 1 and a calls: list (see testdata/demo/cassette.yaml)"}
+		return nil, &input.Error{Path: name, Msg: "not a valid cassette (" + yamlWhere(err) + "); a cassette is version: 1 and a calls: list (see testdata/demo/cassette.yaml)"}
 	}
 	if c.Version != 1 {
-		return nil, &bugfolder.InputError{Path: name, Field: "version", Msg: fmt.Sprintf("%d is not a cassette version moot reads (1)", c.Version)}
+		return nil, &input.Error{Path: name, Field: "version", Msg: fmt.Sprintf("%d is not a cassette version moot reads (1)", c.Version)}
 	}
 	for i, call := range c.Calls {
 		field := fmt.Sprintf("calls[%d]", i)
-		switch call.Role {
-		case bugfolder.RoleSolver, bugfolder.RoleCritic, bugfolder.RoleJudge:
-		default:
-			return nil, &bugfolder.InputError{Path: name, Field: field + ".role", Msg: fmt.Sprintf("%q is not solver, critic or judge", call.Role)}
-		}
-		if call.Role != bugfolder.RoleJudge && call.SolverID == "" {
-			return nil, &bugfolder.InputError{Path: name, Field: field + ".solver_id", Msg: "missing"}
+		if strings.TrimSpace(call.Role) == "" {
+			return nil, &input.Error{Path: name, Field: field + ".role", Msg: "missing: give the role the call was made in (solver, critic, judge…)"}
 		}
 		if !cassetteStatuses[call.Status] {
-			return nil, &bugfolder.InputError{Path: name, Field: field + ".status", Msg: fmt.Sprintf("%q is not ok, timeout, error, start-failure or transport-failure", call.Status)}
+			return nil, &input.Error{Path: name, Field: field + ".status", Msg: fmt.Sprintf("%q is not ok, timeout, error, start-failure or transport-failure", call.Status)}
 		}
 		if call.Duration < 0 || call.Round < 0 || call.Attempt < 0 {
-			return nil, &bugfolder.InputError{Path: name, Field: field, Msg: "duration, round and attempt cannot be negative"}
+			return nil, &input.Error{Path: name, Field: field, Msg: "duration, round and attempt cannot be negative"}
 		}
 	}
 	return &c, nil
@@ -84,7 +81,7 @@ func (c *Cassette) find(req Request) (*CassetteCall, bool) {
 		if x.Role != req.Role || x.Round != req.Round {
 			continue
 		}
-		if req.Role != bugfolder.RoleJudge && x.SolverID != req.SolverID {
+		if x.SolverID != "" && x.SolverID != req.SolverID {
 			continue
 		}
 		if x.Attempt == req.Attempt {
@@ -173,18 +170,17 @@ func (r *replay) Call(ctx context.Context, req Request) Result {
 			}
 			reason = fmt.Sprintf("no answer within %s", limit)
 		}
-		return Result{Status: bugfolder.StatusTimeout, Failure: FailTimeout, Err: reason}
+		return Result{Failure: FailTimeout, Err: reason}
 	}
 	res := Result{Body: body, TokensIn: call.TokensIn, TokensOut: call.TokensOut, CostUSD: call.CostUSD, Err: call.Error}
 	switch call.Status {
 	case "ok":
-		res.Status = bugfolder.StatusOK
 	case "start-failure":
-		res.Status, res.Failure = bugfolder.StatusError, FailStart
+		res.Failure = FailStart
 	case "transport-failure":
-		res.Status, res.Failure = bugfolder.StatusError, FailTransport
+		res.Failure = FailTransport
 	default:
-		res.Status, res.Failure = bugfolder.StatusError, FailEngine
+		res.Failure = FailEngine
 	}
 	return res
 }
@@ -257,7 +253,7 @@ func readCassette(e *EngineConfig, o Options) ([]byte, error) {
 		raw, err = safefs.ReadFile(p, MaxCassetteBytes)
 	}
 	if err != nil {
-		return nil, &bugfolder.InputError{Path: p, Field: "engines." + e.Name + ".cassette", Msg: fmt.Sprintf("cannot be read (%v); a cassette is a regular file of at most %d MiB", err, MaxCassetteBytes>>20), Err: err}
+		return nil, &input.Error{Path: p, Field: "engines." + e.Name + ".cassette", Msg: fmt.Sprintf("cannot be read (%v); a cassette is a regular file of at most %d MiB", err, MaxCassetteBytes>>20), Err: err}
 	}
 	return raw, nil
 }

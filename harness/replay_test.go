@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/testutil"
 )
 
@@ -24,14 +23,13 @@ calls:
 func TestParseCassetteErrors(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"version: 2\ncalls: []\n", "version: 2 is not a cassette version"},
-		{"version: 1\ncalls:\n  - {role: boss, solver_id: a, status: ok}\n", "calls[0].role"},
-		{"version: 1\ncalls:\n  - {role: solver, status: ok}\n", "calls[0].solver_id: missing"},
+		{"version: 1\ncalls:\n  - {solver_id: a, status: ok}\n", "calls[0].role: missing"},
 		{"version: 1\ncalls:\n  - {role: solver, solver_id: a, status: fine}\n", "calls[0].status"},
 		{"version: 1\ncalls:\n  - {role: solver, solver_id: a, status: ok, round: -1}\n", "cannot be negative"},
 		{"version: 1\nextra: x\n", "not a valid cassette"},
 	} {
 		_, err := ParseCassette("c.yaml", []byte(c.text))
-		if !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "c.yaml") {
+		if !isInputError(err) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "c.yaml") {
 			t.Errorf("%q: %v, want %q naming the file", c.text, err, c.want)
 		}
 	}
@@ -44,31 +42,31 @@ func TestReplayPlaysTheRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := func(id string, role bugfolder.Role, attempt int, timeout time.Duration) (Result, []string) {
+	call := func(id string, role string, attempt int, timeout time.Duration) (Result, []string) {
 		var pieces []string
 		r := a.Call(context.Background(), Request{Role: role, SolverID: id, Round: 0, Attempt: attempt, Timeout: timeout,
 			OnOutput: func(s string) { pieces = append(pieces, s) }})
 		return r, pieces
 	}
-	r, pieces := call("agente-1", bugfolder.RoleSolver, 1, time.Minute)
-	if r.Status != bugfolder.StatusOK || r.TokensIn != 10 || strings.Join(pieces, "") != r.Body || len(pieces) < 2 {
+	r, pieces := call("agente-1", "solver", 1, time.Minute)
+	if statusOf(r) != "ok" || r.TokensIn != 10 || strings.Join(pieces, "") != r.Body || len(pieces) < 2 {
 		t.Errorf("ok call: %+v, %d pieces", r, len(pieces))
 	}
 	// a recording slower than the call's limit ends at the limit
-	if r, _ := call("agente-2", bugfolder.RoleSolver, 1, 50*time.Millisecond); r.Status != bugfolder.StatusTimeout || !strings.Contains(r.Err, "50ms") {
+	if r, _ := call("agente-2", "solver", 1, 50*time.Millisecond); statusOf(r) != "timeout" || !strings.Contains(r.Err, "50ms") {
 		t.Errorf("timeout: %+v", r)
 	}
 	// an attempt of its own first, then the entry for any attempt
-	if r, _ := call("agente-3", bugfolder.RoleSolver, 1, time.Minute); r.Failure != FailTransport {
+	if r, _ := call("agente-3", "solver", 1, time.Minute); r.Failure != FailTransport {
 		t.Errorf("attempt 1: %+v", r)
 	}
-	if r, _ := call("agente-3", bugfolder.RoleSolver, 2, time.Minute); r.Status != bugfolder.StatusOK || r.Body != "segunda tentativa" {
+	if r, _ := call("agente-3", "solver", 2, time.Minute); statusOf(r) != "ok" || r.Body != "segunda tentativa" {
 		t.Errorf("attempt 2: %+v", r)
 	}
-	if r, _ := call("", bugfolder.RoleJudge, 1, time.Minute); r.Status != bugfolder.StatusError || r.Err != "judge crashed" {
+	if r, _ := call("", "judge", 1, time.Minute); statusOf(r) != "error" || r.Err != "judge crashed" {
 		t.Errorf("judge: %+v", r)
 	}
-	if r, _ := call("agente-9", bugfolder.RoleSolver, 1, time.Minute); r.Status != bugfolder.StatusError || !strings.Contains(r.Err, "no solver call for agente-9") {
+	if r, _ := call("agente-9", "solver", 1, time.Minute); statusOf(r) != "error" || !strings.Contains(r.Err, "no solver call for agente-9") {
 		t.Errorf("missing: %+v", r)
 	}
 }
@@ -93,7 +91,7 @@ func FuzzParseCassette(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte, n uint8) {
 		c, err := ParseCassette("f.yaml", raw)
 		if err != nil {
-			if !bugfolder.IsInputError(err) {
+			if !isInputError(err) {
 				t.Fatalf("not an input error: %v", err)
 			}
 			return

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
-	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // callDirs are the private folders of one vendor-CLI call, all under a
@@ -177,7 +177,7 @@ func newCallDirs(kind Kind) (callDirs, error) {
 	}
 	d := callDirs{root: root, home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp"), work: filepath.Join(root, "work")}
 	for _, p := range []string{d.home, d.tmp, d.work} {
-		if err := os.Mkdir(p, bugfolder.DirPerm); err != nil {
+		if err := os.Mkdir(p, safefs.DirPerm); err != nil {
 			os.RemoveAll(root)
 			return callDirs{}, fmt.Errorf("create %s: %w", p, err)
 		}
@@ -296,7 +296,7 @@ func copyCredential(src, dst string) (bool, error) {
 	if err != nil {
 		return false, nil // absent or unreadable: the CLI reports its own auth error
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), bugfolder.DirPerm); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), safefs.DirPerm); err != nil {
 		return false, fmt.Errorf("copy stored credentials: %w", err)
 	}
 	if err := os.WriteFile(dst, b, 0o600); err != nil {
@@ -349,7 +349,7 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), bugfolder.DirPerm); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), safefs.DirPerm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/reversa/moot/bugfolder"
 )
 
 // stubCodex is a stand-in codex that reports its environment and working
@@ -49,8 +47,8 @@ func TestVendorCallHygiene(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	res := a.Call(context.Background(), Request{Role: bugfolder.RoleSolver, Prompt: "p", P: "# P", Timeout: 20 * time.Second, Stdout: &out, Stderr: &errb})
-	if res.Status != bugfolder.StatusOK || res.TokensIn != 7 || res.TokensOut != 3 || !strings.Contains(res.Body, "## Hipóteses") {
+	res := a.Call(context.Background(), Request{Role: "solver", Prompt: "p", P: "# P", Timeout: 20 * time.Second, Stdout: &out, Stderr: &errb})
+	if statusOf(res) != "ok" || res.TokensIn != 7 || res.TokensOut != 3 || !strings.Contains(res.Body, "## Hipóteses") {
 		t.Fatalf("%+v\n%s", res, errb.String())
 	}
 	env := errb.String()
@@ -88,7 +86,7 @@ func TestVendorMissingBinary(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	a, _ := New(&EngineConfig{Name: "q", Kind: KindQwen}, Options{})
 	res := a.Call(context.Background(), Request{Prompt: "p", Timeout: time.Second})
-	if res.Status != bugfolder.StatusError || res.Failure != FailEngine || !strings.Contains(res.Err, "npm install -g @qwen-code/qwen-code") {
+	if statusOf(res) != "error" || res.Failure != FailEngine || !strings.Contains(res.Err, "npm install -g @qwen-code/qwen-code") {
 		t.Errorf("%+v", res)
 	}
 }

@@ -21,6 +21,9 @@ import (
 
 // Options configure the UI.
 type Options struct {
+	// Protocol is the protocol new debates run and resumes continue
+	// (cli picks it).
+	Protocol engine.Protocol
 	Register *bugfolder.Register
 	Config   *harness.Config
 	Harness  harness.Options
@@ -730,6 +733,9 @@ func (m *Model) planCost() {
 	if s.Parallel == 0 {
 		s.Parallel = s.N
 	}
+	if s.Protocol == nil {
+		s.Protocol = m.opts.Protocol
+	}
 	m.cost.setup = s
 	m.cost.plan, m.cost.err = engine.NewPlan(s, m.opts.Config)
 	m.cost.button = 0
@@ -794,7 +800,7 @@ type probedMsg map[string]EngineStatus
 
 // engineOptions are the options of a run driven by this UI.
 func (m Model) engineOptions(b *bridge, command string) engine.Options {
-	return engine.Options{Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
+	return engine.Options{Protocol: m.opts.Protocol, Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
 		AcceptEngineChange: m.acceptEngines, AcceptedBy: "human"}
 }
 

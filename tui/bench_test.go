@@ -13,6 +13,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 // BenchmarkLiveViewFrame: the live view with 16 panes, each receiving a
@@ -31,7 +32,7 @@ func BenchmarkLiveViewFrame(b *testing.B) {
 	s := engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 12, R: 2, Solvers: solvers, Critics: []string{"scripted", "scripted", "scripted", "scripted"}, Judge: "scripted"}
 	reg := bug.Register
 	cfg, _ := harness.LoadConfig(filepath.Join(reg.Root, "moot.yaml"))
-	m := New(Options{Register: reg, Config: cfg, Bug: bug, Setup: s, Now: func() time.Time { return fixedNow }})
+	m := New(Options{Protocol: debate.Protocol{}, Register: reg, Config: cfg, Bug: bug, Setup: s, Now: func() time.Time { return fixedNow }})
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	m = nm.(Model)
 	m.deb = newLiveView(s)
@@ -92,7 +93,7 @@ func bigRegister(b *testing.B) string {
 // first screen (every visible row read) and to the full index.
 func openBrowser(b *testing.B, reg *bugfolder.Register) (first, full time.Duration) {
 	start := time.Now()
-	m := New(Options{Register: reg, Config: harness.BuiltinConfig()})
+	m := New(Options{Protocol: debate.Protocol{}, Register: reg, Config: harness.BuiltinConfig()})
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = nm.(Model)
 	msg := listBugDirsCmd(reg)()

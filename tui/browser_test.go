@@ -15,6 +15,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 var (
@@ -187,7 +188,7 @@ func TestBrowserColumnsAt80(t *testing.T) {
 // the last bug.
 func TestBrowserFlowOn2000Bugs(t *testing.T) {
 	reg := register2000(t)
-	tm := teatest.NewTestModel(t, New(Options{Register: reg, Config: harness.BuiltinConfig()}), teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, New(Options{Protocol: debate.Protocol{}, Register: reg, Config: harness.BuiltinConfig()}), teatest.WithInitialTermSize(80, 24))
 	waitFor := func(what string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },

@@ -287,41 +287,38 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 
 // loggedCalls counts the calls the event log records as finished: every
 // attempt, a retried one included (a model call was made).
-func loggedCalls(evs []bugfolder.EventRecord) int {
+func loggedCalls(evs []bugfolder.Event) int {
 	n := 0
 	for _, ev := range evs {
-		if ev.Type == string(engine.EvCallFinished) {
+		if ev.Type == engine.EvCallFinished {
 			n++
 		}
 	}
 	return n
 }
 
-// retryingSuffix ends the error of an attempt the harness retries at once.
-const retryingSuffix = "(retrying once)"
-
 // sessionsTotal is how long a debate ran over its sessions, from its event
 // log: each session runs from its setup or resumed event to its last event.
 // watchSession makes the elapsed time of a debate another process runs
 // tick: the sessions before its last start count as prior time, the
 // running one counts from its start to now.
-func (d *debateView) watchSession(evs []bugfolder.EventRecord) {
+func (d *debateView) watchSession(evs []bugfolder.Event) {
 	for i := len(evs) - 1; i >= 0; i-- {
-		if t := evs[i].Type; (t == string(engine.EvSetup) || t == string(engine.EvResumed)) && !evs[i].Time.IsZero() {
+		if t := evs[i].Type; (t == engine.EvSetup || t == engine.EvResumed) && !evs[i].Time.IsZero() {
 			d.prior, d.sessionStart, d.finishedAt = sessionsTotal(evs[:i]), evs[i].Time, time.Time{}
 			return
 		}
 	}
 }
 
-func sessionsTotal(evs []bugfolder.EventRecord) time.Duration {
+func sessionsTotal(evs []bugfolder.Event) time.Duration {
 	var total time.Duration
 	var start, last time.Time
 	for _, ev := range evs {
 		if ev.Time.IsZero() {
 			continue
 		}
-		if ev.Type == string(engine.EvSetup) || ev.Type == string(engine.EvResumed) {
+		if ev.Type == engine.EvSetup || ev.Type == engine.EvResumed {
 			if !start.IsZero() {
 				total += last.Sub(start)
 			}
@@ -406,12 +403,12 @@ func (d *debateView) apply(ev engine.Event) {
 		if p == nil {
 			return
 		}
-		retrying := strings.HasSuffix(ev.Error, retryingSuffix)
+		retrying := ev.Retrying
 		p.streamed = 0
-		p.status = ev.Status
+		p.status = string(ev.Status)
 		p.dur = time.Duration(ev.DurationMS) * time.Millisecond
 		p.tokensIn, p.tokensOut, p.estimated, p.usd = ev.TokensIn, ev.TokensOut, ev.Estimated, ev.CostUSD
-		p.err = ev.Error
+		p.err = ev.ErrorText()
 		d.tokens += ev.TokensIn + ev.TokensOut
 		d.usd += ev.CostUSD
 		d.callsDone++ // a retried attempt is a call made too
@@ -451,7 +448,7 @@ func (d *debateView) apply(ev engine.Event) {
 	case engine.EvWarning:
 		d.notes = append(d.notes, ev.Text)
 	case engine.EvDebateFinished:
-		d.state = ev.Status
+		d.state = string(ev.Outcome)
 		d.reason = ev.Reason
 		d.finishedAt = ev.Time
 		d.live = false

@@ -80,7 +80,7 @@ func TestFiguresAfterResume(t *testing.T) {
 func TestCallCounterNeverExceeded(t *testing.T) {
 	s := engine.Setup{Lang: bugfolder.EN, N: 2, R: 0, Solvers: []string{"a", "b"}, Judge: "a", Bug: &bugfolder.Bug{ID: "BUG-1"}}
 	d := newLiveView(s)
-	call := func(id string, role bugfolder.Role, status, err string) []engine.Event {
+	call := func(id string, role bugfolder.Role, status bugfolder.Status, err string) []engine.Event {
 		return []engine.Event{
 			{Type: engine.EvCallStarted, SolverID: id, Role: role, Attempt: 1},
 			{Type: engine.EvCallFinished, SolverID: id, Role: role, Status: status, Error: err},
@@ -88,14 +88,16 @@ func TestCallCounterNeverExceeded(t *testing.T) {
 	}
 	evs := []engine.Event{{Type: engine.EvSetup, Calls: 3}}
 	evs = append(evs, engine.Event{Type: engine.EvCallStarted, SolverID: "agente-1", Role: bugfolder.RoleSolver, Attempt: 1})
-	evs = append(evs, call("agente-2", bugfolder.RoleSolver, "error", "refused "+retryingSuffix)...)
+	retried := call("agente-2", bugfolder.RoleSolver, "error", "refused")
+	retried[1].Retrying = true
+	evs = append(evs, retried...)
 	evs = append(evs, call("agente-2", bugfolder.RoleSolver, "ok", "")...)
 	evs = append(evs, engine.Event{Type: engine.EvCallFinished, SolverID: "agente-1", Role: bugfolder.RoleSolver, Status: "ok"})
 	evs = append(evs, call("judge", bugfolder.RoleJudge, "invalid", "")...)
 	evs = append(evs, engine.Event{Type: engine.EvJudgeFailed, Reason: "no winner"},
 		engine.Event{Type: engine.EvDecision, Point: "judge", Choice: "retry", By: "user"})
 	evs = append(evs, call("judge", bugfolder.RoleJudge, "ok", "")...)
-	evs = append(evs, engine.Event{Type: engine.EvDebateFinished, Status: "done", Calls: 5})
+	evs = append(evs, engine.Event{Type: engine.EvDebateFinished, Outcome: "done", Calls: 5})
 	for i, ev := range evs {
 		d.apply(ev)
 		if d.callsDone > d.planned() {
@@ -108,7 +110,7 @@ func TestCallCounterNeverExceeded(t *testing.T) {
 	if d.callsDone != 5 || d.planned() != 5 {
 		t.Errorf("finished at %d/%d, want the 5 calls made over 5", d.callsDone, d.planned())
 	}
-	d.apply(engine.Event{Type: engine.EvDebateFinished, Status: "done", Calls: 4})
+	d.apply(engine.Event{Type: engine.EvDebateFinished, Outcome: "done", Calls: 4})
 	if d.callsDone != 5 {
 		t.Errorf("a lower count at the end took the counter down to %d", d.callsDone)
 	}

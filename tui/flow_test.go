@@ -61,7 +61,7 @@ func TestDemoFlow(t *testing.T) {
 	if err != nil || d.Final == nil || d.Final.DecidedBy != "judge" {
 		t.Fatalf("debate %v %v", d, err)
 	}
-	for _, ev := range []string{"quorum_lost", "decision"} {
+	for _, ev := range []engine.EventType{engine.EvQuorumLost, engine.EvDecision} {
 		found := false
 		for _, e := range d.Events {
 			found = found || e.Type == ev

@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 // fixedNow is the clock of every UI test.
@@ -41,7 +42,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 func (f *fixture) options() Options {
-	return Options{Register: f.reg, Config: f.cfg, Harness: harness.Options{ConfigDir: f.reg.Root}, Now: func() time.Time { return fixedNow }}
+	return Options{Protocol: debate.Protocol{}, Register: f.reg, Config: f.cfg, Harness: harness.Options{ConfigDir: f.reg.Root}, Now: func() time.Time { return fixedNow }}
 }
 
 func (f *fixture) bug(t *testing.T, arg string) *bugfolder.Bug {

@@ -15,6 +15,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 // TestJudgeSwitchAfterResumeFlow runs real programs: a debate whose judge
@@ -35,8 +36,8 @@ func TestJudgeSwitchAfterResumeFlow(t *testing.T) {
 	}
 	bug := f.bug(t, "7")
 	hopts := harness.Options{ConfigDir: f.reg.Root}
-	s := engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 2, R: 0, Solvers: []string{"scripted", "scripted"}, Judge: "bad", Parallel: 2}
-	res, err := engine.Start(context.Background(), s, engine.Options{Config: cfg, Harness: hopts, Supervisor: &engine.Policies{}, Command: "test"})
+	s := engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 2, R: 0, Solvers: []string{"scripted", "scripted"}, Judge: "bad", Parallel: 2, Protocol: debate.Protocol{}}
+	res, err := engine.Start(context.Background(), s, engine.Options{Protocol: debate.Protocol{}, Config: cfg, Harness: hopts, Supervisor: &engine.Policies{}, Command: "test"})
 	if err != nil || res.Outcome != engine.OutcomeWaiting {
 		t.Fatalf("headless run: %v %+v", err, res)
 	}

@@ -255,3 +255,9 @@ func (r *Root) MkdirAll(rel string, perm os.FileMode) error {
 	}
 	return nil
 }
+
+// Permissions of everything moot writes: owner-only.
+const (
+	FilePerm os.FileMode = 0o600
+	DirPerm  os.FileMode = 0o700
+)

@@ -1,0 +1,157 @@
+package engine
+
+import "github.com/reversa/moot/bugfolder"
+
+// Protocol is what one protocol supplies the runner (DESIGN §7): its roles,
+// their prompts, the sections of their answers and the validator, the
+// order of its steps, its stop rule, its final step and the formula of its
+// plan. Everything else is the runner's and the same for every protocol:
+// the plan's tokens and prices, parallel calls with hard timeouts and the
+// one transport retry, frozen snapshots between rounds, statuses, the
+// quorum and its menu, durable per-call files, the event log, resume that
+// never repeats a finished call, the isolated final step's attempts and
+// failure menu, the lock, the engines' identities and the restricted rule.
+//
+// A protocol lives in its own package under protocol/ and imports engine;
+// cli picks one and hands it over in Setup (a new debate) or Options (a
+// resume).
+type Protocol interface {
+	// Name is the protocol's name, as --protocol takes it.
+	Name() string
+	// Roles names the panel's role (its valid answers count for the
+	// quorum and reach the final step), the support role (called from
+	// round 1 on, as Batches orders it, never counted for the quorum) and
+	// the final step's role.
+	Roles() (panel, support, final bugfolder.Role)
+	// Rubric is the frozen rubric of a mode, written into problema.md
+	// before round 0 and applied by the final step.
+	Rubric(l bugfolder.Lang, m bugfolder.Mode) []string
+
+	// Count counts a setup's calls per role; Formula writes that count
+	// with its numbers filled in, for the cost screen and the setup event.
+	Count(s Setup) CallCounts
+	Formula(s Setup) string
+	// Refusals lists why a setup may never run under this protocol
+	// (checked with the plan, before anything is written).
+	Refusals(s Setup) []string
+	// ExpectedTokens is a role's expected answer size, for estimates.
+	ExpectedTokens(role bugfolder.Role) int
+	// PromptOverhead measures a role's instructions in tokens: its prompt
+	// with an empty P and no snapshot.
+	PromptOverhead(s Setup, role bugfolder.Role) int
+
+	// Batches lists the calls of round k in the order they run: every
+	// batch reads the frozen snapshot of round k-1 and the valid answers
+	// of the batches before it in round k. panel and support are the
+	// participants still in.
+	Batches(k int, panel, support []string) [][]string
+	// Continue is the stop rule: whether round k+1 runs after round k, in
+	// a debate planned for r rounds after round 0.
+	Continue(k, r int) bool
+	// Prompt writes one participant's whole prompt.
+	Prompt(c Call) string
+	// Validate checks an answer the engine gave: it returns the body as
+	// the participant's file keeps it, and the problems that make it
+	// invalid-output (none when it is valid).
+	Validate(c Call, body string) (string, []string)
+
+	// Measure computes round j's convergence row from the valid panel
+	// answers of rounds j and j-1 (id → body) and how many were called.
+	Measure(m bugfolder.Mode, j, called int, cur, prev map[string]string) ConvergenceRow
+	// RenderConvergence writes convergencia.md from the rows measured so
+	// far (round 0 first) and the runner's notes (failures, decisions).
+	RenderConvergence(l bugfolder.Lang, m bugfolder.Mode, rows []ConvergenceRow, notes []string) string
+
+	// Final prepares the isolated final step over the last round.
+	Final(in FinalInput) Final
+}
+
+// ConvergenceRow is a protocol's measure of one round. The runner keeps
+// the rows of finished rounds and hands them back to be rendered.
+type ConvergenceRow any
+
+// Call is what a protocol is told to write one participant's prompt and to
+// check its answer.
+type Call struct {
+	Lang   bugfolder.Lang
+	Mode   bugfolder.Mode
+	Role   bugfolder.Role
+	ID     string
+	N, R   int
+	Round  int
+	Rubric []string
+	P      string
+	// Snapshot is the frozen panel of round k-1 (the reader's own answer
+	// marked Own), by protocol id, engine names scrubbed.
+	Snapshot []SnapshotEntry
+	// Earlier are the valid answers of round k's earlier batches (a
+	// debate's critiques), scrubbed like the snapshot.
+	Earlier []SnapshotEntry
+	// Peers are the panel members with a valid answer in the snapshot.
+	Peers []string
+	// Nonce fences the untrusted text of the snapshot.
+	Nonce string
+}
+
+// SnapshotEntry is one file of the frozen snapshot of the previous round as
+// a participant sees it: by protocol id, never by engine.
+type SnapshotEntry struct {
+	ID string
+	// Critic marks an answer of the support role.
+	Critic bool
+	// Own marks the reader's own previous answer.
+	Own bool
+	// Missing is set when the participant has no valid answer in that
+	// round; Status then says why.
+	Missing bool
+	Status  bugfolder.Status
+	Body    string
+}
+
+// FinalInput is what the final step works from: the valid panel answers of
+// the last round, and who took part.
+type FinalInput struct {
+	Lang   bugfolder.Lang
+	Mode   bugfolder.Mode
+	Rubric []string
+	P      string
+	// N is the panel as planned; Panel lists its ids in order (those
+	// without a valid answer are absent from Answers).
+	N     int
+	Panel []string
+	// Answers are the last round's valid panel answers, by id.
+	Answers map[string]string
+	// Names are the engine and model names to hide from the final step.
+	Names []string
+}
+
+// Final is a protocol's isolated final step over one FinalInput. The
+// runner calls the engine with Prompt, keeps every failed attempt, asks
+// the Supervisor when one fails, and writes what Accept or Human returns.
+type Final interface {
+	// Prompt is the final step's whole prompt.
+	Prompt() string
+	// Choices are the answers a human may choose when the step fails
+	// (label and anonymized text), in label order.
+	Choices() []LabelPreview
+	// Accept checks the final step's answer: the document to write, or
+	// the problems that make it a failure.
+	Accept(body string) (FinalDoc, []string)
+	// Human is the document of a human's choice of a label after the step
+	// failed attempts times; ok is false when the label names no choice.
+	Human(label string, attempts int) (doc FinalDoc, ok bool)
+}
+
+// FinalDoc is a final answer as a protocol made it. The runner adds the
+// call's front matter, who decided, the participants and the totals, and
+// the degraded line when part of the panel is absent.
+type FinalDoc struct {
+	// Head goes before the body, after the runner's degraded line.
+	Head string
+	Body string
+	// Meta holds the protocol's own fields of the final answer's front
+	// matter (winner, labels, accepted contributions, verdict…).
+	Meta bugfolder.FinalMeta
+	// Warnings are logged as warning events once the answer is written.
+	Warnings []string
+}

@@ -1,0 +1,54 @@
+// Package input holds the one error type for bad input (a file, a
+// field, a flag) that every layer returns and the front ends map to exit
+// code 2. It sits below bugfolder and harness, so neither needs the other
+// to report bad input.
+package input
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Error is bad input on disk or on the command line: a file that cannot
+// be read or parsed, a field with a wrong value, a folder that is locked. It
+// names the file (and the field when there is one) and says what to do.
+// Front ends map it to exit code 2.
+type Error struct {
+	// Path is the file or folder concerned.
+	Path string
+	// Field is the front-matter or config field concerned, if any.
+	Field string
+	// Msg says what is wrong and, where it can, how to fix it.
+	Msg string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *Error) Error() string {
+	s := e.Path
+	if e.Field != "" {
+		if s != "" {
+			s += ": "
+		}
+		s += e.Field // a usage error has a field and no file
+	}
+	if s != "" {
+		s += ": "
+	}
+	return s + e.Msg
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// NormalizeText drops a UTF-8 byte order mark and turns CRLF (and lone CR)
+// line endings into LF: how every text file moot reads (front matter, the
+// engines file, a cassette) is read.
+func NormalizeText(b []byte) string {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if bytes.IndexByte(b, '\r') < 0 {
+		return string(b)
+	}
+	s := strings.ReplaceAll(string(b), "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}

@@ -1,0 +1,70 @@
+package layers
+
+import (
+	"go/build"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/reversa/moot"
+
+// deps returns every package of the module that pkg imports, directly or
+// not (test files left out), as paths relative to the module.
+func deps(t *testing.T, root, pkg string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var walk func(rel string)
+	walk = func(rel string) {
+		p, err := build.ImportDir(filepath.Join(root, rel), 0)
+		if err != nil {
+			t.Fatalf("read package %s: %v", rel, err)
+		}
+		for _, imp := range p.Imports {
+			dep, ok := strings.CutPrefix(imp, module+"/")
+			if !ok || seen[dep] {
+				continue
+			}
+			seen[dep] = true
+			walk(dep)
+		}
+	}
+	walk(pkg)
+	out := make([]string, 0, len(seen))
+	for d := range seen {
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestImportsRunOneWay fails when a package imports (even through
+// another) one it must not know: the harness a bug folder, the bug folder
+// an engine, the engine a protocol or a front end.
+func TestImportsRunOneWay(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	cases := []struct {
+		pkg    string
+		forbid []string
+	}{
+		{"harness", []string{"bugfolder", "engine", "protocol", "tui", "cli"}},
+		{"bugfolder", []string{"harness", "engine", "protocol", "tui", "cli"}},
+		{"engine", []string{"protocol", "tui", "cli"}},
+		{"protocol/debate", []string{"tui", "cli"}},
+		{"tui", []string{"cli"}},
+	}
+	for _, c := range cases {
+		t.Run(c.pkg, func(t *testing.T) {
+			for _, d := range deps(t, root, c.pkg) {
+				for _, f := range c.forbid {
+					if d == f || strings.HasPrefix(d, f+"/") {
+						t.Errorf("%s imports %s (through its dependencies or directly): %s must not know %s", c.pkg, d, c.pkg, f)
+					}
+				}
+			}
+		})
+	}
+}
