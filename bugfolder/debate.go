@@ -544,6 +544,8 @@ type Debate struct {
 	Final *Final
 	// JudgeAttempts are the failed judge attempts (juiz/tentativa-K.md).
 	JudgeAttempts []*DebaterFile
+	// Decision is the human decision recorded in decisao.md, nil when none.
+	Decision *Decision
 	// Events is the event log, oldest first (nil when there is none).
 	Events []EventRecord
 	// Holder is the lock's holder when the lock file names one, and
@@ -635,6 +637,8 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 			}
 		case !e.IsDir() && (name == "eventos.jsonl" || name == "events.jsonl"):
 			d.readEvents(p)
+		case !e.IsDir() && name == DecisionFile:
+			d.readDecision(p)
 		case !e.IsDir() && name == LockFile:
 			d.Holder = readLockInfo(p)
 		case e.IsDir() && roundDirRE.MatchString(name):

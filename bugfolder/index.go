@@ -421,6 +421,8 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 			if !final { // a final answer decides the state
 				d.readEvents(p)
 			}
+		case !e.IsDir() && name == DecisionFile:
+			d.readDecision(p)
 		case !e.IsDir() && name == LockFile:
 			d.Holder = readLockInfo(p)
 		case e.IsDir() && roundDirRE.MatchString(name):

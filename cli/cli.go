@@ -188,6 +188,7 @@ func newRoot(e *env) *cobra.Command {
 		newEnginesCmd(e),
 		newDemoCmd(e),
 		newTrustCmd(e),
+		newDecideCmd(e),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print moot's version",

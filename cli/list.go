@@ -35,8 +35,13 @@ type listEntry struct {
 	Debates       int      `json:"debates"`
 	Visibility    string   `json:"visibility"`
 	Locked        bool     `json:"locked"`
-	// Decision is the human decision a spec debate's answer waits for
-	// (pending, …), null otherwise; RecommendedVerdict the judge's advice.
+	// Kind is bug, question or review; Protocol the latest debate's
+	// protocol (null without a debate).
+	Kind     string  `json:"kind"`
+	Protocol *string `json:"protocol"`
+	// Decision is the human decision on the latest result: pending while
+	// it waits, approve, decline or revise once decided (decisao.md), null
+	// when it waits for none; RecommendedVerdict the judge's advice.
 	Decision           *string `json:"decision"`
 	RecommendedVerdict *string `json:"recommended_verdict"`
 	// Incomplete is a bug folder without bug.md yet; Warnings are the
@@ -120,7 +125,10 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	en := listEntry{
 		BugID: b.ID, Context: b.Context, Title: b.Title, Path: reg.Rel(b.Dir),
 		Status: string(s.State), Tokens: s.Tokens, Calls: s.Calls, Debates: s.Count,
-		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete,
+		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete, Kind: "bug",
+	}
+	if s.Latest != nil {
+		en.Protocol = ptr("debate")
 	}
 	for _, w := range append(slices.Clone(b.Warnings), s.Warnings...) {
 		en.Warnings = append(en.Warnings, w.Error())
@@ -196,6 +204,9 @@ func printList(e *env, entries []listEntry) {
 		}
 		if en.Locked {
 			status += " (closed)"
+		}
+		if en.Decision != nil {
+			status += " · decision " + *en.Decision
 		}
 		title := termsafe.Line(en.Title)
 		if len([]rune(title)) > 48 {

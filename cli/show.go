@@ -272,6 +272,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 			win += fmt.Sprintf(" · %d of %d solvers took part", f.Participants, f.Of)
 		}
 		rows = append(rows, [2]string{"winner", win})
+		if dec := decisionText(d); dec != "" {
+			rows = append(rows, [2]string{"decision", dec})
+		}
 		if f.HealthTokensPerContribution > 0 {
 			rows = append(rows, [2]string{"health", fmt.Sprintf("%s tokens per accepted contribution (%d accepted)", thousands(int(f.HealthTokensPerContribution)), f.AcceptedContributions)})
 		}
