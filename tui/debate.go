@@ -130,6 +130,9 @@ type debateView struct {
 	judgeFailed bool
 	// final is the parsed final answer once there is one.
 	final *bugfolder.Final
+	// decision is the human decision on the result as read from the
+	// files (Debate.DecisionState), "" when not read or none waits.
+	decision string
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
 	hasEstimate bool
 	// nth and of place a debate read from disk among its bug's debates
@@ -203,7 +206,7 @@ func (d *debateView) build(solvers, critics []string, engines map[string]string,
 // viewFromFiles builds the view of a debate from its folder (a past or an
 // interrupted debate).
 func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
-	d := &debateView{bugID: bug.ID, title: termsafe.Line(bug.Title), dir: deb.Dir, lang: deb.Lang, state: string(deb.State)}
+	d := &debateView{bugID: bug.ID, title: termsafe.Line(bug.Title), dir: deb.Dir, lang: deb.Lang, state: string(deb.State), decision: deb.DecisionState()}
 	var solvers, critics []string
 	engines := map[string]string{}
 	judge := ""

@@ -573,6 +573,9 @@ func (m Model) viewFinal(h int) string {
 			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted idea (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
 		}
 	}
+	if dl := m.decisionLine(); dl != "" {
+		lines = append(lines, dl)
+	}
 	cost := "cost: " + m.money(d.usd)
 	if d.hasEstimate {
 		cost += fmt.Sprintf(" actual vs %s estimated", estimate(d.estUSD, m.priceUnknown()))
