@@ -138,6 +138,8 @@ type ProblemFile struct {
 	// Critics maps critic ids to engine names, in order.
 	Critics []KV
 	Judge   string
+	// Lenses are the participants' frozen lenses, by id (nil: none).
+	Lenses map[string]Lens
 	// Engines maps each engine name to its recorded identity (kind,
 	// model, host, argv_sha256), as written at setup.
 	Engines map[string]map[string]string
@@ -206,6 +208,7 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	}
 	p.Critics = stringMap(m, "critics")
 	p.Judge = scalar(m, "judge")
+	p.Lenses = lensesField(m)
 	// a hand-run debate's own words for the settings: solvers: 3 is N,
 	// rounds/epochs is R as its author counted it (the rounds on disk
 	// decide, see deriveShape), judge: 1 is a count, never an engine

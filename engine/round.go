@@ -230,7 +230,7 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 			crit = r.critiques(k)
 		}
 		p := DebaterPrompt{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Nonce: Nonce()}
+			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Nonce: Nonce(), Lens: r.lensOf[id]}
 		if role == bugfolder.RoleSolver {
 			p.Critiques = crit
 		}
@@ -438,7 +438,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
-			Role: role, SolverID: id, Round: k, BugID: r.bug.ID, Mode: r.mode, Attempt: o.attempt,
+			Role: role, SolverID: id, Round: k, BugID: r.bug.ID, Mode: r.mode, Attempt: o.attempt, Lens: r.lensOf[id].Name,
 			Prompt: prompt, P: r.p, Timeout: r.timeoutFor(id, engine), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
