@@ -226,6 +226,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 			eng = append(eng, "not recorded (a debate run by hand)")
 		}
 		rows = append(rows, [2]string{"engines", strings.Join(eng, ", ")})
+		if l := frozenLenses(p); l != "" {
+			rows = append(rows, [2]string{"lenses", l})
+		}
 	} else {
 		rows = append(rows, [2]string{"setup", "problema.md is missing: the debate never finished its setup"})
 	}
@@ -514,4 +517,15 @@ func criticsOnDisk(d *bugfolder.Debate) int {
 		}
 	}
 	return len(seen)
+}
+
+// frozenLenses names each participant's frozen lens, in solver order.
+func frozenLenses(p *bugfolder.ProblemFile) string {
+	var parts []string
+	for _, kv := range p.Solvers {
+		if l, ok := p.Lenses[kv.Key]; ok {
+			parts = append(parts, kv.Key+" "+termsafeLine(l.Name))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

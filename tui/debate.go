@@ -18,6 +18,8 @@ const maxTail = 16 << 10
 // pane is one call's box: a solver or critic in a round, or the judge.
 type pane struct {
 	id, role, engine string
+	// lens is the participant's frozen lens name ("" when none).
+	lens string
 	// status is "" (not started), "running", a protocol status, or
 	// "dropped" for a solver out of the debate.
 	status    string
@@ -182,6 +184,7 @@ func newLiveView(s engine.Setup) *debateView {
 		engines[id] = e
 	}
 	d.build(solvers, critics, engines, s.Judge)
+	d.setLenses(setupLenses(s))
 	return d
 }
 
@@ -246,6 +249,9 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.n = len(solvers)
 	}
 	d.build(solvers, critics, engines, judge)
+	if deb.Problem != nil {
+		d.setLenses(deb.Problem.Lenses)
+	}
 	for _, rd := range deb.Rounds {
 		if rd.K >= len(d.rounds) {
 			continue

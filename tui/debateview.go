@@ -321,7 +321,7 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 			d = 0
 		}
 	}
-	meta := []string{p.id, badge}
+	meta := []string{p.paneName(), badge}
 	if p.engine != "" {
 		meta = append(meta, m.st.Subtle.Render(p.engine))
 	}

@@ -208,6 +208,9 @@ func (m Model) viewPreview(w, h int) string {
 		out = m.st.Subtle.Render("rendering…")
 	}
 	lines := strings.Split(out, "\n")
+	if ll := m.lensLine(); ll != "" {
+		lines = append([]string{ll}, lines...)
+	}
 	if len(lines) > h-2 {
 		lines = lines[:max(0, h-2)]
 	}
@@ -656,7 +659,7 @@ func loadFinalCmd(dir, path string) tea.Cmd {
 func (m Model) viewZoom() string {
 	title := "zoom"
 	if p := m.zoomPane(); p != nil {
-		title = fmt.Sprintf("%s · %s · %s", p.id, p.status, p.engine)
+		title = fmt.Sprintf("%s · %s · %s", p.paneName(), p.status, p.engine)
 	} else {
 		title = m.tabNames()[m.tab]
 	}
