@@ -131,8 +131,10 @@ type ProblemFile struct {
 	Path            string
 	ProtocolVersion int
 	BugID           string
-	Mode            Mode
-	N, R            int
+	// QuestionID and Question are a question's ID and text ("" for a bug).
+	QuestionID, Question string
+	Mode                 Mode
+	N, R                 int
 	// Solvers maps solver ids to engine names, in order.
 	Solvers []KV
 	// Critics maps critic ids to engine names, in order.
@@ -186,6 +188,7 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	m := doc.Meta
 	p.ProtocolVersion, _, _ = intField(m, "protocol_version")
 	p.BugID = scalar(m, "bug_id")
+	p.QuestionID, p.Question = scalar(m, "question_id"), scalar(m, "question")
 	if s := scalar(m, "mode"); s != "" {
 		p.Mode, err = ParseMode(s)
 		if err != nil {

@@ -311,8 +311,8 @@ func plainFrontMatter(fm []byte) bool {
 // quickProblem reads problema.md's settings with the fast path; nil when the
 // front matter needs the full parser.
 func quickProblem(path string, head []byte) *ProblemFile {
-	vals, ok := quickFields(frontMatterBlock(head), "mode", "n", "r", "created_at", "judge", "p_sha256", "lenses")
-	if !ok || vals["lenses"] != "" || bytes.Contains(head, []byte("\nlenses:")) || vals["mode"] == "" || vals["p_sha256"] == "" || isCount(vals["judge"]) {
+	vals, ok := quickFields(frontMatterBlock(head), "mode", "n", "r", "created_at", "judge", "p_sha256", "lenses", "protocol")
+	if !ok || vals["lenses"] != "" || vals["protocol"] != "" || bytes.Contains(head, []byte("\nlenses:")) || vals["mode"] == "" || vals["p_sha256"] == "" || isCount(vals["judge"]) {
 		return nil
 	}
 	m, err := ParseMode(vals["mode"])

@@ -8,6 +8,8 @@ import (
 // and figures, and how many debates it has had.
 type Summary struct {
 	Bug *Bug
+	// Kind is the subject: KindBug ("" reads as a bug) or KindQuestion.
+	Kind string
 	// Debates are the bug's debates, oldest first (filled by Summarize;
 	// IndexBug reads only the latest). Count is how many there are.
 	Debates []*Debate

@@ -72,8 +72,12 @@ type target struct {
 	root, dir string
 }
 
-// resolveTarget finds the debate a TARGET names.
+// resolveTarget finds the debate a TARGET names: a question (its ID or
+// folder) under the project's .moot/debates/, else a bug.
 func resolveTarget(e *env, arg string) (*target, error) {
+	if t := questionTarget(e, arg); t != nil {
+		return t, nil
+	}
 	reg, bug, err := resolveBug(e, arg)
 	if err != nil {
 		return nil, err
@@ -104,11 +108,17 @@ func verdictNote(v string) string {
 	return " (recommended verdict: " + termsafeLine(v) + ")"
 }
 
-// subjectID is the ID a debate's problema.md records for its subject, else
-// the name of the folder that holds it.
+// subjectID is the ID a debate's problema.md records for its subject (a
+// question's, else a bug's), else the folder's: a question's own name, or
+// the name of the bug folder that holds debate/.
 func subjectID(d *bugfolder.Debate) string {
-	if d.Problem != nil && d.Problem.BugID != "" {
+	switch {
+	case d.Problem != nil && d.Problem.QuestionID != "":
+		return d.Problem.QuestionID
+	case d.Problem != nil && d.Problem.BugID != "":
 		return d.Problem.BugID
+	case bugfolder.IsQuestionID(filepath.Base(d.Dir)):
+		return filepath.Base(d.Dir)
 	}
 	return filepath.Base(filepath.Dir(d.Dir))
 }

@@ -75,9 +75,18 @@ exit code.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := findRegister(e)
 			if err != nil {
-				return err
+				// a project without a register may still hold questions
+				project := bugfolder.ProjectRoot(e.cwd)
+				if qs, _ := bugfolder.QuestionDirs(project); len(qs) == 0 {
+					return err
+				}
+				reg = projectRegister(e, project)
 			}
-			dirs, errs := bugfolder.BugDirs(reg)
+			var dirs []bugfolder.BugDir
+			var errs []error
+			if reg.Root != "" {
+				dirs, errs = bugfolder.BugDirs(reg)
+			}
 			var entries []listEntry
 			warns := slices.Clone(reg.Warnings)
 			for _, bd := range dirs {
@@ -94,6 +103,8 @@ exit code.`,
 				warns = append(warns, s.Warnings...)
 				entries = append(entries, toEntry(reg, s))
 			}
+			qs, qerrs := questionEntries(reg)
+			entries, errs = append(entries, qs...), append(errs, qerrs...)
 			if asJSON {
 				if entries == nil {
 					entries = []listEntry{}
@@ -125,10 +136,13 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	en := listEntry{
 		BugID: b.ID, Context: b.Context, Title: b.Title, Path: reg.Rel(b.Dir),
 		Status: string(s.State), Tokens: s.Tokens, Calls: s.Calls, Debates: s.Count,
-		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete, Kind: "bug",
+		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete, Kind: bugfolder.KindBug,
+	}
+	if s.Kind != "" {
+		en.Kind = s.Kind
 	}
 	if s.Latest != nil {
-		en.Protocol = ptr("debate")
+		en.Protocol = ptr(protocolOf(s.Latest))
 	}
 	for _, w := range append(slices.Clone(b.Warnings), s.Warnings...) {
 		en.Warnings = append(en.Warnings, w.Error())

@@ -39,11 +39,7 @@ piped, it is printed as plain Markdown.`,
 			if picked > 1 {
 				return usageErr("give at most one of --problem, --round K, --convergence, --final")
 			}
-			reg, bug, err := resolveBug(e, args[0])
-			if err != nil {
-				return err
-			}
-			ds, err := bugfolder.ReadDebates(bug)
+			reg, bug, ds, err := showSubject(e, args[0])
 			if err != nil {
 				return err
 			}
