@@ -58,7 +58,11 @@ func newListCmd(e *env) *cobra.Command {
 		Use:   "list [--json]",
 		Short: "One line per bug of the register, with its latest debate",
 		Long: `List every bug under the nearest _reversa_bugs/ (bugs without a debate
-included) with its latest debate's status, mode, N×R, winner and cost.
+included) with its latest debate's status, mode, N×R, winner and cost, then
+the project's questions (.moot/debates/<date>-<slug>/; listed also in a
+project without a register). --json gives each entry its kind (bug or
+question), its protocol and its human decision (pending, approve, decline,
+revise, or null when its result waits for none).
 
 Status is one of: no-debate, running (also a debate interrupted by a crash),
 waiting (for a human decision), cancelled, judge-failed, done; interrupted
