@@ -189,6 +189,7 @@ func newRoot(e *env) *cobra.Command {
 		newDemoCmd(e),
 		newTrustCmd(e),
 		newDecideCmd(e),
+		newTranscriptCmd(e),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print moot's version",

@@ -86,6 +86,25 @@ func TestQuestionsListedShownDecided(t *testing.T) {
 	if q := p.list()[id]; q.Decision == nil || *q.Decision != "revise" {
 		t.Errorf("after deciding: %+v", q)
 	}
+	tr := p.moot("transcript", id).mustExit(t, 0)
+	for _, want := range []string{"# " + id + " — Devemos migrar", "### Pergunta", "p99 = 40ms", "# resposta-final.md", "migrar em etapas", "# decisao.md\n\nrevise, by", "compare with sharding"} {
+		if !strings.Contains(tr.stdout, want) {
+			t.Errorf("transcript of a question lacks %q:\n%s", want, tr.stdout)
+		}
+	}
+	// a bug's transcript: every round's files, the final answer, the decision
+	p.specDebate("7")
+	p.moot("decide", "7", "approve").mustExit(t, 0)
+	tr = p.moot("transcript", "7").mustExit(t, 0)
+	for _, want := range []string{"# problema.md", "# rodada-0", "## agente-1 — ok", "## agente-2 — ok", "# resposta-final.md", "# decisao.md\n\napprove, by"} {
+		if !strings.Contains(tr.stdout, want) {
+			t.Errorf("transcript of a bug lacks %q:\n%s", want, tr.stdout)
+		}
+	}
+	p.moot("transcript", "5").mustExit(t, 0)
+	if r := p.moot("transcript", "7", "extra").mustExit(t, 2); r.stderr == "" {
+		t.Error("transcript with two arguments says nothing")
+	}
 	// a project with no register: its questions are listed all the same
 	if err := os.RemoveAll(filepath.Join(p.dir, "_reversa_bugs")); err != nil {
 		t.Fatal(err)
