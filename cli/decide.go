@@ -54,7 +54,7 @@ func newDecideCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s: %s, decided by %s; recorded in %s\n", t.id, choice, by, t.reg.Rel(p))
+			fmt.Fprintf(e.stdout, "%s: %s, decided by %s; recorded in %s\n", t.id, choice, termsafeLine(by), termsafeLine(t.reg.Rel(p)))
 			return nil
 		},
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/whoami"
 )
 
@@ -110,14 +111,14 @@ func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
 // decided shows the recorded decision (or why it was refused).
 func (m Model) decided(msg decidedMsg) Model {
 	if msg.err != nil {
-		m.status, m.statusUntil = "decision not recorded: "+msg.err.Error(), m.clock().Add(8*time.Second)
+		m.status, m.statusUntil = "decision not recorded: "+termsafe.Line(msg.err.Error()), m.clock().Add(8*time.Second)
 		return m
 	}
 	if m.deb != nil && m.deb.dir == msg.dir {
 		m.deb.decision = string(msg.choice)
 	}
 	m.browser.decided(msg.dir, msg.choice)
-	m.status, m.statusUntil = fmt.Sprintf("decision recorded: %s, by %s", msg.choice, msg.by), m.clock().Add(6*time.Second)
+	m.status, m.statusUntil = fmt.Sprintf("decision recorded: %s, by %s", msg.choice, termsafe.Line(msg.by)), m.clock().Add(6*time.Second)
 	return m
 }
 
