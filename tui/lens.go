@@ -49,3 +49,27 @@ func (m Model) lensLine() string {
 	sort.Strings(parts)
 	return m.st.Subtle.Render("lenses: ") + strings.Join(parts, " · ")
 }
+
+// carryLenses keeps the lenses given on the command line through the
+// wizard: one lens given for all stays on every solver, whatever N becomes;
+// lenses given one each stay on the solvers that remain (a solver added in
+// the wizard has none).
+func carryLenses(given []bugfolder.Lens, n int) []bugfolder.Lens {
+	if len(given) == 0 || n <= 0 {
+		return nil
+	}
+	same := true
+	for _, l := range given {
+		same = same && l == given[0]
+	}
+	out := make([]bugfolder.Lens, n)
+	for i := range out {
+		switch {
+		case same:
+			out[i] = given[0]
+		case i < len(given):
+			out[i] = given[i]
+		}
+	}
+	return out
+}

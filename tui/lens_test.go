@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 )
 
 // A debate's frozen lenses label its panes and show in the browser's
@@ -35,5 +38,36 @@ func TestLensesShown(t *testing.T) {
 	s := screenText(m, f.proj)
 	if !strings.Contains(s, "agente-1 [security]") || !strings.Contains(s, "agente-2 [cfo]") {
 		t.Errorf("the panes are not labelled by lens:\n%s", s)
+	}
+}
+
+// --lens survives the wizard: one lens for all follows N; lenses given one
+// each stay on their solvers.
+func TestCarryLenses(t *testing.T) {
+	sec, cfo := bugfolder.Lens{Name: "security", Text: "s"}, bugfolder.Lens{Name: "cfo", Text: "c"}
+	for _, tc := range []struct {
+		given []bugfolder.Lens
+		n     int
+		want  []string
+	}{
+		{nil, 3, nil},
+		{[]bugfolder.Lens{sec}, 3, []string{"security", "security", "security"}},
+		{[]bugfolder.Lens{sec, cfo}, 2, []string{"security", "cfo"}},
+		{[]bugfolder.Lens{sec, cfo}, 3, []string{"security", "cfo", ""}},
+		{[]bugfolder.Lens{sec, cfo, sec}, 2, []string{"security", "cfo"}},
+	} {
+		var got []string
+		for _, l := range carryLenses(tc.given, tc.n) {
+			got = append(got, l.Name)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("carry %v to %d: %v", tc.given, tc.n, got)
+		}
+	}
+	f := newFixture(t)
+	bug := f.bug(t, "7")
+	w := newWizard(bug, f.cfg, nil, engine.Setup{Lenses: []bugfolder.Lens{sec}})
+	if s := w.setup(bug); len(s.Lenses) != s.N || s.N != 3 || s.Lenses[2] != sec {
+		t.Errorf("the wizard's setup drops the preset lenses: %+v", s.Lenses)
 	}
 }
