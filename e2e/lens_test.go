@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,6 +49,13 @@ func TestLensesFrozenAndPrompted(t *testing.T) {
 	plan := p.moot(append([]string{"plan", "7"}, args...)...).mustExit(t, 0)
 	if !strings.Contains(plan.stdout, "lenses    agente-1 security · agente-2 cfo · agente-3 ops · agente-4 rounding") {
 		t.Errorf("plan does not show the lenses:\n%s", plan.stdout)
+	}
+	var pj struct {
+		Lenses map[string]string `json:"lenses"`
+	}
+	pr := p.moot(append([]string{"plan", "7", "--json"}, args...)...).mustExit(t, 0)
+	if err := json.Unmarshal([]byte(pr.stdout), &pj); err != nil || pj.Lenses["agente-2"] != "cfo" || pj.Lenses["agente-4"] != "rounding" || len(pj.Lenses) != 4 {
+		t.Errorf("plan --json lenses: %v %v", pj.Lenses, err)
 	}
 	// round 0: agente-1 and agente-2 fail, the quorum (3 of 4) is lost, and
 	// headless moot stops to ask (exit 4)
