@@ -173,11 +173,11 @@ func (b *browser) addIndex(m indexMsg) {
 			}
 		}
 	}
+	if b.filter.Value() != "" || b.sortBy != "" || b.hasPending() {
+		b.refilter() // before loading ends: the last batch may bring a pending decision
+	}
 	if m.done {
 		b.loading = false
-	}
-	if b.filter.Value() != "" || b.sortBy != "" || b.hasPending() {
-		b.refilter()
 	}
 }
 
@@ -199,6 +199,9 @@ func (b *browser) refilter() {
 		slices.SortFunc(b.visible, b.less)
 	}
 	b.pendingFirst()
+	if b.topWhileLoading() {
+		keep = -1 // the first screen opens on the first row: a pending decision
+	}
 	if i := slices.Index(b.visible, keep); i >= 0 {
 		b.cursor = i
 	}

@@ -156,3 +156,10 @@ func (b *browser) decided(dir string, c bugfolder.Choice) {
 	}
 	b.refilter()
 }
+
+// topWhileLoading reports whether the cursor stays on the top row as the
+// index streams in: it has not left the top, and a result waiting for a
+// decision has been moved there.
+func (b *browser) topWhileLoading() bool {
+	return b.loading && b.cursor == 0 && b.hasPending()
+}

@@ -49,7 +49,10 @@ func TestDecideForm(t *testing.T) {
 	if !strings.Contains(screenText(m, f.proj), "◆") {
 		t.Errorf("the browser shows no ◆:\n%s", screenText(m, f.proj))
 	}
-	m = keys(t, m, "g", "enter")
+	if m.browser.cursor != 0 {
+		t.Errorf("the browser opens on row %d, not on the pending decision at the top", m.browser.cursor)
+	}
+	m = keys(t, m, "enter")
 	if m.deb == nil || m.tab != m.finalTab() || !strings.Contains(screenText(m, f.proj), "A human decision is pending on the recommended verdict spec-gap: d approve, decline or revise") {
 		t.Fatalf("the Final tab does not say a decision waits:\n%s", screenText(m, f.proj))
 	}
