@@ -3,6 +3,7 @@ package bugfolder
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -106,5 +107,70 @@ func writeQuestion(t *testing.T, proj, dir, question string, p *Problem) {
 	}
 	if _, err := w.WriteFinal(FinalMeta{DebaterMeta: DebaterMeta{ProtocolVersion: 1, Role: RoleJudge, SolverID: "juiz", Status: StatusOK}, Winner: "A", WinnerSolver: "agente-1", Decision: DecisionPending}, "## Synthesis\n\nshard later\n"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// FuzzParseProblemFile: problema.md comes from the register (a teammate's
+// commit, a hand-run debate): any bytes parse or give an error, never a
+// panic; its frozen lenses and question read back as written.
+func FuzzParseProblemFile(f *testing.F) {
+	raw, _ := RenderProblem(EN, ProblemMeta{ProtocolVersion: 1, QuestionID: "20261130-q", Question: "q?", N: 2, R: 1,
+		Solvers: OrderedMap([]KV{{Key: "agente-1", Value: "x"}}), Critics: OrderedMap(nil), Timeout: ScalarNode("1m"),
+		Lenses: LensesNode([]string{"agente-1"}, map[string]Lens{"agente-1": {Name: "cfo", Text: "unit economics"}})}, []string{"c"}, "P")
+	f.Add(raw)
+	f.Add([]byte("---\nlenses: [a]\n---\n"))
+	f.Add([]byte("---\nlenses:\n  agente-1: security\n  agente-2: {name: [x]}\n---\n- modo: spec\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := ParseProblemFile("problema.md", b)
+		if err != nil || p == nil {
+			return
+		}
+		// what was read is written back the same way
+		var ids []string
+		named := map[string]Lens{}
+		for id, l := range p.Lenses {
+			if l.Name != "" {
+				ids = append(ids, id)
+				named[id] = l
+			}
+		}
+		sort.Strings(ids)
+		out, err := RenderProblem(EN, ProblemMeta{Critics: OrderedMap(nil), Solvers: OrderedMap(nil), Lenses: LensesNode(ids, named)}, nil, "P")
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseProblemFile("problema.md", out)
+		if err != nil {
+			t.Fatalf("re-read: %v\n%s", err, out)
+		}
+		for id, l := range named {
+			if back.Lenses[id] != l {
+				t.Fatalf("lens of %q: wrote %+v, read %+v", id, l, back.Lenses[id])
+			}
+		}
+	})
+}
+
+// The lenses and the question written into problema.md read back.
+func TestProblemLensesRoundTrip(t *testing.T) {
+	lenses := map[string]Lens{"agente-1": {Name: "cfo", Text: "unit economics: it's \"all\" cost"}, "agente-3": {Name: "security", Text: "attacker"}}
+	raw, err := RenderProblem(PT, ProblemMeta{ProtocolVersion: 1, QuestionID: "20261130-q", Question: "Devemos?\nSim.", N: 3, R: 0,
+		Solvers: OrderedMap([]KV{{Key: "agente-1", Value: "x"}, {Key: "agente-2", Value: "x"}, {Key: "agente-3", Value: "x"}}), Critics: OrderedMap(nil), Timeout: ScalarNode("1m"),
+		Lenses: LensesNode([]string{"agente-1", "agente-2", "agente-3"}, lenses)}, nil, "P")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParseProblemFile("problema.md", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Lenses) != 2 || p.Lenses["agente-1"] != lenses["agente-1"] || p.Lenses["agente-3"] != lenses["agente-3"] || p.QuestionID != "20261130-q" || p.Question != "Devemos?\nSim." || p.BugID != "" {
+		t.Errorf("read back %+v %q %q", p.Lenses, p.QuestionID, p.Question)
+	}
+	if !SetupIntact(raw) {
+		t.Error("the seal does not cover the lenses as written")
+	}
+	if LensesNode([]string{"agente-1"}, nil) != nil {
+		t.Error("no lens writes no lenses: field")
 	}
 }
