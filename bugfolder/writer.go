@@ -170,14 +170,19 @@ type ProblemMeta struct {
 	ProtocolVersion int `yaml:"protocol_version"`
 	// Protocol names the protocol; empty (and left out) for
 	// DefaultProtocol, so a debate's problema.md reads as it always has.
-	Protocol         string     `yaml:"protocol,omitempty"`
-	BugID            string     `yaml:"bug_id"`
-	Mode             Mode       `yaml:"mode"`
-	N                int        `yaml:"n"`
-	R                int        `yaml:"r"`
-	Solvers          *yaml.Node `yaml:"solvers"`
-	Critics          *yaml.Node `yaml:"critics"`
-	Judge            string     `yaml:"judge"`
+	Protocol string `yaml:"protocol,omitempty"`
+	BugID    string `yaml:"bug_id,omitempty"`
+	// QuestionID and Question name a question's debate (no bug_id then).
+	QuestionID string     `yaml:"question_id,omitempty"`
+	Question   string     `yaml:"question,omitempty"`
+	Mode       Mode       `yaml:"mode"`
+	N          int        `yaml:"n"`
+	R          int        `yaml:"r"`
+	Solvers    *yaml.Node `yaml:"solvers"`
+	Critics    *yaml.Node `yaml:"critics"`
+	Judge      string     `yaml:"judge"`
+	// Lenses freezes each participant's lens, name and text (none: omitted).
+	Lenses           *yaml.Node `yaml:"lenses,omitempty"`
 	Engines          *yaml.Node `yaml:"engines,omitempty"`
 	Timeout          *yaml.Node `yaml:"timeout"`
 	Parallel         int        `yaml:"parallel"`

@@ -173,11 +173,11 @@ func (b *browser) addIndex(m indexMsg) {
 			}
 		}
 	}
+	if b.filter.Value() != "" || b.sortBy != "" || b.hasPending() {
+		b.refilter() // before loading ends: the last batch may bring a pending decision
+	}
 	if m.done {
 		b.loading = false
-	}
-	if b.filter.Value() != "" || b.sortBy != "" {
-		b.refilter()
 	}
 }
 
@@ -197,6 +197,10 @@ func (b *browser) refilter() {
 	}
 	if b.sortBy != "" {
 		slices.SortFunc(b.visible, b.less)
+	}
+	b.pendingFirst()
+	if b.topWhileLoading() {
+		keep = -1 // the first screen opens on the first row: a pending decision
 	}
 	if i := slices.Index(b.visible, keep); i >= 0 {
 		b.cursor = i
@@ -481,7 +485,8 @@ func joinCells(on []bool, widths []int, cells []string) string {
 	return sb.String()
 }
 
-// marks are the row's markers: ⊘ closed by DONE.md, ⚑ restricted, ● a
+// marks are the row's markers: ⊘ closed by DONE.md (else ◆ a result
+// that waits for a human decision), ⚑ restricted, ● a
 // moot process is running its debate now.
 func (r *browserRow) marks() string {
 	m := []rune("   ")
@@ -490,6 +495,8 @@ func (r *browserRow) marks() string {
 	}
 	if r.sum.Bug.Done {
 		m[0] = '⊘'
+	} else if r.pendingDecision() {
+		m[0] = '◆'
 	}
 	if r.sum.Bug.Restricted() {
 		m[1] = '⚑'

@@ -31,6 +31,7 @@ const (
 	menuQuit
 	menuEngineChange
 	menuTrust
+	menuDecide
 )
 
 // menu is an open huh form and what it answers.
@@ -44,6 +45,8 @@ type menu struct {
 	timeout string
 	label   string
 	confirm bool
+	// note is the human decision's note (menuDecide).
+	note string
 
 	// first is the first field of a menu of several pages: esc on a later
 	// page goes back to it, one step, not out of the menu.

@@ -28,6 +28,8 @@ type wizard struct {
 	bug    *bugfolder.Bug
 	cfg    *harness.Config
 	status map[string]EngineStatus
+	// lenses are the --lens given on the command line (carryLenses).
+	lenses []bugfolder.Lens
 	// probing is set while the engines' probe runs in the background.
 	probing bool
 	stage   int
@@ -58,7 +60,7 @@ const (
 
 // newWizard starts a wizard for bug, prefilled from a preset setup.
 func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]EngineStatus, preset engine.Setup) *wizard {
-	w := &wizard{bug: bug, cfg: cfg, status: status, mode: string(preset.Mode), strategy: "one"}
+	w := &wizard{bug: bug, cfg: cfg, status: status, mode: string(preset.Mode), strategy: "one", lenses: preset.Lenses}
 	if w.mode == "" {
 		w.mode = string(bugfolder.Diagnosis)
 	}
@@ -342,7 +344,7 @@ func (w *wizard) setup(bug *bugfolder.Bug) engine.Setup {
 	n, _ := strconv.Atoi(w.nStr)
 	r, _ := strconv.Atoi(w.rStr)
 	s := engine.Setup{Bug: bug, Lang: bug.Register.Lang, Mode: bugfolder.Mode(w.mode), N: n, R: r,
-		Solvers: w.solvers(), Critics: append([]string{}, w.critics...), Judge: w.judge, Parallel: n}
+		Solvers: w.solvers(), Critics: append([]string{}, w.critics...), Judge: w.judge, Parallel: n, Lenses: carryLenses(w.lenses, n)}
 	if d, err := time.ParseDuration(strings.TrimSpace(w.timeout)); err == nil {
 		s.Timeout = d
 	}
