@@ -79,13 +79,7 @@ piped, it is printed as plain Markdown.`,
 			if err := renderMarkdown(e, md); err != nil {
 				return err
 			}
-			for _, p := range d.Problems {
-				fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(p.Error()))
-			}
-			if len(d.Problems) > 0 {
-				return &exitError{code: ExitUsage, quiet: true}
-			}
-			return nil
+			return reportProblems(e, d)
 		},
 	}
 	fl := cmd.Flags()
@@ -524,4 +518,16 @@ func frozenLenses(p *bugfolder.ProblemFile) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// reportProblems prints what could not be read in a debate folder (after
+// what could) and makes it exit 2.
+func reportProblems(e *env, d *bugfolder.Debate) error {
+	for _, p := range d.Problems {
+		fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(p.Error()))
+	}
+	if len(d.Problems) > 0 {
+		return &exitError{code: ExitUsage, quiet: true}
+	}
+	return nil
 }

@@ -38,13 +38,7 @@ never rendered, so it can be saved or piped.`,
 			if _, err := io.WriteString(e.stdout, termsafe.Text(md)); err != nil {
 				return err
 			}
-			for _, p := range d.Problems {
-				fmt.Fprintf(e.stderr, "moot: %s\n", termsafe.Text(p.Error()))
-			}
-			if len(d.Problems) > 0 {
-				return &exitError{code: ExitUsage, quiet: true}
-			}
-			return nil
+			return reportProblems(e, d)
 		},
 	}
 }
