@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/fakeprovider"
@@ -35,7 +36,11 @@ func TestDebateWithEveryCLI(t *testing.T) {
 		engine("codex", "codex", v1) + engine("claude", "claude", srv.URL) + engine("gemini", "gemini", srv.URL) +
 		engine("opencode", "opencode", v1) + engine("qwen", "qwen", v1) + engine("judge", "openai", v1) +
 		"defaults: {solver: codex, judge: judge}\n")
-	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "5", "-r", "1", "--yes", "--headless",
+	// the whole run is bounded by what moot itself allows a loaded machine
+	// (p.moot's 3 minutes is not): five probes of up to quickTimeout (2m),
+	// then two rounds of five node CLIs started at once, and the judge. It
+	// took 112 s at a load average of 12 on two cores.
+	r := p.mootWithin(8*time.Minute, "run", "7", "--mode", "diagnosis", "-n", "5", "-r", "1", "--yes", "--headless",
 		"--solver", "codex", "--solver", "claude", "--solver", "gemini", "--solver", "opencode", "--solver", "qwen")
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)

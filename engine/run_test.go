@@ -528,75 +528,104 @@ func TestCheckRefusesBeforeWriting(t *testing.T) {
 // engines files (every kind, loopback or remote endpoints, external
 // declared or left to the default) and random panels, a restricted bug's
 // debate either is refused before anything is written, or calls only
-// engines that are not external.
+// engines that are not external. The seeds are fixed (they were drawn
+// from the clock, and once every trial was refused): a run is
+// reproducible and each seed is known to draw debates that run and
+// debates that are refused. No fuzz target: a trial is a whole debate
+// (about 50 ms), too slow for scripts/fuzz's budget of executions.
 func TestRestrictedNeverReachesExternal(t *testing.T) {
-	seed := time.Now().UnixNano()
-	rng := rand.New(rand.NewPCG(uint64(seed), 7))
+	for _, seed := range []uint64{1, 2, 3} {
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			ran, refused := 0, 0
+			for trial := 0; trial < 60; trial++ {
+				switch restrictedTrial(t, rng) {
+				case trialRan:
+					ran++
+				case trialRefused:
+					refused++
+				}
+			}
+			if ran == 0 || refused == 0 {
+				t.Errorf("the trials must include debates that ran (%d) and that were refused (%d)", ran, refused)
+			}
+		})
+	}
+}
+
+// trialOutcome is how a restricted trial ended.
+type trialOutcome int
+
+const (
+	trialSkipped trialOutcome = iota // moot refused the engines file itself
+	trialRan
+	trialRefused
+)
+
+// restrictedTrial draws an engines file and a panel from rng and starts a
+// debate of the restricted fixture bug with them. It fails t when an
+// external engine was called, or when a refused debate is not an input
+// error or wrote its folder.
+func restrictedTrial(t *testing.T, rng *rand.Rand) trialOutcome {
+	t.Helper()
 	kinds := []string{"command", "openai", "codex", "claude", "anthropic", "replay"}
 	urls := []string{"", "http://127.0.0.1:11434/v1", "http://localhost:8000/v1", "https://api.example.com/v1", "http://10.0.0.5/v1"}
-	ran, refused := 0, 0
-	for trial := 0; trial < 60; trial++ {
-		var cfgText strings.Builder
-		cfgText.WriteString("engines:\n")
-		names := []string{}
-		for i := 0; i < 2+rng.IntN(4); i++ {
-			name := fmt.Sprintf("e%d", i)
-			kind := kinds[rng.IntN(len(kinds))]
-			fmt.Fprintf(&cfgText, "  %s:\n    kind: %s\n", name, kind)
-			switch kind {
-			case "command":
-				cfgText.WriteString("    command: [x]\n")
-			case "replay":
-				cfgText.WriteString("    cassette: c.yaml\n")
-			}
-			if u := urls[rng.IntN(len(urls))]; u != "" && kind != "command" && kind != "replay" {
-				fmt.Fprintf(&cfgText, "    base_url: %s\n", u)
-			}
-			if rng.IntN(2) == 0 {
-				fmt.Fprintf(&cfgText, "    external: %v\n", rng.IntN(2) == 0)
-			}
-			names = append(names, name)
+	var cfgText strings.Builder
+	cfgText.WriteString("engines:\n")
+	names := []string{}
+	for i := 0; i < 2+rng.IntN(4); i++ {
+		name := fmt.Sprintf("e%d", i)
+		kind := kinds[rng.IntN(len(kinds))]
+		fmt.Fprintf(&cfgText, "  %s:\n    kind: %s\n", name, kind)
+		switch kind {
+		case "command":
+			cfgText.WriteString("    command: [x]\n")
+		case "replay":
+			cfgText.WriteString("    cassette: c.yaml\n")
 		}
-		cfg, err := harness.ParseConfig("moot.yaml", []byte(cfgText.String()))
-		if err != nil {
-			continue // a file moot refuses never runs anything
+		if u := urls[rng.IntN(len(urls))]; u != "" && kind != "command" && kind != "replay" {
+			fmt.Fprintf(&cfgText, "    base_url: %s\n", u)
 		}
-		f := newFixture(t, "8") // BUG-…-R5T6: visibility restricted
-		if !f.bug.Restricted() {
-			t.Fatal("the fixture bug is not restricted")
-		}
-		f.cfg = cfg
-		f.engines = map[string]*scripted{}
-		for _, n := range cfg.Order {
-			f.engines[n] = &scripted{}
-		}
-		pick := func() string { return names[rng.IntN(len(names))] }
-		s := f.setup(2, rng.IntN(2), pick(), pick())
-		s.Judge = pick()
 		if rng.IntN(2) == 0 {
-			s.Critics = []string{pick()}
+			fmt.Fprintf(&cfgText, "    external: %v\n", rng.IntN(2) == 0)
 		}
-		_, err = Start(context.Background(), s, f.opts(&sup{}))
-		for name, eng := range f.engines {
-			if len(eng.calls) > 0 && cfg.Engines[name].External {
-				t.Fatalf("seed %d: the restricted bug reached external engine %s (%s)\n%s", seed, name, cfg.Engines[name].Kind, cfgText.String())
-			}
-		}
-		if err != nil {
-			if !bugfolder.IsInputError(err) {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			if _, statErr := os.Stat(filepath.Join(f.bug.Dir, "debate")); !os.IsNotExist(statErr) {
-				t.Fatalf("seed %d: a refused debate wrote its folder", seed)
-			}
-			refused++
-		} else {
-			ran++
+		names = append(names, name)
+	}
+	cfg, err := harness.ParseConfig("moot.yaml", []byte(cfgText.String()))
+	if err != nil {
+		return trialSkipped // a file moot refuses never runs anything
+	}
+	f := newFixture(t, "8") // BUG-…-R5T6: visibility restricted
+	if !f.bug.Restricted() {
+		t.Fatal("the fixture bug is not restricted")
+	}
+	f.cfg = cfg
+	f.engines = map[string]*scripted{}
+	for _, n := range cfg.Order {
+		f.engines[n] = &scripted{}
+	}
+	pick := func() string { return names[rng.IntN(len(names))] }
+	s := f.setup(2, rng.IntN(2), pick(), pick())
+	s.Judge = pick()
+	if rng.IntN(2) == 0 {
+		s.Critics = []string{pick()}
+	}
+	_, err = Start(context.Background(), s, f.opts(&sup{}))
+	for name, eng := range f.engines {
+		if len(eng.calls) > 0 && cfg.Engines[name].External {
+			t.Fatalf("the restricted bug reached external engine %s (%s)\n%s", name, cfg.Engines[name].Kind, cfgText.String())
 		}
 	}
-	if ran == 0 || refused == 0 {
-		t.Errorf("seed %d: the trials must include debates that ran (%d) and that were refused (%d)", seed, ran, refused)
+	if err == nil {
+		return trialRan
 	}
+	if !bugfolder.IsInputError(err) {
+		t.Fatalf("%v\n%s", err, cfgText.String())
+	}
+	if _, statErr := os.Stat(filepath.Join(f.bug.Dir, "debate")); !os.IsNotExist(statErr) {
+		t.Fatalf("a refused debate wrote its folder\n%s", cfgText.String())
+	}
+	return trialRefused
 }
 
 // TestResumeCompletesTheLogOfAFinishedDebate: killed after the final

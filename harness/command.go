@@ -162,6 +162,21 @@ func (p *plainParser) Finish(exitCode int, stderrTail string) Result {
 	return r
 }
 
+// reapWithin bounds the wait for a call's killed processes to end: a
+// SIGKILL ends a process as soon as it is scheduled, so only one stuck in
+// the kernel (a hung network file system) can reach it.
+const reapWithin = 10 * time.Second
+
+var subreaperOnce sync.Once
+
+// ensureSubreaper makes this process the subreaper of its orphans before
+// its first call (the CLI does so at start; any other user of the harness,
+// its tests too, gets it here): otherwise a descendant that left the
+// call's group with setsid and lost its parent (codex's shell snapshot
+// when codex gives up early) goes to init, out of the call's reach, and
+// outlives the call.
+func ensureSubreaper() { subreaperOnce.Do(func() { _ = BecomeSubreaper() }) }
+
 // callTag is a unique MOOT_CALL=… environment entry for one call.
 func callTag() string {
 	var b [8]byte
@@ -182,6 +197,7 @@ func withTail(t string) string {
 // killed too, so nothing outlives the call. stdout and stderr are copied to
 // the raw writers, each capped; the answer is bounded by the same cap.
 func runProcess(ctx context.Context, p proc, newParser func() outputParser) Result {
+	ensureSubreaper()
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	// a marker every descendant inherits, so one that leaves the process
 	// group (setsid) is still found and killed at the end of the call
@@ -333,7 +349,7 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 	// reap what the process left behind (grandchildren holding the pipes,
 	// and descendants that left the group with setsid)
 	killGroup(syscall.SIGKILL)
-	killTagged(tag)
+	killTagged(tag, reapWithin)
 	done := make(chan struct{})
 	go func() { readers.Wait(); close(done) }()
 	select {

@@ -6,6 +6,6 @@ import "testing"
 // descendants that left the process group.
 func BenchmarkKillTagged(b *testing.B) {
 	for b.Loop() {
-		killTagged("MOOT_CALL=0000000000000000")
+		killTagged("MOOT_CALL=0000000000000000", reapWithin)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -25,18 +26,76 @@ func BecomeSubreaper() error {
 
 // killTagged kills every descendant of moot whose environment holds tag
 // (the call's MOOT_CALL=… marker, inherited by all its descendants, setsid
-// or not: as moot is their subreaper, they stay moot's descendants) and
-// reaps those that were reparented to moot. Only moot's descendants are
-// read, so the cost does not grow with the machine's other processes.
-func killTagged(tag string) {
-	needle := []byte(tag + "\x00")
+// or not: as moot is their subreaper, they stay moot's descendants), waits
+// until each has ended and reaps those that were reparented to moot, so
+// none still runs when the call returns. A SIGKILL takes effect only when
+// the process is next scheduled (late on a loaded machine), hence the
+// wait; within bounds only a process stuck in the kernel. It lists again
+// until none is left, for one forked while the others were killed. Only
+// moot's descendants are read, so the cost does not grow with the
+// machine's other processes.
+func killTagged(tag string, within time.Duration) {
+	deadline := time.Now().Add(within)
 	me := os.Getpid()
+	for {
+		pids := tagged(tag, me)
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		// parents first (descendants lists breadth first): a parent's end
+		// hands its children to moot, which can then reap them
+		for _, pid := range pids {
+			awaitEnd(pid, me, deadline)
+		}
+		if !time.Now().Before(deadline) {
+			return
+		}
+	}
+}
+
+// tagged lists moot's descendants whose environment holds tag, parents
+// first; a process that has already ended (its environment is gone) is
+// not listed.
+func tagged(tag string, me int) []int {
+	needle := []byte(tag + "\x00")
+	var out []int
 	for _, pid := range descendants(me) {
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		if err != nil || !(bytes.HasPrefix(env, needle) || bytes.Contains(env, append([]byte{0}, needle...))) {
-			continue
+		if err == nil && (bytes.HasPrefix(env, needle) || bytes.Contains(env, append([]byte{0}, needle...))) {
+			out = append(out, pid)
 		}
-		killAndReap(pid, me)
+	}
+	return out
+}
+
+// awaitEnd waits, until deadline, for a killed process to end (its pidfd
+// becomes readable when it exits, whoever its parent is), then reaps it
+// when it is moot's child.
+func awaitEnd(pid, me int, deadline time.Time) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err == nil {
+		for {
+			ms := int(time.Until(deadline).Milliseconds())
+			if ms <= 0 {
+				break
+			}
+			n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, ms)
+			if n > 0 || (err != nil && err != unix.EINTR) {
+				break
+			}
+		}
+		unix.Close(fd)
+	}
+	if parentOf(pid) == me {
+		opts := unix.WNOHANG
+		if errors.Is(err, unix.ENOSYS) {
+			opts = 0 // no pidfd (Linux < 5.3): wait for it as a child
+		}
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(pid, &ws, opts, nil)
 	}
 }
 
