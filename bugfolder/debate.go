@@ -131,13 +131,17 @@ type ProblemFile struct {
 	Path            string
 	ProtocolVersion int
 	BugID           string
-	Mode            Mode
-	N, R            int
+	// QuestionID and Question are a question's ID and text ("" for a bug).
+	QuestionID, Question string
+	Mode                 Mode
+	N, R                 int
 	// Solvers maps solver ids to engine names, in order.
 	Solvers []KV
 	// Critics maps critic ids to engine names, in order.
 	Critics []KV
 	Judge   string
+	// Lenses are the participants' frozen lenses, by id (nil: none).
+	Lenses map[string]Lens
 	// Engines maps each engine name to its recorded identity (kind,
 	// model, host, argv_sha256), as written at setup.
 	Engines map[string]map[string]string
@@ -184,6 +188,7 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	m := doc.Meta
 	p.ProtocolVersion, _, _ = intField(m, "protocol_version")
 	p.BugID = scalar(m, "bug_id")
+	p.QuestionID, p.Question = scalar(m, "question_id"), scalar(m, "question")
 	if s := scalar(m, "mode"); s != "" {
 		p.Mode, err = ParseMode(s)
 		if err != nil {
@@ -206,6 +211,7 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	}
 	p.Critics = stringMap(m, "critics")
 	p.Judge = scalar(m, "judge")
+	p.Lenses = lensesField(m)
 	// a hand-run debate's own words for the settings: solvers: 3 is N,
 	// rounds/epochs is R as its author counted it (the rounds on disk
 	// decide, see deriveShape), judge: 1 is a count, never an engine
@@ -531,6 +537,8 @@ type Debate struct {
 	Final *Final
 	// JudgeAttempts are the failed judge attempts (juiz/tentativa-K.md).
 	JudgeAttempts []*DebaterFile
+	// Decision is the human decision recorded in decisao.md, nil when none.
+	Decision *Decision
 	// Events is the event log, oldest first (nil when there is none).
 	Events []Event
 	// Holder is the lock's holder when the lock file names one, and
@@ -622,6 +630,8 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 			}
 		case !e.IsDir() && (name == "eventos.jsonl" || name == "events.jsonl"):
 			d.readEvents(p)
+		case !e.IsDir() && name == DecisionFile:
+			d.readDecision(p)
 		case !e.IsDir() && name == LockFile:
 			d.Holder = readLockInfo(p)
 		case e.IsDir() && roundDirRE.MatchString(name):

@@ -311,8 +311,8 @@ func plainFrontMatter(fm []byte) bool {
 // quickProblem reads problema.md's settings with the fast path; nil when the
 // front matter needs the full parser.
 func quickProblem(path string, head []byte) *ProblemFile {
-	vals, ok := quickFields(frontMatterBlock(head), "mode", "n", "r", "created_at", "judge", "p_sha256")
-	if !ok || vals["mode"] == "" || vals["p_sha256"] == "" || isCount(vals["judge"]) {
+	vals, ok := quickFields(frontMatterBlock(head), "mode", "n", "r", "created_at", "judge", "p_sha256", "lenses", "protocol")
+	if !ok || vals["lenses"] != "" || vals["protocol"] != "" || bytes.Contains(head, []byte("\nlenses:")) || vals["mode"] == "" || vals["p_sha256"] == "" || isCount(vals["judge"]) {
 		return nil
 	}
 	m, err := ParseMode(vals["mode"])
@@ -421,6 +421,8 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 			if !final { // a final answer decides the state
 				d.readEvents(p)
 			}
+		case !e.IsDir() && name == DecisionFile:
+			d.readDecision(p)
 		case !e.IsDir() && name == LockFile:
 			d.Holder = readLockInfo(p)
 		case e.IsDir() && roundDirRE.MatchString(name):

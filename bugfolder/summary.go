@@ -8,6 +8,8 @@ import (
 // and figures, and how many debates it has had.
 type Summary struct {
 	Bug *Bug
+	// Kind is the subject: KindBug ("" reads as a bug) or KindQuestion.
+	Kind string
 	// Debates are the bug's debates, oldest first (filled by Summarize;
 	// IndexBug reads only the latest). Count is how many there are.
 	Debates []*Debate
@@ -29,8 +31,9 @@ type Summary struct {
 	StartedAt time.Time
 	// Health is tokens spent per accepted contribution (0 when unknown).
 	Health float64
-	// RecommendedVerdict and Decision are a spec debate's recommendation
-	// and the human decision on it ("" outside spec mode).
+	// RecommendedVerdict is a spec debate's recommendation; Decision the
+	// human decision on the result (Debate.DecisionState: "pending",
+	// approve, decline, revise; "" when it waits for none).
 	RecommendedVerdict, Decision string
 	// Problems are files of the debates that could not be read.
 	Problems []error
@@ -49,6 +52,7 @@ func (s *Summary) fromLatest(d *Debate) {
 		s.Mode, s.N, s.R = d.Problem.Mode, d.Problem.N, d.Problem.R
 	}
 	s.StartedAt = d.StartedAt()
+	s.Decision = d.DecisionState()
 	if f := d.Final; f != nil {
 		s.WinnerSolver = f.WinnerSolver
 		if f.Winner != "" {
@@ -57,7 +61,7 @@ func (s *Summary) fromLatest(d *Debate) {
 			s.Winner, s.WinnerSolver = f.WinnerSolver, "" // a hand-run judge named the solver, not a label
 		}
 		s.Health = f.HealthTokensPerContribution
-		s.RecommendedVerdict, s.Decision = f.RecommendedVerdict, f.Decision
+		s.RecommendedVerdict = f.RecommendedVerdict
 		if w := f.AmbiguousWinner(d.Lang); w != nil {
 			s.Warnings = append(s.Warnings, w)
 		}

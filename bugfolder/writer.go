@@ -167,14 +167,19 @@ func (w *Writer) writeFile(rel string, data []byte, perm os.FileMode, durable bo
 
 // ProblemMeta is problema.md's front matter, in the order it is written.
 type ProblemMeta struct {
-	ProtocolVersion  int        `yaml:"protocol_version"`
-	BugID            string     `yaml:"bug_id"`
-	Mode             Mode       `yaml:"mode"`
-	N                int        `yaml:"n"`
-	R                int        `yaml:"r"`
-	Solvers          *yaml.Node `yaml:"solvers"`
-	Critics          *yaml.Node `yaml:"critics"`
-	Judge            string     `yaml:"judge"`
+	ProtocolVersion int    `yaml:"protocol_version"`
+	BugID           string `yaml:"bug_id,omitempty"`
+	// QuestionID and Question name a question's debate (no bug_id then).
+	QuestionID string     `yaml:"question_id,omitempty"`
+	Question   string     `yaml:"question,omitempty"`
+	Mode       Mode       `yaml:"mode"`
+	N          int        `yaml:"n"`
+	R          int        `yaml:"r"`
+	Solvers    *yaml.Node `yaml:"solvers"`
+	Critics    *yaml.Node `yaml:"critics"`
+	Judge      string     `yaml:"judge"`
+	// Lenses freezes each participant's lens, name and text (none: omitted).
+	Lenses           *yaml.Node `yaml:"lenses,omitempty"`
 	Engines          *yaml.Node `yaml:"engines,omitempty"`
 	Timeout          *yaml.Node `yaml:"timeout"`
 	Parallel         int        `yaml:"parallel"`

@@ -188,6 +188,8 @@ func newRoot(e *env) *cobra.Command {
 		newEnginesCmd(e),
 		newDemoCmd(e),
 		newTrustCmd(e),
+		newDecideCmd(e),
+		newTranscriptCmd(e),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print moot's version",

@@ -18,6 +18,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/lens"
 )
 
 // isTerminal reports whether w is a terminal.
@@ -162,6 +163,7 @@ type setupFlags struct {
 	config   string
 	timeout  time.Duration
 	parallel int
+	lenses   []string
 }
 
 func (f *setupFlags) register(cmd *cobra.Command) {
@@ -176,6 +178,7 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.config, "config", "", "engines file (default: moot.yaml in the _reversa_bugs/ root, then $XDG_CONFIG_HOME/moot/moot.yaml)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call, overriding every engine's own (default: the engine's, else 10m)")
 	fl.IntVar(&f.parallel, "parallel", 0, "calls at once; 1 is the sequential fallback (default N)")
+	fl.StringArrayVar(&f.lenses, "lens", nil, "a solver's lens: a library name ("+strings.Join(lens.Names(), ", ")+"), a project lens (.moot/lenses/NAME.md, the engines file's lenses:) or \"name: text\"; once for every solver, or N times, one each")
 }
 
 // setup validates the flags against the bug and the engines file and
@@ -249,7 +252,53 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 			return s, err
 		}
 	}
+	lenses, err := f.resolveLenses(reg, cfg)
+	if err != nil {
+		return s, err
+	}
+	s.Lenses = lenses
 	return s, nil
+}
+
+// resolveLenses reads --lens: none, one for every solver, or one each
+// (other counts are a usage error, as for --solver).
+func (f *setupFlags) resolveLenses(reg *bugfolder.Register, cfg *harness.Config) ([]bugfolder.Lens, error) {
+	if len(f.lenses) == 0 {
+		return nil, nil
+	}
+	if len(f.lenses) != 1 && len(f.lenses) != f.n {
+		return nil, usageErr("--lens given %d times for %d solvers: give one lens for every solver, or exactly one per solver", len(f.lenses), f.n)
+	}
+	cat, err := loadLenses(reg, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var out []bugfolder.Lens
+	for _, arg := range f.lenses {
+		l, err := cat.Resolve(arg)
+		if err != nil {
+			return nil, usageErr("%v; nothing was written", err)
+		}
+		out = append(out, l)
+	}
+	for len(out) < f.n {
+		out = append(out, out[0])
+	}
+	return out, nil
+}
+
+// loadLenses builds the project's lens catalog: the library, the engines
+// file's lenses: and the project's .moot/lenses/*.md.
+func loadLenses(reg *bugfolder.Register, cfg *harness.Config) (*lens.Catalog, error) {
+	var entries []lens.Entry
+	for _, e := range cfg.Lenses {
+		entries = append(entries, lens.Entry{Name: e.Name, Text: e.Text, Where: fmt.Sprintf("%s:%d", cfg.Path, e.Line)})
+	}
+	project := ""
+	if reg != nil {
+		project = reg.Project
+	}
+	return lens.Load(project, entries)
 }
 
 func configName(cfg *harness.Config) string {

@@ -35,8 +35,13 @@ type listEntry struct {
 	Debates       int      `json:"debates"`
 	Visibility    string   `json:"visibility"`
 	Locked        bool     `json:"locked"`
-	// Decision is the human decision a spec debate's answer waits for
-	// (pending, …), null otherwise; RecommendedVerdict the judge's advice.
+	// Kind is bug, question or review; Protocol the latest debate's
+	// protocol (null without a debate).
+	Kind     string  `json:"kind"`
+	Protocol *string `json:"protocol"`
+	// Decision is the human decision on the latest result: pending while
+	// it waits, approve, decline or revise once decided (decisao.md), null
+	// when it waits for none; RecommendedVerdict the judge's advice.
 	Decision           *string `json:"decision"`
 	RecommendedVerdict *string `json:"recommended_verdict"`
 	// Incomplete is a bug folder without bug.md yet; Warnings are the
@@ -53,7 +58,11 @@ func newListCmd(e *env) *cobra.Command {
 		Use:   "list [--json]",
 		Short: "One line per bug of the register, with its latest debate",
 		Long: `List every bug under the nearest _reversa_bugs/ (bugs without a debate
-included) with its latest debate's status, mode, N×R, winner and cost.
+included) with its latest debate's status, mode, N×R, winner and cost, then
+the project's questions (.moot/debates/<date>-<slug>/; listed also in a
+project without a register). --json gives each entry its kind (bug or
+question), its protocol and its human decision (pending, approve, decline,
+revise, or null when its result waits for none).
 
 Status is one of: no-debate, running (also a debate interrupted by a crash),
 waiting (for a human decision), cancelled, judge-failed, done; interrupted
@@ -70,9 +79,18 @@ exit code.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := findRegister(e)
 			if err != nil {
-				return err
+				// a project without a register may still hold questions
+				project := bugfolder.ProjectRoot(e.cwd)
+				if qs, _ := bugfolder.QuestionDirs(project); len(qs) == 0 {
+					return err
+				}
+				reg = projectRegister(e, project)
 			}
-			dirs, errs := bugfolder.BugDirs(reg)
+			var dirs []bugfolder.BugDir
+			var errs []error
+			if reg.Root != "" {
+				dirs, errs = bugfolder.BugDirs(reg)
+			}
 			var entries []listEntry
 			warns := slices.Clone(reg.Warnings)
 			for _, bd := range dirs {
@@ -89,6 +107,8 @@ exit code.`,
 				warns = append(warns, s.Warnings...)
 				entries = append(entries, toEntry(reg, s))
 			}
+			qs, qerrs := questionEntries(reg)
+			entries, errs = append(entries, qs...), append(errs, qerrs...)
 			if asJSON {
 				if entries == nil {
 					entries = []listEntry{}
@@ -120,7 +140,13 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	en := listEntry{
 		BugID: b.ID, Context: b.Context, Title: b.Title, Path: reg.Rel(b.Dir),
 		Status: string(s.State), Tokens: s.Tokens, Calls: s.Calls, Debates: s.Count,
-		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete,
+		Visibility: b.Visibility, Locked: b.Done, Incomplete: b.Incomplete, Kind: bugfolder.KindBug,
+	}
+	if s.Kind != "" {
+		en.Kind = s.Kind
+	}
+	if s.Latest != nil {
+		en.Protocol = ptr(protocolName(s.Latest))
 	}
 	for _, w := range append(slices.Clone(b.Warnings), s.Warnings...) {
 		en.Warnings = append(en.Warnings, w.Error())
@@ -196,6 +222,9 @@ func printList(e *env, entries []listEntry) {
 		}
 		if en.Locked {
 			status += " (closed)"
+		}
+		if en.Decision != nil {
+			status += " · decision " + *en.Decision
 		}
 		title := termsafe.Line(en.Title)
 		if len([]rune(title)) > 48 {

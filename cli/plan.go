@@ -123,6 +123,8 @@ type planJSON struct {
 	Engines  []engine.EngineEstimate `json:"engines"`
 	Warnings []string                `json:"warnings"`
 	Refusals []string                `json:"refusals"`
+	// Lenses maps each solver with a lens to the lens's name.
+	Lenses map[string]string `json:"lenses,omitempty"`
 }
 
 type planTokens struct {
@@ -149,6 +151,12 @@ func writePlanJSON(w io.Writer, p *engine.Plan) error {
 	if s.Mode != "" {
 		out.Mode = ptr(string(s.Mode))
 	}
+	for i, l := range s.Lenses {
+		if out.Lenses == nil {
+			out.Lenses = map[string]string{}
+		}
+		out.Lenses[s.Lang.SolverID(i+1)] = l.Name
+	}
 	if s.Problem != nil {
 		out.P = planP{Bytes: s.Problem.Bytes(), Tokens: s.Problem.Tokens(), SHA256: s.Problem.SHA256, Parts: len(s.Problem.Parts)}
 	}
@@ -171,6 +179,9 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	fmt.Fprintf(w, "Debate plan for %s — %s\n\n", s.Bug.ID, title)
 	fmt.Fprintf(w, "  mode      %s\n", mode)
 	fmt.Fprintf(w, "  panel     N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", s.N, s.R, len(s.Critics), s.Judge)
+	if len(s.Lenses) > 0 {
+		fmt.Fprintf(w, "  lenses    %s\n", lensList(s))
+	}
 	fmt.Fprintf(w, "  calls     %s\n", p.Formula)
 	if s.Problem != nil {
 		fmt.Fprintf(w, "  P         %s bytes ≈ %s tokens (estimate), %d part(s)\n", thousands(s.Problem.Bytes()), thousands(s.Problem.Tokens()), len(s.Problem.Parts))
@@ -208,4 +219,13 @@ func printPlan(w io.Writer, p *engine.Plan) {
 			fmt.Fprintf(w, "  - %s\n", termsafe.Text(x))
 		}
 	}
+}
+
+// lensList names each solver's lens ("agente-1 security · agente-2 cfo").
+func lensList(s engine.Setup) string {
+	var parts []string
+	for i, l := range s.Lenses {
+		parts = append(parts, s.Lang.SolverID(i+1)+" "+termsafe.Line(l.Name))
+	}
+	return strings.Join(parts, " · ")
 }

@@ -108,6 +108,7 @@ func exitFor(e *env, reg *bugfolder.Register, res *engine.Result, err error) err
 	}
 	switch res.Outcome {
 	case engine.OutcomeDone:
+		printDecisionHint(e, reg, res.Dir)
 		return nil
 	case engine.OutcomeCancelled:
 		return &exitError{code: ExitCancelled, quiet: true}

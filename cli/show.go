@@ -39,11 +39,7 @@ piped, it is printed as plain Markdown.`,
 			if picked > 1 {
 				return usageErr("give at most one of --problem, --round K, --convergence, --final")
 			}
-			reg, bug, err := resolveBug(e, args[0])
-			if err != nil {
-				return err
-			}
-			ds, err := bugfolder.ReadDebates(bug)
+			reg, bug, ds, err := showSubject(e, args[0])
 			if err != nil {
 				return err
 			}
@@ -226,6 +222,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 			eng = append(eng, "not recorded (a debate run by hand)")
 		}
 		rows = append(rows, [2]string{"engines", strings.Join(eng, ", ")})
+		if l := frozenLenses(p); l != "" {
+			rows = append(rows, [2]string{"lenses", l})
+		}
 	} else {
 		rows = append(rows, [2]string{"setup", "problema.md is missing: the debate never finished its setup"})
 	}
@@ -272,6 +271,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 			win += fmt.Sprintf(" · %d of %d solvers took part", f.Participants, f.Of)
 		}
 		rows = append(rows, [2]string{"winner", win})
+		if dec := decisionText(d); dec != "" {
+			rows = append(rows, [2]string{"decision", dec})
+		}
 		if f.HealthTokensPerContribution > 0 {
 			rows = append(rows, [2]string{"health", fmt.Sprintf("%s tokens per accepted contribution (%d accepted)", thousands(int(f.HealthTokensPerContribution)), f.AcceptedContributions)})
 		}
@@ -511,4 +513,15 @@ func criticsOnDisk(d *bugfolder.Debate) int {
 		}
 	}
 	return len(seen)
+}
+
+// frozenLenses names each participant's frozen lens, in solver order.
+func frozenLenses(p *bugfolder.ProblemFile) string {
+	var parts []string
+	for _, kv := range p.Solvers {
+		if l, ok := p.Lenses[kv.Key]; ok {
+			parts = append(parts, kv.Key+" "+termsafeLine(l.Name))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -52,6 +52,8 @@ type Setup struct {
 	Timeout time.Duration
 	// Parallel bounds the calls at once (1 = the sequential fallback).
 	Parallel int
+	// Lenses are the solvers' lenses, one each (len N), or none.
+	Lenses []bugfolder.Lens
 }
 
 // Quorum is how many valid solvers a round of an n-solver panel needs:

@@ -91,6 +91,8 @@ type Call struct {
 	Peers []string
 	// Nonce fences the untrusted text of the snapshot.
 	Nonce string
+	// Lens is the participant's frozen lens (zero: none).
+	Lens bugfolder.Lens
 }
 
 // SnapshotEntry is one file of the frozen snapshot of the previous round as

@@ -217,7 +217,7 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 	for _, id := range ids {
 		role := r.roleOf(id)
 		c := Call{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce()}
+			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id]}
 		jobs = append(jobs, job{id, role, r.proto.Prompt(c), c})
 	}
 	var wg sync.WaitGroup
@@ -435,7 +435,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
-			Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt,
+			Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt, Lens: r.lensOf[id].Name,
 			Prompt: prompt, P: r.p, Timeout: r.timeoutFor(id, engine), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})

@@ -111,6 +111,8 @@ type runner struct {
 	engineOf    map[string]string
 	judgeEngine string
 	amendment   map[string]string
+	// lensOf is each participant's frozen lens (none: absent).
+	lensOf      map[string]bugfolder.Lens
 	timeoutOf   map[string]time.Duration
 	flagTimeout time.Duration
 	parallel    int
@@ -348,6 +350,9 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		r.solvers = append(r.solvers, id)
 		r.engineOf[id] = e
 		r.panel[id] = true
+		if i < len(s.Lenses) && s.Lenses[i].Name != "" {
+			r.lensOf[id] = s.Lenses[i]
+		}
 	}
 	for j, e := range s.Critics {
 		id := r.lang.CriticID(j + 1)
@@ -384,7 +389,7 @@ func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.
 		opts: opts, proto: proto, panelRole: panel, supportRole: support, finalRole: final,
 		bug: bug, lang: lang, mode: mode, n: n, r: rounds, last: rounds, p: p,
 		rubric:   proto.Rubric(lang, mode),
-		engineOf: map[string]string{}, amendment: map[string]string{}, timeoutOf: map[string]time.Duration{},
+		engineOf: map[string]string{}, amendment: map[string]string{}, timeoutOf: map[string]time.Duration{}, lensOf: map[string]bugfolder.Lens{},
 		panel: map[string]bool{}, parallel: parallel, flagTimeout: timeout,
 	}
 }
@@ -458,6 +463,7 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 	meta := bugfolder.ProblemMeta{
 		ProtocolVersion: bugfolder.ProtocolVersion, BugID: r.bug.ID, Mode: r.mode, N: r.n, R: r.r,
 		Solvers: bugfolder.OrderedMap(solvers), Critics: bugfolder.OrderedMap(critics), Judge: r.judgeEngine,
+		Lenses:  bugfolder.LensesNode(r.solvers, r.lensOf),
 		Engines: r.identityNode(),
 		Timeout: tnode, Parallel: r.parallel, Language: r.lang.String(),
 		PBytes: s.Problem.Bytes(), PTokensEstimated: s.Problem.Tokens(), PSHA256: s.Problem.SHA256,
@@ -731,6 +737,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 		r.engineOf[kv.Key] = kv.Value
 	}
 	r.judgeEngine = pf.Judge
+	for id, l := range pf.Lenses {
+		r.lensOf[id] = l // the frozen lens, never the current file's
+	}
 	if r.judgeEngine == "" {
 		r.judgeEngine = pf.Solvers[0].Value
 	}

@@ -38,6 +38,7 @@ func expand(arg string, req Request) string {
 		"{round}", strconv.Itoa(req.Round),
 		"{bug_id}", req.BugID,
 		"{mode}", string(req.Mode),
+		"{lens}", req.Lens,
 	).Replace(arg)
 }
 
@@ -93,6 +94,7 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 		"MOOT_ROUND="+strconv.Itoa(req.Round),
 		"MOOT_BUG_ID="+req.BugID,
 		"MOOT_MODE="+string(req.Mode),
+		"MOOT_LENS="+req.Lens,
 	)
 	for k, v := range c.cfg.Env {
 		env = append(env, k+"="+v)

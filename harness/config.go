@@ -106,6 +106,16 @@ type Config struct {
 		Solver string
 		Judge  string
 	}
+	// Lenses are the file's own lenses (lenses: {name: text}), in file
+	// order; the lens package checks their names and texts.
+	Lenses []LensEntry
+}
+
+// LensEntry is one lens of the engines file's lenses: mapping.
+type LensEntry struct {
+	Name, Text string
+	// Line is the entry's line in the file, for messages.
+	Line int
 }
 
 // Engine returns the named engine, or an error that lists the known ones.
@@ -207,7 +217,7 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 	if top.Kind != yaml.MappingNode {
 		return nil, cfgErr(path, top, "", "the file must be a mapping with engines: and defaults:")
 	}
-	var enginesNode, defaultsNode *yaml.Node
+	var enginesNode, defaultsNode, lensesNode *yaml.Node
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
 		switch k.Value {
@@ -215,8 +225,10 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 			enginesNode = v
 		case "defaults":
 			defaultsNode = v
+		case "lenses":
+			lensesNode = v
 		default:
-			return nil, cfgErr(path, k, k.Value, "unknown key; the file has engines: and defaults:")
+			return nil, cfgErr(path, k, k.Value, "unknown key; the file has engines:, defaults: and lenses:")
 		}
 	}
 	if enginesNode == nil || enginesNode.Kind != yaml.MappingNode || len(enginesNode.Content) == 0 {
@@ -263,7 +275,31 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 			}
 		}
 	}
+	lenses, err := parseLenses(path, lensesNode)
+	if err != nil {
+		return nil, err
+	}
+	c.Lenses = lenses
 	return c, nil
+}
+
+// parseLenses reads the lenses: mapping (name: text, each a single value).
+func parseLenses(path string, n *yaml.Node) ([]LensEntry, error) {
+	if n == nil {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, cfgErr(path, n, "lenses", "must be a mapping of lens names to their texts (lenses: {cfo: \"unit economics, conservative on risk\"})")
+	}
+	var out []LensEntry
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if v.Kind != yaml.ScalarNode {
+			return nil, cfgErr(path, v, "lenses."+k.Value, "must be the lens's text, a single value")
+		}
+		out = append(out, LensEntry{Name: k.Value, Text: v.Value, Line: k.Line})
+	}
+	return out, nil
 }
 
 var engineFields = []string{"kind", "model", "base_url", "api_key_env", "timeout", "context_tokens", "max_output_tokens", "price", "external", "project_access", "parallel", "env", "env_passthrough", "command", "cassette"}

@@ -108,6 +108,8 @@ func TestConfigErrorsNameFileEngineAndField(t *testing.T) {
 		{"not yaml", "engines: [\n", "not valid YAML"},
 		{"empty", "", "is empty"},
 		{"bad name", "engines:\n  \"my engine\":\n    kind: openai\n", "letters, digits"},
+		{"lenses not a mapping", "engines:\n  x:\n    kind: openai\nlenses: [cfo]\n", "moot.yaml:4: lenses: must be a mapping"},
+		{"lens text not a value", "engines:\n  x:\n    kind: openai\nlenses:\n  cfo: {a: b}\n", "moot.yaml:5: lenses.cfo: must be the lens's text"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -184,4 +186,16 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The engines file's lenses: mapping is read in file order with its lines.
+func TestConfigLenses(t *testing.T) {
+	c, err := ParseConfig("moot.yaml", []byte("engines:\n  x:\n    kind: openai\nlenses:\n  cfo: unit economics\n  ops: \"on-call toil\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []LensEntry{{Name: "cfo", Text: "unit economics", Line: 5}, {Name: "ops", Text: "on-call toil", Line: 6}}
+	if len(c.Lenses) != 2 || c.Lenses[0] != want[0] || c.Lenses[1] != want[1] {
+		t.Errorf("lenses %+v", c.Lenses)
+	}
 }

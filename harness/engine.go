@@ -21,6 +21,8 @@ type Request struct {
 	BugID    string
 	Mode     string
 	Attempt  int
+	// Lens is the participant's lens name ("" when none): {lens}, MOOT_LENS.
+	Lens string
 	// Prompt is the whole prompt (on stdin for CLIs, in the request for HTTP).
 	Prompt string
 	// P is the assembled problem, copied into a CLI's scratch folder.

@@ -427,6 +427,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.conv = msg.rows
 		}
+	case decidedMsg:
+		m = m.decided(msg)
 	case finalMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.deb.final = msg.final
@@ -987,7 +989,7 @@ func (m Model) menuBack() (Model, tea.Cmd) {
 func (m Model) reopenMenu() (Model, tea.Cmd) {
 	mn := m.menu
 	switch mn.kind {
-	case menuQuit:
+	case menuQuit, menuDecide:
 		m.menu = nil
 		return m, nil
 	case menuEngineChange:
@@ -1092,6 +1094,8 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		return m, m.startResume()
 	case menuTrust:
 		return m.trustAnswered(mn.choice)
+	case menuDecide:
+		return m.decideAnswered(mn)
 	}
 	return m, nil
 }

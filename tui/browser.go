@@ -176,7 +176,7 @@ func (b *browser) addIndex(m indexMsg) {
 	if m.done {
 		b.loading = false
 	}
-	if b.filter.Value() != "" || b.sortBy != "" {
+	if b.filter.Value() != "" || b.sortBy != "" || b.hasPending() {
 		b.refilter()
 	}
 }
@@ -198,6 +198,7 @@ func (b *browser) refilter() {
 	if b.sortBy != "" {
 		slices.SortFunc(b.visible, b.less)
 	}
+	b.pendingFirst()
 	if i := slices.Index(b.visible, keep); i >= 0 {
 		b.cursor = i
 	}
@@ -447,7 +448,8 @@ func joinCells(on []bool, cells []string) string {
 	return sb.String()
 }
 
-// marks are the row's markers: ⊘ closed by DONE.md, ⚑ restricted, ● a
+// marks are the row's markers: ⊘ closed by DONE.md (else ◆ a result
+// that waits for a human decision), ⚑ restricted, ● a
 // moot process is running its debate now.
 func (r *browserRow) marks() string {
 	m := []rune("   ")
@@ -456,6 +458,8 @@ func (r *browserRow) marks() string {
 	}
 	if r.sum.Bug.Done {
 		m[0] = '⊘'
+	} else if r.pendingDecision() {
+		m[0] = '◆'
 	}
 	if r.sum.Bug.Restricted() {
 		m[1] = '⚑'

@@ -18,6 +18,8 @@ const maxTail = 16 << 10
 // pane is one call's box: a solver or critic in a round, or the judge.
 type pane struct {
 	id, role, engine string
+	// lens is the participant's frozen lens name ("" when none).
+	lens string
 	// status is "" (not started), "running", a protocol status, or
 	// "dropped" for a solver out of the debate.
 	status    string
@@ -130,6 +132,9 @@ type debateView struct {
 	judgeFailed bool
 	// final is the parsed final answer once there is one.
 	final *bugfolder.Final
+	// decision is the human decision on the result as read from the
+	// files (Debate.DecisionState), "" when not read or none waits.
+	decision string
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
 	hasEstimate bool
 	// nth and of place a debate read from disk among its bug's debates
@@ -179,6 +184,7 @@ func newLiveView(s engine.Setup) *debateView {
 		engines[id] = e
 	}
 	d.build(solvers, critics, engines, s.Judge)
+	d.setLenses(setupLenses(s))
 	return d
 }
 
@@ -203,7 +209,7 @@ func (d *debateView) build(solvers, critics []string, engines map[string]string,
 // viewFromFiles builds the view of a debate from its folder (a past or an
 // interrupted debate).
 func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
-	d := &debateView{bugID: bug.ID, title: termsafe.Line(bug.Title), dir: deb.Dir, lang: deb.Lang, state: string(deb.State)}
+	d := &debateView{bugID: bug.ID, title: termsafe.Line(bug.Title), dir: deb.Dir, lang: deb.Lang, state: string(deb.State), decision: deb.DecisionState()}
 	var solvers, critics []string
 	engines := map[string]string{}
 	judge := ""
@@ -243,6 +249,9 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.n = len(solvers)
 	}
 	d.build(solvers, critics, engines, judge)
+	if deb.Problem != nil {
+		d.setLenses(deb.Problem.Lenses)
+	}
 	for _, rd := range deb.Rounds {
 		if rd.K >= len(d.rounds) {
 			continue

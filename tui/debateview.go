@@ -89,6 +89,8 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.help = true
 	case key.Matches(msg, m.keys.Resume):
 		return m.resumeShown()
+	case msg.String() == "d" && m.tab == m.finalTab() && !m.running && m.deb.awaitsDecision():
+		return m.openDecide()
 	case msg.String() == "o":
 		return m, m.openFile(m.focusedPath())
 	case msg.String() == "y":
@@ -319,7 +321,7 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 			d = 0
 		}
 	}
-	meta := []string{p.id, badge}
+	meta := []string{p.paneName(), badge}
 	if p.engine != "" {
 		meta = append(meta, m.st.Subtle.Render(p.engine))
 	}

@@ -29,6 +29,7 @@ const (
 	menuQuit
 	menuEngineChange
 	menuTrust
+	menuDecide
 )
 
 // menu is an open huh form and what it answers.
@@ -42,6 +43,8 @@ type menu struct {
 	timeout string
 	label   string
 	confirm bool
+	// note is the human decision's note (menuDecide).
+	note string
 
 	q      engine.QuorumLoss
 	qReply chan quorumAnswer

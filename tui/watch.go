@@ -133,7 +133,7 @@ func (b *browser) applyRowChanges(msg rowsChangedMsg) {
 			b.rows[it.i].sum, b.rows[it.i].err = it.sum, nil
 		}
 	}
-	if len(msg.items) > 0 && (b.sortBy != "" || b.filter.Value() != "") {
+	if len(msg.items) > 0 && (b.sortBy != "" || b.filter.Value() != "" || b.hasPending()) {
 		b.refilter()
 	}
 }

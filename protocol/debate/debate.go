@@ -115,7 +115,7 @@ func (Protocol) Continue(k, r int) bool { return k < r }
 // Prompt writes a solver's or a critic's prompt.
 func (Protocol) Prompt(c engine.Call) string {
 	p := DebaterPrompt{Lang: c.Lang, Mode: c.Mode, Role: c.Role, ID: c.ID, N: c.N, R: c.R, Round: c.Round,
-		Rubric: c.Rubric, P: c.P, Snapshot: c.Snapshot, Nonce: c.Nonce}
+		Rubric: c.Rubric, P: c.P, Snapshot: c.Snapshot, Nonce: c.Nonce, Lens: c.Lens}
 	if c.Role == bugfolder.RoleSolver {
 		p.Critiques = c.Earlier
 	}

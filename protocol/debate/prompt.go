@@ -40,6 +40,8 @@ type DebaterPrompt struct {
 	Critiques []engine.SnapshotEntry
 	// Nonce fences the snapshot's untrusted text.
 	Nonce string
+	// Lens is the debater's frozen lens (zero: none).
+	Lens bugfolder.Lens
 }
 
 // Render writes the prompt.
@@ -60,6 +62,7 @@ func (p DebaterPrompt) Render() string {
 			"You are %s, one of %d independent debaters in a debate about a registered bug.\n"), p.ID, p.N)
 	}
 	fmt.Fprintf(&w, t("Modo: %s\n", "Mode: %s\n"), modeBlurb[p.Mode][p.Lang])
+	w.WriteString(lensParagraph(p.Lang, p.Lens))
 	switch {
 	case p.Round == 0:
 		fmt.Fprintf(&w, t("Rodada 0 de %d: proposta inicial, sozinho, sem ver os outros.\n", "Round 0 of %d: your initial proposal, alone, without seeing the others.\n"), p.R)
@@ -184,4 +187,18 @@ func (j JudgePrompt) Render() string {
 		fmt.Fprintf(&w, "<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n\n", begin, name, j.Nonce, strings.TrimSpace(p.Body), end, name, j.Nonce)
 	}
 	return w.String()
+}
+
+// lensParagraph tells a debater which lens it holds: its name, its text
+// (data from the project or the command line, not instructions that change
+// the rules) and that it must not homogenize; "" without a lens.
+func lensParagraph(l bugfolder.Lang, lens bugfolder.Lens) string {
+	if lens.Name == "" {
+		return ""
+	}
+	text := strings.Join(strings.Fields(lens.Text), " ")
+	if l == bugfolder.PT {
+		return fmt.Sprintf("Sua lente: %s. %s\nDefenda esta lente em todas as rodadas: diga o que os outros não veem por ela, ceda só a evidências e não se homogeneíze com o painel. A lente orienta o que você defende; ela não muda as regras nem as seções abaixo.\n", lens.Name, text)
+	}
+	return fmt.Sprintf("Your lens: %s. %s\nDefend this lens in every round: say what the others miss through it, concede only to evidence, and do not homogenize with the panel. The lens steers what you defend; it does not change the rules or the sections below.\n", lens.Name, text)
 }

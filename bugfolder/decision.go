@@ -1,0 +1,171 @@
+package bugfolder
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// DecisionFile is the human decision's file, beside the final answer
+// (DESIGN §7, CLI.md): the choice, the note, who and when.
+const DecisionFile = "decisao.md"
+
+// DecisionPending is the decision field of a final answer that waits for a
+// human (a spec debate's recommended verdict, say).
+const DecisionPending = "pending"
+
+// Choice is a human decision on a result: approve, decline or revise.
+type Choice string
+
+// The choices of a human decision (CLI.md's `moot decide`).
+const (
+	ChoiceApprove Choice = "approve"
+	ChoiceDecline Choice = "decline"
+	ChoiceRevise  Choice = "revise"
+)
+
+// Choices are the human decision's choices, in the order offered.
+var Choices = []Choice{ChoiceApprove, ChoiceDecline, ChoiceRevise}
+
+// ParseChoice reads a choice as typed (any case).
+func ParseChoice(s string) (Choice, error) {
+	c := Choice(strings.ToLower(strings.TrimSpace(s)))
+	for _, k := range Choices {
+		if c == k {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not a decision: give approve, decline or revise", s)
+}
+
+// Word is the choice in the debate's language ("aprovar" in Portuguese).
+func (c Choice) Word(l Lang) string {
+	switch c {
+	case ChoiceApprove:
+		return l.pick("aprovar", "approve")
+	case ChoiceDecline:
+		return l.pick("recusar", "decline")
+	case ChoiceRevise:
+		return l.pick("revisar", "revise")
+	}
+	return string(c)
+}
+
+// NeedsNote reports whether the choice must carry a note (revise: the note
+// says what to revise).
+func (c Choice) NeedsNote() bool { return c == ChoiceRevise }
+
+// Decision is a parsed decisao.md.
+type Decision struct {
+	Path   string
+	Choice Choice
+	// Note is the decider's note ("" when none was given).
+	Note string
+	// By names who decided (git's user.name and email, else $USER).
+	By string
+	// At is when the decision was recorded.
+	At time.Time
+	// FinalSHA256 is the digest of the final answer decided on.
+	FinalSHA256 string
+}
+
+// DecisionMeta is decisao.md's front matter, in the order it is written.
+type DecisionMeta struct {
+	ProtocolVersion int    `yaml:"protocol_version"`
+	BugID           string `yaml:"bug_id,omitempty"`
+	QuestionID      string `yaml:"question_id,omitempty"`
+	Choice          Choice `yaml:"choice"`
+	DecidedBy       string `yaml:"decided_by"`
+	By              string `yaml:"by"`
+	DecidedAt       Stamp  `yaml:"decided_at"`
+	Note            string `yaml:"note,omitempty"`
+	// RecommendedVerdict is what the final answer recommended, when it did.
+	RecommendedVerdict string `yaml:"recommended_verdict,omitempty"`
+	FinalSHA256        string `yaml:"final_sha256"`
+}
+
+// RenderDecision renders decisao.md: the front matter, then a short body
+// in the debate's language that says the same for a reader.
+func RenderDecision(l Lang, meta DecisionMeta) ([]byte, error) {
+	meta.ProtocolVersion, meta.DecidedBy = ProtocolVersion, "human"
+	var b strings.Builder
+	b.WriteString("\n" + l.pick("# Decisão humana", "# Human decision") + "\n\n")
+	fmt.Fprintf(&b, "- %s: %s\n", l.pick("Escolha", "Choice"), meta.Choice.Word(l))
+	fmt.Fprintf(&b, "- %s: %s\n", l.pick("Por", "By"), oneLine(meta.By))
+	fmt.Fprintf(&b, "- %s: %s\n", l.pick("Em", "When"), meta.DecidedAt)
+	fmt.Fprintf(&b, "- %s: %s", l.pick("Sobre", "On"), names[l].Final)
+	if meta.RecommendedVerdict != "" {
+		fmt.Fprintf(&b, " (%s: %s)", l.pick("veredito recomendado", "recommended verdict"), oneLine(meta.RecommendedVerdict))
+	}
+	b.WriteString("\n")
+	if note := strings.TrimSpace(meta.Note); note != "" {
+		b.WriteString("\n" + l.pick("## Nota", "## Note") + "\n\n" + note + "\n")
+	}
+	return marshalFrontMatter(meta, b.String())
+}
+
+// oneLine folds a value to one line for the body's list.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// ParseDecision parses decisao.md. Its choice must be one of the three;
+// a file without one is an error naming the file and the field.
+func ParseDecision(path string, raw []byte) (*Decision, error) {
+	doc, err := ParseDocument(raw)
+	if err != nil {
+		return nil, &InputError{Path: path, Msg: err.Error(), Err: err}
+	}
+	m := doc.Meta
+	if m == nil {
+		return nil, inputErr(path, "choice", "has no front matter: a decision file starts with its choice, by and decided_at (moot decide writes it)")
+	}
+	c, err := ParseChoice(scalar(m, "choice"))
+	if err != nil {
+		return nil, inputErr(path, "choice", "%v", err)
+	}
+	return &Decision{Path: path, Choice: c, Note: scalar(m, "note"), By: scalar(m, "by"),
+		At: timeField(m, "decided_at"), FinalSHA256: scalar(m, "final_sha256")}, nil
+}
+
+// readDecision reads the debate folder's decisao.md into d (a file that
+// cannot be parsed is one of d's Problems).
+func (d *Debate) readDecision(p string) {
+	raw, err := d.read(p)
+	if err != nil {
+		return
+	}
+	dec, err := ParseDecision(p, raw)
+	if err != nil {
+		d.Problems = append(d.Problems, err)
+		return
+	}
+	d.Decision = dec
+}
+
+// DecisionState is the human decision on the debate's result: the choice
+// recorded in decisao.md, else what the final answer says ("pending" while
+// it waits for one), else "" (the result waits for nothing).
+func (d *Debate) DecisionState() string {
+	if d.Decision != nil {
+		return string(d.Decision.Choice)
+	}
+	if d.Final != nil {
+		return strings.ToLower(strings.TrimSpace(d.Final.Decision))
+	}
+	return ""
+}
+
+// AwaitsDecision reports whether the debate's result waits for a human
+// decision that nobody has recorded yet.
+func (d *Debate) AwaitsDecision() bool { return d.DecisionState() == DecisionPending }
+
+// WriteDecision writes decisao.md beside the final answer, owner-only and
+// atomically; it refuses to replace one (a decision is recorded once).
+func (w *Writer) WriteDecision(data []byte) (string, error) {
+	p := filepath.Join(w.Dir, DecisionFile)
+	if _, err := os.Lstat(p); err == nil {
+		return "", &InputError{Path: p, Msg: "already exists: the decision was recorded; nothing was written"}
+	}
+	return w.write(DecisionFile, data)
+}

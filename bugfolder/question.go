@@ -1,0 +1,209 @@
+package bugfolder
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+	"unicode"
+)
+
+// QuestionsDir is where debates over subjects that are not bugs live,
+// under the project root (DESIGN §7): .moot/debates/<YYYYMMDD>-<slug>/,
+// each folder one debate in the layout of a bug's debate/ (problema.md,
+// rodada-K/, resposta-final.md, decisao.md, eventos.jsonl at its top).
+const QuestionsDir = ".moot/debates"
+
+// MaxQuestionBytes bounds a question's text.
+const MaxQuestionBytes = 16 << 10
+
+// KindBug and KindQuestion are the subjects list --json names in kind.
+const (
+	KindBug      = "bug"
+	KindQuestion = "question"
+)
+
+// ProjectRoot is the root questions live under, seen from dir: the folder
+// that holds the register (_reversa_bugs/), else the nearest git root,
+// else dir itself.
+func ProjectRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	if reg, err := FindRoot(abs); err == nil {
+		return reg.Project
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return abs
+		}
+	}
+}
+
+var slugDrop = regexp.MustCompile(`[^a-z0-9]+`)
+
+// QuestionSlug is a question's folder slug: ASCII lower-case words joined by
+// hyphens (accents dropped), at most 48 characters, "question" when
+// nothing is left.
+func QuestionSlug(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	folded, _, err := transform.String(t, strings.ToLower(s))
+	if err != nil {
+		folded = strings.ToLower(s)
+	}
+	slug := strings.Trim(slugDrop.ReplaceAllString(folded, "-"), "-")
+	if len(slug) > 48 {
+		slug = strings.TrimRight(slug[:48], "-")
+	}
+	if slug == "" {
+		return "question"
+	}
+	return slug
+}
+
+// NewQuestionDir picks the folder of a new question under the project:
+// .moot/debates/<YYYYMMDD>-<slug>, numbered -2, -3… when taken. It creates
+// nothing; the ID is the folder's name.
+func NewQuestionDir(project, question string, now time.Time) (id, dir string) {
+	base := now.UTC().Format("20060102") + "-" + QuestionSlug(question)
+	id = base
+	for i := 2; exists(filepath.Join(project, QuestionsDir, id)); i++ {
+		id = fmt.Sprintf("%s-%d", base, i)
+	}
+	return id, filepath.Join(project, QuestionsDir, id)
+}
+
+// questionIDRE is what a question folder's name is.
+var questionIDRE = regexp.MustCompile(`^\d{8}-[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// IsQuestionID reports whether s names a question folder (20261130-slug).
+func IsQuestionID(s string) bool { return questionIDRE.MatchString(s) }
+
+// AssembleQuestionP builds P for a question: the question, then each
+// evidence file (inlined when text, listed by size and sha256 when not),
+// read beneath the project like a bug's evidence. A file outside the
+// project, a symlink leaving it, or an empty question is an input error.
+func AssembleQuestionP(project, question string, evidence []string, l Lang) (*Problem, error) {
+	question = strings.TrimSpace(NormalizeText([]byte(question)))
+	switch {
+	case question == "":
+		return nil, &InputError{Field: "question", Msg: "is empty: ask a question"}
+	case len(question) > MaxQuestionBytes:
+		return nil, &InputError{Field: "question", Msg: fmt.Sprintf("is %d bytes; a question is at most %d (put the rest in an --evidence file)", len(question), MaxQuestionBytes)}
+	}
+	reg := &Register{Project: project, Lang: l}
+	var parts []Part
+	for _, e := range evidence {
+		abs, err := filepath.Abs(e)
+		if err != nil || !strings.HasPrefix(abs, project+string(filepath.Separator)) {
+			return nil, &InputError{Path: e, Field: "--evidence", Msg: "is outside the project (" + project + "); moot never reads outside the project"}
+		}
+		p, err := readPart(reg, abs, PartEvidence)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, p)
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "### %s\n\n%s\n\n", l.pick("Pergunta", "Question"), question)
+	if len(parts) > 0 {
+		pseudo := &Bug{ID: l.pick("Evidências", "Evidence"), Title: fmt.Sprint(len(parts))}
+		body := renderP(pseudo, l, parts)
+		_, rest, _ := strings.Cut(body, "\n\n") // renderP's title line is the bug's; the question is the title here
+		w.WriteString(rest)
+	}
+	text := strings.TrimRight(w.String(), "\n") + "\n"
+	sum := sha256.Sum256([]byte(text))
+	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:])}, nil
+}
+
+// QuestionDirs lists the question folders under the project, oldest
+// first (their names start with the date).
+func QuestionDirs(project string) ([]string, error) {
+	root := filepath.Join(project, QuestionsDir)
+	ents, err := os.ReadDir(root)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &InputError{Path: root, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Type()&os.ModeSymlink == 0 {
+			out = append(out, filepath.Join(root, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// QuestionBug is the listing's stand-in for a question: its ID is the
+// folder's name, its title the frozen question (first line), its folder
+// the question's. Questions are never restricted: they carry no
+// visibility of their own.
+func QuestionBug(project, dir string, d *Debate) *Bug {
+	b := &Bug{Register: &Register{Project: project}, Dir: dir, ID: filepath.Base(dir), Visibility: VisibilityNormal, Partial: true}
+	if d != nil && d.Problem != nil {
+		q := d.Problem.Question
+		if first, _, _ := strings.Cut(q, "\n"); first != "" {
+			q = first
+		}
+		b.Title = q
+	}
+	return b
+}
+
+// IndexQuestion reads what a listing shows of one question folder: the
+// same summary as a bug's, with Kind question.
+func IndexQuestion(project, dir string, fallback Lang) (*Summary, error) {
+	d, err := ReadDebate(dir, fallback)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{Bug: QuestionBug(project, dir, d), State: d.State, Kind: KindQuestion}
+	if d.State == StateNoDebate {
+		return s, nil
+	}
+	s.Count = 1
+	s.Debates = []*Debate{d}
+	s.Problems = d.Problems
+	s.fromLatest(d)
+	s.fromFiles(d)
+	if f := d.Final; f != nil && f.TotalCostRecorded && f.TotalCostUSD > 0 {
+		s.Tokens, s.CostUSD = f.TotalTokens, f.TotalCostUSD
+	}
+	return s, nil
+}
+
+// FindQuestion finds the question a TARGET names under the project: its
+// ID (the folder's name) or its folder's path; "" when none.
+func FindQuestion(project, cwd, arg string) string {
+	if IsQuestionID(arg) {
+		if dir := filepath.Join(project, QuestionsDir, arg); isRealDir(dir) {
+			return dir
+		}
+	}
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	p = filepath.Clean(p)
+	if filepath.Dir(p) == filepath.Join(project, QuestionsDir) && isRealDir(p) {
+		return p
+	}
+	return ""
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/internal/whoami"
+)
+
+const decideLong = `Record the human decision a result is waiting for: approve, decline or
+revise (revise needs --note saying what to revise). It writes decisao.md
+beside the final answer — the choice, the note, who (git's user.name and
+user.email, else $USER) and when (UTC) — and logs a decision event in the
+debate's event log. It makes no model call.
+
+What waits for a human decision today: a debate in spec mode, whose final
+answer recommends a verdict (decision: pending in its front matter; moot
+list --json says "decision": "pending"). moot never records a decision on
+its own.
+
+A result that waits for nothing (no final answer, no pending decision, or
+one already recorded) is exit 2, writing nothing; so is a closed bug
+(DONE.md) or a debate another moot process is writing.`
+
+func newDecideCmd(e *env) *cobra.Command {
+	var note string
+	cmd := &cobra.Command{
+		Use:   "decide TARGET approve|decline|revise [--note TEXT]",
+		Short: "Record the human decision a result is waiting for",
+		Long:  decideLong,
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			choice, err := bugfolder.ParseChoice(args[1])
+			if err != nil {
+				return usageErr("%v; nothing was written", err)
+			}
+			if choice.NeedsNote() && strings.TrimSpace(note) == "" {
+				return usageErr("revise needs --note TEXT saying what to revise; nothing was written")
+			}
+			t, err := resolveTarget(e, args[0])
+			if err != nil {
+				return err
+			}
+			by := whoami.Name(context.Background(), t.reg.Project, e.getenv)
+			p, err := engine.Decide(engine.HumanDecision{Root: t.root, Dir: t.dir, Lang: t.reg.Lang, BugID: t.bugID, QuestionID: t.questionID,
+				Choice: choice, Note: note, By: by, Command: "moot decide " + t.id})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "%s: %s, decided by %s; recorded in %s\n", t.id, choice, by, t.reg.Rel(p))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&note, "note", "", "the decision's note (required with revise)")
+	return cmd
+}
+
+// target is what a TARGET argument names: a bug's latest debate (or a
+// question's folder), with the folder that holds it.
+type target struct {
+	reg *bugfolder.Register
+	// id is the bug's or question's ID; bugID or questionID says which.
+	id, bugID, questionID string
+	// root holds the debate folder dir.
+	root, dir string
+}
+
+// resolveTarget finds the debate a TARGET names: a question (its ID or
+// folder) under the project's .moot/debates/, else a bug.
+func resolveTarget(e *env, arg string) (*target, error) {
+	if t := questionTarget(e, arg); t != nil {
+		return t, nil
+	}
+	reg, bug, err := resolveBug(e, arg)
+	if err != nil {
+		return nil, err
+	}
+	return &target{reg: reg, id: bug.ID, bugID: bug.ID, root: bug.Dir, dir: filepath.Join(bug.Dir, bugfolder.DebateDir)}, nil
+}
+
+// printDecisionHint says, after a run that wrote its final answer, which
+// `moot decide` the result waits for (exit 0 all the same: CLI.md).
+func printDecisionHint(e *env, reg *bugfolder.Register, dir string) {
+	if dir == "" {
+		return
+	}
+	d, err := bugfolder.ReadDebate(dir, reg.Lang)
+	if err != nil || !d.AwaitsDecision() {
+		return
+	}
+	fmt.Fprintf(e.stderr, "%s waits for a human decision%s: moot decide %s approve|decline|revise [--note TEXT]\n",
+		reg.Rel(d.Final.Path), verdictNote(d.Final.RecommendedVerdict), shellQuote(subjectID(d)))
+}
+
+// verdictNote names a recommended verdict in a hint (" (recommended
+// verdict: spec-gap)"), or nothing.
+func verdictNote(v string) string {
+	if v == "" {
+		return ""
+	}
+	return " (recommended verdict: " + termsafeLine(v) + ")"
+}
+
+// subjectID is the ID a debate's problema.md records for its subject (a
+// question's, else a bug's), else the folder's: a question's own name, or
+// the name of the bug folder that holds debate/.
+func subjectID(d *bugfolder.Debate) string {
+	switch {
+	case d.Problem != nil && d.Problem.QuestionID != "":
+		return d.Problem.QuestionID
+	case d.Problem != nil && d.Problem.BugID != "":
+		return d.Problem.BugID
+	case bugfolder.IsQuestionID(filepath.Base(d.Dir)):
+		return filepath.Base(d.Dir)
+	}
+	return filepath.Base(filepath.Dir(d.Dir))
+}
+
+// decisionText is how show and list describe a debate's human decision.
+func decisionText(d *bugfolder.Debate) string {
+	switch st := d.DecisionState(); {
+	case d.Decision != nil:
+		s := fmt.Sprintf("%s, by %s at %s", d.Decision.Choice, termsafeLine(d.Decision.By), d.Decision.At.UTC().Format("2006-01-02 15:04:05 UTC"))
+		if n := strings.TrimSpace(d.Decision.Note); n != "" {
+			s += " — " + termsafeLine(n)
+		}
+		return s
+	case st == bugfolder.DecisionPending:
+		return fmt.Sprintf("pending%s: `moot decide %s approve|decline|revise [--note TEXT]`", verdictNote(d.Final.RecommendedVerdict), shellQuote(subjectID(d)))
+	default:
+		return st
+	}
+}
+
+// termsafeLine folds untrusted text to one safe line.
+func termsafeLine(s string) string { return termsafe.Line(strings.Join(strings.Fields(s), " ")) }

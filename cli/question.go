@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"path/filepath"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// questionTarget is the question a TARGET names (its ID or its folder
+// under the project's .moot/debates/), or nil.
+func questionTarget(e *env, arg string) *target {
+	project := bugfolder.ProjectRoot(e.cwd)
+	dir := bugfolder.FindQuestion(project, e.cwd, arg)
+	if dir == "" {
+		return nil
+	}
+	id := filepath.Base(dir)
+	return &target{reg: projectRegister(e, project), id: id, questionID: id, root: filepath.Dir(dir), dir: dir}
+}
+
+// projectRegister is the register above the working folder, or, in a
+// project without one, a stand-in rooted at the project (questions only;
+// English headings unless a debate's files say otherwise).
+func projectRegister(e *env, project string) *bugfolder.Register {
+	if reg, err := bugfolder.FindRoot(e.cwd); err == nil {
+		return reg
+	}
+	return &bugfolder.Register{Project: project, Lang: bugfolder.EN}
+}
+
+// showSubject reads what moot show prints: a question's debate, or a
+// bug's debates (oldest first).
+func showSubject(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, []*bugfolder.Debate, error) {
+	if t := questionTarget(e, arg); t != nil {
+		d, err := bugfolder.ReadDebate(t.dir, t.reg.Lang)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		var ds []*bugfolder.Debate
+		if d.State != bugfolder.StateNoDebate {
+			ds = append(ds, d)
+		}
+		return t.reg, bugfolder.QuestionBug(t.reg.Project, t.dir, d), ds, nil
+	}
+	reg, bug, err := resolveBug(e, arg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ds, err := bugfolder.ReadDebates(bug)
+	return reg, bug, ds, err
+}
+
+// protocolName is the protocol a debate's problema.md names, "debate"
+// when it names none (every debate before the protocols work).
+func protocolName(d *bugfolder.Debate) string {
+	if d != nil && d.Problem != nil {
+		if n := bugfolder.Lookup(d.Problem.Meta, "protocol"); n != nil && n.Value != "" {
+			return n.Value
+		}
+	}
+	return "debate"
+}
+
+// questionEntries lists the project's questions for moot list, with the
+// errors of those that cannot be read.
+func questionEntries(reg *bugfolder.Register) ([]listEntry, []error) {
+	dirs, err := bugfolder.QuestionDirs(reg.Project)
+	if err != nil {
+		return nil, []error{err}
+	}
+	var out []listEntry
+	var errs []error
+	for _, dir := range dirs {
+		s, err := bugfolder.IndexQuestion(reg.Project, dir, reg.Lang)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, s.Problems...)
+		out = append(out, toEntry(reg, s))
+	}
+	return out, errs
+}

@@ -1,0 +1,175 @@
+package lens
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/safefs"
+)
+
+// Dir is the project's lens folder, under the project root.
+const Dir = ".moot/lenses"
+
+// MaxFileBytes bounds a lens file (its front matter and text).
+const MaxFileBytes = 16 << 10
+
+// Entry is a lens given by the engines file (lenses: {name: text}).
+type Entry struct {
+	Name, Text string
+	// Where names it in messages ("moot.yaml:12").
+	Where string
+}
+
+// Catalog is the lenses a project can use: the library, the engines file's
+// and the project's .moot/lenses/*.md, the later overriding the earlier.
+type Catalog struct {
+	lenses map[string]Lens
+	// from says where each lens was read ("library", a file).
+	from map[string]string
+}
+
+// Load builds the catalog of a project (project "" reads no lens folder).
+// A bad lens file or entry is an input error naming it and its field.
+func Load(project string, config []Entry) (*Catalog, error) {
+	c := &Catalog{lenses: map[string]Lens{}, from: map[string]string{}}
+	for _, l := range Library {
+		c.lenses[l.Name], c.from[l.Name] = Lens{Name: l.Name, Text: l.Text + holdFast}, "library"
+	}
+	for _, e := range config {
+		if !ValidName(e.Name) {
+			return nil, &bugfolder.InputError{Path: e.Where, Field: "lenses." + e.Name, Msg: "a lens name is lower-case words joined by hyphens (data-integrity), at most 40 characters"}
+		}
+		if err := checkText(e.Text); err != nil {
+			return nil, &bugfolder.InputError{Path: e.Where, Field: "lenses." + e.Name, Msg: err.Error()}
+		}
+		c.lenses[e.Name], c.from[e.Name] = Lens{Name: e.Name, Text: strings.TrimSpace(e.Text)}, e.Where
+	}
+	if project == "" {
+		return c, nil
+	}
+	files, err := readDir(project)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range files {
+		c.lenses[l.lens.Name], c.from[l.lens.Name] = l.lens, l.path
+	}
+	return c, nil
+}
+
+// fileLens is a lens read from the project's folder.
+type fileLens struct {
+	lens Lens
+	path string
+}
+
+// readDir reads every *.md of the project's lens folder, beneath the
+// project and never through a symlink; a missing folder is no lens.
+func readDir(project string) ([]fileLens, error) {
+	root, err := safefs.OpenRoot(project, safefs.NoSymlinks)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", project, err)
+	}
+	defer root.Close()
+	d, err := root.Open(Dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	where := filepath.Join(project, Dir)
+	if err != nil {
+		return nil, &bugfolder.InputError{Path: where, Msg: fmt.Sprintf("cannot be read (a lens folder is a real folder inside the project): %v", err), Err: err}
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, &bugfolder.InputError{Path: where, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	sort.Strings(names)
+	var out []fileLens
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		rel := filepath.Join(Dir, name)
+		path := filepath.Join(project, rel)
+		raw, err := root.ReadFile(rel, MaxFileBytes)
+		if err != nil {
+			return nil, &bugfolder.InputError{Path: path, Msg: fmt.Sprintf("cannot be read as a lens (a regular file of at most %d bytes): %v", MaxFileBytes, err), Err: err}
+		}
+		l, err := ParseFile(path, raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fileLens{l, path})
+	}
+	return out, nil
+}
+
+// ParseFile reads a lens file: NAME.md, an optional front matter (name:,
+// which must be the file's stem; other fields are ignored) and the lens's
+// text as its body.
+func ParseFile(path string, raw []byte) (Lens, error) {
+	stem := strings.TrimSuffix(filepath.Base(path), ".md")
+	if !ValidName(stem) {
+		return Lens{}, &bugfolder.InputError{Path: path, Field: "name", Msg: "a lens file is named after its lens: lower-case words joined by hyphens (data-integrity.md), at most 40 characters"}
+	}
+	doc, err := bugfolder.ParseDocument(raw)
+	if err != nil {
+		return Lens{}, &bugfolder.InputError{Path: path, Msg: err.Error(), Err: err}
+	}
+	if n := bugfolder.Lookup(doc.Meta, "name"); n != nil && strings.TrimSpace(n.Value) != stem {
+		return Lens{}, &bugfolder.InputError{Path: path, Field: "name", Msg: fmt.Sprintf("is %q but the file is %s.md: a lens is named by its file; rename one of them", n.Value, stem)}
+	}
+	text := strings.TrimSpace(doc.Body)
+	if err := checkText(text); err != nil {
+		return Lens{}, &bugfolder.InputError{Path: path, Field: "body", Msg: err.Error()}
+	}
+	return Lens{Name: stem, Text: text}, nil
+}
+
+// Names are the catalog's lens names: the library's in order, then the
+// project's own, sorted.
+func (c *Catalog) Names() []string {
+	out := Names()
+	var own []string
+	for n := range c.lenses {
+		if !slices.Contains(out, n) {
+			own = append(own, n)
+		}
+	}
+	sort.Strings(own)
+	return append(out, own...)
+}
+
+// From says where the named lens was read ("library", a file).
+func (c *Catalog) From(name string) string { return c.from[name] }
+
+// Resolve reads one --lens argument: a lens name of the catalog, or
+// "name: text" (a lens given inline).
+func (c *Catalog) Resolve(arg string) (Lens, error) {
+	name, text, inline := strings.Cut(arg, ":")
+	name = strings.TrimSpace(name)
+	if inline {
+		if !ValidName(name) {
+			return Lens{}, fmt.Errorf("--lens %q: the name before the colon is lower-case words joined by hyphens (cfo: unit economics…)", arg)
+		}
+		text = strings.TrimSpace(text)
+		if err := checkText(text); err != nil {
+			return Lens{}, fmt.Errorf("--lens %q: the text %v", arg, err)
+		}
+		return Lens{Name: name, Text: text}, nil
+	}
+	if l, ok := c.lenses[strings.ToLower(name)]; ok {
+		return l, nil
+	}
+	return Lens{}, fmt.Errorf("--lens %q: no such lens (the library: %s; the project's own go in %s/NAME.md or the engines file's lenses:; or give \"name: text\")",
+		arg, strings.Join(Names(), ", "), Dir)
+}

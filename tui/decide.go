@@ -1,0 +1,157 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/whoami"
+)
+
+// whoIs names the person deciding (tests replace it: git is slow to start
+// on a loaded machine).
+var whoIs = whoami.Name
+
+// decidedMsg says how recording a human decision went.
+type decidedMsg struct {
+	dir    string
+	choice bugfolder.Choice
+	by     string
+	err    error
+}
+
+// awaitsDecision reports whether the debate shown ends with a result that
+// waits for a human decision nobody has recorded yet.
+func (d *debateView) awaitsDecision() bool {
+	if d == nil {
+		return false
+	}
+	if d.decision != "" {
+		return d.decision == bugfolder.DecisionPending
+	}
+	return d.final != nil && strings.EqualFold(strings.TrimSpace(d.final.Decision), bugfolder.DecisionPending)
+}
+
+// decisionLine is the final tab's line about the human decision: what
+// waits and the key that answers it, or what was decided ("" when the
+// result waits for none).
+func (m Model) decisionLine() string {
+	d := m.deb
+	switch {
+	case d.awaitsDecision():
+		v := ""
+		if d.final != nil && d.final.RecommendedVerdict != "" {
+			v = " on the recommended verdict " + clipLine(d.final.RecommendedVerdict, 40)
+		}
+		return m.st.Warning.Render("A human decision is pending"+v+": ") + m.st.Bold.Render("d") + " approve, decline or revise"
+	case d.decision != "":
+		return "decision: " + m.st.Bold.Render(d.decision) + m.st.Subtle.Render(" (decisao.md)")
+	}
+	return ""
+}
+
+// decideMenu is the form that records the human decision: the choice, then
+// a note (required to revise).
+func decideMenu(bugID string) *menu {
+	mn := &menu{kind: menuDecide, choice: string(bugfolder.ChoiceApprove)}
+	var opts []huh.Option[string]
+	for _, c := range bugfolder.Choices {
+		opts = append(opts, huh.NewOption(string(c), string(c)))
+	}
+	mn.form = newForm(huh.NewGroup(
+		huh.NewNote().Title("Record the human decision on "+noteText(bugID)).
+			Description("Written to decisao.md beside the final answer, with who and when. moot never decides on its own."),
+		huh.NewSelect[string]().Title("Decision").Options(opts...).Value(&mn.choice).Height(len(opts)+1),
+		huh.NewText().Title("Note").Description("required to revise: what should change").Value(&mn.note).Lines(3).
+			Validate(func(s string) error {
+				if bugfolder.Choice(mn.choice).NeedsNote() && strings.TrimSpace(s) == "" {
+					return fmt.Errorf("revise needs a note")
+				}
+				return nil
+			}),
+	))
+	return mn
+}
+
+// openDecide opens the decision form on the final tab.
+func (m Model) openDecide() (Model, tea.Cmd) {
+	cmd := m.openMenu(decideMenu(m.deb.bugID))
+	return m, cmd
+}
+
+// decideAnswered records the decision off the UI goroutine, through the
+// same function as moot decide.
+func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
+	m.menu = nil
+	if m.bug == nil || m.deb == nil {
+		return m, nil
+	}
+	h := engine.HumanDecision{Root: m.bug.Dir, Dir: m.deb.dir, Lang: m.deb.lang, BugID: m.bug.ID,
+		Choice: bugfolder.Choice(mn.choice), Note: mn.note, Command: "moot (TUI) decide " + m.bug.ID, Now: m.opts.Now}
+	project := ""
+	if m.opts.Register != nil {
+		project = m.opts.Register.Project
+	}
+	return m, func() tea.Msg {
+		h.By = whoIs(context.Background(), project, os.Getenv)
+		_, err := engine.Decide(h)
+		return decidedMsg{dir: h.Dir, choice: h.Choice, by: h.By, err: err}
+	}
+}
+
+// decided shows the recorded decision (or why it was refused).
+func (m Model) decided(msg decidedMsg) Model {
+	if msg.err != nil {
+		m.status, m.statusUntil = "decision not recorded: "+msg.err.Error(), m.clock().Add(8*time.Second)
+		return m
+	}
+	if m.deb != nil && m.deb.dir == msg.dir {
+		m.deb.decision = string(msg.choice)
+	}
+	m.browser.decided(msg.dir, msg.choice)
+	m.status, m.statusUntil = fmt.Sprintf("decision recorded: %s, by %s", msg.choice, msg.by), m.clock().Add(6*time.Second)
+	return m
+}
+
+// pendingDecision reports whether the row's latest result waits for a
+// human decision (the browser marks it ◆ and lists it first).
+func (r *browserRow) pendingDecision() bool {
+	return r.sum != nil && r.sum.Decision == bugfolder.DecisionPending
+}
+
+// hasPending reports whether any row waits for a human decision.
+func (b *browser) hasPending() bool {
+	return slices.ContainsFunc(b.rows, (*browserRow).pendingDecision)
+}
+
+// pendingFirst moves the visible rows that wait for a human decision to
+// the top, keeping the list's order otherwise.
+func (b *browser) pendingFirst() {
+	if !b.hasPending() {
+		return
+	}
+	slices.SortStableFunc(b.visible, func(i, j int) int {
+		return cmpBool(!b.rows[i].pendingDecision(), !b.rows[j].pendingDecision())
+	})
+}
+
+// decided updates the row whose latest debate is dir after a decision was
+// recorded, so its mark goes at once (the watcher reads it again later).
+func (b *browser) decided(dir string, c bugfolder.Choice) {
+	for _, r := range b.rows {
+		if r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Dir == dir {
+			s := *r.sum
+			s.Decision = string(c)
+			r.sum = &s
+		}
+	}
+	b.refilter()
+}

@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/whoami"
+)
+
+// q2r8 is the sample bug whose debate is done; the tests make its final
+// answer wait for a human decision, as a spec debate's does.
+const q2r8 = "_reversa_bugs/checkout/bugs/BUG-20260702-Q2R8-frete-arredondado/debate"
+
+// makePending marks the sample Q2R8's final answer as waiting for a human
+// decision.
+func makePending(t *testing.T, f *fixture) string {
+	t.Helper()
+	dir := filepath.Join(f.proj, q2r8)
+	p := filepath.Join(dir, "resposta-final.md")
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = []byte(strings.Replace(string(raw), "---\n", "---\nrecommended_verdict: spec-gap\ndecision: pending\n", 1))
+	if err := os.WriteFile(p, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// A result that waits for a human decision is marked ◆ and listed first;
+// its Final tab says so, and d opens the form that writes decisao.md
+// through the same function as moot decide. revise without a note is
+// refused by the form, nothing written.
+func TestDecideForm(t *testing.T) {
+	f := newFixture(t)
+	dir := makePending(t, f)
+	whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
+	t.Cleanup(func() { whoIs = whoami.Name })
+	m := loadBrowser(t, f, 120, 30)
+	top := m.browser.rows[m.browser.visible[0]]
+	if top.sum == nil || top.sum.Bug.ID != "BUG-20260702-Q2R8" || !strings.HasPrefix(top.marks(), "◆") {
+		t.Fatalf("the pending decision is not first and marked: %v %q", top.name(), top.marks())
+	}
+	if !strings.Contains(screenText(m, f.proj), "◆") {
+		t.Errorf("the browser shows no ◆:\n%s", screenText(m, f.proj))
+	}
+	m = keys(t, m, "g", "enter")
+	if m.deb == nil || m.tab != m.finalTab() || !strings.Contains(screenText(m, f.proj), "A human decision is pending on the recommended verdict spec-gap: d approve, decline or revise") {
+		t.Fatalf("the Final tab does not say a decision waits:\n%s", screenText(m, f.proj))
+	}
+	// revise with no note: the form stays open, nothing is written
+	m = keys(t, m, "d", "down", "down", "enter", "enter")
+	if m.menu == nil || m.menu.kind != menuDecide {
+		t.Fatalf("revise without a note closed the form (menu %+v)", m.menu)
+	}
+	if _, err := os.Stat(filepath.Join(dir, bugfolder.DecisionFile)); err == nil {
+		t.Fatal("revise without a note wrote decisao.md")
+	}
+	m = keys(t, m, "n", "o", "t", "e", "enter")
+	if m.menu != nil {
+		t.Fatalf("the form is still open after the note: %s", screenText(m, f.proj))
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, bugfolder.DecisionFile))
+	if err != nil {
+		t.Fatalf("no decisao.md: %v (status %q)", err, m.status)
+	}
+	dec, err := bugfolder.ParseDecision("decisao.md", raw)
+	if err != nil || dec.Choice != bugfolder.ChoiceRevise || dec.Note != "note" || !dec.At.Equal(fixedNow) || dec.By != "Ana <ana@example.org>" {
+		t.Fatalf("decisao.md: %+v %v", dec, err)
+	}
+	if m.deb.awaitsDecision() || !strings.Contains(screenText(m, f.proj), "decision: revise") || !strings.Contains(m.status, "decision recorded: revise") {
+		t.Errorf("after deciding, the Final tab:\n%s\nstatus %q", screenText(m, f.proj), m.status)
+	}
+	m = keys(t, m, "d")
+	if m.menu != nil {
+		t.Error("d opens the form again on a decided result")
+	}
+	m = keys(t, m, "q")
+	if m.screen != scrBrowser || m.browser.hasPending() {
+		t.Errorf("back in the browser the row still waits (screen %v)", m.screen)
+	}
+}
