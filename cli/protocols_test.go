@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// TestProtocolFlag: --protocol debate plans seed 000's debate; a protocol
+// moot does not run is a usage error (exit 2) naming the ones it runs,
+// with nothing written; --help says which protocols there are.
+func TestProtocolFlag(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	before := testutil.Fingerprint(t, proj)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"plan", "7", "--protocol", "debate", "--mode", "repair"}, 0, "3×(2+1) + 0×2 + 1 = 10 calls"},
+		{[]string{"plan", "7", "--protocol", "council", "--mode", "repair"}, 2, `--protocol "council": moot runs debate`},
+		{[]string{"run", "7", "--protocol", "tradeoff", "--mode", "repair", "--yes", "--headless"}, 2, `--protocol "tradeoff": moot runs debate`},
+		{[]string{"help", "run"}, 0, "--protocol string"},
+	}
+	for _, c := range cases {
+		code, out, errOut := moot(t, proj, c.args...)
+		if code != c.code || !strings.Contains(out+errOut, c.want) {
+			t.Errorf("%v: exit %d, want %d and %q\n%s%s", c.args, code, c.code, c.want, out, errOut)
+		}
+	}
+	if testutil.Fingerprint(t, proj) != before {
+		t.Error("a refused protocol wrote something")
+	}
+}
+
+// TestResumeRefusesAProtocolItDoesNotRun: a debate whose problema.md names
+// a protocol this moot does not run is refused with exit 2 naming the
+// file and the field, and nothing is written.
+func TestResumeRefusesAProtocolItDoesNotRun(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	if code, _, errOut := moot(t, proj, "run", "7", "--mode", "diagnosis", "--yes", "--headless", "-r", "0", "--on-judge-failure", "cancel"); code != 0 && code != 3 {
+		t.Fatalf("run: exit %d %s", code, errOut)
+	}
+	// an unfinished debate of another protocol: problema.md names it
+	dir := filepath.Join(proj, a7k3, "debate")
+	os.Remove(filepath.Join(dir, "resposta-final.md"))
+	p := filepath.Join(dir, "problema.md")
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(raw), "---\n", "---\nprotocol: council\n", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := testutil.Fingerprint(t, proj)
+	code, _, errOut := moot(t, proj, "resume", "7", "--yes", "--headless")
+	if code != 2 || !strings.Contains(errOut, "problema.md: protocol") || !strings.Contains(errOut, `"council" is not a protocol this moot runs (debate)`) {
+		t.Errorf("resume: exit %d %s", code, errOut)
+	}
+	if testutil.Fingerprint(t, proj) != before {
+		t.Error("a refused resume wrote something")
+	}
+}
