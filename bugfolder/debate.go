@@ -130,7 +130,10 @@ func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
 type ProblemFile struct {
 	Path            string
 	ProtocolVersion int
-	BugID           string
+	// Protocol is the protocol field as written ("" for every debate of
+	// seed 000: see ProtocolName).
+	Protocol string
+	BugID    string
 	// QuestionID and Question are a question's ID and text ("" for a bug).
 	QuestionID, Question string
 	Mode                 Mode
@@ -245,6 +248,7 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	p.Timeouts = stringMap(m, "timeout")
 	p.PSHA256 = scalar(m, "p_sha256")
 	p.CreatedAt = timeField(m, "created_at")
+	p.Protocol = strings.TrimSpace(scalar(m, "protocol"))
 
 	pre, secs := ParseSections(doc.Body)
 	// hand-written settings as a bullet list
@@ -520,6 +524,20 @@ func (r *Round) File(id string) *DebaterFile {
 		}
 	}
 	return nil
+}
+
+// DefaultProtocol is the protocol of a problema.md that names none: seed
+// 000's debate, which every debate written before moot ran other
+// protocols is (and which still names none, so its files are unchanged).
+const DefaultProtocol = "debate"
+
+// ProtocolName is the protocol the debate runs: its protocol field, else
+// DefaultProtocol.
+func (p *ProblemFile) ProtocolName() string {
+	if p.Protocol == "" {
+		return DefaultProtocol
+	}
+	return p.Protocol
 }
 
 // Debate is one debate folder, read in full.

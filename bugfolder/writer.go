@@ -167,8 +167,11 @@ func (w *Writer) writeFile(rel string, data []byte, perm os.FileMode, durable bo
 
 // ProblemMeta is problema.md's front matter, in the order it is written.
 type ProblemMeta struct {
-	ProtocolVersion int    `yaml:"protocol_version"`
-	BugID           string `yaml:"bug_id,omitempty"`
+	ProtocolVersion int `yaml:"protocol_version"`
+	// Protocol names the protocol; empty (and left out) for
+	// DefaultProtocol, so a debate's problema.md reads as it always has.
+	Protocol string `yaml:"protocol,omitempty"`
+	BugID    string `yaml:"bug_id,omitempty"`
 	// QuestionID and Question name a question's debate (no bug_id then).
 	QuestionID string     `yaml:"question_id,omitempty"`
 	Question   string     `yaml:"question,omitempty"`

@@ -36,14 +36,11 @@ func pickProtocol(name string) (engine.Protocol, error) {
 // (every debate moot wrote so far, and every hand-run one).
 func protocolOf(d *bugfolder.Debate) (engine.Protocol, error) {
 	if d.Problem == nil {
-		return protocols[debate.Name], nil
+		return protocols[bugfolder.DefaultProtocol], nil
 	}
-	n := bugfolder.Lookup(d.Problem.Meta, "protocol")
-	if n == nil || strings.TrimSpace(n.Value) == "" {
-		return protocols[debate.Name], nil
-	}
-	if p, ok := protocols[strings.TrimSpace(n.Value)]; ok {
+	name := d.Problem.ProtocolName()
+	if p, ok := protocols[name]; ok {
 		return p, nil
 	}
-	return nil, &bugfolder.InputError{Path: d.Problem.Path, Field: "protocol", Msg: fmt.Sprintf("%q is not a protocol this moot runs (%s): resume it with a moot that runs it", n.Value, protocolNames())}
+	return nil, &bugfolder.InputError{Path: d.Problem.Path, Field: "protocol", Msg: fmt.Sprintf("%q is not a protocol this moot runs (%s): resume it with a moot that runs it", name, protocolNames())}
 }

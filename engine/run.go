@@ -461,7 +461,7 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 		tnode = bugfolder.OrderedMap(timeouts)
 	}
 	meta := bugfolder.ProblemMeta{
-		ProtocolVersion: bugfolder.ProtocolVersion, BugID: r.bug.ID, Mode: r.mode, N: r.n, R: r.r,
+		ProtocolVersion: bugfolder.ProtocolVersion, Protocol: recordedProtocol(r.proto), BugID: r.bug.ID, Mode: r.mode, N: r.n, R: r.r,
 		Solvers: bugfolder.OrderedMap(solvers), Critics: bugfolder.OrderedMap(critics), Judge: r.judgeEngine,
 		Lenses:  bugfolder.LensesNode(r.solvers, r.lensOf),
 		Engines: r.identityNode(),
@@ -470,6 +470,15 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 		CreatedAt: bugfolder.Timestamp(r.now()), MootVersion: r.opts.Version,
 	}
 	return bugfolder.RenderProblem(r.lang, meta, r.rubric, s.Problem.Text)
+}
+
+// recordedProtocol is the protocol field problema.md gets: the protocol's
+// name, left out for the default protocol (a debate's file is unchanged).
+func recordedProtocol(p Protocol) string {
+	if p.Name() == bugfolder.DefaultProtocol {
+		return ""
+	}
+	return p.Name()
 }
 
 // identityNode records what each engine of the debate is (kind, model,
@@ -704,6 +713,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	pf := d.Problem
 	if pf.Mode == "" || pf.N < 1 || len(pf.Solvers) == 0 {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: "lacks mode, n or solvers: moot cannot resume a debate whose setup it cannot read"}
+	}
+	if name := pf.ProtocolName(); name != opts.Protocol.Name() {
+		return nil, &bugfolder.InputError{Path: pf.Path, Field: "protocol", Msg: fmt.Sprintf("this debate runs protocol %s, and the resume was asked to run %s: a debate's protocol never changes", name, opts.Protocol.Name())}
 	}
 	if err := CheckSize(pf.N, pf.R, len(pf.Critics)); err != nil {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: err.Error() + "; this setup was not written by moot"}

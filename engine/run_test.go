@@ -716,3 +716,53 @@ func TestStopRuleIsTheProtocols(t *testing.T) {
 		t.Errorf("%d calls, want 3 solvers in round 0 and the judge", calls)
 	}
 }
+
+// renamed is the debate under another name: a second protocol.
+type renamed struct{ debate.Protocol }
+
+func (renamed) Name() string { return "debate-bis" }
+
+// TestTheProtocolIsLocked: problema.md names a protocol other than the
+// default (a debate's names none, as it always has), and a resume asked
+// to run another protocol is refused (exit 2) before anything is written.
+func TestTheProtocolIsLocked(t *testing.T) {
+	f := newFixture(t, "7")
+	if _, err := Start(context.Background(), f.setup(2, 0), f.opts(&sup{})); err != nil {
+		t.Fatal(err)
+	}
+	if d := f.debate(t); d.Problem.Protocol != "" || d.Problem.ProtocolName() != "debate" {
+		t.Errorf("a debate's problema.md names protocol %q", d.Problem.Protocol)
+	}
+	g := newFixture(t, "7")
+	s := g.setup(2, 1)
+	s.Protocol = renamed{}
+	opts := g.opts(&sup{})
+	opts.Supervisor = &Policies{OnJudgeFailure: "cancel"}
+	g.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Role == string(bugfolder.RoleJudge) {
+			return failed(bugfolder.StatusError)
+		}
+		return nil
+	}
+	res, err := Start(context.Background(), s, opts)
+	if err != nil || res.Outcome != OutcomeCancelled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	d := g.debate(t)
+	if d.Problem.ProtocolName() != "debate-bis" {
+		t.Fatalf("problema.md names protocol %q", d.Problem.Protocol)
+	}
+	before := testutil.Fingerprint(t, g.bug.Dir)
+	_, err = Resume(context.Background(), g.bug, g.opts(&sup{}))
+	if !bugfolder.IsInputError(err) || !strings.Contains(err.Error(), "runs protocol debate-bis, and the resume was asked to run debate") {
+		t.Errorf("resume with another protocol: %v", err)
+	}
+	if testutil.Fingerprint(t, g.bug.Dir) != before {
+		t.Error("a refused resume wrote something")
+	}
+	opts = g.opts(&sup{judge: []JudgeDecision{{Choice: JudgeHuman, Winner: "A", By: "human"}}})
+	opts.Protocol = renamed{}
+	if res, err := Resume(context.Background(), g.bug, opts); err != nil || res.Outcome != OutcomeDone {
+		t.Errorf("resume with its own protocol: %v %+v", err, res)
+	}
+}

@@ -19,8 +19,9 @@ import (
 	"github.com/reversa/moot/engine"
 )
 
-// Name is the protocol's name, as --protocol takes it.
-const Name = "debate"
+// Name is the protocol's name, as --protocol takes it. It is the default
+// protocol: a problema.md that names none ran this one.
+const Name = bugfolder.DefaultProtocol
 
 // Expected answer sizes, in tokens, used by the estimate when an engine
 // does not cap its output lower.
