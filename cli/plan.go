@@ -69,11 +69,13 @@ the largest rubric.`,
 // (cached) probe of its engines: a refusal for each that failed, and its
 // warnings.
 func probedPlan(reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup) (*engine.Plan, error) {
-	p, err := bugfolder.AssembleP(bug)
-	if err != nil {
-		return nil, err
+	if s.Problem == nil { // a protocol's setup may have made P already (tradeoff's packet)
+		p, err := bugfolder.AssembleP(bug)
+		if err != nil {
+			return nil, err
+		}
+		s.Problem = p
 	}
-	s.Problem = p
 	plan, err := engine.NewPlan(s, cfg)
 	if err != nil {
 		return nil, err

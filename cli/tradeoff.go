@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/tradeoff"
+)
+
+// maxOptionBytes bounds an option's statement: a testable sentence, not a
+// document (evidence goes in the bug or an --evidence file).
+const maxOptionBytes = 2000
+
+// tradeoffFlags checks tradeoff's own flags and sets its panel: two
+// reviewers (A and B, each option its lens) and, unless -r was given, the
+// default cap of one rebuttal round. A missing option is exit 2 naming it.
+func (f *setupFlags) tradeoffFlags(cmd *cobra.Command, s *engine.Setup) error {
+	for _, o := range []struct{ flag, val string }{{"--option-a", f.optionA}, {"--option-b", f.optionB}} {
+		switch v := strings.TrimSpace(o.val); {
+		case v == "":
+			return usageErr("%s is required by --protocol tradeoff: give the option as a testable statement; nothing was written", o.flag)
+		case len(v) > maxOptionBytes:
+			return usageErr("%s is %d bytes; an option is one testable statement of at most %d (put evidence in the bug or an --evidence file)", o.flag, len(v), maxOptionBytes)
+		}
+	}
+	if len(f.lenses) > 0 {
+		return usageErr("--lens does not apply to tradeoff: each reviewer's lens is its option (A or B)")
+	}
+	if len(f.critics) > 0 {
+		return usageErr("--critic does not apply to tradeoff: it has two reviewers and a synthesizer")
+	}
+	if cmd.Flags().Changed("n") && f.n != 2 {
+		return usageErr("-n %d: tradeoff has exactly 2 reviewers, one per option", f.n)
+	}
+	f.n, s.N = 2, 2
+	if !cmd.Flags().Changed("r") {
+		f.r = tradeoff.DefaultRounds
+	}
+	s.R = f.r
+	s.Lenses = []bugfolder.Lens{{Name: "A", Text: strings.TrimSpace(f.optionA)}, {Name: "B", Text: strings.TrimSpace(f.optionB)}}
+	return nil
+}
+
+// criteriaList splits --criteria into criteria (lines or ';'), or the
+// fallback when none is given.
+func criteriaList(text string, fallback []string) []string {
+	var out []string
+	for _, c := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' }) {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return fallback
+	}
+	return out
+}
+
+// tradeoffPacket assembles the bug's P and wraps it in the evidence
+// packet, which problema.md then freezes.
+func (f *setupFlags) tradeoffPacket(s *engine.Setup, bug *bugfolder.Bug) error {
+	p, err := bugfolder.AssembleP(bug)
+	if err != nil {
+		return err
+	}
+	mode := s.Mode
+	if mode == "" {
+		mode = bugfolder.Repair
+	}
+	s.Problem = tradeoff.Packet{Lang: s.Lang, Decision: bug.ID + " — " + bug.Title, A: s.Lenses[0].Text, B: s.Lenses[1].Text,
+		Criteria: criteriaList(f.criteria, bugfolder.Rubric(mode, s.Lang)), Evidence: p}.Problem()
+	return nil
+}
