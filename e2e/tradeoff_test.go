@@ -1,0 +1,144 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// tradeoffArgs runs seed 002 on bug num headless, with both options.
+func tradeoffArgs(num string, extra ...string) []string {
+	args := []string{"run", num, "--protocol", "tradeoff", "--mode", "repair", "--yes", "--headless",
+		"--option-a", "Deduplicate the discount in applyDiscount", "--option-b", "Make checkout idempotent per order id"}
+	return append(args, extra...)
+}
+
+// A tradeoff on a bug runs two reviewers (A and B) in round 0 and the
+// default single rebuttal round, then the synthesizer: 2×(1+1)+1 calls;
+// problema.md names the protocol and freezes both options; the final
+// answer has the synthesizer's sections and waits for a human decision,
+// which moot decide records. A failed reviewer, with the quorum menu
+// answered continue, is recorded missing and named to the synthesizer,
+// and the result still waits for the human.
+func TestTradeoffOnABug(t *testing.T) {
+	for _, tc := range []struct {
+		name, plan string
+		extra      []string
+		calls      int
+		missing    string
+	}{
+		{name: "happy path", calls: 5},
+		{name: "failed reviewer", plan: "agente-2@0=fail", extra: []string{"--on-quorum-loss", "continue"}, calls: 4, missing: "B"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			p.Plan = tc.plan
+			run := p.moot(tradeoffArgs("7", tc.extra...)...).mustExit(t, 0)
+			if !strings.Contains(run.stderr+run.stdout, "2×(1+1) + 1 = 5 calls (rebuttal cap: 1 round(s))") {
+				t.Errorf("the formula and rebuttal cap are not stated:\n%s%s", run.stdout, run.stderr)
+			}
+			prob := readFile(t, filepath.Join(p.debate(), "problema.md"))
+			for _, want := range []string{"protocol: tradeoff", "name: A", "text: Deduplicate the discount in applyDiscount", "name: B", "### Opção A", "### Critérios", "Dono da decisão"} {
+				if !strings.Contains(prob, want) {
+					t.Errorf("problema.md lacks %q", want)
+				}
+			}
+			log := readFile(t, p.log)
+			if n := strings.Count(log, "start "); n != tc.calls {
+				t.Errorf("%d calls, want %d\n%s", n, tc.calls, log)
+			}
+			if !strings.Contains(log, "start reviewer agente-1 0") || !strings.Contains(log, "start synthesizer juiz 1") {
+				t.Errorf("roles are not reviewer and synthesizer:\n%s", log)
+			}
+			final := readFile(t, filepath.Join(p.debate(), "resposta-final.md"))
+			for _, want := range []string{"decision: pending", "## Fatos acordados", "## Saídas ausentes ou falhas", "## Decisão humana pendente", "> Opção A (agente-1)"} {
+				if !strings.Contains(final, want) {
+					t.Errorf("resposta-final.md lacks %q:\n%s", want, final)
+				}
+			}
+			synth := p.prompt(1, "juiz", 1)
+			if strings.Contains(synth, "zeta") {
+				t.Error("the synthesizer's prompt names an engine")
+			}
+			if tc.missing != "" {
+				if !strings.Contains(synth, "REVISOR DA OPÇÃO "+tc.missing+": AUSENTE — sem resposta válida (status: error)") {
+					t.Errorf("the synthesizer is not told side %s failed:\n%s", tc.missing, synth)
+				}
+				if !strings.Contains(final, "MISSING") && !strings.Contains(final, "AUSENTE") {
+					t.Errorf("the final answer does not record the missing side:\n%s", final)
+				}
+				if p.starts("agente-2", 1) != 0 {
+					t.Error("the failed side was called again in the rebuttal round (a silent retry)")
+				}
+			}
+			p.moot("decide", "7", "approve").mustExit(t, 0)
+			if _, err := os.Stat(filepath.Join(p.debate(), "decisao.md")); err != nil {
+				t.Errorf("moot decide wrote no decisao.md: %v", err)
+			}
+		})
+	}
+}
+
+// Refused before anything is written (exit 2): a missing option (named),
+// -n other than 2, and a restricted bug with an external engine in any
+// of tradeoff's roles (reviewers, synthesizer).
+func TestTradeoffRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no option B", []string{"run", "7", "--protocol", "tradeoff", "--mode", "repair", "--yes", "--headless", "--option-a", "x"}, "--option-b is required"},
+		{"no option A", []string{"run", "7", "--protocol", "tradeoff", "--mode", "repair", "--yes", "--headless", "--option-b", "x"}, "--option-a is required"},
+		{"three reviewers", tradeoffArgs("7", "-n", "3"), "exactly 2 reviewers"},
+		{"external reviewers on a restricted bug", tradeoffArgs("8", "--solver", "ext"), "restricted"},
+		{"external synthesizer on a restricted bug", tradeoffArgs("8", "--synthesizer", "ext"), "restricted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			before := testutil.Fingerprint(t, filepath.Join(p.dir, "_reversa_bugs"))
+			r := p.moot(tc.args...).mustExit(t, 2)
+			if !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("stderr lacks %q:\n%s", tc.want, r.stderr)
+			}
+			if testutil.Fingerprint(t, filepath.Join(p.dir, "_reversa_bugs")) != before {
+				t.Error("a refused tradeoff wrote something")
+			}
+			if _, err := os.Stat(p.log); err == nil {
+				t.Error("a refused tradeoff called an engine")
+			}
+		})
+	}
+}
+
+// A synthesizer that fails goes through the judge-failure menu: headless
+// --on-judge-failure cancel stops with exit 3, the failed attempt kept,
+// and a resume with retry finishes with the decision still pending.
+func TestTradeoffSynthesizerFailure(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "synthesizer#1=invalid"
+	p.moot(tradeoffArgs("7", "--on-judge-failure", "cancel")...).mustExit(t, 3)
+	if _, err := os.Stat(filepath.Join(p.debate(), "resposta-final.md")); err == nil {
+		t.Fatal("a failed synthesizer wrote a final answer")
+	}
+	p.moot("resume", "7", "--yes", "--headless", "--on-judge-failure", "retry").mustExit(t, 0)
+	final := readFile(t, filepath.Join(p.debate(), "resposta-final.md"))
+	if !strings.Contains(final, "decision: pending") || !strings.Contains(final, "attempt: 2") {
+		t.Errorf("after the retry:\n%s", final)
+	}
+	if p.starts("agente-1", 0) != 1 || p.starts("agente-1", 1) != 1 {
+		t.Error("resume repeated a finished reviewer call")
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
