@@ -29,7 +29,7 @@ type Packet struct {
 func (k Packet) Problem() *bugfolder.Problem {
 	l := k.Lang
 	var w strings.Builder
-	fmt.Fprintf(&w, t(l, "## Pacote de evidências (tradeoff)\n\n### Decisão\n\n%s\n\n", "## Evidence packet (tradeoff)\n\n### Decision\n\n%s\n\n"), strings.TrimSpace(k.Decision))
+	fmt.Fprintf(&w, t(l, "### Pacote de evidências (tradeoff)\n\n### Decisão\n\n%s\n\n", "### Evidence packet (tradeoff)\n\n### Decision\n\n%s\n\n"), strings.TrimSpace(k.Decision))
 	w.WriteString(t(l, "Dono da decisão: o humano que a registra com `moot decide` (aprovar, recusar ou revisar). Nada é decidido, implementado ou alterado antes disso.\n\n",
 		"Owner of the decision: the human who records it with `moot decide` (approve, decline or revise). Nothing is decided, implemented or changed before that.\n\n"))
 	fmt.Fprintf(&w, t(l, "### Opção A\n\n%s\n\n### Opção B\n\n%s\n\n", "### Option A\n\n%s\n\n### Option B\n\n%s\n\n"), oneLine(k.A), oneLine(k.B))
