@@ -167,6 +167,8 @@ type setupFlags struct {
 	lenses   []string
 	// tradeoff's options, criteria and synthesizer
 	optionA, optionB, criteria, synthesizer string
+	// evidence are a question's --evidence files (ask)
+	evidence []string
 }
 
 func (f *setupFlags) register(cmd *cobra.Command) {
@@ -192,6 +194,9 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 // builds the locked input of a debate. requireMode is set for a real run.
 func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, requireMode bool) (engine.Setup, error) {
 	s := engine.Setup{Bug: bug, Lang: reg.Lang, N: f.n, R: f.r, Timeout: f.timeout}
+	if bug.IsQuestion {
+		s.Question = bug.Title
+	}
 	p, err := pickProtocol(f.protocol)
 	if err != nil {
 		return s, err

@@ -244,7 +244,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				}
 				pol.Winner = w
 			}
-			reg, bug, err := resolveBug(e, args[0])
+			reg, bug, err := resolveSubject(e, args[0])
 			if err != nil {
 				return err
 			}
@@ -255,7 +255,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 				return err
 			}
-			d, err := bugfolder.ReadDebate(filepath.Join(bug.Dir, bugfolder.DebateDir), reg.Lang)
+			d, err := bugfolder.ReadDebate(bug.DebateFolder(), reg.Lang)
 			if err != nil {
 				return err
 			}
@@ -283,7 +283,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err != nil {
 				return err
 			}
-			headless := rf.isHeadless(e)
+			headless := rf.isHeadless(e) || bug.IsQuestion // the TUI resumes bugs; a question resumes headless
 			if !headless {
 				return resumeTUI(e, reg, bug, cfg, pol, proto)
 			}

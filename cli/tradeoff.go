@@ -61,7 +61,20 @@ func criteriaList(text string, fallback []string) []string {
 
 // tradeoffPacket assembles the bug's P and wraps it in the evidence
 // packet, which problema.md then freezes.
+//
+// On a question the shared evidence is the question and its --evidence
+// files, and the default criteria are tradeoff's own (a question has no
+// mode, so no mode's rubric).
 func (f *setupFlags) tradeoffPacket(s *engine.Setup, bug *bugfolder.Bug) error {
+	if bug.IsQuestion {
+		p, err := bugfolder.AssembleQuestionP(bug.Register.Project, s.Question, f.evidence, s.Lang)
+		if err != nil {
+			return err
+		}
+		s.Problem = tradeoff.Packet{Lang: s.Lang, Decision: s.Question, A: s.Lenses[0].Text, B: s.Lenses[1].Text,
+			Criteria: criteriaList(f.criteria, tradeoff.QuestionCriteria(s.Lang)), Evidence: p}.Problem()
+		return nil
+	}
 	p, err := bugfolder.AssembleP(bug)
 	if err != nil {
 		return err

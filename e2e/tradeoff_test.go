@@ -142,3 +142,84 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// askArgs asks the sample question with tradeoff, headless.
+func askArgs(extra ...string) []string {
+	args := []string{"ask", "Should we cache coupon lookups?", "--protocol", "tradeoff", "--yes", "--headless",
+		"--option-a", "Cache coupon lookups for 60 s", "--option-b", "Keep reading coupons from the database"}
+	return append(args, extra...)
+}
+
+// moot ask runs a tradeoff over a question into .moot/debates/<date>-<slug>/
+// (problema.md freezing the question, both options and the evidence
+// file), which list, show, transcript and decide then find by its ID; a
+// synthesizer failure cancelled headless is resumed by the question's ID
+// without repeating a finished call.
+func TestAskTradeoff(t *testing.T) {
+	p := newProject(t)
+	if err := os.WriteFile(filepath.Join(p.dir, "latency.txt"), []byte("coupon lookups take 40 ms at p99\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.Plan = "synthesizer#1=invalid"
+	p.moot(askArgs("--evidence", "latency.txt", "--on-judge-failure", "cancel")...).mustExit(t, 3)
+	dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*-should-we-cache-coupon-lookups"))
+	if len(dirs) != 1 {
+		t.Fatalf("question folders: %v", dirs)
+	}
+	id := filepath.Base(dirs[0])
+	prob := readFile(t, filepath.Join(dirs[0], "problema.md"))
+	for _, want := range []string{"protocol: tradeoff", "question_id: " + id, "question: Should we cache coupon lookups?", "text: Cache coupon lookups for 60 s", "coupon lookups take 40 ms at p99", "`latency.txt`"} {
+		if !strings.Contains(prob, want) {
+			t.Errorf("problema.md lacks %q:\n%s", want, prob)
+		}
+	}
+	p.moot("resume", id, "--yes", "--headless", "--on-judge-failure", "retry").mustExit(t, 0)
+	if p.starts("agente-1", 0) != 1 || p.starts("agente-2", 1) != 1 {
+		t.Error("resume repeated a finished reviewer call")
+	}
+	final := readFile(t, filepath.Join(dirs[0], "resposta-final.md"))
+	if !strings.Contains(final, "decision: pending") || !strings.Contains(final, "## Recomendação") {
+		t.Errorf("final answer:\n%s", final)
+	}
+	if got := p.list()[id]; got.Kind != "question" || got.Decision == nil || *got.Decision != "pending" || got.Protocol == nil || *got.Protocol != "tradeoff" {
+		t.Errorf("list --json: %+v", got)
+	}
+	if out := p.moot("show", id).mustExit(t, 0).stdout; !strings.Contains(out, "Should we cache coupon lookups?") {
+		t.Errorf("show:\n%s", out)
+	}
+	if out := p.moot("transcript", id).mustExit(t, 0).stdout; !strings.Contains(out, "Cache coupon lookups for 60 s") {
+		t.Errorf("transcript lacks option A:\n%s", out)
+	}
+	p.moot("decide", id, "decline", "--note", "measure first").mustExit(t, 0)
+}
+
+// ask refuses, writing nothing (exit 2): no --protocol (CLI.md's default,
+// argue, is not built: the message lists what runs), a missing option, an
+// evidence file outside the project.
+func TestAskRefusals(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no protocol", []string{"ask", "Cache?", "--yes", "--option-a", "a", "--option-b", "b"}, "ask needs --protocol: this moot runs tradeoff"},
+		{"argue", []string{"ask", "Cache?", "--protocol", "argue", "--yes"}, "ask needs --protocol: this moot runs tradeoff"},
+		{"no option A", []string{"ask", "Cache?", "--protocol", "tradeoff", "--yes", "--option-b", "b"}, "--option-a is required"},
+		{"evidence outside", askArgs("--evidence", outside), "outside the project"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			r := p.moot(tc.args...).mustExit(t, 2)
+			if !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("stderr lacks %q:\n%s", tc.want, r.stderr)
+			}
+			if _, err := os.Stat(filepath.Join(p.dir, ".moot", "debates")); err == nil {
+				t.Error("a refused ask wrote a question folder")
+			}
+		})
+	}
+}

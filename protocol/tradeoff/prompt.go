@@ -49,6 +49,15 @@ func (k Packet) Problem() *bugfolder.Problem {
 	return &bugfolder.Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:]), Warnings: warnings}
 }
 
+// QuestionCriteria are the default criteria of a tradeoff over a question
+// (a bug's are its mode's rubric).
+func QuestionCriteria(l bugfolder.Lang) []string {
+	if l == bugfolder.EN {
+		return []string{"The evidence supports it.", "Risk, and what it costs if it goes wrong.", "Reversibility.", "Cost and effort."}
+	}
+	return []string{"As evidências a sustentam.", "Risco, e quanto custa se der errado.", "Reversibilidade.", "Custo e esforço."}
+}
+
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // other is the option the other reviewer defends.
