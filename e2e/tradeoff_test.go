@@ -223,3 +223,21 @@ func TestAskRefusals(t *testing.T) {
 		})
 	}
 }
+
+// On a bug with a finished repair debate, a tradeoff without options takes
+// its two best proposals: the judge's winner as A, the proposal the judge
+// grafted most from as B; the plan states both before launch.
+func TestTradeoffOptionsFromARepairDebate(t *testing.T) {
+	p := newProject(t)
+	p.moot("run", "7", "--mode", "repair", "-n", "3", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	old := p.readDebate().Final
+	plan := p.moot("plan", "7", "--protocol", "tradeoff", "--mode", "repair").mustExit(t, 0).stdout
+	winner := "option A  agente-1: Proposta " + old.Winner + " (" + old.WinnerSolver + "): "
+	if !strings.Contains(plan, winner) || !strings.Contains(plan, "option B  agente-2: Proposta ") || !strings.Contains(plan, "rebuttal cap 1 round(s)") {
+		t.Errorf("the plan does not state the options taken from the repair debate (want %q):\n%s", winner, plan)
+	}
+	p.moot("run", "7", "--protocol", "tradeoff", "--mode", "repair", "--yes", "--headless").mustExit(t, 0)
+	if prob := readFile(t, filepath.Join(p.debate(), "problema.md")); !strings.Contains(prob, "### Opção A\n\nProposta "+old.Winner+" (") {
+		t.Errorf("problema.md does not freeze the winner as option A:\n%s", prob)
+	}
+}
