@@ -667,7 +667,9 @@ func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 	res.Calls, res.Tokens, res.USD, known = r.totals()
 	res.CostUnknown = !known
 	if _, final := r.judgeFiles(); final != nil {
-		res.Winner = r.lang.LabelName(final.Winner)
+		if final.Winner != "" { // a final step that names no winner (tradeoff) leaves it empty
+			res.Winner = r.lang.LabelName(final.Winner)
+		}
 		res.Participants = final.Participants
 	}
 	r.emit(Event{Type: EvDebateFinished, Outcome: o, Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, CostUnknown: res.CostUnknown, Participants: res.Participants, Reason: reason})
