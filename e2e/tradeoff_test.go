@@ -184,7 +184,7 @@ func TestAskTradeoff(t *testing.T) {
 	if got := p.list()[id]; got.Kind != "question" || got.Decision == nil || *got.Decision != "pending" || got.Protocol == nil || *got.Protocol != "tradeoff" {
 		t.Errorf("list --json: %+v", got)
 	}
-	if out := p.moot("show", id).mustExit(t, 0).stdout; !strings.Contains(out, "Should we cache coupon lookups?") {
+	if out := p.moot("show", id).mustExit(t, 0).stdout; !strings.Contains(out, "Should we cache coupon lookups?") || !strings.Contains(out, "none: a tradeoff recommends and the human decides · 2 of 2 reviewers took part") {
 		t.Errorf("show:\n%s", out)
 	}
 	if out := p.moot("transcript", id).mustExit(t, 0).stdout; !strings.Contains(out, "Cache coupon lookups for 60 s") {
