@@ -140,6 +140,13 @@ answered by --on-quorum-loss and --on-judge-failure (each answers a decision
 point once; when the same point comes back, moot stops with exit 4 and the
 debate stays resumable).
 
+--protocol tradeoff (seed 002) reviews one decision between two options
+instead: --option-a and --option-b (testable statements; on a bug with a
+finished repair debate, leave both out to take its winner and runner-up),
+--criteria, -r the rebuttal cap (default 1), --solver the two reviewers'
+engine, --synthesizer the synthesizer's; 2×(R+1)+1 calls; the final answer
+always waits for a human decision (moot decide). See README "Tradeoff".
+
 A debate on a closed bug (DONE.md), a restricted bug with an external engine,
 or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 		Args: cobra.ExactArgs(1),

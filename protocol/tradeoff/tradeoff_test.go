@@ -153,3 +153,32 @@ func TestPromptsGolden(t *testing.T) {
 		t.Run(l.String(), func(t *testing.T) { golden.RequireEqual(t, []byte(all.String())) })
 	}
 }
+
+// FuzzAnswers feeds model output (outside input) to the reviewer's and the
+// synthesizer's validators: they never panic, a body they accept is
+// accepted again as they rewrote it, and an accepted synthesis always
+// names the side that failed.
+func FuzzAnswers(f *testing.F) {
+	f.Add(validOpening, 0)
+	f.Add("## Resposta ao ponto mais forte\n\nx\n\n## Mudei de conclusão\n\nsim\n\n## Evidências\n\n- y\n", 1)
+	f.Add(synthBody("- Opção B: timeout"), 2)
+	f.Add("## Position: Option A\n```\n## Argument\n```\n## Evidence\n", 0)
+	f.Fuzz(func(t *testing.T, body string, round int) {
+		round = max(0, round%3)
+		c := engine.Call{Lang: bugfolder.PT, Round: round, Lens: bugfolder.Lens{Name: "A"}}
+		out, problems := Protocol{}.Validate(c, body)
+		if len(problems) == 0 {
+			if _, again := (Protocol{}).Validate(c, out); len(again) > 0 {
+				t.Errorf("an accepted answer, rewritten, is refused: %v\n%q", again, out)
+			}
+		}
+		_ = Protocol{}.Measure("", round, 2, map[string]string{"agente-1": body}, nil)
+		doc, problems := Protocol{}.Final(finalInput(true)).Accept(body)
+		if len(problems) == 0 {
+			_, got, _ := checkSections(bugfolder.PT, doc.Body, synthesis)
+			if !namesSide(got[secMissing], "B") || doc.Meta.Decision != bugfolder.DecisionPending {
+				t.Errorf("an accepted synthesis does not name the failed side B or is not pending:\n%q", doc.Body)
+			}
+		}
+	})
+}
