@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/reversa/moot/internal/testutil"
 )
 
@@ -240,4 +242,17 @@ func TestTradeoffOptionsFromARepairDebate(t *testing.T) {
 	if prob := readFile(t, filepath.Join(p.debate(), "problema.md")); !strings.Contains(prob, "### Opção A\n\nProposta "+old.Winner+" (") {
 		t.Errorf("problema.md does not freeze the winner as option A:\n%s", prob)
 	}
+}
+
+// volatile are problema.md's lines that differ per machine and run.
+var volatile = regexpMust(`(?m)^(\s*(?:program|program_sha256|argv_sha256|created_at|setup_sha256|moot_version)): .*$`)
+
+// TestTradeoffProblemGolden: problema.md of a tradeoff as moot writes it
+// (the protocol named, both options frozen as lenses A and B, the packet
+// as P), machine-specific lines masked.
+func TestTradeoffProblemGolden(t *testing.T) {
+	p := newProject(t)
+	p.moot(tradeoffArgs("7", "--criteria", "smallest change; reversible")...).mustExit(t, 0)
+	got := volatile.ReplaceAllString(readFile(t, filepath.Join(p.debate(), "problema.md")), "$1: …")
+	golden.RequireEqual(t, []byte(got))
 }
