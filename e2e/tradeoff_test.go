@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -255,4 +257,41 @@ func TestTradeoffProblemGolden(t *testing.T) {
 	p.moot(tradeoffArgs("7", "--criteria", "smallest change; reversible")...).mustExit(t, 0)
 	got := volatile.ReplaceAllString(readFile(t, filepath.Join(p.debate(), "problema.md")), "$1: …")
 	golden.RequireEqual(t, []byte(got))
+}
+
+// A question's tradeoff killed with SIGKILL once round 0 is written is
+// resumed by the question's ID: the finished calls are not run again and
+// the result waits for the human.
+func TestAskResumeAfterKill(t *testing.T) {
+	p := newProject(t)
+	p.env = []string{"FAKE_DELAY_MS=400"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, askArgs()...)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var dir string
+	waitFor(t, "round 0 written", 30*time.Second, func() bool {
+		ms, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*", "rodada-0", "agente-2.md"))
+		m1, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*", "rodada-0", "agente-1.md"))
+		if len(ms) == 1 && len(m1) == 1 {
+			dir = filepath.Dir(filepath.Dir(ms[0]))
+			return true
+		}
+		return false
+	})
+	_ = c.Process.Kill()
+	_ = c.Wait()
+	if exists(filepath.Join(dir, "resposta-final.md")) {
+		t.Skip("the run finished before the kill")
+	}
+	p.env = nil
+	p.moot("resume", filepath.Base(dir), "--yes", "--headless").mustExit(t, 0)
+	if p.starts("agente-1", 0) != 1 || p.starts("agente-2", 0) != 1 {
+		t.Error("resume ran a finished round-0 call again")
+	}
+	if final := readFile(t, filepath.Join(dir, "resposta-final.md")); !strings.Contains(final, "decision: pending") {
+		t.Errorf("final answer:\n%s", final)
+	}
 }
