@@ -20,6 +20,9 @@ type Bug struct {
 	Register *Register
 	// Dir is the bug folder's absolute path.
 	Dir string
+	// IsQuestion marks a question's stand-in (QuestionBug): Dir is then
+	// the question's folder under .moot/debates/, which is its debate.
+	IsQuestion bool
 	// Context is the register context the bug lives in ("" for a flat register).
 	Context string
 

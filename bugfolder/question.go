@@ -156,7 +156,7 @@ func QuestionDirs(project string) ([]string, error) {
 // the question's. Questions are never restricted: they carry no
 // visibility of their own.
 func QuestionBug(project, dir string, d *Debate) *Bug {
-	b := &Bug{Register: &Register{Project: project}, Dir: dir, ID: filepath.Base(dir), Visibility: VisibilityNormal, Partial: true}
+	b := &Bug{Register: &Register{Project: project}, Dir: dir, ID: filepath.Base(dir), Visibility: VisibilityNormal, Partial: true, IsQuestion: true}
 	if d != nil && d.Problem != nil {
 		q := d.Problem.Question
 		if first, _, _ := strings.Cut(q, "\n"); first != "" {
@@ -165,6 +165,25 @@ func QuestionBug(project, dir string, d *Debate) *Bug {
 		b.Title = q
 	}
 	return b
+}
+
+// DebateFolder is where a subject's current debate lives: <bug>/debate/
+// for a bug, the question's own folder for a question (DESIGN §7).
+func (b *Bug) DebateFolder() string {
+	if b.IsQuestion {
+		return b.Dir
+	}
+	return filepath.Join(b.Dir, DebateDir)
+}
+
+// WriterRoot is the folder a debate's writer is rooted at (OpenWriter's
+// bugDir): the bug folder, or for a question the .moot/debates/ folder
+// that holds its own.
+func (b *Bug) WriterRoot() string {
+	if b.IsQuestion {
+		return filepath.Dir(b.Dir)
+	}
+	return b.Dir
 }
 
 // IndexQuestion reads what a listing shows of one question folder: the

@@ -185,6 +185,7 @@ func newRoot(e *env) *cobra.Command {
 		newPlanCmd(e),
 		newRunCmd(e),
 		newResumeCmd(e),
+		newAskCmd(e),
 		newEnginesCmd(e),
 		newDemoCmd(e),
 		newTrustCmd(e),

@@ -19,6 +19,7 @@ import (
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/lens"
+	"github.com/reversa/moot/protocol/tradeoff"
 )
 
 // isTerminal reports whether w is a terminal.
@@ -164,11 +165,15 @@ type setupFlags struct {
 	timeout  time.Duration
 	parallel int
 	lenses   []string
+	// tradeoff's options, criteria and synthesizer
+	optionA, optionB, criteria, synthesizer string
+	// evidence are a question's --evidence files (ask)
+	evidence []string
 }
 
 func (f *setupFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.protocol, "protocol", "debate", "the protocol; moot runs debate (seed 000: N solvers, R fixed rounds, an isolated judge)")
+	fl.StringVar(&f.protocol, "protocol", "debate", "the protocol: debate (seed 000: N solvers, R fixed rounds, an isolated judge) or tradeoff (seed 002: two reviewers, one per --option-a/-b, a rebuttal cap, a synthesizer, a pending human decision)")
 	fl.StringVar(&f.mode, "mode", "", "the debate's mode: diagnosis, repair or spec")
 	fl.IntVarP(&f.n, "n", "n", 3, "solvers (2 ≤ N ≤ 16)")
 	fl.IntVarP(&f.r, "r", "r", 2, "rounds after round 0, no early stopping (0 ≤ R ≤ 10)")
@@ -178,6 +183,10 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.config, "config", "", "engines file (default: moot.yaml in the _reversa_bugs/ root, then $XDG_CONFIG_HOME/moot/moot.yaml)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call, overriding every engine's own (default: the engine's, else 10m)")
 	fl.IntVar(&f.parallel, "parallel", 0, "calls at once; 1 is the sequential fallback (default N)")
+	fl.StringVar(&f.optionA, "option-a", "", "tradeoff: option A as a testable statement (required)")
+	fl.StringVar(&f.optionB, "option-b", "", "tradeoff: option B as a testable statement (required)")
+	fl.StringVar(&f.criteria, "criteria", "", "tradeoff: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
+	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff: the synthesizer's engine (default: defaults.judge, else the reviewers' engine)")
 	fl.StringArrayVar(&f.lenses, "lens", nil, "a solver's lens: a library name ("+strings.Join(lens.Names(), ", ")+"), a project lens (.moot/lenses/NAME.md, the engines file's lenses:) or \"name: text\"; once for every solver, or N times, one each")
 }
 
@@ -185,11 +194,19 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 // builds the locked input of a debate. requireMode is set for a real run.
 func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, requireMode bool) (engine.Setup, error) {
 	s := engine.Setup{Bug: bug, Lang: reg.Lang, N: f.n, R: f.r, Timeout: f.timeout}
+	if bug.IsQuestion {
+		s.Question = bug.Title
+	}
 	p, err := pickProtocol(f.protocol)
 	if err != nil {
 		return s, err
 	}
 	s.Protocol = p
+	if p.Name() == tradeoff.Name {
+		if err := f.tradeoffFlags(cmd, &s); err != nil {
+			return s, err
+		}
+	}
 	if f.mode != "" {
 		m, err := bugfolder.ParseMode(f.mode)
 		if err != nil {
@@ -241,6 +258,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	s.Critics = append(s.Critics, f.critics...)
 	s.Judge = f.judge
+	if f.synthesizer != "" {
+		s.Judge = f.synthesizer
+	}
 	if s.Judge == "" {
 		s.Judge = cfg.Defaults.Judge
 	}
@@ -251,6 +271,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 		if _, err := cfg.Engine(name); err != nil {
 			return s, err
 		}
+	}
+	if p.Name() == tradeoff.Name {
+		return s, f.tradeoffPacket(&s, bug)
 	}
 	lenses, err := f.resolveLenses(reg, cfg)
 	if err != nil {

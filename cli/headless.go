@@ -136,7 +136,11 @@ func (p *progress) line(ev engine.Event) {
 	case engine.EvJudgeStarted:
 		p.printf("judge (attempt %d)\n", ev.Attempt)
 	case engine.EvJudgeFinished:
-		p.printf("  winner: %s (decided by %s)\n", ev.Winner, ev.By)
+		if ev.Winner == "" {
+			p.printf("  final answer written (by %s)\n", ev.By)
+		} else {
+			p.printf("  winner: %s (decided by %s)\n", ev.Winner, ev.By)
+		}
 	case engine.EvJudgeFailed:
 		p.printf("  judge failed: %s\n", clip(ev.Reason, 200))
 	case engine.EvWarning:

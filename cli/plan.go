@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/tradeoff"
 )
 
 func newPlanCmd(e *env) *cobra.Command {
@@ -69,11 +70,13 @@ the largest rubric.`,
 // (cached) probe of its engines: a refusal for each that failed, and its
 // warnings.
 func probedPlan(reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup) (*engine.Plan, error) {
-	p, err := bugfolder.AssembleP(bug)
-	if err != nil {
-		return nil, err
+	if s.Problem == nil { // a protocol's setup may have made P already (tradeoff's packet)
+		p, err := bugfolder.AssembleP(bug)
+		if err != nil {
+			return nil, err
+		}
+		s.Problem = p
 	}
-	s.Problem = p
 	plan, err := engine.NewPlan(s, cfg)
 	if err != nil {
 		return nil, err
@@ -178,9 +181,16 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	}
 	fmt.Fprintf(w, "Debate plan for %s — %s\n\n", s.Bug.ID, title)
 	fmt.Fprintf(w, "  mode      %s\n", mode)
-	fmt.Fprintf(w, "  panel     N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", s.N, s.R, len(s.Critics), s.Judge)
-	if len(s.Lenses) > 0 {
-		fmt.Fprintf(w, "  lenses    %s\n", lensList(s))
+	if s.Protocol != nil && s.Protocol.Name() == tradeoff.Name {
+		fmt.Fprintf(w, "  protocol  tradeoff · 2 reviewers · rebuttal cap %d round(s), stated before launch · synthesizer %s\n", s.R, s.Judge)
+		for i, l := range s.Lenses {
+			fmt.Fprintf(w, "  option %s  %s: %s\n", termsafe.Line(l.Name), s.Lang.SolverID(i+1), termsafe.Line(l.Text))
+		}
+	} else {
+		fmt.Fprintf(w, "  panel     N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", s.N, s.R, len(s.Critics), s.Judge)
+		if len(s.Lenses) > 0 {
+			fmt.Fprintf(w, "  lenses    %s\n", lensList(s))
+		}
 	}
 	fmt.Fprintf(w, "  calls     %s\n", p.Formula)
 	if s.Problem != nil {

@@ -79,3 +79,19 @@ func questionEntries(reg *bugfolder.Register) ([]listEntry, []error) {
 	}
 	return out, errs
 }
+
+// resolveSubject finds what resume continues: a question (its ID or
+// folder under the project's .moot/debates/), else a bug.
+func resolveSubject(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, error) {
+	t := questionTarget(e, arg)
+	if t == nil {
+		return resolveBug(e, arg)
+	}
+	d, err := bugfolder.ReadDebate(t.dir, t.reg.Lang)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := bugfolder.QuestionBug(t.reg.Project, t.dir, d)
+	b.Register = &bugfolder.Register{Root: t.reg.Root, Project: t.reg.Project, Lang: d.Lang}
+	return t.reg, b, nil
+}

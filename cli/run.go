@@ -141,6 +141,13 @@ answered by --on-quorum-loss and --on-judge-failure (each answers a decision
 point once; when the same point comes back, moot stops with exit 4 and the
 debate stays resumable).
 
+--protocol tradeoff (seed 002) reviews one decision between two options
+instead: --option-a and --option-b (testable statements; on a bug with a
+finished repair debate, leave both out to take its winner and runner-up),
+--criteria, -r the rebuttal cap (default 1), --solver the two reviewers'
+engine, --synthesizer the synthesizer's; 2×(R+1)+1 calls; the final answer
+always waits for a human decision (moot decide). See README "Tradeoff".
+
 A debate on a closed bug (DONE.md), a restricted bug with an external engine,
 or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 		Args: cobra.ExactArgs(1),
@@ -247,7 +254,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				}
 				pol.Winner = w
 			}
-			reg, bug, err := resolveBug(e, args[0])
+			reg, bug, err := resolveSubject(e, args[0])
 			if err != nil {
 				return err
 			}
@@ -258,7 +265,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 				return err
 			}
-			d, err := bugfolder.ReadDebate(filepath.Join(bug.Dir, bugfolder.DebateDir), reg.Lang)
+			d, err := bugfolder.ReadDebate(bug.DebateFolder(), reg.Lang)
 			if err != nil {
 				return err
 			}
@@ -286,7 +293,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err != nil {
 				return err
 			}
-			headless := rf.isHeadless(e)
+			headless := rf.isHeadless(e) || bug.IsQuestion // the TUI resumes bugs; a question resumes headless
 			if !headless {
 				return resumeTUI(e, reg, bug, cfg, pol, proto)
 			}

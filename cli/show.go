@@ -12,6 +12,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/tradeoff"
 )
 
 func newShowCmd(e *env) *cobra.Command {
@@ -263,6 +264,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		}
 		if f.Of > 0 {
 			win += fmt.Sprintf(" · %d of %d solvers took part", f.Participants, f.Of)
+		}
+		if protocolName(d) == tradeoff.Name { // a synthesis over two options names no winner
+			win = fmt.Sprintf("none: a tradeoff recommends and the human decides · %d of %d reviewers took part", f.Participants, f.Of)
 		}
 		rows = append(rows, [2]string{"winner", win})
 		if dec := decisionText(d); dec != "" {

@@ -21,8 +21,15 @@ import (
 // runTUI runs a debate in the terminal UI: at the cost screen when the
 // flags give the mode, else at the setup wizard.
 func runTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup, sf setupFlags, cmd *cobra.Command) error {
+	if s.Protocol != nil && s.Protocol.Name() != debate.Name && s.Mode == "" {
+		// the wizard asks a debate's questions only: another protocol starts at the cost screen
+		return usageErr("--protocol %s in the terminal UI needs --mode (the setup wizard asks only a debate's questions); the cost screen then shows its plan", s.Protocol.Name())
+	}
 	opts := tuiOptions(e, reg, cfg)
 	opts.Bug, opts.Setup = bug, s
+	if s.Protocol != nil {
+		opts.Protocol = s.Protocol
+	}
 	return runProgram(e, reg, opts)
 }
 
@@ -152,7 +159,11 @@ func exitForOutcome(e *env, reg *bugfolder.Register, out tui.Outcome) error {
 		fmt.Fprintln(e.stdout, res.Reason)
 	}
 	if res.Outcome == engine.OutcomeDone {
-		fmt.Fprintf(e.stdout, "done: %s won · %d calls · %s tokens · %s\n", winnerWord(res.Winner), res.Calls, thousands(res.Tokens), eventCost(res.USD, res.CostUnknown))
+		won := winnerWord(res.Winner) + " won"
+		if res.Winner == "" { // a final step that names no winner (tradeoff)
+			won = "final answer written"
+		}
+		fmt.Fprintf(e.stdout, "done: %s · %d calls · %s tokens · %s\n", won, res.Calls, thousands(res.Tokens), eventCost(res.USD, res.CostUnknown))
 	}
 	return exitFor(e, reg, res, nil)
 }

@@ -20,7 +20,8 @@ import (
 // debate (once or twice, the second time during the resume), resumes it,
 // and checks what moot promises: every file parses, problema.md never
 // changes, no finished call is run again, resposta-final.md is written, and
-// the event log agrees with the files.
+// the event log agrees with the files. Even trials run a debate (seed
+// 000), odd ones a tradeoff (seed 002): every protocol keeps the promises.
 //
 // MOOT_CRASH_TRIALS sets the count (default 20; 5 with -short) and
 // MOOT_CRASH_SEED the seed (default: the clock, printed for a rerun).
@@ -41,7 +42,8 @@ func TestCrashTrials(t *testing.T) {
 	passed := 0
 	for i := range n {
 		trial := rng.Int64()
-		if t.Run(fmt.Sprintf("trial-%03d", i), func(t *testing.T) { crashTrial(t, trial) }) {
+		proto := crashProtocols[i%len(crashProtocols)]
+		if t.Run(fmt.Sprintf("trial-%03d-%s", i, proto), func(t *testing.T) { crashTrial(t, trial, proto) }) {
 			passed++
 		}
 	}
@@ -55,7 +57,19 @@ type snapshot struct {
 	final    bool
 }
 
-func crashTrial(t *testing.T, seed int64) {
+// crashProtocols are the protocols the trials take turns at.
+var crashProtocols = []string{"debate", "tradeoff"}
+
+// crashRun is the command that starts a trial's debate of R rounds.
+func crashRun(proto string, rounds int) []string {
+	args := []string{"run", "7", "--mode", "diagnosis", "-r", strconv.Itoa(rounds), "--yes", "--headless"}
+	if proto == "tradeoff" {
+		args = append(args, "--protocol", "tradeoff", "--option-a", "the discount is applied in applyDiscount only", "--option-b", "checkout is idempotent per order id")
+	}
+	return args
+}
+
+func crashTrial(t *testing.T, seed int64, proto string) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 1))
 	p := newProject(t)
 	rounds := 1 + rng.IntN(2)
@@ -65,12 +79,12 @@ func crashTrial(t *testing.T, seed int64) {
 	// a debate of R rounds takes about (R+3)·(delay + a process start),
 	// setup and judge included
 	span := time.Duration((rounds+3)*(delay+60)) * time.Millisecond
-	t.Logf("seed %d: R=%d, %d ms per call, %d kill(s) within %s", seed, rounds, delay, kills, span)
+	t.Logf("seed %d: %s, R=%d, %d ms per call, %d kill(s) within %s", seed, proto, rounds, delay, kills, span)
 	var snaps []snapshot
 	for k := 0; k < kills; k++ {
 		args := []string{"resume", "7", "--yes", "--headless"}
 		if !exists(filepath.Join(p.debate(), "problema.md")) {
-			args = []string{"run", "7", "--mode", "diagnosis", "-r", strconv.Itoa(rounds), "--yes", "--headless"}
+			args = crashRun(proto, rounds)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		c := p.cmd(ctx, args...)
@@ -93,7 +107,7 @@ func crashTrial(t *testing.T, seed int64) {
 	// finish it
 	args := []string{"resume", "7", "--yes", "--headless"}
 	if !exists(filepath.Join(p.debate(), "problema.md")) {
-		args = []string{"run", "7", "--mode", "diagnosis", "-r", strconv.Itoa(rounds), "--yes", "--headless"}
+		args = crashRun(proto, rounds)
 	}
 	p.env = nil
 	p.moot(args...).mustExit(t, 0)
@@ -164,7 +178,7 @@ func (p *project) checkInvariants(t *testing.T, snaps []snapshot, rounds int) {
 	for _, e := range evs {
 		switch e["type"] {
 		case "call_finished":
-			if e["role"] == "judge" {
+			if e["role"] == "judge" || e["role"] == "synthesizer" {
 				continue
 			}
 			if errText, _ := e["error"].(string); strings.HasSuffix(errText, "(retrying once)") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,7 +25,28 @@ func (r *runner) finalInput() FinalInput {
 			bodies[id] = f.Body
 		}
 	}
-	return FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames()}
+	return FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames(),
+		Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf)}
+}
+
+// missingStatuses gives each panel member without a valid last-round
+// answer the status of its latest file (a member dropped after failing
+// keeps its failing round's status; "" when it wrote none).
+func (r *runner) missingStatuses(valid map[string]string) map[string]bugfolder.Status {
+	out := map[string]bugfolder.Status{}
+	for _, id := range r.solvers {
+		if _, ok := valid[id]; ok {
+			continue
+		}
+		out[id] = ""
+		for k := r.last; k >= 0; k-- {
+			if f := r.roundFiles(k)[id]; f != nil {
+				out[id] = f.Status
+				break
+			}
+		}
+	}
+	return out
 }
 
 // judgeAttempts counts the failed judge attempts already kept.
@@ -312,7 +334,11 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 		r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: meta.SolverID, Role: r.finalRole, Engine: call.engine, Attempt: call.attempt,
 			Status: bugfolder.StatusOK, DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated})
 	}
-	r.emit(Event{Type: EvJudgeFinished, Winner: r.lang.LabelName(fm.Winner), By: by, Attempt: meta.Attempt})
+	winner := "" // a protocol whose final step names no winner (tradeoff) logs none
+	if fm.Winner != "" {
+		winner = r.lang.LabelName(fm.Winner)
+	}
+	r.emit(Event{Type: EvJudgeFinished, Winner: winner, By: by, Attempt: meta.Attempt})
 	return nil
 }
 

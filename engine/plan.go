@@ -54,6 +54,9 @@ type Setup struct {
 	Parallel int
 	// Lenses are the solvers' lenses, one each (len N), or none.
 	Lenses []bugfolder.Lens
+	// Question is a question's text when Bug is a question's stand-in
+	// (bugfolder.QuestionBug): problema.md freezes it.
+	Question string
 }
 
 // Quorum is how many valid solvers a round of an n-solver panel needs:
@@ -329,7 +332,7 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 // aside, and the plan names where its answer will be while the new debate
 // runs — the fix step reads only debate/resposta-final.md.
 func archiveNotice(b *bugfolder.Bug) []string {
-	dir := filepath.Join(b.Dir, bugfolder.DebateDir)
+	dir := b.DebateFolder()
 	old, err := bugfolder.ReadDebate(dir, b.Register.Lang)
 	if err != nil || !old.Archivable() {
 		return nil

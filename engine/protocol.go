@@ -125,6 +125,12 @@ type FinalInput struct {
 	Answers map[string]string
 	// Names are the engine and model names to hide from the final step.
 	Names []string
+	// Missing gives each panel member absent from Answers its status: that
+	// of its latest file ("" when it wrote none), so the final step can
+	// name who failed and how (CLI.md: never invented, always named).
+	Missing map[string]bugfolder.Status
+	// Lenses are the participants' frozen lenses, by id (none: absent).
+	Lenses map[string]bugfolder.Lens
 }
 
 // Final is a protocol's isolated final step over one FinalInput. The

@@ -299,7 +299,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		}
 		s.Problem = p
 	}
-	if s.Mode == "" {
+	if s.Mode == "" && !bug.IsQuestion { // a question has no mode
 		return nil, &bugfolder.InputError{Msg: "no mode: give diagnosis, repair or spec"}
 	}
 	plan, err := NewPlan(s, opts.Config)
@@ -314,7 +314,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	dir := bug.DebateFolder()
 	old, err := bugfolder.ReadDebate(dir, s.Lang)
 	if err != nil {
 		return nil, err
@@ -337,7 +337,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	w, err := bugfolder.OpenWriter(bug.Dir, dir, s.Lang, opts.Command)
+	w, err := bugfolder.OpenWriter(bug.WriterRoot(), dir, s.Lang, opts.Command)
 	if err != nil {
 		return nil, err
 	}
@@ -468,6 +468,9 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 		Timeout: tnode, Parallel: r.parallel, Language: r.lang.String(),
 		PBytes: s.Problem.Bytes(), PTokensEstimated: s.Problem.Tokens(), PSHA256: s.Problem.SHA256,
 		CreatedAt: bugfolder.Timestamp(r.now()), MootVersion: r.opts.Version,
+	}
+	if r.bug.IsQuestion { // a question's folder names it by question_id and freezes its text
+		meta.BugID, meta.QuestionID, meta.Question = "", r.bug.ID, s.Question
 	}
 	return bugfolder.RenderProblem(r.lang, meta, r.rubric, s.Problem.Text)
 }
@@ -664,7 +667,9 @@ func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 	res.Calls, res.Tokens, res.USD, known = r.totals()
 	res.CostUnknown = !known
 	if _, final := r.judgeFiles(); final != nil {
-		res.Winner = r.lang.LabelName(final.Winner)
+		if final.Winner != "" { // a final step that names no winner (tradeoff) leaves it empty
+			res.Winner = r.lang.LabelName(final.Winner)
+		}
 		res.Participants = final.Participants
 	}
 	r.emit(Event{Type: EvDebateFinished, Outcome: o, Path: r.w.Dir, Calls: res.Calls, Tokens: res.Tokens, USD: res.USD, CostUnknown: res.CostUnknown, Participants: res.Participants, Reason: reason})
@@ -684,7 +689,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	dir := bug.DebateFolder()
 	d, err := bugfolder.ReadDebate(dir, bug.Register.Lang)
 	if err != nil {
 		return nil, err
@@ -711,7 +716,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 		return nil, p
 	}
 	pf := d.Problem
-	if pf.Mode == "" || pf.N < 1 || len(pf.Solvers) == 0 {
+	if (pf.Mode == "" && pf.QuestionID == "") || pf.N < 1 || len(pf.Solvers) == 0 {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: "lacks mode, n or solvers: moot cannot resume a debate whose setup it cannot read"}
 	}
 	if name := pf.ProtocolName(); name != opts.Protocol.Name() {
@@ -720,7 +725,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if err := CheckSize(pf.N, pf.R, len(pf.Critics)); err != nil {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: err.Error() + "; this setup was not written by moot"}
 	}
-	w, err := bugfolder.OpenWriter(bug.Dir, dir, d.Lang, opts.Command)
+	w, err := bugfolder.OpenWriter(bug.WriterRoot(), dir, d.Lang, opts.Command)
 	if err != nil {
 		return nil, err
 	}
@@ -1072,7 +1077,7 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	if seen[EvJudgeFinished] && seen[EvDebateFinished] || d.Final == nil {
 		return nil
 	}
-	w, err := bugfolder.OpenWriter(bug.Dir, d.Dir, d.Lang, opts.Command)
+	w, err := bugfolder.OpenWriter(bug.WriterRoot(), d.Dir, d.Lang, opts.Command)
 	if err != nil {
 		return err
 	}

@@ -731,7 +731,9 @@ func (m *Model) planCost() {
 		return
 	}
 	s := m.cost.setup
-	s.Problem = m.problem
+	if s.Problem == nil { // a protocol's setup may carry its own P (tradeoff's evidence packet)
+		s.Problem = m.problem
+	}
 	if s.Parallel == 0 {
 		s.Parallel = s.N
 	}

@@ -18,6 +18,10 @@ func Role(prompt string) string {
 		return "judge"
 	case strings.Contains(prompt, "avaliador (critic)") || strings.Contains(prompt, "a critic in a debate"):
 		return "critic"
+	case strings.Contains(prompt, "Você é o sintetizador de uma revisão adversarial") || strings.Contains(prompt, "You are the synthesizer of a bounded adversarial review"):
+		return "synthesizer"
+	case strings.Contains(prompt, "revisão adversarial limitada") || strings.Contains(prompt, "bounded adversarial review"):
+		return "reviewer"
 	}
 	return "solver"
 }
@@ -57,8 +61,13 @@ var modeRE = regexp.MustCompile(`(?m)^Mod[eo]: (diagnosis|repair|spec)`)
 
 // answer writes a valid body for the role, mode and round of the prompt.
 func answer(prompt, role string, en bool) string {
-	if role == "judge" {
+	switch role {
+	case "judge":
 		return judge(prompt, "", en)
+	case "reviewer":
+		return reviewer(prompt, en)
+	case "synthesizer":
+		return synthesizer(prompt, en)
 	}
 	mode := "diagnosis"
 	if m := modeRE.FindStringSubmatch(prompt); m != nil {
@@ -182,5 +191,64 @@ func judge(prompt, winner string, en bool) string {
 	b.WriteString("\n")
 	h("Síntese", "Synthesis")
 	b.WriteString(answer(strings.Replace(prompt, "# Snapshot congelado", "", -1), "solver", en))
+	return b.String()
+}
+
+var sideRE = regexp.MustCompile(`(?:Sua opção|Your option) \(([AB])\)`)
+
+// reviewer is a tradeoff reviewer's answer: round 0 defends its option;
+// a rebuttal answers the other side and keeps its conclusion.
+func reviewer(prompt string, en bool) string {
+	side := "A"
+	if m := sideRE.FindStringSubmatch(prompt); m != nil {
+		side = m[1]
+	}
+	h := func(pt, e string) string {
+		if en {
+			return "## " + e + "\n\n"
+		}
+		return "## " + pt + "\n\n"
+	}
+	var b strings.Builder
+	if strings.Contains(prompt, "# Snapshot congelado") || strings.Contains(prompt, "# Frozen snapshot") {
+		b.WriteString(h("Resposta ao ponto mais forte", "Answer to the strongest point") + "O ponto mais forte do outro lado é o custo; o log mostra que o risco é maior.\n\n")
+		b.WriteString(h("Mudei de conclusão", "Changed my conclusion") + word(en, "não", "no") + ": a evidência do outro lado não cobre evidence/fechamento.log.\n\n")
+		b.WriteString(h("Evidências", "Evidence") + "- evidence/fechamento.log\n" + mark() + "\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s%s %s.\n\n", h("Posição defendida", "Position"), word(en, "Opção", "Option"), side)
+	b.WriteString(h("Argumento", "Argument") + "A opção " + side + " remove a causa com a menor mudança.\n\n")
+	b.WriteString(h("Evidências", "Evidence") + "- evidence/fechamento.log\n" + mark() + "\n\n")
+	b.WriteString(h("O que falsificaria esta posição", "What would falsify it") + "Um teste que reproduza o bug com a opção " + side + " aplicada.\n")
+	return b.String()
+}
+
+var missingRE = regexp.MustCompile(`(?:REVISOR DA OPÇÃO|REVIEWER OF OPTION) ([AB]): (?:AUSENTE|MISSING)`)
+
+// synthesizer is a tradeoff synthesis naming every missing side the
+// prompt names.
+func synthesizer(prompt string, en bool) string {
+	h := func(pt, e string) string {
+		if en {
+			return "## " + e + "\n\n"
+		}
+		return "## " + pt + "\n\n"
+	}
+	missing := word(en, "nenhuma", "none")
+	if ms := missingRE.FindAllStringSubmatch(prompt, -1); len(ms) > 0 {
+		var parts []string
+		for _, m := range ms {
+			parts = append(parts, "- "+word(en, "Opção", "Option")+" "+m[1]+": "+word(en, "ausente", "missing"))
+		}
+		missing = strings.Join(parts, "\n")
+	}
+	var b strings.Builder
+	b.WriteString(h("Fatos acordados", "Agreed facts") + "- O desconto é aplicado duas vezes (evidence/fechamento.log).\n\n")
+	b.WriteString(h("Alegações contestadas", "Contested claims") + "- Risco da mudança: A diz baixo, B diz alto.\n\n")
+	b.WriteString(h("Saídas ausentes ou falhas", "Missing or failed outputs") + missing + "\n\n")
+	b.WriteString(h("Recomendação", "Recommendation") + word(en, "Opção", "Option") + " A.\n\n")
+	b.WriteString(h("Incerteza", "Uncertainty") + word(en, "média", "medium") + "\n\n")
+	b.WriteString(h("O que mudaria a recomendação", "What would change it") + "Um teste que reproduza o bug com A.\n\n")
+	b.WriteString(h("Decisão humana pendente", "Pending human decision") + word(en, "aprovar, recusar ou revisar", "approve, decline or revise") + "\n" + mark() + "\n")
 	return b.String()
 }

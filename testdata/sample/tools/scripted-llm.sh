@@ -4,7 +4,7 @@
 # moot runs it as a `command` engine: the prompt arrives on stdin and the
 # answer goes to stdout. It answers in the debate protocol's format with
 # canned text (varied per solver), in the prompt's language, as a solver,
-# a critic or the judge. It never reads the project and knows nothing about
+# a critic or the judge (and as tradeoff's reviewer or synthesizer). It never reads the project and knows nothing about
 # the bug: it only shows how a debate flows and what moot writes.
 set -u
 prompt=$(cat)
@@ -94,8 +94,37 @@ judge_body() {
 	fi
 }
 
+reviewer_body() { # a tradeoff reviewer: its option (A or B) is MOOT_LENS
+	side=${MOOT_LENS:-A}
+	if [ "$round" -ge 1 ]; then
+		h "Resposta ao ponto mais forte" "Answer to the strongest point"; t "O ponto mais forte do outro lado é o risco em pedidos abertos; o teste de 10 trocas de CEP o cobre." "The other side's strongest point is the risk to open orders; the 10-postcode-change test covers it."; printf '\n'
+		h "Mudei de conclusão" "Changed my conclusion"; t "não: o log mostra dois eventos de desconto, e a opção $side os elimina." "no: the log shows two discount events, and option $side removes them."; printf '\n'
+		h "Evidências" "Evidence"; t "- evidence/fechamento.log" "- evidence/fechamento.log"
+		return
+	fi
+	h "Posição defendida" "Position"; t "Opção $side." "Option $side."; printf '\n'
+	h "Argumento" "Argument"; t "A opção $side remove a causa com a menor mudança: $idea." "Option $side removes the cause with the smallest change: $idea."; printf '\n'
+	h "Evidências" "Evidence"; t "- evidence/fechamento.log: dois eventos de desconto no mesmo carrinho." "- evidence/fechamento.log: two discount events on the same cart."; printf '\n'
+	h "O que falsificaria esta posição" "What would falsify it"; t "Um teste que reproduza o desconto duplo com a opção $side aplicada." "A test that reproduces the double discount with option $side applied."
+}
+
+synthesizer_body() { # a tradeoff synthesis, naming each side the prompt says is missing
+	missing=$(printf '%s\n' "$prompt" | grep -oE '(REVISOR DA OPÇÃO|REVIEWER OF OPTION) [AB]: (AUSENTE|MISSING)' | grep -oE ' [AB]:' | tr -d ' :')
+	h "Fatos acordados" "Agreed facts"; t "- O desconto é aplicado duas vezes (evidence/fechamento.log)." "- The discount is applied twice (evidence/fechamento.log)."; printf '\n'
+	h "Alegações contestadas" "Contested claims"; t "- O risco em pedidos abertos: A diz baixo, B diz alto." "- The risk to open orders: A says low, B says high."; printf '\n'
+	h "Saídas ausentes ou falhas" "Missing or failed outputs"
+	if [ -n "$missing" ]; then for m in $missing; do t "- Opção $m: ausente" "- Option $m: missing"; done; else t "nenhuma" "none"; fi
+	printf '\n'
+	h "Recomendação" "Recommendation"; t "Opção A, com o teste de 10 trocas de CEP." "Option A, with the 10-postcode-change test."; printf '\n'
+	h "Incerteza" "Uncertainty"; t "média: a cápsula reproduz 7 de 10 vezes." "medium: the capsule reproduces 7 times out of 10."; printf '\n'
+	h "O que mudaria a recomendação" "What would change it"; t "Um pedido aberto cujo total muda com a opção A." "An open order whose total changes under option A."; printf '\n'
+	h "Decisão humana pendente" "Pending human decision"; t "aprovar, recusar ou revisar: cabe ao humano." "approve, decline or revise: the human's to make."
+}
+
 case "$role" in
 judge) judge_body ;;
 critic) critic_body ;;
+reviewer) reviewer_body ;;
+synthesizer) synthesizer_body ;;
 *) solver_body ;;
 esac
