@@ -46,12 +46,6 @@ func reviewerSections(k int) []heading {
 	return rebuttal
 }
 
-// found is one section of an answer, matched to a required heading.
-type found struct {
-	want heading
-	text string
-}
-
 // checkSections finds the required sections, in order, under either
 // language's heading (any case, a trailing colon or note allowed); it
 // rewrites the headings to the debate's language and returns the body and
