@@ -26,8 +26,9 @@ import (
 type State string
 
 // The states a debate can be in (CLI.md). Running also covers a moot
-// debate interrupted by a crash; a hand-run one is interrupted, or waiting
-// when only its judge is left.
+// debate left without a lock (quit, resumable); one whose lock names a
+// dead process (killed) is interrupted; a hand-run one is interrupted, or
+// waiting when only its judge is left.
 const (
 	StateNoDebate    State = "no-debate"
 	StateRunning     State = "running"
@@ -35,9 +36,10 @@ const (
 	StateCancelled   State = "cancelled"
 	StateJudgeFailed State = "judge-failed"
 	StateDone        State = "done"
-	// StateInterrupted is an unfinished debate written by hand or another
-	// tool (no event log): nothing runs it, and moot cannot continue it
-	// call by call.
+	// StateInterrupted is an unfinished debate that nothing runs: written
+	// by hand or another tool (no event log; moot cannot continue it call
+	// by call), or a moot run whose lock names a process that is gone
+	// (killed; `moot resume` continues it).
 	StateInterrupted State = "interrupted"
 	// StateUnreadable is a bug whose bug.md or debate cannot be read (a
 	// broken front matter): still listed, with the error.
@@ -661,10 +663,10 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 	}
 	sort.Slice(d.Rounds, func(i, j int) bool { return d.Rounds[i].K < d.Rounds[j].K })
 	deriveShape(d)
-	d.State = deriveState(d)
 	if d.Holder != nil {
 		d.HolderAlive = d.Holder.Alive()
 	}
+	d.State = deriveState(d)
 	return d, nil
 }
 
@@ -926,6 +928,10 @@ func deriveState(d *Debate) State {
 			return StateJudgeFailed
 		case "quorum":
 			return StateWaiting
+		}
+		if d.Holder != nil && !d.HolderAlive {
+			// the lock names a process that is gone (killed): nothing runs it
+			return StateInterrupted
 		}
 		return StateRunning
 	}

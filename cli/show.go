@@ -148,6 +148,8 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 			return fmt.Sprintf("being written now by %s", d.Holder)
 		}
 		return fmt.Sprintf("no moot process runs it now: `moot resume %s` continues it where it stopped", bug.ID)
+	case bugfolder.StateInterrupted:
+		return fmt.Sprintf("interrupted: %s is gone; `moot resume %s` continues it where it stopped", holderOrDash(d.Holder), bug.ID)
 	case bugfolder.StateWaiting:
 		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), bug.ID)
 	case bugfolder.StateJudgeFailed:
@@ -159,6 +161,14 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 		return fmt.Sprintf("cancelled; everything is kept: `moot resume %s` continues it", bug.ID)
 	}
 	return ""
+}
+
+// holderOrDash names a lock's holder, or "the process that ran it".
+func holderOrDash(h *bugfolder.LockInfo) string {
+	if h == nil {
+		return "the process that ran it"
+	}
+	return h.String()
 }
 
 func orDash(s string) string {

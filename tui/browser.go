@@ -333,6 +333,8 @@ func (r *browserRow) resumable() bool {
 	switch r.sum.State {
 	case bugfolder.StateRunning, bugfolder.StateWaiting, bugfolder.StateJudgeFailed, bugfolder.StateCancelled:
 		return true
+	case bugfolder.StateInterrupted: // a killed moot run; a hand-run one cannot be continued
+		return r.sum.Latest != nil && !r.sum.Latest.HandRun()
 	}
 	return false
 }
