@@ -1014,6 +1014,16 @@ func (d *Debate) CostKnown() bool {
 	return false
 }
 
+// CostUnpriced reports whether some of the debate's cost is unknown: no
+// cost recorded at all, or a call that records none (an engine without a
+// price). Totals then counts only the priced calls.
+func (d *Debate) CostUnpriced() bool {
+	if !d.CostKnown() {
+		return true
+	}
+	return slices.ContainsFunc(d.Calls(), func(f *DebaterFile) bool { return !f.CostRecorded })
+}
+
 // ArchiveTime is the time an archived debate folder is named by: StartedAt,
 // else (nothing records a start) the folder's modification time — a name,
 // never shown as a start.

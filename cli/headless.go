@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/reversa/moot/internal/money"
 	"io"
 	"strings"
 	"sync"
@@ -157,11 +158,5 @@ func clip(s string, n int) string {
 	return s
 }
 
-// eventCost is a cost as the headless output shows it: "cost unknown" when
-// no price recorded it, never $0.00.
-func eventCost(usd float64, unknown bool) string {
-	if unknown {
-		return "cost unknown"
-	}
-	return engine.USD(usd)
-}
+// eventCost is a cost as the headless output shows it (money.Total).
+func eventCost(usd float64, unknown bool) string { return money.Total(usd, unknown) }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -238,10 +239,12 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		rows = append(rows, [2]string{"started", "unknown (no created_at in problema.md, no started_at in its files)"})
 	}
 	tokens, cost := d.Totals()
-	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))
+	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), money.Total(cost, d.CostUnpriced()))
 	switch {
-	case !d.CostKnown() && tokens == 0:
+	case !d.CostKnown() && tokens == 0 && d.HandRun():
 		spent = "unknown: neither tokens nor cost were recorded (a debate run by hand)"
+	case !d.CostKnown() && tokens == 0:
+		spent = "unknown: no call has recorded tokens or cost yet"
 	case !d.CostKnown():
 		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded)", thousands(tokens))
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -478,17 +479,8 @@ func (m Model) noResumeWhy() string {
 // no known price and nothing priced was spent.
 func (m Model) money(usd float64) string { return moneyOf(usd, m.priceUnknown()) }
 
-// moneyOf prints an amount, "unknown" when some of it has no price behind
-// it and nothing priced was counted, the amount and "+unknown" otherwise.
-func moneyOf(usd float64, unknown bool) string {
-	switch {
-	case !unknown:
-		return engine.USD(usd)
-	case usd > 0:
-		return engine.USD(usd) + "+unknown"
-	}
-	return "unknown"
-}
+// moneyOf prints an amount of which some may have no price (money.Total).
+func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }
 
 // estimate prints an estimated amount ("≈$0.12", "≈unknown").
 func estimate(usd float64, unknown bool) string { return "≈" + moneyOf(usd, unknown) }
