@@ -490,7 +490,7 @@ func (m Model) priceUnknown() bool {
 	if m.deb == nil {
 		return false
 	}
-	return m.unpriced(m.deb.engines()...)
+	return m.deb.unpricedFiles || m.unpriced(m.deb.engines()...)
 }
 
 // unpriced reports whether one of the engines named has no known price.
