@@ -41,3 +41,23 @@ func TestFinding13b_7PartlyUnknownCostReadsPlusUnknown(t *testing.T) {
 		t.Errorf("list %q, show %q: want the same $X+unknown\n%s\n%s", inList, inShow, list, show)
 	}
 }
+
+// TestFinding13b_15ListAndShowSpeakEnglish: list's WINNER column and
+// show's winner row name the proposal in the UI's words ("proposal B"),
+// as the browser and the Final tab do; --json keeps the document's label.
+func TestFinding13b_15ListAndShowSpeakEnglish(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	_, list, _ := moot(t, proj, "list")
+	_, show, _ := moot(t, proj, "show", "BUG-20260702-Q2R8")
+	var row string // show's winner row (the documents it quotes keep their words)
+	for _, l := range strings.Split(show, "\n") {
+		if strings.HasPrefix(l, "| winner") {
+			row = l
+		}
+	}
+	for name, out := range map[string]string{"list": list, "show's winner row": row} {
+		if strings.Contains(out, "Proposta") || !strings.Contains(out, "proposal B (agente-1)") {
+			t.Errorf("%s:\n%s", name, out)
+		}
+	}
+}

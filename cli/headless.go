@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
 	"io"
 	"strings"
@@ -131,13 +132,13 @@ func (p *progress) line(ev engine.Event) {
 			s += fmt.Sprintf("; +%d call(s), ≈%s", ev.ExtraCalls, engine.USD(ev.ExtraUSD))
 		}
 		if ev.Winner != "" {
-			s += "; winner " + ev.Winner
+			s += "; winner " + label.Proposal(ev.Winner)
 		}
 		p.printf("%s\n", s)
 	case engine.EvJudgeStarted:
 		p.printf("judge (attempt %d)\n", ev.Attempt)
 	case engine.EvJudgeFinished:
-		p.printf("  winner: %s (decided by %s)\n", ev.Winner, ev.By)
+		p.printf("  winner: %s (decided by %s)\n", label.Proposal(ev.Winner), ev.By)
 	case engine.EvJudgeFailed:
 		p.printf("  judge failed: %s\n", clip(ev.Reason, 200))
 	case engine.EvWarning:

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
 	"slices"
 	"text/tabwriter"
@@ -207,10 +208,11 @@ func printList(e *env, entries []listEntry) {
 			nr = fmt.Sprintf("%d×%d", *en.N, *en.R)
 		}
 		if en.Winner != nil {
-			winner = *en.Winner
-			if en.WinnerSolver != nil && *en.WinnerSolver != winner {
-				winner += " (" + *en.WinnerSolver + ")"
+			var solver string
+			if en.WinnerSolver != nil {
+				solver = *en.WinnerSolver
 			}
+			winner = label.Winner(*en.Winner, solver)
 		}
 		if en.StartedAt != nil {
 			started = (*en.StartedAt)[:10]

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
@@ -254,15 +255,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	rows = append(rows, [2]string{"calls", fmt.Sprintf("%d model calls (retried attempts included)", d.ModelCalls())})
 	rows = append(rows, [2]string{"spent", spent})
 	if f := d.Final; f != nil {
-		win := "—"
-		if f.Winner != "" {
-			win = d.Lang.LabelName(f.Winner)
-			if f.WinnerSolver != "" {
-				win += " (" + f.WinnerSolver + ")"
-			}
-		} else if f.WinnerSolver != "" {
-			win = f.WinnerSolver
-		}
+		win := label.Winner(f.Winner, f.WinnerSolver)
 		by := f.DecidedBy
 		if by == "" {
 			by = "judge"

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
@@ -592,10 +593,7 @@ func (m Model) viewFinal(h int) string {
 	f := m.finalFile()
 	var lines []string
 	if f != nil {
-		win := labelWord(f.Winner)
-		if f.WinnerSolver != "" {
-			win += " (" + f.WinnerSolver + ")"
-		}
+		win := label.Winner(f.Winner, f.WinnerSolver)
 		by := f.DecidedBy
 		if by == "" {
 			by = "judge"
@@ -667,12 +665,7 @@ func (m Model) viewJudgeFailed(h int) string {
 
 // labelWord names an anonymized proposal in the UI's language ("proposal
 // B"); the documents keep their own ("Proposta B").
-func labelWord(label string) string {
-	if label == "" {
-		return "—"
-	}
-	return "proposal " + label
-}
+func labelWord(l string) string { return label.Proposal(l) }
 
 // finalFile is the parsed final answer, read when the debate view was built
 // or when the run finished.
