@@ -59,11 +59,14 @@ type DebaterFile struct {
 	SolverID        string
 	Engine          string
 	// Model is the model that answered, as the engine was configured.
-	Model           string
-	Round           int
-	Status          Status
-	StartedAt       time.Time
-	FinishedAt      time.Time
+	Model      string
+	Round      int
+	Status     Status
+	StartedAt  time.Time
+	FinishedAt time.Time
+	// DurationMS is the call's wall time as moot measured it (0: not
+	// recorded); the timestamps have only second resolution.
+	DurationMS      int64
 	TokensIn        int
 	TokensOut       int
 	CostUSD         float64
@@ -84,8 +87,12 @@ type DebaterFile struct {
 	Body string
 }
 
-// Duration is the call's wall time, when both timestamps are known.
+// Duration is the call's wall time: duration_ms when recorded, else the
+// span of the (second-resolution) timestamps when both are known.
 func (f *DebaterFile) Duration() time.Duration {
+	if f.DurationMS > 0 {
+		return time.Duration(f.DurationMS) * time.Millisecond
+	}
 	if f.StartedAt.IsZero() || f.FinishedAt.IsZero() {
 		return 0
 	}
@@ -116,6 +123,9 @@ func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
 	f.Status = Status(strings.ToLower(strings.TrimSpace(scalar(m, "status"))))
 	f.StartedAt = timeField(m, "started_at")
 	f.FinishedAt = timeField(m, "finished_at")
+	if n, ok, _ := intField(m, "duration_ms"); ok && n > 0 {
+		f.DurationMS = int64(n)
+	}
 	f.TokensIn, _, _ = intField(m, "tokens_in")
 	f.TokensOut, _, _ = intField(m, "tokens_out")
 	f.CostUSD = floatField(m, "cost_usd")

@@ -68,3 +68,28 @@ func TestFinding13b_2KilledRunIsInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestFinding13b_8DurationFromDurationMS: a call's duration read back from
+// disk is its duration_ms, not the span of second-resolution timestamps
+// (1139 ms is 1.139s, not 2s; a 441 ms call keeps its duration).
+func TestFinding13b_8DurationFromDurationMS(t *testing.T) {
+	for _, tc := range []struct {
+		name, front string
+		want        time.Duration
+	}{
+		{"over a second", "started_at: 2026-11-30T10:00:00Z\nfinished_at: 2026-11-30T10:00:02Z\nduration_ms: 1139\n", 1139 * time.Millisecond},
+		{"under a second", "started_at: 2026-11-30T10:00:00Z\nfinished_at: 2026-11-30T10:00:00Z\nduration_ms: 441\n", 441 * time.Millisecond},
+		{"no duration_ms", "started_at: 2026-11-30T10:00:00Z\nfinished_at: 2026-11-30T10:00:12Z\n", 12 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw := "---\nrole: solver\nstatus: ok\n" + tc.front + "---\nbody\n"
+			f, err := bugfolder.ParseDebaterFile("agente-1.md", []byte(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := f.Duration(); got != tc.want {
+				t.Errorf("Duration() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
