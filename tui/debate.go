@@ -288,6 +288,11 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	d.startedAt = deb.StartedAt()
 	d.stamp = debateStamp(deb.Dir)
 	d.prior = sessionsTotal(deb.Events)
+	for _, ev := range deb.Events { // the plan's estimate, for "actual vs estimated"
+		if ev.Type == bugfolder.EvPlan {
+			d.estUSD, d.hasEstimate = ev.USD, true
+		}
+	}
 	if d.prior == 0 && !d.finishedAt.IsZero() && d.finishedAt.After(d.startedAt) {
 		d.prior = d.finishedAt.Sub(d.startedAt) // no event log: the span of its files
 	}
