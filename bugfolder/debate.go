@@ -26,8 +26,9 @@ import (
 type State string
 
 // The states a debate can be in (CLI.md). Running also covers a moot
-// debate interrupted by a crash; a hand-run one is interrupted, or waiting
-// when only its judge is left.
+// debate left without a lock (quit, resumable); one whose lock names a
+// dead process (killed) is interrupted; a hand-run one is interrupted, or
+// waiting when only its judge is left.
 const (
 	StateNoDebate    State = "no-debate"
 	StateRunning     State = "running"
@@ -35,9 +36,10 @@ const (
 	StateCancelled   State = "cancelled"
 	StateJudgeFailed State = "judge-failed"
 	StateDone        State = "done"
-	// StateInterrupted is an unfinished debate written by hand or another
-	// tool (no event log): nothing runs it, and moot cannot continue it
-	// call by call.
+	// StateInterrupted is an unfinished debate that nothing runs: written
+	// by hand or another tool (no event log; moot cannot continue it call
+	// by call), or a moot run whose lock names a process that is gone
+	// (killed; `moot resume` continues it).
 	StateInterrupted State = "interrupted"
 	// StateUnreadable is a bug whose bug.md or debate cannot be read (a
 	// broken front matter): still listed, with the error.
@@ -57,11 +59,14 @@ type DebaterFile struct {
 	SolverID        string
 	Engine          string
 	// Model is the model that answered, as the engine was configured.
-	Model           string
-	Round           int
-	Status          Status
-	StartedAt       time.Time
-	FinishedAt      time.Time
+	Model      string
+	Round      int
+	Status     Status
+	StartedAt  time.Time
+	FinishedAt time.Time
+	// DurationMS is the call's wall time as moot measured it (0: not
+	// recorded); the timestamps have only second resolution.
+	DurationMS      int64
 	TokensIn        int
 	TokensOut       int
 	CostUSD         float64
@@ -82,8 +87,12 @@ type DebaterFile struct {
 	Body string
 }
 
-// Duration is the call's wall time, when both timestamps are known.
+// Duration is the call's wall time: duration_ms when recorded, else the
+// span of the (second-resolution) timestamps when both are known.
 func (f *DebaterFile) Duration() time.Duration {
+	if f.DurationMS > 0 {
+		return time.Duration(f.DurationMS) * time.Millisecond
+	}
 	if f.StartedAt.IsZero() || f.FinishedAt.IsZero() {
 		return 0
 	}
@@ -114,6 +123,9 @@ func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
 	f.Status = Status(strings.ToLower(strings.TrimSpace(scalar(m, "status"))))
 	f.StartedAt = timeField(m, "started_at")
 	f.FinishedAt = timeField(m, "finished_at")
+	if n, ok, _ := intField(m, "duration_ms"); ok && n > 0 {
+		f.DurationMS = int64(n)
+	}
 	f.TokensIn, _, _ = intField(m, "tokens_in")
 	f.TokensOut, _, _ = intField(m, "tokens_out")
 	f.CostUSD = floatField(m, "cost_usd")
@@ -661,10 +673,10 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 	}
 	sort.Slice(d.Rounds, func(i, j int) bool { return d.Rounds[i].K < d.Rounds[j].K })
 	deriveShape(d)
-	d.State = deriveState(d)
 	if d.Holder != nil {
 		d.HolderAlive = d.Holder.Alive()
 	}
+	d.State = deriveState(d)
 	return d, nil
 }
 
@@ -927,6 +939,10 @@ func deriveState(d *Debate) State {
 		case "quorum":
 			return StateWaiting
 		}
+		if d.Holder != nil && !d.HolderAlive {
+			// the lock names a process that is gone (killed): nothing runs it
+			return StateInterrupted
+		}
 		return StateRunning
 	}
 	if len(d.JudgeAttempts) > 0 {
@@ -1006,6 +1022,16 @@ func (d *Debate) CostKnown() bool {
 		}
 	}
 	return false
+}
+
+// CostUnpriced reports whether some of the debate's cost is unknown: no
+// cost recorded at all, or a call that records none (an engine without a
+// price). Totals then counts only the priced calls.
+func (d *Debate) CostUnpriced() bool {
+	if !d.CostKnown() {
+		return true
+	}
+	return slices.ContainsFunc(d.Calls(), func(f *DebaterFile) bool { return !f.CostRecorded })
 }
 
 // ArchiveTime is the time an archived debate folder is named by: StartedAt,

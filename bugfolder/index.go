@@ -439,9 +439,9 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 		}
 	}
 	deriveShape(d)
-	d.State = deriveState(d)
 	if d.Holder != nil {
 		d.HolderAlive = d.Holder.Alive()
 	}
+	d.State = deriveState(d)
 	return d, nil
 }

@@ -24,7 +24,10 @@ type Summary struct {
 	CostUSD      float64
 	// CostUnknown is set when no cost was recorded (a hand-run debate).
 	CostUnknown bool
-	Tokens      int
+	// CostUnpriced is set when some call recorded no cost: CostUSD counts
+	// only the priced ones (money.Total).
+	CostUnpriced bool
+	Tokens       int
 	// Calls is how many model calls the latest debate made (retries
 	// included, human choices not).
 	Calls     int
@@ -75,6 +78,7 @@ func (s *Summary) fromLatest(d *Debate) {
 func (s *Summary) fromFiles(full *Debate) {
 	s.Tokens, s.CostUSD = full.Totals()
 	s.CostUnknown = !full.CostKnown()
+	s.CostUnpriced = full.CostUnpriced()
 	if s.N == 0 && len(full.Rounds) > 0 {
 		for _, f := range full.Rounds[0].Files {
 			if f.Role == RoleSolver {

@@ -139,7 +139,7 @@ func TestShow(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"status | done", "**timeout**", "Proposta B (agente-1)", "2 of 3 solvers took part", "Debate degradado"} {
+	for _, want := range []string{"status | done", "**timeout**", "proposal B (agente-1)", "2 of 3 solvers took part", "Debate degradado"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q", want)
 		}

@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/money"
 	"io"
 	"strings"
 	"sync"
@@ -130,7 +132,7 @@ func (p *progress) line(ev engine.Event) {
 			s += fmt.Sprintf("; +%d call(s), ≈%s", ev.ExtraCalls, engine.USD(ev.ExtraUSD))
 		}
 		if ev.Winner != "" {
-			s += "; winner " + ev.Winner
+			s += "; winner " + label.Proposal(ev.Winner)
 		}
 		p.printf("%s\n", s)
 	case engine.EvJudgeStarted:
@@ -139,7 +141,7 @@ func (p *progress) line(ev engine.Event) {
 		if ev.Winner == "" {
 			p.printf("  final answer written (by %s)\n", ev.By)
 		} else {
-			p.printf("  winner: %s (decided by %s)\n", ev.Winner, ev.By)
+			p.printf("  winner: %s (decided by %s)\n", label.Proposal(ev.Winner), ev.By)
 		}
 	case engine.EvJudgeFailed:
 		p.printf("  judge failed: %s\n", clip(ev.Reason, 200))
@@ -161,11 +163,5 @@ func clip(s string, n int) string {
 	return s
 }
 
-// eventCost is a cost as the headless output shows it: "cost unknown" when
-// no price recorded it, never $0.00.
-func eventCost(usd float64, unknown bool) string {
-	if unknown {
-		return "cost unknown"
-	}
-	return engine.USD(usd)
-}
+// eventCost is a cost as the headless output shows it (money.Total).
+func eventCost(usd float64, unknown bool) string { return money.Total(usd, unknown) }

@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/money"
 	"slices"
 	"text/tabwriter"
 	"time"
@@ -10,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -28,13 +29,16 @@ type listEntry struct {
 	Winner        *string  `json:"winner"`
 	WinnerSolver  *string  `json:"winner_solver"`
 	CostUSD       *float64 `json:"cost_usd"`
-	Tokens        int      `json:"tokens"`
-	Calls         int      `json:"calls"`
-	Health        *float64 `json:"health_tokens_per_contribution"`
-	StartedAt     *string  `json:"started_at"`
-	Debates       int      `json:"debates"`
-	Visibility    string   `json:"visibility"`
-	Locked        bool     `json:"locked"`
+	// CostPartlyUnknown: some call recorded no cost, so cost_usd counts
+	// only the priced calls.
+	CostPartlyUnknown bool     `json:"cost_partly_unknown,omitempty"`
+	Tokens            int      `json:"tokens"`
+	Calls             int      `json:"calls"`
+	Health            *float64 `json:"health_tokens_per_contribution"`
+	StartedAt         *string  `json:"started_at"`
+	Debates           int      `json:"debates"`
+	Visibility        string   `json:"visibility"`
+	Locked            bool     `json:"locked"`
 	// Kind is bug, question or review; Protocol the latest debate's
 	// protocol (null without a debate).
 	Kind     string  `json:"kind"`
@@ -156,6 +160,7 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	}
 	if s.Latest == nil || !s.CostUnknown {
 		en.CostUSD = ptr(s.CostUSD) // null: no cost was recorded (unknown, not zero)
+		en.CostPartlyUnknown = s.Latest != nil && s.CostUnpriced
 	}
 	if s.Mode != "" {
 		en.Mode = ptr(string(s.Mode))
@@ -203,18 +208,19 @@ func printList(e *env, entries []listEntry) {
 			nr = fmt.Sprintf("%d×%d", *en.N, *en.R)
 		}
 		if en.Winner != nil {
-			winner = *en.Winner
-			if en.WinnerSolver != nil && *en.WinnerSolver != winner {
-				winner += " (" + *en.WinnerSolver + ")"
+			var solver string
+			if en.WinnerSolver != nil {
+				solver = *en.WinnerSolver
 			}
+			winner = label.Winner(*en.Winner, solver)
 		}
 		if en.StartedAt != nil {
 			started = (*en.StartedAt)[:10]
 		}
 		if en.Debates > 0 && en.CostUSD != nil {
-			cost = engine.USD(*en.CostUSD)
+			cost = money.Total(*en.CostUSD, en.CostPartlyUnknown)
 		} else if en.Debates > 0 {
-			cost = "unknown"
+			cost = money.Total(0, true)
 		}
 		status := en.Status
 		if en.Incomplete {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -149,6 +151,8 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 			return fmt.Sprintf("being written now by %s", d.Holder)
 		}
 		return fmt.Sprintf("no moot process runs it now: `moot resume %s` continues it where it stopped", bug.ID)
+	case bugfolder.StateInterrupted:
+		return fmt.Sprintf("interrupted: %s is gone; `moot resume %s` continues it where it stopped", holderOrDash(d.Holder), bug.ID)
 	case bugfolder.StateWaiting:
 		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), bug.ID)
 	case bugfolder.StateJudgeFailed:
@@ -160,6 +164,14 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 		return fmt.Sprintf("cancelled; everything is kept: `moot resume %s` continues it", bug.ID)
 	}
 	return ""
+}
+
+// holderOrDash names a lock's holder, or "the process that ran it".
+func holderOrDash(h *bugfolder.LockInfo) string {
+	if h == nil {
+		return "the process that ran it"
+	}
+	return h.String()
 }
 
 func orDash(s string) string {
@@ -229,10 +241,12 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		rows = append(rows, [2]string{"started", "unknown (no created_at in problema.md, no started_at in its files)"})
 	}
 	tokens, cost := d.Totals()
-	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), engine.USD(cost))
+	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), money.Total(cost, d.CostUnpriced()))
 	switch {
-	case !d.CostKnown() && tokens == 0:
+	case !d.CostKnown() && tokens == 0 && d.HandRun():
 		spent = "unknown: neither tokens nor cost were recorded (a debate run by hand)"
+	case !d.CostKnown() && tokens == 0:
+		spent = "unknown: no call has recorded tokens or cost yet"
 	case !d.CostKnown():
 		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded)", thousands(tokens))
 	}
@@ -242,15 +256,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	rows = append(rows, [2]string{"calls", fmt.Sprintf("%d model calls (retried attempts included)", d.ModelCalls())})
 	rows = append(rows, [2]string{"spent", spent})
 	if f := d.Final; f != nil {
-		win := "—"
-		if f.Winner != "" {
-			win = d.Lang.LabelName(f.Winner)
-			if f.WinnerSolver != "" {
-				win += " (" + f.WinnerSolver + ")"
-			}
-		} else if f.WinnerSolver != "" {
-			win = f.WinnerSolver
-		}
+		win := label.Winner(f.Winner, f.WinnerSolver)
 		by := f.DecidedBy
 		if by == "" {
 			by = "judge"

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/label"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
@@ -100,12 +100,7 @@ func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Option
 // exits with the debate's code (0 done, 3 cancelled or left, 4 waiting).
 // winnerWord names the winning proposal in the UI's language, as the TUI
 // does ("proposal A"); the documents keep their own ("Proposta A").
-func winnerWord(label string) string {
-	if f := strings.Fields(label); len(f) == 2 {
-		return "proposal " + f[1]
-	}
-	return label
-}
+func winnerWord(l string) string { return label.Proposal(l) }
 
 func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	p := tea.NewProgram(tui.New(opts))

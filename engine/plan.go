@@ -18,6 +18,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/money"
 	"math"
 	"path/filepath"
 	"sort"
@@ -351,17 +352,8 @@ func archiveNotice(b *bugfolder.Bug) []string {
 	return []string{fmt.Sprintf("%s/ holds an unfinished debate (%s) run by hand, with no event log: moot cannot resume it call by call, so it will be archived as %s/ when this debate starts (to finish it by hand instead, cancel now)", from, old.State, to)}
 }
 
-// USD formats a dollar amount as moot shows money: cents, or four decimals
-// below one cent so a cheap call does not read as free.
-func USD(v float64) string {
-	switch {
-	case v == 0:
-		return "$0.00"
-	case v < 0.01:
-		return fmt.Sprintf("$%.4f", v)
-	}
-	return fmt.Sprintf("$%.2f", v)
-}
+// USD formats a dollar amount as moot shows money (money.USD).
+func USD(v float64) string { return money.USD(v) }
 
 // redactProblem replaces the secret values of moot's environment (and the
 // engines' api_key_env) in P before it is written or sent, with a warning

@@ -79,8 +79,8 @@ type Result struct {
 	Calls  int
 	Tokens int
 	USD    float64
-	// CostUnknown is set when no call recorded a cost (engines without a
-	// price): USD is then unknown, not zero.
+	// CostUnknown is set when some call recorded no cost (an engine
+	// without a price): USD then counts only the priced calls (money.Total).
 	CostUnknown  bool
 	Winner       string
 	Participants int
@@ -637,11 +637,11 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 }
 
 // totals sums the calls, tokens and cost recorded in the debate's files.
-func (r *runner) totals() (calls, tokens int, usd float64, known bool) {
+func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
 	add := func(f *bugfolder.DebaterFile) {
 		tokens += f.TokensIn + f.TokensOut
 		usd += f.CostUSD
-		known = known || f.CostRecorded
+		unpriced = unpriced || !f.CostRecorded
 	}
 	for k := 0; k <= r.r; k++ {
 		for _, f := range r.roundFiles(k) {
@@ -657,15 +657,13 @@ func (r *runner) totals() (calls, tokens int, usd float64, known bool) {
 	}
 	// calls are the model calls made: every attempt's raw output
 	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, JudgeAttempts: attempts, Final: final})
-	return calls, tokens, usd, known
+	return calls, tokens, usd, unpriced
 }
 
 // finish records the end of the run and sums up the debate from its files.
 func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 	res := &Result{Outcome: o, Dir: r.w.Dir, Reason: reason, N: r.n}
-	var known bool
-	res.Calls, res.Tokens, res.USD, known = r.totals()
-	res.CostUnknown = !known
+	res.Calls, res.Tokens, res.USD, res.CostUnknown = r.totals()
 	if _, final := r.judgeFiles(); final != nil {
 		if final.Winner != "" { // a final step that names no winner (tradeoff) leaves it empty
 			res.Winner = r.lang.LabelName(final.Winner)

@@ -3,6 +3,7 @@ package tui
 import (
 	"cmp"
 	"fmt"
+	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -14,7 +15,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -333,6 +333,8 @@ func (r *browserRow) resumable() bool {
 	switch r.sum.State {
 	case bugfolder.StateRunning, bugfolder.StateWaiting, bugfolder.StateJudgeFailed, bugfolder.StateCancelled:
 		return true
+	case bugfolder.StateInterrupted: // a killed moot run; a hand-run one cannot be continued
+		return r.sum.Latest != nil && !r.sum.Latest.HandRun()
 	}
 	return false
 }
@@ -532,10 +534,7 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 	}
 	if s.Count > 0 {
 		nr = fmt.Sprintf("%d×%d", s.N, s.R)
-		cost = engine.USD(s.CostUSD)
-		if s.CostUnknown {
-			cost = "unknown"
-		}
+		cost = money.Total(s.CostUSD, s.CostUnpriced)
 	}
 	if s.Winner != "" {
 		winner = s.Winner[strings.LastIndexByte(s.Winner, ' ')+1:]

@@ -121,6 +121,9 @@ type debateView struct {
 	tokens    int
 	usd       float64
 	estUSD    float64
+	// unpricedFiles: a file read from disk records no cost (a hand-run
+	// debate, an engine without a price).
+	unpricedFiles bool
 	// state is running, waiting, judge-failed, cancelled or done.
 	state  string
 	reason string
@@ -273,6 +276,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	}
 	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
 	d.tokens, d.usd = deb.Totals()
+	d.unpricedFiles = deb.CostUnpriced()
 	// the files' count (raw attempts, retries included) and the log's agree
 	// on a debate moot wrote; a log kept without raw files may count more
 	d.callsDone = max(deb.ModelCalls(), loggedCalls(deb.Events))
@@ -284,6 +288,11 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	d.startedAt = deb.StartedAt()
 	d.stamp = debateStamp(deb.Dir)
 	d.prior = sessionsTotal(deb.Events)
+	for _, ev := range deb.Events { // the plan's estimate, for "actual vs estimated"
+		if ev.Type == bugfolder.EvPlan {
+			d.estUSD, d.hasEstimate = ev.USD, true
+		}
+	}
 	if d.prior == 0 && !d.finishedAt.IsZero() && d.finishedAt.After(d.startedAt) {
 		d.prior = d.finishedAt.Sub(d.startedAt) // no event log: the span of its files
 	}

@@ -29,10 +29,14 @@ func setupLenses(s engine.Setup) map[string]bugfolder.Lens {
 
 // paneName is a pane's id with its lens ("agente-1 [security]").
 func (p *pane) paneName() string {
-	if p.lens == "" {
-		return p.id
+	id := p.id
+	if p.role == "judge" {
+		id = "judge" // the UI's word; the folder keeps the document's (juiz)
 	}
-	return p.id + " [" + p.lens + "]"
+	if p.lens == "" {
+		return id
+	}
+	return id + " [" + p.lens + "]"
 }
 
 // lensLine is the browser preview's line naming the selected debate's

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -478,17 +480,8 @@ func (m Model) noResumeWhy() string {
 // no known price and nothing priced was spent.
 func (m Model) money(usd float64) string { return moneyOf(usd, m.priceUnknown()) }
 
-// moneyOf prints an amount, "unknown" when some of it has no price behind
-// it and nothing priced was counted, the amount and "+unknown" otherwise.
-func moneyOf(usd float64, unknown bool) string {
-	switch {
-	case !unknown:
-		return engine.USD(usd)
-	case usd > 0:
-		return engine.USD(usd) + "+unknown"
-	}
-	return "unknown"
-}
+// moneyOf prints an amount of which some may have no price (money.Total).
+func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }
 
 // estimate prints an estimated amount ("≈$0.12", "≈unknown").
 func estimate(usd float64, unknown bool) string { return "≈" + moneyOf(usd, unknown) }
@@ -498,7 +491,7 @@ func (m Model) priceUnknown() bool {
 	if m.deb == nil {
 		return false
 	}
-	return m.unpriced(m.deb.engines()...)
+	return m.deb.unpricedFiles || m.unpriced(m.deb.engines()...)
 }
 
 // unpriced reports whether one of the engines named has no known price.
@@ -600,10 +593,7 @@ func (m Model) viewFinal(h int) string {
 	f := m.finalFile()
 	var lines []string
 	if f != nil {
-		win := labelWord(f.Winner)
-		if f.WinnerSolver != "" {
-			win += " (" + f.WinnerSolver + ")"
-		}
+		win := label.Winner(f.Winner, f.WinnerSolver)
 		by := f.DecidedBy
 		if by == "" {
 			by = "judge"
@@ -675,12 +665,7 @@ func (m Model) viewJudgeFailed(h int) string {
 
 // labelWord names an anonymized proposal in the UI's language ("proposal
 // B"); the documents keep their own ("Proposta B").
-func labelWord(label string) string {
-	if label == "" {
-		return "—"
-	}
-	return "proposal " + label
-}
+func labelWord(l string) string { return label.Proposal(l) }
 
 // finalFile is the parsed final answer, read when the debate view was built
 // or when the run finished.

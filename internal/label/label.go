@@ -1,0 +1,44 @@
+// Package label names anonymized proposals in the UI's language, the same
+// way in the command line and the TUI: "proposal B (agente-2)". Documents
+// keep their own words ("Proposta B"); solver ids are file names and stay.
+package label
+
+import "strings"
+
+// Letter is the letter of a label, full ("Proposta B", "Proposal B") or
+// bare ("B"); "" when label is no proposal label (a solver id).
+func Letter(label string) string {
+	f := strings.Fields(label)
+	if len(f) == 0 || len(f) > 2 {
+		return ""
+	}
+	l := f[len(f)-1]
+	if len(l) > 2 || strings.Trim(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return ""
+	}
+	return l
+}
+
+// Proposal names a proposal by its label: "proposal B"; "—" for none; a
+// text that is no label (a solver id a hand-run judge named) as it is.
+func Proposal(label string) string {
+	if l := Letter(label); l != "" {
+		return "proposal " + l
+	}
+	if strings.TrimSpace(label) == "" {
+		return "—"
+	}
+	return label
+}
+
+// Winner names a winning proposal and the solver who wrote it, when known:
+// "proposal B (agente-2)"; the solver alone when no label is recorded.
+func Winner(label, solver string) string {
+	switch {
+	case Letter(label) == "" && solver != "":
+		return solver
+	case solver != "" && solver != label:
+		return Proposal(label) + " (" + solver + ")"
+	}
+	return Proposal(label)
+}
