@@ -377,9 +377,9 @@ func (m Model) viewDebate() string {
 	var body string
 	switch {
 	case m.tab == 0:
-		body = m.viewDoc(docKey{path: filepath.Join(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
+		body = m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
 	case m.tab == m.convTab():
-		body = m.renderChart(m.w) + "\n\n" + m.viewDoc(docKey{path: filepath.Join(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-7)
+		body = m.renderChart(m.w) + "\n\n" + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-7)
 	case m.tab == m.finalTab():
 		body = m.viewFinal(bodyH)
 	default:
