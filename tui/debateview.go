@@ -198,6 +198,10 @@ func (m Model) backToBrowser() (Model, tea.Cmd) {
 	}
 	m.screen, m.deb, m.zoom = scrBrowser, nil, false
 	m.opts.Resume = false
+	if i := m.browser.rowOf(m.bug); i >= 0 {
+		// the index stays: only the bug just left is read again
+		return m, refreshRowCmd(m.opts.Register, i, m.browser.rows[i].dir)
+	}
 	return m, tea.Batch(listBugDirsCmd(m.opts.Register))
 }
 

@@ -30,3 +30,40 @@ func TestFinding13b_1TranslatedNamesRead(t *testing.T) {
 		t.Errorf("problem tab of a translated debate:\n%s", text)
 	}
 }
+
+// TestFinding13b_3LeavingKeepsIndex: leaving a debate back to the browser
+// keeps every row read (no re-read of the whole register with blank rows)
+// and reads only the bug just left again.
+func TestFinding13b_3LeavingKeepsIndex(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 100, 30)
+	m = keys(t, m, "j", "enter")
+	if m.deb == nil {
+		t.Fatal("no debate opened")
+	}
+	left := m.bug.Dir
+	nm, cmd := m.Update(keyMsg("q"))
+	m = nm.(Model)
+	if m.screen != scrBrowser {
+		t.Fatalf("screen %v after q, want the browser", m.screen)
+	}
+	for _, r := range m.browser.rows {
+		if r.sum == nil && r.err == nil {
+			t.Errorf("row %s is blank after leaving a debate", r.dir.Dir)
+		}
+	}
+	var reread []string
+	for _, msg := range run(cmd) {
+		switch msg := msg.(type) {
+		case bugDirsMsg:
+			t.Error("leaving a debate lists the whole register again")
+		case rowsChangedMsg:
+			for _, it := range msg.items {
+				reread = append(reread, m.browser.rows[it.i].dir.Dir)
+			}
+		}
+	}
+	if len(reread) != 1 || reread[0] != left {
+		t.Errorf("read again %v, want only %s", reread, left)
+	}
+}
