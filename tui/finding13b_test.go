@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestFinding13b_1TranslatedNamesRead: a hand-run debate written with the
@@ -65,5 +67,43 @@ func TestFinding13b_3LeavingKeepsIndex(t *testing.T) {
 	}
 	if len(reread) != 1 || reread[0] != left {
 		t.Errorf("read again %v, want only %s", reread, left)
+	}
+}
+
+// openBug opens a bug's debate from the browser.
+func openBug(t *testing.T, f *fixture, arg string, w, h int) Model {
+	t.Helper()
+	bug := f.bug(t, arg)
+	m := loadBrowser(t, f, w, h)
+	for i := 0; i < 40 && (m.browser.selected() == nil || m.browser.selected().dir.Dir != bug.Dir); i++ {
+		m = keys(t, m, "j")
+	}
+	m = keys(t, m, "enter")
+	if m.deb == nil || m.deb.bugID != bug.ID {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	return m
+}
+
+// TestFinding13b_4HandRunJudgeNoRetry: a hand-run debate whose judge
+// failed records no judge engine: the Final tab and the judge menu offer
+// the human choice (as moot show does), never an impossible retry.
+func TestFinding13b_4HandRunJudgeNoRetry(t *testing.T) {
+	f := newFixture(t)
+	m := openBug(t, f, "6", 80, 24)
+	for i := 0; i < 8 && m.tab != m.finalTab(); i++ {
+		m = keys(t, m, "tab")
+	}
+	text := screenText(m, f.proj)
+	if strings.Contains(text, "retry the judge") || !strings.Contains(text, "choose the winner") {
+		t.Errorf("final tab of a hand-run debate:\n%s", text)
+	}
+	m = keys(t, m, "r")
+	if m.menu == nil {
+		t.Fatalf("r opened no menu:\n%s", screenText(m, f.proj))
+	}
+	text = ansi.Strip(m.menu.form.View())
+	if strings.Contains(text, "Retry the judge") || strings.Contains(text, "another engine") || !strings.Contains(text, "Choose the winner") {
+		t.Errorf("judge menu of a hand-run debate:\n%s", text)
 	}
 }

@@ -207,11 +207,17 @@ func timeoutMenu(prev *menu) *menu {
 }
 
 // judgeMenu offers: retry the judge, retry it on another engine (when
-// one is offered), choose the winner, cancel.
-func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchable bool) *menu {
+// one is offered), choose the winner, cancel. A debate that records no judge
+// engine (run by hand) is not retryable: no retry is offered.
+func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchable, retryable bool) *menu {
 	m := &menu{kind: menuJudge, j: j, jReply: reply, choice: "retry"}
-	opts := []huh.Option[string]{huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, %s)", estimate(j.RetryUSD, unknown)), "retry")}
-	if switchable {
+	var opts []huh.Option[string]
+	if retryable {
+		opts = append(opts, huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, %s)", estimate(j.RetryUSD, unknown)), "retry"))
+	} else {
+		m.choice = "human" // a hand-run debate records no judge engine to retry
+	}
+	if switchable && retryable {
 		opts = append(opts, huh.NewOption("Retry with another engine… (+1 call, an amendment, recorded)", "engine"))
 	}
 	opts = append(opts,

@@ -661,6 +661,9 @@ func (m Model) viewJudgeFailed(h int) string {
 		lines = append(lines, m.st.Subtle.Render("another moot process runs this debate ("+d.heldBy+"); it asks there"))
 	case !m.canResume():
 		lines = append(lines, m.st.Subtle.Render(m.noResumeWhy()+": it cannot be resumed"))
+	case d.handRun:
+		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: choose the winner yourself, or cancel (run by hand, it records no judge engine to retry)",
+			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --winner A records your choice · moot run %s starts a new debate", d.bugID, d.bugID), w)))
 	default:
 		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))
