@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/engine"
 )
 
 // TestFinding13b_1TranslatedNamesRead: a hand-run debate written with the
@@ -105,5 +107,30 @@ func TestFinding13b_4HandRunJudgeNoRetry(t *testing.T) {
 	text = ansi.Strip(m.menu.form.View())
 	if strings.Contains(text, "Retry the judge") || strings.Contains(text, "another engine") || !strings.Contains(text, "Choose the winner") {
 		t.Errorf("judge menu of a hand-run debate:\n%s", text)
+	}
+}
+
+// TestFinding13b_10FindPromptVisible: the search prompt and what is typed
+// show while a decision waits (80×24) and at 60×15; reopening / starts a
+// new query instead of appending to the last one.
+func TestFinding13b_10FindPromptVisible(t *testing.T) {
+	f := newFixture(t)
+	for _, size := range [][2]int{{80, 24}, {60, 15}} {
+		m, _ := liveModel(t, f, size[0], size[1])
+		m.menu = judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), false, false, true)
+		m.menuHidden = true
+		m.focus = 0
+		m = keys(t, m, "enter", "/", "a", "l", "v", "o")
+		if !m.zoom || !m.find.typing {
+			t.Fatalf("%v: zoom %v typing %v", size, m.zoom, m.find.typing)
+		}
+		last := lastLine(screenText(m, f.proj))
+		if !strings.Contains(last, "/alvo") || !strings.Contains(last, "esc close") {
+			t.Errorf("%v: footer %q hides the prompt or its hint", size, last)
+		}
+		m = keys(t, m, "enter", "/", "x")
+		if got := m.find.input.Value(); got != "x" {
+			t.Errorf("%v: reopened prompt holds %q, want a new query %q", size, got, "x")
+		}
 	}
 }

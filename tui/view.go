@@ -721,9 +721,14 @@ func (m Model) viewZoom() string {
 		keys = f
 	}
 	if m.menu != nil {
-		keys += " · a decision waits"
+		keys += decisionWaits
 	}
-	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + m.footer(keys)
+	footer := m.footer(keys)
+	if m.find.typing {
+		// the prompt is never dropped to fit: what is typed must show
+		footer = m.st.StatusBar.Render(ansi.Truncate(keys, m.w, "…"))
+	}
+	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + footer
 }
 
 // viewHelp lists the keys of the screen.
