@@ -134,3 +134,30 @@ func TestFinding13b_10FindPromptVisible(t *testing.T) {
 		}
 	}
 }
+
+// TestFinding13b_18MenuWording: the judge-engine menu says what it
+// retries on; the timeout of all failed solvers speaks of them in the
+// plural; the yes/no confirmation's footer names the keys that move it.
+func TestFinding13b_18MenuWording(t *testing.T) {
+	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "bad", Engines: []string{"bad", "local"}}
+	jm := judgeMenu(j, make(chan judgeAnswer, 1), false, true, true)
+	tm := timeoutMenu(&menu{solver: engine.AllFailed})
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 100, 34)
+	for _, c := range []struct {
+		mn   *menu
+		want string
+	}{
+		{judgeEngineMenu(jm, f.cfg, nil), "Retry the judge on another engine (now: bad)"},
+		{tm, "the failed solvers are called again"},
+	} {
+		m.openMenu(c.mn)
+		if text := ansi.Strip(m.menu.form.View()); !strings.Contains(text, c.want) {
+			t.Errorf("menu lacks %q:\n%s", c.want, text)
+		}
+	}
+	m.openMenu(judgeConfirmMenu(&menu{j: j, engine: "ext"}))
+	if got := m.menuKeys(); !strings.HasPrefix(got, "←/→ choose") {
+		t.Errorf("confirmation footer %q, want ←/→ (its buttons sit side by side)", got)
+	}
+}

@@ -190,11 +190,13 @@ func swapConfirmMenu(prev *menu) *menu {
 func timeoutMenu(prev *menu) *menu {
 	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver}
 	who := m.solver
+	called := "an amendment, recorded; the solver is called again with it"
 	if who == engine.AllFailed {
 		who = "every failed solver"
+		called = "an amendment, recorded; the failed solvers are called again with it"
 	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", who)).Description("an amendment, recorded; the solver is called again with it").
+		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", who)).Description(called).
 			Placeholder("e.g. 20m").Value(&m.timeout).Validate(func(s string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(s))
 			if err != nil || d <= 0 {
@@ -238,7 +240,7 @@ func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineSt
 	opts := append(engineOptions(prev.j.Engines, prev.j.Engine, cfg, status), huh.NewOption("← Back to the judge menu", ""))
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
-		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the judge on (now %s)", prev.j.Engine)).
+		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the judge on another engine (now: %s)", prev.j.Engine)).
 			Description("+1 call. The switch is an amendment: recorded in the judge's files and the event log; problema.md keeps the original plan.").
 			Options(opts...).Value(&m.engine),
 	))

@@ -550,6 +550,8 @@ func (m Model) menuKeys() string {
 		return "↑/↓ choose · enter confirm · esc keep watching"
 	case menuTimeout:
 		return "type a duration · enter confirm · esc back"
+	case menuSwapConfirm, menuJudgeConfirm:
+		return "←/→ choose · enter confirm · esc back" // yes/no buttons side by side
 	}
 	return "↑/↓ choose · enter confirm · esc back"
 }
