@@ -1162,13 +1162,14 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 }
 
 // judgeMenu builds the judge-failure menu: its retry priced on the
-// judge's engine, "another engine" offered when one passes the probe.
+// judge's engine, "another engine" offered when one passes the probe; no
+// retry for a hand-run debate (it records no judge engine).
 func (m Model) judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer) *menu {
 	if j.Engine == "" {
 		j.Engine = m.deb.judge.engine
 	}
 	switchable := m.opts.Config != nil && len(engineOptions(j.Engines, j.Engine, m.opts.Config, m.opts.Status)) > 0
-	return judgeMenu(j, reply, m.unpriced(j.Engine), switchable)
+	return judgeMenu(j, reply, m.unpriced(j.Engine), switchable, !m.deb.handRun)
 }
 
 // trustAnswered trusts the engines file and starts the probe, or leaves

@@ -130,6 +130,9 @@ type debateView struct {
 	winner string
 	live   bool
 	notes  []string
+	// handRun is set for a debate written by hand: it records no judge
+	// engine, so its judge cannot be retried (only a human choice).
+	handRun bool
 	// judgeFailed is set while the judge's last attempt failed and no
 	// verdict followed (a cancelled debate keeps it).
 	judgeFailed bool
@@ -274,6 +277,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.winner = deb.Lang.LabelName(deb.Final.Winner)
 		d.final = deb.Final
 	}
+	d.handRun = deb.HandRun()
 	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
 	d.tokens, d.usd = deb.Totals()
 	d.unpricedFiles = deb.CostUnpriced()

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -199,6 +198,10 @@ func (m Model) backToBrowser() (Model, tea.Cmd) {
 	}
 	m.screen, m.deb, m.zoom = scrBrowser, nil, false
 	m.opts.Resume = false
+	if i := m.browser.rowOf(m.bug); i >= 0 {
+		// the index stays: only the bug just left is read again
+		return m, refreshRowCmd(m.opts.Register, i, m.browser.rows[i].dir)
+	}
 	return m, tea.Batch(listBugDirsCmd(m.opts.Register))
 }
 
@@ -220,9 +223,9 @@ func (m Model) zoomDocKey() docKey {
 	w := m.w - 2
 	switch {
 	case m.tab == 0:
-		return docKey{path: filepath.Join(m.deb.dir, m.deb.lang.Names().Problem), width: w}
+		return docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Problem), width: w}
 	case m.tab == m.convTab():
-		return docKey{path: filepath.Join(m.deb.dir, m.deb.lang.Names().Convergence), width: w}
+		return docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Convergence), width: w}
 	case m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running:
 		return docKey{path: m.deb.judge.path, width: w}
 	}
@@ -436,9 +439,9 @@ func (m *Model) wantDocs() []tea.Cmd {
 	case m.zoom:
 		keys = append(keys, m.zoomDocKey())
 	case m.tab == 0:
-		keys = append(keys, docKey{path: filepath.Join(m.deb.dir, m.deb.lang.Names().Problem), width: bodyW})
+		keys = append(keys, docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Problem), width: bodyW})
 	case m.tab == m.convTab():
-		keys = append(keys, docKey{path: filepath.Join(m.deb.dir, m.deb.lang.Names().Convergence), width: bodyW})
+		keys = append(keys, docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Convergence), width: bodyW})
 	case m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running:
 		keys = append(keys, docKey{path: m.deb.judge.path, width: m.finalDocWidth()})
 	}
@@ -503,7 +506,7 @@ func parseConvRow(line string) (convRow, bool) {
 // loadConvergenceCmd reads the convergence table from disk.
 func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
 	return func() tea.Msg {
-		raw, err := safefs.ReadFile(filepath.Join(dir, l.Names().Convergence), 0)
+		raw, err := safefs.ReadFile(bugfolder.DocPath(dir, l.Names().Convergence), 0)
 		if err != nil {
 			return convergenceMsg{dir: dir}
 		}

@@ -81,14 +81,23 @@ func (m Model) highlighted() string {
 	return strings.Join(lines, "\n")
 }
 
-// openFind opens the search prompt over the zoom, with the last query.
+// findHint and decisionWaits are the hints beside the search prompt.
+const (
+	findHint      = "  enter find · esc close"
+	decisionWaits = " · a decision waits"
+)
+
+// openFind opens the search prompt over the zoom, empty (the last query
+// is its placeholder: typing starts a new one).
 func (m Model) openFind() (Model, tea.Cmd) {
 	m.find.input = textinput.New()
 	m.find.input.Prompt = "/"
 	m.find.input.Placeholder = "search this document"
-	m.find.input.SetWidth(max(10, min(40, m.w-30)))
-	m.find.input.SetValue(m.find.query)
-	m.find.input.CursorEnd()
+	// the hints after the prompt stay whole (findHint, a waiting decision)
+	m.find.input.SetWidth(max(8, min(40, m.w-ansi.StringWidth(findHint+decisionWaits)-4)))
+	if m.find.query != "" {
+		m.find.input.Placeholder = m.find.query // a new query starts empty; the last one shows
+	}
 	m.find.typing = true
 	return m, m.find.input.Focus()
 }
@@ -102,7 +111,11 @@ func (m Model) findKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, m.keys.Enter):
 		m.find.typing = false
-		m.find.query, m.find.at = strings.TrimSpace(m.find.input.Value()), 0
+		q := strings.TrimSpace(m.find.input.Value())
+		if q == "" {
+			q = m.find.query // enter on an empty prompt finds the last query again
+		}
+		m.find.query, m.find.at = q, 0
 		m.setZoom(m.find.text)
 		m.showMatch()
 		return m, nil
@@ -145,7 +158,7 @@ func (m *Model) clearFind() {
 func (m Model) findFooter() string {
 	switch {
 	case m.find.typing:
-		return m.find.input.View() + "  enter find · esc close"
+		return m.find.input.View() + findHint
 	case m.find.query == "":
 		return ""
 	case len(m.find.hits) == 0:

@@ -28,7 +28,7 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 				t.Fatalf("menu %+v", m.menu)
 			}
 			text := screenText(m, f.proj)
-			if !strings.Contains(text, "local  (openai)") || strings.Contains(text, "scripted  (command)") || !strings.Contains(text, "now scripted") {
+			if !strings.Contains(text, "local  (openai)") || strings.Contains(text, "scripted  (command)") || !strings.Contains(text, "now: scripted") {
 				t.Errorf("the engine menu offers the others, not the failed judge:\n%s", text)
 			}
 			goldenScreen(t, m, f.proj)

@@ -54,7 +54,7 @@ func TestJudgeSwitchAfterResumeFlow(t *testing.T) {
 	waitFor("Retry with another engine")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor("Retry the judge on (now bad)")
+	waitFor("Retry the judge on another engine (now: bad)")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter}) // scripted
 	waitFor("Winner:")
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})

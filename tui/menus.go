@@ -190,11 +190,13 @@ func swapConfirmMenu(prev *menu) *menu {
 func timeoutMenu(prev *menu) *menu {
 	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver}
 	who := m.solver
+	called := "an amendment, recorded; the solver is called again with it"
 	if who == engine.AllFailed {
 		who = "every failed solver"
+		called = "an amendment, recorded; the failed solvers are called again with it"
 	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", who)).Description("an amendment, recorded; the solver is called again with it").
+		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", who)).Description(called).
 			Placeholder("e.g. 20m").Value(&m.timeout).Validate(func(s string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(s))
 			if err != nil || d <= 0 {
@@ -207,11 +209,17 @@ func timeoutMenu(prev *menu) *menu {
 }
 
 // judgeMenu offers: retry the judge, retry it on another engine (when
-// one is offered), choose the winner, cancel.
-func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchable bool) *menu {
+// one is offered), choose the winner, cancel. A debate that records no judge
+// engine (run by hand) is not retryable: no retry is offered.
+func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchable, retryable bool) *menu {
 	m := &menu{kind: menuJudge, j: j, jReply: reply, choice: "retry"}
-	opts := []huh.Option[string]{huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, %s)", estimate(j.RetryUSD, unknown)), "retry")}
-	if switchable {
+	var opts []huh.Option[string]
+	if retryable {
+		opts = append(opts, huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, %s)", estimate(j.RetryUSD, unknown)), "retry"))
+	} else {
+		m.choice = "human" // a hand-run debate records no judge engine to retry
+	}
+	if switchable && retryable {
 		opts = append(opts, huh.NewOption("Retry with another engine… (+1 call, an amendment, recorded)", "engine"))
 	}
 	opts = append(opts,
@@ -232,7 +240,7 @@ func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineSt
 	opts := append(engineOptions(prev.j.Engines, prev.j.Engine, cfg, status), huh.NewOption("← Back to the judge menu", ""))
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
-		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the judge on (now %s)", prev.j.Engine)).
+		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the judge on another engine (now: %s)", prev.j.Engine)).
 			Description("+1 call. The switch is an amendment: recorded in the judge's files and the event log; problema.md keeps the original plan.").
 			Options(opts...).Value(&m.engine),
 	))

@@ -136,7 +136,7 @@ func TestUnknownPriceNeverZero(t *testing.T) {
 		}
 	}
 	q := quorumMenu(quorumLoss(), make(chan quorumAnswer, 1), func(...string) bool { return true })
-	j := judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), true, false)
+	j := judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), true, false, true)
 	m, _ := liveModel(t, newFixture(t), 120, 34)
 	for _, mn := range []*menu{q, j} {
 		m.openMenu(mn)

@@ -379,9 +379,9 @@ func (m Model) viewDebate() string {
 	var body string
 	switch {
 	case m.tab == 0:
-		body = m.viewDoc(docKey{path: filepath.Join(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
+		body = m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
 	case m.tab == m.convTab():
-		body = m.renderChart(m.w) + "\n\n" + m.viewDoc(docKey{path: filepath.Join(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-7)
+		body = m.renderChart(m.w) + "\n\n" + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-7)
 	case m.tab == m.finalTab():
 		body = m.viewFinal(bodyH)
 	default:
@@ -543,6 +543,8 @@ func (m Model) menuKeys() string {
 		return "↑/↓ choose · enter confirm · esc keep watching"
 	case menuTimeout:
 		return "type a duration · enter confirm · esc back"
+	case menuSwapConfirm, menuJudgeConfirm:
+		return "←/→ choose · enter confirm · esc back" // yes/no buttons side by side
 	}
 	return "↑/↓ choose · enter confirm · esc back"
 }
@@ -651,6 +653,9 @@ func (m Model) viewJudgeFailed(h int) string {
 		lines = append(lines, m.st.Subtle.Render("another moot process runs this debate ("+d.heldBy+"); it asks there"))
 	case !m.canResume():
 		lines = append(lines, m.st.Subtle.Render(m.noResumeWhy()+": it cannot be resumed"))
+	case d.handRun:
+		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: choose the winner yourself, or cancel (run by hand, it records no judge engine to retry)",
+			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --winner A records your choice · moot run %s starts a new debate", d.bugID, d.bugID), w)))
 	default:
 		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))
@@ -703,9 +708,14 @@ func (m Model) viewZoom() string {
 		keys = f
 	}
 	if m.menu != nil {
-		keys += " · a decision waits"
+		keys += decisionWaits
 	}
-	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + m.footer(keys)
+	footer := m.footer(keys)
+	if m.find.typing {
+		// the prompt is never dropped to fit: what is typed must show
+		footer = m.st.StatusBar.Render(ansi.Truncate(keys, m.w, "…"))
+	}
+	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + footer
 }
 
 // viewHelp lists the keys of the screen.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -99,6 +100,23 @@ func checkRowsCmd(reg *bugfolder.Register, b *browser, rows int) tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// refreshRowCmd reads one row again (the bug a debate view just left).
+func refreshRowCmd(reg *bugfolder.Register, i int, dir bugfolder.BugDir) tea.Cmd {
+	return func() tea.Msg {
+		st := debateStamp(filepath.Join(dir.Dir, bugfolder.DebateDir))
+		s, err := bugfolder.IndexBug(reg, dir)
+		return rowsChangedMsg{stamps: map[int]string{i: st}, items: []indexItem{{i: i, sum: s, err: err}}}
+	}
+}
+
+// rowOf is the index of the bug's row, or -1 (no index yet, no such row).
+func (b *browser) rowOf(bug *bugfolder.Bug) int {
+	if bug == nil {
+		return -1
+	}
+	return slices.IndexFunc(b.rows, func(r *browserRow) bool { return r.dir.Dir == bug.Dir })
 }
 
 // checkDebateCmd looks whether the debate on screen changed on disk.

@@ -1,0 +1,163 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/engine"
+)
+
+// TestFinding13b_1TranslatedNamesRead: a hand-run debate written with the
+// translated names (problem.md, round-0/agent-1.md) shows its problem and
+// its round's answers, not "not written yet" and empty panes.
+func TestFinding13b_1TranslatedNamesRead(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "9")
+	m := loadBrowser(t, f, 100, 30)
+	for i := 0; i < 40 && (m.browser.selected() == nil || m.browser.selected().dir.Dir != bug.Dir); i++ {
+		m = keys(t, m, "j")
+	}
+	m = keys(t, m, "enter")
+	if m.deb == nil || m.deb.bugID != bug.ID {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	m = keys(t, m, "shift+tab") // round 0
+	text := screenText(m, f.proj)
+	if !strings.Contains(text, "agent-1 · ok") || strings.Contains(text, "waiting") {
+		t.Errorf("round 0 of a translated debate shows no answer:\n%s", text)
+	}
+	m = keys(t, m, "shift+tab") // problem
+	text = screenText(m, f.proj)
+	if strings.Contains(text, "not written yet") || !strings.Contains(text, "Explanatory power") {
+		t.Errorf("problem tab of a translated debate:\n%s", text)
+	}
+}
+
+// TestFinding13b_3LeavingKeepsIndex: leaving a debate back to the browser
+// keeps every row read (no re-read of the whole register with blank rows)
+// and reads only the bug just left again.
+func TestFinding13b_3LeavingKeepsIndex(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 100, 30)
+	m = keys(t, m, "j", "enter")
+	if m.deb == nil {
+		t.Fatal("no debate opened")
+	}
+	left := m.bug.Dir
+	nm, cmd := m.Update(keyMsg("q"))
+	m = nm.(Model)
+	if m.screen != scrBrowser {
+		t.Fatalf("screen %v after q, want the browser", m.screen)
+	}
+	for _, r := range m.browser.rows {
+		if r.sum == nil && r.err == nil {
+			t.Errorf("row %s is blank after leaving a debate", r.dir.Dir)
+		}
+	}
+	var reread []string
+	for _, msg := range run(cmd) {
+		switch msg := msg.(type) {
+		case bugDirsMsg:
+			t.Error("leaving a debate lists the whole register again")
+		case rowsChangedMsg:
+			for _, it := range msg.items {
+				reread = append(reread, m.browser.rows[it.i].dir.Dir)
+			}
+		}
+	}
+	if len(reread) != 1 || reread[0] != left {
+		t.Errorf("read again %v, want only %s", reread, left)
+	}
+}
+
+// openBug opens a bug's debate from the browser.
+func openBug(t *testing.T, f *fixture, arg string, w, h int) Model {
+	t.Helper()
+	bug := f.bug(t, arg)
+	m := loadBrowser(t, f, w, h)
+	for i := 0; i < 40 && (m.browser.selected() == nil || m.browser.selected().dir.Dir != bug.Dir); i++ {
+		m = keys(t, m, "j")
+	}
+	m = keys(t, m, "enter")
+	if m.deb == nil || m.deb.bugID != bug.ID {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	return m
+}
+
+// TestFinding13b_4HandRunJudgeNoRetry: a hand-run debate whose judge
+// failed records no judge engine: the Final tab and the judge menu offer
+// the human choice (as moot show does), never an impossible retry.
+func TestFinding13b_4HandRunJudgeNoRetry(t *testing.T) {
+	f := newFixture(t)
+	m := openBug(t, f, "6", 80, 24)
+	for i := 0; i < 8 && m.tab != m.finalTab(); i++ {
+		m = keys(t, m, "tab")
+	}
+	text := screenText(m, f.proj)
+	if strings.Contains(text, "retry the judge") || !strings.Contains(text, "choose the winner") {
+		t.Errorf("final tab of a hand-run debate:\n%s", text)
+	}
+	m = keys(t, m, "r")
+	if m.menu == nil {
+		t.Fatalf("r opened no menu:\n%s", screenText(m, f.proj))
+	}
+	text = ansi.Strip(m.menu.form.View())
+	if strings.Contains(text, "Retry the judge") || strings.Contains(text, "another engine") || !strings.Contains(text, "Choose the winner") {
+		t.Errorf("judge menu of a hand-run debate:\n%s", text)
+	}
+}
+
+// TestFinding13b_10FindPromptVisible: the search prompt and what is typed
+// show while a decision waits (80×24) and at 60×15; reopening / starts a
+// new query instead of appending to the last one.
+func TestFinding13b_10FindPromptVisible(t *testing.T) {
+	f := newFixture(t)
+	for _, size := range [][2]int{{80, 24}, {60, 15}} {
+		m, _ := liveModel(t, f, size[0], size[1])
+		m.menu = judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), false, false, true)
+		m.menuHidden = true
+		m.focus = 0
+		m = keys(t, m, "enter", "/", "a", "l", "v", "o")
+		if !m.zoom || !m.find.typing {
+			t.Fatalf("%v: zoom %v typing %v", size, m.zoom, m.find.typing)
+		}
+		last := lastLine(screenText(m, f.proj))
+		if !strings.Contains(last, "/alvo") || !strings.Contains(last, "esc close") {
+			t.Errorf("%v: footer %q hides the prompt or its hint", size, last)
+		}
+		m = keys(t, m, "enter", "/", "x")
+		if got := m.find.input.Value(); got != "x" {
+			t.Errorf("%v: reopened prompt holds %q, want a new query %q", size, got, "x")
+		}
+	}
+}
+
+// TestFinding13b_18MenuWording: the judge-engine menu says what it
+// retries on; the timeout of all failed solvers speaks of them in the
+// plural; the yes/no confirmation's footer names the keys that move it.
+func TestFinding13b_18MenuWording(t *testing.T) {
+	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "bad", Engines: []string{"bad", "local"}}
+	jm := judgeMenu(j, make(chan judgeAnswer, 1), false, true, true)
+	tm := timeoutMenu(&menu{solver: engine.AllFailed})
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 100, 34)
+	for _, c := range []struct {
+		mn   *menu
+		want string
+	}{
+		{judgeEngineMenu(jm, f.cfg, nil), "Retry the judge on another engine (now: bad)"},
+		{tm, "the failed solvers are called again"},
+	} {
+		m.openMenu(c.mn)
+		if text := ansi.Strip(m.menu.form.View()); !strings.Contains(text, c.want) {
+			t.Errorf("menu lacks %q:\n%s", c.want, text)
+		}
+	}
+	m.openMenu(judgeConfirmMenu(&menu{j: j, engine: "ext"}))
+	if got := m.menuKeys(); !strings.HasPrefix(got, "←/→ choose") {
+		t.Errorf("confirmation footer %q, want ←/→ (its buttons sit side by side)", got)
+	}
+}
