@@ -37,7 +37,7 @@ func TestTinyTerminal(t *testing.T) {
 			m := keys(t, browser, "j", "j", "j", "j", "enter")
 			m.tab = m.finalTab()
 			return m
-		}, []string{"The judge failed", "folder.", "yourself, or cancel"}, true},
+		}, []string{"The judge failed", "folder.", "the winner yourself", "starts a new"}, true},
 		{"quorum", func() Model {
 			m, _ := liveModel(t, f, w, h)
 			return pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})
