@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -79,21 +78,9 @@ the cost plan (without it the plan is printed, nothing is written, exit 4).`,
 			if err != nil {
 				return err
 			}
-			plan, err := probedPlan(reg, bug, cfg, s)
+			plan, err := acceptedPlan(e, reg, bug, cfg, s, rf.yes, rf.asJSON)
 			if err != nil {
 				return err
-			}
-			if len(plan.Refusals) > 0 {
-				printPlan(e.stderr, plan)
-				return withCode(ExitUsage, fmt.Errorf("refused, nothing written: %s", plan.Refusals[0]))
-			}
-			if !rf.yes {
-				if rf.asJSON {
-					writePlanJSON(e.stdout, plan)
-				} else {
-					printPlan(e.stdout, plan)
-				}
-				return withCode(ExitNeedHuman, errors.New("not started: the cost plan needs accepting; run again with --yes to accept it"))
 			}
 			if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 				return fmt.Errorf("create %s: %w", filepath.Dir(dir), err)

@@ -179,21 +179,9 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			if !headless {
 				return runTUI(e, reg, bug, cfg, s, sf, cmd)
 			}
-			plan, err := probedPlan(reg, bug, cfg, s)
+			plan, err := acceptedPlan(e, reg, bug, cfg, s, rf.yes, rf.asJSON)
 			if err != nil {
 				return err
-			}
-			if len(plan.Refusals) > 0 {
-				printPlan(e.stderr, plan)
-				return withCode(ExitUsage, fmt.Errorf("refused, nothing written: %s", plan.Refusals[0]))
-			}
-			if !rf.yes {
-				if rf.asJSON {
-					writePlanJSON(e.stdout, plan)
-				} else {
-					printPlan(e.stdout, plan)
-				}
-				return withCode(ExitNeedHuman, errors.New("not started: the cost plan needs accepting; run again with --yes to accept it"))
 			}
 			ctx, cancel := signalContext()
 			defer cancel()
@@ -331,3 +319,27 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 
 // ms converts milliseconds to a duration.
 func ms(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+
+// acceptedPlan probes and prices the setup and returns its plan once the
+// engineer has accepted it with --yes: a refused plan is exit 2 and an
+// unaccepted one is printed (or written as JSON) and exit 4, nothing
+// written either way.
+func acceptedPlan(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup, yes, asJSON bool) (*engine.Plan, error) {
+	plan, err := probedPlan(reg, bug, cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	if len(plan.Refusals) > 0 {
+		printPlan(e.stderr, plan)
+		return nil, withCode(ExitUsage, fmt.Errorf("refused, nothing written: %s", plan.Refusals[0]))
+	}
+	if !yes {
+		if asJSON {
+			writePlanJSON(e.stdout, plan)
+		} else {
+			printPlan(e.stdout, plan)
+		}
+		return nil, withCode(ExitNeedHuman, errors.New("not started: the cost plan needs accepting; run again with --yes to accept it"))
+	}
+	return plan, nil
+}
