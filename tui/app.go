@@ -147,7 +147,11 @@ type Model struct {
 	// menuHidden is set while the engineer reads the panes and the open
 	// menu waits (esc on a decision menu; m brings it back).
 	menuHidden bool
-	help       bool
+	// aside is the decision menu that waits while the quit question is
+	// asked over it (q while it is stepped aside); "keep watching" puts
+	// it back, stepped aside as it was.
+	aside *menu
+	help  bool
 	// helpOff is the first row of keys the help shows (it scrolls when
 	// the window is too short for it).
 	helpOff int
@@ -891,7 +895,7 @@ func (m Model) refreshDebate(msg debateLoadedMsg) Model {
 // leave stops a running debate (it stays resumable) and exits when the
 // engine has written its last event.
 func (m Model) leave() (Model, tea.Cmd) {
-	m.menu = nil
+	m.menu, m.aside = nil, nil
 	if !m.running { // it finished meanwhile: nothing to stop, nothing to resume
 		return m, tea.Quit
 	}
@@ -944,7 +948,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 	case runDoneMsg:
 		m.running = false
 		if m.menu != nil && m.menu.kind == menuQuit {
-			m.menu = nil // "leave this debate?" has no object any more
+			m.menu, m.aside = nil, nil // "leave this debate?" has no object any more
 		}
 		var changed *engine.EngineChangeError
 		if errors.As(then.err, &changed) && !m.acceptEngines && !m.out.Left {
@@ -1025,6 +1029,9 @@ func (m Model) menuBack() (Model, tea.Cmd) {
 		return m, m.openMenu(m.judgeMenu(mn.j, mn.jReply))
 	case menuJudgeConfirm:
 		return m, m.openMenu(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
+	case menuQuit:
+		m.menu, m.menuHidden, m.aside = m.aside, m.aside != nil, nil
+		return m, nil
 	}
 	m.menu = nil
 	return m, nil
@@ -1035,7 +1042,10 @@ func (m Model) menuBack() (Model, tea.Cmd) {
 func (m Model) reopenMenu() (Model, tea.Cmd) {
 	mn := m.menu
 	switch mn.kind {
-	case menuQuit, menuDecide:
+	case menuQuit:
+		m.menu, m.menuHidden, m.aside = m.aside, m.aside != nil, nil
+		return m, nil
+	case menuDecide:
 		m.menu = nil
 		return m, nil
 	case menuEngineChange:
@@ -1142,7 +1152,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		}
 		return answerJ(engine.JudgeDecision{Choice: engine.JudgeHuman, Winner: mn.label})
 	case menuQuit:
-		m.menu = nil
+		m.menu, m.menuHidden, m.aside = m.aside, m.aside != nil, nil // keep watching: the decision still waits
 		if mn.choice == "leave" {
 			return m.leave()
 		}

@@ -87,7 +87,12 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	panes := m.focusedPanes()
 	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 	switch {
-	case m.menu != nil && (msg.String() == "m" || key.Matches(msg, m.keys.Quit) || key.Matches(msg, m.keys.Back)):
+	case m.menu != nil && m.running && key.Matches(msg, m.keys.Quit):
+		// leaving asks first, the decision waiting under the question
+		m.aside = m.menu
+		cmd := m.openMenu(quitMenu(m.deb.bugID))
+		return m, cmd
+	case m.menu != nil && (msg.String() == "m" || key.Matches(msg, m.keys.Back)):
 		m.menuHidden = false // back to the decision that waits
 		return m, nil
 	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):

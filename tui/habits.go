@@ -28,7 +28,7 @@ func (m Model) windowTitle() string {
 		return "moot"
 	}
 	t := "moot · " + m.deb.bugID + " · " + m.deb.state
-	if m.menu != nil && m.menu.kind != menuQuit {
+	if m.menu != nil && m.menu.kind != menuQuit || m.aside != nil {
 		t = "⚠ " + t + " · a decision waits"
 	}
 	return t

@@ -401,7 +401,7 @@ func (m Model) viewDebate() string {
 	}
 	if m.menu != nil && m.menuHidden {
 		return head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" +
-			m.st.Warning.Render(ansi.Truncate("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom", m.w, "…"))
+			m.st.Warning.Render(ansi.Truncate(fitHelp("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom · ? keys · q quit", m.w), m.w, "…"))
 	}
 	if m.menu != nil && !m.menuHidden {
 		help = m.menuKeys() // the panes' keys do not work while it is open
