@@ -24,15 +24,20 @@ func TestTinyTerminal(t *testing.T) {
 		want   []string
 		footer bool
 	}{
-		{"help", func() Model { return keys(t, browser, "?") }, []string{"Keys", "↑/↓ scroll (1–9 of 18)"}, false},
+		{"help", func() Model { return keys(t, browser, "?") }, []string{"Keys", "sort: register order, newest, status,", "cost, health", "(1–9 of"}, false},
 		{"help-scrolled", func() Model {
-			return keys(t, browser, "?", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down")
-		}, []string{"restricted", "(10–18 of 18)"}, false},
+			return keys(t, browser, "?", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down")
+		}, []string{"read-only, no new", "debate", "external engine"}, false},
+		{"decision-aside", func() Model {
+			m, _ := liveModel(t, f, w, h)
+			m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})
+			return keys(t, m, "esc")
+		}, []string{"a decision waits", "unknown · running", "? keys · q quit"}, true},
 		{"final", func() Model {
 			m := keys(t, browser, "j", "j", "j", "enter")
 			m.tab = m.finalTab()
 			return m
-		}, []string{"Winner: proposal B", "labels: A = agente-2"}, true},
+		}, []string{"Winner: proposal B", "labels: A = agente-2", "Debate degradado", "… enter shows it all", "enter open", "$0.04+unknown · done"}, true},
 		{"judge-failed", func() Model {
 			m := keys(t, browser, "j", "j", "j", "j", "enter")
 			m.tab = m.finalTab()

@@ -389,6 +389,9 @@ func (m Model) viewDebate() string {
 	}
 	body = padLines(body, bodyH)
 	help := helpLine(m.keys.NextTab, m.keys.Left, m.keys.Right, m.keys.Enter, m.keys.Help, m.keys.Quit)
+	if len(m.focusedPanes()) < 2 { // one pane or a document: nothing to move between
+		help = helpLine(m.keys.NextTab, m.keys.Enter, m.keys.Help, m.keys.Quit)
+	}
 	if d.reason != "" && !m.running && d.state != "done" {
 		help = d.reason
 	}
@@ -427,7 +430,15 @@ func (m Model) debateHeader() string {
 	tight := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
 		fmt.Sprintf("%d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()), m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
-	for _, figs := range [][]string{long, short, tight} {
+	// below the tight form the least telling figures go first: tokens,
+	// elapsed, calls, round; status and the whole money figure stay
+	tighter := [][]string{
+		{tight[0], tight[1], tight[2], tight[4]},
+		{tight[0], tight[2], tight[4]},
+		{tight[0], tight[4]},
+		{tight[4]},
+	}
+	for _, figs := range append([][]string{long, short, tight}, tighter...) {
 		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
 		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
 		if room >= 0 {
@@ -570,6 +581,12 @@ func (m Model) viewDoc(k docKey, h int) string {
 	if !ok {
 		return m.st.Subtle.Render("rendering…")
 	}
+	return m.cutDoc(out, h)
+}
+
+// cutDoc keeps the first h lines of a rendered document, the last of them
+// saying that enter shows it all.
+func (m Model) cutDoc(out string, h int) string {
 	lines := strings.Split(out, "\n")
 	if len(lines) > h {
 		lines = append(lines[:max(0, h-1)], m.st.Subtle.Render("… enter shows it all"))
@@ -625,9 +642,36 @@ func (m Model) viewFinal(h int) string {
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
-	head := wrapLines(strings.Join(lines, "\n")+"\n"+m.renderChart(m.w), m.w) + "\n"
-	rest := h - lipgloss.Height(head) - 1
-	return head + "\n" + m.viewDoc(docKey{path: d.judge.path, width: m.finalDocWidth()}, max(1, rest))
+	chart := m.renderChart(m.w)
+	head := wrapLines(strings.Join(lines, "\n")+"\n"+chart, m.w) + "\n"
+	if rest := h - lipgloss.Height(head); rest < minAnswerLines {
+		// a short window keeps the answer's first lines: the chart gives
+		// way to its one line of figures (the Convergence tab has it all)
+		chart = chart[strings.LastIndex(chart, "\n")+1:]
+		head = wrapLines(strings.Join(lines, "\n")+"\n"+chart, m.w) + "\n"
+	}
+	rest := h - lipgloss.Height(head) // head's last line is the blank above the answer
+	k := docKey{path: d.judge.path, width: m.finalDocWidth()}
+	out, ok := m.docs[k]
+	if !ok {
+		return head + "\n" + m.viewDoc(k, max(1, rest))
+	}
+	return head + "\n" + m.cutDoc(trimLeadingBlank(out), max(2, rest))
+}
+
+// minAnswerLines is how many lines of the final answer the Final tab
+// keeps under its figures (the chart gives way first).
+const minAnswerLines = 5
+
+// trimLeadingBlank drops the blank lines a rendered document starts with.
+func trimLeadingBlank(s string) string {
+	for {
+		nl := strings.IndexByte(s, '\n')
+		if nl < 0 || strings.TrimSpace(ansi.Strip(s[:nl])) != "" {
+			return s
+		}
+		s = s[nl+1:]
+	}
 }
 
 // viewJudgeFailed says that the judge failed, why, and what can be done
@@ -732,14 +776,20 @@ func (m Model) viewHelp() string {
 	return m.helpBox(rows)
 }
 
-// helpBox draws the rows of keys in a box that fits the window: each row
-// cut with an ellipsis to the width, and when the rows are taller than
+// helpBox draws the rows of keys in a box that fits the window: each
+// description wrapped to the width, and when the rows are taller than
 // the window, a window on them that ↑/↓ scroll.
 func (m Model) helpBox(rows [][2]string) string {
 	inner := max(10, min(m.w-4, 78)) // the box's border and padding take 4
 	var lines []string
+	const keyW = 15 // the key column and its space
 	for _, r := range rows {
-		lines = append(lines, ansi.Truncate(fmt.Sprintf("%-14s %s", r[0], r[1]), inner, "…"))
+		// a description wider than the box wraps under itself, never cut
+		desc := strings.Split(wrapLines(r[1], max(8, inner-keyW)), "\n")
+		lines = append(lines, ansi.Truncate(fmt.Sprintf("%-14s %s", r[0], desc[0]), inner, "…"))
+		for _, more := range desc[1:] {
+			lines = append(lines, strings.Repeat(" ", keyW)+more)
+		}
 	}
 	fits := max(1, m.h-6) // border, title, blank, blank, closing line
 	closing := "any key closes"
@@ -752,5 +802,5 @@ func (m Model) helpBox(rows [][2]string) string {
 	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
 	b.WriteString(strings.Join(lines, "\n") + "\n")
 	b.WriteString("\n" + m.st.Subtle.Render(ansi.Truncate(closing, inner, "…")))
-	return m.st.Box.Render(b.String())
+	return m.st.Box.Render(lipgloss.NewStyle().Width(inner).Render(b.String())) // one width: nothing behind shows through
 }
