@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -12,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -151,6 +153,9 @@ type Model struct {
 	// asked over it (q while it is stepped aside); "keep watching" puts
 	// it back, stepped aside as it was.
 	aside *menu
+	// menuOff is how far a menu taller than the window is scrolled up
+	// from its end (pgup/pgdn; ↑/↓ past its first or last choice).
+	menuOff int
 	help  bool
 	// helpOff is the first row of keys the help shows (it scrolls when
 	// the window is too short for it).
@@ -504,7 +509,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if key.Matches(msg, m.keys.Back) {
 			return m.menuBack()
 		}
-		return m.updateMenu(msg)
+		return m.menuKey(msg)
 	}
 	if m.help { // ↑/↓ scroll a help taller than the window; any other key closes it
 		switch {
@@ -691,10 +696,53 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 	return m, c
 }
 
+// menuKey scrolls a menu taller than the window: pgup/pgdn, ↑ on its
+// first choice (instead of wrapping to the last), and ↑/↓ while it is
+// scrolled up; else the key goes to the menu.
+func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	page := max(1, (m.h-4)/2)
+	up, down := key.Matches(msg, m.keys.Up), key.Matches(msg, m.keys.Down)
+	switch {
+	case key.Matches(msg, m.keys.PageUp):
+		m.menuOff = m.clampMenuOff(m.menuOff + page)
+		return m, nil
+	case key.Matches(msg, m.keys.PageDown):
+		m.menuOff = m.clampMenuOff(m.menuOff - page)
+		return m, nil
+	case m.menuOff > 0 && (up || down):
+		m.menuOff = m.clampMenuOff(m.menuOff + map[bool]int{true: 1, false: -1}[up])
+		return m, nil
+	}
+	before := cursorLine(m.menu.form.View())
+	nm, cmd := m.updateMenu(msg)
+	if up && nm.menu == m.menu && cursorLine(nm.menu.form.View()) > before && m.clampMenuOff(1) > 0 {
+		// ↑ on the first choice wrapped to the last: undo it, scroll up
+		nm, _ = nm.updateMenu(tea.KeyPressMsg{Code: tea.KeyDown})
+		nm.menuOff = 1
+	}
+	return nm, cmd
+}
+
+// cursorLine is the line of a menu's view that holds its cursor (-1).
+func cursorLine(view string) int {
+	for i, l := range strings.Split(ansi.Strip(view), "\n") {
+		if strings.Contains(l, "> ") {
+			return i
+		}
+	}
+	return -1
+}
+
+// clampMenuOff keeps a menu's scroll within what stands above its end.
+func (m Model) clampMenuOff(off int) int {
+	_, off = menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.menuKeys(), m.h-2, off)
+	return off
+}
+
 // openMenu shows n over the view, fitted to the window, and returns its
 // form's first command.
 func (m *Model) openMenu(n *menu) tea.Cmd {
-	m.menu, m.menuHidden = n, false
+	m.menu, m.menuHidden, m.menuOff = n, false, 0
 	cmd := n.form.Init()
 	m.fitMenu()
 	return cmd

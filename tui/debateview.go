@@ -370,8 +370,15 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 	content = append(content, ansi.Truncate(strings.Join(meta, " · "), innerW, "…"))
 	bodyH := innerH - 1
 	if p.err != "" && status != "running" && status != "ok" && bodyH > 0 {
-		content = append(content, m.st.Warning.Render(ansi.Truncate(clipLine(p.err, 400), innerW, "…")))
-		bodyH--
+		// the reason wraps, up to half the pane; the zoom shows it whole
+		why := strings.Split(wrapLines(clipLine(p.err, 400), innerW), "\n")
+		if n := max(1, bodyH/2); len(why) > n {
+			why = append(why[:n-1], ansi.Truncate(why[n-1], innerW-1, "")+"…")
+		}
+		for _, l := range why {
+			content = append(content, m.st.Warning.Render(l))
+		}
+		bodyH -= len(why)
 	}
 	if bodyH > 0 {
 		lines := p.lastLines(innerW, bodyH)
@@ -561,4 +568,14 @@ func (m Model) renderChart(width int) string {
 	}
 	lines = append(lines, m.st.Subtle.Render("  "+ansi.Truncate(strings.Join(nums, " · "), width-2, "…")))
 	return strings.Join(lines, "\n")
+}
+
+// zoomReason is the line that says why the zoomed call failed, wrapped to
+// the window, above its text ("" when it did not fail).
+func (m Model) zoomReason() string {
+	p := m.zoomPane()
+	if p == nil || p.err == "" || p.status == "running" || p.status == "ok" {
+		return ""
+	}
+	return m.st.Warning.Render(wrapLines("why: "+clipLine(p.err, 2000), max(10, m.w-2))) + "\n\n"
 }

@@ -53,6 +53,7 @@ func findMatches(text, query string) []findHit {
 // setZoom fills the zoom with text, the current search's matches
 // highlighted in it.
 func (m *Model) setZoom(text string) {
+	text = m.zoomReason() + text
 	m.find.text = text
 	if m.find.query == "" {
 		m.zoomVP.SetContent(text)

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/reversa/moot/engine"
 )
 
 // TestFinding13b_16QuitWhileDecisionWaits: q while a decision menu is
@@ -36,5 +38,43 @@ func TestFinding13b_16QuitWhileDecisionWaits(t *testing.T) {
 		if m.menu != nil {
 			t.Errorf("%v: a menu is still open after leaving: %v", size, m.menu.kind)
 		}
+	}
+}
+
+// TestFinding13b_12JudgeReasonReadable: at 60×15 the judge menu taller
+// than the window scrolls (pgup/pgdn, ↑ past its first choice) to the
+// reason the judge failed, its hints saying what more there is; the
+// judge's pane and its zoom show the reason.
+func TestFinding13b_12JudgeReasonReadable(t *testing.T) {
+	const reason = "invalid answer: ## Vencedora: names 2 labels (A, B); exactly one is allowed"
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 60, 15)
+	j := engine.JudgeFailure{Attempt: 1, Reason: reason, Labels: []engine.LabelPreview{{Label: "A", Preview: "H1: a"}, {Label: "B", Preview: "H1: b"}}}
+	m = pump(t, m, engineMsg{then: askJudgeMsg{j, make(chan judgeAnswer, 1)}})
+	text := screenText(m, f.proj)
+	if strings.Contains(text, "invalid answer") || !strings.Contains(text, "more above (pgup)") {
+		t.Fatalf("the judge menu at 60×15 (its end first, a hint above):\n%s", text)
+	}
+	for _, k := range []string{"pgup", "up"} {
+		m := keys(t, m, k, k, k, k, k, k, k)
+		text = screenText(m, f.proj)
+		if !strings.Contains(text, "invalid answer") || !strings.Contains(text, "more below (pgdn)") {
+			t.Errorf("after %s the reason is not readable:\n%s", k, text)
+		}
+		m = keys(t, m, "pgdown", "pgdown", "pgdown", "pgdown")
+		if text = screenText(m, f.proj); !strings.Contains(text, "Cancel (everything is kept") {
+			t.Errorf("pgdn did not go back to the choices:\n%s", text)
+		}
+	}
+	// the menu stepped aside: the judge's pane and its zoom say why
+	m.deb.judge.status, m.deb.judge.err = "invalid-output", reason
+	m = keys(t, m, "esc")
+	m.tab = m.finalTab()
+	if text = screenText(m, f.proj); !strings.Contains(text, "exactly one") {
+		t.Errorf("the judge pane cuts the reason:\n%s", text)
+	}
+	m = keys(t, m, "enter")
+	if text = screenText(m, f.proj); !m.zoom || !strings.Contains(text, "why: invalid answer") || !strings.Contains(text, "exactly one is allowed") {
+		t.Errorf("the judge's zoom lacks the reason:\n%s", text)
 	}
 }

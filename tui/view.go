@@ -411,7 +411,7 @@ func (m Model) viewDebate() string {
 	}
 	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
 	if m.menu != nil && !m.menuHidden {
-		body := clipTop(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2)
+		body, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
 	}
 	return out
@@ -519,14 +519,28 @@ func (m Model) unpriced(names ...string) bool {
 	return false
 }
 
-// clipTop keeps the last n lines of a menu taller than the window (its
-// choices come last), saying that more stands above.
-func clipTop(s string, n int) string {
+// menuWindow shows n lines of a menu taller than the window: off lines
+// up from its end (0: the end, where its choices are), with a line above
+// and below saying what more there is and the keys that scroll to it. It
+// returns the offset clamped to the menu.
+func menuWindow(s string, n, off int) (string, int) {
 	lines := strings.Split(s, "\n")
-	if n < 2 || len(lines) <= n {
-		return s
+	if n < 3 || len(lines) <= n {
+		return s, 0
 	}
-	return strings.Join(append([]string{"… (more above; esc reads the panes)"}, lines[len(lines)-n+1:]...), "\n")
+	top := len(lines) - (n - 1) // the offset that shows the first line
+	off = max(0, min(off, top))
+	above, below := "↑ more above (pgup)", "↓ more below (pgdn)"
+	switch {
+	case off == 0:
+		lines = append([]string{above}, lines[len(lines)-n+1:]...)
+	case off == top:
+		lines = append(lines[:n-1], below)
+	default:
+		end := len(lines) - off
+		lines = append(append([]string{above}, lines[end-(n-2):end]...), below)
+	}
+	return strings.Join(lines, "\n"), off
 }
 
 // wrapLines wraps every line of s wider than w at spaces (a word longer
