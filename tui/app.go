@@ -156,7 +156,7 @@ type Model struct {
 	// menuOff is how far a menu taller than the window is scrolled up
 	// from its end (pgup/pgdn; ↑/↓ past its first or last choice).
 	menuOff int
-	help  bool
+	help    bool
 	// helpOff is the first row of keys the help shows (it scrolls when
 	// the window is too short for it).
 	helpOff int
