@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/reversa/moot/engine"
 )
 
@@ -76,5 +77,32 @@ func TestFinding13b_12JudgeReasonReadable(t *testing.T) {
 	m = keys(t, m, "enter")
 	if text = screenText(m, f.proj); !m.zoom || !strings.Contains(text, "why: invalid answer") || !strings.Contains(text, "exactly one is allowed") {
 		t.Errorf("the judge's zoom lacks the reason:\n%s", text)
+	}
+}
+
+// TestFinding13b_11CostMoneyNeverClipped: at any width from 40 columns the
+// cost table keeps every money figure whole: headers shorten, columns
+// close up, roles go, names give way first.
+func TestFinding13b_11CostMoneyNeverClipped(t *testing.T) {
+	rows := [][]string{
+		{"claude-sonnet-long-name ⇄", "solver, critic, judge", "12", "≈123k", "≈45k", "≈$0.03+unknown"},
+		{"local", "solver", "4", "≈9k", "≈2k", "unknown price"},
+		{"total", "", "16", "≈132k", "≈47k", "≈$0.03+unknown"},
+	}
+	for _, w := range []int{40, 50, 60, 80, 140} {
+		out := costTable(rows, w)
+		for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+			if n := ansi.StringWidth(l); n > w {
+				t.Errorf("width %d: line %q is %d wide", w, l, n)
+			}
+		}
+		for _, money := range []string{"≈$0.03+unknown\n", "unknown price\n"} {
+			if !strings.Contains(out, money) {
+				t.Errorf("width %d: %q cut:\n%s", w, money, out)
+			}
+		}
+		if w >= 140 && !strings.Contains(out, "COST (estimate)") {
+			t.Errorf("width %d abbreviates the header:\n%s", w, out)
+		}
 	}
 }

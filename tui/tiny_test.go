@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 )
 
@@ -28,6 +29,13 @@ func TestTinyTerminal(t *testing.T) {
 		{"help-scrolled", func() Model {
 			return keys(t, browser, "?", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down")
 		}, []string{"read-only, no new", "debate", "external engine"}, false},
+		{"cost", func() Model {
+			opts := f.options()
+			bug := f.bug(t, "7")
+			opts.Bug = bug
+			opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
+			return sized(t, opts, w, h)
+		}, []string{"COST", "unknown price\n", "≈unknown\n", "scripted", "▸ Start ◂"}, false},
 		{"decision-aside", func() Model {
 			m, _ := liveModel(t, f, w, h)
 			m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})

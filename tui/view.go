@@ -295,12 +295,7 @@ func (m Model) costText() string {
 			fmt.Fprintf(&b, "  P     %s bytes ≈ %s tokens, %d part(s)\n", fmtInt(s.Problem.Bytes()), fmtInt(s.Problem.Tokens()), len(s.Problem.Parts))
 		}
 		b.WriteString("\n")
-		// the money column keeps its width; the names give way
-		nameW := max(8, min(16, (m.lay.w-2-2-6-12-12-2-len("≈$0.00+unknown")-1)/2))
-		row := func(name, roles, calls, in, out, cost string) {
-			fmt.Fprintf(&b, "  %s %s %5s %11s %11s  %s\n", padRight(ansi.Truncate(name, nameW, "…"), nameW), padRight(ansi.Truncate(roles, nameW, "…"), nameW), calls, in, out, cost)
-		}
-		row("ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)")
+		rows := [][]string{}
 		for _, e := range p.Engines {
 			cost := "≈" + engine.USD(e.USD)
 			if !e.PriceKnown {
@@ -310,10 +305,11 @@ func (m Model) costText() string {
 			if e.External {
 				name += " ⇄"
 			}
-			row(name, e.Roles, fmt.Sprint(e.Calls), "≈"+fmtTokens(e.Input), "≈"+fmtTokens(e.Output), cost)
+			rows = append(rows, []string{name, e.Roles, fmt.Sprint(e.Calls), "≈" + fmtTokens(e.Input), "≈" + fmtTokens(e.Output), cost})
 		}
 		total := estimate(p.USD, !p.USDKnown)
-		row("total", "", fmt.Sprint(p.Calls.Total), "≈"+fmtTokens(p.Input), "≈"+fmtTokens(p.Output), m.st.Bold.Render(total))
+		rows = append(rows, []string{"total", "", fmt.Sprint(p.Calls.Total), "≈" + fmtTokens(p.Input), "≈" + fmtTokens(p.Output), m.st.Bold.Render(total)})
+		b.WriteString(costTable(rows, m.lay.w))
 		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
 		if len(p.Warnings) > 0 {
 			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
@@ -329,6 +325,61 @@ func (m Model) costText() string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// costTable lays out the cost screen's engine rows (name, roles, calls,
+// tokens in, tokens out, money) in width cells. The money column is never
+// cut: the headers shorten first, then the roles go, then the names give
+// way (the cells closer together first).
+func costTable(rows [][]string, width int) string {
+	heads := [][]string{
+		{"ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)"},
+		{"ENGINE", "ROLES", "CALLS", "IN", "OUT", "COST ≈"},
+	}
+	keep := []int{0, 1, 2, 3, 4, 5}
+	head, gap := heads[0], 2
+	colW := func(c int) int {
+		w := ansi.StringWidth(head[c])
+		for _, r := range rows {
+			w = max(w, ansi.StringWidth(r[c]))
+		}
+		return w
+	}
+	nameW := func() int { // what the names may take once the rest is laid out
+		used := 2 // the indent
+		for _, c := range keep[1:] {
+			used += gap + colW(c)
+		}
+		return width - used
+	}
+	for _, next := range []func(){
+		func() { head = heads[1] },
+		func() { gap = 1 },
+		func() { keep = []int{0, 2, 3, 4, 5} },
+	} {
+		if nameW() >= min(colW(0), 12) { // a name keeps 12 cells before a column goes
+			break
+		}
+		next()
+	}
+	nw := max(4, min(colW(0), nameW()))
+	var b strings.Builder
+	for _, r := range append([][]string{head}, rows...) {
+		b.WriteString("  " + padRight(ansi.Truncate(r[0], nw, "…"), nw))
+		for _, c := range keep[1:] {
+			cell, w := r[c], colW(c)
+			switch c {
+			case 5: // the money, last: never cut, never padded
+			case 1: // words left, figures right
+				cell = padRight(cell, w)
+			default:
+				cell = strings.Repeat(" ", max(0, w-ansi.StringWidth(cell))) + cell
+			}
+			b.WriteString(strings.Repeat(" ", gap) + cell)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // wrapIndent wraps text to width, indenting continuation lines.
