@@ -106,3 +106,27 @@ func TestFinding13b_11CostMoneyNeverClipped(t *testing.T) {
 		}
 	}
 }
+
+// TestFinding13b_14ConfirmFocusWithoutColour: the yes/no confirmation
+// (an external judge, an external solver, the wizard's) marks its focused
+// button with characters, seen without colour; ←/→ move the mark and the
+// footer names them.
+func TestFinding13b_14ConfirmFocusWithoutColour(t *testing.T) {
+	f := newFixture(t)
+	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "bad", Engines: []string{"bad", "ext"}}
+	for _, mn := range []*menu{judgeConfirmMenu(&menu{j: j, engine: "ext"}), swapConfirmMenu(&menu{engine: "ext", solver: "agente-2"})} {
+		m, _ := liveModel(t, f, 80, 24)
+		m.openMenu(mn)
+		text := ansi.Strip(m.Render())
+		if !strings.Contains(text, "▸ No ◂") || strings.Contains(text, "▸ Yes") {
+			t.Errorf("focus on No is not marked:\n%s", text)
+		}
+		if !strings.Contains(text, "←/→ choose") {
+			t.Errorf("the footer does not name ←/→:\n%s", text)
+		}
+		m = keys(t, m, "left")
+		if text = ansi.Strip(m.Render()); !strings.Contains(text, "▸ Yes, send") || strings.Contains(text, "▸ No ◂") {
+			t.Errorf("← did not move the mark to Yes:\n%s", text)
+		}
+	}
+}

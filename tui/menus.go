@@ -59,8 +59,22 @@ type menu struct {
 }
 
 func newForm(groups ...*huh.Group) *huh.Form {
-	return huh.NewForm(groups...).WithShowHelp(false).WithTheme(huh.ThemeFunc(huh.ThemeCharm))
+	return huh.NewForm(groups...).WithShowHelp(false).WithTheme(formTheme)
 }
+
+// formTheme is huh's Charm theme with yes/no buttons whose focus shows
+// without colour (NO_COLOR, a monochrome terminal): the focused button is
+// marked "▸ Yes ◂", bold and reversed, as the cost screen marks its own.
+var formTheme = huh.ThemeFunc(func(isDark bool) *huh.Styles {
+	t := huh.ThemeCharm(isDark)
+	for _, fs := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
+		fs.FocusedButton = fs.FocusedButton.Bold(true).Reverse(true).
+			Transform(func(s string) string { return "▸ " + s + " ◂" })
+		fs.BlurredButton = fs.BlurredButton.
+			Transform(func(s string) string { return "  " + s + "  " })
+	}
+	return t
+})
 
 func plural(n int, one, many string) string {
 	if n == 1 {

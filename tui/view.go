@@ -226,6 +226,9 @@ func (m Model) viewWizard() string {
 	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up a debate")
 	form := m.wiz.form.View()
 	help := "enter next · shift+tab/esc back · ↑/↓ choose"
+	if m.wiz.stage == stageConfirm { // yes/no buttons side by side
+		help = "←/→ choose · enter confirm · shift+tab/esc back"
+	}
 	if m.wiz.stage == stageBasics && m.wiz.form.GetFocusedField() == m.wiz.first {
 		help += " · esc leave"
 	}

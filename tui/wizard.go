@@ -255,7 +255,7 @@ func (w *wizard) build() {
 		groups = append(groups, huh.NewGroup(c))
 		focusable = []huh.Field{c}
 	}
-	w.form = huh.NewForm(groups...).WithShowHelp(false).WithTheme(huh.ThemeFunc(huh.ThemeCharm))
+	w.form = huh.NewForm(groups...).WithShowHelp(false).WithTheme(formTheme)
 	w.first, w.fields = nil, 0
 	for _, f := range focusable {
 		if w.first == nil {
