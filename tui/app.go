@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
@@ -769,7 +770,11 @@ func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
 // sizeWizard fits the wizard's form to the window.
 func (m *Model) sizeWizard() {
 	if m.wiz != nil {
-		m.wiz.form = m.fitForm(m.wiz.form, m.lay.wizW, m.lay.wizH)
+		h := m.lay.wizH
+		if note := m.wiz.restrictedNote(); note != "" { // it stands above the form
+			h = max(4, h-lipgloss.Height(wrapLines(note, m.w)))
+		}
+		m.wiz.form = m.fitForm(m.wiz.form, m.lay.wizW, h)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
 )
 
 // TestFinding13b_16QuitWhileDecisionWaits: q while a decision menu is
@@ -127,6 +128,43 @@ func TestFinding13b_14ConfirmFocusWithoutColour(t *testing.T) {
 		m = keys(t, m, "left")
 		if text = ansi.Strip(m.Render()); !strings.Contains(text, "▸ Yes, send") || strings.Contains(text, "▸ No ◂") {
 			t.Errorf("← did not move the mark to Yes:\n%s", text)
+		}
+	}
+}
+
+// TestFinding13b_17RestrictedNoteStays: on a restricted bug at 80×24 the
+// wizard's note that external engines are not offered stays on screen
+// through every field of the engines page; the judge's and a solver's
+// engine menus say the same when they leave an external engine out.
+func TestFinding13b_17RestrictedNoteStays(t *testing.T) {
+	f := newFixture(t)
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  local2: {kind: command, command: [z], external: false}\n  cloud: {kind: openai, base_url: https://api.example.com/v1}\ndefaults: {solver: scripted, judge: scripted}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := f.options()
+	opts.Config = cfg
+	opts.Bug = f.bug(t, "8")
+	m := sized(t, opts, 80, 24)
+	m = keys(t, m, "enter", "enter", "enter", "enter") // mode, N, R, one engine for all
+	if m.wiz.stage != stageEngines {
+		t.Fatalf("stage %v", m.wiz.stage)
+	}
+	for i := range 4 { // engine, critics, judge, timeout
+		if text := screenText(m, f.proj); !strings.Contains(text, "visibility: restricted, so external engines (cloud)") {
+			t.Errorf("field %d: the note scrolled away:\n%s", i, text)
+		}
+		m = keys(t, m, "tab")
+	}
+	goldenScreen(t, m, f.proj)
+	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "scripted", Engines: []string{"scripted", "local2"}}
+	q := quorumLoss()
+	q.Engines = []string{"scripted", "local2"}
+	lm, _ := liveModel(t, f, 100, 34)
+	for _, mn := range []*menu{judgeEngineMenu(&menu{j: j}, cfg, nil), swapMenu(&menu{q: q, solver: "agente-2"}, cfg, nil)} {
+		lm.openMenu(mn)
+		if text := ansi.Strip(lm.menu.form.View()); !strings.Contains(text, "restricted") || !strings.Contains(text, "cloud") {
+			t.Errorf("the engine menu does not say why cloud is not offered:\n%s", text)
 		}
 	}
 }

@@ -159,7 +159,7 @@ func swapMenu(prev *menu, cfg *harness.Config, status map[string]EngineStatus) *
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
 		huh.NewSelect[string]().Title(fmt.Sprintf("New engine for %s (now %s)", m.solver, current)).
-			Description("The swap is an amendment: recorded in its files and the event log; problema.md keeps the original plan.").
+			Description(withNote("The swap is an amendment: recorded in its files and the event log; problema.md keeps the original plan.", restrictedNote(withheld(m.q.Engines, cfg)))).
 			Options(opts...).Value(&m.engine),
 	))
 	return m
@@ -255,7 +255,7 @@ func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineSt
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
 		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the judge on another engine (now: %s)", prev.j.Engine)).
-			Description("+1 call. The switch is an amendment: recorded in the judge's files and the event log; problema.md keeps the original plan.").
+			Description(withNote("+1 call. The switch is an amendment: recorded in the judge's files and the event log; problema.md keeps the original plan.", restrictedNote(withheld(prev.j.Engines, cfg)))).
 			Options(opts...).Value(&m.engine),
 	))
 	return m
@@ -345,6 +345,39 @@ func trustMenu(r *TrustRequest) *menu {
 		).Value(&m.choice).Height(3),
 	))
 	return m
+}
+
+// restrictedNote says why the external engines named are not offered on a
+// restricted bug ("" when none is withheld): the wizard and the engine
+// menus say it alike.
+func restrictedNote(ext []string) string {
+	if len(ext) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("This bug is visibility: restricted, so external engines (%s) are not offered: a restricted bug never leaves this machine.", strings.Join(ext, ", "))
+}
+
+// withNote adds a note, when there is one, as a paragraph of its own.
+func withNote(desc, note string) string {
+	if note == "" {
+		return desc
+	}
+	return desc + "\n\n" + note
+}
+
+// withheld are the external engines of the configuration that a menu's
+// engine list (restricted-safe) leaves out: a restricted bug's.
+func withheld(names []string, cfg *harness.Config) []string {
+	var out []string
+	if cfg == nil {
+		return nil
+	}
+	for _, name := range cfg.Order {
+		if cfg.Engines[name].External && !slices.Contains(names, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // noteText is untrusted text for a huh note: sanitized, one line, and its

@@ -232,7 +232,10 @@ func (m Model) viewWizard() string {
 	if m.wiz.stage == stageBasics && m.wiz.form.GetFocusedField() == m.wiz.first {
 		help += " · esc leave"
 	}
-	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-4).Render(form) + "\n" + m.footer(help)
+	if note := m.wiz.restrictedNote(); note != "" { // pinned: the form scrolls under it
+		head += "\n" + m.st.Warning.Render(wrapLines(note, m.w))
+	}
+	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-3-lipgloss.Height(head)).Render(form) + "\n" + m.footer(help)
 }
 
 func (m Model) viewCost() string {

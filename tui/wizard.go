@@ -127,12 +127,10 @@ const noteWordMax = 60
 // notes explains what is not offered and why.
 func (w *wizard) notes() string {
 	var lines []string
-	var ext []string
 	for _, name := range w.cfg.Order {
 		ec := w.cfg.Engines[name]
 		if w.bug.Restricted() && ec.External {
-			ext = append(ext, name)
-			continue
+			continue // restrictedNote says why
 		}
 		if st, ok := w.status[name]; ok && !st.OK {
 			lines = append(lines, fmt.Sprintf("%s is not offered: %s", name, st.Why))
@@ -141,10 +139,23 @@ func (w *wizard) notes() string {
 	if w.probing {
 		lines = append(lines, "checking the engines (as moot engines --probe does)…; any that fails will not be offered")
 	}
-	if len(ext) > 0 {
-		lines = append([]string{fmt.Sprintf("This bug is visibility: restricted, so external engines (%s) are not offered: a restricted bug never leaves this machine.", strings.Join(ext, ", "))}, lines...)
-	}
 	return strings.Join(lines, "\n")
+}
+
+// restrictedNote says why a restricted bug's wizard offers no external
+// engine ("" for another bug); it stands above the form, never scrolled
+// away.
+func (w *wizard) restrictedNote() string {
+	if !w.bug.Restricted() {
+		return ""
+	}
+	var ext []string
+	for _, name := range w.cfg.Order {
+		if w.cfg.Engines[name].External {
+			ext = append(ext, name)
+		}
+	}
+	return restrictedNote(ext)
 }
 
 func (w *wizard) engineOptions() []huh.Option[string] {
