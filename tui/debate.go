@@ -269,6 +269,13 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 			}
 		}
 	}
+	for _, ev := range deb.Events {
+		// the round the log started last is the current one, before any
+		// of its calls has written a file (a watcher is not a round behind)
+		if ev.Type == engine.EvRoundStarted && ev.Round < len(d.rounds) {
+			d.current = max(d.current, ev.Round)
+		}
+	}
 	for _, f := range deb.JudgeAttempts {
 		fillFromFile(d.judge, f)
 	}

@@ -1,12 +1,17 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/livefile"
 )
 
 // TestFinding13b_16QuitWhileDecisionWaits: q while a decision menu is
@@ -166,5 +171,45 @@ func TestFinding13b_17RestrictedNoteStays(t *testing.T) {
 		if text := ansi.Strip(lm.menu.form.View()); !strings.Contains(text, "restricted") || !strings.Contains(text, "cloud") {
 			t.Errorf("the engine menu does not say why cloud is not offered:\n%s", text)
 		}
+	}
+}
+
+// TestFinding13b_5WatcherNotARoundBehind: a debate another process runs,
+// in round 1 before any round-1 call has written its file, reads as round
+// 1 (the log's round_started), as its owner shows it; a call in flight
+// that the sidecar reports moves the round too.
+func TestFinding13b_5WatcherNotARoundBehind(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "6")
+	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	for _, gone := range []string{"rodada-1", "juiz"} {
+		if err := os.RemoveAll(filepath.Join(dir, gone)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := fixedNow.Add(-time.Minute).Format(time.RFC3339Nano)
+	log := `{"type":"setup","time":"` + at + `"}` + "\n" +
+		`{"type":"round_started","round":0,"time":"` + at + `"}` + "\n" +
+		`{"type":"round_started","round":1,"time":"` + at + `"}` + "\n" +
+		`{"type":"call_started","round":1,"solver_id":"agente-1","role":"solver","attempt":1,"time":"` + at + `"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "eventos.jsonl"), []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deb, err := bugfolder.ReadDebate(dir, bug.Register.Lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := viewFromFiles(bug, deb); d.current != 1 {
+		t.Errorf("round %d from the log, want 1 (round_started 1)", d.current)
+	}
+	os.WriteFile(filepath.Join(dir, "eventos.jsonl"), []byte(log[:strings.Index(log, `{"type":"round_started","round":1`)]), 0o600)
+	deb, _ = bugfolder.ReadDebate(dir, bug.Register.Lang)
+	d := viewFromFiles(bug, deb)
+	if d.current != 0 {
+		t.Fatalf("round %d before round 1 started", d.current)
+	}
+	d.applyLive(livefile.State{Streamed: map[string]int{"1/agente-1": 100}, Attempt: map[string]int{"1/agente-1": 1}})
+	if d.current != 1 {
+		t.Errorf("round %d with a round-1 call in flight, want 1", d.current)
 	}
 }

@@ -160,6 +160,9 @@ func (d *debateView) applyLive(st livefile.State) {
 			continue // the call's file is written: its own figures count
 		}
 		p.status, p.streamed, p.attempt = "running", n, st.Attempt[key]
+		if k < len(d.rounds) {
+			d.current = max(d.current, k) // a call in flight is in the current round
+		}
 		if t := st.Started[key]; !t.IsZero() {
 			p.started = t
 		}
