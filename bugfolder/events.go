@@ -27,6 +27,10 @@ const (
 	EvJudgeFailed    EventType = "judge_failed"
 	EvDebateFinished EventType = "debate_finished"
 	EvWarning        EventType = "warning"
+	// EvWaiting is a run's heartbeat while it waits for a decision
+	// (point, round): a session's time runs to its last event, and a
+	// session killed at a menu keeps the time it waited.
+	EvWaiting EventType = "waiting"
 )
 
 // Outcome is how a run of moot on a debate ended (debate_finished).
@@ -177,6 +181,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		}
 	case EvWarning:
 		m["text"] = e.Text
+	case EvWaiting:
+		m["point"], m["round"] = e.Point, e.Round
 	}
 	return json.Marshal(m)
 }

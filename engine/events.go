@@ -28,4 +28,5 @@ const (
 	EvJudgeFailed    = bugfolder.EvJudgeFailed
 	EvDebateFinished = bugfolder.EvDebateFinished
 	EvWarning        = bugfolder.EvWarning
+	EvWaiting        = bugfolder.EvWaiting
 )

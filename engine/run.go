@@ -385,13 +385,15 @@ func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.
 		parallel = n
 	}
 	panel, support, final := proto.Roles()
-	return &runner{
+	r := &runner{
 		opts: opts, proto: proto, panelRole: panel, supportRole: support, finalRole: final,
 		bug: bug, lang: lang, mode: mode, n: n, r: rounds, last: rounds, p: p,
 		rubric:   proto.Rubric(lang, mode),
 		engineOf: map[string]string{}, amendment: map[string]string{}, timeoutOf: map[string]time.Duration{}, lensOf: map[string]bugfolder.Lens{},
 		panel: map[string]bool{}, parallel: parallel, flagTimeout: timeout,
 	}
+	r.opts.Supervisor = withBeat(opts.Supervisor, r.emit) // a wait at a menu is logged
+	return r
 }
 
 func (r *runner) initSemaphores() {

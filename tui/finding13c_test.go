@@ -213,3 +213,31 @@ func TestFinding13b_5WatcherNotARoundBehind(t *testing.T) {
 		t.Errorf("round %d with a round-1 call in flight, want 1", d.current)
 	}
 }
+
+// TestFinding13b_6ElapsedKeepsAKilledWait: a session killed (kill -9) at
+// a menu has no debate_finished, but the waiting events its run logged
+// while the menu was open count: the total across sessions is each
+// session's first event to its last, menu waits included.
+func TestFinding13b_6ElapsedKeepsAKilledWait(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "6")
+	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	t0, t1 := fixedNow.Add(-time.Hour), fixedNow.Add(-time.Minute)
+	ev := func(typ string, at time.Time) string {
+		return `{"type":"` + typ + `","time":"` + at.Format(time.RFC3339Nano) + `"}` + "\n"
+	}
+	log := ev("setup", t0) + ev("quorum_lost", t0.Add(2*time.Second)) +
+		ev("waiting", t0.Add(12*time.Second)) + ev("waiting", t0.Add(22*time.Second)) + // killed here
+		ev("resumed", t1) + ev("decision", t1.Add(time.Second)) + ev("debate_finished", t1.Add(2*time.Second))
+	if err := os.WriteFile(filepath.Join(dir, "eventos.jsonl"), []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deb, err := bugfolder.ReadDebate(dir, bug.Register.Lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := viewFromFiles(bug, deb).elapsed(fixedNow); got != 24*time.Second {
+		t.Errorf("elapsed %v, want 24s (22 s waiting at the menu before the kill, 2 s after the resume)", got)
+	}
+}
+
