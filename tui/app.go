@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -172,6 +173,9 @@ type Model struct {
 
 	status      string
 	statusUntil time.Time
+	// heldNote is the bug folder the status line says another process
+	// runs: the line is cleared as soon as that run is seen to end.
+	heldNote string
 	// errShown is set while the footer shows the error a run ended with:
 	// it stays until a key, and that key dismisses it (and its exit code).
 	errShown bool
@@ -401,6 +405,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, c)
 	case rowsChangedMsg:
 		m.browser.applyRowChanges(msg)
+		m.clearStaleHeld()
 	case fsWatchMsg:
 		var c tea.Cmd
 		m, c = m.onFolderChange(msg)
@@ -423,6 +428,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case debateLoadedMsg:
 		if msg.refresh {
 			m = m.refreshDebate(msg)
+			m.clearStaleHeld()
 			break
 		}
 		m = m.openDebate(msg)
@@ -487,6 +493,25 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, c = m.follow()
 	cmds = append(cmds, c)
 	return m, tea.Batch(cmds...)
+}
+
+// clearStaleHeld clears the status line saying another process runs a
+// bug once that run is seen to have ended (its row or its debate read
+// again without a live holder).
+func (m *Model) clearStaleHeld() {
+	if m.heldNote == "" {
+		return
+	}
+	ended := false
+	if i := slices.IndexFunc(m.browser.rows, func(r *browserRow) bool { return r.dir.Dir == m.heldNote }); i >= 0 && m.browser.rows[i].sum != nil {
+		ended = !m.browser.rows[i].held()
+	}
+	if m.deb != nil && m.bug != nil && m.bug.Dir == m.heldNote {
+		ended = m.deb.heldBy == ""
+	}
+	if ended {
+		m.status, m.heldNote = "", ""
+	}
 }
 
 // handleKey routes a key press: ctrl+c first, then an open menu, the help
@@ -660,7 +685,9 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Resume):
 		r := b.selected()
 		if r != nil && r.held() {
-			return m, statusCmd(fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)))
+			m.status, m.statusUntil = fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)), m.clock().Add(4*time.Second)
+			m.heldNote = r.dir.Dir // the line goes when that run ends
+			return m, nil
 		}
 		if r == nil || !r.resumable() {
 			return m, statusCmd("nothing to resume here: r resumes an interrupted, waiting, cancelled or judge-failed debate")
@@ -987,7 +1014,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- quorumAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(quorumMenu(then.q, then.reply, m.unpriced)))
+			cmds = append(cmds, m.openMenu(quorumMenu(then.q, then.reply, m.unpriced, m.lay.menuFormW)))
 			m.zoom, m.help = false, false
 		}
 	case askJudgeMsg:
@@ -1073,7 +1100,7 @@ func (m Model) menuBack() (Model, tea.Cmd) {
 		if mn.first != nil && mn.form.GetFocusedField() != mn.first {
 			return m, m.openMenu(otherMenu(mn)) // its second page: back to its first
 		}
-		return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced))
+		return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
 	case menuSwapEngine, menuTimeout:
 		return m, m.openMenu(otherMenu(mn))
 	case menuSwapConfirm:
@@ -1110,7 +1137,7 @@ func (m Model) reopenMenu() (Model, tea.Cmd) {
 		cmd := m.openMenu(m.judgeMenu(mn.j, mn.jReply))
 		return m, cmd
 	default:
-		cmd := m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced))
+		cmd := m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
 		return m, cmd
 	}
 }
@@ -1151,7 +1178,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 	case menuQuorumOther:
 		switch mn.choice {
 		case "back":
-			return next(quorumMenu(mn.q, mn.qReply, m.unpriced))
+			return next(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
 		case "swap":
 			return next(swapMenu(mn, m.opts.Config, m.opts.Status))
 		case "timeout":
@@ -1184,7 +1211,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		case "engine":
 			return next(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
 		default:
-			return next(humanMenu(mn))
+			return next(humanMenu(mn, m.lay.menuFormW))
 		}
 	case menuJudgeEngine:
 		if mn.engine == "" {

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -241,3 +243,71 @@ func TestFinding13b_6ElapsedKeepsAKilledWait(t *testing.T) {
 	}
 }
 
+// TestFinding13b_18Small: the quorum menu's wrapped reason keeps its
+// indent; "Which proposal wins?" at 80×24 shows every choice, ← Back
+// included, one line each; the browser's "is run by" line goes when that
+// run ends, without a key.
+func TestFinding13b_18Small(t *testing.T) {
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 80, 24)
+	q := quorumLoss()
+	q.Failed[0].LastError = "the engine answered nothing within the timeout of nine seconds and was stopped"
+	m = pump(t, m, engineMsg{then: askQuorumMsg{q, make(chan quorumAnswer, 1)}})
+	text := screenText(m, f.proj)
+	lines := strings.Split(text, "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "agente-2") && strings.Contains(l, "timeout") })
+	if at < 0 || at+1 >= len(lines) {
+		t.Fatalf("no failed line:\n%s", text)
+	}
+	col := func(l, sub string) int { // the display column sub starts at
+		if i := strings.Index(l, sub); i >= 0 {
+			return ansi.StringWidth(l[:i])
+		}
+		return -1
+	}
+	if cont := lines[at+1]; col(lines[at], "the engine") < 0 || col(cont, "timeout of") != col(lines[at], "the engine") {
+		t.Errorf("the reason's second line lost its indent:\n%s\n%s", lines[at], cont)
+	}
+
+	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Labels: []engine.LabelPreview{
+		{Label: "A", Preview: strings.Repeat("o recálculo por CEP reaplica o desconto ", 4)},
+		{Label: "B", Preview: strings.Repeat("corrida entre frete e desconto no fechamento ", 4)},
+		{Label: "C", Preview: strings.Repeat("arredondamento do total antes do desconto ", 4)}}}
+	m, _ = liveModel(t, f, 80, 24)
+	m = pump(t, m, engineMsg{then: askJudgeMsg{j, make(chan judgeAnswer, 1)}})
+	m.openMenu(humanMenu(m.menu, m.lay.menuFormW))
+	text = screenText(m, f.proj)
+	for _, want := range []string{"Which proposal wins?", "proposal A —", "proposal B —", "proposal C —", "← Back to the judge menu"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	goldenScreen(t, m, f.proj)
+}
+
+// TestFinding13b_18HeldLineGoes: r on a bug another process runs says so;
+// once that run ends (its row read again) the line goes without a key.
+func TestFinding13b_18HeldLineGoes(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "6")
+	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	host, _ := os.Hostname()
+	lock, _ := json.Marshal(bugfolder.LockInfo{PID: os.Getpid(), Host: host, StartedAt: fixedNow, Command: "moot resume 6"})
+	if err := os.WriteFile(filepath.Join(dir, bugfolder.LockFile), lock, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := loadBrowser(t, f, 100, 30)
+	for i := 0; i < 40 && (m.browser.selected() == nil || m.browser.selected().dir.Dir != bug.Dir); i++ {
+		m = keys(t, m, "j")
+	}
+	m = keys(t, m, "r")
+	if !strings.Contains(lastLine(screenText(m, f.proj)), "is run by moot pid") {
+		t.Fatalf("r on a held bug:\n%s", screenText(m, f.proj))
+	}
+	os.Remove(filepath.Join(dir, bugfolder.LockFile))
+	i := m.browser.rowOf(bug)
+	m = pump(t, m, refreshRowCmd(f.reg, i, m.browser.rows[i].dir)())
+	if last := lastLine(screenText(m, f.proj)); strings.Contains(last, "is run by") {
+		t.Errorf("the line stays after the run ended: %q", last)
+	}
+}

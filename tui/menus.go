@@ -85,7 +85,7 @@ func plural(n int, one, many string) string {
 
 // quorumMenu offers, in this order: continue with the valid solvers, retry
 // the failed, cancel, other….
-func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...string) bool) *menu {
+func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...string) bool, width int) *menu {
 	m := &menu{kind: menuQuorum, q: q, qReply: reply}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d %s answered validly; the quorum is %d.\n\nFailed:\n", q.Valid, q.Panel, plural(q.Panel, "solver", "solvers"), q.Needed)
@@ -94,7 +94,7 @@ func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...s
 		if st == "" {
 			st = "no answer"
 		}
-		fmt.Fprintf(&b, "  %-9s %-15s %s\n", f.SolverID, st, clipLine(f.LastError, 60))
+		b.WriteString(failedLine(fmt.Sprintf("  %-9s %-15s ", f.SolverID, st), clipLine(f.LastError, 60), width-4) + "\n")
 	}
 	var opts []huh.Option[string]
 	if q.Valid > 0 {
@@ -111,6 +111,19 @@ func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...s
 		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
 	))
 	return m
+}
+
+// failedLine is a failed solver's line of the quorum menu: its reason
+// wraps under itself (a hanging indent), or under the line, indented,
+// when too little room is left beside the name and status.
+func failedLine(head, why string, width int) string {
+	indent := ansi.StringWidth(head)
+	if width-indent < 20 {
+		indent = 6
+		head = strings.TrimRight(head, " ") + "\n" + strings.Repeat(" ", indent)
+	}
+	lines := strings.Split(wrapText(why, max(10, width-indent)), "\n")
+	return head + strings.Join(lines, "\n"+strings.Repeat(" ", indent))
 }
 
 // otherMenu picks the action and the failed solver.
@@ -272,12 +285,17 @@ func judgeConfirmMenu(prev *menu) *menu {
 	return m
 }
 
-// humanMenu lets the engineer pick the winning proposal by label.
-func humanMenu(prev *menu) *menu {
+// humanMenu lets the engineer pick the winning proposal by label, each
+// choice on one line of a menu width wide.
+func humanMenu(prev *menu, width int) *menu {
 	m := &menu{kind: menuJudgeHuman, j: prev.j, jReply: prev.jReply}
 	var opts []huh.Option[string]
 	for _, l := range m.j.Labels {
-		opts = append(opts, huh.NewOption(fmt.Sprintf("%s — %s", labelWord(l.Label), preview(l.Preview, 70)), l.Label))
+		// one line each (a wrapped choice hides the ones below it): the
+		// preview gives way to the window; the panes have it whole
+		head := labelWord(l.Label) + " — "
+		room := max(12, min(70, width-6-ansi.StringWidth(head)))
+		opts = append(opts, huh.NewOption(head+preview(l.Preview, room), l.Label))
 	}
 	opts = append(opts, huh.NewOption("← Back to the judge menu", ""))
 	m.label = opts[0].Value

@@ -135,7 +135,7 @@ func TestUnknownPriceNeverZero(t *testing.T) {
 			t.Errorf("estimate(%v, %v) = %q, want %q", c.usd, c.unknown, got, c.want)
 		}
 	}
-	q := quorumMenu(quorumLoss(), make(chan quorumAnswer, 1), func(...string) bool { return true })
+	q := quorumMenu(quorumLoss(), make(chan quorumAnswer, 1), func(...string) bool { return true }, 80)
 	j := judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), true, false, true)
 	m, _ := liveModel(t, newFixture(t), 120, 34)
 	for _, mn := range []*menu{q, j} {
