@@ -935,8 +935,8 @@ func (m *Model) startResume() tea.Cmd {
 
 // openDebate shows a debate read from disk.
 func (m Model) openDebate(msg debateLoadedMsg) Model {
-	if msg.err != nil {
-		m.status, m.statusUntil = msg.err.Error(), m.clock().Add(6*time.Second)
+	if msg.err != nil { // shown wrapped until a key
+		m.status, m.statusUntil, m.errShown = msg.err.Error(), m.clock().Add(24*time.Hour), true
 		m.opts.Resume = false
 		return m
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -309,5 +310,33 @@ func TestFinding13b_18HeldLineGoes(t *testing.T) {
 	m = pump(t, m, refreshRowCmd(f.reg, i, m.browser.rows[i].dir)())
 	if last := lastLine(screenText(m, f.proj)); strings.Contains(last, "is run by") {
 		t.Errorf("the line stays after the run ended: %q", last)
+	}
+}
+
+// TestFinding13b_4ErrorsWrappedUntilAKey: the error a run ends with is
+// shown whole at 80 and 60 columns (wrapped, not cut) and stays until a
+// key; that key dismisses it.
+func TestFinding13b_4ErrorsWrappedUntilAKey(t *testing.T) {
+	f := newFixture(t)
+	long := "write /home/someone/projects/shop/_reversa_bugs/checkout/bugs/BUG-20260705-M8N2-estoque-negativo/debate/juiz/tentativa-2.md: no space left on device"
+	for _, size := range [][2]int{{80, 24}, {60, 15}} {
+		m, _ := liveModel(t, f, size[0], size[1])
+		m = pump(t, m, engineMsg{then: runDoneMsg{err: errors.New(long)}})
+		text := screenText(m, f.proj)
+		joined := strings.Join(strings.Fields(text), " ")
+		if !strings.Contains(strings.ReplaceAll(joined, " ", ""), strings.ReplaceAll(long, " ", "")) {
+			t.Errorf("%v: the error is cut:\n%s", size, text)
+		}
+		if n := len(strings.Split(m.Render(), "\n")); n != size[1] {
+			t.Errorf("%v: %d lines", size, n)
+		}
+		m.statusUntil = fixedNow // a clock past any timeout: it stays until a key
+		if text := screenText(m, f.proj); !strings.Contains(text, "no space left") {
+			t.Errorf("%v: the error went without a key:\n%s", size, text)
+		}
+		m = keys(t, m, "x")
+		if text := screenText(m, f.proj); strings.Contains(text, "no space left") {
+			t.Errorf("%v: a key did not dismiss the error:\n%s", size, text)
+		}
 	}
 }

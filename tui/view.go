@@ -17,6 +17,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // View draws the screen.
@@ -54,7 +55,27 @@ func (m Model) Render() string {
 		// the trust question comes first, over whichever screen opens
 		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
 	}
-	return m.fit(out)
+	return m.errorOver(m.fit(out))
+}
+
+// errorOver shows the error a run ended with over the bottom of the
+// frame, wrapped to the width (up to a third of the window), until a key.
+func (m Model) errorOver(frame string) string {
+	if !m.errShown || m.status == "" {
+		return frame
+	}
+	msg := strings.Split(wrapLines(termsafe.Line(m.status)+" (any key)", m.w), "\n")
+	if n := max(1, m.h/3); len(msg) > n {
+		msg = append(msg[:n-1], ansi.Truncate(msg[n-1], m.w-1, "")+"…")
+	}
+	lines := strings.Split(frame, "\n")
+	at := max(0, len(lines)-len(msg))
+	for i, l := range msg {
+		if at+i < len(lines) {
+			lines[at+i] = m.st.Warning.Render(l)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // fit pads or cuts the frame to the window's size.
