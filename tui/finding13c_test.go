@@ -15,6 +15,8 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
+	"github.com/reversa/moot/internal/money"
+	"github.com/reversa/moot/internal/testutil"
 )
 
 // TestFinding13b_16QuitWhileDecisionWaits: q while a decision menu is
@@ -337,6 +339,38 @@ func TestFinding13b_4ErrorsWrappedUntilAKey(t *testing.T) {
 		m = keys(t, m, "x")
 		if text := screenText(m, f.proj); strings.Contains(text, "no space left") {
 			t.Errorf("%v: a key did not dismiss the error:\n%s", size, text)
+		}
+	}
+}
+
+// TestFinding13b_7OneFigure: on a generated register (its final answers
+// carry total_tokens and total_cost_usd) the index (list, browser) and the
+// debate header give the same tokens and money.
+func TestFinding13b_7OneFigure(t *testing.T) {
+	proj := t.TempDir()
+	if err := testutil.GenerateRegister(proj, 12); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := bugfolder.FindRoot(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, errs := bugfolder.BugDirs(reg)
+	if len(errs) > 0 || len(dirs) != 12 {
+		t.Fatalf("%d bugs, %v", len(dirs), errs)
+	}
+	for _, bd := range dirs {
+		s, err := bugfolder.IndexBug(reg, bd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deb, err := bugfolder.ReadDebate(filepath.Join(bd.Dir, bugfolder.DebateDir), reg.Lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := viewFromFiles(s.Bug, deb)
+		if d.tokens != s.Tokens || money.Total(d.usd, d.unpricedFiles) != money.Total(s.CostUSD, s.CostUnpriced) {
+			t.Errorf("%s: header %d tokens %s, list %d tokens %s", s.Bug.ID, d.tokens, money.Total(d.usd, d.unpricedFiles), s.Tokens, money.Total(s.CostUSD, s.CostUnpriced))
 		}
 	}
 }
