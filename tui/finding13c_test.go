@@ -374,3 +374,24 @@ func TestFinding13b_7OneFigure(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenFileLooksOffTheUIGoroutine: o's look at the file happens in the
+// command, not in Update: a folder is refused when the command runs, and
+// a file written between the key and the command is opened.
+func TestOpenFileLooksOffTheUIGoroutine(t *testing.T) {
+	f := newFixture(t)
+	m := New(f.options())
+	dir := t.TempDir()
+	if msg, ok := m.openFile(dir)().(statusMsg); !ok || !strings.Contains(string(msg), "is not one") {
+		t.Errorf("a folder: %v", msg)
+	}
+	path := filepath.Join(dir, "late.md")
+	cmd := m.openFile(path) // no file yet: nothing is looked at here
+	if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PAGER", "true")
+	if msg, isStatus := cmd().(statusMsg); isStatus {
+		t.Errorf("the file written after the key was refused: %q", msg)
+	}
+}

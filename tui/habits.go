@@ -64,14 +64,21 @@ func (m Model) copyPath(path string) tea.Cmd {
 }
 
 // openFile shows a file in $PAGER (else $EDITOR, else less), giving it the
-// terminal until it exits.
+// terminal until it exits. The file is looked at off the UI goroutine.
 func (m Model) openFile(path string) tea.Cmd {
 	if path == "" {
 		return statusCmd("nothing to open here: the focused pane has no file yet")
 	}
-	if fi, err := os.Stat(path); err != nil || fi.IsDir() {
-		return statusCmd("o opens a file; " + filepath.Base(path) + " is not one")
+	return func() tea.Msg {
+		if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+			return statusMsg("o opens a file; " + filepath.Base(path) + " is not one")
+		}
+		return pagerCmd(path)() // the program runs it, holding the terminal
 	}
+}
+
+// pagerCmd runs the pager (or editor) on a file.
+func pagerCmd(path string) tea.Cmd {
 	argv := strings.Fields(os.Getenv("PAGER"))
 	if len(argv) == 0 {
 		argv = strings.Fields(os.Getenv("EDITOR"))

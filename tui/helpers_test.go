@@ -178,6 +178,28 @@ func goldenScreen(t *testing.T, m Model, proj string) {
 	golden.RequireEqual(t, []byte(screenText(m, proj)))
 }
 
+// checkFrame checks a frame at w×h: exactly h lines, none wider than w,
+// and every want in its text; it returns the text.
+func checkFrame(t *testing.T, m Model, w, h int, proj string, want []string) string {
+	t.Helper()
+	lines := strings.Split(m.Render(), "\n")
+	if len(lines) != h {
+		t.Errorf("%d lines", len(lines))
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("line %d is %d wide", i, n)
+		}
+	}
+	text := screenText(m, proj)
+	for _, s := range want {
+		if !strings.Contains(text, s) {
+			t.Errorf("lacks %q:\n%s", s, text)
+		}
+	}
+	return text
+}
+
 // sized starts a model at a window size, dark background.
 func sized(t *testing.T, opts Options, w, h int) Model {
 	t.Helper()

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 )
@@ -65,21 +63,7 @@ func TestFixedStatesAtBothSizes(t *testing.T) {
 			w, h := size[0], size[1]
 			t.Run(fmt.Sprintf("%s/%dx%d", st.name, w, h), func(t *testing.T) {
 				m := st.make(w, h)
-				lines := strings.Split(m.Render(), "\n")
-				if len(lines) != h {
-					t.Errorf("%d lines", len(lines))
-				}
-				for i, l := range lines {
-					if n := ansi.StringWidth(l); n > w {
-						t.Errorf("line %d is %d wide", i, n)
-					}
-				}
-				text := screenText(m, f.proj)
-				for _, want := range st.want {
-					if !strings.Contains(text, want) {
-						t.Errorf("lacks %q:\n%s", want, text)
-					}
-				}
+				checkFrame(t, m, w, h, f.proj, st.want)
 				goldenScreen(t, m, f.proj)
 			})
 		}

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 )
@@ -63,21 +61,7 @@ func TestTinyTerminal(t *testing.T) {
 	for _, st := range states {
 		t.Run(st.name, func(t *testing.T) {
 			m := st.make()
-			lines := strings.Split(m.Render(), "\n")
-			if len(lines) != h {
-				t.Errorf("%d lines", len(lines))
-			}
-			for i, l := range lines {
-				if n := ansi.StringWidth(l); n > w {
-					t.Errorf("line %d is %d wide", i, n)
-				}
-			}
-			text := screenText(m, f.proj)
-			for _, want := range st.want {
-				if !strings.Contains(text, want) {
-					t.Errorf("lacks %q:\n%s", want, text)
-				}
-			}
+			text := checkFrame(t, m, w, h, f.proj, st.want)
 			plain := strings.Split(strings.TrimRight(text, "\n"), "\n")
 			if st.footer && !strings.HasSuffix(plain[len(plain)-1], "? keys · q quit") {
 				t.Errorf("the footer lost ? and q: %q", plain[len(plain)-1])
