@@ -84,12 +84,7 @@ func (f *setupFlags) tradeoffPacket(s *engine.Setup, bug *bugfolder.Bug) error {
 	if err != nil {
 		return err
 	}
-	mode := s.Mode
-	if mode == "" {
-		mode = bugfolder.Repair
-	}
-	s.Problem = tradeoff.Packet{Lang: s.Lang, Decision: bug.ID + " — " + bug.Title, A: s.Lenses[0].Text, B: s.Lenses[1].Text,
-		Criteria: criteriaList(f.criteria, bugfolder.Rubric(mode, s.Lang)), Evidence: p}.Problem()
+	s.Problem = tradeoff.Protocol{}.Pack(*s, p, criteriaList(f.criteria, nil))
 	return nil
 }
 
