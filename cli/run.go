@@ -172,6 +172,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			if err != nil {
 				return err
 			}
+			sf.wizard = !headless
 			s, err := sf.setup(cmd, reg, bug, cfg, headless)
 			if err != nil {
 				return err
@@ -265,6 +266,14 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				fmt.Fprintf(e.stdout, "%s: the debate is already finished (%s); nothing to resume\n", bug.ID, reg.Rel(d.Dir))
 				return nil
 			}
+			proto, err := protocolOf(d)
+			if err != nil {
+				return err
+			}
+			if words := engine.Describe(proto); winner != "" && !words.Winner {
+				return usageErr("--winner: a %s's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry`, then record the human decision with `moot decide %s approve|decline|revise`; nothing was written",
+					proto.Name(), words.Final, bug.ID, bug.ID)
+			}
 			if winner != "" {
 				// a judge failure answered cancel or pause is still open; a
 				// hand-run debate records its failed judge only in juiz/, and
@@ -276,10 +285,6 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				if labels := engine.FinalLabels(d); !slices.Contains(labels, pol.Winner) {
 					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
 				}
-			}
-			proto, err := protocolOf(d)
-			if err != nil {
-				return err
 			}
 			headless := rf.isHeadless(e) || bug.IsQuestion // the TUI resumes bugs; a question resumes headless
 			if !headless {

@@ -192,9 +192,10 @@ func (Protocol) RenderConvergence(l bugfolder.Lang, m bugfolder.Mode, rows []eng
 // Inputs asks the two options (each reviewer's lens), the rebuttal cap and
 // the criteria; its synthesizer names no winner: a human decides.
 func (Protocol) Inputs() engine.Inputs {
-	return engine.Inputs{Summary: "two reviewers, one per option, a capped rebuttal, a synthesis; a human decides",
+	return engine.Inputs{Summary: "a reviewer per option, capped rebuttal, synthesis; a human decides",
 		Modes: true, N: 2, MinN: 2, R: DefaultRounds, RCap: true, Options: true, Criteria: true,
-		Member: "reviewer", Members: "reviewers", Final: "synthesizer"}
+		Member: "reviewer", Members: "reviewers", Final: "synthesizer",
+		FinalNote: "isolated, no tools: sees the packet and both reviewers' last answers by option, never by engine"}
 }
 
 // Pack wraps a bug's P in the evidence packet of the setup's options (its
