@@ -190,6 +190,8 @@ type Inputs struct {
 	// Member and Members name one and several of the panel ("solver",
 	// "solvers"); Final names the final step ("judge", "synthesizer").
 	Member, Members, Final string
+	// FinalNote says in a line what the final step sees.
+	FinalNote string
 	// Winner is set when the final step names a winner, so a human may
 	// choose one when it fails (tradeoff's synthesis has none: a human
 	// records a decision with moot decide instead).
@@ -213,5 +215,6 @@ func Describe(p Protocol) Inputs {
 	if d, ok := p.(Describer); ok {
 		return d.Inputs()
 	}
-	return Inputs{Modes: true, MinN: 2, R: 2, Support: true, Member: "solver", Members: "solvers", Final: "judge", Winner: true}
+	return Inputs{Modes: true, MinN: 2, R: 2, Lenses: true, Support: true, Member: "solver", Members: "solvers", Final: "judge", Winner: true,
+		FinalNote: "isolated: sees only the rubric, P and the final proposals"}
 }
