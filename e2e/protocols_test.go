@@ -154,3 +154,20 @@ func TestWinnerRefusedWithoutOne(t *testing.T) {
 		t.Error("list has no PROTOCOL column")
 	}
 }
+
+// TestDebateWithLensedSolvers: --lens on a debate freezes each solver's
+// lens in problema.md, and show names them per solver.
+func TestDebateWithLensedSolvers(t *testing.T) {
+	p := newProject(t)
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--lens", "security", "--lens", "performance", "--yes", "--headless").mustExit(t, 0)
+	d := p.readDebate()
+	if d.Problem.Lenses["agente-1"].Name != "security" || d.Problem.Lenses["agente-2"].Name != "performance" {
+		t.Errorf("problema.md lenses: %+v", d.Problem.Lenses)
+	}
+	if show := p.moot("show", "7").mustExit(t, 0).stdout; !strings.Contains(show, "| lenses | agente-1 security, agente-2 performance |") {
+		t.Errorf("show does not name the lenses:\n%s", show)
+	}
+	if got := p.list()["BUG-20260715-A7K3"]; got.Protocol == nil || *got.Protocol != "debate" {
+		t.Errorf("list --json protocol of a debate: %+v", got.Protocol)
+	}
+}
