@@ -187,7 +187,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
+			pr.restricted, pr.bugDir, pr.final = bug.Restricted(), bug.Dir, engine.Describe(s.Protocol).Final
 			live := livefile.New() // streamed figures for a browser watching this run
 			defer live.Close()
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
@@ -301,7 +301,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
+			pr.restricted, pr.bugDir, pr.final = bug.Restricted(), bug.Dir, engine.Describe(proto).Final
 			live := livefile.New()
 			defer live.Close()
 			res, err := engine.Resume(ctx, bug, engine.Options{

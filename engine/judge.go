@@ -133,7 +133,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 			Engine: r.judgeEngine, Engines: r.swapEngines(), Final: words.Final, NoWinner: !words.Winner}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
-			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; %s", reason, FinalAdvice(r.proto, r.resumeTarget(), letters))}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("the %s failed (%s) and no human can be asked; %s", Describe(r.proto).Final, reason, FinalAdvice(r.proto, r.resumeTarget(), letters))}
 		}
 		if err != nil {
 			return err
@@ -175,10 +175,10 @@ func (r *runner) runJudge(ctx context.Context) error {
 			return r.writeFinal(in, doc, "human", r.humanMeta(), nil)
 		case JudgeCancel:
 			r.emit(dec)
-			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept and the choice is still open: %s", FinalAdvice(r.proto, r.resumeTarget(), letters))}
+			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the %s failed; everything is kept and the choice is still open: %s", Describe(r.proto).Final, FinalAdvice(r.proto, r.resumeTarget(), letters))}
 		case JudgePause:
 			r.emit(dec)
-			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; %s", FinalAdvice(r.proto, r.resumeTarget(), letters))}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the %s failed; %s", Describe(r.proto).Final, FinalAdvice(r.proto, r.resumeTarget(), letters))}
 		default:
 			return fmt.Errorf("unknown judge decision %q", d.Choice)
 		}
