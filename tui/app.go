@@ -827,7 +827,11 @@ type probedMsg map[string]EngineStatus
 
 // engineOptions are the options of a run driven by this UI.
 func (m Model) engineOptions(b *bridge, command string) engine.Options {
-	return engine.Options{Protocol: m.opts.Protocol, Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
+	proto := m.opts.Protocol
+	if p := m.protocol(); p != nil {
+		proto = p // a debate resumed from the browser runs the protocol its problema.md names
+	}
+	return engine.Options{Protocol: proto, Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
 		AcceptEngineChange: m.acceptEngines, AcceptedBy: "human"}
 }
 

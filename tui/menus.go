@@ -258,8 +258,8 @@ func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineSt
 	opts := append(engineOptions(prev.j.Engines, prev.j.Engine, cfg, status), huh.NewOption("← Back to the judge menu", ""))
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
-		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the judge on another engine (now: %s)", prev.j.Engine)).
-			Description("+1 call. The switch is an amendment: recorded in the judge's files and the event log; problema.md keeps the original plan.").
+		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the %s on another engine (now: %s)", finalWord(prev.j), prev.j.Engine)).
+			Description(fmt.Sprintf("+1 call. The switch is an amendment: recorded in the %s's files and the event log; problema.md keeps the original plan.", finalWord(prev.j))).
 			Options(opts...).Value(&m.engine),
 	))
 	return m

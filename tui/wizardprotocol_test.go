@@ -165,3 +165,17 @@ func TestMenusSpeakTheProtocol(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeRunsTheDebatesProtocol: a debate opened from the browser is
+// resumed with the protocol its problema.md names, not the default one.
+func TestResumeRunsTheDebatesProtocol(t *testing.T) {
+	f := newFixture(t)
+	opts := protocolOptions(f, t)
+	for _, tc := range []struct{ named, want string }{{"tradeoff", "tradeoff"}, {"", "debate"}} {
+		m := New(opts)
+		m.deb = &debateView{protocol: tc.named}
+		if got := m.engineOptions(newBridge(), "moot resume").Protocol.Name(); got != tc.want {
+			t.Errorf("problema.md names %q: resumed as %s, want %s", tc.named, got, tc.want)
+		}
+	}
+}
