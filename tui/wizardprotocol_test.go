@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/protocol/debate"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
@@ -177,5 +179,39 @@ func TestResumeRunsTheDebatesProtocol(t *testing.T) {
 		if got := m.engineOptions(newBridge(), "moot resume").Protocol.Name(); got != tc.want {
 			t.Errorf("problema.md names %q: resumed as %s, want %s", tc.named, got, tc.want)
 		}
+	}
+}
+
+// TestTradeoffQuorumMenuInARun: in a real tradeoff run whose reviewer B
+// fails, the quorum menu the engine opens speaks of reviewers, and after
+// continue the synthesis still waits for the human.
+func TestTradeoffQuorumMenuInARun(t *testing.T) {
+	f := newFixture(t)
+	cfg, err := harness.ParseConfig(filepath.Join(f.reg.Root, "moot.yaml"), []byte("engines:\n  scripted: {kind: command, command: [\"../tools/scripted-llm.sh\"], external: false, timeout: 1m}\n  broken: {kind: command, command: [\"/bin/false\"], external: false, timeout: 10s}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := protocolOptions(f, t)
+	opts.Config, opts.Now = cfg, nil
+	s := engine.Setup{Protocol: tradeoff.Protocol{}, Bug: opts.Bug, Lang: bugfolder.PT, Mode: bugfolder.Repair, N: 2, R: 1,
+		Solvers: []string{"scripted", "broken"}, Judge: "scripted", Parallel: 2,
+		Lenses: []bugfolder.Lens{{Name: "A", Text: "deduplicate the discount"}, {Name: "B", Text: "idempotent checkout"}}}
+	s.Problem = tradeoff.Protocol{}.Pack(s, &bugfolder.Problem{Text: "P"}, nil)
+	opts.Setup = s
+	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(140, 45))
+	waitFor := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
+			teatest.WithDuration(60*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor("Start")
+	tm.Send(keyMsg("enter"))
+	waitFor("1 of 2 reviewers answered validly")
+	tm.Send(keyMsg("enter")) // continue with the 1 valid reviewer
+	waitFor("no winner, a human decides")
+	tm.Send(keyMsg("q"))
+	out := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(Model).Outcome()
+	if out.Err != nil || out.Result == nil {
+		t.Fatalf("outcome %+v", out)
 	}
 }
