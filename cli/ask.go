@@ -88,7 +88,7 @@ the cost plan (without it the plan is printed, nothing is written, exit 4).`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			pr.bugDir = dir
+			pr.bugDir, pr.final = dir, engine.Describe(plan.Setup.Protocol).Final
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot ask", Version: version(), ResumeTarget: bug.ID,

@@ -155,6 +155,9 @@ func (u *untrustedError) Error() string {
 
 // setupFlags are the flags run and plan share (CLI.md).
 type setupFlags struct {
+	// wizard is set when the terminal UI's wizard asks what the flags
+	// leave out (a tradeoff's options).
+	wizard   bool
 	protocol string
 	mode     string
 	n, r     int
@@ -203,7 +206,7 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	s.Protocol = p
 	if p.Name() == tradeoff.Name {
-		if err := f.tradeoffFlags(cmd, &s); err != nil {
+		if err := f.tradeoffFlags(cmd, &s, !f.wizard); err != nil {
 			return s, err
 		}
 	}
@@ -273,6 +276,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 		}
 	}
 	if p.Name() == tradeoff.Name {
+		if len(s.Lenses) < 2 {
+			return s, nil // the terminal UI's wizard asks the options
+		}
 		return s, f.tradeoffPacket(&s, bug)
 	}
 	lenses, err := f.resolveLenses(reg, cfg)

@@ -27,6 +27,16 @@ type progress struct {
 	// bugDir is the debated bug's folder: paths on the --json stream are
 	// relative to it, as in the event log.
 	bugDir string
+	// final is the protocol's word for its final step ("" reads judge).
+	final string
+}
+
+// finalWord is the protocol's word for its final step.
+func (p *progress) finalWord() string {
+	if p.final == "" {
+		return "judge"
+	}
+	return p.final
 }
 
 func newProgress(e *env, reg *bugfolder.Register, asJSON bool) *progress {
@@ -124,7 +134,11 @@ func (p *progress) line(ev engine.Event) {
 	case engine.EvQuorumLost:
 		p.printf("quorum lost in round %d: %d valid, %d needed (failed: %s)\n", ev.Round, ev.Valid, ev.Needed, strings.Join(ev.Failed, ", "))
 	case engine.EvDecision:
-		s := fmt.Sprintf("decision at the %s menu: %s (by %s)", ev.Point, ev.Choice, ev.By)
+		point := string(ev.Point)
+		if point == "judge" {
+			point = p.finalWord()
+		}
+		s := fmt.Sprintf("decision at the %s menu: %s (by %s)", point, ev.Choice, ev.By)
 		if len(ev.Dropped) > 0 {
 			s += "; out of the debate: " + strings.Join(ev.Dropped, ", ")
 		}
@@ -136,7 +150,7 @@ func (p *progress) line(ev engine.Event) {
 		}
 		p.printf("%s\n", s)
 	case engine.EvJudgeStarted:
-		p.printf("judge (attempt %d)\n", ev.Attempt)
+		p.printf("%s (attempt %d)\n", p.finalWord(), ev.Attempt)
 	case engine.EvJudgeFinished:
 		if ev.Winner == "" {
 			p.printf("  final answer written (by %s)\n", ev.By)
@@ -144,7 +158,7 @@ func (p *progress) line(ev engine.Event) {
 			p.printf("  winner: %s (decided by %s)\n", label.Proposal(ev.Winner), ev.By)
 		}
 	case engine.EvJudgeFailed:
-		p.printf("  judge failed: %s\n", clip(ev.Reason, 200))
+		p.printf("  %s failed: %s\n", p.finalWord(), clip(ev.Reason, 200))
 	case engine.EvWarning:
 		p.printf("warning: %s\n", ev.Text)
 	case engine.EvDebateFinished:

@@ -195,13 +195,16 @@ func printList(e *env, entries []listEntry) {
 		return
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "BUG\t#\tCONTEXT\tSTATUS\tMODE\tN×R\tWINNER\tCOST\tSTARTED\tTITLE")
+	fmt.Fprintln(tw, "BUG\t#\tCONTEXT\tSTATUS\tPROTOCOL\tMODE\tN×R\tWINNER\tCOST\tSTARTED\tTITLE")
 	for _, en := range entries {
-		num, mode, nr, winner, started, cost := "", "—", "—", "—", "—", "—"
+		num, proto, mode, nr, winner, started, cost := "", "—", "—", "—", "—", "—", "—"
+		if en.Protocol != nil {
+			proto = *en.Protocol
+		}
 		if en.DisplayNumber != nil {
 			num = fmt.Sprint(*en.DisplayNumber)
 		}
-		if en.Mode != nil {
+		if en.Mode != nil && en.Kind != bugfolder.KindQuestion { // a question has no mode
 			mode = *en.Mode
 		}
 		if en.N != nil {
@@ -236,7 +239,7 @@ func printList(e *env, entries []listEntry) {
 		if len([]rune(title)) > 48 {
 			title = string([]rune(title)[:47]) + "…"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termsafe.Line(en.BugID), num, termsafe.Line(en.Context), status, termsafe.Line(mode), nr, termsafe.Line(winner), cost, started, title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termsafe.Line(en.BugID), num, termsafe.Line(en.Context), status, termsafe.Line(proto), termsafe.Line(mode), nr, termsafe.Line(winner), cost, started, title)
 	}
 	tw.Flush()
 }

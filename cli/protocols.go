@@ -24,6 +24,18 @@ func protocolNames() string {
 	return strings.Join(names, ", ")
 }
 
+// protocolList lists them for the wizard: the default (debate) first,
+// then the others by name.
+func protocolList() []engine.Protocol {
+	out := []engine.Protocol{protocols[bugfolder.DefaultProtocol]}
+	for _, n := range strings.Split(protocolNames(), ", ") {
+		if n != bugfolder.DefaultProtocol {
+			out = append(out, protocols[n])
+		}
+	}
+	return out
+}
+
 // pickProtocol is the protocol --protocol names (a usage error otherwise).
 func pickProtocol(name string) (engine.Protocol, error) {
 	if p, ok := protocols[strings.TrimSpace(name)]; ok {

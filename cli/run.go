@@ -172,6 +172,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			if err != nil {
 				return err
 			}
+			sf.wizard = !headless
 			s, err := sf.setup(cmd, reg, bug, cfg, headless)
 			if err != nil {
 				return err
@@ -186,7 +187,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
+			pr.restricted, pr.bugDir, pr.final = bug.Restricted(), bug.Dir, engine.Describe(s.Protocol).Final
 			live := livefile.New() // streamed figures for a browser watching this run
 			defer live.Close()
 			res, err := engine.Start(ctx, plan.Setup, engine.Options{
@@ -265,6 +266,14 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				fmt.Fprintf(e.stdout, "%s: the debate is already finished (%s); nothing to resume\n", bug.ID, reg.Rel(d.Dir))
 				return nil
 			}
+			proto, err := protocolOf(d)
+			if err != nil {
+				return err
+			}
+			if words := engine.Describe(proto); winner != "" && !words.Winner {
+				return usageErr("--winner: a %s's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry`, then record the human decision with `moot decide %s approve|decline|revise`; nothing was written",
+					proto.Name(), words.Final, bug.ID, bug.ID)
+			}
 			if winner != "" {
 				// a judge failure answered cancel or pause is still open; a
 				// hand-run debate records its failed judge only in juiz/, and
@@ -276,10 +285,6 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				if labels := engine.FinalLabels(d); !slices.Contains(labels, pol.Winner) {
 					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
 				}
-			}
-			proto, err := protocolOf(d)
-			if err != nil {
-				return err
 			}
 			headless := rf.isHeadless(e) || bug.IsQuestion // the TUI resumes bugs; a question resumes headless
 			if !headless {
@@ -296,7 +301,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			ctx, cancel := signalContext()
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
+			pr.restricted, pr.bugDir, pr.final = bug.Restricted(), bug.Dir, engine.Describe(proto).Final
 			live := livefile.New()
 			defer live.Close()
 			res, err := engine.Resume(ctx, bug, engine.Options{

@@ -156,10 +156,10 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 	case bugfolder.StateWaiting:
 		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), bug.ID)
 	case bugfolder.StateJudgeFailed:
-		return "the judge failed: " + engine.JudgeAdvice(bug.ID, engine.FinalLabels(d))
+		return "the " + finalWord(d) + " failed: " + engine.FinalAdvice(protocolFor(d), bug.ID, engine.FinalLabels(d))
 	case bugfolder.StateCancelled:
 		if d.PendingDecision() == "judge" {
-			return "cancelled after the judge failed; " + engine.JudgeAdvice(bug.ID, engine.FinalLabels(d))
+			return "cancelled after the " + finalWord(d) + " failed; " + engine.FinalAdvice(protocolFor(d), bug.ID, engine.FinalLabels(d))
 		}
 		return fmt.Sprintf("cancelled; everything is kept: `moot resume %s` continues it", bug.ID)
 	}
@@ -541,3 +541,16 @@ func reportProblems(e *env, d *bugfolder.Debate) error {
 	}
 	return nil
 }
+
+// protocolFor is a debate's protocol for its hints (nil, read as seed
+// 000's debate, when this moot does not run the one it names).
+func protocolFor(d *bugfolder.Debate) engine.Protocol {
+	p, err := protocolOf(d)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// finalWord names a debate's final step in its protocol's words.
+func finalWord(d *bugfolder.Debate) string { return engine.Describe(protocolFor(d)).Final }

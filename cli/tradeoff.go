@@ -16,8 +16,9 @@ const maxOptionBytes = 2000
 
 // tradeoffFlags checks tradeoff's own flags and sets its panel: two
 // reviewers (A and B, each option its lens) and, unless -r was given, the
-// default cap of one rebuttal round. A missing option is exit 2 naming it.
-func (f *setupFlags) tradeoffFlags(cmd *cobra.Command, s *engine.Setup) error {
+// default cap of one rebuttal round. A missing option is exit 2 naming it
+// when required (headless); the terminal UI's wizard asks for it instead.
+func (f *setupFlags) tradeoffFlags(cmd *cobra.Command, s *engine.Setup, required bool) error {
 	if strings.TrimSpace(f.optionA) == "" && strings.TrimSpace(f.optionB) == "" && s.Bug != nil && !s.Bug.IsQuestion {
 		if a, b, ok := repairOptions(s.Bug); ok {
 			f.optionA, f.optionB = a, b
@@ -25,6 +26,8 @@ func (f *setupFlags) tradeoffFlags(cmd *cobra.Command, s *engine.Setup) error {
 	}
 	for _, o := range []struct{ flag, val string }{{"--option-a", f.optionA}, {"--option-b", f.optionB}} {
 		switch v := strings.TrimSpace(o.val); {
+		case v == "" && !required:
+			continue
 		case v == "":
 			return usageErr("%s is required by --protocol tradeoff: give the option as a testable statement (on a bug with a finished repair debate, leaving out both takes its two best proposals); nothing was written", o.flag)
 		case len(v) > maxOptionBytes:
@@ -45,7 +48,9 @@ func (f *setupFlags) tradeoffFlags(cmd *cobra.Command, s *engine.Setup) error {
 		f.r = tradeoff.DefaultRounds
 	}
 	s.R = f.r
-	s.Lenses = []bugfolder.Lens{{Name: "A", Text: strings.TrimSpace(f.optionA)}, {Name: "B", Text: strings.TrimSpace(f.optionB)}}
+	if strings.TrimSpace(f.optionA) != "" && strings.TrimSpace(f.optionB) != "" {
+		s.Lenses = []bugfolder.Lens{{Name: "A", Text: strings.TrimSpace(f.optionA)}, {Name: "B", Text: strings.TrimSpace(f.optionB)}}
+	}
 	return nil
 }
 
@@ -84,12 +89,7 @@ func (f *setupFlags) tradeoffPacket(s *engine.Setup, bug *bugfolder.Bug) error {
 	if err != nil {
 		return err
 	}
-	mode := s.Mode
-	if mode == "" {
-		mode = bugfolder.Repair
-	}
-	s.Problem = tradeoff.Packet{Lang: s.Lang, Decision: bug.ID + " — " + bug.Title, A: s.Lenses[0].Text, B: s.Lenses[1].Text,
-		Criteria: criteriaList(f.criteria, bugfolder.Rubric(mode, s.Lang)), Evidence: p}.Problem()
+	s.Problem = tradeoff.Protocol{}.Pack(*s, p, criteriaList(f.criteria, nil))
 	return nil
 }
 

@@ -21,15 +21,14 @@ import (
 // runTUI runs a debate in the terminal UI: at the cost screen when the
 // flags give the mode, else at the setup wizard.
 func runTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup, sf setupFlags, cmd *cobra.Command) error {
-	if s.Protocol != nil && s.Protocol.Name() != debate.Name && s.Mode == "" {
-		// the wizard asks a debate's questions only: another protocol starts at the cost screen
-		return usageErr("--protocol %s in the terminal UI needs --mode (the setup wizard asks only a debate's questions); the cost screen then shows its plan", s.Protocol.Name())
-	}
 	opts := tuiOptions(e, reg, cfg)
-	opts.Bug, opts.Setup = bug, s
 	if s.Protocol != nil {
 		opts.Protocol = s.Protocol
 	}
+	if !cmd.Flags().Changed("protocol") {
+		s.Protocol = nil // the wizard asks for it
+	}
+	opts.Bug, opts.Setup = bug, s
 	return runProgram(e, reg, opts)
 }
 
@@ -85,8 +84,8 @@ func trustRequest(reg *bugfolder.Register, cfg *harness.Config) *tui.TrustReques
 func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
 	ho := harnessOptions(cfg, reg)
 	return tui.Options{Protocol: protocols[debate.Name], Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
-		Untrusted: trustRequest(reg, cfg),
-		Check:     probeCheck(cfg, ho),
+		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
+		Check: probeCheck(cfg, ho),
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
 			out := map[string]tui.EngineStatus{}
 			for _, r := range harness.ProbeEngines(ctx, cfg, cfg.Order, ho, harness.DefaultProbeCache(), false) {
@@ -94,6 +93,22 @@ func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Option
 			}
 			return out
 		}}
+}
+
+// lensCatalog is the project's lenses for the wizard's pickers; a bad lens
+// file leaves them out here (moot run --lens names it and what to do).
+func lensCatalog(reg *bugfolder.Register, cfg *harness.Config) []bugfolder.Lens {
+	c, err := loadLenses(reg, cfg)
+	if err != nil {
+		return nil
+	}
+	var out []bugfolder.Lens
+	for _, n := range c.Names() {
+		if l, err := c.Resolve(n); err == nil {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // runProgram runs the UI, then says where the debate was written and

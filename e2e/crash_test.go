@@ -50,6 +50,19 @@ func TestCrashTrials(t *testing.T) {
 	t.Logf("crash trials: %d of %d passed (seed %d; rerun with MOOT_CRASH_SEED=%d)", passed, n, seed, seed)
 }
 
+// crashResume resumes the trial's debate (a question by its ID), or starts
+// it when no problema.md was written yet.
+func crashResume(p *project, proto string, rounds int) []string {
+	if !exists(filepath.Join(p.debate(), "problema.md")) {
+		return crashRun(proto, rounds)
+	}
+	target := "7"
+	if p.question {
+		target = filepath.Base(p.debate())
+	}
+	return []string{"resume", target, "--yes", "--headless"}
+}
+
 // snapshot is what the files said right after a kill.
 type snapshot struct {
 	finished map[string]int // "round/id" → starts counted by the fake then
@@ -57,11 +70,15 @@ type snapshot struct {
 	final    bool
 }
 
-// crashProtocols are the protocols the trials take turns at.
-var crashProtocols = []string{"debate", "tradeoff"}
+// crashProtocols are the protocols the trials take turns at: each on a
+// bug, and a tradeoff on a question (moot ask).
+var crashProtocols = []string{"debate", "tradeoff", "tradeoff-question"}
 
 // crashRun is the command that starts a trial's debate of R rounds.
 func crashRun(proto string, rounds int) []string {
+	if proto == "tradeoff-question" {
+		return askArgs("-r", strconv.Itoa(rounds))
+	}
 	args := []string{"run", "7", "--mode", "diagnosis", "-r", strconv.Itoa(rounds), "--yes", "--headless"}
 	if proto == "tradeoff" {
 		args = append(args, "--protocol", "tradeoff", "--option-a", "the discount is applied in applyDiscount only", "--option-b", "checkout is idempotent per order id")
@@ -72,6 +89,7 @@ func crashRun(proto string, rounds int) []string {
 func crashTrial(t *testing.T, seed int64, proto string) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 1))
 	p := newProject(t)
+	p.question = proto == "tradeoff-question"
 	rounds := 1 + rng.IntN(2)
 	delay := 20 + rng.IntN(80)
 	p.env = []string{"FAKE_DELAY_MS=" + strconv.Itoa(delay)}
@@ -82,10 +100,7 @@ func crashTrial(t *testing.T, seed int64, proto string) {
 	t.Logf("seed %d: %s, R=%d, %d ms per call, %d kill(s) within %s", seed, proto, rounds, delay, kills, span)
 	var snaps []snapshot
 	for k := 0; k < kills; k++ {
-		args := []string{"resume", "7", "--yes", "--headless"}
-		if !exists(filepath.Join(p.debate(), "problema.md")) {
-			args = crashRun(proto, rounds)
-		}
+		args := crashResume(p, proto, rounds)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		c := p.cmd(ctx, args...)
 		if err := c.Start(); err != nil {
@@ -105,10 +120,7 @@ func crashTrial(t *testing.T, seed int64, proto string) {
 		snaps = append(snaps, s)
 	}
 	// finish it
-	args := []string{"resume", "7", "--yes", "--headless"}
-	if !exists(filepath.Join(p.debate(), "problema.md")) {
-		args = crashRun(proto, rounds)
-	}
+	args := crashResume(p, proto, rounds)
 	p.env = nil
 	p.moot(args...).mustExit(t, 0)
 	p.checkInvariants(t, snaps, rounds)

@@ -55,6 +55,9 @@ type project struct {
 	log  string
 	env  []string
 	Plan string
+	// question is set when the project's debate is a question's (moot
+	// ask): debate() is then its folder under .moot/debates.
+	question bool
 }
 
 const a7k3 = "_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto-aplicado-duas-vezes"
@@ -108,7 +111,27 @@ func (p *project) writeUntrustedConfig(s string) {
 
 // bugDir is the sample bug A7K3's folder; debate its debate folder.
 func (p *project) bugDir() string { return filepath.Join(p.dir, a7k3) }
-func (p *project) debate() string { return filepath.Join(p.bugDir(), "debate") }
+func (p *project) debate() string {
+	if p.question {
+		return questionFolder(p)
+	}
+	return filepath.Join(p.bugDir(), "debate")
+}
+
+// questionFolder is the project's question folder with a problema.md (the
+// first one when none has it yet; "" before ask made one).
+func questionFolder(p *project) string {
+	dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*"))
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "problema.md")); err == nil {
+			return d
+		}
+	}
+	if len(dirs) > 0 {
+		return dirs[0]
+	}
+	return ""
+}
 
 // result of one moot invocation.
 type result struct {

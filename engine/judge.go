@@ -128,11 +128,12 @@ func (r *runner) runJudge(ctx context.Context) error {
 			reason = why
 		}
 		ask = false
+		words := Describe(r.proto)
 		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Labels: choices, RetryUSD: r.estimateCall(r.judgeEngine, r.finalRole),
-			Engine: r.judgeEngine, Engines: r.swapEngines()}
+			Engine: r.judgeEngine, Engines: r.swapEngines(), Final: words.Final, NoWinner: !words.Winner}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
-			return &errStop{OutcomeWaiting, fmt.Sprintf("the judge failed (%s) and no human can be asked; %s", reason, JudgeAdvice(r.resumeTarget(), letters))}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("the %s failed (%s) and no human can be asked; %s", Describe(r.proto).Final, reason, FinalAdvice(r.proto, r.resumeTarget(), letters))}
 		}
 		if err != nil {
 			return err
@@ -174,10 +175,10 @@ func (r *runner) runJudge(ctx context.Context) error {
 			return r.writeFinal(in, doc, "human", r.humanMeta(), nil)
 		case JudgeCancel:
 			r.emit(dec)
-			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the judge failed; everything is kept and the choice is still open: %s", JudgeAdvice(r.resumeTarget(), letters))}
+			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled after the %s failed; everything is kept and the choice is still open: %s", Describe(r.proto).Final, FinalAdvice(r.proto, r.resumeTarget(), letters))}
 		case JudgePause:
 			r.emit(dec)
-			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the judge failed; %s", JudgeAdvice(r.resumeTarget(), letters))}
+			return &errStop{OutcomeWaiting, fmt.Sprintf("paused after the %s failed; %s", Describe(r.proto).Final, FinalAdvice(r.proto, r.resumeTarget(), letters))}
 		default:
 			return fmt.Errorf("unknown judge decision %q", d.Choice)
 		}
@@ -236,6 +237,19 @@ func (r *runner) resumeTarget() string {
 		return r.opts.ResumeTarget
 	}
 	return r.bug.ID
+}
+
+// FinalAdvice says what to run after protocol p's final step failed: a
+// judge's advice (JudgeAdvice) when the step names a winner; else only
+// what works: the retry, then moot decide on the synthesis it writes (no
+// --winner: a synthesis names none).
+func FinalAdvice(p Protocol, target string, labels []string) string {
+	words := Describe(p)
+	if words.Winner {
+		return JudgeAdvice(target, labels)
+	}
+	return fmt.Sprintf("to retry the %s run `moot resume %s --yes --on-judge-failure retry`; once its synthesis is written, `moot decide %s approve|decline|revise` records the human decision (a %s names no winner, so there is no --winner)",
+		words.Final, target, target, words.Final)
 }
 
 // JudgeAdvice says exactly what to run after a judge failure: the retry

@@ -163,3 +163,58 @@ type FinalDoc struct {
 	// Warnings are logged as warning events once the answer is written.
 	Warnings []string
 }
+
+// Inputs describes a protocol to the front ends that set one up or answer
+// its menus (the TUI's wizard, its quorum and final-step menus): what to
+// ask before it runs, and the words for its roles. A protocol supplies it
+// by implementing Describer, so a new protocol joins the wizard and the
+// menus by the data it returns, with no switch on its name.
+type Inputs struct {
+	// Summary is one line for the list of protocols.
+	Summary string
+	// Modes is set when the protocol takes a mode (diagnosis, repair, spec).
+	Modes bool
+	// N fixes the panel's size (tradeoff: 2); 0 asks for it, at least MinN.
+	N, MinN int
+	// R is the default number of rounds after round 0 (a rebuttal cap
+	// when RCap is set).
+	R    int
+	RCap bool
+	// Lenses asks one lens per panel member (from the lens library and
+	// the project's own); Options asks the two options A and B, which are
+	// then the panel's lenses; Criteria asks the criteria (one a line).
+	Lenses, Options, Criteria bool
+	// Support is set when the protocol has a support role to engine
+	// (debate's critics).
+	Support bool
+	// Member and Members name one and several of the panel ("solver",
+	// "solvers"); Final names the final step ("judge", "synthesizer").
+	Member, Members, Final string
+	// FinalNote says in a line what the final step sees.
+	FinalNote string
+	// Winner is set when the final step names a winner, so a human may
+	// choose one when it fails (tradeoff's synthesis has none: a human
+	// records a decision with moot decide instead).
+	Winner bool
+}
+
+// Describer is implemented by a protocol that describes its inputs.
+type Describer interface {
+	Inputs() Inputs
+}
+
+// Packer is implemented by a protocol whose P is its own packet around the
+// bug's P (tradeoff's evidence packet): Pack builds it for a setup.
+type Packer interface {
+	Pack(s Setup, evidence *bugfolder.Problem, criteria []string) *bugfolder.Problem
+}
+
+// Describe is p's description; a protocol without one is asked a debate's
+// questions (seed 000's words).
+func Describe(p Protocol) Inputs {
+	if d, ok := p.(Describer); ok {
+		return d.Inputs()
+	}
+	return Inputs{Modes: true, MinN: 2, R: 2, Lenses: true, Support: true, Member: "solver", Members: "solvers", Final: "judge", Winner: true,
+		FinalNote: "isolated: sees only the rubric, P and the final proposals"}
+}

@@ -615,8 +615,10 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 			retryUSD += r.estimateCall(r.engineOf[f.SolverID], r.panelRole)
 		}
 		r.emit(Event{Type: EvQuorumLost, Round: k, Valid: len(valid), Needed: need, Failed: failedIDs})
+		words := Describe(r.proto)
 		q := QuorumLoss{Round: k, Valid: len(valid), Needed: need, Panel: len(r.panel), ValidIDs: valid, Failed: failed,
-			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: len(failed) * (r.r - k), Engines: r.swapEngines()}
+			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: len(failed) * (r.r - k), Engines: r.swapEngines(),
+			Member: words.Member, Members: words.Members}
 		d, qerr := r.opts.Supervisor.QuorumLost(ctx, q)
 		err = qerr
 		if errors.Is(err, ErrNeedHuman) {

@@ -40,6 +40,9 @@ type QuorumLoss struct {
 	ContinueSaves int
 	// Engines are the configured engines a failed solver may be swapped to.
 	Engines []string
+	// Member and Members are the protocol's words for one and several of
+	// the panel ("" reads as a debate's solver and solvers).
+	Member, Members string
 }
 
 // QuorumChoice is an answer to a lost quorum.
@@ -87,6 +90,11 @@ type JudgeFailure struct {
 	// switch the judge to (local ones only on a restricted bug).
 	Engine  string
 	Engines []string
+	// Final is the protocol's word for its final step ("" reads as judge);
+	// NoWinner is set when that step names no winner (tradeoff's
+	// synthesizer), so no human choice of a winner is offered.
+	Final    string
+	NoWinner bool
 }
 
 // JudgeChoice is an answer to a failed judge.

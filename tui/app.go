@@ -54,6 +54,20 @@ type Options struct {
 	// Untrusted, when set, asks first to trust the project's engines
 	// file: no probe or call runs before it is trusted.
 	Untrusted *TrustRequest
+	// Protocols are those the wizard offers (cli's table, Protocol
+	// first); none: it sets up Protocol only.
+	Protocols []engine.Protocol
+	// Lenses are the lenses a participant may take in the wizard (the
+	// library and the project's own).
+	Lenses []bugfolder.Lens
+	// Proposals offers a bug's two best proposals of a finished repair
+	// debate as options A and B (nil: none offered).
+	Proposals func(*bugfolder.Bug) (a, b string, ok bool)
+}
+
+// choices are what the wizard offers from the options.
+func (o Options) choices() wizardChoices {
+	return wizardChoices{protocols: o.Protocols, catalog: o.Lenses, proposals: o.Proposals}
 }
 
 // Outcome is what the UI leaves behind when it exits.
@@ -193,6 +207,9 @@ type costState struct {
 	// startWhenReady is set when Start was chosen while P was still being
 	// assembled: the debate starts as soon as its plan is ready.
 	startWhenReady bool
+	// criteria are the wizard's criteria for a protocol's packet (none:
+	// its default).
+	criteria []string
 }
 
 // New builds the UI's root model.
@@ -213,13 +230,13 @@ func New(opts Options) Model {
 	case opts.Resume:
 		m.bug = opts.Bug
 		m.screen = scrDebate
-	case opts.Setup.Mode != "" && len(opts.Setup.Solvers) > 0:
+	case opts.Setup.Mode != "" && len(opts.Setup.Solvers) > 0 && !needsPack(opts.Setup):
 		m.bug = opts.Bug
 		m.cost.setup = opts.Setup
 		m.screen = scrCost
 	default:
 		m.bug = opts.Bug
-		m.wiz = newWizard(opts.Bug, opts.Config, opts.Status, opts.Setup)
+		m.wiz = newWizard(opts.Bug, opts.Config, opts.Status, opts.Setup, opts.choices())
 		m.wiz.probing = opts.Probe != nil
 		m.screen = scrWizard
 	}
@@ -676,7 +693,7 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		default:
 			m.bug = r.sum.Bug
 			m.problem, m.probErr = nil, nil
-			m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{})
+			m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
 			m.wiz.probing = m.probing
 			m.sizeWizard()
 			m.screen = scrWizard
@@ -713,7 +730,7 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 		return m.backFromSetup()
 	case huh.StateCompleted:
 		if m.wiz.advance() {
-			m.cost = costState{setup: m.wiz.setup(m.bug)}
+			m.cost = costState{setup: m.wiz.setup(m.bug), criteria: m.wiz.criteriaList()}
 			m.screen = scrCost
 			m.planCost()
 			return m, nil
@@ -815,7 +832,13 @@ func (m *Model) planCost() {
 		return
 	}
 	s := m.cost.setup
-	if s.Problem == nil { // a protocol's setup may carry its own P (tradeoff's evidence packet)
+	if s.Protocol == nil {
+		s.Protocol = m.opts.Protocol
+	}
+	if pk, ok := s.Protocol.(engine.Packer); ok && s.Problem == nil {
+		s.Problem = pk.Pack(s, m.problem, m.cost.criteria) // the protocol's own P (tradeoff's evidence packet)
+	}
+	if s.Problem == nil {
 		s.Problem = m.problem
 	}
 	if s.Parallel == 0 {
@@ -867,7 +890,7 @@ func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m.startRun()
 		case 1:
 			if m.wiz == nil {
-				m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, m.cost.setup)
+				m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, m.cost.setup, m.opts.choices())
 				m.wiz.probing = m.probing
 			} else {
 				m.wiz.stage = stageBasics
@@ -888,7 +911,11 @@ type probedMsg map[string]EngineStatus
 
 // engineOptions are the options of a run driven by this UI.
 func (m Model) engineOptions(b *bridge, command string) engine.Options {
-	return engine.Options{Protocol: m.opts.Protocol, Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
+	proto := m.opts.Protocol
+	if p := m.protocol(); p != nil {
+		proto = p // a debate resumed from the browser runs the protocol its problema.md names
+	}
+	return engine.Options{Protocol: proto, Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
 		AcceptEngineChange: m.acceptEngines, AcceptedBy: "human"}
 }
 
@@ -1280,4 +1307,11 @@ func (m Model) trustAnswered(choice string) (Model, tea.Cmd) {
 	}
 	m.out.Err = &bugfolder.InputError{Path: req.File, Msg: "is not trusted: read it, then run moot trust"}
 	return m, tea.Quit
+}
+
+// needsPack is whether a setup still lacks the packet its protocol wraps P
+// in (its inputs come from the wizard).
+func needsPack(s engine.Setup) bool {
+	_, ok := s.Protocol.(engine.Packer)
+	return ok && s.Problem == nil
 }

@@ -133,6 +133,8 @@ type debateView struct {
 	// handRun is set for a debate written by hand: it records no judge
 	// engine, so its judge cannot be retried (only a human choice).
 	handRun bool
+	// protocol names the debate's protocol ("" is seed 000's debate).
+	protocol string
 	// judgeFailed is set while the judge's last attempt failed and no
 	// verdict followed (a cancelled debate keeps it).
 	judgeFailed bool
@@ -190,7 +192,10 @@ func newLiveView(s engine.Setup) *debateView {
 		engines[id] = e
 	}
 	d.build(solvers, critics, engines, s.Judge)
-	d.setLenses(setupLenses(s))
+	if s.Protocol != nil {
+		d.protocol = s.Protocol.Name()
+	}
+	d.setLenses(setupLenses(s), engine.Describe(s.Protocol).Options)
 	return d
 }
 
@@ -256,7 +261,8 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	}
 	d.build(solvers, critics, engines, judge)
 	if deb.Problem != nil {
-		d.setLenses(deb.Problem.Lenses)
+		d.protocol = deb.Problem.ProtocolName()
+		d.setLenses(deb.Problem.Lenses, len(deb.Problem.Lenses) == 2 && deb.Problem.Lenses[d.lang.SolverID(1)].Name == "A")
 	}
 	for _, rd := range deb.Rounds {
 		if rd.K >= len(d.rounds) {

@@ -9,14 +9,40 @@ import (
 	"github.com/reversa/moot/internal/termsafe"
 )
 
-// setLenses labels each participant's panes with its frozen lens.
-func (d *debateView) setLenses(lenses map[string]bugfolder.Lens) {
+// setLenses labels each participant's panes with its frozen lens; with
+// options, with the option's text too ("A: deduplicate the discount").
+func (d *debateView) setLenses(lenses map[string]bugfolder.Lens, options bool) {
 	for _, rd := range d.rounds {
 		for _, p := range rd.panes {
-			p.lens = termsafe.Line(lenses[p.id].Name)
+			l := lenses[p.id]
+			p.lens = termsafe.Line(l.Name)
+			if options && l.Text != "" {
+				p.lens = clipLine(l.Name+": "+l.Text, optionLabelMax)
+			}
 		}
 	}
 }
+
+// optionLabelMax is the widest an option's pane label gets.
+const optionLabelMax = 40
+
+// protocol is the protocol of the debate shown: the one chosen in the
+// wizard or named in problema.md, among those the UI knows.
+func (m Model) protocol() engine.Protocol {
+	name := bugfolder.DefaultProtocol
+	if m.deb != nil && m.deb.protocol != "" {
+		name = m.deb.protocol
+	}
+	for _, p := range append([]engine.Protocol{m.cost.setup.Protocol, m.opts.Protocol}, m.opts.Protocols...) {
+		if p != nil && p.Name() == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// words are the inputs and role words of the debate shown's protocol.
+func (m Model) words() engine.Inputs { return engine.Describe(m.protocol()) }
 
 // setupLenses maps a setup's solver lenses to the solvers' ids.
 func setupLenses(s engine.Setup) map[string]bugfolder.Lens {

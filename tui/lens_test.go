@@ -66,7 +66,7 @@ func TestCarryLenses(t *testing.T) {
 	}
 	f := newFixture(t)
 	bug := f.bug(t, "7")
-	w := newWizard(bug, f.cfg, nil, engine.Setup{Lenses: []bugfolder.Lens{sec}})
+	w := newWizard(bug, f.cfg, nil, engine.Setup{Lenses: []bugfolder.Lens{sec}}, wizardChoices{})
 	if s := w.setup(bug); len(s.Lenses) != s.N || s.N != 3 || s.Lenses[2] != sec {
 		t.Errorf("the wizard's setup drops the preset lenses: %+v", s.Lenses)
 	}

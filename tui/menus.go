@@ -83,12 +83,30 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// memberWords are the protocol's words for one and several of the panel
+// (a debate's when the engine gave none).
+func memberWords(q engine.QuorumLoss) (one, many string) {
+	if q.Member == "" {
+		return "solver", "solvers"
+	}
+	return q.Member, q.Members
+}
+
+// finalWord is the protocol's word for its final step.
+func finalWord(j engine.JudgeFailure) string {
+	if j.Final == "" {
+		return "judge"
+	}
+	return j.Final
+}
+
 // quorumMenu offers, in this order: continue with the valid solvers, retry
 // the failed, cancel, other….
 func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...string) bool, width int) *menu {
 	m := &menu{kind: menuQuorum, q: q, qReply: reply}
+	one, many := memberWords(q)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d %s answered validly; the quorum is %d.\n\nFailed:\n", q.Valid, q.Panel, plural(q.Panel, "solver", "solvers"), q.Needed)
+	fmt.Fprintf(&b, "%d of %d %s answered validly; the quorum is %d.\n\nFailed:\n", q.Valid, q.Panel, plural(q.Panel, one, many), q.Needed)
 	for _, f := range q.Failed {
 		st := string(f.Status)
 		if st == "" {
@@ -98,12 +116,12 @@ func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...s
 	}
 	var opts []huh.Option[string]
 	if q.Valid > 0 {
-		opts = append(opts, huh.NewOption(fmt.Sprintf("Continue with the %d valid %s (saves %d %s)", q.Valid, plural(q.Valid, "solver", "solvers"), q.ContinueSaves, plural(q.ContinueSaves, "call", "calls")), "continue"))
+		opts = append(opts, huh.NewOption(fmt.Sprintf("Continue with the %d valid %s (saves %d %s)", q.Valid, plural(q.Valid, one, many), q.ContinueSaves, plural(q.ContinueSaves, "call", "calls")), "continue"))
 	}
 	opts = append(opts,
 		huh.NewOption(fmt.Sprintf("Retry the %d failed (+%d %s, %s)", len(q.Failed), q.RetryCalls, plural(q.RetryCalls, "call", "calls"), estimate(q.RetryUSD, unpriced(failedEngines(q)...))), "retry"),
 		huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
-		huh.NewOption("Other… (swap a failed solver's engine, change its timeout, pause)", "other"),
+		huh.NewOption(fmt.Sprintf("Other… (swap a failed %s's engine, change its timeout, pause)", one), "other"),
 	)
 	m.choice = opts[0].Value
 	m.form = newForm(huh.NewGroup(
@@ -242,20 +260,20 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchabl
 	m := &menu{kind: menuJudge, j: j, jReply: reply, choice: "retry"}
 	var opts []huh.Option[string]
 	if retryable {
-		opts = append(opts, huh.NewOption(fmt.Sprintf("Retry the judge (+1 call, %s)", estimate(j.RetryUSD, unknown)), "retry"))
+		opts = append(opts, huh.NewOption(fmt.Sprintf("Retry the %s (+1 call, %s)", finalWord(j), estimate(j.RetryUSD, unknown)), "retry"))
 	} else {
 		m.choice = "human" // a hand-run debate records no judge engine to retry
 	}
 	if switchable && retryable {
 		opts = append(opts, huh.NewOption("Retry with another engine… (+1 call, an amendment, recorded)", "engine"))
 	}
-	opts = append(opts,
-		huh.NewOption("Choose the winner myself", "human"),
-		huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
-	)
+	if !j.NoWinner { // a synthesis names no winner: a human decides with moot decide once it is written
+		opts = append(opts, huh.NewOption("Choose the winner myself", "human"))
+	}
+	opts = append(opts, huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"))
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title(fmt.Sprintf("The judge failed (attempt %d)", j.Attempt)).
-			Description(wrapText(clipLine(j.Reason, 300), 76)+"\n\nNothing is invented: the attempt is kept in the judge's folder."),
+		huh.NewNote().Title(fmt.Sprintf("The %s failed (attempt %d)", finalWord(j), j.Attempt)).
+			Description(wrapText(clipLine(j.Reason, 300), 76)+fmt.Sprintf("\n\nNothing is invented: the attempt is kept in the %s's folder.", finalWord(j))),
 		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
 	))
 	return m
@@ -267,8 +285,8 @@ func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineSt
 	opts := append(engineOptions(prev.j.Engines, prev.j.Engine, cfg, status), huh.NewOption("← Back to the judge menu", ""))
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
-		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the judge on another engine (now: %s)", prev.j.Engine)).
-			Description(withNote("+1 call. The switch is an amendment: recorded in the judge's files and the event log; problema.md keeps the original plan.", restrictedNote(withheld(prev.j.Engines, cfg)))).
+		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the %s on another engine (now: %s)", finalWord(prev.j), prev.j.Engine)).
+			Description(withNote(fmt.Sprintf("+1 call. The switch is an amendment: recorded in the %s's files and the event log; problema.md keeps the original plan.", finalWord(prev.j)), restrictedNote(withheld(prev.j.Engines, cfg)))).
 			Options(opts...).Value(&m.engine),
 	))
 	return m

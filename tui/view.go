@@ -250,7 +250,7 @@ func (m Model) viewWizard() string {
 	if m.wiz.stage == stageConfirm { // yes/no buttons side by side
 		help = "←/→ choose · enter confirm · shift+tab/esc back"
 	}
-	if m.wiz.stage == stageBasics && m.wiz.form.GetFocusedField() == m.wiz.first {
+	if m.wiz.firstStage() && m.wiz.form.GetFocusedField() == m.wiz.first {
 		help += " · esc leave"
 	}
 	if note := m.wiz.restrictedNote(); note != "" { // pinned: the form scrolls under it
@@ -704,12 +704,17 @@ func (m Model) viewFinal(h int) string {
 	f := m.finalFile()
 	var lines []string
 	if f != nil {
-		win := label.Winner(f.Winner, f.WinnerSolver)
+		words := m.words()
 		by := f.DecidedBy
 		if by == "" {
-			by = "judge"
+			by = words.Final
 		}
-		lines = append(lines, m.st.Title.Render("Winner: ")+m.st.Bold.Render(win)+m.st.Subtle.Render(", decided by "+by))
+		if words.Winner {
+			win := label.Winner(f.Winner, f.WinnerSolver)
+			lines = append(lines, m.st.Title.Render("Winner: ")+m.st.Bold.Render(win)+m.st.Subtle.Render(", decided by "+by))
+		} else {
+			lines = append(lines, m.st.Title.Render("Synthesis")+m.st.Subtle.Render(" by the "+words.Final+": no winner, a human decides"))
+		}
 		var labels []string
 		for _, kv := range f.Labels {
 			labels = append(labels, kv.Key+" = "+kv.Value)
@@ -717,9 +722,9 @@ func (m Model) viewFinal(h int) string {
 		sort.Strings(labels)
 		lines = append(lines, "labels: "+strings.Join(labels, " · "))
 		if f.Of > 0 && f.Participants < f.Of {
-			lines = append(lines, m.st.Warning.Render(fmt.Sprintf("degraded: %d of %d solvers took part", f.Participants, f.Of)))
+			lines = append(lines, m.st.Warning.Render(fmt.Sprintf("degraded: %d of %d %s took part", f.Participants, f.Of, words.Members)))
 		} else if f.Of > 0 {
-			lines = append(lines, fmt.Sprintf("%d of %d solvers took part", f.Participants, f.Of))
+			lines = append(lines, fmt.Sprintf("%d of %d %s took part", f.Participants, f.Of, words.Members))
 		}
 		if f.HealthTokensPerContribution > 0 {
 			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted idea (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
@@ -770,15 +775,16 @@ func trimLeadingBlank(s string) string {
 // (the judge-failure menu, opened by resuming), above its last attempt.
 func (m Model) viewJudgeFailed(h int) string {
 	d := m.deb
+	words := m.words()
 	why := d.judge.err
 	if why == "" {
 		why = "its answer could not be used"
 	}
 	w := max(20, m.lay.w-2)
 	lines := []string{
-		m.st.Error.Render(fmt.Sprintf("The judge failed (attempt %d)", max(1, d.judge.attempt))),
+		m.st.Error.Render(fmt.Sprintf("The %s failed (attempt %d)", words.Final, max(1, d.judge.attempt))),
 		m.st.Warning.Render(wrapText("why: "+clipLine(why, 400), w)),
-		"Nothing is invented: every attempt is kept in the judge's folder.",
+		fmt.Sprintf("Nothing is invented: every attempt is kept in the %s's folder.", words.Final),
 		"",
 	}
 	if d.state == "cancelled" {
@@ -792,6 +798,9 @@ func (m Model) viewJudgeFailed(h int) string {
 	case d.handRun:
 		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: choose the winner yourself, or cancel (run by hand, it records no judge engine to retry)",
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --winner A records your choice · moot run %s starts a new debate", d.bugID, d.bugID), w)))
+	case !words.Winner:
+		lines = append(lines, m.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
+			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; once a synthesis is written, moot decide %s records the human decision", d.bugID, d.bugID), w)))
 	default:
 		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,14 +23,38 @@ type EngineStatus struct {
 	Why string
 }
 
-// wizard is the setup form of a new debate, in stages: the basics, the
-// engines, then a confirmation when external engines would receive the bug.
+// wizardChoices are what the wizard offers beyond the engines: the
+// protocols (cli's table, in order; the first is the default), the lenses
+// a participant may take, and a bug's two best repair proposals.
+type wizardChoices struct {
+	protocols []engine.Protocol
+	catalog   []bugfolder.Lens
+	proposals func(*bugfolder.Bug) (a, b string, ok bool)
+}
+
+// wizard is the setup form of a new debate, in stages: the protocol (when
+// there is a choice), the basics, the protocol's own inputs (lenses,
+// options, criteria), the engines, then a confirmation when external
+// engines would receive the bug.
 type wizard struct {
 	bug    *bugfolder.Bug
 	cfg    *harness.Config
 	status map[string]EngineStatus
 	// lenses are the --lens given on the command line (carryLenses).
 	lenses []bugfolder.Lens
+	ch     wizardChoices
+	// proto is the protocol chosen (its name in protoName) and in what it
+	// asks.
+	proto     engine.Protocol
+	protoName string
+	in        engine.Inputs
+	// lensPick names each panel member's lens ("" none); optA, optB and
+	// criteria are tradeoff's inputs; prefilled says where A and B came
+	// from.
+	lensPick   []string
+	optA, optB string
+	criteria   string
+	prefilled  string
 	// probing is set while the engines' probe runs in the background.
 	probing bool
 	stage   int
@@ -53,21 +78,35 @@ type wizard struct {
 }
 
 const (
-	stageBasics = iota
+	stageProtocol = iota
+	stageBasics
+	stageInputs
 	stageEngines
 	stageConfirm
 )
 
 // newWizard starts a wizard for bug, prefilled from a preset setup.
-func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]EngineStatus, preset engine.Setup) *wizard {
-	w := &wizard{bug: bug, cfg: cfg, status: status, mode: string(preset.Mode), strategy: "one", lenses: preset.Lenses}
+func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]EngineStatus, preset engine.Setup, ch wizardChoices) *wizard {
+	w := &wizard{bug: bug, cfg: cfg, status: status, mode: string(preset.Mode), strategy: "one", lenses: preset.Lenses, ch: ch, stage: stageBasics}
 	if w.mode == "" {
 		w.mode = string(bugfolder.Diagnosis)
 	}
-	w.nStr, w.rStr = "3", "2"
+	w.proto = preset.Protocol
+	if w.proto == nil && len(ch.protocols) > 0 {
+		w.proto = ch.protocols[0]
+	}
+	if w.proto != nil {
+		w.protoName = w.proto.Name()
+	}
+	w.in = engine.Describe(w.proto)
+	w.nStr, w.rStr = "3", strconv.Itoa(w.in.R)
 	if preset.N > 0 {
 		w.nStr = strconv.Itoa(preset.N)
 		w.rStr = strconv.Itoa(preset.R)
+	}
+	w.presetInputs(preset)
+	if len(ch.protocols) > 1 && preset.Protocol == nil {
+		w.stage = stageProtocol
 	}
 	offered := w.offered()
 	pick := func(name string) string {
@@ -101,6 +140,89 @@ func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]Engine
 	}
 	w.build()
 	return w
+}
+
+// presetInputs fills the protocol's inputs from a preset setup: its
+// options A and B, or its lenses by name; else, on a bug with a finished
+// repair debate, its two best proposals as the options.
+func (w *wizard) presetInputs(preset engine.Setup) {
+	if len(preset.Lenses) == 2 && preset.Lenses[0].Name == "A" && preset.Lenses[1].Name == "B" {
+		w.optA, w.optB = preset.Lenses[0].Text, preset.Lenses[1].Text
+		w.lenses = nil
+	} else if w.ch.proposals != nil && w.bug != nil && !w.bug.IsQuestion {
+		if a, b, ok := w.ch.proposals(w.bug); ok {
+			w.optA, w.optB = a, b
+			w.prefilled = "prefilled from the finished repair debate: A is its judge's winner, B the runner-up"
+		}
+	}
+	w.fitPicks()
+}
+
+// fitPicks sizes the lens picks to the panel: picks made stay on the
+// members that remain, and the command line's lenses carry as carryLenses
+// says.
+func (w *wizard) fitPicks() {
+	n := w.n()
+	carried := carryLenses(w.lenses, n)
+	for len(w.lensPick) < n {
+		name := ""
+		if i := len(w.lensPick); i < len(carried) {
+			name = carried[i].Name
+		}
+		w.lensPick = append(w.lensPick, name)
+	}
+	w.lensPick = w.lensPick[:max(n, 0)]
+}
+
+// choose makes the protocol named the wizard's: its inputs, and its panel
+// size and rounds when it changes.
+func (w *wizard) choose(name string) {
+	for _, p := range w.ch.protocols {
+		if p.Name() != name || (w.proto != nil && w.proto.Name() == name) {
+			continue
+		}
+		w.proto, w.in = p, engine.Describe(p)
+		w.rStr = strconv.Itoa(w.in.R)
+		if w.in.N > 0 {
+			w.nStr = strconv.Itoa(w.in.N)
+		} else if n, _ := strconv.Atoi(w.nStr); n < w.in.MinN {
+			w.nStr = strconv.Itoa(max(3, w.in.MinN))
+		}
+	}
+}
+
+// hasInputs is whether the protocol asks anything on the inputs page.
+func (w *wizard) hasInputs() bool {
+	return w.in.Options || w.in.Criteria || (w.in.Lenses && len(w.lensOptions()) > 1)
+}
+
+// lensOptions are a lens picker's choices: none, the catalog's lenses and
+// any preset lens the catalog lacks (one given inline with --lens).
+func (w *wizard) lensOptions() []huh.Option[string] {
+	opts := []huh.Option[string]{huh.NewOption("none", "")}
+	for _, l := range w.lensCatalog() {
+		opts = append(opts, huh.NewOption(l.Name, l.Name))
+	}
+	return opts
+}
+
+// lensCatalog is the catalog and the preset lenses it lacks.
+func (w *wizard) lensCatalog() []bugfolder.Lens {
+	out := slices.Clone(w.ch.catalog)
+	for _, l := range w.lenses {
+		if l.Name != "" && !slices.ContainsFunc(out, func(c bugfolder.Lens) bool { return c.Name == l.Name }) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// capital capitalises a role word for a field's title.
+func capital(word string) string {
+	if word == "" {
+		return ""
+	}
+	return strings.ToUpper(word[:1]) + word[1:]
 }
 
 // offered lists the engines the wizard offers: those that passed their
@@ -193,28 +315,22 @@ func (w *wizard) build() {
 	var groups []*huh.Group
 	var focusable []huh.Field
 	switch w.stage {
-	case stageBasics:
-		var fields []huh.Field
-		title := w.bug.ID
-		if w.bug.Title != "" {
-			title += " — " + w.bug.Title
-		}
-		fields = append(fields, huh.NewNote().Title("New debate").Description(title))
-		fields = append(fields,
-			huh.NewSelect[string]().Title("Mode").Value(&w.mode).Options(
-				huh.NewOption("diagnosis — competing causal hypotheses; which does the evidence support?", "diagnosis"),
-				huh.NewOption("repair — the cause is known; which fix strategy?", "repair"),
-				huh.NewOption("spec — code, tests and spec disagree; which rule is right?", "spec"),
-			),
-			huh.NewInput().Title("Solvers (N)").Value(&w.nStr).Validate(positive(2, "N")),
-			huh.NewInput().Title("Rounds after round 0 (R)").Description("no early stopping; 0 = independent answers plus the judge").Value(&w.rStr).Validate(positive(0, "R")),
-			huh.NewSelect[string]().Title("Solver engines").Value(&w.strategy).Options(
-				huh.NewOption("one engine for every solver", "one"),
-				huh.NewOption("each solver its own engine", "each"),
-			),
-		)
+	case stageProtocol:
+		fields := []huh.Field{huh.NewNote().Title("New debate").Description(w.heading()), w.protocolSelect()}
 		groups = append(groups, huh.NewGroup(fields...))
 		focusable = fields[1:]
+	case stageBasics:
+		fields := append([]huh.Field{huh.NewNote().Title("New debate").Description(w.heading())}, w.basicFields()...)
+		groups = append(groups, huh.NewGroup(fields...))
+		focusable = fields[1:]
+	case stageInputs:
+		fields := w.inputFields()
+		groups = append(groups, huh.NewGroup(fields...))
+		for _, f := range fields {
+			if _, note := f.(*huh.Note); !note {
+				focusable = append(focusable, f)
+			}
+		}
 	case stageEngines:
 		opts := w.engineOptions()
 		var fields []huh.Field
@@ -225,9 +341,9 @@ func (w *wizard) build() {
 			fields = append(fields, huh.NewNote().Title("Engines").Description(strings.ReplaceAll(shortTokens(n, noteWordMax), "_", "\\_")))
 		}
 		if w.strategy == "one" {
-			fields = append(fields, huh.NewSelect[string]().Title("Engine of the solvers").Value(&w.engineAll).Options(opts...))
+			fields = append(fields, huh.NewSelect[string]().Title("Engine of the "+w.in.Members).Value(&w.engineAll).Options(opts...))
 		} else {
-			n, _ := strconv.Atoi(w.nStr)
+			n := w.n()
 			for len(w.each) < n {
 				w.each = append(w.each, w.engineAll)
 			}
@@ -236,9 +352,11 @@ func (w *wizard) build() {
 				fields = append(fields, huh.NewSelect[string]().Title("Engine of "+w.bug.Register.Lang.SolverID(i+1)).Value(&w.each[i]).Options(opts...))
 			}
 		}
+		if w.in.Support {
+			fields = append(fields, huh.NewMultiSelect[string]().Title("Critics").Description("one critic per engine chosen (space toggles); critics assess rounds 1..R and do not compete").Value(&w.critics).Options(opts...).Height(len(opts)+3))
+		}
 		fields = append(fields,
-			huh.NewMultiSelect[string]().Title("Critics").Description("one critic per engine chosen (space toggles); critics assess rounds 1..R and do not compete").Value(&w.critics).Options(opts...).Height(len(opts)+3),
-			huh.NewSelect[string]().Title("Judge").Description("isolated: sees only the rubric, P and the final proposals").Value(&w.judge).Options(opts...),
+			huh.NewSelect[string]().Title(capital(w.in.Final)).Description(w.in.FinalNote).Value(&w.judge).Options(opts...),
 			huh.NewInput().Title("Timeout per call").Description("empty = each engine's own, else 10m").Placeholder("10m").Value(&w.timeout).Validate(func(s string) error {
 				if strings.TrimSpace(s) == "" {
 					return nil
@@ -279,8 +397,18 @@ func (w *wizard) build() {
 // back goes to the previous stage (false on the first).
 func (w *wizard) back() bool {
 	switch w.stage {
+	case stageBasics:
+		if len(w.ch.protocols) < 2 {
+			return false
+		}
+		w.stage = stageProtocol
+	case stageInputs:
+		w.stage = stageBasics
 	case stageEngines:
 		w.stage = stageBasics
+		if w.hasInputs() {
+			w.stage = stageInputs
+		}
 	case stageConfirm:
 		w.stage = stageEngines
 	default:
@@ -299,8 +427,7 @@ func (w *wizard) focusLast() {
 
 // solvers is the engine of each solver.
 func (w *wizard) solvers() []string {
-	n, _ := strconv.Atoi(w.nStr)
-	out := make([]string, n)
+	out := make([]string, w.n())
 	for i := range out {
 		if w.strategy == "each" && i < len(w.each) {
 			out[i] = w.each[i]
@@ -315,7 +442,11 @@ func (w *wizard) solvers() []string {
 func (w *wizard) externals() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, name := range append(append(w.solvers(), w.critics...), w.judge) {
+	var critics []string
+	if w.in.Support {
+		critics = w.critics
+	}
+	for _, name := range append(append(w.solvers(), critics...), w.judge) {
 		if ec, ok := w.cfg.Engines[name]; ok && ec.External && !seen[name] {
 			seen[name] = true
 			out = append(out, name)
@@ -329,7 +460,15 @@ func (w *wizard) externals() []string {
 // ready; back is set when the engineer declined the confirmation.
 func (w *wizard) advance() (done bool) {
 	switch w.stage {
+	case stageProtocol:
+		w.choose(w.protoName)
+		w.stage = stageBasics
 	case stageBasics:
+		w.stage = stageEngines
+		if w.hasInputs() {
+			w.stage = stageInputs
+		}
+	case stageInputs:
 		w.stage = stageEngines
 	case stageEngines:
 		if len(w.externals()) > 0 {
@@ -354,10 +493,150 @@ func (w *wizard) setup(bug *bugfolder.Bug) engine.Setup {
 	}
 	n, _ := strconv.Atoi(w.nStr)
 	r, _ := strconv.Atoi(w.rStr)
-	s := engine.Setup{Bug: bug, Lang: bug.Register.Lang, Mode: bugfolder.Mode(w.mode), N: n, R: r,
-		Solvers: w.solvers(), Critics: append([]string{}, w.critics...), Judge: w.judge, Parallel: n, Lenses: carryLenses(w.lenses, n)}
+	s := engine.Setup{Protocol: w.proto, Bug: bug, Lang: bug.Register.Lang, Mode: bugfolder.Mode(w.mode), N: n, R: r,
+		Solvers: w.solvers(), Judge: w.judge, Parallel: n, Lenses: w.panelLenses(n)}
+	if w.in.Support {
+		s.Critics = append([]string{}, w.critics...)
+	}
 	if d, err := time.ParseDuration(strings.TrimSpace(w.timeout)); err == nil {
 		s.Timeout = d
 	}
 	return s
+}
+
+// n is the panel's size: the protocol's when it fixes one, else the one
+// given.
+func (w *wizard) n() int {
+	if w.in.N > 0 {
+		return w.in.N
+	}
+	n, _ := strconv.Atoi(w.nStr)
+	return n
+}
+
+// heading names the bug the wizard sets a debate up on.
+func (w *wizard) heading() string {
+	h := w.bug.ID
+	if w.bug.Title != "" {
+		h += " — " + w.bug.Title
+	}
+	return h
+}
+
+// protocolSelect asks for the protocol, each with its one-line summary.
+func (w *wizard) protocolSelect() huh.Field {
+	var opts []huh.Option[string]
+	for _, p := range w.ch.protocols {
+		opts = append(opts, huh.NewOption(p.Name()+" — "+engine.Describe(p).Summary, p.Name()))
+	}
+	return huh.NewSelect[string]().Title("Protocol").Value(&w.protoName).Options(opts...)
+}
+
+// basicFields are the mode, the panel's size (unless the protocol fixes
+// it), the rounds and how the panel's engines are chosen, in the
+// protocol's words.
+func (w *wizard) basicFields() []huh.Field {
+	var fields []huh.Field
+	if w.in.Modes {
+		fields = append(fields, huh.NewSelect[string]().Title("Mode").Value(&w.mode).Options(
+			huh.NewOption("diagnosis — competing causal hypotheses; which does the evidence support?", "diagnosis"),
+			huh.NewOption("repair — the cause is known; which fix strategy?", "repair"),
+			huh.NewOption("spec — code, tests and spec disagree; which rule is right?", "spec"),
+		))
+	}
+	if w.in.N == 0 {
+		fields = append(fields, huh.NewInput().Title(capital(w.in.Members)+" (N)").Value(&w.nStr).Validate(positive(w.in.MinN, "N")))
+	}
+	if w.in.RCap {
+		fields = append(fields, huh.NewInput().Title("Rebuttal rounds (cap R)").Description(fmt.Sprintf("the cap is stated on the cost screen and never exceeded; 0 = one answer each, then the %s", w.in.Final)).Value(&w.rStr).Validate(positive(0, "R")))
+	} else {
+		fields = append(fields, huh.NewInput().Title("Rounds after round 0 (R)").Description(fmt.Sprintf("no early stopping; 0 = independent answers plus the %s", w.in.Final)).Value(&w.rStr).Validate(positive(0, "R")))
+	}
+	return append(fields, huh.NewSelect[string]().Title(capital(w.in.Member)+" engines").Value(&w.strategy).Options(
+		huh.NewOption("one engine for every "+w.in.Member, "one"),
+		huh.NewOption("each "+w.in.Member+" its own engine", "each"),
+	))
+}
+
+// inputFields are the protocol's own inputs: a lens per panel member,
+// options A and B, criteria.
+func (w *wizard) inputFields() []huh.Field {
+	var fields []huh.Field
+	if w.in.Lenses && len(w.lensOptions()) > 1 {
+		n := w.n()
+		w.fitPicks()
+		fields = append(fields, huh.NewNote().Title("Lenses").Description("each "+w.in.Member+" may argue from a lens (frozen in problema.md, shown on its pane); ←/→ picks, none is plain"))
+		for i := range n {
+			fields = append(fields, huh.NewSelect[string]().Title("Lens of "+w.bug.Register.Lang.SolverID(i+1)).Value(&w.lensPick[i]).Options(w.lensOptions()...).Inline(true))
+		}
+	}
+	if w.in.Options {
+		note := "each option is one testable statement; reviewer A argues for A, reviewer B for B"
+		if w.prefilled != "" {
+			note = w.prefilled
+		}
+		fields = append(fields, huh.NewNote().Title("Options").Description(note),
+			huh.NewInput().Title("Option A").CharLimit(maxOption).Value(&w.optA).Validate(option("A")),
+			huh.NewInput().Title("Option B").CharLimit(maxOption).Value(&w.optB).Validate(option("B")))
+	}
+	if w.in.Criteria {
+		fields = append(fields, huh.NewInput().Title("Criteria").Description("separated by ';' — empty = the mode's rubric").Value(&w.criteria))
+	}
+	return fields
+}
+
+// maxOption bounds an option's statement, as --option-a/-b do.
+const maxOption = 2000
+
+// option checks an option is given.
+func option(which string) func(string) error {
+	return func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return fmt.Errorf("option %s: give one testable statement", which)
+		}
+		return nil
+	}
+}
+
+// panelLenses are the panel's lenses: the options A and B for a protocol
+// that asks them, the lenses picked, or those given on the command line.
+func (w *wizard) panelLenses(n int) []bugfolder.Lens {
+	if w.in.Options {
+		return []bugfolder.Lens{{Name: "A", Text: strings.TrimSpace(w.optA)}, {Name: "B", Text: strings.TrimSpace(w.optB)}}
+	}
+	if !w.in.Lenses {
+		return nil
+	}
+	if len(w.lensOptions()) < 2 {
+		return carryLenses(w.lenses, n)
+	}
+	out := make([]bugfolder.Lens, n)
+	any := false
+	cat := w.lensCatalog()
+	w.fitPicks()
+	for i := range min(n, len(w.lensPick)) {
+		if j := slices.IndexFunc(cat, func(l bugfolder.Lens) bool { return l.Name == w.lensPick[i] }); j >= 0 {
+			out[i], any = cat[j], true
+		}
+	}
+	if !any {
+		return nil
+	}
+	return out
+}
+
+// criteriaList is the criteria given, one per ';' (none: the default).
+func (w *wizard) criteriaList() []string {
+	var out []string
+	for _, c := range strings.Split(w.criteria, ";") {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// firstStage is whether the wizard is on its first page (esc there leaves).
+func (w *wizard) firstStage() bool {
+	return w.stage == stageProtocol || (w.stage == stageBasics && len(w.ch.protocols) < 2)
 }

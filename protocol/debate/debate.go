@@ -154,3 +154,12 @@ func (Protocol) RenderConvergence(l bugfolder.Lang, m bugfolder.Mode, rows []eng
 	}
 	return RenderConvergence(l, m, ms, notes)
 }
+
+// Inputs asks a mode, N ≥ 2 solvers (each may have a lens), R rounds and
+// critics; its final step is a judge that names a winner.
+func (Protocol) Inputs() engine.Inputs {
+	return engine.Inputs{Summary: "solvers propose, critique and revise; a judge picks a winner",
+		Modes: true, MinN: 2, R: 2, Lenses: true, Support: true,
+		Member: "solver", Members: "solvers", Final: "judge", Winner: true,
+		FinalNote: "isolated: sees only the rubric, P and the final proposals"}
+}

@@ -188,3 +188,33 @@ func (Protocol) RenderConvergence(l bugfolder.Lang, m bugfolder.Mode, rows []eng
 	}
 	return b.String()
 }
+
+// Inputs asks the two options (each reviewer's lens), the rebuttal cap and
+// the criteria; its synthesizer names no winner: a human decides.
+func (Protocol) Inputs() engine.Inputs {
+	return engine.Inputs{Summary: "a reviewer per option, capped rebuttal, synthesis; a human decides",
+		Modes: true, N: 2, MinN: 2, R: DefaultRounds, RCap: true, Options: true, Criteria: true,
+		Member: "reviewer", Members: "reviewers", Final: "synthesizer",
+		FinalNote: "isolated, no tools: sees the packet and both reviewers' last answers by option, never by engine"}
+}
+
+// Pack wraps a bug's P in the evidence packet of the setup's options (its
+// lenses A and B) and criteria (the mode's rubric when none is given).
+func (Protocol) Pack(s engine.Setup, evidence *bugfolder.Problem, criteria []string) *bugfolder.Problem {
+	mode := s.Mode
+	if mode == "" {
+		mode = bugfolder.Repair
+	}
+	if len(criteria) == 0 {
+		criteria = bugfolder.Rubric(mode, s.Lang)
+	}
+	var a, b string
+	if len(s.Lenses) == 2 {
+		a, b = s.Lenses[0].Text, s.Lenses[1].Text
+	}
+	decision := s.Question
+	if s.Bug != nil && !s.Bug.IsQuestion {
+		decision = s.Bug.ID + " — " + s.Bug.Title
+	}
+	return Packet{Lang: s.Lang, Decision: decision, A: a, B: b, Criteria: criteria, Evidence: evidence}.Problem()
+}

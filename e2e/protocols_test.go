@@ -1,0 +1,173 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// protocolCase is one protocol as the per-protocol e2e tests drive it: a
+// new protocol (council, argue) joins them by adding a row.
+type protocolCase struct {
+	name string
+	// onBug and onQuestion are the arguments that run it headless on the
+	// sample bug 7 (or restricted bug 8) and on a question.
+	onBug      func(bug string, extra ...string) []string
+	onQuestion func(extra ...string) []string
+	// member is a panel id the fake fails; missing is what the final
+	// step's prompt says of it; final is the final step's role.
+	member, missing, final string
+}
+
+var protocolCases = []protocolCase{
+	{name: "tradeoff", onBug: tradeoffArgs, onQuestion: askArgs,
+		member: "agente-2", missing: "REVISOR DA OPÇÃO B: AUSENTE", final: "synthesizer"},
+}
+
+// protocolRun is one scenario's run on a bug or a question: the debate's
+// folder once it ran.
+type protocolRun struct {
+	target string
+	args   func(pc protocolCase, extra ...string) []string
+	dir    func(p *project) string
+	id     func(p *project) string
+}
+
+var protocolTargets = []protocolRun{
+	{target: "bug", args: func(pc protocolCase, extra ...string) []string { return pc.onBug("7", extra...) },
+		dir: func(p *project) string { return p.debate() }, id: func(*project) string { return "BUG-20260715-A7K3" }},
+	{target: "question", args: func(pc protocolCase, extra ...string) []string { return pc.onQuestion(extra...) },
+		dir: questionDir, id: func(p *project) string { return filepath.Base(questionDir(p)) }},
+}
+
+// questionDir is the one question folder of a project ("" without one).
+func questionDir(p *project) string {
+	dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*"))
+	if len(dirs) != 1 {
+		return ""
+	}
+	return dirs[0]
+}
+
+// TestProtocolsEndToEnd drives each protocol on a bug and on a question
+// with the fake model: the happy path; a failed panel member, recorded
+// missing and named to the final step; a quorum loss (every member
+// fails) under each --on-quorum-loss that applies; a final-step failure
+// under each --on-judge-failure. list --json names the protocol on every
+// row.
+func TestProtocolsEndToEnd(t *testing.T) {
+	type scenario struct {
+		name, plan string
+		extra      []string
+		code       int
+		final      bool
+	}
+	for _, pc := range protocolCases {
+		scenarios := []scenario{
+			{name: "happy", code: 0, final: true},
+			{name: "failed member", plan: pc.member + "@0=fail", extra: []string{"--on-quorum-loss", "continue"}, code: 0, final: true},
+			{name: "quorum lost, ask headless", plan: "agente-1@0=fail,agente-2@0=fail", code: 4},
+			{name: "quorum lost, cancel", plan: "agente-1@0=fail,agente-2@0=fail", extra: []string{"--on-quorum-loss", "cancel"}, code: 3},
+			{name: "final step fails, ask headless", plan: pc.final + "=invalid", code: 4},
+			{name: "final step fails, cancel", plan: pc.final + "=invalid", extra: []string{"--on-judge-failure", "cancel"}, code: 3},
+			{name: "final step fails, retry", plan: pc.final + "#1=invalid", extra: []string{"--on-judge-failure", "retry"}, code: 0, final: true},
+		}
+		for _, tg := range protocolTargets {
+			for _, sc := range scenarios {
+				t.Run(pc.name+"/"+tg.target+"/"+sc.name, func(t *testing.T) {
+					p := newProject(t)
+					p.Plan = sc.plan
+					r := p.moot(tg.args(pc, sc.extra...)...).mustExit(t, sc.code)
+					dir := tg.dir(p)
+					if dir == "" {
+						t.Fatalf("no debate folder:\n%s%s", r.stdout, r.stderr)
+					}
+					final := filepath.Join(dir, "resposta-final.md")
+					if got := exists(final); got != sc.final {
+						t.Fatalf("final answer written: %v, want %v\n%s%s", got, sc.final, r.stdout, r.stderr)
+					}
+					if sc.name == "failed member" {
+						if prompt := p.prompt(1, "juiz", 1); !strings.Contains(prompt, pc.missing) {
+							t.Errorf("the final step is not told %s failed (%q):\n%s", pc.member, pc.missing, prompt)
+						}
+						if p.starts(pc.member, 1) != 0 {
+							t.Errorf("the failed %s was called again in round 1", pc.member)
+						}
+					}
+					if winnerOffer.MatchString(r.stderr+r.stdout) && pc.name != "debate" {
+						t.Errorf("moot offers --winner for a protocol with no winner:\n%s%s", r.stdout, r.stderr)
+					}
+					if got := p.list()[tg.id(p)]; got.Protocol == nil || *got.Protocol != pc.name {
+						t.Errorf("list --json protocol: %+v", got.Protocol)
+					}
+				})
+			}
+		}
+	}
+}
+
+// winnerOffer is an offer to choose a winner (`--winner A`).
+var winnerOffer = regexpMust(`--winner [A-Z]`)
+
+// TestProtocolsRestricted: a restricted bug never reaches an external
+// engine in any role of any protocol: the run is refused (exit 2) before
+// anything is written, and the fake received no prompt.
+func TestProtocolsRestricted(t *testing.T) {
+	for _, pc := range protocolCases {
+		for _, flag := range []string{"--solver", "--synthesizer", "--judge"} {
+			t.Run(pc.name+"/"+flag, func(t *testing.T) {
+				p := newProject(t)
+				r := p.moot(pc.onBug("8", flag, "ext")...).mustExit(t, 2)
+				if !strings.Contains(r.stderr, "restricted") {
+					t.Errorf("stderr does not say why:\n%s", r.stderr)
+				}
+				if entries, err := os.ReadDir(filepath.Join(p.dir, "prompts")); err == nil && len(entries) > 0 {
+					t.Errorf("the fake received %d prompt(s) of a restricted bug", len(entries))
+				}
+				if exists(p.log) {
+					t.Error("an engine was called on a restricted bug")
+				}
+			})
+		}
+	}
+}
+
+// TestWinnerRefusedWithoutOne: resume --winner on a protocol whose final
+// step names no winner is refused (exit 2) naming what works; show's
+// hint offers only that.
+func TestWinnerRefusedWithoutOne(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "synthesizer=invalid"
+	p.moot(tradeoffArgs("7", "--on-judge-failure", "cancel")...).mustExit(t, 3)
+	r := p.moot("resume", "7", "--winner", "A").mustExit(t, 2)
+	for _, want := range []string{"names no winner", "--on-judge-failure retry", "moot decide"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	show := p.moot("show", "7").mustExit(t, 0).stdout
+	if !strings.Contains(show, "the synthesizer failed; to retry the synthesizer") || strings.Contains(show, "--winner A") {
+		t.Errorf("show's hint:\n%s", show)
+	}
+	if !strings.Contains(p.moot("list").mustExit(t, 0).stdout, "PROTOCOL") {
+		t.Error("list has no PROTOCOL column")
+	}
+}
+
+// TestDebateWithLensedSolvers: --lens on a debate freezes each solver's
+// lens in problema.md, and show names them per solver.
+func TestDebateWithLensedSolvers(t *testing.T) {
+	p := newProject(t)
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--lens", "security", "--lens", "performance", "--yes", "--headless").mustExit(t, 0)
+	d := p.readDebate()
+	if d.Problem.Lenses["agente-1"].Name != "security" || d.Problem.Lenses["agente-2"].Name != "performance" {
+		t.Errorf("problema.md lenses: %+v", d.Problem.Lenses)
+	}
+	if show := p.moot("show", "7").mustExit(t, 0).stdout; !strings.Contains(show, "| lenses | agente-1 security, agente-2 performance |") {
+		t.Errorf("show does not name the lenses:\n%s", show)
+	}
+	if got := p.list()["BUG-20260715-A7K3"]; got.Protocol == nil || *got.Protocol != "debate" {
+		t.Errorf("list --json protocol of a debate: %+v", got.Protocol)
+	}
+}
