@@ -137,10 +137,10 @@ func (r *runner) snapshot(k int) (entries []SnapshotEntry, peers []string) {
 			if f != nil {
 				st = f.Status
 			}
-			entries = append(entries, SnapshotEntry{ID: id, Missing: true, Status: st})
+			entries = append(entries, SnapshotEntry{ID: id, Missing: true, Status: st, Lens: r.lensOf[id]})
 			continue
 		}
-		entries = append(entries, SnapshotEntry{ID: id, Body: scrub.Apply(f.Body)})
+		entries = append(entries, SnapshotEntry{ID: id, Body: scrub.Apply(f.Body), Lens: r.lensOf[id]})
 		peers = append(peers, id)
 	}
 	return entries, peers
@@ -210,14 +210,17 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 	}
 	jobs := make([]job, 0, len(ids))
 	snap, snapPeers := r.snapshot(k)
-	var earlier []SnapshotEntry
+	var earlier, opening []SnapshotEntry
 	if k >= 1 {
 		earlier = r.critiques(k)
+	}
+	if k >= 2 {
+		opening, _ = r.snapshot(1)
 	}
 	for _, id := range ids {
 		role := r.roleOf(id)
 		c := Call{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id]}
+			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: ownView(opening, id)}
 		jobs = append(jobs, job{id, role, r.proto.Prompt(c), c})
 	}
 	var wg sync.WaitGroup
