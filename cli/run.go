@@ -148,6 +148,16 @@ finished repair debate, leave both out to take its winner and runner-up),
 engine, --synthesizer the synthesizer's; 2×(R+1)+1 calls; the final answer
 always waits for a human decision (moot decide). See README "Tradeoff".
 
+--protocol council (seed 001) convenes one member per --lens (at least 2;
+library, project or "name: text" lenses): round 0 positions, then -r
+cross-rebuttal rounds (at most 3), then an isolated synthesizer (--synthesizer)
+that sees the members by lens only; N×(R+1)+1 calls. Convergence is measured
+in convergencia.md; under 70 % (or a synthesis confidence under 70 %, or a
+critical divergence) the result is flagged escalate and waits for a human
+decision (moot decide); under 50 % confidence it goes straight to a human.
+--round-timeout and --debate-timeout bound a round and the whole run. See
+README "Council".
+
 A debate on a closed bug (DONE.md), a restricted bug with an external engine,
 or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 		Args: cobra.ExactArgs(1),
