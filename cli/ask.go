@@ -92,10 +92,10 @@ the cost plan (without it the plan is printed, nothing is written, exit 4).`,
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
 			pr.bugDir = dir
-			res, err := engine.Start(ctx, plan.Setup, engine.Options{
+			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot ask", Version: version(), ResumeTarget: bug.ID,
-			})
+			}))
 			return exitFor(e, reg, res, err)
 		},
 	}

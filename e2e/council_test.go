@@ -213,3 +213,38 @@ func TestCouncilOnAQuestion(t *testing.T) {
 		t.Errorf("transcript:\n%s", r.stdout)
 	}
 }
+
+// --round-timeout ends a member's call still open when its round's limit
+// passes as timeout (the quorum of the others holds, the council goes on);
+// --debate-timeout stops the run at a resumable point (exit 3), and resume
+// finishes it without repeating a finished call.
+func TestCouncilTimeLimits(t *testing.T) {
+	t.Run("round", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "agente-3@0=hang"
+		p.moot(councilArgs("7", "--round-timeout", "2s", "--on-quorum-loss", "continue")...).mustExit(t, 0)
+		d := p.readDebate()
+		if f := d.Rounds[0].File("agente-3"); f == nil || string(f.Status) != "timeout" {
+			t.Fatalf("the hung member's round-0 file: %+v", f)
+		}
+		if _, err := os.Stat(filepath.Join(p.debate(), "resposta-final.md")); err != nil {
+			t.Error("the council did not go on after the round's limit")
+		}
+	})
+	t.Run("debate", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "agente-1@1=hang"
+		r := p.moot(councilArgs("7", "--debate-timeout", "3s")...).mustExit(t, 3)
+		if !strings.Contains(r.stderr+r.stdout, "time limit") {
+			t.Errorf("the stop does not name the debate's time limit:\n%s%s", r.stdout, r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(p.debate(), "resposta-final.md")); err == nil {
+			t.Fatal("a council stopped by its time limit wrote a final answer")
+		}
+		p.Plan = ""
+		p.moot("resume", "7", "--yes", "--headless").mustExit(t, 0)
+		if p.starts("agente-2", 0) != 1 || p.starts("agente-2", 1) != 1 {
+			t.Error("resume repeated a finished member call")
+		}
+	})
+}

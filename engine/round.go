@@ -97,6 +97,10 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 	if len(batches) > 0 {
 		r.emit(Event{Type: EvRoundStarted, Round: k})
 	}
+	r.roundDeadline = time.Time{}
+	if d := r.opts.RoundTimeout; d > 0 {
+		r.roundDeadline = time.Now().Add(d)
+	}
 	for _, batch := range batches {
 		if err := r.runCalls(ctx, k, batch); err != nil {
 			return err
@@ -439,7 +443,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
 			Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt, Lens: r.lensOf[id].Name,
-			Prompt: prompt, P: r.p, Timeout: r.timeoutFor(id, engine), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
+			Prompt: prompt, P: r.p, Timeout: r.callTimeout(id, engine, role), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
 			},
@@ -483,6 +487,17 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		o.cost = &c
 	}
 	return o, nil
+}
+
+// callTimeout is a call's hard limit: its own, cut to what is left of its
+// round's limit (Options.RoundTimeout) for the panel and support roles,
+// so a call still open when the round's limit passes ends as timeout.
+func (r *runner) callTimeout(id, engine string, role bugfolder.Role) time.Duration {
+	d := r.timeoutFor(id, engine)
+	if role == r.finalRole || r.roundDeadline.IsZero() {
+		return d
+	}
+	return min(d, max(time.Until(r.roundDeadline), time.Millisecond))
 }
 
 // meta builds the front matter of a debater file from a call's outcome.
