@@ -248,3 +248,32 @@ func TestCouncilTimeLimits(t *testing.T) {
 		}
 	})
 }
+
+// moot demo --protocol council plays the recorded council offline (only
+// the binary: the replay engine, no model, no network) to its final
+// answer: escalated at 50 % convergence, waiting for a human decision.
+func TestCouncilDemo(t *testing.T) {
+	p := newProject(t)
+	r := p.moot("demo", "--protocol", "council", "--headless").mustExit(t, 0)
+	m := regexpMust(`in (\S+moot-demo-\S+)`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("the demo does not say where it ran:\n%s", r.stdout)
+	}
+	t.Cleanup(func() { os.RemoveAll(m[1]) })
+	dirs, _ := filepath.Glob(filepath.Join(m[1], "_reversa_bugs", "checkout", "bugs", "BUG-20260715-A7K3-*", "debate"))
+	if len(dirs) != 1 {
+		t.Fatalf("debate folders: %v", dirs)
+	}
+	final := readFile(t, filepath.Join(dirs[0], "resposta-final.md"))
+	for _, want := range []string{"escalation: escalate", "decision: pending", "convergência final de 50 %", "## Pontos de divergência"} {
+		if !strings.Contains(final, want) {
+			t.Errorf("the demo's final answer lacks %q:\n%s", want, final)
+		}
+	}
+	if !strings.Contains(r.stdout+r.stderr, "3×(1+1) + 1 = 7 calls") || !strings.Contains(r.stdout+r.stderr, "moot decide") {
+		t.Errorf("demo output:\n%s%s", r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(p.log); err == nil {
+		t.Error("the demo called the fake engine")
+	}
+}
