@@ -10,9 +10,9 @@ import (
 )
 
 // assets are what `moot demo` needs with only the binary: the sample
-// register and the recorded debate it replays.
+// register and the recorded debate and council it replays.
 //
-//go:embed all:testdata/sample testdata/demo/cassette.yaml
+//go:embed all:testdata/sample testdata/demo/cassette.yaml testdata/demo/council-cassette.yaml
 var assets embed.FS
 
 func main() {

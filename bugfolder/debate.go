@@ -373,6 +373,8 @@ type Final struct {
 	// RecommendedVerdict and Decision are a spec-mode debate's recommended
 	// verdict and the human decision on it ("pending" until taken).
 	RecommendedVerdict, Decision string
+	// Escalation is a council's flag: "escalate", "human" or "".
+	Escalation string
 }
 
 var twoNumbers = regexp.MustCompile(`(\d+)\D+(\d+)`)
@@ -405,6 +407,7 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	f.AcceptedContributions, _, _ = intField(m, "accepted_contributions")
 	f.DecidedBy = scalar(m, "decided_by")
 	f.RecommendedVerdict, f.Decision = scalar(m, "recommended_verdict"), scalar(m, "decision")
+	f.Escalation = scalar(m, "escalation")
 	if pn := Lookup(m, "participants"); pn != nil {
 		switch pn.Kind {
 		case yaml.ScalarNode:

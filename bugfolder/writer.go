@@ -303,6 +303,10 @@ type FinalMeta struct {
 	// until a human decides.
 	RecommendedVerdict string `yaml:"recommended_verdict,omitempty"`
 	Decision           string `yaml:"decision,omitempty"`
+	// Escalation is a council's flag (DESIGN §7): "escalate" when its
+	// convergence or synthesis confidence is under 70 % or a critical
+	// divergence is unresolved, "human" when the confidence is under 50 %.
+	Escalation string `yaml:"escalation,omitempty"`
 }
 
 // Stamp is a timestamp as the protocol writes it: ISO 8601, UTC, whole

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
 
@@ -20,7 +21,7 @@ import (
 // setup is built by setupFlags.setup like a bug's, with Bug a question's
 // stand-in (bugfolder.QuestionBug) and Setup.Question set. CLI.md's
 // default, argue, is not built yet, so --protocol is required.
-var askProtocols = []string{tradeoff.Name}
+var askProtocols = []string{council.Name, tradeoff.Name}
 
 func newAskCmd(e *env) *cobra.Command {
 	var sf setupFlags
@@ -43,7 +44,9 @@ project only, never through a symlink out of it) as P.
 is not built yet). tradeoff takes --option-a and --option-b (each a testable
 statement), --criteria, -r (the rebuttal cap, default 1), --solver (the
 reviewers' engine) and --synthesizer; it ends with a pending human decision
-(moot decide ID approve|decline|revise). ask runs headless: --yes accepts
+(moot decide ID approve|decline|revise). council takes one --lens per member
+(at least 2), -r (cross-rebuttal rounds, at most 3), --criteria and
+--synthesizer; an escalated result waits for a human decision. ask runs headless: --yes accepts
 the cost plan (without it the plan is printed, nothing is written, exit 4).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -89,10 +92,10 @@ the cost plan (without it the plan is printed, nothing is written, exit 4).`,
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
 			pr.bugDir, pr.final = dir, engine.Describe(plan.Setup.Protocol).Final
-			res, err := engine.Start(ctx, plan.Setup, engine.Options{
+			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot ask", Version: version(), ResumeTarget: bug.ID,
-			})
+			}))
 			return exitFor(e, reg, res, err)
 		},
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/lens"
+	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
 
@@ -176,7 +177,7 @@ type setupFlags struct {
 
 func (f *setupFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.protocol, "protocol", "debate", "the protocol: debate (seed 000: N solvers, R fixed rounds, an isolated judge) or tradeoff (seed 002: two reviewers, one per --option-a/-b, a rebuttal cap, a synthesizer, a pending human decision)")
+	fl.StringVar(&f.protocol, "protocol", "debate", "the protocol: debate (seed 000: N solvers, R fixed rounds, an isolated judge), council (seed 001: one member per --lens, R ≤ 3 cross-rebuttal rounds, an isolated synthesizer, escalation) or tradeoff (seed 002: two reviewers, one per --option-a/-b, a rebuttal cap, a synthesizer, a pending human decision)")
 	fl.StringVar(&f.mode, "mode", "", "the debate's mode: diagnosis, repair or spec")
 	fl.IntVarP(&f.n, "n", "n", 3, "solvers (2 ≤ N ≤ 16)")
 	fl.IntVarP(&f.r, "r", "r", 2, "rounds after round 0, no early stopping (0 ≤ R ≤ 10)")
@@ -188,8 +189,8 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.parallel, "parallel", 0, "calls at once; 1 is the sequential fallback (default N)")
 	fl.StringVar(&f.optionA, "option-a", "", "tradeoff: option A as a testable statement (required)")
 	fl.StringVar(&f.optionB, "option-b", "", "tradeoff: option B as a testable statement (required)")
-	fl.StringVar(&f.criteria, "criteria", "", "tradeoff: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
-	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff: the synthesizer's engine (default: defaults.judge, else the reviewers' engine)")
+	fl.StringVar(&f.criteria, "criteria", "", "tradeoff/council: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
+	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff/council: the synthesizer's engine (default: defaults.judge, else the reviewers' or members' engine)")
 	fl.StringArrayVar(&f.lenses, "lens", nil, "a solver's lens: a library name ("+strings.Join(lens.Names(), ", ")+"), a project lens (.moot/lenses/NAME.md, the engines file's lenses:) or \"name: text\"; once for every solver, or N times, one each")
 }
 
@@ -207,6 +208,11 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	s.Protocol = p
 	if p.Name() == tradeoff.Name {
 		if err := f.tradeoffFlags(cmd, &s, !f.wizard); err != nil {
+			return s, err
+		}
+	}
+	if p.Name() == council.Name {
+		if err := f.councilFlags(cmd, &s); err != nil {
 			return s, err
 		}
 	}
@@ -286,6 +292,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 		return s, err
 	}
 	s.Lenses = lenses
+	if p.Name() == council.Name {
+		return s, f.councilProblem(&s, bug)
+	}
 	return s, nil
 }
 

@@ -13,11 +13,14 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/debate"
 )
 
-// Assets holds what moot demo needs — testdata/sample and
-// testdata/demo/cassette.yaml — embedded in the binary by main.
+// Assets holds what moot demo needs — testdata/sample,
+// testdata/demo/cassette.yaml (the debate) and
+// testdata/demo/council-cassette.yaml (the council) — embedded in the
+// binary by main.
 var Assets fs.FS
 
 // demoEngines is the engines file of the demo's copy of the register.
@@ -34,9 +37,9 @@ defaults:
   judge: demo
 `
 
-// extractDemo copies the sample register and the cassette into a fresh
-// temporary folder and returns it.
-func extractDemo() (string, error) {
+// extractDemo copies the sample register and the cassette (a file of
+// testdata/demo/) into a fresh temporary folder and returns it.
+func extractDemo(cassette string) (string, error) {
 	if Assets == nil {
 		return "", fmt.Errorf("this build has no demo assets")
 	}
@@ -69,7 +72,7 @@ func extractDemo() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("copy the sample register: %w", err)
 	}
-	cas, err := fs.ReadFile(Assets, "testdata/demo/cassette.yaml")
+	cas, err := fs.ReadFile(Assets, "testdata/demo/"+cassette)
 	if err != nil {
 		return "", err
 	}
@@ -83,8 +86,36 @@ func extractDemo() (string, error) {
 	return dir, nil
 }
 
+// demoSetup is the recorded run of a protocol: the debate (seed 000, N=3,
+// R=2, diagnosis) or the council (seed 001: security, performance and
+// data-integrity, R=1, repair), and the cassette that plays it.
+func demoSetup(protocol string, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config) (engine.Setup, error) {
+	s := engine.Setup{Protocol: protocols[debate.Name], Bug: bug, Lang: reg.Lang, Mode: bugfolder.Diagnosis, N: 3, R: 2,
+		Solvers: []string{"demo", "demo", "demo"}, Judge: "demo", Parallel: 3}
+	if protocol != council.Name {
+		return s, nil
+	}
+	s.Protocol, s.Mode, s.R = protocols[council.Name], bugfolder.Repair, 1
+	cat, err := loadLenses(reg, cfg)
+	if err != nil {
+		return s, err
+	}
+	for _, name := range []string{"security", "performance", "data-integrity"} {
+		l, err := cat.Resolve(name)
+		if err != nil {
+			return s, err
+		}
+		s.Lenses = append(s.Lenses, l)
+	}
+	return s, nil
+}
+
+// demoCassettes are the recordings moot demo plays, by protocol.
+var demoCassettes = map[string]string{debate.Name: "cassette.yaml", council.Name: "council-cassette.yaml"}
+
 func newDemoCmd(e *env) *cobra.Command {
 	var headless bool
+	var protocol string
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "A recorded debate, replayed in the TUI (no model, no network)",
@@ -96,15 +127,25 @@ sections), so the quorum menu appears; continuing runs it to the final
 synthesis, which says it is degraded. Works from any folder with only the
 binary.
 
+With --protocol council it plays a recorded council (seed 001) on the same
+bug instead: three members (security, performance, data-integrity), one
+cross-rebuttal round and the synthesizer; the members disagree as often as
+they agree, so the result is flagged escalate and waits for a human decision
+(moot decide, in the printed folder).
+
 With --headless (or without a terminal) the quorum menu is answered
 "continue" and progress is printed instead.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := extractDemo()
+			cassette, ok := demoCassettes[protocol]
+			if !ok {
+				return usageErr("--protocol %q: moot demo plays debate or council", protocol)
+			}
+			dir, err := extractDemo(cassette)
 			if err != nil {
 				return withCode(ExitInternal, err)
 			}
-			fmt.Fprintf(e.stdout, "moot demo: a recorded debate on a copy of the sample register in %s\n", dir)
+			fmt.Fprintf(e.stdout, "moot demo: a recorded %s on a copy of the sample register in %s\n", protocol, dir)
 			reg, bug, err := bugfolder.Resolve(dir, "BUG-20260715-A7K3")
 			if err != nil {
 				return withCode(ExitInternal, err)
@@ -113,12 +154,14 @@ With --headless (or without a terminal) the quorum menu is answered
 			if err != nil {
 				return withCode(ExitInternal, err)
 			}
-			s := engine.Setup{Protocol: protocols[debate.Name], Bug: bug, Lang: reg.Lang, Mode: bugfolder.Diagnosis, N: 3, R: 2,
-				Solvers: []string{"demo", "demo", "demo"}, Judge: "demo", Parallel: 3}
+			s, err := demoSetup(protocol, reg, bug, cfg)
+			if err != nil {
+				return withCode(ExitInternal, err)
+			}
 			if headless || !isTerminal(e.stdout) || !isTerminal(e.stdin) {
 				pr := newProgress(e, reg, false)
 				res, err := engine.Start(context.Background(), s, engine.Options{
-					Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},
+					Protocol: s.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},
 					Sink: pr.sink, Command: "moot demo", Version: version(),
 				})
 				return exitFor(e, reg, res, err)
@@ -126,10 +169,11 @@ With --headless (or without a terminal) the quorum menu is answered
 			opts := tuiOptions(e, reg, cfg)
 			opts.Untrusted = nil // moot made this copy itself: nothing to trust
 			opts.Bug, opts.Setup = bug, s
-			opts.Banner = "moot demo · a recorded debate (replay engine: no model, no network) in " + dir
+			opts.Banner = "moot demo · a recorded " + protocol + " (replay engine: no model, no network) in " + dir
 			return runProgram(e, reg, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "no TUI: print progress, answer the quorum menu with continue")
+	cmd.Flags().StringVar(&protocol, "protocol", debate.Name, "the recording to play: debate (seed 000) or council (seed 001)")
 	return cmd
 }

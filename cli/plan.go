@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
 
@@ -186,6 +187,9 @@ func printPlan(w io.Writer, p *engine.Plan) {
 		for i, l := range s.Lenses {
 			fmt.Fprintf(w, "  option %s  %s: %s\n", termsafe.Line(l.Name), s.Lang.SolverID(i+1), termsafe.Line(l.Text))
 		}
+	} else if s.Protocol != nil && s.Protocol.Name() == council.Name {
+		fmt.Fprintf(w, "  protocol  council · N=%d members, one per lens · R=%d cross-rebuttal round(s) (at most %d) · synthesizer %s\n", s.N, s.R, council.MaxRounds, s.Judge)
+		fmt.Fprintf(w, "  lenses    %s\n", lensList(s))
 	} else {
 		fmt.Fprintf(w, "  panel     N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", s.N, s.R, len(s.Critics), s.Judge)
 		if len(s.Lenses) > 0 {

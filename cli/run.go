@@ -27,6 +27,8 @@ type runFlags struct {
 	asJSON         bool
 	onQuorumLoss   string
 	onJudgeFailure string
+	// roundTimeout and debateTimeout bound a round and this run.
+	roundTimeout, debateTimeout time.Duration
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
@@ -36,6 +38,15 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.asJSON, "json", false, "headless: events as JSON lines on stdout")
 	fl.StringVar(&f.onQuorumLoss, "on-quorum-loss", "ask", "the quorum menu's answer, headless: ask, continue, retry or cancel")
 	fl.StringVar(&f.onJudgeFailure, "on-judge-failure", "ask", "the judge-failure menu's answer, headless: ask, retry or cancel")
+	fl.DurationVar(&f.roundTimeout, "round-timeout", 0, "limit per round: a call still open when it passes ends as timeout (default: none beyond --timeout)")
+	fl.DurationVar(&f.debateTimeout, "debate-timeout", 0, "limit for this run: when it passes, calls in flight stop and the debate stops resumable, exit 3 (default: none)")
+}
+
+// limits applies --round-timeout and --debate-timeout (checked by
+// policies) to a run's options.
+func (f *runFlags) limits(o engine.Options) engine.Options {
+	o.RoundTimeout, o.DebateTimeout = f.roundTimeout, f.debateTimeout
+	return o
 }
 
 func (f *runFlags) policies() (*engine.Policies, error) {
@@ -44,6 +55,9 @@ func (f *runFlags) policies() (*engine.Policies, error) {
 	}
 	if err := engine.ParsePolicy("--on-judge-failure", f.onJudgeFailure, "ask", "retry", "cancel"); err != nil {
 		return nil, usageErr("%v", err)
+	}
+	if f.roundTimeout < 0 || f.debateTimeout < 0 {
+		return nil, usageErr("--round-timeout %s, --debate-timeout %s: give positive durations (e.g. 2m, 5m) or leave them out", f.roundTimeout, f.debateTimeout)
 	}
 	return &engine.Policies{OnQuorumLoss: f.onQuorumLoss, OnJudgeFailure: f.onJudgeFailure}, nil
 }
@@ -148,6 +162,16 @@ finished repair debate, leave both out to take its winner and runner-up),
 engine, --synthesizer the synthesizer's; 2×(R+1)+1 calls; the final answer
 always waits for a human decision (moot decide). See README "Tradeoff".
 
+--protocol council (seed 001) convenes one member per --lens (at least 2;
+library, project or "name: text" lenses): round 0 positions, then -r
+cross-rebuttal rounds (at most 3), then an isolated synthesizer (--synthesizer)
+that sees the members by lens only; N×(R+1)+1 calls. Convergence is measured
+in convergencia.md; under 70 % (or a synthesis confidence under 70 %, or a
+critical divergence) the result is flagged escalate and waits for a human
+decision (moot decide); under 50 % confidence it goes straight to a human.
+--round-timeout and --debate-timeout bound a round and the whole run. See
+README "Council".
+
 A debate on a closed bug (DONE.md), a restricted bug with an external engine,
 or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 		Args: cobra.ExactArgs(1),
@@ -190,10 +214,10 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			pr.restricted, pr.bugDir, pr.final = bug.Restricted(), bug.Dir, engine.Describe(s.Protocol).Final
 			live := livefile.New() // streamed figures for a browser watching this run
 			defer live.Close()
-			res, err := engine.Start(ctx, plan.Setup, engine.Options{
+			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
-			})
+			}))
 			return exitFor(e, reg, res, err)
 		},
 	}
@@ -304,11 +328,11 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			pr.restricted, pr.bugDir, pr.final = bug.Restricted(), bug.Dir, engine.Describe(proto).Final
 			live := livefile.New()
 			defer live.Close()
-			res, err := engine.Resume(ctx, bug, engine.Options{
+			res, err := engine.Resume(ctx, bug, rf.limits(engine.Options{
 				Protocol: proto, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
 				ResumeTarget: resumeTarget(e, args[0], bug, config),
-			})
+			}))
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
 
@@ -273,6 +274,10 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		}
 		if protocolName(d) == tradeoff.Name { // a synthesis over two options names no winner
 			win = fmt.Sprintf("none: a tradeoff recommends and the human decides · %d of %d reviewers took part", f.Participants, f.Of)
+		}
+		if protocolName(d) == council.Name { // a council synthesizes; it names no winner
+			win = fmt.Sprintf("none: a council synthesizes consensus and divergences · %d of %d members took part", f.Participants, f.Of)
+			rows = append(rows, [2]string{"escalation", councilEscalation(f.Escalation)})
 		}
 		rows = append(rows, [2]string{"winner", win})
 		if dec := decisionText(d); dec != "" {
@@ -554,3 +559,14 @@ func protocolFor(d *bugfolder.Debate) engine.Protocol {
 
 // finalWord names a debate's final step in its protocol's words.
 func finalWord(d *bugfolder.Debate) string { return engine.Describe(protocolFor(d)).Final }
+
+// councilEscalation says what a council's escalation flag means.
+func councilEscalation(e string) string {
+	switch e {
+	case council.EscalationHuman:
+		return "human: synthesis confidence under 50 %, the decision goes straight to a human (see resposta-final.md)"
+	case council.EscalationEscalate:
+		return "escalate: convergence or synthesis confidence under 70 %, or a critical divergence (see resposta-final.md)"
+	}
+	return "none: convergence and synthesis confidence at 70 % or more, no critical divergence"
+}

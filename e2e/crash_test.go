@@ -20,8 +20,9 @@ import (
 // debate (once or twice, the second time during the resume), resumes it,
 // and checks what moot promises: every file parses, problema.md never
 // changes, no finished call is run again, resposta-final.md is written, and
-// the event log agrees with the files. Even trials run a debate (seed
-// 000), odd ones a tradeoff (seed 002): every protocol keeps the promises.
+// the event log agrees with the files. The trials take turns at a debate
+// (seed 000), a tradeoff (seed 002) and a council (seed 001): every
+// protocol keeps the promises.
 //
 // MOOT_CRASH_TRIALS sets the count (default 20; 5 with -short) and
 // MOOT_CRASH_SEED the seed (default: the clock, printed for a rerun).
@@ -72,7 +73,7 @@ type snapshot struct {
 
 // crashProtocols are the protocols the trials take turns at: each on a
 // bug, and a tradeoff on a question (moot ask).
-var crashProtocols = []string{"debate", "tradeoff", "tradeoff-question"}
+var crashProtocols = []string{"debate", "tradeoff", "tradeoff-question", "council"}
 
 // crashRun is the command that starts a trial's debate of R rounds.
 func crashRun(proto string, rounds int) []string {
@@ -82,6 +83,9 @@ func crashRun(proto string, rounds int) []string {
 	args := []string{"run", "7", "--mode", "diagnosis", "-r", strconv.Itoa(rounds), "--yes", "--headless"}
 	if proto == "tradeoff" {
 		args = append(args, "--protocol", "tradeoff", "--option-a", "the discount is applied in applyDiscount only", "--option-b", "checkout is idempotent per order id")
+	}
+	if proto == "council" {
+		args = append(args, "--protocol", "council", "--lens", "security", "--lens", "performance", "--lens", "data-integrity")
 	}
 	return args
 }
@@ -124,6 +128,54 @@ func crashTrial(t *testing.T, seed int64, proto string) {
 	p.env = nil
 	p.moot(args...).mustExit(t, 0)
 	p.checkInvariants(t, snaps, rounds)
+	if proto != "debate" { // a debate's judge sees the proposals under shuffled labels
+		clean := newProject(t)
+		clean.question = p.question
+		clean.moot(crashRun(proto, rounds)...).mustExit(t, 0)
+		sameFiles(t, clean.debate(), p.debate())
+	}
+}
+
+// sameFiles checks that an interrupted and resumed debate wrote the same
+// files as an uninterrupted one: the same participant and final files with
+// the same bodies (front matter holds times and attempts, which differ),
+// and the same convergencia.md.
+func sameFiles(t *testing.T, want, got string) {
+	t.Helper()
+	list := func(dir string) map[string]string {
+		out := map[string]string{}
+		paths, _ := filepath.Glob(filepath.Join(dir, "rodada-*", "*.md"))
+		paths = append(paths, filepath.Join(dir, "resposta-final.md"), filepath.Join(dir, "convergencia.md"))
+		for _, f := range paths {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Errorf("read %s: %v", f, err)
+				continue
+			}
+			body := string(b)
+			if strings.HasPrefix(body, "---\n") {
+				if _, rest, ok := strings.Cut(body[4:], "\n---\n"); ok {
+					body = rest
+				}
+			}
+			rel, _ := filepath.Rel(dir, f)
+			out[rel] = body
+		}
+		return out
+	}
+	w, g := list(want), list(got)
+	for rel, body := range w {
+		if gb, ok := g[rel]; !ok {
+			t.Errorf("%s: written by an uninterrupted run, missing after kills and resume", rel)
+		} else if gb != body {
+			t.Errorf("%s differs from an uninterrupted run's:\n%s\n--- uninterrupted ---\n%s", rel, gb, body)
+		}
+	}
+	for rel := range g {
+		if _, ok := w[rel]; !ok {
+			t.Errorf("%s: written after kills and resume, not by an uninterrupted run", rel)
+		}
+	}
 }
 
 func exists(p string) bool {

@@ -210,8 +210,8 @@ func TestAskRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no protocol", []string{"ask", "Cache?", "--yes", "--option-a", "a", "--option-b", "b"}, "ask needs --protocol: this moot runs tradeoff"},
-		{"argue", []string{"ask", "Cache?", "--protocol", "argue", "--yes"}, "ask needs --protocol: this moot runs tradeoff"},
+		{"no protocol", []string{"ask", "Cache?", "--yes", "--option-a", "a", "--option-b", "b"}, "ask needs --protocol: this moot runs council, tradeoff"},
+		{"argue", []string{"ask", "Cache?", "--protocol", "argue", "--yes"}, "ask needs --protocol: this moot runs council, tradeoff"},
 		{"no option A", []string{"ask", "Cache?", "--protocol", "tradeoff", "--yes", "--option-b", "b"}, "--option-a is required"},
 		{"evidence outside", askArgs("--evidence", outside), "outside the project"},
 	} {

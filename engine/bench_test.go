@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -11,7 +12,9 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	. "github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/fakeanswer"
 	"github.com/reversa/moot/internal/testutil"
+	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/debate"
 )
 
@@ -44,8 +47,31 @@ func benchFixture(b testing.TB) (*bugfolder.Bug, *harness.Config) {
 	return bug, cfg
 }
 
+// councilEngine answers a council's prompts validly (the fake engine's
+// answers) after a fixed latency.
+type councilEngine struct{ d time.Duration }
+
+func (l councilEngine) Call(ctx context.Context, req harness.Request) harness.Result {
+	select {
+	case <-time.After(l.d):
+	case <-ctx.Done():
+		return harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
+	}
+	body := fakeanswer.Reply(req.Prompt, req.Role)
+	if req.Stdout != nil {
+		req.Stdout.Write([]byte(body))
+	}
+	return harness.Result{Body: body, TokensIn: 1000, TokensOut: 300}
+}
+
 // runDebate runs one N×R debate on a fresh copy and returns its wall time.
 func runDebate(b *testing.B, n, r, parallel int, eng harness.Engine, cfg *harness.Config) time.Duration {
+	return runProtocol(b, debate.Protocol{}, n, r, parallel, eng, cfg)
+}
+
+// runProtocol runs one N×R debate of a protocol on a fresh copy and
+// returns its wall time (a council's members get one lens each).
+func runProtocol(b *testing.B, proto Protocol, n, r, parallel int, eng harness.Engine, cfg *harness.Config) time.Duration {
 	b.StopTimer()
 	bug, defCfg := benchFixture(b)
 	if cfg == nil {
@@ -55,8 +81,13 @@ func runDebate(b *testing.B, n, r, parallel int, eng harness.Engine, cfg *harnes
 	for i := range solvers {
 		solvers[i] = "a"
 	}
-	s := Setup{Protocol: debate.Protocol{}, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: n, R: r, Solvers: solvers, Judge: "a", Parallel: parallel}
-	opts := Options{Protocol: debate.Protocol{}, Config: cfg, Supervisor: &Policies{}, Command: "bench"}
+	s := Setup{Protocol: proto, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: n, R: r, Solvers: solvers, Judge: "a", Parallel: parallel}
+	if proto.Name() == council.Name {
+		for i := range n {
+			s.Lenses = append(s.Lenses, bugfolder.Lens{Name: fmt.Sprintf("lens-%d", i+1), Text: "a lens"})
+		}
+	}
+	opts := Options{Protocol: proto, Config: cfg, Supervisor: &Policies{}, Command: "bench"}
 	if eng != nil {
 		opts.Engines = map[string]harness.Engine{"a": eng}
 	}
@@ -81,6 +112,22 @@ func BenchmarkOrchestration(b *testing.B) {
 	var total time.Duration
 	for i := 0; i < b.N; i++ {
 		total += runDebate(b, 8, 3, 8, latencyEngine{lat}, nil)
+	}
+	wall := total / time.Duration(b.N)
+	b.ReportMetric(float64(wall)/float64(critical), "wall/critical")
+	b.ReportMetric(float64(wall-critical)/float64(time.Millisecond), "overhead-ms")
+}
+
+// BenchmarkOrchestrationCouncil: a council of N=8 members, R=3
+// cross-rebuttal rounds, on the same 500 ms engine: the same critical path
+// as BenchmarkOrchestration's debate (4 rounds and the synthesizer), so
+// the two overheads compare directly.
+func BenchmarkOrchestrationCouncil(b *testing.B) {
+	const lat = 500 * time.Millisecond
+	critical := time.Duration(3+1+1) * lat
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		total += runProtocol(b, council.Protocol{}, 8, 3, 8, councilEngine{lat}, nil)
 	}
 	wall := total / time.Duration(b.N)
 	b.ReportMetric(float64(wall)/float64(critical), "wall/critical")

@@ -102,7 +102,7 @@ func nothingPending(d *bugfolder.Debate) string {
 	case d.Final == nil:
 		return fmt.Sprintf("the debate is %s and has no final answer yet, so no decision waits", d.State)
 	}
-	return "its final answer waits for no human decision (only a spec debate's recommended verdict does today)"
+	return "its final answer waits for no human decision (a spec debate's recommended verdict, a tradeoff and an escalated council do)"
 }
 
 // sha256Hex is the hex sha256 of b.

@@ -18,15 +18,21 @@ import (
 // finalInput is what the final step works from: the valid last-round
 // files of the panel still in.
 func (r *runner) finalInput() FinalInput {
-	files := r.roundFiles(r.last)
+	bodies := r.validAnswers(r.last)
+	return FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames(),
+		Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf), Opening: r.validAnswers(0)}
+}
+
+// validAnswers are round k's valid files of the panel still in, by id.
+func (r *runner) validAnswers(k int) map[string]string {
+	files := r.roundFiles(k)
 	bodies := map[string]string{}
 	for _, id := range r.panelIDs() {
 		if f := files[id]; f != nil && f.Status == bugfolder.StatusOK {
 			bodies[id] = f.Body
 		}
 	}
-	return FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames(),
-		Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf)}
+	return bodies
 }
 
 // missingStatuses gives each panel member without a valid last-round

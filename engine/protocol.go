@@ -93,6 +93,11 @@ type Call struct {
 	Nonce string
 	// Lens is the participant's frozen lens (zero: none).
 	Lens bugfolder.Lens
+	// Opening is the frozen panel of round 0 from round 2 on (in round 1
+	// it is the Snapshot), for a protocol whose later rounds keep the
+	// opening positions in view (council's rebuttals read the positions);
+	// nil before round 2.
+	Opening []SnapshotEntry
 }
 
 // SnapshotEntry is one file of the frozen snapshot of the previous round as
@@ -108,6 +113,9 @@ type SnapshotEntry struct {
 	Missing bool
 	Status  bugfolder.Status
 	Body    string
+	// Lens is that participant's frozen lens (zero: none), so a protocol
+	// may name peers by lens.
+	Lens bugfolder.Lens
 }
 
 // FinalInput is what the final step works from: the valid panel answers of
@@ -131,6 +139,11 @@ type FinalInput struct {
 	Missing map[string]bugfolder.Status
 	// Lenses are the participants' frozen lenses, by id (none: absent).
 	Lenses map[string]bugfolder.Lens
+	// Opening are the valid panel answers of round 0, by id, for a final
+	// step that weighs the opening positions beside the last round's
+	// answers (council's synthesizer); the same map as Answers when the
+	// last round is round 0.
+	Opening map[string]string
 }
 
 // Final is a protocol's isolated final step over one FinalInput. The

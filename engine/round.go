@@ -97,6 +97,10 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 	if len(batches) > 0 {
 		r.emit(Event{Type: EvRoundStarted, Round: k})
 	}
+	r.roundDeadline = time.Time{}
+	if d := r.opts.RoundTimeout; d > 0 {
+		r.roundDeadline = time.Now().Add(d)
+	}
 	for _, batch := range batches {
 		if err := r.runCalls(ctx, k, batch); err != nil {
 			return err
@@ -137,10 +141,10 @@ func (r *runner) snapshot(k int) (entries []SnapshotEntry, peers []string) {
 			if f != nil {
 				st = f.Status
 			}
-			entries = append(entries, SnapshotEntry{ID: id, Missing: true, Status: st})
+			entries = append(entries, SnapshotEntry{ID: id, Missing: true, Status: st, Lens: r.lensOf[id]})
 			continue
 		}
-		entries = append(entries, SnapshotEntry{ID: id, Body: scrub.Apply(f.Body)})
+		entries = append(entries, SnapshotEntry{ID: id, Body: scrub.Apply(f.Body), Lens: r.lensOf[id]})
 		peers = append(peers, id)
 	}
 	return entries, peers
@@ -210,14 +214,17 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 	}
 	jobs := make([]job, 0, len(ids))
 	snap, snapPeers := r.snapshot(k)
-	var earlier []SnapshotEntry
+	var earlier, opening []SnapshotEntry
 	if k >= 1 {
 		earlier = r.critiques(k)
+	}
+	if k >= 2 {
+		opening, _ = r.snapshot(1)
 	}
 	for _, id := range ids {
 		role := r.roleOf(id)
 		c := Call{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id]}
+			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: ownView(opening, id)}
 		jobs = append(jobs, job{id, role, r.proto.Prompt(c), c})
 	}
 	var wg sync.WaitGroup
@@ -436,7 +443,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
 			Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt, Lens: r.lensOf[id].Name,
-			Prompt: prompt, P: r.p, Timeout: r.timeoutFor(id, engine), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
+			Prompt: prompt, P: r.p, Timeout: r.callTimeout(id, engine, role), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
 			},
@@ -480,6 +487,17 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		o.cost = &c
 	}
 	return o, nil
+}
+
+// callTimeout is a call's hard limit: its own, cut to what is left of its
+// round's limit (Options.RoundTimeout) for the panel and support roles,
+// so a call still open when the round's limit passes ends as timeout.
+func (r *runner) callTimeout(id, engine string, role bugfolder.Role) time.Duration {
+	d := r.timeoutFor(id, engine)
+	if role == r.finalRole || r.roundDeadline.IsZero() {
+		return d
+	}
+	return min(d, max(time.Until(r.roundDeadline), time.Millisecond))
 }
 
 // meta builds the front matter of a debater file from a call's outcome.

@@ -50,6 +50,16 @@ type Options struct {
 	// bug as the engineer named it, and the --config flag given ("" for
 	// the bug's ID alone).
 	ResumeTarget string
+	// RoundTimeout bounds each round's member calls (0: no bound beyond
+	// each call's own timeout): a call still open when its round's limit
+	// passes ends as timeout, like a call over its own limit, and the
+	// round goes on to its quorum. The limit starts when the round starts
+	// in this run.
+	RoundTimeout time.Duration
+	// DebateTimeout bounds this run of the debate (0: none): when it
+	// passes, the calls in flight are stopped and the debate stops
+	// cancelled at a resumable point (nothing finished is repeated).
+	DebateTimeout time.Duration
 }
 
 // Outcome is how a run ended (bugfolder.Outcome: debate_finished logs it).
@@ -139,7 +149,14 @@ type runner struct {
 
 	mu     sync.Mutex
 	logErr error
+
+	// roundDeadline is the current round's limit (zero: none); it is set
+	// before the round's calls start and read by them.
+	roundDeadline time.Time
 }
+
+// errDebateLimit is the cause of a run stopped by Options.DebateTimeout.
+var errDebateLimit = errors.New("the debate's time limit was reached")
 
 func (r *runner) now() time.Time {
 	if r.opts.Now != nil {
@@ -585,10 +602,15 @@ func (e *errStop) Error() string { return e.reason }
 // execute runs the rounds that are not complete, round after round up to
 // r (the stop rule may end them earlier), then the final step.
 func (r *runner) execute(ctx context.Context) (*Result, error) {
+	if d := r.opts.DebateTimeout; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errDebateLimit)
+		defer cancel()
+	}
 	for k := 0; k <= r.r; k++ {
 		r.last = k
 		if err := r.runRound(ctx, k); err != nil {
-			return r.stop(err)
+			return r.stopAt(ctx, err)
 		}
 		if err := r.check(); err != nil {
 			return nil, err
@@ -598,9 +620,17 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 		}
 	}
 	if err := r.runJudge(ctx); err != nil {
-		return r.stop(err)
+		return r.stopAt(ctx, err)
 	}
 	return r.finish(OutcomeDone, "")
+}
+
+// stopAt is stop, naming the debate's time limit when it was the cause.
+func (r *runner) stopAt(ctx context.Context, err error) (*Result, error) {
+	if errors.Is(context.Cause(ctx), errDebateLimit) && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return r.finish(OutcomeCancelled, fmt.Sprintf("the debate's time limit (%s, --debate-timeout) was reached; calls in flight were stopped and run again on `moot resume %s`", r.opts.DebateTimeout, r.resumeTarget()))
+	}
+	return r.stop(err)
 }
 
 // stop ends the run on an error: a decision that stops it, an interrupt,

@@ -52,9 +52,23 @@ func (m Model) decisionLine() string {
 		if d.final != nil && d.final.RecommendedVerdict != "" {
 			v = " on the recommended verdict " + clipLine(d.final.RecommendedVerdict, 40)
 		}
-		return m.st.Warning.Render("A human decision is pending"+v+": ") + m.st.Bold.Render("d") + " approve, decline or revise"
+		return m.st.Warning.Render(escalationWords(d.final)+"A human decision is pending"+v+": ") + m.st.Bold.Render("d") + " approve, decline or revise"
 	case d.decision != "":
 		return "decision: " + m.st.Bold.Render(d.decision) + m.st.Subtle.Render(" (decisao.md)")
+	}
+	return ""
+}
+
+// escalationWords names a council's escalation before the pending
+// decision ("" for a result that was not escalated).
+func escalationWords(f *bugfolder.Final) string {
+	switch {
+	case f == nil:
+		return ""
+	case f.Escalation == "human":
+		return "ESCALATED to a human (synthesis confidence under 50 %). "
+	case f.Escalation != "":
+		return "ESCALATED (convergence or confidence under 70 %, or a critical divergence). "
 	}
 	return ""
 }

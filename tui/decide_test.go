@@ -88,3 +88,29 @@ func TestDecideForm(t *testing.T) {
 		t.Errorf("back in the browser the row still waits (screen %v)", m.screen)
 	}
 }
+
+// An escalated council's Final tab says it was escalated, and why in
+// short, before the pending decision (DESIGN §7).
+func TestDecideEscalatedCouncil(t *testing.T) {
+	for _, tc := range []struct{ flag, want string }{
+		{"escalate", "ESCALATED (convergence or confidence under 70 %, or a critical divergence). A human decision is pending"},
+		{"human", "ESCALATED to a human (synthesis confidence under 50 %). A human decision is pending"},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			f := newFixture(t)
+			p := filepath.Join(f.proj, q2r8, "resposta-final.md")
+			raw, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw = []byte(strings.Replace(string(raw), "---\n", "---\nescalation: "+tc.flag+"\ndecision: pending\n", 1))
+			if err := os.WriteFile(p, raw, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			m := keys(t, loadBrowser(t, f, 200, 30), "enter")
+			if m.deb == nil || !strings.Contains(screenText(m, f.proj), tc.want) {
+				t.Errorf("the Final tab does not say %q:\n%s", tc.want, screenText(m, f.proj))
+			}
+		})
+	}
+}

@@ -14,6 +14,10 @@ import (
 // Role infers who a prompt addresses: "judge", "critic" or "solver".
 func Role(prompt string) string {
 	switch {
+	case isCouncil(prompt) && (strings.Contains(prompt, "sintetizador isolado") || strings.Contains(prompt, "isolated synthesizer")):
+		return "synthesizer"
+	case isCouncil(prompt):
+		return "member"
 	case strings.Contains(prompt, "Você é o juiz isolado") || strings.Contains(prompt, "You are the isolated judge"):
 		return "judge"
 	case strings.Contains(prompt, "avaliador (critic)") || strings.Contains(prompt, "a critic in a debate"):
@@ -66,7 +70,12 @@ func answer(prompt, role string, en bool) string {
 		return judge(prompt, "", en)
 	case "reviewer":
 		return reviewer(prompt, en)
+	case "member":
+		return member(prompt, en)
 	case "synthesizer":
+		if isCouncil(prompt) {
+			return councilSynthesis(prompt, en)
+		}
 		return synthesizer(prompt, en)
 	}
 	mode := "diagnosis"
@@ -250,5 +259,70 @@ func synthesizer(prompt string, en bool) string {
 	b.WriteString(h("Incerteza", "Uncertainty") + word(en, "média", "medium") + "\n\n")
 	b.WriteString(h("O que mudaria a recomendação", "What would change it") + "Um teste que reproduza o bug com A.\n\n")
 	b.WriteString(h("Decisão humana pendente", "Pending human decision") + word(en, "aprovar, recusar ou revisar", "approve, decline or revise") + "\n" + mark() + "\n")
+	return b.String()
+}
+
+// isCouncil reports a council's prompt (a member's or its synthesizer's).
+func isCouncil(prompt string) bool {
+	return strings.Contains(prompt, "(council)") || strings.Contains(prompt, "de um conselho") || strings.Contains(prompt, "of a council")
+}
+
+// member is a council member's answer: round 0 a position citing P; a
+// rebuttal agrees with one peer, disagrees with none and keeps its
+// position (so a fake council converges at 100 %).
+func member(prompt string, en bool) string {
+	h := func(pt, e string) string {
+		if en {
+			return "## " + e + "\n\n"
+		}
+		return "## " + pt + "\n\n"
+	}
+	conf := "80 %"
+	if c := os.Getenv("FAKE_CONFIDENCE"); c != "" {
+		conf = c + " %"
+	}
+	var b strings.Builder
+	if strings.Contains(prompt, "(réplicas cruzadas)") || strings.Contains(prompt, "(cross-rebuttals)") {
+		b.WriteString(h("Concordo com", "Agree with") + "- " + word(en, "a outra lente sobre o desconto duplicado (evidence/fechamento.log)", "the other lens on the double discount (evidence/fechamento.log)") + "\n\n")
+		b.WriteString(h("Discordo de", "Disagree with") + word(en, "nenhum", "none") + "\n\n")
+		b.WriteString(h("Ponto cego identificado", "Blind spot") + "- " + word(en, "ninguém olhou o reprocessamento", "nobody looked at reprocessing") + "\n\n")
+		b.WriteString(h("Mantenho minha posição", "Do I keep my position") + word(en, "sim: a evidência não mudou", "yes: the evidence did not change") + "\n\n")
+		b.WriteString(h("Confiança", "Confidence") + conf + "\n" + mark() + "\n")
+		return b.String()
+	}
+	b.WriteString(h("Recomendação", "Recommendation") + word(en, "Deduplicar o desconto antes do fechamento.", "Deduplicate the discount before checkout.") + "\n\n")
+	b.WriteString(h("Raciocínio", "Reasoning") + word(en, "Pela minha lente, a causa é o evento repetido.", "Through my lens, the cause is the repeated event.") + "\n\n")
+	b.WriteString(h("Evidências", "Evidence") + "- evidence/fechamento.log: " + word(en, "dois eventos de desconto", "two discount events") + "\n\n")
+	b.WriteString(h("Confiança", "Confidence") + conf + "\n\n")
+	b.WriteString(h("Limitações", "Limitations") + "- " + word(en, "não vi os logs de produção", "I did not see production logs") + "\n" + mark() + "\n")
+	return b.String()
+}
+
+var missingMemberRE = regexp.MustCompile(`(?:MEMBRO|MEMBER) (\S+) \((?:lente|lens): [^)]*\): (?:AUSENTE|MISSING)`)
+
+// councilSynthesis is a council synthesis naming every missing member the
+// prompt names; its confidence is FAKE_CONFIDENCE, else 85 %.
+func councilSynthesis(prompt string, en bool) string {
+	h := func(pt, e string) string {
+		if en {
+			return "## " + e + "\n\n"
+		}
+		return "## " + pt + "\n\n"
+	}
+	conf := "85 %"
+	if c := os.Getenv("FAKE_CONFIDENCE"); c != "" {
+		conf = c + " %"
+	}
+	var gaps []string
+	for _, m := range missingMemberRE.FindAllStringSubmatch(prompt, -1) {
+		gaps = append(gaps, "- "+word(en, "Membro", "Member")+" "+m[1]+": "+word(en, "ausente", "missing"))
+	}
+	gaps = append(gaps, "- "+word(en, "logs de produção", "production logs"))
+	var b strings.Builder
+	b.WriteString(h("Pontos de consenso", "Consensus") + "- " + word(en, "O desconto é aplicado duas vezes (evidence/fechamento.log).", "The discount is applied twice (evidence/fechamento.log).") + "\n\n")
+	b.WriteString(h("Pontos de divergência", "Divergences") + "- " + word(en, "Onde deduplicar. Natureza: prioridades. Um lado quer no carrinho, o outro no fechamento; impacto: retrabalho. Crítica: não", "Where to deduplicate. Nature: priorities. One side wants the cart, the other checkout; impact: rework. Critical: no") + "\n\n")
+	b.WriteString(h("Tensões produtivas", "Productive tensions") + "- " + word(en, "segurança x simplicidade", "security vs simplicity") + "\n\n")
+	b.WriteString(h("Lacunas identificadas", "Gaps") + strings.Join(gaps, "\n") + "\n\n")
+	b.WriteString(h("Confiança da síntese", "Synthesis confidence") + conf + "\n" + mark() + "\n")
 	return b.String()
 }

@@ -4,7 +4,8 @@
 # moot runs it as a `command` engine: the prompt arrives on stdin and the
 # answer goes to stdout. It answers in the debate protocol's format with
 # canned text (varied per solver), in the prompt's language, as a solver,
-# a critic or the judge (and as tradeoff's reviewer or synthesizer). It never reads the project and knows nothing about
+# a critic or the judge (and as tradeoff's reviewer or synthesizer, and council's
+# member or synthesizer). It never reads the project and knows nothing about
 # the bug: it only shows how a debate flows and what moot writes.
 set -u
 prompt=$(cat)
@@ -121,7 +122,40 @@ synthesizer_body() { # a tradeoff synthesis, naming each side the prompt says is
 	h "Decisão humana pendente" "Pending human decision"; t "aprovar, recusar ou revisar: cabe ao humano." "approve, decline or revise: the human's to make."
 }
 
+member_body() { # a council member: its lens is MOOT_LENS
+	lens=${MOOT_LENS:-lens}
+	if [ "$round" -ge 1 ]; then
+		h "Concordo com" "Agree with"; t "- as outras lentes sobre o desconto duplicado (evidence/fechamento.log)." "- the other lenses on the double discount (evidence/fechamento.log)."; printf '\n'
+		h "Discordo de" "Disagree with"; t "nenhum" "none"; printf '\n'
+		h "Ponto cego identificado" "Blind spot"; t "- ninguém olhou os pedidos já fechados." "- nobody looked at the orders already closed."; printf '\n'
+		h "Mantenho minha posição" "Do I keep my position"; t "sim: pela lente $lens, a evidência não mudou." "yes: through the $lens lens, the evidence did not change."; printf '\n'
+		h "Confiança" "Confidence"; t "80 %" "80 %"
+		return
+	fi
+	h "Recomendação" "Recommendation"; t "Pela lente $lens: $idea; corrigir antes do próximo fechamento." "Through the $lens lens: $idea; fix it before the next checkout."; printf '\n'
+	h "Raciocínio" "Reasoning"; t "A lente $lens pesa o que o desconto duplo custa." "The $lens lens weighs what the double discount costs."; printf '\n'
+	h "Evidências" "Evidence"; t "- evidence/fechamento.log: dois eventos de desconto no mesmo carrinho." "- evidence/fechamento.log: two discount events on the same cart."; printf '\n'
+	h "Confiança" "Confidence"; t "75 %" "75 %"; printf '\n'
+	h "Limitações" "Limitations"; t "- não vi os logs de produção." "- I did not see production logs."
+}
+
+council_synthesis() { # a council synthesis, naming each member the prompt says is missing
+	missing=$(printf '%s\n' "$prompt" | grep -oE '(MEMBRO|MEMBER) [^ ]+ \((lente|lens): [^)]*\): (AUSENTE|MISSING)' | awk '{ print $2 }')
+	h "Pontos de consenso" "Consensus"; t "- O desconto é aplicado duas vezes (evidence/fechamento.log)." "- The discount is applied twice (evidence/fechamento.log)."; printf '\n'
+	h "Pontos de divergência" "Divergences"; t "- Quando migrar os pedidos afetados. Natureza: timing. Um lado quer já, o outro depois da correção; impacto: pedidos errados. Crítica: não" "- When to migrate the affected orders. Nature: timing. One side wants it now, the other after the fix; impact: wrong orders. Critical: no"; printf '\n'
+	h "Tensões produtivas" "Productive tensions"; t "- correção mínima x correção completa." "- minimal fix vs complete fix."; printf '\n'
+	h "Lacunas identificadas" "Gaps"
+	for m in $missing; do t "- Membro $m: ausente" "- Member $m: missing"; done
+	t "- quantos pedidos fechados foram afetados." "- how many closed orders were affected."; printf '\n'
+	h "Confiança da síntese" "Synthesis confidence"; t "80 %: a causa é clara." "80 %: the cause is clear."
+}
+
+case "$prompt" in *"(council)"*) council=1 ;; *) council=0 ;; esac
+[ "$council" = 1 ] && [ "$role" = synthesizer ] && role=council-synthesizer
+
 case "$role" in
+member) member_body ;;
+council-synthesizer) council_synthesis ;;
 judge) judge_body ;;
 critic) critic_body ;;
 reviewer) reviewer_body ;;

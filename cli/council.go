@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/council"
+)
+
+// councilFlags checks council's own flags: one member per --lens (N is
+// the number of lenses; -n, when given, must agree), at most
+// council.MaxRounds rebuttal rounds, no critics. Without --lens it is
+// exit 2 naming --lens (CLI.md: "council: asked" — the TUI's wizard asks;
+// headless there is no one to ask).
+func (f *setupFlags) councilFlags(cmd *cobra.Command, s *engine.Setup) error {
+	if len(f.lenses) < 2 {
+		return usageErr("--lens is required by --protocol council, once per member (at least 2), e.g. --lens security --lens performance --lens data-integrity; nothing was written")
+	}
+	if cmd.Flags().Changed("n") && f.n != len(f.lenses) {
+		return usageErr("-n %d with %d --lens: a council has one member per lens (drop -n)", f.n, len(f.lenses))
+	}
+	if f.r > council.MaxRounds {
+		return usageErr("-r %d: council runs at most %d cross-rebuttal rounds (seed 001); nothing was written", f.r, council.MaxRounds)
+	}
+	if len(f.critics) > 0 {
+		return usageErr("--critic does not apply to council: it has members (one per --lens) and a synthesizer")
+	}
+	if f.optionA != "" || f.optionB != "" {
+		return usageErr("--option-a/--option-b apply to tradeoff, not council")
+	}
+	f.n, s.N = len(f.lenses), len(f.lenses)
+	return nil
+}
+
+// councilProblem assembles a council's P: the bug's P (or, on a question,
+// the question and its --evidence files), with the --criteria appended as
+// a section of their own so problema.md freezes them.
+func (f *setupFlags) councilProblem(s *engine.Setup, bug *bugfolder.Bug) error {
+	var p *bugfolder.Problem
+	var err error
+	if bug.IsQuestion {
+		p, err = bugfolder.AssembleQuestionP(bug.Register.Project, s.Question, f.evidence, s.Lang)
+	} else {
+		p, err = bugfolder.AssembleP(bug)
+	}
+	if err != nil {
+		return err
+	}
+	if crit := criteriaList(f.criteria, nil); len(crit) > 0 {
+		var w strings.Builder
+		w.WriteString(strings.TrimRight(p.Text, "\n") + "\n\n")
+		w.WriteString(map[bool]string{true: "### Criteria\n\n", false: "### Critérios\n\n"}[s.Lang == bugfolder.EN])
+		for i, c := range crit {
+			fmt.Fprintf(&w, "%d. %s\n", i+1, c)
+		}
+		sum := sha256.Sum256([]byte(w.String()))
+		p = &bugfolder.Problem{Parts: p.Parts, Text: w.String(), SHA256: hex.EncodeToString(sum[:]), Warnings: p.Warnings}
+	}
+	s.Problem = p
+	return nil
+}
