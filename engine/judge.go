@@ -26,7 +26,8 @@ func (r *runner) finalInput() FinalInput {
 		}
 	}
 	return FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames(),
-		Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf)}
+		Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf),
+		Last: r.last, R: r.r, StopReason: r.stopReason, Rounds: r.roundAnswers(r.last)}
 }
 
 // missingStatuses gives each panel member without a valid last-round

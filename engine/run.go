@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -111,6 +112,11 @@ type runner struct {
 	engineOf    map[string]string
 	judgeEngine string
 	amendment   map[string]string
+	// stopReason is why a Stopper ended the debate early ("" when not).
+	stopReason string
+	// waived are the rounds that went on without their failed support
+	// calls (SupportRequired).
+	waived map[int]bool
 	// lensOf is each participant's frozen lens (none: absent).
 	lensOf      map[string]bugfolder.Lens
 	timeoutOf   map[string]time.Duration
@@ -591,14 +597,80 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 		if err := r.check(); err != nil {
 			return nil, err
 		}
-		if !r.proto.Continue(k, r.r) {
+		if err := r.writeArtifacts(""); err != nil {
+			return nil, err
+		}
+		if r.stopEarly(k) || !r.proto.Continue(k, r.r) {
 			break
 		}
 	}
 	if err := r.runJudge(ctx); err != nil {
 		return r.stop(err)
 	}
+	_, final := r.judgeFiles()
+	if final != nil {
+		if err := r.writeArtifacts(final.Body); err != nil {
+			return nil, err
+		}
+	}
 	return r.finish(OutcomeDone, "")
+}
+
+// stopEarly asks a Stopper protocol whether the debate ends after round k
+// and logs its reason once (a resume finds it in the log).
+func (r *runner) stopEarly(k int) bool {
+	st, ok := r.proto.(Stopper)
+	if !ok || k >= r.r {
+		return false
+	}
+	choice, reason := st.Stop(k, r.r, r.roundAnswers(k))
+	if reason == "" {
+		return false
+	}
+	if r.stopReason == "" {
+		r.emit(Event{Type: EvDecision, Point: PointStop, Choice: choice, By: "moot", Round: k, Reason: reason})
+	}
+	r.stopReason = reason
+	return true
+}
+
+// roundAnswers lists the valid answers (panel and support) of rounds 0..k.
+func (r *runner) roundAnswers(k int) []RoundAnswers {
+	out := make([]RoundAnswers, 0, k+1)
+	for j := 0; j <= k; j++ {
+		ra := RoundAnswers{}
+		for id, f := range r.roundFiles(j) {
+			if f.Status == bugfolder.StatusOK {
+				ra[id] = f.Body
+			}
+		}
+		out = append(out, ra)
+	}
+	return out
+}
+
+// writeArtifacts writes an Artifacts protocol's own files (final is the
+// final answer's body, "" before it exists).
+func (r *runner) writeArtifacts(final string) error {
+	a, ok := r.proto.(Artifacts)
+	if !ok {
+		return nil
+	}
+	files := a.Artifacts(r.finalInput(), final)
+	for _, rel := range slices.Sorted(maps.Keys(files)) {
+		if _, err := r.w.WriteExtra(rel, files[rel]); err != nil {
+			return fmt.Errorf("write %s: %w", rel, err)
+		}
+	}
+	return nil
+}
+
+// waive records that round k went on without its failed support calls.
+func (r *runner) waive(k int) {
+	if r.waived == nil {
+		r.waived = map[int]bool{}
+	}
+	r.waived[k] = true
 }
 
 // stop ends the run on an error: a decision that stops it, an interrupt,
@@ -907,6 +979,10 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 			}
 			continue
 		}
+		if rec.Point == PointStop {
+			r.stopReason = rec.Reason
+			continue
+		}
 		r.decisions = append(r.decisions, rec)
 		switch QuorumChoice(rec.Choice) {
 		case QuorumContinue:
@@ -914,6 +990,7 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 				delete(r.panel, id)
 			}
 			r.narrowed = true
+			r.waive(rec.Round)
 		case QuorumSwap:
 			if rec.SolverID != "" && rec.Engine != "" {
 				r.amend(rec.SolverID, rec.Engine, 0, rec.Round, rec.By)
@@ -930,6 +1007,9 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 // PointEngines is the decision point of an engine whose identity changed
 // since setup, accepted on resume as an amendment.
 const PointEngines = bugfolder.PointEngines
+
+// PointStop is the decision point of a protocol's early stop (Stopper).
+const PointStop = bugfolder.PointStop
 
 // EngineChangeError stops a resume whose engines file resolves an engine
 // differently than the debate locked (exit 2): another program or model
@@ -987,11 +1067,7 @@ func (r *runner) acceptEngineChange(diffs []string, current map[string]map[strin
 func (r *runner) resumeRound() int {
 	for k := 0; k <= r.r; k++ {
 		files := r.roundFiles(k)
-		ids := r.panelIDs()
-		if k > 0 {
-			ids = append(ids, r.critics...)
-		}
-		for _, id := range ids {
+		for _, id := range slices.Concat(r.proto.Batches(k, r.panelIDs(), r.critics)...) {
 			if f := files[id]; f == nil || f.Status != bugfolder.StatusOK {
 				return k
 			}

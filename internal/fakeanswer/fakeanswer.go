@@ -14,6 +14,12 @@ import (
 // Role infers who a prompt addresses: "judge", "critic" or "solver".
 func Role(prompt string) string {
 	switch {
+	case strings.Contains(prompt, "sintetizador isolado de um debate estruturado (argue)") || strings.Contains(prompt, "isolated synthesizer of a structured debate (argue)"):
+		return "argue-synthesizer"
+	case strings.Contains(prompt, "pontuador isolado de um debate (argue)") || strings.Contains(prompt, "isolated scorer of a debate (argue)"):
+		return "scorer"
+	case strings.Contains(prompt, "persona num debate estruturado (argue)") || strings.Contains(prompt, "persona in a structured debate (argue)"):
+		return "persona"
 	case strings.Contains(prompt, "Você é o juiz isolado") || strings.Contains(prompt, "You are the isolated judge"):
 		return "judge"
 	case strings.Contains(prompt, "avaliador (critic)") || strings.Contains(prompt, "a critic in a debate"):
@@ -61,7 +67,16 @@ var modeRE = regexp.MustCompile(`(?m)^Mod[eo]: (diagnosis|repair|spec)`)
 
 // answer writes a valid body for the role, mode and round of the prompt.
 func answer(prompt, role string, en bool) string {
+	if r := Role(prompt); r == "argue-synthesizer" || r == "scorer" || r == "persona" {
+		role = r // argue's roles share names with other protocols'
+	}
 	switch role {
+	case "persona":
+		return persona(prompt, en)
+	case "scorer":
+		return scorer(prompt)
+	case "argue-synthesizer":
+		return argueSynthesis(en)
 	case "judge":
 		return judge(prompt, "", en)
 	case "reviewer":
