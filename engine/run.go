@@ -51,6 +51,10 @@ type Options struct {
 	// bug as the engineer named it, and the --config flag given ("" for
 	// the bug's ID alone).
 	ResumeTarget string
+	// StopBy, set on a resume of a Stopper protocol's debate (argue), is a
+	// manual stop by that human: the rounds end with the last complete
+	// one and the final step runs on it (logged as a 'stop' decision).
+	StopBy string
 }
 
 // Outcome is how a run ended (bugfolder.Outcome: debate_finished logs it).
@@ -112,8 +116,10 @@ type runner struct {
 	engineOf    map[string]string
 	judgeEngine string
 	amendment   map[string]string
-	// stopReason is why a Stopper ended the debate early ("" when not).
+	// stopReason is why a Stopper (or a human) ended the debate early, after
+	// round stopRound ("" when not).
 	stopReason string
+	stopRound  int
 	// waived are the rounds that went on without their failed support
 	// calls (SupportRequired).
 	waived map[int]bool
@@ -590,6 +596,9 @@ func (e *errStop) Error() string { return e.reason }
 // r (the stop rule may end them earlier), then the final step.
 func (r *runner) execute(ctx context.Context) (*Result, error) {
 	for k := 0; k <= r.r; k++ {
+		if r.stopReason != "" && k > r.stopRound {
+			break // stopped early: the final step reads the stop's round
+		}
 		r.last = k
 		if err := r.runRound(ctx, k); err != nil {
 			return r.stop(err)
@@ -630,7 +639,37 @@ func (r *runner) stopEarly(k int) bool {
 	if r.stopReason == "" {
 		r.emit(Event{Type: EvDecision, Point: PointStop, Choice: choice, By: "moot", Round: k, Reason: reason})
 	}
-	r.stopReason = reason
+	r.stopReason, r.stopRound = reason, k
+	return true
+}
+
+// stopManually records a human's stop after the last complete round
+// (StopBy): the debate goes straight to its final step on that round.
+func (r *runner) stopManually() error {
+	if r.stopReason != "" {
+		return nil // already stopped: the final step runs on that round
+	}
+	k := r.resumeRound()
+	if !r.roundComplete(k) {
+		k--
+	}
+	if k < 0 {
+		return &bugfolder.InputError{Msg: "round 0 is not complete: there is nothing to synthesize yet; resume without --stop"}
+	}
+	reason := fmt.Sprintf("manual: stopped by %s after round %d", r.opts.StopBy, k)
+	r.emit(Event{Type: EvDecision, Point: PointStop, Choice: "manual", By: r.opts.StopBy, Round: k, Reason: reason})
+	r.stopReason, r.stopRound = reason, k
+	return nil
+}
+
+// roundComplete reports whether every call of round k has a valid file.
+func (r *runner) roundComplete(k int) bool {
+	files := r.roundFiles(k)
+	for _, id := range slices.Concat(r.proto.Batches(k, r.panelIDs(), r.critics)...) {
+		if f := files[id]; f == nil || f.Status != bugfolder.StatusOK {
+			return false
+		}
+	}
 	return true
 }
 
@@ -681,7 +720,12 @@ func (r *runner) stop(err error) (*Result, error) {
 	case errors.As(err, &es):
 		return r.finish(es.outcome, es.reason)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return r.finish(OutcomeCancelled, "interrupted; calls in flight were stopped and will run again on resume")
+		reason := "interrupted; calls in flight were stopped and will run again on resume"
+		if _, ok := r.proto.(Stopper); ok {
+			t := r.resumeTarget()
+			reason = fmt.Sprintf("interrupted; calls in flight were stopped. Choose: `moot resume %s --stop` stops the debate here and synthesizes the last complete round, `moot resume %s` continues it (the stopped calls run again)", t, t)
+		}
+		return r.finish(OutcomeCancelled, reason)
 	}
 	return nil, err
 }
@@ -755,6 +799,9 @@ func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, error) {
 	if opts.Protocol == nil {
 		return nil, errors.New("resume: the options name no protocol")
+	}
+	if _, ok := opts.Protocol.(Stopper); opts.StopBy != "" && !ok {
+		return nil, &bugfolder.InputError{Msg: fmt.Sprintf("protocol %s never stops early (its rounds are fixed); resume without --stop", opts.Protocol.Name())}
 	}
 	if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 		return nil, err
@@ -859,6 +906,11 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	r.reapOrphans()
 	if len(diffs) > 0 {
 		r.acceptEngineChange(diffs, current, opts.AcceptedBy)
+	}
+	if opts.StopBy != "" {
+		if err := r.stopManually(); err != nil {
+			return nil, err
+		}
 	}
 	res, err := r.execute(ctx)
 	if res != nil {
@@ -980,7 +1032,7 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 			continue
 		}
 		if rec.Point == PointStop {
-			r.stopReason = rec.Reason
+			r.stopReason, r.stopRound = rec.Reason, rec.Round
 			continue
 		}
 		r.decisions = append(r.decisions, rec)
