@@ -59,7 +59,7 @@ func (Protocol) Stop(k, r int, rounds []engine.RoundAnswers) (choice, reason str
 		a, okA := newArguments(rounds[k-1])
 		b, okB := newArguments(rounds[k])
 		if okA && okB && !a && !b {
-			return StopNullProduction, fmt.Sprintf("null production: the scorer found no new argument or evidence in rounds %d and %d", k-1, k)
+			return StopNullProduction, fmt.Sprintf("null-production: the scorer found no new argument or evidence in rounds %d and %d", k-1, k)
 		}
 	}
 	return "", ""
@@ -85,13 +85,14 @@ func converged(a, b, c engine.RoundAnswers) bool {
 	return n >= 2
 }
 
-// stopText is why the debate stopped, for the synthesis and the files.
+// stopText is why the debate stopped, for the synthesis and the files: a
+// reason opens with its rule's choice and a colon.
 func stopText(in engine.FinalInput) (choice, reason string) {
 	if in.StopReason != "" {
 		choice, _, _ = strings.Cut(in.StopReason, ":")
 		return choice, in.StopReason
 	}
-	return StopRoundCap, fmt.Sprintf("round cap: all %d rounds ran (0 to %d)", in.R+1, in.R)
+	return StopRoundCap, fmt.Sprintf("round-cap: all %d rounds ran (0 to %d)", in.R+1, in.R)
 }
 
 // Row is one round's measure: personas called and valid, and their
