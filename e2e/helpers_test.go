@@ -55,6 +55,9 @@ type project struct {
 	log  string
 	env  []string
 	Plan string
+	// question, when set, is the slug of the project's one question:
+	// debate() is then that question's folder (argue's crash trials).
+	question string
 }
 
 const a7k3 = "_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto-aplicado-duas-vezes"
@@ -108,7 +111,15 @@ func (p *project) writeUntrustedConfig(s string) {
 
 // bugDir is the sample bug A7K3's folder; debate its debate folder.
 func (p *project) bugDir() string { return filepath.Join(p.dir, a7k3) }
-func (p *project) debate() string { return filepath.Join(p.bugDir(), "debate") }
+func (p *project) debate() string {
+	if p.question != "" {
+		if ms, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*-"+p.question)); len(ms) == 1 {
+			return ms[0]
+		}
+		return filepath.Join(p.dir, ".moot", "debates", "not-yet-"+p.question)
+	}
+	return filepath.Join(p.bugDir(), "debate")
+}
 
 // result of one moot invocation.
 type result struct {
