@@ -12,7 +12,7 @@ import (
 // assets are what `moot demo` needs with only the binary: the sample
 // register and the recorded debate it replays.
 //
-//go:embed all:testdata/sample testdata/demo/cassette.yaml
+//go:embed all:testdata/sample testdata/demo/cassette.yaml testdata/demo/argue-cassette.yaml
 var assets embed.FS
 
 func main() {

@@ -7,12 +7,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/persona"
+	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/debate"
 )
 
@@ -34,9 +37,10 @@ defaults:
   judge: demo
 `
 
-// extractDemo copies the sample register and the cassette into a fresh
-// temporary folder and returns it.
-func extractDemo() (string, error) {
+// extractDemo copies the sample register and the cassette (testdata/demo/
+// cassette.yaml, or another of testdata/demo/) into a fresh temporary
+// folder and returns it.
+func extractDemo(cassette string) (string, error) {
 	if Assets == nil {
 		return "", fmt.Errorf("this build has no demo assets")
 	}
@@ -69,7 +73,7 @@ func extractDemo() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("copy the sample register: %w", err)
 	}
-	cas, err := fs.ReadFile(Assets, "testdata/demo/cassette.yaml")
+	cas, err := fs.ReadFile(Assets, "testdata/demo/"+cassette)
 	if err != nil {
 		return "", err
 	}
@@ -85,6 +89,7 @@ func extractDemo() (string, error) {
 
 func newDemoCmd(e *env) *cobra.Command {
 	var headless bool
+	var proto string
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "A recorded debate, replayed in the TUI (no model, no network)",
@@ -97,10 +102,23 @@ synthesis, which says it is degraded. Works from any folder with only the
 binary.
 
 With --headless (or without a terminal) the quorum menu is answered
-"continue" and progress is printed instead.`,
+"continue" and progress is printed instead.
+
+--protocol argue plays a recorded argue (seed 003) instead, headless: two
+personas (pragmatist and skeptic) over "Should checkout cache coupon
+lookups?", a round cap of 3; the scorer rates each round, the confidences
+settle and the debate stops on convergence after round 2; the synthesizer
+writes the eight sections. It prints where the question's folder is.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := extractDemo()
+			switch proto {
+			case argue.Name:
+				return demoArgue(e)
+			case debate.Name:
+			default:
+				return usageErr("--protocol %q: the demo plays debate or argue", proto)
+			}
+			dir, err := extractDemo("cassette.yaml")
 			if err != nil {
 				return withCode(ExitInternal, err)
 			}
@@ -131,5 +149,62 @@ With --headless (or without a terminal) the quorum menu is answered
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "no TUI: print progress, answer the quorum menu with continue")
+	cmd.Flags().StringVar(&proto, "protocol", debate.Name, "the recorded protocol: debate, or argue (headless)")
 	return cmd
+}
+
+// demoQuestion is the recorded argue's question.
+const demoQuestion = "Should checkout cache coupon lookups?"
+
+// demoArgue plays the recorded argue over a question of the sample's copy,
+// headless, and says where its files are.
+func demoArgue(e *env) error {
+	dir, err := extractDemo("argue-cassette.yaml")
+	if err != nil {
+		return withCode(ExitInternal, err)
+	}
+	fmt.Fprintf(e.stdout, "moot demo: a recorded argue (replay engine: no model, no network) on a copy of the sample register in %s\n", dir)
+	reg, _, err := bugfolder.Resolve(dir, "BUG-20260715-A7K3")
+	if err != nil {
+		return withCode(ExitInternal, err)
+	}
+	cfg, err := harness.LoadConfig(filepath.Join(reg.Root, "moot.yaml"))
+	if err != nil {
+		return withCode(ExitInternal, err)
+	}
+	_, qdir := bugfolder.NewQuestionDir(dir, demoQuestion, time.Now())
+	if err := os.MkdirAll(filepath.Dir(qdir), 0o700); err != nil {
+		return withCode(ExitInternal, fmt.Errorf("create %s: %w", filepath.Dir(qdir), err))
+	}
+	bug := bugfolder.QuestionBug(dir, qdir, nil)
+	bug.Register, bug.Title = &bugfolder.Register{Root: reg.Root, Project: dir, Lang: bugfolder.EN}, demoQuestion
+	p, err := bugfolder.AssembleQuestionP(dir, demoQuestion, nil, bugfolder.EN)
+	if err != nil {
+		return withCode(ExitInternal, err)
+	}
+	af := argueFlags{}
+	var lenses []bugfolder.Lens
+	for i, name := range []string{"pragmatist", "skeptic"} {
+		pe, err := persona.Load("")
+		if err != nil {
+			return withCode(ExitInternal, err)
+		}
+		pp, err := pe.Get(name)
+		if err != nil {
+			return withCode(ExitInternal, err)
+		}
+		lenses = append(lenses, pp.Lens(af.part(argue.Adversarial, name, i, 2)))
+	}
+	s := engine.Setup{Protocol: protocols[argue.Name], Bug: bug, Lang: bugfolder.EN, N: 2, R: 3, Question: demoQuestion, Problem: p,
+		Solvers: []string{"demo", "demo"}, Critics: []string{"demo"}, Judge: "demo", Parallel: 2, Lenses: lenses}
+	pr := newProgress(e, reg, false)
+	pr.bugDir = qdir
+	res, err := engine.Start(context.Background(), s, engine.Options{
+		Protocol: s.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},
+		Sink: pr.sink, Command: "moot demo", Version: version(), ResumeTarget: bug.ID,
+	})
+	if err == nil && res != nil && res.Outcome == engine.OutcomeDone {
+		fmt.Fprintf(e.stdout, "written: %s (resposta-final.md, transcript.md, scoring/, personas/)\n", qdir)
+	}
+	return exitFor(e, reg, res, err)
 }

@@ -261,3 +261,26 @@ func TestArgueTranscript(t *testing.T) {
 		t.Errorf("show:\n%s", out)
 	}
 }
+
+// moot demo --protocol argue plays the recorded argue offline: the scorer
+// rates each round, the debate stops on convergence after round 2, and
+// the synthesis and argue's files are written in a folder it names.
+func TestDemoArgue(t *testing.T) {
+	p := newProject(t)
+	p.env = []string{"MOOT_REPLAY_SPEED=50", "TMPDIR=" + t.TempDir()}
+	r := p.moot("demo", "--protocol", "argue").mustExit(t, 0)
+	if !strings.Contains(r.stderr, "stopped after round 2 (moot): convergence") {
+		t.Errorf("demo output lacks the convergence stop:\n%s", r.stderr)
+	}
+	_, after, ok := strings.Cut(r.stdout, "written: ")
+	dir, _, _ := strings.Cut(after, " (")
+	if !ok || !exists(filepath.Join(dir, "resposta-final.md")) || !exists(filepath.Join(dir, "scoring", "summary.json")) {
+		t.Fatalf("demo stdout:\n%s", r.stdout)
+	}
+	if final := readFile(t, filepath.Join(dir, "resposta-final.md")); !strings.Contains(final, "## Nuanced conclusion") || !strings.Contains(final, "Termination: convergence") {
+		t.Errorf("final answer:\n%s", final)
+	}
+	if s := summaryOf(t, dir); s.Rounds != 3 || len(s.Unscored) != 0 {
+		t.Errorf("summary: %+v", s)
+	}
+}
