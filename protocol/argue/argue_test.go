@@ -2,6 +2,8 @@ package argue
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,7 +112,7 @@ func round(confs map[string]string, isNew *bool) engine.RoundAnswers {
 		ra[id] = personaBody(c)
 	}
 	if isNew != nil {
-		ra["critic-1"] = fmt.Sprintf(`{"scores": {"agente-1": {}}, "weighted": {}, "labels": {}, "new_arguments": %v}`, *isNew)
+		ra["critic-1"] = fmt.Sprintf(`{"scores": {"agente-1": {}}, "weighted": {"agente-1": 50, "agente-2": 40}, "labels": {}, "new_arguments": %v}`, *isNew)
 	}
 	return ra
 }
@@ -277,4 +279,24 @@ func FuzzScores(f *testing.F) {
 		}
 		_ = confidences(engine.RoundAnswers{"agente-1": body})
 	})
+}
+
+// TestReadView: the front ends' view reads back what Artifacts wrote:
+// trajectories, scores, the concession log by round, the stop rule.
+func TestReadView(t *testing.T) {
+	dir := t.TempDir()
+	for rel, b := range (Protocol{}).Artifacts(finalInput(), "") {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, ok := ReadView(dir)
+	if !ok || v.Rule != StopConvergence || v.Rounds != 2 || len(v.Personas) != 2 || v.Personas[0].Name != "formalist" ||
+		len(v.Personas[0].Confidence) != 2 || len(v.Personas[0].Scores) != 1 || v.Personas[0].Scores[0] != 50 || len(v.Concessions) != 3 || v.Concessions[0].Round != 0 {
+		t.Errorf("view: %+v", v)
+	}
 }
