@@ -154,6 +154,14 @@ type Stopper interface {
 	Stop(k, r int, rounds []RoundAnswers) (choice, reason string)
 }
 
+// StopRequester is an optional part of a Supervisor (the TUI's) through
+// which a human asks a Stopper protocol's debate to stop: the round in
+// flight finishes, the stop is logged (point "stop", choice "manual", by
+// human) and the final step runs on that round.
+type StopRequester interface {
+	StopRequested() bool
+}
+
 // SupportRequired is an optional part of a Protocol whose support role must
 // answer validly every round (argue's scorer): a failed support call goes
 // through the quorum menu like a failed panel member (retry, swap, a new

@@ -609,7 +609,7 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 		if err := r.writeArtifacts(""); err != nil {
 			return nil, err
 		}
-		if r.stopEarly(k) || !r.proto.Continue(k, r.r) {
+		if r.stopAsked(k) || r.stopEarly(k) || !r.proto.Continue(k, r.r) {
 			break
 		}
 	}
@@ -639,6 +639,19 @@ func (r *runner) stopEarly(k int) bool {
 	if r.stopReason == "" {
 		r.emit(Event{Type: EvDecision, Point: PointStop, Choice: choice, By: "moot", Round: k, Reason: reason})
 	}
+	r.stopReason, r.stopRound = reason, k
+	return true
+}
+
+// stopAsked records a human's stop asked through the Supervisor while
+// round k ran (StopRequester): the debate ends after round k.
+func (r *runner) stopAsked(k int) bool {
+	sr, ok := r.opts.Supervisor.(StopRequester)
+	if _, stopper := r.proto.(Stopper); !ok || !stopper || k >= r.r || r.stopReason != "" || !sr.StopRequested() {
+		return false
+	}
+	reason := fmt.Sprintf("manual: stopped by human after round %d", k)
+	r.emit(Event{Type: EvDecision, Point: PointStop, Choice: "manual", By: "human", Round: k, Reason: reason})
 	r.stopReason, r.stopRound = reason, k
 	return true
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/argue"
 )
@@ -60,6 +61,9 @@ func (m Model) renderArgue(v *argue.View, width, height int) []string {
 		state = "stopped — " + v.Reason
 	}
 	lines := []string{m.st.Bold.Render(fit(fmt.Sprintf("Argue · %d of at most %d rounds", v.Rounds, v.Cap))), fit("  " + state)}
+	if note := m.stopNote(); note != "" {
+		lines = append(lines, m.st.Warning.Render(fit("  "+note)))
+	}
 	nameW := 6
 	for _, p := range v.Personas {
 		nameW = max(nameW, min(18, len(p.Name)))
@@ -92,4 +96,31 @@ func (m Model) renderArgue(v *argue.View, width, height int) []string {
 		lines = append(lines, m.st.Subtle.Render("  none yet"))
 	}
 	return lines
+}
+
+// argueStopKey asks a running argue debate to stop after the round in
+// flight and synthesize it (the manual stop of seed 003).
+const argueStopKey = "S"
+
+// canStopArgue: a debate of a protocol that stops early runs here.
+func (m Model) canStopArgue() bool {
+	_, ok := m.opts.Protocol.(engine.Stopper)
+	return ok && m.running && m.bridge != nil
+}
+
+// stopArgue asks the runner, through the bridge, to stop after this round.
+func (m Model) stopArgue() Model {
+	m.bridge.stop.Store(true)
+	return m
+}
+
+// stopNote says what the stop key does, or that a stop was asked.
+func (m Model) stopNote() string {
+	switch {
+	case !m.canStopArgue():
+		return ""
+	case m.bridge.stop.Load():
+		return "stop asked: the debate stops after this round, then the synthesis"
+	}
+	return argueStopKey + " stops after this round and synthesizes"
 }
