@@ -18,6 +18,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
+	"github.com/reversa/moot/protocol/argue"
 )
 
 // runFlags are the flags run and resume share beyond the setup.
@@ -285,7 +286,8 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err != nil {
 				return err
 			}
-			headless := rf.isHeadless(e) || bug.IsQuestion // the TUI resumes bugs; a question resumes headless
+			// the TUI resumes bugs and argue's questions (its live view); other questions resume headless
+			headless := rf.isHeadless(e) || bug.IsQuestion && proto.Name() != argue.Name
 			if !headless {
 				return resumeTUI(e, reg, bug, cfg, pol, proto)
 			}

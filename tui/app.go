@@ -274,7 +274,7 @@ func loadDebateCmd(bug *bugfolder.Bug) tea.Cmd {
 		if err != nil {
 			return debateLoadedMsg{bug: bug, err: err}
 		}
-		d, err := bugfolder.ReadDebate(filepath.Join(full.Dir, bugfolder.DebateDir), full.Register.Lang)
+		d, err := bugfolder.ReadDebate(full.DebateFolder(), full.Register.Lang) // a question's folder is its debate
 		return debateLoadedMsg{bug: full, deb: d, err: err}
 	}
 }
