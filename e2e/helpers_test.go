@@ -5,6 +5,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,8 +115,23 @@ func (p *project) writeUntrustedConfig(s string) {
 func (p *project) bugDir() string { return filepath.Join(p.dir, a7k3) }
 func (p *project) debate() string {
 	if p.question != "" {
-		if ms, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*-"+p.question)); len(ms) == 1 {
-			return ms[0]
+		// an ask killed before its setup leaves a folder without problema.md,
+		// and asking again takes the slug numbered -2, -3: the debate is the
+		// latest folder with a setup, else the latest
+		ms, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*-"+p.question+"*"))
+		slices.SortFunc(ms, func(a, b string) int {
+			if c := cmp.Compare(len(a), len(b)); c != 0 {
+				return c // -10 after -9
+			}
+			return strings.Compare(a, b)
+		})
+		for i := len(ms) - 1; i >= 0; i-- {
+			if _, err := os.Stat(filepath.Join(ms[i], "problema.md")); err == nil {
+				return ms[i]
+			}
+		}
+		if len(ms) > 0 {
+			return ms[len(ms)-1]
 		}
 		return filepath.Join(p.dir, ".moot", "debates", "not-yet-"+p.question)
 	}
