@@ -10,9 +10,9 @@ import (
 )
 
 // assets are what `moot demo` needs with only the binary: the sample
-// register and the recorded debate and council it replays.
+// register and the recorded debate, council and argue it replays.
 //
-//go:embed all:testdata/sample testdata/demo/cassette.yaml testdata/demo/council-cassette.yaml
+//go:embed all:testdata/sample testdata/demo/cassette.yaml testdata/demo/council-cassette.yaml testdata/demo/argue-cassette.yaml
 var assets embed.FS
 
 func main() {

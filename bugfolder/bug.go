@@ -69,7 +69,7 @@ type Bug struct {
 
 // Full returns the bug with every field read (itself when it already is).
 func (b *Bug) Full() (*Bug, error) {
-	if !b.Partial {
+	if !b.Partial || b.IsQuestion { // a question has no bug.md to read
 		return b, nil
 	}
 	return ParseBug(b.Register, b.Dir, b.Context)

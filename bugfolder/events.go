@@ -60,6 +60,9 @@ const (
 	// PointEngines: an engine's identity changed since setup and the
 	// change was accepted on resume as an amendment.
 	PointEngines DecisionPoint = "engines"
+	// PointStop: a protocol's stop rule ended the debate before its round
+	// cap (argue), or a human stopped it to synthesize.
+	PointStop DecisionPoint = "stop"
 )
 
 // retryingSuffix ends, in the log, the error of an attempt that gets the

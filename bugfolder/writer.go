@@ -165,6 +165,16 @@ func (w *Writer) writeFile(rel string, data []byte, perm os.FileMode, durable bo
 	return p, nil
 }
 
+// WriteExtra writes a protocol's own file of the debate folder (rel, a
+// path below it: argue's scoring/round_001.json), atomically and
+// owner-only. It returns the file's path.
+func (w *Writer) WriteExtra(rel string, data []byte) (string, error) {
+	if !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("write %s: not a path inside the debate folder", rel)
+	}
+	return w.writeDeferred(rel, data)
+}
+
 // ProblemMeta is problema.md's front matter, in the order it is written.
 type ProblemMeta struct {
 	ProtocolVersion int `yaml:"protocol_version"`

@@ -12,23 +12,24 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
 
-// askProtocols are the protocols moot ask runs over a question. A
-// protocol plugs in by adding its name here (and in protocols): its
-// setup is built by setupFlags.setup like a bug's, with Bug a question's
-// stand-in (bugfolder.QuestionBug) and Setup.Question set. CLI.md's
-// default, argue, is not built yet, so --protocol is required.
-var askProtocols = []string{council.Name, tradeoff.Name}
+// askProtocols are the protocols moot ask runs over a question, CLI.md's
+// default (argue) first. A protocol plugs in by adding its name here (and
+// in protocols): its setup is built by setupFlags.setup like a bug's, with
+// Bug a question's stand-in (bugfolder.QuestionBug) and Setup.Question set.
+var askProtocols = []string{argue.Name, council.Name, tradeoff.Name}
 
 func newAskCmd(e *env) *cobra.Command {
-	var sf setupFlags
+	var af argueFlags
+	sf := setupFlags{argue: &af}
 	var rf runFlags
 	var lang string
 	cmd := &cobra.Command{
-		Use:   "ask \"QUESTION\" --protocol P [flags]",
+		Use:   "ask \"QUESTION\" [--protocol argue|tradeoff] [flags]",
 		Short: "Debate a question that is not a bug; stored under .moot/debates/",
 		Long: `Run a protocol over a question that is not a bug. The debate is stored under
 the project root (the folder holding _reversa_bugs/, else the git root, else
@@ -40,18 +41,39 @@ and decide take.
 problema.md freezes the question and every --evidence file (read beneath the
 project only, never through a symlink out of it) as P.
 
---protocol is required: ` + strings.Join(askProtocols, ", ") + ` runs today (CLI.md's default, argue,
-is not built yet). tradeoff takes --option-a and --option-b (each a testable
+--protocol is argue (the default), council or tradeoff.
+
+argue (seed 003) sets personas against each other: --persona NAME
+(repeatable; a library persona or .moot/personas/NAME.md; none: two chosen
+for the question, and ask says which and why), --style adversarial (two
+opposed, the default for two), panel (three or more, the default for
+three), socratic (--questioner, --defender) or devils-advocate (--advocate),
+-r the round cap (default 2: at most three rounds), --scorer (the scorer's
+engine, default the synthesizer's) and --synthesizer. Each round every
+persona argues, rebuts, concedes and gives its confidence; the scorer rates
+each round as strict JSON; the debate stops on convergence, null
+production or the cap, and the synthesizer writes the eight sections.
+The plan counts the most calls the cap allows; the debate may stop
+earlier, and the end says how many it made.
+
+tradeoff takes --option-a and --option-b (each a testable
 statement), --criteria, -r (the rebuttal cap, default 1), --solver (the
 reviewers' engine) and --synthesizer; it ends with a pending human decision
-(moot decide ID approve|decline|revise). council takes one --lens per member
-(at least 2), -r (cross-rebuttal rounds, at most 3), --criteria and
---synthesizer; an escalated result waits for a human decision. ask runs headless: --yes accepts
-the cost plan (without it the plan is printed, nothing is written, exit 4).`,
+(moot decide ID approve|decline|revise).
+
+council (seed 001) takes one --lens per member (at least 2), -r
+(cross-rebuttal rounds, at most 3), --criteria and --synthesizer; an
+escalated result waits for a human decision.
+
+ask runs headless: --yes accepts the cost plan (without it the plan is
+printed, nothing is written, exit 4).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("protocol") || !slices.Contains(askProtocols, strings.TrimSpace(sf.protocol)) {
-				return usageErr("ask needs --protocol: this moot runs %s over a question (argue, CLI.md's default, is not built yet); nothing was written", strings.Join(askProtocols, ", "))
+			if !cmd.Flags().Changed("protocol") {
+				sf.protocol = argue.Name
+			}
+			if !slices.Contains(askProtocols, strings.TrimSpace(sf.protocol)) {
+				return usageErr("--protocol %q: ask runs %s over a question; nothing was written", sf.protocol, strings.Join(askProtocols, ", "))
 			}
 			pol, err := rf.policies()
 			if err != nil {
@@ -81,6 +103,9 @@ the cost plan (without it the plan is printed, nothing is written, exit 4).`,
 			if err != nil {
 				return err
 			}
+			if af.chosen != "" {
+				fmt.Fprintf(e.stderr, "personas chosen for the question: %s (give --persona to choose)\n", af.chosen)
+			}
 			plan, err := acceptedPlan(e, reg, bug, cfg, s, rf.yes, rf.asJSON)
 			if err != nil {
 				return err
@@ -101,8 +126,9 @@ the cost plan (without it the plan is printed, nothing is written, exit 4).`,
 	}
 	sf.register(cmd)
 	rf.register(cmd)
+	af.register(cmd)
 	fl := cmd.Flags()
-	fl.Lookup("protocol").Usage = "required: the protocol to run over the question (" + strings.Join(askProtocols, ", ") + ")"
+	fl.Lookup("protocol").Usage = "the protocol to run over the question: " + strings.Join(askProtocols, " (default), ")
 	fl.StringArrayVar(&sf.evidence, "evidence", nil, "a file of the project given to every participant as evidence (repeatable)")
 	fl.StringVar(&lang, "lang", "", "pt or en: the language of headings (default: the project's doc_language, else en)")
 	return cmd

@@ -19,6 +19,7 @@ import (
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/lens"
+	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
@@ -173,6 +174,8 @@ type setupFlags struct {
 	optionA, optionB, criteria, synthesizer string
 	// evidence are a question's --evidence files (ask)
 	evidence []string
+	// argue's flags (ask only; nil elsewhere)
+	argue *argueFlags
 }
 
 func (f *setupFlags) register(cmd *cobra.Command) {
@@ -213,6 +216,14 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	if p.Name() == council.Name {
 		if err := f.councilFlags(cmd, &s); err != nil {
+			return s, err
+		}
+	}
+	if p.Name() == argue.Name {
+		if f.argue == nil {
+			return s, usageErr("argue debates a question: use moot ask \"QUESTION\"; nothing was written")
+		}
+		if err := f.argue.setup(cmd, f, &s, reg, bug); err != nil {
 			return s, err
 		}
 	}
@@ -286,6 +297,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 			return s, nil // the terminal UI's wizard asks the options
 		}
 		return s, f.tradeoffPacket(&s, bug)
+	}
+	if p.Name() == argue.Name {
+		return s, f.argue.scorerEngine(&s, cfg)
 	}
 	lenses, err := f.resolveLenses(reg, cfg)
 	if err != nil {

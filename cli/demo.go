@@ -7,12 +7,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/persona"
+	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/debate"
 )
@@ -134,12 +137,21 @@ they agree, so the result is flagged escalate and waits for a human decision
 (moot decide, in the printed folder).
 
 With --headless (or without a terminal) the quorum menu is answered
-"continue" and progress is printed instead.`,
+"continue" and progress is printed instead.
+
+--protocol argue plays a recorded argue (seed 003) instead, headless: two
+personas (pragmatist and skeptic) over "Should checkout cache coupon
+lookups?", a round cap of 3; the scorer rates each round, the confidences
+settle and the debate stops on convergence after round 2; the synthesizer
+writes the eight sections. It prints where the question's folder is.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if protocol == argue.Name {
+				return demoArgue(e)
+			}
 			cassette, ok := demoCassettes[protocol]
 			if !ok {
-				return usageErr("--protocol %q: moot demo plays debate or council", protocol)
+				return usageErr("--protocol %q: moot demo plays debate, council or argue", protocol)
 			}
 			dir, err := extractDemo(cassette)
 			if err != nil {
@@ -174,6 +186,62 @@ With --headless (or without a terminal) the quorum menu is answered
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "no TUI: print progress, answer the quorum menu with continue")
-	cmd.Flags().StringVar(&protocol, "protocol", debate.Name, "the recording to play: debate (seed 000) or council (seed 001)")
+	cmd.Flags().StringVar(&protocol, "protocol", debate.Name, "the recording to play: debate (seed 000), council (seed 001) or argue (seed 003, headless)")
 	return cmd
+}
+
+// demoQuestion is the recorded argue's question.
+const demoQuestion = "Should checkout cache coupon lookups?"
+
+// demoArgue plays the recorded argue over a question of the sample's copy,
+// headless, and says where its files are.
+func demoArgue(e *env) error {
+	dir, err := extractDemo("argue-cassette.yaml")
+	if err != nil {
+		return withCode(ExitInternal, err)
+	}
+	fmt.Fprintf(e.stdout, "moot demo: a recorded argue (replay engine: no model, no network) on a copy of the sample register in %s\n", dir)
+	reg, _, err := bugfolder.Resolve(dir, "BUG-20260715-A7K3")
+	if err != nil {
+		return withCode(ExitInternal, err)
+	}
+	cfg, err := harness.LoadConfig(filepath.Join(reg.Root, "moot.yaml"))
+	if err != nil {
+		return withCode(ExitInternal, err)
+	}
+	_, qdir := bugfolder.NewQuestionDir(dir, demoQuestion, time.Now())
+	if err := os.MkdirAll(filepath.Dir(qdir), 0o700); err != nil {
+		return withCode(ExitInternal, fmt.Errorf("create %s: %w", filepath.Dir(qdir), err))
+	}
+	bug := bugfolder.QuestionBug(dir, qdir, nil)
+	bug.Register, bug.Title = &bugfolder.Register{Root: reg.Root, Project: dir, Lang: bugfolder.EN}, demoQuestion
+	p, err := bugfolder.AssembleQuestionP(dir, demoQuestion, nil, bugfolder.EN)
+	if err != nil {
+		return withCode(ExitInternal, err)
+	}
+	af := argueFlags{}
+	var lenses []bugfolder.Lens
+	for i, name := range []string{"pragmatist", "skeptic"} {
+		pe, err := persona.Load("")
+		if err != nil {
+			return withCode(ExitInternal, err)
+		}
+		pp, err := pe.Get(name)
+		if err != nil {
+			return withCode(ExitInternal, err)
+		}
+		lenses = append(lenses, pp.Lens(af.part(argue.Adversarial, name, i, 2)))
+	}
+	s := engine.Setup{Protocol: protocols[argue.Name], Bug: bug, Lang: bugfolder.EN, N: 2, R: 3, Question: demoQuestion, Problem: p,
+		Solvers: []string{"demo", "demo"}, Critics: []string{"demo"}, Judge: "demo", Parallel: 2, Lenses: lenses}
+	pr := newProgress(e, reg, false)
+	pr.bugDir = qdir
+	res, err := engine.Start(context.Background(), s, engine.Options{
+		Protocol: s.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},
+		Sink: pr.sink, Command: "moot demo", Version: version(), ResumeTarget: bug.ID,
+	})
+	if err == nil && res != nil && res.Outcome == engine.OutcomeDone {
+		fmt.Fprintf(e.stdout, "written: %s (resposta-final.md, transcript.md, scoring/, personas/)\n", qdir)
+	}
+	return exitFor(e, reg, res, err)
 }

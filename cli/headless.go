@@ -134,6 +134,10 @@ func (p *progress) line(ev engine.Event) {
 	case engine.EvQuorumLost:
 		p.printf("quorum lost in round %d: %d valid, %d needed (failed: %s)\n", ev.Round, ev.Valid, ev.Needed, strings.Join(ev.Failed, ", "))
 	case engine.EvDecision:
+		if ev.Point == engine.PointStop {
+			p.printf("stopped after round %d (%s): %s\n", ev.Round, ev.By, ev.Reason)
+			return
+		}
 		point := string(ev.Point)
 		if point == "judge" {
 			point = p.finalWord()

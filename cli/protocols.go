@@ -7,13 +7,14 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/debate"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
 
 // protocols are the protocols moot runs, by the name --protocol takes.
-var protocols = map[string]engine.Protocol{debate.Name: debate.Protocol{}, council.Name: council.Protocol{}, tradeoff.Name: tradeoff.Protocol{}}
+var protocols = map[string]engine.Protocol{debate.Name: debate.Protocol{}, council.Name: council.Protocol{}, tradeoff.Name: tradeoff.Protocol{}, argue.Name: argue.Protocol{}}
 
 // protocolNames lists them, sorted, for messages and help.
 func protocolNames() string {

@@ -21,7 +21,7 @@ func TestProtocolFlag(t *testing.T) {
 		want string
 	}{
 		{[]string{"plan", "7", "--protocol", "debate", "--mode", "repair"}, 0, "3×(2+1) + 0×2 + 1 = 10 calls"},
-		{[]string{"plan", "7", "--protocol", "argue", "--mode", "repair"}, 2, `--protocol "argue": moot runs `},
+		{[]string{"plan", "7", "--protocol", "argue", "--mode", "repair"}, 2, `argue debates a question: use moot ask "QUESTION"`},
 		{[]string{"run", "7", "--protocol", "review", "--mode", "repair", "--yes", "--headless"}, 2, `--protocol "review": moot runs `},
 		{[]string{"help", "run"}, 0, "--protocol string"},
 	}
@@ -52,12 +52,12 @@ func TestResumeRefusesAProtocolItDoesNotRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(strings.Replace(string(raw), "---\n", "---\nprotocol: argue\n", 1)), 0o600); err != nil {
+	if err := os.WriteFile(p, []byte(strings.Replace(string(raw), "---\n", "---\nprotocol: review\n", 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	before := testutil.Fingerprint(t, proj)
 	code, _, errOut := moot(t, proj, "resume", "7", "--yes", "--headless")
-	if code != 2 || !strings.Contains(errOut, "problema.md: protocol") || !strings.Contains(errOut, `"argue" is not a protocol this moot runs (`) {
+	if code != 2 || !strings.Contains(errOut, "problema.md: protocol") || !strings.Contains(errOut, `"review" is not a protocol this moot runs (`) {
 		t.Errorf("resume: exit %d %s", code, errOut)
 	}
 	if testutil.Fingerprint(t, proj) != before {

@@ -18,6 +18,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
+	"github.com/reversa/moot/protocol/argue"
 )
 
 // runFlags are the flags run and resume share beyond the setup.
@@ -229,7 +230,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 func newResumeCmd(e *env) *cobra.Command {
 	var rf runFlags
 	var winner, config string
-	var acceptEngines bool
+	var acceptEngines, stop bool
 	cmd := &cobra.Command{
 		Use:   "resume BUG [flags]",
 		Short: "Continue an interrupted debate where it stopped",
@@ -249,6 +250,10 @@ problema.md). When the engines file now resolves a name
 differently, resume stops with exit 2 naming the difference;
 --accept-engine-change accepts it as an amendment, logged like a swap and
 recorded in every file written from then on (the TUI asks instead).
+
+--stop (argue only) is the manual stop: the debate ends with its last
+complete round, the stop is recorded (by human) and the synthesizer runs on
+that round. Ctrl-C during an argue debate offers it beside a plain resume.
 
 On a finished debate it says there is nothing to resume and exits 0.`,
 		Args: cobra.ExactArgs(1),
@@ -310,7 +315,8 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
 				}
 			}
-			headless := rf.isHeadless(e) || bug.IsQuestion // the TUI resumes bugs; a question resumes headless
+			// the TUI resumes bugs and argue's questions (its live view); other questions resume headless
+			headless := rf.isHeadless(e) || bug.IsQuestion && proto.Name() != argue.Name
 			if !headless {
 				return resumeTUI(e, reg, bug, cfg, pol, proto)
 			}
@@ -331,7 +337,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			res, err := engine.Resume(ctx, bug, rf.limits(engine.Options{
 				Protocol: proto, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
-				ResumeTarget: resumeTarget(e, args[0], bug, config),
+				ResumeTarget: resumeTarget(e, args[0], bug, config), StopBy: stopBy(stop),
 			}))
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
@@ -342,6 +348,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 	rf.register(cmd)
 	cmd.Flags().StringVar(&winner, "winner", "", "record a human judge choice: a label letter or full label")
 	cmd.Flags().StringVar(&config, "config", "", "engines file")
+	cmd.Flags().BoolVar(&stop, "stop", false, "argue: stop after the last complete round and synthesize it (a manual stop, recorded)")
 	cmd.Flags().BoolVar(&acceptEngines, "accept-engine-change", false, "accept engines that now resolve to another kind, model, endpoint or command as an amendment (logged like a swap)")
 	return cmd
 }
@@ -371,4 +378,12 @@ func acceptedPlan(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harn
 		return nil, withCode(ExitNeedHuman, errors.New("not started: the cost plan needs accepting; run again with --yes to accept it"))
 	}
 	return plan, nil
+}
+
+// stopBy is who stops a debate by hand (resume --stop), "" for no stop.
+func stopBy(stop bool) string {
+	if stop {
+		return "human"
+	}
+	return ""
 }

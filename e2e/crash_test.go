@@ -58,7 +58,7 @@ func crashResume(p *project, proto string, rounds int) []string {
 		return crashRun(proto, rounds)
 	}
 	target := "7"
-	if p.question {
+	if p.question != "" {
 		target = filepath.Base(p.debate())
 	}
 	return []string{"resume", target, "--yes", "--headless"}
@@ -72,8 +72,11 @@ type snapshot struct {
 }
 
 // crashProtocols are the protocols the trials take turns at: each on a
-// bug, and a tradeoff on a question (moot ask).
-var crashProtocols = []string{"debate", "tradeoff", "tradeoff-question", "council"}
+// bug, a tradeoff on a question (moot ask) and argue (on a question).
+var crashProtocols = []string{"debate", "tradeoff", "tradeoff-question", "council", "argue"}
+
+// crashQuestion is argue's question in the trials, and its folder's slug.
+const crashQuestion, crashSlug = "Argue crash trial?", "argue-crash-trial"
 
 // crashRun is the command that starts a trial's debate of R rounds.
 func crashRun(proto string, rounds int) []string {
@@ -81,6 +84,9 @@ func crashRun(proto string, rounds int) []string {
 		return askArgs("-r", strconv.Itoa(rounds))
 	}
 	args := []string{"run", "7", "--mode", "diagnosis", "-r", strconv.Itoa(rounds), "--yes", "--headless"}
+	if proto == "argue" {
+		return []string{"ask", crashQuestion, "-r", strconv.Itoa(rounds), "--yes", "--headless"}
+	}
 	if proto == "tradeoff" {
 		args = append(args, "--protocol", "tradeoff", "--option-a", "the discount is applied in applyDiscount only", "--option-b", "checkout is idempotent per order id")
 	}
@@ -93,14 +99,22 @@ func crashRun(proto string, rounds int) []string {
 func crashTrial(t *testing.T, seed int64, proto string) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 1))
 	p := newProject(t)
-	p.question = proto == "tradeoff-question"
+	switch proto {
+	case "tradeoff-question":
+		p.question = "should-we-cache-coupon-lookups"
+	case "argue":
+		p.question = crashSlug
+	}
 	rounds := 1 + rng.IntN(2)
 	delay := 20 + rng.IntN(80)
 	p.env = []string{"FAKE_DELAY_MS=" + strconv.Itoa(delay)}
 	kills := 1 + rng.IntN(2)
 	// a debate of R rounds takes about (R+3)·(delay + a process start),
-	// setup and judge included
+	// setup and judge included (argue: a scorer batch after every round)
 	span := time.Duration((rounds+3)*(delay+60)) * time.Millisecond
+	if proto == "argue" {
+		span = time.Duration((2*rounds+4)*(delay+60)) * time.Millisecond
+	}
 	t.Logf("seed %d: %s, R=%d, %d ms per call, %d kill(s) within %s", seed, proto, rounds, delay, kills, span)
 	var snaps []snapshot
 	for k := 0; k < kills; k++ {

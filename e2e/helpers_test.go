@@ -5,6 +5,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,9 +57,9 @@ type project struct {
 	log  string
 	env  []string
 	Plan string
-	// question is set when the project's debate is a question's (moot
-	// ask): debate() is then its folder under .moot/debates.
-	question bool
+	// question, when set, is the slug of the project's one question:
+	// debate() is then that question's folder (argue's crash trials).
+	question string
 }
 
 const a7k3 = "_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto-aplicado-duas-vezes"
@@ -112,25 +114,28 @@ func (p *project) writeUntrustedConfig(s string) {
 // bugDir is the sample bug A7K3's folder; debate its debate folder.
 func (p *project) bugDir() string { return filepath.Join(p.dir, a7k3) }
 func (p *project) debate() string {
-	if p.question {
-		return questionFolder(p)
+	if p.question != "" {
+		// an ask killed before its setup leaves a folder without problema.md,
+		// and asking again takes the slug numbered -2, -3: the debate is the
+		// latest folder with a setup, else the latest
+		ms, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*-"+p.question+"*"))
+		slices.SortFunc(ms, func(a, b string) int {
+			if c := cmp.Compare(len(a), len(b)); c != 0 {
+				return c // -10 after -9
+			}
+			return strings.Compare(a, b)
+		})
+		for i := len(ms) - 1; i >= 0; i-- {
+			if _, err := os.Stat(filepath.Join(ms[i], "problema.md")); err == nil {
+				return ms[i]
+			}
+		}
+		if len(ms) > 0 {
+			return ms[len(ms)-1]
+		}
+		return filepath.Join(p.dir, ".moot", "debates", "not-yet-"+p.question)
 	}
 	return filepath.Join(p.bugDir(), "debate")
-}
-
-// questionFolder is the project's question folder with a problema.md (the
-// first one when none has it yet; "" before ask made one).
-func questionFolder(p *project) string {
-	dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*"))
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "problema.md")); err == nil {
-			return d
-		}
-	}
-	if len(dirs) > 0 {
-		return dirs[0]
-	}
-	return ""
 }
 
 // result of one moot invocation.

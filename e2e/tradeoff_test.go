@@ -197,9 +197,9 @@ func TestAskTradeoff(t *testing.T) {
 	p.moot("decide", id, "decline", "--note", "measure first").mustExit(t, 0)
 }
 
-// ask refuses, writing nothing (exit 2): no --protocol (CLI.md's default,
-// argue, is not built: the message lists what runs), a missing option, an
-// evidence file outside the project.
+// ask refuses, writing nothing (exit 2): tradeoff's flags on argue (the
+// default), a mode that does not fit the personas, an unknown protocol, a
+// missing option, an evidence file outside the project.
 func TestAskRefusals(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "secret.txt")
 	if err := os.WriteFile(outside, []byte("x"), 0o600); err != nil {
@@ -210,8 +210,9 @@ func TestAskRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no protocol", []string{"ask", "Cache?", "--yes", "--option-a", "a", "--option-b", "b"}, "ask needs --protocol: this moot runs council, tradeoff"},
-		{"argue", []string{"ask", "Cache?", "--protocol", "argue", "--yes"}, "ask needs --protocol: this moot runs council, tradeoff"},
+		{"tradeoff's flags on argue, the default", []string{"ask", "Cache?", "--yes", "--option-a", "a", "--option-b", "b"}, "apply to --protocol tradeoff, not argue"},
+		{"argue's panel of two", []string{"ask", "Cache?", "--yes", "--style", "panel"}, "--style panel is three or more personas; 2 given"},
+		{"unknown protocol", []string{"ask", "Cache?", "--protocol", "review", "--yes"}, `--protocol "review": ask runs argue, council, tradeoff`},
 		{"no option A", []string{"ask", "Cache?", "--protocol", "tradeoff", "--yes", "--option-b", "b"}, "--option-a is required"},
 		{"evidence outside", askArgs("--evidence", outside), "outside the project"},
 	} {

@@ -20,7 +20,8 @@ import (
 func (r *runner) finalInput() FinalInput {
 	bodies := r.validAnswers(r.last)
 	return FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames(),
-		Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf), Opening: r.validAnswers(0)}
+		Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf), Opening: r.validAnswers(0),
+		Last: r.last, R: r.r, StopReason: r.stopReason, Rounds: r.roundAnswers(r.last)}
 }
 
 // validAnswers are round k's valid files of the panel still in, by id.

@@ -144,6 +144,53 @@ type FinalInput struct {
 	// answers (council's synthesizer); the same map as Answers when the
 	// last round is round 0.
 	Opening map[string]string
+	// Last is the round the final step reads; R the rounds planned after
+	// round 0. StopReason says why a Stopper ended the debate early (empty
+	// when it ran to its planned rounds).
+	Last, R    int
+	StopReason string
+	// Rounds are every round's valid answers up to Last (panel and
+	// support), for a final step that reads more than the last round.
+	Rounds []RoundAnswers
+}
+
+// RoundAnswers are one round's valid answers (panel and support), by id.
+type RoundAnswers map[string]string
+
+// Stopper is an optional part of a Protocol whose stop rule reads the
+// answers (argue's convergence and null production). After round k the
+// runner asks Stop with the valid answers of rounds 0..k; a non-empty
+// reason ends the debate after round k: it is logged as a decision (point
+// "stop", by moot) and handed to the final step in FinalInput.StopReason.
+// Continue still caps the rounds.
+type Stopper interface {
+	Stop(k, r int, rounds []RoundAnswers) (choice, reason string)
+}
+
+// StopRequester is an optional part of a Supervisor (the TUI's) through
+// which a human asks a Stopper protocol's debate to stop: the round in
+// flight finishes, the stop is logged (point "stop", choice "manual", by
+// human) and the final step runs on that round.
+type StopRequester interface {
+	StopRequested() bool
+}
+
+// SupportRequired is an optional part of a Protocol whose support role must
+// answer validly every round (argue's scorer): a failed support call goes
+// through the quorum menu like a failed panel member (retry, swap, a new
+// timeout, continue without it for that round, cancel).
+type SupportRequired interface {
+	SupportRequired() bool
+}
+
+// Artifacts is an optional part of a Protocol that keeps files of its own
+// beside the rounds' (argue's concessions.json, confidence.json, scoring/
+// and transcript.md). The runner calls it after every round and after the
+// final answer is written, and writes each returned file — a path relative
+// to the debate folder → its bytes — atomically, owner-only. The files are
+// derived from the rounds' files, so a resume rewrites them the same.
+type Artifacts interface {
+	Artifacts(in FinalInput, final string) map[string][]byte
 }
 
 // Final is a protocol's isolated final step over one FinalInput. The

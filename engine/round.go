@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,12 +79,10 @@ func (r *runner) keep(k int, id, path string, data []byte, werr error) {
 // Supervisor when it is lost) and writes the convergence file.
 func (r *runner) runRound(ctx context.Context, k int) error {
 	have := r.roundFiles(k)
-	var support []string
-	if k >= 1 {
-		support = r.critics
-	}
 	var batches [][]string
-	for _, batch := range r.proto.Batches(k, r.panelIDs(), support) {
+	// the support role is offered every round; the protocol's Batches
+	// decides where it runs (a debate's critics: from round 1)
+	for _, batch := range r.proto.Batches(k, r.panelIDs(), r.critics) {
 		var todo []string
 		for _, id := range batch {
 			if have[id] == nil {
@@ -150,18 +149,16 @@ func (r *runner) snapshot(k int) (entries []SnapshotEntry, peers []string) {
 	return entries, peers
 }
 
-// critiques lists round k's valid critic files, which round k's solvers
-// read beside the snapshot of k-1 (the critics run first).
-func (r *runner) critiques(k int) []SnapshotEntry {
-	if k == 0 {
-		return nil
-	}
+// earlier lists the valid files of round k's earlier batches (ids), which
+// a later batch reads beside the snapshot of k-1: a debate's solvers read
+// the critiques, argue's scorer the personas' answers.
+func (r *runner) earlier(k int, ids []string) []SnapshotEntry {
 	files := r.roundFiles(k)
 	scrub := r.scrubber(KeepIDs)
 	var out []SnapshotEntry
-	for _, id := range r.critics {
+	for _, id := range ids {
 		if f := files[id]; f != nil && f.Status == bugfolder.StatusOK {
-			out = append(out, SnapshotEntry{ID: id, Critic: true, Body: scrub.Apply(f.Body)})
+			out = append(out, SnapshotEntry{ID: id, Critic: r.roleOf(id) == r.supportRole, Body: scrub.Apply(f.Body)})
 		}
 	}
 	return out
@@ -214,14 +211,12 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 	}
 	jobs := make([]job, 0, len(ids))
 	snap, snapPeers := r.snapshot(k)
-	var earlier, opening []SnapshotEntry
-	if k >= 1 {
-		earlier = r.critiques(k)
-	}
+	var opening []SnapshotEntry
 	if k >= 2 {
 		opening, _ = r.snapshot(1)
 	}
 	for _, id := range ids {
+		earlier := r.earlier(k, r.batchBefore(k, id))
 		role := r.roleOf(id)
 		c := Call{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
 			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: ownView(opening, id)}
@@ -583,7 +578,50 @@ func (r *runner) tally(k int) (valid []string, failed []FailedCall) {
 			failed = append(failed, FailedCall{SolverID: id, Engine: f.Engine, Status: f.Status, LastError: last})
 		}
 	}
-	return valid, failed
+	return valid, append(failed, r.failedSupport(k)...)
+}
+
+// failedSupport describes round k's failed support calls when the
+// protocol requires its support role (argue's scorer), unless a decision
+// went on without them in that round.
+func (r *runner) failedSupport(k int) []FailedCall {
+	sr, ok := r.proto.(SupportRequired)
+	if !ok || !sr.SupportRequired() || r.waived[k] {
+		return nil
+	}
+	files := r.roundFiles(k)
+	var out []FailedCall
+	for _, batch := range r.proto.Batches(k, r.panelIDs(), r.critics) {
+		for _, id := range batch {
+			if r.roleOf(id) != r.supportRole {
+				continue
+			}
+			switch f := files[id]; {
+			case f == nil:
+				out = append(out, FailedCall{SolverID: id, Engine: r.engineOf[id], LastError: "no file: the call did not finish"})
+			case f.Status != bugfolder.StatusOK:
+				last := f.Error
+				if len(f.Invalid) > 0 {
+					last = strings.Join(f.Invalid, "; ")
+				}
+				out = append(out, FailedCall{SolverID: id, Engine: f.Engine, Status: f.Status, LastError: last})
+			}
+		}
+	}
+	return out
+}
+
+// batchBefore lists the ids of round k's batches before the one holding
+// id: what its call reads as Earlier.
+func (r *runner) batchBefore(k int, id string) []string {
+	var before []string
+	for _, batch := range r.proto.Batches(k, r.panelIDs(), r.critics) {
+		if slices.Contains(batch, id) {
+			return before
+		}
+		before = append(before, batch...)
+	}
+	return before
 }
 
 // estimateCall prices one more call of a role on an engine.
@@ -622,7 +660,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 	for {
 		valid, failed := r.tally(k)
 		need := r.needed()
-		if len(valid) >= need {
+		if len(valid) >= need && len(r.failedSupport(k)) == 0 {
 			return asked, nil
 		}
 		asked = true
@@ -663,6 +701,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 				delete(r.panel, id)
 			}
 			r.narrowed = true
+			r.waive(k)
 			return asked, nil
 		case QuorumRetry:
 			dec.ExtraCalls, dec.ExtraUSD = len(failed), retryUSD
@@ -779,7 +818,7 @@ func (r *runner) writeConvergence(k int) error {
 			notes = append(notes, fmt.Sprintf(r.t("rodada %d: sem proposta válida de %s", "round %d: no valid proposal from %s"), j, strings.Join(failedNotes, ", ")))
 		}
 		for _, d := range r.decisions {
-			if d.Round == j && d.Type == EvDecision {
+			if d.Round == j && d.Type == EvDecision && d.Point != PointStop {
 				n := fmt.Sprintf(r.t("rodada %d: quórum perdido; decisão %s (%s)", "round %d: quorum lost; decision %s (%s)"), j, d.Choice, d.By)
 				if len(d.Dropped) > 0 {
 					n += fmt.Sprintf(r.t(", fora do debate: %s", ", out of the debate: %s"), strings.Join(d.Dropped, ", "))

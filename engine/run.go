@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -60,6 +61,10 @@ type Options struct {
 	// passes, the calls in flight are stopped and the debate stops
 	// cancelled at a resumable point (nothing finished is repeated).
 	DebateTimeout time.Duration
+	// StopBy, set on a resume of a Stopper protocol's debate (argue), is a
+	// manual stop by that human: the rounds end with the last complete
+	// one and the final step runs on it (logged as a 'stop' decision).
+	StopBy string
 }
 
 // Outcome is how a run ended (bugfolder.Outcome: debate_finished logs it).
@@ -121,6 +126,13 @@ type runner struct {
 	engineOf    map[string]string
 	judgeEngine string
 	amendment   map[string]string
+	// stopReason is why a Stopper (or a human) ended the debate early, after
+	// round stopRound ("" when not).
+	stopReason string
+	stopRound  int
+	// waived are the rounds that went on without their failed support
+	// calls (SupportRequired).
+	waived map[int]bool
 	// lensOf is each participant's frozen lens (none: absent).
 	lensOf      map[string]bugfolder.Lens
 	timeoutOf   map[string]time.Duration
@@ -608,6 +620,9 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 		defer cancel()
 	}
 	for k := 0; k <= r.r; k++ {
+		if r.stopReason != "" && k > r.stopRound {
+			break // stopped early: the final step reads the stop's round
+		}
 		r.last = k
 		if err := r.runRound(ctx, k); err != nil {
 			return r.stopAt(ctx, err)
@@ -615,12 +630,21 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 		if err := r.check(); err != nil {
 			return nil, err
 		}
-		if !r.proto.Continue(k, r.r) {
+		if err := r.writeArtifacts(""); err != nil {
+			return nil, err
+		}
+		if r.stopAsked(k) || r.stopEarly(k) || !r.proto.Continue(k, r.r) {
 			break
 		}
 	}
 	if err := r.runJudge(ctx); err != nil {
 		return r.stopAt(ctx, err)
+	}
+	_, final := r.judgeFiles()
+	if final != nil {
+		if err := r.writeArtifacts(final.Body); err != nil {
+			return nil, err
+		}
 	}
 	return r.finish(OutcomeDone, "")
 }
@@ -633,6 +657,106 @@ func (r *runner) stopAt(ctx context.Context, err error) (*Result, error) {
 	return r.stop(err)
 }
 
+// stopEarly asks a Stopper protocol whether the debate ends after round k
+// and logs its reason once (a resume finds it in the log).
+func (r *runner) stopEarly(k int) bool {
+	st, ok := r.proto.(Stopper)
+	if !ok || k >= r.r {
+		return false
+	}
+	choice, reason := st.Stop(k, r.r, r.roundAnswers(k))
+	if reason == "" {
+		return false
+	}
+	if r.stopReason == "" {
+		r.emit(Event{Type: EvDecision, Point: PointStop, Choice: choice, By: "moot", Round: k, Reason: reason})
+	}
+	r.stopReason, r.stopRound = reason, k
+	return true
+}
+
+// stopAsked records a human's stop asked through the Supervisor while
+// round k ran (StopRequester): the debate ends after round k.
+func (r *runner) stopAsked(k int) bool {
+	sr, ok := r.opts.Supervisor.(StopRequester)
+	if _, stopper := r.proto.(Stopper); !ok || !stopper || k >= r.r || r.stopReason != "" || !sr.StopRequested() {
+		return false
+	}
+	reason := fmt.Sprintf("manual: stopped by human after round %d", k)
+	r.emit(Event{Type: EvDecision, Point: PointStop, Choice: "manual", By: "human", Round: k, Reason: reason})
+	r.stopReason, r.stopRound = reason, k
+	return true
+}
+
+// stopManually records a human's stop after the last complete round
+// (StopBy): the debate goes straight to its final step on that round.
+func (r *runner) stopManually() error {
+	if r.stopReason != "" {
+		return nil // already stopped: the final step runs on that round
+	}
+	k := r.resumeRound()
+	if !r.roundComplete(k) {
+		k--
+	}
+	if k < 0 {
+		return &bugfolder.InputError{Msg: "round 0 is not complete: there is nothing to synthesize yet; resume without --stop"}
+	}
+	reason := fmt.Sprintf("manual: stopped by %s after round %d", r.opts.StopBy, k)
+	r.emit(Event{Type: EvDecision, Point: PointStop, Choice: "manual", By: r.opts.StopBy, Round: k, Reason: reason})
+	r.stopReason, r.stopRound = reason, k
+	return nil
+}
+
+// roundComplete reports whether every call of round k has a valid file.
+func (r *runner) roundComplete(k int) bool {
+	files := r.roundFiles(k)
+	for _, id := range slices.Concat(r.proto.Batches(k, r.panelIDs(), r.critics)...) {
+		if f := files[id]; f == nil || f.Status != bugfolder.StatusOK {
+			return false
+		}
+	}
+	return true
+}
+
+// roundAnswers lists the valid answers (panel and support) of rounds 0..k.
+func (r *runner) roundAnswers(k int) []RoundAnswers {
+	out := make([]RoundAnswers, 0, k+1)
+	for j := 0; j <= k; j++ {
+		ra := RoundAnswers{}
+		for id, f := range r.roundFiles(j) {
+			if f.Status == bugfolder.StatusOK {
+				ra[id] = f.Body
+			}
+		}
+		out = append(out, ra)
+	}
+	return out
+}
+
+// writeArtifacts writes an Artifacts protocol's own files (final is the
+// final answer's body, "" before it exists).
+func (r *runner) writeArtifacts(final string) error {
+	a, ok := r.proto.(Artifacts)
+	if !ok {
+		return nil
+	}
+	files := a.Artifacts(r.finalInput(), final)
+	for _, rel := range slices.Sorted(maps.Keys(files)) {
+		if _, err := r.w.WriteExtra(rel, files[rel]); err != nil {
+			return fmt.Errorf("write %s: %w", rel, err)
+		}
+	}
+	return nil
+}
+
+// waive records that round k went on without its failed support calls.
+func (r *runner) waive(k int) {
+	if r.waived == nil {
+		r.waived = map[int]bool{}
+	}
+	r.waived[k] = true
+}
+
 // stop ends the run on an error: a decision that stops it, an interrupt,
 // or a failure of moot itself.
 func (r *runner) stop(err error) (*Result, error) {
@@ -641,7 +765,12 @@ func (r *runner) stop(err error) (*Result, error) {
 	case errors.As(err, &es):
 		return r.finish(es.outcome, es.reason)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return r.finish(OutcomeCancelled, "interrupted; calls in flight were stopped and will run again on resume")
+		reason := "interrupted; calls in flight were stopped and will run again on resume"
+		if _, ok := r.proto.(Stopper); ok {
+			t := r.resumeTarget()
+			reason = fmt.Sprintf("interrupted; calls in flight were stopped. Choose: `moot resume %s --stop` stops the debate here and synthesizes the last complete round, `moot resume %s` continues it (the stopped calls run again)", t, t)
+		}
+		return r.finish(OutcomeCancelled, reason)
 	}
 	return nil, err
 }
@@ -715,6 +844,9 @@ func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, error) {
 	if opts.Protocol == nil {
 		return nil, errors.New("resume: the options name no protocol")
+	}
+	if _, ok := opts.Protocol.(Stopper); opts.StopBy != "" && !ok {
+		return nil, &bugfolder.InputError{Msg: fmt.Sprintf("protocol %s never stops early (its rounds are fixed); resume without --stop", opts.Protocol.Name())}
 	}
 	if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 		return nil, err
@@ -819,6 +951,11 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	r.reapOrphans()
 	if len(diffs) > 0 {
 		r.acceptEngineChange(diffs, current, opts.AcceptedBy)
+	}
+	if opts.StopBy != "" {
+		if err := r.stopManually(); err != nil {
+			return nil, err
+		}
 	}
 	res, err := r.execute(ctx)
 	if res != nil {
@@ -939,6 +1076,10 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 			}
 			continue
 		}
+		if rec.Point == PointStop {
+			r.stopReason, r.stopRound = rec.Reason, rec.Round
+			continue
+		}
 		r.decisions = append(r.decisions, rec)
 		switch QuorumChoice(rec.Choice) {
 		case QuorumContinue:
@@ -946,6 +1087,7 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 				delete(r.panel, id)
 			}
 			r.narrowed = true
+			r.waive(rec.Round)
 		case QuorumSwap:
 			if rec.SolverID != "" && rec.Engine != "" {
 				r.amend(rec.SolverID, rec.Engine, 0, rec.Round, rec.By)
@@ -962,6 +1104,9 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 // PointEngines is the decision point of an engine whose identity changed
 // since setup, accepted on resume as an amendment.
 const PointEngines = bugfolder.PointEngines
+
+// PointStop is the decision point of a protocol's early stop (Stopper).
+const PointStop = bugfolder.PointStop
 
 // EngineChangeError stops a resume whose engines file resolves an engine
 // differently than the debate locked (exit 2): another program or model
@@ -1019,11 +1164,7 @@ func (r *runner) acceptEngineChange(diffs []string, current map[string]map[strin
 func (r *runner) resumeRound() int {
 	for k := 0; k <= r.r; k++ {
 		files := r.roundFiles(k)
-		ids := r.panelIDs()
-		if k > 0 {
-			ids = append(ids, r.critics...)
-		}
-		for _, id := range ids {
+		for _, id := range slices.Concat(r.proto.Batches(k, r.panelIDs(), r.critics)...) {
 			if f := files[id]; f == nil || f.Status != bugfolder.StatusOK {
 				return k
 			}

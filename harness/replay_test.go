@@ -73,12 +73,14 @@ func TestReplayPlaysTheRecording(t *testing.T) {
 
 // TestDemoCassetteParses: the demo's recording is valid.
 func TestDemoCassetteParses(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "testdata", "demo", "cassette.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c, err := ParseCassette("cassette.yaml", b); err != nil || len(c.Calls) == 0 {
-		t.Fatalf("%v", err)
+	for _, name := range []string{"cassette.yaml", "argue-cassette.yaml"} {
+		b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "testdata", "demo", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err := ParseCassette(name, b); err != nil || len(c.Calls) == 0 {
+			t.Fatalf("%s: %v", name, err)
+		}
 	}
 }
 

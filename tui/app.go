@@ -21,6 +21,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
+	"github.com/reversa/moot/protocol/argue"
 )
 
 // Options configure the UI.
@@ -161,7 +162,10 @@ type Model struct {
 	// fsw follows the folder of a debate shown but run elsewhere.
 	fsw  *fsWatch
 	conv []convRow
-	menu *menu
+	// argueView is an argue debate's scores, confidences and concessions
+	// (nil for other protocols).
+	argueView *argue.View
+	menu      *menu
 	// menuHidden is set while the engineer reads the panes and the open
 	// menu waits (esc on a decision menu; m brings it back).
 	menuHidden bool
@@ -301,7 +305,7 @@ func loadDebateCmd(bug *bugfolder.Bug) tea.Cmd {
 		if err != nil {
 			return debateLoadedMsg{bug: bug, err: err}
 		}
-		d, err := bugfolder.ReadDebate(filepath.Join(full.Dir, bugfolder.DebateDir), full.Register.Lang)
+		d, err := bugfolder.ReadDebate(full.DebateFolder(), full.Register.Lang) // a question's folder is its debate
 		return debateLoadedMsg{bug: full, deb: d, err: err}
 	}
 }
@@ -450,7 +454,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m = m.openDebate(msg)
 		if m.deb != nil {
-			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
+			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.deb.dir))
 		}
 		if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
 			cmds = append(cmds, m.startResume())
@@ -479,6 +483,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case convergenceMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.conv = msg.rows
+		}
+	case argueMsg:
+		if m.deb != nil && msg.dir == m.deb.dir {
+			m.argueView = msg.view
 		}
 	case decidedMsg:
 		m = m.decided(msg)
@@ -1025,6 +1033,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if ev.Type == engine.EvConvergence {
 			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
 		}
+		if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted {
+			cmds = append(cmds, loadArgueCmd(m.deb.dir)) // argue writes its files after each round
+		}
 		if ev.Type == engine.EvJudgeStarted && !m.zoom {
 			m.tab = m.finalTab()
 		}
@@ -1090,7 +1101,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			m.deb.judge.path = filepath.Join(m.deb.dir, m.deb.lang.Names().Final)
 			cmds = append(cmds, loadFinalCmd(m.deb.dir, m.deb.judge.path))
 		}
-		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
+		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.deb.dir))
 		return m, tea.Batch(cmds...)
 	}
 	if m.running {

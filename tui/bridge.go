@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -50,6 +51,8 @@ type bridge struct {
 	ch     chan any
 	ctx    context.Context
 	cancel context.CancelFunc
+	// stop is set when the user asks an argue debate to stop (tui/argue.go).
+	stop atomic.Bool
 }
 
 func newBridge() *bridge {
@@ -133,3 +136,7 @@ func waitForEngine(ch <-chan any) tea.Cmd {
 		return msg
 	}
 }
+
+// StopRequested reports whether the user asked the debate to stop after
+// the round in flight (engine.StopRequester; argue only).
+func (b *bridge) StopRequested() bool { return b.stop.Load() }

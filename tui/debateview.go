@@ -105,6 +105,8 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.help = true
 	case key.Matches(msg, m.keys.Resume):
 		return m.resumeShown()
+	case msg.String() == argueStopKey && m.canStopArgue():
+		return m.stopArgue(), nil
 	case msg.String() == "d" && m.tab == m.finalTab() && !m.running && m.deb.awaitsDecision():
 		return m.openDecide()
 	case msg.String() == "o":

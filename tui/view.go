@@ -458,6 +458,8 @@ func (m Model) viewDebate() string {
 	switch {
 	case m.tab == 0:
 		body = m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
+	case m.tab == m.convTab() && m.argueView != nil:
+		body = strings.Join(m.renderArgue(m.argueView, m.w, bodyH), "\n")
 	case m.tab == m.convTab():
 		body = m.renderChart(m.w) + "\n\n" + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-7)
 	case m.tab == m.finalTab():

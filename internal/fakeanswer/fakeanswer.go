@@ -14,6 +14,12 @@ import (
 // Role infers who a prompt addresses: "judge", "critic" or "solver".
 func Role(prompt string) string {
 	switch {
+	case strings.Contains(prompt, "sintetizador isolado de um debate estruturado (argue)") || strings.Contains(prompt, "isolated synthesizer of a structured debate (argue)"):
+		return "argue-synthesizer"
+	case strings.Contains(prompt, "pontuador isolado de um debate (argue)") || strings.Contains(prompt, "isolated scorer of a debate (argue)"):
+		return "scorer"
+	case strings.Contains(prompt, "persona num debate estruturado (argue)") || strings.Contains(prompt, "persona in a structured debate (argue)"):
+		return "persona"
 	case isCouncil(prompt) && (strings.Contains(prompt, "sintetizador isolado") || strings.Contains(prompt, "isolated synthesizer")):
 		return "synthesizer"
 	case isCouncil(prompt):
@@ -65,7 +71,16 @@ var modeRE = regexp.MustCompile(`(?m)^Mod[eo]: (diagnosis|repair|spec)`)
 
 // answer writes a valid body for the role, mode and round of the prompt.
 func answer(prompt, role string, en bool) string {
+	if r := Role(prompt); r == "argue-synthesizer" || r == "scorer" || r == "persona" {
+		role = r // argue's roles share names with other protocols'
+	}
 	switch role {
+	case "persona":
+		return persona(prompt, en)
+	case "scorer":
+		return scorer(prompt)
+	case "argue-synthesizer":
+		return argueSynthesis(en)
 	case "judge":
 		return judge(prompt, "", en)
 	case "reviewer":

@@ -4,8 +4,8 @@
 # moot runs it as a `command` engine: the prompt arrives on stdin and the
 # answer goes to stdout. It answers in the debate protocol's format with
 # canned text (varied per solver), in the prompt's language, as a solver,
-# a critic or the judge (and as tradeoff's reviewer or synthesizer, and council's
-# member or synthesizer). It never reads the project and knows nothing about
+# a critic or the judge (and as tradeoff's reviewer or synthesizer, council's
+# member or synthesizer, and argue's persona, scorer and synthesizer). It never reads the project and knows nothing about
 # the bug: it only shows how a debate flows and what moot writes.
 set -u
 prompt=$(cat)
@@ -152,6 +152,46 @@ council_synthesis() { # a council synthesis, naming each member the prompt says 
 
 case "$prompt" in *"(council)"*) council=1 ;; *) council=0 ;; esac
 [ "$council" = 1 ] && [ "$role" = synthesizer ] && role=council-synthesizer
+
+persona_body() { # an argue persona: its confidence rises a little each round
+	conf=$(awk -v r="$round" -v i="${id##*-}" 'BEGIN { c = 0.5 + 0.05 * r + 0.05 * i; if (c > 0.95) c = 0.95; printf "%.2f", c }')
+	h "Argumento" "Argument"; t "Rodada $round: $idea (evidence/fechamento.log)." "Round $round: $idea (evidence/fechamento.log)."; printf '\n'
+	h "Réplica" "Rebuttal"; t "O outro lado não explica os dois eventos de desconto do log." "The other side does not explain the log's two discount events."; printf '\n'
+	h "Concessões" "Concessions"; t "Rodada $round: a ordem dos recálculos também importa." "Round $round: the order of the recalculations matters too."; printf '\n'
+	h "Confiança" "Confidence"; printf '%s\n\n' "$conf"
+	h "O que mudaria minha opinião" "What would change my mind"; t "Um log com um só evento de desconto e o total errado." "A log with one discount event and a wrong total."
+}
+
+scorer_body() { # argue's scorer: one JSON object over the prompt's labels
+	labels=$(printf '%s\n' "$prompt" | sed -n 's/^\(Rótulos desta rodada\|Labels of this round\): //p' | head -n 1 | tr -d ' ')
+	printf '{"scores": {'
+	sep=""
+	for l in $(printf '%s' "$labels" | tr ',' ' '); do
+		printf '%s"%s": {"evidence": 7, "novelty": 6, "concession": 7, "coherence": 8, "rebuttal": 6, "calibration": 7}' "$sep" "$l"
+		sep=", "
+	done
+	printf '}, "new_arguments": true}\n'
+}
+
+argue_synthesis() { # argue's synthesizer: the eight sections
+	h "Participantes" "Participants"; t "- as personas do debate, por nome" "- the debate's personas, by name"; printf '\n'
+	h "Rodadas e término" "Rounds and termination"; t "Como o prompt diz." "As the prompt says."; printf '\n'
+	h "Pontos de concordância" "Agreement"; t "1. O desconto é aplicado duas vezes." "1. The discount is applied twice."; printf '\n'
+	h "Pontos de desacordo genuíno" "Genuine disagreement"; t "1. Se a causa é a ordem dos recálculos." "1. Whether the order of recalculations is the cause."; printf '\n'
+	h "Registro de concessões" "Concession log"; t "- Rodada 1: ambos concederam que a ordem importa." "- Round 1: both conceded the order matters."; printf '\n'
+	h "Argumentos mais fortes" "Strongest arguments"; t "1. [agente-1, rodada 1] os dois eventos do log." "1. [agente-1, round 1] the log's two events."; printf '\n'
+	h "Perguntas em aberto" "Open questions"; t "1. A taxa de 7/10 vem da corrida?" "1. Does the 7-in-10 rate come from the race?"; printf '\n'
+	h "Conclusão matizada" "Nuanced conclusion"; t "A reaplicação explica o log; a corrida pode explicar a taxa." "The reapplication explains the log; the race may explain the rate."
+}
+
+case "$prompt" in *"(argue)"*)
+	case "$role" in
+	scorer) scorer_body ;;
+	synthesizer) argue_synthesis ;;
+	*) persona_body ;;
+	esac
+	exit 0 ;;
+esac
 
 case "$role" in
 member) member_body ;;

@@ -1,0 +1,286 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// argueArgs asks the sample question with argue (the default), headless.
+func argueArgs(extra ...string) []string {
+	return append([]string{"ask", "Should we cache coupon lookups?", "--yes", "--headless", "--lang", "en"}, extra...)
+}
+
+// argueDir is the one argue question folder of the project.
+func (p *project) argueDir() string {
+	p.t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*-should-we-cache-coupon-lookups"))
+	if len(dirs) != 1 {
+		p.t.Fatalf("question folders: %v", dirs)
+	}
+	return dirs[0]
+}
+
+// summaryOf reads scoring/summary.json.
+func summaryOf(t *testing.T, dir string) (s struct {
+	Rounds   int    `json:"rounds"`
+	Stopped  string `json:"stop_rule"`
+	Reason   string `json:"stop_reason"`
+	Unscored []int  `json:"unscored_rounds"`
+}) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "scoring", "summary.json"))), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Each mode runs end to end: its personas and their parts are frozen in
+// problema.md, every persona's prompt carries its part, and the debate
+// writes its files and synthesis.
+func TestArgueModes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		parts []string
+	}{
+		{"adversarial (default for two, personas chosen)", nil, []string{"name: pragmatist", "name: skeptic", "adversarial, side 1 of 2", "adversarial, side 2 of 2"}},
+		{"panel", []string{"--persona", "formalist", "--persona", "economist", "--persona", "user-advocate"}, []string{"panel, one of 3 angles", "name: user-advocate"}},
+		{"socratic", []string{"--style", "socratic", "--questioner", "skeptic", "--defender", "pragmatist"}, []string{"socratic questioner", "socratic defender"}},
+		{"devils-advocate", []string{"--advocate", "empiricist", "--persona", "empiricist", "--persona", "economist"}, []string{"devil's advocate — argue AGAINST", "the position's holder"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			p.env = []string{"FAKE_PROMPTS=" + filepath.Join(p.dir, "prompts")}
+			r := p.moot(argueArgs(append([]string{"-r", "1"}, tc.args...)...)...).mustExit(t, 0)
+			dir := p.argueDir()
+			prob := readFile(t, filepath.Join(dir, "problema.md"))
+			for _, want := range append([]string{"protocol: argue", "question: Should we cache coupon lookups?"}, tc.parts...) {
+				if !strings.Contains(prob, want) {
+					t.Errorf("problema.md lacks %q:\n%s", want, prob)
+				}
+			}
+			if prompt := p.prompt(1, "agente-1", 1); !strings.Contains(prompt, "Part: ") || strings.Contains(prompt, "Part: "+tc.parts[len(tc.parts)-1]) && strings.Contains(prompt, "Part: "+tc.parts[len(tc.parts)-2]) {
+				t.Errorf("agente-1's prompt does not carry its own part only:\n%s", prompt)
+			}
+			for _, f := range []string{"resposta-final.md", "transcript.md", "scoring/round_000.json", "scoring/round_001.json", "scoring/summary.json"} {
+				if !exists(filepath.Join(dir, f)) {
+					t.Errorf("%s not written", f)
+				}
+			}
+			if !strings.Contains(r.stdout+r.stderr, "done: ") {
+				t.Errorf("output:\n%s%s", r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// Each stop rule ends the debate and is recorded in the log, the summary,
+// the final answer's head and the headless output: the cap after R+1
+// rounds, convergence and null production after round 2 (no round 3
+// runs), and a manual stop (resume --stop) after the last complete round.
+func TestArgueStopRules(t *testing.T) {
+	for _, tc := range []struct {
+		name, fake, rule string
+		rounds           int
+	}{
+		{"round cap", "", "round-cap", 3},
+		{"convergence", "converge", "convergence", 3},
+		{"null production", "stale", "null-production", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			p.env = []string{"FAKE_ARGUE=" + tc.fake}
+			r := p.moot(argueArgs("-r", map[bool]string{true: "2", false: "5"}[tc.fake == ""])...).mustExit(t, 0)
+			dir := p.argueDir()
+			s := summaryOf(t, dir)
+			if s.Stopped != tc.rule || s.Rounds != tc.rounds {
+				t.Errorf("summary: %+v, want %s after %d rounds", s, tc.rule, tc.rounds)
+			}
+			if exists(filepath.Join(dir, "rodada-3")) {
+				t.Error("a round ran after the stop")
+			}
+			final := readFile(t, filepath.Join(dir, "resposta-final.md"))
+			if !strings.Contains(final, "Termination: "+tc.rule) {
+				t.Errorf("final head lacks the termination:\n%s", final)
+			}
+			if tc.rule != "round-cap" {
+				if !strings.Contains(r.stderr, "stopped after round 2 (moot): "+tc.rule) {
+					t.Errorf("headless output lacks the stop:\n%s", r.stderr)
+				}
+				if log := readFile(t, filepath.Join(dir, "eventos.jsonl")); !strings.Contains(log, `"point":"stop"`) {
+					t.Error("the stop is not logged")
+				}
+			}
+		})
+	}
+	t.Run("manual", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "agente-1@1=fail"
+		p.moot(argueArgs("--on-quorum-loss", "cancel")...).mustExit(t, 3)
+		dir := p.argueDir()
+		p.Plan = ""
+		p.moot("resume", filepath.Base(dir), "--stop", "--yes", "--headless").mustExit(t, 0)
+		s := summaryOf(t, dir)
+		if s.Stopped != "manual" || s.Rounds != 1 || !strings.Contains(s.Reason, "stopped by human after round 0") {
+			t.Errorf("summary: %+v", s)
+		}
+		if p.starts("agente-1", 1) != 1 {
+			t.Error("the manual stop ran round 1 again")
+		}
+	})
+	t.Run("stop refused on a debate", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "judge=invalid"
+		p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
+		r := p.moot("resume", "7", "--stop", "--yes", "--headless").mustExit(t, 2)
+		if !strings.Contains(r.stderr, "never stops early") {
+			t.Errorf("stderr:\n%s", r.stderr)
+		}
+	})
+}
+
+// A failed persona is never simulated: the quorum menu asks (continue
+// goes on without it), the synthesis is degraded and names it absent.
+func TestArgueFailedPersona(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "agente-2@1=invalid"
+	p.env = []string{"FAKE_PROMPTS=" + filepath.Join(p.dir, "prompts")}
+	p.moot(argueArgs("--on-quorum-loss", "continue")...).mustExit(t, 0)
+	dir := p.argueDir()
+	final := readFile(t, filepath.Join(dir, "resposta-final.md"))
+	if !strings.Contains(final, "degraded: true") {
+		t.Errorf("final answer not degraded:\n%s", final)
+	}
+	if prompt := p.prompt(2, "juiz", 1); !strings.Contains(prompt, "ABSENT (invalid-output)") {
+		t.Errorf("the synthesizer's prompt does not name the absent persona:\n%s", prompt)
+	}
+	if p.starts("agente-2", 2) != 0 {
+		t.Error("a dropped persona ran again")
+	}
+}
+
+// A scorer that answers prose is a scorer failure through the quorum
+// menu: retry scores the round; continue leaves it unscored, recorded.
+func TestArgueFailedScorer(t *testing.T) {
+	t.Run("retry", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "scorer@1#1=invalid"
+		r := p.moot(argueArgs("--on-quorum-loss", "retry")...).mustExit(t, 0)
+		if !strings.Contains(r.stderr, "quorum lost in round 1") || !strings.Contains(r.stderr, "critic-1") {
+			t.Errorf("the scorer's failure did not reach the menu:\n%s", r.stderr)
+		}
+		if s := summaryOf(t, p.argueDir()); len(s.Unscored) != 0 {
+			t.Errorf("unscored rounds after a retry: %v", s.Unscored)
+		}
+	})
+	t.Run("cancel, then continue without the score", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "scorer@1=invalid"
+		p.moot(argueArgs("--on-quorum-loss", "cancel")...).mustExit(t, 3)
+		dir := p.argueDir()
+		p.moot("resume", filepath.Base(dir), "--yes", "--headless", "--on-quorum-loss", "continue").mustExit(t, 0)
+		s := summaryOf(t, dir)
+		if len(s.Unscored) != 1 || s.Unscored[0] != 1 {
+			t.Errorf("unscored rounds: %v", s.Unscored)
+		}
+		if !strings.Contains(readFile(t, filepath.Join(dir, "scoring", "round_001.json")), `"scored": false`) {
+			t.Error("round_001.json does not say it was not scored")
+		}
+	})
+}
+
+// A SIGKILL mid-debate loses nothing: resume runs what has no file, never
+// a finished call, and ends with the synthesis and every file.
+func TestArgueResumeAfterKill(t *testing.T) {
+	p := newProject(t)
+	p.env = []string{"FAKE_DELAY_MS=300"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, argueArgs()...)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var dir string
+	waitFor(t, "round 0 scored", 30*time.Second, func() bool {
+		ms, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*", "scoring", "round_000.json"))
+		if len(ms) == 1 {
+			dir = filepath.Dir(filepath.Dir(ms[0]))
+			return true
+		}
+		return false
+	})
+	_ = c.Process.Kill()
+	_ = c.Wait()
+	if exists(filepath.Join(dir, "resposta-final.md")) {
+		t.Skip("the run finished before the kill")
+	}
+	p.env = nil
+	p.moot("resume", filepath.Base(dir), "--yes", "--headless").mustExit(t, 0)
+	for _, id := range []string{"agente-1", "agente-2", "critic-1"} {
+		if n := p.starts(id, 0); n != 1 {
+			t.Errorf("%s ran %d times in round 0", id, n)
+		}
+	}
+	if s := summaryOf(t, dir); s.Stopped != "round-cap" || s.Rounds != 3 {
+		t.Errorf("summary after resume: %+v", s)
+	}
+}
+
+// moot transcript prints the whole argue debate; transcript.md holds every
+// round's arguments with their scores, the termination and the synthesis.
+func TestArgueTranscript(t *testing.T) {
+	p := newProject(t)
+	p.moot(argueArgs("--persona", "formalist", "--persona", "skeptic", "-r", "1")...).mustExit(t, 0)
+	dir := p.argueDir()
+	out := p.moot("transcript", filepath.Base(dir)).mustExit(t, 0).stdout
+	for _, want := range []string{"Should we cache coupon lookups?", "## Nuanced conclusion", "## Concessions", `"new_arguments": true`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("moot transcript lacks %q", want)
+		}
+	}
+	tr := readFile(t, filepath.Join(dir, "transcript.md"))
+	for _, want := range []string{"## Round 0", "## Round 1", "### formalist — score 54.5/80", "## Termination\n\nround-cap", "## Synthesis", "#### Nuanced conclusion"} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("transcript.md lacks %q:\n%s", want, tr)
+		}
+	}
+	for _, f := range []string{"personas/formalist/concessions.json", "personas/skeptic/confidence.json"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v (owner-only expected)", f, err, fi)
+		}
+	}
+	if got := p.list()[filepath.Base(dir)]; got.Protocol == nil || *got.Protocol != "argue" {
+		t.Errorf("list --json: %+v", got)
+	}
+	if out := p.moot("show", filepath.Base(dir)).mustExit(t, 0).stdout; !strings.Contains(out, "Should we cache coupon lookups?") {
+		t.Errorf("show:\n%s", out)
+	}
+}
+
+// moot demo --protocol argue plays the recorded argue offline: the scorer
+// rates each round, the debate stops on convergence after round 2, and
+// the synthesis and argue's files are written in a folder it names.
+func TestDemoArgue(t *testing.T) {
+	p := newProject(t)
+	p.env = []string{"MOOT_REPLAY_SPEED=50", "TMPDIR=" + t.TempDir()}
+	r := p.moot("demo", "--protocol", "argue").mustExit(t, 0)
+	if !strings.Contains(r.stderr, "stopped after round 2 (moot): convergence") {
+		t.Errorf("demo output lacks the convergence stop:\n%s", r.stderr)
+	}
+	_, after, ok := strings.Cut(r.stdout, "written: ")
+	dir, _, _ := strings.Cut(after, " (")
+	if !ok || !exists(filepath.Join(dir, "resposta-final.md")) || !exists(filepath.Join(dir, "scoring", "summary.json")) {
+		t.Fatalf("demo stdout:\n%s", r.stdout)
+	}
+	if final := readFile(t, filepath.Join(dir, "resposta-final.md")); !strings.Contains(final, "## Nuanced conclusion") || !strings.Contains(final, "Termination: convergence") {
+		t.Errorf("final answer:\n%s", final)
+	}
+	if s := summaryOf(t, dir); s.Rounds != 3 || len(s.Unscored) != 0 {
+		t.Errorf("summary: %+v", s)
+	}
+}

@@ -1,0 +1,154 @@
+package persona
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/lens"
+)
+
+// Dir is the project's persona folder, under the project root.
+const Dir = ".moot/personas"
+
+// MaxFileBytes bounds a persona file.
+const MaxFileBytes = 16 << 10
+
+// ParseFile reads a persona file: NAME.md with a front matter naming
+// name (the file's stem), domain, precision, resilience and fragility
+// (each 0.0–1.0), and the lens text as its body. A bad field is an input
+// error naming the file and the field.
+func ParseFile(path string, raw []byte) (Persona, error) {
+	stem := strings.TrimSuffix(filepath.Base(path), ".md")
+	bad := func(field, msg string) (Persona, error) {
+		return Persona{}, &bugfolder.InputError{Path: path, Field: field, Msg: msg}
+	}
+	if !lens.ValidName(stem) {
+		return bad("name", "a persona file is named after its persona: lower-case words joined by hyphens (cfo.md), at most 40 characters")
+	}
+	doc, err := bugfolder.ParseDocument(raw)
+	if err != nil {
+		return Persona{}, &bugfolder.InputError{Path: path, Msg: err.Error(), Err: err}
+	}
+	p := Persona{Name: stem}
+	if n := bugfolder.Lookup(doc.Meta, "name"); n != nil && strings.TrimSpace(n.Value) != stem {
+		return bad("name", fmt.Sprintf("is %q but the file is %s.md: a persona is named by its file; rename one of them", n.Value, stem))
+	}
+	if d := bugfolder.Lookup(doc.Meta, "domain"); d != nil {
+		p.Domain = oneLine(d.Value)
+	}
+	if p.Domain == "" || len(p.Domain) > 200 {
+		return bad("domain", "give the persona's domain in one line of at most 200 bytes (domain: aerospace engineering)")
+	}
+	for _, w := range []struct {
+		field string
+		dst   *float64
+	}{{"precision", &p.Precision}, {"resilience", &p.Resilience}, {"fragility", &p.Fragility}} {
+		n := bugfolder.Lookup(doc.Meta, w.field)
+		if n == nil {
+			return bad(w.field, "is missing: give a weight from 0.0 to 1.0")
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(n.Value), 64)
+		if err != nil || !(v >= 0 && v <= 1) {
+			return bad(w.field, fmt.Sprintf("is %q: give a weight from 0.0 to 1.0", n.Value))
+		}
+		*w.dst = v
+	}
+	p.Text = strings.TrimSpace(doc.Body)
+	switch {
+	case p.Text == "":
+		return bad("body", "is empty: the body is the persona's lens, what it defends")
+	case len(p.Text) > lens.MaxBytes:
+		return bad("body", fmt.Sprintf("is %d bytes; a persona's text is at most %d", len(p.Text), lens.MaxBytes))
+	case !utf8.ValidString(p.Text) || strings.ContainsRune(p.Text, 0):
+		return bad("body", "is not UTF-8 text")
+	}
+	return p, nil
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Catalog is the personas a project can use: the library and the
+// project's .moot/personas/*.md (a project file overrides a library
+// persona of the same name).
+type Catalog struct {
+	byName map[string]Persona
+}
+
+// Load builds a project's catalog (project "" reads no folder).
+func Load(project string) (*Catalog, error) {
+	c := &Catalog{byName: map[string]Persona{}}
+	for _, p := range Library {
+		c.byName[p.Name] = p
+	}
+	if project == "" {
+		return c, nil
+	}
+	files, err := readDir(project)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range files {
+		c.byName[p.Name] = p
+	}
+	return c, nil
+}
+
+// Get returns the persona of that name, or an input error listing the
+// names there are.
+func (c *Catalog) Get(name string) (Persona, error) {
+	name = strings.TrimSpace(name)
+	if p, ok := c.byName[name]; ok {
+		return p, nil
+	}
+	return Persona{}, &bugfolder.InputError{Field: "--persona", Msg: fmt.Sprintf("%q is no persona: give one of the library (%s) or a project file %s/%s.md", name, strings.Join(Names(), ", "), Dir, name)}
+}
+
+// readDir reads every *.md of the project's persona folder, beneath the
+// project and never through a symlink; a missing folder is no persona.
+func readDir(project string) ([]Persona, error) {
+	root, err := safefs.OpenRoot(project, safefs.NoSymlinks)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", project, err)
+	}
+	defer root.Close()
+	d, err := root.Open(Dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	where := filepath.Join(project, Dir)
+	if err != nil {
+		return nil, &bugfolder.InputError{Path: where, Msg: fmt.Sprintf("cannot be read (a persona folder is a real folder inside the project): %v", err), Err: err}
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, &bugfolder.InputError{Path: where, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	var out []Persona
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		rel := filepath.Join(Dir, name)
+		path := filepath.Join(project, rel)
+		raw, err := root.ReadFile(rel, MaxFileBytes)
+		if err != nil {
+			return nil, &bugfolder.InputError{Path: path, Msg: fmt.Sprintf("cannot be read as a persona (a regular file of at most %d bytes): %v", MaxFileBytes, err), Err: err}
+		}
+		p, err := ParseFile(path, raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}

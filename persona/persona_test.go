@@ -1,0 +1,118 @@
+package persona
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestChoose: with no persona given, two are chosen for the question and
+// moot says which and why; a question matching no domain gets the
+// default precise/resilient pair.
+func TestChoose(t *testing.T) {
+	for _, tc := range []struct{ q, a, b, why string }{
+		{"Is the Collatz conjecture decidable?", "formalist", "pragmatist", `mentions "decidable"`},
+		{"Should checkout cache coupon lookups?", "pragmatist", "skeptic", `mentions "cache"`},
+		{"Why is the sky blue?", "formalist", "pragmatist", "default pair"},
+		{"Is the new index worth the cost?", "economist", "pragmatist", "contrasting default"},
+	} {
+		pair, why := Choose(tc.q)
+		if pair[0].Name != tc.a || pair[1].Name != tc.b || !strings.Contains(why, tc.why) {
+			t.Errorf("%q: %s, %s (%s); want %s, %s", tc.q, pair[0].Name, pair[1].Name, why, tc.a, tc.b)
+		}
+	}
+}
+
+// TestLensFreezesWeights: a persona's frozen lens states its domain, its
+// weights and how they shape its arguing, and its part in the mode.
+func TestLensFreezesWeights(t *testing.T) {
+	l := Library[2].Lens("devil's advocate")
+	for _, want := range []string{"Persona skeptic", "fragility 0.90", "favour edge cases and failure modes", "Part: devil's advocate", "edge cases"} {
+		if !strings.Contains(l.Text, want) {
+			t.Errorf("lens lacks %q:\n%s", want, l.Text)
+		}
+	}
+}
+
+// TestProjectPersonas: .moot/personas/NAME.md overrides or adds a persona;
+// a bad field is an error naming the file and the field.
+func TestProjectPersonas(t *testing.T) {
+	good := "---\nname: cfo\ndomain: finance\nprecision: 0.6\nresilience: 0.8\nfragility: 0.3\n---\nUnit economics, conservative on risk.\n"
+	for _, tc := range []struct{ name, file, body, field string }{
+		{"good", "cfo.md", good, ""},
+		{"weight out of range", "cfo.md", strings.Replace(good, "fragility: 0.3", "fragility: 3", 1), "fragility"},
+		{"no domain", "cfo.md", strings.Replace(good, "domain: finance\n", "", 1), "domain"},
+		{"name differs", "cto.md", good, "name"},
+		{"empty body", "cfo.md", strings.Replace(good, "Unit economics, conservative on risk.\n", "", 1), "body"},
+		{"weight missing", "cfo.md", strings.Replace(good, "precision: 0.6\n", "", 1), "precision"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(dir, Dir), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, Dir, tc.file)
+			if err := os.WriteFile(path, []byte(tc.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Load(dir)
+			if tc.field != "" {
+				if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.field) {
+					t.Fatalf("error %v, want one naming %s and %s", err, path, tc.field)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := c.Get("cfo")
+			if err != nil || p.Domain != "finance" || p.Resilience != 0.8 {
+				t.Errorf("cfo: %+v %v", p, err)
+			}
+			if _, err := c.Get("nobody"); err == nil || !strings.Contains(err.Error(), "formalist") {
+				t.Errorf("unknown persona: %v", err)
+			}
+		})
+	}
+}
+
+// TestPersonaFolderSymlinkRefused: a persona file that is a symlink is
+// refused, never followed.
+func TestPersonaFolderSymlinkRefused(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "x.md")
+	if err := os.WriteFile(outside, []byte("---\ndomain: d\nprecision: 0\nresilience: 0\nfragility: 0\n---\nx\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, Dir, "x.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err == nil {
+		t.Error("a symlinked persona file was read")
+	}
+}
+
+// FuzzParseFile feeds persona files (outside input) to the parser: it
+// never panics, and an accepted persona has weights in 0–1 and a text.
+func FuzzParseFile(f *testing.F) {
+	f.Add("---\nname: cfo\ndomain: finance\nprecision: 0.6\nresilience: 0.8\nfragility: 0.3\n---\nUnit economics.\n")
+	f.Add("---\nprecision: NaN\n---\n")
+	f.Fuzz(func(t *testing.T, raw string) {
+		p, err := ParseFile("/p/cfo.md", []byte(raw))
+		if err != nil {
+			return
+		}
+		for _, w := range []float64{p.Precision, p.Resilience, p.Fragility} {
+			if !(w >= 0 && w <= 1) {
+				t.Errorf("weight %v accepted", w)
+			}
+		}
+		if p.Text == "" || p.Domain == "" {
+			t.Errorf("empty persona accepted: %+v", p)
+		}
+	})
+}

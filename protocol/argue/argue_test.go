@@ -1,0 +1,302 @@
+package argue
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+func personaBody(conf string) string {
+	return "## Argument\n\nCaching cuts latency (log: 40 ms).\n\n## Rebuttal\n\nStaleness is rare.\n\n## Concessions\n\nA stale coupon can overcharge.\n\n## Confidence\n\n" + conf + "\n\n## What would change my mind\n\nCoupons changing every minute.\n"
+}
+
+// TestCountAndFormula: the plan counts the most calls the cap allows
+// (personas and the scorer every round, and the synthesizer) and says the
+// debate may stop earlier.
+func TestCountAndFormula(t *testing.T) {
+	for _, tc := range []struct{ n, r, want int }{{2, 2, 10}, {3, 4, 21}, {2, 0, 4}} {
+		s := engine.Setup{N: tc.n, R: tc.r}
+		if got := (Protocol{}).Count(s).Total; got != tc.want {
+			t.Errorf("N=%d R=%d: %d calls, want %d", tc.n, tc.r, got, tc.want)
+		}
+		f := Protocol{}.Formula(s)
+		if !strings.HasPrefix(f, "at most ") || !strings.Contains(f, fmt.Sprintf("= %d calls", tc.want)) || !strings.Contains(f, "may stop earlier") {
+			t.Errorf("formula %q", f)
+		}
+	}
+}
+
+// TestValidatePersona: the five sections in order, and a confidence from
+// 0.0 to 1.0 (a percentage or a word is refused).
+func TestValidatePersona(t *testing.T) {
+	c := engine.Call{Lang: bugfolder.EN, Role: RolePersona}
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"valid", personaBody("0.7"), ""},
+		{"percentage", personaBody("70%"), "not a percentage"},
+		{"out of range", personaBody("1.5"), "from 0.0 to 1.0"},
+		{"word", personaBody("high"), "holds no number"},
+		{"no concessions", strings.Replace(personaBody("0.5"), "## Concessions\n\nA stale coupon can overcharge.\n\n", "", 1), "lacks the section ## Concessions"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, problems := Protocol{}.Validate(c, tc.body)
+			got := strings.Join(problems, "; ")
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("problems %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// scorerCall is the scorer's call over two personas' answers.
+func scorerCall() engine.Call {
+	return engine.Call{Lang: bugfolder.EN, Role: RoleScorer, Nonce: "N0NCE", P: "Q?",
+		Earlier: []engine.SnapshotEntry{{ID: "agente-1", Body: personaBody("0.6")}, {ID: "agente-2", Body: personaBody("0.4") + "x"}}}
+}
+
+// TestScorer: the scorer sees labels, never ids; strict JSON is mapped
+// back to the personas with the seed's weights; prose, a missing label,
+// an unknown field or a score out of 0–10 is a scorer failure.
+func TestScorer(t *testing.T) {
+	c := scorerCall()
+	prompt := Protocol{}.Prompt(c)
+	if strings.Contains(prompt, "agente-") {
+		t.Errorf("the scorer's prompt names a persona id:\n%s", prompt)
+	}
+	labels := scorerLabels(c.Earlier)
+	full := `{"evidence": 10, "novelty": 10, "concession": 10, "coherence": 10, "rebuttal": 10, "calibration": 10}`
+	zero := `{"evidence": 0, "novelty": 0, "concession": 0, "coherence": 0, "rebuttal": 0, "calibration": 0}`
+	good := fmt.Sprintf(`{"scores": {"A": %s, "B": %s}, "new_arguments": false}`, full, zero)
+	body, problems := Protocol{}.Validate(c, good)
+	if len(problems) > 0 {
+		t.Fatalf("valid scores refused: %v", problems)
+	}
+	f, ok := readScoreFile(body)
+	if !ok || f.Weighted[labels[0].ID] != 80 || f.Weighted[labels[1].ID] != 0 || f.NewArgument || f.Labels["A"] != labels[0].ID {
+		t.Errorf("scores by persona: %+v", f)
+	}
+	for _, tc := range []struct{ name, body, want string }{
+		{"prose", "A scored well, B less.", "not the scorer's JSON object"},
+		{"text after", good + " thanks", "text after the JSON object"},
+		{"missing label", fmt.Sprintf(`{"scores": {"A": %s}, "new_arguments": true}`, full), "no score for B"},
+		{"out of range", strings.Replace(good, `"evidence": 10`, `"evidence": 11`, 1), "A.evidence is \"11\""},
+		{"unknown field", strings.Replace(good, `"new_arguments"`, `"winner": "A", "new_arguments"`, 1), "unknown field"},
+		{"no new_arguments", fmt.Sprintf(`{"scores": {"A": %s, "B": %s}}`, full, zero), `lacks "new_arguments"`},
+		{"unknown label", fmt.Sprintf(`{"scores": {"A": %s, "B": %s, "C": %s}, "new_arguments": true}`, full, zero, zero), `"C" is not a label`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, problems := Protocol{}.Validate(c, tc.body)
+			if !strings.Contains(strings.Join(problems, "; "), tc.want) {
+				t.Errorf("problems %v, want %q", problems, tc.want)
+			}
+		})
+	}
+	if _, problems := (Protocol{}).Validate(c, "```json\n"+good+"\n```"); len(problems) > 0 {
+		t.Errorf("a fenced JSON object is refused: %v", problems)
+	}
+}
+
+// round builds one round's valid answers: each persona's confidence, and
+// the scorer's file when isNew is not nil.
+func round(confs map[string]string, isNew *bool) engine.RoundAnswers {
+	ra := engine.RoundAnswers{}
+	for id, c := range confs {
+		ra[id] = personaBody(c)
+	}
+	if isNew != nil {
+		ra["critic-1"] = fmt.Sprintf(`{"scores": {"agente-1": {}}, "weighted": {"agente-1": 50, "agente-2": 40}, "labels": {}, "new_arguments": %v}`, *isNew)
+	}
+	return ra
+}
+
+// TestStopRules: convergence needs every confidence to move < 0.1 in each
+// of the last two rounds; null production two rounds with nothing new;
+// neither stops before round 2, and convergence wins when both hold.
+func TestStopRules(t *testing.T) {
+	yes, no := true, false
+	for _, tc := range []struct {
+		name   string
+		rounds []engine.RoundAnswers
+		want   string
+	}{
+		{"convergence", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
+			round(map[string]string{"agente-1": "0.55", "agente-2": "0.75"}, &yes),
+			round(map[string]string{"agente-1": "0.6", "agente-2": "0.72"}, &yes)}, StopConvergence},
+		{"one persona still moving", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
+			round(map[string]string{"agente-1": "0.55", "agente-2": "0.6"}, &yes),
+			round(map[string]string{"agente-1": "0.6", "agente-2": "0.6"}, &yes)}, ""},
+		{"null production", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.2", "agente-2": "0.9"}, &yes),
+			round(map[string]string{"agente-1": "0.4", "agente-2": "0.7"}, &no),
+			round(map[string]string{"agente-1": "0.6", "agente-2": "0.5"}, &no)}, StopNullProduction},
+		{"one stale round", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.2", "agente-2": "0.9"}, &no),
+			round(map[string]string{"agente-1": "0.4", "agente-2": "0.7"}, &yes),
+			round(map[string]string{"agente-1": "0.6", "agente-2": "0.5"}, &no)}, ""},
+		{"an unscored round is not null production", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.2", "agente-2": "0.9"}, &yes),
+			round(map[string]string{"agente-1": "0.4", "agente-2": "0.7"}, nil),
+			round(map[string]string{"agente-1": "0.6", "agente-2": "0.5"}, &no)}, ""},
+		{"a persona missing a round", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
+			round(map[string]string{"agente-1": "0.5"}, &yes),
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes)}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := len(tc.rounds) - 1
+			choice, reason := Protocol{}.Stop(k, 5, tc.rounds)
+			if choice != tc.want || (choice == "") != (reason == "") {
+				t.Errorf("stop %q (%s), want %q", choice, reason, tc.want)
+			}
+			if c, _ := (Protocol{}).Stop(1, 5, tc.rounds[:2]); c != "" {
+				t.Errorf("stopped after round 1: %s", c)
+			}
+		})
+	}
+}
+
+// finalInput is a two-persona debate stopped by convergence after round 1,
+// agente-2 absent from the last round.
+func finalInput() engine.FinalInput {
+	yes := true
+	return engine.FinalInput{Lang: bugfolder.EN, P: "### Question\n\nCache?\n", N: 2, Panel: []string{"agente-1", "agente-2"},
+		Answers: map[string]string{"agente-1": personaBody("0.7")}, Missing: map[string]bugfolder.Status{"agente-2": bugfolder.StatusTimeout},
+		Lenses: map[string]bugfolder.Lens{"agente-1": {Name: "formalist", Text: "Persona formalist — domain: maths.\nPart: adversarial"}, "agente-2": {Name: "skeptic", Text: "Persona skeptic — domain: failures."}},
+		Last:   1, R: 3, StopReason: "convergence: test",
+		Rounds: []engine.RoundAnswers{round(map[string]string{"agente-1": "0.6", "agente-2": "0.3"}, &yes), round(map[string]string{"agente-1": "0.7"}, nil)}}
+}
+
+func synthBody() string {
+	var b strings.Builder
+	for _, h := range synthesis {
+		b.WriteString(h.in(bugfolder.EN) + "\n\ntext\n\n")
+	}
+	return b.String()
+}
+
+// TestSynthesis: the prompt states why the debate stopped and names the
+// absent persona; a synthesis needs all eight sections; the head says the
+// rounds and the termination; a human choice invents nothing.
+func TestSynthesis(t *testing.T) {
+	step := Protocol{}.Final(finalInput())
+	prompt := step.Prompt()
+	for _, want := range []string{"stopped after round 1: convergence: test", "skeptic: ABSENT (timeout)", "## Nuanced conclusion", "skeptic: no valid argument"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("synthesizer prompt lacks %q", want)
+		}
+	}
+	doc, problems := step.Accept(synthBody())
+	if len(problems) > 0 || !strings.Contains(doc.Head, "Rounds: 2 (cap 4). Termination: convergence: test") {
+		t.Errorf("accept: %v, head %q", problems, doc.Head)
+	}
+	if _, problems := step.Accept(strings.Replace(synthBody(), "## Open questions", "## Other", 1)); len(problems) == 0 {
+		t.Error("a synthesis without open questions was accepted")
+	}
+	if _, ok := step.Human("skeptic", 2); ok {
+		t.Error("a human chose an absent persona")
+	}
+	if d, ok := step.Human("formalist", 2); !ok || !strings.Contains(d.Body, "Not produced: the synthesizer failed 2 time(s)") {
+		t.Errorf("human choice: %v %q", ok, d.Body)
+	}
+}
+
+// TestArtifacts: per persona its concessions and confidence trajectory,
+// per round its scores (an unscored round says so), the summary with the
+// stop rule, and the transcript with the synthesis once written.
+func TestArtifacts(t *testing.T) {
+	files := Protocol{}.Artifacts(finalInput(), "## Agreement\n\nyes\n")
+	for path, want := range map[string]string{
+		"personas/formalist/confidence.json":  `"confidence": 0.7`,
+		"personas/formalist/concessions.json": `"text": "A stale coupon can overcharge."`,
+		"personas/skeptic/confidence.json":    `"confidence": 0.3`,
+		"scoring/round_000.json":              `"scored": true`,
+		"scoring/round_001.json":              `"scored": false`,
+		"scoring/summary.json":                `"stop_rule": "convergence"`,
+		"transcript.md":                       "#### Agreement",
+	} {
+		if !strings.Contains(string(files[path]), want) {
+			t.Errorf("%s lacks %q:\n%s", path, want, files[path])
+		}
+	}
+}
+
+// TestPromptsGolden keeps the persona's, the scorer's and the
+// synthesizer's prompts in both languages.
+func TestPromptsGolden(t *testing.T) {
+	for _, l := range []bugfolder.Lang{bugfolder.PT, bugfolder.EN} {
+		var all strings.Builder
+		lens := bugfolder.Lens{Name: "formalist", Text: "Persona formalist — domain: maths.\nPart: adversarial, side 1 of 2"}
+		all.WriteString(Protocol{}.Prompt(engine.Call{Lang: l, Role: RolePersona, ID: "agente-1", N: 2, R: 2, Round: 0, P: "Q?\n", Lens: lens}) + "\n=====\n")
+		all.WriteString(Protocol{}.Prompt(engine.Call{Lang: l, Role: RolePersona, ID: "agente-1", N: 2, R: 2, Round: 1, P: "Q?\n", Nonce: "N0NCE", Lens: lens,
+			Snapshot: []engine.SnapshotEntry{{ID: "agente-1", Own: true, Body: "mine"}, {ID: "agente-2", Body: "theirs"}}}) + "\n=====\n")
+		sc := scorerCall()
+		sc.Lang = l
+		all.WriteString(Protocol{}.Prompt(sc) + "\n=====\n")
+		in := finalInput()
+		in.Lang = l
+		s := Protocol{}.Final(in).(*synthesizer)
+		s.nonce = "N0NCE"
+		all.WriteString(s.Prompt())
+		t.Run(l.String(), func(t *testing.T) { golden.RequireEqual(t, []byte(all.String())) })
+	}
+}
+
+// FuzzScores feeds model output (outside input) to the score parser and
+// the persona's validator: they never panic; accepted scores are within
+// 0–10 and weigh at most 80; an accepted answer, rewritten, is accepted.
+func FuzzScores(f *testing.F) {
+	f.Add(`{"scores": {"A": {"evidence": 1, "novelty": 2, "concession": 3, "coherence": 4, "rebuttal": 5, "calibration": 6}}, "new_arguments": true}`)
+	f.Add("```json\n{\"scores\": {}, \"new_arguments\": false}\n```")
+	f.Add(`{"scores": {"A": {"evidence": 1e309}}}`)
+	f.Add(personaBody("0.5"))
+	f.Fuzz(func(t *testing.T, body string) {
+		sc, problems := ParseScores(body, []string{"A"})
+		if len(problems) == 0 {
+			for _, v := range sc.Scores["A"] {
+				if v < 0 || v > 10 {
+					t.Errorf("accepted score %v", v)
+				}
+			}
+			if w := sc.Scores["A"].Weighted(); w < 0 || w > maxWeighted {
+				t.Errorf("weighted %v", w)
+			}
+		}
+		c := engine.Call{Lang: bugfolder.PT, Role: RolePersona}
+		if out, problems := (Protocol{}).Validate(c, body); len(problems) == 0 {
+			if _, again := (Protocol{}).Validate(c, out); len(again) > 0 {
+				t.Errorf("an accepted answer, rewritten, is refused: %v", again)
+			}
+		}
+		_ = confidences(engine.RoundAnswers{"agente-1": body})
+	})
+}
+
+// TestReadView: the front ends' view reads back what Artifacts wrote:
+// trajectories, scores, the concession log by round, the stop rule.
+func TestReadView(t *testing.T) {
+	dir := t.TempDir()
+	for rel, b := range (Protocol{}).Artifacts(finalInput(), "") {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, ok := ReadView(dir)
+	if !ok || v.Rule != StopConvergence || v.Rounds != 2 || len(v.Personas) != 2 || v.Personas[0].Name != "formalist" ||
+		len(v.Personas[0].Confidence) != 2 || len(v.Personas[0].Scores) != 1 || v.Personas[0].Scores[0] != 50 || len(v.Concessions) != 3 || v.Concessions[0].Round != 0 {
+		t.Errorf("view: %+v", v)
+	}
+}

@@ -1,0 +1,136 @@
+package argue
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// The stop rules' choices, as the stop decision records them.
+const (
+	StopConvergence    = "convergence"
+	StopNullProduction = "null-production"
+	StopRoundCap       = "round-cap"
+	StopManual         = "manual"
+)
+
+// ConvergenceDelta is seed 003's convergence threshold: every persona's
+// confidence moved less than this, for two rounds in a row.
+const ConvergenceDelta = 0.1
+
+// confidences is one round's confidences by persona id (valid answers only).
+func confidences(ra engine.RoundAnswers) map[string]float64 {
+	out := map[string]float64{}
+	for id, body := range ra {
+		if _, ok := readScoreFile(body); ok {
+			continue
+		}
+		if v, err := parseConfidence(sectionOf(body, secConfidence)); err == nil {
+			out[id] = v
+		}
+	}
+	return out
+}
+
+// newArguments says whether round ra's scorer saw anything new (ok is false
+// when the round has no valid score).
+func newArguments(ra engine.RoundAnswers) (isNew, ok bool) {
+	for _, body := range ra {
+		if f, good := readScoreFile(body); good {
+			return f.NewArgument, true
+		}
+	}
+	return false, false
+}
+
+// Stop is seed 003's early stop after round k: convergence (every
+// persona's confidence moved < 0.1 in each of the last two rounds), else
+// null production (the scorer saw nothing new in the last two rounds).
+func (Protocol) Stop(k, r int, rounds []engine.RoundAnswers) (choice, reason string) {
+	if k >= 2 && converged(rounds[k-2], rounds[k-1], rounds[k]) {
+		return StopConvergence, fmt.Sprintf("convergence: every persona's confidence moved less than %.1f in rounds %d and %d", ConvergenceDelta, k-1, k)
+	}
+	if k >= 2 {
+		a, okA := newArguments(rounds[k-1])
+		b, okB := newArguments(rounds[k])
+		if okA && okB && !a && !b {
+			return StopNullProduction, fmt.Sprintf("null-production: the scorer found no new argument or evidence in rounds %d and %d", k-1, k)
+		}
+	}
+	return "", ""
+}
+
+// converged reports whether every persona that answered in all three
+// rounds moved its confidence less than the threshold twice, and at
+// least two did.
+func converged(a, b, c engine.RoundAnswers) bool {
+	ca, cb, cc := confidences(a), confidences(b), confidences(c)
+	n := 0
+	for id, vc := range cc {
+		va, okA := ca[id]
+		vb, okB := cb[id]
+		if !okA || !okB {
+			return false
+		}
+		if math.Abs(vb-va) >= ConvergenceDelta || math.Abs(vc-vb) >= ConvergenceDelta {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// stopText is why the debate stopped, for the synthesis and the files: a
+// reason opens with its rule's choice and a colon.
+func stopText(in engine.FinalInput) (choice, reason string) {
+	if in.StopReason != "" {
+		choice, _, _ = strings.Cut(in.StopReason, ":")
+		return choice, in.StopReason
+	}
+	return StopRoundCap, fmt.Sprintf("round-cap: all %d rounds ran (0 to %d)", in.R+1, in.R)
+}
+
+// Row is one round's measure: personas called and valid, and their
+// confidences by id.
+type Row struct {
+	Round, Called, Valid int
+	Confidence           map[string]float64
+}
+
+// Measure reads a round's confidences.
+func (Protocol) Measure(m bugfolder.Mode, j, called int, cur, prev map[string]string) engine.ConvergenceRow {
+	return Row{Round: j, Called: called, Valid: len(cur), Confidence: confidences(cur)}
+}
+
+// RenderConvergence writes convergencia.md: each round's confidences, so
+// the convergence rule can be checked by eye.
+func (Protocol) RenderConvergence(l bugfolder.Lang, m bugfolder.Mode, rows []engine.ConvergenceRow, notes []string) string {
+	var b strings.Builder
+	b.WriteString(t(l, "# Convergência (argue)\n\n", "# Convergence (argue)\n\n"))
+	b.WriteString(t(l, "| rodada | personas chamadas | válidas | confiança |\n|---|---|---|---|\n",
+		"| round | personas called | valid | confidence |\n|---|---|---|---|\n"))
+	for _, r := range rows {
+		row, ok := r.(Row)
+		if !ok {
+			continue
+		}
+		ids := slices.Sorted(maps.Keys(row.Confidence))
+		var parts []string
+		for _, id := range ids {
+			parts = append(parts, fmt.Sprintf("%s %.2f", id, row.Confidence[id]))
+		}
+		fmt.Fprintf(&b, "| %d | %d | %d | %s |\n", row.Round, row.Called, row.Valid, strings.Join(parts, ", "))
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n")
+		for _, n := range notes {
+			b.WriteString("- " + n + "\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,74 @@
+package argue
+
+import (
+	"encoding/json"
+	"maps"
+	"path/filepath"
+	"slices"
+
+	"github.com/reversa/moot/internal/safefs"
+)
+
+// View is what a front end shows of an argue debate, read back from its
+// own files: each persona's confidence trajectory and weighted scores by
+// round, the concession log, and why it stopped.
+type View struct {
+	// Personas in panel order (by id).
+	Personas []ViewPersona
+	// MaxScore is the weighted maximum of one round (80).
+	MaxScore float64
+	// Rounds is how many rounds ran; Cap the most that may.
+	Rounds, Cap int
+	// Rule and Reason say why it stopped ("" and "running" while it runs).
+	Rule, Reason string
+	// Concessions is the log, by round then persona.
+	Concessions []ViewConcession
+}
+
+// ViewPersona is one persona's trajectory.
+type ViewPersona struct {
+	ID, Name   string
+	Confidence []float64
+	Scores     []float64
+}
+
+// ViewConcession is one entry of the concession log.
+type ViewConcession struct {
+	Round      int
+	Name, Text string
+}
+
+// maxViewFile bounds each file a View reads.
+const maxViewFile = 4 << 20
+
+// ReadView reads an argue debate folder's scoring/summary.json and each
+// persona's concessions.json; ok is false when there is no summary yet
+// (not argue, or round 0 not finished).
+func ReadView(dir string) (*View, bool) {
+	raw, err := safefs.ReadFile(filepath.Join(dir, "scoring", "summary.json"), maxViewFile)
+	if err != nil {
+		return nil, false
+	}
+	var s summary
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, false
+	}
+	v := &View{MaxScore: s.MaxPerRound, Rounds: s.Rounds, Cap: s.Cap, Rule: s.Stopped, Reason: s.Reason}
+	ids := slices.Sorted(maps.Keys(s.ByPersona))
+	for _, id := range ids {
+		ps := s.ByPersona[id]
+		v.Personas = append(v.Personas, ViewPersona{ID: id, Name: ps.Persona, Confidence: ps.Confidence, Scores: ps.Weighted})
+		raw, err := safefs.ReadFile(filepath.Join(dir, PersonaDir(ps.Persona), "concessions.json"), maxViewFile)
+		if err != nil {
+			continue
+		}
+		var cs []concession
+		if json.Unmarshal(raw, &cs) == nil {
+			for _, c := range cs {
+				v.Concessions = append(v.Concessions, ViewConcession{Round: c.Round, Name: ps.Persona, Text: oneLine(c.Text)})
+			}
+		}
+	}
+	slices.SortStableFunc(v.Concessions, func(a, b ViewConcession) int { return a.Round - b.Round })
+	return v, true
+}

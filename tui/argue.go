@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/argue"
+)
+
+// argueMsg delivers an argue debate's view, read from its own files (nil:
+// not argue, or nothing scored yet).
+type argueMsg struct {
+	dir  string
+	view *argue.View
+}
+
+// loadArgueCmd reads an argue debate's scores, confidences, concessions
+// and stop reason from its folder.
+func loadArgueCmd(dir string) tea.Cmd {
+	return func() tea.Msg {
+		v, _ := argue.ReadView(dir)
+		return argueMsg{dir: dir, view: v}
+	}
+}
+
+// spark draws values in [0, top] as one block each.
+func spark(vals []float64, top float64) string {
+	blocks := []rune("▁▂▃▄▅▆▇█")
+	var b strings.Builder
+	for _, v := range vals {
+		i := 0
+		if top > 0 {
+			i = int(v / top * float64(len(blocks)-1))
+		}
+		b.WriteRune(blocks[max(0, min(len(blocks)-1, i))])
+	}
+	return b.String()
+}
+
+// nums writes values with the precision given, joined by sep.
+func nums(vals []float64, format, sep string) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = fmt.Sprintf(format, v)
+	}
+	return strings.Join(parts, sep)
+}
+
+// renderArgue is argue's live view on the Convergence tab: each persona's
+// confidence trajectory and round scores as a small chart, the concession
+// log as it grows (the latest that fit), and why the debate stopped.
+func (m Model) renderArgue(v *argue.View, width, height int) []string {
+	fit := func(s string) string { return ansi.Truncate(termsafe.Text(s), max(10, width-2), "…") }
+	state := "running (it may stop early: convergence, null production)"
+	if v.Rule != "" {
+		state = "stopped — " + v.Reason
+	}
+	lines := []string{m.st.Bold.Render(fit(fmt.Sprintf("Argue · %d of at most %d rounds", v.Rounds, v.Cap))), fit("  " + state)}
+	if note := m.stopNote(); note != "" {
+		lines = append(lines, m.st.Warning.Render(fit("  "+note)))
+	}
+	nameW := 6
+	for _, p := range v.Personas {
+		nameW = max(nameW, min(18, len(p.Name)))
+	}
+	row := func(name, chart, text string) string {
+		return fit(fmt.Sprintf("  %-*s %s  %s", nameW, ansi.Truncate(name, nameW, "…"), m.st.Selected.Render(chart), text))
+	}
+	lines = append(lines, m.st.Bold.Render("Confidence by round (0–1)"))
+	for _, p := range v.Personas {
+		lines = append(lines, row(p.Name, spark(p.Confidence, 1), nums(p.Confidence, "%.2f", " → ")))
+	}
+	lines = append(lines, m.st.Bold.Render(fmt.Sprintf("Round scores (of %g, the seed's weights)", v.MaxScore)))
+	for _, p := range v.Personas {
+		text := nums(p.Scores, "%.1f", "  ")
+		if len(p.Scores) == 0 {
+			text = m.st.Subtle.Render("not scored yet")
+		}
+		lines = append(lines, row(p.Name, spark(p.Scores, v.MaxScore), text))
+	}
+	lines = append(lines, m.st.Bold.Render(fmt.Sprintf("Concession log (%d)", len(v.Concessions))))
+	room := max(1, height-len(lines))
+	log := v.Concessions
+	if len(log) > room {
+		log = log[len(log)-room:]
+	}
+	for _, c := range log {
+		lines = append(lines, fit(fmt.Sprintf("  r%d %s: %s", c.Round, c.Name, c.Text)))
+	}
+	if len(v.Concessions) == 0 {
+		lines = append(lines, m.st.Subtle.Render("  none yet"))
+	}
+	return lines
+}
+
+// argueStopKey asks a running argue debate to stop after the round in
+// flight and synthesize it (the manual stop of seed 003).
+const argueStopKey = "S"
+
+// canStopArgue: a debate of a protocol that stops early runs here.
+func (m Model) canStopArgue() bool {
+	_, ok := m.opts.Protocol.(engine.Stopper)
+	return ok && m.running && m.bridge != nil
+}
+
+// stopArgue asks the runner, through the bridge, to stop after this round.
+func (m Model) stopArgue() Model {
+	m.bridge.stop.Store(true)
+	return m
+}
+
+// stopNote says what the stop key does, or that a stop was asked.
+func (m Model) stopNote() string {
+	switch {
+	case !m.canStopArgue():
+		return ""
+	case m.bridge.stop.Load():
+		return "stop asked: the debate stops after this round, then the synthesis"
+	}
+	return argueStopKey + " stops after this round and synthesizes"
+}
