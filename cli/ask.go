@@ -128,7 +128,7 @@ printed, nothing is written, exit 4).`,
 	rf.register(cmd)
 	af.register(cmd)
 	fl := cmd.Flags()
-	fl.Lookup("protocol").Usage = "the protocol to run over the question: " + strings.Join(askProtocols, " (default), ")
+	fl.Lookup("protocol").Usage = "the protocol to run over the question: " + askProtocols[0] + " (default), " + strings.Join(askProtocols[1:], ", ")
 	fl.StringArrayVar(&sf.evidence, "evidence", nil, "a file of the project given to every participant as evidence (repeatable)")
 	fl.StringVar(&lang, "lang", "", "pt or en: the language of headings (default: the project's doc_language, else en)")
 	return cmd

@@ -307,6 +307,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	s.Lenses = lenses
 	if p.Name() == council.Name {
+		if len(s.Lenses) == 0 {
+			return s, nil // the terminal UI's wizard asks the lenses; Pack adds the criteria
+		}
 		return s, f.councilProblem(&s, bug)
 	}
 	return s, nil

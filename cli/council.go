@@ -1,11 +1,6 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
@@ -16,9 +11,12 @@ import (
 // councilFlags checks council's own flags: one member per --lens (N is
 // the number of lenses; -n, when given, must agree), at most
 // council.MaxRounds rebuttal rounds, no critics. Without --lens it is
-// exit 2 naming --lens (CLI.md: "council: asked" — the TUI's wizard asks;
-// headless there is no one to ask).
+// exit 2 naming --lens headless (CLI.md: "council: asked"); in the
+// terminal UI the wizard asks.
 func (f *setupFlags) councilFlags(cmd *cobra.Command, s *engine.Setup) error {
+	if len(f.lenses) == 0 && f.wizard {
+		return nil // the terminal UI's wizard asks a lens per member
+	}
 	if len(f.lenses) < 2 {
 		return usageErr("--lens is required by --protocol council, once per member (at least 2), e.g. --lens security --lens performance --lens data-integrity; nothing was written")
 	}
@@ -52,16 +50,6 @@ func (f *setupFlags) councilProblem(s *engine.Setup, bug *bugfolder.Bug) error {
 	if err != nil {
 		return err
 	}
-	if crit := criteriaList(f.criteria, nil); len(crit) > 0 {
-		var w strings.Builder
-		w.WriteString(strings.TrimRight(p.Text, "\n") + "\n\n")
-		w.WriteString(map[bool]string{true: "### Criteria\n\n", false: "### Critérios\n\n"}[s.Lang == bugfolder.EN])
-		for i, c := range crit {
-			fmt.Fprintf(&w, "%d. %s\n", i+1, c)
-		}
-		sum := sha256.Sum256([]byte(w.String()))
-		p = &bugfolder.Problem{Parts: p.Parts, Text: w.String(), SHA256: hex.EncodeToString(sum[:]), Warnings: p.Warnings}
-	}
-	s.Problem = p
+	s.Problem = council.Protocol{}.Pack(*s, p, criteriaList(f.criteria, nil))
 	return nil
 }

@@ -26,12 +26,13 @@ func protocolNames() string {
 	return strings.Join(names, ", ")
 }
 
-// protocolList lists them for the wizard: the default (debate) first,
-// then the others by name.
+// protocolList lists those that run on a bug, for the wizard: the default
+// (debate) first, then the others by name (argue debates a question only:
+// moot ask).
 func protocolList() []engine.Protocol {
 	out := []engine.Protocol{protocols[bugfolder.DefaultProtocol]}
 	for _, n := range strings.Split(protocolNames(), ", ") {
-		if n != bugfolder.DefaultProtocol {
+		if n != bugfolder.DefaultProtocol && n != argue.Name {
 			out = append(out, protocols[n])
 		}
 	}

@@ -63,3 +63,18 @@ func withBeat(s Supervisor, emit func(Event)) Supervisor {
 	}
 	return beatSupervisor{Supervisor: s, emit: emit}
 }
+
+// StopRequested passes a human's stop through the heartbeat: the wrapped
+// Supervisor's answer when it is a StopRequester, else no stop.
+func (b beatSupervisor) StopRequested() bool {
+	sr, ok := b.Supervisor.(StopRequester)
+	return ok && sr.StopRequested()
+}
+
+// unbeat is the Supervisor a heartbeat wraps (s itself when unwrapped).
+func unbeat(s Supervisor) Supervisor {
+	if b, ok := s.(beatSupervisor); ok {
+		return b.Supervisor
+	}
+	return s
+}

@@ -172,7 +172,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 			if !ok {
 				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("%s is not one of the labels (%s); choose again", r.lang.LabelName(d.Winner), strings.Join(letters, ", "))})
 				ask = true
-				if _, ok := r.opts.Supervisor.(*Policies); ok {
+				if _, ok := unbeat(r.opts.Supervisor).(*Policies); ok { // headless: no one to choose again
 					return &bugfolder.InputError{Field: "--winner", Msg: fmt.Sprintf("%s names no proposal: the labels are %s", d.Winner, strings.Join(letters, ", "))}
 				}
 				continue

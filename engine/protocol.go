@@ -244,6 +244,9 @@ type Inputs struct {
 	// the project's own); Options asks the two options A and B, which are
 	// then the panel's lenses; Criteria asks the criteria (one a line).
 	Lenses, Options, Criteria bool
+	// LensEach is set when every panel member must have a lens (council:
+	// no member without one), so the wizard offers no "none".
+	LensEach bool
 	// Support is set when the protocol has a support role to engine
 	// (debate's critics).
 	Support bool

@@ -164,14 +164,24 @@ func (w *wizard) presetInputs(preset engine.Setup) {
 func (w *wizard) fitPicks() {
 	n := w.n()
 	carried := carryLenses(w.lenses, n)
+	cat := w.lensCatalog()
 	for len(w.lensPick) < n {
 		name := ""
 		if i := len(w.lensPick); i < len(carried) {
 			name = carried[i].Name
+		} else if w.in.LensEach && len(cat) > 0 {
+			name = cat[i%len(cat)].Name // a lens each, distinct while the catalog lasts
 		}
 		w.lensPick = append(w.lensPick, name)
 	}
 	w.lensPick = w.lensPick[:max(n, 0)]
+	if w.in.LensEach { // a "none" picked under another protocol is no choice here
+		for i, name := range w.lensPick {
+			if name == "" && len(cat) > 0 {
+				w.lensPick[i] = cat[i%len(cat)].Name
+			}
+		}
+	}
 }
 
 // choose makes the protocol named the wizard's: its inputs, and its panel
@@ -193,13 +203,16 @@ func (w *wizard) choose(name string) {
 
 // hasInputs is whether the protocol asks anything on the inputs page.
 func (w *wizard) hasInputs() bool {
-	return w.in.Options || w.in.Criteria || (w.in.Lenses && len(w.lensOptions()) > 1)
+	return w.in.Options || w.in.Criteria || (w.in.Lenses && (w.in.LensEach || len(w.lensOptions()) > 1))
 }
 
 // lensOptions are a lens picker's choices: none, the catalog's lenses and
 // any preset lens the catalog lacks (one given inline with --lens).
 func (w *wizard) lensOptions() []huh.Option[string] {
 	opts := []huh.Option[string]{huh.NewOption("none", "")}
+	if w.in.LensEach {
+		opts = nil // every member argues from a lens
+	}
 	for _, l := range w.lensCatalog() {
 		opts = append(opts, huh.NewOption(l.Name, l.Name))
 	}
@@ -562,11 +575,18 @@ func (w *wizard) basicFields() []huh.Field {
 // options A and B, criteria.
 func (w *wizard) inputFields() []huh.Field {
 	var fields []huh.Field
-	if w.in.Lenses && len(w.lensOptions()) > 1 {
+	if w.in.Lenses && (w.in.LensEach || len(w.lensOptions()) > 1) {
 		n := w.n()
 		w.fitPicks()
-		fields = append(fields, huh.NewNote().Title("Lenses").Description("each "+w.in.Member+" may argue from a lens (frozen in problema.md, shown on its pane); ←/→ picks, none is plain"))
-		for i := range n {
+		note := "each " + w.in.Member + " may argue from a lens (frozen in problema.md, shown on its pane); ←/→ picks, none is plain"
+		if w.in.LensEach {
+			note = "each " + w.in.Member + " argues from its own lens (frozen in problema.md, shown on its pane); ←/→ picks"
+		}
+		if len(w.lensOptions()) == 0 {
+			note = "no lens to pick: the catalog is empty; add .moot/lenses/NAME.md or a lenses: entry to the engines file"
+		}
+		fields = append(fields, huh.NewNote().Title("Lenses").Description(note))
+		for i := range n * min(len(w.lensOptions()), 1) {
 			fields = append(fields, huh.NewSelect[string]().Title("Lens of "+w.bug.Register.Lang.SolverID(i+1)).Value(&w.lensPick[i]).Options(w.lensOptions()...).Inline(true))
 		}
 	}
@@ -607,7 +627,7 @@ func (w *wizard) panelLenses(n int) []bugfolder.Lens {
 	if !w.in.Lenses {
 		return nil
 	}
-	if len(w.lensOptions()) < 2 {
+	if !w.in.LensEach && len(w.lensOptions()) < 2 {
 		return carryLenses(w.lenses, n)
 	}
 	out := make([]bugfolder.Lens, n)

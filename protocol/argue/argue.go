@@ -175,8 +175,18 @@ func (Protocol) Validate(c engine.Call, body string) (string, []string) {
 	out, got, problems := checkSections(c.Lang, body, personaSections)
 	if text, ok := got[secConfidence]; ok && text != "" {
 		if _, err := parseConfidence(text); err != nil {
-			problems = append(problems, fmt.Sprintf("%s %v", secConfidence.in(c.Lang), err))
+			problems = append(problems, fmt.Sprintf("%s %v", secConfidence.In(c.Lang), err))
 		}
 	}
 	return out, problems
+}
+
+// Inputs gives argue's words to the menus (persona, synthesizer, no
+// winner). argue debates a question only (moot ask), so the wizard of a
+// bug does not offer it; its personas are chosen by the ask flags.
+func (Protocol) Inputs() engine.Inputs {
+	return engine.Inputs{Summary: "personas argue, concede and score; stops on convergence; a nuanced synthesis",
+		MinN: 2, R: DefaultRounds, RCap: true, Lenses: true, LensEach: true, Support: true,
+		Member: "persona", Members: "personas", Final: "synthesizer",
+		FinalNote: "isolated: sees every round's arguments and scores by persona, never by engine"}
 }

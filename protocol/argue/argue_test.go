@@ -179,7 +179,7 @@ func finalInput() engine.FinalInput {
 func synthBody() string {
 	var b strings.Builder
 	for _, h := range synthesis {
-		b.WriteString(h.in(bugfolder.EN) + "\n\ntext\n\n")
+		b.WriteString(h.In(bugfolder.EN) + "\n\ntext\n\n")
 	}
 	return b.String()
 }

@@ -11,14 +11,14 @@ import (
 
 // The synthesizer's eight sections (CLI.md), in order.
 var (
-	secParticipants = heading{"Participantes", "Participants"}
-	secRounds       = heading{"Rodadas e término", "Rounds and termination"}
-	secAgreement    = heading{"Pontos de concordância", "Agreement"}
-	secDisagreement = heading{"Pontos de desacordo genuíno", "Genuine disagreement"}
-	secLog          = heading{"Registro de concessões", "Concession log"}
-	secStrongest    = heading{"Argumentos mais fortes", "Strongest arguments"}
-	secOpen         = heading{"Perguntas em aberto", "Open questions"}
-	secConclusion   = heading{"Conclusão matizada", "Nuanced conclusion"}
+	secParticipants = heading{PT: "Participantes", EN: "Participants"}
+	secRounds       = heading{PT: "Rodadas e término", EN: "Rounds and termination"}
+	secAgreement    = heading{PT: "Pontos de concordância", EN: "Agreement"}
+	secDisagreement = heading{PT: "Pontos de desacordo genuíno", EN: "Genuine disagreement"}
+	secLog          = heading{PT: "Registro de concessões", EN: "Concession log"}
+	secStrongest    = heading{PT: "Argumentos mais fortes", EN: "Strongest arguments"}
+	secOpen         = heading{PT: "Perguntas em aberto", EN: "Open questions"}
+	secConclusion   = heading{PT: "Conclusão matizada", EN: "Nuanced conclusion"}
 
 	synthesis = []heading{secParticipants, secRounds, secAgreement, secDisagreement, secLog, secStrongest, secOpen, secConclusion}
 )
@@ -59,7 +59,7 @@ func (s *synthesizer) Prompt() string {
 	w.WriteString(t(l, "Nunca invente o que uma persona ausente diria; nomeie-a como ausente. Responda SOMENTE em Markdown, com exatamente estas seções de nível 2, nesta ordem:\n",
 		"Never invent what an absent persona would say; name it as absent. Answer ONLY in Markdown, with exactly these level-2 sections, in this order:\n"))
 	for _, h := range synthesis {
-		w.WriteString("  " + h.in(l) + synthHint(l, h) + "\n")
+		w.WriteString("  " + h.In(l) + synthHint(l, h) + "\n")
 	}
 	w.WriteString(t(l, "\n# Pergunta e evidências (P)\n\n", "\n# Question and evidence (P)\n\n"))
 	w.WriteString(strings.TrimRight(in.P, "\n") + "\n")
@@ -187,7 +187,7 @@ func (s *synthesizer) Human(label string, attempts int) (engine.FinalDoc, bool) 
 		if h == secConclusion {
 			text = fmt.Sprintf(t(l, "Escolha humana no menu de falha do sintetizador: a posição final de %s. %s", "Human choice at the synthesizer-failure menu: the final position of %s. %s"), label, none)
 		}
-		fmt.Fprintf(&b, "%s\n\n%s\n\n", h.in(l), text)
+		fmt.Fprintf(&b, "%s\n\n%s\n\n", h.In(l), text)
 	}
 	doc := s.doc(strings.TrimRight(b.String(), "\n") + "\n")
 	doc.Meta.Winner = label

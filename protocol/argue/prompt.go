@@ -15,11 +15,11 @@ import (
 
 // A persona's sections (CLI.md), in order, every round.
 var (
-	secArgument   = heading{"Argumento", "Argument"}
-	secRebuttal   = heading{"Réplica", "Rebuttal"}
-	secConcession = heading{"Concessões", "Concessions"}
-	secConfidence = heading{"Confiança", "Confidence"}
-	secMind       = heading{"O que mudaria minha opinião", "What would change my mind"}
+	secArgument   = heading{PT: "Argumento", EN: "Argument"}
+	secRebuttal   = heading{PT: "Réplica", EN: "Rebuttal"}
+	secConcession = heading{PT: "Concessões", EN: "Concessions"}
+	secConfidence = heading{PT: "Confiança", EN: "Confidence"}
+	secMind       = heading{PT: "O que mudaria minha opinião", EN: "What would change my mind"}
 
 	personaSections = []heading{secArgument, secRebuttal, secConcession, secConfidence, secMind}
 )
@@ -92,7 +92,7 @@ func personaPrompt(c engine.Call) string {
 	w.WriteString(t(l, "- Responda SOMENTE em Markdown, com exatamente estas seções de nível 2, nesta ordem:\n",
 		"- Answer ONLY in Markdown, with exactly these level-2 sections, in this order:\n"))
 	for _, h := range personaSections {
-		w.WriteString("  " + h.in(l) + "\n")
+		w.WriteString("  " + h.In(l) + "\n")
 	}
 	w.WriteString(t(l, "\n# Pergunta e evidências (P)\n\n", "\n# Question and evidence (P)\n\n"))
 	w.WriteString(strings.TrimRight(c.P, "\n") + "\n")

@@ -60,7 +60,7 @@ func opinionNote(l bugfolder.Lang, sec heading, uncited []string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, t(l, "> moot: %d item(ns) de %s não citam parte de P (caminho ou ID) e valem como opinião, não como evidência:\n",
-		"> moot: %d item(s) of %s cite no part of P (a path or ID) and stand as opinion, not evidence:\n"), len(uncited), sec.in(l))
+		"> moot: %d item(s) of %s cite no part of P (a path or ID) and stand as opinion, not evidence:\n"), len(uncited), sec.In(l))
 	for _, u := range uncited {
 		fmt.Fprintf(&b, "> - %s\n", short(u))
 	}

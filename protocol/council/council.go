@@ -13,6 +13,8 @@
 package council
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -122,15 +124,41 @@ func (Protocol) Validate(c engine.Call, body string) (string, []string) {
 	out, got, problems := checkSections(l, body, memberSections(c.Round))
 	if txt, ok := got[secConfidence]; ok && txt != "" {
 		if _, ok := confidence(txt); !ok {
-			problems = append(problems, fmt.Sprintf("%s states no percentage from 0 to 100 %%", secConfidence.in(l)))
+			problems = append(problems, fmt.Sprintf("%s states no percentage from 0 to 100 %%", secConfidence.In(l)))
 		}
 	}
 	if txt, ok := got[secKeep]; ok && txt != "" && keepWord(txt) == "" {
-		problems = append(problems, fmt.Sprintf("%s does not open with %s", secKeep.in(l), t(l, "sim, não ou parcialmente", "yes, no or partly")))
+		problems = append(problems, fmt.Sprintf("%s does not open with %s", secKeep.In(l), t(l, "sim, não ou parcialmente", "yes, no or partly")))
 	}
 	sec := secEvidence
 	if c.Round > 0 {
 		sec = secDisagree
 	}
 	return opinionNote(l, sec, opinions(got[sec], c.P)) + out, problems
+}
+
+// Inputs asks a mode, N ≥ 2 members each with a lens (no member without
+// one), the cross-rebuttal rounds (at most MaxRounds) and the criteria;
+// its synthesizer names no winner: an escalation waits for a human.
+func (Protocol) Inputs() engine.Inputs {
+	return engine.Inputs{Summary: "a member per lens, cross-rebuttals, a synthesis by lens; escalates when they diverge",
+		Modes: true, MinN: 2, R: 1, Lenses: true, LensEach: true, Criteria: true,
+		Member: "member", Members: "members", Final: "synthesizer",
+		FinalNote: "isolated: sees P and the members' positions by lens, never by engine"}
+}
+
+// Pack appends the criteria to P as a section of their own, so
+// problema.md freezes them (P unchanged when none are given).
+func (Protocol) Pack(s engine.Setup, evidence *bugfolder.Problem, criteria []string) *bugfolder.Problem {
+	if evidence == nil || len(criteria) == 0 {
+		return evidence
+	}
+	var w strings.Builder
+	w.WriteString(strings.TrimRight(evidence.Text, "\n") + "\n\n")
+	w.WriteString(t(s.Lang, "### Critérios\n\n", "### Criteria\n\n"))
+	for i, c := range criteria {
+		fmt.Fprintf(&w, "%d. %s\n", i+1, c)
+	}
+	sum := sha256.Sum256([]byte(w.String()))
+	return &bugfolder.Problem{Parts: evidence.Parts, Text: w.String(), SHA256: hex.EncodeToString(sum[:]), Warnings: evidence.Warnings}
 }

@@ -32,7 +32,7 @@ func memberPrompt(c engine.Call) string {
 	w.WriteString(t(l, "- Responda SOMENTE em Markdown, com exatamente estas seções de nível 2, nesta ordem:\n",
 		"- Answer ONLY in Markdown, with exactly these level-2 sections, in this order:\n"))
 	for _, h := range memberSections(c.Round) {
-		w.WriteString("  " + h.in(l) + memberHint(l, h) + "\n")
+		w.WriteString("  " + h.In(l) + memberHint(l, h) + "\n")
 	}
 	if len(c.Rubric) > 0 {
 		w.WriteString(t(l, "\n# Critérios\n\n", "\n# Criteria\n\n"))

@@ -1,36 +1,33 @@
 package council
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/protocol/sections"
 )
 
-// heading is one required section, in Portuguese and English.
-type heading struct{ pt, en string }
-
-func (h heading) in(l bugfolder.Lang) string { return "## " + t(l, h.pt, h.en) }
+// heading is one required section (the shared checker's).
+type heading = sections.Heading
 
 // The member's sections in round 0 (positions) and in rounds 1..R
 // (cross-rebuttals), and the synthesizer's, as CLI.md names them.
 var (
-	secRecommend  = heading{"Recomendação", "Recommendation"}
-	secReasoning  = heading{"Raciocínio", "Reasoning"}
-	secEvidence   = heading{"Evidências", "Evidence"}
-	secConfidence = heading{"Confiança", "Confidence"}
-	secLimits     = heading{"Limitações", "Limitations"}
-	secAgree      = heading{"Concordo com", "Agree with"}
-	secDisagree   = heading{"Discordo de", "Disagree with"}
-	secBlindSpot  = heading{"Ponto cego identificado", "Blind spot"}
-	secKeep       = heading{"Mantenho minha posição", "Do I keep my position"}
-	secConsensus  = heading{"Pontos de consenso", "Consensus"}
-	secDivergence = heading{"Pontos de divergência", "Divergences"}
-	secTensions   = heading{"Tensões produtivas", "Productive tensions"}
-	secGaps       = heading{"Lacunas identificadas", "Gaps"}
-	secSynthConf  = heading{"Confiança da síntese", "Synthesis confidence"}
+	secRecommend  = heading{PT: "Recomendação", EN: "Recommendation"}
+	secReasoning  = heading{PT: "Raciocínio", EN: "Reasoning"}
+	secEvidence   = heading{PT: "Evidências", EN: "Evidence"}
+	secConfidence = heading{PT: "Confiança", EN: "Confidence"}
+	secLimits     = heading{PT: "Limitações", EN: "Limitations"}
+	secAgree      = heading{PT: "Concordo com", EN: "Agree with"}
+	secDisagree   = heading{PT: "Discordo de", EN: "Disagree with"}
+	secBlindSpot  = heading{PT: "Ponto cego identificado", EN: "Blind spot"}
+	secKeep       = heading{PT: "Mantenho minha posição", EN: "Do I keep my position"}
+	secConsensus  = heading{PT: "Pontos de consenso", EN: "Consensus"}
+	secDivergence = heading{PT: "Pontos de divergência", EN: "Divergences"}
+	secTensions   = heading{PT: "Tensões produtivas", EN: "Productive tensions"}
+	secGaps       = heading{PT: "Lacunas identificadas", EN: "Gaps"}
+	secSynthConf  = heading{PT: "Confiança da síntese", EN: "Synthesis confidence"}
 )
 
 var (
@@ -43,8 +40,6 @@ var (
 	percent = regexp.MustCompile(`(\d{1,3}(?:[.,]\d+)?)\s*%`)
 	// nature is a divergence's "Natureza: dados|prioridades|timing|risco".
 	nature = regexp.MustCompile(`(?i)\b(?:natureza|nature)\b\W*(dados|prioridades|timing|risco|data|priorities|risk)\b`)
-	// natureLine finds the lines that state a nature at all.
-	natureLine = regexp.MustCompile(`(?i)\b(?:natureza|nature)\s*:`)
 	// critical is a divergence marked critical: "Crítica: sim".
 	critical = regexp.MustCompile(`(?i)\b(?:crítica|critica|critical)\W*(sim|yes)\b`)
 )
@@ -55,79 +50,6 @@ func memberSections(k int) []heading {
 		return position
 	}
 	return rebuttal
-}
-
-// checkSections finds the required sections, in order, under either
-// language's heading (any case, a trailing colon or note allowed); it
-// rewrites the headings to the debate's language and returns the body and
-// each section's text, with the problems of those missing or out of order.
-func checkSections(l bugfolder.Lang, body string, want []heading) (string, map[heading]string, []string) {
-	_, secs := bugfolder.ParseSections(body)
-	got := map[heading]string{}
-	var problems []string
-	next := 0
-	var b strings.Builder
-	for _, s := range secs {
-		h, ok := match(s.Heading, want)
-		if !ok {
-			problems = append(problems, fmt.Sprintf("section %q is not one of this step's (%s)", "## "+s.Heading, names(l, want)))
-			continue
-		}
-		if _, dup := got[h]; dup {
-			problems = append(problems, fmt.Sprintf("section %s appears twice", h.in(l)))
-			continue
-		}
-		idx := indexOf(want, h)
-		if idx < next {
-			problems = append(problems, fmt.Sprintf("section %s is out of order (the order is %s)", h.in(l), names(l, want)))
-		}
-		next = idx + 1
-		got[h] = s.Text()
-		fmt.Fprintf(&b, "%s\n\n%s\n\n", h.in(l), s.Text())
-	}
-	for _, h := range want {
-		if _, ok := got[h]; !ok {
-			problems = append(problems, "lacks the section "+h.in(l))
-		} else if got[h] == "" {
-			problems = append(problems, "section "+h.in(l)+" is empty")
-		}
-	}
-	return strings.TrimRight(b.String(), "\n") + "\n", got, problems
-}
-
-// match finds the required heading a written one names. The longest name
-// wins, so "Confiança da síntese" is not read as "Confiança".
-func match(written string, want []heading) (heading, bool) {
-	w := strings.ToLower(strings.TrimSpace(written))
-	w = strings.TrimSpace(strings.TrimSuffix(w, ":"))
-	w = strings.TrimSpace(strings.TrimSuffix(w, "?"))
-	for _, h := range want {
-		for _, name := range []string{h.pt, h.en} {
-			n := strings.ToLower(name)
-			if w == n || strings.HasPrefix(w, n+" (") || strings.HasPrefix(w, n+":") || strings.HasPrefix(w, n+"?") {
-				return h, true
-			}
-		}
-	}
-	return heading{}, false
-}
-
-func indexOf(hs []heading, h heading) int {
-	for i, x := range hs {
-		if x == h {
-			return i
-		}
-	}
-	return -1
-}
-
-// names lists headings for messages and prompts.
-func names(l bugfolder.Lang, hs []heading) string {
-	out := make([]string, len(hs))
-	for i, h := range hs {
-		out[i] = h.in(l)
-	}
-	return strings.Join(out, ", ")
 }
 
 // confidence reads a confidence section's percentage (0–100); ok is false
@@ -212,10 +134,9 @@ func isNone(text string) bool {
 	return false
 }
 
-// t picks the Portuguese or English text.
-func t(l bugfolder.Lang, pt, en string) string {
-	if l == bugfolder.EN {
-		return en
-	}
-	return pt
-}
+// checkSections, match and t are the shared checker's.
+var (
+	checkSections = sections.Check
+	match         = sections.Match
+	t             = sections.T
+)

@@ -98,7 +98,7 @@ func reviewerPrompt(c engine.Call) string {
 	w.WriteString(t(l, "- Responda SOMENTE em Markdown, com exatamente estas seções de nível 2, nesta ordem:\n",
 		"- Answer ONLY in Markdown, with exactly these level-2 sections, in this order:\n"))
 	for _, h := range reviewerSections(c.Round) {
-		w.WriteString("  " + h.in(l) + sectionHint(l, h, side) + "\n")
+		w.WriteString("  " + h.In(l) + sectionHint(l, h, side) + "\n")
 	}
 	w.WriteString(t(l, "\n# Pacote de evidências (P)\n\n", "\n# Evidence packet (P)\n\n"))
 	w.WriteString(strings.TrimRight(c.P, "\n") + "\n")

@@ -120,10 +120,10 @@ func (Protocol) Validate(c engine.Call, body string) (string, []string) {
 	out, got, problems := checkSections(c.Lang, body, reviewerSections(c.Round))
 	side := c.Lens.Name
 	if pos, ok := got[secPosition]; ok && c.Round == 0 && side != "" && !namesSide(pos, side) {
-		problems = append(problems, fmt.Sprintf("%s does not name option %s, the one this reviewer defends", secPosition.in(c.Lang), side))
+		problems = append(problems, fmt.Sprintf("%s does not name option %s, the one this reviewer defends", secPosition.In(c.Lang), side))
 	}
 	if ch, ok := got[secChanged]; ok && !yesNoWords.MatchString(ch) {
-		problems = append(problems, fmt.Sprintf("%s does not open with %s", secChanged.in(c.Lang), t(c.Lang, "sim ou não", "yes or no")))
+		problems = append(problems, fmt.Sprintf("%s does not open with %s", secChanged.In(c.Lang), t(c.Lang, "sim ou não", "yes or no")))
 	}
 	return out, problems
 }
