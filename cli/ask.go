@@ -113,7 +113,7 @@ printed, nothing is written, exit 4).`,
 			if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 				return fmt.Errorf("create %s: %w", filepath.Dir(dir), err)
 			}
-			ctx, cancel := signalContext()
+			ctx, cancel := interruptContext(e, plan.Setup.Protocol, pol, bug.ID)
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
 			pr.bugDir, pr.final = dir, engine.Describe(plan.Setup.Protocol).Final

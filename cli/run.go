@@ -107,6 +107,38 @@ func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), stopSignals...)
 }
 
+// interruptContext is signalContext for a headless debate whose protocol
+// stops early (argue, seed 003): the first Ctrl-C (SIGINT) asks pol to
+// stop after the round in flight and synthesize it, and says so; a second
+// Ctrl-C, or any other stop signal, cancels as usual (exit 3, resumable).
+func interruptContext(e *env, proto engine.Protocol, pol *engine.Policies, target string) (context.Context, context.CancelFunc) {
+	if _, ok := proto.(engine.Stopper); !ok {
+		return signalContext()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, stopSignals...)
+	go func() {
+		asked := false
+		for {
+			select {
+			case sig := <-ch:
+				if sig == os.Interrupt && !asked {
+					asked = true
+					pol.AskStop()
+					fmt.Fprintf(e.stderr, "\nmoot: interrupt: the debate stops after the round in flight and the synthesizer writes the answer; press Ctrl-C again to cancel instead (resumable: moot resume %s)\n", target)
+					continue
+				}
+				cancel()
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
+}
+
 // exitFor maps a run's result to an exit code and a closing line.
 func exitFor(e *env, reg *bugfolder.Register, res *engine.Result, err error) error {
 	if err != nil {
@@ -328,7 +360,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				fmt.Fprintf(e.stdout, "Resuming %s needs at least %d more call(s) (%s). Run again with --yes to accept.\n", bug.ID, left, reg.Rel(d.Dir))
 				return withCode(ExitNeedHuman, errors.New("not resumed: pass --yes to accept the remaining calls"))
 			}
-			ctx, cancel := signalContext()
+			ctx, cancel := interruptContext(e, proto, pol, resumeTarget(e, args[0], bug, config))
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON)
 			pr.restricted, pr.bugDir, pr.final = bug.Restricted(), bug.Dir, engine.Describe(proto).Final

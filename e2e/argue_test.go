@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -282,5 +284,136 @@ func TestDemoArgue(t *testing.T) {
 	}
 	if s := summaryOf(t, dir); s.Rounds != 3 || len(s.Unscored) != 0 {
 		t.Errorf("summary: %+v", s)
+	}
+}
+
+// TestArgueLiveFiles: argue's own files move with each call, not once a
+// round, so the live view shows confidences and scores as they arrive:
+// when a persona's call_finished event is out, scoring/summary.json holds
+// its confidence for that round; when the scorer's is out, the round's
+// scores of every persona.
+func TestArgueLiveFiles(t *testing.T) {
+	p := newProject(t)
+	p.env = []string{"FAKE_DELAY_MS=30"}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, argueArgs("--json", "-r", "1")...)
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]int{}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var ev struct {
+			Type, Role, Status string
+			Round              int
+			SolverID           string `json:"solver_id"`
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != "call_finished" || ev.Status != "ok" {
+			continue
+		}
+		var sum struct {
+			ByPersona map[string]struct {
+				Confidence []float64 `json:"confidence_by_round"`
+				Weighted   []float64 `json:"weighted_by_round"`
+			} `json:"by_persona"`
+		}
+		if err := json.Unmarshal([]byte(readFile(t, filepath.Join(p.argueDir(), "scoring", "summary.json"))), &sum); err != nil {
+			t.Fatal(err)
+		}
+		switch ev.Role {
+		case "persona":
+			if got := len(sum.ByPersona[ev.SolverID].Confidence); got != ev.Round+1 {
+				t.Errorf("round %d, %s answered: summary.json holds %d of its confidences, want %d", ev.Round, ev.SolverID, got, ev.Round+1)
+			}
+		case "scorer":
+			for id, ps := range sum.ByPersona {
+				if len(ps.Weighted) != ev.Round+1 {
+					t.Errorf("round %d scored: summary.json holds %d scores of %s, want %d", ev.Round, len(ps.Weighted), id, ev.Round+1)
+				}
+			}
+		}
+		checked[ev.Role]++
+	}
+	if err := c.Wait(); err != nil {
+		t.Fatalf("moot ask: %v", err)
+	}
+	if checked["persona"] != 4 || checked["scorer"] != 2 {
+		t.Errorf("checked %v, want 4 persona calls and 2 scorer calls (two personas, rounds 0 and 1)", checked)
+	}
+}
+
+// TestArgueInterrupt: headless, the first Ctrl-C asks an argue debate to
+// stop after the round in flight and synthesize it (said on stderr, exit
+// 0, the stop logged as manual); a second Ctrl-C cancels instead (exit 3,
+// resumable, no synthesis).
+func TestArgueInterrupt(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		signals int
+		code    int
+		final   bool
+	}{{"once: stop and synthesize", 1, 0, true}, {"twice: cancel", 2, 3, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			p.env = []string{"FAKE_DELAY_MS=200"}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			c := p.cmd(ctx, argueArgs("--json", "-r", "2")...)
+			var stderr strings.Builder
+			c.Stderr = &stderr
+			out, err := c.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			sc := bufio.NewScanner(out)
+			sc.Buffer(make([]byte, 1<<20), 1<<20)
+			sent := 0
+			for sc.Scan() {
+				var ev struct{ Type, Role string }
+				if json.Unmarshal(sc.Bytes(), &ev) != nil || sent == tc.signals {
+					continue
+				}
+				// the first while round 0's personas are in flight, a second
+				// (two signals at once may arrive as one) once one answered
+				if sent == 0 && ev.Type == "call_started" && ev.Role == "persona" || sent == 1 && ev.Type == "call_finished" {
+					if err := c.Process.Signal(os.Interrupt); err != nil {
+						t.Fatal(err)
+					}
+					sent++
+				}
+			}
+			err = c.Wait()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", code, tc.code, stderr.String())
+			}
+			dir := p.argueDir()
+			if got := exists(filepath.Join(dir, "resposta-final.md")); got != tc.final {
+				t.Errorf("synthesis written: %v, want %v", got, tc.final)
+			}
+			if exists(filepath.Join(dir, "rodada-1")) || exists(filepath.Join(dir, "round-1")) {
+				t.Error("a round ran after the interrupt")
+			}
+			if tc.final {
+				if !strings.Contains(stderr.String(), "stops after the round in flight") {
+					t.Errorf("stderr does not say what the interrupt does:\n%s", stderr.String())
+				}
+				if s := summaryOf(t, dir); s.Stopped != "manual" {
+					t.Errorf("stop rule %q, want manual (%s)", s.Stopped, s.Reason)
+				}
+			}
+		})
 	}
 }

@@ -149,6 +149,9 @@ type FinalInput struct {
 	// when it ran to its planned rounds).
 	Last, R    int
 	StopReason string
+	// Live is set when round Last is still running (an Artifacts
+	// protocol's files rewritten as each of its calls lands).
+	Live bool
 	// Rounds are every round's valid answers up to Last (panel and
 	// support), for a final step that reads more than the last round.
 	Rounds []RoundAnswers

@@ -543,6 +543,11 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 	if err != nil {
 		return err
 	}
+	if status == bugfolder.StatusOK {
+		if err := r.liveArtifacts(); err != nil {
+			return err
+		}
+	}
 	errLine := o.res.Err
 	if len(invalid) > 0 {
 		errLine = "invalid: " + strings.Join(invalid, "; ")

@@ -154,6 +154,8 @@ type runner struct {
 
 	cacheMu sync.Mutex
 	cache   map[int]map[string]*bugfolder.DebaterFile
+	// artMu serializes the live rewrites of a protocol's own files.
+	artMu sync.Mutex
 	// attempts holds the last attempt number per raw folder and id.
 	attempts map[string]map[string]int
 	// rows are the convergence metrics of the rounds measured so far.
@@ -630,7 +632,7 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 		if err := r.check(); err != nil {
 			return nil, err
 		}
-		if err := r.writeArtifacts(""); err != nil {
+		if err := r.writeArtifacts("", false); err != nil {
 			return nil, err
 		}
 		if r.stopAsked(k) || r.stopEarly(k) || !r.proto.Continue(k, r.r) {
@@ -642,7 +644,7 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 	}
 	_, final := r.judgeFiles()
 	if final != nil {
-		if err := r.writeArtifacts(final.Body); err != nil {
+		if err := r.writeArtifacts(final.Body, false); err != nil {
 			return nil, err
 		}
 	}
@@ -734,19 +736,35 @@ func (r *runner) roundAnswers(k int) []RoundAnswers {
 }
 
 // writeArtifacts writes an Artifacts protocol's own files (final is the
-// final answer's body, "" before it exists).
-func (r *runner) writeArtifacts(final string) error {
+// final answer's body, "" before it exists; live is set while the round
+// r.last is still running).
+func (r *runner) writeArtifacts(final string, live bool) error {
 	a, ok := r.proto.(Artifacts)
 	if !ok {
 		return nil
 	}
-	files := a.Artifacts(r.finalInput(), final)
+	in := r.finalInput()
+	in.Live = live
+	files := a.Artifacts(in, final)
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
 		if _, err := r.w.WriteExtra(rel, files[rel]); err != nil {
 			return fmt.Errorf("write %s: %w", rel, err)
 		}
 	}
 	return nil
+}
+
+// liveArtifacts rewrites an Artifacts protocol's files as a call of the
+// round in flight lands, so a live view (argue's confidences and scores)
+// moves with each answer, not once a round. Calls land in parallel: the
+// lock makes the last writer the one that read the most files.
+func (r *runner) liveArtifacts() error {
+	if _, ok := r.proto.(Artifacts); !ok {
+		return nil
+	}
+	r.artMu.Lock()
+	defer r.artMu.Unlock()
+	return r.writeArtifacts("", true)
 }
 
 // waive records that round k went on without its failed support calls.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
@@ -143,7 +144,15 @@ type Policies struct {
 	usedQuorum map[int]bool
 	usedJudge  bool
 	usedWinner bool
+	stop       atomic.Bool
 }
+
+// AskStop asks a debate whose protocol stops early (argue) to stop after
+// the round in flight and synthesize it: a headless run's first interrupt.
+func (p *Policies) AskStop() { p.stop.Store(true) }
+
+// StopRequested reports whether AskStop was called (StopRequester).
+func (p *Policies) StopRequested() bool { return p.stop.Load() }
 
 // ParsePolicy checks a policy flag's value against what it allows.
 func ParsePolicy(flag, v string, allowed ...string) error {

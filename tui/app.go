@@ -1033,8 +1033,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if ev.Type == engine.EvConvergence {
 			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
 		}
-		if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted {
-			cmds = append(cmds, loadArgueCmd(m.deb.dir)) // argue writes its files after each round
+		if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
+			ev.Type == engine.EvCallFinished && m.keepsArtifacts() {
+			cmds = append(cmds, loadArgueCmd(m.deb.dir)) // argue rewrites its files as each call lands
 		}
 		if ev.Type == engine.EvJudgeStarted && !m.zoom {
 			m.tab = m.finalTab()

@@ -98,6 +98,13 @@ func (m Model) renderArgue(v *argue.View, width, height int) []string {
 	return lines
 }
 
+// keepsArtifacts: the debate running here rewrites files of its own as
+// each call lands (argue), which its live view reads.
+func (m Model) keepsArtifacts() bool {
+	_, ok := m.opts.Protocol.(engine.Artifacts)
+	return ok
+}
+
 // argueStopKey asks a running argue debate to stop after the round in
 // flight and synthesize it (the manual stop of seed 003).
 const argueStopKey = "S"

@@ -72,7 +72,7 @@ func (Protocol) Artifacts(in engine.FinalInput, final string) map[string][]byte 
 	sum := summary{Rounds: len(in.Rounds), Cap: in.R + 1, Finished: final != "", Weights: map[string]float64{},
 		ByPersona: map[string]personaSummary{}, Unscored: []int{}, MaxPerRound: maxWeighted}
 	sum.Stopped, sum.Reason = stopText(in)
-	if final == "" && in.StopReason == "" && in.Last < in.R {
+	if final == "" && in.StopReason == "" && (in.Last < in.R || in.Live) {
 		sum.Stopped, sum.Reason = "", "running"
 	}
 	for _, c := range Criteria {
@@ -173,7 +173,7 @@ func RenderTranscript(in engine.FinalInput, final string) string {
 		}
 	}
 	_, reason := stopText(in)
-	if final == "" && in.StopReason == "" && in.Last < in.R {
+	if final == "" && in.StopReason == "" && (in.Last < in.R || in.Live) {
 		reason = t(l, "em andamento", "running")
 	}
 	fmt.Fprintf(&b, t(l, "\n## Término\n\n%s\n", "\n## Termination\n\n%s\n"), reason)
