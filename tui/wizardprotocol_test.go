@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/debate"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
@@ -213,5 +214,53 @@ func TestTradeoffQuorumMenuInARun(t *testing.T) {
 	out := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(Model).Outcome()
 	if out.Err != nil || out.Result == nil {
 		t.Fatalf("outcome %+v", out)
+	}
+}
+
+// TestWizardToCouncilRun: council in the wizard asks a lens for every
+// member with no "none" (each prefilled, distinct while the catalog lasts)
+// and the criteria; the run goes through the cost screen to the synthesis.
+func TestWizardToCouncilRun(t *testing.T) {
+	f := newFixture(t)
+	opts := protocolOptions(f, t)
+	opts.Protocols = []engine.Protocol{debate.Protocol{}, council.Protocol{}, tradeoff.Protocol{}}
+	opts.Now = nil
+	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(140, 45))
+	waitFor := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
+			teatest.WithDuration(60*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	press := func(ks ...string) {
+		for _, k := range ks {
+			tm.Send(keyMsg(k))
+		}
+	}
+	waitFor("council — a member per lens")
+	press("down", "enter")
+	waitFor("Members (N)")
+	press("down", "enter", "enter", "enter", "enter") // repair, N = 3, R = 1, one engine
+	waitFor("argues from its own lens")
+	press("enter", "enter", "enter", "enter") // as prefilled: security, performance, security (the catalog has two); no criteria
+	waitFor("Synthesizer")
+	press("enter", "enter", "enter") // members' engine, synthesizer, timeout
+	waitFor("3×(1+1) + 1 = 7 calls")
+	press("enter")
+	waitFor("agente-2 [performance]")
+	waitFor("Pontos de consenso")
+	press("q")
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(Model)
+	out := final.Outcome()
+	if out.Err != nil || out.Result == nil {
+		t.Fatalf("outcome %+v", out)
+	}
+	prob, err := os.ReadFile(out.Dir + "/problema.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"protocol: council", "name: security", "name: performance"} {
+		if !strings.Contains(string(prob), want) {
+			t.Errorf("problema.md lacks %q:\n%s", want, prob)
+		}
 	}
 }

@@ -291,3 +291,23 @@ func FuzzAnswers(f *testing.F) {
 		}
 	})
 }
+
+// Pack freezes the criteria as a section of P, in the debate's language,
+// with P's sha256 recomputed; with none, P is unchanged.
+func TestPackCriteria(t *testing.T) {
+	p := &bugfolder.Problem{Text: "## Bug\n\nthe discount applies twice\n", SHA256: "old"}
+	if got := (Protocol{}).Pack(engine.Setup{Lang: bugfolder.PT}, p, nil); got != p {
+		t.Errorf("no criteria changed P: %+v", got)
+	}
+	got := (Protocol{}).Pack(engine.Setup{Lang: bugfolder.EN}, p, []string{"risk", "cost"})
+	want := "## Bug\n\nthe discount applies twice\n\n### Criteria\n\n1. risk\n2. cost\n"
+	if got.Text != want {
+		t.Errorf("P is\n%q\nwant\n%q", got.Text, want)
+	}
+	if got.SHA256 == "old" || len(got.SHA256) != 64 {
+		t.Errorf("P's sha256 not recomputed: %q", got.SHA256)
+	}
+	if p.Text != "## Bug\n\nthe discount applies twice\n" {
+		t.Error("Pack changed the P it was given")
+	}
+}
