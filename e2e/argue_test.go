@@ -209,12 +209,17 @@ func TestArgueResumeAfterKill(t *testing.T) {
 	}
 	var dir string
 	waitFor(t, "round 0 scored", 30*time.Second, func() bool {
+		// the file is rewritten as each call lands: scored once the scorer's has
 		ms, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*", "scoring", "round_000.json"))
-		if len(ms) == 1 {
-			dir = filepath.Dir(filepath.Dir(ms[0]))
-			return true
+		if len(ms) != 1 {
+			return false
 		}
-		return false
+		var rs struct{ Scored bool }
+		if b, err := os.ReadFile(ms[0]); err != nil || json.Unmarshal(b, &rs) != nil || !rs.Scored {
+			return false
+		}
+		dir = filepath.Dir(filepath.Dir(ms[0]))
+		return true
 	})
 	_ = c.Process.Kill()
 	_ = c.Wait()
