@@ -1,18 +1,13 @@
 package lens
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/internal/safefs"
 )
 
 // Dir is the project's lens folder, under the project root.
@@ -74,41 +69,17 @@ type fileLens struct {
 // readDir reads every *.md of the project's lens folder, beneath the
 // project and never through a symlink; a missing folder is no lens.
 func readDir(project string) ([]fileLens, error) {
-	root, err := safefs.OpenRoot(project, safefs.NoSymlinks)
+	files, err := bugfolder.ReadProjectFiles(project, Dir, "lens", MaxFileBytes)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", project, err)
+		return nil, err
 	}
-	defer root.Close()
-	d, err := root.Open(Dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	where := filepath.Join(project, Dir)
-	if err != nil {
-		return nil, &bugfolder.InputError{Path: where, Msg: fmt.Sprintf("cannot be read (a lens folder is a real folder inside the project): %v", err), Err: err}
-	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return nil, &bugfolder.InputError{Path: where, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
-	}
-	sort.Strings(names)
 	var out []fileLens
-	for _, name := range names {
-		if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
-			continue
-		}
-		rel := filepath.Join(Dir, name)
-		path := filepath.Join(project, rel)
-		raw, err := root.ReadFile(rel, MaxFileBytes)
-		if err != nil {
-			return nil, &bugfolder.InputError{Path: path, Msg: fmt.Sprintf("cannot be read as a lens (a regular file of at most %d bytes): %v", MaxFileBytes, err), Err: err}
-		}
-		l, err := ParseFile(path, raw)
+	for _, f := range files {
+		l, err := ParseFile(f.Path, f.Raw)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fileLens{l, path})
+		out = append(out, fileLens{l, f.Path})
 	}
 	return out, nil
 }

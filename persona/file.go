@@ -1,18 +1,13 @@
 package persona
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/lens"
 )
 
@@ -115,36 +110,13 @@ func (c *Catalog) Get(name string) (Persona, error) {
 // readDir reads every *.md of the project's persona folder, beneath the
 // project and never through a symlink; a missing folder is no persona.
 func readDir(project string) ([]Persona, error) {
-	root, err := safefs.OpenRoot(project, safefs.NoSymlinks)
+	files, err := bugfolder.ReadProjectFiles(project, Dir, "persona", MaxFileBytes)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", project, err)
-	}
-	defer root.Close()
-	d, err := root.Open(Dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	where := filepath.Join(project, Dir)
-	if err != nil {
-		return nil, &bugfolder.InputError{Path: where, Msg: fmt.Sprintf("cannot be read (a persona folder is a real folder inside the project): %v", err), Err: err}
-	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return nil, &bugfolder.InputError{Path: where, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+		return nil, err
 	}
 	var out []Persona
-	for _, name := range names {
-		if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
-			continue
-		}
-		rel := filepath.Join(Dir, name)
-		path := filepath.Join(project, rel)
-		raw, err := root.ReadFile(rel, MaxFileBytes)
-		if err != nil {
-			return nil, &bugfolder.InputError{Path: path, Msg: fmt.Sprintf("cannot be read as a persona (a regular file of at most %d bytes): %v", MaxFileBytes, err), Err: err}
-		}
-		p, err := ParseFile(path, raw)
+	for _, f := range files {
+		p, err := ParseFile(f.Path, f.Raw)
 		if err != nil {
 			return nil, err
 		}
