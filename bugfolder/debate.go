@@ -148,8 +148,10 @@ type ProblemFile struct {
 	BugID    string
 	// QuestionID and Question are a question's ID and text ("" for a bug).
 	QuestionID, Question string
-	Mode                 Mode
-	N, R                 int
+	// Visibility is a restricted question's visibility ("" otherwise).
+	Visibility string
+	Mode       Mode
+	N, R       int
 	// Solvers maps solver ids to engine names, in order.
 	Solvers []KV
 	// Critics maps critic ids to engine names, in order.
@@ -204,6 +206,7 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	p.ProtocolVersion, _, _ = intField(m, "protocol_version")
 	p.BugID = scalar(m, "bug_id")
 	p.QuestionID, p.Question = scalar(m, "question_id"), scalar(m, "question")
+	p.Visibility = scalar(m, "visibility")
 	if s := scalar(m, "mode"); s != "" {
 		p.Mode, err = ParseMode(s)
 		if err != nil {

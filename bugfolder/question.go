@@ -15,6 +15,8 @@ import (
 	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 	"unicode"
+
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // QuestionsDir is where debates over subjects that are not bugs live,
@@ -158,6 +160,9 @@ func QuestionDirs(project string) ([]string, error) {
 func QuestionBug(project, dir string, d *Debate) *Bug {
 	b := &Bug{Register: &Register{Project: project}, Dir: dir, ID: filepath.Base(dir), Visibility: VisibilityNormal, Partial: true, IsQuestion: true}
 	if d != nil && d.Problem != nil {
+		if v := d.Problem.Visibility; v != "" {
+			b.Visibility = v // restricted at ask: its evidence held a restricted bug's files
+		}
 		q := d.Problem.Question
 		if first, _, _ := strings.Cut(q, "\n"); first != "" {
 			q = first
@@ -225,4 +230,33 @@ func FindQuestion(project, cwd, arg string) string {
 		return p
 	}
 	return ""
+}
+
+// RestrictedEvidence finds an evidence file that belongs to a restricted
+// bug: one beneath a folder whose bug.md has a visibility that is not
+// normal or internal (the same rule as a bug's). It returns that bug
+// folder ("" when none does), so a question asked with it is restricted
+// too and never reaches an external engine.
+func RestrictedEvidence(project string, evidence []string) (string, error) {
+	for _, e := range evidence {
+		abs, err := filepath.Abs(e)
+		if err != nil {
+			return "", fmt.Errorf("--evidence %s: %w", e, err)
+		}
+		for dir := filepath.Dir(abs); strings.HasPrefix(dir, project+string(filepath.Separator)); dir = filepath.Dir(dir) {
+			raw, err := safefs.ReadFile(filepath.Join(dir, BugFile), MaxBugBytes)
+			if err != nil {
+				continue
+			}
+			doc, err := ParseDocument(raw)
+			if err != nil {
+				return dir, nil // an unreadable bug.md fails closed
+			}
+			if v, _ := visibilityOf(doc.Meta); restrictedVisibility(v) {
+				return dir, nil
+			}
+			break // the nearest bug.md decides
+		}
+	}
+	return "", nil
 }

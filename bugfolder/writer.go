@@ -183,8 +183,12 @@ type ProblemMeta struct {
 	Protocol string `yaml:"protocol,omitempty"`
 	BugID    string `yaml:"bug_id,omitempty"`
 	// QuestionID and Question name a question's debate (no bug_id then).
-	QuestionID string     `yaml:"question_id,omitempty"`
-	Question   string     `yaml:"question,omitempty"`
+	QuestionID string `yaml:"question_id,omitempty"`
+	Question   string `yaml:"question,omitempty"`
+	// Visibility is a question's when it is restricted (its evidence
+	// holds a restricted bug's files), so a resume keeps it restricted;
+	// left out otherwise (a bug's is its bug.md's).
+	Visibility string     `yaml:"visibility,omitempty"`
 	Mode       Mode       `yaml:"mode"`
 	N          int        `yaml:"n"`
 	R          int        `yaml:"r"`

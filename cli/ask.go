@@ -96,6 +96,14 @@ printed, nothing is written, exit 4).`,
 			_, dir := bugfolder.NewQuestionDir(project, question, time.Now())
 			bug := bugfolder.QuestionBug(project, dir, nil)
 			bug.Register, bug.Title = &bugfolder.Register{Root: reg.Root, Project: project, Lang: l}, question
+			owner, err := bugfolder.RestrictedEvidence(project, sf.evidence)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			if owner != "" { // the one restricted rule then keeps every external engine out
+				bug.Visibility = bugfolder.VisibilityRestricted
+				fmt.Fprintf(e.stderr, "moot: --evidence holds files of a restricted bug (%s): this question is restricted too; no external engine will receive it\n", reg.Rel(owner))
+			}
 			if sf.mode != "" {
 				return usageErr("--mode applies to a bug's debate; a question has no mode")
 			}

@@ -184,3 +184,30 @@ func TestDebateWithLensedSolvers(t *testing.T) {
 		t.Errorf("list --json protocol of a debate: %+v", got.Protocol)
 	}
 }
+
+// TestQuestionWithRestrictedEvidence: a question asked with a restricted
+// bug's files as --evidence is restricted too: an external engine in any
+// role is refused (exit 2, no prompt sent), and with local engines it
+// runs, its problema.md freezing visibility: restricted for a resume.
+func TestQuestionWithRestrictedEvidence(t *testing.T) {
+	const evidence = "_reversa_bugs/auth/bugs/BUG-20260720-R5T6-sessao-nao-expira/bug.md"
+	for _, pc := range protocolCases {
+		for _, flag := range []string{"--solver", "--synthesizer"} {
+			t.Run(pc.name+"/"+flag, func(t *testing.T) {
+				p := newProject(t)
+				r := p.moot(pc.onQuestion("--evidence", evidence, flag, "ext")...).mustExit(t, 2)
+				if !strings.Contains(r.stderr, "restricted") {
+					t.Errorf("stderr does not say why:\n%s", r.stderr)
+				}
+				if entries, err := os.ReadDir(filepath.Join(p.dir, "prompts")); err == nil && len(entries) > 0 {
+					t.Errorf("the fake received %d prompt(s) of a restricted bug's files", len(entries))
+				}
+			})
+		}
+	}
+	p := newProject(t)
+	p.moot(protocolCases[0].onQuestion("--evidence", evidence)...).mustExit(t, 0)
+	if prob := readFile(t, filepath.Join(questionDir(p), "problema.md")); !strings.Contains(prob, "\nvisibility: restricted\n") {
+		t.Errorf("problema.md does not freeze the question as restricted:\n%.600s", prob)
+	}
+}

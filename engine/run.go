@@ -504,6 +504,9 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 	}
 	if r.bug.IsQuestion { // a question's folder names it by question_id and freezes its text
 		meta.BugID, meta.QuestionID, meta.Question = "", r.bug.ID, s.Question
+		if r.bug.Restricted() {
+			meta.Visibility = bugfolder.VisibilityRestricted
+		}
 	}
 	return bugfolder.RenderProblem(r.lang, meta, r.rubric, s.Problem.Text)
 }
