@@ -755,6 +755,9 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	page := max(1, (m.h-4)/2)
 	up, down := key.Matches(msg, m.keys.Up), key.Matches(msg, m.keys.Down)
+	if m.menuTyping() && msg.Text != "" {
+		return m.updateMenu(msg) // a letter or a space typed in a field, never a scroll key
+	}
 	switch {
 	case key.Matches(msg, m.keys.PageUp):
 		m.menuOff = m.clampMenuOff(m.menuOff + page)
@@ -774,6 +777,16 @@ func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		nm.menuOff = 1
 	}
 	return nm, cmd
+}
+
+// menuTyping reports whether the menu's focused field takes text (a note,
+// a timeout), where letters and the space are text, not keys.
+func (m Model) menuTyping() bool {
+	switch m.menu.form.GetFocusedField().(type) {
+	case *huh.Input, *huh.Text:
+		return true
+	}
+	return false
 }
 
 // cursorLine is the line of a menu's view that holds its cursor (-1).

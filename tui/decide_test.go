@@ -64,7 +64,8 @@ func TestDecideForm(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, bugfolder.DecisionFile)); err == nil {
 		t.Fatal("revise without a note wrote decisao.md")
 	}
-	m = keys(t, m, "n", "o", "t", "e", "enter")
+	// a space, f and b are text here, not the menu's page keys
+	m = keys(t, m, "f", "i", "x", "space", "b", "o", "t", "h", "enter")
 	if m.menu != nil {
 		t.Fatalf("the form is still open after the note: %s", screenText(m, f.proj))
 	}
@@ -73,7 +74,7 @@ func TestDecideForm(t *testing.T) {
 		t.Fatalf("no decisao.md: %v (status %q)", err, m.status)
 	}
 	dec, err := bugfolder.ParseDecision("decisao.md", raw)
-	if err != nil || dec.Choice != bugfolder.ChoiceRevise || dec.Note != "note" || !dec.At.Equal(fixedNow) || dec.By != "Ana <ana@example.org>" {
+	if err != nil || dec.Choice != bugfolder.ChoiceRevise || dec.Note != "fix both" || !dec.At.Equal(fixedNow) || dec.By != "Ana <ana@example.org>" {
 		t.Fatalf("decisao.md: %+v %v", dec, err)
 	}
 	if m.deb.awaitsDecision() || !strings.Contains(screenText(m, f.proj), "decision: revise") || !strings.Contains(m.status, "decision recorded: revise") {
