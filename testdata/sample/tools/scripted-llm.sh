@@ -150,7 +150,7 @@ council_synthesis() { # a council synthesis, naming each member the prompt says 
 	h "Confiança da síntese" "Synthesis confidence"; t "80 %: a causa é clara." "80 %: the cause is clear."
 }
 
-case "$prompt" in *"(council)"*) council=1 ;; *) council=0 ;; esac
+case "$prompt" in *"(council)"* | *"of a council"*) council=1 ;; *) council=0 ;; esac
 [ "$council" = 1 ] && [ "$role" = synthesizer ] && role=council-synthesizer
 
 persona_body() { # an argue persona: its confidence rises a little each round
