@@ -157,7 +157,7 @@ func finalInput(agree bool, failed bool) engine.FinalInput {
 	if agree {
 		dis = "nenhum"
 	}
-	in := engine.FinalInput{Lang: bugfolder.PT, P: testP, N: 3, Panel: []string{"agente-1", "agente-2", "agente-3"},
+	in := engine.FinalInput{Lang: bugfolder.PT, P: testP, N: 3, Last: 1, R: 1, Panel: []string{"agente-1", "agente-2", "agente-3"},
 		Answers: map[string]string{
 			"agente-1": rebuttalBody("- data-integrity sobre a idempotência", dis, "sim", "80%"),
 			"agente-2": rebuttalBody("- security sobre o lock", "nenhum", "sim", "80%"),
@@ -194,6 +194,7 @@ func TestSynthesis(t *testing.T) {
 		{"no percentage", finalInput(true, false), synthBody("alta", okDiv, "- logs"), "states no percentage", "", ""},
 		{"missing member not named", finalInput(true, true), synthBody("85 %", okDiv, "- logs"), "does not name member performance", "", ""},
 		{"missing member named", finalInput(true, true), synthBody("85 %", okDiv, "- performance: timeout"), "", "", ""},
+		{"a lone member is no convergence", loneMember(), synthBody("85 %", okDiv, "- performance: timeout\n- data-integrity: timeout"), "", "escalate", "pending"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, problems := Protocol{}.Final(tc.in).Accept(tc.body)
@@ -309,5 +310,28 @@ func TestPackCriteria(t *testing.T) {
 	}
 	if p.Text != "## Bug\n\nthe discount applies twice\n" {
 		t.Error("Pack changed the P it was given")
+	}
+}
+
+// loneMember is a council of three where only one member answered its
+// last round: agreeing with nobody, it measures no convergence.
+func loneMember() engine.FinalInput {
+	in := finalInput(true, true)
+	delete(in.Answers, "agente-3")
+	in.Missing["agente-3"] = bugfolder.StatusTimeout
+	return in
+}
+
+// The head names the round the final convergence was measured in (the
+// last one the synthesizer reads), not always round 1.
+func TestHeadNamesTheLastRound(t *testing.T) {
+	in := finalInput(true, false)
+	in.Last, in.R = 2, 2
+	doc, problems := Protocol{}.Final(in).Accept(synthBody("85 %", "- cache: Natureza: prioridades; a x b; impacto: y; Crítica: não", "- logs"))
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	if !strings.Contains(doc.Head, "(rodada 2;") {
+		t.Errorf("the head names another round:\n%s", doc.Head)
 	}
 }

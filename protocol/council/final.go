@@ -37,7 +37,7 @@ type synthesizer struct {
 // member without a valid answer is named with its status.
 func (Protocol) Final(in engine.FinalInput) engine.Final {
 	anon := engine.NewAnonymizer(in.Lang, in.Names, engine.HideAll)
-	s := &synthesizer{in: in, nonce: engine.Nonce(), conv: measure(lastRound(in), len(in.Panel), in.Answers)}
+	s := &synthesizer{in: in, nonce: engine.Nonce(), conv: measure(in.Last, len(in.Panel), in.Answers)}
 	seen := map[string]int{}
 	for i, id := range in.Panel {
 		ln := in.Lenses[id]
@@ -60,17 +60,6 @@ func (Protocol) Final(in engine.FinalInput) engine.Final {
 		s.members = append(s.members, m)
 	}
 	return s
-}
-
-// lastRound tells whether the answers are positions (round 0) or
-// rebuttals: rebuttals when they differ from the opening positions.
-func lastRound(in engine.FinalInput) int {
-	for id, body := range in.Answers {
-		if op, ok := in.Opening[id]; !ok || op != body {
-			return 1
-		}
-	}
-	return 0
 }
 
 // Prompt is the synthesizer's prompt.

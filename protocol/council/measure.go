@@ -19,7 +19,8 @@ const (
 // among the agreements and disagreements the members' rebuttals list
 // (items of "Concordo com" over those of "Concordo com" and "Discordo
 // de"), in percent; -1 when not measured (round 0, which has no
-// rebuttals, or rebuttals that list neither).
+// rebuttals; a round with fewer than two valid members; or rebuttals that
+// list neither).
 type Row struct {
 	Round, Called, Valid int
 	Agree, Disagree      int
@@ -63,7 +64,7 @@ func measure(j, called int, cur map[string]string) Row {
 	if n > 0 {
 		row.Confidence = (sum + n/2) / n
 	}
-	if j > 0 && row.Agree+row.Disagree > 0 {
+	if j > 0 && len(cur) >= 2 && row.Agree+row.Disagree > 0 { // a lone member agrees with nobody
 		row.Convergence = (100*row.Agree + (row.Agree+row.Disagree)/2) / (row.Agree + row.Disagree)
 	}
 	return row
@@ -138,7 +139,7 @@ func judge(l bugfolder.Lang, convergence, synthConf int, criticals []string) Ver
 	var v Verdict
 	switch {
 	case convergence < 0:
-		v.Reasons = append(v.Reasons, t(l, "convergência final não medida (nenhuma réplica listou concordâncias ou discordâncias)", "final convergence not measured (no rebuttal listed agreements or disagreements)"))
+		v.Reasons = append(v.Reasons, t(l, "convergência final não medida (menos de dois membros responderam, ou nenhuma réplica listou concordâncias ou discordâncias)", "final convergence not measured (fewer than two members answered, or no rebuttal listed agreements or disagreements)"))
 	case convergence < EscalateBelow:
 		v.Reasons = append(v.Reasons, fmt.Sprintf(t(l, "convergência final de %d %% (< %d %%)", "final convergence of %d %% (< %d %%)"), convergence, EscalateBelow))
 	}
