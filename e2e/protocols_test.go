@@ -104,6 +104,9 @@ func TestProtocolsEndToEnd(t *testing.T) {
 						if prompt := p.prompt(1, "juiz", 1); !strings.Contains(prompt, pc.missing) {
 							t.Errorf("the final step is not told %s failed (%q):\n%s", pc.member, pc.missing, prompt)
 						}
+						if pc.name == "tradeoff" && !strings.Contains(p.prompt(1, "agente-1", 1), "agente-2 (opção B): sem resposta válida") {
+							t.Errorf("reviewer A's rebuttal is not told side B is missing:\n%s", p.prompt(1, "agente-1", 1))
+						}
 						if pc.failAt == 0 && p.starts(pc.member, 1) != 0 {
 							t.Errorf("the failed %s was called again in round 1", pc.member)
 						}

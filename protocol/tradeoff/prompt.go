@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
@@ -127,6 +128,14 @@ func writeSnapshot(w *strings.Builder, c engine.Call) {
 	l := c.Lang
 	fmt.Fprintf(w, t(l, "\n# Snapshot congelado da rodada %d\n\n", "\n# Frozen snapshot of round %d\n\n"), c.Round-1)
 	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
+	if !slices.ContainsFunc(c.Snapshot, func(e engine.SnapshotEntry) bool { return !e.Own }) {
+		// the other side left the debate after failing (a quorum loss answered
+		// continue): still named, never simulated
+		side := other(c.Lens.Name)
+		id := l.SolverID(map[string]int{"A": 1, "B": 2}[side])
+		fmt.Fprintf(w, t(l, "- %s (opção %s): sem resposta válida (fora do debate depois de falhar). Não invente o que esse lado diria; responda às evidências.\n\n",
+			"- %s (option %s): no valid answer (out of the debate after failing). Do not invent what that side would say; answer the evidence.\n\n"), id, side)
+	}
 	for _, e := range c.Snapshot {
 		label := e.ID
 		if e.Own {
