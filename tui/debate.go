@@ -350,8 +350,8 @@ func sessionsTotal(evs []bugfolder.Event) time.Duration {
 	var total time.Duration
 	var start, last time.Time
 	for _, ev := range evs {
-		if ev.Time.IsZero() {
-			continue
+		if ev.Time.IsZero() || ev.Type == engine.EvDecision && ev.Point == engine.PointResult {
+			continue // a human decision on the result comes after the debate: the human's time is not the debate's
 		}
 		if ev.Type == engine.EvSetup || ev.Type == engine.EvResumed {
 			if !start.IsZero() {

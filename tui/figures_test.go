@@ -139,3 +139,18 @@ func TestOneStatusWordForAnUnheldDebate(t *testing.T) {
 		t.Errorf("footer %q", lastLine(text))
 	}
 }
+
+// A human decision recorded later (moot decide) is not debate time: the
+// elapsed figure ends with the debate's last event before it.
+func TestDecisionIsNotDebateTime(t *testing.T) {
+	at := func(s int) time.Time { return fixedNow.Add(time.Duration(s) * time.Second) }
+	evs := []bugfolder.Event{
+		{Type: engine.EvSetup, Time: at(0)},
+		{Type: engine.EvCallFinished, Time: at(3)},
+		{Type: engine.EvDebateFinished, Time: at(4)},
+		{Type: engine.EvDecision, Point: engine.PointResult, Choice: "approve", By: "human", Time: at(34)},
+	}
+	if got := sessionsTotal(evs); got != 4*time.Second {
+		t.Errorf("elapsed %s, want 4s (the decision 30 s later is the human's time)", got)
+	}
+}
