@@ -536,6 +536,9 @@ func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
 
 // renderChart draws convergence per round as small bars.
 func (m Model) renderChart(width int) string {
+	if len(m.conv) == 0 && !m.words().Winner {
+		return "" // council, tradeoff, argue: their own table (convergencia.md) says it
+	}
 	if len(m.conv) == 0 {
 		return m.st.Subtle.Render("convergence: no round finished yet")
 	}

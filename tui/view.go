@@ -461,7 +461,11 @@ func (m Model) viewDebate() string {
 	case m.tab == m.convTab() && m.argueView != nil:
 		body = strings.Join(m.renderArgue(m.argueView, m.w, bodyH), "\n")
 	case m.tab == m.convTab():
-		body = m.renderChart(m.w) + "\n\n" + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-7)
+		chart := m.renderChart(m.w)
+		if chart != "" {
+			chart += "\n\n"
+		}
+		body = chart + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
 	case m.tab == m.finalTab():
 		body = m.viewFinal(bodyH)
 	default:
@@ -715,7 +719,11 @@ func (m Model) viewFinal(h int) string {
 			win := label.Winner(f.Winner, f.WinnerSolver)
 			lines = append(lines, m.st.Title.Render("Winner: ")+m.st.Bold.Render(win)+m.st.Subtle.Render(", decided by "+by))
 		} else {
-			lines = append(lines, m.st.Title.Render("Synthesis")+m.st.Subtle.Render(" by the "+words.Final+": no winner, a human decides"))
+			who := ": no winner"
+			if m.deb.awaitsDecision() || m.deb.decision != "" {
+				who += ", a human decides"
+			}
+			lines = append(lines, m.st.Title.Render("Synthesis")+m.st.Subtle.Render(" by the "+words.Final+who))
 		}
 		var labels []string
 		for _, kv := range f.Labels {
