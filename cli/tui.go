@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/reversa/moot/internal/label"
+	"os"
 	"os/signal"
-	"syscall"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/protocol/debate"
 	"github.com/reversa/moot/tui"
 )
@@ -118,21 +119,44 @@ func lensCatalog(reg *bugfolder.Register, cfg *harness.Config) []bugfolder.Lens 
 func winnerWord(l string) string { return label.Proposal(l) }
 
 func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
-	p := tea.NewProgram(tui.New(opts))
-	// a closed terminal (SIGHUP) or SIGQUIT stops the UI like SIGTERM: the
-	// engines are killed as moot leaves, and the debate stays resumable
-	sig, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP, syscall.SIGQUIT)
-	defer stop()
+	// moot, not Bubble Tea, handles the stop signals: the first leaves a
+	// running debate as q does (its calls stopped, its end logged, its lock
+	// released, resumable), a second one kills the UI
+	p := tea.NewProgram(tui.New(opts), tea.WithoutSignalHandler())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, stopSignals...)
+	defer signal.Stop(sigs)
+	done := make(chan struct{})
+	defer close(done)
+	var signalled atomic.Bool
 	go func() {
-		<-sig.Done()
-		p.Kill()
+		for n := 0; ; n++ {
+			select {
+			case <-sigs:
+				signalled.Store(true)
+				if n > 0 {
+					p.Kill()
+					return
+				}
+				p.Send(tui.StopMsg{})
+			case <-done:
+				return
+			}
+		}
 	}()
 	final, err := p.Run()
-	if sig.Err() != nil || errors.Is(err, tea.ErrProgramKilled) {
-		return &exitError{code: ExitCancelled, err: errors.New("stopped by a signal: everything is kept; moot resume continues it")}
+	stopped := &exitError{code: ExitCancelled, err: errors.New("stopped by a signal: everything is kept; moot resume continues it")}
+	if errors.Is(err, tea.ErrProgramKilled) {
+		return stopped
 	}
 	if err != nil && !errors.Is(err, tea.ErrInterrupted) {
 		return withCode(ExitInternal, fmt.Errorf("terminal UI: %w", err))
+	}
+	if m, ok := final.(tui.Model); ok && signalled.Load() {
+		if out := m.Outcome(); out.Dir != "" {
+			fmt.Fprintf(e.stdout, "debate in %s\n", reg.Rel(out.Dir))
+		}
+		return stopped
 	}
 	m, ok := final.(tui.Model)
 	if !ok {

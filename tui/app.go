@@ -96,6 +96,12 @@ const (
 	scrDebate
 )
 
+// StopMsg is a stop signal (SIGTERM, SIGHUP, SIGQUIT, or SIGINT without a
+// terminal) sent by the program's owner: a running debate is left as `q`
+// leaves it (calls stopped, its end logged, the lock released, resumable);
+// otherwise the UI quits, nothing started.
+type StopMsg struct{}
+
 // Messages the model sends itself.
 type (
 	// tickMsg advances the clock while a debate runs.
@@ -494,6 +500,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.deb.final = msg.final
 		}
+	case StopMsg:
+		if m.running {
+			return m.leave()
+		}
+		if m.screen == scrWizard || m.screen == scrCost {
+			m.out.Cancelled = true
+		}
+		return m, tea.Quit
 	case tea.KeyPressMsg:
 		var c tea.Cmd
 		m, c = m.handleKey(msg)
