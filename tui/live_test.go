@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,5 +99,31 @@ func TestFolderWatchWakesAtOnce(t *testing.T) {
 	case <-drained:
 	case <-time.After(5 * time.Second):
 		t.Fatal("a closed watch still blocks")
+	}
+}
+
+// A lock whose moot is gone (kill -9) changes the debate's stamp, so an
+// open browser reads the row again and shows it interrupted, though
+// nothing on disk moved.
+func TestStampSeesADeadHolder(t *testing.T) {
+	dir := t.TempDir()
+	write := func(pid int) {
+		host, _ := os.Hostname()
+		raw, _ := json.Marshal(bugfolder.LockInfo{PID: pid, Host: host})
+		if err := os.WriteFile(filepath.Join(dir, bugfolder.LockFile), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(os.Getpid())
+	if s := debateStamp(dir); strings.Contains(s, "gone") {
+		t.Errorf("a live holder reads as gone: %s", s)
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	write(dead.Process.Pid)
+	if s := debateStamp(dir); !strings.Contains(s, "gone") {
+		t.Errorf("a dead holder does not change the stamp: %s", s)
 	}
 }

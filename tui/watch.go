@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,11 +45,28 @@ func debateStamp(dir string) string {
 			stamp += "d;" // the folder's mtime moves with every live sidecar rewrite: its presence is enough
 		} else if err == nil {
 			stamp += fmt.Sprintf("%d/%d;", fi.ModTime().UnixNano(), fi.Size())
+			if name == bugfolder.LockFile && !holderAlive(filepath.Join(dir, name)) {
+				stamp += "gone;" // its moot was killed: nothing on disk moves, but the row must
+			}
 		} else {
 			stamp += "-;"
 		}
 	}
 	return stamp
+}
+
+// holderAlive reports whether the process a lock file names still runs
+// (an unreadable lock counts as alive: the debate's own read decides).
+func holderAlive(path string) bool {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return true
+	}
+	var info bugfolder.LockInfo
+	if json.Unmarshal(raw, &info) != nil {
+		return true
+	}
+	return info.Alive()
 }
 
 // watchedRows are the rows worth a look: those on screen, and those whose
