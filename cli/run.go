@@ -224,6 +224,11 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 				if err := bugfolder.CheckWritable(bug.Dir); err != nil {
 					return err
 				}
+				// nor does one whose debate/ is unfinished: said before any
+				// wizard or cost screen, as headless says it (exit 2)
+				if err := engine.CheckNoUnfinished(bug, reg.Lang); err != nil {
+					return err
+				}
 			}
 			cfg, err := askTrustInTUI(loadConfig(sf.config, reg))(headless)
 			if err != nil {

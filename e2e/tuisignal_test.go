@@ -98,3 +98,30 @@ func lastEvent(t *testing.T, path string) string {
 	}
 	return last
 }
+
+// TestTUIRunOnUnfinishedDebate: on a terminal, moot run on a bug whose
+// debate/ is unfinished says so at once, before any wizard or cost
+// screen, and exits 2 as headless does.
+func TestTUIRunOnUnfinishedDebate(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	p := newProject(t)
+	p.Plan = "agente-1@0=fail,agente-2@0=fail" // the quorum is lost: it waits for a decision
+	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 4)
+	sock := fmt.Sprintf("moot-unf-%d", os.Getpid())
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
+	exitFile, errFile := filepath.Join(p.dir, "exit-code"), filepath.Join(p.dir, "stderr")
+	script := fmt.Sprintf("cd %q && env XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q run 7 --mode diagnosis 2> %q; echo $? > %q; sleep 60",
+		p.dir, filepath.Join(p.dir, ".xdg"), filepath.Join(p.dir, ".cache"), mootBin, errFile, exitFile)
+	if out, err := exec.Command("tmux", "-L", sock, "new-session", "-d", "-x", "100", "-y", "30", script).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	waitFor(t, "moot to exit", 60*time.Second, func() bool { return exists(exitFile) })
+	if code := strings.TrimSpace(readFile(t, exitFile)); code != "2" {
+		t.Errorf("exit %s, want 2", code)
+	}
+	if msg := readFile(t, errFile); !strings.Contains(msg, "holds an unfinished debate (waiting); continue it with: moot resume BUG-20260715-A7K3") {
+		t.Errorf("stderr: %s", msg)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -350,12 +351,11 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := unfinished(bug, old); err != nil {
+		return nil, err
+	}
 	switch {
-	case old.State == bugfolder.StateNoDebate:
-	case !old.Archivable():
-		if old.Problem != nil || len(old.Rounds) > 0 {
-			return nil, &bugfolder.InputError{Path: dir, Msg: fmt.Sprintf("holds an unfinished debate (%s); continue it with: moot resume %s", old.State, bug.ID)}
-		}
+	case old.State == bugfolder.StateNoDebate, !old.Archivable():
 	default:
 		// a finished debate is never overwritten: move it aside, under its lock
 		lk, err := bugfolder.AcquireLock(dir, opts.Command)
@@ -509,6 +509,29 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 		}
 	}
 	return bugfolder.RenderProblem(r.lang, meta, r.rubric, s.Problem.Text)
+}
+
+// CheckNoUnfinished refuses a new debate on a bug whose folder holds an
+// unfinished one moot can continue (a front end asks it before showing a
+// cost screen; Start asks it again): an input error saying how to
+// continue it, or who runs it.
+func CheckNoUnfinished(bug *bugfolder.Bug, l bugfolder.Lang) error {
+	old, err := bugfolder.ReadDebate(bug.DebateFolder(), l)
+	if err != nil {
+		return err
+	}
+	return unfinished(bug, old)
+}
+
+// unfinished is CheckNoUnfinished on a debate already read.
+func unfinished(bug *bugfolder.Bug, old *bugfolder.Debate) error {
+	if old.State == bugfolder.StateNoDebate || old.Archivable() || old.Problem == nil && len(old.Rounds) == 0 {
+		return nil
+	}
+	if old.State == bugfolder.StateRunning && old.Holder != nil {
+		return &bugfolder.InputError{Path: old.Dir, Msg: fmt.Sprintf("holds a debate that %s is running now; watch it from the browser (moot), or wait for it to end", old.Holder)}
+	}
+	return &bugfolder.InputError{Path: old.Dir, Msg: fmt.Sprintf("holds an unfinished debate (%s); continue it with: moot resume %s", old.State, bug.ID)}
 }
 
 // recordedProtocol is the protocol field problema.md gets: the protocol's
@@ -1345,6 +1368,15 @@ func Remaining(d *bugfolder.Debate) int {
 // with SIGKILL left running, and says so.
 func (r *runner) reapOrphans() {
 	if pids := harness.ReapOrphans(r.w.Dir); len(pids) > 0 {
-		r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("killed %d engine process(es) an earlier moot of this debate left running when it was killed (pids %v)", len(pids), pids)})
+		r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("killed %d engine process(es) an earlier moot of this debate left running when it was killed (pids %s)", len(pids), joinInts(pids))})
 	}
+}
+
+// joinInts writes numbers for a person: "26533, 26535".
+func joinInts(ns []int) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return strings.Join(out, ", ")
 }
