@@ -18,7 +18,6 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
-	"github.com/reversa/moot/protocol/argue"
 )
 
 // runFlags are the flags run and resume share beyond the setup.
@@ -347,9 +346,8 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
 				}
 			}
-			// the TUI resumes bugs and argue's questions (its live view); other questions resume headless
-			headless := rf.isHeadless(e) || bug.IsQuestion && proto.Name() != argue.Name
-			if !headless {
+			// the TUI resumes bugs and questions alike (its live view, its decision form)
+			if !rf.isHeadless(e) {
 				return resumeTUI(e, reg, bug, cfg, pol, proto)
 			}
 			left := engine.Remaining(d)
