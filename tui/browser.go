@@ -102,6 +102,14 @@ func (r *browserRow) name() string {
 	return filepath.Base(r.dir.Dir)
 }
 
+// questionID is a question's ID (its folder's name), "" for a bug.
+func (r *browserRow) questionID() string {
+	if r.dir.Question {
+		return filepath.Base(r.dir.Dir)
+	}
+	return ""
+}
+
 // context is the row's CONTEXT cell: the bug's context, or "question"
 // for a question (it has none).
 func (r *browserRow) context() string {
@@ -493,34 +501,38 @@ func visibleOffset(off, cursor, rows, n int) int {
 }
 
 // contextCap is the widest the CONTEXT column grows to its contexts'
-// natural width, and titleRoom what the title keeps before it grows.
-const contextCap, titleRoom = 20, minTitle
+// natural width, idCap the widest the ID column grows to a question's
+// folder name, and titleRoom what the title keeps before they grow.
+const contextCap, idCap, titleRoom = 20, 40, minTitle
 
 // colWidths are the columns' widths at a window width: their own, the
-// CONTEXT column grown to its longest context (up to contextCap) where
-// the title keeps titleRoom cells.
+// CONTEXT column grown to its longest context (up to contextCap), then the
+// ID column to its longest ID (up to idCap), where the title keeps
+// titleRoom cells.
 func (b *browser) colWidths(on []bool, width int) []int {
 	widths := make([]int, len(browserCols))
-	used, ctx := 2+marksW, -1
+	used := 2 + marksW
 	for i, c := range browserCols {
 		widths[i] = c.width
 		if on[i] {
 			used += c.width + 1
 		}
-		if c.head == "CONTEXT" {
-			ctx = i
-		}
-	}
-	if ctx < 0 || !on[ctx] {
-		return widths
-	}
-	natural := 0
-	for _, r := range b.rows {
-		natural = max(natural, ansi.StringWidth(r.context()))
 	}
 	spare := width - used - 1 - titleRoom
-	if grow := min(min(contextCap, natural)-widths[ctx], spare); grow > 0 {
-		widths[ctx] += grow
+	for _, g := range []struct {
+		head string
+		cap  int
+		cell func(*browserRow) string
+	}{{"CONTEXT", contextCap, (*browserRow).context}, {"BUG", idCap, (*browserRow).questionID}} {
+		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
+		natural := 0
+		for _, r := range b.rows {
+			natural = max(natural, ansi.StringWidth(g.cell(r)))
+		}
+		if grow := min(min(g.cap, natural)-widths[i], spare); on[i] && grow > 0 {
+			widths[i] += grow
+			spare -= grow
+		}
 	}
 	return widths
 }
