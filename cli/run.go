@@ -268,7 +268,9 @@ func newResumeCmd(e *env) *cobra.Command {
 		Long: `Continue the bug's unfinished debate exactly where it stopped — after a
 crash, a kill -9, a pause or a cancel: finished calls are never repeated,
 calls without a finished file are run, a pending decision is asked again.
-A problema.md changed since setup is refused.
+A problema.md changed since setup is refused. BUG may also be a question's ID
+(moot ask): it resumes as a bug's debate does, in the TUI on a terminal,
+headless with --headless, --json or no terminal.
 
 --winner LABEL records a human judge choice after the judge failed (LABEL is
 the letter or the full label, any case: A, "Proposta A", "Proposal A"). It
