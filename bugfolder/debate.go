@@ -1084,8 +1084,16 @@ func (d *Debate) Mode() Mode {
 }
 
 // ReadDebates reads every debate of a bug: the archived debate-<timestamp>/
-// folders, oldest first, then the current debate/ (when it exists).
+// folders, oldest first, then the current debate/ (when it exists); a
+// question's folder is its one debate.
 func ReadDebates(b *Bug) ([]*Debate, error) {
+	if b.IsQuestion { // a question's folder is its one debate
+		d, err := ReadDebate(b.Dir, b.Register.Lang)
+		if err != nil || d.State == StateNoDebate {
+			return nil, err
+		}
+		return []*Debate{d}, nil
+	}
 	ents, err := os.ReadDir(b.Dir)
 	if err != nil {
 		return nil, &InputError{Path: b.Dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}

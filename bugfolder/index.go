@@ -17,10 +17,12 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// BugDir is a bug folder found in a register, not yet read.
+// BugDir is a bug folder found in a register, or a question's folder
+// under the project's .moot/debates/ (Question set), not yet read.
 type BugDir struct {
-	Dir     string
-	Context string
+	Dir      string
+	Context  string
+	Question bool
 }
 
 // BugDirs lists the register's bug folders without reading them, in the

@@ -260,3 +260,49 @@ func RestrictedEvidence(project string, evidence []string) (string, error) {
 	}
 	return "", nil
 }
+
+// SubjectDirs lists what a browser shows, unread: the register's bug
+// folders (none without a register), then the project's questions.
+func SubjectDirs(reg *Register) ([]BugDir, []error) {
+	var out []BugDir
+	var errs []error
+	if reg.Root != "" {
+		out, errs = BugDirs(reg)
+	}
+	qs, err := QuestionDirs(reg.Project)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, dir := range qs {
+		out = append(out, BugDir{Dir: dir, Question: true})
+	}
+	return out, errs
+}
+
+// IndexSubject reads what a listing shows of a bug folder or a question
+// folder (IndexBug, IndexQuestion); a question's stand-in keeps the
+// register's root and the language its debate is written in.
+func IndexSubject(reg *Register, bd BugDir) (*Summary, error) {
+	if !bd.Question {
+		return IndexBug(reg, bd)
+	}
+	s, err := IndexQuestion(reg.Project, bd.Dir, reg.Lang)
+	if err != nil {
+		return nil, err
+	}
+	lang := reg.Lang
+	if s.Latest != nil {
+		lang = s.Latest.Lang
+	}
+	s.Bug.Register = &Register{Root: reg.Root, Project: reg.Project, Lang: lang}
+	return s, nil
+}
+
+// DebateFolder is where the folder's current debate lives: <bug>/debate/,
+// or the question's own folder.
+func (bd BugDir) DebateFolder() string {
+	if bd.Question {
+		return bd.Dir
+	}
+	return filepath.Join(bd.Dir, DebateDir)
+}

@@ -81,14 +81,9 @@ display number written BUG-008…) are warnings on stderr: neither changes the
 exit code.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			reg, err := findRegister(e)
+			reg, err := registerOrQuestions(e)
 			if err != nil {
-				// a project without a register may still hold questions
-				project := bugfolder.ProjectRoot(e.cwd)
-				if qs, _ := bugfolder.QuestionDirs(project); len(qs) == 0 {
-					return err
-				}
-				reg = projectRegister(e, project)
+				return err
 			}
 			var dirs []bugfolder.BugDir
 			var errs []error

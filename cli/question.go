@@ -28,6 +28,22 @@ func projectRegister(e *env, project string) *bugfolder.Register {
 	return &bugfolder.Register{Project: project, Lang: bugfolder.EN}
 }
 
+// registerOrQuestions is the register above the working folder, or, in
+// a project without one that holds questions, projectRegister's stand-in
+// (list and the browser show its questions); with neither, findRegister's
+// error.
+func registerOrQuestions(e *env) (*bugfolder.Register, error) {
+	reg, err := findRegister(e)
+	if err == nil {
+		return reg, nil
+	}
+	project := bugfolder.ProjectRoot(e.cwd)
+	if qs, _ := bugfolder.QuestionDirs(project); len(qs) == 0 {
+		return nil, err
+	}
+	return projectRegister(e, project), nil
+}
+
 // showSubject reads what moot show prints: a question's debate, or a
 // bug's debates (oldest first).
 func showSubject(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, []*bugfolder.Debate, error) {

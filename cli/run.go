@@ -18,7 +18,6 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
-	"github.com/reversa/moot/protocol/argue"
 )
 
 // runFlags are the flags run and resume share beyond the setup.
@@ -274,7 +273,9 @@ func newResumeCmd(e *env) *cobra.Command {
 		Long: `Continue the bug's unfinished debate exactly where it stopped — after a
 crash, a kill -9, a pause or a cancel: finished calls are never repeated,
 calls without a finished file are run, a pending decision is asked again.
-A problema.md changed since setup is refused.
+A problema.md changed since setup is refused. BUG may also be a question's ID
+(moot ask): it resumes as a bug's debate does, in the TUI on a terminal,
+headless with --headless, --json or no terminal.
 
 --winner LABEL records a human judge choice after the judge failed (LABEL is
 the letter or the full label, any case: A, "Proposta A", "Proposal A"). It
@@ -352,9 +353,8 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
 				}
 			}
-			// the TUI resumes bugs and argue's questions (its live view); other questions resume headless
-			headless := rf.isHeadless(e) || bug.IsQuestion && proto.Name() != argue.Name
-			if !headless {
+			// the TUI resumes bugs and questions alike (its live view, its decision form)
+			if !rf.isHeadless(e) {
 				return resumeTUI(e, reg, bug, cfg, pol, proto)
 			}
 			left := engine.Remaining(d)

@@ -40,12 +40,13 @@ func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness
 	return runProgram(e, reg, opts)
 }
 
-// runBrowser opens the browser of the register's debates.
+// runBrowser opens the browser of the register's debates and the
+// project's questions (a project with questions only opens it too).
 func runBrowser(e *env) error {
 	if !isTerminal(e.stdout) || !isTerminal(e.stdin) {
 		return usageErr("the browser needs a terminal; without one, use moot list and moot show")
 	}
-	reg, err := findRegister(e)
+	reg, err := registerOrQuestions(e)
 	if err != nil {
 		return err
 	}

@@ -340,7 +340,7 @@ func loadNthDebateCmd(bug *bugfolder.Bug, nth int) tea.Cmd {
 // latest debate.
 func indexAndLoadCmd(reg *bugfolder.Register, bd bugfolder.BugDir) tea.Cmd {
 	return func() tea.Msg {
-		s, err := bugfolder.IndexBug(reg, bd)
+		s, err := bugfolder.IndexSubject(reg, bd)
 		if err != nil {
 			return debateLoadedMsg{err: err}
 		}
@@ -682,7 +682,7 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		b.move(len(b.visible), listH)
 	case msg.String() == "o":
 		if r := b.selected(); r != nil {
-			return m, m.openFile(filepath.Join(r.dir.Dir, "bug.md"))
+			return m, m.openFile(r.recordPath())
 		}
 	case msg.String() == "y":
 		return m, m.copyPath(m.focusedPath())
@@ -710,6 +710,8 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		case r == nil || r.sum == nil:
 		case r.sum.Bug.Done:
 			return m, statusCmd(fmt.Sprintf("%s is closed by DONE.md: moot starts no debate there", r.sum.Bug.ID))
+		case r.dir.Question:
+			return m, statusCmd(fmt.Sprintf("%s is a question: its folder holds one debate; moot ask asks another", r.sum.Bug.ID))
 		case r.resumable():
 			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
 		default:

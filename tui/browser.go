@@ -48,6 +48,52 @@ type browserRow struct {
 	stamp string
 }
 
+// over names what the browser lists: the register, else (a project with
+// questions only) the project's .moot/debates/.
+func (b *browser) over() string {
+	project := filepath.Base(b.reg.Project)
+	if b.reg.Root == "" {
+		return filepath.Join(project, bugfolder.QuestionsDir)
+	}
+	return filepath.Join(project, bugfolder.RootName)
+}
+
+// questions counts the rows that are questions.
+func (b *browser) questions() int {
+	q := 0
+	for _, r := range b.rows {
+		if r.dir.Question {
+			q++
+		}
+	}
+	return q
+}
+
+// countWords counts the rows: "12 bugs", "12 bugs, 2 questions" when the
+// project has some, "2 questions" without a register.
+func (b *browser) countWords() string {
+	q := b.questions()
+	switch {
+	case q > 0 && b.reg.Root == "":
+		return fmt.Sprintf("%d questions", q)
+	case q > 0:
+		return fmt.Sprintf("%d bugs, %d questions", len(b.rows)-q, q)
+	}
+	return fmt.Sprintf("%d bugs", len(b.rows))
+}
+
+// recordPath is what o opens: bug.md, or a question's problem (its
+// folder before one is written).
+func (r *browserRow) recordPath() string {
+	switch {
+	case !r.dir.Question:
+		return filepath.Join(r.dir.Dir, bugfolder.BugFile)
+	case r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Problem != nil:
+		return r.sum.Latest.Problem.Path
+	}
+	return r.dir.Dir
+}
+
 // name is what identifies a row before its bug.md is read.
 func (r *browserRow) name() string {
 	if r.sum != nil {
@@ -56,7 +102,24 @@ func (r *browserRow) name() string {
 	return filepath.Base(r.dir.Dir)
 }
 
-// browser is the list of bugs and their debates.
+// questionID is a question's ID (its folder's name), "" for a bug.
+func (r *browserRow) questionID() string {
+	if r.dir.Question {
+		return filepath.Base(r.dir.Dir)
+	}
+	return ""
+}
+
+// context is the row's CONTEXT cell: the bug's context, or "question"
+// for a question (it has none).
+func (r *browserRow) context() string {
+	if r.dir.Question {
+		return bugfolder.KindQuestion
+	}
+	return r.dir.Context
+}
+
+// browser is the list of bugs and questions, and their debates.
 type browser struct {
 	reg       *bugfolder.Register
 	rows      []*browserRow
@@ -80,10 +143,11 @@ func newBrowser(reg *bugfolder.Register) browser {
 	return browser{reg: reg, filter: ti, loading: true}
 }
 
-// listBugDirsCmd finds the bug folders (fast: directory names only).
+// listBugDirsCmd finds the bug folders and the project's questions (fast:
+// directory names only).
 func listBugDirsCmd(reg *bugfolder.Register) tea.Cmd {
 	return func() tea.Msg {
-		dirs, errs := bugfolder.BugDirs(reg)
+		dirs, errs := bugfolder.SubjectDirs(reg)
 		return bugDirsMsg{dirs, errs}
 	}
 }
@@ -113,7 +177,7 @@ func startIndexing(reg *bugfolder.Register, dirs []bugfolder.BugDir, first []int
 			go func() {
 				defer wg.Done()
 				for i := range jobs {
-					s, err := bugfolder.IndexBug(reg, dirs[i])
+					s, err := bugfolder.IndexSubject(reg, dirs[i])
 					ch <- indexItem{i: i, sum: s, err: err}
 				}
 			}()
@@ -211,7 +275,7 @@ func (b *browser) refilter() {
 }
 
 func (r *browserRow) haystack() string {
-	s := filepath.Base(r.dir.Dir) + " " + r.dir.Context
+	s := filepath.Base(r.dir.Dir) + " " + r.context()
 	if r.sum != nil {
 		s += " " + r.sum.Bug.Title + " " + string(r.sum.State) + " " + string(r.sum.Mode) + " " + fmt.Sprint(r.sum.Bug.DisplayNumber)
 	}
@@ -394,12 +458,15 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	for i, c := range browserCols {
 		heads[i] = c.head
 	}
+	if b.questions() > 0 {
+		heads[0] = "ID" // a bug's or a question's
+	}
 	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, heads) + " TITLE"
 	lines = append(lines, st.Subtle.Render(ansi.Truncate(head, width, "…")))
 	if len(b.visible) == 0 {
 		msg := "no bugs in this register"
 		if b.filter.Value() != "" {
-			msg = "no bug matches the filter"
+			msg = "nothing matches the filter"
 		} else if b.loading {
 			msg = "reading the register…"
 		}
@@ -434,34 +501,38 @@ func visibleOffset(off, cursor, rows, n int) int {
 }
 
 // contextCap is the widest the CONTEXT column grows to its contexts'
-// natural width, and titleRoom what the title keeps before it grows.
-const contextCap, titleRoom = 20, minTitle
+// natural width, idCap the widest the ID column grows to a question's
+// folder name, and titleRoom what the title keeps before they grow.
+const contextCap, idCap, titleRoom = 20, 40, minTitle
 
 // colWidths are the columns' widths at a window width: their own, the
-// CONTEXT column grown to its longest context (up to contextCap) where
-// the title keeps titleRoom cells.
+// CONTEXT column grown to its longest context (up to contextCap), then the
+// ID column to its longest ID (up to idCap), where the title keeps
+// titleRoom cells.
 func (b *browser) colWidths(on []bool, width int) []int {
 	widths := make([]int, len(browserCols))
-	used, ctx := 2+marksW, -1
+	used := 2 + marksW
 	for i, c := range browserCols {
 		widths[i] = c.width
 		if on[i] {
 			used += c.width + 1
 		}
-		if c.head == "CONTEXT" {
-			ctx = i
-		}
-	}
-	if ctx < 0 || !on[ctx] {
-		return widths
-	}
-	natural := 0
-	for _, r := range b.rows {
-		natural = max(natural, ansi.StringWidth(r.dir.Context))
 	}
 	spare := width - used - 1 - titleRoom
-	if grow := min(min(contextCap, natural)-widths[ctx], spare); grow > 0 {
-		widths[ctx] += grow
+	for _, g := range []struct {
+		head string
+		cap  int
+		cell func(*browserRow) string
+	}{{"CONTEXT", contextCap, (*browserRow).context}, {"BUG", idCap, (*browserRow).questionID}} {
+		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
+		natural := 0
+		for _, r := range b.rows {
+			natural = max(natural, ansi.StringWidth(g.cell(r)))
+		}
+		if grow := min(min(g.cap, natural)-widths[i], spare); on[i] && grow > 0 {
+			widths[i] += grow
+			spare -= grow
+		}
 	}
 	return widths
 }
@@ -488,8 +559,8 @@ func joinCells(on []bool, widths []int, cells []string) string {
 }
 
 // marks are the row's markers: ⊘ closed by DONE.md (else ◆ a result
-// that waits for a human decision), ⚑ restricted, ● a
-// moot process is running its debate now.
+// that waits for a human decision), ⚑ restricted (else ? a question,
+// never restricted), ● a moot process is running its debate now.
 func (r *browserRow) marks() string {
 	m := []rune("   ")
 	if r.sum == nil {
@@ -502,6 +573,8 @@ func (r *browserRow) marks() string {
 	}
 	if r.sum.Bug.Restricted() {
 		m[1] = '⚑'
+	} else if r.dir.Question {
+		m[1] = '?'
 	}
 	if r.held() {
 		m[2] = '●'
@@ -521,7 +594,7 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 		if r.err != nil {
 			return fmt.Sprintf("%s%-17s %s", strings.Repeat(" ", marksW), name, st.Error.Render("cannot be read: "+r.err.Error()))
 		}
-		return st.Subtle.Render(fmt.Sprintf("%s%-17s %s …", strings.Repeat(" ", marksW), name, r.dir.Context))
+		return st.Subtle.Render(fmt.Sprintf("%s%-17s %s …", strings.Repeat(" ", marksW), name, r.context()))
 	}
 	s := r.sum
 	num := ""
@@ -529,7 +602,7 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 		num = fmt.Sprint(s.Bug.DisplayNumber)
 	}
 	mode, nr, winner, cost, date, health := "—", "—", "—", "—", "—", "—"
-	if s.Mode != "" {
+	if s.Mode != "" && !r.dir.Question { // a question has no mode
 		mode = string(s.Mode)
 	}
 	if s.Count > 0 {
@@ -551,7 +624,7 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 			health = st.Warning.Render(health)
 		}
 	}
-	cells := []string{s.Bug.ID, num, s.Bug.Context, st.Badge(string(s.State)), mode, nr, winner, cost, date, health}
+	cells := []string{s.Bug.ID, num, r.context(), st.Badge(string(s.State)), mode, nr, winner, cost, date, health}
 	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Bug.Title)
 }
 

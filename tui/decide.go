@@ -109,8 +109,11 @@ func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
 	if m.bug == nil || m.deb == nil {
 		return m, nil
 	}
-	h := engine.HumanDecision{Root: m.bug.Dir, Dir: m.deb.dir, Lang: m.deb.lang, BugID: m.bug.ID,
+	h := engine.HumanDecision{Root: m.bug.WriterRoot(), Dir: m.deb.dir, Lang: m.deb.lang, BugID: m.bug.ID,
 		Choice: bugfolder.Choice(mn.choice), Note: mn.note, Command: "moot (TUI) decide " + m.bug.ID, Now: m.opts.Now}
+	if m.bug.IsQuestion { // decisao.md names a question by question_id
+		h.BugID, h.QuestionID = "", m.bug.ID
+	}
 	project := ""
 	if m.opts.Register != nil {
 		project = m.opts.Register.Project

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -126,10 +125,13 @@ func fitHelp(help string, w int) string {
 func (m Model) viewBrowser() string {
 	b := &m.browser
 	l := m.lay
-	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+filepath.Join(filepath.Base(m.opts.Register.Project), bugfolder.RootName))
-	count := fmt.Sprintf("%d bugs", len(b.rows))
+	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+b.over())
+	count := b.countWords()
 	if len(b.visible) > 0 {
 		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
+		if b.questions() > 0 {
+			count += " · " + b.countWords()
+		}
 	}
 	if b.loading {
 		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows))
@@ -879,8 +881,8 @@ func (m Model) viewHelp() string {
 	k := m.keys
 	switch m.screen {
 	case scrBrowser:
-		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"esc", "clear the filter (q quits)"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the bug's latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md in $PAGER (else $EDITOR)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
-			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"●", "a moot process is running this debate now"}, {"◆", "a human decision waits (listed first): enter, then d on the Final tab"}}
+		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"esc", "clear the filter (q quits)"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md (a question: its problem)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
+			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"◆", "waits for a human decision (listed first): enter, then d on the Final tab"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"?", "a question (moot ask), not a bug"}, {"●", "a moot process is running this debate now"}}
 	default:
 		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"/", "search in a zoom; n/N next/previous match"}, {"esc", "back from a search, then a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"d", "on the Final tab: record the human decision (approve, decline, revise + note)"}, {"?", "this help"}, {"esc", "back to the browser (when opened from it)"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 		if m.canStopArgue() {

@@ -105,7 +105,7 @@ func checkRowsCmd(reg *bugfolder.Register, b *browser, rows int) tea.Cmd {
 	return func() tea.Msg {
 		msg := rowsChangedMsg{stamps: map[int]string{}}
 		for _, j := range jobs {
-			st := debateStamp(filepath.Join(j.dir.Dir, bugfolder.DebateDir))
+			st := debateStamp(j.dir.DebateFolder())
 			if st == j.stamp {
 				continue
 			}
@@ -113,18 +113,19 @@ func checkRowsCmd(reg *bugfolder.Register, b *browser, rows int) tea.Cmd {
 			if j.stamp == "" {
 				continue // first look: the index read it just now
 			}
-			s, err := bugfolder.IndexBug(reg, j.dir)
+			s, err := bugfolder.IndexSubject(reg, j.dir)
 			msg.items = append(msg.items, indexItem{i: j.i, sum: s, err: err})
 		}
 		return msg
 	}
 }
 
-// refreshRowCmd reads one row again (the bug a debate view just left).
+// refreshRowCmd reads one row again (the bug or question a debate view
+// just left).
 func refreshRowCmd(reg *bugfolder.Register, i int, dir bugfolder.BugDir) tea.Cmd {
 	return func() tea.Msg {
-		st := debateStamp(filepath.Join(dir.Dir, bugfolder.DebateDir))
-		s, err := bugfolder.IndexBug(reg, dir)
+		st := debateStamp(dir.DebateFolder())
+		s, err := bugfolder.IndexSubject(reg, dir)
 		return rowsChangedMsg{stamps: map[int]string{i: st}, items: []indexItem{{i: i, sum: s, err: err}}}
 	}
 }

@@ -1,0 +1,172 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/testutil"
+	"github.com/reversa/moot/internal/whoami"
+)
+
+// The two questions the tests ask: the coupon one waits for a human
+// decision, the sharding one is done.
+const (
+	couponQ = "20261130-which-coupon-cache"
+	shardQ  = "20261129-should-we-shard-orders"
+)
+
+// addQuestions writes the two questions under proj/.moot/debates/, each
+// a copy of the sample Q2R8's debate whose problema.md asks a question;
+// it returns the pending one's folder.
+func addQuestions(t *testing.T, proj string) string {
+	t.Helper()
+	src := filepath.Join(testutil.RepoRoot(t), "testdata", "sample", q2r8)
+	for id, q := range map[string]string{couponQ: "Which coupon cache should checkout use?", shardQ: "Should we shard the orders table?"} {
+		dir := filepath.Join(proj, bugfolder.QuestionsDir, id)
+		if err := testutil.Copy(src, dir); err != nil {
+			t.Fatal(err)
+		}
+		rewrite(t, filepath.Join(dir, "problema.md"), "bug_id: BUG-20260702-Q2R8\n", fmt.Sprintf("question_id: %s\nquestion: %s\n", id, q))
+	}
+	pending := filepath.Join(proj, bugfolder.QuestionsDir, couponQ)
+	rewrite(t, filepath.Join(pending, "resposta-final.md"), "---\n", "---\nrecommended_verdict: spec-gap\ndecision: pending\n")
+	return pending
+}
+
+// rewrite replaces the first old in a file with new.
+func rewrite(t *testing.T, path, old, new string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(old)) {
+		t.Fatalf("%s lacks %q", path, old)
+	}
+	if err := os.WriteFile(path, bytes.Replace(raw, []byte(old), []byte(new), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// questionsOnly is a project with the two questions and no register, and
+// the stand-in register cli gives the browser there.
+func questionsOnly(t *testing.T) (*fixture, string) {
+	t.Helper()
+	f := newFixture(t)
+	proj := filepath.Join(t.TempDir(), "questions-only")
+	pending := addQuestions(t, proj)
+	f.proj, f.reg = proj, &bugfolder.Register{Project: proj, Lang: bugfolder.EN}
+	return f, pending
+}
+
+// fakeWho names the person deciding without starting git.
+func fakeWho(t *testing.T) {
+	whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
+	t.Cleanup(func() { whoIs = whoami.Name })
+}
+
+// The browser lists the project's questions beside the register's bugs
+// (? and CONTEXT question), the pending question first; the filter finds
+// one, enter opens its debate on the Final tab, and d records the human
+// decision in its decisao.md — at 80×24 and 140×45.
+func TestQuestionsInTheBrowser(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			f := newFixture(t)
+			pending := addQuestions(t, f.proj)
+			fakeWho(t)
+			m := loadBrowser(t, f, size[0], size[1])
+			if len(m.browser.rows) != 8 {
+				t.Fatalf("%d rows, want 6 bugs and 2 questions", len(m.browser.rows))
+			}
+			top := m.browser.rows[m.browser.visible[0]]
+			if top.sum == nil || top.sum.Bug.ID != couponQ || top.marks() != "◆? " {
+				t.Fatalf("first row %s marks %q: not the pending question", top.name(), top.marks())
+			}
+			checkFrame(t, m, size[0], size[1], f.proj, []string{"1/8 · 6 bugs, 2 questions", "◆? 20261130-which-c", "ID "})
+			goldenScreen(t, m, f.proj)
+			m = keys(t, m, "/", "s", "h", "a", "r", "d", "enter")
+			if len(m.browser.visible) != 1 || m.browser.selected().sum.Bug.ID != shardQ {
+				t.Fatalf("the filter /shard: %d rows", len(m.browser.visible))
+			}
+			m = keys(t, m, "esc", "/", "c", "o", "u", "p", "o", "n", "enter")
+			if len(m.browser.visible) != 1 || m.browser.selected().sum.Bug.ID != couponQ {
+				t.Fatalf("the filter /coupon: %d rows", len(m.browser.visible))
+			}
+			m = keys(t, m, "enter")
+			if m.deb == nil || m.tab != m.finalTab() || m.deb.dir != pending {
+				t.Fatalf("enter did not open the question's Final tab:\n%s", screenText(m, f.proj))
+			}
+			checkFrame(t, m, size[0], size[1], f.proj, []string{"A human decision is pending"})
+			m = keys(t, m, "d", "enter", "enter")
+			dec, raw := readDecision(t, pending)
+			if dec.Choice != bugfolder.ChoiceApprove || !strings.Contains(raw, "question_id: "+couponQ) || strings.Contains(raw, "bug_id") || dec.By != "Ana <ana@example.org>" {
+				t.Fatalf("decisao.md: %+v\n%s", dec, raw)
+			}
+			checkFrame(t, m, size[0], size[1], f.proj, []string{"decision: approve"})
+			m = keys(t, m, "q")
+			if m.screen != scrBrowser || m.browser.selected().pendingDecision() {
+				t.Errorf("back in the browser, the question still waits: %s", screenText(m, f.proj))
+			}
+		})
+	}
+}
+
+// readDecision parses a debate's decisao.md (and returns its text).
+func readDecision(t *testing.T, dir string) (*bugfolder.Decision, string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, bugfolder.DecisionFile))
+	if err != nil {
+		t.Fatalf("no decisao.md: %v", err)
+	}
+	dec, err := bugfolder.ParseDecision("decisao.md", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dec, string(raw)
+}
+
+// A project with questions and no register opens the browser on them, the
+// pending one first, and the same keys as the teatest program decide it.
+func TestQuestionsOnlyBrowser(t *testing.T) {
+	f, pending := questionsOnly(t)
+	fakeWho(t)
+	tm := teatest.NewTestModel(t, New(f.options()), teatest.WithInitialTermSize(80, 24))
+	waitFor := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
+			teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor("Which coupon")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter}) // the top row: the pending question
+	waitFor("A human decision is pending")
+	tm.Send(tea.KeyPressMsg{Code: 'd', Text: "d"})
+	waitFor("Record the human decision")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor("decision recorded")
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	if dec, raw := readDecision(t, pending); dec.Choice != bugfolder.ChoiceApprove || !strings.Contains(raw, "question_id: "+couponQ) {
+		t.Errorf("decisao.md: %+v\n%s", dec, raw)
+	}
+	if final.browser.over() != filepath.Join("questions-only", bugfolder.QuestionsDir) || len(final.browser.rows) != 2 {
+		t.Errorf("the browser lists %d rows over %s", len(final.browser.rows), final.browser.over())
+	}
+	m := loadBrowser(t, f, 140, 45)
+	text := checkFrame(t, m, 140, 45, f.proj, []string{"debates over questions-only/.moot/debates", "2 questions"})
+	if strings.Contains(text, "no bugs") {
+		t.Errorf("a project with questions says it has no bugs:\n%s", text)
+	}
+}
