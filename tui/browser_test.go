@@ -175,6 +175,10 @@ func TestBrowserColumnsAt80(t *testing.T) {
 			goldenScreen(t, m, f.proj)
 			m = keys(t, m, "?")
 			help := screenText(m, f.proj)
+			for range 4 { // at 80x24 the help scrolls: read it to the end
+				m = keys(t, m, "down")
+				help += screenText(m, f.proj)
+			}
 			for _, want := range []string{"⊘", "closed by DONE.md", "⚑", "restricted", "g/G"} {
 				if !strings.Contains(help, want) {
 					t.Errorf("help lacks %q:\n%s", want, help)
