@@ -29,7 +29,7 @@ func newAskCmd(e *env) *cobra.Command {
 	var rf runFlags
 	var lang string
 	cmd := &cobra.Command{
-		Use:   "ask \"QUESTION\" [--protocol argue|tradeoff] [flags]",
+		Use:   "ask \"QUESTION\" [--protocol " + strings.Join(askProtocols, "|") + "] [flags]",
 		Short: "Debate a question that is not a bug; stored under .moot/debates/",
 		Long: `Run a protocol over a question that is not a bug. The debate is stored under
 the project root (the folder holding _reversa_bugs/, else the git root, else
@@ -123,8 +123,8 @@ printed, nothing is written, exit 4).`,
 			}
 			ctx, cancel := interruptContext(e, plan.Setup.Protocol, pol, bug.ID)
 			defer cancel()
-			pr := newProgress(e, reg, rf.asJSON)
-			pr.bugDir, pr.final = dir, engine.Describe(plan.Setup.Protocol).Final
+			pr := newProgress(e, reg, rf.asJSON, plan.Setup.Protocol)
+			pr.bugDir = dir
 			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot ask", Version: version(), ResumeTarget: bug.ID,
@@ -136,7 +136,9 @@ printed, nothing is written, exit 4).`,
 	rf.register(cmd)
 	af.register(cmd)
 	fl := cmd.Flags()
-	fl.Lookup("protocol").Usage = "the protocol to run over the question: " + askProtocols[0] + " (default), " + strings.Join(askProtocols[1:], ", ")
+	pf := fl.Lookup("protocol")
+	pf.Usage = "the protocol to run over the question: " + askProtocols[0] + " (default), " + strings.Join(askProtocols[1:], ", ")
+	pf.DefValue, sf.protocol = askProtocols[0], askProtocols[0] // ask's default, not a bug's debate
 	fl.StringArrayVar(&sf.evidence, "evidence", nil, "a file of the project given to every participant as evidence (repeatable)")
 	fl.StringVar(&lang, "lang", "", "pt or en: the language of headings (default: the project's doc_language, else en)")
 	return cmd

@@ -171,7 +171,7 @@ writes the eight sections. It prints where the question's folder is.`,
 				return withCode(ExitInternal, err)
 			}
 			if headless || !isTerminal(e.stdout) || !isTerminal(e.stdin) {
-				pr := newProgress(e, reg, false)
+				pr := newProgress(e, reg, false, s.Protocol)
 				res, err := engine.Start(context.Background(), s, engine.Options{
 					Protocol: s.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},
 					Sink: pr.sink, Command: "moot demo", Version: version(),
@@ -234,7 +234,7 @@ func demoArgue(e *env) error {
 	}
 	s := engine.Setup{Protocol: protocols[argue.Name], Bug: bug, Lang: bugfolder.EN, N: 2, R: 3, Question: demoQuestion, Problem: p,
 		Solvers: []string{"demo", "demo"}, Critics: []string{"demo"}, Judge: "demo", Parallel: 2, Lenses: lenses}
-	pr := newProgress(e, reg, false)
+	pr := newProgress(e, reg, false, s.Protocol)
 	pr.bugDir = qdir
 	res, err := engine.Start(context.Background(), s, engine.Options{
 		Protocol: s.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},

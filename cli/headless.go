@@ -27,20 +27,25 @@ type progress struct {
 	// bugDir is the debated bug's folder: paths on the --json stream are
 	// relative to it, as in the event log.
 	bugDir string
-	// final is the protocol's word for its final step ("" reads judge).
+	// final is the protocol's word for its final step.
 	final string
 }
 
 // finalWord is the protocol's word for its final step.
-func (p *progress) finalWord() string {
-	if p.final == "" {
-		return "judge"
+func (p *progress) finalWord() string { return p.final }
+
+// byWord is who decided, in the protocol's words: the final step's
+// "judge" (the event's value, a contract) reads as the protocol names it.
+func (p *progress) byWord(by string) string {
+	if by == string(bugfolder.PointJudge) {
+		return p.final
 	}
-	return p.final
+	return by
 }
 
-func newProgress(e *env, reg *bugfolder.Register, asJSON bool) *progress {
-	p := &progress{human: e.stderr, reg: reg}
+// newProgress prints the events of a debate under proto, in its words.
+func newProgress(e *env, reg *bugfolder.Register, asJSON bool, proto engine.Protocol) *progress {
+	p := &progress{human: e.stderr, reg: reg, final: engine.Describe(proto).Final}
 	if asJSON {
 		p.json = e.stdout
 	}
@@ -142,7 +147,7 @@ func (p *progress) line(ev engine.Event) {
 		if point == "judge" {
 			point = p.finalWord()
 		}
-		s := fmt.Sprintf("decision at the %s menu: %s (by %s)", point, ev.Choice, ev.By)
+		s := fmt.Sprintf("decision at the %s menu: %s (by %s)", point, ev.Choice, p.byWord(ev.By))
 		if len(ev.Dropped) > 0 {
 			s += "; out of the debate: " + strings.Join(ev.Dropped, ", ")
 		}
@@ -157,9 +162,9 @@ func (p *progress) line(ev engine.Event) {
 		p.printf("%s (attempt %d)\n", p.finalWord(), ev.Attempt)
 	case engine.EvJudgeFinished:
 		if ev.Winner == "" {
-			p.printf("  final answer written (by %s)\n", ev.By)
+			p.printf("  final answer written (by %s)\n", p.byWord(ev.By))
 		} else {
-			p.printf("  winner: %s (decided by %s)\n", label.Proposal(ev.Winner), ev.By)
+			p.printf("  winner: %s (decided by %s)\n", label.Proposal(ev.Winner), p.byWord(ev.By))
 		}
 	case engine.EvJudgeFailed:
 		p.printf("  %s failed: %s\n", p.finalWord(), clip(ev.Reason, 200))

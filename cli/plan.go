@@ -14,8 +14,6 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
-	"github.com/reversa/moot/protocol/council"
-	"github.com/reversa/moot/protocol/tradeoff"
 )
 
 func newPlanCmd(e *env) *cobra.Command {
@@ -182,19 +180,8 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	}
 	fmt.Fprintf(w, "Debate plan for %s — %s\n\n", s.Bug.ID, title)
 	fmt.Fprintf(w, "  mode      %s\n", mode)
-	if s.Protocol != nil && s.Protocol.Name() == tradeoff.Name {
-		fmt.Fprintf(w, "  protocol  tradeoff · 2 reviewers · rebuttal cap %d round(s), stated before launch · synthesizer %s\n", s.R, s.Judge)
-		for i, l := range s.Lenses {
-			fmt.Fprintf(w, "  option %s  %s: %s\n", termsafe.Line(l.Name), s.Lang.SolverID(i+1), termsafe.Line(l.Text))
-		}
-	} else if s.Protocol != nil && s.Protocol.Name() == council.Name {
-		fmt.Fprintf(w, "  protocol  council · N=%d members, one per lens · R=%d cross-rebuttal round(s) (at most %d) · synthesizer %s\n", s.N, s.R, council.MaxRounds, s.Judge)
-		fmt.Fprintf(w, "  lenses    %s\n", lensList(s))
-	} else {
-		fmt.Fprintf(w, "  panel     N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s\n", s.N, s.R, len(s.Critics), s.Judge)
-		if len(s.Lenses) > 0 {
-			fmt.Fprintf(w, "  lenses    %s\n", lensList(s))
-		}
+	for _, l := range engine.SetupLines(s) {
+		fmt.Fprintf(w, "  %-10s%s\n", l.Key, l.Text)
 	}
 	fmt.Fprintf(w, "  calls     %s\n", p.Formula)
 	if s.Problem != nil {
@@ -233,13 +220,4 @@ func printPlan(w io.Writer, p *engine.Plan) {
 			fmt.Fprintf(w, "  - %s\n", termsafe.Text(x))
 		}
 	}
-}
-
-// lensList names each solver's lens ("agente-1 security · agente-2 cfo").
-func lensList(s engine.Setup) string {
-	var parts []string
-	for i, l := range s.Lenses {
-		parts = append(parts, s.Lang.SolverID(i+1)+" "+termsafe.Line(l.Name))
-	}
-	return strings.Join(parts, " · ")
 }

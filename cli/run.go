@@ -247,8 +247,8 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			}
 			ctx, cancel := signalContext()
 			defer cancel()
-			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted, pr.bugDir, pr.final = bug.Restricted(), bug.Dir, engine.Describe(s.Protocol).Final
+			pr := newProgress(e, reg, rf.asJSON, s.Protocol)
+			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
 			live := livefile.New() // streamed figures for a browser watching this run
 			defer live.Close()
 			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
@@ -367,8 +367,8 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			}
 			ctx, cancel := interruptContext(e, proto, pol, resumeTarget(e, args[0], bug, config))
 			defer cancel()
-			pr := newProgress(e, reg, rf.asJSON)
-			pr.restricted, pr.bugDir, pr.final = bug.Restricted(), bug.Dir, engine.Describe(proto).Final
+			pr := newProgress(e, reg, rf.asJSON, proto)
+			pr.restricted, pr.bugDir = bug.Restricted(), bug.Dir
 			live := livefile.New()
 			defer live.Close()
 			res, err := engine.Resume(ctx, bug, rf.limits(engine.Options{

@@ -205,6 +205,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	}
 	fmt.Fprintf(&w, "# %s — %s\n\n", bug.ID, title)
 	solvers, critics := solverIDs(d)
+	words := engine.Describe(protocolFor(d))
 	rows := [][2]string{{"status", string(d.State)}}
 	if h := stateHint(bug, d); h != "" {
 		rows = append(rows, [2]string{"next", h})
@@ -215,7 +216,11 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	}
 	rows = append(rows, [2]string{"debate", where})
 	if p := d.Problem; p != nil {
-		rows = append(rows, [2]string{"setup", fmt.Sprintf("%s · N=%d · R=%d · %d critic(s) · language %s", orDash(string(p.Mode)), p.N, p.R, max(len(p.Critics), criticsOnDisk(d)), d.Lang)})
+		support := ""
+		if c := max(len(p.Critics), criticsOnDisk(d)); words.Support || c > 0 {
+			support = fmt.Sprintf(" · %d %s(s)", c, words.Supporter)
+		}
+		rows = append(rows, [2]string{"setup", fmt.Sprintf("%s · N=%d · R=%d%s · language %s", orDash(string(p.Mode)), p.N, p.R, support, d.Lang)})
 		var eng []string
 		for _, kv := range p.Solvers {
 			eng = append(eng, kv.Key+" "+kv.Value)
@@ -224,7 +229,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 			eng = append(eng, kv.Key+" "+kv.Value)
 		}
 		if p.Judge != "" {
-			eng = append(eng, "judge "+p.Judge)
+			eng = append(eng, words.Final+" "+p.Judge)
 		}
 		if len(eng) == 0 {
 			eng = append(eng, "not recorded (a debate run by hand)")
@@ -259,18 +264,18 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	if f := d.Final; f != nil {
 		win := label.Winner(f.Winner, f.WinnerSolver)
 		by := f.DecidedBy
-		if by == "" {
-			by = "judge"
+		if by == "" || by == string(bugfolder.PointJudge) {
+			by = words.Final
 		}
 		if w := f.AmbiguousWinner(d.Lang); w != nil {
 			win = "unknown: " + w.Error()
 		} else if win == "—" {
-			win = "unknown: the judge's file names no winner moot can read"
+			win = "unknown: the " + words.Final + "'s file names no winner moot can read"
 		} else {
 			win += ", decided by " + by
 		}
 		if f.Of > 0 {
-			win += fmt.Sprintf(" · %d of %d solvers took part", f.Participants, f.Of)
+			win += fmt.Sprintf(" · %d of %d %s took part", f.Participants, f.Of, words.Members)
 		}
 		if protocolName(d) == tradeoff.Name { // a synthesis over two options names no winner
 			win = fmt.Sprintf("none: a tradeoff recommends and the human decides · %d of %d reviewers took part", f.Participants, f.Of)
@@ -311,7 +316,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		}
 	}
 	if len(d.JudgeAttempts) > 0 {
-		fmt.Fprintf(&w, "\n## Judge\n\n%d failed attempt(s):\n\n", len(d.JudgeAttempts))
+		fmt.Fprintf(&w, "\n## %s\n\n%d failed attempt(s):\n\n", capital(words.Final), len(d.JudgeAttempts))
 		for _, a := range d.JudgeAttempts {
 			reason := a.Error
 			if reason == "" && len(a.Invalid) > 0 {
@@ -382,7 +387,7 @@ func showProblem(d *bugfolder.Debate) (string, error) {
 	var w strings.Builder
 	fmt.Fprintf(&w, "# %s\n\n", d.Lang.Names().Problem)
 	if p.Mode != "" {
-		fmt.Fprintf(&w, "mode **%s** · N=%d · R=%d · judge %s · p_sha256 `%s`\n\n", p.Mode, p.N, p.R, orDash(p.Judge), orDash(p.PSHA256))
+		fmt.Fprintf(&w, "mode **%s** · N=%d · R=%d · %s %s · p_sha256 `%s`\n\n", p.Mode, p.N, p.R, finalWord(d), orDash(p.Judge), orDash(p.PSHA256))
 	}
 	w.WriteString(strings.TrimSpace(doc.Body) + "\n")
 	return w.String(), nil
@@ -497,11 +502,14 @@ func showFinal(d *bugfolder.Debate) (string, error) {
 		}
 		meta = append(meta, "labels: "+strings.Join(ls, ", "))
 	}
-	if f.DecidedBy != "" {
+	words := engine.Describe(protocolFor(d))
+	if f.DecidedBy == string(bugfolder.PointJudge) {
+		meta = append(meta, "decided by "+words.Final)
+	} else if f.DecidedBy != "" {
 		meta = append(meta, "decided by "+f.DecidedBy)
 	}
 	if f.Of > 0 {
-		meta = append(meta, fmt.Sprintf("%d of %d solvers took part", f.Participants, f.Of))
+		meta = append(meta, fmt.Sprintf("%d of %d %s took part", f.Participants, f.Of, words.Members))
 	}
 	if len(meta) > 0 {
 		w.WriteString(strings.Join(meta, " · ") + "\n\n")
@@ -569,4 +577,12 @@ func councilEscalation(e string) string {
 		return "escalate: convergence or synthesis confidence under 70 %, or a critical divergence (see resposta-final.md)"
 	}
 	return "none: convergence and synthesis confidence at 70 % or more, no critical divergence"
+}
+
+// capital is w with its first letter in capitals (a section's title).
+func capital(w string) string {
+	if w == "" {
+		return w
+	}
+	return strings.ToUpper(w[:1]) + w[1:]
 }

@@ -360,8 +360,8 @@ func TestSecondWriterIsRefused(t *testing.T) {
 		t.Errorf("stderr: %s", r.stderr)
 	}
 	r = p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 2)
-	if !strings.Contains(r.stderr, "moot resume") {
-		t.Errorf("run on a running debate: %s", r.stderr)
+	if !strings.Contains(r.stderr, "is running now") || strings.Contains(r.stderr, "moot resume") {
+		t.Errorf("run on a running debate names its holder, not resume: %s", r.stderr)
 	}
 	first.Process.Signal(syscall.SIGTERM)
 	first.Wait()

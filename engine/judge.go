@@ -122,7 +122,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 	}
 	prompt := step.Prompt()
 	ask, why := r.judgePending()
-	reason := "the judge's last attempt failed"
+	reason := "the " + Describe(r.proto).Final + "'s last attempt failed"
 	if why != "" {
 		reason = why // after a resume the menu still says why
 	}
@@ -325,7 +325,7 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 	var head strings.Builder
 	var absent []string
 	if k < r.n {
-		fmt.Fprintf(&head, r.t("> Debate degradado: %d de %d debatedores participaram.\n\n", "> Degraded debate: %d of %d debaters took part.\n\n"), k, r.n)
+		fmt.Fprint(&head, degradedLine(r.lang, Describe(r.proto), k, r.n))
 		for _, id := range in.Panel {
 			if _, ok := in.Answers[id]; !ok {
 				absent = append(absent, id)

@@ -251,11 +251,28 @@ type Inputs struct {
 	// no member without one), so the wizard offers no "none".
 	LensEach bool
 	// Support is set when the protocol has a support role to engine
-	// (debate's critics).
-	Support bool
+	// (debate's critics); Supporter names one of it ("critic", "scorer").
+	Support   bool
+	Supporter string
+	// MaxN and MaxR are the largest panel and the most rounds after round
+	// 0 the protocol runs (at most MaxSolvers and MaxRounds): the wizard
+	// refuses more as it is typed, naming the limit.
+	MaxN, MaxR int
+	// Rounds writes R for the setup line, one %d ("R=%d rounds after
+	// round 0", "rebuttal cap %d round(s), stated before launch").
+	Rounds string
+	// PanelNote follows the panel's size on the setup line ("one per
+	// lens"); empty: nothing.
+	PanelNote string
+	// Named is set when the setup line opens with the protocol's name
+	// (every protocol but seed 000's debate, whose line predates them).
+	Named bool
 	// Member and Members name one and several of the panel ("solver",
 	// "solvers"); Final names the final step ("judge", "synthesizer").
 	Member, Members, Final string
+	// MembersPT is Members in Portuguese ("membros"), for the final
+	// answer's degraded line in a Portuguese register.
+	MembersPT string
 	// FinalNote says in a line what the final step sees.
 	FinalNote string
 	// Winner is set when the final step names a winner, so a human may
@@ -281,6 +298,7 @@ func Describe(p Protocol) Inputs {
 	if d, ok := p.(Describer); ok {
 		return d.Inputs()
 	}
-	return Inputs{Modes: true, MinN: 2, R: 2, Lenses: true, Support: true, Member: "solver", Members: "solvers", Final: "judge", Winner: true,
-		FinalNote: "isolated: sees only the rubric, P and the final proposals"}
+	return Inputs{Modes: true, MinN: 2, MaxN: MaxSolvers, R: 2, MaxR: MaxRounds, Rounds: "R=%d rounds after round 0", Lenses: true,
+		Support: true, Supporter: "critic", Member: "solver", Members: "solvers", MembersPT: "debatedores", Final: "judge",
+		Winner: true, FinalNote: "isolated: sees only the rubric, P and the final proposals"}
 }

@@ -696,7 +696,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		switch d.Choice {
 		case QuorumContinue:
 			if len(valid) == 0 {
-				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("round %d: no solver answered validly, so the debate cannot continue with the valid ones; retry, swap an engine, or cancel", k)})
+				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("round %d: no %s answered validly, so the debate cannot continue with the valid ones; retry, swap an engine, or cancel", k, words.Member)})
 				continue
 			}
 			dec.Dropped = failedIDs
@@ -723,7 +723,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 				break
 			}
 			if !contains(failedIDs, d.SolverID) {
-				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("%q is not a failed solver of round %d; nothing changed", d.SolverID, k)})
+				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("%q is not a failed %s of round %d; nothing changed", d.SolverID, words.Member, k)})
 				continue
 			}
 			if d.Choice == QuorumSwap {

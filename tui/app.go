@@ -1086,7 +1086,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			m.zoom, m.help = false, false
 		}
 	case askJudgeMsg:
-		cmds = append(cmds, notify(m.deb.bugID+" needs a decision: the judge failed"))
+		cmds = append(cmds, notify(m.deb.bugID+" needs a decision: the "+finalWord(then.j)+" failed"))
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {

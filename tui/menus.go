@@ -150,22 +150,23 @@ func otherMenu(prev *menu) *menu {
 	if prev.kind == menuQuorumOther && prev.choice != "" {
 		m.choice = prev.choice // back from its second page: the action chosen stays
 	}
+	one, many := memberWords(m.q)
 	var solvers []huh.Option[string]
 	for _, f := range m.q.Failed {
 		solvers = append(solvers, huh.NewOption(fmt.Sprintf("%s (%s, %s)", f.SolverID, f.Engine, f.Status), f.SolverID))
 	}
 	m.solver = m.q.Failed[0].SolverID
 	action := huh.NewSelect[string]().Title("Other").Options(
-		huh.NewOption("Swap a failed solver's engine (an amendment, recorded)", "swap"),
-		huh.NewOption("Change a failed solver's timeout", "timeout"),
+		huh.NewOption(fmt.Sprintf("Swap a failed %s's engine (an amendment, recorded)", one), "swap"),
+		huh.NewOption(fmt.Sprintf("Change a failed %s's timeout", one), "timeout"),
 		huh.NewOption("Pause: stop here, resume later with moot resume", "pause"),
 		huh.NewOption("← Back to the quorum menu", "back"),
 	).Value(&m.choice)
 	m.first = action
 	m.form = newForm(huh.NewGroup(action),
-		huh.NewGroup(huh.NewSelect[string]().Title("Which failed solver?").OptionsFunc(func() []huh.Option[string] {
+		huh.NewGroup(huh.NewSelect[string]().Title(fmt.Sprintf("Which failed %s?", one)).OptionsFunc(func() []huh.Option[string] {
 			if m.choice == "timeout" && len(solvers) > 1 { // one timeout for them all
-				return append(slices.Clone(solvers), huh.NewOption(fmt.Sprintf("All %d failed solvers", len(solvers)), engine.AllFailed))
+				return append(slices.Clone(solvers), huh.NewOption(fmt.Sprintf("All %d failed %s", len(solvers), many), engine.AllFailed))
 			}
 			return solvers
 		}, &m.choice).Value(&m.solver)).
@@ -234,11 +235,12 @@ func swapConfirmMenu(prev *menu) *menu {
 // timeoutMenu asks a failed solver's new timeout.
 func timeoutMenu(prev *menu) *menu {
 	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver}
+	one, many := memberWords(m.q)
 	who := m.solver
-	called := "an amendment, recorded; the solver is called again with it"
+	called := fmt.Sprintf("an amendment, recorded; the %s is called again with it", one)
 	if who == engine.AllFailed {
-		who = "every failed solver"
-		called = "an amendment, recorded; the failed solvers are called again with it"
+		who = "every failed " + one
+		called = fmt.Sprintf("an amendment, recorded; the failed %s are called again with it", many)
 	}
 	m.form = newForm(huh.NewGroup(
 		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", who)).Description(called).
@@ -282,7 +284,7 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchabl
 // judgeEngineMenu picks the engine the judge is retried on.
 func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineStatus) *menu {
 	m := &menu{kind: menuJudgeEngine, j: prev.j, jReply: prev.jReply}
-	opts := append(engineOptions(prev.j.Engines, prev.j.Engine, cfg, status), huh.NewOption("← Back to the judge menu", ""))
+	opts := append(engineOptions(prev.j.Engines, prev.j.Engine, cfg, status), huh.NewOption(fmt.Sprintf("← Back to the %s menu", finalWord(prev.j)), ""))
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
 		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the %s on another engine (now: %s)", finalWord(prev.j), prev.j.Engine)).
@@ -315,7 +317,7 @@ func humanMenu(prev *menu, width int) *menu {
 		room := max(12, min(70, width-6-ansi.StringWidth(head)))
 		opts = append(opts, huh.NewOption(head+preview(l.Preview, room), l.Label))
 	}
-	opts = append(opts, huh.NewOption("← Back to the judge menu", ""))
+	opts = append(opts, huh.NewOption(fmt.Sprintf("← Back to the %s menu", finalWord(m.j)), ""))
 	m.label = opts[0].Value
 	m.form = newForm(huh.NewGroup(
 		huh.NewSelect[string]().Title("Which proposal wins?").

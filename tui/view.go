@@ -311,7 +311,16 @@ func (m Model) costText() string {
 		title += " — " + s.Bug.Title
 	}
 	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
-	b.WriteString(wrapIndent(fmt.Sprintf("mode %s · N=%d solvers · R=%d rounds after round 0 · %d critic(s) · judge %s", m.st.Bold.Render(string(s.Mode)), s.N, s.R, len(s.Critics), s.Judge), m.lay.w-2, "  ") + "\n")
+	for i, l := range engine.SetupLines(s) {
+		line := l.Text
+		switch {
+		case i == 0 && engine.Describe(s.Protocol).Modes:
+			line = fmt.Sprintf("mode %s · %s", m.st.Bold.Render(string(s.Mode)), line)
+		case i > 0:
+			line = l.Key + " " + line
+		}
+		b.WriteString(wrapIndent(line, m.lay.w-2, "  ") + "\n")
+	}
 	switch {
 	case c.err != nil:
 		b.WriteString("\n" + m.st.Error.Render("  "+c.err.Error()) + "\n")
@@ -705,7 +714,7 @@ func (m Model) viewFinal(h int) string {
 	}
 	if m.running || d.judge.path == "" {
 		if d.judge.status == "" {
-			return m.st.Subtle.Render("the judge has not run yet")
+			return m.st.Subtle.Render("the " + m.words().Final + " has not run yet")
 		}
 		return m.renderPanes([]*pane{d.judge}, m.w, h)
 	}
@@ -800,7 +809,7 @@ func (m Model) viewJudgeFailed(h int) string {
 		"",
 	}
 	if d.state == "cancelled" {
-		lines = append(lines, "The debate was cancelled at the judge menu; resuming asks again.")
+		lines = append(lines, "The debate was cancelled at the "+words.Final+" menu; resuming asks again.")
 	}
 	switch {
 	case d.heldBy != "":

@@ -313,14 +313,37 @@ func (w *wizard) engineOptions() []huh.Option[string] {
 	return opts
 }
 
-func positive(min int, what string) func(string) error {
+// within checks a whole number of at least min and, when max is above 0,
+// at most max; past it the error names the limit (why says whose).
+func within(min, max int, what, why string) func(string) error {
 	return func(s string) error {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < min {
 			return fmt.Errorf("%s must be a whole number ≥ %d", what, min)
 		}
+		if max > 0 && n > max {
+			return fmt.Errorf("%s must be at most %d: %s", what, max, why)
+		}
 		return nil
 	}
+}
+
+// sizeCheck and roundsCheck validate N and R against the protocol's
+// limits (Inputs.MaxN, Inputs.MaxR), naming them.
+func (w *wizard) sizeCheck() func(string) error {
+	return within(w.in.MinN, w.in.MaxN, "N", fmt.Sprintf("%s runs at most %d %s", w.runsWhat(), w.in.MaxN, w.in.Members))
+}
+
+func (w *wizard) roundsCheck() func(string) error {
+	return within(0, w.in.MaxR, "R", fmt.Sprintf("%s runs at most %d rounds after round 0", w.runsWhat(), w.in.MaxR))
+}
+
+// runsWhat names who sets the limits: the protocol, else moot.
+func (w *wizard) runsWhat() string {
+	if w.protoName == "" {
+		return "moot"
+	}
+	return w.protoName
 }
 
 // build makes the form of the current stage.
@@ -558,12 +581,12 @@ func (w *wizard) basicFields() []huh.Field {
 		))
 	}
 	if w.in.N == 0 {
-		fields = append(fields, huh.NewInput().Title(capital(w.in.Members)+" (N)").Value(&w.nStr).Validate(positive(w.in.MinN, "N")))
+		fields = append(fields, huh.NewInput().Title(capital(w.in.Members)+" (N)").Value(&w.nStr).Validate(w.sizeCheck()))
 	}
 	if w.in.RCap {
-		fields = append(fields, huh.NewInput().Title("Rebuttal rounds (cap R)").Description(fmt.Sprintf("the cap is stated on the cost screen and never exceeded; 0 = one answer each, then the %s", w.in.Final)).Value(&w.rStr).Validate(positive(0, "R")))
+		fields = append(fields, huh.NewInput().Title("Rebuttal rounds (cap R)").Description(fmt.Sprintf("the cap is stated on the cost screen and never exceeded; 0 = one answer each, then the %s", w.in.Final)).Value(&w.rStr).Validate(w.roundsCheck()))
 	} else {
-		fields = append(fields, huh.NewInput().Title("Rounds after round 0 (R)").Description(fmt.Sprintf("no early stopping; 0 = independent answers plus the %s", w.in.Final)).Value(&w.rStr).Validate(positive(0, "R")))
+		fields = append(fields, huh.NewInput().Title("Rounds after round 0 (R)").Description(fmt.Sprintf("no early stopping; 0 = independent answers plus the %s", w.in.Final)).Value(&w.rStr).Validate(w.roundsCheck()))
 	}
 	return append(fields, huh.NewSelect[string]().Title(capital(w.in.Member)+" engines").Value(&w.strategy).Options(
 		huh.NewOption("one engine for every "+w.in.Member, "one"),

@@ -159,7 +159,7 @@ func (Protocol) RenderConvergence(l bugfolder.Lang, m bugfolder.Mode, rows []eng
 // critics; its final step is a judge that names a winner.
 func (Protocol) Inputs() engine.Inputs {
 	return engine.Inputs{Summary: "solvers propose, critique and revise; a judge picks a winner",
-		Modes: true, MinN: 2, R: 2, Lenses: true, Support: true,
-		Member: "solver", Members: "solvers", Final: "judge", Winner: true,
+		Modes: true, MinN: 2, MaxN: engine.MaxSolvers, R: 2, MaxR: engine.MaxRounds, Rounds: "R=%d rounds after round 0",
+		Lenses: true, Support: true, Supporter: "critic", Member: "solver", Members: "solvers", MembersPT: "debatedores", Final: "judge", Winner: true,
 		FinalNote: "isolated: sees only the rubric, P and the final proposals"}
 }

@@ -193,8 +193,9 @@ func (Protocol) RenderConvergence(l bugfolder.Lang, m bugfolder.Mode, rows []eng
 // the criteria; its synthesizer names no winner: a human decides.
 func (Protocol) Inputs() engine.Inputs {
 	return engine.Inputs{Summary: "a reviewer per option, capped rebuttal, synthesis; a human decides",
-		Modes: true, N: 2, MinN: 2, R: DefaultRounds, RCap: true, Options: true, Criteria: true,
-		Member: "reviewer", Members: "reviewers", Final: "synthesizer",
+		Modes: true, N: 2, MinN: 2, MaxN: 2, R: DefaultRounds, MaxR: engine.MaxRounds, RCap: true, Options: true, Criteria: true,
+		Rounds: "rebuttal cap %d round(s), stated before launch", Named: true,
+		Member: "reviewer", Members: "reviewers", MembersPT: "revisores", Final: "synthesizer",
 		FinalNote: "isolated, no tools: sees the packet and both reviewers' last answers by option, never by engine"}
 }
 

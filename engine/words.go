@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/termsafe"
+)
+
+// SetupLine is one line of a setup as a person reads it: a key ("panel",
+// "protocol", "lenses", "option A") and its text.
+type SetupLine struct{ Key, Text string }
+
+// SetupLines describe a setup in its protocol's words, from Describe: the
+// panel (its size, rounds, support role and final step), then the panel's
+// lenses or the options. moot plan and the TUI's cost screen share them.
+func SetupLines(s Setup) []SetupLine {
+	in := Describe(s.Protocol)
+	var parts []string
+	key := "panel"
+	if in.Named && s.Protocol != nil {
+		key = "protocol"
+		parts = append(parts, s.Protocol.Name())
+	}
+	panel := fmt.Sprintf("N=%d %s", s.N, in.Members)
+	if in.N > 0 { // a fixed panel needs no N=
+		panel = fmt.Sprintf("%d %s", s.N, in.Members)
+	}
+	if in.PanelNote != "" {
+		panel += ", " + in.PanelNote
+	}
+	parts = append(parts, panel)
+	rounds := fmt.Sprintf(in.Rounds, s.R)
+	if in.MaxR > 0 && in.MaxR < MaxRounds {
+		rounds += fmt.Sprintf(" (at most %d)", in.MaxR)
+	}
+	parts = append(parts, rounds)
+	if in.Support || len(s.Critics) > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s(s)", len(s.Critics), in.Supporter))
+	}
+	parts = append(parts, in.Final+" "+s.Judge)
+	out := []SetupLine{{key, strings.Join(parts, " · ")}}
+	switch {
+	case in.Options:
+		for i, l := range s.Lenses {
+			out = append(out, SetupLine{"option " + termsafe.Line(l.Name), s.Lang.SolverID(i+1) + ": " + termsafe.Line(l.Text)})
+		}
+	case len(s.Lenses) > 0 || in.LensEach:
+		var ls []string
+		for i, l := range s.Lenses {
+			ls = append(ls, s.Lang.SolverID(i+1)+" "+termsafe.Line(l.Name))
+		}
+		out = append(out, SetupLine{"lenses", strings.Join(ls, " · ")})
+	}
+	return out
+}
+
+// degradedLine opens a final answer that only k of the n panel members
+// reached. Seed 000's debate keeps its line as written (a contract); a
+// Named protocol says it in its own words.
+func degradedLine(l bugfolder.Lang, in Inputs, k, n int) string {
+	switch {
+	case !in.Named && l == bugfolder.EN:
+		return fmt.Sprintf("> Degraded debate: %d of %d debaters took part.\n\n", k, n)
+	case !in.Named:
+		return fmt.Sprintf("> Debate degradado: %d de %d debatedores participaram.\n\n", k, n)
+	case l == bugfolder.EN:
+		return fmt.Sprintf("> Degraded: %d of %d %s took part.\n\n", k, n, in.Members)
+	}
+	pt := in.MembersPT
+	if pt == "" {
+		pt = in.Members
+	}
+	return fmt.Sprintf("> Degradado: %d de %d %s participaram.\n\n", k, n, pt)
+}

@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/protocol/argue"
+	"github.com/reversa/moot/protocol/council"
+	"github.com/reversa/moot/protocol/debate"
+	"github.com/reversa/moot/protocol/tradeoff"
+)
+
+// wordCases are the protocols with the words their screens must speak
+// and the debate's words they must never borrow.
+var wordCases = []struct {
+	name  string
+	proto engine.Protocol
+	never []string
+}{
+	{"debate", debate.Protocol{}, []string{"synthesizer", "member", "reviewer", "persona"}},
+	{"council", council.Protocol{}, []string{"solver", "judge", "critic"}},
+	{"tradeoff", tradeoff.Protocol{}, []string{"solver", "judge", "critic"}},
+	{"argue", argue.Protocol{}, []string{"solver", "judge", "critic"}},
+}
+
+// TestQuorumOtherMenuSpeaksTheProtocol: the quorum's Other… menu (both
+// pages, the "all failed" choice), the timeout page and the final step's
+// back choices name the protocol's members and final step.
+func TestQuorumOtherMenuSpeaksTheProtocol(t *testing.T) {
+	m, _ := liveModel(t, newFixture(t), 120, 34)
+	cfg := &harness.Config{Engines: map[string]*harness.EngineConfig{}}
+	for _, tc := range wordCases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := engine.Describe(tc.proto)
+			q := quorumLoss()
+			q.Member, q.Members = in.Member, in.Members
+			var all string
+			view := func(mn *menu) {
+				m.openMenu(mn)
+				all += ansi.Strip(m.menu.form.View()) + "\n"
+			}
+			view(otherMenu(&menu{q: q}))
+			m = keys(t, m, "down", "enter") // change a timeout: which failed member?
+			all += ansi.Strip(m.menu.form.View()) + "\n"
+			view(timeoutMenu(&menu{q: q, solver: engine.AllFailed}))
+			j := engine.JudgeFailure{Attempt: 1, Final: in.Final, NoWinner: !in.Winner, Engines: []string{"scripted"}, Engine: "local"}
+			view(judgeEngineMenu(&menu{j: j}, cfg, nil))
+			want := []string{"Swap a failed " + in.Member + "'s engine", "Which failed " + in.Member + "?",
+				"All 2 failed " + in.Members, "every failed " + in.Member, "Back to the " + in.Final + " menu"}
+			for _, w := range want {
+				if !strings.Contains(all, w) {
+					t.Errorf("the menus lack %q:\n%s", w, all)
+				}
+			}
+			for _, w := range tc.never {
+				if strings.Contains(strings.ToLower(all), w) {
+					t.Errorf("the menus say %q:\n%s", w, all)
+				}
+			}
+		})
+	}
+}
+
+// TestCostScreenSpeaksTheProtocol: the cost screen names the protocol,
+// its members, its final step, its lenses or options, and no critics
+// where it has no support role; a debate's line stays as it was.
+func TestCostScreenSpeaksTheProtocol(t *testing.T) {
+	m, _ := liveModel(t, newFixture(t), 160, 40)
+	lenses := []bugfolder.Lens{{Name: "security", Text: "s"}, {Name: "cfo", Text: "c"}, {Name: "sre", Text: "r"}}
+	for _, tc := range []struct {
+		proto engine.Protocol
+		s     engine.Setup
+		want  []string
+		never []string
+	}{
+		{debate.Protocol{}, engine.Setup{Mode: bugfolder.Diagnosis, N: 3, R: 3, Judge: "scripted"},
+			[]string{"mode diagnosis · N=3 solvers · R=3 rounds after round 0 · 0 critic(s) · judge scripted"}, []string{"synthesizer", "lenses"}},
+		{council.Protocol{}, engine.Setup{Mode: bugfolder.Diagnosis, N: 3, R: 3, Judge: "scripted", Lenses: lenses},
+			[]string{"mode diagnosis · council · N=3 members, one per lens · R=3 cross-rebuttal round(s) (at most 3) · synthesizer scripted",
+				"lenses agente-1 security · agente-2 cfo · agente-3 sre"}, []string{"solver", "judge", "critic"}},
+		{tradeoff.Protocol{}, engine.Setup{Mode: bugfolder.Repair, N: 2, R: 1, Judge: "scripted",
+			Lenses: []bugfolder.Lens{{Name: "A", Text: "dedupe"}, {Name: "B", Text: "idempotent"}}},
+			[]string{"tradeoff · 2 reviewers · rebuttal cap 1 round(s), stated before launch · synthesizer scripted",
+				"option A agente-1: dedupe", "option B agente-2: idempotent"}, []string{"solver", "judge", "critic"}},
+		{argue.Protocol{}, engine.Setup{N: 3, R: 2, Judge: "scripted", Critics: []string{"scripted"}, Lenses: lenses},
+			[]string{"argue · N=3 personas", "1 scorer(s)", "synthesizer scripted", "lenses agente-1 security"}, []string{"solver", "judge", "critic", "mode"}},
+	} {
+		t.Run(tc.proto.Name(), func(t *testing.T) {
+			s := tc.s
+			s.Protocol, s.Lang, s.Bug = tc.proto, bugfolder.PT, &bugfolder.Bug{ID: "BUG-1"}
+			m.cost = costState{setup: s}
+			text := ansi.Strip(m.costText())
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("the cost screen lacks %q:\n%s", w, text)
+				}
+			}
+			for _, w := range tc.never {
+				if strings.Contains(text, w) {
+					t.Errorf("the cost screen says %q:\n%s", w, text)
+				}
+			}
+		})
+	}
+}
+
+// TestWizardRefusesPastTheProtocolsLimits: N past the largest panel and R
+// past a protocol's cap are refused as they are typed, naming the limit.
+func TestWizardRefusesPastTheProtocolsLimits(t *testing.T) {
+	for _, tc := range []struct {
+		proto        engine.Protocol
+		n, r         string
+		wantN, wantR string
+	}{
+		{debate.Protocol{}, "17", "11", "at most 16", "at most 10"},
+		{council.Protocol{}, "17", "4", "at most 16", "council runs at most 3 rounds"},
+		{argue.Protocol{}, "17", "11", "argue runs at most 16 personas", "at most 10"},
+		{tradeoff.Protocol{}, "3", "11", "at most 2", "tradeoff runs at most 10 rounds"},
+	} {
+		w := &wizard{proto: tc.proto, protoName: tc.proto.Name(), in: engine.Describe(tc.proto)}
+		if err := w.sizeCheck()(tc.n); err == nil || !strings.Contains(err.Error(), tc.wantN) {
+			t.Errorf("%s: N=%s gives %v, want %q", tc.proto.Name(), tc.n, err, tc.wantN)
+		}
+		if err := w.roundsCheck()(tc.r); err == nil || !strings.Contains(err.Error(), tc.wantR) {
+			t.Errorf("%s: R=%s gives %v, want %q", tc.proto.Name(), tc.r, err, tc.wantR)
+		}
+		if err := w.sizeCheck()("2"); err != nil {
+			t.Errorf("%s: N=2 refused: %v", tc.proto.Name(), err)
+		}
+		if err := w.roundsCheck()("1"); err != nil {
+			t.Errorf("%s: R=1 refused: %v", tc.proto.Name(), err)
+		}
+	}
+}
