@@ -227,6 +227,10 @@ func TestCouncilTimeLimits(t *testing.T) {
 		if f := d.Rounds[0].File("agente-3"); f == nil || string(f.Status) != "timeout" {
 			t.Fatalf("the hung member's round-0 file: %+v", f)
 		}
+		// what was left of the round is printed for people (2s, 1.9s), never 1.998598862s
+		if f := d.Rounds[0].File("agente-3"); !roundedLimit.MatchString(f.Error) {
+			t.Errorf("the timeout's message does not round its limit: %q", f.Error)
+		}
 		if _, err := os.Stat(filepath.Join(p.debate(), "resposta-final.md")); err != nil {
 			t.Error("the council did not go on after the round's limit")
 		}
@@ -248,6 +252,9 @@ func TestCouncilTimeLimits(t *testing.T) {
 		}
 	})
 }
+
+// roundedLimit is a timeout message whose limit is rounded for people.
+var roundedLimit = regexpMust(`^no answer within [0-9]+(\.[0-9])?(ms|s)\b`)
 
 // moot demo --protocol council plays the recorded council offline (only
 // the binary: the replay engine, no model, no network) to its final

@@ -19,6 +19,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -680,7 +681,7 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 // stopAt is stop, naming the debate's time limit when it was the cause.
 func (r *runner) stopAt(ctx context.Context, err error) (*Result, error) {
 	if errors.Is(context.Cause(ctx), errDebateLimit) && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		return r.finish(OutcomeCancelled, fmt.Sprintf("the debate's time limit (%s, --debate-timeout) was reached; calls in flight were stopped and run again on `moot resume %s`", r.opts.DebateTimeout, r.resumeTarget()))
+		return r.finish(OutcomeCancelled, fmt.Sprintf("the debate's time limit (%s, --debate-timeout) was reached; calls in flight were stopped and run again on `moot resume %s`", humantime.Duration(r.opts.DebateTimeout), r.resumeTarget()))
 	}
 	return r.stop(err)
 }

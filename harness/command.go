@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -383,7 +384,7 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 		res.Err = "interrupted: " + context.Cause(ctx).Error()
 	case timedOut:
 		res.Failure = FailTimeout
-		res.Err = fmt.Sprintf("no answer within %s: the process group was killed", p.timeout)
+		res.Err = fmt.Sprintf("no answer within %s: the process group was killed", humantime.Duration(p.timeout))
 	case capped:
 		res.Failure = FailEngine
 		res.Err = fmt.Sprintf("output exceeded the %d MiB cap; the process was killed and the first %d MiB kept in raw/", p.cap>>20, p.cap>>20)

@@ -90,7 +90,8 @@ func noneLeft(t *testing.T, pids []int) {
 
 // TestFaultMatrix: one row per way a command engine can misbehave.
 func TestFaultMatrix(t *testing.T) {
-	const timeout = 1500 * time.Millisecond
+	// a round's remainder, not a round figure: messages print it rounded (1.5s)
+	const timeout = 1500*time.Millisecond - 1234567
 	const bound = timeout + 500*time.Millisecond + 3*time.Second // timeout + grace + slack for a loaded machine
 	tests := []struct {
 		name      string

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/reversa/moot/internal/humantime"
 )
 
 // rawTransport copies every response body into the call's raw stdout as
@@ -169,7 +171,7 @@ func (d *deltaSink) cut(marker string) Result {
 func httpFailure(ctx context.Context, timeout time.Duration, status int, msg string, gotText bool, err error) Result {
 	if ctx.Err() != nil {
 		if errors.Is(context.Cause(ctx), errCallTimeout) {
-			return errorf(FailTimeout, "no answer within %s: the request was abandoned", timeout)
+			return errorf(FailTimeout, "no answer within %s: the request was abandoned", humantime.Duration(timeout))
 		}
 		return errorf(FailEngine, "interrupted: %v", context.Cause(ctx))
 	}

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/reversa/moot/internal/humantime"
 )
 
 // ProbeResult is what a probe learned about an engine, without a model
@@ -126,7 +128,7 @@ func quick(ctx context.Context, v *vendorCLI, bin string, args ...string) (strin
 		code = *res.ExitCode
 	}
 	if res.Failure == FailTimeout {
-		return out.String(), code, fmt.Errorf("no answer within %s", quickTimeout)
+		return out.String(), code, fmt.Errorf("no answer within %s", humantime.Duration(quickTimeout))
 	}
 	return out.String() + errb.String(), code, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/input"
 	"github.com/reversa/moot/internal/safefs"
 )
@@ -168,7 +169,7 @@ func (r *replay) Call(ctx context.Context, req Request) Result {
 			if limit <= 0 {
 				limit = dur
 			}
-			reason = fmt.Sprintf("no answer within %s", limit)
+			reason = fmt.Sprintf("no answer within %s", humantime.Duration(limit))
 		}
 		return Result{Failure: FailTimeout, Err: reason}
 	}
