@@ -125,12 +125,6 @@ func (a *argueFlags) setup(cmd *cobra.Command, f *setupFlags, s *engine.Setup, r
 	if !bug.IsQuestion {
 		return usageErr("argue debates a question: use moot ask \"QUESTION\"; nothing was written")
 	}
-	if f.optionA != "" || f.optionB != "" || f.criteria != "" {
-		return usageErr("--option-a, --option-b and --criteria apply to --protocol tradeoff, not argue; nothing was written")
-	}
-	if len(f.lenses) > 0 || len(f.critics) > 0 {
-		return usageErr("--lens and --critic do not apply to argue: give --persona and --scorer; nothing was written")
-	}
 	names := a.names(bug.Title)
 	style, err := a.mode(names)
 	if err != nil {

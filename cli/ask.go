@@ -75,7 +75,7 @@ printed, nothing is written, exit 4).`,
 			if !slices.Contains(askProtocols, strings.TrimSpace(sf.protocol)) {
 				return usageErr("--protocol %q: ask runs %s over a question; nothing was written", sf.protocol, strings.Join(askProtocols, ", "))
 			}
-			pol, err := rf.policies()
+			pol, err := rf.policies(cmd)
 			if err != nil {
 				return err
 			}

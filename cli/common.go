@@ -17,6 +17,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/lens"
 	"github.com/reversa/moot/protocol/argue"
@@ -209,6 +210,16 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 		return s, err
 	}
 	s.Protocol = p
+	offered := bugProtocols()
+	if f.argue != nil { // moot ask
+		offered = askProtocols
+	}
+	if err := checkFlags(cmd, p.Name(), cmd.Flags().Changed("protocol"), offered); err != nil {
+		return s, err
+	}
+	if err := checkTimeouts(cmd); err != nil {
+		return s, err
+	}
 	if p.Name() == tradeoff.Name {
 		if err := f.tradeoffFlags(cmd, &s, !f.wizard); err != nil {
 			return s, err
@@ -244,9 +255,6 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	if err := engine.CheckSize(f.n, f.r, len(f.critics)); err != nil {
 		return s, usageErr("%v (see moot help run)", err)
-	}
-	if cmd.Flags().Changed("timeout") && f.timeout <= 0 {
-		return s, usageErr("--timeout %s: give a positive duration (e.g. 90s, 10m)", f.timeout)
 	}
 	s.Parallel = f.parallel
 	if s.Parallel == 0 {
@@ -365,15 +373,10 @@ func configName(cfg *harness.Config) string {
 
 // humanDuration prints a duration compactly: 2m31s, 850ms.
 func humanDuration(d time.Duration) string {
-	switch {
-	case d <= 0:
+	if d <= 0 {
 		return "—"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
-	return d.Round(time.Second).String()
+	return humantime.Duration(d)
 }
 
 // thousands formats an integer with thousands separators.

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
@@ -17,6 +19,13 @@ func (f *setupFlags) councilFlags(cmd *cobra.Command, s *engine.Setup) error {
 	if len(f.lenses) == 0 && f.wizard {
 		return nil // the terminal UI's wizard asks a lens per member
 	}
+	if len(f.lenses) == 1 {
+		members := "at least 2 members"
+		if cmd.Flags().Changed("n") && f.n > 1 {
+			members = fmt.Sprintf("-n %d members", f.n)
+		}
+		return usageErr("--lens %q given once for %s: a council has one member per --lens, so give --lens once per member, each a different lens (e.g. --lens security --lens performance); a single --lens is not repeated for every member as it is for a debate's solvers; nothing was written", f.lenses[0], members)
+	}
 	if len(f.lenses) < 2 {
 		return usageErr("--lens is required by --protocol council, once per member (at least 2), e.g. --lens security --lens performance --lens data-integrity; nothing was written")
 	}
@@ -25,12 +34,6 @@ func (f *setupFlags) councilFlags(cmd *cobra.Command, s *engine.Setup) error {
 	}
 	if f.r > council.MaxRounds {
 		return usageErr("-r %d: council runs at most %d cross-rebuttal rounds (seed 001); nothing was written", f.r, council.MaxRounds)
-	}
-	if len(f.critics) > 0 {
-		return usageErr("--critic does not apply to council: it has members (one per --lens) and a synthesizer")
-	}
-	if f.optionA != "" || f.optionB != "" {
-		return usageErr("--option-a/--option-b apply to tradeoff, not council")
 	}
 	f.n, s.N = len(f.lenses), len(f.lenses)
 	return nil

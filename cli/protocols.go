@@ -5,8 +5,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/debate"
@@ -39,6 +42,15 @@ func protocolList() []engine.Protocol {
 	return out
 }
 
+// bugProtocols names the protocols that run on a bug (protocolList's).
+func bugProtocols() []string {
+	var out []string
+	for _, p := range protocolList() {
+		out = append(out, p.Name())
+	}
+	return out
+}
+
 // pickProtocol is the protocol --protocol names (a usage error otherwise).
 func pickProtocol(name string) (engine.Protocol, error) {
 	if p, ok := protocols[strings.TrimSpace(name)]; ok {
@@ -59,4 +71,96 @@ func protocolOf(d *bugfolder.Debate) (engine.Protocol, error) {
 		return p, nil
 	}
 	return nil, &bugfolder.InputError{Path: d.Problem.Path, Field: "protocol", Msg: fmt.Sprintf("%q is not a protocol this moot runs (%s): resume it with a moot that runs it", name, protocolNames())}
+}
+
+// protocolFlags is which protocols take each protocol's own flag (CLI.md,
+// "Protocols on run, plan and ask"): one table, checked by checkFlags for
+// run, plan and ask alike, so a flag the chosen protocol does not use is
+// exit 2 naming it and the protocols that take it, never silently
+// ignored. A flag a command does not have (argue's on run and plan) is
+// cobra's unknown flag.
+var protocolFlags = []struct {
+	flag      string
+	protocols []string
+}{
+	{"lens", []string{debate.Name, council.Name}},
+	{"critic", []string{debate.Name}},
+	{"option-a", []string{tradeoff.Name}},
+	{"option-b", []string{tradeoff.Name}},
+	{"criteria", []string{council.Name, tradeoff.Name}},
+	{"synthesizer", []string{council.Name, tradeoff.Name, argue.Name}},
+	{"persona", []string{argue.Name}},
+	{"style", []string{argue.Name}},
+	{"questioner", []string{argue.Name}},
+	{"defender", []string{argue.Name}},
+	{"advocate", []string{argue.Name}},
+	{"scorer", []string{argue.Name}},
+}
+
+// checkFlags refuses the protocol flags given that protocol does not take
+// (CLI.md: exit 2, nothing written). The flags that share the first such
+// flag's protocols are named together ("--option-a and --option-b apply
+// to --protocol tradeoff"); explicit says whether --protocol was given,
+// so a default protocol is named as such, with the first of the command's
+// protocols (offered) that takes the flag.
+func checkFlags(cmd *cobra.Command, protocol string, explicit bool, offered []string) error {
+	var bad []string
+	var takers []string
+	for _, pf := range protocolFlags {
+		f := cmd.Flags().Lookup(pf.flag)
+		if f == nil || !f.Changed || slices.Contains(pf.protocols, protocol) {
+			continue
+		}
+		if takers == nil {
+			takers = pf.protocols
+		}
+		if slices.Equal(takers, pf.protocols) {
+			bad = append(bad, "--"+pf.flag)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	verb := "applies"
+	if len(bad) > 1 {
+		verb = "apply"
+	}
+	this := protocol
+	if i := slices.IndexFunc(takers, func(p string) bool { return slices.Contains(offered, p) }); !explicit && i >= 0 {
+		this += " (the default; give --protocol " + takers[i] + " to use it)"
+	} else if !explicit {
+		this += " (the default)"
+	}
+	return usageErr("%s %s to --protocol %s, not %s; nothing was written", joinAnd(bad), verb, joinAnd(takers), this)
+}
+
+// joinAnd joins words as prose: "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// timeoutFlags are the time limits run, plan, ask and resume take (those
+// a command has): each, when given, must be a positive duration.
+var timeoutFlags = []struct{ flag, example, without string }{
+	{"timeout", "90s, 10m", "each engine's own limit, else 10m"},
+	{"round-timeout", "2m", "no limit per round"},
+	{"debate-timeout", "30m", "no limit for the run"},
+}
+
+// checkTimeouts refuses a time limit given as zero or negative, naming
+// that flag (exit 2): leaving it out is how to have none.
+func checkTimeouts(cmd *cobra.Command) error {
+	for _, tf := range timeoutFlags {
+		f := cmd.Flags().Lookup(tf.flag)
+		if f == nil || !f.Changed {
+			continue
+		}
+		if d, err := cmd.Flags().GetDuration(tf.flag); err == nil && d <= 0 {
+			return usageErr("--%s %s: give a positive duration (e.g. %s), or leave --%s out for %s; nothing was written", tf.flag, humantime.Duration(d), tf.example, tf.flag, tf.without)
+		}
+	}
+	return nil
 }

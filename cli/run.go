@@ -49,15 +49,15 @@ func (f *runFlags) limits(o engine.Options) engine.Options {
 	return o
 }
 
-func (f *runFlags) policies() (*engine.Policies, error) {
+func (f *runFlags) policies(cmd *cobra.Command) (*engine.Policies, error) {
+	if err := checkTimeouts(cmd); err != nil {
+		return nil, err
+	}
 	if err := engine.ParsePolicy("--on-quorum-loss", f.onQuorumLoss, "ask", "continue", "retry", "cancel"); err != nil {
 		return nil, usageErr("%v", err)
 	}
 	if err := engine.ParsePolicy("--on-judge-failure", f.onJudgeFailure, "ask", "retry", "cancel"); err != nil {
 		return nil, usageErr("%v", err)
-	}
-	if f.roundTimeout < 0 || f.debateTimeout < 0 {
-		return nil, usageErr("--round-timeout %s, --debate-timeout %s: give positive durations (e.g. 2m, 5m) or leave them out", f.roundTimeout, f.debateTimeout)
 	}
 	return &engine.Policies{OnQuorumLoss: f.onQuorumLoss, OnJudgeFailure: f.onJudgeFailure}, nil
 }
@@ -208,7 +208,7 @@ A debate on a closed bug (DONE.md), a restricted bug with an external engine,
 or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pol, err := rf.policies()
+			pol, err := rf.policies(cmd)
 			if err != nil {
 				return err
 			}
@@ -296,7 +296,7 @@ that round. Ctrl-C during an argue debate offers it beside a plain resume.
 On a finished debate it says there is nothing to resume and exits 0.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pol, err := rf.policies()
+			pol, err := rf.policies(cmd)
 			if err != nil {
 				return err
 			}

@@ -34,11 +34,8 @@ func (f *setupFlags) tradeoffFlags(cmd *cobra.Command, s *engine.Setup, required
 			return usageErr("%s is %d bytes; an option is one testable statement of at most %d (put evidence in the bug or an --evidence file)", o.flag, len(v), maxOptionBytes)
 		}
 	}
-	if len(f.lenses) > 0 {
-		return usageErr("--lens does not apply to tradeoff: each reviewer's lens is its option (A or B)")
-	}
-	if len(f.critics) > 0 {
-		return usageErr("--critic does not apply to tradeoff: it has two reviewers and a synthesizer")
+	if a, b := sameOption(f.optionA), sameOption(f.optionB); a != "" && a == b {
+		return usageErr("--option-a and --option-b are the same statement (%q): a tradeoff weighs two different options; nothing was written", strings.TrimSpace(f.optionA))
 	}
 	if cmd.Flags().Changed("n") && f.n != 2 {
 		return usageErr("-n %d: tradeoff has exactly 2 reviewers, one per option", f.n)
@@ -53,6 +50,10 @@ func (f *setupFlags) tradeoffFlags(cmd *cobra.Command, s *engine.Setup, required
 	}
 	return nil
 }
+
+// sameOption is an option as compared with the other: case and spacing
+// do not make two statements different.
+func sameOption(o string) string { return strings.ToLower(strings.Join(strings.Fields(o), " ")) }
 
 // criteriaList splits --criteria into criteria (lines or ';'), or the
 // fallback when none is given.

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// TestFinding14_1FlagsOfAnotherProtocol: a flag the chosen protocol does
+// not take is exit 2 naming the flag and the protocols that take it, on
+// run, plan and ask alike, and nothing is written; so are two identical
+// tradeoff options.
+func TestFinding14_1FlagsOfAnotherProtocol(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	before := testutil.Fingerprint(t, proj)
+	run := []string{"run", "7", "--mode", "repair", "--yes", "--headless"}
+	plan := []string{"plan", "7", "--mode", "repair"}
+	with := func(base []string, extra ...string) []string { return append(append([]string{}, base...), extra...) }
+	council := []string{"--protocol", "council", "--lens", "security", "--lens", "performance"}
+	tradeoff := []string{"--protocol", "tradeoff", "--option-a", "strip discounts first", "--option-b", "apply the discount once"}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"options on debate (run)", with(run, "--option-a", "x", "--option-b", "y"), "--option-a and --option-b apply to --protocol tradeoff, not debate (the default; give --protocol tradeoff to use it)"},
+		{"option on debate (plan)", with(plan, "--protocol", "debate", "--option-b", "y"), "--option-b applies to --protocol tradeoff, not debate; nothing was written"},
+		{"options on council", with(with(plan, council...), "--option-a", "x"), "--option-a applies to --protocol tradeoff, not council"},
+		{"criteria on debate", with(run, "--criteria", "risk"), "--criteria applies to --protocol council and tradeoff, not debate"},
+		{"synthesizer on debate", with(plan, "--synthesizer", "scripted"), "--synthesizer applies to --protocol council, tradeoff and argue, not debate"},
+		{"lens on tradeoff", with(with(run, tradeoff...), "--lens", "security"), "--lens applies to --protocol debate and council, not tradeoff"},
+		{"critic on council", with(with(run, council...), "--critic", "scripted"), "--critic applies to --protocol debate, not council"},
+		{"critic on tradeoff", with(with(plan, tradeoff...), "--critic", "scripted"), "--critic applies to --protocol debate, not tradeoff"},
+		{"same options", with(plan, "--protocol", "tradeoff", "--option-a", "Cache it", "--option-b", " cache  it "), "--option-a and --option-b are the same statement"},
+		{"lens on argue (ask)", []string{"ask", "Cache?", "--yes", "--lens", "security"}, "--lens applies to --protocol debate and council, not argue (the default; give --protocol council to use it)"},
+		{"criteria on argue (ask)", []string{"ask", "Cache?", "--yes", "--criteria", "risk"}, "--criteria applies to --protocol council and tradeoff, not argue"},
+		{"persona on council (ask)", []string{"ask", "Cache?", "--yes", "--protocol", "council", "--lens", "security", "--lens", "cost", "--persona", "skeptic", "--style", "panel"}, "--persona and --style apply to --protocol argue, not council"},
+		{"scorer on tradeoff (ask)", with([]string{"ask", "Cache?", "--yes"}, append(tradeoff, "--scorer", "scripted")...), "--scorer applies to --protocol argue, not tradeoff"},
+		{"advocate on tradeoff (ask)", with([]string{"ask", "Cache?", "--yes"}, append(tradeoff, "--advocate", "skeptic")...), "--advocate applies to --protocol argue, not tradeoff"},
+		{"questioner and defender on council (ask)", []string{"ask", "Cache?", "--yes", "--protocol", "council", "--lens", "a: x", "--lens", "b: y", "--questioner", "skeptic", "--defender", "pragmatist"}, "--questioner and --defender apply to --protocol argue, not council"},
+		{"persona on run is no flag of run", with(run, "--persona", "skeptic"), "unknown flag: --persona"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errOut := moot(t, proj, c.args...)
+			if code != ExitUsage || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, want 2 and %q:\n%s", code, c.want, errOut)
+			}
+		})
+	}
+	if testutil.Fingerprint(t, proj) != before {
+		t.Error("a refused setup wrote something")
+	}
+}
+
+// TestFinding14_2TimeLimitsNameTheirFlag: a zero or negative time limit is
+// exit 2 naming that flag (and no other), its value printed for people;
+// a council given one --lens for several members says a council takes
+// one lens per member.
+func TestFinding14_2TimeLimitsNameTheirFlag(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	before := testutil.Fingerprint(t, proj)
+	for _, c := range []struct {
+		args       []string
+		want, not string
+	}{
+		{[]string{"run", "7", "--mode", "repair", "--yes", "--headless", "--round-timeout", "-1s"}, "--round-timeout -1s: give a positive duration", "--debate-timeout"},
+		{[]string{"run", "7", "--mode", "repair", "--yes", "--headless", "--round-timeout", "0s"}, "--round-timeout 0s: give a positive duration", "--debate-timeout"},
+		{[]string{"run", "7", "--mode", "repair", "--yes", "--headless", "--debate-timeout", "-90s"}, "--debate-timeout -1m30s: give a positive duration", "--round-timeout"},
+		{[]string{"run", "7", "--mode", "repair", "--yes", "--headless", "--timeout", "0s"}, "--timeout 0s: give a positive duration", "--round-timeout"},
+		{[]string{"plan", "7", "--mode", "repair", "--timeout", "-2m"}, "--timeout -2m: give a positive duration", "--round-timeout"},
+		{[]string{"resume", "9", "--yes", "--headless", "--debate-timeout", "0s"}, "--debate-timeout 0s: give a positive duration", "--round-timeout"},
+		{[]string{"ask", "Cache?", "--yes", "--round-timeout", "-5s"}, "--round-timeout -5s: give a positive duration", "--debate-timeout"},
+		{[]string{"run", "7", "--protocol", "council", "--mode", "repair", "--yes", "--headless", "-n", "3", "--lens", "security"}, `--lens "security" given once for -n 3 members: a council has one member per --lens`, ""},
+		{[]string{"plan", "7", "--protocol", "council", "--mode", "repair", "--lens", "security"}, `--lens "security" given once for at least 2 members`, ""},
+	} {
+		code, _, errOut := moot(t, proj, c.args...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) || (c.not != "" && strings.Contains(errOut, c.not)) {
+			t.Errorf("%v: exit %d, want 2 and %q (and no %q):\n%s", c.args, code, c.want, c.not, errOut)
+		}
+	}
+	if testutil.Fingerprint(t, proj) != before {
+		t.Error("a refused time limit wrote something")
+	}
+}
