@@ -180,8 +180,19 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	}
 	fmt.Fprintf(w, "Debate plan for %s — %s\n\n", s.Bug.ID, title)
 	fmt.Fprintf(w, "  mode      %s\n", mode)
+	width := 0 // no cut when the plan is not read on a terminal
+	if isTerminal(w) {
+		width = termWidth(w)
+	}
 	for _, l := range engine.SetupLines(s) {
-		fmt.Fprintf(w, "  %-10s%s\n", l.Key, l.Text)
+		line := fmt.Sprintf("  %-10s%s", l.Key, l.Text)
+		if l.Note != "" {
+			line += " — " + l.Note
+		}
+		if width > 0 && len([]rune(line)) > width-1 {
+			line = string([]rune(line)[:width-2]) + "…"
+		}
+		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintf(w, "  calls     %s\n", p.Formula)
 	if s.Problem != nil {

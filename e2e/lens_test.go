@@ -47,8 +47,16 @@ func TestLensesFrozenAndPrompted(t *testing.T) {
 	p.writeLens("cfo.md", "---\nname: cfo\n---\nCFO: unit economics, conservative on risk.\n")
 	args := []string{"--mode", "diagnosis", "-n", "4", "-r", "1", "--lens", "security", "--lens", "cfo", "--lens", "ops", "--lens", "rounding: watch every rounding step"}
 	plan := p.moot(append([]string{"plan", "7"}, args...)...).mustExit(t, 0)
-	if !strings.Contains(plan.stdout, "lenses    agente-1 security · agente-2 cfo · agente-3 ops · agente-4 rounding") {
-		t.Errorf("plan does not show the lenses:\n%s", plan.stdout)
+	// each lens on a line of its own, with its one-line description
+	for _, want := range []string{
+		"lenses    agente-1 security — Security: you defend confidentiality, integrity and availability against an attacker.\n",
+		"          agente-2 cfo — CFO: unit economics, conservative on risk.\n",
+		"          agente-3 ops — Operations: pager load and on-call toil.\n",
+		"          agente-4 rounding — watch every rounding step\n",
+	} {
+		if !strings.Contains(plan.stdout, want) {
+			t.Errorf("plan does not show the lens line %q:\n%s", want, plan.stdout)
+		}
 	}
 	var pj struct {
 		Lenses map[string]string `json:"lenses"`

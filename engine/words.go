@@ -10,7 +10,10 @@ import (
 
 // SetupLine is one line of a setup as a person reads it: a key ("panel",
 // "protocol", "lenses", "option A") and its text.
-type SetupLine struct{ Key, Text string }
+// Note, when set, describes the line's subject (a lens's one-line
+// description), shown after the text where there is room; a line whose
+// Key is empty continues the list of the line above (one lens a line).
+type SetupLine struct{ Key, Text, Note string }
 
 // SetupLines describe a setup in its protocol's words, from Describe: the
 // panel (its size, rounds, support role and final step), then the panel's
@@ -40,20 +43,41 @@ func SetupLines(s Setup) []SetupLine {
 		parts = append(parts, fmt.Sprintf("%d %s(s)", len(s.Critics), in.Supporter))
 	}
 	parts = append(parts, in.Final+" "+s.Judge)
-	out := []SetupLine{{key, strings.Join(parts, " · ")}}
+	out := []SetupLine{{Key: key, Text: strings.Join(parts, " · ")}}
 	switch {
 	case in.Options:
 		for i, l := range s.Lenses {
-			out = append(out, SetupLine{"option " + termsafe.Line(l.Name), s.Lang.SolverID(i+1) + ": " + termsafe.Line(l.Text)})
+			out = append(out, SetupLine{Key: "option " + termsafe.Line(l.Name), Text: s.Lang.SolverID(i+1) + ": " + termsafe.Line(l.Text)})
 		}
 	case len(s.Lenses) > 0 || in.LensEach:
-		var ls []string
-		for i, l := range s.Lenses {
-			ls = append(ls, s.Lang.SolverID(i+1)+" "+termsafe.Line(l.Name))
+		if len(s.Lenses) == 0 {
+			out = append(out, SetupLine{Key: "lenses"})
 		}
-		out = append(out, SetupLine{"lenses", strings.Join(ls, " · ")})
+		for i, l := range s.Lenses {
+			key := ""
+			if i == 0 {
+				key = "lenses"
+			}
+			out = append(out, SetupLine{Key: key, Text: s.Lang.SolverID(i+1) + " " + termsafe.Line(l.Name), Note: LensSummary(l.Text)})
+		}
 	}
 	return out
+}
+
+// LensSummary is a lens's description in one line: the first line of its
+// text, cut to its first sentence when the line holds several, for a
+// front end to show beside the lens's name where there is room.
+func LensSummary(text string) string {
+	line := ""
+	for _, l := range strings.Split(text, "\n") {
+		if line = strings.Join(strings.Fields(l), " "); line != "" {
+			break
+		}
+	}
+	if i := strings.Index(line, ". "); i > 0 {
+		line = line[:i+1]
+	}
+	return termsafe.Line(line)
 }
 
 // degradedLine opens a final answer that only k of the n panel members

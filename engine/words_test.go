@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
@@ -24,5 +25,34 @@ func TestDegradedLineSpeaksTheProtocol(t *testing.T) {
 		if got := degradedLine(tc.lang, tc.in, 1, 2); got != tc.want {
 			t.Errorf("%s %v: %q, want %q", tc.in.Members, tc.lang, got, tc.want)
 		}
+	}
+}
+
+// TestSetupLinesDescribeLenses: moot plan and the cost screen show each
+// lens on a line of its own with its one-line description (the first
+// line of its text, its first sentence when the line holds several).
+func TestSetupLinesDescribeLenses(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Security: you defend confidentiality. Look for trust boundaries.", "Security: you defend confidentiality."},
+		{"\n\n  CFO:   unit economics\nconservative on risk\n", "CFO: unit economics"},
+		{"watch every rounding step", "watch every rounding step"},
+		{"v1.2 of the spec is law", "v1.2 of the spec is law"},
+		{"", ""},
+	} {
+		if got := LensSummary(c.text); got != c.want {
+			t.Errorf("LensSummary(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+	s := Setup{Lang: bugfolder.EN, N: 2, Judge: "j",
+		Lenses: []bugfolder.Lens{{Name: "security", Text: "Security: attacker first. More."}, {Name: "cfo", Text: "unit economics"}}}
+	var got []SetupLine
+	for _, l := range SetupLines(s) {
+		if l.Note != "" || l.Key == "lenses" || l.Key == "" {
+			got = append(got, l)
+		}
+	}
+	want := []SetupLine{{Key: "lenses", Text: "agente-1 security", Note: "Security: attacker first."}, {Key: "", Text: "agente-2 cfo", Note: "unit economics"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("lens lines %+v, want %+v", got, want)
 	}
 }

@@ -82,7 +82,7 @@ func TestCostScreenSpeaksTheProtocol(t *testing.T) {
 			[]string{"mode diagnosis · N=3 solvers · R=3 rounds after round 0 · 0 critic(s) · judge scripted"}, []string{"synthesizer", "lenses"}},
 		{council.Protocol{}, engine.Setup{Mode: bugfolder.Diagnosis, N: 3, R: 3, Judge: "scripted", Lenses: lenses},
 			[]string{"mode diagnosis · council · N=3 members, one per lens · R=3 cross-rebuttal round(s) (at most 3) · synthesizer scripted",
-				"lenses agente-1 security · agente-2 cfo · agente-3 sre"}, []string{"solver", "judge", "critic"}},
+				"lenses agente-1 security — s", "       agente-2 cfo — c", "       agente-3 sre — r"}, []string{"solver", "judge", "critic"}},
 		{tradeoff.Protocol{}, engine.Setup{Mode: bugfolder.Repair, N: 2, R: 1, Judge: "scripted",
 			Lenses: []bugfolder.Lens{{Name: "A", Text: "dedupe"}, {Name: "B", Text: "idempotent"}}},
 			[]string{"tradeoff · 2 reviewers · rebuttal cap 1 round(s), stated before launch · synthesizer scripted",

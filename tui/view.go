@@ -311,13 +311,20 @@ func (m Model) costText() string {
 		title += " — " + s.Bug.Title
 	}
 	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
+	prevKey := ""
 	for i, l := range engine.SetupLines(s) {
 		line := l.Text
 		switch {
 		case i == 0 && engine.Describe(s.Protocol).Modes:
 			line = fmt.Sprintf("mode %s · %s", m.st.Bold.Render(string(s.Mode)), line)
+		case i > 0 && l.Key == "": // the list of the line above goes on, aligned under it
+			line = strings.Repeat(" ", ansi.StringWidth(prevKey)+1) + line
 		case i > 0:
 			line = l.Key + " " + line
+			prevKey = l.Key
+		}
+		if l.Note != "" { // a lens's description, where there is room
+			line = ansi.Truncate(line+" — "+l.Note, max(m.lay.w-4, ansi.StringWidth(line)), "…")
 		}
 		b.WriteString(wrapIndent(line, m.lay.w-2, "  ") + "\n")
 	}
