@@ -61,7 +61,7 @@ func TestFinding14_2TimeLimitsNameTheirFlag(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	before := testutil.Fingerprint(t, proj)
 	for _, c := range []struct {
-		args       []string
+		args      []string
 		want, not string
 	}{
 		{[]string{"run", "7", "--mode", "repair", "--yes", "--headless", "--round-timeout", "-1s"}, "--round-timeout -1s: give a positive duration", "--debate-timeout"},
