@@ -14,6 +14,9 @@ package tradeoff
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
@@ -140,21 +143,28 @@ func namesSide(text, side string) bool {
 	return false
 }
 
-// Row is one round's measure: reviewers called, valid, and how many said
-// they changed their conclusion.
+// Row is one round's measure: reviewers called, who answered (valid),
+// and, in a rebuttal round, who changed its conclusion and who kept it —
+// each by id, sorted, so convergencia.md names them with their side.
 type Row struct {
 	Round, Called, Valid, Changed int
+	Answered, ChangedBy, KeptBy   []string
 }
 
-// Measure counts a round's valid answers and changed conclusions.
+// Measure counts a round's valid answers and changed conclusions, and
+// names who gave them.
 func (Protocol) Measure(m bugfolder.Mode, j, called int, cur, prev map[string]string) engine.ConvergenceRow {
 	row := Row{Round: j, Called: called, Valid: len(cur)}
-	for _, body := range cur {
-		_, secs := bugfolder.ParseSections(body)
+	for _, id := range slices.Sorted(maps.Keys(cur)) {
+		row.Answered = append(row.Answered, id)
+		_, secs := bugfolder.ParseSections(cur[id])
 		for _, s := range secs {
 			if h, ok := match(s.Heading, []heading{secChanged}); ok && h == secChanged {
 				if w := yesNoWords.FindStringSubmatch(s.Text()); w != nil && isYes(w[1]) {
 					row.Changed++
+					row.ChangedBy = append(row.ChangedBy, id)
+				} else if w != nil {
+					row.KeptBy = append(row.KeptBy, id)
 				}
 			}
 		}
@@ -167,17 +177,50 @@ func isYes(w string) bool {
 	return w == "sim" || w == "yes"
 }
 
-// RenderConvergence writes convergencia.md: per round, who answered and
-// who changed its conclusion. A tradeoff does not converge by vote: the
-// table only shows movement.
+// sideOf is the option a reviewer defends, from its id: agente-1 is A,
+// agente-2 is B (setup gives the options in that order); "" when the id
+// does not say.
+func sideOf(id string) string {
+	_, num, ok := strings.Cut(id, "-")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n < 1 || n > 26 {
+		return ""
+	}
+	return string(rune('A' + n - 1))
+}
+
+// whoCell names reviewers with their side, "agente-2 (B)", after their
+// count ("—" for none).
+func whoCell(l bugfolder.Lang, ids []string) string {
+	if len(ids) == 0 {
+		return "—"
+	}
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = id
+		if side := sideOf(id); side != "" {
+			names[i] += fmt.Sprintf(t(l, " (opção %s)", " (option %s)"), side)
+		}
+	}
+	return fmt.Sprintf("%d: %s", len(ids), strings.Join(names, ", "))
+}
+
+// RenderConvergence writes convergencia.md: per round, who answered and,
+// in a rebuttal round, who changed its conclusion and who kept it, each
+// named with its option. A tradeoff does not converge by vote: the table
+// only shows movement.
 func (Protocol) RenderConvergence(l bugfolder.Lang, m bugfolder.Mode, rows []engine.ConvergenceRow, notes []string) string {
 	var b strings.Builder
 	b.WriteString(t(l, "# Convergência (tradeoff)\n\n", "# Convergence (tradeoff)\n\n"))
-	b.WriteString(t(l, "| rodada | revisores chamados | válidos | mudaram de conclusão |\n|---|---|---|---|\n",
-		"| round | reviewers called | valid | changed their conclusion |\n|---|---|---|---|\n"))
+	b.WriteString(t(l, "| rodada | revisores chamados | responderam (válidos) | mudaram de conclusão | mantiveram a conclusão |\n|---|---|---|---|---|\n",
+		"| round | reviewers called | answered (valid) | changed their conclusion | kept their conclusion |\n|---|---|---|---|---|\n"))
 	for _, r := range rows {
 		if row, ok := r.(Row); ok {
-			fmt.Fprintf(&b, "| %d | %d | %d | %d |\n", row.Round, row.Called, row.Valid, row.Changed)
+			changed, kept := whoCell(l, row.ChangedBy), whoCell(l, row.KeptBy)
+			if row.Round == 0 {
+				changed, kept = t(l, "— (posições iniciais)", "— (opening positions)"), "—"
+			}
+			fmt.Fprintf(&b, "| %d | %d | %s | %s | %s |\n", row.Round, row.Called, whoCell(l, row.Answered), changed, kept)
 		}
 	}
 	if len(notes) > 0 {

@@ -182,3 +182,37 @@ func FuzzAnswers(f *testing.F) {
 		}
 	})
 }
+
+// TestConvergenceNamesWho: convergencia.md names, per round, who answered
+// and, in a rebuttal round, who changed its conclusion and who kept it,
+// each with its option — not counts alone.
+func TestConvergenceNamesWho(t *testing.T) {
+	changed := "## Resposta ao ponto mais forte\n\nx\n\n## Mudei de conclusão\n\nSim: B's latency data is right.\n\n## Evidências\n\n- y\n"
+	kept := "## Resposta ao ponto mais forte\n\nx\n\n## Mudei de conclusão\n\nnão\n\n## Evidências\n\n- y\n"
+	rows := []engine.ConvergenceRow{
+		Protocol{}.Measure("", 0, 2, map[string]string{"agente-1": validOpening, "agente-2": validOpening}, nil),
+		Protocol{}.Measure("", 1, 2, map[string]string{"agente-2": kept, "agente-1": changed}, nil),
+		Protocol{}.Measure("", 2, 2, map[string]string{"agente-2": kept}, nil),
+	}
+	for _, tc := range []struct {
+		lang bugfolder.Lang
+		want []string
+	}{
+		{bugfolder.EN, []string{
+			"| 0 | 2 | 2: agente-1 (option A), agente-2 (option B) | — (opening positions) | — |",
+			"| 1 | 2 | 2: agente-1 (option A), agente-2 (option B) | 1: agente-1 (option A) | 1: agente-2 (option B) |",
+			"| 2 | 2 | 1: agente-2 (option B) | — | 1: agente-2 (option B) |",
+		}},
+		{bugfolder.PT, []string{"| 1 | 2 | 2: agente-1 (opção A), agente-2 (opção B) | 1: agente-1 (opção A) | 1: agente-2 (opção B) |", "mudaram de conclusão | mantiveram a conclusão"}},
+	} {
+		got := Protocol{}.RenderConvergence(tc.lang, "", rows, nil)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%v: convergencia.md lacks %q:\n%s", tc.lang, w, got)
+			}
+		}
+	}
+	if r := rows[1].(Row); r.Changed != 1 || r.Valid != 2 {
+		t.Errorf("counts: %+v", r)
+	}
+}
