@@ -14,13 +14,24 @@ var (
 	// refToken is a path, a file name, an anchor or an ID: a word holding
 	// a / . # § or an ID's dash-and-digit (BUG-12, src/a.go:10, §4.2).
 	refToken = regexp.MustCompile(`§?[\p{L}\p{N}_][\p{L}\p{N}_./#:§-]*[/.#:§-][\p{L}\p{N}_./#:§-]*[\p{L}\p{N}_]`)
-	// lineSuffix is a trailing ":12" or ":12-20" on a path.
-	lineSuffix = regexp.MustCompile(`(:\d+(?:[-–]\d+)?)+$`)
+	// lineSuffix is a trailing ":12" or ":12-20" on a path, or a line
+	// anchor "#L12", "#L12-L20".
+	lineSuffix = regexp.MustCompile(`(:\d+(?:[-–]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)+$`)
+	// bugID is a register's bug ID: BUG-7 (its display number) or
+	// BUG-20260715-A7K3. It names an entry of the register P's evidence
+	// belongs to, so it counts as a citation wherever it points.
+	bugID = regexp.MustCompile(`(?i)\bBUG-(?:\d{8}-[A-Z0-9]{4}|\d+)\b`)
+	// fileName is a path's last part with an extension (discount.go).
+	fileName = regexp.MustCompile(`[^/]+\.[\p{L}\p{N}]{1,8}$`)
 )
 
-// cites reports whether an item cites a part of P: one of its references
-// (a backticked span, a path, an anchor or an ID) appears in P.
+// cites reports whether an item cites a part of P: it names a register's
+// bug ID, or one of its references (a backticked span, a path, a file at
+// a line, an anchor or an ID) appears in P.
 func cites(item, p string) bool {
+	if bugID.MatchString(item) {
+		return true
+	}
 	if p == "" {
 		return false
 	}
@@ -30,14 +41,37 @@ func cites(item, p string) bool {
 	}
 	refs = append(refs, refToken.FindAllString(item, -1)...)
 	for _, r := range refs {
-		r = strings.Trim(strings.TrimSpace(r), ".,;:")
-		for _, c := range []string{r, lineSuffix.ReplaceAllString(r, "")} {
+		for _, c := range candidates(r) {
 			if len(c) >= 3 && strings.Contains(p, c) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// candidates are the forms a reference may take in P: as written, without
+// its line (":12", "#L12"), without a leading "./", and each shorter
+// trailing path down to the file name (P names files by their path in the
+// project, a member often by a shorter or longer one).
+func candidates(r string) []string {
+	r = strings.Trim(strings.TrimSpace(r), ".,;:")
+	bare := strings.TrimPrefix(lineSuffix.ReplaceAllString(r, ""), "./")
+	out := []string{r, bare}
+	if strings.Contains(bare, "/") {
+		for rest := bare; ; {
+			_, after, ok := strings.Cut(rest, "/")
+			if !ok || after == "" {
+				break
+			}
+			rest = after
+			out = append(out, "/"+rest, rest)
+		}
+		if f := fileName.FindString(bare); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // opinions lists the items of an evidence section that cite no part of P:

@@ -335,3 +335,46 @@ func TestHeadNamesTheLastRound(t *testing.T) {
 		t.Errorf("the head names another round:\n%s", doc.Head)
 	}
 }
+
+// TestWhatCountsAsACitation: a council member's evidence item counts as
+// evidence when it cites: a register's bug ID (BUG-7, the prompt's own
+// example, or BUG-20260715-A7K3), or a reference P holds — a path, a
+// file at a line or a line anchor of a file P holds, by a shorter or
+// longer path, a backticked span, an anchor. Prose, a bare number, a
+// dotted word or a file P does not hold stands as opinion.
+func TestWhatCountsAsACitation(t *testing.T) {
+	const p = "## P\n\n### `_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-x/bug.md`\n\nThe discount is applied twice.\n\n" +
+		"### `_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-x/evidence/fechamento.log`\n\nERR total mismatch\n\n" +
+		"### src/checkout/discount.go\n\nfunc applyDiscount() {}\n\n§4.2 Descontos\n"
+	for _, c := range []struct {
+		item string
+		want bool
+	}{
+		{"BUG-7 shows the same double discount", true},
+		{"see BUG-20260715-A7K3, its repro", true},
+		{"BUG-20260101-ZZ99 had the same race", true}, // another bug of the register
+		{"bug-12 regressed it", true},
+		{"src/checkout/discount.go:42 applies it again", true},
+		{"src/checkout/discount.go#L40-L50", true},
+		{"discount.go:42-57", true},
+		{"`applyDiscount` in ./src/checkout/discount.go", true},
+		{"shop/src/checkout/discount.go:12 (the service's copy)", true},
+		{"checkout/discount.go line 42", true},
+		{"the log (evidence/fechamento.log) shows ERR", true},
+		{"the log fechamento.log shows ERR", true},
+		{"§4.2 says a discount applies once", true},
+		{"`bug.md` says so", true},
+		{"`src/other.go`: Apply runs twice", false}, // a file P does not hold
+		{"src/other.go:12", false},
+		{"discounts are usually applied twice in such systems", false},
+		{"about 42 orders a day", false},
+		{"it is e.g. a race", false},
+		{"BUG- something", false},
+		{"v1.2 changed it", false},
+		{"the BUG-tracker is slow", false},
+	} {
+		if got := cites(c.item, p); got != c.want {
+			t.Errorf("cites(%q) = %v, want %v", c.item, got, c.want)
+		}
+	}
+}
