@@ -378,3 +378,88 @@ func TestWhatCountsAsACitation(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingMemberKeepsItsLastPosition: a member that answered earlier
+// rounds and failed a later one is still named missing with its status,
+// and the synthesizer gets its last valid position, marked as from that
+// earlier round; a member with no valid answer at all gets none.
+func TestMissingMemberKeepsItsLastPosition(t *testing.T) {
+	in := finalInput(true, true) // performance (agente-2) timed out in round 1
+	in.Rounds = []engine.RoundAnswers{
+		{"agente-1": validPosition, "agente-2": "## Recomendação\n\nPERF-ROUND-0 cache the lookups\n", "agente-3": validPosition},
+		{"agente-1": in.Answers["agente-1"], "agente-3": in.Answers["agente-3"]},
+	}
+	three := finalInput(true, true)
+	three.Last, three.R = 2, 2
+	three.Rounds = []engine.RoundAnswers{
+		{"agente-2": "PERF-ROUND-0"},
+		{"agente-2": "PERF-ROUND-1 keep the cache, shorten its TTL"},
+		{"agente-1": in.Answers["agente-1"], "agente-3": in.Answers["agente-3"]},
+	}
+	never := finalInput(true, true)
+	never.Opening = map[string]string{"agente-1": validPosition, "agente-3": validPosition}
+	for _, tc := range []struct {
+		name       string
+		in         engine.FinalInput
+		want, not []string
+	}{
+		{"failed in round 1", in, []string{"MEMBRO performance (lente: latência): AUSENTE — sem resposta válida (status: timeout)",
+			"última posição válida é de uma rodada anterior (rodada 0, não a última, 1)", "MEMBRO performance POSIÇÃO DA RODADA 0", "PERF-ROUND-0 cache the lookups"}, nil},
+		{"failed in round 2", three, []string{"(rodada 1, não a última, 2)", "PERF-ROUND-1 keep the cache"}, []string{"PERF-ROUND-0"}},
+		{"never answered", never, []string{"AUSENTE — sem resposta válida (status: timeout)"}, []string{"POSIÇÃO DA RODADA"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Protocol{}.Final(tc.in)
+			p := f.Prompt()
+			for _, w := range tc.want {
+				if !strings.Contains(p, w) {
+					t.Errorf("the synthesizer's prompt lacks %q:\n%s", w, p[strings.Index(p, "# Os membros"):])
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(p, w) {
+					t.Errorf("the synthesizer's prompt holds %q", w)
+				}
+			}
+			doc, problems := f.Accept(synthBody("85 %", "nenhuma", "- performance: timeout na última rodada"))
+			if len(problems) > 0 {
+				t.Fatalf("problems: %v", problems)
+			}
+			if tc.name != "never answered" && !strings.Contains(doc.Head, "AUSENTE (timeout); a síntese leu sua última posição válida, da rodada") {
+				t.Errorf("the head does not say the synthesis read an earlier position:\n%s", doc.Head)
+			}
+		})
+	}
+}
+
+// TestSynthesisNamesTheAbsentMember: the gaps must name a missing member
+// by its lens as a term of its own, not as part of another word or of
+// another member's longer label.
+func TestSynthesisNamesTheAbsentMember(t *testing.T) {
+	for _, tc := range []struct {
+		label  string
+		labels []string
+		gaps   string
+		want   bool
+	}{
+		{"performance", nil, "- performance: timeout", true},
+		{"performance", nil, "- Membro PERFORMANCE ausente (timeout)", true},
+		{"data-integrity", nil, "- a lente data integrity faltou (erro)", true},
+		{"data-integrity", nil, "- Data-Integrity: error", true},
+		{"cost", nil, "- a costly gap: nobody measured the cache", false},
+		{"security", nil, "- insecurity of the token is unexamined", false},
+		{"performance", nil, "- high-performance servers were not measured", true}, // the whole term is there
+		{"security", []string{"security", "security 2"}, "- security 2: timeout", false},
+		{"security", []string{"security", "security 2"}, "- security 2 and security: timeout", true},
+		{"performance", nil, "", false},
+	} {
+		if got := namesMember(tc.gaps, tc.label, append(tc.labels, tc.label)); got != tc.want {
+			t.Errorf("namesMember(%q, %q) = %v, want %v", tc.gaps, tc.label, got, tc.want)
+		}
+	}
+	// and Accept refuses a synthesis that names the lens only inside a word
+	f := Protocol{}.Final(finalInput(true, true))
+	if _, problems := f.Accept(synthBody("85 %", "nenhuma", "- logs of the high performancetesting rig")); len(problems) == 0 {
+		t.Error("a gaps section naming performance only inside a word was accepted")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -21,6 +22,12 @@ type member struct {
 	// says why ("" when it wrote no file).
 	Missing bool
 	Status  bugfolder.Status
+	// Earlier is a missing member's last valid answer, from round
+	// EarlierRound before the last (a member that answered round 0 and
+	// failed later): the synthesizer still sees its position, marked as
+	// from that round ("" when it has none).
+	Earlier      string
+	EarlierRound int
 }
 
 // synthesizer is the isolated final step over the members' answers.
@@ -56,10 +63,26 @@ func (Protocol) Final(in engine.FinalInput) engine.Final {
 			}
 		} else {
 			m.Missing, m.Status = true, in.Missing[id]
+			m.Earlier, m.EarlierRound = lastValid(in, id)
+			m.Earlier = anon.Apply(m.Earlier)
 		}
 		s.members = append(s.members, m)
 	}
 	return s
+}
+
+// lastValid is a member's last valid answer before the last round, and
+// its round ("", 0 when it has none).
+func lastValid(in engine.FinalInput, id string) (string, int) {
+	for k := min(in.Last, len(in.Rounds)) - 1; k >= 0; k-- {
+		if body, ok := in.Rounds[k][id]; ok {
+			return body, k
+		}
+	}
+	if body, ok := in.Opening[id]; ok && in.Last > 0 {
+		return body, 0
+	}
+	return "", 0
 }
 
 // Prompt is the synthesizer's prompt.
@@ -90,6 +113,12 @@ func synthPrompt(in engine.FinalInput, members []member, nonce string) string {
 		if m.Missing {
 			fmt.Fprintf(&w, t(l, "- %s (lente: %s): AUSENTE — sem resposta válida (status: %s). Diga isso em %s.\n\n", "- %s (lens: %s): MISSING — no valid answer (status: %s). Say so in %s.\n\n"),
 				name, m.Lens, statusWord(m.Status), secGaps.In(l))
+			if m.Earlier != "" {
+				label := fmt.Sprintf(t(l, "POSIÇÃO DA RODADA %d", "POSITION FROM ROUND %d"), m.EarlierRound)
+				fmt.Fprintf(&w, t(l, "  Sua última posição válida é de uma rodada anterior (rodada %d, não a última, %d): pese-a como tal, sem inventar o que ele diria depois.\n\n", "  Its last valid position is from an earlier round (round %d, not the last, %d): weigh it as such, without inventing what it would have said since.\n\n"),
+					m.EarlierRound, in.Last)
+				fmt.Fprintf(&w, "<<<%s %s %s %s>>>\n%s\n<<<%s %s %s %s>>>\n\n", begin, name, label, nonce, strings.TrimSpace(m.Earlier), end, name, label, nonce)
+			}
 			continue
 		}
 		fmt.Fprintf(&w, t(l, "## %s — lente: %s\n\n", "## %s — lens: %s\n\n"), name, m.Lens)
@@ -142,8 +171,12 @@ func (s *synthesizer) Accept(body string) (engine.FinalDoc, []string) {
 		problems = append(problems, fmt.Sprintf("%s states no percentage from 0 to 100 %%", secSynthConf.In(l)))
 	}
 	problems = append(problems, divergenceProblems(l, got[secDivergence])...)
+	var labels []string
 	for _, m := range s.members {
-		if m.Missing && !strings.Contains(strings.ToLower(got[secGaps]), strings.ToLower(m.Label)) {
+		labels = append(labels, m.Label)
+	}
+	for _, m := range s.members {
+		if m.Missing && !namesMember(got[secGaps], m.Label, labels) {
 			problems = append(problems, fmt.Sprintf("%s does not name member %s, which has no valid answer (%s)", secGaps.In(l), m.Label, statusWord(m.Status)))
 		}
 	}
@@ -151,6 +184,40 @@ func (s *synthesizer) Accept(body string) (engine.FinalDoc, []string) {
 		return engine.FinalDoc{Body: body}, problems
 	}
 	return s.doc(out, judge(l, s.conv.Convergence, conf, criticals(got[secDivergence]))), nil
+}
+
+// namesMember reports whether text names the member of lens label as a
+// term of its own: the whole lens name (any case; "data integrity" for
+// data-integrity), not a word that merely holds it ("costly" for cost,
+// "insecurity" for security), nor another member's longer label
+// ("security 2" when security is missing).
+func namesMember(text, label string, labels []string) bool {
+	norm := func(s string) string {
+		return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+		}), " ")
+	}
+	hay, want := " "+norm(text)+" ", norm(label)
+	if want == "" {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(hay[i:], " "+want+" ")
+		if j < 0 {
+			return false
+		}
+		at := i + j + 1
+		longer := false
+		for _, o := range labels {
+			if o := norm(o); len(o) > len(want) && strings.HasPrefix(o, want+" ") && strings.HasPrefix(hay[at:], o+" ") {
+				longer = true
+			}
+		}
+		if !longer {
+			return true
+		}
+		i = at
+	}
 }
 
 // divergenceProblems checks that each divergence states its nature.
@@ -199,6 +266,9 @@ func (s *synthesizer) doc(body string, v Verdict) engine.FinalDoc {
 		state := ""
 		if m.Missing {
 			state = fmt.Sprintf(t(l, " — AUSENTE (%s)", " — MISSING (%s)"), statusWord(m.Status))
+			if m.Earlier != "" {
+				state += fmt.Sprintf(t(l, "; a síntese leu sua última posição válida, da rodada %d", "; the synthesis read its last valid position, from round %d"), m.EarlierRound)
+			}
 		}
 		fmt.Fprintf(&head, t(l, "> Membro %s (%s): %s%s\n", "> Member %s (%s): %s%s\n"), m.Label, m.ID, m.Lens, state)
 	}
