@@ -104,11 +104,19 @@ func (m Model) watchingOther() bool {
 	return m.screen == scrDebate && m.deb != nil && !m.running && m.deb.heldBy != ""
 }
 
+// followsDisk reports whether the debate on screen is to be followed on
+// disk: one not run here that is not finished, or finished with a result
+// that waits for a human decision (another process's moot decide must
+// show on its Final tab).
+func (m Model) followsDisk() bool {
+	return m.screen == scrDebate && m.deb != nil && !m.running && m.deb.dir != "" && (m.deb.state != "done" || m.deb.awaitsDecision())
+}
+
 // follow starts or stops the folder watch as the debate on screen
-// changes: a debate not run here and not finished is followed.
+// changes: a debate followsDisk says is followed.
 func (m Model) follow() (Model, tea.Cmd) {
 	want := ""
-	if m.screen == scrDebate && m.deb != nil && !m.running && m.deb.dir != "" && m.deb.state != "done" {
+	if m.followsDisk() {
 		want = m.deb.dir
 	}
 	if m.fsw != nil && m.fsw.dir == want {

@@ -154,7 +154,7 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 	switch {
 	case m.screen == scrBrowser && !m.browser.loading:
 		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows))
-	case m.screen == scrDebate && m.deb != nil && !m.running && m.deb.dir != "" && m.deb.state != "done":
+	case m.followsDisk():
 		cmds = append(cmds, checkDebateCmd(m.deb.dir, m.deb.stamp))
 		if m.watchingOther() {
 			m.now = m.clock() // its elapsed time ticks here too

@@ -1,0 +1,34 @@
+package tui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// TestFinding14_7DecisionByAnotherProcessShows: a finished debate whose
+// result waits for a human decision is followed on disk like a running
+// one: when another process records the decision (moot decide), the open
+// Final tab shows it at the next look, and the watch then stops.
+func TestFinding14_7DecisionByAnotherProcessShows(t *testing.T) {
+	f := newFixture(t)
+	dir := makePending(t, f)
+	m := keys(t, loadBrowser(t, f, 120, 30), "enter")
+	if m.deb == nil || !m.deb.awaitsDecision() || !m.followsDisk() {
+		t.Fatalf("the pending result is not open and followed:\n%s", screenText(m, f.proj))
+	}
+	if _, err := engine.Decide(engine.HumanDecision{Root: filepath.Dir(dir), Dir: dir, Lang: bugfolder.PT, BugID: "BUG-20260702-Q2R8",
+		Choice: bugfolder.ChoiceDecline, Note: "measure first", By: "Bea <bea@example.org>", Command: "moot decide BUG-20260702-Q2R8"}); err != nil {
+		t.Fatal(err)
+	}
+	m = pump(t, m, watchTickMsg{})
+	if m.deb == nil || m.deb.awaitsDecision() || !strings.Contains(screenText(m, f.proj), "decision: decline") {
+		t.Errorf("the Final tab does not show the decision another process recorded:\n%s", screenText(m, f.proj))
+	}
+	if m.followsDisk() {
+		t.Error("a decided, finished debate is still followed")
+	}
+}
