@@ -1,6 +1,7 @@
 package bugfolder
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -159,6 +160,27 @@ func (d *Debate) DecisionState() string {
 // AwaitsDecision reports whether the debate's result waits for a human
 // decision that nobody has recorded yet.
 func (d *Debate) AwaitsDecision() bool { return d.DecisionState() == DecisionPending }
+
+// DecisionClosed reports whether the debate's result waits for a human
+// decision that can no longer be recorded: its bug was closed by DONE.md,
+// which makes the folder read-only for every tool (DESIGN §2; the
+// closure stands in the decision's place). A listing must not show it as
+// pending (nor list it first); decide refuses it saying why.
+func (d *Debate) DecisionClosed() bool {
+	return d.AwaitsDecision() && d.Dir != "" && isFile(filepath.Join(filepath.Dir(d.Dir), DoneFile))
+}
+
+// ErrDecisionClosed is wrapped by the refusal to record a decision on a
+// closed bug.
+var ErrDecisionClosed = errors.New("the bug is closed (DONE.md): its pending decision can no longer be recorded")
+
+// DecisionClosedError is the refusal to record a decision on a closed
+// bug: it says why and the deliberate way out.
+func DecisionClosedError(d *Debate) error {
+	p := filepath.Join(filepath.Dir(d.Dir), DoneFile)
+	return &InputError{Path: p, Err: ErrDecisionClosed, Msg: "the bug is closed and read-only: the decision its result waited for can no longer be recorded here, and the closure stands in its place. " +
+		"To record it anyway, reopen the bug deliberately (remove DONE.md), run moot decide, and close it again; nothing was written"}
+}
 
 // WriteDecision writes decisao.md beside the final answer, owner-only and
 // atomically; it refuses to replace one (a decision is recorded once).

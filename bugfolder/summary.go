@@ -38,6 +38,10 @@ type Summary struct {
 	// human decision on the result (Debate.DecisionState: "pending",
 	// approve, decline, revise; "" when it waits for none).
 	RecommendedVerdict, Decision string
+	// DecisionClosed is set when the result waited for a decision that
+	// can no longer be taken: the bug was closed by DONE.md (Decision is
+	// then "": nothing waits).
+	DecisionClosed bool
 	// Problems are files of the debates that could not be read.
 	Problems []error
 	// Warnings are misreadings avoided (a judge's file naming two
@@ -56,6 +60,9 @@ func (s *Summary) fromLatest(d *Debate) {
 	}
 	s.StartedAt = d.StartedAt()
 	s.Decision = d.DecisionState()
+	if d.DecisionClosed() { // it can never be taken: not pending, not first
+		s.Decision, s.DecisionClosed = "", true
+	}
 	if f := d.Final; f != nil {
 		s.WinnerSolver = f.WinnerSolver
 		if f.Winner != "" {

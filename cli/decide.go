@@ -26,8 +26,12 @@ list --json says "decision": "pending"). moot never records a decision on
 its own.
 
 A result that waits for nothing (no final answer, no pending decision, or
-one already recorded) is exit 2, writing nothing; so is a closed bug
-(DONE.md) or a debate another moot process is writing.`
+one already recorded) is exit 2, writing nothing; so is a debate another
+moot process is writing, and a closed bug (DONE.md): its folder is
+read-only for every tool, so a decision its result still waited for can no
+longer be recorded (the closure stands in its place; list shows it as not
+taken, never as pending). Reopen the bug deliberately (remove DONE.md) to
+record one.`
 
 func newDecideCmd(e *env) *cobra.Command {
 	var note string
@@ -132,6 +136,8 @@ func decisionText(d *bugfolder.Debate) string {
 			s += " — " + termsafeLine(n)
 		}
 		return s
+	case d.DecisionClosed():
+		return "pending, but the bug is closed (DONE.md): it can no longer be recorded; the closure stands in its place"
 	case st == bugfolder.DecisionPending:
 		return fmt.Sprintf("pending%s: `moot decide %s approve|decline|revise [--note TEXT]`", verdictNote(d.Final.RecommendedVerdict), shellQuote(subjectID(d)))
 	default:

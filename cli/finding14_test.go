@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,5 +84,49 @@ func TestFinding14_2TimeLimitsNameTheirFlag(t *testing.T) {
 	}
 	if testutil.Fingerprint(t, proj) != before {
 		t.Error("a refused time limit wrote something")
+	}
+}
+
+// k4m1 is the sample's bug closed by DONE.md, with a finished debate.
+const k4m1 = "_reversa_bugs/checkout/bugs/BUG-20260610-K4M1-cupom-expirado-aceito"
+
+// TestFinding14_6ClosedBugsPendingDecision: a result that still waits for
+// a human decision on a bug closed since by DONE.md can never be decided
+// (the folder is read-only for every tool): decide refuses it with exit 2
+// saying why and how to reopen, writing nothing; list and show do not
+// call it pending (list --json: decision null, decision_closed true).
+func TestFinding14_6ClosedBugsPendingDecision(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	p := filepath.Join(proj, k4m1, "debate", "resposta-final.md")
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(raw), "---\n", "---\ndecision: pending\n", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := testutil.Fingerprint(t, proj)
+	code, _, errOut := moot(t, proj, "decide", "3", "approve")
+	if code != ExitUsage || !strings.Contains(errOut, "DONE.md: the bug is closed and read-only: the decision its result waited for can no longer be recorded here") || !strings.Contains(errOut, "remove DONE.md") {
+		t.Errorf("decide on a closed bug: exit %d\n%s", code, errOut)
+	}
+	if testutil.Fingerprint(t, proj) != before {
+		t.Error("decide on a closed bug wrote something")
+	}
+	_, out, _ := moot(t, proj, "list", "--json")
+	var entries []map[string]any
+	if err := json.Unmarshal([]byte(out), &entries); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e["bug_id"] == "BUG-20260610-K4M1" && (e["decision"] != nil || e["decision_closed"] != true) {
+			t.Errorf("list --json: decision %v, decision_closed %v", e["decision"], e["decision_closed"])
+		}
+	}
+	if _, out, _ := moot(t, proj, "list"); !strings.Contains(out, "done (closed) · decision not taken (closed)") || strings.Contains(out, "decision pending") {
+		t.Errorf("list:\n%s", out)
+	}
+	if _, out, _ := moot(t, proj, "show", "3"); !strings.Contains(out, "pending, but the bug is closed (DONE.md): it can no longer be recorded") {
+		t.Errorf("show:\n%s", out)
 	}
 }

@@ -47,6 +47,9 @@ type listEntry struct {
 	// it waits, approve, decline or revise once decided (decisao.md), null
 	// when it waits for none; RecommendedVerdict the judge's advice.
 	Decision           *string `json:"decision"`
+	// DecisionClosed: the result waited for a decision, but the bug was
+	// closed by DONE.md, so none can be recorded (decision is null).
+	DecisionClosed bool `json:"decision_closed,omitempty"`
 	RecommendedVerdict *string `json:"recommended_verdict"`
 	// Incomplete is a bug folder without bug.md yet; Warnings are the
 	// loose fields read anyway (also printed on stderr).
@@ -178,6 +181,7 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	if s.Decision != "" {
 		en.Decision = ptr(s.Decision)
 	}
+	en.DecisionClosed = s.DecisionClosed
 	if s.RecommendedVerdict != "" {
 		en.RecommendedVerdict = ptr(s.RecommendedVerdict)
 	}
@@ -229,6 +233,9 @@ func printList(e *env, entries []listEntry) {
 		}
 		if en.Decision != nil {
 			status += " · decision " + *en.Decision
+		}
+		if en.DecisionClosed {
+			status += " · decision not taken (closed)"
 		}
 		title := termsafe.Line(en.Title)
 		if len([]rune(title)) > 48 {

@@ -52,6 +52,9 @@ func Decide(h HumanDecision) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if d.DecisionClosed() {
+		return "", bugfolder.DecisionClosedError(d)
+	}
 	if !d.AwaitsDecision() {
 		return "", &bugfolder.InputError{Path: h.Dir, Msg: nothingPending(d) + "; nothing was written", Err: ErrNothingPending}
 	}

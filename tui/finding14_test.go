@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,5 +31,29 @@ func TestFinding14_7DecisionByAnotherProcessShows(t *testing.T) {
 	}
 	if m.followsDisk() {
 		t.Error("a decided, finished debate is still followed")
+	}
+}
+
+// TestFinding14_6ClosedPendingNotFirst: a result that waited for a human
+// decision on a bug closed since by DONE.md can never be decided: the
+// browser does not mark it ◆ nor keep it first.
+func TestFinding14_6ClosedPendingNotFirst(t *testing.T) {
+	f := newFixture(t)
+	p := filepath.Join(f.proj, "_reversa_bugs/checkout/bugs/BUG-20260610-K4M1-cupom-expirado-aceito/debate/resposta-final.md")
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(raw), "---\n", "---\ndecision: pending\n", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := loadBrowser(t, f, 120, 30)
+	if m.browser.hasPending() {
+		t.Error("a closed bug's decision counts as pending")
+	}
+	for _, vi := range m.browser.visible {
+		if r := m.browser.rows[vi]; r.sum != nil && r.sum.Bug.ID == "BUG-20260610-K4M1" && strings.Contains(r.marks(), "◆") {
+			t.Errorf("the closed bug is marked %q", r.marks())
+		}
 	}
 }
