@@ -46,10 +46,10 @@ type listEntry struct {
 	// Decision is the human decision on the latest result: pending while
 	// it waits, approve, decline or revise once decided (decisao.md), null
 	// when it waits for none; RecommendedVerdict the judge's advice.
-	Decision           *string `json:"decision"`
+	Decision *string `json:"decision"`
 	// DecisionClosed: the result waited for a decision, but the bug was
 	// closed by DONE.md, so none can be recorded (decision is null).
-	DecisionClosed bool `json:"decision_closed,omitempty"`
+	DecisionClosed     bool    `json:"decision_closed,omitempty"`
 	RecommendedVerdict *string `json:"recommended_verdict"`
 	// Incomplete is a bug folder without bug.md yet; Warnings are the
 	// loose fields read anyway (also printed on stderr).

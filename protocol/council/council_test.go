@@ -399,8 +399,8 @@ func TestMissingMemberKeepsItsLastPosition(t *testing.T) {
 	never := finalInput(true, true)
 	never.Opening = map[string]string{"agente-1": validPosition, "agente-3": validPosition}
 	for _, tc := range []struct {
-		name       string
-		in         engine.FinalInput
+		name      string
+		in        engine.FinalInput
 		want, not []string
 	}{
 		{"failed in round 1", in, []string{"MEMBRO performance (lente: latência): AUSENTE — sem resposta válida (status: timeout)",
