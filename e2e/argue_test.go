@@ -84,20 +84,25 @@ func TestArgueModes(t *testing.T) {
 // Each stop rule ends the debate and is recorded in the log, the summary,
 // the final answer's head and the headless output: the cap after R+1
 // rounds, convergence and null production after round 2 (no round 3
-// runs), and a manual stop (resume --stop) after the last complete round.
+// runs) — also when round 2 is the default cap's last round, where the
+// rule, not the cap, is recorded — and a manual stop (resume --stop)
+// after the last complete round.
 func TestArgueStopRules(t *testing.T) {
 	for _, tc := range []struct {
 		name, fake, rule string
 		rounds           int
+		args             []string
 	}{
-		{"round cap", "", "round-cap", 3},
-		{"convergence", "converge", "convergence", 3},
-		{"null production", "stale", "null-production", 3},
+		{"round cap", "", "round-cap", 3, []string{"-r", "2"}},
+		{"convergence", "converge", "convergence", 3, []string{"-r", "5"}},
+		{"null production", "stale", "null-production", 3, []string{"-r", "5"}},
+		{"convergence on the default cap's last round", "converge", "convergence", 3, nil},
+		{"null production on the cap's last round", "stale", "null-production", 3, []string{"-r", "2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProject(t)
 			p.env = []string{"FAKE_ARGUE=" + tc.fake}
-			r := p.moot(argueArgs("-r", map[bool]string{true: "2", false: "5"}[tc.fake == ""])...).mustExit(t, 0)
+			r := p.moot(argueArgs(tc.args...)...).mustExit(t, 0)
 			dir := p.argueDir()
 			s := summaryOf(t, dir)
 			if s.Stopped != tc.rule || s.Rounds != tc.rounds {
@@ -110,16 +115,31 @@ func TestArgueStopRules(t *testing.T) {
 			if !strings.Contains(final, "Termination: "+tc.rule) {
 				t.Errorf("final head lacks the termination:\n%s", final)
 			}
-			if tc.rule != "round-cap" {
-				if !strings.Contains(r.stderr, "stopped after round 2 (moot): "+tc.rule) {
-					t.Errorf("headless output lacks the stop:\n%s", r.stderr)
-				}
-				if log := readFile(t, filepath.Join(dir, "eventos.jsonl")); !strings.Contains(log, `"point":"stop"`) {
-					t.Error("the stop is not logged")
-				}
+			if !strings.Contains(r.stderr, "stopped after round 2 (moot): "+tc.rule) {
+				t.Errorf("headless output lacks the stop:\n%s", r.stderr)
+			}
+			if log := readFile(t, filepath.Join(dir, "eventos.jsonl")); !strings.Contains(log, `"point":"stop"`) || !strings.Contains(log, `"choice":"`+tc.rule+`"`) {
+				t.Errorf("the stop is not logged as %s:\n%s", tc.rule, log)
 			}
 		})
 	}
+	// a stop rule recorded before the synthesizer failed stays the reason
+	// when the engineer then stops by hand: resume --stop never overwrites it
+	t.Run("resume --stop keeps a recorded rule", func(t *testing.T) {
+		p := newProject(t)
+		p.env = []string{"FAKE_ARGUE=converge"}
+		p.Plan = "synthesizer=invalid"
+		p.moot(argueArgs("--on-judge-failure", "cancel")...).mustExit(t, 3)
+		dir := p.argueDir()
+		p.Plan = ""
+		p.moot("resume", filepath.Base(dir), "--stop", "--yes", "--headless", "--on-judge-failure", "retry").mustExit(t, 0)
+		if s := summaryOf(t, dir); s.Stopped != "convergence" || s.Rounds != 3 {
+			t.Errorf("summary: %+v, want convergence after 3 rounds", s)
+		}
+		if final := readFile(t, filepath.Join(dir, "resposta-final.md")); !strings.Contains(final, "Termination: convergence") {
+			t.Errorf("final head:\n%s", final)
+		}
+	})
 	t.Run("manual", func(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "agente-1@1=fail"
@@ -420,5 +440,60 @@ func TestArgueInterrupt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestArgueInterruptThenQuorumLoss: a Ctrl-C asked while round 1 runs is
+// not lost when that round then loses its quorum (a persona fails): the
+// debate stops after round 0, the last complete round, and synthesizes it
+// (exit 0, a manual stop recorded), without asking the quorum menu.
+func TestArgueInterruptThenQuorumLoss(t *testing.T) {
+	p := newProject(t)
+	p.env = []string{"FAKE_DELAY_MS=200"}
+	p.Plan = "agente-1@1=fail"
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, argueArgs("--json", "-r", "2")...)
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	sent := false
+	for sc.Scan() {
+		var ev struct {
+			Type, Role string
+			Round      int
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || sent {
+			continue
+		}
+		if ev.Type == "call_started" && ev.Role == "persona" && ev.Round == 1 {
+			if err := c.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			sent = true
+		}
+	}
+	err = c.Wait()
+	if err != nil {
+		t.Fatalf("moot ask: %v\n%s", err, stderr.String())
+	}
+	dir := p.argueDir()
+	if !exists(filepath.Join(dir, "resposta-final.md")) {
+		t.Fatal("no synthesis after the stop")
+	}
+	s := summaryOf(t, dir)
+	if s.Stopped != "manual" || s.Rounds != 1 || !strings.Contains(s.Reason, "after round 0") {
+		t.Errorf("summary: %+v, want a manual stop after round 0", s)
+	}
+	if exists(filepath.Join(dir, "rodada-2")) {
+		t.Error("a round ran after the stop")
 	}
 }

@@ -668,6 +668,9 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		if len(valid) >= need && len(r.failedSupport(k)) == 0 {
 			return asked, nil
 		}
+		if k >= 1 && r.stopRequested() {
+			return asked, r.stopBeforeRound(k)
+		}
 		asked = true
 		var failedIDs []string
 		retryUSD := 0.0

@@ -147,6 +147,14 @@ func TestStopRules(t *testing.T) {
 			round(map[string]string{"agente-1": "0.2", "agente-2": "0.9"}, &yes),
 			round(map[string]string{"agente-1": "0.4", "agente-2": "0.7"}, nil),
 			round(map[string]string{"agente-1": "0.6", "agente-2": "0.5"}, &no)}, ""},
+		{"a persona absent from the last round", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8", "agente-3": "0.2"}, &yes),
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8", "agente-3": "0.2"}, &yes),
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes)}, ""},
+		{"a persona that never answered", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes)}, ""},
 		{"a persona missing a round", []engine.RoundAnswers{
 			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
 			round(map[string]string{"agente-1": "0.5"}, &yes),
@@ -154,12 +162,24 @@ func TestStopRules(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k := len(tc.rounds) - 1
-			choice, reason := Protocol{}.Stop(k, 5, tc.rounds)
+			panel := []string{"agente-1", "agente-2"}
+			if _, ok := tc.rounds[0]["agente-3"]; ok || strings.Contains(tc.name, "never answered") {
+				panel = append(panel, "agente-3")
+			}
+			choice, reason := Protocol{}.Stop(k, 5, panel, tc.rounds)
 			if choice != tc.want || (choice == "") != (reason == "") {
 				t.Errorf("stop %q (%s), want %q", choice, reason, tc.want)
 			}
-			if c, _ := (Protocol{}).Stop(1, 5, tc.rounds[:2]); c != "" {
+			if c, _ := (Protocol{}).Stop(1, 5, panel, tc.rounds[:2]); c != "" {
 				t.Errorf("stopped after round 1: %s", c)
+			}
+			// the cap's last round: a rule that holds is recorded, else the cap
+			capWant := tc.want
+			if capWant == "" {
+				capWant = StopRoundCap
+			}
+			if c, reason := (Protocol{}).Stop(k, k, panel, tc.rounds); c != capWant || !strings.HasPrefix(reason, capWant+":") {
+				t.Errorf("at the cap: stop %q (%s), want %q", c, reason, capWant)
 			}
 		})
 	}
