@@ -497,3 +497,34 @@ func TestArgueInterruptThenQuorumLoss(t *testing.T) {
 		t.Error("a round ran after the stop")
 	}
 }
+
+// TestArgueResumeCost: the cost prompt of a resume counts what argue will
+// really call: after a stop is recorded only the synthesizer (never the
+// rounds the stop cut off), with --stop only the synthesizer, and without
+// a stop the rest of the rounds up to the cap — the scorer included, round
+// 0's too — said to be a maximum.
+func TestArgueResumeCost(t *testing.T) {
+	for _, tc := range []struct {
+		name, fake, plan, policy string
+		args, resume             []string
+		want                     string
+	}{
+		{"stopped by convergence, the synthesizer failed", "converge", "synthesizer=invalid", "--on-judge-failure",
+			[]string{"--persona", "formalist", "--persona", "skeptic", "--persona", "economist", "-r", "5"}, nil, "needs at least 1 more call(s)"},
+		{"a persona failed, resume --stop", "", "agente-1@1=fail", "--on-quorum-loss", nil, []string{"--stop"}, "needs at least 1 more call(s)"},
+		{"a persona failed, resume", "", "agente-1@1=fail", "--on-quorum-loss", nil, nil, "needs at most 5 more call(s)"},
+		{"round 0 unscored, resume", "", "scorer@0=fail", "--on-quorum-loss", []string{"-r", "1"}, nil, "needs at most 5 more call(s)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			p.env = []string{"FAKE_ARGUE=" + tc.fake}
+			p.Plan = tc.plan
+			p.moot(argueArgs(append(tc.args, tc.policy, "cancel")...)...).mustExit(t, 3)
+			p.Plan = ""
+			r := p.moot(append([]string{"resume", filepath.Base(p.argueDir()), "--headless"}, tc.resume...)...).mustExit(t, 4)
+			if !strings.Contains(r.stdout, tc.want) {
+				t.Errorf("resume's cost prompt, want %q:\n%s", tc.want, r.stdout)
+			}
+		})
+	}
+}

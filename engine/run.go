@@ -1365,43 +1365,69 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	return nil
 }
 
-// Remaining counts the calls a resume needs at least: every panel solver
-// (and critic, from round 1) without a file in each round, plus the judge
-// when there is no final answer. Decisions still pending may add more.
-func Remaining(d *bugfolder.Debate) int {
+// Remaining counts the calls a resume of d makes at least: every call of
+// the protocol's batches (proto.Batches: the support role where the
+// protocol runs it, round 0 included for argue's scorer) without a file,
+// in the rounds still to run, and the final step. The rounds end with a
+// stop the log records, or, when stop is set (resume --stop), with the
+// rounds already written. upTo is set when the count is a maximum: a
+// Stopper protocol whose stop rules may end the rounds earlier (its failed
+// calls are counted too, as a retry would make them).
+func Remaining(d *bugfolder.Debate, proto Protocol, stop bool) (n int, upTo bool) {
 	if d.Problem == nil || d.Final != nil {
-		return 0
+		return 0, false
 	}
 	dropped := map[string]bool{}
+	last := d.Problem.R
+	stopped := false
 	for _, rec := range readLog(d.Dir, d.Lang) {
-		if rec.Type == EvDecision && QuorumChoice(rec.Choice) == QuorumContinue {
+		if rec.Type != EvDecision {
+			continue
+		}
+		if rec.Point == PointStop {
+			last, stopped = rec.Round, true
+			continue
+		}
+		if QuorumChoice(rec.Choice) == QuorumContinue {
 			for _, id := range rec.Dropped {
 				dropped[id] = true
 			}
 		}
 	}
+	if stop && !stopped {
+		return 1, false // the final step, on the rounds written
+	}
+	// a failed call is asked about again (retry, swap or go on without it):
+	// a maximum counts it, a minimum does not
+	_, stopper := proto.(Stopper)
 	have := map[string]bool{}
 	for _, rd := range d.Rounds {
 		for _, f := range rd.Files {
-			have[fmt.Sprintf("%d/%s", rd.K, f.SolverID)] = true
-		}
-	}
-	n := 1 // the judge
-	for k := 0; k <= d.Problem.R; k++ {
-		for _, kv := range d.Problem.Solvers {
-			if !dropped[kv.Key] && !have[fmt.Sprintf("%d/%s", k, kv.Key)] {
-				n++
+			if !stopper || f.Status == bugfolder.StatusOK {
+				have[fmt.Sprintf("%d/%s", rd.K, f.SolverID)] = true
 			}
 		}
-		if k >= 1 {
-			for _, kv := range d.Problem.Critics {
-				if !have[fmt.Sprintf("%d/%s", k, kv.Key)] {
+	}
+	var panel, support []string
+	for _, kv := range d.Problem.Solvers {
+		if !dropped[kv.Key] {
+			panel = append(panel, kv.Key)
+		}
+	}
+	for _, kv := range d.Problem.Critics {
+		support = append(support, kv.Key)
+	}
+	n = 1 // the final step
+	for k := 0; k <= last; k++ {
+		for _, batch := range proto.Batches(k, panel, support) {
+			for _, id := range batch {
+				if !have[fmt.Sprintf("%d/%s", k, id)] {
 					n++
 				}
 			}
 		}
 	}
-	return n
+	return n, stopper && !stopped && n > 1
 }
 
 // reapOrphans kills the engine processes of this debate that a moot killed
