@@ -344,8 +344,8 @@ func TestArgueLiveFiles(t *testing.T) {
 		}
 		var sum struct {
 			ByPersona map[string]struct {
-				Confidence []float64 `json:"confidence_by_round"`
-				Weighted   []float64 `json:"weighted_by_round"`
+				Confidence []struct{ Round int } `json:"confidence_by_round"`
+				Weighted   []struct{ Round int } `json:"weighted_by_round"`
 			} `json:"by_persona"`
 		}
 		if err := json.Unmarshal([]byte(readFile(t, filepath.Join(p.argueDir(), "scoring", "summary.json"))), &sum); err != nil {
@@ -353,8 +353,8 @@ func TestArgueLiveFiles(t *testing.T) {
 		}
 		switch ev.Role {
 		case "persona":
-			if got := len(sum.ByPersona[ev.SolverID].Confidence); got != ev.Round+1 {
-				t.Errorf("round %d, %s answered: summary.json holds %d of its confidences, want %d", ev.Round, ev.SolverID, got, ev.Round+1)
+			if c := sum.ByPersona[ev.SolverID].Confidence; len(c) != ev.Round+1 || c[len(c)-1].Round != ev.Round {
+				t.Errorf("round %d, %s answered: summary.json holds its confidences %+v, want rounds 0 to %d", ev.Round, ev.SolverID, c, ev.Round)
 			}
 		case "scorer":
 			for id, ps := range sum.ByPersona {

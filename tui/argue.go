@@ -28,25 +28,36 @@ func loadArgueCmd(dir string) tea.Cmd {
 	}
 }
 
-// spark draws values in [0, top] as one block each.
-func spark(vals []float64, top float64) string {
+// spark draws values in [0, top] as one block per round, from round 0; a
+// round without a value is a dot.
+func spark(pts []argue.Point, top float64) string {
 	blocks := []rune("▁▂▃▄▅▆▇█")
 	var b strings.Builder
-	for _, v := range vals {
+	next := 0
+	for _, p := range pts {
+		for ; next < p.Round; next++ {
+			b.WriteRune('·')
+		}
+		next = p.Round + 1
 		i := 0
 		if top > 0 {
-			i = int(v / top * float64(len(blocks)-1))
+			i = int(p.Value / top * float64(len(blocks)-1))
 		}
 		b.WriteRune(blocks[max(0, min(len(blocks)-1, i))])
 	}
 	return b.String()
 }
 
-// nums writes values with the precision given, joined by sep.
-func nums(vals []float64, format, sep string) string {
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = fmt.Sprintf(format, v)
+// nums writes the values with the precision given, joined by sep; the
+// first carries its round ("r0 0.70 → 0.72"), and so does any after a
+// round without a value ("r0 54.5  r2 56.0").
+func nums(pts []argue.Point, format, sep string) string {
+	parts := make([]string, len(pts))
+	for i, p := range pts {
+		parts[i] = fmt.Sprintf(format, p.Value)
+		if i == 0 || p.Round != pts[i-1].Round+1 {
+			parts[i] = fmt.Sprintf("r%d %s", p.Round, parts[i])
+		}
 	}
 	return strings.Join(parts, sep)
 }

@@ -10,12 +10,21 @@ import (
 	"github.com/reversa/moot/protocol/argue"
 )
 
+// pts are values of rounds 0, 1, …
+func pts(vals ...float64) []argue.Point {
+	out := make([]argue.Point, len(vals))
+	for i, v := range vals {
+		out[i] = argue.Point{Round: i, Value: v}
+	}
+	return out
+}
+
 // argueView is a two-persona argue stopped by convergence after round 2.
 func argueView() *argue.View {
 	return &argue.View{MaxScore: 80, Rounds: 3, Cap: 4, Rule: "convergence", Reason: "convergence: every persona's confidence moved less than 0.1 in rounds 1 and 2",
 		Personas: []argue.ViewPersona{
-			{ID: "agente-1", Name: "pragmatist", Confidence: []float64{0.7, 0.72, 0.74}, Scores: []float64{55.5, 58, 61}},
-			{ID: "agente-2", Name: "skeptic", Confidence: []float64{0.65, 0.62, 0.66}, Scores: []float64{60, 57.5, 52}}},
+			{ID: "agente-1", Name: "pragmatist", Confidence: pts(0.7, 0.72, 0.74), Scores: pts(55.5, 58, 61)},
+			{ID: "agente-2", Name: "skeptic", Confidence: pts(0.65, 0.62, 0.66), Scores: []argue.Point{{Round: 0, Value: 60}, {Round: 2, Value: 52}}}},
 		Concessions: []argue.ViewConcession{
 			{Round: 0, Name: "pragmatist", Text: "Expected: staleness is real for revoked coupons."},
 			{Round: 1, Name: "pragmatist", Text: "Caching usage limits would over-redeem; that part of my first proposal was wrong."},
@@ -42,7 +51,7 @@ func TestArgueLiveView(t *testing.T) {
 				}
 			}
 			out := ansi.Strip(strings.Join(lines, "\n")) + "\n"
-			for _, want := range []string{"stopped — convergence", "0.70 → 0.72 → 0.74", "Round scores (of 80", "r2 pragmatist: A plain read"} {
+			for _, want := range []string{"stopped — convergence", "r0 0.70 → 0.72 → 0.74", "r0 60.0  r2 52.0", "Round scores (of 80", "r2 pragmatist: A plain read"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("view lacks %q:\n%s", want, out)
 				}

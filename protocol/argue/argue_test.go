@@ -1,9 +1,11 @@
 package argue
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -316,7 +318,45 @@ func TestReadView(t *testing.T) {
 	}
 	v, ok := ReadView(dir)
 	if !ok || v.Rule != StopConvergence || v.Rounds != 2 || len(v.Personas) != 2 || v.Personas[0].Name != "formalist" ||
-		len(v.Personas[0].Confidence) != 2 || len(v.Personas[0].Scores) != 1 || v.Personas[0].Scores[0] != 50 || len(v.Concessions) != 3 || v.Concessions[0].Round != 0 {
+		len(v.Personas[0].Confidence) != 2 || len(v.Personas[0].Scores) != 1 || v.Personas[0].Scores[0] != (Point{Round: 0, Value: 50}) || v.Personas[0].Confidence[1].Round != 1 || len(v.Concessions) != 3 || v.Concessions[0].Round != 0 {
 		t.Errorf("view: %+v", v)
+	}
+}
+
+// TestSummaryRounds: scoring/summary.json gives each score and confidence
+// its round, so a round without one (unscored, the persona absent) is
+// seen as absent, not shifted; weighted_mean is the mean of the rounds
+// scored, rounded, and null while none is.
+func TestSummaryRounds(t *testing.T) {
+	yes := true
+	in := finalInput()
+	in.Rounds = []engine.RoundAnswers{
+		round(map[string]string{"agente-1": "0.6", "agente-2": "0.3"}, nil),
+		round(map[string]string{"agente-1": "0.7"}, &yes),
+		round(map[string]string{"agente-1": "0.8"}, &yes),
+	}
+	in.Rounds[2]["critic-1"] = `{"scores": {"agente-1": {}}, "weighted": {"agente-1": 41.25}, "labels": {}, "new_arguments": true}`
+	var s struct {
+		ByPersona map[string]struct {
+			Weighted   []Point  `json:"weighted_by_round"`
+			Mean       *float64 `json:"weighted_mean"`
+			Confidence []Point  `json:"confidence_by_round"`
+		} `json:"by_persona"`
+	}
+	if err := json.Unmarshal((Protocol{}).Artifacts(in, "")["scoring/summary.json"], &s); err != nil {
+		t.Fatal(err)
+	}
+	a1, a2 := s.ByPersona["agente-1"], s.ByPersona["agente-2"]
+	if want := []Point{{1, 50}, {2, 41.25}}; !slices.Equal(a1.Weighted, want) {
+		t.Errorf("agente-1 weighted_by_round %v, want %v", a1.Weighted, want)
+	}
+	if a1.Mean == nil || *a1.Mean != 45.63 {
+		t.Errorf("agente-1 weighted_mean %v, want 45.63", a1.Mean)
+	}
+	if want := []Point{{0, 0.6}, {1, 0.7}, {2, 0.8}}; !slices.Equal(a1.Confidence, want) {
+		t.Errorf("agente-1 confidence_by_round %v, want %v", a1.Confidence, want)
+	}
+	if a2.Mean != nil || len(a2.Weighted) != 0 || !slices.Equal(a2.Confidence, []Point{{0, 0.3}}) {
+		t.Errorf("agente-2, never scored: %+v", a2)
 	}
 }

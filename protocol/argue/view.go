@@ -25,11 +25,12 @@ type View struct {
 	Concessions []ViewConcession
 }
 
-// ViewPersona is one persona's trajectory.
+// ViewPersona is one persona's trajectory: its confidences and weighted
+// scores, each with its round (a round without one has no point).
 type ViewPersona struct {
 	ID, Name   string
-	Confidence []float64
-	Scores     []float64
+	Confidence []Point
+	Scores     []Point
 }
 
 // ViewConcession is one entry of the concession log.
