@@ -193,11 +193,33 @@ func TestArgueFailedScorer(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "scorer@1#1=invalid"
 		r := p.moot(argueArgs("--on-quorum-loss", "retry")...).mustExit(t, 0)
-		if !strings.Contains(r.stderr, "quorum lost in round 1") || !strings.Contains(r.stderr, "critic-1") {
-			t.Errorf("the scorer's failure did not reach the menu:\n%s", r.stderr)
+		// a scorer's failure in its own words: the personas' quorum holds
+		if !strings.Contains(r.stderr, "the scorer failed in round 1 (critic-1); the quorum of personas holds (2 valid, 2 needed)") || strings.Contains(r.stderr, "quorum lost") {
+			t.Errorf("the scorer's failure did not reach the menu in its words:\n%s", r.stderr)
+		}
+		if log := readFile(t, filepath.Join(p.argueDir(), "eventos.jsonl")); !strings.Contains(log, `"role":"scorer"`) {
+			t.Errorf("the log does not say the scorer failed:\n%s", log)
 		}
 		if s := summaryOf(t, p.argueDir()); len(s.Unscored) != 0 {
 			t.Errorf("unscored rounds after a retry: %v", s.Unscored)
+		}
+	})
+	// no persona answered: the scorer is not called over nothing; the
+	// quorum menu asks first, and the scorer scores the round once the
+	// retried personas answered
+	t.Run("no persona answered", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "agente-1@1#1=invalid,agente-2@1#1=invalid"
+		r := p.moot(argueArgs("--on-quorum-loss", "retry", "-r", "1")...).mustExit(t, 0)
+		if !strings.Contains(r.stderr, "quorum lost in round 1: 0 valid") || strings.Contains(r.stderr, "failed: agente-1, agente-2, critic-1") {
+			t.Errorf("stderr:\n%s", r.stderr)
+		}
+		if n := p.starts("critic-1", 1); n != 1 {
+			t.Errorf("the scorer ran %d times in round 1, want once (after the retry)", n)
+		}
+		rs := readFile(t, filepath.Join(p.argueDir(), "scoring", "round_001.json"))
+		if !strings.Contains(rs, `"scored": true`) || !strings.Contains(rs, `"agente-1": 54.5`) || !strings.Contains(rs, `"agente-2": 54.5`) {
+			t.Errorf("round 1 is not scored over both personas:\n%s", rs)
 		}
 	})
 	t.Run("cancel, then continue without the score", func(t *testing.T) {

@@ -454,7 +454,11 @@ func (d *debateView) apply(ev engine.Event) {
 		}
 	case engine.EvQuorumLost:
 		d.state = "waiting"
-		d.notes = append(d.notes, fmt.Sprintf("round %d: quorum lost (%d valid, %d needed)", ev.Round, ev.Valid, ev.Needed))
+		if ev.Role != "" { // only the support role failed: the quorum holds
+			d.notes = append(d.notes, fmt.Sprintf("round %d: the %s failed (%s)", ev.Round, ev.Role, strings.Join(ev.Failed, ", ")))
+		} else {
+			d.notes = append(d.notes, fmt.Sprintf("round %d: quorum lost (%d valid, %d needed)", ev.Round, ev.Valid, ev.Needed))
+		}
 	case engine.EvDecision:
 		d.state = "running"
 		d.notes = append(d.notes, fmt.Sprintf("round %d: %s chose %s at the %s menu", ev.Round, ev.By, ev.Choice, ev.Point))
