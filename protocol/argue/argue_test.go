@@ -360,3 +360,23 @@ func TestSummaryRounds(t *testing.T) {
 		t.Errorf("agente-2, never scored: %+v", a2)
 	}
 }
+
+// TestParseConfidence: a confidence from 0.0 to 1.0 in any of the ways a
+// model writes it — ".7" without its leading zero included — is read; a
+// value out of range, a percentage or no number is refused.
+func TestParseConfidence(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want float64
+		ok   bool
+	}{
+		{"0.7", 0.7, true}, {".7", 0.7, true}, {",7 — the log is clear", 0.7, true}, {"0,65", 0.65, true},
+		{"1", 1, true}, {"0", 0, true}, {"1.0", 1, true}, {"about .85, given the log", 0.85, true},
+		{"1.5", 0, false}, {"-.2", 0, false}, {"-0.1", 0, false}, {"70%", 0, false}, {"high", 0, false}, {".", 0, false},
+	} {
+		v, err := parseConfidence(tc.text)
+		if (err == nil) != tc.ok || (tc.ok && v != tc.want) {
+			t.Errorf("parseConfidence(%q) = %v, %v; want %v (ok %v)", tc.text, v, err, tc.want, tc.ok)
+		}
+	}
+}

@@ -24,8 +24,9 @@ var (
 	personaSections = []heading{secArgument, secRebuttal, secConcession, secConfidence, secMind}
 )
 
-// confidenceRE finds the confidence: the first number of its section.
-var confidenceRE = regexp.MustCompile(`[-+]?\d+(?:[.,]\d+)?%?`)
+// confidenceRE finds the confidence: the first number of its section
+// (".7" and ",7" too: a leading zero is not required).
+var confidenceRE = regexp.MustCompile(`[-+]?(?:\d+(?:[.,]\d+)?|[.,]\d+)%?`)
 
 // parseConfidence reads a confidence section: a number from 0.0 to 1.0.
 func parseConfidence(text string) (float64, error) {
