@@ -380,3 +380,24 @@ func TestParseConfidence(t *testing.T) {
 		}
 	}
 }
+
+// TestPersonaReadsOnlyTheOthers: from round 1 a persona's prompt holds the
+// others' published arguments of the round before, never its own answer
+// (seed 003); of its own it gets only its stated confidence, to say how far
+// the others moved it. A persona without a valid answer is named absent.
+func TestPersonaReadsOnlyTheOthers(t *testing.T) {
+	own := strings.Replace(personaBody("0.45"), "Caching cuts latency", "OWN-ARGUMENT-TEXT", 1)
+	theirs := strings.Replace(personaBody("0.8"), "Caching cuts latency", "THEIR-ARGUMENT-TEXT", 1)
+	for _, l := range []bugfolder.Lang{bugfolder.EN, bugfolder.PT} {
+		prompt := Protocol{}.Prompt(engine.Call{Lang: l, Role: RolePersona, ID: "agente-1", N: 3, R: 2, Round: 1, P: "Q?\n", Nonce: "N0NCE",
+			Snapshot: []engine.SnapshotEntry{{ID: "agente-1", Own: true, Body: own}, {ID: "agente-2", Body: theirs}, {ID: "agente-3", Missing: true, Status: bugfolder.StatusTimeout}}})
+		if strings.Contains(prompt, "OWN-ARGUMENT-TEXT") || strings.Contains(prompt, "BEGIN agente-1") || strings.Contains(prompt, "INÍCIO agente-1") {
+			t.Errorf("%s: the persona reads its own previous answer:\n%s", l, prompt)
+		}
+		for _, want := range []string{"THEIR-ARGUMENT-TEXT", "0.45", "agente-3: "} {
+			if !strings.Contains(prompt, want) {
+				t.Errorf("%s: the prompt lacks %q:\n%s", l, want, prompt)
+			}
+		}
+	}
+}
