@@ -134,6 +134,9 @@ func (p Protocol) PromptOverhead(s engine.Setup, role bugfolder.Role) int {
 	switch role {
 	case RoleSynthesizer:
 		text = p.Final(engine.FinalInput{Lang: s.Lang, R: s.R}).Prompt()
+		// it reads every round's answers, not only the last round's the
+		// plan counts for a final step: the earlier rounds are overhead
+		return bugfolder.EstimateTokens(len(text)) + s.N*s.R*ExpectedPersonaTokens
 	case RoleScorer:
 		text = scorerPrompt(engine.Call{Lang: s.Lang, Role: role, N: s.N, R: s.R, Nonce: nonce})
 	default:

@@ -212,7 +212,7 @@ func synthBody() string {
 func TestSynthesis(t *testing.T) {
 	step := Protocol{}.Final(finalInput())
 	prompt := step.Prompt()
-	for _, want := range []string{"stopped after round 1: convergence: test", "skeptic: ABSENT (timeout)", "## Nuanced conclusion", "skeptic: no valid argument"} {
+	for _, want := range []string{"stopped after round 1: convergence: test", "skeptic, round 1: ABSENT (timeout)", "## Nuanced conclusion", "skeptic: no valid argument"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("synthesizer prompt lacks %q", want)
 		}
@@ -399,5 +399,24 @@ func TestPersonaReadsOnlyTheOthers(t *testing.T) {
 				t.Errorf("%s: the prompt lacks %q:\n%s", l, want, prompt)
 			}
 		}
+	}
+}
+
+// TestSynthesizerReadsTheTranscript: the synthesizer reads every round's
+// arguments, each under its persona and round — so its strongest
+// arguments can say who and which round — not only the last round's; a
+// persona absent from the last round is named ABSENT with its status.
+func TestSynthesizerReadsTheTranscript(t *testing.T) {
+	in := finalInput()
+	in.Rounds[0]["agente-2"] = strings.Replace(personaBody("0.3"), "Caching cuts latency", "SKEPTIC-ROUND-0-ARGUMENT", 1)
+	prompt := Protocol{}.Final(in).Prompt()
+	for _, want := range []string{"Transcript: every round's arguments (rounds 0 to 1)", "## Round 0", "BEGIN skeptic, round 0", "SKEPTIC-ROUND-0-ARGUMENT",
+		"BEGIN formalist, round 0", "BEGIN formalist, round 1", "skeptic, round 1: ABSENT (timeout)"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("the synthesizer's prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	if est := (Protocol{}).PromptOverhead(engine.Setup{Lang: bugfolder.EN, N: 3, R: 2}, RoleSynthesizer); est < 3*2*ExpectedPersonaTokens {
+		t.Errorf("the plan prices the synthesizer's prompt at %d tokens of overhead, less than the earlier rounds it reads", est)
 	}
 }
