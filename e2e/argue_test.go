@@ -286,11 +286,18 @@ func TestArgueTranscript(t *testing.T) {
 	p := newProject(t)
 	p.moot(argueArgs("--persona", "formalist", "--persona", "skeptic", "-r", "1")...).mustExit(t, 0)
 	dir := p.argueDir()
+	// moot transcript prints argue's own transcript.md (the rounds with
+	// their scores, the termination, the synthesis), not a bug debate's
+	// round files; the summary names the style and the termination
 	out := p.moot("transcript", filepath.Base(dir)).mustExit(t, 0).stdout
-	for _, want := range []string{"Should we cache coupon lookups?", "## Nuanced conclusion", "## Concessions", `"new_arguments": true`} {
+	for _, want := range []string{"Should we cache coupon lookups?", "# Debate transcript (argue)", "### formalist — score 54.5/80", "## Termination\n\nround-cap",
+		"#### Nuanced conclusion", "#### Concessions", "argue · style adversarial", "| termination | round-cap: all 2 rounds ran (0 to 1) (2 of at most 2 rounds) |"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("moot transcript lacks %q", want)
+			t.Errorf("moot transcript lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, `"new_arguments"`) || strings.Contains(out, "names no winner moot can read") {
+		t.Errorf("moot transcript prints argue as a bug debate:\n%s", out)
 	}
 	tr := readFile(t, filepath.Join(dir, "transcript.md"))
 	for _, want := range []string{"## Round 0", "## Round 1", "### formalist — score 54.5/80", "## Termination\n\nround-cap", "## Synthesis", "#### Nuanced conclusion"} {
@@ -306,8 +313,36 @@ func TestArgueTranscript(t *testing.T) {
 	if got := p.list()[filepath.Base(dir)]; got.Protocol == nil || *got.Protocol != "argue" {
 		t.Errorf("list --json: %+v", got)
 	}
-	if out := p.moot("show", filepath.Base(dir)).mustExit(t, 0).stdout; !strings.Contains(out, "Should we cache coupon lookups?") {
-		t.Errorf("show:\n%s", out)
+	show := p.moot("show", filepath.Base(dir)).mustExit(t, 0).stdout
+	for _, want := range []string{"Should we cache coupon lookups?", "argue · style adversarial · N=2", "| termination | round-cap", "| transcript | `.moot/debates/",
+		"none: argue writes a nuanced synthesis, not a winner · 2 of 2 personas took part"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("show lacks %q:\n%s", want, show)
+		}
+	}
+}
+
+// TestArgueSynthesizerFailureAdvice: after the synthesizer failed, what
+// moot prints (headless, show) offers its retry and never moot decide,
+// which refuses an argue debate; the retry it names works.
+func TestArgueSynthesizerFailureAdvice(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "synthesizer=invalid"
+	r := p.moot(argueArgs("-r", "0", "--on-judge-failure", "cancel")...).mustExit(t, 3)
+	id := filepath.Base(p.argueDir())
+	show := p.moot("show", id).mustExit(t, 0).stdout
+	for name, out := range map[string]string{"ask": r.stderr, "show": show} {
+		if strings.Contains(out, "moot decide") || !strings.Contains(out, "moot resume "+id+" --yes --on-judge-failure retry") {
+			t.Errorf("%s's advice:\n%s", name, out)
+		}
+	}
+	if r := p.moot("resume", id, "--winner", "A").mustExit(t, 2); strings.Contains(r.stderr, "moot decide") {
+		t.Errorf("--winner's refusal:\n%s", r.stderr)
+	}
+	p.Plan = ""
+	p.moot("resume", id, "--yes", "--headless", "--on-judge-failure", "retry").mustExit(t, 0)
+	if !exists(filepath.Join(p.argueDir(), "resposta-final.md")) {
+		t.Error("the advised retry wrote no synthesis")
 	}
 }
 

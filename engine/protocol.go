@@ -282,6 +282,10 @@ type Inputs struct {
 	// choose one when it fails (tradeoff's synthesis has none: a human
 	// records a decision with moot decide instead).
 	Winner bool
+	// NoDecision is set when the final answer waits for no human decision
+	// (argue's synthesis is the result; moot decide refuses it), so the
+	// advice after a failed final step offers only its retry.
+	NoDecision bool
 }
 
 // Describer is implemented by a protocol that describes its inputs.

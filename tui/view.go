@@ -819,6 +819,9 @@ func (m Model) viewJudgeFailed(h int) string {
 	case d.handRun:
 		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: choose the winner yourself, or cancel (run by hand, it records no judge engine to retry)",
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --winner A records your choice · moot run %s starts a new debate", d.bugID, d.bugID), w)))
+	case !words.Winner && words.NoDecision:
+		lines = append(lines, m.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
+			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; its answer waits for no human decision", d.bugID), w)))
 	case !words.Winner:
 		lines = append(lines, m.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; once a synthesis is written, moot decide %s records the human decision", d.bugID, d.bugID), w)))

@@ -191,6 +191,6 @@ func (Protocol) Inputs() engine.Inputs {
 	return engine.Inputs{Summary: "personas argue, concede and score; stops on convergence; a nuanced synthesis",
 		MinN: 2, MaxN: engine.MaxSolvers, R: DefaultRounds, MaxR: engine.MaxRounds, RCap: true, Lenses: true, LensEach: true,
 		Support: true, Supporter: "scorer", Rounds: "R=%d round(s) at most, stops on convergence", Named: true,
-		Member: "persona", Members: "personas", MembersPT: "personas", Final: "synthesizer",
+		Member: "persona", Members: "personas", MembersPT: "personas", Final: "synthesizer", NoDecision: true,
 		FinalNote: "isolated: sees every round's arguments and scores by persona, never by engine"}
 }
