@@ -585,3 +585,42 @@ func TestArgueResumeCost(t *testing.T) {
 		})
 	}
 }
+
+// TestArguePersonaChooser: with no --persona, the project's own personas
+// are candidates beside the library's, matched by whole words, and ask
+// says which two it chose and why; a persona file with a field it does not
+// know is refused (exit 2) naming the file and the field, nothing written.
+func TestArguePersonaChooser(t *testing.T) {
+	write := func(p *project, body string) {
+		dir := filepath.Join(p.dir, ".moot", "personas")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "promo-lead.md"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := "---\ndomain: coupon promotions\nprecision: 0.5\nresilience: 0.7\nfragility: 0.4\n---\nYou argue from how promotions are run.\n"
+	t.Run("a project persona is chosen", func(t *testing.T) {
+		p := newProject(t)
+		write(p, good)
+		r := p.moot(argueArgs("-r", "0")...).mustExit(t, 0)
+		if !strings.Contains(r.stderr, `personas chosen for the question: promo-lead [.moot/personas/promo-lead.md] (the question says "coupon") against pragmatist (it says "should")`) {
+			t.Errorf("stderr:\n%s", r.stderr)
+		}
+		if prob := readFile(t, filepath.Join(p.argueDir(), "problema.md")); !strings.Contains(prob, "name: promo-lead") {
+			t.Errorf("problema.md does not freeze the chosen project persona:\n%s", prob)
+		}
+	})
+	t.Run("an unknown field is refused", func(t *testing.T) {
+		p := newProject(t)
+		write(p, strings.Replace(good, "domain:", "colour: blue\ndomain:", 1))
+		r := p.moot(argueArgs("-r", "0")...).mustExit(t, 2)
+		if !strings.Contains(r.stderr, "promo-lead.md") || !strings.Contains(r.stderr, "colour") {
+			t.Errorf("stderr:\n%s", r.stderr)
+		}
+		if dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*")); len(dirs) != 0 {
+			t.Errorf("written: %v", dirs)
+		}
+	})
+}
