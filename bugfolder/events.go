@@ -163,6 +163,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		call()
 	case EvQuorumLost:
 		m["round"], m["valid"], m["needed"], m["failed"] = e.Round, e.Valid, e.Needed, nonNil(e.Failed)
+		if e.Role != "" { // only the support role failed (argue's scorer): the panel's quorum holds
+			m["role"] = e.Role
+		}
 	case EvDecision:
 		e.marshalDecision(m)
 	case EvJudgeStarted:

@@ -36,8 +36,9 @@ func (a *argueFlags) register(cmd *cobra.Command) {
 }
 
 // names are the personas of the debate, in panel order, from --persona
-// and the mode's role flags; none given: two chosen for the question.
-func (a *argueFlags) names(question string) []string {
+// and the mode's role flags; none given: two chosen for the question among
+// the project's personas and the library's.
+func (a *argueFlags) names(question string, project []persona.Persona) []string {
 	names := slices.Clone(a.personas)
 	for _, role := range []string{a.questioner, a.defender, a.advocate} {
 		if role != "" && !slices.Contains(names, role) {
@@ -45,12 +46,12 @@ func (a *argueFlags) names(question string) []string {
 		}
 	}
 	if len(names) == 0 {
-		pair, why := persona.Choose(question)
+		pair, why := persona.Choose(question, project)
 		a.chosen = why
 		return []string{pair[0].Name, pair[1].Name}
 	}
 	if len(names) == 1 { // a lone advocate gets an opponent chosen for it
-		pair, _ := persona.Choose(question)
+		pair, _ := persona.Choose(question, project)
 		other := pair[0].Name
 		if other == names[0] {
 			other = pair[1].Name
@@ -125,17 +126,17 @@ func (a *argueFlags) setup(cmd *cobra.Command, f *setupFlags, s *engine.Setup, r
 	if !bug.IsQuestion {
 		return usageErr("argue debates a question: use moot ask \"QUESTION\"; nothing was written")
 	}
-	names := a.names(bug.Title)
+	cat, err := persona.Load(reg.Project)
+	if err != nil {
+		return err
+	}
+	names := a.names(bug.Title, cat.Project())
 	style, err := a.mode(names)
 	if err != nil {
 		return err
 	}
 	if a.advocate != "" && !slices.Contains(names, a.advocate) {
 		return usageErr("--advocate %s is not one of the personas (%s); nothing was written", a.advocate, strings.Join(names, ", "))
-	}
-	cat, err := persona.Load(reg.Project)
-	if err != nil {
-		return err
 	}
 	s.Lenses = nil
 	for i, n := range names {

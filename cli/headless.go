@@ -27,8 +27,9 @@ type progress struct {
 	// bugDir is the debated bug's folder: paths on the --json stream are
 	// relative to it, as in the event log.
 	bugDir string
-	// final is the protocol's word for its final step.
-	final string
+	// final is the protocol's word for its final step; supporter its
+	// support role's and members its panel's.
+	final, supporter, members string
 }
 
 // finalWord is the protocol's word for its final step.
@@ -45,7 +46,8 @@ func (p *progress) byWord(by string) string {
 
 // newProgress prints the events of a debate under proto, in its words.
 func newProgress(e *env, reg *bugfolder.Register, asJSON bool, proto engine.Protocol) *progress {
-	p := &progress{human: e.stderr, reg: reg, final: engine.Describe(proto).Final}
+	words := engine.Describe(proto)
+	p := &progress{human: e.stderr, reg: reg, final: words.Final, supporter: words.Supporter, members: words.Members}
 	if asJSON {
 		p.json = e.stdout
 	}
@@ -137,6 +139,11 @@ func (p *progress) line(ev engine.Event) {
 		}
 		p.printf("%s\n", line)
 	case engine.EvQuorumLost:
+		if ev.Role != "" { // only the support role failed: the panel's quorum holds
+			p.printf("the %s failed in round %d (%s); the quorum of %s holds (%d valid, %d needed)\n",
+				p.supporter, ev.Round, strings.Join(ev.Failed, ", "), p.members, ev.Valid, ev.Needed)
+			return
+		}
 		p.printf("quorum lost in round %d: %d valid, %d needed (failed: %s)\n", ev.Round, ev.Valid, ev.Needed, strings.Join(ev.Failed, ", "))
 	case engine.EvDecision:
 		if ev.Point == engine.PointStop {

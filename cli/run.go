@@ -337,6 +337,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if err != nil {
 				return err
 			}
+			if words := engine.Describe(proto); winner != "" && !words.Winner && words.NoDecision {
+				return usageErr("--winner: a %s's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry` (its answer waits for no human decision); nothing was written",
+					proto.Name(), words.Final, bug.ID)
+			}
 			if words := engine.Describe(proto); winner != "" && !words.Winner {
 				return usageErr("--winner: a %s's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry`, then record the human decision with `moot decide %s approve|decline|revise`; nothing was written",
 					proto.Name(), words.Final, bug.ID, bug.ID)
@@ -357,12 +361,16 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			if !rf.isHeadless(e) {
 				return resumeTUI(e, reg, bug, cfg, pol, proto)
 			}
-			left := engine.Remaining(d)
+			left, upTo := engine.Remaining(d, proto, stop)
 			if winner != "" || d.HandRun() {
 				left = 0 // a human choice is no model call, and moot makes none on a hand-run debate: no --yes
 			}
 			if !rf.yes && left > 0 {
-				fmt.Fprintf(e.stdout, "Resuming %s needs at least %d more call(s) (%s). Run again with --yes to accept.\n", bug.ID, left, reg.Rel(d.Dir))
+				need := fmt.Sprintf("at least %d more call(s)", left)
+				if upTo {
+					need = fmt.Sprintf("at most %d more call(s) (up to the round cap; its stop rules may end it earlier)", left)
+				}
+				fmt.Fprintf(e.stdout, "Resuming %s needs %s (%s). Run again with --yes to accept.\n", bug.ID, need, reg.Rel(d.Dir))
 				return withCode(ExitNeedHuman, errors.New("not resumed: pass --yes to accept the remaining calls"))
 			}
 			ctx, cancel := interruptContext(e, proto, pol, resumeTarget(e, args[0], bug, config))

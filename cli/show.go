@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
@@ -220,7 +221,11 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		if c := max(len(p.Critics), criticsOnDisk(d)); words.Support || c > 0 {
 			support = fmt.Sprintf(" · %d %s(s)", c, words.Supporter)
 		}
-		rows = append(rows, [2]string{"setup", fmt.Sprintf("%s · N=%d · R=%d%s · language %s", orDash(string(p.Mode)), p.N, p.R, support, d.Lang)})
+		mode := string(p.Mode)
+		if protocolName(d) == argue.Name { // argue's mode is its style, frozen in its personas' parts
+			mode = argue.Name + " · style " + orDash(argue.StyleOf(p.Lenses))
+		}
+		rows = append(rows, [2]string{"setup", fmt.Sprintf("%s · N=%d · R=%d%s · language %s", orDash(mode), p.N, p.R, support, d.Lang)})
 		var eng []string
 		for _, kv := range p.Solvers {
 			eng = append(eng, kv.Key+" "+kv.Value)
@@ -280,6 +285,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		if protocolName(d) == tradeoff.Name { // a synthesis over two options names no winner
 			win = fmt.Sprintf("none: a tradeoff recommends and the human decides · %d of %d reviewers took part", f.Participants, f.Of)
 		}
+		if protocolName(d) == argue.Name && f.Winner == "" { // argue synthesizes toward a nuanced conclusion
+			win = fmt.Sprintf("none: argue writes a nuanced synthesis, not a winner · %d of %d %s took part", f.Participants, f.Of, words.Members)
+		}
 		if protocolName(d) == council.Name { // a council synthesizes; it names no winner
 			win = fmt.Sprintf("none: a council synthesizes consensus and divergences · %d of %d members took part", f.Participants, f.Of)
 			rows = append(rows, [2]string{"escalation", councilEscalation(f.Escalation)})
@@ -291,6 +299,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		if f.HealthTokensPerContribution > 0 {
 			rows = append(rows, [2]string{"health", fmt.Sprintf("%s tokens per accepted contribution (%d accepted)", thousands(int(f.HealthTokensPerContribution)), f.AcceptedContributions)})
 		}
+	}
+	if protocolName(d) == argue.Name {
+		rows = append(rows, argueRows(reg, d)...)
 	}
 	w.WriteString("| | |\n|---|---|\n")
 	for _, r := range rows {
@@ -541,6 +552,30 @@ func frozenLenses(p *bugfolder.ProblemFile) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// argueRows are an argue debate's own lines of the summary, read from its
+// own files: why it stopped (or that it runs) after how many rounds of the
+// cap, and where its whole transcript is.
+func argueRows(reg *bugfolder.Register, d *bugfolder.Debate) [][2]string {
+	var rows [][2]string
+	if v, ok := argue.ReadView(d.Dir); ok {
+		rows = append(rows, [2]string{"termination", fmt.Sprintf("%s (%d of at most %d rounds)", termsafeLine(v.Reason), v.Rounds, v.Cap)})
+	}
+	if p := filepath.Join(d.Dir, argue.Transcript); isFile(p) {
+		rows = append(rows, [2]string{"transcript", "`" + reg.Rel(p) + "` (every round with its scores, the termination, the synthesis: `moot transcript " + subjectID(d) + "`)"})
+	}
+	return rows
+}
+
+// isFile reports whether p is a regular file (never through a symlink).
+func isFile(p string) bool {
+	f, err := safefs.OpenRegular(p)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // reportProblems prints what could not be read in a debate folder (after

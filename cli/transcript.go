@@ -3,12 +3,15 @@ package cli
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/argue"
 )
 
 func newTranscriptCmd(e *env) *cobra.Command {
@@ -53,6 +56,17 @@ func transcript(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.Deb
 			return "", err
 		}
 		parts = append(parts, p)
+	}
+	// argue keeps the whole debate as one document of its own: every
+	// round by persona with its scores, the termination, the synthesis
+	if protocolName(d) == argue.Name {
+		if raw, err := safefs.ReadFile(filepath.Join(d.Dir, argue.Transcript), 64<<20); err == nil {
+			parts = append(parts, string(raw))
+			if dec := decisionText(d); dec != "" && d.Decision != nil {
+				parts = append(parts, fmt.Sprintf("# %s\n\n%s\n", bugfolder.DecisionFile, dec))
+			}
+			return strings.Join(parts, "\n---\n\n"), nil
+		}
 	}
 	for _, r := range d.Rounds {
 		s, err := showRound(reg, d, r.K)

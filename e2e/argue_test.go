@@ -84,20 +84,25 @@ func TestArgueModes(t *testing.T) {
 // Each stop rule ends the debate and is recorded in the log, the summary,
 // the final answer's head and the headless output: the cap after R+1
 // rounds, convergence and null production after round 2 (no round 3
-// runs), and a manual stop (resume --stop) after the last complete round.
+// runs) — also when round 2 is the default cap's last round, where the
+// rule, not the cap, is recorded — and a manual stop (resume --stop)
+// after the last complete round.
 func TestArgueStopRules(t *testing.T) {
 	for _, tc := range []struct {
 		name, fake, rule string
 		rounds           int
+		args             []string
 	}{
-		{"round cap", "", "round-cap", 3},
-		{"convergence", "converge", "convergence", 3},
-		{"null production", "stale", "null-production", 3},
+		{"round cap", "", "round-cap", 3, []string{"-r", "2"}},
+		{"convergence", "converge", "convergence", 3, []string{"-r", "5"}},
+		{"null production", "stale", "null-production", 3, []string{"-r", "5"}},
+		{"convergence on the default cap's last round", "converge", "convergence", 3, nil},
+		{"null production on the cap's last round", "stale", "null-production", 3, []string{"-r", "2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProject(t)
 			p.env = []string{"FAKE_ARGUE=" + tc.fake}
-			r := p.moot(argueArgs("-r", map[bool]string{true: "2", false: "5"}[tc.fake == ""])...).mustExit(t, 0)
+			r := p.moot(argueArgs(tc.args...)...).mustExit(t, 0)
 			dir := p.argueDir()
 			s := summaryOf(t, dir)
 			if s.Stopped != tc.rule || s.Rounds != tc.rounds {
@@ -110,16 +115,31 @@ func TestArgueStopRules(t *testing.T) {
 			if !strings.Contains(final, "Termination: "+tc.rule) {
 				t.Errorf("final head lacks the termination:\n%s", final)
 			}
-			if tc.rule != "round-cap" {
-				if !strings.Contains(r.stderr, "stopped after round 2 (moot): "+tc.rule) {
-					t.Errorf("headless output lacks the stop:\n%s", r.stderr)
-				}
-				if log := readFile(t, filepath.Join(dir, "eventos.jsonl")); !strings.Contains(log, `"point":"stop"`) {
-					t.Error("the stop is not logged")
-				}
+			if !strings.Contains(r.stderr, "stopped after round 2 (moot): "+tc.rule) {
+				t.Errorf("headless output lacks the stop:\n%s", r.stderr)
+			}
+			if log := readFile(t, filepath.Join(dir, "eventos.jsonl")); !strings.Contains(log, `"point":"stop"`) || !strings.Contains(log, `"choice":"`+tc.rule+`"`) {
+				t.Errorf("the stop is not logged as %s:\n%s", tc.rule, log)
 			}
 		})
 	}
+	// a stop rule recorded before the synthesizer failed stays the reason
+	// when the engineer then stops by hand: resume --stop never overwrites it
+	t.Run("resume --stop keeps a recorded rule", func(t *testing.T) {
+		p := newProject(t)
+		p.env = []string{"FAKE_ARGUE=converge"}
+		p.Plan = "synthesizer=invalid"
+		p.moot(argueArgs("--on-judge-failure", "cancel")...).mustExit(t, 3)
+		dir := p.argueDir()
+		p.Plan = ""
+		p.moot("resume", filepath.Base(dir), "--stop", "--yes", "--headless", "--on-judge-failure", "retry").mustExit(t, 0)
+		if s := summaryOf(t, dir); s.Stopped != "convergence" || s.Rounds != 3 {
+			t.Errorf("summary: %+v, want convergence after 3 rounds", s)
+		}
+		if final := readFile(t, filepath.Join(dir, "resposta-final.md")); !strings.Contains(final, "Termination: convergence") {
+			t.Errorf("final head:\n%s", final)
+		}
+	})
 	t.Run("manual", func(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "agente-1@1=fail"
@@ -173,11 +193,33 @@ func TestArgueFailedScorer(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "scorer@1#1=invalid"
 		r := p.moot(argueArgs("--on-quorum-loss", "retry")...).mustExit(t, 0)
-		if !strings.Contains(r.stderr, "quorum lost in round 1") || !strings.Contains(r.stderr, "critic-1") {
-			t.Errorf("the scorer's failure did not reach the menu:\n%s", r.stderr)
+		// a scorer's failure in its own words: the personas' quorum holds
+		if !strings.Contains(r.stderr, "the scorer failed in round 1 (critic-1); the quorum of personas holds (2 valid, 2 needed)") || strings.Contains(r.stderr, "quorum lost") {
+			t.Errorf("the scorer's failure did not reach the menu in its words:\n%s", r.stderr)
+		}
+		if log := readFile(t, filepath.Join(p.argueDir(), "eventos.jsonl")); !strings.Contains(log, `"role":"scorer"`) {
+			t.Errorf("the log does not say the scorer failed:\n%s", log)
 		}
 		if s := summaryOf(t, p.argueDir()); len(s.Unscored) != 0 {
 			t.Errorf("unscored rounds after a retry: %v", s.Unscored)
+		}
+	})
+	// no persona answered: the scorer is not called over nothing; the
+	// quorum menu asks first, and the scorer scores the round once the
+	// retried personas answered
+	t.Run("no persona answered", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "agente-1@1#1=invalid,agente-2@1#1=invalid"
+		r := p.moot(argueArgs("--on-quorum-loss", "retry", "-r", "1")...).mustExit(t, 0)
+		if !strings.Contains(r.stderr, "quorum lost in round 1: 0 valid") || strings.Contains(r.stderr, "failed: agente-1, agente-2, critic-1") {
+			t.Errorf("stderr:\n%s", r.stderr)
+		}
+		if n := p.starts("critic-1", 1); n != 1 {
+			t.Errorf("the scorer ran %d times in round 1, want once (after the retry)", n)
+		}
+		rs := readFile(t, filepath.Join(p.argueDir(), "scoring", "round_001.json"))
+		if !strings.Contains(rs, `"scored": true`) || !strings.Contains(rs, `"agente-1": 54.5`) || !strings.Contains(rs, `"agente-2": 54.5`) {
+			t.Errorf("round 1 is not scored over both personas:\n%s", rs)
 		}
 	})
 	t.Run("cancel, then continue without the score", func(t *testing.T) {
@@ -244,11 +286,18 @@ func TestArgueTranscript(t *testing.T) {
 	p := newProject(t)
 	p.moot(argueArgs("--persona", "formalist", "--persona", "skeptic", "-r", "1")...).mustExit(t, 0)
 	dir := p.argueDir()
+	// moot transcript prints argue's own transcript.md (the rounds with
+	// their scores, the termination, the synthesis), not a bug debate's
+	// round files; the summary names the style and the termination
 	out := p.moot("transcript", filepath.Base(dir)).mustExit(t, 0).stdout
-	for _, want := range []string{"Should we cache coupon lookups?", "## Nuanced conclusion", "## Concessions", `"new_arguments": true`} {
+	for _, want := range []string{"Should we cache coupon lookups?", "# Debate transcript (argue)", "### formalist — score 54.5/80", "## Termination\n\nround-cap",
+		"#### Nuanced conclusion", "#### Concessions", "argue · style adversarial", "| termination | round-cap: all 2 rounds ran (0 to 1) (2 of at most 2 rounds) |"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("moot transcript lacks %q", want)
+			t.Errorf("moot transcript lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, `"new_arguments"`) || strings.Contains(out, "names no winner moot can read") {
+		t.Errorf("moot transcript prints argue as a bug debate:\n%s", out)
 	}
 	tr := readFile(t, filepath.Join(dir, "transcript.md"))
 	for _, want := range []string{"## Round 0", "## Round 1", "### formalist — score 54.5/80", "## Termination\n\nround-cap", "## Synthesis", "#### Nuanced conclusion"} {
@@ -264,8 +313,36 @@ func TestArgueTranscript(t *testing.T) {
 	if got := p.list()[filepath.Base(dir)]; got.Protocol == nil || *got.Protocol != "argue" {
 		t.Errorf("list --json: %+v", got)
 	}
-	if out := p.moot("show", filepath.Base(dir)).mustExit(t, 0).stdout; !strings.Contains(out, "Should we cache coupon lookups?") {
-		t.Errorf("show:\n%s", out)
+	show := p.moot("show", filepath.Base(dir)).mustExit(t, 0).stdout
+	for _, want := range []string{"Should we cache coupon lookups?", "argue · style adversarial · N=2", "| termination | round-cap", "| transcript | `.moot/debates/",
+		"none: argue writes a nuanced synthesis, not a winner · 2 of 2 personas took part"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("show lacks %q:\n%s", want, show)
+		}
+	}
+}
+
+// TestArgueSynthesizerFailureAdvice: after the synthesizer failed, what
+// moot prints (headless, show) offers its retry and never moot decide,
+// which refuses an argue debate; the retry it names works.
+func TestArgueSynthesizerFailureAdvice(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "synthesizer=invalid"
+	r := p.moot(argueArgs("-r", "0", "--on-judge-failure", "cancel")...).mustExit(t, 3)
+	id := filepath.Base(p.argueDir())
+	show := p.moot("show", id).mustExit(t, 0).stdout
+	for name, out := range map[string]string{"ask": r.stderr, "show": show} {
+		if strings.Contains(out, "moot decide") || !strings.Contains(out, "moot resume "+id+" --yes --on-judge-failure retry") {
+			t.Errorf("%s's advice:\n%s", name, out)
+		}
+	}
+	if r := p.moot("resume", id, "--winner", "A").mustExit(t, 2); strings.Contains(r.stderr, "moot decide") {
+		t.Errorf("--winner's refusal:\n%s", r.stderr)
+	}
+	p.Plan = ""
+	p.moot("resume", id, "--yes", "--headless", "--on-judge-failure", "retry").mustExit(t, 0)
+	if !exists(filepath.Join(p.argueDir(), "resposta-final.md")) {
+		t.Error("the advised retry wrote no synthesis")
 	}
 }
 
@@ -324,8 +401,8 @@ func TestArgueLiveFiles(t *testing.T) {
 		}
 		var sum struct {
 			ByPersona map[string]struct {
-				Confidence []float64 `json:"confidence_by_round"`
-				Weighted   []float64 `json:"weighted_by_round"`
+				Confidence []struct{ Round int } `json:"confidence_by_round"`
+				Weighted   []struct{ Round int } `json:"weighted_by_round"`
 			} `json:"by_persona"`
 		}
 		if err := json.Unmarshal([]byte(readFile(t, filepath.Join(p.argueDir(), "scoring", "summary.json"))), &sum); err != nil {
@@ -333,8 +410,8 @@ func TestArgueLiveFiles(t *testing.T) {
 		}
 		switch ev.Role {
 		case "persona":
-			if got := len(sum.ByPersona[ev.SolverID].Confidence); got != ev.Round+1 {
-				t.Errorf("round %d, %s answered: summary.json holds %d of its confidences, want %d", ev.Round, ev.SolverID, got, ev.Round+1)
+			if c := sum.ByPersona[ev.SolverID].Confidence; len(c) != ev.Round+1 || c[len(c)-1].Round != ev.Round {
+				t.Errorf("round %d, %s answered: summary.json holds its confidences %+v, want rounds 0 to %d", ev.Round, ev.SolverID, c, ev.Round)
 			}
 		case "scorer":
 			for id, ps := range sum.ByPersona {
@@ -421,4 +498,129 @@ func TestArgueInterrupt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestArgueInterruptThenQuorumLoss: a Ctrl-C asked while round 1 runs is
+// not lost when that round then loses its quorum (a persona fails): the
+// debate stops after round 0, the last complete round, and synthesizes it
+// (exit 0, a manual stop recorded), without asking the quorum menu.
+func TestArgueInterruptThenQuorumLoss(t *testing.T) {
+	p := newProject(t)
+	p.env = []string{"FAKE_DELAY_MS=200"}
+	p.Plan = "agente-1@1=fail"
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, argueArgs("--json", "-r", "2")...)
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	sent := false
+	for sc.Scan() {
+		var ev struct {
+			Type, Role string
+			Round      int
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || sent {
+			continue
+		}
+		if ev.Type == "call_started" && ev.Role == "persona" && ev.Round == 1 {
+			if err := c.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			sent = true
+		}
+	}
+	err = c.Wait()
+	if err != nil {
+		t.Fatalf("moot ask: %v\n%s", err, stderr.String())
+	}
+	dir := p.argueDir()
+	if !exists(filepath.Join(dir, "resposta-final.md")) {
+		t.Fatal("no synthesis after the stop")
+	}
+	s := summaryOf(t, dir)
+	if s.Stopped != "manual" || s.Rounds != 1 || !strings.Contains(s.Reason, "after round 0") {
+		t.Errorf("summary: %+v, want a manual stop after round 0", s)
+	}
+	if exists(filepath.Join(dir, "rodada-2")) {
+		t.Error("a round ran after the stop")
+	}
+}
+
+// TestArgueResumeCost: the cost prompt of a resume counts what argue will
+// really call: after a stop is recorded only the synthesizer (never the
+// rounds the stop cut off), with --stop only the synthesizer, and without
+// a stop the rest of the rounds up to the cap — the scorer included, round
+// 0's too — said to be a maximum.
+func TestArgueResumeCost(t *testing.T) {
+	for _, tc := range []struct {
+		name, fake, plan, policy string
+		args, resume             []string
+		want                     string
+	}{
+		{"stopped by convergence, the synthesizer failed", "converge", "synthesizer=invalid", "--on-judge-failure",
+			[]string{"--persona", "formalist", "--persona", "skeptic", "--persona", "economist", "-r", "5"}, nil, "needs at least 1 more call(s)"},
+		{"a persona failed, resume --stop", "", "agente-1@1=fail", "--on-quorum-loss", nil, []string{"--stop"}, "needs at least 1 more call(s)"},
+		{"a persona failed, resume", "", "agente-1@1=fail", "--on-quorum-loss", nil, nil, "needs at most 5 more call(s)"},
+		{"round 0 unscored, resume", "", "scorer@0=fail", "--on-quorum-loss", []string{"-r", "1"}, nil, "needs at most 5 more call(s)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			p.env = []string{"FAKE_ARGUE=" + tc.fake}
+			p.Plan = tc.plan
+			p.moot(argueArgs(append(tc.args, tc.policy, "cancel")...)...).mustExit(t, 3)
+			p.Plan = ""
+			r := p.moot(append([]string{"resume", filepath.Base(p.argueDir()), "--headless"}, tc.resume...)...).mustExit(t, 4)
+			if !strings.Contains(r.stdout, tc.want) {
+				t.Errorf("resume's cost prompt, want %q:\n%s", tc.want, r.stdout)
+			}
+		})
+	}
+}
+
+// TestArguePersonaChooser: with no --persona, the project's own personas
+// are candidates beside the library's, matched by whole words, and ask
+// says which two it chose and why; a persona file with a field it does not
+// know is refused (exit 2) naming the file and the field, nothing written.
+func TestArguePersonaChooser(t *testing.T) {
+	write := func(p *project, body string) {
+		dir := filepath.Join(p.dir, ".moot", "personas")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "promo-lead.md"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := "---\ndomain: coupon promotions\nprecision: 0.5\nresilience: 0.7\nfragility: 0.4\n---\nYou argue from how promotions are run.\n"
+	t.Run("a project persona is chosen", func(t *testing.T) {
+		p := newProject(t)
+		write(p, good)
+		r := p.moot(argueArgs("-r", "0")...).mustExit(t, 0)
+		if !strings.Contains(r.stderr, `personas chosen for the question: promo-lead [.moot/personas/promo-lead.md] (the question says "coupon") against pragmatist (it says "should")`) {
+			t.Errorf("stderr:\n%s", r.stderr)
+		}
+		if prob := readFile(t, filepath.Join(p.argueDir(), "problema.md")); !strings.Contains(prob, "name: promo-lead") {
+			t.Errorf("problema.md does not freeze the chosen project persona:\n%s", prob)
+		}
+	})
+	t.Run("an unknown field is refused", func(t *testing.T) {
+		p := newProject(t)
+		write(p, strings.Replace(good, "domain:", "colour: blue\ndomain:", 1))
+		r := p.moot(argueArgs("-r", "0")...).mustExit(t, 2)
+		if !strings.Contains(r.stderr, "promo-lead.md") || !strings.Contains(r.stderr, "colour") {
+			t.Errorf("stderr:\n%s", r.stderr)
+		}
+		if dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*")); len(dirs) != 0 {
+			t.Errorf("written: %v", dirs)
+		}
+	})
 }

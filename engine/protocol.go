@@ -161,13 +161,16 @@ type FinalInput struct {
 type RoundAnswers map[string]string
 
 // Stopper is an optional part of a Protocol whose stop rule reads the
-// answers (argue's convergence and null production). After round k the
-// runner asks Stop with the valid answers of rounds 0..k; a non-empty
-// reason ends the debate after round k: it is logged as a decision (point
-// "stop", by moot) and handed to the final step in FinalInput.StopReason.
-// Continue still caps the rounds.
+// answers (argue's convergence and null production). After every round k,
+// the last one (k == r) included, the runner asks Stop with the panel as
+// planned (every member's id, dropped ones too) and the valid answers of
+// rounds 0..k; a non-empty reason ends the debate after round k: it is
+// logged as a decision (point "stop", by moot), printed, and handed to the
+// final step in FinalInput.StopReason. A protocol that names its cap as a
+// rule returns it for k == r when no other rule holds, so that stop is
+// logged too. Continue still caps the rounds.
 type Stopper interface {
-	Stop(k, r int, rounds []RoundAnswers) (choice, reason string)
+	Stop(k, r int, panel []string, rounds []RoundAnswers) (choice, reason string)
 }
 
 // StopRequester is an optional part of a Supervisor (the TUI's) through
@@ -279,6 +282,10 @@ type Inputs struct {
 	// choose one when it fails (tradeoff's synthesis has none: a human
 	// records a decision with moot decide instead).
 	Winner bool
+	// NoDecision is set when the final answer waits for no human decision
+	// (argue's synthesis is the result; moot decide refuses it), so the
+	// advice after a failed final step offers only its retry.
+	NoDecision bool
 }
 
 // Describer is implemented by a protocol that describes its inputs.

@@ -101,6 +101,9 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 		r.roundDeadline = time.Now().Add(d)
 	}
 	for _, batch := range batches {
+		if r.supportOnly(batch) && len(r.validAnswers(k)) == 0 {
+			continue // nothing to score: the quorum menu asks first, the support runs once there is
+		}
 		if err := r.runCalls(ctx, k, batch); err != nil {
 			return err
 		}
@@ -595,6 +598,7 @@ func (r *runner) failedSupport(k int) []FailedCall {
 		return nil
 	}
 	files := r.roundFiles(k)
+	answered := len(r.validAnswers(k)) > 0
 	var out []FailedCall
 	for _, batch := range r.proto.Batches(k, r.panelIDs(), r.critics) {
 		for _, id := range batch {
@@ -602,6 +606,8 @@ func (r *runner) failedSupport(k int) []FailedCall {
 				continue
 			}
 			switch f := files[id]; {
+			case f == nil && !answered:
+				// never called: there was nothing to score
 			case f == nil:
 				out = append(out, FailedCall{SolverID: id, Engine: r.engineOf[id], LastError: "no file: the call did not finish"})
 			case f.Status != bugfolder.StatusOK:
@@ -659,27 +665,76 @@ func (r *runner) swapEngines() []string {
 	return out
 }
 
+// supportOnly reports whether every call of a batch is of the support role.
+func (r *runner) supportOnly(batch []string) bool {
+	for _, id := range batch {
+		if r.roleOf(id) != r.supportRole {
+			return false
+		}
+	}
+	return len(batch) > 0
+}
+
+// pendingSupport runs round k's support calls that never ran because no
+// panel member had answered validly, once one has (after a retry or a
+// swap at the quorum menu).
+func (r *runner) pendingSupport(ctx context.Context, k int) error {
+	if len(r.validAnswers(k)) == 0 {
+		return nil
+	}
+	files := r.roundFiles(k)
+	var todo []string
+	for _, batch := range r.proto.Batches(k, r.panelIDs(), r.critics) {
+		if !r.supportOnly(batch) {
+			continue
+		}
+		for _, id := range batch {
+			if files[id] == nil {
+				todo = append(todo, id)
+			}
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	return r.runCalls(ctx, k, todo)
+}
+
 // quorum checks round k's quorum and, while it is lost, asks the
 // Supervisor and applies the answer.
 func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 	for {
+		if err := r.pendingSupport(ctx, k); err != nil {
+			return asked, err
+		}
 		valid, failed := r.tally(k)
 		need := r.needed()
 		if len(valid) >= need && len(r.failedSupport(k)) == 0 {
 			return asked, nil
+		}
+		if k >= 1 && r.stopRequested() {
+			return asked, r.stopBeforeRound(k)
 		}
 		asked = true
 		var failedIDs []string
 		retryUSD := 0.0
 		for _, f := range failed {
 			failedIDs = append(failedIDs, f.SolverID)
-			retryUSD += r.estimateCall(r.engineOf[f.SolverID], r.panelRole)
+			retryUSD += r.estimateCall(r.engineOf[f.SolverID], r.roleOf(f.SolverID))
 		}
-		r.emit(Event{Type: EvQuorumLost, Round: k, Valid: len(valid), Needed: need, Failed: failedIDs})
+		// only the support role failed: the panel's quorum holds, and going
+		// on without it saves no call (it runs again next round)
+		support := len(valid) >= need
+		lost := Event{Type: EvQuorumLost, Round: k, Valid: len(valid), Needed: need, Failed: failedIDs}
+		saves := len(failed) * (r.r - k)
+		if support {
+			lost.Role, saves = r.supportRole, 0
+		}
+		r.emit(lost)
 		words := Describe(r.proto)
 		q := QuorumLoss{Round: k, Valid: len(valid), Needed: need, Panel: len(r.panel), ValidIDs: valid, Failed: failed,
-			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: len(failed) * (r.r - k), Engines: r.swapEngines(),
-			Member: words.Member, Members: words.Members}
+			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: saves, Engines: r.swapEngines(),
+			Member: words.Member, Members: words.Members, Support: support, Supporter: words.Supporter}
 		d, qerr := r.opts.Supervisor.QuorumLost(ctx, q)
 		err = qerr
 		if errors.Is(err, ErrNeedHuman) {

@@ -653,7 +653,13 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 			break // stopped early: the final step reads the stop's round
 		}
 		r.last = k
-		if err := r.runRound(ctx, k); err != nil {
+		if err := r.runRound(ctx, k); errors.Is(err, errStopBeforeRound) {
+			r.last = k - 1 // the human's stop: the final step reads the last complete round
+			if err := r.writeArtifacts("", false); err != nil {
+				return nil, err
+			}
+			break
+		} else if err != nil {
 			return r.stopAt(ctx, err)
 		}
 		if err := r.check(); err != nil {
@@ -662,7 +668,8 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 		if err := r.writeArtifacts("", false); err != nil {
 			return nil, err
 		}
-		if r.stopAsked(k) || r.stopEarly(k) || !r.proto.Continue(k, r.r) {
+		// the rules first (the cap's last round included), then a human's stop
+		if r.stopEarly(k) || r.stopAsked(k) || !r.proto.Continue(k, r.r) {
 			break
 		}
 	}
@@ -688,27 +695,54 @@ func (r *runner) stopAt(ctx context.Context, err error) (*Result, error) {
 
 // stopEarly asks a Stopper protocol whether the debate ends after round k
 // and logs its reason once (a resume finds it in the log).
+// A stop already recorded (a resume read it from the log) is kept as it
+// was: the rule is never asked again over it.
 func (r *runner) stopEarly(k int) bool {
 	st, ok := r.proto.(Stopper)
-	if !ok || k >= r.r {
+	if !ok {
 		return false
 	}
-	choice, reason := st.Stop(k, r.r, r.roundAnswers(k))
+	if r.stopReason != "" {
+		return k >= r.stopRound
+	}
+	choice, reason := st.Stop(k, r.r, r.solvers, r.roundAnswers(k))
 	if reason == "" {
 		return false
 	}
-	if r.stopReason == "" {
-		r.emit(Event{Type: EvDecision, Point: PointStop, Choice: choice, By: "moot", Round: k, Reason: reason})
-	}
+	r.emit(Event{Type: EvDecision, Point: PointStop, Choice: choice, By: "moot", Round: k, Reason: reason})
 	r.stopReason, r.stopRound = reason, k
 	return true
+}
+
+// stopRequested reports whether a human asked a Stopper protocol's
+// debate to stop through the Supervisor (StopRequester) and no stop is
+// recorded yet.
+func (r *runner) stopRequested() bool {
+	sr, ok := r.opts.Supervisor.(StopRequester)
+	_, stopper := r.proto.(Stopper)
+	return ok && stopper && r.stopReason == "" && sr.StopRequested()
+}
+
+// errStopBeforeRound ends the rounds when a human's stop is asked and the
+// round in flight then loses its quorum: the stop is recorded after the
+// round before, whose answers the final step reads.
+var errStopBeforeRound = errors.New("stopped by human before the round in flight completed")
+
+// stopBeforeRound records a human's stop asked while round k ran (k ≥ 1)
+// after round k-1, when round k lost its quorum: the human asked to stop
+// and synthesize, so the lost round is not asked about, and the request is
+// never lost to the quorum menu.
+func (r *runner) stopBeforeRound(k int) error {
+	reason := fmt.Sprintf("manual: stopped by human after round %d (round %d, in flight when the stop was asked, lost its quorum)", k-1, k)
+	r.emit(Event{Type: EvDecision, Point: PointStop, Choice: "manual", By: "human", Round: k - 1, Reason: reason})
+	r.stopReason, r.stopRound = reason, k-1
+	return errStopBeforeRound
 }
 
 // stopAsked records a human's stop asked through the Supervisor while
 // round k ran (StopRequester): the debate ends after round k.
 func (r *runner) stopAsked(k int) bool {
-	sr, ok := r.opts.Supervisor.(StopRequester)
-	if _, stopper := r.proto.(Stopper); !ok || !stopper || k >= r.r || r.stopReason != "" || !sr.StopRequested() {
+	if k >= r.r || !r.stopRequested() {
 		return false
 	}
 	reason := fmt.Sprintf("manual: stopped by human after round %d", k)
@@ -729,6 +763,12 @@ func (r *runner) stopManually() error {
 	}
 	if k < 0 {
 		return &bugfolder.InputError{Msg: "round 0 is not complete: there is nothing to synthesize yet; resume without --stop"}
+	}
+	// a rule that holds on that round (its log line lost, or the cap's last
+	// round of a debate written before the cap was logged) is the true
+	// reason, not the human's stop
+	if r.stopEarly(k) {
+		return nil
 	}
 	reason := fmt.Sprintf("manual: stopped by %s after round %d", r.opts.StopBy, k)
 	r.emit(Event{Type: EvDecision, Point: PointStop, Choice: "manual", By: r.opts.StopBy, Round: k, Reason: reason})
@@ -1326,43 +1366,69 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	return nil
 }
 
-// Remaining counts the calls a resume needs at least: every panel solver
-// (and critic, from round 1) without a file in each round, plus the judge
-// when there is no final answer. Decisions still pending may add more.
-func Remaining(d *bugfolder.Debate) int {
+// Remaining counts the calls a resume of d makes at least: every call of
+// the protocol's batches (proto.Batches: the support role where the
+// protocol runs it, round 0 included for argue's scorer) without a file,
+// in the rounds still to run, and the final step. The rounds end with a
+// stop the log records, or, when stop is set (resume --stop), with the
+// rounds already written. upTo is set when the count is a maximum: a
+// Stopper protocol whose stop rules may end the rounds earlier (its failed
+// calls are counted too, as a retry would make them).
+func Remaining(d *bugfolder.Debate, proto Protocol, stop bool) (n int, upTo bool) {
 	if d.Problem == nil || d.Final != nil {
-		return 0
+		return 0, false
 	}
 	dropped := map[string]bool{}
+	last := d.Problem.R
+	stopped := false
 	for _, rec := range readLog(d.Dir, d.Lang) {
-		if rec.Type == EvDecision && QuorumChoice(rec.Choice) == QuorumContinue {
+		if rec.Type != EvDecision {
+			continue
+		}
+		if rec.Point == PointStop {
+			last, stopped = rec.Round, true
+			continue
+		}
+		if QuorumChoice(rec.Choice) == QuorumContinue {
 			for _, id := range rec.Dropped {
 				dropped[id] = true
 			}
 		}
 	}
+	if stop && !stopped {
+		return 1, false // the final step, on the rounds written
+	}
+	// a failed call is asked about again (retry, swap or go on without it):
+	// a maximum counts it, a minimum does not
+	_, stopper := proto.(Stopper)
 	have := map[string]bool{}
 	for _, rd := range d.Rounds {
 		for _, f := range rd.Files {
-			have[fmt.Sprintf("%d/%s", rd.K, f.SolverID)] = true
-		}
-	}
-	n := 1 // the judge
-	for k := 0; k <= d.Problem.R; k++ {
-		for _, kv := range d.Problem.Solvers {
-			if !dropped[kv.Key] && !have[fmt.Sprintf("%d/%s", k, kv.Key)] {
-				n++
+			if !stopper || f.Status == bugfolder.StatusOK {
+				have[fmt.Sprintf("%d/%s", rd.K, f.SolverID)] = true
 			}
 		}
-		if k >= 1 {
-			for _, kv := range d.Problem.Critics {
-				if !have[fmt.Sprintf("%d/%s", k, kv.Key)] {
+	}
+	var panel, support []string
+	for _, kv := range d.Problem.Solvers {
+		if !dropped[kv.Key] {
+			panel = append(panel, kv.Key)
+		}
+	}
+	for _, kv := range d.Problem.Critics {
+		support = append(support, kv.Key)
+	}
+	n = 1 // the final step
+	for k := 0; k <= last; k++ {
+		for _, batch := range proto.Batches(k, panel, support) {
+			for _, id := range batch {
+				if !have[fmt.Sprintf("%d/%s", k, id)] {
 					n++
 				}
 			}
 		}
 	}
-	return n
+	return n, stopper && !stopped && n > 1
 }
 
 // reapOrphans kills the engine processes of this debate that a moot killed

@@ -17,7 +17,7 @@ type stopsAt struct {
 	at int
 }
 
-func (p stopsAt) Stop(k, r int, rounds []RoundAnswers) (string, string) {
+func (p stopsAt) Stop(k, r int, panel []string, rounds []RoundAnswers) (string, string) {
 	if len(rounds) != k+1 {
 		return "bad", "the runner handed the wrong rounds"
 	}

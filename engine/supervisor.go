@@ -44,6 +44,13 @@ type QuorumLoss struct {
 	// Member and Members are the protocol's words for one and several of
 	// the panel ("" reads as a debate's solver and solvers).
 	Member, Members string
+	// Support is set when only the support role failed (argue's scorer,
+	// engine.SupportRequired) while the panel's quorum holds; Supporter is
+	// the protocol's word for it ("scorer"). Continuing then goes on
+	// without its answer for this round (ContinueSaves is 0: it still runs
+	// in the next rounds) and Failed holds only support calls.
+	Support   bool
+	Supporter string
 }
 
 // QuorumChoice is an answer to a lost quorum.

@@ -3,6 +3,7 @@ package persona
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +14,9 @@ import (
 
 // Dir is the project's persona folder, under the project root.
 const Dir = ".moot/personas"
+
+// fields are the front matter's fields a persona file may hold.
+var fields = []string{"name", "domain", "precision", "resilience", "fragility"}
 
 // MaxFileBytes bounds a persona file.
 const MaxFileBytes = 16 << 10
@@ -34,6 +38,11 @@ func ParseFile(path string, raw []byte) (Persona, error) {
 		return Persona{}, &bugfolder.InputError{Path: path, Msg: err.Error(), Err: err}
 	}
 	p := Persona{Name: stem}
+	for _, k := range bugfolder.Keys(doc.Meta) {
+		if !slices.Contains(fields, k) {
+			return bad(k, fmt.Sprintf("is not a persona field: a persona's front matter holds only %s (remove it, or fix its spelling)", strings.Join(fields, ", ")))
+		}
+	}
 	if n := bugfolder.Lookup(doc.Meta, "name"); n != nil && strings.TrimSpace(n.Value) != stem {
 		return bad("name", fmt.Sprintf("is %q but the file is %s.md: a persona is named by its file; rename one of them", n.Value, stem))
 	}
@@ -95,6 +104,18 @@ func Load(project string) (*Catalog, error) {
 		c.byName[p.Name] = p
 	}
 	return c, nil
+}
+
+// Project lists the project's own personas (.moot/personas/), by name.
+func (c *Catalog) Project() []Persona {
+	var out []Persona
+	for _, p := range c.byName {
+		if p.keywords == nil {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b Persona) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // Get returns the persona of that name, or an input error listing the

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/reversa/moot/bugfolder"
 )
@@ -40,7 +41,7 @@ var Library = []Persona{
 		keywords: []string{"cost", "price", "budget", "worth", "pay", "money", "invest", "roi", "cheaper", "expensive"}},
 	{Name: "user-advocate", Domain: "product and user experience", Precision: 0.40, Resilience: 0.75, Fragility: 0.55,
 		Text:     "You argue from the people who use the result: what they see, what they lose, and what they would choose if asked.",
-		keywords: []string{"user", "customer", "ux", "experience", "product", "accessib", "feature", "design"}},
+		keywords: []string{"user", "customer", "ux", "experience", "product", "accessible", "accessibility", "feature", "design"}},
 	{Name: "empiricist", Domain: "measurement and experiment", Precision: 0.75, Resilience: 0.55, Fragility: 0.50,
 		Text:     "You argue from measurements and experiments. You ask what data would settle the question and distrust intuition without numbers.",
 		keywords: []string{"fast", "faster", "slow", "latency", "performance", "benchmark", "measure", "data", "evidence", "scale"}},
@@ -91,21 +92,62 @@ func (p Persona) Lens(role string) bugfolder.Lens {
 
 func weight(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
-// Choose picks two library personas for a question when none are given,
-// and says which and why: the two whose keywords the question matches
-// most (ties in library order); with no match, formalist and pragmatist,
-// the seed's pair of a precise and a resilient lens.
-func Choose(question string) (pair [2]Persona, why string) {
-	q := strings.ToLower(question)
+// words splits a text into its lower-case words: runs of letters and
+// digits (a hyphen or an apostrophe splits them).
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// matches reports whether a word of the question is the keyword, or its
+// plural: whole words only, so "use" never matches "because", nor "ux"
+// "linux".
+func matches(word, key string) bool {
+	return word == key || word == key+"s" || word == key+"es"
+}
+
+// stopwords are words of a project persona's domain too common to choose it.
+var stopwords = map[string]bool{"and": true, "the": true, "for": true, "with": true, "from": true, "into": true, "over": true, "that": true, "this": true, "their": true, "other": true}
+
+// keys are a persona's keywords: the library's own, else (a project
+// persona) the words of its name and of its domain of three letters or more.
+func (p Persona) keys() []string {
+	if p.keywords != nil {
+		return p.keywords
+	}
+	var out []string
+	for _, w := range append(words(p.Name), words(p.Domain)...) {
+		if len(w) >= 3 && !stopwords[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Choose picks two personas for a question when none are given, and says
+// which and why: of the project's own personas (.moot/personas/, first)
+// and the library's, the two whose keywords the question mentions most,
+// as whole words (ties: project personas first, then library order); with
+// one match, it is set against the most different default; with none,
+// formalist and pragmatist, the seed's pair of a precise and a resilient
+// lens. A project persona that shares a library persona's name replaces it.
+func Choose(question string, project []Persona) (pair [2]Persona, why string) {
+	qw := words(question)
+	candidates := slices.Clone(project)
+	for _, p := range Library {
+		if !slices.ContainsFunc(project, func(o Persona) bool { return o.Name == p.Name }) {
+			candidates = append(candidates, p)
+		}
+	}
 	type hit struct {
-		i, n int
+		p    Persona
+		n    int
 		word string
 	}
 	var hits []hit
-	for i, p := range Library {
-		h := hit{i: i}
-		for _, k := range p.keywords {
-			if strings.Contains(q, k) {
+	for _, p := range candidates {
+		h := hit{p: p}
+		for _, k := range p.keys() {
+			if slices.ContainsFunc(qw, func(w string) bool { return matches(w, k) }) {
 				h.n++
 				if h.word == "" {
 					h.word = k
@@ -116,21 +158,28 @@ func Choose(question string) (pair [2]Persona, why string) {
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int { return b.n - a.n })
 	if hits[0].n == 0 {
-		return [2]Persona{Library[0], Library[1]}, "no persona's domain matched the question: formalist (precision) against pragmatist (resilience), the default pair"
+		return [2]Persona{Library[0], Library[1]}, "no persona's keywords or domain matched a word of the question: formalist (precision) against pragmatist (resilience), the default pair"
 	}
-	second := hits[1]
+	first, second := hits[0], hits[1]
 	if second.n == 0 { // one match: set it against the most different default
-		second = hit{i: 1}
-		if hits[0].i == 1 {
-			second = hit{i: 0}
+		second = hit{p: Library[1]}
+		if first.p.Name == Library[1].Name {
+			second = hit{p: Library[0]}
 		}
 	}
-	a, b := Library[hits[0].i], Library[second.i]
-	why = fmt.Sprintf("%s (the question mentions %q) against %s", a.Name, hits[0].word, b.Name)
+	why = fmt.Sprintf("%s%s (the question says %q) against %s", first.p.Name, from(first.p), first.word, second.p.Name+from(second.p))
 	if second.word != "" {
-		why += fmt.Sprintf(" (it mentions %q)", second.word)
+		why += fmt.Sprintf(" (it says %q)", second.word)
 	} else {
 		why += " (the contrasting default)"
 	}
-	return [2]Persona{a, b}, why
+	return [2]Persona{first.p, second.p}, why
+}
+
+// from marks a project persona in Choose's reason.
+func from(p Persona) string {
+	if p.keywords == nil {
+		return " [" + Dir + "/" + p.Name + ".md]"
+	}
+	return ""
 }

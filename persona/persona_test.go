@@ -7,19 +7,31 @@ import (
 	"testing"
 )
 
-// TestChoose: with no persona given, two are chosen for the question and
-// moot says which and why; a question matching no domain gets the
-// default precise/resilient pair.
+// TestChoose: with no persona given, two are chosen for the question, by
+// whole words (never a keyword inside another word), among the project's
+// own personas and the library's, and moot says which and why; a question
+// matching no domain gets the default precise/resilient pair.
 func TestChoose(t *testing.T) {
-	for _, tc := range []struct{ q, a, b, why string }{
-		{"Is the Collatz conjecture decidable?", "formalist", "pragmatist", `mentions "decidable"`},
-		{"Should checkout cache coupon lookups?", "pragmatist", "skeptic", `mentions "cache"`},
-		{"Why is the sky blue?", "formalist", "pragmatist", "default pair"},
-		{"Is the new index worth the cost?", "economist", "pragmatist", "contrasting default"},
+	cfo := Persona{Name: "cfo", Domain: "finance and unit economics", Text: "t"}
+	for _, tc := range []struct {
+		q       string
+		project []Persona
+		a, b    string
+		why     string
+	}{
+		{"Is the Collatz conjecture decidable?", nil, "formalist", "pragmatist", `says "decidable"`},
+		{"Should checkout cache coupon lookups?", nil, "pragmatist", "skeptic", `says "cache"`},
+		{"Why is the sky blue?", nil, "formalist", "pragmatist", "default pair"},
+		{"Is the new index worth the cost?", nil, "economist", "pragmatist", "contrasting default"},
+		// substrings: "because" holds "use", "prototype" "type", "linux" "ux", "android" "roi"
+		{"Is Linux on Android a prototype because of history?", nil, "formalist", "pragmatist", "default pair"},
+		{"Do users want dark mode?", nil, "user-advocate", "pragmatist", `says "user"`},
+		{"Can finance approve the caches?", []Persona{cfo}, "cfo", "skeptic", `cfo [.moot/personas/cfo.md] (the question says "finance")`},
+		{"Is the refinancing plan sound?", []Persona{cfo}, "formalist", "pragmatist", "default pair"},
 	} {
-		pair, why := Choose(tc.q)
+		pair, why := Choose(tc.q, tc.project)
 		if pair[0].Name != tc.a || pair[1].Name != tc.b || !strings.Contains(why, tc.why) {
-			t.Errorf("%q: %s, %s (%s); want %s, %s", tc.q, pair[0].Name, pair[1].Name, why, tc.a, tc.b)
+			t.Errorf("%q: %s, %s (%s); want %s, %s (%s)", tc.q, pair[0].Name, pair[1].Name, why, tc.a, tc.b, tc.why)
 		}
 	}
 }
@@ -46,6 +58,7 @@ func TestProjectPersonas(t *testing.T) {
 		{"name differs", "cto.md", good, "name"},
 		{"empty body", "cfo.md", strings.Replace(good, "Unit economics, conservative on risk.\n", "", 1), "body"},
 		{"weight missing", "cfo.md", strings.Replace(good, "precision: 0.6\n", "", 1), "precision"},
+		{"unknown field", "cfo.md", strings.Replace(good, "domain: finance\n", "domain: finance\nprecison: 0.9\n", 1), "precison"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -28,25 +28,36 @@ func loadArgueCmd(dir string) tea.Cmd {
 	}
 }
 
-// spark draws values in [0, top] as one block each.
-func spark(vals []float64, top float64) string {
+// spark draws values in [0, top] as one block per round, from round 0; a
+// round without a value is a dot.
+func spark(pts []argue.Point, top float64) string {
 	blocks := []rune("▁▂▃▄▅▆▇█")
 	var b strings.Builder
-	for _, v := range vals {
+	next := 0
+	for _, p := range pts {
+		for ; next < p.Round; next++ {
+			b.WriteRune('·')
+		}
+		next = p.Round + 1
 		i := 0
 		if top > 0 {
-			i = int(v / top * float64(len(blocks)-1))
+			i = int(p.Value / top * float64(len(blocks)-1))
 		}
 		b.WriteRune(blocks[max(0, min(len(blocks)-1, i))])
 	}
 	return b.String()
 }
 
-// nums writes values with the precision given, joined by sep.
-func nums(vals []float64, format, sep string) string {
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = fmt.Sprintf(format, v)
+// nums writes the values with the precision given, joined by sep; the
+// first carries its round ("r0 0.70 → 0.72"), and so does any after a
+// round without a value ("r0 54.5  r2 56.0").
+func nums(pts []argue.Point, format, sep string) string {
+	parts := make([]string, len(pts))
+	for i, p := range pts {
+		parts[i] = fmt.Sprintf(format, p.Value)
+		if i == 0 || p.Round != pts[i-1].Round+1 {
+			parts[i] = fmt.Sprintf("r%d %s", p.Round, parts[i])
+		}
 	}
 	return strings.Join(parts, sep)
 }
@@ -60,7 +71,11 @@ func (m Model) renderArgue(v *argue.View, width, height int) []string {
 	if v.Rule != "" {
 		state = "stopped — " + v.Reason
 	}
-	lines := []string{m.st.Bold.Render(fit(fmt.Sprintf("Argue · %d of at most %d rounds", v.Rounds, v.Cap))), fit("  " + state)}
+	head := fmt.Sprintf("Argue · %d of at most %d rounds", v.Rounds, v.Cap)
+	if v.Rule != "" {
+		head = fmt.Sprintf("Argue · stopped at round %d, cap %d (%s)", v.Rounds-1, v.Cap-1, v.Rule)
+	}
+	lines := []string{m.st.Bold.Render(fit(head)), fit("  " + state)}
 	if note := m.stopNote(); note != "" {
 		lines = append(lines, m.st.Warning.Render(fit("  "+note)))
 	}
@@ -71,20 +86,43 @@ func (m Model) renderArgue(v *argue.View, width, height int) []string {
 	row := func(name, chart, text string) string {
 		return fit(fmt.Sprintf("  %-*s %s  %s", nameW, ansi.Truncate(name, nameW, "…"), m.st.Selected.Render(chart), text))
 	}
-	lines = append(lines, m.st.Bold.Render("Confidence by round (0–1)"))
-	for _, p := range v.Personas {
-		lines = append(lines, row(p.Name, spark(p.Confidence, 1), nums(p.Confidence, "%.2f", " → ")))
-	}
-	lines = append(lines, m.st.Bold.Render(fmt.Sprintf("Round scores (of %g, the seed's weights)", v.MaxScore)))
-	for _, p := range v.Personas {
-		text := nums(p.Scores, "%.1f", "  ")
-		if len(p.Scores) == 0 {
-			text = m.st.Subtle.Render("not scored yet")
+	// a large panel in a small window: one line a persona (its latest
+	// confidence and score), then as many as fit and how many more
+	if len(lines)+2*len(v.Personas)+4 > height {
+		lines = append(lines, m.st.Bold.Render(fmt.Sprintf("Confidence (0–1) · latest score (of %g), by persona", v.MaxScore)))
+		shown := v.Personas
+		if room := height - len(lines) - 3; len(shown) > room {
+			shown = shown[:max(0, room-1)]
 		}
-		lines = append(lines, row(p.Name, spark(p.Scores, v.MaxScore), text))
+		for _, p := range shown {
+			text := m.st.Subtle.Render("not scored yet")
+			if n := len(p.Scores); n > 0 {
+				text = fmt.Sprintf("score %.1f (r%d)", p.Scores[n-1].Value, p.Scores[n-1].Round)
+			}
+			if n := len(p.Confidence); n > 0 {
+				text = fmt.Sprintf("%.2f · %s", p.Confidence[n-1].Value, text)
+			}
+			lines = append(lines, row(p.Name, spark(p.Confidence, 1), text))
+		}
+		if more := len(v.Personas) - len(shown); more > 0 {
+			lines = append(lines, m.st.Subtle.Render(fit(fmt.Sprintf("  … %d more personas: enter zooms the whole view", more))))
+		}
+	} else {
+		lines = append(lines, m.st.Bold.Render("Confidence by round (0–1)"))
+		for _, p := range v.Personas {
+			lines = append(lines, row(p.Name, spark(p.Confidence, 1), nums(p.Confidence, "%.2f", " → ")))
+		}
+		lines = append(lines, m.st.Bold.Render(fmt.Sprintf("Round scores (of %g, the seed's weights)", v.MaxScore)))
+		for _, p := range v.Personas {
+			text := nums(p.Scores, "%.1f", "  ")
+			if len(p.Scores) == 0 {
+				text = m.st.Subtle.Render("not scored yet")
+			}
+			lines = append(lines, row(p.Name, spark(p.Scores, v.MaxScore), text))
+		}
 	}
 	lines = append(lines, m.st.Bold.Render(fmt.Sprintf("Concession log (%d)", len(v.Concessions))))
-	room := max(1, height-len(lines))
+	room := max(0, height-len(lines))
 	log := v.Concessions
 	if len(log) > room {
 		log = log[len(log)-room:]
@@ -92,10 +130,19 @@ func (m Model) renderArgue(v *argue.View, width, height int) []string {
 	for _, c := range log {
 		lines = append(lines, fit(fmt.Sprintf("  r%d %s: %s", c.Round, c.Name, c.Text)))
 	}
-	if len(v.Concessions) == 0 {
+	if len(v.Concessions) == 0 && room > 0 {
 		lines = append(lines, m.st.Subtle.Render("  none yet"))
 	}
+	if len(lines) > height {
+		lines = lines[:height]
+	}
 	return lines
+}
+
+// argueZoom is the whole argue view for the Convergence tab's zoom: every
+// persona's trajectory and scores and the whole concession log.
+func (m Model) argueZoom(v *argue.View) string {
+	return strings.Join(m.renderArgue(v, m.w-2, 1<<20), "\n")
 }
 
 // keepsArtifacts: the debate running here rewrites files of its own as

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -153,6 +154,28 @@ type debateView struct {
 	// heldBy names the other moot process running this debate ("" when
 	// none does).
 	heldBy string
+	// stopRule and stopRound are a recorded stop (a Stopper's rule or a
+	// human's, argue): the rounds ended after stopRound ("" when none).
+	stopRule  string
+	stopRound int
+	// supportFrom is the first round whose panes hold the support role
+	// (debate's critics: 1; argue's scorer: 0).
+	supportFrom int
+}
+
+// stopped reports whether a stop before the cap is recorded: the rounds
+// after stopRound never run.
+func (d *debateView) stopped() bool { return d.stopRule != "" && d.stopRound < d.r }
+
+// stopAsked reports whether the human asked this run to stop.
+func (d *debateView) stopAsked(m Model) bool { return m.bridge != nil && m.bridge.stop.Load() }
+
+// recordStop notes a stop decision: the rounds end after its round.
+func (d *debateView) recordStop(ev engine.Event) {
+	d.stopRule, d.stopRound = ev.Choice, ev.Round
+	if d.stopRule == "" {
+		d.stopRule = "stop"
+	}
 }
 
 // engines are the names of the engines the debate's calls use.
@@ -191,6 +214,10 @@ func newLiveView(s engine.Setup) *debateView {
 		critics = append(critics, id)
 		engines[id] = e
 	}
+	d.supportFrom = 1
+	if s.Protocol != nil && len(critics) > 0 && len(s.Protocol.Batches(0, solvers, critics)) > 1 {
+		d.supportFrom = 0 // the protocol runs its support role in round 0 too (argue's scorer)
+	}
 	d.build(solvers, critics, engines, s.Judge)
 	if s.Protocol != nil {
 		d.protocol = s.Protocol.Name()
@@ -207,7 +234,7 @@ func (d *debateView) build(solvers, critics []string, engines map[string]string,
 		for _, id := range solvers {
 			rd.panes = append(rd.panes, &pane{id: id, role: "solver", engine: engines[id]})
 		}
-		if k >= 1 {
+		if k >= d.supportFrom {
 			for _, id := range critics {
 				rd.panes = append(rd.panes, &pane{id: id, role: "critic", engine: engines[id]})
 			}
@@ -259,6 +286,14 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	if d.n == 0 {
 		d.n = len(solvers)
 	}
+	d.supportFrom = 1
+	for _, rd := range deb.Rounds {
+		for _, f := range rd.Files {
+			if rd.K == 0 && slices.Contains(critics, f.SolverID) {
+				d.supportFrom = 0 // its support role ran in round 0 (argue's scorer)
+			}
+		}
+	}
 	d.build(solvers, critics, engines, judge)
 	if deb.Problem != nil {
 		d.protocol = deb.Problem.ProtocolName()
@@ -280,6 +315,9 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		// of its calls has written a file (a watcher is not a round behind)
 		if ev.Type == engine.EvRoundStarted && ev.Round < len(d.rounds) {
 			d.current = max(d.current, ev.Round)
+		}
+		if ev.Type == engine.EvDecision && ev.Point == engine.PointStop {
+			d.recordStop(ev)
 		}
 	}
 	for _, f := range deb.JudgeAttempts {
@@ -454,8 +492,17 @@ func (d *debateView) apply(ev engine.Event) {
 		}
 	case engine.EvQuorumLost:
 		d.state = "waiting"
-		d.notes = append(d.notes, fmt.Sprintf("round %d: quorum lost (%d valid, %d needed)", ev.Round, ev.Valid, ev.Needed))
+		if ev.Role != "" { // only the support role failed: the quorum holds
+			d.notes = append(d.notes, fmt.Sprintf("round %d: the %s failed (%s)", ev.Round, ev.Role, strings.Join(ev.Failed, ", ")))
+		} else {
+			d.notes = append(d.notes, fmt.Sprintf("round %d: quorum lost (%d valid, %d needed)", ev.Round, ev.Valid, ev.Needed))
+		}
 	case engine.EvDecision:
+		if ev.Point == engine.PointStop {
+			d.recordStop(ev)
+			d.notes = append(d.notes, fmt.Sprintf("stopped after round %d (%s): %s", ev.Round, ev.By, ev.Reason))
+			return
+		}
 		d.state = "running"
 		d.notes = append(d.notes, fmt.Sprintf("round %d: %s chose %s at the %s menu", ev.Round, ev.By, ev.Choice, ev.Point))
 		for _, id := range ev.Dropped {
@@ -467,6 +514,9 @@ func (d *debateView) apply(ev engine.Event) {
 		}
 	case engine.EvJudgeStarted:
 		d.current = d.r
+		if d.stopRule != "" {
+			d.current = d.stopRound // the final step reads the stop's round
+		}
 		d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
 		if ev.Engine != "" {
 			d.judge.engine = ev.Engine // a judge switched at the menu
@@ -502,6 +552,9 @@ func (d *debateView) planned() int {
 	n := d.callsDone
 	outstanding := func(p *pane) bool { return p.status == "" || p.status == "running" }
 	for _, r := range d.rounds {
+		if d.stopRule != "" && r.k > d.stopRound {
+			break // the rounds after a stop never run
+		}
 		for _, p := range r.panes {
 			if outstanding(p) {
 				n++

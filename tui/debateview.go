@@ -231,6 +231,8 @@ func (m Model) zoomDocKey() docKey {
 	switch {
 	case m.tab == 0:
 		return docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Problem), width: w}
+	case m.tab == m.convTab() && m.argueView != nil:
+		return docKey{} // argue's own view (argueZoom), read from its files
 	case m.tab == m.convTab():
 		return docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Convergence), width: w}
 	case m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running:
@@ -253,6 +255,10 @@ func (m *Model) layoutZoom() {
 // refreshZoom fills the zoom with the rendered document, or the pane's
 // plain text while it streams.
 func (m *Model) refreshZoom() {
+	if m.tab == m.convTab() && m.argueView != nil {
+		m.setZoom(m.argueZoom(m.argueView))
+		return
+	}
 	k := m.zoomDocKey()
 	if out, ok := m.docs[k]; ok && k.path != "" {
 		m.setZoom(out)

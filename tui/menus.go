@@ -92,6 +92,15 @@ func memberWords(q engine.QuorumLoss) (one, many string) {
 	return q.Member, q.Members
 }
 
+// failedWords are the words for one and several of the failed: the
+// support role's (argue's scorer) when only it failed, else the panel's.
+func failedWords(q engine.QuorumLoss) (one, many string) {
+	if q.Support && q.Supporter != "" {
+		return q.Supporter, q.Supporter + "s"
+	}
+	return memberWords(q)
+}
+
 // finalWord is the protocol's word for its final step.
 func finalWord(j engine.JudgeFailure) string {
 	if j.Final == "" {
@@ -104,6 +113,9 @@ func finalWord(j engine.JudgeFailure) string {
 // the failed, cancel, other….
 func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...string) bool, width int) *menu {
 	m := &menu{kind: menuQuorum, q: q, qReply: reply}
+	if q.Support {
+		return supportMenu(m, unpriced, width)
+	}
 	one, many := memberWords(q)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d %s answered validly; the quorum is %d.\n\nFailed:\n", q.Valid, q.Panel, plural(q.Panel, one, many), q.Needed)
@@ -131,6 +143,36 @@ func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...s
 	return m
 }
 
+// supportMenu is the quorum menu when only the support role failed (the
+// panel's quorum holds): it names the support role (argue's scorer), says
+// what going on without it means for the round, and saves no call.
+func supportMenu(m *menu, unpriced func(...string) bool, width int) *menu {
+	q := m.q
+	one, _ := failedWords(q)
+	_, members := memberWords(q)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d %s answered validly (the quorum of %d holds), but the %s's answer is not valid.\n\nFailed:\n", q.Valid, q.Panel, members, q.Needed, one)
+	for _, f := range q.Failed {
+		st := string(f.Status)
+		if st == "" {
+			st = "no answer"
+		}
+		b.WriteString(failedLine(fmt.Sprintf("  %-9s %-15s ", f.SolverID, st), clipLine(f.LastError, 60), width-4) + "\n")
+	}
+	opts := []huh.Option[string]{
+		huh.NewOption(fmt.Sprintf("Continue without the %s for round %d (no call saved)", one, q.Round), "continue"),
+		huh.NewOption(fmt.Sprintf("Retry the %s (+%d %s, %s)", one, q.RetryCalls, plural(q.RetryCalls, "call", "calls"), estimate(q.RetryUSD, unpriced(failedEngines(q)...))), "retry"),
+		huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
+		huh.NewOption(fmt.Sprintf("Other… (swap the %s's engine, change its timeout, pause)", one), "other"),
+	}
+	m.choice = opts[0].Value
+	m.form = newForm(huh.NewGroup(
+		huh.NewNote().Title(fmt.Sprintf("The %s failed in round %d", one, q.Round)).Description(strings.TrimRight(b.String(), "\n")),
+		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
+	))
+	return m
+}
+
 // failedLine is a failed solver's line of the quorum menu: its reason
 // wraps under itself (a hanging indent), or under the line, indented,
 // when too little room is left beside the name and status.
@@ -150,7 +192,7 @@ func otherMenu(prev *menu) *menu {
 	if prev.kind == menuQuorumOther && prev.choice != "" {
 		m.choice = prev.choice // back from its second page: the action chosen stays
 	}
-	one, many := memberWords(m.q)
+	one, many := failedWords(m.q)
 	var solvers []huh.Option[string]
 	for _, f := range m.q.Failed {
 		solvers = append(solvers, huh.NewOption(fmt.Sprintf("%s (%s, %s)", f.SolverID, f.Engine, f.Status), f.SolverID))
@@ -235,7 +277,7 @@ func swapConfirmMenu(prev *menu) *menu {
 // timeoutMenu asks a failed solver's new timeout.
 func timeoutMenu(prev *menu) *menu {
 	m := &menu{kind: menuTimeout, q: prev.q, qReply: prev.qReply, solver: prev.solver}
-	one, many := memberWords(m.q)
+	one, many := failedWords(m.q)
 	who := m.solver
 	called := fmt.Sprintf("an amendment, recorded; the %s is called again with it", one)
 	if who == engine.AllFailed {

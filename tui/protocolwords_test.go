@@ -137,3 +137,30 @@ func TestWizardRefusesPastTheProtocolsLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestScorerFailureMenu: when only argue's scorer failed, the quorum menu
+// says so in argue's words — the scorer, the personas' quorum holding —
+// and never promises saved calls or speaks of solvers; its Other… pages
+// name the scorer.
+func TestScorerFailureMenu(t *testing.T) {
+	m, _ := liveModel(t, newFixture(t), 120, 34)
+	in := engine.Describe(argue.Protocol{})
+	q := engine.QuorumLoss{Round: 1, Valid: 2, Needed: 2, Panel: 2, ValidIDs: []string{"agente-1", "agente-2"},
+		Failed:     []engine.FailedCall{{SolverID: "critic-1", Engine: "local", Status: bugfolder.StatusInvalidOutput, LastError: "not the scorer's JSON object"}},
+		RetryCalls: 1, Member: in.Member, Members: in.Members, Support: true, Supporter: in.Supporter}
+	var all string
+	for _, mn := range []*menu{quorumMenu(q, nil, func(...string) bool { return false }, 120), otherMenu(&menu{q: q})} {
+		m.openMenu(mn)
+		all += ansi.Strip(m.menu.form.View()) + "\n"
+	}
+	for _, w := range []string{"The scorer failed in round 1", "2 of 2 personas answered validly", "Continue without the scorer", "no call saved", "Retry the scorer (+1 call", "Swap a failed scorer's engine"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("the menu lacks %q:\n%s", w, all)
+		}
+	}
+	for _, w := range []string{"solver", "saves", "Quorum lost"} {
+		if strings.Contains(all, w) {
+			t.Errorf("the menu says %q:\n%s", w, all)
+		}
+	}
+}

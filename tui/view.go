@@ -494,6 +494,9 @@ func (m Model) viewDebate() string {
 	if len(m.focusedPanes()) < 2 { // one pane or a document: nothing to move between
 		help = helpLine(m.keys.NextTab, m.keys.Enter, m.keys.Help, m.keys.Quit)
 	}
+	if m.canStopArgue() && !m.deb.stopAsked(m) { // the manual stop of an argue debate, always in sight
+		help = argueStopKey + " stop & synthesize · " + help
+	}
 	if d.reason != "" && !m.running && d.state != "done" {
 		help = d.reason
 	}
@@ -525,11 +528,18 @@ func (m Model) viewDebate() string {
 func (m Model) debateHeader() string {
 	d := m.deb
 	state := m.stateWord()
-	long := []string{string(d.mode), fmt.Sprintf("round %d of %d", d.current, d.r), fmtDur(d.elapsed(m.now)),
+	round, r := fmt.Sprintf("round %d of %d", d.current, d.r), fmt.Sprintf("r%d/%d", d.current, d.r)
+	if d.stopped() { // a stop rule (or a human) ended the rounds before the cap
+		round, r = fmt.Sprintf("stopped at round %d, cap %d", d.stopRound, d.r), fmt.Sprintf("r%d■/%d", d.stopRound, d.r)
+	}
+	long := []string{string(d.mode), round, fmtDur(d.elapsed(m.now)),
 		fmt.Sprintf("calls %d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
-	short := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
+	if d.mode == "" {
+		long = long[1:]
+	}
+	short := []string{r, fmtDur(d.elapsed(m.now)),
 		fmt.Sprintf("%d/%d calls", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
-	tight := []string{fmt.Sprintf("r%d/%d", d.current, d.r), fmtDur(d.elapsed(m.now)),
+	tight := []string{r, fmtDur(d.elapsed(m.now)),
 		fmt.Sprintf("%d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()), m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
 	// below the tight form the least telling figures go first: tokens,
@@ -826,6 +836,9 @@ func (m Model) viewJudgeFailed(h int) string {
 	case d.handRun:
 		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: choose the winner yourself, or cancel (run by hand, it records no judge engine to retry)",
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --winner A records your choice · moot run %s starts a new debate", d.bugID, d.bugID), w)))
+	case !words.Winner && words.NoDecision:
+		lines = append(lines, m.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
+			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; its answer waits for no human decision", d.bugID), w)))
 	case !words.Winner:
 		lines = append(lines, m.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
 			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; once a synthesis is written, moot decide %s records the human decision", d.bugID, d.bugID), w)))

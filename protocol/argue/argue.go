@@ -134,6 +134,9 @@ func (p Protocol) PromptOverhead(s engine.Setup, role bugfolder.Role) int {
 	switch role {
 	case RoleSynthesizer:
 		text = p.Final(engine.FinalInput{Lang: s.Lang, R: s.R}).Prompt()
+		// it reads every round's answers, not only the last round's the
+		// plan counts for a final step: the earlier rounds are overhead
+		return bugfolder.EstimateTokens(len(text)) + s.N*s.R*ExpectedPersonaTokens
 	case RoleScorer:
 		text = scorerPrompt(engine.Call{Lang: s.Lang, Role: role, N: s.N, R: s.R, Nonce: nonce})
 	default:
@@ -188,6 +191,6 @@ func (Protocol) Inputs() engine.Inputs {
 	return engine.Inputs{Summary: "personas argue, concede and score; stops on convergence; a nuanced synthesis",
 		MinN: 2, MaxN: engine.MaxSolvers, R: DefaultRounds, MaxR: engine.MaxRounds, RCap: true, Lenses: true, LensEach: true,
 		Support: true, Supporter: "scorer", Rounds: "R=%d round(s) at most, stops on convergence", Named: true,
-		Member: "persona", Members: "personas", MembersPT: "personas", Final: "synthesizer",
+		Member: "persona", Members: "personas", MembersPT: "personas", Final: "synthesizer", NoDecision: true,
 		FinalNote: "isolated: sees every round's arguments and scores by persona, never by engine"}
 }

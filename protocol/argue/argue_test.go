@@ -1,9 +1,11 @@
 package argue
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,6 +149,14 @@ func TestStopRules(t *testing.T) {
 			round(map[string]string{"agente-1": "0.2", "agente-2": "0.9"}, &yes),
 			round(map[string]string{"agente-1": "0.4", "agente-2": "0.7"}, nil),
 			round(map[string]string{"agente-1": "0.6", "agente-2": "0.5"}, &no)}, ""},
+		{"a persona absent from the last round", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8", "agente-3": "0.2"}, &yes),
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8", "agente-3": "0.2"}, &yes),
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes)}, ""},
+		{"a persona that never answered", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes)}, ""},
 		{"a persona missing a round", []engine.RoundAnswers{
 			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
 			round(map[string]string{"agente-1": "0.5"}, &yes),
@@ -154,12 +164,24 @@ func TestStopRules(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k := len(tc.rounds) - 1
-			choice, reason := Protocol{}.Stop(k, 5, tc.rounds)
+			panel := []string{"agente-1", "agente-2"}
+			if _, ok := tc.rounds[0]["agente-3"]; ok || strings.Contains(tc.name, "never answered") {
+				panel = append(panel, "agente-3")
+			}
+			choice, reason := Protocol{}.Stop(k, 5, panel, tc.rounds)
 			if choice != tc.want || (choice == "") != (reason == "") {
 				t.Errorf("stop %q (%s), want %q", choice, reason, tc.want)
 			}
-			if c, _ := (Protocol{}).Stop(1, 5, tc.rounds[:2]); c != "" {
+			if c, _ := (Protocol{}).Stop(1, 5, panel, tc.rounds[:2]); c != "" {
 				t.Errorf("stopped after round 1: %s", c)
+			}
+			// the cap's last round: a rule that holds is recorded, else the cap
+			capWant := tc.want
+			if capWant == "" {
+				capWant = StopRoundCap
+			}
+			if c, reason := (Protocol{}).Stop(k, k, panel, tc.rounds); c != capWant || !strings.HasPrefix(reason, capWant+":") {
+				t.Errorf("at the cap: stop %q (%s), want %q", c, reason, capWant)
 			}
 		})
 	}
@@ -190,7 +212,7 @@ func synthBody() string {
 func TestSynthesis(t *testing.T) {
 	step := Protocol{}.Final(finalInput())
 	prompt := step.Prompt()
-	for _, want := range []string{"stopped after round 1: convergence: test", "skeptic: ABSENT (timeout)", "## Nuanced conclusion", "skeptic: no valid argument"} {
+	for _, want := range []string{"stopped after round 1: convergence: test", "skeptic, round 1: ABSENT (timeout)", "## Nuanced conclusion", "skeptic: no valid argument"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("synthesizer prompt lacks %q", want)
 		}
@@ -296,7 +318,105 @@ func TestReadView(t *testing.T) {
 	}
 	v, ok := ReadView(dir)
 	if !ok || v.Rule != StopConvergence || v.Rounds != 2 || len(v.Personas) != 2 || v.Personas[0].Name != "formalist" ||
-		len(v.Personas[0].Confidence) != 2 || len(v.Personas[0].Scores) != 1 || v.Personas[0].Scores[0] != 50 || len(v.Concessions) != 3 || v.Concessions[0].Round != 0 {
+		len(v.Personas[0].Confidence) != 2 || len(v.Personas[0].Scores) != 1 || v.Personas[0].Scores[0] != (Point{Round: 0, Value: 50}) || v.Personas[0].Confidence[1].Round != 1 || len(v.Concessions) != 3 || v.Concessions[0].Round != 0 {
 		t.Errorf("view: %+v", v)
+	}
+}
+
+// TestSummaryRounds: scoring/summary.json gives each score and confidence
+// its round, so a round without one (unscored, the persona absent) is
+// seen as absent, not shifted; weighted_mean is the mean of the rounds
+// scored, rounded, and null while none is.
+func TestSummaryRounds(t *testing.T) {
+	yes := true
+	in := finalInput()
+	in.Rounds = []engine.RoundAnswers{
+		round(map[string]string{"agente-1": "0.6", "agente-2": "0.3"}, nil),
+		round(map[string]string{"agente-1": "0.7"}, &yes),
+		round(map[string]string{"agente-1": "0.8"}, &yes),
+	}
+	in.Rounds[2]["critic-1"] = `{"scores": {"agente-1": {}}, "weighted": {"agente-1": 41.25}, "labels": {}, "new_arguments": true}`
+	var s struct {
+		ByPersona map[string]struct {
+			Weighted   []Point  `json:"weighted_by_round"`
+			Mean       *float64 `json:"weighted_mean"`
+			Confidence []Point  `json:"confidence_by_round"`
+		} `json:"by_persona"`
+	}
+	if err := json.Unmarshal((Protocol{}).Artifacts(in, "")["scoring/summary.json"], &s); err != nil {
+		t.Fatal(err)
+	}
+	a1, a2 := s.ByPersona["agente-1"], s.ByPersona["agente-2"]
+	if want := []Point{{1, 50}, {2, 41.25}}; !slices.Equal(a1.Weighted, want) {
+		t.Errorf("agente-1 weighted_by_round %v, want %v", a1.Weighted, want)
+	}
+	if a1.Mean == nil || *a1.Mean != 45.63 {
+		t.Errorf("agente-1 weighted_mean %v, want 45.63", a1.Mean)
+	}
+	if want := []Point{{0, 0.6}, {1, 0.7}, {2, 0.8}}; !slices.Equal(a1.Confidence, want) {
+		t.Errorf("agente-1 confidence_by_round %v, want %v", a1.Confidence, want)
+	}
+	if a2.Mean != nil || len(a2.Weighted) != 0 || !slices.Equal(a2.Confidence, []Point{{0, 0.3}}) {
+		t.Errorf("agente-2, never scored: %+v", a2)
+	}
+}
+
+// TestParseConfidence: a confidence from 0.0 to 1.0 in any of the ways a
+// model writes it — ".7" without its leading zero included — is read; a
+// value out of range, a percentage or no number is refused.
+func TestParseConfidence(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want float64
+		ok   bool
+	}{
+		{"0.7", 0.7, true}, {".7", 0.7, true}, {",7 — the log is clear", 0.7, true}, {"0,65", 0.65, true},
+		{"1", 1, true}, {"0", 0, true}, {"1.0", 1, true}, {"about .85, given the log", 0.85, true},
+		{"1.5", 0, false}, {"-.2", 0, false}, {"-0.1", 0, false}, {"70%", 0, false}, {"high", 0, false}, {".", 0, false},
+	} {
+		v, err := parseConfidence(tc.text)
+		if (err == nil) != tc.ok || (tc.ok && v != tc.want) {
+			t.Errorf("parseConfidence(%q) = %v, %v; want %v (ok %v)", tc.text, v, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestPersonaReadsOnlyTheOthers: from round 1 a persona's prompt holds the
+// others' published arguments of the round before, never its own answer
+// (seed 003); of its own it gets only its stated confidence, to say how far
+// the others moved it. A persona without a valid answer is named absent.
+func TestPersonaReadsOnlyTheOthers(t *testing.T) {
+	own := strings.Replace(personaBody("0.45"), "Caching cuts latency", "OWN-ARGUMENT-TEXT", 1)
+	theirs := strings.Replace(personaBody("0.8"), "Caching cuts latency", "THEIR-ARGUMENT-TEXT", 1)
+	for _, l := range []bugfolder.Lang{bugfolder.EN, bugfolder.PT} {
+		prompt := Protocol{}.Prompt(engine.Call{Lang: l, Role: RolePersona, ID: "agente-1", N: 3, R: 2, Round: 1, P: "Q?\n", Nonce: "N0NCE",
+			Snapshot: []engine.SnapshotEntry{{ID: "agente-1", Own: true, Body: own}, {ID: "agente-2", Body: theirs}, {ID: "agente-3", Missing: true, Status: bugfolder.StatusTimeout}}})
+		if strings.Contains(prompt, "OWN-ARGUMENT-TEXT") || strings.Contains(prompt, "BEGIN agente-1") || strings.Contains(prompt, "INÍCIO agente-1") {
+			t.Errorf("%s: the persona reads its own previous answer:\n%s", l, prompt)
+		}
+		for _, want := range []string{"THEIR-ARGUMENT-TEXT", "0.45", "agente-3: "} {
+			if !strings.Contains(prompt, want) {
+				t.Errorf("%s: the prompt lacks %q:\n%s", l, want, prompt)
+			}
+		}
+	}
+}
+
+// TestSynthesizerReadsTheTranscript: the synthesizer reads every round's
+// arguments, each under its persona and round — so its strongest
+// arguments can say who and which round — not only the last round's; a
+// persona absent from the last round is named ABSENT with its status.
+func TestSynthesizerReadsTheTranscript(t *testing.T) {
+	in := finalInput()
+	in.Rounds[0]["agente-2"] = strings.Replace(personaBody("0.3"), "Caching cuts latency", "SKEPTIC-ROUND-0-ARGUMENT", 1)
+	prompt := Protocol{}.Final(in).Prompt()
+	for _, want := range []string{"Transcript: every round's arguments (rounds 0 to 1)", "## Round 0", "BEGIN skeptic, round 0", "SKEPTIC-ROUND-0-ARGUMENT",
+		"BEGIN formalist, round 0", "BEGIN formalist, round 1", "skeptic, round 1: ABSENT (timeout)"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("the synthesizer's prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	if est := (Protocol{}).PromptOverhead(engine.Setup{Lang: bugfolder.EN, N: 3, R: 2}, RoleSynthesizer); est < 3*2*ExpectedPersonaTokens {
+		t.Errorf("the plan prices the synthesizer's prompt at %d tokens of overhead, less than the earlier rounds it reads", est)
 	}
 }

@@ -3,6 +3,7 @@ package argue
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path"
 	"strings"
 
@@ -41,13 +42,23 @@ type roundScore struct {
 	NewArgument *bool              `json:"new_arguments,omitempty"`
 }
 
-// personaSummary is one persona's line of scoring/summary.json.
+// Point is one round's value of a persona: its weighted score or its
+// confidence. A round where the persona has none (no valid answer, an
+// unscored round) has no point, so each value carries its round.
+type Point struct {
+	Round int     `json:"round"`
+	Value float64 `json:"value"`
+}
+
+// personaSummary is one persona's line of scoring/summary.json. Mean is
+// the mean of its weighted scores over the rounds scored (each 0–80, the
+// seed's weights), null while none is.
 type personaSummary struct {
-	Persona    string    `json:"persona"`
-	Weighted   []float64 `json:"weighted_by_round"`
-	Mean       float64   `json:"weighted_mean"`
-	Confidence []float64 `json:"confidence_by_round"`
-	Conceded   int       `json:"concessions"`
+	Persona    string   `json:"persona"`
+	Weighted   []Point  `json:"weighted_by_round"`
+	Mean       *float64 `json:"weighted_mean"`
+	Confidence []Point  `json:"confidence_by_round"`
+	Conceded   int      `json:"concessions"`
 }
 
 // summary is scoring/summary.json.
@@ -81,7 +92,8 @@ func (Protocol) Artifacts(in engine.FinalInput, final string) map[string][]byte 
 	for _, id := range in.Panel {
 		var cons []concession
 		conf := []confidencePoint{}
-		ps := personaSummary{Persona: name(in, id), Weighted: []float64{}, Confidence: []float64{}}
+		ps := personaSummary{Persona: name(in, id), Weighted: []Point{}, Confidence: []Point{}}
+		total := 0.0
 		for j, ra := range in.Rounds {
 			body, ok := ra[id]
 			if !ok {
@@ -92,17 +104,18 @@ func (Protocol) Artifacts(in engine.FinalInput, final string) map[string][]byte 
 			}
 			if v, err := parseConfidence(sectionOf(body, secConfidence)); err == nil {
 				conf = append(conf, confidencePoint{Round: j, Confidence: v})
-				ps.Confidence = append(ps.Confidence, v)
+				ps.Confidence = append(ps.Confidence, Point{Round: j, Value: v})
 			}
 			if sf, ok := scoresOf(ra); ok {
 				if w, ok := sf.Weighted[id]; ok {
-					ps.Weighted = append(ps.Weighted, w)
-					ps.Mean += w
+					ps.Weighted = append(ps.Weighted, Point{Round: j, Value: w})
+					total += w
 				}
 			}
 		}
 		if len(ps.Weighted) > 0 {
-			ps.Mean = float64(int(ps.Mean/float64(len(ps.Weighted))*100)) / 100
+			mean := math.Round(total/float64(len(ps.Weighted))*100) / 100
+			ps.Mean = &mean
 		}
 		if cons == nil {
 			cons = []concession{}

@@ -31,9 +31,9 @@ type synthesizer struct {
 }
 
 // Final prepares the synthesizer. It sees the personas by name (never by
-// engine), every round's concessions and confidences, the scores, each
-// persona's final-round answer, each failed persona named with its
-// status, and why the debate stopped.
+// engine), every round's concessions, confidences and scores, the whole
+// transcript (every round's answers, each under its persona and round),
+// each failed persona named with its status, and why the debate stopped.
 func (Protocol) Final(in engine.FinalInput) engine.Final {
 	return &synthesizer{in: in, anon: engine.NewAnonymizer(in.Lang, in.Names, engine.KeepIDs), nonce: engine.Nonce()}
 }
@@ -69,17 +69,44 @@ func (s *synthesizer) Prompt() string {
 		fmt.Fprintf(&w, "- %s (%s): %s\n", name(in, id), id, first)
 	}
 	s.writeRounds(&w)
-	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
-	fmt.Fprintf(&w, t(l, "\n# Respostas da última rodada (%d)\n", "\n# Final-round answers (round %d)\n"), in.Last)
-	for _, id := range in.Panel {
-		body, ok := in.Answers[id]
-		if !ok {
-			fmt.Fprintf(&w, t(l, "\n- %s: AUSENTE (%s). Não invente o que diria.\n", "\n- %s: ABSENT (%s). Do not invent what it would say.\n"), name(in, id), statusWord(in.Missing[id]))
-			continue
-		}
-		fmt.Fprintf(&w, "\n<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n", begin, name(in, id), s.nonce, strings.TrimSpace(s.anon.Apply(body)), end, name(in, id), s.nonce)
-	}
+	s.writeTranscript(&w)
 	return w.String()
+}
+
+// writeTranscript gives every round's arguments, each fenced under its
+// persona's name and round, so the strongest arguments and the concession
+// log can say who and which round; a persona absent from the last round is
+// named ABSENT with its status.
+func (s *synthesizer) writeTranscript(w *strings.Builder) {
+	in, l := s.in, s.in.Lang
+	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
+	fmt.Fprintf(w, t(l, "\n# Transcrição: os argumentos de cada rodada (0 a %d)\n", "\n# Transcript: every round's arguments (rounds 0 to %d)\n"), in.Last)
+	rounds := in.Rounds
+	if len(rounds) == 0 { // no rounds handed: the last round's answers alone
+		rounds = make([]engine.RoundAnswers, in.Last+1)
+		rounds[in.Last] = in.Answers
+	}
+	for j, ra := range rounds {
+		if j > in.Last {
+			break
+		}
+		fmt.Fprintf(w, t(l, "\n## Rodada %d\n", "\n## Round %d\n"), j)
+		for _, id := range in.Panel {
+			body, ok := ra[id]
+			if j == in.Last {
+				body, ok = in.Answers[id]
+			}
+			label := fmt.Sprintf(t(l, "%s, rodada %d", "%s, round %d"), name(in, id), j)
+			switch {
+			case !ok && j == in.Last:
+				fmt.Fprintf(w, t(l, "\n- %s: AUSENTE (%s). Não invente o que diria.\n", "\n- %s: ABSENT (%s). Do not invent what it would say.\n"), label, statusWord(in.Missing[id]))
+			case !ok:
+				fmt.Fprintf(w, t(l, "\n- %s: sem argumento válido. Não invente o que diria.\n", "\n- %s: no valid argument. Do not invent what it would say.\n"), label)
+			default:
+				fmt.Fprintf(w, "\n<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n", begin, label, s.nonce, strings.TrimSpace(s.anon.Apply(body)), end, label, s.nonce)
+			}
+		}
+	}
 }
 
 // writeRounds lists, per round, each persona's confidence, weighted score

@@ -24,8 +24,9 @@ var (
 	personaSections = []heading{secArgument, secRebuttal, secConcession, secConfidence, secMind}
 )
 
-// confidenceRE finds the confidence: the first number of its section.
-var confidenceRE = regexp.MustCompile(`[-+]?\d+(?:[.,]\d+)?%?`)
+// confidenceRE finds the confidence: the first number of its section
+// (".7" and ",7" too: a leading zero is not required).
+var confidenceRE = regexp.MustCompile(`[-+]?(?:\d+(?:[.,]\d+)?|[.,]\d+)%?`)
 
 // parseConfidence reads a confidence section: a number from 0.0 to 1.0.
 func parseConfidence(text string) (float64, error) {
@@ -103,22 +104,33 @@ func personaPrompt(c engine.Call) string {
 }
 
 // writeSnapshot writes the others' published arguments of the round
-// before (and the reader's own), or says who has none and why. It never
-// shows another persona's persona text.
+// before, or says who has none and why. The reader's own answer is not
+// among them (seed 003: a persona reads only its opponents' published
+// arguments); only its own stated confidence of that round is given, so it
+// can say how far the others moved it. It never shows another persona's
+// persona text.
 func writeSnapshot(w *strings.Builder, c engine.Call) {
 	l := c.Lang
-	fmt.Fprintf(w, t(l, "\n# Argumentos publicados na rodada %d\n\n", "\n# Arguments published in round %d\n\n"), c.Round-1)
-	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
 	for _, e := range c.Snapshot {
-		label := e.ID
-		if e.Own {
-			label += t(l, " (seu argumento anterior)", " (your previous argument)")
-		}
-		if e.Missing {
-			fmt.Fprintf(w, t(l, "- %s: sem argumento válido (%s). Não invente o que diria.\n\n", "- %s: no valid argument (%s). Do not invent what it would say.\n\n"), label, statusWord(e.Status))
+		if !e.Own || e.Missing {
 			continue
 		}
-		fmt.Fprintf(w, "<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n\n", begin, label, c.Nonce, strings.TrimSpace(e.Body), end, e.ID, c.Nonce)
+		if v, err := parseConfidence(sectionOf(e.Body, secConfidence)); err == nil {
+			fmt.Fprintf(w, t(l, "\n# Sua confiança na rodada %d\n\n%.2f — diga, em Confiança, quanto os argumentos abaixo a moveram.\n",
+				"\n# Your confidence in round %d\n\n%.2f — under Confidence, say how far the arguments below moved it.\n"), c.Round-1, v)
+		}
+	}
+	fmt.Fprintf(w, t(l, "\n# Argumentos publicados pelos outros na rodada %d\n\n", "\n# Arguments the others published in round %d\n\n"), c.Round-1)
+	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
+	for _, e := range c.Snapshot {
+		if e.Own || e.Critic {
+			continue
+		}
+		if e.Missing {
+			fmt.Fprintf(w, t(l, "- %s: sem argumento válido (%s). Não invente o que diria.\n\n", "- %s: no valid argument (%s). Do not invent what it would say.\n\n"), e.ID, statusWord(e.Status))
+			continue
+		}
+		fmt.Fprintf(w, "<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n\n", begin, e.ID, c.Nonce, strings.TrimSpace(e.Body), end, e.ID, c.Nonce)
 	}
 }
 

@@ -48,11 +48,14 @@ func newArguments(ra engine.RoundAnswers) (isNew, ok bool) {
 	return false, false
 }
 
-// Stop is seed 003's early stop after round k: convergence (every
-// persona's confidence moved < 0.1 in each of the last two rounds), else
-// null production (the scorer saw nothing new in the last two rounds).
-func (Protocol) Stop(k, r int, rounds []engine.RoundAnswers) (choice, reason string) {
-	if k >= 2 && converged(rounds[k-2], rounds[k-1], rounds[k]) {
+// Stop is seed 003's stop rule after round k, the first that holds:
+// convergence (every persona of the panel answered in each of the last
+// three rounds and moved its confidence less than 0.1 in each of the last
+// two), null production (the scorer saw nothing new in the last two
+// rounds), the round cap (k == r). The cap's last round is asked too, so a
+// rule that holds there is recorded, not the cap.
+func (Protocol) Stop(k, r int, panel []string, rounds []engine.RoundAnswers) (choice, reason string) {
+	if k >= 2 && converged(panel, rounds[k-2], rounds[k-1], rounds[k]) {
 		return StopConvergence, fmt.Sprintf("convergence: every persona's confidence moved less than %.1f in rounds %d and %d", ConvergenceDelta, k-1, k)
 	}
 	if k >= 2 {
@@ -62,27 +65,38 @@ func (Protocol) Stop(k, r int, rounds []engine.RoundAnswers) (choice, reason str
 			return StopNullProduction, fmt.Sprintf("null-production: the scorer found no new argument or evidence in rounds %d and %d", k-1, k)
 		}
 	}
+	if k >= r {
+		return StopRoundCap, capReason(r)
+	}
 	return "", ""
 }
 
-// converged reports whether every persona that answered in all three
-// rounds moved its confidence less than the threshold twice, and at
-// least two did.
-func converged(a, b, c engine.RoundAnswers) bool {
+// capReason is the round cap's reason: every round the cap allows ran.
+func capReason(r int) string {
+	return fmt.Sprintf("round-cap: all %d rounds ran (0 to %d)", r+1, r)
+}
+
+// converged reports whether every persona of the panel answered in all
+// three rounds and moved its confidence less than the threshold twice: a
+// persona absent from any of them (failed, dropped) means no convergence,
+// for its silence is no agreement.
+func converged(panel []string, a, b, c engine.RoundAnswers) bool {
 	ca, cb, cc := confidences(a), confidences(b), confidences(c)
-	n := 0
-	for id, vc := range cc {
+	if len(panel) < 2 {
+		return false
+	}
+	for _, id := range panel {
 		va, okA := ca[id]
 		vb, okB := cb[id]
-		if !okA || !okB {
+		vc, okC := cc[id]
+		if !okA || !okB || !okC {
 			return false
 		}
 		if math.Abs(vb-va) >= ConvergenceDelta || math.Abs(vc-vb) >= ConvergenceDelta {
 			return false
 		}
-		n++
 	}
-	return n >= 2
+	return true
 }
 
 // stopText is why the debate stopped, for the synthesis and the files: a
@@ -92,7 +106,7 @@ func stopText(in engine.FinalInput) (choice, reason string) {
 		choice, _, _ = strings.Cut(in.StopReason, ":")
 		return choice, in.StopReason
 	}
-	return StopRoundCap, fmt.Sprintf("round-cap: all %d rounds ran (0 to %d)", in.R+1, in.R)
+	return StopRoundCap, capReason(in.R)
 }
 
 // Row is one round's measure: personas called and valid, and their

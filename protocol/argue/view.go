@@ -5,6 +5,9 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
+
+	"github.com/reversa/moot/bugfolder"
 
 	"github.com/reversa/moot/internal/safefs"
 )
@@ -25,11 +28,12 @@ type View struct {
 	Concessions []ViewConcession
 }
 
-// ViewPersona is one persona's trajectory.
+// ViewPersona is one persona's trajectory: its confidences and weighted
+// scores, each with its round (a round without one has no point).
 type ViewPersona struct {
 	ID, Name   string
-	Confidence []float64
-	Scores     []float64
+	Confidence []Point
+	Scores     []Point
 }
 
 // ViewConcession is one entry of the concession log.
@@ -71,4 +75,29 @@ func ReadView(dir string) (*View, bool) {
 	}
 	slices.SortStableFunc(v.Concessions, func(a, b ViewConcession) int { return a.Round - b.Round })
 	return v, true
+}
+
+// StyleOf reads the mode (--style) an argue debate was set up in from its
+// personas' frozen lenses, whose "Part: " line states each one's part in
+// it; "" when no lens says.
+func StyleOf(lenses map[string]bugfolder.Lens) string {
+	for _, l := range lenses {
+		for _, line := range strings.Split(l.Text, "\n") {
+			part, ok := strings.CutPrefix(strings.TrimSpace(line), "Part: ")
+			if !ok {
+				continue
+			}
+			switch {
+			case strings.HasPrefix(part, "adversarial"):
+				return Adversarial
+			case strings.HasPrefix(part, "panel"):
+				return Panel
+			case strings.HasPrefix(part, "socratic"):
+				return Socratic
+			case strings.HasPrefix(part, "devil's advocate"), strings.HasPrefix(part, "the position's holder"):
+				return DevilsAdvocate
+			}
+		}
+	}
+	return ""
 }
