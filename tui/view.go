@@ -589,8 +589,8 @@ func (m Model) money(usd float64) string { return moneyOf(usd, m.priceUnknown())
 // moneyOf prints an amount of which some may have no price (money.Total).
 func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }
 
-// estimate prints an estimated amount ("≈$0.12", "≈unknown").
-func estimate(usd float64, unknown bool) string { return "≈" + moneyOf(usd, unknown) }
+// estimate prints an estimated amount ("≈$0.12", "unknown"; money.Estimate).
+func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unknown) }
 
 // priceUnknown reports whether an engine of the debate has no price.
 func (m Model) priceUnknown() bool {
