@@ -3,7 +3,6 @@ package tui
 import (
 	"cmp"
 	"fmt"
-	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -15,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -523,18 +523,34 @@ func (b *browser) colWidths(on []bool, width int) []int {
 		head string
 		cap  int
 		cell func(*browserRow) string
-	}{{"CONTEXT", contextCap, (*browserRow).context}, {"BUG", idCap, (*browserRow).questionID}} {
+		// room is what the title may give up to this column: a cost is
+		// never cut (its "+unknown" is part of the figure)
+		room int
+	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"CONTEXT", contextCap, (*browserRow).context, 0}, {"BUG", idCap, (*browserRow).questionID, 0}} {
 		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
 		natural := 0
 		for _, r := range b.rows {
 			natural = max(natural, ansi.StringWidth(g.cell(r)))
 		}
-		if grow := min(min(g.cap, natural)-widths[i], spare); on[i] && grow > 0 {
+		if grow := min(min(g.cap, natural)-widths[i], spare+g.room); on[i] && grow > 0 {
 			widths[i] += grow
 			spare -= grow
 		}
 	}
 	return widths
+}
+
+// costCap is the widest the COST column grows ("$1234.56+unknown"), and
+// costTitleRoom the least the title keeps for it.
+const costCap, costTitleRoom = 16, 16
+
+// cost is the row's COST cell: "—" before any debate, else the latest
+// debate's cost (money.Total: "$X", "$X+unknown", "unknown").
+func (r *browserRow) cost() string {
+	if r.sum == nil || r.sum.Count == 0 {
+		return "—"
+	}
+	return money.Total(r.sum.CostUSD, r.sum.CostUnpriced)
 }
 
 // joinCells pads each enabled cell to its column's width.
@@ -601,14 +617,14 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 	if s.Bug.DisplayNumber > 0 {
 		num = fmt.Sprint(s.Bug.DisplayNumber)
 	}
-	mode, nr, winner, cost, date, health := "—", "—", "—", "—", "—", "—"
+	mode, nr, winner, date, health := "—", "—", "—", "—", "—"
 	if s.Mode != "" && !r.dir.Question { // a question has no mode
 		mode = string(s.Mode)
 	}
 	if s.Count > 0 {
 		nr = fmt.Sprintf("%d×%d", s.N, s.R)
-		cost = money.Total(s.CostUSD, s.CostUnpriced)
 	}
+	cost := r.cost()
 	if s.Winner != "" {
 		winner = s.Winner[strings.LastIndexByte(s.Winner, ' ')+1:]
 		if s.WinnerSolver != "" {
