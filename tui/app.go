@@ -188,7 +188,9 @@ type Model struct {
 	helpOff int
 	bridge  *bridge
 	running bool
-	backTo  screen
+	// leaveToBrowser is set when the engineer left a running debate that
+	// the browser opened: once it stops, the list comes back.
+	leaveToBrowser bool
 
 	docs    map[docKey]string
 	pending map[docKey]bool
@@ -694,14 +696,13 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, b.filter.Focus()
 	case key.Matches(msg, m.keys.Enter):
 		if r := b.selected(); r != nil && r.sum == nil && r.err == nil {
-			m.backTo = scrBrowser // not read yet: read it now, then open it
+			// not read yet: read it now, then open it
 			return m, indexAndLoadCmd(m.opts.Register, r.dir)
 		}
 		if r := b.selected(); r != nil && r.sum != nil {
 			if r.sum.Count == 0 {
 				return m, statusCmd(fmt.Sprintf("%s has no debate yet: n starts one", r.sum.Bug.ID))
 			}
-			m.backTo = scrBrowser
 			return m, loadNthDebateCmd(r.sum.Bug, 0) // the newest, archived or not
 		}
 	case key.Matches(msg, m.keys.New):
@@ -735,7 +736,6 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		m.bug = r.sum.Bug
 		m.opts.Resume = true
-		m.backTo = scrBrowser
 		return m, loadDebateCmd(m.bug)
 	}
 	return m, nil
@@ -1041,6 +1041,9 @@ func (m Model) refreshDebate(msg debateLoadedMsg) Model {
 func (m Model) leave() (Model, tea.Cmd) {
 	m.menu, m.aside = nil, nil
 	if !m.running { // it finished meanwhile: nothing to stop, nothing to resume
+		if m.leaveToBrowser {
+			return m.leftToBrowser()
+		}
 		return m, tea.Quit
 	}
 	m.out.Left = true
@@ -1049,6 +1052,17 @@ func (m Model) leave() (Model, tea.Cmd) {
 	}
 	m.status, m.statusUntil = "stopping the calls in flight…", m.clock().Add(time.Minute)
 	return m, nil
+}
+
+// leftToBrowser is the end of a debate left from the browser: its calls
+// stopped and its end logged, the list comes back (its row read again, it
+// shows the debate as resumable) and the browser's exit is its own again.
+func (m Model) leftToBrowser() (Model, tea.Cmd) {
+	id := m.out.BugID
+	m.leaveToBrowser, m.running, m.bridge, m.errShown = false, false, nil, false
+	m, cmd := m.backToBrowser()
+	m.status, m.statusUntil = fmt.Sprintf("left %s: everything is kept; r resumes it", id), m.clock().Add(6*time.Second)
+	return m, cmd
 }
 
 // handleEngine applies a batch of events, then a question or the end.
@@ -1119,6 +1133,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		m.deb.live = false
 		if m.deb.finishedAt.IsZero() {
 			m.deb.finishedAt = m.clock()
+		}
+		if m.out.Left && m.leaveToBrowser {
+			return m.leftToBrowser()
 		}
 		if m.out.Left {
 			return m, tea.Quit
@@ -1302,6 +1319,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 	case menuQuit:
 		m.menu, m.menuHidden, m.aside = m.aside, m.aside != nil, nil // keep watching: the decision still waits
 		if mn.choice == "leave" {
+			m.leaveToBrowser = m.fromBrowser() // the list stays open: r resumes it there
 			return m.leave()
 		}
 	case menuEngineChange:
