@@ -433,7 +433,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, c = m.onWatchTick()
 		cmds = append(cmds, c)
 	case rowsChangedMsg:
-		m.browser.applyRowChanges(msg)
+		for _, n := range m.browser.applyRowChanges(msg) {
+			cmds = append(cmds, notify(n))
+		}
 		m.clearStaleHeld()
 	case fsWatchMsg:
 		var c tea.Cmd
@@ -456,7 +458,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case debateLoadedMsg:
 		if msg.refresh {
-			m = m.refreshDebate(msg)
+			var c tea.Cmd
+			m, c = m.refreshDebate(msg)
+			cmds = append(cmds, c)
 			m.clearStaleHeld()
 			break
 		}
@@ -1023,17 +1027,23 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 
 // refreshDebate shows the debate on screen read again (another process
 // writes it), keeping the tab, the focus and the zoom.
-func (m Model) refreshDebate(msg debateLoadedMsg) Model {
+// A debate another moot process runs notifies the terminal when it comes
+// to wait for a decision or ends (watchedNote), as a debate run here does.
+func (m Model) refreshDebate(msg debateLoadedMsg) (Model, tea.Cmd) {
 	if msg.err != nil || m.deb == nil || m.running || msg.deb.Dir != m.deb.dir {
-		return m
+		return m, nil
 	}
+	was, other := bugfolder.State(m.deb.state), m.deb.heldBy != ""
 	tab, focus := m.tab, m.focus
 	m.deb = viewFromFiles(msg.bug, msg.deb)
 	m.tab, m.focus = min(tab, m.finalTab()), focus
 	if m.zoom {
 		m.refreshZoom()
 	}
-	return m
+	if n := watchedNote(m.deb.bugID, was, msg.deb.State); other && n != "" {
+		return m, notify(n)
+	}
+	return m, nil
 }
 
 // leave stops a running debate (it stays resumable) and exits when the

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -139,5 +142,115 @@ func TestIssue13_1LeavingADebateReturnsToTheBrowser(t *testing.T) {
 				t.Error("q on the list must quit")
 			}
 		})
+	}
+}
+
+// pumpNotes is pump that also collects what the model rang the terminal
+// with (notify's bell and OSC 9, as raw output).
+func pumpNotes(t *testing.T, m Model, msg tea.Msg) (Model, []string) {
+	t.Helper()
+	var notes []string
+	queue := []tea.Msg{msg}
+	for steps := 0; len(queue) > 0 && steps < pumpSteps; steps++ {
+		next := queue[0]
+		queue = queue[1:]
+		if raw, ok := next.(tea.RawMsg); ok {
+			notes = append(notes, fmt.Sprint(raw.Msg))
+			continue
+		}
+		if next == nil {
+			continue
+		}
+		nm, cmd := m.Update(next)
+		m = nm.(Model)
+		queue = append(queue, run(cmd)...)
+	}
+	return m, notes
+}
+
+// TestIssue13_2WatchedDebateNotifies: a debate another moot process
+// runs, watched from the browser's list or from its view, rings the
+// terminal when it comes to wait for a decision and when it ends — as a
+// debate run here does; nothing rings while it just runs.
+func TestIssue13_2WatchedDebateNotifies(t *testing.T) {
+	for _, where := range []string{"list", "view"} {
+		t.Run(where, func(t *testing.T) {
+			f := newFixture(t)
+			bug := f.bug(t, "6")
+			dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+			host, _ := os.Hostname()
+			lock, _ := json.Marshal(bugfolder.LockInfo{PID: os.Getpid(), Host: host, StartedAt: fixedNow, Command: "moot resume 6"})
+			lockPath, logPath := filepath.Join(dir, bugfolder.LockFile), filepath.Join(dir, "eventos.jsonl")
+			at := fixedNow.Format(time.RFC3339Nano)
+			log := `{"type":"setup","time":"` + at + `"}` + "\n" + `{"type":"resumed","time":"` + at + `"}` + "\n" +
+				`{"type":"call_started","round":1,"solver_id":"juiz","role":"judge","attempt":2,"time":"` + at + `"}` + "\n"
+			if os.WriteFile(lockPath, lock, 0o600) != nil || os.WriteFile(logPath, []byte(log), 0o600) != nil {
+				t.Fatal("cannot write the fixture")
+			}
+			m := loadBrowser(t, f, 100, 30)
+			look := func() []string { // one look, as the poll or fsnotify makes it
+				t.Helper()
+				var notes []string
+				if where == "list" {
+					m, notes = pumpNotes(t, m, checkRowsCmd(f.reg, &m.browser, m.lay.rows)())
+				} else {
+					m, notes = pumpNotes(t, m, checkDebateCmd(m.deb.dir, m.deb.stamp)())
+				}
+				return notes
+			}
+			appendLog := func(line string) {
+				t.Helper()
+				log += line + "\n"
+				if err := os.WriteFile(logPath, []byte(log), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if where == "view" {
+				for i := 0; i < 40 && (m.browser.selected() == nil || m.browser.selected().dir.Dir != bug.Dir); i++ {
+					m = keys(t, m, "j")
+				}
+				m = keys(t, m, "enter")
+				if m.deb == nil || m.deb.heldBy == "" {
+					t.Fatalf("the debate is not watched: %+v", m.deb)
+				}
+			}
+			if notes := look(); len(notes) != 0 { // a first look: it runs
+				t.Errorf("rang while it runs: %q", notes)
+			}
+			appendLog(`{"type":"judge_failed","round":1,"attempt":2,"reason":"no winner","time":"` + at + `"}`)
+			if notes := look(); len(notes) != 1 || !strings.Contains(notes[0], "\a") {
+				t.Errorf("a decision waits: rang %q, want one bell", notes)
+			}
+			appendLog(`{"type":"debate_finished","status":"cancelled","time":"` + at + `"}`)
+			if err := os.Remove(lockPath); err != nil {
+				t.Fatal(err)
+			}
+			if notes := look(); len(notes) != 1 || !strings.Contains(notes[0], "\a") {
+				t.Errorf("it ended: rang %q, want one bell", notes)
+			}
+			if notes := look(); len(notes) != 0 {
+				t.Errorf("rang again with nothing new: %q", notes)
+			}
+		})
+	}
+}
+
+// TestIssue13_2WatchedNoteSaysWhat: the notification's words.
+func TestIssue13_2WatchedNoteSaysWhat(t *testing.T) {
+	for _, tc := range []struct {
+		was, now bugfolder.State
+		want     string
+	}{
+		{bugfolder.StateRunning, bugfolder.StateRunning, ""},
+		{bugfolder.StateWaiting, bugfolder.StateRunning, ""},
+		{bugfolder.StateRunning, bugfolder.StateWaiting, "B needs a decision: the quorum was lost"},
+		{bugfolder.StateRunning, bugfolder.StateJudgeFailed, "B needs a decision: its final step failed"},
+		{bugfolder.StateRunning, bugfolder.StateDone, "B finished: done"},
+		{bugfolder.StateWaiting, bugfolder.StateCancelled, "B finished: cancelled"},
+		{bugfolder.StateRunning, bugfolder.StateInterrupted, "B finished: interrupted"},
+	} {
+		if got := watchedNote("B", tc.was, tc.now); got != tc.want {
+			t.Errorf("%s → %s: %q, want %q", tc.was, tc.now, got, tc.want)
+		}
 	}
 }
