@@ -69,6 +69,18 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		switch {
+		case m.menu != nil && msg.String() == "m":
+			// back to the decision that waits, from the zoom as from the panes
+			m.zoom, m.find, m.menuHidden = false, find{}, false
+			return m, nil
+		case key.Matches(msg, m.keys.Top):
+			m.zoomVP.GotoTop()
+			m.holdZoom(true)
+			return m, nil
+		case key.Matches(msg, m.keys.Bottom):
+			m.zoomVP.GotoBottom()
+			m.holdZoom(false) // at the end: it follows the stream again
+			return m, nil
 		case key.Matches(msg, m.keys.Filter):
 			return m.openFind()
 		case m.find.query != "" && (msg.String() == "n" || msg.String() == "N"):

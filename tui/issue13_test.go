@@ -254,3 +254,44 @@ func TestIssue13_2WatchedNoteSaysWhat(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue13_6ZoomKeys: m brings the decision that waits back from a
+// zoom too (it did nothing there); g/home and G/end go to the zoom's top
+// and its end, as they do in the list.
+func TestIssue13_6ZoomKeys(t *testing.T) {
+	f := newFixture(t)
+	t.Run("m from a zoom", func(t *testing.T) {
+		m, _ := liveModel(t, f, 80, 24)
+		m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})
+		m = keys(t, m, "esc", "enter")
+		if !m.zoom || !m.menuHidden {
+			t.Fatalf("zoom %v, menu aside %v: want a zoom over the decision stepped aside", m.zoom, m.menuHidden)
+		}
+		if !strings.Contains(screenText(m, f.proj), "m: a decision waits") {
+			t.Errorf("the zoom does not say m brings the decision back:\n%s", screenText(m, f.proj))
+		}
+		m = keys(t, m, "m")
+		if m.zoom || m.menuHidden || m.menu == nil {
+			t.Errorf("m in a zoom: zoom %v, menu aside %v", m.zoom, m.menuHidden)
+		}
+	})
+	for _, tc := range []struct{ top, bottom string }{{"g", "G"}, {"home", "end"}} {
+		t.Run(tc.top+"/"+tc.bottom, func(t *testing.T) {
+			m, _ := liveModel(t, f, 80, 24)
+			long := strings.Repeat("uma linha da proposta\n", 200)
+			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Text: long}}})
+			m = keys(t, m, "enter")
+			if !m.zoom || m.zoomVP.TotalLineCount() < 100 {
+				t.Fatalf("zoom %v with %d lines", m.zoom, m.zoomVP.TotalLineCount())
+			}
+			m = keys(t, m, tc.bottom)
+			if !m.zoomVP.AtBottom() || m.zoomHold {
+				t.Errorf("%s: offset %d, at the end %v, held %v", tc.bottom, m.zoomVP.YOffset(), m.zoomVP.AtBottom(), m.zoomHold)
+			}
+			m = keys(t, m, tc.top)
+			if m.zoomVP.YOffset() != 0 || !m.zoomHold || !m.zoom {
+				t.Errorf("%s: offset %d, held %v, zoom %v", tc.top, m.zoomVP.YOffset(), m.zoomHold, m.zoom)
+			}
+		})
+	}
+}
