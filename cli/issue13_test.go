@@ -76,3 +76,23 @@ func TestIssue13_3PlanOfUnpricedEnginesReadsUnknown(t *testing.T) {
 		t.Errorf("total line %q: want unknown, no dollar figure\n%s", total, out)
 	}
 }
+
+// TestIssue13_7ListStatusWord: moot list words a status with the
+// browser's function (bugfolder.StatusWord).
+func TestIssue13_7ListStatusWord(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	p := filepath.Join(proj, q2r8, "resposta-final.md")
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(raw), "---\n", "---\nrecommended_verdict: spec-gap\ndecision: pending\n", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, list, _ := moot(t, proj, "list")
+	for _, want := range []string{"done · decision pending", "done (closed)", "judge-failed"} {
+		if !strings.Contains(list, want) {
+			t.Errorf("list lacks %q:\n%s", want, list)
+		}
+	}
+}

@@ -277,7 +277,7 @@ func (b *browser) refilter() {
 func (r *browserRow) haystack() string {
 	s := filepath.Base(r.dir.Dir) + " " + r.context()
 	if r.sum != nil {
-		s += " " + r.sum.Bug.Title + " " + string(r.sum.State) + " " + string(r.sum.Mode) + " " + fmt.Sprint(r.sum.Bug.DisplayNumber)
+		s += " " + r.sum.Bug.Title + " " + r.status() + " " + string(r.sum.Mode) + " " + fmt.Sprint(r.sum.Bug.DisplayNumber)
 	}
 	return s
 }
@@ -524,9 +524,11 @@ func (b *browser) colWidths(on []bool, width int) []int {
 		cap  int
 		cell func(*browserRow) string
 		// room is what the title may give up to this column: a cost is
-		// never cut (its "+unknown" is part of the figure)
+		// never cut (its "+unknown" is part of the figure), a status
+		// keeps its decision at 140 columns
 		room int
-	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"CONTEXT", contextCap, (*browserRow).context, 0}, {"BUG", idCap, (*browserRow).questionID, 0}} {
+	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom},
+		{"CONTEXT", contextCap, (*browserRow).context, 0}, {"BUG", idCap, (*browserRow).questionID, 0}} {
 		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
 		natural := 0
 		for _, r := range b.rows {
@@ -540,8 +542,21 @@ func (b *browser) colWidths(on []bool, width int) []int {
 	return widths
 }
 
+// statusCap is the widest the STATUS column grows to its words
+// ("done (closed) · decision pending").
+const statusCap = 34
+
+// status is the row's STATUS cell: the words moot list uses for it
+// (bugfolder.StatusWord).
+func (r *browserRow) status() string {
+	if r.sum == nil {
+		return ""
+	}
+	return r.sum.StatusWord()
+}
+
 // costCap is the widest the COST column grows ("$1234.56+unknown"), and
-// costTitleRoom the least the title keeps for it.
+// costTitleRoom the least the title keeps for it (and for STATUS).
 const costCap, costTitleRoom = 16, 16
 
 // cost is the row's COST cell: "—" before any debate, else the latest
@@ -640,7 +655,8 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 			health = st.Warning.Render(health)
 		}
 	}
-	cells := []string{s.Bug.ID, num, r.context(), st.Badge(string(s.State)), mode, nr, winner, cost, date, health}
+	status := st.Badge(string(s.State)) + strings.TrimPrefix(r.status(), string(s.State))
+	cells := []string{s.Bug.ID, num, r.context(), status, mode, nr, winner, cost, date, health}
 	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Bug.Title)
 }
 

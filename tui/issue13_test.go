@@ -295,3 +295,33 @@ func TestIssue13_6ZoomKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestIssue13_7OneStatusWord: the browser's STATUS column and moot list
+// say the same words for the same state (bugfolder.StatusWord): a result
+// that waits for a decision reads "done · decision pending" in both (the
+// browser said "done" beside its ◆ only), whole at 140 columns.
+func TestIssue13_7OneStatusWord(t *testing.T) {
+	f := newFixture(t)
+	editFile(t, filepath.Join(f.proj, q2r8Debate, "resposta-final.md"), func(s string) string {
+		return strings.Replace(s, "---\n", "---\nrecommended_verdict: spec-gap\ndecision: pending\n", 1)
+	})
+	m := loadBrowser(t, f, 140, 45)
+	for _, r := range m.browser.rows {
+		if r.sum == nil {
+			t.Fatalf("%s not read", r.name())
+		}
+		want := bugfolder.StatusWord(r.sum.State, r.sum.Bug.Incomplete, r.sum.Bug.Done, r.sum.Decision)
+		var row string
+		for _, l := range strings.Split(screenText(m, f.proj), "\n") {
+			if strings.Contains(l, r.sum.Bug.ID) {
+				row = l
+			}
+		}
+		if !strings.Contains(row, " "+want+" ") {
+			t.Errorf("row %q: want the status %q", row, want)
+		}
+	}
+	if got := m.browser.rows[m.browser.visible[0]].status(); got != "done · decision pending" {
+		t.Errorf("the pending row's status %q", got)
+	}
+}
