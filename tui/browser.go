@@ -319,6 +319,32 @@ func (b *browser) sortName() string {
 	return "register order"
 }
 
+// hiddenSortValue is, when the list is sorted by a column the width
+// hides (HEALTH at 80 columns), the selected row's value of it — the
+// order is never by a figure the engineer cannot see; "" otherwise.
+func (b *browser) hiddenSortValue(width int) string {
+	col := map[string]string{"health": "HEALTH", "cost": "COST", "date": "DATE"}[b.sortBy]
+	i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == col })
+	r := b.selected()
+	if i < 0 || columnsFor(width)[i] || r == nil || r.sum == nil {
+		return ""
+	}
+	v := "—"
+	switch s := r.sum; b.sortBy {
+	case "health":
+		if s.Health > 0 {
+			v = fmtTokens(int(s.Health)) + " tokens/accepted idea"
+		}
+	case "cost":
+		v = r.cost()
+	case "date":
+		if !s.StartedAt.IsZero() {
+			v = s.StartedAt.Format("2006-01-02")
+		}
+	}
+	return " (" + strings.ToLower(col) + " here: " + v + ")"
+}
+
 // cycleSort moves to the next order, keeping the selected bug selected.
 func (b *browser) cycleSort(rows int) {
 	i := slices.Index(sortKeys, b.sortBy)

@@ -325,3 +325,30 @@ func TestIssue13_7OneStatusWord(t *testing.T) {
 		t.Errorf("the pending row's status %q", got)
 	}
 }
+
+// TestIssue13_8SortByAHiddenColumnShowsItsValue: at 80 columns the
+// HEALTH column is hidden, yet s sorts by it; the header then shows the
+// selected row's health, so the order is never by a figure out of sight.
+// At 140 columns the column is there and nothing is added.
+func TestIssue13_8SortByAHiddenColumnShowsItsValue(t *testing.T) {
+	f := newFixture(t)
+	for _, tc := range []struct {
+		w, h int
+		want string
+	}{{80, 24, "worst health first (health here: 19k tokens/accepted idea)"}, {140, 45, ""}} {
+		t.Run(fmt.Sprint(tc.w), func(t *testing.T) {
+			m := loadBrowser(t, f, tc.w, tc.h)
+			m = keys(t, m, "s", "s", "s", "s", "g") // the worst health is first
+			if m.browser.sortBy != "health" {
+				t.Fatalf("sorted by %q", m.browser.sortBy)
+			}
+			second := strings.Split(screenText(m, f.proj), "\n")[1]
+			if tc.want != "" && !strings.Contains(second, tc.want) {
+				t.Errorf("header %q: want %q", second, tc.want)
+			}
+			if tc.want == "" && strings.Contains(second, "here:") {
+				t.Errorf("header %q: the column is on screen", second)
+			}
+		})
+	}
+}

@@ -137,7 +137,7 @@ func (m Model) viewBrowser() string {
 		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows))
 	}
 	if b.sortBy != "" {
-		count += " · " + b.sortName()
+		count += " · " + b.sortName() + b.hiddenSortValue(l.listW)
 	}
 	if med, n := b.medianHealth(); n > 0 {
 		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
