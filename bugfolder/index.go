@@ -175,6 +175,10 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	s.fromLatest(d)
 	if f := d.Final; f != nil && f.TotalCostRecorded && f.TotalCostUSD > 0 {
 		s.Tokens, s.CostUSD = f.TotalTokens, f.TotalCostUSD
+		// the total counts only the priced calls: a call of an engine
+		// without a price makes it "$X + unknown", never the priced part
+		// alone as if it were the whole
+		s.CostUnpriced = callsUnpriced(d)
 		return s, nil
 	}
 	// no totals, or a total of 0 that older versions wrote for engines
@@ -446,4 +450,41 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 	}
 	d.State = deriveState(d)
 	return d, nil
+}
+
+// callsUnpriced reports whether a call file of the debate (a round's, a
+// judge attempt's or the final answer) records no cost, reading front
+// matter only; a front matter the fast path cannot read is parsed in full.
+func callsUnpriced(d *Debate) bool {
+	var paths []string
+	for _, r := range d.Rounds {
+		ents, _ := os.ReadDir(r.Dir)
+		for _, e := range ents {
+			if !e.IsDir() && debaterRE.MatchString(e.Name()) {
+				paths = append(paths, filepath.Join(r.Dir, e.Name()))
+			}
+		}
+	}
+	for _, j := range d.JudgeAttempts {
+		paths = append(paths, j.Path)
+	}
+	if d.Final != nil {
+		paths = append(paths, d.Final.Path)
+	}
+	for _, p := range paths {
+		raw, err := readFrontMatter(p)
+		if err != nil {
+			continue // unreadable: the full read reports it
+		}
+		if vals, ok := quickFields(frontMatterBlock(raw), "cost_usd"); ok {
+			if vals["cost_usd"] == "" {
+				return true
+			}
+			continue
+		}
+		if f, err := ParseDebaterFile(p, raw); err == nil && !f.CostRecorded {
+			return true
+		}
+	}
+	return false
 }

@@ -100,3 +100,34 @@ func (s *Summary) fromFiles(full *Debate) {
 		s.Health = float64(s.Tokens) / float64(f.AcceptedContributions)
 	}
 }
+
+// StatusWord is a subject's status in words, the same in moot list and
+// the browser's STATUS column: the state, "(incomplete)" for a bug folder
+// without bug.md, "(closed)" for a bug closed by DONE.md, and the human
+// decision on its result ("· decision pending", "· decision approve").
+func StatusWord(state State, incomplete, closed bool, decision string) string {
+	w := string(state)
+	if incomplete {
+		w += " (incomplete)"
+	}
+	if closed {
+		w += " (closed)"
+	}
+	if decision != "" {
+		w += " · decision " + decision
+	}
+	return w
+}
+
+// StatusWord is the summary's status in words (StatusWord).
+func (s *Summary) StatusWord() string {
+	decision := s.Decision
+	if s.DecisionClosed {
+		decision = DecisionNotTaken
+	}
+	return StatusWord(s.State, s.Bug.Incomplete, s.Bug.Done, decision)
+}
+
+// DecisionNotTaken is the decision's word when the result waited for a
+// human decision but the bug was closed first (DecisionClosed).
+const DecisionNotTaken = "not taken"

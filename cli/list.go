@@ -224,19 +224,15 @@ func printList(e *env, entries []listEntry) {
 		} else if en.Debates > 0 {
 			cost = money.Total(0, true)
 		}
-		status := en.Status
-		if en.Incomplete {
-			status += " (incomplete)" // the same word as --json and the browser, and why
-		}
-		if en.Locked {
-			status += " (closed)"
-		}
+		decision := ""
 		if en.Decision != nil {
-			status += " · decision " + *en.Decision
+			decision = *en.Decision
 		}
 		if en.DecisionClosed {
-			status += " · decision not taken (closed)"
+			decision = bugfolder.DecisionNotTaken
 		}
+		// the same words as the browser's STATUS column
+		status := bugfolder.StatusWord(bugfolder.State(en.Status), en.Incomplete, en.Locked, decision)
 		title := termsafe.Line(en.Title)
 		if len([]rune(title)) > 48 {
 			title = string([]rune(title)[:47]) + "…"

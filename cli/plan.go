@@ -13,6 +13,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -212,10 +213,7 @@ func printPlan(w io.Writer, p *engine.Plan) {
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t≈%s\t≈%s\t%s\n", en.Name, en.Kind, ext, en.Roles, en.Calls, thousands(en.Input), thousands(en.Output), cost)
 	}
-	total := "≈" + engine.USD(p.USD)
-	if !p.USDKnown {
-		total += " + unknown"
-	}
+	total := money.Estimate(p.USD, !p.USDKnown)
 	fmt.Fprintf(tw, "  total\t\t\t\t%d\t≈%s\t≈%s\t%s\n", p.Calls.Total, thousands(p.Input), thousands(p.Output), total)
 	tw.Flush()
 	fmt.Fprintln(w, "\n  Token and money figures are estimates.")

@@ -883,11 +883,16 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 }
 
 // totals sums the calls, tokens and cost recorded in the debate's files.
+// A debate in which no file records a cost (its calls stopped in flight,
+// or its engines have no price) costs "unknown", never $0.00: the same
+// figure list and show give it (bugfolder.Debate.CostKnown).
 func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
+	recorded := false
 	add := func(f *bugfolder.DebaterFile) {
 		tokens += f.TokensIn + f.TokensOut
 		usd += f.CostUSD
 		unpriced = unpriced || !f.CostRecorded
+		recorded = recorded || f.CostRecorded
 	}
 	for k := 0; k <= r.r; k++ {
 		for _, f := range r.roundFiles(k) {
@@ -903,7 +908,7 @@ func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
 	}
 	// calls are the model calls made: every attempt's raw output
 	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, JudgeAttempts: attempts, Final: final})
-	return calls, tokens, usd, unpriced
+	return calls, tokens, usd, unpriced || !recorded
 }
 
 // finish records the end of the run and sums up the debate from its files.

@@ -188,7 +188,9 @@ type Model struct {
 	helpOff int
 	bridge  *bridge
 	running bool
-	backTo  screen
+	// leaveToBrowser is set when the engineer left a running debate that
+	// the browser opened: once it stops, the list comes back.
+	leaveToBrowser bool
 
 	docs    map[docKey]string
 	pending map[docKey]bool
@@ -431,7 +433,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, c = m.onWatchTick()
 		cmds = append(cmds, c)
 	case rowsChangedMsg:
-		m.browser.applyRowChanges(msg)
+		for _, n := range m.browser.applyRowChanges(msg) {
+			cmds = append(cmds, notify(n))
+		}
 		m.clearStaleHeld()
 	case fsWatchMsg:
 		var c tea.Cmd
@@ -454,7 +458,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case debateLoadedMsg:
 		if msg.refresh {
-			m = m.refreshDebate(msg)
+			var c tea.Cmd
+			m, c = m.refreshDebate(msg)
+			cmds = append(cmds, c)
 			m.clearStaleHeld()
 			break
 		}
@@ -694,14 +700,13 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, b.filter.Focus()
 	case key.Matches(msg, m.keys.Enter):
 		if r := b.selected(); r != nil && r.sum == nil && r.err == nil {
-			m.backTo = scrBrowser // not read yet: read it now, then open it
+			// not read yet: read it now, then open it
 			return m, indexAndLoadCmd(m.opts.Register, r.dir)
 		}
 		if r := b.selected(); r != nil && r.sum != nil {
 			if r.sum.Count == 0 {
 				return m, statusCmd(fmt.Sprintf("%s has no debate yet: n starts one", r.sum.Bug.ID))
 			}
-			m.backTo = scrBrowser
 			return m, loadNthDebateCmd(r.sum.Bug, 0) // the newest, archived or not
 		}
 	case key.Matches(msg, m.keys.New):
@@ -735,7 +740,6 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		m.bug = r.sum.Bug
 		m.opts.Resume = true
-		m.backTo = scrBrowser
 		return m, loadDebateCmd(m.bug)
 	}
 	return m, nil
@@ -1023,17 +1027,23 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 
 // refreshDebate shows the debate on screen read again (another process
 // writes it), keeping the tab, the focus and the zoom.
-func (m Model) refreshDebate(msg debateLoadedMsg) Model {
+// A debate another moot process runs notifies the terminal when it comes
+// to wait for a decision or ends (watchedNote), as a debate run here does.
+func (m Model) refreshDebate(msg debateLoadedMsg) (Model, tea.Cmd) {
 	if msg.err != nil || m.deb == nil || m.running || msg.deb.Dir != m.deb.dir {
-		return m
+		return m, nil
 	}
+	was, other := bugfolder.State(m.deb.state), m.deb.heldBy != ""
 	tab, focus := m.tab, m.focus
 	m.deb = viewFromFiles(msg.bug, msg.deb)
 	m.tab, m.focus = min(tab, m.finalTab()), focus
 	if m.zoom {
 		m.refreshZoom()
 	}
-	return m
+	if n := watchedNote(m.deb.bugID, was, msg.deb.State); other && n != "" {
+		return m, notify(n)
+	}
+	return m, nil
 }
 
 // leave stops a running debate (it stays resumable) and exits when the
@@ -1041,6 +1051,9 @@ func (m Model) refreshDebate(msg debateLoadedMsg) Model {
 func (m Model) leave() (Model, tea.Cmd) {
 	m.menu, m.aside = nil, nil
 	if !m.running { // it finished meanwhile: nothing to stop, nothing to resume
+		if m.leaveToBrowser {
+			return m.leftToBrowser()
+		}
 		return m, tea.Quit
 	}
 	m.out.Left = true
@@ -1049,6 +1062,17 @@ func (m Model) leave() (Model, tea.Cmd) {
 	}
 	m.status, m.statusUntil = "stopping the calls in flight…", m.clock().Add(time.Minute)
 	return m, nil
+}
+
+// leftToBrowser is the end of a debate left from the browser: its calls
+// stopped and its end logged, the list comes back (its row read again, it
+// shows the debate as resumable) and the browser's exit is its own again.
+func (m Model) leftToBrowser() (Model, tea.Cmd) {
+	id := m.out.BugID
+	m.leaveToBrowser, m.running, m.bridge, m.errShown = false, false, nil, false
+	m, cmd := m.backToBrowser()
+	m.status, m.statusUntil = fmt.Sprintf("left %s: everything is kept; r resumes it", id), m.clock().Add(6*time.Second)
+	return m, cmd
 }
 
 // handleEngine applies a batch of events, then a question or the end.
@@ -1119,6 +1143,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		m.deb.live = false
 		if m.deb.finishedAt.IsZero() {
 			m.deb.finishedAt = m.clock()
+		}
+		if m.out.Left && m.leaveToBrowser {
+			return m.leftToBrowser()
 		}
 		if m.out.Left {
 			return m, tea.Quit
@@ -1302,6 +1329,7 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 	case menuQuit:
 		m.menu, m.menuHidden, m.aside = m.aside, m.aside != nil, nil // keep watching: the decision still waits
 		if mn.choice == "leave" {
+			m.leaveToBrowser = m.fromBrowser() // the list stays open: r resumes it there
 			return m.leave()
 		}
 	case menuEngineChange:

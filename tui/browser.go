@@ -3,7 +3,6 @@ package tui
 import (
 	"cmp"
 	"fmt"
-	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -15,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -277,7 +277,7 @@ func (b *browser) refilter() {
 func (r *browserRow) haystack() string {
 	s := filepath.Base(r.dir.Dir) + " " + r.context()
 	if r.sum != nil {
-		s += " " + r.sum.Bug.Title + " " + string(r.sum.State) + " " + string(r.sum.Mode) + " " + fmt.Sprint(r.sum.Bug.DisplayNumber)
+		s += " " + r.sum.Bug.Title + " " + r.status() + " " + string(r.sum.Mode) + " " + fmt.Sprint(r.sum.Bug.DisplayNumber)
 	}
 	return s
 }
@@ -317,6 +317,32 @@ func (b *browser) sortName() string {
 		return "worst health first"
 	}
 	return "register order"
+}
+
+// hiddenSortValue is, when the list is sorted by a column the width
+// hides (HEALTH at 80 columns), the selected row's value of it — the
+// order is never by a figure the engineer cannot see; "" otherwise.
+func (b *browser) hiddenSortValue(width int) string {
+	col := map[string]string{"health": "HEALTH", "cost": "COST", "date": "DATE"}[b.sortBy]
+	i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == col })
+	r := b.selected()
+	if i < 0 || columnsFor(width)[i] || r == nil || r.sum == nil {
+		return ""
+	}
+	v := "—"
+	switch s := r.sum; b.sortBy {
+	case "health":
+		if s.Health > 0 {
+			v = fmtTokens(int(s.Health)) + " tokens/accepted idea"
+		}
+	case "cost":
+		v = r.cost()
+	case "date":
+		if !s.StartedAt.IsZero() {
+			v = s.StartedAt.Format("2006-01-02")
+		}
+	}
+	return " (" + strings.ToLower(col) + " here: " + v + ")"
 }
 
 // cycleSort moves to the next order, keeping the selected bug selected.
@@ -523,18 +549,49 @@ func (b *browser) colWidths(on []bool, width int) []int {
 		head string
 		cap  int
 		cell func(*browserRow) string
-	}{{"CONTEXT", contextCap, (*browserRow).context}, {"BUG", idCap, (*browserRow).questionID}} {
+		// room is what the title may give up to this column: a cost is
+		// never cut (its "+unknown" is part of the figure), a status
+		// keeps its decision at 140 columns
+		room int
+	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom},
+		{"CONTEXT", contextCap, (*browserRow).context, 0}, {"BUG", idCap, (*browserRow).questionID, 0}} {
 		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
 		natural := 0
 		for _, r := range b.rows {
 			natural = max(natural, ansi.StringWidth(g.cell(r)))
 		}
-		if grow := min(min(g.cap, natural)-widths[i], spare); on[i] && grow > 0 {
+		if grow := min(min(g.cap, natural)-widths[i], spare+g.room); on[i] && grow > 0 {
 			widths[i] += grow
 			spare -= grow
 		}
 	}
 	return widths
+}
+
+// statusCap is the widest the STATUS column grows to its words
+// ("done (closed) · decision pending").
+const statusCap = 34
+
+// status is the row's STATUS cell: the words moot list uses for it
+// (bugfolder.StatusWord).
+func (r *browserRow) status() string {
+	if r.sum == nil {
+		return ""
+	}
+	return r.sum.StatusWord()
+}
+
+// costCap is the widest the COST column grows ("$1234.56+unknown"), and
+// costTitleRoom the least the title keeps for it (and for STATUS).
+const costCap, costTitleRoom = 16, 16
+
+// cost is the row's COST cell: "—" before any debate, else the latest
+// debate's cost (money.Total: "$X", "$X+unknown", "unknown").
+func (r *browserRow) cost() string {
+	if r.sum == nil || r.sum.Count == 0 {
+		return "—"
+	}
+	return money.Total(r.sum.CostUSD, r.sum.CostUnpriced)
 }
 
 // joinCells pads each enabled cell to its column's width.
@@ -601,14 +658,14 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 	if s.Bug.DisplayNumber > 0 {
 		num = fmt.Sprint(s.Bug.DisplayNumber)
 	}
-	mode, nr, winner, cost, date, health := "—", "—", "—", "—", "—", "—"
+	mode, nr, winner, date, health := "—", "—", "—", "—", "—"
 	if s.Mode != "" && !r.dir.Question { // a question has no mode
 		mode = string(s.Mode)
 	}
 	if s.Count > 0 {
 		nr = fmt.Sprintf("%d×%d", s.N, s.R)
-		cost = money.Total(s.CostUSD, s.CostUnpriced)
 	}
+	cost := r.cost()
 	if s.Winner != "" {
 		winner = s.Winner[strings.LastIndexByte(s.Winner, ' ')+1:]
 		if s.WinnerSolver != "" {
@@ -624,7 +681,8 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 			health = st.Warning.Render(health)
 		}
 	}
-	cells := []string{s.Bug.ID, num, r.context(), st.Badge(string(s.State)), mode, nr, winner, cost, date, health}
+	status := st.Badge(string(s.State)) + strings.TrimPrefix(r.status(), string(s.State))
+	cells := []string{s.Bug.ID, num, r.context(), status, mode, nr, winner, cost, date, health}
 	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Bug.Title)
 }
 

@@ -69,6 +69,18 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		switch {
+		case m.menu != nil && msg.String() == "m":
+			// back to the decision that waits, from the zoom as from the panes
+			m.zoom, m.find, m.menuHidden = false, find{}, false
+			return m, nil
+		case key.Matches(msg, m.keys.Top):
+			m.zoomVP.GotoTop()
+			m.holdZoom(true)
+			return m, nil
+		case key.Matches(msg, m.keys.Bottom):
+			m.zoomVP.GotoBottom()
+			m.holdZoom(false) // at the end: it follows the stream again
+			return m, nil
 		case key.Matches(msg, m.keys.Filter):
 			return m.openFind()
 		case m.find.query != "" && (msg.String() == "n" || msg.String() == "N"):
@@ -90,14 +102,14 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case m.menu != nil && m.running && key.Matches(msg, m.keys.Quit):
 		// leaving asks first, the decision waiting under the question
 		m.aside = m.menu
-		cmd := m.openMenu(quitMenu(m.deb.bugID))
+		cmd := m.openMenu(quitMenu(m.deb.bugID, m.fromBrowser()))
 		return m, cmd
 	case m.menu != nil && (msg.String() == "m" || key.Matches(msg, m.keys.Back)):
 		m.menuHidden = false // back to the decision that waits
 		return m, nil
 	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
 		if m.running {
-			cmd := m.openMenu(quitMenu(m.deb.bugID))
+			cmd := m.openMenu(quitMenu(m.deb.bugID, m.fromBrowser()))
 			return m, cmd
 		}
 		return m.backToBrowser()
@@ -198,13 +210,21 @@ func (m Model) resumeShown() (Model, tea.Cmd) {
 	return m, loadDebateCmd(m.bug)
 }
 
+// fromBrowser reports whether the UI opened on the browser: a debate
+// opened, resumed or started from it goes back to it when left.
+func (m Model) fromBrowser() bool { return m.opts.Bug == nil }
+
 // backToBrowser leaves a past debate (or quits when the UI opened on it).
 func (m Model) backToBrowser() (Model, tea.Cmd) {
-	if m.opts.Bug != nil || m.backTo != scrBrowser {
+	if !m.fromBrowser() {
 		return m, tea.Quit
 	}
-	m.screen, m.deb, m.zoom = scrBrowser, nil, false
-	m.opts.Resume = false
+	m.screen, m.deb, m.zoom, m.find = scrBrowser, nil, false, find{}
+	m.menu, m.menuHidden, m.aside = nil, false, nil
+	m.opts.Resume, m.acceptEngines = false, false
+	// the browser's exit is its own (the debate's outcome is on its row);
+	// it still names the last debate shown
+	m.out = Outcome{Dir: m.out.Dir}
 	if i := m.browser.rowOf(m.bug); i >= 0 {
 		// the index stays: only the bug just left is read again
 		return m, refreshRowCmd(m.opts.Register, i, m.browser.rows[i].dir)

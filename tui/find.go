@@ -85,7 +85,7 @@ func (m Model) highlighted() string {
 // findHint and decisionWaits are the hints beside the search prompt.
 const (
 	findHint      = "  enter find · esc close"
-	decisionWaits = " · a decision waits"
+	decisionWaits = " · m: a decision waits"
 )
 
 // openFind opens the search prompt over the zoom, empty (the last query

@@ -385,11 +385,15 @@ func engineChangeMenu(diffs []string) *menu {
 }
 
 // quitMenu asks before leaving a running debate.
-func quitMenu(bugID string) *menu {
+func quitMenu(bugID string, fromBrowser bool) *menu {
 	m := &menu{kind: menuQuit, choice: "stay"}
+	how := fmt.Sprintf("moot resume %s continues it.", bugID)
+	if fromBrowser { // leaving goes back to the list, where r resumes it
+		how = fmt.Sprintf("Back to the list: r (or moot resume %s) continues it.", bugID)
+	}
 	m.form = newForm(huh.NewGroup(
 		huh.NewNote().Title("Leave this debate?").
-			Description(fmt.Sprintf("The calls in flight stop; everything written is kept.\nmoot resume %s continues it.", bugID)),
+			Description("The calls in flight stop; everything written is kept.\n"+how),
 		huh.NewSelect[string]().Options(
 			huh.NewOption("Leave it, resumable", "leave"),
 			huh.NewOption("Keep watching", "stay"),

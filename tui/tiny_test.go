@@ -33,7 +33,7 @@ func TestTinyTerminal(t *testing.T) {
 			opts.Bug = bug
 			opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
 			return sized(t, opts, w, h)
-		}, []string{"COST", "unknown price\n", "≈unknown\n", "scripted", "▸ Start ◂"}, false},
+		}, []string{"COST", "unknown price\n", "  unknown\n", "scripted", "▸ Start ◂"}, false},
 		{"decision-aside", func() Model {
 			m, _ := liveModel(t, f, w, h)
 			m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})

@@ -137,7 +137,7 @@ func (m Model) viewBrowser() string {
 		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows))
 	}
 	if b.sortBy != "" {
-		count += " · " + b.sortName()
+		count += " · " + b.sortName() + b.hiddenSortValue(l.listW)
 	}
 	if med, n := b.medianHealth(); n > 0 {
 		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
@@ -606,8 +606,8 @@ func (m Model) money(usd float64) string { return moneyOf(usd, m.priceUnknown())
 // moneyOf prints an amount of which some may have no price (money.Total).
 func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }
 
-// estimate prints an estimated amount ("≈$0.12", "≈unknown").
-func estimate(usd float64, unknown bool) string { return "≈" + moneyOf(usd, unknown) }
+// estimate prints an estimated amount ("≈$0.12", "unknown"; money.Estimate).
+func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unknown) }
 
 // priceUnknown reports whether an engine of the debate has no price.
 func (m Model) priceUnknown() bool {
@@ -889,7 +889,7 @@ func (m Model) viewZoom() string {
 	} else {
 		title = m.tabNames()[m.tab]
 	}
-	keys := "↑/↓/pgup/pgdn scroll · / search · esc back"
+	keys := "↑/↓/pgup/pgdn/g/G scroll · / search · esc back"
 	if f := m.findFooter(); f != "" {
 		keys = f
 	}
@@ -913,7 +913,7 @@ func (m Model) viewHelp() string {
 		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"esc", "clear the filter (q quits)"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md (a question: its problem)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
 			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"◆", "waits for a human decision (listed first): enter, then d on the Final tab"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"?", "a question (moot ask), not a bug"}, {"●", "a moot process is running this debate now"}}
 	default:
-		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"/", "search in a zoom; n/N next/previous match"}, {"esc", "back from a search, then a zoom"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"d", "on the Final tab: record the human decision (approve, decline, revise + note)"}, {"?", "this help"}, {"esc", "back to the browser (when opened from it)"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
+		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"/", "search in a zoom; n/N next/previous match"}, {"esc", "back from a search, then a zoom"}, {"g/G home/end", "in a zoom: its top / its end"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"d", "on the Final tab: record the human decision (approve, decline, revise + note)"}, {"?", "this help"}, {"esc", "back to the browser (when opened from it)"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 		if m.canStopArgue() {
 			rows = append(rows, [2]string{argueStopKey, "stop after the round in flight and synthesize it (argue)"})
 		}

@@ -24,6 +24,9 @@ type (
 	rowsChangedMsg struct {
 		items  []indexItem
 		stamps map[int]string
+		// left is set for the row of the debate view just left: what it
+		// showed there was notified there
+		left bool
 	}
 	// debateChangedMsg says the debate on screen changed on disk.
 	debateChangedMsg struct {
@@ -126,7 +129,7 @@ func refreshRowCmd(reg *bugfolder.Register, i int, dir bugfolder.BugDir) tea.Cmd
 	return func() tea.Msg {
 		st := debateStamp(dir.DebateFolder())
 		s, err := bugfolder.IndexSubject(reg, dir)
-		return rowsChangedMsg{stamps: map[int]string{i: st}, items: []indexItem{{i: i, sum: s, err: err}}}
+		return rowsChangedMsg{stamps: map[int]string{i: st}, items: []indexItem{{i: i, sum: s, err: err}}, left: true}
 	}
 }
 
@@ -164,8 +167,10 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// applyRowChanges puts rows read again into the browser.
-func (b *browser) applyRowChanges(msg rowsChangedMsg) {
+// applyRowChanges puts rows read again into the browser; it returns what
+// to notify the engineer of: a debate another moot process ran that now
+// waits for a decision or has finished (watchedNote).
+func (b *browser) applyRowChanges(msg rowsChangedMsg) (notes []string) {
 	for i, st := range msg.stamps {
 		if i < len(b.rows) {
 			b.rows[i].stamp = st
@@ -173,10 +178,35 @@ func (b *browser) applyRowChanges(msg rowsChangedMsg) {
 	}
 	for _, it := range msg.items {
 		if it.i < len(b.rows) && it.sum != nil {
-			b.rows[it.i].sum, b.rows[it.i].err = it.sum, nil
+			r := b.rows[it.i]
+			if r.held() && !msg.left {
+				if n := watchedNote(it.sum.Bug.ID, r.sum.State, it.sum.State); n != "" {
+					notes = append(notes, n)
+				}
+			}
+			r.sum, r.err = it.sum, nil
 		}
 	}
 	if len(msg.items) > 0 && (b.sortBy != "" || b.filter.Value() != "" || b.hasPending()) {
 		b.refilter()
 	}
+	return notes
+}
+
+// watchedNote is what the terminal's notification says when a debate
+// another moot process runs, watched from here, changes state: a decision
+// it now waits for, or its end; "" when there is nothing to say.
+func watchedNote(bugID string, was, now bugfolder.State) string {
+	if was == now {
+		return ""
+	}
+	switch now {
+	case bugfolder.StateWaiting:
+		return bugID + " needs a decision: the quorum was lost"
+	case bugfolder.StateJudgeFailed:
+		return bugID + " needs a decision: its final step failed"
+	case bugfolder.StateDone, bugfolder.StateCancelled, bugfolder.StateInterrupted:
+		return bugID + " finished: " + string(now)
+	}
+	return ""
 }

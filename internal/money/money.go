@@ -29,3 +29,13 @@ func Total(usd float64, unpriced bool) string {
 	}
 	return "unknown"
 }
+
+// Estimate formats an estimated cost the same way: "≈$X" priced,
+// "≈$X+unknown" partly unpriced, and plain "unknown" when nothing in it
+// is priced — an estimate of nothing known is no "≈$0.00".
+func Estimate(usd float64, unpriced bool) string {
+	if unpriced && usd <= 0 {
+		return "unknown"
+	}
+	return "≈" + Total(usd, unpriced)
+}

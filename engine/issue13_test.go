@@ -1,0 +1,34 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	. "github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+)
+
+// TestIssue13_3CancelledWithNoCostRecordedIsUnknown: a debate cancelled
+// while its first calls ran (no file records a cost) ends with its cost
+// unknown — the summary printed "$0.00" where list and show said
+// "unknown".
+func TestIssue13_3CancelledWithNoCostRecordedIsUnknown(t *testing.T) {
+	f := newFixture(t, "7")
+	ctx, cancel := context.WithCancel(context.Background())
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		cancel() // stopped in flight: no file is written for the call
+		return &harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
+	}
+	res, err := Start(ctx, f.setup(2, 1), f.opts(&sup{}))
+	if err != nil || res.Outcome != OutcomeCancelled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if !res.CostUnknown || res.USD != 0 {
+		t.Errorf("cost %v unknown=%v: want unknown (no file records a cost)", res.USD, res.CostUnknown)
+	}
+	for _, ev := range f.events {
+		if ev.Type == EvDebateFinished && !ev.CostUnknown {
+			t.Errorf("debate_finished logs usd %v: want null", ev.USD)
+		}
+	}
+}
