@@ -101,7 +101,7 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 		r.roundDeadline = time.Now().Add(d)
 	}
 	for _, batch := range batches {
-		if r.supportOnly(batch) && len(r.validAnswers(k)) == 0 {
+		if r.readsThePanel(k)[batch[0]] && len(r.validAnswers(k)) == 0 {
 			continue // nothing to score: the quorum menu asks first, the support runs once there is
 		}
 		if err := r.runCalls(ctx, k, batch); err != nil {
@@ -599,6 +599,7 @@ func (r *runner) failedSupport(k int) []FailedCall {
 	}
 	files := r.roundFiles(k)
 	answered := len(r.validAnswers(k)) > 0
+	afterPanel := r.readsThePanel(k)
 	var out []FailedCall
 	for _, batch := range r.proto.Batches(k, r.panelIDs(), r.critics) {
 		for _, id := range batch {
@@ -606,7 +607,7 @@ func (r *runner) failedSupport(k int) []FailedCall {
 				continue
 			}
 			switch f := files[id]; {
-			case f == nil && !answered:
+			case f == nil && !answered && afterPanel[id]:
 				// never called: there was nothing to score
 			case f == nil:
 				out = append(out, FailedCall{SolverID: id, Engine: r.engineOf[id], LastError: "no file: the call did not finish"})
@@ -665,14 +666,24 @@ func (r *runner) swapEngines() []string {
 	return out
 }
 
-// supportOnly reports whether every call of a batch is of the support role.
-func (r *runner) supportOnly(batch []string) bool {
-	for _, id := range batch {
-		if r.roleOf(id) != r.supportRole {
-			return false
+// readsThePanel is the set of round k's support calls that run after a
+// batch of panel members and so read their answers (argue's scorer), as
+// opposed to support calls that run first (debate's critics read the last
+// round, not this one's).
+func (r *runner) readsThePanel(k int) map[string]bool {
+	out := map[string]bool{}
+	panelRan := false
+	for _, batch := range r.proto.Batches(k, r.panelIDs(), r.critics) {
+		for _, id := range batch {
+			switch {
+			case r.roleOf(id) != r.supportRole:
+				panelRan = true
+			case panelRan:
+				out[id] = true
+			}
 		}
 	}
-	return len(batch) > 0
+	return out
 }
 
 // pendingSupport runs round k's support calls that never ran because no
@@ -685,11 +696,8 @@ func (r *runner) pendingSupport(ctx context.Context, k int) error {
 	files := r.roundFiles(k)
 	var todo []string
 	for _, batch := range r.proto.Batches(k, r.panelIDs(), r.critics) {
-		if !r.supportOnly(batch) {
-			continue
-		}
 		for _, id := range batch {
-			if files[id] == nil {
+			if r.readsThePanel(k)[id] && files[id] == nil {
 				todo = append(todo, id)
 			}
 		}
