@@ -227,6 +227,12 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 		}
 	}
 	b.Done = b.Locked()
+	if !b.Restricted() {
+		if file, holder := linkedRestricted(b); holder != "" {
+			warn("visibility", "is %s, but %s brings in a file of %s, which is restricted; the bug is treated as restricted (no external engine) until that file is no longer part of its P", b.Visibility, reg.Rel(file), reg.Rel(holder))
+			b.Visibility = VisibilityRestricted
+		}
+	}
 	if strings.EqualFold(strings.TrimSpace(b.Status), "resolved") && !b.Done {
 		warn("status", "is resolved but the bug folder has no %s; the fix step closes a bug by writing %s (until then moot treats the bug as open)", DoneFile, DoneFile)
 	}

@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -232,33 +234,94 @@ func FindQuestion(project, cwd, arg string) string {
 	return ""
 }
 
-// RestrictedEvidence finds an evidence file that belongs to a restricted
-// bug: one beneath a folder whose bug.md has a visibility that is not
-// normal or internal (the same rule as a bug's). It returns that bug
-// folder ("" when none does), so a question asked with it is restricted
-// too and never reaches an external engine.
+// RestrictedEvidence finds an evidence file that belongs to something
+// restricted: a file beneath a folder whose bug.md has a visibility that
+// is not normal or internal (the same rule as a bug's), or beneath a
+// debate folder whose problema.md froze visibility: restricted (a question
+// asked with a restricted bug's files). The path is checked as written and
+// with its symlinks resolved, so a link elsewhere in the project does not
+// launder a restricted file. It returns that folder ("" when none holds
+// one), so a question asked with it is restricted too and never reaches an
+// external engine.
 func RestrictedEvidence(project string, evidence []string) (string, error) {
+	realProject, err := filepath.EvalSymlinks(project)
+	if err != nil {
+		realProject = project
+	}
 	for _, e := range evidence {
 		abs, err := filepath.Abs(e)
 		if err != nil {
 			return "", fmt.Errorf("--evidence %s: %w", e, err)
 		}
-		for dir := filepath.Dir(abs); strings.HasPrefix(dir, project+string(filepath.Separator)); dir = filepath.Dir(dir) {
-			raw, err := safefs.ReadFile(filepath.Join(dir, BugFile), MaxBugBytes)
-			if err != nil {
-				continue
-			}
-			doc, err := ParseDocument(raw)
-			if err != nil {
-				return dir, nil // an unreadable bug.md fails closed
-			}
-			if v, _ := visibilityOf(doc.Meta); restrictedVisibility(v) {
+		if dir := restrictedHolder(project, abs); dir != "" {
+			return dir, nil
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+			if dir := restrictedHolder(realProject, real); dir != "" {
 				return dir, nil
 			}
-			break // the nearest bug.md decides
 		}
 	}
 	return "", nil
+}
+
+// restrictedHolder walks up from path (itself first: a linked folder) to the project and returns the
+// first folder that makes it restricted: the nearest bug.md decides for a
+// bug's files; a debate folder's problema.md that froze visibility:
+// restricted decides for a question's.
+func restrictedHolder(project, path string) string {
+	for dir := path; strings.HasPrefix(dir, project+string(filepath.Separator)); dir = filepath.Dir(dir) {
+		for _, name := range []string{names[PT].Problem, translated.Problem} {
+			if raw, err := safefs.ReadFile(filepath.Join(dir, name), MaxBugBytes); err == nil {
+				if doc, err := ParseDocument(raw); err != nil {
+					return dir // an unreadable problema.md fails closed
+				} else if v := scalar(doc.Meta, "visibility"); v != "" && restrictedVisibility(v) {
+					return dir
+				}
+			}
+		}
+		raw, err := safefs.ReadFile(filepath.Join(dir, BugFile), MaxBugBytes)
+		if err != nil {
+			continue
+		}
+		doc, err := ParseDocument(raw)
+		if err != nil {
+			return dir // an unreadable bug.md fails closed
+		}
+		if v, _ := visibilityOf(doc.Meta); restrictedVisibility(v) {
+			return dir
+		}
+		return "" // the nearest bug.md decides
+	}
+	return ""
+}
+
+// linkedRestricted finds what of a bug's P comes from something
+// restricted elsewhere in the project: a symlink among its evidence, or a
+// traceability.specs locator naming a file of a restricted bug or
+// question. It returns the file and the folder that restricts it.
+func linkedRestricted(b *Bug) (file, holder string) {
+	var cands []string
+	for _, d := range slices.Concat(capsuleDirs, evidenceDirs) {
+		root := filepath.Join(b.Dir, d)
+		filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && (e.Type()&fs.ModeSymlink != 0 || p == root) {
+				cands = append(cands, p)
+			}
+			return nil
+		})
+	}
+	for _, loc := range expandLocators(b.Specs) {
+		if loc.Path != "" {
+			cands = append(cands, specCandidates(b.Register, b, loc.Path)...)
+		}
+	}
+	for _, c := range cands {
+		if h, _ := RestrictedEvidence(b.Register.Project, []string{c}); h != "" && h != b.Dir {
+			return c, h
+		}
+	}
+	return "", ""
 }
 
 // SubjectDirs lists what a browser shows, unread: the register's bug

@@ -102,7 +102,11 @@ printed, nothing is written, exit 4).`,
 			}
 			if owner != "" { // the one restricted rule then keeps every external engine out
 				bug.Visibility = bugfolder.VisibilityRestricted
-				fmt.Fprintf(e.stderr, "moot: --evidence holds files of a restricted bug (%s): this question is restricted too; no external engine will receive it\n", reg.Rel(owner))
+				what := "a restricted bug"
+				if filepath.Dir(owner) == filepath.Join(project, bugfolder.QuestionsDir) {
+					what = "a restricted question"
+				}
+				fmt.Fprintf(e.stderr, "moot: --evidence holds files of %s (%s): this question is restricted too; no external engine will receive it\n", what, reg.Rel(owner))
 			}
 			if sf.mode != "" {
 				return usageErr("--mode applies to a bug's debate; a question has no mode")

@@ -214,3 +214,71 @@ func TestQuestionWithRestrictedEvidence(t *testing.T) {
 		t.Errorf("problema.md does not freeze the question as restricted:\n%.600s", prob)
 	}
 }
+
+// TestRestrictedCannotBeLaundered: a restricted bug's file reaches no
+// external engine by another path than its own — a symlink elsewhere in
+// the project given as --evidence, a restricted question's own files
+// given as evidence to a new question, a symlink among a normal bug's
+// evidence, or a normal bug's spec locator naming the file.
+func TestRestrictedCannotBeLaundered(t *testing.T) {
+	const restricted = "_reversa_bugs/auth/bugs/BUG-20260720-R5T6-sessao-nao-expira"
+	const a7k3 = "_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto-aplicado-duas-vezes"
+	council := protocolCases[0]
+	cases := []struct {
+		name  string
+		setup func(p *project) []string // the command to run with ext
+	}{
+		{"symlink given as evidence", func(p *project) []string {
+			link := filepath.Join(p.dir, "src", "innocent.md")
+			os.MkdirAll(filepath.Dir(link), 0o755)
+			if err := os.Symlink(filepath.Join("..", restricted, "evidence", "reproduction.md"), link); err != nil {
+				t.Fatal(err)
+			}
+			return council.onQuestion("--evidence", "src/innocent.md", "--synthesizer", "ext")
+		}},
+		{"a restricted question's files given as evidence", func(p *project) []string {
+			p.moot(council.onQuestion("--evidence", restricted+"/evidence/reproduction.md")...).mustExit(t, 0)
+			prob, err := filepath.Rel(p.dir, filepath.Join(questionDir(p), "problema.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []string{"ask", "Launder it", "--protocol", "tradeoff", "--option-a", "a", "--option-b", "b", "-r", "0", "--yes", "--synthesizer", "ext", "--evidence", prob}
+		}},
+		{"symlink among a normal bug's evidence", func(p *project) []string {
+			link := filepath.Join(p.dir, a7k3, "evidence", "zz-link.md")
+			if err := os.Symlink(filepath.Join("..", "..", "..", "..", "auth", "bugs", filepath.Base(restricted), "evidence", "reproduction.md"), link); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless", "--solver", "ext"}
+		}},
+		{"a normal bug's spec locator naming the file", func(p *project) []string {
+			bug := filepath.Join(p.dir, a7k3, "bug.md")
+			raw := readFile(t, bug)
+			raw = strings.Replace(raw, "  specs:\n", "  specs:\n    - "+restricted+"/evidence/reproduction.md\n", 1)
+			if err := os.WriteFile(bug, []byte(raw), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless", "--judge", "ext"}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := newProject(t)
+			args := c.setup(p)
+			before := promptCount(p)
+			r := p.moot(args...).mustExit(t, 2)
+			if !strings.Contains(r.stderr, "restricted") {
+				t.Errorf("stderr does not say why:\n%s", r.stderr)
+			}
+			if n := promptCount(p); n != before {
+				t.Errorf("the fake received %d prompt(s) after the refusal", n-before)
+			}
+		})
+	}
+}
+
+// promptCount is how many prompts the fake engine has received.
+func promptCount(p *project) int {
+	entries, _ := os.ReadDir(filepath.Join(p.dir, "prompts"))
+	return len(entries)
+}
