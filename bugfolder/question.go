@@ -296,6 +296,13 @@ func restrictedHolder(project, path string) string {
 	return ""
 }
 
+// beneathAny reports whether path is beneath one of dirs (lexically).
+func beneathAny(path string, dirs []string) bool {
+	return slices.ContainsFunc(dirs, func(d string) bool {
+		return d != "" && strings.HasPrefix(filepath.Clean(path), filepath.Clean(d)+string(filepath.Separator))
+	})
+}
+
 // linkedRestricted finds what of a bug's P comes from something
 // restricted elsewhere in the project: a symlink among its evidence, or a
 // traceability.specs locator naming a file of a restricted bug or
@@ -305,15 +312,25 @@ func linkedRestricted(b *Bug) (file, holder string) {
 	for _, d := range slices.Concat(capsuleDirs, evidenceDirs) {
 		root := filepath.Join(b.Dir, d)
 		filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-			if err == nil && (e.Type()&fs.ModeSymlink != 0 || p == root) {
+			if err == nil && e.Type()&fs.ModeSymlink != 0 {
 				cands = append(cands, p)
 			}
 			return nil
 		})
 	}
+	// a spec file can only be restricted where bugs and questions live:
+	// the others are not walked (a listing reads thousands of bugs)
+	holders := []string{b.Register.Root, filepath.Join(b.Register.Project, QuestionsDir)}
 	for _, loc := range expandLocators(b.Specs) {
-		if loc.Path != "" {
-			cands = append(cands, specCandidates(b.Register, b, loc.Path)...)
+		if loc.Path == "" {
+			continue
+		}
+		for _, c := range specCandidates(b.Register, b, loc.Path) {
+			if beneathAny(c, holders) {
+				cands = append(cands, c)
+			} else if real, err := filepath.EvalSymlinks(c); err == nil && real != c {
+				cands = append(cands, c) // a link: resolved and checked below
+			}
 		}
 	}
 	for _, c := range cands {
