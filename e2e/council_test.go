@@ -284,3 +284,51 @@ func TestCouncilDemo(t *testing.T) {
 		t.Error("the demo called the fake engine")
 	}
 }
+
+// A member that fails round 0 while the quorum holds (so no menu asks)
+// has no position to defend: it is not called in the rebuttal round (the
+// log and the headless output say so), the others' rebuttals name it
+// absent with its status, the synthesizer is told it has no position, and
+// the final answer counts it absent: participants 2 of 3, degraded, the
+// member named by lens and status in the head; show agrees.
+func TestCouncilMemberWithoutPosition(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "agente-2@0=fail"
+	run := p.moot(councilArgs("7")...).mustExit(t, 0)
+	if n := p.starts("agente-2", 1); n != 0 {
+		t.Errorf("the member without a position was called %d time(s) in the rebuttal round", n)
+	}
+	if !strings.Contains(run.stdout+run.stderr, "left out after round 0 (by moot): agente-2") {
+		t.Errorf("the headless output does not say the member is left out:\n%s%s", run.stdout, run.stderr)
+	}
+	var logged bool
+	for _, ev := range p.events() {
+		if ev["type"] == "decision" && ev["point"] == "opening" && ev["by"] == "moot" {
+			logged = true
+		}
+	}
+	if !logged {
+		t.Error("eventos.jsonl does not record leaving the member out")
+	}
+	if reb := p.prompt(1, "agente-1", 1); !strings.Contains(reb, "agente-2 (lente performance): ausente, sem resposta válida (error)") {
+		t.Errorf("a rebuttal prompt does not name the absent member with its status:\n%s", reb)
+	}
+	synth := p.prompt(1, "juiz", 1)
+	if !strings.Contains(synth, "MEMBRO performance (lente:") || !strings.Contains(synth, "AUSENTE — sem resposta válida (status: error); sem posição na rodada 0") {
+		t.Errorf("the synthesizer is not told performance has no position:\n%s", synth)
+	}
+	final := readFile(t, filepath.Join(p.debate(), "resposta-final.md"))
+	for _, want := range []string{"participants: 2 de 3", "degraded: true", "- agente-2", "> Degradado: 2 de 3 membros participaram.",
+		"> Membro performance (agente-2):", "AUSENTE (error); sem posição na rodada 0, ficou fora das réplicas"} {
+		if !strings.Contains(final, want) {
+			t.Errorf("resposta-final.md lacks %q:\n%s", want, final)
+		}
+	}
+	if r := p.moot("show", "7").mustExit(t, 0); !strings.Contains(r.stdout, "2 of 3 members took part") {
+		t.Errorf("show does not count the absent member:\n%s", r.stdout)
+	}
+	conv := readFile(t, filepath.Join(p.debate(), "convergencia.md"))
+	if !strings.Contains(conv, "rodada 0: sem posição válida, fora das rodadas seguintes (moot): agente-2") {
+		t.Errorf("convergencia.md does not note the member left out:\n%s", conv)
+	}
+}
