@@ -77,6 +77,10 @@ func TestTradeoffOnABug(t *testing.T) {
 				if p.starts("agente-2", 1) != 0 {
 					t.Error("the failed side was called again in the rebuttal round (a silent retry)")
 				}
+				// the rebuttal names the failed side with its status, as the README promises
+				if reb := p.prompt(1, "agente-1", 1); !strings.Contains(reb, "agente-2 (opção B): sem resposta válida (error; fora do debate depois de falhar)") {
+					t.Errorf("the rebuttal prompt does not give the failed side's status:\n%s", reb)
+				}
 			}
 			p.moot("decide", "7", "approve").mustExit(t, 0)
 			if _, err := os.Stat(filepath.Join(p.debate(), "decisao.md")); err != nil {
