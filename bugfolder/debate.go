@@ -409,8 +409,8 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	}
 	f.AcceptedContributions, _, _ = intField(m, "accepted_contributions")
 	f.DecidedBy = scalar(m, "decided_by")
-	f.RecommendedVerdict, f.Decision = scalar(m, "recommended_verdict"), scalar(m, "decision")
-	f.Escalation = scalar(m, "escalation")
+	f.RecommendedVerdict, f.Decision = scalar(m, "recommended_verdict"), flag(scalar(m, "decision"))
+	f.Escalation = flag(scalar(m, "escalation"))
 	if pn := Lookup(m, "participants"); pn != nil {
 		switch pn.Kind {
 		case yaml.ScalarNode:

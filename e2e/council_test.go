@@ -87,8 +87,15 @@ func TestCouncilOnABug(t *testing.T) {
 				}
 			}
 			if tc.escalation == "" {
-				if strings.Contains(final, "escalation:") || strings.Contains(final, "decision: pending") {
-					t.Errorf("a converged council is escalated:\n%s", final)
+				// the keys are always there (README): none when nothing waits
+				if !strings.Contains(final, "\nescalation: none\n") || !strings.Contains(final, "\ndecision: none\n") {
+					t.Errorf("a converged council lacks escalation: none and decision: none:\n%s", final)
+				}
+				if e, ok := p.list()["BUG-20260715-A7K3"]; !ok || e.Decision != nil {
+					t.Errorf("list --json: %+v (listed %v), want decision null", e, ok)
+				}
+				if show := p.moot("show", "7").mustExit(t, 0).stdout; !strings.Contains(show, "escalation") || !strings.Contains(show, "none: convergence") || strings.Contains(show, "decision    none") {
+					t.Errorf("show does not read escalation none:\n%s", show)
 				}
 				p.moot("decide", "7", "approve").mustExit(t, 2)
 				return

@@ -263,7 +263,8 @@ func (s *synthesizer) doc(body string, v Verdict) engine.FinalDoc {
 	l := s.in.Lang
 	var head strings.Builder
 	fmt.Fprintf(&head, t(l, "> Convergência final medida: %s (rodada %d; ver convergencia.md).\n", "> Measured final convergence: %s (round %d; see convergencia.md).\n"), pct(s.conv.Convergence), s.conv.Round)
-	meta := bugfolder.FinalMeta{Labels: s.labels()}
+	// the keys are always written: none when nothing waits for a human
+	meta := bugfolder.FinalMeta{Labels: s.labels(), Decision: bugfolder.FlagNone, Escalation: EscalationNone}
 	switch {
 	case v.Human:
 		meta.Decision, meta.Escalation = bugfolder.DecisionPending, EscalationHuman
@@ -294,6 +295,7 @@ func (s *synthesizer) doc(body string, v Verdict) engine.FinalDoc {
 
 // Escalation values of the final answer's front matter.
 const (
+	EscalationNone     = bugfolder.FlagNone
 	EscalationEscalate = "escalate"
 	EscalationHuman    = "human"
 )
