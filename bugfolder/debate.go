@@ -362,7 +362,8 @@ type Final struct {
 	// as winner when it names more than one ("label:A", "agente-2"): the
 	// winner is then unknown, never picked silently.
 	WinnerAmbiguous []string
-	// DecidedBy is "judge" or "human".
+	// DecidedBy is the final step's role ("judge" for a debate,
+	// "synthesizer" for council, tradeoff and argue) or "human".
 	DecidedBy string
 	// Participants is how many solvers' proposals reached the judge (K of N).
 	Participants, Of int

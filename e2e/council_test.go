@@ -73,10 +73,13 @@ func TestCouncilOnABug(t *testing.T) {
 				t.Errorf("convergencia.md:\n%s", conv)
 			}
 			final := readFile(t, filepath.Join(p.debate(), "resposta-final.md"))
-			for _, want := range []string{"## Pontos de consenso", "## Pontos de divergência", "## Confiança da síntese", "> Membro security (agente-1)"} {
+			for _, want := range []string{"## Pontos de consenso", "## Pontos de divergência", "## Confiança da síntese", "> Membro security (agente-1)", "\ndecided_by: synthesizer\n"} {
 				if !strings.Contains(final, want) {
 					t.Errorf("resposta-final.md lacks %q:\n%s", want, final)
 				}
+			}
+			if sf := p.moot("show", "7", "--final").mustExit(t, 0).stdout; !strings.Contains(sf, "decided by synthesizer") {
+				t.Errorf("show --final does not say the synthesizer decided:\n%s", sf)
 			}
 			if tc.missing != "" {
 				if !strings.Contains(synth, "MEMBRO "+tc.missing+" (lente:") || !strings.Contains(synth, "AUSENTE — sem resposta válida (status: error)") {

@@ -58,7 +58,7 @@ func TestTradeoffOnABug(t *testing.T) {
 				t.Errorf("roles are not reviewer and synthesizer:\n%s", log)
 			}
 			final := readFile(t, filepath.Join(p.debate(), "resposta-final.md"))
-			for _, want := range []string{"decision: pending", "## Fatos acordados", "## Saídas ausentes ou falhas", "## Decisão humana pendente", "> Opção A (agente-1)"} {
+			for _, want := range []string{"decision: pending", "\ndecided_by: synthesizer\n", "## Fatos acordados", "## Saídas ausentes ou falhas", "## Decisão humana pendente", "> Opção A (agente-1)"} {
 				if !strings.Contains(final, want) {
 					t.Errorf("resposta-final.md lacks %q:\n%s", want, final)
 				}
