@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,6 +169,13 @@ func TestCouncilRefusals(t *testing.T) {
 		{"external synthesizer on a restricted bug", councilArgs("8", "--synthesizer", "ext"), "restricted"},
 		{"ask R=4", []string{"ask", "Cache?", "--protocol", "council", "--yes", "--lens", "security", "--lens", "cost", "-r", "4"}, "at most 3"},
 		{"ask without lens", []string{"ask", "Cache?", "--protocol", "council", "--yes"}, "--lens is required"},
+		{"the same lens twice", []string{"run", "7", "--protocol", "council", "--mode", "repair", "--yes", "--headless", "--lens", "security", "--lens", "security"},
+			`--lens "security" and --lens "security" are the same lens`},
+		{"a library lens and an inline one of its name", []string{"ask", "Cache?", "--protocol", "council", "--yes", "--lens", "security", "--lens", "cost", "--lens", "security: mine"},
+			`--lens "security" and --lens "security: mine" are the same lens`},
+		{"17 lenses", append([]string{"run", "7", "--protocol", "council", "--mode", "repair", "--yes", "--headless"}, manyLenses(17)...),
+			"--lens given 17 times: a council has one member per lens, and moot runs at most 16 members"},
+		{"an over-long inline lens", councilArgs("7", "--lens", "big: "+strings.Repeat("x", 5000)), `"big: xxxxx`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProject(t)
@@ -178,6 +186,9 @@ func TestCouncilRefusals(t *testing.T) {
 			}
 			if testutil.Fingerprint(t, p.dir) != before {
 				t.Error("a refused council wrote something")
+			}
+			if strings.Contains(tc.name, "over-long") && (len(r.stderr) > 1000 || !strings.Contains(r.stderr, "(5005 bytes)")) {
+				t.Errorf("the refusal is %d bytes: it echoes its input", len(r.stderr))
 			}
 			if _, err := os.Stat(p.log); err == nil {
 				t.Error("a refused council called an engine")
@@ -341,4 +352,13 @@ func TestCouncilMemberWithoutPosition(t *testing.T) {
 	if !strings.Contains(conv, "rodada 0: sem posição válida, fora das rodadas seguintes (moot): agente-2") {
 		t.Errorf("convergencia.md does not note the member left out:\n%s", conv)
 	}
+}
+
+// manyLenses is n distinct inline --lens flags.
+func manyLenses(n int) []string {
+	var out []string
+	for i := range n {
+		out = append(out, "--lens", fmt.Sprintf("lens-%d: text %d", i, i))
+	}
+	return out
 }

@@ -977,7 +977,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if name := pf.ProtocolName(); name != opts.Protocol.Name() {
 		return nil, &bugfolder.InputError{Path: pf.Path, Field: "protocol", Msg: fmt.Sprintf("this debate runs protocol %s, and the resume was asked to run %s: a debate's protocol never changes", name, opts.Protocol.Name())}
 	}
-	if err := CheckSize(pf.N, pf.R, len(pf.Critics)); err != nil {
+	if err := CheckSize(opts.Protocol, pf.N, pf.R, len(pf.Critics)); err != nil {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: err.Error() + "; this setup was not written by moot"}
 	}
 	w, err := bugfolder.OpenWriter(bug.WriterRoot(), dir, d.Lang, opts.Command)

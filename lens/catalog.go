@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/reversa/moot/bugfolder"
 )
@@ -123,6 +124,22 @@ func (c *Catalog) Names() []string {
 // From says where the named lens was read ("library", a file).
 func (c *Catalog) From(name string) string { return c.from[name] }
 
+// quoteMax is how much of a --lens argument an error quotes.
+const quoteMax = 60
+
+// Quote quotes a --lens argument for an error: whole when short, else its
+// start and its size, so a long inline lens is not echoed back in full.
+func Quote(arg string) string {
+	if len(arg) <= quoteMax {
+		return fmt.Sprintf("%q", arg)
+	}
+	cut := quoteMax
+	for cut > 0 && !utf8.RuneStart(arg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes)", arg[:cut], len(arg))
+}
+
 // Resolve reads one --lens argument: a lens name of the catalog, or
 // "name: text" (a lens given inline).
 func (c *Catalog) Resolve(arg string) (Lens, error) {
@@ -130,17 +147,17 @@ func (c *Catalog) Resolve(arg string) (Lens, error) {
 	name = strings.TrimSpace(name)
 	if inline {
 		if !ValidName(name) {
-			return Lens{}, fmt.Errorf("--lens %q: the name before the colon is lower-case words joined by hyphens (cfo: unit economics…)", arg)
+			return Lens{}, fmt.Errorf("--lens %s: the name before the colon is lower-case words joined by hyphens (cfo: unit economics…)", Quote(arg))
 		}
 		text = strings.TrimSpace(text)
 		if err := checkText(text); err != nil {
-			return Lens{}, fmt.Errorf("--lens %q: the text %v", arg, err)
+			return Lens{}, fmt.Errorf("--lens %s: the text %v", Quote(arg), err)
 		}
 		return Lens{Name: name, Text: text}, nil
 	}
 	if l, ok := c.lenses[strings.ToLower(name)]; ok {
 		return l, nil
 	}
-	return Lens{}, fmt.Errorf("--lens %q: no such lens (the library: %s; the project's own go in %s/NAME.md or the engines file's lenses:; or give \"name: text\")",
-		arg, strings.Join(Names(), ", "), Dir)
+	return Lens{}, fmt.Errorf("--lens %s: no such lens (the library: %s; the project's own go in %s/NAME.md or the engines file's lenses:; or give \"name: text\")",
+		Quote(arg), strings.Join(Names(), ", "), Dir)
 }

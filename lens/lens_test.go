@@ -123,3 +123,17 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// An error quotes a short --lens whole and a long one by its start and
+// size, never cutting a character in two.
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct{ arg, want string }{
+		{"security", `"security"`},
+		{"big: " + strings.Repeat("x", 5000), `"big: ` + strings.Repeat("x", 55) + `"… (5005 bytes)`},
+		{strings.Repeat("é", 40), `"` + strings.Repeat("é", 30) + `"… (80 bytes)`},
+	} {
+		if got := Quote(tc.arg); got != tc.want {
+			t.Errorf("Quote(%.20q…) = %s, want %s", tc.arg, got, tc.want)
+		}
+	}
+}
