@@ -300,3 +300,21 @@ func TestAskResumeAfterKill(t *testing.T) {
 		t.Errorf("final answer:\n%s", final)
 	}
 }
+
+// moot ask without --yes prints the plan and writes nothing (exit 4); a
+// question has no mode, so the plan prints none, whatever the protocol.
+func TestAskPlanHasNoMode(t *testing.T) {
+	for _, args := range [][]string{
+		{"--protocol", "council", "--lens", "security", "--lens", "cost"},
+		{"--protocol", "tradeoff", "--option-a", "Cache for 60 s", "--option-b", "Read the database"},
+		{"--protocol", "argue"},
+	} {
+		t.Run(args[1], func(t *testing.T) {
+			p := newProject(t)
+			r := p.moot(append([]string{"ask", "Should we cache coupon lookups?"}, args...)...).mustExit(t, 4)
+			if !strings.Contains(r.stdout, "calls") || regexpMust(`(?m)^\s*mode\s`).MatchString(r.stdout) || strings.Contains(r.stdout, "mode not given") {
+				t.Errorf("the plan of a question:\n%s", r.stdout)
+			}
+		})
+	}
+}
