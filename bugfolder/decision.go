@@ -17,6 +17,10 @@ const DecisionFile = "decisao.md"
 // human (a spec debate's recommended verdict, say).
 const DecisionPending = "pending"
 
+// MaxNoteBytes bounds a decision's note, as an option's statement is
+// bounded: a note says what to revise, it is not a document.
+const MaxNoteBytes = 2000
+
 // FlagNone is the decision (and a council's escalation) of a final answer
 // that waits for nothing: written so the key is always there, read as "".
 const FlagNone = "none"

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // Dir is the project's lens folder, under the project root.
@@ -86,8 +87,9 @@ func readDir(project string) ([]fileLens, error) {
 }
 
 // ParseFile reads a lens file: NAME.md, an optional front matter (name:,
-// which must be the file's stem; other fields are ignored) and the lens's
-// text as its body.
+// which must be the file's stem, and nothing else: an unknown field is a
+// typo or a setting moot does not have, refused rather than ignored) and
+// the lens's text as its body.
 func ParseFile(path string, raw []byte) (Lens, error) {
 	stem := strings.TrimSuffix(filepath.Base(path), ".md")
 	if !ValidName(stem) {
@@ -96,6 +98,14 @@ func ParseFile(path string, raw []byte) (Lens, error) {
 	doc, err := bugfolder.ParseDocument(raw)
 	if err != nil {
 		return Lens{}, &bugfolder.InputError{Path: path, Msg: err.Error(), Err: err}
+	}
+	if doc.Meta != nil {
+		for i := 0; i+1 < len(doc.Meta.Content); i += 2 {
+			if k := doc.Meta.Content[i]; k.Value != "name" {
+				return Lens{}, &bugfolder.InputError{Path: path, Field: termsafe.Line(k.Value),
+					Msg: fmt.Sprintf("line %d: a lens file's front matter has only name: (the lens's text is the body); remove this field", doc.MetaLine+k.Line-doc.Meta.Content[0].Line)}
+			}
+		}
 	}
 	if n := bugfolder.Lookup(doc.Meta, "name"); n != nil && strings.TrimSpace(n.Value) != stem {
 		return Lens{}, &bugfolder.InputError{Path: path, Field: "name", Msg: fmt.Sprintf("is %q but the file is %s.md: a lens is named by its file; rename one of them", n.Value, stem)}
