@@ -362,7 +362,8 @@ type Final struct {
 	// as winner when it names more than one ("label:A", "agente-2"): the
 	// winner is then unknown, never picked silently.
 	WinnerAmbiguous []string
-	// DecidedBy is "judge" or "human".
+	// DecidedBy is the final step's role ("judge" for a debate,
+	// "synthesizer" for council, tradeoff and argue) or "human".
 	DecidedBy string
 	// Participants is how many solvers' proposals reached the judge (K of N).
 	Participants, Of int
@@ -409,8 +410,8 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	}
 	f.AcceptedContributions, _, _ = intField(m, "accepted_contributions")
 	f.DecidedBy = scalar(m, "decided_by")
-	f.RecommendedVerdict, f.Decision = scalar(m, "recommended_verdict"), scalar(m, "decision")
-	f.Escalation = scalar(m, "escalation")
+	f.RecommendedVerdict, f.Decision = scalar(m, "recommended_verdict"), flag(scalar(m, "decision"))
+	f.Escalation = flag(scalar(m, "escalation"))
 	if pn := Lookup(m, "participants"); pn != nil {
 		switch pn.Kind {
 		case yaml.ScalarNode:

@@ -17,6 +17,22 @@ const DecisionFile = "decisao.md"
 // human (a spec debate's recommended verdict, say).
 const DecisionPending = "pending"
 
+// MaxNoteBytes bounds a decision's note, as an option's statement is
+// bounded: a note says what to revise, it is not a document.
+const MaxNoteBytes = 2000
+
+// FlagNone is the decision (and a council's escalation) of a final answer
+// that waits for nothing: written so the key is always there, read as "".
+const FlagNone = "none"
+
+// flag reads a final answer's decision or escalation: FlagNone is "".
+func flag(v string) string {
+	if strings.EqualFold(strings.TrimSpace(v), FlagNone) {
+		return ""
+	}
+	return v
+}
+
 // Choice is a human decision on a result: approve, decline or revise.
 type Choice string
 

@@ -61,3 +61,24 @@ func FuzzParseDecision(f *testing.F) {
 		}
 	})
 }
+
+// A final answer always carries decision: and escalation: (a council that
+// waits for nothing writes none); none reads as nothing waiting.
+func TestFinalFlagsNone(t *testing.T) {
+	for _, tc := range []struct {
+		fm, decision, escalation string
+	}{
+		{"decision: none\nescalation: none\n", "", ""},
+		{"decision: pending\nescalation: escalate\n", "pending", "escalate"},
+		{"decision: pending\nescalation: human\n", "pending", "human"},
+		{"", "", ""},
+	} {
+		f, err := ParseFinal("resposta-final.md", []byte("---\nstatus: ok\n"+tc.fm+"---\n\n## Síntese\n\nx\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Decision != tc.decision || f.Escalation != tc.escalation {
+			t.Errorf("%q: decision %q escalation %q, want %q %q", tc.fm, f.Decision, f.Escalation, tc.decision, tc.escalation)
+		}
+	}
+}

@@ -63,6 +63,10 @@ const (
 	// PointStop: a protocol's stop rule ended the debate before its round
 	// cap (argue), or a human stopped it to synthesize.
 	PointStop DecisionPoint = "stop"
+	// PointOpening: a protocol whose later rounds defend the opening
+	// positions (council) left out of them, by moot, the members with no
+	// valid round-0 answer (round 0 held its quorum, so no menu asked).
+	PointOpening DecisionPoint = "opening"
 )
 
 // retryingSuffix ends, in the log, the error of an attempt that gets the

@@ -343,7 +343,7 @@ func quickFinal(path string, raw []byte) *Final {
 	}
 	f := &Final{DebaterFile: DebaterFile{Path: path, Status: Status(vals["status"]), Role: RoleJudge}, Winner: vals["winner"],
 		WinnerSolver: vals["winner_solver"], DecidedBy: vals["decided_by"],
-		RecommendedVerdict: vals["recommended_verdict"], Decision: vals["decision"]}
+		RecommendedVerdict: vals["recommended_verdict"], Decision: flag(vals["decision"])}
 	if ls := FindLabels(f.Winner); len(ls) == 1 {
 		f.Winner = ls[0]
 	}

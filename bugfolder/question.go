@@ -101,7 +101,8 @@ func IsQuestionID(s string) bool { return questionIDRE.MatchString(s) }
 // read beneath the project like a bug's evidence. A file outside the
 // project, a symlink leaving it, or an empty question is an input error.
 func AssembleQuestionP(project, question string, evidence []string, l Lang) (*Problem, error) {
-	question = strings.TrimSpace(NormalizeText([]byte(question)))
+	// folded to one line: its new lines could forge structure in P
+	question = strings.Join(strings.Fields(NormalizeText([]byte(question))), " ")
 	switch {
 	case question == "":
 		return nil, &InputError{Field: "question", Msg: "is empty: ask a question"}
@@ -111,6 +112,9 @@ func AssembleQuestionP(project, question string, evidence []string, l Lang) (*Pr
 	reg := &Register{Project: project, Lang: l}
 	var parts []Part
 	for _, e := range evidence {
+		if strings.TrimSpace(e) == "" {
+			return nil, &InputError{Field: "--evidence", Msg: "is empty: give the path of a file beneath the project, or drop the flag"}
+		}
 		abs, err := filepath.Abs(e)
 		if err != nil || !strings.HasPrefix(abs, project+string(filepath.Separator)) {
 			return nil, &InputError{Path: e, Field: "--evidence", Msg: "is outside the project (" + project + "); moot never reads outside the project"}

@@ -79,7 +79,9 @@ printed, nothing is written, exit 4).`,
 			if err != nil {
 				return err
 			}
-			question := strings.TrimSpace(args[0])
+			// one line, as options and bug titles are: a question's new
+			// lines could forge headings in P and problema.md
+			question := strings.Join(strings.Fields(args[0]), " ")
 			if question == "" {
 				return usageErr("the question is empty: ask a question; nothing was written")
 			}

@@ -253,7 +253,10 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	if f.r < 0 {
 		return s, usageErr("-r %d: rounds after round 0 cannot be negative (0 = independent answers plus the judge)", f.r)
 	}
-	if err := engine.CheckSize(f.n, f.r, len(f.critics)); err != nil {
+	if p.Name() == council.Name && len(f.lenses) > engine.MaxSolvers {
+		return s, usageErr("--lens given %d times: a council has one member per lens, and moot runs at most %d members; nothing was written", len(f.lenses), engine.MaxSolvers)
+	}
+	if err := engine.CheckSize(p, f.n, f.r, len(f.critics)); err != nil {
 		return s, usageErr("%v (see moot help run)", err)
 	}
 	s.Parallel = f.parallel
@@ -315,6 +318,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	s.Lenses = lenses
 	if p.Name() == council.Name {
+		if err := distinctLenses(f.lenses, lenses); err != nil {
+			return s, err
+		}
 		if len(s.Lenses) == 0 {
 			return s, nil // the terminal UI's wizard asks the lenses; Pack adds the criteria
 		}

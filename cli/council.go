@@ -7,6 +7,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/lens"
 	"github.com/reversa/moot/protocol/council"
 )
 
@@ -54,5 +55,22 @@ func (f *setupFlags) councilProblem(s *engine.Setup, bug *bugfolder.Bug) error {
 		return err
 	}
 	s.Problem = council.Protocol{}.Pack(*s, p, criteriaList(f.criteria, nil))
+	return nil
+}
+
+// distinctLenses refuses a council whose members share a lens (by name,
+// however it was given): each member defends its own, and the synthesizer
+// tells them apart by lens.
+func distinctLenses(args []string, lenses []bugfolder.Lens) error {
+	first := map[string]int{}
+	for i, l := range lenses {
+		j, seen := first[l.Name]
+		if !seen {
+			first[l.Name] = i
+			continue
+		}
+		return usageErr("--lens %s and --lens %s are the same lens, %q: a council has one member per lens, each a different lens (e.g. --lens security --lens performance); nothing was written",
+			lens.Quote(args[j]), lens.Quote(args[i]), l.Name)
+	}
 	return nil
 }

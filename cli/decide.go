@@ -48,6 +48,9 @@ func newDecideCmd(e *env) *cobra.Command {
 			if choice.NeedsNote() && strings.TrimSpace(note) == "" {
 				return usageErr("revise needs --note TEXT saying what to revise; nothing was written")
 			}
+			if n := len(strings.TrimSpace(note)); n > bugfolder.MaxNoteBytes {
+				return usageErr("--note is %d bytes; a decision's note is at most %d (say what to revise; put the rest in the bug); nothing was written", n, bugfolder.MaxNoteBytes)
+			}
 			t, err := resolveTarget(e, args[0])
 			if err != nil {
 				return err

@@ -150,6 +150,10 @@ func (p *progress) line(ev engine.Event) {
 			p.printf("stopped after round %d (%s): %s\n", ev.Round, ev.By, ev.Reason)
 			return
 		}
+		if ev.Point == engine.PointOpening {
+			p.printf("left out after round %d (by %s): %s; %s\n", ev.Round, p.byWord(ev.By), strings.Join(ev.Dropped, ", "), ev.Reason)
+			return
+		}
 		point := string(ev.Point)
 		if point == "judge" {
 			point = p.finalWord()

@@ -180,7 +180,9 @@ func printPlan(w io.Writer, p *engine.Plan) {
 		title = s.Bug.ID
 	}
 	fmt.Fprintf(w, "Debate plan for %s — %s\n\n", s.Bug.ID, title)
-	fmt.Fprintf(w, "  mode      %s\n", mode)
+	if !s.Bug.IsQuestion { // a question has no mode (argue's style is a setup line of its own)
+		fmt.Fprintf(w, "  mode      %s\n", mode)
+	}
 	width := 0 // no cut when the plan is not read on a terminal
 	if isTerminal(w) {
 		width = termWidth(w)

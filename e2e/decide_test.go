@@ -136,6 +136,7 @@ func TestDecideRefusals(t *testing.T) {
 		{[]string{"decide", "7", "revise"}, "--note"},
 		{[]string{"decide", "7", "revise", "--note", "  "}, "--note"},
 		{[]string{"decide", "7", "maybe"}, "approve, decline or revise"},
+		{[]string{"decide", "7", "revise", "--note", strings.Repeat("x", 2001)}, "--note is 2001 bytes; a decision's note is at most 2000"},
 		{[]string{"decide", "5", "approve"}, "waits for no human decision"},
 		{[]string{"decide", "6", "approve"}, "no final answer yet, so no decision waits"},
 	} {

@@ -115,6 +115,7 @@ func TestLensRefusals(t *testing.T) {
 	}{
 		{"name mismatch", "cfo.md", "---\nname: cto\n---\ntext\n", []string{"cfo"}, []string{".moot/lenses/cfo.md: name", "rename"}},
 		{"empty body", "cfo.md", "---\nname: cfo\n---\n\n", []string{"cfo"}, []string{".moot/lenses/cfo.md: body", "is empty"}},
+		{"unknown field", "cfo.md", "---\nname: cfo\nextra: 1\n---\ntext\n", []string{"cfo"}, []string{".moot/lenses/cfo.md: extra: line 3", "only name:"}},
 		{"bad file name", "Big_Lens.md", "text\n", []string{"security"}, []string{"Big_Lens.md: name", "lower-case"}},
 		{"too large", "cfo.md", strings.Repeat("x", 20<<10), []string{"cfo"}, []string{"cfo.md", "at most"}},
 		{"unknown lens", "", "", []string{"nosuch"}, []string{"--lens \"nosuch\": no such lens", "data-integrity"}},

@@ -58,7 +58,7 @@ func TestTradeoffOnABug(t *testing.T) {
 				t.Errorf("roles are not reviewer and synthesizer:\n%s", log)
 			}
 			final := readFile(t, filepath.Join(p.debate(), "resposta-final.md"))
-			for _, want := range []string{"decision: pending", "## Fatos acordados", "## Saídas ausentes ou falhas", "## Decisão humana pendente", "> Opção A (agente-1)"} {
+			for _, want := range []string{"decision: pending", "\ndecided_by: synthesizer\n", "## Fatos acordados", "## Saídas ausentes ou falhas", "## Decisão humana pendente", "> Opção A (agente-1)"} {
 				if !strings.Contains(final, want) {
 					t.Errorf("resposta-final.md lacks %q:\n%s", want, final)
 				}
@@ -76,6 +76,10 @@ func TestTradeoffOnABug(t *testing.T) {
 				}
 				if p.starts("agente-2", 1) != 0 {
 					t.Error("the failed side was called again in the rebuttal round (a silent retry)")
+				}
+				// the rebuttal names the failed side with its status, as the README promises
+				if reb := p.prompt(1, "agente-1", 1); !strings.Contains(reb, "agente-2 (opção B): sem resposta válida (error; fora do debate depois de falhar)") {
+					t.Errorf("the rebuttal prompt does not give the failed side's status:\n%s", reb)
 				}
 			}
 			p.moot("decide", "7", "approve").mustExit(t, 0)
@@ -294,5 +298,23 @@ func TestAskResumeAfterKill(t *testing.T) {
 	}
 	if final := readFile(t, filepath.Join(dir, "resposta-final.md")); !strings.Contains(final, "decision: pending") {
 		t.Errorf("final answer:\n%s", final)
+	}
+}
+
+// moot ask without --yes prints the plan and writes nothing (exit 4); a
+// question has no mode, so the plan prints none, whatever the protocol.
+func TestAskPlanHasNoMode(t *testing.T) {
+	for _, args := range [][]string{
+		{"--protocol", "council", "--lens", "security", "--lens", "cost"},
+		{"--protocol", "tradeoff", "--option-a", "Cache for 60 s", "--option-b", "Read the database"},
+		{"--protocol", "argue"},
+	} {
+		t.Run(args[1], func(t *testing.T) {
+			p := newProject(t)
+			r := p.moot(append([]string{"ask", "Should we cache coupon lookups?"}, args...)...).mustExit(t, 4)
+			if !strings.Contains(r.stdout, "calls") || regexpMust(`(?m)^\s*mode\s`).MatchString(r.stdout) || strings.Contains(r.stdout, "mode not given") {
+				t.Errorf("the plan of a question:\n%s", r.stdout)
+			}
+		})
 	}
 }

@@ -48,6 +48,9 @@ func Decide(h HumanDecision) (string, error) {
 	if h.Choice.NeedsNote() && strings.TrimSpace(h.Note) == "" {
 		return "", &bugfolder.InputError{Field: "note", Msg: "revise needs a note saying what to revise; nothing was written"}
 	}
+	if n := len(strings.TrimSpace(h.Note)); n > bugfolder.MaxNoteBytes {
+		return "", &bugfolder.InputError{Field: "note", Msg: fmt.Sprintf("is %d bytes; a decision's note is at most %d (say what to revise; put the rest in the bug); nothing was written", n, bugfolder.MaxNoteBytes)}
+	}
 	d, err := bugfolder.ReadDebate(h.Dir, h.Lang)
 	if err != nil {
 		return "", err

@@ -2,8 +2,11 @@ package engine_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
+	"github.com/reversa/moot/bugfolder"
 	. "github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 )
@@ -30,5 +33,15 @@ func TestIssue13_3CancelledWithNoCostRecordedIsUnknown(t *testing.T) {
 		if ev.Type == EvDebateFinished && !ev.CostUnknown {
 			t.Errorf("debate_finished logs usd %v: want null", ev.USD)
 		}
+	}
+}
+
+// A decision's note over bugfolder.MaxNoteBytes is refused (the TUI's form
+// reaches Decide directly), naming the field, before anything is read.
+func TestDecideNoteCap(t *testing.T) {
+	_, err := Decide(HumanDecision{Dir: t.TempDir(), Choice: bugfolder.ChoiceRevise, Note: strings.Repeat("x", bugfolder.MaxNoteBytes+1)})
+	var ie *bugfolder.InputError
+	if !errors.As(err, &ie) || ie.Field != "note" || !strings.Contains(err.Error(), "at most 2000") {
+		t.Errorf("Decide with a long note: %v", err)
 	}
 }

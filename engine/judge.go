@@ -220,7 +220,9 @@ func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, promp
 	if o.status() == bugfolder.StatusOK {
 		doc, problems := step.Accept(o.res.Body)
 		if len(problems) == 0 {
-			return true, "", r.writeFinal(in, doc, "judge", meta, o)
+			// decided by the final step, in its role's word: a debate's
+			// judge, a council's or a tradeoff's synthesizer
+			return true, "", r.writeFinal(in, doc, string(r.finalRole), meta, o)
 		}
 		o.res.Body = doc.Body
 		meta.Status, meta.Invalid = bugfolder.StatusInvalidOutput, problems

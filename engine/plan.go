@@ -141,11 +141,13 @@ const (
 )
 
 // CheckSize refuses a panel larger than MaxSolvers, MaxRounds or
-// MaxCritics (an input error: exit 2).
-func CheckSize(n, r, critics int) error {
+// MaxCritics (an input error: exit 2), naming the panel in p's words
+// (solvers, members, reviewers, personas; nil: a debate's).
+func CheckSize(p Protocol, n, r, critics int) error {
+	words := Describe(p)
 	switch {
 	case n > MaxSolvers:
-		return &bugfolder.InputError{Field: "n", Msg: fmt.Sprintf("%d solvers: moot runs at most %d", n, MaxSolvers)}
+		return &bugfolder.InputError{Field: "n", Msg: fmt.Sprintf("%d %s: moot runs at most %d", n, words.Members, MaxSolvers)}
 	case r > MaxRounds:
 		return &bugfolder.InputError{Field: "r", Msg: fmt.Sprintf("%d rounds: moot runs at most %d after round 0", r, MaxRounds)}
 	case critics > MaxCritics:
@@ -155,7 +157,7 @@ func CheckSize(n, r, critics int) error {
 }
 
 func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
-	if err := CheckSize(s.N, s.R, len(s.Critics)); err != nil {
+	if err := CheckSize(s.Protocol, s.N, s.R, len(s.Critics)); err != nil {
 		return nil, err
 	}
 	if s.Problem != nil {

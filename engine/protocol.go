@@ -98,6 +98,11 @@ type Call struct {
 	// opening positions in view (council's rebuttals read the positions);
 	// nil before round 2.
 	Opening []SnapshotEntry
+	// Out are the panel members out of the debate (left out after
+	// failing: a quorum menu's continue, or no opening position), each
+	// Missing with the status of its last file and its lens, so a prompt
+	// names who is absent and why; nil when every member is in.
+	Out []SnapshotEntry
 }
 
 // SnapshotEntry is one file of the frozen snapshot of the previous round as
@@ -171,6 +176,18 @@ type RoundAnswers map[string]string
 // logged too. Continue still caps the rounds.
 type Stopper interface {
 	Stop(k, r int, panel []string, rounds []RoundAnswers) (choice, reason string)
+}
+
+// OpeningRequired is an optional part of a Protocol whose later rounds
+// defend the opening positions (council: a rebuttal keeps or changes its
+// member's round-0 position). A panel member without a valid round-0
+// answer, when round 0 still held its quorum (so no menu asked), has no
+// position to defend: before round 1 the runner leaves it out of the
+// rounds that follow, logs that as a decision (point "opening", choice
+// "continue", by moot, the members in Dropped), and the final step finds
+// it missing, so the final answer counts it absent (degraded).
+type OpeningRequired interface {
+	OpeningRequired() bool
 }
 
 // StopRequester is an optional part of a Supervisor (the TUI's) through

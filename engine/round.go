@@ -152,6 +152,26 @@ func (r *runner) snapshot(k int) (entries []SnapshotEntry, peers []string) {
 	return entries, peers
 }
 
+// outOfDebate lists the panel members out of the debate by round k, each
+// with the status of its last file before round k and its lens.
+func (r *runner) outOfDebate(k int) []SnapshotEntry {
+	var out []SnapshotEntry
+	for _, id := range r.solvers {
+		if r.panel[id] {
+			continue
+		}
+		st := bugfolder.Status("no file")
+		for j := k - 1; j >= 0; j-- {
+			if f := r.roundFiles(j)[id]; f != nil {
+				st = f.Status
+				break
+			}
+		}
+		out = append(out, SnapshotEntry{ID: id, Missing: true, Status: st, Lens: r.lensOf[id]})
+	}
+	return out
+}
+
 // earlier lists the valid files of round k's earlier batches (ids), which
 // a later batch reads beside the snapshot of k-1: a debate's solvers read
 // the critiques, argue's scorer the personas' answers.
@@ -218,11 +238,12 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 	if k >= 2 {
 		opening, _ = r.snapshot(1)
 	}
+	out := r.outOfDebate(k)
 	for _, id := range ids {
 		earlier := r.earlier(k, r.batchBefore(k, id))
 		role := r.roleOf(id)
 		c := Call{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: ownView(opening, id)}
+			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: ownView(opening, id), Out: out}
 		jobs = append(jobs, job{id, role, r.proto.Prompt(c), c})
 	}
 	var wg sync.WaitGroup
@@ -887,6 +908,10 @@ func (r *runner) writeConvergence(k int) error {
 		}
 		for _, d := range r.decisions {
 			if d.Round == j && d.Type == EvDecision && d.Point != PointStop {
+				if d.Point == PointOpening {
+					notes = append(notes, fmt.Sprintf(r.t("rodada %d: sem posição válida, fora das rodadas seguintes (%s): %s", "round %d: no valid position, left out of the rounds after it (%s): %s"), j, d.By, strings.Join(d.Dropped, ", ")))
+					continue
+				}
 				n := fmt.Sprintf(r.t("rodada %d: quórum perdido; decisão %s (%s)", "round %d: quorum lost; decision %s (%s)"), j, d.Choice, d.By)
 				if len(d.Dropped) > 0 {
 					n += fmt.Sprintf(r.t(", fora do debate: %s", ", out of the debate: %s"), strings.Join(d.Dropped, ", "))

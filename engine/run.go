@@ -653,6 +653,9 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 			break // stopped early: the final step reads the stop's round
 		}
 		r.last = k
+		if k == 1 {
+			r.leaveOutUnopened()
+		}
 		if err := r.runRound(ctx, k); errors.Is(err, errStopBeforeRound) {
 			r.last = k - 1 // the human's stop: the final step reads the last complete round
 			if err := r.writeArtifacts("", false); err != nil {
@@ -974,7 +977,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if name := pf.ProtocolName(); name != opts.Protocol.Name() {
 		return nil, &bugfolder.InputError{Path: pf.Path, Field: "protocol", Msg: fmt.Sprintf("this debate runs protocol %s, and the resume was asked to run %s: a debate's protocol never changes", name, opts.Protocol.Name())}
 	}
-	if err := CheckSize(pf.N, pf.R, len(pf.Critics)); err != nil {
+	if err := CheckSize(opts.Protocol, pf.N, pf.R, len(pf.Critics)); err != nil {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: err.Error() + "; this setup was not written by moot"}
 	}
 	w, err := bugfolder.OpenWriter(bug.WriterRoot(), dir, d.Lang, opts.Command)
@@ -1197,6 +1200,45 @@ const PointEngines = bugfolder.PointEngines
 
 // PointStop is the decision point of a protocol's early stop (Stopper).
 const PointStop = bugfolder.PointStop
+
+// PointOpening is the decision point of the members an OpeningRequired
+// protocol leaves out after round 0, having no opening position.
+const PointOpening = bugfolder.PointOpening
+
+// leaveOutUnopened leaves out of the rounds after round 0 the panel
+// members of an OpeningRequired protocol that have no valid round-0
+// answer, and logs it once (a resume replays the decision and finds none
+// left to drop).
+func (r *runner) leaveOutUnopened() {
+	if o, ok := r.proto.(OpeningRequired); !ok || !o.OpeningRequired() {
+		return
+	}
+	files := r.roundFiles(0)
+	var out, why []string
+	for _, id := range r.panelIDs() {
+		if f := files[id]; f == nil || f.Status != bugfolder.StatusOK {
+			st := bugfolder.Status("no file")
+			if f != nil {
+				st = f.Status
+			}
+			out = append(out, id)
+			why = append(why, fmt.Sprintf("%s %s", id, st))
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	words := Describe(r.proto)
+	reason := fmt.Sprintf("no valid round-0 position (%s): with no position to defend, not called in rounds 1..%d; absent from the %s's reading",
+		strings.Join(why, ", "), r.r, words.Final)
+	dec := Event{Type: EvDecision, Point: PointOpening, Choice: string(QuorumContinue), By: "moot", Round: 0, Dropped: out, Reason: reason}
+	r.emit(dec)
+	r.decisions = append(r.decisions, dec)
+	for _, id := range out {
+		delete(r.panel, id)
+	}
+	r.narrowed = true
+}
 
 // EngineChangeError stops a resume whose engines file resolves an engine
 // differently than the debate locked (exit 2): another program or model

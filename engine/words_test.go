@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
@@ -54,5 +55,30 @@ func TestSetupLinesDescribeLenses(t *testing.T) {
 	want := []SetupLine{{Key: "lenses", Text: "agente-1 security", Note: "Security: attacker first."}, {Key: "", Text: "agente-2 cfo", Note: "unit economics"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("lens lines %+v, want %+v", got, want)
+	}
+}
+
+// describedProtocol is a protocol that only describes itself.
+type describedProtocol struct {
+	Protocol
+	in Inputs
+}
+
+func (d describedProtocol) Inputs() Inputs { return d.in }
+
+// TestCheckSizeSpeaksTheProtocol: a panel over the limit is named in the
+// protocol's member words ("17 members"), a debate's as solvers.
+func TestCheckSizeSpeaksTheProtocol(t *testing.T) {
+	for _, tc := range []struct {
+		p    Protocol
+		want string
+	}{
+		{nil, "17 solvers: moot runs at most 16"},
+		{describedProtocol{in: Inputs{Members: "members"}}, "17 members: moot runs at most 16"},
+	} {
+		err := CheckSize(tc.p, 17, 1, 0)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckSize: %v, want %q", err, tc.want)
+		}
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // Dir is the project's lens folder, under the project root.
@@ -85,8 +87,9 @@ func readDir(project string) ([]fileLens, error) {
 }
 
 // ParseFile reads a lens file: NAME.md, an optional front matter (name:,
-// which must be the file's stem; other fields are ignored) and the lens's
-// text as its body.
+// which must be the file's stem, and nothing else: an unknown field is a
+// typo or a setting moot does not have, refused rather than ignored) and
+// the lens's text as its body.
 func ParseFile(path string, raw []byte) (Lens, error) {
 	stem := strings.TrimSuffix(filepath.Base(path), ".md")
 	if !ValidName(stem) {
@@ -95,6 +98,14 @@ func ParseFile(path string, raw []byte) (Lens, error) {
 	doc, err := bugfolder.ParseDocument(raw)
 	if err != nil {
 		return Lens{}, &bugfolder.InputError{Path: path, Msg: err.Error(), Err: err}
+	}
+	if doc.Meta != nil {
+		for i := 0; i+1 < len(doc.Meta.Content); i += 2 {
+			if k := doc.Meta.Content[i]; k.Value != "name" {
+				return Lens{}, &bugfolder.InputError{Path: path, Field: termsafe.Line(k.Value),
+					Msg: fmt.Sprintf("line %d: a lens file's front matter has only name: (the lens's text is the body); remove this field", doc.MetaLine+k.Line-doc.Meta.Content[0].Line)}
+			}
+		}
 	}
 	if n := bugfolder.Lookup(doc.Meta, "name"); n != nil && strings.TrimSpace(n.Value) != stem {
 		return Lens{}, &bugfolder.InputError{Path: path, Field: "name", Msg: fmt.Sprintf("is %q but the file is %s.md: a lens is named by its file; rename one of them", n.Value, stem)}
@@ -123,6 +134,22 @@ func (c *Catalog) Names() []string {
 // From says where the named lens was read ("library", a file).
 func (c *Catalog) From(name string) string { return c.from[name] }
 
+// quoteMax is how much of a --lens argument an error quotes.
+const quoteMax = 60
+
+// Quote quotes a --lens argument for an error: whole when short, else its
+// start and its size, so a long inline lens is not echoed back in full.
+func Quote(arg string) string {
+	if len(arg) <= quoteMax {
+		return fmt.Sprintf("%q", arg)
+	}
+	cut := quoteMax
+	for cut > 0 && !utf8.RuneStart(arg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes)", arg[:cut], len(arg))
+}
+
 // Resolve reads one --lens argument: a lens name of the catalog, or
 // "name: text" (a lens given inline).
 func (c *Catalog) Resolve(arg string) (Lens, error) {
@@ -130,17 +157,17 @@ func (c *Catalog) Resolve(arg string) (Lens, error) {
 	name = strings.TrimSpace(name)
 	if inline {
 		if !ValidName(name) {
-			return Lens{}, fmt.Errorf("--lens %q: the name before the colon is lower-case words joined by hyphens (cfo: unit economics…)", arg)
+			return Lens{}, fmt.Errorf("--lens %s: the name before the colon is lower-case words joined by hyphens (cfo: unit economics…)", Quote(arg))
 		}
 		text = strings.TrimSpace(text)
 		if err := checkText(text); err != nil {
-			return Lens{}, fmt.Errorf("--lens %q: the text %v", arg, err)
+			return Lens{}, fmt.Errorf("--lens %s: the text %v", Quote(arg), err)
 		}
 		return Lens{Name: name, Text: text}, nil
 	}
 	if l, ok := c.lenses[strings.ToLower(name)]; ok {
 		return l, nil
 	}
-	return Lens{}, fmt.Errorf("--lens %q: no such lens (the library: %s; the project's own go in %s/NAME.md or the engines file's lenses:; or give \"name: text\")",
-		arg, strings.Join(Names(), ", "), Dir)
+	return Lens{}, fmt.Errorf("--lens %s: no such lens (the library: %s; the project's own go in %s/NAME.md or the engines file's lenses:; or give \"name: text\")",
+		Quote(arg), strings.Join(Names(), ", "), Dir)
 }

@@ -36,7 +36,7 @@ func TestCatalogAndResolve(t *testing.T) {
 	}
 	for name, body := range map[string]string{
 		"security.md": "Our security: PCI scope first.\n",
-		"cfo.md":      "---\nname: cfo\ndescription: ignored\n---\nCFO: unit economics.\n",
+		"cfo.md":      "---\nname: cfo\n---\nCFO: unit economics.\n",
 		"notes.txt":   "not a lens",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
@@ -122,4 +122,37 @@ func FuzzResolve(f *testing.F) {
 			t.Fatalf("accepted %+v", l)
 		}
 	})
+}
+
+// An error quotes a short --lens whole and a long one by its start and
+// size, never cutting a character in two.
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct{ arg, want string }{
+		{"security", `"security"`},
+		{"big: " + strings.Repeat("x", 5000), `"big: ` + strings.Repeat("x", 55) + `"… (5005 bytes)`},
+		{strings.Repeat("é", 40), `"` + strings.Repeat("é", 30) + `"… (80 bytes)`},
+	} {
+		if got := Quote(tc.arg); got != tc.want {
+			t.Errorf("Quote(%.20q…) = %s, want %s", tc.arg, got, tc.want)
+		}
+	}
+}
+
+// A lens file's front matter holds only name:; any other field is refused
+// naming the file, the field and its line.
+func TestLensFileFields(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{"---\nname: cfo\n---\nunit economics\n", ""},
+		{"unit economics\n", ""},
+		{"---\nname: cfo\nextra: 1\n---\nunit economics\n", "cfo.md: extra: line 3:"},
+		{"---\ntext: x\n---\nunit economics\n", "cfo.md: text: line 2:"},
+	} {
+		_, err := ParseFile(filepath.Join("p", "cfo.md"), []byte(tc.raw))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.raw, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: %v, want %q", tc.raw, err, tc.want)
+		}
+	}
 }

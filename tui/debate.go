@@ -504,7 +504,11 @@ func (d *debateView) apply(ev engine.Event) {
 			return
 		}
 		d.state = "running"
-		d.notes = append(d.notes, fmt.Sprintf("round %d: %s chose %s at the %s menu", ev.Round, ev.By, ev.Choice, ev.Point))
+		if ev.Point == engine.PointOpening {
+			d.notes = append(d.notes, fmt.Sprintf("round %d: %s left out (%s): %s", ev.Round, strings.Join(ev.Dropped, ", "), ev.By, ev.Reason))
+		} else {
+			d.notes = append(d.notes, fmt.Sprintf("round %d: %s chose %s at the %s menu", ev.Round, ev.By, ev.Choice, ev.Point))
+		}
 		for _, id := range ev.Dropped {
 			for _, rd := range d.rounds[min(ev.Round+1, len(d.rounds)):] {
 				if p := rd.pane(id); p != nil && p.status == "" {

@@ -112,6 +112,12 @@ func (Protocol) Batches(k int, panel, support []string) [][]string { return [][]
 // keeps early stopping to argue and review).
 func (Protocol) Continue(k, r int) bool { return k < r }
 
+// OpeningRequired: a rebuttal keeps or changes its member's round-0
+// position (seed 001's "Mantenho minha posição?"), so a member with no
+// valid position is left out of the cross-rebuttals, never asked to defend
+// what it never said.
+func (Protocol) OpeningRequired() bool { return true }
+
 // Prompt writes a member's prompt.
 func (Protocol) Prompt(c engine.Call) string { return memberPrompt(c) }
 

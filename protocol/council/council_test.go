@@ -185,7 +185,7 @@ func TestSynthesis(t *testing.T) {
 		problem              string
 		escalation, decision string
 	}{
-		{"converged", finalInput(true, false), synthBody("85 %", okDiv, "- logs de produção"), "", "", ""},
+		{"converged", finalInput(true, false), synthBody("85 %", okDiv, "- logs de produção"), "", "none", "none"},
 		{"low confidence escalates", finalInput(true, false), synthBody("65 %", okDiv, "- logs"), "", "escalate", "pending"},
 		{"critical divergence escalates", finalInput(true, false), synthBody("85 %", strings.Replace(okDiv, "Crítica: não", "Crítica: sim", 1), "- logs"), "", "escalate", "pending"},
 		{"low convergence escalates", finalInput(false, false), synthBody("85 %", okDiv, "- logs"), "", "escalate", "pending"},
@@ -193,7 +193,7 @@ func TestSynthesis(t *testing.T) {
 		{"divergence without nature", finalInput(true, false), synthBody("85 %", "- cache: uns querem, outros não", "- logs"), "states no nature", "", ""},
 		{"no percentage", finalInput(true, false), synthBody("alta", okDiv, "- logs"), "states no percentage", "", ""},
 		{"missing member not named", finalInput(true, true), synthBody("85 %", okDiv, "- logs"), "does not name member performance", "", ""},
-		{"missing member named", finalInput(true, true), synthBody("85 %", okDiv, "- performance: timeout"), "", "", ""},
+		{"missing member named", finalInput(true, true), synthBody("85 %", okDiv, "- performance: timeout"), "", "none", "none"},
 		{"a lone member is no convergence", loneMember(), synthBody("85 %", okDiv, "- performance: timeout\n- data-integrity: timeout"), "", "escalate", "pending"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -208,7 +208,7 @@ func TestSynthesis(t *testing.T) {
 			if doc.Meta.Escalation != tc.escalation || doc.Meta.Decision != tc.decision {
 				t.Errorf("escalation %q decision %q, want %q %q\n%s", doc.Meta.Escalation, doc.Meta.Decision, tc.escalation, tc.decision, doc.Head)
 			}
-			if tc.escalation != "" && !strings.Contains(doc.Head, "ESCALAR") {
+			if tc.escalation != "none" && !strings.Contains(doc.Head, "ESCALAR") {
 				t.Errorf("head does not flag the escalation:\n%s", doc.Head)
 			}
 		})

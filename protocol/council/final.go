@@ -85,6 +85,21 @@ func lastValid(in engine.FinalInput, id string) (string, int) {
 	return "", 0
 }
 
+// unopenedNote says that a missing member never gave a round-0 position
+// and so was left out of the cross-rebuttals ("" for a member that had
+// one, or a council that ran no rebuttal round).
+func unopenedNote(l bugfolder.Lang, in engine.FinalInput, m member) string {
+	if _, ok := in.Opening[m.ID]; ok || in.Last == 0 {
+		return ""
+	}
+	if len(in.Rounds) > 0 {
+		if _, ok := in.Rounds[0][m.ID]; ok {
+			return "" // it had one, and was dropped later
+		}
+	}
+	return t(l, "; sem posição na rodada 0, ficou fora das réplicas", "; no round-0 position, so left out of the rebuttals")
+}
+
 // Prompt is the synthesizer's prompt.
 func (s *synthesizer) Prompt() string { return synthPrompt(s.in, s.members, s.nonce) }
 
@@ -111,8 +126,8 @@ func synthPrompt(in engine.FinalInput, members []member, nonce string) string {
 	for _, m := range members {
 		name := fmt.Sprintf(t(l, "MEMBRO %s", "MEMBER %s"), m.Label)
 		if m.Missing {
-			fmt.Fprintf(&w, t(l, "- %s (lente: %s): AUSENTE — sem resposta válida (status: %s). Diga isso em %s.\n\n", "- %s (lens: %s): MISSING — no valid answer (status: %s). Say so in %s.\n\n"),
-				name, m.Lens, statusWord(m.Status), secGaps.In(l))
+			fmt.Fprintf(&w, t(l, "- %s (lente: %s): AUSENTE — sem resposta válida (status: %s)%s. Diga isso em %s.\n\n", "- %s (lens: %s): MISSING — no valid answer (status: %s)%s. Say so in %s.\n\n"),
+				name, m.Lens, statusWord(m.Status), unopenedNote(l, in, m), secGaps.In(l))
 			if m.Earlier != "" {
 				label := fmt.Sprintf(t(l, "POSIÇÃO DA RODADA %d", "POSITION FROM ROUND %d"), m.EarlierRound)
 				fmt.Fprintf(&w, t(l, "  Sua última posição válida é de uma rodada anterior (rodada %d, não a última, %d): pese-a como tal, sem inventar o que ele diria depois.\n\n", "  Its last valid position is from an earlier round (round %d, not the last, %d): weigh it as such, without inventing what it would have said since.\n\n"),
@@ -248,7 +263,8 @@ func (s *synthesizer) doc(body string, v Verdict) engine.FinalDoc {
 	l := s.in.Lang
 	var head strings.Builder
 	fmt.Fprintf(&head, t(l, "> Convergência final medida: %s (rodada %d; ver convergencia.md).\n", "> Measured final convergence: %s (round %d; see convergencia.md).\n"), pct(s.conv.Convergence), s.conv.Round)
-	meta := bugfolder.FinalMeta{Labels: s.labels()}
+	// the keys are always written: none when nothing waits for a human
+	meta := bugfolder.FinalMeta{Labels: s.labels(), Decision: bugfolder.FlagNone, Escalation: EscalationNone}
 	switch {
 	case v.Human:
 		meta.Decision, meta.Escalation = bugfolder.DecisionPending, EscalationHuman
@@ -266,6 +282,7 @@ func (s *synthesizer) doc(body string, v Verdict) engine.FinalDoc {
 		state := ""
 		if m.Missing {
 			state = fmt.Sprintf(t(l, " — AUSENTE (%s)", " — MISSING (%s)"), statusWord(m.Status))
+			state += unopenedNote(l, s.in, m)
 			if m.Earlier != "" {
 				state += fmt.Sprintf(t(l, "; a síntese leu sua última posição válida, da rodada %d", "; the synthesis read its last valid position, from round %d"), m.EarlierRound)
 			}
@@ -278,6 +295,7 @@ func (s *synthesizer) doc(body string, v Verdict) engine.FinalDoc {
 
 // Escalation values of the final answer's front matter.
 const (
+	EscalationNone     = bugfolder.FlagNone
 	EscalationEscalate = "escalate"
 	EscalationHuman    = "human"
 )

@@ -47,6 +47,13 @@ func memberPrompt(c engine.Call) string {
 			writeEntries(&w, c, c.Opening, t(l, "Posições congeladas da rodada 0", "Frozen positions of round 0"))
 		}
 		writeEntries(&w, c, c.Snapshot, fmt.Sprintf(t(l, "Respostas congeladas da rodada %d", "Frozen answers of round %d"), c.Round-1))
+		if len(c.Out) > 0 {
+			w.WriteString(t(l, "\n# Fora do conselho\n\n", "\n# Out of the council\n\n"))
+			for _, e := range c.Out {
+				fmt.Fprintf(&w, t(l, "- %s (lente %s): ausente, sem resposta válida (%s). Não invente o que esse membro diria.\n", "- %s (lens %s): absent, no valid answer (%s). Do not invent what that member would say.\n"),
+					e.ID, e.Lens.Name, statusWord(e.Status))
+			}
+		}
 	}
 	return w.String()
 }

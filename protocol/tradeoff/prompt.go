@@ -133,8 +133,14 @@ func writeSnapshot(w *strings.Builder, c engine.Call) {
 		// continue): still named, never simulated
 		side := other(c.Lens.Name)
 		id := l.SolverID(map[string]int{"A": 1, "B": 2}[side])
-		fmt.Fprintf(w, t(l, "- %s (opção %s): sem resposta válida (fora do debate depois de falhar). Não invente o que esse lado diria; responda às evidências.\n\n",
-			"- %s (option %s): no valid answer (out of the debate after failing). Do not invent what that side would say; answer the evidence.\n\n"), id, side)
+		status := bugfolder.Status("")
+		for _, e := range c.Out {
+			if e.ID == id {
+				status = e.Status
+			}
+		}
+		fmt.Fprintf(w, t(l, "- %s (opção %s): sem resposta válida (%s; fora do debate depois de falhar). Não invente o que esse lado diria; responda às evidências.\n\n",
+			"- %s (option %s): no valid answer (%s; out of the debate after failing). Do not invent what that side would say; answer the evidence.\n\n"), id, side, statusWord(status))
 	}
 	for _, e := range c.Snapshot {
 		label := e.ID
