@@ -3,9 +3,12 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
 )
 
@@ -62,5 +65,27 @@ func TestResumeRefusesAProtocolItDoesNotRun(t *testing.T) {
 	}
 	if testutil.Fingerprint(t, proj) != before {
 		t.Error("a refused resume wrote something")
+	}
+}
+
+// TestTheUIKnowsEveryProtocol: the UI is handed every protocol moot runs
+// (Known), argue included, though its wizard offers only a bug's: a
+// question opened from the browser is described in, and resumed with,
+// its own protocol.
+func TestTheUIKnowsEveryProtocol(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	e := &env{cwd: proj, getenv: func(string) string { return "" }}
+	reg, err := bugfolder.FindRoot(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := tuiOptions(e, reg, harness.BuiltinConfig())
+	var names []string
+	for _, p := range opts.Known {
+		names = append(names, p.Name())
+	}
+	slices.Sort(names)
+	if got := strings.Join(names, ", "); got != protocolNames() {
+		t.Errorf("the UI knows %s, want %s", got, protocolNames())
 	}
 }

@@ -167,6 +167,15 @@ type debateView struct {
 // after stopRound never run.
 func (d *debateView) stopped() bool { return d.stopRule != "" && d.stopRound < d.r }
 
+// lastRound is the last round the debate runs: the stop's round when a
+// stop before the cap is recorded, else the cap.
+func (d *debateView) lastRound() int {
+	if d.stopped() {
+		return d.stopRound
+	}
+	return d.r
+}
+
 // stopAsked reports whether the human asked this run to stop.
 func (d *debateView) stopAsked(m Model) bool { return m.bridge != nil && m.bridge.stop.Load() }
 
