@@ -357,6 +357,14 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
 				}
 			}
+			if stop {
+				if _, ok := proto.(engine.Stopper); !ok {
+					return usageErr("--stop: protocol %s never stops early (its rounds are fixed); resume without --stop; nothing was written", proto.Name())
+				}
+				if err := engine.StopRefusal(d, proto); err != nil {
+					return err // before the cost question: nothing written, nothing asked
+				}
+			}
 			// the TUI resumes bugs and questions alike (its live view, its decision form)
 			if !rf.isHeadless(e) {
 				return resumeTUI(e, reg, bug, cfg, pol, proto)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reversa/moot/internal/testutil"
 )
 
 // argueArgs asks the sample question with argue (the default), headless.
@@ -153,6 +155,35 @@ func TestArgueStopRules(t *testing.T) {
 		}
 		if p.starts("agente-1", 1) != 1 {
 			t.Error("the manual stop ran round 1 again")
+		}
+	})
+	// round 0 incomplete: --stop is refused before anything is written and
+	// before the cost question (no resumed event: the debate stays
+	// cancelled); the cancelled debate's summary says cancelled, not running
+	t.Run("stop refused before round 0 is complete", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "agente-1@0=fail"
+		p.moot(argueArgs("--on-quorum-loss", "cancel")...).mustExit(t, 3)
+		dir := p.argueDir()
+		if s := summaryOf(t, dir); s.Reason != "cancelled" {
+			t.Errorf("summary of a cancelled debate: %+v, want stop_reason cancelled", s)
+		}
+		if tr := readFile(t, filepath.Join(dir, "transcript.md")); !strings.Contains(tr, "## Termination\n\ncancelled") {
+			t.Errorf("transcript.md of a cancelled debate:\n%s", tr)
+		}
+		p.Plan = ""
+		before := testutil.Fingerprint(t, dir)
+		for _, args := range [][]string{{"--stop", "--headless"}, {"--stop", "--yes", "--headless"}} {
+			r := p.moot(append([]string{"resume", filepath.Base(dir)}, args...)...).mustExit(t, 2)
+			if !strings.Contains(r.stderr, "--stop: round 0 is not complete") || strings.Contains(r.stdout, "Run again with --yes") {
+				t.Errorf("resume %v:\n%s%s", args, r.stdout, r.stderr)
+			}
+		}
+		if testutil.Fingerprint(t, dir) != before {
+			t.Error("a refused --stop wrote something")
+		}
+		if got := p.moot("list").mustExit(t, 0).stdout; !strings.Contains(got, "cancelled") {
+			t.Errorf("the debate is no longer cancelled:\n%s", got)
 		}
 	})
 	t.Run("stop refused on a debate", func(t *testing.T) {

@@ -152,6 +152,9 @@ type FinalInput struct {
 	// Live is set when round Last is still running (an Artifacts
 	// protocol's files rewritten as each of its calls lands).
 	Live bool
+	// Ended is how a debate that ended without its final step ended
+	// ("cancelled"), "" otherwise.
+	Ended string
 	// Rounds are every round's valid answers up to Last (panel and
 	// support), for a final step that reads more than the last round.
 	Rounds []RoundAnswers
