@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -233,6 +234,33 @@ func TestArgueFailedScorer(t *testing.T) {
 		}
 		if s := summaryOf(t, p.argueDir()); len(s.Unscored) != 0 {
 			t.Errorf("unscored rounds after a retry: %v", s.Unscored)
+		}
+		// the failed attempt was made and paid for: every finished call the
+		// log records, the scorer's failed attempt included, counts in the
+		// headless total, show and the final answer's front matter
+		id := filepath.Base(p.argueDir())
+		p.question = "should-we-cache-coupon-lookups"
+		total, failed := 0, 0
+		for _, ev := range p.events() {
+			if ev["type"] == "call_finished" {
+				n := int(ev["tokens_in"].(float64) + ev["tokens_out"].(float64))
+				total += n
+				if ev["solver_id"] == "critic-1" && ev["status"] == "invalid-output" {
+					failed = n
+				}
+			}
+		}
+		if failed == 0 {
+			t.Fatal("the log records no failed scorer attempt")
+		}
+		if want := fmt.Sprintf("total_tokens: %d\n", total); !strings.Contains(readFile(t, filepath.Join(p.argueDir(), "resposta-final.md")), want) {
+			t.Errorf("the final answer's total is not every attempt's %d tokens (the failed scorer's %d)", total, failed)
+		}
+		if out := p.moot("show", id).mustExit(t, 0).stdout; !strings.Contains(out, "| spent | "+humanInt(total)+" tokens") {
+			t.Errorf("show lacks the scorer's failed attempt (%d tokens in all):\n%s", total, out)
+		}
+		if !strings.Contains(r.stderr, "done: 11 calls, "+humanInt(total)+" tokens") {
+			t.Errorf("the headless total lacks the scorer's failed attempt (%d tokens in all):\n%s", total, r.stderr)
 		}
 	})
 	// no persona answered: the scorer is not called over nothing; the
@@ -654,4 +682,13 @@ func TestArguePersonaChooser(t *testing.T) {
 			t.Errorf("written: %v", dirs)
 		}
 	})
+}
+
+// humanInt writes n with thousands commas, as moot prints tokens.
+func humanInt(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
