@@ -692,3 +692,26 @@ func humanInt(n int) string {
 	}
 	return s
 }
+
+// The scorer judges novelty against what was raised: from round 1 on its
+// prompt carries every earlier round's arguments, anonymized and labelled
+// by round, never a persona's id; round 0's has none.
+func TestArgueScorerReadsEarlierRounds(t *testing.T) {
+	p := newProject(t)
+	p.moot(argueArgs("-r", "2")...).mustExit(t, 0)
+	p.question = "should-we-cache-coupon-lookups"
+	r2 := p.prompt(2, "critic-1", 1)
+	for _, want := range []string{"Arguments of the earlier rounds (0 to 1)", "## Round 0", "## Round 1", "<<<BEGIN r0-A ", "<<<BEGIN r0-B ", "<<<BEGIN r1-A ", "<<<BEGIN r1-B "} {
+		if !strings.Contains(r2, want) {
+			t.Errorf("round 2's scorer prompt lacks %q:\n%s", want, r2)
+		}
+	}
+	// (the fake's answers carry a "marca: agente-i rK" line of their own:
+	// the answers' text, not moot's labels)
+	if strings.Contains(r2, "BEGIN agente-") || strings.Contains(r2, "pragmatist") || strings.Contains(r2, "skeptic") {
+		t.Errorf("round 2's scorer prompt names a persona:\n%s", r2)
+	}
+	if r0 := p.prompt(0, "critic-1", 1); strings.Contains(r0, "earlier rounds") {
+		t.Errorf("round 0's scorer prompt reads earlier rounds:\n%s", r0)
+	}
+}

@@ -98,6 +98,11 @@ type Call struct {
 	// opening positions in view (council's rebuttals read the positions);
 	// nil before round 2.
 	Opening []SnapshotEntry
+	// History are the valid panel answers of every earlier round (rounds
+	// 0 to k-1, oldest first), scrubbed like the snapshot, for a support
+	// call that reads the panel after it answers (argue's scorer judges
+	// what is new against them); nil for every other call.
+	History [][]SnapshotEntry
 }
 
 // SnapshotEntry is one file of the frozen snapshot of the previous round as

@@ -138,7 +138,10 @@ func (p Protocol) PromptOverhead(s engine.Setup, role bugfolder.Role) int {
 		// plan counts for a final step: the earlier rounds are overhead
 		return bugfolder.EstimateTokens(len(text)) + s.N*s.R*ExpectedPersonaTokens
 	case RoleScorer:
-		text = scorerPrompt(engine.Call{Lang: s.Lang, Role: role, N: s.N, R: s.R, Nonce: nonce})
+		text = scorerPrompt(engine.Call{Lang: s.Lang, Role: role, N: s.N, R: s.R, Round: 1, Nonce: nonce})
+		// round k's scorer also reads rounds 0..k-1's answers (novelty):
+		// k·N earlier answers, R·N/2 a call on average over rounds 0..R
+		return bugfolder.EstimateTokens(len(text)) + s.N*s.R*ExpectedPersonaTokens/2
 	default:
 		text = personaPrompt(engine.Call{Lang: s.Lang, Role: role, N: s.N, R: s.R, Round: 1, Nonce: nonce})
 	}
