@@ -89,3 +89,19 @@ func TestTheUIKnowsEveryProtocol(t *testing.T) {
 		t.Errorf("the UI knows %s, want %s", got, protocolNames())
 	}
 }
+
+// TestAskHelpSpeaksArgue: ask's help says -r is argue's cap (its stop
+// rules may end it earlier), not "no early stopping", and that
+// --synthesizer applies to argue too.
+func TestAskHelpSpeaksArgue(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	_, out, _ := moot(t, proj, "help", "ask")
+	for _, want := range []string{"argue's cap (default 2; its stop rules may end it earlier from round 2)", "tradeoff/council/argue: the synthesizer's engine"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("ask --help lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "no early stopping") {
+		t.Errorf("ask --help says -r has no early stopping:\n%s", out)
+	}
+}

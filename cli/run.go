@@ -338,11 +338,11 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				return err
 			}
 			if words := engine.Describe(proto); winner != "" && !words.Winner && words.NoDecision {
-				return usageErr("--winner: a %s's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry` (its answer waits for no human decision); nothing was written",
+				return usageErr("--winner: this %s debate's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry` (its answer waits for no human decision); nothing was written",
 					proto.Name(), words.Final, bug.ID)
 			}
 			if words := engine.Describe(proto); winner != "" && !words.Winner {
-				return usageErr("--winner: a %s's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry`, then record the human decision with `moot decide %s approve|decline|revise`; nothing was written",
+				return usageErr("--winner: this %s debate's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry`, then record the human decision with `moot decide %s approve|decline|revise`; nothing was written",
 					proto.Name(), words.Final, bug.ID, bug.ID)
 			}
 			if winner != "" {

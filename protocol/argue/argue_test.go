@@ -23,15 +23,24 @@ func personaBody(conf string) string {
 // (personas and the scorer every round, and the synthesizer) and says the
 // debate may stop earlier.
 func TestCountAndFormula(t *testing.T) {
-	for _, tc := range []struct{ n, r, want int }{{2, 2, 10}, {3, 4, 21}, {2, 0, 4}} {
+	// the stop rules hold from round 2: under a cap of 0 or 1 the formula
+	// does not say the debate may stop earlier
+	for _, tc := range []struct {
+		n, r, want int
+		early      string
+	}{{2, 2, 10, "may stop earlier"}, {3, 4, 21, "may stop earlier"}, {2, 0, 4, "every round runs"}, {2, 1, 7, "every round runs"}} {
 		s := engine.Setup{N: tc.n, R: tc.r}
 		if got := (Protocol{}).Count(s).Total; got != tc.want {
 			t.Errorf("N=%d R=%d: %d calls, want %d", tc.n, tc.r, got, tc.want)
 		}
 		f := Protocol{}.Formula(s)
-		if !strings.HasPrefix(f, "at most ") || !strings.Contains(f, fmt.Sprintf("= %d calls", tc.want)) || !strings.Contains(f, "may stop earlier") {
-			t.Errorf("formula %q", f)
+		if !strings.HasPrefix(f, "at most ") || !strings.Contains(f, fmt.Sprintf("= %d calls", tc.want)) || !strings.Contains(f, tc.early) {
+			t.Errorf("formula %q, want %q", f, tc.early)
 		}
+	}
+	// one round is no plural
+	if got := capReason(0); got != "round-cap: the one round ran (round 0)" {
+		t.Errorf("capReason(0) = %q", got)
 	}
 }
 
