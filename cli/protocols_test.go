@@ -105,3 +105,19 @@ func TestAskHelpSpeaksArgue(t *testing.T) {
 		t.Errorf("ask --help says -r has no early stopping:\n%s", out)
 	}
 }
+
+// TestNoSuchQuestionWithoutARegister: show, transcript and resume of a
+// name that is no question, in a project without _reversa_bugs/, say there
+// is no such question (exit 2), not that the register is missing.
+func TestNoSuchQuestionWithoutARegister(t *testing.T) {
+	proj := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"show", "transcript", "resume"} {
+		code, _, errOut := moot(t, proj, cmd, "nosuch")
+		if code != ExitUsage || !strings.Contains(errOut, `"nosuch": no such question`) || strings.Contains(errOut, "no _reversa_bugs/ folder found") {
+			t.Errorf("moot %s nosuch: exit %d\n%s", cmd, code, errOut)
+		}
+	}
+}
