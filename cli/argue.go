@@ -78,6 +78,25 @@ func (a *argueFlags) mode(names []string) (string, error) {
 			style = argue.Panel
 		}
 	}
+	// a mode's role flag under another mode would be silently dropped
+	// (the persona argued an ordinary part): name it and its style
+	var roles []string
+	if a.questioner != "" {
+		roles = append(roles, "--questioner")
+	}
+	if a.defender != "" {
+		roles = append(roles, "--defender")
+	}
+	if len(roles) > 0 && style != argue.Socratic {
+		verb := "applies"
+		if len(roles) > 1 {
+			verb = "apply"
+		}
+		return "", usageErr("%s %s to --style socratic, not %s; nothing was written", joinAnd(roles), verb, style)
+	}
+	if a.advocate != "" && style != argue.DevilsAdvocate {
+		return "", usageErr("--advocate applies to --style devils-advocate, not %s; nothing was written", style)
+	}
 	switch style {
 	case argue.Adversarial:
 		if len(names) != 2 {

@@ -145,6 +145,9 @@ printed, nothing is written, exit 4).`,
 	pf := fl.Lookup("protocol")
 	pf.Usage = "the protocol to run over the question: " + askProtocols[0] + " (default), " + strings.Join(askProtocols[1:], ", ")
 	pf.DefValue, sf.protocol = askProtocols[0], askProtocols[0] // ask's default, not a bug's debate
+	// -r on a question: argue's is a cap its stop rules may end earlier
+	rflag := fl.Lookup("r")
+	rflag.Usage = fmt.Sprintf("rounds after round 0: argue's cap (default %d; its stop rules may end it earlier from round 2), tradeoff's rebuttal cap (default 1), council's cross-rebuttal rounds (at most 3)", argue.DefaultRounds)
 	fl.StringArrayVar(&sf.evidence, "evidence", nil, "a file of the project given to every participant as evidence (repeatable)")
 	fl.StringVar(&lang, "lang", "", "pt or en: the language of headings (default: the project's doc_language, else en)")
 	return cmd

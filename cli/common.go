@@ -194,7 +194,7 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.optionA, "option-a", "", "tradeoff: option A as a testable statement (required)")
 	fl.StringVar(&f.optionB, "option-b", "", "tradeoff: option B as a testable statement (required)")
 	fl.StringVar(&f.criteria, "criteria", "", "tradeoff/council: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
-	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff/council: the synthesizer's engine (default: defaults.judge, else the reviewers' or members' engine)")
+	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff/council/argue: the synthesizer's engine (default: defaults.judge, else the reviewers', members' or personas' engine)")
 	fl.StringArrayVar(&f.lenses, "lens", nil, "a solver's lens: a library name ("+strings.Join(lens.Names(), ", ")+"), a project lens (.moot/lenses/NAME.md, the engines file's lenses:) or \"name: text\"; once for every solver, or N times, one each")
 }
 

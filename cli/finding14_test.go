@@ -43,6 +43,13 @@ func TestFinding14_1FlagsOfAnotherProtocol(t *testing.T) {
 		{"advocate on tradeoff (ask)", with([]string{"ask", "Cache?", "--yes"}, append(tradeoff, "--advocate", "skeptic")...), "--advocate applies to --protocol argue, not tradeoff"},
 		{"questioner and defender on council (ask)", []string{"ask", "Cache?", "--yes", "--protocol", "council", "--lens", "a: x", "--lens", "b: y", "--questioner", "skeptic", "--defender", "pragmatist"}, "--questioner and --defender apply to --protocol argue, not council"},
 		{"persona on run is no flag of run", with(run, "--persona", "skeptic"), "unknown flag: --persona"},
+		// argue's role flags name the style they need (no silent drop)
+		{"advocate under panel (ask)", []string{"ask", "Cache?", "--yes", "--style", "panel", "--persona", "skeptic", "--persona", "economist", "--advocate", "formalist"}, "--advocate applies to --style devils-advocate, not panel"},
+		{"advocate under adversarial (ask)", []string{"ask", "Cache?", "--yes", "--style", "adversarial", "--persona", "skeptic", "--advocate", "economist"}, "--advocate applies to --style devils-advocate, not adversarial"},
+		{"advocate under socratic (ask)", []string{"ask", "Cache?", "--yes", "--questioner", "skeptic", "--defender", "economist", "--advocate", "skeptic"}, "--advocate applies to --style devils-advocate, not socratic"},
+		{"questioner under devils-advocate (ask)", []string{"ask", "Cache?", "--yes", "--style", "devils-advocate", "--advocate", "skeptic", "--questioner", "economist"}, "--questioner applies to --style socratic, not devils-advocate"},
+		{"questioner and defender under panel (ask)", []string{"ask", "Cache?", "--yes", "--style", "panel", "--persona", "formalist", "--questioner", "skeptic", "--defender", "economist"}, "--questioner and --defender apply to --style socratic, not panel"},
+		{"defender under adversarial (ask)", []string{"ask", "Cache?", "--yes", "--style", "adversarial", "--persona", "skeptic", "--defender", "economist"}, "--defender applies to --style socratic, not adversarial"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, errOut := moot(t, proj, c.args...)

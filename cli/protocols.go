@@ -42,6 +42,18 @@ func protocolList() []engine.Protocol {
 	return out
 }
 
+// allProtocols are every protocol moot runs, the default first, then by
+// name: what a debate on disk may run (the TUI's Known).
+func allProtocols() []engine.Protocol {
+	out := []engine.Protocol{protocols[bugfolder.DefaultProtocol]}
+	for _, n := range strings.Split(protocolNames(), ", ") {
+		if n != bugfolder.DefaultProtocol {
+			out = append(out, protocols[n])
+		}
+	}
+	return out
+}
+
 // bugProtocols names the protocols that run on a bug (protocolList's).
 func bugProtocols() []string {
 	var out []string

@@ -3,9 +3,12 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
 )
 
@@ -62,5 +65,59 @@ func TestResumeRefusesAProtocolItDoesNotRun(t *testing.T) {
 	}
 	if testutil.Fingerprint(t, proj) != before {
 		t.Error("a refused resume wrote something")
+	}
+}
+
+// TestTheUIKnowsEveryProtocol: the UI is handed every protocol moot runs
+// (Known), argue included, though its wizard offers only a bug's: a
+// question opened from the browser is described in, and resumed with,
+// its own protocol.
+func TestTheUIKnowsEveryProtocol(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	e := &env{cwd: proj, getenv: func(string) string { return "" }}
+	reg, err := bugfolder.FindRoot(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := tuiOptions(e, reg, harness.BuiltinConfig())
+	var names []string
+	for _, p := range opts.Known {
+		names = append(names, p.Name())
+	}
+	slices.Sort(names)
+	if got := strings.Join(names, ", "); got != protocolNames() {
+		t.Errorf("the UI knows %s, want %s", got, protocolNames())
+	}
+}
+
+// TestAskHelpSpeaksArgue: ask's help says -r is argue's cap (its stop
+// rules may end it earlier), not "no early stopping", and that
+// --synthesizer applies to argue too.
+func TestAskHelpSpeaksArgue(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	_, out, _ := moot(t, proj, "help", "ask")
+	for _, want := range []string{"argue's cap (default 2; its stop rules may end it earlier from round 2)", "tradeoff/council/argue: the synthesizer's engine"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("ask --help lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "no early stopping") {
+		t.Errorf("ask --help says -r has no early stopping:\n%s", out)
+	}
+}
+
+// TestNoSuchQuestionWithoutARegister: show, transcript and resume of a
+// name that is no question, in a project without _reversa_bugs/, say there
+// is no such question (exit 2), not that the register is missing.
+func TestNoSuchQuestionWithoutARegister(t *testing.T) {
+	proj := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"show", "transcript", "resume"} {
+		code, _, errOut := moot(t, proj, cmd, "nosuch")
+		if code != ExitUsage || !strings.Contains(errOut, `"nosuch": no such question`) || strings.Contains(errOut, "no _reversa_bugs/ folder found") {
+			t.Errorf("moot %s nosuch: exit %d\n%s", cmd, code, errOut)
+		}
 	}
 }

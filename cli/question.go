@@ -58,7 +58,7 @@ func showSubject(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, []*bu
 		}
 		return t.reg, bugfolder.QuestionBug(t.reg.Project, t.dir, d), ds, nil
 	}
-	reg, bug, err := resolveBug(e, arg)
+	reg, bug, err := subjectBug(e, arg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -101,7 +101,7 @@ func questionEntries(reg *bugfolder.Register) ([]listEntry, []error) {
 func resolveSubject(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, error) {
 	t := questionTarget(e, arg)
 	if t == nil {
-		return resolveBug(e, arg)
+		return subjectBug(e, arg)
 	}
 	d, err := bugfolder.ReadDebate(t.dir, t.reg.Lang)
 	if err != nil {
@@ -110,4 +110,17 @@ func resolveSubject(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, er
 	b := bugfolder.QuestionBug(t.reg.Project, t.dir, d)
 	b.Register = &bugfolder.Register{Root: t.reg.Root, Project: t.reg.Project, Lang: d.Lang}
 	return t.reg, b, nil
+}
+
+// subjectBug is the bug a TARGET that names no question names; in a
+// project without a register it names nothing: "no such question", not
+// the missing register a bug command would report (show, transcript and
+// resume take questions too).
+func subjectBug(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, error) {
+	if _, err := bugfolder.FindRoot(e.cwd); err != nil {
+		project := bugfolder.ProjectRoot(e.cwd)
+		return nil, nil, usageErr("%q: no such question in %s (and no _reversa_bugs/ register here, so it names no bug); moot list shows the questions",
+			arg, filepath.Join(project, bugfolder.QuestionsDir))
+	}
+	return resolveBug(e, arg)
 }

@@ -338,11 +338,11 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				return err
 			}
 			if words := engine.Describe(proto); winner != "" && !words.Winner && words.NoDecision {
-				return usageErr("--winner: a %s's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry` (its answer waits for no human decision); nothing was written",
+				return usageErr("--winner: this %s debate's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry` (its answer waits for no human decision); nothing was written",
 					proto.Name(), words.Final, bug.ID)
 			}
 			if words := engine.Describe(proto); winner != "" && !words.Winner {
-				return usageErr("--winner: a %s's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry`, then record the human decision with `moot decide %s approve|decline|revise`; nothing was written",
+				return usageErr("--winner: this %s debate's %s names no winner, so there is none to choose; retry it with `moot resume %s --yes --on-judge-failure retry`, then record the human decision with `moot decide %s approve|decline|revise`; nothing was written",
 					proto.Name(), words.Final, bug.ID, bug.ID)
 			}
 			if winner != "" {
@@ -355,6 +355,14 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 				}
 				if labels := engine.FinalLabels(d); !slices.Contains(labels, pol.Winner) {
 					return usageErr("--winner %s names no proposal: the labels are %s; nothing was written", winner, strings.Join(labels, ", "))
+				}
+			}
+			if stop {
+				if _, ok := proto.(engine.Stopper); !ok {
+					return usageErr("--stop: protocol %s never stops early (its rounds are fixed); resume without --stop; nothing was written", proto.Name())
+				}
+				if err := engine.StopRefusal(d, proto); err != nil {
+					return err // before the cost question: nothing written, nothing asked
 				}
 			}
 			// the TUI resumes bugs and questions alike (its live view, its decision form)

@@ -86,7 +86,7 @@ func trustRequest(reg *bugfolder.Register, cfg *harness.Config) *tui.TrustReques
 func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
 	ho := harnessOptions(cfg, reg)
 	return tui.Options{Protocol: protocols[debate.Name], Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
-		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
+		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Known: allProtocols(), Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
 		Check: probeCheck(cfg, ho),
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
 			out := map[string]tui.EngineStatus{}

@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reversa/moot/internal/testutil"
 )
 
 // argueArgs asks the sample question with argue (the default), headless.
@@ -155,6 +158,35 @@ func TestArgueStopRules(t *testing.T) {
 			t.Error("the manual stop ran round 1 again")
 		}
 	})
+	// round 0 incomplete: --stop is refused before anything is written and
+	// before the cost question (no resumed event: the debate stays
+	// cancelled); the cancelled debate's summary says cancelled, not running
+	t.Run("stop refused before round 0 is complete", func(t *testing.T) {
+		p := newProject(t)
+		p.Plan = "agente-1@0=fail"
+		p.moot(argueArgs("--on-quorum-loss", "cancel")...).mustExit(t, 3)
+		dir := p.argueDir()
+		if s := summaryOf(t, dir); s.Reason != "cancelled" {
+			t.Errorf("summary of a cancelled debate: %+v, want stop_reason cancelled", s)
+		}
+		if tr := readFile(t, filepath.Join(dir, "transcript.md")); !strings.Contains(tr, "## Termination\n\ncancelled") {
+			t.Errorf("transcript.md of a cancelled debate:\n%s", tr)
+		}
+		p.Plan = ""
+		before := testutil.Fingerprint(t, dir)
+		for _, args := range [][]string{{"--stop", "--headless"}, {"--stop", "--yes", "--headless"}} {
+			r := p.moot(append([]string{"resume", filepath.Base(dir)}, args...)...).mustExit(t, 2)
+			if !strings.Contains(r.stderr, "--stop: round 0 is not complete") || strings.Contains(r.stdout, "Run again with --yes") {
+				t.Errorf("resume %v:\n%s%s", args, r.stdout, r.stderr)
+			}
+		}
+		if testutil.Fingerprint(t, dir) != before {
+			t.Error("a refused --stop wrote something")
+		}
+		if got := p.moot("list").mustExit(t, 0).stdout; !strings.Contains(got, "cancelled") {
+			t.Errorf("the debate is no longer cancelled:\n%s", got)
+		}
+	})
 	t.Run("stop refused on a debate", func(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "judge=invalid"
@@ -202,6 +234,33 @@ func TestArgueFailedScorer(t *testing.T) {
 		}
 		if s := summaryOf(t, p.argueDir()); len(s.Unscored) != 0 {
 			t.Errorf("unscored rounds after a retry: %v", s.Unscored)
+		}
+		// the failed attempt was made and paid for: every finished call the
+		// log records, the scorer's failed attempt included, counts in the
+		// headless total, show and the final answer's front matter
+		id := filepath.Base(p.argueDir())
+		p.question = "should-we-cache-coupon-lookups"
+		total, failed := 0, 0
+		for _, ev := range p.events() {
+			if ev["type"] == "call_finished" {
+				n := int(ev["tokens_in"].(float64) + ev["tokens_out"].(float64))
+				total += n
+				if ev["solver_id"] == "critic-1" && ev["status"] == "invalid-output" {
+					failed = n
+				}
+			}
+		}
+		if failed == 0 {
+			t.Fatal("the log records no failed scorer attempt")
+		}
+		if want := fmt.Sprintf("total_tokens: %d\n", total); !strings.Contains(readFile(t, filepath.Join(p.argueDir(), "resposta-final.md")), want) {
+			t.Errorf("the final answer's total is not every attempt's %d tokens (the failed scorer's %d)", total, failed)
+		}
+		if out := p.moot("show", id).mustExit(t, 0).stdout; !strings.Contains(out, "| spent | "+humanInt(total)+" tokens") {
+			t.Errorf("show lacks the scorer's failed attempt (%d tokens in all):\n%s", total, out)
+		}
+		if !strings.Contains(r.stderr, "done: 11 calls, "+humanInt(total)+" tokens") {
+			t.Errorf("the headless total lacks the scorer's failed attempt (%d tokens in all):\n%s", total, r.stderr)
 		}
 	})
 	// no persona answered: the scorer is not called over nothing; the
@@ -623,4 +682,36 @@ func TestArguePersonaChooser(t *testing.T) {
 			t.Errorf("written: %v", dirs)
 		}
 	})
+}
+
+// humanInt writes n with thousands commas, as moot prints tokens.
+func humanInt(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// The scorer judges novelty against what was raised: from round 1 on its
+// prompt carries every earlier round's arguments, anonymized and labelled
+// by round, never a persona's id; round 0's has none.
+func TestArgueScorerReadsEarlierRounds(t *testing.T) {
+	p := newProject(t)
+	p.moot(argueArgs("-r", "2")...).mustExit(t, 0)
+	p.question = "should-we-cache-coupon-lookups"
+	r2 := p.prompt(2, "critic-1", 1)
+	for _, want := range []string{"Arguments of the earlier rounds (0 to 1)", "## Round 0", "## Round 1", "<<<BEGIN r0-A ", "<<<BEGIN r0-B ", "<<<BEGIN r1-A ", "<<<BEGIN r1-B "} {
+		if !strings.Contains(r2, want) {
+			t.Errorf("round 2's scorer prompt lacks %q:\n%s", want, r2)
+		}
+	}
+	// (the fake's answers carry a "marca: agente-i rK" line of their own:
+	// the answers' text, not moot's labels)
+	if strings.Contains(r2, "BEGIN agente-") || strings.Contains(r2, "pragmatist") || strings.Contains(r2, "skeptic") {
+		t.Errorf("round 2's scorer prompt names a persona:\n%s", r2)
+	}
+	if r0 := p.prompt(0, "critic-1", 1); strings.Contains(r0, "earlier rounds") {
+		t.Errorf("round 0's scorer prompt reads earlier rounds:\n%s", r0)
+	}
 }

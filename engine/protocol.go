@@ -103,6 +103,11 @@ type Call struct {
 	// Missing with the status of its last file and its lens, so a prompt
 	// names who is absent and why; nil when every member is in.
 	Out []SnapshotEntry
+	// History are the valid panel answers of every earlier round (rounds
+	// 0 to k-1, oldest first), scrubbed like the snapshot, for a support
+	// call that reads the panel after it answers (argue's scorer judges
+	// what is new against them); nil for every other call.
+	History [][]SnapshotEntry
 }
 
 // SnapshotEntry is one file of the frozen snapshot of the previous round as
@@ -157,6 +162,9 @@ type FinalInput struct {
 	// Live is set when round Last is still running (an Artifacts
 	// protocol's files rewritten as each of its calls lands).
 	Live bool
+	// Ended is how a debate that ended without its final step ended
+	// ("cancelled"), "" otherwise.
+	Ended string
 	// Rounds are every round's valid answers up to Last (panel and
 	// support), for a final step that reads more than the last round.
 	Rounds []RoundAnswers

@@ -187,6 +187,25 @@ func (r *runner) earlier(k int, ids []string) []SnapshotEntry {
 	return out
 }
 
+// history lists the valid panel answers of rounds 0 to k-1, oldest
+// first — a persona dropped since included: what it argued was raised —
+// scrubbed like the snapshot.
+func (r *runner) history(k int) [][]SnapshotEntry {
+	scrub := r.scrubber(KeepIDs)
+	out := make([][]SnapshotEntry, 0, k)
+	for j := range k {
+		files := r.roundFiles(j)
+		var round []SnapshotEntry
+		for _, id := range r.solvers {
+			if f := files[id]; f != nil && f.Status == bugfolder.StatusOK {
+				round = append(round, SnapshotEntry{ID: id, Body: scrub.Apply(f.Body), Lens: r.lensOf[id]})
+			}
+		}
+		out = append(out, round)
+	}
+	return out
+}
+
 // ownView marks the reader's own previous proposal in a snapshot.
 func ownView(entries []SnapshotEntry, reader string) []SnapshotEntry {
 	out := make([]SnapshotEntry, len(entries))
@@ -239,11 +258,15 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 		opening, _ = r.snapshot(1)
 	}
 	out := r.outOfDebate(k)
+	afterPanel := r.readsThePanel(k)
 	for _, id := range ids {
 		earlier := r.earlier(k, r.batchBefore(k, id))
 		role := r.roleOf(id)
 		c := Call{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
 			Rubric: r.rubric, P: r.p, Snapshot: ownView(snap, id), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: ownView(opening, id), Out: out}
+		if afterPanel[id] {
+			c.History = r.history(k)
+		}
 		jobs = append(jobs, job{id, role, r.proto.Prompt(c), c})
 	}
 	var wg sync.WaitGroup

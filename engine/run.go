@@ -158,6 +158,9 @@ type runner struct {
 	cache   map[int]map[string]*bugfolder.DebaterFile
 	// artMu serializes the live rewrites of a protocol's own files.
 	artMu sync.Mutex
+	// ended is how the debate ended without its final step ("cancelled"),
+	// for an Artifacts protocol's files (FinalInput.Ended).
+	ended string
 	// attempts holds the last attempt number per raw folder and id.
 	attempts map[string]map[string]int
 	// rows are the convergence metrics of the rounds measured so far.
@@ -765,7 +768,7 @@ func (r *runner) stopManually() error {
 		k--
 	}
 	if k < 0 {
-		return &bugfolder.InputError{Msg: "round 0 is not complete: there is nothing to synthesize yet; resume without --stop"}
+		return &bugfolder.InputError{Msg: stopRefused}
 	}
 	// a rule that holds on that round (its log line lost, or the cap's last
 	// round of a debate written before the cap was logged) is the true
@@ -814,7 +817,7 @@ func (r *runner) writeArtifacts(final string, live bool) error {
 		return nil
 	}
 	in := r.finalInput()
-	in.Live = live
+	in.Live, in.Ended = live, r.ended
 	files := a.Artifacts(in, final)
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
 		if _, err := r.w.WriteExtra(rel, files[rel]); err != nil {
@@ -885,15 +888,16 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 	return attempts, final
 }
 
-// totals sums the calls, tokens and cost recorded in the debate's files.
+// totals sums the calls, tokens and cost of the debate: the calls its
+// files and its event log record (bugfolder.CallTotals).
 // A debate in which no file records a cost (its calls stopped in flight,
 // or its engines have no price) costs "unknown", never $0.00: the same
 // figure list and show give it (bugfolder.Debate.CostKnown).
 func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
 	recorded := false
+	var files []*bugfolder.DebaterFile
 	add := func(f *bugfolder.DebaterFile) {
-		tokens += f.TokensIn + f.TokensOut
-		usd += f.CostUSD
+		files = append(files, f)
 		unpriced = unpriced || !f.CostRecorded
 		recorded = recorded || f.CostRecorded
 	}
@@ -909,6 +913,9 @@ func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
 	if final != nil {
 		add(&final.DebaterFile)
 	}
+	// the figures of every call made, earlier attempts and sessions too:
+	// what the header, list and show read (bugfolder.CallTotals)
+	tokens, usd = bugfolder.CallTotals(readLog(r.w.Dir, r.lang), files)
 	// calls are the model calls made: every attempt's raw output
 	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, JudgeAttempts: attempts, Final: final})
 	return calls, tokens, usd, unpriced || !recorded
@@ -916,6 +923,13 @@ func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
 
 // finish records the end of the run and sums up the debate from its files.
 func (r *runner) finish(o Outcome, reason string) (*Result, error) {
+	if o == OutcomeCancelled {
+		// a cancelled debate's own files say so, not "running"
+		r.ended = string(o)
+		if err := r.writeArtifacts("", false); err != nil {
+			return nil, err
+		}
+	}
 	res := &Result{Outcome: o, Dir: r.w.Dir, Reason: reason, N: r.n}
 	res.Calls, res.Tokens, res.USD, res.CostUnknown = r.totals()
 	if _, final := r.judgeFiles(); final != nil {
@@ -979,6 +993,11 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	}
 	if err := CheckSize(opts.Protocol, pf.N, pf.R, len(pf.Critics)); err != nil {
 		return nil, &bugfolder.InputError{Path: pf.Path, Msg: err.Error() + "; this setup was not written by moot"}
+	}
+	if opts.StopBy != "" {
+		if err := StopRefusal(d, opts.Protocol); err != nil {
+			return nil, err // refused before anything is written: no resumed event
+		}
 	}
 	w, err := bugfolder.OpenWriter(bug.WriterRoot(), dir, d.Lang, opts.Command)
 	if err != nil {
@@ -1413,21 +1432,50 @@ func CompleteLog(bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) error {
 	return nil
 }
 
-// Remaining counts the calls a resume of d makes at least: every call of
-// the protocol's batches (proto.Batches: the support role where the
-// protocol runs it, round 0 included for argue's scorer) without a file,
-// in the rounds still to run, and the final step. The rounds end with a
-// stop the log records, or, when stop is set (resume --stop), with the
-// rounds already written. upTo is set when the count is a maximum: a
-// Stopper protocol whose stop rules may end the rounds earlier (its failed
-// calls are counted too, as a retry would make them).
-func Remaining(d *bugfolder.Debate, proto Protocol, stop bool) (n int, upTo bool) {
+// stopRefused is why a stop cannot be taken before round 0 is complete.
+const stopRefused = "--stop: round 0 is not complete: there is nothing to synthesize yet; resume without --stop; nothing was written"
+
+// StopRefusal says why resume --stop cannot stop d: no stop is logged and
+// a call round 0 runs has no valid answer (nothing to synthesize). cli
+// checks it before the cost question, Resume before anything is written.
+func StopRefusal(d *bugfolder.Debate, proto Protocol) error {
 	if d.Problem == nil || d.Final != nil {
-		return 0, false
+		return nil
 	}
-	dropped := map[string]bool{}
-	last := d.Problem.R
-	stopped := false
+	dropped, stopped, _ := loggedStops(d)
+	if stopped {
+		return nil
+	}
+	valid := map[string]bool{}
+	for _, rd := range d.Rounds {
+		for _, f := range rd.Files {
+			if rd.K == 0 && f.Status == bugfolder.StatusOK {
+				valid[f.SolverID] = true
+			}
+		}
+	}
+	var panel, support []string
+	for _, kv := range d.Problem.Solvers {
+		if !dropped[kv.Key] {
+			panel = append(panel, kv.Key)
+		}
+	}
+	for _, kv := range d.Problem.Critics {
+		support = append(support, kv.Key)
+	}
+	for _, id := range slices.Concat(proto.Batches(0, panel, support)...) {
+		if !valid[id] {
+			return &bugfolder.InputError{Path: d.Dir, Msg: stopRefused}
+		}
+	}
+	return nil
+}
+
+// loggedStops reads the log's decisions: the participants a continue
+// dropped, whether a stop is recorded, and the last round that runs (the
+// stop's, else the cap).
+func loggedStops(d *bugfolder.Debate) (dropped map[string]bool, stopped bool, last int) {
+	dropped, last = map[string]bool{}, d.Problem.R
 	for _, rec := range readLog(d.Dir, d.Lang) {
 		if rec.Type != EvDecision {
 			continue
@@ -1442,6 +1490,22 @@ func Remaining(d *bugfolder.Debate, proto Protocol, stop bool) (n int, upTo bool
 			}
 		}
 	}
+	return dropped, stopped, last
+}
+
+// Remaining counts the calls a resume of d makes at least: every call of
+// the protocol's batches (proto.Batches: the support role where the
+// protocol runs it, round 0 included for argue's scorer) without a file,
+// in the rounds still to run, and the final step. The rounds end with a
+// stop the log records, or, when stop is set (resume --stop), with the
+// rounds already written. upTo is set when the count is a maximum: a
+// Stopper protocol whose stop rules may end the rounds earlier (its failed
+// calls are counted too, as a retry would make them).
+func Remaining(d *bugfolder.Debate, proto Protocol, stop bool) (n int, upTo bool) {
+	if d.Problem == nil || d.Final != nil {
+		return 0, false
+	}
+	dropped, stopped, last := loggedStops(d)
 	if stop && !stopped {
 		return 1, false // the final step, on the rounds written
 	}

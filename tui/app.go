@@ -58,6 +58,11 @@ type Options struct {
 	// Protocols are those the wizard offers (cli's table, Protocol
 	// first); none: it sets up Protocol only.
 	Protocols []engine.Protocol
+	// Known are every protocol moot runs (cli's table): a debate opened
+	// from the browser is described in, and resumed with, the protocol its
+	// problema.md names — argue's questions included, which the wizard
+	// does not offer.
+	Known []engine.Protocol
 	// Lenses are the lenses a participant may take in the wizard (the
 	// library and the project's own).
 	Lenses []bugfolder.Lens
@@ -1079,8 +1084,12 @@ func (m Model) leftToBrowser() (Model, tea.Cmd) {
 func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, ev := range msg.events {
+		fromFinal := m.finalTab() - m.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
 		m.deb.apply(ev)
-		if ev.Type == engine.EvRoundStarted && !m.zoom && m.tab >= 1 && m.tab <= m.deb.r+1 {
+		if fromFinal >= 0 && fromFinal <= 1 {
+			m.tab = m.finalTab() - fromFinal
+		}
+		if ev.Type == engine.EvRoundStarted && !m.zoom && m.tab >= 1 && m.tab <= m.deb.lastRound()+1 {
 			m.tab, m.focus = 1+ev.Round, 0
 		}
 		if ev.Type == engine.EvConvergence {

@@ -17,21 +17,22 @@ import (
 	"github.com/reversa/moot/internal/safefs"
 )
 
-// Tabs of the debate screen: the problem, each round, convergence, final.
+// Tabs of the debate screen: the problem, each round that runs (those up
+// to a recorded stop: the rounds after it never run), convergence, final.
 func (m Model) tabNames() []string {
 	names := []string{"Problem"}
-	for k := 0; k <= m.deb.r; k++ {
+	for k := 0; k <= m.deb.lastRound(); k++ {
 		names = append(names, fmt.Sprintf("Round %d", k))
 	}
 	return append(names, "Convergence", "Final")
 }
 
-func (m Model) finalTab() int { return m.deb.r + 3 }
-func (m Model) convTab() int  { return m.deb.r + 2 }
+func (m Model) finalTab() int { return m.deb.lastRound() + 3 }
+func (m Model) convTab() int  { return m.deb.lastRound() + 2 }
 
 // roundOfTab is the round a tab shows, or -1.
 func (m Model) roundOfTab() int {
-	if m.tab >= 1 && m.tab <= m.deb.r+1 {
+	if m.tab >= 1 && m.tab <= m.deb.lastRound()+1 {
 		return m.tab - 1
 	}
 	return -1
@@ -149,7 +150,7 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	default:
 		if r := msg.String(); len(r) == 1 && r[0] >= '0' && r[0] <= '9' {
-			if k, _ := strconv.Atoi(r); k <= m.deb.r {
+			if k, _ := strconv.Atoi(r); k <= m.deb.lastRound() {
 				m.tab, m.focus = k+1, 0
 			}
 		}

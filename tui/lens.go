@@ -27,13 +27,15 @@ func (d *debateView) setLenses(lenses map[string]bugfolder.Lens, options bool) {
 const optionLabelMax = 40
 
 // protocol is the protocol of the debate shown: the one chosen in the
-// wizard or named in problema.md, among those the UI knows.
+// wizard or named in problema.md, among those the UI knows (Known: every
+// protocol moot runs, not only those the wizard offers).
 func (m Model) protocol() engine.Protocol {
 	name := bugfolder.DefaultProtocol
 	if m.deb != nil && m.deb.protocol != "" {
 		name = m.deb.protocol
 	}
-	for _, p := range append([]engine.Protocol{m.cost.setup.Protocol, m.opts.Protocol}, m.opts.Protocols...) {
+	known := append([]engine.Protocol{m.cost.setup.Protocol, m.opts.Protocol}, m.opts.Protocols...)
+	for _, p := range append(known, m.opts.Known...) {
 		if p != nil && p.Name() == name {
 			return p
 		}

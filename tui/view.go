@@ -768,6 +768,9 @@ func (m Model) viewFinal(h int) string {
 			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted idea (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
 		}
 	}
+	if d.stopped() {
+		lines = append(lines, fmt.Sprintf("stopped at round %d (%s): rounds 0 to %d ran, of a cap of %d", d.stopRound, d.stopRule, d.stopRound, d.r))
+	}
 	if dl := m.decisionLine(); dl != "" {
 		lines = append(lines, dl)
 	}

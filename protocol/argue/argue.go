@@ -88,8 +88,14 @@ func (Protocol) Count(s engine.Setup) engine.CallCounts {
 	return cc
 }
 
-// Formula states the maximum and says the debate may stop earlier.
+// Formula states the maximum and says whether the debate may stop
+// earlier: its stop rules hold from round 2 on, so under a cap of 0 or 1
+// every round runs (only a manual stop ends it sooner).
 func (p Protocol) Formula(s engine.Setup) string {
+	if s.R < 2 {
+		return fmt.Sprintf("at most %d×(%d+1) + (%d+1) + 1 = %d calls (round cap: %d round(s) after round 0; the stop rules hold from round 2, so every round runs)",
+			s.N, s.R, s.R, p.Count(s).Total, s.R)
+	}
 	return fmt.Sprintf("at most %d×(%d+1) + (%d+1) + 1 = %d calls (round cap: %d round(s) after round 0; the debate may stop earlier, on convergence or null production)",
 		s.N, s.R, s.R, p.Count(s).Total, s.R)
 }
@@ -138,7 +144,10 @@ func (p Protocol) PromptOverhead(s engine.Setup, role bugfolder.Role) int {
 		// plan counts for a final step: the earlier rounds are overhead
 		return bugfolder.EstimateTokens(len(text)) + s.N*s.R*ExpectedPersonaTokens
 	case RoleScorer:
-		text = scorerPrompt(engine.Call{Lang: s.Lang, Role: role, N: s.N, R: s.R, Nonce: nonce})
+		text = scorerPrompt(engine.Call{Lang: s.Lang, Role: role, N: s.N, R: s.R, Round: 1, Nonce: nonce})
+		// round k's scorer also reads rounds 0..k-1's answers (novelty):
+		// k·N earlier answers, R·N/2 a call on average over rounds 0..R
+		return bugfolder.EstimateTokens(len(text)) + s.N*s.R*ExpectedPersonaTokens/2
 	default:
 		text = personaPrompt(engine.Call{Lang: s.Lang, Role: role, N: s.N, R: s.R, Round: 1, Nonce: nonce})
 	}

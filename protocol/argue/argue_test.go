@@ -23,15 +23,24 @@ func personaBody(conf string) string {
 // (personas and the scorer every round, and the synthesizer) and says the
 // debate may stop earlier.
 func TestCountAndFormula(t *testing.T) {
-	for _, tc := range []struct{ n, r, want int }{{2, 2, 10}, {3, 4, 21}, {2, 0, 4}} {
+	// the stop rules hold from round 2: under a cap of 0 or 1 the formula
+	// does not say the debate may stop earlier
+	for _, tc := range []struct {
+		n, r, want int
+		early      string
+	}{{2, 2, 10, "may stop earlier"}, {3, 4, 21, "may stop earlier"}, {2, 0, 4, "every round runs"}, {2, 1, 7, "every round runs"}} {
 		s := engine.Setup{N: tc.n, R: tc.r}
 		if got := (Protocol{}).Count(s).Total; got != tc.want {
 			t.Errorf("N=%d R=%d: %d calls, want %d", tc.n, tc.r, got, tc.want)
 		}
 		f := Protocol{}.Formula(s)
-		if !strings.HasPrefix(f, "at most ") || !strings.Contains(f, fmt.Sprintf("= %d calls", tc.want)) || !strings.Contains(f, "may stop earlier") {
-			t.Errorf("formula %q", f)
+		if !strings.HasPrefix(f, "at most ") || !strings.Contains(f, fmt.Sprintf("= %d calls", tc.want)) || !strings.Contains(f, tc.early) {
+			t.Errorf("formula %q, want %q", f, tc.early)
 		}
+	}
+	// one round is no plural
+	if got := capReason(0); got != "round-cap: the one round ran (round 0)" {
+		t.Errorf("capReason(0) = %q", got)
 	}
 }
 
@@ -418,5 +427,44 @@ func TestSynthesizerReadsTheTranscript(t *testing.T) {
 	}
 	if est := (Protocol{}).PromptOverhead(engine.Setup{Lang: bugfolder.EN, N: 3, R: 2}, RoleSynthesizer); est < 3*2*ExpectedPersonaTokens {
 		t.Errorf("the plan prices the synthesizer's prompt at %d tokens of overhead, less than the earlier rounds it reads", est)
+	}
+}
+
+// TestScorerJudgesNoveltyAgainstEarlierRounds: from round 1 on the scorer
+// reads every earlier round's arguments — anonymized like the round it
+// scores, labelled by round, never by persona id or name, fenced — and is
+// told to judge novelty and new_arguments against them without scoring
+// them; round 0 has none. The plan prices them: a scorer call's overhead
+// holds R·N/2 persona answers (the average over rounds 0..R).
+func TestScorerJudgesNoveltyAgainstEarlierRounds(t *testing.T) {
+	c := scorerCall()
+	c.Round = 2
+	c.History = [][]engine.SnapshotEntry{
+		{{ID: "agente-1", Body: "ROUND-0-PRAGMATIST", Lens: bugfolder.Lens{Name: "pragmatist"}}, {ID: "agente-2", Body: "ROUND-0-SKEPTIC", Lens: bugfolder.Lens{Name: "skeptic"}}},
+		{{ID: "agente-1", Body: "ROUND-1-PRAGMATIST", Lens: bugfolder.Lens{Name: "pragmatist"}}},
+	}
+	prompt := Protocol{}.Prompt(c)
+	for _, want := range []string{"compare this round with the earlier rounds' arguments", "Arguments of the earlier rounds (0 to 1): only to judge novelty, do not score them",
+		"## Round 0", "## Round 1", "ROUND-0-PRAGMATIST", "ROUND-0-SKEPTIC", "ROUND-1-PRAGMATIST", "<<<BEGIN r0-A N0NCE>>>", "<<<BEGIN r0-B N0NCE>>>", "<<<BEGIN r1-A N0NCE>>>", "Labels of this round: A, B\n"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("the scorer's prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	for _, bad := range []string{"agente-", "pragmatist", "skeptic"} {
+		if strings.Contains(prompt, bad) {
+			t.Errorf("the scorer's prompt names %q:\n%s", bad, prompt)
+		}
+	}
+	if i, j := strings.Index(prompt, "ROUND-0-PRAGMATIST"), strings.Index(prompt, "Caching cuts latency"); i < j {
+		t.Error("the earlier rounds come before the round scored")
+	}
+	c.Round, c.History = 0, nil
+	if p := (Protocol{}).Prompt(c); strings.Contains(p, "earlier rounds") {
+		t.Errorf("round 0's scorer is told of earlier rounds:\n%s", p)
+	}
+	s := engine.Setup{Lang: bugfolder.EN, N: 2, R: 4}
+	base := (Protocol{}).PromptOverhead(engine.Setup{Lang: bugfolder.EN, N: 2, R: 0}, RoleScorer)
+	if est := (Protocol{}).PromptOverhead(s, RoleScorer); est < base+2*4*ExpectedPersonaTokens/2 {
+		t.Errorf("the plan prices a scorer call at %d tokens of overhead, less than the earlier rounds it reads on average (%d + %d)", est, base, 2*4*ExpectedPersonaTokens/2)
 	}
 }

@@ -86,6 +86,9 @@ func (Protocol) Artifacts(in engine.FinalInput, final string) map[string][]byte 
 	if final == "" && in.StopReason == "" && (in.Last < in.R || in.Live) {
 		sum.Stopped, sum.Reason = "", "running"
 	}
+	if final == "" && in.Ended != "" && in.StopReason == "" {
+		sum.Stopped, sum.Reason = "", in.Ended // cancelled: resume goes on
+	}
 	for _, c := range Criteria {
 		sum.Weights[c.Key] = c.Weight
 	}
@@ -188,6 +191,9 @@ func RenderTranscript(in engine.FinalInput, final string) string {
 	_, reason := stopText(in)
 	if final == "" && in.StopReason == "" && (in.Last < in.R || in.Live) {
 		reason = t(l, "em andamento", "running")
+	}
+	if final == "" && in.Ended != "" && in.StopReason == "" {
+		reason = t(l, "cancelado (moot resume continua)", "cancelled (moot resume goes on)")
 	}
 	fmt.Fprintf(&b, t(l, "\n## Término\n\n%s\n", "\n## Termination\n\n%s\n"), reason)
 	if final != "" {

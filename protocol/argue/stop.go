@@ -73,6 +73,9 @@ func (Protocol) Stop(k, r int, panel []string, rounds []engine.RoundAnswers) (ch
 
 // capReason is the round cap's reason: every round the cap allows ran.
 func capReason(r int) string {
+	if r == 0 {
+		return "round-cap: the one round ran (round 0)"
+	}
 	return fmt.Sprintf("round-cap: all %d rounds ran (0 to %d)", r+1, r)
 }
 
