@@ -978,9 +978,37 @@ func (d *Debate) Calls() []*DebaterFile {
 	return out
 }
 
-// Totals sums the tokens and cost recorded across the debate's files.
+// Totals sums the tokens and cost of every call the debate made
+// (CallTotals): the event log's, across its sessions, and the files'.
 func (d *Debate) Totals() (tokens int, usd float64) {
-	for _, f := range d.Calls() {
+	return CallTotals(d.Events, d.Calls())
+}
+
+// CallTotals sums the tokens and cost of every call made: each attempt the
+// event log records as finished, once, and each file whose call the log
+// does not record (a debate without a log, or a kill between the file and
+// its event). A retried call's earlier attempts count too: their files
+// were replaced by the retry's, but they were made (and paid for), so a
+// total never drops when a debate is resumed or read again.
+func CallTotals(events []Event, files []*DebaterFile) (tokens int, usd float64) {
+	seen := map[string]bool{}
+	key := func(round int, id string, attempt int) string { return fmt.Sprintf("%d/%s/%d", round, id, attempt) }
+	for _, ev := range events {
+		if ev.Type != EvCallFinished || ev.SolverID == "" {
+			continue
+		}
+		k := key(ev.Round, ev.SolverID, ev.Attempt)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		tokens += ev.TokensIn + ev.TokensOut
+		usd += ev.CostUSD
+	}
+	for _, f := range files {
+		if seen[key(f.Round, f.SolverID, f.Attempt)] {
+			continue
+		}
 		tokens += f.TokensIn + f.TokensOut
 		usd += f.CostUSD
 	}

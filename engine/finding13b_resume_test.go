@@ -75,3 +75,47 @@ func TestResumeRerunsAnInterruptedRetry(t *testing.T) {
 		})
 	}
 }
+
+// TestTotalsCountEveryAttemptAcrossSessions (finding 13b, A): a retried
+// call's first attempt was made and paid for, but the retry's file
+// replaces it; the debate's tokens and cost — the result's, the final
+// answer's, Debate.Totals (the header, list, show) — are the event log's,
+// every attempt of every session, and never drop on resume.
+func TestTotalsCountEveryAttemptAcrossSessions(t *testing.T) {
+	f := newFixture(t, "7")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {
+		if req.Round != 0 || req.SolverID == "agente-1" {
+			return nil
+		}
+		if n == 1 {
+			return &harness.Result{Failure: harness.FailTimeout, Err: "slow", TokensIn: 1000, TokensOut: 7}
+		}
+		cancel()
+		return &harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
+	}
+	if _, err := Start(ctx, f.setup(3, 0), f.opts(&sup{quorum: []QuorumDecision{{Choice: QuorumRetry, By: "human"}}})); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := f.debate(t).Totals()
+	f.engines["a"].answer = nil
+	res, err := Resume(context.Background(), f.bug, f.opts(&sup{}))
+	if err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	d := f.debate(t)
+	logged := 0
+	for _, ev := range d.Events {
+		if ev.Type == EvCallFinished {
+			logged += ev.TokensIn + ev.TokensOut
+		}
+	}
+	after, _ := d.Totals()
+	if after != logged || res.Tokens != logged || d.Final.TotalTokens != logged {
+		t.Errorf("totals: Debate.Totals %d, result %d, final answer %d; the log records %d", after, res.Tokens, d.Final.TotalTokens, logged)
+	}
+	if after < before {
+		t.Errorf("the total %d after resume is below the %d before it", after, before)
+	}
+}

@@ -885,15 +885,16 @@ func (r *runner) judgeFiles() (attempts []*bugfolder.DebaterFile, final *bugfold
 	return attempts, final
 }
 
-// totals sums the calls, tokens and cost recorded in the debate's files.
+// totals sums the calls, tokens and cost of the debate: the calls its
+// files and its event log record (bugfolder.CallTotals).
 // A debate in which no file records a cost (its calls stopped in flight,
 // or its engines have no price) costs "unknown", never $0.00: the same
 // figure list and show give it (bugfolder.Debate.CostKnown).
 func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
 	recorded := false
+	var files []*bugfolder.DebaterFile
 	add := func(f *bugfolder.DebaterFile) {
-		tokens += f.TokensIn + f.TokensOut
-		usd += f.CostUSD
+		files = append(files, f)
 		unpriced = unpriced || !f.CostRecorded
 		recorded = recorded || f.CostRecorded
 	}
@@ -909,6 +910,9 @@ func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
 	if final != nil {
 		add(&final.DebaterFile)
 	}
+	// the figures of every call made, earlier attempts and sessions too:
+	// what the header, list and show read (bugfolder.CallTotals)
+	tokens, usd = bugfolder.CallTotals(readLog(r.w.Dir, r.lang), files)
 	// calls are the model calls made: every attempt's raw output
 	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, JudgeAttempts: attempts, Final: final})
 	return calls, tokens, usd, unpriced || !recorded

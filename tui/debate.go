@@ -408,6 +408,12 @@ func sessionsTotal(evs []bugfolder.Event) time.Duration {
 	return total
 }
 
+// clearFigures forgets the time, tokens and cost of a pane's last
+// attempt, as a new one starts.
+func (p *pane) clearFigures() {
+	p.dur, p.tokensIn, p.tokensOut, p.estimated, p.usd = 0, 0, 0, false, 0
+}
+
 func fillFromFile(p *pane, f *bugfolder.DebaterFile) {
 	p.status = string(f.Status)
 	if f.Engine != "" {
@@ -457,6 +463,7 @@ func (d *debateView) apply(ev engine.Event) {
 	case engine.EvCallStarted:
 		if p := d.paneOf(ev); p != nil {
 			p.status, p.attempt, p.started, p.err, p.streamed = "running", ev.Attempt, ev.Time, "", 0
+			p.clearFigures() // the new attempt's figures, never the last one's
 			if ev.Engine != "" {
 				p.engine = ev.Engine
 			}
@@ -518,6 +525,7 @@ func (d *debateView) apply(ev engine.Event) {
 			d.current = d.stopRound // the final step reads the stop's round
 		}
 		d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
+		d.judge.clearFigures() // a retried judge shows its own figures, not the failed attempt's
 		if ev.Engine != "" {
 			d.judge.engine = ev.Engine // a judge switched at the menu
 		}
