@@ -131,6 +131,9 @@ type (
 	}
 	// statusMsg shows a message in the status line for a while.
 	statusMsg string
+	// noteMsg shows a message too long for the status line, wrapped over
+	// the bottom of the screen until a key.
+	noteMsg string
 )
 
 // Model is the root model: it owns all state and routes every message.
@@ -397,6 +400,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case statusMsg:
 		m.status, m.statusUntil = string(msg), m.clock().Add(4*time.Second)
+	case noteMsg:
+		// too long for the status line: wrapped over the bottom until a key
+		m.status, m.statusUntil, m.errShown = string(msg), m.clock().Add(24*time.Hour), true
 	case bugDirsMsg:
 		m.browser.setDirs(msg)
 		m.relayout()
@@ -736,7 +742,7 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		if r == nil || !r.resumable() {
-			return m, statusCmd("nothing to resume here: r resumes an interrupted, waiting, cancelled or judge-failed debate")
+			return m, func() tea.Msg { return noteMsg(notResumable(r)) }
 		}
 		m.bug = r.sum.Bug
 		m.opts.Resume = true
