@@ -169,8 +169,10 @@ type Model struct {
 	// find is the search inside the zoom (/).
 	find find
 	// fsw follows the folder of a debate shown but run elsewhere.
-	fsw  *fsWatch
-	conv []convRow
+	fsw *fsWatch
+	// holders follows the folders new bugs and questions appear in.
+	holders *holderWatch
+	conv    []convRow
 	// argueView is an argue debate's scores, confidences and concessions
 	// (nil for other protocols).
 	argueView *argue.View
@@ -406,6 +408,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case bugDirsMsg:
 		m.browser.setDirs(msg)
 		m.relayout()
+		if m.holders == nil {
+			if m.holders = watchHolders(nil, m.browser.holders()); m.holders != nil {
+				cmds = append(cmds, m.holders.next())
+			}
+		}
 		var first []int
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
 			first = append(first, i)
@@ -447,6 +454,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var c tea.Cmd
 		m, c = m.onFolderChange(msg)
 		cmds = append(cmds, c)
+	case holderWatchMsg:
+		if msg.hw == m.holders {
+			watchHolders(m.holders, m.browser.holders()) // a new context's folders too
+			cmds = append(cmds, m.holders.next(), scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
+		}
+	case newRowsMsg:
+		m.browser.addRows(msg.items, m.lay.rows)
+		m.relayout()
+		if m.holders != nil {
+			watchHolders(m.holders, m.browser.holders())
+		}
 	case liveMsg:
 		if m.watchingOther() && msg.dir == m.deb.dir {
 			m.deb.applyLive(msg.st)

@@ -261,6 +261,8 @@ func (b *browser) refilter() {
 	}
 	if b.sortBy != "" {
 		slices.SortFunc(b.visible, b.less)
+	} else {
+		slices.SortFunc(b.visible, b.registerOrder) // a folder found later takes its place
 	}
 	b.pendingFirst()
 	if b.topWhileLoading() {
@@ -384,7 +386,7 @@ func (b *browser) less(i, j int) int {
 		}
 	}
 	if c == 0 {
-		c = cmp.Compare(i, j)
+		c = b.registerOrder(i, j)
 	}
 	return c
 }
