@@ -162,3 +162,35 @@ func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
 		})
 	}
 }
+
+// TestNewFolderReadAgainOnceItsBugFileIsWritten (finding 13b, C): a bug
+// folder found empty (made, its bug.md not written yet) is listed as
+// incomplete, then read again at the next look once bug.md is there.
+func TestNewFolderReadAgainOnceItsBugFileIsWritten(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 80, 24)
+	empty := filepath.Join(f.proj, "_reversa_bugs/checkout/bugs/BUG-20260630-B1B1-novo")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m = pump(t, m, watchTickMsg{})
+	row := func() *browserRow {
+		for _, r := range m.browser.rows {
+			if r.dir.Dir == empty {
+				return r
+			}
+		}
+		return nil
+	}
+	if r := row(); r == nil || r.sum == nil || !r.sum.Bug.Incomplete {
+		t.Fatalf("the empty folder is not listed as incomplete: %+v", r)
+	}
+	if err := os.Remove(empty); err != nil {
+		t.Fatal(err)
+	}
+	newBug(t, f.proj, "checkout", "BUG-20260630-B1B1", "Escrito depois da pasta")
+	m = pump(t, m, watchTickMsg{})
+	if r := row(); r == nil || r.sum == nil || r.sum.Bug.Incomplete || r.sum.Bug.Title != "Escrito depois da pasta" {
+		t.Errorf("the folder was not read again once its bug.md was written: %+v", r.sum.Bug)
+	}
+}
