@@ -162,7 +162,7 @@ func TestShow(t *testing.T) {
 	}
 	// English form, interrupted half-way
 	_, out, _ = moot(t, proj, "show", "9")
-	if !strings.Contains(out, "cannot continue it in place") || !strings.Contains(out, "`moot run BUG-20260801-X9Z2 --mode MODE` archives it") || !strings.Contains(out, "language en") {
+	if !strings.Contains(out, "cannot continue it call by call") || !strings.Contains(out, "round 1 lacks agent-2, agent-3, critic-1") || !strings.Contains(out, "`moot run BUG-20260801-X9Z2 --mode MODE` archives it") || !strings.Contains(out, "language en") {
 		t.Errorf("interrupted english:\n%s", out)
 	}
 	_, out, _ = moot(t, proj, "show", "9", "--round", "1")

@@ -385,6 +385,12 @@ func humanDuration(d time.Duration) string {
 	return humantime.Duration(d)
 }
 
+// elapsedText is how long a debate ran (bugfolder.Debate.Elapsed), or "—"
+// when nothing records it: list and show write it alike.
+func elapsedText(d time.Duration, known bool) string {
+	return bugfolder.ElapsedText(d, known, humantime.Duration)
+}
+
 // thousands formats an integer with thousands separators.
 func thousands(n int) string {
 	s := fmt.Sprintf("%d", n)

@@ -36,9 +36,12 @@ type listEntry struct {
 	Calls             int      `json:"calls"`
 	Health            *float64 `json:"health_tokens_per_contribution"`
 	StartedAt         *string  `json:"started_at"`
-	Debates           int      `json:"debates"`
-	Visibility        string   `json:"visibility"`
-	Locked            bool     `json:"locked"`
+	// ElapsedSeconds is how long the latest debate ran over its sessions;
+	// null when nothing records it (a debate run by hand).
+	ElapsedSeconds *float64 `json:"elapsed_seconds"`
+	Debates        int      `json:"debates"`
+	Visibility     string   `json:"visibility"`
+	Locked         bool     `json:"locked"`
 	// Kind is bug, question or review; Protocol the latest debate's
 	// protocol (null without a debate).
 	Kind     string  `json:"kind"`
@@ -178,6 +181,9 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	if !s.StartedAt.IsZero() {
 		en.StartedAt = ptr(s.StartedAt.UTC().Format(time.RFC3339))
 	}
+	if s.ElapsedKnown {
+		en.ElapsedSeconds = ptr(s.Elapsed.Seconds())
+	}
 	if s.Decision != "" {
 		en.Decision = ptr(s.Decision)
 	}
@@ -194,7 +200,7 @@ func printList(e *env, entries []listEntry) {
 		return
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "BUG\t#\tCONTEXT\tSTATUS\tPROTOCOL\tMODE\tN×R\tWINNER\tCOST\tSTARTED\tTITLE")
+	fmt.Fprintln(tw, "BUG\t#\tCONTEXT\tSTATUS\tPROTOCOL\tMODE\tN×R\tWINNER\tCOST\tSTARTED\tELAPSED\tTITLE")
 	for _, en := range entries {
 		num, proto, mode, nr, winner, started, cost := "", "—", "—", "—", "—", "—", "—"
 		if en.Protocol != nil {
@@ -237,7 +243,11 @@ func printList(e *env, entries []listEntry) {
 		if len([]rune(title)) > 48 {
 			title = string([]rune(title)[:47]) + "…"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termsafe.Line(en.BugID), num, termsafe.Line(en.Context), status, termsafe.Line(proto), termsafe.Line(mode), nr, termsafe.Line(winner), cost, started, title)
+		elapsed := "—"
+		if en.ElapsedSeconds != nil {
+			elapsed = elapsedText(time.Duration(*en.ElapsedSeconds*float64(time.Second)), true)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termsafe.Line(en.BugID), num, termsafe.Line(en.Context), status, termsafe.Line(proto), termsafe.Line(mode), nr, termsafe.Line(winner), cost, started, elapsed, title)
 	}
 	tw.Flush()
 }

@@ -144,6 +144,12 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 		return fmt.Sprintf("run by hand, and its judge failed: `moot resume %s --winner A` records your choice, or `moot run %s --mode MODE` archives it and starts a new debate", bug.ID, bug.ID)
 	case unfinished && d.HandRun() && d.State == bugfolder.StateWaiting:
 		return fmt.Sprintf("run by hand, every round done and no judge's answer: `moot resume %s --winner A` records your choice, or `moot run %s --mode MODE` archives it and starts a new debate", bug.ID, bug.ID)
+	case unfinished && d.HandRun() && d.State == bugfolder.StateInterrupted:
+		gap := ""
+		if g := d.HandRunGap(); g != "" {
+			gap = " (" + g + ")"
+		}
+		return fmt.Sprintf("written by hand and stopped midway%s: with no moot event log, moot cannot continue it call by call (`moot resume` refuses it); `moot run %s --mode MODE` archives it and starts a new debate", gap, bug.ID)
 	case unfinished && (d.HandRun() || d.Translated()):
 		return fmt.Sprintf("unfinished, and moot cannot continue it in place (run by hand or written with the translated names): `moot run %s --mode MODE` archives it and starts a new debate", bug.ID)
 	}
@@ -250,6 +256,10 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		rows = append(rows, [2]string{"started", t.Format("2006-01-02 15:04:05 UTC")})
 	} else if d.Problem != nil || len(d.Rounds) > 0 {
 		rows = append(rows, [2]string{"started", "unknown (no created_at in problema.md, no started_at in its files)"})
+	}
+	if d.Problem != nil || len(d.Rounds) > 0 {
+		// the event log's sessions; "—" when nothing records it (a debate run by hand)
+		rows = append(rows, [2]string{"elapsed", elapsedText(d.Elapsed())})
 	}
 	tokens, cost := d.Totals()
 	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), money.Total(cost, d.CostUnpriced()))

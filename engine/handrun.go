@@ -17,7 +17,11 @@ import (
 func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate, opts Options) (*Result, error) {
 	archive := bug.Register.Rel(bugfolder.ArchivePath(bug.Dir, d.ArchiveTime()))
 	if len(d.JudgeAttempts) == 0 && d.State != bugfolder.StateWaiting || len(d.Rounds) == 0 {
-		return nil, &bugfolder.InputError{Path: d.Dir, Msg: fmt.Sprintf("holds a debate run by hand (%s, with no event log): moot cannot continue it call by call. `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so); or finish it by hand", d.State, bug.ID, archive)}
+		gap := ""
+		if g := d.HandRunGap(); g != "" && d.State == bugfolder.StateInterrupted {
+			gap = "; " + g
+		}
+		return nil, &bugfolder.InputError{Path: d.Dir, Msg: fmt.Sprintf("holds a debate run by hand (%s, with no event log%s): moot cannot continue it call by call. `moot run %s --mode MODE` archives it as %s/ and starts a new debate (its plan says so); or finish it by hand", d.State, gap, bug.ID, archive)}
 	}
 	last := d.Rounds[len(d.Rounds)-1]
 	mode := d.Mode()

@@ -85,7 +85,7 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 	for _, batch := range r.proto.Batches(k, r.panelIDs(), r.critics) {
 		var todo []string
 		for _, id := range batch {
-			if have[id] == nil {
+			if have[id] == nil || cutOff(r.interrupted, k, id, have[id]) {
 				todo = append(todo, id)
 			}
 		}

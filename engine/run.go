@@ -161,6 +161,9 @@ type runner struct {
 	// ended is how the debate ended without its final step ("cancelled"),
 	// for an Artifacts protocol's files (FinalInput.Ended).
 	ended string
+	// interrupted holds the calls an earlier session left cut off
+	// (interruptedCalls), run again on resume.
+	interrupted map[string]int
 	// attempts holds the last attempt number per raw folder and id.
 	attempts map[string]map[string]int
 	// rows are the convergence metrics of the rounds measured so far.
@@ -1044,6 +1047,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 		r.flagTimeout = d
 	}
 	locked := r.replayDecisions(records, pf.Engines)
+	r.interrupted = interruptedCalls(records)
 	used := append(mapValues(r.engineOf), r.judgeEngine)
 	diffs, current, err := engineChanges(opts.Config, locked, used)
 	if err != nil {
@@ -1512,10 +1516,11 @@ func Remaining(d *bugfolder.Debate, proto Protocol, stop bool) (n int, upTo bool
 	// a failed call is asked about again (retry, swap or go on without it):
 	// a maximum counts it, a minimum does not
 	_, stopper := proto.(Stopper)
+	due := interruptedCalls(readLog(d.Dir, d.Lang))
 	have := map[string]bool{}
 	for _, rd := range d.Rounds {
 		for _, f := range rd.Files {
-			if !stopper || f.Status == bugfolder.StatusOK {
+			if (!stopper || f.Status == bugfolder.StatusOK) && !cutOff(due, rd.K, f.SolverID, f) {
 				have[fmt.Sprintf("%d/%s", rd.K, f.SolverID)] = true
 			}
 		}

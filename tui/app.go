@@ -136,6 +136,9 @@ type (
 	}
 	// statusMsg shows a message in the status line for a while.
 	statusMsg string
+	// noteMsg shows a message too long for the status line, wrapped over
+	// the bottom of the screen until a key.
+	noteMsg string
 )
 
 // Model is the root model: it owns all state and routes every message.
@@ -171,8 +174,10 @@ type Model struct {
 	// find is the search inside the zoom (/).
 	find find
 	// fsw follows the folder of a debate shown but run elsewhere.
-	fsw  *fsWatch
-	conv []convRow
+	fsw *fsWatch
+	// holders follows the folders new bugs and questions appear in.
+	holders *holderWatch
+	conv    []convRow
 	// argueView is an argue debate's scores, confidences and concessions
 	// (nil for other protocols).
 	argueView *argue.View
@@ -402,9 +407,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case statusMsg:
 		m.status, m.statusUntil = string(msg), m.clock().Add(4*time.Second)
+	case noteMsg:
+		// too long for the status line: wrapped over the bottom until a key
+		m.status, m.statusUntil, m.errShown = string(msg), m.clock().Add(24*time.Hour), true
 	case bugDirsMsg:
 		m.browser.setDirs(msg)
 		m.relayout()
+		if m.holders == nil {
+			if m.holders = watchHolders(nil, m.browser.holders()); m.holders != nil {
+				cmds = append(cmds, m.holders.next())
+			}
+		}
 		var first []int
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
 			first = append(first, i)
@@ -446,6 +459,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var c tea.Cmd
 		m, c = m.onFolderChange(msg)
 		cmds = append(cmds, c)
+	case holderWatchMsg:
+		if msg.hw == m.holders {
+			watchHolders(m.holders, m.browser.holders()) // a new context's folders too
+			cmds = append(cmds, m.holders.next(), scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
+		}
+	case newRowsMsg:
+		m.browser.addRows(msg.items, m.lay.rows)
+		m.relayout()
+		if m.holders != nil {
+			watchHolders(m.holders, m.browser.holders())
+		}
 	case liveMsg:
 		if m.watchingOther() && msg.dir == m.deb.dir {
 			m.deb.applyLive(msg.st)
@@ -741,7 +765,7 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		if r == nil || !r.resumable() {
-			return m, statusCmd("nothing to resume here: r resumes an interrupted, waiting, cancelled or judge-failed debate")
+			return m, func() tea.Msg { return noteMsg(notResumable(r)) }
 		}
 		m.bug = r.sum.Bug
 		m.opts.Resume = true

@@ -261,6 +261,8 @@ func (b *browser) refilter() {
 	}
 	if b.sortBy != "" {
 		slices.SortFunc(b.visible, b.less)
+	} else {
+		slices.SortFunc(b.visible, b.registerOrder) // a folder found later takes its place
 	}
 	b.pendingFirst()
 	if b.topWhileLoading() {
@@ -384,7 +386,7 @@ func (b *browser) less(i, j int) int {
 		}
 	}
 	if c == 0 {
-		c = cmp.Compare(i, j)
+		c = b.registerOrder(i, j)
 	}
 	return c
 }
@@ -427,6 +429,40 @@ func (r *browserRow) resumable() bool {
 		return r.sum.Latest != nil && !r.sum.Latest.HandRun()
 	}
 	return false
+}
+
+// notResumable says why r resumes nothing on a row, truly: a closed bug,
+// no debate, a finished one, or a debate written by hand (no moot event
+// log, no lock) that stopped midway — what it lacks, and that moot cannot
+// continue it call by call (moot resume refuses it too) while n starts a
+// new debate, archiving it.
+func notResumable(r *browserRow) string {
+	const generic = "nothing to resume here: r resumes an interrupted, waiting, cancelled or judge-failed debate"
+	if r == nil || r.sum == nil {
+		return generic
+	}
+	id := r.sum.Bug.ID
+	switch {
+	case r.sum.Bug.Done:
+		return fmt.Sprintf("%s is closed by DONE.md: moot resumes nothing there", id)
+	case r.sum.State == bugfolder.StateNoDebate:
+		return fmt.Sprintf("%s has no debate to resume", id)
+	case r.sum.State == bugfolder.StateDone:
+		return fmt.Sprintf("%s's debate is finished: there is nothing to resume", id)
+	case r.sum.State == bugfolder.StateInterrupted && r.sum.Latest != nil && r.sum.Latest.HandRun():
+		gap := ""
+		if d, err := bugfolder.ReadDebate(r.sum.Latest.Dir, r.sum.Latest.Lang); err == nil {
+			if g := d.HandRunGap(); g != "" {
+				gap = " (" + g + ")"
+			}
+		}
+		next := "n starts a new debate and archives this one"
+		if r.dir.Question {
+			next = "moot ask starts a new one"
+		}
+		return fmt.Sprintf("%s's debate was written by hand and stopped midway%s: with no moot event log, moot cannot continue it call by call, so r and moot resume refuse it; %s", id, gap, next)
+	}
+	return generic
 }
 
 // browserCol is one column of the list: its heading, its width, and the

@@ -116,6 +116,9 @@ type debateView struct {
 	// when this session started (zero for a debate only shown).
 	prior        time.Duration
 	sessionStart time.Time
+	// noClock: nothing records how long the debate ran (written by hand,
+	// no event log) and no session of it runs here; elapsed reads "—"
+	noClock bool
 	// callsDone are the model calls made (every attempt, a retried one
 	// included); the planned total is computed by planned.
 	callsDone int
@@ -351,14 +354,13 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	}
 	d.startedAt = deb.StartedAt()
 	d.stamp = debateStamp(deb.Dir)
-	d.prior = sessionsTotal(deb.Events)
+	var clocked bool
+	d.prior, clocked = deb.Elapsed()
+	d.noClock = !clocked
 	for _, ev := range deb.Events { // the plan's estimate, for "actual vs estimated"
 		if ev.Type == bugfolder.EvPlan {
 			d.estUSD, d.hasEstimate = ev.USD, true
 		}
-	}
-	if d.prior == 0 && !d.finishedAt.IsZero() && d.finishedAt.After(d.startedAt) {
-		d.prior = d.finishedAt.Sub(d.startedAt) // no event log: the span of its files
 	}
 	if deb.Holder != nil && deb.HolderAlive {
 		d.heldBy = holderLine(deb.Holder)
@@ -379,42 +381,16 @@ func loggedCalls(evs []bugfolder.Event) int {
 	return n
 }
 
-// sessionsTotal is how long a debate ran over its sessions, from its event
-// log: each session runs from its setup or resumed event to its last event.
 // watchSession makes the elapsed time of a debate another process runs
 // tick: the sessions before its last start count as prior time, the
 // running one counts from its start to now.
 func (d *debateView) watchSession(evs []bugfolder.Event) {
 	for i := len(evs) - 1; i >= 0; i-- {
 		if t := evs[i].Type; (t == engine.EvSetup || t == engine.EvResumed) && !evs[i].Time.IsZero() {
-			d.prior, d.sessionStart, d.finishedAt = sessionsTotal(evs[:i]), evs[i].Time, time.Time{}
+			d.prior, d.sessionStart, d.finishedAt = bugfolder.SessionsTotal(evs[:i]), evs[i].Time, time.Time{}
 			return
 		}
 	}
-}
-
-func sessionsTotal(evs []bugfolder.Event) time.Duration {
-	var total time.Duration
-	var start, last time.Time
-	for _, ev := range evs {
-		if ev.Time.IsZero() || ev.Type == engine.EvDecision && ev.Point == engine.PointResult {
-			continue // a human decision on the result comes after the debate: the human's time is not the debate's
-		}
-		if ev.Type == engine.EvSetup || ev.Type == engine.EvResumed {
-			if !start.IsZero() {
-				total += last.Sub(start)
-			}
-			start = ev.Time
-		}
-		if start.IsZero() {
-			start = ev.Time
-		}
-		last = ev.Time
-	}
-	if !start.IsZero() {
-		total += last.Sub(start)
-	}
-	return total
 }
 
 // clearFigures forgets the time, tokens and cost of a pane's last
@@ -586,6 +562,12 @@ func (d *debateView) planned() int {
 		n++
 	}
 	return n
+}
+
+// elapsedText is elapsed as the header writes it: "—" when nothing
+// records it (bugfolder.Debate.Elapsed), never a span from a wrong origin.
+func (d *debateView) elapsedText(now time.Time) string {
+	return bugfolder.ElapsedText(d.elapsed(now), !d.noClock || !d.sessionStart.IsZero(), fmtDur)
 }
 
 // elapsed is how long the debate has run over all its sessions: the

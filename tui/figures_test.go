@@ -150,7 +150,7 @@ func TestDecisionIsNotDebateTime(t *testing.T) {
 		{Type: engine.EvDebateFinished, Time: at(4)},
 		{Type: engine.EvDecision, Point: engine.PointResult, Choice: "approve", By: "human", Time: at(34)},
 	}
-	if got := sessionsTotal(evs); got != 4*time.Second {
+	if got := bugfolder.SessionsTotal(evs); got != 4*time.Second {
 		t.Errorf("elapsed %s, want 4s (the decision 30 s later is the human's time)", got)
 	}
 }

@@ -532,14 +532,14 @@ func (m Model) debateHeader() string {
 	if d.stopped() { // a stop rule (or a human) ended the rounds before the cap
 		round, r = fmt.Sprintf("stopped at round %d, cap %d", d.stopRound, d.r), fmt.Sprintf("r%d■/%d", d.stopRound, d.r)
 	}
-	long := []string{string(d.mode), round, fmtDur(d.elapsed(m.now)),
+	long := []string{string(d.mode), round, d.elapsedText(m.now),
 		fmt.Sprintf("calls %d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
 	if d.mode == "" {
 		long = long[1:]
 	}
-	short := []string{r, fmtDur(d.elapsed(m.now)),
+	short := []string{r, d.elapsedText(m.now),
 		fmt.Sprintf("%d/%d calls", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
-	tight := []string{r, fmtDur(d.elapsed(m.now)),
+	tight := []string{r, d.elapsedText(m.now),
 		fmt.Sprintf("%d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()), m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
 	// below the tight form the least telling figures go first: tokens,

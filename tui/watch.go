@@ -58,6 +58,17 @@ func debateStamp(dir string) string {
 	return stamp
 }
 
+// rowStamp is a row's debateStamp and its bug.md's: a bug folder made
+// before its bug.md (found while the browser is open) is read again once
+// bug.md is written.
+func rowStamp(dir bugfolder.BugDir) string {
+	st := "-;"
+	if fi, err := os.Stat(filepath.Join(dir.Dir, bugfolder.BugFile)); err == nil {
+		st = fmt.Sprintf("%d/%d;", fi.ModTime().UnixNano(), fi.Size())
+	}
+	return st + debateStamp(dir.DebateFolder())
+}
+
 // holderAlive reports whether the process a lock file names still runs
 // (an unreadable lock counts as alive: the debate's own read decides).
 func holderAlive(path string) bool {
@@ -108,7 +119,7 @@ func checkRowsCmd(reg *bugfolder.Register, b *browser, rows int) tea.Cmd {
 	return func() tea.Msg {
 		msg := rowsChangedMsg{stamps: map[int]string{}}
 		for _, j := range jobs {
-			st := debateStamp(j.dir.DebateFolder())
+			st := rowStamp(j.dir)
 			if st == j.stamp {
 				continue
 			}
@@ -127,7 +138,7 @@ func checkRowsCmd(reg *bugfolder.Register, b *browser, rows int) tea.Cmd {
 // just left).
 func refreshRowCmd(reg *bugfolder.Register, i int, dir bugfolder.BugDir) tea.Cmd {
 	return func() tea.Msg {
-		st := debateStamp(dir.DebateFolder())
+		st := rowStamp(dir)
 		s, err := bugfolder.IndexSubject(reg, dir)
 		return rowsChangedMsg{stamps: map[int]string{i: st}, items: []indexItem{{i: i, sum: s, err: err}}, left: true}
 	}
@@ -156,7 +167,8 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 	cmds := []tea.Cmd{watchTick()}
 	switch {
 	case m.screen == scrBrowser && !m.browser.loading:
-		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows))
+		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows),
+			scanNewDirsCmd(m.opts.Register, m.browser.knownDirs())) // the poll: new folders without a notification
 	case m.followsDisk():
 		cmds = append(cmds, checkDebateCmd(m.deb.dir, m.deb.stamp))
 		if m.watchingOther() {
