@@ -385,7 +385,7 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 			d = 0
 		}
 	}
-	meta := []string{p.paneName(), badge}
+	meta := []string{p.paneName(m.words().Final), badge}
 	if p.engine != "" {
 		meta = append(meta, m.st.Subtle.Render(p.engine))
 	}

@@ -55,11 +55,13 @@ func setupLenses(s engine.Setup) map[string]bugfolder.Lens {
 	return out
 }
 
-// paneName is a pane's id with its lens ("agente-1 [security]").
-func (p *pane) paneName() string {
+// paneName is a pane's id with its lens ("agente-1 [security]"); the
+// final step's pane is named by the protocol's word for it (final: judge,
+// synthesizer).
+func (p *pane) paneName(final string) string {
 	id := p.id
 	if p.role == "judge" {
-		id = "judge" // the UI's word; the folder keeps the document's (juiz)
+		id = final // the UI's word; the folder keeps the document's (juiz)
 	}
 	if p.lens == "" {
 		return id

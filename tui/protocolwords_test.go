@@ -164,3 +164,27 @@ func TestScorerFailureMenu(t *testing.T) {
 		}
 	}
 }
+
+// TestFinalPaneSpeaksTheProtocol: the final step's pane is titled by the
+// protocol's word for it (synthesizer), never a council's "judge".
+func TestFinalPaneSpeaksTheProtocol(t *testing.T) {
+	f := newFixture(t)
+	for _, tc := range wordCases {
+		t.Run(tc.name, func(t *testing.T) {
+			bug := f.bug(t, "7")
+			s := engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 2, R: 1, Solvers: []string{"scripted", "scripted"}, Judge: "scripted", Protocol: tc.proto}
+			opts := f.options()
+			opts.Bug, opts.Setup, opts.Known = bug, s, []engine.Protocol{tc.proto}
+			m := sized(t, opts, 120, 34)
+			m.deb = newLiveView(s)
+			title := ansi.Strip(strings.Join(m.renderPane(m.deb.judge, 60, 8, false), "\n"))
+			want := engine.Describe(tc.proto).Final
+			if !strings.Contains(title, want) {
+				t.Errorf("the final pane is not titled %q:\n%s", want, title)
+			}
+			if want != "judge" && strings.Contains(title, "judge") {
+				t.Errorf("the %s's pane says judge:\n%s", want, title)
+			}
+		})
+	}
+}

@@ -888,7 +888,7 @@ func loadFinalCmd(dir, path string) tea.Cmd {
 func (m Model) viewZoom() string {
 	title := "zoom"
 	if p := m.zoomPane(); p != nil {
-		title = fmt.Sprintf("%s · %s · %s", p.paneName(), p.status, p.engine)
+		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.words().Final), p.status, p.engine)
 	} else {
 		title = m.tabNames()[m.tab]
 	}
