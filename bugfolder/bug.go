@@ -273,6 +273,11 @@ func describeNode(n *yaml.Node) string {
 	return "a value that is not text"
 }
 
+// DuplicateKey finds a key set twice in a front matter (at any depth),
+// with the line of its second occurrence within the front matter, for the
+// other files moot reads with one (lenses, personas).
+func DuplicateKey(meta *yaml.Node) (key string, line int, dup bool) { return duplicateKey(meta) }
+
 // duplicateKey finds a key set twice in one mapping of the front matter (at
 // any depth), with the line of its second occurrence.
 func duplicateKey(n *yaml.Node) (string, int, bool) {

@@ -149,6 +149,9 @@ func (a *argueFlags) setup(cmd *cobra.Command, f *setupFlags, s *engine.Setup, r
 	if err != nil {
 		return err
 	}
+	for _, perr := range cat.Problems() {
+		fmt.Fprintf(cmd.ErrOrStderr(), "moot: warning: %v; that persona is left out until the file is fixed\n", perr)
+	}
 	names := a.names(bug.Title, cat.Project())
 	style, err := a.mode(names)
 	if err != nil {

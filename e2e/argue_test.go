@@ -671,15 +671,21 @@ func TestArguePersonaChooser(t *testing.T) {
 			t.Errorf("problema.md does not freeze the chosen project persona:\n%s", prob)
 		}
 	})
-	t.Run("an unknown field is refused", func(t *testing.T) {
+	t.Run("an unknown field is refused where the persona is used", func(t *testing.T) {
 		p := newProject(t)
 		write(p, strings.Replace(good, "domain:", "colour: blue\ndomain:", 1))
-		r := p.moot(argueArgs("-r", "0")...).mustExit(t, 2)
+		r := p.moot(argueArgs("-r", "0", "--persona", "promo-lead", "--persona", "skeptic")...).mustExit(t, 2)
 		if !strings.Contains(r.stderr, "promo-lead.md") || !strings.Contains(r.stderr, "colour") {
 			t.Errorf("stderr:\n%s", r.stderr)
 		}
 		if dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*")); len(dirs) != 0 {
 			t.Errorf("written: %v", dirs)
+		}
+		// a question that does not name it is not blocked: the file is
+		// named in a warning and left out of the automatic choice
+		r = p.moot(argueArgs("-r", "0")...).mustExit(t, 0)
+		if !strings.Contains(r.stderr, "warning") || !strings.Contains(r.stderr, "promo-lead.md") || strings.Contains(r.stderr, "chosen for the question: promo-lead") {
+			t.Errorf("stderr:\n%s", r.stderr)
 		}
 	})
 }

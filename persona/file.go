@@ -2,6 +2,7 @@ package persona
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -38,6 +39,9 @@ func ParseFile(path string, raw []byte) (Persona, error) {
 		return Persona{}, &bugfolder.InputError{Path: path, Msg: err.Error(), Err: err}
 	}
 	p := Persona{Name: stem}
+	if key, line, dup := bugfolder.DuplicateKey(doc.Meta); dup {
+		return bad(key, fmt.Sprintf("is set twice (again on line %d); keep one %s: line", line+doc.MetaLine-1, key))
+	}
 	for _, k := range bugfolder.Keys(doc.Meta) {
 		if !slices.Contains(fields, k) {
 			return bad(k, fmt.Sprintf("is not a persona field: a persona's front matter holds only %s (remove it, or fix its spelling)", strings.Join(fields, ", ")))
@@ -85,25 +89,46 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // persona of the same name).
 type Catalog struct {
 	byName map[string]Persona
+	// bad are the project's persona files that could not be read, by
+	// name: using one is refused with its error, the others stay usable.
+	bad map[string]error
 }
 
 // Load builds a project's catalog (project "" reads no folder).
 func Load(project string) (*Catalog, error) {
-	c := &Catalog{byName: map[string]Persona{}}
+	c := &Catalog{byName: map[string]Persona{}, bad: map[string]error{}}
 	for _, p := range Library {
 		c.byName[p.Name] = p
 	}
 	if project == "" {
 		return c, nil
 	}
-	files, err := readDir(project)
+	files, err := bugfolder.ReadProjectFiles(project, Dir, "persona", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range files {
+	for _, f := range files {
+		p, err := ParseFile(f.Path, f.Raw)
+		if err != nil {
+			name := strings.TrimSuffix(filepath.Base(f.Path), ".md")
+			c.bad[name] = err
+			delete(c.byName, name) // a broken project file never falls back to the library's
+			continue
+		}
 		c.byName[p.Name] = p
 	}
 	return c, nil
+}
+
+// Problems are the project's persona files that could not be read, in
+// name order: each is left out of the catalog (and of the automatic
+// choice), and asking for it by name is refused with its error.
+func (c *Catalog) Problems() []error {
+	var out []error
+	for _, name := range slices.Sorted(maps.Keys(c.bad)) {
+		out = append(out, c.bad[name])
+	}
+	return out
 }
 
 // Project lists the project's own personas (.moot/personas/), by name.
@@ -125,23 +150,8 @@ func (c *Catalog) Get(name string) (Persona, error) {
 	if p, ok := c.byName[name]; ok {
 		return p, nil
 	}
+	if err, ok := c.bad[name]; ok {
+		return Persona{}, err
+	}
 	return Persona{}, &bugfolder.InputError{Field: "--persona", Msg: fmt.Sprintf("%q is no persona: give one of the library (%s) or a project file %s/%s.md", name, strings.Join(Names(), ", "), Dir, name)}
-}
-
-// readDir reads every *.md of the project's persona folder, beneath the
-// project and never through a symlink; a missing folder is no persona.
-func readDir(project string) ([]Persona, error) {
-	files, err := bugfolder.ReadProjectFiles(project, Dir, "persona", MaxFileBytes)
-	if err != nil {
-		return nil, err
-	}
-	var out []Persona
-	for _, f := range files {
-		p, err := ParseFile(f.Path, f.Raw)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
 }

@@ -59,6 +59,8 @@ func TestProjectPersonas(t *testing.T) {
 		{"empty body", "cfo.md", strings.Replace(good, "Unit economics, conservative on risk.\n", "", 1), "body"},
 		{"weight missing", "cfo.md", strings.Replace(good, "precision: 0.6\n", "", 1), "precision"},
 		{"unknown field", "cfo.md", strings.Replace(good, "domain: finance\n", "domain: finance\nprecison: 0.9\n", 1), "precison"},
+		{"field set twice", "cfo.md", strings.Replace(good, "domain: finance\n", "domain: finance\nname: cfo\n", 1), "set twice"},
+		{"overrides a library persona badly", "skeptic.md", strings.Replace(strings.Replace(good, "cfo", "skeptic", 1), "fragility: 0.3", "fragility: 3", 1), "fragility"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -70,14 +72,29 @@ func TestProjectPersonas(t *testing.T) {
 				t.Fatal(err)
 			}
 			c, err := Load(dir)
-			if tc.field != "" {
-				if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.field) {
-					t.Fatalf("error %v, want one naming %s and %s", err, path, tc.field)
-				}
-				return
-			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.field != "" {
+				// the bad file is refused by name, and says why; the
+				// others stay usable (one bad file blocks no other ask)
+				stem := strings.TrimSuffix(tc.file, ".md")
+				_, err := c.Get(stem)
+				if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.field) {
+					t.Fatalf("Get(%s): error %v, want one naming %s and %s", stem, err, path, tc.field)
+				}
+				if probs := c.Problems(); len(probs) != 1 || probs[0].Error() != err.Error() {
+					t.Errorf("Problems() = %v, want the file's error", probs)
+				}
+				if _, err := c.Get("formalist"); err != nil {
+					t.Errorf("a library persona is blocked by a bad project file: %v", err)
+				}
+				for _, p := range c.Project() {
+					if p.Name == stem {
+						t.Errorf("the bad file is offered to the automatic choice: %+v", p)
+					}
+				}
+				return
 			}
 			p, err := c.Get("cfo")
 			if err != nil || p.Domain != "finance" || p.Resilience != 0.8 {
