@@ -411,6 +411,33 @@ func TestPersonaReadsOnlyTheOthers(t *testing.T) {
 	}
 }
 
+// TestLonePersonaIsToldItsOpponentIsOut: a persona whose opponent left
+// the debate (a quorum menu's continue) is told who is out and why, and
+// that nothing was published to rebut, instead of an empty section.
+func TestLonePersonaIsToldItsOpponentIsOut(t *testing.T) {
+	for _, tc := range []struct {
+		l    bugfolder.Lang
+		want []string
+	}{
+		{bugfolder.EN, []string{"agente-2: out of the debate after failing", "No other persona published an argument"}},
+		{bugfolder.PT, []string{"agente-2: fora do debate depois de falhar", "Nenhum outro participante publicou argumento"}},
+	} {
+		prompt := Protocol{}.Prompt(engine.Call{Lang: tc.l, Role: RolePersona, ID: "agente-1", N: 2, R: 2, Round: 2, P: "Q?\n", Nonce: "N0NCE",
+			Snapshot: []engine.SnapshotEntry{{ID: "agente-1", Own: true, Body: personaBody("0.6")}},
+			Out:      []engine.SnapshotEntry{{ID: "agente-2", Missing: true, Status: bugfolder.StatusError}}})
+		for _, want := range tc.want {
+			if !strings.Contains(prompt, want) {
+				t.Errorf("%s: the prompt lacks %q:\n%s", tc.l, want, prompt)
+			}
+		}
+	}
+	both := Protocol{}.Prompt(engine.Call{Lang: bugfolder.EN, Role: RolePersona, ID: "agente-1", N: 2, R: 2, Round: 1, P: "Q?\n", Nonce: "N0NCE",
+		Snapshot: []engine.SnapshotEntry{{ID: "agente-1", Own: true, Body: personaBody("0.6")}, {ID: "agente-2", Body: personaBody("0.7")}}})
+	if strings.Contains(both, "No other persona published") || strings.Contains(both, "out of the debate") {
+		t.Errorf("a persona with a published opponent is told it has none:\n%s", both)
+	}
+}
+
 // TestSynthesizerReadsTheTranscript: the synthesizer reads every round's
 // arguments, each under its persona and round — so its strongest
 // arguments can say who and which round — not only the last round's; a

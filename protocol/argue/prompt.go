@@ -122,15 +122,28 @@ func writeSnapshot(w *strings.Builder, c engine.Call) {
 	}
 	fmt.Fprintf(w, t(l, "\n# Argumentos publicados pelos outros na rodada %d\n\n", "\n# Arguments the others published in round %d\n\n"), c.Round-1)
 	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
+	published := 0
+	shown := map[string]bool{}
 	for _, e := range c.Snapshot {
 		if e.Own || e.Critic {
 			continue
 		}
+		shown[e.ID] = true
 		if e.Missing {
 			fmt.Fprintf(w, t(l, "- %s: sem argumento válido (%s). Não invente o que diria.\n\n", "- %s: no valid argument (%s). Do not invent what it would say.\n\n"), e.ID, statusWord(e.Status))
 			continue
 		}
+		published++
 		fmt.Fprintf(w, "<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n\n", begin, e.ID, c.Nonce, strings.TrimSpace(e.Body), end, e.ID, c.Nonce)
+	}
+	for _, e := range c.Out {
+		if e.ID != c.ID && !shown[e.ID] {
+			fmt.Fprintf(w, t(l, "- %s: fora do debate depois de falhar (%s); não publicou argumento. Não invente o que diria.\n\n", "- %s: out of the debate after failing (%s); it published no argument. Do not invent what it would say.\n\n"), e.ID, statusWord(e.Status))
+		}
+	}
+	if published == 0 {
+		fmt.Fprint(w, t(l, "Nenhum outro participante publicou argumento nesta rodada: não há o que refutar nem conceder. Reforce ou revise o seu argumento pelas evidências, e diga o que um oponente mais provavelmente objetaria.\n",
+			"No other persona published an argument in that round: there is nothing to rebut or concede. Strengthen or revise your argument from the evidence, and say what an opponent would most likely object.\n"))
 	}
 }
 
