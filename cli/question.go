@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/reversa/moot/bugfolder"
 )
@@ -117,7 +118,9 @@ func resolveSubject(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, er
 // the missing register a bug command would report (show, transcript and
 // resume take questions too).
 func subjectBug(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, error) {
-	if _, err := bugfolder.FindRoot(e.cwd); err != nil {
+	if _, err := bugfolder.FindRoot(e.cwd); err != nil && !strings.ContainsRune(arg, filepath.Separator) {
+		// a path (a bug folder named from outside its project) finds its
+		// own register
 		project := bugfolder.ProjectRoot(e.cwd)
 		return nil, nil, usageErr("%q: no such question in %s (and no _reversa_bugs/ register here, so it names no bug); moot list shows the questions",
 			arg, filepath.Join(project, bugfolder.QuestionsDir))

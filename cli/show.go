@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
@@ -247,7 +248,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		}
 		rows = append(rows, [2]string{"engines", strings.Join(eng, ", ")})
 		if l := frozenLenses(p); l != "" {
-			rows = append(rows, [2]string{"lenses", l})
+			rows = append(rows, [2]string{cmp.Or(words.LensesWord, "lenses"), l})
 		}
 	} else {
 		rows = append(rows, [2]string{"setup", "problema.md is missing: the debate never finished its setup"})

@@ -278,6 +278,9 @@ type Inputs struct {
 	// LensEach is set when every panel member must have a lens (council:
 	// no member without one), so the wizard offers no "none".
 	LensEach bool
+	// LensesWord names the members' lenses on the setup line ("personas"
+	// for argue, whose lenses are its personas); empty: "lenses".
+	LensesWord string
 	// Support is set when the protocol has a support role to engine
 	// (debate's critics); Supporter names one of it ("critic", "scorer").
 	Support   bool

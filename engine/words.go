@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -50,13 +51,14 @@ func SetupLines(s Setup) []SetupLine {
 			out = append(out, SetupLine{Key: "option " + termsafe.Line(l.Name), Text: s.Lang.SolverID(i+1) + ": " + termsafe.Line(l.Text)})
 		}
 	case len(s.Lenses) > 0 || in.LensEach:
+		word := cmp.Or(in.LensesWord, "lenses")
 		if len(s.Lenses) == 0 {
-			out = append(out, SetupLine{Key: "lenses"})
+			out = append(out, SetupLine{Key: word})
 		}
 		for i, l := range s.Lenses {
 			key := ""
 			if i == 0 {
-				key = "lenses"
+				key = word
 			}
 			out = append(out, SetupLine{Key: key, Text: s.Lang.SolverID(i+1) + " " + termsafe.Line(l.Name), Note: LensSummary(l.Text)})
 		}

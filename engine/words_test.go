@@ -56,6 +56,12 @@ func TestSetupLinesDescribeLenses(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("lens lines %+v, want %+v", got, want)
 	}
+	// a protocol whose lenses are its personas says so
+	s.Protocol = describedProtocol{in: Inputs{Lenses: true, LensEach: true, LensesWord: "personas", Member: "persona", Members: "personas", Final: "synthesizer", Rounds: "R=%d"}}
+	if lines := SetupLines(s); !slices.ContainsFunc(lines, func(l SetupLine) bool { return l.Key == "personas" }) ||
+		slices.ContainsFunc(lines, func(l SetupLine) bool { return l.Key == "lenses" }) {
+		t.Errorf("argue's personas are called lenses: %+v", lines)
+	}
 }
 
 // describedProtocol is a protocol that only describes itself.

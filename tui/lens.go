@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"sort"
 	"strings"
 
@@ -34,6 +35,11 @@ func (m Model) protocol() engine.Protocol {
 	if m.deb != nil && m.deb.protocol != "" {
 		name = m.deb.protocol
 	}
+	return m.protocolNamed(name)
+}
+
+// protocolNamed is the protocol moot runs under that name (nil: unknown).
+func (m Model) protocolNamed(name string) engine.Protocol {
 	known := append([]engine.Protocol{m.cost.setup.Protocol, m.opts.Protocol}, m.opts.Protocols...)
 	for _, p := range append(known, m.opts.Known...) {
 		if p != nil && p.Name() == name {
@@ -81,7 +87,8 @@ func (m Model) lensLine() string {
 		parts = append(parts, id+" "+termsafe.Line(l.Name))
 	}
 	sort.Strings(parts)
-	return m.st.Subtle.Render("lenses: ") + strings.Join(parts, " · ")
+	word := cmp.Or(engine.Describe(m.protocolNamed(r.sum.Latest.Problem.ProtocolName())).LensesWord, "lenses")
+	return m.st.Subtle.Render(word+": ") + strings.Join(parts, " · ")
 }
 
 // carryLenses keeps the lenses given on the command line through the

@@ -198,7 +198,7 @@ func (Protocol) Validate(c engine.Call, body string) (string, []string) {
 // bug does not offer it; its personas are chosen by the ask flags.
 func (Protocol) Inputs() engine.Inputs {
 	return engine.Inputs{Summary: "personas argue, concede and score; stops on convergence; a nuanced synthesis",
-		MinN: 2, MaxN: engine.MaxSolvers, R: DefaultRounds, MaxR: engine.MaxRounds, RCap: true, Lenses: true, LensEach: true,
+		MinN: 2, MaxN: engine.MaxSolvers, R: DefaultRounds, MaxR: engine.MaxRounds, RCap: true, Lenses: true, LensEach: true, LensesWord: "personas",
 		Support: true, Supporter: "scorer", Rounds: "R=%d round(s) at most, stops on convergence", Named: true,
 		Member: "persona", Members: "personas", MembersPT: "personas", Final: "synthesizer", NoDecision: true,
 		FinalNote: "isolated: sees every round's arguments and scores by persona, never by engine"}
