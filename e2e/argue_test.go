@@ -284,9 +284,19 @@ func TestArgueFailedScorer(t *testing.T) {
 	t.Run("cancel, then continue without the score", func(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "scorer@1=invalid"
-		p.moot(argueArgs("--on-quorum-loss", "cancel")...).mustExit(t, 3)
+		r := p.moot(argueArgs("--on-quorum-loss", "ask")...).mustExit(t, 4)
+		if !strings.Contains(r.stderr, "the scorer failed in round 1 (the quorum of personas holds) and no human to ask") || strings.Contains(r.stderr, "quorum lost") {
+			t.Errorf("a scorer's failure with no human to ask is told as a quorum loss:\n%s", r.stderr)
+		}
 		dir := p.argueDir()
-		p.moot("resume", filepath.Base(dir), "--yes", "--headless", "--on-quorum-loss", "continue").mustExit(t, 0)
+		p.moot("resume", filepath.Base(dir), "--yes", "--headless", "--on-quorum-loss", "cancel").mustExit(t, 3)
+		r = p.moot("resume", filepath.Base(dir), "--yes", "--headless", "--on-quorum-loss", "continue").mustExit(t, 0)
+		if strings.Contains(r.stderr, "out of the debate: critic-1") {
+			t.Errorf("continue says the scorer is out of the debate, yet it scores the next round:\n%s", r.stderr)
+		}
+		if !strings.Contains(readFile(t, filepath.Join(dir, "scoring", "round_002.json")), `"scored": true`) {
+			t.Error("the scorer did not score the round after the continue")
+		}
 		s := summaryOf(t, dir)
 		if len(s.Unscored) != 1 || s.Unscored[0] != 1 {
 			t.Errorf("unscored rounds: %v", s.Unscored)

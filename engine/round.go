@@ -790,6 +790,9 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		d, qerr := r.opts.Supervisor.QuorumLost(ctx, q)
 		err = qerr
 		if errors.Is(err, ErrNeedHuman) {
+			if support {
+				return asked, &errStop{OutcomeWaiting, fmt.Sprintf("the %s failed in round %d (the quorum of %s holds) and no human to ask; `moot resume %s` asks again", words.Supporter, k, words.Members, r.bug.ID)}
+			}
 			return asked, &errStop{OutcomeWaiting, fmt.Sprintf("quorum lost in round %d (%d of %d valid, %d needed) and no human to ask; `moot resume %s` asks again", k, len(valid), len(r.panel), need, r.bug.ID)}
 		}
 		if err != nil {
@@ -806,13 +809,15 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("round %d: no %s answered validly, so the debate cannot continue with the valid ones; retry, swap an engine, or cancel", k, words.Member)})
 				continue
 			}
-			dec.Dropped = failedIDs
+			if !support { // a support call is not out: it runs again next round
+				dec.Dropped = failedIDs
+			}
 			r.emit(dec)
-			r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, Dropped: failedIDs})
-			for _, id := range failedIDs {
+			r.decisions = append(r.decisions, Event{Type: EvDecision, Round: k, Choice: string(d.Choice), By: by, Dropped: dec.Dropped})
+			for _, id := range dec.Dropped {
 				delete(r.panel, id)
 			}
-			r.narrowed = true
+			r.narrowed = r.narrowed || len(dec.Dropped) > 0
 			r.waive(k)
 			return asked, nil
 		case QuorumRetry:

@@ -1202,7 +1202,7 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 			for _, id := range rec.Dropped {
 				delete(r.panel, id)
 			}
-			r.narrowed = true
+			r.narrowed = r.narrowed || len(rec.Dropped) > 0
 			r.waive(rec.Round)
 		case QuorumSwap:
 			if rec.SolverID != "" && rec.Engine != "" {
