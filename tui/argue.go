@@ -125,7 +125,10 @@ func (m Model) renderArgue(v *argue.View, width, height int) []string {
 	room := max(0, height-len(lines))
 	log := v.Concessions
 	if len(log) > room {
-		log = log[len(log)-room:]
+		// the newest that fit, under a line saying how many are above
+		keep := max(0, room-1)
+		lines = append(lines, m.st.Subtle.Render(fit(fmt.Sprintf("  … %d earlier: enter zooms the whole log", len(log)-keep))))
+		log = log[len(log)-keep:]
 	}
 	for _, c := range log {
 		lines = append(lines, fit(fmt.Sprintf("  r%d %s: %s", c.Round, c.Name, c.Text)))

@@ -166,3 +166,36 @@ func TestArgueViewFitsManyPersonas(t *testing.T) {
 		t.Errorf("the zoom says not written yet:\n%s", zoom)
 	}
 }
+
+// TestConcessionLogSaysWhatIsAbove: a concession log longer than its room
+// shows the newest entries under a line counting the earlier ones, so
+// "(12)" never sits above nine entries with nothing said of the rest.
+func TestConcessionLogSaysWhatIsAbove(t *testing.T) {
+	m := argueLive(t, 2, 80, 24)
+	v := argueView()
+	v.Concessions = nil
+	for i := range 12 {
+		v.Concessions = append(v.Concessions, argue.ViewConcession{Round: i / 4, Name: "skeptic", Text: fmt.Sprintf("concession number %02d", i+1)})
+	}
+	m.argueView = v
+	m.tab = m.convTab()
+	plain := ansi.Strip(m.View().Content)
+	shown := strings.Count(plain, "concession number")
+	var earlier int
+	at := strings.Index(plain, "… ")
+	for at >= 0 && !strings.HasPrefix(strings.TrimLeft(plain[at+len("… "):], "0123456789"), " earlier") {
+		next := strings.Index(plain[at+1:], "… ")
+		if next < 0 {
+			at = -1
+			break
+		}
+		at += 1 + next
+	}
+	if at < 0 {
+		t.Fatalf("no line counts the earlier concessions:\n%s", plain)
+	}
+	fmt.Sscanf(plain[at+len("… "):], "%d", &earlier)
+	if shown+earlier != 12 || !strings.Contains(plain, "concession number 12") || shown == 0 {
+		t.Errorf("%d shown + %d earlier, want 12 with the newest shown:\n%s", shown, earlier, plain)
+	}
+}
