@@ -571,7 +571,7 @@ func frozenLenses(p *bugfolder.ProblemFile) string {
 func argueRows(reg *bugfolder.Register, d *bugfolder.Debate) [][2]string {
 	var rows [][2]string
 	if v, ok := argue.ReadView(d.Dir); ok {
-		rows = append(rows, [2]string{"termination", fmt.Sprintf("%s (%d of at most %d rounds)", termsafeLine(v.Reason), v.Rounds, v.Cap)})
+		rows = append(rows, [2]string{"termination", fmt.Sprintf("%s (rounds 0 to %d ran; cap %d after round 0)", termsafeLine(v.Reason), v.Rounds-1, v.Cap)})
 	}
 	if p := filepath.Join(d.Dir, argue.Transcript); isFile(p) {
 		rows = append(rows, [2]string{"transcript", "`" + reg.Rel(p) + "` (every round with its scores, the termination, the synthesis: `moot transcript " + subjectID(d) + "`)"})

@@ -360,7 +360,7 @@ func TestArgueTranscript(t *testing.T) {
 	// round files; the summary names the style and the termination
 	out := p.moot("transcript", filepath.Base(dir)).mustExit(t, 0).stdout
 	for _, want := range []string{"Should we cache coupon lookups?", "# Debate transcript (argue)", "### formalist — score 54.5/80", "## Termination\n\nround-cap",
-		"#### Nuanced conclusion", "#### Concessions", "argue · style adversarial", "| termination | round-cap: all 2 rounds ran (0 to 1) (2 of at most 2 rounds) |"} {
+		"#### Nuanced conclusion", "#### Concessions", "argue · style adversarial", "| termination | round-cap: all 2 rounds ran (0 to 1) (rounds 0 to 1 ran; cap 1 after round 0) |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("moot transcript lacks %q:\n%s", want, out)
 		}

@@ -71,9 +71,9 @@ func (m Model) renderArgue(v *argue.View, width, height int) []string {
 	if v.Rule != "" {
 		state = "stopped — " + v.Reason
 	}
-	head := fmt.Sprintf("Argue · %d of at most %d rounds", v.Rounds, v.Cap)
+	head := fmt.Sprintf("Argue · round %d, cap %d after round 0", max(0, v.Rounds-1), v.Cap)
 	if v.Rule != "" {
-		head = fmt.Sprintf("Argue · stopped at round %d, cap %d (%s)", v.Rounds-1, v.Cap-1, v.Rule)
+		head = fmt.Sprintf("Argue · stopped at round %d, cap %d (%s)", v.Rounds-1, v.Cap, v.Rule)
 	}
 	lines := []string{m.st.Bold.Render(fit(head)), fit("  " + state)}
 	if note := m.stopNote(); note != "" {

@@ -24,7 +24,7 @@ func pts(vals ...float64) []argue.Point {
 
 // argueView is a two-persona argue stopped by convergence after round 2.
 func argueView() *argue.View {
-	return &argue.View{MaxScore: 80, Rounds: 3, Cap: 4, Rule: "convergence", Reason: "convergence: every persona's confidence moved less than 0.1 in rounds 1 and 2",
+	return &argue.View{MaxScore: 80, Rounds: 3, Cap: 3, Rule: "convergence", Reason: "convergence: every persona's confidence moved less than 0.1 in rounds 1 and 2",
 		Personas: []argue.ViewPersona{
 			{ID: "agente-1", Name: "pragmatist", Confidence: pts(0.7, 0.72, 0.74), Scores: pts(55.5, 58, 61)},
 			{ID: "agente-2", Name: "skeptic", Confidence: pts(0.65, 0.62, 0.66), Scores: []argue.Point{{Round: 0, Value: 60}, {Round: 2, Value: 52}}}},

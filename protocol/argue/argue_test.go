@@ -227,7 +227,7 @@ func TestSynthesis(t *testing.T) {
 		}
 	}
 	doc, problems := step.Accept(synthBody())
-	if len(problems) > 0 || !strings.Contains(doc.Head, "Rounds: 2 (cap 4). Termination: convergence: test") {
+	if len(problems) > 0 || !strings.Contains(doc.Head, "Rounds: 0 to 1 (cap: 3 after round 0). Termination: convergence: test") {
 		t.Errorf("accept: %v, head %q", problems, doc.Head)
 	}
 	if _, problems := step.Accept(strings.Replace(synthBody(), "## Open questions", "## Other", 1)); len(problems) == 0 {

@@ -64,7 +64,7 @@ type personaSummary struct {
 // summary is scoring/summary.json.
 type summary struct {
 	Rounds      int                       `json:"rounds"`
-	Cap         int                       `json:"round_cap"`
+	Cap         int                       `json:"round_cap"` // -r: the most rounds after round 0
 	Stopped     string                    `json:"stop_rule"`
 	Reason      string                    `json:"stop_reason"`
 	Finished    bool                      `json:"synthesized"`
@@ -80,7 +80,7 @@ type summary struct {
 // synthesis once final is written).
 func (Protocol) Artifacts(in engine.FinalInput, final string) map[string][]byte {
 	out := map[string][]byte{}
-	sum := summary{Rounds: len(in.Rounds), Cap: in.R + 1, Finished: final != "", Weights: map[string]float64{},
+	sum := summary{Rounds: len(in.Rounds), Cap: in.R, Finished: final != "", Weights: map[string]float64{},
 		ByPersona: map[string]personaSummary{}, Unscored: []int{}, MaxPerRound: maxWeighted}
 	sum.Stopped, sum.Reason = stopText(in)
 	if final == "" && in.StopReason == "" && (in.Last < in.R || in.Live) {

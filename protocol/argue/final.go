@@ -195,8 +195,8 @@ func (s *synthesizer) doc(body string) engine.FinalDoc {
 		labels = append(labels, bugfolder.KV{Key: name(in, id), Value: id})
 		names = append(names, name(in, id))
 	}
-	head := fmt.Sprintf(t(l, "> Personas: %s. Rodadas: %d (limite %d). Término: %s.\n\n", "> Personas: %s. Rounds: %d (cap %d). Termination: %s.\n\n"),
-		strings.Join(names, ", "), in.Last+1, in.R+1, reason)
+	head := fmt.Sprintf(t(l, "> Personas: %s. Rodadas: 0 a %d (limite: %d após a rodada 0). Término: %s.\n\n", "> Personas: %s. Rounds: 0 to %d (cap: %d after round 0). Termination: %s.\n\n"),
+		strings.Join(names, ", "), in.Last, in.R, reason)
 	return engine.FinalDoc{Head: head, Body: body, Meta: bugfolder.FinalMeta{Labels: bugfolder.OrderedMap(labels)}}
 }
 

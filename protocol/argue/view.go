@@ -20,7 +20,8 @@ type View struct {
 	Personas []ViewPersona
 	// MaxScore is the weighted maximum of one round (80).
 	MaxScore float64
-	// Rounds is how many rounds ran; Cap the most that may.
+	// Rounds is how many rounds ran (rounds 0 to Rounds-1); Cap is the
+	// round cap as -r gives it: the most rounds after round 0.
 	Rounds, Cap int
 	// Rule and Reason say why it stopped ("" and "running" while it runs).
 	Rule, Reason string
