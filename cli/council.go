@@ -44,6 +44,7 @@ func (f *setupFlags) councilFlags(cmd *cobra.Command, s *engine.Setup) error {
 // the question and its --evidence files), with the --criteria appended as
 // a section of their own so problema.md freezes them.
 func (f *setupFlags) councilProblem(s *engine.Setup, bug *bugfolder.Bug) error {
+	s.Criteria = criteriaList(f.criteria, nil)
 	var p *bugfolder.Problem
 	var err error
 	if bug.IsQuestion {

@@ -77,6 +77,7 @@ func criteriaList(text string, fallback []string) []string {
 // files, and the default criteria are tradeoff's own (a question has no
 // mode, so no mode's rubric).
 func (f *setupFlags) tradeoffPacket(s *engine.Setup, bug *bugfolder.Bug) error {
+	s.Criteria = criteriaList(f.criteria, nil)
 	if bug.IsQuestion {
 		p, err := bugfolder.AssembleQuestionP(bug.Register.Project, s.Question, f.evidence, s.Lang)
 		if err != nil {

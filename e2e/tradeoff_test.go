@@ -318,3 +318,21 @@ func TestAskPlanHasNoMode(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanShowsTheCriteria: the criteria given to council and tradeoff are
+// stated in the plan (and so on the cost screen, which prints the same
+// lines) before anything runs.
+func TestPlanShowsTheCriteria(t *testing.T) {
+	for _, args := range [][]string{
+		{"--protocol", "council", "--lens", "security", "--lens", "cost"},
+		{"--protocol", "tradeoff", "--option-a", "Cache for 60 s", "--option-b", "Read the database"},
+	} {
+		t.Run(args[1], func(t *testing.T) {
+			p := newProject(t)
+			r := p.moot(append([]string{"ask", "Should we cache coupon lookups?", "--criteria", "latency; cost of a stale read"}, args...)...).mustExit(t, 4)
+			if !regexpMust(`(?m)^\s*criteria\s+latency; cost of a stale read\s*$`).MatchString(r.stdout) {
+				t.Errorf("the plan does not state the criteria:\n%s", r.stdout)
+			}
+		})
+	}
+}

@@ -40,6 +40,10 @@ type Setup struct {
 	Bug      *bugfolder.Bug
 	Problem  *bugfolder.Problem
 	Lang     bugfolder.Lang
+	// Criteria are the criteria given for the decision (council,
+	// tradeoff; frozen in P by the protocol's Pack), shown on the setup
+	// lines; none: the mode's rubric or the protocol's default.
+	Criteria []string
 	// Mode may be empty for a plan only (the estimate then assumes the
 	// largest rubric).
 	Mode bugfolder.Mode

@@ -63,6 +63,9 @@ func SetupLines(s Setup) []SetupLine {
 			out = append(out, SetupLine{Key: key, Text: s.Lang.SolverID(i+1) + " " + termsafe.Line(l.Name), Note: LensSummary(l.Text)})
 		}
 	}
+	if len(s.Criteria) > 0 {
+		out = append(out, SetupLine{Key: "criteria", Text: termsafe.Line(strings.Join(s.Criteria, "; "))})
+	}
 	return out
 }
 

@@ -56,6 +56,12 @@ func TestSetupLinesDescribeLenses(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("lens lines %+v, want %+v", got, want)
 	}
+	// the criteria given are on a line of their own
+	s.Criteria = []string{"latency", "cost of a miss"}
+	if !slices.Contains(SetupLines(s), SetupLine{Key: "criteria", Text: "latency; cost of a miss"}) {
+		t.Errorf("no criteria line: %+v", SetupLines(s))
+	}
+	s.Criteria = nil
 	// a protocol whose lenses are its personas says so
 	s.Protocol = describedProtocol{in: Inputs{Lenses: true, LensEach: true, LensesWord: "personas", Member: "persona", Members: "personas", Final: "synthesizer", Rounds: "R=%d"}}
 	if lines := SetupLines(s); !slices.ContainsFunc(lines, func(l SetupLine) bool { return l.Key == "personas" }) ||

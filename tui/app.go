@@ -907,6 +907,7 @@ func (m *Model) planCost() {
 	}
 	if pk, ok := s.Protocol.(engine.Packer); ok && s.Problem == nil {
 		s.Problem = pk.Pack(s, m.problem, m.cost.criteria) // the protocol's own P (tradeoff's evidence packet)
+		s.Criteria = m.cost.criteria
 	}
 	if s.Problem == nil {
 		s.Problem = m.problem

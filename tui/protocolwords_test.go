@@ -84,11 +84,11 @@ func TestCostScreenSpeaksTheProtocol(t *testing.T) {
 			[]string{"mode diagnosis · council · N=3 members, one per lens · R=3 cross-rebuttal round(s) (at most 3) · synthesizer scripted",
 				"lenses agente-1 security — s", "       agente-2 cfo — c", "       agente-3 sre — r"}, []string{"solver", "judge", "critic"}},
 		{tradeoff.Protocol{}, engine.Setup{Mode: bugfolder.Repair, N: 2, R: 1, Judge: "scripted",
-			Lenses: []bugfolder.Lens{{Name: "A", Text: "dedupe"}, {Name: "B", Text: "idempotent"}}},
+			Lenses: []bugfolder.Lens{{Name: "A", Text: "dedupe"}, {Name: "B", Text: "idempotent"}}, Criteria: []string{"latency", "risk"}},
 			[]string{"tradeoff · 2 reviewers · rebuttal cap 1 round(s), stated before launch · synthesizer scripted",
-				"option A agente-1: dedupe", "option B agente-2: idempotent"}, []string{"solver", "judge", "critic"}},
+				"option A agente-1: dedupe", "option B agente-2: idempotent", "criteria latency; risk"}, []string{"solver", "judge", "critic"}},
 		{argue.Protocol{}, engine.Setup{N: 3, R: 2, Judge: "scripted", Critics: []string{"scripted"}, Lenses: lenses},
-			[]string{"argue · N=3 personas", "1 scorer(s)", "synthesizer scripted", "lenses agente-1 security"}, []string{"solver", "judge", "critic", "mode"}},
+			[]string{"argue · N=3 personas", "1 scorer(s)", "synthesizer scripted", "personas agente-1 security"}, []string{"solver", "judge", "critic", "mode", "lenses"}},
 	} {
 		t.Run(tc.proto.Name(), func(t *testing.T) {
 			s := tc.s
