@@ -188,3 +188,29 @@ func TestFinalPaneSpeaksTheProtocol(t *testing.T) {
 		})
 	}
 }
+
+// TestCouncilWizardHearsEachLensOnce: a council has a member per lens,
+// each a different one: N past the catalog's size is refused naming it,
+// and a lens already picked for an earlier member is refused naming that
+// member.
+func TestCouncilWizardHearsEachLensOnce(t *testing.T) {
+	cat := []bugfolder.Lens{{Name: "security", Text: "s"}, {Name: "cost", Text: "c"}}
+	w := &wizard{proto: council.Protocol{}, protoName: "council", in: engine.Describe(council.Protocol{}),
+		bug: &bugfolder.Bug{Register: &bugfolder.Register{Lang: bugfolder.PT}}, ch: wizardChoices{catalog: cat}}
+	if err := w.sizeCheck()("3"); err == nil || !strings.Contains(err.Error(), "different lens and there are 2") {
+		t.Errorf("N=3 with two lenses: %v", err)
+	}
+	if err := w.sizeCheck()("2"); err != nil {
+		t.Errorf("N=2 with two lenses: %v", err)
+	}
+	w.lensPick = []string{"security", "security"}
+	if err := w.distinctLens(1)("security"); err == nil || !strings.Contains(err.Error(), "agente-1 has security already") {
+		t.Errorf("the same lens twice: %v", err)
+	}
+	if err := w.distinctLens(1)("cost"); err != nil {
+		t.Errorf("a different lens refused: %v", err)
+	}
+	if err := w.distinctLens(0)("security"); err != nil {
+		t.Errorf("the first member's lens refused: %v", err)
+	}
+}

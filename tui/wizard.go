@@ -331,7 +331,23 @@ func within(min, max int, what, why string) func(string) error {
 // sizeCheck and roundsCheck validate N and R against the protocol's
 // limits (Inputs.MaxN, Inputs.MaxR), naming them.
 func (w *wizard) sizeCheck() func(string) error {
-	return within(w.in.MinN, w.in.MaxN, "N", fmt.Sprintf("%s runs at most %d %s", w.runsWhat(), w.in.MaxN, w.in.Members))
+	limit, why := w.in.MaxN, fmt.Sprintf("%s runs at most %d %s", w.runsWhat(), w.in.MaxN, w.in.Members)
+	if cat := len(w.lensCatalog()); w.in.LensEach && cat > 0 && (limit == 0 || cat < limit) {
+		// a member per lens, each a different one: no more members than lenses
+		limit, why = cat, fmt.Sprintf("each %s argues from a different lens and there are %d (add .moot/lenses/NAME.md for more)", w.in.Member, cat)
+	}
+	return within(w.in.MinN, limit, "N", why)
+}
+
+// distinctLens refuses member i's lens when an earlier member has it: a
+// protocol with a lens each (council) hears each lens once.
+func (w *wizard) distinctLens(i int) func(string) error {
+	return func(name string) error {
+		if j := slices.Index(w.lensPick[:min(i, len(w.lensPick))], name); w.in.LensEach && name != "" && j >= 0 {
+			return fmt.Errorf("%s has %s already: each %s argues from a different lens", w.bug.Register.Lang.SolverID(j+1), name, w.in.Member)
+		}
+		return nil
+	}
 }
 
 func (w *wizard) roundsCheck() func(string) error {
@@ -610,7 +626,7 @@ func (w *wizard) inputFields() []huh.Field {
 		}
 		fields = append(fields, huh.NewNote().Title("Lenses").Description(note))
 		for i := range n * min(len(w.lensOptions()), 1) {
-			fields = append(fields, huh.NewSelect[string]().Title("Lens of "+w.bug.Register.Lang.SolverID(i+1)).Value(&w.lensPick[i]).Options(w.lensOptions()...).Inline(true))
+			fields = append(fields, huh.NewSelect[string]().Title("Lens of "+w.bug.Register.Lang.SolverID(i+1)).Value(&w.lensPick[i]).Options(w.lensOptions()...).Inline(true).Validate(w.distinctLens(i)))
 		}
 	}
 	if w.in.Options {

@@ -224,6 +224,7 @@ func TestWizardToCouncilRun(t *testing.T) {
 	f := newFixture(t)
 	opts := protocolOptions(f, t)
 	opts.Protocols = []engine.Protocol{debate.Protocol{}, council.Protocol{}, tradeoff.Protocol{}}
+	opts.Lenses = append(opts.Lenses, bugfolder.Lens{Name: "cost", Text: "argue from cost"})
 	opts.Now = nil
 	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(140, 45))
 	waitFor := func(what string) {
@@ -241,7 +242,7 @@ func TestWizardToCouncilRun(t *testing.T) {
 	waitFor("Members (N)")
 	press("down", "enter", "enter", "enter", "enter") // repair, N = 3, R = 1, one engine
 	waitFor("argues from its own lens")
-	press("enter", "enter", "enter", "enter") // as prefilled: security, performance, security (the catalog has two); no criteria
+	press("enter", "enter", "enter", "enter") // as prefilled: security, performance, cost; no criteria
 	waitFor("Synthesizer")
 	press("enter", "enter", "enter") // members' engine, synthesizer, timeout
 	waitFor("3×(1+1) + 1 = 7 calls")
@@ -258,7 +259,7 @@ func TestWizardToCouncilRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"protocol: council", "name: security", "name: performance"} {
+	for _, want := range []string{"protocol: council", "name: security", "name: performance", "name: cost"} {
 		if !strings.Contains(string(prob), want) {
 			t.Errorf("problema.md lacks %q:\n%s", want, prob)
 		}
