@@ -27,6 +27,38 @@ func (m Model) tabNames() []string {
 	return append(names, "Convergence", "Final")
 }
 
+// shortTabNames are the tabs' names when they do not fit the width: P,
+// R0…Rk, Conv, Final.
+func shortTabNames(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		switch {
+		case n == "Problem":
+			out[i] = "P"
+		case strings.HasPrefix(n, "Round "):
+			out[i] = "R" + strings.TrimPrefix(n, "Round ")
+		case n == "Convergence":
+			out[i] = "Conv"
+		default:
+			out[i] = n
+		}
+	}
+	return out
+}
+
+// renderTabs styles the tab names, the active one marked.
+func (m Model) renderTabs(names []string) []string {
+	var tabs []string
+	for i, t := range names {
+		if i == m.tab {
+			tabs = append(tabs, m.st.TabActive.Render(t))
+		} else {
+			tabs = append(tabs, m.st.Tab.Render(t))
+		}
+	}
+	return tabs
+}
+
 func (m Model) finalTab() int { return m.deb.lastRound() + 3 }
 func (m Model) convTab() int  { return m.deb.lastRound() + 2 }
 

@@ -214,3 +214,39 @@ func TestCouncilWizardHearsEachLensOnce(t *testing.T) {
 		t.Errorf("the first member's lens refused: %v", err)
 	}
 }
+
+// TestTabsFitManyRounds: with many rounds at 80 columns the tabs take
+// their short names, so Final and Convergence stay in sight; at 140 the
+// full names fit and stay.
+func TestTabsFitManyRounds(t *testing.T) {
+	f := newFixture(t)
+	bug := f.bug(t, "7")
+	for _, tc := range []struct {
+		w, h int
+		want []string
+	}{
+		{80, 24, []string{"P ", "R0", "R6", "Conv", "Final"}},
+		{140, 45, []string{"Problem", "Round 0", "Round 6", "Convergence", "Final"}},
+	} {
+		s := engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 2, R: 6, Solvers: []string{"scripted", "scripted"}, Judge: "scripted"}
+		opts := f.options()
+		opts.Bug, opts.Setup = bug, s
+		m := sized(t, opts, tc.w, tc.h)
+		m.deb, m.screen, m.tab = newLiveView(s), scrDebate, 1
+		lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+		var tabLine string
+		for _, l := range lines {
+			if strings.Contains(l, "Final") {
+				tabLine = l
+			}
+			if w := ansi.StringWidth(l); w > tc.w {
+				t.Errorf("%dx%d: a line of %d cells: %q", tc.w, tc.h, w, l)
+			}
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(tabLine, w) {
+				t.Errorf("%dx%d: the tabs lack %q: %q", tc.w, tc.h, w, tabLine)
+			}
+		}
+	}
+}

@@ -462,14 +462,9 @@ func (m Model) viewDebate() string {
 		return m.viewZoom()
 	}
 	head := m.debateHeader()
-	// tabs
-	var tabs []string
-	for i, t := range m.tabNames() {
-		if i == m.tab {
-			tabs = append(tabs, m.st.TabActive.Render(t))
-		} else {
-			tabs = append(tabs, m.st.Tab.Render(t))
-		}
+	tabs := m.renderTabs(m.tabNames())
+	if ansi.StringWidth(strings.Join(tabs, "  ")) > m.w {
+		tabs = m.renderTabs(shortTabNames(m.tabNames())) // many rounds: every tab stays in sight
 	}
 	bodyH := m.lay.bodyH
 	var body string
