@@ -495,3 +495,25 @@ func TestScorerJudgesNoveltyAgainstEarlierRounds(t *testing.T) {
 		t.Errorf("the plan prices a scorer call at %d tokens of overhead, less than the earlier rounds it reads on average (%d + %d)", est, base, 2*4*ExpectedPersonaTokens/2)
 	}
 }
+
+// TestReasonTextInPortuguese: a Portuguese document reads moot's stop
+// reasons in Portuguese; an English one and an unknown reason stay as
+// written.
+func TestReasonTextInPortuguese(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{capReason(0), "limite de rodadas: a única rodada rodou (rodada 0)"},
+		{capReason(2), "limite de rodadas: as 3 rodadas rodaram (0 a 2)"},
+		{"convergence: every persona's confidence moved less than 0.1 in rounds 1 and 2", "convergência: a confiança de cada persona mudou menos de 0,1 nas rodadas 1 e 2"},
+		{"null-production: the scorer found no new argument or evidence in rounds 2 and 3", "produção nula: o avaliador não encontrou argumento nem evidência nova nas rodadas 2 e 3"},
+		{"manual: stopped by human after round 1", "manual: parado por um humano após a rodada 1"},
+		{"manual: stopped by human after round 1 (round 2, in flight when the stop was asked, lost its quorum)", "manual: stopped by human after round 1 (round 2, in flight when the stop was asked, lost its quorum)"},
+		{"a reason of someone else's", "a reason of someone else's"},
+	} {
+		if got := reasonText(bugfolder.PT, c.in); got != c.want {
+			t.Errorf("reasonText(PT, %q) = %q, want %q", c.in, got, c.want)
+		}
+		if got := reasonText(bugfolder.EN, c.in); got != c.in {
+			t.Errorf("reasonText(EN, %q) = %q, want it unchanged", c.in, got)
+		}
+	}
+}

@@ -189,6 +189,7 @@ func RenderTranscript(in engine.FinalInput, final string) string {
 		}
 	}
 	_, reason := stopText(in)
+	reason = reasonText(l, reason)
 	if final == "" && in.StopReason == "" && (in.Last < in.R || in.Live) {
 		reason = t(l, "em andamento", "running")
 	}

@@ -112,6 +112,52 @@ func stopText(in engine.FinalInput) (choice, reason string) {
 	return StopRoundCap, capReason(in.R)
 }
 
+// reasonText is a stop reason in the document's language: the log and
+// summary.json keep moot's English words; a Portuguese head, transcript
+// and synthesizer prompt read them in Portuguese (a reason moot did not
+// write, or a human's note, stays as written).
+func reasonText(l bugfolder.Lang, reason string) string {
+	if l != bugfolder.PT {
+		return reason
+	}
+	var a, b int
+	var d float64
+	switch {
+	case reason == "round-cap: the one round ran (round 0)":
+		return "limite de rodadas: a única rodada rodou (rodada 0)"
+	case scan(reason, "round-cap: all %d rounds ran (0 to %d)", &a, &b):
+		return fmt.Sprintf("limite de rodadas: as %d rodadas rodaram (0 a %d)", a, b)
+	case scan(reason, "convergence: every persona's confidence moved less than %g in rounds %d and %d", &d, &a, &b):
+		return fmt.Sprintf("convergência: a confiança de cada persona mudou menos de %s nas rodadas %d e %d", strings.Replace(fmt.Sprint(d), ".", ",", 1), a, b)
+	case scan(reason, "null-production: the scorer found no new argument or evidence in rounds %d and %d", &a, &b):
+		return fmt.Sprintf("produção nula: o avaliador não encontrou argumento nem evidência nova nas rodadas %d e %d", a, b)
+	case scan(reason, "manual: stopped by human after round %d", &a):
+		return fmt.Sprintf("manual: parado por um humano após a rodada %d", a)
+	}
+	return reason
+}
+
+// scan reports whether s is exactly format with its values (read into
+// args).
+func scan(s, format string, args ...any) bool {
+	n, err := fmt.Sscanf(s, format, args...)
+	return err == nil && n == len(args) && fmt.Sprintf(format, deref(args)...) == s
+}
+
+// deref reads back the values scan filled, to check the whole text matched.
+func deref(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case *int:
+			out[i] = *v
+		case *float64:
+			out[i] = *v
+		}
+	}
+	return out
+}
+
 // Row is one round's measure: personas called and valid, and their
 // confidences by id.
 type Row struct {
