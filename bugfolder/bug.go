@@ -3,7 +3,6 @@ package bugfolder
 import (
 	"errors"
 	"fmt"
-	"github.com/reversa/moot/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,9 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/reversa/moot/internal/input"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // Bug is one registered bug: its folder and its parsed bug.md.
@@ -149,7 +151,7 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 	if err != nil {
 		return nil, &InputError{Path: path, Msg: err.Error() + "; fix the front matter between the --- lines", Err: err}
 	}
-	if key, line, dup := duplicateKey(doc.Meta); dup {
+	if key, line, dup := input.DuplicateKey(doc.Meta); dup {
 		return nil, &InputError{Path: path, Field: key, Msg: fmt.Sprintf("is set twice (again on line %d); keep one %s: line in the front matter", line+doc.MetaLine-1, key)}
 	}
 	b := &Bug{Register: reg, Dir: dir, Context: context, Meta: doc.Meta, Body: doc.Body}
@@ -276,31 +278,7 @@ func describeNode(n *yaml.Node) string {
 // DuplicateKey finds a key set twice in a front matter (at any depth),
 // with the line of its second occurrence within the front matter, for the
 // other files moot reads with one (lenses, personas).
-func DuplicateKey(meta *yaml.Node) (key string, line int, dup bool) { return duplicateKey(meta) }
-
-// duplicateKey finds a key set twice in one mapping of the front matter (at
-// any depth), with the line of its second occurrence.
-func duplicateKey(n *yaml.Node) (string, int, bool) {
-	if n == nil {
-		return "", 0, false
-	}
-	if n.Kind == yaml.MappingNode {
-		seen := map[string]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind == yaml.ScalarNode && seen[k.Value] {
-				return k.Value, k.Line, true
-			}
-			seen[k.Value] = true
-		}
-	}
-	for _, c := range n.Content {
-		if k, l, ok := duplicateKey(c); ok {
-			return k, l, ok
-		}
-	}
-	return "", 0, false
-}
+func DuplicateKey(meta *yaml.Node) (key string, line int, dup bool) { return input.DuplicateKey(meta) }
 
 // Discover lists every bug folder of the register, sorted by context and
 // folder name. Folders that cannot be read are returned as errors beside the

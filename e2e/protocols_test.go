@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // protocolCase is one protocol as the per-protocol e2e tests drive it: a
@@ -281,4 +284,68 @@ func TestRestrictedCannotBeLaundered(t *testing.T) {
 func promptCount(p *project) int {
 	entries, _ := os.ReadDir(filepath.Join(p.dir, "prompts"))
 	return len(entries)
+}
+
+// TestRestrictedResumeRefusesAnAcceptedExternalEngine: an engine that
+// became external since a restricted debate began is refused on resume,
+// even when the engine change is accepted (--accept-engine-change accepts
+// a different engine, never a way out of the restricted rule): exit 2, no
+// call made, on a bug and on a question restricted by its evidence.
+func TestRestrictedResumeRefusesAnAcceptedExternalEngine(t *testing.T) {
+	const restricted = "_reversa_bugs/auth/bugs/BUG-20260720-R5T6-sessao-nao-expira/evidence/reproduction.md"
+	for _, tc := range []struct {
+		name  string
+		start []string
+	}{
+		{"bug", []string{"run", "8", "--protocol", "council", "--mode", "repair", "-r", "1", "--lens", "security", "--lens", "cost", "--yes", "--headless"}},
+		{"question", []string{"ask", "Is session expiry safe?", "--protocol", "tradeoff", "--option-a", "a", "--option-b", "b", "-r", "0", "--yes", "--evidence", restricted}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			p.env = []string{"FAKE_DELAY_MS=3000"}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			first := p.cmd(ctx, tc.start...)
+			if err := first.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the first calls", 30*time.Second, func() bool {
+				ms, _ := filepath.Glob(filepath.Join(p.dir, "_reversa_bugs", "*", "bugs", "*", "debate", "eventos.jsonl"))
+				qs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*", "eventos.jsonl"))
+				for _, f := range append(ms, qs...) {
+					if b, _ := os.ReadFile(f); strings.Contains(string(b), `"call_started"`) {
+						return true
+					}
+				}
+				return false
+			})
+			first.Process.Signal(syscall.SIGTERM)
+			first.Wait()
+			p.env = nil
+			cfg := strings.Replace(readFile(t, filepath.Join(p.dir, "_reversa_bugs", "moot.yaml")), "    external: false\n", "    external: true\n", 1) // zeta-engine, every role's
+			target := "8"
+			if tc.name == "question" {
+				dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*"))
+				target = filepath.Base(dirs[0])
+			}
+			// the engines file changed in place, or another one given
+			other := filepath.Join(t.TempDir(), "engines.yaml")
+			if err := os.WriteFile(other, []byte(cfg), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{}, {"--config", other}} {
+				if len(args) == 0 {
+					p.writeConfig(cfg)
+				}
+				before := promptCount(p)
+				r := p.moot(append([]string{"resume", target, "--yes", "--headless", "--accept-engine-change"}, args...)...).mustExit(t, 2)
+				if !strings.Contains(r.stderr, "restricted") {
+					t.Errorf("%v: stderr does not say why:\n%s", args, r.stderr)
+				}
+				if n := promptCount(p); n != before {
+					t.Errorf("%v: %d call(s) reached the now-external engine", args, n-before)
+				}
+			}
+		})
+	}
 }

@@ -209,6 +209,9 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 	if err := yaml.Unmarshal([]byte(input.NormalizeText(raw)), &root); err != nil {
 		return nil, &input.Error{Path: path, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: "), Err: err}
 	}
+	if key, line, dup := input.DuplicateKey(&root); dup {
+		return nil, &input.Error{Path: fmt.Sprintf("%s:%d", path, line), Field: key, Msg: "is set twice in one mapping: YAML keeps only the last, so the file would not mean what it says; keep one"}
+	}
 	c := &Config{Path: path, Engines: map[string]*EngineConfig{}}
 	if len(root.Content) == 0 {
 		return nil, &input.Error{Path: path, Msg: "is empty; it needs an engines: mapping (see moot help engines)"}
