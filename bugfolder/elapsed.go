@@ -114,10 +114,11 @@ func (d *Debate) HandRunGap() string {
 	return ""
 }
 
-// logElapsed is Elapsed for a debate read for a listing, whose event log
+// LogElapsed is Elapsed for a debate read for a listing, whose event log
 // was skipped when its final answer decided the state: the log is read
-// then, for the time alone.
-func (d *Debate) logElapsed() (time.Duration, bool) {
+// then, for the time alone (moot list; the browser shows no elapsed column
+// and never pays for it).
+func (d *Debate) LogElapsed() (time.Duration, bool) {
 	if d.Events != nil || d.Dir == "" {
 		return d.Elapsed()
 	}

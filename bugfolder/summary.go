@@ -32,10 +32,6 @@ type Summary struct {
 	// included, human choices not).
 	Calls     int
 	StartedAt time.Time
-	// Elapsed is how long the latest debate ran, over its sessions, when
-	// its event log records it (ElapsedKnown; Debate.Elapsed).
-	Elapsed      time.Duration
-	ElapsedKnown bool
 	// Health is tokens spent per accepted contribution (0 when unknown).
 	Health float64
 	// RecommendedVerdict is a spec debate's recommendation; Decision the
@@ -63,7 +59,6 @@ func (s *Summary) fromLatest(d *Debate) {
 		s.Mode, s.N, s.R = d.Problem.Mode, d.Problem.N, d.Problem.R
 	}
 	s.StartedAt = d.StartedAt()
-	s.Elapsed, s.ElapsedKnown = d.logElapsed()
 	s.Decision = d.DecisionState()
 	if d.DecisionClosed() { // it can never be taken: not pending, not first
 		s.Decision, s.DecisionClosed = "", true

@@ -181,8 +181,10 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	if !s.StartedAt.IsZero() {
 		en.StartedAt = ptr(s.StartedAt.UTC().Format(time.RFC3339))
 	}
-	if s.ElapsedKnown {
-		en.ElapsedSeconds = ptr(s.Elapsed.Seconds())
+	if s.Latest != nil {
+		if e, known := s.Latest.LogElapsed(); known {
+			en.ElapsedSeconds = ptr(e.Seconds())
+		}
 	}
 	if s.Decision != "" {
 		en.Decision = ptr(s.Decision)

@@ -414,9 +414,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.browser.setDirs(msg)
 		m.relayout()
 		if m.holders == nil {
-			if m.holders = watchHolders(nil, m.browser.holders()); m.holders != nil {
-				cmds = append(cmds, m.holders.next())
-			}
+			// its first wait goes out with the next watch tick: a wait sent
+			// now would hold up whatever runs this batch's commands in turn
+			m.holders = watchHolders(nil, m.browser.holders())
 		}
 		var first []int
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
@@ -462,7 +462,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case holderWatchMsg:
 		if msg.hw == m.holders {
 			watchHolders(m.holders, m.browser.holders()) // a new context's folders too
-			cmds = append(cmds, m.holders.next(), scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
+			cmds = append(cmds, scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
+			if m.holders.arm() {
+				cmds = append(cmds, m.holders.next())
+			}
 		}
 	case newRowsMsg:
 		m.browser.addRows(msg.items, m.lay.rows)

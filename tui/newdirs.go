@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/fsnotify/fsnotify"
@@ -102,7 +103,10 @@ func (b *browser) holders() []string {
 // browser of the process, never one each: instances are few per user).
 type holderWatch struct {
 	ch chan struct{}
-	mu sync.Mutex
+	// armed is set while a wait (next) is out: the watch tick arms the
+	// first, each change the next, never two at once
+	armed atomic.Bool
+	mu    sync.Mutex
 	// dirs are the folders whose changes wake this browser.
 	dirs map[string]bool
 	// seen is closed (and replaced) at each change: every waiter of it
@@ -195,10 +199,16 @@ func watchHolders(hw *holderWatch, dirs []string) *holderWatch {
 	return hw
 }
 
+// arm reports whether a wait is to be sent out now (none is out).
+func (hw *holderWatch) arm() bool {
+	return hw != nil && hw.armed.CompareAndSwap(false, true)
+}
+
 // next waits for the next change of the browser's holder folders.
 func (hw *holderWatch) next() tea.Cmd {
 	return func() tea.Msg {
 		<-hw.ch
+		hw.armed.Store(false)
 		return holderWatchMsg{hw}
 	}
 }

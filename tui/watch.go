@@ -169,6 +169,9 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 	case m.screen == scrBrowser && !m.browser.loading:
 		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows),
 			scanNewDirsCmd(m.opts.Register, m.browser.knownDirs())) // the poll: new folders without a notification
+		if m.holders.arm() {
+			cmds = append(cmds, m.holders.next()) // fsnotify's word, between two polls
+		}
 	case m.followsDisk():
 		cmds = append(cmds, checkDebateCmd(m.deb.dir, m.deb.stamp))
 		if m.watchingOther() {
