@@ -109,6 +109,7 @@ func TestConfigErrorsNameFileEngineAndField(t *testing.T) {
 		{"empty", "", "is empty"},
 		{"bad name", "engines:\n  \"my engine\":\n    kind: openai\n", "letters, digits"},
 		{"lenses not a mapping", "engines:\n  x:\n    kind: openai\nlenses: [cfo]\n", "moot.yaml:4: lenses: must be a mapping"},
+		{"a key set twice", "engines:\n  x:\n    kind: command\n    command: [x]\n    external: true\n    external: false\n", "moot.yaml:6: external: is set twice"},
 		{"lens text not a value", "engines:\n  x:\n    kind: openai\nlenses:\n  cfo: {a: b}\n", "moot.yaml:5: lenses.cfo: must be the lens's text"},
 	}
 	for _, tt := range tests {
