@@ -142,6 +142,14 @@ func TestStopRules(t *testing.T) {
 			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
 			round(map[string]string{"agente-1": "0.55", "agente-2": "0.75"}, &yes),
 			round(map[string]string{"agente-1": "0.6", "agente-2": "0.72"}, &yes)}, StopConvergence},
+		{"a move of exactly 0.1 is not less than 0.1 (0.5 → 0.6 → 0.7)", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.5", "agente-2": "0.5"}, &yes),
+			round(map[string]string{"agente-1": "0.6", "agente-2": "0.5"}, &yes),
+			round(map[string]string{"agente-1": "0.7", "agente-2": "0.5"}, &yes)}, ""},
+		{"a move of exactly 0.1 is not less than 0.1 (0.7 → 0.8 → 0.9)", []engine.RoundAnswers{
+			round(map[string]string{"agente-1": "0.7", "agente-2": "0.5"}, &yes),
+			round(map[string]string{"agente-1": "0.8", "agente-2": "0.5"}, &yes),
+			round(map[string]string{"agente-1": "0.9", "agente-2": "0.5"}, &yes)}, ""},
 		{"one persona still moving", []engine.RoundAnswers{
 			round(map[string]string{"agente-1": "0.5", "agente-2": "0.8"}, &yes),
 			round(map[string]string{"agente-1": "0.55", "agente-2": "0.6"}, &yes),

@@ -95,11 +95,19 @@ func converged(panel []string, a, b, c engine.RoundAnswers) bool {
 		if !okA || !okB || !okC {
 			return false
 		}
-		if math.Abs(vb-va) >= ConvergenceDelta || math.Abs(vc-vb) >= ConvergenceDelta {
+		if movedAtLeast(va, vb, ConvergenceDelta) || movedAtLeast(vb, vc, ConvergenceDelta) {
 			return false
 		}
 	}
 	return true
+}
+
+// movedAtLeast reports whether a confidence moved by d or more, compared
+// in millionths: in floating point 0.6−0.5 is 0.0999…98 and 0.8−0.7 is
+// 0.1000…09, and the same move of 0.1 must count the same (not less than
+// 0.1, so no convergence).
+func movedAtLeast(from, to, d float64) bool {
+	return math.Round(math.Abs(to-from)*1e6) >= math.Round(d*1e6)
 }
 
 // stopText is why the debate stopped, for the synthesis and the files: a
