@@ -157,6 +157,9 @@ printed, nothing is written, exit 4).`,
 func askLang(flag string, reg *bugfolder.Register) (bugfolder.Lang, error) {
 	switch strings.TrimSpace(strings.ToLower(flag)) {
 	case "":
+		if strings.TrimSpace(reg.DocLanguage) == "" {
+			return bugfolder.EN, nil // no doc_language: English, not the register's Portuguese default
+		}
 		return reg.Lang, nil
 	case "pt":
 		return bugfolder.PT, nil

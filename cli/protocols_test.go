@@ -121,3 +121,24 @@ func TestNoSuchQuestionWithoutARegister(t *testing.T) {
 		}
 	}
 }
+
+// TestAskLanguageDefault: a question is written in --lang, else the
+// project's doc_language, else English — a register without a
+// doc_language does not make it Portuguese.
+func TestAskLanguageDefault(t *testing.T) {
+	for _, tc := range []struct {
+		flag string
+		reg  bugfolder.Register
+		want bugfolder.Lang
+	}{
+		{"", bugfolder.Register{Lang: bugfolder.PT}, bugfolder.EN},
+		{"", bugfolder.Register{DocLanguage: "pt-BR", Lang: bugfolder.PT}, bugfolder.PT},
+		{"", bugfolder.Register{DocLanguage: "English", Lang: bugfolder.EN}, bugfolder.EN},
+		{"pt", bugfolder.Register{Lang: bugfolder.EN}, bugfolder.PT},
+		{"en", bugfolder.Register{DocLanguage: "pt-BR", Lang: bugfolder.PT}, bugfolder.EN},
+	} {
+		if got, err := askLang(tc.flag, &tc.reg); err != nil || got != tc.want {
+			t.Errorf("askLang(%q, doc_language %q) = %v, %v; want %v", tc.flag, tc.reg.DocLanguage, got, err, tc.want)
+		}
+	}
+}
