@@ -67,6 +67,18 @@ func addendaByBug(reg *Register) ([][]addendum, error) {
 	return out, nil
 }
 
+// restrictedBug is the folder of the register's bug with that addendum
+// key when it is restricted ("" when it is not, or is not found).
+func restrictedBug(reg *Register, key string) string {
+	dirs, _ := BugDirs(reg)
+	for _, d := range dirs {
+		if addendumKey(idFromFolder(d.Dir)) == key {
+			return restrictedHolder(reg.Project, d.Dir)
+		}
+	}
+	return ""
+}
+
 // addendaInForce returns the addenda of the effective spec: for this bug
 // and for every other bug whose addendum targets a section this bug's
 // locators found, the newest version in force (a newer one that is revoked,
@@ -105,6 +117,15 @@ func addendaInForce(b *Bug, located []locatedSpec) ([]Part, error) {
 			}
 			// the newest version in force supersedes the older ones, even
 			// when it targets a section this bug did not locate
+			if applies && a.bugKey != addendumKey(b.ID) && !b.Restricted() {
+				if holder := restrictedBug(reg, a.bugKey); holder != "" {
+					// a restricted bug's text never enters another bug's P
+					parts = append(parts, note(reg.Lang,
+						fmt.Sprintf("Um adendo vigente (`%s`) de um bug restrito (`%s`) trata de uma seção localizada; ficou fora de P: o texto de um bug restrito não entra no P de outro bug.", p.Path, reg.Rel(holder)),
+						fmt.Sprintf("An addendum in force (`%s`) of a restricted bug (`%s`) targets a located section; it is left out of P: a restricted bug's text never enters another bug's P.", p.Path, reg.Rel(holder))))
+					break
+				}
+			}
 			if applies {
 				p.Rule, p.Detail = RuleAddendum, target
 				parts = append(parts, p)

@@ -349,3 +349,29 @@ func TestRestrictedResumeRefusesAnAcceptedExternalEngine(t *testing.T) {
 		})
 	}
 }
+
+// TestRestrictedAddendumStaysOut: an addendum in force of a restricted bug
+// that targets a section a normal bug locates is left out of that bug's P
+// (named in a note, its text never copied), so even an external engine
+// debating the normal bug never reads it.
+func TestRestrictedAddendumStaysOut(t *testing.T) {
+	p := newProject(t)
+	add := filepath.Join(p.dir, "_reversa_sdd", "addenda", "bug-BUG-20260720-R5T6-v001.md")
+	if err := os.WriteFile(add, []byte("# Adendo v001 — BUG-20260720-R5T6\n\n- Seção alvo: `sdd/checkout.md#regra-desconto-cumulativo`\n- Vigência: a partir de 2026-07-01\n\nSECRET-ADDENDUM-MARKER: the vault's session key rotation.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--solver", "ext", "--judge", "ext").mustExit(t, 0)
+	prompts, _ := filepath.Glob(filepath.Join(p.dir, "prompts", "*"))
+	if len(prompts) == 0 {
+		t.Fatal("no prompt recorded")
+	}
+	for _, f := range prompts {
+		if strings.Contains(readFile(t, f), "SECRET-ADDENDUM-MARKER") {
+			t.Errorf("%s carries the restricted bug's addendum", filepath.Base(f))
+		}
+	}
+	prob := readFile(t, filepath.Join(p.debate(), "problema.md"))
+	if strings.Contains(prob, "SECRET-ADDENDUM-MARKER") || !strings.Contains(prob, "bug restrito") {
+		t.Errorf("problema.md does not leave the addendum out with a note:\n%.3000s", prob)
+	}
+}
