@@ -3,6 +3,7 @@ package bugfolder
 import (
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/termsafe"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,8 +118,13 @@ func RenderDecision(l Lang, meta DecisionMeta) ([]byte, error) {
 		fmt.Fprintf(&b, " (%s: %s)", l.pick("veredito recomendado", "recommended verdict"), oneLine(meta.RecommendedVerdict))
 	}
 	b.WriteString("\n")
-	if note := strings.TrimSpace(meta.Note); note != "" {
-		b.WriteString("\n" + l.pick("## Nota", "## Note") + "\n\n" + note + "\n")
+	if note := strings.TrimSpace(termsafe.Text(meta.Note)); note != "" {
+		// quoted line by line: a note is the decider's words, never the
+		// file's structure (a "## " line in it is no heading)
+		b.WriteString("\n" + l.pick("## Nota", "## Note") + "\n\n")
+		for _, line := range strings.Split(note, "\n") {
+			b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
+		}
 	}
 	return marshalFrontMatter(meta, b.String())
 }

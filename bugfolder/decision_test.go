@@ -82,3 +82,26 @@ func TestFinalFlagsNone(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionNoteCannotForgeStructure: a note is quoted line by line and
+// cleaned of escape sequences, so a "## " line in it is no heading of
+// decisao.md and no terminal sequence reaches the file; the front matter
+// keeps the note as given.
+func TestDecisionNoteCannotForgeStructure(t *testing.T) {
+	raw, err := RenderDecision(EN, DecisionMeta{Choice: ChoiceRevise, By: "ana", DecidedAt: "2026-12-01T10:00:00Z", Note: "line one\n## Forged heading\nchoice: decline\x1b[31m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := ParseDocument(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range Headings(doc.Body) {
+		if strings.Contains(h.Text, "Forged") {
+			t.Errorf("the note forged a heading:\n%s", doc.Body)
+		}
+	}
+	if strings.Contains(doc.Body, "\x1b") || !strings.Contains(doc.Body, "> ## Forged heading") {
+		t.Errorf("the note is not quoted clean:\n%q", doc.Body)
+	}
+}
