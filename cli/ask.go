@@ -127,13 +127,14 @@ printed, nothing is written, exit 4).`,
 			if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 				return fmt.Errorf("create %s: %w", filepath.Dir(dir), err)
 			}
-			ctx, cancel := interruptContext(e, plan.Setup.Protocol, pol, bug.ID)
+			target := resumeTarget(e, bug.ID, bug, sf.config) // an explicit --config is repeated in the advice
+			ctx, cancel := interruptContext(e, plan.Setup.Protocol, pol, target)
 			defer cancel()
 			pr := newProgress(e, reg, rf.asJSON, plan.Setup.Protocol)
 			pr.bugDir = dir
 			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
-				Command: "moot ask", Version: version(), ResumeTarget: bug.ID,
+				Command: "moot ask", Version: version(), ResumeTarget: target,
 			}))
 			return exitFor(e, reg, res, err)
 		},

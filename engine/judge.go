@@ -261,8 +261,9 @@ func FinalAdvice(p Protocol, target string, labels []string) string {
 		return fmt.Sprintf("to retry the %s run `moot resume %s --yes --on-judge-failure retry`; everything else is kept (`moot transcript %s` prints it), and a %s's answer waits for no human decision: there is nothing to decide",
 			words.Final, target, target, words.Final)
 	}
+	subject, _, _ := strings.Cut(target, " --") // decide names the debate only: it reads no engines file
 	return fmt.Sprintf("to retry the %s run `moot resume %s --yes --on-judge-failure retry`; once its synthesis is written, `moot decide %s approve|decline|revise` records the human decision (a %s names no winner, so there is no --winner)",
-		words.Final, target, target, words.Final)
+		words.Final, target, subject, words.Final)
 }
 
 // JudgeAdvice says exactly what to run after a judge failure: the retry

@@ -94,3 +94,14 @@ func TestCheckSizeSpeaksTheProtocol(t *testing.T) {
 		}
 	}
 }
+
+// TestFinalAdviceRunsAsPrinted: after a synthesizer failure the advice's
+// resume keeps the flags that find the engines again (--config), and its
+// moot decide names the debate alone (decide takes no --config).
+func TestFinalAdviceRunsAsPrinted(t *testing.T) {
+	p := describedProtocol{in: Inputs{Final: "synthesizer", Member: "member", Members: "members"}}
+	got := FinalAdvice(p, "BUG-1 --config /tmp/e.yaml", nil)
+	if !strings.Contains(got, "`moot resume BUG-1 --config /tmp/e.yaml --yes --on-judge-failure retry`") || !strings.Contains(got, "`moot decide BUG-1 approve|decline|revise`") {
+		t.Errorf("advice: %s", got)
+	}
+}
