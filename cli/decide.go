@@ -20,10 +20,13 @@ beside the final answer — the choice, the note, who (git's user.name and
 user.email, else $USER) and when (UTC) — and logs a decision event in the
 debate's event log. It makes no model call.
 
-What waits for a human decision today: a debate in spec mode, whose final
-answer recommends a verdict (decision: pending in its front matter; moot
-list --json says "decision": "pending"). moot never records a decision on
-its own.
+What waits for a human decision (decision: pending in the final answer's
+front matter; moot list --json says "decision": "pending"): a debate in spec
+mode, whose final answer recommends a verdict; every tradeoff; a council
+whose synthesis escalates to a human (confidence under 50 %). TARGET is a
+bug (ID, number or folder) or a question (its folder name). argue waits for
+no decision. moot never records a decision on its own. --note is at most
+2,000 bytes.
 
 A result that waits for nothing (no final answer, no pending decision, or
 one already recorded) is exit 2, writing nothing; so is a debate another
