@@ -86,6 +86,9 @@ func TestScorer(t *testing.T) {
 	full := `{"evidence": 10, "novelty": 10, "concession": 10, "coherence": 10, "rebuttal": 10, "calibration": 10}`
 	zero := `{"evidence": 0, "novelty": 0, "concession": 0, "coherence": 0, "rebuttal": 0, "calibration": 0}`
 	good := fmt.Sprintf(`{"scores": {"A": %s, "B": %s}, "new_arguments": false}`, full, zero)
+	if _, problems := (Protocol{}).Validate(c, fmt.Sprintf(`{"scores": {"A": %s, "B": %s}, "new_arguments": false, "x": [{"a": 1}, {"a": 2}]}`, full, zero)); strings.Contains(strings.Join(problems, ";"), "twice") {
+		t.Errorf("the same key in two objects of a list is not a duplicate: %v", problems)
+	}
 	body, problems := Protocol{}.Validate(c, good)
 	if len(problems) > 0 {
 		t.Fatalf("valid scores refused: %v", problems)
@@ -98,10 +101,13 @@ func TestScorer(t *testing.T) {
 		{"prose", "A scored well, B less.", "not the scorer's JSON object"},
 		{"text after", good + " thanks", "text after the JSON object"},
 		{"missing label", fmt.Sprintf(`{"scores": {"A": %s}, "new_arguments": true}`, full), "no score for B"},
-		{"out of range", strings.Replace(good, `"evidence": 10`, `"evidence": 11`, 1), "A.evidence is \"11\""},
+		{"out of range", strings.Replace(good, `"evidence": 10`, `"evidence": 11`, 1), "A.evidence is 11:"},
 		{"unknown field", strings.Replace(good, `"new_arguments"`, `"winner": "A", "new_arguments"`, 1), "unknown field"},
 		{"no new_arguments", fmt.Sprintf(`{"scores": {"A": %s, "B": %s}}`, full, zero), `lacks "new_arguments"`},
 		{"unknown label", fmt.Sprintf(`{"scores": {"A": %s, "B": %s, "C": %s}, "new_arguments": true}`, full, zero, zero), `"C" is not a label`},
+		{"a score in quotes", strings.Replace(good, `"evidence": 10`, `"evidence": "7"`, 1), `A.evidence is "7": give a number`},
+		{"new_arguments twice", strings.Replace(good, `"new_arguments": false`, `"new_arguments": false, "new_arguments": true`, 1), `"new_arguments" is given twice`},
+		{"a criterion twice", strings.Replace(good, `"evidence": 10`, `"evidence": 10, "evidence": 2`, 1), `"evidence" is given twice`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, problems := Protocol{}.Validate(c, tc.body)

@@ -2,10 +2,12 @@ package argue
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -67,9 +69,12 @@ func ParseScores(body string, labels []string) (Scores, []string) {
 		after = strings.TrimPrefix(after, "json")
 		text = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(after), "```"))
 	}
+	if key, dup := duplicateJSONKey(text); dup {
+		return Scores{}, []string{fmt.Sprintf("%q is given twice in one object: the answer must say each thing once", key)}
+	}
 	var raw struct {
-		Scores      map[string]map[string]json.Number `json:"scores"`
-		NewArgument *bool                             `json:"new_arguments"`
+		Scores      map[string]map[string]json.RawMessage `json:"scores"`
+		NewArgument *bool                                 `json:"new_arguments"`
 	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
 	dec.DisallowUnknownFields()
@@ -97,9 +102,9 @@ func ParseScores(body string, labels []string) (Scores, []string) {
 		sc := Score{}
 		for _, c := range Criteria {
 			n, ok := row[c.Key]
-			v, err := n.Float64()
+			v, err := strconv.ParseFloat(string(n), 64) // a JSON number only: "7" in quotes is text
 			if !ok || err != nil || v < 0 || v > 10 || math.IsNaN(v) {
-				problems = append(problems, fmt.Sprintf("%s.%s is %q: give a number from 0 to 10", l, c.Key, n.String()))
+				problems = append(problems, fmt.Sprintf("%s.%s is %s: give a number from 0 to 10", l, c.Key, cmp.Or(string(n), "missing")))
 				continue
 			}
 			sc[c.Key] = v
@@ -118,6 +123,65 @@ func ParseScores(body string, labels []string) (Scores, []string) {
 	}
 	slices.Sort(problems)
 	return out, problems
+}
+
+// duplicateJSONKey finds a key given twice in one object of a JSON text
+// (encoding/json keeps the last, so "new_arguments": false, then true,
+// would say both); a text that is not JSON has none (the decoder says why).
+func duplicateJSONKey(text string) (string, bool) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	type object struct {
+		seen   map[string]bool
+		keyNow bool // the next string token is a key
+	}
+	var stack []*object
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		var top *object
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				if top != nil && !top.keyNow {
+					top.keyNow = true // an object as a value: the parent's next token is a key
+				}
+				stack = append(stack, &object{seen: map[string]bool{}, keyNow: true})
+				continue
+			case '}':
+				stack = stack[:len(stack)-1]
+			case '[':
+				stack = append(stack, nil)
+				continue
+			case ']':
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 && stack[len(stack)-1] != nil {
+				stack[len(stack)-1].keyNow = true
+			}
+		case string:
+			if top != nil && top.keyNow {
+				if top.seen[t] {
+					return t, true
+				}
+				top.seen[t] = true
+				top.keyNow = false
+				continue
+			}
+			if top != nil {
+				top.keyNow = true
+			}
+		default:
+			if top != nil {
+				top.keyNow = true
+			}
+		}
+	}
 }
 
 func criterionKeys() string {
