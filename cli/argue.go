@@ -56,7 +56,10 @@ func (a *argueFlags) names(question string, project []persona.Persona) []string 
 		if other == names[0] {
 			other = pair[1].Name
 		}
-		a.chosen = fmt.Sprintf("%s was given; %s was chosen to hold the position it argues against", names[0], other)
+		a.chosen = fmt.Sprintf("%s was given; %s was chosen as its opponent", names[0], other)
+		if a.advocate != "" {
+			a.chosen = fmt.Sprintf("%s was given; %s was chosen to hold the position it argues against", names[0], other)
+		}
 		names = append(names, other)
 	}
 	return names

@@ -142,3 +142,17 @@ func TestAskLanguageDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestLonePersonaOpponentWording: one --persona gets an opponent chosen;
+// only a devil's advocate's opponent holds "the position it argues
+// against".
+func TestLonePersonaOpponentWording(t *testing.T) {
+	a := &argueFlags{personas: []string{"skeptic"}}
+	if names := a.names("Should we cache coupon lookups?", nil); len(names) != 2 || !strings.Contains(a.chosen, "chosen as its opponent") {
+		t.Errorf("adversarial: %v, %q", names, a.chosen)
+	}
+	a = &argueFlags{advocate: "skeptic"}
+	if a.names("Should we cache coupon lookups?", nil); !strings.Contains(a.chosen, "argues against") {
+		t.Errorf("devil's advocate: %q", a.chosen)
+	}
+}
