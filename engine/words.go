@@ -69,10 +69,17 @@ func SetupLines(s Setup) []SetupLine {
 	return out
 }
 
-// LensSummary is a lens's description in one line: the first line of its
-// text, cut to its first sentence when the line holds several, for a
-// front end to show beside the lens's name where there is room.
+// LensSummary is a lens's description in one line: a persona's part in
+// its style ("part: questioner: …") when the lens states one, else the
+// first line of its text, cut to its first sentence when the line holds
+// several, for a front end to show beside the lens's name where there is
+// room.
 func LensSummary(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if part, ok := strings.CutPrefix(strings.TrimSpace(l), "Part: "); ok {
+			return termsafe.Line("part: " + part) // a persona's part in its style says more than its domain
+		}
+	}
 	line := ""
 	for _, l := range strings.Split(text, "\n") {
 		if line = strings.Join(strings.Fields(l), " "); line != "" {

@@ -39,6 +39,7 @@ func TestSetupLinesDescribeLenses(t *testing.T) {
 		{"watch every rounding step", "watch every rounding step"},
 		{"v1.2 of the spec is law", "v1.2 of the spec is law"},
 		{"", ""},
+		{"Persona skeptic — domain: failure analysis.\nPart: questioner: probe the defender's claims\nYou doubt.", "part: questioner: probe the defender's claims"},
 	} {
 		if got := LensSummary(c.text); got != c.want {
 			t.Errorf("LensSummary(%q) = %q, want %q", c.text, got, c.want)
