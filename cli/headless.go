@@ -54,6 +54,28 @@ func newProgress(e *env, reg *bugfolder.Register, asJSON bool, proto engine.Prot
 	return p
 }
 
+// who names a call in the progress: a member by its id; the support role
+// and the final step by the protocol's words where its files' names are
+// the debate's (critic-1 is argue's scorer, juiz a synthesizer).
+func (p *progress) who(id string) string {
+	switch {
+	case id == bugfolder.PT.Names().JudgeID && p.final != "":
+		return p.final
+	case strings.HasPrefix(id, bugfolder.PT.Names().Critic) && p.supporter != "" && p.supporter != "critic":
+		return p.supporter + strings.TrimPrefix(id, bugfolder.PT.Names().Critic)
+	}
+	return id
+}
+
+// whoAll names calls as who does, joined.
+func (p *progress) whoAll(ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = p.who(id)
+	}
+	return strings.Join(out, ", ")
+}
+
 // sink receives engine events.
 func (p *progress) sink(ev engine.Event) {
 	p.mu.Lock()
@@ -130,7 +152,7 @@ func (p *progress) line(ev engine.Event) {
 		if ev.Estimated {
 			tok += " (est.)"
 		}
-		line := fmt.Sprintf("  %-10s %-14s %-8s %s  %s", ev.SolverID, ev.Status, humanDuration(ms(ev.DurationMS)), tok, eventCost(ev.CostUSD, ev.CostUnknown))
+		line := fmt.Sprintf("  %-10s %-14s %-8s %s  %s", p.who(ev.SolverID), ev.Status, humanDuration(ms(ev.DurationMS)), tok, eventCost(ev.CostUSD, ev.CostUnknown))
 		if ev.Attempt > 1 {
 			line += fmt.Sprintf("  attempt %d", ev.Attempt)
 		}
@@ -141,10 +163,10 @@ func (p *progress) line(ev engine.Event) {
 	case engine.EvQuorumLost:
 		if ev.Role != "" { // only the support role failed: the panel's quorum holds
 			p.printf("the %s failed in round %d (%s); the quorum of %s holds (%d valid, %d needed)\n",
-				p.supporter, ev.Round, strings.Join(ev.Failed, ", "), p.members, ev.Valid, ev.Needed)
+				p.supporter, ev.Round, p.whoAll(ev.Failed), p.members, ev.Valid, ev.Needed)
 			return
 		}
-		p.printf("quorum lost in round %d: %d valid, %d needed (failed: %s)\n", ev.Round, ev.Valid, ev.Needed, strings.Join(ev.Failed, ", "))
+		p.printf("quorum lost in round %d: %d valid, %d needed (failed: %s)\n", ev.Round, ev.Valid, ev.Needed, p.whoAll(ev.Failed))
 	case engine.EvDecision:
 		if ev.Point == engine.PointStop {
 			p.printf("stopped after round %d (%s): %s\n", ev.Round, ev.By, ev.Reason)

@@ -226,7 +226,7 @@ func TestArgueFailedScorer(t *testing.T) {
 		p.Plan = "scorer@1#1=invalid"
 		r := p.moot(argueArgs("--on-quorum-loss", "retry")...).mustExit(t, 0)
 		// a scorer's failure in its own words: the personas' quorum holds
-		if !strings.Contains(r.stderr, "the scorer failed in round 1 (critic-1); the quorum of personas holds (2 valid, 2 needed)") || strings.Contains(r.stderr, "quorum lost") {
+		if !strings.Contains(r.stderr, "the scorer failed in round 1 (scorer-1); the quorum of personas holds (2 valid, 2 needed)") || strings.Contains(r.stderr, "quorum lost") {
 			t.Errorf("the scorer's failure did not reach the menu in its words:\n%s", r.stderr)
 		}
 		if log := readFile(t, filepath.Join(p.argueDir(), "eventos.jsonl")); !strings.Contains(log, `"role":"scorer"`) {
@@ -270,7 +270,7 @@ func TestArgueFailedScorer(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "agente-1@1#1=invalid,agente-2@1#1=invalid"
 		r := p.moot(argueArgs("--on-quorum-loss", "retry", "-r", "1")...).mustExit(t, 0)
-		if !strings.Contains(r.stderr, "quorum lost in round 1: 0 valid") || strings.Contains(r.stderr, "failed: agente-1, agente-2, critic-1") {
+		if !strings.Contains(r.stderr, "quorum lost in round 1: 0 valid") || strings.Contains(r.stderr, "failed: agente-1, agente-2, scorer-1") {
 			t.Errorf("stderr:\n%s", r.stderr)
 		}
 		if n := p.starts("critic-1", 1); n != 1 {
@@ -291,7 +291,7 @@ func TestArgueFailedScorer(t *testing.T) {
 		dir := p.argueDir()
 		p.moot("resume", filepath.Base(dir), "--yes", "--headless", "--on-quorum-loss", "cancel").mustExit(t, 3)
 		r = p.moot("resume", filepath.Base(dir), "--yes", "--headless", "--on-quorum-loss", "continue").mustExit(t, 0)
-		if strings.Contains(r.stderr, "out of the debate: critic-1") {
+		if strings.Contains(r.stderr, "out of the debate: scorer-1") {
 			t.Errorf("continue says the scorer is out of the debate, yet it scores the next round:\n%s", r.stderr)
 		}
 		if !strings.Contains(readFile(t, filepath.Join(dir, "scoring", "round_002.json")), `"scored": true`) {
