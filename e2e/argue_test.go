@@ -622,6 +622,14 @@ func TestArgueInterruptThenQuorumLoss(t *testing.T) {
 	if exists(filepath.Join(dir, "rodada-2")) {
 		t.Error("a round ran after the stop")
 	}
+	// round 1 was written live, then discarded: no score file of it stays
+	// beside a summary that counts one round
+	if exists(filepath.Join(dir, "scoring", "round_001.json")) {
+		t.Errorf("scoring/round_001.json of the discarded round is left beside a summary of %d round(s)", s.Rounds)
+	}
+	if !exists(filepath.Join(dir, "scoring", "round_000.json")) {
+		t.Error("scoring/round_000.json is gone")
+	}
 }
 
 // TestArgueResumeCost: the cost prompt of a resume counts what argue will

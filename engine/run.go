@@ -823,6 +823,12 @@ func (r *runner) writeArtifacts(final string, live bool) error {
 	in.Live, in.Ended = live, r.ended
 	files := a.Artifacts(in, final)
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
+		if files[rel] == nil {
+			if err := r.w.RemoveExtra(rel); err != nil {
+				return err
+			}
+			continue
+		}
 		if _, err := r.w.WriteExtra(rel, files[rel]); err != nil {
 			return fmt.Errorf("write %s: %w", rel, err)
 		}
