@@ -175,6 +175,22 @@ func (w *Writer) WriteExtra(rel string, data []byte) (string, error) {
 	return w.writeDeferred(rel, data)
 }
 
+// RemoveExtra removes a protocol's own file of the debate folder (rel, a
+// path below it), if there is one: argue's score file of a round that was
+// discarded after it was written.
+func (w *Writer) RemoveExtra(rel string) error {
+	if !filepath.IsLocal(rel) {
+		return fmt.Errorf("remove %s: not a path inside the debate folder", rel)
+	}
+	if err := CheckWritable(w.BugDir); err != nil {
+		return err
+	}
+	if err := w.root.Remove(filepath.Join(w.rel, rel)); err != nil {
+		return outsideError(filepath.Join(w.Dir, rel), err)
+	}
+	return nil
+}
+
 // ProblemMeta is problema.md's front matter, in the order it is written.
 type ProblemMeta struct {
 	ProtocolVersion int `yaml:"protocol_version"`

@@ -375,7 +375,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			}
 			if !rf.yes && left > 0 {
 				need := fmt.Sprintf("at least %d more call(s)", left)
-				if upTo {
+				if left == 1 && !upTo {
+					// only the final step runs, on the rounds written
+					need = fmt.Sprintf("1 more call (the %s)", engine.Describe(proto).Final)
+				} else if upTo {
 					need = fmt.Sprintf("at most %d more call(s) (up to the round cap; its stop rules may end it earlier)", left)
 				}
 				fmt.Fprintf(e.stdout, "Resuming %s needs %s (%s). Run again with --yes to accept.\n", bug.ID, need, reg.Rel(d.Dir))

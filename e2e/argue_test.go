@@ -528,8 +528,12 @@ func TestArgueInterrupt(t *testing.T) {
 			sc := bufio.NewScanner(out)
 			sc.Buffer(make([]byte, 1<<20), 1<<20)
 			sent := 0
+			var reason string
 			for sc.Scan() {
-				var ev struct{ Type, Role string }
+				var ev struct{ Type, Role, Reason string }
+				if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == "debate_finished" {
+					reason = ev.Reason
+				}
 				if json.Unmarshal(sc.Bytes(), &ev) != nil || sent == tc.signals {
 					continue
 				}
@@ -564,6 +568,9 @@ func TestArgueInterrupt(t *testing.T) {
 				if s := summaryOf(t, dir); s.Stopped != "manual" {
 					t.Errorf("stop rule %q, want manual (%s)", s.Stopped, s.Reason)
 				}
+			} else if !strings.Contains(reason, "moot resume") || strings.Contains(reason, "--stop") {
+				// round 0 is not complete: resume --stop would refuse
+				t.Errorf("the cancel reason offers a stop with nothing to synthesize, or no resume: %q", reason)
 			}
 		})
 	}
@@ -622,6 +629,14 @@ func TestArgueInterruptThenQuorumLoss(t *testing.T) {
 	if exists(filepath.Join(dir, "rodada-2")) {
 		t.Error("a round ran after the stop")
 	}
+	// round 1 was written live, then discarded: no score file of it stays
+	// beside a summary that counts one round
+	if exists(filepath.Join(dir, "scoring", "round_001.json")) {
+		t.Errorf("scoring/round_001.json of the discarded round is left beside a summary of %d round(s)", s.Rounds)
+	}
+	if !exists(filepath.Join(dir, "scoring", "round_000.json")) {
+		t.Error("scoring/round_000.json is gone")
+	}
 }
 
 // TestArgueResumeCost: the cost prompt of a resume counts what argue will
@@ -636,8 +651,8 @@ func TestArgueResumeCost(t *testing.T) {
 		want                     string
 	}{
 		{"stopped by convergence, the synthesizer failed", "converge", "synthesizer=invalid", "--on-judge-failure",
-			[]string{"--persona", "formalist", "--persona", "skeptic", "--persona", "economist", "-r", "5"}, nil, "needs at least 1 more call(s)"},
-		{"a persona failed, resume --stop", "", "agente-1@1=fail", "--on-quorum-loss", nil, []string{"--stop"}, "needs at least 1 more call(s)"},
+			[]string{"--persona", "formalist", "--persona", "skeptic", "--persona", "economist", "-r", "5"}, nil, "needs 1 more call (the synthesizer)"},
+		{"a persona failed, resume --stop", "", "agente-1@1=fail", "--on-quorum-loss", nil, []string{"--stop"}, "needs 1 more call (the synthesizer)"},
 		{"a persona failed, resume", "", "agente-1@1=fail", "--on-quorum-loss", nil, nil, "needs at most 5 more call(s)"},
 		{"round 0 unscored, resume", "", "scorer@0=fail", "--on-quorum-loss", []string{"-r", "1"}, nil, "needs at most 5 more call(s)"},
 	} {

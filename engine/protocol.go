@@ -219,7 +219,9 @@ type SupportRequired interface {
 // and transcript.md). The runner calls it after every round and after the
 // final answer is written, and writes each returned file — a path relative
 // to the debate folder → its bytes — atomically, owner-only. The files are
-// derived from the rounds' files, so a resume rewrites them the same.
+// derived from the rounds' files, so a resume rewrites them the same. A
+// nil value removes the file, if there is one (a file of a round that was
+// written live, then discarded).
 type Artifacts interface {
 	Artifacts(in FinalInput, final string) map[string][]byte
 }

@@ -823,6 +823,12 @@ func (r *runner) writeArtifacts(final string, live bool) error {
 	in.Live, in.Ended = live, r.ended
 	files := a.Artifacts(in, final)
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
+		if files[rel] == nil {
+			if err := r.w.RemoveExtra(rel); err != nil {
+				return err
+			}
+			continue
+		}
 		if _, err := r.w.WriteExtra(rel, files[rel]); err != nil {
 			return fmt.Errorf("write %s: %w", rel, err)
 		}
@@ -860,13 +866,23 @@ func (r *runner) stop(err error) (*Result, error) {
 		return r.finish(es.outcome, es.reason)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		reason := "interrupted; calls in flight were stopped and will run again on resume"
-		if _, ok := r.proto.(Stopper); ok {
+		if _, ok := r.proto.(Stopper); ok && !r.canStopHere() {
+			// resume --stop would refuse: nothing to synthesize yet
+			reason = fmt.Sprintf("interrupted; calls in flight were stopped and run again on `moot resume %s` (round 0 is not complete: there is nothing to synthesize yet)", r.resumeTarget())
+		} else if ok {
 			t := r.resumeTarget()
 			reason = fmt.Sprintf("interrupted; calls in flight were stopped. Choose: `moot resume %s --stop` stops the debate here and synthesizes the last complete round, `moot resume %s` continues it (the stopped calls run again)", t, t)
 		}
 		return r.finish(OutcomeCancelled, reason)
 	}
 	return nil, err
+}
+
+// canStopHere reports whether `moot resume --stop` could stop the debate
+// as it stands: a stop is logged, or round 0 is complete (StopRefusal).
+func (r *runner) canStopHere() bool {
+	d, err := bugfolder.ReadDebate(r.w.Dir, r.lang)
+	return err == nil && StopRefusal(d, r.proto) == nil
 }
 
 // judgeFiles reads the failed judge attempts and the final answer.

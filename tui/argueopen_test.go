@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,5 +99,71 @@ func TestBrowserOpensAFinishedArgue(t *testing.T) {
 	m = keys(t, m, "5") // no round 5 ran: the key does nothing
 	if m.tab != 3 {
 		t.Errorf("5 moved to tab %d", m.tab)
+	}
+}
+
+// TestArgueCallsAgreeWithShow: the header's calls are moot show's count
+// (the folder's) and its denominator one rule: a finished argue opened
+// from the browser says the actual (a persona a continue dropped has no
+// call of a later round still to come); the unfinished one counts only the
+// calls left, never a dropped persona's; a live view that learns of a call
+// the log never finished (stopped in flight as the round lost its quorum)
+// counts it as show does, and a call a resume logs again is not counted
+// twice.
+func TestArgueCallsAgreeWithShow(t *testing.T) {
+	opts, bug := questionFixture(t, "20261201-should-we-cache-coupon-lookups")
+	dir := bug.DebateFolder()
+	// skeptic (agente-2) failed round 1 and was left out: its round 2 file
+	// is gone and the log records the continue without it
+	if err := os.Remove(filepath.Join(dir, "rodada-2", "agente-2.md")); err != nil {
+		t.Fatal(err)
+	}
+	appendEvent(t, dir, `{"by":"human","choice":"continue","dropped":["agente-2"],"point":"quorum","round":1,"time":"2026-12-01T04:53:20.9Z","type":"decision"}`)
+	m := openQuestion(t, opts, bug, 160, 30)
+	show := m.deb.callsDone
+	if d, err := bugfolder.ReadDebate(dir, bugfolder.EN); err != nil || d.ModelCalls() != show {
+		t.Fatalf("the view counts %d calls, show %v (%v)", show, d, err)
+	}
+	if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, fmt.Sprintf("calls %d/%d", show, show)) {
+		t.Errorf("a finished argue's header, want the actual calls %d/%d:\n%s", show, show, got)
+	}
+	// unfinished: the synthesizer alone is to come
+	m.deb.final, m.deb.winner, m.deb.state, m.deb.judge.status = nil, "", "cancelled", ""
+	if got := m.deb.planned(); got != show+1 {
+		t.Errorf("before the synthesis, %d planned, want %d made + the synthesizer", got, show)
+	}
+	// a resume logs again a call whose event was lost: not a new call
+	m.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-1", Attempt: 1, Status: "ok", Error: "recovered from the file after an interruption"})
+	if m.deb.callsDone != show {
+		t.Errorf("a call logged again on resume is counted twice: %d, want %d", m.deb.callsDone, show)
+	}
+	// a call stopped in flight leaves its raw output and no event: show
+	// counts it, and so does the view once the quorum is lost
+	raw := filepath.Join(dir, "rodada-2", "raw")
+	if err := os.MkdirAll(raw, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"agente-1.attempt-1.stdout", "agente-1.attempt-2.stdout", "critic-1.attempt-1.stdout", "agente-3.attempt-1.stdout"} {
+		if err := os.WriteFile(filepath.Join(raw, f), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, _ := bugfolder.ReadDebate(dir, bugfolder.EN)
+	m.deb.apply(engine.Event{Type: engine.EvQuorumLost, Round: 2, Valid: 1, Needed: 2})
+	if m.deb.callsDone != d.ModelCalls() {
+		t.Errorf("at the quorum menu the view counts %d calls, show %d", m.deb.callsDone, d.ModelCalls())
+	}
+}
+
+// appendEvent appends one line to a debate's event log.
+func appendEvent(t *testing.T, dir, line string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(dir, "eventos.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		t.Fatal(err)
 	}
 }

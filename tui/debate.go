@@ -122,9 +122,14 @@ type debateView struct {
 	// callsDone are the model calls made (every attempt, a retried one
 	// included); the planned total is computed by planned.
 	callsDone int
-	tokens    int
-	usd       float64
-	estUSD    float64
+	// logged counts the calls read from the files, then one per attempt a
+	// call_finished event reports (counted names those attempts): the
+	// count where the folder keeps no raw output.
+	logged  int
+	counted map[string]bool
+	tokens  int
+	usd     float64
+	estUSD  float64
 	// unpricedFiles: a file read from disk records no cost (a hand-run
 	// debate, an engine without a price).
 	unpricedFiles bool
@@ -181,6 +186,34 @@ func (d *debateView) lastRound() int {
 
 // stopAsked reports whether the human asked this run to stop.
 func (d *debateView) stopAsked(m Model) bool { return m.bridge != nil && m.bridge.stop.Load() }
+
+// markDropped marks the panes of the members a decision at round k left
+// out, in the rounds after k, as dropped: no call of theirs is to come.
+func (d *debateView) markDropped(k int, dropped []string) {
+	for _, id := range dropped {
+		for _, rd := range d.rounds[min(max(0, k+1), len(d.rounds)):] {
+			if p := rd.pane(id); p != nil && p.status == "" {
+				p.status = "dropped"
+			}
+		}
+	}
+}
+
+// syncCalls makes the calls made agree with the folder's count (moot show's:
+// every attempt whose raw output was kept), which also counts a call the
+// log never finished (stopped in flight when its round lost its quorum) and
+// never counts twice a call a resume logs again.
+func (d *debateView) syncCalls() {
+	d.callsDone = max(d.callsDone, d.logged)
+	if d.dir != "" {
+		d.callsDone = max(d.callsDone, bugfolder.CountModelCalls(&bugfolder.Debate{Dir: d.dir}))
+	}
+}
+
+// callKey names one attempt of one call.
+func callKey(k int, id string, attempt int, final bool) string {
+	return fmt.Sprintf("%d/%s/%d/%v", k, id, attempt, final)
+}
 
 // recordStop notes a stop decision: the rounds end after its round.
 func (d *debateView) recordStop(ev engine.Event) {
@@ -331,6 +364,9 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		if ev.Type == engine.EvDecision && ev.Point == engine.PointStop {
 			d.recordStop(ev)
 		}
+		if ev.Type == engine.EvDecision {
+			d.markDropped(ev.Round, ev.Dropped) // a continue without them: no call of theirs is to come
+		}
 	}
 	for _, f := range deb.JudgeAttempts {
 		fillFromFile(d.judge, f)
@@ -347,6 +383,17 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	// the files' count (raw attempts, retries included) and the log's agree
 	// on a debate moot wrote; a log kept without raw files may count more
 	d.callsDone = max(deb.ModelCalls(), loggedCalls(deb.Events))
+	d.logged, d.counted = d.callsDone, map[string]bool{}
+	for _, rd := range deb.Rounds {
+		for _, f := range rd.Files {
+			d.counted[callKey(rd.K, f.SolverID, f.Attempt, false)] = true
+		}
+	}
+	for _, ev := range deb.Events { // the attempts the log reports, a retried one included
+		if ev.Type == engine.EvCallFinished {
+			d.counted[callKey(ev.Round, ev.SolverID, ev.Attempt, ev.Role == bugfolder.RoleJudge || ev.SolverID == d.judge.id)] = true
+		}
+	}
 	for _, f := range deb.Calls() {
 		if f.FinishedAt.After(d.finishedAt) {
 			d.finishedAt = f.FinishedAt
@@ -416,9 +463,15 @@ func fillFromFile(p *pane, f *bugfolder.DebaterFile) {
 	p.setText(f.Body)
 }
 
+// isFinal reports whether an event is about the final step's call (the
+// judge's, argue's synthesizer's: the judge's id, whatever its role).
+func (d *debateView) isFinal(ev engine.Event) bool {
+	return ev.Role == bugfolder.RoleJudge || d.judge != nil && ev.SolverID != "" && ev.SolverID == d.judge.id
+}
+
 // paneOf finds the pane an event is about.
 func (d *debateView) paneOf(ev engine.Event) *pane {
-	if ev.Role == bugfolder.RoleJudge {
+	if d.isFinal(ev) {
 		return d.judge
 	}
 	if ev.Round < 0 || ev.Round >= len(d.rounds) {
@@ -476,14 +529,24 @@ func (d *debateView) apply(ev engine.Event) {
 		p.err = ev.ErrorText()
 		d.tokens += ev.TokensIn + ev.TokensOut
 		d.usd += ev.CostUSD
-		d.callsDone++ // a retried attempt is a call made too
+		// a retried attempt is a call made too; a call a resume logs again
+		// (its event was lost in a crash) is not counted twice
+		if key := callKey(ev.Round, ev.SolverID, ev.Attempt, d.isFinal(ev)); !d.counted[key] {
+			if d.counted == nil {
+				d.counted = map[string]bool{}
+			}
+			d.counted[key] = true
+			d.logged++
+		}
+		d.syncCalls()
 		if !retrying {
-			if d.dir != "" && ev.Role != bugfolder.RoleJudge {
+			if d.dir != "" && !d.isFinal(ev) {
 				p.path = filepath.Join(d.dir, d.lang.RoundDir(ev.Round), ev.SolverID+".md")
 			}
 		}
 	case engine.EvQuorumLost:
 		d.state = "waiting"
+		d.syncCalls()      // the calls stopped in flight as the quorum was lost
 		if ev.Role != "" { // only the support role failed: the quorum holds
 			d.notes = append(d.notes, fmt.Sprintf("round %d: the %s failed (%s)", ev.Round, ev.Role, strings.Join(ev.Failed, ", ")))
 		} else {
@@ -501,13 +564,8 @@ func (d *debateView) apply(ev engine.Event) {
 		} else {
 			d.notes = append(d.notes, fmt.Sprintf("round %d: %s chose %s at the %s menu", ev.Round, ev.By, ev.Choice, ev.Point))
 		}
-		for _, id := range ev.Dropped {
-			for _, rd := range d.rounds[min(ev.Round+1, len(d.rounds)):] {
-				if p := rd.pane(id); p != nil && p.status == "" {
-					p.status = "dropped"
-				}
-			}
-		}
+		d.markDropped(ev.Round, ev.Dropped)
+		d.syncCalls()
 	case engine.EvJudgeStarted:
 		d.current = d.r
 		if d.stopRule != "" {
@@ -547,6 +605,9 @@ func (d *debateView) apply(ev engine.Event) {
 // start, dropped solvers take from it, and it is never below callsDone.
 func (d *debateView) planned() int {
 	n := d.callsDone
+	if d.final != nil || d.state == string(bugfolder.StateDone) {
+		return n // at the end, the actual
+	}
 	outstanding := func(p *pane) bool { return p.status == "" || p.status == "running" }
 	for _, r := range d.rounds {
 		if d.stopRule != "" && r.k > d.stopRound {

@@ -261,3 +261,24 @@ const (
 	FilePerm os.FileMode = 0o600
 	DirPerm  os.FileMode = 0o700
 )
+
+// Remove removes the file rel beneath the root (a missing file is no
+// error): its folder is opened beneath the root, and the name unlinked in
+// it, so a symlink on the way never sends the removal elsewhere.
+func (r *Root) Remove(rel string) error {
+	c, err := clean(rel)
+	if err != nil || c == "." {
+		return fmt.Errorf("remove %s: not a file beneath the root", rel)
+	}
+	dir, err := r.Open(filepath.Dir(c), unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	defer dir.Close()
+	if err := unix.Unlinkat(int(dir.Fd()), filepath.Base(c), 0); err != nil && !errors.Is(err, unix.ENOENT) {
+		return &fs.PathError{Op: "remove", Path: filepath.Join(r.f.Name(), c), Err: err}
+	}
+	return nil
+}

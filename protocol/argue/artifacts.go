@@ -142,6 +142,12 @@ func (Protocol) Artifacts(in engine.FinalInput, final string) map[string][]byte 
 		}
 		out[ScoreRound(j)] = jsonBytes(rs)
 	}
+	// a round written live, then discarded (it lost its quorum after a
+	// stop was asked: the rounds end before it) keeps no score file beside
+	// a summary that does not count it
+	for j := len(in.Rounds); j <= in.R; j++ {
+		out[ScoreRound(j)] = nil
+	}
 	out["scoring/summary.json"] = jsonBytes(sum)
 	out[Transcript] = []byte(RenderTranscript(in, final))
 	return out
