@@ -125,9 +125,12 @@ type debateView struct {
 	tokens    int
 	usd       float64
 	estUSD    float64
-	// unpricedFiles: a file read from disk records no cost (a hand-run
-	// debate, an engine without a price).
-	unpricedFiles bool
+	// unpriced: a call made records no cost (an engine without a price,
+	// a hand-run debate): the money reads "+unknown" (or "unknown"). It is
+	// what the calls recorded (Debate.CostUnpriced, the events' null
+	// cost), never whether the engines file prices an engine: list, show
+	// and the browser give the same figure.
+	unpriced bool
 	// state is running, waiting, judge-failed, cancelled or done.
 	state  string
 	reason string
@@ -343,7 +346,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	d.handRun = deb.HandRun()
 	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
 	d.tokens, d.usd = deb.Totals()
-	d.unpricedFiles = deb.CostUnpriced()
+	d.unpriced = deb.CostUnpriced()
 	// the files' count (raw attempts, retries included) and the log's agree
 	// on a debate moot wrote; a log kept without raw files may count more
 	d.callsDone = max(deb.ModelCalls(), loggedCalls(deb.Events))
@@ -476,6 +479,7 @@ func (d *debateView) apply(ev engine.Event) {
 		p.err = ev.ErrorText()
 		d.tokens += ev.TokensIn + ev.TokensOut
 		d.usd += ev.CostUSD
+		d.unpriced = d.unpriced || ev.CostUnknown
 		d.callsDone++ // a retried attempt is a call made too
 		if !retrying {
 			if d.dir != "" && ev.Role != bugfolder.RoleJudge {
@@ -536,7 +540,7 @@ func (d *debateView) apply(ev engine.Event) {
 		d.live = false
 		if ev.Calls > 0 {
 			// the engine's count of the files; never below the calls seen
-			d.callsDone, d.tokens, d.usd = max(d.callsDone, ev.Calls), ev.Tokens, ev.USD
+			d.callsDone, d.tokens, d.usd, d.unpriced = max(d.callsDone, ev.Calls), ev.Tokens, ev.USD, ev.CostUnknown
 		}
 	}
 }

@@ -594,9 +594,10 @@ func (m Model) noResumeWhy() string {
 	return ""
 }
 
-// money prints a debate's cost so far; "unknown" when an engine in it has
-// no known price and nothing priced was spent.
-func (m Model) money(usd float64) string { return moneyOf(usd, m.priceUnknown()) }
+// money prints a debate's cost so far as list, show and the browser do:
+// "+unknown" only when a call made recorded no cost ("unknown" when none
+// did).
+func (m Model) money(usd float64) string { return moneyOf(usd, m.deb != nil && m.deb.unpriced) }
 
 // moneyOf prints an amount of which some may have no price (money.Total).
 func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }
@@ -604,12 +605,13 @@ func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown
 // estimate prints an estimated amount ("≈$0.12", "unknown"; money.Estimate).
 func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unknown) }
 
-// priceUnknown reports whether an engine of the debate has no price.
+// priceUnknown reports whether an engine of the debate has no price (or
+// a call made recorded none): its estimate is partly unknown.
 func (m Model) priceUnknown() bool {
 	if m.deb == nil {
 		return false
 	}
-	return m.deb.unpricedFiles || m.unpriced(m.deb.engines()...)
+	return m.deb.unpriced || m.unpriced(m.deb.engines()...)
 }
 
 // unpriced reports whether one of the engines named has no known price.
