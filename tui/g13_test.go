@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -39,4 +40,46 @@ func TestHeaderMoneyIsTheSharedTotal(t *testing.T) {
 			t.Errorf("header %q: a call without a price, want $0.03+unknown", got)
 		}
 	})
+}
+
+// TestHeaderLongIDKeepsTheFigures (g13, 2): a question's folder name of
+// 56 characters at 80 columns: the ID is shortened with "…" before any
+// figure goes — round, elapsed, calls, tokens, money and status stay.
+func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
+	f := newFixture(t)
+	id := "20261201-should-checkout-cache-coupon-lookups-for-a-very"
+	if len(id) != 56 {
+		t.Fatalf("id is %d long", len(id))
+	}
+	s := engine.Setup{Lang: bugfolder.EN, N: 2, R: 1, Solvers: []string{"scripted", "scripted"}, Judge: "scripted",
+		Bug: &bugfolder.Bug{ID: id, Title: "Should checkout cache coupon lookups for a very long time?"}}
+	for _, w := range []int{80, 100} {
+		m := sized(t, f.options(), w, 24)
+		m.deb = newLiveView(s)
+		m.screen, m.tab, m.now = scrDebate, 1, fixedNow
+		m.deb.startedAt, m.deb.sessionStart = fixedNow.Add(-95*time.Second), fixedNow.Add(-95*time.Second)
+		for k := 0; k <= 1; k++ {
+			for _, sid := range []string{s.Lang.SolverID(1), s.Lang.SolverID(2)} {
+				m.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: k, SolverID: sid, Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 1200, TokensOut: 300, CostUSD: 0.0007})
+			}
+		}
+		m.deb.current = 1
+		m.deb.apply(engine.Event{Type: engine.EvCallFinished, Role: bugfolder.RoleJudge, SolverID: "judge", Status: "ok", TokensIn: 900, TokensOut: 200, CostUSD: 0.0006})
+		m.deb.apply(engine.Event{Type: engine.EvDebateFinished, Outcome: bugfolder.OutcomeDone, Time: fixedNow})
+		got := ansi.Strip(m.debateHeader())
+		if ansi.StringWidth(got) > w {
+			t.Errorf("%d columns: header is %d wide: %q", w, ansi.StringWidth(got), got)
+		}
+		for _, want := range []string{"r1/1", "1m35s", "5/5", "7.1k", "$0.0034", "done"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%d columns: header %q lacks %q", w, got, want)
+			}
+		}
+		if w == 80 {
+			if !strings.Contains(got, "…") {
+				t.Errorf("header %q: the ID is not shortened", got)
+			}
+			goldenScreen(t, m, f.proj)
+		}
+	}
 }

@@ -519,7 +519,8 @@ func (m Model) viewDebate() string {
 
 // debateHeader is the live header: the bug, its title, then round,
 // elapsed, calls, tokens, money and status. The title gives way first,
-// then the figures take their short forms; the figures are never cut.
+// then the figures take their short forms, then a long ID is shortened
+// with "…" (to minHeaderID); only then do figures go. A figure is never cut.
 func (m Model) debateHeader() string {
 	d := m.deb
 	state := m.stateWord()
@@ -545,7 +546,7 @@ func (m Model) debateHeader() string {
 		{tight[0], tight[4]},
 		{tight[4]},
 	}
-	for _, figs := range append([][]string{long, short, tight}, tighter...) {
+	for _, figs := range [][]string{long, short, tight} {
 		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
 		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
 		if room >= 0 {
@@ -556,9 +557,28 @@ func (m Model) debateHeader() string {
 			return id + title + tail
 		}
 	}
+	// a long ID (a question's folder name) is shortened before any figure
+	// goes: every figure stays down to 80 columns
+	for _, figs := range [][]string{short, tight} {
+		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
+		if room := m.lay.w - ansi.StringWidth(tail); room >= minHeaderID {
+			return m.st.Title.Render(ansi.Truncate(d.bugID, room, "…")) + tail
+		}
+	}
+	for _, figs := range tighter {
+		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
+		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
+		if room >= 0 {
+			return id + tail
+		}
+	}
 	tail := " · " + strings.Join(tight, " · ") + " · " + m.st.Badge(state)
 	return ansi.Truncate(id+tail, m.lay.w, "…")
 }
+
+// minHeaderID is the fewest columns the header shortens a long ID to
+// before it drops a figure (a bug's ID, "BUG-20260702-Q2R8", fits whole).
+const minHeaderID = 17
 
 // stateWord is the debate's status as the header says it: the words of
 // moot list and the browser.
