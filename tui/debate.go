@@ -347,9 +347,8 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
 	d.tokens, d.usd = deb.Totals()
 	d.unpriced = deb.CostUnpriced()
-	// the files' count (raw attempts, retries included) and the log's agree
-	// on a debate moot wrote; a log kept without raw files may count more
-	d.callsDone = max(deb.ModelCalls(), loggedCalls(deb.Events))
+	// the calls made as list and show count them (bugfolder.CountModelCalls)
+	d.callsDone = deb.ModelCalls()
 	for _, f := range deb.Calls() {
 		if f.FinishedAt.After(d.finishedAt) {
 			d.finishedAt = f.FinishedAt
@@ -370,18 +369,6 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.watchSession(deb.Events)
 	}
 	return d
-}
-
-// loggedCalls counts the calls the event log records as finished: every
-// attempt, a retried one included (a model call was made).
-func loggedCalls(evs []bugfolder.Event) int {
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == engine.EvCallFinished {
-			n++
-		}
-	}
-	return n
 }
 
 // watchSession makes the elapsed time of a debate another process runs

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +82,27 @@ func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
 			}
 			goldenScreen(t, m, f.proj)
 		}
+	}
+}
+
+// TestHeaderCountsCallsCutByAKill (g13, 3): after kill -9 the header
+// counts the calls cut in flight, as after q's "leave it" and as list and
+// show do (bugfolder.CountModelCalls): 7 started, 5 finished is 7 calls.
+func TestHeaderCountsCallsCutByAKill(t *testing.T) {
+	f := newFixture(t)
+	evs := []bugfolder.Event{{Type: bugfolder.EvSetup}}
+	for i := range 7 {
+		id := fmt.Sprintf("agente-%d", i%3+1)
+		evs = append(evs, bugfolder.Event{Type: bugfolder.EvCallStarted, Round: i / 3, SolverID: id, Attempt: 1})
+		if i < 5 {
+			evs = append(evs, bugfolder.Event{Type: bugfolder.EvCallFinished, Round: i / 3, SolverID: id, Attempt: 1})
+		}
+	}
+	deb := &bugfolder.Debate{Dir: t.TempDir(), Lang: bugfolder.PT, Events: evs, State: bugfolder.StateInterrupted}
+	m := sized(t, f.options(), 160, 30)
+	m.deb = viewFromFiles(f.bug(t, "7"), deb)
+	m.screen, m.now = scrDebate, fixedNow
+	if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "calls 7/") {
+		t.Errorf("header %q: want the 7 calls started counted (5 finished, 2 cut by the kill)", got)
 	}
 }
