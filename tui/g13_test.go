@@ -106,3 +106,34 @@ func TestHeaderCountsCallsCutByAKill(t *testing.T) {
 		t.Errorf("header %q: want the 7 calls started counted (5 finished, 2 cut by the kill)", got)
 	}
 }
+
+// TestBrowserCountWordsSingular (g13, 4): one question is "1 question",
+// one bug "1 bug".
+func TestBrowserCountWordsSingular(t *testing.T) {
+	rows := func(bugs, questions int) []*browserRow {
+		var out []*browserRow
+		for range bugs {
+			out = append(out, &browserRow{})
+		}
+		for range questions {
+			out = append(out, &browserRow{dir: bugfolder.BugDir{Question: true}})
+		}
+		return out
+	}
+	reg := &bugfolder.Register{Root: "/r"}
+	for _, tc := range []struct {
+		b, q int
+		reg  *bugfolder.Register
+		want string
+	}{
+		{7, 1, reg, "7 bugs, 1 question"},
+		{1, 2, reg, "1 bug, 2 questions"},
+		{1, 0, reg, "1 bug"},
+		{0, 1, &bugfolder.Register{}, "1 question"},
+	} {
+		b := &browser{reg: tc.reg, rows: rows(tc.b, tc.q)}
+		if got := b.countWords(); got != tc.want {
+			t.Errorf("%d bugs, %d questions: %q, want %q", tc.b, tc.q, got, tc.want)
+		}
+	}
+}
