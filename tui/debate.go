@@ -555,6 +555,22 @@ func (d *debateView) planned() int {
 	return n
 }
 
+// finishedRounds counts the rounds whose every pane has ended (ok,
+// failed, dropped): none running, none still to start.
+func (d *debateView) finishedRounds() int {
+	n := 0
+	for _, r := range d.rounds {
+		if r.k > d.lastRound() || len(r.panes) == 0 {
+			break
+		}
+		if slices.ContainsFunc(r.panes, func(p *pane) bool { return p.status == "" || p.status == "running" }) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
 // elapsedText is elapsed as the header writes it: "—" when nothing
 // records it (bugfolder.Debate.Elapsed), never a span from a wrong origin.
 func (d *debateView) elapsedText(now time.Time) string {

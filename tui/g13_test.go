@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -135,5 +137,39 @@ func TestBrowserCountWordsSingular(t *testing.T) {
 		if got := b.countWords(); got != tc.want {
 			t.Errorf("%d bugs, %d questions: %q, want %q", tc.b, tc.q, got, tc.want)
 		}
+	}
+}
+
+// TestConvergenceNotRecordedOnAFinishedDebate (g13, 4): a finished debate
+// whose convergencia.md is missing or malformed says its rounds finished
+// and convergence is not recorded — never "no round finished yet".
+func TestConvergenceNotRecordedOnAFinishedDebate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(path string) error
+	}{
+		{"missing", os.Remove},
+		{"malformed", func(p string) error { return os.WriteFile(p, []byte("# Convergência\n\nnot a table\n"), 0o644) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			bug := f.bug(t, "5") // Q2R8: done, rounds 0–2
+			if err := tc.edit(filepath.Join(bug.Dir, bugfolder.DebateDir, "convergencia.md")); err != nil {
+				t.Fatal(err)
+			}
+			m := loadBrowser(t, f, 120, 34)
+			m = keys(t, m, "j", "j", "j", "enter")
+			if m.deb == nil || m.deb.bugID != bug.ID {
+				t.Fatalf("opened %+v", m.deb)
+			}
+			m.tab = m.convTab()
+			text := screenText(m, f.proj)
+			if strings.Contains(text, "no round finished yet") || !strings.Contains(text, "convergence: not recorded (3 rounds finished") {
+				t.Errorf("convergence tab:\n%s", text)
+			}
+			if tc.name == "missing" {
+				goldenScreen(t, m, f.proj)
+			}
+		})
 	}
 }
