@@ -1,6 +1,7 @@
 package bugfolder
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,12 +11,41 @@ import (
 // rawStdoutRE names the raw stdout of one attempt ("agente-2.attempt-1.stdout").
 var rawStdoutRE = regexp.MustCompile(`^(.+)\.attempt-\d+\.stdout$`)
 
-// CountModelCalls counts the model calls a debate folder records: every
-// attempt whose raw output was kept (a retried attempt included), in each
-// round and in the judge's folder; a debater file with no raw output
-// (written by hand, or by another tool) counts once. A human choice is not
-// a call.
+// CountModelCalls counts the model calls a debate made — the one rule of
+// the header, list, show and the engine's totals: every attempt started,
+// a retried one included, and a call cut in flight too, whichever way it
+// was stopped (q's "leave it" keeps its raw output, kill -9 does not, the
+// log records its start either way). It is the larger of the event log's
+// count (loggedCalls: each call_started once per session — an attempt cut by a kill is
+// numbered again when resumed) and the folder's: every attempt whose raw
+// output was kept, in each round and in the judge's folder, and a debater
+// file with no raw output (written by hand, or by another tool) once. A
+// human choice is not a call.
 func CountModelCalls(d *Debate) int {
+	return max(countFolderCalls(d), loggedCalls(d.Events))
+}
+
+// loggedCalls counts the calls the event log records: each (round, id,
+// attempt) started once per session, or, when more, every call_finished
+// (a log that records the ends of its calls only).
+func loggedCalls(evs []Event) int {
+	seen := map[string]bool{}
+	session, finished := 0, 0
+	for _, ev := range evs {
+		switch ev.Type {
+		case EvSetup, EvResumed:
+			session++
+		case EvCallStarted:
+			seen[fmt.Sprintf("%d/%d/%s/%d", session, ev.Round, ev.SolverID, ev.Attempt)] = true
+		case EvCallFinished:
+			finished++
+		}
+	}
+	return max(len(seen), finished)
+}
+
+// countFolderCalls counts the calls the folder records (CountModelCalls).
+func countFolderCalls(d *Debate) int {
 	n := 0
 	ents, _ := os.ReadDir(d.Dir)
 	for _, e := range ents {
@@ -51,7 +81,7 @@ func CountModelCalls(d *Debate) int {
 	return n + judged
 }
 
-// ModelCalls counts the model calls the debate records (CountModelCalls).
+// ModelCalls counts the model calls the debate made (CountModelCalls).
 func (d *Debate) ModelCalls() int { return CountModelCalls(d) }
 
 // rawAttempts counts the raw stdout files of a raw folder, by debater id.

@@ -934,9 +934,11 @@ func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
 	}
 	// the figures of every call made, earlier attempts and sessions too:
 	// what the header, list and show read (bugfolder.CallTotals)
-	tokens, usd = bugfolder.CallTotals(readLog(r.w.Dir, r.lang), files)
-	// calls are the model calls made: every attempt's raw output
-	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, JudgeAttempts: attempts, Final: final})
+	evs := readLog(r.w.Dir, r.lang)
+	tokens, usd = bugfolder.CallTotals(evs, files)
+	// calls are the model calls made, by the rule list and show follow:
+	// every attempt started, one cut in flight included
+	calls = bugfolder.CountModelCalls(&bugfolder.Debate{Dir: r.w.Dir, Lang: r.lang, Events: evs, JudgeAttempts: attempts, Final: final})
 	return calls, tokens, usd, unpriced || !recorded
 }
 

@@ -223,9 +223,9 @@ func liveModel(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 	}
 	evs = append(evs,
 		engine.Event{Type: engine.EvOutput, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Text: "## Hipóteses\n\nH1: o recálculo por CEP reaplica o desconto.\n"},
-		engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Status: "ok", DurationMS: 12400, TokensIn: 2150, TokensOut: 610},
+		engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Status: "ok", DurationMS: 12400, TokensIn: 2150, TokensOut: 610, CostUnknown: true}, // scripted has no price
 		engine.Event{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: "## Hipóteses\n\nH1: corrida entre frete e desconto"},
-		engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-3", Role: bugfolder.RoleSolver, Status: "timeout", DurationMS: 9000, Error: "no answer within 9s"},
+		engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-3", Role: bugfolder.RoleSolver, Status: "timeout", DurationMS: 9000, Error: "no answer within 9s", CostUnknown: true},
 	)
 	m = pump(t, m, engineMsg{events: evs})
 	return m, b

@@ -70,16 +70,18 @@ func (b *browser) questions() int {
 }
 
 // countWords counts the rows: "12 bugs", "12 bugs, 2 questions" when the
-// project has some, "2 questions" without a register.
+// project has some, "2 questions" without a register ("1 bug", "1 question").
 func (b *browser) countWords() string {
 	q := b.questions()
+	bugs := fmt.Sprintf("%d %s", len(b.rows)-q, plural(len(b.rows)-q, "bug", "bugs"))
+	questions := fmt.Sprintf("%d %s", q, plural(q, "question", "questions"))
 	switch {
 	case q > 0 && b.reg.Root == "":
-		return fmt.Sprintf("%d questions", q)
+		return questions
 	case q > 0:
-		return fmt.Sprintf("%d bugs, %d questions", len(b.rows)-q, q)
+		return bugs + ", " + questions
 	}
-	return fmt.Sprintf("%d bugs", len(b.rows))
+	return bugs
 }
 
 // recordPath is what o opens: bug.md, or a question's problem (its

@@ -130,9 +130,12 @@ type debateView struct {
 	tokens  int
 	usd     float64
 	estUSD  float64
-	// unpricedFiles: a file read from disk records no cost (a hand-run
-	// debate, an engine without a price).
-	unpricedFiles bool
+	// unpriced: a call made records no cost (an engine without a price,
+	// a hand-run debate): the money reads "+unknown" (or "unknown"). It is
+	// what the calls recorded (Debate.CostUnpriced, the events' null
+	// cost), never whether the engines file prices an engine: list, show
+	// and the browser give the same figure.
+	unpriced bool
 	// state is running, waiting, judge-failed, cancelled or done.
 	state  string
 	reason string
@@ -379,10 +382,10 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	d.handRun = deb.HandRun()
 	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
 	d.tokens, d.usd = deb.Totals()
-	d.unpricedFiles = deb.CostUnpriced()
-	// the files' count (raw attempts, retries included) and the log's agree
-	// on a debate moot wrote; a log kept without raw files may count more
-	d.callsDone = max(deb.ModelCalls(), loggedCalls(deb.Events))
+	d.unpriced = deb.CostUnpriced()
+	// the calls made as list and show count them (bugfolder.CountModelCalls:
+	// the log's started attempts and the folder's raw outputs)
+	d.callsDone = deb.ModelCalls()
 	d.logged, d.counted = d.callsDone, map[string]bool{}
 	for _, rd := range deb.Rounds {
 		for _, f := range rd.Files {
@@ -414,18 +417,6 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		d.watchSession(deb.Events)
 	}
 	return d
-}
-
-// loggedCalls counts the calls the event log records as finished: every
-// attempt, a retried one included (a model call was made).
-func loggedCalls(evs []bugfolder.Event) int {
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == engine.EvCallFinished {
-			n++
-		}
-	}
-	return n
 }
 
 // watchSession makes the elapsed time of a debate another process runs
@@ -529,6 +520,7 @@ func (d *debateView) apply(ev engine.Event) {
 		p.err = ev.ErrorText()
 		d.tokens += ev.TokensIn + ev.TokensOut
 		d.usd += ev.CostUSD
+		d.unpriced = d.unpriced || ev.CostUnknown
 		// a retried attempt is a call made too; a call a resume logs again
 		// (its event was lost in a crash) is not counted twice
 		if key := callKey(ev.Round, ev.SolverID, ev.Attempt, d.isFinal(ev)); !d.counted[key] {
@@ -594,7 +586,7 @@ func (d *debateView) apply(ev engine.Event) {
 		d.live = false
 		if ev.Calls > 0 {
 			// the engine's count of the files; never below the calls seen
-			d.callsDone, d.tokens, d.usd = max(d.callsDone, ev.Calls), ev.Tokens, ev.USD
+			d.callsDone, d.tokens, d.usd, d.unpriced = max(d.callsDone, ev.Calls), ev.Tokens, ev.USD, ev.CostUnknown
 		}
 	}
 }
@@ -620,6 +612,22 @@ func (d *debateView) planned() int {
 		}
 	}
 	if d.judge != nil && d.final == nil && d.winner == "" && outstanding(d.judge) {
+		n++
+	}
+	return n
+}
+
+// finishedRounds counts the rounds whose every pane has ended (ok,
+// failed, dropped): none running, none still to start.
+func (d *debateView) finishedRounds() int {
+	n := 0
+	for _, r := range d.rounds {
+		if r.k > d.lastRound() || len(r.panes) == 0 {
+			break
+		}
+		if slices.ContainsFunc(r.panes, func(p *pane) bool { return p.status == "" || p.status == "running" }) {
+			break
+		}
 		n++
 	}
 	return n

@@ -599,7 +599,14 @@ func (m Model) renderChart(width int) string {
 		return "" // council, tradeoff, argue: their own table (convergencia.md) says it
 	}
 	if len(m.conv) == 0 {
-		return m.st.Subtle.Render("convergence: no round finished yet")
+		n := m.deb.finishedRounds()
+		if n == 0 {
+			return m.st.Subtle.Render("convergence: no round finished yet")
+		}
+		// rounds finished, and no table measures them (a hand-run
+		// debate, a missing or malformed file): say so, not "no round"
+		return m.st.Subtle.Render(fmt.Sprintf("convergence: not recorded (%d %s finished; %s has no measure)",
+			n, plural(n, "round", "rounds"), m.deb.lang.Names().Convergence))
 	}
 	blocks := []rune("▁▂▃▄▅▆▇█")
 	bar := func(v float64) string {

@@ -369,8 +369,8 @@ func TestFinding13b_7OneFigure(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := viewFromFiles(s.Bug, deb)
-		if d.tokens != s.Tokens || money.Total(d.usd, d.unpricedFiles) != money.Total(s.CostUSD, s.CostUnpriced) {
-			t.Errorf("%s: header %d tokens %s, list %d tokens %s", s.Bug.ID, d.tokens, money.Total(d.usd, d.unpricedFiles), s.Tokens, money.Total(s.CostUSD, s.CostUnpriced))
+		if d.tokens != s.Tokens || money.Total(d.usd, d.unpriced) != money.Total(s.CostUSD, s.CostUnpriced) {
+			t.Errorf("%s: header %d tokens %s, list %d tokens %s", s.Bug.ID, d.tokens, money.Total(d.usd, d.unpriced), s.Tokens, money.Total(s.CostUSD, s.CostUnpriced))
 		}
 	}
 }

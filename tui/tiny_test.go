@@ -43,7 +43,7 @@ func TestTinyTerminal(t *testing.T) {
 			m := keys(t, browser, "j", "j", "j", "enter")
 			m.tab = m.finalTab()
 			return m
-		}, []string{"Winner: proposal B", "labels: A = agente-2", "Debate degradado", "… enter shows it all", "enter open", "$0.04+unknown · done"}, true},
+		}, []string{"Winner: proposal B", "labels: A = agente-2", "Debate degradado", "… enter shows it all", "enter open", "$0.04 · done"}, true},
 		{"judge-failed", func() Model {
 			m := keys(t, browser, "j", "j", "j", "j", "enter")
 			m.tab = m.finalTab()

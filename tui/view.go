@@ -519,7 +519,8 @@ func (m Model) viewDebate() string {
 
 // debateHeader is the live header: the bug, its title, then round,
 // elapsed, calls, tokens, money and status. The title gives way first,
-// then the figures take their short forms; the figures are never cut.
+// then the figures take their short forms, then a long ID is shortened
+// with "…" (to minHeaderID); only then do figures go. A figure is never cut.
 func (m Model) debateHeader() string {
 	d := m.deb
 	state := m.stateWord()
@@ -545,7 +546,7 @@ func (m Model) debateHeader() string {
 		{tight[0], tight[4]},
 		{tight[4]},
 	}
-	for _, figs := range append([][]string{long, short, tight}, tighter...) {
+	for _, figs := range [][]string{long, short, tight} {
 		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
 		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
 		if room >= 0 {
@@ -556,9 +557,28 @@ func (m Model) debateHeader() string {
 			return id + title + tail
 		}
 	}
+	// a long ID (a question's folder name) is shortened before any figure
+	// goes: every figure stays down to 80 columns
+	for _, figs := range [][]string{short, tight} {
+		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
+		if room := m.lay.w - ansi.StringWidth(tail); room >= minHeaderID {
+			return m.st.Title.Render(ansi.Truncate(d.bugID, room, "…")) + tail
+		}
+	}
+	for _, figs := range tighter {
+		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
+		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
+		if room >= 0 {
+			return id + tail
+		}
+	}
 	tail := " · " + strings.Join(tight, " · ") + " · " + m.st.Badge(state)
 	return ansi.Truncate(id+tail, m.lay.w, "…")
 }
+
+// minHeaderID is the fewest columns the header shortens a long ID to
+// before it drops a figure (a bug's ID, "BUG-20260702-Q2R8", fits whole).
+const minHeaderID = 17
 
 // stateWord is the debate's status as the header says it: the words of
 // moot list and the browser.
@@ -594,9 +614,10 @@ func (m Model) noResumeWhy() string {
 	return ""
 }
 
-// money prints a debate's cost so far; "unknown" when an engine in it has
-// no known price and nothing priced was spent.
-func (m Model) money(usd float64) string { return moneyOf(usd, m.priceUnknown()) }
+// money prints a debate's cost so far as list, show and the browser do:
+// "+unknown" only when a call made recorded no cost ("unknown" when none
+// did).
+func (m Model) money(usd float64) string { return moneyOf(usd, m.deb != nil && m.deb.unpriced) }
 
 // moneyOf prints an amount of which some may have no price (money.Total).
 func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }
@@ -604,12 +625,13 @@ func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown
 // estimate prints an estimated amount ("≈$0.12", "unknown"; money.Estimate).
 func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unknown) }
 
-// priceUnknown reports whether an engine of the debate has no price.
+// priceUnknown reports whether an engine of the debate has no price (or
+// a call made recorded none): its estimate is partly unknown.
 func (m Model) priceUnknown() bool {
 	if m.deb == nil {
 		return false
 	}
-	return m.deb.unpricedFiles || m.unpriced(m.deb.engines()...)
+	return m.deb.unpriced || m.unpriced(m.deb.engines()...)
 }
 
 // unpriced reports whether one of the engines named has no known price.

@@ -1,0 +1,175 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// TestHeaderMoneyIsTheSharedTotal (g13, 1): the header's money is the one
+// figure list, the browser and show give (bugfolder.CallTotals, priced by
+// what the calls recorded): an engine the engines file gives no price
+// (codex, a command engine) whose calls recorded their cost is no
+// "+unknown"; a call that recorded no cost is.
+func TestHeaderMoneyIsTheSharedTotal(t *testing.T) {
+	f := newFixture(t)
+	t.Run("a debate read from its folder", func(t *testing.T) {
+		m := sized(t, f.options(), 160, 30)
+		m = pump(t, m, loadDebateCmd(f.bug(t, "5"))())
+		got := ansi.Strip(m.debateHeader())
+		if !strings.Contains(got, "$0.04") || strings.Contains(got, "unknown") {
+			t.Errorf("header %q: want $0.04 as moot list says, no +unknown", got)
+		}
+		goldenScreen(t, m, f.proj)
+	})
+	t.Run("a run shown live", func(t *testing.T) {
+		m, _ := liveModel(t, f, 160, 30)
+		m.deb = newLiveView(m.opts.Setup) // scripted, which the engines file gives no price
+		m.deb.sessionStart = fixedNow
+		m.deb.apply(engine.Event{Type: engine.EvCallFinished, SolverID: "agente-1", Role: bugfolder.RoleSolver, Attempt: 1, Status: "ok", TokensIn: 100, CostUSD: 0.03})
+		if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "$0.03 ·") {
+			t.Errorf("header %q: every call made is priced, want $0.03", got)
+		}
+		m.deb.apply(engine.Event{Type: engine.EvCallFinished, SolverID: "agente-2", Role: bugfolder.RoleSolver, Attempt: 1, Status: "ok", TokensIn: 100, CostUnknown: true})
+		if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "$0.03+unknown") {
+			t.Errorf("header %q: a call without a price, want $0.03+unknown", got)
+		}
+	})
+}
+
+// TestHeaderLongIDKeepsTheFigures (g13, 2): a question's folder name of
+// 56 characters at 80 columns: the ID is shortened with "…" before any
+// figure goes — round, elapsed, calls, tokens, money and status stay.
+func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
+	f := newFixture(t)
+	id := "20261201-should-checkout-cache-coupon-lookups-for-a-very"
+	if len(id) != 56 {
+		t.Fatalf("id is %d long", len(id))
+	}
+	s := engine.Setup{Lang: bugfolder.EN, N: 2, R: 1, Solvers: []string{"scripted", "scripted"}, Judge: "scripted",
+		Bug: &bugfolder.Bug{ID: id, Title: "Should checkout cache coupon lookups for a very long time?"}}
+	for _, w := range []int{80, 100} {
+		m := sized(t, f.options(), w, 24)
+		m.deb = newLiveView(s)
+		m.screen, m.tab, m.now = scrDebate, 1, fixedNow
+		m.deb.startedAt, m.deb.sessionStart = fixedNow.Add(-95*time.Second), fixedNow.Add(-95*time.Second)
+		for k := 0; k <= 1; k++ {
+			for _, sid := range []string{s.Lang.SolverID(1), s.Lang.SolverID(2)} {
+				m.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: k, SolverID: sid, Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 1200, TokensOut: 300, CostUSD: 0.0007})
+			}
+		}
+		m.deb.current = 1
+		m.deb.apply(engine.Event{Type: engine.EvCallFinished, Role: bugfolder.RoleJudge, SolverID: "judge", Status: "ok", TokensIn: 900, TokensOut: 200, CostUSD: 0.0006})
+		m.deb.apply(engine.Event{Type: engine.EvDebateFinished, Outcome: bugfolder.OutcomeDone, Time: fixedNow})
+		got := ansi.Strip(m.debateHeader())
+		if ansi.StringWidth(got) > w {
+			t.Errorf("%d columns: header is %d wide: %q", w, ansi.StringWidth(got), got)
+		}
+		for _, want := range []string{"r1/1", "1m35s", "5/5", "7.1k", "$0.0034", "done"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%d columns: header %q lacks %q", w, got, want)
+			}
+		}
+		if w == 80 {
+			if !strings.Contains(got, "…") {
+				t.Errorf("header %q: the ID is not shortened", got)
+			}
+			goldenScreen(t, m, f.proj)
+		}
+	}
+}
+
+// TestHeaderCountsCallsCutByAKill (g13, 3): after kill -9 the header
+// counts the calls cut in flight, as after q's "leave it" and as list and
+// show do (bugfolder.CountModelCalls): 7 started, 5 finished is 7 calls.
+func TestHeaderCountsCallsCutByAKill(t *testing.T) {
+	f := newFixture(t)
+	evs := []bugfolder.Event{{Type: bugfolder.EvSetup}}
+	for i := range 7 {
+		id := fmt.Sprintf("agente-%d", i%3+1)
+		evs = append(evs, bugfolder.Event{Type: bugfolder.EvCallStarted, Round: i / 3, SolverID: id, Attempt: 1})
+		if i < 5 {
+			evs = append(evs, bugfolder.Event{Type: bugfolder.EvCallFinished, Round: i / 3, SolverID: id, Attempt: 1})
+		}
+	}
+	deb := &bugfolder.Debate{Dir: t.TempDir(), Lang: bugfolder.PT, Events: evs, State: bugfolder.StateInterrupted}
+	m := sized(t, f.options(), 160, 30)
+	m.deb = viewFromFiles(f.bug(t, "7"), deb)
+	m.screen, m.now = scrDebate, fixedNow
+	if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "calls 7/") {
+		t.Errorf("header %q: want the 7 calls started counted (5 finished, 2 cut by the kill)", got)
+	}
+}
+
+// TestBrowserCountWordsSingular (g13, 4): one question is "1 question",
+// one bug "1 bug".
+func TestBrowserCountWordsSingular(t *testing.T) {
+	rows := func(bugs, questions int) []*browserRow {
+		var out []*browserRow
+		for range bugs {
+			out = append(out, &browserRow{})
+		}
+		for range questions {
+			out = append(out, &browserRow{dir: bugfolder.BugDir{Question: true}})
+		}
+		return out
+	}
+	reg := &bugfolder.Register{Root: "/r"}
+	for _, tc := range []struct {
+		b, q int
+		reg  *bugfolder.Register
+		want string
+	}{
+		{7, 1, reg, "7 bugs, 1 question"},
+		{1, 2, reg, "1 bug, 2 questions"},
+		{1, 0, reg, "1 bug"},
+		{0, 1, &bugfolder.Register{}, "1 question"},
+	} {
+		b := &browser{reg: tc.reg, rows: rows(tc.b, tc.q)}
+		if got := b.countWords(); got != tc.want {
+			t.Errorf("%d bugs, %d questions: %q, want %q", tc.b, tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestConvergenceNotRecordedOnAFinishedDebate (g13, 4): a finished debate
+// whose convergencia.md is missing or malformed says its rounds finished
+// and convergence is not recorded — never "no round finished yet".
+func TestConvergenceNotRecordedOnAFinishedDebate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(path string) error
+	}{
+		{"missing", os.Remove},
+		{"malformed", func(p string) error { return os.WriteFile(p, []byte("# Convergência\n\nnot a table\n"), 0o644) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			bug := f.bug(t, "5") // Q2R8: done, rounds 0–2
+			if err := tc.edit(filepath.Join(bug.Dir, bugfolder.DebateDir, "convergencia.md")); err != nil {
+				t.Fatal(err)
+			}
+			m := loadBrowser(t, f, 120, 34)
+			m = keys(t, m, "j", "j", "j", "enter")
+			if m.deb == nil || m.deb.bugID != bug.ID {
+				t.Fatalf("opened %+v", m.deb)
+			}
+			m.tab = m.convTab()
+			text := screenText(m, f.proj)
+			if strings.Contains(text, "no round finished yet") || !strings.Contains(text, "convergence: not recorded (3 rounds finished") {
+				t.Errorf("convergence tab:\n%s", text)
+			}
+			if tc.name == "missing" {
+				goldenScreen(t, m, f.proj)
+			}
+		})
+	}
+}
