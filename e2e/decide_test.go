@@ -101,7 +101,7 @@ func TestDecideRecordsTheHumanDecision(t *testing.T) {
 			if string(dec.Choice) != choice || dec.By != "Ana Souza <ana@example.org>" || dec.Note != tc.note || dec.At.Before(before) || dec.At.After(time.Now().Add(time.Second)) {
 				t.Errorf("decisao.md records %+v", dec)
 			}
-			if !strings.Contains(string(raw), "# Decisão humana") || (tc.note != "" && !strings.Contains(string(raw), "## Nota\n\n"+tc.note)) {
+			if !strings.Contains(string(raw), "# Decisão humana") || (tc.note != "" && !strings.Contains(string(raw), "## Nota\n\n> "+tc.note)) {
 				t.Errorf("decisao.md's body is in the debate's language and carries the note:\n%s", raw)
 			}
 			evs := eventsOf(t, filepath.Join(dir, "eventos.jsonl"))

@@ -36,7 +36,6 @@ func TestFinding1TeammateSameRelativeCommandIsCaught(t *testing.T) {
     env_passthrough: ["FAKE_*"]
     external: false
     timeout: 20s
-    env_passthrough: ["FAKE_*"]
 defaults:
   solver: rel-1
   judge: rel-1
