@@ -181,7 +181,9 @@ type Model struct {
 	// argueView is an argue debate's scores, confidences and concessions
 	// (nil for other protocols).
 	argueView *argue.View
-	menu      *menu
+	// argueAt is when the read of argueView began (argueMsg.at).
+	argueAt time.Time
+	menu    *menu
 	// menuHidden is set while the engineer reads the panes and the open
 	// menu waits (esc on a decision menu; m brings it back).
 	menuHidden bool
@@ -529,8 +531,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.conv = msg.rows
 		}
 	case argueMsg:
-		if m.deb != nil && msg.dir == m.deb.dir {
-			m.argueView = msg.view
+		// a read begun before the last one applied is older news: dropped
+		if m.deb != nil && msg.dir == m.deb.dir && !msg.at.Before(m.argueAt) {
+			m.argueView, m.argueAt = msg.view, msg.at
 		}
 	case decidedMsg:
 		m = m.decided(msg)

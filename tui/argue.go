@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -17,14 +18,18 @@ import (
 type argueMsg struct {
 	dir  string
 	view *argue.View
+	// at is when the read began: reads run concurrently, and one begun
+	// earlier (before the stop was written) may land after a later one
+	at time.Time
 }
 
 // loadArgueCmd reads an argue debate's scores, confidences, concessions
 // and stop reason from its folder.
 func loadArgueCmd(dir string) tea.Cmd {
 	return func() tea.Msg {
+		at := time.Now()
 		v, _ := argue.ReadView(dir)
-		return argueMsg{dir: dir, view: v}
+		return argueMsg{dir: dir, view: v, at: at}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -197,5 +198,24 @@ func TestConcessionLogSaysWhatIsAbove(t *testing.T) {
 	fmt.Sscanf(plain[at+len("… "):], "%d", &earlier)
 	if shown+earlier != 12 || !strings.Contains(plain, "concession number 12") || shown == 0 {
 		t.Errorf("%d shown + %d earlier, want 12 with the newest shown:\n%s", shown, earlier, plain)
+	}
+}
+
+// TestArgueViewKeepsTheNewerRead: reads of argue's files run concurrently;
+// one begun before the stop was written that lands after a later one must
+// not put "running" back over the stop reason.
+func TestArgueViewKeepsTheNewerRead(t *testing.T) {
+	m := argueLive(t, 2, 80, 24)
+	stopped, running := argueView(), argueView()
+	running.Rule, running.Reason = "", ""
+	t0 := time.Now()
+	m = pump(t, m, argueMsg{dir: m.deb.dir, view: stopped, at: t0.Add(time.Second)})
+	m = pump(t, m, argueMsg{dir: m.deb.dir, view: running, at: t0})
+	if m.argueView == nil || m.argueView.Rule == "" {
+		t.Fatalf("an older read replaced the stop: %+v", m.argueView)
+	}
+	m.tab = m.convTab()
+	if plain := ansi.Strip(m.View().Content); !strings.Contains(plain, "stopped — convergence") {
+		t.Errorf("the Convergence tab does not say why it stopped:\n%s", plain)
 	}
 }
