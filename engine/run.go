@@ -1476,15 +1476,7 @@ func StopRefusal(d *bugfolder.Debate, proto Protocol) error {
 			}
 		}
 	}
-	var panel, support []string
-	for _, kv := range d.Problem.Solvers {
-		if !dropped[kv.Key] {
-			panel = append(panel, kv.Key)
-		}
-	}
-	for _, kv := range d.Problem.Critics {
-		support = append(support, kv.Key)
-	}
+	panel, support := recordedPanel(d, dropped)
 	for _, id := range slices.Concat(proto.Batches(0, panel, support)...) {
 		if !valid[id] {
 			return &bugfolder.InputError{Path: d.Dir, Msg: stopRefused}
@@ -1515,6 +1507,20 @@ func loggedStops(d *bugfolder.Debate) (dropped map[string]bool, stopped bool, la
 	return dropped, stopped, last
 }
 
+// recordedPanel is the panel members problema.md records, less those a
+// logged decision dropped, and its support calls.
+func recordedPanel(d *bugfolder.Debate, dropped map[string]bool) (panel, support []string) {
+	for _, kv := range d.Problem.Solvers {
+		if !dropped[kv.Key] {
+			panel = append(panel, kv.Key)
+		}
+	}
+	for _, kv := range d.Problem.Critics {
+		support = append(support, kv.Key)
+	}
+	return panel, support
+}
+
 // Remaining counts the calls a resume of d makes at least: every call of
 // the protocol's batches (proto.Batches: the support role where the
 // protocol runs it, round 0 included for argue's scorer) without a file,
@@ -1543,15 +1549,7 @@ func Remaining(d *bugfolder.Debate, proto Protocol, stop bool) (n int, upTo bool
 			}
 		}
 	}
-	var panel, support []string
-	for _, kv := range d.Problem.Solvers {
-		if !dropped[kv.Key] {
-			panel = append(panel, kv.Key)
-		}
-	}
-	for _, kv := range d.Problem.Critics {
-		support = append(support, kv.Key)
-	}
+	panel, support := recordedPanel(d, dropped)
 	n = 1 // the final step
 	for k := 0; k <= last; k++ {
 		for _, batch := range proto.Batches(k, panel, support) {
