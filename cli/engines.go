@@ -25,6 +25,7 @@ type engineJSON struct {
 	ProjectAccess string         `json:"project_access"`
 	Timeout       string         `json:"timeout,omitempty"`
 	ContextTokens int            `json:"context_tokens,omitempty"`
+	Family        string         `json:"family,omitempty"`
 	Price         *harness.Price `json:"price,omitempty"`
 	Defaults      []string       `json:"defaults,omitempty"`
 	// Probe is set with --probe.
@@ -73,8 +74,10 @@ replay. Fields: kind (required), model, base_url (the endpoint the CLI or
 client calls), api_key_env, timeout, context_tokens, max_output_tokens,
 price {input_per_mtok, output_per_mtok}, external, project_access (none, or
 read-only for codex, whose OS sandbox makes it verifiable), parallel, env,
-env_passthrough (command only), command, cassette. Context windows, output sizes and prices not given come
-from charm.land/catwalk's model data.
+env_passthrough (command only), command, cassette, family (the vendor:
+anthropic, openai, google, alibaba…; else from the kind or the model's
+name, unknown for a bare command). Context windows, output sizes and prices
+not given come from charm.land/catwalk's model data.
 
 Vendor CLIs run in a private folder holding a copy of P, with their own HOME
 and TMPDIR and a minimal environment (PATH, locale, proxies, their key);
@@ -113,7 +116,7 @@ logs or the screen.`,
 				ec := cfg.Engines[name]
 				lim := harness.LimitsOf(ec)
 				j := engineJSON{Name: name, Kind: string(ec.Kind), Model: ec.Model, BaseURL: ec.BaseURL, APIKeyEnv: ec.APIKeyEnv,
-					External: ec.External, ProjectAccess: ec.ProjectAccess, ContextTokens: lim.ContextTokens, Price: lim.Price}
+					External: ec.External, ProjectAccess: ec.ProjectAccess, ContextTokens: lim.ContextTokens, Family: ec.Family(), Price: lim.Price}
 				if ec.Timeout > 0 {
 					j.Timeout = ec.Timeout.String()
 				}

@@ -88,6 +88,9 @@ type EngineConfig struct {
 	Command []string
 	// Cassette is a replay engine's recording.
 	Cassette string
+	// FamilyDecl is the family: field as written ("" when absent); Family
+	// reads it first.
+	FamilyDecl string
 	// Line is where the entry starts in the file (0 for built-in engines).
 	Line int
 }
@@ -305,7 +308,7 @@ func parseLenses(path string, n *yaml.Node) ([]LensEntry, error) {
 	return out, nil
 }
 
-var engineFields = []string{"kind", "model", "base_url", "api_key_env", "timeout", "context_tokens", "max_output_tokens", "price", "external", "project_access", "parallel", "env", "env_passthrough", "command", "cassette"}
+var engineFields = []string{"kind", "model", "base_url", "api_key_env", "timeout", "context_tokens", "max_output_tokens", "price", "external", "project_access", "parallel", "env", "env_passthrough", "command", "cassette", "family"}
 
 func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 	pre := "engines." + name
@@ -466,6 +469,13 @@ func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 	if e.Cassette, err = str("cassette"); err != nil {
 		return nil, err
 	}
+	if e.FamilyDecl, err = str("family"); err != nil {
+		return nil, err
+	}
+	if e.FamilyDecl != "" && !familyRE.MatchString(e.FamilyDecl) {
+		return nil, cfgErr(path, fields["family"], pre+".family", "%q is not a family name: one word of lower-case letters, digits and '-' naming the vendor (anthropic, openai, google, alibaba, meta, mistral…)", e.FamilyDecl)
+	}
+	e.FamilyDecl = strings.ToLower(e.FamilyDecl)
 	if pt := fields["env_passthrough"]; pt != nil {
 		if pt.Kind != yaml.SequenceNode {
 			return nil, cfgErr(path, pt, pre+".env_passthrough", "must be a list of variable names ([AWS_PROFILE, \"MY_*\"])")

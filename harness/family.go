@@ -1,0 +1,86 @@
+package harness
+
+import (
+	"regexp"
+	"strings"
+)
+
+// familyRE is what a family: field may say: a vendor's name in one word.
+var familyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*$`)
+
+// modelFamilies maps the start of a model's name (after any "vendor/"
+// prefix) to its vendor family, longest prefixes first where they overlap.
+var modelFamilies = []struct{ prefix, family string }{
+	{"claude", "anthropic"},
+	{"gpt", "openai"},
+	{"codex", "openai"},
+	{"chatgpt", "openai"},
+	{"o1", "openai"},
+	{"o3", "openai"},
+	{"o4", "openai"},
+	{"gemini", "google"},
+	{"gemma", "google"},
+	{"qwen", "alibaba"},
+	{"qwq", "alibaba"},
+	{"llama", "meta"},
+	{"mistral", "mistral"},
+	{"mixtral", "mistral"},
+	{"codestral", "mistral"},
+	{"deepseek", "deepseek"},
+	{"grok", "xai"},
+	{"phi", "microsoft"},
+}
+
+// kindFamilies are the families a vendor CLI or vendor API belongs to
+// whatever model it is given.
+var kindFamilies = map[Kind]string{
+	KindCodex:     "openai",
+	KindClaude:    "anthropic",
+	KindGemini:    "google",
+	KindQwen:      "alibaba",
+	KindAnthropic: "anthropic",
+}
+
+// Family is the engine's vendor family (DESIGN §7, CLI.md "review"): the
+// family: field when set; else the family of its vendor CLI or API kind;
+// else the one its model's name starts with ("anthropic/claude-…" reads
+// the name after the slash, then the prefix before it); "" when unknown.
+// An unknown family never clashes with another.
+func (e *EngineConfig) Family() string {
+	if e.FamilyDecl != "" {
+		return e.FamilyDecl
+	}
+	if f, ok := kindFamilies[e.Kind]; ok {
+		return f
+	}
+	return ModelFamily(e.Model)
+}
+
+// ModelFamily is the vendor family a model's name shows ("" when it shows
+// none): "gpt-5" is openai, "qwen2.5-coder:7b" alibaba, "openrouter/
+// anthropic/claude-sonnet-4" anthropic.
+func ModelFamily(model string) string {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if m == "" {
+		return ""
+	}
+	parts := strings.Split(m, "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		for _, mf := range modelFamilies {
+			if strings.HasPrefix(parts[i], mf.prefix) {
+				return mf.family
+			}
+		}
+		for _, f := range kindFamilies {
+			if parts[i] == f {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// SameFamily reports whether two families clash: both known and equal.
+func SameFamily(a, b string) bool {
+	return a != "" && a == strings.ToLower(b)
+}

@@ -1,0 +1,57 @@
+package harness
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestFamily(t *testing.T) {
+	cases := []struct {
+		name string
+		e    EngineConfig
+		want string
+	}{
+		{"declared wins over the kind", EngineConfig{Kind: KindCodex, FamilyDecl: "acme"}, "acme"},
+		{"codex cli is openai", EngineConfig{Kind: KindCodex, Model: "whatever"}, "openai"},
+		{"claude cli is anthropic", EngineConfig{Kind: KindClaude}, "anthropic"},
+		{"gemini cli is google", EngineConfig{Kind: KindGemini}, "google"},
+		{"qwen cli is alibaba", EngineConfig{Kind: KindQwen}, "alibaba"},
+		{"anthropic api", EngineConfig{Kind: KindAnthropic, Model: "claude-sonnet-4"}, "anthropic"},
+		{"openai kind serving qwen is alibaba", EngineConfig{Kind: KindOpenAI, Model: "qwen2.5-coder:7b"}, "alibaba"},
+		{"openai kind serving gpt", EngineConfig{Kind: KindOpenAI, Model: "gpt-4o-mini"}, "openai"},
+		{"o-series", EngineConfig{Kind: KindOpenAI, Model: "o3-mini"}, "openai"},
+		{"opencode provider/model", EngineConfig{Kind: KindOpencode, Model: "anthropic/claude-sonnet-4"}, "anthropic"},
+		{"router path reads the model", EngineConfig{Kind: KindOpenAI, Model: "openrouter/google/gemini-2.5-pro"}, "google"},
+		{"vendor prefix alone", EngineConfig{Kind: KindOpencode, Model: "openai/some-new-model"}, "openai"},
+		{"command without family is unknown", EngineConfig{Kind: KindCommand, Command: []string{"./x"}}, ""},
+		{"command with a model name", EngineConfig{Kind: KindCommand, Model: "llama3.1:8b"}, "meta"},
+		{"unknown model is unknown", EngineConfig{Kind: KindOpenAI, Model: "my-finetune"}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.e.Family(); got != c.want {
+				t.Fatalf("Family() = %q, want %q", got, c.want)
+			}
+		})
+	}
+	if SameFamily("", "") {
+		t.Fatal("two unknown families must never clash")
+	}
+	if !SameFamily("openai", "OpenAI") {
+		t.Fatal("a family compares without case")
+	}
+}
+
+func TestFamilyField(t *testing.T) {
+	c, err := ParseConfig("moot.yaml", []byte("engines:\n  x:\n    kind: command\n    command: [./x]\n    family: Acme\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Engines["x"].Family(); got != "acme" {
+		t.Fatalf("family: Acme read as %q, want acme", got)
+	}
+	_, err = ParseConfig("moot.yaml", []byte("engines:\n  x:\n    kind: command\n    command: [./x]\n    family: \"open ai\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "engines.x.family") {
+		t.Fatalf("a family with a space must be refused naming the field, got %v", err)
+	}
+}
