@@ -312,7 +312,7 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	if p.Name() == argue.Name {
 		return s, f.argue.scorerEngine(&s, cfg)
 	}
-	lenses, err := f.resolveLenses(reg, cfg)
+	lenses, err := f.resolveLenses(cmd.ErrOrStderr(), reg, cfg)
 	if err != nil {
 		return s, err
 	}
@@ -330,8 +330,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 }
 
 // resolveLenses reads --lens: none, one for every solver, or one each
-// (other counts are a usage error, as for --solver).
-func (f *setupFlags) resolveLenses(reg *bugfolder.Register, cfg *harness.Config) ([]bugfolder.Lens, error) {
+// (other counts are a usage error, as for --solver). A project lens file
+// that cannot be read is a warning on warn, and refused only when named.
+func (f *setupFlags) resolveLenses(warn io.Writer, reg *bugfolder.Register, cfg *harness.Config) ([]bugfolder.Lens, error) {
 	if len(f.lenses) == 0 {
 		return nil, nil
 	}
@@ -341,6 +342,9 @@ func (f *setupFlags) resolveLenses(reg *bugfolder.Register, cfg *harness.Config)
 	cat, err := loadLenses(reg, cfg)
 	if err != nil {
 		return nil, err
+	}
+	for _, lerr := range cat.Problems() {
+		fmt.Fprintf(warn, "moot: warning: %v; that lens is left out until the file is fixed\n", lerr)
 	}
 	var out []bugfolder.Lens
 	for _, arg := range f.lenses {

@@ -105,6 +105,17 @@ func TestLensesFrozenAndPrompted(t *testing.T) {
 	}
 }
 
+// A bad project lens file blocks only a debate that names it: one that
+// names other lenses runs, with a warning naming the bad file.
+func TestBadLensFileBlocksOnlyWhatNamesIt(t *testing.T) {
+	p := newProject(t)
+	p.writeLens("cfo.md", "---\nname: cto\n---\ntext\n")
+	r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--lens", "security").mustExit(t, 0)
+	if !strings.Contains(r.stderr, "cfo.md: name") || !strings.Contains(r.stderr, "warning") {
+		t.Errorf("the run does not warn about the bad lens file:\n%s", r.stderr)
+	}
+}
+
 // Bad lenses are exit 2 naming the file (or flag) and the field, with
 // nothing written.
 func TestLensRefusals(t *testing.T) {
@@ -116,7 +127,7 @@ func TestLensRefusals(t *testing.T) {
 		{"name mismatch", "cfo.md", "---\nname: cto\n---\ntext\n", []string{"cfo"}, []string{".moot/lenses/cfo.md: name", "rename"}},
 		{"empty body", "cfo.md", "---\nname: cfo\n---\n\n", []string{"cfo"}, []string{".moot/lenses/cfo.md: body", "is empty"}},
 		{"unknown field", "cfo.md", "---\nname: cfo\nextra: 1\n---\ntext\n", []string{"cfo"}, []string{".moot/lenses/cfo.md: extra: line 3", "only name:"}},
-		{"bad file name", "Big_Lens.md", "text\n", []string{"security"}, []string{"Big_Lens.md: name", "lower-case"}},
+		{"bad file name", "Big_Lens.md", "text\n", []string{"big_lens"}, []string{"Big_Lens.md: name", "lower-case"}},
 		{"too large", "cfo.md", strings.Repeat("x", 20<<10), []string{"cfo"}, []string{"cfo.md", "at most"}},
 		{"unknown lens", "", "", []string{"nosuch"}, []string{"--lens \"nosuch\": no such lens", "data-integrity"}},
 		{"count", "", "", []string{"security", "tests"}, []string{"--lens given 2 times for 3 solvers"}},

@@ -2,6 +2,7 @@ package lens
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -31,12 +32,17 @@ type Catalog struct {
 	lenses map[string]Lens
 	// from says where each lens was read ("library", a file).
 	from map[string]string
+	// bad are the project's lens files that could not be read, by name:
+	// naming one is refused with its error, the other lenses stay usable.
+	bad map[string]error
 }
 
 // Load builds the catalog of a project (project "" reads no lens folder).
-// A bad lens file or entry is an input error naming it and its field.
+// A bad entry of the engines file is an input error naming it and its
+// field; a bad lens file is left out (Problems lists it, and Resolve
+// refuses its name with its error), so it blocks only what names it.
 func Load(project string, config []Entry) (*Catalog, error) {
-	c := &Catalog{lenses: map[string]Lens{}, from: map[string]string{}}
+	c := &Catalog{lenses: map[string]Lens{}, from: map[string]string{}, bad: map[string]error{}}
 	for _, l := range Library {
 		c.lenses[l.Name], c.from[l.Name] = Lens{Name: l.Name, Text: l.Text + holdFast}, "library"
 	}
@@ -52,38 +58,34 @@ func Load(project string, config []Entry) (*Catalog, error) {
 	if project == "" {
 		return c, nil
 	}
-	files, err := readDir(project)
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range files {
-		c.lenses[l.lens.Name], c.from[l.lens.Name] = l.lens, l.path
-	}
-	return c, nil
-}
-
-// fileLens is a lens read from the project's folder.
-type fileLens struct {
-	lens Lens
-	path string
-}
-
-// readDir reads every *.md of the project's lens folder, beneath the
-// project and never through a symlink; a missing folder is no lens.
-func readDir(project string) ([]fileLens, error) {
+	// Every *.md of the project's lens folder, beneath the project and
+	// never through a symlink; a missing folder is no lens.
 	files, err := bugfolder.ReadProjectFiles(project, Dir, "lens", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	var out []fileLens
 	for _, f := range files {
 		l, err := ParseFile(f.Path, f.Raw)
 		if err != nil {
-			return nil, err
+			name := strings.ToLower(strings.TrimSuffix(filepath.Base(f.Path), ".md"))
+			c.bad[name] = err
+			delete(c.lenses, name) // a broken project file never falls back to the library's
+			continue
 		}
-		out = append(out, fileLens{l, f.Path})
+		c.lenses[l.Name], c.from[l.Name] = l, f.Path
 	}
-	return out, nil
+	return c, nil
+}
+
+// Problems are the project's lens files that could not be read, in name
+// order: each is left out of the catalog, and naming it is refused with
+// its error.
+func (c *Catalog) Problems() []error {
+	var out []error
+	for _, name := range slices.Sorted(maps.Keys(c.bad)) {
+		out = append(out, c.bad[name])
+	}
+	return out
 }
 
 // ParseFile reads a lens file: NAME.md, an optional front matter (name:,
@@ -167,6 +169,9 @@ func (c *Catalog) Resolve(arg string) (Lens, error) {
 	}
 	if l, ok := c.lenses[strings.ToLower(name)]; ok {
 		return l, nil
+	}
+	if err, ok := c.bad[strings.ToLower(name)]; ok {
+		return Lens{}, fmt.Errorf("--lens %s: %w", Quote(arg), err)
 	}
 	return Lens{}, fmt.Errorf("--lens %s: no such lens (the library: %s; the project's own go in %s/NAME.md or the engines file's lenses:; or give \"name: text\")",
 		Quote(arg), strings.Join(Names(), ", "), Dir)

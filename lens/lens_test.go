@@ -156,3 +156,34 @@ func TestLensFileFields(t *testing.T) {
 		}
 	}
 }
+
+// A project lens file that cannot be read blocks only what names it: the
+// other lenses (the library's and the project's good files) stay usable,
+// and naming the bad one is refused with the file's own error.
+func TestBadLensFileBlocksOnlyItself(t *testing.T) {
+	proj := t.TempDir()
+	dir := filepath.Join(proj, Dir)
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, "cfo.md"), []byte("---\nname: cto\n---\ntext\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "security.md"), []byte("---\nextra: 1\n---\ntext\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "ops.md"), []byte("Ops: you defend the on-call engineer.\n"), 0o600)
+	c, err := Load(proj, nil)
+	if err != nil {
+		t.Fatalf("a bad lens file failed the whole catalog: %v", err)
+	}
+	if _, err := c.Resolve("ops"); err != nil {
+		t.Errorf("a good project lens beside a bad one: %v", err)
+	}
+	if _, err := c.Resolve("performance"); err != nil {
+		t.Errorf("a library lens beside a bad project file: %v", err)
+	}
+	for name, want := range map[string]string{"cfo": "cfo.md: name", "security": "security.md: extra"} {
+		_, err := c.Resolve(name)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("naming the bad %s lens: %v, want an error with %q", name, err, want)
+		}
+	}
+	if got := len(c.Problems()); got != 2 {
+		t.Errorf("Problems() lists %d files, want 2", got)
+	}
+}
