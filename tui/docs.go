@@ -81,13 +81,44 @@ func RenderMarkdown(md string, width int, style string) string {
 	renderers.Unlock()
 	lr.Lock()
 	defer lr.Unlock()
-	md = termsafe.Text(md)
+	md = quoteBreaks(termsafe.Text(md))
 	out, err := lr.r.Render(md)
 	if err != nil {
 		return md
 	}
 	// what glamour passed through is sanitized again: only its own styling stays
 	return strings.Trim(termsafe.Styled(out), "\n")
+}
+
+// quoteBreaks keeps the lines of a block quote apart: moot's documents
+// quote line by line (a final answer's head: degraded, absent, escalation;
+// a decision's note), and Markdown would join consecutive quoted lines
+// into one paragraph (glamour drops a hard break inside a quote). Each
+// quoted line followed by another becomes a paragraph of the quote of its
+// own; fenced code is left as it is.
+func quoteBreaks(md string) string {
+	lines := strings.Split(md, "\n")
+	out := make([]string, 0, len(lines))
+	fence := ""
+	quoted := func(l string) bool {
+		t := strings.TrimLeft(l, " ")
+		return len(l)-len(t) < 4 && strings.HasPrefix(t, ">") && strings.TrimSpace(strings.TrimLeft(t, "> ")) != ""
+	}
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		out = append(out, l)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```"), strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+		case i+1 < len(lines) && quoted(l) && quoted(lines[i+1]):
+			out = append(out, ">")
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // renderFileCmd reads a Markdown file (its body, without front matter),

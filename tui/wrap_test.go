@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mattn/go-runewidth"
 )
 
@@ -134,5 +135,27 @@ func TestAddressesNeverBreakInside(t *testing.T) {
 	first := strings.SplitN(screenText(m, ""), "\n", 2)[0]
 	if !strings.HasPrefix(first, "moot demo") || !strings.HasSuffix(first, "sample/project") || runewidth.StringWidth(first) > 80 {
 		t.Errorf("banner at 80 columns: %q", first)
+	}
+}
+
+// A final answer's head quotes line by line (degraded, absent, escalation):
+// rendered, each quoted line stays on its own line instead of running
+// into the next; fenced code is untouched.
+func TestQuotedLinesStayApart(t *testing.T) {
+	md := "> Degraded: 2 of 3 members took part.\n> absent: member-3 (timeout)\n> escalate: confidence 40 %\n\nBody.\n\n```\n> not a quote\n> kept\n```\n"
+	out := ansi.Strip(RenderMarkdown(md, 80, "notty"))
+	for _, want := range []string{"Degraded: 2 of 3 members took part.", "absent: member-3 (timeout)", "escalate: confidence 40 %"} {
+		found := false
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasSuffix(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "│┃>")), want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the quoted line %q does not end a line of its own:\n%s", want, out)
+		}
+	}
+	if got := quoteBreaks("```\n> a\n> b\n```"); got != "```\n> a\n> b\n```" {
+		t.Errorf("fenced code changed: %q", got)
 	}
 }
