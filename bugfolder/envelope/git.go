@@ -1,39 +1,16 @@
 package envelope
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
-	"time"
+
+	"github.com/reversa/moot/internal/gitcmd"
 )
 
-// gitTimeout bounds each git call: a wedged git must not hang a review.
-const gitTimeout = time.Minute
-
-// git runs git in repo and returns its stdout; the error carries git's
-// own words (its stderr's last line).
+// git runs git in repo and returns its stdout (gitcmd bounds the call).
 func git(repo string, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = repo
-	cmd.WaitDelay = time.Second
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:]
-		}
-		if msg == "" {
-			msg = err.Error()
-		}
-		return out, fmt.Errorf("git %s in %s: %s", args[0], repo, msg)
-	}
-	return out, nil
+	return gitcmd.Output(context.Background(), repo, args...)
 }
 
 // splitRange splits "A..B" into its ends (B "" means HEAD, as for git).
