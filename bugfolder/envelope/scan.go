@@ -120,8 +120,8 @@ func clip(s string) string {
 // trailer, builder stamp like "Generated with …" or 🤖, and author marker
 // with an email) in the envelope, whole-word and case-insensitive: in the
 // contract, the context parts, every file body and the test checks, in
-// that order. Leaks name the file (or "(contract)", "(context: Title)",
-// "(test checks)") and the 1-based line.
+// that order. Leaks name the file (or "(contract)", "(context title)",
+// "(context: Title)", "(test checks)") and the 1-based line.
 func Scan(e *Envelope, ids []string) []Leak {
 	var res []*regexp.Regexp
 	var names []string
@@ -148,7 +148,8 @@ func Scan(e *Envelope, ids []string) []Leak {
 	}
 	scan("(contract)", e.Contract.Intent+"\n"+e.Contract.Criteria)
 	for _, p := range e.Context {
-		scan("(context: "+p.Title+")", p.Title+"\n"+p.Body)
+		scan("(context title)", p.Title)
+		scan("(context: "+p.Title+")", p.Body)
 	}
 	for _, f := range e.Files {
 		scan(f.Path, f.Body)
