@@ -119,7 +119,7 @@ func Build(src Source) (*Envelope, error) {
 		touched, err = fromFiles(src.Repo, src.Files)
 		r = diskReader{root: src.Repo}
 	default:
-		return nil, errors.New("envelope: no change to review: give --change A..B or --files F...")
+		return nil, errors.New("envelope: no change to review: give --change A..B or --files followed by the files to review")
 	}
 	if err != nil {
 		return nil, err
