@@ -126,11 +126,16 @@ func Scan(e *Envelope, ids []string) []Leak {
 	var res []*regexp.Regexp
 	var names []string
 	for _, id := range ids {
-		id = strings.TrimSpace(id)
+		// an identity git hands back need not be UTF-8; the regexp must be
+		id = strings.ToValidUTF8(strings.TrimSpace(id), "\uFFFD")
 		if id == "" {
 			continue
 		}
-		res = append(res, regexp.MustCompile(`(?i)`+regexp.QuoteMeta(id)))
+		re, err := regexp.Compile(`(?i)` + regexp.QuoteMeta(id))
+		if err != nil {
+			continue
+		}
+		res = append(res, re)
 		names = append(names, id)
 	}
 	var leaks []Leak
