@@ -38,15 +38,9 @@ func untouched(ctx context.Context, repo, red, candDir string, testFiles []strin
 		c.Detail = "no test file at the red commit " + short(red) + ": commit the failing test first (red first) and name that commit with --red"
 		return c, nil
 	}
-	var changed []string
-	for _, p := range paths {
-		same, err := sameBlob(ctx, candDir, p, tree[p])
-		if err != nil {
-			return c, err
-		}
-		if !same {
-			changed = append(changed, p)
-		}
+	changed, err := changedFiles(ctx, candDir, paths, tree)
+	if err != nil {
+		return c, err
 	}
 	if len(changed) == 0 {
 		c.OK, c.Detail = true, fmt.Sprintf("%d test file(s) of the red commit %s unchanged", len(paths), short(red))
@@ -73,24 +67,48 @@ func treeOIDs(ctx context.Context, repo, commit string) (map[string]string, erro
 	return m, nil
 }
 
-// sameBlob says whether the file p in dir hashes to oid (git's own hash,
-// its filters applied by path); a missing file is not the same.
-func sameBlob(ctx context.Context, dir, p, oid string) (bool, error) {
-	info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
-	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
+// changedFiles returns those of paths whose file in dir does not hash to
+// its object id in tree (git's own hash, filters applied by path, one git
+// call for all); a missing file or one that is not a regular file is
+// changed.
+func changedFiles(ctx context.Context, dir string, paths []string, tree map[string]string) ([]string, error) {
+	var changed, present []string
+	for _, p := range paths {
+		info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			changed = append(changed, p)
+		case err != nil:
+			return nil, fmt.Errorf("test file %s in the candidate: %w", p, err)
+		case !info.Mode().IsRegular():
+			changed = append(changed, p)
+		case strings.ContainsAny(p, "\n\r"):
+			// a name --stdin-paths cannot carry: hashed on its own
+			out, err := gitcmd.Output(ctx, dir, "hash-object", "--", p)
+			if err != nil {
+				return nil, fmt.Errorf("hash the candidate's test file %q: %w", p, err)
+			}
+			if strings.TrimSpace(string(out)) != tree[p] {
+				changed = append(changed, p)
+			}
+		default:
+			present = append(present, p)
+		}
 	}
-	if err != nil {
-		return false, fmt.Errorf("test file %s in the candidate: %w", p, err)
+	if len(present) > 0 {
+		out, err := gitcmd.Input(ctx, dir, strings.NewReader(strings.Join(present, "\n")+"\n"), "hash-object", "--stdin-paths")
+		if err != nil {
+			return nil, fmt.Errorf("hash the candidate's test files: %w", err)
+		}
+		oids := strings.Fields(string(out))
+		for i, p := range present {
+			if i >= len(oids) || oids[i] != tree[p] {
+				changed = append(changed, p)
+			}
+		}
 	}
-	if !info.Mode().IsRegular() {
-		return false, nil
-	}
-	out, err := gitcmd.Output(ctx, dir, "hash-object", "--", p)
-	if err != nil {
-		return false, fmt.Errorf("test file %s in the candidate: %w", p, err)
-	}
-	return strings.TrimSpace(string(out)) == oid, nil
+	slices.Sort(changed)
+	return changed, nil
 }
 
 // falseGreen copies the candidate's test files onto a worktree of the red
