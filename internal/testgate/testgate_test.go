@@ -293,3 +293,26 @@ func TestRunErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestUntouchedNamedAndMissing: a test file the envelope names is
+// checked whatever its name; a red commit with no test file fails the
+// check and says red first.
+func TestUntouchedNamedAndMissing(t *testing.T) {
+	h := newHistory(t)
+	tu.Git(t, h.repo, "checkout", "-q", "--detach", h.base)
+	red := tu.GitCommit(t, h.repo, dev, "red", map[string]string{"checks/add.sh": "test 5 = 5\n"})
+	cand := tu.GitCommit(t, h.repo, dev, "candidate", map[string]string{"checks/add.sh": "true\n"})
+	m := byName(t, run(t, Options{Repo: h.repo, Cmd: "true", Candidate: cand, Red: red, TestFiles: []string{"checks/add.sh"}}), NewTestsPass, Untouched, FalseGreen)
+	if c := m[Untouched]; c.OK || c.File != "checks/add.sh" {
+		t.Errorf("a named test file changed: %+v", c)
+	}
+	empty := tu.GitInit(t)
+	first := tu.GitCommit(t, empty, dev, "no tests", map[string]string{"calc.py": fixed})
+	m = byName(t, run(t, Options{Repo: empty, Cmd: "true", Red: first}), NewTestsPass, Untouched, FalseGreen)
+	if c := m[Untouched]; c.OK || !strings.Contains(c.Detail, "red first") {
+		t.Errorf("no test at red: %+v", c)
+	}
+	if c := m[FalseGreen]; c.OK || !strings.Contains(c.Detail, "no test file") {
+		t.Errorf("nothing to carry onto red: %+v", c)
+	}
+}
