@@ -284,3 +284,16 @@ func isBinary(b []byte) bool {
 
 // ext returns a slash path's extension, lower-cased.
 func ext(rel string) string { return strings.ToLower(path.Ext(rel)) }
+
+// TestFiles lists the envelope's test files that exist (found by
+// convention, or touched and named like a test), repo-relative: what
+// testgate.Options.TestFiles wants.
+func (e *Envelope) TestFiles() []string {
+	var out []string
+	for _, f := range e.Files {
+		if (f.Test || IsTestFile(f.Path)) && !f.Deleted && f.Omitted == "" {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}

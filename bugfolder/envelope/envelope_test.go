@@ -268,3 +268,26 @@ func TestParseContract(t *testing.T) {
 		}
 	}
 }
+
+// TestSeamToTheTestGate: the envelope's test files and the range's ends
+// as the test checks want them (the candidate is the working tree when
+// the range ends at HEAD, as Build then reads the disk).
+func TestSeamToTheTestGate(t *testing.T) {
+	repo, a, b := rangeRepo(t)
+	e, err := Build(Source{Repo: repo, Change: a + ".." + b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := e.TestFiles(), []string{"calc/calc_test.go", "web/app.spec.js", "web/app.test.ts"}; !slices.Equal(got, want) {
+		t.Errorf("test files %v, want %v", got, want)
+	}
+	if base, cand, err := RangeEnds(repo, a+".."+b); err != nil || base != a || cand != b {
+		t.Errorf("A..B: %s %s %v", base, cand, err)
+	}
+	if base, cand, err := RangeEnds(repo, a+"..HEAD"); err != nil || base != a || cand != "" {
+		t.Errorf("A..HEAD: %q %q %v", base, cand, err)
+	}
+	if _, _, err := RangeEnds(repo, "nope..HEAD"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("unresolvable: %v", err)
+	}
+}

@@ -132,3 +132,19 @@ func (t *treeReader) has(rel string) bool {
 	m := t.mode[rel]
 	return m == "100644" || m == "100755"
 }
+
+// RangeEnds resolves --change "A..B" to what the test checks need: the
+// baseline commit A, and the candidate B — "" when B is the commit
+// checked out, for Build then reads the files on disk and the tests must
+// run on the same bytes (testgate.Options.Candidate "" is the working
+// tree).
+func RangeEnds(repo, change string) (base, candidate string, err error) {
+	a, b, atHead, err := resolveRange(repo, change)
+	if err != nil {
+		return "", "", err
+	}
+	if atHead {
+		b = ""
+	}
+	return a, b, nil
+}
