@@ -57,7 +57,10 @@ func runCmd(ctx context.Context, dir, scratch, cmd string, timeout time.Duration
 	if c.Process != nil {
 		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
 	}
-	o := outcome{code: -1, tail: tail(out)}
+	// paths in the worktree read as the project's own (the temporary
+	// folder is no business of a juror's, and may name the user)
+	t := strings.ReplaceAll(tail(out), dir+string(os.PathSeparator), "")
+	o := outcome{code: -1, tail: strings.ReplaceAll(t, dir, ".")}
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:

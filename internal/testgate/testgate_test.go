@@ -316,3 +316,43 @@ func TestUntouchedNamedAndMissing(t *testing.T) {
 		t.Errorf("nothing to carry onto red: %+v", c)
 	}
 }
+
+// TestFromTheEnvelope: the checks fed from an envelope the way the
+// tribunal does it (its test files, the range's ends): at a commit, then
+// at HEAD, where the files on disk are the candidate (the fix undone
+// there, uncommitted, fails); the checks then join the envelope.
+func TestFromTheEnvelope(t *testing.T) {
+	h := newHistory(t)
+	cand := h.commit(t, map[string]string{"calc.py": fixed})
+	for _, c := range []struct {
+		change, head, disk string
+		pass               bool
+	}{
+		{h.base + ".." + cand, h.red, buggy, true}, // B is not HEAD: B is tested, not the disk
+		{h.base + "..HEAD", cand, fixed, true},
+		{h.base + "..HEAD", cand, buggy, false},
+	} {
+		tu.Git(t, h.repo, "checkout", "-q", "-f", "--detach", c.head)
+		tu.WriteFiles(t, h.repo, map[string]string{"calc.py": c.disk})
+		e, err := envelope.Build(envelope.Source{Repo: h.repo, Change: c.change})
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, candidate, err := envelope.RangeEnds(h.repo, c.change)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Tests = run(t, Options{Repo: h.repo, Base: base, Candidate: candidate, Red: h.red, TestFiles: e.TestFiles()})
+		m := byName(t, e.Tests, NewTestsPass, SuiteNotWorse, Untouched, FalseGreen)
+		if m[NewTestsPass].OK != c.pass {
+			t.Errorf("%s with calc.py on disk %q: %+v", c.change, c.disk, m[NewTestsPass])
+		}
+		out := e.Render()
+		if !strings.Contains(out, "- false-green: passed (test_add.py)") {
+			t.Errorf("the checks are not in the envelope:\n%s", out)
+		}
+		if !c.pass && (!strings.Contains(out, `File "test_add.py", line 5`) || strings.Contains(out, os.TempDir())) {
+			t.Errorf("the failure's output names the worktree, not the project's file:\n%s", out)
+		}
+	}
+}
