@@ -2,6 +2,8 @@ package testgate
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -37,8 +39,10 @@ func (o outcome) describe(timeout time.Duration) string {
 // runCmd runs cmd with sh -c in dir, in its own process group, with the
 // timeout: on expiry (or ctx's end) the whole group is killed, and once
 // the shell has ended whatever is left of its group (a background child)
-// is killed too. Output goes to a file in scratch (no pipe a grandchild
-// could hold open); its tail is kept.
+// is killed too, and any process that carries the run's marker in its
+// environment (one that left the group with setsid). Output goes to a
+// file in scratch (no pipe a grandchild could hold open); its tail is
+// kept.
 func runCmd(ctx context.Context, dir, scratch, cmd string, timeout time.Duration) (outcome, error) {
 	out, err := os.CreateTemp(scratch, "output-*")
 	if err != nil {
@@ -49,6 +53,9 @@ func runCmd(ctx context.Context, dir, scratch, cmd string, timeout time.Duration
 	defer cancel()
 	c := exec.CommandContext(rctx, "sh", "-c", cmd)
 	c.Dir = dir
+	// a marker every descendant inherits, to find one that left the group
+	tag := runTag()
+	c.Env = append(os.Environ(), tag)
 	c.Stdout, c.Stderr = out, out
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
@@ -57,6 +64,7 @@ func runCmd(ctx context.Context, dir, scratch, cmd string, timeout time.Duration
 	if c.Process != nil {
 		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
 	}
+	killTagged(tag, 5*time.Second)
 	// paths in the worktree read as the project's own (the temporary
 	// folder is no business of a juror's, and may name the user)
 	t := strings.ReplaceAll(tail(out), dir+string(os.PathSeparator), "")
@@ -75,6 +83,13 @@ func runCmd(ctx context.Context, dir, scratch, cmd string, timeout time.Duration
 		return o, fmt.Errorf("test command %q in %s: %w", cmd, dir, err)
 	}
 	return o, nil
+}
+
+// runTag returns a marker unique to one run: MOOT_TESTGATE_RUN=<random>.
+func runTag() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "MOOT_TESTGATE_RUN=" + hex.EncodeToString(b[:])
 }
 
 // tail reads the last tailMax bytes written to f, cut at a line start.

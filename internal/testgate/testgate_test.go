@@ -356,3 +356,23 @@ func TestFromTheEnvelope(t *testing.T) {
 		}
 	}
 }
+
+// TestSetsidChildKilled: a child that leaves the process group (setsid)
+// and outlives a passing suite is killed all the same.
+func TestSetsidChildKilled(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	h := newHistory(t)
+	mark := filepath.Join(t.TempDir(), "pid")
+	m := byName(t, run(t, Options{Repo: h.repo, Cmd: "setsid sh -c 'echo $$ > " + mark + "; exec sleep 300' & while [ ! -s " + mark + " ]; do sleep 0.01; done"}), NewTestsPass)
+	if !m[NewTestsPass].OK {
+		t.Errorf("the suite itself passed: %+v", m[NewTestsPass])
+	}
+	b, err := os.ReadFile(mark)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	waitGone(t, pid)
+}
