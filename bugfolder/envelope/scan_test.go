@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -172,6 +173,68 @@ func FuzzParseContract(f *testing.F) {
 		}
 		if c.Intent == "" || c.Criteria == "" || strings.ContainsAny(c.Intent, "\n\r") {
 			t.Fatalf("contract %+v from %q", c, s)
+		}
+	})
+}
+
+// FuzzSplitRange: any --change value: no panic; a range has both ends.
+func FuzzSplitRange(f *testing.F) {
+	f.Add("a..b")
+	f.Add("a..")
+	f.Add("..b")
+	f.Add("a...b")
+	f.Fuzz(func(t *testing.T, s string) {
+		a, b, err := splitRange(s)
+		if err == nil && (a == "" || b == "") {
+			t.Fatalf("%q: ends %q %q", s, a, b)
+		}
+	})
+}
+
+// BenchmarkScan: a 1 MiB envelope of Go-like code against ten identities
+// (the size of a large review).
+func BenchmarkScan(b *testing.B) {
+	line := "\tif err := doSomething(ctx, value); err != nil { return fmt.Errorf(\"wrap: %w\", err) }\n"
+	body := strings.Repeat(line, (1<<20)/len(line))
+	e := &Envelope{Files: []File{{Path: "big.go", Body: body}}}
+	ids := []string{"Ada Lovelace", "ada@example.org", "Bob Builder", "bob@ci.example", "Claude", "noreply@anthropic.com", "Eve", "eve@x.y", "GitHub", "noreply@github.com"}
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if len(Scan(e, ids)) != 0 {
+			b.Fatal("a leak in clean code")
+		}
+	}
+}
+
+// FuzzScanMatchesLineByLine: Scan's one-pass search finds exactly what a
+// plain line-by-line search finds (every marker on every line, every
+// identity whole-word on every line).
+func FuzzScanMatchesLineByLine(f *testing.F) {
+	f.Add("a\nCo-Authored-By: x\n🤖\nby Ada\nGENERATED WITH CLAUDE\nz <a@b.c>", "ada")
+	f.Add("ada@x.y ada\n\nadaada ada_", "ADA")
+	f.Add("é\nÉlise élise", "élise")
+	f.Fuzz(func(t *testing.T, body, id string) {
+		id = strings.ToValidUTF8(strings.TrimSpace(id), "\uFFFD")
+		if strings.ContainsAny(id, "\n") {
+			return // an identity across lines has no one line
+		}
+		var want []Leak
+		var finders []finder
+		fd, ok := newFinder(id)
+		if ok {
+			finders = append(finders, fd)
+		}
+		for i, line := range strings.Split(body, "\n") {
+			if m := markers(line); m != "" {
+				want = append(want, Leak{"f", i + 1, m})
+			}
+			if ok && len(fd.wholeWords(line, asciiLower(line))) > 0 {
+				want = append(want, Leak{"f", i + 1, fmt.Sprintf("%q", id)})
+			}
+		}
+		got := scanBody("f", body, finders)
+		if !slices.Equal(got, want) {
+			t.Fatalf("one pass %+v\nline by line %+v", got, want)
 		}
 	})
 }
