@@ -117,6 +117,10 @@ func TestBuildRangeAtHeadReadsDisk(t *testing.T) {
 	if e.Files[0].Body != "x = 3 # on disk\n" {
 		t.Errorf("app.py not read from disk: %q", e.Files[0].Body)
 	}
+	// from a folder of the repository, the same files
+	if e3, err := Build(Source{Repo: filepath.Join(repo, "tests"), Change: a + "..HEAD"}); err != nil || !slices.Equal(shapes(e3), want) {
+		t.Errorf("from tests/: %v %+v", err, shapes(e3))
+	}
 	// "A.." is A..HEAD, as for git
 	e2, err := Build(Source{Repo: repo, Change: a + ".."})
 	if err != nil || !slices.Equal(shapes(e2), want) {

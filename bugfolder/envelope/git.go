@@ -78,7 +78,13 @@ func fromRange(repo, change string) ([]string, map[string]bool, reader, error) {
 		return nil, nil, nil, fmt.Errorf("--change %q: the range touches no file: check its ends (git diff --stat %s)", change, change)
 	}
 	if atHead {
-		return touched, deleted, diskReader{root: repo}, nil
+		// git names the files from the top of the repository, whatever
+		// folder of it Repo is
+		top, err := git(repo, "rev-parse", "--show-toplevel")
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("--change %q: %w", change, err)
+		}
+		return touched, deleted, diskReader{root: strings.TrimSpace(string(top))}, nil
 	}
 	t, err := newTreeReader(repo, b)
 	if err != nil {
