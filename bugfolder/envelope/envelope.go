@@ -244,6 +244,9 @@ func (d diskReader) read(rel string) (string, bool, string, error) {
 		// a link may point out of the project (a key, a secret): never followed
 		return "", true, kindOf(info.Mode()), nil
 	}
+	if info.Size() > MaxBytes {
+		return "", false, "", tooBig(rel, info.Size())
+	}
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return "", false, "", fmt.Errorf("read %s: %w", p, err)
@@ -254,6 +257,12 @@ func (d diskReader) read(rel string) (string, bool, string, error) {
 func (d diskReader) has(rel string) bool {
 	info, err := os.Lstat(filepath.Join(d.root, filepath.FromSlash(rel)))
 	return err == nil && info.Mode().IsRegular()
+}
+
+// tooBig is the error of a file bigger than the whole envelope's cap,
+// refused before it is read.
+func tooBig(rel string, size int64) error {
+	return fmt.Errorf("%s is %d bytes, more than the envelope's cap of %d bytes (MaxBytes): a juror must read each file whole; review the change without it (--files)", rel, size, MaxBytes)
 }
 
 // kindOf names a file that is not a regular one.

@@ -177,7 +177,11 @@ func TestBuildErrors(t *testing.T) {
 		tu.WriteFiles(t, many, map[string]string{filepath.ToSlash(n): "x\n"})
 	}
 	big := t.TempDir()
-	tu.WriteFiles(t, big, map[string]string{"big.txt": strings.Repeat("a", MaxBytes+1)})
+	tu.WriteFiles(t, big, map[string]string{"big.txt": strings.Repeat("a", MaxBytes+1), "half1.txt": strings.Repeat("a", MaxBytes/2+1), "half2.txt": strings.Repeat("a", MaxBytes/2+1)})
+	bigRepo := tu.GitInit(t)
+	bigA := tu.GitCommit(t, bigRepo, old, "a", map[string]string{"x": "x\n"})
+	bigB := tu.GitCommit(t, bigRepo, old, "b", map[string]string{"big.txt": strings.Repeat("a", MaxBytes+1)})
+	tu.GitCommit(t, bigRepo, old, "c", map[string]string{"x": "y\n"})
 	cases := []struct {
 		name string
 		src  Source
@@ -193,7 +197,9 @@ func TestBuildErrors(t *testing.T) {
 		{"outside", Source{Repo: repo, Files: []string{"../x.go"}}, []string{"../x.go", "not inside the project root"}},
 		{"folder", Source{Repo: repo, Files: []string{"calc"}}, []string{"--files calc", "a folder"}},
 		{"too many files", Source{Repo: many, Files: names}, []string{"401 files", "cap of 400", "MaxFiles"}},
-		{"too many bytes", Source{Repo: big, Files: []string{"big.txt"}}, []string{"cap of 4194304 bytes", "MaxBytes", "big.txt"}},
+		{"a file too big", Source{Repo: big, Files: []string{"big.txt"}}, []string{"big.txt is 4194305 bytes", "cap of 4194304 bytes", "MaxBytes"}},
+		{"too many bytes", Source{Repo: big, Files: []string{"half1.txt", "half2.txt"}}, []string{"cap of 4194304 bytes", "MaxBytes", "half2.txt"}},
+		{"a file too big at B", Source{Repo: bigRepo, Change: bigA + ".." + bigB}, []string{"big.txt is 4194305 bytes", "MaxBytes"}},
 		{"not git", Source{Repo: many, Change: "HEAD~1..HEAD"}, []string{"git cannot resolve", "HEAD~1"}},
 	}
 	for _, c := range cases {

@@ -3,6 +3,7 @@ package envelope
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/reversa/moot/internal/gitcmd"
@@ -97,22 +98,25 @@ func fromRange(repo, change string) ([]string, map[string]bool, reader, error) {
 type treeReader struct {
 	repo, commit string
 	mode         map[string]string // path → git mode of each file in the tree
+	size         map[string]int64  // path → size of each blob
 }
 
 // newTreeReader lists commit's tree once.
 func newTreeReader(repo, commit string) (*treeReader, error) {
-	out, err := git(repo, "ls-tree", "-r", "-z", "--full-tree", commit)
+	out, err := git(repo, "ls-tree", "-r", "-z", "-l", "--full-tree", commit)
 	if err != nil {
 		return nil, err
 	}
-	t := &treeReader{repo: repo, commit: commit, mode: map[string]string{}}
+	t := &treeReader{repo: repo, commit: commit, mode: map[string]string{}, size: map[string]int64{}}
 	for _, entry := range strings.Split(string(out), "\x00") {
+		// "<mode> <type> <object> <size>\t<path>"; size "-" for a submodule
 		meta, p, ok := strings.Cut(entry, "\t")
 		if !ok {
 			continue
 		}
-		if f := strings.Fields(meta); len(f) == 3 {
+		if f := strings.Fields(meta); len(f) == 4 {
 			t.mode[p] = f[0]
+			t.size[p], _ = strconv.ParseInt(f[3], 10, 64)
 		}
 	}
 	return t, nil
@@ -126,6 +130,9 @@ func (t *treeReader) read(rel string) (string, bool, string, error) {
 		return "", true, "symbolic link", nil
 	case "160000":
 		return "", true, "submodule", nil
+	}
+	if size := t.size[rel]; size > MaxBytes {
+		return "", false, "", tooBig(rel, size)
 	}
 	b, err := git(t.repo, "cat-file", "blob", t.commit+":"+rel)
 	if err != nil {
