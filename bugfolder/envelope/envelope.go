@@ -101,67 +101,61 @@ type reader interface {
 // for --files, as they are on disk. Each touched file's test files (by
 // naming convention) join it.
 func Build(src Source) (*Envelope, error) {
-	if src.Repo == "" {
-		return nil, errors.New("envelope: no project root given")
-	}
-	var (
-		touched []string
-		deleted map[string]bool
-		r       reader
-		err     error
-	)
-	switch {
-	case src.Change != "" && len(src.Files) > 0:
-		return nil, fmt.Errorf("--change %q and --files: give one of them, not both", src.Change)
-	case src.Change != "":
-		touched, deleted, r, err = fromRange(src.Repo, src.Change)
-	case len(src.Files) > 0:
-		touched, err = fromFiles(src.Repo, src.Files)
-		r = diskReader{root: src.Repo}
-	default:
-		return nil, errors.New("envelope: no change to review: give --change A..B or --files followed by the files to review")
-	}
+	touched, deleted, r, err := locate(src)
 	if err != nil {
 		return nil, err
 	}
-	e := &Envelope{Contract: src.Contract, Context: slices.Clone(src.Context)}
 	tests := testFilesOf(touched, deleted, r)
 	if n := len(touched) + len(tests); n > MaxFiles {
 		return nil, fmt.Errorf("%s: the envelope would hold %d files (%d touched, %d test files), more than the cap of %d (MaxFiles): review a narrower range or name fewer files with --files",
 			describe(src), n, len(touched), len(tests), MaxFiles)
 	}
+	e := &Envelope{Contract: src.Contract, Context: slices.Clone(src.Context)}
 	total := 0
-	add := func(rel string, test bool) error {
-		f := File{Path: rel, Test: test}
-		if deleted[rel] {
-			f.Deleted = true
-			e.Files = append(e.Files, f)
-			return nil
-		}
-		body, exists, omitted, err := r.read(rel)
+	for i, rel := range append(slices.Clip(touched), tests...) {
+		f, err := readFile(r, rel, deleted[rel])
 		if err != nil {
-			return err
+			return nil, err
 		}
-		f.Body, f.Deleted, f.Omitted = body, !exists, omitted
-		if total += len(body); total > MaxBytes {
-			return fmt.Errorf("%s: the envelope's files exceed the cap of %d bytes (MaxBytes) at %s: review a narrower range or name fewer files with --files",
+		if total += len(f.Body); total > MaxBytes {
+			return nil, fmt.Errorf("%s: the envelope's files exceed the cap of %d bytes (MaxBytes) at %s: review a narrower range or name fewer files with --files",
 				describe(src), MaxBytes, rel)
 		}
+		f.Test = i >= len(touched)
 		e.Files = append(e.Files, f)
-		return nil
-	}
-	for _, rel := range touched {
-		if err := add(rel, false); err != nil {
-			return nil, err
-		}
-	}
-	for _, rel := range tests {
-		if err := add(rel, true); err != nil {
-			return nil, err
-		}
 	}
 	slices.SortFunc(e.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return e, nil
+}
+
+// locate finds the change: the files it touched (sorted), those deleted
+// at its end, and the reader of their current state.
+func locate(src Source) ([]string, map[string]bool, reader, error) {
+	switch {
+	case src.Repo == "":
+		return nil, nil, nil, errors.New("envelope: no project root given")
+	case src.Change != "" && len(src.Files) > 0:
+		return nil, nil, nil, fmt.Errorf("--change %q and --files: give one of them, not both", src.Change)
+	case src.Change != "":
+		return fromRange(src.Repo, src.Change)
+	case len(src.Files) > 0:
+		touched, err := fromFiles(src.Repo, src.Files)
+		return touched, nil, diskReader{root: src.Repo}, err
+	}
+	return nil, nil, nil, errors.New("envelope: no change to review: give --change A..B or --files followed by the files to review")
+}
+
+// readFile reads one file of the envelope through r: a deleted one has
+// no body, nor has one r cannot show (binary, a link).
+func readFile(r reader, rel string, deleted bool) (File, error) {
+	if deleted {
+		return File{Path: rel, Deleted: true}, nil
+	}
+	body, exists, omitted, err := r.read(rel)
+	if err != nil {
+		return File{}, err
+	}
+	return File{Path: rel, Body: body, Deleted: !exists, Omitted: omitted}, nil
 }
 
 // describe names the source in an error.
