@@ -161,11 +161,17 @@ func (g *gate) worktree(ctx context.Context, name, commit string) (string, error
 func (g *gate) cleanup() {
 	ctx, cancel := context.WithTimeout(context.Background(), gitcmd.Timeout)
 	defer cancel()
+	failed := false
 	for _, dir := range g.trees {
-		_, _ = gitcmd.Output(ctx, g.repo, "worktree", "remove", "--force", "--force", dir)
+		if _, err := gitcmd.Output(ctx, g.repo, "worktree", "remove", "--force", "--force", dir); err != nil {
+			failed = true
+		}
 	}
 	_ = os.RemoveAll(g.scratch)
-	_, _ = gitcmd.Output(ctx, g.repo, "worktree", "prune")
+	if failed {
+		// git still lists a worktree whose folder is now gone
+		_, _ = gitcmd.Output(ctx, g.repo, "worktree", "prune")
+	}
 }
 
 // short abbreviates a commit id for a detail.
