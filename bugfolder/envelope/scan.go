@@ -13,7 +13,8 @@ import (
 // Identities returns the identity strings to scan for that git knows:
 // commit author and committer names and emails in the range,
 // Co-authored-by (and Signed-off-by) trailers, each name and email on
-// its own. With change "" (--files) git names no one: nil.
+// its own; a forge's web-merge committer (GitHub <noreply@github.com>)
+// is no one's identity. With change "" (--files) git names no one: nil.
 func Identities(repo, change string) ([]string, error) {
 	if change == "" {
 		return nil, nil
@@ -27,6 +28,13 @@ func Identities(repo, change string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--change %q: read its commits' authors: %w", change, err)
 	}
+	return identitiesFrom(string(out)), nil
+}
+
+// identitiesFrom reads git log's records (author name, email, committer
+// name, email, then the trailers, NUL-separated, each record ended by
+// \x01) into the sorted, unique identities.
+func identitiesFrom(out string) []string {
 	seen := map[string]bool{}
 	var ids []string
 	add := func(s string) {
@@ -37,14 +45,31 @@ func Identities(repo, change string) ([]string, error) {
 		seen[strings.ToLower(s)] = true
 		ids = append(ids, s)
 	}
-	for _, field := range strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 || r == 1 || r == '\n' }) {
-		name, email := splitPerson(field)
-		add(name)
-		add(email)
+	person := func(name, email string) {
+		if !platform[strings.ToLower(strings.TrimSpace(email))] {
+			add(name)
+			add(email)
+		}
+	}
+	for _, commit := range strings.Split(out, "\x01") {
+		// author name, email, committer name, email, then the trailers
+		f := strings.Split(strings.TrimLeft(commit, "\n"), "\x00")
+		if len(f) < 4 {
+			continue
+		}
+		person(f[0], f[1])
+		person(f[2], f[3])
+		for _, trailer := range f[4:] {
+			person(splitPerson(trailer))
+		}
 	}
 	slices.Sort(ids)
-	return ids, nil
+	return ids
 }
+
+// platform holds the committer emails of forges' web merges: "GitHub"
+// names no builder, and is in every other README.
+var platform = map[string]bool{"noreply@github.com": true}
 
 // splitPerson splits "Name <email>" into its parts; a bare name or email
 // is returned as the name.

@@ -17,6 +17,7 @@ func TestIdentities(t *testing.T) {
 	a := tu.GitCommit(t, repo, old, "before the range", map[string]string{"x.go": "package x\n"})
 	tu.WriteFiles(t, repo, map[string]string{"x.go": "package x // 2\n"})
 	tu.GitAs(t, repo, ada, bob, "commit", "-q", "-a", "-m", "fix\n\nbody\n\nCo-authored-by: Claude <noreply@anthropic.com>\nSigned-off-by: Eve Ng <eve@example.net>\n")
+	tu.GitAs(t, repo, ada, tu.Person{Name: "GitHub", Email: "noreply@github.com"}, "commit", "-q", "--allow-empty", "-m", "merged on the web")
 	ids, err := Identities(repo, a+"..HEAD")
 	if err != nil {
 		t.Fatal(err)
@@ -235,6 +236,23 @@ func FuzzScanMatchesLineByLine(f *testing.F) {
 		got := scanBody("f", body, finders)
 		if !slices.Equal(got, want) {
 			t.Fatalf("one pass %+v\nline by line %+v", got, want)
+		}
+	})
+}
+
+// FuzzIdentitiesFrom: any git log output: no panic; identities unique
+// (case-insensitively), trimmed, at least two characters.
+func FuzzIdentitiesFrom(f *testing.F) {
+	f.Add("Ada\x00ada@x.y\x00GitHub\x00noreply@github.com\x00Claude <c@a.b>\x00\x01\n")
+	f.Add("\x01\x01a\x00b")
+	f.Add("x\x00y\x00z\x00w\x00<>\x00 <\x00>\x01")
+	f.Fuzz(func(t *testing.T, out string) {
+		seen := map[string]bool{}
+		for _, id := range identitiesFrom(out) {
+			if id != strings.TrimSpace(id) || len([]rune(id)) < 2 || seen[strings.ToLower(id)] {
+				t.Fatalf("identity %q in %q", id, out)
+			}
+			seen[strings.ToLower(id)] = true
 		}
 	})
 }
