@@ -52,6 +52,8 @@ func TestImportsRunOneWay(t *testing.T) {
 	}{
 		{"harness", []string{"bugfolder", "engine", "protocol", "tui", "cli"}},
 		{"bugfolder", []string{"harness", "engine", "protocol", "tui", "cli"}},
+		{"bugfolder/envelope", []string{"harness", "engine", "protocol", "tui", "cli"}},
+		{"internal/testgate", []string{"harness", "engine", "protocol", "tui", "cli"}},
 		{"engine", []string{"protocol", "tui", "cli"}},
 		{"protocol/debate", []string{"tui", "cli"}},
 		{"tui", []string{"cli"}},

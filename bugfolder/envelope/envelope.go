@@ -1,0 +1,302 @@
+// Package envelope assembles what a review's jurors read (DESIGN §7,
+// seed 004): each file a change touched, whole and current, its test
+// files, the contract and, on a bug, the context parts — nothing else: no
+// diff hunks, no commit messages, no authorship. It knows git and files,
+// never an engine; Scan finds the identities that must not reach a juror.
+package envelope
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Caps on what one envelope may carry; a bigger change is refused, never
+// cut: a juror shown part of a file invents the rest.
+const (
+	MaxFiles = 400     // files in an envelope, test files included
+	MaxBytes = 4 << 20 // bytes of file bodies in an envelope
+)
+
+// Contract is the change's intent in one line and its pass criteria.
+type Contract struct{ Intent, Criteria string }
+
+// ParseContract reads --contract "intent | pass criteria" (error names the
+// flag when either side is empty).
+func ParseContract(s string) (Contract, error) {
+	intent, criteria, ok := strings.Cut(s, "|")
+	c := Contract{Intent: oneLine(intent), Criteria: strings.TrimSpace(criteria)}
+	switch {
+	case !ok:
+		return Contract{}, fmt.Errorf(`--contract %q: give "intent | pass criteria" (the intent in one line, a "|", then what must hold for a pass)`, s)
+	case c.Intent == "":
+		return Contract{}, fmt.Errorf(`--contract %q: the intent (before "|") is empty: say in one line what the change is for`, s)
+	case c.Criteria == "":
+		return Contract{}, fmt.Errorf(`--contract %q: the pass criteria (after "|") are empty: say what must hold for a pass`, s)
+	}
+	return c, nil
+}
+
+// oneLine folds s's whitespace (newlines included) into single spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// File is one file the jurors read whole.
+type File struct {
+	Path    string // repo-relative, slash-separated
+	Body    string
+	Test    bool   // a test file of a touched file (found by naming convention), not itself touched
+	Deleted bool   // deleted by the change: listed, no body
+	Omitted string // why Body is empty for a file that exists ("binary", "symbolic link"), else ""
+}
+
+// Part is context that joins the contract on a bug (the bug's P summary,
+// the debate's final answer).
+type Part struct{ Title, Body string }
+
+// TestCheck is one check moot ran itself (--test-cmd / --red): Name is one
+// of "new-tests-pass", "suite-not-worse", "tests-untouched-since-red",
+// "false-green".
+type TestCheck struct {
+	Name   string
+	OK     bool
+	Detail string // what failed, short (a failing test name, "false green: …", the changed test file)
+	File   string // the file it concerns, when one
+}
+
+// Envelope is everything a juror sees, nothing else.
+type Envelope struct {
+	Contract Contract
+	Files    []File
+	Context  []Part
+	Tests    []TestCheck
+}
+
+// Source says where the change is.
+type Source struct {
+	Repo     string   // the git root (for --files outside git: the project root)
+	Change   string   // "A..B" (git range), or "" with Files
+	Files    []string // --files (relative to Repo or absolute), or nil with Change
+	Contract Contract
+	Context  []Part
+}
+
+// reader reads the files of one state of the project: a commit's tree,
+// or the files on disk.
+type reader interface {
+	// read returns a file's body; exists false when it is not there;
+	// omitted names why a file that is there has no body.
+	read(rel string) (body string, exists bool, omitted string, err error)
+	// has says whether a regular file is there (for test discovery).
+	has(rel string) bool
+}
+
+// Build assembles the envelope from the CURRENT files: for a range, the
+// files touched in A..B read as they are at B — or, when B is the commit
+// checked out (HEAD), as they are on disk, uncommitted edits included;
+// for --files, as they are on disk. Each touched file's test files (by
+// naming convention) join it.
+func Build(src Source) (*Envelope, error) {
+	touched, deleted, r, err := locate(src)
+	if err != nil {
+		return nil, err
+	}
+	tests := testFilesOf(touched, deleted, r)
+	if n := len(touched) + len(tests); n > MaxFiles {
+		return nil, fmt.Errorf("%s: the envelope would hold %d files (%d touched, %d test files), more than the cap of %d (MaxFiles): review a narrower range or name fewer files with --files",
+			describe(src), n, len(touched), len(tests), MaxFiles)
+	}
+	e := &Envelope{Contract: src.Contract, Context: slices.Clone(src.Context)}
+	total := 0
+	for i, rel := range append(slices.Clip(touched), tests...) {
+		f, err := readFile(r, rel, deleted[rel])
+		if err != nil {
+			return nil, err
+		}
+		if total += len(f.Body); total > MaxBytes {
+			return nil, fmt.Errorf("%s: the envelope's files exceed the cap of %d bytes (MaxBytes) at %s: review a narrower range or name fewer files with --files",
+				describe(src), MaxBytes, rel)
+		}
+		f.Test = i >= len(touched)
+		e.Files = append(e.Files, f)
+	}
+	slices.SortFunc(e.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return e, nil
+}
+
+// locate finds the change: the files it touched (sorted), those deleted
+// at its end, and the reader of their current state.
+func locate(src Source) ([]string, map[string]bool, reader, error) {
+	switch {
+	case src.Repo == "":
+		return nil, nil, nil, errors.New("envelope: no project root given")
+	case src.Change != "" && len(src.Files) > 0:
+		return nil, nil, nil, fmt.Errorf("--change %q and --files: give one of them, not both", src.Change)
+	case src.Change != "":
+		return fromRange(src.Repo, src.Change)
+	case len(src.Files) > 0:
+		touched, err := fromFiles(src.Repo, src.Files)
+		return touched, nil, diskReader{root: src.Repo}, err
+	}
+	return nil, nil, nil, errors.New("envelope: no change to review: give --change A..B or --files followed by the files to review")
+}
+
+// readFile reads one file of the envelope through r: a deleted one has
+// no body, nor has one r cannot show (binary, a link).
+func readFile(r reader, rel string, deleted bool) (File, error) {
+	if deleted {
+		return File{Path: rel, Deleted: true}, nil
+	}
+	body, exists, omitted, err := r.read(rel)
+	if err != nil {
+		return File{}, err
+	}
+	return File{Path: rel, Body: body, Deleted: !exists, Omitted: omitted}, nil
+}
+
+// describe names the source in an error.
+func describe(src Source) string {
+	if src.Change != "" {
+		return fmt.Sprintf("--change %q", src.Change)
+	}
+	return "--files"
+}
+
+// fromFiles resolves --files against root: repo-relative slash paths,
+// sorted and unique; each must be a file inside root.
+func fromFiles(root string, files []string) ([]string, error) {
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("project root %s: %w", root, err)
+	}
+	var out []string
+	for _, f := range files {
+		p := f
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(absRoot, p)
+		}
+		rel, err := filepath.Rel(absRoot, filepath.Clean(p))
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("--files %s: not inside the project root %s: name files of the project under review", f, absRoot)
+		}
+		info, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil, fmt.Errorf("--files %s: no such file in %s: check the path (relative to the project root, or absolute)", f, absRoot)
+		case err != nil:
+			return nil, fmt.Errorf("--files %s: %w", f, err)
+		case info.IsDir():
+			return nil, fmt.Errorf("--files %s: a folder: name the files in it, one by one", f)
+		}
+		out = append(out, filepath.ToSlash(rel))
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// testFilesOf lists the test files of the touched files (by naming
+// convention) that r holds and that are not themselves touched, sorted.
+func testFilesOf(touched []string, deleted map[string]bool, r reader) []string {
+	isTouched := map[string]bool{}
+	for _, t := range touched {
+		isTouched[t] = true
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range touched {
+		if deleted[t] {
+			continue
+		}
+		for _, c := range TestCandidates(t) {
+			if !isTouched[c] && !seen[c] && r.has(c) {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// diskReader reads the files on disk under root.
+type diskReader struct{ root string }
+
+func (d diskReader) read(rel string) (string, bool, string, error) {
+	p := filepath.Join(d.root, filepath.FromSlash(rel))
+	info, err := os.Lstat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", false, "", nil
+	}
+	if err != nil {
+		return "", false, "", fmt.Errorf("read %s: %w", p, err)
+	}
+	if !info.Mode().IsRegular() {
+		// a link may point out of the project (a key, a secret): never followed
+		return "", true, kindOf(info.Mode()), nil
+	}
+	if info.Size() > MaxBytes {
+		return "", false, "", tooBig(rel, info.Size())
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", false, "", fmt.Errorf("read %s: %w", p, err)
+	}
+	return bodyOf(b)
+}
+
+func (d diskReader) has(rel string) bool {
+	info, err := os.Lstat(filepath.Join(d.root, filepath.FromSlash(rel)))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// tooBig is the error of a file bigger than the whole envelope's cap,
+// refused before it is read.
+func tooBig(rel string, size int64) error {
+	return fmt.Errorf("%s is %d bytes, more than the envelope's cap of %d bytes (MaxBytes): a juror must read each file whole; review the change without it (--files)", rel, size, MaxBytes)
+}
+
+// kindOf names a file that is not a regular one.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "symbolic link"
+	case m.IsDir():
+		return "folder"
+	}
+	return "not a regular file"
+}
+
+// bodyOf returns b as a body, or marks it binary (a NUL byte in its first
+// 8000 bytes, as git decides, or bytes that are not UTF-8).
+func bodyOf(b []byte) (string, bool, string, error) {
+	if isBinary(b) {
+		return "", true, "binary", nil
+	}
+	return string(b), true, "", nil
+}
+
+// isBinary says whether b is not text a juror can read.
+func isBinary(b []byte) bool {
+	head := b[:min(len(b), 8000)]
+	return slices.Contains(head, 0) || !utf8.Valid(b)
+}
+
+// ext returns a slash path's extension, lower-cased.
+func ext(rel string) string { return strings.ToLower(path.Ext(rel)) }
+
+// TestFiles lists the envelope's test files that exist (found by
+// convention, or touched and named like a test), repo-relative: what
+// testgate.Options.TestFiles wants.
+func (e *Envelope) TestFiles() []string {
+	var out []string
+	for _, f := range e.Files {
+		if (f.Test || IsTestFile(f.Path)) && !f.Deleted && f.Omitted == "" {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
