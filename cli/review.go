@@ -100,10 +100,10 @@ name (lens "moot").`
 // reviewFlags are moot review's flags.
 type reviewFlags struct {
 	change, contract, builder, resume, config, testCmd, red string
-	files, lenses                                            []string
-	solo, yes, asJSON                                        bool
-	timeout                                                  time.Duration
-	parallel                                                 int
+	files, lenses                                           []string
+	solo, yes, asJSON                                       bool
+	timeout                                                 time.Duration
+	parallel                                                int
 }
 
 func newReviewCmd(e *env) *cobra.Command {
