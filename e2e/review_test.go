@@ -513,3 +513,59 @@ func TestReviewRefusesAnUnstampedFolder(t *testing.T) {
 		t.Error("jurors were called")
 	}
 }
+
+// A stalled review is listed with its pending decision; moot decide takes
+// its ID and writes decisao.md (owner-only) in its folder; show and
+// transcript print its summary; a second decision is refused.
+func TestReviewStalledIsDecidedListedAndShown(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	tr.jury = "*/defect=refusenew"
+	if r := tr.review(append(change, "--lens", "defect")...); r.code != 4 {
+		t.Fatalf("round 1: exit %d\n%s", r.code, r.stderr)
+	}
+	dir := tr.only()
+	id := filepath.Base(dir)
+	if r := tr.run("decide", id, "approve"); r.code != 2 {
+		t.Fatalf("decide before the stall: exit %d, want 2 (nothing pending)\n%s", r.code, r.stderr)
+	}
+	if r := tr.review("--resume", id); r.code != 4 {
+		t.Fatalf("round 2: exit %d\n%s", r.code, r.stderr)
+	}
+	entry := func() map[string]any {
+		r := tr.run("list", "--json")
+		if r.code != 0 {
+			t.Fatalf("list: exit %d\n%s", r.code, r.stderr)
+		}
+		var es []map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &es); err != nil {
+			t.Fatalf("list --json: %v\n%s", err, r.stdout)
+		}
+		for _, e := range es {
+			if e["bug_id"] == id {
+				return e
+			}
+		}
+		t.Fatalf("review %s not listed:\n%s", id, r.stdout)
+		return nil
+	}
+	if e := entry(); e["kind"] != "review" || e["protocol"] != "review" || e["status"] != "stalled" || e["decision"] != "pending" {
+		t.Errorf("listed as %v", e)
+	}
+	if r := tr.run("decide", id, "approve", "--note", "ship it"); r.code != 0 {
+		t.Fatalf("decide: exit %d\n%s", r.code, r.stderr)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "decisao.md")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("decisao.md: %v %v", fi, err)
+	}
+	if e := entry(); e["decision"] != "approve" {
+		t.Errorf("after decide listed as %v", e)
+	}
+	if r := tr.run("decide", id, "decline"); r.code != 2 {
+		t.Errorf("a second decision: exit %d, want 2", r.code)
+	}
+	for _, cmd := range []string{"show", "transcript"} {
+		if r := tr.run(cmd, id); r.code != 0 || !strings.Contains(r.stdout, "# Review "+id+" — STALLED") {
+			t.Errorf("%s %s: exit %d\n%s%s", cmd, id, r.code, r.stdout, r.stderr)
+		}
+	}
+}
