@@ -13,7 +13,6 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
-	"github.com/reversa/moot/internal/safefs"
 )
 
 // Files of a review's folder.
@@ -194,26 +193,4 @@ func (f *Folder) Append(ev engine.Event) error {
 // WriteSeat writes a lens's verdict file of its round.
 func (f *Folder) WriteSeat(s Seat) error {
 	return f.WriteJSON(filepath.Join(RoundDir(s.Round), VerdictsDir, s.Lens+".json"), s)
-}
-
-// ReadSeats reads round k's verdict files, in lens order.
-func ReadSeats(dir string, k int) ([]Seat, error) {
-	ms, err := filepath.Glob(filepath.Join(dir, RoundDir(k), VerdictsDir, "*.json"))
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(ms)
-	var out []Seat
-	for _, m := range ms {
-		b, err := safefs.ReadFile(m, 8<<20)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", m, err)
-		}
-		var s Seat
-		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, fmt.Errorf("%s: not a verdict file: %w", m, err)
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }
