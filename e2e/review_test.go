@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reversa/moot/internal/testutil"
 )
 
 // tribunal is a real git repository made in the test (a change of
@@ -568,4 +570,38 @@ func TestReviewStalledIsDecidedListedAndShown(t *testing.T) {
 			t.Errorf("%s %s: exit %d\n%s%s", cmd, id, r.code, r.stdout, r.stderr)
 		}
 	}
+}
+
+// On a restricted bug no external engine sits: every external rung is
+// skipped (restricted) and never called, the local seat's pass has no
+// verifier and holds UNVERIFIED; the review lives in the bug's review/
+// folder, its summary in the register's language.
+func TestReviewOnARestrictedBug(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	sample := testutil.CopyTree(t, "sample")
+	if err := os.Rename(filepath.Join(sample, "_reversa_bugs"), filepath.Join(tr.repo, "_reversa_bugs")); err != nil {
+		t.Fatal(err)
+	}
+	bug := filepath.Join("_reversa_bugs", "auth", "bugs", "BUG-20260720-R5T6-sessao-nao-expira")
+	r := tr.review(append([]string{bug}, append(change, "--lens", "defect")...)...)
+	if r.code != 4 {
+		t.Fatalf("exit %d, want 4\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, c := range tr.calls() {
+		if !strings.HasPrefix(c, "loc/") {
+			t.Errorf("an external engine read a restricted bug: %s", c)
+		}
+	}
+	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*"))
+	if len(ms) != 1 {
+		t.Fatalf("review folders under the bug: %v", ms)
+	}
+	s := tr.seat(ms[0], 1, "defect")
+	if s.Outcome != "hold" || !s.Unverified || s.Attempts[0].Status != "restricted" {
+		t.Errorf("seat %+v", s)
+	}
+	if _, err := os.Stat(filepath.Join(ms[0], "resumo.md")); err != nil {
+		t.Errorf("a Portuguese register's summary is resumo.md: %v", err)
+	}
+	checkOwnerOnly(t, ms[0])
 }
