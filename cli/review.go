@@ -190,7 +190,8 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 		routes = review.Plan(in)
 	}
 	r.announce(routes)
-	if err := r.accept(routes); err != nil {
+	plan, est := r.planOf(routes)
+	if err := r.accept(plan); err != nil {
 		return err
 	}
 	if err := r.open(); err != nil {
@@ -198,7 +199,9 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	res, runErr := review.Run(ctx, review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: r.printer(),
+	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
+		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
+	res, runErr := review.Run(ctx, review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: r.printer(), Plan: &planEv,
 		Round: review.RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: r.caller(), Timeout: f.timeout, Parallel: f.parallel, BugID: r.st.BugID}})
 	r.report(res)
 	if runErr != nil {
@@ -455,6 +458,8 @@ type reviewPlan struct {
 	Protocol string            `json:"protocol"`
 	Lenses   int               `json:"lenses"`
 	Calls    planCalls         `json:"calls"`
+	Tokens   planTokens        `json:"tokens"`
+	USD      *float64          `json:"usd"`
 	Excluded []string          `json:"excluded"`
 	Ladders  map[string][]rung `json:"ladders"`
 }
@@ -470,26 +475,35 @@ type rung struct {
 	Skip   string `json:"skip,omitempty"`
 }
 
-// accept shows the plan; headless it needs --yes, on a terminal moot asks.
-func (r *reviewRun) accept(routes []review.Route) error {
-	p := reviewPlan{Protocol: review.Name, Lenses: len(routes), Excluded: review.Excluded(routes), Ladders: map[string][]rung{}}
+// planOf is the review's plan: calls, estimated tokens and cost, ladders.
+func (r *reviewRun) planOf(routes []review.Route) (reviewPlan, review.Estimate) {
+	est := review.Estimated(r.cfg, routes)
+	p := reviewPlan{Protocol: review.Name, Lenses: len(routes), Excluded: review.Excluded(routes), Ladders: map[string][]rung{},
+		Calls: planCalls{Min: est.MinCalls, Max: est.MaxCalls}, Tokens: planTokens{Input: est.Input, Output: est.Output, Estimated: true}}
+	if est.USDKnown {
+		p.USD = ptr(est.USD)
+	}
 	for _, rt := range routes {
-		open := 0
 		for _, g := range rt.Rungs {
 			p.Ladders[rt.Lens.Name] = append(p.Ladders[rt.Lens.Name], rung{Engine: g.Engine, Family: g.Family, Skip: string(g.Skip)})
-			if g.Skip == "" {
-				open++
-			}
-		}
-		p.Calls.Max += open
-		if open > 0 {
-			p.Calls.Min++
 		}
 	}
 	if p.Excluded == nil {
 		p.Excluded = []string{}
 	}
+	return p, est
+}
+
+// accept shows the plan; headless it needs --yes, on a terminal moot asks.
+func (r *reviewRun) accept(p reviewPlan) error {
+	usd := "unknown (an engine has no price)"
+	if p.USD != nil {
+		usd = fmt.Sprintf("≈$%.4f (estimated)", *p.USD)
+	}
+	line := fmt.Sprintf("Review plan: %d juror(s), %d to %d call(s) (one per lens; more only when a rung fails to answer), ≈%d tokens in + %d out, %s",
+		p.Lenses, p.Calls.Min, p.Calls.Max, p.Tokens.Input, p.Tokens.Output, usd)
 	if r.f.yes {
+		fmt.Fprintln(r.e.stderr, line)
 		return nil
 	}
 	if r.f.asJSON {
@@ -497,14 +511,14 @@ func (r *reviewRun) accept(routes []review.Route) error {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(p)
 	} else {
-		fmt.Fprintf(r.e.stdout, "Review plan: %d juror(s), %d to %d call(s) (one per lens; more only when a rung fails to answer)\n", p.Lenses, p.Calls.Min, p.Calls.Max)
+		fmt.Fprintln(r.e.stdout, line)
 	}
 	if !isTerminal(r.e.stdin) || !isTerminal(r.e.stdout) || r.f.asJSON {
 		return withCode(ExitNeedHuman, errors.New("not started: the review plan needs accepting; run again with --yes to accept it"))
 	}
 	fmt.Fprint(r.e.stdout, "Start the review? [y/N] ")
-	line, _ := bufio.NewReader(r.e.stdin).ReadString('\n')
-	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+	answer, _ := bufio.NewReader(r.e.stdin).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 		return withCode(ExitCancelled, errors.New("review not started; nothing written"))
 	}
 	return nil

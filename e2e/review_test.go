@@ -605,3 +605,37 @@ func TestReviewOnARestrictedBug(t *testing.T) {
 	}
 	checkOwnerOnly(t, ms[0])
 }
+
+// Headless without --yes the plan is printed and nothing is called or
+// written (exit 4); with --json the events are the log's own lines.
+func TestReviewPlanNeedsYesAndJSONIsTheLog(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	r := tr.run(append([]string{"review", "--config", tr.cfg, "--json", "--lens", "defect"}, change...)...)
+	if r.code != 4 || !strings.Contains(r.stdout, `"protocol": "review"`) || !strings.Contains(r.stderr, "--yes") {
+		t.Fatalf("without --yes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if len(tr.calls()) != 0 || len(tr.reviews()) != 0 {
+		t.Fatal("without --yes something was called or written")
+	}
+	r = tr.review(append(change, "--lens", "defect", "--json")...)
+	if r.code != 0 {
+		t.Fatalf("--json: exit %d\n%s", r.code, r.stderr)
+	}
+	types := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		types[ev["type"].(string)] = true
+	}
+	for _, want := range []string{"plan", "round_started", "rung", "call_started", "call_finished", "verdict", "debate_finished"} {
+		if !types[want] {
+			t.Errorf("no %s event in --json: %v", want, types)
+		}
+	}
+	logged := strings.TrimSpace(readText(t, filepath.Join(tr.only(), "eventos.jsonl")))
+	if logged != strings.TrimSpace(r.stdout) {
+		t.Errorf("--json and eventos.jsonl differ:\n%s\n---\n%s", r.stdout, logged)
+	}
+}

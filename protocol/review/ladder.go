@@ -207,3 +207,43 @@ func Excluded(routes []Route) []string {
 	}
 	return out
 }
+
+// Estimate is a round's expected cost: one call per lens on the first
+// rung that may be called (more only when a rung fails to answer).
+type Estimate struct {
+	// MinCalls counts the lenses with a rung to call; MaxCalls every rung
+	// that may be called.
+	MinCalls, MaxCalls int
+	// Input and Output are estimated tokens of the first rungs' calls.
+	Input, Output int
+	// USD prices them; USDKnown is false when a first rung has no price.
+	USD      float64
+	USDKnown bool
+}
+
+// Estimated counts and prices a round's routes.
+func Estimated(cfg *harness.Config, routes []Route) Estimate {
+	e := Estimate{USDKnown: true}
+	for _, r := range routes {
+		first := true
+		for _, g := range r.Rungs {
+			if g.Skip != "" {
+				continue
+			}
+			e.MaxCalls++
+			if !first {
+				continue
+			}
+			first = false
+			e.MinCalls++
+			e.Input += r.PromptTokens
+			e.Output += AnswerTokens
+			if p := harness.LimitsOf(cfg.Engines[g.Engine]).Price; p != nil {
+				e.USD += p.Cost(r.PromptTokens, AnswerTokens)
+			} else {
+				e.USDKnown = false
+			}
+		}
+	}
+	return e
+}

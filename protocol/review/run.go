@@ -103,6 +103,8 @@ type RunInput struct {
 	Round    RoundInput
 	// Emit receives every event after it is logged (--json); may be nil.
 	Emit func(engine.Event)
+	// Plan, when set, is logged first: the round's calls, tokens and cost.
+	Plan *engine.Event
 }
 
 // RunResult is what a round ended with.
@@ -144,6 +146,10 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	keep(f.Write(filepath.Join(RoundDir(k), EnvelopeFile), []byte(rendered)))
 	st.Status, st.UpdatedAt = StatusRunning, time.Now().UTC()
 	keep(f.WriteJSON(StateFile, st))
+	if in.Plan != nil {
+		emit(*in.Plan)
+	}
+	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderPlanned(st, k, in.Round.Routes))))
 	emit(engine.Event{Type: engine.EvRoundStarted, Round: k})
 	ri := in.Round
 	ri.Round, ri.Emit = k, emit

@@ -133,3 +133,22 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	fmt.Fprintf(&b, "\nThe route table of this round is %s/%s.\n", RoundDir(res.Round), RoutesFile)
 	return b.String()
 }
+
+// RenderPlanned writes round k's route table before any call: each
+// lens's ladder with the rungs excluded before dispatch and why. The
+// table is rewritten with what became of every rung when the round ends.
+func RenderPlanned(st *State, k int, routes []Route) string {
+	seats := make([]Seat, 0, len(routes))
+	for _, r := range routes {
+		s := Seat{Lens: r.Lens.Name, Outcome: "planned"}
+		for _, g := range r.Rungs {
+			a := Attempt{Rung: g, Status: g.Skip, Reason: g.Why}
+			if g.Skip == "" {
+				a.Status = "to call"
+			}
+			s.Attempts = append(s.Attempts, a)
+		}
+		seats = append(seats, s)
+	}
+	return RenderRoutes(st, k, seats)
+}
