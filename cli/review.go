@@ -197,6 +197,14 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	if err := r.open(); err != nil {
 		return err
 	}
+	lock, err := bugfolder.AcquireLock(r.folder.Dir, "moot review")
+	if err != nil {
+		if errors.Is(err, bugfolder.ErrBusy) {
+			return withCode(ExitUsage, fmt.Errorf("review %s: %w; nothing was called", r.folder.ID, err))
+		}
+		return err
+	}
+	defer lock.Release()
 	ctx, cancel := signalContext()
 	defer cancel()
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,

@@ -639,3 +639,24 @@ func TestReviewPlanNeedsYesAndJSONIsTheLog(t *testing.T) {
 		t.Errorf("--json and eventos.jsonl differ:\n%s\n---\n%s", r.stdout, logged)
 	}
 }
+
+// --files reviews the files named, as they are on disk; --test-cmd is
+// refused (exit 2, nothing called) while this build has no test gate.
+func TestReviewFilesAndTestCmdWithoutAGate(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	tr.write("calc.go", calcChange+"// not committed yet\n")
+	r := tr.review("--files", "calc.go", "--contract", "document Total | Total has a doc comment", "--lens", "defect")
+	if r.code != 0 {
+		t.Fatalf("--files: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if env := readText(t, filepath.Join(tr.only(), "round-1", "envelope.md")); !strings.Contains(env, "// not committed yet") {
+		t.Errorf("the envelope is not the file on disk:\n%s", env)
+	}
+	n := len(tr.calls())
+	if r := tr.review(append(change, "--lens", "defect", "--test-cmd", "go test ./...")...); r.code != 2 || !strings.Contains(r.stderr, "test gate") {
+		t.Errorf("--test-cmd without a gate: exit %d\n%s", r.code, r.stderr)
+	}
+	if len(tr.calls()) != n {
+		t.Error("jurors were called")
+	}
+}
