@@ -177,18 +177,21 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	nonce := engine.Nonce()
 	rendered := env.Render()
 	prompt := func(l bugfolder.Lens) string { return review.Prompt(l, rendered, nonce) }
-	in := review.RouteInput{Config: cfg, Lenses: r.st.Lenses, Builder: r.st.BuilderFamily, Solo: r.st.Solo, Restricted: r.st.Restricted,
+	solo := r.st.Solo
+	in := review.RouteInput{Config: cfg, Lenses: r.st.Lenses, Builder: r.st.BuilderFamily, Restricted: r.st.Restricted,
 		Unusable: r.probe(ctx), Prompt: prompt}
 	routes := review.Plan(in)
-	if review.OnlyBuilderLeft(in, routes) {
+	switch only := review.OnlyBuilderLeft(in, routes); {
+	case only && !solo:
 		return withCode(ExitUsage, fmt.Errorf("only the builder's family (%s) is left on the ladders (%s): a builder never reviews its own work; add engines of another family, or pass --solo for the explicit blind same-family degradation; nothing was called or written",
 			r.st.BuilderFamily, strings.Join(review.Excluded(routes), ", ")))
-	}
-	if r.st.Solo && !hasBuilderRung(routes, r.st.BuilderFamily) {
-		r.st.Solo = false // other families sit: nothing degrades
-		in.Solo = false
+	case only:
+		in.Solo = true // the explicit degradation: the builder's family sits blind
 		routes = review.Plan(in)
+	case solo:
+		fmt.Fprintln(e.stderr, "moot: --solo unused: a family other than the builder's can sit, so the builder's stays excluded")
 	}
+	r.st.Solo = in.Solo
 	r.announce(routes)
 	plan, est := r.planOf(routes)
 	if err := r.accept(plan); err != nil {
@@ -222,18 +225,6 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 		return nil
 	}
 	return &exitError{code: ExitNeedHuman, quiet: true}
-}
-
-// hasBuilderRung reports whether any rung of the builder's family may sit.
-func hasBuilderRung(routes []review.Route, fam string) bool {
-	for _, rt := range routes {
-		for _, g := range rt.Rungs {
-			if g.Skip == "" && harness.SameFamily(fam, g.Family) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // locate finds the bug (when given), the git root and the reviews' folder.

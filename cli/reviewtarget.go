@@ -75,6 +75,11 @@ func reviewEntries(e *env, reg *bugfolder.Register) ([]listEntry, []error) {
 		if !st.StartedAt.IsZero() {
 			en.StartedAt = ptr(st.StartedAt.UTC().Format(time.RFC3339))
 		}
+		en.Calls, en.Tokens = st.Calls, st.Tokens
+		en.CostUSD, en.CostPartlyUnknown = ptr(st.CostUSD), st.CostUnknown
+		if st.CostUnknown && st.CostUSD == 0 {
+			en.CostUSD = nil // no call recorded a cost: unknown, not zero
+		}
 		n := len(st.Lenses)
 		en.N, en.R = &n, ptr(len(st.Rounds))
 		out = append(out, en)

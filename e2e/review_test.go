@@ -442,6 +442,18 @@ func TestReviewSoloRig(t *testing.T) {
 	if !strings.Contains(sum, "blind same-family, not cross-family") || !strings.Contains(r.stdout, "blind same-family, not cross-family") {
 		t.Errorf("the degraded gate is not named:\n%s\n%s", sum, r.stdout)
 	}
+
+	// with another family available, --solo degrades nothing
+	tr2 := newTribunal(t, juryEngines)
+	r = tr2.review(append(change, "--builder", "openai", "--lens", "defect", "--solo")...)
+	if r.code != 0 || !strings.Contains(r.stderr, "--solo unused") || strings.Contains(r.stdout, "blind same-family") {
+		t.Fatalf("--solo beside another family: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, c := range tr2.calls() {
+		if strings.HasPrefix(c, "ext-oai/") {
+			t.Errorf("the builder's family sat although another could: %s", c)
+		}
+	}
 }
 
 // --resume rebuilds the envelope from the current files and re-convenes

@@ -55,7 +55,13 @@ type State struct {
 	// Status is running, pass, refuse, hold or stalled.
 	Status string `json:"status"`
 	// Decision is pending on a stalled review until a human decides.
-	Decision  string    `json:"decision,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	// Calls, Tokens and CostUSD add up every round's calls; CostUnknown
+	// marks a call that recorded no cost (CostUSD then counts the rest).
+	Calls       int     `json:"calls"`
+	Tokens      int     `json:"tokens"`
+	CostUSD     float64 `json:"cost_usd"`
+	CostUnknown bool    `json:"cost_unknown,omitempty"`
 	StartedAt time.Time `json:"started_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
@@ -160,6 +166,7 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 		emit(engine.Event{Type: engine.EvVerdict, Round: k, SolverID: MootLens, Role: Role, Engine: MootLens, Choice: string(ms.Outcome), Reason: ms.Reason})
 		res.Seats = append(res.Seats, *ms)
 	}
+	st.count(res.Seats)
 	res.Gate = Decide(res.Seats)
 	files := envelopePaths(in.Envelope)
 	seen := map[string]bool{}
@@ -209,4 +216,24 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// count adds a round's calls, tokens and cost to the record.
+func (s *State) count(seats []Seat) {
+	for _, seat := range seats {
+		for _, a := range seat.Attempts {
+			switch a.Status {
+			case StatusSat, StatusVerifier, StatusWrongLens, StatusHold:
+			default:
+				continue // never called
+			}
+			s.Calls++
+			s.Tokens += a.TokensIn + a.TokensOut
+			if a.CostUSD != nil {
+				s.CostUSD += *a.CostUSD
+			} else {
+				s.CostUnknown = true
+			}
+		}
+	}
 }
