@@ -58,12 +58,12 @@ type State struct {
 	Decision string `json:"decision,omitempty"`
 	// Calls, Tokens and CostUSD add up every round's calls; CostUnknown
 	// marks a call that recorded no cost (CostUSD then counts the rest).
-	Calls       int     `json:"calls"`
-	Tokens      int     `json:"tokens"`
-	CostUSD     float64 `json:"cost_usd"`
-	CostUnknown bool    `json:"cost_unknown,omitempty"`
-	StartedAt time.Time `json:"started_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	Calls       int       `json:"calls"`
+	Tokens      int       `json:"tokens"`
+	CostUSD     float64   `json:"cost_usd"`
+	CostUnknown bool      `json:"cost_unknown,omitempty"`
+	StartedAt   time.Time `json:"started_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 // RoundRecord is one round in the record.
