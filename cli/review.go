@@ -44,7 +44,8 @@ blind, one lens each, and only a unanimous pass opens the gate.
 
 The envelope is all a juror sees: the contract (--contract "intent | pass
 criteria"), each file the change touches (--change A..B, or --files F...) whole
-as it is now, their test files, and moot's own test checks. Before any call,
+as it is now, their test files, and moot's own test checks; on a bug, its
+title and its latest debate's final answer as context. Before any call,
 moot scans it for identity — commit authors and emails of the range,
 Co-authored-by/Signed-off-by trailers, --builder and every ladder engine's name
 and model — and exits 2 if anything leaks.
@@ -70,7 +71,8 @@ garbage, prose or refusal text is a refuse; a juror that never answered
 (transport, timeout) is a hold and the next rung sits; one call per juror per
 round, never a retry. A local engine's pass (external: false) must be
 verified by an external engine of another family further down its ladder on
-the same prompt, else it is UNVERIFIED: a hold. A pass with no finding and
+the same prompt, else it is UNVERIFIED: a hold (a restricted bug, which no
+external engine reads, so never passes on local seats alone). A pass with no finding and
 nothing in "checked" is dry: it counts, but a gate of only dry passes holds,
 and dry passes never outweigh a detailed refuse.
 
@@ -273,7 +275,10 @@ func (r *reviewRun) state() error {
 		}
 		dir := filepath.Join(r.parent, filepath.Base(f.resume))
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return usageErr("no review %q in %s", f.resume, r.parent)
+			// a bug's review resumed without naming the bug
+			if dir = review.Find(f.resume, reviewParents(r.e, r.reg)); dir == "" {
+				return usageErr("no review %q in %s (nor under any bug's review/)", f.resume, r.parent)
+			}
 		}
 		folder, err := review.OpenFolder(dir)
 		if err != nil {
@@ -287,6 +292,11 @@ func (r *reviewRun) state() error {
 			return usageErr("review %s stalled and waits for a human decision: moot decide %s approve|decline|revise", folder.ID, folder.ID)
 		}
 		r.folder, r.st = folder, st
+		if st.BugID != "" && r.bug == nil {
+			if reg, bug, err := resolveBug(r.e, st.BugID); err == nil {
+				r.reg, r.bug = reg, bug
+			}
+		}
 		return nil
 	}
 	if (f.change == "") == (len(f.files) == 0) {
@@ -341,7 +351,7 @@ func (r *reviewRun) lensesOf() error {
 // checks into it.
 func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	st := r.st
-	env, err := envelope.Build(envelope.Source{Repo: st.Repo, Change: st.Change, Files: st.Files, Contract: st.Contract})
+	env, err := envelope.Build(envelope.Source{Repo: st.Repo, Change: st.Change, Files: st.Files, Contract: st.Contract, Context: r.bugContext()})
 	if err != nil {
 		return nil, &bugfolder.InputError{Msg: "the envelope cannot be built: " + err.Error(), Err: err}
 	}
@@ -369,6 +379,21 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	}
 	env.Tests = checks
 	return env, nil
+}
+
+// bugContext is what joins the contract on a bug (DESIGN §7): the bug's
+// title and, when its latest debate has one, the final answer (its body,
+// without the front matter that names engines).
+func (r *reviewRun) bugContext() []envelope.Part {
+	if r.bug == nil {
+		return nil
+	}
+	parts := []envelope.Part{{Title: "The bug", Body: r.bug.Title}}
+	d, err := bugfolder.ReadDebate(filepath.Join(r.bug.Dir, bugfolder.DebateDir), r.reg.Lang)
+	if err == nil && d.Final != nil && strings.TrimSpace(d.Final.Body) != "" {
+		parts = append(parts, envelope.Part{Title: "The debate's final answer", Body: d.Final.Body})
+	}
+	return parts
 }
 
 // scan refuses (exit 2, before any call) an envelope that leaks identity.
