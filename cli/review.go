@@ -236,6 +236,9 @@ func (r *reviewRun) locate(args []string) error {
 		if err != nil {
 			return err
 		}
+		if bug.Locked() {
+			return usageErr("%s is closed (DONE.md): its folder is read-only for every tool, so no review is written there; nothing was written", bug.ID)
+		}
 		r.reg, r.bug = reg, bug
 		r.parent = filepath.Join(bug.Dir, review.BugReviewDir)
 	}
