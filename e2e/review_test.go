@@ -470,6 +470,7 @@ func TestReviewResumeReconvenesEveryJurorAndStalls(t *testing.T) {
 	dir := tr.only()
 	id := filepath.Base(dir)
 	tr.write("calc.go", calcChange+"\n// Cap is the discount cap.\nconst Cap = 10\n")
+	tr.git("commit", "-qam", "cap") // HEAD~1..HEAD now ends at the fix, on disk and in git
 	tr.jury = ""
 	r = tr.review("--resume", id)
 	if r.code != 0 {
@@ -634,21 +635,27 @@ func TestReviewPlanNeedsYesAndJSONIsTheLog(t *testing.T) {
 		t.Fatalf("--json: exit %d\n%s", r.code, r.stderr)
 	}
 	types := map[string]bool{}
+	var logged []string // every line but output deltas, which are never logged
 	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
 		var ev map[string]any
 		if err := json.Unmarshal([]byte(line), &ev); err != nil {
 			t.Fatalf("not a JSON line: %q", line)
 		}
 		types[ev["type"].(string)] = true
+		if ev["type"] != "output" {
+			logged = append(logged, line)
+		}
 	}
 	for _, want := range []string{"plan", "round_started", "rung", "call_started", "call_finished", "verdict", "debate_finished"} {
 		if !types[want] {
 			t.Errorf("no %s event in --json: %v", want, types)
 		}
 	}
-	logged := strings.TrimSpace(readText(t, filepath.Join(tr.only(), "eventos.jsonl")))
-	if logged != strings.TrimSpace(r.stdout) {
-		t.Errorf("--json and eventos.jsonl differ:\n%s\n---\n%s", r.stdout, logged)
+	if log := strings.TrimSpace(readText(t, filepath.Join(tr.only(), "eventos.jsonl"))); log != strings.Join(logged, "\n") {
+		t.Errorf("--json and eventos.jsonl differ:\n%s\n---\n%s", r.stdout, log)
+	}
+	if !types["output"] {
+		t.Error("no output event: a live pane would show no text")
 	}
 }
 

@@ -143,7 +143,9 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 		if ev.Time.IsZero() {
 			ev.Time = time.Now().UTC()
 		}
-		keep(f.Append(ev))
+		if ev.Type != engine.EvOutput { // output deltas go to the front ends only
+			keep(f.Append(ev))
+		}
 		if in.Emit != nil {
 			in.Emit(ev)
 		}

@@ -255,8 +255,11 @@ func (in RoundInput) call(ctx context.Context, l bugfolder.Lens, g Rung, prompt 
 	in.emit(engine.Event{Type: engine.EvCallStarted, Round: in.Round, SolverID: l.Name, Role: Role, Engine: g.Engine, Attempt: 1})
 	var stderr bytes.Buffer
 	start := time.Now()
+	out := func(delta string) { // live text for a pane; never logged
+		in.emit(engine.Event{Type: engine.EvOutput, Round: in.Round, SolverID: l.Name, Role: Role, Text: delta})
+	}
 	res := in.Call(ctx, g.Engine, harness.Request{Role: string(Role), SolverID: l.Name, Round: in.Round, BugID: in.BugID, Mode: "review",
-		Attempt: 1, Lens: l.Name, Prompt: prompt, Timeout: timeout, Stderr: &stderr, Group: "review"})
+		Attempt: 1, Lens: l.Name, Prompt: prompt, Timeout: timeout, Stderr: &stderr, Group: "review", OnOutput: out})
 	a.att.DurationMS = time.Since(start).Milliseconds()
 	a.att.TokensIn, a.att.TokensOut, a.att.CostUSD = res.TokensIn, res.TokensOut, res.CostUSD
 	fin := engine.Event{Type: engine.EvCallFinished, Round: in.Round, SolverID: l.Name, Role: Role, Engine: g.Engine, Attempt: 1,
