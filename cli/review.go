@@ -215,7 +215,7 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
 		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
 	res, runErr := review.Run(ctx, review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: r.printer(), Plan: &planEv,
-		Round: review.RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: r.caller(), Timeout: f.timeout, Parallel: f.parallel, BugID: r.st.BugID}})
+		Round: review.RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: r.caller(), Timeout: f.timeout, Parallel: f.parallel, BugID: r.st.BugID, Group: r.folder.Dir}})
 	r.report(res)
 	if runErr != nil {
 		if ctx.Err() != nil {
@@ -460,6 +460,9 @@ func (r *reviewRun) announce(routes []review.Route) {
 	w := r.e.stderr
 	if ex := review.Excluded(routes); len(ex) > 0 {
 		fmt.Fprintf(w, "moot: builder family %s: excluded from every ladder: %s\n", r.st.BuilderFamily, strings.Join(ex, ", "))
+	}
+	if thin := review.ThinLadders(routes); len(thin) > 0 {
+		fmt.Fprintf(w, "moot: warning: ladders with fewer than %d external rungs to call before the local tail (a wrong lens and a failure could leave them on hold): %s\n", review.FloorRungs, strings.Join(thin, ", "))
 	}
 	if r.st.Solo {
 		fmt.Fprintf(w, "moot: solo rig: only the builder's family (%s) is available; its rungs sit blind — %s\n", r.st.BuilderFamily, review.SoloNote)

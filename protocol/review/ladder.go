@@ -247,3 +247,26 @@ func Estimated(cfg *harness.Config, routes []Route) Estimate {
 	}
 	return e
 }
+
+// FloorRungs is how many rungs that may be called a ladder should hold
+// before its local tail (seed 004: two cloud rungs are not a floor; a
+// wrong lens and a failure must never leave a lens on hold).
+const FloorRungs = 3
+
+// ThinLadders names the lenses whose ladder has fewer than FloorRungs
+// external rungs that may be called, with how many: a warning, not a refusal.
+func ThinLadders(routes []Route) []string {
+	var out []string
+	for _, r := range routes {
+		n := 0
+		for _, g := range r.Rungs {
+			if g.Skip == "" && g.External {
+				n++
+			}
+		}
+		if n < FloorRungs {
+			out = append(out, fmt.Sprintf("%s (%d)", r.Lens.Name, n))
+		}
+	}
+	return out
+}

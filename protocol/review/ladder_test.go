@@ -169,3 +169,11 @@ func TestRunWritesEverythingBeforeTheError(t *testing.T) {
 		t.Errorf("last event %s", events[len(events)-1].Type)
 	}
 }
+
+func TestThinLadders(t *testing.T) {
+	cfg := testConfig(t, "review:\n  ladders:\n    defect: [ext-big, ext-small, ext-unknown, loc-big]\n    security: [ext-big, loc-big]\n")
+	in := RouteInput{Config: cfg, Lenses: []bugfolder.Lens{lensOf("defect"), lensOf("security")}, Prompt: func(bugfolder.Lens) string { return "" }}
+	if got := strings.Join(ThinLadders(Plan(in)), ";"); got != "security (1)" {
+		t.Errorf("thin ladders %q, want security (1)", got)
+	}
+}

@@ -82,6 +82,9 @@ type RoundInput struct {
 	// Parallel is how many lenses run at once.
 	Parallel int
 	BugID    string
+	// Group tags the calls' processes (the review's folder), so a killed
+	// moot's leftovers can be found.
+	Group string
 	// Emit receives the round's events (rung, call_started,
 	// call_finished, verdict); it must be safe for concurrent use.
 	Emit func(engine.Event)
@@ -259,7 +262,7 @@ func (in RoundInput) call(ctx context.Context, l bugfolder.Lens, g Rung, prompt 
 		in.emit(engine.Event{Type: engine.EvOutput, Round: in.Round, SolverID: l.Name, Role: Role, Text: delta})
 	}
 	res := in.Call(ctx, g.Engine, harness.Request{Role: string(Role), SolverID: l.Name, Round: in.Round, BugID: in.BugID, Mode: "review",
-		Attempt: 1, Lens: l.Name, Prompt: prompt, Timeout: timeout, Stderr: &stderr, Group: "review", OnOutput: out})
+		Attempt: 1, Lens: l.Name, Prompt: prompt, Timeout: timeout, Stderr: &stderr, Group: in.Group, OnOutput: out})
 	a.att.DurationMS = time.Since(start).Milliseconds()
 	a.att.TokensIn, a.att.TokensOut, a.att.CostUSD = res.TokensIn, res.TokensOut, res.CostUSD
 	fin := engine.Event{Type: engine.EvCallFinished, Round: in.Round, SolverID: l.Name, Role: Role, Engine: g.Engine, Attempt: 1,
