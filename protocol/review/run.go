@@ -184,7 +184,7 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	sum := sha256.Sum256([]byte(rendered))
 	rec := RoundRecord{Round: k, Gate: res.Gate, New: nonNil(res.New), Findings: nonNil(NewFindings(res.Seats, files, nil)), EnvelopeSHA: hex.EncodeToString(sum[:]), At: time.Now().UTC()}
 	st.Rounds = append(st.Rounds, rec)
-	st.Status = string(res.Gate.Outcome)
+	st.Status, st.Decision = string(res.Gate.Outcome), "" // a decision was on an earlier round
 	if res.Gate.Outcome != OutcomePass && Stalled(news) {
 		res.Stalled = true
 		st.Status, st.Decision = StatusStalled, "pending"
