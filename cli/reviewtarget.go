@@ -36,6 +36,9 @@ func reviewParents(e *env, reg *bugfolder.Register) []string {
 
 // reviewTarget is the review folder a TARGET names (its ID or folder), or "".
 func reviewTarget(e *env, arg string) string {
+	if !review.IsID(arg) && !review.Stamped(arg) {
+		return "" // a bug or a question: no folder walk, no git call
+	}
 	reg, _ := bugfolder.FindRoot(e.cwd)
 	return review.Find(arg, reviewParents(e, reg))
 }
