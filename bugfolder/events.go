@@ -31,6 +31,13 @@ const (
 	// (point, round): a session's time runs to its last event, and a
 	// session killed at a menu keeps the time it waited.
 	EvWaiting EventType = "waiting"
+	// EvRung is a review's ladder step (round, solver_id: the lens,
+	// engine, choice: what became of the rung — sat, builder-family,
+	// capacity, restricted, wrong-lens, hold, verifier — and reason).
+	EvRung EventType = "rung"
+	// EvVerdict is a review juror's verdict for its lens (round,
+	// solver_id: the lens, engine, choice: pass, refuse or hold, reason).
+	EvVerdict EventType = "verdict"
 )
 
 // Outcome is how a run of moot on a debate ended (debate_finished).
@@ -193,6 +200,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["text"] = e.Text
 	case EvWaiting:
 		m["point"], m["round"] = e.Point, e.Round
+	case EvRung, EvVerdict:
+		m["round"], m["solver_id"], m["engine"], m["choice"], m["reason"] = e.Round, e.SolverID, e.Engine, e.Choice, e.Reason
 	}
 	return json.Marshal(m)
 }

@@ -191,6 +191,7 @@ func newRoot(e *env) *cobra.Command {
 		newTrustCmd(e),
 		newDecideCmd(e),
 		newTranscriptCmd(e),
+		newReviewCmd(e),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print moot's version",

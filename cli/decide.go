@@ -12,6 +12,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/whoami"
+	"github.com/reversa/moot/protocol/review"
 )
 
 const decideLong = `Record the human decision a result is waiting for: approve, decline or
@@ -23,8 +24,9 @@ debate's event log. It makes no model call.
 What waits for a human decision (decision: pending in the final answer's
 front matter; moot list --json says "decision": "pending"): a debate in spec
 mode, whose final answer recommends a verdict; every tradeoff; a council
-whose synthesis escalates to a human (confidence under 50 %). TARGET is a
-bug (ID, number or folder) or a question (its folder name). argue waits for
+whose synthesis escalates to a human (confidence under 50 %); a review that
+stalled (decisao.md in the review's folder). TARGET is a bug (ID, number or
+folder), a question (its folder name) or a review (its ID or folder). argue waits for
 no decision. moot never records a decision on its own. --note is at most
 2,000 bytes.
 
@@ -53,6 +55,9 @@ func newDecideCmd(e *env) *cobra.Command {
 			}
 			if n := len(strings.TrimSpace(note)); n > bugfolder.MaxNoteBytes {
 				return usageErr("--note is %d bytes; a decision's note is at most %d (say what to revise; put the rest in the bug); nothing was written", n, bugfolder.MaxNoteBytes)
+			}
+			if dir := reviewTarget(e, args[0]); dir != "" {
+				return decideReview(e, dir, choice, note)
 			}
 			t, err := resolveTarget(e, args[0])
 			if err != nil {
@@ -153,3 +158,14 @@ func decisionText(d *bugfolder.Debate) string {
 
 // termsafeLine folds untrusted text to one safe line.
 func termsafeLine(s string) string { return termsafe.Line(strings.Join(strings.Fields(s), " ")) }
+
+// decideReview records the human decision a stalled review waits for.
+func decideReview(e *env, dir string, choice bugfolder.Choice, note string) error {
+	by := whoami.Name(context.Background(), bugfolder.ProjectRoot(e.cwd), e.getenv)
+	p, err := review.DecideHuman(review.Decision{Dir: dir, Choice: choice, Note: strings.TrimSpace(note), By: by})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s: %s, decided by %s; recorded in %s\n", filepath.Base(dir), choice, termsafeLine(by), termsafeLine(p))
+	return nil
+}

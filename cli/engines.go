@@ -79,6 +79,16 @@ anthropic, openai, google, alibaba…; else from the kind or the model's
 name, unknown for a bare command). Context windows, output sizes and prices
 not given come from charm.land/catwalk's model data.
 
+moot review seats each lens's juror from a ladder of engines:
+
+  review:
+    ladders:
+      security: [claude, codex, local]   # this lens's own ladder, tried in order
+      default: [codex, claude, local]    # every other lens
+
+Without review: every engine of the file (replays aside), external before
+local, the larger known context window first, then the file's order.
+
 Vendor CLIs run in a private folder holding a copy of P, with their own HOME
 and TMPDIR and a minimal environment (PATH, locale, proxies, their key);
 stored credentials (codex, claude, gemini, qwen, opencode logins) are copied

@@ -70,14 +70,16 @@ func newListCmd(e *env) *cobra.Command {
 		Long: `List every bug under the nearest _reversa_bugs/ (bugs without a debate
 included) with its latest debate's status, mode, N×R, winner and cost, then
 the project's questions (.moot/debates/<date>-<slug>/; listed also in a
-project without a register). --json gives each entry its kind (bug or
-question), its protocol and its human decision (pending, approve, decline,
+project without a register), then the reviews (moot review: .moot/reviews/
+and each bug's review/). --json gives each entry its kind (bug, question or
+review; a review's bug_id is its ID, its context the bug it reviews), its protocol and its human decision (pending, approve, decline,
 revise, or null when its result waits for none).
 
 Status is one of: no-debate, running (also a debate interrupted by a crash),
 waiting (for a human decision), cancelled, judge-failed, done; interrupted
 (a debate run by hand that nothing runs now); unreadable (the bug folder
-cannot be read).
+cannot be read). A review's status is its own: running, pass, refuse, hold or
+stalled (its decision pending until moot decide).
 
 A bug folder that cannot be read (a broken front matter) is listed with
 status unreadable, its error is reported on stderr (and in --json's warnings),
@@ -89,7 +91,10 @@ exit code.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := registerOrQuestions(e)
 			if err != nil {
-				return err
+				if rs, _ := reviewEntries(e, nil); len(rs) == 0 {
+					return err
+				}
+				reg = projectRegister(e, bugfolder.ProjectRoot(e.cwd)) // a project with only reviews
 			}
 			var dirs []bugfolder.BugDir
 			var errs []error
@@ -114,6 +119,8 @@ exit code.`,
 			}
 			qs, qerrs := questionEntries(reg)
 			entries, errs = append(entries, qs...), append(errs, qerrs...)
+			rs, rerrs := reviewEntries(e, reg)
+			entries, errs = append(entries, rs...), append(errs, rerrs...)
 			if asJSON {
 				if entries == nil {
 					entries = []listEntry{}

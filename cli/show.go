@@ -45,6 +45,12 @@ piped, it is printed as plain Markdown.`,
 			if picked > 1 {
 				return usageErr("give at most one of --problem, --round K, --convergence, --final")
 			}
+			if dir := reviewTarget(e, args[0]); dir != "" {
+				if picked > 0 || debate != "" {
+					return usageErr("a review has no --problem, --round, --convergence, --final or --debate: moot show %s prints its summary", args[0])
+				}
+				return printReview(e, dir)
+			}
 			reg, bug, ds, err := showSubject(e, args[0])
 			if err != nil {
 				return err

@@ -26,6 +26,9 @@ or folder (.moot/debates/<date>-<slug>). The output is plain Markdown,
 never rendered, so it can be saved or piped.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir := reviewTarget(e, args[0]); dir != "" {
+				return printReview(e, dir) // a review's summary holds its verdicts, findings and rounds
+			}
 			reg, bug, ds, err := showSubject(e, args[0])
 			if err != nil {
 				return err

@@ -29,4 +29,6 @@ const (
 	EvDebateFinished = bugfolder.EvDebateFinished
 	EvWarning        = bugfolder.EvWarning
 	EvWaiting        = bugfolder.EvWaiting
+	EvRung           = bugfolder.EvRung
+	EvVerdict        = bugfolder.EvVerdict
 )

@@ -112,6 +112,8 @@ type Config struct {
 	// Lenses are the file's own lenses (lenses: {name: text}), in file
 	// order; the lens package checks their names and texts.
 	Lenses []LensEntry
+	// Review is the file's review: mapping (the tribunal's ladders).
+	Review ReviewConfig
 }
 
 // LensEntry is one lens of the engines file's lenses: mapping.
@@ -223,7 +225,7 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 	if top.Kind != yaml.MappingNode {
 		return nil, cfgErr(path, top, "", "the file must be a mapping with engines: and defaults:")
 	}
-	var enginesNode, defaultsNode, lensesNode *yaml.Node
+	var enginesNode, defaultsNode, lensesNode, reviewNode *yaml.Node
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
 		switch k.Value {
@@ -233,8 +235,10 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 			defaultsNode = v
 		case "lenses":
 			lensesNode = v
+		case "review":
+			reviewNode = v
 		default:
-			return nil, cfgErr(path, k, k.Value, "unknown key; the file has engines:, defaults: and lenses:")
+			return nil, cfgErr(path, k, k.Value, "unknown key; the file has engines:, defaults:, lenses: and review:")
 		}
 	}
 	if enginesNode == nil || enginesNode.Kind != yaml.MappingNode || len(enginesNode.Content) == 0 {
@@ -286,6 +290,9 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 		return nil, err
 	}
 	c.Lenses = lenses
+	if c.Review, err = parseReview(path, reviewNode, c); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

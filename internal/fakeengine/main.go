@@ -73,6 +73,11 @@ func main() {
 		_, perr := os.Stat(filepath.Join(wd, "P.md"))
 		appendFile(f, fmt.Sprintf("%s %s %v\n", wd, mode, perr == nil))
 	}
+	if role == "juror" { // a review juror answers JSON verdicts (juror.go)
+		juror(os.Getenv("MOOT_LENS"), round)
+		logLine("finish", role, id, round, attempt)
+		return
+	}
 	behaviour := pick(os.Getenv("FAKE_PLAN"), role, id, round, attempt)
 	if ms, _ := strconv.Atoi(os.Getenv("FAKE_DELAY_MS")); ms > 0 {
 		time.Sleep(time.Duration(ms) * time.Millisecond)

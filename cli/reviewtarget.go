@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/protocol/review"
+)
+
+// reviewParents are the folders that hold reviews: the git root's and the
+// project's .moot/reviews/, and every bug's review/ in the register.
+func reviewParents(e *env, reg *bugfolder.Register) []string {
+	var out []string
+	add := func(p string) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	if root, err := gitRoot(e.cwd); err == nil {
+		add(filepath.Join(root, review.ReviewsDir))
+	}
+	add(filepath.Join(bugfolder.ProjectRoot(e.cwd), review.ReviewsDir))
+	if reg != nil && reg.Root != "" {
+		dirs, _ := bugfolder.BugDirs(reg)
+		for _, bd := range dirs {
+			if !bd.Question {
+				add(filepath.Join(bd.Dir, review.BugReviewDir))
+			}
+		}
+	}
+	return out
+}
+
+// reviewTarget is the review folder a TARGET names (its ID or folder), or "".
+func reviewTarget(e *env, arg string) string {
+	if !review.IsID(arg) && !review.Stamped(arg) {
+		return "" // a bug or a question: no folder walk, no git call
+	}
+	reg, _ := bugfolder.FindRoot(e.cwd)
+	return review.Find(arg, reviewParents(e, reg))
+}
+
+// printReview prints a review's summary (show and transcript).
+func printReview(e *env, dir string) error {
+	st, err := review.ReadState(dir)
+	if err != nil {
+		return err
+	}
+	b, err := safefs.ReadFile(filepath.Join(dir, review.SummaryFile(st.LangOf())), 4<<20)
+	if err != nil {
+		return &bugfolder.InputError{Path: dir, Msg: "has no summary yet: " + err.Error(), Err: err}
+	}
+	return renderMarkdown(e, string(b))
+}
+
+// reviewEntries lists the reviews for moot list --json.
+func reviewEntries(e *env, reg *bugfolder.Register) ([]listEntry, []error) {
+	states, dirs, errs := review.List(reviewParents(e, reg))
+	var out []listEntry
+	for i, st := range states {
+		en := listEntry{BugID: st.ID, Title: st.Contract.Intent, Path: dirs[i], Status: st.Status, Kind: "review",
+			Protocol: ptr(review.Name), Debates: len(st.Rounds), Visibility: bugfolder.VisibilityNormal}
+		if reg != nil {
+			en.Path = reg.Rel(dirs[i])
+		}
+		if st.BugID != "" {
+			en.Context = st.BugID
+		}
+		if st.Restricted {
+			en.Visibility = bugfolder.VisibilityRestricted
+		}
+		if st.Decision != "" {
+			en.Decision = ptr(st.Decision)
+		}
+		if !st.StartedAt.IsZero() {
+			en.StartedAt = ptr(st.StartedAt.UTC().Format(time.RFC3339))
+		}
+		en.Calls, en.Tokens = st.Calls, st.Tokens
+		en.CostUSD, en.CostPartlyUnknown = ptr(st.CostUSD), st.CostUnknown
+		if st.CostUnknown && st.CostUSD == 0 {
+			en.CostUSD = nil // no call recorded a cost: unknown, not zero
+		}
+		n := len(st.Lenses)
+		en.N, en.R = &n, ptr(len(st.Rounds))
+		out = append(out, en)
+	}
+	return out, errs
+}

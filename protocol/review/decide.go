@@ -1,0 +1,131 @@
+package review
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/safefs"
+)
+
+// idRE is the shape of a review's ID (its stamp).
+var idRE = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}(-[0-9]+)?$`)
+
+// IsID reports whether s has the shape of a review's ID.
+func IsID(s string) bool { return idRE.MatchString(s) }
+
+// Stamped reports whether dir is a review folder moot stamped.
+func Stamped(dir string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, StampFile))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// Find returns the stamped review folder an argument names: a folder
+// path, or an ID under one of parents ("" when none).
+func Find(arg string, parents []string) string {
+	if fi, err := os.Stat(arg); err == nil && fi.IsDir() && Stamped(arg) {
+		abs, _ := filepath.Abs(arg)
+		return abs
+	}
+	if !IsID(arg) {
+		return ""
+	}
+	for _, p := range parents {
+		if d := filepath.Join(p, arg); Stamped(d) {
+			return d
+		}
+	}
+	return ""
+}
+
+// List reads the stamped review folders under parents, oldest first; a
+// folder whose record cannot be read is skipped with its error.
+func List(parents []string) ([]*State, []string, []error) {
+	var out []*State
+	var dirs []string
+	var errs []error
+	for _, p := range parents {
+		ms, _ := filepath.Glob(filepath.Join(p, "*"))
+		slices.Sort(ms)
+		for _, d := range ms {
+			if !Stamped(d) || slices.Contains(dirs, d) {
+				continue
+			}
+			st, err := ReadState(d)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			out, dirs = append(out, st), append(dirs, d)
+		}
+	}
+	return out, dirs, errs
+}
+
+// Decision is a human's decision on a stalled review.
+type Decision struct {
+	Dir    string
+	Choice bugfolder.Choice
+	Note   string
+	By     string
+	Now    func() time.Time
+}
+
+// DecideHuman records the human decision a stalled review waits for:
+// decisao.md in its folder (owner-only, atomic), the record's decision and
+// a decision event. A review that waits for none is an input error and
+// nothing is written.
+func DecideHuman(d Decision) (string, error) {
+	f, err := OpenFolder(d.Dir)
+	if err != nil {
+		return "", err
+	}
+	st, err := ReadState(d.Dir)
+	if err != nil {
+		return "", err
+	}
+	if st.Status != StatusStalled || st.Decision != "pending" {
+		why := fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", f.ID, st.Status)
+		if st.Decision != "" && st.Decision != "pending" {
+			why = fmt.Sprintf("review %s is already decided: %s", f.ID, st.Decision)
+		}
+		return "", &bugfolder.InputError{Path: d.Dir, Msg: why + "; nothing was written", Err: engine.ErrNothingPending}
+	}
+	now := time.Now
+	if d.Now != nil {
+		now = d.Now
+	}
+	at := now().UTC()
+	summary := SummaryFile(st.LangOf())
+	raw, err := safefs.ReadFile(filepath.Join(d.Dir, summary), 0)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", filepath.Join(d.Dir, summary), err)
+	}
+	sum := sha256.Sum256(raw)
+	data, err := bugfolder.RenderDecision(st.LangOf(), bugfolder.DecisionMeta{BugID: st.BugID, Choice: d.Choice, By: d.By,
+		DecidedAt: bugfolder.Timestamp(at), Note: d.Note, FinalSHA256: hex.EncodeToString(sum[:])})
+	if err != nil {
+		return "", err
+	}
+	data = bytes.ReplaceAll(data, []byte("resposta-final.md"), []byte(summary))
+	if err := f.Write(DecisionFile, data); err != nil {
+		return "", err
+	}
+	st.Decision, st.UpdatedAt = string(d.Choice), at
+	if err := f.WriteJSON(StateFile, st); err != nil {
+		return "", err
+	}
+	k := len(st.Rounds)
+	if err := f.Append(engine.Event{Type: engine.EvDecision, Time: at, Point: engine.PointResult, Choice: string(d.Choice), By: "human", Round: k}); err != nil {
+		return "", err
+	}
+	return filepath.Join(d.Dir, DecisionFile), nil
+}

@@ -1,0 +1,272 @@
+package review
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+)
+
+// Status is what became of one rung of a lens's ladder in a round: a typed
+// reason, written in the route table, the verdict file and the events.
+type Status string
+
+// The statuses of a rung. The first four are decided before any call.
+const (
+	// StatusBuilder: the rung is of the declared builder's family.
+	StatusBuilder Status = "builder-family"
+	// StatusCapacity: its context window cannot hold the prompt and the answer.
+	StatusCapacity Status = "capacity"
+	// StatusRestricted: an external engine never reads a restricted bug.
+	StatusRestricted Status = "restricted"
+	// StatusUnusable: the engine failed its probe.
+	StatusUnusable Status = "unusable"
+	// StatusSat: the rung answered a verdict for its lens (the seat).
+	StatusSat Status = "sat"
+	// StatusWrongLens: it answered a verdict for another lens (rejected; raw tail kept).
+	StatusWrongLens Status = "wrong-lens"
+	// StatusHold: it never answered (transport, timeout, killed).
+	StatusHold Status = "hold"
+	// StatusVerifier: it verified a local seat's pass (same prompt, another family).
+	StatusVerifier Status = "verifier"
+	// StatusNotReached: a rung below the seat, never needed.
+	StatusNotReached Status = "not-reached"
+)
+
+// Reasoning is what the route table says of reasoning: no adapter of the
+// harness has a reasoning or effort option (the vendor CLIs take none
+// moot could pass), so every rung runs with the engine's default.
+const Reasoning = "engine default"
+
+// AnswerTokens is the room a rung must keep for the verdict.
+const AnswerTokens = 2048
+
+// Rung is one engine on a lens's ladder.
+type Rung struct {
+	Engine   string `json:"engine"`
+	Family   string `json:"family"`
+	External bool   `json:"external"`
+	// ContextTokens is the known context window (0: unknown, not checked).
+	ContextTokens int `json:"context_tokens,omitempty"`
+	// Skip is set when the rung may not be called this round (builder
+	// family, capacity, restricted, unusable); Why says more.
+	Skip Status `json:"skip,omitempty"`
+	Why  string `json:"why,omitempty"`
+}
+
+// DefaultLadder is every engine of the file in the order a review tries
+// them when the file sets no ladder: external engines before local ones
+// (the local ones need a verifier of another family anyway), then the
+// larger known context window first (an unknown window after every known
+// one), then the file's order. Replay engines (recordings) never sit.
+func DefaultLadder(cfg *harness.Config) []string {
+	var names []string
+	for _, n := range cfg.Order {
+		if cfg.Engines[n].Kind != harness.KindReplay {
+			names = append(names, n)
+		}
+	}
+	rank := func(n string) (int, int) {
+		e := cfg.Engines[n]
+		ext := 1
+		if e.External {
+			ext = 0
+		}
+		return ext, -harness.LimitsOf(e).ContextTokens
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		ea, ca := rank(a)
+		eb, cb := rank(b)
+		if ea != eb {
+			return ea - eb
+		}
+		if (ca == 0) != (cb == 0) { // unknown after known
+			if ca == 0 {
+				return 1
+			}
+			return -1
+		}
+		return ca - cb
+	})
+	return names
+}
+
+// LadderOf is a lens's ladder: the engines file's review.ladders (the
+// lens's own, else default:), else DefaultLadder.
+func LadderOf(cfg *harness.Config, lens string) []string {
+	if l := cfg.Review.Ladder(lens); len(l) > 0 {
+		return l
+	}
+	return DefaultLadder(cfg)
+}
+
+// BuilderFamily reads --builder: an engine's name (its family), a model's
+// name (the family it shows), else a family's name itself.
+func BuilderFamily(cfg *harness.Config, builder string) string {
+	b := strings.TrimSpace(builder)
+	if b == "" {
+		return ""
+	}
+	if e, ok := cfg.Engines[b]; ok {
+		if f := e.Family(); f != "" {
+			return f
+		}
+	}
+	if f := harness.ModelFamily(b); f != "" {
+		return f
+	}
+	return strings.ToLower(b)
+}
+
+// Route is the plan of one round: every lens's ladder with what may not
+// be called and why, decided before any call.
+type Route struct {
+	Lens  bugfolder.Lens
+	Rungs []Rung
+	// PromptTokens is the estimate a rung's window must hold (with the answer).
+	PromptTokens int
+}
+
+// RouteInput is what routing needs.
+type RouteInput struct {
+	Config *harness.Config
+	Lenses []bugfolder.Lens
+	// Builder is the builder's family ("" when none was declared).
+	Builder string
+	// Solo lets the builder's family sit (the explicit degradation).
+	Solo bool
+	// Restricted is set on a restricted bug: no external engine sits.
+	Restricted bool
+	// Unusable gives an engine's probe failure ("" when it may be called).
+	Unusable func(name string) string
+	// Prompt writes a lens's prompt (for its size).
+	Prompt func(l bugfolder.Lens) string
+}
+
+// Plan routes every lens: each rung of its ladder, with the rungs that
+// may not be called marked and their typed reason. A rung of the
+// builder's family is excluded unless in is Solo.
+func Plan(in RouteInput) []Route {
+	out := make([]Route, 0, len(in.Lenses))
+	for _, l := range in.Lenses {
+		r := Route{Lens: l, PromptTokens: bugfolder.EstimateTokens(len(in.Prompt(l)))}
+		for _, name := range LadderOf(in.Config, l.Name) {
+			ec := in.Config.Engines[name]
+			lim := harness.LimitsOf(ec)
+			rg := Rung{Engine: name, Family: ec.Family(), External: ec.External, ContextTokens: lim.ContextTokens}
+			need := r.PromptTokens + AnswerTokens
+			switch {
+			case in.Builder != "" && !in.Solo && harness.SameFamily(in.Builder, rg.Family):
+				rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("family %s is the builder's: excluded before dispatch", rg.Family)
+			case in.Restricted && ec.External:
+				rg.Skip, rg.Why = StatusRestricted, "an external engine never reads a restricted bug"
+			case in.Unusable != nil && in.Unusable(name) != "":
+				rg.Skip, rg.Why = StatusUnusable, in.Unusable(name)
+			case lim.ContextTokens > 0 && need > lim.ContextTokens:
+				rg.Skip, rg.Why = StatusCapacity, fmt.Sprintf("needs ≈%d tokens (prompt ≈%d + answer %d), more than its %d-token window", need, r.PromptTokens, AnswerTokens, lim.ContextTokens)
+			}
+			r.Rungs = append(r.Rungs, rg)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// OnlyBuilderLeft reports whether the builder's family is the only one
+// any ladder could seat: every rung not of its family is out for another
+// reason, or there is none (the solo rig: exit 2 without --solo).
+func OnlyBuilderLeft(in RouteInput, routes []Route) bool {
+	if in.Builder == "" || in.Solo {
+		return false
+	}
+	builder := false
+	for _, r := range routes {
+		for _, g := range r.Rungs {
+			switch g.Skip {
+			case "":
+				return false
+			case StatusBuilder:
+				builder = true
+			}
+		}
+	}
+	return builder
+}
+
+// Excluded lists the engines excluded as the builder's family, once each.
+func Excluded(routes []Route) []string {
+	var out []string
+	for _, r := range routes {
+		for _, g := range r.Rungs {
+			if g.Skip == StatusBuilder && !slices.Contains(out, g.Engine) {
+				out = append(out, g.Engine)
+			}
+		}
+	}
+	return out
+}
+
+// Estimate is a round's expected cost: one call per lens on the first
+// rung that may be called (more only when a rung fails to answer).
+type Estimate struct {
+	// MinCalls counts the lenses with a rung to call; MaxCalls every rung
+	// that may be called.
+	MinCalls, MaxCalls int
+	// Input and Output are estimated tokens of the first rungs' calls.
+	Input, Output int
+	// USD prices them; USDKnown is false when a first rung has no price.
+	USD      float64
+	USDKnown bool
+}
+
+// Estimated counts and prices a round's routes.
+func Estimated(cfg *harness.Config, routes []Route) Estimate {
+	e := Estimate{USDKnown: true}
+	for _, r := range routes {
+		first := true
+		for _, g := range r.Rungs {
+			if g.Skip != "" {
+				continue
+			}
+			e.MaxCalls++
+			if !first {
+				continue
+			}
+			first = false
+			e.MinCalls++
+			e.Input += r.PromptTokens
+			e.Output += AnswerTokens
+			if p := harness.LimitsOf(cfg.Engines[g.Engine]).Price; p != nil {
+				e.USD += p.Cost(r.PromptTokens, AnswerTokens)
+			} else {
+				e.USDKnown = false
+			}
+		}
+	}
+	return e
+}
+
+// FloorRungs is how many rungs that may be called a ladder should hold
+// before its local tail (seed 004: two cloud rungs are not a floor; a
+// wrong lens and a failure must never leave a lens on hold).
+const FloorRungs = 3
+
+// ThinLadders names the lenses whose ladder has fewer than FloorRungs
+// external rungs that may be called, with how many: a warning, not a refusal.
+func ThinLadders(routes []Route) []string {
+	var out []string
+	for _, r := range routes {
+		n := 0
+		for _, g := range r.Rungs {
+			if g.Skip == "" && g.External {
+				n++
+			}
+		}
+		if n < FloorRungs {
+			out = append(out, fmt.Sprintf("%s (%d)", r.Lens.Name, n))
+		}
+	}
+	return out
+}

@@ -1,0 +1,179 @@
+package review
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/bugfolder/envelope"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+)
+
+func testConfig(t *testing.T, extra string) *harness.Config {
+	t.Helper()
+	cfg, err := harness.ParseConfig("moot.yaml", []byte(`engines:
+  loc-big:
+    kind: command
+    command: [x]
+    external: false
+    family: alibaba
+    context_tokens: 200000
+  ext-small:
+    kind: command
+    command: [x]
+    family: anthropic
+    context_tokens: 8000
+  ext-unknown:
+    kind: command
+    command: [x]
+    family: google
+  ext-big:
+    kind: command
+    command: [x]
+    model: gpt-5
+    context_tokens: 400000
+`+extra))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// The default ladder: external before local, larger known window first,
+// an unknown window after the known ones.
+func TestDefaultLadderOrder(t *testing.T) {
+	got := strings.Join(DefaultLadder(testConfig(t, "")), ",")
+	if want := "ext-big,ext-small,ext-unknown,loc-big"; got != want {
+		t.Errorf("ladder %s, want %s", got, want)
+	}
+}
+
+// The engines file's review.ladders: a lens's own, else default:.
+func TestLadderOfConfig(t *testing.T) {
+	cfg := testConfig(t, "review:\n  ladders:\n    security: [ext-small, loc-big]\n    default: [ext-big]\n")
+	if got := strings.Join(LadderOf(cfg, "security"), ","); got != "ext-small,loc-big" {
+		t.Errorf("security: %s", got)
+	}
+	if got := strings.Join(LadderOf(cfg, "defect"), ","); got != "ext-big" {
+		t.Errorf("defect: %s", got)
+	}
+	if _, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  a:\n    kind: command\n    command: [x]\nreview:\n  ladders:\n    security: [nope]\n")); err == nil || !strings.Contains(err.Error(), "review.ladders.security") {
+		t.Errorf("an unknown engine in a ladder: %v", err)
+	}
+}
+
+func TestBuilderFamily(t *testing.T) {
+	cfg := testConfig(t, "")
+	for in, want := range map[string]string{"ext-small": "anthropic", "ext-big": "openai", "claude-sonnet-4": "anthropic", "OpenAI": "openai", "": ""} {
+		if got := BuilderFamily(cfg, in); got != want {
+			t.Errorf("BuilderFamily(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Plan marks, before any call, the builder's family, the external rungs
+// of a restricted bug, a failed probe and a window too small.
+func TestPlanSkips(t *testing.T) {
+	cfg := testConfig(t, "")
+	prompt := func(l bugfolder.Lens) string { return strings.Repeat("x", 40000) } // ≈10k tokens
+	in := RouteInput{Config: cfg, Lenses: []bugfolder.Lens{lensOf("defect")}, Builder: "openai", Prompt: prompt,
+		Unusable: func(n string) string {
+			if n == "ext-unknown" {
+				return "failed its probe: not found"
+			}
+			return ""
+		}}
+	got := map[string]Status{}
+	for _, g := range Plan(in)[0].Rungs {
+		got[g.Engine] = g.Skip
+	}
+	want := map[string]Status{"ext-big": StatusBuilder, "ext-small": StatusCapacity, "ext-unknown": StatusUnusable, "loc-big": ""}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+	in.Restricted, in.Builder, in.Unusable = true, "", nil
+	for _, g := range Plan(in)[0].Rungs {
+		if g.External && g.Skip != StatusRestricted {
+			t.Errorf("restricted: external %s not skipped (%q)", g.Engine, g.Skip)
+		}
+		if !g.External && g.Skip != "" {
+			t.Errorf("restricted: local %s skipped", g.Engine)
+		}
+	}
+}
+
+func TestOnlyBuilderLeft(t *testing.T) {
+	cfg := testConfig(t, "review:\n  ladders:\n    default: [ext-big]\n")
+	in := RouteInput{Config: cfg, Lenses: []bugfolder.Lens{lensOf("defect")}, Builder: "openai", Prompt: func(bugfolder.Lens) string { return "" }}
+	if !OnlyBuilderLeft(in, Plan(in)) {
+		t.Error("only the builder's family is on the ladder")
+	}
+	in.Solo = true
+	if OnlyBuilderLeft(in, Plan(in)) {
+		t.Error("--solo lets it sit")
+	}
+	in.Solo, in.Builder = false, "anthropic"
+	if OnlyBuilderLeft(in, Plan(in)) {
+		t.Error("another family is left")
+	}
+}
+
+// A round whose context is cancelled still writes every verdict file, the
+// route table, the summary and the record before Run returns its error;
+// a failed test check joins as moot's refuse.
+func TestRunWritesEverythingBeforeTheError(t *testing.T) {
+	cfg := testConfig(t, "")
+	dir := t.TempDir()
+	f, err := NewFolder(dir, fixedTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	call := func(ctx context.Context, name string, req harness.Request) harness.Result {
+		if req.Lens == "security" {
+			cancel()
+			return harness.Result{Failure: harness.FailTimeout, Err: "killed"}
+		}
+		return harness.Result{Body: `{"lens":"` + req.Lens + `","verdict":"pass","findings":[],"checked":["x"]}`}
+	}
+	env := &envelope.Envelope{Contract: envelope.Contract{Intent: "i", Criteria: "c"}, Files: []envelope.File{{Path: "calc.go", Body: "package calc\n"}},
+		Tests: []envelope.TestCheck{{Name: "false-green", Detail: "passes on red"}}}
+	st := &State{ID: f.ID, Lenses: []bugfolder.Lens{lensOf("defect"), lensOf("security")}}
+	prompt := func(l bugfolder.Lens) string { return Prompt(l, env.Render(), "n") }
+	in := RouteInput{Config: cfg, Lenses: st.Lenses, Prompt: prompt}
+	var events []engine.Event
+	res, err := Run(ctx, RunInput{Folder: f, State: st, Envelope: env, Emit: func(ev engine.Event) { events = append(events, ev) },
+		Round: RoundInput{Routes: Plan(in), Config: cfg, Prompt: prompt, Call: call, Parallel: 1}})
+	if err == nil {
+		t.Fatal("a cancelled round returned no error")
+	}
+	if res.Gate.Outcome != OutcomeRefuse {
+		t.Errorf("gate %+v: moot's false green refuses", res.Gate)
+	}
+	for _, p := range []string{"round-1/verdicts/defect.json", "round-1/verdicts/security.json", "round-1/verdicts/moot.json", "round-1/routes.md", "round-1/envelope.md", "summary.md", "review.json", "eventos.jsonl", StampFile} {
+		if _, err := os.Stat(filepath.Join(f.Dir, p)); err != nil {
+			t.Errorf("%s not written: %v", p, err)
+		}
+	}
+	sum, _ := os.ReadFile(filepath.Join(f.Dir, "summary.md"))
+	if !strings.Contains(string(sum), "[moot] blocker: false green") {
+		t.Errorf("summary lacks moot's refusal:\n%s", sum)
+	}
+	if events[len(events)-1].Type != engine.EvDebateFinished {
+		t.Errorf("last event %s", events[len(events)-1].Type)
+	}
+}
+
+func TestThinLadders(t *testing.T) {
+	cfg := testConfig(t, "review:\n  ladders:\n    defect: [ext-big, ext-small, ext-unknown, loc-big]\n    security: [ext-big, loc-big]\n")
+	in := RouteInput{Config: cfg, Lenses: []bugfolder.Lens{lensOf("defect"), lensOf("security")}, Prompt: func(bugfolder.Lens) string { return "" }}
+	if got := strings.Join(ThinLadders(Plan(in)), ";"); got != "security (1)" {
+		t.Errorf("thin ladders %q, want security (1)", got)
+	}
+}

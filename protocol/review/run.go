@@ -1,0 +1,241 @@
+package review
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/bugfolder/envelope"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/safefs"
+)
+
+// Name is the protocol's name (list --json's protocol).
+const Name = "review"
+
+// DefaultLenses are the eight lenses a review seats when --lens is not
+// given (DESIGN §7), library names.
+var DefaultLenses = []string{"defect", "security", "regression", "spec", "tests", "simplicity", "performance", "operator-safety"}
+
+// The statuses a review's record may have.
+const (
+	StatusRunning = "running"
+	StatusPassed  = "pass"
+	StatusRefused = "refuse"
+	StatusHeld    = "hold"
+	StatusStalled = "stalled"
+)
+
+// State is a review's record (review.json): what it reviews, who built
+// it, its lenses and its rounds. --resume reads it back.
+type State struct {
+	ID            string            `json:"id"`
+	Protocol      string            `json:"protocol"`
+	BugID         string            `json:"bug_id,omitempty"`
+	Repo          string            `json:"repo"`
+	Change        string            `json:"change,omitempty"`
+	Files         []string          `json:"files,omitempty"`
+	Contract      envelope.Contract `json:"contract"`
+	Builder       string            `json:"builder,omitempty"`
+	BuilderFamily string            `json:"builder_family,omitempty"`
+	Solo          bool              `json:"solo,omitempty"`
+	Restricted    bool              `json:"restricted,omitempty"`
+	Lenses        []bugfolder.Lens  `json:"lenses"`
+	TestCmd       string            `json:"test_cmd,omitempty"`
+	Red           string            `json:"red,omitempty"`
+	Lang          string            `json:"lang"`
+	Rounds        []RoundRecord     `json:"rounds"`
+	// Status is running, pass, refuse, hold or stalled.
+	Status string `json:"status"`
+	// Decision is pending on a stalled review until a human decides.
+	Decision string `json:"decision,omitempty"`
+	// Calls, Tokens and CostUSD add up every round's calls; CostUnknown
+	// marks a call that recorded no cost (CostUSD then counts the rest).
+	Calls       int       `json:"calls"`
+	Tokens      int       `json:"tokens"`
+	CostUSD     float64   `json:"cost_usd"`
+	CostUnknown bool      `json:"cost_unknown,omitempty"`
+	StartedAt   time.Time `json:"started_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+// RoundRecord is one round in the record.
+type RoundRecord struct {
+	Round int  `json:"round"`
+	Gate  Gate `json:"gate"`
+	// New are the identities of the findings no earlier round raised.
+	New []string `json:"new_findings"`
+	// Findings are the identities of every finding of the round.
+	Findings    []string  `json:"findings"`
+	EnvelopeSHA string    `json:"envelope_sha256"`
+	At          time.Time `json:"at"`
+}
+
+// LangOf is the record's language.
+func (s *State) LangOf() bugfolder.Lang {
+	if s.Lang == "pt" {
+		return bugfolder.PT
+	}
+	return bugfolder.EN
+}
+
+// ReadState reads a review's record.
+func ReadState(dir string) (*State, error) {
+	p := filepath.Join(dir, StateFile)
+	b, err := safefs.ReadFile(p, 4<<20)
+	if err != nil {
+		return nil, &bugfolder.InputError{Path: p, Msg: "cannot be read: " + err.Error(), Err: err}
+	}
+	var s State
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, &bugfolder.InputError{Path: p, Msg: "is not a review record: " + err.Error(), Err: err}
+	}
+	return &s, nil
+}
+
+// RunInput is one round of a review: its folder and record, the envelope
+// built from the current files, the routes, and how to call.
+type RunInput struct {
+	Folder   *Folder
+	State    *State
+	Envelope *envelope.Envelope
+	Round    RoundInput
+	// Emit receives every event after it is logged (--json); may be nil.
+	Emit func(engine.Event)
+	// Plan, when set, is logged first: the round's calls, tokens and cost.
+	Plan *engine.Event
+}
+
+// RunResult is what a round ended with.
+type RunResult struct {
+	Round   int
+	Seats   []Seat
+	Gate    Gate
+	New     []string
+	Stalled bool
+}
+
+// Run holds one round: it writes the envelope and the planned route
+// table, seats every juror, writes each verdict file as its lens ends,
+// then the route table, the summary and the record — every verdict and
+// the summary before any error is returned.
+func Run(ctx context.Context, in RunInput) (RunResult, error) {
+	f, st := in.Folder, in.State
+	k := len(st.Rounds) + 1
+	res := RunResult{Round: k}
+	var errs []error
+	var mu sync.Mutex
+	keep := func(err error) { // called from every lens's goroutine
+		if err != nil {
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+		}
+	}
+	emit := func(ev engine.Event) {
+		if ev.Time.IsZero() {
+			ev.Time = time.Now().UTC()
+		}
+		if ev.Type != engine.EvOutput { // output deltas go to the front ends only
+			keep(f.Append(ev))
+		}
+		if in.Emit != nil {
+			in.Emit(ev)
+		}
+	}
+	rendered := in.Envelope.Render()
+	keep(f.Write(filepath.Join(RoundDir(k), EnvelopeFile), []byte(rendered)))
+	st.Status, st.UpdatedAt = StatusRunning, time.Now().UTC()
+	keep(f.WriteJSON(StateFile, st))
+	if in.Plan != nil {
+		emit(*in.Plan)
+	}
+	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderPlanned(st, k, in.Round.Routes))))
+	emit(engine.Event{Type: engine.EvRoundStarted, Round: k})
+	ri := in.Round
+	ri.Round, ri.Emit = k, emit
+	ri.Done = func(s Seat) { keep(f.WriteSeat(s)) }
+	res.Seats = RunRound(ctx, ri)
+	if ms := MootSeat(k, in.Envelope.Tests); ms != nil {
+		keep(f.WriteSeat(*ms))
+		emit(engine.Event{Type: engine.EvVerdict, Round: k, SolverID: MootLens, Role: Role, Engine: MootLens, Choice: string(ms.Outcome), Reason: ms.Reason})
+		res.Seats = append(res.Seats, *ms)
+	}
+	st.count(res.Seats)
+	res.Gate = Decide(res.Seats)
+	files := envelopePaths(in.Envelope)
+	seen := map[string]bool{}
+	var news []int
+	for _, r := range st.Rounds {
+		for _, id := range r.Findings {
+			seen[id] = true
+		}
+		news = append(news, len(r.New))
+	}
+	res.New = NewFindings(res.Seats, files, seen)
+	news = append(news, len(res.New))
+	sum := sha256.Sum256([]byte(rendered))
+	rec := RoundRecord{Round: k, Gate: res.Gate, New: nonNil(res.New), Findings: nonNil(NewFindings(res.Seats, files, nil)), EnvelopeSHA: hex.EncodeToString(sum[:]), At: time.Now().UTC()}
+	st.Rounds = append(st.Rounds, rec)
+	st.Status, st.Decision = string(res.Gate.Outcome), "" // a decision was on an earlier round
+	if res.Gate.Outcome != OutcomePass && Stalled(news) {
+		res.Stalled = true
+		st.Status, st.Decision = StatusStalled, "pending"
+	}
+	st.UpdatedAt = time.Now().UTC()
+	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderRoutes(st, k, res.Seats))))
+	keep(f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res))))
+	keep(f.WriteJSON(StateFile, st))
+	outcome := bugfolder.OutcomeWaiting
+	if res.Gate.Outcome == OutcomePass {
+		outcome = bugfolder.OutcomeDone
+	}
+	emit(engine.Event{Type: engine.EvDebateFinished, Round: k, Outcome: outcome, Path: f.Dir, Reason: st.Status + ": " + res.Gate.Reason})
+	if ctx.Err() != nil {
+		errs = append(errs, fmt.Errorf("review %s: %w", f.ID, ctx.Err()))
+	}
+	return res, errors.Join(errs...)
+}
+
+// envelopePaths lists the envelope's file paths.
+func envelopePaths(e *envelope.Envelope) []string {
+	out := make([]string, 0, len(e.Files))
+	for _, f := range e.Files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// count adds a round's calls, tokens and cost to the record.
+func (s *State) count(seats []Seat) {
+	for _, seat := range seats {
+		for _, a := range seat.Attempts {
+			switch a.Status {
+			case StatusSat, StatusVerifier, StatusWrongLens, StatusHold:
+			default:
+				continue // never called
+			}
+			s.Calls++
+			s.Tokens += a.TokensIn + a.TokensOut
+			if a.CostUSD != nil {
+				s.CostUSD += *a.CostUSD
+			} else {
+				s.CostUnknown = true
+			}
+		}
+	}
+}

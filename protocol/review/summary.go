@@ -1,0 +1,154 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SoloNote is what a solo review's report says of its weakened gate.
+const SoloNote = "blind same-family, not cross-family"
+
+// oneLine folds text to one line for a table or a list.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cell makes text safe inside a Markdown table cell.
+func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
+
+// RenderRoutes writes round k's route table: for each lens, every rung
+// of its ladder with its family and what became of it (sat, verifier,
+// builder-family, capacity, restricted, unusable, wrong-lens with its raw
+// tail, hold, not-reached), and reasoning as the engine's default.
+func RenderRoutes(st *State, k int, seats []Seat) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Route table, round %d\n\n", k)
+	if st.BuilderFamily != "" {
+		if st.Solo {
+			fmt.Fprintf(&b, "Builder family: %s — solo rig: its rungs may sit (%s).\n\n", st.BuilderFamily, SoloNote)
+		} else {
+			fmt.Fprintf(&b, "Builder family: %s — every rung of it is excluded before dispatch.\n\n", st.BuilderFamily)
+		}
+	} else {
+		b.WriteString("Builder: not declared (no family excluded).\n\n")
+	}
+	fmt.Fprintf(&b, "Reasoning: %s (no engine kind offers moot a reasoning switch).\n", Reasoning)
+	for _, s := range seats {
+		if s.Lens == MootLens {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s — %s", s.Lens, strings.ToUpper(string(s.Outcome)))
+		if s.Engine != "" {
+			fmt.Fprintf(&b, " (seat: %s, family %s)", s.Engine, familyName(s.Family))
+		}
+		b.WriteString("\n\n| rung | engine | family | external | status | reason |\n|---|---|---|---|---|---|\n")
+		for i, a := range s.Attempts {
+			fmt.Fprintf(&b, "| %d | %s | %s | %v | %s | %s |\n", i+1, cell(a.Engine), cell(familyName(a.Family)), a.External, a.Status, cell(a.Reason))
+		}
+		if len(s.Attempts) == 0 {
+			b.WriteString("| – | – | – | – | hold | no rung on the ladder |\n")
+		}
+		for _, a := range s.Attempts {
+			if a.RawTail != "" {
+				fmt.Fprintf(&b, "\nRaw tail of %s (%s):\n\n````text\n%s\n````\n", a.Engine, a.Status, strings.ReplaceAll(a.RawTail, "````", "` ` ` `"))
+			}
+		}
+	}
+	return b.String()
+}
+
+// familyName shows an unknown family.
+func familyName(f string) string {
+	if f == "" {
+		return "unknown"
+	}
+	return f
+}
+
+// RenderSummary writes summary.md (resumo.md): the gate, each lens's
+// verdict, every finding, the convergence by round and what happens next.
+func RenderSummary(id string, st *State, res RunResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Review %s — %s\n\n", id, strings.ToUpper(st.Status))
+	fmt.Fprintf(&b, "- Round: %d\n", res.Round)
+	if st.Change != "" {
+		fmt.Fprintf(&b, "- Change: %s\n", st.Change)
+	} else {
+		fmt.Fprintf(&b, "- Files: %s\n", strings.Join(st.Files, ", "))
+	}
+	fmt.Fprintf(&b, "- Contract: %s | %s\n", oneLine(st.Contract.Intent), oneLine(st.Contract.Criteria))
+	switch {
+	case st.BuilderFamily != "" && st.Solo:
+		fmt.Fprintf(&b, "- Builder family: %s — solo rig: %s\n", st.BuilderFamily, SoloNote)
+	case st.BuilderFamily != "":
+		fmt.Fprintf(&b, "- Builder family: %s (excluded from every ladder)\n", st.BuilderFamily)
+	default:
+		b.WriteString("- Builder: not declared\n")
+	}
+	fmt.Fprintf(&b, "- Gate: %s — %s\n", res.Gate.Outcome, res.Gate.Reason)
+	b.WriteString("\n## Verdicts\n\n| lens | verdict | seat | note |\n|---|---|---|---|\n")
+	for _, s := range res.Seats {
+		seat := "–"
+		if s.Engine != "" {
+			seat = s.Engine + " (" + familyName(s.Family) + ")"
+			if s.Verifier != "" {
+				seat += ", verified by " + s.Verifier
+			}
+		}
+		note := s.Reason
+		if s.Dry {
+			note = strings.TrimSpace(note + " dry pass: low information")
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.Lens, s.Outcome, cell(seat), cell(note))
+	}
+	b.WriteString("\n## Findings\n\n")
+	n := 0
+	for _, s := range res.Seats {
+		for _, f := range s.Findings {
+			n++
+			fmt.Fprintf(&b, "- [%s] %s: %s", s.Lens, f.Severity, oneLine(f.Claim))
+			if f.File != "" {
+				fmt.Fprintf(&b, " (%s)", oneLine(f.File))
+			}
+			if e := oneLine(f.Evidence); e != "" {
+				fmt.Fprintf(&b, " — evidence: %s", e)
+			}
+			b.WriteString("\n")
+		}
+	}
+	if n == 0 {
+		b.WriteString("None.\n")
+	}
+	b.WriteString("\n## Convergence (new findings per round)\n\n")
+	for _, r := range st.Rounds {
+		fmt.Fprintf(&b, "- round %d: %d new, %s\n", r.Round, len(r.New), r.Gate.Outcome)
+	}
+	b.WriteString("\n## Next\n\n")
+	switch {
+	case st.Status == StatusPassed:
+		b.WriteString("Unanimous pass: the gate opens.\n")
+	case res.Stalled:
+		fmt.Fprintf(&b, "New findings were stable or growing two rounds in a row: the review stops and waits for a human decision (`moot decide %s approve|decline|revise`).\n", id)
+	default:
+		fmt.Fprintf(&b, "Fix every finding (each becomes a failing test first), then `moot review --resume %s` re-convenes every juror on the current files.\n", id)
+	}
+	fmt.Fprintf(&b, "\nThe route table of this round is %s/%s.\n", RoundDir(res.Round), RoutesFile)
+	return b.String()
+}
+
+// RenderPlanned writes round k's route table before any call: each
+// lens's ladder with the rungs excluded before dispatch and why. The
+// table is rewritten with what became of every rung when the round ends.
+func RenderPlanned(st *State, k int, routes []Route) string {
+	seats := make([]Seat, 0, len(routes))
+	for _, r := range routes {
+		s := Seat{Lens: r.Lens.Name, Outcome: "planned"}
+		for _, g := range r.Rungs {
+			a := Attempt{Rung: g, Status: g.Skip, Reason: g.Why}
+			if g.Skip == "" {
+				a.Status = "to call"
+			}
+			s.Attempts = append(s.Attempts, a)
+		}
+		seats = append(seats, s)
+	}
+	return RenderRoutes(st, k, seats)
+}

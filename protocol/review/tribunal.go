@@ -1,0 +1,316 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
+)
+
+// Role is the role a juror's call carries ({role}, MOOT_ROLE).
+const Role bugfolder.Role = "juror"
+
+// MaxRawBytes bounds the raw answer a verdict file keeps.
+const MaxRawBytes = 256 << 10
+
+// Attempt is one rung of a lens's ladder in one round and what became of it.
+type Attempt struct {
+	Rung
+	Status Status `json:"status"`
+	// Reason says why (a skip's reason, a failure, the two lenses of a
+	// wrong-lens answer).
+	Reason string `json:"reason,omitempty"`
+	// RawTail is the bounded end of a rejected or failed rung's answer.
+	RawTail string `json:"raw_tail,omitempty"`
+	// Raw is the whole answer of a rung that sat or verified (bounded).
+	Raw        string   `json:"raw,omitempty"`
+	Verdict    *Verdict `json:"verdict,omitempty"`
+	DurationMS int64    `json:"duration_ms,omitempty"`
+	TokensIn   int      `json:"tokens_in,omitempty"`
+	TokensOut  int      `json:"tokens_out,omitempty"`
+	CostUSD    *float64 `json:"cost_usd,omitempty"`
+}
+
+// Seat is a lens's result in one round: the verdict file's content.
+type Seat struct {
+	Lens    string  `json:"lens"`
+	Round   int     `json:"round"`
+	Outcome Outcome `json:"outcome"`
+	// Reason says why the rules made it so (a pass with a blocker, an
+	// unreadable answer, UNVERIFIED, no rung left).
+	Reason string `json:"reason,omitempty"`
+	// Engine and Family are the rung that sat ("" for a hold with no seat).
+	Engine string `json:"engine,omitempty"`
+	Family string `json:"family,omitempty"`
+	// Verifier is the engine of another family that verified a local
+	// seat's pass ("" when none did).
+	Verifier string `json:"verifier,omitempty"`
+	// Unverified marks a local pass with no verifier of another family.
+	Unverified bool `json:"unverified,omitempty"`
+	// Dry marks a low-information pass.
+	Dry bool `json:"dry,omitempty"`
+	// Findings are the seat's (and its verifier's) findings.
+	Findings []Finding `json:"findings"`
+	Checked  []string  `json:"checked,omitempty"`
+	// Attempts are every rung of the ladder, in order.
+	Attempts []Attempt `json:"attempts"`
+}
+
+// Detailed reports a refuse that names at least one finding.
+func (s *Seat) Detailed() bool { return s.Outcome == OutcomeRefuse && len(s.Findings) > 0 }
+
+// Caller calls one engine (harness.New's adapters; tests may fake it).
+type Caller func(ctx context.Context, engineName string, req harness.Request) harness.Result
+
+// RoundInput is what one round of jurors needs.
+type RoundInput struct {
+	Round  int
+	Routes []Route
+	Config *harness.Config
+	// Prompt writes a lens's prompt.
+	Prompt func(l bugfolder.Lens) string
+	Call   Caller
+	// Timeout is --timeout (0: each engine's own, else 10 minutes).
+	Timeout time.Duration
+	// Parallel is how many lenses run at once.
+	Parallel int
+	BugID    string
+	// Group tags the calls' processes (the review's folder), so a killed
+	// moot's leftovers can be found.
+	Group string
+	// Emit receives the round's events (rung, call_started,
+	// call_finished, verdict); it must be safe for concurrent use.
+	Emit func(engine.Event)
+	// Done receives each seat as soon as its lens is over (the verdict
+	// file is written then, before anything else can fail).
+	Done func(Seat)
+}
+
+// RunRound seats every lens's juror from its ladder, in parallel, and
+// returns the seats in the routes' order. A juror is called once per
+// round (no retry of an answered call); a rung that never answered, or
+// answered for another lens, hands the seat to the next rung.
+func RunRound(ctx context.Context, in RoundInput) []Seat {
+	seats := make([]Seat, len(in.Routes))
+	par := max(in.Parallel, 1)
+	sem := make(chan struct{}, par)
+	var wg sync.WaitGroup
+	for i := range in.Routes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			seats[i] = in.seat(ctx, in.Routes[i])
+			if in.Done != nil {
+				in.Done(seats[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return seats
+}
+
+// answer is one call's result as the ladder sees it.
+type answer struct {
+	att     Attempt
+	verdict *Verdict
+	judged  Judged
+	ok      bool // a verdict for the lens (sat or verified)
+}
+
+// seat walks one lens's ladder.
+func (in RoundInput) seat(ctx context.Context, r Route) Seat {
+	s := Seat{Lens: r.Lens.Name, Round: in.Round}
+	prompt := in.Prompt(r.Lens)
+	for i := 0; i < len(r.Rungs); i++ {
+		g := r.Rungs[i]
+		if g.Skip != "" {
+			s.add(in, Attempt{Rung: g, Status: g.Skip, Reason: g.Why})
+			continue
+		}
+		a := in.call(ctx, r.Lens, g, prompt)
+		if !a.ok {
+			s.add(in, a.att)
+			continue
+		}
+		a.att.Status = StatusSat
+		s.add(in, a.att)
+		s.Engine, s.Family, s.Findings, s.Checked = g.Engine, g.Family, a.verdict.findings(), a.verdict.checked()
+		s.Outcome, s.Reason, s.Dry = a.judged.Outcome, a.judged.Reason, a.judged.Dry
+		rest := r.Rungs[i+1:]
+		if s.Outcome == OutcomePass && !g.External {
+			rest = in.verify(ctx, r.Lens, &s, g, rest, prompt)
+		}
+		for _, n := range rest {
+			s.add(in, Attempt{Rung: n, Status: StatusNotReached})
+		}
+		in.emitVerdict(s)
+		return s
+	}
+	s.Outcome = OutcomeHold
+	s.Reason = holdReason(s.Attempts)
+	in.emitVerdict(s)
+	return s
+}
+
+// verify seeks, among the rungs below a local seat that passed, an
+// external engine of another family to judge the same prompt: its pass
+// verifies the seat, its refuse stands as the lens's; with none that
+// answers, the pass is UNVERIFIED, a hold. It returns the rungs after the
+// last one it used.
+func (in RoundInput) verify(ctx context.Context, l bugfolder.Lens, s *Seat, seat Rung, rest []Rung, prompt string) []Rung {
+	for i, g := range rest {
+		if g.Skip != "" {
+			s.add(in, Attempt{Rung: g, Status: g.Skip, Reason: g.Why})
+			continue
+		}
+		if !g.External || harness.SameFamily(seat.Family, g.Family) {
+			s.add(in, Attempt{Rung: g, Status: StatusNotReached, Reason: "not a verifier: a verifier is external and of another family than the seat"})
+			continue
+		}
+		a := in.call(ctx, l, g, prompt)
+		if !a.ok {
+			a.att.Reason = "as verifier: " + a.att.Reason
+			s.add(in, a.att)
+			continue
+		}
+		a.att.Status = StatusVerifier
+		s.add(in, a.att)
+		s.Verifier = g.Engine
+		s.Findings = append(s.Findings, a.verdict.findings()...)
+		s.Checked = append(s.Checked, a.verdict.checked()...)
+		if a.judged.Outcome != OutcomePass {
+			s.Outcome, s.Reason, s.Dry = a.judged.Outcome, "the verifier "+g.Engine+" refused: "+cmpReason(a.judged.Reason), false
+		} else {
+			s.Dry = s.Dry && a.judged.Dry
+		}
+		return rest[i+1:]
+	}
+	s.Outcome, s.Unverified = OutcomeHold, true
+	s.Reason = "UNVERIFIED: a pass from a local engine (" + seat.Engine + ") with no verifier of another family is a hold, never unanimity"
+	return nil
+}
+
+// cmpReason is a reason or "its verdict".
+func cmpReason(r string) string {
+	if r == "" {
+		return "its verdict"
+	}
+	return r
+}
+
+// holdReason says why no rung sat.
+func holdReason(atts []Attempt) string {
+	if len(atts) == 0 {
+		return "no rung on the ladder"
+	}
+	var parts []string
+	for _, a := range atts {
+		parts = append(parts, a.Engine+": "+string(a.Status))
+	}
+	all := func(st Status) bool {
+		return !slices.ContainsFunc(atts, func(a Attempt) bool { return a.Status != st })
+	}
+	switch {
+	case all(StatusBuilder):
+		return "no rung left: every rung is of the builder's family (" + strings.Join(parts, ", ") + ")"
+	case all(StatusWrongLens):
+		return "every rung answered the wrong lens (" + strings.Join(parts, ", ") + ")"
+	}
+	return "no rung gave a verdict (" + strings.Join(parts, ", ") + ")"
+}
+
+// add records an attempt and emits its rung event.
+func (s *Seat) add(in RoundInput, a Attempt) {
+	s.Attempts = append(s.Attempts, a)
+	in.emit(engine.Event{Type: engine.EvRung, Round: in.Round, SolverID: s.Lens, Role: Role, Engine: a.Engine, Choice: string(a.Status), Reason: a.Reason})
+}
+
+func (in RoundInput) emit(ev engine.Event) {
+	if in.Emit != nil {
+		ev.Time = time.Now().UTC()
+		in.Emit(ev)
+	}
+}
+
+func (in RoundInput) emitVerdict(s Seat) {
+	in.emit(engine.Event{Type: engine.EvVerdict, Round: in.Round, SolverID: s.Lens, Role: Role, Engine: s.Engine, Choice: string(s.Outcome), Reason: s.Reason})
+}
+
+// call runs one rung once and reads its answer.
+func (in RoundInput) call(ctx context.Context, l bugfolder.Lens, g Rung, prompt string) answer {
+	a := answer{att: Attempt{Rung: g}}
+	timeout := in.Timeout
+	if timeout <= 0 {
+		timeout = in.Config.Engines[g.Engine].Timeout
+	}
+	if timeout <= 0 {
+		timeout = 10 * time.Minute
+	}
+	in.emit(engine.Event{Type: engine.EvCallStarted, Round: in.Round, SolverID: l.Name, Role: Role, Engine: g.Engine, Attempt: 1})
+	var stderr bytes.Buffer
+	start := time.Now()
+	out := func(delta string) { // live text for a pane; never logged
+		in.emit(engine.Event{Type: engine.EvOutput, Round: in.Round, SolverID: l.Name, Role: Role, Text: delta})
+	}
+	res := in.Call(ctx, g.Engine, harness.Request{Role: string(Role), SolverID: l.Name, Round: in.Round, BugID: in.BugID, Mode: "review",
+		Attempt: 1, Lens: l.Name, Prompt: prompt, Timeout: timeout, Stderr: &stderr, Group: in.Group, OnOutput: out})
+	a.att.DurationMS = time.Since(start).Milliseconds()
+	a.att.TokensIn, a.att.TokensOut, a.att.CostUSD = res.TokensIn, res.TokensOut, res.CostUSD
+	fin := engine.Event{Type: engine.EvCallFinished, Round: in.Round, SolverID: l.Name, Role: Role, Engine: g.Engine, Attempt: 1,
+		DurationMS: a.att.DurationMS, TokensIn: res.TokensIn, TokensOut: res.TokensOut, CostUnknown: res.CostUSD == nil}
+	if res.CostUSD != nil {
+		fin.CostUSD = *res.CostUSD
+	}
+	defer func() { in.emit(fin) }()
+	if !res.Answered() {
+		fin.Status, fin.Error = bugfolder.StatusError, res.Err
+		if res.Failure == harness.FailTimeout {
+			fin.Status = bugfolder.StatusTimeout
+		}
+		a.att.Status = StatusHold
+		a.att.Reason = fmt.Sprintf("never answered (%s): %s", res.Failure, res.Err)
+		a.att.RawTail = rawTail(res.Body)
+		return a
+	}
+	v, kind, why := Parse(res.Body, l.Name)
+	if kind == ParsedWrongLens {
+		fin.Status = bugfolder.StatusInvalidOutput
+		a.att.Status, a.att.Reason, a.att.RawTail = StatusWrongLens, why, rawTail(res.Body)
+		return a
+	}
+	fin.Status = bugfolder.StatusOK
+	a.ok, a.verdict, a.judged = true, v, Judge(v, kind, why)
+	a.att.Verdict, a.att.Raw, a.att.Reason = v, capRaw(res.Body), a.judged.Reason
+	return a
+}
+
+// capRaw bounds a raw answer kept in a verdict file.
+func capRaw(s string) string {
+	if len(s) <= MaxRawBytes {
+		return s
+	}
+	return s[:MaxRawBytes] + "\n[… cut at " + fmt.Sprint(MaxRawBytes) + " bytes]"
+}
+
+func (v *Verdict) findings() []Finding {
+	if v == nil {
+		return nil
+	}
+	return v.Findings
+}
+
+func (v *Verdict) checked() []string {
+	if v == nil {
+		return nil
+	}
+	return v.Checked
+}
