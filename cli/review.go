@@ -32,8 +32,10 @@ criteria"), each file the change touches (--change A..B, or --files F...) whole
 as it is now, their test files, and moot's own test checks; on a bug, its
 title and its latest debate's final answer as context. Before any call,
 moot scans it for identity — commit authors and emails of the range,
-Co-authored-by/Signed-off-by trailers, --builder and every ladder engine's name
-and model — and exits 2 if anything leaks.
+Co-authored-by/Signed-off-by trailers, builders' stamps, --builder when it is
+a model or an engine (its model) and every ladder engine's model id — and
+exits 2 if anything leaks (engine names and family names are not scanned
+for: they name no author).
 
 Lenses: defect, security, regression, spec, tests, simplicity, performance,
 operator-safety by default; --lens picks (repeatable; library names, the
@@ -380,7 +382,13 @@ func (r *reviewRun) bugContext() []envelope.Part {
 	return parts
 }
 
-// scan refuses (exit 2, before any call) an envelope that leaks identity.
+// scan refuses (exit 2, before any call) an envelope that leaks identity:
+// who wrote the change (git's authors, committers and trailers of the
+// range) and which model built it or judges it (the builder given as a
+// model or an engine, every ladder engine's model id). Engine names are
+// the user's own labels ("local", "mine") and a family is a vendor's name
+// code may well mention ("openai"), so neither is scanned for: they name
+// no author.
 func (r *reviewRun) scan(env *envelope.Envelope) error {
 	var ids []string
 	if r.st.Change != "" {
@@ -390,21 +398,22 @@ func (r *reviewRun) scan(env *envelope.Envelope) error {
 		}
 		ids = append(ids, got...)
 	}
-	if r.st.Builder != "" {
-		ids = append(ids, r.st.Builder)
+	if b := strings.TrimSpace(r.st.Builder); b != "" {
+		if ec, ok := r.cfg.Engines[b]; ok {
+			if ec.Model != "" {
+				ids = append(ids, ec.Model)
+			}
+		} else if harness.ModelFamily(b) != "" && !strings.EqualFold(harness.ModelFamily(b), b) {
+			ids = append(ids, b) // a model's name, not a bare family
+		}
 	}
 	seen := map[string]bool{}
 	for _, l := range r.st.Lenses {
 		for _, n := range review.LadderOf(r.cfg, l.Name) {
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
-			ec := r.cfg.Engines[n]
-			ids = append(ids, n)
-			if ec.Model != "" {
+			if ec := r.cfg.Engines[n]; !seen[n] && ec.Model != "" {
 				ids = append(ids, ec.Model)
 			}
+			seen[n] = true
 		}
 	}
 	if leaks := envelope.Scan(env, ids); len(leaks) > 0 {

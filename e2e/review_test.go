@@ -224,6 +224,26 @@ func TestReviewIdentityLeakExits2BeforeAnyCall(t *testing.T) {
 	}
 }
 
+// What names no author is no leak: an engine's name is the user's label
+// and a family a vendor's name that code mentions (an engine "loc", the
+// builder's family "openai" in a comment); a ladder engine's model id in
+// the change is a leak.
+func TestReviewIdentityScanNamesAuthorsAndModelsOnly(t *testing.T) {
+	engines := strings.Replace(juryEngines, "    family: anthropic\n", "    family: anthropic\n    model: claude-sonnet-4\n", 1)
+	tr := newTribunal(t, engines)
+	tr.write("calc.go", calcChange+"// loc counts lines; the openai client is not used here\n")
+	tr.git("commit", "-qam", "words")
+	if r := tr.review(append(change, "--builder", "openai", "--lens", "defect")...); r.code == 2 {
+		t.Fatalf("an engine's name or a family in the code was taken for a leak:\n%s", r.stderr)
+	}
+	tr2 := newTribunal(t, engines)
+	tr2.write("calc.go", calcChange+"// tuned with claude-sonnet-4\n")
+	tr2.git("commit", "-qam", "model")
+	if r := tr2.review(append(change, "--builder", "openai", "--lens", "defect")...); r.code != 2 || !strings.Contains(r.stderr, "calc.go") {
+		t.Fatalf("a ladder engine's model id in the change: exit %d, want 2 naming calc.go\n%s", r.code, r.stderr)
+	}
+}
+
 // --builder excludes every rung of its family loudly, before dispatch,
 // and the route table of the live ladder shows each seat fell to another
 // family; every lens passes, so the gate opens (exit 0), and every file
