@@ -31,6 +31,11 @@ const (
 	// (point, round): a session's time runs to its last event, and a
 	// session killed at a menu keeps the time it waited.
 	EvWaiting EventType = "waiting"
+	// EvReadingOrder is the order in which one reader (a panel member, a
+	// support participant, or the final step) is shown the proposals it
+	// reads in a call: solver_id is the reader, order the ids (or the
+	// judge's labels) first to last (DESIGN §8, shuffled reading order).
+	EvReadingOrder EventType = "reading_order"
 )
 
 // Outcome is how a run of moot on a debate ended (debate_finished).
@@ -134,6 +139,9 @@ type Event struct {
 	// locks from now on, and Affected the debaters that run on them.
 	Identities map[string]map[string]string
 	Affected   []string
+	// Order is the order a reader was shown the proposals in
+	// (reading_order): participant ids, or the final step's labels.
+	Order []string
 }
 
 // MarshalJSON writes the fields of the event's type, keys sorted.
@@ -193,6 +201,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["text"] = e.Text
 	case EvWaiting:
 		m["point"], m["round"] = e.Point, e.Round
+	case EvReadingOrder:
+		call()
+		m["order"] = nonNil(e.Order)
 	}
 	return json.Marshal(m)
 }
@@ -268,6 +279,7 @@ type wireEvent struct {
 	Participants int                          `json:"participants"`
 	Identities   map[string]map[string]string `json:"identities"`
 	Affected     []string                     `json:"affected"`
+	Order        []string                     `json:"order"`
 }
 
 // UnmarshalJSON reads an event as MarshalJSON writes it (and as moot has
@@ -285,7 +297,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		Point: w.Point, Choice: w.Choice, By: w.By, ExtraCalls: w.ExtraCalls, ExtraUSD: w.ExtraUSD,
 		Dropped: w.Dropped, Winner: w.Winner, Reason: w.Reason, Calls: w.Calls, Tokens: w.Tokens,
 		Path: w.Path, Formula: w.Formula, ProblemSHA: w.ProblemSHA, Participants: w.Participants,
-		Identities: w.Identities, Affected: w.Affected}
+		Identities: w.Identities, Affected: w.Affected, Order: w.Order}
 	if d, err := time.ParseDuration(w.Timeout); err == nil {
 		e.Timeout = d
 	}

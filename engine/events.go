@@ -29,4 +29,5 @@ const (
 	EvDebateFinished = bugfolder.EvDebateFinished
 	EvWarning        = bugfolder.EvWarning
 	EvWaiting        = bugfolder.EvWaiting
+	EvReadingOrder   = bugfolder.EvReadingOrder
 )
