@@ -136,7 +136,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		}
 		ask = false
 		words := Describe(r.proto)
-		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Labels: choices, RetryUSD: float64(r.judgeCalls()) * r.estimateCall(r.judgeEngine, r.finalRole),
+		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Labels: choices, RetryUSD: float64(r.judgeCalls()) * r.estimateCall(r.judgeEngine, r.finalRole), RetryCalls: r.judgeCalls(),
 			Engine: r.judgeEngine, Engines: r.swapEngines(), Final: words.Final, NoWinner: !words.Winner}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
