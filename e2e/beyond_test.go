@@ -205,3 +205,22 @@ func TestReadingOrders(t *testing.T) {
 		t.Errorf("agente-1's prompt does not follow its order %v", o)
 	}
 }
+
+// TestReadingOrderOnJSON: the --json stream carries each reader's order as
+// the log does.
+func TestReadingOrderOnJSON(t *testing.T) {
+	p := newProject(t)
+	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--json").mustExit(t, 0)
+	n := 0
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.Contains(line, `"type":"reading_order"`) {
+			n++
+			if !strings.Contains(line, `"order":["agente-`) || !strings.Contains(line, `"solver_id":"agente-`) {
+				t.Errorf("reading_order line: %s", line)
+			}
+		}
+	}
+	if n != 2 { // round 1's two solvers
+		t.Errorf("%d reading_order lines on --json, want 2:\n%s", n, r.stdout)
+	}
+}
