@@ -141,3 +141,21 @@ func (r *runner) logOrder(k int, id string, role bugfolder.Role, entries []Snaps
 	}
 	r.emit(Event{Type: EvReadingOrder, Round: k, SolverID: id, Role: role, Order: ids})
 }
+
+// judgeClash refuses, under the judge family rule, a judge retried on an
+// engine of a panel member's family (the judge menu's other engine), as
+// the plan refused it at setup.
+func (r *runner) judgeClash(engine string) error {
+	if r.beyond.sameFamily {
+		return nil
+	}
+	var panel []string
+	for _, id := range r.solvers {
+		panel = append(panel, r.engineOf[id])
+	}
+	s := Setup{Protocol: r.proto, Solvers: panel, Judge: engine}
+	if why := FamilyRefusals(s, r.opts.Config); len(why) > 0 {
+		return fmt.Errorf("%s", why[0])
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -55,5 +56,37 @@ func TestFamilyRefusals(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestJudgeRetryKeepsTheFamilyRule: the judge menu's retry on another
+// engine is refused (a warning, the menu again) when that engine is of a
+// solver's family, as the plan refused it at setup.
+func TestJudgeRetryKeepsTheFamilyRule(t *testing.T) {
+	f := newFixture(t, "7")
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false, model: claude-sonnet-4}\n  b: {kind: command, command: [x], external: false, family: anthropic}\n  c: {kind: command, command: [x], external: false}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.cfg = cfg
+	f.engines = map[string]*scripted{"a": {}, "b": {}, "c": {answer: func(req harness.Request, n int) *harness.Result {
+		return &harness.Result{Body: "## Vencedora\n\nProposta Z\n"}
+	}}}
+	s := &sup{judge: []JudgeDecision{{Choice: JudgeRetry, Engine: "b", By: "human"}, {Choice: JudgeCancel, By: "human"}}}
+	st := f.setup(2, 0)
+	st.Judge = "c"
+	res, err := Start(context.Background(), st, f.opts(s))
+	if err != nil || res.Outcome != OutcomeCancelled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if len(s.jasked) != 2 || len(f.engines["b"].calls) != 0 {
+		t.Fatalf("menus %d, calls on b %d", len(s.jasked), len(f.engines["b"].calls))
+	}
+	warned := false
+	for _, e := range f.events {
+		warned = warned || (e.Type == EvWarning && strings.Contains(e.Text, "anthropic") && strings.Contains(e.Text, "--allow-same-family"))
+	}
+	if !warned {
+		t.Error("no warning names the family")
 	}
 }

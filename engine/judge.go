@@ -154,7 +154,11 @@ func (r *runner) runJudge(ctx context.Context) error {
 		case JudgeRetry:
 			dec.ExtraCalls, dec.ExtraUSD = r.judgeCalls(), jf.RetryUSD
 			if d.Engine != "" && d.Engine != r.judgeEngine {
-				if err := r.useEngine(d.Engine); err != nil {
+				err := r.judgeClash(d.Engine)
+				if err == nil {
+					err = r.useEngine(d.Engine)
+				}
+				if err != nil {
 					r.emit(Event{Type: EvWarning, Text: err.Error()})
 					ask = true
 					continue
