@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,8 +30,20 @@ func TestVerifyJudge(t *testing.T) {
 		p := newProject(t)
 		plain := p.moot("plan", "7", "--mode", "diagnosis", "--json").mustExit(t, 0)
 		checked := p.moot("plan", "7", "--mode", "diagnosis", "--verify-judge").mustExit(t, 0)
-		if !strings.Contains(plain.stdout, `"judge": 1`) || !strings.Contains(checked.stdout, "3×(2+1) + 0×2 + 1 + 1 order-swap check = 11 calls") {
+		if !strings.Contains(plain.stdout, `"judge": 1`) || !strings.Contains(checked.stdout, "3×(2+1) + 0×2 + 1 + 1 order-swap check = 11 calls") ||
+			!strings.Contains(checked.stdout, "judge zeta-engine (order-swap check)") || !regexpMust(`zeta-engine\s+command\s+no\s+judge, solver\s+11\s`).MatchString(checked.stdout) {
 			t.Errorf("plan:\n%s\n%s", plain.stdout, checked.stdout)
+		}
+		// priced: the second call costs what the first does
+		var a, b struct {
+			USD   float64 `json:"usd"`
+			Calls struct {
+				Judge int `json:"judge"`
+			} `json:"calls"`
+		}
+		withCheck := p.moot("plan", "7", "--mode", "diagnosis", "--verify-judge", "--json").mustExit(t, 0)
+		if json.Unmarshal([]byte(plain.stdout), &a) != nil || json.Unmarshal([]byte(withCheck.stdout), &b) != nil || b.Calls.Judge != 2 || b.USD <= a.USD {
+			t.Errorf("plan --json: without the check %+v, with it %+v", a, b)
 		}
 	})
 	t.Run("an order-sensitive judge is unstable: both answers kept, the menu's policy answers", func(t *testing.T) {
