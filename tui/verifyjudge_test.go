@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/protocol/debate"
 )
 
@@ -82,6 +83,36 @@ func TestJudgeMenuSaysUnstable(t *testing.T) {
 	for _, want := range []string{"The judge failed (attempt 2)", "unstable verdict: the judge chose Proposta A", "Retry the judge (+2 calls, ≈$0.0080", "Choose the winner myself"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("judge menu lacks %q:\n%s", want, screenText(m, f.proj))
+		}
+	}
+}
+
+// TestCostScreenRefusesASameFamilyJudge: the cost screen shows the judge
+// family rule's refusal (naming the family and both engines) and will not
+// start; --allow-same-family, carried in the setup, lifts it.
+func TestCostScreenRefusesASameFamilyJudge(t *testing.T) {
+	f := newFixture(t)
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  sol: {kind: command, command: [x], external: false, model: gpt-5}\n  jud: {kind: command, command: [x], external: false, family: openai}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bug := f.bug(t, "7")
+	for _, allow := range []bool{false, true} {
+		opts := f.options()
+		opts.Config, opts.Bug = cfg, bug
+		opts.Setup = engine.Setup{Protocol: debate.Protocol{}, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 2, R: 1,
+			Solvers: []string{"sol", "sol"}, Judge: "jud", AllowSameFamily: allow}
+		m := sized(t, opts, 120, 40)
+		if m.screen != scrCost || m.cost.plan == nil {
+			t.Fatalf("screen %v plan %v err %v", m.screen, m.cost.plan, m.cost.err)
+		}
+		text := strings.Join(strings.Fields(screenText(m, f.proj)), " ")
+		refused := strings.Contains(text, "Refused") && strings.Contains(text, "openai family") && strings.Contains(text, "jud") && strings.Contains(text, "sol")
+		if refused == allow {
+			t.Errorf("allow %v: refused %v:\n%s", allow, refused, screenText(m, f.proj))
+		}
+		if allow && !strings.Contains(text, "(same family allowed)") {
+			t.Errorf("the setup line does not say the rule is lifted:\n%s", screenText(m, f.proj))
 		}
 	}
 }
