@@ -177,6 +177,9 @@ type ProblemFile struct {
 	// SHA256 is the digest of the file's bytes as stored.
 	SHA256 string
 	Meta   *yaml.Node
+	// VerifyJudge and AllowSameFamily are the frozen --verify-judge and
+	// --allow-same-family (DESIGN §8).
+	VerifyJudge, AllowSameFamily bool
 }
 
 // solverList maps a hand-run list of engine names to agente-1..N.
@@ -264,6 +267,7 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	p.PSHA256 = scalar(m, "p_sha256")
 	p.CreatedAt = timeField(m, "created_at")
 	p.Protocol = strings.TrimSpace(scalar(m, "protocol"))
+	p.VerifyJudge, p.AllowSameFamily = scalar(m, "verify_judge") == "true", scalar(m, "allow_same_family") == "true"
 
 	pre, secs := ParseSections(doc.Body)
 	// hand-written settings as a bullet list

@@ -38,6 +38,11 @@ const (
 	// EvVerdict is a review juror's verdict for its lens (round,
 	// solver_id: the lens, engine, choice: pass, refuse or hold, reason).
 	EvVerdict EventType = "verdict"
+	// EvReadingOrder is the order in which one reader (a panel member, a
+	// support participant, or the final step) is shown the proposals it
+	// reads in a call: solver_id is the reader, order the ids (or the
+	// judge's labels) first to last (DESIGN §8, shuffled reading order).
+	EvReadingOrder EventType = "reading_order"
 )
 
 // Outcome is how a run of moot on a debate ended (debate_finished).
@@ -141,6 +146,9 @@ type Event struct {
 	// locks from now on, and Affected the debaters that run on them.
 	Identities map[string]map[string]string
 	Affected   []string
+	// Order is the order a reader was shown the proposals in
+	// (reading_order): participant ids, or the final step's labels.
+	Order []string
 }
 
 // MarshalJSON writes the fields of the event's type, keys sorted.
@@ -202,6 +210,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["point"], m["round"] = e.Point, e.Round
 	case EvRung, EvVerdict:
 		m["round"], m["solver_id"], m["engine"], m["choice"], m["reason"] = e.Round, e.SolverID, e.Engine, e.Choice, e.Reason
+	case EvReadingOrder:
+		call()
+		m["order"] = nonNil(e.Order)
 	}
 	return json.Marshal(m)
 }
@@ -277,6 +288,7 @@ type wireEvent struct {
 	Participants int                          `json:"participants"`
 	Identities   map[string]map[string]string `json:"identities"`
 	Affected     []string                     `json:"affected"`
+	Order        []string                     `json:"order"`
 }
 
 // UnmarshalJSON reads an event as MarshalJSON writes it (and as moot has
@@ -294,7 +306,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		Point: w.Point, Choice: w.Choice, By: w.By, ExtraCalls: w.ExtraCalls, ExtraUSD: w.ExtraUSD,
 		Dropped: w.Dropped, Winner: w.Winner, Reason: w.Reason, Calls: w.Calls, Tokens: w.Tokens,
 		Path: w.Path, Formula: w.Formula, ProblemSHA: w.ProblemSHA, Participants: w.Participants,
-		Identities: w.Identities, Affected: w.Affected}
+		Identities: w.Identities, Affected: w.Affected, Order: w.Order}
 	if d, err := time.ParseDuration(w.Timeout); err == nil {
 		e.Timeout = d
 	}

@@ -222,6 +222,10 @@ type ProblemMeta struct {
 	PSHA256          string     `yaml:"p_sha256"`
 	CreatedAt        Stamp      `yaml:"created_at"`
 	MootVersion      string     `yaml:"moot_version,omitempty"`
+	// VerifyJudge freezes --verify-judge (the judge's order-swap check),
+	// AllowSameFamily --allow-same-family (DESIGN §8); left out when off.
+	VerifyJudge     bool `yaml:"verify_judge,omitempty"`
+	AllowSameFamily bool `yaml:"allow_same_family,omitempty"`
 	// SetupSHA256 is the digest of the whole file without this line: the
 	// settings, rubric and P a resume must find unchanged.
 	SetupSHA256 string `yaml:"setup_sha256,omitempty"`
@@ -337,6 +341,12 @@ type FinalMeta struct {
 	// convergence or synthesis confidence is under 70 % or a critical
 	// divergence is unresolved, "human" when the confidence is under 50 %.
 	Escalation string `yaml:"escalation,omitempty"`
+	// JudgeOrderCheck is the judge's order-swap check (--verify-judge,
+	// DESIGN §8): "stable" or "unstable"; left out when not asked.
+	JudgeOrderCheck string `yaml:"judge_order_check,omitempty"`
+	// AllowSameFamily records --allow-same-family: the judge family rule
+	// was lifted for this debate.
+	AllowSameFamily bool `yaml:"allow_same_family,omitempty"`
 }
 
 // Stamp is a timestamp as the protocol writes it: ISO 8601, UTC, whole

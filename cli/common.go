@@ -177,6 +177,8 @@ type setupFlags struct {
 	evidence []string
 	// argue's flags (ask only; nil elsewhere)
 	argue *argueFlags
+	// beyond are DESIGN §8's flags (beyond.go)
+	beyond beyondFlags
 }
 
 func (f *setupFlags) register(cmd *cobra.Command) {
@@ -195,13 +197,15 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.optionB, "option-b", "", "tradeoff: option B as a testable statement (required)")
 	fl.StringVar(&f.criteria, "criteria", "", "tradeoff/council: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
 	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff/council/argue: the synthesizer's engine (default: defaults.judge, else the reviewers', members' or personas' engine)")
+	f.beyond.register(cmd)
 	fl.StringArrayVar(&f.lenses, "lens", nil, "a solver's lens: a library name ("+strings.Join(lens.Names(), ", ")+"), a project lens (.moot/lenses/NAME.md, the engines file's lenses:) or \"name: text\"; once for every solver, or N times, one each")
 }
 
 // setup validates the flags against the bug and the engines file and
 // builds the locked input of a debate. requireMode is set for a real run.
 func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, requireMode bool) (engine.Setup, error) {
-	s := engine.Setup{Bug: bug, Lang: reg.Lang, N: f.n, R: f.r, Timeout: f.timeout}
+	s := engine.Setup{Bug: bug, Lang: reg.Lang, N: f.n, R: f.r, Timeout: f.timeout,
+		VerifyJudge: f.beyond.verifyJudge, AllowSameFamily: f.beyond.allowSameFamily}
 	if bug.IsQuestion {
 		s.Question = bug.Title
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -193,6 +194,10 @@ func (p *progress) line(ev engine.Event) {
 		p.printf("%s\n", s)
 	case engine.EvJudgeStarted:
 		p.printf("%s (attempt %d)\n", p.finalWord(), ev.Attempt)
+	case engine.EvReadingOrder:
+		if ev.Role == bugfolder.RoleJudge && !slices.IsSorted(ev.Order) {
+			p.printf("  order-swap check: the proposals in reverse order (%s)\n", strings.Join(ev.Order, ", "))
+		}
 	case engine.EvJudgeFinished:
 		if ev.Winner == "" {
 			p.printf("  final answer written (by %s)\n", p.byWord(ev.By))

@@ -24,9 +24,13 @@ func newPlanCmd(e *env) *cobra.Command {
 		Use:   "plan BUG [flags]",
 		Short: "Print the cost plan of a debate; writes nothing",
 		Long: `Print what a debate would cost before anything runs: the calls
-(N×(R+1) solver calls + C×R critic calls + 1 judge call), the tokens and
+(N×(R+1) solver calls + C×R critic calls + 1 judge call, + 1 with
+--verify-judge), the tokens and
 money per engine (estimates, marked as such), and the warnings (context
 windows, external engines, restricted bugs).
+
+A judge of a solver's vendor family is refused (exit 2) unless
+--allow-same-family.
 
 plan writes nothing under _reversa_bugs/. Without --mode the estimate assumes
 the largest rubric.`,

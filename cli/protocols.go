@@ -97,6 +97,7 @@ var protocolFlags = []struct {
 }{
 	{"lens", []string{debate.Name, council.Name}},
 	{"critic", []string{debate.Name}},
+	{"verify-judge", []string{debate.Name}},
 	{"option-a", []string{tradeoff.Name}},
 	{"option-b", []string{tradeoff.Name}},
 	{"criteria", []string{council.Name, tradeoff.Name}},

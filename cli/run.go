@@ -181,6 +181,15 @@ spec-desatualizada or spec-gap; recorded as recommended_verdict in its front
 matter, with decision: pending) and says the decision is the human's; a spec
 judge answer without a verdict is a judge failure.
 
+--verify-judge calls the judge a second time with the proposals in reverse
+label order (one more call, in the plan): the same winner is recorded as
+stable; another winner is an unstable verdict, both answers are kept in juiz/
+and the judge-failure menu opens. By default the judge (synthesizer, scorer)
+may not share a vendor family with a solver: exit 2 naming the family and both
+engines; --allow-same-family lifts that, and the final answer records it.
+Every reader's order of the snapshot is logged (reading_order). See README
+"Beyond every peer".
+
 Headless (no terminal, or --headless/--json) the cost plan must be accepted
 with --yes, --mode is required, and the quorum and judge-failure menus are
 answered by --on-quorum-loss and --on-judge-failure (each answers a decision

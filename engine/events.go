@@ -31,4 +31,5 @@ const (
 	EvWaiting        = bugfolder.EvWaiting
 	EvRung           = bugfolder.EvRung
 	EvVerdict        = bugfolder.EvVerdict
+	EvReadingOrder   = bugfolder.EvReadingOrder
 )

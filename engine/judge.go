@@ -136,7 +136,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		}
 		ask = false
 		words := Describe(r.proto)
-		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Labels: choices, RetryUSD: r.estimateCall(r.judgeEngine, r.finalRole),
+		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Labels: choices, RetryUSD: float64(r.judgeCalls()) * r.estimateCall(r.judgeEngine, r.finalRole), RetryCalls: r.judgeCalls(),
 			Engine: r.judgeEngine, Engines: r.swapEngines(), Final: words.Final, NoWinner: !words.Winner}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
@@ -152,14 +152,18 @@ func (r *runner) runJudge(ctx context.Context) error {
 		dec := Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(d.Choice), By: by, Round: r.last}
 		switch d.Choice {
 		case JudgeRetry:
-			dec.ExtraCalls, dec.ExtraUSD = 1, jf.RetryUSD
+			dec.ExtraCalls, dec.ExtraUSD = r.judgeCalls(), jf.RetryUSD
 			if d.Engine != "" && d.Engine != r.judgeEngine {
-				if err := r.useEngine(d.Engine); err != nil {
+				err := r.judgeClash(d.Engine)
+				if err == nil {
+					err = r.useEngine(d.Engine)
+				}
+				if err != nil {
 					r.emit(Event{Type: EvWarning, Text: err.Error()})
 					ask = true
 					continue
 				}
-				dec.Engine, dec.ExtraUSD = d.Engine, r.estimateCall(d.Engine, r.finalRole)
+				dec.Engine, dec.ExtraUSD = d.Engine, float64(r.judgeCalls())*r.estimateCall(d.Engine, r.finalRole)
 				// the new judge is locked by what it is, like a swapped solver
 				if ec, err := r.opts.Config.Engine(d.Engine); err == nil {
 					dec.Identities = map[string]map[string]string{d.Engine: harness.IdentityOf(ec, r.opts.Config.Path).Map()}
@@ -206,6 +210,7 @@ func (r *runner) amendJudge(engine string, k int, by string) {
 func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, prompt string) (done bool, why string, err error) {
 	jid := r.lang.Names().JudgeID
 	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
+	r.logJudgeOrder(step, false)
 	o, err := r.invoke(ctx, r.last, jid, r.finalRole, prompt)
 	if err != nil {
 		return false, "", err
@@ -220,6 +225,9 @@ func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, promp
 	if o.status() == bugfolder.StatusOK {
 		doc, problems := step.Accept(o.res.Body)
 		if len(problems) == 0 {
+			if r.beyond.verify {
+				return r.verifyJudge(ctx, step, in, doc, meta, o)
+			}
 			// decided by the final step, in its role's word: a debate's
 			// judge, a council's or a tradeoff's synthesizer
 			return true, "", r.writeFinal(in, doc, string(r.finalRole), meta, o)
@@ -355,6 +363,7 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 		fm.HealthTokensPerContribution = float64(tokens) / float64(fm.AcceptedContributions)
 	}
 	fm.Status = bugfolder.StatusOK
+	r.markBeyond(&fm, &head)
 	if _, err := r.w.WriteFinal(fm, head.String()+strings.TrimLeft(doc.Body, "\n")); err != nil {
 		return err
 	}

@@ -62,6 +62,13 @@ type Setup struct {
 	// Question is a question's text when Bug is a question's stand-in
 	// (bugfolder.QuestionBug): problema.md freezes it.
 	Question string
+	// VerifyJudge asks the judge's order-swap check (--verify-judge): a
+	// second judge call with the proposals in reverse label order, counted
+	// and priced in the plan (debate only).
+	VerifyJudge bool
+	// AllowSameFamily lifts the judge family rule (--allow-same-family);
+	// the final answer records it.
+	AllowSameFamily bool
 }
 
 // Quorum is how many valid solvers a round of an n-solver panel needs:
@@ -322,6 +329,7 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 		}
 	}
 	p.Refusals = append(p.Refusals, proto.Refusals(s)...)
+	p.Refusals = append(p.Refusals, FamilyRefusals(s, cfg)...)
 	if s.Bug != nil {
 		p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)
 		if s.Problem != nil {

@@ -110,6 +110,8 @@ type Result struct {
 type runner struct {
 	opts  Options
 	proto Protocol
+	// beyond is DESIGN §8's state (beyond.go).
+	beyond beyond
 	// panelRole, supportRole and finalRole are the protocol's roles.
 	panelRole, supportRole, finalRole bugfolder.Role
 	bug                               *bugfolder.Bug
@@ -399,6 +401,9 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	}
 	r.judgeEngine = s.Judge
 	r.initSemaphores()
+	r.beyond.started = bugfolder.Timestamp(r.now())
+	r.beyond.seed = orderSeed(bug.ID, r.beyond.started)
+	r.beyond.verify, r.beyond.sameFamily = s.VerifyJudge, s.AllowSameFamily
 
 	data, err := r.renderProblem(s)
 	if err != nil {
@@ -507,7 +512,8 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 		Engines: r.identityNode(),
 		Timeout: tnode, Parallel: r.parallel, Language: r.lang.String(),
 		PBytes: s.Problem.Bytes(), PTokensEstimated: s.Problem.Tokens(), PSHA256: s.Problem.SHA256,
-		CreatedAt: bugfolder.Timestamp(r.now()), MootVersion: r.opts.Version,
+		CreatedAt: r.beyond.started, MootVersion: r.opts.Version,
+		VerifyJudge: r.beyond.verify, AllowSameFamily: r.beyond.sameFamily,
 	}
 	if r.bug.IsQuestion { // a question's folder names it by question_id and freezes its text
 		meta.BugID, meta.QuestionID, meta.Question = "", r.bug.ID, s.Question
@@ -1049,6 +1055,9 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 		r.engineOf[kv.Key] = kv.Value
 	}
 	r.judgeEngine = pf.Judge
+	r.beyond.started = bugfolder.Timestamp(pf.CreatedAt)
+	r.beyond.seed = orderSeed(bug.ID, r.beyond.started)
+	r.beyond.verify, r.beyond.sameFamily = pf.VerifyJudge, pf.AllowSameFamily
 	for id, l := range pf.Lenses {
 		r.lensOf[id] = l // the frozen lens, never the current file's
 	}

@@ -92,8 +92,10 @@ type JudgeFailure struct {
 	Attempt int
 	Reason  string
 	Labels  []LabelPreview
-	// RetryUSD is what one more judge call adds (estimate).
-	RetryUSD float64
+	// RetryUSD is what a retry adds (estimate); RetryCalls how many calls
+	// it makes (0 reads as 1; 2 with the judge's order-swap check).
+	RetryUSD   float64
+	RetryCalls int
 	// Engine is the judge's engine now; Engines are those a retry may
 	// switch the judge to (local ones only on a restricted bug).
 	Engine  string

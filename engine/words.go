@@ -43,7 +43,14 @@ func SetupLines(s Setup) []SetupLine {
 	if in.Support || len(s.Critics) > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s(s)", len(s.Critics), in.Supporter))
 	}
-	parts = append(parts, in.Final+" "+s.Judge)
+	final := in.Final + " " + s.Judge
+	if s.VerifyJudge {
+		final += " (order-swap check)"
+	}
+	if s.AllowSameFamily {
+		final += " (same family allowed)"
+	}
+	parts = append(parts, final)
 	out := []SetupLine{{Key: key, Text: strings.Join(parts, " · ")}}
 	switch {
 	case in.Options:

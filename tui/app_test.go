@@ -148,8 +148,8 @@ func TestWizardToCostWithExternalConfirmation(t *testing.T) {
 	if m.wiz.stage != stageEngines {
 		t.Fatalf("stage %d", m.wiz.stage)
 	}
-	// engine of the solvers: pick cloud (external)
-	m = keys(t, m, "down", "enter", "enter", "enter", "enter")
+	// engine of the solvers: pick cloud (external); critics, judge, order-swap check, timeout
+	m = keys(t, m, "down", "enter", "enter", "enter", "enter", "enter")
 	if m.wiz.stage != stageConfirm || !strings.Contains(screenText(m, f.proj), "cloud will receive the bug") {
 		t.Fatalf("stage %d:\n%s", m.wiz.stage, screenText(m, f.proj))
 	}
@@ -158,7 +158,7 @@ func TestWizardToCostWithExternalConfirmation(t *testing.T) {
 	if m.wiz.stage != stageEngines {
 		t.Errorf("declining goes back, stage %d", m.wiz.stage)
 	}
-	m = keys(t, m, "enter", "enter", "enter", "enter") // the choices are kept
+	m = keys(t, m, "enter", "enter", "enter", "enter", "enter") // the choices are kept
 	if m.wiz.stage != stageConfirm {
 		t.Fatalf("stage %d", m.wiz.stage)
 	}

@@ -160,7 +160,7 @@ func TestFinding13b_17RestrictedNoteStays(t *testing.T) {
 	if m.wiz.stage != stageEngines {
 		t.Fatalf("stage %v", m.wiz.stage)
 	}
-	for i := range 4 { // engine, critics, judge, timeout
+	for i := range 5 { // engine, critics, judge, order-swap check, timeout
 		if text := screenText(m, f.proj); !strings.Contains(text, "visibility: restricted, so external engines (cloud)") {
 			t.Errorf("field %d: the note scrolled away:\n%s", i, text)
 		}

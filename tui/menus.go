@@ -304,12 +304,12 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchabl
 	m := &menu{kind: menuJudge, j: j, jReply: reply, choice: "retry"}
 	var opts []huh.Option[string]
 	if retryable {
-		opts = append(opts, huh.NewOption(fmt.Sprintf("Retry the %s (+1 call, %s)", finalWord(j), estimate(j.RetryUSD, unknown)), "retry"))
+		opts = append(opts, huh.NewOption(fmt.Sprintf("Retry the %s (%s, %s)", finalWord(j), retryCalls(j), estimate(j.RetryUSD, unknown)), "retry"))
 	} else {
 		m.choice = "human" // a hand-run debate records no judge engine to retry
 	}
 	if switchable && retryable {
-		opts = append(opts, huh.NewOption("Retry with another engine… (+1 call, an amendment, recorded)", "engine"))
+		opts = append(opts, huh.NewOption(fmt.Sprintf("Retry with another engine… (%s, an amendment, recorded)", retryCalls(j)), "engine"))
 	}
 	if !j.NoWinner { // a synthesis names no winner: a human decides with moot decide once it is written
 		opts = append(opts, huh.NewOption("Choose the winner myself", "human"))
@@ -321,6 +321,15 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchabl
 		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
 	))
 	return m
+}
+
+// retryCalls says how many calls a judge retry makes: "+1 call", or
+// "+2 calls" with the order-swap check.
+func retryCalls(j engine.JudgeFailure) string {
+	if j.RetryCalls > 1 {
+		return fmt.Sprintf("+%d calls", j.RetryCalls)
+	}
+	return "+1 call"
 }
 
 // judgeEngineMenu picks the engine the judge is retried on.

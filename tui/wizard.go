@@ -75,6 +75,10 @@ type wizard struct {
 	judge     string
 	timeout   string
 	confirm   bool
+	// verify is the judge's order-swap check (--verify-judge), offered
+	// when the final step names a winner; sameFamily carries
+	// --allow-same-family from the command line.
+	verify, sameFamily bool
 }
 
 const (
@@ -87,7 +91,8 @@ const (
 
 // newWizard starts a wizard for bug, prefilled from a preset setup.
 func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]EngineStatus, preset engine.Setup, ch wizardChoices) *wizard {
-	w := &wizard{bug: bug, cfg: cfg, status: status, mode: string(preset.Mode), strategy: "one", lenses: preset.Lenses, ch: ch, stage: stageBasics}
+	w := &wizard{bug: bug, cfg: cfg, status: status, mode: string(preset.Mode), strategy: "one", lenses: preset.Lenses, ch: ch, stage: stageBasics,
+		verify: preset.VerifyJudge, sameFamily: preset.AllowSameFamily}
 	if w.mode == "" {
 		w.mode = string(bugfolder.Diagnosis)
 	}
@@ -407,8 +412,11 @@ func (w *wizard) build() {
 		if w.in.Support {
 			fields = append(fields, huh.NewMultiSelect[string]().Title("Critics").Description("one critic per engine chosen (space toggles); critics assess rounds 1..R and do not compete").Value(&w.critics).Options(opts...).Height(len(opts)+3))
 		}
+		fields = append(fields, huh.NewSelect[string]().Title(capital(w.in.Final)).Description(w.in.FinalNote).Value(&w.judge).Options(opts...))
+		if w.in.Winner {
+			fields = append(fields, w.verifyField())
+		}
 		fields = append(fields,
-			huh.NewSelect[string]().Title(capital(w.in.Final)).Description(w.in.FinalNote).Value(&w.judge).Options(opts...),
 			huh.NewInput().Title("Timeout per call").Description("empty = each engine's own, else 10m").Placeholder("10m").Value(&w.timeout).Validate(func(s string) error {
 				if strings.TrimSpace(s) == "" {
 					return nil
@@ -550,6 +558,8 @@ func (w *wizard) setup(bug *bugfolder.Bug) engine.Setup {
 	if w.in.Support {
 		s.Critics = append([]string{}, w.critics...)
 	}
+	s.VerifyJudge = w.verify && w.in.Winner
+	s.AllowSameFamily = w.sameFamily
 	if d, err := time.ParseDuration(strings.TrimSpace(w.timeout)); err == nil {
 		s.Timeout = d
 	}
@@ -698,4 +708,11 @@ func (w *wizard) criteriaList() []string {
 // firstStage is whether the wizard is on its first page (esc there leaves).
 func (w *wizard) firstStage() bool {
 	return w.stage == stageProtocol || (w.stage == stageBasics && len(w.ch.protocols) < 2)
+}
+
+// verifyField offers the judge's order-swap check (DESIGN §8).
+func (w *wizard) verifyField() huh.Field {
+	return huh.NewSelect[bool]().Title("Order-swap check").
+		Description(fmt.Sprintf("call the %[1]s again with the proposals in reverse order (one more call, priced on the next screen); another winner opens the %[1]s menu", w.in.Final)).
+		Value(&w.verify).Options(huh.NewOption("off", false), huh.NewOption("on — a second "+w.in.Final+" call", true)).Inline(true)
 }

@@ -62,7 +62,7 @@ func TestWizardBackKeys(t *testing.T) {
 	opts.Config = cfg
 	opts.Bug = f.bug(t, "7")
 	m := sized(t, opts, 80, 24)
-	m = keys(t, m, "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
+	m = keys(t, m, "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
 	if m.screen != scrCost {
 		t.Fatalf("screen %v:\n%s", m.screen, screenText(m, f.proj))
 	}

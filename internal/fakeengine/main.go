@@ -14,7 +14,8 @@
 // to stderr, exit 0), flood:MB (MB of output), ignoreterm (ignores SIGTERM
 // and hangs), grandchild (leaves a sleeping grandchild behind), closeout
 // (closes stdout early and keeps running), startslow:MS (sleeps MS before
-// answering), winner:X (a judge answer naming label X), judgebad (a judge
+// answering), winner:X (a judge answer naming label X), first (a judge
+// answer naming whichever proposal its prompt shows first), judgebad (a judge
 // answer naming no label), prose (a valid answer with common words and
 // peer names in prose), variant (variant headings), otherlang (a valid
 // answer in the other language), nojust (a confidence
@@ -169,6 +170,10 @@ func main() {
 		fmt.Print(fakeanswer.Reply(p, role))
 	case "winner":
 		fmt.Print(fakeanswer.Judge(p, arg))
+	case "first":
+		// an order-sensitive judge: the winner is whichever proposal it
+		// was shown first
+		fmt.Print(fakeanswer.Judge(p, firstLabel(p)))
 	case "prose":
 		// a valid answer whose prose holds common words that are also
 		// engine or kind names, and a peer named in the forms models use
@@ -218,6 +223,22 @@ func main() {
 		os.Exit(2)
 	}
 	logLine("finish", role, id, round, attempt)
+}
+
+// firstLabel is the label of the first proposal a judge's prompt shows
+// (after its "Final proposals" heading), "A" when it shows none.
+func firstLabel(prompt string) string {
+	for _, h := range []string{"# Propostas finais", "# Final proposals"} {
+		if i := strings.LastIndex(prompt, h); i >= 0 {
+			prompt = prompt[i:]
+		}
+	}
+	for _, line := range strings.Split(prompt, "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && (f[0] == "<<<INÍCIO" || f[0] == "<<<BEGIN") {
+			return f[2]
+		}
+	}
+	return "A"
 }
 
 // attemptOf counts this call's attempt from the log of earlier calls.

@@ -64,6 +64,10 @@ var (
 // Name is "argue".
 func (Protocol) Name() string { return Name }
 
+// SupportJudges is set: the scorer judges the personas, so the judge
+// family rule (DESIGN §8) holds it as it holds the synthesizer.
+func (Protocol) SupportJudges() bool { return true }
+
 // Roles are persona (the panel), scorer (support, every round) and
 // synthesizer (final).
 func (Protocol) Roles() (panel, support, final bugfolder.Role) {

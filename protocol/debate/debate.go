@@ -48,10 +48,14 @@ func (Protocol) Roles() (panel, support, final bugfolder.Role) {
 func (Protocol) Rubric(l bugfolder.Lang, m bugfolder.Mode) []string { return bugfolder.Rubric(m, l) }
 
 // Count returns the calls of N solvers, R rounds after round 0 and C
-// critics: N×(R+1) + C×R + 1.
+// critics: N×(R+1) + C×R + 1, and one more judge call for the order-swap
+// check (--verify-judge).
 func (Protocol) Count(s engine.Setup) engine.CallCounts {
 	n, r, c := s.N, s.R, len(s.Critics)
 	cc := engine.CallCounts{Solvers: n * (r + 1), Critics: c * r, Judge: 1}
+	if s.VerifyJudge {
+		cc.Judge++ // the order-swap check's second judge call
+	}
 	cc.Total = cc.Solvers + cc.Critics + cc.Judge
 	return cc
 }
@@ -60,7 +64,11 @@ func (Protocol) Count(s engine.Setup) engine.CallCounts {
 // "3×(2+1) + 0×2 + 1 = 10 calls".
 func (p Protocol) Formula(s engine.Setup) string {
 	c := len(s.Critics)
-	return fmt.Sprintf("%d×(%d+1) + %d×%d + 1 = %d calls", s.N, s.R, c, s.R, p.Count(s).Total)
+	check := ""
+	if s.VerifyJudge {
+		check = " + 1 order-swap check"
+	}
+	return fmt.Sprintf("%d×(%d+1) + %d×%d + 1%s = %d calls", s.N, s.R, c, s.R, check, p.Count(s).Total)
 }
 
 // Refusals refuses critics without a round to be read in.

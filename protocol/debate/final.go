@@ -2,6 +2,7 @@ package debate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
@@ -31,6 +32,14 @@ func (Protocol) Final(in engine.FinalInput) engine.Final {
 // Prompt is the judge's prompt.
 func (j *judge) Prompt() string {
 	return JudgePrompt{Lang: j.in.Lang, Mode: j.in.Mode, Rubric: j.in.Rubric, P: j.in.P, Proposals: j.props, Nonce: j.nonce}.Render()
+}
+
+// SwappedPrompt is the judge's prompt with the proposals in reverse label
+// order, each under its own label, for the order-swap check.
+func (j *judge) SwappedPrompt() string {
+	props := slices.Clone(j.props)
+	slices.Reverse(props)
+	return JudgePrompt{Lang: j.in.Lang, Mode: j.in.Mode, Rubric: j.in.Rubric, P: j.in.P, Proposals: props, Nonce: j.nonce}.Render()
 }
 
 // Choices are the labelled proposals.

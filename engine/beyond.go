@@ -1,0 +1,161 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+)
+
+// This file holds three of DESIGN §8's guarantees beyond every peer: the
+// judge family rule, the per-reader shuffled reading order, and the state
+// of the judge's order-swap check (its step is in verify.go).
+
+// beyond is a runner's part of DESIGN §8: what problema.md freezes of it
+// and what the run learns.
+type beyond struct {
+	// seed derives every reader's order: the debate's id and its
+	// created_at as problema.md records it, so a resume re-derives the same
+	// orders.
+	seed string
+	// started is problema.md's created_at (a new debate's, set once).
+	started bugfolder.Stamp
+	// verify and sameFamily are --verify-judge and --allow-same-family as
+	// problema.md froze them.
+	verify, sameFamily bool
+	// check is the order-swap check's last verdict ("stable",
+	// "unstable"; "" when not run).
+	check string
+}
+
+// orderSeed is the seed of a debate's reading orders.
+func orderSeed(id string, created bugfolder.Stamp) string {
+	return id + "|" + string(created)
+}
+
+// JudgingSupport is an optional part of a Protocol whose support role
+// judges the panel (argue's scorer): the judge family rule holds it too.
+type JudgingSupport interface {
+	SupportJudges() bool
+}
+
+// FamilyRefusals is the judge family rule (DESIGN §8): the final step's
+// engine (a judge, a synthesizer) — and a support role that judges the
+// panel (argue's scorer) — must be of another vendor family than every
+// panel member's engine, unless allowed. An engine of unknown family never
+// clashes. Each refusal names the family and both engines.
+func FamilyRefusals(s Setup, cfg *harness.Config) []string {
+	if s.AllowSameFamily || s.Protocol == nil || cfg == nil {
+		return nil
+	}
+	panelRole, supportRole, finalRole := s.Protocol.Roles()
+	judges := []struct {
+		role   bugfolder.Role
+		engine string
+	}{{finalRole, s.Judge}}
+	if js, ok := s.Protocol.(JudgingSupport); ok && js.SupportJudges() {
+		for _, e := range s.Critics {
+			judges = append(judges, struct {
+				role   bugfolder.Role
+				engine string
+			}{supportRole, e})
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, j := range judges {
+		jf := familyOf(cfg, j.engine)
+		if jf == "" {
+			continue
+		}
+		for _, m := range s.Solvers {
+			key := j.engine + "|" + m
+			if seen[key] || !harness.SameFamily(jf, familyOf(cfg, m)) {
+				continue
+			}
+			seen[key] = true
+			out = append(out, fmt.Sprintf("the %s's engine %s and the %s engine %s are both of the %s family: a judge of the same vendor family as a %s may favour its own; choose engines of different families, or pass --allow-same-family (recorded in the final answer)",
+				j.role, j.engine, panelRole, m, jf, panelRole))
+		}
+	}
+	return out
+}
+
+// familyOf is an engine's vendor family, lowercased ("" when unknown or
+// not configured).
+func familyOf(cfg *harness.Config, name string) string {
+	ec, err := cfg.Engine(name)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(ec.Family())
+}
+
+// readerIndex is a reader's place among the readers of a round: the panel
+// in order, then the support role.
+func (r *runner) readerIndex(id string) int {
+	if i := slices.Index(r.solvers, id); i >= 0 {
+		return i
+	}
+	if j := slices.Index(r.critics, id); j >= 0 {
+		return len(r.solvers) + j
+	}
+	return 0
+}
+
+// readingOrder is the order reader id reads round k's snapshot in: one
+// seeded shuffle of the snapshot per round, rotated by the reader's place
+// (plus a seeded offset). The readers of a round thus read it in a
+// Latin square: with at least as many readers as proposals, every
+// proposal is read first by one of them and sits at every position
+// equally often; the shuffle changes from round to round.
+func (r *runner) readingOrder(k int, id string, entries []SnapshotEntry) []SnapshotEntry {
+	m := len(entries)
+	if m < 2 {
+		return entries
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s|round %d", r.beyond.seed, k)))
+	rng := rand.New(rand.NewPCG(binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])))
+	base := rng.Perm(m)
+	off := (r.readerIndex(id) + int(binary.BigEndian.Uint64(sum[16:24])%uint64(m))) % m
+	out := make([]SnapshotEntry, m)
+	for i := range m {
+		out[i] = entries[base[(i+off)%m]]
+	}
+	return out
+}
+
+// logOrder records the order a reader was shown the proposals in.
+func (r *runner) logOrder(k int, id string, role bugfolder.Role, entries []SnapshotEntry) {
+	if len(entries) == 0 {
+		return
+	}
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = e.ID
+	}
+	r.emit(Event{Type: EvReadingOrder, Round: k, SolverID: id, Role: role, Order: ids})
+}
+
+// judgeClash refuses, under the judge family rule, a judge retried on an
+// engine of a panel member's family (the judge menu's other engine), as
+// the plan refused it at setup.
+func (r *runner) judgeClash(engine string) error {
+	if r.beyond.sameFamily {
+		return nil
+	}
+	var panel []string
+	for _, id := range r.solvers {
+		panel = append(panel, r.engineOf[id])
+	}
+	s := Setup{Protocol: r.proto, Solvers: panel, Judge: engine}
+	if why := FamilyRefusals(s, r.opts.Config); len(why) > 0 {
+		return fmt.Errorf("%s", why[0])
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// OrderSwapper is an optional part of a Final whose answer names a winner
+// among labelled proposals (a debate's judge): SwappedPrompt is the same
+// prompt with the proposals presented in reverse label order — each keeps
+// its label — for the judge's order-swap check (--verify-judge).
+type OrderSwapper interface {
+	SwappedPrompt() string
+}
+
+// Check verdicts of the order-swap check, as the final answer records them.
+const (
+	CheckStable   = "stable"
+	CheckUnstable = "unstable"
+)
+
+// judgeCalls is how many calls one judge attempt makes: two with the
+// order-swap check.
+func (r *runner) judgeCalls() int {
+	if r.beyond.verify {
+		return 2
+	}
+	return 1
+}
+
+// logJudgeOrder records the order the judge is shown the labels in: the
+// label order, or its reverse for the check's second call. Only a debate
+// checked with --verify-judge logs it.
+func (r *runner) logJudgeOrder(step Final, swapped bool) {
+	if _, ok := step.(OrderSwapper); !ok || !r.beyond.verify {
+		return
+	}
+	var labels []string
+	for _, c := range step.Choices() {
+		labels = append(labels, c.Label)
+	}
+	if swapped {
+		slices.Reverse(labels)
+	}
+	r.emit(Event{Type: EvReadingOrder, Round: r.last, SolverID: r.lang.Names().JudgeID, Role: r.finalRole, Order: labels})
+}
+
+// verifyJudge is the judge's order-swap check (DESIGN §8): after a valid
+// first answer, the judge is called again with the proposals in reverse
+// label order. The same winner: the verdict is stable and the first answer
+// is written as the final answer, saying so. Another winner (or an invalid
+// second answer): the verdict is unstable, both answers are kept as
+// juiz/tentativa-K.md (each numbered like its raw output), and the judge
+// failure's menu opens, as after any failed judge attempt.
+func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, first FinalDoc, meta bugfolder.DebaterMeta, o *outcome) (bool, string, error) {
+	sw, ok := step.(OrderSwapper)
+	if !ok { // no winner to compare: nothing to check
+		return true, "", r.writeFinal(in, first, string(r.finalRole), meta, o)
+	}
+	jid := r.lang.Names().JudgeID
+	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
+	r.logJudgeOrder(step, true)
+	o2, err := r.invoke(ctx, r.last, jid, r.finalRole, sw.SwappedPrompt())
+	if err != nil {
+		return false, "", err
+	}
+	if err := o2.rawErr(); err != nil {
+		return false, "", err
+	}
+	meta2 := r.meta(r.last, jid, r.finalRole, o2, o2.status())
+	meta2.DebateID = r.bug.ID + "-final"
+	w1 := r.lang.LabelName(first.Meta.Winner)
+	var reason string
+	switch {
+	case o2.status() != bugfolder.StatusOK:
+		reason = fmt.Sprintf("order-swap check failed: the judge chose %s, and its second call (proposals in reverse order) ended %s: %s", w1, o2.status(), o2.res.Err)
+	default:
+		second, problems := step.Accept(o2.res.Body)
+		if len(problems) > 0 {
+			o2.res.Body = second.Body
+			meta2.Status, meta2.Invalid = bugfolder.StatusInvalidOutput, problems
+			reason = fmt.Sprintf("order-swap check failed: the judge chose %s, and its answer with the proposals in reverse order is invalid: %s", w1, strings.Join(problems, "; "))
+			break
+		}
+		if second.Meta.Winner == first.Meta.Winner {
+			r.beyond.check = CheckStable
+			r.finishedCall(meta2, o2, "")
+			return true, "", r.writeFinal(in, first, string(r.finalRole), meta, o)
+		}
+		r.beyond.check = CheckUnstable
+		reason = fmt.Sprintf("unstable verdict: the judge chose %s with the proposals in label order and %s with them in reverse order (both answers kept in %s/)",
+			w1, r.lang.LabelName(second.Meta.Winner), jid)
+		meta2.Error = reason
+	}
+	meta.Error = reason
+	for _, a := range []struct {
+		meta bugfolder.DebaterMeta
+		o    *outcome
+	}{{meta, o}, {meta2, o2}} {
+		if _, err := r.w.WriteJudgeAttempt(a.o.attempt, a.meta, a.o.res.Body); err != nil {
+			return false, "", err
+		}
+		r.finishedCall(a.meta, a.o, reason)
+	}
+	r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: o2.attempt})
+	return false, reason, nil
+}
+
+// finishedCall logs a judge call that ended without writing the final
+// answer.
+func (r *runner) finishedCall(meta bugfolder.DebaterMeta, o *outcome, why string) {
+	r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: meta.SolverID, Role: r.finalRole, Engine: o.engine, Attempt: o.attempt,
+		Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: why})
+}
+
+// markBeyond records DESIGN §8's guarantees in the final answer: the
+// order-swap check's verdict and a lifted judge family rule, each a front
+// matter field and a line before the answer.
+func (r *runner) markBeyond(fm *bugfolder.FinalMeta, head *strings.Builder) {
+	if r.beyond.verify && r.beyond.check == "" {
+		r.beyond.check = r.loggedCheck()
+	}
+	if r.beyond.verify && r.beyond.check != "" {
+		fm.JudgeOrderCheck = r.beyond.check
+		switch r.beyond.check {
+		case CheckStable:
+			fmt.Fprintf(head, r.t("> Verificação de ordem do juiz: estável — o juiz escolheu %s com as propostas na ordem dos rótulos e de novo na ordem inversa.\n\n",
+				"> Judge order-swap check: stable — the judge chose %s with the proposals in label order and again in reverse order.\n\n"), r.lang.LabelName(fm.Winner))
+		default:
+			fmt.Fprintf(head, r.t("> Verificação de ordem do juiz: instável — o juiz escolheu vencedores diferentes conforme a ordem das propostas (respostas em %s/); decidido por %s.\n\n",
+				"> Judge order-swap check: unstable — the judge chose different winners depending on the proposals' order (answers in %s/); decided by %s.\n\n"), r.lang.Names().JudgeID, fm.DecidedBy)
+		}
+	}
+	if r.beyond.sameFamily {
+		fm.AllowSameFamily = true
+		head.WriteString(r.t("> Família do juiz: --allow-same-family — a regra que impede o juiz de ser da mesma família de fornecedor de um debatedor foi suspensa neste debate.\n\n",
+			"> Judge family: --allow-same-family — the rule that keeps the judge out of every debater's vendor family was lifted for this debate.\n\n"))
+	}
+}
+
+// loggedCheck is the check's verdict the log keeps for a resumed run: the
+// last judge failure's, when it was an unstable verdict ("" otherwise).
+func (r *runner) loggedCheck() string {
+	check := ""
+	for _, rec := range readLog(r.w.Dir, r.lang) {
+		if rec.Type == EvJudgeFailed {
+			check = ""
+			if strings.HasPrefix(rec.Reason, "unstable verdict") {
+				check = CheckUnstable
+			}
+		}
+	}
+	return check
+}
