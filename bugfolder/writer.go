@@ -217,6 +217,11 @@ type ProblemMeta struct {
 	Timeout          *yaml.Node `yaml:"timeout"`
 	Parallel         int        `yaml:"parallel"`
 	Language         string     `yaml:"language"`
+	// Budget is the debate's cap (max_usd, max_tokens; none: omitted)
+	// and Estimate each engine's planned figures, frozen at setup so a
+	// resume keeps them.
+	Budget   *yaml.Node `yaml:"budget,omitempty"`
+	Estimate *yaml.Node `yaml:"estimate,omitempty"`
 	PBytes           int        `yaml:"p_bytes"`
 	PTokensEstimated int        `yaml:"p_tokens_estimated"`
 	PSHA256          string     `yaml:"p_sha256"`
@@ -337,6 +342,12 @@ type FinalMeta struct {
 	// convergence or synthesis confidence is under 70 % or a critical
 	// divergence is unresolved, "human" when the confidence is under 50 %.
 	Escalation string `yaml:"escalation,omitempty"`
+	// BudgetCut marks a debate the budget cap cut short (its body says
+	// the cap and the spend).
+	BudgetCut bool `yaml:"budget_cut,omitempty"`
+	// CostAccuracy is each engine's estimate against its actuals
+	// (CostAccuracyNode).
+	CostAccuracy *yaml.Node `yaml:"cost_accuracy,omitempty"`
 }
 
 // Stamp is a timestamp as the protocol writes it: ISO 8601, UTC, whole
