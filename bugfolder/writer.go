@@ -212,21 +212,19 @@ type ProblemMeta struct {
 	Critics    *yaml.Node `yaml:"critics"`
 	Judge      string     `yaml:"judge"`
 	// Lenses freezes each participant's lens, name and text (none: omitted).
-	Lenses   *yaml.Node `yaml:"lenses,omitempty"`
-	Engines  *yaml.Node `yaml:"engines,omitempty"`
-	Timeout  *yaml.Node `yaml:"timeout"`
-	Parallel int        `yaml:"parallel"`
-	Language string     `yaml:"language"`
-	// Budget is the debate's cap (max_usd, max_tokens; none: omitted)
-	// and Estimate each engine's planned figures, frozen at setup so a
-	// resume keeps them.
-	Budget           *yaml.Node `yaml:"budget,omitempty"`
-	Estimate         *yaml.Node `yaml:"estimate,omitempty"`
+	Lenses           *yaml.Node `yaml:"lenses,omitempty"`
+	Engines          *yaml.Node `yaml:"engines,omitempty"`
+	Timeout          *yaml.Node `yaml:"timeout"`
+	Parallel         int        `yaml:"parallel"`
+	Language         string     `yaml:"language"`
 	PBytes           int        `yaml:"p_bytes"`
 	PTokensEstimated int        `yaml:"p_tokens_estimated"`
 	PSHA256          string     `yaml:"p_sha256"`
 	CreatedAt        Stamp      `yaml:"created_at"`
 	MootVersion      string     `yaml:"moot_version,omitempty"`
+	// Budget is the debate's cap (max_usd, max_tokens; none: omitted),
+	// frozen at setup so a resume keeps it.
+	Budget *yaml.Node `yaml:"budget,omitempty"`
 	// SetupSHA256 is the digest of the whole file without this line: the
 	// settings, rubric and P a resume must find unchanged.
 	SetupSHA256 string `yaml:"setup_sha256,omitempty"`
