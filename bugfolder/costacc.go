@@ -16,16 +16,16 @@ import (
 // what a later estimator compares the actuals with.
 type CostAccuracy struct {
 	Engine       string  `yaml:"-" json:"-"`
-	EstTokens    int     `yaml:"est_tokens" json:"est_tokens"`
-	ActTokens    int     `yaml:"act_tokens" json:"act_tokens"`
-	EstTokensIn  int     `yaml:"est_tokens_in" json:"est_tokens_in"`
-	EstTokensOut int     `yaml:"est_tokens_out" json:"est_tokens_out"`
-	ActTokensIn  int     `yaml:"act_tokens_in" json:"act_tokens_in"`
-	ActTokensOut int     `yaml:"act_tokens_out" json:"act_tokens_out"`
-	BaseIn       int     `yaml:"base_tokens_in" json:"base_tokens_in"`
-	BaseOut      int     `yaml:"base_tokens_out" json:"base_tokens_out"`
-	EstUSD       float64 `yaml:"est_usd" json:"est_usd"`
-	ActUSD       float64 `yaml:"act_usd" json:"act_usd"`
+	EstTokens    int     `yaml:"est_tokens" json:"est_tokens,omitempty"`
+	ActTokens    int     `yaml:"act_tokens" json:"act_tokens,omitempty"`
+	EstTokensIn  int     `yaml:"est_tokens_in" json:"est_tokens_in,omitempty"`
+	EstTokensOut int     `yaml:"est_tokens_out" json:"est_tokens_out,omitempty"`
+	ActTokensIn  int     `yaml:"act_tokens_in" json:"act_tokens_in,omitempty"`
+	ActTokensOut int     `yaml:"act_tokens_out" json:"act_tokens_out,omitempty"`
+	BaseIn       int     `yaml:"base_tokens_in" json:"base_tokens_in,omitempty"`
+	BaseOut      int     `yaml:"base_tokens_out" json:"base_tokens_out,omitempty"`
+	EstUSD       float64 `yaml:"est_usd" json:"est_usd,omitempty"`
+	ActUSD       float64 `yaml:"act_usd" json:"act_usd,omitempty"`
 }
 
 // CostAccuracyNode renders cost_accuracy: one mapping per engine, in

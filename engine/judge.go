@@ -339,6 +339,7 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 			}
 		}
 	}
+	head.WriteString(r.budgetHead())
 	head.WriteString(doc.Head)
 	_, tokens, usd, known := r.totals()
 	tokens += meta.TokensIn + meta.TokensOut
@@ -355,6 +356,7 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 		fm.HealthTokensPerContribution = float64(tokens) / float64(fm.AcceptedContributions)
 	}
 	fm.Status = bugfolder.StatusOK
+	r.costFields(&fm, meta, call != nil)
 	if _, err := r.w.WriteFinal(fm, head.String()+strings.TrimLeft(doc.Body, "\n")); err != nil {
 		return err
 	}
