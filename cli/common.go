@@ -177,6 +177,8 @@ type setupFlags struct {
 	evidence []string
 	// argue's flags (ask only; nil elsewhere)
 	argue *argueFlags
+	// budget is --max-usd and --max-tokens
+	budget budgetFlags
 }
 
 func (f *setupFlags) register(cmd *cobra.Command) {
@@ -195,6 +197,7 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.optionB, "option-b", "", "tradeoff: option B as a testable statement (required)")
 	fl.StringVar(&f.criteria, "criteria", "", "tradeoff/council: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
 	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff/council/argue: the synthesizer's engine (default: defaults.judge, else the reviewers', members' or personas' engine)")
+	f.budget.register(cmd)
 	fl.StringArrayVar(&f.lenses, "lens", nil, "a solver's lens: a library name ("+strings.Join(lens.Names(), ", ")+"), a project lens (.moot/lenses/NAME.md, the engines file's lenses:) or \"name: text\"; once for every solver, or N times, one each")
 }
 
@@ -218,6 +221,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 		return s, err
 	}
 	if err := checkTimeouts(cmd); err != nil {
+		return s, err
+	}
+	if s.Budget, err = f.budget.cap(cmd, cfg.Budget); err != nil {
 		return s, err
 	}
 	if p.Name() == tradeoff.Name {

@@ -128,6 +128,8 @@ type planJSON struct {
 	Refusals []string                `json:"refusals"`
 	// Lenses maps each solver with a lens to the lens's name.
 	Lenses map[string]string `json:"lenses,omitempty"`
+	// Budget is the cap and whether the estimate exceeds it.
+	Budget *planBudgetJSON `json:"budget,omitempty"`
 }
 
 type planTokens struct {
@@ -150,6 +152,7 @@ func writePlanJSON(w io.Writer, p *engine.Plan) error {
 		Tokens: planTokens{Input: p.Input, Output: p.Output, Estimated: true},
 		USD:    p.USD, USDKnown: p.USDKnown, Engines: p.Engines,
 		Warnings: append([]string{}, p.Warnings...), Refusals: append([]string{}, p.Refusals...),
+		Budget: budgetJSON(p),
 	}
 	if s.Mode != "" {
 		out.Mode = ptr(string(s.Mode))
@@ -219,6 +222,7 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	fmt.Fprintf(tw, "  total\t\t\t\t%d\t≈%s\t≈%s\t%s\n", p.Calls.Total, thousands(p.Input), thousands(p.Output), total)
 	tw.Flush()
 	fmt.Fprintln(w, "\n  Token and money figures are estimates.")
+	printBudgetLines(w, p)
 	if len(p.Warnings) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, x := range p.Warnings {

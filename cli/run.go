@@ -27,6 +27,7 @@ type runFlags struct {
 	asJSON         bool
 	onQuorumLoss   string
 	onJudgeFailure string
+	onBudget       string
 	// roundTimeout and debateTimeout bound a round and this run.
 	roundTimeout, debateTimeout time.Duration
 }
@@ -38,6 +39,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.asJSON, "json", false, "headless: events as JSON lines on stdout")
 	fl.StringVar(&f.onQuorumLoss, "on-quorum-loss", "ask", "the quorum menu's answer, headless: ask, continue, retry or cancel")
 	fl.StringVar(&f.onJudgeFailure, "on-judge-failure", "ask", "the judge-failure menu's answer, headless: ask, retry or cancel")
+	fl.StringVar(&f.onBudget, "on-budget", "ask", "the budget menu's answer, headless: ask (stop, exit 4), stop (skip the remaining rounds; the judge reads the last complete round, if the budget pays for it) or cancel (exit 3)")
 	fl.DurationVar(&f.roundTimeout, "round-timeout", 0, "limit per round: a call still open when it passes ends as timeout (default: none beyond --timeout)")
 	fl.DurationVar(&f.debateTimeout, "debate-timeout", 0, "limit for this run: when it passes, calls in flight stop and the debate stops resumable, exit 3 (default: none)")
 }
@@ -59,7 +61,10 @@ func (f *runFlags) policies(cmd *cobra.Command) (*engine.Policies, error) {
 	if err := engine.ParsePolicy("--on-judge-failure", f.onJudgeFailure, "ask", "retry", "cancel"); err != nil {
 		return nil, usageErr("%v", err)
 	}
-	return &engine.Policies{OnQuorumLoss: f.onQuorumLoss, OnJudgeFailure: f.onJudgeFailure}, nil
+	if err := engine.ParsePolicy("--on-budget", f.onBudget, "ask", "stop", "cancel"); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return &engine.Policies{OnQuorumLoss: f.onQuorumLoss, OnJudgeFailure: f.onJudgeFailure, OnBudget: f.onBudget}, nil
 }
 
 // isHeadless decides whether to run without the TUI.
@@ -265,6 +270,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 
 func newResumeCmd(e *env) *cobra.Command {
 	var rf runFlags
+	var bf budgetFlags
 	var winner, config string
 	var acceptEngines, stop bool
 	cmd := &cobra.Command{
@@ -297,6 +303,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pol, err := rf.policies(cmd)
+			if err != nil {
+				return err
+			}
+			resumeCap, err := bf.cap(cmd, harness.Budget{})
 			if err != nil {
 				return err
 			}
@@ -367,7 +377,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			}
 			// the TUI resumes bugs and questions alike (its live view, its decision form)
 			if !rf.isHeadless(e) {
-				return resumeTUI(e, reg, bug, cfg, pol, proto)
+				return resumeTUI(e, reg, bug, cfg, pol, proto, resumeCap)
 			}
 			left, upTo := engine.Remaining(d, proto, stop)
 			if winner != "" || d.HandRun() {
@@ -393,7 +403,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			res, err := engine.Resume(ctx, bug, rf.limits(engine.Options{
 				Protocol: proto, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
-				ResumeTarget: resumeTarget(e, args[0], bug, config), StopBy: stopBy(stop),
+				ResumeTarget: resumeTarget(e, args[0], bug, config), StopBy: stopBy(stop), Budget: resumeCap,
 			}))
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
@@ -402,6 +412,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 		},
 	}
 	rf.register(cmd)
+	bf.register(cmd)
 	cmd.Flags().StringVar(&winner, "winner", "", "record a human judge choice: a label letter or full label")
 	cmd.Flags().StringVar(&config, "config", "", "engines file")
 	cmd.Flags().BoolVar(&stop, "stop", false, "argue: stop after the last complete round and synthesize it (a manual stop, recorded)")

@@ -454,3 +454,36 @@ func pastLearning(s Setup) map[string]Learned {
 	}
 	return LearnFactors(bugfolder.PastCostRecords(s.Bug.Register), LearnWindow)
 }
+
+// PlanBudgetLines describe a plan's cap and learned estimates for moot
+// plan and the TUI's cost screen: the cap and whether the estimate
+// exceeds it; the engines whose estimates past debates corrected.
+func PlanBudgetLines(p *Plan) []SetupLine {
+	var out []SetupLine
+	if c := p.Setup.Budget; c.Set() {
+		est := fmt.Sprintf("≈%d tokens", p.Input+p.Output)
+		if c.MaxUSD > 0 {
+			est = "≈" + money.Estimate(p.USD, !p.USDKnown) + ", " + est
+		}
+		verdict := "within it"
+		if p.OverBudget() {
+			verdict = "EXCEEDS it: the debate stops at the cap unless it is raised"
+		}
+		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) is %s", capText(c), est, verdict)})
+	}
+	for _, e := range p.Engines {
+		if e.LearnedFrom > 0 {
+			out = append(out, SetupLine{Key: "learned", Text: fmt.Sprintf("%s: estimate learned from %d past debate(s) (tokens in ×%.2f, out ×%.2f of the formula)",
+				e.Name, e.LearnedFrom, ratio(e.Input, e.BaseInput), ratio(e.Output, e.BaseOutput))})
+		}
+	}
+	return out
+}
+
+// ratio is a/b (1 when b is 0).
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
