@@ -115,6 +115,14 @@ type budget struct {
 	// happened in.
 	cut      bool
 	cutRound int
+	// keepTok and keepUSD are kept free for the final step's call (its
+	// estimate): a round's call is admitted only when it leaves them, so
+	// a stop can still pay for the final answer.
+	keepTok int
+	keepUSD float64
+	// ended is the stop a cancel (or no one to ask) decided: the calls
+	// that reach the cap after it stop the same way, unasked.
+	ended error
 }
 
 // reservation is one admitted call's estimate, given back when it ends.
@@ -138,12 +146,17 @@ func (res *reservation) done(tok int, usd float64) {
 	b.tok += tok
 }
 
-// admit reserves an estimated call when it fits under the cap.
-func (b *budget) admit(tok int, usd float64) (*reservation, BudgetReach, bool) {
+// admit reserves an estimated call when it fits under the cap; a call
+// before the final step (keep) must also leave the final step's room.
+func (b *budget) admit(tok int, usd float64, keep bool) (*reservation, BudgetReach, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	over := b.cap.MaxUSD > 0 && b.usd+b.flightUSD+usd > b.cap.MaxUSD ||
-		b.cap.MaxTokens > 0 && b.tok+b.flightTok+tok > b.cap.MaxTokens
+	kt, ku := 0, 0.0
+	if keep {
+		kt, ku = b.keepTok, b.keepUSD
+	}
+	over := b.cap.MaxUSD > 0 && b.usd+b.flightUSD+usd+ku > b.cap.MaxUSD ||
+		b.cap.MaxTokens > 0 && b.tok+b.flightTok+tok+kt > b.cap.MaxTokens
 	if over {
 		return nil, BudgetReach{Cap: b.cap, SpentUSD: b.usd, SpentTokens: b.tok, FlightUSD: b.flightUSD, FlightTokens: b.flightTok, NextUSD: usd, NextTokens: tok}, false
 	}
@@ -169,6 +182,25 @@ func (r *runner) initBudget(c Budget) {
 	if r.w != nil {
 		_, r.bud.tok, r.bud.usd, _ = r.totals()
 	}
+	r.bud.keepTok, r.bud.keepUSD = r.finalEstimate()
+}
+
+// finalEstimate is the final step's call as the plan prices it: its
+// instructions, P and every panel member's expected answer in, its
+// expected answer out (as learned).
+func (r *runner) finalEstimate() (int, float64) {
+	lim := r.limits[r.judgeEngine]
+	s := Setup{Lang: r.lang, Mode: r.mode, N: r.n, R: r.r}
+	in := r.proto.PromptOverhead(s, r.finalRole) + bugfolder.EstimateTokens(len(r.p)) + r.n*r.proto.ExpectedTokens(r.panelRole)
+	out := r.expectedOut(r.finalRole, lim)
+	if f, ok := r.learned[r.judgeEngine]; ok {
+		in, out = scale(in, f.In), scale(out, f.Out)
+	}
+	usd := 0.0
+	if lim.Price != nil {
+		usd = lim.Price.Cost(in, out)
+	}
+	return in + out, usd
 }
 
 // callEstimate is one call's planned figures: the prompt as written and
@@ -201,9 +233,12 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 	b.ask.Lock()
 	defer b.ask.Unlock()
 	for {
-		res, reach, ok := b.admit(tok, usd)
+		res, reach, ok := b.admit(tok, usd, !final)
 		if ok {
 			return res, nil
+		}
+		if b.ended != nil {
+			return nil, b.ended
 		}
 		if b.cut {
 			if final {
@@ -213,6 +248,10 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 		}
 		reach.Round, reach.Who, reach.Final, reach.FinalWord = k, id, final, Describe(r.proto).Final
 		d, err := r.askBudget(ctx, reach)
+		var es *errStop
+		if errors.As(err, &es) {
+			b.ended = err
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -243,7 +282,8 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 			return nil, errBudgetCut
 		case BudgetCancel:
 			r.emit(dec)
-			return nil, &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the budget cap (%s); everything is kept: `moot resume %s --max-usd …` or `--max-tokens …` raises the cap and continues", budgetLine(reach), r.resumeTarget())}
+			b.ended = &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the budget cap (%s); everything is kept: `moot resume %s --max-usd …` or `--max-tokens …` raises the cap and continues", budgetLine(reach), r.resumeTarget())}
+			return nil, b.ended
 		default:
 			return nil, fmt.Errorf("unknown budget decision %q", d.Choice)
 		}
@@ -345,14 +385,17 @@ func budgetNode(c Budget) *yaml.Node {
 	if !c.Set() {
 		return nil
 	}
-	var kv []bugfolder.KV
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	add := func(k, tag, v string) {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v})
+	}
 	if c.MaxUSD > 0 {
-		kv = append(kv, bugfolder.KV{Key: "max_usd", Value: strconv.FormatFloat(c.MaxUSD, 'f', -1, 64)})
+		add("max_usd", "!!float", strconv.FormatFloat(c.MaxUSD, 'f', -1, 64))
 	}
 	if c.MaxTokens > 0 {
-		kv = append(kv, bugfolder.KV{Key: "max_tokens", Value: strconv.Itoa(c.MaxTokens)})
+		add("max_tokens", "!!int", strconv.Itoa(c.MaxTokens))
 	}
-	return bugfolder.OrderedMap(kv)
+	return n
 }
 
 // problemBudget reads problema.md's budget: (none: no cap).
