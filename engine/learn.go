@@ -64,13 +64,14 @@ func scale(n int, f float64) int {
 	return int(math.Round(float64(n) * f))
 }
 
-// EstimateError is the relative error of an estimate against the actual
-// figure ((est-act)/act; 0 when nothing was spent).
+// EstimateError is how far the actual figure ran from the estimate,
+// relative to the estimate ((act-est)/est: 2 is an actual three times
+// the estimate; 0 when nothing was estimated).
 func EstimateError(est, act int) float64 {
-	if act == 0 {
+	if est == 0 {
 		return 0
 	}
-	return float64(est-act) / float64(act)
+	return float64(act-est) / float64(est)
 }
 
 // costAccuracy pairs the plan's estimates (the plan event) with what
