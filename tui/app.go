@@ -503,7 +503,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m = m.openDebate(msg)
 		if m.deb != nil {
-			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.deb.dir))
+			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.deb.dir), loadTrendCmd(m.opts.Register, m.deb.dir, m.deb.final))
 		}
 		if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
 			cmds = append(cmds, m.startResume())
@@ -543,6 +543,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case finalMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.deb.final = msg.final
+			cmds = append(cmds, loadTrendCmd(m.opts.Register, msg.dir, msg.final))
+		}
+	case trendMsg:
+		if m.deb != nil && msg.dir == m.deb.dir {
+			m.deb.trend = msg.rows
 		}
 	case StopMsg:
 		if m.running {

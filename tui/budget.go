@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
+	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/money"
 )
@@ -174,4 +175,73 @@ func (m Model) budgetBack(mn *menu) (Model, tea.Cmd) {
 	}
 	m.menuHidden = true
 	return m, nil
+}
+
+// costTrend is one engine's estimate error in a debate and how it moved
+// over the register's recorded debates (first recorded, this one).
+type costTrend struct {
+	engine      string
+	now, first  float64
+	debates     int
+	est, act    int
+	estUSD, usd float64
+}
+
+// trendMsg delivers a debate's cost accuracy trend, read off the UI
+// goroutine.
+type trendMsg struct {
+	dir  string
+	rows []costTrend
+}
+
+// loadTrendCmd reads the register's recorded cost accuracies (oldest
+// first) for the trend of the debate in dir whose final answer is f.
+func loadTrendCmd(reg *bugfolder.Register, dir string, f *bugfolder.Final) tea.Cmd {
+	if f == nil || len(f.CostAccuracy) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		return trendMsg{dir: dir, rows: costTrends(f, bugfolder.PastCostRecords(reg))}
+	}
+}
+
+// costTrends pairs each engine of f's cost accuracy with its first
+// recorded debate and counts the debates that recorded it.
+func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
+	var out []costTrend
+	for _, c := range f.CostAccuracy {
+		t := costTrend{engine: c.Engine, now: engine.EstimateError(c.EstTokens, c.ActTokens), est: c.EstTokens, act: c.ActTokens, estUSD: c.EstUSD, usd: c.ActUSD}
+		t.first = t.now
+		found := false
+		for _, rec := range past {
+			for _, pc := range rec.Engines {
+				if pc.Engine != c.Engine || pc.EstTokens == 0 {
+					continue
+				}
+				if !found {
+					t.first, found = engine.EstimateError(pc.EstTokens, pc.ActTokens), true
+				}
+				t.debates++
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// costLines are the Final tab's budget and estimate lines: the cut, and
+// per engine the estimate's error now against its first recorded one.
+func (m Model) costLines(f *bugfolder.Final) []string {
+	var out []string
+	if f != nil && f.BudgetCut {
+		out = append(out, m.st.Warning.Render(fmt.Sprintf("cut by the budget: the rounds after round %d were skipped", f.Round)))
+	}
+	for _, t := range m.deb.trend {
+		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
+		if t.debates > 1 {
+			line += fmt.Sprintf(" · first of %d debates %+.0f %%", t.debates, t.first*100)
+		}
+		out = append(out, m.st.Subtle.Render(line))
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 )
 
@@ -52,5 +53,34 @@ func TestBudgetMenu(t *testing.T) {
 				t.Errorf("answer %+v, want %+v (menu %v)", a.d, tc.want, m.menu)
 			}
 		})
+	}
+}
+
+// TestCostTrendOnFinalTab: the Final tab of a finished debate says, per
+// engine, its estimate against its actuals and the error of the first
+// recorded debate, within 80 columns; a cut debate says the budget cut it.
+func TestCostTrendOnFinalTab(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 80, 24)
+	m = keys(t, m, "j", "j", "j", "enter")
+	if m.deb == nil || m.deb.final == nil {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	m.tab = m.finalTab()
+	first := bugfolder.CostRecord{Engines: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 5500, ActTokens: 16500}}}
+	final := &bugfolder.Final{BudgetCut: true, CostAccuracy: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 15000, ActTokens: 16500}}}
+	final.Round = 1
+	m.deb.final = final
+	m = pump(t, m, trendMsg{dir: m.deb.dir, rows: costTrends(final, []bugfolder.CostRecord{first, first, {Engines: final.CostAccuracy}})})
+	text := screenText(m, f.proj)
+	for _, want := range []string{"cut by the budget: the rounds after round 1 were skipped", "estimate zeta: 15k → 16k tokens (+10 %) · first of 3 debates +200 %"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the Final tab lacks %q:\n%s", want, text)
+		}
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if w := len([]rune(l)); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
 	}
 }

@@ -802,6 +802,7 @@ func (m Model) viewFinal(h int) string {
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
+	lines = append(lines, m.costLines(f)...)
 	chart := m.renderChart(m.w)
 	head := wrapLines(strings.Join(lines, "\n")+"\n"+chart, m.w) + "\n"
 	if rest := h - lipgloss.Height(head); rest < minAnswerLines {
