@@ -29,7 +29,10 @@ money per engine (estimates, marked as such), and the warnings (context
 windows, external engines, restricted bugs).
 
 plan writes nothing under _reversa_bugs/. Without --mode the estimate assumes
-the largest rubric.`,
+the largest rubric. With a budget cap (--max-usd, --max-tokens, or budget: in
+the engines file) the plan shows it and whether the estimate exceeds it. An
+engine's estimate is corrected by what its last 10 recorded debates in the
+register actually spent (the plan says "learned from N past debates").`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, bug, err := resolveBug(e, args[0])

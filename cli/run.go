@@ -209,6 +209,19 @@ decision (moot decide); under 50 % confidence it goes straight to a human.
 --round-timeout and --debate-timeout bound a round and the whole run. See
 README "Council".
 
+--max-usd and --max-tokens (or budget: in the engines file; each flag
+overrides its limit) cap the spend, tokens being in + out as moot records
+them: before every call moot adds its estimate to the spend and to the calls
+in flight, and a call that would cross the cap is not started (a round's call
+also leaves room for the final step's). The TUI then asks: raise the cap,
+stop now (the remaining rounds are skipped, the judge reads the last complete
+round, and resposta-final.md says budget_cut: true and why), or cancel.
+Headless, --on-budget answers: ask (exit 4), stop (exit 0 with the labelled
+answer; exit 4 if even the final call does not fit) or cancel (exit 3). The
+cap is frozen in problema.md; moot resume --max-usd/--max-tokens sets a new
+one. Each final answer records every engine's estimate against its actuals
+(cost_accuracy), and later plans learn from them.
+
 A debate on a closed bug (DONE.md), a restricted bug with an external engine,
 or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 		Args: cobra.ExactArgs(1),
@@ -294,6 +307,9 @@ problema.md). When the engines file now resolves a name
 differently, resume stops with exit 2 naming the difference;
 --accept-engine-change accepts it as an amendment, logged like a swap and
 recorded in every file written from then on (the TUI asks instead).
+
+--max-usd and --max-tokens set a new budget cap over the one the debate
+froze (logged as a budget decision); a debate stopped at its cap continues.
 
 --stop (argue only) is the manual stop: the debate ends with its last
 complete round, the stop is recorded (by human) and the synthesizer runs on

@@ -1231,6 +1231,9 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 			r.stopReason, r.stopRound = rec.Reason, rec.Round
 			continue
 		}
+		if rec.Point == bugfolder.PointBudget {
+			continue // the cap in force is replayed by resumeBudget
+		}
 		r.decisions = append(r.decisions, rec)
 		switch QuorumChoice(rec.Choice) {
 		case QuorumContinue:
