@@ -58,7 +58,7 @@ func parseCostAccuracy(m *yaml.Node) []CostAccuracy {
 	var out []CostAccuracy
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode || v.Kind != yaml.MappingNode {
+		if k.Kind != yaml.ScalarNode || k.Value == "" || v.Kind != yaml.MappingNode {
 			continue
 		}
 		var c CostAccuracy
