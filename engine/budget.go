@@ -513,6 +513,9 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 			verdict = "EXCEEDS it: the debate stops at the cap unless it is raised"
 		}
 		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) is %s", capText(c), est, verdict)})
+		if c.MaxUSD > 0 && !p.USDKnown {
+			out = append(out, SetupLine{Key: "", Text: "an engine without a price counts $0 against the dollar cap (set price: in the engines file, or cap tokens too)"})
+		}
 	}
 	for _, e := range p.Engines {
 		if e.LearnedFrom > 0 {
