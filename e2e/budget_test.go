@@ -180,3 +180,38 @@ func TestBudgetFromEnginesFile(t *testing.T) {
 		t.Errorf("a negative cap: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// spentUSD sums the money the debate's calls recorded.
+func (p *project) spentUSD() float64 {
+	usd := 0.0
+	for _, e := range p.events() {
+		if e["type"] == "call_finished" {
+			c, _ := e["cost_usd"].(float64)
+			usd += c
+		}
+	}
+	return usd
+}
+
+// TestBudgetDollars: a --max-usd cap on a priced engine cuts the debate
+// the same way, and the money its calls recorded stays under it.
+func TestBudgetDollars(t *testing.T) {
+	full := newProject(t)
+	full.Plan = padded
+	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 0)
+	total := full.spentUSD()
+	cap := total * 0.6
+	p := newProject(t)
+	p.Plan = padded
+	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--max-usd", fmt.Sprintf("%.6f", cap), "--on-budget", "stop").mustExit(t, 0)
+	d := p.readDebate()
+	if d.Final == nil || !d.Final.BudgetCut || d.Final.Round >= d.Problem.R {
+		t.Fatalf("not cut by a dollar cap of %.4f (the debate costs %.4f): %+v", cap, total, d.Final)
+	}
+	if got := p.spentUSD(); got > cap {
+		t.Errorf("spent $%.6f over a cap of $%.6f", got, cap)
+	}
+	if !strings.Contains(d.Final.Body, "$") {
+		t.Errorf("the cut line names no dollar cap:\n%s", d.Final.Body)
+	}
+}
