@@ -355,7 +355,8 @@ func budgetLine(b BudgetReach) string {
 }
 
 // budgetHead is the line a final answer cut by the budget opens with:
-// the cap, the spend, and the round the final step read.
+// the cap, the spend (the final step's call included: it is written
+// after that call), the round cut and the round the final step read.
 func (r *runner) budgetHead() string {
 	if r.bud == nil || !r.bud.cut {
 		return ""
@@ -365,8 +366,8 @@ func (r *runner) budgetHead() string {
 	if r.bud.cap.MaxUSD > 0 {
 		spent = money.USD(usd) + " and " + spent
 	}
-	return r.t(fmt.Sprintf("> **Cortado pelo orçamento:** teto de %s; gasto %s antes da etapa final; as rodadas depois da rodada %d foram puladas e a etapa final leu a rodada %d.\n\n", capText(r.bud.cap), spent, r.last, r.last),
-		fmt.Sprintf("> **Cut by the budget:** cap of %s; spent %s before the final step; the rounds after round %d were skipped and the final step read round %d.\n\n", capText(r.bud.cap), spent, r.last, r.last))
+	return r.t(fmt.Sprintf("> **Cortado pelo orçamento:** teto de %s; gasto %s ao todo; o debate parou na rodada %d e a etapa final leu a rodada %d, a última completa.\n\n", capText(r.bud.cap), spent, r.bud.cutRound, r.last),
+		fmt.Sprintf("> **Cut by the budget:** cap of %s; spent %s in all; the debate stopped in round %d and the final step read round %d, the last complete one.\n\n", capText(r.bud.cap), spent, r.bud.cutRound, r.last))
 }
 
 // replayBudget applies the cap raises the log records (a resume keeps
@@ -508,11 +509,11 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 		if c.MaxUSD > 0 {
 			est = "≈" + money.Estimate(p.USD, !p.USDKnown) + ", " + est
 		}
-		verdict := "within it"
+		verdict := "is within it"
 		if p.OverBudget() {
 			verdict = "EXCEEDS it: the debate stops at the cap unless it is raised"
 		}
-		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) is %s", capText(c), est, verdict)})
+		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) %s", capText(c), est, verdict)})
 		if c.MaxUSD > 0 && !p.USDKnown {
 			out = append(out, SetupLine{Key: "", Text: "an engine without a price counts $0 against the dollar cap (set price: in the engines file, or cap tokens too)"})
 		}

@@ -234,7 +234,7 @@ func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
 func (m Model) costLines(f *bugfolder.Final) []string {
 	var out []string
 	if f != nil && f.BudgetCut {
-		out = append(out, m.st.Warning.Render(fmt.Sprintf("cut by the budget: the rounds after round %d were skipped", f.Round)))
+		out = append(out, m.st.Warning.Render(fmt.Sprintf("cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
 	}
 	for _, t := range m.deb.trend {
 		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)

@@ -73,7 +73,7 @@ func TestCostTrendOnFinalTab(t *testing.T) {
 	m.deb.final = final
 	m = pump(t, m, trendMsg{dir: m.deb.dir, rows: costTrends(final, []bugfolder.CostRecord{first, first, {Engines: final.CostAccuracy}})})
 	text := screenText(m, f.proj)
-	for _, want := range []string{"cut by the budget: the rounds after round 1 were skipped", "estimate zeta: 15k → 16k tokens (+10 %) · first of 3 debates +200 %"} {
+	for _, want := range []string{"cut by the budget: the judge read round 1, the last complete one", "estimate zeta: 15k → 16k tokens (+10 %) · first of 3 debates +200 %"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the Final tab lacks %q:\n%s", want, text)
 		}
