@@ -33,6 +33,10 @@ type BudgetReach struct {
 	// NextUSD and NextTokens estimate the call that was not started.
 	NextUSD    float64
 	NextTokens int
+	// KeepUSD and KeepTokens are kept for the final step's call (0 for
+	// the final step's own call).
+	KeepUSD    float64
+	KeepTokens int
 	Round      int
 	// Who is the participant whose call was held back; Final is set
 	// when it is the final step's (stopping then writes no answer).
@@ -158,7 +162,7 @@ func (b *budget) admit(tok int, usd float64, keep bool) (*reservation, BudgetRea
 	over := b.cap.MaxUSD > 0 && b.usd+b.flightUSD+usd+ku > b.cap.MaxUSD ||
 		b.cap.MaxTokens > 0 && b.tok+b.flightTok+tok+kt > b.cap.MaxTokens
 	if over {
-		return nil, BudgetReach{Cap: b.cap, SpentUSD: b.usd, SpentTokens: b.tok, FlightUSD: b.flightUSD, FlightTokens: b.flightTok, NextUSD: usd, NextTokens: tok}, false
+		return nil, BudgetReach{Cap: b.cap, SpentUSD: b.usd, SpentTokens: b.tok, FlightUSD: b.flightUSD, FlightTokens: b.flightTok, NextUSD: usd, NextTokens: tok, KeepUSD: ku, KeepTokens: kt}, false
 	}
 	b.flightUSD += usd
 	b.flightTok += tok
@@ -351,7 +355,11 @@ func budgetLine(b BudgetReach) string {
 	if b.Cap.MaxUSD > 0 {
 		spent = money.USD(b.SpentUSD) + ", " + spent
 	}
-	return fmt.Sprintf("cap %s; spent %s; in flight ≈%d tokens; the next call ≈%d tokens", capText(b.Cap), spent, b.FlightTokens, b.NextTokens)
+	line := fmt.Sprintf("cap %s; spent %s; in flight ≈%d tokens; the next call ≈%d tokens", capText(b.Cap), spent, b.FlightTokens, b.NextTokens)
+	if b.KeepTokens > 0 {
+		line += fmt.Sprintf("; kept for the final step ≈%d tokens", b.KeepTokens)
+	}
+	return line
 }
 
 // budgetHead is the line a final answer cut by the budget opens with:

@@ -89,7 +89,11 @@ func budgetMenu(a *budgetAsk) *menu {
 	if b.Cap.MaxUSD > 0 {
 		spent = money.USD(b.SpentUSD) + " and " + spent
 	}
-	desc := fmt.Sprintf("Cap %s. Spent %s; the calls in flight ≈%d tokens; the next call (%s) ≈%d tokens.\nIt was not started.", capWords(b.Cap), spent, b.FlightTokens, b.Who, b.NextTokens)
+	desc := fmt.Sprintf("Cap %s. Spent %s; the calls in flight ≈%d tokens; the next call (%s) ≈%d tokens", capWords(b.Cap), spent, b.FlightTokens, b.Who, b.NextTokens)
+	if b.KeepTokens > 0 {
+		desc += fmt.Sprintf("; kept for the %s ≈%d tokens", b.FinalWord, b.KeepTokens)
+	}
+	desc += ".\nIt was not started."
 	stop := fmt.Sprintf("Stop now: skip the remaining rounds, the %s reads the last complete round (labelled cut by the budget)", b.FinalWord)
 	if b.Final {
 		stop = fmt.Sprintf("Stop now: no %s call (kept; moot resume with a higher cap runs it)", b.FinalWord)
