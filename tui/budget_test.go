@@ -40,6 +40,10 @@ func TestBudgetMenu(t *testing.T) {
 				}
 				last = i
 			}
+			if tc.name == "stop" { // one frame of the menu at 80×24, checked and kept
+				checkFrame(t, m, 80, 24, f.proj, nil)
+				goldenScreen(t, m, f.proj)
+			}
 			if tc.name == "raise" {
 				m = keys(t, m, "enter")
 				if m.menu == nil || m.menu.kind != menuBudgetRaise || m.menu.bud.usd != "0.5" || m.menu.bud.maxTokens != "40000" {
