@@ -1,12 +1,12 @@
 package bugfolder
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
-	"github.com/reversa/moot/internal/safefs"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -105,19 +105,28 @@ func PastCostRecords(reg *Register) []CostRecord {
 	return out
 }
 
-// readCostRecord reads one debate folder's final answer's cost_accuracy.
+// readCostRecord reads one debate folder's final answer's cost_accuracy
+// from its front matter alone (a final answer without one costs a short
+// read and no YAML).
 func readCostRecord(dir string) (CostRecord, bool) {
 	for _, l := range []Lang{PT, EN} {
-		p := filepath.Join(dir, l.Names().Final)
-		raw, err := safefs.ReadFile(p, 0)
+		fm, err := readFrontMatter(filepath.Join(dir, l.Names().Final))
 		if err != nil {
 			continue
 		}
-		f, err := ParseFinal(p, raw)
-		if err != nil || len(f.CostAccuracy) == 0 {
+		if !bytes.Contains(fm, []byte("cost_accuracy:")) {
 			return CostRecord{}, false
 		}
-		return CostRecord{Finished: f.FinishedAt, Engines: f.CostAccuracy}, true
+		var doc yaml.Node
+		if err := yaml.Unmarshal(bytes.Trim(bytes.TrimSpace(fm), "-.\n"), &doc); err != nil || len(doc.Content) == 0 {
+			return CostRecord{}, false
+		}
+		m := doc.Content[0]
+		rows := parseCostAccuracy(m)
+		if len(rows) == 0 {
+			return CostRecord{}, false
+		}
+		return CostRecord{Finished: timeField(m, "finished_at"), Engines: rows}, true
 	}
 	return CostRecord{}, false
 }
