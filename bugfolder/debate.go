@@ -383,6 +383,10 @@ type Final struct {
 	RecommendedVerdict, Decision string
 	// Escalation is a council's flag: "escalate", "human" or "".
 	Escalation string
+	// BudgetCut is set when the budget cap cut the debate short.
+	BudgetCut bool
+	// CostAccuracy is each engine's estimate against its actuals.
+	CostAccuracy []CostAccuracy
 }
 
 var twoNumbers = regexp.MustCompile(`(\d+)\D+(\d+)`)
@@ -434,6 +438,8 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	f.TotalTokens, _, _ = intField(m, "total_tokens")
 	f.TotalCostUSD = floatField(m, "total_cost_usd")
 	f.TotalCostRecorded = scalar(m, "total_cost_usd") != ""
+	f.BudgetCut = scalar(m, "budget_cut") == "true"
+	f.CostAccuracy = parseCostAccuracy(m)
 	return f, nil
 }
 

@@ -2,6 +2,8 @@ package bugfolder
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -79,6 +81,9 @@ const (
 	// positions (council) left out of them, by moot, the members with no
 	// valid round-0 answer (round 0 held its quorum, so no menu asked).
 	PointOpening DecisionPoint = "opening"
+	// PointBudget: the budget cap would have been crossed by the next
+	// call (raise it, stop with a labelled degraded result, or cancel).
+	PointBudget DecisionPoint = "budget"
 )
 
 // retryingSuffix ends, in the log, the error of an attempt that gets the
@@ -149,6 +154,13 @@ type Event struct {
 	// Order is the order a reader was shown the proposals in
 	// (reading_order): participant ids, or the final step's labels.
 	Order []string
+	// MaxUSD and MaxTokens are the budget cap a budget decision set
+	// (0: that limit is not set).
+	MaxUSD    float64
+	MaxTokens int
+	// Estimates are the plan's figures per engine (plan): what the
+	// final answer's cost_accuracy compares the actuals with.
+	Estimates []CostAccuracy
 }
 
 // MarshalJSON writes the fields of the event's type, keys sorted.
@@ -166,6 +178,13 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["path"], m["problema_sha256"] = e.Path, e.ProblemSHA
 	case EvPlan:
 		m["calls"], m["tokens"], m["usd"], m["formula"] = e.Calls, e.Tokens, e.USD, e.Formula
+		if len(e.Estimates) > 0 {
+			est := map[string]CostAccuracy{}
+			for _, c := range e.Estimates {
+				est[c.Engine] = c
+			}
+			m["estimates"] = est
+		}
 	case EvRoundStarted, EvConvergence:
 		m["round"] = e.Round
 		if e.Type == EvConvergence {
@@ -233,9 +252,10 @@ func (e Event) marshalDecision(m map[string]any) {
 	m["round"] = e.Round
 	optional := map[string]bool{"solver_id": e.SolverID != "", "engine": e.Engine != "", "timeout": e.Timeout > 0,
 		"dropped": len(e.Dropped) > 0, "winner": e.Winner != "", "reason": e.Reason != "",
-		"identities": len(e.Identities) > 0, "affected": len(e.Affected) > 0}
+		"identities": len(e.Identities) > 0, "affected": len(e.Affected) > 0, "max_usd": e.MaxUSD > 0, "max_tokens": e.MaxTokens > 0}
 	values := map[string]any{"solver_id": e.SolverID, "engine": e.Engine, "timeout": e.Timeout.String(),
-		"dropped": e.Dropped, "winner": e.Winner, "reason": e.Reason, "identities": e.Identities, "affected": e.Affected}
+		"dropped": e.Dropped, "winner": e.Winner, "reason": e.Reason, "identities": e.Identities, "affected": e.Affected,
+		"max_usd": e.MaxUSD, "max_tokens": e.MaxTokens}
 	for k, ok := range optional {
 		if ok {
 			m[k] = values[k]
@@ -289,6 +309,9 @@ type wireEvent struct {
 	Identities   map[string]map[string]string `json:"identities"`
 	Affected     []string                     `json:"affected"`
 	Order        []string                     `json:"order"`
+	MaxUSD       float64                      `json:"max_usd"`
+	MaxTokens    int                          `json:"max_tokens"`
+	Estimates    map[string]CostAccuracy      `json:"estimates"`
 }
 
 // UnmarshalJSON reads an event as MarshalJSON writes it (and as moot has
@@ -306,9 +329,14 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		Point: w.Point, Choice: w.Choice, By: w.By, ExtraCalls: w.ExtraCalls, ExtraUSD: w.ExtraUSD,
 		Dropped: w.Dropped, Winner: w.Winner, Reason: w.Reason, Calls: w.Calls, Tokens: w.Tokens,
 		Path: w.Path, Formula: w.Formula, ProblemSHA: w.ProblemSHA, Participants: w.Participants,
-		Identities: w.Identities, Affected: w.Affected, Order: w.Order}
+		Identities: w.Identities, Affected: w.Affected, Order: w.Order, MaxUSD: w.MaxUSD, MaxTokens: w.MaxTokens}
 	if d, err := time.ParseDuration(w.Timeout); err == nil {
 		e.Timeout = d
+	}
+	for _, name := range slices.Sorted(maps.Keys(w.Estimates)) {
+		c := w.Estimates[name]
+		c.Engine = name
+		e.Estimates = append(e.Estimates, c)
 	}
 	switch w.Type {
 	case EvDebateFinished:

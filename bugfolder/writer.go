@@ -226,6 +226,9 @@ type ProblemMeta struct {
 	// AllowSameFamily --allow-same-family (DESIGN §8); left out when off.
 	VerifyJudge     bool `yaml:"verify_judge,omitempty"`
 	AllowSameFamily bool `yaml:"allow_same_family,omitempty"`
+	// Budget is the debate's cap (max_usd, max_tokens; none: omitted),
+	// frozen at setup so a resume keeps it.
+	Budget *yaml.Node `yaml:"budget,omitempty"`
 	// SetupSHA256 is the digest of the whole file without this line: the
 	// settings, rubric and P a resume must find unchanged.
 	SetupSHA256 string `yaml:"setup_sha256,omitempty"`
@@ -347,6 +350,12 @@ type FinalMeta struct {
 	// AllowSameFamily records --allow-same-family: the judge family rule
 	// was lifted for this debate.
 	AllowSameFamily bool `yaml:"allow_same_family,omitempty"`
+	// BudgetCut marks a debate the budget cap cut short (its body says
+	// the cap and the spend).
+	BudgetCut bool `yaml:"budget_cut,omitempty"`
+	// CostAccuracy is each engine's estimate against its actuals
+	// (CostAccuracyNode).
+	CostAccuracy *yaml.Node `yaml:"cost_accuracy,omitempty"`
 }
 
 // Stamp is a timestamp as the protocol writes it: ISO 8601, UTC, whole

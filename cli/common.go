@@ -179,6 +179,8 @@ type setupFlags struct {
 	argue *argueFlags
 	// beyond are DESIGN §8's flags (beyond.go)
 	beyond beyondFlags
+	// budget is --max-usd and --max-tokens
+	budget budgetFlags
 }
 
 func (f *setupFlags) register(cmd *cobra.Command) {
@@ -198,6 +200,7 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.criteria, "criteria", "", "tradeoff/council: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
 	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff/council/argue: the synthesizer's engine (default: defaults.judge, else the reviewers', members' or personas' engine)")
 	f.beyond.register(cmd)
+	f.budget.register(cmd)
 	fl.StringArrayVar(&f.lenses, "lens", nil, "a solver's lens: a library name ("+strings.Join(lens.Names(), ", ")+"), a project lens (.moot/lenses/NAME.md, the engines file's lenses:) or \"name: text\"; once for every solver, or N times, one each")
 }
 
@@ -222,6 +225,9 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 		return s, err
 	}
 	if err := checkTimeouts(cmd); err != nil {
+		return s, err
+	}
+	if s.Budget, err = f.budget.cap(cmd, cfg.Budget); err != nil {
 		return s, err
 	}
 	if p.Name() == tradeoff.Name {

@@ -77,7 +77,9 @@ read-only for codex, whose OS sandbox makes it verifiable), parallel, env,
 env_passthrough (command only), command, cassette, family (the vendor:
 anthropic, openai, google, alibaba…; else from the kind or the model's
 name, unknown for a bare command). Context windows, output sizes and prices
-not given come from charm.land/catwalk's model data.
+not given come from charm.land/catwalk's model data. At the top of the file,
+budget: {max_usd: 2.50, max_tokens: 400000} caps every debate's spend
+(--max-usd and --max-tokens override it; see moot help run).
 
 moot review seats each lens's juror from a ladder of engines:
 

@@ -191,6 +191,9 @@ func (p *progress) line(ev engine.Event) {
 		if ev.Winner != "" {
 			s += "; winner " + label.Proposal(ev.Winner)
 		}
+		if ev.Point == bugfolder.PointBudget && ev.Reason != "" {
+			s += "; " + ev.Reason // the cap, the spend and the call held back
+		}
 		p.printf("%s\n", s)
 	case engine.EvJudgeStarted:
 		p.printf("%s (attempt %d)\n", p.finalWord(), ev.Attempt)

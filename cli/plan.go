@@ -33,7 +33,10 @@ A judge of a solver's vendor family is refused (exit 2) unless
 --allow-same-family.
 
 plan writes nothing under _reversa_bugs/. Without --mode the estimate assumes
-the largest rubric.`,
+the largest rubric. With a budget cap (--max-usd, --max-tokens, or budget: in
+the engines file) the plan shows it and whether the estimate exceeds it. An
+engine's estimate is corrected by what its last 10 recorded debates in the
+register actually spent (the plan says "learned from N past debates").`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, bug, err := resolveBug(e, args[0])
@@ -132,6 +135,8 @@ type planJSON struct {
 	Refusals []string                `json:"refusals"`
 	// Lenses maps each solver with a lens to the lens's name.
 	Lenses map[string]string `json:"lenses,omitempty"`
+	// Budget is the cap and whether the estimate exceeds it.
+	Budget *planBudgetJSON `json:"budget,omitempty"`
 }
 
 type planTokens struct {
@@ -154,6 +159,7 @@ func writePlanJSON(w io.Writer, p *engine.Plan) error {
 		Tokens: planTokens{Input: p.Input, Output: p.Output, Estimated: true},
 		USD:    p.USD, USDKnown: p.USDKnown, Engines: p.Engines,
 		Warnings: append([]string{}, p.Warnings...), Refusals: append([]string{}, p.Refusals...),
+		Budget: budgetJSON(p),
 	}
 	if s.Mode != "" {
 		out.Mode = ptr(string(s.Mode))
@@ -223,6 +229,7 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	fmt.Fprintf(tw, "  total\t\t\t\t%d\t≈%s\t≈%s\t%s\n", p.Calls.Total, thousands(p.Input), thousands(p.Output), total)
 	tw.Flush()
 	fmt.Fprintln(w, "\n  Token and money figures are estimates.")
+	printBudgetLines(w, p)
 	if len(p.Warnings) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, x := range p.Warnings {

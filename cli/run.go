@@ -27,6 +27,7 @@ type runFlags struct {
 	asJSON         bool
 	onQuorumLoss   string
 	onJudgeFailure string
+	onBudget       string
 	// roundTimeout and debateTimeout bound a round and this run.
 	roundTimeout, debateTimeout time.Duration
 }
@@ -38,6 +39,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.asJSON, "json", false, "headless: events as JSON lines on stdout")
 	fl.StringVar(&f.onQuorumLoss, "on-quorum-loss", "ask", "the quorum menu's answer, headless: ask, continue, retry or cancel")
 	fl.StringVar(&f.onJudgeFailure, "on-judge-failure", "ask", "the judge-failure menu's answer, headless: ask, retry or cancel")
+	fl.StringVar(&f.onBudget, "on-budget", "ask", "the budget menu's answer, headless: ask (stop, exit 4), stop (skip the remaining rounds; the judge reads the last complete round, if the budget pays for it) or cancel (exit 3)")
 	fl.DurationVar(&f.roundTimeout, "round-timeout", 0, "limit per round: a call still open when it passes ends as timeout (default: none beyond --timeout)")
 	fl.DurationVar(&f.debateTimeout, "debate-timeout", 0, "limit for this run: when it passes, calls in flight stop and the debate stops resumable, exit 3 (default: none)")
 }
@@ -59,7 +61,10 @@ func (f *runFlags) policies(cmd *cobra.Command) (*engine.Policies, error) {
 	if err := engine.ParsePolicy("--on-judge-failure", f.onJudgeFailure, "ask", "retry", "cancel"); err != nil {
 		return nil, usageErr("%v", err)
 	}
-	return &engine.Policies{OnQuorumLoss: f.onQuorumLoss, OnJudgeFailure: f.onJudgeFailure}, nil
+	if err := engine.ParsePolicy("--on-budget", f.onBudget, "ask", "stop", "cancel"); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return &engine.Policies{OnQuorumLoss: f.onQuorumLoss, OnJudgeFailure: f.onJudgeFailure, OnBudget: f.onBudget}, nil
 }
 
 // isHeadless decides whether to run without the TUI.
@@ -213,6 +218,19 @@ decision (moot decide); under 50 % confidence it goes straight to a human.
 --round-timeout and --debate-timeout bound a round and the whole run. See
 README "Council".
 
+--max-usd and --max-tokens (or budget: in the engines file; each flag
+overrides its limit) cap the spend, tokens being in + out as moot records
+them: before every call moot adds its estimate to the spend and to the calls
+in flight, and a call that would cross the cap is not started (a round's call
+also leaves room for the final step's). The TUI then asks: raise the cap,
+stop now (the remaining rounds are skipped, the judge reads the last complete
+round, and resposta-final.md says budget_cut: true and why), or cancel.
+Headless, --on-budget answers: ask (exit 4), stop (exit 0 with the labelled
+answer; exit 4 if even the final call does not fit) or cancel (exit 3). The
+cap is frozen in problema.md; moot resume --max-usd/--max-tokens sets a new
+one. Each final answer records every engine's estimate against its actuals
+(cost_accuracy), and later plans learn from them.
+
 A debate on a closed bug (DONE.md), a restricted bug with an external engine,
 or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 		Args: cobra.ExactArgs(1),
@@ -274,6 +292,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 
 func newResumeCmd(e *env) *cobra.Command {
 	var rf runFlags
+	var bf budgetFlags
 	var winner, config string
 	var acceptEngines, stop bool
 	cmd := &cobra.Command{
@@ -298,6 +317,9 @@ differently, resume stops with exit 2 naming the difference;
 --accept-engine-change accepts it as an amendment, logged like a swap and
 recorded in every file written from then on (the TUI asks instead).
 
+--max-usd and --max-tokens set a new budget cap over the one the debate
+froze (logged as a budget decision); a debate stopped at its cap continues.
+
 --stop (argue only) is the manual stop: the debate ends with its last
 complete round, the stop is recorded (by human) and the synthesizer runs on
 that round. Ctrl-C during an argue debate offers it beside a plain resume.
@@ -306,6 +328,10 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pol, err := rf.policies(cmd)
+			if err != nil {
+				return err
+			}
+			resumeCap, err := bf.cap(cmd, harness.Budget{})
 			if err != nil {
 				return err
 			}
@@ -376,7 +402,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			}
 			// the TUI resumes bugs and questions alike (its live view, its decision form)
 			if !rf.isHeadless(e) {
-				return resumeTUI(e, reg, bug, cfg, pol, proto)
+				return resumeTUI(e, reg, bug, cfg, pol, proto, resumeCap)
 			}
 			left, upTo := engine.Remaining(d, proto, stop)
 			if winner != "" || d.HandRun() {
@@ -402,7 +428,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 			res, err := engine.Resume(ctx, bug, rf.limits(engine.Options{
 				Protocol: proto, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
-				ResumeTarget: resumeTarget(e, args[0], bug, config), StopBy: stopBy(stop),
+				ResumeTarget: resumeTarget(e, args[0], bug, config), StopBy: stopBy(stop), Budget: resumeCap,
 			}))
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
@@ -411,6 +437,7 @@ On a finished debate it says there is nothing to resume and exits 0.`,
 		},
 	}
 	rf.register(cmd)
+	bf.register(cmd)
 	cmd.Flags().StringVar(&winner, "winner", "", "record a human judge choice: a label letter or full label")
 	cmd.Flags().StringVar(&config, "config", "", "engines file")
 	cmd.Flags().BoolVar(&stop, "stop", false, "argue: stop after the last complete round and synthesize it (a manual stop, recorded)")

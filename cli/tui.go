@@ -29,14 +29,14 @@ func runTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Co
 	if !cmd.Flags().Changed("protocol") {
 		s.Protocol = nil // the wizard asks for it
 	}
-	opts.Bug, opts.Setup = bug, s
+	opts.Bug, opts.Setup, opts.Budget = bug, s, s.Budget
 	return runProgram(e, reg, opts)
 }
 
 // resumeTUI resumes a debate in the terminal UI.
-func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, pol *engine.Policies, proto engine.Protocol) error {
+func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, pol *engine.Policies, proto engine.Protocol, cap engine.Budget) error {
 	opts := tuiOptions(e, reg, cfg)
-	opts.Bug, opts.Resume, opts.Protocol = bug, true, proto
+	opts.Bug, opts.Resume, opts.Protocol, opts.ResumeBudget = bug, true, proto, cap
 	return runProgram(e, reg, opts)
 }
 
@@ -87,7 +87,7 @@ func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Option
 	ho := harnessOptions(cfg, reg)
 	return tui.Options{Protocol: protocols[debate.Name], Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
 		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Known: allProtocols(), Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
-		Check: probeCheck(cfg, ho),
+		Check: probeCheck(cfg, ho), Budget: cfg.Budget,
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
 			out := map[string]tui.EngineStatus{}
 			for _, r := range harness.ProbeEngines(ctx, cfg, cfg.Order, ho, harness.DefaultProbeCache(), false) {

@@ -347,6 +347,7 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 			}
 		}
 	}
+	head.WriteString(r.budgetHead())
 	head.WriteString(doc.Head)
 	_, tokens, usd, known := r.totals()
 	tokens += meta.TokensIn + meta.TokensOut
@@ -364,6 +365,7 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 	}
 	fm.Status = bugfolder.StatusOK
 	r.markBeyond(&fm, &head)
+	r.costFields(&fm, meta, call != nil)
 	if _, err := r.w.WriteFinal(fm, head.String()+strings.TrimLeft(doc.Body, "\n")); err != nil {
 		return err
 	}

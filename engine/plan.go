@@ -69,6 +69,8 @@ type Setup struct {
 	// AllowSameFamily lifts the judge family rule (--allow-same-family);
 	// the final answer records it.
 	AllowSameFamily bool
+	// Budget is the debate's cap (none: no cap), frozen in problema.md.
+	Budget Budget
 }
 
 // Quorum is how many valid solvers a round of an n-solver panel needs:
@@ -110,6 +112,12 @@ type EngineEstimate struct {
 	// PriceKnown is false when no price is known (USD is then 0).
 	PriceKnown    bool `json:"price_known"`
 	ContextTokens int  `json:"context_tokens,omitempty"`
+	// BaseInput and BaseOutput are the estimate before the learned
+	// correction; LearnedFrom is how many past debates taught it (0:
+	// none, Input and Output are the base).
+	BaseInput   int `json:"base_tokens_input"`
+	BaseOutput  int `json:"base_tokens_output"`
+	LearnedFrom int `json:"learned_from,omitempty"`
 }
 
 // Plan is the cost of a debate, shown before anything runs.
@@ -289,7 +297,9 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 			}
 		}
 	}
+	learned := pastLearning(s)
 	for _, a := range byName {
+		applyLearned(a.est, learned)
 		roles := make([]string, 0, len(a.roles))
 		for r := range a.roles {
 			roles = append(roles, r)

@@ -461,7 +461,12 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		return nil, err
 	}
 	defer release()
+	var resv *reservation
 	for try := 0; try < 2; try++ {
+		resv.done(0, 0) // a failed attempt recorded nothing
+		if resv, err = r.admitCall(ctx, k, id, role, engine, prompt); err != nil {
+			return nil, err
+		}
 		o.attempt = r.nextAttempt(k, id)
 		o.started = r.now()
 		r.emit(Event{Type: EvCallStarted, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt})
@@ -516,10 +521,12 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		go func() { o.raw <- commit() }()
 		if ctx.Err() != nil {
 			_ = o.rawErr()
+			resv.done(0, 0)
 			return nil, ctx.Err()
 		}
 		break
 	}
+	defer func() { resv.done(o.tokensIn+o.tokensOut, deref(o.cost)) }()
 	o.tokensIn, o.tokensOut, o.cost = o.res.TokensIn, o.res.TokensOut, o.res.CostUSD
 	if o.called && o.tokensIn == 0 && o.tokensOut == 0 {
 		// the engine reported nothing: estimate, and say so

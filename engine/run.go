@@ -67,6 +67,9 @@ type Options struct {
 	// manual stop by that human: the rounds end with the last complete
 	// one and the final step runs on it (logged as a 'stop' decision).
 	StopBy string
+	// Budget, on a resume, sets a new cap (--max-usd, --max-tokens) over
+	// the one the debate froze, logged as a decision.
+	Budget Budget
 }
 
 // Outcome is how a run ended (bugfolder.Outcome: debate_finished logs it).
@@ -177,6 +180,12 @@ type runner struct {
 	// roundDeadline is the current round's limit (zero: none); it is set
 	// before the round's calls start and read by them.
 	roundDeadline time.Time
+
+	// bud is the budget cap's state (nil: no cap); estimates are the
+	// plan's figures per engine and learned their corrections.
+	bud       *budget
+	estimates []bugfolder.CostAccuracy
+	learned   map[string]Learned
 }
 
 // errDebateLimit is the cause of a run stopped by Options.DebateTimeout.
@@ -415,7 +424,9 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	}
 	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
 	r.reapOrphans()
-	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, Formula: plan.Formula})
+	r.estimates, r.learned = plan.Estimates(), learnedOf(plan.Estimates())
+	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, Formula: plan.Formula, Estimates: r.estimates})
+	r.initBudget(s.Budget)
 	res, err := r.execute(ctx)
 	if res != nil {
 		res.TookOver = w.TookOver()
@@ -510,7 +521,7 @@ func (r *runner) renderProblem(s Setup) ([]byte, error) {
 		Solvers: bugfolder.OrderedMap(solvers), Critics: bugfolder.OrderedMap(critics), Judge: r.judgeEngine,
 		Lenses:  bugfolder.LensesNode(r.solvers, r.lensOf),
 		Engines: r.identityNode(),
-		Timeout: tnode, Parallel: r.parallel, Language: r.lang.String(),
+		Timeout: tnode, Parallel: r.parallel, Language: r.lang.String(), Budget: budgetNode(s.Budget),
 		PBytes: s.Problem.Bytes(), PTokensEstimated: s.Problem.Tokens(), PSHA256: s.Problem.SHA256,
 		CreatedAt: r.beyond.started, MootVersion: r.opts.Version,
 		VerifyJudge: r.beyond.verify, AllowSameFamily: r.beyond.sameFamily,
@@ -672,6 +683,11 @@ func (r *runner) execute(ctx context.Context) (*Result, error) {
 			r.last = k - 1 // the human's stop: the final step reads the last complete round
 			if err := r.writeArtifacts("", false); err != nil {
 				return nil, err
+			}
+			break
+		} else if errors.Is(err, errBudgetCut) {
+			if err := r.cutByBudget(k); err != nil {
+				return r.stopAt(ctx, err)
 			}
 			break
 		} else if err != nil {
@@ -1091,6 +1107,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	r.initSemaphores()
 	r.reconcileLog(d)
 	r.emit(Event{Type: EvResumed, Path: dir, ProblemSHA: pf.SHA256})
+	r.resumeBudget(pf, records)
 	r.reapOrphans()
 	if len(diffs) > 0 {
 		r.acceptEngineChange(diffs, current, opts.AcceptedBy)
@@ -1222,6 +1239,9 @@ func (r *runner) replayDecisions(records []Event, recorded map[string]map[string
 		if rec.Point == PointStop {
 			r.stopReason, r.stopRound = rec.Reason, rec.Round
 			continue
+		}
+		if rec.Point == bugfolder.PointBudget {
+			continue // the cap in force is replayed by resumeBudget
 		}
 		r.decisions = append(r.decisions, rec)
 		switch QuorumChoice(rec.Choice) {

@@ -147,6 +147,8 @@ type Policies struct {
 	OnQuorumLoss string
 	// OnJudgeFailure is ask, retry or cancel.
 	OnJudgeFailure string
+	// OnBudget is ask, stop or cancel (BudgetReached).
+	OnBudget string
 	// Winner records a human judge choice given up front (resume --winner).
 	Winner string
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/reversa/moot/internal/safefs"
+	"math"
 	"net"
 	"net/url"
 	"os"
@@ -114,7 +115,20 @@ type Config struct {
 	Lenses []LensEntry
 	// Review is the file's review: mapping (the tribunal's ladders).
 	Review ReviewConfig
+	// Budget is the file's budget: cap (zero: no cap); the run's
+	// --max-usd and --max-tokens override it.
+	Budget Budget
 }
+
+// Budget is a debate's spending cap: USD and tokens (in + out, as moot
+// records them); a zero field sets no limit.
+type Budget struct {
+	MaxUSD    float64
+	MaxTokens int
+}
+
+// Set reports whether the budget caps anything.
+func (b Budget) Set() bool { return b.MaxUSD > 0 || b.MaxTokens > 0 }
 
 // LensEntry is one lens of the engines file's lenses: mapping.
 type LensEntry struct {
@@ -225,7 +239,7 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 	if top.Kind != yaml.MappingNode {
 		return nil, cfgErr(path, top, "", "the file must be a mapping with engines: and defaults:")
 	}
-	var enginesNode, defaultsNode, lensesNode, reviewNode *yaml.Node
+	var enginesNode, defaultsNode, lensesNode, reviewNode, budgetNode *yaml.Node
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
 		switch k.Value {
@@ -237,8 +251,10 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 			lensesNode = v
 		case "review":
 			reviewNode = v
+		case "budget":
+			budgetNode = v
 		default:
-			return nil, cfgErr(path, k, k.Value, "unknown key; the file has engines:, defaults:, lenses: and review:")
+			return nil, cfgErr(path, k, k.Value, "unknown key; the file has engines:, defaults:, lenses:, review: and budget:")
 		}
 	}
 	if enginesNode == nil || enginesNode.Kind != yaml.MappingNode || len(enginesNode.Content) == 0 {
@@ -293,7 +309,46 @@ func ParseConfig(path string, raw []byte) (*Config, error) {
 	if c.Review, err = parseReview(path, reviewNode, c); err != nil {
 		return nil, err
 	}
+	if c.Budget, err = parseBudget(path, budgetNode); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// parseBudget reads budget: {max_usd: FLOAT, max_tokens: INT}; each is
+// positive when set.
+func parseBudget(path string, n *yaml.Node) (Budget, error) {
+	var b Budget
+	if n == nil {
+		return b, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return b, cfgErr(path, n, "budget", "must be a mapping (budget: {max_usd: 2.50, max_tokens: 400000})")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		field := "budget." + k.Value
+		if v.Kind != yaml.ScalarNode {
+			return b, cfgErr(path, v, field, "must be a number")
+		}
+		switch k.Value {
+		case "max_usd":
+			f, err := strconv.ParseFloat(v.Value, 64)
+			if err != nil || !(f > 0) || math.IsInf(f, 0) {
+				return b, cfgErr(path, v, field, "must be a positive amount of dollars (max_usd: 2.50), not %q", v.Value)
+			}
+			b.MaxUSD = f
+		case "max_tokens":
+			t, err := strconv.Atoi(v.Value)
+			if err != nil || t <= 0 {
+				return b, cfgErr(path, v, field, "must be a positive whole number of tokens (max_tokens: 400000), not %q", v.Value)
+			}
+			b.MaxTokens = t
+		default:
+			return b, cfgErr(path, k, field, "unknown key; budget has max_usd: and max_tokens:")
+		}
+	}
+	return b, nil
 }
 
 // parseLenses reads the lenses: mapping (name: text, each a single value).

@@ -111,6 +111,11 @@ func TestConfigErrorsNameFileEngineAndField(t *testing.T) {
 		{"lenses not a mapping", "engines:\n  x:\n    kind: openai\nlenses: [cfo]\n", "moot.yaml:4: lenses: must be a mapping"},
 		{"a key set twice", "engines:\n  x:\n    kind: command\n    command: [x]\n    external: true\n    external: false\n", "moot.yaml:6: external: is set twice"},
 		{"lens text not a value", "engines:\n  x:\n    kind: openai\nlenses:\n  cfo: {a: b}\n", "moot.yaml:5: lenses.cfo: must be the lens's text"},
+		{"budget not a mapping", "engines:\n  x:\n    kind: openai\nbudget: 5\n", "moot.yaml:4: budget: must be a mapping"},
+		{"budget negative usd", "engines:\n  x:\n    kind: openai\nbudget:\n  max_usd: -1\n", "moot.yaml:5: budget.max_usd: must be a positive amount"},
+		{"budget usd not a number", "engines:\n  x:\n    kind: openai\nbudget:\n  max_usd: lots\n", "moot.yaml:5: budget.max_usd"},
+		{"budget fractional tokens", "engines:\n  x:\n    kind: openai\nbudget:\n  max_tokens: 1.5\n", "moot.yaml:5: budget.max_tokens: must be a positive whole number"},
+		{"budget unknown key", "engines:\n  x:\n    kind: openai\nbudget:\n  max_eur: 3\n", "moot.yaml:5: budget.max_eur: unknown key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -164,10 +169,14 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("engines: {x: {kind: openai, price: {input_per_mtok: 1e9}}}\ndefaults: {solver: x}\n"))
 	f.Add([]byte("engines:\n  x: {kind: command, command: [a], env_passthrough: [\"FAKE_*\", HOME]}\n"))
 	f.Add([]byte("engines:\n  x: {kind: openai, base_url: \"http://10.0.0.1/v1\", external: false}\n"))
+	f.Add([]byte("engines:\n  x: {kind: openai}\nbudget: {max_usd: 2.5, max_tokens: 40000}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := ParseConfig("f.yaml", b)
 		if err != nil {
 			return
+		}
+		if c.Budget.MaxUSD < 0 || c.Budget.MaxTokens < 0 {
+			t.Fatalf("accepted a negative budget %+v", c.Budget)
 		}
 		for _, name := range c.Order {
 			e := c.Engines[name]
@@ -198,5 +207,16 @@ func TestConfigLenses(t *testing.T) {
 	want := []LensEntry{{Name: "cfo", Text: "unit economics", Line: 5}, {Name: "ops", Text: "on-call toil", Line: 6}}
 	if len(c.Lenses) != 2 || c.Lenses[0] != want[0] || c.Lenses[1] != want[1] {
 		t.Errorf("lenses %+v", c.Lenses)
+	}
+}
+
+// budget: at the top of the engines file is read as the debate's cap.
+func TestConfigBudget(t *testing.T) {
+	c, err := ParseConfig("moot.yaml", []byte("engines:\n  x: {kind: openai}\nbudget: {max_usd: 2.5, max_tokens: 40000}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Budget != (Budget{MaxUSD: 2.5, MaxTokens: 40000}) || !c.Budget.Set() {
+		t.Errorf("budget = %+v", c.Budget)
 	}
 }

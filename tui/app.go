@@ -39,6 +39,9 @@ type Options struct {
 	Bug    *bugfolder.Bug
 	Setup  engine.Setup
 	Resume bool
+	// Budget is a new debate's cap (the flags over the engines file);
+	// ResumeBudget a resume's new cap (resume's flags; none: the frozen).
+	Budget, ResumeBudget engine.Budget
 	// Status is the probe result of each engine (nil: not probed).
 	Status map[string]EngineStatus
 	// Probe, when set, probes the engines in the background at start; its
@@ -500,7 +503,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m = m.openDebate(msg)
 		if m.deb != nil {
-			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.deb.dir))
+			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.deb.dir), loadTrendCmd(m.opts.Register, m.deb.dir, m.deb.final))
 		}
 		if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
 			cmds = append(cmds, m.startResume())
@@ -540,6 +543,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case finalMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.deb.final = msg.final
+			cmds = append(cmds, loadTrendCmd(m.opts.Register, msg.dir, msg.final))
+		}
+	case trendMsg:
+		if m.deb != nil && msg.dir == m.deb.dir {
+			m.deb.trend = msg.rows
 		}
 	case StopMsg:
 		if m.running {
@@ -924,6 +932,9 @@ func (m *Model) planCost() {
 	if s.Protocol == nil {
 		s.Protocol = m.opts.Protocol
 	}
+	if !s.Budget.Set() {
+		s.Budget = m.opts.Budget // the wizard's setup takes the flags' and the engines file's cap
+	}
 	m.cost.setup = s
 	m.cost.plan, m.cost.err = engine.NewPlan(s, m.opts.Config)
 	m.cost.button = 0
@@ -993,7 +1004,7 @@ func (m Model) engineOptions(b *bridge, command string) engine.Options {
 		proto = p // a debate resumed from the browser runs the protocol its problema.md names
 	}
 	return engine.Options{Protocol: proto, Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
-		AcceptEngineChange: m.acceptEngines, AcceptedBy: "human"}
+		AcceptEngineChange: m.acceptEngines, AcceptedBy: "human", Budget: m.opts.ResumeBudget}
 }
 
 // startRun starts the debate of the cost screen.
@@ -1157,6 +1168,10 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			cmds = append(cmds, m.openMenu(m.judgeMenu(then.j, then.reply)))
 			m.zoom, m.help = false, false
 		}
+	case askBudgetMsg:
+		var cmd tea.Cmd
+		m, cmd = m.askBudget(then)
+		cmds = append(cmds, cmd)
 	case runDoneMsg:
 		m.running = false
 		if m.menu != nil && m.menu.kind == menuQuit {
@@ -1228,6 +1243,8 @@ func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) menuBack() (Model, tea.Cmd) {
 	mn := m.menu
 	switch mn.kind {
+	case menuBudget, menuBudgetRaise:
+		return m.budgetBack(mn)
 	case menuQuorum, menuJudge:
 		m.menuHidden = true
 		return m, nil
@@ -1271,6 +1288,8 @@ func (m Model) reopenMenu() (Model, tea.Cmd) {
 	case menuJudge, menuJudgeHuman, menuJudgeEngine, menuJudgeConfirm:
 		cmd := m.openMenu(m.judgeMenu(mn.j, mn.jReply))
 		return m, cmd
+	case menuBudget, menuBudgetRaise:
+		return m, m.openMenu(budgetMenu(mn.bud))
 	default:
 		cmd := m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
 		return m, cmd
@@ -1299,6 +1318,8 @@ func (m Model) menuDone() (Model, tea.Cmd) {
 		return m, cmd
 	}
 	switch mn.kind {
+	case menuBudget, menuBudgetRaise:
+		return m.budgetDone(mn)
 	case menuQuorum:
 		switch mn.choice {
 		case "continue":

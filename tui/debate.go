@@ -152,6 +152,8 @@ type debateView struct {
 	judgeFailed bool
 	// final is the parsed final answer once there is one.
 	final *bugfolder.Final
+	// trend is each engine's estimate error, now and first recorded.
+	trend []costTrend
 	// decision is the human decision on the result as read from the
 	// files (Debate.DecisionState), "" when not read or none waits.
 	decision string

@@ -56,6 +56,8 @@ type menu struct {
 	qReply chan quorumAnswer
 	j      engine.JudgeFailure
 	jReply chan judgeAnswer
+	// bud is a budget menu's question (tui/budget.go).
+	bud *budgetAsk
 }
 
 func newForm(groups ...*huh.Group) *huh.Form {

@@ -356,6 +356,9 @@ func (m Model) costText() string {
 		rows = append(rows, []string{"total", "", fmt.Sprint(p.Calls.Total), "≈" + fmtTokens(p.Input), "≈" + fmtTokens(p.Output), m.st.Bold.Render(total)})
 		b.WriteString(costTable(rows, m.lay.w))
 		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
+		for _, l := range engine.PlanBudgetLines(p) { // the cap, and estimates learned from past debates
+			b.WriteString(wrapIndent("  "+l.Key+" "+l.Text, m.lay.w-2, "    ") + "\n")
+		}
 		if len(p.Warnings) > 0 {
 			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
 			for _, w := range p.Warnings {
@@ -691,8 +694,10 @@ func wrapLines(s string, w int) string {
 // menuKeys are the keys that work in the open menu.
 func (m Model) menuKeys() string {
 	switch m.menu.kind {
-	case menuQuorum, menuJudge:
+	case menuQuorum, menuJudge, menuBudget:
 		return "↑/↓ choose · enter confirm · esc read the panes first"
+	case menuBudgetRaise:
+		return "type a new cap · enter next · esc back"
 	case menuQuit:
 		return "↑/↓ choose · enter confirm · esc keep watching"
 	case menuTimeout:
@@ -797,6 +802,7 @@ func (m Model) viewFinal(h int) string {
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
+	lines = append(lines, m.costLines(f)...)
 	chart := m.renderChart(m.w)
 	head := wrapLines(strings.Join(lines, "\n")+"\n"+chart, m.w) + "\n"
 	if rest := h - lipgloss.Height(head); rest < minAnswerLines {

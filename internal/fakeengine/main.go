@@ -31,7 +31,8 @@
 // and answers), say (a valid answer followed by the text of FAKE_SAY),
 // sayverdict:X (a judge answer naming X whose spec verdict line is
 // replaced by FAKE_SAY), variant2 (headings with a parenthesised qualifier
-// or a trailing dash, an English confidence word).
+// or a trailing dash, an English confidence word), pad:TOKENS (a valid
+// answer padded to about TOKENS tokens, 4 bytes each).
 //
 // FAKE_CWDLOG names a file where each call appends its working folder,
 // that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
@@ -88,6 +89,11 @@ func main() {
 	switch name {
 	case "ok":
 		fmt.Print(fakeanswer.Reply(p, role))
+	case "pad":
+		// a valid answer padded to about TOKENS tokens as moot estimates
+		// them (4 bytes a token): a model whose answers have a known size
+		n, _ := strconv.Atoi(arg)
+		fmt.Print(pad(fakeanswer.Reply(p, role), n))
 	case "slow":
 		for _, line := range strings.SplitAfter(fakeanswer.Reply(p, role), "\n") {
 			fmt.Print(line)
@@ -300,4 +306,15 @@ func pick(plan, role, id, round string, attempt int) string {
 		return b
 	}
 	return "ok"
+}
+
+// pad lengthens an answer with plain words to about tokens×4 bytes (an
+// answer already longer is left as it is).
+func pad(answer string, tokens int) string {
+	need := tokens*4 - len(answer) - 2
+	if need <= 0 {
+		return answer
+	}
+	words := strings.Repeat("filler ", need/7+1)[:need]
+	return strings.TrimRight(answer, "\n") + "\n\n" + words + "\n"
 }

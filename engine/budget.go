@@ -1,0 +1,544 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/money"
+	"go.yaml.in/yaml/v3"
+)
+
+// Budget is a debate's spending cap (harness.Budget): USD and tokens,
+// in + out as moot records them; a zero field sets no limit.
+type Budget = harness.Budget
+
+// BudgetReach is what the Supervisor is told when the next call would
+// take the debate past its cap: what is spent, what the calls in flight
+// are estimated at, and what the refused call would add.
+type BudgetReach struct {
+	Cap Budget
+	// SpentUSD and SpentTokens are what the finished calls recorded.
+	SpentUSD    float64
+	SpentTokens int
+	// FlightUSD and FlightTokens estimate the calls in flight.
+	FlightUSD    float64
+	FlightTokens int
+	// NextUSD and NextTokens estimate the call that was not started.
+	NextUSD    float64
+	NextTokens int
+	// KeepUSD and KeepTokens are kept for the final step's call (0 for
+	// the final step's own call).
+	KeepUSD    float64
+	KeepTokens int
+	Round      int
+	// Who is the participant whose call was held back; Final is set
+	// when it is the final step's (stopping then writes no answer).
+	Who   string
+	Final bool
+	// FinalWord is the protocol's word for its final step ("judge").
+	FinalWord string
+}
+
+// BudgetChoice is an answer to a reached budget.
+type BudgetChoice string
+
+// The budget menu's answers, in the order they are offered.
+const (
+	// BudgetRaise sets a new cap (BudgetDecision.Cap) and goes on.
+	BudgetRaise BudgetChoice = "raise"
+	// BudgetStop skips the remaining rounds and runs the final step on
+	// the last complete round, if the budget pays for it (a labelled
+	// degraded result); else the debate stops there.
+	BudgetStop BudgetChoice = "stop"
+	// BudgetCancel cancels the debate (resumable).
+	BudgetCancel BudgetChoice = "cancel"
+)
+
+// BudgetDecision is the Supervisor's answer at a reached budget.
+type BudgetDecision struct {
+	Choice BudgetChoice
+	// Cap is the new cap of a raise.
+	Cap Budget
+	By  string
+}
+
+// BudgetAsker is a Supervisor that answers a reached budget (the TUI's
+// menu, the --on-budget policy). A Supervisor without it cannot be
+// asked: the debate stops there, resumable (exit 4).
+type BudgetAsker interface {
+	BudgetReached(ctx context.Context, b BudgetReach) (BudgetDecision, error)
+}
+
+// BudgetReached answers from --on-budget: stop or cancel (ask, the
+// default, means no answer headless: exit 4).
+func (p *Policies) BudgetReached(ctx context.Context, b BudgetReach) (BudgetDecision, error) {
+	switch p.OnBudget {
+	case string(BudgetStop), string(BudgetCancel):
+		return BudgetDecision{Choice: BudgetChoice(p.OnBudget), By: "policy"}, nil
+	}
+	return BudgetDecision{}, ErrNeedHuman
+}
+
+// BudgetReached asks the budget question with a heartbeat, when the
+// wrapped Supervisor can be asked.
+func (b beatSupervisor) BudgetReached(ctx context.Context, r BudgetReach) (BudgetDecision, error) {
+	ba, ok := b.Supervisor.(BudgetAsker)
+	if !ok {
+		return BudgetDecision{}, ErrNeedHuman
+	}
+	defer b.beat(ctx, bugfolder.PointBudget, r.Round)()
+	return ba.BudgetReached(ctx, r)
+}
+
+// errBudgetCut ends the rounds when the budget was reached and the
+// answer was to stop: the final step runs on the last complete round.
+var errBudgetCut = errors.New("the budget cap was reached: the remaining rounds are skipped")
+
+// budget tracks a debate's spending against its cap while it runs:
+// what the finished calls recorded and what the calls in flight are
+// estimated at. A call is admitted only when both fit under the cap.
+type budget struct {
+	// ask serializes the menu: calls that reach the cap together wait
+	// for one answer.
+	ask sync.Mutex
+	mu  sync.Mutex
+	cap Budget
+	usd float64
+	tok int
+	// flightUSD and flightTok are the estimates of the calls in flight.
+	flightUSD float64
+	flightTok int
+	// cut is set once a stop was chosen; cutRound is the round it
+	// happened in.
+	cut      bool
+	cutRound int
+	// keepTok and keepUSD are kept free for the final step's call (its
+	// estimate): a round's call is admitted only when it leaves them, so
+	// a stop can still pay for the final answer.
+	keepTok int
+	keepUSD float64
+	// ended is the stop a cancel (or no one to ask) decided: the calls
+	// that reach the cap after it stop the same way, unasked.
+	ended error
+}
+
+// reservation is one admitted call's estimate, given back when it ends.
+type reservation struct {
+	b   *budget
+	usd float64
+	tok int
+}
+
+// done replaces the call's estimate with what it recorded.
+func (res *reservation) done(tok int, usd float64) {
+	if res == nil {
+		return
+	}
+	b := res.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.flightUSD -= res.usd
+	b.flightTok -= res.tok
+	b.usd += usd
+	b.tok += tok
+}
+
+// admit reserves an estimated call when it fits under the cap; a call
+// before the final step (keep) must also leave the final step's room.
+func (b *budget) admit(tok int, usd float64, keep bool) (*reservation, BudgetReach, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	kt, ku := 0, 0.0
+	if keep {
+		kt, ku = b.keepTok, b.keepUSD
+	}
+	over := b.cap.MaxUSD > 0 && b.usd+b.flightUSD+usd+ku > b.cap.MaxUSD ||
+		b.cap.MaxTokens > 0 && b.tok+b.flightTok+tok+kt > b.cap.MaxTokens
+	if over {
+		return nil, BudgetReach{Cap: b.cap, SpentUSD: b.usd, SpentTokens: b.tok, FlightUSD: b.flightUSD, FlightTokens: b.flightTok, NextUSD: usd, NextTokens: tok, KeepUSD: ku, KeepTokens: kt}, false
+	}
+	b.flightUSD += usd
+	b.flightTok += tok
+	return &reservation{b: b, usd: usd, tok: tok}, BudgetReach{}, true
+}
+
+// spent is what the finished calls recorded.
+func (b *budget) spent() (float64, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.usd, b.tok
+}
+
+// initBudget sets the debate's cap and what its finished calls already
+// spent (a resume counts the earlier sessions).
+func (r *runner) initBudget(c Budget) {
+	if !c.Set() {
+		return
+	}
+	r.bud = &budget{cap: c}
+	if r.w != nil {
+		_, r.bud.tok, r.bud.usd, _ = r.totals()
+	}
+	r.bud.keepTok, r.bud.keepUSD = r.finalEstimate()
+}
+
+// finalEstimate is the final step's call as the plan prices it: its
+// instructions, P and every panel member's expected answer in, its
+// expected answer out (as learned).
+func (r *runner) finalEstimate() (int, float64) {
+	lim := r.limits[r.judgeEngine]
+	s := Setup{Lang: r.lang, Mode: r.mode, N: r.n, R: r.r}
+	in := r.proto.PromptOverhead(s, r.finalRole) + bugfolder.EstimateTokens(len(r.p)) + r.n*r.proto.ExpectedTokens(r.panelRole)
+	out := r.expectedOut(r.finalRole, lim)
+	if f, ok := r.learned[r.judgeEngine]; ok {
+		in, out = scale(in, f.In), scale(out, f.Out)
+	}
+	usd := 0.0
+	if lim.Price != nil {
+		usd = lim.Price.Cost(in, out)
+	}
+	return in + out, usd
+}
+
+// callEstimate is one call's planned figures: the prompt as written and
+// the role's expected answer on the engine (as the plan learned it).
+func (r *runner) callEstimate(engine string, role bugfolder.Role, prompt string) (int, float64) {
+	lim := r.limits[engine]
+	in := bugfolder.EstimateTokens(len(prompt))
+	out := r.expectedOut(role, lim)
+	if f, ok := r.learned[engine]; ok && f.Out > 0 {
+		out = int(float64(out)*f.Out + 0.5)
+	}
+	usd := 0.0
+	if lim.Price != nil {
+		usd = lim.Price.Cost(in, out)
+	}
+	return in + out, usd
+}
+
+// admitCall is the budget's check before every call (panel, support,
+// final step, retries): a call that would take the spend plus the calls
+// in flight past the cap is not started, and the Supervisor is asked.
+// With no cap it admits everything (nil reservation).
+func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder.Role, engine, prompt string) (*reservation, error) {
+	b := r.bud
+	if b == nil {
+		return nil, nil
+	}
+	tok, usd := r.callEstimate(engine, role, prompt)
+	final := role == r.finalRole
+	b.ask.Lock()
+	defer b.ask.Unlock()
+	for {
+		res, reach, ok := b.admit(tok, usd, !final)
+		if ok {
+			return res, nil
+		}
+		if b.ended != nil {
+			return nil, b.ended
+		}
+		if b.cut {
+			if final {
+				return nil, r.budgetNoFinal(reach)
+			}
+			return nil, errBudgetCut
+		}
+		reach.Round, reach.Who, reach.Final, reach.FinalWord = k, id, final, Describe(r.proto).Final
+		d, err := r.askBudget(ctx, reach)
+		var es *errStop
+		if errors.As(err, &es) {
+			b.ended = err
+		}
+		if err != nil {
+			return nil, err
+		}
+		by := d.By
+		if by == "" {
+			by = "human"
+		}
+		dec := Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(d.Choice), By: by, Round: k, Reason: budgetLine(reach)}
+		switch d.Choice {
+		case BudgetRaise:
+			if !raises(b.cap, d.Cap) {
+				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("a new cap must be higher than %s; nothing changed", capText(b.cap))})
+				continue
+			}
+			b.mu.Lock()
+			b.cap = d.Cap
+			b.mu.Unlock()
+			dec.MaxUSD, dec.MaxTokens = d.Cap.MaxUSD, d.Cap.MaxTokens
+			r.emit(dec)
+		case BudgetStop:
+			r.emit(dec)
+			b.mu.Lock()
+			b.cut, b.cutRound = true, k
+			b.mu.Unlock()
+			if final {
+				return nil, r.budgetNoFinal(reach)
+			}
+			return nil, errBudgetCut
+		case BudgetCancel:
+			r.emit(dec)
+			b.ended = &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the budget cap (%s); everything is kept: `moot resume %s --max-usd …` or `--max-tokens …` raises the cap and continues", budgetLine(reach), r.resumeTarget())}
+			return nil, b.ended
+		default:
+			return nil, fmt.Errorf("unknown budget decision %q", d.Choice)
+		}
+	}
+}
+
+// askBudget asks the Supervisor; no one to ask stops the debate there,
+// resumable with a raised cap (exit 4).
+func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecision, error) {
+	var d BudgetDecision
+	err := ErrNeedHuman
+	if ba, ok := r.opts.Supervisor.(BudgetAsker); ok {
+		d, err = ba.BudgetReached(ctx, reach)
+	}
+	if errors.Is(err, ErrNeedHuman) {
+		return d, &errStop{OutcomeWaiting, fmt.Sprintf("the budget cap was reached (%s) and no human to ask; `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", budgetLine(reach), r.resumeTarget())}
+	}
+	return d, err
+}
+
+// budgetNoFinal stops a cut debate whose final step the budget cannot
+// pay for: kept and resumable with a raised cap (exit 4).
+func (r *runner) budgetNoFinal(reach BudgetReach) error {
+	return &errStop{OutcomeWaiting, fmt.Sprintf("the budget cap was reached (%s) and it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", budgetLine(reach), Describe(r.proto).Final, r.resumeTarget())}
+}
+
+// raises reports whether next lifts the cap: no limit that was set is
+// lower (0 lifts it), and one is higher or lifted.
+func raises(cur, next Budget) bool {
+	if !next.Set() {
+		return false
+	}
+	type dim struct{ c, n float64 }
+	up := false
+	for _, d := range []dim{{cur.MaxUSD, next.MaxUSD}, {float64(cur.MaxTokens), float64(next.MaxTokens)}} {
+		if d.c == 0 {
+			continue
+		}
+		if d.n > 0 && d.n < d.c {
+			return false
+		}
+		up = up || d.n == 0 || d.n > d.c
+	}
+	return up
+}
+
+// capText says a cap as people read it ("$0.50 and 40000 tokens").
+func capText(c Budget) string {
+	var parts []string
+	if c.MaxUSD > 0 {
+		parts = append(parts, money.USD(c.MaxUSD))
+	}
+	if c.MaxTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d tokens", c.MaxTokens))
+	}
+	if len(parts) == 0 {
+		return "no cap"
+	}
+	return strings.Join(parts, " and ")
+}
+
+// budgetLine says the cap, the spend and what the held-back call needed.
+func budgetLine(b BudgetReach) string {
+	spent := fmt.Sprintf("%d tokens", b.SpentTokens)
+	if b.Cap.MaxUSD > 0 {
+		spent = money.USD(b.SpentUSD) + ", " + spent
+	}
+	line := fmt.Sprintf("cap %s; spent %s; in flight ≈%d tokens; the next call ≈%d tokens", capText(b.Cap), spent, b.FlightTokens, b.NextTokens)
+	if b.KeepTokens > 0 {
+		line += fmt.Sprintf("; kept for the final step ≈%d tokens", b.KeepTokens)
+	}
+	return line
+}
+
+// budgetHead is the line a final answer cut by the budget opens with:
+// the cap, the spend (the final step's call included: it is written
+// after that call), the round cut and the round the final step read.
+func (r *runner) budgetHead() string {
+	if r.bud == nil || !r.bud.cut {
+		return ""
+	}
+	usd, tok := r.bud.spent()
+	spent := fmt.Sprintf("%d tokens", tok)
+	if r.bud.cap.MaxUSD > 0 {
+		spent = money.USD(usd) + " and " + spent
+	}
+	return r.t(fmt.Sprintf("> **Cortado pelo orçamento:** teto de %s; gasto %s ao todo; o debate parou na rodada %d e a etapa final leu a rodada %d, a última completa.\n\n", capText(r.bud.cap), spent, r.bud.cutRound, r.last),
+		fmt.Sprintf("> **Cut by the budget:** cap of %s; spent %s in all; the debate stopped in round %d and the final step read round %d, the last complete one.\n\n", capText(r.bud.cap), spent, r.bud.cutRound, r.last))
+}
+
+// replayBudget applies the cap raises the log records (a resume keeps
+// the last cap in force) over the cap problema.md froze.
+func replayBudget(c Budget, records []Event) Budget {
+	for _, ev := range records {
+		if ev.Type == EvDecision && ev.Point == bugfolder.PointBudget && ev.Choice == string(BudgetRaise) {
+			c = Budget{MaxUSD: ev.MaxUSD, MaxTokens: ev.MaxTokens}
+		}
+	}
+	return c
+}
+
+// budgetNode is problema.md's budget: (nil without a cap).
+func budgetNode(c Budget) *yaml.Node {
+	if !c.Set() {
+		return nil
+	}
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	add := func(k, tag, v string) {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v})
+	}
+	if c.MaxUSD > 0 {
+		add("max_usd", "!!float", strconv.FormatFloat(c.MaxUSD, 'f', -1, 64))
+	}
+	if c.MaxTokens > 0 {
+		add("max_tokens", "!!int", strconv.Itoa(c.MaxTokens))
+	}
+	return n
+}
+
+// problemBudget reads problema.md's budget: (none: no cap).
+func problemBudget(pf *bugfolder.ProblemFile) Budget {
+	n := bugfolder.Lookup(pf.Meta, "budget")
+	var c Budget
+	if n == nil {
+		return c
+	}
+	if v := bugfolder.Lookup(n, "max_usd"); v != nil {
+		c.MaxUSD, _ = strconv.ParseFloat(v.Value, 64)
+	}
+	if v := bugfolder.Lookup(n, "max_tokens"); v != nil {
+		c.MaxTokens, _ = strconv.Atoi(v.Value)
+	}
+	if c.MaxUSD < 0 || math.IsNaN(c.MaxUSD) || math.IsInf(c.MaxUSD, 0) {
+		c.MaxUSD = 0
+	}
+	c.MaxTokens = max(c.MaxTokens, 0)
+	return c
+}
+
+// resumeBudget restores a resumed debate's cap (problema.md's, then the
+// raises the log records) and applies resume's --max-usd/--max-tokens
+// as a new cap, logged as a decision; it also restores the plan's
+// estimates for the cost accuracy and the per-call estimate.
+func (r *runner) resumeBudget(pf *bugfolder.ProblemFile, records []Event) {
+	r.estimates = planEstimates(records)
+	r.learned = learnedOf(r.estimates)
+	c := replayBudget(problemBudget(pf), records)
+	if next := r.opts.Budget; next.Set() {
+		choice := BudgetRaise
+		if c.Set() && !raises(c, next) {
+			choice = "set"
+		}
+		r.emit(Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(choice), By: "human", Round: r.resumeRound(),
+			Reason: fmt.Sprintf("cap %s → %s (moot resume)", capText(c), capText(next)), MaxUSD: next.MaxUSD, MaxTokens: next.MaxTokens})
+		c = next
+	}
+	r.initBudget(c)
+}
+
+// cutByBudget ends the rounds where the budget stopped round k: the
+// final step reads the last complete round (k-1).
+func (r *runner) cutByBudget(k int) error {
+	if k == 0 {
+		return &errStop{OutcomeWaiting, fmt.Sprintf("the budget cap (%s) was reached in round 0: there is no complete round to hand to the %s; `moot resume %s --max-usd …` or `--max-tokens …` raises it", capText(r.bud.cap), Describe(r.proto).Final, r.resumeTarget())}
+	}
+	r.last = k - 1
+	return r.writeArtifacts("", false)
+}
+
+// costFields records in the final answer whether the budget cut the
+// debate and each engine's estimate against its actuals.
+func (r *runner) costFields(fm *bugfolder.FinalMeta, meta bugfolder.DebaterMeta, called bool) {
+	fm.BudgetCut = r.bud != nil && r.bud.cut
+	var extra *Event
+	if called {
+		extra = &Event{Type: EvCallFinished, Engine: meta.Engine, TokensIn: meta.TokensIn, TokensOut: meta.TokensOut, CostUSD: deref(meta.CostUSD)}
+	}
+	if len(r.estimates) > 0 {
+		fm.CostAccuracy = bugfolder.CostAccuracyNode(costAccuracy(r.estimates, readLog(r.w.Dir, r.lang), extra))
+	}
+}
+
+// Estimates are the plan's figures per engine as the final answer's
+// cost_accuracy records them: the estimate shown (learned) and the
+// uncorrected base.
+func (p *Plan) Estimates() []bugfolder.CostAccuracy {
+	out := make([]bugfolder.CostAccuracy, 0, len(p.Engines))
+	for _, e := range p.Engines {
+		out = append(out, bugfolder.CostAccuracy{Engine: e.Name, EstTokensIn: e.Input, EstTokensOut: e.Output, EstTokens: e.Input + e.Output,
+			BaseIn: e.BaseInput, BaseOut: e.BaseOutput, EstUSD: e.USD})
+	}
+	return out
+}
+
+// OverBudget reports whether the plan's estimate exceeds its setup's
+// cap (USD, tokens).
+func (p *Plan) OverBudget() bool {
+	c := p.Setup.Budget
+	return c.MaxUSD > 0 && p.USD > c.MaxUSD || c.MaxTokens > 0 && p.Input+p.Output > c.MaxTokens
+}
+
+// applyLearned corrects an engine's estimate by what past debates
+// taught (LearnFactors), keeping the uncorrected base.
+func applyLearned(e *EngineEstimate, learned map[string]Learned) {
+	e.BaseInput, e.BaseOutput = e.Input, e.Output
+	if f, ok := learned[e.Name]; ok && f.N > 0 {
+		e.Input, e.Output, e.LearnedFrom = scale(e.Input, f.In), scale(e.Output, f.Out), f.N
+	}
+}
+
+// pastLearning learns from the register's finished debates (none for a
+// setup without a bug).
+func pastLearning(s Setup) map[string]Learned {
+	if s.Bug == nil {
+		return nil
+	}
+	return LearnFactors(bugfolder.PastCostRecords(s.Bug.Register), LearnWindow)
+}
+
+// PlanBudgetLines describe a plan's cap and learned estimates for moot
+// plan and the TUI's cost screen: the cap and whether the estimate
+// exceeds it; the engines whose estimates past debates corrected.
+func PlanBudgetLines(p *Plan) []SetupLine {
+	var out []SetupLine
+	if c := p.Setup.Budget; c.Set() {
+		est := fmt.Sprintf("≈%d tokens", p.Input+p.Output)
+		if c.MaxUSD > 0 {
+			est = "≈" + money.Estimate(p.USD, !p.USDKnown) + ", " + est
+		}
+		verdict := "is within it"
+		if p.OverBudget() {
+			verdict = "EXCEEDS it: the debate stops at the cap unless it is raised"
+		}
+		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) %s", capText(c), est, verdict)})
+		if c.MaxUSD > 0 && !p.USDKnown {
+			out = append(out, SetupLine{Key: "", Text: "an engine without a price counts $0 against the dollar cap (set price: in the engines file, or cap tokens too)"})
+		}
+	}
+	for _, e := range p.Engines {
+		if e.LearnedFrom > 0 {
+			out = append(out, SetupLine{Key: "learned", Text: fmt.Sprintf("%s: estimate learned from %d past debate(s) (tokens in ×%.2f, out ×%.2f of the formula)",
+				e.Name, e.LearnedFrom, ratio(e.Input, e.BaseInput), ratio(e.Output, e.BaseOutput))})
+		}
+	}
+	return out
+}
+
+// ratio is a/b (1 when b is 0).
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}

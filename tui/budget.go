@@ -1,0 +1,251 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/money"
+)
+
+// The budget menus (numbered apart from menus.go's, so the two lists
+// grow without touching each other).
+const (
+	// menuBudget: the next call would cross the budget cap.
+	menuBudget menuKind = iota + 100
+	// menuBudgetRaise: the new cap is typed in.
+	menuBudgetRaise
+)
+
+// askBudgetMsg asks the budget menu; the answer goes to reply.
+type askBudgetMsg struct {
+	b     engine.BudgetReach
+	reply chan budgetAnswer
+}
+
+type budgetAnswer struct {
+	d   engine.BudgetDecision
+	err error
+}
+
+// budgetAsk is what a budget menu answers, and the new cap typed in.
+type budgetAsk struct {
+	b              engine.BudgetReach
+	reply          chan budgetAnswer
+	usd, maxTokens string
+}
+
+// BudgetReached asks the UI's budget menu and waits for the answer.
+func (b *bridge) BudgetReached(ctx context.Context, r engine.BudgetReach) (engine.BudgetDecision, error) {
+	reply := make(chan budgetAnswer, 1)
+	select {
+	case b.ch <- askBudgetMsg{r, reply}:
+	case <-ctx.Done():
+		return engine.BudgetDecision{}, ctx.Err()
+	}
+	select {
+	case a := <-reply:
+		return a.d, a.err
+	case <-ctx.Done():
+		return engine.BudgetDecision{}, ctx.Err()
+	}
+}
+
+// askBudget opens the budget menu (or answers "left" when the user left).
+func (m Model) askBudget(then askBudgetMsg) (Model, tea.Cmd) {
+	if m.out.Left {
+		then.reply <- budgetAnswer{err: errors.New("left")}
+		return m, nil
+	}
+	m.zoom, m.help = false, false
+	return m, tea.Batch(notify(m.deb.bugID+" needs a decision: the budget cap was reached"), m.openMenu(budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
+}
+
+// capWords says a cap ("$0.50 and 40000 tokens").
+func capWords(c engine.Budget) string {
+	var parts []string
+	if c.MaxUSD > 0 {
+		parts = append(parts, money.USD(c.MaxUSD))
+	}
+	if c.MaxTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d tokens", c.MaxTokens))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// budgetMenu offers: raise the cap, stop now with a labelled degraded
+// result (the final step on the last complete round), cancel.
+func budgetMenu(a *budgetAsk) *menu {
+	m := &menu{kind: menuBudget, bud: a, choice: "raise"}
+	b := a.b
+	spent := fmt.Sprintf("%d tokens", b.SpentTokens)
+	if b.Cap.MaxUSD > 0 {
+		spent = money.USD(b.SpentUSD) + " and " + spent
+	}
+	desc := fmt.Sprintf("Cap %s. Spent %s; the calls in flight ≈%d tokens; the next call (%s) ≈%d tokens", capWords(b.Cap), spent, b.FlightTokens, b.Who, b.NextTokens)
+	if b.KeepTokens > 0 {
+		desc += fmt.Sprintf("; kept for the %s ≈%d tokens", b.FinalWord, b.KeepTokens)
+	}
+	desc += ".\nIt was not started."
+	stop := fmt.Sprintf("Stop now: skip the remaining rounds, the %s reads the last complete round (labelled cut by the budget)", b.FinalWord)
+	if b.Final {
+		stop = fmt.Sprintf("Stop now: no %s call (kept; moot resume with a higher cap runs it)", b.FinalWord)
+	}
+	m.form = newForm(huh.NewGroup(
+		huh.NewNote().Title(fmt.Sprintf("The budget cap is reached (round %d)", b.Round)).Description(wrapText(desc, 76)),
+		huh.NewSelect[string]().Title("What now?").Options(
+			huh.NewOption("Raise the cap… (type a new one)", "raise"),
+			huh.NewOption(stop, "stop"),
+			huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"),
+		).Value(&m.choice),
+	))
+	return m
+}
+
+// budgetRaiseMenu asks the new cap: dollars and tokens, each blank for
+// none, prefilled with the cap in force.
+func budgetRaiseMenu(a *budgetAsk) *menu {
+	m := &menu{kind: menuBudgetRaise, bud: a}
+	if a.b.Cap.MaxUSD > 0 {
+		a.usd = strconv.FormatFloat(a.b.Cap.MaxUSD, 'f', -1, 64)
+	}
+	if a.b.Cap.MaxTokens > 0 {
+		a.maxTokens = strconv.Itoa(a.b.Cap.MaxTokens)
+	}
+	usd := huh.NewInput().Title("New cap in dollars").Description("blank: no dollar cap").Value(&a.usd).Validate(func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		if f, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64); err != nil || f <= 0 {
+			return fmt.Errorf("a positive amount, e.g. 2.50")
+		}
+		return nil
+	})
+	tok := huh.NewInput().Title("New cap in tokens").Description("blank: no token cap").Value(&a.maxTokens).Validate(func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(s)); err != nil || n <= 0 {
+			return fmt.Errorf("a positive whole number, e.g. 400000")
+		}
+		return nil
+	})
+	m.first = usd
+	m.form = newForm(huh.NewGroup(usd, tok))
+	return m
+}
+
+// typedCap reads the new cap typed in the raise menu.
+func (a *budgetAsk) typedCap() engine.Budget {
+	var c engine.Budget
+	c.MaxUSD, _ = strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(a.usd), "$"), 64)
+	c.MaxTokens, _ = strconv.Atoi(strings.TrimSpace(a.maxTokens))
+	return c
+}
+
+// budgetDone acts on a completed budget menu.
+func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
+	answer := func(d engine.BudgetDecision) (Model, tea.Cmd) {
+		d.By = "human"
+		mn.bud.reply <- budgetAnswer{d: d}
+		m.menu = nil
+		m.deb.state = "running"
+		return m, nil
+	}
+	if mn.kind == menuBudgetRaise {
+		return answer(engine.BudgetDecision{Choice: engine.BudgetRaise, Cap: mn.bud.typedCap()})
+	}
+	switch mn.choice {
+	case "raise":
+		return m, m.openMenu(budgetRaiseMenu(mn.bud))
+	case "stop":
+		return answer(engine.BudgetDecision{Choice: engine.BudgetStop})
+	}
+	return answer(engine.BudgetDecision{Choice: engine.BudgetCancel})
+}
+
+// budgetBack is esc in a budget menu: the menu steps aside so the panes
+// can be read (m brings it back); the raise goes back to the menu.
+func (m Model) budgetBack(mn *menu) (Model, tea.Cmd) {
+	if mn.kind == menuBudgetRaise {
+		return m, m.openMenu(budgetMenu(mn.bud))
+	}
+	m.menuHidden = true
+	return m, nil
+}
+
+// costTrend is one engine's estimate error in a debate and how it moved
+// over the register's recorded debates (first recorded, this one).
+type costTrend struct {
+	engine      string
+	now, first  float64
+	debates     int
+	est, act    int
+	estUSD, usd float64
+}
+
+// trendMsg delivers a debate's cost accuracy trend, read off the UI
+// goroutine.
+type trendMsg struct {
+	dir  string
+	rows []costTrend
+}
+
+// loadTrendCmd reads the register's recorded cost accuracies (oldest
+// first) for the trend of the debate in dir whose final answer is f.
+func loadTrendCmd(reg *bugfolder.Register, dir string, f *bugfolder.Final) tea.Cmd {
+	if f == nil || len(f.CostAccuracy) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		return trendMsg{dir: dir, rows: costTrends(f, bugfolder.PastCostRecords(reg))}
+	}
+}
+
+// costTrends pairs each engine of f's cost accuracy with its first
+// recorded debate and counts the debates that recorded it.
+func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
+	var out []costTrend
+	for _, c := range f.CostAccuracy {
+		t := costTrend{engine: c.Engine, now: engine.EstimateError(c.EstTokens, c.ActTokens), est: c.EstTokens, act: c.ActTokens, estUSD: c.EstUSD, usd: c.ActUSD}
+		t.first = t.now
+		found := false
+		for _, rec := range past {
+			for _, pc := range rec.Engines {
+				if pc.Engine != c.Engine || pc.EstTokens == 0 {
+					continue
+				}
+				if !found {
+					t.first, found = engine.EstimateError(pc.EstTokens, pc.ActTokens), true
+				}
+				t.debates++
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// costLines are the Final tab's budget and estimate lines: the cut, and
+// per engine the estimate's error now against its first recorded one.
+func (m Model) costLines(f *bugfolder.Final) []string {
+	var out []string
+	if f != nil && f.BudgetCut {
+		out = append(out, m.st.Warning.Render(fmt.Sprintf("cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
+	}
+	for _, t := range m.deb.trend {
+		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
+		if t.debates > 1 {
+			line += fmt.Sprintf(" · first of %d debates %+.0f %%", t.debates, t.first*100)
+		}
+		out = append(out, m.st.Subtle.Render(line))
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// TestBudgetMenu: the budget menu says the cap, the spend, the calls in
+// flight and the call held back; raise asks a new cap (prefilled with the
+// one in force) and answers it; stop and cancel answer at once.
+func TestBudgetMenu(t *testing.T) {
+	reach := engine.BudgetReach{Cap: engine.Budget{MaxUSD: 0.5, MaxTokens: 40000}, SpentUSD: 0.31, SpentTokens: 30000,
+		FlightTokens: 4000, NextTokens: 7000, Round: 1, Who: "agente-2", FinalWord: "judge"}
+	tests := []struct {
+		name string
+		keys []string
+		want engine.BudgetDecision
+	}{
+		{"raise", []string{"enter", "ctrl+a", "ctrl+k", "1", "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "0", "0", "enter"},
+			engine.BudgetDecision{Choice: engine.BudgetRaise, Cap: engine.Budget{MaxUSD: 1, MaxTokens: 90000}, By: "human"}},
+		{"stop", []string{"down", "enter"}, engine.BudgetDecision{Choice: engine.BudgetStop, By: "human"}},
+		{"cancel", []string{"down", "down", "enter"}, engine.BudgetDecision{Choice: engine.BudgetCancel, By: "human"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			m, _ := liveModel(t, f, 80, 24)
+			reply := make(chan budgetAnswer, 1)
+			m = pump(t, m, engineMsg{then: askBudgetMsg{reach, reply}})
+			text := screenText(m, f.proj)
+			order := []string{"The budget cap is reached (round 1)", "Cap $0.50 and 40000 tokens", "Spent $0.31 and 30000 tokens", "Raise the cap", "Stop now", "Cancel"}
+			last := -1
+			for _, want := range order {
+				i := strings.Index(text, want)
+				if i < 0 || i < last {
+					t.Fatalf("%q missing or out of order:\n%s", want, text)
+				}
+				last = i
+			}
+			if tc.name == "stop" { // one frame of the menu at 80×24, checked and kept
+				checkFrame(t, m, 80, 24, f.proj, nil)
+				goldenScreen(t, m, f.proj)
+			}
+			if tc.name == "raise" {
+				m = keys(t, m, "enter")
+				if m.menu == nil || m.menu.kind != menuBudgetRaise || m.menu.bud.usd != "0.5" || m.menu.bud.maxTokens != "40000" {
+					t.Fatalf("raise menu %+v", m.menu)
+				}
+				tc.keys = tc.keys[1:]
+			}
+			m = keys(t, m, tc.keys...)
+			a := recv(t, reply)
+			if a.d != tc.want || m.menu != nil {
+				t.Errorf("answer %+v, want %+v (menu %v)", a.d, tc.want, m.menu)
+			}
+		})
+	}
+}
+
+// TestCostTrendOnFinalTab: the Final tab of a finished debate says, per
+// engine, its estimate against its actuals and the error of the first
+// recorded debate, within 80 columns; a cut debate says the budget cut it.
+func TestCostTrendOnFinalTab(t *testing.T) {
+	f := newFixture(t)
+	m := loadBrowser(t, f, 80, 24)
+	m = keys(t, m, "j", "j", "j", "enter")
+	if m.deb == nil || m.deb.final == nil {
+		t.Fatalf("opened %+v", m.deb)
+	}
+	m.tab = m.finalTab()
+	first := bugfolder.CostRecord{Engines: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 5500, ActTokens: 16500}}}
+	final := &bugfolder.Final{BudgetCut: true, CostAccuracy: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 15000, ActTokens: 16500}}}
+	final.Round = 1
+	m.deb.final = final
+	m = pump(t, m, trendMsg{dir: m.deb.dir, rows: costTrends(final, []bugfolder.CostRecord{first, first, {Engines: final.CostAccuracy}})})
+	text := screenText(m, f.proj)
+	for _, want := range []string{"cut by the budget: the judge read round 1, the last complete one", "estimate zeta: 15k → 16k tokens (+10 %) · first of 3 debates +200 %"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the Final tab lacks %q:\n%s", want, text)
+		}
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if w := len([]rune(l)); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+}
