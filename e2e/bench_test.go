@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reversa/moot/internal/refmoot"
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// benchProject is a copy of the sample register whose one engine, a,
+// runs the fake with FAKE_DELAY_MS; it is trusted.
+type benchProject struct {
+	b   *testing.B
+	dir string
+	env []string
+}
+
+func newBenchProject(b *testing.B, delayMS int) *benchProject {
+	b.Helper()
+	p := &benchProject{b: b, dir: testutil.CopyTree(b, "sample")}
+	p.env = append(os.Environ(), "FAKE_DELAY_MS="+strconv.Itoa(delayMS),
+		"XDG_CONFIG_HOME="+filepath.Join(p.dir, ".xdg"), "XDG_CACHE_HOME="+filepath.Join(p.dir, ".cache"), "NO_COLOR=1")
+	cfg := "engines:\n  a:\n    kind: command\n    command: [\"" + fakeBin + "\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 120s\ndefaults:\n  solver: a\n  judge: a\n"
+	if err := os.WriteFile(filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"), []byte(cfg), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := p.run(nil, "trust"); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// run runs moot to its end and returns its resource use.
+func (p *benchProject) run(extraEnv []string, args ...string) (*syscall.Rusage, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, mootBin, args...)
+	c.Dir = p.dir
+	c.Env = append(slices.Clone(p.env), extraEnv...)
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Run(); err != nil {
+		return nil, fmt.Errorf("moot %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	return c.ProcessState.SysUsage().(*syscall.Rusage), nil
+}
+
+// debateArgs is `moot run 7` headless for an n×r debate.
+func debateArgs(n, r int) []string {
+	return []string{"run", "7", "--mode", "diagnosis", "-n", strconv.Itoa(n), "-r", strconv.Itoa(r), "--yes", "--headless"}
+}
+
+// calibrate runs the debate once with the fake recording its calls and
+// prompts, and returns the same calls as the reference's stages: one per
+// (round, role), in the order they started.
+func (p *benchProject) calibrate(n, r int) [][]refmoot.Call {
+	p.b.Helper()
+	log, prompts := filepath.Join(p.b.TempDir(), "fake.log"), p.b.TempDir()
+	if _, err := p.run([]string{"FAKE_LOG=" + log, "FAKE_PROMPTS=" + prompts}, debateArgs(n, r)...); err != nil {
+		p.b.Fatal(err)
+	}
+	f, err := os.Open(log)
+	if err != nil {
+		p.b.Fatal(err)
+	}
+	defer f.Close()
+	var stages [][]refmoot.Call
+	index := map[string]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		w := strings.Fields(sc.Text()) // start role id round attempt pid
+		if len(w) < 6 || w[0] != "start" {
+			continue
+		}
+		round, _ := strconv.Atoi(w[3])
+		prompt, err := os.ReadFile(filepath.Join(prompts, w[3]+"-"+w[2]+"-"+w[4]+".txt"))
+		if err != nil {
+			p.b.Fatal(err)
+		}
+		key := w[3] + " " + w[1]
+		i, ok := index[key]
+		if !ok {
+			i = len(stages)
+			index[key] = i
+			stages = append(stages, nil)
+		}
+		stages[i] = append(stages[i], refmoot.Call{Round: round, Role: w[1], ID: w[2], Prompt: prompt})
+	}
+	return stages
+}
+
+// cpu is a process's user plus system time.
+func cpu(ru *syscall.Rusage) time.Duration {
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchEndToEnd runs the real binary headless (process start and exit
+// included) and the reference orchestrator on the same engine, prompts
+// and stages, alternately, and reports moot ÷ reference and moot's own
+// time per call and per round.
+func benchEndToEnd(b *testing.B, n, r, delayMS int) {
+	p := newBenchProject(b, delayMS)
+	stages := p.calibrate(n, r)
+	calls := 0
+	for _, s := range stages {
+		calls += len(s)
+	}
+	var mootWall, refWall, mootCPU time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		syscall.Sync() // the earlier run's writeback is charged to neither
+		start := time.Now()
+		ru, err := p.run(nil, debateArgs(n, r)...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mootWall += time.Since(start)
+		mootCPU += cpu(ru)
+		syscall.Sync()
+		start = time.Now()
+		err = refmoot.Run(context.Background(), refmoot.Config{Argv: []string{fakeBin}, Env: p.env, Dir: filepath.Join(b.TempDir(), "ref"), Stages: stages})
+		if err != nil {
+			b.Fatal(err)
+		}
+		refWall += time.Since(start)
+	}
+	per := func(d time.Duration, k int) float64 {
+		return float64(d) / float64(b.N) / float64(k) / float64(time.Millisecond)
+	}
+	b.ReportMetric(float64(mootWall)/float64(refWall), "moot/ref")
+	b.ReportMetric(per(mootWall, 1), "ms-moot")
+	b.ReportMetric(per(refWall, 1), "ms-ref")
+	b.ReportMetric(per(mootWall-refWall, calls), "ms-own/call")
+	b.ReportMetric(per(mootWall-refWall, len(stages)), "ms-own/stage")
+	b.ReportMetric(per(mootCPU, calls), "ms-cpu/call")
+}
+
+// BenchmarkEndToEnd8: N=8, R=3, an engine of 500 ms. Target: moot ÷
+// reference ≤ 1.02.
+func BenchmarkEndToEnd8(b *testing.B) { benchEndToEnd(b, 8, 3, 500) }
+
+// BenchmarkEndToEnd16: the largest panel moot runs (N=16, R=3, 500 ms).
+// Target: moot ÷ reference ≤ 1.05.
+func BenchmarkEndToEnd16(b *testing.B) { benchEndToEnd(b, 16, 3, 500) }
