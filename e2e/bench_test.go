@@ -154,3 +154,68 @@ func BenchmarkEndToEnd8(b *testing.B) { benchEndToEnd(b, 8, 3, 500) }
 // BenchmarkEndToEnd16: the largest panel moot runs (N=16, R=3, 500 ms).
 // Target: moot ÷ reference ≤ 1.05.
 func BenchmarkEndToEnd16(b *testing.B) { benchEndToEnd(b, 16, 3, 500) }
+
+// benchMemory runs a debate of n solvers (R=1, an engine answering at
+// once) on the sample bug with sizeMB of generated evidence, and reports
+// moot's peak RSS and the bytes it wrote (dirtied pages: files written,
+// temp files included), each less |P|-multiples: the target is ≤ 2×|P| +
+// 64 MB of memory and ≤ 2×|P| + the answers written, for any N.
+func benchMemory(b *testing.B, n, sizeMB int) {
+	p := newBenchProject(b, 0)
+	ev := filepath.Join(p.dir, a7k3, "evidence")
+	line := strings.Repeat("evidence line of a large log, nothing secret in it ", 2) + "\n"
+	for i := range 2 {
+		var buf bytes.Buffer
+		for buf.Len() < sizeMB<<20/2 {
+			buf.WriteString(line)
+		}
+		if err := os.WriteFile(filepath.Join(ev, fmt.Sprintf("big-%d.log", i)), buf.Bytes(), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pBytes := float64(sizeMB << 20)
+	var rss, written, answers float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ru, err := p.run(nil, debateArgs(n, 1)...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rss += float64(ru.Maxrss) * 1024
+		written += float64(ru.Oublock) * 512
+		answers += answerBytes(b, filepath.Join(p.dir, a7k3, "debate"))
+	}
+	k := float64(b.N)
+	b.ReportMetric(rss/k/(1<<20), "MiB-peak-rss")
+	b.ReportMetric(pBytes/(1<<20), "MiB-P")
+	b.ReportMetric((rss/k-2*pBytes)/(1<<20), "MiB-rss-over-2P")
+	b.ReportMetric(written/k/(1<<20), "MiB-written")
+	b.ReportMetric((written/k-answers/k)/pBytes, "written-less-answers/P")
+}
+
+// answerBytes sums the sizes of a debate's answers (the round files, the
+// judge's, their raw output): what a debate writes besides P.
+func answerBytes(b *testing.B, dir string) float64 {
+	var sum int64
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if name == "problema.md" || strings.HasSuffix(name, ".prompt") {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil {
+			sum += fi.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return float64(sum)
+}
+
+// BenchmarkMemoryN2 and BenchmarkMemoryN16: 24 MB of evidence.
+func BenchmarkMemoryN2(b *testing.B)  { benchMemory(b, 2, 24) }
+func BenchmarkMemoryN16(b *testing.B) { benchMemory(b, 16, 24) }
