@@ -140,6 +140,8 @@ type runner struct {
 	timeoutOf   map[string]time.Duration
 	flagTimeout time.Duration
 	parallel    int
+	// pFile is the debate's one shared copy of P for the calls' folders.
+	pFile pShare
 
 	// panel holds the solvers still in; narrowed is set once "continue
 	// with fewer" has accepted a smaller panel.
@@ -649,6 +651,7 @@ func (e *errStop) Error() string { return e.reason }
 // execute runs the rounds that are not complete, round after round up to
 // r (the stop rule may end them earlier), then the final step.
 func (r *runner) execute(ctx context.Context) (*Result, error) {
+	defer r.pFile.drop()
 	if d := r.opts.DebateTimeout; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errDebateLimit)

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,11 +104,9 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 		return errorf(FailStart, "create a scratch folder: %v", err)
 	}
 	defer os.RemoveAll(scratch)
-	if req.P != "" {
-		_ = os.WriteFile(filepath.Join(scratch, "P.md"), []byte(req.P), safefs.FilePerm)
-	}
+	_ = placeP(scratch, req, safefs.FilePerm)
 	return runProcess(ctx, proc{
-		argv: argv, env: env, dir: scratch, stdin: req.Prompt, timeout: req.Timeout,
+		argv: argv, env: env, dir: scratch, stdin: req.promptPieces(), timeout: req.Timeout,
 		grace: c.opts.Grace, cap: c.opts.OutputCap, stdout: req.Stdout, stderr: req.Stderr, onOutput: req.OnOutput, group: req.Group,
 	}, plainOutput)
 }
@@ -119,7 +116,7 @@ type proc struct {
 	argv     []string
 	env      []string
 	dir      string
-	stdin    string
+	stdin    []string
 	timeout  time.Duration
 	grace    time.Duration
 	cap      int64
@@ -248,7 +245,11 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 
 	// the prompt, then EOF (CLIs wait for it)
 	go func() {
-		_, _ = io.WriteString(stdin, p.stdin)
+		for _, s := range p.stdin {
+			if _, err := io.WriteString(stdin, s); err != nil {
+				break
+			}
+		}
 		_ = stdin.Close()
 	}()
 

@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/reversa/moot/harness"
+)
+
+// pMark stands for P while a call's prompt is rendered: the prompt is cut
+// there and P goes to the engine as one piece every call shares, so no
+// call renders, holds or writes a copy of it.
+const pMark = "\x00moot-P\x00"
+
+// pShare is a debate's one copy of P outside the debate folder: the
+// owner-only, read-only file the calls' scratch folders link (made at the
+// first call, removed when the run ends).
+type pShare struct {
+	mu     sync.Mutex
+	path   string
+	remove func()
+}
+
+// file is the path of the debate's P file, written at the first call; ""
+// when it cannot be written (each call then writes its own copy).
+func (s *pShare) file(p string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.path == "" && s.remove == nil {
+		path, remove, err := harness.NewPFile(p)
+		if err != nil {
+			s.remove = func() {}
+			return ""
+		}
+		s.path, s.remove = path, remove
+	}
+	return s.path
+}
+
+// drop removes the P file.
+func (s *pShare) drop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.remove != nil {
+		s.remove()
+	}
+	s.path, s.remove = "", nil
+}
+
+// renderPrompt renders a call's prompt in pieces: the protocol writes it
+// with pMark for P, which is replaced by P itself (as the protocols write
+// it: without its trailing newlines) as a piece of its own.
+func (r *runner) renderPrompt(c Call) []string {
+	c.P = pMark
+	return r.splitAt(r.proto.Prompt(c), pMark)
+}
+
+// splitP cuts a prompt rendered with P itself (the final step's) into
+// pieces, P shared: the rendered copy is then garbage.
+func (r *runner) splitP(prompt string) []string {
+	body := strings.TrimRight(r.p, "\n")
+	if len(body) < 4096 {
+		return []string{prompt}
+	}
+	return r.splitAt(prompt, body)
+}
+
+// splitAt cuts text at each occurrence of sep and puts P's body in its
+// place; the other pieces are copied, so text itself is not kept.
+func (r *runner) splitAt(text, sep string) []string {
+	body := strings.TrimRight(r.p, "\n")
+	var out []string
+	for {
+		before, after, ok := strings.Cut(text, sep)
+		if !ok {
+			return append(out, strings.Clone(text))
+		}
+		out = append(out, strings.Clone(before), body)
+		text = after
+	}
+}
+
+// promptLen is the length of a prompt in pieces.
+func promptLen(parts []string) int {
+	n := 0
+	for _, s := range parts {
+		n += len(s)
+	}
+	return n
+}
