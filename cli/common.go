@@ -261,7 +261,7 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	s.Parallel = f.parallel
 	if s.Parallel == 0 {
-		s.Parallel = f.n
+		s.Parallel = max(f.n, len(f.critics)) // the largest stage (engine.DefaultParallel)
 	}
 	if s.Parallel < 1 {
 		return s, usageErr("--parallel %d: give 1 (sequential) or more", f.parallel)

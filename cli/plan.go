@@ -128,6 +128,8 @@ type planJSON struct {
 	Refusals []string                `json:"refusals"`
 	// Lenses maps each solver with a lens to the lens's name.
 	Lenses map[string]string `json:"lenses,omitempty"`
+	// Stages is the critical path, in the order its stages run.
+	Stages []engine.Stage `json:"stages,omitempty"`
 }
 
 type planTokens struct {
@@ -150,6 +152,7 @@ func writePlanJSON(w io.Writer, p *engine.Plan) error {
 		Tokens: planTokens{Input: p.Input, Output: p.Output, Estimated: true},
 		USD:    p.USD, USDKnown: p.USDKnown, Engines: p.Engines,
 		Warnings: append([]string{}, p.Warnings...), Refusals: append([]string{}, p.Refusals...),
+		Stages: p.Stages,
 	}
 	if s.Mode != "" {
 		out.Mode = ptr(string(s.Mode))
@@ -198,6 +201,9 @@ func printPlan(w io.Writer, p *engine.Plan) {
 		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintf(w, "  calls     %s\n", p.Formula)
+	if path := p.PathText(); path != "" {
+		fmt.Fprintf(w, "  path      %s\n", path)
+	}
 	if s.Problem != nil {
 		fmt.Fprintf(w, "  P         %s bytes ≈ %s tokens (estimate), %d part(s)\n", thousands(s.Problem.Bytes()), thousands(s.Problem.Tokens()), len(s.Problem.Parts))
 	}

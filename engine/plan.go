@@ -120,6 +120,10 @@ type Plan struct {
 	// Refusals stop the debate before any call (too large for a context,
 	// restricted bug with an external engine, closed bug).
 	Refusals []string
+	// Stages is the critical path: the stages in the order they run
+	// (a round's critics before its solvers, the final step last), each
+	// as long as its slowest call (PathText says it in words).
+	Stages []Stage
 }
 
 // Externals lists the external engines the plan would send the bug to.
@@ -174,6 +178,7 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 	panelRole, supportRole, finalRole := proto.Roles()
 	c := len(s.Critics)
 	p := &Plan{Setup: s, Calls: proto.Count(s), Formula: proto.Formula(s), USDKnown: true}
+	p.Stages = criticalPath(s, cfg, p.Calls)
 	type acc struct {
 		est   *EngineEstimate
 		lim   harness.Limits

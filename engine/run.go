@@ -421,9 +421,6 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 }
 
 func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.Lang, mode bugfolder.Mode, n, rounds int, p string, parallel int, timeout time.Duration) *runner {
-	if parallel < 1 {
-		parallel = n
-	}
 	panel, support, final := proto.Roles()
 	r := &runner{
 		opts: opts, proto: proto, panelRole: panel, supportRole: support, finalRole: final,
@@ -437,6 +434,10 @@ func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.
 }
 
 func (r *runner) initSemaphores() {
+	if r.parallel < 1 {
+		// the largest stage (DefaultParallel): every stage runs at once
+		r.parallel = max(r.n, len(r.critics), 1)
+	}
 	r.sem = make(chan struct{}, r.parallel)
 	r.engineSem = map[string]chan struct{}{}
 	for _, name := range append(mapValues(r.engineOf), r.judgeEngine) {
