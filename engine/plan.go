@@ -165,6 +165,13 @@ func CheckSize(p Protocol, n, r, critics int) error {
 }
 
 func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
+	return newPlan(s, cfg, true)
+}
+
+// newPlan is NewPlan; notice adds the warning about the bug's current
+// debate being archived, which reads that debate in full (Start, which
+// reads it itself and shows no warnings, leaves it out).
+func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 	if err := CheckSize(s.Protocol, s.N, s.R, len(s.Critics)); err != nil {
 		return nil, err
 	}
@@ -328,7 +335,9 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 	}
 	p.Refusals = append(p.Refusals, proto.Refusals(s)...)
 	if s.Bug != nil {
-		p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)
+		if notice {
+			p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)
+		}
 		if s.Problem != nil {
 			p.Warnings = append(p.Warnings, s.Problem.Warnings...)
 		}
