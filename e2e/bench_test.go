@@ -44,6 +44,14 @@ func newBenchProject(b *testing.B, delayMS int) *benchProject {
 
 // run runs moot to its end and returns its resource use.
 func (p *benchProject) run(extraEnv []string, args ...string) (*syscall.Rusage, error) {
+	ru, _, err := p.runWatched(extraEnv, args...)
+	return ru, err
+}
+
+// runWatched is run that also returns moot's own peak RSS in bytes (its
+// VmHWM, read until it exits: the rusage's maxrss would be its engine
+// processes' when one of them is larger).
+func (p *benchProject) runWatched(extraEnv []string, args ...string) (*syscall.Rusage, int64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	c := exec.CommandContext(ctx, mootBin, args...)
@@ -51,10 +59,47 @@ func (p *benchProject) run(extraEnv []string, args ...string) (*syscall.Rusage, 
 	c.Env = append(slices.Clone(p.env), extraEnv...)
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
-	if err := c.Run(); err != nil {
-		return nil, fmt.Errorf("moot %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	if err := c.Start(); err != nil {
+		return nil, 0, err
 	}
-	return c.ProcessState.SysUsage().(*syscall.Rusage), nil
+	done := make(chan struct{})
+	peak := make(chan int64, 1)
+	go func() {
+		var hwm int64
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			hwm = max(hwm, vmHWM(c.Process.Pid))
+			select {
+			case <-done:
+				peak <- hwm
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	err := c.Wait()
+	close(done)
+	hwm := <-peak
+	if err != nil {
+		return nil, 0, fmt.Errorf("moot %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	return c.ProcessState.SysUsage().(*syscall.Rusage), hwm, nil
+}
+
+// vmHWM is a live process's peak resident set, in bytes (0 once gone).
+func vmHWM(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // debateArgs is `moot run 7` headless for an n×r debate.
@@ -164,7 +209,7 @@ func BenchmarkEndToEnd16(b *testing.B) { benchEndToEnd(b, 16, 3, 500) }
 
 // benchMemory runs a debate of n solvers (R=1, an engine answering at
 // once) on the sample bug with sizeMB of generated evidence, and reports
-// moot's peak RSS and the bytes it wrote (dirtied pages: files written,
+// moot's own peak RSS (VmHWM) and the bytes it wrote (dirtied pages: files written,
 // temp files included), each less |P|-multiples: the target is ≤ 2×|P| +
 // 64 MB of memory and ≤ 2×|P| + the answers written, for any N.
 func benchMemory(b *testing.B, n, sizeMB int) {
@@ -184,11 +229,11 @@ func benchMemory(b *testing.B, n, sizeMB int) {
 	var rss, written, answers float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ru, err := p.run(nil, debateArgs(n, 1)...)
+		ru, hwm, err := p.runWatched(nil, debateArgs(n, 1)...)
 		if err != nil {
 			b.Fatal(err)
 		}
-		rss += float64(ru.Maxrss) * 1024
+		rss += float64(hwm)
 		written += float64(ru.Oublock) * 512
 		answers += answerBytes(b, filepath.Join(p.dir, a7k3, "debate"))
 	}

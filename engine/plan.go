@@ -177,6 +177,7 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 	}
 	if s.Problem != nil {
 		redactProblem(s.Problem)
+		limitMemory(len(s.Problem.Text))
 	}
 	if s.Protocol == nil {
 		return nil, errors.New("plan: the setup names no protocol")

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"math"
+	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -87,4 +90,21 @@ func promptLen(parts []string) int {
 		n += len(s)
 	}
 	return n
+}
+
+// limitMemory sets the Go runtime's soft memory limit to 2×|P| + 64 MB
+// for a large P, unless one is set already (GOMEMLIMIT): the garbage left
+// by assembling, writing and reading P then makes the collector run
+// rather than doubling the heap (P's strings hold no pointers, so those
+// collections are cheap). The limit only ever rises.
+func limitMemory(pBytes int) {
+	want := int64(2*pBytes + 64<<20)
+	cur := debug.SetMemoryLimit(-1)
+	if cur != math.MaxInt64 && cur >= want || pBytes < 1<<20 {
+		return
+	}
+	if cur == math.MaxInt64 && os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(want)
 }

@@ -343,6 +343,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if s.Mode == "" && !bug.IsQuestion { // a question has no mode
 		return nil, &bugfolder.InputError{Msg: "no mode: give diagnosis, repair or spec"}
 	}
+	limitMemory(len(s.Problem.Text))
 	plan, err := newPlan(s, opts.Config, false) // the debate folder is read below
 	if err != nil {
 		return nil, err
