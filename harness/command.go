@@ -111,6 +111,21 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 	}, plainOutput)
 }
 
+// inFlight holds the pid of every call's process still running: a
+// call's end looks for what it left behind everywhere under moot but
+// under the others (pid → true).
+var inFlight sync.Map
+
+// callsInFlight is inFlight as a set.
+func callsInFlight() map[int]bool {
+	out := map[int]bool{}
+	inFlight.Range(func(k, _ any) bool {
+		out[k.(int)] = true
+		return true
+	})
+	return out
+}
+
 // proc describes one process to run under moot's rules.
 type proc struct {
 	argv     []string
@@ -241,6 +256,8 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 	defer stdoutR.Close()
 	defer stderrR.Close()
 	pgid := cmd.Process.Pid
+	inFlight.Store(pgid, true)
+	defer inFlight.Delete(pgid)
 	killGroup := func(sig syscall.Signal) { _ = syscall.Kill(-pgid, sig) }
 
 	// the prompt, then EOF (CLIs wait for it)
@@ -349,7 +366,9 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 		stop()
 	}
 	// reap what the process left behind (grandchildren holding the pipes,
-	// and descendants that left the group with setsid)
+	// and descendants that left the group with setsid); the process itself
+	// has ended, so its subtree is no longer another call's
+	inFlight.Delete(pgid)
 	killGroup(syscall.SIGKILL)
 	killTagged(tag, reapWithin)
 	done := make(chan struct{})
