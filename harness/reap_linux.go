@@ -99,14 +99,12 @@ func awaitEnd(pid, me int, deadline time.Time) {
 	}
 }
 
-// descendants lists the processes below pid, read from each thread's
-// children list (/proc/PID/task/TID/children), so only pid's own subtree is
-// visited; the whole process table is scanned only on kernels without it.
-func descendants(pid int) []int { return descendantsExcept(pid, nil) }
-
-// descendantsExcept is descendants without the subtrees rooted at skip
-// (other calls in flight: whatever runs under them is theirs, and reading
-// their /proc entries would only make reaping them dearer).
+// descendantsExcept lists the processes below pid, read from each
+// thread's children list (/proc/PID/task/TID/children), so only pid's own
+// subtree is visited (the whole process table is scanned only on kernels
+// without it), less the subtrees rooted at skip (other calls in flight:
+// whatever runs under them is theirs, and reading their /proc entries
+// would only make reaping them dearer).
 func descendantsExcept(pid int, skip map[int]bool) []int {
 	var out []int
 	queue := []int{pid}
