@@ -100,6 +100,13 @@ func (a *AtomicFile) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// WriteString appends s to the pending file without copying it.
+func (a *AtomicFile) WriteString(s string) (int, error) {
+	n, err := a.pf.WriteString(s)
+	a.n += int64(n)
+	return n, err
+}
+
 // Len is how many bytes were written so far.
 func (a *AtomicFile) Len() int64 { return a.n }
 

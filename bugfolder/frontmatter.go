@@ -244,6 +244,7 @@ type KV struct {
 // they are to be written) as a front matter block followed by body.
 func marshalFrontMatter(v any, body string) ([]byte, error) {
 	var buf bytes.Buffer
+	buf.Grow(len(body) + 4096) // one allocation for a large body (P)
 	buf.WriteString("---\n")
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

@@ -339,6 +339,9 @@ func readPart(reg *Register, path string, kind PartKind) (Part, error) {
 	}
 	h := sha256.New()
 	var buf bytes.Buffer
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		buf.Grow(int(min(fi.Size(), maxInline)) + bytes.MinRead) // read in one allocation
+	}
 	n, err := io.Copy(io.MultiWriter(h, &limitedBuffer{buf: &buf, max: maxInline}), f)
 	if err != nil {
 		return p, &InputError{Path: path, Msg: fmt.Sprintf("cannot be read (%v)", err), Err: err}
@@ -624,6 +627,11 @@ func note(l Lang, pt, en string) Part {
 // naming its path and role, text fenced so its own headings stay inside.
 func renderP(b *Bug, l Lang, parts []Part) string {
 	var w strings.Builder
+	size := 4096
+	for _, p := range parts {
+		size += len(p.Text) + len(p.Path) + 256
+	}
+	w.Grow(size) // P is built in one allocation
 	title := b.Title
 	if title == "" {
 		title = b.ID

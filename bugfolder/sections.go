@@ -32,39 +32,49 @@ func (s Section) Text() string {
 // headings inside fenced code blocks. pre is the text before the first
 // level-2 heading (free text, a level-1 title).
 func ParseSections(body string) (pre string, sections []Section) {
-	body = NormalizeText([]byte(body))
-	lines := strings.SplitAfter(body, "\n")
+	body = normalizeString(body)
 	var fence string // the open fence's marker run, "" when outside a fence
 	var cur *Section
-	var content strings.Builder
-	var preB strings.Builder
-	flush := func() {
+	// the pre-heading text and each section's content are slices of body
+	// (its lines are contiguous): a large document is not copied again
+	start := 0
+	flush := func(end int) {
 		if cur != nil {
-			cur.Content = content.String()
+			cur.Content = body[start:end]
 			sections = append(sections, *cur)
-			content.Reset()
+		} else {
+			pre = body[:end]
 		}
 	}
-	for i, raw := range lines {
-		line := strings.TrimRight(raw, "\n")
-		if next, isFence := fenceStep(fence, line); isFence {
-			fence = next
+	for i, off := 0, 0; off < len(body); i++ {
+		next := len(body)
+		if nl := strings.IndexByte(body[off:], '\n'); nl >= 0 {
+			next = off + nl + 1
+		}
+		line := strings.TrimRight(body[off:next], "\n")
+		if nf, isFence := fenceStep(fence, line); isFence {
+			fence = nf
 		} else if fence == "" {
 			if level, text, ok := atxHeading(line); ok && level == 2 {
-				flush()
+				flush(off)
 				key, inline := classifyHeading(text)
 				cur = &Section{Key: key, Heading: text, Inline: inline, Line: i + 1}
-				continue
+				start = next
 			}
 		}
-		if cur == nil {
-			preB.WriteString(raw)
-		} else {
-			content.WriteString(raw)
-		}
+		off = next
 	}
-	flush()
-	return preB.String(), sections
+	flush(len(body))
+	return pre, sections
+}
+
+// normalizeString is NormalizeText for a string, without a copy when it
+// needs no normalizing (no BOM, no CR).
+func normalizeString(s string) string {
+	if !strings.HasPrefix(s, "\xef\xbb\xbf") && strings.IndexByte(s, '\r') < 0 {
+		return s
+	}
+	return NormalizeText([]byte(s))
 }
 
 // classifyHeading maps a heading to a section, also accepting a known

@@ -1,6 +1,7 @@
 package bugfolder
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -266,19 +267,30 @@ func ScalarNode(v string) *yaml.Node {
 // RenderProblem renders problema.md: front matter, the numbered rubric, then P.
 func RenderProblem(l Lang, meta ProblemMeta, rubric []string, p string) ([]byte, error) {
 	var b strings.Builder
+	b.Grow(len(p) + 4096) // P is copied once, however large
 	b.WriteString("\n" + SecRubric.Heading(l) + "\n\n")
 	for i, c := range rubric {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, c)
 	}
 	b.WriteString("\n" + SecProblem.Heading(l) + "\n\n")
-	b.WriteString(strings.TrimRight(p, "\n") + "\n")
+	b.WriteString(strings.TrimRight(p, "\n"))
+	b.WriteString("\n")
 	meta.SetupSHA256 = ""
 	unsealed, err := marshalFrontMatter(meta, b.String())
 	if err != nil {
 		return nil, err
 	}
-	meta.SetupSHA256 = sha256Hex([]byte(NormalizeText(unsealed))) // as SetupIntact reads it
+	meta.SetupSHA256 = normalizedSHA(unsealed) // as SetupIntact reads it
 	return marshalFrontMatter(meta, b.String())
+}
+
+// normalizedSHA is sha256Hex of NormalizeText(b), without copying b when
+// it needs no normalizing (no BOM, no CR: a file moot wrote itself).
+func normalizedSHA(b []byte) string {
+	if !bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) && bytes.IndexByte(b, '\r') < 0 {
+		return sha256Hex(b)
+	}
+	return sha256Hex([]byte(NormalizeText(b)))
 }
 
 // WriteProblem writes problema.md and makes it read-only; it refuses to

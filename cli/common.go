@@ -194,7 +194,7 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.judge, "judge", "", "the judge's engine (default: defaults.judge, else the solvers' engine)")
 	fl.StringVar(&f.config, "config", "", "engines file (default: moot.yaml in the _reversa_bugs/ root, then $XDG_CONFIG_HOME/moot/moot.yaml)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call, overriding every engine's own (default: the engine's, else 10m)")
-	fl.IntVar(&f.parallel, "parallel", 0, "calls at once; 1 is the sequential fallback (default N)")
+	fl.IntVar(&f.parallel, "parallel", 0, "calls at once; 1 is the sequential fallback (default: the largest stage, N unless there are more critics)")
 	fl.StringVar(&f.optionA, "option-a", "", "tradeoff: option A as a testable statement (required)")
 	fl.StringVar(&f.optionB, "option-b", "", "tradeoff: option B as a testable statement (required)")
 	fl.StringVar(&f.criteria, "criteria", "", "tradeoff/council: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
@@ -271,7 +271,7 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	}
 	s.Parallel = f.parallel
 	if s.Parallel == 0 {
-		s.Parallel = f.n
+		s.Parallel = max(f.n, len(f.critics)) // the largest stage (engine.DefaultParallel)
 	}
 	if s.Parallel < 1 {
 		return s, usageErr("--parallel %d: give 1 (sequential) or more", f.parallel)

@@ -137,6 +137,8 @@ type planJSON struct {
 	Lenses map[string]string `json:"lenses,omitempty"`
 	// Budget is the cap and whether the estimate exceeds it.
 	Budget *planBudgetJSON `json:"budget,omitempty"`
+	// Stages is the critical path, in the order its stages run.
+	Stages []engine.Stage `json:"stages,omitempty"`
 }
 
 type planTokens struct {
@@ -160,6 +162,7 @@ func writePlanJSON(w io.Writer, p *engine.Plan) error {
 		USD:    p.USD, USDKnown: p.USDKnown, Engines: p.Engines,
 		Warnings: append([]string{}, p.Warnings...), Refusals: append([]string{}, p.Refusals...),
 		Budget: budgetJSON(p),
+		Stages: p.Stages,
 	}
 	if s.Mode != "" {
 		out.Mode = ptr(string(s.Mode))
@@ -208,6 +211,9 @@ func printPlan(w io.Writer, p *engine.Plan) {
 		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintf(w, "  calls     %s\n", p.Formula)
+	if path := p.PathText(); path != "" {
+		fmt.Fprintf(w, "  path      %s\n", path)
+	}
 	if s.Problem != nil {
 		fmt.Fprintf(w, "  P         %s bytes ≈ %s tokens (estimate), %d part(s)\n", thousands(s.Problem.Bytes()), thousands(s.Problem.Tokens()), len(s.Problem.Parts))
 	}

@@ -57,7 +57,7 @@ func (l councilEngine) Call(ctx context.Context, req harness.Request) harness.Re
 	case <-ctx.Done():
 		return harness.Result{Failure: harness.FailEngine, Err: "interrupted"}
 	}
-	body := fakeanswer.Reply(req.Prompt, req.Role)
+	body := fakeanswer.Reply(req.PromptText(), req.Role)
 	if req.Stdout != nil {
 		req.Stdout.Write([]byte(body))
 	}

@@ -209,9 +209,9 @@ func (r *runner) finalEstimate() (int, float64) {
 
 // callEstimate is one call's planned figures: the prompt as written and
 // the role's expected answer on the engine (as the plan learned it).
-func (r *runner) callEstimate(engine string, role bugfolder.Role, prompt string) (int, float64) {
+func (r *runner) callEstimate(engine string, role bugfolder.Role, promptBytes int) (int, float64) {
 	lim := r.limits[engine]
-	in := bugfolder.EstimateTokens(len(prompt))
+	in := bugfolder.EstimateTokens(promptBytes)
 	out := r.expectedOut(role, lim)
 	if f, ok := r.learned[engine]; ok && f.Out > 0 {
 		out = int(float64(out)*f.Out + 0.5)
@@ -227,12 +227,12 @@ func (r *runner) callEstimate(engine string, role bugfolder.Role, prompt string)
 // final step, retries): a call that would take the spend plus the calls
 // in flight past the cap is not started, and the Supervisor is asked.
 // With no cap it admits everything (nil reservation).
-func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder.Role, engine, prompt string) (*reservation, error) {
+func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder.Role, engine string, prompt []string) (*reservation, error) {
 	b := r.bud
 	if b == nil {
 		return nil, nil
 	}
-	tok, usd := r.callEstimate(engine, role, prompt)
+	tok, usd := r.callEstimate(engine, role, promptLen(prompt))
 	final := role == r.finalRole
 	b.ask.Lock()
 	defer b.ask.Unlock()

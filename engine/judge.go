@@ -120,7 +120,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 	for i, c := range choices {
 		letters[i] = c.Label
 	}
-	prompt := step.Prompt()
+	prompt := r.splitP(step.Prompt())
 	ask, why := r.judgePending()
 	reason := "the " + Describe(r.proto).Final + "'s last attempt failed"
 	if why != "" {
@@ -207,11 +207,11 @@ func (r *runner) amendJudge(engine string, k int, by string) {
 // judgeOnce calls the final step's engine once: a valid answer is written
 // as the final answer (done); a failed one is kept as juiz/tentativa-K.md
 // and logged, and why it failed is returned.
-func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, prompt string) (done bool, why string, err error) {
+func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, prompt []string) (done bool, why string, err error) {
 	jid := r.lang.Names().JudgeID
 	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
 	r.logJudgeOrder(step, false)
-	o, err := r.invoke(ctx, r.last, jid, r.finalRole, prompt)
+	o, err := r.invoke(ctx, r.last, jid, r.finalRole, func() []string { return prompt })
 	if err != nil {
 		return false, "", err
 	}
@@ -316,14 +316,16 @@ func (r *runner) keepRetriedJudge(k int, id string, o *outcome) error {
 }
 
 // keepPrompt saves the judge's prompt for audit, beside its raw output.
-func (r *runner) keepPrompt(prompt string, attempt int) error {
+func (r *runner) keepPrompt(prompt []string, attempt int) error {
 	f, err := r.w.CreateRaw(r.w.RawPath(r.last, r.lang.Names().JudgeID, attempt, "prompt"))
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write([]byte(prompt)); err != nil {
-		f.Discard()
-		return err
+	for _, piece := range prompt {
+		if _, err := f.WriteString(piece); err != nil {
+			f.Discard()
+			return err
+		}
 	}
 	return f.Commit()
 }

@@ -135,6 +135,10 @@ type Plan struct {
 	// Refusals stop the debate before any call (too large for a context,
 	// restricted bug with an external engine, closed bug).
 	Refusals []string
+	// Stages is the critical path: the stages in the order they run
+	// (a round's critics before its solvers, the final step last), each
+	// as long as its slowest call (PathText says it in words).
+	Stages []Stage
 }
 
 // Externals lists the external engines the plan would send the bug to.
@@ -176,11 +180,19 @@ func CheckSize(p Protocol, n, r, critics int) error {
 }
 
 func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
+	return newPlan(s, cfg, true)
+}
+
+// newPlan is NewPlan; notice adds the warning about the bug's current
+// debate being archived, which reads that debate in full (Start, which
+// reads it itself and shows no warnings, leaves it out).
+func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 	if err := CheckSize(s.Protocol, s.N, s.R, len(s.Critics)); err != nil {
 		return nil, err
 	}
 	if s.Problem != nil {
 		redactProblem(s.Problem)
+		limitMemory(len(s.Problem.Text))
 	}
 	if s.Protocol == nil {
 		return nil, errors.New("plan: the setup names no protocol")
@@ -189,6 +201,7 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 	panelRole, supportRole, finalRole := proto.Roles()
 	c := len(s.Critics)
 	p := &Plan{Setup: s, Calls: proto.Count(s), Formula: proto.Formula(s), USDKnown: true}
+	p.Stages = criticalPath(s, cfg, p.Calls)
 	type acc struct {
 		est   *EngineEstimate
 		lim   harness.Limits
@@ -341,7 +354,9 @@ func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 	p.Refusals = append(p.Refusals, proto.Refusals(s)...)
 	p.Refusals = append(p.Refusals, FamilyRefusals(s, cfg)...)
 	if s.Bug != nil {
-		p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)
+		if notice {
+			p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)
+		}
 		if s.Problem != nil {
 			p.Warnings = append(p.Warnings, s.Problem.Warnings...)
 		}

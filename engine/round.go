@@ -246,10 +246,9 @@ func (r *runner) scrubber(mode AnonymizeMode) *Anonymizer {
 // the round's earlier batches).
 func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 	type job struct {
-		id     string
-		role   bugfolder.Role
-		prompt string
-		call   Call
+		id   string
+		role bugfolder.Role
+		call Call
 	}
 	jobs := make([]job, 0, len(ids))
 	snap, snapPeers := r.snapshot(k)
@@ -268,7 +267,7 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 			c.History = r.history(k)
 		}
 		r.logOrder(k, id, role, c.Snapshot)
-		jobs = append(jobs, job{id, role, r.proto.Prompt(c), c})
+		jobs = append(jobs, job{id, role, c})
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(jobs))
@@ -276,7 +275,7 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = r.callDebater(ctx, k, j.id, j.role, j.prompt, j.call)
+			errs[i] = r.callDebater(ctx, k, j.id, j.role, j.call)
 		}()
 	}
 	wg.Wait()
@@ -447,8 +446,10 @@ func (r *runner) acquire(ctx context.Context, engine string) (func(), error) {
 
 // invoke calls an engine for id in round k: the context-window check, the
 // call with its raw output kept, and the one automatic retry for a start or
-// transport failure. It returns ctx's error when interrupted.
-func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Role, prompt string) (*outcome, error) {
+// transport failure. It returns ctx's error when interrupted. The prompt
+// is rendered (in pieces, P shared) once the call has its place in the
+// limits, so a waiting call holds none.
+func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Role, render func() []string) (*outcome, error) {
 	engine := r.engineOf[id]
 	if role == r.finalRole {
 		engine = r.judgeEngine
@@ -462,6 +463,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 	}
 	defer release()
 	var resv *reservation
+	prompt := render()
 	for try := 0; try < 2; try++ {
 		resv.done(0, 0) // a failed attempt recorded nothing
 		if resv, err = r.admitCall(ctx, k, id, role, engine, prompt); err != nil {
@@ -471,7 +473,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		o.started = r.now()
 		r.emit(Event{Type: EvCallStarted, Round: k, SolverID: id, Role: role, Engine: engine, Attempt: o.attempt})
 		if ctxTok := lim.ContextTokens; ctxTok > 0 {
-			in, out := bugfolder.EstimateTokens(len(prompt)), r.expectedOut(role, lim)
+			in, out := bugfolder.EstimateTokens(promptLen(prompt)), r.expectedOut(role, lim)
 			if in+out > ctxTok {
 				o.res = harness.Result{Failure: harness.FailEngine,
 					Err: fmt.Sprintf("refused before the call: the prompt (≈%d tokens) and the answer (≈%d) do not fit engine %s's %d-token context window", in, out, engine, ctxTok)}
@@ -491,7 +493,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
 			Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt, Lens: r.lensOf[id].Name,
-			Prompt: prompt, P: r.p, Timeout: r.callTimeout(id, engine, role), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
+			PromptParts: prompt, P: r.p, PFile: r.pFile.file(r.p), Timeout: r.callTimeout(id, engine, role), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
 			},
@@ -530,7 +532,7 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 	o.tokensIn, o.tokensOut, o.cost = o.res.TokensIn, o.res.TokensOut, o.res.CostUSD
 	if o.called && o.tokensIn == 0 && o.tokensOut == 0 {
 		// the engine reported nothing: estimate, and say so
-		o.tokensIn, o.tokensOut, o.estimated = bugfolder.EstimateTokens(len(prompt)), bugfolder.EstimateTokens(len(o.res.Body)), true
+		o.tokensIn, o.tokensOut, o.estimated = bugfolder.EstimateTokens(promptLen(prompt)), bugfolder.EstimateTokens(len(o.res.Body)), true
 	}
 	if o.cost == nil && lim.Price != nil && o.called {
 		c := lim.Price.Cost(o.tokensIn, o.tokensOut)
@@ -575,8 +577,8 @@ func (r *runner) modelOf(engine string) string {
 // as received (headings as the protocol writes them), the status (ok,
 // timeout, error or invalid-output) in the front matter. A file is written
 // for every finished call, never dropped.
-func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfolder.Role, prompt string, c Call) error {
-	o, err := r.invoke(ctx, k, id, role, prompt)
+func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfolder.Role, c Call) error {
+	o, err := r.invoke(ctx, k, id, role, func() []string { return r.renderPrompt(c) })
 	if err != nil {
 		return err
 	}

@@ -145,6 +145,8 @@ type runner struct {
 	timeoutOf   map[string]time.Duration
 	flagTimeout time.Duration
 	parallel    int
+	// pFile is the debate's one shared copy of P for the calls' folders.
+	pFile pShare
 
 	// panel holds the solvers still in; narrowed is set once "continue
 	// with fewer" has accepted a smaller panel.
@@ -352,7 +354,8 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if s.Mode == "" && !bug.IsQuestion { // a question has no mode
 		return nil, &bugfolder.InputError{Msg: "no mode: give diagnosis, repair or spec"}
 	}
-	plan, err := NewPlan(s, opts.Config)
+	limitMemory(len(s.Problem.Text))
+	plan, err := newPlan(s, opts.Config, false) // the debate folder is read below
 	if err != nil {
 		return nil, err
 	}
@@ -435,9 +438,6 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 }
 
 func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.Lang, mode bugfolder.Mode, n, rounds int, p string, parallel int, timeout time.Duration) *runner {
-	if parallel < 1 {
-		parallel = n
-	}
 	panel, support, final := proto.Roles()
 	r := &runner{
 		opts: opts, proto: proto, panelRole: panel, supportRole: support, finalRole: final,
@@ -451,6 +451,10 @@ func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.
 }
 
 func (r *runner) initSemaphores() {
+	if r.parallel < 1 {
+		// the largest stage (DefaultParallel): every stage runs at once
+		r.parallel = max(r.n, len(r.critics), 1)
+	}
 	r.sem = make(chan struct{}, r.parallel)
 	r.engineSem = map[string]chan struct{}{}
 	for _, name := range append(mapValues(r.engineOf), r.judgeEngine) {
@@ -666,6 +670,7 @@ func (e *errStop) Error() string { return e.reason }
 // execute runs the rounds that are not complete, round after round up to
 // r (the stop rule may end them earlier), then the final step.
 func (r *runner) execute(ctx context.Context) (*Result, error) {
+	defer r.pFile.drop()
 	if d := r.opts.DebateTimeout; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errDebateLimit)

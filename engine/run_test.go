@@ -69,8 +69,8 @@ func (s *scripted) count(id string, round int) int {
 func validBody(req harness.Request) string {
 	if req.Role == string(bugfolder.RoleJudge) {
 		first := "A"
-		if i := strings.Index(req.Prompt, "<<<INÍCIO PROPOSTA "); i >= 0 {
-			rest := req.Prompt[strings.Index(req.Prompt, "# Propostas finais"):]
+		if i := strings.Index(req.PromptText(), "<<<INÍCIO PROPOSTA "); i >= 0 {
+			rest := req.PromptText()[strings.Index(req.PromptText(), "# Propostas finais"):]
 			first = rest[strings.Index(rest, "PROPOSTA ")+9:][:1]
 		}
 		return "## Vencedora\n\nProposta " + first + "\n\n## Enxertos\n\nnenhum\n\n## Justificativa por critério\n\n1. a\n2. b\n3. c\n4. d\n\n## Síntese\n\n## Hipóteses\n\nH\n\n## Causa raiz proposta\n\nC\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nI\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE\n\n## Confiança\n\nalta: o log confirma.\n"

@@ -64,7 +64,8 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 	jid := r.lang.Names().JudgeID
 	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
 	r.logJudgeOrder(step, true)
-	o2, err := r.invoke(ctx, r.last, jid, r.finalRole, sw.SwappedPrompt())
+	swapped := r.splitP(sw.SwappedPrompt())
+	o2, err := r.invoke(ctx, r.last, jid, r.finalRole, func() []string { return swapped })
 	if err != nil {
 		return false, "", err
 	}

@@ -68,7 +68,7 @@ func (a *anthropicEngine) Call(ctx context.Context, req Request) Result {
 	stream := client.Messages.NewStreaming(ctx, anthropic.MessageNewParams{
 		Model:     anthropic.Model(a.model()),
 		MaxTokens: a.maxTokens(),
-		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.Prompt))},
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.PromptText()))},
 	})
 	defer stream.Close()
 	sink := &deltaSink{on: req.OnOutput, cap: a.opts.OutputCap}

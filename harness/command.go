@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,13 +104,26 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 		return errorf(FailStart, "create a scratch folder: %v", err)
 	}
 	defer os.RemoveAll(scratch)
-	if req.P != "" {
-		_ = os.WriteFile(filepath.Join(scratch, "P.md"), []byte(req.P), safefs.FilePerm)
-	}
+	_ = placeP(scratch, req, safefs.FilePerm)
 	return runProcess(ctx, proc{
-		argv: argv, env: env, dir: scratch, stdin: req.Prompt, timeout: req.Timeout,
+		argv: argv, env: env, dir: scratch, stdin: req.promptPieces(), timeout: req.Timeout,
 		grace: c.opts.Grace, cap: c.opts.OutputCap, stdout: req.Stdout, stderr: req.Stderr, onOutput: req.OnOutput, group: req.Group,
 	}, plainOutput)
+}
+
+// inFlight holds the pid of every call's process still running: a
+// call's end looks for what it left behind everywhere under moot but
+// under the others (pid → true).
+var inFlight sync.Map
+
+// callsInFlight is inFlight as a set.
+func callsInFlight() map[int]bool {
+	out := map[int]bool{}
+	inFlight.Range(func(k, _ any) bool {
+		out[k.(int)] = true
+		return true
+	})
+	return out
 }
 
 // proc describes one process to run under moot's rules.
@@ -119,7 +131,7 @@ type proc struct {
 	argv     []string
 	env      []string
 	dir      string
-	stdin    string
+	stdin    []string
 	timeout  time.Duration
 	grace    time.Duration
 	cap      int64
@@ -244,11 +256,17 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 	defer stdoutR.Close()
 	defer stderrR.Close()
 	pgid := cmd.Process.Pid
+	inFlight.Store(pgid, true)
+	defer inFlight.Delete(pgid)
 	killGroup := func(sig syscall.Signal) { _ = syscall.Kill(-pgid, sig) }
 
 	// the prompt, then EOF (CLIs wait for it)
 	go func() {
-		_, _ = io.WriteString(stdin, p.stdin)
+		for _, s := range p.stdin {
+			if _, err := io.WriteString(stdin, s); err != nil {
+				break
+			}
+		}
 		_ = stdin.Close()
 	}()
 
@@ -348,7 +366,9 @@ func runProcess(ctx context.Context, p proc, newParser func() outputParser) Resu
 		stop()
 	}
 	// reap what the process left behind (grandchildren holding the pipes,
-	// and descendants that left the group with setsid)
+	// and descendants that left the group with setsid); the process itself
+	// has ended, so its subtree is no longer another call's
+	inFlight.Delete(pgid)
 	killGroup(syscall.SIGKILL)
 	killTagged(tag, reapWithin)
 	done := make(chan struct{})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/reversa/moot/internal/input"
@@ -23,10 +24,20 @@ type Request struct {
 	Attempt  int
 	// Lens is the participant's lens name ("" when none): {lens}, MOOT_LENS.
 	Lens string
-	// Prompt is the whole prompt (on stdin for CLIs, in the request for HTTP).
+	// Prompt is the whole prompt (on stdin for CLIs, in the request for
+	// HTTP), unless PromptParts is set.
 	Prompt string
-	// P is the assembled problem, copied into a CLI's scratch folder.
+	// PromptParts, when set, is the prompt in pieces sent one after
+	// another (Prompt is then ignored): the engine passes P as one piece
+	// every call shares, so a CLI's call holds no copy of it.
+	PromptParts []string
+	// P is the assembled problem, copied into a CLI's scratch folder
+	// (P.md) when PFile is empty.
 	P string
+	// PFile is the debate's one owner-only, read-only copy of P
+	// (NewPFile): a CLI's scratch folder gets it as P.md by a hard link,
+	// so no call writes P again.
+	PFile string
 	// Timeout is the hard limit of the call.
 	Timeout time.Duration
 	// Stdout and Stderr receive the raw output for audit (may be nil).
@@ -37,6 +48,23 @@ type Request struct {
 	// command's processes carry it, so those a killed moot left behind
 	// are found by ReapOrphans on the next run.
 	Group string
+}
+
+// PromptText is the whole prompt, joined from its parts when it comes in
+// pieces (HTTP engines send it in one body).
+func (r Request) PromptText() string {
+	if r.PromptParts != nil {
+		return strings.Join(r.PromptParts, "")
+	}
+	return r.Prompt
+}
+
+// promptPieces is the prompt as the pieces a CLI's stdin receives.
+func (r Request) promptPieces() []string {
+	if r.PromptParts != nil {
+		return r.PromptParts
+	}
+	return []string{r.Prompt}
 }
 
 // Failure says how a call ended: FailNone when the engine answered, else

@@ -156,7 +156,7 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 	client := openai.NewClientWithConfig(cc)
 	cr := openai.ChatCompletionRequest{
 		Model:         model,
-		Messages:      []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: req.Prompt}},
+		Messages:      []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: req.PromptText()}},
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 	}
@@ -261,11 +261,12 @@ func numCtx(prompt string, maxOut, window int) int {
 // callOllama streams from Ollama's native /api/chat with num_ctx set.
 func (o *openaiEngine) callOllama(ctx context.Context, req Request, model, key string) Result {
 	lim := LimitsOf(o.cfg)
+	prompt := req.PromptText()
 	body, _ := json.Marshal(map[string]any{
 		"model":    model,
-		"messages": []map[string]string{{"role": "user", "content": req.Prompt}},
+		"messages": []map[string]string{{"role": "user", "content": prompt}},
 		"stream":   true,
-		"options":  map[string]any{"num_ctx": numCtx(req.Prompt, lim.MaxOutputTokens, lim.ContextTokens)},
+		"options":  map[string]any{"num_ctx": numCtx(prompt, lim.MaxOutputTokens, lim.ContextTokens)},
 	})
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, o.origin()+"/api/chat", bytes.NewReader(body))
 	if err != nil {

@@ -115,7 +115,7 @@ const quickTimeout = 2 * time.Minute
 // quick runs a short command of a CLI (version, help, auth status) in a
 // private HOME holding the stored credentials, bounded by quickTimeout.
 func quick(ctx context.Context, v *vendorCLI, bin string, args ...string) (string, int, error) {
-	c, err := v.prepare("")
+	c, err := v.prepare(Request{})
 	if err != nil {
 		return "", -1, err
 	}

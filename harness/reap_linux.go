@@ -62,7 +62,7 @@ func killTagged(tag string, within time.Duration) {
 func tagged(tag string, me int) []int {
 	needle := []byte(tag + "\x00")
 	var out []int
-	for _, pid := range descendants(me) {
+	for _, pid := range descendantsExcept(me, callsInFlight()) {
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 		if err == nil && (bytes.HasPrefix(env, needle) || bytes.Contains(env, append([]byte{0}, needle...))) {
 			out = append(out, pid)
@@ -99,10 +99,13 @@ func awaitEnd(pid, me int, deadline time.Time) {
 	}
 }
 
-// descendants lists the processes below pid, read from each thread's
-// children list (/proc/PID/task/TID/children), so only pid's own subtree is
-// visited; the whole process table is scanned only on kernels without it.
-func descendants(pid int) []int {
+// descendantsExcept lists the processes below pid, read from each
+// thread's children list (/proc/PID/task/TID/children), so only pid's own
+// subtree is visited (the whole process table is scanned only on kernels
+// without it), less the subtrees rooted at skip (other calls in flight:
+// whatever runs under them is theirs, and reading their /proc entries
+// would only make reaping them dearer).
+func descendantsExcept(pid int, skip map[int]bool) []int {
 	var out []int
 	queue := []int{pid}
 	for len(queue) > 0 {
@@ -110,10 +113,14 @@ func descendants(pid int) []int {
 		queue = queue[1:]
 		kids, ok := childrenOf(p)
 		if !ok {
-			return descendantsByScan(pid)
+			return descendantsByScan(pid, skip)
 		}
-		out = append(out, kids...)
-		queue = append(queue, kids...)
+		for _, k := range kids {
+			if !skip[k] {
+				out = append(out, k)
+				queue = append(queue, k)
+			}
+		}
 	}
 	return out
 }
@@ -142,7 +149,7 @@ func childrenOf(pid int) ([]int, bool) {
 }
 
 // descendantsByScan is descendants from the whole process table.
-func descendantsByScan(pid int) []int {
+func descendantsByScan(pid int, skip map[int]bool) []int {
 	children := map[int][]int{}
 	for _, p := range procPIDs() {
 		if pp := parentOf(p); pp > 0 {
@@ -154,8 +161,12 @@ func descendantsByScan(pid int) []int {
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		out = append(out, children[p]...)
-		queue = append(queue, children[p]...)
+		for _, k := range children[p] {
+			if !skip[k] {
+				out = append(out, k)
+				queue = append(queue, k)
+			}
+		}
 	}
 	return out
 }

@@ -2,6 +2,8 @@ package harness
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -49,4 +51,67 @@ func sweepStale() {
 func ownedByMe(fi os.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && int(st.Uid) == os.Getuid()
+}
+
+// NewPFile writes P once, for every call of a debate, as the owner-only,
+// read-only file P.md of a private temporary folder, and returns its path
+// and what removes it. Calls link it into their scratch folders
+// (Request.PFile) instead of each writing its own copy.
+func NewPFile(p string) (string, func(), error) {
+	dir, err := newScratch("p")
+	if err != nil {
+		return "", nil, fmt.Errorf("create the folder of P: %w", err)
+	}
+	remove := func() { _ = os.RemoveAll(dir) }
+	name := filepath.Join(dir, "P.md")
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o400)
+	if err == nil {
+		_, err = f.WriteString(p)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		remove()
+		return "", nil, fmt.Errorf("write %s: %w", name, err)
+	}
+	return name, remove, nil
+}
+
+// placeP puts P into a call's folder as P.md (mode perm): a hard link of
+// the debate's P file when there is one (a streamed copy of it when the
+// link fails), else the request's P written out.
+func placeP(dir string, req Request, perm os.FileMode) error {
+	dst := filepath.Join(dir, "P.md")
+	if req.PFile == "" {
+		if req.P == "" {
+			return nil
+		}
+		return writeP(dst, strings.NewReader(req.P), perm)
+	}
+	if err := os.Link(req.PFile, dst); err == nil {
+		return nil
+	}
+	src, err := os.Open(req.PFile)
+	if err != nil {
+		return fmt.Errorf("copy P into the scratch folder: %w", err)
+	}
+	defer src.Close()
+	return writeP(dst, src, perm)
+}
+
+// writeP writes P.md from r, without holding P in memory again.
+func writeP(dst string, r io.Reader, perm os.FileMode) error {
+	f, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+	if err != nil {
+		return fmt.Errorf("copy P into the scratch folder: %w", err)
+	}
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("copy P into %s: %w", dst, err)
+	}
+	return nil
 }

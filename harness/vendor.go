@@ -186,17 +186,15 @@ func newCallDirs(kind Kind) (callDirs, error) {
 }
 
 // prepare makes the private folders and the environment of a call.
-func (v *vendorCLI) prepare(p string) (*callSetup, error) {
+func (v *vendorCLI) prepare(req Request) (*callSetup, error) {
 	d, err := newCallDirs(v.cfg.Kind)
 	if err != nil {
 		return nil, err
 	}
 	c := &callSetup{e: v.cfg, dirs: d, dir: d.work, env: minimalEnv(d)}
-	if p != "" {
-		if err := os.WriteFile(filepath.Join(d.work, "P.md"), []byte(p), 0o400); err != nil {
-			os.RemoveAll(d.root)
-			return nil, fmt.Errorf("copy P into the scratch folder: %w", err)
-		}
+	if err := placeP(d.work, req, 0o400); err != nil {
+		os.RemoveAll(d.root)
+		return nil, err
 	}
 	if v.cfg.ProjectAccess == "read-only" && v.opts.ProjectDir != "" {
 		c.dir = v.opts.ProjectDir
@@ -249,14 +247,14 @@ func (v *vendorCLI) Call(ctx context.Context, req Request) Result {
 	if err != nil {
 		return errorf(FailEngine, "%v", err)
 	}
-	c, err := v.prepare(req.P)
+	c, err := v.prepare(req)
 	if err != nil {
 		return errorf(FailStart, "%v", err)
 	}
 	defer os.RemoveAll(c.dirs.root)
 	argv := append([]string{bin}, v.spec.args(c)...)
 	res := runProcess(ctx, proc{
-		argv: argv, env: c.env, dir: c.dir, stdin: req.Prompt, timeout: req.Timeout,
+		argv: argv, env: c.env, dir: c.dir, stdin: req.promptPieces(), timeout: req.Timeout,
 		grace: v.opts.Grace, cap: v.opts.OutputCap, stdout: req.Stdout, stderr: req.Stderr, onOutput: req.OnOutput, group: req.Group,
 	}, v.spec.parser)
 	if c.storedAuth {

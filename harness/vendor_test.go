@@ -96,7 +96,7 @@ func TestVendorMissingBinary(t *testing.T) {
 func TestCodexProjectAccess(t *testing.T) {
 	for access, wantDir := range map[string]string{"none": "", "read-only": "/the/project"} {
 		v := &vendorCLI{cfg: &EngineConfig{Name: "cx", Kind: KindCodex, ProjectAccess: access}, opts: Options{ProjectDir: "/the/project"}, spec: specs[KindCodex]}
-		c, err := v.prepare("# P")
+		c, err := v.prepare(Request{P: "# P"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -927,7 +927,7 @@ func (m *Model) planCost() {
 		s.Problem = m.problem
 	}
 	if s.Parallel == 0 {
-		s.Parallel = s.N
+		s.Parallel = engine.DefaultParallel(s)
 	}
 	if s.Protocol == nil {
 		s.Protocol = m.opts.Protocol

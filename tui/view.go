@@ -336,6 +336,9 @@ func (m Model) costText() string {
 	default:
 		p := c.plan
 		fmt.Fprintf(&b, "  calls %s\n", m.st.Bold.Render(p.Formula))
+		if path := p.PathSummary(); path != "" {
+			fmt.Fprintf(&b, "  path  %s\n", ansi.Truncate(path, max(m.lay.w-10, 10), "…"))
+		}
 		if s.Problem != nil {
 			fmt.Fprintf(&b, "  P     %s bytes ≈ %s tokens, %d part(s)\n", fmtInt(s.Problem.Bytes()), fmtInt(s.Problem.Tokens()), len(s.Problem.Parts))
 		}

@@ -554,12 +554,13 @@ func (w *wizard) setup(bug *bugfolder.Bug) engine.Setup {
 	n, _ := strconv.Atoi(w.nStr)
 	r, _ := strconv.Atoi(w.rStr)
 	s := engine.Setup{Protocol: w.proto, Bug: bug, Lang: bug.Register.Lang, Mode: bugfolder.Mode(w.mode), N: n, R: r,
-		Solvers: w.solvers(), Judge: w.judge, Parallel: n, Lenses: w.panelLenses(n)}
+		Solvers: w.solvers(), Judge: w.judge, Lenses: w.panelLenses(n)}
 	if w.in.Support {
 		s.Critics = append([]string{}, w.critics...)
 	}
 	s.VerifyJudge = w.verify && w.in.Winner
 	s.AllowSameFamily = w.sameFamily
+	s.Parallel = engine.DefaultParallel(s)
 	if d, err := time.ParseDuration(strings.TrimSpace(w.timeout)); err == nil {
 		s.Timeout = d
 	}

@@ -124,9 +124,69 @@ var rows = []row{
 		}},
 }
 
+// issue18Rows are the rows of issue 18's targets 1 and 2: the real binary
+// against the reference orchestrator (internal/refmoot), and memory and
+// bytes written for a large P at two panel sizes.
+var issue18Rows = []row{
+	{"end to end, real binary ÷ reference orchestrator (N=8, R=3, engine of 500 ms)", "≤ 1.02",
+		endToEnd("EndToEnd8", 1.02)},
+	{"end to end ÷ reference at N=16 (the largest panel moot runs)", "≤ 1.05",
+		endToEnd("EndToEnd16", 1.05)},
+	{"moot's own CPU per call / per stage (N=8, engine processes excluded)", "reported",
+		func(r results) (string, string) {
+			call, ok := r.get("EndToEnd8", "ms-own-cpu/call")
+			stage, _ := r.get("EndToEnd8", "ms-own-cpu/stage")
+			if !ok {
+				return "not run", "—"
+			}
+			return fmt.Sprintf("%.1f ms / %.0f ms", call, stage), "—"
+		}},
+	{"peak RSS with a 24 MB P, N=2 / N=16", "≤ 2×|P| + 64 MB (112 MiB), any N",
+		func(r results) (string, string) {
+			n2, ok2 := r.get("MemoryN2", "MiB-peak-rss")
+			n16, ok16 := r.get("MemoryN16", "MiB-peak-rss")
+			p, _ := r.get("MemoryN2", "MiB-P")
+			if !ok2 || !ok16 {
+				return "not run", "—"
+			}
+			return fmt.Sprintf("%.0f MiB / %.0f MiB", n2, n16), verdict(max(n2, n16) <= 2*p+64)
+		}},
+	{"bytes written per debate less the answers, in |P| (N=2 / N=16)", "≤ 2",
+		func(r results) (string, string) {
+			n2, ok2 := r.get("MemoryN2", "written-less-answers/P")
+			n16, ok16 := r.get("MemoryN16", "written-less-answers/P")
+			if !ok2 || !ok16 {
+				return "not run", "—"
+			}
+			return fmt.Sprintf("%.1f / %.1f", n2, n16), verdict(max(n2, n16) <= 2)
+		}},
+}
+
+// endToEnd is the row of an end-to-end benchmark: moot ÷ the reference,
+// with moot's own time per call and per stage.
+func endToEnd(bench string, target float64) func(results) (string, string) {
+	return func(r results) (string, string) {
+		ratio, ok := r.get(bench, "moot/ref")
+		if !ok {
+			return "not run", "—"
+		}
+		call, _ := r.get(bench, "ms-own/call")
+		stage, _ := r.get(bench, "ms-own/stage")
+		return fmt.Sprintf("%.3f× (own %.1f ms/call, %.0f ms/stage)", ratio, call, stage), verdict(ratio <= target)
+	}
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "missed"
+}
+
 func main() {
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
 	flag.Parse()
+	rows := append(rows, issue18Rows...)
 	r, err := read(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)

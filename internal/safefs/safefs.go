@@ -8,6 +8,7 @@
 package safefs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -117,13 +118,27 @@ func ReadFile(path string, max int64) ([]byte, error) {
 
 func readAll(f *os.File, max int64) ([]byte, error) {
 	var r io.Reader = f
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
 	if max > 0 {
-		if fi, err := f.Stat(); err == nil && fi.Size() > max {
-			return nil, fmt.Errorf("%s: %w (%d bytes, the limit is %d)", f.Name(), ErrTooLarge, fi.Size(), max)
+		if size > max {
+			return nil, fmt.Errorf("%s: %w (%d bytes, the limit is %d)", f.Name(), ErrTooLarge, size, max)
 		}
 		r = io.LimitReader(f, max+1)
 	}
-	b, err := io.ReadAll(r)
+	// one allocation of the file's size (and room to see EOF), not a
+	// doubling one: a large file is not held twice while it is read
+	var buf bytes.Buffer
+	if size > 0 && size < 1<<30 {
+		buf.Grow(int(size) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(r)
+	b := buf.Bytes()
+	if b == nil {
+		b = []byte{} // as io.ReadAll: empty, never nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.Name(), err)
 	}
