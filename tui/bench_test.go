@@ -17,8 +17,9 @@ import (
 )
 
 // BenchmarkLiveViewFrame: the live view with 16 panes, each receiving a
-// delta every 10 ms. One op is 10 ms of streaming (a delta to every pane)
-// followed by a View(). Target: ≤ 2 ms per View().
+// delta every 10 ms. One op is a frame: 10 ms of streaming (a delta to
+// every pane, taken by Update, which wraps it) followed by a View().
+// Target: ≤ 2 ms per frame (ms/frame); ms/Update and ms/View split it.
 func BenchmarkLiveViewFrame(b *testing.B) {
 	proj := testutil.CopyTree(b, "sample")
 	_, bug, err := bugfolder.Resolve(proj, "7")
@@ -51,18 +52,21 @@ func BenchmarkLiveViewFrame(b *testing.B) {
 	for _, p := range m.deb.rounds[1].panes {
 		deltas = append(deltas, engine.Event{Type: engine.EvOutput, Round: 1, SolverID: p.id, Role: bugfolder.Role(p.role), Text: delta})
 	}
-	var viewTime time.Duration
+	var updateTime, viewTime time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		b.StopTimer()
+		start := time.Now()
 		nm, _ = m.Update(engineMsg{events: deltas})
 		m = nm.(Model)
-		b.StartTimer()
-		start := time.Now()
+		mid := time.Now()
 		_ = m.View()
-		viewTime += time.Since(start)
+		updateTime += mid.Sub(start)
+		viewTime += time.Since(mid)
 	}
-	b.ReportMetric(float64(viewTime.Microseconds())/float64(b.N)/1000, "ms/View")
+	n := float64(b.N) * 1000
+	b.ReportMetric(float64(updateTime.Microseconds())/n, "ms/Update")
+	b.ReportMetric(float64(viewTime.Microseconds())/n, "ms/View")
+	b.ReportMetric(float64((updateTime+viewTime).Microseconds())/n, "ms/frame")
 }
 
 var (
