@@ -90,7 +90,11 @@ status unreadable, its error is reported on stderr (and in --json's warnings),
 and the exit code is 2; the others are listed as usual. A bug folder without bug.md yet is listed as
 incomplete, and loose fields (an unknown visibility, read as restricted; a
 display number written BUG-008…) are warnings on stderr: neither changes the
-exit code.`,
+exit code.
+
+Rows are kept in $XDG_CACHE_HOME/moot/list/ (owner-only), keyed by the size
+and modification time of every file of the bug folder: a changed folder is
+read again, and deleting the cache only makes the next list slower.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := registerOrQuestions(e)
