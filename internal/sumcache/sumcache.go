@@ -127,10 +127,14 @@ func (c *Cache) Save() error {
 	return nil
 }
 
+// errSymlink stops a fingerprint at a symbolic link.
+var errSymlink = errors.New("a symbolic link")
+
 // Fingerprint hashes the name, type, size and modification time of dir
 // and of every file and folder beneath it (to maxDepth). It is "" when
-// something cannot be read or was changed within the last two seconds
-// (now is the clock): such a folder is never served from the cache.
+// something cannot be read, is a symbolic link, or was changed within the
+// last two seconds (now is the clock): such a folder is never served from
+// the cache.
 func Fingerprint(dir string, now time.Time) string {
 	h := sha256.New()
 	newest := time.Time{}
@@ -146,6 +150,9 @@ func Fingerprint(dir string, now time.Time) string {
 				return err // removed while we looked: not settled
 			} else if err != nil {
 				return err
+			}
+			if info.Mode()&fs.ModeSymlink != 0 {
+				return errSymlink // what it points at is not fingerprinted
 			}
 			name := rel + "/" + e.Name()
 			fmt.Fprintf(h, "%s\x00%o\x00%d\x00%d\n", name, info.Mode(), info.Size(), info.ModTime().UnixNano())

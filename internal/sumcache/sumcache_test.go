@@ -46,6 +46,11 @@ func TestFingerprintFollowsTheFiles(t *testing.T) {
 	if got := Fingerprint(dir, time.Now()); got != "" {
 		t.Errorf("a folder changed a moment ago has fingerprint %q", got)
 	}
+	link := t.TempDir()
+	os.Symlink(dir, filepath.Join(link, "debate"))
+	if got := Fingerprint(link, now.Add(time.Hour)); got != "" {
+		t.Errorf("a folder holding a symbolic link has fingerprint %q", got)
+	}
 	if got := Fingerprint(filepath.Join(dir, "missing"), now); got != "" {
 		t.Errorf("a missing folder has fingerprint %q", got)
 	}
