@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/par"
 	"github.com/reversa/moot/internal/testutil"
 	"github.com/reversa/moot/protocol/debate"
 )
@@ -129,31 +131,33 @@ func openBrowser(b *testing.B, reg *bugfolder.Register, n int) (first, full time
 	return first, full
 }
 
-// floorRead is the minimal program: one goroutine reading what the index
-// reads — the register's listings, each bug.md, the head of problema.md
-// (its front matter) and resposta-final.md — and parsing nothing.
+// floorRead is the minimal program: the same four workers as the index
+// (startIndexing), reading what the index reads — the register's listings,
+// each bug.md, the head of problema.md (its front matter) and
+// resposta-final.md — and parsing nothing.
 func floorRead(b *testing.B, root string) time.Duration {
 	start := time.Now()
 	reg, _ := bugfolder.OpenRegister(root)
 	dirs, _ := bugfolder.BugDirs(reg)
-	n := 0
-	head := make([]byte, 4096)
-	for _, d := range dirs {
+	var n atomic.Int64
+	par.Each(len(dirs), 4, func(i int) {
+		d := dirs[i]
+		head := make([]byte, 4096)
 		os.ReadDir(d.Dir)
 		os.ReadDir(filepath.Join(d.Dir, "debate"))
 		os.Stat(filepath.Join(d.Dir, "DONE.md"))
 		for _, f := range []string{"bug.md", "debate/resposta-final.md"} {
 			if raw, err := os.ReadFile(filepath.Join(d.Dir, f)); err == nil {
-				n += len(raw)
+				n.Add(int64(len(raw)))
 			}
 		}
 		if f, err := os.Open(filepath.Join(d.Dir, "debate", "problema.md")); err == nil {
 			k, _ := f.Read(head)
-			n += k
+			n.Add(int64(k))
 			f.Close()
 		}
-	}
-	if n == 0 {
+	})
+	if n.Load() == 0 {
 		b.Fatal("read nothing")
 	}
 	return time.Since(start)
@@ -161,7 +165,7 @@ func floorRead(b *testing.B, root string) time.Duration {
 
 // BenchmarkBrowser10000: opening the browser on 10,000 debates (warm file
 // cache). Targets: first screen ≤ 300 ms; full index within 2× of the
-// minimal program reading the same files.
+// minimal program reading the same files with the same four workers.
 func BenchmarkBrowser10000(b *testing.B) {
 	dir := bigRegister(b, 10000)
 	reg, err := bugfolder.FindRoot(dir)

@@ -113,7 +113,7 @@ var rows = []row{
 		}},
 	{"browser on 10,000 debates: first screen (warm cache)", "≤ 300 ms",
 		metric("Browser10000", "ms-first-screen", "%.0f ms", func(v float64) bool { return v <= 300 })},
-	{"browser: full index ÷ a minimal reader of the same files (warm)", "≤ 2×",
+	{"browser: full index ÷ a minimal reader of the same files, same 4 workers (warm)", "≤ 2×",
 		func(r results) (string, string) {
 			ratio, ok := r.get("Browser10000", "index/floor")
 			full, _ := r.get("Browser10000", "ms-full-index")
