@@ -3,10 +3,10 @@ package bugfolder
 import (
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/lazyre"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,7 +15,7 @@ import (
 
 // addendumRE matches an addendum's file name: bug-<ID>-vNNN.md, the ID with
 // or without its "BUG-" prefix, in any case (bug-20260715-a7k3-v001.md).
-var addendumRE = regexp.MustCompile(`(?i)^bug-(.+)-v(\d+)\.md$`)
+var addendumRE = lazyre.New(`(?i)^bug-(.+)-v(\d+)\.md$`)
 
 // locatedSpec is a spec file and the part of it a locator found.
 type locatedSpec struct {
@@ -142,15 +142,15 @@ func addendaInForce(b *Bug, located []locatedSpec) ([]Part, error) {
 }
 
 var (
-	targetLineRE = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s*)?[*_]*(?:se[cç][aã]o[ -]alvo|target[ -]section|target|alvo|section)[*_]*\s*:[*_]*\s*(.+)$`)
-	vigenciaRE   = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s*)?[*_]*(?:vig[eê]ncia|status|estado|in force|validity)[*_]*\s*:[*_]*\s*(.+)$`)
-	revokedRE    = regexp.MustCompile(`(?i)revogad|revoked|supersed|substitu|inativ|inactive|expirad|expired|withdrawn|retirad`)
-	codeSpanRE   = regexp.MustCompile("`([^`]+)`")
+	targetLineRE = lazyre.New(`(?i)^\s*(?:[-*+]\s*)?[*_]*(?:se[cç][aã]o[ -]alvo|target[ -]section|target|alvo|section)[*_]*\s*:[*_]*\s*(.+)$`)
+	vigenciaRE   = lazyre.New(`(?i)^\s*(?:[-*+]\s*)?[*_]*(?:vig[eê]ncia|status|estado|in force|validity)[*_]*\s*:[*_]*\s*(.+)$`)
+	revokedRE    = lazyre.New(`(?i)revogad|revoked|supersed|substitu|inativ|inactive|expirad|expired|withdrawn|retirad`)
+	codeSpanRE   = lazyre.New("`([^`]+)`")
 )
 
 var (
-	validFromRE  = regexp.MustCompile(`(?i)\b(?:from|since|starting|effective|a partir de|desde|vigente em|valid from)\s*:?\s*(\d{4}-\d{2}-\d{2})`)
-	validUntilRE = regexp.MustCompile(`(?i)\b(?:until|till|through|to|até)\s*:?\s*(\d{4}-\d{2}-\d{2})`)
+	validFromRE  = lazyre.New(`(?i)\b(?:from|since|starting|effective|a partir de|desde|vigente em|valid from)\s*:?\s*(\d{4}-\d{2}-\d{2})`)
+	validUntilRE = lazyre.New(`(?i)\b(?:until|till|through|to|até)\s*:?\s*(\d{4}-\d{2}-\d{2})`)
 )
 
 // addendumNotInForce says why an addendum is not in force ("" when it is):

@@ -6,13 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/reversa/moot/internal/input"
+	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -116,8 +116,8 @@ func (b *Bug) Section(heading string) string {
 func (b *Bug) AgentNotes() string { return b.Section("Agent Notes") }
 
 var (
-	idInName = regexp.MustCompile(`^(BUG-\d{8}-[A-Za-z0-9]{4})(?:-|$)`)
-	safeID   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	idInName = lazyre.New(`^(BUG-\d{8}-[A-Za-z0-9]{4})(?:-|$)`)
+	safeID   = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 )
 
 // MaxBugBytes is the largest bug.md moot reads (a bug record is a few
@@ -383,7 +383,7 @@ func looksLikePath(s string) bool {
 	return strings.ContainsRune(s, filepath.Separator) || strings.ContainsRune(s, '/') || s == "." || s == ".."
 }
 
-var displayRE = regexp.MustCompile(`^(?i:#|bug-)?0*(\d+)$`)
+var displayRE = lazyre.New(`^(?i:#|bug-)?0*(\d+)$`)
 
 func displayNumber(s string) (int, bool) {
 	m := displayRE.FindStringSubmatch(strings.TrimSpace(s))
@@ -431,7 +431,7 @@ func specLocators(tr *yaml.Node) []string {
 	return out
 }
 
-var canonicalID = regexp.MustCompile(`^BUG-\d{8}-[A-Za-z0-9]{4}$`)
+var canonicalID = lazyre.New(`^BUG-\d{8}-[A-Za-z0-9]{4}$`)
 
 // knownStatus reports whether a status is one of the schema's (any case).
 func knownStatus(s string, n *yaml.Node) bool {

@@ -2,14 +2,14 @@ package bugfolder
 
 import (
 	"fmt"
+	"github.com/reversa/moot/internal/lazyre"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
 // rawStdoutRE names the raw stdout of one attempt ("agente-2.attempt-1.stdout").
-var rawStdoutRE = regexp.MustCompile(`^(.+)\.attempt-\d+\.stdout$`)
+var rawStdoutRE = lazyre.New(`^(.+)\.attempt-\d+\.stdout$`)
 
 // CountModelCalls counts the model calls a debate made — the one rule of
 // the header, list, show and the engine's totals: every attempt started,

@@ -12,13 +12,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/reversa/moot/internal/lazyre"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -191,9 +191,9 @@ func solverList(names []string) []KV {
 	return out
 }
 
-var proseModeRE = regexp.MustCompile(`(?im)^\s*\|?\s*[*_]*(?:modo|mode)[*_]*\s*(?::|\|)\s*[*_\x60]*([A-Za-z]+)`)
+var proseModeRE = lazyre.New(`(?im)^\s*\|?\s*[*_]*(?:modo|mode)[*_]*\s*(?::|\|)\s*[*_\x60]*([A-Za-z]+)`)
 
-var bulletKV = regexp.MustCompile(`^\s*[-*]\s*([^:]+):\s*(.*)$`)
+var bulletKV = lazyre.New(`^\s*[-*]\s*([^:]+):\s*(.*)$`)
 
 // ParseProblemFile parses problema.md: front matter, the rubric and P. It
 // also reads a hand-written file whose settings are a bullet list
@@ -341,13 +341,13 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	return p, nil
 }
 
-var countRE = regexp.MustCompile(`^\s*\d+\s*$`)
+var countRE = lazyre.New(`^\s*\d+\s*$`)
 
 // isCount reports whether a setting is a bare number (judge: 1 counts
 // judges; it does not name an engine).
 func isCount(s string) bool { return countRE.MatchString(s) }
 
-var leadingNumRE = regexp.MustCompile(`\d+`)
+var leadingNumRE = lazyre.New(`\d+`)
 
 // leadingNumber is the first number of a hand-written value ("3 (três)").
 func leadingNumber(s string) string { return leadingNumRE.FindString(s) }
@@ -389,7 +389,7 @@ type Final struct {
 	CostAccuracy []CostAccuracy
 }
 
-var twoNumbers = regexp.MustCompile(`(\d+)\D+(\d+)`)
+var twoNumbers = lazyre.New(`(\d+)\D+(\d+)`)
 
 // ParseFinal parses the judge's final answer file.
 func ParseFinal(path string, raw []byte) (*Final, error) {
@@ -453,19 +453,19 @@ var (
 	// (a Winner heading or line, a bold "X wins", "overall … X wins", "adopt
 	// X as the winning …") outranks a plain "X wins" or "adopt X", which a
 	// judge also writes of a proposal that wins one criterion only.
-	winnerTiers = [][]*regexp.Regexp{{
-		regexp.MustCompile(`(?im)^#{1,6}\s*\**(?:vencedora|vencedor|winner)\**\s*[:(—–-]\s*` + winnerRefRE),
-		regexp.MustCompile(`(?im)^\s*[-*]?\s*\**(?:vencedora|vencedor|winner|winning proposal|proposta vencedora)\**\s*:\**\s*` + winnerRefRE),
-		regexp.MustCompile(`(?i)\*\*` + winnerRefRE + winsRE + `[^*\n]*\*\*`),
-		regexp.MustCompile(`(?i)\b(?:overall|no geral|no conjunto|in the end|ao final|finalmente|finally)\b[^.;\n]*?` + winnerRefRE + winsRE),
-		regexp.MustCompile(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE + `[^.;\n]*\b(?:winn|vencedor)`),
+	winnerTiers = [][]*lazyre.Regexp{{
+		lazyre.New(`(?im)^#{1,6}\s*\**(?:vencedora|vencedor|winner)\**\s*[:(—–-]\s*` + winnerRefRE),
+		lazyre.New(`(?im)^\s*[-*]?\s*\**(?:vencedora|vencedor|winner|winning proposal|proposta vencedora)\**\s*:\**\s*` + winnerRefRE),
+		lazyre.New(`(?i)\*\*` + winnerRefRE + winsRE + `[^*\n]*\*\*`),
+		lazyre.New(`(?i)\b(?:overall|no geral|no conjunto|in the end|ao final|finalmente|finally)\b[^.;\n]*?` + winnerRefRE + winsRE),
+		lazyre.New(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE + `[^.;\n]*\b(?:winn|vencedor)`),
 	}, {
-		regexp.MustCompile(`(?i)` + winnerRefRE + winsRE),
-		regexp.MustCompile(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE),
+		lazyre.New(`(?i)` + winnerRefRE + winsRE),
+		lazyre.New(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE),
 	}}
 	// a naming the judge denies: "would not adopt X", "X wins nothing"
-	negatedBeforeRE = regexp.MustCompile(`(?i)(?:\bnot|n't|\bnever|\bnão|\bnunca|\bno longer)\s+(?:\w+\s+){0,2}$`)
-	negatedAfterRE  = regexp.MustCompile(`(?i)^\s*(?:nothing|no\b|nada|nenhum)`)
+	negatedBeforeRE = lazyre.New(`(?i)(?:\bnot|n't|\bnever|\bnão|\bnunca|\bno longer)\s+(?:\w+\s+){0,2}$`)
+	negatedAfterRE  = lazyre.New(`(?i)^\s*(?:nothing|no\b|nada|nenhum)`)
 )
 
 // handWinner finds the winner of a final answer written by hand (a host
@@ -599,10 +599,10 @@ type Debate struct {
 }
 
 var (
-	roundDirRE   = regexp.MustCompile(`^(?:rodada|round)-(\d+)$`)
-	debaterRE    = regexp.MustCompile(`^(?i:(agente|agent|critic|critico|crítico))-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.(?i:md)$`)
-	attemptRE    = regexp.MustCompile(`^(?:tentativa|attempt)-(\d+)\.md$`)
-	archivedName = regexp.MustCompile(`^debate-(\d{8}T\d{6}Z)(?:-\d+)?$`)
+	roundDirRE   = lazyre.New(`^(?:rodada|round)-(\d+)$`)
+	debaterRE    = lazyre.New(`^(?i:(agente|agent|critic|critico|crítico))-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.(?i:md)$`)
+	attemptRE    = lazyre.New(`^(?:tentativa|attempt)-(\d+)\.md$`)
+	archivedName = lazyre.New(`^debate-(\d{8}T\d{6}Z)(?:-\d+)?$`)
 )
 
 // DetectLang tells which language a debate folder is written in: the

@@ -1,7 +1,7 @@
 package bugfolder
 
 import (
-	"regexp"
+	"github.com/reversa/moot/internal/lazyre"
 	"slices"
 	"strings"
 )
@@ -134,15 +134,15 @@ var specVerdicts = [][2]string{
 	{"spec-gap", "spec-gap"},
 }
 
-var verdictRE = regexp.MustCompile(`(?i)\bspec-(?:correta|correct|desatualizada|outdated|gap)\b`)
+var verdictRE = lazyre.New(`(?i)\bspec-(?:correta|correct|desatualizada|outdated|gap)\b`)
 
-var verdictLineRE = regexp.MustCompile(`(?i)(?:veredito|verdict)`)
+var verdictLineRE = lazyre.New(`(?i)(?:veredito|verdict)`)
 
 // negationRE finds a negation before a verdict in the same clause, per
 // language (Portuguese "no" is "in the", no negation).
-var negationRE = [2]*regexp.Regexp{
-	PT: regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:não|nao|nunca|nem|not|never)(?:[^\p{L}]|$)`),
-	EN: regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:not|no|never|nor|isn't|aren't|don't|doesn't|não)(?:[^\p{L}]|$)`),
+var negationRE = [2]*lazyre.Regexp{
+	PT: lazyre.New(`(?i)(?:^|[^\p{L}])(?:não|nao|nunca|nem|not|never)(?:[^\p{L}]|$)`),
+	EN: lazyre.New(`(?i)(?:^|[^\p{L}])(?:not|no|never|nor|isn't|aren't|don't|doesn't|não)(?:[^\p{L}]|$)`),
 }
 
 // RecommendedVerdict finds the verdict a spec-mode answer recommends, in

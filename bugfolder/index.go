@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/par"
 	"github.com/reversa/moot/internal/safefs"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,26 +27,20 @@ type BugDir struct {
 }
 
 // BugDirs lists the register's bug folders without reading them, in the
-// order listings show them (context, then folder name).
+// order listings show them (context, then folder name). The contexts'
+// folders are listed on a few workers (a register of 50,000 bugs is the
+// browser's first wait).
 func BugDirs(reg *Register) ([]BugDir, []error) {
-	var out []BugDir
-	var errs []error
-	scan := func(bugsDir, context string) {
-		ents, err := os.ReadDir(bugsDir)
-		if err != nil {
-			errs = append(errs, &InputError{Path: bugsDir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
-			return
-		}
-		for _, e := range ents {
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-				out = append(out, BugDir{Dir: filepath.Join(bugsDir, e.Name()), Context: context})
-			}
-		}
-	}
 	ents, err := os.ReadDir(reg.Root)
 	if err != nil {
 		return nil, []error{&InputError{Path: reg.Root, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}}
 	}
+	type group struct {
+		bugsDir, context string
+		dirs             []BugDir
+		err              error
+	}
+	var groups []*group
 	for _, e := range ents {
 		name := e.Name()
 		if !e.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || notBugs[name] {
@@ -53,20 +48,55 @@ func BugDirs(reg *Register) ([]BugDir, []error) {
 		}
 		dir := filepath.Join(reg.Root, name)
 		if name == "bugs" {
-			scan(dir, "")
+			groups = append(groups, &group{bugsDir: dir})
 		} else if isRealDir(filepath.Join(dir, "bugs")) {
-			scan(filepath.Join(dir, "bugs"), name)
+			groups = append(groups, &group{bugsDir: filepath.Join(dir, "bugs"), context: name})
 		} else if holdsBugFolders(dir) {
-			scan(dir, name) // a context written without its bugs/ level
+			groups = append(groups, &group{bugsDir: dir, context: name}) // a context written without its bugs/ level
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Context != out[j].Context {
-			return out[i].Context < out[j].Context
-		}
-		return filepath.Base(out[i].Dir) < filepath.Base(out[j].Dir)
+	par.Each(len(groups), par.Workers(), func(i int) {
+		g := groups[i]
+		g.dirs, g.err = scanBugFolders(g.bugsDir, g.context)
 	})
+	// contexts are unique and each group is in name order: ordering the
+	// groups by context is the listing's order
+	slices.SortStableFunc(groups, func(a, b *group) int { return strings.Compare(a.context, b.context) })
+	var out []BugDir
+	var errs []error
+	for _, g := range groups {
+		out = append(out, g.dirs...)
+		if g.err != nil {
+			errs = append(errs, g.err)
+		}
+	}
 	return out, errs
+}
+
+// scanBugFolders lists one bugs folder's bug folders (sub-folders not
+// hidden), in name order.
+func scanBugFolders(bugsDir, context string) ([]BugDir, error) {
+	f, err := os.Open(bugsDir)
+	if err != nil {
+		return nil, &InputError{Path: bugsDir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, &InputError{Path: bugsDir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
+	}
+	names := make([]string, 0, len(ents))
+	for _, e := range ents {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	out := make([]BugDir, len(names))
+	for i, n := range names {
+		out[i] = BugDir{Dir: bugsDir + string(filepath.Separator) + n, Context: context}
+	}
+	return out, nil
 }
 
 // holdsBugFolders reports whether a folder's sub-folders are bug folders

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // ProblemIntact reports whether the P of a problema.md file (the text
@@ -27,7 +27,7 @@ func ProblemIntact(pf *ProblemFile, raw []byte) bool {
 }
 
 // setupLine is problema.md's own digest line in its front matter.
-var setupLine = regexp.MustCompile(`(?m)^setup_sha256: ([0-9a-f]{64})\n`)
+var setupLine = lazyre.New(`(?m)^setup_sha256: ([0-9a-f]{64})\n`)
 
 // SetupIntact reports whether a problema.md file still has the digest its
 // front matter records over everything else in it (setup_sha256: mode,

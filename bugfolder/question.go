@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 	"unicode"
 
+	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -57,7 +57,7 @@ func ProjectRoot(dir string) string {
 	}
 }
 
-var slugDrop = regexp.MustCompile(`[^a-z0-9]+`)
+var slugDrop = lazyre.New(`[^a-z0-9]+`)
 
 // QuestionSlug is a question's folder slug: ASCII lower-case words joined by
 // hyphens (accents dropped), at most 48 characters, "question" when
@@ -91,7 +91,7 @@ func NewQuestionDir(project, question string, now time.Time) (id, dir string) {
 }
 
 // questionIDRE is what a question folder's name is.
-var questionIDRE = regexp.MustCompile(`^\d{8}-[a-z0-9]+(?:-[a-z0-9]+)*$`)
+var questionIDRE = lazyre.New(`^\d{8}-[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
 // IsQuestionID reports whether s names a question folder (20261130-slug).
 func IsQuestionID(s string) bool { return questionIDRE.MatchString(s) }

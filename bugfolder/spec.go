@@ -1,22 +1,22 @@
 package bugfolder
 
 import (
+	"github.com/reversa/moot/internal/lazyre"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 )
 
-var explicitAnchor = regexp.MustCompile(`\s*\{#([^}\s]+)\}\s*$`)
+var explicitAnchor = lazyre.New(`\s*\{#([^}\s]+)\}\s*$`)
 
 var (
 	// attrAnchor is a Pandoc or kramdown attribute block on a heading:
 	// {#id .class key=v}, {: #id}
-	attrAnchor = regexp.MustCompile(`\s*\{:?\s*(?:[.\w-]+(?:=\S*)?\s+)*#([^}\s]+)[^}]*\}\s*$`)
+	attrAnchor = lazyre.New(`\s*\{:?\s*(?:[.\w-]+(?:=\S*)?\s+)*#([^}\s]+)[^}]*\}\s*$`)
 	// htmlAnchor is an HTML anchor: <a id="x"></a>, <a name="x">
-	htmlAnchor = regexp.MustCompile(`<a\s+(?:[^>]*\s)?(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
-	setextLine = regexp.MustCompile(`^ {0,3}(=+|-+)\s*$`)
+	htmlAnchor = lazyre.New(`<a\s+(?:[^>]*\s)?(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
+	setextLine = lazyre.New(`^ {0,3}(=+|-+)\s*$`)
 )
 
 // specHeading is a heading of a spec file with the ids written for it.
@@ -101,7 +101,7 @@ func setextText(line string) bool {
 // headingIDs cuts the explicit ids from a heading's text.
 func headingIDs(text string) (string, []string) {
 	var ids []string
-	for _, re := range []*regexp.Regexp{explicitAnchor, attrAnchor} {
+	for _, re := range []*lazyre.Regexp{explicitAnchor, attrAnchor} {
 		if m := re.FindStringSubmatchIndex(text); m != nil {
 			ids = append(ids, text[m[2]:m[3]])
 			text = strings.TrimSpace(text[:m[0]])
@@ -202,7 +202,7 @@ func ParseLocator(raw string) Locator {
 	return l
 }
 
-var moreAnchorsRE = regexp.MustCompile(`^(?:,\s*|\s*#)([A-Za-z][\w.-]*\d[\w.-]*|L\d+(?:-L?\d+)?)`)
+var moreAnchorsRE = lazyre.New(`^(?:,\s*|\s*#)([A-Za-z][\w.-]*\d[\w.-]*|L\d+(?:-L?\d+)?)`)
 
 // MoreAnchors returns the further anchors a locator's comment names, one
 // after another: "#RF-06,RF-07" and "#RF-06 #RF-07" both name RF-07 too.
@@ -337,7 +337,7 @@ func headingLocation(text, anchor string) (Location, bool) {
 	return Location{}, false
 }
 
-var lineAnchorRE = regexp.MustCompile(`^[Ll](\d{1,9})(?:[Cc]\d{1,9})?(?:-[Ll]?(\d{1,9})(?:[Cc]\d{1,9})?)?$`)
+var lineAnchorRE = lazyre.New(`^[Ll](\d{1,9})(?:[Cc]\d{1,9})?(?:-[Ll]?(\d{1,9})(?:[Cc]\d{1,9})?)?$`)
 
 // lineLocation reads a GitHub line anchor: L120 is line 120, L225-L245 the
 // lines 225 to 245 (an end past the file's last line stops there).
@@ -370,8 +370,8 @@ func lineLocation(text, anchor string) (Location, bool) {
 }
 
 var (
-	bareNumberRE    = regexp.MustCompile(`^\d{1,4}(?:\.\d{1,4})*$`)
-	headingNumberRE = regexp.MustCompile(`^[*_]*(?:(?i:se[cç][aã]o|section|cap[ií]tulo|chapter|parte|part)\s+)?(\d{1,4}(?:\.\d{1,4})*)\.?(?:[\s)\-:—–.*_]|$)`)
+	bareNumberRE    = lazyre.New(`^\d{1,4}(?:\.\d{1,4})*$`)
+	headingNumberRE = lazyre.New(`^[*_]*(?:(?i:se[cç][aã]o|section|cap[ií]tulo|chapter|parte|part)\s+)?(\d{1,4}(?:\.\d{1,4})*)\.?(?:[\s)\-:—–.*_]|$)`)
 )
 
 // numberLocation reads a bare number (#2, #3.1): the heading numbered so
@@ -397,7 +397,7 @@ func numberLocation(text, anchor string) (Location, bool) {
 	return sectionFrom(text, hs, best, RuleHeadingNumber, "heading “"+hs[best].Text+"”"), true
 }
 
-var requirementRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,15}(?:[-_.][A-Za-z0-9]{1,15}){0,3}$`)
+var requirementRE = lazyre.New(`^[A-Za-z][A-Za-z0-9]{0,15}(?:[-_.][A-Za-z0-9]{1,15}){0,3}$`)
 
 // isRequirementID reports whether an anchor can be an ID such as RF-06,
 // T006 or US-3.2: letters first, at least one digit, no spaces.
@@ -483,7 +483,7 @@ func idRune(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c >= 0x80
 }
 
-var specListItemRE = regexp.MustCompile(`^(\s*)(?:[-*+]|\d{1,9}[.)])\s+`)
+var specListItemRE = lazyre.New(`^(\s*)(?:[-*+]|\d{1,9}[.)])\s+`)
 
 func rankOccurrence(line, id string) int {
 	if _, _, ok := atxHeading(line); ok {

@@ -2,7 +2,7 @@ package bugfolder
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/reversa/moot/internal/lazyre"
 	"strings"
 )
 
@@ -233,7 +233,7 @@ func ValidateDebater(body string, e Expect) Validation {
 	return v
 }
 
-var wordRE = regexp.MustCompile(`[\p{L}]+`)
+var wordRE = lazyre.New(`[\p{L}]+`)
 
 // justified reports whether a confidence section says why: at least two
 // words after the confidence word.
@@ -299,7 +299,7 @@ func (a JudgeAnswer) RealGrafts() []Graft {
 	return out
 }
 
-var labelRE = regexp.MustCompile(`(?i:\b(?:proposta|proposal))\s+([A-Z])\b`)
+var labelRE = lazyre.New(`(?i:\b(?:proposta|proposal))\s+([A-Z])\b`)
 
 // FindLabels returns the distinct label letters mentioned in text, in order
 // of first mention ("Proposta B", "proposal C").
@@ -486,8 +486,8 @@ func firstLine(s string) string {
 }
 
 var (
-	listItemRE   = regexp.MustCompile(`^ {0,1}(?:[-*+]|\d{1,3}[.)])\s+\S`)
-	listMarkerRE = regexp.MustCompile(`^ {0,1}(?:[-*+]|\d{1,3}[.)])\s+`)
+	listItemRE   = lazyre.New(`^ {0,1}(?:[-*+]|\d{1,3}[.)])\s+\S`)
+	listMarkerRE = lazyre.New(`^ {0,1}(?:[-*+]|\d{1,3}[.)])\s+`)
 )
 
 func isListItem(line string) bool { return listItemRE.MatchString(line) }

@@ -3,11 +3,17 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/reversa/moot/internal/label"
-	"github.com/reversa/moot/internal/money"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/money"
+	"github.com/reversa/moot/internal/par"
+	"github.com/reversa/moot/internal/sumcache"
 
 	"github.com/spf13/cobra"
 
@@ -86,7 +92,11 @@ status unreadable, its error is reported on stderr (and in --json's warnings),
 and the exit code is 2; the others are listed as usual. A bug folder without bug.md yet is listed as
 incomplete, and loose fields (an unknown visibility, read as restricted; a
 display number written BUG-008…) are warnings on stderr: neither changes the
-exit code.`,
+exit code.
+
+Rows are kept in $XDG_CACHE_HOME/moot/list/ (owner-only), keyed by the size
+and modification time of every file of the bug folder: a changed folder is
+read again, and deleting the cache only makes the next list slower.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := registerOrQuestions(e)
@@ -101,21 +111,13 @@ exit code.`,
 			if reg.Root != "" {
 				dirs, errs = bugfolder.BugDirs(reg)
 			}
-			var entries []listEntry
 			warns := slices.Clone(reg.Warnings)
-			for _, bd := range dirs {
-				s, err := bugfolder.IndexBug(reg, bd)
-				if err != nil {
-					errs = append(errs, err) // listed all the same, with the error
-					en := toEntry(reg, bugfolder.UnreadableSummary(reg, bd, err))
-					en.Warnings = append(en.Warnings, err.Error())
-					entries = append(entries, en)
-					continue
-				}
-				errs = append(errs, s.Problems...)
-				warns = append(warns, s.Bug.Warnings...)
-				warns = append(warns, s.Warnings...)
-				entries = append(entries, toEntry(reg, s))
+			rows := listBugs(e, reg, dirs)
+			entries := make([]listEntry, 0, len(rows))
+			for _, r := range rows {
+				entries = append(entries, r.entry)
+				errs = append(errs, r.errs...)
+				warns = append(warns, r.warns...)
 			}
 			qs, qerrs := questionEntries(reg)
 			entries, errs = append(entries, qs...), append(errs, qerrs...)
@@ -145,6 +147,83 @@ exit code.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array, one object per bug")
 	return cmd
+}
+
+// listRow is one bug folder's line of a listing and what reading it said.
+type listRow struct {
+	entry listEntry
+	errs  []error
+	warns []error
+	// live: the debate holds a lock, whose holder may be alive or not by
+	// the next listing (never cached).
+	live bool
+}
+
+// listBugs reads the bug folders' rows on a few workers, in the folders'
+// order. A folder read cleanly (no error, no warning, no lock whose
+// holder may be alive) is stored in the list cache with the fingerprint
+// of its files; a folder whose fingerprint is unchanged is served from it.
+func listBugs(e *env, reg *bugfolder.Register, dirs []bugfolder.BugDir) []listRow {
+	cache := sumcache.Open(listCacheDir(e), listScope(reg))
+	now := time.Now()
+	rows := make([]listRow, len(dirs))
+	par.Each(len(dirs), par.Workers(), func(i int) {
+		bd := dirs[i]
+		fp := sumcache.Fingerprint(bd.Dir, now)
+		if raw, ok := cache.Get(bd.Dir, fp); ok {
+			var en listEntry
+			if json.Unmarshal(raw, &en) == nil {
+				rows[i] = listRow{entry: en}
+				return
+			}
+		}
+		rows[i] = listOne(reg, bd)
+		if r := rows[i]; len(r.errs) == 0 && len(r.warns) == 0 && !r.live {
+			cache.Put(bd.Dir, fp, r.entry)
+		}
+	})
+	_ = cache.Save() // a cache that cannot be written is only a slower next listing
+	return rows
+}
+
+// listOne reads one bug folder's row.
+func listOne(reg *bugfolder.Register, bd bugfolder.BugDir) listRow {
+	s, err := bugfolder.IndexBug(reg, bd)
+	if err != nil {
+		// listed all the same, with the error
+		en := toEntry(reg, bugfolder.UnreadableSummary(reg, bd, err))
+		en.Warnings = append(en.Warnings, err.Error())
+		return listRow{entry: en, errs: []error{err}}
+	}
+	r := listRow{entry: toEntry(reg, s), errs: s.Problems}
+	r.warns = append(append(r.warns, s.Bug.Warnings...), s.Warnings...)
+	r.live = s.Latest != nil && s.Latest.Holder != nil
+	return r
+}
+
+// listCacheDir is where listings keep their cache: the user's cache
+// folder ($XDG_CACHE_HOME/moot/list), "" (no cache) without one.
+func listCacheDir(e *env) string {
+	if d := e.getenv("XDG_CACHE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "moot", "list")
+	}
+	if h := e.getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".cache", "moot", "list")
+	}
+	return ""
+}
+
+// listScope is what every row depends on besides its folder: the
+// register's place and settings, and the program itself (its size and
+// modification time, so a new moot never serves an older one's rows).
+func listScope(reg *bugfolder.Register) string {
+	exe := ""
+	if p, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(p); err == nil {
+			exe = fmt.Sprintf("%s|%d|%d", p, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return strings.Join([]string{reg.Root, reg.Project, reg.OutputFolder, reg.DocLanguage, fmt.Sprint(reg.Lang), exe}, "\x00")
 }
 
 func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {

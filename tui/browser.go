@@ -136,6 +136,10 @@ type browser struct {
 	// or health.
 	sortBy string
 	errs   []error
+	// pending counts the rows whose latest result waits for a human
+	// decision (setSum and addRow keep it): a batch of the index costs
+	// its own rows, not a scan of every row.
+	pending int
 }
 
 func newBrowser(reg *bugfolder.Register) browser {
@@ -221,6 +225,7 @@ func waitForIndex(ch <-chan indexItem) tea.Cmd {
 // setDirs creates the rows, unread.
 func (b *browser) setDirs(m bugDirsMsg) {
 	b.rows = make([]*browserRow, len(m.dirs))
+	b.pending = 0
 	for i, d := range m.dirs {
 		b.rows[i] = &browserRow{dir: d}
 	}
@@ -232,7 +237,8 @@ func (b *browser) setDirs(m bugDirsMsg) {
 func (b *browser) addIndex(m indexMsg) {
 	for _, it := range m.item {
 		if it.i < len(b.rows) {
-			b.rows[it.i].sum, b.rows[it.i].err = it.sum, it.err
+			b.setSum(b.rows[it.i], it.sum)
+			b.rows[it.i].err = it.err
 			b.loaded++
 			if it.err != nil {
 				b.errs = append(b.errs, it.err)

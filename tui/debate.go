@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -48,13 +49,15 @@ func (p *pane) appendText(s string) {
 	p.tail = append(p.tail, s...)
 	if len(p.tail) > maxTail {
 		cut := len(p.tail) - maxTail
-		if i := strings.IndexByte(string(p.tail[cut:]), '\n'); i >= 0 && i < 1024 {
+		if i := bytes.IndexByte(p.tail[cut:], '\n'); i >= 0 && i < 1024 {
 			cut += i + 1
 		}
 		for cut < len(p.tail) && !utf8.RuneStart(p.tail[cut]) {
 			cut++
 		}
-		p.tail = append(p.tail[:0], p.tail[cut:]...)
+		// a re-slice, not a copy: an append past the capacity moves only
+		// the kept text, so a streaming pane costs what its deltas cost
+		p.tail = p.tail[cut:]
 	}
 	if p.wrap != nil {
 		p.wrap.write(s)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -371,14 +372,67 @@ func (m Model) renderPanes(panes []*pane, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
-// cellWidth is a string's width in cells (fast for plain ASCII).
+// cellWidth is a string's width in cells, as ansi.StringWidth counts it,
+// without its grapheme segmentation for what a frame mostly draws: ASCII,
+// SGR styling, accented Latin letters, box drawing and the spinner's
+// braille. Anything else goes to ansi.StringWidth.
 func cellWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 || s[i] == 0x1b {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			n++
+			i++
+		case c == 0x1b:
+			j := skipCSI(s, i)
+			if j < 0 {
+				return ansi.StringWidth(s)
+			}
+			i = j
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !narrowRune(r) {
+				return ansi.StringWidth(s)
+			}
+			n++
+			i += size
+		default:
 			return ansi.StringWidth(s)
 		}
 	}
-	return len(s)
+	return n
+}
+
+// skipCSI returns the index after the control sequence ESC [ params
+// intermediates final at s[i], or -1 when s[i:] starts anything else.
+func skipCSI(s string, i int) int {
+	if i+1 >= len(s) || s[i+1] != '[' {
+		return -1
+	}
+	j := i + 2
+	for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+		j++
+	}
+	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+		j++
+	}
+	if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+		return j + 1
+	}
+	return -1
+}
+
+// narrowRune: a rune one cell wide that never joins its neighbours into a
+// grapheme cluster (no combining marks, no joiners, no soft hyphen).
+func narrowRune(r rune) bool {
+	switch {
+	case r >= 0xa0 && r <= 0x24f:
+		return r != 0xad
+	case r >= 0x2010 && r <= 0x2027, r >= 0x2500 && r <= 0x257f, r >= 0x2800 && r <= 0x28ff:
+		return true
+	}
+	return false
 }
 
 // fitCells pads or cuts a line to exactly w cells.

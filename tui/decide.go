@@ -146,8 +146,25 @@ func (r *browserRow) pendingDecision() bool {
 }
 
 // hasPending reports whether any row waits for a human decision.
-func (b *browser) hasPending() bool {
-	return slices.ContainsFunc(b.rows, (*browserRow).pendingDecision)
+func (b *browser) hasPending() bool { return b.pending > 0 }
+
+// setSum puts a row's summary, keeping the count of pending rows.
+func (b *browser) setSum(r *browserRow, s *bugfolder.Summary) {
+	if r.pendingDecision() {
+		b.pending--
+	}
+	r.sum = s
+	if r.pendingDecision() {
+		b.pending++
+	}
+}
+
+// addRow appends a row (a folder found after the first listing).
+func (b *browser) addRow(r *browserRow) {
+	b.rows = append(b.rows, r)
+	if r.pendingDecision() {
+		b.pending++
+	}
 }
 
 // pendingFirst moves the visible rows that wait for a human decision to
@@ -168,7 +185,7 @@ func (b *browser) decided(dir string, c bugfolder.Choice) {
 		if r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Dir == dir {
 			s := *r.sum
 			s.Decision = string(c)
-			r.sum = &s
+			b.setSum(r, &s)
 		}
 	}
 	b.refilter()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -92,8 +93,16 @@ func (b *browser) holders() []string {
 	if b.reg.Project != "" {
 		add(filepath.Join(b.reg.Project, bugfolder.QuestionsDir))
 	}
+	parent := ""
 	for _, r := range b.rows {
-		add(filepath.Dir(r.dir.Dir))
+		// rows come grouped by folder: a row under the last parent seen
+		// needs no filepath.Dir (50,000 rows, the browser's first screen)
+		if d := r.dir.Dir; parent != "" && len(d) > len(parent) && d[len(parent)] == filepath.Separator &&
+			d[:len(parent)] == parent && !strings.ContainsRune(d[len(parent)+1:], filepath.Separator) {
+			continue
+		}
+		parent = filepath.Dir(r.dir.Dir)
+		add(parent)
 	}
 	return out
 }
@@ -224,7 +233,7 @@ func (b *browser) addRows(items []newRow, rows int) {
 			continue // found twice (the watch and the poll)
 		}
 		known[it.dir.Dir] = true
-		b.rows = append(b.rows, &browserRow{dir: it.dir, sum: it.sum, err: it.err, stamp: it.stamp})
+		b.addRow(&browserRow{dir: it.dir, sum: it.sum, err: it.err, stamp: it.stamp})
 		b.loaded++
 		if it.err != nil {
 			b.errs = append(b.errs, it.err)

@@ -199,7 +199,8 @@ func (b *browser) applyRowChanges(msg rowsChangedMsg) (notes []string) {
 					notes = append(notes, n)
 				}
 			}
-			r.sum, r.err = it.sum, nil
+			b.setSum(r, it.sum)
+			r.err = nil
 		}
 	}
 	if len(msg.items) > 0 && (b.sortBy != "" || b.filter.Value() != "" || b.hasPending()) {

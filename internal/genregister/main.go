@@ -1,10 +1,15 @@
 // Command genregister writes a generated register of N bugs, each with a
-// finished debate, for trying the browser at scale (scripts/tmux-browser):
+// finished debate, for trying the browser and `moot list` at scale
+// (scripts/tmux-browser):
 //
-//	go run ./internal/genregister DIR N
+//	go run ./internal/genregister [-shape recorded|hand|mixed] DIR N
+//
+// The hand shape has hand-written final answers without the summary
+// fields (no winner_solver, no totals) and no event log.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -13,16 +18,23 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: genregister DIR N")
+	shapeName := flag.String("shape", "recorded", "recorded, hand (final answers without summary fields) or mixed")
+	flag.Parse()
+	if flag.NArg() != 2 {
+		fmt.Fprintln(os.Stderr, "usage: genregister [-shape recorded|hand|mixed] DIR N")
 		os.Exit(2)
 	}
-	n, err := strconv.Atoi(os.Args[2])
+	shape, err := testutil.ParseShape(*shapeName)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "genregister: %v\n", err)
+		os.Exit(2)
+	}
+	n, err := strconv.Atoi(flag.Arg(1))
 	if err != nil || n < 1 {
-		fmt.Fprintf(os.Stderr, "genregister: N must be a positive number, not %q\n", os.Args[2])
+		fmt.Fprintf(os.Stderr, "genregister: N must be a positive number, not %q\n", flag.Arg(1))
 		os.Exit(2)
 	}
-	if err := testutil.GenerateRegister(os.Args[1], n); err != nil {
+	if err := testutil.GenerateRegisterShape(flag.Arg(0), n, shape); err != nil {
 		fmt.Fprintf(os.Stderr, "genregister: %v\n", err)
 		os.Exit(1)
 	}

@@ -7,10 +7,40 @@ import (
 	"strings"
 )
 
+// Shape is what the generated debates' files look like.
+type Shape int
+
+const (
+	// ShapeRecorded: debates as moot writes them, the final answer's front
+	// matter carrying the summary fields (winner_solver, totals).
+	ShapeRecorded Shape = iota
+	// ShapeHand: hand-run debates with hand-written final answers — no
+	// summary fields, no event log — so a listing reads every call file.
+	ShapeHand
+	// ShapeMixed: every other bug of each shape.
+	ShapeMixed
+)
+
+// ParseShape reads a shape's name: recorded, hand or mixed.
+func ParseShape(s string) (Shape, error) {
+	switch s {
+	case "recorded", "":
+		return ShapeRecorded, nil
+	case "hand":
+		return ShapeHand, nil
+	case "mixed":
+		return ShapeMixed, nil
+	}
+	return 0, fmt.Errorf("shape %q: want recorded, hand or mixed", s)
+}
+
 // GenerateRegister writes a register with n bugs under dir (a project
 // folder), each with a finished 3×2 debate in the protocol's format, spread
 // over 20 contexts. It is for benchmarks: the files are small but complete.
-func GenerateRegister(dir string, n int) error {
+func GenerateRegister(dir string, n int) error { return GenerateRegisterShape(dir, n, ShapeRecorded) }
+
+// GenerateRegisterShape is GenerateRegister with the debates' shape chosen.
+func GenerateRegisterShape(dir string, n int, shape Shape) error {
 	body := "## Hipóteses\n\nH1: o recálculo reaplica o desconto.\n\n## Causa raiz proposta\n\nacréscimo sem limpeza\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nnenhum\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE\n\n## Confiança\n\nalta: ok\n"
 	p := strings.Repeat("Linha do problema P com evidências e spec localizada.\n", 60)
 	w := func(path, s string) error {
@@ -39,6 +69,12 @@ func GenerateRegister(dir string, n int) error {
 				files[filepath.Join(deb, fmt.Sprintf("rodada-%d", k), fmt.Sprintf("agente-%d.md", s))] = fmt.Sprintf("---\nprotocol_version: 1\nrole: solver\nsolver_id: agente-%d\nengine: local\nround: %d\nstatus: ok\ntokens_in: 2000\ntokens_out: 500\ncost_usd: %.4f\n---\n%s", s, k, callUSD, body)
 			}
 		}
+		if shape == ShapeHand || shape == ShapeMixed && i%2 == 1 {
+			// written by hand: the judge's answer names its winner by label
+			// only, and nothing records totals or events
+			files[filepath.Join(deb, "resposta-final.md")] = fmt.Sprintf("---\nprotocol_version: 1\nrole: judge\nsolver_id: juiz\nround: 2\nstatus: ok\nwinner: A\nlabels: {A: agente-2, B: agente-1, C: agente-3}\n---\n\n## Vencedora\n\nProposta A\n\n## Enxertos\n\nnenhum\n\n## Síntese\n\n%s", body)
+			delete(files, filepath.Join(deb, "eventos.jsonl"))
+		}
 		for path, s := range files {
 			if err := w(path, s); err != nil {
 				return err
@@ -47,3 +83,27 @@ func GenerateRegister(dir string, n int) error {
 	}
 	return nil
 }
+
+// CachedRegister returns a generated register of n bugs of the given shape
+// in the temp folder, generating it only when an earlier run has not left
+// it there (a "done" file marks a complete one): benchmarks at scale share
+// it across runs.
+func CachedRegister(n int, shape Shape) (string, error) {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("moot-bench-%d-%s", n, shapeNames[shape]))
+	if n == 10000 && shape == ShapeRecorded {
+		dir = filepath.Join(os.TempDir(), "moot-bench-10000") // the name earlier runs left
+	}
+	done := filepath.Join(dir, "done")
+	if _, err := os.Stat(done); err == nil {
+		return dir, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	if err := GenerateRegisterShape(dir, n, shape); err != nil {
+		return "", err
+	}
+	return dir, os.WriteFile(done, nil, 0o644)
+}
+
+var shapeNames = map[Shape]string{ShapeRecorded: "recorded", ShapeHand: "hand", ShapeMixed: "mixed"}

@@ -2,27 +2,27 @@ package council
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 var (
 	// backticked is a `code span`.
-	backticked = regexp.MustCompile("`([^`\n]{2,200})`")
+	backticked = lazyre.New("`([^`\n]{2,200})`")
 	// refToken is a path, a file name, an anchor or an ID: a word holding
 	// a / . # § or an ID's dash-and-digit (BUG-12, src/a.go:10, §4.2).
-	refToken = regexp.MustCompile(`§?[\p{L}\p{N}_][\p{L}\p{N}_./#:§-]*[/.#:§-][\p{L}\p{N}_./#:§-]*[\p{L}\p{N}_]`)
+	refToken = lazyre.New(`§?[\p{L}\p{N}_][\p{L}\p{N}_./#:§-]*[/.#:§-][\p{L}\p{N}_./#:§-]*[\p{L}\p{N}_]`)
 	// lineSuffix is a trailing ":12" or ":12-20" on a path, or a line
 	// anchor "#L12", "#L12-L20".
-	lineSuffix = regexp.MustCompile(`(:\d+(?:[-–]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)+$`)
+	lineSuffix = lazyre.New(`(:\d+(?:[-–]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)+$`)
 	// bugID is a register's bug ID: BUG-7 (its display number) or
 	// BUG-20260715-A7K3. It names an entry of the register P's evidence
 	// belongs to, so it counts as a citation wherever it points.
-	bugID = regexp.MustCompile(`(?i)\bBUG-(?:\d{8}-[A-Z0-9]{4}|\d+)\b`)
+	bugID = lazyre.New(`(?i)\bBUG-(?:\d{8}-[A-Z0-9]{4}|\d+)\b`)
 	// fileName is a path's last part with an extension (discount.go).
-	fileName = regexp.MustCompile(`[^/]+\.[\p{L}\p{N}]{1,8}$`)
+	fileName = lazyre.New(`[^/]+\.[\p{L}\p{N}]{1,8}$`)
 )
 
 // cites reports whether an item cites a part of P: it names a register's

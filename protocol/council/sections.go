@@ -1,10 +1,10 @@
 package council
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/protocol/sections"
 )
 
@@ -35,13 +35,13 @@ var (
 	rebuttal  = []heading{secAgree, secDisagree, secBlindSpot, secKeep, secConfidence}
 	synthesis = []heading{secConsensus, secDivergence, secTensions, secGaps, secSynthConf}
 	// keepWords opens "Mantenho minha posição": sim | não | parcialmente.
-	keepWords = regexp.MustCompile(`(?i)^\W*(sim|não|nao|parcialmente|yes|no|partly|partially)\b`)
+	keepWords = lazyre.New(`(?i)^\W*(sim|não|nao|parcialmente|yes|no|partly|partially)\b`)
 	// percent is the first percentage of a confidence section.
-	percent = regexp.MustCompile(`(\d{1,3}(?:[.,]\d+)?)\s*%`)
+	percent = lazyre.New(`(\d{1,3}(?:[.,]\d+)?)\s*%`)
 	// nature is a divergence's "Natureza: dados|prioridades|timing|risco".
-	nature = regexp.MustCompile(`(?i)\b(?:natureza|nature)\b\W*(dados|prioridades|timing|risco|data|priorities|risk)\b`)
+	nature = lazyre.New(`(?i)\b(?:natureza|nature)\b\W*(dados|prioridades|timing|risco|data|priorities|risk)\b`)
 	// critical is a divergence marked critical: "Crítica: sim".
-	critical = regexp.MustCompile(`(?i)\b(?:crítica|critica|critical)\W*(sim|yes)\b`)
+	critical = lazyre.New(`(?i)\b(?:crítica|critica|critical)\W*(sim|yes)\b`)
 )
 
 // memberSections are a member's sections in round k.
