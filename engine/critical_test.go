@@ -2,7 +2,11 @@ package engine_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -164,5 +168,44 @@ func TestPromptsShareOneP(t *testing.T) {
 		if _, err := os.Stat(name); !os.IsNotExist(err) {
 			t.Errorf("the P file %s outlived the debate", name)
 		}
+	}
+}
+
+// The judge's kept prompt names P instead of writing it a third time (P is
+// kept once in problema.md): put back, P makes the prompt the engine read
+// byte for byte.
+func TestKeptJudgePromptNamesP(t *testing.T) {
+	f := newFixture(t, "7")
+	if _, err := Start(context.Background(), f.setup(2, 0), f.opts(&sup{})); err != nil {
+		t.Fatal(err)
+	}
+	var judge *harness.Request
+	for _, req := range f.engines["a"].calls {
+		if req.Role == "judge" {
+			judge = &req
+		}
+	}
+	if judge == nil {
+		t.Fatal("no judge call")
+	}
+	body := strings.TrimRight(judge.P, "\n")
+	if len(body) < 4096 {
+		t.Fatalf("the sample's P is %d bytes: too small to be split off (4096)", len(body))
+	}
+	kept, err := filepath.Glob(filepath.Join(f.bug.Dir, "debate", "juiz", "raw", "juiz*prompt"))
+	if err != nil || len(kept) != 1 {
+		t.Fatalf("kept judge prompts: %v %v", kept, err)
+	}
+	raw, err := os.ReadFile(kept[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), body) {
+		t.Error("the kept judge prompt writes P again")
+	}
+	sum := sha256.Sum256([]byte(body))
+	ref := regexp.MustCompile(`\[P: [^\]]*sha256 ` + hex.EncodeToString(sum[:]) + `[^\]]*\]`)
+	if got := ref.ReplaceAllLiteralString(string(raw), body); got != judge.PromptText() {
+		t.Errorf("the kept prompt with P put back is not the prompt the judge read (reference found: %v)", ref.MatchString(string(raw)))
 	}
 }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -321,13 +323,26 @@ func (r *runner) keepPrompt(prompt []string, attempt int) error {
 	if err != nil {
 		return err
 	}
+	body := strings.TrimRight(r.p, "\n")
 	for _, piece := range prompt {
+		if len(prompt) > 1 && len(piece) == len(body) && piece == body {
+			// P is kept once, in problema.md: the kept prompt names it
+			// instead of writing it again (bytes written stay ≤ 2×|P|)
+			piece = pReference(body)
+		}
 		if _, err := f.WriteString(piece); err != nil {
 			f.Discard()
 			return err
 		}
 	}
 	return f.Commit()
+}
+
+// pReference stands for P in a kept prompt: where it is and its digest,
+// so the prompt the engine read can be rebuilt byte for byte.
+func pReference(body string) string {
+	sum := sha256.Sum256([]byte(body))
+	return fmt.Sprintf("[P: the problem statement of problema.md, %d bytes, sha256 %s, was here]", len(body), hex.EncodeToString(sum[:]))
 }
 
 // writeFinal writes resposta-final.md: the protocol's answer, preceded by
