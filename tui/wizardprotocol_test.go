@@ -249,6 +249,19 @@ func TestWizardToCouncilRun(t *testing.T) {
 	press("enter")
 	waitFor("agente-2 [performance]")
 	waitFor("Pontos de consenso")
+	// q while the synthesizer still runs would leave the debate, not end
+	// it: wait for the event log to say the debate finished
+	logPath := filepath.Join(opts.Bug.Dir, "debate", "eventos.jsonl")
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if b, _ := os.ReadFile(logPath); bytes.Contains(b, []byte(`"type":"debate_finished"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the council never finished")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	press("q")
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(Model)
 	out := final.Outcome()
