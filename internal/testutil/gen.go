@@ -93,17 +93,30 @@ func CachedRegister(n int, shape Shape) (string, error) {
 	if n == 10000 && shape == ShapeRecorded {
 		dir = filepath.Join(os.TempDir(), "moot-bench-10000") // the name earlier runs left
 	}
-	done := filepath.Join(dir, "done")
-	if _, err := os.Stat(done); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, "done")); err == nil {
 		return dir, nil
+	}
+	// Generated beside it and renamed into place whole, so two benchmarks
+	// (two test binaries) never read or remove each other's half-written
+	// register: a folder without its done marker is an interrupted run's.
+	tmp := fmt.Sprintf("%s.tmp-%d", dir, os.Getpid())
+	if err := os.RemoveAll(tmp); err != nil {
+		return "", err
+	}
+	if err := GenerateRegisterShape(tmp, n, shape); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "done"), nil, 0o644); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "done")); err == nil {
+		return dir, os.RemoveAll(tmp) // another run finished first
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return "", err
 	}
-	if err := GenerateRegisterShape(dir, n, shape); err != nil {
-		return "", err
-	}
-	return dir, os.WriteFile(done, nil, 0o644)
+	return dir, os.Rename(tmp, dir)
 }
 
 var shapeNames = map[Shape]string{ShapeRecorded: "recorded", ShapeHand: "hand", ShapeMixed: "mixed"}
