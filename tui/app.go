@@ -102,6 +102,7 @@ const (
 	scrWizard
 	scrCost
 	scrDebate
+	scrReview
 )
 
 // StopMsg is a stop signal (SIGTERM, SIGHUP, SIGQUIT, or SIGINT without a
@@ -166,7 +167,9 @@ type Model struct {
 	probErr       error
 	cost          costState
 
-	deb    *debateView
+	deb *debateView
+	// rev is the review view (scrReview).
+	rev    *reviewView
 	tab    int
 	focus  int
 	zoom   bool
@@ -427,7 +430,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
 			first = append(first, i)
 		}
-		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first))
+		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first), listReviewsCmd(m.opts.Register))
+	case reviewsMsg:
+		m.browser.setReviews(msg)
+		m.relayout() // the list's height follows its rows
+	case reviewLoadedMsg:
+		if m.screen == scrBrowser || (m.screen == scrReview && m.rev != nil && msg.data != nil && msg.data.dir == m.rev.dir) {
+			m = m.openReview(msg)
+		}
 	case indexMsg:
 		m.browser.addIndex(msg)
 		if !msg.done {
@@ -645,6 +655,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.costKey(msg)
 	case scrDebate:
 		return m.debateKey(msg)
+	case scrReview:
+		return m.reviewKey(msg)
 	}
 	return m, nil
 }
@@ -742,6 +754,9 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		b.filtering = true
 		return m, b.filter.Focus()
 	case key.Matches(msg, m.keys.Enter):
+		if r := b.selected(); r != nil && r.rev != nil {
+			return m, loadReviewCmd(r.dir.Dir, 0)
+		}
 		if r := b.selected(); r != nil && r.sum == nil && r.err == nil {
 			// not read yet: read it now, then open it
 			return m, indexAndLoadCmd(m.opts.Register, r.dir)

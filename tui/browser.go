@@ -16,6 +16,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // Messages of the browser's background loading.
@@ -46,6 +47,8 @@ type browserRow struct {
 	err error
 	// stamp is what its debate folder looked like at the last look.
 	stamp string
+	// rev is set on a review's row (dir.Dir is its folder): its record.
+	rev *review.State
 }
 
 // over names what the browser lists: the register, else (a project with
@@ -71,9 +74,12 @@ func (b *browser) questions() int {
 
 // countWords counts the rows: "12 bugs", "12 bugs, 2 questions" when the
 // project has some, "2 questions" without a register ("1 bug", "1 question").
-func (b *browser) countWords() string {
-	q := b.questions()
-	bugs := fmt.Sprintf("%d %s", len(b.rows)-q, plural(len(b.rows)-q, "bug", "bugs"))
+func (b *browser) countWords() (words string) {
+	q, rv := b.questions(), b.reviews()
+	bugs := fmt.Sprintf("%d %s", len(b.rows)-q-rv, plural(len(b.rows)-q-rv, "bug", "bugs"))
+	if rv > 0 {
+		defer func() { words += fmt.Sprintf(", %d %s", rv, plural(rv, "review", "reviews")) }()
+	}
 	questions := fmt.Sprintf("%d %s", q, plural(q, "question", "questions"))
 	switch {
 	case q > 0 && b.reg.Root == "":
@@ -88,6 +94,8 @@ func (b *browser) countWords() string {
 // folder before one is written).
 func (r *browserRow) recordPath() string {
 	switch {
+	case r.rev != nil:
+		return filepath.Join(r.dir.Dir, review.StateFile)
 	case !r.dir.Question:
 		return filepath.Join(r.dir.Dir, bugfolder.BugFile)
 	case r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Problem != nil:
@@ -98,6 +106,9 @@ func (r *browserRow) recordPath() string {
 
 // name is what identifies a row before its bug.md is read.
 func (r *browserRow) name() string {
+	if r.rev != nil {
+		return r.rev.ID
+	}
 	if r.sum != nil {
 		return r.sum.Bug.ID
 	}
@@ -106,7 +117,7 @@ func (r *browserRow) name() string {
 
 // questionID is a question's ID (its folder's name), "" for a bug.
 func (r *browserRow) questionID() string {
-	if r.dir.Question {
+	if r.dir.Question || r.rev != nil {
 		return filepath.Base(r.dir.Dir)
 	}
 	return ""
@@ -115,6 +126,9 @@ func (r *browserRow) questionID() string {
 // context is the row's CONTEXT cell: the bug's context, or "question"
 // for a question (it has none).
 func (r *browserRow) context() string {
+	if r.rev != nil {
+		return cmp.Or(r.rev.BugID, review.Name)
+	}
 	if r.dir.Question {
 		return bugfolder.KindQuestion
 	}
@@ -280,6 +294,9 @@ func (b *browser) refilter() {
 
 func (r *browserRow) haystack() string {
 	s := filepath.Base(r.dir.Dir) + " " + r.context()
+	if r.rev != nil {
+		return s + " " + review.Name + " " + reviewStatus(r.rev) + " " + r.rev.Contract.Intent
+	}
 	if r.sum != nil {
 		s += " " + r.sum.Bug.Title + " " + r.status() + " " + string(r.sum.Mode) + " " + fmt.Sprint(r.sum.Bug.DisplayNumber)
 	}
@@ -367,6 +384,9 @@ var statusRank = map[bugfolder.State]int{
 // ties keep the register's order.
 func (b *browser) less(i, j int) int {
 	ri, rj := b.rows[i], b.rows[j]
+	if ri.rev != nil || rj.rev != nil {
+		return cmp.Or(b.keyLess(ri, rj), b.registerOrder(i, j))
+	}
 	if (ri.sum == nil) != (rj.sum == nil) {
 		if ri.sum == nil {
 			return 1
@@ -522,7 +542,7 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	for i, c := range browserCols {
 		heads[i] = c.head
 	}
-	if b.questions() > 0 {
+	if b.questions()+b.reviews() > 0 {
 		heads[0] = "ID" // a bug's or a question's
 	}
 	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, heads) + " TITLE"
@@ -613,6 +633,9 @@ const statusCap = 34
 // status is the row's STATUS cell: the words moot list uses for it
 // (bugfolder.StatusWord).
 func (r *browserRow) status() string {
+	if r.rev != nil {
+		return reviewStatus(r.rev)
+	}
 	if r.sum == nil {
 		return ""
 	}
@@ -626,6 +649,9 @@ const costCap, costTitleRoom = 16, 16
 // cost is the row's COST cell: "—" before any debate, else the latest
 // debate's cost (money.Total: "$X", "$X+unknown", "unknown").
 func (r *browserRow) cost() string {
+	if r.rev != nil {
+		return reviewCost(r.rev)
+	}
 	if r.sum == nil || r.sum.Count == 0 {
 		return "—"
 	}
@@ -657,6 +683,9 @@ func joinCells(on []bool, widths []int, cells []string) string {
 // that waits for a human decision), ⚑ restricted (else ? a question,
 // never restricted), ● a moot process is running its debate now.
 func (r *browserRow) marks() string {
+	if r.rev != nil {
+		return r.reviewMarks()
+	}
 	m := []rune("   ")
 	if r.sum == nil {
 		return string(m)
@@ -684,6 +713,9 @@ func (r *browserRow) held() bool {
 
 // line is a row's text: marks, the enabled columns, then the title.
 func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []int) string {
+	if r.rev != nil {
+		return r.reviewLine(st, on, widths)
+	}
 	if r.sum == nil {
 		name := ansi.Truncate(filepath.Base(r.dir.Dir), 17, "…")
 		if r.err != nil {

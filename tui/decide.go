@@ -15,6 +15,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/whoami"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // whoIs names the person deciding (tests replace it: git is slow to start
@@ -142,6 +143,9 @@ func (m Model) decided(msg decidedMsg) Model {
 // pendingDecision reports whether the row's latest result waits for a
 // human decision (the browser marks it ◆ and lists it first).
 func (r *browserRow) pendingDecision() bool {
+	if r.rev != nil {
+		return r.rev.Status == review.StatusStalled && r.rev.Decision == bugfolder.DecisionPending
+	}
 	return r.sum != nil && r.sum.Decision == bugfolder.DecisionPending
 }
 

@@ -44,6 +44,8 @@ func (m Model) Render() string {
 		body = m.viewCost()
 	case scrDebate:
 		body = m.viewDebate()
+	case scrReview:
+		body = m.viewReview()
 	}
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
@@ -129,12 +131,12 @@ func (m Model) viewBrowser() string {
 	count := b.countWords()
 	if len(b.visible) > 0 {
 		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
-		if b.questions() > 0 {
+		if b.questions()+b.reviews() > 0 {
 			count += " · " + b.countWords()
 		}
 	}
 	if b.loading {
-		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows))
+		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows)-b.reviews())
 	}
 	if b.sortBy != "" {
 		count += " · " + b.sortName() + b.hiddenSortValue(l.listW)
