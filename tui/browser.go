@@ -55,6 +55,9 @@ type browserRow struct {
 // questions only) the project's .moot/debates/.
 func (b *browser) over() string {
 	project := filepath.Base(b.reg.Project)
+	if b.reg.Root == "" && b.questions() == 0 && b.reviews() > 0 {
+		return filepath.Join(project, review.ReviewsDir)
+	}
 	if b.reg.Root == "" {
 		return filepath.Join(project, bugfolder.QuestionsDir)
 	}
@@ -73,21 +76,22 @@ func (b *browser) questions() int {
 }
 
 // countWords counts the rows: "12 bugs", "12 bugs, 2 questions" when the
-// project has some, "2 questions" without a register ("1 bug", "1 question").
-func (b *browser) countWords() (words string) {
+// project has some, "2 questions" without a register ("1 bug", "1 question"),
+// then the reviews when there are some ("12 bugs, 1 review").
+func (b *browser) countWords() string {
 	q, rv := b.questions(), b.reviews()
-	bugs := fmt.Sprintf("%d %s", len(b.rows)-q-rv, plural(len(b.rows)-q-rv, "bug", "bugs"))
+	n := len(b.rows) - q - rv
+	var words []string
+	if b.reg.Root != "" || q+rv == 0 {
+		words = append(words, fmt.Sprintf("%d %s", n, plural(n, "bug", "bugs")))
+	}
+	if q > 0 {
+		words = append(words, fmt.Sprintf("%d %s", q, plural(q, "question", "questions")))
+	}
 	if rv > 0 {
-		defer func() { words += fmt.Sprintf(", %d %s", rv, plural(rv, "review", "reviews")) }()
+		words = append(words, fmt.Sprintf("%d %s", rv, plural(rv, "review", "reviews")))
 	}
-	questions := fmt.Sprintf("%d %s", q, plural(q, "question", "questions"))
-	switch {
-	case q > 0 && b.reg.Root == "":
-		return questions
-	case q > 0:
-		return bugs + ", " + questions
-	}
-	return bugs
+	return strings.Join(words, ", ")
 }
 
 // recordPath is what o opens: bug.md, or a question's problem (its
