@@ -550,6 +550,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case decidedMsg:
 		m = m.decided(msg)
+		if m.screen == scrReview && m.rev != nil && m.rev.dir == msg.dir {
+			cmds = append(cmds, loadReviewCmd(m.rev.dir, m.rev.round))
+		}
 	case finalMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.deb.final = msg.final

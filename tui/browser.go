@@ -52,6 +52,7 @@ type browserRow struct {
 }
 
 // over names what the browser lists: the register, else (a project with
+// reviews only) its .moot/reviews/, else (a project with
 // questions only) the project's .moot/debates/.
 func (b *browser) over() string {
 	project := filepath.Base(b.reg.Project)

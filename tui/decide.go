@@ -107,6 +107,9 @@ func (m Model) openDecide() (Model, tea.Cmd) {
 // same function as moot decide.
 func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
 	m.menu = nil
+	if m.screen == scrReview && m.rev != nil {
+		return m, m.decideReview(mn)
+	}
 	if m.bug == nil || m.deb == nil {
 		return m, nil
 	}

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/whoami"
 	"github.com/reversa/moot/protocol/review"
 )
 
@@ -239,5 +242,38 @@ func TestReviewViewFollows(t *testing.T) {
 			t.Fatalf("step %d: %s is %q, want %q", i, s.lens, got, s.want)
 		}
 		checkFrame(t, m, 140, 45, f.proj, []string{s.shown})
+	}
+}
+
+// TestReviewViewDecide: on a stalled review waiting for a human, d opens
+// the decision form and approving writes decisao.md in the review's folder
+// through review.DecideHuman (as moot decide does); the view then shows
+// the decision and d opens nothing more.
+func TestReviewViewDecide(t *testing.T) {
+	f := newFixture(t)
+	_, pr := reviewsFor(t, f)
+	if err := pr.f.Write("summary.md", []byte("# Review summary\n\nStalled.\n")); err != nil {
+		t.Fatal(err)
+	}
+	whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
+	t.Cleanup(func() { whoIs = whoami.Name })
+	m := sized(t, f.options(), 120, 40)
+	m = openReviewRow(t, m, pr.f.ID)
+	checkFrame(t, m, 120, 40, f.proj, []string{"d decide"})
+	m = keys(t, m, "d")
+	if m.menu == nil || m.menu.kind != menuDecide {
+		t.Fatalf("d opened no decision form:\n%s", screenText(m, f.proj))
+	}
+	m = keys(t, m, "enter", "enter")
+	raw, err := os.ReadFile(filepath.Join(pr.f.Dir, review.DecisionFile))
+	if err != nil {
+		t.Fatalf("no decisao.md: %v (status %q)", err, m.status)
+	}
+	if dec, err := bugfolder.ParseDecision("decisao.md", raw); err != nil || dec.Choice != bugfolder.ChoiceApprove || dec.By != "Ana <ana@example.org>" {
+		t.Fatalf("decisao.md: %+v %v", dec, err)
+	}
+	checkFrame(t, m, 120, 40, f.proj, []string{"stalled · decision approve"})
+	if m = keys(t, m, "d"); m.menu != nil {
+		t.Error("d opens the form again on a decided review")
 	}
 }

@@ -1,14 +1,18 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // reviewView is the review screen: the review read from disk and which
@@ -56,10 +60,35 @@ func (m Model) reviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if r.round < r.rounds {
 			return m, loadReviewCmd(r.dir, r.round+1)
 		}
+	case "d":
+		if r.awaitsDecision() {
+			return m, m.openMenu(decideMenu(r.st.ID))
+		}
+		return m, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))
 	case "?":
 		m.help = true
 	}
 	return m, nil
+}
+
+// awaitsDecision reports whether the review stalled and waits for a human.
+func (r *reviewView) awaitsDecision() bool {
+	return r.st.Status == review.StatusStalled && r.st.Decision == bugfolder.DecisionPending
+}
+
+// decideReview records the decision on a stalled review off the UI
+// goroutine, through the same function as moot decide (decisao.md).
+func (m Model) decideReview(mn *menu) tea.Cmd {
+	project := ""
+	if m.opts.Register != nil {
+		project = m.opts.Register.Project
+	}
+	d := review.Decision{Dir: m.rev.dir, Choice: bugfolder.Choice(mn.choice), Note: mn.note, Now: m.opts.Now}
+	return func() tea.Msg {
+		d.By = whoIs(context.Background(), project, os.Getenv)
+		_, err := review.DecideHuman(d)
+		return decidedMsg{dir: d.Dir, choice: d.Choice, by: d.By, err: err}
+	}
 }
 
 // followReview is the watch tick's look at the review on screen; the
@@ -104,7 +133,18 @@ func (m Model) viewReview() string {
 		body = m.reviewDoc(r.sum, m.lay.bodyH)
 	}
 	help := "tab/←→ panes·routes·summary · [ ] earlier/later round · esc back · ? keys · q back"
-	return strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.footer(help)}, "\n")
+	if r.awaitsDecision() {
+		help = "d decide (stalled: a human decision waits) · " + help
+	}
+	if m.menu != nil {
+		help = m.menuKeys()
+	}
+	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.footer(help)}, "\n")
+	if m.menu != nil {
+		box, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
+		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
+	}
+	return out
 }
 
 // reviewDoc renders a review's document (Markdown) to the body's height.
