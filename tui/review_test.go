@@ -167,8 +167,9 @@ func TestReviewViewGolden(t *testing.T) {
 	}
 }
 
-// TestReviewViewTabs: tab shows the route table, then the summary, as
-// documents; esc goes back to the list.
+// TestReviewViewTabs: the browser previews a review's summary; in the
+// view, tab shows the route table, then the summary, as documents; esc
+// goes back to the list.
 func TestReviewViewTabs(t *testing.T) {
 	f := newFixture(t)
 	br, _ := reviewsFor(t, f)
@@ -179,6 +180,13 @@ func TestReviewViewTabs(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := sized(t, f.options(), 100, 30)
+	for vi, i := range m.browser.visible { // the row above it, then down: the preview follows
+		if r := m.browser.rows[i]; r.rev != nil && r.rev.ID == br.f.ID {
+			m.browser.cursor = vi - 1
+		}
+	}
+	m = keys(t, m, "down")
+	checkFrame(t, m, 100, 30, f.proj, []string{"Review summary", "Refused by defect."}) // the browser's preview: the summary
 	m = openReviewRow(t, m, br.f.ID)
 	m = keys(t, m, "tab")
 	checkFrame(t, m, 100, 30, f.proj, []string{"Routes, round 1", "juror-a"})
