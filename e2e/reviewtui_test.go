@@ -61,3 +61,53 @@ func TestReviewTUIBrowserAndView(t *testing.T) {
 		})
 	}
 }
+
+// TestReviewTUILiveRun: moot review on a terminal asks for the plan, then
+// shows the live review view (one pane per lens, following the folder)
+// until q; the report is printed after it and the exit code is the one
+// without the view (0: a unanimous pass).
+func TestReviewTUILiveRun(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+	sock := fmt.Sprintf("moot-rvlive-%d", os.Getpid())
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
+	exitFile := filepath.Join(tr.home, "exit-code")
+	args := strings.Join(append(append([]string{}, `--change HEAD~1..HEAD --contract "document Total | Total has a doc comment"`), "--lens defect --lens security --config", fmt.Sprintf("%q", tr.cfg)), " ")
+	script := fmt.Sprintf("cd %q && env FAKE_JURY=%q FAKE_JURYLOG=%q XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q review %s; echo $? > %q; sleep 60",
+		tr.repo, tr.jury, tr.jurylog, filepath.Join(tr.home, "xdg"), filepath.Join(tr.home, "cache"), mootBin, args, exitFile)
+	if out, err := exec.Command("tmux", "-L", sock, "new-session", "-d", "-x", "120", "-y", "35", "bash", "-c", script).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	screen := func() string {
+		out, _ := exec.Command("tmux", "-L", sock, "capture-pane", "-p").Output()
+		return string(out)
+	}
+	wait := func(what string, wants ...string) {
+		t.Helper()
+		var last string
+		for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			last = screen()
+			if !slices.ContainsFunc(wants, func(w string) bool { return !strings.Contains(last, w) }) {
+				return
+			}
+		}
+		t.Fatalf("timed out waiting for %s; the screen:\n%s", what, last)
+	}
+	send := func(k ...string) {
+		t.Helper()
+		if out, err := exec.Command("tmux", append([]string{"-L", sock, "send-keys"}, k...)...).CombinedOutput(); err != nil {
+			t.Fatalf("tmux send-keys: %v\n%s", err, out)
+		}
+	}
+	wait("the plan's question", "Start the review? [y/N]")
+	send("y", "Enter")
+	wait("the live view, ended", "defect · pass", "security · pass", "the review ended")
+	send("q")
+	waitFor(t, "moot to exit", 60*time.Second, func() bool { return exists(exitFile) })
+	if code := strings.TrimSpace(readFile(t, exitFile)); code != "0" {
+		t.Errorf("exit %s, want 0 (unanimous pass)", code)
+	}
+	wait("the report after the view", "round 1: PASS")
+}

@@ -169,11 +169,15 @@ type Model struct {
 
 	deb *debateView
 	// rev is the review view (scrReview).
-	rev    *reviewView
-	tab    int
-	focus  int
-	zoom   bool
-	zoomVP viewport.Model
+	rev *reviewView
+	// revAlone is the review NewReview follows (no browser behind it), and
+	// revDone set once its run ended.
+	revAlone string
+	revDone  bool
+	tab      int
+	focus    int
+	zoom     bool
+	zoomVP   viewport.Model
 	// zoomHold is set when the user scrolled the zoom up: text that
 	// arrives, a finish or a re-render leave it where it is.
 	zoomHold bool
@@ -307,6 +311,8 @@ func (m Model) Init() tea.Cmd {
 		}
 	case scrDebate:
 		cmds = append(cmds, loadDebateCmd(m.bug))
+	case scrReview:
+		cmds = append(cmds, loadReviewCmd(m.revAlone, 0))
 	}
 	return tea.Batch(cmds...)
 }
@@ -434,8 +440,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case reviewsMsg:
 		m.browser.setReviews(msg)
 		m.relayout() // the list's height follows its rows
+	case ReviewDoneMsg:
+		m.revDone = true
+		if m.revAlone != "" {
+			cmds = append(cmds, loadReviewCmd(m.revAlone, 0))
+		}
 	case reviewLoadedMsg:
-		if m.screen == scrBrowser || (m.screen == scrReview && m.rev != nil && msg.data != nil && msg.data.dir == m.rev.dir) {
+		if m.screen == scrBrowser || (m.screen == scrReview && m.rev != nil && msg.data != nil && msg.data.dir == m.rev.dir) ||
+			(m.revAlone != "" && msg.data != nil && msg.data.dir == m.revAlone) {
 			m = m.openReview(msg)
 		}
 	case indexMsg:

@@ -46,6 +46,9 @@ func (m Model) reviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	r := m.rev
 	switch msg.String() {
 	case "esc", "q":
+		if m.revAlone != "" {
+			return m, tea.Quit // moot review: the caller stops a run still going
+		}
 		m.rev, m.screen = nil, scrBrowser
 		return m, listReviewsCmd(m.opts.Register)
 	case "tab", "right", "l":
@@ -133,6 +136,12 @@ func (m Model) viewReview() string {
 		body = m.reviewDoc(r.sum, m.lay.bodyH)
 	}
 	help := "tab/←→ panes·routes·summary · [ ] earlier/later round · esc back · ? keys · q back"
+	switch {
+	case m.revAlone != "" && m.revDone:
+		help = "the review ended · tab/←→ panes·routes·summary · [ ] rounds · q leave"
+	case m.revAlone != "":
+		help = "tab/←→ panes·routes·summary · [ ] rounds · q stop the review and leave"
+	}
 	if r.awaitsDecision() {
 		help = "d decide (stalled: a human decision waits) · " + help
 	}
@@ -226,4 +235,18 @@ func (m Model) lensBox(p *lensPane, w, h int) []string {
 		out = append(out, bar+fitCells(line, innerW)+bar)
 	}
 	return append(out, edge.Render("╰"+strings.Repeat("─", innerW)+"╯"))
+}
+
+// ReviewDoneMsg tells a review view opened by NewReview that the review's
+// run ended: it reads the folder once more and q leaves.
+type ReviewDoneMsg struct{}
+
+// NewReview is the review view alone, following dir while moot review
+// runs it in the same process (moot review on a terminal): its panes
+// update as the verdicts land; q or ctrl+c leaves (a review still running
+// is then stopped by the caller, as a signal stops it).
+func NewReview(dir string, opts Options) Model {
+	m := New(opts)
+	m.screen, m.revAlone = scrReview, dir
+	return m
 }

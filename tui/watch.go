@@ -174,6 +174,8 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 		}
 	case m.screen == scrReview && m.rev != nil:
 		cmds = append(cmds, m.followReview())
+	case m.screen == scrReview && m.revAlone != "":
+		cmds = append(cmds, loadReviewCmd(m.revAlone, 0)) // its record was not readable yet
 	case m.followsDisk():
 		cmds = append(cmds, checkDebateCmd(m.deb.dir, m.deb.stamp))
 		if m.watchingOther() {
