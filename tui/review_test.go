@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
@@ -283,5 +285,27 @@ func TestReviewViewDecide(t *testing.T) {
 	checkFrame(t, m, 120, 40, f.proj, []string{"stalled · decision approve"})
 	if m = keys(t, m, "d"); m.menu != nil {
 		t.Error("d opens the form again on a decided review")
+	}
+}
+
+// TestReviewStandaloneView: NewReview (moot review on a terminal) opens on
+// the review it follows, says when the run ended, and q quits the program.
+func TestReviewStandaloneView(t *testing.T) {
+	f := newFixture(t)
+	br, _ := reviewsFor(t, f)
+	m := NewReview(br.f.Dir, Options{Now: func() time.Time { return fixedNow }})
+	m = pump(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	for _, msg := range run(m.Init()) {
+		m = pump(t, m, msg)
+	}
+	checkFrame(t, m, 100, 30, "", []string{"review " + br.f.ID, "defect · refuse", "q stop the review and leave"})
+	m = pump(t, m, ReviewDoneMsg{})
+	checkFrame(t, m, 100, 30, "", []string{"the review ended", "q leave"})
+	_, cmd := m.Update(keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q did nothing")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("q does not quit the standalone review view")
 	}
 }
