@@ -161,7 +161,12 @@ func (m Model) reviewDoc(md string, h int) string {
 	if md == "" {
 		return m.st.Subtle.Render("not written yet")
 	}
-	return m.cutDoc(strings.TrimRight(RenderMarkdown(md, m.lay.docW, glamourStyle(m.dark, m.opts.NoColor)), "\n"), h)
+	lines := strings.Split(strings.TrimRight(RenderMarkdown(md, m.lay.docW, glamourStyle(m.dark, m.opts.NoColor)), "\n"), "\n")
+	if len(lines) > h { // no zoom here: say how much is left (moot show ID prints it all)
+		n := len(lines) - max(0, h-1)
+		lines = append(lines[:max(0, h-1)], m.st.Subtle.Render(fmt.Sprintf("… %d more lines (moot show prints it all)", n)))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // renderLensPanes draws a round's lenses as a grid of boxes, as the
