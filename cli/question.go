@@ -30,8 +30,8 @@ func projectRegister(e *env, project string) *bugfolder.Register {
 }
 
 // registerOrQuestions is the register above the working folder, or, in
-// a project without one that holds questions, projectRegister's stand-in
-// (list and the browser show its questions); with neither, findRegister's
+// a project without one that holds questions or reviews, projectRegister's
+// stand-in (list and the browser show them); with neither, findRegister's
 // error.
 func registerOrQuestions(e *env) (*bugfolder.Register, error) {
 	reg, err := findRegister(e)
@@ -40,7 +40,9 @@ func registerOrQuestions(e *env) (*bugfolder.Register, error) {
 	}
 	project := bugfolder.ProjectRoot(e.cwd)
 	if qs, _ := bugfolder.QuestionDirs(project); len(qs) == 0 {
-		return nil, err
+		if rs, _ := reviewEntries(e, nil); len(rs) == 0 { // a project with only reviews opens too
+			return nil, err
+		}
 	}
 	return projectRegister(e, project), nil
 }

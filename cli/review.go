@@ -68,7 +68,9 @@ printed); 2 on an identity leak, or when only the builder's family is left and
 --solo was not given (--solo seats the same family blind, and the report says
 "blind same-family, not cross-family"). Headless, --yes accepts the plan
 (without it the plan is printed and nothing is called, exit 4); on a terminal
-moot asks.
+moot asks, then shows the live review view (one pane per lens, as the
+verdicts land) until q; the report follows it, with the same exit code (q
+before the round ends stops it: exit 3, what was written kept).
 
 Output: <bug>/review/<ID>/ on a bug, else <git root>/.moot/reviews/<ID>/, ID
 the stamp (UTC time): its stamp file, review.json, eventos.jsonl, per round
@@ -201,8 +203,15 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	defer cancel()
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
 		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
-	res, runErr := review.Run(ctx, review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: r.printer(), Plan: &planEv,
-		Round: review.RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: r.caller(), Timeout: f.timeout, Parallel: f.parallel, BugID: r.st.BugID, Group: r.folder.Dir}})
+	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: r.printer(), Plan: &planEv,
+		Round: review.RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: r.caller(), Timeout: f.timeout, Parallel: f.parallel, BugID: r.st.BugID, Group: r.folder.Dir}}
+	var res review.RunResult
+	var runErr error
+	if r.live() {
+		res, runErr = r.runLive(ctx, cancel, rin)
+	} else {
+		res, runErr = review.Run(ctx, rin)
+	}
 	r.report(res)
 	if runErr != nil {
 		if ctx.Err() != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
@@ -13,25 +12,11 @@ import (
 // reviewParents are the folders that hold reviews: the git root's and the
 // project's .moot/reviews/, and every bug's review/ in the register.
 func reviewParents(e *env, reg *bugfolder.Register) []string {
-	var out []string
-	add := func(p string) {
-		if !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
+	var roots []string
 	if root, err := gitRoot(e.cwd); err == nil {
-		add(filepath.Join(root, review.ReviewsDir))
+		roots = append(roots, root)
 	}
-	add(filepath.Join(bugfolder.ProjectRoot(e.cwd), review.ReviewsDir))
-	if reg != nil && reg.Root != "" {
-		dirs, _ := bugfolder.BugDirs(reg)
-		for _, bd := range dirs {
-			if !bd.Question {
-				add(filepath.Join(bd.Dir, review.BugReviewDir))
-			}
-		}
-	}
-	return out
+	return review.Parents(append(roots, bugfolder.ProjectRoot(e.cwd)), reg)
 }
 
 // reviewTarget is the review folder a TARGET names (its ID or folder), or "".

@@ -102,6 +102,7 @@ const (
 	scrWizard
 	scrCost
 	scrDebate
+	scrReview
 )
 
 // StopMsg is a stop signal (SIGTERM, SIGHUP, SIGQUIT, or SIGINT without a
@@ -166,11 +167,17 @@ type Model struct {
 	probErr       error
 	cost          costState
 
-	deb    *debateView
-	tab    int
-	focus  int
-	zoom   bool
-	zoomVP viewport.Model
+	deb *debateView
+	// rev is the review view (scrReview).
+	rev *reviewView
+	// revAlone is the review NewReview follows (no browser behind it), and
+	// revDone set once its run ended.
+	revAlone string
+	revDone  bool
+	tab      int
+	focus    int
+	zoom     bool
+	zoomVP   viewport.Model
 	// zoomHold is set when the user scrolled the zoom up: text that
 	// arrives, a finish or a re-render leave it where it is.
 	zoomHold bool
@@ -304,6 +311,8 @@ func (m Model) Init() tea.Cmd {
 		}
 	case scrDebate:
 		cmds = append(cmds, loadDebateCmd(m.bug))
+	case scrReview:
+		cmds = append(cmds, loadReviewCmd(m.revAlone, 0))
 	}
 	return tea.Batch(cmds...)
 }
@@ -427,7 +436,20 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
 			first = append(first, i)
 		}
-		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first))
+		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first), listReviewsCmd(m.opts.Register))
+	case reviewsMsg:
+		m.browser.setReviews(msg)
+		m.relayout() // the list's height follows its rows
+	case ReviewDoneMsg:
+		m.revDone = true
+		if m.revAlone != "" {
+			cmds = append(cmds, loadReviewCmd(m.revAlone, 0))
+		}
+	case reviewLoadedMsg:
+		if m.screen == scrBrowser || (m.screen == scrReview && m.rev != nil && msg.data != nil && msg.data.dir == m.rev.dir) ||
+			(m.revAlone != "" && msg.data != nil && msg.data.dir == m.revAlone) {
+			m = m.openReview(msg)
+		}
 	case indexMsg:
 		m.browser.addIndex(msg)
 		if !msg.done {
@@ -540,6 +562,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case decidedMsg:
 		m = m.decided(msg)
+		if m.screen == scrReview && m.rev != nil && m.rev.dir == msg.dir {
+			cmds = append(cmds, loadReviewCmd(m.rev.dir, m.rev.round))
+		}
 	case finalMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.deb.final = msg.final
@@ -645,6 +670,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.costKey(msg)
 	case scrDebate:
 		return m.debateKey(msg)
+	case scrReview:
+		return m.reviewKey(msg)
 	}
 	return m, nil
 }
@@ -742,6 +769,9 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		b.filtering = true
 		return m, b.filter.Focus()
 	case key.Matches(msg, m.keys.Enter):
+		if r := b.selected(); r != nil && r.rev != nil {
+			return m, loadReviewCmd(r.dir.Dir, 0)
+		}
 		if r := b.selected(); r != nil && r.sum == nil && r.err == nil {
 			// not read yet: read it now, then open it
 			return m, indexAndLoadCmd(m.opts.Register, r.dir)

@@ -16,6 +16,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // Messages of the browser's background loading.
@@ -46,12 +47,18 @@ type browserRow struct {
 	err error
 	// stamp is what its debate folder looked like at the last look.
 	stamp string
+	// rev is set on a review's row (dir.Dir is its folder): its record.
+	rev *review.State
 }
 
 // over names what the browser lists: the register, else (a project with
+// reviews only) its .moot/reviews/, else (a project with
 // questions only) the project's .moot/debates/.
 func (b *browser) over() string {
 	project := filepath.Base(b.reg.Project)
+	if b.reg.Root == "" && b.questions() == 0 && b.reviews() > 0 {
+		return filepath.Join(project, review.ReviewsDir)
+	}
 	if b.reg.Root == "" {
 		return filepath.Join(project, bugfolder.QuestionsDir)
 	}
@@ -70,24 +77,30 @@ func (b *browser) questions() int {
 }
 
 // countWords counts the rows: "12 bugs", "12 bugs, 2 questions" when the
-// project has some, "2 questions" without a register ("1 bug", "1 question").
+// project has some, "2 questions" without a register ("1 bug", "1 question"),
+// then the reviews when there are some ("12 bugs, 1 review").
 func (b *browser) countWords() string {
-	q := b.questions()
-	bugs := fmt.Sprintf("%d %s", len(b.rows)-q, plural(len(b.rows)-q, "bug", "bugs"))
-	questions := fmt.Sprintf("%d %s", q, plural(q, "question", "questions"))
-	switch {
-	case q > 0 && b.reg.Root == "":
-		return questions
-	case q > 0:
-		return bugs + ", " + questions
+	q, rv := b.questions(), b.reviews()
+	n := len(b.rows) - q - rv
+	var words []string
+	if b.reg.Root != "" || q+rv == 0 {
+		words = append(words, fmt.Sprintf("%d %s", n, plural(n, "bug", "bugs")))
 	}
-	return bugs
+	if q > 0 {
+		words = append(words, fmt.Sprintf("%d %s", q, plural(q, "question", "questions")))
+	}
+	if rv > 0 {
+		words = append(words, fmt.Sprintf("%d %s", rv, plural(rv, "review", "reviews")))
+	}
+	return strings.Join(words, ", ")
 }
 
 // recordPath is what o opens: bug.md, or a question's problem (its
 // folder before one is written).
 func (r *browserRow) recordPath() string {
 	switch {
+	case r.rev != nil:
+		return filepath.Join(r.dir.Dir, review.StateFile)
 	case !r.dir.Question:
 		return filepath.Join(r.dir.Dir, bugfolder.BugFile)
 	case r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Problem != nil:
@@ -98,6 +111,9 @@ func (r *browserRow) recordPath() string {
 
 // name is what identifies a row before its bug.md is read.
 func (r *browserRow) name() string {
+	if r.rev != nil {
+		return r.rev.ID
+	}
 	if r.sum != nil {
 		return r.sum.Bug.ID
 	}
@@ -106,7 +122,7 @@ func (r *browserRow) name() string {
 
 // questionID is a question's ID (its folder's name), "" for a bug.
 func (r *browserRow) questionID() string {
-	if r.dir.Question {
+	if r.dir.Question || r.rev != nil {
 		return filepath.Base(r.dir.Dir)
 	}
 	return ""
@@ -115,6 +131,9 @@ func (r *browserRow) questionID() string {
 // context is the row's CONTEXT cell: the bug's context, or "question"
 // for a question (it has none).
 func (r *browserRow) context() string {
+	if r.rev != nil {
+		return cmp.Or(r.rev.BugID, review.Name)
+	}
 	if r.dir.Question {
 		return bugfolder.KindQuestion
 	}
@@ -286,6 +305,9 @@ func (b *browser) refilter() {
 
 func (r *browserRow) haystack() string {
 	s := filepath.Base(r.dir.Dir) + " " + r.context()
+	if r.rev != nil {
+		return s + " " + review.Name + " " + reviewStatus(r.rev) + " " + r.rev.Contract.Intent
+	}
 	if r.sum != nil {
 		s += " " + r.sum.Bug.Title + " " + r.status() + " " + string(r.sum.Mode) + " " + fmt.Sprint(r.sum.Bug.DisplayNumber)
 	}
@@ -373,6 +395,9 @@ var statusRank = map[bugfolder.State]int{
 // ties keep the register's order.
 func (b *browser) less(i, j int) int {
 	ri, rj := b.rows[i], b.rows[j]
+	if ri.rev != nil || rj.rev != nil {
+		return cmp.Or(b.keyLess(ri, rj), b.registerOrder(i, j))
+	}
 	if (ri.sum == nil) != (rj.sum == nil) {
 		if ri.sum == nil {
 			return 1
@@ -528,7 +553,7 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	for i, c := range browserCols {
 		heads[i] = c.head
 	}
-	if b.questions() > 0 {
+	if b.questions()+b.reviews() > 0 {
 		heads[0] = "ID" // a bug's or a question's
 	}
 	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, heads) + " TITLE"
@@ -619,6 +644,9 @@ const statusCap = 34
 // status is the row's STATUS cell: the words moot list uses for it
 // (bugfolder.StatusWord).
 func (r *browserRow) status() string {
+	if r.rev != nil {
+		return reviewStatus(r.rev)
+	}
 	if r.sum == nil {
 		return ""
 	}
@@ -632,6 +660,9 @@ const costCap, costTitleRoom = 16, 16
 // cost is the row's COST cell: "—" before any debate, else the latest
 // debate's cost (money.Total: "$X", "$X+unknown", "unknown").
 func (r *browserRow) cost() string {
+	if r.rev != nil {
+		return reviewCost(r.rev)
+	}
 	if r.sum == nil || r.sum.Count == 0 {
 		return "—"
 	}
@@ -663,6 +694,9 @@ func joinCells(on []bool, widths []int, cells []string) string {
 // that waits for a human decision), ⚑ restricted (else ? a question,
 // never restricted), ● a moot process is running its debate now.
 func (r *browserRow) marks() string {
+	if r.rev != nil {
+		return r.reviewMarks()
+	}
 	m := []rune("   ")
 	if r.sum == nil {
 		return string(m)
@@ -690,6 +724,9 @@ func (r *browserRow) held() bool {
 
 // line is a row's text: marks, the enabled columns, then the title.
 func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []int) string {
+	if r.rev != nil {
+		return r.reviewLine(st, on, widths)
+	}
 	if r.sum == nil {
 		name := ansi.Truncate(filepath.Base(r.dir.Dir), 17, "…")
 		if r.err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/whoami"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // whoIs names the person deciding (tests replace it: git is slow to start
@@ -106,6 +107,9 @@ func (m Model) openDecide() (Model, tea.Cmd) {
 // same function as moot decide.
 func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
 	m.menu = nil
+	if m.screen == scrReview && m.rev != nil {
+		return m, m.decideReview(mn)
+	}
 	if m.bug == nil || m.deb == nil {
 		return m, nil
 	}
@@ -142,6 +146,9 @@ func (m Model) decided(msg decidedMsg) Model {
 // pendingDecision reports whether the row's latest result waits for a
 // human decision (the browser marks it ◆ and lists it first).
 func (r *browserRow) pendingDecision() bool {
+	if r.rev != nil {
+		return r.rev.Status == review.StatusStalled && r.rev.Decision == bugfolder.DecisionPending
+	}
 	return r.sum != nil && r.sum.Decision == bugfolder.DecisionPending
 }
 

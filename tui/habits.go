@@ -24,6 +24,9 @@ func notify(text string) tea.Cmd {
 // windowTitle names the screen in the terminal's title: the debate and its
 // status, marked when a decision waits.
 func (m Model) windowTitle() string {
+	if m.screen == scrReview && m.rev != nil {
+		return "moot · review " + m.rev.st.ID + " · " + reviewStatus(m.rev.st)
+	}
 	if m.screen != scrDebate || m.deb == nil {
 		return "moot"
 	}

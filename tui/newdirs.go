@@ -252,6 +252,6 @@ func (b *browser) addRows(items []newRow, rows int) {
 // bugs by context then folder name, then questions by name.
 func (b *browser) registerOrder(i, j int) int {
 	ri, rj := b.rows[i].dir, b.rows[j].dir
-	return cmp.Or(cmpBool(ri.Question, rj.Question), cmp.Compare(ri.Context, rj.Context),
+	return cmp.Or(cmpBool(b.rows[i].rev != nil, b.rows[j].rev != nil), cmpBool(ri.Question, rj.Question), cmp.Compare(ri.Context, rj.Context),
 		cmp.Compare(filepath.Base(ri.Dir), filepath.Base(rj.Dir)), cmp.Compare(i, j))
 }

@@ -67,11 +67,11 @@ func NewStyles(isDark bool) *Styles {
 func (s *Styles) Badge(status string) string {
 	c := s.dim
 	switch status {
-	case "ok", "done":
+	case "ok", "done", "pass":
 		c = s.ok
 	case "running", "waiting":
 		c = s.accent
-	case "timeout", "invalid-output", "judge-failed", "cancelled":
+	case "timeout", "invalid-output", "judge-failed", "cancelled", "refuse", "hold", "stalled":
 		c = s.warn
 	case "error":
 		c = s.bad

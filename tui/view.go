@@ -2,8 +2,8 @@ package tui
 
 import (
 	"fmt"
-	"github.com/reversa/moot/internal/label"
-	"github.com/reversa/moot/internal/money"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -15,8 +15,11 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // View draws the screen.
@@ -44,6 +47,8 @@ func (m Model) Render() string {
 		body = m.viewCost()
 	case scrDebate:
 		body = m.viewDebate()
+	case scrReview:
+		body = m.viewReview()
 	}
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
@@ -129,12 +134,12 @@ func (m Model) viewBrowser() string {
 	count := b.countWords()
 	if len(b.visible) > 0 {
 		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
-		if b.questions() > 0 {
+		if b.questions()+b.reviews() > 0 {
 			count += " · " + b.countWords()
 		}
 	}
 	if b.loading {
-		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows))
+		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows)-b.reviews())
 	}
 	if b.sortBy != "" {
 		count += " · " + b.sortName() + b.hiddenSortValue(l.listW)
@@ -175,6 +180,13 @@ func boolInt(b bool) int {
 // previewKey names the preview of the selected row.
 func (m Model) previewKey(width int) (docKey, bool) {
 	r := m.browser.selected()
+	if r != nil && r.rev != nil { // a review: its summary, once written
+		p := filepath.Join(r.dir.Dir, review.SummaryFile(r.rev.LangOf()))
+		if _, err := os.Stat(p); err != nil {
+			return docKey{}, false
+		}
+		return docKey{p, width, ""}, true
+	}
 	if r == nil || r.sum == nil {
 		return docKey{}, false
 	}
@@ -940,7 +952,11 @@ func (m Model) viewHelp() string {
 	switch m.screen {
 	case scrBrowser:
 		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"esc", "clear the filter (q quits)"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md (a question: its problem)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
-			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"◆", "waits for a human decision (listed first): enter, then d on the Final tab"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"?", "a question (moot ask), not a bug"}, {"●", "a moot process is running this debate now"}}
+			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"◆", "waits for a human decision (listed first): enter, then d on the Final tab"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"?", "a question (moot ask), not a bug"}, {"◇", "a review (moot review): enter shows its panel"}, {"●", "a moot process is running this debate now"}}
+	case scrReview:
+		rows = [][2]string{{"tab / ←→", "panes · route table · summary"}, {"[ / ]", "an earlier / a later round"}, {"d", "on a stalled review: record the human decision (approve, decline, revise + note)"},
+			{"", ""}, {"waiting", "the lens's juror is not called yet"}, {"running", "its juror is being called"}, {"pass/refuse/hold", "its verdict (a hold: no answer, or no rung left)"}, {"UNVERIFIED", "a local pass no external juror of another family verified: a hold"}, {"rejected", "a rung that did not sit, and why"},
+			{"", ""}, {"?", "this help"}, {"esc / q", "back to the list"}, {"ctrl+c", "quit"}}
 	default:
 		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"/", "search in a zoom; n/N next/previous match"}, {"esc", "back from a search, then a zoom"}, {"g/G home/end", "in a zoom: its top / its end"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"d", "on the Final tab: record the human decision (approve, decline, revise + note)"}, {"?", "this help"}, {"esc", "back to the browser (when opened from it)"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
 		if m.canStopArgue() {

@@ -129,3 +129,29 @@ func DecideHuman(d Decision) (string, error) {
 	}
 	return filepath.Join(d.Dir, DecisionFile), nil
 }
+
+// Parents are the folders that hold reviews: each root's .moot/reviews/
+// (the git root, the project), then every bug's review/ in the register;
+// moot list and the TUI's browser read the same ones.
+func Parents(roots []string, reg *bugfolder.Register) []string {
+	var out []string
+	add := func(p string) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, r := range roots {
+		if r != "" {
+			add(filepath.Join(r, ReviewsDir))
+		}
+	}
+	if reg != nil && reg.Root != "" {
+		dirs, _ := bugfolder.BugDirs(reg)
+		for _, bd := range dirs {
+			if !bd.Question {
+				add(filepath.Join(bd.Dir, BugReviewDir))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reversa/moot/protocol/review"
+	"github.com/reversa/moot/tui"
+)
+
+// live reports whether moot review shows its live panel: on a terminal
+// (stdin and stdout), without --json and without --yes (a --yes run is
+// scripted: it prints its lines).
+func (r *reviewRun) live() bool {
+	return !r.f.asJSON && !r.f.yes && isTerminal(r.e.stdin) && isTerminal(r.e.stdout)
+}
+
+// runLive runs the round while the terminal UI shows the review view
+// following the folder (one pane per lens, as the verdicts land). q or
+// ctrl+c leaves the view; a round still running is then cancelled, as a
+// stop signal cancels it (exit 3). The report is printed after the view
+// closes, the exit code is the same as without it.
+func (r *reviewRun) runLive(ctx context.Context, cancel context.CancelFunc, in review.RunInput) (review.RunResult, error) {
+	in.Emit = nil // the screen is the UI's: no lines on stderr
+	opts := tui.Options{NoColor: r.e.noColor(), Version: version()}
+	p := tea.NewProgram(tui.NewReview(r.folder.Dir, opts), tea.WithoutSignalHandler())
+	type ran struct {
+		res review.RunResult
+		err error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		res, err := review.Run(ctx, in)
+		done <- ran{res, err}
+		p.Send(tui.ReviewDoneMsg{})
+	}()
+	go func() {
+		<-ctx.Done() // a stop signal: leave the view too
+		p.Quit()
+	}()
+	_, _ = p.Run()
+	select {
+	case out := <-done:
+		return out.res, out.err
+	default:
+	}
+	cancel() // q before the end stops the round (its verdicts so far are kept)
+	out := <-done
+	return out.res, out.err
+}

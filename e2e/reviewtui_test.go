@@ -1,0 +1,113 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReviewTUIBrowserAndView drives the real binary in tmux: after a
+// review by stand-in jurors in a git project with no register, `moot`
+// opens on its review row (ID, pass, lenses×rounds, calls); enter opens
+// the review view with one pane per lens, its status and the rung that
+// sat; tab shows the route table. At 80×24 and 140×45.
+func TestReviewTUIBrowserAndView(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+			if r := tr.review(append(change, "--lens", "defect", "--lens", "security")...); r.code != 0 {
+				t.Fatalf("review: exit %d\n%s", r.code, r.stderr)
+			}
+			id := filepath.Base(tr.only())
+			sock := fmt.Sprintf("moot-rv-%d-%d", os.Getpid(), sz.w)
+			t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
+			script := fmt.Sprintf("cd %q && env XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q; sleep 60",
+				tr.repo, filepath.Join(tr.home, "xdg"), filepath.Join(tr.home, "cache"), mootBin)
+			if out, err := exec.Command("tmux", "-L", sock, "new-session", "-d", "-x", fmt.Sprint(sz.w), "-y", fmt.Sprint(sz.h), script).CombinedOutput(); err != nil {
+				t.Fatalf("tmux: %v\n%s", err, out)
+			}
+			screen := func() string {
+				out, _ := exec.Command("tmux", "-L", sock, "capture-pane", "-p").Output()
+				return string(out)
+			}
+			waitScreen := func(what string, wants ...string) {
+				t.Helper()
+				var last string
+				for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+					last = screen()
+					if !slices.ContainsFunc(wants, func(w string) bool { return !strings.Contains(last, w) }) {
+						return
+					}
+				}
+				t.Fatalf("timed out waiting for %s; the screen:\n%s", what, last)
+			}
+			waitScreen("the review row", id, "pass", "2 calls · document Total", "1 review")
+			if out, err := exec.Command("tmux", "-L", sock, "send-keys", "Enter").CombinedOutput(); err != nil {
+				t.Fatalf("tmux send-keys: %v\n%s", err, out)
+			}
+			waitScreen("the review view's panes", "review "+id, "defect · pass", "security · pass", "sat: ext-anth (anthropic)")
+			if out, err := exec.Command("tmux", "-L", sock, "send-keys", "Tab").CombinedOutput(); err != nil {
+				t.Fatalf("tmux send-keys: %v\n%s", err, out)
+			}
+			waitScreen("the route table", "ext-anth", "anthropic", "defect")
+		})
+	}
+}
+
+// TestReviewTUILiveRun: moot review on a terminal asks for the plan, then
+// shows the live review view (one pane per lens, following the folder)
+// until q; the report is printed after it and the exit code is the one
+// without the view (0: a unanimous pass).
+func TestReviewTUILiveRun(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+	sock := fmt.Sprintf("moot-rvlive-%d", os.Getpid())
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
+	exitFile := filepath.Join(tr.home, "exit-code")
+	args := strings.Join(append(append([]string{}, `--change HEAD~1..HEAD --contract "document Total | Total has a doc comment"`), "--lens defect --lens security --config", fmt.Sprintf("%q", tr.cfg)), " ")
+	script := fmt.Sprintf("cd %q && env FAKE_JURY=%q FAKE_JURYLOG=%q XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q review %s; echo $? > %q; sleep 60",
+		tr.repo, tr.jury, tr.jurylog, filepath.Join(tr.home, "xdg"), filepath.Join(tr.home, "cache"), mootBin, args, exitFile)
+	if out, err := exec.Command("tmux", "-L", sock, "new-session", "-d", "-x", "120", "-y", "35", "bash", "-c", script).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	screen := func() string {
+		out, _ := exec.Command("tmux", "-L", sock, "capture-pane", "-p").Output()
+		return string(out)
+	}
+	wait := func(what string, wants ...string) {
+		t.Helper()
+		var last string
+		for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			last = screen()
+			if !slices.ContainsFunc(wants, func(w string) bool { return !strings.Contains(last, w) }) {
+				return
+			}
+		}
+		t.Fatalf("timed out waiting for %s; the screen:\n%s", what, last)
+	}
+	send := func(k ...string) {
+		t.Helper()
+		if out, err := exec.Command("tmux", append([]string{"-L", sock, "send-keys"}, k...)...).CombinedOutput(); err != nil {
+			t.Fatalf("tmux send-keys: %v\n%s", err, out)
+		}
+	}
+	wait("the plan's question", "Start the review? [y/N]")
+	send("y", "Enter")
+	wait("the live view, ended", "defect · pass", "security · pass", "the review ended")
+	send("q")
+	waitFor(t, "moot to exit", 60*time.Second, func() bool { return exists(exitFile) })
+	if code := strings.TrimSpace(readFile(t, exitFile)); code != "0" {
+		t.Errorf("exit %s, want 0 (unanimous pass)", code)
+	}
+	wait("the report after the view", "round 1: PASS")
+}

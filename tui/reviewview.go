@@ -1,0 +1,257 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/review"
+)
+
+// reviewView is the review screen: the review read from disk and which
+// tab (0 the panes, 1 the route table, 2 the summary) is shown.
+type reviewView struct {
+	*reviewData
+	tab int
+}
+
+// reviewTabs are the review view's tabs.
+var reviewTabs = []string{"panes", "routes", "summary"}
+
+// openReview shows a review read from disk (a reload keeps the tab).
+func (m Model) openReview(msg reviewLoadedMsg) Model {
+	if msg.err != nil {
+		m.status, m.statusUntil = "cannot read the review: "+msg.err.Error(), m.clock().Add(4e9)
+		return m
+	}
+	tab := 0
+	if m.rev != nil && m.rev.dir == msg.data.dir {
+		tab = m.rev.tab
+	}
+	m.rev = &reviewView{reviewData: msg.data, tab: tab}
+	m.screen = scrReview
+	return m
+}
+
+// reviewKey handles a key on the review view: tab/←→ change the tab, [ ]
+// an earlier or later round, esc/q back to the list.
+func (m Model) reviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	r := m.rev
+	switch msg.String() {
+	case "esc", "q":
+		if m.revAlone != "" {
+			return m, tea.Quit // moot review: the caller stops a run still going
+		}
+		m.rev, m.screen = nil, scrBrowser
+		return m, listReviewsCmd(m.opts.Register)
+	case "tab", "right", "l":
+		r.tab = (r.tab + 1) % len(reviewTabs)
+	case "shift+tab", "left", "h":
+		r.tab = (r.tab + len(reviewTabs) - 1) % len(reviewTabs)
+	case "[":
+		if r.round > 1 {
+			return m, loadReviewCmd(r.dir, r.round-1)
+		}
+	case "]":
+		if r.round < r.rounds {
+			return m, loadReviewCmd(r.dir, r.round+1)
+		}
+	case "d":
+		if r.awaitsDecision() {
+			return m, m.openMenu(decideMenu(r.st.ID))
+		}
+		return m, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))
+	case "?":
+		m.help = true
+	}
+	return m, nil
+}
+
+// awaitsDecision reports whether the review stalled and waits for a human.
+func (r *reviewView) awaitsDecision() bool {
+	return r.st.Status == review.StatusStalled && r.st.Decision == bugfolder.DecisionPending
+}
+
+// decideReview records the decision on a stalled review off the UI
+// goroutine, through the same function as moot decide (decisao.md).
+func (m Model) decideReview(mn *menu) tea.Cmd {
+	project := ""
+	if m.opts.Register != nil {
+		project = m.opts.Register.Project
+	}
+	d := review.Decision{Dir: m.rev.dir, Choice: bugfolder.Choice(mn.choice), Note: mn.note, Now: m.opts.Now}
+	return func() tea.Msg {
+		d.By = whoIs(context.Background(), project, os.Getenv)
+		_, err := review.DecideHuman(d)
+		return decidedMsg{dir: d.Dir, choice: d.Choice, by: d.By, err: err}
+	}
+}
+
+// followReview is the watch tick's look at the review on screen; the
+// latest round is followed as new rounds begin.
+func (m Model) followReview() tea.Cmd {
+	round := m.rev.round
+	if round == m.rev.rounds {
+		round = 0
+	}
+	return checkReviewCmd(m.rev.dir, round, m.rev.stamp)
+}
+
+// viewReview lays out the review screen: a header (ID, status, round,
+// calls, cost), the tabs, the body (panes, routes or summary) and the
+// footer, in the debate view's regions (layout's bodyW×bodyH).
+func (m Model) viewReview() string {
+	r := m.rev
+	if r == nil {
+		return m.st.Subtle.Render("reading the review…") + "\n" + m.footer("q back")
+	}
+	s := r.st
+	head := fmt.Sprintf("review %s · %s · round %d of %d · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
+		s.Calls, plural(s.Calls, "call", "calls"), reviewCost(s))
+	if s.Contract.Intent != "" {
+		head += " · " + termsafe.Line(s.Contract.Intent)
+	}
+	var tabs []string
+	for i, t := range reviewTabs {
+		if i == r.tab {
+			tabs = append(tabs, m.st.TabActive.Render(t))
+		} else {
+			tabs = append(tabs, m.st.Tab.Render(t))
+		}
+	}
+	var body string
+	switch r.tab {
+	case 0:
+		body = m.renderLensPanes(r.panes, m.lay.bodyW, m.lay.bodyH)
+	case 1:
+		body = m.reviewDoc(r.routes, m.lay.bodyH)
+	default:
+		body = m.reviewDoc(r.sum, m.lay.bodyH)
+	}
+	help := "tab/←→ panes·routes·summary · [ ] earlier/later round · esc back · ? keys · q back"
+	switch {
+	case m.revAlone != "" && m.revDone:
+		help = "the review ended · tab/←→ panes·routes·summary · [ ] rounds · q leave"
+	case m.revAlone != "":
+		help = "tab/←→ panes·routes·summary · [ ] rounds · q stop the review and leave"
+	}
+	if r.awaitsDecision() {
+		help = "d decide (stalled: a human decision waits) · " + help
+	}
+	if m.menu != nil {
+		help = m.menuKeys()
+	}
+	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.footer(help)}, "\n")
+	if m.menu != nil {
+		box, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
+		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
+	}
+	return out
+}
+
+// reviewDoc renders a review's document (Markdown) to the body's height.
+func (m Model) reviewDoc(md string, h int) string {
+	if md == "" {
+		return m.st.Subtle.Render("not written yet")
+	}
+	lines := strings.Split(strings.TrimRight(RenderMarkdown(md, m.lay.docW, glamourStyle(m.dark, m.opts.NoColor)), "\n"), "\n")
+	if len(lines) > h { // no zoom here: say how much is left (moot show ID prints it all)
+		n := len(lines) - max(0, h-1)
+		lines = append(lines[:max(0, h-1)], m.st.Subtle.Render(fmt.Sprintf("… %d more lines (moot show prints it all)", n)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// renderLensPanes draws a round's lenses as a grid of boxes, as the
+// debate view draws its calls.
+func (m Model) renderLensPanes(panes []*lensPane, w, h int) string {
+	cols, rows := gridShape(len(panes), w, h)
+	paneW, paneH := w/cols, h/rows
+	var out []string
+	for row := 0; row < rows; row++ {
+		var boxes [][]string
+		for c := 0; c < cols; c++ {
+			if i := row*cols + c; i < len(panes) {
+				boxes = append(boxes, m.lensBox(panes[i], paneW, paneH))
+			}
+		}
+		for l := 0; l < paneH; l++ {
+			var b strings.Builder
+			for _, box := range boxes {
+				b.WriteString(box[l])
+			}
+			out = append(out, b.String())
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// lensBox is one lens as w×h lines: its name and status, the rung that
+// sat (engine and family), its findings, its reason, the rejected rungs.
+func (m Model) lensBox(p *lensPane, w, h int) []string {
+	innerW, innerH := max(4, w-2), max(1, h-2)
+	badge := m.st.Badge(p.status)
+	switch p.status {
+	case "waiting":
+		badge = m.st.Subtle.Render("waiting")
+	case "called":
+		badge = m.spin.View() + " " + m.st.Badge("running")
+	case "UNVERIFIED":
+		badge = m.st.Warning.Render(p.status)
+	}
+	content := []string{m.st.Bold.Render(p.lens) + " · " + badge}
+	if p.engine != "" {
+		seat := p.engine
+		if p.family != "" {
+			seat += " (" + p.family + ")"
+		}
+		content = append(content, m.st.Subtle.Render("sat: "+seat))
+	}
+	if p.status != "waiting" && p.status != "called" {
+		content = append(content, severities(p.findings))
+	}
+	for _, f := range p.findings {
+		content = append(content, "  "+f.Severity+": "+termsafe.Line(f.Claim))
+	}
+	if p.reason != "" {
+		content = append(content, strings.Split(wrapLines(clipLine(termsafe.Line(p.reason), 400), innerW), "\n")...)
+	}
+	for _, why := range p.rejected {
+		content = append(content, m.st.Warning.Render("rejected "+termsafe.Line(why)))
+	}
+	edge := lipgloss.NewStyle().Foreground(m.st.Pane.GetBorderTopForeground())
+	bar := edge.Render("│")
+	out := []string{edge.Render("╭" + strings.Repeat("─", innerW) + "╮")}
+	for i := 0; i < innerH; i++ {
+		line := ""
+		if i < len(content) {
+			line = content[i]
+			if i == innerH-1 && len(content) > innerH {
+				line = m.st.Subtle.Render(fmt.Sprintf("… %d more", len(content)-innerH+1))
+			}
+		}
+		out = append(out, bar+fitCells(line, innerW)+bar)
+	}
+	return append(out, edge.Render("╰"+strings.Repeat("─", innerW)+"╯"))
+}
+
+// ReviewDoneMsg tells a review view opened by NewReview that the review's
+// run ended: it reads the folder once more and q leaves.
+type ReviewDoneMsg struct{}
+
+// NewReview is the review view alone, following dir while moot review
+// runs it in the same process (moot review on a terminal): its panes
+// update as the verdicts land; q or ctrl+c leaves (a review still running
+// is then stopped by the caller, as a signal stops it).
+func NewReview(dir string, opts Options) Model {
+	m := New(opts)
+	m.screen, m.revAlone = scrReview, dir
+	return m
+}
