@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,30 +20,53 @@ const scratchPrefix = "moot-"
 
 var sweepOnce sync.Once
 
+// scratchMark is the file every scratch folder holds from its creation:
+// the sweep removes only folders that carry it, never another program's
+// (or the user's) folder whose name merely looks like one.
+const scratchMark = ".moot-scratch"
+
+// scratchName is a scratch folder's whole name: moot-<kind>-<pid>-<digits>.
+var scratchName = regexp.MustCompile(`^moot-[a-z]+-([0-9]+)-[0-9]+$`)
+
 // newScratch makes an owner-only temporary folder for one call, first
 // sweeping (once per process) the folders of moot processes that died.
 func newScratch(kind string) (string, error) {
 	sweepOnce.Do(sweepStale)
-	return os.MkdirTemp("", scratchPrefix+kind+"-"+strconv.Itoa(os.Getpid())+"-")
+	dir, err := os.MkdirTemp("", scratchPrefix+kind+"-"+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, scratchMark), nil, 0o600); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
 }
 
 // sweepStale removes the call folders left by moot processes that no
-// longer run (killed with SIGKILL, or a crashed machine).
+// longer run (killed with SIGKILL, or a crashed machine): folders named as
+// newScratch names them, owned by this user, holding its mark, whose
+// process is gone.
 func sweepStale() {
 	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), scratchPrefix+"*-*-*"))
 	for _, m := range matches {
-		parts := strings.Split(filepath.Base(m), "-")
-		if len(parts) < 4 {
+		sub := scratchName.FindStringSubmatch(filepath.Base(m))
+		if sub == nil {
 			continue
 		}
-		pid, err := strconv.Atoi(parts[len(parts)-2])
+		pid, err := strconv.Atoi(sub[1])
 		if err != nil || pid <= 0 || pid == os.Getpid() {
 			continue
 		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			if fi, err := os.Stat(m); err == nil && fi.IsDir() && ownedByMe(fi) {
-				_ = os.RemoveAll(m)
-			}
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			continue
+		}
+		fi, err := os.Lstat(m)
+		if err != nil || !fi.IsDir() || !ownedByMe(fi) {
+			continue
+		}
+		if mark, err := os.Lstat(filepath.Join(m, scratchMark)); err == nil && mark.Mode().IsRegular() {
+			_ = os.RemoveAll(m)
 		}
 	}
 }

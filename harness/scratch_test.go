@@ -24,14 +24,25 @@ func TestSweepStale(t *testing.T) {
 		}
 		return p
 	}
-	gone := mk("moot-codex-" + strconv.Itoa(dead.Process.Pid) + "-123")
-	alive := mk("moot-call-" + strconv.Itoa(os.Getppid()) + "-456")
+	marked := func(name string) string {
+		p := mk(name)
+		if err := os.WriteFile(filepath.Join(p, scratchMark), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	gone := marked("moot-codex-" + strconv.Itoa(dead.Process.Pid) + "-123")
+	alive := marked("moot-call-" + strconv.Itoa(os.Getppid()) + "-456")
 	other := mk("moot-notes")
+	// named like a scratch folder of a dead process, but not moot's: a
+	// benchmark's register, a user's own folder (this deleted both)
+	lookalike := mk("moot-bench-" + strconv.Itoa(dead.Process.Pid) + "-hand")
+	unmarked := mk("moot-call-" + strconv.Itoa(dead.Process.Pid) + "-789")
 	sweepStale()
 	if _, err := os.Stat(gone); !os.IsNotExist(err) {
 		t.Error("the folder of a dead moot was kept")
 	}
-	for _, p := range []string{alive, other} {
+	for _, p := range []string{alive, other, lookalike, unmarked} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s was removed", p)
 		}
