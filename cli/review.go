@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -282,6 +283,9 @@ func (r *reviewRun) state() error {
 			return usageErr("review %s stalled and waits for a human decision: moot decide %s approve|decline|revise", folder.ID, folder.ID)
 		}
 		r.folder, r.st = folder, st
+		if r.f.config == "" {
+			r.f.config = st.Config // the engines round 1 used
+		}
 		if st.BugID != "" && r.bug == nil {
 			if reg, bug, err := resolveBug(r.e, st.BugID); err == nil {
 				r.reg, r.bug = reg, bug
@@ -304,8 +308,42 @@ func (r *reviewRun) state() error {
 	if r.bug != nil {
 		st.BugID, st.Restricted = r.bug.ID, r.bug.Restricted()
 	}
+	if f.config != "" {
+		st.Config = f.config
+		if !filepath.IsAbs(st.Config) {
+			st.Config = filepath.Join(r.e.cwd, st.Config)
+		}
+	}
+	if f.change != "" {
+		// the base is kept as a commit id: a resumed round reviews
+		// base..HEAD, however HEAD~1 or a branch moved since
+		a, _, err := envelope.SplitRange(f.change)
+		if err == nil {
+			st.Base, err = envelope.Resolve(r.repo, f.change, a)
+		}
+		var cand string
+		if err == nil {
+			_, cand, err = envelope.RangeEnds(r.repo, f.change)
+		}
+		if err != nil {
+			return &bugfolder.InputError{Msg: err.Error(), Err: err}
+		}
+		st.Worktree = cand == ""
+	}
 	r.st = st
 	return nil
+}
+
+// change is the range this round reviews and whether its end is read
+// from its commit (not the disk): round 1's as given; a resumed round's
+// from round 1's resolved base to HEAD, read from disk when round 1's
+// range ended at the working tree.
+func (r *reviewRun) change() (string, bool) {
+	st := r.st
+	if r.f.resume == "" || st.Base == "" || st.Change == "" {
+		return st.Change, false
+	}
+	return st.Base + "..HEAD", !st.Worktree
 }
 
 // lensesOf resolves the lenses (a resumed review keeps its own).
@@ -341,10 +379,21 @@ func (r *reviewRun) lensesOf() error {
 // checks into it.
 func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	st := r.st
-	env, err := envelope.Build(envelope.Source{Repo: st.Repo, Change: st.Change, Files: st.Files, Contract: st.Contract, Context: r.bugContext()})
+	change, committed := r.change()
+	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: r.bugContext(), Committed: committed}
+	if change != "" {
+		src.Also = st.Touched // a file of an earlier round stays (listed deleted when gone)
+	}
+	env, err := envelope.Build(src)
 	if err != nil {
 		return nil, &bugfolder.InputError{Msg: "the envelope cannot be built: " + err.Error(), Err: err}
 	}
+	for _, f := range env.Files {
+		if !f.Test && !slices.Contains(st.Touched, f.Path) {
+			st.Touched = append(st.Touched, f.Path)
+		}
+	}
+	slices.Sort(st.Touched)
 	if st.TestCmd == "" {
 		if st.Red != "" {
 			return nil, usageErr("--red needs --test-cmd (moot runs the tests to check the red commit)")
@@ -352,10 +401,13 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 		return env, nil
 	}
 	o := testgate.Options{Repo: st.Repo, Red: st.Red, Cmd: st.TestCmd, Timeout: r.f.timeout, TestFiles: env.TestFiles()}
-	if st.Change != "" {
+	if change != "" {
 		// the candidate is the working tree when the range ends at HEAD, so
 		// the tests run on the bytes the jurors read
-		if o.Base, o.Candidate, err = envelope.RangeEnds(st.Repo, st.Change); err != nil {
+		if o.Base, o.Candidate, err = envelope.RangeEnds(st.Repo, change); err == nil && committed && o.Candidate == "" {
+			o.Candidate, err = envelope.Resolve(st.Repo, change, "HEAD")
+		}
+		if err != nil {
 			return nil, &bugfolder.InputError{Msg: "--change: " + err.Error(), Err: err}
 		}
 	}
@@ -391,10 +443,10 @@ func (r *reviewRun) bugContext() []envelope.Part {
 // no author.
 func (r *reviewRun) scan(env *envelope.Envelope) error {
 	var ids []string
-	if r.st.Change != "" {
-		got, err := envelope.Identities(r.st.Repo, r.st.Change)
+	if change, _ := r.change(); change != "" {
+		got, err := envelope.Identities(r.st.Repo, change)
 		if err != nil {
-			return usageErr("identities of %s: %v", r.st.Change, err)
+			return usageErr("identities of %s: %v", change, err)
 		}
 		ids = append(ids, got...)
 	}

@@ -36,11 +36,23 @@ const (
 // State is a review's record (review.json): what it reviews, who built
 // it, its lenses and its rounds. --resume reads it back.
 type State struct {
-	ID            string            `json:"id"`
-	Protocol      string            `json:"protocol"`
-	BugID         string            `json:"bug_id,omitempty"`
-	Repo          string            `json:"repo"`
-	Change        string            `json:"change,omitempty"`
+	ID       string `json:"id"`
+	Protocol string `json:"protocol"`
+	BugID    string `json:"bug_id,omitempty"`
+	Repo     string `json:"repo"`
+	Change   string `json:"change,omitempty"`
+	// Base is the range's first end resolved at round 1 (a commit id), so
+	// a resumed round reviews Base..HEAD however HEAD moved; Worktree says
+	// round 1's range ended at the commit checked out (its files read
+	// from disk, as a resumed round's are then).
+	Base     string `json:"base,omitempty"`
+	Worktree bool   `json:"worktree,omitempty"`
+	// Touched are the files every round so far reviewed (not their test
+	// files): a resumed round's envelope holds at least these.
+	Touched []string `json:"touched,omitempty"`
+	// Config is the engines file round 1 used ("" for the default), reused
+	// by --resume unless --config is given.
+	Config        string            `json:"config,omitempty"`
 	Files         []string          `json:"files,omitempty"`
 	Contract      envelope.Contract `json:"contract"`
 	Builder       string            `json:"builder,omitempty"`
