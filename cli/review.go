@@ -190,10 +190,13 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	if err := r.open(); err != nil {
 		return err
 	}
+	if err := r.folder.FreshRound(len(r.st.Rounds) + 1); err != nil {
+		return err
+	}
 	lock, err := bugfolder.AcquireLock(r.folder.Dir, "moot review")
 	if err != nil {
 		if errors.Is(err, bugfolder.ErrBusy) {
-			return withCode(ExitUsage, fmt.Errorf("review %s: %w; nothing was called", r.folder.ID, err))
+			return withCode(ExitUsage, fmt.Errorf("review %s: %s; nothing was called", r.folder.ID, strings.ReplaceAll(err.Error(), "writing this debate", "running this review")))
 		}
 		return err
 	}
@@ -672,7 +675,12 @@ func (r *reviewRun) report(res review.RunResult) {
 			fmt.Fprintf(w, "[%s] %s: %s\n", s.Lens, s.Outcome, termsafe.Line(s.Reason))
 		}
 	}
-	fmt.Fprintf(w, "review %s round %d: %s — %s\n", r.folder.ID, res.Round, strings.ToUpper(r.st.Status), termsafe.Line(res.Gate.Reason))
+	if r.st.Status == review.StatusError {
+		fmt.Fprintf(w, "review %s round %d: ERROR — a file of the round could not be saved, so the gate stays closed (the jurors' gate was %s): %s\n",
+			r.folder.ID, res.Round, res.Gate.Outcome, termsafe.Line(oneLineText(r.st.Error)))
+	} else {
+		fmt.Fprintf(w, "review %s round %d: %s — %s\n", r.folder.ID, res.Round, strings.ToUpper(r.st.Status), termsafe.Line(res.Gate.Reason))
+	}
 	if r.st.Solo {
 		fmt.Fprintf(w, "gate weakened: %s\n", review.SoloNote)
 	}

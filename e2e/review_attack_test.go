@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -51,3 +53,81 @@ func TestReviewResumeKeepsTheChangeAndReadsTheFix(t *testing.T) {
 		}
 	}
 }
+
+// listed is the review's entry of moot list --json.
+func (tr *tribunal) listed(id string) map[string]any {
+	tr.t.Helper()
+	r := tr.run("list", "--json")
+	var es []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &es); err != nil {
+		tr.t.Fatalf("list --json: exit %d %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	for _, e := range es {
+		if e["bug_id"] == id {
+			return e
+		}
+	}
+	tr.t.Fatalf("review %s not listed:\n%s", id, r.stdout)
+	return nil
+}
+
+// Nothing is created through a symbolic link: a linked .moot/reviews is
+// refused before any call, its target left empty, and the message names
+// the review folder (there is no bug register here).
+func TestReviewNeverCreatesThroughALink(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	target := t.TempDir()
+	os.MkdirAll(filepath.Join(tr.repo, ".moot"), 0o700)
+	if err := os.Symlink(target, filepath.Join(tr.repo, ".moot", "reviews")); err != nil {
+		t.Fatal(err)
+	}
+	r := tr.review(append(change, "--lens", "defect")...)
+	if r.code != 2 || !strings.Contains(r.stderr, "symbolic link") || strings.Contains(r.stderr, "_reversa_bugs") {
+		t.Errorf("exit %d, want 2 naming the link (not a bug register)\n%s", r.code, r.stderr)
+	}
+	if ents, _ := os.ReadDir(target); len(ents) != 0 {
+		t.Errorf("%d entries were created through the link", len(ents))
+	}
+	if c := tr.calls(); len(c) != 0 {
+		t.Errorf("jurors were called: %v", c)
+	}
+}
+
+// A stamp file moot did not write (garbage) is refused like a missing
+// one: exit 2, nothing deleted, nothing called.
+func TestReviewRefusesAStampItDidNotWrite(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	dir := filepath.Join(tr.repo, ".moot", "reviews", "20200101-000000")
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, ".moot-review-stamp"), []byte("garbage\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "summary.md"), []byte("theirs\n"), 0o600)
+	r := tr.review("--resume", "20200101-000000")
+	if r.code != 2 || !strings.Contains(r.stderr, "stamp") {
+		t.Fatalf("exit %d, want 2 naming the stamp\n%s", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "summary.md")); string(b) != "theirs\n" {
+		t.Errorf("summary.md was touched: %q", b)
+	}
+	if len(tr.calls()) != 0 {
+		t.Error("jurors were called")
+	}
+}
+
+// A review killed with SIGKILL leaves its record "running": moot list
+// shows it interrupted (no live process holds its lock).
+func TestReviewKilledIsListedInterrupted(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	if r := tr.review(append(change, "--lens", "defect")...); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	dir := tr.only()
+	p := filepath.Join(dir, "review.json")
+	b := strings.Replace(readText(t, p), `"status": "pass"`, `"status": "running"`, 1)
+	os.WriteFile(p, []byte(b), 0o600)
+	os.WriteFile(filepath.Join(dir, ".moot.lock"), []byte(`{"pid": 999999999, "host": "`+hostname()+`"}`), 0o600)
+	if e := tr.listed(filepath.Base(dir)); e["status"] != "interrupted" {
+		t.Errorf("listed as %v, want interrupted", e["status"])
+	}
+}
+
+func hostname() string { h, _ := os.Hostname(); return h }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,6 +28,25 @@ func Stamped(dir string) bool {
 	fi, err := os.Lstat(filepath.Join(dir, StampFile))
 	return err == nil && fi.Mode().IsRegular()
 }
+
+// Live reports whether a running review's writer still runs: its lock
+// file names a live process (a review killed with SIGKILL leaves its
+// record "running" and its lock with a dead holder, or none).
+func Live(dir string) bool {
+	b, err := safefs.ReadFile(filepath.Join(dir, bugfolder.LockFile), 64<<10)
+	if err != nil {
+		return false
+	}
+	var info bugfolder.LockInfo
+	if json.Unmarshal(b, &info) != nil {
+		return false
+	}
+	return info.Alive()
+}
+
+// StatusInterrupted is how a list shows a review whose record says running
+// but whose writer is gone.
+const StatusInterrupted = "interrupted"
 
 // Find returns the stamped review folder an argument names: a folder
 // path, or an ID under one of parents ("" when none).

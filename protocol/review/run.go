@@ -31,6 +31,9 @@ const (
 	StatusRefused = "refuse"
 	StatusHeld    = "hold"
 	StatusStalled = "stalled"
+	// StatusError is a round whose files could not all be saved: never
+	// a pass, whatever the jurors said (the record's Error says what).
+	StatusError = "error"
 )
 
 // State is a review's record (review.json): what it reviews, who built
@@ -66,6 +69,8 @@ type State struct {
 	Rounds        []RoundRecord     `json:"rounds"`
 	// Status is running, pass, refuse, hold or stalled.
 	Status string `json:"status"`
+	// Error names what could not be saved (status error).
+	Error string `json:"error,omitempty"`
 	// Decision is pending on a stalled review until a human decides.
 	Decision string `json:"decision,omitempty"`
 	// Calls, Tokens and CostUSD add up every round's calls; CostUnknown
@@ -142,6 +147,9 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	f, st := in.Folder, in.State
 	k := len(st.Rounds) + 1
 	res := RunResult{Round: k}
+	if err := f.FreshRound(k); err != nil {
+		return res, err
+	}
 	var errs []error
 	var mu sync.Mutex
 	keep := func(err error) { // called from every lens's goroutine
@@ -203,10 +211,25 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	}
 	st.UpdatedAt = time.Now().UTC()
 	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderRoutes(st, k, res.Seats))))
-	keep(f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res))))
+	st.Error = ""
+	markError := func() bool {
+		saved := savedErr(&mu, errs)
+		if saved == nil {
+			return false
+		}
+		// a verdict or a table that was not saved is no proof: never a pass
+		st.Status, st.Decision, st.Error, res.Stalled = StatusError, "", saved.Error(), false
+		return true
+	}
+	markError()
+	sumErr := f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res)))
+	keep(sumErr)
+	if sumErr != nil && markError() {
+		keep(f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res))))
+	}
 	keep(f.WriteJSON(StateFile, st))
 	outcome := bugfolder.OutcomeWaiting
-	if res.Gate.Outcome == OutcomePass {
+	if res.Gate.Outcome == OutcomePass && st.Status == StatusPassed {
 		outcome = bugfolder.OutcomeDone
 	}
 	emit(engine.Event{Type: engine.EvDebateFinished, Round: k, Outcome: outcome, Path: f.Dir, Reason: st.Status + ": " + res.Gate.Reason})
@@ -214,6 +237,13 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 		errs = append(errs, fmt.Errorf("review %s: %w", f.ID, ctx.Err()))
 	}
 	return res, errors.Join(errs...)
+}
+
+// savedErr joins the write errors so far.
+func savedErr(mu *sync.Mutex, errs []error) error {
+	mu.Lock()
+	defer mu.Unlock()
+	return errors.Join(errs...)
 }
 
 // envelopePaths lists the envelope's file paths.

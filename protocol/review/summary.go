@@ -83,6 +83,9 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	default:
 		b.WriteString("- Builder: not declared\n")
 	}
+	if st.Status == StatusError {
+		fmt.Fprintf(&b, "- ERROR: a file of this round could not be saved, so the gate stays closed whatever the jurors said: %s\n", oneLine(st.Error))
+	}
 	fmt.Fprintf(&b, "- Gate: %s — %s\n", res.Gate.Outcome, res.Gate.Reason)
 	b.WriteString("\n## Verdicts\n\n| lens | verdict | seat | note |\n|---|---|---|---|\n")
 	for _, s := range res.Seats {
@@ -123,6 +126,8 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	}
 	b.WriteString("\n## Next\n\n")
 	switch {
+	case st.Status == StatusError:
+		fmt.Fprintf(&b, "Fix what kept the files from being saved, then `moot review --resume %s` re-convenes every juror.\n", id)
 	case st.Status == StatusPassed:
 		b.WriteString("Unanimous pass: the gate opens.\n")
 	case res.Stalled:
