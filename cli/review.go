@@ -452,6 +452,20 @@ func (r *reviewRun) scan(env *envelope.Envelope) error {
 			return usageErr("identities of %s: %v", change, err)
 		}
 		ids = append(ids, got...)
+	} else {
+		// --files in a git repository: the people of the commits that
+		// touched them (the last envelope.MaxFileCommits)
+		var files []string
+		for _, f := range env.Files {
+			if !f.Test && !f.Deleted {
+				files = append(files, f.Path)
+			}
+		}
+		got, err := envelope.IdentitiesOfFiles(r.st.Repo, files)
+		if err != nil {
+			return usageErr("identities of --files: %v", err)
+		}
+		ids = append(ids, got...)
 	}
 	if b := strings.TrimSpace(r.st.Builder); b != "" {
 		if ec, ok := r.cfg.Engines[b]; ok {

@@ -131,3 +131,28 @@ func TestReviewKilledIsListedInterrupted(t *testing.T) {
 }
 
 func hostname() string { h, _ := os.Hostname(); return h }
+
+// --files in a git repository scans the people of the commits that
+// touched the files (the builder's name in a file is a leak, exit 2), and
+// a file's path too.
+func TestReviewFilesScansGitIdentitiesAndPaths(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	tr.write("calc.go", calcChange+"// thanks to Ada  Builder\n")
+	tr.git("commit", "-qam", "thanks")
+	r := tr.review("--files", "calc.go", "--contract", "document Total | Total has a doc comment", "--lens", "defect")
+	if r.code != 2 || !strings.Contains(r.stderr, "calc.go:5") || !strings.Contains(r.stderr, "Ada Builder") {
+		t.Errorf("a git author in --files: exit %d, want 2 naming calc.go:5\n%s", r.code, r.stderr)
+	}
+	tr2 := newTribunal(t, juryEngines)
+	os.MkdirAll(filepath.Join(tr2.repo, "Ada Builder"), 0o755)
+	tr2.write("Ada Builder/notes.go", "package notes\n")
+	tr2.git("add", ".")
+	tr2.git("commit", "-qm", "notes")
+	r = tr2.review("--change", "HEAD~1..HEAD", "--contract", "notes | a package", "--lens", "defect")
+	if r.code != 2 || !strings.Contains(r.stderr, "in the file's path") {
+		t.Errorf("a name in a path: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	if len(tr.calls())+len(tr2.calls()) != 0 {
+		t.Error("jurors were called")
+	}
+}
