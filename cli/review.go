@@ -47,7 +47,9 @@ review: {ladders: {LENS: [ENGINE, ...], default: [...]}}, else every engine in
 the file, external before local, larger known context window first, then file
 order. --builder FAMILY (or an engine or model name: its family) excludes every
 rung of that family from every ladder, printed before any call; a lens with no
-rung left holds. A rung whose context window cannot hold the prompt and the
+rung left holds; a --builder moot cannot place (a typo) is exit 2 listing the
+known families. With no --builder and every seat of one family, the reports
+say "blind same-family, not cross-family". A rung whose context window cannot hold the prompt and the
 answer is skipped (capacity); on a restricted bug no external engine sits;
 reasoning runs at each engine's default (no engine kind offers a switch).
 
@@ -354,6 +356,9 @@ func (r *reviewRun) lensesOf() error {
 	if r.f.resume != "" {
 		return nil
 	}
+	if err := review.CheckBuilder(r.cfg, r.st.Builder); err != nil {
+		return usageErr("%v; nothing was called or written", err)
+	}
 	r.st.BuilderFamily = review.BuilderFamily(r.cfg, r.st.Builder)
 	cat, err := loadLenses(r.reg, r.cfg)
 	if err != nil {
@@ -519,6 +524,8 @@ func (r *reviewRun) announce(routes []review.Route) {
 	w := r.e.stderr
 	if ex := review.Excluded(routes); len(ex) > 0 {
 		fmt.Fprintf(w, "moot: builder family %s: excluded from every ladder: %s\n", r.st.BuilderFamily, strings.Join(ex, ", "))
+	} else if r.st.BuilderFamily != "" {
+		fmt.Fprintf(w, "moot: builder family %s: no rung of family %s; nothing excluded\n", r.st.BuilderFamily, r.st.BuilderFamily)
 	}
 	if thin := review.ThinLadders(routes); len(thin) > 0 {
 		fmt.Fprintf(w, "moot: warning: ladders with fewer than %d external rungs to call before the local tail (a wrong lens and a failure could leave them on hold): %s\n", review.FloorRungs, strings.Join(thin, ", "))
@@ -697,6 +704,11 @@ func (r *reviewRun) report(res review.RunResult) {
 	}
 	if r.st.Solo {
 		fmt.Fprintf(w, "gate weakened: %s\n", review.SoloNote)
+	} else if fam := review.SingleFamily(r.st, res.Seats); fam != "" {
+		fmt.Fprintf(r.e.stderr, "moot: every seat is of family %s and no builder was declared: %s\n", fam, review.SoloNote)
+		if w != r.e.stderr {
+			fmt.Fprintf(w, "gate weakened: every seat is of family %s: %s\n", fam, review.SoloNote)
+		}
 	}
 	fmt.Fprintf(w, "summary: %s\n", filepath.Join(r.folder.Dir, review.SummaryFile(r.st.LangOf())))
 	switch {

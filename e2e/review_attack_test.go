@@ -156,3 +156,34 @@ func TestReviewFilesScansGitIdentitiesAndPaths(t *testing.T) {
 		t.Error("jurors were called")
 	}
 }
+
+// --builder: a typo is exit 2 naming it and the known families; a known
+// family with no rung is printed loudly; with no builder and every seat
+// of one family, every report says blind same-family.
+func TestReviewBuilderIsCheckedAndOneFamilyIsSaid(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	r := tr.review(append(change, "--builder", "opneai", "--lens", "defect")...)
+	if r.code != 2 || !strings.Contains(r.stderr, `"opneai"`) || !strings.Contains(r.stderr, "openai") || !strings.Contains(r.stderr, "mistral") {
+		t.Errorf("a typo: exit %d\n%s", r.code, r.stderr)
+	}
+	if len(tr.reviews()) != 0 || len(tr.calls()) != 0 {
+		t.Error("a typo wrote or called")
+	}
+	r = tr.review(append(change, "--builder", "mistral", "--lens", "defect")...)
+	if !strings.Contains(r.stderr, "no rung of family mistral; nothing excluded") {
+		t.Errorf("a family with no rung: exit %d\n%s", r.code, r.stderr)
+	}
+	one := strings.ReplaceAll(juryEngines, "family: openai", "family: anthropic")
+	one = strings.ReplaceAll(one, "family: alibaba", "family: anthropic")
+	tr2 := newTribunal(t, one)
+	r = tr2.review(append(change, "--lens", "defect")...)
+	if !strings.Contains(r.stderr, "blind same-family, not cross-family") {
+		t.Errorf("one family, no builder: stderr lacks the degradation\n%s", r.stderr)
+	}
+	dir := tr2.only()
+	for _, f := range []string{"summary.md", filepath.Join("round-1", "routes.md")} {
+		if !strings.Contains(readText(t, filepath.Join(dir, f)), "blind same-family, not cross-family") {
+			t.Errorf("%s lacks the degradation", f)
+		}
+	}
+}

@@ -120,6 +120,57 @@ func BuilderFamily(cfg *harness.Config, builder string) string {
 	return strings.ToLower(b)
 }
 
+// CheckBuilder refuses a --builder that names no engine of cfg, no model
+// of a known family and no family (a typo like "opneai" would exclude
+// nothing, silently); the error lists the families moot knows.
+func CheckBuilder(cfg *harness.Config, builder string) error {
+	b := strings.TrimSpace(builder)
+	if b == "" {
+		return nil
+	}
+	if _, ok := cfg.Engines[b]; ok || harness.ModelFamily(b) != "" {
+		return nil
+	}
+	known := harness.KnownFamilies()
+	for _, e := range cfg.Engines {
+		if f := e.Family(); f != "" && !slices.Contains(known, f) {
+			known = append(known, f)
+		}
+	}
+	slices.Sort(known)
+	if slices.Contains(known, strings.ToLower(b)) {
+		return nil
+	}
+	return fmt.Errorf("--builder %q is no engine of the engines file, no model name of a known family and no known family (%s): check the spelling", b, strings.Join(known, ", "))
+}
+
+// SingleFamily is the family every seat of a round is of when there is
+// one (no builder declared, so nothing proves the panel cross-family):
+// "" when the seats are of several families or of none known.
+func SingleFamily(st *State, seats []Seat) string {
+	if st.BuilderFamily != "" || st.Solo {
+		return ""
+	}
+	fam := ""
+	for _, s := range seats {
+		if s.Lens == MootLens || s.Engine == "" {
+			continue
+		}
+		switch {
+		case s.Family == "":
+			return ""
+		case fam == "":
+			fam = s.Family
+		case !strings.EqualFold(fam, s.Family):
+			return ""
+		}
+		if s.Verifier != "" {
+			return "" // a verifier is of another family
+		}
+	}
+	return fam
+}
+
 // Route is the plan of one round: every lens's ladder with what may not
 // be called and why, decided before any call.
 type Route struct {

@@ -30,6 +30,9 @@ func RenderRoutes(st *State, k int, seats []Seat) string {
 	} else {
 		b.WriteString("Builder: not declared (no family excluded).\n\n")
 	}
+	if fam := SingleFamily(st, seats); fam != "" {
+		fmt.Fprintf(&b, "Every seat is of family %s: %s.\n\n", fam, SoloNote)
+	}
 	fmt.Fprintf(&b, "Reasoning: %s (no engine kind offers moot a reasoning switch).\n", Reasoning)
 	for _, s := range seats {
 		if s.Lens == MootLens {
@@ -82,6 +85,9 @@ func RenderSummary(id string, st *State, res RunResult) string {
 		fmt.Fprintf(&b, "- Builder family: %s (excluded from every ladder)\n", st.BuilderFamily)
 	default:
 		b.WriteString("- Builder: not declared\n")
+	}
+	if fam := SingleFamily(st, res.Seats); fam != "" {
+		fmt.Fprintf(&b, "- Panel: every seat is of family %s — %s\n", fam, SoloNote)
 	}
 	if st.Status == StatusError {
 		fmt.Fprintf(&b, "- ERROR: a file of this round could not be saved, so the gate stays closed whatever the jurors said: %s\n", oneLine(st.Error))
