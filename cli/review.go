@@ -714,6 +714,8 @@ func (r *reviewRun) report(res review.RunResult) {
 	switch {
 	case res.Stalled:
 		fmt.Fprintf(w, "stalled: new findings stable or growing two rounds in a row; waits for a human decision: moot decide %s approve|decline|revise\n", r.folder.ID)
+	case r.st.Status == review.StatusHeld:
+		fmt.Fprintf(w, "holds: waits for a human decision (moot decide %s approve|decline|revise), or fix what held it, then: moot review %s--resume %s\n", r.folder.ID, bugArg(r.st), r.folder.ID)
 	case res.Gate.Outcome != review.OutcomePass:
 		fmt.Fprintf(w, "fix the findings, then: moot review %s--resume %s\n", bugArg(r.st), r.folder.ID)
 	}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"github.com/reversa/moot/internal/testutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,5 +186,35 @@ func TestReviewBuilderIsCheckedAndOneFamilyIsSaid(t *testing.T) {
 		if !strings.Contains(readText(t, filepath.Join(dir, f)), "blind same-family, not cross-family") {
 			t.Errorf("%s lacks the degradation", f)
 		}
+	}
+}
+
+// A review that holds with nobody able to sit (a restricted bug: its
+// local seat UNVERIFIED) waits for a human: listed pending, and moot
+// decide takes it.
+func TestReviewThatHoldsIsDecided(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	sample := testutil.CopyTree(t, "sample")
+	if err := os.Rename(filepath.Join(sample, "_reversa_bugs"), filepath.Join(tr.repo, "_reversa_bugs")); err != nil {
+		t.Fatal(err)
+	}
+	bug := filepath.Join("_reversa_bugs", "auth", "bugs", "BUG-20260720-R5T6-sessao-nao-expira")
+	r := tr.review(append([]string{bug}, append(change, "--lens", "defect")...)...)
+	if r.code != 4 || !strings.Contains(r.stdout, "moot decide") {
+		t.Fatalf("exit %d, want 4 naming moot decide\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*"))
+	if len(ms) != 1 {
+		t.Fatalf("review folders under the bug: %v", ms)
+	}
+	id := filepath.Base(ms[0])
+	if e := tr.listed(id); e["status"] != "hold" || e["decision"] != "pending" {
+		t.Errorf("listed as %v / %v, want hold / pending", e["status"], e["decision"])
+	}
+	if r := tr.run("decide", id, "approve"); r.code != 0 {
+		t.Fatalf("decide a hold: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(ms[0], "decisao.md")); err != nil {
+		t.Errorf("decisao.md: %v", err)
 	}
 }

@@ -90,6 +90,20 @@ func List(parents []string) ([]*State, []string, []error) {
 	return out, dirs, errs
 }
 
+// WaitsForDecision reports whether a review waits for a human: it
+// stalled, or it holds (a lens nobody could sit: a restricted bug's
+// UNVERIFIED local seats, every ladder exhausted) — a hold may also be
+// resumed.
+func WaitsForDecision(st *State) bool {
+	switch st.Status {
+	case StatusStalled:
+		return st.Decision == "pending"
+	case StatusHeld:
+		return st.Decision == "pending" || st.Decision == ""
+	}
+	return false
+}
+
 // Decision is a human's decision on a stalled review.
 type Decision struct {
 	Dir    string
@@ -112,8 +126,8 @@ func DecideHuman(d Decision) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if st.Status != StatusStalled || st.Decision != "pending" {
-		why := fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", f.ID, st.Status)
+	if !WaitsForDecision(st) {
+		why := fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review or one that holds does)", f.ID, st.Status)
 		if st.Decision != "" && st.Decision != "pending" {
 			why = fmt.Sprintf("review %s is already decided: %s", f.ID, st.Decision)
 		}

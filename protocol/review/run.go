@@ -208,6 +208,8 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	if res.Gate.Outcome != OutcomePass && Stalled(news) {
 		res.Stalled = true
 		st.Status, st.Decision = StatusStalled, "pending"
+	} else if res.Gate.Outcome == OutcomeHold {
+		st.Decision = "pending" // a hold waits for a human (moot decide), or a resumed round
 	}
 	st.UpdatedAt = time.Now().UTC()
 	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderRoutes(st, k, res.Seats))))

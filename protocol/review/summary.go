@@ -136,6 +136,8 @@ func RenderSummary(id string, st *State, res RunResult) string {
 		fmt.Fprintf(&b, "Fix what kept the files from being saved, then `moot review --resume %s` re-convenes every juror.\n", id)
 	case st.Status == StatusPassed:
 		b.WriteString("Unanimous pass: the gate opens.\n")
+	case st.Status == StatusHeld:
+		fmt.Fprintf(&b, "The review holds: it waits for a human decision (`moot decide %s approve|decline|revise`), or fix what held it and `moot review --resume %s` re-convenes every juror.\n", id, id)
 	case res.Stalled:
 		fmt.Fprintf(&b, "New findings were stable or growing two rounds in a row: the review stops and waits for a human decision (`moot decide %s approve|decline|revise`).\n", id)
 	default:
