@@ -106,6 +106,12 @@ func newReviewCmd(e *env) *cobra.Command {
 		Long:  reviewLong,
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkTimeout(f.timeout, cmd.Flags().Changed("timeout")); err != nil {
+				return err
+			}
+			if err := checkParallel(f.parallel, f.parallel); err != nil {
+				return err
+			}
 			return runReview(cmd.Context(), e, f, args)
 		},
 	}

@@ -218,3 +218,18 @@ func TestReviewThatHoldsIsDecided(t *testing.T) {
 		t.Errorf("decisao.md: %v", err)
 	}
 }
+
+// --timeout and --parallel under what makes sense are exit 2 naming the
+// flag, before anything is called or written.
+func TestReviewRefusesANonPositiveTimeoutOrParallel(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	for _, c := range [][]string{{"--timeout", "0s"}, {"--timeout", "-1s"}, {"--parallel", "0"}, {"--parallel", "-1"}} {
+		r := tr.review(append(append([]string{}, change...), append(c, "--lens", "defect")...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c[0]+" "+strings.TrimSuffix(c[1], "s")) {
+			t.Errorf("%v: exit %d, want 2 naming the flag\n%s", c, r.code, r.stderr)
+		}
+	}
+	if len(tr.reviews()) != 0 || len(tr.calls()) != 0 {
+		t.Error("written or called")
+	}
+}
