@@ -718,6 +718,8 @@ func (r *reviewRun) report(res review.RunResult) {
 	}
 	fmt.Fprintf(w, "summary: %s\n", filepath.Join(r.folder.Dir, review.SummaryFile(r.st.LangOf())))
 	switch {
+	case r.st.Status == review.StatusCancelled:
+		fmt.Fprintf(w, "cancelled: this round is no verdict on the change; to re-convene every juror: moot review %s--resume %s\n", bugArg(r.st), r.folder.ID)
 	case res.Stalled:
 		fmt.Fprintf(w, "stalled: new findings stable or growing two rounds in a row; waits for a human decision: moot decide %s approve|decline|revise\n", r.folder.ID)
 	case r.st.Status == review.StatusHeld:

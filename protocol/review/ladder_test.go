@@ -221,3 +221,37 @@ func TestRunAWriteFailureIsNeverAPass(t *testing.T) {
 		t.Errorf("a round folder moot did not create: err %v, %d call(s)", err, calls)
 	}
 }
+
+// A cancelled round: the rung whose call was cut is a hold (it never
+// answered), the rungs never called are not reached, and the record and
+// summary say cancelled, never "fix the findings".
+func TestRunCancelledRungsAreNotReached(t *testing.T) {
+	cfg := testConfig(t, "review:\n  ladders:\n    defect: [ext-big, ext-small, ext-unknown]\n")
+	f, err := NewFolder(t.TempDir(), fixedTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	call := func(ctx context.Context, name string, req harness.Request) harness.Result {
+		calls++
+		cancel()
+		return harness.Result{Failure: harness.FailTimeout, Err: "interrupted"}
+	}
+	env := &envelope.Envelope{Contract: envelope.Contract{Intent: "i", Criteria: "c"}, Files: []envelope.File{{Path: "calc.go", Body: "package calc\n"}}}
+	st := &State{ID: f.ID, Lenses: []bugfolder.Lens{lensOf("defect")}}
+	prompt := func(l bugfolder.Lens) string { return "p" }
+	routes := Plan(RouteInput{Config: cfg, Lenses: st.Lenses, Prompt: prompt})
+	res, _ := Run(ctx, RunInput{Folder: f, State: st, Envelope: env, Round: RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: call, Parallel: 1}})
+	if calls != 1 {
+		t.Errorf("%d calls after the cancel", calls)
+	}
+	atts := res.Seats[0].Attempts
+	if len(atts) != 3 || atts[0].Status != StatusHold || atts[1].Status != StatusNotReached || atts[2].Status != StatusNotReached {
+		t.Errorf("attempts %+v", atts)
+	}
+	sum, _ := os.ReadFile(filepath.Join(f.Dir, "summary.md"))
+	if st.Status != StatusCancelled || !strings.Contains(string(sum), "CANCELLED") || strings.Contains(string(sum), "Fix every finding") {
+		t.Errorf("status %q, summary:\n%s", st.Status, sum)
+	}
+}

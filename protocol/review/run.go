@@ -34,6 +34,9 @@ const (
 	// StatusError is a round whose files could not all be saved: never
 	// a pass, whatever the jurors said (the record's Error says what).
 	StatusError = "error"
+	// StatusCancelled is a round cut short (Ctrl-C, SIGTERM): its holds
+	// are no verdict on the change.
+	StatusCancelled = "cancelled"
 )
 
 // State is a review's record (review.json): what it reviews, who built
@@ -210,6 +213,10 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 		st.Status, st.Decision = StatusStalled, "pending"
 	} else if res.Gate.Outcome == OutcomeHold {
 		st.Decision = "pending" // a hold waits for a human (moot decide), or a resumed round
+	}
+	if ctx.Err() != nil {
+		// a round cut short proves nothing either way: resume it
+		st.Status, st.Decision, res.Stalled = StatusCancelled, "", false
 	}
 	st.UpdatedAt = time.Now().UTC()
 	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderRoutes(st, k, res.Seats))))

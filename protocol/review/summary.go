@@ -132,6 +132,8 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	}
 	b.WriteString("\n## Next\n\n")
 	switch {
+	case st.Status == StatusCancelled:
+		fmt.Fprintf(&b, "The review was cancelled before every juror answered: this round is no verdict on the change. `moot review --resume %s` re-convenes every juror.\n", id)
 	case st.Status == StatusError:
 		fmt.Fprintf(&b, "Fix what kept the files from being saved, then `moot review --resume %s` re-convenes every juror.\n", id)
 	case st.Status == StatusPassed:
