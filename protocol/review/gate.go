@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -101,7 +102,7 @@ var nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)
 // else the first envelope file its claim or evidence mentions).
 func Identity(f Finding, files []string) string {
 	claim := strings.TrimSpace(nonWord.ReplaceAllString(strings.ToLower(f.Claim), " "))
-	file := strings.TrimSpace(f.File)
+	file := cleanFile(f.File)
 	if file == "" {
 		for _, p := range files {
 			if strings.Contains(f.Claim, p) || strings.Contains(f.Evidence, p) {
@@ -111,6 +112,23 @@ func Identity(f Finding, files []string) string {
 		}
 	}
 	return claim + "|" + file
+}
+
+// cleanFile is a finding's file as one path: slashes, path.Clean, no
+// leading "./" ("./calc.go" and "calc.go" are the same file).
+func cleanFile(f string) string {
+	f = strings.TrimSpace(strings.ReplaceAll(f, "\\", "/"))
+	if f == "" {
+		return ""
+	}
+	f = path.Clean(f)
+	for strings.HasPrefix(f, "./") {
+		f = f[2:]
+	}
+	if f == "." {
+		return ""
+	}
+	return f
 }
 
 // NewFindings are the identities of a round's findings that no earlier

@@ -73,6 +73,11 @@ func TestIdentityAndNewFindings(t *testing.T) {
 	if c := Identity(Finding{Claim: "total ignores the cap", File: "other.go"}, files); c == a {
 		t.Error("another file is another finding")
 	}
+	for _, same := range []string{"./calc.go", " calc.go ", "././calc.go", "x/../calc.go"} {
+		if c := Identity(Finding{Claim: "total ignores the cap", File: same}, files); c != a {
+			t.Errorf("file %q: %q, want %q (the same file)", same, c, a)
+		}
+	}
 	seen := map[string]bool{a: true}
 	seats := []Seat{{Findings: []Finding{{Claim: "Total ignores the cap.", File: "calc.go"}, {Claim: "new one", File: "calc.go"}, {Claim: "NEW one", File: "calc.go"}}}}
 	if got := NewFindings(seats, files, seen); len(got) != 1 || !strings.HasPrefix(got[0], "new one|") {
