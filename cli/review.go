@@ -157,7 +157,7 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	if err := r.state(); err != nil {
 		return err
 	}
-	cfg, err := askTrustInTUI(loadConfig(f.config, r.reg))(true)
+	cfg, err := askTrustInTUI(loadConfig(r.f.config, r.reg))(true)
 	if err != nil {
 		return err
 	}
@@ -191,6 +191,9 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	}
 	r.st.Solo = in.Solo
 	r.announce(routes)
+	if review.Callable(routes) == 0 {
+		return withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
+	}
 	plan, est := r.planOf(routes)
 	if err := r.accept(plan); err != nil {
 		return err

@@ -233,3 +233,38 @@ func TestReviewRefusesANonPositiveTimeoutOrParallel(t *testing.T) {
 		t.Error("written or called")
 	}
 }
+
+// --resume without --config reuses the engines file round 1 used (the
+// default engines would plan no juror), and a round with no rung to call
+// for any lens is refused before anything is written.
+func TestReviewResumeReusesTheEnginesFile(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	tr.jury = "*/defect@1=refuse"
+	if r := tr.review(append(change, "--lens", "defect")...); r.code != 4 {
+		t.Fatalf("round 1: exit %d\n%s", r.code, r.stderr)
+	}
+	tr.jury = ""
+	id := filepath.Base(tr.only())
+	if r := tr.run("review", "--resume", id, "--yes"); r.code != 0 {
+		t.Fatalf("resume without --config: exit %d, want 0 (round 1's engines)\n%s", r.code, r.stderr)
+	}
+	var round2 int
+	for _, c := range tr.calls() {
+		if strings.HasSuffix(c, "/2") {
+			round2++
+		}
+	}
+	if round2 != 1 {
+		t.Errorf("round 2 made %d call(s) of round 1's engines, want 1", round2)
+	}
+
+	small := strings.ReplaceAll(juryEngines, "    family:", "    context_tokens: 100\n    family:")
+	tr2 := newTribunal(t, small)
+	r := tr2.review(append(change, "--lens", "defect")...)
+	if r.code != 2 || !strings.Contains(r.stderr, "no lens has a rung moot can call") {
+		t.Errorf("no callable rung: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	if len(tr2.reviews()) != 0 || len(tr2.calls()) != 0 {
+		t.Error("written or called")
+	}
+}

@@ -144,6 +144,20 @@ func CheckBuilder(cfg *harness.Config, builder string) error {
 	return fmt.Errorf("--builder %q is no engine of the engines file, no model name of a known family and no known family (%s): check the spelling", b, strings.Join(known, ", "))
 }
 
+// Callable counts the rungs of every route that may be called (not
+// skipped before dispatch).
+func Callable(routes []Route) int {
+	n := 0
+	for _, r := range routes {
+		for _, g := range r.Rungs {
+			if g.Skip == "" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // SingleFamily is the family every seat of a round is of when there is
 // one (no builder declared, so nothing proves the panel cross-family):
 // "" when the seats are of several families or of none known.
