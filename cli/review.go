@@ -405,6 +405,9 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	if err != nil {
 		return nil, &bugfolder.InputError{Msg: "the envelope cannot be built: " + err.Error(), Err: err}
 	}
+	if !showsSomething(env) {
+		return nil, usageErr("nothing to review: every file of the change is a symbolic link, a binary file or a submodule, which jurors are never shown (%d file(s)); review text files; nothing was called or written", len(env.Files))
+	}
 	for _, f := range env.Files {
 		if !f.Test && !slices.Contains(st.Touched, f.Path) {
 			st.Touched = append(st.Touched, f.Path)
@@ -434,6 +437,12 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	}
 	env.Tests = checks
 	return env, nil
+}
+
+// showsSomething reports whether the envelope shows a juror any file: a
+// body, or a deletion.
+func showsSomething(env *envelope.Envelope) bool {
+	return slices.ContainsFunc(env.Files, func(f envelope.File) bool { return f.Deleted || f.Body != "" || f.Omitted == "" })
 }
 
 // bugContext is what joins the contract on a bug (DESIGN §7): the bug's

@@ -177,7 +177,7 @@ func TestReviewBuilderIsCheckedAndOneFamilyIsSaid(t *testing.T) {
 	one := strings.ReplaceAll(juryEngines, "family: openai", "family: anthropic")
 	one = strings.ReplaceAll(one, "family: alibaba", "family: anthropic")
 	tr2 := newTribunal(t, one)
-	r = tr2.review(append(change, "--lens", "defect")...)
+	r = tr2.review(append(change, "--lens", "defect", "--lens", "security")...)
 	if !strings.Contains(r.stderr, "blind same-family, not cross-family") {
 		t.Errorf("one family, no builder: stderr lacks the degradation\n%s", r.stderr)
 	}
@@ -266,5 +266,35 @@ func TestReviewResumeReusesTheEnginesFile(t *testing.T) {
 	}
 	if len(tr2.reviews()) != 0 || len(tr2.calls()) != 0 {
 		t.Error("written or called")
+	}
+}
+
+// Smaller promises: the --json plan line's usd is null when an engine has
+// no price; a change that shows jurors nothing (only a symbolic link) is
+// exit 2; show names reviews among what a name may be.
+func TestReviewSmallerPromises(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	r := tr.review(append(change, "--lens", "defect", "--json")...)
+	plan := ""
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.Contains(l, `"type":"plan"`) {
+			plan = l
+		}
+	}
+	if !strings.Contains(plan, `"usd":null`) {
+		t.Errorf("plan line %q, want usd null (exit %d)\n%s", plan, r.code, r.stderr)
+	}
+	tr2 := newTribunal(t, juryEngines)
+	if err := os.Symlink("calc.go", filepath.Join(tr2.repo, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	tr2.git("add", "link.go")
+	tr2.git("commit", "-qm", "link")
+	r = tr2.review("--change", "HEAD~1..HEAD", "--contract", "link | a link", "--lens", "defect")
+	if r.code != 2 || !strings.Contains(r.stderr, "nothing to review") || len(tr2.calls()) != 0 || len(tr2.reviews()) != 0 {
+		t.Errorf("only a link: exit %d, want 2 nothing to review\n%s", r.code, r.stderr)
+	}
+	if r := tr2.run("show", "nosuch"); r.code != 2 || !strings.Contains(r.stderr, "review") {
+		t.Errorf("show nosuch: exit %d, want 2 mentioning reviews\n%s", r.code, r.stderr)
 	}
 }

@@ -160,16 +160,18 @@ func Callable(routes []Route) int {
 
 // SingleFamily is the family every seat of a round is of when there is
 // one (no builder declared, so nothing proves the panel cross-family):
-// "" when the seats are of several families or of none known.
+// "" when the seats are of several families or of none known, or when
+// fewer than two lenses sat.
 func SingleFamily(st *State, seats []Seat) string {
 	if st.BuilderFamily != "" || st.Solo {
 		return ""
 	}
-	fam := ""
+	fam, n := "", 0
 	for _, s := range seats {
 		if s.Lens == MootLens || s.Engine == "" {
 			continue
 		}
+		n++
 		switch {
 		case s.Family == "":
 			return ""
@@ -181,6 +183,9 @@ func SingleFamily(st *State, seats []Seat) string {
 		if s.Verifier != "" {
 			return "" // a verifier is of another family
 		}
+	}
+	if n < 2 {
+		return "" // one seat is of one family whatever the rig
 	}
 	return fam
 }
