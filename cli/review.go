@@ -31,7 +31,7 @@ blind, one lens each, and only a unanimous pass opens the gate.
 The envelope is all a juror sees: the contract (--contract "intent | pass
 criteria"), each file the change touches (--change A..B, or --files F...) whole
 as it is now, their test files, and moot's own test checks; on a bug, its
-title and its latest debate's final answer as context. Before any call,
+title, its Summary section and its latest debate's final answer as context. Before any call,
 moot scans it for identity — commit authors and emails of the range,
 Co-authored-by/Signed-off-by trailers, builders' stamps, --builder when it is
 a model or an engine (its model) and every ladder engine's model id — and
@@ -85,9 +85,14 @@ juror (a new round). New findings (claim and file, normalized) are counted per
 round; when a round raises new findings and no fewer than the round before, the
 review stops for a human: moot decide ID approve|decline|revise.
 
---test-cmd CMD and --red COMMIT run the project's tests in a separate worktree
-(when this build has the test gate); a failed check is a refuse in moot's own
-name (lens "moot").`
+--test-cmd CMD and --red COMMIT run the project's tests in a separate worktree;
+a failed check is a refuse in moot's own name (lens "moot").
+
+--parallel N runs N lenses at once (default 4, at least 1); --timeout bounds
+each call (a positive duration; without it each engine's own, else 10m). A
+ladder with fewer than three external rungs to call before its local tail is
+warned about before any call: a wrong lens and a failure could leave it on
+hold.`
 
 // reviewFlags are moot review's flags.
 type reviewFlags struct {
@@ -446,13 +451,23 @@ func showsSomething(env *envelope.Envelope) bool {
 }
 
 // bugContext is what joins the contract on a bug (DESIGN §7): the bug's
-// title and, when its latest debate has one, the final answer (its body,
+// title, its Summary section (Resumo in Portuguese) when it has one and,
+// when its latest debate has one, the final answer (its body,
 // without the front matter that names engines).
 func (r *reviewRun) bugContext() []envelope.Part {
 	if r.bug == nil {
 		return nil
 	}
 	parts := []envelope.Part{{Title: "The bug", Body: r.bug.Title}}
+	if b, err := r.bug.Full(); err == nil {
+		sum := strings.TrimSpace(b.Section("Summary"))
+		if sum == "" {
+			sum = strings.TrimSpace(b.Section("Resumo"))
+		}
+		if sum != "" {
+			parts = append(parts, envelope.Part{Title: "The bug's summary", Body: sum})
+		}
+	}
 	d, err := bugfolder.ReadDebate(filepath.Join(r.bug.Dir, bugfolder.DebateDir), r.reg.Lang)
 	if err == nil && d.Final != nil && strings.TrimSpace(d.Final.Body) != "" {
 		parts = append(parts, envelope.Part{Title: "The debate's final answer", Body: d.Final.Body})

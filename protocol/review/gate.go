@@ -23,9 +23,9 @@ type Gate struct {
 }
 
 // Decide applies the gate's rules to a round's seats:
-//   - any refuse closes it (refuse); when every pass is dry and a refuse
-//     is detailed, the reason says the detailed refuse stands over the
-//     dry passes (they never outweigh it);
+//   - any refuse closes it (refuse); when a pass is dry and a refuse is
+//     detailed, the reason says the detailed refuse stands over the dry
+//     passes (they never outweigh it);
 //   - else any hold (no rung, never answered, UNVERIFIED) keeps it shut (hold);
 //   - else every seat passed: the gate opens (pass), unless every pass is
 //     dry — low-information votes are never the only proof (hold).
@@ -53,7 +53,7 @@ func Decide(seats []Seat) Gate {
 	case g.Refuses > 0:
 		g.Outcome = OutcomeRefuse
 		g.Reason = "refused by " + strings.Join(refused, ", ")
-		if g.Passes > 0 && g.Dry == g.Passes && detailed {
+		if g.Dry > 0 && detailed {
 			g.Reason += fmt.Sprintf("; a detailed refuse stands: %d dry pass(es) never outweigh it", g.Dry)
 		}
 		if len(held) > 0 {

@@ -26,6 +26,7 @@ func TestDecide(t *testing.T) {
 		{"unanimous pass", []Seat{pass, pass, dry}, OutcomePass, "unanimous"},
 		{"one refuse closes", []Seat{pass, refuse}, OutcomeRefuse, "refused by tests"},
 		{"dry passes never outweigh a detailed refuse", []Seat{dry, dry, refuse}, OutcomeRefuse, "a detailed refuse stands: 2 dry"},
+		{"a dry pass beside a full one never outweighs a detailed refuse", []Seat{pass, dry, refuse}, OutcomeRefuse, "a detailed refuse stands: 1 dry"},
 		{"a bare refuse among dry passes is still a refuse", []Seat{dry, bare}, OutcomeRefuse, "refused by spec"},
 		{"a hold keeps it shut", []Seat{pass, hold}, OutcomeHold, "held: security"},
 		{"only dry passes hold", []Seat{dry, dry}, OutcomeHold, "every pass is dry"},
