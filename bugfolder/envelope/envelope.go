@@ -148,7 +148,10 @@ func locate(src Source) ([]string, map[string]bool, reader, error) {
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		return withAlso(touched, src.Also), deleted, r, nil
+		if touched = withAlso(touched, src.Also); len(touched) == 0 {
+			return nil, nil, nil, fmt.Errorf("--change %q: the range touches no file: check its ends (git diff --stat %s)", src.Change, src.Change)
+		}
+		return touched, deleted, r, nil
 	case len(src.Files) > 0:
 		touched, err := fromFiles(src.Repo, src.Files)
 		return touched, nil, diskReader{root: src.Repo}, err

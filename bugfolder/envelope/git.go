@@ -76,9 +76,6 @@ func fromRange(repo, change string, committed bool) ([]string, map[string]bool, 
 			deleted[p] = true
 		}
 	}
-	if len(touched) == 0 {
-		return nil, nil, nil, fmt.Errorf("--change %q: the range touches no file: check its ends (git diff --stat %s)", change, change)
-	}
 	if atHead {
 		// git names the files from the top of the repository, whatever
 		// folder of it Repo is
