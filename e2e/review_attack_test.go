@@ -298,3 +298,29 @@ func TestReviewSmallerPromises(t *testing.T) {
 		t.Errorf("show nosuch: exit %d, want 2 mentioning reviews\n%s", r.code, r.stderr)
 	}
 }
+
+// A new round whose folder already exists (moot did not create it) is
+// refused before any call; nothing is written into it.
+func TestReviewRefusesARoundFolderItDidNotCreate(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	tr.jury = "*/defect@1=refuse"
+	if r := tr.review(append(change, "--lens", "defect")...); r.code != 4 {
+		t.Fatalf("round 1: exit %d\n%s", r.code, r.stderr)
+	}
+	dir := tr.only()
+	os.MkdirAll(filepath.Join(dir, "round-2", "verdicts", "defect.json"), 0o700)
+	before := len(tr.calls())
+	r := tr.review("--resume", filepath.Base(dir))
+	if r.code != 2 || !strings.Contains(r.stderr, "round-2") {
+		t.Errorf("exit %d, want 2 naming round-2\n%s", r.code, r.stderr)
+	}
+	if len(tr.calls()) != before {
+		t.Error("jurors were called")
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "round-2")); len(ents) != 1 {
+		t.Errorf("round-2 holds %d entries, want only what was there", len(ents))
+	}
+	if st := readText(t, filepath.Join(dir, "review.json")); !strings.Contains(st, `"status": "refuse"`) {
+		t.Errorf("review.json changed:\n%s", st)
+	}
+}
