@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/reversa/moot/internal/testutil"
 	"os"
 	"os/exec"
@@ -128,6 +129,13 @@ func TestReviewKilledIsListedInterrupted(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".moot.lock"), []byte(`{"pid": 999999999, "host": "`+hostname()+`"}`), 0o600)
 	if e := tr.listed(filepath.Base(dir)); e["status"] != "interrupted" {
 		t.Errorf("listed as %v, want interrupted", e["status"])
+	}
+	// a round whose files could not be saved is listed error, saying what
+	b = strings.Replace(b, `"status": "running"`, `"status": "error",
+  "error": "write round-1/verdicts/defect.json: is a directory"`, 1)
+	os.WriteFile(p, []byte(b), 0o600)
+	if e := tr.listed(filepath.Base(dir)); e["status"] != "error" || !strings.Contains(fmt.Sprint(e["warnings"]), "defect.json") {
+		t.Errorf("listed as %v (%v), want error naming defect.json", e["status"], e["warnings"])
 	}
 }
 
