@@ -54,7 +54,7 @@ type File struct {
 	Omitted string // why Body is empty for a file that exists ("binary", "symbolic link"), else ""
 }
 
-// Part is context that joins the contract on a bug (the bug's P summary,
+// Part is context that joins the contract on a bug (its title, its Summary section,
 // the debate's final answer).
 type Part struct{ Title, Body string }
 
