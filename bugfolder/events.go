@@ -178,6 +178,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["path"], m["problema_sha256"] = e.Path, e.ProblemSHA
 	case EvPlan:
 		m["calls"], m["tokens"], m["usd"], m["formula"] = e.Calls, e.Tokens, e.USD, e.Formula
+		if e.CostUnknown {
+			m["usd"] = nil // an engine has no price: unknown, not free
+		}
 		if len(e.Estimates) > 0 {
 			est := map[string]CostAccuracy{}
 			for _, c := range e.Estimates {
@@ -339,6 +342,8 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		e.Estimates = append(e.Estimates, c)
 	}
 	switch w.Type {
+	case EvPlan:
+		e.CostUnknown = w.USD == nil
 	case EvDebateFinished:
 		e.Outcome = Outcome(w.Status)
 		e.CostUnknown = w.USD == nil

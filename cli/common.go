@@ -273,8 +273,8 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	if s.Parallel == 0 {
 		s.Parallel = max(f.n, len(f.critics)) // the largest stage (engine.DefaultParallel)
 	}
-	if s.Parallel < 1 {
-		return s, usageErr("--parallel %d: give 1 (sequential) or more", f.parallel)
+	if err := checkParallel(s.Parallel, f.parallel); err != nil {
+		return s, err
 	}
 	switch len(f.solvers) {
 	case 0:
@@ -452,4 +452,21 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// checkParallel refuses a --parallel under 1 (given is what the user typed).
+func checkParallel(n, given int) error {
+	if n < 1 {
+		return usageErr("--parallel %d: give 1 (sequential) or more", given)
+	}
+	return nil
+}
+
+// checkTimeout refuses a --timeout given as zero or negative (left out,
+// each engine's own applies).
+func checkTimeout(d time.Duration, given bool) error {
+	if given && d <= 0 {
+		return usageErr("--timeout %s: give a positive duration (90s, 10m), or leave it out for each engine's own", d)
+	}
+	return nil
 }

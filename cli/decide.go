@@ -25,7 +25,8 @@ What waits for a human decision (decision: pending in the final answer's
 front matter; moot list --json says "decision": "pending"): a debate in spec
 mode, whose final answer recommends a verdict; every tradeoff; a council
 whose synthesis escalates to a human (confidence under 50 %); a review that
-stalled (decisao.md in the review's folder). TARGET is a bug (ID, number or
+stalled or holds (no juror could pass it: a restricted bug's UNVERIFIED local
+seats, every ladder exhausted; decisao.md in the review's folder). TARGET is a bug (ID, number or
 folder), a question (its folder name) or a review (its ID or folder). argue waits for
 no decision. moot never records a decision on its own. --note is at most
 2,000 bytes.
@@ -159,7 +160,7 @@ func decisionText(d *bugfolder.Debate) string {
 // termsafeLine folds untrusted text to one safe line.
 func termsafeLine(s string) string { return termsafe.Line(strings.Join(strings.Fields(s), " ")) }
 
-// decideReview records the human decision a stalled review waits for.
+// decideReview records the human decision a stalled or held review waits for.
 func decideReview(e *env, dir string, choice bugfolder.Choice, note string) error {
 	by := whoami.Name(context.Background(), bugfolder.ProjectRoot(e.cwd), e.getenv)
 	p, err := review.DecideHuman(review.Decision{Dir: dir, Choice: choice, Note: strings.TrimSpace(note), By: by})

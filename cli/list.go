@@ -85,7 +85,9 @@ Status is one of: no-debate, running (also a debate interrupted by a crash),
 waiting (for a human decision), cancelled, judge-failed, done; interrupted
 (a debate run by hand that nothing runs now); unreadable (the bug folder
 cannot be read). A review's status is its own: running, pass, refuse, hold or
-stalled (its decision pending until moot decide).
+stalled (a hold or a stall has its decision pending until moot decide),
+error (a file of its round could not be saved) or interrupted (running, but
+no process holds it: killed).
 
 A bug folder that cannot be read (a broken front matter) is listed with
 status unreadable, its error is reported on stderr (and in --json's warnings),

@@ -124,7 +124,7 @@ func subjectBug(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, error)
 		// a path (a bug folder named from outside its project) finds its
 		// own register
 		project := bugfolder.ProjectRoot(e.cwd)
-		return nil, nil, usageErr("%q: no such question in %s (and no _reversa_bugs/ register here, so it names no bug); moot list shows the questions",
+		return nil, nil, usageErr("%q: no such question in %s nor review (and no _reversa_bugs/ register here, so it names no bug); moot list shows the questions and the reviews",
 			arg, filepath.Join(project, bugfolder.QuestionsDir))
 	}
 	return resolveBug(e, arg)

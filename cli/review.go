@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +31,7 @@ blind, one lens each, and only a unanimous pass opens the gate.
 The envelope is all a juror sees: the contract (--contract "intent | pass
 criteria"), each file the change touches (--change A..B, or --files F...) whole
 as it is now, their test files, and moot's own test checks; on a bug, its
-title and its latest debate's final answer as context. Before any call,
+title, its Summary section and its latest debate's final answer as context. Before any call,
 moot scans it for identity — commit authors and emails of the range,
 Co-authored-by/Signed-off-by trailers, builders' stamps, --builder when it is
 a model or an engine (its model) and every ladder engine's model id — and
@@ -46,7 +47,9 @@ review: {ladders: {LENS: [ENGINE, ...], default: [...]}}, else every engine in
 the file, external before local, larger known context window first, then file
 order. --builder FAMILY (or an engine or model name: its family) excludes every
 rung of that family from every ladder, printed before any call; a lens with no
-rung left holds. A rung whose context window cannot hold the prompt and the
+rung left holds; a --builder moot cannot place (a typo) is exit 2 listing the
+known families. With no --builder and every seat of one family, the reports
+say "blind same-family, not cross-family". A rung whose context window cannot hold the prompt and the
 answer is skipped (capacity); on a restricted bug no external engine sits;
 reasoning runs at each engine's default (no engine kind offers a switch).
 
@@ -84,9 +87,14 @@ juror (a new round). New findings (claim and file, normalized) are counted per
 round; when a round raises new findings and no fewer than the round before, the
 review stops for a human: moot decide ID approve|decline|revise.
 
---test-cmd CMD and --red COMMIT run the project's tests in a separate worktree
-(when this build has the test gate); a failed check is a refuse in moot's own
-name (lens "moot").`
+--test-cmd CMD and --red COMMIT run the project's tests in a separate worktree;
+a failed check is a refuse in moot's own name (lens "moot").
+
+--parallel N runs N lenses at once (default 4, at least 1); --timeout bounds
+each call (a positive duration; without it each engine's own, else 10m). A
+ladder with fewer than three external rungs to call before its local tail is
+warned about before any call: a wrong lens and a failure could leave it on
+hold.`
 
 // reviewFlags are moot review's flags.
 type reviewFlags struct {
@@ -105,6 +113,12 @@ func newReviewCmd(e *env) *cobra.Command {
 		Long:  reviewLong,
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkTimeout(f.timeout, cmd.Flags().Changed("timeout")); err != nil {
+				return err
+			}
+			if err := checkParallel(f.parallel, f.parallel); err != nil {
+				return err
+			}
 			return runReview(cmd.Context(), e, f, args)
 		},
 	}
@@ -150,7 +164,7 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	if err := r.state(); err != nil {
 		return err
 	}
-	cfg, err := askTrustInTUI(loadConfig(f.config, r.reg))(true)
+	cfg, err := askTrustInTUI(loadConfig(r.f.config, r.reg))(true)
 	if err != nil {
 		return err
 	}
@@ -184,6 +198,9 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	}
 	r.st.Solo = in.Solo
 	r.announce(routes)
+	if review.Callable(routes) == 0 {
+		return withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
+	}
 	plan, est := r.planOf(routes)
 	if err := r.accept(plan); err != nil {
 		return err
@@ -191,10 +208,13 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	if err := r.open(); err != nil {
 		return err
 	}
+	if err := r.folder.FreshRound(len(r.st.Rounds) + 1); err != nil {
+		return err
+	}
 	lock, err := bugfolder.AcquireLock(r.folder.Dir, "moot review")
 	if err != nil {
 		if errors.Is(err, bugfolder.ErrBusy) {
-			return withCode(ExitUsage, fmt.Errorf("review %s: %w; nothing was called", r.folder.ID, err))
+			return withCode(ExitUsage, fmt.Errorf("review %s: %s; nothing was called", r.folder.ID, strings.ReplaceAll(err.Error(), "writing this debate", "running this review")))
 		}
 		return err
 	}
@@ -291,6 +311,9 @@ func (r *reviewRun) state() error {
 			return usageErr("review %s stalled and waits for a human decision: moot decide %s approve|decline|revise", folder.ID, folder.ID)
 		}
 		r.folder, r.st = folder, st
+		if r.f.config == "" {
+			r.f.config = st.Config // the engines round 1 used
+		}
 		if st.BugID != "" && r.bug == nil {
 			if reg, bug, err := resolveBug(r.e, st.BugID); err == nil {
 				r.reg, r.bug = reg, bug
@@ -313,14 +336,51 @@ func (r *reviewRun) state() error {
 	if r.bug != nil {
 		st.BugID, st.Restricted = r.bug.ID, r.bug.Restricted()
 	}
+	if f.config != "" {
+		st.Config = f.config
+		if !filepath.IsAbs(st.Config) {
+			st.Config = filepath.Join(r.e.cwd, st.Config)
+		}
+	}
+	if f.change != "" {
+		// the base is kept as a commit id: a resumed round reviews
+		// base..HEAD, however HEAD~1 or a branch moved since
+		a, _, err := envelope.SplitRange(f.change)
+		if err == nil {
+			st.Base, err = envelope.Resolve(r.repo, f.change, a)
+		}
+		var cand string
+		if err == nil {
+			_, cand, err = envelope.RangeEnds(r.repo, f.change)
+		}
+		if err != nil {
+			return &bugfolder.InputError{Msg: err.Error(), Err: err}
+		}
+		st.Worktree = cand == ""
+	}
 	r.st = st
 	return nil
+}
+
+// change is the range this round reviews and whether its end is read
+// from its commit (not the disk): round 1's as given; a resumed round's
+// from round 1's resolved base to HEAD, read from disk when round 1's
+// range ended at the working tree.
+func (r *reviewRun) change() (string, bool) {
+	st := r.st
+	if r.f.resume == "" || st.Base == "" || st.Change == "" {
+		return st.Change, false
+	}
+	return st.Base + "..HEAD", !st.Worktree
 }
 
 // lensesOf resolves the lenses (a resumed review keeps its own).
 func (r *reviewRun) lensesOf() error {
 	if r.f.resume != "" {
 		return nil
+	}
+	if err := review.CheckBuilder(r.cfg, r.st.Builder); err != nil {
+		return usageErr("%v; nothing was called or written", err)
 	}
 	r.st.BuilderFamily = review.BuilderFamily(r.cfg, r.st.Builder)
 	cat, err := loadLenses(r.reg, r.cfg)
@@ -350,10 +410,24 @@ func (r *reviewRun) lensesOf() error {
 // checks into it.
 func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	st := r.st
-	env, err := envelope.Build(envelope.Source{Repo: st.Repo, Change: st.Change, Files: st.Files, Contract: st.Contract, Context: r.bugContext()})
+	change, committed := r.change()
+	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: r.bugContext(), Committed: committed}
+	if change != "" {
+		src.Also = st.Touched // a file of an earlier round stays (listed deleted when gone)
+	}
+	env, err := envelope.Build(src)
 	if err != nil {
 		return nil, &bugfolder.InputError{Msg: "the envelope cannot be built: " + err.Error(), Err: err}
 	}
+	if !showsSomething(env) {
+		return nil, usageErr("nothing to review: every file of the change is a symbolic link, a binary file or a submodule, which jurors are never shown (%d file(s)); review text files; nothing was called or written", len(env.Files))
+	}
+	for _, f := range env.Files {
+		if !f.Test && !slices.Contains(st.Touched, f.Path) {
+			st.Touched = append(st.Touched, f.Path)
+		}
+	}
+	slices.Sort(st.Touched)
 	if st.TestCmd == "" {
 		if st.Red != "" {
 			return nil, usageErr("--red needs --test-cmd (moot runs the tests to check the red commit)")
@@ -361,10 +435,13 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 		return env, nil
 	}
 	o := testgate.Options{Repo: st.Repo, Red: st.Red, Cmd: st.TestCmd, Timeout: r.f.timeout, TestFiles: env.TestFiles()}
-	if st.Change != "" {
+	if change != "" {
 		// the candidate is the working tree when the range ends at HEAD, so
 		// the tests run on the bytes the jurors read
-		if o.Base, o.Candidate, err = envelope.RangeEnds(st.Repo, st.Change); err != nil {
+		if o.Base, o.Candidate, err = envelope.RangeEnds(st.Repo, change); err == nil && committed && o.Candidate == "" {
+			o.Candidate, err = envelope.Resolve(st.Repo, change, "HEAD")
+		}
+		if err != nil {
 			return nil, &bugfolder.InputError{Msg: "--change: " + err.Error(), Err: err}
 		}
 	}
@@ -376,14 +453,30 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	return env, nil
 }
 
+// showsSomething reports whether the envelope shows a juror any file: a
+// body, or a deletion.
+func showsSomething(env *envelope.Envelope) bool {
+	return slices.ContainsFunc(env.Files, func(f envelope.File) bool { return f.Deleted || f.Body != "" || f.Omitted == "" })
+}
+
 // bugContext is what joins the contract on a bug (DESIGN §7): the bug's
-// title and, when its latest debate has one, the final answer (its body,
+// title, its Summary section (Resumo in Portuguese) when it has one and,
+// when its latest debate has one, the final answer (its body,
 // without the front matter that names engines).
 func (r *reviewRun) bugContext() []envelope.Part {
 	if r.bug == nil {
 		return nil
 	}
 	parts := []envelope.Part{{Title: "The bug", Body: r.bug.Title}}
+	if b, err := r.bug.Full(); err == nil {
+		sum := strings.TrimSpace(b.Section("Summary"))
+		if sum == "" {
+			sum = strings.TrimSpace(b.Section("Resumo"))
+		}
+		if sum != "" {
+			parts = append(parts, envelope.Part{Title: "The bug's summary", Body: sum})
+		}
+	}
 	d, err := bugfolder.ReadDebate(filepath.Join(r.bug.Dir, bugfolder.DebateDir), r.reg.Lang)
 	if err == nil && d.Final != nil && strings.TrimSpace(d.Final.Body) != "" {
 		parts = append(parts, envelope.Part{Title: "The debate's final answer", Body: d.Final.Body})
@@ -400,10 +493,24 @@ func (r *reviewRun) bugContext() []envelope.Part {
 // no author.
 func (r *reviewRun) scan(env *envelope.Envelope) error {
 	var ids []string
-	if r.st.Change != "" {
-		got, err := envelope.Identities(r.st.Repo, r.st.Change)
+	if change, _ := r.change(); change != "" {
+		got, err := envelope.Identities(r.st.Repo, change)
 		if err != nil {
-			return usageErr("identities of %s: %v", r.st.Change, err)
+			return usageErr("identities of %s: %v", change, err)
+		}
+		ids = append(ids, got...)
+	} else {
+		// --files in a git repository: the people of the commits that
+		// touched them (the last envelope.MaxFileCommits)
+		var files []string
+		for _, f := range env.Files {
+			if !f.Test && !f.Deleted {
+				files = append(files, f.Path)
+			}
+		}
+		got, err := envelope.IdentitiesOfFiles(r.st.Repo, files)
+		if err != nil {
+			return usageErr("identities of --files: %v", err)
 		}
 		ids = append(ids, got...)
 	}
@@ -459,6 +566,8 @@ func (r *reviewRun) announce(routes []review.Route) {
 	w := r.e.stderr
 	if ex := review.Excluded(routes); len(ex) > 0 {
 		fmt.Fprintf(w, "moot: builder family %s: excluded from every ladder: %s\n", r.st.BuilderFamily, strings.Join(ex, ", "))
+	} else if r.st.BuilderFamily != "" {
+		fmt.Fprintf(w, "moot: builder family %s: no rung of family %s; nothing excluded\n", r.st.BuilderFamily, r.st.BuilderFamily)
 	}
 	if thin := review.ThinLadders(routes); len(thin) > 0 {
 		fmt.Fprintf(w, "moot: warning: ladders with fewer than %d external rungs to call before the local tail (a wrong lens and a failure could leave them on hold): %s\n", review.FloorRungs, strings.Join(thin, ", "))
@@ -629,14 +738,28 @@ func (r *reviewRun) report(res review.RunResult) {
 			fmt.Fprintf(w, "[%s] %s: %s\n", s.Lens, s.Outcome, termsafe.Line(s.Reason))
 		}
 	}
-	fmt.Fprintf(w, "review %s round %d: %s — %s\n", r.folder.ID, res.Round, strings.ToUpper(r.st.Status), termsafe.Line(res.Gate.Reason))
+	if r.st.Status == review.StatusError {
+		fmt.Fprintf(w, "review %s round %d: ERROR — a file of the round could not be saved, so the gate stays closed (the jurors' gate was %s): %s\n",
+			r.folder.ID, res.Round, res.Gate.Outcome, termsafe.Line(oneLineText(r.st.Error)))
+	} else {
+		fmt.Fprintf(w, "review %s round %d: %s — %s\n", r.folder.ID, res.Round, strings.ToUpper(r.st.Status), termsafe.Line(res.Gate.Reason))
+	}
 	if r.st.Solo {
 		fmt.Fprintf(w, "gate weakened: %s\n", review.SoloNote)
+	} else if fam := review.SingleFamily(r.st, res.Seats); fam != "" {
+		fmt.Fprintf(r.e.stderr, "moot: every seat is of family %s and no builder was declared: %s\n", fam, review.SoloNote)
+		if w != r.e.stderr {
+			fmt.Fprintf(w, "gate weakened: every seat is of family %s: %s\n", fam, review.SoloNote)
+		}
 	}
 	fmt.Fprintf(w, "summary: %s\n", filepath.Join(r.folder.Dir, review.SummaryFile(r.st.LangOf())))
 	switch {
+	case r.st.Status == review.StatusCancelled:
+		fmt.Fprintf(w, "cancelled: this round is no verdict on the change; to re-convene every juror: moot review %s--resume %s\n", bugArg(r.st), r.folder.ID)
 	case res.Stalled:
 		fmt.Fprintf(w, "stalled: new findings stable or growing two rounds in a row; waits for a human decision: moot decide %s approve|decline|revise\n", r.folder.ID)
+	case r.st.Status == review.StatusHeld:
+		fmt.Fprintf(w, "holds: waits for a human decision (moot decide %s approve|decline|revise), or fix what held it, then: moot review %s--resume %s\n", r.folder.ID, bugArg(r.st), r.folder.ID)
 	case res.Gate.Outcome != review.OutcomePass:
 		fmt.Fprintf(w, "fix the findings, then: moot review %s--resume %s\n", bugArg(r.st), r.folder.ID)
 	}

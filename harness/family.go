@@ -2,6 +2,7 @@ package harness
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -78,6 +79,27 @@ func ModelFamily(model string) string {
 		}
 	}
 	return ""
+}
+
+// KnownFamilies are the vendor families moot knows by name (from model
+// names and vendor kinds), sorted.
+func KnownFamilies() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	for _, mf := range modelFamilies {
+		add(mf.family)
+	}
+	for _, f := range kindFamilies {
+		add(f)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // SameFamily reports whether two families clash: both known and equal.

@@ -54,7 +54,7 @@ type File struct {
 	Omitted string // why Body is empty for a file that exists ("binary", "symbolic link"), else ""
 }
 
-// Part is context that joins the contract on a bug (the bug's P summary,
+// Part is context that joins the contract on a bug (its title, its Summary section,
 // the debate's final answer).
 type Part struct{ Title, Body string }
 
@@ -83,6 +83,13 @@ type Source struct {
 	Files    []string // --files (relative to Repo or absolute), or nil with Change
 	Contract Contract
 	Context  []Part
+	// Also are files that must be in the envelope besides those the range
+	// touches (a resumed review's earlier files): listed deleted when gone.
+	Also []string
+	// Committed reads the range's end from its tree even when it is the
+	// commit checked out (a resumed review whose first range ended at a
+	// fixed commit, not at the working tree).
+	Committed bool
 }
 
 // reader reads the files of one state of the project: a commit's tree,
@@ -137,12 +144,31 @@ func locate(src Source) ([]string, map[string]bool, reader, error) {
 	case src.Change != "" && len(src.Files) > 0:
 		return nil, nil, nil, fmt.Errorf("--change %q and --files: give one of them, not both", src.Change)
 	case src.Change != "":
-		return fromRange(src.Repo, src.Change)
+		touched, deleted, r, err := fromRange(src.Repo, src.Change, src.Committed)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if touched = withAlso(touched, src.Also); len(touched) == 0 {
+			return nil, nil, nil, fmt.Errorf("--change %q: the range touches no file: check its ends (git diff --stat %s)", src.Change, src.Change)
+		}
+		return touched, deleted, r, nil
 	case len(src.Files) > 0:
 		touched, err := fromFiles(src.Repo, src.Files)
 		return touched, nil, diskReader{root: src.Repo}, err
 	}
 	return nil, nil, nil, errors.New("envelope: no change to review: give --change A..B or --files followed by the files to review")
+}
+
+// withAlso adds the files of also (cleaned, slash paths) to touched,
+// sorted and unique: a resumed review keeps every file it reviewed.
+func withAlso(touched, also []string) []string {
+	for _, a := range also {
+		if a = path.Clean(filepath.ToSlash(a)); a != "." && !strings.HasPrefix(a, "../") && !path.IsAbs(a) {
+			touched = append(touched, a)
+		}
+	}
+	slices.Sort(touched)
+	return slices.Compact(touched)
 }
 
 // readFile reads one file of the envelope through r: a deleted one has

@@ -301,3 +301,35 @@ func TestSeamToTheTestGate(t *testing.T) {
 		t.Errorf("unresolvable: %v", err)
 	}
 }
+
+// TestBuildKeepsEarlierFiles: a resumed review's files (Also) stay in
+// the envelope even when the range no longer touches them, a deleted one
+// listed deleted; Committed reads HEAD's tree, not the disk.
+func TestBuildKeepsEarlierFiles(t *testing.T) {
+	repo := tu.GitInit(t)
+	base := tu.GitCommit(t, repo, ada, "base", map[string]string{"calc.go": calc, "gone.go": "package calc\n"})
+	tu.GitCommit(t, repo, ada, "fix", map[string]string{"calc.go": "package calc // fixed\n"})
+	if err := os.Remove(filepath.Join(repo, "gone.go")); err != nil {
+		t.Fatal(err)
+	}
+	tu.WriteFiles(t, repo, map[string]string{"calc.go": "package calc // on disk\n"})
+	e, err := Build(Source{Repo: repo, Change: base + "..HEAD", Also: []string{"./gone.go", "calc.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := shapes(e)
+	want := []shape{{Path: "calc.go", HasBody: true}, {Path: "gone.go", Deleted: true}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	if !strings.Contains(e.Files[0].Body, "on disk") {
+		t.Errorf("at HEAD the disk is read: %q", e.Files[0].Body)
+	}
+	e, err = Build(Source{Repo: repo, Change: base + "..HEAD", Committed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.Files[0].Body, "// fixed") {
+		t.Errorf("Committed reads HEAD's tree: %q", e.Files[0].Body)
+	}
+}

@@ -56,11 +56,12 @@ func resolveRange(repo, change string) (a, b string, atHead bool, err error) {
 // fromRange lists the files touched in A..B (sorted), those deleted at B,
 // and the reader of the current files: the disk when B is HEAD, else B's
 // tree.
-func fromRange(repo, change string) ([]string, map[string]bool, reader, error) {
+func fromRange(repo, change string, committed bool) ([]string, map[string]bool, reader, error) {
 	a, b, atHead, err := resolveRange(repo, change)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	atHead = atHead && !committed
 	out, err := git(repo, "diff", "--name-status", "--no-renames", "-z", a, b, "--")
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--change %q: list the files it touched: %w", change, err)
@@ -74,9 +75,6 @@ func fromRange(repo, change string) ([]string, map[string]bool, reader, error) {
 		if strings.HasPrefix(status, "D") && !atHead {
 			deleted[p] = true
 		}
-	}
-	if len(touched) == 0 {
-		return nil, nil, nil, fmt.Errorf("--change %q: the range touches no file: check its ends (git diff --stat %s)", change, change)
 	}
 	if atHead {
 		// git names the files from the top of the repository, whatever
@@ -161,3 +159,10 @@ func RangeEnds(repo, change string) (base, candidate string, err error) {
 	}
 	return a, b, nil
 }
+
+// Resolve resolves a commit name (HEAD~1, a branch) to its id, so a
+// resumed review compares against the same base however HEAD moved.
+func Resolve(repo, change, rev string) (string, error) { return resolve(repo, change, rev) }
+
+// SplitRange splits --change "A..B" into its ends (B "" is HEAD).
+func SplitRange(change string) (a, b string, err error) { return splitRange(change) }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	tu "github.com/reversa/moot/internal/testutil"
 )
@@ -216,8 +217,8 @@ func FuzzScanMatchesLineByLine(f *testing.F) {
 	f.Add("é\nÉlise élise", "élise")
 	f.Fuzz(func(t *testing.T, body, id string) {
 		id = strings.ToValidUTF8(strings.TrimSpace(id), "\uFFFD")
-		if strings.ContainsAny(id, "\n") {
-			return // an identity across lines has no one line
+		if strings.ContainsFunc(id, unicode.IsSpace) {
+			return // an identity of more than one word may cross lines: it has no one line
 		}
 		var want []Leak
 		var finders []finder
@@ -255,4 +256,78 @@ func FuzzIdentitiesFrom(f *testing.F) {
 			seen[strings.ToLower(id)] = true
 		}
 	})
+}
+
+// TestScanVariants: a name split by a whitespace run or a line break,
+// or typed in Unicode NFD, is the same name; a file's path is scanned.
+func TestScanVariants(t *testing.T) {
+	nfd := "Jose\u0301 Nu\u0301n\u0303ez"
+	cases := []struct {
+		name, id, body string
+		want           []int
+	}{
+		{"whitespace run", "Grace Hopper", "x\n// by Grace  Hopper\n", []int{2}},
+		{"line break", "Grace Hopper", "// thanks Grace\n// Hopper\n", []int{1}},
+		{"tab", "Grace Hopper", "Grace\tHopper", []int{1}},
+		{"NFD body, NFC id", "José Núñez", "// " + nfd + "\n", []int{1}},
+		{"NFC body, NFD id", nfd, "// José Núñez\n", []int{1}},
+		{"no glue", "Grace Hopper", "GraceHopper\n", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var lines []int
+			for _, l := range Scan(&Envelope{Files: []File{{Path: "x.go", Body: c.body}}}, []string{c.id}) {
+				lines = append(lines, l.Line)
+			}
+			if !slices.Equal(lines, c.want) {
+				t.Errorf("leaks on lines %v, want %v", lines, c.want)
+			}
+		})
+	}
+	leaks := Scan(&Envelope{Files: []File{{Path: "Grace Hopper/notes.py", Body: "x = 1\n"}}}, []string{"Grace Hopper"})
+	if len(leaks) != 1 || !strings.Contains((&LeakError{Leaks: leaks}).Error(), "Grace Hopper/notes.py: in the file's path") {
+		t.Errorf("a name in a path: %+v", leaks)
+	}
+}
+
+// TestScanMarkersTruly: a trailer's bare text names no one; one followed
+// by a name or an email does; @author without an email is labelled as
+// what it is.
+func TestScanMarkersTruly(t *testing.T) {
+	cases := []struct{ line, want string }{
+		{`const trailer = "Co-authored-by:"`, ""},
+		{`// reads a Co-authored-by: line and splits it`, ""},
+		{`prefix := "Signed-off-by: " + name`, ""},
+		{`// Co-authored-by: Jane Doe`, "a trailer naming an author"},
+		{`see Co-authored-by: jd@corp.example`, "a trailer naming an author"},
+		{`Signed-off-by: nobody`, "a trailer naming an author"},
+		{` * @author jdoe`, "an @author tag naming an author"},
+		{` * @author jdoe <jd@x.io>`, "an author with an email"},
+	}
+	for _, c := range cases {
+		got := markers(c.line)
+		if c.want == "" && got != "" || c.want != "" && !strings.HasPrefix(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.line, got, c.want)
+		}
+	}
+}
+
+// TestIdentitiesSystemAccountsAndFiles: a machine's single-word account
+// name (root, runner) is not scanned as a word, its email is; for --files
+// in a git repository the people of the commits that touched them are.
+func TestIdentitiesSystemAccountsAndFiles(t *testing.T) {
+	ids := identitiesFrom("root\x00root@build-host.example\x00runner\x00runner@ci.example\x00\x01")
+	if !slices.Equal(ids, []string{"root@build-host.example", "runner@ci.example"}) {
+		t.Errorf("system accounts: %q", ids)
+	}
+	repo := tu.GitInit(t)
+	tu.GitCommit(t, repo, ada, "a", map[string]string{"a.go": "package a\n"})
+	tu.GitCommit(t, repo, bob, "b", map[string]string{"b.go": "package b\n"})
+	got, err := IdentitiesOfFiles(repo, []string{"a.go"})
+	if err != nil || !slices.Contains(got, "Ada Lovelace") || slices.Contains(got, "Bob Builder") {
+		t.Errorf("identities of a.go: %q %v", got, err)
+	}
+	if got, err := IdentitiesOfFiles(t.TempDir(), []string{"a.go"}); got != nil || err != nil {
+		t.Errorf("outside git: %q %v", got, err)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,6 +28,25 @@ func Stamped(dir string) bool {
 	fi, err := os.Lstat(filepath.Join(dir, StampFile))
 	return err == nil && fi.Mode().IsRegular()
 }
+
+// Live reports whether a running review's writer still runs: its lock
+// file names a live process (a review killed with SIGKILL leaves its
+// record "running" and its lock with a dead holder, or none).
+func Live(dir string) bool {
+	b, err := safefs.ReadFile(filepath.Join(dir, bugfolder.LockFile), 64<<10)
+	if err != nil {
+		return false
+	}
+	var info bugfolder.LockInfo
+	if json.Unmarshal(b, &info) != nil {
+		return false
+	}
+	return info.Alive()
+}
+
+// StatusInterrupted is how a list shows a review whose record says running
+// but whose writer is gone.
+const StatusInterrupted = "interrupted"
 
 // Find returns the stamped review folder an argument names: a folder
 // path, or an ID under one of parents ("" when none).
@@ -70,6 +90,20 @@ func List(parents []string) ([]*State, []string, []error) {
 	return out, dirs, errs
 }
 
+// WaitsForDecision reports whether a review waits for a human: it
+// stalled, or it holds (a lens nobody could sit: a restricted bug's
+// UNVERIFIED local seats, every ladder exhausted) — a hold may also be
+// resumed.
+func WaitsForDecision(st *State) bool {
+	switch st.Status {
+	case StatusStalled:
+		return st.Decision == "pending"
+	case StatusHeld:
+		return st.Decision == "pending" || st.Decision == ""
+	}
+	return false
+}
+
 // Decision is a human's decision on a stalled review.
 type Decision struct {
 	Dir    string
@@ -92,8 +126,8 @@ func DecideHuman(d Decision) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if st.Status != StatusStalled || st.Decision != "pending" {
-		why := fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", f.ID, st.Status)
+	if !WaitsForDecision(st) {
+		why := fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review or one that holds does)", f.ID, st.Status)
 		if st.Decision != "" && st.Decision != "pending" {
 			why = fmt.Sprintf("review %s is already decided: %s", f.ID, st.Decision)
 		}

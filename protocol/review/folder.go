@@ -13,6 +13,8 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/safefs"
+	"golang.org/x/sys/unix"
 )
 
 // Files of a review's folder.
@@ -50,11 +52,66 @@ func SummaryFile(l bugfolder.Lang) string {
 // RoundDir is round k's folder inside a review.
 func RoundDir(k int) string { return fmt.Sprintf("round-%d", k) }
 
-// Folder is a review's stamped folder.
+// Folder is a review's stamped folder. Everything moot writes there is
+// created beneath its anchor (the git root, or the bug's folder) by the
+// kernel, never through a symbolic link: a linked .moot/reviews, review/
+// or round folder is refused before anything is created.
 type Folder struct {
 	Dir string
 	ID  string
-	mu  sync.Mutex
+	// anchor is the real folder the review's path is resolved beneath;
+	// rel is the review folder's path from it.
+	anchor, rel string
+	mu          sync.Mutex
+}
+
+// LinkError refuses a review folder reached through a symbolic link.
+type LinkError struct {
+	Path string
+	Err  error
+}
+
+func (e *LinkError) Error() string {
+	return fmt.Sprintf("%s: a symbolic link (or a file) is on the way to the review folder: moot never creates or writes anything through a link, so nothing was written there; replace it with a real folder", e.Path)
+}
+
+func (e *LinkError) Unwrap() error { return e.Err }
+
+// linkErr turns the safe layer's refusal of a link into a LinkError
+// naming the review folder, and keeps any other error with its path.
+func linkErr(path string, err error) error {
+	if errors.Is(err, safefs.ErrEscape) {
+		le := &LinkError{Path: path, Err: err}
+		return &bugfolder.InputError{Path: path, Msg: le.Error(), Err: le}
+	}
+	return fmt.Errorf("write %s: %w", path, err)
+}
+
+// anchorOf splits a review folder's path into the real folder its layout
+// starts from (the git root above .moot/reviews, the bug above review/)
+// and the path beneath it; an unknown layout is anchored at dir itself.
+func anchorOf(dir string) (anchor, rel string) {
+	dir = filepath.Clean(dir)
+	parent := filepath.Dir(dir)
+	switch {
+	case filepath.Base(parent) == "reviews" && filepath.Base(filepath.Dir(parent)) == ".moot":
+		return filepath.Dir(filepath.Dir(parent)), filepath.Join(ReviewsDir, filepath.Base(dir))
+	case filepath.Base(parent) == BugReviewDir:
+		return filepath.Dir(parent), filepath.Join(BugReviewDir, filepath.Base(dir))
+	}
+	return dir, "."
+}
+
+// root opens the folder's anchor (never a link itself).
+func (f *Folder) root() (*safefs.Root, error) {
+	if f.anchor == "" {
+		f.anchor, f.rel = anchorOf(f.Dir)
+	}
+	r, err := safefs.OpenRoot(f.anchor, safefs.NoSymlinks)
+	if err != nil {
+		return nil, linkErr(f.anchor, err)
+	}
+	return r, nil
 }
 
 // reviewShaped reports whether a folder entry is of the shape a review
@@ -71,14 +128,21 @@ func reviewShaped(name string) bool {
 type UnstampedError struct {
 	Dir   string
 	Files []string
+	// Why is set when a stamp is there but not moot's.
+	Why string
 }
 
 func (e *UnstampedError) Error() string {
+	if e.Why != "" {
+		return fmt.Sprintf("%s: %s: moot did not stamp it, so it will not write there (nothing was deleted); move the folder away or choose another review", e.Dir, e.Why)
+	}
 	return fmt.Sprintf("%s holds %s but no %s: moot did not stamp it, so it will not write there (nothing was deleted); move those files away or choose another review", e.Dir, strings.Join(e.Files, ", "), StampFile)
 }
 
 // checkStamp refuses dir when it holds review-shaped files without the
-// stamp; a folder with only foreign files (or none) is no risk.
+// stamp, or a stamp whose content is not the one moot writes for this
+// folder (its owner and ID); a folder with only foreign files (or none)
+// is no risk.
 func checkStamp(dir string) (stamped bool, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -87,6 +151,10 @@ func checkStamp(dir string) (stamped bool, err error) {
 	var shaped []string
 	for _, e := range entries {
 		if e.Name() == StampFile {
+			if why := badStamp(dir); why != "" {
+				ue := &UnstampedError{Dir: dir, Files: []string{StampFile}, Why: why}
+				return false, &bugfolder.InputError{Path: dir, Msg: ue.Error(), Err: ue}
+			}
 			return true, nil
 		}
 		if reviewShaped(e.Name()) {
@@ -100,12 +168,52 @@ func checkStamp(dir string) (stamped bool, err error) {
 	return false, nil
 }
 
+// stampContent is what moot writes in a review's stamp file.
+type stampContent struct {
+	Owner   string `json:"owner"`
+	ID      string `json:"id"`
+	Created string `json:"created"`
+}
+
+// stampOwner is the stamp's owner field.
+const stampOwner = "moot review"
+
+// badStamp says why dir's stamp file is not moot's for dir ("" when it is).
+func badStamp(dir string) string {
+	b, err := safefs.ReadFile(filepath.Join(dir, StampFile), 4<<10)
+	if err != nil {
+		return "its stamp cannot be read (" + err.Error() + ")"
+	}
+	var c stampContent
+	if err := json.Unmarshal(b, &c); err != nil || c.Owner != stampOwner || c.ID != filepath.Base(dir) {
+		return fmt.Sprintf("its %s is not the one moot writes for review %s", StampFile, filepath.Base(dir))
+	}
+	return ""
+}
+
 // NewFolder creates a review's folder under parent, named by its stamp
 // (UTC, to the second; -2, -3… when taken), and writes the stamp first.
+// parent and the folder are created beneath the layout's anchor (the git
+// root or the bug's folder), never through a symbolic link.
 func NewFolder(parent string, now time.Time) (*Folder, error) {
-	if err := bugfolder.MkdirPrivate(parent); err != nil {
-		return nil, err
+	anchor, relParent := anchorOf(filepath.Join(parent, "x"))
+	if relParent == "." { // an unknown layout: anchored at parent
+		anchor = parent
 	}
+	relParent = filepath.Dir(relParent)
+	root, err := safefs.OpenRoot(anchor, safefs.NoSymlinks)
+	if err != nil {
+		return nil, linkErr(anchor, err)
+	}
+	defer root.Close()
+	if err := root.MkdirAll(relParent, bugfolder.DirPerm); err != nil {
+		return nil, linkErr(parent, err)
+	}
+	pd, err := root.Open(relParent, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, linkErr(parent, err)
+	}
+	defer pd.Close()
 	base := now.UTC().Format("20060102-150405")
 	for i := 1; ; i++ {
 		id := base
@@ -113,8 +221,8 @@ func NewFolder(parent string, now time.Time) (*Folder, error) {
 			id = fmt.Sprintf("%s-%d", base, i)
 		}
 		dir := filepath.Join(parent, id)
-		err := os.Mkdir(dir, bugfolder.DirPerm)
-		if errors.Is(err, os.ErrExist) {
+		err := unix.Mkdirat(int(pd.Fd()), id, uint32(bugfolder.DirPerm))
+		if errors.Is(err, unix.EEXIST) {
 			if _, cerr := checkStamp(dir); cerr != nil {
 				return nil, cerr
 			}
@@ -123,20 +231,22 @@ func NewFolder(parent string, now time.Time) (*Folder, error) {
 		if err != nil {
 			return nil, fmt.Errorf("create %s: %w", dir, err)
 		}
-		f := &Folder{Dir: dir, ID: id}
+		f := &Folder{Dir: dir, ID: id, anchor: anchor, rel: filepath.Join(relParent, id)}
 		return f, f.stamp(now)
 	}
 }
 
 // OpenFolder opens an existing review's folder: it must carry moot's
-// stamp (a folder of a review's shape without it is refused, naming the
-// files; one with only foreign files is stamped and used).
+// stamp (a folder of a review's shape without it, or with a stamp moot
+// did not write, is refused, naming the files; one with only foreign
+// files is stamped and used).
 func OpenFolder(dir string) (*Folder, error) {
 	stamped, err := checkStamp(dir)
 	if err != nil {
 		return nil, err
 	}
 	f := &Folder{Dir: dir, ID: filepath.Base(dir)}
+	f.anchor, f.rel = anchorOf(dir)
 	if !stamped {
 		if err := f.stamp(time.Now()); err != nil {
 			return nil, err
@@ -146,14 +256,30 @@ func OpenFolder(dir string) (*Folder, error) {
 }
 
 func (f *Folder) stamp(now time.Time) error {
-	b, _ := json.Marshal(map[string]string{"owner": "moot review", "id": f.ID, "created": now.UTC().Format(time.RFC3339)})
+	b, _ := json.Marshal(stampContent{Owner: stampOwner, ID: f.ID, Created: now.UTC().Format(time.RFC3339)})
 	return f.Write(StampFile, append(b, '\n'))
 }
 
-// Write writes a file of the review atomically, owner-only.
+// Write writes a file of the review atomically, owner-only, beneath the
+// folder's anchor (never through a link).
 func (f *Folder) Write(rel string, data []byte) error {
-	if err := bugfolder.WriteFileAtomic(filepath.Join(f.Dir, rel), data); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Join(f.Dir, rel), err)
+	root, err := f.root()
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := root.WriteFile(filepath.Join(f.rel, rel), data, bugfolder.FilePerm, bugfolder.DirPerm, true); err != nil {
+		return linkErr(filepath.Join(f.Dir, rel), err)
+	}
+	return nil
+}
+
+// FreshRound refuses round k when its folder already exists: moot writes
+// only into a round it creates.
+func (f *Folder) FreshRound(k int) error {
+	p := filepath.Join(f.Dir, RoundDir(k))
+	if _, err := os.Lstat(p); err == nil {
+		return &bugfolder.InputError{Path: p, Msg: fmt.Sprintf("already exists, but the review's record has %d round(s): moot writes only into a round it creates; move it away (nothing was called or written)", k-1)}
 	}
 	return nil
 }
@@ -176,14 +302,19 @@ func (f *Folder) Append(ev engine.Event) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	p := filepath.Join(f.Dir, EventsFile)
-	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("append %s: not a regular file (a link or device is never written through)", p)
-	}
-	fh, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, bugfolder.FilePerm)
+	root, err := f.root()
 	if err != nil {
-		return fmt.Errorf("open %s: %w", p, err)
+		return err
+	}
+	defer root.Close()
+	fh, err := root.Open(filepath.Join(f.rel, EventsFile), unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT|unix.O_NONBLOCK, bugfolder.FilePerm)
+	if err != nil {
+		return linkErr(p, err)
 	}
 	defer fh.Close()
+	if _, err := safefs.CheckRegular(fh); err != nil {
+		return fmt.Errorf("append %s: %w (a link or device is never written through)", p, err)
+	}
 	if _, err := fh.Write(append(line, '\n')); err != nil {
 		return fmt.Errorf("append %s: %w", p, err)
 	}

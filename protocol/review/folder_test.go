@@ -49,3 +49,62 @@ func TestFolderStamp(t *testing.T) {
 		t.Errorf("NewFolder over an unstamped review folder's name: %v", err)
 	}
 }
+
+// Nothing is created through a symbolic link: a linked .moot/reviews (or
+// .moot, or a bug's review/) is refused naming the review folder, and the
+// link's target stays empty.
+func TestFolderNeverWritesThroughALink(t *testing.T) {
+	for _, linked := range []string{filepath.Join(".moot", "reviews"), ".moot", BugReviewDir} {
+		root, target := t.TempDir(), t.TempDir()
+		link := filepath.Join(root, linked)
+		os.MkdirAll(filepath.Dir(link), 0o700)
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		parent := filepath.Join(root, ReviewsDir)
+		if linked == BugReviewDir {
+			parent = filepath.Join(root, BugReviewDir)
+		}
+		_, err := NewFolder(parent, fixedTime)
+		var le *LinkError
+		if !errors.As(err, &le) || strings.Contains(err.Error(), "_reversa_bugs") {
+			t.Errorf("%s linked: %v, want a LinkError naming no bug register", linked, err)
+		}
+		if ents, _ := os.ReadDir(target); len(ents) != 0 {
+			t.Errorf("%s linked: %d entries were created through the link", linked, len(ents))
+		}
+	}
+}
+
+// A stamp moot did not write (garbage, another review's ID) is refused
+// like a missing one, and nothing is deleted.
+func TestFolderStampContentIsChecked(t *testing.T) {
+	for _, body := range []string{"garbage\n", `{"owner":"moot review","id":"20200101-000000"}`, ""} {
+		dir := filepath.Join(t.TempDir(), "20261201-070000")
+		os.MkdirAll(dir, 0o700)
+		os.WriteFile(filepath.Join(dir, StampFile), []byte(body), 0o600)
+		os.WriteFile(filepath.Join(dir, "summary.md"), []byte("theirs"), 0o600)
+		_, err := OpenFolder(dir)
+		var ue *UnstampedError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "nothing was deleted") {
+			t.Errorf("stamp %q: %v, want it refused", body, err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, StampFile)); string(b) != body {
+			t.Errorf("stamp %q was rewritten: %q", body, b)
+		}
+	}
+	f, err := NewFolder(t.TempDir(), fixedTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenFolder(f.Dir); err != nil {
+		t.Errorf("moot's own stamp: %v", err)
+	}
+	if err := f.FreshRound(1); err != nil {
+		t.Errorf("round 1 of a new folder: %v", err)
+	}
+	os.MkdirAll(filepath.Join(f.Dir, RoundDir(1)), 0o700)
+	if err := f.FreshRound(1); err == nil {
+		t.Error("a round folder moot did not create was accepted")
+	}
+}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -22,9 +23,9 @@ type Gate struct {
 }
 
 // Decide applies the gate's rules to a round's seats:
-//   - any refuse closes it (refuse); when every pass is dry and a refuse
-//     is detailed, the reason says the detailed refuse stands over the
-//     dry passes (they never outweigh it);
+//   - any refuse closes it (refuse); when a pass is dry and a refuse is
+//     detailed, the reason says the detailed refuse stands over the dry
+//     passes (they never outweigh it);
 //   - else any hold (no rung, never answered, UNVERIFIED) keeps it shut (hold);
 //   - else every seat passed: the gate opens (pass), unless every pass is
 //     dry — low-information votes are never the only proof (hold).
@@ -52,7 +53,7 @@ func Decide(seats []Seat) Gate {
 	case g.Refuses > 0:
 		g.Outcome = OutcomeRefuse
 		g.Reason = "refused by " + strings.Join(refused, ", ")
-		if g.Passes > 0 && g.Dry == g.Passes && detailed {
+		if g.Dry > 0 && detailed {
 			g.Reason += fmt.Sprintf("; a detailed refuse stands: %d dry pass(es) never outweigh it", g.Dry)
 		}
 		if len(held) > 0 {
@@ -101,7 +102,7 @@ var nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)
 // else the first envelope file its claim or evidence mentions).
 func Identity(f Finding, files []string) string {
 	claim := strings.TrimSpace(nonWord.ReplaceAllString(strings.ToLower(f.Claim), " "))
-	file := strings.TrimSpace(f.File)
+	file := cleanFile(f.File)
 	if file == "" {
 		for _, p := range files {
 			if strings.Contains(f.Claim, p) || strings.Contains(f.Evidence, p) {
@@ -111,6 +112,23 @@ func Identity(f Finding, files []string) string {
 		}
 	}
 	return claim + "|" + file
+}
+
+// cleanFile is a finding's file as one path: slashes, path.Clean, no
+// leading "./" ("./calc.go" and "calc.go" are the same file).
+func cleanFile(f string) string {
+	f = strings.TrimSpace(strings.ReplaceAll(f, "\\", "/"))
+	if f == "" {
+		return ""
+	}
+	f = path.Clean(f)
+	for strings.HasPrefix(f, "./") {
+		f = f[2:]
+	}
+	if f == "." {
+		return ""
+	}
+	return f
 }
 
 // NewFindings are the identities of a round's findings that no earlier

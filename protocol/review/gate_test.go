@@ -26,6 +26,7 @@ func TestDecide(t *testing.T) {
 		{"unanimous pass", []Seat{pass, pass, dry}, OutcomePass, "unanimous"},
 		{"one refuse closes", []Seat{pass, refuse}, OutcomeRefuse, "refused by tests"},
 		{"dry passes never outweigh a detailed refuse", []Seat{dry, dry, refuse}, OutcomeRefuse, "a detailed refuse stands: 2 dry"},
+		{"a dry pass beside a full one never outweighs a detailed refuse", []Seat{pass, dry, refuse}, OutcomeRefuse, "a detailed refuse stands: 1 dry"},
 		{"a bare refuse among dry passes is still a refuse", []Seat{dry, bare}, OutcomeRefuse, "refused by spec"},
 		{"a hold keeps it shut", []Seat{pass, hold}, OutcomeHold, "held: security"},
 		{"only dry passes hold", []Seat{dry, dry}, OutcomeHold, "every pass is dry"},
@@ -72,6 +73,11 @@ func TestIdentityAndNewFindings(t *testing.T) {
 	}
 	if c := Identity(Finding{Claim: "total ignores the cap", File: "other.go"}, files); c == a {
 		t.Error("another file is another finding")
+	}
+	for _, same := range []string{"./calc.go", " calc.go ", "././calc.go", "x/../calc.go"} {
+		if c := Identity(Finding{Claim: "total ignores the cap", File: same}, files); c != a {
+			t.Errorf("file %q: %q, want %q (the same file)", same, c, a)
+		}
 	}
 	seen := map[string]bool{a: true}
 	seats := []Seat{{Findings: []Finding{{Claim: "Total ignores the cap.", File: "calc.go"}, {Claim: "new one", File: "calc.go"}, {Claim: "NEW one", File: "calc.go"}}}}

@@ -120,6 +120,76 @@ func BuilderFamily(cfg *harness.Config, builder string) string {
 	return strings.ToLower(b)
 }
 
+// CheckBuilder refuses a --builder that names no engine of cfg, no model
+// of a known family and no family (a typo like "opneai" would exclude
+// nothing, silently); the error lists the families moot knows.
+func CheckBuilder(cfg *harness.Config, builder string) error {
+	b := strings.TrimSpace(builder)
+	if b == "" {
+		return nil
+	}
+	if _, ok := cfg.Engines[b]; ok || harness.ModelFamily(b) != "" {
+		return nil
+	}
+	known := harness.KnownFamilies()
+	for _, e := range cfg.Engines {
+		if f := e.Family(); f != "" && !slices.Contains(known, f) {
+			known = append(known, f)
+		}
+	}
+	slices.Sort(known)
+	if slices.Contains(known, strings.ToLower(b)) {
+		return nil
+	}
+	return fmt.Errorf("--builder %q is no engine of the engines file, no model name of a known family and no known family (%s): check the spelling", b, strings.Join(known, ", "))
+}
+
+// Callable counts the rungs of every route that may be called (not
+// skipped before dispatch).
+func Callable(routes []Route) int {
+	n := 0
+	for _, r := range routes {
+		for _, g := range r.Rungs {
+			if g.Skip == "" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// SingleFamily is the family every seat of a round is of when there is
+// one (no builder declared, so nothing proves the panel cross-family):
+// "" when the seats are of several families or of none known, or when
+// fewer than two lenses sat.
+func SingleFamily(st *State, seats []Seat) string {
+	if st.BuilderFamily != "" || st.Solo {
+		return ""
+	}
+	fam, n := "", 0
+	for _, s := range seats {
+		if s.Lens == MootLens || s.Engine == "" {
+			continue
+		}
+		n++
+		switch {
+		case s.Family == "":
+			return ""
+		case fam == "":
+			fam = s.Family
+		case !strings.EqualFold(fam, s.Family):
+			return ""
+		}
+		if s.Verifier != "" {
+			return "" // a verifier is of another family
+		}
+	}
+	if n < 2 {
+		return "" // one seat is of one family whatever the rig
+	}
+	return fam
+}
+
 // Route is the plan of one round: every lens's ladder with what may not
 // be called and why, decided before any call.
 type Route struct {

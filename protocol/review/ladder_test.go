@@ -177,3 +177,81 @@ func TestThinLadders(t *testing.T) {
 		t.Errorf("thin ladders %q, want security (1)", got)
 	}
 }
+
+// A verdict that fails to save is never reported as a pass: every juror
+// passes, but defect.json cannot be written (a folder is in its place),
+// so the record and the summary say error, name it, and Run returns it;
+// a round folder moot did not create is refused before any call.
+func TestRunAWriteFailureIsNeverAPass(t *testing.T) {
+	cfg := testConfig(t, "")
+	f, err := NewFolder(t.TempDir(), fixedTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	call := func(ctx context.Context, name string, req harness.Request) harness.Result {
+		calls++
+		os.MkdirAll(filepath.Join(f.Dir, "round-1", "verdicts", "defect.json", "x"), 0o700)
+		return harness.Result{Body: `{"lens":"` + req.Lens + `","verdict":"pass","findings":[],"checked":["x"]}`}
+	}
+	env := &envelope.Envelope{Contract: envelope.Contract{Intent: "i", Criteria: "c"}, Files: []envelope.File{{Path: "calc.go", Body: "package calc\n"}}}
+	st := &State{ID: f.ID, Lenses: []bugfolder.Lens{lensOf("defect")}}
+	prompt := func(l bugfolder.Lens) string { return Prompt(l, env.Render(), "n") }
+	routes := Plan(RouteInput{Config: cfg, Lenses: st.Lenses, Prompt: prompt})
+	res, err := Run(context.Background(), RunInput{Folder: f, State: st, Envelope: env, Round: RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: call, Parallel: 1}})
+	if err == nil || !strings.Contains(err.Error(), "defect.json") {
+		t.Fatalf("err %v, want the failed write named", err)
+	}
+	if res.Gate.Outcome != OutcomePass || st.Status != StatusError || !strings.Contains(st.Error, "defect.json") {
+		t.Errorf("gate %s, status %q (%s): want the jurors' pass recorded as an error", res.Gate.Outcome, st.Status, st.Error)
+	}
+	sum, _ := os.ReadFile(filepath.Join(f.Dir, "summary.md"))
+	if !strings.Contains(string(sum), "# Review "+f.ID+" — ERROR") || !strings.Contains(string(sum), "could not be saved") || strings.Contains(string(sum), "the gate opens") {
+		t.Errorf("summary:\n%s", sum)
+	}
+	rec, _ := ReadState(f.Dir)
+	if rec == nil || rec.Status != StatusError {
+		t.Errorf("review.json status: %+v", rec)
+	}
+
+	st2 := &State{ID: f.ID, Lenses: st.Lenses, Rounds: st.Rounds} // round 2's folder is already there
+	os.MkdirAll(filepath.Join(f.Dir, "round-2", "verdicts"), 0o700)
+	calls = 0
+	if _, err := Run(context.Background(), RunInput{Folder: f, State: st2, Envelope: env, Round: RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: call, Parallel: 1}}); err == nil || calls != 0 {
+		t.Errorf("a round folder moot did not create: err %v, %d call(s)", err, calls)
+	}
+}
+
+// A cancelled round: the rung whose call was cut is a hold (it never
+// answered), the rungs never called are not reached, and the record and
+// summary say cancelled, never "fix the findings".
+func TestRunCancelledRungsAreNotReached(t *testing.T) {
+	cfg := testConfig(t, "review:\n  ladders:\n    defect: [ext-big, ext-small, ext-unknown]\n")
+	f, err := NewFolder(t.TempDir(), fixedTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	call := func(ctx context.Context, name string, req harness.Request) harness.Result {
+		calls++
+		cancel()
+		return harness.Result{Failure: harness.FailTimeout, Err: "interrupted"}
+	}
+	env := &envelope.Envelope{Contract: envelope.Contract{Intent: "i", Criteria: "c"}, Files: []envelope.File{{Path: "calc.go", Body: "package calc\n"}}}
+	st := &State{ID: f.ID, Lenses: []bugfolder.Lens{lensOf("defect")}}
+	prompt := func(l bugfolder.Lens) string { return "p" }
+	routes := Plan(RouteInput{Config: cfg, Lenses: st.Lenses, Prompt: prompt})
+	res, _ := Run(ctx, RunInput{Folder: f, State: st, Envelope: env, Round: RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: call, Parallel: 1}})
+	if calls != 1 {
+		t.Errorf("%d calls after the cancel", calls)
+	}
+	atts := res.Seats[0].Attempts
+	if len(atts) != 3 || atts[0].Status != StatusHold || atts[1].Status != StatusNotReached || atts[2].Status != StatusNotReached {
+		t.Errorf("attempts %+v", atts)
+	}
+	sum, _ := os.ReadFile(filepath.Join(f.Dir, "summary.md"))
+	if st.Status != StatusCancelled || !strings.Contains(string(sum), "CANCELLED") || strings.Contains(string(sum), "Fix every finding") {
+		t.Errorf("status %q, summary:\n%s", st.Status, sum)
+	}
+}

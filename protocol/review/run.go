@@ -31,16 +31,34 @@ const (
 	StatusRefused = "refuse"
 	StatusHeld    = "hold"
 	StatusStalled = "stalled"
+	// StatusError is a round whose files could not all be saved: never
+	// a pass, whatever the jurors said (the record's Error says what).
+	StatusError = "error"
+	// StatusCancelled is a round cut short (Ctrl-C, SIGTERM): its holds
+	// are no verdict on the change.
+	StatusCancelled = "cancelled"
 )
 
 // State is a review's record (review.json): what it reviews, who built
 // it, its lenses and its rounds. --resume reads it back.
 type State struct {
-	ID            string            `json:"id"`
-	Protocol      string            `json:"protocol"`
-	BugID         string            `json:"bug_id,omitempty"`
-	Repo          string            `json:"repo"`
-	Change        string            `json:"change,omitempty"`
+	ID       string `json:"id"`
+	Protocol string `json:"protocol"`
+	BugID    string `json:"bug_id,omitempty"`
+	Repo     string `json:"repo"`
+	Change   string `json:"change,omitempty"`
+	// Base is the range's first end resolved at round 1 (a commit id), so
+	// a resumed round reviews Base..HEAD however HEAD moved; Worktree says
+	// round 1's range ended at the commit checked out (its files read
+	// from disk, as a resumed round's are then).
+	Base     string `json:"base,omitempty"`
+	Worktree bool   `json:"worktree,omitempty"`
+	// Touched are the files every round so far reviewed (not their test
+	// files): a resumed round's envelope holds at least these.
+	Touched []string `json:"touched,omitempty"`
+	// Config is the engines file round 1 used ("" for the default), reused
+	// by --resume unless --config is given.
+	Config        string            `json:"config,omitempty"`
 	Files         []string          `json:"files,omitempty"`
 	Contract      envelope.Contract `json:"contract"`
 	Builder       string            `json:"builder,omitempty"`
@@ -54,6 +72,8 @@ type State struct {
 	Rounds        []RoundRecord     `json:"rounds"`
 	// Status is running, pass, refuse, hold or stalled.
 	Status string `json:"status"`
+	// Error names what could not be saved (status error).
+	Error string `json:"error,omitempty"`
 	// Decision is pending on a stalled review until a human decides.
 	Decision string `json:"decision,omitempty"`
 	// Calls, Tokens and CostUSD add up every round's calls; CostUnknown
@@ -130,6 +150,9 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	f, st := in.Folder, in.State
 	k := len(st.Rounds) + 1
 	res := RunResult{Round: k}
+	if err := f.FreshRound(k); err != nil {
+		return res, err
+	}
 	var errs []error
 	var mu sync.Mutex
 	keep := func(err error) { // called from every lens's goroutine
@@ -188,13 +211,34 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	if res.Gate.Outcome != OutcomePass && Stalled(news) {
 		res.Stalled = true
 		st.Status, st.Decision = StatusStalled, "pending"
+	} else if res.Gate.Outcome == OutcomeHold {
+		st.Decision = "pending" // a hold waits for a human (moot decide), or a resumed round
+	}
+	if ctx.Err() != nil {
+		// a round cut short proves nothing either way: resume it
+		st.Status, st.Decision, res.Stalled = StatusCancelled, "", false
 	}
 	st.UpdatedAt = time.Now().UTC()
 	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderRoutes(st, k, res.Seats))))
-	keep(f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res))))
+	st.Error = ""
+	markError := func() bool {
+		saved := savedErr(&mu, errs)
+		if saved == nil {
+			return false
+		}
+		// a verdict or a table that was not saved is no proof: never a pass
+		st.Status, st.Decision, st.Error, res.Stalled = StatusError, "", saved.Error(), false
+		return true
+	}
+	markError()
+	sumErr := f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res)))
+	keep(sumErr)
+	if sumErr != nil && markError() {
+		keep(f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res))))
+	}
 	keep(f.WriteJSON(StateFile, st))
 	outcome := bugfolder.OutcomeWaiting
-	if res.Gate.Outcome == OutcomePass {
+	if res.Gate.Outcome == OutcomePass && st.Status == StatusPassed {
 		outcome = bugfolder.OutcomeDone
 	}
 	emit(engine.Event{Type: engine.EvDebateFinished, Round: k, Outcome: outcome, Path: f.Dir, Reason: st.Status + ": " + res.Gate.Reason})
@@ -202,6 +246,13 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 		errs = append(errs, fmt.Errorf("review %s: %w", f.ID, ctx.Err()))
 	}
 	return res, errors.Join(errs...)
+}
+
+// savedErr joins the write errors so far.
+func savedErr(mu *sync.Mutex, errs []error) error {
+	mu.Lock()
+	defer mu.Unlock()
+	return errors.Join(errs...)
 }
 
 // envelopePaths lists the envelope's file paths.

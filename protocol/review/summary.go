@@ -30,6 +30,9 @@ func RenderRoutes(st *State, k int, seats []Seat) string {
 	} else {
 		b.WriteString("Builder: not declared (no family excluded).\n\n")
 	}
+	if fam := SingleFamily(st, seats); fam != "" {
+		fmt.Fprintf(&b, "Every seat is of family %s: %s.\n\n", fam, SoloNote)
+	}
 	fmt.Fprintf(&b, "Reasoning: %s (no engine kind offers moot a reasoning switch).\n", Reasoning)
 	for _, s := range seats {
 		if s.Lens == MootLens {
@@ -83,6 +86,12 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	default:
 		b.WriteString("- Builder: not declared\n")
 	}
+	if fam := SingleFamily(st, res.Seats); fam != "" {
+		fmt.Fprintf(&b, "- Panel: every seat is of family %s — %s\n", fam, SoloNote)
+	}
+	if st.Status == StatusError {
+		fmt.Fprintf(&b, "- ERROR: a file of this round could not be saved, so the gate stays closed whatever the jurors said: %s\n", oneLine(st.Error))
+	}
 	fmt.Fprintf(&b, "- Gate: %s — %s\n", res.Gate.Outcome, res.Gate.Reason)
 	b.WriteString("\n## Verdicts\n\n| lens | verdict | seat | note |\n|---|---|---|---|\n")
 	for _, s := range res.Seats {
@@ -123,8 +132,14 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	}
 	b.WriteString("\n## Next\n\n")
 	switch {
+	case st.Status == StatusCancelled:
+		fmt.Fprintf(&b, "The review was cancelled before every juror answered: this round is no verdict on the change. `moot review --resume %s` re-convenes every juror.\n", id)
+	case st.Status == StatusError:
+		fmt.Fprintf(&b, "Fix what kept the files from being saved, then `moot review --resume %s` re-convenes every juror.\n", id)
 	case st.Status == StatusPassed:
 		b.WriteString("Unanimous pass: the gate opens.\n")
+	case st.Status == StatusHeld:
+		fmt.Fprintf(&b, "The review holds: it waits for a human decision (`moot decide %s approve|decline|revise`), or fix what held it and `moot review --resume %s` re-convenes every juror.\n", id, id)
 	case res.Stalled:
 		fmt.Fprintf(&b, "New findings were stable or growing two rounds in a row: the review stops and waits for a human decision (`moot decide %s approve|decline|revise`).\n", id)
 	default:

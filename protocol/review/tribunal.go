@@ -132,6 +132,13 @@ func (in RoundInput) seat(ctx context.Context, r Route) Seat {
 	prompt := in.Prompt(r.Lens)
 	for i := 0; i < len(r.Rungs); i++ {
 		g := r.Rungs[i]
+		if ctx.Err() != nil {
+			// cancelled: the rungs never called were not reached, not held
+			for _, n := range r.Rungs[i:] {
+				s.add(in, Attempt{Rung: n, Status: StatusNotReached, Reason: "the review was cancelled before its call"})
+			}
+			break
+		}
 		if g.Skip != "" {
 			s.add(in, Attempt{Rung: g, Status: g.Skip, Reason: g.Why})
 			continue
@@ -157,6 +164,9 @@ func (in RoundInput) seat(ctx context.Context, r Route) Seat {
 	}
 	s.Outcome = OutcomeHold
 	s.Reason = holdReason(s.Attempts)
+	if ctx.Err() != nil {
+		s.Reason = "cancelled before any rung gave a verdict (" + s.Reason + ")"
+	}
 	in.emitVerdict(s)
 	return s
 }
@@ -168,6 +178,12 @@ func (in RoundInput) seat(ctx context.Context, r Route) Seat {
 // last one it used.
 func (in RoundInput) verify(ctx context.Context, l bugfolder.Lens, s *Seat, seat Rung, rest []Rung, prompt string) []Rung {
 	for i, g := range rest {
+		if ctx.Err() != nil {
+			for _, n := range rest[i:] {
+				s.add(in, Attempt{Rung: n, Status: StatusNotReached, Reason: "the review was cancelled before its call"})
+			}
+			break
+		}
 		if g.Skip != "" {
 			s.add(in, Attempt{Rung: g, Status: g.Skip, Reason: g.Why})
 			continue
