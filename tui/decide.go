@@ -147,7 +147,7 @@ func (m Model) decided(msg decidedMsg) Model {
 // human decision (the browser marks it ◆ and lists it first).
 func (r *browserRow) pendingDecision() bool {
 	if r.rev != nil {
-		return r.rev.Status == review.StatusStalled && r.rev.Decision == bugfolder.DecisionPending
+		return review.WaitsForDecision(r.rev)
 	}
 	return r.sum != nil && r.sum.Decision == bugfolder.DecisionPending
 }

@@ -71,12 +71,24 @@ func (b *browser) setReviews(m reviewsMsg) {
 	for i, st := range m.states {
 		at := slices.IndexFunc(b.rows, func(r *browserRow) bool { return r.rev != nil && r.dir.Dir == m.dirs[i] })
 		if at >= 0 {
-			b.rows[at].rev = st
+			b.setRev(b.rows[at], st)
 			continue
 		}
-		b.rows = append(b.rows, &browserRow{dir: bugfolder.BugDir{Dir: m.dirs[i], Context: st.BugID}, rev: st})
+		b.addRow(&browserRow{dir: bugfolder.BugDir{Dir: m.dirs[i], Context: st.BugID}, rev: st})
 	}
 	b.refilter()
+}
+
+// setRev sets a review row's record, keeping the count of rows that wait
+// for a human decision (as setSum does for a bug's).
+func (b *browser) setRev(r *browserRow, st *review.State) {
+	if r.pendingDecision() {
+		b.pending--
+	}
+	r.rev = st
+	if r.pendingDecision() {
+		b.pending++
+	}
 }
 
 // reviews counts the rows that are reviews.
@@ -91,9 +103,9 @@ func (b *browser) reviews() int {
 }
 
 // reviewStatus is a review row's STATUS: its record's status, and the
-// decision of a stalled one ("stalled · decision pending").
+// decision of one a human decides ("stalled · decision pending").
 func reviewStatus(st *review.State) string {
-	if st.Status == review.StatusStalled && st.Decision != "" {
+	if (st.Status == review.StatusStalled || st.Status == review.StatusHeld) && st.Decision != "" {
 		return st.Status + " · decision " + st.Decision
 	}
 	return st.Status
@@ -128,7 +140,7 @@ func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 // a human decision, ⚑ restricted (else ◇, a review).
 func (r *browserRow) reviewMarks() string {
 	m := []rune("   ")
-	if r.rev.Status == review.StatusStalled && r.rev.Decision == bugfolder.DecisionPending {
+	if review.WaitsForDecision(r.rev) {
 		m[0] = '◆'
 	}
 	m[1] = '◇'
@@ -368,7 +380,7 @@ func severities(fs []review.Finding) string {
 // reviewRank orders a review's status as statusRank orders a debate's: a
 // stalled review waits for a human, a running one runs, a refuse or a hold
 // stopped, a pass is settled.
-var reviewRank = map[string]int{review.StatusStalled: 0, review.StatusRunning: 2, review.StatusRefused: 3, review.StatusHeld: 3, review.StatusPassed: 4}
+var reviewRank = map[string]int{review.StatusStalled: 0, review.StatusRunning: 2, review.StatusRefused: 3, review.StatusHeld: 3, review.StatusError: 3, review.StatusCancelled: 3, "interrupted": 3, review.StatusPassed: 4}
 
 // keyLess orders two rows of which one is a review by the list's sort
 // key; a row not read yet goes last, a review has no health.

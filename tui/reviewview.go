@@ -74,10 +74,9 @@ func (m Model) reviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// awaitsDecision reports whether the review stalled and waits for a human.
-func (r *reviewView) awaitsDecision() bool {
-	return r.st.Status == review.StatusStalled && r.st.Decision == bugfolder.DecisionPending
-}
+// awaitsDecision reports whether the review waits for a human (it
+// stalled, or it holds).
+func (r *reviewView) awaitsDecision() bool { return review.WaitsForDecision(r.st) }
 
 // decideReview records the decision on a stalled review off the UI
 // goroutine, through the same function as moot decide (decisao.md).
