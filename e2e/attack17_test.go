@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"context"
+	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBudgetRefusesInfinity: --max-usd Inf (and NaN) sets no cap at all,
@@ -15,5 +18,79 @@ func TestBudgetRefusesInfinity(t *testing.T) {
 		if !strings.Contains(r.stderr, "--max-usd") {
 			t.Errorf("--max-usd %s: the refusal does not name the flag:\n%s", v, r.stderr)
 		}
+	}
+}
+
+// waitStarts waits (up to a deadline) until the fake was started n times
+// for (id, round).
+func (p *project) waitStarts(id string, round, n int) {
+	p.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for p.starts(id, round) < n {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s was not started %d times in round %d", id, n, round)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestVerifyJudgeKillDuringSwap: kill -9 while the order-swap check's
+// second judge call runs. The first call had finished, so its
+// call_finished (tokens, cost) is in the log already; the resume counts
+// it, and the final answer's totals are the sum of every finished call.
+func TestVerifyJudgeKillDuringSwap(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "judge#1=winner:B,judge#2=hang"
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-r", "0", "--verify-judge", "--yes", "--headless")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p.waitStarts("juiz", 0, 2)
+	_ = c.Process.Kill()
+	_ = c.Wait()
+	first := false
+	for _, e := range p.events() {
+		if e["type"] == "call_finished" && e["solver_id"] == "juiz" && e["attempt"] == 1.0 {
+			in, _ := e["tokens_in"].(float64)
+			cost, _ := e["cost_usd"].(float64)
+			first = in > 0 && cost > 0
+		}
+	}
+	if !first {
+		t.Fatal("the first judge call finished before the kill, but the log has no call_finished with its tokens and cost")
+	}
+	p.Plan = "judge=winner:B"
+	p.moot("resume", "7", "--yes", "--headless").mustExit(t, 0)
+	d := p.readDebate()
+	if d.Final == nil {
+		t.Fatal("no final answer after the resume")
+	}
+	if d.Final.TotalTokens != p.spent() {
+		t.Errorf("total_tokens %d, but the finished calls logged %d tokens", d.Final.TotalTokens, p.spent())
+	}
+	if got, want := d.Final.TotalCostUSD, p.spentUSD(); math.Abs(got-want) > 1e-9 {
+		t.Errorf("total_cost_usd %.6f, but the finished calls logged %.6f", got, want)
+	}
+}
+
+// TestHumanWinnerCostKnown: a winner chosen by a human makes no model
+// call, so the debate's cost is fully known: the final answer records
+// total_cost_usd and list does not call the cost partly unknown.
+func TestHumanWinnerCostKnown(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "judge=first"
+	p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--verify-judge", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
+	r := p.moot("resume", "7", "--headless", "--winner", "B").mustExit(t, 0)
+	if strings.Contains(r.stdout+r.stderr, "unknown") {
+		t.Errorf("a human winner's debate has a partly unknown cost:\n%s%s", r.stdout, r.stderr)
+	}
+	d := p.readDebate()
+	if d.Final == nil || !d.Final.TotalCostRecorded || math.Abs(d.Final.TotalCostUSD-p.spentUSD()) > 1e-9 {
+		t.Errorf("final total_cost_usd %+v, want the calls' %.6f", d.Final, p.spentUSD())
+	}
+	if l := p.moot("list", "--json").mustExit(t, 0); strings.Contains(l.stdout, `"cost_partly_unknown": true`) || strings.Contains(l.stdout, `"cost_partly_unknown":true`) {
+		t.Errorf("list calls the cost partly unknown:\n%s", l.stdout)
 	}
 }

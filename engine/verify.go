@@ -105,7 +105,9 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 		if _, err := r.w.WriteJudgeAttempt(a.o.attempt, a.meta, a.o.res.Body); err != nil {
 			return false, "", err
 		}
-		r.finishedCall(a.meta, a.o, reason)
+		if a.o != o { // the first call was logged before the swap call started
+			r.finishedCall(a.meta, a.o, reason)
+		}
 	}
 	r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: o2.attempt})
 	return false, reason, nil
