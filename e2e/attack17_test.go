@@ -94,3 +94,22 @@ func TestHumanWinnerCostKnown(t *testing.T) {
 		t.Errorf("list calls the cost partly unknown:\n%s", l.stdout)
 	}
 }
+
+// TestBudgetUnpricedEngineWarns: a dollar cap with an engine that has no
+// price cannot be enforced for it: the plan names the engine and says
+// --max-tokens can; it never calls an unknown estimate "within" the cap,
+// and it never writes "≈≈".
+func TestBudgetUnpricedEngineWarns(t *testing.T) {
+	p := newProject(t)
+	r := p.moot("plan", "7", "--mode", "diagnosis", "--judge", "omega", "--max-usd", "5").mustExit(t, 0)
+	if !strings.Contains(r.stdout, "CANNOT be enforced for omega") || !strings.Contains(r.stdout, "--max-tokens") {
+		t.Errorf("the plan does not warn that the dollar cap cannot hold omega:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "is within it") || strings.Contains(r.stdout, "≈≈") {
+		t.Errorf("the plan calls a partly unknown estimate within the cap, or doubles ≈:\n%s", r.stdout)
+	}
+	priced := p.moot("plan", "7", "--mode", "diagnosis", "--max-usd", "5").mustExit(t, 0)
+	if !strings.Contains(priced.stdout, "is within it") || strings.Contains(priced.stdout, "≈≈") || strings.Contains(priced.stdout, "CANNOT") {
+		t.Errorf("a priced plan under a dollar cap:\n%s", priced.stdout)
+	}
+}

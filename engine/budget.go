@@ -515,21 +515,37 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 	if c := p.Setup.Budget; c.Set() {
 		est := fmt.Sprintf("≈%d tokens", p.Input+p.Output)
 		if c.MaxUSD > 0 {
-			est = "≈" + money.Estimate(p.USD, !p.USDKnown) + ", " + est
+			est = money.Estimate(p.USD, !p.USDKnown) + ", " + est // Estimate says ≈ itself
 		}
+		unpriced := p.unpricedEngines()
 		verdict := "is within it"
-		if p.OverBudget() {
+		switch {
+		case p.OverBudget():
 			verdict = "EXCEEDS it: the debate stops at the cap unless it is raised"
+		case c.MaxUSD > 0 && len(unpriced) > 0:
+			verdict = "cannot be checked against the dollar cap: part of its cost is unknown"
 		}
 		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) %s", capText(c), est, verdict)})
-		if c.MaxUSD > 0 && !p.USDKnown {
-			out = append(out, SetupLine{Key: "", Text: "an engine without a price counts $0 against the dollar cap (set price: in the engines file, or cap tokens too)"})
+		if c.MaxUSD > 0 && len(unpriced) > 0 {
+			out = append(out, SetupLine{Key: "WARNING", Text: fmt.Sprintf("the dollar cap CANNOT be enforced for %s: no price is known, so their calls count $0 against it; --max-tokens caps them (or set price: in the engines file)",
+				strings.Join(unpriced, ", "))})
 		}
 	}
 	for _, e := range p.Engines {
 		if e.LearnedFrom > 0 {
 			out = append(out, SetupLine{Key: "learned", Text: fmt.Sprintf("%s: estimate learned from %d past debate(s) (tokens in ×%.2f, out ×%.2f of the formula)",
 				e.Name, e.LearnedFrom, ratio(e.Input, e.BaseInput), ratio(e.Output, e.BaseOutput))})
+		}
+	}
+	return out
+}
+
+// unpricedEngines names the plan's engines without a known price.
+func (p *Plan) unpricedEngines() []string {
+	var out []string
+	for _, e := range p.Engines {
+		if !e.PriceKnown {
+			out = append(out, e.Name)
 		}
 	}
 	return out
