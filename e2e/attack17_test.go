@@ -113,3 +113,24 @@ func TestBudgetUnpricedEngineWarns(t *testing.T) {
 		t.Errorf("a priced plan under a dollar cap:\n%s", priced.stdout)
 	}
 }
+
+// TestBudgetStopIsWaiting: a debate stopped at its budget cap (exit 4)
+// waits for a human to raise the cap: list and show say waiting, never
+// running, and show says why and what raises it.
+func TestBudgetStopIsWaiting(t *testing.T) {
+	p := newProject(t)
+	p.Plan = padded
+	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--max-tokens", "20000").mustExit(t, 4)
+	l := p.moot("list", "--json").mustExit(t, 0)
+	if !regexpMust(`"status":\s*"waiting"`).MatchString(l.stdout) || regexpMust(`"status":\s*"running"`).MatchString(l.stdout) {
+		t.Errorf("list does not call a debate stopped at the budget cap waiting:\n%s", l.stdout)
+	}
+	s := p.moot("show", "7").mustExit(t, 0)
+	if !strings.Contains(s.stdout, "waiting") || !strings.Contains(s.stdout, "stopped at the budget cap") || !strings.Contains(s.stdout, "--max-tokens") {
+		t.Errorf("show does not say the debate waits at the budget cap:\n%s", s.stdout)
+	}
+	p.moot("resume", "7", "--yes", "--headless", "--max-tokens", "10000000").mustExit(t, 0)
+	if l := p.moot("list", "--json").mustExit(t, 0); !regexpMust(`"status":\s*"done"`).MatchString(l.stdout) {
+		t.Errorf("after the raise the debate is not done:\n%s", l.stdout)
+	}
+}

@@ -303,7 +303,7 @@ func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecisi
 		d, err = ba.BudgetReached(ctx, reach)
 	}
 	if errors.Is(err, ErrNeedHuman) {
-		return d, &errStop{OutcomeWaiting, fmt.Sprintf("the budget cap was reached (%s) and no human to ask; `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", budgetLine(reach), r.resumeTarget())}
+		return d, &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s) and no human to ask: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", bugfolder.BudgetStopMark, budgetLine(reach), r.resumeTarget())}
 	}
 	return d, err
 }
@@ -311,7 +311,7 @@ func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecisi
 // budgetNoFinal stops a cut debate whose final step the budget cannot
 // pay for: kept and resumable with a raised cap (exit 4).
 func (r *runner) budgetNoFinal(reach BudgetReach) error {
-	return &errStop{OutcomeWaiting, fmt.Sprintf("the budget cap was reached (%s) and it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", budgetLine(reach), Describe(r.proto).Final, r.resumeTarget())}
+	return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s): it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, budgetLine(reach), Describe(r.proto).Final, r.resumeTarget())}
 }
 
 // raises reports whether next lifts the cap: no limit that was set is
@@ -451,7 +451,7 @@ func (r *runner) resumeBudget(pf *bugfolder.ProblemFile, records []Event) {
 // final step reads the last complete round (k-1).
 func (r *runner) cutByBudget(k int) error {
 	if k == 0 {
-		return &errStop{OutcomeWaiting, fmt.Sprintf("the budget cap (%s) was reached in round 0: there is no complete round to hand to the %s; `moot resume %s --max-usd …` or `--max-tokens …` raises it", capText(r.bud.cap), Describe(r.proto).Final, r.resumeTarget())}
+		return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s) in round 0: there is no complete round to hand to the %s; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, capText(r.bud.cap), Describe(r.proto).Final, r.resumeTarget())}
 	}
 	r.last = k - 1
 	return r.writeArtifacts("", false)
