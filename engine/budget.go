@@ -314,6 +314,22 @@ func (r *runner) budgetNoFinal(reach BudgetReach) error {
 	return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s): it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, budgetLine(reach), Describe(r.proto).Final, r.resumeTarget())}
 }
 
+// RaiseRefusal says why next cannot answer the budget reached in b ("" when
+// it can): it must lift the cap, and leave room for the call held back
+// (the spend, the calls in flight and what is kept for the final step).
+func RaiseRefusal(b BudgetReach, next Budget) string {
+	if !raises(b.Cap, next) {
+		return fmt.Sprintf("a new cap must be higher than %s (a blank limit lifts it); nothing changed", capText(b.Cap))
+	}
+	if need := b.SpentUSD + b.FlightUSD + b.NextUSD + b.KeepUSD; next.MaxUSD > 0 && next.MaxUSD < need {
+		return fmt.Sprintf("a cap of %s does not pay the call held back: spent %s, and with the calls in flight and that call it needs ≈%s", money.USD(next.MaxUSD), money.USD(b.SpentUSD), money.USD(need))
+	}
+	if need := b.SpentTokens + b.FlightTokens + b.NextTokens + b.KeepTokens; next.MaxTokens > 0 && next.MaxTokens < need {
+		return fmt.Sprintf("a cap of %d tokens does not pay the call held back: spent %d tokens, and with the calls in flight and that call it needs ≈%d", next.MaxTokens, b.SpentTokens, need)
+	}
+	return ""
+}
+
 // raises reports whether next lifts the cap: no limit that was set is
 // lower (0 lifts it), and one is higher or lifted.
 func raises(cur, next Budget) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,8 @@ type budgetAsk struct {
 	b              engine.BudgetReach
 	reply          chan budgetAnswer
 	usd, maxTokens string
+	// why is the refusal of the cap typed last ("" before one)
+	why string
 }
 
 // BudgetReached asks the UI's budget menu and waits for the answer.
@@ -123,7 +126,7 @@ func budgetRaiseMenu(a *budgetAsk) *menu {
 		if strings.TrimSpace(s) == "" {
 			return nil
 		}
-		if f, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64); err != nil || f <= 0 {
+		if f, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64); err != nil || !(f > 0) || math.IsInf(f, 0) {
 			return fmt.Errorf("a positive amount, e.g. 2.50")
 		}
 		return nil
@@ -138,6 +141,10 @@ func budgetRaiseMenu(a *budgetAsk) *menu {
 		return nil
 	})
 	m.first = usd
+	if a.why != "" {
+		m.form = newForm(huh.NewGroup(huh.NewNote().Title("That cap was not taken").Description(wrapText(a.why, 76)), usd, tok))
+		return m
+	}
 	m.form = newForm(huh.NewGroup(usd, tok))
 	return m
 }
@@ -160,7 +167,12 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if mn.kind == menuBudgetRaise {
-		return answer(engine.BudgetDecision{Choice: engine.BudgetRaise, Cap: mn.bud.typedCap()})
+		c := mn.bud.typedCap()
+		if why := engine.RaiseRefusal(mn.bud.b, c); why != "" {
+			mn.bud.why = why // said on the raise menu, which opens again
+			return m, m.openMenu(budgetRaiseMenu(mn.bud))
+		}
+		return answer(engine.BudgetDecision{Choice: engine.BudgetRaise, Cap: c})
 	}
 	switch mn.choice {
 	case "raise":
@@ -241,6 +253,10 @@ func (m Model) costLines(f *bugfolder.Final) []string {
 		out = append(out, m.st.Warning.Render(fmt.Sprintf("cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
 	}
 	for _, t := range m.deb.trend {
+		if t.est <= 0 { // an engine the plan never priced (swapped in): no error to show
+			out = append(out, m.st.Subtle.Render(fmt.Sprintf("estimate %s: not planned → %s tokens", t.engine, fmtTokens(t.act))))
+			continue
+		}
 		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
 		if t.debates > 1 {
 			line += fmt.Sprintf(" · first of %d debates %+.0f %%", t.debates, t.first*100)
