@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -186,25 +187,49 @@ func (r *runner) initBudget(c Budget) {
 	if r.w != nil {
 		_, r.bud.tok, r.bud.usd, _ = r.totals()
 	}
-	r.bud.keepTok, r.bud.keepUSD = r.finalEstimate()
+	r.bud.keepTok, r.bud.keepUSD = r.finalEstimate(0)
 }
 
-// finalEstimate is the final step's call as the plan prices it: its
-// instructions, P and every panel member's expected answer in, its
-// expected answer out (as learned).
-func (r *runner) finalEstimate() (int, float64) {
+// finalEstimate is the room kept for the final step's call before round
+// k: its real prompt over the last round before k with valid answers
+// (instructions, P and those answers, as the final step would read them)
+// and the role's expected answer (as learned). Before any answer it is
+// 0: a stop in round 0 has no complete round to hand to the final step,
+// so nothing is kept for it (and a plan's guess never refuses a small cap).
+func (r *runner) finalEstimate(k int) (int, float64) {
+	prompt, ok := r.finalPromptBefore(k)
+	if !ok {
+		return 0, 0
+	}
 	lim := r.limits[r.judgeEngine]
-	s := Setup{Lang: r.lang, Mode: r.mode, N: r.n, R: r.r}
-	in := r.proto.PromptOverhead(s, r.finalRole) + bugfolder.EstimateTokens(len(r.p)) + r.n*r.proto.ExpectedTokens(r.panelRole)
-	out := r.expectedOut(r.finalRole, lim)
-	if f, ok := r.learned[r.judgeEngine]; ok {
-		in, out = scale(in, f.In), scale(out, f.Out)
+	in, out := bugfolder.EstimateTokens(prompt), r.expectedOut(r.finalRole, lim)
+	if f, learned := r.learned[r.judgeEngine]; learned && f.Out > 0 {
+		out = scale(out, f.Out)
 	}
 	usd := 0.0
 	if lim.Price != nil {
 		usd = lim.Price.Cost(in, out)
 	}
 	return in + out, usd
+}
+
+// finalPromptBefore is the size in bytes of the final step's prompt over
+// the last round before k that has valid answers (false when none has).
+func (r *runner) finalPromptBefore(k int) (int, bool) {
+	if r.w == nil {
+		return 0, false
+	}
+	for j := min(k, r.r+1) - 1; j >= 0; j-- {
+		bodies := r.validAnswers(j)
+		if len(bodies) == 0 {
+			continue
+		}
+		in := FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames(),
+			Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf), Opening: r.validAnswers(0),
+			Last: j, R: r.r, Rounds: r.roundAnswers(j)}
+		return len(r.proto.Final(in).Prompt()), true
+	}
+	return 0, false
 }
 
 // callEstimate is one call's planned figures: the prompt as written and
@@ -234,6 +259,13 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 	}
 	tok, usd := r.callEstimate(engine, role, promptLen(prompt))
 	final := role == r.finalRole
+	if !final {
+		// the final step's room, from the answers it would read now
+		kt, ku := r.finalEstimate(k)
+		b.mu.Lock()
+		b.keepTok, b.keepUSD = kt, ku
+		b.mu.Unlock()
+	}
 	b.ask.Lock()
 	defer b.ask.Unlock()
 	for {

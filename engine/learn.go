@@ -28,7 +28,7 @@ func LearnFactors(records []bugfolder.CostRecord, k int) map[string]Learned {
 	ins, outs := map[string][]float64{}, map[string][]float64{}
 	for i := len(records) - 1; i >= 0; i-- {
 		for _, c := range records[i].Engines {
-			if len(outs[c.Engine]) >= k || c.EstTokens <= 0 || c.BaseIn <= 0 || c.BaseOut <= 0 || c.ActTokensIn <= 0 || c.ActTokensOut <= 0 {
+			if len(outs[c.Engine]) >= k || c.BaseIn <= 0 || c.BaseOut <= 0 || c.ActTokensIn <= 0 || c.ActTokensOut <= 0 {
 				continue
 			}
 			ins[c.Engine] = append(ins[c.Engine], float64(c.ActTokensIn)/float64(c.BaseIn))
