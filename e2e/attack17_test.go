@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +134,35 @@ func TestBudgetStopIsWaiting(t *testing.T) {
 	p.moot("resume", "7", "--yes", "--headless", "--max-tokens", "10000000").mustExit(t, 0)
 	if l := p.moot("list", "--json").mustExit(t, 0); !regexpMust(`"status":\s*"done"`).MatchString(l.stdout) {
 		t.Errorf("after the raise the debate is not done:\n%s", l.stdout)
+	}
+}
+
+// TestFamilyRecheckedOnResume: a family: added to the engines file after
+// setup puts the judge in a solver's family; moot resume checks the judge
+// family rule again and refuses (exit 2, naming the family) unless the
+// debate froze --allow-same-family.
+func TestFamilyRecheckedOnResume(t *testing.T) {
+	for _, allow := range []bool{false, true} {
+		p := newProject(t)
+		p.Plan = padded
+		args := []string{"run", "7", "--mode", "diagnosis", "--yes", "--headless", "--max-tokens", "20000"}
+		if allow {
+			args = append(args, "--allow-same-family")
+		}
+		p.moot(args...).mustExit(t, 4)
+		raw, err := os.ReadFile(filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.writeConfig(strings.Replace(string(raw), "model: zeta-1\n", "model: zeta-1\n    family: acme\n", 1))
+		r := p.moot("resume", "7", "--yes", "--headless", "--max-tokens", "10000000")
+		if allow {
+			r.mustExit(t, 0)
+			continue
+		}
+		r.mustExit(t, 2)
+		if !strings.Contains(r.stderr, "acme") || !strings.Contains(r.stderr, "--allow-same-family") {
+			t.Errorf("the refusal does not name the family and the way out:\n%s", r.stderr)
+		}
 	}
 }

@@ -139,7 +139,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		ask = false
 		words := Describe(r.proto)
 		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Labels: choices, RetryUSD: float64(r.judgeCalls()) * r.estimateCall(r.judgeEngine, r.finalRole), RetryCalls: r.judgeCalls(),
-			Engine: r.judgeEngine, Engines: r.swapEngines(), Final: words.Final, NoWinner: !words.Winner}
+			Engine: r.judgeEngine, Engines: r.swapEngines(r.judgeClash), Final: words.Final, NoWinner: !words.Winner}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
 			return &errStop{OutcomeWaiting, fmt.Sprintf("the %s failed (%s) and no human can be asked; %s", Describe(r.proto).Final, reason, FinalAdvice(r.proto, r.resumeTarget(), letters))}

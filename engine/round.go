@@ -707,12 +707,13 @@ func (r *runner) estimateCall(engine string, role bugfolder.Role) float64 {
 }
 
 // swapEngines lists the engines a failed solver may be swapped to: every
-// configured engine, local ones only on a restricted bug.
-func (r *runner) swapEngines() []string {
+// configured engine, local ones only on a restricted bug, none that the
+// judge family rule refuses (clash, as panelClash or judgeClash decides).
+func (r *runner) swapEngines(clash func(engine string) error) []string {
 	var out []string
 	for _, name := range r.opts.Config.Order {
 		ec := r.opts.Config.Engines[name]
-		if r.bug.Restricted() && ec.External {
+		if r.bug.Restricted() && ec.External || clash(name) != nil {
 			continue
 		}
 		out = append(out, name)
@@ -795,7 +796,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		r.emit(lost)
 		words := Describe(r.proto)
 		q := QuorumLoss{Round: k, Valid: len(valid), Needed: need, Panel: len(r.panel), ValidIDs: valid, Failed: failed,
-			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: saves, Engines: r.swapEngines(),
+			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: saves, Engines: r.swapEngines(func(e string) error { return r.panelClash("", e) }),
 			Member: words.Member, Members: words.Members, Support: support, Supporter: words.Supporter}
 		d, qerr := r.opts.Supervisor.QuorumLost(ctx, q)
 		err = qerr
@@ -849,7 +850,11 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 				continue
 			}
 			if d.Choice == QuorumSwap {
-				if err := r.useEngine(d.Engine); err != nil {
+				err := r.panelClash(d.SolverID, d.Engine)
+				if err == nil {
+					err = r.useEngine(d.Engine)
+				}
+				if err != nil {
 					r.emit(Event{Type: EvWarning, Text: err.Error()})
 					continue
 				}
