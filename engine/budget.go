@@ -403,9 +403,15 @@ func budgetLine(b BudgetReach) string {
 	if b.Cap.MaxUSD > 0 {
 		spent = money.USD(b.SpentUSD) + ", " + spent
 	}
-	line := fmt.Sprintf("cap %s; spent %s; in flight ≈%d tokens; the next call ≈%d tokens", capText(b.Cap), spent, b.FlightTokens, b.NextTokens)
+	fig := func(usd float64, tok int) string { // a dollar cap speaks dollars
+		if b.Cap.MaxUSD > 0 {
+			return fmt.Sprintf("≈%s, %d tokens", money.USD(usd), tok)
+		}
+		return fmt.Sprintf("≈%d tokens", tok)
+	}
+	line := fmt.Sprintf("cap %s; spent %s; in flight %s; the next call %s", capText(b.Cap), spent, fig(b.FlightUSD, b.FlightTokens), fig(b.NextUSD, b.NextTokens))
 	if b.KeepTokens > 0 {
-		line += fmt.Sprintf("; kept for the final step ≈%d tokens", b.KeepTokens)
+		line += "; kept for the final step " + fig(b.KeepUSD, b.KeepTokens)
 	}
 	return line
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	. "github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 // TestSwapIntoJudgeFamilyIsRefused: the quorum menu's swap may not put a
@@ -52,6 +53,27 @@ func TestSwapIntoJudgeFamilyIsRefused(t *testing.T) {
 		}
 		if !warned || len(s.asked) != 2 {
 			t.Errorf("the refusal is not said, or the menu not asked again (asked %d)", len(s.asked))
+		}
+	}
+}
+
+// TestBudgetHeldJudgeNeverStarted: when the budget holds back the judge's
+// call, nothing says it began: no judge_started, no judge reading_order.
+func TestBudgetHeldJudgeNeverStarted(t *testing.T) {
+	// round 0's calls fit the cap as estimated, then answer four times
+	// bigger than planned: the judge's call no longer fits
+	f := newFixture(t, "7")
+	sized(f, 4*debate.ExpectedSolverTokens)
+	s := f.setup(3, 0)
+	s.Budget = Budget{MaxTokens: 3*3600 + 10}
+	bs := &budgetSup{}
+	res, err := Start(context.Background(), s, f.opts(bs))
+	if err != nil || res.Outcome != OutcomeWaiting || len(bs.asked) == 0 || !bs.asked[len(bs.asked)-1].Final {
+		t.Fatalf("the judge was not held back by the budget: %v %+v (asked %+v)", err, res, bs.asked)
+	}
+	for _, e := range f.events {
+		if e.Type == EvJudgeStarted || e.Type == EvReadingOrder && e.SolverID == "juiz" {
+			t.Errorf("a judge call the budget held back is logged as begun: %+v", e)
 		}
 	}
 }

@@ -211,9 +211,10 @@ func (r *runner) amendJudge(engine string, k int, by string) {
 // and logged, and why it failed is returned.
 func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, prompt []string) (done bool, why string, err error) {
 	jid := r.lang.Names().JudgeID
-	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
-	r.logJudgeOrder(step, false)
-	o, err := r.invoke(ctx, r.last, jid, r.finalRole, func() []string { return prompt })
+	o, err := r.invokeStarted(ctx, r.last, jid, r.finalRole, func() []string { return prompt }, func() {
+		r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
+		r.logJudgeOrder(step, false)
+	})
 	if err != nil {
 		return false, "", err
 	}

@@ -62,10 +62,11 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 		return true, "", r.writeFinal(in, first, string(r.finalRole), meta, o)
 	}
 	jid := r.lang.Names().JudgeID
-	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
-	r.logJudgeOrder(step, true)
 	swapped := r.splitP(sw.SwappedPrompt())
-	o2, err := r.invoke(ctx, r.last, jid, r.finalRole, func() []string { return swapped })
+	o2, err := r.invokeStarted(ctx, r.last, jid, r.finalRole, func() []string { return swapped }, func() {
+		r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
+		r.logJudgeOrder(step, true)
+	})
 	if err != nil {
 		return false, "", err
 	}

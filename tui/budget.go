@@ -92,9 +92,15 @@ func budgetMenu(a *budgetAsk) *menu {
 	if b.Cap.MaxUSD > 0 {
 		spent = money.USD(b.SpentUSD) + " and " + spent
 	}
-	desc := fmt.Sprintf("Cap %s. Spent %s; the calls in flight ≈%d tokens; the next call (%s) ≈%d tokens", capWords(b.Cap), spent, b.FlightTokens, b.Who, b.NextTokens)
+	fig := func(usd float64, tok int) string { // a dollar cap speaks dollars
+		if b.Cap.MaxUSD > 0 {
+			return fmt.Sprintf("≈%s (%d tokens)", money.USD(usd), tok)
+		}
+		return fmt.Sprintf("≈%d tokens", tok)
+	}
+	desc := fmt.Sprintf("Cap %s. Spent %s; the calls in flight %s; the next call (%s) %s", capWords(b.Cap), spent, fig(b.FlightUSD, b.FlightTokens), b.Who, fig(b.NextUSD, b.NextTokens))
 	if b.KeepTokens > 0 {
-		desc += fmt.Sprintf("; kept for the %s ≈%d tokens", b.FinalWord, b.KeepTokens)
+		desc += fmt.Sprintf("; kept for the %s %s", b.FinalWord, fig(b.KeepUSD, b.KeepTokens))
 	}
 	desc += ".\nIt was not started."
 	stop := fmt.Sprintf("Stop now: skip the remaining rounds, the %s reads the last complete round (labelled cut by the budget)", b.FinalWord)
