@@ -166,3 +166,22 @@ func TestFamilyRecheckedOnResume(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsAttack17: moot engines shows each engine's family (unknown
+// when none), and ask's help does not offer --verify-judge, which every
+// ask protocol refuses.
+func TestDocsAttack17(t *testing.T) {
+	p := newProject(t)
+	raw, err := os.ReadFile(filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.writeConfig(strings.Replace(string(raw), "model: zeta-1\n", "model: zeta-1\n    family: acme\n", 1))
+	r := p.moot("engines").mustExit(t, 0)
+	if !strings.Contains(r.stdout, "FAMILY") || !regexpMust(`zeta-engine\s+command\s+zeta-1\s+acme\s`).MatchString(r.stdout) || !regexpMust(`omega\s+command\s+\S+\s+unknown\s`).MatchString(r.stdout) {
+		t.Errorf("moot engines does not show the families:\n%s", r.stdout)
+	}
+	if h := p.moot("ask", "--help").mustExit(t, 0); strings.Contains(h.stdout, "verify-judge") {
+		t.Errorf("ask's help offers --verify-judge:\n%s", h.stdout)
+	}
+}
