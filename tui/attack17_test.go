@@ -57,3 +57,22 @@ func TestCostLinesNotPlanned(t *testing.T) {
 		t.Errorf("cost lines:\n%s", got)
 	}
 }
+
+// TestBudgetStopWithoutFinalSaysSo: "Stop now" when the final call itself
+// does not fit says what happened and shows the true status (waiting),
+// never a silent "running".
+func TestBudgetStopWithoutFinalSaysSo(t *testing.T) {
+	reach := engine.BudgetReach{Cap: engine.Budget{MaxTokens: 40000}, SpentTokens: 39000, NextTokens: 7000, Round: 1, Who: "juiz", Final: true, FinalWord: "judge"}
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 100, 30)
+	reply := make(chan budgetAnswer, 1)
+	m = pump(t, m, engineMsg{then: askBudgetMsg{reach, reply}})
+	m = keys(t, m, "down", "enter")
+	if a := recv(t, reply); a.d.Choice != engine.BudgetStop {
+		t.Fatalf("answer %+v", a.d)
+	}
+	text := strings.Join(strings.Fields(screenText(m, f.proj)), " ")
+	if m.deb.state != "waiting" || !strings.Contains(text, "stopped at the budget cap") || !strings.Contains(text, "cannot pay the judge's call") {
+		t.Errorf("state %q; the screen does not say the stop could not pay the judge:\n%s", m.deb.state, screenText(m, f.proj))
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
@@ -184,6 +185,12 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 	case "raise":
 		return m, m.openMenu(budgetRaiseMenu(mn.bud))
 	case "stop":
+		if mn.bud.b.Final { // nothing left to run: say so, and the true status
+			m, cmd := answer(engine.BudgetDecision{Choice: engine.BudgetStop})
+			m.deb.state = "waiting"
+			m.status, m.statusUntil = fmt.Sprintf("%s: the budget cannot pay the %s's call, so the debate waits; moot resume --max-usd … or --max-tokens … raises the cap and runs it", bugfolder.BudgetStopMark, mn.bud.b.FinalWord), m.clock().Add(24*time.Hour)
+			return m, cmd
+		}
 		return answer(engine.BudgetDecision{Choice: engine.BudgetStop})
 	}
 	return answer(engine.BudgetDecision{Choice: engine.BudgetCancel})
