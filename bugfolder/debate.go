@@ -908,12 +908,17 @@ func resolving(choice string) bool {
 	return true
 }
 
-// PendingDecision returns the decision point ("quorum" or "judge") that the
+// PendingDecision returns the decision point ("quorum", "judge", or
+// "budget" for a debate stopped at its budget cap until a raise) that the
 // event log shows as asked and not yet settled, or "".
 func (d *Debate) PendingDecision() string {
 	pending := ""
 	for _, ev := range d.Events {
 		switch ev.Type {
+		case EvDebateFinished:
+			if ev.Outcome == OutcomeWaiting && strings.Contains(ev.Reason, BudgetStopMark) {
+				pending = string(PointBudget)
+			}
 		case EvQuorumLost:
 			pending = "quorum"
 		case EvJudgeFailed:
@@ -928,6 +933,10 @@ func (d *Debate) PendingDecision() string {
 	}
 	return pending
 }
+
+// BudgetStopMark is what the reason of a debate stopped at its budget
+// cap says (engine's stop): such a debate waits for a raised cap.
+const BudgetStopMark = "stopped at the budget cap"
 
 // deriveState derives the CLI status from the files and the event log.
 func deriveState(d *Debate) State {
@@ -953,7 +962,7 @@ func deriveState(d *Debate) State {
 		switch d.PendingDecision() {
 		case "judge":
 			return StateJudgeFailed
-		case "quorum":
+		case "quorum", string(PointBudget):
 			return StateWaiting
 		}
 		if d.Holder != nil && !d.HolderAlive {

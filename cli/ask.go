@@ -143,6 +143,9 @@ printed, nothing is written, exit 4).`,
 	rf.register(cmd)
 	af.register(cmd)
 	fl := cmd.Flags()
+	// every ask protocol refuses the judge's order-swap check (only a
+	// debate's judge names a winner): not offered in ask's help
+	_ = fl.MarkHidden("verify-judge")
 	pf := fl.Lookup("protocol")
 	pf.Usage = "the protocol to run over the question: " + askProtocols[0] + " (default), " + strings.Join(askProtocols[1:], ", ")
 	pf.DefValue, sf.protocol = askProtocols[0], askProtocols[0] // ask's default, not a bug's debate

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +28,7 @@ func (b *budgetFlags) register(cmd *cobra.Command) {
 func (b *budgetFlags) cap(cmd *cobra.Command, file harness.Budget) (harness.Budget, error) {
 	c := file
 	if cmd.Flags().Changed("max-usd") {
-		if !(b.maxUSD > 0) {
+		if !(b.maxUSD > 0) || math.IsInf(b.maxUSD, 0) {
 			return c, usageErr("--max-usd %v: give a positive amount of dollars (e.g. --max-usd 2.50); nothing was written", b.maxUSD)
 		}
 		c.MaxUSD = b.maxUSD

@@ -160,7 +160,7 @@ logs or the screen.`,
 				return printProbes(e, out)
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tKIND\tMODEL\tEXTERNAL\tTIMEOUT\tCONTEXT\tDEFAULT FOR")
+			fmt.Fprintln(tw, "NAME\tKIND\tMODEL\tFAMILY\tEXTERNAL\tTIMEOUT\tCONTEXT\tDEFAULT FOR")
 			for _, j := range out {
 				ext := "no"
 				if j.External {
@@ -178,7 +178,11 @@ logs or the screen.`,
 				if len(j.Defaults) > 0 {
 					def = strings.Join(j.Defaults, ", ")
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, termsafe.Line(orDash(j.Model)), ext, to, ctx, def)
+				fam := j.Family // the judge family rule's word: unknown never clashes
+				if fam == "" {
+					fam = "unknown"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, termsafe.Line(orDash(j.Model)), fam, ext, to, ctx, def)
 			}
 			return tw.Flush()
 		},

@@ -169,6 +169,9 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 	case bugfolder.StateInterrupted:
 		return fmt.Sprintf("interrupted: %s is gone; `moot resume %s` continues it where it stopped", holderOrDash(d.Holder), bug.ID)
 	case bugfolder.StateWaiting:
+		if d.PendingDecision() == string(bugfolder.PointBudget) {
+			return fmt.Sprintf("%s: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues (`--on-budget stop` finishes on the last complete round)", bugfolder.BudgetStopMark, bug.ID)
+		}
 		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), bug.ID)
 	case bugfolder.StateJudgeFailed:
 		return "the " + finalWord(d) + " failed: " + engine.FinalAdvice(protocolFor(d), bug.ID, engine.FinalLabels(d))

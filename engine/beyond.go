@@ -146,14 +146,37 @@ func (r *runner) logOrder(k int, id string, role bugfolder.Role, entries []Snaps
 // engine of a panel member's family (the judge menu's other engine), as
 // the plan refused it at setup.
 func (r *runner) judgeClash(engine string) error {
+	return r.familyClash("", "", engine)
+}
+
+// panelClash refuses, under the same rule, a failed panel member swapped
+// to an engine of the judge's family (the quorum menu's swap).
+func (r *runner) panelClash(id, engine string) error {
+	return r.familyClash(id, engine, r.judgeEngine)
+}
+
+// familyClash is the judge family rule (FamilyRefusals, the one
+// predicate) over the debate's engines as they stand, with panel member
+// id on engine (or, id "", engine added as a panel member to be) and the
+// judge on judge; nil when the rule holds or --allow-same-family lifted it.
+func (r *runner) familyClash(id, engine, judge string) error {
 	if r.beyond.sameFamily {
 		return nil
 	}
-	var panel []string
-	for _, id := range r.solvers {
-		panel = append(panel, r.engineOf[id])
+	s := Setup{Protocol: r.proto, Judge: judge}
+	for _, m := range r.solvers {
+		e := r.engineOf[m]
+		if m == id {
+			e = engine
+		}
+		s.Solvers = append(s.Solvers, e)
 	}
-	s := Setup{Protocol: r.proto, Solvers: panel, Judge: engine}
+	if id == "" && engine != "" { // a solver to be: the quorum menu's list
+		s.Solvers = append(s.Solvers, engine)
+	}
+	for _, c := range r.critics {
+		s.Critics = append(s.Critics, r.engineOf[c])
+	}
 	if why := FamilyRefusals(s, r.opts.Config); len(why) > 0 {
 		return fmt.Errorf("%s", why[0])
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -186,25 +187,49 @@ func (r *runner) initBudget(c Budget) {
 	if r.w != nil {
 		_, r.bud.tok, r.bud.usd, _ = r.totals()
 	}
-	r.bud.keepTok, r.bud.keepUSD = r.finalEstimate()
+	r.bud.keepTok, r.bud.keepUSD = r.finalEstimate(0)
 }
 
-// finalEstimate is the final step's call as the plan prices it: its
-// instructions, P and every panel member's expected answer in, its
-// expected answer out (as learned).
-func (r *runner) finalEstimate() (int, float64) {
+// finalEstimate is the room kept for the final step's call before round
+// k: its real prompt over the last round before k with valid answers
+// (instructions, P and those answers, as the final step would read them)
+// and the role's expected answer (as learned). Before any answer it is
+// 0: a stop in round 0 has no complete round to hand to the final step,
+// so nothing is kept for it (and a plan's guess never refuses a small cap).
+func (r *runner) finalEstimate(k int) (int, float64) {
+	prompt, ok := r.finalPromptBefore(k)
+	if !ok {
+		return 0, 0
+	}
 	lim := r.limits[r.judgeEngine]
-	s := Setup{Lang: r.lang, Mode: r.mode, N: r.n, R: r.r}
-	in := r.proto.PromptOverhead(s, r.finalRole) + bugfolder.EstimateTokens(len(r.p)) + r.n*r.proto.ExpectedTokens(r.panelRole)
-	out := r.expectedOut(r.finalRole, lim)
-	if f, ok := r.learned[r.judgeEngine]; ok {
-		in, out = scale(in, f.In), scale(out, f.Out)
+	in, out := bugfolder.EstimateTokens(prompt), r.expectedOut(r.finalRole, lim)
+	if f, learned := r.learned[r.judgeEngine]; learned && f.Out > 0 {
+		out = scale(out, f.Out)
 	}
 	usd := 0.0
 	if lim.Price != nil {
 		usd = lim.Price.Cost(in, out)
 	}
 	return in + out, usd
+}
+
+// finalPromptBefore is the size in bytes of the final step's prompt over
+// the last round before k that has valid answers (false when none has).
+func (r *runner) finalPromptBefore(k int) (int, bool) {
+	if r.w == nil {
+		return 0, false
+	}
+	for j := min(k, r.r+1) - 1; j >= 0; j-- {
+		bodies := r.validAnswers(j)
+		if len(bodies) == 0 {
+			continue
+		}
+		in := FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames(),
+			Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf), Opening: r.validAnswers(0),
+			Last: j, R: r.r, Rounds: r.roundAnswers(j)}
+		return len(r.proto.Final(in).Prompt()), true
+	}
+	return 0, false
 }
 
 // callEstimate is one call's planned figures: the prompt as written and
@@ -234,6 +259,13 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 	}
 	tok, usd := r.callEstimate(engine, role, promptLen(prompt))
 	final := role == r.finalRole
+	if !final {
+		// the final step's room, from the answers it would read now
+		kt, ku := r.finalEstimate(k)
+		b.mu.Lock()
+		b.keepTok, b.keepUSD = kt, ku
+		b.mu.Unlock()
+	}
 	b.ask.Lock()
 	defer b.ask.Unlock()
 	for {
@@ -303,7 +335,7 @@ func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecisi
 		d, err = ba.BudgetReached(ctx, reach)
 	}
 	if errors.Is(err, ErrNeedHuman) {
-		return d, &errStop{OutcomeWaiting, fmt.Sprintf("the budget cap was reached (%s) and no human to ask; `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", budgetLine(reach), r.resumeTarget())}
+		return d, &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s) and no human to ask: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", bugfolder.BudgetStopMark, budgetLine(reach), r.resumeTarget())}
 	}
 	return d, err
 }
@@ -311,7 +343,23 @@ func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecisi
 // budgetNoFinal stops a cut debate whose final step the budget cannot
 // pay for: kept and resumable with a raised cap (exit 4).
 func (r *runner) budgetNoFinal(reach BudgetReach) error {
-	return &errStop{OutcomeWaiting, fmt.Sprintf("the budget cap was reached (%s) and it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", budgetLine(reach), Describe(r.proto).Final, r.resumeTarget())}
+	return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s): it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, budgetLine(reach), Describe(r.proto).Final, r.resumeTarget())}
+}
+
+// RaiseRefusal says why next cannot answer the budget reached in b ("" when
+// it can): it must lift the cap, and leave room for the call held back
+// (the spend, the calls in flight and what is kept for the final step).
+func RaiseRefusal(b BudgetReach, next Budget) string {
+	if !raises(b.Cap, next) {
+		return fmt.Sprintf("a new cap must be higher than %s (a blank limit lifts it); nothing changed", capText(b.Cap))
+	}
+	if need := b.SpentUSD + b.FlightUSD + b.NextUSD + b.KeepUSD; next.MaxUSD > 0 && next.MaxUSD < need {
+		return fmt.Sprintf("a cap of %s does not pay the call held back: spent %s, and with the calls in flight and that call it needs ≈%s", money.USD(next.MaxUSD), money.USD(b.SpentUSD), money.USD(need))
+	}
+	if need := b.SpentTokens + b.FlightTokens + b.NextTokens + b.KeepTokens; next.MaxTokens > 0 && next.MaxTokens < need {
+		return fmt.Sprintf("a cap of %d tokens does not pay the call held back: spent %d tokens, and with the calls in flight and that call it needs ≈%d", next.MaxTokens, b.SpentTokens, need)
+	}
+	return ""
 }
 
 // raises reports whether next lifts the cap: no limit that was set is
@@ -355,9 +403,15 @@ func budgetLine(b BudgetReach) string {
 	if b.Cap.MaxUSD > 0 {
 		spent = money.USD(b.SpentUSD) + ", " + spent
 	}
-	line := fmt.Sprintf("cap %s; spent %s; in flight ≈%d tokens; the next call ≈%d tokens", capText(b.Cap), spent, b.FlightTokens, b.NextTokens)
+	fig := func(usd float64, tok int) string { // a dollar cap speaks dollars
+		if b.Cap.MaxUSD > 0 {
+			return fmt.Sprintf("≈%s, %d tokens", money.USD(usd), tok)
+		}
+		return fmt.Sprintf("≈%d tokens", tok)
+	}
+	line := fmt.Sprintf("cap %s; spent %s; in flight %s; the next call %s", capText(b.Cap), spent, fig(b.FlightUSD, b.FlightTokens), fig(b.NextUSD, b.NextTokens))
 	if b.KeepTokens > 0 {
-		line += fmt.Sprintf("; kept for the final step ≈%d tokens", b.KeepTokens)
+		line += "; kept for the final step " + fig(b.KeepUSD, b.KeepTokens)
 	}
 	return line
 }
@@ -451,7 +505,7 @@ func (r *runner) resumeBudget(pf *bugfolder.ProblemFile, records []Event) {
 // final step reads the last complete round (k-1).
 func (r *runner) cutByBudget(k int) error {
 	if k == 0 {
-		return &errStop{OutcomeWaiting, fmt.Sprintf("the budget cap (%s) was reached in round 0: there is no complete round to hand to the %s; `moot resume %s --max-usd …` or `--max-tokens …` raises it", capText(r.bud.cap), Describe(r.proto).Final, r.resumeTarget())}
+		return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s) in round 0: there is no complete round to hand to the %s; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, capText(r.bud.cap), Describe(r.proto).Final, r.resumeTarget())}
 	}
 	r.last = k - 1
 	return r.writeArtifacts("", false)
@@ -515,21 +569,37 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 	if c := p.Setup.Budget; c.Set() {
 		est := fmt.Sprintf("≈%d tokens", p.Input+p.Output)
 		if c.MaxUSD > 0 {
-			est = "≈" + money.Estimate(p.USD, !p.USDKnown) + ", " + est
+			est = money.Estimate(p.USD, !p.USDKnown) + ", " + est // Estimate says ≈ itself
 		}
+		unpriced := p.unpricedEngines()
 		verdict := "is within it"
-		if p.OverBudget() {
+		switch {
+		case p.OverBudget():
 			verdict = "EXCEEDS it: the debate stops at the cap unless it is raised"
+		case c.MaxUSD > 0 && len(unpriced) > 0:
+			verdict = "cannot be checked against the dollar cap: part of its cost is unknown"
 		}
 		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) %s", capText(c), est, verdict)})
-		if c.MaxUSD > 0 && !p.USDKnown {
-			out = append(out, SetupLine{Key: "", Text: "an engine without a price counts $0 against the dollar cap (set price: in the engines file, or cap tokens too)"})
+		if c.MaxUSD > 0 && len(unpriced) > 0 {
+			out = append(out, SetupLine{Key: "WARNING", Text: fmt.Sprintf("the dollar cap CANNOT be enforced for %s: no price is known, so their calls count $0 against it; --max-tokens caps them (or set price: in the engines file)",
+				strings.Join(unpriced, ", "))})
 		}
 	}
 	for _, e := range p.Engines {
 		if e.LearnedFrom > 0 {
 			out = append(out, SetupLine{Key: "learned", Text: fmt.Sprintf("%s: estimate learned from %d past debate(s) (tokens in ×%.2f, out ×%.2f of the formula)",
 				e.Name, e.LearnedFrom, ratio(e.Input, e.BaseInput), ratio(e.Output, e.BaseOutput))})
+		}
+	}
+	return out
+}
+
+// unpricedEngines names the plan's engines without a known price.
+func (p *Plan) unpricedEngines() []string {
+	var out []string
+	for _, e := range p.Engines {
+		if !e.PriceKnown {
+			out = append(out, e.Name)
 		}
 	}
 	return out

@@ -139,7 +139,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 		ask = false
 		words := Describe(r.proto)
 		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Labels: choices, RetryUSD: float64(r.judgeCalls()) * r.estimateCall(r.judgeEngine, r.finalRole), RetryCalls: r.judgeCalls(),
-			Engine: r.judgeEngine, Engines: r.swapEngines(), Final: words.Final, NoWinner: !words.Winner}
+			Engine: r.judgeEngine, Engines: r.swapEngines(r.judgeClash), Final: words.Final, NoWinner: !words.Winner}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
 			return &errStop{OutcomeWaiting, fmt.Sprintf("the %s failed (%s) and no human can be asked; %s", Describe(r.proto).Final, reason, FinalAdvice(r.proto, r.resumeTarget(), letters))}
@@ -211,9 +211,10 @@ func (r *runner) amendJudge(engine string, k int, by string) {
 // and logged, and why it failed is returned.
 func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, prompt []string) (done bool, why string, err error) {
 	jid := r.lang.Names().JudgeID
-	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
-	r.logJudgeOrder(step, false)
-	o, err := r.invoke(ctx, r.last, jid, r.finalRole, func() []string { return prompt })
+	o, err := r.invokeStarted(ctx, r.last, jid, r.finalRole, func() []string { return prompt }, func() {
+		r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
+		r.logJudgeOrder(step, false)
+	})
 	if err != nil {
 		return false, "", err
 	}
@@ -228,6 +229,9 @@ func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, promp
 		doc, problems := step.Accept(o.res.Body)
 		if len(problems) == 0 {
 			if r.beyond.verify {
+				// the first call is logged as finished before the swap call
+				// starts: a kill during that call loses none of its figures
+				r.finishedCall(meta, o, "")
 				return r.verifyJudge(ctx, step, in, doc, meta, o)
 			}
 			// decided by the final step, in its role's word: a debate's
@@ -366,11 +370,16 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 	}
 	head.WriteString(r.budgetHead())
 	head.WriteString(doc.Head)
-	_, tokens, usd, known := r.totals()
-	tokens += meta.TokensIn + meta.TokensOut
-	usd += deref(meta.CostUSD)
+	if call != nil && r.callLogged(meta) {
+		call = nil // its call_finished is logged already (the order-swap check's first call): counted once
+	}
+	_, tokens, usd, _ := r.totals()
+	if call != nil {
+		tokens += meta.TokensIn + meta.TokensOut
+		usd += deref(meta.CostUSD)
+	}
 	var total *float64 // no cost recorded anywhere: unknown, never 0
-	if known || meta.CostUSD != nil {
+	if meta.CostUSD != nil || r.costLogged() {
 		total = &usd
 	}
 	fm := doc.Meta
@@ -398,11 +407,33 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 	return nil
 }
 
+// callLogged reports whether the log already records the final step's
+// call meta as finished.
+func (r *runner) callLogged(meta bugfolder.DebaterMeta) bool {
+	for _, rec := range readLog(r.w.Dir, r.lang) {
+		if rec.Type == EvCallFinished && rec.Round == meta.Round && rec.SolverID == meta.SolverID && rec.Attempt == meta.Attempt {
+			return true
+		}
+	}
+	return false
+}
+
+// costLogged reports whether some finished call logged a cost.
+func (r *runner) costLogged() bool {
+	for _, rec := range readLog(r.w.Dir, r.lang) {
+		if rec.Type == EvCallFinished && !rec.Retrying && !rec.CostUnknown {
+			return true
+		}
+	}
+	return false
+}
+
 // humanMeta is the front matter of a final answer a human decided: no
-// engine answered, and no call was made.
+// engine answered, and no call was made: it cost nothing, a figure known.
 func (r *runner) humanMeta() bugfolder.DebaterMeta {
 	now := bugfolder.Timestamp(r.now())
-	return bugfolder.DebaterMeta{ProtocolVersion: bugfolder.ProtocolVersion, DebateID: r.bug.ID + "-final", BugID: r.bug.ID,
+	zero := 0.0
+	return bugfolder.DebaterMeta{CostUSD: &zero, ProtocolVersion: bugfolder.ProtocolVersion, DebateID: r.bug.ID + "-final", BugID: r.bug.ID,
 		Role: r.finalRole, SolverID: r.lang.Names().JudgeID, Engine: "human", Round: r.last, Status: bugfolder.StatusOK,
 		StartedAt: now, FinishedAt: now}
 }

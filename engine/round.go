@@ -450,6 +450,14 @@ func (r *runner) acquire(ctx context.Context, engine string) (func(), error) {
 // is rendered (in pieces, P shared) once the call has its place in the
 // limits, so a waiting call holds none.
 func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Role, render func() []string) (*outcome, error) {
+	return r.invokeStarted(ctx, k, id, role, render, nil)
+}
+
+// invokeStarted is invoke, calling started (when set) once the first
+// attempt passed the budget's check, before its call_started: what a step
+// logs as begun (the judge's judge_started) is never logged for a call the
+// budget held back.
+func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfolder.Role, render func() []string, started func()) (*outcome, error) {
 	engine := r.engineOf[id]
 	if role == r.finalRole {
 		engine = r.judgeEngine
@@ -468,6 +476,9 @@ func (r *runner) invoke(ctx context.Context, k int, id string, role bugfolder.Ro
 		resv.done(0, 0) // a failed attempt recorded nothing
 		if resv, err = r.admitCall(ctx, k, id, role, engine, prompt); err != nil {
 			return nil, err
+		}
+		if try == 0 && started != nil {
+			started()
 		}
 		o.attempt = r.nextAttempt(k, id)
 		o.started = r.now()
@@ -703,16 +714,21 @@ func (r *runner) estimateCall(engine string, role bugfolder.Role) float64 {
 	} else {
 		in += len(r.panel) * r.proto.ExpectedTokens(r.panelRole)
 	}
-	return lim.Price.Cost(in, r.expectedOut(role, lim))
+	out := r.expectedOut(role, lim)
+	if f, ok := r.learned[engine]; ok { // priced as the plan prices it: learned
+		in, out = scale(in, f.In), scale(out, f.Out)
+	}
+	return lim.Price.Cost(in, out)
 }
 
 // swapEngines lists the engines a failed solver may be swapped to: every
-// configured engine, local ones only on a restricted bug.
-func (r *runner) swapEngines() []string {
+// configured engine, local ones only on a restricted bug, none that the
+// judge family rule refuses (clash, as panelClash or judgeClash decides).
+func (r *runner) swapEngines(clash func(engine string) error) []string {
 	var out []string
 	for _, name := range r.opts.Config.Order {
 		ec := r.opts.Config.Engines[name]
-		if r.bug.Restricted() && ec.External {
+		if r.bug.Restricted() && ec.External || clash(name) != nil {
 			continue
 		}
 		out = append(out, name)
@@ -795,7 +811,7 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		r.emit(lost)
 		words := Describe(r.proto)
 		q := QuorumLoss{Round: k, Valid: len(valid), Needed: need, Panel: len(r.panel), ValidIDs: valid, Failed: failed,
-			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: saves, Engines: r.swapEngines(),
+			RetryCalls: len(failed), RetryUSD: retryUSD, ContinueSaves: saves, Engines: r.swapEngines(func(e string) error { return r.panelClash("", e) }),
 			Member: words.Member, Members: words.Members, Support: support, Supporter: words.Supporter}
 		d, qerr := r.opts.Supervisor.QuorumLost(ctx, q)
 		err = qerr
@@ -849,7 +865,11 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 				continue
 			}
 			if d.Choice == QuorumSwap {
-				if err := r.useEngine(d.Engine); err != nil {
+				err := r.panelClash(d.SolverID, d.Engine)
+				if err == nil {
+					err = r.useEngine(d.Engine)
+				}
+				if err != nil {
 					r.emit(Event{Type: EvWarning, Text: err.Error()})
 					continue
 				}

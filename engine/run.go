@@ -1104,6 +1104,11 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	if len(diffs) > 0 && !opts.AcceptEngineChange {
 		return nil, &EngineChangeError{Path: pf.Path, Diffs: diffs}
 	}
+	// the judge family rule, against the engines file as it is now (a
+	// family: added since setup, a swap made before it)
+	if err := r.familyClash("", "", r.judgeEngine); err != nil {
+		return nil, &bugfolder.InputError{Path: opts.Config.Path, Msg: "refused on resume: " + err.Error()}
+	}
 	adapters, limits, err := prepareEngines(ctx, opts, bug, used)
 	if err != nil {
 		return nil, err

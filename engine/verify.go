@@ -62,10 +62,11 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 		return true, "", r.writeFinal(in, first, string(r.finalRole), meta, o)
 	}
 	jid := r.lang.Names().JudgeID
-	r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
-	r.logJudgeOrder(step, true)
 	swapped := r.splitP(sw.SwappedPrompt())
-	o2, err := r.invoke(ctx, r.last, jid, r.finalRole, func() []string { return swapped })
+	o2, err := r.invokeStarted(ctx, r.last, jid, r.finalRole, func() []string { return swapped }, func() {
+		r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
+		r.logJudgeOrder(step, true)
+	})
 	if err != nil {
 		return false, "", err
 	}
@@ -105,7 +106,9 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 		if _, err := r.w.WriteJudgeAttempt(a.o.attempt, a.meta, a.o.res.Body); err != nil {
 			return false, "", err
 		}
-		r.finishedCall(a.meta, a.o, reason)
+		if a.o != o { // the first call was logged before the swap call started
+			r.finishedCall(a.meta, a.o, reason)
+		}
 	}
 	r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: o2.attempt})
 	return false, reason, nil

@@ -46,8 +46,12 @@ var kindFamilies = map[Kind]string{
 // family: field when set; else the family of its vendor CLI or API kind;
 // else the one its model's name starts with ("anthropic/claude-…" reads
 // the name after the slash, then the prefix before it); "" when unknown.
-// An unknown family never clashes with another.
+// An unknown family never clashes with another; "family: unknown" (any
+// case) declares it so, whatever the kind or model would say.
 func (e *EngineConfig) Family() string {
+	if strings.EqualFold(e.FamilyDecl, FamilyUnknown) {
+		return ""
+	}
 	if e.FamilyDecl != "" {
 		return e.FamilyDecl
 	}
@@ -101,8 +105,12 @@ func KnownFamilies() []string {
 	slices.Sort(out)
 	return out
 }
+// FamilyUnknown is the family: value that declares an engine's family
+// unknown: it never clashes.
+const FamilyUnknown = "unknown"
 
 // SameFamily reports whether two families clash: both known and equal.
 func SameFamily(a, b string) bool {
-	return a != "" && a == strings.ToLower(b)
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	return a != "" && a != FamilyUnknown && a == b
 }

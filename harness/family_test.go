@@ -25,6 +25,8 @@ func TestFamily(t *testing.T) {
 		{"vendor prefix alone", EngineConfig{Kind: KindOpencode, Model: "openai/some-new-model"}, "openai"},
 		{"command without family is unknown", EngineConfig{Kind: KindCommand, Command: []string{"./x"}}, ""},
 		{"command with a model name", EngineConfig{Kind: KindCommand, Model: "llama3.1:8b"}, "meta"},
+		{"family: unknown is unknown", EngineConfig{Kind: KindCodex, FamilyDecl: "unknown"}, ""},
+		{"family: Unknown is unknown in any case", EngineConfig{Kind: KindOpenAI, Model: "gpt-5", FamilyDecl: "Unknown"}, ""},
 		{"unknown model is unknown", EngineConfig{Kind: KindOpenAI, Model: "my-finetune"}, ""},
 	}
 	for _, c := range cases {
@@ -36,6 +38,9 @@ func TestFamily(t *testing.T) {
 	}
 	if SameFamily("", "") {
 		t.Fatal("two unknown families must never clash")
+	}
+	if SameFamily("unknown", "UNKNOWN") {
+		t.Fatal("family unknown must never clash, in any case")
 	}
 	if !SameFamily("openai", "OpenAI") {
 		t.Fatal("a family compares without case")

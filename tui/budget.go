@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
@@ -40,6 +42,8 @@ type budgetAsk struct {
 	b              engine.BudgetReach
 	reply          chan budgetAnswer
 	usd, maxTokens string
+	// why is the refusal of the cap typed last ("" before one)
+	why string
 }
 
 // BudgetReached asks the UI's budget menu and waits for the answer.
@@ -89,9 +93,15 @@ func budgetMenu(a *budgetAsk) *menu {
 	if b.Cap.MaxUSD > 0 {
 		spent = money.USD(b.SpentUSD) + " and " + spent
 	}
-	desc := fmt.Sprintf("Cap %s. Spent %s; the calls in flight ≈%d tokens; the next call (%s) ≈%d tokens", capWords(b.Cap), spent, b.FlightTokens, b.Who, b.NextTokens)
+	fig := func(usd float64, tok int) string { // a dollar cap speaks dollars
+		if b.Cap.MaxUSD > 0 {
+			return fmt.Sprintf("≈%s (%d tokens)", money.USD(usd), tok)
+		}
+		return fmt.Sprintf("≈%d tokens", tok)
+	}
+	desc := fmt.Sprintf("Cap %s. Spent %s; the calls in flight %s; the next call (%s) %s", capWords(b.Cap), spent, fig(b.FlightUSD, b.FlightTokens), b.Who, fig(b.NextUSD, b.NextTokens))
 	if b.KeepTokens > 0 {
-		desc += fmt.Sprintf("; kept for the %s ≈%d tokens", b.FinalWord, b.KeepTokens)
+		desc += fmt.Sprintf("; kept for the %s %s", b.FinalWord, fig(b.KeepUSD, b.KeepTokens))
 	}
 	desc += ".\nIt was not started."
 	stop := fmt.Sprintf("Stop now: skip the remaining rounds, the %s reads the last complete round (labelled cut by the budget)", b.FinalWord)
@@ -123,7 +133,7 @@ func budgetRaiseMenu(a *budgetAsk) *menu {
 		if strings.TrimSpace(s) == "" {
 			return nil
 		}
-		if f, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64); err != nil || f <= 0 {
+		if f, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64); err != nil || !(f > 0) || math.IsInf(f, 0) {
 			return fmt.Errorf("a positive amount, e.g. 2.50")
 		}
 		return nil
@@ -138,6 +148,10 @@ func budgetRaiseMenu(a *budgetAsk) *menu {
 		return nil
 	})
 	m.first = usd
+	if a.why != "" {
+		m.form = newForm(huh.NewGroup(huh.NewNote().Title("That cap was not taken").Description(wrapText(a.why, 76)), usd, tok))
+		return m
+	}
 	m.form = newForm(huh.NewGroup(usd, tok))
 	return m
 }
@@ -160,12 +174,23 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if mn.kind == menuBudgetRaise {
-		return answer(engine.BudgetDecision{Choice: engine.BudgetRaise, Cap: mn.bud.typedCap()})
+		c := mn.bud.typedCap()
+		if why := engine.RaiseRefusal(mn.bud.b, c); why != "" {
+			mn.bud.why = why // said on the raise menu, which opens again
+			return m, m.openMenu(budgetRaiseMenu(mn.bud))
+		}
+		return answer(engine.BudgetDecision{Choice: engine.BudgetRaise, Cap: c})
 	}
 	switch mn.choice {
 	case "raise":
 		return m, m.openMenu(budgetRaiseMenu(mn.bud))
 	case "stop":
+		if mn.bud.b.Final { // nothing left to run: say so, and the true status
+			m, cmd := answer(engine.BudgetDecision{Choice: engine.BudgetStop})
+			m.deb.state = "waiting"
+			m.status, m.statusUntil = fmt.Sprintf("%s: the budget cannot pay the %s's call, so the debate waits; moot resume --max-usd … or --max-tokens … raises the cap and runs it", bugfolder.BudgetStopMark, mn.bud.b.FinalWord), m.clock().Add(24*time.Hour)
+			return m, cmd
+		}
 		return answer(engine.BudgetDecision{Choice: engine.BudgetStop})
 	}
 	return answer(engine.BudgetDecision{Choice: engine.BudgetCancel})
@@ -241,6 +266,10 @@ func (m Model) costLines(f *bugfolder.Final) []string {
 		out = append(out, m.st.Warning.Render(fmt.Sprintf("cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
 	}
 	for _, t := range m.deb.trend {
+		if t.est <= 0 { // an engine the plan never priced (swapped in): no error to show
+			out = append(out, m.st.Subtle.Render(fmt.Sprintf("estimate %s: not planned → %s tokens", t.engine, fmtTokens(t.act))))
+			continue
+		}
 		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
 		if t.debates > 1 {
 			line += fmt.Sprintf(" · first of %d debates %+.0f %%", t.debates, t.first*100)

@@ -341,7 +341,7 @@ func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineSt
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
 		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the %s on another engine (now: %s)", finalWord(prev.j), prev.j.Engine)).
-			Description(withNote(fmt.Sprintf("+1 call. The switch is an amendment: recorded in the %s's files and the event log; problema.md keeps the original plan.", finalWord(prev.j)), restrictedNote(withheld(prev.j.Engines, cfg)))).
+			Description(withNote(fmt.Sprintf(retryCalls(prev.j)+". The switch is an amendment: recorded in the %s's files and the event log; problema.md keeps the original plan.", finalWord(prev.j)), restrictedNote(withheld(prev.j.Engines, cfg)))).
 			Options(opts...).Value(&m.engine),
 	))
 	return m
