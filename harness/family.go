@@ -105,6 +105,7 @@ func KnownFamilies() []string {
 	slices.Sort(out)
 	return out
 }
+
 // FamilyUnknown is the family: value that declares an engine's family
 // unknown: it never clashes.
 const FamilyUnknown = "unknown"
