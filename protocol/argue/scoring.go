@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/reversa/moot/internal/strictjson"
 )
 
 // Criterion is one scoring metric of seed 003 and its weight.
@@ -69,7 +71,7 @@ func ParseScores(body string, labels []string) (Scores, []string) {
 		after = strings.TrimPrefix(after, "json")
 		text = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(after), "```"))
 	}
-	if key, dup := duplicateJSONKey(text); dup {
+	if key, dup := strictjson.DuplicateKey(text); dup {
 		return Scores{}, []string{fmt.Sprintf("%q is given twice in one object: the answer must say each thing once", key)}
 	}
 	var raw struct {
@@ -123,65 +125,6 @@ func ParseScores(body string, labels []string) (Scores, []string) {
 	}
 	slices.Sort(problems)
 	return out, problems
-}
-
-// duplicateJSONKey finds a key given twice in one object of a JSON text
-// (encoding/json keeps the last, so "new_arguments": false, then true,
-// would say both); a text that is not JSON has none (the decoder says why).
-func duplicateJSONKey(text string) (string, bool) {
-	dec := json.NewDecoder(strings.NewReader(text))
-	type object struct {
-		seen   map[string]bool
-		keyNow bool // the next string token is a key
-	}
-	var stack []*object
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		var top *object
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{':
-				if top != nil && !top.keyNow {
-					top.keyNow = true // an object as a value: the parent's next token is a key
-				}
-				stack = append(stack, &object{seen: map[string]bool{}, keyNow: true})
-				continue
-			case '}':
-				stack = stack[:len(stack)-1]
-			case '[':
-				stack = append(stack, nil)
-				continue
-			case ']':
-				stack = stack[:len(stack)-1]
-			}
-			if len(stack) > 0 && stack[len(stack)-1] != nil {
-				stack[len(stack)-1].keyNow = true
-			}
-		case string:
-			if top != nil && top.keyNow {
-				if top.seen[t] {
-					return t, true
-				}
-				top.seen[t] = true
-				top.keyNow = false
-				continue
-			}
-			if top != nil {
-				top.keyNow = true
-			}
-		default:
-			if top != nil {
-				top.keyNow = true
-			}
-		}
-	}
 }
 
 func criterionKeys() string {

@@ -1,11 +1,12 @@
 package review
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/reversa/moot/internal/strictjson"
 )
 
 // Outcome is what a lens's seat ended with in a round.
@@ -104,7 +105,7 @@ func Parse(raw, lens string) (*Verdict, ParseKind, string) {
 	if dec.More() || strings.TrimSpace(body[dec.InputOffset():]) != "" {
 		return nil, ParsedGarbage, "text follows the JSON object (strict JSON: one object, no prose)"
 	}
-	if dup := duplicateKey(body); dup != "" {
+	if dup, ok := strictjson.DuplicateKey(body); ok {
 		return nil, ParsedGarbage, fmt.Sprintf("the key %q is given twice", dup)
 	}
 	if v.Verdict != string(OutcomePass) && v.Verdict != string(OutcomeRefuse) {
@@ -143,62 +144,6 @@ func unfence(s string) string {
 		return s
 	}
 	return strings.TrimSpace(inner[nl+1:])
-}
-
-// duplicateKey finds a key given twice in one object of a JSON document
-// that already decoded ("" when none): JSON keeps only the last, so the
-// answer would not mean what it says.
-func duplicateKey(body string) string {
-	dec := json.NewDecoder(bytes.NewReader([]byte(body)))
-	type frame struct {
-		obj    bool
-		keys   map[string]bool
-		expect bool // the next string token in an object is a key
-	}
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{':
-				if top != nil && top.obj {
-					top.expect = true
-				}
-				stack = append(stack, &frame{obj: true, keys: map[string]bool{}, expect: true})
-			case '[':
-				if top != nil && top.obj {
-					top.expect = true
-				}
-				stack = append(stack, &frame{})
-			default:
-				stack = stack[:len(stack)-1]
-			}
-		case string:
-			if top != nil && top.obj && top.expect {
-				if top.keys[t] {
-					return t
-				}
-				top.keys[t] = true
-				top.expect = false
-				continue
-			}
-			if top != nil && top.obj {
-				top.expect = true
-			}
-		default:
-			if top != nil && top.obj {
-				top.expect = true
-			}
-		}
-	}
 }
 
 // Judged is a verdict with moot's rules applied (DESIGN §7).
