@@ -21,9 +21,6 @@ func New(expr string) *Regexp {
 	return &Regexp{re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
 }
 
-// RE is the compiled expression.
-func (r *Regexp) RE() *regexp.Regexp { return r.re() }
-
 // MatchString is regexp.Regexp.MatchString.
 func (r *Regexp) MatchString(s string) bool { return r.re().MatchString(s) }
 
@@ -58,22 +55,5 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return r.re().FindAllStringSubmatchIndex(s, n)
 }
 
-// ReplaceAll is regexp.Regexp.ReplaceAll.
-func (r *Regexp) ReplaceAll(src, repl []byte) []byte { return r.re().ReplaceAll(src, repl) }
-
 // ReplaceAllString is regexp.Regexp.ReplaceAllString.
 func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }
-
-// ReplaceAllStringFunc is regexp.Regexp.ReplaceAllStringFunc.
-func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	return r.re().ReplaceAllStringFunc(src, repl)
-}
-
-// Split is regexp.Regexp.Split.
-func (r *Regexp) Split(s string, n int) []string { return r.re().Split(s, n) }
-
-// SubexpIndex is regexp.Regexp.SubexpIndex.
-func (r *Regexp) SubexpIndex(name string) int { return r.re().SubexpIndex(name) }
-
-// String is the expression's source text.
-func (r *Regexp) String() string { return r.re().String() }
