@@ -35,4 +35,3 @@ func FuzzDuplicateKey(f *testing.F) {
 		}
 	})
 }
-
