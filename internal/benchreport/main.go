@@ -251,7 +251,8 @@ func main() {
 		fmt.Println("|---|---|---|---|")
 		for _, x := range rows {
 			res, verdict := x.result(r)
-			fmt.Printf("| %s | %s | %s | %s |\n", x.figure, x.target, res, verdict)
+			cell := strings.NewReplacer("|", `\|`).Replace // |P| would split a cell
+			fmt.Printf("| %s | %s | %s | %s |\n", cell(x.figure), cell(x.target), cell(res), verdict)
 		}
 		return
 	}
