@@ -716,3 +716,17 @@ func TestReviewTestChecksFalseGreen(t *testing.T) {
 		t.Errorf("moot's verdict file: %+v", s)
 	}
 }
+
+// A builder's rung below the seat is still written as excluded, with why:
+// the route table shows the exclusion held on the live ladder, never that
+// the rung was merely not needed.
+func TestReviewExcludedRungBelowTheSeatKeepsWhy(t *testing.T) {
+	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+	if r := tr.review(append(change, "--builder", "openai", "--lens", "defect")...); r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	routes := readText(t, filepath.Join(tr.only(), "round-1", "routes.md"))
+	if !strings.Contains(routes, "| ext-oai | openai | true | builder-family |") || strings.Contains(routes, "not-reached") {
+		t.Errorf("the builder's rung below the seat is not written as excluded:\n%s", routes)
+	}
+}

@@ -135,7 +135,7 @@ func (in RoundInput) seat(ctx context.Context, r Route) Seat {
 		if ctx.Err() != nil {
 			// cancelled: the rungs never called were not reached, not held
 			for _, n := range r.Rungs[i:] {
-				s.add(in, Attempt{Rung: n, Status: StatusNotReached, Reason: "the review was cancelled before its call"})
+				s.add(in, unreached(n, "the review was cancelled before its call"))
 			}
 			break
 		}
@@ -157,7 +157,7 @@ func (in RoundInput) seat(ctx context.Context, r Route) Seat {
 			rest = in.verify(ctx, r.Lens, &s, g, rest, prompt)
 		}
 		for _, n := range rest {
-			s.add(in, Attempt{Rung: n, Status: StatusNotReached})
+			s.add(in, unreached(n, ""))
 		}
 		in.emitVerdict(s)
 		return s
@@ -171,6 +171,16 @@ func (in RoundInput) seat(ctx context.Context, r Route) Seat {
 	return s
 }
 
+// unreached is a rung the walk did not come to: one ruled out before
+// dispatch keeps why (builder-family, capacity, restricted…), so the route
+// table never says a builder's rung was merely not needed.
+func unreached(g Rung, why string) Attempt {
+	if g.Skip != "" {
+		return Attempt{Rung: g, Status: g.Skip, Reason: g.Why}
+	}
+	return Attempt{Rung: g, Status: StatusNotReached, Reason: why}
+}
+
 // verify seeks, among the rungs below a local seat that passed, an
 // external engine of another family to judge the same prompt: its pass
 // verifies the seat, its refuse stands as the lens's; with none that
@@ -180,7 +190,7 @@ func (in RoundInput) verify(ctx context.Context, l bugfolder.Lens, s *Seat, seat
 	for i, g := range rest {
 		if ctx.Err() != nil {
 			for _, n := range rest[i:] {
-				s.add(in, Attempt{Rung: n, Status: StatusNotReached, Reason: "the review was cancelled before its call"})
+				s.add(in, unreached(n, "the review was cancelled before its call"))
 			}
 			break
 		}
