@@ -20,6 +20,16 @@ import (
 type reviewView struct {
 	*reviewData
 	tab int
+	// rendered keeps the last document glamour rendered, so a frame that
+	// shows the same text at the same width does not render it again.
+	rendered renderedDoc
+}
+
+// renderedDoc is a Markdown text rendered at a width in a style.
+type renderedDoc struct {
+	md, style string
+	w         int
+	out       string
 }
 
 // reviewTabs are the review view's tabs.
@@ -160,7 +170,11 @@ func (m Model) reviewDoc(md string, h int) string {
 	if md == "" {
 		return m.st.Subtle.Render("not written yet")
 	}
-	lines := strings.Split(strings.TrimRight(RenderMarkdown(md, m.lay.docW, glamourStyle(m.dark, m.opts.NoColor)), "\n"), "\n")
+	style := glamourStyle(m.dark, m.opts.NoColor)
+	if d := m.rev.rendered; d.md != md || d.w != m.lay.docW || d.style != style {
+		m.rev.rendered = renderedDoc{md: md, style: style, w: m.lay.docW, out: RenderMarkdown(md, m.lay.docW, style)}
+	}
+	lines := strings.Split(strings.TrimRight(m.rev.rendered.out, "\n"), "\n")
 	if len(lines) > h { // no zoom here: say how much is left (moot show ID prints it all)
 		n := len(lines) - max(0, h-1)
 		lines = append(lines[:max(0, h-1)], m.st.Subtle.Render(fmt.Sprintf("… %d more lines (moot show prints it all)", n)))
