@@ -3,7 +3,9 @@ package engine_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
 	. "github.com/reversa/moot/engine"
@@ -64,6 +66,21 @@ func TestBudgetHeldJudgeNeverStarted(t *testing.T) {
 	// bigger than planned: the judge's call no longer fits
 	f := newFixture(t, "7")
 	sized(f, 4*debate.ExpectedSolverTokens)
+	// the three solvers answer only once all three have begun, so each
+	// was let through on the estimates (what the cap is sized for), never
+	// on the spend of a sibling that finished first
+	var started sync.WaitGroup
+	started.Add(3)
+	for _, e := range f.engines {
+		sizedAnswer := e.answer
+		e.answer = func(req harness.Request, n int) *harness.Result {
+			if req.Role != string(bugfolder.RoleJudge) && req.Round == 0 && n == 1 {
+				started.Done()
+				waitGroupOrDeadline(t, &started, 10*time.Second)
+			}
+			return sizedAnswer(req, n)
+		}
+	}
 	s := f.setup(3, 0)
 	s.Budget = Budget{MaxTokens: 3*3600 + 10}
 	bs := &budgetSup{}
@@ -75,5 +92,17 @@ func TestBudgetHeldJudgeNeverStarted(t *testing.T) {
 		if e.Type == EvJudgeStarted || e.Type == EvReadingOrder && e.SolverID == "juiz" {
 			t.Errorf("a judge call the budget held back is logged as begun: %+v", e)
 		}
+	}
+}
+
+// waitGroupOrDeadline waits for wg, failing the test (and going on) when
+// it is not done by the deadline, so a broken gate fails instead of hanging.
+func waitGroupOrDeadline(t *testing.T, wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Errorf("round 0's solvers did not all begin within %s", d)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -230,4 +231,39 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(d)
 	}
 	os.Exit(code)
+}
+
+// probed wraps a Model run by teatest so a test can wait on the model's
+// state, not on bytes of the output stream (which a diffing renderer may
+// have written in an earlier read): after every Update, on the program's
+// goroutine, it checks when and closes hit the first time it holds.
+type probed struct {
+	Model
+	when func(Model) bool
+	hit  chan struct{}
+	once *sync.Once
+}
+
+func newProbed(m Model, when func(Model) bool) probed {
+	return probed{Model: m, when: when, hit: make(chan struct{}), once: new(sync.Once)}
+}
+
+func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := p.Model.Update(msg)
+	p.Model = m.(Model)
+	if p.when(p.Model) {
+		p.once.Do(func() { close(p.hit) })
+	}
+	return p, cmd
+}
+
+// wait waits until the condition has held, failing the test when it has
+// not within the deadline.
+func (p probed) wait(t *testing.T, what string, d time.Duration) {
+	t.Helper()
+	select {
+	case <-p.hit:
+	case <-time.After(d):
+		t.Fatalf("the model never showed %s within %s", what, d)
+	}
 }

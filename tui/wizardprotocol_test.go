@@ -84,7 +84,12 @@ func TestWizardToTradeoffRun(t *testing.T) {
 	f := newFixture(t)
 	opts := protocolOptions(f, t)
 	opts.Now = nil
-	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(140, 45))
+	// the synthesis is rendered off the UI goroutine once the run ends: q
+	// before it arrives would show "rendering…"
+	p := newProbed(New(opts), func(m Model) bool {
+		return !m.running && strings.Contains(screenText(m, ""), "Decisão humana pendente")
+	})
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
 	waitFor := func(what string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
@@ -106,9 +111,9 @@ func TestWizardToTradeoffRun(t *testing.T) {
 	waitFor("rebuttal cap: 1 round(s)")
 	press("enter")
 	waitFor("agente-1 [A: Proposta A")
-	waitFor("pending")
+	p.wait(t, "the rendered synthesis", 60*time.Second)
 	press("q")
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(probed).Model
 	out := final.Outcome()
 	if out.Err != nil || out.Result == nil {
 		t.Fatalf("outcome %+v", out)
