@@ -36,10 +36,7 @@ func (r *Root) Create(rel string, perm, dirPerm os.FileMode) (*PendingFile, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := r.MkdirAll(filepath.Dir(c), dirPerm); err != nil {
-		return nil, err
-	}
-	dir, err := r.Open(filepath.Dir(c), unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	dir, err := r.openDir(filepath.Dir(c), dirPerm)
 	if err != nil {
 		return nil, err
 	}
@@ -66,13 +63,20 @@ func (r *Root) Create(rel string, perm, dirPerm os.FileMode) (*PendingFile, erro
 
 // Commit fsyncs the file and renames it over its name; with durable, the
 // folder is fsynced too so the rename survives a power loss.
-func (p *PendingFile) Commit(durable bool) error {
+func (p *PendingFile) Commit(durable bool) error { return p.commit(true, durable) }
+
+// commit renames the file over its name, after its fsync when sync is
+// set, and fsyncs the folder when durable is.
+func (p *PendingFile) commit(sync, durable bool) error {
 	if p.done {
 		return fmt.Errorf("write %s: already committed", p.path)
 	}
 	p.done = true
 	defer p.dir.Close()
-	err := p.File.Sync()
+	var err error
+	if sync {
+		err = p.File.Sync()
+	}
 	if cerr := p.File.Close(); err == nil {
 		err = cerr
 	}
@@ -107,6 +111,18 @@ func (p *PendingFile) Discard() {
 
 // WriteFile writes data to rel atomically (see Create and Commit).
 func (r *Root) WriteFile(rel string, data []byte, perm, dirPerm os.FileMode, durable bool) error {
+	return r.write(rel, data, perm, dirPerm, true, durable)
+}
+
+// ReplaceFile replaces rel with data atomically for readers (temp file,
+// rename) but syncs nothing: for a file that only shows a run's progress
+// and may be lost in a crash, never for one a debate is made of.
+func (r *Root) ReplaceFile(rel string, data []byte, perm, dirPerm os.FileMode) error {
+	return r.write(rel, data, perm, dirPerm, false, false)
+}
+
+// write writes data to rel atomically; sync and durable as commit has them.
+func (r *Root) write(rel string, data []byte, perm, dirPerm os.FileMode, sync, durable bool) error {
 	p, err := r.Create(rel, perm, dirPerm)
 	if err != nil {
 		return err
@@ -115,7 +131,7 @@ func (r *Root) WriteFile(rel string, data []byte, perm, dirPerm os.FileMode, dur
 		p.Discard()
 		return fmt.Errorf("write %s: %w", p.path, err)
 	}
-	return p.Commit(durable)
+	return p.commit(sync, durable)
 }
 
 // SweepTemps removes, under rel beneath the root (recursively, never

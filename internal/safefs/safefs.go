@@ -243,12 +243,29 @@ func (r *Root) ReadFile(rel string, max int64) ([]byte, error) {
 	return readAll(f, max)
 }
 
+// openDir opens the folder rel beneath the root, creating it and its
+// missing parents with perm first when it is missing.
+func (r *Root) openDir(rel string, perm os.FileMode) (*os.File, error) {
+	d, err := r.Open(rel, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return d, err
+	}
+	if err := r.MkdirAll(rel, perm); err != nil {
+		return nil, err
+	}
+	return r.Open(rel, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+}
+
 // MkdirAll creates rel and its missing parents beneath the root with perm;
-// an existing component must be a real folder.
+// an existing component must be a real folder. A folder that is already
+// there costs one lookup, not a mkdir per component.
 func (r *Root) MkdirAll(rel string, perm os.FileMode) error {
 	c, err := clean(rel)
 	if err != nil || c == "." {
 		return err
+	}
+	if d, err := r.Open(c, unix.O_RDONLY|unix.O_DIRECTORY, 0); err == nil {
+		return d.Close()
 	}
 	dir := ""
 	for _, part := range strings.Split(c, string(filepath.Separator)) {

@@ -74,32 +74,52 @@ func TestOpenRegularRefuses(t *testing.T) {
 	}
 }
 
+// TestWriteNeverFollowsASymlink: both writers (durable, and the
+// replace-only one for progress files) refuse a symlink or a file where a
+// folder is, on the fast path for an existing folder too, replace a
+// symlink as the file itself, and create missing folders.
 func TestWriteNeverFollowsASymlink(t *testing.T) {
-	root, outside := tree(t)
-	r, _ := OpenRoot(root, NoSymlinks)
-	defer r.Close()
-	for _, rel := range []string{"out-dir/new", "out-dir/sub/new"} {
-		if err := r.WriteFile(rel, []byte("x"), 0o600, 0o700, true); err == nil {
-			t.Errorf("wrote %s", rel)
-		}
+	writers := []struct {
+		name  string
+		write func(r *Root, rel string, data []byte) error
+	}{
+		{"WriteFile", func(r *Root, rel string, data []byte) error { return r.WriteFile(rel, data, 0o600, 0o700, true) }},
+		{"ReplaceFile", func(r *Root, rel string, data []byte) error { return r.ReplaceFile(rel, data, 0o600, 0o700) }},
 	}
-	// a symlink as the file itself is replaced by the rename, never written through
-	if err := r.WriteFile("out-link", []byte("x"), 0o600, 0o700, true); err != nil {
-		t.Fatal(err)
-	}
-	ents, _ := os.ReadDir(outside)
-	if len(ents) != 2 {
-		t.Errorf("the outside folder changed: %v", ents)
-	}
-	if b, _ := os.ReadFile(filepath.Join(outside, "secret")); string(b) != "outside" {
-		t.Error("the outside file was written")
-	}
-	if err := r.WriteFile("dir/sub/new", []byte("ok"), 0o600, 0o700, true); err != nil {
-		t.Fatal(err)
-	}
-	fi, _ := os.Stat(filepath.Join(root, "dir", "sub", "new"))
-	if fi == nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("new file: %v", fi)
+	for _, w := range writers {
+		t.Run(w.name, func(t *testing.T) {
+			root, outside := tree(t)
+			r, _ := OpenRoot(root, NoSymlinks)
+			defer r.Close()
+			for _, rel := range []string{"out-dir/new", "out-dir/sub/new", "dir/file/new", "in-link/new"} {
+				if err := w.write(r, rel, []byte("x")); err == nil {
+					t.Errorf("wrote %s", rel)
+				}
+			}
+			// a symlink as the file itself is replaced by the rename, never written through
+			if err := w.write(r, "out-link", []byte("x")); err != nil {
+				t.Fatal(err)
+			}
+			ents, _ := os.ReadDir(outside)
+			if len(ents) != 2 {
+				t.Errorf("the outside folder changed: %v", ents)
+			}
+			if b, _ := os.ReadFile(filepath.Join(outside, "secret")); string(b) != "outside" {
+				t.Error("the outside file was written")
+			}
+			for _, data := range []string{"ok", "replaced"} { // a new folder, then an existing one
+				if err := w.write(r, "dir/sub/new", []byte(data)); err != nil {
+					t.Fatal(err)
+				}
+				fi, _ := os.Stat(filepath.Join(root, "dir", "sub", "new"))
+				if b, _ := os.ReadFile(filepath.Join(root, "dir", "sub", "new")); fi == nil || fi.Mode().Perm() != 0o600 || string(b) != data {
+					t.Errorf("new file: %v %q", fi, b)
+				}
+			}
+			if ents, _ := os.ReadDir(filepath.Join(root, "dir", "sub")); len(ents) != 1 {
+				t.Errorf("temp files left: %v", ents)
+			}
+		})
 	}
 }
 
