@@ -66,6 +66,12 @@ type Publisher struct {
 	pending *time.Timer
 	closed  bool
 	now     func() time.Time
+	// seq numbers the states taken for writing; wmu serializes the writes
+	// and the removal, outside mu, and written is the last state written
+	// (an older one that lost the race for wmu is dropped).
+	seq     int
+	wmu     sync.Mutex
+	written int
 }
 
 // New starts a publisher; it learns the debate folder from the run's
@@ -112,55 +118,74 @@ func (p *Publisher) observe(ev engine.Event) {
 	p.schedule()
 }
 
-// schedule writes now when the last write is old enough, else once at
-// the end of the interval (so the last change is never lost).
+// schedule writes the sidecar at the end of the interval since the last
+// write (at once when it is over), so the last change is never lost. The
+// write runs on the timer's goroutine: the run's events, whose sink calls
+// observe, never wait for it or for the disk.
 func (p *Publisher) schedule() {
 	if p.dir == "" || p.pending != nil {
 		return
 	}
-	wait := Every - p.now().Sub(p.last)
-	if wait <= 0 {
-		p.flush()
-		return
-	}
-	p.pending = time.AfterFunc(wait, func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		p.pending = nil
-		if !p.closed {
-			p.flush()
-		}
-	})
+	p.pending = time.AfterFunc(max(Every-p.now().Sub(p.last), 0), p.flush)
 }
 
-// flush writes the sidecar; a failure only costs the watcher its figures.
+// flush takes the state and writes it; a failure only costs the watcher
+// its figures.
 func (p *Publisher) flush() {
+	p.mu.Lock()
+	p.pending = nil
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
 	p.last = p.now()
 	p.st.UpdatedAt = p.last.UTC()
 	data, err := json.Marshal(p.st)
+	p.seq++
+	seq, dir := p.seq, p.dir
+	p.mu.Unlock()
 	if err != nil {
 		return
 	}
-	root, err := safefs.OpenRoot(p.dir, safefs.NoSymlinks)
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if seq < p.written || p.isClosed() {
+		return // a newer state is on disk, or the run ended and removed it
+	}
+	p.written = seq
+	root, err := safefs.OpenRoot(dir, safefs.NoSymlinks)
 	if err != nil {
 		return
 	}
 	defer root.Close()
-	_ = root.WriteFile(Name, data, 0o600, 0o700, false)
+	// display only, removed when the run ends: replaced atomically for a
+	// reader, never synced to disk (no fsync on the run's way)
+	_ = root.ReplaceFile(Name, data, 0o600, 0o700)
+}
+
+// isClosed reports whether Close was called.
+func (p *Publisher) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
 }
 
 // Close stops publishing and removes the sidecar (the run released its
 // lock). It is safe to call more than once.
 func (p *Publisher) Close() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.closed = true
 	if p.pending != nil {
 		p.pending.Stop()
 		p.pending = nil
 	}
-	if p.dir != "" {
-		_ = os.Remove(filepath.Join(p.dir, Name))
+	dir := p.dir
+	p.mu.Unlock()
+	// a write in progress ends first; none starts after
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if dir != "" {
+		_ = os.Remove(filepath.Join(dir, Name))
 	}
 }
 

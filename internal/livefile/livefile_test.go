@@ -65,6 +65,39 @@ func TestPublisher(t *testing.T) {
 	}
 }
 
+// TestEventsNeverWaitForAWrite: while a write of the sidecar is held up
+// (a slow disk), the run's events still pass through the sink at once,
+// and the last state is written once the disk is free.
+func TestEventsNeverWaitForAWrite(t *testing.T) {
+	dir := t.TempDir()
+	p := New()
+	sink := p.Wrap(nil)
+	sink(engine.Event{Type: engine.EvSetup, Path: dir})
+	p.wmu.Lock() // the disk is stuck
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sink(engine.Event{Type: engine.EvCallStarted, Round: 1, SolverID: "agente-1"})
+		for range 50 {
+			sink(engine.Event{Type: engine.EvOutput, Round: 1, SolverID: "agente-1", Text: "ab"})
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the events waited for the sidecar's write")
+	}
+	p.wmu.Unlock()
+	waitFor(t, "100 bytes streamed", func() bool {
+		st, err := Read(dir)
+		return err == nil && st.Streamed[Key(1, "agente-1")] == 100
+	})
+	p.Close()
+	if _, err := os.Stat(filepath.Join(dir, Name)); !os.IsNotExist(err) {
+		t.Errorf("the sidecar outlived the run: %v", err)
+	}
+}
+
 // TestReadRefusesWhatIsNotAFile: no sidecar is an empty state; a symlink
 // or garbage is an error naming the file, never followed or trusted.
 func TestReadRefusesWhatIsNotAFile(t *testing.T) {
