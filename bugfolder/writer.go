@@ -521,6 +521,38 @@ func (w *Writer) AppendEvent(line []byte, sync bool) error {
 	return nil
 }
 
+// EventsFrom returns the event log's bytes from offset on, read under the
+// log's lock, so never a line half appended (none when there is no log).
+func (w *Writer) EventsFrom(offset int64) ([]byte, error) {
+	w.evMu.Lock()
+	defer w.evMu.Unlock()
+	f := w.ev
+	if f == nil {
+		rel := filepath.Join(w.rel, w.Lang.Names().Events)
+		g, err := w.root.OpenRegular(rel)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, outsideError(filepath.Join(w.Dir, w.Lang.Names().Events), err)
+		}
+		defer g.Close()
+		f = g
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", f.Name(), err)
+	}
+	if fi.Size() <= offset {
+		return nil, nil
+	}
+	buf := make([]byte, fi.Size()-offset)
+	if _, err := f.ReadAt(buf, offset); err != nil {
+		return nil, fmt.Errorf("read %s: %w", f.Name(), err)
+	}
+	return buf, nil
+}
+
 // ArchiveDebate moves a bug's finished or cancelled debate/ (or an
 // unfinished one run by hand) aside as ArchivePath names it, so a new
 // debate can start; it returns the new folder. A finished debate is never

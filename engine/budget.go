@@ -520,7 +520,7 @@ func (r *runner) costFields(fm *bugfolder.FinalMeta, meta bugfolder.DebaterMeta,
 		extra = &Event{Type: EvCallFinished, Engine: meta.Engine, TokensIn: meta.TokensIn, TokensOut: meta.TokensOut, CostUSD: deref(meta.CostUSD)}
 	}
 	if len(r.estimates) > 0 {
-		fm.CostAccuracy = bugfolder.CostAccuracyNode(costAccuracy(r.estimates, readLog(r.w.Dir, r.lang), extra))
+		fm.CostAccuracy = bugfolder.CostAccuracyNode(costAccuracy(r.estimates, r.loggedEvents(), extra))
 	}
 }
 

@@ -92,7 +92,7 @@ func (r *runner) lastJudgeAttempt() int {
 // why that judge failed.
 func (r *runner) judgePending() (bool, string) {
 	pending, why := false, ""
-	for _, rec := range readLog(r.w.Dir, r.lang) {
+	for _, rec := range r.loggedEvents() {
 		switch {
 		case rec.Type == EvJudgeFailed:
 			pending, why = true, rec.Reason
@@ -410,7 +410,7 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 // callLogged reports whether the log already records the final step's
 // call meta as finished.
 func (r *runner) callLogged(meta bugfolder.DebaterMeta) bool {
-	for _, rec := range readLog(r.w.Dir, r.lang) {
+	for _, rec := range r.loggedEvents() {
 		if rec.Type == EvCallFinished && rec.Round == meta.Round && rec.SolverID == meta.SolverID && rec.Attempt == meta.Attempt {
 			return true
 		}
@@ -420,7 +420,7 @@ func (r *runner) callLogged(meta bugfolder.DebaterMeta) bool {
 
 // costLogged reports whether some finished call logged a cost.
 func (r *runner) costLogged() bool {
-	for _, rec := range readLog(r.w.Dir, r.lang) {
+	for _, rec := range r.loggedEvents() {
 		if rec.Type == EvCallFinished && !rec.Retrying && !rec.CostUnknown {
 			return true
 		}

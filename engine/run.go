@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -178,6 +179,9 @@ type runner struct {
 
 	mu     sync.Mutex
 	logErr error
+
+	// logged is the event log as read so far (loggedEvents).
+	logged eventLog
 
 	// roundDeadline is the current round's limit (zero: none); it is set
 	// before the round's calls start and read by them.
@@ -961,7 +965,7 @@ func (r *runner) totals() (calls, tokens int, usd float64, unpriced bool) {
 	}
 	// the figures of every call made, earlier attempts and sessions too:
 	// what the header, list and show read (bugfolder.CallTotals)
-	evs := readLog(r.w.Dir, r.lang)
+	evs := r.loggedEvents()
 	tokens, usd = bugfolder.CallTotals(evs, files)
 	// calls are the model calls made, by the rule list and show follow:
 	// every attempt started, one cut in flight included
@@ -1206,10 +1210,42 @@ func readLog(dir string, l bugfolder.Lang) []Event {
 	if err != nil {
 		return nil
 	}
-	var out []Event
-	for _, line := range strings.Split(string(raw), "\n") {
+	return appendEvents(nil, raw)
+}
+
+// eventLog is a debate's event log as read so far: the events of its
+// whole lines and the offset after the last one. The log is append-only
+// and only the run holding the debate's lock appends to it, so what was
+// read stays true and a later read parses only what was appended since.
+type eventLog struct {
+	mu     sync.Mutex
+	offset int64
+	events []Event
+}
+
+// loggedEvents is readLog of the debate this run writes, reading only
+// what was appended since the last call (the final step reads the log
+// several times: totals, costs, the judge's state).
+func (r *runner) loggedEvents() []Event {
+	l := &r.logged
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	raw, err := r.w.EventsFrom(l.offset)
+	if err != nil {
+		return l.events[:len(l.events):len(l.events)]
+	}
+	// read under the log's lock: raw ends with a whole line
+	l.events = appendEvents(l.events, raw)
+	l.offset += int64(len(raw))
+	return l.events[:len(l.events):len(l.events)]
+}
+
+// appendEvents appends the events of the log lines in raw to out (a line
+// that is not an event, torn by a crash, is skipped).
+func appendEvents(out []Event, raw []byte) []Event {
+	for line := range bytes.SplitSeq(raw, []byte("\n")) {
 		var rec Event
-		if json.Unmarshal([]byte(line), &rec) == nil && rec.Type != "" {
+		if json.Unmarshal(line, &rec) == nil && rec.Type != "" {
 			out = append(out, rec)
 		}
 	}

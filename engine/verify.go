@@ -150,7 +150,7 @@ func (r *runner) markBeyond(fm *bugfolder.FinalMeta, head *strings.Builder) {
 // last judge failure's, when it was an unstable verdict ("" otherwise).
 func (r *runner) loggedCheck() string {
 	check := ""
-	for _, rec := range readLog(r.w.Dir, r.lang) {
+	for _, rec := range r.loggedEvents() {
 		if rec.Type == EvJudgeFailed {
 			check = ""
 			if strings.HasPrefix(rec.Reason, "unstable verdict") {
