@@ -3,11 +3,10 @@ package bugfolder
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/reversa/moot/internal/input"
 	"github.com/reversa/moot/internal/safefs"
 	"io/fs"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/reversa/moot/internal/lazyre"
 	"go.yaml.in/yaml/v3"
@@ -203,8 +203,25 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 	if err != nil {
 		return nil, &InputError{Path: path, Msg: err.Error(), Err: err}
 	}
-	sum := sha256.Sum256(raw)
-	p := &ProblemFile{Path: path, Meta: doc.Meta, SHA256: hex.EncodeToString(sum[:])}
+	return problemFile(path, doc, sha256Hex(raw))
+}
+
+// parseProblemText is ParseProblemFile of the file read into a string
+// (safefs.ReadFileString): a large P is neither copied nor hashed from a
+// copy.
+func parseProblemText(path, raw string) (*ProblemFile, error) {
+	doc, err := parseDocumentText(input.NormalizeString(raw))
+	if err != nil {
+		return nil, &InputError{Path: path, Msg: err.Error(), Err: err}
+	}
+	return problemFile(path, doc, SHA256String(raw))
+}
+
+// problemFile reads problema.md's fields from its parsed document; sum is
+// the file's sha256.
+func problemFile(path string, doc *Document, sum string) (*ProblemFile, error) {
+	var err error
+	p := &ProblemFile{Path: path, Meta: doc.Meta, SHA256: sum}
 	m := doc.Meta
 	p.ProtocolVersion, _, _ = intField(m, "protocol_version")
 	p.BugID = scalar(m, "bug_id")
@@ -327,6 +344,10 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 			}
 		case SecProblem:
 			// P is the last section: everything after its heading
+			if i == len(secs)-1 {
+				p.P = trimmedLine(s.Content) // no copy of a large P
+				break
+			}
 			var b strings.Builder
 			b.WriteString(s.Content)
 			for _, rest := range secs[i+1:] {
@@ -339,6 +360,17 @@ func ParseProblemFile(path string, raw []byte) (*ProblemFile, error) {
 		}
 	}
 	return p, nil
+}
+
+// trimmedLine is strings.TrimSpace(s) + "\n", cut from s itself when the
+// newline follows there.
+func trimmedLine(s string) string {
+	rest := strings.TrimLeftFunc(s, unicode.IsSpace)
+	t := strings.TrimRightFunc(rest, unicode.IsSpace)
+	if end := len(s) - len(rest) + len(t); end < len(s) && s[end] == '\n' {
+		return s[len(s)-len(rest) : end+1]
+	}
+	return t + "\n"
 }
 
 var countRE = lazyre.New(`^\s*\d+\s*$`)
@@ -652,8 +684,8 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 		p := filepath.Join(dir, name)
 		switch {
 		case !e.IsDir() && (name == names[PT].Problem || name == translated.Problem):
-			if raw, err := d.read(p); err == nil {
-				if pf, err := ParseProblemFile(p, raw); err != nil {
+			if raw, err := d.readString(p); err == nil {
+				if pf, err := parseProblemText(p, raw); err != nil {
 					d.Problems = append(d.Problems, err)
 				} else {
 					d.Problem = pf
@@ -695,6 +727,15 @@ func ReadDebate(dir string, fallback Lang) (*Debate, error) {
 	}
 	d.State = deriveState(d)
 	return d, nil
+}
+
+// readString is read into a string (problema.md: P held once).
+func (d *Debate) readString(p string) (string, error) {
+	raw, err := safefs.ReadFileString(p)
+	if err != nil {
+		d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
+	}
+	return raw, err
 }
 
 func (d *Debate) read(p string) ([]byte, error) {

@@ -180,10 +180,10 @@ func FuzzSetupIntact(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !SetupIntact(raw) {
-			t.Fatalf("a rendered file is not intact:\n%s", raw)
+		if !SetupIntact(raw.Bytes()) {
+			t.Fatalf("a rendered file is not intact:\n%s", raw.Bytes())
 		}
-		if SetupIntact(append(raw, 'x')) {
+		if SetupIntact(append(raw.Bytes(), 'x')) {
 			t.Fatalf("an edit was not caught:\n%s", raw)
 		}
 	})

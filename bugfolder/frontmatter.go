@@ -41,7 +41,11 @@ func NormalizeText(b []byte) string { return input.NormalizeText(b) }
 // without a leading "---" line has no front matter. The error, when not nil,
 // describes what is wrong in terms a person can fix (line numbers included).
 func ParseDocument(raw []byte) (*Document, error) {
-	text := NormalizeText(raw)
+	return parseDocumentText(NormalizeText(raw))
+}
+
+// parseDocumentText is ParseDocument of text already normalized.
+func parseDocumentText(text string) (*Document, error) {
 	first, rest, _ := strings.Cut(text, "\n")
 	if strings.TrimRight(first, " \t") != "---" {
 		return &Document{Body: text, BodyLine: 1}, nil
@@ -243,8 +247,19 @@ type KV struct {
 // marshalFrontMatter renders v (a struct with yaml tags, fields in the order
 // they are to be written) as a front matter block followed by body.
 func marshalFrontMatter(v any, body string) ([]byte, error) {
+	front, err := frontMatter(v, len(body))
+	if err != nil {
+		return nil, err
+	}
+	front.WriteString(body)
+	return front.Bytes(), nil
+}
+
+// frontMatter renders v between its "---" lines, in a buffer with room
+// for a body of extra bytes after it.
+func frontMatter(v any, extra int) (*bytes.Buffer, error) {
 	var buf bytes.Buffer
-	buf.Grow(len(body) + 4096) // one allocation for a large body (P)
+	buf.Grow(extra + 4096) // one allocation for a large body
 	buf.WriteString("---\n")
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -255,11 +270,25 @@ func marshalFrontMatter(v any, body string) ([]byte, error) {
 		return nil, fmt.Errorf("encode front matter: %w", err)
 	}
 	buf.WriteString("---\n")
-	buf.WriteString(body)
-	return buf.Bytes(), nil
+	return &buf, nil
 }
 
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// SHA256String is the hex sha256 of s, hashed in small pieces: a large P
+// is not copied into a byte slice to be hashed.
+func SHA256String(s ...string) string {
+	h := sha256.New()
+	buf := make([]byte, 32<<10)
+	for _, part := range s {
+		for len(part) > 0 {
+			n := copy(buf, part)
+			h.Write(buf[:n])
+			part = part[n:]
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

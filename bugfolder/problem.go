@@ -1,7 +1,6 @@
 package bugfolder
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -20,6 +19,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/reversa/moot/internal/input"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -193,7 +193,7 @@ func AssembleP(b *Bug) (*Problem, error) {
 	parts = append(parts, specParts...)
 
 	text := renderP(b, l, parts)
-	sum := sha256.Sum256([]byte(text))
+	sum := SHA256String(text)
 	for _, p := range parts {
 		if p.Binary && strings.Contains(p.Why, "UTF-8") {
 			warnings = append(warnings, fmt.Sprintf("%s %s: it is listed by size and sha256, not inlined; convert it to UTF-8 (iconv -f latin1 -t utf-8) to have it read", p.Path, p.Why))
@@ -202,7 +202,7 @@ func AssembleP(b *Bug) (*Problem, error) {
 			warnings = append(warnings, fmt.Sprintf("%s %s: a text file by its name, it is listed by size and sha256, not inlined; remove the NUL bytes (tr -d '\\000') to have it read", p.Path, p.Why))
 		}
 	}
-	return &Problem{Parts: parts, Text: text, SHA256: hex.EncodeToString(sum[:]), Warnings: warnings}, nil
+	return &Problem{Parts: parts, Text: text, SHA256: sum, Warnings: warnings}, nil
 }
 
 // codeList names files relative to the register, sorted, each as code
@@ -338,9 +338,10 @@ func readPart(reg *Register, path string, kind PartKind) (Part, error) {
 		return p, nil
 	}
 	h := sha256.New()
-	var buf bytes.Buffer
+	// read into the string P's part will be (one allocation, no copy after)
+	var buf strings.Builder
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
-		buf.Grow(int(min(fi.Size(), maxInline)) + bytes.MinRead) // read in one allocation
+		buf.Grow(int(min(fi.Size(), maxInline)))
 	}
 	n, err := io.Copy(io.MultiWriter(h, &limitedBuffer{buf: &buf, max: maxInline}), f)
 	if err != nil {
@@ -348,7 +349,7 @@ func readPart(reg *Register, path string, kind PartKind) (Part, error) {
 	}
 	p.Size = n
 	p.SHA256 = hex.EncodeToString(h.Sum(nil))
-	data := buf.Bytes()
+	data := buf.String()
 	if why := notText(data, n); why != "" {
 		if kind == PartBug {
 			return p, &InputError{Path: path, Msg: why + "; bug.md must be UTF-8 text (convert it, e.g. iconv -f latin1 -t utf-8), or moot would drop it from the prompt"}
@@ -363,7 +364,7 @@ func readPart(reg *Register, path string, kind PartKind) (Part, error) {
 	if n > maxInline {
 		return p, &InputError{Path: path, Msg: fmt.Sprintf("is a %d MiB text file; moot inlines evidence text into the prompt and refuses files over %d MiB: keep an excerpt in the bug folder and the full file elsewhere", n>>20, maxInline>>20)}
 	}
-	p.Text = NormalizeText(data)
+	p.Text = input.NormalizeString(data)
 	return p, nil
 }
 
@@ -388,14 +389,14 @@ func hashKey(f *os.File) string {
 
 // notText says why data (the first bytes of a file of n bytes) is not
 // inlined as text: a NUL byte, or bytes that are not UTF-8; "" for text.
-func notText(data []byte, n int64) string {
-	if i := bytes.IndexByte(data, 0); i >= 0 {
+func notText(data string, n int64) string {
+	if i := strings.IndexByte(data, 0); i >= 0 {
 		return fmt.Sprintf("holds a NUL byte at offset %d", i)
 	}
-	if n <= maxInline && !utf8.Valid(data) {
+	if n <= maxInline && !utf8.ValidString(data) {
 		off := 0
 		for off < len(data) {
-			r, size := utf8.DecodeRune(data[off:])
+			r, size := utf8.DecodeRuneInString(data[off:])
 			if r == utf8.RuneError && size <= 1 {
 				break
 			}
@@ -412,7 +413,7 @@ var textExt = map[string]bool{".txt": true, ".log": true, ".md": true, ".json": 
 
 // limitedBuffer keeps at most max bytes and discards the rest.
 type limitedBuffer struct {
-	buf *bytes.Buffer
+	buf *strings.Builder
 	max int
 }
 
@@ -637,7 +638,9 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 		title = b.ID
 	}
 	fmt.Fprintf(&w, "### %s — %s\n\n", HeaderText(b.ID), HeaderText(title))
-	for _, p := range parts {
+	at := make([]int, len(parts)) // where each inlined part's text starts in P (-1: not inlined)
+	for i, p := range parts {
+		at[i] = -1
 		label := partLabels[p.Kind][l]
 		switch {
 		case p.Kind == PartNote:
@@ -658,27 +661,49 @@ func renderP(b *Bug, l Lang, parts []Part) string {
 			}
 			fmt.Fprintf(&w, "### `%s` (%s)\n\n%s%s: %d bytes, sha256 %s\n\n", HeaderPath(p.Path), label, word, why, p.Size, p.SHA256)
 		default:
-			header := p.Path
-			if p.Anchor != "" {
-				header += "#" + p.Anchor
-			}
-			header = HeaderPath(header)
-			if how := locatedBy(l, p); how != "" {
-				label += "; " + how
-			}
-			fence := FenceFor(p.Text)
-			info := ""
-			if strings.HasSuffix(strings.ToLower(p.Path), ".md") {
-				info = "markdown"
-			}
-			body := p.Text
-			if !strings.HasSuffix(body, "\n") {
-				body += "\n"
-			}
-			fmt.Fprintf(&w, "### `%s` (%s)\n\n%s%s\n%s%s\n\n", header, label, fence, info, body, fence)
+			at[i] = renderText(&w, l, p, label)
 		}
 	}
-	return strings.TrimRight(w.String(), "\n") + "\n"
+	text := w.String()
+	body := strings.TrimRight(text, "\n")
+	if len(body) < len(text) {
+		text = text[:len(body)+1] // P ends in one newline: cut, not copied
+	} else {
+		text = body + "\n"
+	}
+	for i := range parts {
+		if at[i] >= 0 { // the part's text is P's own bytes: held once
+			parts[i].Text = text[at[i] : at[i]+len(parts[i].Text)]
+		}
+	}
+	return text
+}
+
+// renderText writes an inlined text part under its header, fenced, and
+// returns where its text starts in w. The text is written as is, never
+// formatted (fmt would copy a large file once more).
+func renderText(w *strings.Builder, l Lang, p Part, label string) int {
+	header := p.Path
+	if p.Anchor != "" {
+		header += "#" + p.Anchor
+	}
+	header = HeaderPath(header)
+	if how := locatedBy(l, p); how != "" {
+		label += "; " + how
+	}
+	fence := FenceFor(p.Text)
+	info := ""
+	if strings.HasSuffix(strings.ToLower(p.Path), ".md") {
+		info = "markdown"
+	}
+	fmt.Fprintf(w, "### `%s` (%s)\n\n%s%s\n", header, label, fence, info)
+	at := w.Len()
+	w.WriteString(p.Text)
+	if !strings.HasSuffix(p.Text, "\n") {
+		w.WriteString("\n")
+	}
+	w.WriteString(fence + "\n\n")
+	return at
 }
 
 var ruleNames = map[LocRule][2]string{
@@ -759,7 +784,7 @@ func HeaderText(s string) string {
 // a line of text, so the fenced text cannot close it.
 func FenceFor(text string) string {
 	longest := 0
-	for _, line := range strings.Split(text, "\n") {
+	for line := range strings.SplitSeq(text, "\n") { // no slice of a large file's lines
 		t := strings.TrimLeft(line, " ")
 		n := 0
 		for n < len(t) && t[n] == '`' {

@@ -117,7 +117,7 @@ func FuzzParseProblemFile(f *testing.F) {
 	raw, _ := RenderProblem(EN, ProblemMeta{ProtocolVersion: 1, QuestionID: "20261130-q", Question: "q?", N: 2, R: 1,
 		Solvers: OrderedMap([]KV{{Key: "agente-1", Value: "x"}}), Critics: OrderedMap(nil), Timeout: ScalarNode("1m"),
 		Lenses: LensesNode([]string{"agente-1"}, map[string]Lens{"agente-1": {Name: "cfo", Text: "unit economics"}})}, []string{"c"}, "P")
-	f.Add(raw)
+	f.Add(raw.Bytes())
 	f.Add([]byte("---\nlenses: [a]\n---\n"))
 	f.Add([]byte("---\nlenses:\n  agente-1: security\n  agente-2: {name: [x]}\n---\n- modo: spec\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -139,9 +139,9 @@ func FuzzParseProblemFile(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := ParseProblemFile("problema.md", out)
+		back, err := ParseProblemFile("problema.md", out.Bytes())
 		if err != nil {
-			t.Fatalf("re-read: %v\n%s", err, out)
+			t.Fatalf("re-read: %v\n%s", err, out.Bytes())
 		}
 		for id, l := range named {
 			if back.Lenses[id] != l {
@@ -160,14 +160,14 @@ func TestProblemLensesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProblemFile("problema.md", raw)
+	p, err := ParseProblemFile("problema.md", raw.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Lenses) != 2 || p.Lenses["agente-1"] != lenses["agente-1"] || p.Lenses["agente-3"] != lenses["agente-3"] || p.QuestionID != "20261130-q" || p.Question != "Devemos?\nSim." || p.BugID != "" {
 		t.Errorf("read back %+v %q %q", p.Lenses, p.QuestionID, p.Question)
 	}
-	if !SetupIntact(raw) {
+	if !SetupIntact(raw.Bytes()) {
 		t.Error("the seal does not cover the lenses as written")
 	}
 	if LensesNode([]string{"agente-1"}, nil) != nil {

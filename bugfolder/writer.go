@@ -1,7 +1,6 @@
 package bugfolder
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -264,47 +263,80 @@ func ScalarNode(v string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
 }
 
+// ProblemDoc is problema.md as the pieces it is written from: the sealed
+// front matter, the rubric under its heading, then P. They are never
+// joined, so a large P is held once while it is written.
+type ProblemDoc struct {
+	pieces []string
+	// SHA256 is the hex digest of the file's bytes.
+	SHA256 string
+}
+
+// Bytes is the whole file.
+func (d *ProblemDoc) Bytes() []byte { return []byte(strings.Join(d.pieces, "")) }
+
 // RenderProblem renders problema.md: front matter, the numbered rubric, then P.
-func RenderProblem(l Lang, meta ProblemMeta, rubric []string, p string) ([]byte, error) {
+func RenderProblem(l Lang, meta ProblemMeta, rubric []string, p string) (*ProblemDoc, error) {
 	var b strings.Builder
-	b.Grow(len(p) + 4096) // P is copied once, however large
 	b.WriteString("\n" + SecRubric.Heading(l) + "\n\n")
 	for i, c := range rubric {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, c)
 	}
 	b.WriteString("\n" + SecProblem.Heading(l) + "\n\n")
-	b.WriteString(strings.TrimRight(p, "\n"))
-	b.WriteString("\n")
+	pieces := []string{"", b.String(), strings.TrimRight(p, "\n"), "\n"}
 	meta.SetupSHA256 = ""
-	unsealed, err := marshalFrontMatter(meta, b.String())
-	if err != nil {
-		return nil, err
+	for seal := range 2 {
+		front, err := frontMatter(meta, 0)
+		if err != nil {
+			return nil, err
+		}
+		pieces[0] = front.String()
+		if seal == 0 {
+			meta.SetupSHA256 = normalizedSHA(pieces) // as SetupIntact reads it
+		}
 	}
-	meta.SetupSHA256 = normalizedSHA(unsealed) // as SetupIntact reads it
-	return marshalFrontMatter(meta, b.String())
+	return &ProblemDoc{pieces: pieces, SHA256: SHA256String(pieces...)}, nil
 }
 
-// normalizedSHA is sha256Hex of NormalizeText(b), without copying b when
-// it needs no normalizing (no BOM, no CR: a file moot wrote itself).
-func normalizedSHA(b []byte) string {
-	if !bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) && bytes.IndexByte(b, '\r') < 0 {
-		return sha256Hex(b)
+// normalizedSHA is sha256Hex of NormalizeText of the pieces joined,
+// without joining them when they need no normalizing (no CR: a file moot
+// wrote itself; the front matter's "---" comes first, so no BOM).
+func normalizedSHA(pieces []string) string {
+	for _, s := range pieces {
+		if strings.IndexByte(s, '\r') >= 0 {
+			return sha256Hex([]byte(NormalizeText([]byte(strings.Join(pieces, "")))))
+		}
 	}
-	return sha256Hex([]byte(NormalizeText(b)))
+	return SHA256String(pieces...)
 }
 
 // WriteProblem writes problema.md and makes it read-only; it refuses to
 // replace an existing one (problema.md never changes after setup). It
+// writes the document's pieces one after another (P is not copied) and
 // returns the sha256 of the bytes written.
-func (w *Writer) WriteProblem(data []byte) (string, error) {
-	p := filepath.Join(w.Dir, w.Lang.Names().Problem)
+func (w *Writer) WriteProblem(doc *ProblemDoc) (string, error) {
+	name := w.Lang.Names().Problem
+	p := filepath.Join(w.Dir, name)
 	if _, err := os.Lstat(p); err == nil {
 		return "", &InputError{Path: p, Msg: "already exists; problema.md is written once, at setup"}
 	}
-	if _, err := w.writeFile(w.Lang.Names().Problem, data, 0o400, true); err != nil {
+	if err := CheckWritable(w.BugDir); err != nil {
 		return "", err
 	}
-	return sha256Hex(data), nil
+	f, err := w.root.Create(filepath.Join(w.rel, name), 0o400, DirPerm)
+	if err != nil {
+		return "", outsideError(p, err)
+	}
+	for _, s := range doc.pieces {
+		if _, err := f.WriteString(s); err != nil {
+			f.Discard()
+			return "", fmt.Errorf("write %s: %w", p, err)
+		}
+	}
+	if err := f.Commit(true); err != nil {
+		return "", outsideError(p, err)
+	}
+	return doc.SHA256, nil
 }
 
 // DebaterMeta is a debater file's front matter, in the order it is written.

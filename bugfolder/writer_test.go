@@ -84,7 +84,7 @@ func TestProblemFileFormat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden.RequireEqual(t, data)
+			golden.RequireEqual(t, data.Bytes())
 			w := newWriter(t, lang)
 			sum, err := w.WriteProblem(data)
 			if err != nil {
@@ -98,7 +98,14 @@ func TestProblemFileFormat(t *testing.T) {
 			if _, err := w.WriteProblem(data); err == nil {
 				t.Error("problema.md must never be written twice")
 			}
-			pf, err := bugfolder.ParseProblemFile(path, data)
+			onDisk, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(onDisk) != string(data.Bytes()) {
+				t.Errorf("problema.md on disk is not the rendered document:\n%s", onDisk)
+			}
+			pf, err := bugfolder.ParseProblemFile(path, onDisk)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,8 +34,8 @@ func (p *project) addQuestion(question, protocol string, evidence ...string) str
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	raw = []byte(strings.Replace(string(raw), "---\n", "---\nprotocol: "+protocol+"\n", 1))
-	if _, err := w.WriteProblem(raw); err != nil {
+	edited := strings.Replace(string(raw.Bytes()), "---\n", "---\nprotocol: "+protocol+"\n", 1)
+	if err := os.WriteFile(filepath.Join(dir, bugfolder.PT.Names().Problem), []byte(edited), 0o400); err != nil {
 		p.t.Fatal(err)
 	}
 	if _, err := w.WriteFinal(bugfolder.FinalMeta{DebaterMeta: bugfolder.DebaterMeta{ProtocolVersion: 1, Role: bugfolder.RoleJudge, SolverID: "juiz", Status: bugfolder.StatusOK},

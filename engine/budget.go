@@ -227,7 +227,7 @@ func (r *runner) finalPromptBefore(k int) (int, bool) {
 		in := FinalInput{Lang: r.lang, Mode: r.mode, Rubric: r.rubric, P: r.p, N: r.n, Panel: r.solvers, Answers: bodies, Names: r.engineNames(),
 			Missing: r.missingStatuses(bodies), Lenses: maps.Clone(r.lensOf), Opening: r.validAnswers(0),
 			Last: j, R: r.r, Rounds: r.roundAnswers(j)}
-		return len(r.proto.Final(in).Prompt()), true
+		return promptLen(r.splitAt(r.finalStep(in).Prompt(), pMark)), true
 	}
 	return 0, false
 }

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -116,13 +114,13 @@ func (r *runner) runJudge(ctx context.Context) error {
 	if len(in.Answers) == 0 {
 		return &errStop{OutcomeWaiting, fmt.Sprintf("round %d has no valid proposal: there is nothing to judge", r.last)}
 	}
-	step := r.proto.Final(in)
+	step := r.finalStep(in)
 	choices := step.Choices()
 	letters := make([]string, len(choices))
 	for i, c := range choices {
 		letters[i] = c.Label
 	}
-	prompt := r.splitP(step.Prompt())
+	prompt := r.splitAt(step.Prompt(), pMark)
 	ask, why := r.judgePending()
 	reason := "the " + Describe(r.proto).Final + "'s last attempt failed"
 	if why != "" {
@@ -329,7 +327,7 @@ func (r *runner) keepPrompt(prompt []string, attempt int) error {
 	}
 	body := strings.TrimRight(r.p, "\n")
 	for _, piece := range prompt {
-		if len(prompt) > 1 && len(piece) == len(body) && piece == body {
+		if len(body) >= 4096 && len(piece) == len(body) && piece == body {
 			// P is kept once, in problema.md: the kept prompt names it
 			// instead of writing it again (bytes written stay ≤ 2×|P|)
 			piece = pReference(body)
@@ -345,8 +343,7 @@ func (r *runner) keepPrompt(prompt []string, attempt int) error {
 // pReference stands for P in a kept prompt: where it is and its digest,
 // so the prompt the engine read can be rebuilt byte for byte.
 func pReference(body string) string {
-	sum := sha256.Sum256([]byte(body))
-	return fmt.Sprintf("[P: the problem statement of problema.md, %d bytes, sha256 %s, was here]", len(body), hex.EncodeToString(sum[:]))
+	return fmt.Sprintf("[P: the problem statement of problema.md, %d bytes, sha256 %s, was here]", len(body), bugfolder.SHA256String(body))
 }
 
 // writeFinal writes resposta-final.md: the protocol's answer, preceded by

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/reversa/moot/bugfolder"
+import (
+	"strings"
+
+	"github.com/reversa/moot/bugfolder"
+)
 
 // Protocol is what one protocol supplies the runner (DESIGN §7): its roles,
 // their prompts, the sections of their answers and the validator, the
@@ -338,4 +342,29 @@ func Describe(p Protocol) Inputs {
 	return Inputs{Modes: true, MinN: 2, MaxN: MaxSolvers, R: 2, MaxR: MaxRounds, Rounds: "R=%d rounds after round 0", Lenses: true,
 		Support: true, Supporter: "critic", Member: "solver", Members: "solvers", MembersPT: "debatedores", Final: "judge",
 		Winner: true, FinalNote: "isolated: sees only the rubric, P and the final proposals"}
+}
+
+// WriteP writes P into a prompt or document being built, as the protocols
+// show it: without its trailing newlines, then one. It first grows w for
+// P, the after bytes that will follow it and some room for the words
+// around them, so a large P is copied once, never into a joined string or
+// a regrown buffer.
+func WriteP(w *strings.Builder, p string, after int) {
+	body := strings.TrimRight(p, "\n")
+	w.Grow(len(body) + after + 64<<10)
+	w.WriteString(body)
+	w.WriteByte('\n')
+}
+
+// TextBytes is the size of the answers a final step reads (the last
+// round's, the opening's and every round's): what its prompt holds
+// besides P, for WriteP.
+func (in FinalInput) TextBytes() int {
+	n := 0
+	for _, m := range append([]RoundAnswers{in.Answers, in.Opening}, in.Rounds...) {
+		for _, a := range m {
+			n += len(a)
+		}
+	}
+	return n
 }

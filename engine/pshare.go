@@ -58,14 +58,13 @@ func (r *runner) renderPrompt(c Call) []string {
 	return r.splitAt(r.proto.Prompt(c), pMark)
 }
 
-// splitP cuts a prompt rendered with P itself (the final step's) into
-// pieces, P shared: the rendered copy is then garbage.
-func (r *runner) splitP(prompt string) []string {
-	body := strings.TrimRight(r.p, "\n")
-	if len(body) < 4096 {
-		return []string{prompt}
-	}
-	return r.splitAt(prompt, body)
+// finalStep is the protocol's final step over in, whose prompts are
+// rendered with pMark for P (cut there with splitAt): like a round's
+// call, the final call's prompt holds no copy of P. The step reads P
+// nowhere else; in itself keeps P for what is written after the call.
+func (r *runner) finalStep(in FinalInput) Final {
+	in.P = pMark
+	return r.proto.Final(in)
 }
 
 // splitAt cuts text at each occurrence of sep and puts P's body in its
@@ -92,13 +91,20 @@ func promptLen(parts []string) int {
 	return n
 }
 
-// limitMemory sets the Go runtime's soft memory limit to 2×|P| + 64 MB
-// for a large P, unless one is set already (GOMEMLIMIT): the garbage left
-// by assembling, writing and reading P then makes the collector run
-// rather than doubling the heap (P's strings hold no pointers, so those
-// collections are cheap). The limit only ever rises.
+// outsideHeap is what moot keeps resident besides the Go runtime's own
+// memory (the binary's code and data pages): the soft memory limit leaves
+// it room under the 2×|P| + 64 MB a debate may take.
+const outsideHeap = 32 << 20
+
+// limitMemory sets the Go runtime's soft memory limit to 2×|P| + 64 MB,
+// less the process's memory outside the runtime's, for a large P, unless
+// one is set already (GOMEMLIMIT): the garbage left by assembling,
+// writing and reading P then makes the collector run rather than doubling
+// the heap (P's strings hold no pointers, so those collections are
+// cheap). The limit only ever rises; setting it returns the garbage of
+// assembling P to the system.
 func limitMemory(pBytes int) {
-	want := int64(2*pBytes + 64<<20)
+	want := int64(2*pBytes + 64<<20 - outsideHeap)
 	cur := debug.SetMemoryLimit(-1)
 	if cur != math.MaxInt64 && cur >= want || pBytes < 1<<20 {
 		return
@@ -107,4 +113,7 @@ func limitMemory(pBytes int) {
 		return
 	}
 	debug.SetMemoryLimit(want)
+	// P was just assembled: the files as read are garbage beside it. Free
+	// them now, so the heap grows from P alone, not from twice P.
+	debug.FreeOSMemory()
 }

@@ -495,7 +495,7 @@ func (r *runner) timeoutFor(id, engine string) time.Duration {
 	return DefaultTimeout
 }
 
-func (r *runner) renderProblem(s Setup) ([]byte, error) {
+func (r *runner) renderProblem(s Setup) (*bugfolder.ProblemDoc, error) {
 	var solvers, critics, timeouts []bugfolder.KV
 	uniform := ""
 	same := true

@@ -62,7 +62,7 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 		return true, "", r.writeFinal(in, first, string(r.finalRole), meta, o)
 	}
 	jid := r.lang.Names().JudgeID
-	swapped := r.splitP(sw.SwappedPrompt())
+	swapped := r.splitAt(sw.SwappedPrompt(), pMark)
 	o2, err := r.invokeStarted(ctx, r.last, jid, r.finalRole, func() []string { return swapped }, func() {
 		r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
 		r.logJudgeOrder(step, true)

@@ -45,10 +45,17 @@ func (e *Error) Unwrap() error { return e.Err }
 // line endings into LF: how every text file moot reads (front matter, the
 // engines file, a cassette) is read.
 func NormalizeText(b []byte) string {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	if bytes.IndexByte(b, '\r') < 0 {
-		return string(b)
+	return NormalizeString(string(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))))
+}
+
+// NormalizeString is NormalizeText for text already read into a string:
+// a string that needs no change is returned as is, not copied (a large
+// evidence file is then held once).
+func NormalizeString(s string) string {
+	s = strings.TrimPrefix(s, "\xef\xbb\xbf")
+	if strings.IndexByte(s, '\r') < 0 {
+		return s
 	}
-	s := strings.ReplaceAll(string(b), "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
 	return strings.ReplaceAll(s, "\r", "\n")
 }

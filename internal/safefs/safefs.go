@@ -105,6 +105,25 @@ func regular(f *os.File) (*os.File, error) {
 	return f, nil
 }
 
+// ReadFileString is ReadFile into a string, read in one allocation of
+// the file's size: a large file (problema.md with its P) is held once,
+// never as bytes and then as their string copy.
+func ReadFileString(path string) (string, error) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<30 {
+		b.Grow(int(fi.Size()))
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", f.Name(), err)
+	}
+	return b.String(), nil
+}
+
 // ReadFile reads a regular file (see OpenRegular) of at most max bytes
 // (max <= 0: no limit).
 func ReadFile(path string, max int64) ([]byte, error) {

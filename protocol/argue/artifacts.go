@@ -168,7 +168,8 @@ func RenderTranscript(in engine.FinalInput, final string) string {
 	l := in.Lang
 	var b strings.Builder
 	b.WriteString(t(l, "# Transcrição do debate (argue)\n\n", "# Debate transcript (argue)\n\n"))
-	b.WriteString(strings.TrimRight(in.P, "\n") + "\n\n")
+	engine.WriteP(&b, in.P, in.TextBytes()+len(final))
+	b.WriteString("\n")
 	b.WriteString(t(l, "## Participantes\n\n", "## Participants\n\n"))
 	for _, id := range in.Panel {
 		first, _, _ := strings.Cut(in.Lenses[id].Text, "\n")

@@ -63,7 +63,7 @@ func (s *synthesizer) Prompt() string {
 		w.WriteString("  " + h.In(l) + synthHint(l, h) + "\n")
 	}
 	w.WriteString(t(l, "\n# Pergunta e evidências (P)\n\n", "\n# Question and evidence (P)\n\n"))
-	w.WriteString(strings.TrimRight(in.P, "\n") + "\n")
+	engine.WriteP(&w, in.P, in.TextBytes())
 	w.WriteString(t(l, "\n# Participantes\n\n", "\n# Participants\n\n"))
 	for _, id := range in.Panel {
 		first, _, _ := strings.Cut(in.Lenses[id].Text, "\n")

@@ -120,7 +120,7 @@ func synthPrompt(in engine.FinalInput, members []member, nonce string) string {
 		w.WriteString("  " + h.In(l) + synthHint(l, h) + "\n")
 	}
 	w.WriteString("\n# P\n\n")
-	w.WriteString(strings.TrimRight(in.P, "\n") + "\n")
+	engine.WriteP(&w, in.P, in.TextBytes())
 	w.WriteString(t(l, "\n# Os membros\n\n", "\n# The members\n\n"))
 	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
 	for _, m := range members {

@@ -180,7 +180,11 @@ func (j JudgePrompt) Render() string {
 	}
 	fmt.Fprintf(&w, t("  Em %s, cada enxerto vem de uma proposta que não é a vencedora.\n", "  In %s, each graft comes from a proposal other than the winner.\n"), bugfolder.SecGrafts.Heading(j.Lang))
 	w.WriteString(t("\n# Problema (P)\n\n", "\n# Problem (P)\n\n"))
-	w.WriteString(strings.TrimRight(j.P, "\n") + "\n")
+	after := 0
+	for _, p := range j.Proposals {
+		after += len(p.Body) + 256
+	}
+	engine.WriteP(&w, j.P, after)
 	w.WriteString(t("\n# Propostas finais\n\n", "\n# Final proposals\n\n"))
 	for _, p := range j.Proposals {
 		name := strings.ToUpper(label) + " " + p.Label

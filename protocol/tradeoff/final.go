@@ -69,7 +69,7 @@ func synthPrompt(in engine.FinalInput, sides []side, nonce string) string {
 		w.WriteString("  " + h.In(l) + synthHint(l, h) + "\n")
 	}
 	w.WriteString(t(l, "\n# Pacote de evidências (P)\n\n", "\n# Evidence packet (P)\n\n"))
-	w.WriteString(strings.TrimRight(in.P, "\n") + "\n")
+	engine.WriteP(&w, in.P, in.TextBytes())
 	w.WriteString(t(l, "\n# Respostas finais dos revisores\n\n", "\n# The reviewers' final answers\n\n"))
 	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
 	for _, sd := range sides {
