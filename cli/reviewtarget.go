@@ -54,10 +54,7 @@ func reviewEntries(e *env, reg *bugfolder.Register) ([]listEntry, []error) {
 		if st.BugID != "" {
 			en.Context = st.BugID
 		}
-		switch {
-		case st.Status == review.StatusRunning && !review.Live(dirs[i]):
-			en.Status = review.StatusInterrupted // killed: no process holds its lock
-		case st.Status == review.StatusError:
+		if st.Status == review.StatusError { // List gave a killed review's status (interrupted) already
 			en.Warnings = append(en.Warnings, "a file of the review could not be saved: "+st.Error)
 		}
 		if st.Restricted {

@@ -295,7 +295,7 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 		if by == "" {
 			by = "human"
 		}
-		dec := Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(d.Choice), By: by, Round: k, Reason: budgetLine(reach)}
+		dec := Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(d.Choice), By: by, Round: k, Reason: reach.Text()}
 		switch d.Choice {
 		case BudgetRaise:
 			if !raises(b.cap, d.Cap) {
@@ -318,7 +318,7 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 			return nil, errBudgetCut
 		case BudgetCancel:
 			r.emit(dec)
-			b.ended = &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the budget cap (%s); everything is kept: `moot resume %s --max-usd …` or `--max-tokens …` raises the cap and continues", budgetLine(reach), r.resumeTarget())}
+			b.ended = &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the budget cap (%s); everything is kept: `moot resume %s --max-usd …` or `--max-tokens …` raises the cap and continues", reach.Text(), r.resumeTarget())}
 			return nil, b.ended
 		default:
 			return nil, fmt.Errorf("unknown budget decision %q", d.Choice)
@@ -335,7 +335,7 @@ func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecisi
 		d, err = ba.BudgetReached(ctx, reach)
 	}
 	if errors.Is(err, ErrNeedHuman) {
-		return d, &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s) and no human to ask: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", bugfolder.BudgetStopMark, budgetLine(reach), r.resumeTarget())}
+		return d, &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s) and no human to ask: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", bugfolder.BudgetStopMark, reach.Text(), r.resumeTarget())}
 	}
 	return d, err
 }
@@ -343,7 +343,7 @@ func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecisi
 // budgetNoFinal stops a cut debate whose final step the budget cannot
 // pay for: kept and resumable with a raised cap (exit 4).
 func (r *runner) budgetNoFinal(reach BudgetReach) error {
-	return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s): it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, budgetLine(reach), Describe(r.proto).Final, r.resumeTarget())}
+	return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s): it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, reach.Text(), Describe(r.proto).Final, r.resumeTarget())}
 }
 
 // RaiseRefusal says why next cannot answer the budget reached in b ("" when
@@ -397,21 +397,33 @@ func capText(c Budget) string {
 	return strings.Join(parts, " and ")
 }
 
-// budgetLine says the cap, the spend and what the held-back call needed.
-func budgetLine(b BudgetReach) string {
+// Text says a reached budget in the one wording every place uses (the
+// TUI's budget menu, the log's budget decision, the messages of a stop at
+// the cap): the cap, the spend, the calls in flight, the call held back
+// (named when Who is known) and what is kept for the final step. A dollar
+// cap speaks dollars, each figure with its tokens.
+func (b BudgetReach) Text() string {
 	spent := fmt.Sprintf("%d tokens", b.SpentTokens)
 	if b.Cap.MaxUSD > 0 {
-		spent = money.USD(b.SpentUSD) + ", " + spent
+		spent = money.USD(b.SpentUSD) + " and " + spent
 	}
-	fig := func(usd float64, tok int) string { // a dollar cap speaks dollars
+	fig := func(usd float64, tok int) string {
 		if b.Cap.MaxUSD > 0 {
-			return fmt.Sprintf("≈%s, %d tokens", money.USD(usd), tok)
+			return fmt.Sprintf("≈%s (%d tokens)", money.USD(usd), tok)
 		}
 		return fmt.Sprintf("≈%d tokens", tok)
 	}
-	line := fmt.Sprintf("cap %s; spent %s; in flight %s; the next call %s", capText(b.Cap), spent, fig(b.FlightUSD, b.FlightTokens), fig(b.NextUSD, b.NextTokens))
+	next := "the next call"
+	if b.Who != "" {
+		next += " (" + b.Who + ")"
+	}
+	line := fmt.Sprintf("cap %s; spent %s; the calls in flight %s; %s %s", capText(b.Cap), spent, fig(b.FlightUSD, b.FlightTokens), next, fig(b.NextUSD, b.NextTokens))
 	if b.KeepTokens > 0 {
-		line += "; kept for the final step " + fig(b.KeepUSD, b.KeepTokens)
+		final := b.FinalWord
+		if final == "" {
+			final = "final step"
+		}
+		line += fmt.Sprintf("; kept for the %s %s", final, fig(b.KeepUSD, b.KeepTokens))
 	}
 	return line
 }

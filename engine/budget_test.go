@@ -145,7 +145,18 @@ func TestBudgetMenuAnswers(t *testing.T) {
 				t.Fatalf("%v %+v", err, res)
 			}
 			if len(bs.asked) != 1 || bs.asked[0].Cap != small || bs.asked[0].NextTokens == 0 {
-				t.Errorf("asked %+v", bs.asked)
+				t.Fatalf("asked %+v", bs.asked)
+			}
+			if tc.answers != nil { // the log says the reached budget as the menu said it
+				var reasons []string
+				for _, ev := range f.debate(t).Events {
+					if ev.Type == EvDecision && ev.Point == bugfolder.PointBudget {
+						reasons = append(reasons, ev.Reason)
+					}
+				}
+				if want := bs.asked[0].Text(); len(reasons) == 0 || reasons[0] != want {
+					t.Errorf("the budget decision logs %q, want %q", reasons, want)
+				}
 			}
 			raw, _ := os.ReadFile(filepath.Join(f.bug.Dir, "debate", "problema.md"))
 			if !strings.Contains(string(raw), "max_tokens: 9000") {
@@ -178,6 +189,33 @@ func TestBudgetMenuAnswers(t *testing.T) {
 			}
 			if !raised {
 				t.Error("the raise is not logged")
+			}
+		})
+	}
+}
+
+// TestBudgetReachText: the one wording of a reached budget — the cap, the
+// spend, the calls in flight, the call held back (named when known) and
+// what is kept for the final step; a dollar cap speaks dollars with each
+// figure's tokens.
+func TestBudgetReachText(t *testing.T) {
+	tests := []struct {
+		name  string
+		reach BudgetReach
+		want  string
+	}{
+		{"a token cap", BudgetReach{Cap: Budget{MaxTokens: 40000}, SpentTokens: 30000, FlightTokens: 4000, NextTokens: 7000, Who: "agente-2", FinalWord: "judge"},
+			"cap 40000 tokens; spent 30000 tokens; the calls in flight ≈4000 tokens; the next call (agente-2) ≈7000 tokens"},
+		{"a dollar cap, with the final step's share kept", BudgetReach{Cap: Budget{MaxUSD: 0.5, MaxTokens: 40000}, SpentUSD: 0.31, SpentTokens: 30000,
+			FlightUSD: 0.04, FlightTokens: 4000, NextUSD: 0.07, NextTokens: 7000, KeepUSD: 0.1, KeepTokens: 10000, Who: "agente-2", FinalWord: "synthesizer"},
+			"cap $0.50 and 40000 tokens; spent $0.31 and 30000 tokens; the calls in flight ≈$0.04 (4000 tokens); the next call (agente-2) ≈$0.07 (7000 tokens); kept for the synthesizer ≈$0.10 (10000 tokens)"},
+		{"nobody named, no final word", BudgetReach{Cap: Budget{MaxTokens: 9000}, SpentTokens: 8000, NextTokens: 2000, KeepTokens: 500},
+			"cap 9000 tokens; spent 8000 tokens; the calls in flight ≈0 tokens; the next call ≈2000 tokens; kept for the final step ≈500 tokens"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.reach.Text(); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})
 	}

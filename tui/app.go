@@ -166,6 +166,9 @@ type Model struct {
 	problem       *bugfolder.Problem
 	probErr       error
 	cost          costState
+	// planSeq numbers the plans asked for: only the last one's answer is
+	// taken.
+	planSeq int
 
 	deb *debateView
 	// rev is the review view (scrReview).
@@ -239,8 +242,11 @@ type costState struct {
 	// scroll is the first line shown of what stands above the buttons.
 	scroll int
 	// startWhenReady is set when Start was chosen while P was still being
-	// assembled: the debate starts as soon as its plan is ready.
+	// assembled or the plan priced: the debate starts as soon as its plan
+	// is ready.
 	startWhenReady bool
+	// estimating is set while the plan is priced in the background.
+	estimating bool
 	// criteria are the wizard's criteria for a protocol's packet (none:
 	// its default).
 	criteria []string
@@ -465,14 +471,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		if m.screen == scrCost {
-			m.planCost()
-			if m.cost.startWhenReady {
+			cmds = append(cmds, m.planCost())
+			if m.probErr != nil {
 				m.cost.startWhenReady = false
-				if m.cost.plan != nil && len(m.cost.plan.Refusals) == 0 {
-					return m.startRun()
-				}
 			}
 		}
+	case planMsg:
+		var c tea.Cmd
+		m, c = m.planArrived(msg)
+		cmds = append(cmds, c)
 	case watchTickMsg:
 		var c tea.Cmd
 		m, c = m.onWatchTick()
@@ -833,8 +840,7 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 		if m.wiz.advance() {
 			m.cost = costState{setup: m.wiz.setup(m.bug), criteria: m.wiz.criteriaList()}
 			m.screen = scrCost
-			m.planCost()
-			return m, nil
+			return m, m.planCost()
 		}
 		m.sizeWizard()
 		return m, m.wiz.form.Init()
@@ -936,14 +942,31 @@ func (m *Model) sizeWizard() {
 	}
 }
 
-// planCost prices the setup once P is there.
-func (m *Model) planCost() {
+// planOf prices a setup (engine.NewPlan; a test counts its calls). It
+// reads every past final answer of the register (what the plan learns
+// from): never on the UI's goroutine.
+var planOf = engine.NewPlan
+
+// planMsg carries a plan priced in the background; seq says which
+// request it answers (an older one, for choices since changed, is
+// dropped).
+type planMsg struct {
+	seq   int
+	setup engine.Setup
+	plan  *engine.Plan
+	err   error
+}
+
+// planCost prepares the setup once P is there and returns the command
+// that prices it in the background (the cost screen says it is
+// estimating until the plan arrives).
+func (m *Model) planCost() tea.Cmd {
 	if m.problem == nil && m.probErr == nil {
-		return
+		return nil
 	}
 	if m.probErr != nil {
 		m.cost.err = m.probErr
-		return
+		return nil
 	}
 	s := m.cost.setup
 	if s.Protocol == nil {
@@ -966,8 +989,33 @@ func (m *Model) planCost() {
 		s.Budget = m.opts.Budget // the wizard's setup takes the flags' and the engines file's cap
 	}
 	m.cost.setup = s
-	m.cost.plan, m.cost.err = engine.NewPlan(s, m.opts.Config)
-	m.cost.button = 0
+	m.cost.plan, m.cost.err, m.cost.button = nil, nil, 0
+	m.planSeq++
+	m.cost.estimating = true
+	seq, cfg := m.planSeq, m.opts.Config
+	s.Problem = s.Problem.Clone() // the plan redacts its P in place while the view reads this one
+	return func() tea.Msg {
+		p, err := planOf(s, cfg)
+		return planMsg{seq: seq, setup: s, plan: p, err: err}
+	}
+}
+
+// planArrived takes the plan the cost screen waits for (one for earlier
+// choices, or that arrives after the screen was left, is dropped) and
+// starts the debate if Start was chosen while it was being priced.
+func (m Model) planArrived(msg planMsg) (Model, tea.Cmd) {
+	if msg.seq != m.planSeq || m.screen != scrCost || !m.cost.estimating {
+		return m, nil
+	}
+	m.cost.estimating = false
+	m.cost.setup, m.cost.plan, m.cost.err = msg.setup, msg.plan, msg.err
+	if m.cost.startWhenReady {
+		m.cost.startWhenReady = false
+		if m.cost.plan != nil && len(m.cost.plan.Refusals) == 0 {
+			return m.startRun()
+		}
+	}
+	return m, nil
 }
 
 func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -1000,6 +1048,9 @@ func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		case 0:
 			if m.cost.plan == nil && m.cost.err == nil && m.probErr == nil {
 				m.cost.startWhenReady = true
+				if m.cost.estimating {
+					return m, statusCmd("starting as soon as the cost is estimated…")
+				}
 				return m, statusCmd("starting as soon as P is assembled…")
 			}
 			if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {

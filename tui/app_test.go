@@ -476,8 +476,17 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 	if m.running || !m.cost.startWhenReady {
 		t.Fatalf("running %v, waiting %v", m.running, m.cost.startWhenReady)
 	}
-	nm, _ = m.Update(assemblePCmd(m.bug)())
+	nm, cmd := m.Update(assemblePCmd(m.bug)())
 	m = nm.(Model)
+	if m.running {
+		t.Fatal("the debate started before its plan was priced")
+	}
+	for _, msg := range run(cmd) { // the plan, priced in the background
+		if p, ok := msg.(planMsg); ok {
+			nm, _ = m.Update(p)
+			m = nm.(Model)
+		}
+	}
 	if !m.running || m.screen != scrDebate {
 		t.Errorf("the debate did not start once P was ready: running %v, screen %v, plan %+v", m.running, m.screen, m.cost.plan)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
-	"github.com/reversa/moot/internal/money"
 )
 
 // The budget menus (numbered apart from menus.go's, so the two lists
@@ -72,16 +71,11 @@ func (m Model) askBudget(then askBudgetMsg) (Model, tea.Cmd) {
 	return m, tea.Batch(notify(m.deb.bugID+" needs a decision: the budget cap was reached"), m.openMenu(budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
 }
 
-// capWords says a cap ("$0.50 and 40000 tokens").
-func capWords(c engine.Budget) string {
-	var parts []string
-	if c.MaxUSD > 0 {
-		parts = append(parts, money.USD(c.MaxUSD))
-	}
-	if c.MaxTokens > 0 {
-		parts = append(parts, fmt.Sprintf("%d tokens", c.MaxTokens))
-	}
-	return strings.Join(parts, " and ")
+// budgetSentence is the engine's wording of a reached budget
+// (BudgetReach.Text), as a sentence: capitalized, ending with a period.
+func budgetSentence(b engine.BudgetReach) string {
+	t := b.Text()
+	return strings.ToUpper(t[:1]) + t[1:] + "."
 }
 
 // budgetMenu offers: raise the cap, stop now with a labelled degraded
@@ -89,21 +83,7 @@ func capWords(c engine.Budget) string {
 func budgetMenu(a *budgetAsk) *menu {
 	m := &menu{kind: menuBudget, bud: a, choice: "raise"}
 	b := a.b
-	spent := fmt.Sprintf("%d tokens", b.SpentTokens)
-	if b.Cap.MaxUSD > 0 {
-		spent = money.USD(b.SpentUSD) + " and " + spent
-	}
-	fig := func(usd float64, tok int) string { // a dollar cap speaks dollars
-		if b.Cap.MaxUSD > 0 {
-			return fmt.Sprintf("≈%s (%d tokens)", money.USD(usd), tok)
-		}
-		return fmt.Sprintf("≈%d tokens", tok)
-	}
-	desc := fmt.Sprintf("Cap %s. Spent %s; the calls in flight %s; the next call (%s) %s", capWords(b.Cap), spent, fig(b.FlightUSD, b.FlightTokens), b.Who, fig(b.NextUSD, b.NextTokens))
-	if b.KeepTokens > 0 {
-		desc += fmt.Sprintf("; kept for the %s %s", b.FinalWord, fig(b.KeepUSD, b.KeepTokens))
-	}
-	desc += ".\nIt was not started."
+	desc := budgetSentence(b) + "\nIt was not started."
 	stop := fmt.Sprintf("Stop now: skip the remaining rounds, the %s reads the last complete round (labelled cut by the budget)", b.FinalWord)
 	if b.Final {
 		stop = fmt.Sprintf("Stop now: no %s call (kept; moot resume with a higher cap runs it)", b.FinalWord)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 )
@@ -31,7 +33,7 @@ func TestBudgetMenu(t *testing.T) {
 			reply := make(chan budgetAnswer, 1)
 			m = pump(t, m, engineMsg{then: askBudgetMsg{reach, reply}})
 			text := screenText(m, f.proj)
-			order := []string{"The budget cap is reached (round 1)", "Cap $0.50 and 40000 tokens", "Spent $0.31 and 30000 tokens", "Raise the cap", "Stop now", "Cancel"}
+			order := []string{"The budget cap is reached (round 1)", "Cap $0.50 and 40000 tokens", "spent $0.31 and 30000 tokens", "Raise the cap", "Stop now", "Cancel"}
 			last := -1
 			for _, want := range order {
 				i := strings.Index(text, want)
@@ -55,6 +57,40 @@ func TestBudgetMenu(t *testing.T) {
 			a := recv(t, reply)
 			if a.d != tc.want || m.menu != nil {
 				t.Errorf("answer %+v, want %+v (menu %v)", a.d, tc.want, m.menu)
+			}
+		})
+	}
+}
+
+// TestBudgetMenuSaysTheEngineWording: the budget menu says a reached
+// budget in the engine's one wording (BudgetReach.Text, which the log's
+// budget decision records), as a sentence, never a wording of its own.
+func TestBudgetMenuSaysTheEngineWording(t *testing.T) {
+	tests := []struct {
+		name  string
+		reach engine.BudgetReach
+		want  string
+	}{
+		{"a dollar cap", engine.BudgetReach{Cap: engine.Budget{MaxUSD: 0.5, MaxTokens: 40000}, SpentUSD: 0.31, SpentTokens: 30000,
+			FlightUSD: 0.04, FlightTokens: 4000, NextUSD: 0.07, NextTokens: 7000, KeepUSD: 0.1, KeepTokens: 10000, Round: 1, Who: "agente-2", FinalWord: "judge"},
+			"Cap $0.50 and 40000 tokens; spent $0.31 and 30000 tokens; the calls in flight ≈$0.04 (4000 tokens); the next call (agente-2) ≈$0.07 (7000 tokens); kept for the judge ≈$0.10 (10000 tokens). It was not started."},
+		{"a token cap, the final step's call", engine.BudgetReach{Cap: engine.Budget{MaxTokens: 40000}, SpentTokens: 39000, NextTokens: 7000, Round: 1, Who: "juiz", Final: true, FinalWord: "judge"},
+			"Cap 40000 tokens; spent 39000 tokens; the calls in flight ≈0 tokens; the next call (juiz) ≈7000 tokens. It was not started."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.reach.Text(); !strings.EqualFold(got[:1], tc.want[:1]) || !strings.Contains(tc.want, got[1:]+".") {
+				t.Fatalf("the engine says %q, the menu should say %q", got, tc.want)
+			}
+			f := newFixture(t)
+			m, _ := liveModel(t, f, 100, 30)
+			m = pump(t, m, engineMsg{then: askBudgetMsg{tc.reach, make(chan budgetAnswer, 1)}})
+			if m.menu == nil || m.menu.kind != menuBudget {
+				t.Fatalf("no budget menu: %+v", m.menu)
+			}
+			form := strings.Join(strings.Fields(ansi.Strip(m.menu.form.View())), " ")
+			if !strings.Contains(form, tc.want) {
+				t.Errorf("the menu says\n%s\nwant\n%s", form, tc.want)
 			}
 		})
 	}

@@ -229,6 +229,7 @@ func readReview(dir string, round int) (*reviewData, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.Status = review.ListedStatus(st, dir) // as its row and moot list say it
 	evs, err := readReviewEvents(filepath.Join(dir, review.EventsFile))
 	if err != nil {
 		return nil, err
@@ -380,7 +381,7 @@ func severities(fs []review.Finding) string {
 // reviewRank orders a review's status as statusRank orders a debate's: a
 // stalled review waits for a human, a running one runs, a refuse or a hold
 // stopped, a pass is settled.
-var reviewRank = map[string]int{review.StatusStalled: 0, review.StatusRunning: 2, review.StatusRefused: 3, review.StatusHeld: 3, review.StatusError: 3, review.StatusCancelled: 3, "interrupted": 3, review.StatusPassed: 4}
+var reviewRank = map[string]int{review.StatusStalled: 0, review.StatusRunning: 2, review.StatusRefused: 3, review.StatusHeld: 3, review.StatusError: 3, review.StatusCancelled: 3, review.StatusInterrupted: 3, review.StatusPassed: 4}
 
 // keyLess orders two rows of which one is a review by the list's sort
 // key; a row not read yet goes last, a review has no health.

@@ -209,6 +209,7 @@ func TestReviewViewFollows(t *testing.T) {
 	rf := newReviewFixture(t, filepath.Join(f.proj, review.ReviewsDir), fixedNow, review.State{
 		Contract: envelope.Contract{Intent: "live"}, Lenses: lenses("defect", "security"), Status: review.StatusRunning,
 	})
+	lockHeldBy(t, rf.f.Dir, os.Getpid()) // another process runs it: a live writer holds its lock
 	rf.event(t, engine.Event{Type: engine.EvRoundStarted, Round: 1})
 	m := sized(t, f.options(), 140, 45)
 	m = openReviewRow(t, m, rf.f.ID)

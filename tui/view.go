@@ -343,6 +343,8 @@ func (m Model) costText() string {
 	switch {
 	case c.err != nil:
 		b.WriteString("\n" + m.st.Error.Render("  "+c.err.Error()) + "\n")
+	case c.estimating:
+		b.WriteString("\n" + m.st.Subtle.Render("  estimating the cost (learning from past debates)…") + "\n")
 	case c.plan == nil:
 		b.WriteString("\n" + m.st.Subtle.Render("  assembling P…") + "\n")
 	default:

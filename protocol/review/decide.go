@@ -48,6 +48,17 @@ func Live(dir string) bool {
 // but whose writer is gone.
 const StatusInterrupted = "interrupted"
 
+// ListedStatus is the one predicate of a review's status as moot shows it
+// (moot list, the browser's rows, the review view): its record's, except
+// that a record saying running whose writer is gone (killed with kill -9,
+// so no live process holds its lock) is interrupted.
+func ListedStatus(st *State, dir string) string {
+	if st.Status == StatusRunning && !Live(dir) {
+		return StatusInterrupted
+	}
+	return st.Status
+}
+
 // Find returns the stamped review folder an argument names: a folder
 // path, or an ID under one of parents ("" when none).
 func Find(arg string, parents []string) string {
@@ -66,8 +77,9 @@ func Find(arg string, parents []string) string {
 	return ""
 }
 
-// List reads the stamped review folders under parents, oldest first; a
-// folder whose record cannot be read is skipped with its error.
+// List reads the stamped review folders under parents, oldest first, each
+// record's status as a list shows it (ListedStatus); a folder whose record
+// cannot be read is skipped with its error.
 func List(parents []string) ([]*State, []string, []error) {
 	var out []*State
 	var dirs []string
@@ -84,6 +96,7 @@ func List(parents []string) ([]*State, []string, []error) {
 				errs = append(errs, err)
 				continue
 			}
+			st.Status = ListedStatus(st, d)
 			out, dirs = append(out, st), append(dirs, d)
 		}
 	}
