@@ -231,7 +231,10 @@ func TestWizardToCouncilRun(t *testing.T) {
 	opts.Protocols = []engine.Protocol{debate.Protocol{}, council.Protocol{}, tradeoff.Protocol{}}
 	opts.Lenses = append(opts.Lenses, bugfolder.Lens{Name: "cost", Text: "argue from cost"})
 	opts.Now = nil
-	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(140, 45))
+	// q while the synthesizer still runs would leave the debate, not end
+	// it: the test waits until the model has seen the run end
+	p := newProbed(New(opts), func(m Model) bool { return !m.running && m.out.Result != nil })
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
 	waitFor := func(what string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
@@ -254,21 +257,9 @@ func TestWizardToCouncilRun(t *testing.T) {
 	press("enter")
 	waitFor("agente-2 [performance]")
 	waitFor("Pontos de consenso")
-	// q while the synthesizer still runs would leave the debate, not end
-	// it: wait for the event log to say the debate finished
-	logPath := filepath.Join(opts.Bug.Dir, "debate", "eventos.jsonl")
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if b, _ := os.ReadFile(logPath); bytes.Contains(b, []byte(`"type":"debate_finished"`)) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the council never finished")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	p.wait(t, "the council finished", 60*time.Second)
 	press("q")
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(probed).Model
 	out := final.Outcome()
 	if out.Err != nil || out.Result == nil {
 		t.Fatalf("outcome %+v", out)
