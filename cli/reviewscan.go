@@ -106,12 +106,13 @@ var commonEngineWords = map[string]bool{
 
 // plainEngineName says whether an engine's name is no sign of who built
 // the change, and so not scanned for: a plain word of the trade
-// (commonEngineWords), a kind ("claude", "command"), a family
+// (commonEngineWords, a review lens's name: lens texts are scanned too),
+// a kind ("claude", "command"), a family
 // ("openai") or a model family's word ("gpt5", "llama3": vendors' words
 // code mentions). The scan itself leaves out a label of fewer than four
 // letters and digits ("loc").
 func plainEngineName(n string) bool {
 	l := strings.ToLower(strings.TrimSpace(n))
-	return commonEngineWords[l] || slices.Contains(harness.Kinds, harness.Kind(l)) ||
+	return commonEngineWords[l] || slices.Contains(review.DefaultLenses, l) || slices.Contains(harness.Kinds, harness.Kind(l)) ||
 		slices.Contains(harness.KnownFamilies(), l) || harness.ModelFamily(l) != ""
 }

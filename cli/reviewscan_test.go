@@ -18,6 +18,7 @@ func TestEngineLabels(t *testing.T) {
 		"claude":     {Kind: harness.KindClaude},
 		"gpt5":       {Kind: harness.KindCodex},
 		"openai":     {Kind: harness.KindOpenAI},
+		"security":   {Kind: harness.KindCommand},
 	}}
 	cases := []struct {
 		builder string
@@ -26,7 +27,7 @@ func TestEngineLabels(t *testing.T) {
 	}{
 		{"builderbot", nil, []string{"builderbot"}},
 		{"openai", []string{"juror-a", "local"}, []string{"claude-sonnet-4", "juror-a", "qwen2.5-coder:7b"}},
-		{"gpt-5-codex", []string{"claude", "gpt5", "openai"}, []string{"gpt-5-codex"}},
+		{"gpt-5-codex", []string{"claude", "gpt5", "openai", "security"}, []string{"gpt-5-codex"}},
 		{"", []string{"nosuch"}, []string{"nosuch"}},
 	}
 	for _, c := range cases {
