@@ -32,11 +32,14 @@ The envelope is all a juror sees: the contract (--contract "intent | pass
 criteria"), each file the change touches (--change A..B, or --files F...) whole
 as it is now, their test files, and moot's own test checks; on a bug, its
 title, its Summary section and its latest debate's final answer as context. Before any call,
-moot scans it for identity — commit authors and emails of the range,
-Co-authored-by/Signed-off-by trailers, builders' stamps, --builder when it is
-a model or an engine (its model) and every ladder engine's model id — and
-exits 2 if anything leaks (engine names and family names are not scanned
-for: they name no author).
+moot scans all a juror reads (the envelope and every lens's text) for identity —
+commit authors and emails of the range (a name however it is written: any
+spaces, punctuation or nothing between its parts, reversed, with initials,
+fullwidth), Co-authored-by/Signed-off-by trailers, builders' stamps, the
+--builder engine (its name and model) or model, and every ladder engine's name
+and model id — and exits 2 if anything leaks. Engine names that are plain
+words ("local"), kinds or families ("openai"), and any shorter than four
+characters, are not scanned for: code says them without naming anyone.
 
 Lenses: defect, security, regression, spec, tests, simplicity, performance,
 operator-safety by default; --lens picks (repeatable; library names, the
@@ -482,60 +485,6 @@ func (r *reviewRun) bugContext() []envelope.Part {
 		parts = append(parts, envelope.Part{Title: "The debate's final answer", Body: d.Final.Body})
 	}
 	return parts
-}
-
-// scan refuses (exit 2, before any call) an envelope that leaks identity:
-// who wrote the change (git's authors, committers and trailers of the
-// range) and which model built it or judges it (the builder given as a
-// model or an engine, every ladder engine's model id). Engine names are
-// the user's own labels ("local", "mine") and a family is a vendor's name
-// code may well mention ("openai"), so neither is scanned for: they name
-// no author.
-func (r *reviewRun) scan(env *envelope.Envelope) error {
-	var ids []string
-	if change, _ := r.change(); change != "" {
-		got, err := envelope.Identities(r.st.Repo, change)
-		if err != nil {
-			return usageErr("identities of %s: %v", change, err)
-		}
-		ids = append(ids, got...)
-	} else {
-		// --files in a git repository: the people of the commits that
-		// touched them (the last envelope.MaxFileCommits)
-		var files []string
-		for _, f := range env.Files {
-			if !f.Test && !f.Deleted {
-				files = append(files, f.Path)
-			}
-		}
-		got, err := envelope.IdentitiesOfFiles(r.st.Repo, files)
-		if err != nil {
-			return usageErr("identities of --files: %v", err)
-		}
-		ids = append(ids, got...)
-	}
-	if b := strings.TrimSpace(r.st.Builder); b != "" {
-		if ec, ok := r.cfg.Engines[b]; ok {
-			if ec.Model != "" {
-				ids = append(ids, ec.Model)
-			}
-		} else if harness.ModelFamily(b) != "" && !strings.EqualFold(harness.ModelFamily(b), b) {
-			ids = append(ids, b) // a model's name, not a bare family
-		}
-	}
-	seen := map[string]bool{}
-	for _, l := range r.st.Lenses {
-		for _, n := range review.LadderOf(r.cfg, l.Name) {
-			if ec := r.cfg.Engines[n]; !seen[n] && ec.Model != "" {
-				ids = append(ids, ec.Model)
-			}
-			seen[n] = true
-		}
-	}
-	if leaks := envelope.Scan(env, ids); len(leaks) > 0 {
-		return withCode(ExitUsage, fmt.Errorf("refused before any call, nothing written: %w", &envelope.LeakError{Leaks: leaks}))
-	}
-	return nil
 }
 
 // probe returns why an engine may not be called (its probe failed), once

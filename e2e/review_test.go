@@ -224,10 +224,10 @@ func TestReviewIdentityLeakExits2BeforeAnyCall(t *testing.T) {
 	}
 }
 
-// What names no author is no leak: an engine's name is the user's label
-// and a family a vendor's name that code mentions (an engine "loc", the
+// What names no author is no leak: an engine's name too short to tell
+// from code ("loc") and a family a vendor's name that code mentions (the
 // builder's family "openai" in a comment); a ladder engine's model id in
-// the change is a leak.
+// the change is a leak (distinctive engine names: TestReviewScansEngineNames).
 func TestReviewIdentityScanNamesAuthorsAndModelsOnly(t *testing.T) {
 	engines := strings.Replace(juryEngines, "    family: anthropic\n", "    family: anthropic\n    model: claude-sonnet-4\n", 1)
 	tr := newTribunal(t, engines)

@@ -209,6 +209,9 @@ func fromFiles(root string, files []string) ([]string, error) {
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, fmt.Errorf("--files %s: not inside the project root %s: name files of the project under review", f, absRoot)
 		}
+		if err := insideRoot(absRoot, filepath.ToSlash(rel)); err != nil {
+			return nil, fmt.Errorf("--files %w", err) // it names the path
+		}
 		info, err := os.Lstat(p)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
@@ -252,6 +255,9 @@ func testFilesOf(touched []string, deleted map[string]bool, r reader) []string {
 type diskReader struct{ root string }
 
 func (d diskReader) read(rel string) (string, bool, string, error) {
+	if err := insideRoot(d.root, rel); err != nil {
+		return "", false, "", err
+	}
 	p := filepath.Join(d.root, filepath.FromSlash(rel))
 	info, err := os.Lstat(p)
 	if errors.Is(err, os.ErrNotExist) {
@@ -275,8 +281,45 @@ func (d diskReader) read(rel string) (string, bool, string, error) {
 }
 
 func (d diskReader) has(rel string) bool {
+	if insideRoot(d.root, rel) != nil {
+		return false // a test file reached through a linked folder is not the project's
+	}
 	info, err := os.Lstat(filepath.Join(d.root, filepath.FromSlash(rel)))
 	return err == nil && info.Mode().IsRegular()
+}
+
+// insideRoot refuses a file whose folder, or any folder above it up to
+// root, is a symbolic link, or whose folder resolves outside root: moot
+// never reads through a link (it may point at /etc or a key). A link as
+// the file itself is left to the reader, which names it and never reads it.
+func insideRoot(root, rel string) error {
+	dir := path.Dir(rel)
+	if dir == "." {
+		return nil
+	}
+	walked := ""
+	for _, c := range strings.Split(dir, "/") {
+		walked = path.Join(walked, c)
+		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(walked)))
+		if errors.Is(err, os.ErrNotExist) {
+			return nil // nothing there to read through
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		if info.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s: its folder %s is a symbolic link: moot never reads through a link (it may point out of the project); review the files where they really are", rel, walked)
+		}
+	}
+	realRoot, err1 := filepath.EvalSymlinks(root)
+	realDir, err2 := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(dir)))
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("%s: resolve its folder: %w", rel, errors.Join(err1, err2))
+	}
+	if r, err := filepath.Rel(realRoot, realDir); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s: its folder resolves to %s, outside the project root %s: moot never reads outside the project", rel, realDir, realRoot)
+	}
+	return nil
 }
 
 // tooBig is the error of a file bigger than the whole envelope's cap,

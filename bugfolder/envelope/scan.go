@@ -7,10 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // Identities returns the identity strings to scan for that git knows:
@@ -150,7 +147,7 @@ func (e *LeakError) Error() string {
 		}
 		fmt.Fprintf(&b, "\n  %s:%d: %s", l.File, l.Line, l.What)
 	}
-	b.WriteString("\nremove these names, emails and trailers from the files (a juror must not know who built the change), then run the review again")
+	b.WriteString("\nremove these names, emails and trailers from where they are named (the files, the contract, the lens texts: a juror must not know who built the change), then run the review again")
 	return b.String()
 }
 
@@ -214,23 +211,40 @@ func clip(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// Scan finds each of ids (plus any Co-authored-by:/Signed-off-by:
-// trailer, builder stamp like "Generated with …" or 🤖, and author marker
-// with an email) in the envelope, whole-word and case-insensitive: in the
-// contract, the context parts, every file body and the test checks, in
-// that order. Leaks name the file (or "(contract)", "(context title)",
-// "(context: Title)", "(test checks)") and the 1-based line.
-func Scan(e *Envelope, ids []string) []Leak {
+// Who is whom a review's jurors must not learn of.
+type Who struct {
+	// People are git's names and emails of the change's authors,
+	// committers and trailers: a name is found however it is written
+	// (nameForms).
+	People []string
+	// Labels are the builder's and the panel's engine names and model
+	// ids: found as written, their parts joined by anything or nothing
+	// ("gpt-4o", "GPT 4o", "gpt4o").
+	Labels []string
+}
+
+// Scan finds each of who's identities (plus any Co-authored-by:/
+// Signed-off-by: trailer, builder stamp like "Generated with …" or 🤖,
+// and author marker with an email) in everything a juror reads: the
+// contract, the context parts, every file's path and body, the test
+// checks and the texts also given (the lenses the prompt adds to the
+// envelope), in that order. Both sides are folded first (fold). Leaks
+// name the file (or "(contract)", "(context title)", "(context: Title)",
+// "(test checks)", "(Title)" of an also part) and the 1-based line.
+func Scan(e *Envelope, who Who, also ...Part) []Leak {
 	var finders []finder
-	for _, id := range ids {
-		// an identity git hands back need not be UTF-8; the regexp must be
-		id = strings.ToValidUTF8(strings.TrimSpace(id), "\uFFFD")
-		if f, ok := newFinder(id); ok {
+	for _, id := range who.People {
+		if f, ok := newNameFinder(id); ok {
+			finders = append(finders, f)
+		}
+	}
+	for _, id := range who.Labels {
+		if f, ok := newLabelFinder(id); ok {
 			finders = append(finders, f)
 		}
 	}
 	var leaks []Leak
-	scan := func(file, body string) { leaks = append(leaks, scanBody(file, nfc(body), finders)...) }
+	scan := func(file, body string) { leaks = append(leaks, scanBody(file, fold(body), finders)...) }
 	scan("(contract)", e.Contract.Intent+"\n"+e.Contract.Criteria)
 	for _, p := range e.Context {
 		scan("(context title)", p.Title)
@@ -238,7 +252,7 @@ func Scan(e *Envelope, ids []string) []Leak {
 	}
 	for _, f := range e.Files {
 		// a path is shown in the envelope's headings: "Grace Hopper/notes.py"
-		for _, l := range scanBody(f.Path, nfc(f.Path), finders) {
+		for _, l := range scanBody(f.Path, fold(f.Path), finders) {
 			l.Line, l.What = 0, "in the file's path: "+l.What
 			leaks = append(leaks, l)
 		}
@@ -249,166 +263,51 @@ func Scan(e *Envelope, ids []string) []Leak {
 		checks = append(checks, c.Name+" "+c.File+" "+c.Detail)
 	}
 	scan("(test checks)", strings.Join(checks, "\n"))
+	for _, p := range also {
+		scan("("+p.Title+")", p.Body)
+	}
 	return leaks
 }
 
-// scanBody finds the leaks in one body, in line order (on a line, the
-// marker first, then the identities in the order given). Each pattern
-// runs once over the whole body, and the marker patterns only on the
+// scanBody finds the leaks in one folded body, in line order (on a line,
+// the marker first, then the identities in the order given). Each
+// identity's anchor is searched once over the whole body, its forms tried
+// only around the anchor's lines, and the marker patterns only on the
 // lines where a cheap search found a hint: a 1 MiB file takes
 // milliseconds, not seconds (BenchmarkScan).
 func scanBody(file, body string, finders []finder) []Leak {
-	starts := []int{0} // the byte offset of each line
-	for i := 0; i < len(body); i++ {
-		if body[i] == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	lineOf := func(off int) int { // 0-based
-		i, found := slices.BinarySearch(starts, off)
-		if !found {
-			i--
-		}
-		return i
-	}
-	lineAt := func(n int) string {
-		end := len(body)
-		if n+1 < len(starts) {
-			end = starts[n+1] - 1
-		}
-		return body[starts[n]:end]
-	}
+	t := newText(body)
 	// lines that may hold a marker: each marker's regexp needs one of
 	// these words (searched in the ASCII-lowered body), 🤖 or an @
-	lower := asciiLower(body)
 	hints := map[int]bool{}
 	for _, needle := range []string{"co-authored-by", "signed-off-by", "generated", "🤖", "@"} {
 		for off := 0; ; {
-			i := strings.Index(lower[off:], needle)
+			i := strings.Index(t.alower[off:], needle)
 			if i < 0 {
 				break
 			}
-			hints[lineOf(off+i)] = true
+			hints[lineIn(t.starts, off+i)] = true
 			off += i + len(needle)
 		}
 	}
 	found := map[int][]string{} // line → what leaked there, in order
 	for n := range hints {
-		if m := markers(lineAt(n)); m != "" {
+		if m := markers(t.line(n)); m != "" {
 			found[n] = append(found[n], m)
 		}
 	}
 	for _, f := range finders {
-		last := -1
-		for _, off := range f.wholeWords(body, lower) {
-			if n := lineOf(off); n != last {
-				found[n] = append(found[n], fmt.Sprintf("%q", f.id))
-				last = n
-			}
+		for _, n := range f.lines(t) {
+			found[n] = append(found[n], fmt.Sprintf("%q", f.id))
 		}
 	}
-	lines := slices.Sorted(maps.Keys(found))
 	var leaks []Leak
-	for _, n := range lines {
+	for _, n := range slices.Sorted(maps.Keys(found)) {
 		for _, what := range found[n] {
 			leaks = append(leaks, Leak{File: file, Line: n + 1, What: what})
 		}
 	}
 	return leaks
-}
-
-// finder finds one identity case-insensitively: an ASCII one by a plain
-// search of the ASCII-lowered text (the same byte offsets), another by a
-// regexp.
-type finder struct {
-	id    string
-	lower string         // the id lowered, when it is ASCII (of more than one word: its first word)
-	re    *regexp.Regexp // a non-ASCII id, or one of more than one word (anchored then at lower's hits)
-}
-
-// newFinder makes the finder of id; false for an empty id. The id is
-// taken in Unicode NFC (as Scan takes the text) with its whitespace runs
-// as one: a name with more than one word matches across any run of
-// whitespace, a line break included ("Grace  Hopper", "Grace\nHopper",
-// "Grace\n// Hopper").
-func newFinder(id string) (finder, bool) {
-	words := strings.Fields(nfc(id))
-	if len(words) == 0 {
-		return finder{}, false
-	}
-	id = strings.Join(words, " ")
-	if isASCII(id) && len(words) == 1 {
-		return finder{id: id, lower: asciiLower(id)}, true
-	}
-	f := finder{id: id}
-	anchor := ""
-	if isASCII(id) {
-		// found by its first word's plain search, then the regexp tried
-		// there only: a 1 MiB file stays milliseconds (BenchmarkScan)
-		f.lower, anchor = asciiLower(words[0]), `\A`
-	}
-	for i, w := range words {
-		words[i] = regexp.QuoteMeta(w)
-	}
-	// between words: a whitespace run, and a comment's marks after a line
-	// break ("Grace\n// Hopper")
-	re, err := regexp.Compile(`(?i)` + anchor + strings.Join(words, `\s+(?:(?://+|#+|\*+|--|;+)\s*)?`))
-	f.re = re
-	return f, err == nil
-}
-
-// nfc is s in Unicode NFC ("José" typed as e and a combining accent is
-// the same name); line breaks, so line numbers, are kept.
-func nfc(s string) string {
-	if norm.NFC.IsNormalString(s) {
-		return s
-	}
-	return norm.NFC.String(s)
-}
-
-// wholeWords returns where the id starts in s (lower is s ASCII-lowered)
-// with no letter, digit or _ glued to either end (where the id itself
-// ends in one).
-func (f finder) wholeWords(s, lower string) []int {
-	var out []int
-	check := func(a, b int) {
-		first, _ := utf8.DecodeRuneInString(s[a:])
-		last, _ := utf8.DecodeLastRuneInString(s[:b])
-		before, _ := utf8.DecodeLastRuneInString(s[:a])
-		after, _ := utf8.DecodeRuneInString(s[b:])
-		if (a > 0 && isWord(first) && isWord(before)) || (b < len(s) && isWord(last) && isWord(after)) {
-			return
-		}
-		out = append(out, a)
-	}
-	if f.re != nil && f.lower != "" {
-		for off := 0; ; {
-			i := strings.Index(lower[off:], f.lower)
-			if i < 0 {
-				return out
-			}
-			if m := f.re.FindStringIndex(s[off+i:]); m != nil && m[1] > 0 {
-				check(off+i, off+i+m[1])
-			}
-			off += i + 1
-		}
-	}
-	if f.re != nil {
-		for _, m := range f.re.FindAllStringIndex(s, -1) {
-			if m[0] < m[1] {
-				check(m[0], m[1])
-			}
-		}
-		return out
-	}
-	for off := 0; ; {
-		i := strings.Index(lower[off:], f.lower)
-		if i < 0 {
-			return out
-		}
-		check(off+i, off+i+len(f.lower))
-		off += i + 1
-	}
 }
 
 // isASCII says whether s is all ASCII.
@@ -432,6 +331,3 @@ func asciiLower(s string) string {
 	}
 	return string(b)
 }
-
-// isWord says whether r can be part of a word.
-func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -63,7 +63,7 @@ func TestScan(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e := &Envelope{Files: []File{{Path: "pkg/x.go", Body: c.body}}}
 			var lines []int
-			for _, l := range Scan(e, ids) {
+			for _, l := range Scan(e, Who{People: ids}) {
 				if l.File != "pkg/x.go" {
 					t.Errorf("leak in %s", l.File)
 				}
@@ -71,7 +71,7 @@ func TestScan(t *testing.T) {
 			}
 			lines = slices.Compact(lines)
 			if !slices.Equal(lines, c.want) {
-				t.Errorf("leaks on lines %v, want %v: %+v", lines, c.want, Scan(e, ids))
+				t.Errorf("leaks on lines %v, want %v: %+v", lines, c.want, Scan(e, Who{People: ids}))
 			}
 		})
 	}
@@ -85,7 +85,7 @@ func TestScanEveryPart(t *testing.T) {
 		Context:  []Part{{"P summary", "line one\nreported by ada@example.org"}},
 		Tests:    []TestCheck{{Name: "new-tests-pass", Detail: "FAIL: /home/ada/x_test.go"}},
 	}
-	got := Scan(e, []string{"Ada", "ada@example.org"})
+	got := Scan(e, Who{People: []string{"Ada", "ada@example.org"}})
 	want := []Leak{
 		{"(contract)", 1, `"Ada"`},
 		{"(context: P summary)", 2, `"Ada"`}, // "ada@…": "ada" then "@" is a word's end
@@ -130,7 +130,7 @@ func scanRange(t *testing.T, repo, change string) []Leak {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Scan(e, ids)
+	return Scan(e, Who{People: ids})
 }
 
 // TestLeakErrorListsTen: a long list is cut with a count.
@@ -145,8 +145,9 @@ func TestLeakErrorListsTen(t *testing.T) {
 	}
 }
 
-// FuzzScan: any body and identity: no panic, each leak inside the file
-// (line 0 only for a leak in the file's path, which is scanned too).
+// FuzzScan: any body and identity (a person's name and a label): no
+// panic, each leak inside the file (line 0 only for a leak in the file's
+// path, which is scanned too).
 func FuzzScan(f *testing.F) {
 	f.Add("package x\n// by Ada\n", "Ada")
 	f.Add("Co-authored-by: x\n\n🤖", "")
@@ -155,7 +156,10 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body, id string) {
 		e := &Envelope{Files: []File{{Path: "f", Body: body}}}
 		n := strings.Count(body, "\n") + 1
-		for _, l := range Scan(e, []string{id}) {
+		for _, l := range Scan(e, Who{People: []string{id}, Labels: []string{id}}, Part{Title: "lens x", Body: body}) {
+			if l.File == "(lens x)" {
+				continue // the same body as a lens text: checked as the file
+			}
 			inPath := l.Line == 0 && strings.HasPrefix(l.What, "in the file's path: ")
 			if l.File != "f" || !inPath && (l.Line < 1 || l.Line > n) {
 				t.Fatalf("leak %+v outside the file (%d lines)", l, n)
@@ -204,7 +208,7 @@ func BenchmarkScan(b *testing.B) {
 	ids := []string{"Ada Lovelace", "ada@example.org", "Bob Builder", "bob@ci.example", "Claude", "noreply@anthropic.com", "Eve", "eve@x.y", "GitHub", "noreply@github.com"}
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		if len(Scan(e, ids)) != 0 {
+		if len(Scan(e, Who{People: ids})) != 0 {
 			b.Fatal("a leak in clean code")
 		}
 	}
@@ -219,12 +223,13 @@ func FuzzScanMatchesLineByLine(f *testing.F) {
 	f.Add("é\nÉlise élise", "élise")
 	f.Fuzz(func(t *testing.T, body, id string) {
 		id = strings.ToValidUTF8(strings.TrimSpace(id), "\uFFFD")
-		if strings.ContainsFunc(id, unicode.IsSpace) {
-			return // an identity of more than one word may cross lines: it has no one line
+		if strings.ContainsFunc(id, unicode.IsSpace) || len(partsOf(fold(id), true)) > 1 {
+			return // an identity of more than one part may cross lines: it has no one line
 		}
+		body = fold(body)
 		var want []Leak
 		var finders []finder
-		fd, ok := newFinder(id)
+		fd, ok := newNameFinder(id)
 		if ok {
 			finders = append(finders, fd)
 		}
@@ -232,8 +237,8 @@ func FuzzScanMatchesLineByLine(f *testing.F) {
 			if m := markers(line); m != "" {
 				want = append(want, Leak{"f", i + 1, m})
 			}
-			if ok && len(fd.wholeWords(line, asciiLower(line))) > 0 {
-				want = append(want, Leak{"f", i + 1, fmt.Sprintf("%q", id)})
+			if ok && len(fd.lines(newText(line))) > 0 {
+				want = append(want, Leak{"f", i + 1, fmt.Sprintf("%q", fd.id)})
 			}
 		}
 		got := scanBody("f", body, finders)
@@ -273,12 +278,12 @@ func TestScanVariants(t *testing.T) {
 		{"tab", "Grace Hopper", "Grace\tHopper", []int{1}},
 		{"NFD body, NFC id", "José Núñez", "// " + nfd + "\n", []int{1}},
 		{"NFC body, NFD id", nfd, "// José Núñez\n", []int{1}},
-		{"no glue", "Grace Hopper", "GraceHopper\n", nil},
+		{"glued", "Grace Hopper", "GraceHopper\n", []int{1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var lines []int
-			for _, l := range Scan(&Envelope{Files: []File{{Path: "x.go", Body: c.body}}}, []string{c.id}) {
+			for _, l := range Scan(&Envelope{Files: []File{{Path: "x.go", Body: c.body}}}, Who{People: []string{c.id}}) {
 				lines = append(lines, l.Line)
 			}
 			if !slices.Equal(lines, c.want) {
@@ -286,7 +291,7 @@ func TestScanVariants(t *testing.T) {
 			}
 		})
 	}
-	leaks := Scan(&Envelope{Files: []File{{Path: "Grace Hopper/notes.py", Body: "x = 1\n"}}}, []string{"Grace Hopper"})
+	leaks := Scan(&Envelope{Files: []File{{Path: "Grace Hopper/notes.py", Body: "x = 1\n"}}}, Who{People: []string{"Grace Hopper"}})
 	if len(leaks) != 1 || !strings.Contains((&LeakError{Leaks: leaks}).Error(), "Grace Hopper/notes.py: in the file's path") {
 		t.Errorf("a name in a path: %+v", leaks)
 	}
@@ -331,5 +336,101 @@ func TestIdentitiesSystemAccountsAndFiles(t *testing.T) {
 	}
 	if got, err := IdentitiesOfFiles(t.TempDir(), []string{"a.go"}); got != nil || err != nil {
 		t.Errorf("outside git: %q %v", got, err)
+	}
+}
+
+// TestScanNameWrittenAnyWay: a person's name is found however it is
+// written (any Unicode space, punctuation, "_" or nothing between its
+// parts, reversed, with an initial, in compatibility forms, glued to a
+// case change), in a body and in a file's path; a part alone, a
+// too-short name glued, and words inside other words are not.
+func TestScanNameWrittenAnyWay(t *testing.T) {
+	cases := []struct {
+		name, id, body string
+		leak           bool
+	}{
+		{"no-break space", "Grace Hopper", "// by Grace\u00a0Hopper", true},
+		{"em space", "Grace Hopper", "// by Grace\u2003Hopper", true},
+		{"line separator", "Grace Hopper", "// by Grace\u2028Hopper", true},
+		{"zero-width space", "Grace Hopper", "// by Grace\u200bHopper", true},
+		{"dot", "Grace Hopper", "// by Grace.Hopper", true},
+		{"hyphen", "Grace Hopper", "// by Grace-Hopper", true},
+		{"underscore", "Grace Hopper", "grace_hopper = 1", true},
+		{"in an identifier", "Grace Hopper", "test_grace_hopper_fix()", true},
+		{"glued", "Grace Hopper", "// GraceHopper", true},
+		{"glued lower", "Grace Hopper", "@gracehopper", true},
+		{"case change", "Grace Hopper", "func byGraceHopper() {}", true},
+		{"reversed", "Grace Hopper", "// Hopper, Grace", true},
+		{"initial", "Grace Hopper", "// G. Hopper", true},
+		{"fullwidth", "Grace Hopper", "// \uff27race Hopper", true},
+		{"fullwidth all", "Grace Hopper", "// \uff27\uff52\uff41\uff43\uff45 \uff28\uff4f\uff50\uff50\uff45\uff52", true},
+		{"camel-case git name", "GraceHopper", "// Grace Hopper", true},
+		{"middle name dropped", "Grace Brewster Hopper", "// Grace Hopper", true},
+		{"initials", "Grace Brewster Hopper", "// G. B. Hopper", true},
+		{"short parts spaced", "Li Wei", "// Li Wei", true},
+		{"short parts dotted", "Li Wei", "li.wei = 2", true},
+		{"surname alone", "Grace Hopper", "the hopper feeds the mill", false},
+		{"first name alone", "Grace Hopper", "a grace period of 5s", false},
+		{"short parts glued", "Go Lang", "import \"golang.org/x/text\"", false},
+		{"short parts glued 2", "Li Wei", "liwei", false},
+		{"initial of a short surname", "Jo Wu", "// j.wu", false},
+		{"inside a word", "Grace Hopper", "disgracehoppers", false},
+		{"other letters", "Grace Hopper", "Graceful Hoppers", false},
+		{"two letters in all", "A B", "x := a.b // a b", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Scan(&Envelope{Files: []File{{Path: "x.go", Body: c.body}}}, Who{People: []string{c.id}})
+			if (len(got) > 0) != c.leak {
+				t.Errorf("%q in %q: leaks %+v, want a leak: %v", c.id, c.body, got, c.leak)
+			}
+		})
+	}
+	for _, p := range []string{"grace_hopper.go", "pkg/GraceHopper/x.go", "Hopper, Grace.md"} {
+		got := Scan(&Envelope{Files: []File{{Path: p, Body: "x\n"}}}, Who{People: []string{"Grace Hopper"}})
+		if len(got) != 1 || got[0].Line != 0 {
+			t.Errorf("path %s: %+v, want one leak in the path", p, got)
+		}
+	}
+}
+
+// TestScanLabels: an engine's name or a model id is found as written,
+// its parts joined any way, whole-word; one too short is not scanned.
+func TestScanLabels(t *testing.T) {
+	cases := []struct {
+		name, id, body string
+		leak           bool
+	}{
+		{"engine name", "builderbot", "// patch by builderbot (openai)", true},
+		{"engine name, underscore", "builderbot", "builderbot_patch()", true},
+		{"model, spaced", "gpt-4o", "// tuned on GPT 4o", true},
+		{"model, glued", "claude-sonnet-4", "// claudesonnet4", true},
+		{"model as written", "claude-sonnet-4", "model: claude-sonnet-4", true},
+		{"inside a word", "builderbot", "mybuilderbots", false},
+		{"too short", "loc", "loc := 3 // lines of code", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Scan(&Envelope{Files: []File{{Path: "x.go", Body: c.body}}}, Who{Labels: []string{c.id}})
+			if (len(got) > 0) != c.leak {
+				t.Errorf("%q in %q: leaks %+v, want a leak: %v", c.id, c.body, got, c.leak)
+			}
+		})
+	}
+}
+
+// TestScanAlsoParts: the texts a prompt adds to the envelope (a lens)
+// are scanned in the same pass, named by their title and line.
+func TestScanAlsoParts(t *testing.T) {
+	e := &Envelope{Contract: Contract{"a", "b"}, Files: []File{{Path: "x.go", Body: "package x\n"}}}
+	got := Scan(e, Who{People: []string{"Grace Hopper", "grace@navy.mil"}},
+		Part{Title: "lens defect", Body: "defect\nas Grace Hopper (grace@navy.mil) asks: be lenient\n🤖 Generated with [Claude Code]"})
+	want := []Leak{
+		{"(lens defect)", 2, `"Grace Hopper"`},
+		{"(lens defect)", 2, `"grace@navy.mil"`},
+		{"(lens defect)", 3, `a builder's stamp: "🤖 Generated with [Claude Code]"`},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }

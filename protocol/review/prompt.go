@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/bugfolder/envelope"
 )
 
 // Prompt writes a juror's whole prompt: its lens, the rules of a verdict,
@@ -34,4 +35,16 @@ Rules of your verdict:
 	fmt.Fprintf(&b, "Answer now, as one JSON object in exactly this shape, for the lens %q:\n", l.Name)
 	fmt.Fprintf(&b, `{"lens": %q, "verdict": "pass" | "refuse", "findings": [{"severity": "blocker" | "major" | "minor" | "info", "claim": "...", "evidence": "...", "file": "path/of/the/file"}], "checked": ["what you verified"]}`+"\n", l.Name)
 	return b.String()
+}
+
+// PromptParts are the texts Prompt adds to the envelope, as a juror reads
+// them: each lens's name and text, titled "lens NAME". The identity scan
+// reads them with the envelope (envelope.Scan's also), so nothing reaches
+// a juror unscanned; a new part of Prompt belongs here too.
+func PromptParts(lenses []bugfolder.Lens) []envelope.Part {
+	var out []envelope.Part
+	for _, l := range lenses {
+		out = append(out, envelope.Part{Title: "lens " + l.Name, Body: l.Name + "\n" + strings.TrimSpace(l.Text)})
+	}
+	return out
 }
