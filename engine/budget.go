@@ -432,15 +432,50 @@ func (r *runner) budgetHead() string {
 		fmt.Sprintf("> **Cut by the budget:** cap of %s; spent %s in all; the debate stopped in round %d and the final step read round %d, the last complete one.\n\n", capText(r.bud.cap), spent, r.bud.cutRound, r.last))
 }
 
-// replayBudget applies the cap raises the log records (a resume keeps
-// the last cap in force) over the cap problema.md froze.
+// replayBudget applies the caps the log records (a raise at the menu, a
+// cap moot resume set) over the cap problema.md froze: a resume keeps the
+// last cap in force.
 func replayBudget(c Budget, records []Event) Budget {
 	for _, ev := range records {
-		if ev.Type == EvDecision && ev.Point == bugfolder.PointBudget && ev.Choice == string(BudgetRaise) {
+		if ev.Type == EvDecision && ev.Point == bugfolder.PointBudget && (ev.Choice == string(BudgetRaise) || ev.Choice == budgetSet) {
 			c = Budget{MaxUSD: ev.MaxUSD, MaxTokens: ev.MaxTokens}
 		}
 	}
 	return c
+}
+
+// budgetSet is the budget decision of a resume whose flags lower a limit.
+const budgetSet = "set"
+
+// overrideCap is cur with each limit next sets replaced (resume's
+// --max-usd and --max-tokens each override their own limit; the other
+// stays frozen), and the log's words for what changed.
+func overrideCap(cur, next Budget) (Budget, string) {
+	c := cur
+	var what []string
+	if next.MaxUSD > 0 {
+		c.MaxUSD = next.MaxUSD
+		what = append(what, fmt.Sprintf("--max-usd %s → %s", limitText(money.USD(cur.MaxUSD), cur.MaxUSD > 0), money.USD(next.MaxUSD)))
+	}
+	if next.MaxTokens > 0 {
+		c.MaxTokens = next.MaxTokens
+		what = append(what, fmt.Sprintf("--max-tokens %s → %d", limitText(strconv.Itoa(cur.MaxTokens), cur.MaxTokens > 0), next.MaxTokens))
+	}
+	if cur.MaxUSD > 0 && next.MaxUSD == 0 {
+		what = append(what, "the dollar cap "+money.USD(cur.MaxUSD)+" stays")
+	}
+	if cur.MaxTokens > 0 && next.MaxTokens == 0 {
+		what = append(what, fmt.Sprintf("the token cap %d stays", cur.MaxTokens))
+	}
+	return c, fmt.Sprintf("cap %s → %s (moot resume: %s)", capText(cur), capText(c), strings.Join(what, "; "))
+}
+
+// limitText is a limit as the log says it, "none" when it was not set.
+func limitText(s string, set bool) string {
+	if !set {
+		return "none"
+	}
+	return s
 }
 
 // budgetNode is problema.md's budget: (nil without a cap).
@@ -482,21 +517,22 @@ func problemBudget(pf *bugfolder.ProblemFile) Budget {
 }
 
 // resumeBudget restores a resumed debate's cap (problema.md's, then the
-// raises the log records) and applies resume's --max-usd/--max-tokens
-// as a new cap, logged as a decision; it also restores the plan's
+// caps the log records) and applies resume's --max-usd/--max-tokens,
+// each over its own limit, logged as a decision; it also restores the plan's
 // estimates for the cost accuracy and the per-call estimate.
 func (r *runner) resumeBudget(pf *bugfolder.ProblemFile, records []Event) {
 	r.estimates = planEstimates(records)
 	r.learned = learnedOf(r.estimates)
 	c := replayBudget(problemBudget(pf), records)
 	if next := r.opts.Budget; next.Set() {
-		choice := BudgetRaise
-		if c.Set() && !raises(c, next) {
-			choice = "set"
+		merged, why := overrideCap(c, next)
+		choice := string(BudgetRaise)
+		if c.Set() && !raises(c, merged) {
+			choice = budgetSet
 		}
-		r.emit(Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(choice), By: "human", Round: r.resumeRound(),
-			Reason: fmt.Sprintf("cap %s → %s (moot resume)", capText(c), capText(next)), MaxUSD: next.MaxUSD, MaxTokens: next.MaxTokens})
-		c = next
+		r.emit(Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: choice, By: "human", Round: r.resumeRound(),
+			Reason: why, MaxUSD: merged.MaxUSD, MaxTokens: merged.MaxTokens})
+		c = merged
 	}
 	r.initBudget(c)
 }
