@@ -42,3 +42,95 @@ func TestResumeFlagOverridesItsOwnLimit(t *testing.T) {
 		t.Errorf("the resume's budget decision does not say what changed and what stays: %q", reasons)
 	}
 }
+
+// judgeStarts counts the judge's calls in any round (the fake's log).
+func (p *project) judgeStarts() int {
+	n := 0
+	for k := 0; k <= 2; k++ {
+		n += p.starts("juiz", k)
+	}
+	return n
+}
+
+// steady is padded with a judge that names A in any order: a stable
+// verdict under --verify-judge.
+const steady = "solver=pad:1400,judge=winner:A"
+
+// spentBy sums the tokens id's calls recorded, and the input tokens of
+// its last call.
+func (p *project) spentBy(id string) (all, lastIn int) {
+	for _, e := range p.eventsOf("call_finished") {
+		if e["solver_id"] == id {
+			in, _ := e["tokens_in"].(float64)
+			out, _ := e["tokens_out"].(float64)
+			all, lastIn = all+int(in+out), int(in)
+		}
+	}
+	return all, lastIn
+}
+
+// TestVerifyJudgeBudgetKeepsBothCalls (attack 17, finding 1): under
+// --verify-judge the room kept for the final step pays both judge calls,
+// so a cap that cuts the debate still ends in a checked answer (exit 0),
+// and no judge call is paid for and thrown away.
+func TestVerifyJudgeBudgetKeepsBothCalls(t *testing.T) {
+	full := newProject(t)
+	full.Plan = steady
+	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge").mustExit(t, 0)
+	total := full.spent()
+	for _, frac := range []float64{0.55, 0.7, 0.85} {
+		cap := int(float64(total) * frac)
+		p := newProject(t)
+		p.Plan = steady
+		r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge", "--max-tokens", fmt.Sprint(cap), "--on-budget", "stop")
+		if r.code != 0 {
+			t.Errorf("cap %d of %d: exit %d, after %d judge call(s):\n%s", cap, total, r.code, p.judgeStarts(), r.stderr)
+			continue
+		}
+		d := p.readDebate()
+		cutSaysSo(t, d, cap)
+		if n := p.judgeStarts(); n != 2 || !strings.Contains(p.final(), "judge_order_check:") {
+			t.Errorf("cap %d: %d judge calls, or no order check recorded; want the two calls of one checked attempt", cap, n)
+		}
+		if got := p.spent(); got > cap {
+			t.Errorf("cap %d: spent %d", cap, got)
+		}
+	}
+}
+
+// TestVerifyJudgeResumeReusesThePaidAnswer (attack 17, finding 1): the
+// judge's first call answers far beyond its estimate, so the cap cannot
+// pay the order-swap call and the debate stops (exit 4). The resume with
+// a raised cap reuses that paid answer: one more judge call (the check's
+// second), a stable verdict, and the totals count every call once.
+func TestVerifyJudgeResumeReusesThePaidAnswer(t *testing.T) {
+	full := newProject(t)
+	full.Plan = steady
+	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge").mustExit(t, 0)
+	judge, judgeIn := full.spentBy("juiz")
+	// the rounds, and both judge calls at their estimates (2500 answer
+	// tokens each), fit; a first judge answer of 6000 tokens leaves no
+	// room for the second call
+	cap := full.spent() - judge + 2*(judgeIn+2500) + 500
+	p := newProject(t)
+	p.Plan = "solver=pad:1400,judge#1=pad:6000"
+	r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge", "--max-tokens", fmt.Sprint(cap), "--on-budget", "stop").mustExit(t, 4)
+	if !strings.Contains(r.stderr, "two calls") || p.judgeStarts() != 1 {
+		t.Fatalf("want a stop after the first judge call (%d calls), saying the check's two calls:\n%s", p.judgeStarts(), r.stderr)
+	}
+	p.Plan = steady
+	r = p.moot("resume", "7", "--yes", "--headless", "--max-tokens", fmt.Sprint(cap*2)).mustExit(t, 0)
+	if n := p.judgeStarts(); n != 2 {
+		t.Errorf("the resume made %d judge call(s) in all; want the paid first answer reused and one more call:\n%s", n, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "reused") {
+		t.Errorf("the resume does not say it reused the paid answer:\n%s", r.stderr)
+	}
+	d := p.readDebate()
+	if d.Final == nil || !strings.Contains(p.final(), "judge_order_check: stable") || d.Final.Winner != "A" {
+		t.Fatalf("after the resume, no stable verdict naming A:\n%s", p.final())
+	}
+	if d.Final.TotalTokens != p.spent() {
+		t.Errorf("total_tokens %d, but the finished calls logged %d", d.Final.TotalTokens, p.spent())
+	}
+}

@@ -120,11 +120,6 @@ type budget struct {
 	// happened in.
 	cut      bool
 	cutRound int
-	// keepTok and keepUSD are kept free for the final step's call (its
-	// estimate): a round's call is admitted only when it leaves them, so
-	// a stop can still pay for the final answer.
-	keepTok int
-	keepUSD float64
 	// ended is the stop a cancel (or no one to ask) decided: the calls
 	// that reach the cap after it stop the same way, unasked.
 	ended error
@@ -151,15 +146,12 @@ func (res *reservation) done(tok int, usd float64) {
 	b.tok += tok
 }
 
-// admit reserves an estimated call when it fits under the cap; a call
-// before the final step (keep) must also leave the final step's room.
-func (b *budget) admit(tok int, usd float64, keep bool) (*reservation, BudgetReach, bool) {
+// admit reserves an estimated call when it fits under the cap and leaves
+// room (kt tokens, ku dollars) for the calls that must follow it: the
+// final step's, or the order-swap check's second judge call.
+func (b *budget) admit(tok int, usd float64, kt int, ku float64) (*reservation, BudgetReach, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	kt, ku := 0, 0.0
-	if keep {
-		kt, ku = b.keepTok, b.keepUSD
-	}
 	over := b.cap.MaxUSD > 0 && b.usd+b.flightUSD+usd+ku > b.cap.MaxUSD ||
 		b.cap.MaxTokens > 0 && b.tok+b.flightTok+tok+kt > b.cap.MaxTokens
 	if over {
@@ -187,13 +179,13 @@ func (r *runner) initBudget(c Budget) {
 	if r.w != nil {
 		_, r.bud.tok, r.bud.usd, _ = r.totals()
 	}
-	r.bud.keepTok, r.bud.keepUSD = r.finalEstimate(0)
 }
 
-// finalEstimate is the room kept for the final step's call before round
+// finalEstimate is the room kept for the final step's calls before round
 // k: its real prompt over the last round before k with valid answers
 // (instructions, P and those answers, as the final step would read them)
-// and the role's expected answer (as learned). Before any answer it is
+// and the role's expected answer (as learned), once per call of a judge
+// attempt (twice with the order-swap check). Before any answer it is
 // 0: a stop in round 0 has no complete round to hand to the final step,
 // so nothing is kept for it (and a plan's guess never refuses a small cap).
 func (r *runner) finalEstimate(k int) (int, float64) {
@@ -210,7 +202,8 @@ func (r *runner) finalEstimate(k int) (int, float64) {
 	if lim.Price != nil {
 		usd = lim.Price.Cost(in, out)
 	}
-	return in + out, usd
+	n := r.judgeCalls()
+	return n * (in + out), float64(n) * usd
 }
 
 // finalPromptBefore is the size in bytes of the final step's prompt over
@@ -259,17 +252,11 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 	}
 	tok, usd := r.callEstimate(engine, role, promptLen(prompt))
 	final := role == r.finalRole
-	if !final {
-		// the final step's room, from the answers it would read now
-		kt, ku := r.finalEstimate(k)
-		b.mu.Lock()
-		b.keepTok, b.keepUSD = kt, ku
-		b.mu.Unlock()
-	}
+	kt, ku := r.keepAfter(k, final, tok, usd)
 	b.ask.Lock()
 	defer b.ask.Unlock()
 	for {
-		res, reach, ok := b.admit(tok, usd, !final)
+		res, reach, ok := b.admit(tok, usd, kt, ku)
 		if ok {
 			return res, nil
 		}
@@ -326,6 +313,21 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 	}
 }
 
+// keepAfter is the room a call must leave: a round's call the final
+// step's calls (from the answers it would read now); the first call of a
+// judge attempt checked with --verify-judge its second call (the same
+// prompt in reverse order: the same estimate), so the budget never pays a
+// first answer it cannot check; the check's second call nothing.
+func (r *runner) keepAfter(k int, final bool, tok int, usd float64) (int, float64) {
+	switch {
+	case !final:
+		return r.finalEstimate(k)
+	case r.judgeCalls() > 1 && !r.beyond.swapping:
+		return tok, usd
+	}
+	return 0, 0
+}
+
 // askBudget asks the Supervisor; no one to ask stops the debate there,
 // resumable with a raised cap (exit 4).
 func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecision, error) {
@@ -343,7 +345,11 @@ func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecisi
 // budgetNoFinal stops a cut debate whose final step the budget cannot
 // pay for: kept and resumable with a raised cap (exit 4).
 func (r *runner) budgetNoFinal(reach BudgetReach) error {
-	return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s): it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, budgetLine(reach), Describe(r.proto).Final, r.resumeTarget())}
+	calls := "call"
+	if r.judgeCalls() > 1 {
+		calls = "two calls (the order-swap check)"
+	}
+	return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s): it cannot pay the %s's %s; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, budgetLine(reach), Describe(r.proto).Final, calls, r.resumeTarget())}
 }
 
 // RaiseRefusal says why next cannot answer the budget reached in b ("" when
