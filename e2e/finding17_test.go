@@ -37,6 +37,17 @@ func TestResumeFlagOverridesItsOwnLimit(t *testing.T) {
 	if got := p.spentUSD(); got > usd {
 		t.Errorf("spent $%.6f over the frozen dollar cap $%.6f", got, usd)
 	}
+	// a cut answer is a labelled degraded result, in the answer's language
+	// (attack 17, findings 5 and 9)
+	fin := p.final()
+	head := fin[strings.Index(fin, "Cortado pelo orçamento"):]
+	head = head[:strings.Index(head, "\n")]
+	if !strings.Contains(fin, "degraded: true") || !strings.Contains(head, "resultado degradado") {
+		t.Errorf("the cut answer is not labelled degraded:\n%s", fin)
+	}
+	if strings.Contains(head, " and ") || !strings.Contains(head, " e ") {
+		t.Errorf("English in the Portuguese cut line: %s", head)
+	}
 	reasons := p.budgetReasons()
 	if len(reasons) == 0 || !strings.Contains(reasons[0], "--max-tokens 2000 → 10000000") || !strings.Contains(reasons[0], "dollar cap") || !strings.Contains(reasons[0], "stays") {
 		t.Errorf("the resume's budget decision does not say what changed and what stays: %q", reasons)
@@ -132,5 +143,20 @@ func TestVerifyJudgeResumeReusesThePaidAnswer(t *testing.T) {
 	}
 	if d.Final.TotalTokens != p.spent() {
 		t.Errorf("total_tokens %d, but the finished calls logged %d", d.Final.TotalTokens, p.spent())
+	}
+}
+
+// TestRunNamesUnpricedEnginesUnderADollarCap (attack 17, finding 6): a
+// headless run with --max-usd names the engines without a price on
+// stderr, in the plan's words.
+func TestRunNamesUnpricedEnginesUnderADollarCap(t *testing.T) {
+	p := newProject(t)
+	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--solver", "omega", "--judge", "zeta-engine", "--yes", "--headless", "--max-usd", "5").mustExit(t, 0)
+	if !strings.Contains(r.stderr, "the dollar cap CANNOT be enforced for omega") {
+		t.Errorf("the run does not name the unpriced engine:\n%s", r.stderr)
+	}
+	plan := p.moot("plan", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--solver", "omega", "--judge", "zeta-engine", "--max-usd", "5").mustExit(t, 0)
+	if !strings.Contains(plan.stdout, "the dollar cap CANNOT be enforced for omega") {
+		t.Errorf("the plan does not name the unpriced engine:\n%s", plan.stdout)
 	}
 }

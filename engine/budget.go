@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -179,6 +180,7 @@ func (r *runner) initBudget(c Budget) {
 	if r.w != nil {
 		_, r.bud.tok, r.bud.usd, _ = r.totals()
 	}
+	r.warnUnpriced()
 }
 
 // finalEstimate is the room kept for the final step's calls before round
@@ -389,7 +391,10 @@ func raises(cur, next Budget) bool {
 }
 
 // capText says a cap as people read it ("$0.50 and 40000 tokens").
-func capText(c Budget) string {
+func capText(c Budget) string { return capIn(bugfolder.EN, c) }
+
+// capIn says a cap in l's words ("$0.50 e 40000 tokens" in Portuguese).
+func capIn(l bugfolder.Lang, c Budget) string {
 	var parts []string
 	if c.MaxUSD > 0 {
 		parts = append(parts, money.USD(c.MaxUSD))
@@ -398,9 +403,17 @@ func capText(c Budget) string {
 		parts = append(parts, fmt.Sprintf("%d tokens", c.MaxTokens))
 	}
 	if len(parts) == 0 {
-		return "no cap"
+		return pick(l, "sem teto", "no cap")
 	}
-	return strings.Join(parts, " and ")
+	return strings.Join(parts, pick(l, " e ", " and "))
+}
+
+// pick is pt in a Portuguese text, en in an English one.
+func pick(l bugfolder.Lang, pt, en string) string {
+	if l == bugfolder.EN {
+		return en
+	}
+	return pt
 }
 
 // budgetLine says the cap, the spend and what the held-back call needed.
@@ -430,12 +443,12 @@ func (r *runner) budgetHead() string {
 		return ""
 	}
 	usd, tok := r.bud.spent()
-	spent := fmt.Sprintf("%d tokens", tok)
+	spent := capIn(r.lang, Budget{MaxTokens: tok})
 	if r.bud.cap.MaxUSD > 0 {
-		spent = money.USD(usd) + " and " + spent
+		spent = capIn(r.lang, Budget{MaxUSD: usd, MaxTokens: tok})
 	}
-	return r.t(fmt.Sprintf("> **Cortado pelo orçamento:** teto de %s; gasto %s ao todo; o debate parou na rodada %d e a etapa final leu a rodada %d, a última completa.\n\n", capText(r.bud.cap), spent, r.bud.cutRound, r.last),
-		fmt.Sprintf("> **Cut by the budget:** cap of %s; spent %s in all; the debate stopped in round %d and the final step read round %d, the last complete one.\n\n", capText(r.bud.cap), spent, r.bud.cutRound, r.last))
+	return r.t(fmt.Sprintf("> **Cortado pelo orçamento (resultado degradado):** teto de %s; gasto %s ao todo; o debate parou na rodada %d e a etapa final leu a rodada %d, a última completa.\n\n", capIn(r.lang, r.bud.cap), spent, r.bud.cutRound, r.last),
+		fmt.Sprintf("> **Cut by the budget (a degraded result):** cap of %s; spent %s in all; the debate stopped in round %d and the final step read round %d, the last complete one.\n\n", capIn(r.lang, r.bud.cap), spent, r.bud.cutRound, r.last))
 }
 
 // replayBudget applies the caps the log records (a raise at the menu, a
@@ -554,9 +567,11 @@ func (r *runner) cutByBudget(k int) error {
 }
 
 // costFields records in the final answer whether the budget cut the
-// debate and each engine's estimate against its actuals.
+// debate (a cut answer is degraded: it reads an earlier round than
+// planned) and each engine's estimate against its actuals.
 func (r *runner) costFields(fm *bugfolder.FinalMeta, meta bugfolder.DebaterMeta, called bool) {
 	fm.BudgetCut = r.bud != nil && r.bud.cut
+	fm.Degraded = fm.Degraded || fm.BudgetCut
 	var extra *Event
 	if called {
 		extra = &Event{Type: EvCallFinished, Engine: meta.Engine, TokensIn: meta.TokensIn, TokensOut: meta.TokensOut, CostUSD: deref(meta.CostUSD)}
@@ -622,9 +637,8 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 			verdict = "cannot be checked against the dollar cap: part of its cost is unknown"
 		}
 		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) %s", capText(c), est, verdict)})
-		if c.MaxUSD > 0 && len(unpriced) > 0 {
-			out = append(out, SetupLine{Key: "WARNING", Text: fmt.Sprintf("the dollar cap CANNOT be enforced for %s: no price is known, so their calls count $0 against it; --max-tokens caps them (or set price: in the engines file)",
-				strings.Join(unpriced, ", "))})
+		if w := UnpricedCapWarning(c, unpriced); w != "" {
+			out = append(out, SetupLine{Key: "WARNING", Text: w})
 		}
 	}
 	for _, e := range p.Engines {
@@ -634,6 +648,34 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 		}
 	}
 	return out
+}
+
+// UnpricedCapWarning is what the plan and the run say loudly when a
+// dollar cap covers engines without a price ("" when it does not).
+func UnpricedCapWarning(c Budget, unpriced []string) string {
+	if c.MaxUSD <= 0 || len(unpriced) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the dollar cap CANNOT be enforced for %s: no price is known, so their calls count $0 against it; --max-tokens caps them (or set price: in the engines file)",
+		strings.Join(unpriced, ", "))
+}
+
+// warnUnpriced says, as the debate starts or resumes, that its dollar cap
+// cannot be enforced for its engines without a price.
+func (r *runner) warnUnpriced() {
+	if r.bud == nil {
+		return
+	}
+	var unpriced []string
+	for _, name := range uniq(append(mapValues(r.engineOf), r.judgeEngine)) {
+		if lim, ok := r.limits[name]; ok && lim.Price == nil {
+			unpriced = append(unpriced, name)
+		}
+	}
+	slices.Sort(unpriced)
+	if w := UnpricedCapWarning(r.bud.cap, unpriced); w != "" {
+		r.emit(Event{Type: EvWarning, Text: w})
+	}
 }
 
 // unpricedEngines names the plan's engines without a known price.

@@ -142,7 +142,7 @@ func (r *runner) markBeyond(fm *bugfolder.FinalMeta, head *strings.Builder) {
 				"> Judge order-swap check: stable — the judge chose %s with the proposals in label order and again in reverse order.\n\n"), r.lang.LabelName(fm.Winner))
 		default:
 			fmt.Fprintf(head, r.t("> Verificação de ordem do juiz: instável — o juiz escolheu vencedores diferentes conforme a ordem das propostas (respostas em %s/); decidido por %s.\n\n",
-				"> Judge order-swap check: unstable — the judge chose different winners depending on the proposals' order (answers in %s/); decided by %s.\n\n"), r.lang.Names().JudgeID, fm.DecidedBy)
+				"> Judge order-swap check: unstable — the judge chose different winners depending on the proposals' order (answers in %s/); decided by %s.\n\n"), r.lang.Names().JudgeID, deciderIn(r.lang, fm.DecidedBy))
 		}
 	}
 	if r.beyond.sameFamily {
@@ -236,4 +236,18 @@ func (r *runner) reuseJudge(ctx context.Context, step Final, in FinalInput, prom
 	meta.DebateID = r.bug.ID + "-final"
 	done, why, err = r.verifyJudge(ctx, step, in, doc, meta, o)
 	return true, done, why, err
+}
+
+// deciderIn names who decided a final answer in l's words: the human, or
+// the final step's role ("juiz", "sintetizador" in Portuguese).
+func deciderIn(l bugfolder.Lang, by string) string {
+	switch by {
+	case "human":
+		return pick(l, "um humano", "a human")
+	case string(bugfolder.RoleJudge):
+		return pick(l, "o juiz", "the judge")
+	case "synthesizer":
+		return pick(l, "o sintetizador", "the synthesizer")
+	}
+	return by
 }

@@ -263,7 +263,7 @@ func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
 func (m Model) costLines(f *bugfolder.Final) []string {
 	var out []string
 	if f != nil && f.BudgetCut {
-		out = append(out, m.st.Warning.Render(fmt.Sprintf("cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
+		out = append(out, m.st.Warning.Render(fmt.Sprintf("degraded: cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
 	}
 	for _, t := range m.deb.trend {
 		if t.est <= 0 { // an engine the plan never priced (swapped in): no error to show
