@@ -160,3 +160,22 @@ func TestRunNamesUnpricedEnginesUnderADollarCap(t *testing.T) {
 		t.Errorf("the plan does not name the unpriced engine:\n%s", plan.stdout)
 	}
 }
+
+// TestCutDebateTeachesNoEstimate (attack 17, finding 3): a debate cut by
+// the budget spent part of its plan, so the next plan learns nothing from
+// it; a full debate after it does teach the plan.
+func TestCutDebateTeachesNoEstimate(t *testing.T) {
+	p := newProject(t)
+	p.Plan = padded
+	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--max-tokens", "30000", "--on-budget", "stop").mustExit(t, 0)
+	if d := p.readDebate(); d.Final == nil || !d.Final.BudgetCut {
+		t.Fatal("the first debate was not cut by the budget")
+	}
+	if r := p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0); strings.Contains(r.stdout, "learned from") {
+		t.Errorf("the plan learned from a cut debate:\n%s", r.stdout)
+	}
+	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 0)
+	if r := p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0); !strings.Contains(r.stdout, "learned from 1 past debate") {
+		t.Errorf("the plan did not learn from the full debate:\n%s", r.stdout)
+	}
+}

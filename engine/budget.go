@@ -588,7 +588,7 @@ func (p *Plan) Estimates() []bugfolder.CostAccuracy {
 	out := make([]bugfolder.CostAccuracy, 0, len(p.Engines))
 	for _, e := range p.Engines {
 		out = append(out, bugfolder.CostAccuracy{Engine: e.Name, EstTokensIn: e.Input, EstTokensOut: e.Output, EstTokens: e.Input + e.Output,
-			BaseIn: e.BaseInput, BaseOut: e.BaseOutput, EstUSD: e.USD})
+			BaseIn: e.BaseInput, BaseOut: e.BaseOutput, EstUSD: e.USD, EstCalls: e.Calls})
 	}
 	return out
 }
