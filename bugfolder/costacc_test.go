@@ -53,7 +53,9 @@ func FuzzCostAccuracy(f *testing.F) {
 // degraded, or whose engine made other calls than planned is partial; an
 // older record without call counts is judged by its flags alone.
 func TestPartialRun(t *testing.T) {
-	row := func(est, act int) []bugfolder.CostAccuracy { return []bugfolder.CostAccuracy{{Engine: "a", EstTokens: 100, EstCalls: est, ActCalls: act}} }
+	row := func(est, act int) []bugfolder.CostAccuracy {
+		return []bugfolder.CostAccuracy{{Engine: "a", EstTokens: 100, EstCalls: est, ActCalls: act}}
+	}
 	tests := []struct {
 		name          string
 		cut, degraded bool
