@@ -26,6 +26,26 @@ type CostAccuracy struct {
 	BaseOut      int     `yaml:"base_tokens_out" json:"base_tokens_out,omitempty"`
 	EstUSD       float64 `yaml:"est_usd" json:"est_usd,omitempty"`
 	ActUSD       float64 `yaml:"act_usd" json:"act_usd,omitempty"`
+	// EstCalls and ActCalls are the calls the plan counted on the engine
+	// and the calls it made (0: not recorded, an older answer).
+	EstCalls int `yaml:"est_calls,omitempty" json:"est_calls,omitempty"`
+	ActCalls int `yaml:"act_calls,omitempty" json:"act_calls,omitempty"`
+}
+
+// PartialRun reports whether a debate's figures are not those of the
+// debate planned: cut by the budget, degraded, or an engine that made
+// other calls than the plan counted (stopped early, a judge retried). Its
+// actuals against the whole plan's estimate are no estimate error.
+func PartialRun(budgetCut, degraded bool, rows []CostAccuracy) bool {
+	if budgetCut || degraded {
+		return true
+	}
+	for _, c := range rows {
+		if c.EstCalls > 0 && c.ActCalls != c.EstCalls {
+			return true
+		}
+	}
+	return false
 }
 
 // CostAccuracyNode renders cost_accuracy: one mapping per engine, in
@@ -76,6 +96,9 @@ func parseCostAccuracy(m *yaml.Node) []CostAccuracy {
 type CostRecord struct {
 	Finished time.Time
 	Engines  []CostAccuracy
+	// Partial marks a debate that did not run as planned (PartialRun):
+	// an estimator does not learn from it.
+	Partial bool
 }
 
 // PastCostRecords reads the cost_accuracy of every final answer in the
@@ -126,7 +149,8 @@ func readCostRecord(dir string) (CostRecord, bool) {
 		if len(rows) == 0 {
 			return CostRecord{}, false
 		}
-		return CostRecord{Finished: timeField(m, "finished_at"), Engines: rows}, true
+		partial := PartialRun(scalar(m, "budget_cut") == "true", scalar(m, "degraded") == "true", rows)
+		return CostRecord{Finished: timeField(m, "finished_at"), Engines: rows, Partial: partial}, true
 	}
 	return CostRecord{}, false
 }

@@ -48,3 +48,30 @@ func FuzzCostAccuracy(f *testing.F) {
 		}
 	})
 }
+
+// TestPartialRun (attack 17, finding 3): a debate cut by the budget,
+// degraded, or whose engine made other calls than planned is partial; an
+// older record without call counts is judged by its flags alone.
+func TestPartialRun(t *testing.T) {
+	row := func(est, act int) []bugfolder.CostAccuracy {
+		return []bugfolder.CostAccuracy{{Engine: "a", EstTokens: 100, EstCalls: est, ActCalls: act}}
+	}
+	tests := []struct {
+		name          string
+		cut, degraded bool
+		rows          []bugfolder.CostAccuracy
+		want          bool
+	}{
+		{"as planned", false, false, row(11, 11), false},
+		{"cut", true, false, row(11, 11), true},
+		{"degraded", false, true, row(11, 11), true},
+		{"stopped early", false, false, row(11, 5), true},
+		{"a judge retried", false, false, row(11, 13), true},
+		{"older record", false, false, row(0, 0), false},
+	}
+	for _, tc := range tests {
+		if got := bugfolder.PartialRun(tc.cut, tc.degraded, tc.rows); got != tc.want {
+			t.Errorf("%s: PartialRun = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -417,9 +417,16 @@ type Final struct {
 	Escalation string
 	// BudgetCut is set when the budget cap cut the debate short.
 	BudgetCut bool
+	// Degraded is set when fewer took part than planned, or the budget
+	// cut the debate.
+	Degraded bool
 	// CostAccuracy is each engine's estimate against its actuals.
 	CostAccuracy []CostAccuracy
 }
+
+// Partial reports whether the debate did not run as planned (PartialRun):
+// its cost accuracy is no estimate error.
+func (f *Final) Partial() bool { return PartialRun(f.BudgetCut, f.Degraded, f.CostAccuracy) }
 
 var twoNumbers = lazyre.New(`(\d+)\D+(\d+)`)
 
@@ -471,6 +478,7 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	f.TotalCostUSD = floatField(m, "total_cost_usd")
 	f.TotalCostRecorded = scalar(m, "total_cost_usd") != ""
 	f.BudgetCut = scalar(m, "budget_cut") == "true"
+	f.Degraded = scalar(m, "degraded") == "true"
 	f.CostAccuracy = parseCostAccuracy(m)
 	return f, nil
 }

@@ -82,6 +82,10 @@ func TestVerifyJudge(t *testing.T) {
 		if !strings.Contains(fin, "judge_order_check: unstable") || !strings.Contains(fin, "Verificação de ordem do juiz: instável") {
 			t.Errorf("final answer:\n%s", fin)
 		}
+		// a Portuguese answer names the human in Portuguese (attack 17, finding 9)
+		if !strings.Contains(fin, "decidido por um humano") || strings.Contains(fin, "por human.") {
+			t.Errorf("the unstable line does not say who decided in Portuguese:\n%s", fin)
+		}
 	})
 	t.Run("retry: the same unstable verdict comes back and moot stops for a human", func(t *testing.T) {
 		p := newProject(t)

@@ -22,6 +22,15 @@ func Nonce() string {
 	return hex.EncodeToString(b)
 }
 
+// nonceRE matches a marker code as Nonce writes it.
+var nonceRE = regexp.MustCompile(`[0-9a-f]{24}`)
+
+// sameBesidesNonce reports whether two prompts are the same text but for
+// their fresh marker codes (each prompt fences its proposals anew).
+func sameBesidesNonce(a, b string) bool {
+	return len(a) == len(b) && nonceRE.ReplaceAllString(a, "") == nonceRE.ReplaceAllString(b, "")
+}
+
 // Proposal is one anonymized final proposal as the judge sees it.
 type Proposal struct {
 	// Label is the letter ("A").

@@ -31,6 +31,9 @@ type beyond struct {
 	// check is the order-swap check's last verdict ("stable",
 	// "unstable"; "" when not run).
 	check string
+	// swapping is set while the check's second judge call is admitted
+	// and runs: it keeps no room after it.
+	swapping bool
 }
 
 // orderSeed is the seed of a debate's reading orders.

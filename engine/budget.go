@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,11 +121,6 @@ type budget struct {
 	// happened in.
 	cut      bool
 	cutRound int
-	// keepTok and keepUSD are kept free for the final step's call (its
-	// estimate): a round's call is admitted only when it leaves them, so
-	// a stop can still pay for the final answer.
-	keepTok int
-	keepUSD float64
 	// ended is the stop a cancel (or no one to ask) decided: the calls
 	// that reach the cap after it stop the same way, unasked.
 	ended error
@@ -151,15 +147,12 @@ func (res *reservation) done(tok int, usd float64) {
 	b.tok += tok
 }
 
-// admit reserves an estimated call when it fits under the cap; a call
-// before the final step (keep) must also leave the final step's room.
-func (b *budget) admit(tok int, usd float64, keep bool) (*reservation, BudgetReach, bool) {
+// admit reserves an estimated call when it fits under the cap and leaves
+// room (kt tokens, ku dollars) for the calls that must follow it: the
+// final step's, or the order-swap check's second judge call.
+func (b *budget) admit(tok int, usd float64, kt int, ku float64) (*reservation, BudgetReach, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	kt, ku := 0, 0.0
-	if keep {
-		kt, ku = b.keepTok, b.keepUSD
-	}
 	over := b.cap.MaxUSD > 0 && b.usd+b.flightUSD+usd+ku > b.cap.MaxUSD ||
 		b.cap.MaxTokens > 0 && b.tok+b.flightTok+tok+kt > b.cap.MaxTokens
 	if over {
@@ -187,13 +180,14 @@ func (r *runner) initBudget(c Budget) {
 	if r.w != nil {
 		_, r.bud.tok, r.bud.usd, _ = r.totals()
 	}
-	r.bud.keepTok, r.bud.keepUSD = r.finalEstimate(0)
+	r.warnUnpriced()
 }
 
-// finalEstimate is the room kept for the final step's call before round
+// finalEstimate is the room kept for the final step's calls before round
 // k: its real prompt over the last round before k with valid answers
 // (instructions, P and those answers, as the final step would read them)
-// and the role's expected answer (as learned). Before any answer it is
+// and the role's expected answer (as learned), once per call of a judge
+// attempt (twice with the order-swap check). Before any answer it is
 // 0: a stop in round 0 has no complete round to hand to the final step,
 // so nothing is kept for it (and a plan's guess never refuses a small cap).
 func (r *runner) finalEstimate(k int) (int, float64) {
@@ -210,7 +204,8 @@ func (r *runner) finalEstimate(k int) (int, float64) {
 	if lim.Price != nil {
 		usd = lim.Price.Cost(in, out)
 	}
-	return in + out, usd
+	n := r.judgeCalls()
+	return n * (in + out), float64(n) * usd
 }
 
 // finalPromptBefore is the size in bytes of the final step's prompt over
@@ -259,17 +254,11 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 	}
 	tok, usd := r.callEstimate(engine, role, promptLen(prompt))
 	final := role == r.finalRole
-	if !final {
-		// the final step's room, from the answers it would read now
-		kt, ku := r.finalEstimate(k)
-		b.mu.Lock()
-		b.keepTok, b.keepUSD = kt, ku
-		b.mu.Unlock()
-	}
+	kt, ku := r.keepAfter(k, final, tok, usd)
 	b.ask.Lock()
 	defer b.ask.Unlock()
 	for {
-		res, reach, ok := b.admit(tok, usd, !final)
+		res, reach, ok := b.admit(tok, usd, kt, ku)
 		if ok {
 			return res, nil
 		}
@@ -326,6 +315,21 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 	}
 }
 
+// keepAfter is the room a call must leave: a round's call the final
+// step's calls (from the answers it would read now); the first call of a
+// judge attempt checked with --verify-judge its second call (the same
+// prompt in reverse order: the same estimate), so the budget never pays a
+// first answer it cannot check; the check's second call nothing.
+func (r *runner) keepAfter(k int, final bool, tok int, usd float64) (int, float64) {
+	switch {
+	case !final:
+		return r.finalEstimate(k)
+	case r.judgeCalls() > 1 && !r.beyond.swapping:
+		return tok, usd
+	}
+	return 0, 0
+}
+
 // askBudget asks the Supervisor; no one to ask stops the debate there,
 // resumable with a raised cap (exit 4).
 func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecision, error) {
@@ -343,7 +347,11 @@ func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecisi
 // budgetNoFinal stops a cut debate whose final step the budget cannot
 // pay for: kept and resumable with a raised cap (exit 4).
 func (r *runner) budgetNoFinal(reach BudgetReach) error {
-	return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s): it cannot pay the %s's call; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, reach.Text(), Describe(r.proto).Final, r.resumeTarget())}
+	calls := "call"
+	if r.judgeCalls() > 1 {
+		calls = "two calls (the order-swap check)"
+	}
+	return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s): it cannot pay the %s's %s; `moot resume %s --max-usd …` or `--max-tokens …` raises it", bugfolder.BudgetStopMark, reach.Text(), Describe(r.proto).Final, calls, r.resumeTarget())}
 }
 
 // RaiseRefusal says why next cannot answer the budget reached in b ("" when
@@ -383,7 +391,10 @@ func raises(cur, next Budget) bool {
 }
 
 // capText says a cap as people read it ("$0.50 and 40000 tokens").
-func capText(c Budget) string {
+func capText(c Budget) string { return capIn(bugfolder.EN, c) }
+
+// capIn says a cap in l's words ("$0.50 e 40000 tokens" in Portuguese).
+func capIn(l bugfolder.Lang, c Budget) string {
 	var parts []string
 	if c.MaxUSD > 0 {
 		parts = append(parts, money.USD(c.MaxUSD))
@@ -392,9 +403,17 @@ func capText(c Budget) string {
 		parts = append(parts, fmt.Sprintf("%d tokens", c.MaxTokens))
 	}
 	if len(parts) == 0 {
-		return "no cap"
+		return pick(l, "sem teto", "no cap")
 	}
-	return strings.Join(parts, " and ")
+	return strings.Join(parts, pick(l, " e ", " and "))
+}
+
+// pick is pt in a Portuguese text, en in an English one.
+func pick(l bugfolder.Lang, pt, en string) string {
+	if l == bugfolder.EN {
+		return en
+	}
+	return pt
 }
 
 // Text says a reached budget in the one wording every place uses (the
@@ -436,23 +455,58 @@ func (r *runner) budgetHead() string {
 		return ""
 	}
 	usd, tok := r.bud.spent()
-	spent := fmt.Sprintf("%d tokens", tok)
+	spent := capIn(r.lang, Budget{MaxTokens: tok})
 	if r.bud.cap.MaxUSD > 0 {
-		spent = money.USD(usd) + " and " + spent
+		spent = capIn(r.lang, Budget{MaxUSD: usd, MaxTokens: tok})
 	}
-	return r.t(fmt.Sprintf("> **Cortado pelo orçamento:** teto de %s; gasto %s ao todo; o debate parou na rodada %d e a etapa final leu a rodada %d, a última completa.\n\n", capText(r.bud.cap), spent, r.bud.cutRound, r.last),
-		fmt.Sprintf("> **Cut by the budget:** cap of %s; spent %s in all; the debate stopped in round %d and the final step read round %d, the last complete one.\n\n", capText(r.bud.cap), spent, r.bud.cutRound, r.last))
+	return r.t(fmt.Sprintf("> **Cortado pelo orçamento (resultado degradado):** teto de %s; gasto %s ao todo; o debate parou na rodada %d e a etapa final leu a rodada %d, a última completa.\n\n", capIn(r.lang, r.bud.cap), spent, r.bud.cutRound, r.last),
+		fmt.Sprintf("> **Cut by the budget (a degraded result):** cap of %s; spent %s in all; the debate stopped in round %d and the final step read round %d, the last complete one.\n\n", capIn(r.lang, r.bud.cap), spent, r.bud.cutRound, r.last))
 }
 
-// replayBudget applies the cap raises the log records (a resume keeps
-// the last cap in force) over the cap problema.md froze.
+// replayBudget applies the caps the log records (a raise at the menu, a
+// cap moot resume set) over the cap problema.md froze: a resume keeps the
+// last cap in force.
 func replayBudget(c Budget, records []Event) Budget {
 	for _, ev := range records {
-		if ev.Type == EvDecision && ev.Point == bugfolder.PointBudget && ev.Choice == string(BudgetRaise) {
+		if ev.Type == EvDecision && ev.Point == bugfolder.PointBudget && (ev.Choice == string(BudgetRaise) || ev.Choice == budgetSet) {
 			c = Budget{MaxUSD: ev.MaxUSD, MaxTokens: ev.MaxTokens}
 		}
 	}
 	return c
+}
+
+// budgetSet is the budget decision of a resume whose flags lower a limit.
+const budgetSet = "set"
+
+// overrideCap is cur with each limit next sets replaced (resume's
+// --max-usd and --max-tokens each override their own limit; the other
+// stays frozen), and the log's words for what changed.
+func overrideCap(cur, next Budget) (Budget, string) {
+	c := cur
+	var what []string
+	if next.MaxUSD > 0 {
+		c.MaxUSD = next.MaxUSD
+		what = append(what, fmt.Sprintf("--max-usd %s → %s", limitText(money.USD(cur.MaxUSD), cur.MaxUSD > 0), money.USD(next.MaxUSD)))
+	}
+	if next.MaxTokens > 0 {
+		c.MaxTokens = next.MaxTokens
+		what = append(what, fmt.Sprintf("--max-tokens %s → %d", limitText(strconv.Itoa(cur.MaxTokens), cur.MaxTokens > 0), next.MaxTokens))
+	}
+	if cur.MaxUSD > 0 && next.MaxUSD == 0 {
+		what = append(what, "the dollar cap "+money.USD(cur.MaxUSD)+" stays")
+	}
+	if cur.MaxTokens > 0 && next.MaxTokens == 0 {
+		what = append(what, fmt.Sprintf("the token cap %d stays", cur.MaxTokens))
+	}
+	return c, fmt.Sprintf("cap %s → %s (moot resume: %s)", capText(cur), capText(c), strings.Join(what, "; "))
+}
+
+// limitText is a limit as the log says it, "none" when it was not set.
+func limitText(s string, set bool) string {
+	if !set {
+		return "none"
+	}
+	return s
 }
 
 // budgetNode is problema.md's budget: (nil without a cap).
@@ -494,21 +548,22 @@ func problemBudget(pf *bugfolder.ProblemFile) Budget {
 }
 
 // resumeBudget restores a resumed debate's cap (problema.md's, then the
-// raises the log records) and applies resume's --max-usd/--max-tokens
-// as a new cap, logged as a decision; it also restores the plan's
+// caps the log records) and applies resume's --max-usd/--max-tokens,
+// each over its own limit, logged as a decision; it also restores the plan's
 // estimates for the cost accuracy and the per-call estimate.
 func (r *runner) resumeBudget(pf *bugfolder.ProblemFile, records []Event) {
 	r.estimates = planEstimates(records)
 	r.learned = learnedOf(r.estimates)
 	c := replayBudget(problemBudget(pf), records)
 	if next := r.opts.Budget; next.Set() {
-		choice := BudgetRaise
-		if c.Set() && !raises(c, next) {
-			choice = "set"
+		merged, why := overrideCap(c, next)
+		choice := string(BudgetRaise)
+		if c.Set() && !raises(c, merged) {
+			choice = budgetSet
 		}
-		r.emit(Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(choice), By: "human", Round: r.resumeRound(),
-			Reason: fmt.Sprintf("cap %s → %s (moot resume)", capText(c), capText(next)), MaxUSD: next.MaxUSD, MaxTokens: next.MaxTokens})
-		c = next
+		r.emit(Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: choice, By: "human", Round: r.resumeRound(),
+			Reason: why, MaxUSD: merged.MaxUSD, MaxTokens: merged.MaxTokens})
+		c = merged
 	}
 	r.initBudget(c)
 }
@@ -524,9 +579,11 @@ func (r *runner) cutByBudget(k int) error {
 }
 
 // costFields records in the final answer whether the budget cut the
-// debate and each engine's estimate against its actuals.
+// debate (a cut answer is degraded: it reads an earlier round than
+// planned) and each engine's estimate against its actuals.
 func (r *runner) costFields(fm *bugfolder.FinalMeta, meta bugfolder.DebaterMeta, called bool) {
 	fm.BudgetCut = r.bud != nil && r.bud.cut
+	fm.Degraded = fm.Degraded || fm.BudgetCut
 	var extra *Event
 	if called {
 		extra = &Event{Type: EvCallFinished, Engine: meta.Engine, TokensIn: meta.TokensIn, TokensOut: meta.TokensOut, CostUSD: deref(meta.CostUSD)}
@@ -543,7 +600,7 @@ func (p *Plan) Estimates() []bugfolder.CostAccuracy {
 	out := make([]bugfolder.CostAccuracy, 0, len(p.Engines))
 	for _, e := range p.Engines {
 		out = append(out, bugfolder.CostAccuracy{Engine: e.Name, EstTokensIn: e.Input, EstTokensOut: e.Output, EstTokens: e.Input + e.Output,
-			BaseIn: e.BaseInput, BaseOut: e.BaseOutput, EstUSD: e.USD})
+			BaseIn: e.BaseInput, BaseOut: e.BaseOutput, EstUSD: e.USD, EstCalls: e.Calls})
 	}
 	return out
 }
@@ -592,9 +649,8 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 			verdict = "cannot be checked against the dollar cap: part of its cost is unknown"
 		}
 		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) %s", capText(c), est, verdict)})
-		if c.MaxUSD > 0 && len(unpriced) > 0 {
-			out = append(out, SetupLine{Key: "WARNING", Text: fmt.Sprintf("the dollar cap CANNOT be enforced for %s: no price is known, so their calls count $0 against it; --max-tokens caps them (or set price: in the engines file)",
-				strings.Join(unpriced, ", "))})
+		if w := UnpricedCapWarning(c, unpriced); w != "" {
+			out = append(out, SetupLine{Key: "WARNING", Text: w})
 		}
 	}
 	for _, e := range p.Engines {
@@ -604,6 +660,34 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 		}
 	}
 	return out
+}
+
+// UnpricedCapWarning is what the plan and the run say loudly when a
+// dollar cap covers engines without a price ("" when it does not).
+func UnpricedCapWarning(c Budget, unpriced []string) string {
+	if c.MaxUSD <= 0 || len(unpriced) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the dollar cap CANNOT be enforced for %s: no price is known, so their calls count $0 against it; --max-tokens caps them (or set price: in the engines file)",
+		strings.Join(unpriced, ", "))
+}
+
+// warnUnpriced says, as the debate starts or resumes, that its dollar cap
+// cannot be enforced for its engines without a price.
+func (r *runner) warnUnpriced() {
+	if r.bud == nil {
+		return
+	}
+	var unpriced []string
+	for _, name := range uniq(append(mapValues(r.engineOf), r.judgeEngine)) {
+		if lim, ok := r.limits[name]; ok && lim.Price == nil {
+			unpriced = append(unpriced, name)
+		}
+	}
+	slices.Sort(unpriced)
+	if w := UnpricedCapWarning(r.bud.cap, unpriced); w != "" {
+		r.emit(Event{Type: EvWarning, Text: w})
+	}
 }
 
 // unpricedEngines names the plan's engines without a known price.

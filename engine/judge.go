@@ -126,13 +126,14 @@ func (r *runner) runJudge(ctx context.Context) error {
 	if why != "" {
 		reason = why // after a resume the menu still says why
 	}
+	reuse := !ask // only before this session's first judge call
 	for {
 		if !ask {
-			done, why, err := r.judgeOnce(ctx, step, in, prompt)
+			done, why, err := r.judgeAgain(ctx, step, in, prompt, reuse)
 			if done || err != nil {
 				return err
 			}
-			reason = why
+			reuse, reason = false, why
 		}
 		ask = false
 		words := Describe(r.proto)
@@ -196,6 +197,17 @@ func (r *runner) runJudge(ctx context.Context) error {
 	}
 }
 
+// judgeAgain is judgeOnce, first reusing (when reuse is set) an answer an
+// earlier session paid for whose order-swap check never ran.
+func (r *runner) judgeAgain(ctx context.Context, step Final, in FinalInput, prompt []string, reuse bool) (bool, string, error) {
+	if reuse {
+		if reused, done, why, err := r.reuseJudge(ctx, step, in, prompt); reused {
+			return done, why, err
+		}
+	}
+	return r.judgeOnce(ctx, step, in, prompt)
+}
+
 // amendJudge switches the judge to another engine from round k's judge
 // step on, recorded in the judge's files like a solver's swap.
 func (r *runner) amendJudge(engine string, k int, by string) {
@@ -227,8 +239,12 @@ func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, promp
 		doc, problems := step.Accept(o.res.Body)
 		if len(problems) == 0 {
 			if r.beyond.verify {
-				// the first call is logged as finished before the swap call
-				// starts: a kill during that call loses none of its figures
+				// the first call is logged as finished, and its answer kept,
+				// before the swap call starts: a kill or a budget stop during
+				// that call loses none of its figures, and a resume reuses it
+				if err := r.keepJudgeRaw(attempt, answerStream, o.res.Body); err != nil {
+					return false, "", err
+				}
 				r.finishedCall(meta, o, "")
 				return r.verifyJudge(ctx, step, in, doc, meta, o)
 			}
@@ -321,10 +337,13 @@ func (r *runner) keepRetriedJudge(k int, id string, o *outcome) error {
 
 // keepPrompt saves the judge's prompt for audit, beside its raw output.
 func (r *runner) keepPrompt(prompt []string, attempt int) error {
-	f, err := r.w.CreateRaw(r.w.RawPath(r.last, r.lang.Names().JudgeID, attempt, "prompt"))
-	if err != nil {
-		return err
-	}
+	return r.keepJudgeRaw(attempt, "prompt", r.keptPrompt(prompt))
+}
+
+// keptPrompt is a judge prompt as keepPrompt saves it: P, kept once in
+// problema.md, named instead of written again (bytes written stay ≤ 2×|P|).
+func (r *runner) keptPrompt(prompt []string) string {
+	var b strings.Builder
 	body := strings.TrimRight(r.p, "\n")
 	for _, piece := range prompt {
 		if len(body) >= 4096 && len(piece) == len(body) && piece == body {
@@ -332,10 +351,20 @@ func (r *runner) keepPrompt(prompt []string, attempt int) error {
 			// instead of writing it again (bytes written stay ≤ 2×|P|)
 			piece = pReference(body)
 		}
-		if _, err := f.WriteString(piece); err != nil {
-			f.Discard()
-			return err
-		}
+		b.WriteString(piece)
+	}
+	return b.String()
+}
+
+// keepJudgeRaw writes one stream of a judge attempt under juiz/raw/.
+func (r *runner) keepJudgeRaw(attempt int, stream, text string) error {
+	f, err := r.w.CreateRaw(r.w.RawPath(r.last, r.lang.Names().JudgeID, attempt, stream))
+	if err != nil {
+		return fmt.Errorf("keep the %s's %s: %w", Describe(r.proto).Final, stream, err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Discard()
+		return fmt.Errorf("keep the %s's %s: %w", Describe(r.proto).Final, stream, err)
 	}
 	return f.Commit()
 }

@@ -27,6 +27,9 @@ type Learned struct {
 func LearnFactors(records []bugfolder.CostRecord, k int) map[string]Learned {
 	ins, outs := map[string][]float64{}, map[string][]float64{}
 	for i := len(records) - 1; i >= 0; i-- {
+		if records[i].Partial {
+			continue // a cut or short debate's actuals are not the plan's
+		}
 		for _, c := range records[i].Engines {
 			if len(outs[c.Engine]) >= k || c.BaseIn <= 0 || c.BaseOut <= 0 || c.ActTokensIn <= 0 || c.ActTokensOut <= 0 {
 				continue
@@ -87,13 +90,16 @@ func costAccuracy(plan []bugfolder.CostAccuracy, evs []Event, extra *Event) []bu
 	}
 	for _, p := range plan {
 		c := get(p.Engine)
-		c.EstTokensIn, c.EstTokensOut, c.EstUSD, c.BaseIn, c.BaseOut = p.EstTokensIn, p.EstTokensOut, p.EstUSD, p.BaseIn, p.BaseOut
+		c.EstTokensIn, c.EstTokensOut, c.EstUSD, c.BaseIn, c.BaseOut, c.EstCalls = p.EstTokensIn, p.EstTokensOut, p.EstUSD, p.BaseIn, p.BaseOut, p.EstCalls
 	}
 	add := func(ev Event) {
 		if ev.Type != EvCallFinished || ev.Engine == "" || ev.Engine == "human" {
 			return
 		}
 		c := get(ev.Engine)
+		if !ev.Retrying {
+			c.ActCalls++ // a transport failure retried at once is one call
+		}
 		c.ActTokensIn += ev.TokensIn
 		c.ActTokensOut += ev.TokensOut
 		c.ActUSD += ev.CostUSD

@@ -3,10 +3,14 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
 )
 
 // OrderSwapper is an optional part of a Final whose answer names a winner
@@ -63,10 +67,12 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 	}
 	jid := r.lang.Names().JudgeID
 	swapped := r.splitAt(sw.SwappedPrompt(), pMark)
+	r.beyond.swapping = true
 	o2, err := r.invokeStarted(ctx, r.last, jid, r.finalRole, func() []string { return swapped }, func() {
 		r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
 		r.logJudgeOrder(step, true)
 	})
+	r.beyond.swapping = false
 	if err != nil {
 		return false, "", err
 	}
@@ -136,7 +142,7 @@ func (r *runner) markBeyond(fm *bugfolder.FinalMeta, head *strings.Builder) {
 				"> Judge order-swap check: stable — the judge chose %s with the proposals in label order and again in reverse order.\n\n"), r.lang.LabelName(fm.Winner))
 		default:
 			fmt.Fprintf(head, r.t("> Verificação de ordem do juiz: instável — o juiz escolheu vencedores diferentes conforme a ordem das propostas (respostas em %s/); decidido por %s.\n\n",
-				"> Judge order-swap check: unstable — the judge chose different winners depending on the proposals' order (answers in %s/); decided by %s.\n\n"), r.lang.Names().JudgeID, fm.DecidedBy)
+				"> Judge order-swap check: unstable — the judge chose different winners depending on the proposals' order (answers in %s/); decided by %s.\n\n"), r.lang.Names().JudgeID, deciderIn(r.lang, fm.DecidedBy))
 		}
 	}
 	if r.beyond.sameFamily {
@@ -159,4 +165,89 @@ func (r *runner) loggedCheck() string {
 		}
 	}
 	return check
+}
+
+// answerStream is the raw stream that keeps a checked judge's first valid
+// answer as parsed (juiz/raw/juiz.attempt-K.answer): the answer a resume
+// reuses when the check's second call never finished.
+const answerStream = "answer"
+
+// answeredJudge finds the first call of an order-swap check that an
+// earlier session paid for and never used (a budget stop or a kill before
+// the second call finished): a valid answer logged as finished after the
+// last judge failure, decision or final answer, whose kept prompt is the
+// one the judge would read now. The resume reuses it and runs only the
+// second call. An answer over other proposals (the rounds went on) is not
+// reused, and the log says why.
+func (r *runner) answeredJudge(step Final, prompt []string) (*outcome, FinalDoc, bool) {
+	if _, ok := step.(OrderSwapper); !ok || !r.beyond.verify {
+		return nil, FinalDoc{}, false
+	}
+	jid := r.lang.Names().JudgeID
+	var paid []Event
+	for _, ev := range readLog(r.w.Dir, r.lang) {
+		switch {
+		case ev.Type == EvJudgeFailed || ev.Type == EvJudgeFinished || ev.Type == EvDecision && ev.Point == bugfolder.PointJudge:
+			paid = nil
+		case ev.Type == EvCallFinished && ev.SolverID == jid && !ev.Retrying && ev.Status == bugfolder.StatusOK && ev.Error == "":
+			paid = append(paid, ev)
+		}
+	}
+	want := r.keptPrompt(prompt)
+	for i := len(paid) - 1; i >= 0; i-- {
+		ev := paid[i]
+		kept, err := os.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, "prompt")))
+		if err != nil || !sameBesidesNonce(string(kept), want) {
+			continue // the check's second call (reverse order), or other proposals
+		}
+		body, err := os.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, answerStream)))
+		if err != nil {
+			continue
+		}
+		doc, problems := step.Accept(string(body))
+		if len(problems) > 0 {
+			continue
+		}
+		o := &outcome{engine: ev.Engine, attempt: ev.Attempt, finished: ev.Time, started: ev.Time.Add(-time.Duration(ev.DurationMS) * time.Millisecond),
+			tokensIn: ev.TokensIn, tokensOut: ev.TokensOut, estimated: ev.Estimated, called: true, res: harness.Result{Body: string(body)}}
+		if !ev.CostUnknown {
+			o.cost = &ev.CostUSD
+		}
+		r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("the %s's attempt %d answered (%s) and was paid for, but its order-swap check never ran: that answer is reused and only the check's second call runs",
+			Describe(r.proto).Final, ev.Attempt, r.lang.LabelName(doc.Meta.Winner))})
+		return o, doc, true
+	}
+	if len(paid) > 0 {
+		r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("the %s's attempt %d answered, but over other proposals than it reads now (round %d): it cannot be reused, and the %s is called again",
+			Describe(r.proto).Final, paid[len(paid)-1].Attempt, r.last, Describe(r.proto).Final)})
+	}
+	return nil, FinalDoc{}, false
+}
+
+// reuseJudge runs the order-swap check on an answer an earlier session
+// paid for (answeredJudge), reporting whether there was one; done, why
+// and err as judgeOnce's.
+func (r *runner) reuseJudge(ctx context.Context, step Final, in FinalInput, prompt []string) (reused, done bool, why string, err error) {
+	o, doc, ok := r.answeredJudge(step, prompt)
+	if !ok {
+		return false, false, "", nil
+	}
+	meta := r.meta(r.last, r.lang.Names().JudgeID, r.finalRole, o, bugfolder.StatusOK)
+	meta.DebateID = r.bug.ID + "-final"
+	done, why, err = r.verifyJudge(ctx, step, in, doc, meta, o)
+	return true, done, why, err
+}
+
+// deciderIn names who decided a final answer in l's words: the human, or
+// the final step's role ("juiz", "sintetizador" in Portuguese).
+func deciderIn(l bugfolder.Lang, by string) string {
+	switch by {
+	case "human":
+		return pick(l, "um humano", "a human")
+	case string(bugfolder.RoleJudge):
+		return pick(l, "o juiz", "the judge")
+	case "synthesizer":
+		return pick(l, "o sintetizador", "the synthesizer")
+	}
+	return by
 }

@@ -194,6 +194,9 @@ type costTrend struct {
 	debates     int
 	est, act    int
 	estUSD, usd float64
+	// partial: the debate did not run as planned (cut, degraded, stopped
+	// early): its actuals against the plan are no estimate error
+	partial bool
 }
 
 // trendMsg delivers a debate's cost accuracy trend, read off the UI
@@ -219,10 +222,13 @@ func loadTrendCmd(reg *bugfolder.Register, dir string, f *bugfolder.Final) tea.C
 func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
 	var out []costTrend
 	for _, c := range f.CostAccuracy {
-		t := costTrend{engine: c.Engine, now: engine.EstimateError(c.EstTokens, c.ActTokens), est: c.EstTokens, act: c.ActTokens, estUSD: c.EstUSD, usd: c.ActUSD}
+		t := costTrend{engine: c.Engine, now: engine.EstimateError(c.EstTokens, c.ActTokens), est: c.EstTokens, act: c.ActTokens, estUSD: c.EstUSD, usd: c.ActUSD, partial: f.Partial()}
 		t.first = t.now
 		found := false
 		for _, rec := range past {
+			if rec.Partial {
+				continue // a cut debate's error is not an estimate's
+			}
 			for _, pc := range rec.Engines {
 				if pc.Engine != c.Engine || pc.EstTokens == 0 {
 					continue
@@ -243,7 +249,7 @@ func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
 func (m Model) costLines(f *bugfolder.Final) []string {
 	var out []string
 	if f != nil && f.BudgetCut {
-		out = append(out, m.st.Warning.Render(fmt.Sprintf("cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
+		out = append(out, m.st.Warning.Render(fmt.Sprintf("degraded: cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
 	}
 	for _, t := range m.deb.trend {
 		if t.est <= 0 { // an engine the plan never priced (swapped in): no error to show
@@ -251,6 +257,9 @@ func (m Model) costLines(f *bugfolder.Final) []string {
 			continue
 		}
 		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
+		if t.partial {
+			line = fmt.Sprintf("estimate %s: %s → %s tokens (not run in full: no estimate error)", t.engine, fmtTokens(t.est), fmtTokens(t.act))
+		}
 		if t.debates > 1 {
 			line += fmt.Sprintf(" · first of %d debates %+.0f %%", t.debates, t.first*100)
 		}

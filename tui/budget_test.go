@@ -98,29 +98,50 @@ func TestBudgetMenuSaysTheEngineWording(t *testing.T) {
 
 // TestCostTrendOnFinalTab: the Final tab of a finished debate says, per
 // engine, its estimate against its actuals and the error of the first
-// recorded debate, within 80 columns; a cut debate says the budget cut it.
+// recorded full debate, within 80 columns (a cut debate in the register
+// is left out of the trend); a cut debate says the budget cut it, that it
+// is degraded, and shows no estimate error (attack 17, findings 3 and 5).
 func TestCostTrendOnFinalTab(t *testing.T) {
-	f := newFixture(t)
-	m := loadBrowser(t, f, 80, 24)
-	m = keys(t, m, "j", "j", "j", "enter")
-	if m.deb == nil || m.deb.final == nil {
-		t.Fatalf("opened %+v", m.deb)
-	}
-	m.tab = m.finalTab()
 	first := bugfolder.CostRecord{Engines: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 5500, ActTokens: 16500}}}
-	final := &bugfolder.Final{BudgetCut: true, CostAccuracy: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 15000, ActTokens: 16500}}}
-	final.Round = 1
-	m.deb.final = final
-	m = pump(t, m, trendMsg{dir: m.deb.dir, rows: costTrends(final, []bugfolder.CostRecord{first, first, {Engines: final.CostAccuracy}})})
-	text := screenText(m, f.proj)
-	for _, want := range []string{"cut by the budget: the judge read round 1, the last complete one", "estimate zeta: 15k → 16k tokens (+10 %) · first of 3 debates +200 %"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the Final tab lacks %q:\n%s", want, text)
-		}
+	cut := bugfolder.CostRecord{Partial: true, Engines: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 15000, ActTokens: 1000}}}
+	rows := []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 15000, ActTokens: 16500}}
+	tests := []struct {
+		name      string
+		final     *bugfolder.Final
+		want, not []string
+	}{
+		{"full", &bugfolder.Final{CostAccuracy: rows}, []string{"estimate zeta: 15k → 16k tokens (+10 %) · first of 3 debates +200 %"}, []string{"cut by the budget"}},
+		{"cut", &bugfolder.Final{BudgetCut: true, Degraded: true, CostAccuracy: rows},
+			[]string{"degraded: cut by the budget: the judge read round 1, the last complete one", "estimate zeta: 15k → 16k tokens (not run in full: no estimate error)"}, []string{"+10 %"}},
 	}
-	for _, l := range strings.Split(text, "\n") {
-		if w := len([]rune(l)); w > 80 {
-			t.Errorf("a line of %d columns: %q", w, l)
-		}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			m := loadBrowser(t, f, 80, 24)
+			m = keys(t, m, "j", "j", "j", "enter")
+			if m.deb == nil || m.deb.final == nil {
+				t.Fatalf("opened %+v", m.deb)
+			}
+			m.tab = m.finalTab()
+			tc.final.Round = 1
+			m.deb.final = tc.final
+			m = pump(t, m, trendMsg{dir: m.deb.dir, rows: costTrends(tc.final, []bugfolder.CostRecord{cut, first, first, cut, {Engines: rows}})})
+			text := screenText(m, f.proj)
+			for _, want := range tc.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("the Final tab lacks %q:\n%s", want, text)
+				}
+			}
+			for _, not := range tc.not {
+				if strings.Contains(text, not) {
+					t.Errorf("the Final tab shows %q:\n%s", not, text)
+				}
+			}
+			for _, l := range strings.Split(text, "\n") {
+				if w := len([]rune(l)); w > 80 {
+					t.Errorf("a line of %d columns: %q", w, l)
+				}
+			}
+		})
 	}
 }

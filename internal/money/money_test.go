@@ -41,3 +41,28 @@ func TestIssue13_3EstimateOfNothingPricedIsUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestUSDExtremes: a tiny cap reads as typed (not "$0.0000"), a huge one
+// in a few characters (not 300 digits), and the rounding left in the
+// budget's in-flight figure never reads "$-0.0000".
+func TestUSDExtremes(t *testing.T) {
+	for _, tc := range []struct {
+		usd  float64
+		want string
+	}{
+		{0.0000001, "$0.0000001"},
+		{0.0000123456, "$0.000012"},
+		{0.00009999, "$0.0001"},
+		{0.0012, "$0.0012"},
+		{-1.3877787807814457e-17, "$0.00"},
+		{1e-13, "$0.00"},
+		{-0.05, "-$0.05"},
+		{12345.678, "$12345.68"},
+		{1e308, "$1.00e+308"},
+		{2.5e9, "$2.50e+09"},
+	} {
+		if got := USD(tc.usd); got != tc.want {
+			t.Errorf("USD(%v) = %q, want %q", tc.usd, got, tc.want)
+		}
+	}
+}

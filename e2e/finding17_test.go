@@ -1,0 +1,181 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// budgetReasons are the reasons of the log's budget decisions, in order.
+func (p *project) budgetReasons() []string {
+	var out []string
+	for _, e := range p.eventsOf("decision") {
+		if e["point"] == "budget" {
+			r, _ := e["reason"].(string)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestResumeFlagOverridesItsOwnLimit (attack 17, finding 2): a resume
+// with --max-tokens lifts the token cap only; the frozen dollar cap stays
+// in force (the debate is cut at it) and the log says what changed.
+func TestResumeFlagOverridesItsOwnLimit(t *testing.T) {
+	full := newProject(t)
+	full.Plan = padded
+	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 0)
+	usd := full.spentUSD() * 0.6
+	p := newProject(t)
+	p.Plan = padded
+	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--max-usd", fmt.Sprintf("%.6f", usd), "--max-tokens", "2000").mustExit(t, 4)
+	p.moot("resume", "7", "--yes", "--headless", "--max-tokens", "10000000", "--on-budget", "stop").mustExit(t, 0)
+	d := p.readDebate()
+	if d.Final == nil || !d.Final.BudgetCut {
+		t.Fatalf("the frozen dollar cap $%.6f was not enforced after resume --max-tokens: no cut answer, spent $%.6f", usd, p.spentUSD())
+	}
+	if got := p.spentUSD(); got > usd {
+		t.Errorf("spent $%.6f over the frozen dollar cap $%.6f", got, usd)
+	}
+	// a cut answer is a labelled degraded result, in the answer's language
+	// (attack 17, findings 5 and 9)
+	fin := p.final()
+	head := fin[strings.Index(fin, "Cortado pelo orçamento"):]
+	head = head[:strings.Index(head, "\n")]
+	if !strings.Contains(fin, "degraded: true") || !strings.Contains(head, "resultado degradado") {
+		t.Errorf("the cut answer is not labelled degraded:\n%s", fin)
+	}
+	if strings.Contains(head, " and ") || !strings.Contains(head, " e ") {
+		t.Errorf("English in the Portuguese cut line: %s", head)
+	}
+	reasons := p.budgetReasons()
+	if len(reasons) == 0 || !strings.Contains(reasons[0], "--max-tokens 2000 → 10000000") || !strings.Contains(reasons[0], "dollar cap") || !strings.Contains(reasons[0], "stays") {
+		t.Errorf("the resume's budget decision does not say what changed and what stays: %q", reasons)
+	}
+}
+
+// judgeStarts counts the judge's calls in any round (the fake's log).
+func (p *project) judgeStarts() int {
+	n := 0
+	for k := 0; k <= 2; k++ {
+		n += p.starts("juiz", k)
+	}
+	return n
+}
+
+// steady is padded with a judge that names A in any order: a stable
+// verdict under --verify-judge.
+const steady = "solver=pad:1400,judge=winner:A"
+
+// spentBy sums the tokens id's calls recorded, and the input tokens of
+// its last call.
+func (p *project) spentBy(id string) (all, lastIn int) {
+	for _, e := range p.eventsOf("call_finished") {
+		if e["solver_id"] == id {
+			in, _ := e["tokens_in"].(float64)
+			out, _ := e["tokens_out"].(float64)
+			all, lastIn = all+int(in+out), int(in)
+		}
+	}
+	return all, lastIn
+}
+
+// TestVerifyJudgeBudgetKeepsBothCalls (attack 17, finding 1): under
+// --verify-judge the room kept for the final step pays both judge calls,
+// so a cap that cuts the debate still ends in a checked answer (exit 0),
+// and no judge call is paid for and thrown away.
+func TestVerifyJudgeBudgetKeepsBothCalls(t *testing.T) {
+	full := newProject(t)
+	full.Plan = steady
+	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge").mustExit(t, 0)
+	total := full.spent()
+	for _, frac := range []float64{0.55, 0.7, 0.85} {
+		cap := int(float64(total) * frac)
+		p := newProject(t)
+		p.Plan = steady
+		r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge", "--max-tokens", fmt.Sprint(cap), "--on-budget", "stop")
+		if r.code != 0 {
+			t.Errorf("cap %d of %d: exit %d, after %d judge call(s):\n%s", cap, total, r.code, p.judgeStarts(), r.stderr)
+			continue
+		}
+		d := p.readDebate()
+		cutSaysSo(t, d, cap)
+		if n := p.judgeStarts(); n != 2 || !strings.Contains(p.final(), "judge_order_check:") {
+			t.Errorf("cap %d: %d judge calls, or no order check recorded; want the two calls of one checked attempt", cap, n)
+		}
+		if got := p.spent(); got > cap {
+			t.Errorf("cap %d: spent %d", cap, got)
+		}
+	}
+}
+
+// TestVerifyJudgeResumeReusesThePaidAnswer (attack 17, finding 1): the
+// judge's first call answers far beyond its estimate, so the cap cannot
+// pay the order-swap call and the debate stops (exit 4). The resume with
+// a raised cap reuses that paid answer: one more judge call (the check's
+// second), a stable verdict, and the totals count every call once.
+func TestVerifyJudgeResumeReusesThePaidAnswer(t *testing.T) {
+	full := newProject(t)
+	full.Plan = steady
+	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge").mustExit(t, 0)
+	judge, judgeIn := full.spentBy("juiz")
+	// the rounds, and both judge calls at their estimates (2500 answer
+	// tokens each), fit; a first judge answer of 6000 tokens leaves no
+	// room for the second call
+	cap := full.spent() - judge + 2*(judgeIn+2500) + 500
+	p := newProject(t)
+	p.Plan = "solver=pad:1400,judge#1=pad:6000"
+	r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge", "--max-tokens", fmt.Sprint(cap), "--on-budget", "stop").mustExit(t, 4)
+	if !strings.Contains(r.stderr, "two calls") || p.judgeStarts() != 1 {
+		t.Fatalf("want a stop after the first judge call (%d calls), saying the check's two calls:\n%s", p.judgeStarts(), r.stderr)
+	}
+	p.Plan = steady
+	r = p.moot("resume", "7", "--yes", "--headless", "--max-tokens", fmt.Sprint(cap*2)).mustExit(t, 0)
+	if n := p.judgeStarts(); n != 2 {
+		t.Errorf("the resume made %d judge call(s) in all; want the paid first answer reused and one more call:\n%s", n, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "reused") {
+		t.Errorf("the resume does not say it reused the paid answer:\n%s", r.stderr)
+	}
+	d := p.readDebate()
+	if d.Final == nil || !strings.Contains(p.final(), "judge_order_check: stable") || d.Final.Winner != "A" {
+		t.Fatalf("after the resume, no stable verdict naming A:\n%s", p.final())
+	}
+	if d.Final.TotalTokens != p.spent() {
+		t.Errorf("total_tokens %d, but the finished calls logged %d", d.Final.TotalTokens, p.spent())
+	}
+}
+
+// TestRunNamesUnpricedEnginesUnderADollarCap (attack 17, finding 6): a
+// headless run with --max-usd names the engines without a price on
+// stderr, in the plan's words.
+func TestRunNamesUnpricedEnginesUnderADollarCap(t *testing.T) {
+	p := newProject(t)
+	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--solver", "omega", "--judge", "zeta-engine", "--yes", "--headless", "--max-usd", "5").mustExit(t, 0)
+	if !strings.Contains(r.stderr, "the dollar cap CANNOT be enforced for omega") {
+		t.Errorf("the run does not name the unpriced engine:\n%s", r.stderr)
+	}
+	plan := p.moot("plan", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--solver", "omega", "--judge", "zeta-engine", "--max-usd", "5").mustExit(t, 0)
+	if !strings.Contains(plan.stdout, "the dollar cap CANNOT be enforced for omega") {
+		t.Errorf("the plan does not name the unpriced engine:\n%s", plan.stdout)
+	}
+}
+
+// TestCutDebateTeachesNoEstimate (attack 17, finding 3): a debate cut by
+// the budget spent part of its plan, so the next plan learns nothing from
+// it; a full debate after it does teach the plan.
+func TestCutDebateTeachesNoEstimate(t *testing.T) {
+	p := newProject(t)
+	p.Plan = padded
+	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--max-tokens", "30000", "--on-budget", "stop").mustExit(t, 0)
+	if d := p.readDebate(); d.Final == nil || !d.Final.BudgetCut {
+		t.Fatal("the first debate was not cut by the budget")
+	}
+	if r := p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0); strings.Contains(r.stdout, "learned from") {
+		t.Errorf("the plan learned from a cut debate:\n%s", r.stdout)
+	}
+	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 0)
+	if r := p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0); !strings.Contains(r.stdout, "learned from 1 past debate") {
+		t.Errorf("the plan did not learn from the full debate:\n%s", r.stdout)
+	}
+}
