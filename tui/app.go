@@ -967,7 +967,10 @@ func (m *Model) planCost() {
 	}
 	m.cost.setup = s
 	m.cost.plan, m.cost.err = engine.NewPlan(s, m.opts.Config)
-	m.cost.button = 0
+	m.cost.button, m.cost.scroll = 0, 0
+	if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
+		m.cost.button = 1 // it cannot start: Edit is where Enter leads
+	}
 }
 
 func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -1003,7 +1006,8 @@ func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 				return m, statusCmd("starting as soon as P is assembled…")
 			}
 			if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
-				return m, statusCmd("this debate cannot start: see why above")
+				m.cost.scroll = 0 // the refusal opens the screen: show it
+				return m, statusCmd("this debate cannot start: see why at the top · Edit changes the setup")
 			}
 			return m.startRun()
 		case 1:

@@ -323,6 +323,13 @@ func (m Model) costText() string {
 		title += " — " + s.Bug.Title
 	}
 	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
+	if c.plan != nil && len(c.plan.Refusals) > 0 { // first: what keeps it from starting is never scrolled away
+		b.WriteString(m.st.Error.Render("  Refused — this debate cannot start") + "\n")
+		for _, r := range c.plan.Refusals {
+			b.WriteString(m.st.Error.Render(wrapIndent("✗ "+r, m.w-4, "    ")) + "\n")
+		}
+		b.WriteString("\n")
+	}
 	prevKey := ""
 	for i, l := range engine.SetupLines(s) {
 		line := l.Text
@@ -378,12 +385,6 @@ func (m Model) costText() string {
 			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
 			for _, w := range p.Warnings {
 				b.WriteString(m.st.Warning.Render(wrapIndent("! "+w, m.w-4, "    ")) + "\n")
-			}
-		}
-		if len(p.Refusals) > 0 {
-			b.WriteString("\n" + m.st.Error.Render("  Refused — this debate cannot start") + "\n")
-			for _, r := range p.Refusals {
-				b.WriteString(m.st.Error.Render(wrapIndent("✗ "+r, m.w-4, "    ")) + "\n")
 			}
 		}
 	}
