@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -52,6 +53,82 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 			if m.screen != scrCost || m.cost.scroll != 0 || !strings.Contains(screenText(m, f.proj), "Refused") {
 				t.Errorf("Enter on Start did not show the refusal (screen %v, scroll %d):\n%s", m.screen, m.cost.scroll, screenText(m, f.proj))
 			}
+		})
+	}
+}
+
+// unstableFailure is the judge failure an unstable order-swap check
+// reports: A with the labels in order, C reversed.
+func unstableFailure() engine.JudgeFailure {
+	return engine.JudgeFailure{Attempt: 2, Reason: "unstable verdict: the judge chose Proposta A with the proposals in label order and Proposta C with them in reverse order (both answers kept in juiz/)",
+		RetryUSD: 0.008, RetryCalls: 2, Labels: []engine.LabelPreview{{Label: "A", Preview: "H1: o recálculo"}, {Label: "B", Preview: "H2: a corrida"}, {Label: "C", Preview: "H3: o cupom"}}}
+}
+
+// menuParagraph is the open menu's text from the line holding from to the
+// line before the one holding to, each line trimmed, blank ones left out.
+func menuParagraph(t *testing.T, m Model, from, to string) []string {
+	t.Helper()
+	var out []string
+	in := false
+	for _, l := range strings.Split(ansi.Strip(m.menu.form.WithWidth(m.lay.menuFormW).View()), "\n") {
+		l = strings.Trim(l, " ┃")
+		switch {
+		case strings.Contains(l, from):
+			in = true
+			continue
+		case strings.Contains(l, to):
+			in = false
+		}
+		if in && l != "" {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no text between %q and %q in the menu", from, to)
+	}
+	return out
+}
+
+// wrappedOnce reports the first line break that is not a greedy word wrap
+// at the paragraph's width: the next line's first word would have fitted
+// (a text wrapped twice, at two widths, breaks like that).
+func wrappedOnce(lines []string) string {
+	width := 0
+	for _, l := range lines {
+		width = max(width, ansi.StringWidth(l))
+	}
+	for i := 0; i+1 < len(lines); i++ {
+		next := strings.Fields(lines[i+1])[0]
+		if ansi.StringWidth(lines[i])+1+ansi.StringWidth(next) <= width {
+			return lines[i] + " / " + lines[i+1]
+		}
+	}
+	return ""
+}
+
+// TestUnstablePickerSaysEachOrder: after an unstable verdict the judge
+// menu's text wraps once, at word boundaries, and the picker says which
+// winner each order gave.
+func TestUnstablePickerSaysEachOrder(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			f := newFixture(t)
+			m, _ := liveModel(t, f, size[0], size[1])
+			m = pump(t, m, engineMsg{then: askJudgeMsg{unstableFailure(), make(chan judgeAnswer, 1)}})
+			if bad := wrappedOnce(menuParagraph(t, m, "The judge failed", "Nothing is invented")); bad != "" {
+				t.Errorf("the failure text breaks mid-line: %q\n%s", bad, screenText(m, f.proj))
+			}
+			m = keys(t, m, "down", "enter")
+			if m.menu == nil || m.menu.kind != menuJudgeHuman {
+				t.Fatalf("the picker is not open: %+v", m.menu)
+			}
+			text := screenText(m, f.proj)
+			for _, want := range []string{"chose A (labels in order) · C (reversed)", "proposal A (labels in order) —", "proposal C (reversed) —", "proposal B —", "Back to the judge menu"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the picker lacks %q:\n%s", want, text)
+				}
+			}
+			goldenScreen(t, m, f.proj)
 		})
 	}
 }
