@@ -1181,6 +1181,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.zoom && m.zoomPane() != nil && ev.Type == engine.EvOutput {
 			m.refreshZoom()
 		}
+		if ev.Type == engine.EvCallFinished {
+			cmds = append(cmds, m.refreshBudget()) // its spend and calls in flight moved
+		}
 	}
 	if m.deb.dir != "" {
 		m.out.Dir = m.deb.dir

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -129,6 +130,43 @@ func TestUnstablePickerSaysEachOrder(t *testing.T) {
 				}
 			}
 			goldenScreen(t, m, f.proj)
+		})
+	}
+}
+
+// TestBudgetMenuFiguresAreCurrent: the budget menu says the spend and the
+// calls in flight as they are when it is shown, again as a call in flight
+// finishes while it waits, and a refused cap is judged and said on them
+// (the menu said "spent 3255 tokens" while the header had 6.8k).
+func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			spent, flight := 5000, 1500 // the calls in flight moved since the engine asked
+			reach := engine.BudgetReach{Cap: engine.Budget{MaxTokens: 9000}, SpentTokens: 3255, FlightTokens: 3000, NextTokens: 2500, Round: 1, Who: "agente-2", FinalWord: "judge",
+				Now: func() (float64, int, float64, int) { return 0, spent, 0, flight }}
+			f := newFixture(t)
+			m, _ := liveModel(t, f, size[0], size[1])
+			reply := make(chan budgetAnswer, 1)
+			m = pump(t, m, engineMsg{then: askBudgetMsg{reach, reply}})
+			flat := func() string { return strings.Join(strings.Fields(screenText(m, f.proj)), " ") }
+			if !strings.Contains(flat(), "Spent 5000 tokens; the calls in flight ≈1500 tokens") {
+				t.Errorf("the menu does not say the spend as it is when shown:\n%s", screenText(m, f.proj))
+			}
+			spent, flight = 6800, 0
+			m = keys(t, m, "down") // the choice survives the redraw
+			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 1, SolverID: "agente-1", Status: bugfolder.StatusOK, TokensIn: 1200, TokensOut: 600}}})
+			if !strings.Contains(flat(), "Spent 6800 tokens; the calls in flight ≈0 tokens") || m.menu.choice != "stop" {
+				t.Errorf("the menu did not follow the call that finished (choice %q):\n%s", m.menu.choice, screenText(m, f.proj))
+			}
+			shown := screenText(m, f.proj)                                                          // kept as the golden screen once the refusal is checked too
+			m = keys(t, m, "up", "enter", "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "1", "enter") // raise: no dollar cap, 9001 tokens
+			if m.menu == nil || m.menu.kind != menuBudgetRaise {
+				t.Fatalf("a refused cap left the raise menu: %+v", m.menu)
+			}
+			if why := strings.Join(menuParagraph(t, m, "That cap was not taken", "New cap in dollars"), " "); !strings.Contains(why, "spent 6800 tokens, and with the calls in flight and that call it needs ≈9300") {
+				t.Errorf("the refusal is not said on the spend as it is now:\n%s", screenText(m, f.proj))
+			}
+			golden.RequireEqual(t, []byte(shown))
 		})
 	}
 }
