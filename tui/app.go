@@ -1049,6 +1049,9 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.out.BugID = s.Bug.ID
 	m.deb = newLiveView(s)
 	m.deb.estUSD, m.deb.hasEstimate = m.cost.plan.USD, true
+	for _, e := range m.cost.plan.Engines { // until the run logs its plan: the same engines
+		m.deb.estEngines = append(m.deb.estEngines, e.Name)
+	}
 	m.deb.startedAt = m.clock()
 	m.deb.sessionStart = m.deb.startedAt
 	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil

@@ -170,3 +170,75 @@ func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
 		})
 	}
 }
+
+// TestBudgetCutHeader: after a stop at the budget cap in round 1 the live
+// header says the cut, never "round 2 of 2" as the judge starts on round
+// 0, and the calls still to come leave out those the cut never runs.
+func TestBudgetCutHeader(t *testing.T) {
+	for _, tc := range []struct {
+		w, h       int
+		want, lost string
+	}{
+		{80, 24, "r1■/2", "r2/2"},
+		{140, 45, "cut by the budget at round 1 of 2", "round 2 of 2"},
+	} {
+		t.Run(fmt.Sprintf("%dx%d", tc.w, tc.h), func(t *testing.T) {
+			f := newFixture(t)
+			m, _ := liveModel(t, f, tc.w, tc.h)
+			var evs []engine.Event
+			for _, id := range []string{"agente-2", "agente-3"} {
+				evs = append(evs, engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: id, Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 2000, TokensOut: 500})
+			}
+			evs = append(evs, engine.Event{Type: engine.EvRoundStarted, Round: 1},
+				engine.Event{Type: engine.EvCallStarted, Round: 1, SolverID: "agente-1", Role: bugfolder.RoleSolver, Engine: "scripted", Attempt: 1},
+				engine.Event{Type: engine.EvCallFinished, Round: 1, SolverID: "agente-1", Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 2000, TokensOut: 500},
+				engine.Event{Type: engine.EvDecision, Point: bugfolder.PointBudget, Choice: string(engine.BudgetStop), By: "human", Round: 1},
+				engine.Event{Type: engine.EvJudgeStarted, Round: 0, Engine: "scripted", Attempt: 1})
+			m = pump(t, m, engineMsg{events: evs})
+			head := ansi.Strip(m.debateHeader())
+			if !strings.Contains(head, tc.want) || strings.Contains(head, tc.lost) {
+				t.Errorf("header %q: want %q, never %q", head, tc.want, tc.lost)
+			}
+			if got := m.deb.planned(); got != m.deb.callsDone+1 {
+				t.Errorf("planned %d calls with %d made: only the judge is to come", got, m.deb.callsDone)
+			}
+			goldenScreen(t, m, f.proj)
+		})
+	}
+}
+
+// TestEstimateWordsAgree: the estimate's "+unknown" is the plan's — its
+// engines' prices — so a call that recorded no cost (which the live view
+// and the files count differently) never changes it: the live view and
+// the browser say the same.
+func TestEstimateWordsAgree(t *testing.T) {
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  priced: {kind: command, command: [x], external: false, price: {input_per_mtok: 3, output_per_mtok: 15}}\n  free: {kind: command, command: [x], external: false}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		planned   []string
+		callNoUSD bool
+		want      string
+	}{
+		{"priced plan, every call priced", []string{"priced"}, false, "≈$0.07"},
+		{"priced plan, a call without cost", []string{"priced"}, true, "≈$0.07"},
+		{"an unpriced engine planned", []string{"priced", "free"}, false, "≈$0.07+unknown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			m, _ := liveModel(t, f, 140, 45)
+			m.opts.Config = cfg
+			plan := engine.Event{Type: engine.EvPlan, USD: 0.07}
+			for _, e := range tc.planned {
+				plan.Estimates = append(plan.Estimates, bugfolder.CostAccuracy{Engine: e, EstTokens: 1000})
+			}
+			m = pump(t, m, engineMsg{events: []engine.Event{plan}})
+			m.deb.unpriced = tc.callNoUSD
+			if got := m.estimateWords(); got != tc.want {
+				t.Errorf("the Final tab's estimate reads %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
