@@ -46,6 +46,17 @@ type BudgetReach struct {
 	Final bool
 	// FinalWord is the protocol's word for its final step ("judge").
 	FinalWord string
+	// Now reads the spend and the calls in flight again: they move while
+	// the question waits, as the calls in flight finish (nil: as asked).
+	Now func() (spentUSD float64, spentTokens int, flightUSD float64, flightTokens int)
+}
+
+// Current is b with the spend and the calls in flight as they are now.
+func (b BudgetReach) Current() BudgetReach {
+	if b.Now != nil {
+		b.SpentUSD, b.SpentTokens, b.FlightUSD, b.FlightTokens = b.Now()
+	}
+	return b
 }
 
 // BudgetChoice is an answer to a reached budget.
@@ -156,11 +167,19 @@ func (b *budget) admit(tok int, usd float64, kt int, ku float64) (*reservation, 
 	over := b.cap.MaxUSD > 0 && b.usd+b.flightUSD+usd+ku > b.cap.MaxUSD ||
 		b.cap.MaxTokens > 0 && b.tok+b.flightTok+tok+kt > b.cap.MaxTokens
 	if over {
-		return nil, BudgetReach{Cap: b.cap, SpentUSD: b.usd, SpentTokens: b.tok, FlightUSD: b.flightUSD, FlightTokens: b.flightTok, NextUSD: usd, NextTokens: tok, KeepUSD: ku, KeepTokens: kt}, false
+		return nil, BudgetReach{Cap: b.cap, SpentUSD: b.usd, SpentTokens: b.tok, FlightUSD: b.flightUSD, FlightTokens: b.flightTok, NextUSD: usd, NextTokens: tok, KeepUSD: ku, KeepTokens: kt, Now: b.now}, false
 	}
 	b.flightUSD += usd
 	b.flightTok += tok
 	return &reservation{b: b, usd: usd, tok: tok}, BudgetReach{}, true
+}
+
+// now is a reach's Now: the spend and the calls in flight as they are
+// when it is read.
+func (b *budget) now() (float64, int, float64, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.usd, b.tok, b.flightUSD, b.flightTok
 }
 
 // spent is what the finished calls recorded.

@@ -100,8 +100,7 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 			return true, "", r.writeFinal(in, first, string(r.finalRole), meta, o)
 		}
 		r.beyond.check = CheckUnstable
-		reason = fmt.Sprintf("unstable verdict: the judge chose %s with the proposals in label order and %s with them in reverse order (both answers kept in %s/)",
-			w1, r.lang.LabelName(second.Meta.Winner), jid)
+		reason = fmt.Sprintf(unstableReason, w1, r.lang.LabelName(second.Meta.Winner), jid)
 		meta2.Error = reason
 	}
 	meta.Error = reason

@@ -989,7 +989,7 @@ func (m *Model) planCost() tea.Cmd {
 		s.Budget = m.opts.Budget // the wizard's setup takes the flags' and the engines file's cap
 	}
 	m.cost.setup = s
-	m.cost.plan, m.cost.err, m.cost.button = nil, nil, 0
+	m.cost.plan, m.cost.err, m.cost.button, m.cost.scroll = nil, nil, 0, 0
 	m.planSeq++
 	m.cost.estimating = true
 	seq, cfg := m.planSeq, m.opts.Config
@@ -1009,6 +1009,9 @@ func (m Model) planArrived(msg planMsg) (Model, tea.Cmd) {
 	}
 	m.cost.estimating = false
 	m.cost.setup, m.cost.plan, m.cost.err = msg.setup, msg.plan, msg.err
+	if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
+		m.cost.button, m.cost.startWhenReady = 1, false // it cannot start: Edit is where Enter leads
+	}
 	if m.cost.startWhenReady {
 		m.cost.startWhenReady = false
 		if m.cost.plan != nil && len(m.cost.plan.Refusals) == 0 {
@@ -1054,7 +1057,8 @@ func (m Model) costKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 				return m, statusCmd("starting as soon as P is assembled…")
 			}
 			if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
-				return m, statusCmd("this debate cannot start: see why above")
+				m.cost.scroll = 0 // the refusal opens the screen: show it
+				return m, statusCmd("this debate cannot start: see why at the top · Edit changes the setup")
 			}
 			return m.startRun()
 		case 1:
@@ -1096,6 +1100,9 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.out.BugID = s.Bug.ID
 	m.deb = newLiveView(s)
 	m.deb.estUSD, m.deb.hasEstimate = m.cost.plan.USD, true
+	for _, e := range m.cost.plan.Engines { // until the run logs its plan: the same engines
+		m.deb.estEngines = append(m.deb.estEngines, e.Name)
+	}
 	m.deb.startedAt = m.clock()
 	m.deb.sessionStart = m.deb.startedAt
 	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil
@@ -1227,6 +1234,9 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		}
 		if m.zoom && m.zoomPane() != nil && ev.Type == engine.EvOutput {
 			m.refreshZoom()
+		}
+		if ev.Type == engine.EvCallFinished {
+			cmds = append(cmds, m.refreshBudget()) // its spend and calls in flight moved
 		}
 	}
 	if m.deb.dir != "" {

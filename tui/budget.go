@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,6 +44,8 @@ type budgetAsk struct {
 	usd, maxTokens string
 	// why is the refusal of the cap typed last ("" before one)
 	why string
+	// choice is the budget menu's choice when it was last drawn
+	choice string
 }
 
 // BudgetReached asks the UI's budget menu and waits for the answer.
@@ -81,7 +84,8 @@ func budgetSentence(b engine.BudgetReach) string {
 // budgetMenu offers: raise the cap, stop now with a labelled degraded
 // result (the final step on the last complete round), cancel.
 func budgetMenu(a *budgetAsk) *menu {
-	m := &menu{kind: menuBudget, bud: a, choice: "raise"}
+	a.b = a.b.Current() // the calls in flight may have finished since it was asked
+	m := &menu{kind: menuBudget, bud: a, choice: cmp.Or(a.choice, "raise")}
 	b := a.b
 	desc := budgetSentence(b) + "\nIt was not started."
 	stop := fmt.Sprintf("Stop now: skip the remaining rounds, the %s reads the last complete round (labelled cut by the budget)", b.FinalWord)
@@ -89,7 +93,7 @@ func budgetMenu(a *budgetAsk) *menu {
 		stop = fmt.Sprintf("Stop now: no %s call (kept; moot resume with a higher cap runs it)", b.FinalWord)
 	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title(fmt.Sprintf("The budget cap is reached (round %d)", b.Round)).Description(wrapText(desc, 76)),
+		huh.NewNote().Title(fmt.Sprintf("The budget cap is reached (round %d)", b.Round)).Description(desc),
 		huh.NewSelect[string]().Title("What now?").Options(
 			huh.NewOption("Raise the cap… (type a new one)", "raise"),
 			huh.NewOption(stop, "stop"),
@@ -129,7 +133,7 @@ func budgetRaiseMenu(a *budgetAsk) *menu {
 	})
 	m.first = usd
 	if a.why != "" {
-		m.form = newForm(huh.NewGroup(huh.NewNote().Title("That cap was not taken").Description(wrapText(a.why, 76)), usd, tok))
+		m.form = newForm(huh.NewGroup(huh.NewNote().Title("That cap was not taken").Description(a.why), usd, tok))
 		return m
 	}
 	m.form = newForm(huh.NewGroup(usd, tok))
@@ -154,6 +158,7 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if mn.kind == menuBudgetRaise {
+		mn.bud.b = mn.bud.b.Current() // judged, and said, on the spend as it is now
 		c := mn.bud.typedCap()
 		if why := engine.RaiseRefusal(mn.bud.b, c); why != "" {
 			mn.bud.why = why // said on the raise menu, which opens again
@@ -174,6 +179,19 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 		return answer(engine.BudgetDecision{Choice: engine.BudgetStop})
 	}
 	return answer(engine.BudgetDecision{Choice: engine.BudgetCancel})
+}
+
+// refreshBudget draws an open budget menu again with the figures as they
+// are now (a call in flight finished), its choice and its place kept.
+func (m *Model) refreshBudget() tea.Cmd {
+	if m.menu == nil || m.menu.kind != menuBudget {
+		return nil
+	}
+	m.menu.bud.choice = m.menu.choice
+	hidden, off := m.menuHidden, m.menuOff
+	cmd := m.openMenu(budgetMenu(m.menu.bud))
+	m.menuHidden, m.menuOff = hidden, off
+	return cmd
 }
 
 // budgetBack is esc in a budget menu: the menu steps aside so the panes

@@ -162,6 +162,11 @@ type debateView struct {
 	decision string
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
 	hasEstimate bool
+	// estEngines are the engines the plan priced, estUnknown set when the
+	// plan said its money is partly unknown: what decides the estimate's
+	// "+unknown" (estimateWords), never the calls made since.
+	estEngines []string
+	estUnknown bool
 	// nth and of place a debate read from disk among its bug's debates
 	// (of is 0 when not counted).
 	nth, of int
@@ -174,6 +179,11 @@ type debateView struct {
 	// human's, argue): the rounds ended after stopRound ("" when none).
 	stopRule  string
 	stopRound int
+	// cut is set when the budget menu's (or --on-budget's) stop cut the
+	// rounds at cutRound: its calls not started, and the rounds after it,
+	// never run.
+	cut      bool
+	cutRound int
 	// supportFrom is the first round whose panes hold the support role
 	// (debate's critics: 1; argue's scorer: 0).
 	supportFrom int
@@ -228,6 +238,21 @@ func (d *debateView) recordStop(ev engine.Event) {
 	d.stopRule, d.stopRound = ev.Choice, ev.Round
 	if d.stopRule == "" {
 		d.stopRule = "stop"
+	}
+}
+
+// recordPlan notes the plan's estimate and the engines it priced.
+func (d *debateView) recordPlan(ev engine.Event) {
+	d.estUSD, d.hasEstimate, d.estUnknown, d.estEngines = ev.USD, true, ev.CostUnknown, nil
+	for _, c := range ev.Estimates {
+		d.estEngines = append(d.estEngines, c.Engine)
+	}
+}
+
+// recordCut notes a stop chosen at the budget cap.
+func (d *debateView) recordCut(ev engine.Event) {
+	if ev.Type == engine.EvDecision && ev.Point == bugfolder.PointBudget && ev.Choice == string(engine.BudgetStop) {
+		d.cut, d.cutRound = true, ev.Round
 	}
 }
 
@@ -372,6 +397,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 		if ev.Type == engine.EvDecision && ev.Point == engine.PointStop {
 			d.recordStop(ev)
 		}
+		d.recordCut(ev)
 		if ev.Type == engine.EvDecision {
 			d.markDropped(ev.Round, ev.Dropped) // a continue without them: no call of theirs is to come
 		}
@@ -414,7 +440,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	d.noClock = !clocked
 	for _, ev := range deb.Events { // the plan's estimate, for "actual vs estimated"
 		if ev.Type == bugfolder.EvPlan {
-			d.estUSD, d.hasEstimate = ev.USD, true
+			d.recordPlan(ev)
 		}
 	}
 	if deb.Holder != nil && deb.HolderAlive {
@@ -490,7 +516,7 @@ func (d *debateView) apply(ev engine.Event) {
 		d.sessionStart, d.finishedAt = ev.Time, time.Time{}
 		d.state = "running"
 	case engine.EvPlan:
-		d.estUSD, d.hasEstimate = ev.USD, true
+		d.recordPlan(ev)
 	case engine.EvRoundStarted:
 		d.current = ev.Round
 		d.state = "running"
@@ -556,6 +582,7 @@ func (d *debateView) apply(ev engine.Event) {
 			return
 		}
 		d.state = "running"
+		d.recordCut(ev)
 		if ev.Point == engine.PointOpening {
 			d.notes = append(d.notes, fmt.Sprintf("round %d: %s left out (%s): %s", ev.Round, strings.Join(ev.Dropped, ", "), ev.By, ev.Reason))
 		} else {
@@ -567,6 +594,9 @@ func (d *debateView) apply(ev engine.Event) {
 		d.current = d.r
 		if d.stopRule != "" {
 			d.current = d.stopRound // the final step reads the stop's round
+		}
+		if d.cut {
+			d.current = ev.Round // the last complete round, which it reads
 		}
 		d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
 		d.judge.clearFigures() // a retried judge shows its own figures, not the failed attempt's
@@ -611,6 +641,9 @@ func (d *debateView) planned() int {
 			break // the rounds after a stop never run
 		}
 		for _, p := range r.panes {
+			if d.cut && r.k >= d.cutRound && p.status != "running" {
+				continue // cut by the budget: only the calls in flight end
+			}
 			if outstanding(p) {
 				n++
 			}

@@ -319,7 +319,7 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchabl
 	opts = append(opts, huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"))
 	m.form = newForm(huh.NewGroup(
 		huh.NewNote().Title(fmt.Sprintf("The %s failed (attempt %d)", finalWord(j), j.Attempt)).
-			Description(wrapText(clipLine(j.Reason, 300), 76)+fmt.Sprintf("\n\nNothing is invented: the attempt is kept in the %s's folder.", finalWord(j))),
+			Description(clipLine(j.Reason, 300)+fmt.Sprintf("\n\nNothing is invented: the attempt is kept in the %s's folder.", finalWord(j))),
 		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
 	))
 	return m
@@ -362,11 +362,17 @@ func judgeConfirmMenu(prev *menu) *menu {
 // choice on one line of a menu width wide.
 func humanMenu(prev *menu, width int) *menu {
 	m := &menu{kind: menuJudgeHuman, j: prev.j, jReply: prev.jReply}
+	desc := "Recorded as decided by a human; the winning proposal becomes the synthesis."
+	marks := map[string]string{}
+	if inOrder, reversed, ok := engine.UnstableWinners(m.j.Reason); ok { // which winner each order gave
+		marks[inOrder], marks[reversed] = " (labels in order)", " (reversed)"
+		desc = fmt.Sprintf("The %s chose %s (labels in order) · %s (reversed).\n%s", finalWord(m.j), inOrder, reversed, desc)
+	}
 	var opts []huh.Option[string]
 	for _, l := range m.j.Labels {
 		// one line each (a wrapped choice hides the ones below it): the
 		// preview gives way to the window; the panes have it whole
-		head := labelWord(l.Label) + " — "
+		head := labelWord(l.Label) + marks[l.Label] + " — "
 		room := max(12, min(70, width-6-ansi.StringWidth(head)))
 		opts = append(opts, huh.NewOption(head+preview(l.Preview, room), l.Label))
 	}
@@ -374,8 +380,8 @@ func humanMenu(prev *menu, width int) *menu {
 	m.label = opts[0].Value
 	m.form = newForm(huh.NewGroup(
 		huh.NewSelect[string]().Title("Which proposal wins?").
-			Description("Recorded as decided by a human; the winning proposal becomes the synthesis.").
-			Options(opts...).Value(&m.label).Height(len(opts) + 3),
+			Description(desc).
+			Options(opts...).Value(&m.label).Height(len(opts) + 2 + strings.Count(wrapText(desc, max(10, width-4)), "\n") + 1),
 	))
 	return m
 }

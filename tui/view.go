@@ -323,6 +323,13 @@ func (m Model) costText() string {
 		title += " — " + s.Bug.Title
 	}
 	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
+	if c.plan != nil && len(c.plan.Refusals) > 0 { // first: what keeps it from starting is never scrolled away
+		b.WriteString(m.st.Error.Render("  Refused — this debate cannot start") + "\n")
+		for _, r := range c.plan.Refusals {
+			b.WriteString(m.st.Error.Render(wrapIndent("✗ "+r, m.w-4, "    ")) + "\n")
+		}
+		b.WriteString("\n")
+	}
 	prevKey := ""
 	for i, l := range engine.SetupLines(s) {
 		line := l.Text
@@ -380,12 +387,6 @@ func (m Model) costText() string {
 			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
 			for _, w := range p.Warnings {
 				b.WriteString(m.st.Warning.Render(wrapIndent("! "+w, m.w-4, "    ")) + "\n")
-			}
-		}
-		if len(p.Refusals) > 0 {
-			b.WriteString("\n" + m.st.Error.Render("  Refused — this debate cannot start") + "\n")
-			for _, r := range p.Refusals {
-				b.WriteString(m.st.Error.Render(wrapIndent("✗ "+r, m.w-4, "    ")) + "\n")
 			}
 		}
 	}
@@ -548,6 +549,9 @@ func (m Model) debateHeader() string {
 	if d.stopped() { // a stop rule (or a human) ended the rounds before the cap
 		round, r = fmt.Sprintf("stopped at round %d, cap %d", d.stopRound, d.r), fmt.Sprintf("r%d■/%d", d.stopRound, d.r)
 	}
+	if d.cut { // the budget cap cut the rounds: the final step reads the last complete one
+		round, r = fmt.Sprintf("cut by the budget at round %d of %d", d.cutRound, d.r), fmt.Sprintf("r%d■/%d", d.cutRound, d.r)
+	}
 	long := []string{string(d.mode), round, d.elapsedText(m.now),
 		fmt.Sprintf("calls %d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
 	if d.mode == "" {
@@ -645,13 +649,17 @@ func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown
 // estimate prints an estimated amount ("≈$0.12", "unknown"; money.Estimate).
 func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unknown) }
 
-// priceUnknown reports whether an engine of the debate has no price (or
-// a call made recorded none): its estimate is partly unknown.
-func (m Model) priceUnknown() bool {
-	if m.deb == nil {
-		return false
+// estimateWords is the plan's estimated cost as the Final tab says it,
+// live and from the files alike: the plan's engines and their prices
+// decide its "+unknown" (a call that recorded no cost marks the actual
+// cost, not the estimate).
+func (m Model) estimateWords() string {
+	d := m.deb
+	names := d.estEngines
+	if len(names) == 0 { // a plan that logged no engines: the debate's own
+		names = d.engines()
 	}
-	return m.deb.unpriced || m.unpriced(m.deb.engines()...)
+	return estimate(d.estUSD, d.estUnknown || m.unpriced(names...))
 }
 
 // unpriced reports whether one of the engines named has no known price.
@@ -815,7 +823,7 @@ func (m Model) viewFinal(h int) string {
 	}
 	cost := "cost: " + m.money(d.usd)
 	if d.hasEstimate {
-		cost += fmt.Sprintf(" actual vs %s estimated", estimate(d.estUSD, m.priceUnknown()))
+		cost += " actual vs " + m.estimateWords() + " estimated"
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
