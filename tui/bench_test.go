@@ -143,7 +143,7 @@ func floorRead(b *testing.B, root string) time.Duration {
 	reg, _ := bugfolder.OpenRegister(root)
 	dirs, _ := bugfolder.BugDirs(reg)
 	var n atomic.Int64
-	par.Each(len(dirs), 4, func(i int) {
+	par.Each(len(dirs), indexWorkers, func(i int) {
 		d := dirs[i]
 		head := make([]byte, 4096)
 		readHead := func(path string) {
