@@ -3,7 +3,6 @@ package bugfolder
 import (
 	"fmt"
 	"github.com/reversa/moot/internal/lazyre"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -47,17 +46,17 @@ func loggedCalls(evs []Event) int {
 // countFolderCalls counts the calls the folder records (CountModelCalls).
 func countFolderCalls(d *Debate) int {
 	n := 0
-	ents, _ := os.ReadDir(d.Dir)
+	ents, _ := d.memo.readDir(d.Dir)
 	for _, e := range ents {
 		if !e.IsDir() || !roundDirRE.MatchString(e.Name()) {
 			continue
 		}
 		dir := filepath.Join(d.Dir, e.Name())
-		raw := rawAttempts(filepath.Join(dir, "raw"))
+		raw := rawAttempts(d.memo, filepath.Join(dir, "raw"))
 		for _, c := range raw {
 			n += c
 		}
-		files, _ := os.ReadDir(dir)
+		files, _ := d.memo.readDir(dir)
 		for _, f := range files {
 			if !f.IsDir() && debaterRE.MatchString(f.Name()) && raw[strings.TrimSuffix(f.Name(), ".md")] == 0 {
 				n++
@@ -68,7 +67,7 @@ func countFolderCalls(d *Debate) int {
 	// the canonical judge folder, and the translated one of older folders
 	// (names[EN] shares the canonical one: counting it too doubled the count)
 	for _, jd := range []string{names[PT].JudgeID, translated.JudgeID} {
-		for _, c := range rawAttempts(filepath.Join(d.Dir, jd, "raw")) {
+		for _, c := range rawAttempts(d.memo, filepath.Join(d.Dir, jd, "raw")) {
 			judged += c
 		}
 	}
@@ -85,9 +84,9 @@ func countFolderCalls(d *Debate) int {
 func (d *Debate) ModelCalls() int { return CountModelCalls(d) }
 
 // rawAttempts counts the raw stdout files of a raw folder, by debater id.
-func rawAttempts(dir string) map[string]int {
+func rawAttempts(m dirMemo, dir string) map[string]int {
 	out := map[string]int{}
-	ents, _ := os.ReadDir(dir)
+	ents, _ := m.readDir(dir)
 	for _, e := range ents {
 		if m := rawStdoutRE.FindStringSubmatch(e.Name()); m != nil && !e.IsDir() {
 			out[m[1]]++

@@ -387,6 +387,9 @@ func leadingNumber(s string) string { return leadingNumRE.FindString(s) }
 // Final is a parsed resposta-final.md / final-answer.md.
 type Final struct {
 	DebaterFile
+	// quickCost is set when the index's fast path read CostRecorded (the
+	// unpriced check need not read the file again).
+	quickCost bool
 	// Labels maps label letters to solver ids ("A" → "agente-2").
 	Labels []KV
 	// Winner is the winning label's letter.
@@ -636,6 +639,9 @@ type Debate struct {
 	Problems []error
 	// State is derived from the files and the event log.
 	State State
+	// memo keeps the folder listings while an index reads the debate
+	// (nil otherwise: every look lists the folder again).
+	memo dirMemo
 }
 
 var (
@@ -654,11 +660,24 @@ func DetectLang(dir string, fallback Lang) Lang {
 		return EN
 	}
 	if raw, err := readFrontMatter(filepath.Join(dir, names[PT].Problem)); err == nil {
-		if doc, err := ParseDocument(raw); err == nil {
-			if v := strings.TrimSpace(scalar(doc.Meta, "language")); v != "" {
-				return LangFromDocLanguage(v)
-			}
-		}
+		return langOfProblem(raw, fallback)
+	}
+	return fallback
+}
+
+// langOfProblem is the language problema.md's front matter (raw, read
+// as far as its closing line) names, else fallback: the plain line read
+// directly, anything else by the YAML parser.
+func langOfProblem(raw []byte, fallback Lang) Lang {
+	v := ""
+	fm := frontMatterBlock(raw)
+	if vals, ok := quickFields(fm, "language"); ok && fm != nil && plainFrontMatter(fm) {
+		v = vals["language"]
+	} else if doc, err := ParseDocument(raw); err == nil {
+		v = strings.TrimSpace(scalar(doc.Meta, "language"))
+	}
+	if v != "" {
+		return LangFromDocLanguage(v)
 	}
 	return fallback
 }
@@ -825,8 +844,8 @@ func (d *Debate) readRound(k int, dir string) *Round {
 }
 
 // countSolvers counts the solver files of a round folder by name.
-func countSolvers(dir string) int {
-	ents, _ := os.ReadDir(dir)
+func countSolvers(m dirMemo, dir string) int {
+	ents, _ := m.readDir(dir)
 	n := 0
 	for _, e := range ents {
 		if m := debaterRE.FindStringSubmatch(e.Name()); m != nil && !e.IsDir() && strings.HasPrefix(strings.ToLower(m[1]), "agent") && isCount(m[2]) {

@@ -1,7 +1,6 @@
 package bugfolder
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -115,35 +115,63 @@ func holdsBugFolders(dir string) bool {
 }
 
 // readFrontMatter reads a file only as far as its front matter's closing
-// line (P can be large; the index needs only the settings).
+// line (P can be large; the index needs only the settings): the first
+// line alone when it opens none, the whole file when none closes it.
 func readFrontMatter(path string) ([]byte, error) {
 	f, err := safefs.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 8<<10)
-	var buf bytes.Buffer
-	first := true
-	for {
-		line, err := r.ReadBytes('\n')
-		buf.Write(line)
-		t := bytes.TrimRight(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")), " \t\r\n")
-		if first {
-			first = false
-			if !bytes.Equal(t, []byte("---")) {
-				return buf.Bytes(), nil // no front matter: the first line is enough
-			}
-		} else if bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
-			return buf.Bytes(), nil
+	bp := headBufs.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= 64<<10 { // a long front matter's buffer is not kept
+			headBufs.Put(bp)
 		}
+	}()
+	buf := (*bp)[:0]
+	scanned, first := 0, true
+	for {
+		for {
+			i := bytes.IndexByte(buf[scanned:], '\n')
+			if i < 0 {
+				break
+			}
+			line := buf[scanned : scanned+i+1]
+			scanned += i + 1
+			if frontMatterEnd(line, first) {
+				return bytes.Clone(buf[:scanned]), nil
+			}
+			first = false
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, cap(buf))
+			*bp = buf
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
 		if err == io.EOF {
-			return buf.Bytes(), nil
+			return bytes.Clone(buf), nil // an unclosed last line ends it all the same
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
+}
+
+// headBufs are readFrontMatter's read buffers (what it returns is a copy
+// of the front matter only).
+var headBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// frontMatterEnd reports whether line (with its newline) ends what
+// readFrontMatter reads: a first line other than ---, or a later ---
+// or ... line.
+func frontMatterEnd(line []byte, first bool) bool {
+	t := bytes.TrimRight(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if first {
+		return !bytes.Equal(t, []byte("---"))
+	}
+	return bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("..."))
 }
 
 // IndexBug reads what a listing shows of one bug: its bug.md and a summary
@@ -182,6 +210,11 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if d != nil {
+			d.memo = nil // the listings served this index only
+		}
+	}()
 	if d != nil && d.State != StateNoDebate {
 		count++
 	} else if lastArchived != "" {
@@ -244,8 +277,8 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	fm := frontMatterBlock(raw)
-	vals, ok := quickFields(fm, "id", "display_number", "title", "visibility", "status", "created_at", "traceability")
-	if fm == nil || !ok || !plainFrontMatter(fm) {
+	vals, ok := quickFields(fm, "id", "display_number", "title", "visibility", "status", "created_at")
+	if fm == nil || !ok || !plainFrontMatter(fm) || !mappingOrAbsent(fm, "traceability") {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	b := &Bug{Register: reg, Dir: bd.Dir, Context: bd.Context, Partial: true,
@@ -269,7 +302,7 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
 	// anything the full reader warns about goes to it
-	if vals["id"] == "" || vals["traceability"] != "" || !canonicalID.MatchString(b.ID) || b.DisplayNumber < 0 || vals["display_number"] == "0" ||
+	if vals["id"] == "" || !canonicalID.MatchString(b.ID) || b.DisplayNumber < 0 || vals["display_number"] == "0" ||
 		vals["created_at"] != "" && parseTime(vals["created_at"]).IsZero() || !knownStatus(b.Status, &yaml.Node{Kind: yaml.ScalarNode}) {
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
@@ -367,7 +400,7 @@ func quickProblem(path string, head []byte) *ProblemFile {
 // nil when the file needs the full parser (a hand-made one, say).
 func quickFinal(path string, raw []byte) *Final {
 	vals, ok := quickFields(frontMatterBlock(raw), "winner", "winner_solver", "decided_by", "participants",
-		"accepted_contributions", "total_tokens", "total_cost_usd", "health_tokens_per_contribution", "status", "recommended_verdict", "decision")
+		"accepted_contributions", "total_tokens", "total_cost_usd", "health_tokens_per_contribution", "status", "recommended_verdict", "decision", "cost_usd")
 	if !ok || vals["winner"] == "" || vals["winner_solver"] == "" {
 		return nil // the solver comes from the labels: parse in full
 	}
@@ -385,6 +418,7 @@ func quickFinal(path string, raw []byte) *Final {
 	f.TotalTokens, _ = strconv.Atoi(vals["total_tokens"])
 	f.TotalCostUSD, _ = strconv.ParseFloat(vals["total_cost_usd"], 64)
 	f.TotalCostRecorded = vals["total_cost_usd"] != ""
+	f.CostRecorded, f.quickCost = vals["cost_usd"] != "", true
 	f.HealthTokensPerContribution, _ = strconv.ParseFloat(vals["health_tokens_per_contribution"], 64)
 	return f
 }
@@ -403,19 +437,22 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 	if err != nil {
 		return nil, &InputError{Path: dir, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err}
 	}
-	d := &Debate{Dir: dir, Name: filepath.Base(dir), Lang: fallback}
+	d := &Debate{Dir: dir, Name: filepath.Base(dir), Lang: fallback, memo: dirMemo{dir: {ents: ents}}}
 	present := map[string]bool{}
 	for _, e := range ents {
 		present[e.Name()] = true
 	}
-	d.Lang = DetectLang(dir, fallback)
+	head, headRead, headErr := d.indexLang(present, fallback)
 	final := present[names[PT].Final] || present[translated.Final]
 	for _, e := range ents {
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		switch {
 		case !e.IsDir() && (name == names[PT].Problem || name == translated.Problem):
-			raw, err := readFrontMatter(p)
+			raw, err := head, headErr
+			if !headRead || name != names[PT].Problem {
+				raw, err = readFrontMatter(p)
+			}
 			if err != nil {
 				d.Problems = append(d.Problems, &InputError{Path: p, Msg: fmt.Sprintf("cannot be read: %v", err), Err: err})
 				continue
@@ -463,9 +500,9 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 			d.Holder = readLockInfo(p)
 		case e.IsDir() && roundDirRE.MatchString(name):
 			k, _ := strconv.Atoi(roundDirRE.FindStringSubmatch(name)[1])
-			d.Rounds = append(d.Rounds, &Round{K: k, Dir: p, Solvers: countSolvers(p)})
+			d.Rounds = append(d.Rounds, &Round{K: k, Dir: p, Solvers: countSolvers(d.memo, p)})
 		case e.IsDir() && (name == names[PT].JudgeID || name == translated.JudgeID):
-			if js, err := os.ReadDir(p); err == nil {
+			if js, err := d.memo.readDir(p); err == nil {
 				for _, j := range js {
 					if attemptRE.MatchString(j.Name()) {
 						d.JudgeAttempts = append(d.JudgeAttempts, &DebaterFile{Path: filepath.Join(p, j.Name())})
@@ -482,13 +519,31 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 	return d, nil
 }
 
+// indexLang sets the debate's language as DetectLang does, from the
+// folder's names (present) and problema.md's front matter, which it
+// returns when it read it (the index parses it next).
+func (d *Debate) indexLang(present map[string]bool, fallback Lang) (head []byte, read bool, err error) {
+	if present[translated.Problem] || present[translated.Final] || present[translated.RoundPrefix+"0"] {
+		d.Lang = EN
+		return nil, false, nil
+	}
+	if !present[names[PT].Problem] {
+		return nil, false, nil
+	}
+	head, err = readFrontMatter(filepath.Join(d.Dir, names[PT].Problem))
+	if err == nil {
+		d.Lang = langOfProblem(head, fallback)
+	}
+	return head, true, err
+}
+
 // callsUnpriced reports whether a call file of the debate (a round's, a
 // judge attempt's or the final answer) records no cost, reading front
 // matter only; a front matter the fast path cannot read is parsed in full.
 func callsUnpriced(d *Debate) bool {
 	var paths []string
 	for _, r := range d.Rounds {
-		ents, _ := os.ReadDir(r.Dir)
+		ents, _ := d.memo.readDir(r.Dir)
 		for _, e := range ents {
 			if !e.IsDir() && debaterRE.MatchString(e.Name()) {
 				paths = append(paths, filepath.Join(r.Dir, e.Name()))
@@ -498,8 +553,10 @@ func callsUnpriced(d *Debate) bool {
 	for _, j := range d.JudgeAttempts {
 		paths = append(paths, j.Path)
 	}
-	if d.Final != nil {
-		paths = append(paths, d.Final.Path)
+	if f := d.Final; f != nil && f.quickCost && !f.CostRecorded {
+		return true
+	} else if f != nil && !f.quickCost {
+		paths = append(paths, f.Path)
 	}
 	for _, p := range paths {
 		raw, err := readFrontMatter(p)

@@ -144,6 +144,12 @@ func TestLooseFrontMatter(t *testing.T) {
 		{"status closed", "id: BUG-20260801-K9P2\nstatus: closed\n", nil, `status: is "closed" (expected open, active or resolved)`},
 		{"created_at yesterday", "id: BUG-20260801-K9P2\ncreated_at: yesterday\n", nil, `created_at: "yesterday" is not a date and time`},
 		{"traceability prose", "id: BUG-20260801-K9P2\ntraceability: see below\n", nil, `traceability: is "see below" (expected a mapping`},
+		// the listing reads a nested traceability: block on its fast path
+		// only when it is a mapping; a list is the full reader's to warn about
+		{"traceability mapping", "id: BUG-20260801-K9P2\ntraceability:\n  # where\n  specs: []\n", nil, ""},
+		{"traceability null", "id: BUG-20260801-K9P2\ntraceability:\ntitle: Sessão\n", nil, ""},
+		{"traceability list", "id: BUG-20260801-K9P2\ntraceability:\n  - docs/a.md\n", nil, "traceability: is a list (expected a mapping"},
+		{"traceability flow list", "id: BUG-20260801-K9P2\ntraceability: [docs/a.md]\n", nil, "traceability: is a list (expected a mapping"},
 		{"display_number word", "id: BUG-20260801-K9P2\ndisplay_number: seven\n", func(t *testing.T, b *bugfolder.Bug) {
 			if b.DisplayNumber != 0 {
 				t.Errorf("display number %d, want none", b.DisplayNumber)

@@ -2,6 +2,7 @@ package bugfolder
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -12,10 +13,6 @@ import (
 // string, an anchor or alias, a tag), and the caller then parses the YAML
 // in full. Keys may be written quoted ("n": 3).
 func quickFields(fm []byte, keys ...string) (map[string]string, bool) {
-	want := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		want[k] = true
-	}
 	out := make(map[string]string, len(keys))
 	for len(fm) > 0 {
 		var line []byte
@@ -31,14 +28,14 @@ func quickFields(fm []byte, keys ...string) (map[string]string, bool) {
 		if colon < 0 {
 			if bytes.HasSuffix(bytes.TrimRight(line, " \r"), []byte(":")) {
 				k := strings.Trim(string(bytes.TrimRight(line, ": \r")), `"`)
-				if want[k] {
+				if slices.Contains(keys, k) {
 					return nil, false // a nested value
 				}
 			}
 			continue
 		}
 		k := strings.Trim(string(line[:colon]), `"`)
-		if !want[k] {
+		if !slices.Contains(keys, k) {
 			continue
 		}
 		v := strings.TrimSpace(string(bytes.TrimRight(line[colon+2:], "\r")))
@@ -79,4 +76,32 @@ func frontMatterBlock(raw []byte) []byte {
 		off += end + 1
 	}
 	return nil
+}
+
+// mappingOrAbsent reports whether a top-level key of a plain front matter
+// (plainFrontMatter) is absent, null, or a block mapping — the value the
+// full reader takes without a warning (bug.md's traceability:); anything
+// else (a scalar, a list) is for the full reader to judge.
+func mappingOrAbsent(fm []byte, key string) bool {
+	lines := bytes.Split(fm, []byte("\n"))
+	for i, line := range lines {
+		l := bytes.TrimRight(line, " \r")
+		k, v, ok := bytes.Cut(l, []byte(":"))
+		if !ok || string(bytes.Trim(k, `"`)) != key {
+			continue
+		}
+		if v = bytes.TrimSpace(v); len(v) > 0 {
+			return string(v) == "~" || string(v) == "null"
+		}
+		for _, next := range lines[i+1:] {
+			t := bytes.TrimLeft(next, " ")
+			if len(bytes.TrimSpace(t)) == 0 || t[0] == '#' {
+				continue
+			}
+			// indented key: value lines are a mapping; back at the top, the value was null
+			return len(t) == len(next) || t[0] != '-' && bytes.Contains(t, []byte(":"))
+		}
+		return true
+	}
+	return true
 }

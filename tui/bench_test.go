@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -132,29 +133,44 @@ func openBrowser(b *testing.B, reg *bugfolder.Register, n int) (first, full time
 }
 
 // floorRead is the minimal program: the same four workers as the index
-// (startIndexing), reading what the index reads — the register's listings,
-// each bug.md, the head of problema.md (its front matter) and
-// resposta-final.md — and parsing nothing.
+// (startIndexing), reading what the browser's row needs and parsing
+// nothing — the register's listings, each bug.md, DONE.md's presence, the
+// head of problema.md (its front matter), resposta-final.md, and each
+// round folder's listing and call files' heads (the COST cell says
+// "+unknown" when a call recorded no cost, so the index reads them too).
 func floorRead(b *testing.B, root string) time.Duration {
 	start := time.Now()
 	reg, _ := bugfolder.OpenRegister(root)
 	dirs, _ := bugfolder.BugDirs(reg)
 	var n atomic.Int64
-	par.Each(len(dirs), 4, func(i int) {
+	par.Each(len(dirs), indexWorkers, func(i int) {
 		d := dirs[i]
 		head := make([]byte, 4096)
+		readHead := func(path string) {
+			if f, err := os.Open(path); err == nil {
+				k, _ := f.Read(head)
+				n.Add(int64(k))
+				f.Close()
+			}
+		}
 		os.ReadDir(d.Dir)
-		os.ReadDir(filepath.Join(d.Dir, "debate"))
 		os.Stat(filepath.Join(d.Dir, "DONE.md"))
 		for _, f := range []string{"bug.md", "debate/resposta-final.md"} {
 			if raw, err := os.ReadFile(filepath.Join(d.Dir, f)); err == nil {
 				n.Add(int64(len(raw)))
 			}
 		}
-		if f, err := os.Open(filepath.Join(d.Dir, "debate", "problema.md")); err == nil {
-			k, _ := f.Read(head)
-			n.Add(int64(k))
-			f.Close()
+		deb := filepath.Join(d.Dir, "debate")
+		ents, _ := os.ReadDir(deb)
+		readHead(filepath.Join(deb, "problema.md"))
+		for _, e := range ents {
+			if !e.IsDir() || !strings.HasPrefix(e.Name(), "rodada-") {
+				continue
+			}
+			calls, _ := os.ReadDir(filepath.Join(deb, e.Name()))
+			for _, c := range calls {
+				readHead(filepath.Join(deb, e.Name(), c.Name()))
+			}
 		}
 	})
 	if n.Load() == 0 {

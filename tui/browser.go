@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/money"
+	"github.com/reversa/moot/internal/par"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/review"
 )
@@ -177,10 +177,16 @@ func listBugDirsCmd(reg *bugfolder.Register) tea.Cmd {
 	}
 }
 
+// indexWorkers is how many goroutines read the index (moot list's
+// par.Workers reads on as many, at least two).
+const indexWorkers = 4
+
 // startIndexing reads every row's summary with a few workers, in an order
-// that serves the rows on screen first, and streams them back.
+// that serves the rows on screen first, and streams them back. The
+// stream holds every row, so a worker never waits for the UI to take
+// the last batch.
 func startIndexing(reg *bugfolder.Register, dirs []bugfolder.BugDir, first []int) tea.Cmd {
-	ch := make(chan indexItem, 256)
+	ch := make(chan indexItem, max(1, len(dirs)))
 	go func() {
 		order := make([]int, 0, len(dirs))
 		seen := make([]bool, len(dirs))
@@ -195,23 +201,11 @@ func startIndexing(reg *bugfolder.Register, dirs []bugfolder.BugDir, first []int
 				order = append(order, i)
 			}
 		}
-		jobs := make(chan int)
-		var wg sync.WaitGroup
-		for w := 0; w < 4; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range jobs {
-					s, err := bugfolder.IndexSubject(reg, dirs[i])
-					ch <- indexItem{i: i, sum: s, err: err}
-				}
-			}()
-		}
-		for _, i := range order {
-			jobs <- i
-		}
-		close(jobs)
-		wg.Wait()
+		par.Each(len(order), indexWorkers, func(k int) {
+			i := order[k]
+			s, err := bugfolder.IndexSubject(reg, dirs[i])
+			ch <- indexItem{i: i, sum: s, err: err}
+		})
 		close(ch)
 	}()
 	return waitForIndex(ch)

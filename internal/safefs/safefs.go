@@ -48,17 +48,26 @@ const (
 // CheckRegular refuses what f is unless it is a regular file with a
 // single link.
 func CheckRegular(f *os.File) (fs.FileInfo, error) {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
-		return nil, fmt.Errorf("stat %s: %w", f.Name(), err)
-	}
-	if uint32(st.Mode)&unix.S_IFMT != unix.S_IFREG {
-		return nil, fmt.Errorf("%s: %w (%s)", f.Name(), ErrNotRegular, typeName(uint32(st.Mode)))
-	}
-	if st.Nlink > 1 {
-		return nil, fmt.Errorf("%s: %w (%d links)", f.Name(), ErrLinked, st.Nlink)
+	if _, err := checkFD(int(f.Fd()), f.Name()); err != nil {
+		return nil, err
 	}
 	return f.Stat()
+}
+
+// checkFD refuses what fd (named name) is unless it is a regular file
+// with a single link, and returns its size.
+func checkFD(fd int, name string) (int64, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return 0, fmt.Errorf("stat %s: %w", name, err)
+	}
+	if uint32(st.Mode)&unix.S_IFMT != unix.S_IFREG {
+		return 0, fmt.Errorf("%s: %w (%s)", name, ErrNotRegular, typeName(uint32(st.Mode)))
+	}
+	if st.Nlink > 1 {
+		return 0, fmt.Errorf("%s: %w (%d links)", name, ErrLinked, st.Nlink)
+	}
+	return st.Size, nil
 }
 
 func typeName(m uint32) string {
@@ -81,14 +90,35 @@ func typeName(m uint32) string {
 // without blocking on a FIFO, and refuses anything but a regular file with
 // a single link.
 func OpenRegular(path string) (*os.File, error) {
+	f, _, err := openRegular(path)
+	return f, err
+}
+
+// openRegular is OpenRegular, also returning the file's size. The checks
+// are made on the descriptor before it becomes an *os.File, which then
+// starts blocking (no poller registration, no second fstat): a listing
+// opens a dozen files per bug folder.
+func openRegular(path string) (*os.File, int64, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		if errors.Is(err, unix.ELOOP) {
-			return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (a symlink)", ErrNotRegular)}
+			return nil, 0, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (a symlink)", ErrNotRegular)}
 		}
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	return regular(os.NewFile(uintptr(fd), path))
+	size, err := checkFD(fd, path)
+	if err == nil {
+		// one F_SETFL, not SetNonblock's get and set: the only status
+		// flag opened with is O_NONBLOCK (F_SETFL keeps the access mode)
+		if _, err = unix.FcntlInt(uintptr(fd), unix.F_SETFL, 0); err != nil {
+			err = fmt.Errorf("open %s: %w", path, err)
+		}
+	}
+	if err != nil {
+		unix.Close(fd)
+		return nil, 0, err
+	}
+	return os.NewFile(uintptr(fd), path), size, nil
 }
 
 // regular checks f is a regular file with one link, and clears
@@ -127,20 +157,26 @@ func ReadFileString(path string) (string, error) {
 // ReadFile reads a regular file (see OpenRegular) of at most max bytes
 // (max <= 0: no limit).
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, err := OpenRegular(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, max)
+	return readSized(f, size, max)
 }
 
 func readAll(f *os.File, max int64) ([]byte, error) {
-	var r io.Reader = f
 	var size int64
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
+	return readSized(f, size, max)
+}
+
+// readSized reads f, whose size was size when it was checked, refusing
+// more than max bytes (max <= 0: no limit).
+func readSized(f *os.File, size, max int64) ([]byte, error) {
+	var r io.Reader = f
 	if max > 0 {
 		if size > max {
 			return nil, fmt.Errorf("%s: %w (%d bytes, the limit is %d)", f.Name(), ErrTooLarge, size, max)
