@@ -34,11 +34,11 @@ func TestUnstableWinnersReadsTheReason(t *testing.T) {
 // in flight finish while the question waits; Current reads them.
 func TestBudgetReachReadsNow(t *testing.T) {
 	b := &budget{cap: Budget{MaxTokens: 1000}}
-	res, _, ok := b.admit(600, 0, false)
+	res, _, ok := b.admit(600, 0, 0, 0)
 	if !ok {
 		t.Fatal("the first call was not admitted")
 	}
-	_, reach, ok := b.admit(600, 0, false)
+	_, reach, ok := b.admit(600, 0, 0, 0)
 	if ok || reach.SpentTokens != 0 || reach.FlightTokens != 600 {
 		t.Fatalf("reach %+v, admitted %v", reach, ok)
 	}
