@@ -538,6 +538,9 @@ func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 		return nil, cfgErr(path, fields["family"], pre+".family", "%q is not a family name: one word of lower-case letters, digits and '-' naming the vendor (anthropic, openai, google, alibaba, meta, mistral…)", e.FamilyDecl)
 	}
 	e.FamilyDecl = strings.ToLower(e.FamilyDecl)
+	if v := e.VendorFamily(); e.FamilyDecl != "" && e.FamilyDecl != v && v != "" {
+		return nil, cfgErr(path, fields["family"], pre+".family", "is %q, but a %s engine%s is of family %s whatever its file says (a builder could otherwise judge its own work): drop family:, or set it to %s; family: is for command and openai engines", e.FamilyDecl, e.Kind, modelNote(e), v, v)
+	}
 	if pt := fields["env_passthrough"]; pt != nil {
 		if pt.Kind != yaml.SequenceNode {
 			return nil, cfgErr(path, pt, pre+".env_passthrough", "must be a list of variable names ([AWS_PROFILE, \"MY_*\"])")
@@ -657,4 +660,13 @@ func BuiltinConfig() *Config {
 	c.Defaults.Solver = "local"
 	c.Defaults.Judge = "local"
 	return c
+}
+
+// modelNote names an opencode engine's model in a message (its family
+// comes from it).
+func modelNote(e *EngineConfig) string {
+	if e.Kind == KindOpencode {
+		return fmt.Sprintf(" serving %q", e.Model)
+	}
+	return ""
 }
