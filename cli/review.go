@@ -55,7 +55,9 @@ reasoning runs at each engine's default (no engine kind offers a switch).
 
 Verdicts (one JSON object: {"lens", "verdict": "pass"|"refuse", "findings":
 [{"severity": "blocker|major|minor|info", "claim", "evidence", "file"}],
-"checked": [...]}): a pass listing a blocker or major is a refuse; a verdict
+"checked": [...]}, findings required as an array, every value exact: no case
+folding, so "Defect" is another lens; one leading byte-order mark and one
+json fence are tolerated): a pass listing a blocker or major is a refuse; a verdict
 for another lens is a rejected rung (raw tail kept) and the next rung sits;
 garbage, prose or refusal text is a refuse; a juror that never answered
 (transport, timeout) is a hold and the next rung sits; one call per juror per
