@@ -566,16 +566,18 @@ func (r *reviewRun) probe(ctx context.Context) func(string) string {
 // the planned route table.
 func (r *reviewRun) announce(routes []review.Route) {
 	w := r.e.stderr
-	if ex := review.Excluded(routes); len(ex) > 0 {
+	switch ex := review.Excluded(routes); {
+	case r.st.Solo:
+		// its rungs were excluded, then let sit: one message says both
+		fmt.Fprintf(w, "moot: builder family %s: solo rig: only the builder's family is available, so its rungs sit blind (%s) — %s\n",
+			r.st.BuilderFamily, strings.Join(review.OfFamily(routes, r.st.BuilderFamily), ", "), review.SoloNote)
+	case len(ex) > 0:
 		fmt.Fprintf(w, "moot: builder family %s: excluded from every ladder: %s\n", r.st.BuilderFamily, strings.Join(ex, ", "))
-	} else if r.st.BuilderFamily != "" {
+	case r.st.BuilderFamily != "":
 		fmt.Fprintf(w, "moot: builder family %s: no rung of family %s; nothing excluded\n", r.st.BuilderFamily, r.st.BuilderFamily)
 	}
 	if thin := review.ThinLadders(routes); len(thin) > 0 {
 		fmt.Fprintf(w, "moot: warning: ladders with fewer than %d external rungs to call before the local tail (a wrong lens and a failure could leave them on hold): %s\n", review.FloorRungs, strings.Join(thin, ", "))
-	}
-	if r.st.Solo {
-		fmt.Fprintf(w, "moot: solo rig: only the builder's family (%s) is available; its rungs sit blind — %s\n", r.st.BuilderFamily, review.SoloNote)
 	}
 	for _, rt := range routes {
 		var parts []string

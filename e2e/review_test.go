@@ -478,6 +478,11 @@ func TestReviewSoloRig(t *testing.T) {
 	if !strings.Contains(sum, "blind same-family, not cross-family") || !strings.Contains(r.stdout, "blind same-family, not cross-family") {
 		t.Errorf("the degraded gate is not named:\n%s\n%s", sum, r.stdout)
 	}
+	// oai-b is openai by its model: of the builder's family in every
+	// message (it said "no rung of family openai" before "solo rig")
+	if strings.Contains(r.stderr, "no rung of family") || !strings.Contains(r.stderr, "its rungs sit blind (oai-a, oai-b)") {
+		t.Errorf("--solo's messages contradict each other or miss a rung of the builder's family:\n%s", r.stderr)
+	}
 
 	// with another family available, --solo degrades nothing
 	tr2 := newTribunal(t, juryEngines)

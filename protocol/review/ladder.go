@@ -265,6 +265,20 @@ func OnlyBuilderLeft(in RouteInput, routes []Route) bool {
 	return builder
 }
 
+// OfFamily lists the engines of the routes that are of family fam (by
+// kind, model or family: field), once each.
+func OfFamily(routes []Route, fam string) []string {
+	var out []string
+	for _, r := range routes {
+		for _, g := range r.Rungs {
+			if harness.SameFamily(fam, g.Family) && !slices.Contains(out, g.Engine) {
+				out = append(out, g.Engine)
+			}
+		}
+	}
+	return out
+}
+
 // Excluded lists the engines excluded as the builder's family, once each.
 func Excluded(routes []Route) []string {
 	var out []string
