@@ -79,6 +79,17 @@ func (e *EngineConfig) VendorFamily() string {
 	return ""
 }
 
+// ReasoningSwitch says how a structured-verdict call turns reasoning off
+// on this engine ("reasoning_effort: none"; an Ollama server, called on
+// its native endpoint, gets think: false), "" when it cannot: only an
+// openai engine with verdict_reasoning_effort has a switch moot sends.
+func (e *EngineConfig) ReasoningSwitch() string {
+	if e.Kind == KindOpenAI && e.VerdictEffort != "" {
+		return "reasoning_effort: " + e.VerdictEffort
+	}
+	return ""
+}
+
 // ModelFamily is the vendor family a model's name shows ("" when it shows
 // none): "gpt-5" is openai, "qwen2.5-coder:7b" alibaba, "openrouter/
 // anthropic/claude-sonnet-4" anthropic.
