@@ -106,7 +106,7 @@ func TestReviewResumeNeverOverridesAHumanDecision(t *testing.T) {
 	t.Run("revise", func(t *testing.T) {
 		tr := newTribunal(t, juryEngines)
 		id := tr.stall()
-		if r := tr.run("decide", id, "revise"); r.code != 0 {
+		if r := tr.run("decide", id, "revise", "--note", "cap the discount"); r.code != 0 {
 			t.Fatalf("decide: exit %d\n%s", r.code, r.stderr)
 		}
 		if r := tr.review("--resume", id); r.code != 0 {
