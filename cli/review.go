@@ -48,17 +48,24 @@ project's .moot/lenses/, or "name: text").
 Ladders: each lens seats its juror from a ladder of engines, the engines file's
 review: {ladders: {LENS: [ENGINE, ...], default: [...]}}, else every engine in
 the file, external before local, larger known context window first, then file
-order. --builder FAMILY (or an engine or model name: its family) excludes every
+order, each lens starting on another family (consecutive lenses sit on
+different families whenever several can). --builder FAMILY (or an engine or model name: its family) excludes every
 rung of that family from every ladder, printed before any call; a lens with no
 rung left holds; a --builder moot cannot place (a typo) is exit 2 listing the
 known families. With no --builder and every seat of one family, the reports
-say "blind same-family, not cross-family". A rung whose context window cannot hold the prompt and the
+say "blind same-family, not cross-family" (or, when another family could have
+sat, that the engines file's ladders chose one family). A rung whose context window cannot hold the prompt and the
 answer is skipped (capacity); on a restricted bug no external engine sits;
-reasoning runs at each engine's default (no engine kind offers a switch).
+structured verdicts run with reasoning off where the engine allows it: an
+openai engine's verdict_reasoning_effort (sent as reasoning_effort, or think:
+false on Ollama); every other rung at its engine's default, as the route
+table says.
 
 Verdicts (one JSON object: {"lens", "verdict": "pass"|"refuse", "findings":
 [{"severity": "blocker|major|minor|info", "claim", "evidence", "file"}],
-"checked": [...]}): a pass listing a blocker or major is a refuse; a verdict
+"checked": [...]}, findings required as an array, every value exact: no case
+folding, so "Defect" is another lens; one leading byte-order mark and one
+json fence are tolerated): a pass listing a blocker or major is a refuse; a verdict
 for another lens is a rejected rung (raw tail kept) and the next rung sits;
 garbage, prose or refusal text is a refuse; a juror that never answered
 (transport, timeout) is a hold and the next rung sits; one call per juror per
@@ -310,6 +317,10 @@ func (r *reviewRun) state() error {
 		if err != nil {
 			return err
 		}
+		if review.Decided(st) {
+			return usageErr("review %s was decided by a human: %s (moot decide; %s): a resumed round would override that decision, so moot does not resume it; nothing was called or written. For a new candidate, start a new review (moot review --change …)",
+				folder.ID, st.Decision, filepath.Join(dir, review.DecisionFile))
+		}
 		if st.Status == review.StatusStalled && st.Decision == "pending" {
 			return usageErr("review %s stalled and waits for a human decision: moot decide %s approve|decline|revise", folder.ID, folder.ID)
 		}
@@ -513,16 +524,18 @@ func (r *reviewRun) probe(ctx context.Context) func(string) string {
 // the planned route table.
 func (r *reviewRun) announce(routes []review.Route) {
 	w := r.e.stderr
-	if ex := review.Excluded(routes); len(ex) > 0 {
+	switch ex := review.Excluded(routes); {
+	case r.st.Solo:
+		// its rungs were excluded, then let sit: one message says both
+		fmt.Fprintf(w, "moot: builder family %s: solo rig: only the builder's family is available, so its rungs sit blind (%s) — %s\n",
+			r.st.BuilderFamily, strings.Join(review.OfFamily(routes, r.st.BuilderFamily), ", "), review.SoloNote)
+	case len(ex) > 0:
 		fmt.Fprintf(w, "moot: builder family %s: excluded from every ladder: %s\n", r.st.BuilderFamily, strings.Join(ex, ", "))
-	} else if r.st.BuilderFamily != "" {
+	case r.st.BuilderFamily != "":
 		fmt.Fprintf(w, "moot: builder family %s: no rung of family %s; nothing excluded\n", r.st.BuilderFamily, r.st.BuilderFamily)
 	}
 	if thin := review.ThinLadders(routes); len(thin) > 0 {
 		fmt.Fprintf(w, "moot: warning: ladders with fewer than %d external rungs to call before the local tail (a wrong lens and a failure could leave them on hold): %s\n", review.FloorRungs, strings.Join(thin, ", "))
-	}
-	if r.st.Solo {
-		fmt.Fprintf(w, "moot: solo rig: only the builder's family (%s) is available; its rungs sit blind — %s\n", r.st.BuilderFamily, review.SoloNote)
 	}
 	for _, rt := range routes {
 		var parts []string
@@ -695,10 +708,10 @@ func (r *reviewRun) report(res review.RunResult) {
 	}
 	if r.st.Solo {
 		fmt.Fprintf(w, "gate weakened: %s\n", review.SoloNote)
-	} else if fam := review.SingleFamily(r.st, res.Seats); fam != "" {
-		fmt.Fprintf(r.e.stderr, "moot: every seat is of family %s and no builder was declared: %s\n", fam, review.SoloNote)
+	} else if note := review.PanelNote(r.st, res.Seats); note != "" {
+		fmt.Fprintf(r.e.stderr, "moot: no builder was declared and %s\n", note)
 		if w != r.e.stderr {
-			fmt.Fprintf(w, "gate weakened: every seat is of family %s: %s\n", fam, review.SoloNote)
+			fmt.Fprintf(w, "gate weakened: %s\n", note)
 		}
 	}
 	fmt.Fprintf(w, "summary: %s\n", filepath.Join(r.folder.Dir, review.SummaryFile(r.st.LangOf())))

@@ -38,7 +38,7 @@ func printReview(e *env, dir string) error {
 	if err != nil {
 		return &bugfolder.InputError{Path: dir, Msg: "has no summary yet: " + err.Error(), Err: err}
 	}
-	return renderMarkdown(e, string(b))
+	return renderMarkdown(e, string(b)+review.DecisionLine(st))
 }
 
 // reviewEntries lists the reviews for moot list --json.

@@ -341,6 +341,22 @@ func TestReviewVerdictRules(t *testing.T) {
 					t.Error("routes.md does not keep the rejected rung's raw tail")
 				}
 			}},
+		{"a capitalised lens is a wrong lens: the next rung sits", "ext-anth/defect=lenscase", []string{"defect"}, nil, 0,
+			func(t *testing.T, tr *tribunal, dir string, r result) {
+				s := tr.seat(dir, 1, "defect")
+				if a := s.Attempts[0]; a.Status != "wrong-lens" || !strings.Contains(a.Reason, `"Defect"`) {
+					t.Errorf("first rung %+v, want wrong-lens naming \"Defect\"", a)
+				}
+				if s.Outcome != "pass" || s.Engine != "ext-oai" {
+					t.Errorf("seat %+v, want ext-oai's pass", s)
+				}
+			}},
+		{"a verdict without findings is garbage: refuse", "ext-anth/defect=nofindings", []string{"defect"}, nil, 4,
+			func(t *testing.T, tr *tribunal, dir string, r result) {
+				if s := tr.seat(dir, 1, "defect"); s.Outcome != "refuse" || !strings.Contains(s.Reason, "findings") {
+					t.Errorf("seat %+v, want a refuse naming findings", s)
+				}
+			}},
 		{"garbage counts as refuse, no retry", "ext-anth/defect=garbage", []string{"defect"}, nil, 4,
 			func(t *testing.T, tr *tribunal, dir string, r result) {
 				s := tr.seat(dir, 1, "defect")
@@ -461,6 +477,11 @@ func TestReviewSoloRig(t *testing.T) {
 	sum := readText(t, filepath.Join(tr.only(), "summary.md"))
 	if !strings.Contains(sum, "blind same-family, not cross-family") || !strings.Contains(r.stdout, "blind same-family, not cross-family") {
 		t.Errorf("the degraded gate is not named:\n%s\n%s", sum, r.stdout)
+	}
+	// oai-b is openai by its model: of the builder's family in every
+	// message (it said "no rung of family openai" before "solo rig")
+	if strings.Contains(r.stderr, "no rung of family") || !strings.Contains(r.stderr, "its rungs sit blind (oai-a, oai-b)") {
+		t.Errorf("--solo's messages contradict each other or miss a rung of the builder's family:\n%s", r.stderr)
 	}
 
 	// with another family available, --solo degrades nothing

@@ -92,6 +92,12 @@ type EngineConfig struct {
 	// FamilyDecl is the family: field as written ("" when absent); Family
 	// reads it first.
 	FamilyDecl string
+	// VerdictEffort is an openai engine's verdict_reasoning_effort: the
+	// reasoning_effort sent on a structured-verdict call (a review
+	// juror's: Request.ReasoningOff), "" to send none. Opt-in: ENGINES.md
+	// verifies no reasoning switch, and a server or model that does not
+	// know the field refuses the request.
+	VerdictEffort string
 	// Line is where the entry starts in the file (0 for built-in engines).
 	Line int
 }
@@ -370,7 +376,7 @@ func parseLenses(path string, n *yaml.Node) ([]LensEntry, error) {
 	return out, nil
 }
 
-var engineFields = []string{"kind", "model", "base_url", "api_key_env", "timeout", "context_tokens", "max_output_tokens", "price", "external", "project_access", "parallel", "env", "env_passthrough", "command", "cassette", "family"}
+var engineFields = []string{"kind", "model", "base_url", "api_key_env", "timeout", "context_tokens", "max_output_tokens", "price", "external", "project_access", "parallel", "env", "env_passthrough", "command", "cassette", "family", "verdict_reasoning_effort"}
 
 func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 	pre := "engines." + name
@@ -531,6 +537,12 @@ func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 	if e.Cassette, err = str("cassette"); err != nil {
 		return nil, err
 	}
+	if e.VerdictEffort, err = str("verdict_reasoning_effort"); err != nil {
+		return nil, err
+	}
+	if e.VerdictEffort != "" && (e.Kind != KindOpenAI || !familyRE.MatchString(e.VerdictEffort)) {
+		return nil, cfgErr(path, fields["verdict_reasoning_effort"], pre+".verdict_reasoning_effort", "is for openai engines only, one word (none, minimal, low): the reasoning_effort a review juror's call sends")
+	}
 	if e.FamilyDecl, err = str("family"); err != nil {
 		return nil, err
 	}
@@ -538,6 +550,9 @@ func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 		return nil, cfgErr(path, fields["family"], pre+".family", "%q is not a family name: one word of lower-case letters, digits and '-' naming the vendor (anthropic, openai, google, alibaba, meta, mistral…)", e.FamilyDecl)
 	}
 	e.FamilyDecl = strings.ToLower(e.FamilyDecl)
+	if v := e.VendorFamily(); e.FamilyDecl != "" && e.FamilyDecl != v && v != "" {
+		return nil, cfgErr(path, fields["family"], pre+".family", "is %q, but a %s engine%s is of family %s whatever its file says (a builder could otherwise judge its own work): drop family:, or set it to %s; family: is for command and openai engines", e.FamilyDecl, e.Kind, modelNote(e), v, v)
+	}
 	if pt := fields["env_passthrough"]; pt != nil {
 		if pt.Kind != yaml.SequenceNode {
 			return nil, cfgErr(path, pt, pre+".env_passthrough", "must be a list of variable names ([AWS_PROFILE, \"MY_*\"])")
@@ -657,4 +672,13 @@ func BuiltinConfig() *Config {
 	c.Defaults.Solver = "local"
 	c.Defaults.Judge = "local"
 	return c
+}
+
+// modelNote names an opencode engine's model in a message (its family
+// comes from it).
+func modelNote(e *EngineConfig) string {
+	if e.Kind == KindOpencode {
+		return fmt.Sprintf(" serving %q", e.Model)
+	}
+	return ""
 }

@@ -115,6 +115,11 @@ func TestConfigErrorsNameFileEngineAndField(t *testing.T) {
 		{"budget negative usd", "engines:\n  x:\n    kind: openai\nbudget:\n  max_usd: -1\n", "moot.yaml:5: budget.max_usd: must be a positive amount"},
 		{"budget usd not a number", "engines:\n  x:\n    kind: openai\nbudget:\n  max_usd: lots\n", "moot.yaml:5: budget.max_usd"},
 		{"budget fractional tokens", "engines:\n  x:\n    kind: openai\nbudget:\n  max_tokens: 1.5\n", "moot.yaml:5: budget.max_tokens: must be a positive whole number"},
+		{"claude declared unknown", "engines:\n  cl:\n    kind: claude\n    family: unknown\n", "moot.yaml:4: engines.cl.family: is \"unknown\", but a claude engine is of family anthropic"},
+		{"claude declared google", "engines:\n  cl2:\n    kind: claude\n    model: claude-opus-4-1\n    family: google\n", "moot.yaml:5: engines.cl2.family: is \"google\""},
+		{"codex declared anthropic", "engines:\n  cx:\n    kind: codex\n    family: anthropic\n", "a codex engine is of family openai"},
+		{"opencode serving claude declared openai", "engines:\n  oc:\n    kind: opencode\n    model: anthropic/claude-sonnet-4\n    family: openai\n", "serving \"anthropic/claude-sonnet-4\" is of family anthropic"},
+		{"verdict_reasoning_effort on claude", "engines:\n  x:\n    kind: claude\n    verdict_reasoning_effort: none\n", "moot.yaml:4: engines.x.verdict_reasoning_effort: is for openai engines only"},
 		{"budget unknown key", "engines:\n  x:\n    kind: openai\nbudget:\n  max_eur: 3\n", "moot.yaml:5: budget.max_eur: unknown key"},
 	}
 	for _, tt := range tests {

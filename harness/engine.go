@@ -24,6 +24,9 @@ type Request struct {
 	Attempt  int
 	// Lens is the participant's lens name ("" when none): {lens}, MOOT_LENS.
 	Lens string
+	// ReasoningOff asks for a structured verdict with reasoning off where
+	// the engine has a switch for it (ReasoningSwitch).
+	ReasoningOff bool
 	// Prompt is the whole prompt (on stdin for CLIs, in the request for
 	// HTTP), unless PromptParts is set.
 	Prompt string

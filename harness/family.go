@@ -43,22 +43,51 @@ var kindFamilies = map[Kind]string{
 }
 
 // Family is the engine's vendor family (DESIGN §7, CLI.md "review"): the
-// family: field when set; else the family of its vendor CLI or API kind;
-// else the one its model's name starts with ("anthropic/claude-…" reads
-// the name after the slash, then the prefix before it); "" when unknown.
-// An unknown family never clashes with another; "family: unknown" (any
-// case) declares it so, whatever the kind or model would say.
+// family of its vendor CLI or API kind; else the family: field (only a
+// command, openai or opencode engine without a known model may differ
+// from what its kind and model show: see VendorFamily); else the one its
+// model's name starts with ("anthropic/claude-…" reads the name after
+// the slash, then the prefix before it); "" when unknown. An unknown
+// family never clashes with another; "family: unknown" (any case)
+// declares it so on the engines that may declare a family. Both the
+// review's builder exclusion and the judge-family rule read it.
 func (e *EngineConfig) Family() string {
+	if f := e.VendorFamily(); f != "" {
+		return f
+	}
 	if strings.EqualFold(e.FamilyDecl, FamilyUnknown) {
 		return ""
 	}
 	if e.FamilyDecl != "" {
 		return e.FamilyDecl
 	}
+	return ModelFamily(e.Model)
+}
+
+// VendorFamily is the family a vendor engine is of whatever its file
+// says: its vendor CLI or API kind's (claude, codex, gemini, qwen,
+// anthropic), or an opencode engine's "provider/model" when it names a
+// known family. "" for command and openai engines, whose family: field
+// says who serves them (a local server may serve any vendor's weights).
+func (e *EngineConfig) VendorFamily() string {
 	if f, ok := kindFamilies[e.Kind]; ok {
 		return f
 	}
-	return ModelFamily(e.Model)
+	if e.Kind == KindOpencode {
+		return ModelFamily(e.Model)
+	}
+	return ""
+}
+
+// ReasoningSwitch says how a structured-verdict call turns reasoning off
+// on this engine ("reasoning_effort: none"; an Ollama server, called on
+// its native endpoint, gets think: false), "" when it cannot: only an
+// openai engine with verdict_reasoning_effort has a switch moot sends.
+func (e *EngineConfig) ReasoningSwitch() string {
+	if e.Kind == KindOpenAI && e.VerdictEffort != "" {
+		return "reasoning_effort: " + e.VerdictEffort
+	}
+	return ""
 }
 
 // ModelFamily is the vendor family a model's name shows ("" when it shows

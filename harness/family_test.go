@@ -11,7 +11,8 @@ func TestFamily(t *testing.T) {
 		e    EngineConfig
 		want string
 	}{
-		{"declared wins over the kind", EngineConfig{Kind: KindCodex, FamilyDecl: "acme"}, "acme"},
+		{"the kind wins over a declaration the file could not load", EngineConfig{Kind: KindCodex, FamilyDecl: "acme"}, "openai"},
+		{"openai kind may declare who serves it", EngineConfig{Kind: KindOpenAI, Model: "gpt-5", FamilyDecl: "acme"}, "acme"},
 		{"codex cli is openai", EngineConfig{Kind: KindCodex, Model: "whatever"}, "openai"},
 		{"claude cli is anthropic", EngineConfig{Kind: KindClaude}, "anthropic"},
 		{"gemini cli is google", EngineConfig{Kind: KindGemini}, "google"},
@@ -25,7 +26,7 @@ func TestFamily(t *testing.T) {
 		{"vendor prefix alone", EngineConfig{Kind: KindOpencode, Model: "openai/some-new-model"}, "openai"},
 		{"command without family is unknown", EngineConfig{Kind: KindCommand, Command: []string{"./x"}}, ""},
 		{"command with a model name", EngineConfig{Kind: KindCommand, Model: "llama3.1:8b"}, "meta"},
-		{"family: unknown is unknown", EngineConfig{Kind: KindCodex, FamilyDecl: "unknown"}, ""},
+		{"family: unknown is unknown", EngineConfig{Kind: KindCommand, FamilyDecl: "unknown"}, ""},
 		{"family: Unknown is unknown in any case", EngineConfig{Kind: KindOpenAI, Model: "gpt-5", FamilyDecl: "Unknown"}, ""},
 		{"unknown model is unknown", EngineConfig{Kind: KindOpenAI, Model: "my-finetune"}, ""},
 	}
@@ -58,5 +59,28 @@ func TestFamilyField(t *testing.T) {
 	_, err = ParseConfig("moot.yaml", []byte("engines:\n  x:\n    kind: command\n    command: [./x]\n    family: \"open ai\"\n"))
 	if err == nil || !strings.Contains(err.Error(), "engines.x.family") {
 		t.Fatalf("a family with a space must be refused naming the field, got %v", err)
+	}
+}
+
+// A family: that agrees with a vendor engine's kind is accepted, and a
+// command or openai engine declares whatever family serves it.
+func TestFamilyDeclAccepted(t *testing.T) {
+	cases := []struct{ name, yaml, engine, want string }{
+		{"claude declared anthropic", "engines:\n  cl:\n    kind: claude\n    family: Anthropic\n", "cl", "anthropic"},
+		{"command declared google", "engines:\n  c:\n    kind: command\n    command: [x]\n    family: google\n", "c", "google"},
+		{"openai kind serving llama declared acme", "engines:\n  o:\n    kind: openai\n    model: llama3.1:8b\n    family: acme\n", "o", "acme"},
+		{"openai kind declared unknown", "engines:\n  o:\n    kind: openai\n    model: gpt-5\n    family: unknown\n", "o", ""},
+		{"opencode with an unknown model declares", "engines:\n  oc:\n    kind: opencode\n    model: acme/x1\n    family: acme\n", "oc", "acme"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := ParseConfig("moot.yaml", []byte(c.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.Engines[c.engine].Family(); got != c.want {
+				t.Errorf("Family() = %q, want %q", got, c.want)
+			}
+		})
 	}
 }

@@ -243,3 +243,49 @@ func TestNumCtx(t *testing.T) {
 		}
 	}
 }
+
+// A structured-verdict call (ReasoningOff) carries the engine's opt-in
+// switch: reasoning_effort on an OpenAI-compatible server, think: false on
+// Ollama's native endpoint; without the opt-in, or on another call,
+// nothing is sent (finding 7 of the attack on issue 16).
+func TestVerdictCallTurnsReasoningOff(t *testing.T) {
+	cases := []struct {
+		name        string
+		ollama, off bool
+		effort, key string
+		want        any
+	}{
+		{"openai, verdict call", false, true, "none", "reasoning_effort", "none"},
+		{"openai, no opt-in", false, true, "", "reasoning_effort", nil},
+		{"openai, not a verdict call", false, false, "none", "reasoning_effort", nil},
+		{"ollama, verdict call", true, true, "none", "think", false},
+		{"ollama, no opt-in", true, true, "", "think", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := fakeprovider.New()
+			t.Cleanup(srv.Close)
+			srv.Ollama = c.ollama
+			srv.SetMode(fakeprovider.OK)
+			plantKey()
+			e := &EngineConfig{Name: "h", Kind: KindOpenAI, Model: "fake-model", BaseURL: srv.URL + "/v1", APIKeyEnv: "MOOT_TEST_KEY", ProjectAccess: "none", VerdictEffort: c.effort}
+			a, err := New(e, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res := a.Call(context.Background(), Request{Role: "juror", Prompt: cliPrompt, Timeout: time.Minute, ReasoningOff: c.off}); !res.Answered() {
+				t.Fatalf("call failed: %s", res.Err)
+			}
+			var got any
+			found := false
+			for _, r := range srv.Requests() {
+				if r.Method == "POST" {
+					got, found = r.Body[c.key]
+				}
+			}
+			if c.want == nil && found || c.want != nil && got != c.want {
+				t.Errorf("%s = %v (sent %v), want %v", c.key, got, found, c.want)
+			}
+		})
+	}
+}

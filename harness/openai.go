@@ -160,6 +160,9 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 	}
+	if req.ReasoningOff && o.cfg.VerdictEffort != "" {
+		cr.ReasoningEffort = o.cfg.VerdictEffort
+	}
 	if n := o.cfg.MaxOutputTokens; n > 0 {
 		// max_tokens, not max_completion_tokens: the OpenAI-compatible
 		// servers moot targets (Ollama, vLLM, llama.cpp) read this one
@@ -262,12 +265,16 @@ func numCtx(prompt string, maxOut, window int) int {
 func (o *openaiEngine) callOllama(ctx context.Context, req Request, model, key string) Result {
 	lim := LimitsOf(o.cfg)
 	prompt := req.PromptText()
-	body, _ := json.Marshal(map[string]any{
+	msg := map[string]any{
 		"model":    model,
 		"messages": []map[string]string{{"role": "user", "content": prompt}},
 		"stream":   true,
 		"options":  map[string]any{"num_ctx": numCtx(prompt, lim.MaxOutputTokens, lim.ContextTokens)},
-	})
+	}
+	if req.ReasoningOff && o.cfg.VerdictEffort != "" {
+		msg["think"] = false // Ollama's native switch for the same opt-in
+	}
+	body, _ := json.Marshal(msg)
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, o.origin()+"/api/chat", bytes.NewReader(body))
 	if err != nil {
 		return errorf(FailEngine, "build the request: %v", err)

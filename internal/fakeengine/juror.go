@@ -17,7 +17,8 @@ import (
 // nothing checked), refuse (one major finding, the same every round),
 // refusenew (one major finding new each round), minorpass (a pass with a
 // minor finding), blockerpass (a pass listing a blocker), wronglens (a
-// verdict for another lens), garbage (refusal prose), hang (never
+// verdict for another lens), lenscase (its lens capitalised), nofindings
+// (a pass without "findings"), garbage (refusal prose), hang (never
 // answers), fail (exit 1). Each call appends "ENGINE LENS ROUND" to
 // FAKE_JURYLOG when set.
 func juror(lens, round string) {
@@ -57,6 +58,11 @@ func juror(lens, round string) {
 		if lens == "security" {
 			v.Lens = "defect"
 		}
+	case "lenscase":
+		v.Lens = strings.ToUpper(lens[:1]) + lens[1:]
+	case "nofindings":
+		fmt.Printf("{\"lens\": %q, \"verdict\": \"pass\", \"checked\": [\"read calc.go\"]}\n", lens)
+		return
 	case "garbage":
 		fmt.Print("I'm sorry, but I can't help with reviewing this change.\n")
 		return

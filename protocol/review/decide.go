@@ -117,6 +117,25 @@ func WaitsForDecision(st *State) bool {
 	return false
 }
 
+// Decided reports a human's closing decision: approve or decline. A
+// resumed round would override it, so --resume refuses a decided review
+// (seed 004: a review that stops escalates to the human, and moot never
+// grinds on past the human's word). revise is the human sending the
+// change back to the loop: a resume after it runs, and the decision stays
+// on the record beside the new rounds.
+func Decided(st *State) bool {
+	return st.Decision == string(bugfolder.ChoiceApprove) || st.Decision == string(bugfolder.ChoiceDecline)
+}
+
+// DecisionLine is what show prints under the summary: the human decision
+// on the review ("" when none was taken; pending is in the summary).
+func DecisionLine(st *State) string {
+	if st.Decision == "" || st.Decision == "pending" {
+		return ""
+	}
+	return fmt.Sprintf("\n**Human decision:** %s (%s)\n", st.Decision, DecisionFile)
+}
+
 // Decision is a human's decision on a stalled review.
 type Decision struct {
 	Dir    string

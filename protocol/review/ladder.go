@@ -35,9 +35,8 @@ const (
 	StatusNotReached Status = "not-reached"
 )
 
-// Reasoning is what the route table says of reasoning: no adapter of the
-// harness has a reasoning or effort option (the vendor CLIs take none
-// moot could pass), so every rung runs with the engine's default.
+// Reasoning is what the route table says of a rung with no reasoning
+// switch: it runs at the engine's default.
 const Reasoning = "engine default"
 
 // AnswerTokens is the room a rung must keep for the verdict.
@@ -50,6 +49,9 @@ type Rung struct {
 	External bool   `json:"external"`
 	// ContextTokens is the known context window (0: unknown, not checked).
 	ContextTokens int `json:"context_tokens,omitempty"`
+	// Reasoning is how the rung's call turns reasoning off
+	// ("reasoning_effort: none"), or Reasoning when it cannot.
+	Reasoning string `json:"reasoning,omitempty"`
 	// Skip is set when the rung may not be called this round (builder
 	// family, capacity, restricted, unusable); Why says more.
 	Skip Status `json:"skip,omitempty"`
@@ -190,6 +192,30 @@ func SingleFamily(st *State, seats []Seat) string {
 	return fam
 }
 
+// PanelNote says why a panel with every seat of one family (SingleFamily)
+// is weakened, "" when it is not: "blind same-family, not cross-family"
+// when no other family could sit; when one could (a rung of another known
+// family was never reached), the engines file's ladders chose it, and the
+// note says so and how to undo it.
+func PanelNote(st *State, seats []Seat) string {
+	fam := SingleFamily(st, seats)
+	if fam == "" {
+		return ""
+	}
+	var others []string
+	for _, s := range seats {
+		for _, a := range s.Attempts {
+			if a.Status == StatusNotReached && a.Family != "" && !harness.SameFamily(a.Family, fam) && !slices.Contains(others, a.Family) {
+				others = append(others, a.Family)
+			}
+		}
+	}
+	if len(others) == 0 {
+		return fmt.Sprintf("every seat is of family %s: %s", fam, SoloNote)
+	}
+	return fmt.Sprintf("every seat is of family %s by the engines file's review.ladders, although %s could sit lower on them: not cross-family by choice (put another family first on some ladders)", fam, strings.Join(others, ", "))
+}
+
 // Route is the plan of one round: every lens's ladder with what may not
 // be called and why, decided before any call.
 type Route struct {
@@ -218,30 +244,87 @@ type RouteInput struct {
 // Plan routes every lens: each rung of its ladder, with the rungs that
 // may not be called marked and their typed reason. A rung of the
 // builder's family is excluded unless in is Solo.
+//
+// A lens the engines file gives no ladder (neither its own nor default:)
+// climbs DefaultLadder with its start rotated by the lens's place: the
+// i-th such lens tries first the rungs of the i-th family that may be
+// called (families in the default ladder's order, strongest first
+// within), so consecutive lenses sit on different families whenever
+// several can sit; the rest of the ladder follows in its order.
 func Plan(in RouteInput) []Route {
 	out := make([]Route, 0, len(in.Lenses))
+	spread := 0
 	for _, l := range in.Lenses {
-		r := Route{Lens: l, PromptTokens: bugfolder.EstimateTokens(len(in.Prompt(l)))}
-		for _, name := range LadderOf(in.Config, l.Name) {
-			ec := in.Config.Engines[name]
-			lim := harness.LimitsOf(ec)
-			rg := Rung{Engine: name, Family: ec.Family(), External: ec.External, ContextTokens: lim.ContextTokens}
-			need := r.PromptTokens + AnswerTokens
-			switch {
-			case in.Builder != "" && !in.Solo && harness.SameFamily(in.Builder, rg.Family):
-				rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("family %s is the builder's: excluded before dispatch", rg.Family)
-			case in.Restricted && ec.External:
-				rg.Skip, rg.Why = StatusRestricted, "an external engine never reads a restricted bug"
-			case in.Unusable != nil && in.Unusable(name) != "":
-				rg.Skip, rg.Why = StatusUnusable, in.Unusable(name)
-			case lim.ContextTokens > 0 && need > lim.ContextTokens:
-				rg.Skip, rg.Why = StatusCapacity, fmt.Sprintf("needs ≈%d tokens (prompt ≈%d + answer %d), more than its %d-token window", need, r.PromptTokens, AnswerTokens, lim.ContextTokens)
-			}
-			r.Rungs = append(r.Rungs, rg)
+		r := planLens(in, l)
+		if len(in.Config.Review.Ladder(l.Name)) == 0 {
+			r.Rungs = rotated(r.Rungs, spread)
+			spread++
 		}
 		out = append(out, r)
 	}
 	return out
+}
+
+// rotated moves to the front of the external rungs those of the k-th
+// family (mod their number) among the external rungs that may be called;
+// an engine of unknown family is a family of its own. Local rungs stay
+// the tail.
+func rotated(rungs []Rung, k int) []Rung {
+	key := func(g Rung) string {
+		if g.Family == "" {
+			return "engine:" + g.Engine
+		}
+		return strings.ToLower(g.Family)
+	}
+	var fams []string
+	for _, g := range rungs {
+		if g.External && g.Skip == "" && !slices.Contains(fams, key(g)) {
+			fams = append(fams, key(g))
+		}
+	}
+	if len(fams) < 2 {
+		return rungs
+	}
+	first := fams[k%len(fams)]
+	out := make([]Rung, 0, len(rungs))
+	for _, g := range rungs {
+		if g.External && key(g) == first {
+			out = append(out, g)
+		}
+	}
+	for _, g := range rungs {
+		if !g.External || key(g) != first {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// planLens routes one lens: each rung of its ladder, with the typed
+// reason of those that may not be called.
+func planLens(in RouteInput, l bugfolder.Lens) Route {
+	r := Route{Lens: l, PromptTokens: bugfolder.EstimateTokens(len(in.Prompt(l)))}
+	for _, name := range LadderOf(in.Config, l.Name) {
+		ec := in.Config.Engines[name]
+		lim := harness.LimitsOf(ec)
+		rg := Rung{Engine: name, Family: ec.Family(), External: ec.External, ContextTokens: lim.ContextTokens, Reasoning: Reasoning}
+		if sw := ec.ReasoningSwitch(); sw != "" {
+			rg.Reasoning = "off (" + sw + ")"
+		}
+		need := r.PromptTokens + AnswerTokens
+		switch {
+		case in.Builder != "" && !in.Solo && harness.SameFamily(in.Builder, rg.Family):
+			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("family %s is the builder's: excluded before dispatch", rg.Family)
+		case in.Restricted && ec.External:
+			rg.Skip, rg.Why = StatusRestricted, "an external engine never reads a restricted bug"
+		case in.Unusable != nil && in.Unusable(name) != "":
+			rg.Skip, rg.Why = StatusUnusable, in.Unusable(name)
+		case lim.ContextTokens > 0 && need > lim.ContextTokens:
+			rg.Skip, rg.Why = StatusCapacity, fmt.Sprintf("needs ≈%d tokens (prompt ≈%d + answer %d), more than its %d-token window", need, r.PromptTokens, AnswerTokens, lim.ContextTokens)
+		}
+		r.Rungs = append(r.Rungs, rg)
+	}
+	return r
 }
 
 // OnlyBuilderLeft reports whether the builder's family is the only one
@@ -263,6 +346,20 @@ func OnlyBuilderLeft(in RouteInput, routes []Route) bool {
 		}
 	}
 	return builder
+}
+
+// OfFamily lists the engines of the routes that are of family fam (by
+// kind, model or family: field), once each.
+func OfFamily(routes []Route, fam string) []string {
+	var out []string
+	for _, r := range routes {
+		for _, g := range r.Rungs {
+			if harness.SameFamily(fam, g.Family) && !slices.Contains(out, g.Engine) {
+				out = append(out, g.Engine)
+			}
+		}
+	}
+	return out
 }
 
 // Excluded lists the engines excluded as the builder's family, once each.

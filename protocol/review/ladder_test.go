@@ -255,3 +255,66 @@ func TestRunCancelledRungsAreNotReached(t *testing.T) {
 		t.Errorf("status %q, summary:\n%s", st.Status, sum)
 	}
 }
+
+// Without ladders in the engines file, consecutive lenses start on
+// different families (finding 11 of the attack on issue 16: every lens
+// sat on the strongest engine, one family); a family ruled out (the
+// builder's) is not rotated to; a lens with its own ladder keeps it.
+func TestPlanSpreadsLensesAcrossFamilies(t *testing.T) {
+	lenses := []bugfolder.Lens{lensOf("defect"), lensOf("security"), lensOf("spec"), lensOf("tests")}
+	prompt := func(bugfolder.Lens) string { return "p" }
+	first := func(routes []Route) string {
+		var out []string
+		for _, r := range routes {
+			for _, g := range r.Rungs {
+				if g.Skip == "" {
+					out = append(out, g.Engine)
+					break
+				}
+			}
+		}
+		return strings.Join(out, ",")
+	}
+	cases := []struct {
+		name, extra, builder, want string
+	}{
+		{"three families rotate, strongest first", "", "", "ext-big,ext-small,ext-unknown,ext-big"},
+		{"the builder's family is not rotated to", "", "openai", "ext-small,ext-unknown,ext-small,ext-unknown"},
+		{"a lens's own ladder is kept", "review:\n  ladders:\n    security: [ext-unknown, ext-big]\n", "", "ext-big,ext-unknown,ext-small,ext-unknown"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			routes := Plan(RouteInput{Config: testConfig(t, c.extra), Lenses: lenses, Builder: c.builder, Prompt: prompt})
+			if got := first(routes); got != c.want {
+				t.Errorf("first callable rungs %s, want %s", got, c.want)
+			}
+			for _, r := range routes {
+				if g := r.Rungs[len(r.Rungs)-1]; g.Engine != "loc-big" && len(r.Rungs) == 4 {
+					t.Errorf("%s: the local rung is no longer the tail: %+v", r.Lens.Name, r.Rungs)
+				}
+			}
+		})
+	}
+}
+
+// The route table says which called rungs ran with reasoning off (an
+// openai engine's verdict_reasoning_effort) and which could not.
+func TestRoutesSayWhereReasoningWasOff(t *testing.T) {
+	cfg := testConfig(t, "  oai-off:\n    kind: openai\n    model: gpt-5\n    base_url: http://127.0.0.1:1/v1\n    verdict_reasoning_effort: none\n")
+	routes := Plan(RouteInput{Config: cfg, Lenses: []bugfolder.Lens{lensOf("defect")}, Prompt: func(bugfolder.Lens) string { return "p" }})
+	var seat Seat
+	for _, g := range routes[0].Rungs {
+		st := StatusNotReached
+		if g.Engine == "oai-off" || g.Engine == "ext-big" {
+			st = StatusHold
+		}
+		seat.Attempts = append(seat.Attempts, Attempt{Rung: g, Status: st})
+	}
+	seat.Lens = "defect"
+	got := RenderRoutes(&State{}, 1, []Seat{seat})
+	for _, want := range []string{"off on oai-off (reasoning_effort: none)", "engine default on ext-big (no verified switch"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("route table lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -28,6 +28,8 @@ Rules of your verdict:
   minor or info), a claim, the evidence (the file and what in it) and the file.
 - "checked" names what you verified; a pass that names nothing is low
   information.
+- "findings" is always an array ([] when there is none); the values of "lens",
+  "verdict" and "severity" are written exactly as shown, in lower case.
 - Answer with one JSON object and nothing else: no prose, no fence.
 
 `)

@@ -207,7 +207,13 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	sum := sha256.Sum256([]byte(rendered))
 	rec := RoundRecord{Round: k, Gate: res.Gate, New: nonNil(res.New), Findings: nonNil(NewFindings(res.Seats, files, nil)), EnvelopeSHA: hex.EncodeToString(sum[:]), At: time.Now().UTC()}
 	st.Rounds = append(st.Rounds, rec)
-	st.Status, st.Decision = string(res.Gate.Outcome), "" // a decision was on an earlier round
+	// a pending decision was on an earlier round; a human's revise stays on
+	// the record beside the rounds it sent the change back to
+	prior := st.Decision
+	if prior == "pending" {
+		prior = ""
+	}
+	st.Status, st.Decision = string(res.Gate.Outcome), prior
 	if res.Gate.Outcome != OutcomePass && Stalled(news) {
 		res.Stalled = true
 		st.Status, st.Decision = StatusStalled, "pending"
@@ -216,7 +222,7 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	}
 	if ctx.Err() != nil {
 		// a round cut short proves nothing either way: resume it
-		st.Status, st.Decision, res.Stalled = StatusCancelled, "", false
+		st.Status, st.Decision, res.Stalled = StatusCancelled, prior, false
 	}
 	st.UpdatedAt = time.Now().UTC()
 	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderRoutes(st, k, res.Seats))))
@@ -227,7 +233,7 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 			return false
 		}
 		// a verdict or a table that was not saved is no proof: never a pass
-		st.Status, st.Decision, st.Error, res.Stalled = StatusError, "", saved.Error(), false
+		st.Status, st.Decision, st.Error, res.Stalled = StatusError, prior, saved.Error(), false
 		return true
 	}
 	markError()

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -30,10 +31,10 @@ func RenderRoutes(st *State, k int, seats []Seat) string {
 	} else {
 		b.WriteString("Builder: not declared (no family excluded).\n\n")
 	}
-	if fam := SingleFamily(st, seats); fam != "" {
-		fmt.Fprintf(&b, "Every seat is of family %s: %s.\n\n", fam, SoloNote)
+	if note := PanelNote(st, seats); note != "" {
+		fmt.Fprintf(&b, "Gate weakened: %s.\n\n", note)
 	}
-	fmt.Fprintf(&b, "Reasoning: %s (no engine kind offers moot a reasoning switch).\n", Reasoning)
+	b.WriteString(reasoningLine(seats))
 	for _, s := range seats {
 		if s.Lens == MootLens {
 			continue
@@ -56,6 +57,48 @@ func RenderRoutes(st *State, k int, seats []Seat) string {
 		}
 	}
 	return b.String()
+}
+
+// reasoningLine says which called rungs ran with reasoning off and which
+// could not (no verified switch: the engine's default).
+func reasoningLine(seats []Seat) string {
+	var off, def []string
+	for _, s := range seats {
+		for _, a := range s.Attempts {
+			if a.Skip != "" || a.Status == StatusNotReached {
+				continue
+			}
+			name := a.Engine
+			if a.Reasoning != "" && a.Reasoning != Reasoning {
+				if name += " " + strings.TrimPrefix(a.Reasoning, "off "); !slices.Contains(off, name) {
+					off = append(off, name)
+				}
+			} else if !slices.Contains(def, name) {
+				def = append(def, name)
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("Reasoning: ")
+	if len(off) > 0 {
+		fmt.Fprintf(&b, "off on %s", strings.Join(off, ", "))
+		if len(def) > 0 {
+			b.WriteString("; ")
+		}
+	}
+	if len(def) > 0 || len(off) == 0 {
+		fmt.Fprintf(&b, "%s on %s (no verified switch: only an openai engine's verdict_reasoning_effort turns it off)", Reasoning, orNone(strings.Join(def, ", ")))
+	}
+	b.WriteString(".\n")
+	return b.String()
+}
+
+// orNone shows an empty list.
+func orNone(s string) string {
+	if s == "" {
+		return "no called rung"
+	}
+	return s
 }
 
 // familyName shows an unknown family.
@@ -86,8 +129,8 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	default:
 		b.WriteString("- Builder: not declared\n")
 	}
-	if fam := SingleFamily(st, res.Seats); fam != "" {
-		fmt.Fprintf(&b, "- Panel: every seat is of family %s — %s\n", fam, SoloNote)
+	if note := PanelNote(st, res.Seats); note != "" {
+		fmt.Fprintf(&b, "- Panel: gate weakened: %s\n", note)
 	}
 	if st.Status == StatusError {
 		fmt.Fprintf(&b, "- ERROR: a file of this round could not be saved, so the gate stays closed whatever the jurors said: %s\n", oneLine(st.Error))

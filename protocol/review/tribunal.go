@@ -288,7 +288,7 @@ func (in RoundInput) call(ctx context.Context, l bugfolder.Lens, g Rung, prompt 
 		in.emit(engine.Event{Type: engine.EvOutput, Round: in.Round, SolverID: l.Name, Role: Role, Text: delta})
 	}
 	res := in.Call(ctx, g.Engine, harness.Request{Role: string(Role), SolverID: l.Name, Round: in.Round, BugID: in.BugID, Mode: "review",
-		Attempt: 1, Lens: l.Name, Prompt: prompt, Timeout: timeout, Stderr: &stderr, Group: in.Group, OnOutput: out})
+		Attempt: 1, Lens: l.Name, Prompt: prompt, ReasoningOff: true, Timeout: timeout, Stderr: &stderr, Group: in.Group, OnOutput: out})
 	a.att.DurationMS = time.Since(start).Milliseconds()
 	a.att.TokensIn, a.att.TokensOut, a.att.CostUSD = res.TokensIn, res.TokensOut, res.CostUSD
 	fin := engine.Event{Type: engine.EvCallFinished, Round: in.Round, SolverID: l.Name, Role: Role, Engine: g.Engine, Attempt: 1,

@@ -73,15 +73,31 @@ const (
 	ParsedGarbage
 )
 
+// wireVerdict is a verdict as read: Findings a pointer, so a missing or
+// null "findings" is told from an empty array.
+type wireVerdict struct {
+	Lens     string     `json:"lens"`
+	Verdict  string     `json:"verdict"`
+	Findings *[]Finding `json:"findings"`
+	Checked  []string   `json:"checked"`
+}
+
+// byteOrderMark is the UTF-8 byte-order mark a Windows tool may put first.
+const byteOrderMark = "\ufeff"
+
 // MaxAnswerBytes bounds an answer the parser reads.
 const MaxAnswerBytes = 1 << 20
 
 // Parse reads a juror's answer strictly: one JSON object and nothing else
-// (surrounding white space, and at most one ``` fence wrapping the whole
-// answer, allowed), no unknown key, verdict pass or refuse, every
-// finding's severity one of the four with a non-empty claim. lens is the
-// seated lens: a verdict naming another is ParsedWrongLens. The string is
-// why the answer is not a verdict ("" for ParsedVerdict).
+// (surrounding white space, one leading UTF-8 byte-order mark — RFC 8259
+// lets a parser ignore it, and it is no text of the answer — and at most
+// one ``` fence wrapping the whole answer, allowed), no unknown key,
+// findings an array (empty when there are none; missing or null is no
+// verdict), verdict exactly pass or refuse, every finding's severity
+// exactly one of the four with a non-empty claim. Nothing is case-folded
+// or trimmed: lens is the seated lens, and a verdict naming any other
+// string ("Defect", " defect") is ParsedWrongLens. The string is why the
+// answer is not a verdict ("" for ParsedVerdict).
 func Parse(raw, lens string) (*Verdict, ParseKind, string) {
 	if len(raw) > MaxAnswerBytes {
 		return nil, ParsedGarbage, fmt.Sprintf("the answer is %d bytes, more than %d", len(raw), MaxAnswerBytes)
@@ -89,7 +105,7 @@ func Parse(raw, lens string) (*Verdict, ParseKind, string) {
 	if !utf8.ValidString(raw) {
 		return nil, ParsedGarbage, "the answer is not UTF-8 text"
 	}
-	body := unfence(strings.TrimSpace(raw))
+	body := unfence(strings.TrimSpace(strings.TrimPrefix(raw, byteOrderMark)))
 	if body == "" {
 		return nil, ParsedGarbage, "the answer is empty"
 	}
@@ -98,10 +114,14 @@ func Parse(raw, lens string) (*Verdict, ParseKind, string) {
 	}
 	dec := json.NewDecoder(strings.NewReader(body))
 	dec.DisallowUnknownFields()
-	var v Verdict
-	if err := dec.Decode(&v); err != nil {
+	var w wireVerdict
+	if err := dec.Decode(&w); err != nil {
 		return nil, ParsedGarbage, "not a verdict object: " + err.Error()
 	}
+	if w.Findings == nil {
+		return nil, ParsedGarbage, `"findings" is missing or null: it must be an array ([] when there is none)`
+	}
+	v := Verdict{Lens: w.Lens, Verdict: w.Verdict, Findings: *w.Findings, Checked: w.Checked}
 	if dec.More() || strings.TrimSpace(body[dec.InputOffset():]) != "" {
 		return nil, ParsedGarbage, "text follows the JSON object (strict JSON: one object, no prose)"
 	}
@@ -121,11 +141,11 @@ func Parse(raw, lens string) (*Verdict, ParseKind, string) {
 			return nil, ParsedGarbage, fmt.Sprintf("findings[%d].claim is empty", i)
 		}
 	}
-	if got := strings.TrimSpace(v.Lens); !strings.EqualFold(got, lens) {
-		if got == "" {
+	if v.Lens != lens {
+		if strings.TrimSpace(v.Lens) == "" {
 			return nil, ParsedGarbage, "the verdict names no lens"
 		}
-		return &v, ParsedWrongLens, fmt.Sprintf("a verdict for lens %q, seated as %q", got, lens)
+		return &v, ParsedWrongLens, fmt.Sprintf("a verdict for lens %q, seated as %q (the lens name is matched exactly)", v.Lens, lens)
 	}
 	return &v, ParsedVerdict, ""
 }

@@ -16,7 +16,16 @@ func TestParse(t *testing.T) {
 		{"a pass naming what it checked", `{"lens":"defect","verdict":"pass","findings":[],"checked":["Total"]}`, ParsedVerdict, OutcomePass, "", false},
 		{"a dry pass", `{"lens":"defect","verdict":"pass","findings":[],"checked":[]}`, ParsedVerdict, OutcomePass, "", true},
 		{"a fenced object", "```json\n{\"lens\":\"defect\",\"verdict\":\"pass\",\"findings\":[],\"checked\":[\"x\"]}\n```", ParsedVerdict, OutcomePass, "", false},
-		{"lens case folds", `{"lens":"Defect","verdict":"refuse","findings":[{"severity":"minor","claim":"c","evidence":"e"}],"checked":[]}`, ParsedVerdict, OutcomeRefuse, "", false},
+		{"a capitalised lens is another lens", `{"lens":"Defect","verdict":"refuse","findings":[{"severity":"minor","claim":"c","evidence":"e"}],"checked":[]}`, ParsedWrongLens, "", "Defect", false},
+		{"a spaced lens is another lens", `{"lens":" defect","verdict":"pass","findings":[],"checked":["x"]}`, ParsedWrongLens, "", "exactly", false},
+		{"findings missing", `{"lens":"defect","verdict":"pass","checked":["x"]}`, ParsedGarbage, OutcomeRefuse, "findings", false},
+		{"findings null", `{"lens":"defect","verdict":"pass","findings":null,"checked":["x"]}`, ParsedGarbage, OutcomeRefuse, "findings", false},
+		{"findings an object", `{"lens":"defect","verdict":"pass","findings":{},"checked":["x"]}`, ParsedGarbage, OutcomeRefuse, "findings", false},
+		{"checked may be omitted", `{"lens":"defect","verdict":"pass","findings":[]}`, ParsedVerdict, OutcomePass, "", true},
+		{"verdict in capitals", `{"lens":"defect","verdict":"PASS","findings":[],"checked":["x"]}`, ParsedGarbage, OutcomeRefuse, "PASS", false},
+		{"severity in capitals", `{"lens":"defect","verdict":"refuse","findings":[{"severity":"Major","claim":"c","evidence":"e"}],"checked":[]}`, ParsedGarbage, OutcomeRefuse, "Major", false},
+		{"a byte-order mark is ignored", "\ufeff" + `{"lens":"defect","verdict":"pass","findings":[],"checked":["x"]}`, ParsedVerdict, OutcomePass, "", false},
+		{"two byte-order marks are text", "\ufeff\ufeff" + `{"lens":"defect","verdict":"pass","findings":[],"checked":["x"]}`, ParsedGarbage, OutcomeRefuse, "starts with text", false},
 		{"pass with a blocker", `{"lens":"defect","verdict":"pass","findings":[{"severity":"blocker","claim":"c","evidence":"e"}],"checked":["x"]}`, ParsedVerdict, OutcomeRefuse, "blocker", false},
 		{"pass with a major", `{"lens":"defect","verdict":"pass","findings":[{"severity":"major","claim":"c","evidence":"e"}],"checked":["x"]}`, ParsedVerdict, OutcomeRefuse, "major", false},
 		{"pass with a minor stays a pass", `{"lens":"defect","verdict":"pass","findings":[{"severity":"minor","claim":"c","evidence":"e"}],"checked":[]}`, ParsedVerdict, OutcomePass, "", false},
@@ -66,6 +75,7 @@ func FuzzParse(f *testing.F) {
 		"```json\n{\"lens\":\"defect\",\"verdict\":\"pass\",\"findings\":[],\"checked\":[]}\n```",
 		`{"lens":"defect","verdict":"pass","verdict":"refuse"}`,
 		"no.",
+		"\ufeff{\"lens\":\"Defect\",\"verdict\":\"pass\",\"findings\":null}",
 		`{"a":[{"b":{"c":[1,2,{"d":"e"}]}}]}`,
 	} {
 		f.Add(s)
@@ -76,6 +86,9 @@ func FuzzParse(f *testing.F) {
 		case ParsedVerdict:
 			if v == nil || why != "" {
 				t.Fatalf("verdict %v with why %q", v, why)
+			}
+			if v.Lens != "defect" || v.Findings == nil || (v.Verdict != "pass" && v.Verdict != "refuse") {
+				t.Fatalf("a verdict not of the exact shape was accepted: %+v", v)
 			}
 		case ParsedWrongLens, ParsedGarbage:
 			if why == "" {
