@@ -3,7 +3,6 @@ package bugfolder_test
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,16 +10,6 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/testutil"
 )
-
-// deadPID is the pid of a process that has exited.
-func deadPID(t *testing.T) int {
-	t.Helper()
-	c := exec.Command("true")
-	if err := c.Run(); err != nil {
-		t.Skipf("cannot run true: %v", err)
-	}
-	return c.ProcessState.Pid()
-}
 
 // TestFinding13b_2KilledRunIsInterrupted: a moot run killed with SIGKILL
 // leaves its lock naming a dead pid; the debate reads "interrupted" in the
@@ -33,7 +22,7 @@ func TestFinding13b_2KilledRunIsInterrupted(t *testing.T) {
 		pid  int
 		want bugfolder.State
 	}{
-		{"killed holder", deadPID(t), bugfolder.StateInterrupted},
+		{"killed holder", testutil.DeadPID(t), bugfolder.StateInterrupted},
 		{"live holder", os.Getpid(), bugfolder.StateRunning},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

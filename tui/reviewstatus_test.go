@@ -3,31 +3,15 @@ package tui
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/bugfolder/envelope"
+	"github.com/reversa/moot/internal/testutil"
 	"github.com/reversa/moot/protocol/review"
 )
-
-// killedPID starts a process and kills it with SIGKILL (kill -9): the pid
-// it returns names a process that is gone.
-func killedPID(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("sleep", "60")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait() // reaped: the pid is free
-	return pid
-}
 
 // lockHeldBy writes the lock file a review's writer leaves in dir, naming
 // pid on this host.
@@ -54,7 +38,7 @@ func TestReviewRowKilledIsInterrupted(t *testing.T) {
 		want string
 	}{
 		{"its writer runs", func(*testing.T) int { return os.Getpid() }, review.StatusRunning},
-		{"its writer was killed", killedPID, review.StatusInterrupted},
+		{"its writer was killed", func(t *testing.T) int { return testutil.DeadPID(t) }, review.StatusInterrupted},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

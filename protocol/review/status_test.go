@@ -3,28 +3,12 @@ package review
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/testutil"
 )
-
-// killedPID starts a process and kills it with SIGKILL (kill -9): the pid
-// it returns names a process that is gone.
-func killedPID(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("sleep", "60")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait() // reaped: the pid is free
-	return pid
-}
 
 // writeLock writes the lock file a review's writer leaves, naming pid on
 // host (no file when pid is 0).
@@ -56,10 +40,10 @@ func TestListedStatus(t *testing.T) {
 		want   string
 	}{
 		{"running, its writer alive", StatusRunning, os.Getpid(), host, StatusRunning},
-		{"running, its writer killed with kill -9", StatusRunning, killedPID(t), host, StatusInterrupted},
+		{"running, its writer killed with kill -9", StatusRunning, testutil.DeadPID(t), host, StatusInterrupted},
 		{"running, no lock left", StatusRunning, 0, "", StatusInterrupted},
-		{"running, written on another host", StatusRunning, killedPID(t), "elsewhere.example", StatusRunning},
-		{"passed, its writer gone", StatusPassed, killedPID(t), host, StatusPassed},
+		{"running, written on another host", StatusRunning, testutil.DeadPID(t), "elsewhere.example", StatusRunning},
+		{"passed, its writer gone", StatusPassed, testutil.DeadPID(t), host, StatusPassed},
 		{"stalled, no lock", StatusStalled, 0, "", StatusStalled},
 	}
 	for _, tc := range tests {
