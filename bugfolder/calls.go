@@ -15,19 +15,19 @@ var rawStdoutRE = lazyre.New(`^(.+)\.attempt-\d+\.stdout$`)
 // a retried one included, and a call cut in flight too, whichever way it
 // was stopped (q's "leave it" keeps its raw output, kill -9 does not, the
 // log records its start either way). It is the larger of the event log's
-// count (loggedCalls: each call_started once per session — an attempt cut by a kill is
+// count (LoggedCalls: each call_started once per session — an attempt cut by a kill is
 // numbered again when resumed) and the folder's: every attempt whose raw
 // output was kept, in each round and in the judge's folder, and a debater
 // file with no raw output (written by hand, or by another tool) once. A
 // human choice is not a call.
 func CountModelCalls(d *Debate) int {
-	return max(countFolderCalls(d), loggedCalls(d.Events))
+	return max(countFolderCalls(d), LoggedCalls(d.Events))
 }
 
-// loggedCalls counts the calls the event log records: each (round, id,
+// LoggedCalls counts the calls the event log records: each (round, id,
 // attempt) started once per session, or, when more, every call_finished
 // (a log that records the ends of its calls only).
-func loggedCalls(evs []Event) int {
+func LoggedCalls(evs []Event) int {
 	seen := map[string]bool{}
 	session, finished := 0, 0
 	for _, ev := range evs {

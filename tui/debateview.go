@@ -90,45 +90,7 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.zoom {
-		if m.find.typing { // letters are the query here, never commands
-			return m.findKey(msg)
-		}
-		switch {
-		case key.Matches(msg, m.keys.Back) && m.find.query != "":
-			m.clearFind() // one step back: the search first, then the zoom
-			return m, nil
-		case key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Enter), key.Matches(msg, m.keys.Quit):
-			m.zoom = false
-			m.find = find{}
-			return m, nil
-		}
-		switch {
-		case m.menu != nil && msg.String() == "m":
-			// back to the decision that waits, from the zoom as from the panes
-			m.zoom, m.find, m.menuHidden = false, find{}, false
-			return m, nil
-		case key.Matches(msg, m.keys.Top):
-			m.zoomVP.GotoTop()
-			m.holdZoom(true)
-			return m, nil
-		case key.Matches(msg, m.keys.Bottom):
-			m.zoomVP.GotoBottom()
-			m.holdZoom(false) // at the end: it follows the stream again
-			return m, nil
-		case key.Matches(msg, m.keys.Filter):
-			return m.openFind()
-		case m.find.query != "" && (msg.String() == "n" || msg.String() == "N"):
-			m.stepMatch(map[string]int{"n": 1, "N": -1}[msg.String()])
-			return m, nil
-		case msg.String() == "o":
-			return m, m.openFile(m.focusedPath())
-		case msg.String() == "y":
-			return m, m.copyPath(m.focusedPath())
-		}
-		var c tea.Cmd
-		m.zoomVP, c = m.zoomVP.Update(msg)
-		m.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, m.keys.Top))
-		return m, c
+		return m.zoomKey(msg)
 	}
 	panes := m.focusedPanes()
 	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
@@ -191,12 +153,63 @@ func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// zoomKey handles a key in a zoom (a debate's pane or document, or a
+// review's lens): scroll, search, o/y, and esc/enter/q back to the panes.
+func (m Model) zoomKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	if m.find.typing { // letters are the query here, never commands
+		return m.findKey(msg)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Back) && m.find.query != "":
+		m.clearFind() // one step back: the search first, then the zoom
+		return m, nil
+	case key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Enter), key.Matches(msg, m.keys.Quit):
+		m.zoom = false
+		m.find = find{}
+		return m, nil
+	}
+	switch {
+	case m.menu != nil && msg.String() == "m":
+		// back to the decision that waits, from the zoom as from the panes
+		m.zoom, m.find, m.menuHidden = false, find{}, false
+		return m, nil
+	case key.Matches(msg, m.keys.Top):
+		m.zoomVP.GotoTop()
+		m.holdZoom(true)
+		return m, nil
+	case key.Matches(msg, m.keys.Bottom):
+		m.zoomVP.GotoBottom()
+		m.holdZoom(false) // at the end: it follows the stream again
+		return m, nil
+	case key.Matches(msg, m.keys.Filter):
+		return m.openFind()
+	case m.find.query != "" && (msg.String() == "n" || msg.String() == "N"):
+		m.stepMatch(map[string]int{"n": 1, "N": -1}[msg.String()])
+		return m, nil
+	case msg.String() == "o":
+		return m, m.openFile(m.focusedPath())
+	case msg.String() == "y":
+		return m, m.copyPath(m.focusedPath())
+	}
+	var c tea.Cmd
+	m.zoomVP, c = m.zoomVP.Update(msg)
+	m.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, m.keys.Top))
+	return m, c
+}
+
 // openZoom zooms into the focused pane or the tab's document, at its top;
 // it reports whether there was one.
 func (m *Model) openZoom() bool {
 	if p := m.zoomPane(); p == nil && m.tab != 0 && m.tab != m.convTab() && m.tab != m.finalTab() {
 		return false
 	}
+	m.startZoom()
+	return true
+}
+
+// startZoom shows the zoom, filled by refreshZoom, at its top, with no
+// search.
+func (m *Model) startZoom() {
 	m.zoom = true
 	m.layoutZoom()
 	m.find = find{}
@@ -204,7 +217,6 @@ func (m *Model) openZoom() bool {
 	m.zoomHold = false
 	m.refreshZoom()
 	m.zoomVP.GotoTop() // each zoom starts at the top
-	return true
 }
 
 // olderDebate shows the bug's debate before the one on screen (from the
@@ -269,6 +281,9 @@ func (m Model) backToBrowser() (Model, tea.Cmd) {
 // zoomPane is the pane the zoom shows (the focused one of a round tab, or
 // the judge while it runs on the final tab).
 func (m Model) zoomPane() *pane {
+	if m.deb == nil {
+		return nil // the review view's zoom shows a lens, not a call
+	}
 	panes := m.focusedPanes()
 	if m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running {
 		return nil // the final answer is a document
@@ -281,6 +296,9 @@ func (m Model) zoomPane() *pane {
 
 // zoomDocKey names the document the zoom renders ("" path when plain text).
 func (m Model) zoomDocKey() docKey {
+	if m.deb == nil {
+		return docKey{}
+	}
 	w := m.w - 2
 	switch {
 	case m.tab == 0:
@@ -309,6 +327,10 @@ func (m *Model) layoutZoom() {
 // refreshZoom fills the zoom with the rendered document, or the pane's
 // plain text while it streams.
 func (m *Model) refreshZoom() {
+	if m.screen == scrReview {
+		m.setZoom(m.reviewZoom())
+		return
+	}
 	if m.tab == m.convTab() && m.argueView != nil {
 		m.setZoom(m.argueZoom(m.argueView))
 		return

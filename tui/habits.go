@@ -103,7 +103,7 @@ func (m Model) wheel(msg tea.MouseWheelMsg) Model {
 	up := msg.Button == tea.MouseWheelUp
 	switch {
 	case m.menu != nil && !m.menuHidden:
-	case m.screen == scrDebate && m.zoom:
+	case (m.screen == scrDebate || m.screen == scrReview) && m.zoom:
 		if up {
 			m.zoomVP.ScrollUp(3)
 		} else {

@@ -133,8 +133,14 @@ func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	status := st.Badge(s.Status) + strings.TrimPrefix(reviewStatus(s), s.Status)
 	cells := []string{s.ID, "", r.context(), status, review.Name, nr, "—", reviewCost(s), date, "—"}
 	calls := fmt.Sprintf("%d %s · ", s.Calls, plural(s.Calls, "call", "calls"))
+	if !on[nrCol] { // a narrow list drops the column: the row still says it
+		calls = nr + " · " + calls
+	}
 	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + st.Subtle.Render(calls) + termsafe.Line(s.Contract.Intent)
 }
+
+// nrCol is the index of the N×R column in browserCols.
+var nrCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "N×R" })
 
 // reviewMarks are a review row's markers: ◆ a stalled review waiting for
 // a human decision, ⚑ restricted (else ◇, a review).
@@ -159,6 +165,8 @@ type lensPane struct {
 	findings []review.Finding
 	// rejected are the rungs that did not sit, with why.
 	rejected []string
+	// dry marks a pass the protocol judged dry (review.Verdict.Dry).
+	dry bool
 }
 
 // reviewData is what the review view shows, read from the folder.
@@ -171,6 +179,9 @@ type reviewData struct {
 	routes string
 	sum    string
 	stamp  string
+	// calls counts the calls made, those running included, by the
+	// debate header's rule (bugfolder.LoggedCalls over the event log).
+	calls int
 }
 
 // reviewLoadedMsg delivers a review read from disk.
@@ -234,7 +245,7 @@ func readReview(dir string, round int) (*reviewData, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &reviewData{dir: dir, st: st, rounds: len(st.Rounds), stamp: stamp}
+	d := &reviewData{dir: dir, st: st, rounds: len(st.Rounds), stamp: stamp, calls: max(st.Calls, bugfolder.LoggedCalls(evs))}
 	for _, e := range evs {
 		d.rounds = max(d.rounds, e.Round)
 	}
@@ -346,7 +357,7 @@ func seatFile(p string, pane *lensPane) {
 	if s.Unverified {
 		pane.status = "UNVERIFIED"
 	}
-	pane.findings = s.Findings
+	pane.findings, pane.dry = s.Findings, s.Dry
 	pane.rejected = nil
 	for _, a := range s.Attempts {
 		switch a.Status {

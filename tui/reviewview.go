@@ -20,6 +20,8 @@ import (
 type reviewView struct {
 	*reviewData
 	tab int
+	// focus is the lens pane enter zooms (↑/↓ move it).
+	focus int
 	// rendered keeps the last document glamour rendered, so a frame that
 	// shows the same text at the same width does not render it again.
 	rendered renderedDoc
@@ -41,12 +43,18 @@ func (m Model) openReview(msg reviewLoadedMsg) Model {
 		m.status, m.statusUntil = "cannot read the review: "+msg.err.Error(), m.clock().Add(4e9)
 		return m
 	}
-	tab := 0
-	if m.rev != nil && m.rev.dir == msg.data.dir {
-		tab = m.rev.tab
+	tab, focus := 0, 0
+	same := m.rev != nil && m.rev.dir == msg.data.dir
+	if same {
+		tab, focus = m.rev.tab, m.rev.focus
 	}
-	m.rev = &reviewView{reviewData: msg.data, tab: tab}
+	m.rev = &reviewView{reviewData: msg.data, tab: tab, focus: min(focus, max(0, len(msg.data.panes)-1))}
 	m.screen = scrReview
+	if m.zoom && same {
+		m.refreshZoom() // the zoomed lens follows the folder too
+	} else {
+		m.zoom = false
+	}
 	return m
 }
 
@@ -54,7 +62,19 @@ func (m Model) openReview(msg reviewLoadedMsg) Model {
 // an earlier or later round, esc/q back to the list.
 func (m Model) reviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	r := m.rev
+	if m.zoom {
+		return m.zoomKey(msg) // esc comes back here, to the panes
+	}
 	switch msg.String() {
+	case "enter":
+		if r.tab == 0 && len(r.panes) == 0 {
+			return m, nil
+		}
+		m.startZoom()
+	case "down", "j":
+		r.focus = min(len(r.panes)-1, r.focus+1)
+	case "up", "k":
+		r.focus = max(0, r.focus-1)
 	case "esc", "q":
 		if m.revAlone != "" {
 			return m, tea.Quit // moot review: the caller stops a run still going
@@ -121,9 +141,12 @@ func (m Model) viewReview() string {
 	if r == nil {
 		return m.st.Subtle.Render("reading the review…") + "\n" + m.footer("q back")
 	}
+	if m.zoom {
+		return m.viewZoom()
+	}
 	s := r.st
 	head := fmt.Sprintf("review %s · %s · round %d of %d · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
-		s.Calls, plural(s.Calls, "call", "calls"), reviewCost(s))
+		r.calls, plural(r.calls, "call", "calls"), reviewCost(s))
 	if s.Contract.Intent != "" {
 		head += " · " + termsafe.Line(s.Contract.Intent)
 	}
@@ -144,12 +167,12 @@ func (m Model) viewReview() string {
 	default:
 		body = m.reviewDoc(r.sum, m.lay.bodyH)
 	}
-	help := "tab/←→ panes·routes·summary · [ ] earlier/later round · esc back · ? keys · q back"
+	help := "↑↓ lens · enter zoom · tab/←→ panes·routes·summary · [ ] earlier/later round · esc back · ? keys · q back"
 	switch {
 	case m.revAlone != "" && m.revDone:
-		help = "the review ended · tab/←→ panes·routes·summary · [ ] rounds · q leave"
+		help = "the review ended · enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q leave"
 	case m.revAlone != "":
-		help = "tab/←→ panes·routes·summary · [ ] rounds · q stop the review and leave"
+		help = "enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q stop the review and leave"
 	}
 	if r.awaitsDecision() {
 		help = "d decide (stalled: a human decision waits) · " + help
@@ -192,7 +215,7 @@ func (m Model) renderLensPanes(panes []*lensPane, w, h int) string {
 		var boxes [][]string
 		for c := 0; c < cols; c++ {
 			if i := row*cols + c; i < len(panes) {
-				boxes = append(boxes, m.lensBox(panes[i], paneW, paneH))
+				boxes = append(boxes, m.lensBox(panes[i], paneW, paneH, i == m.rev.focus))
 			}
 		}
 		for l := 0; l < paneH; l++ {
@@ -206,40 +229,16 @@ func (m Model) renderLensPanes(panes []*lensPane, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
-// lensBox is one lens as w×h lines: its name and status, the rung that
-// sat (engine and family), its findings, its reason, the rejected rungs.
-func (m Model) lensBox(p *lensPane, w, h int) []string {
+// lensBox is one lens as w×h lines: its lensLines in a box; a lens
+// taller than the box ends in "… N more" (enter zooms it whole).
+func (m Model) lensBox(p *lensPane, w, h int, focused bool) []string {
 	innerW, innerH := max(4, w-2), max(1, h-2)
-	badge := m.st.Badge(p.status)
-	switch p.status {
-	case "waiting":
-		badge = m.st.Subtle.Render("waiting")
-	case "called":
-		badge = m.spin.View() + " " + m.st.Badge("running")
-	case "UNVERIFIED":
-		badge = m.st.Warning.Render(p.status)
+	content := m.lensLines(p, innerW, 400)
+	border := m.st.Pane
+	if focused {
+		border = m.st.PaneFocus
 	}
-	content := []string{m.st.Bold.Render(p.lens) + " · " + badge}
-	if p.engine != "" {
-		seat := p.engine
-		if p.family != "" {
-			seat += " (" + p.family + ")"
-		}
-		content = append(content, m.st.Subtle.Render("sat: "+seat))
-	}
-	if p.status != "waiting" && p.status != "called" {
-		content = append(content, severities(p.findings))
-	}
-	for _, f := range p.findings {
-		content = append(content, "  "+f.Severity+": "+termsafe.Line(f.Claim))
-	}
-	if p.reason != "" {
-		content = append(content, strings.Split(wrapLines(clipLine(termsafe.Line(p.reason), 400), innerW), "\n")...)
-	}
-	for _, why := range p.rejected {
-		content = append(content, m.st.Warning.Render("rejected "+termsafe.Line(why)))
-	}
-	edge := lipgloss.NewStyle().Foreground(m.st.Pane.GetBorderTopForeground())
+	edge := lipgloss.NewStyle().Foreground(border.GetBorderTopForeground())
 	bar := edge.Render("│")
 	out := []string{edge.Render("╭" + strings.Repeat("─", innerW) + "╮")}
 	for i := 0; i < innerH; i++ {
@@ -253,6 +252,94 @@ func (m Model) lensBox(p *lensPane, w, h int) []string {
 		out = append(out, bar+fitCells(line, innerW)+bar)
 	}
 	return append(out, edge.Render("╰"+strings.Repeat("─", innerW)+"╯"))
+}
+
+// reviewZoom is the zoom's text: the focused lens whole, wrapped to the
+// window, or the tab's document.
+func (m Model) reviewZoom() string {
+	r := m.rev
+	if r == nil {
+		return ""
+	}
+	switch r.tab {
+	case 0:
+		if r.focus < len(r.panes) {
+			return strings.Join(m.lensLines(r.panes[r.focus], max(10, m.w-2), 64<<10), "\n")
+		}
+		return ""
+	case 1:
+		return m.reviewDoc(r.routes, -1)
+	}
+	return m.reviewDoc(r.sum, -1)
+}
+
+// reviewZoomTitle names what the review's zoom shows.
+func (m Model) reviewZoomTitle() string {
+	if r := m.rev; r != nil && r.tab == 0 && r.focus < len(r.panes) {
+		return fmt.Sprintf("review %s · round %d · %s", r.st.ID, r.round, r.panes[r.focus].lens)
+	}
+	if r := m.rev; r != nil {
+		return fmt.Sprintf("review %s · %s", r.st.ID, reviewTabs[r.tab])
+	}
+	return "review"
+}
+
+// lensLines is a lens's text wrapped at word boundaries to w cells: its
+// name and status, the rung that sat (engine and family), its findings,
+// its reason (clipped to clip runes) and every rejected rung with why.
+func (m Model) lensLines(p *lensPane, w, clip int) []string {
+	badge := m.st.Badge(p.status)
+	switch {
+	case p.status == "waiting":
+		badge = m.st.Subtle.Render("waiting")
+	case p.status == "called":
+		badge = m.spin.View() + " " + m.st.Badge("running")
+	case p.status == "UNVERIFIED":
+		badge = m.st.Warning.Render(p.status)
+	case p.dry:
+		badge += m.st.Subtle.Render(" (dry)")
+	}
+	content := wrapStyled(m.st.Bold.Render(p.lens)+" · "+badge, w, "", nil)
+	if p.engine != "" {
+		seat := p.engine
+		if p.family != "" {
+			seat += " (" + p.family + ")"
+		}
+		content = append(content, wrapStyled("sat: "+seat, w, "  ", m.st.Subtle.Render)...)
+	}
+	if p.status != "waiting" && p.status != "called" {
+		content = append(content, severities(p.findings))
+	}
+	for _, f := range p.findings {
+		content = append(content, wrapStyled("  "+f.Severity+": "+termsafe.Line(f.Claim), w, "    ", nil)...)
+	}
+	if p.reason != "" {
+		content = append(content, wrapStyled(clipLine(p.reason, clip), w, "", nil)...)
+	}
+	for _, why := range p.rejected {
+		content = append(content, wrapStyled("rejected "+termsafe.Line(why), w, "  ", m.st.Warning.Render)...)
+	}
+	return content
+}
+
+// wrapStyled wraps plain text at word boundaries to w cells, the lines
+// after the first indented by indent, each line styled by style (if any).
+func wrapStyled(text string, w int, indent string, style func(...string) string) []string {
+	first := strings.Split(wrapLines(text, w), "\n")
+	out := first[:1]
+	if len(first) > 1 {
+		rest := strings.Join(first[1:], " ")
+		out = append(out, strings.Split(wrapLines(rest, max(1, w-len(indent))), "\n")...)
+		for i := 1; i < len(out); i++ {
+			out[i] = indent + out[i]
+		}
+	}
+	if style != nil {
+		for i := range out {
+			out[i] = style(out[i])
+		}
+	}
+	return out
 }
 
 // ReviewDoneMsg tells a review view opened by NewReview that the review's

@@ -935,7 +935,9 @@ func loadFinalCmd(dir, path string) tea.Cmd {
 // viewZoom draws one pane or document full screen.
 func (m Model) viewZoom() string {
 	title := "zoom"
-	if p := m.zoomPane(); p != nil {
+	if m.screen == scrReview {
+		title = m.reviewZoomTitle()
+	} else if p := m.zoomPane(); p != nil {
 		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.words().Final), p.status, p.engine)
 	} else {
 		title = m.tabNames()[m.tab]
@@ -964,8 +966,8 @@ func (m Model) viewHelp() string {
 		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"esc", "clear the filter (q quits)"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md (a question: its problem)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
 			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"◆", "waits for a human decision (listed first): enter, then d on the Final tab"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"?", "a question (moot ask), not a bug"}, {"◇", "a review (moot review): enter shows its panel"}, {"●", "a moot process is running this debate now"}}
 	case scrReview:
-		rows = [][2]string{{"tab / ←→", "panes · route table · summary"}, {"[ / ]", "an earlier / a later round"}, {"d", "on a stalled review: record the human decision (approve, decline, revise + note)"},
-			{"", ""}, {"waiting", "the lens's juror is not called yet"}, {"running", "its juror is being called"}, {"pass/refuse/hold", "its verdict (a hold: no answer, or no rung left)"}, {"UNVERIFIED", "a local pass no external juror of another family verified: a hold"}, {"rejected", "a rung that did not sit, and why"},
+		rows = [][2]string{{"tab / ←→", "panes · route table · summary"}, {"↑/↓ j/k", "move between lenses"}, {"enter", "zoom the lens or document whole (esc back to the panes)"}, {"[ / ]", "an earlier / a later round"}, {"d", "on a stalled review: record the human decision (approve, decline, revise + note)"},
+			{"", ""}, {"waiting", "the lens's juror is not called yet"}, {"running", "its juror is being called"}, {"pass/refuse/hold", "its verdict (a hold: no answer, or no rung left)"}, {"pass (dry)", "a pass with no finding and nothing named as checked: low information"}, {"UNVERIFIED", "a local pass no external juror of another family verified: a hold"}, {"rejected", "a rung that did not sit, and why"},
 			{"", ""}, {"?", "this help"}, {"esc / q", "back to the list"}, {"ctrl+c", "quit"}}
 	default:
 		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"/", "search in a zoom; n/N next/previous match"}, {"esc", "back from a search, then a zoom"}, {"g/G home/end", "in a zoom: its top / its end"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"d", "on the Final tab: record the human decision (approve, decline, revise + note)"}, {"?", "this help"}, {"esc", "back to the browser (when opened from it)"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}

@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder/envelope"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/review"
+)
+
+// longReason is a rejected rung's reason too long for one line of a pane.
+const longReason = "never answered within the deadline: the engine closed its stdout and kept running until killed"
+
+// runningReview writes a review another process runs, in round 1: three
+// calls started and not yet in the record (Calls 0), defect refused with
+// more findings than an 80×24 pane holds and a rejected rung with a long
+// reason, security a dry pass, tests still running.
+func runningReview(t *testing.T, f *fixture) *reviewFixture {
+	t.Helper()
+	rf := newReviewFixture(t, filepath.Join(f.proj, review.ReviewsDir), fixedNow, review.State{
+		Contract: envelope.Contract{Intent: "live"}, Lenses: lenses("defect", "security", "tests"), Status: review.StatusRunning,
+	})
+	lockHeldBy(t, rf.f.Dir, os.Getpid())
+	rf.event(t, engine.Event{Type: engine.EvRoundStarted, Round: 1})
+	for _, l := range []string{"defect", "security", "tests"} {
+		rf.event(t, engine.Event{Type: engine.EvCallStarted, Round: 1, SolverID: l, Engine: "juror-a", Attempt: 1})
+	}
+	var fs []review.Finding
+	for i := 1; i <= 7; i++ {
+		fs = append(fs, review.Finding{Severity: review.SevMinor, Claim: fmt.Sprintf("finding number %d", i), Evidence: "calc.go"})
+	}
+	rf.seat(t, review.Seat{Lens: "defect", Round: 1, Outcome: review.OutcomeRefuse, Engine: "juror-a", Family: "anthropic", Findings: fs,
+		Attempts: []review.Attempt{{Rung: review.Rung{Engine: "juror-x"}, Status: review.StatusHold, Reason: longReason}, {Rung: review.Rung{Engine: "juror-a"}, Status: review.StatusSat}}})
+	rf.seat(t, review.Seat{Lens: "security", Round: 1, Outcome: review.OutcomePass, Engine: "juror-a", Family: "anthropic", Dry: true, Findings: []review.Finding{}})
+	return rf
+}
+
+// TestReviewPanesShowTheirWholeText: the header counts the calls running
+// (the debate header's rule), a dry pass says it is dry, a rejected rung's
+// reason wraps at word boundaries, and a truncated pane opens whole on
+// enter; esc comes back to the review view, then to the browser.
+func TestReviewPanesShowTheirWholeText(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			f := newFixture(t)
+			rf := runningReview(t, f)
+			m := sized(t, f.options(), sz.w, sz.h)
+			m = openReviewRow(t, m, rf.f.ID)
+			want := []string{"3 calls", "security · pass (dry)", "rejected juror-x: hold"}
+			if sz.w == 80 {
+				want[2] = "… 7 more" // the defect pane is cut: enter shows it whole
+			}
+			text := checkFrame(t, m, sz.w, sz.h, f.proj, want)
+			flat := strings.Join(strings.Fields(strings.ReplaceAll(text, "│", " ")), " ")
+			if sz.w == 140 && !strings.Contains(flat, "rejected juror-x: hold — "+longReason) {
+				t.Errorf("the rejected rung's reason is not whole at %d columns:\n%s", sz.w, text)
+			}
+			for _, w := range strings.Fields(longReason) {
+				if sz.w == 140 && !strings.Contains(text, w) {
+					t.Errorf("word %q of the reason is cut:\n%s", w, text)
+				}
+			}
+			goldenScreenNamed(t, "panes", m, f.proj)
+			m = keys(t, m, "enter")
+			zoom := checkFrame(t, m, sz.w, sz.h, f.proj, []string{"defect", "finding number 7", "killed"})
+			if !m.zoom || m.screen != scrReview {
+				t.Fatalf("enter did not zoom the lens:\n%s", zoom)
+			}
+			goldenScreenNamed(t, "zoom", m, f.proj)
+			if m = keys(t, m, "esc"); m.zoom || m.screen != scrReview {
+				t.Fatalf("esc in the zoom left screen %d (zoom %v), want the review view", m.screen, m.zoom)
+			}
+			m = keys(t, m, "down", "enter")
+			checkFrame(t, m, sz.w, sz.h, f.proj, []string{"security", "pass (dry)"})
+			if m = keys(t, m, "esc", "esc"); m.screen != scrBrowser {
+				t.Errorf("esc from the review view left screen %d, want the browser", m.screen)
+			}
+		})
+	}
+}
+
+// TestReviewRowAt80SaysLensesTimesRounds: a list too narrow for the N×R
+// column still says a review's lenses × rounds on its row.
+func TestReviewRowAt80SaysLensesTimesRounds(t *testing.T) {
+	f := newFixture(t)
+	reviewsFor(t, f)
+	m := sized(t, f.options(), 80, 24)
+	checkFrame(t, m, 80, 24, f.proj, []string{"2×2 · 6 calls", "3×1 · 4 calls"})
+}
