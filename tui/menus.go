@@ -381,7 +381,7 @@ func humanMenu(prev *menu, width int) *menu {
 	m.form = newForm(huh.NewGroup(
 		huh.NewSelect[string]().Title("Which proposal wins?").
 			Description(desc).
-			Options(opts...).Value(&m.label).Height(len(opts) + 2 + strings.Count(wrapText(desc, max(10, width-4)), "\n") + 1),
+			Options(opts...).Value(&m.label).Height(len(opts) + 1 + strings.Count(wrapText(desc, max(10, width-4)), "\n") + 1), // the title, the description as wrapped, the choices
 	))
 	return m
 }
