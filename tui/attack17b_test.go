@@ -149,13 +149,13 @@ func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
 			reply := make(chan budgetAnswer, 1)
 			m = pump(t, m, engineMsg{then: askBudgetMsg{reach, reply}})
 			flat := func() string { return strings.Join(strings.Fields(screenText(m, f.proj)), " ") }
-			if !strings.Contains(flat(), "Spent 5000 tokens; the calls in flight ≈1500 tokens") {
+			if !strings.Contains(flat(), "spent 5000 tokens; the calls in flight ≈1500 tokens") {
 				t.Errorf("the menu does not say the spend as it is when shown:\n%s", screenText(m, f.proj))
 			}
 			spent, flight = 6800, 0
 			m = keys(t, m, "down") // the choice survives the redraw
 			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 1, SolverID: "agente-1", Status: bugfolder.StatusOK, TokensIn: 1200, TokensOut: 600}}})
-			if !strings.Contains(flat(), "Spent 6800 tokens; the calls in flight ≈0 tokens") || m.menu.choice != "stop" {
+			if !strings.Contains(flat(), "spent 6800 tokens; the calls in flight ≈0 tokens") || m.menu.choice != "stop" {
 				t.Errorf("the menu did not follow the call that finished (choice %q):\n%s", m.menu.choice, screenText(m, f.proj))
 			}
 			shown := screenText(m, f.proj)                                                          // kept as the golden screen once the refusal is checked too
