@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // Nonce returns a fresh random marker code for fencing untrusted text.
@@ -23,7 +24,7 @@ func Nonce() string {
 }
 
 // nonceRE matches a marker code as Nonce writes it.
-var nonceRE = regexp.MustCompile(`[0-9a-f]{24}`)
+var nonceRE = lazyre.New(`[0-9a-f]{24}`)
 
 // sameBesidesNonce reports whether two prompts are the same text but for
 // their fresh marker codes (each prompt fences its proposals anew).
@@ -74,7 +75,7 @@ const (
 // ("um agente 2 vezes mais lento") as a name.
 const participantRE = `(?:(?:agente|agent|solver|critic|cr[ií]tico)(?:[-_]|\s?#\s?)|(?:debatedora?|debater)(?:[-_ ]?#?\s?|\s+n[º°o]?\.?\s*))\d+`
 
-var debaterID = regexp.MustCompile(`(?i)^` + participantRE + `$`)
+var debaterID = lazyre.New(`(?i)^` + participantRE + `$`)
 
 // commonWords are ordinary English and Portuguese words likely to be used
 // as engine or model names; a name among them cannot be hidden without
@@ -96,7 +97,7 @@ func init() {
 	}
 }
 
-var plainWord = regexp.MustCompile(`^\p{L}+$`)
+var plainWord = lazyre.New(`^\p{L}+$`)
 
 // Distinctive reports whether an engine or model name can be hidden
 // without altering prose: a name shorter than 3 letters ("cx") or an

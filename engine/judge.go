@@ -7,12 +7,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // finalInput is what the final step works from: the valid last-round
@@ -68,7 +68,7 @@ func (r *runner) judgeAttempts() int {
 	return n
 }
 
-var attemptRE = regexp.MustCompile(`^(?:tentativa|attempt)-(\d+)\.md$`)
+var attemptRE = lazyre.New(`^(?:tentativa|attempt)-(\d+)\.md$`)
 
 // lastJudgeAttempt is the number of the latest failed judge attempt kept
 // (tentativa-K.md is numbered like its raw output, so K counts retries).

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -343,7 +343,7 @@ func (r *runner) expectedOut(role bugfolder.Role, lim harness.Limits) int {
 	return e
 }
 
-var attemptFile = regexp.MustCompile(`^(.+)\.attempt-(\d+)\.`)
+var attemptFile = lazyre.New(`^(.+)\.attempt-(\d+)\.`)
 
 // nextAttempt numbers a new attempt of id in round k. The numbers already
 // used are read once per raw folder (so a resume never overwrites earlier

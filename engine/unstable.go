@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // unstableReason is the judge failure an unstable order-swap check
@@ -10,7 +11,7 @@ import (
 // folder); UnstableWinners reads it back.
 const unstableReason = "unstable verdict: the judge chose %s with the proposals in label order and %s with them in reverse order (both answers kept in %s/)"
 
-var unstableRe = regexp.MustCompile(`^unstable verdict: the judge chose (.+?) with the proposals in label order and (.+?) with them in reverse order`)
+var unstableRe = lazyre.New(`^unstable verdict: the judge chose (.+?) with the proposals in label order and (.+?) with them in reverse order`)
 
 // UnstableWinners reads the labels ("A", "C") the judge chose in label
 // order and in reverse order from a judge failure's reason (as the menu

@@ -1,14 +1,15 @@
 package harness
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // statusRE finds an HTTP status in an error message: "401 Unauthorized",
 // "status 429", "HTTP 500", "status code: 503", "API Error: 429".
-var statusRE = regexp.MustCompile(`(?i)(?:\b(?:status|http|code|error)\b[^0-9]{0,12}([45]\d\d)\b|\b([45]\d\d) (?:unauthorized|forbidden|bad request|not found|too many requests|internal server error|bad gateway|service unavailable|gateway timeout|overloaded))`)
+var statusRE = lazyre.New(`(?i)(?:\b(?:status|http|code|error)\b[^0-9]{0,12}([45]\d\d)\b|\b([45]\d\d) (?:unauthorized|forbidden|bad request|not found|too many requests|internal server error|bad gateway|service unavailable|gateway timeout|overloaded))`)
 
 // statusIn returns the HTTP status an error message names, or 0.
 func statusIn(msg string) int {

@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/reversa/moot/internal/input"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // Kind selects an engine's adapter.
@@ -156,8 +156,8 @@ func (c *Config) Engine(name string) (*EngineConfig, error) {
 }
 
 var (
-	engineNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	envNameRE    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	engineNameRE = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	envNameRE    = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 // FindConfig returns the engines file to use: explicit when given, else

@@ -1,13 +1,14 @@
 package harness
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // familyRE is what a family: field may say: a vendor's name in one word.
-var familyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*$`)
+var familyRE = lazyre.New(`^[A-Za-z][A-Za-z0-9-]*$`)
 
 // modelFamilies maps the start of a model's name (after any "vendor/"
 // prefix) to its vendor family, longest prefixes first where they overlap.

@@ -22,6 +22,7 @@ import (
 	"github.com/google/renameio/v2"
 
 	"github.com/reversa/moot/internal/humantime"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // ProbeResult is what a probe learned about an engine, without a model
@@ -133,7 +134,7 @@ func quick(ctx context.Context, v *vendorCLI, bin string, args ...string) (strin
 	return out.String() + errb.String(), code, nil
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+var ansiRE = lazyre.New(`\x1b\[[0-9;]*[A-Za-z]`)
 
 func probeCLI(ctx context.Context, e *EngineConfig, o Options, r *ProbeResult) {
 	spec := specs[e.Kind]

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/input"
+	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -272,7 +272,7 @@ func beneath(dir, path string) (string, bool) {
 	return rel, true
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyre.New(`line (\d+)`)
 
 // yamlWhere says where a YAML error is without quoting the file: a
 // cassette may name any file, and its lines must not reach the screen.

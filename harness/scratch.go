@@ -6,11 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // scratchPrefix starts the name of every private folder moot makes for a
@@ -26,7 +27,7 @@ var sweepOnce sync.Once
 const scratchMark = ".moot-scratch"
 
 // scratchName is a scratch folder's whole name: moot-<kind>-<pid>-<digits>.
-var scratchName = regexp.MustCompile(`^moot-[a-z]+-([0-9]+)-[0-9]+$`)
+var scratchName = lazyre.New(`^moot-[a-z]+-([0-9]+)-[0-9]+$`)
 
 // newScratch makes an owner-only temporary folder for one call, first
 // sweeping (once per process) the folders of moot processes that died.

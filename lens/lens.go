@@ -6,11 +6,11 @@ package lens
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // Lens is a lens: its name and the text a participant is given.
@@ -22,7 +22,7 @@ const MaxBytes = 4 << 10
 
 // nameRE is what a lens name may be: lower-case words joined by hyphens
 // (data-integrity, devils-advocate), at most 40 characters.
-var nameRE = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+var nameRE = lazyre.New(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
 // ValidName reports whether s may name a lens.
 func ValidName(s string) bool { return len(s) <= 40 && nameRE.MatchString(s) }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -618,9 +618,9 @@ type convRow struct {
 }
 
 var (
-	convRound = regexp.MustCompile(`^\s*(\d+)\s*$`)
-	convValid = regexp.MustCompile(`^\s*(\d+)\s*/\s*(\d+)\s*$`)
-	leadFloat = regexp.MustCompile(`^\s*([0-9]+(?:\.[0-9]+)?)`)
+	convRound = lazyre.New(`^\s*(\d+)\s*$`)
+	convValid = lazyre.New(`^\s*(\d+)\s*/\s*(\d+)\s*$`)
+	leadFloat = lazyre.New(`^\s*([0-9]+(?:\.[0-9]+)?)`)
 )
 
 // parseConvRow reads one table row of a convergence file: the round, the

@@ -3,11 +3,12 @@ package envelope
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // Identities returns the identity strings to scan for that git knows:
@@ -156,17 +157,17 @@ func (e *LeakError) Error() string {
 // Each needs a word scanBody searches first (co-authored-by,
 // signed-off-by, generated, @): keep them so.
 var (
-	trailerRe   = regexp.MustCompile(`\b(co-authored-by|signed-off-by)\s*:`)
-	builtRe     = regexp.MustCompile(`\bgenerated\s+(with|by)\s+\[?\s*(claude|chatgpt|gpt|openai|copilot|codex|gemini|cursor|aider|qwen|devin|windsurf|an?\s+(ai|llm))`)
-	atAuthorRe  = regexp.MustCompile(`@author\b[ \t]*\S`)
-	emailAuthRe = regexp.MustCompile(`(?i)\b(author|authored by|written by|maintainer)\s*:?\s+[^\s@]*\S*@[\w-]+\.\w|[\pL\pN][^<>\n]{0,80}<[\w.+-]+@[\w-]+(\.[\w-]+)+>`)
+	trailerRe   = lazyre.New(`\b(co-authored-by|signed-off-by)\s*:`)
+	builtRe     = lazyre.New(`\bgenerated\s+(with|by)\s+\[?\s*(claude|chatgpt|gpt|openai|copilot|codex|gemini|cursor|aider|qwen|devin|windsurf|an?\s+(ai|llm))`)
+	atAuthorRe  = lazyre.New(`@author\b[ \t]*\S`)
+	emailAuthRe = lazyre.New(`(?i)\b(author|authored by|written by|maintainer)\s*:?\s+[^\s@]*\S*@[\w-]+\.\w|[\pL\pN][^<>\n]{0,80}<[\w.+-]+@[\w-]+(\.[\w-]+)+>`)
 	// a trailer names someone when a name (a capitalised word) or an
 	// email follows it, or anything does at the start of a line (after
 	// a comment's marks)
-	trailerNameRe = regexp.MustCompile(`^[ \t]*(\p{Lu}|[^\s<>]*@[\w-]+\.\w|<[^>]*@)`)
-	emailRe       = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.-]+`)
-	lineStartRe   = regexp.MustCompile(`^[\s/#*;>!%-]*$`)
-	wordNextRe    = regexp.MustCompile(`^[ \t]*[\pL\pN]`)
+	trailerNameRe = lazyre.New(`^[ \t]*(\p{Lu}|[^\s<>]*@[\w-]+\.\w|<[^>]*@)`)
+	emailRe       = lazyre.New(`[\w.+-]+@[\w-]+\.[\w.-]+`)
+	lineStartRe   = lazyre.New(`^[\s/#*;>!%-]*$`)
+	wordNextRe    = lazyre.New(`^[ \t]*[\pL\pN]`)
 )
 
 // markers names what authorship marker line holds, "" for none.

@@ -4,13 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // A persona's sections (CLI.md), in order, every round.
@@ -26,7 +26,7 @@ var (
 
 // confidenceRE finds the confidence: the first number of its section
 // (".7" and ",7" too: a leading zero is not required).
-var confidenceRE = regexp.MustCompile(`[-+]?(?:\d+(?:[.,]\d+)?|[.,]\d+)%?`)
+var confidenceRE = lazyre.New(`[-+]?(?:\d+(?:[.,]\d+)?|[.,]\d+)%?`)
 
 // parseConfidence reads a confidence section: a number from 0.0 to 1.0.
 func parseConfidence(text string) (float64, error) {

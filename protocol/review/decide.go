@@ -8,17 +8,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/internal/safefs"
 )
 
 // idRE is the shape of a review's ID (its stamp).
-var idRE = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}(-[0-9]+)?$`)
+var idRE = lazyre.New(`^[0-9]{8}-[0-9]{6}(-[0-9]+)?$`)
 
 // IsID reports whether s has the shape of a review's ID.
 func IsID(s string) bool { return idRE.MatchString(s) }

@@ -3,10 +3,10 @@ package review
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder/envelope"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // MootLens is the lens of moot's own refusals (its test checks).
@@ -95,7 +95,7 @@ func MootSeat(round int, checks []envelope.TestCheck) *Seat {
 	return &Seat{Lens: MootLens, Round: round, Outcome: OutcomeRefuse, Engine: MootLens, Reason: "a test check moot ran failed", Findings: fs}
 }
 
-var nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)
+var nonWord = lazyre.New(`[^\p{L}\p{N}]+`)
 
 // Identity is a finding's identity across rounds: its claim normalized
 // (case, punctuation and spacing folded) and its file (the one it names,

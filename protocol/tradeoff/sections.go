@@ -1,8 +1,7 @@
 package tradeoff
 
 import (
-	"regexp"
-
+	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/protocol/sections"
 )
 
@@ -31,7 +30,7 @@ var (
 	opening    = []heading{secPosition, secArgument, secEvidence, secFalsify}
 	rebuttal   = []heading{secAnswer, secChanged, secEvidence}
 	synthesis  = []heading{secAgreed, secContested, secMissing, secRecommend, secUncertain, secWouldChang, secPending}
-	yesNoWords = regexp.MustCompile(`(?i)^\W*(sim|não|nao|yes|no)\b`)
+	yesNoWords = lazyre.New(`(?i)^\W*(sim|não|nao|yes|no)\b`)
 )
 
 // reviewerSections are a reviewer's sections in round k.
