@@ -39,6 +39,7 @@ func TestMain(m *testing.M) {
 	for _, b := range [][2]string{{mootBin, "."}, {fakeBin, "./internal/fakeengine"}} {
 		cmd := exec.Command("go", "build", "-o", b[0], b[1])
 		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // the README's build
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", b[1], err, out)
 			os.Exit(1)

@@ -1,8 +1,13 @@
 package e2e
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -14,24 +19,34 @@ import (
 // rusage) of the real binary running `moot version`, `moot help` and
 // `moot list` on the small sample register. One op runs each once.
 // Target: ≤ 15 ms each (ms-cpu-version, ms-cpu-help, ms-cpu-list).
+//
+// Two figures say what the machine and the dependencies put under that:
+// ms-cpu-floor is an empty Go program's process time on the same machine
+// (what any Go binary pays to start), and ms-init / ms-init-chroma are the
+// package initialisers' clock time in `moot version` (GODEBUG=inittrace=1)
+// and the share of it that is the syntax highlighter's (chroma, imported by
+// glamour: its lexers and styles parse their embedded XML in package init,
+// which runs before main and cannot be deferred).
 func BenchmarkStartup(b *testing.B) {
 	dir := testutil.CopyTree(b, "sample")
 	home := b.TempDir()
 	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_CACHE_HOME="+home)
+	empty := buildEmptyProgram(b)
 	cmds := []struct {
 		unit string
-		args []string
+		argv []string
 	}{
-		{"ms-cpu-version", []string{"version"}},
-		{"ms-cpu-help", []string{"help"}},
-		{"ms-cpu-list", []string{"list"}},
+		{"ms-cpu-version", []string{mootBin, "version"}},
+		{"ms-cpu-help", []string{mootBin, "help"}},
+		{"ms-cpu-list", []string{mootBin, "list"}},
+		{"ms-cpu-floor", []string{empty}},
 	}
 	cpu := make([]time.Duration, len(cmds))
 	run := func(i int) time.Duration {
-		c := exec.Command(mootBin, cmds[i].args...)
+		c := exec.Command(cmds[i].argv[0], cmds[i].argv[1:]...)
 		c.Dir, c.Env = dir, env
 		if out, err := c.CombinedOutput(); err != nil {
-			b.Fatalf("moot %v: %v\n%s", cmds[i].args, err, out)
+			b.Fatalf("%v: %v\n%s", cmds[i].argv, err, out)
 		}
 		ru := c.ProcessState.SysUsage().(*syscall.Rusage)
 		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
@@ -48,4 +63,63 @@ func BenchmarkStartup(b *testing.B) {
 	for i, c := range cmds {
 		b.ReportMetric(float64(cpu[i].Microseconds())/float64(b.N)/1000, c.unit)
 	}
+	b.StopTimer()
+	all, chroma := initClock(b, env, dir)
+	b.ReportMetric(all, "ms-init")
+	b.ReportMetric(chroma, "ms-init-chroma")
+}
+
+// buildEmptyProgram builds a Go program whose main does nothing: the
+// floor of a Go binary's process time on this machine.
+func buildEmptyProgram(b *testing.B) string {
+	b.Helper()
+	src := b.TempDir()
+	files := map[string]string{
+		"go.mod":  "module empty\n\ngo 1.26\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(body), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	bin := filepath.Join(b.TempDir(), "empty")
+	c := exec.Command("go", "build", "-o", bin, ".")
+	c.Dir = src
+	if out, err := c.CombinedOutput(); err != nil {
+		b.Fatalf("build the empty program: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// initClock runs `moot version` with GODEBUG=inittrace=1 a few times and
+// returns the mean clock time, in ms, of all package initialisers and of
+// chroma's (github.com/alecthomas/chroma/...).
+func initClock(b *testing.B, env []string, dir string) (all, chroma float64) {
+	const runs = 5
+	for range runs {
+		c := exec.Command(mootBin, "version")
+		c.Dir, c.Env = dir, append(slices.Clone(env), "GODEBUG=inittrace=1")
+		var stderr bytes.Buffer
+		c.Stderr = &stderr
+		if err := c.Run(); err != nil {
+			b.Fatalf("moot version: %v\n%s", err, stderr.String())
+		}
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			// init PKG @T ms, C ms clock, B bytes, A allocs
+			f := strings.Fields(line)
+			if len(f) < 7 || f[0] != "init" || f[6] != "clock," {
+				continue
+			}
+			ms, err := strconv.ParseFloat(f[4], 64)
+			if err != nil {
+				continue
+			}
+			all += ms
+			if strings.HasPrefix(f[1], "github.com/alecthomas/chroma/") {
+				chroma += ms
+			}
+		}
+	}
+	return all / runs, chroma / runs
 }
