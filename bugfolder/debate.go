@@ -387,9 +387,6 @@ func leadingNumber(s string) string { return leadingNumRE.FindString(s) }
 // Final is a parsed resposta-final.md / final-answer.md.
 type Final struct {
 	DebaterFile
-	// quickCost is set when the index's fast path read CostRecorded (the
-	// unpriced check need not read the file again).
-	quickCost bool
 	// Labels maps label letters to solver ids ("A" → "agente-2").
 	Labels []KV
 	// Winner is the winning label's letter.

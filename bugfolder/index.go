@@ -418,7 +418,7 @@ func quickFinal(path string, raw []byte) *Final {
 	f.TotalTokens, _ = strconv.Atoi(vals["total_tokens"])
 	f.TotalCostUSD, _ = strconv.ParseFloat(vals["total_cost_usd"], 64)
 	f.TotalCostRecorded = vals["total_cost_usd"] != ""
-	f.CostRecorded, f.quickCost = vals["cost_usd"] != "", true
+	f.CostRecorded = vals["cost_usd"] != ""
 	f.HealthTokensPerContribution, _ = strconv.ParseFloat(vals["health_tokens_per_contribution"], 64)
 	return f
 }
@@ -553,10 +553,8 @@ func callsUnpriced(d *Debate) bool {
 	for _, j := range d.JudgeAttempts {
 		paths = append(paths, j.Path)
 	}
-	if f := d.Final; f != nil && f.quickCost && !f.CostRecorded {
-		return true
-	} else if f != nil && !f.quickCost {
-		paths = append(paths, f.Path)
+	if f := d.Final; f != nil && !f.CostRecorded {
+		return true // both constructors (quickFinal, ParseFinal) set it
 	}
 	for _, p := range paths {
 		raw, err := readFrontMatter(p)
