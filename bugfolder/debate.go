@@ -653,13 +653,28 @@ var (
 // field says; otherwise (a hand-run debate, an empty folder) fallback, the
 // project's doc_language.
 func DetectLang(dir string, fallback Lang) Lang {
-	if exists(filepath.Join(dir, translated.Problem)) || exists(filepath.Join(dir, translated.Final)) || exists(filepath.Join(dir, translated.RoundPrefix+"0")) {
-		return EN
+	p := filepath.Join(dir, names[PT].Problem)
+	lang, _, _ := detectLang(func(name string) bool { return exists(filepath.Join(dir, name)) },
+		func() ([]byte, error) { return readFrontMatter(p) }, fallback)
+	return lang
+}
+
+// detectLang is the one rule DetectLang and the index share: translated
+// names mean English, else problema.md's front matter names the language,
+// else fallback. has says whether the folder holds a name; read returns
+// problema.md's front matter, and head and err are what it returned (nil
+// when it was not called).
+func detectLang(has func(string) bool, read func() ([]byte, error), fallback Lang) (lang Lang, head []byte, err error) {
+	if has(translated.Problem) || has(translated.Final) || has(translated.RoundPrefix+"0") {
+		return EN, nil, nil
 	}
-	if raw, err := readFrontMatter(filepath.Join(dir, names[PT].Problem)); err == nil {
-		return langOfProblem(raw, fallback)
+	if !has(names[PT].Problem) {
+		return fallback, nil, nil
 	}
-	return fallback
+	if head, err = read(); err != nil {
+		return fallback, head, err
+	}
+	return langOfProblem(head, fallback), head, nil
 }
 
 // langOfProblem is the language problema.md's front matter (raw, read

@@ -519,22 +519,14 @@ func indexDebate(dir string, fallback Lang) (*Debate, error) {
 	return d, nil
 }
 
-// indexLang sets the debate's language as DetectLang does, from the
-// folder's names (present) and problema.md's front matter, which it
-// returns when it read it (the index parses it next).
+// indexLang sets the debate's language by detectLang, from the folder's
+// names (present) and problema.md's front matter, which it returns when it
+// read it (the index parses it next).
 func (d *Debate) indexLang(present map[string]bool, fallback Lang) (head []byte, read bool, err error) {
-	if present[translated.Problem] || present[translated.Final] || present[translated.RoundPrefix+"0"] {
-		d.Lang = EN
-		return nil, false, nil
-	}
-	if !present[names[PT].Problem] {
-		return nil, false, nil
-	}
-	head, err = readFrontMatter(filepath.Join(d.Dir, names[PT].Problem))
-	if err == nil {
-		d.Lang = langOfProblem(head, fallback)
-	}
-	return head, true, err
+	p := filepath.Join(d.Dir, names[PT].Problem)
+	d.Lang, head, err = detectLang(func(name string) bool { return present[name] },
+		func() ([]byte, error) { read = true; return readFrontMatter(p) }, fallback)
+	return head, read, err
 }
 
 // callsUnpriced reports whether a call file of the debate (a round's, a
