@@ -180,10 +180,10 @@ func FuzzSetupIntact(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !SetupIntact(raw.Bytes()) {
-			t.Fatalf("a rendered file is not intact:\n%s", raw.Bytes())
+		if !SetupIntact(docBytes(raw)) {
+			t.Fatalf("a rendered file is not intact:\n%s", docBytes(raw))
 		}
-		if SetupIntact(append(raw.Bytes(), 'x')) {
+		if SetupIntact(append(docBytes(raw), 'x')) {
 			t.Fatalf("an edit was not caught:\n%s", raw)
 		}
 	})

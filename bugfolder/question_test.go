@@ -1,6 +1,7 @@
 package bugfolder
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -117,7 +118,7 @@ func FuzzParseProblemFile(f *testing.F) {
 	raw, _ := RenderProblem(EN, ProblemMeta{ProtocolVersion: 1, QuestionID: "20261130-q", Question: "q?", N: 2, R: 1,
 		Solvers: OrderedMap([]KV{{Key: "agente-1", Value: "x"}}), Critics: OrderedMap(nil), Timeout: ScalarNode("1m"),
 		Lenses: LensesNode([]string{"agente-1"}, map[string]Lens{"agente-1": {Name: "cfo", Text: "unit economics"}})}, []string{"c"}, "P")
-	f.Add(raw.Bytes())
+	f.Add(docBytes(raw))
 	f.Add([]byte("---\nlenses: [a]\n---\n"))
 	f.Add([]byte("---\nlenses:\n  agente-1: security\n  agente-2: {name: [x]}\n---\n- modo: spec\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -139,9 +140,9 @@ func FuzzParseProblemFile(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := ParseProblemFile("problema.md", out.Bytes())
+		back, err := ParseProblemFile("problema.md", docBytes(out))
 		if err != nil {
-			t.Fatalf("re-read: %v\n%s", err, out.Bytes())
+			t.Fatalf("re-read: %v\n%s", err, docBytes(out))
 		}
 		for id, l := range named {
 			if back.Lenses[id] != l {
@@ -160,17 +161,24 @@ func TestProblemLensesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProblemFile("problema.md", raw.Bytes())
+	p, err := ParseProblemFile("problema.md", docBytes(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Lenses) != 2 || p.Lenses["agente-1"] != lenses["agente-1"] || p.Lenses["agente-3"] != lenses["agente-3"] || p.QuestionID != "20261130-q" || p.Question != "Devemos?\nSim." || p.BugID != "" {
 		t.Errorf("read back %+v %q %q", p.Lenses, p.QuestionID, p.Question)
 	}
-	if !SetupIntact(raw.Bytes()) {
+	if !SetupIntact(docBytes(raw)) {
 		t.Error("the seal does not cover the lenses as written")
 	}
 	if LensesNode([]string{"agente-1"}, nil) != nil {
 		t.Error("no lens writes no lenses: field")
 	}
+}
+
+// docBytes is the whole rendered file.
+func docBytes(d *ProblemDoc) []byte {
+	var b bytes.Buffer
+	d.WriteTo(&b)
+	return b.Bytes()
 }

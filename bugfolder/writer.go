@@ -3,6 +3,7 @@ package bugfolder
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -272,8 +273,18 @@ type ProblemDoc struct {
 	SHA256 string
 }
 
-// Bytes is the whole file.
-func (d *ProblemDoc) Bytes() []byte { return []byte(strings.Join(d.pieces, "")) }
+// WriteTo writes the whole file to w, piece by piece (P is not copied).
+func (d *ProblemDoc) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for _, s := range d.pieces {
+		k, err := io.WriteString(w, s)
+		n += int64(k)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
 
 // RenderProblem renders problema.md: front matter, the numbered rubric, then P.
 func RenderProblem(l Lang, meta ProblemMeta, rubric []string, p string) (*ProblemDoc, error) {
@@ -327,11 +338,9 @@ func (w *Writer) WriteProblem(doc *ProblemDoc) (string, error) {
 	if err != nil {
 		return "", outsideError(p, err)
 	}
-	for _, s := range doc.pieces {
-		if _, err := f.WriteString(s); err != nil {
-			f.Discard()
-			return "", fmt.Errorf("write %s: %w", p, err)
-		}
+	if _, err := doc.WriteTo(f); err != nil {
+		f.Discard()
+		return "", fmt.Errorf("write %s: %w", p, err)
 	}
 	if err := f.Commit(true); err != nil {
 		return "", outsideError(p, err)

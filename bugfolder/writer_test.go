@@ -1,6 +1,7 @@
 package bugfolder_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -84,7 +85,11 @@ func TestProblemFileFormat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden.RequireEqual(t, data.Bytes())
+			var rendered bytes.Buffer
+			if _, err := data.WriteTo(&rendered); err != nil {
+				t.Fatal(err)
+			}
+			golden.RequireEqual(t, rendered.Bytes())
 			w := newWriter(t, lang)
 			sum, err := w.WriteProblem(data)
 			if err != nil {
@@ -102,7 +107,7 @@ func TestProblemFileFormat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(onDisk) != string(data.Bytes()) {
+			if string(onDisk) != rendered.String() {
 				t.Errorf("problema.md on disk is not the rendered document:\n%s", onDisk)
 			}
 			pf, err := bugfolder.ParseProblemFile(path, onDisk)

@@ -34,7 +34,11 @@ func (p *project) addQuestion(question, protocol string, evidence ...string) str
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	edited := strings.Replace(string(raw.Bytes()), "---\n", "---\nprotocol: "+protocol+"\n", 1)
+	var rendered strings.Builder
+	if _, err := raw.WriteTo(&rendered); err != nil {
+		p.t.Fatal(err)
+	}
+	edited := strings.Replace(rendered.String(), "---\n", "---\nprotocol: "+protocol+"\n", 1)
 	if err := os.WriteFile(filepath.Join(dir, bugfolder.PT.Names().Problem), []byte(edited), 0o400); err != nil {
 		p.t.Fatal(err)
 	}
