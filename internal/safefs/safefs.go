@@ -139,14 +139,14 @@ func regular(f *os.File) (*os.File, error) {
 // the file's size: a large file (problema.md with its P) is held once,
 // never as bytes and then as their string copy.
 func ReadFileString(path string) (string, error) {
-	f, err := OpenRegular(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	var b strings.Builder
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<30 {
-		b.Grow(int(fi.Size()))
+	if size > 0 && size < 1<<30 {
+		b.Grow(int(size))
 	}
 	if _, err := io.Copy(&b, f); err != nil {
 		return "", fmt.Errorf("read %s: %w", f.Name(), err)
@@ -305,10 +305,7 @@ func (r *Root) openDir(rel string, perm os.FileMode) (*os.File, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return d, err
 	}
-	if err := r.MkdirAll(rel, perm); err != nil {
-		return nil, err
-	}
-	return r.Open(rel, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	return r.makeDirs(rel, perm)
 }
 
 // MkdirAll creates rel and its missing parents beneath the root with perm;
@@ -319,28 +316,42 @@ func (r *Root) MkdirAll(rel string, perm os.FileMode) error {
 	if err != nil || c == "." {
 		return err
 	}
-	if d, err := r.Open(c, unix.O_RDONLY|unix.O_DIRECTORY, 0); err == nil {
-		return d.Close()
+	d, err := r.openDir(c, perm)
+	if err != nil {
+		return err
 	}
+	return d.Close()
+}
+
+// makeDirs creates the missing components of rel beneath the root with
+// perm (an existing one must be a real folder) and returns the last one
+// open.
+func (r *Root) makeDirs(rel string, perm os.FileMode) (*os.File, error) {
+	c, err := clean(rel)
+	if err != nil {
+		return nil, err
+	}
+	var d *os.File
 	dir := ""
 	for _, part := range strings.Split(c, string(filepath.Separator)) {
 		dir = filepath.Join(dir, part)
 		parent, err := r.Open(filepath.Dir(dir), unix.O_RDONLY|unix.O_DIRECTORY, 0)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		err = unix.Mkdirat(int(parent.Fd()), part, uint32(perm.Perm()))
 		parent.Close()
 		if err != nil && !errors.Is(err, unix.EEXIST) {
-			return fmt.Errorf("create %s: %w", filepath.Join(r.f.Name(), dir), err)
+			return nil, fmt.Errorf("create %s: %w", filepath.Join(r.f.Name(), dir), err)
 		}
-		d, err := r.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-		if err != nil {
-			return err
+		if d != nil {
+			d.Close()
 		}
-		d.Close()
+		if d, err = r.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	return d, nil
 }
 
 // Permissions of everything moot writes: owner-only.
