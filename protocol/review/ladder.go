@@ -104,35 +104,43 @@ func LadderOf(cfg *harness.Config, lens string) []string {
 	return DefaultLadder(cfg)
 }
 
-// BuilderFamily reads --builder: an engine's name (its family), a model's
-// name (the family it shows), else a family's name itself.
-func BuilderFamily(cfg *harness.Config, builder string) string {
-	b := strings.TrimSpace(builder)
-	if b == "" {
-		return ""
-	}
-	if e, ok := cfg.Engines[b]; ok {
-		if f := e.Family(); f != "" {
-			return f
+// builderKind is what a --builder names.
+type builderKind int
+
+const (
+	noBuilder      builderKind = iota // no --builder
+	engineBuilder                     // an engine of the engines file
+	modelBuilder                      // a model's name of a known family
+	familyBuilder                     // a family's name
+	unknownBuilder                    // none of these: a typo, say
+)
+
+// readBuilder is the one reading of --builder that BuilderFamily,
+// CheckBuilder and EngineLabels share: the trimmed name, what it names
+// and the family it shows ("" when none is known).
+func readBuilder(cfg *harness.Config, builder string) (name string, kind builderKind, family string) {
+	name = strings.TrimSpace(builder)
+	switch mf := harness.ModelFamily(name); {
+	case name == "":
+		return name, noBuilder, ""
+	case cfg.Engines[name] != nil:
+		if family = cfg.Engines[name].Family(); family == "" {
+			family = mf
 		}
+		return name, engineBuilder, family
+	case mf != "" && !strings.EqualFold(mf, name):
+		return name, modelBuilder, mf
+	case mf != "":
+		return name, familyBuilder, mf
+	case slices.Contains(knownFamilies(cfg), strings.ToLower(name)):
+		return name, familyBuilder, strings.ToLower(name)
 	}
-	if f := harness.ModelFamily(b); f != "" {
-		return f
-	}
-	return strings.ToLower(b)
+	return name, unknownBuilder, ""
 }
 
-// CheckBuilder refuses a --builder that names no engine of cfg, no model
-// of a known family and no family (a typo like "opneai" would exclude
-// nothing, silently); the error lists the families moot knows.
-func CheckBuilder(cfg *harness.Config, builder string) error {
-	b := strings.TrimSpace(builder)
-	if b == "" {
-		return nil
-	}
-	if _, ok := cfg.Engines[b]; ok || harness.ModelFamily(b) != "" {
-		return nil
-	}
+// knownFamilies are the families moot knows and those of cfg's engines,
+// sorted.
+func knownFamilies(cfg *harness.Config) []string {
 	known := harness.KnownFamilies()
 	for _, e := range cfg.Engines {
 		if f := e.Family(); f != "" && !slices.Contains(known, f) {
@@ -140,10 +148,79 @@ func CheckBuilder(cfg *harness.Config, builder string) error {
 		}
 	}
 	slices.Sort(known)
-	if slices.Contains(known, strings.ToLower(b)) {
-		return nil
+	return known
+}
+
+// BuilderFamily reads --builder: an engine's name (its family), a model's
+// name (the family it shows), else a family's name itself.
+func BuilderFamily(cfg *harness.Config, builder string) string {
+	name, _, family := readBuilder(cfg, builder)
+	if family == "" {
+		return strings.ToLower(name)
 	}
-	return fmt.Errorf("--builder %q is no engine of the engines file, no model name of a known family and no known family (%s): check the spelling", b, strings.Join(known, ", "))
+	return family
+}
+
+// CheckBuilder refuses a --builder that names no engine of cfg, no model
+// of a known family and no family (a typo like "opneai" would exclude
+// nothing, silently); the error lists the families moot knows.
+func CheckBuilder(cfg *harness.Config, builder string) error {
+	if name, kind, _ := readBuilder(cfg, builder); kind == unknownBuilder {
+		return fmt.Errorf("--builder %q is no engine of the engines file, no model name of a known family and no known family (%s): check the spelling", name, strings.Join(knownFamilies(cfg), ", "))
+	}
+	return nil
+}
+
+// EngineLabels are the engine names and model ids a juror must not read:
+// the builder (an engine: its name and model; a model's name; a bare
+// family is no label) and every engine of the panel (its name and model).
+// An engine's name that is a plain word (plainEngineName) is left out:
+// code says "local" and "openai" without naming anyone.
+func EngineLabels(cfg *harness.Config, builder string, panel []string) []string {
+	var out []string
+	engine := func(n string) {
+		if !plainEngineName(n) {
+			out = append(out, n)
+		}
+		if ec := cfg.Engines[n]; ec != nil && ec.Model != "" {
+			out = append(out, ec.Model)
+		}
+	}
+	switch name, kind, _ := readBuilder(cfg, builder); kind {
+	case engineBuilder:
+		engine(name)
+	case modelBuilder:
+		out = append(out, name)
+	}
+	for _, n := range panel {
+		engine(n)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// commonEngineWords are the words people name engines by their role or
+// place: ordinary words of code and prose, so no sign of who built it.
+var commonEngineWords = map[string]bool{
+	"local": true, "remote": true, "default": true, "main": true, "primary": true, "secondary": true,
+	"backup": true, "fallback": true, "fast": true, "slow": true, "cheap": true, "small": true,
+	"medium": true, "large": true, "mini": true, "test": true, "mock": true, "fake": true,
+	"model": true, "engine": true, "judge": true, "juror": true, "review": true, "reviewer": true,
+	"builder": true, "strong": true, "weak": true, "best": true, "free": true, "cloud": true,
+	"home": true, "work": true, "mine": true, "server": true, "api": true, "chat": true,
+}
+
+// plainEngineName says whether an engine's name is no sign of who built
+// the change, and so not scanned for: a plain word of the trade
+// (commonEngineWords, a review lens's name: lens texts are scanned too),
+// a kind ("claude", "command"), a family
+// ("openai") or a model family's word ("gpt5", "llama3": vendors' words
+// code mentions). The scan itself leaves out a label of fewer than four
+// letters and digits ("loc").
+func plainEngineName(n string) bool {
+	l := strings.ToLower(strings.TrimSpace(n))
+	return commonEngineWords[l] || slices.Contains(DefaultLenses, l) || slices.Contains(harness.Kinds, harness.Kind(l)) ||
+		slices.Contains(harness.KnownFamilies(), l) || harness.ModelFamily(l) != ""
 }
 
 // Callable counts the rungs of every route that may be called (not

@@ -1,4 +1,4 @@
-package cli
+package review
 
 import (
 	"slices"
@@ -31,7 +31,7 @@ func TestEngineLabels(t *testing.T) {
 		{"", []string{"nosuch"}, []string{"nosuch"}},
 	}
 	for _, c := range cases {
-		if got := engineLabels(cfg, c.builder, c.panel); !slices.Equal(got, c.want) {
+		if got := EngineLabels(cfg, c.builder, c.panel); !slices.Equal(got, c.want) {
 			t.Errorf("builder %q panel %v: %q, want %q", c.builder, c.panel, got, c.want)
 		}
 	}
