@@ -193,8 +193,9 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	rendered := env.Render()
 	prompt := func(l bugfolder.Lens) string { return review.Prompt(l, rendered, nonce) }
 	solo := r.st.Solo
+	unusable, ollama := r.probe(ctx)
 	in := review.RouteInput{Config: cfg, Lenses: r.st.Lenses, Builder: r.st.BuilderFamily, Restricted: r.st.Restricted,
-		Unusable: r.probe(ctx), Prompt: prompt}
+		Unusable: unusable, Ollama: ollama, Prompt: prompt}
 	routes := review.Plan(in)
 	switch only := review.OnlyBuilderLeft(in, routes); {
 	case only && !solo:
@@ -498,9 +499,10 @@ func (r *reviewRun) bugContext() []envelope.Part {
 	return parts
 }
 
-// probe returns why an engine may not be called (its probe failed), once
-// per engine (results cached in the user's cache folder).
-func (r *reviewRun) probe(ctx context.Context) func(string) string {
+// probe returns why an engine may not be called (its probe failed) and
+// whether its server is Ollama, probing once per engine (results cached
+// in the user's cache folder).
+func (r *reviewRun) probe(ctx context.Context) (unusable func(string) string, ollama func(string) bool) {
 	var names []string
 	seen := map[string]bool{}
 	for _, l := range r.st.Lenses {
@@ -511,13 +513,14 @@ func (r *reviewRun) probe(ctx context.Context) func(string) string {
 			}
 		}
 	}
-	why := map[string]string{}
+	why, isOllama := map[string]string{}, map[string]bool{}
 	for _, res := range harness.ProbeEngines(ctx, r.cfg, names, harnessOptions(r.cfg, r.reg), harness.DefaultProbeCache(), false) {
 		if !res.OK {
 			why[res.Engine] = "failed its probe: " + res.Why()
 		}
+		isOllama[res.Engine] = res.Ollama
 	}
-	return func(n string) string { return why[n] }
+	return func(n string) string { return why[n] }, func(n string) bool { return isOllama[n] }
 }
 
 // announce prints, before any call, the builder's exclusion (loudly) and

@@ -25,7 +25,7 @@ type Request struct {
 	// Lens is the participant's lens name ("" when none): {lens}, MOOT_LENS.
 	Lens string
 	// ReasoningOff asks for a structured verdict with reasoning off where
-	// the engine has a switch for it (ReasoningSwitch).
+	// the engine has a switch for it (EngineConfig.ReasoningSwitch).
 	ReasoningOff bool
 	// Prompt is the whole prompt (on stdin for CLIs, in the request for
 	// HTTP), unless PromptParts is set.

@@ -80,15 +80,20 @@ func (e *EngineConfig) VendorFamily() string {
 	return ""
 }
 
-// ReasoningSwitch says how a structured-verdict call turns reasoning off
-// on this engine ("reasoning_effort: none"; an Ollama server, called on
-// its native endpoint, gets think: false), "" when it cannot: only an
-// openai engine with verdict_reasoning_effort has a switch moot sends.
-func (e *EngineConfig) ReasoningSwitch() string {
-	if e.Kind == KindOpenAI && e.VerdictEffort != "" {
-		return "reasoning_effort: " + e.VerdictEffort
+// ReasoningSwitch is what a structured-verdict call sends to turn
+// reasoning off on this engine: think: false to an Ollama server (ollama:
+// called on its native endpoint), "reasoning_effort: none" to any other;
+// "" when it has no switch (only an openai engine with
+// verdict_reasoning_effort opts in). The wire code and the route table
+// both read it.
+func (e *EngineConfig) ReasoningSwitch(ollama bool) string {
+	switch {
+	case e.Kind != KindOpenAI || e.VerdictEffort == "":
+		return ""
+	case ollama:
+		return "think: false"
 	}
-	return ""
+	return "reasoning_effort: " + e.VerdictEffort
 }
 
 // ModelFamily is the vendor family a model's name shows ("" when it shows

@@ -160,7 +160,7 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 	}
-	if req.ReasoningOff && o.cfg.VerdictEffort != "" {
+	if req.ReasoningOff && o.cfg.ReasoningSwitch(false) != "" {
 		cr.ReasoningEffort = o.cfg.VerdictEffort
 	}
 	if n := o.cfg.MaxOutputTokens; n > 0 {
@@ -271,7 +271,7 @@ func (o *openaiEngine) callOllama(ctx context.Context, req Request, model, key s
 		"stream":   true,
 		"options":  map[string]any{"num_ctx": numCtx(prompt, lim.MaxOutputTokens, lim.ContextTokens)},
 	}
-	if req.ReasoningOff && o.cfg.VerdictEffort != "" {
+	if req.ReasoningOff && o.cfg.ReasoningSwitch(true) != "" {
 		msg["think"] = false // Ollama's native switch for the same opt-in
 	}
 	body, _ := json.Marshal(msg)

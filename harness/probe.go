@@ -44,6 +44,9 @@ type ProbeResult struct {
 	// Problems say why the probe failed, each with what to do.
 	Problems []string `json:"problems,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Ollama is set when an openai engine's server is Ollama (called on its
+	// native endpoint).
+	Ollama bool `json:"ollama,omitempty"`
 	// Models lists what an HTTP server offers (first few).
 	Models    []string  `json:"models,omitempty"`
 	CheckedAt time.Time `json:"checked_at"`
@@ -320,7 +323,8 @@ func probeOpenAI(ctx context.Context, e *EngineConfig, r *ProbeResult) {
 			r.fail("model %s is not served by %s%s; it offers: %s", e.Model, o.base, hint, strings.Join(firstN(ids, 6), ", "))
 		}
 	}
-	if o.isOllama(ctx) && e.ContextTokens == 0 {
+	r.Ollama = o.isOllama(ctx)
+	if r.Ollama && e.ContextTokens == 0 {
 		model := e.Model
 		if model == "" && len(ids) == 1 {
 			model = ids[0]

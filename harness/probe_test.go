@@ -118,7 +118,7 @@ func TestProbeHTTP(t *testing.T) {
 		return &EngineConfig{Name: "o", Kind: KindOpenAI, Model: model, BaseURL: srv.URL + "/v1", APIKeyEnv: "MOOT_TEST_KEY"}
 	}
 	an := &EngineConfig{Name: "a", Kind: KindAnthropic, Model: "fake-model", BaseURL: srv.URL, APIKeyEnv: "MOOT_TEST_KEY"}
-	if r := Probe(context.Background(), oa("fake-model"), Options{}); !r.OK || len(r.Models) != 1 {
+	if r := Probe(context.Background(), oa("fake-model"), Options{}); !r.OK || len(r.Models) != 1 || r.Ollama {
 		t.Errorf("openai ok: %+v", r)
 	}
 	if r := Probe(context.Background(), oa("llama-99"), Options{}); r.OK || !strings.Contains(r.Why(), "model llama-99 is not served") {
@@ -135,7 +135,7 @@ func TestProbeHTTP(t *testing.T) {
 	}
 	srv.SetMode(fakeprovider.OK)
 	srv.Ollama = true
-	if r := Probe(context.Background(), oa("fake-model"), Options{}); !r.OK || r.ContextTokens != srv.ContextLength {
+	if r := Probe(context.Background(), oa("fake-model"), Options{}); !r.OK || r.ContextTokens != srv.ContextLength || !r.Ollama {
 		t.Errorf("ollama context window: %+v", r)
 	}
 	if r := Probe(context.Background(), &EngineConfig{Name: "x", Kind: KindOpenAI, Model: "m", BaseURL: "http://127.0.0.1:9/v1"}, Options{}); r.OK || !strings.Contains(r.Why(), "no server at") {

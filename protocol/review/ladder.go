@@ -50,7 +50,8 @@ type Rung struct {
 	// ContextTokens is the known context window (0: unknown, not checked).
 	ContextTokens int `json:"context_tokens,omitempty"`
 	// Reasoning is how the rung's call turns reasoning off
-	// ("reasoning_effort: none"), or Reasoning when it cannot.
+	// (EngineConfig.ReasoningSwitch: "reasoning_effort: none", "think:
+	// false"), or Reasoning when it cannot.
 	Reasoning string `json:"reasoning,omitempty"`
 	// Skip is set when the rung may not be called this round (builder
 	// family, capacity, restricted, unusable); Why says more.
@@ -314,6 +315,9 @@ type RouteInput struct {
 	Restricted bool
 	// Unusable gives an engine's probe failure ("" when it may be called).
 	Unusable func(name string) string
+	// Ollama says whether an engine's server is Ollama (its probe found
+	// one): its verdict call sends think: false, not reasoning_effort.
+	Ollama func(name string) bool
 	// Prompt writes a lens's prompt (for its size).
 	Prompt func(l bugfolder.Lens) string
 }
@@ -385,7 +389,7 @@ func planLens(in RouteInput, l bugfolder.Lens) Route {
 		ec := in.Config.Engines[name]
 		lim := harness.LimitsOf(ec)
 		rg := Rung{Engine: name, Family: ec.Family(), External: ec.External, ContextTokens: lim.ContextTokens, Reasoning: Reasoning}
-		if sw := ec.ReasoningSwitch(); sw != "" {
+		if sw := ec.ReasoningSwitch(in.Ollama != nil && in.Ollama(name)); sw != "" {
 			rg.Reasoning = "off (" + sw + ")"
 		}
 		need := r.PromptTokens + AnswerTokens

@@ -298,23 +298,34 @@ func TestPlanSpreadsLensesAcrossFamilies(t *testing.T) {
 }
 
 // The route table says which called rungs ran with reasoning off (an
-// openai engine's verdict_reasoning_effort) and which could not.
+// openai engine's verdict_reasoning_effort) and which could not, naming
+// what was sent: think: false to an Ollama server (its probe found one),
+// reasoning_effort to any other.
 func TestRoutesSayWhereReasoningWasOff(t *testing.T) {
 	cfg := testConfig(t, "  oai-off:\n    kind: openai\n    model: gpt-5\n    base_url: http://127.0.0.1:1/v1\n    verdict_reasoning_effort: none\n")
-	routes := Plan(RouteInput{Config: cfg, Lenses: []bugfolder.Lens{lensOf("defect")}, Prompt: func(bugfolder.Lens) string { return "p" }})
-	var seat Seat
-	for _, g := range routes[0].Rungs {
-		st := StatusNotReached
-		if g.Engine == "oai-off" || g.Engine == "ext-big" {
-			st = StatusHold
+	for _, c := range []struct {
+		ollama bool
+		want   string
+	}{
+		{false, "off on oai-off (reasoning_effort: none)"},
+		{true, "off on oai-off (think: false)"},
+	} {
+		routes := Plan(RouteInput{Config: cfg, Lenses: []bugfolder.Lens{lensOf("defect")}, Prompt: func(bugfolder.Lens) string { return "p" },
+			Ollama: func(name string) bool { return c.ollama && name == "oai-off" }})
+		var seat Seat
+		for _, g := range routes[0].Rungs {
+			st := StatusNotReached
+			if g.Engine == "oai-off" || g.Engine == "ext-big" {
+				st = StatusHold
+			}
+			seat.Attempts = append(seat.Attempts, Attempt{Rung: g, Status: st})
 		}
-		seat.Attempts = append(seat.Attempts, Attempt{Rung: g, Status: st})
-	}
-	seat.Lens = "defect"
-	got := RenderRoutes(&State{}, 1, []Seat{seat})
-	for _, want := range []string{"off on oai-off (reasoning_effort: none)", "engine default on ext-big (no verified switch"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("route table lacks %q:\n%s", want, got)
+		seat.Lens = "defect"
+		got := RenderRoutes(&State{}, 1, []Seat{seat})
+		for _, want := range []string{c.want, "engine default on ext-big (no verified switch"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("ollama %v: route table lacks %q:\n%s", c.ollama, want, got)
+			}
 		}
 	}
 }
