@@ -8,12 +8,15 @@ package envelope
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // Caps on what one envelope may carry; a bigger change is refused, never
@@ -100,6 +103,8 @@ type reader interface {
 	read(rel string) (body string, exists bool, omitted string, err error)
 	// has says whether a regular file is there (for test discovery).
 	has(rel string) bool
+	// close releases what the reader holds open.
+	close()
 }
 
 // Build assembles the envelope from the CURRENT files: for a range, the
@@ -112,6 +117,7 @@ func Build(src Source) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer r.close()
 	tests := testFilesOf(touched, deleted, r)
 	if n := len(touched) + len(tests); n > MaxFiles {
 		return nil, fmt.Errorf("%s: the envelope would hold %d files (%d touched, %d test files), more than the cap of %d (MaxFiles): review a narrower range or name fewer files with --files",
@@ -153,8 +159,16 @@ func locate(src Source) ([]string, map[string]bool, reader, error) {
 		}
 		return touched, deleted, r, nil
 	case len(src.Files) > 0:
-		touched, err := fromFiles(src.Repo, src.Files)
-		return touched, nil, diskReader{root: src.Repo}, err
+		d, err := newDiskReader(src.Repo)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		touched, err := fromFiles(src.Repo, d, src.Files)
+		if err != nil {
+			d.close()
+			return nil, nil, nil, err
+		}
+		return touched, nil, d, nil
 	}
 	return nil, nil, nil, errors.New("envelope: no change to review: give --change A..B or --files followed by the files to review")
 }
@@ -192,9 +206,9 @@ func describe(src Source) string {
 	return "--files"
 }
 
-// fromFiles resolves --files against root: repo-relative slash paths,
-// sorted and unique; each must be a file inside root.
-func fromFiles(root string, files []string) ([]string, error) {
+// fromFiles resolves --files against root (read through d): repo-relative
+// slash paths, sorted and unique; each must be a file inside root.
+func fromFiles(root string, d diskReader, files []string) ([]string, error) {
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("project root %s: %w", root, err)
@@ -209,16 +223,13 @@ func fromFiles(root string, files []string) ([]string, error) {
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, fmt.Errorf("--files %s: not inside the project root %s: name files of the project under review", f, absRoot)
 		}
-		if err := insideRoot(absRoot, filepath.ToSlash(rel)); err != nil {
-			return nil, fmt.Errorf("--files %w", err) // it names the path
-		}
-		info, err := os.Lstat(p)
+		exists, omitted, err := d.check(filepath.ToSlash(rel))
 		switch {
-		case errors.Is(err, os.ErrNotExist):
-			return nil, fmt.Errorf("--files %s: no such file in %s: check the path (relative to the project root, or absolute)", f, absRoot)
 		case err != nil:
-			return nil, fmt.Errorf("--files %s: %w", f, err)
-		case info.IsDir():
+			return nil, fmt.Errorf("--files %w", err) // it names the path
+		case !exists:
+			return nil, fmt.Errorf("--files %s: no such file in %s: check the path (relative to the project root, or absolute)", f, absRoot)
+		case omitted == "folder":
 			return nil, fmt.Errorf("--files %s: a folder: name the files in it, one by one", f)
 		}
 		out = append(out, filepath.ToSlash(rel))
@@ -251,75 +262,76 @@ func testFilesOf(touched []string, deleted map[string]bool, r reader) []string {
 	return out
 }
 
-// diskReader reads the files on disk under root.
-type diskReader struct{ root string }
+// diskReader reads the files on disk under a project root, each in one
+// kernel-checked open that follows no symbolic link and never leaves the
+// root (safefs.NoSymlinks): a link swapped in after a check cannot be
+// read through, for nothing is checked apart from the open.
+type diskReader struct{ root *safefs.Root }
+
+// newDiskReader opens the project root dir (itself reached through any
+// link: it is the project the user named).
+func newDiskReader(dir string) (diskReader, error) {
+	resolved, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return diskReader{}, fmt.Errorf("project root %s: %w", dir, err)
+	}
+	root, err := safefs.OpenRoot(resolved, safefs.NoSymlinks)
+	if err != nil {
+		return diskReader{}, fmt.Errorf("project root %s: %w", dir, err)
+	}
+	return diskReader{root: root}, nil
+}
+
+func (d diskReader) close() { d.root.Close() }
 
 func (d diskReader) read(rel string) (string, bool, string, error) {
-	if err := insideRoot(d.root, rel); err != nil {
-		return "", false, "", err
-	}
-	p := filepath.Join(d.root, filepath.FromSlash(rel))
-	info, err := os.Lstat(p)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", false, "", nil
-	}
+	b, err := d.root.ReadFile(filepath.FromSlash(rel), MaxBytes)
 	if err != nil {
-		return "", false, "", fmt.Errorf("read %s: %w", p, err)
-	}
-	if !info.Mode().IsRegular() {
-		// a link may point out of the project (a key, a secret): never followed
-		return "", true, kindOf(info.Mode()), nil
-	}
-	if info.Size() > MaxBytes {
-		return "", false, "", tooBig(rel, info.Size())
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return "", false, "", fmt.Errorf("read %s: %w", p, err)
+		exists, omitted, err := d.refused(rel, err)
+		return "", exists, omitted, err
 	}
 	return bodyOf(b)
 }
 
 func (d diskReader) has(rel string) bool {
-	if insideRoot(d.root, rel) != nil {
-		return false // a test file reached through a linked folder is not the project's
-	}
-	info, err := os.Lstat(filepath.Join(d.root, filepath.FromSlash(rel)))
-	return err == nil && info.Mode().IsRegular()
+	exists, omitted, err := d.check(rel)
+	return exists && omitted == "" && err == nil // a test file reached through a linked folder is not the project's
 }
 
-// insideRoot refuses a file whose folder, or any folder above it up to
-// root, is a symbolic link, or whose folder resolves outside root: moot
-// never reads through a link (it may point at /etc or a key). A link as
-// the file itself is left to the reader, which names it and never reads it.
-func insideRoot(root, rel string) error {
-	dir := path.Dir(rel)
-	if dir == "." {
-		return nil
+// check opens rel as read does, without reading it.
+func (d diskReader) check(rel string) (exists bool, omitted string, err error) {
+	f, err := d.root.OpenRegular(filepath.FromSlash(rel))
+	if err != nil {
+		return d.refused(rel, err)
 	}
-	walked := ""
-	for _, c := range strings.Split(dir, "/") {
-		walked = path.Join(walked, c)
-		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(walked)))
-		if errors.Is(err, os.ErrNotExist) {
-			return nil // nothing there to read through
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", rel, err)
-		}
-		if info.Mode()&os.ModeSymlink != 0 {
-			return fmt.Errorf("%s: its folder %s is a symbolic link: moot never reads through a link (it may point out of the project); review the files where they really are", rel, walked)
-		}
+	f.Close()
+	return true, "", nil
+}
+
+// refused says what the refused open of rel (err) means: not there; there
+// but never read (omitted: a symbolic link, a folder, a hard link); or a
+// refusal, for a path through a linked folder, which may point at /etc or
+// a key. The file is looked at again only to name what it is.
+func (d diskReader) refused(rel string, err error) (exists bool, omitted string, _ error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, "", nil
 	}
-	realRoot, err1 := filepath.EvalSymlinks(root)
-	realDir, err2 := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(dir)))
-	if err1 != nil || err2 != nil {
-		return fmt.Errorf("%s: resolve its folder: %w", rel, errors.Join(err1, err2))
+	info, lerr := os.Lstat(filepath.Join(d.root.Name(), filepath.FromSlash(rel)))
+	switch {
+	case errors.Is(err, safefs.ErrEscape) && lerr == nil && info.Mode()&os.ModeSymlink != 0:
+		return true, "symbolic link", nil // a link may point out of the project: never followed
+	case errors.Is(err, safefs.ErrEscape):
+		return false, "", fmt.Errorf("%s: a folder on its path is a symbolic link: moot never reads through a link (it may point out of the project); review the files where they really are", rel)
+	case errors.Is(err, safefs.ErrNotRegular) && lerr == nil:
+		return true, kindOf(info.Mode()), nil
+	case errors.Is(err, safefs.ErrNotRegular):
+		return true, "not a regular file", nil
+	case errors.Is(err, safefs.ErrLinked):
+		return true, "hard link", nil // its other name may be outside the project
+	case errors.Is(err, safefs.ErrTooLarge) && lerr == nil:
+		return false, "", tooBig(rel, info.Size())
 	}
-	if r, err := filepath.Rel(realRoot, realDir); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("%s: its folder resolves to %s, outside the project root %s: moot never reads outside the project", rel, realDir, realRoot)
-	}
-	return nil
+	return false, "", fmt.Errorf("read %s: %w", rel, err)
 }
 
 // tooBig is the error of a file bigger than the whole envelope's cap,

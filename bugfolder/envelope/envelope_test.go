@@ -130,7 +130,8 @@ func TestBuildRangeAtHeadReadsDisk(t *testing.T) {
 
 // TestBuildFromFiles: --files, relative or absolute, in a folder that is
 // not a git repository; duplicates once; Python tests found in a tests/
-// folder beside the file's folder; a symbolic link named, not followed.
+// folder beside the file's folder; a symbolic link named, not followed; a
+// hard link (its other name may be outside the project) named, not read.
 func TestBuildFromFiles(t *testing.T) {
 	root := t.TempDir()
 	tu.WriteFiles(t, root, map[string]string{
@@ -145,7 +146,12 @@ func TestBuildFromFiles(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "secret/key"), filepath.Join(root, "src/link.py")); err != nil {
 		t.Fatal(err)
 	}
-	e, err := Build(Source{Repo: root, Files: []string{"src/calc.py", filepath.Join(root, "src/calc.py"), "src/component.jsx", "src/link.py"}})
+	outside := filepath.Join(t.TempDir(), "id_ed25519")
+	tu.WriteFiles(t, filepath.Dir(outside), map[string]string{"id_ed25519": "OUTSIDE\n"})
+	if err := os.Link(outside, filepath.Join(root, "src/hard.py")); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Build(Source{Repo: root, Files: []string{"src/calc.py", filepath.Join(root, "src/calc.py"), "src/component.jsx", "src/link.py", "src/hard.py"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,14 +160,15 @@ func TestBuildFromFiles(t *testing.T) {
 		{Path: "src/calc_test.py", Test: true, HasBody: true},
 		{Path: "src/component.jsx", HasBody: true},
 		{Path: "src/component.spec.tsx", Test: true, HasBody: true},
+		{Path: "src/hard.py", Omitted: "hard link"},
 		{Path: "src/link.py", Omitted: "symbolic link"},
 		{Path: "tests/test_calc.py", Test: true, HasBody: true},
 	}
 	if got := shapes(e); !slices.Equal(got, want) {
 		t.Fatalf("files:\n got %+v\nwant %+v", got, want)
 	}
-	if strings.Contains(e.Render(), "PRIVATE") {
-		t.Error("a symbolic link was followed into the envelope")
+	if r := e.Render(); strings.Contains(r, "PRIVATE") || strings.Contains(r, "OUTSIDE") {
+		t.Error("a link was followed into the envelope")
 	}
 }
 

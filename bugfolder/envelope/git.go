@@ -83,7 +83,11 @@ func fromRange(repo, change string, committed bool) ([]string, map[string]bool, 
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("--change %q: %w", change, err)
 		}
-		return touched, deleted, diskReader{root: strings.TrimSpace(string(top))}, nil
+		d, err := newDiskReader(strings.TrimSpace(string(top)))
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("--change %q: %w", change, err)
+		}
+		return touched, deleted, d, nil
 	}
 	t, err := newTreeReader(repo, b)
 	if err != nil {
@@ -138,6 +142,8 @@ func (t *treeReader) read(rel string) (string, bool, string, error) {
 	}
 	return bodyOf(b)
 }
+
+func (t *treeReader) close() {}
 
 func (t *treeReader) has(rel string) bool {
 	m := t.mode[rel]
