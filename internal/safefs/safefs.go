@@ -334,6 +334,9 @@ func (r *Root) makeDirs(rel string, perm os.FileMode) (*os.File, error) {
 	var d *os.File
 	dir := ""
 	for _, part := range strings.Split(c, string(filepath.Separator)) {
+		if d != nil {
+			d.Close() // the folder above; the last one is returned
+		}
 		dir = filepath.Join(dir, part)
 		parent, err := r.Open(filepath.Dir(dir), unix.O_RDONLY|unix.O_DIRECTORY, 0)
 		if err != nil {
@@ -343,9 +346,6 @@ func (r *Root) makeDirs(rel string, perm os.FileMode) (*os.File, error) {
 		parent.Close()
 		if err != nil && !errors.Is(err, unix.EEXIST) {
 			return nil, fmt.Errorf("create %s: %w", filepath.Join(r.f.Name(), dir), err)
-		}
-		if d != nil {
-			d.Close()
 		}
 		if d, err = r.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0); err != nil {
 			return nil, err
