@@ -558,6 +558,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.zoomVP.SetYOffset(off) // the user's place, through the re-render
 			}
 		}
+	case reviewDocMsg:
+		m.gotReviewDoc(msg)
 	case convergenceMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.conv = msg.rows

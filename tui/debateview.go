@@ -577,8 +577,11 @@ func fmtDur(d time.Duration) string {
 // yet (rendering runs in commands, never in Update or View).
 func (m *Model) wantDocs() []tea.Cmd {
 	if m.screen != scrDebate || m.deb == nil || m.deb.dir == "" {
-		if m.screen == scrBrowser {
+		switch m.screen {
+		case scrBrowser:
 			return m.wantPreview()
+		case scrReview:
+			return m.wantReviewDoc()
 		}
 		return nil
 	}
