@@ -397,26 +397,6 @@ func (m Model) lensLines(p *lensPane, w, clip int) []string {
 	return content
 }
 
-// wrapStyled wraps plain text at word boundaries to w cells, the lines
-// after the first indented by indent, each line styled by style (if any).
-func wrapStyled(text string, w int, indent string, style func(...string) string) []string {
-	first := strings.Split(wrapLines(text, w), "\n")
-	out := first[:1]
-	if len(first) > 1 {
-		rest := strings.Join(first[1:], " ")
-		out = append(out, strings.Split(wrapLines(rest, max(1, w-len(indent))), "\n")...)
-		for i := 1; i < len(out); i++ {
-			out[i] = indent + out[i]
-		}
-	}
-	if style != nil {
-		for i := range out {
-			out[i] = style(out[i])
-		}
-	}
-	return out
-}
-
 // ReviewDoneMsg tells a review view opened by NewReview that the review's
 // run ended: it reads the folder once more and q leaves.
 type ReviewDoneMsg struct{}
