@@ -658,17 +658,10 @@ func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown
 func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unknown) }
 
 // estimateWords is the plan's estimated cost as the Final tab says it,
-// live and from the files alike: the plan's engines and their prices
-// decide its "+unknown" (a call that recorded no cost marks the actual
-// cost, not the estimate).
-func (m Model) estimateWords() string {
-	d := m.deb
-	names := d.estEngines
-	if len(names) == 0 { // a plan that logged no engines: the debate's own
-		names = d.engines()
-	}
-	return estimate(d.estUSD, d.estUnknown || m.unpriced(names...))
-}
+// live and from the files alike: the plan's event decides its "+unknown"
+// (an engine it priced has no price; a call that recorded no cost marks
+// the actual cost, not the estimate).
+func (m Model) estimateWords() string { return estimate(m.deb.estUSD, m.deb.estUnknown) }
 
 // unpriced reports whether one of the engines named has no known price.
 func (m Model) unpriced(names ...string) bool {
