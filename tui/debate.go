@@ -259,27 +259,6 @@ func (d *debateView) recordCut(ev engine.Event) {
 	}
 }
 
-// engines are the names of the engines the debate's calls use.
-func (d *debateView) engines() []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p *pane) {
-		if p.engine != "" && !seen[p.engine] {
-			seen[p.engine] = true
-			out = append(out, p.engine)
-		}
-	}
-	for _, r := range d.rounds {
-		for _, p := range r.panes {
-			add(p)
-		}
-	}
-	if d.judge != nil {
-		add(d.judge)
-	}
-	return out
-}
-
 // newLiveView prepares the panes of a debate about to run.
 func newLiveView(s engine.Setup) *debateView {
 	d := &debateView{bugID: s.Bug.ID, title: termsafe.Line(s.Bug.Title), lang: s.Lang, mode: s.Mode, n: s.N, r: s.R, live: true, state: "running"}
