@@ -66,7 +66,8 @@ func reviewEntries(e *env, reg *bugfolder.Register) ([]listEntry, []error) {
 		if !st.StartedAt.IsZero() {
 			en.StartedAt = ptr(st.StartedAt.UTC().Format(time.RFC3339))
 		}
-		en.Calls, en.Tokens = st.Calls, st.Tokens
+		evs, _ := review.ReadEvents(dirs[i]) // an unreadable log: the record's count
+		en.Calls, en.Tokens = review.Calls(st, evs), st.Tokens
 		en.CostUSD, en.CostPartlyUnknown = ptr(st.CostUSD), st.CostUnknown
 		if st.CostUnknown && st.CostUSD == 0 {
 			en.CostUSD = nil // no call recorded a cost: unknown, not zero

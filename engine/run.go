@@ -432,7 +432,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
 	r.reapOrphans()
 	r.estimates, r.learned = plan.Estimates(), learnedOf(plan.Estimates())
-	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, Formula: plan.Formula, Estimates: r.estimates})
+	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, CostUnknown: len(plan.unpricedEngines()) > 0, Formula: plan.Formula, Estimates: r.estimates})
 	r.initBudget(s.Budget)
 	res, err := r.execute(ctx)
 	if res != nil {

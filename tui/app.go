@@ -558,6 +558,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.zoomVP.SetYOffset(off) // the user's place, through the re-render
 			}
 		}
+	case reviewDocMsg:
+		m.gotReviewDoc(msg)
 	case convergenceMsg:
 		if m.deb != nil && msg.dir == m.deb.dir {
 			m.conv = msg.rows
@@ -1099,10 +1101,8 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.bridge, m.running = b, true
 	m.out.BugID = s.Bug.ID
 	m.deb = newLiveView(s)
-	m.deb.estUSD, m.deb.hasEstimate = m.cost.plan.USD, true
-	for _, e := range m.cost.plan.Engines { // until the run logs its plan: the same engines
-		m.deb.estEngines = append(m.deb.estEngines, e.Name)
-	}
+	// until the run logs its plan: the same estimate
+	m.deb.estUSD, m.deb.estUnknown, m.deb.hasEstimate = m.cost.plan.USD, !m.cost.plan.USDKnown, true
 	m.deb.startedAt = m.clock()
 	m.deb.sessionStart = m.deb.startedAt
 	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil

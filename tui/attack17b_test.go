@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -208,36 +209,41 @@ func TestBudgetCutHeader(t *testing.T) {
 }
 
 // TestEstimateWordsAgree: the estimate's "+unknown" is the plan's — its
-// engines' prices — so a call that recorded no cost (which the live view
-// and the files count differently) never changes it: the live view and
-// the browser say the same.
+// event says an engine it priced has no price (engine's
+// TestPlanEventSaysCostUnknown) — so a call that recorded no cost (which
+// the live view and the files count differently) never changes it.
 func TestEstimateWordsAgree(t *testing.T) {
-	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  priced: {kind: command, command: [x], external: false, price: {input_per_mtok: 3, output_per_mtok: 15}}\n  free: {kind: command, command: [x], external: false}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
-		name      string
-		planned   []string
-		callNoUSD bool
-		want      string
+		name        string
+		planUnknown bool
+		callNoUSD   bool
+		want        string
 	}{
-		{"priced plan, every call priced", []string{"priced"}, false, "≈$0.07"},
-		{"priced plan, a call without cost", []string{"priced"}, true, "≈$0.07"},
-		{"an unpriced engine planned", []string{"priced", "free"}, false, "≈$0.07+unknown"},
+		{"priced plan, every call priced", false, false, "≈$0.07"},
+		{"priced plan, a call without cost", false, true, "≈$0.07"},
+		{"an unpriced engine planned", true, false, "≈$0.07+unknown"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
 			m, _ := liveModel(t, f, 140, 45)
-			m.opts.Config = cfg
-			plan := engine.Event{Type: engine.EvPlan, USD: 0.07}
-			for _, e := range tc.planned {
-				plan.Estimates = append(plan.Estimates, bugfolder.CostAccuracy{Engine: e, EstTokens: 1000})
-			}
+			plan := engine.Event{Type: engine.EvPlan, USD: 0.07, CostUnknown: tc.planUnknown,
+				Estimates: []bugfolder.CostAccuracy{{Engine: "priced", EstTokens: 1000, EstUSD: 0.07}, {Engine: "free", EstTokens: 1000}}}
 			m = pump(t, m, engineMsg{events: []engine.Event{plan}})
 			m.deb.unpriced = tc.callNoUSD
 			if got := m.estimateWords(); got != tc.want {
 				t.Errorf("the Final tab's estimate reads %q, want %q", got, tc.want)
+			}
+			raw, err := json.Marshal(plan) // as the files say it (an unknown usd is null)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var logged engine.Event
+			if err := json.Unmarshal(raw, &logged); err != nil {
+				t.Fatal(err)
+			}
+			m.deb.recordPlan(logged)
+			if got := m.estimateWords(); got != tc.want {
+				t.Errorf("read from the log, the estimate reads %q, want %q", got, tc.want)
 			}
 		})
 	}

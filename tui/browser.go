@@ -47,8 +47,10 @@ type browserRow struct {
 	err error
 	// stamp is what its debate folder looked like at the last look.
 	stamp string
-	// rev is set on a review's row (dir.Dir is its folder): its record.
-	rev *review.State
+	// rev is set on a review's row (dir.Dir is its folder): its record;
+	// revCalls its call count (review.Calls: the running ones included).
+	rev      *review.State
+	revCalls int
 }
 
 // over names what the browser lists: the register, else (a project with

@@ -212,9 +212,6 @@ type costTrend struct {
 	debates     int
 	est, act    int
 	estUSD, usd float64
-	// partial: the debate did not run as planned (cut, degraded, stopped
-	// early): its actuals against the plan are no estimate error
-	partial bool
 }
 
 // trendMsg delivers a debate's cost accuracy trend, read off the UI
@@ -240,7 +237,7 @@ func loadTrendCmd(reg *bugfolder.Register, dir string, f *bugfolder.Final) tea.C
 func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
 	var out []costTrend
 	for _, c := range f.CostAccuracy {
-		t := costTrend{engine: c.Engine, now: engine.EstimateError(c.EstTokens, c.ActTokens), est: c.EstTokens, act: c.ActTokens, estUSD: c.EstUSD, usd: c.ActUSD, partial: f.Partial()}
+		t := costTrend{engine: c.Engine, now: engine.EstimateError(c.EstTokens, c.ActTokens), est: c.EstTokens, act: c.ActTokens, estUSD: c.EstUSD, usd: c.ActUSD}
 		t.first = t.now
 		found := false
 		for _, rec := range past {
@@ -263,9 +260,11 @@ func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
 }
 
 // costLines are the Final tab's budget and estimate lines: the cut, and
-// per engine the estimate's error now against its first recorded one.
+// per engine the estimate's error now against its first recorded one (a
+// debate not run as planned — cut, degraded, stopped early — has none).
 func (m Model) costLines(f *bugfolder.Final) []string {
 	var out []string
+	partial := f != nil && f.Partial()
 	if f != nil && f.BudgetCut {
 		out = append(out, m.st.Warning.Render(fmt.Sprintf("degraded: cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
 	}
@@ -275,7 +274,7 @@ func (m Model) costLines(f *bugfolder.Final) []string {
 			continue
 		}
 		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
-		if t.partial {
+		if partial {
 			line = fmt.Sprintf("estimate %s: %s → %s tokens (not run in full: no estimate error)", t.engine, fmtTokens(t.est), fmtTokens(t.act))
 		}
 		if t.debates > 1 {

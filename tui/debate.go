@@ -162,10 +162,9 @@ type debateView struct {
 	decision string
 	// hasEstimate is set when the plan's estimate is known (a run shown live).
 	hasEstimate bool
-	// estEngines are the engines the plan priced, estUnknown set when the
-	// plan said its money is partly unknown: what decides the estimate's
+	// estUnknown is set when the plan said its money is partly unknown
+	// (an engine it priced has no price): what decides the estimate's
 	// "+unknown" (estimateWords), never the calls made since.
-	estEngines []string
 	estUnknown bool
 	// nth and of place a debate read from disk among its bug's debates
 	// (of is 0 when not counted).
@@ -241,11 +240,15 @@ func (d *debateView) recordStop(ev engine.Event) {
 	}
 }
 
-// recordPlan notes the plan's estimate and the engines it priced.
+// recordPlan notes the plan's estimate and whether its money is partly
+// unknown. The log writes a partly unknown plan's usd as null: read back,
+// the priced part is the sum of its engines' estimates.
 func (d *debateView) recordPlan(ev engine.Event) {
-	d.estUSD, d.hasEstimate, d.estUnknown, d.estEngines = ev.USD, true, ev.CostUnknown, nil
-	for _, c := range ev.Estimates {
-		d.estEngines = append(d.estEngines, c.Engine)
+	d.estUSD, d.hasEstimate, d.estUnknown = ev.USD, true, ev.CostUnknown
+	if ev.CostUnknown && ev.USD == 0 {
+		for _, c := range ev.Estimates {
+			d.estUSD += c.EstUSD
+		}
 	}
 }
 
@@ -254,27 +257,6 @@ func (d *debateView) recordCut(ev engine.Event) {
 	if ev.Type == engine.EvDecision && ev.Point == bugfolder.PointBudget && ev.Choice == string(engine.BudgetStop) {
 		d.cut, d.cutRound = true, ev.Round
 	}
-}
-
-// engines are the names of the engines the debate's calls use.
-func (d *debateView) engines() []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p *pane) {
-		if p.engine != "" && !seen[p.engine] {
-			seen[p.engine] = true
-			out = append(out, p.engine)
-		}
-	}
-	for _, r := range d.rounds {
-		for _, p := range r.panes {
-			add(p)
-		}
-	}
-	if d.judge != nil {
-		add(d.judge)
-	}
-	return out
 }
 
 // newLiveView prepares the panes of a debate about to run.

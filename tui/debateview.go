@@ -281,8 +281,8 @@ func (m Model) backToBrowser() (Model, tea.Cmd) {
 // zoomPane is the pane the zoom shows (the focused one of a round tab, or
 // the judge while it runs on the final tab).
 func (m Model) zoomPane() *pane {
-	if m.deb == nil {
-		return nil // the review view's zoom shows a lens, not a call
+	if m.screen == scrReview {
+		return nil // the review view's zoom shows a lens or a document, not a call
 	}
 	panes := m.focusedPanes()
 	if m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running {
@@ -296,8 +296,8 @@ func (m Model) zoomPane() *pane {
 
 // zoomDocKey names the document the zoom renders ("" path when plain text).
 func (m Model) zoomDocKey() docKey {
-	if m.deb == nil {
-		return docKey{}
+	if m.screen == scrReview {
+		return docKey{} // the review's documents are its own (reviewZoomDoc)
 	}
 	w := m.w - 2
 	switch {
@@ -577,8 +577,11 @@ func fmtDur(d time.Duration) string {
 // yet (rendering runs in commands, never in Update or View).
 func (m *Model) wantDocs() []tea.Cmd {
 	if m.screen != scrDebate || m.deb == nil || m.deb.dir == "" {
-		if m.screen == scrBrowser {
+		switch m.screen {
+		case scrBrowser:
 			return m.wantPreview()
+		case scrReview:
+			return m.wantReviewDoc()
 		}
 		return nil
 	}

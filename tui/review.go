@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -30,6 +29,8 @@ import (
 type reviewsMsg struct {
 	states []*review.State
 	dirs   []string
+	// calls is each review's call count (review.Calls).
+	calls []int
 }
 
 // reviewParents are the folders that hold reviews: the git root's and the
@@ -61,7 +62,12 @@ func gitTop(dir string) string {
 func listReviewsCmd(reg *bugfolder.Register) tea.Cmd {
 	return func() tea.Msg {
 		states, dirs, _ := review.List(reviewParents(reg))
-		return reviewsMsg{states: states, dirs: dirs}
+		calls := make([]int, len(states))
+		for i, st := range states {
+			evs, _ := review.ReadEvents(dirs[i]) // an unreadable log: the record's count
+			calls[i] = review.Calls(st, evs)
+		}
+		return reviewsMsg{states: states, dirs: dirs, calls: calls}
 	}
 }
 
@@ -71,21 +77,21 @@ func (b *browser) setReviews(m reviewsMsg) {
 	for i, st := range m.states {
 		at := slices.IndexFunc(b.rows, func(r *browserRow) bool { return r.rev != nil && r.dir.Dir == m.dirs[i] })
 		if at >= 0 {
-			b.setRev(b.rows[at], st)
+			b.setRev(b.rows[at], st, m.calls[i])
 			continue
 		}
-		b.addRow(&browserRow{dir: bugfolder.BugDir{Dir: m.dirs[i], Context: st.BugID}, rev: st})
+		b.addRow(&browserRow{dir: bugfolder.BugDir{Dir: m.dirs[i], Context: st.BugID}, rev: st, revCalls: m.calls[i]})
 	}
 	b.refilter()
 }
 
 // setRev sets a review row's record, keeping the count of rows that wait
 // for a human decision (as setSum does for a bug's).
-func (b *browser) setRev(r *browserRow, st *review.State) {
+func (b *browser) setRev(r *browserRow, st *review.State, calls int) {
 	if r.pendingDecision() {
 		b.pending--
 	}
-	r.rev = st
+	r.rev, r.revCalls = st, calls
 	if r.pendingDecision() {
 		b.pending++
 	}
@@ -132,7 +138,7 @@ func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	}
 	status := st.Badge(s.Status) + strings.TrimPrefix(reviewStatus(s), s.Status)
 	cells := []string{s.ID, "", r.context(), status, review.Name, nr, "—", reviewCost(s), date, "—"}
-	calls := fmt.Sprintf("%d %s · ", s.Calls, plural(s.Calls, "call", "calls"))
+	calls := fmt.Sprintf("%d %s · ", r.revCalls, plural(r.revCalls, "call", "calls"))
 	if !on[nrCol] { // a narrow list drops the column: the row still says it
 		calls = nr + " · " + calls
 	}
@@ -179,8 +185,7 @@ type reviewData struct {
 	routes string
 	sum    string
 	stamp  string
-	// calls counts the calls made, those running included, by the
-	// debate header's rule (bugfolder.LoggedCalls over the event log).
+	// calls counts the calls made, those running included (review.Calls).
 	calls int
 }
 
@@ -241,11 +246,11 @@ func readReview(dir string, round int) (*reviewData, error) {
 		return nil, err
 	}
 	st.Status = review.ListedStatus(st, dir) // as its row and moot list say it
-	evs, err := readReviewEvents(filepath.Join(dir, review.EventsFile))
+	evs, err := review.ReadEvents(dir)
 	if err != nil {
 		return nil, err
 	}
-	d := &reviewData{dir: dir, st: st, rounds: len(st.Rounds), stamp: stamp, calls: max(st.Calls, bugfolder.LoggedCalls(evs))}
+	d := &reviewData{dir: dir, st: st, rounds: len(st.Rounds), stamp: stamp, calls: review.Calls(st, evs)}
 	for _, e := range evs {
 		d.rounds = max(d.rounds, e.Round)
 	}
@@ -267,29 +272,6 @@ func readDoc(p string) string {
 		return ""
 	}
 	return string(b)
-}
-
-// readReviewEvents reads the event log's lines; a torn last line (a write
-// under way) is skipped.
-func readReviewEvents(p string) ([]engine.Event, error) {
-	f, err := os.Open(p)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
-	}
-	defer f.Close()
-	var out []engine.Event
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
-		var e engine.Event
-		if json.Unmarshal(sc.Bytes(), &e) == nil {
-			out = append(out, e)
-		}
-	}
-	return out, nil
 }
 
 // lensPanes builds a round's panes: the record's lenses in order, each

@@ -323,7 +323,7 @@ func FuzzReviewEvents(f *testing.F) {
 		if err := os.WriteFile(p, raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		evs, err := readReviewEvents(p)
+		evs, err := review.ReadEvents(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,3 +91,55 @@ func TestReviewRowAt80SaysLensesTimesRounds(t *testing.T) {
 	m := sized(t, f.options(), 80, 24)
 	checkFrame(t, m, 80, 24, f.proj, []string{"2×2 · 6 calls", "3×1 · 4 calls"})
 }
+
+// TestReviewZoomShowsWholeDocuments: enter on the routes or the summary
+// tab zooms the whole document, taller than the window, from its first
+// line to its last (end scrolls there), never a "… N more lines" stub.
+func TestReviewZoomShowsWholeDocuments(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		tabs       int
+	}{
+		{"routes", filepath.Join(review.RoundDir(1), review.RoutesFile), 1},
+		{"summary", "summary.md", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			br, _ := reviewsFor(t, f)
+			doc := "# The " + tc.name + " document\n\n"
+			for i := 1; i <= 60; i++ {
+				doc += fmt.Sprintf("- %s line %d\n", tc.name, i)
+			}
+			if err := br.f.Write(tc.file, []byte(doc)); err != nil {
+				t.Fatal(err)
+			}
+			m := sized(t, f.options(), 100, 30)
+			m = openReviewRow(t, m, br.f.ID)
+			for range tc.tabs {
+				m = keys(t, m, "tab")
+			}
+			m = keys(t, m, "enter")
+			if !m.zoom || m.screen != scrReview {
+				t.Fatalf("enter on the %s tab did not zoom it (zoom %v, screen %d)", tc.name, m.zoom, m.screen)
+			}
+			top := checkFrame(t, m, 100, 30, f.proj, []string{"The " + tc.name + " document", tc.name + " line 1"})
+			if strings.Contains(top, "more lines") {
+				t.Errorf("the zoom is cut to a stub:\n%s", top)
+			}
+			m = keys(t, m, "end")
+			checkFrame(t, m, 100, 30, f.proj, []string{tc.name + " line 60"})
+		})
+	}
+}
+
+// TestRunningReviewRowCountsAsItsHeader: a running review's browser row
+// counts its calls as the review view's header does (the calls started
+// and not yet in the record included), never two counts for one review.
+func TestRunningReviewRowCountsAsItsHeader(t *testing.T) {
+	f := newFixture(t)
+	rf := runningReview(t, f)
+	m := sized(t, f.options(), 140, 45)
+	checkFrame(t, m, 140, 45, f.proj, []string{rf.f.ID, "3 calls · live"})
+	m = openReviewRow(t, m, rf.f.ID)
+	checkFrame(t, m, 140, 45, f.proj, []string{"3 calls"})
+}

@@ -25,6 +25,10 @@ type reviewView struct {
 	// rendered keeps the last document glamour rendered, so a frame that
 	// shows the same text at the same width does not render it again.
 	rendered renderedDoc
+	// zoomed is the routes or summary document rendered for the zoom (at
+	// the window's width, in a command: never in Update); zoomWant is the
+	// one asked for and not back yet.
+	zoomed, zoomWant renderedDoc
 }
 
 // renderedDoc is a Markdown text rendered at a width in a style.
@@ -48,7 +52,11 @@ func (m Model) openReview(msg reviewLoadedMsg) Model {
 	if same {
 		tab, focus = m.rev.tab, m.rev.focus
 	}
-	m.rev = &reviewView{reviewData: msg.data, tab: tab, focus: min(focus, max(0, len(msg.data.panes)-1))}
+	rv := &reviewView{reviewData: msg.data, tab: tab, focus: min(focus, max(0, len(msg.data.panes)-1))}
+	if same {
+		rv.zoomed, rv.zoomWant = m.rev.zoomed, m.rev.zoomWant
+	}
+	m.rev = rv
 	m.screen = scrReview
 	if m.zoom && same {
 		m.refreshZoom() // the zoomed lens follows the folder too
@@ -198,7 +206,7 @@ func (m Model) reviewDoc(md string, h int) string {
 		m.rev.rendered = renderedDoc{md: md, style: style, w: m.lay.docW, out: RenderMarkdown(md, m.lay.docW, style)}
 	}
 	lines := strings.Split(strings.TrimRight(m.rev.rendered.out, "\n"), "\n")
-	if len(lines) > h { // no zoom here: say how much is left (moot show ID prints it all)
+	if len(lines) > h { // say how much is left (enter zooms it whole)
 		n := len(lines) - max(0, h-1)
 		lines = append(lines[:max(0, h-1)], m.st.Subtle.Render(fmt.Sprintf("… %d more lines (moot show prints it all)", n)))
 	}
@@ -267,10 +275,77 @@ func (m Model) reviewZoom() string {
 			return strings.Join(m.lensLines(r.panes[r.focus], max(10, m.w-2), 64<<10), "\n")
 		}
 		return ""
-	case 1:
-		return m.reviewDoc(r.routes, -1)
 	}
-	return m.reviewDoc(r.sum, -1)
+	want := m.reviewZoomDoc()
+	switch {
+	case want.md == "":
+		return m.st.Subtle.Render("not written yet")
+	case want.same(r.zoomed):
+		return r.zoomed.out
+	}
+	return termsafe.Text(want.md) // plain until the rendering arrives
+}
+
+// reviewZoomDoc is the document the routes or summary tab zooms: its
+// Markdown at the window's width in the current style, not rendered yet.
+func (m Model) reviewZoomDoc() renderedDoc {
+	md := m.rev.routes
+	if m.rev.tab == 2 {
+		md = m.rev.sum
+	}
+	return renderedDoc{md: md, style: glamourStyle(m.dark, m.opts.NoColor), w: max(10, m.w-2)}
+}
+
+// same reports whether two renderings are of one text, width and style.
+func (d renderedDoc) same(o renderedDoc) bool {
+	return d.md == o.md && d.w == o.w && d.style == o.style
+}
+
+// reviewDocMsg delivers a review's document rendered for the zoom.
+type reviewDocMsg struct {
+	dir string
+	doc renderedDoc
+}
+
+// wantReviewDoc asks for the zoomed routes or summary document when it is
+// not rendered (nor asked for) yet: glamour runs in the command.
+func (m *Model) wantReviewDoc() []tea.Cmd {
+	r := m.rev
+	if !m.zoom || r == nil || r.tab == 0 {
+		return nil
+	}
+	want := m.reviewZoomDoc()
+	if want.md == "" || want.same(r.zoomed) || want.same(r.zoomWant) {
+		return nil
+	}
+	r.zoomWant = want
+	dir := r.dir
+	return []tea.Cmd{func() tea.Msg {
+		want.out = RenderMarkdown(want.md, want.w, want.style)
+		return reviewDocMsg{dir: dir, doc: want}
+	}}
+}
+
+// gotReviewDoc shows a rendered document in the zoom if it is still the
+// one the zoom shows (the user's place kept through a re-render).
+func (m *Model) gotReviewDoc(msg reviewDocMsg) {
+	r := m.rev
+	if r == nil || r.dir != msg.dir {
+		return
+	}
+	if msg.doc.same(r.zoomWant) {
+		r.zoomWant = renderedDoc{}
+	}
+	if !m.zoom || r.tab == 0 || !msg.doc.same(m.reviewZoomDoc()) {
+		return
+	}
+	r.zoomed = msg.doc
+	off := m.zoomVP.YOffset()
+	m.setZoom(msg.doc.out)
+	m.zoomVP.GotoTop()
+	if m.zoomHold {
+		m.zoomVP.SetYOffset(off)
+	}
 }
 
 // reviewZoomTitle names what the review's zoom shows.
@@ -320,26 +395,6 @@ func (m Model) lensLines(p *lensPane, w, clip int) []string {
 		content = append(content, wrapStyled("rejected "+termsafe.Line(why), w, "  ", m.st.Warning.Render)...)
 	}
 	return content
-}
-
-// wrapStyled wraps plain text at word boundaries to w cells, the lines
-// after the first indented by indent, each line styled by style (if any).
-func wrapStyled(text string, w int, indent string, style func(...string) string) []string {
-	first := strings.Split(wrapLines(text, w), "\n")
-	out := first[:1]
-	if len(first) > 1 {
-		rest := strings.Join(first[1:], " ")
-		out = append(out, strings.Split(wrapLines(rest, max(1, w-len(indent))), "\n")...)
-		for i := 1; i < len(out); i++ {
-			out[i] = indent + out[i]
-		}
-	}
-	if style != nil {
-		for i := range out {
-			out[i] = style(out[i])
-		}
-	}
-	return out
 }
 
 // ReviewDoneMsg tells a review view opened by NewReview that the review's

@@ -326,7 +326,7 @@ func (m Model) costText() string {
 	if c.plan != nil && len(c.plan.Refusals) > 0 { // first: what keeps it from starting is never scrolled away
 		b.WriteString(m.st.Error.Render("  Refused — this debate cannot start") + "\n")
 		for _, r := range c.plan.Refusals {
-			b.WriteString(m.st.Error.Render(wrapIndent("✗ "+r, m.w-4, "    ")) + "\n")
+			b.WriteString(strings.Join(wrapStyled("  ✗ "+r, m.w-4, "    ", m.st.Error.Render), "\n") + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -345,7 +345,7 @@ func (m Model) costText() string {
 		if l.Note != "" { // a lens's description, where there is room
 			line = ansi.Truncate(line+" — "+l.Note, max(m.lay.w-4, ansi.StringWidth(line)), "…")
 		}
-		b.WriteString(wrapIndent(line, m.lay.w-2, "  ") + "\n")
+		b.WriteString(strings.Join(wrapStyled("  "+line, m.lay.w-2, "  ", nil), "\n") + "\n")
 	}
 	switch {
 	case c.err != nil:
@@ -381,12 +381,12 @@ func (m Model) costText() string {
 		b.WriteString(costTable(rows, m.lay.w))
 		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
 		for _, l := range engine.PlanBudgetLines(p) { // the cap, and estimates learned from past debates
-			b.WriteString(wrapIndent("  "+l.Key+" "+l.Text, m.lay.w-2, "    ") + "\n")
+			b.WriteString(strings.Join(wrapStyled("    "+l.Key+" "+l.Text, m.lay.w-2, "    ", nil), "\n") + "\n")
 		}
 		if len(p.Warnings) > 0 {
 			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
 			for _, w := range p.Warnings {
-				b.WriteString(m.st.Warning.Render(wrapIndent("! "+w, m.w-4, "    ")) + "\n")
+				b.WriteString(strings.Join(wrapStyled("  ! "+w, m.w-4, "    ", m.st.Warning.Render), "\n") + "\n")
 			}
 		}
 	}
@@ -448,16 +448,24 @@ func costTable(rows [][]string, width int) string {
 	return b.String()
 }
 
-// wrapIndent wraps text to width, indenting continuation lines.
-func wrapIndent(s string, width int, indent string) string {
-	lines := strings.Split(ansi.Wrap(s, max(10, width-len(indent)), " "), "\n")
-	for i := range lines {
-		lines[i] = "  " + lines[i]
-		if i > 0 {
-			lines[i] = indent + strings.TrimLeft(lines[i], " ")
+// wrapStyled wraps plain text at word boundaries to w cells, the lines
+// after the first indented by indent, each line styled by style (if any).
+func wrapStyled(text string, w int, indent string, style func(...string) string) []string {
+	first := strings.Split(wrapLines(text, w), "\n")
+	out := first[:1]
+	if len(first) > 1 {
+		rest := strings.Join(first[1:], " ")
+		out = append(out, strings.Split(wrapLines(rest, max(1, w-len(indent))), "\n")...)
+		for i := 1; i < len(out); i++ {
+			out[i] = indent + out[i]
 		}
 	}
-	return strings.Join(lines, "\n")
+	if style != nil {
+		for i := range out {
+			out[i] = style(out[i])
+		}
+	}
+	return out
 }
 
 // fmtInt prints an integer with thousands separators.
@@ -650,17 +658,10 @@ func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown
 func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unknown) }
 
 // estimateWords is the plan's estimated cost as the Final tab says it,
-// live and from the files alike: the plan's engines and their prices
-// decide its "+unknown" (a call that recorded no cost marks the actual
-// cost, not the estimate).
-func (m Model) estimateWords() string {
-	d := m.deb
-	names := d.estEngines
-	if len(names) == 0 { // a plan that logged no engines: the debate's own
-		names = d.engines()
-	}
-	return estimate(d.estUSD, d.estUnknown || m.unpriced(names...))
-}
+// live and from the files alike: the plan's event decides its "+unknown"
+// (an engine it priced has no price; a call that recorded no cost marks
+// the actual cost, not the estimate).
+func (m Model) estimateWords() string { return estimate(m.deb.estUSD, m.deb.estUnknown) }
 
 // unpriced reports whether one of the engines named has no known price.
 func (m Model) unpriced(names ...string) bool {
