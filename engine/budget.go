@@ -299,6 +299,7 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 		if err != nil {
 			return nil, err
 		}
+		reach = reach.Current() // the spend as the Supervisor last read it, not as it was at the check
 		by := d.By
 		if by == "" {
 			by = "human"
