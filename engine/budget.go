@@ -423,17 +423,9 @@ func capIn(l bugfolder.Lang, c Budget) string {
 		parts = append(parts, fmt.Sprintf("%d tokens", c.MaxTokens))
 	}
 	if len(parts) == 0 {
-		return pick(l, "sem teto", "no cap")
+		return l.Pick("sem teto", "no cap")
 	}
-	return strings.Join(parts, pick(l, " e ", " and "))
-}
-
-// pick is pt in a Portuguese text, en in an English one.
-func pick(l bugfolder.Lang, pt, en string) string {
-	if l == bugfolder.EN {
-		return en
-	}
-	return pt
+	return strings.Join(parts, l.Pick(" e ", " and "))
 }
 
 // Text says a reached budget in the one wording every place uses (the

@@ -242,11 +242,11 @@ func (r *runner) reuseJudge(ctx context.Context, step Final, in FinalInput, prom
 func deciderIn(l bugfolder.Lang, by string) string {
 	switch by {
 	case "human":
-		return pick(l, "um humano", "a human")
+		return l.Pick("um humano", "a human")
 	case string(bugfolder.RoleJudge):
-		return pick(l, "o juiz", "the judge")
+		return l.Pick("o juiz", "the judge")
 	case "synthesizer":
-		return pick(l, "o sintetizador", "the synthesizer")
+		return l.Pick("o sintetizador", "the synthesizer")
 	}
 	return by
 }
