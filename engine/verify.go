@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // OrderSwapper is an optional part of a Final whose answer names a winner
@@ -184,7 +184,7 @@ func (r *runner) answeredJudge(step Final, prompt []string) (*outcome, FinalDoc,
 	}
 	jid := r.lang.Names().JudgeID
 	var paid []Event
-	for _, ev := range readLog(r.w.Dir, r.lang) {
+	for _, ev := range r.loggedEvents() {
 		switch {
 		case ev.Type == EvJudgeFailed || ev.Type == EvJudgeFinished || ev.Type == EvDecision && ev.Point == bugfolder.PointJudge:
 			paid = nil
@@ -195,11 +195,11 @@ func (r *runner) answeredJudge(step Final, prompt []string) (*outcome, FinalDoc,
 	want := r.keptPrompt(prompt)
 	for i := len(paid) - 1; i >= 0; i-- {
 		ev := paid[i]
-		kept, err := os.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, "prompt")))
+		kept, err := safefs.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, "prompt")), 0)
 		if err != nil || !sameBesidesNonce(string(kept), want) {
 			continue // the check's second call (reverse order), or other proposals
 		}
-		body, err := os.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, answerStream)))
+		body, err := safefs.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, answerStream)), 0)
 		if err != nil {
 			continue
 		}
