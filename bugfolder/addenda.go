@@ -106,7 +106,7 @@ func addendaInForce(b *Bug, located []locatedSpec) ([]Part, error) {
 			if a.bugKey == addendumKey(b.ID) {
 				applies = true
 				if target == "" {
-					target = reg.Lang.pick("o adendo deste bug em vigor", "this bug's addendum in force")
+					target = reg.Lang.Pick("o adendo deste bug em vigor", "this bug's addendum in force")
 				}
 			}
 			if why := addendumNotInForce(reg.Lang, p.Text, now); why != "" {
@@ -164,7 +164,7 @@ func addendumNotInForce(l Lang, text string, now time.Time) string {
 		for _, k := range []string{"status", "vigencia", "vigência", "validity", "valid_from", "effective", "in_force"} {
 			v := scalar(doc.Meta, k)
 			if k == "in_force" && strings.EqualFold(strings.TrimSpace(v), "false") {
-				return l.pick("marcado in_force: false", "marked in_force: false")
+				return l.Pick("marcado in_force: false", "marked in_force: false")
 			}
 			if k == "valid_from" || k == "effective" {
 				v = "from " + v
@@ -172,7 +172,7 @@ func addendumNotInForce(l Lang, text string, now time.Time) string {
 			values = append(values, v)
 		}
 		if by := strings.TrimSpace(scalar(doc.Meta, "superseded_by")); by != "" {
-			return l.pick("substituído por "+by, "superseded by "+by)
+			return l.Pick("substituído por "+by, "superseded by "+by)
 		}
 		text = doc.Body
 	}
@@ -189,10 +189,10 @@ func addendumNotInForce(l Lang, text string, now time.Time) string {
 			return strings.Trim(v, "*_ ")
 		case validFromRE.MatchString(v) && validFromRE.FindStringSubmatch(v)[1] > today:
 			d := validFromRE.FindStringSubmatch(v)[1]
-			return l.pick("vigente só a partir de "+d, "in force only from "+d)
+			return l.Pick("vigente só a partir de "+d, "in force only from "+d)
 		case validUntilRE.MatchString(v) && validUntilRE.FindStringSubmatch(v)[1] < today:
 			d := validUntilRE.FindStringSubmatch(v)[1]
-			return l.pick("vigência terminou em "+d, "in force only until "+d)
+			return l.Pick("vigência terminou em "+d, "in force only until "+d)
 		}
 	}
 	return ""
@@ -245,7 +245,7 @@ func addendumApplies(reg *Register, b *Bug, text string, located []locatedSpec) 
 				continue
 			}
 			if t.Anchor == "" || ls.loc.Rule == RuleWholeFile {
-				return reg.Lang.pick("vigente para ", "in force for ") + reg.Rel(file), true
+				return reg.Lang.Pick("vigente para ", "in force for ") + reg.Rel(file), true
 			}
 			raw, err := os.ReadFile(file)
 			if err != nil {
@@ -253,7 +253,7 @@ func addendumApplies(reg *Register, b *Bug, text string, located []locatedSpec) 
 			}
 			tl, ok := Locate(NormalizeText(raw), t.Anchor)
 			if !ok || tl.own() <= ls.loc.End && ls.loc.own() <= tl.End {
-				return reg.Lang.pick("vigente para ", "in force for ") + reg.Rel(file) + "#" + t.Anchor, true
+				return reg.Lang.Pick("vigente para ", "in force for ") + reg.Rel(file) + "#" + t.Anchor, true
 			}
 		}
 	}

@@ -62,11 +62,11 @@ func ParseChoice(s string) (Choice, error) {
 func (c Choice) Word(l Lang) string {
 	switch c {
 	case ChoiceApprove:
-		return l.pick("aprovar", "approve")
+		return l.Pick("aprovar", "approve")
 	case ChoiceDecline:
-		return l.pick("recusar", "decline")
+		return l.Pick("recusar", "decline")
 	case ChoiceRevise:
-		return l.pick("revisar", "revise")
+		return l.Pick("revisar", "revise")
 	}
 	return string(c)
 }
@@ -109,19 +109,19 @@ type DecisionMeta struct {
 func RenderDecision(l Lang, meta DecisionMeta) ([]byte, error) {
 	meta.ProtocolVersion, meta.DecidedBy = ProtocolVersion, "human"
 	var b strings.Builder
-	b.WriteString("\n" + l.pick("# Decisão humana", "# Human decision") + "\n\n")
-	fmt.Fprintf(&b, "- %s: %s\n", l.pick("Escolha", "Choice"), meta.Choice.Word(l))
-	fmt.Fprintf(&b, "- %s: %s\n", l.pick("Por", "By"), oneLine(meta.By))
-	fmt.Fprintf(&b, "- %s: %s\n", l.pick("Em", "When"), meta.DecidedAt)
-	fmt.Fprintf(&b, "- %s: %s", l.pick("Sobre", "On"), names[l].Final)
+	b.WriteString("\n" + l.Pick("# Decisão humana", "# Human decision") + "\n\n")
+	fmt.Fprintf(&b, "- %s: %s\n", l.Pick("Escolha", "Choice"), meta.Choice.Word(l))
+	fmt.Fprintf(&b, "- %s: %s\n", l.Pick("Por", "By"), oneLine(meta.By))
+	fmt.Fprintf(&b, "- %s: %s\n", l.Pick("Em", "When"), meta.DecidedAt)
+	fmt.Fprintf(&b, "- %s: %s", l.Pick("Sobre", "On"), names[l].Final)
 	if meta.RecommendedVerdict != "" {
-		fmt.Fprintf(&b, " (%s: %s)", l.pick("veredito recomendado", "recommended verdict"), oneLine(meta.RecommendedVerdict))
+		fmt.Fprintf(&b, " (%s: %s)", l.Pick("veredito recomendado", "recommended verdict"), oneLine(meta.RecommendedVerdict))
 	}
 	b.WriteString("\n")
 	if note := strings.TrimSpace(termsafe.Text(meta.Note)); note != "" {
 		// quoted line by line: a note is the decider's words, never the
 		// file's structure (a "## " line in it is no heading)
-		b.WriteString("\n" + l.pick("## Nota", "## Note") + "\n\n")
+		b.WriteString("\n" + l.Pick("## Nota", "## Note") + "\n\n")
 		for _, line := range strings.Split(note, "\n") {
 			b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
 		}

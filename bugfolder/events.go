@@ -135,9 +135,13 @@ type Event struct {
 	ExtraUSD   float64
 	Dropped    []string
 	Timeout    time.Duration
-	// Judge.
-	Winner string
-	Reason string
+	// Judge. Winner is judge_finished's winner; on the judge_failed of an
+	// unstable order-swap check, the label the judge chose with the
+	// proposals in label order, and ReversedWinner the one it chose with
+	// them in reverse order.
+	Winner         string
+	ReversedWinner string
+	Reason         string
 	// Plan and end of debate.
 	Calls      int
 	Tokens     int
@@ -215,6 +219,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["winner"], m["attempt"], m["by"] = e.Winner, e.Attempt, e.By
 	case EvJudgeFailed:
 		m["reason"], m["attempt"] = e.Reason, e.Attempt
+		if e.ReversedWinner != "" {
+			m["winner"], m["reversed_winner"] = e.Winner, e.ReversedWinner
+		}
 	case EvDebateFinished:
 		m["status"], m["path"], m["calls"], m["tokens"], m["usd"] = e.Outcome, e.Path, e.Calls, e.Tokens, e.USD
 		if e.CostUnknown {
@@ -301,6 +308,7 @@ type wireEvent struct {
 	Dropped      []string                     `json:"dropped"`
 	Timeout      string                       `json:"timeout"`
 	Winner       string                       `json:"winner"`
+	Reversed     string                       `json:"reversed_winner"`
 	Reason       string                       `json:"reason"`
 	Calls        int                          `json:"calls"`
 	Tokens       int                          `json:"tokens"`
@@ -330,7 +338,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		Attempt: w.Attempt, Text: w.Text, DurationMS: w.DurationMS, TokensIn: w.TokensIn, TokensOut: w.TokensOut,
 		Estimated: w.Estimated, Error: w.Error, Valid: w.Valid, Needed: w.Needed, Failed: w.Failed,
 		Point: w.Point, Choice: w.Choice, By: w.By, ExtraCalls: w.ExtraCalls, ExtraUSD: w.ExtraUSD,
-		Dropped: w.Dropped, Winner: w.Winner, Reason: w.Reason, Calls: w.Calls, Tokens: w.Tokens,
+		Dropped: w.Dropped, Winner: w.Winner, ReversedWinner: w.Reversed, Reason: w.Reason, Calls: w.Calls, Tokens: w.Tokens,
 		Path: w.Path, Formula: w.Formula, ProblemSHA: w.ProblemSHA, Participants: w.Participants,
 		Identities: w.Identities, Affected: w.Affected, Order: w.Order, MaxUSD: w.MaxUSD, MaxTokens: w.MaxTokens}
 	if d, err := time.ParseDuration(w.Timeout); err == nil {

@@ -120,3 +120,37 @@ func FuzzEvent(f *testing.F) {
 		}
 	})
 }
+
+// TestJudgeFailedCarriesTheWinners: an unstable order-swap check's
+// judge_failed keeps the winner of each order in typed fields that read
+// back from the log (a resumed menu names them without parsing the
+// reason); any other judge failure has neither.
+func TestJudgeFailedCarriesTheWinners(t *testing.T) {
+	tests := []struct {
+		name              string
+		ev                Event
+		inOrder, reversed string
+		keys              bool
+	}{
+		{"unstable", Event{Type: EvJudgeFailed, Reason: "unstable verdict: …", Attempt: 2, Winner: "A", ReversedWinner: "C"}, "A", "C", true},
+		{"invalid answer", Event{Type: EvJudgeFailed, Reason: "invalid answer: no winner", Attempt: 1}, "", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, err := json.Marshal(tc.ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if has := bytes.Contains(raw, []byte(`"reversed_winner"`)) && bytes.Contains(raw, []byte(`"winner"`)); has != tc.keys {
+				t.Errorf("winner keys written %v, want %v: %s", has, tc.keys, raw)
+			}
+			var back Event
+			if err := json.Unmarshal(raw, &back); err != nil {
+				t.Fatal(err)
+			}
+			if back.Winner != tc.inOrder || back.ReversedWinner != tc.reversed {
+				t.Errorf("read back winners %q, %q; want %q, %q (%s)", back.Winner, back.ReversedWinner, tc.inOrder, tc.reversed, raw)
+			}
+		})
+	}
+}

@@ -89,8 +89,8 @@ func (l Lang) JudgeAttemptFile(k int) string {
 	return fmt.Sprintf("%s-%d.md", names[l].Attempt, k)
 }
 
-// pick returns the Portuguese or the English text, by the language.
-func (l Lang) pick(pt, en string) string {
+// Pick returns the Portuguese or the English text, by the language.
+func (l Lang) Pick(pt, en string) string {
 	if l == EN {
 		return en
 	}

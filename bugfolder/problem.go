@@ -86,17 +86,6 @@ type Problem struct {
 	Warnings []string
 }
 
-// Clone copies P (its parts and warnings too), so that the copy can be
-// changed (redacted) while another goroutine reads p. A nil P clones to nil.
-func (p *Problem) Clone() *Problem {
-	if p == nil {
-		return nil
-	}
-	c := *p
-	c.Parts, c.Warnings = slices.Clone(p.Parts), slices.Clone(p.Warnings)
-	return &c
-}
-
 // Bytes is P's size in bytes.
 func (p *Problem) Bytes() int { return len(p.Text) }
 

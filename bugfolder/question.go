@@ -126,9 +126,9 @@ func AssembleQuestionP(project, question string, evidence []string, l Lang) (*Pr
 		parts = append(parts, p)
 	}
 	var w strings.Builder
-	fmt.Fprintf(&w, "### %s\n\n%s\n\n", l.pick("Pergunta", "Question"), question)
+	fmt.Fprintf(&w, "### %s\n\n%s\n\n", l.Pick("Pergunta", "Question"), question)
 	if len(parts) > 0 {
-		pseudo := &Bug{ID: l.pick("Evidências", "Evidence"), Title: fmt.Sprint(len(parts))}
+		pseudo := &Bug{ID: l.Pick("Evidências", "Evidence"), Title: fmt.Sprint(len(parts))}
 		body := renderP(pseudo, l, parts)
 		_, rest, _ := strings.Cut(body, "\n\n") // renderP's title line is the bug's; the question is the title here
 		w.WriteString(rest)

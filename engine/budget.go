@@ -299,6 +299,7 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 		if err != nil {
 			return nil, err
 		}
+		reach = reach.Current() // the spend as the Supervisor last read it, not as it was at the check
 		by := d.By
 		if by == "" {
 			by = "human"
@@ -422,17 +423,19 @@ func capIn(l bugfolder.Lang, c Budget) string {
 		parts = append(parts, fmt.Sprintf("%d tokens", c.MaxTokens))
 	}
 	if len(parts) == 0 {
-		return pick(l, "sem teto", "no cap")
+		return l.Pick("sem teto", "no cap")
 	}
-	return strings.Join(parts, pick(l, " e ", " and "))
+	return strings.Join(parts, l.Pick(" e ", " and "))
 }
 
-// pick is pt in a Portuguese text, en in an English one.
-func pick(l bugfolder.Lang, pt, en string) string {
-	if l == bugfolder.EN {
-		return en
+// spentIn says a spend in l's words: its tokens, even none, after its
+// dollars, even $0, under a dollar cap ("$0.00 and 1200 tokens").
+func spentIn(l bugfolder.Lang, c Budget, usd float64, tok int) string {
+	spent := fmt.Sprintf("%d tokens", tok)
+	if c.MaxUSD > 0 {
+		spent = money.USD(usd) + l.Pick(" e ", " and ") + spent
 	}
-	return pt
+	return spent
 }
 
 // Text says a reached budget in the one wording every place uses (the
@@ -441,10 +444,7 @@ func pick(l bugfolder.Lang, pt, en string) string {
 // (named when Who is known) and what is kept for the final step. A dollar
 // cap speaks dollars, each figure with its tokens.
 func (b BudgetReach) Text() string {
-	spent := fmt.Sprintf("%d tokens", b.SpentTokens)
-	if b.Cap.MaxUSD > 0 {
-		spent = money.USD(b.SpentUSD) + " and " + spent
-	}
+	spent := spentIn(bugfolder.EN, b.Cap, b.SpentUSD, b.SpentTokens)
 	fig := func(usd float64, tok int) string {
 		if b.Cap.MaxUSD > 0 {
 			return fmt.Sprintf("≈%s (%d tokens)", money.USD(usd), tok)
@@ -474,10 +474,7 @@ func (r *runner) budgetHead() string {
 		return ""
 	}
 	usd, tok := r.bud.spent()
-	spent := capIn(r.lang, Budget{MaxTokens: tok})
-	if r.bud.cap.MaxUSD > 0 {
-		spent = capIn(r.lang, Budget{MaxUSD: usd, MaxTokens: tok})
-	}
+	spent := spentIn(r.lang, r.bud.cap, usd, tok)
 	return r.t(fmt.Sprintf("> **Cortado pelo orçamento (resultado degradado):** teto de %s; gasto %s ao todo; o debate parou na rodada %d e a etapa final leu a rodada %d, a última completa.\n\n", capIn(r.lang, r.bud.cap), spent, r.bud.cutRound, r.last),
 		fmt.Sprintf("> **Cut by the budget (a degraded result):** cap of %s; spent %s in all; the debate stopped in round %d and the final step read round %d, the last complete one.\n\n", capIn(r.lang, r.bud.cap), spent, r.bud.cutRound, r.last))
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
 	. "github.com/reversa/moot/engine"
@@ -147,15 +148,17 @@ func TestBudgetMenuAnswers(t *testing.T) {
 			if len(bs.asked) != 1 || bs.asked[0].Cap != small || bs.asked[0].NextTokens == 0 {
 				t.Fatalf("asked %+v", bs.asked)
 			}
-			if tc.answers != nil { // the log says the reached budget as the menu said it
+			if tc.answers != nil { // the log says the reached budget in the menu's words (the spend as it is at the answer: TestBudgetDecisionLogsWhatTheHumanSaw)
 				var reasons []string
 				for _, ev := range f.debate(t).Events {
 					if ev.Type == EvDecision && ev.Point == bugfolder.PointBudget {
 						reasons = append(reasons, ev.Reason)
 					}
 				}
-				if want := bs.asked[0].Text(); len(reasons) == 0 || reasons[0] != want {
-					t.Errorf("the budget decision logs %q, want %q", reasons, want)
+				want := bs.asked[0].Text()
+				head, tail := want[:strings.Index(want, "; spent")], want[strings.Index(want, "; the next call"):]
+				if len(reasons) == 0 || !strings.HasPrefix(reasons[0], head) || !strings.HasSuffix(reasons[0], tail) {
+					t.Errorf("the budget decision logs %q, want %q with the spend of the answer", reasons, want)
 				}
 			}
 			raw, _ := os.ReadFile(filepath.Join(f.bug.Dir, "debate", "problema.md"))
@@ -218,5 +221,89 @@ func TestBudgetReachText(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// flightSup answers the budget menu as a human who waited: it lets the
+// calls in flight finish, reads the spend again (what the TUI's menu shows)
+// and raises the cap.
+type flightSup struct {
+	sup
+	release  chan struct{} // closed to let the calls in flight answer
+	finished chan struct{} // closed once they are logged as finished
+	asked    BudgetReach
+	saw      BudgetReach
+}
+
+func (s *flightSup) BudgetReached(ctx context.Context, b BudgetReach) (BudgetDecision, error) {
+	s.asked = b
+	close(s.release)
+	select {
+	case <-s.finished:
+	case <-time.After(10 * time.Second):
+		return BudgetDecision{}, fmt.Errorf("the calls in flight did not finish")
+	}
+	s.saw = b.Current()
+	return BudgetDecision{Choice: BudgetRaise, Cap: Budget{MaxTokens: 1 << 30}, By: "human"}, nil
+}
+
+// TestBudgetDecisionLogsWhatTheHumanSaw: when the calls in flight at the
+// check finish while the menu is open, the logged budget decision says the
+// spend the human saw at the answer, not the stale figures of the check.
+func TestBudgetDecisionLogsWhatTheHumanSaw(t *testing.T) {
+	// the estimates of a round-0 call and of the final step, as a cap of
+	// one token reports them
+	dry := newFixture(t, "7")
+	exact(dry)
+	s := dry.setup(3, 0)
+	s.Budget = Budget{MaxTokens: 1}
+	probe := &budgetSup{}
+	if _, err := Start(context.Background(), s, dry.opts(probe)); err != nil || len(probe.asked) == 0 {
+		t.Fatalf("no budget check: %v %+v", err, probe.asked)
+	}
+	next, keep := probe.asked[0].NextTokens, probe.asked[0].KeepTokens
+
+	f := newFixture(t, "7")
+	exact(f)
+	fs := &flightSup{release: make(chan struct{}), finished: make(chan struct{})}
+	for _, e := range f.engines {
+		answer := e.answer
+		e.answer = func(req harness.Request, n int) *harness.Result {
+			if req.Role != string(bugfolder.RoleJudge) {
+				select {
+				case <-fs.release:
+				case <-time.After(10 * time.Second):
+					t.Error("the third call was never held back")
+				}
+			}
+			return answer(req, n)
+		}
+	}
+	o := f.opts(fs)
+	sink, done := o.Sink, 0
+	o.Sink = func(e Event) {
+		sink(e)
+		if e.Type == EvCallFinished && e.Role != bugfolder.RoleJudge {
+			if done++; done == 2 {
+				close(fs.finished)
+			}
+		}
+	}
+	s = f.setup(3, 0)
+	s.Budget = Budget{MaxTokens: 2*next + next/2 + keep} // two calls fit, the third waits
+	if res, err := Start(context.Background(), s, o); err != nil || res.Outcome != OutcomeDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if fs.asked.FlightTokens == 0 || fs.saw.FlightTokens != 0 {
+		t.Fatalf("not asked with two calls in flight that then finished: asked %+v, saw %+v", fs.asked, fs.saw)
+	}
+	var reasons []string
+	for _, ev := range f.debate(t).Events {
+		if ev.Type == EvDecision && ev.Point == bugfolder.PointBudget {
+			reasons = append(reasons, ev.Reason)
+		}
+	}
+	if want := fs.saw.Text(); len(reasons) != 1 || reasons[0] != want {
+		t.Errorf("the budget decision logs %q, want what the human saw: %q", reasons, want)
 	}
 }

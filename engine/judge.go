@@ -87,13 +87,13 @@ func (r *runner) lastJudgeAttempt() int {
 
 // judgePending reports whether the event log ends with a judge failure
 // that no decision settled (so resume asks again instead of calling), and
-// why that judge failed.
-func (r *runner) judgePending() (bool, string) {
-	pending, why := false, ""
+// the last judge failure logged (its judge_failed event).
+func (r *runner) judgePending() (bool, Event) {
+	pending, why := false, Event{}
 	for _, rec := range r.loggedEvents() {
 		switch {
 		case rec.Type == EvJudgeFailed:
-			pending, why = true, rec.Reason
+			pending, why = true, rec
 		case rec.Type == EvDecision && rec.Point == bugfolder.PointJudge && resolves(rec.Choice):
 			pending = false
 		case rec.Type == EvJudgeStarted:
@@ -121,10 +121,9 @@ func (r *runner) runJudge(ctx context.Context) error {
 		letters[i] = c.Label
 	}
 	prompt := r.splitAt(step.Prompt(), pMark)
-	ask, why := r.judgePending()
-	reason := "the " + Describe(r.proto).Final + "'s last attempt failed"
-	if why != "" {
-		reason = why // after a resume the menu still says why
+	ask, failed := r.judgePending() // after a resume the menu still says why
+	if failed.Reason == "" {
+		failed.Reason = "the " + Describe(r.proto).Final + "'s last attempt failed"
 	}
 	reuse := !ask // only before this session's first judge call
 	for {
@@ -133,11 +132,12 @@ func (r *runner) runJudge(ctx context.Context) error {
 			if done || err != nil {
 				return err
 			}
-			reuse, reason = false, why
+			reuse, failed = false, why
 		}
 		ask = false
 		words := Describe(r.proto)
-		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Labels: choices, RetryUSD: float64(r.judgeCalls()) * r.estimateCall(r.judgeEngine, r.finalRole), RetryCalls: r.judgeCalls(),
+		reason := failed.Reason
+		jf := JudgeFailure{Attempt: r.lastJudgeAttempt(), Reason: reason, Winner: failed.Winner, ReversedWinner: failed.ReversedWinner, Labels: choices, RetryUSD: float64(r.judgeCalls()) * r.estimateCall(r.judgeEngine, r.finalRole), RetryCalls: r.judgeCalls(),
 			Engine: r.judgeEngine, Engines: r.swapEngines(r.judgeClash), Final: words.Final, NoWinner: !words.Winner}
 		d, err := r.opts.Supervisor.JudgeFailed(ctx, jf)
 		if errors.Is(err, ErrNeedHuman) {
@@ -199,7 +199,7 @@ func (r *runner) runJudge(ctx context.Context) error {
 
 // judgeAgain is judgeOnce, first reusing (when reuse is set) an answer an
 // earlier session paid for whose order-swap check never ran.
-func (r *runner) judgeAgain(ctx context.Context, step Final, in FinalInput, prompt []string, reuse bool) (bool, string, error) {
+func (r *runner) judgeAgain(ctx context.Context, step Final, in FinalInput, prompt []string, reuse bool) (bool, Event, error) {
 	if reuse {
 		if reused, done, why, err := r.reuseJudge(ctx, step, in, prompt); reused {
 			return done, why, err
@@ -218,19 +218,19 @@ func (r *runner) amendJudge(engine string, k int, by string) {
 
 // judgeOnce calls the final step's engine once: a valid answer is written
 // as the final answer (done); a failed one is kept as juiz/tentativa-K.md
-// and logged, and why it failed is returned.
-func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, prompt []string) (done bool, why string, err error) {
+// and logged, and why it failed is returned (its judge_failed event).
+func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, prompt []string) (done bool, why Event, err error) {
 	jid := r.lang.Names().JudgeID
 	o, err := r.invokeStarted(ctx, r.last, jid, r.finalRole, func() []string { return prompt }, func() {
 		r.emit(Event{Type: EvJudgeStarted, Round: r.last, Engine: r.judgeEngine, Attempt: r.peekAttempt(r.last, jid)})
 		r.logJudgeOrder(step, false)
 	})
 	if err != nil {
-		return false, "", err
+		return false, Event{}, err
 	}
 	attempt := o.attempt // tentativa-K is numbered like its raw output
 	if err := o.rawErr(); err != nil {
-		return false, "", err
+		return false, Event{}, err
 	}
 	meta := r.meta(r.last, jid, r.finalRole, o, o.status())
 	meta.DebateID = r.bug.ID + "-final"
@@ -243,14 +243,14 @@ func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, promp
 				// before the swap call starts: a kill or a budget stop during
 				// that call loses none of its figures, and a resume reuses it
 				if err := r.keepJudgeRaw(attempt, answerStream, o.res.Body); err != nil {
-					return false, "", err
+					return false, Event{}, err
 				}
 				r.finishedCall(meta, o, "")
 				return r.verifyJudge(ctx, step, in, doc, meta, o)
 			}
 			// decided by the final step, in its role's word: a debate's
 			// judge, a council's or a tradeoff's synthesizer
-			return true, "", r.writeFinal(in, doc, string(r.finalRole), meta, o)
+			return true, Event{}, r.writeFinal(in, doc, string(r.finalRole), meta, o)
 		}
 		o.res.Body = doc.Body
 		meta.Status, meta.Invalid = bugfolder.StatusInvalidOutput, problems
@@ -259,12 +259,13 @@ func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, promp
 		reason = fmt.Sprintf("%s: %s", o.status(), o.res.Err)
 	}
 	if _, err := r.w.WriteJudgeAttempt(attempt, meta, o.res.Body); err != nil {
-		return false, "", err
+		return false, Event{}, err
 	}
 	r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: jid, Role: r.finalRole, Engine: o.engine, Attempt: attempt,
 		Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: reason})
-	r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt})
-	return false, reason, nil
+	failed := Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt}
+	r.emit(failed)
+	return false, failed, nil
 }
 
 // resumeTarget is the bug argument (and flags) that `moot resume` needs to

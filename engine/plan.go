@@ -21,6 +21,7 @@ import (
 	"github.com/reversa/moot/internal/money"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -191,7 +192,7 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 		return nil, err
 	}
 	if s.Problem != nil {
-		redactProblem(s.Problem)
+		s.Problem = redactProblem(s.Problem) // the plan carries the P that is written and sent
 		limitMemory(len(s.Problem.Text))
 	}
 	if s.Protocol == nil {
@@ -394,26 +395,31 @@ func archiveNotice(b *bugfolder.Bug) []string {
 // USD formats a dollar amount as moot shows money (money.USD).
 func USD(v float64) string { return money.USD(v) }
 
-// redactProblem replaces the secret values of moot's environment (and the
-// engines' api_key_env) in P before it is written or sent, with a warning
-// naming the files they were found in; P already redacted is left as is.
-func redactProblem(p *bugfolder.Problem) {
+// redactProblem is P as it is written and sent: a copy with the secret
+// values of moot's environment (and the engines' api_key_env) replaced and
+// a warning naming the files they were found in. P that holds none (P
+// already redacted too) is returned itself, so a large P is never copied
+// for nothing; p is never changed (the caller's view may be reading it).
+func redactProblem(p *bugfolder.Problem) *bugfolder.Problem {
 	red := harness.NewRedactor(harness.SecretValues(nil)...)
 	if red.Empty() || red.String(p.Text) == p.Text {
-		return
+		return p
 	}
+	c := *p
+	c.Parts = slices.Clone(p.Parts)
 	var where []string
-	for i := range p.Parts {
-		if t := red.String(p.Parts[i].Text); t != p.Parts[i].Text {
-			p.Parts[i].Text = t
-			where = append(where, p.Parts[i].Path)
+	for i := range c.Parts {
+		if t := red.String(c.Parts[i].Text); t != c.Parts[i].Text {
+			c.Parts[i].Text = t
+			where = append(where, c.Parts[i].Path)
 		}
 	}
 	if len(where) == 0 {
 		where = []string{"a header of P"}
 	}
-	p.Text = red.String(p.Text)
-	sum := sha256.Sum256([]byte(p.Text))
-	p.SHA256 = hex.EncodeToString(sum[:])
-	p.Warnings = append(p.Warnings, fmt.Sprintf("%s hold(s) a secret value of your environment (a *_KEY, *TOKEN*, *SECRET*, *PASSWORD* variable): it is replaced by %s in P, which is written and sent without it; remove it from the file", strings.Join(where, ", "), harness.Redacted))
+	c.Text = red.String(p.Text)
+	sum := sha256.Sum256([]byte(c.Text))
+	c.SHA256 = hex.EncodeToString(sum[:])
+	c.Warnings = append(slices.Clone(p.Warnings), fmt.Sprintf("%s hold(s) a secret value of your environment (a *_KEY, *TOKEN*, *SECRET*, *PASSWORD* variable): it is replaced by %s in P, which is written and sent without it; remove it from the file", strings.Join(where, ", "), harness.Redacted))
+	return &c
 }

@@ -347,8 +347,10 @@ func Describe(p Protocol) Inputs {
 // WriteP writes P into a prompt or document being built, as the protocols
 // show it: without its trailing newlines, then one. It first grows w for
 // P, the after bytes that will follow it and some room for the words
-// around them, so a large P is copied once, never into a joined string or
-// a regrown buffer.
+// around them, so the answers are never copied into a regrown buffer. A
+// call's prompt is rendered with P as the small mark the engine cuts it
+// at (P itself is never copied into a prompt); a document that holds P
+// itself (argue's transcript.md, RenderTranscript) copies a large P once.
 func WriteP(w *strings.Builder, p string, after int) {
 	body := strings.TrimRight(p, "\n")
 	w.Grow(len(body) + after + 64<<10)

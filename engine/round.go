@@ -1030,9 +1030,4 @@ func (r *runner) measure(j int) ConvergenceRow {
 }
 
 // t picks the Portuguese or English text.
-func (r *runner) t(pt, en string) string {
-	if r.lang == bugfolder.EN {
-		return en
-	}
-	return pt
-}
+func (r *runner) t(pt, en string) string { return r.lang.Pick(pt, en) }

@@ -363,6 +363,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.Problem = plan.Setup.Problem // redacted: what is written and sent
 	if len(plan.Refusals) > 0 {
 		return nil, refuse(bug, plan.Refusals)
 	}

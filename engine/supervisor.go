@@ -91,7 +91,11 @@ type LabelPreview struct {
 type JudgeFailure struct {
 	Attempt int
 	Reason  string
-	Labels  []LabelPreview
+	// Winner and ReversedWinner are the labels an unstable order-swap
+	// check's calls chose, with the proposals in label order and in
+	// reverse order ("" for any other failure).
+	Winner, ReversedWinner string
+	Labels                 []LabelPreview
 	// RetryUSD is what a retry adds (estimate); RetryCalls how many calls
 	// it makes (0 reads as 1; 2 with the judge's order-swap check).
 	RetryUSD   float64

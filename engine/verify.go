@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // OrderSwapper is an optional part of a Final whose answer names a winner
@@ -60,10 +60,10 @@ func (r *runner) logJudgeOrder(step Final, swapped bool) {
 // second answer): the verdict is unstable, both answers are kept as
 // juiz/tentativa-K.md (each numbered like its raw output), and the judge
 // failure's menu opens, as after any failed judge attempt.
-func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, first FinalDoc, meta bugfolder.DebaterMeta, o *outcome) (bool, string, error) {
+func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, first FinalDoc, meta bugfolder.DebaterMeta, o *outcome) (bool, Event, error) {
 	sw, ok := step.(OrderSwapper)
 	if !ok { // no winner to compare: nothing to check
-		return true, "", r.writeFinal(in, first, string(r.finalRole), meta, o)
+		return true, Event{}, r.writeFinal(in, first, string(r.finalRole), meta, o)
 	}
 	jid := r.lang.Names().JudgeID
 	swapped := r.splitAt(sw.SwappedPrompt(), pMark)
@@ -74,15 +74,16 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 	})
 	r.beyond.swapping = false
 	if err != nil {
-		return false, "", err
+		return false, Event{}, err
 	}
 	if err := o2.rawErr(); err != nil {
-		return false, "", err
+		return false, Event{}, err
 	}
 	meta2 := r.meta(r.last, jid, r.finalRole, o2, o2.status())
 	meta2.DebateID = r.bug.ID + "-final"
 	w1 := r.lang.LabelName(first.Meta.Winner)
 	var reason string
+	var inOrder, reversed string // the winners of an unstable verdict
 	switch {
 	case o2.status() != bugfolder.StatusOK:
 		reason = fmt.Sprintf("order-swap check failed: the judge chose %s, and its second call (proposals in reverse order) ended %s: %s", w1, o2.status(), o2.res.Err)
@@ -97,10 +98,11 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 		if second.Meta.Winner == first.Meta.Winner {
 			r.beyond.check = CheckStable
 			r.finishedCall(meta2, o2, "")
-			return true, "", r.writeFinal(in, first, string(r.finalRole), meta, o)
+			return true, Event{}, r.writeFinal(in, first, string(r.finalRole), meta, o)
 		}
 		r.beyond.check = CheckUnstable
-		reason = fmt.Sprintf(unstableReason, w1, r.lang.LabelName(second.Meta.Winner), jid)
+		inOrder, reversed = first.Meta.Winner, second.Meta.Winner
+		reason = fmt.Sprintf("unstable verdict: the judge chose %s with the proposals in label order and %s with them in reverse order (both answers kept in %s/)", w1, r.lang.LabelName(reversed), jid)
 		meta2.Error = reason
 	}
 	meta.Error = reason
@@ -109,14 +111,15 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 		o    *outcome
 	}{{meta, o}, {meta2, o2}} {
 		if _, err := r.w.WriteJudgeAttempt(a.o.attempt, a.meta, a.o.res.Body); err != nil {
-			return false, "", err
+			return false, Event{}, err
 		}
 		if a.o != o { // the first call was logged before the swap call started
 			r.finishedCall(a.meta, a.o, reason)
 		}
 	}
-	r.emit(Event{Type: EvJudgeFailed, Reason: reason, Attempt: o2.attempt})
-	return false, reason, nil
+	failed := Event{Type: EvJudgeFailed, Reason: reason, Attempt: o2.attempt, Winner: inOrder, ReversedWinner: reversed}
+	r.emit(failed)
+	return false, failed, nil
 }
 
 // finishedCall logs a judge call that ended without writing the final
@@ -158,7 +161,7 @@ func (r *runner) loggedCheck() string {
 	for _, rec := range r.loggedEvents() {
 		if rec.Type == EvJudgeFailed {
 			check = ""
-			if strings.HasPrefix(rec.Reason, "unstable verdict") {
+			if rec.ReversedWinner != "" {
 				check = CheckUnstable
 			}
 		}
@@ -184,7 +187,7 @@ func (r *runner) answeredJudge(step Final, prompt []string) (*outcome, FinalDoc,
 	}
 	jid := r.lang.Names().JudgeID
 	var paid []Event
-	for _, ev := range readLog(r.w.Dir, r.lang) {
+	for _, ev := range r.loggedEvents() {
 		switch {
 		case ev.Type == EvJudgeFailed || ev.Type == EvJudgeFinished || ev.Type == EvDecision && ev.Point == bugfolder.PointJudge:
 			paid = nil
@@ -195,11 +198,11 @@ func (r *runner) answeredJudge(step Final, prompt []string) (*outcome, FinalDoc,
 	want := r.keptPrompt(prompt)
 	for i := len(paid) - 1; i >= 0; i-- {
 		ev := paid[i]
-		kept, err := os.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, "prompt")))
+		kept, err := safefs.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, "prompt")), 0)
 		if err != nil || !sameBesidesNonce(string(kept), want) {
 			continue // the check's second call (reverse order), or other proposals
 		}
-		body, err := os.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, answerStream)))
+		body, err := safefs.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, answerStream)), 0)
 		if err != nil {
 			continue
 		}
@@ -226,10 +229,10 @@ func (r *runner) answeredJudge(step Final, prompt []string) (*outcome, FinalDoc,
 // reuseJudge runs the order-swap check on an answer an earlier session
 // paid for (answeredJudge), reporting whether there was one; done, why
 // and err as judgeOnce's.
-func (r *runner) reuseJudge(ctx context.Context, step Final, in FinalInput, prompt []string) (reused, done bool, why string, err error) {
+func (r *runner) reuseJudge(ctx context.Context, step Final, in FinalInput, prompt []string) (reused, done bool, why Event, err error) {
 	o, doc, ok := r.answeredJudge(step, prompt)
 	if !ok {
-		return false, false, "", nil
+		return false, false, Event{}, nil
 	}
 	meta := r.meta(r.last, r.lang.Names().JudgeID, r.finalRole, o, bugfolder.StatusOK)
 	meta.DebateID = r.bug.ID + "-final"
@@ -242,11 +245,11 @@ func (r *runner) reuseJudge(ctx context.Context, step Final, in FinalInput, prom
 func deciderIn(l bugfolder.Lang, by string) string {
 	switch by {
 	case "human":
-		return pick(l, "um humano", "a human")
+		return l.Pick("um humano", "a human")
 	case string(bugfolder.RoleJudge):
-		return pick(l, "o juiz", "the judge")
+		return l.Pick("o juiz", "the judge")
 	case "synthesizer":
-		return pick(l, "o sintetizador", "the synthesizer")
+		return l.Pick("o sintetizador", "the synthesizer")
 	}
 	return by
 }

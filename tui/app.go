@@ -995,7 +995,6 @@ func (m *Model) planCost() tea.Cmd {
 	m.planSeq++
 	m.cost.estimating = true
 	seq, cfg := m.planSeq, m.opts.Config
-	s.Problem = s.Problem.Clone() // the plan redacts its P in place while the view reads this one
 	return func() tea.Msg {
 		p, err := planOf(s, cfg)
 		return planMsg{seq: seq, setup: s, plan: p, err: err}

@@ -63,7 +63,7 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 // reports: A with the labels in order, C reversed.
 func unstableFailure() engine.JudgeFailure {
 	return engine.JudgeFailure{Attempt: 2, Reason: "unstable verdict: the judge chose Proposta A with the proposals in label order and Proposta C with them in reverse order (both answers kept in juiz/)",
-		RetryUSD: 0.008, RetryCalls: 2, Labels: []engine.LabelPreview{{Label: "A", Preview: "H1: o recálculo"}, {Label: "B", Preview: "H2: a corrida"}, {Label: "C", Preview: "H3: o cupom"}}}
+		Winner: "A", ReversedWinner: "C", RetryUSD: 0.008, RetryCalls: 2, Labels: []engine.LabelPreview{{Label: "A", Preview: "H1: o recálculo"}, {Label: "B", Preview: "H2: a corrida"}, {Label: "C", Preview: "H3: o cupom"}}}
 }
 
 // menuParagraph is the open menu's text from the line holding from to the

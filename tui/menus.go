@@ -364,7 +364,7 @@ func humanMenu(prev *menu, width int) *menu {
 	m := &menu{kind: menuJudgeHuman, j: prev.j, jReply: prev.jReply}
 	desc := "Recorded as decided by a human; the winning proposal becomes the synthesis."
 	marks := map[string]string{}
-	if inOrder, reversed, ok := engine.UnstableWinners(m.j.Reason); ok { // which winner each order gave
+	if inOrder, reversed := m.j.Winner, m.j.ReversedWinner; reversed != "" { // which winner each order gave
 		marks[inOrder], marks[reversed] = " (labels in order)", " (reversed)"
 		desc = fmt.Sprintf("The %s chose %s (labels in order) · %s (reversed).\n%s", finalWord(m.j), inOrder, reversed, desc)
 	}

@@ -48,7 +48,11 @@ func TestUnstableVerdictOpensTheJudgeMenu(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown}) // past the retry on another engine
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor("proposal B")
+	// the picker names the winner of each order the check logged (typed
+	// fields, not read back from the reason's prose)
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("proposal B")) && bytes.Contains(b, []byte("(labels in order)")) && bytes.Contains(b, []byte("(reversed)"))
+	}, teatest.WithDuration(60*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor("Winner:")

@@ -156,9 +156,4 @@ func (j *judge) Human(label string, attempts int) (engine.FinalDoc, bool) {
 }
 
 // t picks the Portuguese or English text.
-func t(l bugfolder.Lang, pt, en string) string {
-	if l == bugfolder.EN {
-		return en
-	}
-	return pt
-}
+func t(l bugfolder.Lang, pt, en string) string { return l.Pick(pt, en) }

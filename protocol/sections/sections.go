@@ -82,9 +82,4 @@ func Names(l bugfolder.Lang, hs []Heading) string {
 }
 
 // T picks the Portuguese or English text.
-func T(l bugfolder.Lang, pt, en string) string {
-	if l == bugfolder.EN {
-		return en
-	}
-	return pt
-}
+func T(l bugfolder.Lang, pt, en string) string { return l.Pick(pt, en) }
