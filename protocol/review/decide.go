@@ -201,8 +201,10 @@ func DecideHuman(d Decision) (string, error) {
 // moot list and the TUI's browser read the same ones.
 func Parents(roots []string, reg *bugfolder.Register) []string {
 	var out []string
+	seen := map[string]bool{} // a register of 50,000 bugs: no quadratic scan
 	add := func(p string) {
-		if !slices.Contains(out, p) {
+		if !seen[p] {
+			seen[p] = true
 			out = append(out, p)
 		}
 	}
