@@ -714,6 +714,10 @@ var ruleNames = map[LocRule][2]string{
 	RuleHeadingNumber: {"número do título", "heading number"},
 	RuleRequirementID: {"ID de requisito", "requirement ID"},
 	RuleAddendum:      {"adendo vigente", "addendum in force"},
+	RuleSlugHyphens:   {"slug do título, com hífens repetidos lidos como um", "heading slug, a run of hyphens read as one"},
+	RuleSlugNumber:    {"slug do título, sem o número que só um dos dois tem", "heading slug, without the number only one of the two has"},
+	RuleNumberWords:   {"título com esse número e todas as palavras da âncora", "heading with that number and every word of the anchor"},
+	RuleBareLine:      {"número de linha (nenhum título tem esse número)", "line number (no heading has that number)"},
 }
 
 // locatedBy says, in P, which rule located a spec or addendum part and

@@ -157,6 +157,21 @@ const (
 	RuleRequirementID LocRule = "requirement-id"
 	// RuleAddendum: an addendum in force for a located file.
 	RuleAddendum LocRule = "addendum"
+	// RuleSlugHyphens: the heading whose slug is the anchor once every run
+	// of hyphens counts as one (GitHub leaves "--" where it drops an emoji
+	// or a dash; hosts write one, or the reverse).
+	RuleSlugHyphens LocRule = "heading-slug-hyphens"
+	// RuleSlugNumber: the heading whose slug is the anchor but for a
+	// leading number one of them has and the other lost
+	// (#3-regras-de-negócio for "## Regras de Negócio").
+	RuleSlugNumber LocRule = "heading-slug-number"
+	// RuleNumberWords: an anchor <n>-words the host shortened
+	// (#4-usuarios-e-perfis-de-acesso-rbac): the heading numbered n that
+	// holds every word of the anchor.
+	RuleNumberWords LocRule = "numbered-heading-words"
+	// RuleBareLine: a bare number no heading carries (SKILL.md#82): the
+	// block of text holding that line.
+	RuleBareLine LocRule = "bare-line"
 )
 
 // Locator is a parsed traceability.specs entry ("path#anchor comment").
@@ -274,7 +289,126 @@ func Locate(text, anchor string) (Location, bool) {
 	if loc, ok := numberLocation(text, anchor); ok {
 		return loc, true
 	}
-	return requirementLocation(text, anchor)
+	if loc, ok := looseHeadingLocation(text, anchor); ok {
+		return loc, true
+	}
+	if loc, ok := requirementLocation(text, anchor); ok {
+		return loc, true
+	}
+	return bareLineLocation(text, anchor)
+}
+
+// slugKey is a slug as the loose rules compare it: lower case, accents
+// folded, every run of hyphens one hyphen, none at either end.
+func slugKey(s string) string {
+	s = stripAccents(strings.ToLower(s))
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if r == '-' {
+			dash = true
+			continue
+		}
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+var (
+	// numberedAnchorRE is an anchor that starts with a heading's number as
+	// GitHub slugs it ("4-", "21-" for "2.1.", "2.1-" as hosts write it).
+	numberedAnchorRE = lazyre.New(`^(\d{1,4}(?:[.-]\d{1,4})*?)-([^\d].*)$`)
+)
+
+// cutNumber splits a slug key into its leading number (dots dropped, as a
+// slug drops them) and the rest; "" when it has none.
+func cutNumber(key string) (num, rest string) {
+	m := numberedAnchorRE.FindStringSubmatch(key)
+	if m == nil {
+		return "", key
+	}
+	return strings.NewReplacer(".", "", "-", "").Replace(m[1]), m[2]
+}
+
+// looseHeadingLocation finds a heading the way hosts misspell its slug,
+// strictest first: hyphen runs read as one; a leading number only one side
+// has; a numbered anchor whose words the heading numbered so all holds.
+func looseHeadingLocation(text, anchor string) (Location, bool) {
+	want := slugKey(anchor)
+	if want == "" {
+		return Location{}, false
+	}
+	hs := plainHeadings(specHeadings(text))
+	keys := make([]string, len(hs))
+	for i, h := range hs {
+		keys[i] = slugKey(Slug(h.Text))
+	}
+	for i, k := range keys {
+		if k == want {
+			return sectionFrom(text, hs, i, RuleSlugHyphens, "heading “"+hs[i].Text+"”"), true
+		}
+	}
+	wantNum, wantRest := cutNumber(want)
+	for i, k := range keys {
+		num, rest := cutNumber(k)
+		if (num != "" || wantNum != "") && (num == "" || wantNum == "") && rest == wantRest && strings.ContainsFunc(rest, unicode.IsLetter) {
+			return sectionFrom(text, hs, i, RuleSlugNumber, "heading “"+hs[i].Text+"”"), true
+		}
+	}
+	if wantNum == "" {
+		return Location{}, false
+	}
+	words := strings.Split(wantRest, "-")
+	best := -1
+	for i, h := range hs {
+		m := headingNumberRE.FindStringSubmatch(h.Text)
+		if m == nil || strings.ReplaceAll(strings.TrimSuffix(m[1], "."), ".", "") != wantNum {
+			continue
+		}
+		have := map[string]bool{}
+		for _, w := range strings.Split(keys[i], "-") {
+			have[w] = true
+		}
+		all := true
+		for _, w := range words {
+			if w != "" && !have[w] {
+				all = false
+				break
+			}
+		}
+		if all && (best < 0 || h.Level < hs[best].Level) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return Location{}, false
+	}
+	return sectionFrom(text, hs, best, RuleNumberWords, "heading “"+hs[best].Text+"”"), true
+}
+
+var bareLineRE = lazyre.New(`^\d{1,7}$`)
+
+// bareLineLocation reads a bare number that names no heading as a line
+// (SKILL.md#82): the block of non-blank lines holding it.
+func bareLineLocation(text, anchor string) (Location, bool) {
+	if !bareLineRE.MatchString(anchor) {
+		return Location{}, false
+	}
+	n, _ := strconv.Atoi(anchor)
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if n < 1 || n > len(lines) || strings.TrimSpace(lines[n-1]) == "" {
+		return Location{}, false
+	}
+	loc := paragraph(lines, n-1)
+	loc.Rule, loc.Detail = RuleBareLine, "line "+anchor
+	if loc.End > loc.Start {
+		loc.Detail += " (lines " + strconv.Itoa(loc.Start) + "–" + strconv.Itoa(loc.End) + ")"
+	}
+	return loc, true
 }
 
 func endNL(s string) string {

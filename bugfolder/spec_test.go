@@ -93,7 +93,7 @@ func TestLocateEveryForm(t *testing.T) {
 }
 
 func TestLocateMisses(t *testing.T) {
-	for _, anchor := range []string{"nao-existe", "L999", "9", "RF-09", "RF-0", "RF-066"} {
+	for _, anchor := range []string{"nao-existe", "L999", "99", "RF-09", "RF-0", "RF-066", "4-frete", "3-frete-gratis-sempre"} {
 		if loc, ok := bugfolder.Locate(specDoc, anchor); ok {
 			t.Errorf("#%s located (%s %s):\n%s", anchor, loc.Rule, loc.Detail, loc.Text)
 		}
@@ -133,6 +133,11 @@ func FuzzLocate(f *testing.F) {
 	f.Add("| x |\n", "#x1")
 	f.Add("---\na: b\n---\nLimits\n------\n\n<a id=\"z\"></a>\n## Z {#q .c}\n{: #k}\n", "a.md#RF-06 #RF-07")
 	f.Add("Limits\n======\nx\n", "a.md#L1C2-L2C3,RF-1:")
+	f.Add("## 4. Lacunas 🔴 (requerem validação humana)\n", "d.md#4-lacunas-requerem-validação-humana")
+	f.Add("## 4. Usuários e Perfis (Personas / RBAC)\n", "d.md#4-usuarios-e-perfis-rbac")
+	f.Add("## Regras de Negócio\n", "r.md#3-regras-de-negócio (RN-H)")
+	f.Add("a\nb\n\nc\n", "SKILL.md#2")
+	f.Add("## 1.2 -- x\n", "a.md#1--2---x-")
 	f.Fuzz(func(t *testing.T, text, raw string) {
 		l := bugfolder.ParseLocator(raw)
 		if strings.ContainsAny(l.Anchor, " \t\n") {

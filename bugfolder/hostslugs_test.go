@@ -1,0 +1,87 @@
+package bugfolder_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// hostSpec holds the headings of the public registers whose locators
+// hosts misspell (testdata/registers/README.md names each source): an
+// emoji and a dash that GitHub's slug turns into "--", a numbered heading
+// with a parenthesis, a heading without the number its locator carries,
+// and a file without numbered headings that a bare line number names.
+const hostSpec = `# Domínio
+
+## 4. Lacunas 🔴 (requerem validação humana)
+
+LACUNAS-TEXT
+
+### 2.1. Relação prevista por faixa de cM 🟢 CONFIRMADO
+
+FAIXA-TEXT
+
+## FL-NP-06 — Native Callback Cleanup
+
+CALLBACK-TEXT
+
+## 4. Usuários e Perfis de Acesso (Personas / RBAC)
+
+RBAC-TEXT
+
+## Regras de Negócio
+
+REGRAS-TEXT
+
+## Outro
+
+line 25 of the file
+line 26 of the file
+
+line 28 of the file
+`
+
+// TestLocateWhatHostsWrite: each locator form a host wrote in a public
+// register lands on the section it meant, by a rule P names; the exact
+// slug still wins over every loose one.
+func TestLocateWhatHostsWrite(t *testing.T) {
+	tests := []struct {
+		name, anchor string
+		rule         bugfolder.LocRule
+		has, hasNot  string
+	}{
+		{"one hyphen where the slug has two (emoji dropped)", "4-lacunas-requerem-validação-humana", bugfolder.RuleSlugHyphens, "LACUNAS-TEXT", "CALLBACK-TEXT"},
+		{"the double-hyphen slug itself", "4-lacunas--requerem-validação-humana", bugfolder.RuleHeadingSlug, "LACUNAS-TEXT", "CALLBACK-TEXT"},
+		{"dotted number and emoji", "21-relação-prevista-por-faixa-de-cm-confirmado", bugfolder.RuleSlugHyphens, "FAIXA-TEXT", "CALLBACK-TEXT"},
+		{"a dash dropped", "fl-np-06-native-callback-cleanup", bugfolder.RuleSlugHyphens, "CALLBACK-TEXT", "RBAC-TEXT"},
+		{"two hyphens where the slug has one", "regras--de-negócio", bugfolder.RuleSlugHyphens, "REGRAS-TEXT", "RBAC-TEXT"},
+		{"a numbered slug shortened", "4-usuarios-e-perfis-de-acesso-rbac", bugfolder.RuleNumberWords, "RBAC-TEXT", "LACUNAS-TEXT"},
+		{"a heading that lost its number", "3-regras-de-negócio", bugfolder.RuleSlugNumber, "REGRAS-TEXT", "RBAC-TEXT"},
+		{"a bare line number", "26", bugfolder.RuleBareLine, "line 26", "line 28"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			loc, ok := bugfolder.Locate(hostSpec, tt.anchor)
+			if !ok {
+				t.Fatalf("#%s not located", tt.anchor)
+			}
+			if loc.Rule != tt.rule {
+				t.Errorf("rule %s (%s), want %s", loc.Rule, loc.Detail, tt.rule)
+			}
+			if !strings.Contains(loc.Text, tt.has) || strings.Contains(loc.Text, tt.hasNot) {
+				t.Errorf("#%s located the wrong text:\n%s", tt.anchor, loc.Text)
+			}
+		})
+	}
+}
+
+// TestLooseSlugsNeverGuess: a numbered anchor whose words the heading
+// lacks, a number no heading carries, and a blank line stay not found.
+func TestLooseSlugsNeverGuess(t *testing.T) {
+	for _, anchor := range []string{"4-usuarios-e-clientes", "5-usuarios-e-perfis-de-acesso-rbac", "3-outra-coisa", "27", "900"} {
+		if loc, ok := bugfolder.Locate(hostSpec, anchor); ok {
+			t.Errorf("#%s located (%s %s):\n%s", anchor, loc.Rule, loc.Detail, loc.Text)
+		}
+	}
+}
