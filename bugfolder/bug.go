@@ -35,7 +35,7 @@ type Bug struct {
 	Phase         string
 	Severity      string
 	Priority      string
-	// Visibility is normal, internal or restricted (anything else in the
+	// Visibility is normal, internal, public or restricted (anything else in the
 	// front matter is read as restricted, with a warning).
 	Visibility        string
 	SecuritySuspected bool
@@ -58,6 +58,14 @@ type Bug struct {
 	// Express is the schema's express: true (a bug registered by the short
 	// path); it changes nothing for a debate.
 	Express bool
+	// Mitigation is the mitigation block (nil when none): mitigated is not
+	// fixed. Delivery lists the delivery block's fields ("branch x").
+	Mitigation *Mitigation
+	Delivery   []string
+	// Blocking are the blocking items, as written.
+	Blocking []Blocker
+	// Areas and Modules are area and module, a list when written as one.
+	Areas, Modules []string
 	// Incomplete is set for a bug folder without bug.md yet: it is listed,
 	// with a warning, and nothing can be debated there.
 	Incomplete bool
@@ -202,7 +210,7 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 	var why string
 	b.Visibility, why = visibilityOf(m)
 	if why != "" {
-		warn("visibility", "%s; the bug is treated as restricted (no external engine) until the field reads normal, internal or restricted", why)
+		warn("visibility", "%s; the bug is treated as restricted (no external engine) until the field reads normal, internal, public or restricted", why)
 	}
 	b.SecuritySuspected = boolField(m, "security_suspected")
 	b.Express = boolField(m, "express")
@@ -220,6 +228,7 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 			b.ChangeRisk = scalar(cr, "classification")
 		}
 	}
+	b.readBeyondSchema(m)
 	if b.Title == "" {
 		for _, h := range Headings(doc.Body) {
 			if h.Level == 1 {

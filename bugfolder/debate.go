@@ -64,6 +64,10 @@ type DebaterFile struct {
 	Status     Status
 	StartedAt  time.Time
 	FinishedAt time.Time
+	// StartedDay and FinishedDay are set when the file gives a date
+	// alone (started_at: 2026-10-04): the time is then midnight UTC by
+	// convention only, never to be shown as a time of day.
+	StartedDay, FinishedDay bool
 	// DurationMS is the call's wall time as moot measured it (0: not
 	// recorded); the timestamps have only second resolution.
 	DurationMS      int64
@@ -120,9 +124,9 @@ func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
 	} else {
 		f.Round = -1
 	}
-	f.Status = Status(strings.ToLower(strings.TrimSpace(scalar(m, "status"))))
-	f.StartedAt = timeField(m, "started_at")
-	f.FinishedAt = timeField(m, "finished_at")
+	f.Status = readStatus(scalar(m, "status"))
+	f.StartedAt, f.StartedDay = dayField(m, "started_at")
+	f.FinishedAt, f.FinishedDay = dayField(m, "finished_at")
 	if n, ok, _ := intField(m, "duration_ms"); ok && n > 0 {
 		f.DurationMS = int64(n)
 	}
@@ -136,6 +140,21 @@ func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
 	f.Invalid = stringList(m, "invalid")
 	f.Amendment = scalar(m, "amendment")
 	return f, nil
+}
+
+// hostStatuses are the words hosts write for a call that answered: read
+// as ok (a host's solver file with status: success is an answer).
+var hostStatuses = map[string]Status{"success": StatusOK, "succeeded": StatusOK, "successful": StatusOK,
+	"done": StatusOK, "completed": StatusOK, "complete": StatusOK, "sucesso": StatusOK, "concluido": StatusOK, "concluído": StatusOK}
+
+// readStatus reads a debater file's status: moot's own words as written,
+// a host's word for an answered call as ok.
+func readStatus(s string) Status {
+	w := strings.ToLower(strings.TrimSpace(s))
+	if st, ok := hostStatuses[w]; ok {
+		return st
+	}
+	return Status(w)
 }
 
 // ProblemFile is a parsed problema.md / problem.md.
@@ -167,6 +186,8 @@ type ProblemFile struct {
 	Timeouts  []KV
 	PSHA256   string
 	CreatedAt time.Time
+	// CreatedDay is set when created_at is a date alone.
+	CreatedDay bool
 	// RLoose is set when R came from a hand-run debate's rounds/epochs,
 	// whose author may have counted round 0 too.
 	RLoose bool
@@ -282,7 +303,7 @@ func problemFile(path string, doc *Document, sum string) (*ProblemFile, error) {
 	p.Timeout = scalar(m, "timeout")
 	p.Timeouts = stringMap(m, "timeout")
 	p.PSHA256 = scalar(m, "p_sha256")
-	p.CreatedAt = timeField(m, "created_at")
+	p.CreatedAt, p.CreatedDay = dayField(m, "created_at")
 	p.Protocol = strings.TrimSpace(scalar(m, "protocol"))
 	p.VerifyJudge, p.AllowSameFamily = scalar(m, "verify_judge") == "true", scalar(m, "allow_same_family") == "true"
 
@@ -297,8 +318,8 @@ func problemFile(path string, doc *Document, sum string) (*ProblemFile, error) {
 		key, val := normalizeWord(mm[1]), strings.TrimSpace(strings.Trim(strings.TrimSpace(mm[2]), "`*_"))
 		switch key {
 		case "created_at", "created", "criado_em", "started_at", "started", "iniciado_em":
-			if t := parseTime(val); p.CreatedAt.IsZero() && !t.IsZero() {
-				p.CreatedAt = t
+			if t, day := parseDay(val); p.CreatedAt.IsZero() && !t.IsZero() {
+				p.CreatedAt, p.CreatedDay = t, day
 			}
 		case "modo", "mode":
 			if p.Mode == "" {
@@ -398,6 +419,10 @@ type Final struct {
 	// as winner when it names more than one ("label:A", "agente-2"): the
 	// winner is then unknown, never picked silently.
 	WinnerAmbiguous []string
+	// Synthesis is set when a hand-written judge's file names a synthesis
+	// of the proposals as its outcome, no single winner ("Vencedora
+	// (Síntese da Convergência)").
+	Synthesis bool
 	// DecidedBy is the final step's role ("judge" for a debate,
 	// "synthesizer" for council, tradeoff and argue) or "human".
 	DecidedBy string
@@ -442,10 +467,14 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	f.Winner = strings.TrimSpace(scalar(m, "winner"))
 	if f.Winner == "" {
 		ls := FindLabels(SectionText(df.Body, SecWinner))
+		if len(ls) == 0 {
+			ls = hostLabels(SectionText(df.Body, SecWinner))
+		}
 		if len(ls) == 1 {
 			f.Winner = ls[0]
 		} else {
 			f.Winner, f.WinnerSolver, f.WinnerAmbiguous = handWinner(df.Body)
+			f.Synthesis = f.Winner == "" && f.WinnerSolver == "" && len(f.WinnerAmbiguous) == 0 && synthesisWinnerRE.MatchString(df.Body)
 		}
 	} else if ls := FindLabels(f.Winner); len(ls) == 1 {
 		f.Winner = ls[0]
@@ -458,6 +487,9 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	f.AcceptedContributions, _, _ = intField(m, "accepted_contributions")
 	f.DecidedBy = scalar(m, "decided_by")
 	f.RecommendedVerdict, f.Decision = scalar(m, "recommended_verdict"), flag(scalar(m, "decision"))
+	if f.RecommendedVerdict == "" {
+		f.RecommendedVerdict = HostVerdict(df.Body)
+	}
 	f.Escalation = flag(scalar(m, "escalation"))
 	if pn := Lookup(m, "participants"); pn != nil {
 		switch pn.Kind {
@@ -507,6 +539,56 @@ var (
 	negatedBeforeRE = lazyre.New(`(?i)(?:\bnot|n't|\bnever|\bnão|\bnunca|\bno longer)\s+(?:\w+\s+){0,2}$`)
 	negatedAfterRE  = lazyre.New(`(?i)^\s*(?:nothing|no\b|nada|nenhum)`)
 )
+
+var (
+	// hostLabelRE is an anonymised label as hosts write it: "P-A", "P-B".
+	hostLabelRE = lazyre.New(`\bP-([A-Z])\b`)
+	// synthesisWinnerRE is a judge naming a synthesis as its outcome:
+	// "**Vencedora (Síntese da Convergência)**", "Winner: synthesis".
+	synthesisWinnerRE = lazyre.New(`(?im)^[#*\s-]*(?:vencedora|vencedor|winner)\**\s*[:(—–-]?\s*\(?\s*\**\s*(?:s[ií]ntese|synthesis|converg)`)
+	// verdictHeadingRE is a spec-mode judge's verdict heading or line:
+	// "## RECOMENDAÇÃO de veredito", "Recommended verdict:".
+	verdictHeadingRE = lazyre.New(`(?im)^(?:#{1,6}\s*|[-*]\s*)?\**\s*(?:recomenda[cç][aã]o\s+de\s+veredito|veredito\s+recomendado|recommended\s+verdict|verdict\s+recommendation)\b`)
+	// verdictWordRE is a spec verdict the protocol knows.
+	verdictWordRE = lazyre.New(`(?i)\bspec-(?:correta|desatualizada|gap)\b`)
+)
+
+// hostLabels returns the distinct anonymised labels ("P-A") a text names,
+// as letters, in order of first mention.
+func hostLabels(text string) []string {
+	var out []string
+	for _, m := range hostLabelRE.FindAllStringSubmatch(text, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// HostVerdict reads the spec verdict a hand-written judge's answer
+// recommends: the first verdict word of the first paragraph under its
+// verdict heading (or on that line), else of the whole section; "" when
+// the answer has no verdict heading or names no verdict there.
+func HostVerdict(body string) string {
+	loc := verdictHeadingRE.FindStringIndex(body)
+	if loc == nil {
+		return ""
+	}
+	section := body[loc[1]:]
+	if i := strings.Index(section, "\n#"); i >= 0 {
+		section = section[:i] // down to the next heading
+	}
+	first := strings.TrimLeft(section, " \t:*\n")
+	if i := strings.Index(first, "\n\n"); i >= 0 {
+		first = first[:i]
+	}
+	for _, text := range []string{first, section} {
+		if w := verdictWordRE.FindString(text); w != "" {
+			return strings.ToLower(w)
+		}
+	}
+	return ""
+}
 
 // handWinner finds the winner of a final answer written by hand (a host
 // agent running the debate skill): a label letter ("C" for "Proposal C",
@@ -1201,6 +1283,22 @@ func (d *Debate) StartedAt() time.Time {
 		}
 	}
 	return t.UTC()
+}
+
+// StartedDay reports whether StartedAt is a date alone: the file it
+// comes from gives no time of day (started_at: 2026-10-04), so it is
+// shown as that date, never as midnight UTC.
+func (d *Debate) StartedDay() bool {
+	if d.Problem != nil && !d.Problem.CreatedAt.IsZero() {
+		return d.Problem.CreatedDay
+	}
+	var first *DebaterFile
+	for _, f := range d.Calls() {
+		if !f.StartedAt.IsZero() && (first == nil || f.StartedAt.Before(first.StartedAt) || f.StartedAt.Equal(first.StartedAt) && first.StartedDay && !f.StartedDay) {
+			first = f
+		}
+	}
+	return first != nil && first.StartedDay
 }
 
 // Mode, N and R from problema.md (zero when unknown).

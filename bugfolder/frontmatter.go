@@ -199,6 +199,22 @@ func parseTime(s string) time.Time {
 	return time.Time{}
 }
 
+// parseDay is parseTime, and whether the text is a date alone
+// (2026-10-04): its midnight UTC is a convention, not a time of day.
+func parseDay(s string) (time.Time, bool) {
+	t := parseTime(s)
+	if t.IsZero() {
+		return t, false
+	}
+	_, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+	return t, err == nil
+}
+
+// dayField is parseDay of a front-matter field.
+func dayField(m *yaml.Node, key string) (time.Time, bool) {
+	return parseDay(scalar(m, key))
+}
+
 // stringList reads a sequence of scalars, or a single scalar as a list of one.
 func stringList(m *yaml.Node, key string) []string {
 	n := Lookup(m, key)

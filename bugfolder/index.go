@@ -257,7 +257,7 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	}
 	s.fromFiles(full)
 	if d.Problem == nil || d.Problem.CreatedAt.IsZero() {
-		s.StartedAt = full.StartedAt() // from the calls' timestamps
+		s.StartedAt, s.StartedDay = full.StartedAt(), full.StartedDay() // from the calls' timestamps
 	}
 	return s, nil
 }
@@ -301,7 +301,7 @@ func quickBug(reg *Register, bd BugDir) (*Bug, error) {
 		b.Visibility = VisibilityNormal
 	}
 	switch b.Visibility {
-	case VisibilityNormal, VisibilityInternal, VisibilityRestricted:
+	case VisibilityNormal, VisibilityInternal, VisibilityRestricted, VisibilityPublic:
 	default:
 		return ParseBug(reg, bd.Dir, bd.Context)
 	}
@@ -397,7 +397,9 @@ func quickProblem(path string, head []byte) *ProblemFile {
 	if err1 != nil || err2 != nil {
 		return nil
 	}
-	return &ProblemFile{Path: path, Mode: m, N: n, R: r, Judge: vals["judge"], PSHA256: vals["p_sha256"], CreatedAt: parseTime(vals["created_at"])}
+	p := &ProblemFile{Path: path, Mode: m, N: n, R: r, Judge: vals["judge"], PSHA256: vals["p_sha256"]}
+	p.CreatedAt, p.CreatedDay = parseDay(vals["created_at"])
+	return p
 }
 
 // quickFinal reads a final answer's recorded figures with the fast path;
@@ -408,7 +410,7 @@ func quickFinal(path string, raw []byte) *Final {
 	if !ok || vals["winner"] == "" || vals["winner_solver"] == "" {
 		return nil // the solver comes from the labels: parse in full
 	}
-	f := &Final{DebaterFile: DebaterFile{Path: path, Status: Status(vals["status"]), Role: RoleJudge}, Winner: vals["winner"],
+	f := &Final{DebaterFile: DebaterFile{Path: path, Status: readStatus(vals["status"]), Role: RoleJudge}, Winner: vals["winner"],
 		WinnerSolver: vals["winner_solver"], DecidedBy: vals["decided_by"],
 		RecommendedVerdict: vals["recommended_verdict"], Decision: flag(vals["decision"])}
 	if ls := FindLabels(f.Winner); len(ls) == 1 {

@@ -64,7 +64,7 @@ func TestRestrictedFailsClosed(t *testing.T) {
 		{"merge_key_from_anchor", "base: &b {visibility: restricted}\nid: BUG-20260801-K9P2\n<<: *b\n", true, "merge key"},
 		{"wrong_case_key", "id: BUG-20260801-K9P2\nVisibility: restricted\n", true, "written Visibility:"},
 		{"wrong_case_key_beside_normal", "id: BUG-20260801-K9P2\nVISIBILITY: restricted\nvisibility: normal\n", true, "written VISIBILITY:"},
-		{"unknown_word_public", "id: BUG-20260801-K9P2\nvisibility: public\n", true, `"public" is not one of`},
+		{"unknown_word_secret", "id: BUG-20260801-K9P2\nvisibility: secret\n", true, `"secret" is not one of`},
 		{"unknown_word_private", "id: BUG-20260801-K9P2\nvisibility: private\n", true, `"private"`},
 		{"empty_value", "id: BUG-20260801-K9P2\nvisibility:\n", true, "is not one of"},
 		{"number", "id: BUG-20260801-K9P2\nvisibility: 0\n", true, `"0"`},
@@ -76,6 +76,7 @@ func TestRestrictedFailsClosed(t *testing.T) {
 		{"restricted_upper_case_value", "id: BUG-20260801-K9P2\nvisibility: Restricted\n", true, ""},
 		{"normal", "id: BUG-20260801-K9P2\nvisibility: normal\n", false, ""},
 		{"internal", "id: BUG-20260801-K9P2\nvisibility: internal\n", false, ""},
+		{"public_as_real_registers_write_it", "id: BUG-20260801-K9P2\nvisibility: public\n", false, ""},
 		{"absent_is_the_schema_default", "id: BUG-20260801-K9P2\n", false, ""},
 	}
 	for _, tt := range tests {

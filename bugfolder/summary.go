@@ -32,6 +32,8 @@ type Summary struct {
 	// included, human choices not).
 	Calls     int
 	StartedAt time.Time
+	// StartedDay is set when StartedAt is a date alone (no time of day).
+	StartedDay bool
 	// Health is tokens spent per accepted contribution (0 when unknown).
 	Health float64
 	// RecommendedVerdict is a spec debate's recommendation; Decision the
@@ -58,7 +60,7 @@ func (s *Summary) fromLatest(d *Debate) {
 	if d.Problem != nil {
 		s.Mode, s.N, s.R = d.Problem.Mode, d.Problem.N, d.Problem.R
 	}
-	s.StartedAt = d.StartedAt()
+	s.StartedAt, s.StartedDay = d.StartedAt(), d.StartedDay()
 	s.Decision = d.DecisionState()
 	if d.DecisionClosed() { // it can never be taken: not pending, not first
 		s.Decision, s.DecisionClosed = "", true

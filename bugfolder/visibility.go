@@ -11,19 +11,22 @@ const (
 	VisibilityNormal     = "normal"
 	VisibilityInternal   = "internal"
 	VisibilityRestricted = "restricted"
+	// VisibilityPublic is what real registers write for a bug anyone may
+	// see: no restriction at all.
+	VisibilityPublic = "public"
 )
 
 // restrictedVisibility is the one rule for what a visibility allows: only
-// exactly normal or internal let a bug reach an external engine; any other
-// value, the empty one included, is restricted (fail-closed).
+// exactly normal, internal or public let a bug reach an external engine;
+// any other value, the empty one included, is restricted (fail-closed).
 func restrictedVisibility(v string) bool {
-	return v != VisibilityNormal && v != VisibilityInternal
+	return v != VisibilityNormal && v != VisibilityInternal && v != VisibilityPublic
 }
 
 // visibilityOf reads a bug's visibility from its front matter, failing
 // closed: an absent field is normal (the schema's default); a plain text
-// value normal, internal or restricted in any case is itself; anything else
-// — another word (public, private), a list, a mapping, an alias, a tag, an
+// value normal, internal, public or restricted in any case is itself; anything else
+// — another word (private, secret), a list, a mapping, an alias, a tag, an
 // empty value, a key in another case (Visibility:) or a YAML merge key that
 // could bring one in — is restricted, and why says so.
 func visibilityOf(m *yaml.Node) (v, why string) {
@@ -46,11 +49,11 @@ func visibilityOf(m *yaml.Node) (v, why string) {
 		return VisibilityNormal, ""
 	}
 	if node.Kind != yaml.ScalarNode || (node.Tag != "!!str" && node.Tag != "") || node.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-		return VisibilityRestricted, describeNode(node) + " is not one of normal, internal, restricted"
+		return VisibilityRestricted, describeNode(node) + " is not one of normal, internal, public, restricted"
 	}
 	switch w := strings.ToLower(strings.TrimSpace(node.Value)); w {
-	case VisibilityNormal, VisibilityInternal, VisibilityRestricted:
+	case VisibilityNormal, VisibilityInternal, VisibilityRestricted, VisibilityPublic:
 		return w, ""
 	}
-	return VisibilityRestricted, describeNode(node) + " is not one of normal, internal, restricted"
+	return VisibilityRestricted, describeNode(node) + " is not one of normal, internal, public, restricted"
 }

@@ -262,7 +262,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	} else {
 		rows = append(rows, [2]string{"setup", "problema.md is missing: the debate never finished its setup"})
 	}
-	if t := d.StartedAt(); !t.IsZero() {
+	if t := d.StartedAt(); !t.IsZero() && d.StartedDay() {
+		rows = append(rows, [2]string{"started", t.Format("2006-01-02") + " (a date alone: the files give no time of day)"})
+	} else if !t.IsZero() {
 		rows = append(rows, [2]string{"started", t.Format("2006-01-02 15:04:05 UTC")})
 	} else if d.Problem != nil || len(d.Rounds) > 0 {
 		rows = append(rows, [2]string{"started", "unknown (no created_at in problema.md, no started_at in its files)"})
@@ -294,6 +296,8 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		}
 		if w := f.AmbiguousWinner(d.Lang); w != nil {
 			win = "unknown: " + w.Error()
+		} else if win == "—" && f.Synthesis {
+			win = label.Synthesis + ", decided by " + by
 		} else if win == "—" {
 			win = "unknown: the " + words.Final + "'s file names no winner moot can read"
 		} else {

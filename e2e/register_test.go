@@ -19,7 +19,7 @@ func TestRestrictedFailsClosedThroughTheBinary(t *testing.T) {
 		{"visibility_mapping", "visibility: normal", "visibility: {level: normal}"},
 		{"merge_key", "visibility: normal", "<<: {visibility: restricted}"},
 		{"wrong_case_key", "visibility: normal", "Visibility: restricted"},
-		{"unknown_value_public", "visibility: normal", "visibility: public"},
+		{"unknown_value_private", "visibility: normal", "visibility: private"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProject(t)
@@ -94,7 +94,7 @@ func TestWildRegister(t *testing.T) {
 	if r := byID["BUG-20260715-R2D2"]; r == nil || r["display_number"] != 7.0 {
 		t.Errorf("id with the slug listed as %v", r)
 	}
-	for _, w := range []string{`visibility: "public" is not one of`, "carries the slug", "is resolved but the bug folder has no DONE.md", "BUG-20260803-Z1Z1-import-times-out/bug.md: missing"} {
+	for _, w := range []string{`visibility: "private" is not one of`, "carries the slug", "is resolved but the bug folder has no DONE.md", "BUG-20260803-Z1Z1-import-times-out/bug.md: missing"} {
 		if !strings.Contains(l.stderr, w) {
 			t.Errorf("list warnings lack %q:\n%s", w, l.stderr)
 		}

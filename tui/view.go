@@ -792,8 +792,14 @@ func (m Model) viewFinal(h int) string {
 			by = words.Final
 		}
 		if words.Winner {
-			win := label.Winner(f.Winner, f.WinnerSolver)
-			lines = append(lines, m.st.Title.Render("Winner: ")+m.st.Bold.Render(win)+m.st.Subtle.Render(", decided by "+by))
+			win, decided := label.Winner(f.Winner, f.WinnerSolver), ", decided by "+by
+			switch {
+			case win == "—" && f.Synthesis:
+				win = label.Synthesis
+			case win == "—": // as show says it: no winner is not a decision
+				win, decided = label.Unread, ""
+			}
+			lines = append(lines, m.st.Title.Render("Winner: ")+m.st.Bold.Render(win)+m.st.Subtle.Render(decided))
 		} else {
 			who := ": no winner"
 			if m.deb.awaitsDecision() || m.deb.decision != "" {

@@ -42,3 +42,11 @@ func Winner(label, solver string) string {
 	}
 	return Proposal(label)
 }
+
+// Synthesis names a judge's outcome that is a synthesis of the proposals
+// rather than one of them (a host's "Vencedora (Síntese da Convergência)").
+const Synthesis = "a synthesis of the proposals, no single winner"
+
+// Unread is what the winner is called when the judge's file names none
+// that moot can read: the command line and the TUI say the same.
+const Unread = "unknown: the judge's file names no winner moot can read"
