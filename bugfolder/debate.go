@@ -309,7 +309,8 @@ func problemFile(path string, doc *Document, sum string) (*ProblemFile, error) {
 
 	pre, secs := ParseSections(doc.Body)
 	// hand-written settings as a bullet list
-	for _, line := range strings.Split(pre, "\n") {
+	preLines := strings.Split(pre, "\n")
+	for li, line := range preLines {
 		mm := bulletKV.FindStringSubmatch(line)
 		if mm == nil {
 			continue
@@ -348,6 +349,16 @@ func problemFile(path string, doc *Document, sum string) (*ProblemFile, error) {
 			if v := strings.Trim(val, "`*"); p.Judge == "" && !isCount(v) {
 				p.Judge = v
 			}
+		case "rubrica", "rubrica do juiz", "rubric", "judge's rubric", "rubrica congelada":
+			// "- Rubrica do Juiz:" over its criteria, indented below it
+			for _, item := range preLines[li+1:] {
+				if !strings.HasPrefix(item, " ") && !strings.HasPrefix(item, "\t") {
+					break
+				}
+				if c := strings.TrimSpace(listMarkerRE.ReplaceAllString(strings.TrimSpace(item), "")); c != "" {
+					p.Rubric = append(p.Rubric, c)
+				}
+			}
 		}
 	}
 	if p.Mode == "" { // "| Mode | spec |" or "Mode: spec" written as a table row or prose
@@ -372,11 +383,14 @@ func problemFile(path string, doc *Document, sum string) (*ProblemFile, error) {
 			var b strings.Builder
 			b.WriteString(s.Content)
 			for _, rest := range secs[i+1:] {
+				if p.PSHA256 == "" && rest.Key == SecRubric {
+					break // a host writes its frozen rubric after P
+				}
 				b.WriteString("## " + rest.Heading + "\n" + rest.Content)
 			}
 			p.P = strings.TrimSpace(b.String()) + "\n"
 		}
-		if s.Key == SecProblem {
+		if s.Key == SecProblem && (p.PSHA256 != "" || !slices.ContainsFunc(secs[i+1:], func(r Section) bool { return r.Key == SecRubric })) {
 			break
 		}
 	}
@@ -706,6 +720,11 @@ type Debate struct {
 	Final *Final
 	// JudgeAttempts are the failed judge attempts (juiz/tentativa-K.md).
 	JudgeAttempts []*DebaterFile
+	// Anonymised is the file a host's judge read its proposals from
+	// (juiz/propostas-anonimas.md), "" when none: the proposals as
+	// labelled there (P-A, P-B…), in the host's order; the host records
+	// no label → solver map.
+	Anonymised string
 	// Decision is the human decision recorded in decisao.md, nil when none.
 	Decision *Decision
 	// Events is the event log, oldest first (nil when there is none).
@@ -727,8 +746,14 @@ var (
 	roundDirRE   = lazyre.New(`^(?:rodada|round)-(\d+)$`)
 	debaterRE    = lazyre.New(`^(?i:(agente|agent|critic|critico|crítico))-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.(?i:md)$`)
 	attemptRE    = lazyre.New(`^(?:tentativa|attempt)-(\d+)\.md$`)
-	archivedName = lazyre.New(`^debate-(\d{8}T\d{6}Z)(?:-\d+)?$`)
+	// archivedName is an archived debate's folder: debate-<its start>,
+	// or debate-undated when nothing in it records a time
+	archivedName = lazyre.New(`^debate-(?:(\d{8}T\d{6}Z)|undated)(?:-\d+)?$`)
 )
+
+// anonymisedNames are the names a host gives the anonymised proposals
+// its judge read.
+var anonymisedNames = []string{"propostas-anonimas.md", "propostas-anônimas.md", "anonymized-proposals.md", "anonymised-proposals.md"}
 
 // DetectLang tells which language a debate folder is written in: the
 // translated file names are English; otherwise problema.md's language
@@ -1004,6 +1029,10 @@ func (d *Debate) readJudge(dir string) {
 	}
 	var items []item
 	for _, e := range ents {
+		if !e.IsDir() && slices.Contains(anonymisedNames, e.Name()) {
+			d.Anonymised = filepath.Join(dir, e.Name())
+			continue
+		}
 		m := attemptRE.FindStringSubmatch(e.Name())
 		if e.IsDir() || m == nil {
 			continue
@@ -1251,16 +1280,25 @@ func (d *Debate) CostUnpriced() bool {
 }
 
 // ArchiveTime is the time an archived debate folder is named by: StartedAt,
-// else (nothing records a start) the folder's modification time — a name,
-// never shown as a start.
+// else the earliest time a file of it says it finished; zero (the folder
+// is then named debate-undated) when its files record no time at all. A
+// modification time is never used: a git clone or a copy resets it, and
+// a host debate from October would be archived under today.
 func (d *Debate) ArchiveTime() time.Time {
 	if t := d.StartedAt(); !t.IsZero() {
 		return t
 	}
-	if fi, err := os.Stat(d.Dir); err == nil {
-		return fi.ModTime().UTC()
+	var t time.Time
+	files := d.Calls()
+	if d.Final != nil {
+		files = append(files, &d.Final.DebaterFile)
 	}
-	return time.Time{}
+	for _, f := range files {
+		if !f.FinishedAt.IsZero() && (t.IsZero() || f.FinishedAt.Before(t)) {
+			t = f.FinishedAt
+		}
+	}
+	return t
 }
 
 // StartedAt is when the debate was set up: problema.md's created_at (front
@@ -1278,11 +1316,27 @@ func (d *Debate) StartedAt() time.Time {
 		}
 	}
 	if t.IsZero() {
-		if m := archivedName.FindStringSubmatch(d.Name); m != nil {
+		if m := archivedName.FindStringSubmatch(d.Name); m != nil && m[1] != "" {
 			t, _ = time.Parse("20060102T150405Z", m[1])
 		}
 	}
 	return t.UTC()
+}
+
+// sortArchived orders archived debate folders oldest first: the undated
+// ones (run by hand before any dated one: moot records every start) come
+// first, then by the time in their names.
+func sortArchived(names []string) {
+	sort.SliceStable(names, func(i, j int) bool { return newerArchive(names[j], names[i]) })
+}
+
+// newerArchive reports whether archived folder a is newer than b.
+func newerArchive(a, b string) bool {
+	ua, ub := strings.HasPrefix(a, "debate-undated"), strings.HasPrefix(b, "debate-undated")
+	if ua != ub {
+		return ub
+	}
+	return a > b
 }
 
 // StartedDay reports whether StartedAt is a date alone: the file it
@@ -1330,7 +1384,7 @@ func ReadDebates(b *Bug) ([]*Debate, error) {
 			archived = append(archived, e.Name())
 		}
 	}
-	sort.Strings(archived)
+	sortArchived(archived)
 	var out []*Debate
 	for _, name := range archived {
 		d, err := ReadDebate(filepath.Join(b.Dir, name), b.Register.Lang)

@@ -200,7 +200,7 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 			hasCurrent = true
 		case e.IsDir() && archivedName.MatchString(e.Name()):
 			archived++
-			if e.Name() > lastArchived {
+			if lastArchived == "" || newerArchive(e.Name(), lastArchived) {
 				lastArchived = e.Name()
 			}
 		}

@@ -158,6 +158,11 @@ var sectionAliases = map[string]SectionKey{
 	"rationale":                   SecRationale,
 	"problema":                    SecProblem,
 	"problem":                     SecProblem,
+	"problema p":                  SecProblem, // a host's "## Problema P"
+	"problem p":                   SecProblem,
+	"rubrica congelada":           SecRubric, // a host's "## Rubrica congelada (modo spec)"
+	"frozen rubric":               SecRubric,
+	"rubrica do juiz":             SecRubric,
 }
 
 var sectionByNorm = func() map[string]SectionKey {

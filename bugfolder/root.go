@@ -89,33 +89,70 @@ func stateBugsFolder(project string) string {
 // project or naming no folder); nil when there is no state.json or no
 // bugs_folder.
 func stateBugsFolderWhy(project string) (string, error) {
-	path := filepath.Join(project, ".reversa", "state.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", nil
+	named, path, field, err := namedBugsFolder(project)
+	if err != nil || named == "" {
+		return "", err
 	}
-	var st struct {
-		BugsFolder string `json:"bugs_folder"`
-	}
-	if err := json.Unmarshal([]byte(NormalizeText(b)), &st); err != nil {
-		return "", &InputError{Path: path, Msg: fmt.Sprintf("is not valid JSON (%v), so its bugs_folder cannot be read; fix the file", err), Err: err}
-	}
-	if st.BugsFolder == "" {
-		return "", nil
-	}
-	bf := filepath.Clean(filepath.FromSlash(st.BugsFolder))
+	bf := filepath.Clean(filepath.FromSlash(named))
 	if filepath.IsAbs(bf) { // an absolute path inside the project is the project's folder
 		if rel, err := filepath.Rel(project, bf); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			bf = rel
 		}
 	}
 	if filepath.IsAbs(bf) || bf == "." || bf == ".." || strings.HasPrefix(bf, ".."+string(filepath.Separator)) {
-		return "", &InputError{Path: path, Field: "bugs_folder", Msg: fmt.Sprintf("%q is not a folder inside the project; use a path such as reversa/bugs", st.BugsFolder)}
+		return "", &InputError{Path: path, Field: field, Msg: fmt.Sprintf("%q is not a folder inside the project; use a path such as reversa/bugs", named)}
 	}
 	if c := filepath.Join(project, bf); isDir(c) {
 		return c, nil
 	}
-	return "", &InputError{Path: path, Field: "bugs_folder", Msg: fmt.Sprintf("%q names no folder; create it or fix the path", st.BugsFolder)}
+	return "", &InputError{Path: path, Field: field, Msg: fmt.Sprintf("%q names no folder; create it or fix the path", named)}
+}
+
+// namedBugsFolder is the register folder a project names, as written, with
+// the file and field that name it: .reversa/state.json's bugs_folder, else
+// .reversa/setup.json's paths.bugs-dir (of which newer state.json schemas
+// make bugs_folder a compatibility alias, so a project may name it only
+// there). "" when neither names one.
+func namedBugsFolder(project string) (named, path, field string, err error) {
+	path = filepath.Join(project, ".reversa", "state.json")
+	if b, rerr := os.ReadFile(path); rerr == nil {
+		var st struct {
+			BugsFolder string `json:"bugs_folder"`
+		}
+		if err := json.Unmarshal([]byte(NormalizeText(b)), &st); err != nil {
+			return "", path, "", &InputError{Path: path, Msg: fmt.Sprintf("is not valid JSON (%v), so its bugs_folder cannot be read; fix the file", err), Err: err}
+		}
+		if st.BugsFolder != "" {
+			return st.BugsFolder, path, "bugs_folder", nil
+		}
+	}
+	path = filepath.Join(project, ".reversa", "setup.json")
+	b, rerr := os.ReadFile(path)
+	if rerr != nil {
+		return "", "", "", nil
+	}
+	dir, err := setupPath(path, b, "bugs-dir")
+	return dir, path, "paths.bugs-dir", err
+}
+
+// setupPath reads one of .reversa/setup.json's paths (bugs-dir, sdd-dir);
+// "" when it names none.
+func setupPath(path string, raw []byte, key string) (string, error) {
+	var st struct {
+		Paths map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal([]byte(NormalizeText(raw)), &st); err != nil {
+		return "", &InputError{Path: path, Msg: fmt.Sprintf("is not valid JSON (%v), so its paths.%s cannot be read; fix the file", err, key), Err: err}
+	}
+	v, ok := st.Paths[key]
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", &InputError{Path: path, Field: "paths." + key, Msg: "is not a text path; write a folder inside the project, such as reversa/bugs"}
+	}
+	return s, nil
 }
 
 // rootInside refuses a register folder that is a symlink leading outside
@@ -180,6 +217,17 @@ func openRegister(abs, project string) (*Register, error) {
 			r.OutputFolder = of
 		}
 		r.DocLanguage = st.DocLanguage
+	}
+	if r.OutputFolder == "_reversa_sdd" && (err != nil || !strings.Contains(string(b), `"output_folder"`)) {
+		// a project that names its folders only in setup.json
+		setup := filepath.Join(r.Project, ".reversa", "setup.json")
+		if raw, rerr := safefs.ReadFile(setup, 1<<20); rerr == nil {
+			if of, _ := setupPath(setup, raw, "sdd-dir"); of != "" {
+				if c := filepath.Clean(filepath.FromSlash(of)); !filepath.IsAbs(c) && c != ".." && !strings.HasPrefix(c, ".."+string(filepath.Separator)) && isDir(filepath.Join(r.Project, c)) {
+					r.OutputFolder = c
+				}
+			}
+		}
 	}
 	r.Lang = LangFromDocLanguage(r.DocLanguage)
 	return r, nil

@@ -617,9 +617,13 @@ func ArchiveDebate(bugDir string, startedAt time.Time) (string, error) {
 }
 
 // ArchivePath is where a bug's debate/ goes when a new debate starts:
-// debate-<started_at as YYYYMMDDTHHMMSSZ>/, numbered -2, -3… when taken.
+// debate-<started_at as YYYYMMDDTHHMMSSZ>/ (a date alone is its midnight),
+// debate-undated/ for a zero time, numbered -2, -3… when taken.
 func ArchivePath(bugDir string, startedAt time.Time) string {
-	base := "debate-" + startedAt.UTC().Format("20060102T150405Z")
+	base := "debate-undated"
+	if !startedAt.IsZero() {
+		base = "debate-" + startedAt.UTC().Format("20060102T150405Z")
+	}
 	dst := filepath.Join(bugDir, base)
 	for i := 2; exists(dst); i++ {
 		dst = filepath.Join(bugDir, fmt.Sprintf("%s-%d", base, i))

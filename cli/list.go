@@ -66,6 +66,22 @@ type listEntry struct {
 	// loose fields read anyway (also printed on stderr).
 	Incomplete bool     `json:"incomplete,omitempty"`
 	Warnings   []string `json:"warnings,omitempty"`
+	// WinnerSynthesis: the judge named a synthesis of the proposals as
+	// its outcome, no single winner (winner is then null).
+	WinnerSynthesis bool `json:"winner_synthesis,omitempty"`
+	// StartedDay: started_at is a date alone (the files give no time of
+	// day), written YYYY-MM-DD.
+	StartedDay bool `json:"started_day,omitempty"`
+	// Fix is what the fix step left in the bug folder; null without fix/
+	// and DONE.md.
+	Fix *listFix `json:"fix"`
+}
+
+// listFix is a bug's fix state in `moot list --json`.
+type listFix struct {
+	Plan    bool `json:"plan"`
+	Changes int  `json:"changes"`
+	Done    bool `json:"done"`
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -263,8 +279,16 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	if s.Health > 0 {
 		en.Health = ptr(s.Health)
 	}
-	if !s.StartedAt.IsZero() {
+	if !s.StartedAt.IsZero() && s.StartedDay {
+		en.StartedAt, en.StartedDay = ptr(s.StartedAt.UTC().Format(time.DateOnly)), true
+	} else if !s.StartedAt.IsZero() {
 		en.StartedAt = ptr(s.StartedAt.UTC().Format(time.RFC3339))
+	}
+	if s.Latest != nil && s.Latest.Final != nil {
+		en.WinnerSynthesis = s.Latest.Final.Synthesis && s.Winner == ""
+	}
+	if fs := b.ReadFixState(); (s.Kind == "" || s.Kind == bugfolder.KindBug) && !b.IsQuestion && (fs.Folder || fs.Done) {
+		en.Fix = &listFix{Plan: fs.Plan, Changes: fs.Changes, Done: fs.Done}
 	}
 	if s.Latest != nil {
 		if e, known := s.Latest.LogElapsed(); known {
@@ -308,6 +332,8 @@ func printList(e *env, entries []listEntry) {
 				solver = *en.WinnerSolver
 			}
 			winner = label.Winner(*en.Winner, solver)
+		} else if en.WinnerSynthesis {
+			winner = "synthesis"
 		}
 		if en.StartedAt != nil {
 			started = (*en.StartedAt)[:10]

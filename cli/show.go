@@ -69,6 +69,9 @@ piped, it is printed as plain Markdown.`,
 				d = ds[len(ds)-1]
 			}
 			if d == nil {
+				if facts := bug.Facts(); len(facts) > 0 {
+					fmt.Fprintf(e.stdout, "%s: %s\n", termsafe.Line(bug.ID), termsafe.Line(strings.Join(facts, " · ")))
+				}
 				fmt.Fprintf(e.stdout, "%s has no debate yet. Start one with: moot run %s --mode diagnosis\n", bug.ID, bug.ID)
 				return nil
 			}
@@ -224,6 +227,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	solvers, critics := solverIDs(d)
 	words := engine.Describe(protocolFor(d))
 	rows := [][2]string{{"status", string(d.State)}}
+	if facts := bug.Facts(); len(facts) > 0 {
+		rows = append(rows, [2]string{"bug", strings.Join(facts, " · ")})
+	}
 	if h := stateHint(bug, d); h != "" {
 		rows = append(rows, [2]string{"next", h})
 	}
@@ -317,6 +323,9 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 			rows = append(rows, [2]string{"escalation", councilEscalation(f.Escalation)})
 		}
 		rows = append(rows, [2]string{"winner", win})
+		if d.Anonymised != "" && len(f.Labels) == 0 {
+			rows = append(rows, [2]string{"labels", "as the host anonymised them in `" + reg.Rel(d.Anonymised) + "`; it recorded no label → solver map"})
+		}
 		if dec := decisionText(d); dec != "" {
 			rows = append(rows, [2]string{"decision", dec})
 		}

@@ -1,0 +1,140 @@
+package bugfolder_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// registerFigures are what moot reads of one public register kept in
+// testdata/registers (README.md there names each source and licence).
+type registerFigures struct {
+	name string
+	// folders is how many bug folders hold a bug.md; listed how many
+	// moot lists.
+	folders, listed int
+	// exist counts the spec locators whose file exists; located those
+	// that land in P.
+	exist, located int
+	// hostDebates counts debates written by a host agent; winners,
+	// verdicts and times how many of them moot reads as the host wrote
+	// them (a winner or a synthesis; a spec debate's verdict; a start
+	// with the precision the files give, or none).
+	hostDebates, winners, verdicts, times int
+	// fixed counts the bug folders with fix/ or DONE.md, fixRead those
+	// whose fix state moot reads.
+	fixed, fixRead int
+}
+
+func (f registerFigures) String() string {
+	pct := 100.0
+	if f.exist > 0 {
+		pct = 100 * float64(f.located) / float64(f.exist)
+	}
+	return fmt.Sprintf("| %s | %d/%d | %d/%d (%.0f %%) | %d | %d/%d/%d | %d/%d |", f.name, f.listed, f.folders, f.located, f.exist, pct,
+		f.hostDebates, f.winners, f.verdicts, f.times, f.fixRead, f.fixed)
+}
+
+// measureRegister reads a register as `moot list` and `moot run` do.
+func measureRegister(t *testing.T, dir string) registerFigures {
+	t.Helper()
+	f := registerFigures{name: filepath.Base(dir)}
+	reg, err := bugfolder.FindRoot(dir)
+	if err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	bms, _ := filepath.Glob(filepath.Join(reg.Root, "*", "bugs", "*", "bug.md"))
+	f.folders = len(bms)
+	bugs, errs := bugfolder.Discover(reg)
+	for _, e := range errs {
+		t.Errorf("%s: %v", f.name, e)
+	}
+	for _, b := range bugs {
+		if b.Incomplete {
+			continue
+		}
+		f.listed++
+		if _, err := os.Stat(filepath.Join(b.Dir, "fix")); err == nil || b.Done {
+			f.fixed++
+			if fs := b.ReadFixState(); fs.Folder || fs.Done {
+				f.fixRead++
+			}
+		}
+		p, err := bugfolder.AssembleP(b)
+		if err != nil {
+			t.Fatalf("%s: P of %s: %v", f.name, b.ID, err)
+		}
+		for _, part := range p.Parts {
+			switch {
+			case part.Kind == bugfolder.PartSpec && part.Anchor != "":
+				f.exist++
+				f.located++
+			case part.Kind == bugfolder.PartNote && (strings.Contains(part.Text, "não foi encontrada") || strings.Contains(part.Text, "was not found")):
+				f.exist++
+				t.Logf("%s: %s", f.name, part.Text)
+			}
+		}
+		ds, err := bugfolder.ReadDebates(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			if !d.HandRun() || d.Final == nil {
+				continue
+			}
+			f.hostDebates++
+			if d.Final.Winner != "" || d.Final.WinnerSolver != "" || d.Final.Synthesis {
+				f.winners++
+			}
+			if d.Mode() != bugfolder.Spec || d.Final.RecommendedVerdict != "" {
+				f.verdicts++
+			}
+			dated := false
+			for _, c := range d.Calls() {
+				dated = dated || !c.StartedAt.IsZero()
+			}
+			if dated && !d.StartedAt().IsZero() || !dated && d.StartedAt().IsZero() && d.ArchiveTime().IsZero() {
+				f.times++
+			}
+		}
+	}
+	return f
+}
+
+// TestPublicRegistersReadAsWritten: on every public register kept as
+// test data, moot lists every bug, lands at least 95 % of the locators
+// whose file exists in P, reads every host debate's winner, verdict and
+// times, and every fixed bug's fix state. Run with -v for the table.
+func TestPublicRegistersReadAsWritten(t *testing.T) {
+	root := filepath.Join(testutil.RepoRoot(t), "testdata", "registers")
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := []string{"| register | bugs listed | locators in P | host debates | winner/verdict/times read | fix state read |", "|---|---|---|---|---|---|"}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		f := measureRegister(t, filepath.Join(root, e.Name()))
+		table = append(table, f.String())
+		if f.listed != f.folders {
+			t.Errorf("%s: %d of %d bugs listed", f.name, f.listed, f.folders)
+		}
+		if f.exist > 0 && f.located*100 < f.exist*95 {
+			t.Errorf("%s: %d of %d locators whose file exists land in P (want ≥ 95 %%)", f.name, f.located, f.exist)
+		}
+		if f.winners != f.hostDebates || f.verdicts != f.hostDebates || f.times != f.hostDebates {
+			t.Errorf("%s: of %d host debates, %d winners, %d verdicts, %d times read", f.name, f.hostDebates, f.winners, f.verdicts, f.times)
+		}
+		if f.fixRead != f.fixed {
+			t.Errorf("%s: fix state of %d of %d fixed bugs read", f.name, f.fixRead, f.fixed)
+		}
+	}
+	t.Log("\n" + strings.Join(table, "\n"))
+}
