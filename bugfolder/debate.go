@@ -743,9 +743,9 @@ type Debate struct {
 }
 
 var (
-	roundDirRE   = lazyre.New(`^(?:rodada|round)-(\d+)$`)
-	debaterRE    = lazyre.New(`^(?i:(agente|agent|critic|critico|crítico))-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.(?i:md)$`)
-	attemptRE    = lazyre.New(`^(?:tentativa|attempt)-(\d+)\.md$`)
+	roundDirRE = lazyre.New(`^(?:rodada|round)-(\d+)$`)
+	debaterRE  = lazyre.New(`^(?i:(agente|agent|critic|critico|crítico))-(\d+|[A-Za-z][A-Za-z0-9_.-]*)\.(?i:md)$`)
+	attemptRE  = lazyre.New(`^(?:tentativa|attempt)-(\d+)\.md$`)
 	// archivedName is an archived debate's folder: debate-<its start>,
 	// or debate-undated when nothing in it records a time
 	archivedName = lazyre.New(`^debate-(?:(\d{8}T\d{6}Z)|undated)(?:-\d+)?$`)

@@ -277,6 +277,9 @@ func FuzzParseFinal(f *testing.F) {
 	f.Add("# Judge\n\nProposal A wins on cost; overall **Proposal C wins**.\n")
 	f.Add("I would not adopt Proposal A as the winning proposal; adopt Proposal B instead.\n")
 	f.Add("## Vencedora (D1 — x)\n\n**D2 vence**\n")
+	f.Add("---\nrole: judge\nfinished_at: 2026-10-04\n---\n## Vencedora\n\nP-A\n\n## RECOMENDAÇÃO de veredito\n\n`spec-correta`. não é `spec-gap`.\n")
+	f.Add("# Recomendação do Juiz\n**Vencedora (Síntese da Convergência)**:\n1. x\n")
+	f.Add("## Vencedora\n\nP-A ou P-B\n## Recommended verdict\n")
 	f.Fuzz(func(t *testing.T, body string) {
 		fin, err := bugfolder.ParseFinal("resposta-final.md", []byte(body))
 		if err != nil {
@@ -284,6 +287,12 @@ func FuzzParseFinal(f *testing.F) {
 		}
 		if len(fin.WinnerAmbiguous) > 0 && (fin.Winner != "" || fin.WinnerSolver != "") {
 			t.Fatalf("winner %q/%q and ambiguous %v", fin.Winner, fin.WinnerSolver, fin.WinnerAmbiguous)
+		}
+		if fin.Synthesis && (fin.Winner != "" || fin.WinnerSolver != "") {
+			t.Fatalf("a synthesis and a winner %q/%q", fin.Winner, fin.WinnerSolver)
+		}
+		if v := fin.RecommendedVerdict; v != "" && !strings.Contains(strings.ToLower(body), v) {
+			t.Fatalf("verdict %q is not in the file", v)
 		}
 	})
 }
@@ -327,6 +336,8 @@ func FuzzBugVisibility(f *testing.F) {
 	f.Add("id: BUG-20260801-K9P2\nVisibility: restricted\nvisibility: normal\n")
 	f.Add("base: &b {visibility: restricted}\nid: BUG-20260801-K9P2\n<<: *b\nvisibility: normal\n")
 	f.Add("id: BUG-20260801-K9P2\ntraceability:\n  specs: []\nvisibility: internal\n")
+	f.Add("id: BUG-20260801-K9P2\nvisibility: public\nexpress: true\nmitigation: {kind: flag, temporary: true}\nblocking: [{kind: external, reason: x}, y]\nmodule: [a, b]\nstatus: fixed\n")
+	f.Add("id: BUG-20260801-K9P2\nmitigation: yes\ndelivery: {pr: [1]}\nchange_risk: {classificacao: alta}\n")
 	dir := filepath.Join(f.TempDir(), "_reversa_bugs", "app", "bugs", "BUG-20260801-K9P2-x")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		f.Fatal(err)
@@ -346,10 +357,15 @@ func FuzzBugVisibility(f *testing.F) {
 			// debate reads the bug in full); the listing may show it
 			return
 		}
+		for _, fact := range full.Facts() { // the facts never panic, and a mitigation is never a fix
+			if strings.HasPrefix(fact, "mitigated") && !strings.HasPrefix(fact, "mitigated, not fixed") {
+				t.Fatalf("mitigation shown as %q", fact)
+			}
+		}
 		if full.Restricted() && !s.Bug.Restricted() {
 			t.Fatalf("the listing reads %q as %s where the full read says restricted", front, s.Bug.Visibility)
 		}
-		if !full.Restricted() && full.Visibility != bugfolder.VisibilityNormal && full.Visibility != bugfolder.VisibilityInternal {
+		if !full.Restricted() && full.Visibility != bugfolder.VisibilityNormal && full.Visibility != bugfolder.VisibilityInternal && full.Visibility != bugfolder.VisibilityPublic {
 			t.Fatalf("visibility %q is not restricted", full.Visibility)
 		}
 	})

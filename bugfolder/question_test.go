@@ -121,6 +121,8 @@ func FuzzParseProblemFile(f *testing.F) {
 	f.Add(docBytes(raw))
 	f.Add([]byte("---\nlenses: [a]\n---\n"))
 	f.Add([]byte("---\nlenses:\n  agente-1: security\n  agente-2: {name: [x]}\n---\n- modo: spec\n"))
+	f.Add([]byte("# Debate\n\n```yaml\nmode: spec  # x\nN: 3\nR: 2\n```\n\n## Problema P\n\nP\n\n## Rubrica congelada (modo spec)\n\n1. a\n"))
+	f.Add([]byte("# Problema\n- Modo: repair\n- Rubrica do Juiz:\n  1. a\n  2. b\n- created_at: 2026-10-01\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := ParseProblemFile("problema.md", b)
 		if err != nil || p == nil {
