@@ -326,7 +326,11 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		if d.Anonymised != "" && len(f.Labels) == 0 {
 			rows = append(rows, [2]string{"labels", "as the host anonymised them in `" + reg.Rel(d.Anonymised) + "`; it recorded no label → solver map"})
 		}
-		if dec := decisionText(d); dec != "" {
+		dec := decisionText(d)
+		if v := f.RecommendedVerdict; v != "" && !strings.Contains(dec, v) {
+			rows = append(rows, [2]string{"verdict", termsafeLine(v) + " (the " + words.Final + "'s recommendation; the spec verdict is the engineer's to take)"})
+		}
+		if dec != "" {
 			rows = append(rows, [2]string{"decision", dec})
 		}
 		if f.HealthTokensPerContribution > 0 {
