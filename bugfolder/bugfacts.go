@@ -139,19 +139,33 @@ var schemaPhases = []string{"triaging", "mitigating", "reproducing", "diagnosing
 // a visibility other than normal, and the fix step's state. A value moot
 // does not know is shown as written with "(not a schema 1 value)", never
 // dropped.
-func (b *Bug) Facts() []string {
+func (b *Bug) Facts() []string { return b.facts(true) }
+
+// NotableFacts are the facts that change what an engineer does with the
+// bug, for a one-line preview: Facts without a schema status or phase,
+// the change risk, the areas and modules, and the visibility (the
+// browser marks a restricted bug already).
+func (b *Bug) NotableFacts() []string { return b.facts(false) }
+
+func (b *Bug) facts(all bool) []string {
 	var out []string
 	if s := strings.TrimSpace(b.Status); s != "" {
-		if !slices.Contains([]string{"open", "active", "resolved"}, strings.ToLower(s)) {
+		known := slices.Contains([]string{"open", "active", "resolved"}, strings.ToLower(s))
+		if !known {
 			s += " (not a schema 1 status: moot treats the bug as open)"
 		}
-		out = append(out, "status "+s)
+		if all || !known {
+			out = append(out, "status "+s)
+		}
 	}
 	if p := strings.TrimSpace(b.Phase); p != "" && p != "null" {
-		if !slices.Contains(schemaPhases, strings.ToLower(p)) {
+		known := slices.Contains(schemaPhases, strings.ToLower(p))
+		if !known {
 			p += " (not a schema 1 phase)"
 		}
-		out = append(out, "phase "+p)
+		if all || !known {
+			out = append(out, "phase "+p)
+		}
 	}
 	if b.Express {
 		out = append(out, "express (registered by the short route, handed straight to the fix step)")
@@ -190,6 +204,12 @@ func (b *Bug) Facts() []string {
 	}
 	if len(b.Delivery) > 0 {
 		out = append(out, "delivery: "+strings.Join(b.Delivery, ", "))
+	}
+	if !all { // a closed bug without fix/ is marked closed in every listing already
+		if fs := b.ReadFixState(); !b.IsQuestion && fs.Folder {
+			out = append(out, "fix: "+fs.String())
+		}
+		return out
 	}
 	if b.ChangeRisk != "" {
 		out = append(out, "change risk "+b.ChangeRisk)

@@ -222,7 +222,31 @@ func (m *Model) wantPreview() []tea.Cmd {
 	if k.part == "synthesis" {
 		transform = synthesisOnly
 	}
-	return []tea.Cmd{renderFileCmd(k, glamourStyle(m.dark, m.opts.NoColor), transform)}
+	cmds := []tea.Cmd{renderFileCmd(k, glamourStyle(m.dark, m.opts.NoColor), transform)}
+	if r := m.browser.selected(); r != nil && r.rev == nil && r.sum != nil && !r.sum.Bug.IsQuestion {
+		if fk := factsKey(r.sum.Bug); !m.pending[fk] {
+			if _, done := m.docs[fk]; !done {
+				m.pending[fk] = true
+				cmds = append(cmds, bugFactsCmd(fk, r.sum.Bug, glamourStyle(m.dark, m.opts.NoColor)))
+			}
+		}
+	}
+	return cmds
+}
+
+// factsKey names the preview's line of a bug's notable facts (bugfolder's
+// Bug.NotableFacts: express, mitigated, blocked, fix state…).
+func factsKey(b *bugfolder.Bug) docKey { return docKey{b.Path(), 0, "facts"} }
+
+// bugFactsCmd reads the bug in full, off the screen's loop, for its facts.
+func bugFactsCmd(key docKey, b *bugfolder.Bug, style string) tea.Cmd {
+	return func() tea.Msg {
+		full, err := b.Full()
+		if err != nil {
+			return docMsg{key: key, style: style}
+		}
+		return docMsg{key: key, out: strings.Join(full.NotableFacts(), " · "), style: style}
+	}
 }
 
 // synthesisOnly keeps the synthesis of a final answer (everything after its
@@ -250,6 +274,11 @@ func (m Model) viewPreview(w, h int) string {
 	lines := strings.Split(out, "\n")
 	if ll := m.lensLine(); ll != "" {
 		lines = append([]string{ll}, lines...)
+	}
+	if r := m.browser.selected(); r != nil && r.rev == nil && r.sum != nil {
+		if facts := m.docs[factsKey(r.sum.Bug)]; facts != "" {
+			lines = append([]string{m.st.Subtle.Render("bug: ") + ansi.Truncate(termsafe.Line(facts), max(0, w-7), "…")}, lines...)
+		}
 	}
 	if len(lines) > h-2 {
 		lines = lines[:max(0, h-2)]

@@ -1,0 +1,57 @@
+package tui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/testutil"
+)
+
+// hostFixture opens a public register of testdata/registers.
+func hostFixture(t *testing.T, name string) *fixture {
+	t.Helper()
+	proj := testutil.CopyTree(t, filepath.Join("registers", name))
+	reg, err := bugfolder.FindRoot(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{proj: proj, reg: reg, cfg: newFixture(t).cfg}
+}
+
+// TestBrowserShowsHostDebatesAsShowDoes: the browser's preview names a
+// bug's fix state, and a host judge's synthesis or its winner label reads
+// in the Final tab as `moot show` says it — never "—, decided by judge".
+func TestBrowserShowsHostDebatesAsShowDoes(t *testing.T) {
+	for _, tc := range []struct{ register, bug, preview, final string }{
+		{"whispper", "BUG-20261001-MAC1", "bug: fix: plan, 4 changes applied, closed (DONE.md)", "Winner: a synthesis of the proposals, no single winner, decided by judge"},
+		{"odcs", "BUG-20261004-ODCS", "bug: fix: 2 changes applied, closed (DONE.md)", "Winner: proposal A, decided by judge"},
+	} {
+		f := hostFixture(t, tc.register)
+		m := loadBrowser(t, f, 160, 40)
+		for i, vi := range m.browser.visible {
+			if r := m.browser.rows[vi]; r.sum != nil && r.sum.Bug.ID == tc.bug {
+				m.browser.cursor = i
+			}
+		}
+		for _, c := range m.wantPreview() {
+			for _, msg := range run(c) {
+				m = pump(t, m, msg)
+			}
+		}
+		if s := screenText(m, f.proj); !strings.Contains(s, tc.preview) {
+			t.Errorf("%s: the preview lacks %q:\n%s", tc.bug, tc.preview, s)
+		}
+		m = keys(t, m, "enter")
+		for m.tab = 0; m.tab < 10; m.tab++ {
+			if s := screenText(m, f.proj); strings.Contains(s, "Winner:") {
+				break
+			}
+		}
+		s := screenText(m, f.proj)
+		if !strings.Contains(s, tc.final) || strings.Contains(s, "—, decided by") {
+			t.Errorf("%s: the Final tab lacks %q:\n%s", tc.bug, tc.final, s)
+		}
+	}
+}
