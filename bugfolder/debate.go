@@ -482,7 +482,7 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	if f.Winner == "" {
 		ls := FindLabels(SectionText(df.Body, SecWinner))
 		if len(ls) == 0 {
-			ls = hostLabels(SectionText(df.Body, SecWinner))
+			ls = hostWinnerLabels(SectionText(df.Body, SecWinner))
 		}
 		if len(ls) == 1 {
 			f.Winner = ls[0]
@@ -563,8 +563,10 @@ var (
 	// verdictHeadingRE is a spec-mode judge's verdict heading or line:
 	// "## RECOMENDAÇÃO de veredito", "Recommended verdict:".
 	verdictHeadingRE = lazyre.New(`(?im)^(?:#{1,6}\s*|[-*]\s*)?\**\s*(?:recomenda[cç][aã]o\s+de\s+veredito|veredito\s+recomendado|recommended\s+verdict|verdict\s+recommendation)\b`)
-	// verdictWordRE is a spec verdict the protocol knows.
-	verdictWordRE = lazyre.New(`(?i)\bspec-(?:correta|desatualizada|gap)\b`)
+	// graftWordRE says the other labels on a winner's line are grafts.
+	graftWordRE = lazyre.New(`(?i)\b(?:enxert|graft)`)
+	// englishVerdictRE is a verdict in its English form.
+	englishVerdictRE = lazyre.New(`(?i)\bspec-(?:correct|outdated)\b`)
 )
 
 // hostLabels returns the distinct anonymised labels ("P-A") a text names,
@@ -579,10 +581,27 @@ func hostLabels(text string) []string {
 	return out
 }
 
+// hostWinnerLabels reads the anonymised labels of a winner section: the
+// one its first line opens with ("P-A (with grafts of P-B)"), else every
+// one it names.
+func hostWinnerLabels(section string) []string {
+	first, _, _ := strings.Cut(strings.TrimSpace(section), "\n")
+	ls := hostLabels(first)
+	if len(ls) == 0 || !strings.HasPrefix(strings.TrimLeft(first, "*_` "), "P-"+ls[0]) {
+		return hostLabels(section)
+	}
+	rest := strings.TrimLeft(first, "*_` ")[3:]
+	if len(ls) == 1 || strings.ContainsAny(rest[:strings.Index(rest, "P-")], "(—–:") || graftWordRE.MatchString(rest) {
+		return ls[:1] // "P-C (com enxertos de P-A)": the others are grafts
+	}
+	return ls // "P-A e P-B empatam": no single winner
+}
+
 // HostVerdict reads the spec verdict a hand-written judge's answer
-// recommends: the first verdict word of the first paragraph under its
-// verdict heading (or on that line), else of the whole section; "" when
-// the answer has no verdict heading or names no verdict there.
+// recommends under its verdict heading or line ("## RECOMENDAÇÃO de
+// veredito", "Recommended verdict:"), down to the next heading, by the one
+// rule spec verdicts are read with (FindVerdict: a negated mention does not
+// count); "" when the answer has no such heading or it settles on none.
 func HostVerdict(body string) string {
 	loc := verdictHeadingRE.FindStringIndex(body)
 	if loc == nil {
@@ -590,18 +609,14 @@ func HostVerdict(body string) string {
 	}
 	section := body[loc[1]:]
 	if i := strings.Index(section, "\n#"); i >= 0 {
-		section = section[:i] // down to the next heading
+		section = section[:i]
 	}
-	first := strings.TrimLeft(section, " \t:*\n")
-	if i := strings.Index(first, "\n\n"); i >= 0 {
-		first = first[:i]
+	l := PT
+	if englishVerdictRE.MatchString(section) {
+		l = EN
 	}
-	for _, text := range []string{first, section} {
-		if w := verdictWordRE.FindString(text); w != "" {
-			return strings.ToLower(w)
-		}
-	}
-	return ""
+	v, _ := FindVerdict(section, l)
+	return v
 }
 
 // handWinner finds the winner of a final answer written by hand (a host

@@ -201,3 +201,29 @@ func TestPSaysWhichLooseRuleFoundASection(t *testing.T) {
 		}
 	}
 }
+
+// TestHostWinnerForms: the winner forms a host judge writes under its
+// winner heading — a bare anonymised label, one followed by the grafts it
+// took, a synthesis — and the ones that name no single winner.
+func TestHostWinnerForms(t *testing.T) {
+	for _, tc := range []struct {
+		body, winner string
+		synthesis    bool
+		verdict      string
+	}{
+		{"## Vencedora\n\nP-A\n", "A", false, ""},
+		{"## Vencedora\n\n**P-C** (com enxertos de P-A e P-B)\n", "C", false, ""},
+		{"## Winner\n\nP-B\n\n## Recommended verdict\n\nspec-outdated, not spec-gap.\n", "B", false, "spec-outdated"},
+		{"## Vencedora\n\nP-A e P-B empatam\n", "", false, ""},
+		{"**Vencedora (Síntese da Convergência)**:\n1. x\n", "", true, ""},
+		{"## Vencedora\n\nSíntese das três propostas.\n\n## RECOMENDAÇÃO de veredito\n\n`spec-desatualizada`. Não é `spec-gap`.\n", "", true, "spec-desatualizada"},
+	} {
+		f, err := bugfolder.ParseFinal("resposta-final.md", []byte(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Winner != tc.winner || f.Synthesis != tc.synthesis || f.RecommendedVerdict != tc.verdict {
+			t.Errorf("%q: winner %q synthesis %v verdict %q; want %q %v %q", tc.body, f.Winner, f.Synthesis, f.RecommendedVerdict, tc.winner, tc.synthesis, tc.verdict)
+		}
+	}
+}
