@@ -155,6 +155,7 @@ func TestBugFactsBeyondSchemaOne(t *testing.T) {
 		{"git2dart", "BUG-20260817-V9TR", false, []string{"delivery: branch fix/v9tr, pr #12, ci pending", "fix: plan, 3 changes applied"}},
 		{"whispper", "BUG-20261001-MAC1", false, []string{"status resolved", "fix: plan, 4 changes applied, closed (DONE.md)"}},
 		{"odcs", "BUG-20261004-ODCS", false, []string{"fix: 2 changes applied, closed (DONE.md)"}},
+		{"jiu", "BUG-20261009-NLLT", false, []string{"status resolved", "phase delivering", "express (registered by the short route, handed straight to the fix step)", "delivery: branch main, commit 30db8f7", "fix: closed (DONE.md)"}},
 	} {
 		b, err := publicBug(t, tc.register, tc.id).Full()
 		if err != nil {
