@@ -228,3 +228,29 @@ func TestHostWinnerForms(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSetupJSONRegister: whatever .reversa/setup.json and state.json
+// hold, finding the register never panics and never names a folder
+// outside the project.
+func FuzzSetupJSONRegister(f *testing.F) {
+	f.Add(`{"paths": {"bugs-dir": "reversa/bugs", "sdd-dir": "reversa/sdd"}}`, `{"version": "1.3.4"}`)
+	f.Add(`{"paths": {"bugs-dir": "../x"}}`, `{}`)
+	f.Add(`{"paths": {"bugs-dir": ["a"]}}`, `{"bugs_folder": ""}`)
+	f.Add(`{"paths": null}`, `not json`)
+	f.Add(`{"paths": {"bugs-dir": "/etc"}}`, `{"output_folder": "reversa/sdd"}`)
+	f.Fuzz(func(t *testing.T, setup, state string) {
+		proj := t.TempDir()
+		for _, d := range []string{".reversa", "reversa/bugs/app/bugs", "reversa/sdd", "sub"} {
+			os.MkdirAll(filepath.Join(proj, d), 0o700)
+		}
+		os.WriteFile(filepath.Join(proj, ".reversa", "setup.json"), []byte(setup), 0o600)
+		os.WriteFile(filepath.Join(proj, ".reversa", "state.json"), []byte(state), 0o600)
+		reg, err := bugfolder.FindRoot(filepath.Join(proj, "sub"))
+		if err != nil {
+			return
+		}
+		if !bugfolder.Within(proj, reg.Root) || strings.HasPrefix(reg.OutputFolder, "..") || filepath.IsAbs(reg.OutputFolder) {
+			t.Fatalf("register %s, specs %s: outside the project %s", reg.Root, reg.OutputFolder, proj)
+		}
+	})
+}
