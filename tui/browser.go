@@ -748,6 +748,8 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 		if s.WinnerSolver != "" {
 			winner += " (" + s.WinnerSolver + ")"
 		}
+	} else if s.Latest != nil && s.Latest.Final != nil && s.Latest.Final.Synthesis {
+		winner = "synthesis" // as list says: a host judge's synthesis, no single winner
 	}
 	if !s.StartedAt.IsZero() {
 		date = s.StartedAt.Format("2006-01-02")

@@ -25,7 +25,7 @@ func hostFixture(t *testing.T, name string) *fixture {
 // in the Final tab as `moot show` says it — never "—, decided by judge".
 func TestBrowserShowsHostDebatesAsShowDoes(t *testing.T) {
 	for _, tc := range []struct{ register, bug, preview, final string }{
-		{"whispper", "BUG-20261001-MAC1", "bug: fix: plan, 4 changes applied, closed (DONE.md)", "Winner: a synthesis of the proposals, no single winner, decided by judge"},
+		{"whispper", "BUG-20261001-MAC1", "synthesis", "Winner: a synthesis of the proposals, no single winner, decided by judge"},
 		{"odcs", "BUG-20261004-ODCS", "bug: fix: 2 changes applied, closed (DONE.md)", "Winner: proposal A, decided by judge"},
 	} {
 		f := hostFixture(t, tc.register)
@@ -40,8 +40,8 @@ func TestBrowserShowsHostDebatesAsShowDoes(t *testing.T) {
 				m = pump(t, m, msg)
 			}
 		}
-		if s := screenText(m, f.proj); !strings.Contains(s, tc.preview) {
-			t.Errorf("%s: the preview lacks %q:\n%s", tc.bug, tc.preview, s)
+		if s := screenText(m, f.proj); !strings.Contains(s, tc.preview) || !strings.Contains(s, "bug: fix: ") {
+			t.Errorf("%s: the row or preview lacks %q or the fix state:\n%s", tc.bug, tc.preview, s)
 		}
 		m = keys(t, m, "enter")
 		for m.tab = 0; m.tab < 10; m.tab++ {
