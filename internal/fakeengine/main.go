@@ -16,7 +16,8 @@
 // (closes stdout early and keeps running), startslow:MS (sleeps MS before
 // answering), winner:X (a judge answer naming label X), first (a judge
 // answer naming whichever proposal its prompt shows first), judgebad (a judge
-// answer naming no label), prose (a valid answer with common words and
+// answer naming no label), mark (a valid answer carrying the trace token
+// TRACE<ROLE>R<round>S<n> in its first section), prose (a valid answer with common words and
 // peer names in prose), variant (variant headings), otherlang (a valid
 // answer in the other language), nojust (a confidence
 // without justification), unknownheading (an extra unrecognised
@@ -89,6 +90,11 @@ func main() {
 	switch name {
 	case "ok":
 		fmt.Print(fakeanswer.Reply(p, role))
+	case "mark":
+		// a valid answer carrying a trace token of who wrote it and when
+		// (TRACE<ROLE>R<round>S<n>), so a test sees which text reaches
+		// which reader
+		fmt.Print(markAnswer(fakeanswer.Reply(p, role), traceToken(role, id, round)))
 	case "pad":
 		// a valid answer padded to about TOKENS tokens as moot estimates
 		// them (4 bytes a token): a model whose answers have a known size
@@ -229,6 +235,31 @@ func main() {
 		os.Exit(2)
 	}
 	logLine("finish", role, id, round, attempt)
+}
+
+// traceToken names a call's answer: TRACE, the role in capitals, R and
+// the round, S and the participant's number (0 for the final step).
+func traceToken(role, id, round string) string {
+	n := strings.TrimLeftFunc(id, func(r rune) bool { return r < '0' || r > '9' })
+	if n == "" {
+		n = "0"
+	}
+	return "TRACE" + strings.ToUpper(role) + "R" + round + "S" + n
+}
+
+// markAnswer puts token into an answer's first section (after its first
+// heading's line), where every protocol's validator keeps it.
+func markAnswer(a, token string) string {
+	i := strings.Index(a, "## ")
+	if i < 0 {
+		return token + "\n" + a
+	}
+	j := strings.Index(a[i:], "\n")
+	if j < 0 {
+		return a + "\n" + token + "\n"
+	}
+	at := i + j + 1
+	return a[:at] + "\n" + token + "\n" + a[at:]
 }
 
 // firstLabel is the label of the first proposal a judge's prompt shows
