@@ -199,7 +199,7 @@ func (p *progress) line(ev engine.Event) {
 		p.printf("%s (attempt %d)\n", p.finalWord(), ev.Attempt)
 	case engine.EvReadingOrder:
 		if ev.Role == bugfolder.RoleJudge && !slices.IsSorted(ev.Order) {
-			p.printf("  order-swap check: the proposals in reverse order (%s)\n", strings.Join(ev.Order, ", "))
+			p.printf("  order-swap check: every proposal moved and relabelled (%s)\n", strings.Join(ev.Order, ", "))
 		}
 	case engine.EvJudgeFinished:
 		if ev.Winner == "" {

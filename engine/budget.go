@@ -338,7 +338,7 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 // keepAfter is the room a call must leave: a round's call the final
 // step's calls (from the answers it would read now); the first call of a
 // judge attempt checked with --verify-judge its second call (the same
-// prompt in reverse order: the same estimate), so the budget never pays a
+// prompt with the proposals moved: the same estimate), so the budget never pays a
 // first answer it cannot check; the check's second call nothing.
 func (r *runner) keepAfter(k int, final bool, tok int, usd float64) (int, float64) {
 	switch {

@@ -64,7 +64,7 @@ type Setup struct {
 	// (bugfolder.QuestionBug): problema.md freezes it.
 	Question string
 	// VerifyJudge asks the judge's order-swap check (--verify-judge): a
-	// second judge call with the proposals in reverse label order, counted
+	// second judge call with every proposal moved one slot on and relabelled, counted
 	// and priced in the plan (debate only).
 	VerifyJudge bool
 	// AllowSameFamily lifts the judge family rule (--allow-same-family);

@@ -714,6 +714,6 @@ func (w *wizard) firstStage() bool {
 // verifyField offers the judge's order-swap check (DESIGN §8).
 func (w *wizard) verifyField() huh.Field {
 	return huh.NewSelect[bool]().Title("Order-swap check").
-		Description(fmt.Sprintf("call the %[1]s again with the proposals in reverse order (one more call, priced on the next screen); another winner opens the %[1]s menu", w.in.Final)).
+		Description(fmt.Sprintf("call the %[1]s again with every proposal in another slot under another label (one more call, priced on the next screen); another winner opens the %[1]s menu", w.in.Final)).
 		Value(&w.verify).Options(huh.NewOption("off", false), huh.NewOption("on — a second "+w.in.Final+" call", true)).Inline(true)
 }

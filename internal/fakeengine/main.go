@@ -16,7 +16,9 @@
 // (closes stdout early and keeps running), startslow:MS (sleeps MS before
 // answering), winner:X (a judge answer naming label X), first (a judge
 // answer naming whichever proposal its prompt shows first), judgebad (a judge
-// answer naming no label), mark (a valid answer carrying the trace token
+// answer naming no label), middle (a judge answer naming the proposal
+// shown in the middle), content:TEXT (a judge answer naming the proposal
+// whose text holds TEXT), mark (a valid answer carrying the trace token
 // TRACE<ROLE>R<round>S<n> in its first section), prose (a valid answer with common words and
 // peer names in prose), variant (variant headings), otherlang (a valid
 // answer in the other language), nojust (a confidence
@@ -98,8 +100,9 @@ func main() {
 	case "pad":
 		// a valid answer padded to about TOKENS tokens as moot estimates
 		// them (4 bytes a token): a model whose answers have a known size
+		// it carries its trace token (mark), so padded proposals differ
 		n, _ := strconv.Atoi(arg)
-		fmt.Print(pad(fakeanswer.Reply(p, role), n))
+		fmt.Print(pad(markAnswer(fakeanswer.Reply(p, role), traceToken(role, id, round)), n))
 	case "slow":
 		for _, line := range strings.SplitAfter(fakeanswer.Reply(p, role), "\n") {
 			fmt.Print(line)
@@ -186,6 +189,21 @@ func main() {
 		// an order-sensitive judge: the winner is whichever proposal it
 		// was shown first
 		fmt.Print(fakeanswer.Judge(p, firstLabel(p)))
+	case "middle":
+		// a judge drawn to a slot: it names whichever proposal sits in
+		// the middle of those shown (the second of three)
+		shown := shownProposals(p)
+		fmt.Print(fakeanswer.Judge(p, shown[(len(shown)-1)/2].label))
+	case "content":
+		// a judge that reads: it names the proposal whose text holds arg,
+		// wherever it is shown and whatever its label
+		win := "A"
+		for _, sp := range shownProposals(p) {
+			if strings.Contains(sp.body, arg) {
+				win = sp.label
+			}
+		}
+		fmt.Print(fakeanswer.Judge(p, win))
 	case "prose":
 		// a valid answer whose prose holds common words that are also
 		// engine or kind names, and a peer named in the forms models use
@@ -260,6 +278,38 @@ func markAnswer(a, token string) string {
 	}
 	at := i + j + 1
 	return a[:at] + "\n" + token + "\n" + a[at:]
+}
+
+// shownProposal is one proposal of a judge's prompt as it is shown.
+type shownProposal struct{ label, body string }
+
+// shownProposals lists the proposals a judge's prompt shows (after its
+// "Final proposals" heading), in the order shown; one labelled A when it
+// shows none.
+func shownProposals(prompt string) []shownProposal {
+	for _, h := range []string{"# Propostas finais", "# Final proposals"} {
+		if i := strings.LastIndex(prompt, h); i >= 0 {
+			prompt = prompt[i:]
+		}
+	}
+	var out []shownProposal
+	var cur *shownProposal
+	for _, line := range strings.Split(prompt, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 3 && (f[0] == "<<<INÍCIO" || f[0] == "<<<BEGIN"):
+			out = append(out, shownProposal{label: f[2]})
+			cur = &out[len(out)-1]
+		case len(f) >= 1 && (f[0] == "<<<FIM" || f[0] == "<<<END"):
+			cur = nil
+		case cur != nil:
+			cur.body += line + "\n"
+		}
+	}
+	if len(out) == 0 {
+		out = []shownProposal{{label: "A"}}
+	}
+	return out
 }
 
 // firstLabel is the label of the first proposal a judge's prompt shows

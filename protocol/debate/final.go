@@ -2,7 +2,6 @@ package debate
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
@@ -34,12 +33,47 @@ func (j *judge) Prompt() string {
 	return JudgePrompt{Lang: j.in.Lang, Mode: j.in.Mode, Rubric: j.in.Rubric, P: j.in.P, Proposals: j.props, Nonce: j.nonce}.Render()
 }
 
-// SwappedPrompt is the judge's prompt with the proposals in reverse label
-// order, each under its own label, for the order-swap check.
+// SwappedPrompt is the judge's prompt for the order-swap check: every
+// proposal moved one slot on (the last to the first) and relabelled by
+// its new slot, so each sits in another slot under another label, and a
+// judge drawn to a slot (the middle of an odd panel too) or to a letter
+// picks another proposal.
 func (j *judge) SwappedPrompt() string {
-	props := slices.Clone(j.props)
-	slices.Reverse(props)
+	props := j.rotated()
 	return JudgePrompt{Lang: j.in.Lang, Mode: j.in.Mode, Rubric: j.in.Rubric, P: j.in.P, Proposals: props, Nonce: j.nonce}.Render()
+}
+
+// SwappedLabels are the first call's labels of the proposals the check's
+// second call shows, in its slot order (its labels A, B, …).
+func (j *judge) SwappedLabels() []string {
+	var out []string
+	for _, p := range j.rotatedOrder() {
+		out = append(out, j.props[p].Label)
+	}
+	return out
+}
+
+// rotatedOrder is, per slot of the check's second call, the index of the
+// proposal shown there: each moved one slot on.
+func (j *judge) rotatedOrder() []int {
+	n := len(j.props)
+	out := make([]int, n)
+	for i := range n {
+		out[i] = (i + n - 1) % n
+	}
+	return out
+}
+
+// rotated is the proposals as the check's second call shows them,
+// relabelled by slot.
+func (j *judge) rotated() []engine.Proposal {
+	var out []engine.Proposal
+	for slot, i := range j.rotatedOrder() {
+		p := j.props[i]
+		p.Label = string(rune('A' + slot))
+		out = append(out, p)
+	}
+	return out
 }
 
 // Choices are the labelled proposals.
