@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,5 +46,108 @@ func TestTradeoffReadersKeepTheWholeReview(t *testing.T) {
 	}
 	if strings.Contains(synth, "zeta") {
 		t.Error("the synthesizer's prompt names an engine")
+	}
+}
+
+// A council's stakes are inputs: --value-at-risk over seed 001's line
+// (100000) and --irreversible each escalate the result, stated in the
+// final answer's head; both are frozen in problema.md (inside P, so the
+// members read them too). Under the line and reversible, nothing
+// escalates for them.
+func TestCouncilStakesEscalate(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		extra  []string
+		frozen string
+		reason string
+	}{
+		{"value at risk over the line", []string{"--value-at-risk", "250000"}, "Valor em risco: 250000", "valor em risco de 250000 (> 100000)"},
+		{"irreversible", []string{"--irreversible"}, "Decisão irreversível: sim", "decisão irreversível"},
+		{"value under the line, reversible", []string{"--value-at-risk", "90000"}, "Valor em risco: 90000", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProject(t)
+			p.moot(councilArgs("7", tc.extra...)...).mustExit(t, 0)
+			if prob := readFile(t, filepath.Join(p.debate(), "problema.md")); !strings.Contains(prob, tc.frozen) {
+				t.Errorf("problema.md does not freeze %q", tc.frozen)
+			}
+			if !strings.Contains(p.prompt(0, "agente-1", 1), tc.frozen) {
+				t.Errorf("a member does not read the stakes")
+			}
+			final := readFile(t, filepath.Join(p.debate(), "resposta-final.md"))
+			if tc.reason == "" {
+				if !strings.Contains(final, "escalation: none") {
+					t.Errorf("stakes under the line escalated:\n%s", final)
+				}
+				return
+			}
+			if !strings.Contains(final, "escalation: escalate") || !strings.Contains(final, "> - "+tc.reason) {
+				t.Errorf("the final answer does not escalate for %q:\n%s", tc.reason, final)
+			}
+		})
+	}
+	p := newProject(t)
+	if r := p.moot(councilArgs("7", "--value-at-risk", "muito")...).mustExit(t, 2); !strings.Contains(r.stderr, "--value-at-risk") {
+		t.Errorf("a bad value is not named:\n%s", r.stderr)
+	}
+	if r := p.moot("plan", "7", "--mode", "repair", "--value-at-risk", "1"); r.code != 2 || !strings.Contains(r.stderr, "value-at-risk") {
+		t.Errorf("a debate takes --value-at-risk: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// Seed 001's time limits are the council's defaults: the plan states
+// them, and a member's engine without a timeout of its own gets 30 s a
+// call (frozen in problema.md), not moot's 10 minutes.
+func TestCouncilTimeLimitsAreItsDefaults(t *testing.T) {
+	p := newProject(t)
+	cfg := readFile(t, filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
+	p.writeConfig(strings.Replace(cfg, "    timeout: 20s\n    price:", "    price:", 1))
+	plan := p.moot("plan", "7", "--protocol", "council", "--mode", "repair", "--lens", "security", "--lens", "performance").mustExit(t, 0)
+	if !strings.Contains(plan.stdout, "30s a call, 2m a round, 5m in all") {
+		t.Errorf("the plan does not state the council's limits:\n%s", plan.stdout)
+	}
+	p.moot(councilArgs("7")...).mustExit(t, 0)
+	if prob := readFile(t, filepath.Join(p.debate(), "problema.md")); !strings.Contains(prob, "30s") || strings.Contains(prob, "10m0s") {
+		t.Errorf("problema.md does not freeze the 30 s call limit:\n%s", prob)
+	}
+}
+
+// Every block a council member reads is in that reader's shuffled order:
+// from round 2 the round-0 positions too, in the order the reader's
+// reading_order logs, so the readers of a round do not all read them
+// alike.
+func TestCouncilOpeningIsInEachReadersOrder(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "member=mark"
+	p.moot(councilArgs("7", "-r", "2")...).mustExit(t, 0)
+	orders := map[string][]string{}
+	for _, ev := range p.eventsOf("reading_order") {
+		if ev["round"] == 2.0 {
+			var o []string
+			for _, id := range ev["order"].([]any) {
+				o = append(o, id.(string))
+			}
+			orders[ev["solver_id"].(string)] = o
+		}
+	}
+	seen := map[string]bool{}
+	for _, id := range []string{"agente-1", "agente-2", "agente-3"} {
+		prompt := p.prompt(2, id, 1)
+		i := strings.Index(prompt, "Posições congeladas da rodada 0")
+		j := strings.Index(prompt, "Respostas congeladas da rodada 1")
+		if i < 0 || j < i {
+			t.Fatalf("%s: no opening block before the snapshot", id)
+		}
+		var got []string
+		for _, m := range regexpMust(`TRACEMEMBERR0S(\d)`).FindAllStringSubmatch(prompt[i:j], -1) {
+			got = append(got, "agente-"+m[1])
+		}
+		if strings.Join(got, ",") != strings.Join(orders[id], ",") {
+			t.Errorf("%s reads the round-0 positions in %v, but its reading order is %v", id, got, orders[id])
+		}
+		seen[strings.Join(got, ",")] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("every reader reads the round-0 positions in the same order: %v", seen)
 	}
 }

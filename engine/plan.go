@@ -72,6 +72,9 @@ type Setup struct {
 	AllowSameFamily bool
 	// Budget is the debate's cap (none: no cap), frozen in problema.md.
 	Budget Budget
+	// Stakes are the decision's value at risk and irreversibility
+	// (council: --value-at-risk, --irreversible), frozen in P by Pack.
+	Stakes Stakes
 }
 
 // Quorum is how many valid solvers a round of an n-solver panel needs:

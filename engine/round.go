@@ -262,7 +262,7 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 		earlier := r.earlier(k, r.batchBefore(k, id))
 		role := r.roleOf(id)
 		c := Call{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: r.readingOrder(k, id, ownView(snap, id)), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: ownView(opening, id), Out: out}
+			Rubric: r.rubric, P: r.p, Snapshot: r.readingOrder(k, id, ownView(snap, id)), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: r.readingOrder(k, id, ownView(opening, id)), Out: out}
 		if afterPanel[id] {
 			c.History = r.history(k)
 		}

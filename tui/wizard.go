@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/harness"
 )
 
@@ -55,6 +56,9 @@ type wizard struct {
 	optA, optB string
 	criteria   string
 	prefilled  string
+	// valueAtRisk and irreversible are council's stakes.
+	valueAtRisk  string
+	irreversible bool
 	// probing is set while the engines' probe runs in the background.
 	probing bool
 	stage   int
@@ -208,7 +212,7 @@ func (w *wizard) choose(name string) {
 
 // hasInputs is whether the protocol asks anything on the inputs page.
 func (w *wizard) hasInputs() bool {
-	return w.in.Options || w.in.Criteria || (w.in.Lenses && (w.in.LensEach || len(w.lensOptions()) > 1))
+	return w.in.Options || w.in.Criteria || w.in.Stakes || (w.in.Lenses && (w.in.LensEach || len(w.lensOptions()) > 1))
 }
 
 // lensOptions are a lens picker's choices: none, the catalog's lenses and
@@ -558,6 +562,9 @@ func (w *wizard) setup(bug *bugfolder.Bug) engine.Setup {
 	if w.in.Support {
 		s.Critics = append([]string{}, w.critics...)
 	}
+	if w.in.Stakes {
+		s.Stakes, _ = engine.ParseStakes(w.valueAtRisk, w.irreversible) // checked as typed
+	}
 	s.VerifyJudge = w.verify && w.in.Winner
 	s.AllowSameFamily = w.sameFamily
 	s.Parallel = engine.DefaultParallel(s)
@@ -651,6 +658,15 @@ func (w *wizard) inputFields() []huh.Field {
 	}
 	if w.in.Criteria {
 		fields = append(fields, huh.NewInput().Title("Criteria").Description("separated by ';' — empty = the mode's rubric").Value(&w.criteria))
+	}
+	if w.in.Stakes {
+		fields = append(fields,
+			huh.NewInput().Title("Value at risk").Description(fmt.Sprintf("a number in the register's currency — empty = not stated; over %d the result escalates", council.ValueAtRiskOver)).Value(&w.valueAtRisk).Validate(func(v string) error {
+				_, err := engine.ParseStakes(v, false)
+				return err
+			}),
+			huh.NewSelect[bool]().Title("Irreversible decision").Description("an irreversible decision escalates to a human").Value(&w.irreversible).
+				Options(huh.NewOption("no", false), huh.NewOption("yes — it cannot be undone", true)).Inline(true))
 	}
 	return fields
 }
