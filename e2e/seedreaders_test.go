@@ -151,3 +151,63 @@ func TestCouncilOpeningIsInEachReadersOrder(t *testing.T) {
 		t.Errorf("every reader reads the round-0 positions in the same order: %v", seen)
 	}
 }
+
+// argue's reflection: from round 1 a persona reads its own argument of
+// the round before beside the others', and is asked for refinements or a
+// middle ground; the scorer reads the answers with the participant ids a
+// persona wrote hidden ("Agent #2", "debatedor 3").
+func TestArguePersonaReflectsAndTheScorerReadsAnonymizedText(t *testing.T) {
+	p := newProject(t)
+	p.Plan = "persona=mark,agente-1@1=prose"
+	p.moot(argueArgs("-r", "1")...).mustExit(t, 0)
+	persona := p.prompt(1, "agente-1", 1)
+	if in, _ := traces(persona, "TRACEPERSONAR0S1", "TRACEPERSONAR0S2"); len(in) != 2 {
+		t.Errorf("a persona in round 1 reads %v of its own and the other's round-0 arguments", in)
+	}
+	if !strings.Contains(persona, "(your previous argument)") || !strings.Contains(persona, "middle ground") {
+		t.Errorf("the persona is not shown its own argument as such, or not asked for a middle ground:\n%s", persona)
+	}
+	var scorer string
+	ms, _ := filepath.Glob(filepath.Join(p.dir, "prompts", "1-*.txt"))
+	for _, m := range ms {
+		if b := fileBytes(t, m); strings.Contains(b, "isolated scorer") {
+			scorer = b
+		}
+	}
+	if scorer == "" {
+		t.Fatal("no scorer prompt for round 1")
+	}
+	if !strings.Contains(scorer, "erraram") {
+		t.Fatalf("the prose answer did not reach the scorer:\n%s", scorer)
+	}
+	for _, id := range []string{"Agent #2", "debatedor 3", "agente-1", "agent-1"} {
+		if strings.Contains(scorer, id) {
+			t.Errorf("the scorer reads the participant id %q", id)
+		}
+	}
+}
+
+// seed 003's "synthesis ready" stop: the scorer calls it, with its reason,
+// and the debate stops there, recorded like the other stop rules (the log,
+// summary.json, the final answer's termination).
+func TestArgueSynthesisReadyStop(t *testing.T) {
+	p := newProject(t)
+	p.env = []string{"FAKE_ARGUE=ready"}
+	r := p.moot(argueArgs("-r", "4")...).mustExit(t, 0)
+	dir := p.argueDir()
+	if s := summaryOf(t, dir); s.Stopped != "synthesis-ready" || s.Rounds != 2 || !strings.Contains(s.Reason, "as posições estão expostas e concedidas") {
+		t.Errorf("summary: %+v, want synthesis-ready after round 1 with the scorer's reason", s)
+	}
+	if exists(filepath.Join(dir, "rodada-2")) {
+		t.Error("a round ran after the stop")
+	}
+	if !strings.Contains(r.stderr, "stopped after round 1 (moot): synthesis-ready") {
+		t.Errorf("headless output lacks the stop:\n%s", r.stderr)
+	}
+	if final := readFile(t, filepath.Join(dir, "resposta-final.md")); !strings.Contains(final, "Termination: synthesis-ready") {
+		t.Errorf("final head lacks the termination:\n%s", final)
+	}
+	if log := readFile(t, filepath.Join(dir, "eventos.jsonl")); !strings.Contains(log, `"choice":"synthesis-ready"`) {
+		t.Errorf("the stop is not logged:\n%s", log)
+	}
+}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
-	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/protocol/council"
 )
 
 // EngineStatus is what the probe says of an engine.
