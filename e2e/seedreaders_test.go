@@ -158,7 +158,7 @@ func TestCouncilOpeningIsInEachReadersOrder(t *testing.T) {
 // persona wrote hidden ("Agent #2", "debatedor 3").
 func TestArguePersonaReflectsAndTheScorerReadsAnonymizedText(t *testing.T) {
 	p := newProject(t)
-	p.Plan = "persona=mark,agente-1@1=prose"
+	p.Plan = "agente-1@1=prose,persona=mark" // the first rule that matches wins
 	p.moot(argueArgs("-r", "1")...).mustExit(t, 0)
 	persona := p.prompt(1, "agente-1", 1)
 	if in, _ := traces(persona, "TRACEPERSONAR0S1", "TRACEPERSONAR0S2"); len(in) != 2 {

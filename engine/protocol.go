@@ -176,6 +176,11 @@ type FinalInput struct {
 	// Rounds are every round's valid answers up to Last (panel and
 	// support), for a final step that reads more than the last round.
 	Rounds []RoundAnswers
+	// Frozen is P's text while P itself stands as the mark the prompt is
+	// cut at (the final call's prompt holds no copy of P), for a final
+	// step that reads back what its protocol froze in P (council's
+	// stakes); it is never written into a prompt.
+	Frozen string
 }
 
 // RoundAnswers are one round's valid answers (panel and support), by id.
