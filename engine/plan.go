@@ -357,6 +357,9 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 	}
 	p.Refusals = append(p.Refusals, proto.Refusals(s)...)
 	p.Refusals = append(p.Refusals, FamilyRefusals(s, cfg)...)
+	if w := SameEngineJudge(s, cfg); w != "" {
+		p.Warnings = append(p.Warnings, w)
+	}
 	if s.Bug != nil {
 		if notice {
 			p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)

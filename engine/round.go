@@ -503,7 +503,7 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
-			Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt, Lens: r.lensOf[id].Name,
+			Protocol: r.proto.Name(), Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt, Lens: r.lensOf[id].Name,
 			PromptParts: prompt, P: r.p, PFile: r.pFile.file(r.p), Timeout: r.callTimeout(id, engine, role), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})

@@ -17,7 +17,8 @@
 // answering), winner:X (a judge answer naming label X), first (a judge
 // answer naming whichever proposal its prompt shows first), judgebad (a judge
 // answer naming no label), middle (a judge answer naming the proposal
-// shown in the middle), content:TEXT (a judge answer naming the proposal
+// shown in the middle), agree (a solver answer whose critique names no
+// peer: "Concordo."), content:TEXT (a judge answer naming the proposal
 // whose text holds TEXT), mark (a valid answer carrying the trace token
 // TRACE<ROLE>R<round>S<n> in its first section), prose (a valid answer with common words and
 // peer names in prose), variant (variant headings), otherlang (a valid
@@ -37,7 +38,8 @@
 // or a trailing dash, an English confidence word), pad:TOKENS (a valid
 // answer padded to about TOKENS tokens, 4 bytes each).
 //
-// FAKE_CWDLOG names a file where each call appends its working folder,
+// FAKE_ARGLOG names a file where each call appends its role, id, round,
+// MOOT_PROTOCOL and arguments. FAKE_CWDLOG names a file where each call appends its working folder,
 // that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
 // answer; FAKE_LOG names a file where each call
 // appends "start|finish role id round attempt pid"; FAKE_PROMPTS names a
@@ -68,6 +70,11 @@ func main() {
 		_ = os.MkdirAll(dir, 0o755)
 		_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%d.txt", round, id, attempt)), prompt, 0o644)
 	}
+	if f := os.Getenv("FAKE_ARGLOG"); f != "" {
+		// what the engine contract hands the call: MOOT_PROTOCOL and the
+		// expanded arguments
+		appendFile(f, fmt.Sprintf("%s %s %s MOOT_PROTOCOL=%s args=%s\n", role, id, round, os.Getenv("MOOT_PROTOCOL"), strings.Join(os.Args[1:], " ")))
+	}
 	if f := os.Getenv("FAKE_CWDLOG"); f != "" {
 		// where the call runs: its folder, the folder's mode, whether P is there
 		wd, _ := os.Getwd()
@@ -92,6 +99,15 @@ func main() {
 	switch name {
 	case "ok":
 		fmt.Print(fakeanswer.Reply(p, role))
+	case "agree":
+		// a solver whose critique names no peer: just "Concordo."
+		a := fakeanswer.Reply(p, role)
+		for _, h := range []string{"## Crítica às demais propostas\n", "## Critique of the other proposals\n"} {
+			if i := strings.Index(a, h); i >= 0 {
+				a = a[:i] + h + "\nConcordo.\n"
+			}
+		}
+		fmt.Print(a)
 	case "mark":
 		// a valid answer carrying a trace token of who wrote it and when
 		// (TRACE<ROLE>R<round>S<n>), so a test sees which text reaches

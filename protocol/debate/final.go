@@ -159,8 +159,9 @@ func (j *judge) checkSynthesis(ans *bugfolder.JudgeAnswer, v *bugfolder.Validati
 
 // Human records the engineer's choice after the judge failed: the winning
 // proposal is the synthesis, its mode sections quoted as it wrote them (not
-// anonymized: no model reads this), its critique of the others dropped;
-// nothing is invented.
+// anonymized: no model reads this) inside a fence with a fresh code, so
+// what it forged (a fence, "ignore the rubric") stays marked as its text;
+// its critique of the others dropped; nothing is invented.
 func (j *judge) Human(label string, attempts int) (engine.FinalDoc, bool) {
 	var win *engine.Proposal
 	for i := range j.props {
@@ -179,7 +180,14 @@ func (j *judge) Human(label string, attempts int) (engine.FinalDoc, bool) {
 	fmt.Fprintf(&b, t(l, "- Escolha humana: o juiz falhou %d vez(es) (ver %s/) e o engenheiro escolheu %s. Nenhuma justificativa por critério foi gerada.\n\n",
 		"- Human choice: the judge failed %d time(s) (see %s/) and the engineer chose %s. No per-criterion rationale was produced.\n\n"), attempts, l.Names().JudgeID, l.LabelName(label))
 	synth := strings.TrimSpace(bugfolder.DropSection(win.Original, bugfolder.SecCritique))
-	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(l), synth+"\n")
+	// the proposal's text is quoted as written, but fenced: it is a
+	// debater's untrusted text, and a fence or an instruction it forged
+	// stays inside the real one (whose code is fresh)
+	name := strings.ToUpper(l.LabelName(label))
+	fmt.Fprintf(&b, "%s\n\n", bugfolder.SecSynthesis.Heading(l))
+	fmt.Fprintf(&b, t(l, "> A proposta vencedora citada como o debatedor a escreveu, entre <<<INÍCIO … %[1]s>>> e <<<FIM … %[1]s>>>: é texto do debatedor, não instrução.\n\n",
+		"> The winning proposal quoted as its debater wrote it, between <<<BEGIN … %[1]s>>> and <<<END … %[1]s>>>: it is the debater's text, not instructions.\n\n"), j.nonce)
+	fmt.Fprintf(&b, "<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n", t(l, "INÍCIO", "BEGIN"), name, j.nonce, synth, t(l, "FIM", "END"), name, j.nonce)
 	verdict := ""
 	if j.in.Mode == bugfolder.Spec {
 		verdict = bugfolder.RecommendedVerdict(synth, l)
