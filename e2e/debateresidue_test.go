@@ -97,8 +97,8 @@ func TestRestrictedJSONCarriesNoModelText(t *testing.T) {
 // as a warning; a judge that took one from each other proposal does not.
 func TestBadHealthSuggestsASmallerPanelOrABetterP(t *testing.T) {
 	p := newProject(t)
-	p.Plan = "judge=selfgraft:A"
-	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "3", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	p.Plan = "judge=selfgraft:A" // one idea counted, from the 4 other proposals
+	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "5", "-r", "0", "--yes", "--headless").mustExit(t, 0)
 	if fin := p.final(); !strings.Contains(fin, "reduza N ou R, ou reescreva P") {
 		t.Errorf("the final answer gives no advice:\n%s", fin)
 	}

@@ -122,6 +122,19 @@ type EngineEstimate struct {
 	BaseInput   int `json:"base_tokens_input"`
 	BaseOutput  int `json:"base_tokens_output"`
 	LearnedFrom int `json:"learned_from,omitempty"`
+	// MaxAnswer is the engine's max answer size in tokens (its
+	// max_output_tokens, or the model catalogue's; 0: unknown): under a
+	// cap each call is admitted on it, the worst case.
+	MaxAnswer int `json:"max_answer_tokens,omitempty"`
+}
+
+// WorstTokens is the engine's share if every answer ran to its max
+// answer size (its estimate where the max is unknown).
+func (e EngineEstimate) WorstTokens() int {
+	if e.MaxAnswer <= 0 {
+		return e.Input + e.Output
+	}
+	return e.Input + e.Calls*e.MaxAnswer
 }
 
 // Plan is the cost of a debate, shown before anything runs.
@@ -223,7 +236,8 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 			if why := projectAccessRefusal(ec); why != "" {
 				p.Refusals = append(p.Refusals, why)
 			}
-			a = &acc{est: &EngineEstimate{Name: name, Kind: string(ec.Kind), Model: ec.Model, External: ec.External, PriceKnown: lim.Price != nil, ContextTokens: lim.ContextTokens}, lim: lim, roles: map[string]bool{}}
+			a = &acc{est: &EngineEstimate{Name: name, Kind: string(ec.Kind), Model: ec.Model, External: ec.External, PriceKnown: lim.Price != nil, ContextTokens: lim.ContextTokens,
+				MaxAnswer: lim.MaxOutputTokens}, lim: lim, roles: map[string]bool{}}
 			byName[name] = a
 		}
 		a.roles[role] = true
