@@ -136,8 +136,10 @@ type budget struct {
 	// that reach the cap after it stop the same way, unasked.
 	ended error
 	// freed is signalled (on mu) when a call in flight ends and gives its
-	// worst case back.
-	freed *sync.Cond
+	// worst case back; inFlight counts those calls (the sums of their
+	// dollars need not come back to exactly 0).
+	freed    *sync.Cond
+	inFlight int
 }
 
 // reservation is one admitted call's estimate, given back when it ends.
@@ -157,6 +159,10 @@ func (res *reservation) done(tok int, usd float64) {
 	defer b.mu.Unlock()
 	b.flightUSD -= res.usd
 	b.flightTok -= res.tok
+	b.inFlight--
+	if b.inFlight == 0 {
+		b.flightUSD, b.flightTok = 0, 0 // no rounding left behind
+	}
 	b.usd += usd
 	b.tok += tok
 	if b.freed != nil {
@@ -174,13 +180,13 @@ func (b *budget) waitFlight(tok int, usd float64, kt int, ku float64) bool {
 		return !(b.cap.MaxUSD > 0 && b.usd+flightUSD+usd+ku > b.cap.MaxUSD ||
 			b.cap.MaxTokens > 0 && b.tok+flightTok+tok+kt > b.cap.MaxTokens)
 	}
-	if b.flightTok == 0 && b.flightUSD == 0 || !fits(0, 0) {
+	if b.inFlight == 0 || !fits(0, 0) {
 		return false
 	}
 	if b.freed == nil {
 		b.freed = sync.NewCond(&b.mu)
 	}
-	for !fits(b.flightTok, b.flightUSD) && (b.flightTok > 0 || b.flightUSD > 0) {
+	for b.inFlight > 0 && !fits(b.flightTok, b.flightUSD) {
 		b.freed.Wait()
 	}
 	return true
@@ -199,6 +205,7 @@ func (b *budget) admit(tok int, usd float64, kt int, ku float64) (*reservation, 
 	}
 	b.flightUSD += usd
 	b.flightTok += tok
+	b.inFlight++
 	return &reservation{b: b, usd: usd, tok: tok}, BudgetReach{}, true
 }
 

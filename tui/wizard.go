@@ -152,9 +152,13 @@ func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]Engine
 }
 
 // presetInputs fills the protocol's inputs from a preset setup: its
-// options A and B, or its lenses by name; else, on a bug with a finished
+// stakes, its options A and B, or its lenses by name; else, on a bug with a finished
 // repair debate, its two best proposals as the options.
 func (w *wizard) presetInputs(preset engine.Setup) {
+	if st := preset.Stakes; st.Valued { // --value-at-risk and --irreversible, carried in
+		w.valueAtRisk = strconv.FormatFloat(st.ValueAtRisk, 'f', -1, 64)
+	}
+	w.irreversible = preset.Stakes.Irreversible
 	if len(preset.Lenses) == 2 && preset.Lenses[0].Name == "A" && preset.Lenses[1].Name == "B" {
 		w.optA, w.optB = preset.Lenses[0].Text, preset.Lenses[1].Text
 		w.lenses = nil
