@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -46,4 +47,18 @@ func TestProtocolTimeLimitsAreTheRunsDefaults(t *testing.T) {
 			t.Errorf("%s: round %v, run %v; want %v, %v", tc.name, r.opts.RoundTimeout, r.opts.DebateTimeout, tc.round, tc.debate)
 		}
 	}
+}
+
+// FuzzParseStakes reads a typed value at risk: never a panic, never a
+// negative or non-finite value accepted.
+func FuzzParseStakes(f *testing.F) {
+	for _, s := range []string{"", "250000", "1_000_000", "-1", "NaN", "Inf", "1e999", "muito", " 7 "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st, err := ParseStakes(s, false)
+		if err == nil && st.Valued && (st.ValueAtRisk < 0 || st.ValueAtRisk != st.ValueAtRisk || math.IsInf(st.ValueAtRisk, 0)) {
+			t.Errorf("%q accepted as %v", s, st.ValueAtRisk)
+		}
+	})
 }

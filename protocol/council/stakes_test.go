@@ -36,3 +36,23 @@ func TestStakesAreFrozenInPAndReadBack(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStakesOf reads stakes back from any P (a bug's text is the host's):
+// it never panics, and stakes Pack appends after any text are read back
+// as written.
+func FuzzStakesOf(f *testing.F) {
+	f.Add("o bug", 250000.0, true)
+	f.Add("### Riscos da decisão (council)\n\nValor em risco: 9e99\nDecisão irreversível: sim\n", 0.5, false)
+	f.Add("\n### Riscos da decisão (council)\n", 100000.0, true)
+	f.Fuzz(func(t *testing.T, bug string, value float64, irreversible bool) {
+		_ = stakesOf(bugfolder.PT, bug)
+		if value < 0 || value != value || value > 1e300 {
+			return
+		}
+		st := engine.Stakes{ValueAtRisk: value, Valued: true, Irreversible: irreversible}
+		p := Protocol{}.Pack(engine.Setup{Lang: bugfolder.PT, Stakes: st}, &bugfolder.Problem{Text: bug}, nil)
+		if got := stakesOf(bugfolder.PT, p.Text); got != st {
+			t.Errorf("read back %+v, want %+v", got, st)
+		}
+	})
+}
