@@ -117,6 +117,11 @@ func (p *progress) marshal(ev engine.Event) ([]byte, error) {
 		redactField(m, "reason", ev.Reason, "judge-failure")
 	case engine.EvDebateFinished:
 		redactField(m, "reason", ev.Reason, string(ev.Outcome))
+	case engine.EvDecision:
+		if ev.Point != bugfolder.PointStop {
+			return b, nil
+		}
+		redactField(m, "reason", ev.Reason, ev.Choice) // a scorer's synthesis-ready reason is model text
 	default:
 		return b, nil
 	}
