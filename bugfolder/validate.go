@@ -157,6 +157,11 @@ type Expect struct {
 	// Peers are the solver ids a critic read in its snapshot; its critique
 	// must mention each of them.
 	Peers []string
+	// Others are the other solvers' ids a solver read in its snapshot
+	// (valid proposals, its own left out); its critique must name at
+	// least one of them, which proves it read the snapshot. None (a solver
+	// left alone) asks nothing.
+	Others []string
 }
 
 // ValidateDebater checks a solver or critic body: the required sections in
@@ -215,6 +220,9 @@ func ValidateDebater(body string, e Expect) Validation {
 				v.add(s.Key.Heading(e.Lang), "%s needs one sentence of justification after it", c.Word(e.Lang))
 			}
 		case SecCritique:
+			if e.Role != RoleCritic && len(e.Others) > 0 && !namesAny(s.Text(), e.Others) {
+				v.add(s.Key.Heading(e.Lang), "names no other proposal (%s): a critique must say which proposal it answers, by id", strings.Join(e.Others, ", "))
+			}
 			if e.Role == RoleCritic {
 				text := strings.ToLower(s.Text())
 				for _, p := range e.Peers {
@@ -231,6 +239,17 @@ func ValidateDebater(body string, e Expect) Validation {
 		}
 	}
 	return v
+}
+
+// namesAny reports whether text names one of ids (any case).
+func namesAny(text string, ids []string) bool {
+	text = strings.ToLower(text)
+	for _, id := range ids {
+		if strings.Contains(text, strings.ToLower(id)) {
+			return true
+		}
+	}
+	return false
 }
 
 var wordRE = lazyre.New(`[\p{L}]+`)

@@ -12,6 +12,6 @@ type beyondFlags struct {
 
 func (b *beyondFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.BoolVar(&b.verifyJudge, "verify-judge", false, "debate: the judge's order-swap check — a second judge call with the proposals in reverse label order (one more call, counted and priced in the plan); a different winner marks the verdict unstable, keeps both answers in juiz/ and opens the judge-failure menu (headless: --on-judge-failure)")
+	fl.BoolVar(&b.verifyJudge, "verify-judge", false, "debate: the judge's order-swap check — a second judge call with every proposal moved to another slot under another label (one more call, counted and priced in the plan); a different winner marks the verdict unstable, keeps both answers in juiz/ and opens the judge-failure menu (headless: --on-judge-failure)")
 	fl.BoolVar(&b.allowSameFamily, "allow-same-family", false, "let the judge (synthesizer, scorer) share a vendor family with a solver (member, persona); refused by default with exit 2 naming the family; recorded in the final answer")
 }

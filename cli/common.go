@@ -173,6 +173,9 @@ type setupFlags struct {
 	lenses   []string
 	// tradeoff's options, criteria and synthesizer
 	optionA, optionB, criteria, synthesizer string
+	// council's stakes: --value-at-risk (as typed) and --irreversible
+	valueAtRisk  string
+	irreversible bool
 	// evidence are a question's --evidence files (ask)
 	evidence []string
 	// argue's flags (ask only; nil elsewhere)
@@ -199,6 +202,8 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.optionB, "option-b", "", "tradeoff: option B as a testable statement (required)")
 	fl.StringVar(&f.criteria, "criteria", "", "tradeoff/council: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
 	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff/council/argue: the synthesizer's engine (default: defaults.judge, else the reviewers', members' or personas' engine)")
+	fl.StringVar(&f.valueAtRisk, "value-at-risk", "", "council: the value the decision puts at risk, a number in the register's currency; over 100000 the result escalates (seed 001); frozen in problema.md")
+	fl.BoolVar(&f.irreversible, "irreversible", false, "council: the decision cannot be undone, so the result escalates to a human (seed 001); frozen in problema.md")
 	f.beyond.register(cmd)
 	f.budget.register(cmd)
 	fl.StringArrayVar(&f.lenses, "lens", nil, "a solver's lens: a library name ("+strings.Join(lens.Names(), ", ")+"), a project lens (.moot/lenses/NAME.md, the engines file's lenses:) or \"name: text\"; once for every solver, or N times, one each")

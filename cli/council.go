@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,11 @@ import (
 // exit 2 naming --lens headless (CLI.md: "council: asked"); in the
 // terminal UI the wizard asks.
 func (f *setupFlags) councilFlags(cmd *cobra.Command, s *engine.Setup) error {
+	st, err := engine.ParseStakes(f.valueAtRisk, f.irreversible)
+	if err != nil {
+		return usageErr("--%v; nothing was written", strings.Replace(err.Error(), "value at risk", "value-at-risk", 1))
+	}
+	s.Stakes = st
 	if len(f.lenses) == 0 && f.wizard {
 		return nil // the terminal UI's wizard asks a lens per member
 	}

@@ -117,6 +117,11 @@ func (p *progress) marshal(ev engine.Event) ([]byte, error) {
 		redactField(m, "reason", ev.Reason, "judge-failure")
 	case engine.EvDebateFinished:
 		redactField(m, "reason", ev.Reason, string(ev.Outcome))
+	case engine.EvDecision:
+		if ev.Point != bugfolder.PointStop {
+			return b, nil
+		}
+		redactField(m, "reason", ev.Reason, ev.Choice) // a scorer's synthesis-ready reason is model text
 	default:
 		return b, nil
 	}
@@ -199,7 +204,7 @@ func (p *progress) line(ev engine.Event) {
 		p.printf("%s (attempt %d)\n", p.finalWord(), ev.Attempt)
 	case engine.EvReadingOrder:
 		if ev.Role == bugfolder.RoleJudge && !slices.IsSorted(ev.Order) {
-			p.printf("  order-swap check: the proposals in reverse order (%s)\n", strings.Join(ev.Order, ", "))
+			p.printf("  order-swap check: every proposal moved and relabelled (%s)\n", strings.Join(ev.Order, ", "))
 		}
 	case engine.EvJudgeFinished:
 		if ev.Winner == "" {

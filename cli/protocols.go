@@ -101,6 +101,8 @@ var protocolFlags = []struct {
 	{"option-a", []string{tradeoff.Name}},
 	{"option-b", []string{tradeoff.Name}},
 	{"criteria", []string{council.Name, tradeoff.Name}},
+	{"value-at-risk", []string{council.Name}},
+	{"irreversible", []string{council.Name}},
 	{"synthesizer", []string{council.Name, tradeoff.Name, argue.Name}},
 	{"persona", []string{argue.Name}},
 	{"style", []string{argue.Name}},

@@ -186,9 +186,10 @@ spec-desatualizada or spec-gap; recorded as recommended_verdict in its front
 matter, with decision: pending) and says the decision is the human's; a spec
 judge answer without a verdict is a judge failure.
 
---verify-judge calls the judge a second time with the proposals in reverse
-label order (one more call, in the plan): the same winner is recorded as
-stable; another winner is an unstable verdict, both answers are kept in juiz/
+--verify-judge calls the judge a second time with every proposal moved one
+slot on and relabelled by its new slot (one more call, in the plan), so a
+judge drawn to a slot or a letter picks another: the same proposal winning is
+recorded as stable; another winner is an unstable verdict, both answers are kept in juiz/
 and the judge-failure menu opens. By default the judge (synthesizer, scorer)
 may not share a vendor family with a solver: exit 2 naming the family and both
 engines; --allow-same-family lifts that, and the final answer records it.

@@ -42,7 +42,7 @@ func (p *project) waitStarts(id string, round, n int) {
 // it, and the final answer's totals are the sum of every finished call.
 func TestVerifyJudgeKillDuringSwap(t *testing.T) {
 	p := newProject(t)
-	p.Plan = "judge#1=winner:B,judge#2=hang"
+	p.Plan = "solver=mark,judge#1=content:S2,judge#2=hang"
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-r", "0", "--verify-judge", "--yes", "--headless")
@@ -63,7 +63,7 @@ func TestVerifyJudgeKillDuringSwap(t *testing.T) {
 	if !first {
 		t.Fatal("the first judge call finished before the kill, but the log has no call_finished with its tokens and cost")
 	}
-	p.Plan = "judge=winner:B"
+	p.Plan = "solver=mark,judge=content:S2" // the same proposal, whatever its slot and label
 	p.moot("resume", "7", "--yes", "--headless").mustExit(t, 0)
 	d := p.readDebate()
 	if d.Final == nil {

@@ -67,7 +67,7 @@ func TestVerifyJudge(t *testing.T) {
 		if !strings.Contains(reason, "unstable verdict") || !strings.Contains(reason, "Proposta A") || !strings.Contains(reason, "Proposta C") {
 			t.Errorf("judge_failed reason %q", reason)
 		}
-		if len(orders) != 2 || !slices.Equal(orders[0], []string{"A", "B", "C"}) || !slices.Equal(orders[1], []string{"C", "B", "A"}) {
+		if len(orders) != 2 || !slices.Equal(orders[0], []string{"A", "B", "C"}) || !slices.Equal(orders[1], []string{"C", "A", "B"}) {
 			t.Errorf("the judge's orders: %v", orders)
 		}
 		// problema.md froze the check: a resume's retry checks again (two
@@ -97,10 +97,10 @@ func TestVerifyJudge(t *testing.T) {
 	})
 	t.Run("a judge that keeps its winner is stable", func(t *testing.T) {
 		p := newProject(t)
-		p.Plan = "judge=winner:B"
+		p.Plan = "solver=mark,judge=content:S2" // agente-2's proposal, by its text
 		p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--verify-judge", "--yes", "--headless").mustExit(t, 0)
 		fin := p.final()
-		if !strings.Contains(fin, "judge_order_check: stable") || !strings.Contains(fin, "Verificação de ordem do juiz: estável — o juiz escolheu Proposta B") || p.starts("juiz", 0) != 2 {
+		if !strings.Contains(fin, "judge_order_check: stable") || !strings.Contains(fin, "winner_solver: agente-2") || !strings.Contains(fin, "Verificação de ordem do juiz: estável — o juiz escolheu Proposta ") || p.starts("juiz", 0) != 2 {
 			t.Errorf("judge calls %d, final answer:\n%s", p.starts("juiz", 0), fin)
 		}
 		if len(p.readDebate().JudgeAttempts) != 0 {

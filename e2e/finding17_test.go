@@ -63,9 +63,10 @@ func (p *project) judgeStarts() int {
 	return n
 }
 
-// steady is padded with a judge that names A in any order: a stable
-// verdict under --verify-judge.
-const steady = "solver=pad:1400,judge=winner:A"
+// steady is padded with a judge that names agente-1's proposal (by its
+// text, the trace token ending S1) in any order and under any label: a
+// stable verdict under --verify-judge.
+const steady = "solver=pad:1400,judge=content:S1"
 
 // spentBy sums the tokens id's calls recorded, and the input tokens of
 // its last call.

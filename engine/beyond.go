@@ -89,6 +89,31 @@ func FamilyRefusals(s Setup, cfg *harness.Config) []string {
 	return out
 }
 
+// SameEngineJudge warns ("" when there is nothing to say) when the final
+// step runs on the very engine every panel member runs on and the family
+// rule did not refuse it (the engine's family is unknown, or the rule was
+// lifted): a judge reading answers its own model wrote may favour them.
+func SameEngineJudge(s Setup, cfg *harness.Config) string {
+	if s.Protocol == nil || s.Judge == "" || len(s.Solvers) == 0 {
+		return ""
+	}
+	for _, e := range s.Solvers {
+		if e != s.Judge {
+			return ""
+		}
+	}
+	if cfg != nil && familyOf(cfg, s.Judge) != "" && !s.AllowSameFamily {
+		return "" // the family rule refuses it, naming the family
+	}
+	why := "its family is unknown, so the family rule cannot tell"
+	if s.AllowSameFamily {
+		why = "--allow-same-family lifted the family rule"
+	}
+	panel, _, final := s.Protocol.Roles()
+	return fmt.Sprintf("the %s runs on engine %s, the very engine every %s runs on: it judges answers its own model wrote and may favour them (%s); choose another engine for the %s (--judge, or --synthesizer)",
+		final, s.Judge, panel, why, final)
+}
+
 // familyOf is an engine's vendor family, lowercased ("" when unknown or
 // not configured).
 func familyOf(cfg *harness.Config, name string) string {

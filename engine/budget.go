@@ -135,6 +135,11 @@ type budget struct {
 	// ended is the stop a cancel (or no one to ask) decided: the calls
 	// that reach the cap after it stop the same way, unasked.
 	ended error
+	// freed is signalled (on mu) when a call in flight ends and gives its
+	// worst case back; inFlight counts those calls (the sums of their
+	// dollars need not come back to exactly 0).
+	freed    *sync.Cond
+	inFlight int
 }
 
 // reservation is one admitted call's estimate, given back when it ends.
@@ -154,8 +159,37 @@ func (res *reservation) done(tok int, usd float64) {
 	defer b.mu.Unlock()
 	b.flightUSD -= res.usd
 	b.flightTok -= res.tok
+	b.inFlight--
+	if b.inFlight == 0 {
+		b.flightUSD, b.flightTok = 0, 0 // no rounding left behind
+	}
 	b.usd += usd
 	b.tok += tok
+	if b.freed != nil {
+		b.freed.Broadcast()
+	}
+}
+
+// waitFlight waits, when a call does not fit only because of the calls in
+// flight, until one ends; it reports whether it waited (false: the call
+// cannot fit even with nothing in flight, or nothing is in flight).
+func (b *budget) waitFlight(tok int, usd float64, kt int, ku float64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	fits := func(flightTok int, flightUSD float64) bool {
+		return !(b.cap.MaxUSD > 0 && b.usd+flightUSD+usd+ku > b.cap.MaxUSD ||
+			b.cap.MaxTokens > 0 && b.tok+flightTok+tok+kt > b.cap.MaxTokens)
+	}
+	if b.inFlight == 0 || !fits(0, 0) {
+		return false
+	}
+	if b.freed == nil {
+		b.freed = sync.NewCond(&b.mu)
+	}
+	for b.inFlight > 0 && !fits(b.flightTok, b.flightUSD) {
+		b.freed.Wait()
+	}
+	return true
 }
 
 // admit reserves an estimated call when it fits under the cap and leaves
@@ -171,6 +205,7 @@ func (b *budget) admit(tok int, usd float64, kt int, ku float64) (*reservation, 
 	}
 	b.flightUSD += usd
 	b.flightTok += tok
+	b.inFlight++
 	return &reservation{b: b, usd: usd, tok: tok}, BudgetReach{}, true
 }
 
@@ -219,6 +254,9 @@ func (r *runner) finalEstimate(k int) (int, float64) {
 	if f, learned := r.learned[r.judgeEngine]; learned && f.Out > 0 {
 		out = scale(out, f.Out)
 	}
+	if lim.MaxOutputTokens > 0 {
+		out = lim.MaxOutputTokens // the worst case: its max answer
+	}
 	usd := 0.0
 	if lim.Price != nil {
 		usd = lim.Price.Cost(in, out)
@@ -246,14 +284,20 @@ func (r *runner) finalPromptBefore(k int) (int, bool) {
 	return 0, false
 }
 
-// callEstimate is one call's planned figures: the prompt as written and
-// the role's expected answer on the engine (as the plan learned it).
+// callEstimate is one call's figures for the budget's check: the prompt
+// as written and its worst-case answer, the engine's max answer size (the
+// role's expected answer, as the plan learned it, on an engine whose max
+// is unknown: the plan and the run warn that such an engine can pass the
+// cap).
 func (r *runner) callEstimate(engine string, role bugfolder.Role, promptBytes int) (int, float64) {
 	lim := r.limits[engine]
 	in := bugfolder.EstimateTokens(promptBytes)
 	out := r.expectedOut(role, lim)
 	if f, ok := r.learned[engine]; ok && f.Out > 0 {
 		out = int(float64(out)*f.Out + 0.5)
+	}
+	if lim.MaxOutputTokens > 0 {
+		out = lim.MaxOutputTokens // the worst case: its max answer
 	}
 	usd := 0.0
 	if lim.Price != nil {
@@ -263,8 +307,10 @@ func (r *runner) callEstimate(engine string, role bugfolder.Role, promptBytes in
 }
 
 // admitCall is the budget's check before every call (panel, support,
-// final step, retries): a call that would take the spend plus the calls
-// in flight past the cap is not started, and the Supervisor is asked.
+// final step, retries): a call whose worst case would take the spend plus
+// the worst cases of the calls in flight past the cap is not started. It
+// waits when the calls in flight ending would make room; otherwise the
+// Supervisor is asked.
 // With no cap it admits everything (nil reservation).
 func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder.Role, engine string, prompt []string) (*reservation, error) {
 	b := r.bud
@@ -280,6 +326,9 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 		res, reach, ok := b.admit(tok, usd, kt, ku)
 		if ok {
 			return res, nil
+		}
+		if b.ended == nil && !b.cut && b.waitFlight(tok, usd, kt, ku) {
+			continue // it fits once calls in flight end: wait, never ask
 		}
 		if b.ended != nil {
 			return nil, b.ended
@@ -338,7 +387,7 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 // keepAfter is the room a call must leave: a round's call the final
 // step's calls (from the answers it would read now); the first call of a
 // judge attempt checked with --verify-judge its second call (the same
-// prompt in reverse order: the same estimate), so the budget never pays a
+// prompt with the proposals moved: the same estimate), so the budget never pays a
 // first answer it cannot check; the check's second call nothing.
 func (r *runner) keepAfter(k int, final bool, tok int, usd float64) (int, float64) {
 	switch {
@@ -665,7 +714,11 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 			verdict = "cannot be checked against the dollar cap: part of its cost is unknown"
 		}
 		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) %s", capText(c), est, verdict)})
+		out = append(out, SetupLine{Key: "worst case", Text: fmt.Sprintf("≈%d tokens if every answer runs to its engine's max answer; each call starts only if the spend, the worst cases of the calls in flight and its own fit under the cap", p.WorstTokens())})
 		if w := UnpricedCapWarning(c, unpriced); w != "" {
+			out = append(out, SetupLine{Key: "WARNING", Text: w})
+		}
+		if w := UnboundedCapWarning(c, p.unboundedEngines()); w != "" {
 			out = append(out, SetupLine{Key: "WARNING", Text: w})
 		}
 	}
@@ -686,6 +739,38 @@ func UnpricedCapWarning(c Budget, unpriced []string) string {
 	}
 	return fmt.Sprintf("the dollar cap CANNOT be enforced for %s: no price is known, so their calls count $0 against it; --max-tokens caps them (or set price: in the engines file)",
 		strings.Join(unpriced, ", "))
+}
+
+// UnboundedCapWarning is what the plan says when a cap covers engines
+// whose max answer size is unknown ("" when it does not): their calls are
+// admitted on their expected answer, and a verbose answer can pass the cap.
+func UnboundedCapWarning(c Budget, unbounded []string) string {
+	if !c.Set() || len(unbounded) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("engine(s) %s state no max answer size: their calls are admitted on their expected answer, so a verbose answer can pass the cap; set max_output_tokens: in the engines file (moot then admits each call on it and holds the answer to it)",
+		strings.Join(unbounded, ", "))
+}
+
+// WorstTokens is the plan's tokens if every answer ran to its engine's
+// max answer size.
+func (p *Plan) WorstTokens() int {
+	n := 0
+	for _, e := range p.Engines {
+		n += e.WorstTokens()
+	}
+	return n
+}
+
+// unboundedEngines names the plan's engines whose max answer is unknown.
+func (p *Plan) unboundedEngines() []string {
+	var out []string
+	for _, e := range p.Engines {
+		if e.MaxAnswer <= 0 {
+			out = append(out, e.Name)
+		}
+	}
+	return out
 }
 
 // warnUnpriced says, as the debate starts or resumes, that its dollar cap

@@ -370,6 +370,27 @@ func (r *runner) keepJudgeRaw(attempt int, stream, text string) error {
 	return f.Commit()
 }
 
+// healthAdvice is the line a final answer opens with when its judge
+// discarded almost everything (seed 000: reduce N or R, or rewrite P): a
+// judge's winner that took ideas from fewer than half of the k-1 other
+// proposals; warn says it in English for the log. Both "" otherwise (a
+// human's choice, a final step that names no winner, a lone proposal).
+func (r *runner) healthAdvice(fm bugfolder.FinalMeta, by string, k, tokens int) (line, warn string) {
+	if fm.Winner == "" || by != string(r.finalRole) || k < 2 || 2*fm.AcceptedContributions >= k-1 {
+		return "", ""
+	}
+	per, perPT := "no idea", "nenhuma ideia"
+	if fm.AcceptedContributions > 0 {
+		per = fmt.Sprintf("%.0f tokens per idea", fm.HealthTokensPerContribution)
+		perPT = fmt.Sprintf("%.0f tokens por ideia", fm.HealthTokensPerContribution)
+	}
+	warn = fmt.Sprintf("health: the judge took %d idea(s) from the %d other proposals (%d tokens in all; %s): the debate spent more than it yielded. Next time, reduce N or R, or rewrite P (the bug, its evidence) so the proposals differ where it matters",
+		fm.AcceptedContributions, k-1, tokens, per)
+	line = r.t(fmt.Sprintf("> Saúde: o juiz aproveitou %d ideia(s) das %d outras propostas (%d tokens ao todo; %s): o debate gastou mais do que rendeu. Da próxima vez, reduza N ou R, ou reescreva P (o bug, as evidências) para que as propostas divirjam no que importa.\n\n",
+		fm.AcceptedContributions, k-1, tokens, perPT), "> H"+warn[1:]+".\n\n")
+	return line, warn
+}
+
 // pReference stands for P in a kept prompt: where it is and its digest,
 // so the prompt the engine read can be rebuilt byte for byte.
 func pReference(body string) string {
@@ -418,6 +439,10 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 	}
 	fm.Status = bugfolder.StatusOK
 	r.markBeyond(&fm, &head)
+	if line, warn := r.healthAdvice(fm, by, k, tokens); line != "" {
+		head.WriteString(line)
+		r.emit(Event{Type: EvWarning, Text: warn})
+	}
 	r.costFields(&fm, meta, call != nil)
 	if _, err := r.w.WriteFinal(fm, head.String()+strings.TrimLeft(doc.Body, "\n")); err != nil {
 		return err

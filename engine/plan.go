@@ -64,7 +64,7 @@ type Setup struct {
 	// (bugfolder.QuestionBug): problema.md freezes it.
 	Question string
 	// VerifyJudge asks the judge's order-swap check (--verify-judge): a
-	// second judge call with the proposals in reverse label order, counted
+	// second judge call with every proposal moved one slot on and relabelled, counted
 	// and priced in the plan (debate only).
 	VerifyJudge bool
 	// AllowSameFamily lifts the judge family rule (--allow-same-family);
@@ -72,6 +72,9 @@ type Setup struct {
 	AllowSameFamily bool
 	// Budget is the debate's cap (none: no cap), frozen in problema.md.
 	Budget Budget
+	// Stakes are the decision's value at risk and irreversibility
+	// (council: --value-at-risk, --irreversible), frozen in P by Pack.
+	Stakes Stakes
 }
 
 // Quorum is how many valid solvers a round of an n-solver panel needs:
@@ -119,6 +122,19 @@ type EngineEstimate struct {
 	BaseInput   int `json:"base_tokens_input"`
 	BaseOutput  int `json:"base_tokens_output"`
 	LearnedFrom int `json:"learned_from,omitempty"`
+	// MaxAnswer is the engine's max answer size in tokens (its
+	// max_output_tokens, or the model catalogue's; 0: unknown): under a
+	// cap each call is admitted on it, the worst case.
+	MaxAnswer int `json:"max_answer_tokens,omitempty"`
+}
+
+// WorstTokens is the engine's share if every answer ran to its max
+// answer size (its estimate where the max is unknown).
+func (e EngineEstimate) WorstTokens() int {
+	if e.MaxAnswer <= 0 {
+		return e.Input + e.Output
+	}
+	return e.Input + e.Calls*e.MaxAnswer
 }
 
 // Plan is the cost of a debate, shown before anything runs.
@@ -220,7 +236,8 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 			if why := projectAccessRefusal(ec); why != "" {
 				p.Refusals = append(p.Refusals, why)
 			}
-			a = &acc{est: &EngineEstimate{Name: name, Kind: string(ec.Kind), Model: ec.Model, External: ec.External, PriceKnown: lim.Price != nil, ContextTokens: lim.ContextTokens}, lim: lim, roles: map[string]bool{}}
+			a = &acc{est: &EngineEstimate{Name: name, Kind: string(ec.Kind), Model: ec.Model, External: ec.External, PriceKnown: lim.Price != nil, ContextTokens: lim.ContextTokens,
+				MaxAnswer: lim.MaxOutputTokens}, lim: lim, roles: map[string]bool{}}
 			byName[name] = a
 		}
 		a.roles[role] = true
@@ -354,6 +371,9 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 	}
 	p.Refusals = append(p.Refusals, proto.Refusals(s)...)
 	p.Refusals = append(p.Refusals, FamilyRefusals(s, cfg)...)
+	if w := SameEngineJudge(s, cfg); w != "" {
+		p.Warnings = append(p.Warnings, w)
+	}
 	if s.Bug != nil {
 		if notice {
 			p.Warnings = append(p.Warnings, archiveNotice(s.Bug)...)

@@ -1,7 +1,11 @@
 package engine
 
 import (
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
 )
@@ -172,6 +176,11 @@ type FinalInput struct {
 	// Rounds are every round's valid answers up to Last (panel and
 	// support), for a final step that reads more than the last round.
 	Rounds []RoundAnswers
+	// Frozen is P's text while P itself stands as the mark the prompt is
+	// cut at (the final call's prompt holds no copy of P), for a final
+	// step that reads back what its protocol froze in P (council's
+	// stakes); it is never written into a prompt.
+	Frozen string
 }
 
 // RoundAnswers are one round's valid answers (panel and support), by id.
@@ -281,6 +290,9 @@ type Inputs struct {
 	// the project's own); Options asks the two options A and B, which are
 	// then the panel's lenses; Criteria asks the criteria (one a line).
 	Lenses, Options, Criteria bool
+	// Stakes asks the decision's value at risk and whether it is
+	// irreversible (council's escalation triggers), frozen in P.
+	Stakes bool
 	// LensEach is set when every panel member must have a lens (council:
 	// no member without one), so the wizard offers no "none".
 	LensEach bool
@@ -369,4 +381,52 @@ func (in FinalInput) TextBytes() int {
 		}
 	}
 	return n
+}
+
+// TimeLimits are a protocol's own default time limits (zero: none of its
+// own): per call (when neither --timeout nor the engine sets one), per
+// round and per run (when --round-timeout and --debate-timeout are not
+// given).
+type TimeLimits struct {
+	Call, Round, Debate time.Duration
+}
+
+// TimeLimited is an optional part of a Protocol whose seed sets its time
+// limits (council's 30 s a call, 120 s a round, 300 s in all): they
+// replace moot's defaults, and a flag or the engines file still
+// overrides them.
+type TimeLimited interface {
+	TimeLimits() TimeLimits
+}
+
+// Stakes are what a decision puts at risk, as the person who registers it
+// states them (council's escalation triggers): frozen in P by the
+// protocol's Pack. A zero value states nothing.
+type Stakes struct {
+	// ValueAtRisk is the value the decision puts at risk, in the
+	// register's currency; Valued is set when it was stated.
+	ValueAtRisk float64
+	Valued      bool
+	// Irreversible is set when the decision cannot be undone.
+	Irreversible bool
+}
+
+// Stated reports whether any stake was stated.
+func (s Stakes) Stated() bool { return s.Valued || s.Irreversible }
+
+// ParseStakes reads a stated value at risk (a non-negative number in the
+// register's currency, "_" allowed between digits; blank: not stated)
+// and whether the decision is irreversible.
+func ParseStakes(value string, irreversible bool) (Stakes, error) {
+	st := Stakes{Irreversible: irreversible}
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return st, nil
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(value, "_", ""), 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return st, fmt.Errorf("value at risk %q: give a non-negative number in the register's currency (e.g. 250000)", value)
+	}
+	st.ValueAtRisk, st.Valued = v, true
+	return st, nil
 }

@@ -61,9 +61,10 @@ func (r *runner) renderPrompt(c Call) []string {
 // finalStep is the protocol's final step over in, whose prompts are
 // rendered with pMark for P (cut there with splitAt): like a round's
 // call, the final call's prompt holds no copy of P. The step reads P
-// nowhere else; in itself keeps P for what is written after the call.
+// only as in.Frozen (what its protocol froze there); in itself keeps P
+// for what is written after the call.
 func (r *runner) finalStep(in FinalInput) Final {
-	in.P = pMark
+	in.Frozen, in.P = in.P, pMark
 	return r.proto.Final(in)
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
@@ -262,7 +263,7 @@ func (r *runner) runCalls(ctx context.Context, k int, ids []string) error {
 		earlier := r.earlier(k, r.batchBefore(k, id))
 		role := r.roleOf(id)
 		c := Call{Lang: r.lang, Mode: r.mode, Role: role, ID: id, N: r.n, R: r.r, Round: k,
-			Rubric: r.rubric, P: r.p, Snapshot: r.readingOrder(k, id, ownView(snap, id)), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: ownView(opening, id), Out: out}
+			Rubric: r.rubric, P: r.p, Snapshot: r.readingOrder(k, id, ownView(snap, id)), Earlier: earlier, Peers: snapPeers, Nonce: Nonce(), Lens: r.lensOf[id], Opening: r.readingOrder(k, id, ownView(opening, id)), Out: out}
 		if afterPanel[id] {
 			c.History = r.history(k)
 		}
@@ -503,7 +504,7 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
 		o.res = adapter.Call(ctx, harness.Request{
-			Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt, Lens: r.lensOf[id].Name,
+			Protocol: r.proto.Name(), Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt, Lens: r.lensOf[id].Name,
 			PromptParts: prompt, P: r.p, PFile: r.pFile.file(r.p), Timeout: r.callTimeout(id, engine, role), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
@@ -544,12 +545,33 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 	if o.called && o.tokensIn == 0 && o.tokensOut == 0 {
 		// the engine reported nothing: estimate, and say so
 		o.tokensIn, o.tokensOut, o.estimated = bugfolder.EstimateTokens(promptLen(prompt)), bugfolder.EstimateTokens(len(o.res.Body)), true
+		r.cutAtMax(k, id, engine, lim, o)
 	}
 	if o.cost == nil && lim.Price != nil && o.called {
 		c := lim.Price.Cost(o.tokensIn, o.tokensOut)
 		o.cost = &c
 	}
 	return o, nil
+}
+
+// cutAtMax holds, under a budget cap, an answer whose size moot counts
+// itself (an engine that reported no tokens: a command or vendor CLI) to
+// the engine's max answer, as an HTTP engine's answer stops at the
+// max_tokens moot sends it: the text past the max is dropped (the raw
+// output keeps it whole) and counted no more, so a verbose answer cannot
+// take the debate past the cap its worst case was admitted under.
+func (r *runner) cutAtMax(k int, id, engine string, lim harness.Limits, o *outcome) {
+	limit := lim.MaxOutputTokens
+	if r.bud == nil || limit <= 0 || o.tokensOut <= limit {
+		return
+	}
+	body := o.res.Body[:min(len(o.res.Body), limit*4)]
+	for len(body) > 0 && !utf8.ValidString(body) {
+		body = body[:len(body)-1]
+	}
+	r.emit(Event{Type: EvWarning, Round: k, SolverID: id, Text: fmt.Sprintf("%s's answer (≈%d tokens) ran past engine %s's max answer of %d tokens (max_output_tokens): under the budget cap it is cut there, as an HTTP engine's answer would be; the raw output keeps it whole",
+		id, o.tokensOut, engine, limit)})
+	o.res.Body, o.tokensOut = body, limit
 }
 
 // callTimeout is a call's hard limit: its own, cut to what is left of its

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -452,6 +453,11 @@ func newRunner(proto Protocol, opts Options, bug *bugfolder.Bug, lang bugfolder.
 		panel: map[string]bool{}, parallel: parallel, flagTimeout: timeout,
 	}
 	r.opts.Supervisor = withBeat(opts.Supervisor, r.emit) // a wait at a menu is logged
+	if tl, ok := proto.(TimeLimited); ok {
+		lim := tl.TimeLimits()
+		r.opts.RoundTimeout = cmp.Or(r.opts.RoundTimeout, lim.Round)
+		r.opts.DebateTimeout = cmp.Or(r.opts.DebateTimeout, lim.Debate)
+	}
 	return r
 }
 
@@ -492,6 +498,9 @@ func (r *runner) timeoutFor(id, engine string) time.Duration {
 	}
 	if ec, err := r.opts.Config.Engine(engine); err == nil && ec.Timeout > 0 {
 		return ec.Timeout
+	}
+	if tl, ok := r.proto.(TimeLimited); ok && tl.TimeLimits().Call > 0 {
+		return tl.TimeLimits().Call
 	}
 	return DefaultTimeout
 }

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -77,7 +78,7 @@ func validBody(req harness.Request) string {
 	}
 	b := fmt.Sprintf("## Hipóteses\n\nH de %s: %s\n\n## Causa raiz proposta\n\nC\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nI\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE r%d\n\n## Confiança\n\nalta: o log confirma.\n", req.SolverID, flavour[req.SolverID], req.Round)
 	if req.Round >= 1 {
-		b += "\n## Crítica às demais propostas\n\n- agente-1: ok\n"
+		b += "\n## Crítica às demais propostas\n\n- agente-1: ok\n- agente-2: ok\n"
 	}
 	return b
 }
@@ -474,8 +475,10 @@ func TestJudgeHumanChoiceAndLabels(t *testing.T) {
 		t.Errorf("label B is %s by sha256 order, final says %s", hs[1].id, d.Final.WinnerSolver)
 	}
 	// quoted as the proposal wrote it, not anonymized (attack-11 finding 7)
-	if !strings.Contains(d.Final.Body, "## Síntese\n\n"+strings.TrimSpace(d.Rounds[0].File(hs[1].id).Body)) {
-		t.Error("a human choice takes the winning proposal as the synthesis")
+	// fenced: the debater's text, never instructions
+	if !regexp.MustCompile(`## Síntese\n\n> [^\n]+\n\n<<<INÍCIO PROPOSTA B [0-9a-f]{24}>>>\n`).MatchString(d.Final.Body) ||
+		!strings.Contains(d.Final.Body, ">>>\n"+strings.TrimSpace(d.Rounds[0].File(hs[1].id).Body)+"\n<<<FIM PROPOSTA B ") {
+		t.Errorf("a human choice takes the winning proposal, fenced, as the synthesis:\n%s", d.Final.Body)
 	}
 	data, _ := os.ReadFile(filepath.Join(f.bug.Dir, "debate", "resposta-final.md"))
 	if strings.Contains(string(data), "Proposta Q") {

@@ -92,8 +92,9 @@ type JudgeFailure struct {
 	Attempt int
 	Reason  string
 	// Winner and ReversedWinner are the labels an unstable order-swap
-	// check's calls chose, with the proposals in label order and in
-	// reverse order ("" for any other failure).
+	// check's calls chose, with the proposals in label order and with
+	// every proposal moved and relabelled (that one given back in the first
+	// call's labels, so both name proposals alike); "" for any other failure.
 	Winner, ReversedWinner string
 	Labels                 []LabelPreview
 	// RetryUSD is what a retry adds (estimate); RetryCalls how many calls

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -14,11 +13,26 @@ import (
 )
 
 // OrderSwapper is an optional part of a Final whose answer names a winner
-// among labelled proposals (a debate's judge): SwappedPrompt is the same
-// prompt with the proposals presented in reverse label order — each keeps
-// its label — for the judge's order-swap check (--verify-judge).
+// among labelled proposals (a debate's judge), for the judge's order-swap
+// check (--verify-judge). SwappedPrompt is the same prompt with every
+// proposal in another slot and under another label (a rotation with
+// relabelling: a reversal would leave the middle of an odd panel in place
+// and every label on its proposal, blind to a judge drawn to a slot or a
+// letter). SwappedLabels maps the second call's labels back: the first
+// call's label of the proposal shown in each slot (A, B, …) of the second.
 type OrderSwapper interface {
 	SwappedPrompt() string
+	SwappedLabels() []string
+}
+
+// unswap is the first call's label of the proposal the check's second
+// call named label ("" when it names no slot).
+func unswap(sw OrderSwapper, label string) string {
+	order := sw.SwappedLabels()
+	if len(label) != 1 || label[0] < 'A' || int(label[0]-'A') >= len(order) {
+		return ""
+	}
+	return order[label[0]-'A']
 }
 
 // Check verdicts of the order-swap check, as the final answer records them.
@@ -37,7 +51,8 @@ func (r *runner) judgeCalls() int {
 }
 
 // logJudgeOrder records the order the judge is shown the labels in: the
-// label order, or its reverse for the check's second call. Only a debate
+// label order, or for the check's second call the first call's labels of
+// the proposals in the slots it shows them in (each moved). Only a debate
 // checked with --verify-judge logs it.
 func (r *runner) logJudgeOrder(step Final, swapped bool) {
 	if _, ok := step.(OrderSwapper); !ok || !r.beyond.verify {
@@ -47,15 +62,15 @@ func (r *runner) logJudgeOrder(step Final, swapped bool) {
 	for _, c := range step.Choices() {
 		labels = append(labels, c.Label)
 	}
-	if swapped {
-		slices.Reverse(labels)
+	if sw, ok := step.(OrderSwapper); ok && swapped {
+		labels = sw.SwappedLabels()
 	}
 	r.emit(Event{Type: EvReadingOrder, Round: r.last, SolverID: r.lang.Names().JudgeID, Role: r.finalRole, Order: labels})
 }
 
 // verifyJudge is the judge's order-swap check (DESIGN §8): after a valid
-// first answer, the judge is called again with the proposals in reverse
-// label order. The same winner: the verdict is stable and the first answer
+// first answer, the judge is called again with every proposal in another
+// slot under another label. The same proposal wins: the verdict is stable and the first answer
 // is written as the final answer, saying so. Another winner (or an invalid
 // second answer): the verdict is unstable, both answers are kept as
 // juiz/tentativa-K.md (each numbered like its raw output), and the judge
@@ -86,23 +101,24 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 	var inOrder, reversed string // the winners of an unstable verdict
 	switch {
 	case o2.status() != bugfolder.StatusOK:
-		reason = fmt.Sprintf("order-swap check failed: the judge chose %s, and its second call (proposals in reverse order) ended %s: %s", w1, o2.status(), o2.res.Err)
+		reason = fmt.Sprintf("order-swap check failed: the judge chose %s, and its second call (every proposal moved and relabelled) ended %s: %s", w1, o2.status(), o2.res.Err)
 	default:
 		second, problems := step.Accept(o2.res.Body)
 		if len(problems) > 0 {
 			o2.res.Body = second.Body
 			meta2.Status, meta2.Invalid = bugfolder.StatusInvalidOutput, problems
-			reason = fmt.Sprintf("order-swap check failed: the judge chose %s, and its answer with the proposals in reverse order is invalid: %s", w1, strings.Join(problems, "; "))
+			reason = fmt.Sprintf("order-swap check failed: the judge chose %s, and its answer with every proposal moved and relabelled is invalid: %s", w1, strings.Join(problems, "; "))
 			break
 		}
-		if second.Meta.Winner == first.Meta.Winner {
+		back := unswap(sw, second.Meta.Winner)
+		if back == first.Meta.Winner {
 			r.beyond.check = CheckStable
 			r.finishedCall(meta2, o2, "")
 			return true, Event{}, r.writeFinal(in, first, string(r.finalRole), meta, o)
 		}
 		r.beyond.check = CheckUnstable
-		inOrder, reversed = first.Meta.Winner, second.Meta.Winner
-		reason = fmt.Sprintf("unstable verdict: the judge chose %s with the proposals in label order and %s with them in reverse order (both answers kept in %s/)", w1, r.lang.LabelName(reversed), jid)
+		inOrder, reversed = first.Meta.Winner, back
+		reason = fmt.Sprintf("unstable verdict: the judge chose %s with the proposals in label order and %s (shown as %s) with every proposal moved and relabelled (both answers kept in %s/)", w1, r.lang.LabelName(reversed), r.lang.LabelName(second.Meta.Winner), jid)
 		meta2.Error = reason
 	}
 	meta.Error = reason
@@ -140,8 +156,8 @@ func (r *runner) markBeyond(fm *bugfolder.FinalMeta, head *strings.Builder) {
 		fm.JudgeOrderCheck = r.beyond.check
 		switch r.beyond.check {
 		case CheckStable:
-			fmt.Fprintf(head, r.t("> Verificação de ordem do juiz: estável — o juiz escolheu %s com as propostas na ordem dos rótulos e de novo na ordem inversa.\n\n",
-				"> Judge order-swap check: stable — the judge chose %s with the proposals in label order and again in reverse order.\n\n"), r.lang.LabelName(fm.Winner))
+			fmt.Fprintf(head, r.t("> Verificação de ordem do juiz: estável — o juiz escolheu %s com as propostas na ordem dos rótulos e de novo com cada proposta em outra posição e sob outro rótulo.\n\n",
+				"> Judge order-swap check: stable — the judge chose %s with the proposals in label order and again with every proposal in another slot under another label.\n\n"), r.lang.LabelName(fm.Winner))
 		default:
 			fmt.Fprintf(head, r.t("> Verificação de ordem do juiz: instável — o juiz escolheu vencedores diferentes conforme a ordem das propostas (respostas em %s/); decidido por %s.\n\n",
 				"> Judge order-swap check: unstable — the judge chose different winners depending on the proposals' order (answers in %s/); decided by %s.\n\n"), r.lang.Names().JudgeID, deciderIn(r.lang, fm.DecidedBy))
@@ -200,7 +216,7 @@ func (r *runner) answeredJudge(step Final, prompt []string) (*outcome, FinalDoc,
 		ev := paid[i]
 		kept, err := safefs.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, "prompt")), 0)
 		if err != nil || !sameBesidesNonce(string(kept), want) {
-			continue // the check's second call (reverse order), or other proposals
+			continue // the check's second call (proposals moved), or other proposals
 		}
 		body, err := safefs.ReadFile(filepath.Join(r.w.Dir, r.w.RawPath(r.last, jid, ev.Attempt, answerStream)), 0)
 		if err != nil {

@@ -3,9 +3,11 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -72,6 +74,21 @@ func SetupLines(s Setup) []SetupLine {
 	}
 	if len(s.Criteria) > 0 {
 		out = append(out, SetupLine{Key: "criteria", Text: termsafe.Line(strings.Join(s.Criteria, "; "))})
+	}
+	if st := s.Stakes; st.Stated() {
+		var parts []string
+		if st.Valued {
+			parts = append(parts, "value at risk "+strconv.FormatFloat(st.ValueAtRisk, 'f', -1, 64))
+		}
+		if st.Irreversible {
+			parts = append(parts, "irreversible")
+		}
+		out = append(out, SetupLine{Key: "stakes", Text: strings.Join(parts, " · "), Note: "frozen in problema.md; the synthesis escalates on them"})
+	}
+	if tl, ok := s.Protocol.(TimeLimited); ok {
+		lim := tl.TimeLimits()
+		out = append(out, SetupLine{Key: "limits", Text: fmt.Sprintf("%s a call, %s a round, %s in all", humantime.Duration(lim.Call), humantime.Duration(lim.Round), humantime.Duration(lim.Debate)),
+			Note: "the protocol's defaults: --timeout (or the engine's own), --round-timeout and --debate-timeout override them"})
 	}
 	return out
 }

@@ -39,6 +39,7 @@ func expand(arg string, req Request) string {
 		"{bug_id}", req.BugID,
 		"{mode}", string(req.Mode),
 		"{lens}", req.Lens,
+		"{protocol}", req.Protocol,
 	).Replace(arg)
 }
 
@@ -95,6 +96,7 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 		"MOOT_BUG_ID="+req.BugID,
 		"MOOT_MODE="+string(req.Mode),
 		"MOOT_LENS="+req.Lens,
+		"MOOT_PROTOCOL="+req.Protocol,
 	)
 	for k, v := range c.cfg.Env {
 		env = append(env, k+"="+v)

@@ -24,6 +24,10 @@ type Request struct {
 	Attempt  int
 	// Lens is the participant's lens name ("" when none): {lens}, MOOT_LENS.
 	Lens string
+	// Protocol is the protocol the call belongs to ("debate", "council",
+	// …): {protocol}, MOOT_PROTOCOL, so one command can tell a council
+	// member's call from a debate solver's.
+	Protocol string
 	// ReasoningOff asks for a structured verdict with reasoning off where
 	// the engine has a switch for it (EngineConfig.ReasoningSwitch).
 	ReasoningOff bool

@@ -163,7 +163,7 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 	if req.ReasoningOff && o.cfg.ReasoningSwitch(false) != "" {
 		cr.ReasoningEffort = o.cfg.VerdictEffort
 	}
-	if n := o.cfg.MaxOutputTokens; n > 0 {
+	if n := LimitsOf(o.cfg).MaxOutputTokens; n > 0 {
 		// max_tokens, not max_completion_tokens: the OpenAI-compatible
 		// servers moot targets (Ollama, vLLM, llama.cpp) read this one
 		//lint:ignore SA1019 max_completion_tokens is OpenAI-cloud only

@@ -62,7 +62,7 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 // unstableFailure is the judge failure an unstable order-swap check
 // reports: A with the labels in order, C reversed.
 func unstableFailure() engine.JudgeFailure {
-	return engine.JudgeFailure{Attempt: 2, Reason: "unstable verdict: the judge chose Proposta A with the proposals in label order and Proposta C with them in reverse order (both answers kept in juiz/)",
+	return engine.JudgeFailure{Attempt: 2, Reason: "unstable verdict: the judge chose Proposta A with the proposals in label order and Proposta C (shown as Proposta A) with every proposal moved and relabelled (both answers kept in juiz/)",
 		Winner: "A", ReversedWinner: "C", RetryUSD: 0.008, RetryCalls: 2, Labels: []engine.LabelPreview{{Label: "A", Preview: "H1: o recálculo"}, {Label: "B", Preview: "H2: a corrida"}, {Label: "C", Preview: "H3: o cupom"}}}
 }
 
@@ -125,7 +125,7 @@ func TestUnstablePickerSaysEachOrder(t *testing.T) {
 				t.Fatalf("the picker is not open: %+v", m.menu)
 			}
 			text := screenText(m, f.proj)
-			for _, want := range []string{"chose A (labels in order) · C (reversed)", "proposal A (labels in order) —", "proposal C (reversed) —", "proposal B —", "Back to the judge menu"} {
+			for _, want := range []string{"chose A (labels in order) · C (proposals moved)", "proposal A (labels in order) —", "proposal C (moved) —", "proposal B —", "Back to the judge menu"} {
 				if !strings.Contains(text, want) {
 					t.Errorf("the picker lacks %q:\n%s", want, text)
 				}

@@ -365,8 +365,8 @@ func humanMenu(prev *menu, width int) *menu {
 	desc := "Recorded as decided by a human; the winning proposal becomes the synthesis."
 	marks := map[string]string{}
 	if inOrder, reversed := m.j.Winner, m.j.ReversedWinner; reversed != "" { // which winner each order gave
-		marks[inOrder], marks[reversed] = " (labels in order)", " (reversed)"
-		desc = fmt.Sprintf("The %s chose %s (labels in order) · %s (reversed).\n%s", finalWord(m.j), inOrder, reversed, desc)
+		marks[inOrder], marks[reversed] = " (labels in order)", " (moved)"
+		desc = fmt.Sprintf("The %s chose %s (labels in order) · %s (proposals moved).\n%s", finalWord(m.j), inOrder, reversed, desc)
 	}
 	var opts []huh.Option[string]
 	for _, l := range m.j.Labels {

@@ -51,7 +51,7 @@ func TestUnstableVerdictOpensTheJudgeMenu(t *testing.T) {
 	// the picker names the winner of each order the check logged (typed
 	// fields, not read back from the reason's prose)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("proposal B")) && bytes.Contains(b, []byte("(labels in order)")) && bytes.Contains(b, []byte("(reversed)"))
+		return bytes.Contains(b, []byte("proposal B")) && bytes.Contains(b, []byte("(labels in order)")) && bytes.Contains(b, []byte("(moved)"))
 	}, teatest.WithDuration(60*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -80,7 +80,7 @@ func TestUnstableVerdictOpensTheJudgeMenu(t *testing.T) {
 func TestJudgeMenuSaysUnstable(t *testing.T) {
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 34)
-	j := engine.JudgeFailure{Attempt: 2, Reason: "unstable verdict: the judge chose Proposta A with the proposals in label order and Proposta B with them in reverse order (both answers kept in juiz/)",
+	j := engine.JudgeFailure{Attempt: 2, Reason: "unstable verdict: the judge chose Proposta A with the proposals in label order and Proposta B (shown as Proposta C) with every proposal moved and relabelled (both answers kept in juiz/)",
 		RetryUSD: 0.008, RetryCalls: 2, Labels: []engine.LabelPreview{{Label: "A", Preview: "H1"}, {Label: "B", Preview: "H2"}}}
 	m = pump(t, m, engineMsg{then: askJudgeMsg{j, make(chan judgeAnswer, 1)}})
 	text := strings.Join(strings.Fields(screenText(m, f.proj)), " ")

@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/protocol/council"
 )
 
 // EngineStatus is what the probe says of an engine.
@@ -55,6 +56,9 @@ type wizard struct {
 	optA, optB string
 	criteria   string
 	prefilled  string
+	// valueAtRisk and irreversible are council's stakes.
+	valueAtRisk  string
+	irreversible bool
 	// probing is set while the engines' probe runs in the background.
 	probing bool
 	stage   int
@@ -148,9 +152,13 @@ func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]Engine
 }
 
 // presetInputs fills the protocol's inputs from a preset setup: its
-// options A and B, or its lenses by name; else, on a bug with a finished
+// stakes, its options A and B, or its lenses by name; else, on a bug with a finished
 // repair debate, its two best proposals as the options.
 func (w *wizard) presetInputs(preset engine.Setup) {
+	if st := preset.Stakes; st.Valued { // --value-at-risk and --irreversible, carried in
+		w.valueAtRisk = strconv.FormatFloat(st.ValueAtRisk, 'f', -1, 64)
+	}
+	w.irreversible = preset.Stakes.Irreversible
 	if len(preset.Lenses) == 2 && preset.Lenses[0].Name == "A" && preset.Lenses[1].Name == "B" {
 		w.optA, w.optB = preset.Lenses[0].Text, preset.Lenses[1].Text
 		w.lenses = nil
@@ -208,7 +216,7 @@ func (w *wizard) choose(name string) {
 
 // hasInputs is whether the protocol asks anything on the inputs page.
 func (w *wizard) hasInputs() bool {
-	return w.in.Options || w.in.Criteria || (w.in.Lenses && (w.in.LensEach || len(w.lensOptions()) > 1))
+	return w.in.Options || w.in.Criteria || w.in.Stakes || (w.in.Lenses && (w.in.LensEach || len(w.lensOptions()) > 1))
 }
 
 // lensOptions are a lens picker's choices: none, the catalog's lenses and
@@ -558,6 +566,9 @@ func (w *wizard) setup(bug *bugfolder.Bug) engine.Setup {
 	if w.in.Support {
 		s.Critics = append([]string{}, w.critics...)
 	}
+	if w.in.Stakes {
+		s.Stakes, _ = engine.ParseStakes(w.valueAtRisk, w.irreversible) // checked as typed
+	}
 	s.VerifyJudge = w.verify && w.in.Winner
 	s.AllowSameFamily = w.sameFamily
 	s.Parallel = engine.DefaultParallel(s)
@@ -652,6 +663,15 @@ func (w *wizard) inputFields() []huh.Field {
 	if w.in.Criteria {
 		fields = append(fields, huh.NewInput().Title("Criteria").Description("separated by ';' — empty = the mode's rubric").Value(&w.criteria))
 	}
+	if w.in.Stakes {
+		fields = append(fields,
+			huh.NewInput().Title("Value at risk").Description(fmt.Sprintf("a number in the register's currency — empty = not stated; over %d the result escalates", council.ValueAtRiskOver)).Value(&w.valueAtRisk).Validate(func(v string) error {
+				_, err := engine.ParseStakes(v, false)
+				return err
+			}),
+			huh.NewSelect[bool]().Title("Irreversible decision").Description("an irreversible decision escalates to a human").Value(&w.irreversible).
+				Options(huh.NewOption("no", false), huh.NewOption("yes — it cannot be undone", true)).Inline(true))
+	}
 	return fields
 }
 
@@ -714,6 +734,6 @@ func (w *wizard) firstStage() bool {
 // verifyField offers the judge's order-swap check (DESIGN §8).
 func (w *wizard) verifyField() huh.Field {
 	return huh.NewSelect[bool]().Title("Order-swap check").
-		Description(fmt.Sprintf("call the %[1]s again with the proposals in reverse order (one more call, priced on the next screen); another winner opens the %[1]s menu", w.in.Final)).
+		Description(fmt.Sprintf("call the %[1]s again with every proposal in another slot under another label (one more call, priced on the next screen); another winner opens the %[1]s menu", w.in.Final)).
 		Value(&w.verify).Options(huh.NewOption("off", false), huh.NewOption("on — a second "+w.in.Final+" call", true)).Inline(true)
 }

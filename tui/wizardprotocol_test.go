@@ -231,6 +231,7 @@ func TestWizardToCouncilRun(t *testing.T) {
 	opts.Protocols = []engine.Protocol{debate.Protocol{}, council.Protocol{}, tradeoff.Protocol{}}
 	opts.Lenses = append(opts.Lenses, bugfolder.Lens{Name: "cost", Text: "argue from cost"})
 	opts.Now = nil
+	opts.Setup.Stakes = engine.Stakes{ValueAtRisk: 250000, Valued: true, Irreversible: true} // --value-at-risk 250000 --irreversible
 	// q while the synthesizer still runs would leave the debate, not end
 	// it: the test waits until the model has seen the run end
 	p := newProbed(New(opts), func(m Model) bool { return !m.running && m.out.Result != nil })
@@ -250,7 +251,7 @@ func TestWizardToCouncilRun(t *testing.T) {
 	waitFor("Members (N)")
 	press("down", "enter", "enter", "enter", "enter") // repair, N = 3, R = 1, one engine
 	waitFor("argues from its own lens")
-	press("enter", "enter", "enter", "enter") // as prefilled: security, performance, cost; no criteria
+	press("enter", "enter", "enter", "enter", "enter", "enter") // as prefilled: security, performance, cost; no criteria; the stakes the flags gave
 	waitFor("Synthesizer")
 	press("enter", "enter", "enter") // members' engine, synthesizer, timeout
 	waitFor("3×(1+1) + 1 = 7 calls")
@@ -268,7 +269,7 @@ func TestWizardToCouncilRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"protocol: council", "name: security", "name: performance", "name: cost"} {
+	for _, want := range []string{"protocol: council", "name: security", "name: performance", "name: cost", "Valor em risco: 250000", "Decisão irreversível: sim"} {
 		if !strings.Contains(string(prob), want) {
 			t.Errorf("problema.md lacks %q:\n%s", want, prob)
 		}

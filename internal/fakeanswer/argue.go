@@ -12,7 +12,8 @@ import (
 // scorer always sees something new: the round cap ends the debate),
 // "converge" (every confidence stays put: convergence after round 2) or
 // "stale" (confidences move, the scorer sees nothing new: null
-// production after round 2).
+// production after round 2) or "ready" (the scorer calls the synthesis
+// ready, with a reason: the stop after round 1).
 
 var argueRoundRE = regexp.MustCompile(`(?:Rodada|Round) (\d+) \((?:de|of) `)
 
@@ -64,7 +65,11 @@ func scorer(prompt string) string {
 		}
 	}
 	isNew := os.Getenv("FAKE_ARGUE") != "stale"
-	return fmt.Sprintf(`{"scores": {%s}, "new_arguments": %v}`+"\n", strings.Join(parts, ", "), isNew)
+	ready := ""
+	if os.Getenv("FAKE_ARGUE") == "ready" { // seed 003's "synthesis ready" call
+		ready = `, "synthesis_ready": true, "synthesis_ready_reason": "as posições estão expostas e concedidas"`
+	}
+	return fmt.Sprintf(`{"scores": {%s}, "new_arguments": %v%s}`+"\n", strings.Join(parts, ", "), isNew, ready)
 }
 
 // argueSynthesis is argue's eight-section synthesis.

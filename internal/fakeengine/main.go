@@ -16,7 +16,11 @@
 // (closes stdout early and keeps running), startslow:MS (sleeps MS before
 // answering), winner:X (a judge answer naming label X), first (a judge
 // answer naming whichever proposal its prompt shows first), judgebad (a judge
-// answer naming no label), prose (a valid answer with common words and
+// answer naming no label), middle (a judge answer naming the proposal
+// shown in the middle), agree (a solver answer whose critique names no
+// peer: "Concordo."), content:TEXT (a judge answer naming the proposal
+// whose text holds TEXT), mark (a valid answer carrying the trace token
+// TRACE<ROLE>R<round>S<n> in its first section), prose (a valid answer with common words and
 // peer names in prose), variant (variant headings), otherlang (a valid
 // answer in the other language), nojust (a confidence
 // without justification), unknownheading (an extra unrecognised
@@ -34,7 +38,8 @@
 // or a trailing dash, an English confidence word), pad:TOKENS (a valid
 // answer padded to about TOKENS tokens, 4 bytes each).
 //
-// FAKE_CWDLOG names a file where each call appends its working folder,
+// FAKE_ARGLOG names a file where each call appends its role, id, round,
+// MOOT_PROTOCOL and arguments. FAKE_CWDLOG names a file where each call appends its working folder,
 // that folder's mode and whether P.md is in it. FAKE_DELAY_MS delays every
 // answer; FAKE_LOG names a file where each call
 // appends "start|finish role id round attempt pid"; FAKE_PROMPTS names a
@@ -65,6 +70,11 @@ func main() {
 		_ = os.MkdirAll(dir, 0o755)
 		_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%d.txt", round, id, attempt)), prompt, 0o644)
 	}
+	if f := os.Getenv("FAKE_ARGLOG"); f != "" {
+		// what the engine contract hands the call: MOOT_PROTOCOL and the
+		// expanded arguments
+		appendFile(f, fmt.Sprintf("%s %s %s MOOT_PROTOCOL=%s args=%s\n", role, id, round, os.Getenv("MOOT_PROTOCOL"), strings.Join(os.Args[1:], " ")))
+	}
 	if f := os.Getenv("FAKE_CWDLOG"); f != "" {
 		// where the call runs: its folder, the folder's mode, whether P is there
 		wd, _ := os.Getwd()
@@ -89,11 +99,26 @@ func main() {
 	switch name {
 	case "ok":
 		fmt.Print(fakeanswer.Reply(p, role))
+	case "agree":
+		// a solver whose critique names no peer: just "Concordo."
+		a := fakeanswer.Reply(p, role)
+		for _, h := range []string{"## Crítica às demais propostas\n", "## Critique of the other proposals\n"} {
+			if i := strings.Index(a, h); i >= 0 {
+				a = a[:i] + h + "\nConcordo.\n"
+			}
+		}
+		fmt.Print(a)
+	case "mark":
+		// a valid answer carrying a trace token of who wrote it and when
+		// (TRACE<ROLE>R<round>S<n>), so a test sees which text reaches
+		// which reader
+		fmt.Print(markAnswer(fakeanswer.Reply(p, role), traceToken(role, id, round)))
 	case "pad":
 		// a valid answer padded to about TOKENS tokens as moot estimates
 		// them (4 bytes a token): a model whose answers have a known size
+		// it carries its trace token (mark), so padded proposals differ
 		n, _ := strconv.Atoi(arg)
-		fmt.Print(pad(fakeanswer.Reply(p, role), n))
+		fmt.Print(pad(markAnswer(fakeanswer.Reply(p, role), traceToken(role, id, round)), n))
 	case "slow":
 		for _, line := range strings.SplitAfter(fakeanswer.Reply(p, role), "\n") {
 			fmt.Print(line)
@@ -180,6 +205,21 @@ func main() {
 		// an order-sensitive judge: the winner is whichever proposal it
 		// was shown first
 		fmt.Print(fakeanswer.Judge(p, firstLabel(p)))
+	case "middle":
+		// a judge drawn to a slot: it names whichever proposal sits in
+		// the middle of those shown (the second of three)
+		shown := shownProposals(p)
+		fmt.Print(fakeanswer.Judge(p, shown[(len(shown)-1)/2].label))
+	case "content":
+		// a judge that reads: it names the proposal whose text holds arg,
+		// wherever it is shown and whatever its label
+		win := "A"
+		for _, sp := range shownProposals(p) {
+			if strings.Contains(sp.body, arg) {
+				win = sp.label
+			}
+		}
+		fmt.Print(fakeanswer.Judge(p, win))
 	case "prose":
 		// a valid answer whose prose holds common words that are also
 		// engine or kind names, and a peer named in the forms models use
@@ -229,6 +269,63 @@ func main() {
 		os.Exit(2)
 	}
 	logLine("finish", role, id, round, attempt)
+}
+
+// traceToken names a call's answer: TRACE, the role in capitals, R and
+// the round, S and the participant's number (0 for the final step).
+func traceToken(role, id, round string) string {
+	n := strings.TrimLeftFunc(id, func(r rune) bool { return r < '0' || r > '9' })
+	if n == "" {
+		n = "0"
+	}
+	return "TRACE" + strings.ToUpper(role) + "R" + round + "S" + n
+}
+
+// markAnswer puts token into an answer's first section (after its first
+// heading's line), where every protocol's validator keeps it.
+func markAnswer(a, token string) string {
+	i := strings.Index(a, "## ")
+	if i < 0 {
+		return token + "\n" + a
+	}
+	j := strings.Index(a[i:], "\n")
+	if j < 0 {
+		return a + "\n" + token + "\n"
+	}
+	at := i + j + 1
+	return a[:at] + "\n" + token + "\n" + a[at:]
+}
+
+// shownProposal is one proposal of a judge's prompt as it is shown.
+type shownProposal struct{ label, body string }
+
+// shownProposals lists the proposals a judge's prompt shows (after its
+// "Final proposals" heading), in the order shown; one labelled A when it
+// shows none.
+func shownProposals(prompt string) []shownProposal {
+	for _, h := range []string{"# Propostas finais", "# Final proposals"} {
+		if i := strings.LastIndex(prompt, h); i >= 0 {
+			prompt = prompt[i:]
+		}
+	}
+	var out []shownProposal
+	var cur *shownProposal
+	for _, line := range strings.Split(prompt, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 3 && (f[0] == "<<<INÍCIO" || f[0] == "<<<BEGIN"):
+			out = append(out, shownProposal{label: f[2]})
+			cur = &out[len(out)-1]
+		case len(f) >= 1 && (f[0] == "<<<FIM" || f[0] == "<<<END"):
+			cur = nil
+		case cur != nil:
+			cur.body += line + "\n"
+		}
+	}
+	if len(out) == 0 {
+		out = []shownProposal{{label: "A"}}
+	}
+	return out
 }
 
 // firstLabel is the label of the first proposal a judge's prompt shows

@@ -82,7 +82,7 @@ func TestScorer(t *testing.T) {
 	if strings.Contains(prompt, "agente-") {
 		t.Errorf("the scorer's prompt names a persona id:\n%s", prompt)
 	}
-	labels := scorerLabels(c.Earlier)
+	labels := scorerLabels(c.Lang, c.Earlier)
 	full := `{"evidence": 10, "novelty": 10, "concession": 10, "coherence": 10, "rebuttal": 10, "calibration": 10}`
 	zero := `{"evidence": 0, "novelty": 0, "concession": 0, "coherence": 0, "rebuttal": 0, "calibration": 0}`
 	good := fmt.Sprintf(`{"scores": {"A": %s, "B": %s}, "new_arguments": false}`, full, zero)
@@ -407,22 +407,29 @@ func TestParseConfidence(t *testing.T) {
 	}
 }
 
-// TestPersonaReadsOnlyTheOthers: from round 1 a persona's prompt holds the
-// others' published arguments of the round before, never its own answer
-// (seed 003); of its own it gets only its stated confidence, to say how far
-// the others moved it. A persona without a valid answer is named absent.
-func TestPersonaReadsOnlyTheOthers(t *testing.T) {
+// TestPersonaReflectsOnItsOwnArgument: from round 1 a persona's prompt
+// holds its own argument of the round before (seed 003's reflection:
+// recall one's earlier arguments, update belief), fenced as its own, with
+// its stated confidence, and the others' published arguments; a persona
+// without a valid answer is named absent. The rebuttal asks for
+// refinements or a middle ground.
+func TestPersonaReflectsOnItsOwnArgument(t *testing.T) {
 	own := strings.Replace(personaBody("0.45"), "Caching cuts latency", "OWN-ARGUMENT-TEXT", 1)
 	theirs := strings.Replace(personaBody("0.8"), "Caching cuts latency", "THEIR-ARGUMENT-TEXT", 1)
-	for _, l := range []bugfolder.Lang{bugfolder.EN, bugfolder.PT} {
-		prompt := Protocol{}.Prompt(engine.Call{Lang: l, Role: RolePersona, ID: "agente-1", N: 3, R: 2, Round: 1, P: "Q?\n", Nonce: "N0NCE",
+	for _, tc := range []struct {
+		l         bugfolder.Lang
+		ownFence  string
+		reflect   string
+		middleWay string
+	}{
+		{bugfolder.EN, "BEGIN agente-1 (your previous argument)", "(reflection)", "middle ground"},
+		{bugfolder.PT, "INÍCIO agente-1 (seu argumento anterior)", "(reflexão)", "meio-termo"},
+	} {
+		prompt := Protocol{}.Prompt(engine.Call{Lang: tc.l, Role: RolePersona, ID: "agente-1", N: 3, R: 2, Round: 1, P: "Q?\n", Nonce: "N0NCE",
 			Snapshot: []engine.SnapshotEntry{{ID: "agente-1", Own: true, Body: own}, {ID: "agente-2", Body: theirs}, {ID: "agente-3", Missing: true, Status: bugfolder.StatusTimeout}}})
-		if strings.Contains(prompt, "OWN-ARGUMENT-TEXT") || strings.Contains(prompt, "BEGIN agente-1") || strings.Contains(prompt, "INÍCIO agente-1") {
-			t.Errorf("%s: the persona reads its own previous answer:\n%s", l, prompt)
-		}
-		for _, want := range []string{"THEIR-ARGUMENT-TEXT", "0.45", "agente-3: "} {
+		for _, want := range []string{"OWN-ARGUMENT-TEXT", tc.ownFence, tc.reflect, tc.middleWay, "THEIR-ARGUMENT-TEXT", "0.45", "agente-3: "} {
 			if !strings.Contains(prompt, want) {
-				t.Errorf("%s: the prompt lacks %q:\n%s", l, want, prompt)
+				t.Errorf("%s: the prompt lacks %q:\n%s", tc.l, want, prompt)
 			}
 		}
 	}

@@ -69,14 +69,14 @@ func personaPrompt(c engine.Call) string {
 		fmt.Fprintf(&w, t(l, "\nRodada 0 (de no máximo %d): sozinha, sem ver os outros, apresente sua posição com evidências.\n",
 			"\nRound 0 (of at most %d): alone, without seeing the others, state your position with evidence.\n"), c.R+1)
 	} else {
-		fmt.Fprintf(&w, t(l, "\nRodada %d (de no máximo %d): leia só os argumentos publicados pelos outros na rodada %d, abaixo.\n",
-			"\nRound %d (of at most %d): read only the others' published arguments of round %d, below.\n"), c.Round, c.R+1, c.Round-1)
+		fmt.Fprintf(&w, t(l, "\nRodada %d (de no máximo %d): leia o seu próprio argumento e os argumentos publicados pelos outros na rodada %d, abaixo.\n",
+			"\nRound %d (of at most %d): read your own argument and the others' published arguments of round %d, below.\n"), c.Round, c.R+1, c.Round-1)
 	}
 	w.WriteString(t(l, "\nRegras:\n", "\nRules:\n"))
 	for _, r := range []struct{ pt, en string }{
 		{"- Trabalhe só com a pergunta e as evidências abaixo. Você só lê: não edite arquivos, não rode comandos.", "- Work only from the question and evidence below. You only read: do not edit files or run commands."},
 		{"- Cite a evidência de cada afirmação.", "- Cite the evidence for each claim."},
-		{"- Réplica: ataque os pontos mais fracos dos oponentes como eles os escreveram — sem espantalhos.", "- Rebuttal: attack the opponents' weakest points as they wrote them — no straw men."},
+		{"- Réplica: ataque os pontos mais fracos dos oponentes como eles os escreveram — sem espantalhos — aponte lacunas nas evidências deles e proponha refinamentos ou um meio-termo onde as posições se tocam.", "- Rebuttal: attack the opponents' weakest points as they wrote them — no straw men — point out gaps in their evidence, and propose refinements or a middle ground where the positions meet."},
 		{"- Concessões (obrigatórias): reconheça os pontos mais fortes dos oponentes. Conceder é pontuado positivamente.", "- Concessions (forced): acknowledge the opponents' strongest points. Conceding scores positively."},
 		{"- Confiança: um número de 0.0 a 1.0 na sua posição atual, calibrado pela evidência.", "- Confidence: a number from 0.0 to 1.0 in your current position, calibrated to the evidence."},
 	} {
@@ -103,25 +103,28 @@ func personaPrompt(c engine.Call) string {
 	return w.String()
 }
 
-// writeSnapshot writes the others' published arguments of the round
-// before, or says who has none and why. The reader's own answer is not
-// among them (seed 003: a persona reads only its opponents' published
-// arguments); only its own stated confidence of that round is given, so it
-// can say how far the others moved it. It never shows another persona's
-// persona text.
+// writeSnapshot writes the reader's own argument of the round before
+// (seed 003's reflection: recall one's earlier arguments, update belief)
+// with its stated confidence, then the others' published arguments, or
+// says who has none and why. It never shows another persona's persona
+// text (only published arguments).
 func writeSnapshot(w *strings.Builder, c engine.Call) {
 	l := c.Lang
+	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
 	for _, e := range c.Snapshot {
 		if !e.Own || e.Missing {
 			continue
 		}
+		fmt.Fprintf(w, t(l, "\n# Seu próprio argumento da rodada %d (reflexão)\n\nRelembre o que você sustentou e concedeu; atualize sua crença, refine a posição e não repita o que já foi dito.\n\n",
+			"\n# Your own argument of round %d (reflection)\n\nRecall what you held and conceded; update your belief, refine your position and do not repeat what was said.\n\n"), c.Round-1)
+		label := e.ID + t(l, " (seu argumento anterior)", " (your previous argument)")
+		fmt.Fprintf(w, "<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n", begin, label, c.Nonce, strings.TrimSpace(e.Body), end, e.ID, c.Nonce)
 		if v, err := parseConfidence(sectionOf(e.Body, secConfidence)); err == nil {
 			fmt.Fprintf(w, t(l, "\n# Sua confiança na rodada %d\n\n%.2f — diga, em Confiança, quanto os argumentos abaixo a moveram.\n",
 				"\n# Your confidence in round %d\n\n%.2f — under Confidence, say how far the arguments below moved it.\n"), c.Round-1, v)
 		}
 	}
 	fmt.Fprintf(w, t(l, "\n# Argumentos publicados pelos outros na rodada %d\n\n", "\n# Arguments the others published in round %d\n\n"), c.Round-1)
-	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
 	published := 0
 	shown := map[string]bool{}
 	for _, e := range c.Snapshot {
@@ -151,13 +154,15 @@ func writeSnapshot(w *strings.Builder, c engine.Call) {
 type labelled struct{ Label, ID, Body string }
 
 // scorerLabels anonymizes a round's persona answers for the scorer:
-// labels A, B, … in the order of the sha256 of their text, so neither
-// the persona's id nor its place in the panel shows.
-func scorerLabels(entries []engine.SnapshotEntry) []labelled {
+// participant ids in the text ("Sou o agente-1") hidden, labels A, B, …
+// in the order of the sha256 of that text, so neither the persona's id
+// nor its place in the panel shows.
+func scorerLabels(l bugfolder.Lang, entries []engine.SnapshotEntry) []labelled {
+	anon := engine.NewAnonymizer(l, nil, engine.HideAll) // engine names are gone already; this hides the ids a persona wrote
 	var out []labelled
 	for _, e := range entries {
 		if !e.Critic && !e.Missing {
-			out = append(out, labelled{ID: e.ID, Body: e.Body})
+			out = append(out, labelled{ID: e.ID, Body: anon.Apply(e.Body)})
 		}
 	}
 	slices.SortFunc(out, func(a, b labelled) int {
@@ -174,7 +179,7 @@ func scorerLabels(entries []engine.SnapshotEntry) []labelled {
 // round's answers by label only.
 func scorerPrompt(c engine.Call) string {
 	l := c.Lang
-	ans := scorerLabels(c.Earlier)
+	ans := scorerLabels(c.Lang, c.Earlier)
 	var w strings.Builder
 	fmt.Fprintf(&w, t(l, "Você é o pontuador isolado de um debate (argue), rodada %d. Pontue cada resposta abaixo, identificada só por um rótulo, de 0 a 10 em cada critério:\n",
 		"You are the isolated scorer of a debate (argue), round %d. Score each answer below, known only by a label, from 0 to 10 on each criterion:\n"), c.Round)
@@ -194,7 +199,9 @@ func scorerPrompt(c engine.Call) string {
 		labels[i] = a.Label
 	}
 	w.WriteString(t(l, "Responda SOMENTE com um objeto JSON, sem texto antes ou depois:\n", "Answer ONLY with one JSON object, no text before or after:\n"))
-	fmt.Fprintf(&w, `{"scores": {"<label>": {"evidence": 0-10, "novelty": 0-10, "concession": 0-10, "coherence": 0-10, "rebuttal": 0-10, "calibration": 0-10}}, "new_arguments": true|false}`+"\n")
+	w.WriteString(t(l, "Síntese pronta: se os argumentos até aqui já bastam para uma síntese matizada (posições expostas, contestadas e concedidas onde cabia; outra rodada pouco acrescentaria), ponha synthesis_ready true e diga por quê em synthesis_ready_reason; o debate então para.\n",
+		"Synthesis ready: if the arguments so far already suffice for a nuanced synthesis (positions stated, contested and conceded where due; another round would add little), set synthesis_ready true and say why in synthesis_ready_reason; the debate then stops.\n"))
+	fmt.Fprintf(&w, `{"scores": {"<label>": {"evidence": 0-10, "novelty": 0-10, "concession": 0-10, "coherence": 0-10, "rebuttal": 0-10, "calibration": 0-10}}, "new_arguments": true|false, "synthesis_ready": true|false, "synthesis_ready_reason": "…"}`+"\n")
 	fmt.Fprintf(&w, t(l, "Rótulos desta rodada: %s\n", "Labels of this round: %s\n"), strings.Join(labels, ", "))
 	w.WriteString(t(l, "\n# Pergunta e evidências (P)\n\n", "\n# Question and evidence (P)\n\n"))
 	w.WriteString(strings.TrimRight(c.P, "\n") + "\n")
@@ -220,7 +227,7 @@ func writeHistory(w *strings.Builder, c engine.Call) {
 	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
 	for j, round := range c.History {
 		fmt.Fprintf(w, t(l, "\n## Rodada %d\n", "\n## Round %d\n"), j)
-		ans := scorerLabels(round)
+		ans := scorerLabels(l, round)
 		if len(ans) == 0 {
 			w.WriteString(t(l, "\nNenhum argumento válido.\n", "\nNo valid argument.\n"))
 		}
@@ -234,16 +241,18 @@ func writeHistory(w *strings.Builder, c engine.Call) {
 // scoreFile is the scorer's file body: its scores by persona id, the
 // weighted totals, the label each id had and new_arguments.
 type scoreFile struct {
-	Scores      map[string]Score   `json:"scores"`
-	Weighted    map[string]float64 `json:"weighted"`
-	Labels      map[string]string  `json:"labels"`
-	NewArgument bool               `json:"new_arguments"`
+	Scores          map[string]Score   `json:"scores"`
+	Weighted        map[string]float64 `json:"weighted"`
+	Labels          map[string]string  `json:"labels"`
+	NewArgument     bool               `json:"new_arguments"`
+	SynthesisReady  bool               `json:"synthesis_ready,omitempty"`
+	SynthesisReason string             `json:"synthesis_ready_reason,omitempty"`
 }
 
 // validateScores parses the scorer's strict JSON over the labels it was
 // shown and rewrites it by persona id.
 func validateScores(c engine.Call, body string) (string, []string) {
-	ans := scorerLabels(c.Earlier)
+	ans := scorerLabels(c.Lang, c.Earlier)
 	labels := make([]string, len(ans))
 	for i, a := range ans {
 		labels[i] = a.Label
@@ -252,7 +261,8 @@ func validateScores(c engine.Call, body string) (string, []string) {
 	if len(problems) > 0 {
 		return body, problems
 	}
-	f := scoreFile{Scores: map[string]Score{}, Weighted: map[string]float64{}, Labels: map[string]string{}, NewArgument: sc.NewArgument}
+	f := scoreFile{Scores: map[string]Score{}, Weighted: map[string]float64{}, Labels: map[string]string{}, NewArgument: sc.NewArgument,
+		SynthesisReady: sc.SynthesisReady, SynthesisReason: sc.SynthesisReason}
 	for _, a := range ans {
 		f.Scores[a.ID] = sc.Scores[a.Label]
 		f.Weighted[a.ID] = sc.Scores[a.Label].Weighted()

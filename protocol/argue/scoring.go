@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/reversa/moot/internal/strictjson"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // Criterion is one scoring metric of seed 003 and its weight.
@@ -58,12 +59,22 @@ func (s Score) Weighted() float64 {
 type Scores struct {
 	Scores      map[string]Score `json:"scores"`
 	NewArgument bool             `json:"new_arguments"`
+	// SynthesisReady is the scorer's call that the material suffices
+	// for the synthesis (seed 003's "synthesis ready" stop), with its
+	// reason.
+	SynthesisReady  bool   `json:"synthesis_ready,omitempty"`
+	SynthesisReason string `json:"synthesis_ready_reason,omitempty"`
 }
+
+// maxReason bounds the scorer's reason for a synthesis-ready stop, in
+// characters (it is logged and printed on one line).
+const maxReason = 300
 
 // ParseScores reads a scorer's answer as strict JSON: one object (a
 // Markdown code fence around it is tolerated, nothing else), exactly the
 // labels given, each with the six criteria as numbers from 0 to 10, and
-// new_arguments as a boolean. Unknown fields are refused. The problems are
+// new_arguments as a boolean; synthesis_ready (optional) true only with a
+// synthesis_ready_reason. Unknown fields are refused. The problems are
 // what makes it a scorer failure.
 func ParseScores(body string, labels []string) (Scores, []string) {
 	text := strings.TrimSpace(body)
@@ -75,8 +86,10 @@ func ParseScores(body string, labels []string) (Scores, []string) {
 		return Scores{}, []string{fmt.Sprintf("%q is given twice in one object: the answer must say each thing once", key)}
 	}
 	var raw struct {
-		Scores      map[string]map[string]json.RawMessage `json:"scores"`
-		NewArgument *bool                                 `json:"new_arguments"`
+		Scores          map[string]map[string]json.RawMessage `json:"scores"`
+		NewArgument     *bool                                 `json:"new_arguments"`
+		SynthesisReady  bool                                  `json:"synthesis_ready"`
+		SynthesisReason string                                `json:"synthesis_ready_reason"`
 	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
 	dec.DisallowUnknownFields()
@@ -94,6 +107,13 @@ func ParseScores(body string, labels []string) (Scores, []string) {
 	out := Scores{Scores: map[string]Score{}}
 	if raw.NewArgument != nil {
 		out.NewArgument = *raw.NewArgument
+	}
+	out.SynthesisReady, out.SynthesisReason = raw.SynthesisReady, termsafe.Line(raw.SynthesisReason)
+	if out.SynthesisReady && strings.TrimSpace(out.SynthesisReason) == "" {
+		problems = append(problems, `"synthesis_ready" is true without "synthesis_ready_reason": say why the material suffices`)
+	}
+	if r := []rune(out.SynthesisReason); len(r) > maxReason {
+		out.SynthesisReason = string(r[:maxReason]) + "…"
 	}
 	for _, l := range labels {
 		row, ok := raw.Scores[l]

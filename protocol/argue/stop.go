@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
@@ -16,6 +17,7 @@ const (
 	StopConvergence    = "convergence"
 	StopNullProduction = "null-production"
 	StopRoundCap       = "round-cap"
+	StopSynthesisReady = "synthesis-ready"
 	StopManual         = "manual"
 )
 
@@ -52,7 +54,8 @@ func newArguments(ra engine.RoundAnswers) (isNew, ok bool) {
 // convergence (every persona of the panel answered in each of the last
 // three rounds and moved its confidence less than 0.1 in each of the last
 // two), null production (the scorer saw nothing new in the last two
-// rounds), the round cap (k == r). The cap's last round is asked too, so a
+// rounds), synthesis ready (the scorer judged, after a rebuttal round, that
+// the material suffices, and said why), the round cap (k == r). The cap's last round is asked too, so a
 // rule that holds there is recorded, not the cap.
 func (Protocol) Stop(k, r int, panel []string, rounds []engine.RoundAnswers) (choice, reason string) {
 	if k >= 2 && converged(panel, rounds[k-2], rounds[k-1], rounds[k]) {
@@ -65,10 +68,26 @@ func (Protocol) Stop(k, r int, panel []string, rounds []engine.RoundAnswers) (ch
 			return StopNullProduction, fmt.Sprintf("null-production: the scorer found no new argument or evidence in rounds %d and %d", k-1, k)
 		}
 	}
+	if k >= 1 {
+		if why, ok := synthesisReady(rounds[k]); ok {
+			return StopSynthesisReady, fmt.Sprintf("synthesis-ready: the scorer judged after round %d that the material suffices: %s", k, why)
+		}
+	}
 	if k >= r {
 		return StopRoundCap, capReason(r)
 	}
 	return "", ""
+}
+
+// synthesisReady is the scorer's synthesis-ready call of round ra, with
+// its reason (ok is false when the scorer did not call it).
+func synthesisReady(ra engine.RoundAnswers) (reason string, ok bool) {
+	for _, body := range ra {
+		if f, good := readScoreFile(body); good && f.SynthesisReady {
+			return f.SynthesisReason, true
+		}
+	}
+	return "", false
 }
 
 // capReason is the round cap's reason: every round the cap allows ran.
@@ -139,6 +158,12 @@ func reasonText(l bugfolder.Lang, reason string) string {
 		return fmt.Sprintf("convergência: a confiança de cada persona mudou menos de %s nas rodadas %d e %d", strings.Replace(fmt.Sprint(d), ".", ",", 1), a, b)
 	case scan(reason, "null-production: the scorer found no new argument or evidence in rounds %d and %d", &a, &b):
 		return fmt.Sprintf("produção nula: o avaliador não encontrou argumento nem evidência nova nas rodadas %d e %d", a, b)
+	case strings.HasPrefix(reason, "synthesis-ready: the scorer judged after round "):
+		rest := strings.TrimPrefix(reason, "synthesis-ready: the scorer judged after round ")
+		n, why, ok := strings.Cut(rest, " that the material suffices: ")
+		if k, err := strconv.Atoi(n); ok && err == nil {
+			return fmt.Sprintf("síntese pronta: o avaliador julgou após a rodada %d que o material basta: %s", k, why)
+		}
 	case scan(reason, "manual: stopped by human after round %d", &a):
 		return fmt.Sprintf("manual: parado por um humano após a rodada %d", a)
 	}

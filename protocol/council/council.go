@@ -148,24 +148,29 @@ func (Protocol) Validate(c engine.Call, body string) (string, []string) {
 // its synthesizer names no winner: an escalation waits for a human.
 func (Protocol) Inputs() engine.Inputs {
 	return engine.Inputs{Summary: "a member per lens, cross-rebuttals, a synthesis by lens; escalates when they diverge",
-		Modes: true, MinN: 2, MaxN: engine.MaxSolvers, R: 1, MaxR: MaxRounds, Lenses: true, LensEach: true, Criteria: true,
+		Modes: true, MinN: 2, MaxN: engine.MaxSolvers, R: 1, MaxR: MaxRounds, Lenses: true, LensEach: true, Criteria: true, Stakes: true,
 		Rounds: "R=%d cross-rebuttal round(s)", PanelNote: "one per lens", Named: true,
 		Member: "member", Members: "members", MembersPT: "membros", Final: "synthesizer",
 		FinalNote: "isolated: sees P and the members' positions by lens, never by engine"}
 }
 
-// Pack appends the criteria to P as a section of their own, so
-// problema.md freezes them (P unchanged when none are given).
+// Pack appends the criteria and the stakes (value at risk,
+// irreversibility) to P as sections of their own, so problema.md freezes
+// them and the synthesis's escalation reads them back (P unchanged when
+// none are given).
 func (Protocol) Pack(s engine.Setup, evidence *bugfolder.Problem, criteria []string) *bugfolder.Problem {
-	if evidence == nil || len(criteria) == 0 {
+	if evidence == nil || len(criteria) == 0 && !s.Stakes.Stated() {
 		return evidence
 	}
 	var w strings.Builder
-	w.WriteString(strings.TrimRight(evidence.Text, "\n") + "\n\n")
-	w.WriteString(t(s.Lang, "### Critérios\n\n", "### Criteria\n\n"))
-	for i, c := range criteria {
-		fmt.Fprintf(&w, "%d. %s\n", i+1, c)
+	w.WriteString(strings.TrimRight(evidence.Text, "\n") + "\n")
+	if len(criteria) > 0 {
+		w.WriteString("\n" + t(s.Lang, "### Critérios\n\n", "### Criteria\n\n"))
+		for i, c := range criteria {
+			fmt.Fprintf(&w, "%d. %s\n", i+1, c)
+		}
 	}
+	writeStakes(&w, s.Lang, s.Stakes)
 	sum := sha256.Sum256([]byte(w.String()))
 	return &bugfolder.Problem{Parts: evidence.Parts, Text: w.String(), SHA256: hex.EncodeToString(sum[:]), Warnings: evidence.Warnings}
 }

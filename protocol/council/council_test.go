@@ -129,17 +129,21 @@ func TestThresholds(t *testing.T) {
 		conv, conf      int
 		critical        []string
 		escalate, human bool
+		stakes          engine.Stakes
 	}{
-		{"clear", 80, 80, nil, false, false},
-		{"at the line", 70, 70, nil, false, false},
-		{"low convergence", 69, 90, nil, true, false},
-		{"not measured", -1, 90, nil, true, false},
-		{"low confidence", 90, 69, nil, true, false},
-		{"critical divergence", 90, 90, []string{"x"}, true, false},
-		{"human", 90, 49, nil, true, true},
-		{"human at 50 is escalate only", 90, 50, nil, true, false},
+		{"clear", 80, 80, nil, false, false, engine.Stakes{}},
+		{"at the line", 70, 70, nil, false, false, engine.Stakes{}},
+		{"low convergence", 69, 90, nil, true, false, engine.Stakes{}},
+		{"not measured", -1, 90, nil, true, false, engine.Stakes{}},
+		{"low confidence", 90, 69, nil, true, false, engine.Stakes{}},
+		{"critical divergence", 90, 90, []string{"x"}, true, false, engine.Stakes{}},
+		{"human", 90, 49, nil, true, true, engine.Stakes{}},
+		{"human at 50 is escalate only", 90, 50, nil, true, false, engine.Stakes{}},
+		{"value at risk over the line", 90, 90, nil, true, false, engine.Stakes{ValueAtRisk: 100_001, Valued: true}},
+		{"value at risk at the line", 90, 90, nil, false, false, engine.Stakes{ValueAtRisk: 100_000, Valued: true}},
+		{"irreversible", 90, 90, nil, true, false, engine.Stakes{Irreversible: true}},
 	} {
-		v := judge(bugfolder.EN, tc.conv, tc.conf, tc.critical)
+		v := judge(bugfolder.EN, tc.conv, tc.conf, tc.critical, tc.stakes)
 		if v.Escalate != tc.escalate || v.Human != tc.human || v.Escalate != (len(v.Reasons) > 0) {
 			t.Errorf("%s: %+v", tc.name, v)
 		}

@@ -1,6 +1,7 @@
 package council
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -198,7 +199,7 @@ func (s *synthesizer) Accept(body string) (engine.FinalDoc, []string) {
 	if len(problems) > 0 {
 		return engine.FinalDoc{Body: body}, problems
 	}
-	return s.doc(out, judge(l, s.conv.Convergence, conf, criticals(got[secDivergence]))), nil
+	return s.doc(out, judge(l, s.conv.Convergence, conf, criticals(got[secDivergence]), stakesOf(l, cmp.Or(s.in.Frozen, s.in.P)))), nil
 }
 
 // namesMember reports whether text names the member of lens label as a

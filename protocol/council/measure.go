@@ -134,9 +134,12 @@ type Verdict struct {
 }
 
 // judge applies seed 001's thresholds to the final convergence (-1: not
-// measured), the synthesis confidence and the critical divergences.
-func judge(l bugfolder.Lang, convergence, synthConf int, criticals []string) Verdict {
+// measured), the synthesis confidence and the critical divergences, and
+// its two other triggers to the stakes frozen in P: a value at risk over
+// ValueAtRiskOver, an irreversible decision.
+func judge(l bugfolder.Lang, convergence, synthConf int, criticals []string, st engine.Stakes) Verdict {
 	var v Verdict
+	v.Reasons = append(v.Reasons, stakesReasons(l, st)...)
 	switch {
 	case convergence < 0:
 		v.Reasons = append(v.Reasons, t(l, "convergência final não medida (menos de dois membros responderam, ou nenhuma réplica listou concordâncias ou discordâncias)", "final convergence not measured (fewer than two members answered, or no rebuttal listed agreements or disagreements)"))

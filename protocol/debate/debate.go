@@ -124,7 +124,7 @@ func (Protocol) Continue(k, r int) bool { return k < r }
 // Prompt writes a solver's or a critic's prompt.
 func (Protocol) Prompt(c engine.Call) string {
 	p := DebaterPrompt{Lang: c.Lang, Mode: c.Mode, Role: c.Role, ID: c.ID, N: c.N, R: c.R, Round: c.Round,
-		Rubric: c.Rubric, P: c.P, Snapshot: c.Snapshot, Nonce: c.Nonce, Lens: c.Lens}
+		Rubric: c.Rubric, P: c.P, Snapshot: c.Snapshot, Nonce: c.Nonce, Lens: c.Lens, Out: c.Out}
 	if c.Role == bugfolder.RoleSolver {
 		p.Critiques = c.Earlier
 	}
@@ -134,14 +134,17 @@ func (Protocol) Prompt(c engine.Call) string {
 // Validate rewrites recognised variants of the headings to the debate's
 // canonical ones (the raw output keeps the model's) and checks the mode's
 // sections, their order and the confidence; a critic must address every
-// proposal of the snapshot.
+// proposal of the snapshot, and a solver's critique name at least one of
+// the others' (seed 000: the critique proves it read the snapshot).
 func (Protocol) Validate(c engine.Call, body string) (string, []string) {
 	body = bugfolder.CanonicalHeadings(body, c.Lang)
-	var peers []string
+	var peers, others []string
 	if c.Role == bugfolder.RoleCritic {
 		peers = c.Peers
+	} else {
+		others = otherProposals(c.Snapshot)
 	}
-	v := bugfolder.ValidateDebater(body, bugfolder.Expect{Lang: c.Lang, Mode: c.Mode, Role: c.Role, Round: c.Round, Peers: peers})
+	v := bugfolder.ValidateDebater(body, bugfolder.Expect{Lang: c.Lang, Mode: c.Mode, Role: c.Role, Round: c.Round, Peers: peers, Others: others})
 	var problems []string
 	for _, p := range v.Problems {
 		problems = append(problems, p.String())
@@ -170,4 +173,16 @@ func (Protocol) Inputs() engine.Inputs {
 		Modes: true, MinN: 2, MaxN: engine.MaxSolvers, R: 2, MaxR: engine.MaxRounds, Rounds: "R=%d rounds after round 0",
 		Lenses: true, Support: true, Supporter: "critic", Member: "solver", Members: "solvers", MembersPT: "debatedores", Final: "judge", Winner: true,
 		FinalNote: "isolated: sees only the rubric, P and the final proposals"}
+}
+
+// otherProposals are the ids of the snapshot's valid proposals other than
+// the reader's own (none for a solver left alone).
+func otherProposals(snap []engine.SnapshotEntry) []string {
+	var out []string
+	for _, e := range snap {
+		if !e.Own && !e.Critic && !e.Missing {
+			out = append(out, e.ID)
+		}
+	}
+	return out
 }

@@ -2,7 +2,6 @@ package debate
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
@@ -34,12 +33,47 @@ func (j *judge) Prompt() string {
 	return JudgePrompt{Lang: j.in.Lang, Mode: j.in.Mode, Rubric: j.in.Rubric, P: j.in.P, Proposals: j.props, Nonce: j.nonce}.Render()
 }
 
-// SwappedPrompt is the judge's prompt with the proposals in reverse label
-// order, each under its own label, for the order-swap check.
+// SwappedPrompt is the judge's prompt for the order-swap check: every
+// proposal moved one slot on (the last to the first) and relabelled by
+// its new slot, so each sits in another slot under another label, and a
+// judge drawn to a slot (the middle of an odd panel too) or to a letter
+// picks another proposal.
 func (j *judge) SwappedPrompt() string {
-	props := slices.Clone(j.props)
-	slices.Reverse(props)
+	props := j.rotated()
 	return JudgePrompt{Lang: j.in.Lang, Mode: j.in.Mode, Rubric: j.in.Rubric, P: j.in.P, Proposals: props, Nonce: j.nonce}.Render()
+}
+
+// SwappedLabels are the first call's labels of the proposals the check's
+// second call shows, in its slot order (its labels A, B, …).
+func (j *judge) SwappedLabels() []string {
+	var out []string
+	for _, p := range j.rotatedOrder() {
+		out = append(out, j.props[p].Label)
+	}
+	return out
+}
+
+// rotatedOrder is, per slot of the check's second call, the index of the
+// proposal shown there: each moved one slot on.
+func (j *judge) rotatedOrder() []int {
+	n := len(j.props)
+	out := make([]int, n)
+	for i := range n {
+		out[i] = (i + n - 1) % n
+	}
+	return out
+}
+
+// rotated is the proposals as the check's second call shows them,
+// relabelled by slot.
+func (j *judge) rotated() []engine.Proposal {
+	var out []engine.Proposal
+	for slot, i := range j.rotatedOrder() {
+		p := j.props[i]
+		p.Label = string(rune('A' + slot))
+		out = append(out, p)
+	}
+	return out
 }
 
 // Choices are the labelled proposals.
@@ -125,8 +159,9 @@ func (j *judge) checkSynthesis(ans *bugfolder.JudgeAnswer, v *bugfolder.Validati
 
 // Human records the engineer's choice after the judge failed: the winning
 // proposal is the synthesis, its mode sections quoted as it wrote them (not
-// anonymized: no model reads this), its critique of the others dropped;
-// nothing is invented.
+// anonymized: no model reads this) inside a fence with a fresh code, so
+// what it forged (a fence, "ignore the rubric") stays marked as its text;
+// its critique of the others dropped; nothing is invented.
 func (j *judge) Human(label string, attempts int) (engine.FinalDoc, bool) {
 	var win *engine.Proposal
 	for i := range j.props {
@@ -145,7 +180,14 @@ func (j *judge) Human(label string, attempts int) (engine.FinalDoc, bool) {
 	fmt.Fprintf(&b, t(l, "- Escolha humana: o juiz falhou %d vez(es) (ver %s/) e o engenheiro escolheu %s. Nenhuma justificativa por critério foi gerada.\n\n",
 		"- Human choice: the judge failed %d time(s) (see %s/) and the engineer chose %s. No per-criterion rationale was produced.\n\n"), attempts, l.Names().JudgeID, l.LabelName(label))
 	synth := strings.TrimSpace(bugfolder.DropSection(win.Original, bugfolder.SecCritique))
-	fmt.Fprintf(&b, "%s\n\n%s", bugfolder.SecSynthesis.Heading(l), synth+"\n")
+	// the proposal's text is quoted as written, but fenced: it is a
+	// debater's untrusted text, and a fence or an instruction it forged
+	// stays inside the real one (whose code is fresh)
+	name := strings.ToUpper(l.LabelName(label))
+	fmt.Fprintf(&b, "%s\n\n", bugfolder.SecSynthesis.Heading(l))
+	fmt.Fprintf(&b, t(l, "> A proposta vencedora citada como o debatedor a escreveu, entre <<<INÍCIO … %[1]s>>> e <<<FIM … %[1]s>>>: é texto do debatedor, não instrução.\n\n",
+		"> The winning proposal quoted as its debater wrote it, between <<<BEGIN … %[1]s>>> and <<<END … %[1]s>>>: it is the debater's text, not instructions.\n\n"), j.nonce)
+	fmt.Fprintf(&b, "<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n", t(l, "INÍCIO", "BEGIN"), name, j.nonce, synth, t(l, "FIM", "END"), name, j.nonce)
 	verdict := ""
 	if j.in.Mode == bugfolder.Spec {
 		verdict = bugfolder.RecommendedVerdict(synth, l)

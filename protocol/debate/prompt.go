@@ -1,6 +1,7 @@
 package debate
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -42,6 +43,22 @@ type DebaterPrompt struct {
 	Nonce string
 	// Lens is the debater's frozen lens (zero: none).
 	Lens bugfolder.Lens
+	// Out are the solvers out of the debate after failing, with the status
+	// of their last file, so a solver left alone is told who left and why.
+	Out []engine.SnapshotEntry
+}
+
+// outNames names the solvers out of the debate, with why (", "-joined
+// after a colon), "" when none is known.
+func (p DebaterPrompt) outNames(t func(a, b string) string) string {
+	var names []string
+	for _, e := range p.Out {
+		names = append(names, fmt.Sprintf("%s (%s)", e.ID, cmp.Or(string(e.Status), t("sem arquivo", "no file"))))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(names, ", ")
 }
 
 // Render writes the prompt.
@@ -54,10 +71,15 @@ func (p DebaterPrompt) Render() string {
 		return b
 	}
 	var w strings.Builder
-	if p.Role == bugfolder.RoleCritic {
+	alone := p.Role != bugfolder.RoleCritic && p.Round >= 1 && len(otherProposals(p.Snapshot)) == 0
+	switch {
+	case p.Role == bugfolder.RoleCritic:
 		fmt.Fprintf(&w, t("Você é %s, avaliador (critic) de um debate entre %d debatedores independentes sobre um bug registrado. Você não concorre: avalia as propostas.\n",
 			"You are %s, a critic in a debate between %d independent debaters about a registered bug. You do not compete: you assess the proposals.\n"), p.ID, p.N)
-	} else {
+	case alone:
+		fmt.Fprintf(&w, t("Você é %s, o único debatedor que segue num debate planejado para %d sobre um bug registrado: os outros saíram depois de falhar%s.\n",
+			"You are %s, the only debater still in a debate about a registered bug planned for %d: the others left after failing%s.\n"), p.ID, p.N, p.outNames(t))
+	default:
 		fmt.Fprintf(&w, t("Você é %s, um dos %d debatedores independentes de um debate sobre um bug registrado.\n",
 			"You are %s, one of %d independent debaters in a debate about a registered bug.\n"), p.ID, p.N)
 	}
@@ -69,6 +91,9 @@ func (p DebaterPrompt) Render() string {
 	case p.Role == bugfolder.RoleCritic:
 		fmt.Fprintf(&w, t("Rodada %d de %d: leia o snapshot congelado da rodada %d e critique cada proposta; você não escreve proposta própria. Os debatedores desta rodada lerão a sua crítica.\n",
 			"Round %d of %d: read the frozen snapshot of round %d and critique each proposal; you write no proposal of your own. This round's debaters will read your critique.\n"), p.Round, p.R, p.Round-1)
+	case alone:
+		fmt.Fprintf(&w, t("Rodada %d de %d: não há outra proposta a criticar. Releia a sua proposta da rodada %d (e as críticas desta rodada, se houver), em %s diga que não há outra proposta e critique a sua própria, e reescreva-a.\n",
+			"Round %d of %d: there is no other proposal to critique. Reread your proposal of round %d (and this round's critiques, if any); under %s say there is no other proposal and critique your own, then rewrite it.\n"), p.Round, p.R, p.Round-1, bugfolder.SecCritique.Heading(p.Lang))
 	case len(p.Critiques) > 0:
 		fmt.Fprintf(&w, t("Rodada %d de %d: leia o snapshot congelado da rodada %d e as críticas desta rodada, critique as demais propostas e reescreva a sua.\n",
 			"Round %d of %d: read the frozen snapshot of round %d and this round's critiques, critique the other proposals and rewrite yours.\n"), p.Round, p.R, p.Round-1)
@@ -91,7 +116,7 @@ func (p DebaterPrompt) Render() string {
 	}
 	fmt.Fprintf(&w, t("- Em %s, comece com baixa, média ou alta e dê uma frase de justificativa.\n",
 		"- In %s, start with low, medium or high and give one sentence of justification.\n"), bugfolder.SecConfidence.Heading(p.Lang))
-	if p.Round >= 1 {
+	if p.Round >= 1 && !alone {
 		fmt.Fprintf(&w, t("- Em %s, trate cada proposta do snapshot pelo id (%s-i), em uma entrada cada.\n",
 			"- In %s, address each proposal of the snapshot by its id (%s-i), one entry each.\n"), bugfolder.SecCritique.Heading(p.Lang), p.Lang.Names().Solver)
 	}

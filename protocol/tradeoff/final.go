@@ -14,24 +14,38 @@ import (
 type side struct {
 	Letter, ID, Option string
 	Body               string
+	// Review are the side's valid answers of every round read, round 0
+	// (its position, argument, evidence and what would falsify it)
+	// first, each anonymized; a round it has no valid answer in is
+	// absent.
+	Review []roundText
 	// Missing is set when the side has no valid final answer; Status
 	// says why ("" when it wrote no file).
 	Missing bool
 	Status  bugfolder.Status
 }
 
-// synthesizer is the final step over both sides' last answers.
+// roundText is one round's answer of a side.
+type roundText struct {
+	Round int
+	Body  string
+}
+
+// synthesizer is the final step over the whole review: every round of
+// both sides.
 type synthesizer struct {
 	in    engine.FinalInput
 	sides []side
 	nonce string
 }
 
-// Final prepares the synthesizer: each side by its option letter, its
-// text scrubbed of engine and model names; a side without a valid answer
-// is named with its status, never filled in.
+// Final prepares the synthesizer: each side by its option letter, every
+// round of it (round 0's argument first, then each rebuttal; no context
+// is discarded), its text scrubbed of participant ids and engine and
+// model names; a side without a valid last answer is named with its
+// status, never filled in.
 func (Protocol) Final(in engine.FinalInput) engine.Final {
-	anon := engine.NewAnonymizer(in.Lang, in.Names, engine.KeepIDs)
+	anon := engine.NewAnonymizer(in.Lang, in.Names, engine.HideAll)
 	s := &synthesizer{in: in, nonce: engine.Nonce()}
 	for i, id := range in.Panel {
 		lens := in.Lenses[id]
@@ -45,9 +59,33 @@ func (Protocol) Final(in engine.FinalInput) engine.Final {
 		} else {
 			sd.Missing, sd.Status = true, in.Missing[id]
 		}
+		sd.Review = review(in, id, anon)
 		s.sides = append(s.sides, sd)
 	}
 	return s
+}
+
+// review is a side's valid answers of rounds 0..in.Last, anonymized; the
+// last round's is in.Answers' (rounds are read from in.Rounds, the last
+// one from in.Answers when in.Rounds stops short).
+func review(in engine.FinalInput, id string, anon *engine.Anonymizer) []roundText {
+	var out []roundText
+	for k := 0; k <= in.Last; k++ {
+		var body string
+		var ok bool
+		switch {
+		case k == in.Last:
+			body, ok = in.Answers[id]
+		case k < len(in.Rounds):
+			body, ok = in.Rounds[k][id]
+		case k == 0:
+			body, ok = in.Opening[id]
+		}
+		if ok {
+			out = append(out, roundText{Round: k, Body: anon.Apply(body)})
+		}
+	}
+	return out
 }
 
 // Prompt is the synthesizer's prompt.
@@ -70,16 +108,20 @@ func synthPrompt(in engine.FinalInput, sides []side, nonce string) string {
 	}
 	w.WriteString(t(l, "\n# Pacote de evidências (P)\n\n", "\n# Evidence packet (P)\n\n"))
 	engine.WriteP(&w, in.P, in.TextBytes())
-	w.WriteString(t(l, "\n# Respostas finais dos revisores\n\n", "\n# The reviewers' final answers\n\n"))
+	w.WriteString(t(l, "\n# A revisão inteira, lado a lado\n\nCada lado, rodada a rodada: a rodada 0 traz a posição, o argumento, as evidências e o que a falsificaria; cada rodada seguinte, a réplica. Pese as evidências de todas as rodadas.\n\n",
+		"\n# The whole review, side by side\n\nEach side, round by round: round 0 holds its position, argument, evidence and what would falsify it; each later round, its rebuttal. Weigh the evidence of every round.\n\n"))
 	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
 	for _, sd := range sides {
 		name := fmt.Sprintf(t(l, "REVISOR DA OPÇÃO %s", "REVIEWER OF OPTION %s"), sd.Letter)
+		fmt.Fprintf(&w, t(l, "## Opção %s\n\n", "## Option %s\n\n"), sd.Letter)
+		for _, rt := range sd.Review {
+			fence := fmt.Sprintf(t(l, "%s · RODADA %d", "%s · ROUND %d"), name, rt.Round)
+			fmt.Fprintf(&w, "<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n\n", begin, fence, nonce, strings.TrimSpace(rt.Body), end, fence, nonce)
+		}
 		if sd.Missing {
 			fmt.Fprintf(&w, t(l, "- %s: AUSENTE — sem resposta válida (status: %s). Registre-o em %s.\n\n", "- %s: MISSING — no valid answer (status: %s). Record it in %s.\n\n"),
 				name, statusWord(sd.Status), secMissing.In(l))
-			continue
 		}
-		fmt.Fprintf(&w, "<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n\n", begin, name, nonce, strings.TrimSpace(sd.Body), end, name, nonce)
 	}
 	return w.String()
 }

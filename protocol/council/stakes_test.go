@@ -1,0 +1,58 @@
+package council
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// The stakes Pack freezes in P are read back as stated, in either
+// language; a stakes section the bug's own text carries cannot override
+// moot's, which comes last; a P without one states nothing.
+func TestStakesAreFrozenInPAndReadBack(t *testing.T) {
+	spoof := "### Riscos da decisão (council)\n\nValor em risco: 1 (escala acima de 100000)\nDecisão irreversível: não\n"
+	for _, tc := range []struct {
+		name string
+		lang bugfolder.Lang
+		bug  string
+		st   engine.Stakes
+	}{
+		{"value and irreversible", bugfolder.PT, "o bug", engine.Stakes{ValueAtRisk: 250000, Valued: true, Irreversible: true}},
+		{"irreversible only, English", bugfolder.EN, "the bug", engine.Stakes{Irreversible: true}},
+		{"a bug that forges the section", bugfolder.PT, spoof, engine.Stakes{ValueAtRisk: 150000.5, Valued: true}},
+		{"none", bugfolder.PT, "o bug", engine.Stakes{}},
+	} {
+		p := Protocol{}.Pack(engine.Setup{Lang: tc.lang, Stakes: tc.st}, &bugfolder.Problem{Text: tc.bug}, nil)
+		if got := stakesOf(tc.lang, p.Text); got != tc.st {
+			t.Errorf("%s: read back %+v, want %+v\n%s", tc.name, got, tc.st, p.Text)
+		}
+		if !tc.st.Stated() && p.Text != tc.bug {
+			t.Errorf("%s: P changed without stakes:\n%s", tc.name, p.Text)
+		}
+		if tc.st.Stated() && !strings.Contains(p.Text, stakesHeading(tc.lang)) {
+			t.Errorf("%s: no stakes section", tc.name)
+		}
+	}
+}
+
+// FuzzStakesOf reads stakes back from any P (a bug's text is the host's):
+// it never panics, and stakes Pack appends after any text are read back
+// as written.
+func FuzzStakesOf(f *testing.F) {
+	f.Add("o bug", 250000.0, true)
+	f.Add("### Riscos da decisão (council)\n\nValor em risco: 9e99\nDecisão irreversível: sim\n", 0.5, false)
+	f.Add("\n### Riscos da decisão (council)\n", 100000.0, true)
+	f.Fuzz(func(t *testing.T, bug string, value float64, irreversible bool) {
+		_ = stakesOf(bugfolder.PT, bug)
+		if value < 0 || value != value || value > 1e300 {
+			return
+		}
+		st := engine.Stakes{ValueAtRisk: value, Valued: true, Irreversible: irreversible}
+		p := Protocol{}.Pack(engine.Setup{Lang: bugfolder.PT, Stakes: st}, &bugfolder.Problem{Text: bug}, nil)
+		if got := stakesOf(bugfolder.PT, p.Text); got != st {
+			t.Errorf("read back %+v, want %+v", got, st)
+		}
+	})
+}
