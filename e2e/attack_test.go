@@ -73,6 +73,7 @@ func (p *project) handDebate(bug, problem string, n int, final string) {
 // Finding 1: the winner was misread from the judge's own words and shown
 // "decided by judge"; two winners named are unknown, with a warning.
 func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	tests := []struct{ id, final, winner string }{
 		{"BUG-20261101-WIN1", "# Judge\n\nProposal A wins on cost but loses on risk; overall **Proposal C wins**.\n", "Proposal C"},
@@ -104,6 +105,7 @@ func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
 // resposta-final.md with Portuguese headings (judge sections and the
 // synthesis' mode sections); the raw output keeps what the model wrote.
 func TestFinalAnswerHeadingsInTheDebatesLanguage(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	b := p.bug("BUG-20261101-LNG1", "1", "language", "")
 	p.Plan = "*=otherlang"
@@ -135,6 +137,7 @@ func TestFinalAnswerHeadingsInTheDebatesLanguage(t *testing.T) {
 // says unknown: list ("unknown", --json null), the headless lines and end
 // ("cost unknown"), the JSON events (null), show.
 func TestUnknownCostIsUnknownEverywhere(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	p.bug("BUG-20261101-CST1", "1", "cost", "")
 	r := p.moot("run", "1", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
@@ -176,6 +179,7 @@ func TestUnknownCostIsUnknownEverywhere(t *testing.T) {
 // no judge's answer takes --winner and counts no call; a folder without
 // bug.md has one status word in list, list --json and the browser.
 func TestHandRunStatusesAndResumeMessages(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	unf := p.bug("BUG-20261101-UNF1", "4", "unfinished by hand", "")
 	p.handDebate(unf, "---\nmode: diagnosis\nsolvers: 3\nepochs: 2\n---\n", 1, "")
@@ -223,6 +227,7 @@ func TestHandRunStatusesAndResumeMessages(t *testing.T) {
 // started_at of its files, else unknown; plan and run archive it under one
 // name.
 func TestHandRunStartTime(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	bul := p.bug("BUG-20261101-MTM1", "3", "bullet created_at", "")
 	p.handDebate(bul, "# Debate\n\n- mode: diagnosis\n- N: 2\n- created_at: 2026-08-01T07:00:00-03:00\n", 2, "# Judge\n\nWinner: Proposal B\n")
@@ -260,6 +265,7 @@ func TestHandRunStartTime(t *testing.T) {
 // browser shows it; the exit code stays 2 (list's help: a bug folder that
 // cannot be read).
 func TestUnreadableBugsAreListedNotVanished(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ id, bugmd string }{
 		{"BUG-20261101-UNC1", "---\nid: BUG-20261101-UNC1\ntitle: unclosed\n"},
 		{"BUG-20261101-TAB1", "---\nid: BUG-20261101-TAB1\ntraceability:\n\tspecs: [a.md]\n---\n"},
@@ -294,6 +300,7 @@ func TestUnreadableBugsAreListedNotVanished(t *testing.T) {
 // the project is that folder; a legacy _reversa_bugs/ passed over is a
 // warning; a context without its bugs/ level is listed.
 func TestRegisterFinding(t *testing.T) {
+	t.Parallel()
 	t.Run("invalid state.json", func(t *testing.T) {
 		p := handRegister(t)
 		p.file(".reversa/state.json", `{"bugs_folder":"reversa/bugs",}`)
@@ -330,6 +337,7 @@ func TestRegisterFinding(t *testing.T) {
 
 // Finding 14: show counted 0 critics beside a critic-security column.
 func TestShowCountsTheCriticsOnDisk(t *testing.T) {
+	t.Parallel()
 	p := wildProject(t)
 	if s := p.moot("show", "8").mustExit(t, 0); !strings.Contains(s.stdout, "· 1 critic(s) ·") {
 		t.Errorf("show 8:\n%s", s.stdout)

@@ -26,6 +26,7 @@ func (p *project) final() string {
 // verdict — both answers kept, the judge menu answered by
 // --on-judge-failure — and a judge that keeps its choice a stable one.
 func TestVerifyJudge(t *testing.T) {
+	t.Parallel()
 	t.Run("the plan counts and prices the second judge call", func(t *testing.T) {
 		p := newProject(t)
 		plain := p.moot("plan", "7", "--mode", "diagnosis", "--json").mustExit(t, 0)
@@ -157,6 +158,7 @@ defaults:
 // engines, nothing written) unless --allow-same-family, which the final
 // answer records.
 func TestJudgeFamily(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.writeConfig(familyConfig())
 	for _, cmd := range [][]string{{"plan", "7", "--mode", "diagnosis"}, {"run", "7", "--mode", "diagnosis", "--yes", "--headless"}} {
@@ -183,6 +185,7 @@ func TestJudgeFamily(t *testing.T) {
 // order, readers of a round differ, and every proposal is read first by
 // someone.
 func TestReadingOrders(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "3", "-r", "2", "--critic", "omega", "--yes", "--headless").mustExit(t, 0)
 	d := p.readDebate()
@@ -226,6 +229,7 @@ func TestReadingOrders(t *testing.T) {
 // TestReadingOrderOnJSON: the --json stream carries each reader's order as
 // the log does.
 func TestReadingOrderOnJSON(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--json").mustExit(t, 0)
 	n := 0

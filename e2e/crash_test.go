@@ -28,6 +28,7 @@ import (
 // MOOT_CRASH_SEED the seed (default: the clock, printed for a rerun).
 // scripts/crash-trials runs a longer series and prints the tally.
 func TestCrashTrials(t *testing.T) {
+	t.Parallel()
 	n := 20
 	if testing.Short() {
 		n = 5

@@ -18,6 +18,7 @@ import (
 // another program behind it is another engine: the resume stops (exit 2)
 // naming the program's difference.
 func TestFinding1TeammateSameRelativeCommandIsCaught(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-2@1=invalid,agente-3@1=invalid"
 	reg := filepath.Join(p.dir, "_reversa_bugs")
@@ -65,6 +66,7 @@ defaults:
 // Finding 2: any edit of problema.md's locked setup (settings, rubric, P)
 // is caught on resume even without the event log.
 func TestFinding2EditedSetupCaughtWithoutLog(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, from, to string }{
 		{"mode and rounds", "mode: diagnosis\n", "mode: repair\n"},
 		{"rounds", "r: 1\n", "r: 3\n"},
@@ -94,6 +96,7 @@ func TestFinding2EditedSetupCaughtWithoutLog(t *testing.T) {
 // through --json, not even inside a failed call's error: events carry a
 // typed code and a size.
 func TestFinding3RestrictedErrorsCarryNoText(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1=unknownheading,agente-2=fail"
 	r := p.moot("run", "8", "--mode", "diagnosis", "-n", "3", "-r", "0", "--yes", "--json", "--on-quorum-loss", "continue")
@@ -134,6 +137,7 @@ func adviceWinner(t *testing.T, stderr string) []string {
 // repeats the --config given and names the bug the way the engineer did
 // (a path when the debate was started by path from outside the register).
 func TestFinding4JudgeAdviceRunsAsPrinted(t *testing.T) {
+	t.Parallel()
 	t.Run("config", func(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "juiz=judgebad"
@@ -167,6 +171,7 @@ func TestFinding4JudgeAdviceRunsAsPrinted(t *testing.T) {
 // from peers and the judge and plan does not warn about it; an ordinary
 // phrase like "um agente 2 vezes mais lento" reaches them as written.
 func TestFinding5And6DistinctiveNamesHiddenProseKept(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cfg := fileBytes(t, filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
 	p.writeConfig(strings.ReplaceAll(cfg, "zeta-engine", "zorbatron"))
@@ -190,6 +195,7 @@ func TestFinding5And6DistinctiveNamesHiddenProseKept(t *testing.T) {
 // Finding 7: a human winner's synthesis quotes the chosen proposal as it
 // was written, not the anonymized text the judge saw.
 func TestFinding7HumanSynthesisQuotesTheOriginal(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "juiz=judgebad,*=say"
 	const said = "Como o agente-2 disse, zeta-engine (zeta-1) falhou."
@@ -207,6 +213,7 @@ func TestFinding7HumanSynthesisQuotesTheOriginal(t *testing.T) {
 // once is kept as its own tentativa-K.md with its prompt, and a human
 // winner's rationale counts every failed attempt.
 func TestFinding10EveryFailedJudgeAttemptKept(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "juiz=notfound"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
@@ -228,6 +235,7 @@ func TestFinding10EveryFailedJudgeAttemptKept(t *testing.T) {
 // Finding 8: a graft from the winner itself is dropped from the written
 // final answer (the raw answer keeps it) and a warning says so.
 func TestFinding8SelfGraftDroppedFromFinal(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "juiz=selfgraft:A"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
@@ -252,6 +260,7 @@ func TestFinding8SelfGraftDroppedFromFinal(t *testing.T) {
 // no recommendation, and "Não é spec-correta; recomendo spec-gap" is
 // spec-gap.
 func TestFinding9SpecVerdictIgnoresNegation(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ say, verdict, why string }{
 		{"Não recomendo spec-gap.", "", "states no recommended verdict"},
 		{"Não é spec-correta; recomendo spec-gap.", "spec-gap", ""},
@@ -280,6 +289,7 @@ func TestFinding9SpecVerdictIgnoresNegation(t *testing.T) {
 // Finding 11: the shipped sample engine completes a spec debate: its
 // judge states the recommended verdict.
 func TestFinding11SampleEngineCompletesSpec(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cfg, err := os.ReadFile(filepath.Join("..", "testdata", "sample", "_reversa_bugs", "moot.yaml"))
 	if err != nil {
@@ -295,6 +305,7 @@ func TestFinding11SampleEngineCompletesSpec(t *testing.T) {
 // Finding 13: the --json stream names paths as the event log does,
 // relative to the bug.
 func TestFinding13JSONPathsRelativeLikeTheLog(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--json").mustExit(t, 0)
 	logged := map[string]any{}
@@ -324,6 +335,7 @@ func TestFinding13JSONPathsRelativeLikeTheLog(t *testing.T) {
 // Finding 14: an empty --winner is a bad label (exit 2, nothing written),
 // not a resume without a winner.
 func TestFinding14EmptyWinnerIsABadLabel(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "juiz=judgebad"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
@@ -342,6 +354,7 @@ func TestFinding14EmptyWinnerIsABadLabel(t *testing.T) {
 // Finding 12: an accepted engine change shows in `moot show`'s summary,
 // and its event carries the round it took effect in.
 func TestFinding12AmendmentShownWithItsRound(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-2@1=invalid,agente-3@1=invalid"
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless").mustExit(t, 4)
@@ -368,6 +381,7 @@ func TestFinding12AmendmentShownWithItsRound(t *testing.T) {
 // recognised and normalized, and an English confidence word in a
 // Portuguese debate becomes the Portuguese one.
 func TestFinding16NarrowHeadingVariants(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1=variant2"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
@@ -392,6 +406,7 @@ func TestFinding16NarrowHeadingVariants(t *testing.T) {
 // Finding 15: list --json carries a spec debate's decision and
 // recommended verdict.
 func TestFinding15ListJSONHasSpecDecision(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot("run", "7", "--mode", "spec", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
 	var list []map[string]any
