@@ -70,7 +70,7 @@ func (p *project) handDebate(bug, problem string, n int, final string) {
 	}
 }
 
-// Finding 1: the winner was misread from the judge's own words and shown
+// TestWinnerMisreadFromTheJudgesOwnWords: the winner was misread from the judge's own words and shown
 // "decided by judge"; two winners named are unknown, with a warning.
 func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
 	t.Parallel()
@@ -101,7 +101,7 @@ func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
 	}
 }
 
-// Finding 2: an English project whose model answers in Portuguese got a
+// TestFinalAnswerHeadingsInTheDebatesLanguage: an English project whose model answers in Portuguese got a
 // resposta-final.md with Portuguese headings (judge sections and the
 // synthesis' mode sections); the raw output keeps what the model wrote.
 func TestFinalAnswerHeadingsInTheDebatesLanguage(t *testing.T) {
@@ -133,7 +133,7 @@ func TestFinalAnswerHeadingsInTheDebatesLanguage(t *testing.T) {
 	}
 }
 
-// Finding 4: an engine without a price records no cost, and every view
+// TestUnknownCostIsUnknownEverywhere: an engine without a price records no cost, and every view
 // says unknown: list ("unknown", --json null), the headless lines and end
 // ("cost unknown"), the JSON events (null), show.
 func TestUnknownCostIsUnknownEverywhere(t *testing.T) {
@@ -174,7 +174,7 @@ func TestUnknownCostIsUnknownEverywhere(t *testing.T) {
 	}
 }
 
-// Findings 7 and 8: a hand-run debate is never "running" (nothing runs
+// TestHandRunStatusesAndResumeMessages: a hand-run debate is never "running" (nothing runs
 // it); resume explains at once, without asking for --yes; every round and
 // no judge's answer takes --winner and counts no call; a folder without
 // bug.md has one status word in list, list --json and the browser.
@@ -221,7 +221,7 @@ func TestHandRunStatusesAndResumeMessages(t *testing.T) {
 	}
 }
 
-// Finding 5: a hand-run debate's start came from problema.md's mtime,
+// TestHandRunStartTime: a hand-run debate's start came from problema.md's mtime,
 // labelled UTC (a git clone resets it), and a bullet created_at was
 // ignored. Now: created_at (front matter or bullet), else the earliest
 // started_at of its files, else unknown; plan and run archive it under one
@@ -260,7 +260,7 @@ func TestHandRunStartTime(t *testing.T) {
 	}
 }
 
-// Finding 12: a bug whose front matter is broken vanished from list (only
+// TestUnreadableBugsAreListedNotVanished: a bug whose front matter is broken vanished from list (only
 // stderr and exit 2). It is listed as unreadable, with its error, like the
 // browser shows it; the exit code stays 2 (list's help: a bug folder that
 // cannot be read).
@@ -295,11 +295,11 @@ func TestUnreadableBugsAreListedNotVanished(t *testing.T) {
 	}
 }
 
-// Finding 11: finding the register. A broken state.json or a bugs_folder
+// TestLocatingTheRegister: finding the register. A broken state.json or a bugs_folder
 // that names nothing is named in the error; an absolute bugs_folder inside
 // the project is that folder; a legacy _reversa_bugs/ passed over is a
 // warning; a context without its bugs/ level is listed.
-func TestRegisterFinding(t *testing.T) {
+func TestLocatingTheRegister(t *testing.T) {
 	t.Parallel()
 	t.Run("invalid state.json", func(t *testing.T) {
 		p := handRegister(t)
@@ -335,7 +335,7 @@ func TestRegisterFinding(t *testing.T) {
 	})
 }
 
-// Finding 14: show counted 0 critics beside a critic-security column.
+// TestShowCountsTheCriticsOnDisk: show counted 0 critics beside a critic-security column.
 func TestShowCountsTheCriticsOnDisk(t *testing.T) {
 	t.Parallel()
 	p := wildProject(t)

@@ -946,11 +946,11 @@ func TestAttackSecretInEvidence(t *testing.T) {
 	}
 }
 
-// TestAttackSmallOnes12: a FIFO engines file is refused, not skipped; the
+// TestFIFOEnginesFileRefusedAndRoundFoldersTightened: a FIFO engines file is refused, not skipped; the
 // user's own engines file may be a symlink (dotfiles); the round folders
 // of an existing debate are tightened to 0700 like debate/; a usage error
 // has no empty prefix.
-func TestAttackSmallOnes12(t *testing.T) {
+func TestFIFOEnginesFileRefusedAndRoundFoldersTightened(t *testing.T) {
 	t.Parallel()
 	t.Run("FIFO engines file", func(t *testing.T) {
 		p := newProject(t)

@@ -173,10 +173,10 @@ func TestFamilyRecheckedOnResume(t *testing.T) {
 	}
 }
 
-// TestDocsAttack17: moot engines shows each engine's family (unknown
+// TestEnginesShowFamiliesAndAskOffersNoVerifyJudge: moot engines shows each engine's family (unknown
 // when none), and ask's help does not offer --verify-judge, which every
 // ask protocol refuses.
-func TestDocsAttack17(t *testing.T) {
+func TestEnginesShowFamiliesAndAskOffersNoVerifyJudge(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
 	raw, err := os.ReadFile(filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))

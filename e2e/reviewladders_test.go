@@ -32,7 +32,7 @@ func TestReviewVendorFamilyCannotBeOverridden(t *testing.T) {
 	}
 }
 
-// Finding 11: with several families usable and no ladders in the
+// TestReviewDefaultLaddersSpreadAcrossFamilies: with several families usable and no ladders in the
 // engines file, the seats spread across families and no report says
 // "blind same-family"; ladders that put every lens on one family while
 // another could sit say that the file chose it, not that one family is
@@ -77,7 +77,7 @@ func (tr *tribunal) stall() string {
 	return id
 }
 
-// Finding 5: a human's approve or decline closes a stalled review: a
+// TestReviewResumeNeverOverridesAHumanDecision: a human's approve or decline closes a stalled review: a
 // --resume is refused (exit 2 naming moot decide and decisao.md), nothing
 // is called, and list and show keep the decision; after revise the
 // resumed round runs and the decision stays listed beside it.
