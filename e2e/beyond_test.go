@@ -21,7 +21,7 @@ func (p *project) final() string {
 	return string(b)
 }
 
-// TestVerifyJudge is the judge's order-swap check (DESIGN §8): a judge
+// TestVerifyJudge is the judge's order-swap check (docs/beyond.md): a judge
 // that picks whichever proposal it is shown first gives an unstable
 // verdict — both answers kept, the judge menu answered by
 // --on-judge-failure — and a judge that keeps its choice a stable one.
@@ -153,7 +153,7 @@ defaults:
 `
 }
 
-// TestJudgeFamily is the judge family rule (DESIGN §8): a judge of a
+// TestJudgeFamily is the judge family rule (docs/beyond.md): a judge of a
 // solver's vendor family is refused (exit 2 naming the family and both
 // engines, nothing written) unless --allow-same-family, which the final
 // answer records.

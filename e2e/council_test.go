@@ -10,7 +10,7 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// councilArgs runs seed 001 on bug num headless with three lensed members
+// councilArgs runs a council on bug num headless with three lensed members
 // and one cross-rebuttal round.
 func councilArgs(num string, extra ...string) []string {
 	args := []string{"run", num, "--protocol", "council", "--mode", "repair", "--yes", "--headless", "-r", "1",
@@ -92,7 +92,7 @@ func TestCouncilOnABug(t *testing.T) {
 				}
 			}
 			if tc.escalation == "" {
-				// the keys are always there (README): none when nothing waits
+				// the keys are always there (docs/protocols/council.md): none when nothing waits
 				if !strings.Contains(final, "\nescalation: none\n") || !strings.Contains(final, "\ndecision: none\n") {
 					t.Errorf("a converged council lacks escalation: none and decision: none:\n%s", final)
 				}

@@ -21,7 +21,7 @@ import (
 // and checks what moot promises: every file parses, problema.md never
 // changes, no finished call is run again, resposta-final.md is written, and
 // the event log agrees with the files. The trials take turns at a debate
-// (seed 000), a tradeoff (seed 002) and a council (seed 001): every
+// (docs/protocols/debate.md), a tradeoff (docs/protocols/tradeoff.md) and a council (docs/protocols/council.md): every
 // protocol keeps the promises.
 //
 // MOOT_CRASH_TRIALS sets the count (default 20; 5 with -short) and

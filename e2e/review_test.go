@@ -310,7 +310,7 @@ func checkOwnerOnly(t *testing.T, dir string) {
 	}
 }
 
-// Each verdict rule of DESIGN §7, on the live ladder.
+// Each verdict rule of docs/protocols/review.md, on the live ladder.
 func TestReviewVerdictRules(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

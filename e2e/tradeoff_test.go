@@ -13,7 +13,7 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// tradeoffArgs runs seed 002 on bug num headless, with both options.
+// tradeoffArgs runs a tradeoff on bug num headless, with both options.
 func tradeoffArgs(num string, extra ...string) []string {
 	args := []string{"run", num, "--protocol", "tradeoff", "--mode", "repair", "--yes", "--headless",
 		"--option-a", "Deduplicate the discount in applyDiscount", "--option-b", "Make checkout idempotent per order id"}
@@ -78,7 +78,7 @@ func TestTradeoffOnABug(t *testing.T) {
 				if p.starts("agente-2", 1) != 0 {
 					t.Error("the failed side was called again in the rebuttal round (a silent retry)")
 				}
-				// the rebuttal names the failed side with its status, as the README promises
+				// the rebuttal names the failed side with its status, as docs/protocols/tradeoff.md promises
 				if reb := p.prompt(1, "agente-1", 1); !strings.Contains(reb, "agente-2 (opção B): sem resposta válida (error; fora do debate depois de falhar)") {
 					t.Errorf("the rebuttal prompt does not give the failed side's status:\n%s", reb)
 				}

@@ -74,7 +74,7 @@ func scorerCall() engine.Call {
 }
 
 // TestScorer: the scorer sees labels, never ids; strict JSON is mapped
-// back to the personas with the seed's weights; prose, a missing label,
+// back to the personas with the protocol's weights; prose, a missing label,
 // an unknown field or a score out of 0–10 is a scorer failure.
 func TestScorer(t *testing.T) {
 	c := scorerCall()
@@ -409,7 +409,7 @@ func TestParseConfidence(t *testing.T) {
 
 // TestPersonaReadsOnlyTheOthers: from round 1 a persona's prompt holds the
 // others' published arguments of the round before, never its own answer
-// (seed 003); of its own it gets only its stated confidence, to say how far
+// (docs/protocols/argue.md); of its own it gets only its stated confidence, to say how far
 // the others moved it. A persona without a valid answer is named absent.
 func TestPersonaReadsOnlyTheOthers(t *testing.T) {
 	own := strings.Replace(personaBody("0.45"), "Caching cuts latency", "OWN-ARGUMENT-TEXT", 1)

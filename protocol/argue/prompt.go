@@ -13,7 +13,7 @@ import (
 	"github.com/reversa/moot/internal/lazyre"
 )
 
-// A persona's sections (CLI.md), in order, every round.
+// A persona's sections (docs/protocols/argue.md), in order, every round.
 var (
 	secArgument   = heading{PT: "Argumento", EN: "Argument"}
 	secRebuttal   = heading{PT: "Réplica", EN: "Rebuttal"}
@@ -105,7 +105,7 @@ func personaPrompt(c engine.Call) string {
 
 // writeSnapshot writes the others' published arguments of the round
 // before, or says who has none and why. The reader's own answer is not
-// among them (seed 003: a persona reads only its opponents' published
+// among them (docs/protocols/argue.md: a persona reads only its opponents' published
 // arguments); only its own stated confidence of that round is given, so it
 // can say how far the others moved it. It never shows another persona's
 // persona text.
