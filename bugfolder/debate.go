@@ -25,7 +25,7 @@ import (
 // State is a debate's status in the command-line vocabulary.
 type State string
 
-// The states a debate can be in (CLI.md). Running also covers a moot
+// The states a debate can be in (docs/cli.md). Running also covers a moot
 // debate left without a lock (quit, resumable); one whose lock names a
 // dead process (killed) is interrupted; a hand-run one is interrupted, or
 // waiting when only its judge is left.
@@ -162,7 +162,7 @@ type ProblemFile struct {
 	Path            string
 	ProtocolVersion int
 	// Protocol is the protocol field as written ("" for every debate of
-	// seed 000: see ProtocolName).
+	// docs/protocols/debate.md: see ProtocolName).
 	Protocol string
 	BugID    string
 	// QuestionID and Question are a question's ID and text ("" for a bug).
@@ -199,7 +199,7 @@ type ProblemFile struct {
 	SHA256 string
 	Meta   *yaml.Node
 	// VerifyJudge and AllowSameFamily are the frozen --verify-judge and
-	// --allow-same-family (DESIGN §8).
+	// --allow-same-family (docs/beyond.md).
 	VerifyJudge, AllowSameFamily bool
 }
 
@@ -706,8 +706,8 @@ func (r *Round) File(id string) *DebaterFile {
 	return nil
 }
 
-// DefaultProtocol is the protocol of a problema.md that names none: seed
-// 000's debate, which every debate written before moot ran other
+// DefaultProtocol is the protocol of a problema.md that names none: the
+// debate protocol (docs/protocols/debate.md), which every debate written before moot ran other
 // protocols is (and which still names none, so its files are unchanged).
 const DefaultProtocol = "debate"
 

@@ -11,7 +11,7 @@ import (
 )
 
 // DecisionFile is the human decision's file, beside the final answer
-// (DESIGN §7, CLI.md): the choice, the note, who and when.
+// (docs/architecture.md, docs/cli.md): the choice, the note, who and when.
 const DecisionFile = "decisao.md"
 
 // DecisionPending is the decision field of a final answer that waits for a
@@ -37,7 +37,7 @@ func flag(v string) string {
 // Choice is a human decision on a result: approve, decline or revise.
 type Choice string
 
-// The choices of a human decision (CLI.md's `moot decide`).
+// The choices of a human decision (docs/cli.md's `moot decide`).
 const (
 	ChoiceApprove Choice = "approve"
 	ChoiceDecline Choice = "decline"
@@ -185,7 +185,7 @@ func (d *Debate) AwaitsDecision() bool { return d.DecisionState() == DecisionPen
 
 // DecisionClosed reports whether the debate's result waits for a human
 // decision that can no longer be recorded: its bug was closed by DONE.md,
-// which makes the folder read-only for every tool (DESIGN §2; the
+// which makes the folder read-only for every tool (docs/registers.md; the
 // closure stands in the decision's place). A listing must not show it as
 // pending (nor list it first); decide refuses it saying why.
 func (d *Debate) DecisionClosed() bool {

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// EventType names an event of a debate (CLI.md, "Events").
+// EventType names an event of a debate (docs/cli.md, "Events").
 type EventType string
 
 // The event types. Output deltas may be coalesced; every other event is
@@ -43,7 +43,7 @@ const (
 	// EvReadingOrder is the order in which one reader (a panel member, a
 	// support participant, or the final step) is shown the proposals it
 	// reads in a call: solver_id is the reader, order the ids (or the
-	// judge's labels) first to last (DESIGN §8, shuffled reading order).
+	// judge's labels) first to last (docs/beyond.md, shuffled reading order).
 	EvReadingOrder EventType = "reading_order"
 )
 

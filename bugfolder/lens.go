@@ -5,7 +5,7 @@ import (
 )
 
 // Lens is a named short text that tells a participant what it defends
-// (DESIGN §7): frozen per participant in problema.md.
+// (docs/architecture.md): frozen per participant in problema.md.
 type Lens struct {
 	Name string
 	Text string

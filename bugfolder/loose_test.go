@@ -122,7 +122,7 @@ func TestLooseFrontMatter(t *testing.T) {
 			if b.DisplayNumber != 8 {
 				t.Errorf("display number %d, want 8", b.DisplayNumber)
 			}
-		}, `display_number: "BUG-008" is read as 8`}, // README: read, with a warning naming the file and field
+		}, `display_number: "BUG-008" is read as 8`}, // docs/registers.md: read, with a warning naming the file and field
 		{"display_number quoted #8", "id: BUG-20260801-K9P2\ndisplay_number: \"#8\"\n", func(t *testing.T, b *bugfolder.Bug) {
 			if b.DisplayNumber != 8 {
 				t.Errorf("display number %d, want 8", b.DisplayNumber)

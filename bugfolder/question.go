@@ -22,7 +22,7 @@ import (
 )
 
 // QuestionsDir is where debates over subjects that are not bugs live,
-// under the project root (DESIGN §7): .moot/debates/<YYYYMMDD>-<slug>/,
+// under the project root (docs/architecture.md): .moot/debates/<YYYYMMDD>-<slug>/,
 // each folder one debate in the layout of a bug's debate/ (problema.md,
 // rodada-K/, resposta-final.md, decisao.md, eventos.jsonl at its top).
 const QuestionsDir = ".moot/debates"
@@ -179,7 +179,7 @@ func QuestionBug(project, dir string, d *Debate) *Bug {
 }
 
 // DebateFolder is where a subject's current debate lives: <bug>/debate/
-// for a bug, the question's own folder for a question (DESIGN §7).
+// for a bug, the question's own folder for a question (docs/architecture.md).
 func (b *Bug) DebateFolder() string {
 	if b.IsQuestion {
 		return b.Dir

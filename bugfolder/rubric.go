@@ -1,6 +1,6 @@
 package bugfolder
 
-// rubrics are the frozen criteria of each mode (seed 000, DESIGN.md §4),
+// rubrics are the frozen criteria of each mode (docs/protocols/debate.md),
 // written into problema.md before round 0.
 var rubrics = map[Mode][2][]string{
 	Diagnosis: {

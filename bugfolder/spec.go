@@ -140,7 +140,7 @@ func Slug(heading string) string {
 // LocRule names the rule that located a part of the effective spec.
 type LocRule string
 
-// The rules a spec locator is resolved by, tried in this order (DESIGN §2).
+// The rules a spec locator is resolved by, tried in this order (docs/registers.md).
 const (
 	// RuleWholeFile: the locator has no anchor; the whole file.
 	RuleWholeFile LocRule = "whole-file"

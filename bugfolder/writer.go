@@ -224,7 +224,7 @@ type ProblemMeta struct {
 	CreatedAt        Stamp      `yaml:"created_at"`
 	MootVersion      string     `yaml:"moot_version,omitempty"`
 	// VerifyJudge freezes --verify-judge (the judge's order-swap check),
-	// AllowSameFamily --allow-same-family (DESIGN §8); left out when off.
+	// AllowSameFamily --allow-same-family (docs/beyond.md); left out when off.
 	VerifyJudge     bool `yaml:"verify_judge,omitempty"`
 	AllowSameFamily bool `yaml:"allow_same_family,omitempty"`
 	// Budget is the debate's cap (max_usd, max_tokens; none: omitted),
@@ -393,12 +393,12 @@ type FinalMeta struct {
 	// until a human decides.
 	RecommendedVerdict string `yaml:"recommended_verdict,omitempty"`
 	Decision           string `yaml:"decision,omitempty"`
-	// Escalation is a council's flag (DESIGN §7): "escalate" when its
+	// Escalation is a council's flag (docs/architecture.md): "escalate" when its
 	// convergence or synthesis confidence is under 70 % or a critical
 	// divergence is unresolved, "human" when the confidence is under 50 %.
 	Escalation string `yaml:"escalation,omitempty"`
 	// JudgeOrderCheck is the judge's order-swap check (--verify-judge,
-	// DESIGN §8): "stable" or "unstable"; left out when not asked.
+	// docs/beyond.md): "stable" or "unstable"; left out when not asked.
 	JudgeOrderCheck string `yaml:"judge_order_check,omitempty"`
 	// AllowSameFamily records --allow-same-family: the judge family rule
 	// was lifted for this debate.

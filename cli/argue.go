@@ -14,7 +14,7 @@ import (
 	"github.com/reversa/moot/protocol/argue"
 )
 
-// argueFlags are argue's own flags (CLI.md): the personas, the mode and
+// argueFlags are argue's own flags (docs/cli.md): the personas, the mode and
 // its roles, and the scorer's engine.
 type argueFlags struct {
 	personas                       []string

@@ -17,7 +17,7 @@ import (
 	"github.com/reversa/moot/protocol/tradeoff"
 )
 
-// askProtocols are the protocols moot ask runs over a question, CLI.md's
+// askProtocols are the protocols moot ask runs over a question, docs/cli.md's
 // default (argue) first. A protocol plugs in by adding its name here (and
 // in protocols): its setup is built by setupFlags.setup like a bug's, with
 // Bug a question's stand-in (bugfolder.QuestionBug) and Setup.Question set.

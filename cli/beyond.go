@@ -2,7 +2,7 @@ package cli
 
 import "github.com/spf13/cobra"
 
-// beyondFlags are DESIGN §8's flags of run, plan and ask (CLI.md,
+// beyondFlags are docs/beyond.md's flags of run, plan and ask (docs/cli.md,
 // "Beyond-every-peer flags") that this file owns: the judge's order-swap
 // check and the judge family rule's override.
 type beyondFlags struct {

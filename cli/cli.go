@@ -1,6 +1,6 @@
 // Package cli is moot's command line: it parses commands, loads the
 // register and the engines file, and hands work to the engine (headless) or
-// the TUI. Exit codes follow CLI.md.
+// the TUI. Exit codes follow docs/cli.md.
 package cli
 
 import (
@@ -18,7 +18,7 @@ import (
 	"github.com/reversa/moot/internal/termsafe"
 )
 
-// Exit codes (CLI.md).
+// Exit codes (docs/cli.md).
 const (
 	ExitOK        = 0
 	ExitInternal  = 1

@@ -156,7 +156,7 @@ func (u *untrustedError) Error() string {
 		u.rel, strings.Join(u.reasons, "; "))
 }
 
-// setupFlags are the flags run and plan share (CLI.md).
+// setupFlags are the flags run and plan share (docs/cli.md).
 type setupFlags struct {
 	// wizard is set when the terminal UI's wizard asks what the flags
 	// leave out (a tradeoff's options).
@@ -180,7 +180,7 @@ type setupFlags struct {
 	evidence []string
 	// argue's flags (ask only; nil elsewhere)
 	argue *argueFlags
-	// beyond are DESIGN §8's flags (beyond.go)
+	// beyond are docs/beyond.md's flags (beyond.go)
 	beyond beyondFlags
 	// budget is --max-usd and --max-tokens
 	budget budgetFlags

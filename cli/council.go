@@ -15,7 +15,7 @@ import (
 // councilFlags checks council's own flags: one member per --lens (N is
 // the number of lenses; -n, when given, must agree), at most
 // council.MaxRounds rebuttal rounds, no critics. Without --lens it is
-// exit 2 naming --lens headless (CLI.md: "council: asked"); in the
+// exit 2 naming --lens headless (docs/cli.md: "council: asked"); in the
 // terminal UI the wizard asks.
 func (f *setupFlags) councilFlags(cmd *cobra.Command, s *engine.Setup) error {
 	st, err := engine.ParseStakes(f.valueAtRisk, f.irreversible)

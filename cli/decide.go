@@ -102,7 +102,7 @@ func resolveTarget(e *env, arg string) (*target, error) {
 }
 
 // printDecisionHint says, after a run that wrote its final answer, which
-// `moot decide` the result waits for (exit 0 all the same: CLI.md).
+// `moot decide` the result waits for (exit 0 all the same: docs/cli.md).
 func printDecisionHint(e *env, reg *bugfolder.Register, dir string) {
 	if dir == "" {
 		return

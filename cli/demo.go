@@ -89,8 +89,8 @@ func extractDemo(cassette string) (string, error) {
 	return dir, nil
 }
 
-// demoSetup is the recorded run of a protocol: the debate (seed 000, N=3,
-// R=2, diagnosis) or the council (seed 001: security, performance and
+// demoSetup is the recorded run of a protocol: the debate (docs/protocols/debate.md, N=3,
+// R=2, diagnosis) or the council (docs/protocols/council.md: security, performance and
 // data-integrity, R=1, repair), and the cassette that plays it.
 func demoSetup(protocol string, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config) (engine.Setup, error) {
 	s := engine.Setup{Protocol: protocols[debate.Name], Bug: bug, Lang: reg.Lang, Mode: bugfolder.Diagnosis, N: 3, R: 2,

@@ -23,7 +23,7 @@ import (
 	"github.com/reversa/moot/internal/termsafe"
 )
 
-// listEntry is one bug in `moot list --json` (CLI.md names the fields).
+// listEntry is one bug in `moot list --json` (docs/cli.md names the fields).
 type listEntry struct {
 	BugID         string   `json:"bug_id"`
 	DisplayNumber *int     `json:"display_number"`

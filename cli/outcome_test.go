@@ -11,7 +11,7 @@ import (
 )
 
 // TestExitForOutcome: a wizard or cost screen cancelled before anything
-// started exits 3 (CLI.md) with a one-line message and no debate path; a
+// started exits 3 (docs/cli.md) with a one-line message and no debate path; a
 // finished debate names its winner as the TUI does ("proposal A").
 func TestExitForOutcome(t *testing.T) {
 	for _, c := range []struct {

@@ -117,7 +117,7 @@ func addProbe(p *engine.Plan, cfg *harness.Config, o harness.Options) {
 	}
 }
 
-// planJSON is `moot plan --json` (CLI.md names the required fields).
+// planJSON is `moot plan --json` (docs/cli.md names the required fields).
 type planJSON struct {
 	Bug      string                  `json:"bug_id"`
 	Mode     *string                 `json:"mode"`

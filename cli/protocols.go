@@ -72,7 +72,7 @@ func pickProtocol(name string) (engine.Protocol, error) {
 }
 
 // protocolOf is the protocol of a debate on disk: the one problema.md
-// names in its protocol field, and seed 000's debate when it names none
+// names in its protocol field, and the debate protocol (docs/protocols/debate.md) when it names none
 // (every debate moot wrote so far, and every hand-run one).
 func protocolOf(d *bugfolder.Debate) (engine.Protocol, error) {
 	if d.Problem == nil {
@@ -85,7 +85,7 @@ func protocolOf(d *bugfolder.Debate) (engine.Protocol, error) {
 	return nil, &bugfolder.InputError{Path: d.Problem.Path, Field: "protocol", Msg: fmt.Sprintf("%q is not a protocol this moot runs (%s): resume it with a moot that runs it", name, protocolNames())}
 }
 
-// protocolFlags is which protocols take each protocol's own flag (CLI.md,
+// protocolFlags is which protocols take each protocol's own flag (docs/cli.md,
 // "Protocols on run, plan and ask"): one table, checked by checkFlags for
 // run, plan and ask alike, so a flag the chosen protocol does not use is
 // exit 2 naming it and the protocols that take it, never silently
@@ -113,7 +113,7 @@ var protocolFlags = []struct {
 }
 
 // checkFlags refuses the protocol flags given that protocol does not take
-// (CLI.md: exit 2, nothing written). The flags that share the first such
+// (docs/cli.md: exit 2, nothing written). The flags that share the first such
 // flag's protocols are named together ("--option-a and --option-b apply
 // to --protocol tradeoff"); explicit says whether --protocol was given,
 // so a default protocol is named as such, with the first of the command's

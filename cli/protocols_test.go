@@ -12,7 +12,7 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// TestProtocolFlag: --protocol debate plans seed 000's debate; a protocol
+// TestProtocolFlag: --protocol debate plans the debate protocol (docs/protocols/debate.md); a protocol
 // moot does not run is a usage error (exit 2) naming the ones it runs,
 // with nothing written; --help says which protocols there are.
 func TestProtocolFlag(t *testing.T) {

@@ -63,7 +63,7 @@ func TestShowSpeaksTheProtocol(t *testing.T) {
 			in := engine.Describe(protocols[tc.name])
 			proto := tc.name
 			if proto == "debate" {
-				proto = "" // seed 000's problema.md names none
+				proto = "" // the debate protocol's problema.md names none
 			}
 			d := &bugfolder.Debate{Dir: "/r/BUG-1/debate", Lang: bugfolder.EN,
 				Problem:       &bugfolder.ProblemFile{Protocol: proto, N: 2, R: 1, Judge: "scripted", Solvers: []bugfolder.KV{{Key: "agent-1", Value: "scripted"}}},

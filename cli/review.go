@@ -474,7 +474,7 @@ func showsSomething(env *envelope.Envelope) bool {
 	return slices.ContainsFunc(env.Files, func(f envelope.File) bool { return f.Deleted || f.Body != "" || f.Omitted == "" })
 }
 
-// bugContext is what joins the contract on a bug (DESIGN §7): the bug's
+// bugContext is what joins the contract on a bug (docs/protocols/review.md): the bug's
 // title, its Summary section (Resumo in Portuguese) when it has one and,
 // when its latest debate has one, the final answer (its body,
 // without the front matter that names engines).

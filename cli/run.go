@@ -112,7 +112,7 @@ func signalContext() (context.Context, context.CancelFunc) {
 }
 
 // interruptContext is signalContext for a headless debate whose protocol
-// stops early (argue, seed 003): the first Ctrl-C (SIGINT) asks pol to
+// stops early (argue, docs/protocols/argue.md): the first Ctrl-C (SIGINT) asks pol to
 // stop after the round in flight and synthesize it, and says so; a second
 // Ctrl-C, or any other stop signal, cancels as usual (exit 3, resumable).
 func interruptContext(e *env, proto engine.Protocol, pol *engine.Policies, target string) (context.Context, context.CancelFunc) {

@@ -627,8 +627,8 @@ func reportProblems(e *env, d *bugfolder.Debate) error {
 	return nil
 }
 
-// protocolFor is a debate's protocol for its hints (nil, read as seed
-// 000's debate, when this moot does not run the one it names).
+// protocolFor is a debate's protocol for its hints (nil, read as the
+// debate protocol, when this moot does not run the one it names).
 func protocolFor(d *bugfolder.Debate) engine.Protocol {
 	p, err := protocolOf(d)
 	if err != nil {

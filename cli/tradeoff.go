@@ -96,7 +96,7 @@ func (f *setupFlags) tradeoffPacket(s *engine.Setup, bug *bugfolder.Bug) error {
 }
 
 // repairOptions offers the two best proposals of the bug's finished
-// repair debate (seed 000) as tradeoff's options: A is the judge's winner;
+// repair debate (docs/protocols/debate.md) as tradeoff's options: A is the judge's winner;
 // B the runner-up, the proposal the judge grafted most from (ties, and a
 // judge that grafted nothing, go to the first label). Each option is its
 // label, its author and the first paragraph of its proposal. ok is false

@@ -167,7 +167,7 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 }
 
 // exitForOutcome reports how the UI ended, in the words and exit codes of
-// CLI.md: a setup cancelled before anything started is exit 3, nothing
+// docs/cli.md: a setup cancelled before anything started is exit 3, nothing
 // written; a finished debate names its winner as the UI does.
 func exitForOutcome(e *env, reg *bugfolder.Register, out tui.Outcome) error {
 	if out.Cancelled && out.Result == nil && out.Err == nil {

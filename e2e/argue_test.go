@@ -48,6 +48,7 @@ func summaryOf(t *testing.T, dir string) (s struct {
 // problema.md, every persona's prompt carries its part, and the debate
 // writes its files and synthesis.
 func TestArgueModes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		args  []string
@@ -91,6 +92,7 @@ func TestArgueModes(t *testing.T) {
 // rule, not the cap, is recorded — and a manual stop (resume --stop)
 // after the last complete round.
 func TestArgueStopRules(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, fake, rule string
 		rounds           int
@@ -201,6 +203,7 @@ func TestArgueStopRules(t *testing.T) {
 // A failed persona is never simulated: the quorum menu asks (continue
 // goes on without it), the synthesis is degraded and names it absent.
 func TestArgueFailedPersona(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-2@1=invalid"
 	p.env = []string{"FAKE_PROMPTS=" + filepath.Join(p.dir, "prompts")}
@@ -221,6 +224,7 @@ func TestArgueFailedPersona(t *testing.T) {
 // A scorer that answers prose is a scorer failure through the quorum
 // menu: retry scores the round; continue leaves it unscored, recorded.
 func TestArgueFailedScorer(t *testing.T) {
+	t.Parallel()
 	t.Run("retry", func(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "scorer@1#1=invalid"
@@ -310,6 +314,7 @@ func TestArgueFailedScorer(t *testing.T) {
 // A SIGKILL mid-debate loses nothing: resume runs what has no file, never
 // a finished call, and ends with the synthesis and every file.
 func TestArgueResumeAfterKill(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=300"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -352,6 +357,7 @@ func TestArgueResumeAfterKill(t *testing.T) {
 // moot transcript prints the whole argue debate; transcript.md holds every
 // round's arguments with their scores, the termination and the synthesis.
 func TestArgueTranscript(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot(argueArgs("--persona", "formalist", "--persona", "skeptic", "-r", "1")...).mustExit(t, 0)
 	dir := p.argueDir()
@@ -395,6 +401,7 @@ func TestArgueTranscript(t *testing.T) {
 // moot prints (headless, show) offers its retry and never moot decide,
 // which refuses an argue debate; the retry it names works.
 func TestArgueSynthesizerFailureAdvice(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "synthesizer=invalid"
 	r := p.moot(argueArgs("-r", "0", "--on-judge-failure", "cancel")...).mustExit(t, 3)
@@ -419,6 +426,7 @@ func TestArgueSynthesizerFailureAdvice(t *testing.T) {
 // rates each round, the debate stops on convergence after round 2, and
 // the synthesis and argue's files are written in a folder it names.
 func TestDemoArgue(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"MOOT_REPLAY_SPEED=50", "TMPDIR=" + t.TempDir()}
 	r := p.moot("demo", "--protocol", "argue").mustExit(t, 0)
@@ -444,6 +452,7 @@ func TestDemoArgue(t *testing.T) {
 // its confidence for that round; when the scorer's is out, the round's
 // scores of every persona.
 func TestArgueLiveFiles(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=30"}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -504,6 +513,7 @@ func TestArgueLiveFiles(t *testing.T) {
 // 0, the stop logged as manual); a second Ctrl-C cancels instead (exit 3,
 // resumable, no synthesis).
 func TestArgueInterrupt(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		signals int
@@ -581,6 +591,7 @@ func TestArgueInterrupt(t *testing.T) {
 // debate stops after round 0, the last complete round, and synthesizes it
 // (exit 0, a manual stop recorded), without asking the quorum menu.
 func TestArgueInterruptThenQuorumLoss(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=200"}
 	p.Plan = "agente-1@1=fail"
@@ -645,6 +656,7 @@ func TestArgueInterruptThenQuorumLoss(t *testing.T) {
 // a stop the rest of the rounds up to the cap — the scorer included, round
 // 0's too — said to be a maximum.
 func TestArgueResumeCost(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, fake, plan, policy string
 		args, resume             []string
@@ -675,6 +687,7 @@ func TestArgueResumeCost(t *testing.T) {
 // says which two it chose and why; a persona file with a field it does not
 // know is refused (exit 2) naming the file and the field, nothing written.
 func TestArguePersonaChooser(t *testing.T) {
+	t.Parallel()
 	write := func(p *project, body string) {
 		dir := filepath.Join(p.dir, ".moot", "personas")
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -728,6 +741,7 @@ func humanInt(n int) string {
 // prompt carries every earlier round's arguments, anonymized and labelled
 // by round, never a persona's id; round 0's has none.
 func TestArgueScorerReadsEarlierRounds(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot(argueArgs("-r", "2")...).mustExit(t, 0)
 	p.question = "should-we-cache-coupon-lookups"

@@ -70,9 +70,10 @@ func (p *project) handDebate(bug, problem string, n int, final string) {
 	}
 }
 
-// Finding 1: the winner was misread from the judge's own words and shown
+// TestWinnerMisreadFromTheJudgesOwnWords: the winner was misread from the judge's own words and shown
 // "decided by judge"; two winners named are unknown, with a warning.
 func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	tests := []struct{ id, final, winner string }{
 		{"BUG-20261101-WIN1", "# Judge\n\nProposal A wins on cost but loses on risk; overall **Proposal C wins**.\n", "Proposal C"},
@@ -100,10 +101,11 @@ func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
 	}
 }
 
-// Finding 2: an English project whose model answers in Portuguese got a
+// TestFinalAnswerHeadingsInTheDebatesLanguage: an English project whose model answers in Portuguese got a
 // resposta-final.md with Portuguese headings (judge sections and the
 // synthesis' mode sections); the raw output keeps what the model wrote.
 func TestFinalAnswerHeadingsInTheDebatesLanguage(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	b := p.bug("BUG-20261101-LNG1", "1", "language", "")
 	p.Plan = "*=otherlang"
@@ -131,10 +133,11 @@ func TestFinalAnswerHeadingsInTheDebatesLanguage(t *testing.T) {
 	}
 }
 
-// Finding 4: an engine without a price records no cost, and every view
+// TestUnknownCostIsUnknownEverywhere: an engine without a price records no cost, and every view
 // says unknown: list ("unknown", --json null), the headless lines and end
 // ("cost unknown"), the JSON events (null), show.
 func TestUnknownCostIsUnknownEverywhere(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	p.bug("BUG-20261101-CST1", "1", "cost", "")
 	r := p.moot("run", "1", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
@@ -171,11 +174,12 @@ func TestUnknownCostIsUnknownEverywhere(t *testing.T) {
 	}
 }
 
-// Findings 7 and 8: a hand-run debate is never "running" (nothing runs
+// TestHandRunStatusesAndResumeMessages: a hand-run debate is never "running" (nothing runs
 // it); resume explains at once, without asking for --yes; every round and
 // no judge's answer takes --winner and counts no call; a folder without
 // bug.md has one status word in list, list --json and the browser.
 func TestHandRunStatusesAndResumeMessages(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	unf := p.bug("BUG-20261101-UNF1", "4", "unfinished by hand", "")
 	p.handDebate(unf, "---\nmode: diagnosis\nsolvers: 3\nepochs: 2\n---\n", 1, "")
@@ -217,12 +221,13 @@ func TestHandRunStatusesAndResumeMessages(t *testing.T) {
 	}
 }
 
-// Finding 5: a hand-run debate's start came from problema.md's mtime,
+// TestHandRunStartTime: a hand-run debate's start came from problema.md's mtime,
 // labelled UTC (a git clone resets it), and a bullet created_at was
 // ignored. Now: created_at (front matter or bullet), else the earliest
 // started_at of its files, else unknown; plan and run archive it under one
 // name.
 func TestHandRunStartTime(t *testing.T) {
+	t.Parallel()
 	p := handRegister(t)
 	bul := p.bug("BUG-20261101-MTM1", "3", "bullet created_at", "")
 	p.handDebate(bul, "# Debate\n\n- mode: diagnosis\n- N: 2\n- created_at: 2026-08-01T07:00:00-03:00\n", 2, "# Judge\n\nWinner: Proposal B\n")
@@ -255,11 +260,12 @@ func TestHandRunStartTime(t *testing.T) {
 	}
 }
 
-// Finding 12: a bug whose front matter is broken vanished from list (only
+// TestUnreadableBugsAreListedNotVanished: a bug whose front matter is broken vanished from list (only
 // stderr and exit 2). It is listed as unreadable, with its error, like the
 // browser shows it; the exit code stays 2 (list's help: a bug folder that
 // cannot be read).
 func TestUnreadableBugsAreListedNotVanished(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ id, bugmd string }{
 		{"BUG-20261101-UNC1", "---\nid: BUG-20261101-UNC1\ntitle: unclosed\n"},
 		{"BUG-20261101-TAB1", "---\nid: BUG-20261101-TAB1\ntraceability:\n\tspecs: [a.md]\n---\n"},
@@ -289,11 +295,12 @@ func TestUnreadableBugsAreListedNotVanished(t *testing.T) {
 	}
 }
 
-// Finding 11: finding the register. A broken state.json or a bugs_folder
+// TestLocatingTheRegister: finding the register. A broken state.json or a bugs_folder
 // that names nothing is named in the error; an absolute bugs_folder inside
 // the project is that folder; a legacy _reversa_bugs/ passed over is a
 // warning; a context without its bugs/ level is listed.
-func TestRegisterFinding(t *testing.T) {
+func TestLocatingTheRegister(t *testing.T) {
+	t.Parallel()
 	t.Run("invalid state.json", func(t *testing.T) {
 		p := handRegister(t)
 		p.file(".reversa/state.json", `{"bugs_folder":"reversa/bugs",}`)
@@ -328,8 +335,9 @@ func TestRegisterFinding(t *testing.T) {
 	})
 }
 
-// Finding 14: show counted 0 critics beside a critic-security column.
+// TestShowCountsTheCriticsOnDisk: show counted 0 critics beside a critic-security column.
 func TestShowCountsTheCriticsOnDisk(t *testing.T) {
+	t.Parallel()
 	p := wildProject(t)
 	if s := p.moot("show", "8").mustExit(t, 0); !strings.Contains(s.stdout, "· 1 critic(s) ·") {
 		t.Errorf("show 8:\n%s", s.stdout)

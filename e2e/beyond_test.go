@@ -21,11 +21,12 @@ func (p *project) final() string {
 	return string(b)
 }
 
-// TestVerifyJudge is the judge's order-swap check (DESIGN §8): a judge
+// TestVerifyJudge is the judge's order-swap check (docs/beyond.md): a judge
 // that picks whichever proposal it is shown first gives an unstable
 // verdict — both answers kept, the judge menu answered by
 // --on-judge-failure — and a judge that keeps its choice a stable one.
 func TestVerifyJudge(t *testing.T) {
+	t.Parallel()
 	t.Run("the plan counts and prices the second judge call", func(t *testing.T) {
 		p := newProject(t)
 		plain := p.moot("plan", "7", "--mode", "diagnosis", "--json").mustExit(t, 0)
@@ -152,11 +153,12 @@ defaults:
 `
 }
 
-// TestJudgeFamily is the judge family rule (DESIGN §8): a judge of a
+// TestJudgeFamily is the judge family rule (docs/beyond.md): a judge of a
 // solver's vendor family is refused (exit 2 naming the family and both
 // engines, nothing written) unless --allow-same-family, which the final
 // answer records.
 func TestJudgeFamily(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.writeConfig(familyConfig())
 	for _, cmd := range [][]string{{"plan", "7", "--mode", "diagnosis"}, {"run", "7", "--mode", "diagnosis", "--yes", "--headless"}} {
@@ -183,6 +185,7 @@ func TestJudgeFamily(t *testing.T) {
 // order, readers of a round differ, and every proposal is read first by
 // someone.
 func TestReadingOrders(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "3", "-r", "2", "--critic", "omega", "--yes", "--headless").mustExit(t, 0)
 	d := p.readDebate()
@@ -226,6 +229,7 @@ func TestReadingOrders(t *testing.T) {
 // TestReadingOrderOnJSON: the --json stream carries each reader's order as
 // the log does.
 func TestReadingOrderOnJSON(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--json").mustExit(t, 0)
 	n := 0

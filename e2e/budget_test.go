@@ -85,6 +85,7 @@ func cutSaysSo(t *testing.T, d *bugfolder.Debate, cap int) {
 // the remaining rounds skipped, the judge on the last complete round, the
 // answer labelled cut by the budget, and the spend never over the cap.
 func TestBudgetCutMidRound(t *testing.T) {
+	t.Parallel()
 	full := newProject(t)
 	full.Plan = padded
 	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 0)
@@ -120,6 +121,7 @@ func TestBudgetCutMidRound(t *testing.T) {
 // both resumable; a resume with a higher --max-tokens continues to the
 // end, without the label; the cap is frozen in problema.md.
 func TestBudgetPolicies(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		policy string
 		code   int
@@ -149,6 +151,7 @@ func TestBudgetPolicies(t *testing.T) {
 // run without flags (the plan says the estimate exceeds it); --max-tokens
 // overrides it.
 func TestBudgetFromEnginesFile(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = padded
 	p.addBudget("budget:\n  max_tokens: 25000\n")
@@ -196,6 +199,7 @@ func (p *project) spentUSD() float64 {
 // TestBudgetDollars: a --max-usd cap on a priced engine cuts the debate
 // the same way, and the money its calls recorded stays under it.
 func TestBudgetDollars(t *testing.T) {
+	t.Parallel()
 	full := newProject(t)
 	full.Plan = padded
 	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 0)

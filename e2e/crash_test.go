@@ -21,13 +21,14 @@ import (
 // and checks what moot promises: every file parses, problema.md never
 // changes, no finished call is run again, resposta-final.md is written, and
 // the event log agrees with the files. The trials take turns at a debate
-// (seed 000), a tradeoff (seed 002) and a council (seed 001): every
+// (docs/protocols/debate.md), a tradeoff (docs/protocols/tradeoff.md) and a council (docs/protocols/council.md): every
 // protocol keeps the promises.
 //
 // MOOT_CRASH_TRIALS sets the count (default 20; 5 with -short) and
 // MOOT_CRASH_SEED the seed (default: the clock, printed for a rerun).
 // scripts/crash-trials runs a longer series and prints the tally.
 func TestCrashTrials(t *testing.T) {
+	t.Parallel()
 	n := 20
 	if testing.Short() {
 		n = 5

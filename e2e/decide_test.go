@@ -48,6 +48,7 @@ func (p *project) specDebate(num string) result {
 // decision event, and list --json and show report it. On a restricted bug
 // too: deciding makes no engine call.
 func TestDecideRecordsTheHumanDecision(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, bug, id, choice, note string
 	}{
@@ -127,6 +128,7 @@ func TestDecideRecordsTheHumanDecision(t *testing.T) {
 // revise without --note, a bad choice, and a result that waits for nothing
 // are exit 2 with nothing written; who falls back to $USER without git.
 func TestDecideRefusals(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.specDebate("7")
 	for _, tc := range []struct {

@@ -22,6 +22,7 @@ const plantedKey = "sk-planted-e2e-0123456789abcdefSECRET"
 // `moot run --headless` with the tokens of every call recorded, and the
 // planted key appears nowhere.
 func TestDebateWithEveryCLI(t *testing.T) {
+	t.Parallel()
 	bin := testutil.NeedCLIs(t, "codex", "claude", "gemini", "opencode", "qwen")
 	srv := fakeprovider.New()
 	defer srv.Close()

@@ -42,6 +42,7 @@ func (p *project) eventsOf(typ string) []map[string]any {
 // difference (nothing run, nothing logged) unless the change is accepted
 // as an amendment, which is logged like a swap and written in the files.
 func TestEngineLockedByIdentity(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-2@1=invalid,agente-3@1=invalid"
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless").mustExit(t, 4)
@@ -92,6 +93,7 @@ func TestEngineLockedByIdentity(t *testing.T) {
 // and distinctive engine and model names are hidden from the judge; an
 // engine named like a common word is left alone, and plan warns.
 func TestAnonymizationNeverAltersProse(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1=prose"
 	// omega (a common word) answers as agente-2: its name stays in prose
@@ -116,6 +118,7 @@ func TestAnonymizationNeverAltersProse(t *testing.T) {
 // snapshot of k-1 and round k's solvers read their critiques; -r 0 with a
 // critic is refused; the critic is not asked to rewrite a proposal.
 func TestCriticsAreRead(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--critic", "zeta-engine", "--yes", "--headless").mustExit(t, 0)
 	critic := p.prompt(1, "critic-1", 1)
@@ -141,6 +144,7 @@ func TestCriticsAreRead(t *testing.T) {
 // judge failure; a spec verdict goes into the front matter and the final
 // answer says the decision is the human's.
 func TestStricterJudge(t *testing.T) {
+	t.Parallel()
 	t.Run("self-graft", func(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "juiz=selfgraft:A"
@@ -184,6 +188,7 @@ func TestStricterJudge(t *testing.T) {
 // canonical headings in the debater file (the raw answer keeps them); a
 // confidence without its justification is invalid-output.
 func TestHeadingsNormalized(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1=variant,agente-2=nojust,agente-3=unknownheading"
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless", "--on-quorum-loss", "continue").mustExit(t, 0)
@@ -215,6 +220,7 @@ func TestHeadingsNormalized(t *testing.T) {
 
 // Rule 6: human decisions stay decidable and clean.
 func TestHumanDecisionsStayDecidable(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "juiz=judgebad"
 	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
@@ -248,6 +254,7 @@ func TestHumanDecisionsStayDecidable(t *testing.T) {
 
 // Rule 7: counts and records tell the truth.
 func TestCountsTellTheTruth(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1@0#1=notfound,juiz#1=notfound,juiz#2=judgebad"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "retry").mustExit(t, 0)
@@ -299,6 +306,7 @@ func TestCountsTellTheTruth(t *testing.T) {
 // Rule 8: an engine with project access could read debate/ (the other
 // participants' files, round 0's blind): it is refused, nothing written.
 func TestProjectAccessRefused(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cfg := fileBytes(t, filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
 	p.writeConfig(strings.Replace(cfg, "defaults:", "  cx:\n    kind: codex\n    project_access: read-only\ndefaults:", 1))
@@ -319,6 +327,7 @@ func TestProjectAccessRefused(t *testing.T) {
 // events carry their size), and each call's scratch folder with its copy
 // of P is owner-only and removed.
 func TestRestrictedStaysInside(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	tmp := t.TempDir()
 	cwdLog := filepath.Join(t.TempDir(), "cwd.log")

@@ -17,6 +17,7 @@ import (
 // cost_accuracy, and after ten of them the plan's estimate (learned from
 // the ten) is within ±20 % of what the next debate spends.
 func TestEstimateLearnsOverTenDebates(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	// answers about three times moot's expected sizes (1500 a solver, 2500
 	// the judge), varying ±20 % from debate to debate as a model's do

@@ -42,6 +42,7 @@ lenses:
 // plan, and given to each solver in its prompt; a resume uses the frozen
 // text even when the project's file changed since.
 func TestLensesFrozenAndPrompted(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.writeConfig(lensConfig())
 	p.writeLens("cfo.md", "---\nname: cfo\n---\nCFO: unit economics, conservative on risk.\n")
@@ -108,6 +109,7 @@ func TestLensesFrozenAndPrompted(t *testing.T) {
 // A bad project lens file blocks only a debate that names it: one that
 // names other lenses runs, with a warning naming the bad file.
 func TestBadLensFileBlocksOnlyWhatNamesIt(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.writeLens("cfo.md", "---\nname: cto\n---\ntext\n")
 	r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--lens", "security").mustExit(t, 0)
@@ -119,6 +121,7 @@ func TestBadLensFileBlocksOnlyWhatNamesIt(t *testing.T) {
 // Bad lenses are exit 2 naming the file (or flag) and the field, with
 // nothing written.
 func TestLensRefusals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, file, content string
 		lenses              []string

@@ -73,6 +73,7 @@ func questionDir(p *project) string {
 // under each --on-judge-failure. list --json names the protocol on every
 // row.
 func TestProtocolsEndToEnd(t *testing.T) {
+	t.Parallel()
 	type scenario struct {
 		name, plan string
 		extra      []string
@@ -133,6 +134,7 @@ var winnerOffer = regexpMust(`--winner [A-Z]`)
 // engine in any role of any protocol: the run is refused (exit 2) before
 // anything is written, and the fake received no prompt.
 func TestProtocolsRestricted(t *testing.T) {
+	t.Parallel()
 	for _, pc := range protocolCases {
 		for _, flag := range []string{"--solver", "--synthesizer", "--judge"} {
 			t.Run(pc.name+"/"+flag, func(t *testing.T) {
@@ -156,6 +158,7 @@ func TestProtocolsRestricted(t *testing.T) {
 // step names no winner is refused (exit 2) naming what works; show's
 // hint offers only that.
 func TestWinnerRefusedWithoutOne(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "synthesizer=invalid"
 	p.moot(tradeoffArgs("7", "--on-judge-failure", "cancel")...).mustExit(t, 3)
@@ -177,6 +180,7 @@ func TestWinnerRefusedWithoutOne(t *testing.T) {
 // TestDebateWithLensedSolvers: --lens on a debate freezes each solver's
 // lens in problema.md, and show names them per solver.
 func TestDebateWithLensedSolvers(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--lens", "security", "--lens", "performance", "--yes", "--headless").mustExit(t, 0)
 	d := p.readDebate()
@@ -196,6 +200,7 @@ func TestDebateWithLensedSolvers(t *testing.T) {
 // role is refused (exit 2, no prompt sent), and with local engines it
 // runs, its problema.md freezing visibility: restricted for a resume.
 func TestQuestionWithRestrictedEvidence(t *testing.T) {
+	t.Parallel()
 	const evidence = "_reversa_bugs/auth/bugs/BUG-20260720-R5T6-sessao-nao-expira/bug.md"
 	for _, pc := range protocolCases {
 		for _, flag := range []string{"--solver", "--synthesizer"} {
@@ -224,6 +229,7 @@ func TestQuestionWithRestrictedEvidence(t *testing.T) {
 // given as evidence to a new question, a symlink among a normal bug's
 // evidence, or a normal bug's spec locator naming the file.
 func TestRestrictedCannotBeLaundered(t *testing.T) {
+	t.Parallel()
 	const restricted = "_reversa_bugs/auth/bugs/BUG-20260720-R5T6-sessao-nao-expira"
 	const a7k3 = "_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto-aplicado-duas-vezes"
 	council := protocolCases[0]
@@ -292,6 +298,7 @@ func promptCount(p *project) int {
 // a different engine, never a way out of the restricted rule): exit 2, no
 // call made, on a bug and on a question restricted by its evidence.
 func TestRestrictedResumeRefusesAnAcceptedExternalEngine(t *testing.T) {
+	t.Parallel()
 	const restricted = "_reversa_bugs/auth/bugs/BUG-20260720-R5T6-sessao-nao-expira/evidence/reproduction.md"
 	for _, tc := range []struct {
 		name  string
@@ -355,6 +362,7 @@ func TestRestrictedResumeRefusesAnAcceptedExternalEngine(t *testing.T) {
 // (named in a note, its text never copied), so even an external engine
 // debating the normal bug never reads it.
 func TestRestrictedAddendumStaysOut(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	add := filepath.Join(p.dir, "_reversa_sdd", "addenda", "bug-BUG-20260720-R5T6-v001.md")
 	if err := os.WriteFile(add, []byte("# Adendo v001 — BUG-20260720-R5T6\n\n- Seção alvo: `sdd/checkout.md#regra-desconto-cumulativo`\n- Vigência: a partir de 2026-07-01\n\nSECRET-ADDENDUM-MARKER: the vault's session key rotation.\n"), 0o600); err != nil {

@@ -53,6 +53,7 @@ func (p *project) addQuestion(question, protocol string, evidence ...string) str
 // their protocol, their decision), shown by ID or folder, and decided like
 // a bug's result; a project with questions and no register lists them too.
 func TestQuestionsListedShownDecided(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	if err := os.WriteFile(filepath.Join(p.dir, "bench.md"), []byte("p99 = 40ms\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // as exactly normal or internal keeps the bug listed, warns, and refuses an
 // external engine before anything is written.
 func TestRestrictedFailsClosedThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, from, to string }{
 		{"visibility_list", "visibility: normal", "visibility: [restricted]"},
 		{"visibility_mapping", "visibility: normal", "visibility: {level: normal}"},
@@ -70,6 +71,7 @@ func wildProject(t *testing.T) *project {
 // TestWildRegister: list, show, plan and a headless run read the wild
 // register as its files say, and agree with each other.
 func TestWildRegister(t *testing.T) {
+	t.Parallel()
 	p := wildProject(t)
 	// list: every bug, the incomplete one too, exit 0; loose fields warned
 	l := p.moot("list", "--json").mustExit(t, 0)
@@ -159,6 +161,7 @@ func TestWildRegister(t *testing.T) {
 // failed takes `resume --winner`; one that stopped before its judge is
 // explained, and `run` archives it.
 func TestHandRunDebateIsNeverADeadEnd(t *testing.T) {
+	t.Parallel()
 	p := wildProject(t)
 	deb := filepath.Join(p.dir, wildK9P2, "debate")
 	os.Remove(filepath.Join(deb, "resposta-final.md"))

@@ -142,6 +142,7 @@ func exitCode(t *testing.T, err error) int {
 // it resumes headless (and so asks for --yes before any call, exit 4)
 // only with --headless or without a terminal.
 func TestResumeQuestionOnATerminal(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	id, _ := p.askedQuestion()
 	r := p.moot("resume", id)
@@ -180,6 +181,7 @@ func (p *project) askedQuestion() (string, string) {
 // no _reversa_bugs/ opens the browser on its questions; with neither it
 // still ends at once, exit 2, saying no register was found.
 func TestBrowserWithQuestionsOnly(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	id, dir := p.askedQuestion()
 	only := filepath.Join(t.TempDir(), "only-questions")

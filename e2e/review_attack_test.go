@@ -26,6 +26,7 @@ func (tr *tribunal) head(rev string) string {
 // the first commit's files), the envelope keeps every file of round 1,
 // and a range given by fixed commit ids reads the fix, not the old files.
 func TestReviewResumeKeepsTheChangeAndReadsTheFix(t *testing.T) {
+	t.Parallel()
 	for _, fixed := range []bool{false, true} {
 		tr := newTribunal(t, juryEngines)
 		tr.write("a.go", "package calc\n\nconst A = 1\n")
@@ -77,6 +78,7 @@ func (tr *tribunal) listed(id string) map[string]any {
 // refused before any call, its target left empty, and the message names
 // the review folder (there is no bug register here).
 func TestReviewNeverCreatesThroughALink(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	target := t.TempDir()
 	os.MkdirAll(filepath.Join(tr.repo, ".moot"), 0o700)
@@ -98,6 +100,7 @@ func TestReviewNeverCreatesThroughALink(t *testing.T) {
 // A stamp file moot did not write (garbage) is refused like a missing
 // one: exit 2, nothing deleted, nothing called.
 func TestReviewRefusesAStampItDidNotWrite(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	dir := filepath.Join(tr.repo, ".moot", "reviews", "20200101-000000")
 	os.MkdirAll(dir, 0o700)
@@ -118,6 +121,7 @@ func TestReviewRefusesAStampItDidNotWrite(t *testing.T) {
 // A review killed with SIGKILL leaves its record "running": moot list
 // shows it interrupted (no live process holds its lock).
 func TestReviewKilledIsListedInterrupted(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	if r := tr.review(append(change, "--lens", "defect")...); r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -145,6 +149,7 @@ func hostname() string { h, _ := os.Hostname(); return h }
 // touched the files (the builder's name in a file is a leak, exit 2), and
 // a file's path too.
 func TestReviewFilesScansGitIdentitiesAndPaths(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.write("calc.go", calcChange+"// thanks to Ada  Builder\n")
 	tr.git("commit", "-qam", "thanks")
@@ -170,6 +175,7 @@ func TestReviewFilesScansGitIdentitiesAndPaths(t *testing.T) {
 // family with no rung is printed loudly; with no builder and every seat
 // of one family, every report says blind same-family.
 func TestReviewBuilderIsCheckedAndOneFamilyIsSaid(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	r := tr.review(append(change, "--builder", "opneai", "--lens", "defect")...)
 	if r.code != 2 || !strings.Contains(r.stderr, `"opneai"`) || !strings.Contains(r.stderr, "openai") || !strings.Contains(r.stderr, "mistral") {
@@ -201,6 +207,7 @@ func TestReviewBuilderIsCheckedAndOneFamilyIsSaid(t *testing.T) {
 // local seat UNVERIFIED) waits for a human: listed pending, and moot
 // decide takes it.
 func TestReviewThatHoldsIsDecided(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	sample := testutil.CopyTree(t, "sample")
 	if err := os.Rename(filepath.Join(sample, "_reversa_bugs"), filepath.Join(tr.repo, "_reversa_bugs")); err != nil {
@@ -234,6 +241,7 @@ func TestReviewThatHoldsIsDecided(t *testing.T) {
 // --timeout and --parallel under what makes sense are exit 2 naming the
 // flag, before anything is called or written.
 func TestReviewRefusesANonPositiveTimeoutOrParallel(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	for _, c := range [][]string{{"--timeout", "0s"}, {"--timeout", "-1s"}, {"--parallel", "0"}, {"--parallel", "-1"}} {
 		r := tr.review(append(append([]string{}, change...), append(c, "--lens", "defect")...)...)
@@ -250,6 +258,7 @@ func TestReviewRefusesANonPositiveTimeoutOrParallel(t *testing.T) {
 // default engines would plan no juror), and a round with no rung to call
 // for any lens is refused before anything is written.
 func TestReviewResumeReusesTheEnginesFile(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.jury = "*/defect@1=refuse"
 	if r := tr.review(append(change, "--lens", "defect")...); r.code != 4 {
@@ -285,6 +294,7 @@ func TestReviewResumeReusesTheEnginesFile(t *testing.T) {
 // no price; a change that shows jurors nothing (only a symbolic link) is
 // exit 2; show names reviews among what a name may be.
 func TestReviewSmallerPromises(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	r := tr.review(append(change, "--lens", "defect", "--json")...)
 	plan := ""
@@ -314,6 +324,7 @@ func TestReviewSmallerPromises(t *testing.T) {
 // A new round whose folder already exists (moot did not create it) is
 // refused before any call; nothing is written into it.
 func TestReviewRefusesARoundFolderItDidNotCreate(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.jury = "*/defect@1=refuse"
 	if r := tr.review(append(change, "--lens", "defect")...); r.code != 4 {

@@ -52,6 +52,7 @@ func (tr *tribunal) refusedBeforeAnyCall(r result, want ...string) {
 // link out of the project or inside it, and a --change file whose folder
 // became a link on disk, are exit 2 naming the path before any call.
 func TestReviewNeverReadsThroughALinkedFolder(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		setup func(tr *tribunal) []string // the review's arguments
@@ -97,6 +98,7 @@ func TestReviewNeverReadsThroughALinkedFolder(t *testing.T) {
 // linked folder: the juror's envelope holds the file, not what the link
 // points at, and the review runs.
 func TestReviewTestFilesNeverReadThroughALink(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	os.MkdirAll(filepath.Join(tr.repo, "app"), 0o755)
 	tr.write("app/calc.py", "def total(p, q):\n    return p * q\n")
@@ -117,6 +119,7 @@ func TestReviewTestFilesNeverReadThroughALink(t *testing.T) {
 // an inline --lens naming the author, giving their email or carrying a
 // builder's stamp is exit 2 naming the lens and its line, before any call.
 func TestReviewScansLensTexts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, file, lens string
 		want             []string
@@ -144,6 +147,7 @@ func TestReviewScansLensTexts(t *testing.T) {
 // or nothing between the parts, reversed, with an initial, fullwidth, or
 // in a file's name, is exit 2; her surname or first name alone is no leak.
 func TestReviewNameWrittenAnyWayLeaks(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, file, body string
 		leak             bool
@@ -188,6 +192,7 @@ func TestReviewNameWrittenAnyWayLeaks(t *testing.T) {
 // distinctive name in the change is exit 2; an engine named by a plain
 // word ("local") or a family ("openai") in the code is no leak.
 func TestReviewScansEngineNames(t *testing.T) {
+	t.Parallel()
 	engines := strings.Replace(juryEngines, "  loc:\n", "  local:\n", 1) + `  builderbot:
     kind: command
     command: ["FAKE"]

@@ -207,6 +207,7 @@ var change = []string{"--change", "HEAD~1..HEAD", "--contract", "document Total 
 // Co-authored-by trailer is refused with exit 2 before any juror is
 // called, and nothing is written.
 func TestReviewIdentityLeakExits2BeforeAnyCall(t *testing.T) {
+	t.Parallel()
 	for _, leak := range []string{"// reviewed with Ada Builder\n", "// Co-authored-by: someone <x@y.z>\n"} {
 		tr := newTribunal(t, juryEngines)
 		tr.write("calc.go", calcChange+leak)
@@ -229,6 +230,7 @@ func TestReviewIdentityLeakExits2BeforeAnyCall(t *testing.T) {
 // builder's family "openai" in a comment); a ladder engine's model id in
 // the change is a leak (distinctive engine names: TestReviewScansEngineNames).
 func TestReviewIdentityScanNamesAuthorsAndModelsOnly(t *testing.T) {
+	t.Parallel()
 	engines := strings.Replace(juryEngines, "    family: anthropic\n", "    family: anthropic\n    model: claude-sonnet-4\n", 1)
 	tr := newTribunal(t, engines)
 	tr.write("calc.go", calcChange+"// loc counts lines; the openai client is not used here\n")
@@ -249,6 +251,7 @@ func TestReviewIdentityScanNamesAuthorsAndModelsOnly(t *testing.T) {
 // family; every lens passes, so the gate opens (exit 0), and every file
 // of the folder is owner-only.
 func TestReviewBuilderExcludedOnTheLiveLadderAndUnanimityExits0(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-oai, ext-anth, loc]\n")
 	r := tr.review(append(change, "--builder", "gpt-5", "--lens", "defect", "--lens", "security")...)
 	if r.code != 0 {
@@ -307,8 +310,9 @@ func checkOwnerOnly(t *testing.T, dir string) {
 	}
 }
 
-// Each verdict rule of DESIGN §7, on the live ladder.
+// Each verdict rule of docs/protocols/review.md, on the live ladder.
 func TestReviewVerdictRules(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		jury   string
@@ -409,6 +413,7 @@ func TestReviewVerdictRules(t *testing.T) {
 // UNVERIFIED, a hold; with one below it on the ladder, the verifier
 // judges the same prompt and the pass stands.
 func TestReviewLocalPassNeedsAVerifier(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    defect: [loc]\n    security: [loc, ext-anth]\n")
 	r := tr.review(append(change, "--lens", "defect", "--lens", "security")...)
 	if r.code != 4 {
@@ -426,6 +431,7 @@ func TestReviewLocalPassNeedsAVerifier(t *testing.T) {
 // A rung whose context window cannot hold the prompt is skipped before
 // the call (capacity); a lens whose only rung is the builder's holds.
 func TestReviewCapacitySkipAndALensWithNoRungHolds(t *testing.T) {
+	t.Parallel()
 	tiny := "  tiny:\n    kind: command\n    command: [\"FAKE\"]\n    env_passthrough: [\"FAKE_*\"]\n    env: {FAKE_ENGINE: tiny}\n    family: google\n    context_tokens: 300\n"
 	tr := newTribunal(t, juryEngines+tiny+"review:\n  ladders:\n    defect: [tiny, ext-anth]\n    security: [ext-oai]\n")
 	r := tr.review(append(change, "--lens", "defect", "--lens", "security", "--builder", "openai")...)
@@ -450,6 +456,7 @@ func TestReviewCapacitySkipAndALensWithNoRungHolds(t *testing.T) {
 // The solo rig: with only the builder's family available, review exits 2
 // unless --solo, and with it the report names the weakened gate.
 func TestReviewSoloRig(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, `engines:
   oai-a:
     kind: command
@@ -501,6 +508,7 @@ func TestReviewSoloRig(t *testing.T) {
 // every juror; new findings stable two rounds in a row stall the review
 // as a pending human decision.
 func TestReviewResumeReconvenesEveryJurorAndStalls(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.jury = "*/defect@1=refuse"
 	lenses := []string{"--lens", "defect", "--lens", "security"}
@@ -550,6 +558,7 @@ func TestReviewResumeReconvenesEveryJurorAndStalls(t *testing.T) {
 // moot refuses to write into a folder of a review's shape it did not
 // stamp, naming the files, and deletes nothing.
 func TestReviewRefusesAnUnstampedFolder(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	dir := filepath.Join(tr.repo, ".moot", "reviews", "20200101-000000")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -574,6 +583,7 @@ func TestReviewRefusesAnUnstampedFolder(t *testing.T) {
 // its ID and writes decisao.md (owner-only) in its folder; show and
 // transcript print its summary; a second decision is refused.
 func TestReviewStalledIsDecidedListedAndShown(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.jury = "*/defect=refusenew"
 	if r := tr.review(append(change, "--lens", "defect")...); r.code != 4 {
@@ -631,6 +641,7 @@ func TestReviewStalledIsDecidedListedAndShown(t *testing.T) {
 // verifier and holds UNVERIFIED; the review lives in the bug's review/
 // folder, its summary in the register's language.
 func TestReviewOnARestrictedBug(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	sample := testutil.CopyTree(t, "sample")
 	if err := os.Rename(filepath.Join(sample, "_reversa_bugs"), filepath.Join(tr.repo, "_reversa_bugs")); err != nil {
@@ -663,6 +674,7 @@ func TestReviewOnARestrictedBug(t *testing.T) {
 // Headless without --yes the plan is printed and nothing is called or
 // written (exit 4); with --json the events are the log's own lines.
 func TestReviewPlanNeedsYesAndJSONIsTheLog(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	r := tr.run(append([]string{"review", "--config", tr.cfg, "--json", "--lens", "defect"}, change...)...)
 	if r.code != 4 || !strings.Contains(r.stdout, `"protocol": "review"`) || !strings.Contains(r.stderr, "--yes") {
@@ -702,6 +714,7 @@ func TestReviewPlanNeedsYesAndJSONIsTheLog(t *testing.T) {
 
 // --files reviews the files named, as they are on disk.
 func TestReviewFilesReadsTheFilesOnDisk(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.write("calc.go", calcChange+"// not committed yet\n")
 	r := tr.review("--files", "calc.go", "--contract", "document Total | Total has a doc comment", "--lens", "defect")
@@ -717,6 +730,7 @@ func TestReviewFilesReadsTheFilesOnDisk(t *testing.T) {
 // a false green, a refuse in moot's own name (lens moot) printed with the
 // jurors' findings.
 func TestReviewTestChecksFalseGreen(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.write("calc_test.go", "package calc\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {}\n")
 	tr.git("add", "calc_test.go")
@@ -742,6 +756,7 @@ func TestReviewTestChecksFalseGreen(t *testing.T) {
 // the route table shows the exclusion held on the live ladder, never that
 // the rung was merely not needed.
 func TestReviewExcludedRungBelowTheSeatKeepsWhy(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
 	if r := tr.review(append(change, "--builder", "openai", "--lens", "defect")...); r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)

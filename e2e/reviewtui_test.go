@@ -17,6 +17,7 @@ import (
 // the review view with one pane per lens, its status and the rung that
 // sat; tab shows the route table. At 80×24 and 140×45.
 func TestReviewTUIBrowserAndView(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
@@ -67,6 +68,7 @@ func TestReviewTUIBrowserAndView(t *testing.T) {
 // until q; the report is printed after it and the exit code is the one
 // without the view (0: a unanimous pass).
 func TestReviewTUILiveRun(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}

@@ -18,6 +18,7 @@ import (
 // matter, the body kept as received; only start and transport failures
 // get one automatic retry; no engine is ever substituted.
 func TestStatusesAndRetries(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1@0=hang,agente-2@0#1=notfound,agente-3@0=invalid,agente-4@0=fail,agente-5@0=crash"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "6", "-r", "0", "--timeout", "2s", "--yes", "--headless", "--on-quorum-loss", "continue").mustExit(t, 0)
@@ -76,6 +77,7 @@ func TestStatusesAndRetries(t *testing.T) {
 // TestQuorumLost runs round 1 below quorum (one timeout, one invalid) and
 // answers the quorum menu each way.
 func TestQuorumLost(t *testing.T) {
+	t.Parallel()
 	const plan = "agente-2@1=hang,agente-3@1=invalid"
 	t.Run("ask stops with 4 and resume continue finishes degraded", func(t *testing.T) {
 		p := newProject(t)
@@ -156,6 +158,7 @@ func TestQuorumLost(t *testing.T) {
 // nothing from earlier rounds or critics — ordered by hash, fenced by a
 // nonce a proposal cannot forge.
 func TestJudgeIsIsolatedAndAnonymized(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1=inject,agente-3@2=fail"
 	p.moot("run", "7", "--mode", "diagnosis", "--critic", "omega", "--yes", "--headless").mustExit(t, 0)
@@ -211,6 +214,7 @@ func regexpFind(expr, s string) string {
 // TestJudgeFailure: a failed judge is kept as tentativa-K, no winner is
 // invented, and the three answers work.
 func TestJudgeFailure(t *testing.T) {
+	t.Parallel()
 	t.Run("human choice", func(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "judge=judgebad"
@@ -266,6 +270,7 @@ func TestJudgeFailure(t *testing.T) {
 // TestRefusedBeforeAnythingIsWritten: restricted with an external engine,
 // a closed bug, an unfinished debate, no --yes.
 func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	// bug 9's debate as moot leaves one (canonical names, an event log):
 	// unfinished, so run refuses (a debate run by hand or with the translated
@@ -312,6 +317,7 @@ func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
 
 // TestNewDebateArchivesTheFinishedOne and a finished debate is never overwritten.
 func TestNewDebateArchivesTheFinishedOne(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--yes", "--headless").mustExit(t, 0)
 	first, _ := os.ReadFile(filepath.Join(p.debate(), "resposta-final.md"))
@@ -342,6 +348,7 @@ func TestNewDebateArchivesTheFinishedOne(t *testing.T) {
 
 // TestSecondWriterIsRefused: a second moot on the same debate exits 2.
 func TestSecondWriterIsRefused(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=3000"}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -374,6 +381,7 @@ func TestSecondWriterIsRefused(t *testing.T) {
 // TestResumeAfterSIGKILL: killing moot mid-debate and resuming finishes it
 // with no finished call repeated and no file corrupted.
 func TestResumeAfterSIGKILL(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=150"}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -415,6 +423,7 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 
 // TestJSONEvents: --json prints every event as one JSON object per line.
 func TestJSONEvents(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--json").mustExit(t, 0)
 	seen := map[string]bool{}
@@ -456,6 +465,7 @@ func TestJSONEvents(t *testing.T) {
 // debate/resposta-final.md) with English headings and labels, and no lock
 // file is left in the finished debate.
 func TestEnglishProject(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	os.WriteFile(filepath.Join(p.dir, ".reversa", "state.json"), []byte(`{"doc_language": "English"}`), 0o644)
 	p.moot("run", "7", "--mode", "spec", "-r", "1", "--yes", "--headless").mustExit(t, 0)

@@ -19,6 +19,7 @@ import (
 // TestHappyDebate is the "done when": a headless run with a
 // command engine writes every file of the protocol, and moot show reads it.
 func TestHappyDebate(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 0)
 	if !strings.Contains(r.stderr, "done: 10 calls") {
@@ -103,6 +104,7 @@ func itoa(i int) string { return string(rune('0' + i)) }
 // TestProblemNeverChanges: problema.md is written before round 0 and a
 // changed one stops a resume.
 func TestProblemNeverChanges(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "judge=judgebad"
 	p.moot("run", "7", "--mode", "repair", "--yes", "--headless").mustExit(t, 4)
@@ -140,6 +142,7 @@ func marks(s string) []string {
 // files of round k-1 — in parallel and in the sequential fallback, where
 // a later solver of round k runs after an earlier one has written.
 func TestSnapshotsAreFrozen(t *testing.T) {
+	t.Parallel()
 	for _, parallel := range []string{"3", "1"} {
 		t.Run("parallel="+parallel, func(t *testing.T) {
 			p := newProject(t)
@@ -197,6 +200,7 @@ func TestSnapshotsAreFrozen(t *testing.T) {
 
 // TestSequentialWritesTheSameFiles: --parallel 1 is the same protocol.
 func TestSequentialWritesTheSameFiles(t *testing.T) {
+	t.Parallel()
 	shape := func(parallel string) []string {
 		p := newProject(t)
 		p.Plan = "agente-2@1=invalid"

@@ -16,6 +16,7 @@ import (
 // — leaves none of them in any file moot writes, the event stream, or any
 // view of moot show / moot list.
 func TestSecretsNeverLeak(t *testing.T) {
+	t.Parallel()
 	const (
 		envKey    = "sk-env-key-0123456789abcdef"
 		vendorKey = "sk-openai-env-fedcba9876543210"
@@ -77,6 +78,7 @@ defaults: {solver: leaky, judge: leaky}
 // planted symlink inside the debate never lets moot read a bug or write a
 // file outside _reversa_bugs.
 func TestPathsCannotEscape(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "bug.md"), []byte("---\nid: BUG-20990101-EVIL\ntitle: evil\n---\n# x\n"), 0o600)
@@ -133,6 +135,7 @@ func TestPathsCannotEscape(t *testing.T) {
 // judge attempt and raw output, every file moot wrote is 0600 (problema.md
 // 0400) and every folder 0700.
 func TestEverythingWrittenIsOwnerOnly(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1@0#1=fail,juiz#1=judgebad"
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless", "--on-judge-failure", "retry").mustExit(t, 0)

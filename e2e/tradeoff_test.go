@@ -13,7 +13,7 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// tradeoffArgs runs seed 002 on bug num headless, with both options.
+// tradeoffArgs runs a tradeoff on bug num headless, with both options.
 func tradeoffArgs(num string, extra ...string) []string {
 	args := []string{"run", num, "--protocol", "tradeoff", "--mode", "repair", "--yes", "--headless",
 		"--option-a", "Deduplicate the discount in applyDiscount", "--option-b", "Make checkout idempotent per order id"}
@@ -28,6 +28,7 @@ func tradeoffArgs(num string, extra ...string) []string {
 // answered continue, is recorded missing and named to the synthesizer,
 // and the result still waits for the human.
 func TestTradeoffOnABug(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, plan string
 		extra      []string
@@ -77,7 +78,7 @@ func TestTradeoffOnABug(t *testing.T) {
 				if p.starts("agente-2", 1) != 0 {
 					t.Error("the failed side was called again in the rebuttal round (a silent retry)")
 				}
-				// the rebuttal names the failed side with its status, as the README promises
+				// the rebuttal names the failed side with its status, as docs/protocols/tradeoff.md promises
 				if reb := p.prompt(1, "agente-1", 1); !strings.Contains(reb, "agente-2 (opção B): sem resposta válida (error; fora do debate depois de falhar)") {
 					t.Errorf("the rebuttal prompt does not give the failed side's status:\n%s", reb)
 				}
@@ -94,6 +95,7 @@ func TestTradeoffOnABug(t *testing.T) {
 // -n other than 2, and a restricted bug with an external engine in any
 // of tradeoff's roles (reviewers, synthesizer).
 func TestTradeoffRefusals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -126,6 +128,7 @@ func TestTradeoffRefusals(t *testing.T) {
 // --on-judge-failure cancel stops with exit 3, the failed attempt kept,
 // and a resume with retry finishes with the decision still pending.
 func TestTradeoffSynthesizerFailure(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "synthesizer#1=invalid"
 	p.moot(tradeoffArgs("7", "--on-judge-failure", "cancel")...).mustExit(t, 3)
@@ -164,6 +167,7 @@ func askArgs(extra ...string) []string {
 // synthesizer failure cancelled headless is resumed by the question's ID
 // without repeating a finished call.
 func TestAskTradeoff(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	if err := os.WriteFile(filepath.Join(p.dir, "latency.txt"), []byte("coupon lookups take 40 ms at p99\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -205,6 +209,7 @@ func TestAskTradeoff(t *testing.T) {
 // default), a mode that does not fit the personas, an unknown protocol, a
 // missing option, an evidence file outside the project.
 func TestAskRefusals(t *testing.T) {
+	t.Parallel()
 	outside := filepath.Join(t.TempDir(), "secret.txt")
 	if err := os.WriteFile(outside, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
@@ -237,6 +242,7 @@ func TestAskRefusals(t *testing.T) {
 // its two best proposals: the judge's winner as A, the proposal the judge
 // grafted most from as B; the plan states both before launch.
 func TestTradeoffOptionsFromARepairDebate(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot("run", "7", "--mode", "repair", "-n", "3", "-r", "0", "--yes", "--headless").mustExit(t, 0)
 	old := p.readDebate().Final
@@ -258,6 +264,7 @@ var volatile = regexpMust(`(?m)^(\s*(?:program|program_sha256|argv_sha256|create
 // (the protocol named, both options frozen as lenses A and B, the packet
 // as P), machine-specific lines masked.
 func TestTradeoffProblemGolden(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot(tradeoffArgs("7", "--criteria", "smallest change; reversible")...).mustExit(t, 0)
 	got := volatile.ReplaceAllString(readFile(t, filepath.Join(p.debate(), "problema.md")), "$1: …")
@@ -268,6 +275,7 @@ func TestTradeoffProblemGolden(t *testing.T) {
 // resumed by the question's ID: the finished calls are not run again and
 // the result waits for the human.
 func TestAskResumeAfterKill(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=400"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -304,6 +312,7 @@ func TestAskResumeAfterKill(t *testing.T) {
 // moot ask without --yes prints the plan and writes nothing (exit 4); a
 // question has no mode, so the plan prints none, whatever the protocol.
 func TestAskPlanHasNoMode(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--protocol", "council", "--lens", "security", "--lens", "cost"},
 		{"--protocol", "tradeoff", "--option-a", "Cache for 60 s", "--option-b", "Read the database"},
@@ -323,6 +332,7 @@ func TestAskPlanHasNoMode(t *testing.T) {
 // stated in the plan (and so on the cost screen, which prints the same
 // lines) before anything runs.
 func TestPlanShowsTheCriteria(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--protocol", "council", "--lens", "security", "--lens", "cost"},
 		{"--protocol", "tradeoff", "--option-a", "Cache for 60 s", "--option-b", "Read the database"},

@@ -20,6 +20,7 @@ import (
 // leaves it (Start pressed on the cost screen): exit 3, the calls stopped, its end logged as cancelled, the
 // lock and the live file removed, resumable.
 func TestTUIStopSignals(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
@@ -103,6 +104,7 @@ func lastEvent(t *testing.T, path string) string {
 // debate/ is unfinished says so at once, before any wizard or cost
 // screen, and exits 2 as headless does.
 func TestTUIRunOnUnfinishedDebate(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}

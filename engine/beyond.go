@@ -12,11 +12,11 @@ import (
 	"github.com/reversa/moot/harness"
 )
 
-// This file holds three of DESIGN §8's guarantees beyond every peer: the
+// This file holds three of docs/beyond.md's guarantees beyond every peer: the
 // judge family rule, the per-reader shuffled reading order, and the state
 // of the judge's order-swap check (its step is in verify.go).
 
-// beyond is a runner's part of DESIGN §8: what problema.md freezes of it
+// beyond is a runner's part of docs/beyond.md: what problema.md freezes of it
 // and what the run learns.
 type beyond struct {
 	// seed derives every reader's order: the debate's id and its
@@ -47,7 +47,7 @@ type JudgingSupport interface {
 	SupportJudges() bool
 }
 
-// FamilyRefusals is the judge family rule (DESIGN §8): the final step's
+// FamilyRefusals is the judge family rule (docs/beyond.md): the final step's
 // engine (a judge, a synthesizer) — and a support role that judges the
 // panel (argue's scorer) — must be of another vendor family than every
 // panel member's engine, unless allowed. An engine of unknown family never

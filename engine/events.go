@@ -7,7 +7,7 @@ import "github.com/reversa/moot/bugfolder"
 // so the log, the --json stream and the front ends read the same struct.
 type Event = bugfolder.Event
 
-// EventType names an event (CLI.md, "Events").
+// EventType names an event (docs/cli.md, "Events").
 type EventType = bugfolder.EventType
 
 // The event types. Output deltas may be coalesced; every other event is

@@ -10,7 +10,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 )
 
-// Protocol is what one protocol supplies the runner (DESIGN §7): its roles,
+// Protocol is what one protocol supplies the runner (docs/architecture.md): its roles,
 // their prompts, the sections of their answers and the validator, the
 // order of its steps, its stop rule, its final step and the formula of its
 // plan. Everything else is the runner's and the same for every protocol:
@@ -153,7 +153,7 @@ type FinalInput struct {
 	Names []string
 	// Missing gives each panel member absent from Answers its status: that
 	// of its latest file ("" when it wrote none), so the final step can
-	// name who failed and how (CLI.md: never invented, always named).
+	// name who failed and how (docs/cli.md: never invented, always named).
 	Missing map[string]bugfolder.Status
 	// Lenses are the participants' frozen lenses, by id (none: absent).
 	Lenses map[string]bugfolder.Lens
@@ -314,7 +314,7 @@ type Inputs struct {
 	// lens"); empty: nothing.
 	PanelNote string
 	// Named is set when the setup line opens with the protocol's name
-	// (every protocol but seed 000's debate, whose line predates them).
+	// (every protocol but the debate protocol (docs/protocols/debate.md), whose line predates them).
 	Named bool
 	// Member and Members name one and several of the panel ("solver",
 	// "solvers"); Final names the final step ("judge", "synthesizer").
@@ -346,7 +346,7 @@ type Packer interface {
 }
 
 // Describe is p's description; a protocol without one is asked a debate's
-// questions (seed 000's words).
+// questions (the debate protocol's words).
 func Describe(p Protocol) Inputs {
 	if d, ok := p.(Describer); ok {
 		return d.Inputs()

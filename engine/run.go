@@ -115,7 +115,7 @@ type Result struct {
 type runner struct {
 	opts  Options
 	proto Protocol
-	// beyond is DESIGN §8's state (beyond.go).
+	// beyond is docs/beyond.md's state (beyond.go).
 	beyond beyond
 	// panelRole, supportRole and finalRole are the protocol's roles.
 	panelRole, supportRole, finalRole bugfolder.Role

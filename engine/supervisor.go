@@ -143,7 +143,7 @@ type Supervisor interface {
 	JudgeFailed(ctx context.Context, j JudgeFailure) (JudgeDecision, error)
 }
 
-// Policies answer decision points without a human (CLI.md's --on-* flags).
+// Policies answer decision points without a human (docs/cli.md's --on-* flags).
 // Each policy answers a decision point once; if the same point comes back
 // (a retry that failed again) the answer is "ask", which headless means
 // ErrNeedHuman.

@@ -68,7 +68,7 @@ func (r *runner) logJudgeOrder(step Final, swapped bool) {
 	r.emit(Event{Type: EvReadingOrder, Round: r.last, SolverID: r.lang.Names().JudgeID, Role: r.finalRole, Order: labels})
 }
 
-// verifyJudge is the judge's order-swap check (DESIGN §8): after a valid
+// verifyJudge is the judge's order-swap check (docs/beyond.md): after a valid
 // first answer, the judge is called again with every proposal in another
 // slot under another label. The same proposal wins: the verdict is stable and the first answer
 // is written as the final answer, saying so. Another winner (or an invalid
@@ -145,7 +145,7 @@ func (r *runner) finishedCall(meta bugfolder.DebaterMeta, o *outcome, why string
 		Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: why})
 }
 
-// markBeyond records DESIGN §8's guarantees in the final answer: the
+// markBeyond records docs/beyond.md's guarantees in the final answer: the
 // order-swap check's verdict and a lifted judge family rule, each a front
 // matter field and a line before the answer.
 func (r *runner) markBeyond(fm *bugfolder.FinalMeta, head *strings.Builder) {

@@ -117,7 +117,7 @@ func LensSummary(text string) string {
 }
 
 // degradedLine opens a final answer that only k of the n panel members
-// reached. Seed 000's debate keeps its line as written (a contract); a
+// reached. the debate protocol's debate keeps its line as written (a contract); a
 // Named protocol says it in its own words.
 func degradedLine(l bugfolder.Lang, in Inputs, k, n int) string {
 	switch {

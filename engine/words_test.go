@@ -8,7 +8,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 )
 
-// TestDegradedLineSpeaksTheProtocol: seed 000's debate keeps its degraded
+// TestDegradedLineSpeaksTheProtocol: the debate protocol (docs/protocols/debate.md) keeps its degraded
 // line byte for byte (a contract); a named protocol says it with its own
 // members, in Portuguese and in English.
 func TestDegradedLineSpeaksTheProtocol(t *testing.T) {

@@ -27,7 +27,7 @@ import (
 // Kind selects an engine's adapter.
 type Kind string
 
-// The engine kinds (DESIGN.md §5).
+// The engine kinds (docs/engines.md).
 const (
 	KindCommand   Kind = "command"
 	KindCodex     Kind = "codex"
@@ -94,7 +94,7 @@ type EngineConfig struct {
 	FamilyDecl string
 	// VerdictEffort is an openai engine's verdict_reasoning_effort: the
 	// reasoning_effort sent on a structured-verdict call (a review
-	// juror's: Request.ReasoningOff), "" to send none. Opt-in: ENGINES.md
+	// juror's: Request.ReasoningOff), "" to send none. Opt-in: docs/engines.md
 	// verifies no reasoning switch, and a server or model that does not
 	// know the field refuses the request.
 	VerdictEffort string

@@ -43,7 +43,7 @@ var kindFamilies = map[Kind]string{
 	KindAnthropic: "anthropic",
 }
 
-// Family is the engine's vendor family (DESIGN §7, CLI.md "review"): the
+// Family is the engine's vendor family (docs/engines.md, docs/protocols/review.md): the
 // family of its vendor CLI or API kind; else the family: field (only a
 // command, openai or opencode engine without a known model may differ
 // from what its kind and model show: see VendorFamily); else the one its

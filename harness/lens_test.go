@@ -10,7 +10,7 @@ import (
 )
 
 // A command engine gets the participant's lens name as {lens} and
-// MOOT_LENS (empty when it has none), as CLI.md says.
+// MOOT_LENS (empty when it has none), as docs/cli.md says.
 func TestLensPlaceholder(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "lens.sh")

@@ -7,7 +7,7 @@ import (
 )
 
 // ReviewConfig is the engines file's review: mapping: the ladder of
-// engines each review lens seats its juror from (DESIGN §7 "review").
+// engines each review lens seats its juror from (docs/protocols/review.md).
 //
 //	review:
 //	  ladders:

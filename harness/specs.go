@@ -13,7 +13,7 @@ import (
 const engineKeyVar = "MOOT_ENGINE_KEY"
 
 // specs are the vendor CLIs moot drives, with the facts of
-// ../shared/ENGINES.md: non-interactive and read-only flags, structured
+// docs/engines.md: non-interactive and read-only flags, structured
 // output, where each keeps stored credentials, how to point it at an
 // endpoint, and how to keep it quiet.
 var specs = map[Kind]*cliSpec{

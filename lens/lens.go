@@ -1,5 +1,5 @@
 // Package lens is moot's library of lenses — named short texts that tell a
-// participant what it defends (DESIGN §7) — plus the project's own, from
+// participant what it defends (docs/cli.md) — plus the project's own, from
 // .moot/lenses/*.md and the engines file's lenses: mapping, and the
 // --lens argument's reader. It knows files and texts, not LLMs.
 package lens

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The library has the twelve lenses of DESIGN §7 under CLI.md's
+// The library has the twelve lenses of docs/cli.md under their
 // hyphenated names, each telling its participant not to homogenize.
 func TestLibrary(t *testing.T) {
 	want := []string{"security", "performance", "data-integrity", "spec", "operator-safety", "tests", "simplicity", "regression", "defect", "user-impact", "cost", "devils-advocate"}

@@ -1,4 +1,4 @@
-// Package persona is argue's library of personas (seed 003, DESIGN §7): a
+// Package persona is argue's library of personas (docs/protocols/argue.md, docs/cli.md): a
 // persona is a lens plus a name, a domain and style weights — precision,
 // resilience and fragility — that shape how it argues. It also reads the
 // project's own personas from .moot/personas/*.md and chooses two for a
@@ -56,7 +56,7 @@ func Names() []string {
 	return out
 }
 
-// Style says how the weights shape the persona's arguing (seed 003: high
+// Style says how the weights shape the persona's arguing (docs/protocols/argue.md: high
 // precision → formal proofs, high resilience → practical implications,
 // high fragility → edge cases and failure modes).
 func (p Persona) Style() string {
@@ -128,7 +128,7 @@ func (p Persona) keys() []string {
 // and the library's, the two whose keywords the question mentions most,
 // as whole words (ties: project personas first, then library order); with
 // one match, it is set against the most different default; with none,
-// formalist and pragmatist, the seed's pair of a precise and a resilient
+// formalist and pragmatist, the protocol's pair of a precise and a resilient
 // lens. A project persona that shares a library persona's name replaces it.
 func Choose(question string, project []Persona) (pair [2]Persona, why string) {
 	qw := words(question)

@@ -161,7 +161,7 @@ func (m Model) keepsArtifacts() bool {
 }
 
 // argueStopKey asks a running argue debate to stop after the round in
-// flight and synthesize it (the manual stop of seed 003).
+// flight and synthesize it (the manual stop of docs/protocols/argue.md).
 const argueStopKey = "S"
 
 // canStopArgue: a debate of a protocol that stops early runs here.

@@ -148,7 +148,7 @@ type debateView struct {
 	// handRun is set for a debate written by hand: it records no judge
 	// engine, so its judge cannot be retried (only a human choice).
 	handRun bool
-	// protocol names the debate's protocol ("" is seed 000's debate).
+	// protocol names the debate's protocol ("" is the debate protocol (docs/protocols/debate.md)).
 	protocol string
 	// judgeFailed is set while the judge's last attempt failed and no
 	// verdict followed (a cancelled debate keeps it).

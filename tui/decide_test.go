@@ -91,7 +91,7 @@ func TestDecideForm(t *testing.T) {
 }
 
 // An escalated council's Final tab says it was escalated, and why in
-// short, before the pending decision (DESIGN §7).
+// short, before the pending decision (docs/architecture.md).
 func TestDecideEscalatedCouncil(t *testing.T) {
 	for _, tc := range []struct{ flag, want string }{
 		{"escalate", "ESCALATED (convergence or confidence under 70 %, or a critical divergence). A human decision is pending"},

@@ -117,7 +117,7 @@ func TestCallCounterNeverExceeded(t *testing.T) {
 }
 
 // TestOneStatusWordForAnUnheldDebate: a moot-run debate no process holds
-// is "running" (CLI.md's word) in the browser, the header and the footer;
+// is "running" (docs/cli.md's word) in the browser, the header and the footer;
 // nothing calls it "interrupted".
 func TestOneStatusWordForAnUnheldDebate(t *testing.T) {
 	f := newFixture(t)

@@ -731,7 +731,7 @@ func (w *wizard) firstStage() bool {
 	return w.stage == stageProtocol || (w.stage == stageBasics && len(w.ch.protocols) < 2)
 }
 
-// verifyField offers the judge's order-swap check (DESIGN §8).
+// verifyField offers the judge's order-swap check (docs/beyond.md).
 func (w *wizard) verifyField() huh.Field {
 	return huh.NewSelect[bool]().Title("Order-swap check").
 		Description(fmt.Sprintf("call the %[1]s again with every proposal in another slot under another label (one more call, priced on the next screen); another winner opens the %[1]s menu", w.in.Final)).

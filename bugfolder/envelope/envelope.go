@@ -1,5 +1,4 @@
-// Package envelope assembles what a review's jurors read (DESIGN §7,
-// seed 004): each file a change touched, whole and current, its test
+// Package envelope assembles what a review's jurors read (docs/protocols/review.md): each file a change touched, whole and current, its test
 // files, the contract and, on a bug, the context parts — nothing else: no
 // diff hunks, no commit messages, no authorship. It knows git and files,
 // never an engine; Scan finds the identities that must not reach a juror.

@@ -224,7 +224,7 @@ func TestBuildErrors(t *testing.T) {
 	}
 }
 
-// TestTestCandidates: each language's naming convention (CLI.md).
+// TestTestCandidates: each language's naming convention (docs/cli.md).
 func TestTestCandidates(t *testing.T) {
 	cases := []struct {
 		file       string

@@ -10,8 +10,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Thresholds of the name match (README "The envelope and the test
-// checks"): what is too short to be told from ordinary text.
+// Thresholds of the name match (docs/protocols/review.md, the
+// envelope): what is too short to be told from ordinary text.
 const (
 	// minName is the fewest letters and digits a person's name must
 	// have to be scanned for ("Al", "Li" alone are in every HTML file).

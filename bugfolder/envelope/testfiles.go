@@ -10,7 +10,7 @@ import (
 var jsExts = []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}
 
 // IsTestFile says whether a slash path names a test file by its
-// language's convention (CLI.md): Go X_test.go, Python test_X.py or
+// language's convention (docs/cli.md): Go X_test.go, Python test_X.py or
 // X_test.py, JS/TS X.test.* or X.spec.*.
 func IsTestFile(rel string) bool {
 	base := path.Base(rel)

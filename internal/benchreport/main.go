@@ -1,6 +1,6 @@
 // Command benchreport turns the output of moot's benchmarks (go test
 // -bench, on stdin) into the table of figures, targets and results that
-// scripts/bench prints and the README shows. It reads the standard Go
+// scripts/bench prints and docs/benchmarks.md shows. It reads the standard Go
 // benchmark format with golang.org/x/perf/benchfmt.
 //
 // Usage: go test -bench . ./engine ./tui ./harness | go run ./internal/benchreport [-markdown]

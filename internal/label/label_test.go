@@ -2,9 +2,9 @@ package label
 
 import "testing"
 
-// TestFinding13b_15EnglishWinnerWords: a winner reads "proposal B" in the
+// TestWinnerReadsProposalInEveryLanguage: a winner reads "proposal B" in the
 // UI whatever language the documents use.
-func TestFinding13b_15EnglishWinnerWords(t *testing.T) {
+func TestWinnerReadsProposalInEveryLanguage(t *testing.T) {
 	for _, tc := range []struct{ label, solver, want string }{
 		{"Proposta B", "agente-2", "proposal B (agente-2)"},
 		{"Proposal A", "", "proposal A"},

@@ -2,9 +2,9 @@ package money
 
 import "testing"
 
-// TestFinding13b_7OneMoneyFormatter: a partly-unknown total reads
+// TestPartlyUnknownTotalReadsPlusUnknown: a partly-unknown total reads
 // "$X+unknown", a wholly unknown one "unknown", never $0.00 unpriced.
-func TestFinding13b_7OneMoneyFormatter(t *testing.T) {
+func TestPartlyUnknownTotalReadsPlusUnknown(t *testing.T) {
 	for _, tc := range []struct {
 		usd      float64
 		unpriced bool
@@ -23,9 +23,9 @@ func TestFinding13b_7OneMoneyFormatter(t *testing.T) {
 	}
 }
 
-// TestIssue13_3EstimateOfNothingPricedIsUnknown: an estimate with no
+// TestEstimateOfNothingPricedIsUnknown: an estimate with no
 // price behind it reads "unknown" (the plan printed "≈$0.00 + unknown").
-func TestIssue13_3EstimateOfNothingPricedIsUnknown(t *testing.T) {
+func TestEstimateOfNothingPricedIsUnknown(t *testing.T) {
 	for _, tc := range []struct {
 		usd      float64
 		unpriced bool

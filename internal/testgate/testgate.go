@@ -1,5 +1,5 @@
-// Package testgate runs a project's tests for a review (DESIGN §7, seed
-// 004, --test-cmd / --red): in separate git worktrees, never the user's
+// Package testgate runs a project's tests for a review (docs/protocols/review.md,
+// --test-cmd / --red): in separate git worktrees, never the user's
 // checkout, each run in its own process group with a timeout. It checks
 // that the candidate's suite passes, that it is not worse than the
 // baseline, that the test files are untouched since the red commit, and

@@ -1,12 +1,12 @@
-// Package argue is seed 003's protocol on moot's runner: personas debate a
+// Package argue is the argue protocol (docs/protocols/argue.md) on moot's runner: personas debate a
 // question toward a nuanced synthesis, not a winner. Each round every
 // persona, in parallel, reads only the others' published arguments of the
 // round before and writes its argument, rebuttal, forced concessions,
 // confidence (0.0–1.0) and what would change its mind; then an isolated
 // scorer rates each persona's round, anonymized, as strict JSON with the
-// seed's weights. The debate stops on convergence, null production, the
+// protocol's weights (docs/protocols/argue.md). The debate stops on convergence, null production, the
 // round cap or a manual stop, and a synthesizer writes the eight sections
-// of CLI.md. Per persona, moot keeps concessions.json and confidence.json;
+// of docs/protocols/argue.md. Per persona, moot keeps concessions.json and confidence.json;
 // per round scoring/round_NNN.json, then scoring/summary.json and
 // transcript.md.
 package argue
@@ -22,7 +22,7 @@ import (
 // Name is the protocol's name, as --protocol takes it.
 const Name = "argue"
 
-// The protocol's roles (CLI.md): personas, the scorer, the synthesizer.
+// The protocol's roles (docs/protocols/argue.md): personas, the scorer, the synthesizer.
 const (
 	RolePersona     bugfolder.Role = "persona"
 	RoleScorer      bugfolder.Role = "scorer"
@@ -30,7 +30,7 @@ const (
 )
 
 // DefaultRounds is the round cap (rounds after round 0) when -r is not
-// given: the seed's quick debate of three rounds in all.
+// given: the protocol's quick debate of three rounds in all.
 const DefaultRounds = 2
 
 // Expected answer sizes, in tokens, for estimates.
@@ -40,7 +40,7 @@ const (
 	ExpectedSynthesizerTokens = 2000
 )
 
-// The modes (--style) of seed 003.
+// The modes (--style) of docs/protocols/argue.md.
 const (
 	Adversarial    = "adversarial"
 	Panel          = "panel"
@@ -51,7 +51,7 @@ const (
 // Styles lists the modes in the order help lists them.
 var Styles = []string{Adversarial, Panel, Socratic, DevilsAdvocate}
 
-// Protocol is seed 003's argue. Its zero value is ready to use.
+// Protocol is the argue protocol (docs/protocols/argue.md). Its zero value is ready to use.
 type Protocol struct{}
 
 var (
@@ -65,7 +65,7 @@ var (
 func (Protocol) Name() string { return Name }
 
 // SupportJudges is set: the scorer judges the personas, so the judge
-// family rule (DESIGN §8) holds it as it holds the synthesizer.
+// family rule (docs/beyond.md) holds it as it holds the synthesizer.
 func (Protocol) SupportJudges() bool { return true }
 
 // Roles are persona (the panel), scorer (support, every round) and
@@ -74,7 +74,7 @@ func (Protocol) Roles() (panel, support, final bugfolder.Role) {
 	return RolePersona, RoleScorer, RoleSynthesizer
 }
 
-// Rubric is the scorer's frozen rubric: the seed's six metrics and their
+// Rubric is the scorer's frozen rubric: the protocol's six metrics and their
 // weights.
 func (Protocol) Rubric(l bugfolder.Lang, m bugfolder.Mode) []string {
 	out := make([]string, len(Criteria))

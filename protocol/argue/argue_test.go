@@ -74,7 +74,7 @@ func scorerCall() engine.Call {
 }
 
 // TestScorer: the scorer sees labels, never ids; strict JSON is mapped
-// back to the personas with the seed's weights; prose, a missing label,
+// back to the personas with the protocol's weights; prose, a missing label,
 // an unknown field or a score out of 0–10 is a scorer failure.
 func TestScorer(t *testing.T) {
 	c := scorerCall()
@@ -408,7 +408,7 @@ func TestParseConfidence(t *testing.T) {
 }
 
 // TestPersonaReflectsOnItsOwnArgument: from round 1 a persona's prompt
-// holds its own argument of the round before (seed 003's reflection:
+// holds its own argument of the round before (docs/protocols/argue.md, reflection:
 // recall one's earlier arguments, update belief), fenced as its own, with
 // its stated confidence, and the others' published arguments; a persona
 // without a valid answer is named absent. The rebuttal asks for

@@ -52,7 +52,7 @@ type Point struct {
 
 // personaSummary is one persona's line of scoring/summary.json. Mean is
 // the mean of its weighted scores over the rounds scored (each 0–80, the
-// seed's weights), null while none is.
+// protocol's weights), null while none is.
 type personaSummary struct {
 	Persona    string   `json:"persona"`
 	Weighted   []Point  `json:"weighted_by_round"`

@@ -9,7 +9,7 @@ import (
 	"github.com/reversa/moot/engine"
 )
 
-// The synthesizer's eight sections (CLI.md), in order.
+// The synthesizer's eight sections (docs/protocols/argue.md), in order.
 var (
 	secParticipants = heading{PT: "Participantes", EN: "Participants"}
 	secRounds       = heading{PT: "Rodadas e término", EN: "Rounds and termination"}

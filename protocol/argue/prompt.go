@@ -13,7 +13,7 @@ import (
 	"github.com/reversa/moot/internal/lazyre"
 )
 
-// A persona's sections (CLI.md), in order, every round.
+// A persona's sections (docs/protocols/argue.md), in order, every round.
 var (
 	secArgument   = heading{PT: "Argumento", EN: "Argument"}
 	secRebuttal   = heading{PT: "Réplica", EN: "Rebuttal"}
@@ -104,7 +104,7 @@ func personaPrompt(c engine.Call) string {
 }
 
 // writeSnapshot writes the reader's own argument of the round before
-// (seed 003's reflection: recall one's earlier arguments, update belief)
+// (docs/protocols/argue.md: the reflect step — recall one's earlier arguments, update belief)
 // with its stated confidence, then the others' published arguments, or
 // says who has none and why. It never shows another persona's persona
 // text (only published arguments).

@@ -14,14 +14,14 @@ import (
 	"github.com/reversa/moot/internal/termsafe"
 )
 
-// Criterion is one scoring metric of seed 003 and its weight.
+// Criterion is one scoring metric of docs/protocols/argue.md and its weight.
 type Criterion struct {
 	Key    string
 	Weight float64
 	PT, EN string
 }
 
-// Criteria are the seed's scoring metrics and weights: evidence ×2,
+// Criteria are the protocol's scoring metrics and weights: evidence ×2,
 // novelty ×1.5, concession ×2 (conceding a strong point scores
 // positively), coherence ×1, rebuttal precision ×1, calibration ×0.5.
 var Criteria = []Criterion{
@@ -45,7 +45,7 @@ var maxWeighted = func() float64 {
 // Score is one persona's round as the scorer rated it.
 type Score map[string]float64
 
-// Weighted is the score's weighted total, 0–80 (seed 003's weights).
+// Weighted is the score's weighted total, 0–80 (the argue protocol's weights).
 func (s Score) Weighted() float64 {
 	t := 0.0
 	for _, c := range Criteria {

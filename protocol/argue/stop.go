@@ -21,7 +21,7 @@ const (
 	StopManual         = "manual"
 )
 
-// ConvergenceDelta is seed 003's convergence threshold: every persona's
+// ConvergenceDelta is the argue protocol's convergence threshold: every persona's
 // confidence moved less than this, for two rounds in a row.
 const ConvergenceDelta = 0.1
 
@@ -50,7 +50,7 @@ func newArguments(ra engine.RoundAnswers) (isNew, ok bool) {
 	return false, false
 }
 
-// Stop is seed 003's stop rule after round k, the first that holds:
+// Stop is the argue protocol's stop rule after round k, the first that holds:
 // convergence (every persona of the panel answered in each of the last
 // three rounds and moved its confidence less than 0.1 in each of the last
 // two), null production (the scorer saw nothing new in the last two

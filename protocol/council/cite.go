@@ -75,7 +75,7 @@ func candidates(r string) []string {
 }
 
 // opinions lists the items of an evidence section that cite no part of P:
-// they stand as opinion, not as grounded position (seed 001, rule 2).
+// they stand as opinion, not as grounded position (docs/protocols/council.md, rule 2).
 func opinions(text, p string) []string {
 	var out []string
 	for _, it := range items(text) {

@@ -1,4 +1,4 @@
-// Package council is seed 001's protocol on moot's runner: a council of
+// Package council is the council protocol (docs/protocols/council.md) on moot's runner: a council of
 // members, one lens each, over a bug or a question. In round 0 each member
 // alone writes its position (recommendation, reasoning, evidence citing P,
 // confidence, limitations); in rounds 1..R (R ≤ 3) each reads the frozen
@@ -8,7 +8,7 @@
 // members by lens and never by engine, writes the points of consensus,
 // the divergences with their nature, the productive tensions, the gaps
 // and its confidence. moot measures convergence from the rebuttals and
-// flags the result escalate, or a pending human decision, by the seed's
+// flags the result escalate, or a pending human decision, by the protocol's
 // thresholds.
 package council
 
@@ -25,13 +25,13 @@ import (
 // Name is the protocol's name, as --protocol takes it.
 const Name = "council"
 
-// The protocol's roles (CLI.md): members and the synthesizer.
+// The protocol's roles (docs/protocols/council.md): members and the synthesizer.
 const (
 	RoleMember      bugfolder.Role = "member"
 	RoleSynthesizer bugfolder.Role = "synthesizer"
 )
 
-// MaxRounds is the seed's cap of cross-rebuttal rounds (CLI.md: R ≤ 3,
+// MaxRounds is the protocol's cap of cross-rebuttal rounds (docs/protocols/council.md: R ≤ 3,
 // more is exit 2).
 const MaxRounds = 3
 
@@ -41,7 +41,7 @@ const (
 	ExpectedSynthesizerTokens = 1800
 )
 
-// Protocol is seed 001's council. Its zero value is ready to use.
+// Protocol is the council protocol (docs/protocols/council.md). Its zero value is ready to use.
 type Protocol struct{}
 
 var _ engine.Protocol = Protocol{}
@@ -108,12 +108,12 @@ func (p Protocol) PromptOverhead(s engine.Setup, role bugfolder.Role) int {
 // rounds 1..R each reading the frozen answers of the round before.
 func (Protocol) Batches(k int, panel, support []string) [][]string { return [][]string{panel} }
 
-// Continue runs the planned rounds, never more (no early stop: DESIGN §7
+// Continue runs the planned rounds, never more (no early stop: docs/protocols/council.md
 // keeps early stopping to argue and review).
 func (Protocol) Continue(k, r int) bool { return k < r }
 
 // OpeningRequired: a rebuttal keeps or changes its member's round-0
-// position (seed 001's "Mantenho minha posição?"), so a member with no
+// position (the council protocol's "Mantenho minha posição?"), so a member with no
 // valid position is left out of the cross-rebuttals, never asked to defend
 // what it never said.
 func (Protocol) OpeningRequired() bool { return true }

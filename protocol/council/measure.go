@@ -8,7 +8,7 @@ import (
 	"github.com/reversa/moot/engine"
 )
 
-// Thresholds of seed 001 ("Quando escalar"): under Escalate a result is
+// Thresholds of docs/protocols/council.md ("Quando escalar"): under Escalate a result is
 // flagged escalate; a synthesis confidence under Human goes to a human.
 const (
 	EscalateBelow = 70
@@ -133,7 +133,7 @@ type Verdict struct {
 	Reasons []string
 }
 
-// judge applies seed 001's thresholds to the final convergence (-1: not
+// judge applies the council protocol's thresholds (docs/protocols/council.md) to the final convergence (-1: not
 // measured), the synthesis confidence and the critical divergences, and
 // its two other triggers to the stakes frozen in P: a value at risk over
 // ValueAtRiskOver, an irreversible decision.

@@ -58,7 +58,7 @@ func memberPrompt(c engine.Call) string {
 	return w.String()
 }
 
-// rules are seed 001's rules of the debate, as a member reads them.
+// rules are the council protocol's rules of the debate, as a member reads them.
 func rules(l bugfolder.Lang, round int) []string {
 	out := []string{
 		t(l, "Defenda a sua lente. Não tente ser neutro: a parcialidade é proposital. Não homogeneize a sua voz com a dos outros membros.",

@@ -12,7 +12,7 @@ import (
 type heading = sections.Heading
 
 // The member's sections in round 0 (positions) and in rounds 1..R
-// (cross-rebuttals), and the synthesizer's, as CLI.md names them.
+// (cross-rebuttals), and the synthesizer's, as docs/protocols/council.md names them.
 var (
 	secRecommend  = heading{PT: "Recomendação", EN: "Recommendation"}
 	secReasoning  = heading{PT: "Raciocínio", EN: "Reasoning"}

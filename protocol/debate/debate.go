@@ -1,4 +1,4 @@
-// Package debate is seed 000's protocol on moot's runner: N independent
+// Package debate is the debate protocol (docs/protocols/debate.md) on moot's runner: N independent
 // solvers answer alone in round 0, then R fixed rounds in which every
 // solver reads the frozen snapshot of the round before (and the critiques
 // of its own round: critics run first), never stopping early; then an
@@ -31,7 +31,7 @@ const (
 	ExpectedJudgeTokens  = 2500
 )
 
-// Protocol is seed 000's debate. Its zero value is ready to use.
+// Protocol is the debate protocol (docs/protocols/debate.md). Its zero value is ready to use.
 type Protocol struct{}
 
 var _ engine.Protocol = Protocol{}
@@ -118,7 +118,7 @@ func (Protocol) Batches(k int, panel, support []string) [][]string {
 	return [][]string{support, panel}
 }
 
-// Continue is seed 000's stop rule: R fixed rounds, never stopping early.
+// Continue is the debate protocol's stop rule: R fixed rounds, never stopping early.
 func (Protocol) Continue(k, r int) bool { return k < r }
 
 // Prompt writes a solver's or a critic's prompt.

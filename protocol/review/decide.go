@@ -119,7 +119,7 @@ func WaitsForDecision(st *State) bool {
 
 // Decided reports a human's closing decision: approve or decline. A
 // resumed round would override it, so --resume refuses a decided review
-// (seed 004: a review that stops escalates to the human, and moot never
+// (docs/protocols/review.md: a review that stops escalates to the human, and moot never
 // grinds on past the human's word). revise is the human sending the
 // change back to the loop: a resume after it runs, and the decision stays
 // on the record beside the new rounds.

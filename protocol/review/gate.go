@@ -148,7 +148,7 @@ func NewFindings(seats []Seat, files []string, seen map[string]bool) []string {
 	return out
 }
 
-// Stalled is the stop rule (seed 004: measure convergence by new findings
+// Stalled is the stop rule (docs/protocols/review.md: measure convergence by new findings
 // per round): round k ≥ 2 stalls when it raised new findings and no fewer
 // than round k-1 did — stable or growing, two rounds in a row. news[i] is
 // round i+1's count.

@@ -497,7 +497,7 @@ func Estimated(cfg *harness.Config, routes []Route) Estimate {
 }
 
 // FloorRungs is how many rungs that may be called a ladder should hold
-// before its local tail (seed 004: two cloud rungs are not a floor; a
+// before its local tail (docs/protocols/review.md: two cloud rungs are not a floor; a
 // wrong lens and a failure must never leave a lens on hold).
 const FloorRungs = 3
 

@@ -10,7 +10,7 @@ import (
 
 // Prompt writes a juror's whole prompt: its lens, the rules of a verdict,
 // the rendered envelope fenced by nonce, and last the answer's shape with
-// the literal lens name filled in (seed 004: never a placeholder).
+// the literal lens name filled in (docs/protocols/review.md: never a placeholder).
 func Prompt(l bugfolder.Lens, envelope, nonce string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are one juror of a blind review of a code change. Your one lens is %q.\n\n", l.Name)

@@ -21,7 +21,7 @@ import (
 const Name = "review"
 
 // DefaultLenses are the eight lenses a review seats when --lens is not
-// given (DESIGN §7), library names.
+// given (docs/protocols/review.md), library names.
 var DefaultLenses = []string{"defect", "security", "regression", "spec", "tests", "simplicity", "performance", "operator-safety"}
 
 // The statuses a review's record may have.

@@ -19,7 +19,7 @@ const (
 	OutcomeHold   Outcome = "hold"
 )
 
-// The severities a finding may have (CLI.md's juror JSON).
+// The severities a finding may have (docs/protocols/review.md's juror JSON).
 const (
 	SevBlocker = "blocker"
 	SevMajor   = "major"
@@ -37,7 +37,7 @@ type Finding struct {
 	File string `json:"file,omitempty"`
 }
 
-// Verdict is a juror's answer: one JSON object (DESIGN §7).
+// Verdict is a juror's answer: one JSON object (docs/protocols/review.md).
 type Verdict struct {
 	Lens     string    `json:"lens"`
 	Verdict  string    `json:"verdict"`
@@ -166,7 +166,7 @@ func unfence(s string) string {
 	return strings.TrimSpace(inner[nl+1:])
 }
 
-// Judged is a verdict with moot's rules applied (DESIGN §7).
+// Judged is a verdict with moot's rules applied (docs/protocols/review.md).
 type Judged struct {
 	Outcome Outcome
 	// Reason says why, when the rules changed what the juror said or the

@@ -121,7 +121,7 @@ func TestRawTailIsBoundedOnARuneBoundary(t *testing.T) {
 }
 
 // The prompt ends with the answer's shape carrying the literal lens name
-// (seed 004: never a placeholder).
+// (docs/protocols/review.md: never a placeholder).
 func TestPromptEndsWithTheLiteralLens(t *testing.T) {
 	p := Prompt(lensOf("defect"), "# Contract\n", "n0nce")
 	tail := p[strings.LastIndex(p, "END ENVELOPE n0nce"):]

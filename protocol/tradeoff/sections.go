@@ -9,7 +9,7 @@ import (
 type heading = sections.Heading
 
 // The reviewer's sections in round 0 and in the rebuttal rounds, and the
-// synthesizer's, as CLI.md names them.
+// synthesizer's, as docs/protocols/tradeoff.md names them.
 var (
 	secPosition   = heading{PT: "Posição defendida", EN: "Position"}
 	secArgument   = heading{PT: "Argumento", EN: "Argument"}

@@ -1,4 +1,4 @@
-// Package tradeoff is seed 002's protocol on moot's runner: a bounded
+// Package tradeoff is the tradeoff protocol (docs/protocols/tradeoff.md) on moot's runner: a bounded
 // adversarial review of one decision between two options. Setup writes
 // one evidence packet (the decision and who owns it, the two positions as
 // testable statements, the shared evidence, the criteria); two reviewers
@@ -26,7 +26,7 @@ import (
 // Name is the protocol's name, as --protocol takes it.
 const Name = "tradeoff"
 
-// The protocol's roles (CLI.md): two reviewers and the synthesizer.
+// The protocol's roles (docs/protocols/tradeoff.md): two reviewers and the synthesizer.
 const (
 	RoleReviewer    bugfolder.Role = "reviewer"
 	RoleSynthesizer bugfolder.Role = "synthesizer"
@@ -41,7 +41,7 @@ const (
 	ExpectedSynthesizerTokens = 1800
 )
 
-// Protocol is seed 002's tradeoff. Its zero value is ready to use.
+// Protocol is the tradeoff protocol (docs/protocols/tradeoff.md). Its zero value is ready to use.
 type Protocol struct{}
 
 var _ engine.Protocol = Protocol{}

@@ -10,11 +10,11 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// TestFinding14_1FlagsOfAnotherProtocol: a flag the chosen protocol does
+// TestFlagOfAnotherProtocolIsRefused: a flag the chosen protocol does
 // not take is exit 2 naming the flag and the protocols that take it, on
 // run, plan and ask alike, and nothing is written; so are two identical
 // tradeoff options.
-func TestFinding14_1FlagsOfAnotherProtocol(t *testing.T) {
+func TestFlagOfAnotherProtocolIsRefused(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	before := testutil.Fingerprint(t, proj)
 	run := []string{"run", "7", "--mode", "repair", "--yes", "--headless"}
@@ -63,11 +63,11 @@ func TestFinding14_1FlagsOfAnotherProtocol(t *testing.T) {
 	}
 }
 
-// TestFinding14_2TimeLimitsNameTheirFlag: a zero or negative time limit is
+// TestNonPositiveTimeLimitNamesItsFlag: a zero or negative time limit is
 // exit 2 naming that flag (and no other), its value printed for people;
 // a council given one --lens for several members says a council takes
 // one lens per member.
-func TestFinding14_2TimeLimitsNameTheirFlag(t *testing.T) {
+func TestNonPositiveTimeLimitNamesItsFlag(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	before := testutil.Fingerprint(t, proj)
 	for _, c := range []struct {
@@ -97,12 +97,12 @@ func TestFinding14_2TimeLimitsNameTheirFlag(t *testing.T) {
 // k4m1 is the sample's bug closed by DONE.md, with a finished debate.
 const k4m1 = "_reversa_bugs/checkout/bugs/BUG-20260610-K4M1-cupom-expirado-aceito"
 
-// TestFinding14_6ClosedBugsPendingDecision: a result that still waits for
+// TestClosedBugsPendingDecisionCannotBeDecided: a result that still waits for
 // a human decision on a bug closed since by DONE.md can never be decided
 // (the folder is read-only for every tool): decide refuses it with exit 2
 // saying why and how to reopen, writing nothing; list and show do not
 // call it pending (list --json: decision null, decision_closed true).
-func TestFinding14_6ClosedBugsPendingDecision(t *testing.T) {
+func TestClosedBugsPendingDecisionCannotBeDecided(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	p := filepath.Join(proj, k4m1, "debate", "resposta-final.md")
 	raw, err := os.ReadFile(p)

@@ -19,11 +19,11 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// TestFinding13b_16QuitWhileDecisionWaits: q while a decision menu is
+// TestQuitWhileADecisionIsSteppedAsideAsksToLeave: q while a decision menu is
 // stepped aside asks to leave (it does not reopen the menu); "keep
 // watching" and esc put the decision back where it was; leaving stops the
 // run, resumable. The footer of a decision put aside lists q.
-func TestFinding13b_16QuitWhileDecisionWaits(t *testing.T) {
+func TestQuitWhileADecisionIsSteppedAsideAsksToLeave(t *testing.T) {
 	f := newFixture(t)
 	for _, size := range [][2]int{{80, 24}, {60, 15}} {
 		m, b := liveModel(t, f, size[0], size[1])
@@ -53,11 +53,11 @@ func TestFinding13b_16QuitWhileDecisionWaits(t *testing.T) {
 	}
 }
 
-// TestFinding13b_12JudgeReasonReadable: at 60×15 the judge menu taller
+// TestJudgeFailureReasonReadableOnASmallScreen: at 60×15 the judge menu taller
 // than the window scrolls (pgup/pgdn, ↑ past its first choice) to the
 // reason the judge failed, its hints saying what more there is; the
 // judge's pane and its zoom show the reason.
-func TestFinding13b_12JudgeReasonReadable(t *testing.T) {
+func TestJudgeFailureReasonReadableOnASmallScreen(t *testing.T) {
 	const reason = "invalid answer: ## Vencedora: names 2 labels (A, B); exactly one is allowed"
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 60, 15)
@@ -91,10 +91,10 @@ func TestFinding13b_12JudgeReasonReadable(t *testing.T) {
 	}
 }
 
-// TestFinding13b_11CostMoneyNeverClipped: at any width from 40 columns the
+// TestCostTableNeverClipsMoney: at any width from 40 columns the
 // cost table keeps every money figure whole: headers shorten, columns
 // close up, roles go, names give way first.
-func TestFinding13b_11CostMoneyNeverClipped(t *testing.T) {
+func TestCostTableNeverClipsMoney(t *testing.T) {
 	rows := [][]string{
 		{"claude-sonnet-long-name ⇄", "solver, critic, judge", "12", "≈123k", "≈45k", "≈$0.03+unknown"},
 		{"local", "solver", "4", "≈9k", "≈2k", "unknown price"},
@@ -118,11 +118,11 @@ func TestFinding13b_11CostMoneyNeverClipped(t *testing.T) {
 	}
 }
 
-// TestFinding13b_14ConfirmFocusWithoutColour: the yes/no confirmation
+// TestConfirmFocusShowsWithoutColour: the yes/no confirmation
 // (an external judge, an external solver, the wizard's) marks its focused
 // button with characters, seen without colour; ←/→ move the mark and the
 // footer names them.
-func TestFinding13b_14ConfirmFocusWithoutColour(t *testing.T) {
+func TestConfirmFocusShowsWithoutColour(t *testing.T) {
 	f := newFixture(t)
 	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "bad", Engines: []string{"bad", "ext"}}
 	for _, mn := range []*menu{judgeConfirmMenu(&menu{j: j, engine: "ext"}), swapConfirmMenu(&menu{engine: "ext", solver: "agente-2"})} {
@@ -142,11 +142,11 @@ func TestFinding13b_14ConfirmFocusWithoutColour(t *testing.T) {
 	}
 }
 
-// TestFinding13b_17RestrictedNoteStays: on a restricted bug at 80×24 the
+// TestRestrictedNoteStaysThroughTheEnginesPage: on a restricted bug at 80×24 the
 // wizard's note that external engines are not offered stays on screen
 // through every field of the engines page; the judge's and a solver's
 // engine menus say the same when they leave an external engine out.
-func TestFinding13b_17RestrictedNoteStays(t *testing.T) {
+func TestRestrictedNoteStaysThroughTheEnginesPage(t *testing.T) {
 	f := newFixture(t)
 	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  local2: {kind: command, command: [z], external: false}\n  cloud: {kind: openai, base_url: https://api.example.com/v1}\ndefaults: {solver: scripted, judge: scripted}\n"))
 	if err != nil {
@@ -179,11 +179,11 @@ func TestFinding13b_17RestrictedNoteStays(t *testing.T) {
 	}
 }
 
-// TestFinding13b_5WatcherNotARoundBehind: a debate another process runs,
+// TestWatcherIsNotARoundBehind: a debate another process runs,
 // in round 1 before any round-1 call has written its file, reads as round
 // 1 (the log's round_started), as its owner shows it; a call in flight
 // that the sidecar reports moves the round too.
-func TestFinding13b_5WatcherNotARoundBehind(t *testing.T) {
+func TestWatcherIsNotARoundBehind(t *testing.T) {
 	f := newFixture(t)
 	bug := f.bug(t, "6")
 	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
@@ -219,11 +219,11 @@ func TestFinding13b_5WatcherNotARoundBehind(t *testing.T) {
 	}
 }
 
-// TestFinding13b_6ElapsedKeepsAKilledWait: a session killed (kill -9) at
+// TestElapsedCountsAMenuWaitOfAKilledSession: a session killed (kill -9) at
 // a menu has no debate_finished, but the waiting events its run logged
 // while the menu was open count: the total across sessions is each
 // session's first event to its last, menu waits included.
-func TestFinding13b_6ElapsedKeepsAKilledWait(t *testing.T) {
+func TestElapsedCountsAMenuWaitOfAKilledSession(t *testing.T) {
 	f := newFixture(t)
 	bug := f.bug(t, "6")
 	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
@@ -246,11 +246,11 @@ func TestFinding13b_6ElapsedKeepsAKilledWait(t *testing.T) {
 	}
 }
 
-// TestFinding13b_18Small: the quorum menu's wrapped reason keeps its
+// TestSmallScreenMenusKeepIndentAndEveryChoice: the quorum menu's wrapped reason keeps its
 // indent; "Which proposal wins?" at 80×24 shows every choice, ← Back
 // included, one line each; the browser's "is run by" line goes when that
 // run ends, without a key.
-func TestFinding13b_18Small(t *testing.T) {
+func TestSmallScreenMenusKeepIndentAndEveryChoice(t *testing.T) {
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
 	q := quorumLoss()
@@ -288,9 +288,9 @@ func TestFinding13b_18Small(t *testing.T) {
 	goldenScreen(t, m, f.proj)
 }
 
-// TestFinding13b_18HeldLineGoes: r on a bug another process runs says so;
+// TestRunByAnotherProcessLineGoesWhenTheRunEnds: r on a bug another process runs says so;
 // once that run ends (its row read again) the line goes without a key.
-func TestFinding13b_18HeldLineGoes(t *testing.T) {
+func TestRunByAnotherProcessLineGoesWhenTheRunEnds(t *testing.T) {
 	f := newFixture(t)
 	bug := f.bug(t, "6")
 	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
@@ -315,10 +315,10 @@ func TestFinding13b_18HeldLineGoes(t *testing.T) {
 	}
 }
 
-// TestFinding13b_4ErrorsWrappedUntilAKey: the error a run ends with is
+// TestRunErrorShownWholeUntilAKey: the error a run ends with is
 // shown whole at 80 and 60 columns (wrapped, not cut) and stays until a
 // key; that key dismisses it.
-func TestFinding13b_4ErrorsWrappedUntilAKey(t *testing.T) {
+func TestRunErrorShownWholeUntilAKey(t *testing.T) {
 	f := newFixture(t)
 	long := "write /home/someone/projects/shop/_reversa_bugs/checkout/bugs/BUG-20260705-M8N2-estoque-negativo/debate/juiz/tentativa-2.md: no space left on device"
 	for _, size := range [][2]int{{80, 24}, {60, 15}} {
@@ -343,10 +343,10 @@ func TestFinding13b_4ErrorsWrappedUntilAKey(t *testing.T) {
 	}
 }
 
-// TestFinding13b_7OneFigure: on a generated register (its final answers
+// TestIndexAndHeaderGiveTheSameTokensAndMoney: on a generated register (its final answers
 // carry total_tokens and total_cost_usd) the index (list, browser) and the
 // debate header give the same tokens and money.
-func TestFinding13b_7OneFigure(t *testing.T) {
+func TestIndexAndHeaderGiveTheSameTokensAndMoney(t *testing.T) {
 	proj := t.TempDir()
 	if err := testutil.GenerateRegister(proj, 12); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // so it is refused like any amount that is not a positive number (exit 2,
 // nothing written).
 func TestBudgetRefusesInfinity(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"Inf", "+Inf", "NaN"} {
 		p := newProject(t)
 		r := p.moot("plan", "7", "--mode", "diagnosis", "--max-usd", v).mustExit(t, 2)
@@ -41,6 +42,7 @@ func (p *project) waitStarts(id string, round, n int) {
 // call_finished (tokens, cost) is in the log already; the resume counts
 // it, and the final answer's totals are the sum of every finished call.
 func TestVerifyJudgeKillDuringSwap(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "solver=mark,judge#1=content:S2,judge#2=hang"
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -81,6 +83,7 @@ func TestVerifyJudgeKillDuringSwap(t *testing.T) {
 // call, so the debate's cost is fully known: the final answer records
 // total_cost_usd and list does not call the cost partly unknown.
 func TestHumanWinnerCostKnown(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "judge=first"
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "0", "--verify-judge", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
@@ -102,6 +105,7 @@ func TestHumanWinnerCostKnown(t *testing.T) {
 // --max-tokens can; it never calls an unknown estimate "within" the cap,
 // and it never writes "≈≈".
 func TestBudgetUnpricedEngineWarns(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("plan", "7", "--mode", "diagnosis", "--judge", "omega", "--max-usd", "5").mustExit(t, 0)
 	if !strings.Contains(r.stdout, "CANNOT be enforced for omega") || !strings.Contains(r.stdout, "--max-tokens") {
@@ -120,6 +124,7 @@ func TestBudgetUnpricedEngineWarns(t *testing.T) {
 // waits for a human to raise the cap: list and show say waiting, never
 // running, and show says why and what raises it.
 func TestBudgetStopIsWaiting(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = padded
 	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--max-tokens", "20000").mustExit(t, 4)
@@ -142,6 +147,7 @@ func TestBudgetStopIsWaiting(t *testing.T) {
 // family rule again and refuses (exit 2, naming the family) unless the
 // debate froze --allow-same-family.
 func TestFamilyRecheckedOnResume(t *testing.T) {
+	t.Parallel()
 	for _, allow := range []bool{false, true} {
 		p := newProject(t)
 		p.Plan = padded
@@ -167,10 +173,11 @@ func TestFamilyRecheckedOnResume(t *testing.T) {
 	}
 }
 
-// TestDocsAttack17: moot engines shows each engine's family (unknown
+// TestEnginesShowFamiliesAndAskOffersNoVerifyJudge: moot engines shows each engine's family (unknown
 // when none), and ask's help does not offer --verify-judge, which every
 // ask protocol refuses.
-func TestDocsAttack17(t *testing.T) {
+func TestEnginesShowFamiliesAndAskOffersNoVerifyJudge(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	raw, err := os.ReadFile(filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
 	if err != nil {

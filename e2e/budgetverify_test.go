@@ -22,6 +22,7 @@ func (p *project) budgetReasons() []string {
 // with --max-tokens lifts the token cap only; the frozen dollar cap stays
 // in force (the debate is cut at it) and the log says what changed.
 func TestResumeFlagOverridesItsOwnLimit(t *testing.T) {
+	t.Parallel()
 	full := newProject(t)
 	full.Plan = padded
 	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 0)
@@ -86,6 +87,7 @@ func (p *project) spentBy(id string) (all, lastIn int) {
 // so a cap that cuts the debate still ends in a checked answer (exit 0),
 // and no judge call is paid for and thrown away.
 func TestVerifyJudgeBudgetKeepsBothCalls(t *testing.T) {
+	t.Parallel()
 	full := newProject(t)
 	full.Plan = steady
 	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge").mustExit(t, 0)
@@ -116,6 +118,7 @@ func TestVerifyJudgeBudgetKeepsBothCalls(t *testing.T) {
 // a raised cap reuses that paid answer: one more judge call (the check's
 // second), a stable verdict, and the totals count every call once.
 func TestVerifyJudgeResumeReusesThePaidAnswer(t *testing.T) {
+	t.Parallel()
 	full := newProject(t)
 	full.Plan = steady
 	full.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--verify-judge").mustExit(t, 0)
@@ -151,6 +154,7 @@ func TestVerifyJudgeResumeReusesThePaidAnswer(t *testing.T) {
 // headless run with --max-usd names the engines without a price on
 // stderr, in the plan's words.
 func TestRunNamesUnpricedEnginesUnderADollarCap(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--solver", "omega", "--judge", "zeta-engine", "--yes", "--headless", "--max-usd", "5").mustExit(t, 0)
 	if !strings.Contains(r.stderr, "the dollar cap CANNOT be enforced for omega") {
@@ -166,6 +170,7 @@ func TestRunNamesUnpricedEnginesUnderADollarCap(t *testing.T) {
 // the budget spent part of its plan, so the next plan learns nothing from
 // it; a full debate after it does teach the plan.
 func TestCutDebateTeachesNoEstimate(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = padded
 	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--max-tokens", "30000", "--on-budget", "stop").mustExit(t, 0)

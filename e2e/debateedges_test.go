@@ -14,10 +14,11 @@ import (
 // Regression tests for the hostile new-user test of issue 11
 // (attack-11): each is named after the finding it keeps fixed.
 
-// Finding 1: a teammate's engines file with the same relative command but
+// TestSameRelativeCommandOtherProgramStopsResume: a teammate's engines file with the same relative command but
 // another program behind it is another engine: the resume stops (exit 2)
 // naming the program's difference.
-func TestFinding1TeammateSameRelativeCommandIsCaught(t *testing.T) {
+func TestSameRelativeCommandOtherProgramStopsResume(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-2@1=invalid,agente-3@1=invalid"
 	reg := filepath.Join(p.dir, "_reversa_bugs")
@@ -62,9 +63,10 @@ defaults:
 	}
 }
 
-// Finding 2: any edit of problema.md's locked setup (settings, rubric, P)
+// TestEditedSetupCaughtWithoutTheEventLog: any edit of problema.md's locked setup (settings, rubric, P)
 // is caught on resume even without the event log.
-func TestFinding2EditedSetupCaughtWithoutLog(t *testing.T) {
+func TestEditedSetupCaughtWithoutTheEventLog(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, from, to string }{
 		{"mode and rounds", "mode: diagnosis\n", "mode: repair\n"},
 		{"rounds", "r: 1\n", "r: 3\n"},
@@ -90,10 +92,11 @@ func TestFinding2EditedSetupCaughtWithoutLog(t *testing.T) {
 	}
 }
 
-// Finding 3: on a restricted bug no model or engine text reaches stdout
+// TestRestrictedErrorsCarryNoModelText: on a restricted bug no model or engine text reaches stdout
 // through --json, not even inside a failed call's error: events carry a
 // typed code and a size.
-func TestFinding3RestrictedErrorsCarryNoText(t *testing.T) {
+func TestRestrictedErrorsCarryNoModelText(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1=unknownheading,agente-2=fail"
 	r := p.moot("run", "8", "--mode", "diagnosis", "-n", "3", "-r", "0", "--yes", "--json", "--on-quorum-loss", "continue")
@@ -130,10 +133,11 @@ func adviceWinner(t *testing.T, stderr string) []string {
 	return strings.Fields(m[1])
 }
 
-// Finding 4: the advice printed after a judge failure runs as printed: it
+// TestJudgeFailureAdviceRunsAsPrinted: the advice printed after a judge failure runs as printed: it
 // repeats the --config given and names the bug the way the engineer did
 // (a path when the debate was started by path from outside the register).
-func TestFinding4JudgeAdviceRunsAsPrinted(t *testing.T) {
+func TestJudgeFailureAdviceRunsAsPrinted(t *testing.T) {
+	t.Parallel()
 	t.Run("config", func(t *testing.T) {
 		p := newProject(t)
 		p.Plan = "juiz=judgebad"
@@ -163,10 +167,11 @@ func TestFinding4JudgeAdviceRunsAsPrinted(t *testing.T) {
 	})
 }
 
-// Findings 5 and 6: an engine with an invented (or vendor) name is hidden
+// TestDistinctiveEngineNamesHiddenOrdinaryProseKept: an engine with an invented (or vendor) name is hidden
 // from peers and the judge and plan does not warn about it; an ordinary
 // phrase like "um agente 2 vezes mais lento" reaches them as written.
-func TestFinding5And6DistinctiveNamesHiddenProseKept(t *testing.T) {
+func TestDistinctiveEngineNamesHiddenOrdinaryProseKept(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cfg := fileBytes(t, filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
 	p.writeConfig(strings.ReplaceAll(cfg, "zeta-engine", "zorbatron"))
@@ -187,9 +192,10 @@ func TestFinding5And6DistinctiveNamesHiddenProseKept(t *testing.T) {
 	}
 }
 
-// Finding 7: a human winner's synthesis quotes the chosen proposal as it
+// TestHumanWinnerQuotesTheOriginalProposal: a human winner's synthesis quotes the chosen proposal as it
 // was written, not the anonymized text the judge saw.
-func TestFinding7HumanSynthesisQuotesTheOriginal(t *testing.T) {
+func TestHumanWinnerQuotesTheOriginalProposal(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "juiz=judgebad,*=say"
 	const said = "Como o agente-2 disse, zeta-engine (zeta-1) falhou."
@@ -203,10 +209,11 @@ func TestFinding7HumanSynthesisQuotesTheOriginal(t *testing.T) {
 	}
 }
 
-// Finding 10: a judge attempt that failed in transport and was retried at
+// TestEveryFailedJudgeAttemptIsKept: a judge attempt that failed in transport and was retried at
 // once is kept as its own tentativa-K.md with its prompt, and a human
 // winner's rationale counts every failed attempt.
-func TestFinding10EveryFailedJudgeAttemptKept(t *testing.T) {
+func TestEveryFailedJudgeAttemptIsKept(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "juiz=notfound"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
@@ -225,9 +232,10 @@ func TestFinding10EveryFailedJudgeAttemptKept(t *testing.T) {
 	}
 }
 
-// Finding 8: a graft from the winner itself is dropped from the written
+// TestSelfGraftDroppedFromTheFinalAnswer: a graft from the winner itself is dropped from the written
 // final answer (the raw answer keeps it) and a warning says so.
-func TestFinding8SelfGraftDroppedFromFinal(t *testing.T) {
+func TestSelfGraftDroppedFromTheFinalAnswer(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "juiz=selfgraft:A"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
@@ -248,10 +256,11 @@ func TestFinding8SelfGraftDroppedFromFinal(t *testing.T) {
 	}
 }
 
-// Finding 9: a negated verdict does not count: "Não recomendo spec-gap" is
+// TestSpecVerdictIgnoresANegatedVerdict: a negated verdict does not count: "Não recomendo spec-gap" is
 // no recommendation, and "Não é spec-correta; recomendo spec-gap" is
 // spec-gap.
-func TestFinding9SpecVerdictIgnoresNegation(t *testing.T) {
+func TestSpecVerdictIgnoresANegatedVerdict(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ say, verdict, why string }{
 		{"Não recomendo spec-gap.", "", "states no recommended verdict"},
 		{"Não é spec-correta; recomendo spec-gap.", "spec-gap", ""},
@@ -277,9 +286,10 @@ func TestFinding9SpecVerdictIgnoresNegation(t *testing.T) {
 	}
 }
 
-// Finding 11: the shipped sample engine completes a spec debate: its
+// TestSampleEngineCompletesASpecDebate: the shipped sample engine completes a spec debate: its
 // judge states the recommended verdict.
-func TestFinding11SampleEngineCompletesSpec(t *testing.T) {
+func TestSampleEngineCompletesASpecDebate(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cfg, err := os.ReadFile(filepath.Join("..", "testdata", "sample", "_reversa_bugs", "moot.yaml"))
 	if err != nil {
@@ -292,9 +302,10 @@ func TestFinding11SampleEngineCompletesSpec(t *testing.T) {
 	}
 }
 
-// Finding 13: the --json stream names paths as the event log does,
+// TestJSONPathsAreRelativeLikeTheLog: the --json stream names paths as the event log does,
 // relative to the bug.
-func TestFinding13JSONPathsRelativeLikeTheLog(t *testing.T) {
+func TestJSONPathsAreRelativeLikeTheLog(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--json").mustExit(t, 0)
 	logged := map[string]any{}
@@ -321,9 +332,10 @@ func TestFinding13JSONPathsRelativeLikeTheLog(t *testing.T) {
 	}
 }
 
-// Finding 14: an empty --winner is a bad label (exit 2, nothing written),
+// TestEmptyWinnerIsABadLabel: an empty --winner is a bad label (exit 2, nothing written),
 // not a resume without a winner.
-func TestFinding14EmptyWinnerIsABadLabel(t *testing.T) {
+func TestEmptyWinnerIsABadLabel(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "juiz=judgebad"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
@@ -339,9 +351,10 @@ func TestFinding14EmptyWinnerIsABadLabel(t *testing.T) {
 	}
 }
 
-// Finding 12: an accepted engine change shows in `moot show`'s summary,
+// TestAmendmentShownWithItsRound: an accepted engine change shows in `moot show`'s summary,
 // and its event carries the round it took effect in.
-func TestFinding12AmendmentShownWithItsRound(t *testing.T) {
+func TestAmendmentShownWithItsRound(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-2@1=invalid,agente-3@1=invalid"
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless").mustExit(t, 4)
@@ -364,10 +377,11 @@ func TestFinding12AmendmentShownWithItsRound(t *testing.T) {
 	}
 }
 
-// Finding 16: headings with a parenthesised qualifier or "3) … -" are
+// TestNarrowHeadingVariantsAreNormalized: headings with a parenthesised qualifier or "3) … -" are
 // recognised and normalized, and an English confidence word in a
 // Portuguese debate becomes the Portuguese one.
-func TestFinding16NarrowHeadingVariants(t *testing.T) {
+func TestNarrowHeadingVariantsAreNormalized(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1=variant2"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
@@ -389,9 +403,10 @@ func TestFinding16NarrowHeadingVariants(t *testing.T) {
 	}
 }
 
-// Finding 15: list --json carries a spec debate's decision and
+// TestListJSONHasTheSpecDecision: list --json carries a spec debate's decision and
 // recommended verdict.
-func TestFinding15ListJSONHasSpecDecision(t *testing.T) {
+func TestListJSONHasTheSpecDecision(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.moot("run", "7", "--mode", "spec", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
 	var list []map[string]any

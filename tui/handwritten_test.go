@@ -9,10 +9,10 @@ import (
 	"github.com/reversa/moot/engine"
 )
 
-// TestFinding13b_1TranslatedNamesRead: a hand-run debate written with the
+// TestTranslatedFolderNamesAreRead: a hand-run debate written with the
 // translated names (problem.md, round-0/agent-1.md) shows its problem and
 // its round's answers, not "not written yet" and empty panes.
-func TestFinding13b_1TranslatedNamesRead(t *testing.T) {
+func TestTranslatedFolderNamesAreRead(t *testing.T) {
 	f := newFixture(t)
 	bug := f.bug(t, "9")
 	m := loadBrowser(t, f, 100, 30)
@@ -35,10 +35,10 @@ func TestFinding13b_1TranslatedNamesRead(t *testing.T) {
 	}
 }
 
-// TestFinding13b_3LeavingKeepsIndex: leaving a debate back to the browser
+// TestLeavingADebateKeepsTheBrowserRows: leaving a debate back to the browser
 // keeps every row read (no re-read of the whole register with blank rows)
 // and reads only the bug just left again.
-func TestFinding13b_3LeavingKeepsIndex(t *testing.T) {
+func TestLeavingADebateKeepsTheBrowserRows(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 100, 30)
 	m = keys(t, m, "j", "enter")
@@ -87,10 +87,10 @@ func openBug(t *testing.T, f *fixture, arg string, w, h int) Model {
 	return m
 }
 
-// TestFinding13b_4HandRunJudgeNoRetry: a hand-run debate whose judge
+// TestHandRunJudgeFailureOffersNoRetry: a hand-run debate whose judge
 // failed records no judge engine: the Final tab and the judge menu offer
 // the human choice (as moot show does), never an impossible retry.
-func TestFinding13b_4HandRunJudgeNoRetry(t *testing.T) {
+func TestHandRunJudgeFailureOffersNoRetry(t *testing.T) {
 	f := newFixture(t)
 	m := openBug(t, f, "6", 80, 24)
 	for i := 0; i < 8 && m.tab != m.finalTab(); i++ {
@@ -110,10 +110,10 @@ func TestFinding13b_4HandRunJudgeNoRetry(t *testing.T) {
 	}
 }
 
-// TestFinding13b_10FindPromptVisible: the search prompt and what is typed
+// TestSearchPromptVisibleWhileADecisionWaits: the search prompt and what is typed
 // show while a decision waits (80×24) and at 60×15; reopening / starts a
 // new query instead of appending to the last one.
-func TestFinding13b_10FindPromptVisible(t *testing.T) {
+func TestSearchPromptVisibleWhileADecisionWaits(t *testing.T) {
 	f := newFixture(t)
 	for _, size := range [][2]int{{80, 24}, {60, 15}} {
 		m, _ := liveModel(t, f, size[0], size[1])
@@ -135,10 +135,10 @@ func TestFinding13b_10FindPromptVisible(t *testing.T) {
 	}
 }
 
-// TestFinding13b_18MenuWording: the judge-engine menu says what it
+// TestMenusNameWhatTheyRetryAndTheirKeys: the judge-engine menu says what it
 // retries on; the timeout of all failed solvers speaks of them in the
 // plural; the yes/no confirmation's footer names the keys that move it.
-func TestFinding13b_18MenuWording(t *testing.T) {
+func TestMenusNameWhatTheyRetryAndTheirKeys(t *testing.T) {
 	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "bad", Engines: []string{"bad", "local"}}
 	jm := judgeMenu(j, make(chan judgeAnswer, 1), false, true, true)
 	tm := timeoutMenu(&menu{solver: engine.AllFailed})

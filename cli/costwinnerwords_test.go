@@ -10,10 +10,10 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// TestFinding13b_7PartlyUnknownCostReadsPlusUnknown: a debate of which one
+// TestPartlyUnknownCostReadsPlusUnknown: a debate of which one
 // call records no cost shows "$X+unknown" in list and show, the same
 // figure, never the priced part alone as if it were the whole.
-func TestFinding13b_7PartlyUnknownCostReadsPlusUnknown(t *testing.T) {
+func TestPartlyUnknownCostReadsPlusUnknown(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	p := filepath.Join(proj, "_reversa_bugs/checkout/bugs/BUG-20260702-Q2R8-frete-arredondado/debate/rodada-0/agente-1.md")
 	raw, err := os.ReadFile(p)
@@ -42,10 +42,10 @@ func TestFinding13b_7PartlyUnknownCostReadsPlusUnknown(t *testing.T) {
 	}
 }
 
-// TestFinding13b_15ListAndShowSpeakEnglish: list's WINNER column and
+// TestListAndShowNameTheWinnerInEnglish: list's WINNER column and
 // show's winner row name the proposal in the UI's words ("proposal B"),
 // as the browser and the Final tab do; --json keeps the document's label.
-func TestFinding13b_15ListAndShowSpeakEnglish(t *testing.T) {
+func TestListAndShowNameTheWinnerInEnglish(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	_, list, _ := moot(t, proj, "list")
 	_, show, _ := moot(t, proj, "show", "BUG-20260702-Q2R8")

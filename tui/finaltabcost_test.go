@@ -9,9 +9,9 @@ import (
 	"github.com/reversa/moot/bugfolder"
 )
 
-// TestFinding13b_7HandRunHeaderIsUnknown: a hand-run debate records no
+// TestHandRunHeaderCostIsUnknown: a hand-run debate records no
 // cost; its header reads "unknown", never "$0.00".
-func TestFinding13b_7HandRunHeaderIsUnknown(t *testing.T) {
+func TestHandRunHeaderCostIsUnknown(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 140, 45)
 	for i := 0; i < 12; i++ {
@@ -29,10 +29,10 @@ func TestFinding13b_7HandRunHeaderIsUnknown(t *testing.T) {
 	t.Fatal("bug 6 (BUG-20260705-M8N2) not found in the browser")
 }
 
-// TestFinding13b_9FinalTabKeepsTheEstimate: a debate opened from disk (after
+// TestFinalTabKeepsTheEstimateFromTheLog: a debate opened from disk (after
 // a resume, or run headless) shows "actual vs estimated" on its Final tab,
 // from the plan event of its log.
-func TestFinding13b_9FinalTabKeepsTheEstimate(t *testing.T) {
+func TestFinalTabKeepsTheEstimateFromTheLog(t *testing.T) {
 	f := newFixture(t)
 	bug := f.bug(t, "BUG-20260702-Q2R8")
 	log := `{"type":"plan","time":"2026-07-02T10:00:00Z","calls":10,"tokens":17000,"usd":0.0123}` + "\n"

@@ -12,11 +12,11 @@ import (
 
 const q2r8 = "_reversa_bugs/checkout/bugs/BUG-20260702-Q2R8-frete-arredondado/debate"
 
-// TestIssue13_3ListKeepsUnknownBesideAFinalTotal: a finished debate whose
+// TestListKeepsUnknownBesideAFinalTotal: a finished debate whose
 // final answer records a total (the priced calls) but one of whose calls
 // has no price reads "$X+unknown" in list, as in show — the index's fast
 // path took the total alone and dropped the unknown part.
-func TestIssue13_3ListKeepsUnknownBesideAFinalTotal(t *testing.T) {
+func TestListKeepsUnknownBesideAFinalTotal(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	edit := func(rel string, fn func(string) string) {
 		t.Helper()
@@ -57,10 +57,10 @@ func TestIssue13_3ListKeepsUnknownBesideAFinalTotal(t *testing.T) {
 	}
 }
 
-// TestIssue13_3PlanOfUnpricedEnginesReadsUnknown: a plan whose engines
+// TestPlanOfUnpricedEnginesReadsUnknown: a plan whose engines
 // have no price totals "unknown", never "≈$0.00 + unknown" (and the
 // same words as the TUI's cost screen: money.Estimate).
-func TestIssue13_3PlanOfUnpricedEnginesReadsUnknown(t *testing.T) {
+func TestPlanOfUnpricedEnginesReadsUnknown(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	code, out, errOut := moot(t, proj, "plan", "7", "--mode", "diagnosis")
 	if code != 0 {
@@ -77,9 +77,9 @@ func TestIssue13_3PlanOfUnpricedEnginesReadsUnknown(t *testing.T) {
 	}
 }
 
-// TestIssue13_7ListStatusWord: moot list words a status with the
+// TestListWordsStatusAsTheBrowserDoes: moot list words a status with the
 // browser's function (bugfolder.StatusWord).
-func TestIssue13_7ListStatusWord(t *testing.T) {
+func TestListWordsStatusAsTheBrowserDoes(t *testing.T) {
 	proj := testutil.CopyTree(t, "sample")
 	p := filepath.Join(proj, q2r8, "resposta-final.md")
 	raw, err := os.ReadFile(p)

@@ -11,11 +11,11 @@ import (
 	"github.com/reversa/moot/harness"
 )
 
-// TestIssue13_3CancelledWithNoCostRecordedIsUnknown: a debate cancelled
+// TestCancelledWithNoCostRecordedIsUnknown: a debate cancelled
 // while its first calls ran (no file records a cost) ends with its cost
 // unknown — the summary printed "$0.00" where list and show said
 // "unknown".
-func TestIssue13_3CancelledWithNoCostRecordedIsUnknown(t *testing.T) {
+func TestCancelledWithNoCostRecordedIsUnknown(t *testing.T) {
 	f := newFixture(t, "7")
 	ctx, cancel := context.WithCancel(context.Background())
 	f.engines["a"].answer = func(req harness.Request, n int) *harness.Result {

@@ -48,10 +48,10 @@ func mixedCost(t *testing.T, f *fixture) {
 	})
 }
 
-// TestIssue13_4CostColumnIsNeverCut: at the sizes people use, the
+// TestCostColumnIsNeverCut: at the sizes people use, the
 // browser's COST column shows a partly unknown cost whole
 // ("$0.04+unknown"), never cut to "$0.04…" nor without its unknown part.
-func TestIssue13_4CostColumnIsNeverCut(t *testing.T) {
+func TestCostColumnIsNeverCut(t *testing.T) {
 	f := newFixture(t)
 	mixedCost(t, f)
 	for _, size := range [][2]int{{80, 24}, {140, 45}} {
@@ -88,12 +88,12 @@ func browserLive(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 	return m, b
 }
 
-// TestIssue13_1LeavingADebateReturnsToTheBrowser: a debate resumed,
+// TestLeavingADebateReturnsToTheBrowser: a debate resumed,
 // opened or started from the browser and left ("Leave it, resumable")
 // stops its calls and brings the list back — it used to quit the whole
 // browser with exit 3. A debate the UI opened on (moot resume BUG) still
 // quits (TestQuitAsksWhileRunning).
-func TestIssue13_1LeavingADebateReturnsToTheBrowser(t *testing.T) {
+func TestLeavingADebateReturnsToTheBrowser(t *testing.T) {
 	f := newFixture(t)
 	cancelled := engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeCancelled}}}
 	for _, tc := range []struct {
@@ -168,11 +168,11 @@ func pumpNotes(t *testing.T, m Model, msg tea.Msg) (Model, []string) {
 	return m, notes
 }
 
-// TestIssue13_2WatchedDebateNotifies: a debate another moot process
+// TestWatchedDebateRingsAtADecisionAndAtTheEnd: a debate another moot process
 // runs, watched from the browser's list or from its view, rings the
 // terminal when it comes to wait for a decision and when it ends — as a
 // debate run here does; nothing rings while it just runs.
-func TestIssue13_2WatchedDebateNotifies(t *testing.T) {
+func TestWatchedDebateRingsAtADecisionAndAtTheEnd(t *testing.T) {
 	for _, where := range []string{"list", "view"} {
 		t.Run(where, func(t *testing.T) {
 			f := newFixture(t)
@@ -235,8 +235,8 @@ func TestIssue13_2WatchedDebateNotifies(t *testing.T) {
 	}
 }
 
-// TestIssue13_2WatchedNoteSaysWhat: the notification's words.
-func TestIssue13_2WatchedNoteSaysWhat(t *testing.T) {
+// TestWatchedNotificationSaysWhatHappened: the notification's words.
+func TestWatchedNotificationSaysWhatHappened(t *testing.T) {
 	for _, tc := range []struct {
 		was, now bugfolder.State
 		want     string
@@ -255,10 +255,10 @@ func TestIssue13_2WatchedNoteSaysWhat(t *testing.T) {
 	}
 }
 
-// TestIssue13_6ZoomKeys: m brings the decision that waits back from a
+// TestZoomKeysReachTheDecisionAndBothEnds: m brings the decision that waits back from a
 // zoom too (it did nothing there); g/home and G/end go to the zoom's top
 // and its end, as they do in the list.
-func TestIssue13_6ZoomKeys(t *testing.T) {
+func TestZoomKeysReachTheDecisionAndBothEnds(t *testing.T) {
 	f := newFixture(t)
 	t.Run("m from a zoom", func(t *testing.T) {
 		m, _ := liveModel(t, f, 80, 24)
@@ -296,11 +296,11 @@ func TestIssue13_6ZoomKeys(t *testing.T) {
 	}
 }
 
-// TestIssue13_7OneStatusWord: the browser's STATUS column and moot list
+// TestBrowserAndListSayOneStatusWord: the browser's STATUS column and moot list
 // say the same words for the same state (bugfolder.StatusWord): a result
 // that waits for a decision reads "done · decision pending" in both (the
 // browser said "done" beside its ◆ only), whole at 140 columns.
-func TestIssue13_7OneStatusWord(t *testing.T) {
+func TestBrowserAndListSayOneStatusWord(t *testing.T) {
 	f := newFixture(t)
 	editFile(t, filepath.Join(f.proj, q2r8Debate, "resposta-final.md"), func(s string) string {
 		return strings.Replace(s, "---\n", "---\nrecommended_verdict: spec-gap\ndecision: pending\n", 1)
@@ -326,11 +326,11 @@ func TestIssue13_7OneStatusWord(t *testing.T) {
 	}
 }
 
-// TestIssue13_8SortByAHiddenColumnShowsItsValue: at 80 columns the
+// TestSortByAHiddenColumnShowsItsValue: at 80 columns the
 // HEALTH column is hidden, yet s sorts by it; the header then shows the
 // selected row's health, so the order is never by a figure out of sight.
 // At 140 columns the column is there and nothing is added.
-func TestIssue13_8SortByAHiddenColumnShowsItsValue(t *testing.T) {
+func TestSortByAHiddenColumnShowsItsValue(t *testing.T) {
 	f := newFixture(t)
 	for _, tc := range []struct {
 		w, h int

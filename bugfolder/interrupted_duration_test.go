@@ -11,11 +11,11 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// TestFinding13b_2KilledRunIsInterrupted: a moot run killed with SIGKILL
+// TestKilledRunReadsInterrupted: a moot run killed with SIGKILL
 // leaves its lock naming a dead pid; the debate reads "interrupted" in the
 // full read (show, TUI) and in the index (list, browser), while one held by
 // a live process stays "running".
-func TestFinding13b_2KilledRunIsInterrupted(t *testing.T) {
+func TestKilledRunReadsInterrupted(t *testing.T) {
 	host, _ := os.Hostname()
 	for _, tc := range []struct {
 		name string
@@ -58,10 +58,10 @@ func TestFinding13b_2KilledRunIsInterrupted(t *testing.T) {
 	}
 }
 
-// TestFinding13b_8DurationFromDurationMS: a call's duration read back from
+// TestCallDurationIsItsDurationMS: a call's duration read back from
 // disk is its duration_ms, not the span of second-resolution timestamps
 // (1139 ms is 1.139s, not 2s; a 441 ms call keeps its duration).
-func TestFinding13b_8DurationFromDurationMS(t *testing.T) {
+func TestCallDurationIsItsDurationMS(t *testing.T) {
 	for _, tc := range []struct {
 		name, front string
 		want        time.Duration

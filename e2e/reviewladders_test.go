@@ -11,6 +11,7 @@ import (
 // naming the engines file, the engine and the field, so a builder can
 // never sit by relabelling its own vendor.
 func TestReviewVendorFamilyCannotBeOverridden(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, engines, field string }{
 		{"claude declared unknown", "engines:\n  cl:\n    kind: claude\n    family: unknown\n", "engines.cl.family"},
 		{"claude declared google", "engines:\n  cl2:\n    kind: claude\n    model: claude-opus-4-1\n    family: google\n", "engines.cl2.family"},
@@ -31,12 +32,13 @@ func TestReviewVendorFamilyCannotBeOverridden(t *testing.T) {
 	}
 }
 
-// Finding 11: with several families usable and no ladders in the
+// TestReviewDefaultLaddersSpreadAcrossFamilies: with several families usable and no ladders in the
 // engines file, the seats spread across families and no report says
 // "blind same-family"; ladders that put every lens on one family while
 // another could sit say that the file chose it, not that one family is
 // all there is.
 func TestReviewDefaultLaddersSpreadAcrossFamilies(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	r := tr.review("--change", "HEAD~1..HEAD", "--contract", "doc | Total has a doc comment", "--lens", "defect", "--lens", "security")
 	if r.code != 0 {
@@ -75,11 +77,12 @@ func (tr *tribunal) stall() string {
 	return id
 }
 
-// Finding 5: a human's approve or decline closes a stalled review: a
+// TestReviewResumeNeverOverridesAHumanDecision: a human's approve or decline closes a stalled review: a
 // --resume is refused (exit 2 naming moot decide and decisao.md), nothing
 // is called, and list and show keep the decision; after revise the
 // resumed round runs and the decision stays listed beside it.
 func TestReviewResumeNeverOverridesAHumanDecision(t *testing.T) {
+	t.Parallel()
 	for _, choice := range []string{"decline", "approve"} {
 		t.Run(choice, func(t *testing.T) {
 			tr := newTribunal(t, juryEngines)
