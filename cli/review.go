@@ -276,6 +276,9 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		return err
 	}
 	defer lock.Release()
+	if pids := harness.ReapOrphans(r.folder.Dir); len(pids) > 0 {
+		fmt.Fprintf(e.stderr, "moot: killed %d juror process(es) an earlier moot of this review left running when it was killed\n", len(pids))
+	}
 	cont, kept, err := r.continuation(env.Render())
 	if err != nil {
 		return err

@@ -340,9 +340,16 @@ froze (logged as a budget decision); a debate stopped at its cap continues.
 complete round, the stop is recorded (by human) and the synthesizer runs on
 that round. Ctrl-C during an argue debate offers it beside a plain resume.
 
-On a finished debate it says there is nothing to resume and exits 0.`,
+On a finished debate it says there is nothing to resume and exits 0.
+
+BUG may also be a review's ID (moot review): it resumes as moot review
+--resume ID does — a round cut short continues without repeating a juror
+that sat, else a new round re-convenes every juror (see moot help review).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir := reviewTarget(e, args[0]); dir != "" {
+				return runReview(cmd, e, reviewFlags{resume: dir, config: config, parallel: defaultReviewParallel, run: rf, budget: bf}, nil)
+			}
 			pol, err := rf.policies(cmd)
 			if err != nil {
 				return err

@@ -68,6 +68,7 @@ type Folder struct {
 	// sealMu guards seals, every sealed file's HMAC (the stamp's files).
 	sealMu  sync.Mutex
 	seals   map[string]string
+	pending map[string]string
 	created string
 }
 
@@ -182,6 +183,9 @@ type stampContent struct {
 	ID      string            `json:"id"`
 	Created string            `json:"created"`
 	Files   map[string]string `json:"files,omitempty"`
+	// Pending are the seals of files being written: a moot killed between
+	// a file's write and its seal's leaves either content verifiable.
+	Pending map[string]string `json:"pending,omitempty"`
 	MAC     string            `json:"mac"`
 }
 
@@ -194,6 +198,9 @@ func stampParts(c stampContent) []string {
 	parts := []string{"moot review stamp", c.Owner, c.ID, c.Created}
 	for _, rel := range slices.Sorted(maps.Keys(c.Files)) {
 		parts = append(parts, rel, c.Files[rel])
+	}
+	for _, rel := range slices.Sorted(maps.Keys(c.Pending)) {
+		parts = append(parts, "pending", rel, c.Pending[rel])
 	}
 	return parts
 }
@@ -263,8 +270,11 @@ func readSealed(dir, rel string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, refuse(err.Error())
 	}
-	mac, ok := c.Files[filepath.ToSlash(rel)]
-	if !ok || !seal.Verify(key, mac, fileParts(c.ID, rel, b)...) {
+	verifies := func(m map[string]string) bool {
+		mac, ok := m[filepath.ToSlash(rel)]
+		return ok && seal.Verify(key, mac, fileParts(c.ID, rel, b)...)
+	}
+	if !verifies(c.Files) && !verifies(c.Pending) {
 		return nil, refuse("its content is not what moot sealed for review " + c.ID)
 	}
 	return b, nil
@@ -371,7 +381,7 @@ func (f *Folder) writeStamp() error {
 	if err != nil {
 		return fmt.Errorf("seal %s: %w", f.Dir, err)
 	}
-	c := stampContent{Owner: stampOwner, ID: f.ID, Created: f.created, Files: f.seals}
+	c := stampContent{Owner: stampOwner, ID: f.ID, Created: f.created, Files: f.seals, Pending: f.pending}
 	c.MAC = seal.Sum(key, stampParts(c)...)
 	b, _ := json.MarshalIndent(c, "", "  ")
 	return f.write(StampFile, append(b, '\n'))
@@ -387,13 +397,22 @@ func (f *Folder) Write(rel string, data []byte) error {
 	}
 	f.sealMu.Lock()
 	defer f.sealMu.Unlock()
+	name, mac := filepath.ToSlash(rel), seal.Sum(key, fileParts(f.ID, rel, data)...)
+	// the new seal is recorded before the file, the old one dropped after:
+	// a kill in between leaves the file verifiable, old or new
+	f.pending = map[string]string{name: mac}
+	if err := f.writeStamp(); err != nil {
+		f.pending = nil
+		return err
+	}
+	f.pending = nil
 	if err := f.write(rel, data); err != nil {
 		return err
 	}
 	if f.seals == nil {
 		f.seals = map[string]string{}
 	}
-	f.seals[filepath.ToSlash(rel)] = seal.Sum(key, fileParts(f.ID, rel, data)...)
+	f.seals[name] = mac
 	return f.writeStamp()
 }
 
