@@ -176,7 +176,7 @@ func TestReviewResumeReadsVisibilityFromTheBug(t *testing.T) {
 		t.Fatalf("round 1: exit %d\n%s", r.code, r.stderr)
 	}
 	p := filepath.Join(tr.repo, bug, "bug.md")
-	md := strings.Replace(readText(t, p), "priority: P1\n", "priority: P1\nvisibility: restricted\n", 1)
+	md := strings.Replace(readText(t, p), "visibility: normal\n", "visibility: restricted\n", 1)
 	if err := os.WriteFile(p, []byte(md), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -185,11 +185,22 @@ func TestReviewResumeReadsVisibilityFromTheBug(t *testing.T) {
 		t.Fatalf("review folders: %v", ms)
 	}
 	tr.jury = ""
-	tr.review(bug, "--resume", filepath.Base(ms[0]))
+	r := tr.review(bug, "--resume", filepath.Base(ms[0]))
+	if r.code != 4 {
+		t.Errorf("round 2: exit %d, want 4 (a local pass with no verifier holds)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	round2 := 0
 	for _, c := range tr.calls() {
-		if strings.HasSuffix(c, "/2") && !strings.HasPrefix(c, "loc/") {
+		if !strings.HasSuffix(c, "/2") {
+			continue
+		}
+		round2++
+		if !strings.HasPrefix(c, "loc/") {
 			t.Errorf("an external juror read the bug made restricted: %s", c)
 		}
+	}
+	if s := tr.seat(ms[0], 2, "defect"); round2 == 0 || s.Attempts[0].Status != "restricted" {
+		t.Errorf("round 2 made %d call(s); its first rung %+v, want it skipped as restricted", round2, s.Attempts[0])
 	}
 }
 
@@ -268,24 +279,31 @@ func planFigures(t *testing.T, r result) (tokens int, usd float64) {
 	return p.Tokens.Input + p.Tokens.Output, usd
 }
 
-// A budget cap (--max-tokens, --max-usd) that pays one juror's call of
-// two stops the round before the second (exit 4, status budget_cut, the
-// gate shut); moot resume with a raised cap calls only the lens left —
-// the lens that sat is never called again — and the round passes.
+// A budget cap (--max-tokens, --max-usd, or the engines file's budget:)
+// that pays one juror's call of two stops the round before the second
+// (exit 4, status budget_cut, the gate shut); moot resume with a raised
+// cap calls only the lens left — the lens that sat is never called again —
+// and the round passes.
 func TestReviewBudgetCapStopsARoundAndResumeCallsOnlyTheLensLeft(t *testing.T) {
 	priced := strings.ReplaceAll(juryEngines, "    family: anthropic\n", "    family: anthropic\n    price: {input_per_mtok: 1.0, output_per_mtok: 4.0}\n")
 	priced = strings.ReplaceAll(priced, "    family: openai\n", "    family: openai\n    price: {input_per_mtok: 1.0, output_per_mtok: 4.0}\n")
+	ladders := "review:\n  ladders:\n    default: [ext-anth, ext-oai]\n"
 	lenses := []string{"--lens", "alpha: read it whole.", "--lens", "bravo: read it whole."}
-	for _, flag := range []string{"--max-tokens", "--max-usd"} {
-		t.Run(flag, func(t *testing.T) {
-			tr := newTribunal(t, priced+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+	for _, how := range []string{"--max-tokens", "--max-usd", "budget:"} {
+		t.Run(how, func(t *testing.T) {
+			tr := newTribunal(t, priced+ladders)
 			args := append(append([]string{"review", "--config", tr.cfg, "--parallel", "1"}, change...), lenses...)
 			tokens, usd := planFigures(t, tr.run(append(args, "--json")...))
-			capArg := fmt.Sprint(tokens/2 + 1) // one call's estimate, both lenses' prompts the same size
-			if flag == "--max-usd" {
-				capArg = fmt.Sprintf("%.8f", usd/2*1.0001)
+			one := tokens/2 + 1 // one call's estimate: both lenses' prompts are the same size
+			switch how {
+			case "--max-tokens":
+				args = append(args, how, fmt.Sprint(one))
+			case "--max-usd":
+				args = append(args, how, fmt.Sprintf("%.8f", usd/2*1.0001))
+			default:
+				tr.config(priced + ladders + fmt.Sprintf("budget:\n  max_tokens: %d\n", one))
 			}
-			r := tr.run(append(args, "--yes", flag, capArg)...)
+			r := tr.run(append(args, "--yes")...)
 			if r.code != 4 || !strings.Contains(r.stderr, "budget") {
 				t.Fatalf("exit %d, want 4 at the budget cap\n%s%s", r.code, r.stdout, r.stderr)
 			}
@@ -296,7 +314,11 @@ func TestReviewBudgetCapStopsARoundAndResumeCallsOnlyTheLensLeft(t *testing.T) {
 			if st := readText(t, filepath.Join(dir, "review.json")); !strings.Contains(st, `"status": "budget_cut"`) {
 				t.Errorf("review.json:\n%s", st)
 			}
-			r = tr.run("resume", filepath.Base(dir), "--config", tr.cfg, "--yes", flag, "1000000")
+			raise := "--max-tokens"
+			if how == "--max-usd" {
+				raise = how
+			}
+			r = tr.run("resume", filepath.Base(dir), "--config", tr.cfg, "--yes", raise, "1000000")
 			if r.code != 0 {
 				t.Fatalf("resume with a raised cap: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
