@@ -114,7 +114,6 @@ func TestReviewRefusesAStampItDidNotWrite(t *testing.T) {
 	}
 }
 
-
 // --files in a git repository scans the people of the commits that
 // touched the files (the builder's name in a file is a leak, exit 2), and
 // a file's path too.
