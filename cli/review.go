@@ -893,7 +893,9 @@ func (r *reviewRun) report(res review.RunResult) {
 	fmt.Fprintf(w, "summary: %s\n", filepath.Join(r.folder.Dir, review.SummaryFile(r.st.LangOf())))
 	switch {
 	case r.st.Status == review.StatusCancelled:
-		fmt.Fprintf(w, "cancelled: this round is no verdict on the change; to re-convene every juror: moot review %s--resume %s\n", bugArg(r.st), r.folder.ID)
+		fmt.Fprintf(w, "cancelled: this round is no verdict on the change; to continue it (the lenses that sat are kept): moot resume %s\n", r.folder.ID)
+	case r.st.Status == review.StatusBudget:
+		fmt.Fprintf(w, "stopped at the budget cap: this round is no verdict on the change; the lenses that sat are kept; raise the cap to call the others: moot resume %s --max-usd … (or --max-tokens …)\n", r.folder.ID)
 	case res.Stalled:
 		fmt.Fprintf(w, "stalled: new findings stable or growing two rounds in a row; waits for a human decision: moot decide %s approve|decline|revise\n", r.folder.ID)
 	case r.st.Status == review.StatusHeld:

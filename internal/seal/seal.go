@@ -112,10 +112,13 @@ func createKey(p string) ([]byte, error) {
 	return k, nil
 }
 
-// Sum is the HMAC-SHA256 of parts (joined with NUL bytes) under key, in hex.
+// Sum is the HMAC-SHA256 of parts under key, in hex; each part is
+// written after its length, so no two lists of parts read the same.
 func Sum(key []byte, parts ...string) string {
 	m := hmac.New(sha256.New, key)
-	m.Write([]byte(strings.Join(parts, "\x00")))
+	for _, p := range parts {
+		fmt.Fprintf(m, "%d:%s", len(p), p)
+	}
 	return hex.EncodeToString(m.Sum(nil))
 }
 
