@@ -158,7 +158,7 @@ type RunInput struct {
 	Envelope *envelope.Envelope
 	Round    RoundInput
 	// Emit receives every event after it is logged (--json, the live
-	// sidecar); may be nil.
+	// sidecar), one at a time; may be nil.
 	Emit func(engine.Event)
 	// Plan, when set, is logged first: the round's calls, tokens and cost.
 	Plan *engine.Event
@@ -204,7 +204,10 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 			mu.Unlock()
 		}
 	}
-	emit := func(ev engine.Event) {
+	var emitMu sync.Mutex
+	emit := func(ev engine.Event) { // one event at a time: the log's order is the stream's
+		emitMu.Lock()
+		defer emitMu.Unlock()
 		if ev.Time.IsZero() {
 			ev.Time = time.Now().UTC()
 		}
