@@ -181,7 +181,7 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	var stderr bytes.Buffer
 	start := time.Now()
 	res := adapter.Call(ctx, harness.Request{Role: string(c.Role), SolverID: c.ID, Round: c.Round, BugID: c.BugID, Mode: c.Mode, Attempt: 1,
-		Lens: c.Lens, Prompt: c.Prompt, ReasoningOff: c.ReasoningOff, Timeout: d.timeout(c.Engine), Stderr: &stderr, Group: d.opts.Group,
+		Lens: c.Lens, Prompt: c.Prompt, ReasoningOff: c.ReasoningOff, Timeout: engineTimeout(d.opts.Config, d.opts.Timeout, c.Engine), Stderr: &stderr, Group: d.opts.Group,
 		OnOutput: func(delta string) {
 			d.emit(c.Emit, Event{Type: EvOutput, Round: c.Round, SolverID: c.ID, Role: c.Role, Text: delta})
 		}})
@@ -275,18 +275,6 @@ func (d *Dispatcher) acquire(ctx context.Context, name string) (func(), error) {
 		}
 		<-d.sem
 	}, nil
-}
-
-// timeout is a call's hard limit: --timeout, else the engine's, else
-// DefaultTimeout (the runner's rule, timeoutFor).
-func (d *Dispatcher) timeout(name string) time.Duration {
-	if d.opts.Timeout > 0 {
-		return d.opts.Timeout
-	}
-	if ec, err := d.opts.Config.Engine(name); err == nil && ec.Timeout > 0 {
-		return ec.Timeout
-	}
-	return DefaultTimeout
 }
 
 // admit is the budget's check before a call: one that would take the
