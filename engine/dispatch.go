@@ -186,19 +186,8 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 			d.emit(c.Emit, Event{Type: EvOutput, Round: c.Round, SolverID: c.ID, Role: c.Role, Text: delta})
 		}})
 	dur := time.Since(start)
-	// a server's negative count is no discount on the cap
-	res.TokensIn, res.TokensOut = max(res.TokensIn, 0), max(res.TokensOut, 0)
-	estimated := false
-	if res.TokensIn == 0 && res.TokensOut == 0 {
-		res.TokensIn, res.TokensOut, estimated = bugfolder.EstimateTokens(len(c.Prompt)), bugfolder.EstimateTokens(len(res.Body)), true
-	}
-	if res.CostUSD != nil && *res.CostUSD < 0 {
-		res.CostUSD = nil
-	}
-	if res.CostUSD == nil && lim.Price != nil {
-		v := lim.Price.Cost(res.TokensIn, res.TokensOut)
-		res.CostUSD = &v
-	}
+	var estimated bool
+	res.TokensIn, res.TokensOut, res.CostUSD, estimated = usage(res, len(c.Prompt), lim)
 	resv.done(res.TokensIn+res.TokensOut, deref(res.CostUSD))
 	fin := Event{Type: EvCallFinished, Round: c.Round, SolverID: c.ID, Role: c.Role, Engine: c.Engine, Attempt: 1,
 		DurationMS: dur.Milliseconds(), TokensIn: res.TokensIn, TokensOut: res.TokensOut, CostUSD: deref(res.CostUSD),
@@ -215,6 +204,25 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	}
 	d.emit(c.Emit, fin)
 	return res, nil
+}
+
+// usage is what a call that ran records, for every protocol alike: the
+// engine's tokens and cost; estimated tokens (and so reported) when it
+// reported none; the engines file's price when it reported no cost. A
+// negative count or cost is no discount on the cap: it is not taken.
+func usage(res harness.Result, promptBytes int, lim harness.Limits) (in, out int, cost *float64, estimated bool) {
+	in, out, cost = max(res.TokensIn, 0), max(res.TokensOut, 0), res.CostUSD
+	if in == 0 && out == 0 {
+		in, out, estimated = bugfolder.EstimateTokens(promptBytes), bugfolder.EstimateTokens(len(res.Body)), true
+	}
+	if cost != nil && *cost < 0 {
+		cost = nil
+	}
+	if cost == nil && lim.Price != nil {
+		c := lim.Price.Cost(in, out)
+		cost = &c
+	}
+	return in, out, cost, estimated
 }
 
 // emit hands an event to a call's sink, stamped with the time.

@@ -541,13 +541,8 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 	}
 	defer func() { resv.done(o.tokensIn+o.tokensOut, deref(o.cost)) }()
 	o.tokensIn, o.tokensOut, o.cost = o.res.TokensIn, o.res.TokensOut, o.res.CostUSD
-	if o.called && o.tokensIn == 0 && o.tokensOut == 0 {
-		// the engine reported nothing: estimate, and say so
-		o.tokensIn, o.tokensOut, o.estimated = bugfolder.EstimateTokens(promptLen(prompt)), bugfolder.EstimateTokens(len(o.res.Body)), true
-	}
-	if o.cost == nil && lim.Price != nil && o.called {
-		c := lim.Price.Cost(o.tokensIn, o.tokensOut)
-		o.cost = &c
+	if o.called {
+		o.tokensIn, o.tokensOut, o.cost, o.estimated = usage(o.res, promptLen(prompt), lim)
 	}
 	return o, nil
 }
