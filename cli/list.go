@@ -75,6 +75,20 @@ type listEntry struct {
 	// Fix is what the fix step left in the bug folder; null without fix/
 	// and DONE.md.
 	Fix *listFix `json:"fix"`
+	// Verdict, Lenses and Rounds are a review's (absent for a bug or a
+	// question, whose winner and health a review has none of): its last
+	// round's gate (pass, refuse, hold; null before a round ends), its
+	// lenses by outcome in that round, and how many rounds it held.
+	Verdict *string       `json:"verdict,omitempty"`
+	Lenses  *lensOutcomes `json:"lenses,omitempty"`
+	Rounds  *int          `json:"rounds,omitempty"`
+}
+
+// lensOutcomes count a review round's lenses by verdict.
+type lensOutcomes struct {
+	Passed  int `json:"passed"`
+	Held    int `json:"held"`
+	Refused int `json:"refused"`
 }
 
 // listFix is a bug's fix state in `moot list --json`.
@@ -121,7 +135,7 @@ read again, and deleting the cache only makes the next list slower.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := registerOrQuestions(e)
 			if err != nil {
-				if rs, _ := reviewEntries(e, nil); len(rs) == 0 {
+				if rs, rerrs := reviewEntries(e, nil); len(rs) == 0 && len(rerrs) == 0 {
 					return err
 				}
 				reg = projectRegister(e, bugfolder.ProjectRoot(e.cwd)) // a project with only reviews

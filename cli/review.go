@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +22,7 @@ import (
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/livefile"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/testgate"
 	"github.com/reversa/moot/protocol/review"
@@ -92,27 +95,52 @@ every rung) and round-K/routes.md, and summary.md (resumo.md in a Portuguese
 register), all owner-only. moot never writes into a folder of that shape it
 did not stamp.
 
---resume ID rebuilds the envelope from the current files and re-convenes every
-juror (a new round). New findings (claim and file, normalized) are counted per
-round; when a round raises new findings and no fewer than the round before, the
-review stops for a human: moot decide ID approve|decline|revise.
+Budget, flags and events: a review runs on moot's call path, as every long
+command does. --yes accepts the plan (headless without it: the plan is printed,
+nothing runs, exit 4); --headless keeps the terminal UI away even on a terminal;
+--json streams the one typed event schema on stdout (the event log's, as moot
+run --json); --max-usd and --max-tokens (else the engines file's budget:) cap the
+spend: a juror's call that would cross the cap is not started, and --on-budget
+answers: ask (the round stops, exit 4), stop (the same: the gate never opens on
+a round the budget cut) or cancel (exit 3). The cap is kept in the record; a
+resume may raise it with --max-usd/--max-tokens. --parallel N bounds the calls
+at once (default 4, at least 1); --timeout bounds each call (a positive
+duration; without it each engine's own, else 10m). A ladder with fewer than
+three external rungs to call before its local tail is warned about before any
+call: a wrong lens and a failure could leave it on hold.
 
---test-cmd CMD and --red COMMIT run the project's tests in a separate worktree;
-a failed check is a refuse in moot's own name (lens "moot").
+--test-cmd runs only once the plan is accepted; a signal while it runs stops the
+review like any other stop (exit 3): the test's process group is killed and its
+worktree removed.
 
---parallel N runs N lenses at once (default 4, at least 1); --timeout bounds
-each call (a positive duration; without it each engine's own, else 10m). A
-ladder with fewer than three external rungs to call before its local tail is
-warned about before any call: a wrong lens and a failure could leave it on
-hold.`
+--resume ID (or moot resume ID) continues the review. A round cut short —
+cancelled, stopped at the budget cap, or its moot killed — is continued on the
+same files: the lenses that sat keep their verdicts (no finished call is
+repeated) and only the others are called. Otherwise the envelope is rebuilt
+from the current files and every juror is re-convened (a new round). New
+findings (claim and file, normalized) are counted per round; when a round
+raises new findings and no fewer than the round before, the review stops for a
+human: moot decide ID approve|decline|revise. Everything moot reads back of a
+review (its stamp, review.json, the verdicts and envelopes a resume keeps) is
+sealed with an HMAC keyed by a secret in your config folder (seal.key beside
+trusted.json): a review folder moot did not write for you — committed to a
+repository, forged or edited — is refused naming the file (exit 2), nothing
+run. A resume never takes the repository, the engines file or the bug's
+visibility from the record: the repository is the git root you run in, the
+engines file is --config or the usual one, and a bug's visibility is read
+from its bug.md.`
 
-// reviewFlags are moot review's flags.
+// reviewFlags are moot review's flags: its own, and those every long
+// command takes (runFlags' --yes, --headless, --json and --on-budget;
+// budgetFlags' --max-usd and --max-tokens).
 type reviewFlags struct {
 	change, contract, builder, resume, config, testCmd, red string
 	files, lenses                                           []string
-	solo, yes, asJSON                                       bool
+	solo                                                    bool
 	timeout                                                 time.Duration
 	parallel                                                int
+	run                                                     runFlags
+	budget                                                  budgetFlags
 }
 
 func newReviewCmd(e *env) *cobra.Command {
@@ -123,13 +151,7 @@ func newReviewCmd(e *env) *cobra.Command {
 		Long:  reviewLong,
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkTimeout(f.timeout, cmd.Flags().Changed("timeout")); err != nil {
-				return err
-			}
-			if err := checkParallel(f.parallel, f.parallel); err != nil {
-				return err
-			}
-			return runReview(cmd.Context(), e, f, args)
+			return runReview(cmd, e, f, args)
 		},
 	}
 	fl := cmd.Flags()
@@ -138,17 +160,20 @@ func newReviewCmd(e *env) *cobra.Command {
 	fl.StringVar(&f.contract, "contract", "", "\"intent in one line | pass criteria\"")
 	fl.StringVar(&f.builder, "builder", "", "the builder's family, or an engine or model name (its family is excluded)")
 	fl.StringArrayVar(&f.lenses, "lens", nil, "a juror's lens (repeatable; default the eight review lenses)")
-	fl.StringVar(&f.testCmd, "test-cmd", "", "the project's test command, run by moot in a separate worktree")
+	fl.StringVar(&f.testCmd, "test-cmd", "", "the project's test command, run by moot in a separate worktree once the plan is accepted")
 	fl.StringVar(&f.red, "red", "", "the commit holding the failing contract test (red first)")
 	fl.BoolVar(&f.solo, "solo", false, "allow the builder's family when it is the only one: blind same-family, not cross-family")
-	fl.StringVar(&f.resume, "resume", "", "re-convene every juror of review ID on the current files")
-	fl.BoolVar(&f.yes, "yes", false, "accept the plan without asking")
-	fl.BoolVar(&f.asJSON, "json", false, "events as JSON lines on stdout")
-	fl.StringVar(&f.config, "config", "", "engines file")
+	fl.StringVar(&f.resume, "resume", "", "continue review ID: a round cut short on the same files, else a new round on the current files")
+	fl.StringVar(&f.config, "config", "", "engines file (never taken from a review's record)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call (default: each engine's own, else 10m)")
-	fl.IntVar(&f.parallel, "parallel", 4, "lenses at once")
+	fl.IntVar(&f.parallel, "parallel", defaultReviewParallel, "juror calls at once")
+	f.run.registerCommon(cmd)
+	f.budget.register(cmd)
 	return cmd
 }
+
+// defaultReviewParallel is --parallel's default for a review.
+const defaultReviewParallel = 4
 
 // reviewRun is a review being prepared.
 type reviewRun struct {
@@ -161,11 +186,21 @@ type reviewRun struct {
 	cfg    *harness.Config
 	st     *review.State
 	folder *review.Folder
+	// budget is the cap this session runs under.
+	budget engine.Budget
 }
 
-func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error {
-	if ctx == nil {
-		ctx = context.Background()
+// runReview runs a review (or resumes one: f.resume) to the end of a round.
+func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
+	if err := checkTimeout(f.timeout, cmd.Flags().Changed("timeout")); err != nil {
+		return err
+	}
+	if err := checkParallel(f.parallel, f.parallel); err != nil {
+		return err
+	}
+	pol, err := f.run.budgetPolicies()
+	if err != nil {
+		return err
 	}
 	r := &reviewRun{e: e, f: f}
 	if err := r.locate(args); err != nil {
@@ -179,10 +214,13 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 		return err
 	}
 	r.cfg = cfg
+	if err := r.capOf(cmd); err != nil {
+		return err
+	}
 	if err := r.lensesOf(); err != nil {
 		return err
 	}
-	env, err := r.envelope(ctx)
+	env, err := r.envelope()
 	if err != nil {
 		return err
 	}
@@ -190,10 +228,11 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 		return err
 	}
 	nonce := engine.Nonce()
-	rendered := env.Render()
-	prompt := func(l bugfolder.Lens) string { return review.Prompt(l, rendered, nonce) }
+	prompt := func(l bugfolder.Lens) string { return review.Prompt(l, env.Render(), nonce) }
 	solo := r.st.Solo
-	unusable, ollama := r.probe(ctx)
+	probeCtx, probeCancel := signalContext()
+	unusable, ollama := r.probe(probeCtx)
+	probeCancel()
 	in := review.RouteInput{Config: cfg, Lenses: r.st.Lenses, Builder: r.st.BuilderFamily, Restricted: r.st.Restricted,
 		Unusable: unusable, Ollama: ollama, Prompt: prompt}
 	routes := review.Plan(in)
@@ -216,10 +255,17 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	if err := r.accept(plan); err != nil {
 		return err
 	}
-	if err := r.open(); err != nil {
+	// from here a stop signal stops the review: the test checks' process
+	// group and worktree too (exit 3)
+	ctx, cancel := signalContext()
+	defer cancel()
+	if err := r.testChecks(ctx, env); err != nil {
 		return err
 	}
-	if err := r.folder.FreshRound(len(r.st.Rounds) + 1); err != nil {
+	if err := r.scan(env); err != nil { // the test checks' tails joined the envelope
+		return err
+	}
+	if err := r.open(); err != nil {
 		return err
 	}
 	lock, err := bugfolder.AcquireLock(r.folder.Dir, "moot review")
@@ -230,30 +276,133 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 		return err
 	}
 	defer lock.Release()
-	ctx, cancel := signalContext()
-	defer cancel()
+	if pids := harness.ReapOrphans(r.folder.Dir); len(pids) > 0 {
+		fmt.Fprintf(e.stderr, "moot: killed %d juror process(es) an earlier moot of this review left running when it was killed\n", len(pids))
+	}
+	cont, kept, err := r.continuation(env.Render())
+	if err != nil {
+		return err
+	}
+	if !cont {
+		if err := r.folder.FreshRound(len(r.st.Rounds) + 1); err != nil {
+			return err
+		}
+	}
+	spentTok, spentUSD := r.st.Tokens, r.st.CostUSD
+	if cont && r.st.Status == review.StatusRunning { // a killed round's kept seats are not in the totals yet
+		t, u := review.Spend(kept)
+		spentTok, spentUSD = spentTok+t, spentUSD+u
+	}
+	calls := engine.NewDispatcher(engine.DispatchOptions{Config: cfg, Harness: harnessOptions(cfg, r.reg), Supervisor: pol, Budget: r.budget,
+		SpentTokens: spentTok, SpentUSD: spentUSD, Parallel: f.parallel, Timeout: f.timeout, Group: r.folder.Dir})
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
 		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
-	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: r.printer(), Plan: &planEv,
-		Round: review.RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: r.caller(), Timeout: f.timeout, Parallel: f.parallel, BugID: r.st.BugID, Group: r.folder.Dir}}
+	live := livefile.New() // streamed figures for a browser watching this review
+	defer live.Close()
+	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Continue: cont,
+		Round: review.RoundInput{Routes: routes, Prompt: prompt, Calls: calls, BugID: r.st.BugID, Kept: kept}}
 	var res review.RunResult
 	var runErr error
 	if r.live() {
+		rin.Emit = live.Wrap(nil) // the screen is the UI's: no lines on stderr
 		res, runErr = r.runLive(ctx, cancel, rin)
 	} else {
 		res, runErr = review.Run(ctx, rin)
 	}
 	r.report(res)
-	if runErr != nil {
-		if ctx.Err() != nil {
-			return withCode(ExitCancelled, fmt.Errorf("review cancelled; what was written is kept in %s", r.folder.Dir))
-		}
+	return r.exit(ctx, res, runErr)
+}
+
+// exit maps a round's end to moot's exit codes: 0 on a unanimous pass, 3
+// when cancelled (a signal, q, --on-budget cancel), 4 when it waits for a
+// human (a refuse, a hold, a stall, a round stopped at the budget cap), 1
+// when a file could not be saved.
+func (r *reviewRun) exit(ctx context.Context, res review.RunResult, runErr error) error {
+	switch {
+	case r.st.Status == review.StatusCancelled || ctx.Err() != nil:
+		return withCode(ExitCancelled, fmt.Errorf("review cancelled; what was written is kept in %s; continue it: moot resume %s", r.folder.Dir, r.folder.ID))
+	case r.st.Status == review.StatusBudget:
+		return withCode(ExitNeedHuman, fmt.Errorf("%v; the lenses that sat are kept: moot resume %s --max-usd … (or --max-tokens …) calls the others", runErr, r.folder.ID))
+	case runErr != nil:
 		return withCode(ExitInternal, fmt.Errorf("%v (the review is kept in %s)", runErr, r.folder.Dir))
-	}
-	if res.Gate.Outcome == review.OutcomePass {
+	case res.Gate.Outcome == review.OutcomePass && r.st.Status == review.StatusPassed:
 		return nil
 	}
 	return &exitError{code: ExitNeedHuman, quiet: true}
+}
+
+// capOf is the budget cap: a new review's is the engines file's budget:,
+// each limit overridden by its flag; a resumed one's is its record's, a
+// flag raising or setting a limit.
+func (r *reviewRun) capOf(cmd *cobra.Command) error {
+	base := r.cfg.Budget
+	if r.f.resume != "" {
+		base = engine.Budget{}
+		if b := r.st.Budget; b != nil {
+			base = engine.Budget{MaxUSD: b.MaxUSD, MaxTokens: b.MaxTokens}
+		}
+	}
+	c, err := r.f.budget.cap(cmd, base)
+	if err != nil {
+		return err
+	}
+	r.budget = c
+	if c.Set() {
+		r.st.Budget = &review.Cap{MaxUSD: c.MaxUSD, MaxTokens: c.MaxTokens}
+	}
+	return nil
+}
+
+// continuation decides whether a resumed review continues its last round,
+// cut short on the same envelope, and which seats it keeps: the sealed
+// verdicts of the lenses that sat (never a forged or edited file: that is
+// refused, exit 2). A round whose moot was killed is always written
+// again in place (its folder is moot's), keeping what it can.
+func (r *reviewRun) continuation(rendered string) (bool, map[string]review.Seat, error) {
+	st := r.st
+	if r.f.resume == "" || !review.Resumable(st.Status) {
+		return false, nil, nil
+	}
+	killed := st.Status == review.StatusRunning
+	k := len(st.Rounds)
+	if killed {
+		k++
+		if _, err := os.Lstat(filepath.Join(r.folder.Dir, review.RoundDir(k))); err != nil {
+			return false, nil, nil // killed before its round folder: a fresh round
+		}
+	}
+	if k < 1 {
+		return false, nil, nil
+	}
+	prev, err := review.ReadSealedEnvelope(r.folder.Dir, k)
+	if errors.Is(err, fs.ErrNotExist) {
+		return killed, nil, nil
+	}
+	if err != nil {
+		return false, nil, err
+	}
+	if prev != rendered {
+		fmt.Fprintf(r.e.stderr, "moot: review %s: the files changed since round %d was cut short: every juror is called on the current files\n", r.folder.ID, k)
+		return killed, nil, nil
+	}
+	kept := map[string]review.Seat{}
+	for _, l := range st.Lenses {
+		s, err := review.ReadSealedSeat(r.folder.Dir, k, l.Name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return false, nil, err
+		}
+		if !s.Cut && s.Round == k && s.Lens == l.Name {
+			kept[l.Name] = *s
+		}
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(r.e.stderr, "moot: review %s: round %d continues: %d lens(es) keep their verdicts (%s); the others are called\n",
+			r.folder.ID, k, len(kept), strings.Join(slices.Sorted(maps.Keys(kept)), ", "))
+	}
+	return true, kept, nil
 }
 
 // locate finds the bug (when given), the git root and the reviews' folder.
@@ -300,8 +449,8 @@ func gitRoot(dir string) (string, error) {
 func (r *reviewRun) state() error {
 	f := r.f
 	if f.resume != "" {
-		if f.change != "" || len(f.files) > 0 || f.contract != "" || f.builder != "" || len(f.lenses) > 0 {
-			return usageErr("--resume re-uses the review's own change, contract, builder and lenses; give only --resume ID (and --yes, --json, --config, --timeout)")
+		if f.change != "" || len(f.files) > 0 || f.contract != "" || f.builder != "" || len(f.lenses) > 0 || f.testCmd != "" || f.red != "" || f.solo {
+			return usageErr("--resume re-uses the review's own change, contract, builder, lenses and test command; give only --resume ID (and the run flags: --yes, --headless, --json, --config, --timeout, --parallel, --max-usd, --max-tokens, --on-budget)")
 		}
 		dir := filepath.Join(r.parent, filepath.Base(f.resume))
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
@@ -310,11 +459,11 @@ func (r *reviewRun) state() error {
 				return usageErr("no review %q in %s (nor under any bug's review/)", f.resume, r.parent)
 			}
 		}
-		folder, err := review.OpenFolder(dir)
+		folder, err := review.OpenFolder(dir) // its stamp verified first
 		if err != nil {
 			return err
 		}
-		st, err := review.ReadState(dir)
+		st, err := review.ReadState(dir) // its seal verified
 		if err != nil {
 			return err
 		}
@@ -326,15 +475,7 @@ func (r *reviewRun) state() error {
 			return usageErr("review %s stalled and waits for a human decision: moot decide %s approve|decline|revise", folder.ID, folder.ID)
 		}
 		r.folder, r.st = folder, st
-		if r.f.config == "" {
-			r.f.config = st.Config // the engines round 1 used
-		}
-		if st.BugID != "" && r.bug == nil {
-			if reg, bug, err := resolveBug(r.e, st.BugID); err == nil {
-				r.reg, r.bug = reg, bug
-			}
-		}
-		return nil
+		return r.rederive()
 	}
 	if (f.change == "") == (len(f.files) == 0) {
 		return usageErr("give the change as --change A..B or as --files F... (one of them)")
@@ -374,6 +515,41 @@ func (r *reviewRun) state() error {
 		st.Worktree = cand == ""
 	}
 	r.st = st
+	return nil
+}
+
+// rederive replaces what a resumed record says of its surroundings by
+// what this invocation finds: the repository is the git root moot runs
+// in, the engines file is --config or the usual one (never the record's),
+// and a bug's visibility is its bug.md's (restricted when either says so).
+// A record on a bug moot cannot find is refused: its visibility is unknown.
+func (r *reviewRun) rederive() error {
+	st := r.st
+	if st.Repo != r.repo {
+		fmt.Fprintf(r.e.stderr, "moot: review %s: reviewing the repository moot runs in (%s), not the one its record names\n", r.folder.ID, termsafe.Line(r.repo))
+	}
+	st.Repo = r.repo
+	if st.Config != "" && r.f.config == "" {
+		fmt.Fprintf(r.e.stderr, "moot: review %s was started with --config %s; a resume takes the engines file from its own flags (pass --config to use that one again)\n", r.folder.ID, termsafe.Line(st.Config))
+	}
+	st.Config = r.f.config
+	if st.BugID == "" {
+		if r.bug != nil {
+			return usageErr("review %s is not a review of %s; resume it without naming a bug; nothing was called or written", r.folder.ID, r.bug.ID)
+		}
+		return nil
+	}
+	if r.bug == nil {
+		reg, bug, err := resolveBug(r.e, st.BugID)
+		if err != nil || bug == nil {
+			return usageErr("review %s is on bug %s, which moot cannot find in this register (%v): its visibility cannot be checked, so nothing is sent; nothing was called or written", r.folder.ID, st.BugID, err)
+		}
+		r.reg, r.bug = reg, bug
+	}
+	if r.bug.ID != st.BugID {
+		return usageErr("review %s is on bug %s, not %s; nothing was called or written", r.folder.ID, st.BugID, r.bug.ID)
+	}
+	st.Restricted = st.Restricted || r.bug.Restricted()
 	return nil
 }
 
@@ -421,9 +597,9 @@ func (r *reviewRun) lensesOf() error {
 	return nil
 }
 
-// envelope builds the envelope from the current files and runs the test
-// checks into it.
-func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
+// envelope builds the envelope from the current files (the test checks
+// join it once the plan is accepted: testChecks).
+func (r *reviewRun) envelope() (*envelope.Envelope, error) {
 	st := r.st
 	change, committed := r.change()
 	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: r.bugContext(), Committed: committed}
@@ -443,13 +619,24 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 		}
 	}
 	slices.Sort(st.Touched)
-	if st.TestCmd == "" {
-		if st.Red != "" {
-			return nil, usageErr("--red needs --test-cmd (moot runs the tests to check the red commit)")
-		}
-		return env, nil
+	if st.TestCmd == "" && st.Red != "" {
+		return nil, usageErr("--red needs --test-cmd (moot runs the tests to check the red commit)")
 	}
+	return env, nil
+}
+
+// testChecks runs the project's tests (--test-cmd, the record's on a
+// resume: sealed, so moot's own) into the envelope, once the plan is
+// accepted. A stop signal while they run kills their process group and
+// removes their worktree (testgate), and the review stops: exit 3.
+func (r *reviewRun) testChecks(ctx context.Context, env *envelope.Envelope) error {
+	st := r.st
+	if st.TestCmd == "" {
+		return nil
+	}
+	change, committed := r.change()
 	o := testgate.Options{Repo: st.Repo, Red: st.Red, Cmd: st.TestCmd, Timeout: r.f.timeout, TestFiles: env.TestFiles()}
+	var err error
 	if change != "" {
 		// the candidate is the working tree when the range ends at HEAD, so
 		// the tests run on the bytes the jurors read
@@ -457,15 +644,18 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 			o.Candidate, err = envelope.Resolve(st.Repo, change, "HEAD")
 		}
 		if err != nil {
-			return nil, &bugfolder.InputError{Msg: "--change: " + err.Error(), Err: err}
+			return &bugfolder.InputError{Msg: "--change: " + err.Error(), Err: err}
 		}
 	}
 	checks, err := testgate.Run(ctx, o)
+	if ctx.Err() != nil {
+		return withCode(ExitCancelled, errors.New("review stopped by a signal while --test-cmd ran: its processes were killed and its worktree removed; nothing was called"))
+	}
 	if err != nil {
-		return nil, &bugfolder.InputError{Msg: "--test-cmd: the test checks could not run: " + err.Error(), Err: err}
+		return &bugfolder.InputError{Msg: "--test-cmd: the test checks could not run: " + err.Error(), Err: err}
 	}
 	env.Tests = checks
-	return env, nil
+	return nil
 }
 
 // showsSomething reports whether the envelope shows a juror any file: a
@@ -605,18 +795,18 @@ func (r *reviewRun) accept(p reviewPlan) error {
 	}
 	line := fmt.Sprintf("Review plan: %d juror(s), %d to %d call(s) (one per lens; more only when a rung fails to answer), ≈%d tokens in + %d out, %s",
 		p.Lenses, p.Calls.Min, p.Calls.Max, p.Tokens.Input, p.Tokens.Output, usd)
-	if r.f.yes {
+	if r.f.run.yes {
 		fmt.Fprintln(r.e.stderr, line)
 		return nil
 	}
-	if r.f.asJSON {
+	if r.f.run.asJSON {
 		enc := json.NewEncoder(r.e.stdout)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(p)
 	} else {
 		fmt.Fprintln(r.e.stdout, line)
 	}
-	if !isTerminal(r.e.stdin) || !isTerminal(r.e.stdout) || r.f.asJSON {
+	if r.f.run.isHeadless(r.e) {
 		return withCode(ExitNeedHuman, errors.New("not started: the review plan needs accepting; run again with --yes to accept it"))
 	}
 	fmt.Fprint(r.e.stdout, "Start the review? [y/N] ")
@@ -640,38 +830,21 @@ func (r *reviewRun) open() error {
 	return nil
 }
 
-// caller calls engines through the harness's adapters, one per engine.
-func (r *reviewRun) caller() review.Caller {
-	var mu sync.Mutex
-	adapters := map[string]harness.Engine{}
-	opts := harnessOptions(r.cfg, r.reg)
-	return func(ctx context.Context, name string, req harness.Request) harness.Result {
-		mu.Lock()
-		a, ok := adapters[name]
-		if !ok {
-			var err error
-			a, err = harness.New(r.cfg.Engines[name], opts)
-			if err != nil {
-				mu.Unlock()
-				return harness.Result{Failure: harness.FailStart, Err: err.Error()}
-			}
-			adapters[name] = a
-		}
-		mu.Unlock()
-		return a.Call(ctx, req)
-	}
-}
-
 // printer prints events: JSON lines with --json, else a line per verdict
 // and per rejected or skipped rung on stderr.
 func (r *reviewRun) printer() func(engine.Event) {
 	var mu sync.Mutex
+	pr := &progress{json: r.e.stdout, restricted: r.st.Restricted}
+	if r.bug != nil {
+		pr.bugDir = r.bug.Dir
+	}
 	return func(ev engine.Event) {
 		mu.Lock()
 		defer mu.Unlock()
-		if r.f.asJSON {
-			b, err := json.Marshal(ev)
-			if err == nil {
+		if r.f.run.asJSON {
+			// the one event schema, as moot run --json writes it (a
+			// restricted bug's texts replaced by their sizes)
+			if b, err := pr.marshal(ev); err == nil {
 				fmt.Fprintln(r.e.stdout, string(b))
 			}
 			return
@@ -692,7 +865,7 @@ func (r *reviewRun) printer() func(engine.Event) {
 // report prints the round's end: every finding, the gate and what next.
 func (r *reviewRun) report(res review.RunResult) {
 	w := r.e.stdout
-	if r.f.asJSON {
+	if r.f.run.asJSON {
 		w = r.e.stderr
 	}
 	for _, s := range res.Seats {
@@ -720,7 +893,9 @@ func (r *reviewRun) report(res review.RunResult) {
 	fmt.Fprintf(w, "summary: %s\n", filepath.Join(r.folder.Dir, review.SummaryFile(r.st.LangOf())))
 	switch {
 	case r.st.Status == review.StatusCancelled:
-		fmt.Fprintf(w, "cancelled: this round is no verdict on the change; to re-convene every juror: moot review %s--resume %s\n", bugArg(r.st), r.folder.ID)
+		fmt.Fprintf(w, "cancelled: this round is no verdict on the change; to continue it (the lenses that sat are kept): moot resume %s\n", r.folder.ID)
+	case r.st.Status == review.StatusBudget:
+		fmt.Fprintf(w, "stopped at the budget cap: this round is no verdict on the change; the lenses that sat are kept; raise the cap to call the others: moot resume %s --max-usd … (or --max-tokens …)\n", r.folder.ID)
 	case res.Stalled:
 		fmt.Fprintf(w, "stalled: new findings stable or growing two rounds in a row; waits for a human decision: moot decide %s approve|decline|revise\n", r.folder.ID)
 	case r.st.Status == review.StatusHeld:

@@ -9,11 +9,11 @@ import (
 	"github.com/reversa/moot/tui"
 )
 
-// live reports whether moot review shows its live panel: on a terminal
-// (stdin and stdout), without --json and without --yes (a --yes run is
-// scripted: it prints its lines).
+// live reports whether moot review shows its live panel: not headless
+// (a terminal, no --headless, no --json) and without --yes (a --yes run
+// is scripted: it prints its lines).
 func (r *reviewRun) live() bool {
-	return !r.f.asJSON && !r.f.yes && isTerminal(r.e.stdin) && isTerminal(r.e.stdout)
+	return !r.f.run.isHeadless(r.e) && !r.f.run.yes
 }
 
 // runLive runs the round while the terminal UI shows the review view
@@ -22,7 +22,6 @@ func (r *reviewRun) live() bool {
 // stop signal cancels it (exit 3). The report is printed after the view
 // closes, the exit code is the same as without it.
 func (r *reviewRun) runLive(ctx context.Context, cancel context.CancelFunc, in review.RunInput) (review.RunResult, error) {
-	in.Emit = nil // the screen is the UI's: no lines on stderr
 	opts := tui.Options{NoColor: r.e.noColor(), Version: version()}
 	p := tea.NewProgram(tui.NewReview(r.folder.Dir, opts), tea.WithoutSignalHandler())
 	type ran struct {

@@ -73,7 +73,11 @@ func reviewEntries(e *env, reg *bugfolder.Register) ([]listEntry, []error) {
 			en.CostUSD = nil // no call recorded a cost: unknown, not zero
 		}
 		n := len(st.Lenses)
-		en.N, en.R = &n, ptr(len(st.Rounds))
+		en.N, en.R, en.Rounds = &n, ptr(len(st.Rounds)), ptr(len(st.Rounds))
+		if g, ok := review.LastGate(st); ok {
+			en.Verdict = ptr(string(g.Outcome))
+			en.Lenses = &lensOutcomes{Passed: g.Passes, Held: g.Holds, Refused: g.Refuses}
+		}
 		out = append(out, en)
 	}
 	return out, errs

@@ -32,14 +32,21 @@ type runFlags struct {
 	roundTimeout, debateTimeout time.Duration
 }
 
-func (f *runFlags) register(cmd *cobra.Command) {
+// registerCommon registers the flags every long command takes (run,
+// resume, ask, review): --yes, --headless, --json and --on-budget.
+func (f *runFlags) registerCommon(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&f.yes, "yes", false, "accept the cost plan without asking (headless without it: the plan is printed and moot exits 4)")
 	fl.BoolVar(&f.headless, "headless", false, "no TUI even on a terminal (automatic without one)")
 	fl.BoolVar(&f.asJSON, "json", false, "headless: events as JSON lines on stdout")
+	fl.StringVar(&f.onBudget, "on-budget", "ask", "the budget menu's answer, headless: ask (stop, exit 4), stop (skip the remaining rounds; the judge reads the last complete round, if the budget pays for it) or cancel (exit 3)")
+}
+
+func (f *runFlags) register(cmd *cobra.Command) {
+	f.registerCommon(cmd)
+	fl := cmd.Flags()
 	fl.StringVar(&f.onQuorumLoss, "on-quorum-loss", "ask", "the quorum menu's answer, headless: ask, continue, retry or cancel")
 	fl.StringVar(&f.onJudgeFailure, "on-judge-failure", "ask", "the judge-failure menu's answer, headless: ask, retry or cancel")
-	fl.StringVar(&f.onBudget, "on-budget", "ask", "the budget menu's answer, headless: ask (stop, exit 4), stop (skip the remaining rounds; the judge reads the last complete round, if the budget pays for it) or cancel (exit 3)")
 	fl.DurationVar(&f.roundTimeout, "round-timeout", 0, "limit per round: a call still open when it passes ends as timeout (default: none beyond --timeout)")
 	fl.DurationVar(&f.debateTimeout, "debate-timeout", 0, "limit for this run: when it passes, calls in flight stop and the debate stops resumable, exit 3 (default: none)")
 }
@@ -49,6 +56,15 @@ func (f *runFlags) register(cmd *cobra.Command) {
 func (f *runFlags) limits(o engine.Options) engine.Options {
 	o.RoundTimeout, o.DebateTimeout = f.roundTimeout, f.debateTimeout
 	return o
+}
+
+// budgetPolicies checks --on-budget alone, for a command with no quorum
+// or final-step menu (review).
+func (f *runFlags) budgetPolicies() (*engine.Policies, error) {
+	if err := engine.ParsePolicy("--on-budget", f.onBudget, "ask", "stop", "cancel"); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return &engine.Policies{OnBudget: f.onBudget}, nil
 }
 
 func (f *runFlags) policies(cmd *cobra.Command) (*engine.Policies, error) {
@@ -325,9 +341,16 @@ froze (logged as a budget decision); a debate stopped at its cap continues.
 complete round, the stop is recorded (by human) and the synthesizer runs on
 that round. Ctrl-C during an argue debate offers it beside a plain resume.
 
-On a finished debate it says there is nothing to resume and exits 0.`,
+On a finished debate it says there is nothing to resume and exits 0.
+
+BUG may also be a review's ID (moot review): it resumes as moot review
+--resume ID does — a round cut short continues without repeating a juror
+that sat, else a new round re-convenes every juror (see moot help review).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir := reviewTarget(e, args[0]); dir != "" {
+				return runReview(cmd, e, reviewFlags{resume: dir, config: config, parallel: defaultReviewParallel, run: rf, budget: bf}, nil)
+			}
 			pol, err := rf.policies(cmd)
 			if err != nil {
 				return err

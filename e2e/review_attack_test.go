@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
 	"github.com/reversa/moot/internal/testutil"
 	"os"
 	"os/exec"
@@ -118,33 +117,6 @@ func TestReviewRefusesAStampItDidNotWrite(t *testing.T) {
 	}
 }
 
-// A review killed with SIGKILL leaves its record "running": moot list
-// shows it interrupted (no live process holds its lock).
-func TestReviewKilledIsListedInterrupted(t *testing.T) {
-	t.Parallel()
-	tr := newTribunal(t, juryEngines)
-	if r := tr.review(append(change, "--lens", "defect")...); r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	dir := tr.only()
-	p := filepath.Join(dir, "review.json")
-	b := strings.Replace(readText(t, p), `"status": "pass"`, `"status": "running"`, 1)
-	os.WriteFile(p, []byte(b), 0o600)
-	os.WriteFile(filepath.Join(dir, ".moot.lock"), []byte(`{"pid": 999999999, "host": "`+hostname()+`"}`), 0o600)
-	if e := tr.listed(filepath.Base(dir)); e["status"] != "interrupted" {
-		t.Errorf("listed as %v, want interrupted", e["status"])
-	}
-	// a round whose files could not be saved is listed error, saying what
-	b = strings.Replace(b, `"status": "running"`, `"status": "error",
-  "error": "write round-1/verdicts/defect.json: is a directory"`, 1)
-	os.WriteFile(p, []byte(b), 0o600)
-	if e := tr.listed(filepath.Base(dir)); e["status"] != "error" || !strings.Contains(fmt.Sprint(e["warnings"]), "defect.json") {
-		t.Errorf("listed as %v (%v), want error naming defect.json", e["status"], e["warnings"])
-	}
-}
-
-func hostname() string { h, _ := os.Hostname(); return h }
-
 // --files in a git repository scans the people of the commits that
 // touched the files (the builder's name in a file is a leak, exit 2), and
 // a file's path too.
@@ -254,10 +226,12 @@ func TestReviewRefusesANonPositiveTimeoutOrParallel(t *testing.T) {
 	}
 }
 
-// --resume without --config reuses the engines file round 1 used (the
-// default engines would plan no juror), and a round with no rung to call
-// for any lens is refused before anything is written.
-func TestReviewResumeReusesTheEnginesFile(t *testing.T) {
+// --resume takes the engines file from its own flags, never from the
+// record: without --config the default engines plan no juror (exit 2,
+// nothing called, the record's file named), with it round 2 runs; and a
+// round with no rung to call for any lens is refused before anything is
+// written.
+func TestReviewResumeTakesTheEnginesFileFromItsFlags(t *testing.T) {
 	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.jury = "*/defect@1=refuse"
@@ -266,8 +240,11 @@ func TestReviewResumeReusesTheEnginesFile(t *testing.T) {
 	}
 	tr.jury = ""
 	id := filepath.Base(tr.only())
-	if r := tr.run("review", "--resume", id, "--yes"); r.code != 0 {
-		t.Fatalf("resume without --config: exit %d, want 0 (round 1's engines)\n%s", r.code, r.stderr)
+	if r := tr.run("review", "--resume", id, "--yes"); r.code != 2 || !strings.Contains(r.stderr, tr.cfg) {
+		t.Fatalf("resume without --config: exit %d, want 2 naming round 1's engines file\n%s", r.code, r.stderr)
+	}
+	if r := tr.review("--resume", id); r.code != 0 {
+		t.Fatalf("resume with --config: exit %d, want 0\n%s", r.code, r.stderr)
 	}
 	var round2 int
 	for _, c := range tr.calls() {

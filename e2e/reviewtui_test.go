@@ -13,7 +13,8 @@ import (
 
 // TestReviewTUIBrowserAndView drives the real binary in tmux: after a
 // review by stand-in jurors in a git project with no register, `moot`
-// opens on its review row (ID, pass, lenses×rounds, calls); enter opens
+// opens on its review row (ID, pass, lenses×rounds and calls at 80
+// columns; at 140 its own columns: VERDICT, RNDS, LENSES P/H/R); enter opens
 // the review view with one pane per lens, its status and the rung that
 // sat; tab shows the route table. At 80×24 and 140×45.
 func TestReviewTUIBrowserAndView(t *testing.T) {
@@ -21,7 +22,13 @@ func TestReviewTUIBrowserAndView(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
+	for _, sz := range []struct {
+		w, h int
+		row  []string
+	}{
+		{80, 24, []string{"pass", "2×1", "2 calls · docu", "1 review"}}, // N×R leads the title and the title is cut
+		{140, 45, []string{"VERDICT", "RNDS", "LENSES P/H/R", "pass", "2/0/0", "1 review"}},
+	} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
 			if r := tr.review(append(change, "--lens", "defect", "--lens", "security")...); r.code != 0 {
@@ -50,7 +57,7 @@ func TestReviewTUIBrowserAndView(t *testing.T) {
 				}
 				t.Fatalf("timed out waiting for %s; the screen:\n%s", what, last)
 			}
-			waitScreen("the review row", id, "pass", "2×1", "2 calls · docu", "1 review") // at 80 columns N×R leads the title and the title is cut
+			waitScreen("the review row", append([]string{id}, sz.row...)...)
 			if out, err := exec.Command("tmux", "-L", sock, "send-keys", "Enter").CombinedOutput(); err != nil {
 				t.Fatalf("tmux send-keys: %v\n%s", err, out)
 			}

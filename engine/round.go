@@ -542,14 +542,16 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 	}
 	defer func() { resv.done(o.tokensIn+o.tokensOut, deref(o.cost)) }()
 	o.tokensIn, o.tokensOut, o.cost = o.res.TokensIn, o.res.TokensOut, o.res.CostUSD
-	if o.called && o.tokensIn == 0 && o.tokensOut == 0 {
-		// the engine reported nothing: estimate, and say so
-		o.tokensIn, o.tokensOut, o.estimated = bugfolder.EstimateTokens(promptLen(prompt)), bugfolder.EstimateTokens(len(o.res.Body)), true
-		r.cutAtMax(k, id, engine, lim, o)
-	}
-	if o.cost == nil && lim.Price != nil && o.called {
-		c := lim.Price.Cost(o.tokensIn, o.tokensOut)
-		o.cost = &c
+	if o.called {
+		o.tokensIn, o.tokensOut, o.cost, o.estimated = usage(o.res, promptLen(prompt), lim)
+		if o.estimated && o.res.CostUSD == nil {
+			// an answer moot counted itself may be cut at the engine's max
+			// under a cap, and is then priced as cut
+			if r.cutAtMax(k, id, engine, lim, o) && lim.Price != nil {
+				c := lim.Price.Cost(o.tokensIn, o.tokensOut)
+				o.cost = &c
+			}
+		}
 	}
 	return o, nil
 }
@@ -559,11 +561,12 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 // the engine's max answer, as an HTTP engine's answer stops at the
 // max_tokens moot sends it: the text past the max is dropped (the raw
 // output keeps it whole) and counted no more, so a verbose answer cannot
-// take the debate past the cap its worst case was admitted under.
-func (r *runner) cutAtMax(k int, id, engine string, lim harness.Limits, o *outcome) {
+// take the debate past the cap its worst case was admitted under. It says
+// whether it cut.
+func (r *runner) cutAtMax(k int, id, engine string, lim harness.Limits, o *outcome) bool {
 	limit := lim.MaxOutputTokens
 	if r.bud == nil || limit <= 0 || o.tokensOut <= limit {
-		return
+		return false
 	}
 	body := o.res.Body[:min(len(o.res.Body), limit*4)]
 	for len(body) > 0 && !utf8.ValidString(body) {
@@ -572,6 +575,7 @@ func (r *runner) cutAtMax(k int, id, engine string, lim harness.Limits, o *outco
 	r.emit(Event{Type: EvWarning, Round: k, SolverID: id, Text: fmt.Sprintf("%s's answer (≈%d tokens) ran past engine %s's max answer of %d tokens (max_output_tokens): under the budget cap it is cut there, as an HTTP engine's answer would be; the raw output keeps it whole",
 		id, o.tokensOut, engine, limit)})
 	o.res.Body, o.tokensOut = body, limit
+	return true
 }
 
 // callTimeout is a call's hard limit: its own, cut to what is left of its

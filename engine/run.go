@@ -493,10 +493,16 @@ func (r *runner) timeoutFor(id, engine string) time.Duration {
 	if d, ok := r.timeoutOf[id]; ok {
 		return d
 	}
-	if r.flagTimeout > 0 {
-		return r.flagTimeout
+	return engineTimeout(r.opts.Config, r.flagTimeout, engine)
+}
+
+// engineTimeout is the one rule of a call's hard limit, every protocol's:
+// --timeout, else the engine's timeout:, else DefaultTimeout.
+func engineTimeout(cfg *harness.Config, flag time.Duration, engine string) time.Duration {
+	if flag > 0 {
+		return flag
 	}
-	if ec, err := r.opts.Config.Engine(engine); err == nil && ec.Timeout > 0 {
+	if ec, err := cfg.Engine(engine); err == nil && ec.Timeout > 0 {
 		return ec.Timeout
 	}
 	if tl, ok := r.proto.(TimeLimited); ok && tl.TimeLimits().Call > 0 {

@@ -552,6 +552,11 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	if b.questions()+b.reviews() > 0 {
 		heads[0] = "ID" // a bug's or a question's
 	}
+	if b.cursor < len(b.visible) && b.rows[b.visible[b.cursor]].rev != nil {
+		for i, h := range heads { // a review's cells mean other things
+			heads[i] = cmp.Or(reviewHeads[h], h)
+		}
+	}
 	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, heads) + " TITLE"
 	lines = append(lines, st.Subtle.Render(ansi.Truncate(head, width, "…")))
 	if len(b.visible) == 0 {

@@ -226,6 +226,11 @@ func osMkdirTemp(pattern string) (string, error) {
 var sharedDirs []string
 
 func TestMain(m *testing.M) {
+	// the seal key of the review fixtures stays out of the user's config folder
+	if d, err := os.MkdirTemp("", "moot-tui-xdg-"); err == nil {
+		os.Setenv("XDG_CONFIG_HOME", d)
+		sharedDirs = append(sharedDirs, d)
+	}
 	code := m.Run()
 	for _, d := range sharedDirs {
 		os.RemoveAll(d)

@@ -128,25 +128,44 @@ func reviewCost(st *review.State) string {
 	return money.Total(st.CostUSD, st.CostUnknown)
 }
 
-// reviewLine is a review row's text: its marks, the columns (MODE says
-// review, N×R lenses × rounds), then its call count and contract's intent.
+// reviewHeads are the columns' headings while a review's row is
+// selected: what a review's cells mean (its verdict, rounds, lenses
+// passed/held/refused and calls) where a bug's say mode, N×R, winner and
+// health.
+var reviewHeads = map[string]string{"MODE": "VERDICT", "N×R": "RNDS", "WINNER": "LENSES P/H/R", "HEALTH": "CALLS"}
+
+// reviewLine is a review row's text: its marks, the columns (VERDICT its
+// last round's gate, ROUNDS, LENSES passed/held/refused in that round,
+// CALLS), then its lenses and contract's intent.
 func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	s := r.rev
-	nr, date := fmt.Sprintf("%d×%d", len(s.Lenses), len(s.Rounds)), "—"
+	rounds, date, verdict, lenses := fmt.Sprint(len(s.Rounds)), "—", "—", "—"
 	if !s.StartedAt.IsZero() {
 		date = s.StartedAt.Format("2006-01-02")
 	}
+	if g, ok := review.LastGate(s); ok {
+		verdict = string(g.Outcome)
+		lenses = fmt.Sprintf("%d/%d/%d", g.Passes, g.Holds, g.Refuses)
+	}
+	nr := fmt.Sprintf("%d×%d", len(s.Lenses), len(s.Rounds))
 	status := st.Badge(s.Status) + strings.TrimPrefix(reviewStatus(s), s.Status)
-	cells := []string{s.ID, "", r.context(), status, review.Name, nr, "—", reviewCost(s), date, "—"}
+	cells := []string{s.ID, "", r.context(), status, verdict, rounds, lenses, reviewCost(s), date, fmt.Sprint(r.revCalls)}
 	calls := fmt.Sprintf("%d %s · ", r.revCalls, plural(r.revCalls, "call", "calls"))
+	if on[healthCol] {
+		calls = "" // the CALLS column says it
+	}
 	if !on[nrCol] { // a narrow list drops the column: the row still says it
 		calls = nr + " · " + calls
 	}
 	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + st.Subtle.Render(calls) + termsafe.Line(s.Contract.Intent)
 }
 
-// nrCol is the index of the N×R column in browserCols.
-var nrCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "N×R" })
+// nrCol and healthCol are the indexes of the N×R and HEALTH columns in
+// browserCols (a review's lenses × rounds, its CALLS).
+var (
+	nrCol     = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "N×R" })
+	healthCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "HEALTH" })
+)
 
 // reviewMarks are a review row's markers: ◆ a stalled review waiting for
 // a human decision, ⚑ restricted (else ◇, a review).

@@ -77,7 +77,7 @@ func reviewsFor(t *testing.T, f *fixture) (bugReview, projReview *reviewFixture)
 	bugReview = newReviewFixture(t, filepath.Join(bug.Dir, review.BugReviewDir), fixedNow.Add(-2*time.Hour), review.State{
 		BugID: bug.ID, Contract: envelope.Contract{Intent: "round shipping to the cent"}, Lenses: lenses("defect", "security", "tests"),
 		Status: review.StatusRefused, Calls: 4, CostUSD: 0.42,
-		Rounds: []review.RoundRecord{{Round: 1}},
+		Rounds: []review.RoundRecord{{Round: 1, Gate: review.Gate{Outcome: review.OutcomeRefuse, Passes: 1, Holds: 1, Refuses: 1}}},
 	})
 	bugReview.event(t, engine.Event{Type: engine.EvRoundStarted, Round: 1})
 	bugReview.seat(t, review.Seat{Lens: "defect", Round: 1, Outcome: review.OutcomeRefuse, Engine: "juror-a", Family: "anthropic",
@@ -88,7 +88,7 @@ func reviewsFor(t *testing.T, f *fixture) (bugReview, projReview *reviewFixture)
 	projReview = newReviewFixture(t, filepath.Join(f.proj, review.ReviewsDir), fixedNow.Add(-time.Hour), review.State{
 		Contract: envelope.Contract{Intent: "document Total"}, Lenses: lenses("defect", "spec"),
 		Status: review.StatusStalled, Decision: bugfolder.DecisionPending, Calls: 6, CostUSD: 1.5,
-		Rounds: []review.RoundRecord{{Round: 1}, {Round: 2}},
+		Rounds: []review.RoundRecord{{Round: 1, Gate: review.Gate{Outcome: review.OutcomeRefuse, Passes: 1, Refuses: 1}}, {Round: 2, Gate: review.Gate{Outcome: review.OutcomeRefuse, Passes: 1, Refuses: 1}}},
 	})
 	return bugReview, projReview
 }

@@ -134,12 +134,13 @@ func TestReviewZoomShowsWholeDocuments(t *testing.T) {
 
 // TestRunningReviewRowCountsAsItsHeader: a running review's browser row
 // counts its calls as the review view's header does (the calls started
-// and not yet in the record included), never two counts for one review.
+// and not yet in the record included), never two counts for one review:
+// its CALLS cell says 3, before the contract's intent.
 func TestRunningReviewRowCountsAsItsHeader(t *testing.T) {
 	f := newFixture(t)
 	rf := runningReview(t, f)
 	m := sized(t, f.options(), 140, 45)
-	checkFrame(t, m, 140, 45, f.proj, []string{rf.f.ID, "3 calls · live"})
+	checkFrame(t, m, 140, 45, f.proj, []string{rf.f.ID, "     3  live"})
 	m = openReviewRow(t, m, rf.f.ID)
 	checkFrame(t, m, 140, 45, f.proj, []string{"3 calls"})
 }

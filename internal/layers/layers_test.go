@@ -54,6 +54,7 @@ func TestImportsRunOneWay(t *testing.T) {
 		{"bugfolder", []string{"harness", "engine", "protocol", "tui", "cli"}},
 		{"bugfolder/envelope", []string{"harness", "engine", "protocol", "tui", "cli"}},
 		{"internal/testgate", []string{"harness", "engine", "protocol", "tui", "cli"}},
+		{"internal/seal", []string{"harness", "bugfolder", "engine", "protocol", "tui", "cli"}},
 		{"engine", []string{"protocol", "tui", "cli"}},
 		{"protocol/debate", []string{"tui", "cli"}},
 		{"tui", []string{"cli"}},
@@ -68,5 +69,31 @@ func TestImportsRunOneWay(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProtocolsNeverImportTheHarness fails when a package under protocol/
+// imports harness itself: the engine owns the calls (its call path,
+// limits, budget and events: engine.Dispatcher for a protocol that walks
+// its own calls, like review), so a protocol reaches an engine only
+// through it.
+func TestProtocolsNeverImportTheHarness(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	dirs, err := filepath.Glob(filepath.Join(root, "protocol", "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no protocol packages under %s: %v", root, err)
+	}
+	for _, dir := range dirs {
+		p, err := build.ImportDir(dir, 0)
+		if err != nil {
+			continue // not a package
+		}
+		rel, _ := filepath.Rel(root, dir)
+		for _, imp := range p.Imports {
+			if imp == module+"/harness" || strings.HasPrefix(imp, module+"/harness/") {
+				t.Errorf("%s imports %s directly: a protocol calls engines through the engine (engine.Dispatcher), never the harness", rel, imp)
+			}
+		}
 	}
 }

@@ -103,6 +103,16 @@ func List(parents []string) ([]*State, []string, []error) {
 	return out, dirs, errs
 }
 
+// LastGate is the gate of the review's last round that ended with a
+// verdict on the change (false before any, or when the last round was cut
+// short: cancelled, stopped at the budget cap, or unsaved).
+func LastGate(st *State) (Gate, bool) {
+	if len(st.Rounds) == 0 || st.Status == StatusRunning || Resumable(st.Status) {
+		return Gate{}, false
+	}
+	return st.Rounds[len(st.Rounds)-1].Gate, true
+}
+
 // WaitsForDecision reports whether a review waits for a human: it
 // stalled, or it holds (a lens nobody could sit: a restricted bug's
 // UNVERIFIED local seats, every ladder exhausted) — a hold may also be

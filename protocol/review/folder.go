@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/internal/seal"
 	"golang.org/x/sys/unix"
 )
 
@@ -63,6 +65,11 @@ type Folder struct {
 	// rel is the review folder's path from it.
 	anchor, rel string
 	mu          sync.Mutex
+	// sealMu guards seals, every sealed file's HMAC (the stamp's files).
+	sealMu  sync.Mutex
+	seals   map[string]string
+	pending map[string]string
+	created string
 }
 
 // LinkError refuses a review folder reached through a symbolic link.
@@ -168,27 +175,130 @@ func checkStamp(dir string) (stamped bool, err error) {
 	return false, nil
 }
 
-// stampContent is what moot writes in a review's stamp file.
+// stampContent is what moot writes in a review's stamp file: who wrote
+// it and for which review, the seal of every file moot wrote there (an
+// HMAC keyed by the user's own secret, internal/seal) and the stamp's own.
 type stampContent struct {
-	Owner   string `json:"owner"`
-	ID      string `json:"id"`
-	Created string `json:"created"`
+	Owner   string            `json:"owner"`
+	ID      string            `json:"id"`
+	Created string            `json:"created"`
+	Files   map[string]string `json:"files,omitempty"`
+	// Pending are the seals of files being written: a moot killed between
+	// a file's write and its seal's leaves either content verifiable.
+	Pending map[string]string `json:"pending,omitempty"`
+	MAC     string            `json:"mac"`
 }
 
 // stampOwner is the stamp's owner field.
 const stampOwner = "moot review"
 
+// stampParts are what the stamp's own seal covers: the stamp and every
+// file seal it lists.
+func stampParts(c stampContent) []string {
+	parts := []string{"moot review stamp", c.Owner, c.ID, c.Created}
+	for _, rel := range slices.Sorted(maps.Keys(c.Files)) {
+		parts = append(parts, rel, c.Files[rel])
+	}
+	for _, rel := range slices.Sorted(maps.Keys(c.Pending)) {
+		parts = append(parts, "pending", rel, c.Pending[rel])
+	}
+	return parts
+}
+
+// fileParts are what one file's seal covers: the review, its path and
+// its content's digest.
+func fileParts(id, rel string, data []byte) []string {
+	return []string{"moot review file", id, filepath.ToSlash(rel), seal.Digest(data)}
+}
+
+// readStamp reads dir's stamp and checks it is moot's for dir, sealed
+// with the user's key ("" why when it is).
+func readStamp(dir string) (stampContent, string) {
+	var c stampContent
+	b, err := safefs.ReadFile(filepath.Join(dir, StampFile), 1<<20)
+	if err != nil {
+		return c, "its stamp cannot be read (" + err.Error() + ")"
+	}
+	if err := json.Unmarshal(b, &c); err != nil || c.Owner != stampOwner || c.ID != filepath.Base(dir) {
+		return c, fmt.Sprintf("its %s is not the one moot writes for review %s", StampFile, filepath.Base(dir))
+	}
+	key, err := seal.Key()
+	if err != nil {
+		return c, "its stamp cannot be checked: " + err.Error()
+	}
+	if !seal.Verify(key, c.MAC, stampParts(c)...) {
+		return c, fmt.Sprintf("its %s was not sealed by moot for this user (its seal does not verify with %s): it was written elsewhere, copied from another machine or edited", StampFile, seal.KeyPath())
+	}
+	return c, ""
+}
+
 // badStamp says why dir's stamp file is not moot's for dir ("" when it is).
 func badStamp(dir string) string {
-	b, err := safefs.ReadFile(filepath.Join(dir, StampFile), 4<<10)
+	_, why := readStamp(dir)
+	return why
+}
+
+// SealError refuses a file of a review folder whose seal does not verify:
+// moot did not write it for this user (exit 2, nothing called or written).
+type SealError struct {
+	Path string
+	Why  string
+}
+
+func (e *SealError) Error() string {
+	return fmt.Sprintf("%s: %s; moot acts only on what it wrote and sealed (%s), so it refuses it and nothing was called or written", e.Path, e.Why, StampFile)
+}
+
+// readSealed reads a file moot wrote in the review folder dir, checking
+// it against the seal the stamp records; a missing, forged or edited file
+// is an input error naming it.
+func readSealed(dir, rel string, limit int64) ([]byte, error) {
+	p := filepath.Join(dir, rel)
+	refuse := func(why string) error {
+		se := &SealError{Path: p, Why: why}
+		return &bugfolder.InputError{Path: p, Msg: se.Error(), Err: se}
+	}
+	c, why := readStamp(dir)
+	if why != "" {
+		return nil, refuse("the review's stamp does not verify: " + why)
+	}
+	b, err := safefs.ReadFile(p, limit)
 	if err != nil {
-		return "its stamp cannot be read (" + err.Error() + ")"
+		return nil, &bugfolder.InputError{Path: p, Msg: "cannot be read: " + err.Error(), Err: err}
 	}
-	var c stampContent
-	if err := json.Unmarshal(b, &c); err != nil || c.Owner != stampOwner || c.ID != filepath.Base(dir) {
-		return fmt.Sprintf("its %s is not the one moot writes for review %s", StampFile, filepath.Base(dir))
+	key, err := seal.Key()
+	if err != nil {
+		return nil, refuse(err.Error())
 	}
-	return ""
+	verifies := func(m map[string]string) bool {
+		mac, ok := m[filepath.ToSlash(rel)]
+		return ok && seal.Verify(key, mac, fileParts(c.ID, rel, b)...)
+	}
+	if !verifies(c.Files) && !verifies(c.Pending) {
+		return nil, refuse("its content is not what moot sealed for review " + c.ID)
+	}
+	return b, nil
+}
+
+// ReadSealedSeat reads a lens's verdict file of round k, verified.
+func ReadSealedSeat(dir string, k int, lens string) (*Seat, error) {
+	rel := filepath.Join(RoundDir(k), VerdictsDir, lens+".json")
+	b, err := readSealed(dir, rel, 8<<20)
+	if err != nil {
+		return nil, err
+	}
+	var s Seat
+	if err := json.Unmarshal(b, &s); err != nil {
+		p := filepath.Join(dir, rel)
+		return nil, &bugfolder.InputError{Path: p, Msg: "is not a verdict file: " + err.Error(), Err: err}
+	}
+	return &s, nil
+}
+
+// ReadSealedEnvelope reads round k's envelope as the jurors read it, verified.
+func ReadSealedEnvelope(dir string, k int) (string, error) {
+	b, err := readSealed(dir, filepath.Join(RoundDir(k), EnvelopeFile), 64<<20)
+	return string(b), err
 }
 
 // NewFolder creates a review's folder under parent, named by its stamp
@@ -251,18 +361,63 @@ func OpenFolder(dir string) (*Folder, error) {
 		if err := f.stamp(time.Now()); err != nil {
 			return nil, err
 		}
+		return f, nil
 	}
+	c, _ := readStamp(dir) // verified by checkStamp
+	f.seals, f.created = c.Files, c.Created
 	return f, nil
 }
 
+// stamp writes the folder's first stamp.
 func (f *Folder) stamp(now time.Time) error {
-	b, _ := json.Marshal(stampContent{Owner: stampOwner, ID: f.ID, Created: now.UTC().Format(time.RFC3339)})
-	return f.Write(StampFile, append(b, '\n'))
+	f.created = now.UTC().Format(time.RFC3339)
+	return f.writeStamp()
+}
+
+// writeStamp writes the stamp with every seal so far; the caller holds
+// sealMu (or is the only writer yet).
+func (f *Folder) writeStamp() error {
+	key, err := seal.Key()
+	if err != nil {
+		return fmt.Errorf("seal %s: %w", f.Dir, err)
+	}
+	c := stampContent{Owner: stampOwner, ID: f.ID, Created: f.created, Files: f.seals, Pending: f.pending}
+	c.MAC = seal.Sum(key, stampParts(c)...)
+	b, _ := json.MarshalIndent(c, "", "  ")
+	return f.write(StampFile, append(b, '\n'))
 }
 
 // Write writes a file of the review atomically, owner-only, beneath the
-// folder's anchor (never through a link).
+// folder's anchor (never through a link), and seals it in the stamp so
+// that moot can trust it when it reads it back.
 func (f *Folder) Write(rel string, data []byte) error {
+	key, err := seal.Key()
+	if err != nil {
+		return fmt.Errorf("seal %s: %w", filepath.Join(f.Dir, rel), err)
+	}
+	f.sealMu.Lock()
+	defer f.sealMu.Unlock()
+	name, mac := filepath.ToSlash(rel), seal.Sum(key, fileParts(f.ID, rel, data)...)
+	// the new seal is recorded before the file, the old one dropped after:
+	// a kill in between leaves the file verifiable, old or new
+	f.pending = map[string]string{name: mac}
+	if err := f.writeStamp(); err != nil {
+		f.pending = nil
+		return err
+	}
+	f.pending = nil
+	if err := f.write(rel, data); err != nil {
+		return err
+	}
+	if f.seals == nil {
+		f.seals = map[string]string{}
+	}
+	f.seals[name] = mac
+	return f.writeStamp()
+}
+
+// write writes a file of the review without sealing it.
+func (f *Folder) write(rel string, data []byte) error {
 	root, err := f.root()
 	if err != nil {
 		return err

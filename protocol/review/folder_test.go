@@ -108,3 +108,21 @@ func TestFolderStampContentIsChecked(t *testing.T) {
 		t.Error("a round folder moot did not create was accepted")
 	}
 }
+
+// FuzzReadSealed: whatever a stamp and a record hold, a folder whose
+// stamp moot did not seal never yields the record (and nothing panics).
+func FuzzReadSealed(f *testing.F) {
+	f.Add([]byte(`{"owner":"moot review","id":"20260101-000000","created":"x","files":{"review.json":"00"},"mac":"00"}`), []byte(`{"status":"pass"}`))
+	f.Add([]byte("garbage"), []byte(""))
+	f.Fuzz(func(t *testing.T, stamp, rec []byte) {
+		dir := filepath.Join(t.TempDir(), "20260101-000000")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, StampFile), stamp, 0o600)
+		os.WriteFile(filepath.Join(dir, StateFile), rec, 0o600)
+		if st, err := ReadState(dir); err == nil {
+			t.Fatalf("a record under a stamp moot did not seal was read: %+v", st)
+		}
+	})
+}

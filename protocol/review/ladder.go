@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/engine"
 )
 
 // Status is what became of one rung of a lens's ladder in a round: a typed
@@ -64,10 +64,10 @@ type Rung struct {
 // (the local ones need a verifier of another family anyway), then the
 // larger known context window first (an unknown window after every known
 // one), then the file's order. Replay engines (recordings) never sit.
-func DefaultLadder(cfg *harness.Config) []string {
+func DefaultLadder(cfg *engine.Config) []string {
 	var names []string
 	for _, n := range cfg.Order {
-		if cfg.Engines[n].Kind != harness.KindReplay {
+		if cfg.Engines[n].Kind != engine.KindReplay {
 			names = append(names, n)
 		}
 	}
@@ -77,7 +77,7 @@ func DefaultLadder(cfg *harness.Config) []string {
 		if e.External {
 			ext = 0
 		}
-		return ext, -harness.LimitsOf(e).ContextTokens
+		return ext, -engine.LimitsOf(e).ContextTokens
 	}
 	slices.SortStableFunc(names, func(a, b string) int {
 		ea, ca := rank(a)
@@ -98,7 +98,7 @@ func DefaultLadder(cfg *harness.Config) []string {
 
 // LadderOf is a lens's ladder: the engines file's review.ladders (the
 // lens's own, else default:), else DefaultLadder.
-func LadderOf(cfg *harness.Config, lens string) []string {
+func LadderOf(cfg *engine.Config, lens string) []string {
 	if l := cfg.Review.Ladder(lens); len(l) > 0 {
 		return l
 	}
@@ -119,9 +119,9 @@ const (
 // readBuilder is the one reading of --builder that BuilderFamily,
 // CheckBuilder and EngineLabels share: the trimmed name, what it names
 // and the family it shows ("" when none is known).
-func readBuilder(cfg *harness.Config, builder string) (name string, kind builderKind, family string) {
+func readBuilder(cfg *engine.Config, builder string) (name string, kind builderKind, family string) {
 	name = strings.TrimSpace(builder)
-	switch mf := harness.ModelFamily(name); {
+	switch mf := engine.ModelFamily(name); {
 	case name == "":
 		return name, noBuilder, ""
 	case cfg.Engines[name] != nil:
@@ -141,8 +141,8 @@ func readBuilder(cfg *harness.Config, builder string) (name string, kind builder
 
 // knownFamilies are the families moot knows and those of cfg's engines,
 // sorted.
-func knownFamilies(cfg *harness.Config) []string {
-	known := harness.KnownFamilies()
+func knownFamilies(cfg *engine.Config) []string {
+	known := engine.KnownFamilies()
 	for _, e := range cfg.Engines {
 		if f := e.Family(); f != "" && !slices.Contains(known, f) {
 			known = append(known, f)
@@ -154,7 +154,7 @@ func knownFamilies(cfg *harness.Config) []string {
 
 // BuilderFamily reads --builder: an engine's name (its family), a model's
 // name (the family it shows), else a family's name itself.
-func BuilderFamily(cfg *harness.Config, builder string) string {
+func BuilderFamily(cfg *engine.Config, builder string) string {
 	name, _, family := readBuilder(cfg, builder)
 	if family == "" {
 		return strings.ToLower(name)
@@ -165,7 +165,7 @@ func BuilderFamily(cfg *harness.Config, builder string) string {
 // CheckBuilder refuses a --builder that names no engine of cfg, no model
 // of a known family and no family (a typo like "opneai" would exclude
 // nothing, silently); the error lists the families moot knows.
-func CheckBuilder(cfg *harness.Config, builder string) error {
+func CheckBuilder(cfg *engine.Config, builder string) error {
 	if name, kind, _ := readBuilder(cfg, builder); kind == unknownBuilder {
 		return fmt.Errorf("--builder %q is no engine of the engines file, no model name of a known family and no known family (%s): check the spelling", name, strings.Join(knownFamilies(cfg), ", "))
 	}
@@ -177,7 +177,7 @@ func CheckBuilder(cfg *harness.Config, builder string) error {
 // family is no label) and every engine of the panel (its name and model).
 // An engine's name that is a plain word (plainEngineName) is left out:
 // code says "local" and "openai" without naming anyone.
-func EngineLabels(cfg *harness.Config, builder string, panel []string) []string {
+func EngineLabels(cfg *engine.Config, builder string, panel []string) []string {
 	var out []string
 	engine := func(n string) {
 		if !plainEngineName(n) {
@@ -220,8 +220,8 @@ var commonEngineWords = map[string]bool{
 // letters and digits ("loc").
 func plainEngineName(n string) bool {
 	l := strings.ToLower(strings.TrimSpace(n))
-	return commonEngineWords[l] || slices.Contains(DefaultLenses, l) || slices.Contains(harness.Kinds, harness.Kind(l)) ||
-		slices.Contains(harness.KnownFamilies(), l) || harness.ModelFamily(l) != ""
+	return commonEngineWords[l] || slices.Contains(DefaultLenses, l) || slices.Contains(engine.Kinds, engine.Kind(l)) ||
+		slices.Contains(engine.KnownFamilies(), l) || engine.ModelFamily(l) != ""
 }
 
 // Callable counts the rungs of every route that may be called (not
@@ -283,7 +283,7 @@ func PanelNote(st *State, seats []Seat) string {
 	var others []string
 	for _, s := range seats {
 		for _, a := range s.Attempts {
-			if a.Status == StatusNotReached && a.Family != "" && !harness.SameFamily(a.Family, fam) && !slices.Contains(others, a.Family) {
+			if a.Status == StatusNotReached && a.Family != "" && !engine.SameFamily(a.Family, fam) && !slices.Contains(others, a.Family) {
 				others = append(others, a.Family)
 			}
 		}
@@ -305,7 +305,7 @@ type Route struct {
 
 // RouteInput is what routing needs.
 type RouteInput struct {
-	Config *harness.Config
+	Config *engine.Config
 	Lenses []bugfolder.Lens
 	// Builder is the builder's family ("" when none was declared).
 	Builder string
@@ -387,14 +387,14 @@ func planLens(in RouteInput, l bugfolder.Lens) Route {
 	r := Route{Lens: l, PromptTokens: bugfolder.EstimateTokens(len(in.Prompt(l)))}
 	for _, name := range LadderOf(in.Config, l.Name) {
 		ec := in.Config.Engines[name]
-		lim := harness.LimitsOf(ec)
+		lim := engine.LimitsOf(ec)
 		rg := Rung{Engine: name, Family: ec.Family(), External: ec.External, ContextTokens: lim.ContextTokens, Reasoning: Reasoning}
 		if sw := ec.ReasoningSwitch(in.Ollama != nil && in.Ollama(name)); sw != "" {
 			rg.Reasoning = "off (" + sw + ")"
 		}
 		need := r.PromptTokens + AnswerTokens
 		switch {
-		case in.Builder != "" && !in.Solo && harness.SameFamily(in.Builder, rg.Family):
+		case in.Builder != "" && !in.Solo && engine.SameFamily(in.Builder, rg.Family):
 			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("family %s is the builder's: excluded before dispatch", rg.Family)
 		case in.Restricted && ec.External:
 			rg.Skip, rg.Why = StatusRestricted, "an external engine never reads a restricted bug"
@@ -435,7 +435,7 @@ func OfFamily(routes []Route, fam string) []string {
 	var out []string
 	for _, r := range routes {
 		for _, g := range r.Rungs {
-			if harness.SameFamily(fam, g.Family) && !slices.Contains(out, g.Engine) {
+			if engine.SameFamily(fam, g.Family) && !slices.Contains(out, g.Engine) {
 				out = append(out, g.Engine)
 			}
 		}
@@ -470,7 +470,7 @@ type Estimate struct {
 }
 
 // Estimated counts and prices a round's routes.
-func Estimated(cfg *harness.Config, routes []Route) Estimate {
+func Estimated(cfg *engine.Config, routes []Route) Estimate {
 	e := Estimate{USDKnown: true}
 	for _, r := range routes {
 		first := true
@@ -486,7 +486,7 @@ func Estimated(cfg *harness.Config, routes []Route) Estimate {
 			e.MinCalls++
 			e.Input += r.PromptTokens
 			e.Output += AnswerTokens
-			if p := harness.LimitsOf(cfg.Engines[g.Engine]).Price; p != nil {
+			if p := engine.LimitsOf(cfg.Engines[g.Engine]).Price; p != nil {
 				e.USD += p.Cost(r.PromptTokens, AnswerTokens)
 			} else {
 				e.USDKnown = false

@@ -149,7 +149,7 @@ func TestRunWritesEverythingBeforeTheError(t *testing.T) {
 	in := RouteInput{Config: cfg, Lenses: st.Lenses, Prompt: prompt}
 	var events []engine.Event
 	res, err := Run(ctx, RunInput{Folder: f, State: st, Envelope: env, Emit: func(ev engine.Event) { events = append(events, ev) },
-		Round: RoundInput{Routes: Plan(in), Config: cfg, Prompt: prompt, Call: call, Parallel: 1}})
+		Round: RoundInput{Routes: Plan(in), Prompt: prompt, Calls: fakeCalls(call)}})
 	if err == nil {
 		t.Fatal("a cancelled round returned no error")
 	}
@@ -198,7 +198,7 @@ func TestRunAWriteFailureIsNeverAPass(t *testing.T) {
 	st := &State{ID: f.ID, Lenses: []bugfolder.Lens{lensOf("defect")}}
 	prompt := func(l bugfolder.Lens) string { return Prompt(l, env.Render(), "n") }
 	routes := Plan(RouteInput{Config: cfg, Lenses: st.Lenses, Prompt: prompt})
-	res, err := Run(context.Background(), RunInput{Folder: f, State: st, Envelope: env, Round: RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: call, Parallel: 1}})
+	res, err := Run(context.Background(), RunInput{Folder: f, State: st, Envelope: env, Round: RoundInput{Routes: routes, Prompt: prompt, Calls: fakeCalls(call)}})
 	if err == nil || !strings.Contains(err.Error(), "defect.json") {
 		t.Fatalf("err %v, want the failed write named", err)
 	}
@@ -217,7 +217,7 @@ func TestRunAWriteFailureIsNeverAPass(t *testing.T) {
 	st2 := &State{ID: f.ID, Lenses: st.Lenses, Rounds: st.Rounds} // round 2's folder is already there
 	os.MkdirAll(filepath.Join(f.Dir, "round-2", "verdicts"), 0o700)
 	calls = 0
-	if _, err := Run(context.Background(), RunInput{Folder: f, State: st2, Envelope: env, Round: RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: call, Parallel: 1}}); err == nil || calls != 0 {
+	if _, err := Run(context.Background(), RunInput{Folder: f, State: st2, Envelope: env, Round: RoundInput{Routes: routes, Prompt: prompt, Calls: fakeCalls(call)}}); err == nil || calls != 0 {
 		t.Errorf("a round folder moot did not create: err %v, %d call(s)", err, calls)
 	}
 }
@@ -242,7 +242,7 @@ func TestRunCancelledRungsAreNotReached(t *testing.T) {
 	st := &State{ID: f.ID, Lenses: []bugfolder.Lens{lensOf("defect")}}
 	prompt := func(l bugfolder.Lens) string { return "p" }
 	routes := Plan(RouteInput{Config: cfg, Lenses: st.Lenses, Prompt: prompt})
-	res, _ := Run(ctx, RunInput{Folder: f, State: st, Envelope: env, Round: RoundInput{Routes: routes, Config: cfg, Prompt: prompt, Call: call, Parallel: 1}})
+	res, _ := Run(ctx, RunInput{Folder: f, State: st, Envelope: env, Round: RoundInput{Routes: routes, Prompt: prompt, Calls: fakeCalls(call)}})
 	if calls != 1 {
 		t.Errorf("%d calls after the cancel", calls)
 	}

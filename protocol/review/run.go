@@ -14,7 +14,6 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
-	"github.com/reversa/moot/internal/safefs"
 )
 
 // Name is the protocol's name (list --json's protocol).
@@ -37,6 +36,10 @@ const (
 	// StatusCancelled is a round cut short (Ctrl-C, SIGTERM): its holds
 	// are no verdict on the change.
 	StatusCancelled = "cancelled"
+	// StatusBudget is a round stopped at the budget cap: the lenses not
+	// seated are no verdict on the change; a resume with a raised cap
+	// calls them (never the lenses that sat).
+	StatusBudget = "budget_cut"
 )
 
 // State is a review's record (review.json): what it reviews, who built
@@ -78,12 +81,30 @@ type State struct {
 	Decision string `json:"decision,omitempty"`
 	// Calls, Tokens and CostUSD add up every round's calls; CostUnknown
 	// marks a call that recorded no cost (CostUSD then counts the rest).
-	Calls       int       `json:"calls"`
-	Tokens      int       `json:"tokens"`
-	CostUSD     float64   `json:"cost_usd"`
-	CostUnknown bool      `json:"cost_unknown,omitempty"`
-	StartedAt   time.Time `json:"started_at"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	Calls       int     `json:"calls"`
+	Tokens      int     `json:"tokens"`
+	CostUSD     float64 `json:"cost_usd"`
+	CostUnknown bool    `json:"cost_unknown,omitempty"`
+	// Budget is the cap the review runs under (nil: none); a resume may
+	// raise it.
+	Budget    *Cap      `json:"budget,omitempty"`
+	StartedAt time.Time `json:"started_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Cap is a review's budget cap: dollars and tokens (0: no limit).
+type Cap struct {
+	MaxUSD    float64 `json:"max_usd,omitempty"`
+	MaxTokens int     `json:"max_tokens,omitempty"`
+}
+
+// Spend is what the seats' calls recorded: tokens and dollars.
+func Spend(seats map[string]Seat) (tokens int, usd float64) {
+	var r RoundRecord
+	for _, s := range seats {
+		r.count([]Seat{s})
+	}
+	return r.Tokens, r.CostUSD
 }
 
 // RoundRecord is one round in the record.
@@ -96,6 +117,14 @@ type RoundRecord struct {
 	Findings    []string  `json:"findings"`
 	EnvelopeSHA string    `json:"envelope_sha256"`
 	At          time.Time `json:"at"`
+	// Status is the round's end (the review's status after it).
+	Status string `json:"status,omitempty"`
+	// Calls, Tokens and CostUSD add up the round's calls (CostUnknown: a
+	// call recorded no cost); the record's totals are their sums.
+	Calls       int     `json:"calls"`
+	Tokens      int     `json:"tokens"`
+	CostUSD     float64 `json:"cost_usd"`
+	CostUnknown bool    `json:"cost_unknown,omitempty"`
 }
 
 // LangOf is the record's language.
@@ -106,12 +135,13 @@ func (s *State) LangOf() bugfolder.Lang {
 	return bugfolder.EN
 }
 
-// ReadState reads a review's record.
+// ReadState reads a review's record, refusing one whose seal does not
+// verify (a record moot did not write for this user: VerifyFile).
 func ReadState(dir string) (*State, error) {
 	p := filepath.Join(dir, StateFile)
-	b, err := safefs.ReadFile(p, 4<<20)
+	b, err := readSealed(dir, StateFile, 4<<20)
 	if err != nil {
-		return nil, &bugfolder.InputError{Path: p, Msg: "cannot be read: " + err.Error(), Err: err}
+		return nil, err
 	}
 	var s State
 	if err := json.Unmarshal(b, &s); err != nil {
@@ -127,10 +157,16 @@ type RunInput struct {
 	State    *State
 	Envelope *envelope.Envelope
 	Round    RoundInput
-	// Emit receives every event after it is logged (--json); may be nil.
+	// Emit receives every event after it is logged (--json, the live
+	// sidecar), one at a time; may be nil.
 	Emit func(engine.Event)
 	// Plan, when set, is logged first: the round's calls, tokens and cost.
 	Plan *engine.Event
+	// Continue is set when the round continues the record's last round,
+	// cut short (cancelled, stopped at the budget cap, or its writer
+	// killed) on the same envelope: its seats in Round.Kept are not
+	// called again.
+	Continue bool
 }
 
 // RunResult is what a round ended with.
@@ -149,9 +185,15 @@ type RunResult struct {
 func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	f, st := in.Folder, in.State
 	k := len(st.Rounds) + 1
+	if in.Continue && len(st.Rounds) > 0 && st.Rounds[len(st.Rounds)-1].Round == k-1 && Resumable(st.Status) && st.Status != StatusRunning {
+		k-- // the cut round's record is replaced by its continuation
+		st.Rounds = st.Rounds[:len(st.Rounds)-1]
+	}
 	res := RunResult{Round: k}
-	if err := f.FreshRound(k); err != nil {
-		return res, err
+	if !in.Continue {
+		if err := f.FreshRound(k); err != nil {
+			return res, err
+		}
 	}
 	var errs []error
 	var mu sync.Mutex
@@ -162,7 +204,10 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 			mu.Unlock()
 		}
 	}
-	emit := func(ev engine.Event) {
+	var emitMu sync.Mutex
+	emit := func(ev engine.Event) { // one event at a time: the log's order is the stream's
+		emitMu.Lock()
+		defer emitMu.Unlock()
 		if ev.Time.IsZero() {
 			ev.Time = time.Now().UTC()
 		}
@@ -177,6 +222,11 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	keep(f.Write(filepath.Join(RoundDir(k), EnvelopeFile), []byte(rendered)))
 	st.Status, st.UpdatedAt = StatusRunning, time.Now().UTC()
 	keep(f.WriteJSON(StateFile, st))
+	if k == 1 && !in.Continue {
+		emit(engine.Event{Type: engine.EvSetup, Path: f.Dir, Round: k})
+	} else {
+		emit(engine.Event{Type: engine.EvResumed, Path: f.Dir, Round: k, Reason: resumedWhy(in.Continue, len(in.Round.Kept))})
+	}
 	if in.Plan != nil {
 		emit(*in.Plan)
 	}
@@ -185,13 +235,13 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	ri := in.Round
 	ri.Round, ri.Emit = k, emit
 	ri.Done = func(s Seat) { keep(f.WriteSeat(s)) }
-	res.Seats = RunRound(ctx, ri)
+	seats, stop := RunRound(ctx, ri)
+	res.Seats = seats
 	if ms := MootSeat(k, in.Envelope.Tests); ms != nil {
 		keep(f.WriteSeat(*ms))
 		emit(engine.Event{Type: engine.EvVerdict, Round: k, SolverID: MootLens, Role: Role, Engine: MootLens, Choice: string(ms.Outcome), Reason: ms.Reason})
 		res.Seats = append(res.Seats, *ms)
 	}
-	st.count(res.Seats)
 	res.Gate = Decide(res.Seats)
 	files := envelopePaths(in.Envelope)
 	seen := map[string]bool{}
@@ -206,7 +256,7 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	news = append(news, len(res.New))
 	sum := sha256.Sum256([]byte(rendered))
 	rec := RoundRecord{Round: k, Gate: res.Gate, New: nonNil(res.New), Findings: nonNil(NewFindings(res.Seats, files, nil)), EnvelopeSHA: hex.EncodeToString(sum[:]), At: time.Now().UTC()}
-	st.Rounds = append(st.Rounds, rec)
+	rec.count(res.Seats)
 	// a pending decision was on an earlier round; a human's revise stays on
 	// the record beside the rounds it sent the change back to
 	prior := st.Decision
@@ -220,9 +270,12 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	} else if res.Gate.Outcome == OutcomeHold {
 		st.Decision = "pending" // a hold waits for a human (moot decide), or a resumed round
 	}
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil || errors.Is(stop, engine.ErrBudgetCancel) || errors.Is(stop, context.Canceled):
 		// a round cut short proves nothing either way: resume it
 		st.Status, st.Decision, res.Stalled = StatusCancelled, prior, false
+	case errors.Is(stop, engine.ErrBudgetStop):
+		st.Status, st.Decision, res.Stalled = StatusBudget, prior, false
 	}
 	st.UpdatedAt = time.Now().UTC()
 	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderRoutes(st, k, res.Seats))))
@@ -242,16 +295,44 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	if sumErr != nil && markError() {
 		keep(f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res))))
 	}
+	rec.Status = st.Status
+	st.Rounds = append(st.Rounds, rec)
+	st.total()
 	keep(f.WriteJSON(StateFile, st))
 	outcome := bugfolder.OutcomeWaiting
-	if res.Gate.Outcome == OutcomePass && st.Status == StatusPassed {
+	switch {
+	case res.Gate.Outcome == OutcomePass && st.Status == StatusPassed:
 		outcome = bugfolder.OutcomeDone
+	case st.Status == StatusCancelled:
+		outcome = bugfolder.OutcomeCancelled
 	}
-	emit(engine.Event{Type: engine.EvDebateFinished, Round: k, Outcome: outcome, Path: f.Dir, Reason: st.Status + ": " + res.Gate.Reason})
+	emit(engine.Event{Type: engine.EvDebateFinished, Round: k, Outcome: outcome, Path: f.Dir, Reason: st.Status + ": " + res.Gate.Reason,
+		Calls: st.Calls, Tokens: st.Tokens, USD: st.CostUSD, CostUnknown: st.CostUnknown})
 	if ctx.Err() != nil {
 		errs = append(errs, fmt.Errorf("review %s: %w", f.ID, ctx.Err()))
 	}
+	if stop != nil && ctx.Err() == nil {
+		errs = append(errs, fmt.Errorf("review %s: %w", f.ID, stop))
+	}
 	return res, errors.Join(errs...)
+}
+
+// resumedWhy says what a resumed round does.
+func resumedWhy(cont bool, kept int) string {
+	if cont {
+		return fmt.Sprintf("continues the round cut short: %d lens(es) that sat are kept, the others are called", kept)
+	}
+	return "a new round on the current files: every juror is re-convened"
+}
+
+// Resumable reports whether a review's status is a round cut short that
+// a resume continues on the same envelope (the lenses that sat are kept).
+func Resumable(status string) bool {
+	switch status {
+	case StatusCancelled, StatusBudget, StatusRunning, StatusInterrupted, StatusError:
+		return true
+	}
+	return false
 }
 
 // savedErr joins the write errors so far.
@@ -277,8 +358,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// count adds a round's calls, tokens and cost to the record.
-func (s *State) count(seats []Seat) {
+// count adds a round's calls, tokens and cost to its record.
+func (r *RoundRecord) count(seats []Seat) {
 	for _, seat := range seats {
 		for _, a := range seat.Attempts {
 			switch a.Status {
@@ -286,13 +367,24 @@ func (s *State) count(seats []Seat) {
 			default:
 				continue // never called
 			}
-			s.Calls++
-			s.Tokens += a.TokensIn + a.TokensOut
+			r.Calls++
+			r.Tokens += a.TokensIn + a.TokensOut
 			if a.CostUSD != nil {
-				s.CostUSD += *a.CostUSD
+				r.CostUSD += *a.CostUSD
 			} else {
-				s.CostUnknown = true
+				r.CostUnknown = true
 			}
 		}
+	}
+}
+
+// total sums the rounds' calls, tokens and cost into the record's.
+func (s *State) total() {
+	s.Calls, s.Tokens, s.CostUSD, s.CostUnknown = 0, 0, 0, false
+	for _, r := range s.Rounds {
+		s.Calls += r.Calls
+		s.Tokens += r.Tokens
+		s.CostUSD += r.CostUSD
+		s.CostUnknown = s.CostUnknown || r.CostUnknown
 	}
 }

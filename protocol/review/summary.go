@@ -176,7 +176,9 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	b.WriteString("\n## Next\n\n")
 	switch {
 	case st.Status == StatusCancelled:
-		fmt.Fprintf(&b, "The review was cancelled before every juror answered: this round is no verdict on the change. `moot review --resume %s` re-convenes every juror.\n", id)
+		fmt.Fprintf(&b, "The review was cancelled before every juror answered: this round is no verdict on the change. `moot resume %s` continues it: the lenses that sat keep their verdicts, the others are called.\n", id)
+	case st.Status == StatusBudget:
+		fmt.Fprintf(&b, "The budget cap stopped the round before every juror answered: this round is no verdict on the change. `moot resume %s --max-usd …` (or `--max-tokens …`) raises the cap and calls the lenses that did not sit.\n", id)
 	case st.Status == StatusError:
 		fmt.Fprintf(&b, "Fix what kept the files from being saved, then `moot review --resume %s` re-convenes every juror.\n", id)
 	case st.Status == StatusPassed:

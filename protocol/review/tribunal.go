@@ -1,8 +1,8 @@
 package review
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
-	"github.com/reversa/moot/harness"
 )
 
 // Role is the role a juror's call carries ({role}, MOOT_ROLE).
@@ -56,6 +55,10 @@ type Seat struct {
 	Unverified bool `json:"unverified,omitempty"`
 	// Dry marks a low-information pass.
 	Dry bool `json:"dry,omitempty"`
+	// Cut marks a seat whose ladder was cut short (the review cancelled,
+	// or stopped at the budget cap): no verdict on the change, so a
+	// resumed round calls its lens again.
+	Cut bool `json:"cut,omitempty"`
 	// Findings are the seat's (and its verifier's) findings.
 	Findings []Finding `json:"findings"`
 	Checked  []string  `json:"checked,omitempty"`
@@ -66,56 +69,65 @@ type Seat struct {
 // Detailed reports a refuse that names at least one finding.
 func (s *Seat) Detailed() bool { return s.Outcome == OutcomeRefuse && len(s.Findings) > 0 }
 
-// Caller calls one engine (harness.New's adapters; tests may fake it).
-type Caller func(ctx context.Context, engineName string, req harness.Request) harness.Result
+// Caller makes one juror's call: the engine's call path
+// (engine.Dispatcher), which bounds the calls at once, checks the budget
+// cap before each, gives each its hard timeout and logs call_started and
+// call_finished. It returns an error only for a call it did not start
+// (the budget's end, or ctx's).
+type Caller interface {
+	Call(ctx context.Context, c engine.CallSpec, check engine.Check) (engine.CallResult, error)
+}
 
 // RoundInput is what one round of jurors needs.
 type RoundInput struct {
 	Round  int
 	Routes []Route
-	Config *harness.Config
 	// Prompt writes a lens's prompt.
 	Prompt func(l bugfolder.Lens) string
-	Call   Caller
-	// Timeout is --timeout (0: each engine's own, else 10 minutes).
-	Timeout time.Duration
-	// Parallel is how many lenses run at once.
-	Parallel int
-	BugID    string
-	// Group tags the calls' processes (the review's folder), so a killed
-	// moot's leftovers can be found.
-	Group string
+	Calls  Caller
+	BugID  string
 	// Emit receives the round's events (rung, call_started,
 	// call_finished, verdict); it must be safe for concurrent use.
 	Emit func(engine.Event)
 	// Done receives each seat as soon as its lens is over (the verdict
 	// file is written then, before anything else can fail).
 	Done func(Seat)
+	// Kept are the seats a continued round already has (its sealed
+	// verdict files, by lens): their lenses are not called again.
+	Kept map[string]Seat
 }
 
-// RunRound seats every lens's juror from its ladder, in parallel, and
-// returns the seats in the routes' order. A juror is called once per
-// round (no retry of an answered call); a rung that never answered, or
-// answered for another lens, hands the seat to the next rung.
-func RunRound(ctx context.Context, in RoundInput) []Seat {
+// RunRound seats every lens's juror from its ladder and returns the seats
+// in the routes' order, and the budget's end when it stopped a ladder.
+// A juror is called once per round (no retry of an answered call); a
+// rung that never answered, or answered for another lens, hands the seat
+// to the next rung. Every lens walks its ladder at once: the Caller
+// bounds the calls.
+func RunRound(ctx context.Context, in RoundInput) ([]Seat, error) {
 	seats := make([]Seat, len(in.Routes))
-	par := max(in.Parallel, 1)
-	sem := make(chan struct{}, par)
+	errs := make([]error, len(in.Routes))
 	var wg sync.WaitGroup
-	for i := range in.Routes {
+	for i, r := range in.Routes {
+		if s, ok := in.Kept[r.Lens.Name]; ok {
+			seats[i] = s
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			seats[i] = in.seat(ctx, in.Routes[i])
+			seats[i], errs[i] = in.seat(ctx, r)
 			if in.Done != nil {
 				in.Done(seats[i])
 			}
 		}()
 	}
 	wg.Wait()
-	return seats
+	for _, err := range errs {
+		if err != nil {
+			return seats, err
+		}
+	}
+	return seats, nil
 }
 
 // answer is one call's result as the ladder sees it.
@@ -126,16 +138,23 @@ type answer struct {
 	ok      bool // a verdict for the lens (sat or verified)
 }
 
-// seat walks one lens's ladder.
-func (in RoundInput) seat(ctx context.Context, r Route) Seat {
+// seat walks one lens's ladder. A call the Caller did not start (the
+// budget's end, or the review cancelled) ends the walk: the rungs left are
+// not reached, the seat holds and is marked Cut, and the error is
+// returned.
+func (in RoundInput) seat(ctx context.Context, r Route) (Seat, error) {
 	s := Seat{Lens: r.Lens.Name, Round: in.Round}
 	prompt := in.Prompt(r.Lens)
+	var stop error
 	for i := 0; i < len(r.Rungs); i++ {
 		g := r.Rungs[i]
-		if ctx.Err() != nil {
-			// cancelled: the rungs never called were not reached, not held
+		if stop == nil && ctx.Err() != nil {
+			stop = ctx.Err()
+		}
+		if stop != nil {
+			// cut short: the rungs never called were not reached, not held
 			for _, n := range r.Rungs[i:] {
-				s.add(in, unreached(n, "the review was cancelled before its call"))
+				s.add(in, unreached(n, cutReason(stop)))
 			}
 			break
 		}
@@ -143,7 +162,12 @@ func (in RoundInput) seat(ctx context.Context, r Route) Seat {
 			s.add(in, Attempt{Rung: g, Status: g.Skip, Reason: g.Why})
 			continue
 		}
-		a := in.call(ctx, r.Lens, g, prompt)
+		a, err := in.call(ctx, r.Lens, g, prompt)
+		if err != nil {
+			stop = err
+			i-- // this rung too is not reached
+			continue
+		}
 		if !a.ok {
 			s.add(in, a.att)
 			continue
@@ -154,21 +178,30 @@ func (in RoundInput) seat(ctx context.Context, r Route) Seat {
 		s.Outcome, s.Reason, s.Dry = a.judged.Outcome, a.judged.Reason, a.judged.Dry
 		rest := r.Rungs[i+1:]
 		if s.Outcome == OutcomePass && !g.External {
-			rest = in.verify(ctx, r.Lens, &s, g, rest, prompt)
+			rest, stop = in.verify(ctx, r.Lens, &s, g, rest, prompt)
 		}
 		for _, n := range rest {
 			s.add(in, unreached(n, ""))
 		}
 		in.emitVerdict(s)
-		return s
+		return s, stop
 	}
 	s.Outcome = OutcomeHold
 	s.Reason = holdReason(s.Attempts)
-	if ctx.Err() != nil {
-		s.Reason = "cancelled before any rung gave a verdict (" + s.Reason + ")"
+	if stop != nil {
+		s.Cut = true
+		s.Reason = cutReason(stop) + " before any rung gave a verdict (" + s.Reason + ")"
 	}
 	in.emitVerdict(s)
-	return s
+	return s, stop
+}
+
+// cutReason says why a ladder's walk stopped before its end.
+func cutReason(err error) string {
+	if errors.Is(err, engine.ErrBudgetStop) || errors.Is(err, engine.ErrBudgetCancel) {
+		return "the budget cap was reached"
+	}
+	return "the review was cancelled"
 }
 
 // unreached is a rung the walk did not come to: one ruled out before
@@ -185,12 +218,16 @@ func unreached(g Rung, why string) Attempt {
 // external engine of another family to judge the same prompt: its pass
 // verifies the seat, its refuse stands as the lens's; with none that
 // answers, the pass is UNVERIFIED, a hold. It returns the rungs after the
-// last one it used.
-func (in RoundInput) verify(ctx context.Context, l bugfolder.Lens, s *Seat, seat Rung, rest []Rung, prompt string) []Rung {
+// last one it used, and the error of a call the Caller did not start.
+func (in RoundInput) verify(ctx context.Context, l bugfolder.Lens, s *Seat, seat Rung, rest []Rung, prompt string) ([]Rung, error) {
+	var stop error
 	for i, g := range rest {
-		if ctx.Err() != nil {
+		if stop == nil && ctx.Err() != nil {
+			stop = ctx.Err()
+		}
+		if stop != nil {
 			for _, n := range rest[i:] {
-				s.add(in, unreached(n, "the review was cancelled before its call"))
+				s.add(in, unreached(n, cutReason(stop)))
 			}
 			break
 		}
@@ -198,11 +235,16 @@ func (in RoundInput) verify(ctx context.Context, l bugfolder.Lens, s *Seat, seat
 			s.add(in, Attempt{Rung: g, Status: g.Skip, Reason: g.Why})
 			continue
 		}
-		if !g.External || harness.SameFamily(seat.Family, g.Family) {
+		if !g.External || engine.SameFamily(seat.Family, g.Family) {
 			s.add(in, Attempt{Rung: g, Status: StatusNotReached, Reason: "not a verifier: a verifier is external and of another family than the seat"})
 			continue
 		}
-		a := in.call(ctx, l, g, prompt)
+		a, err := in.call(ctx, l, g, prompt)
+		if err != nil {
+			stop = err
+			s.add(in, unreached(g, cutReason(stop)))
+			continue
+		}
 		if !a.ok {
 			a.att.Reason = "as verifier: " + a.att.Reason
 			s.add(in, a.att)
@@ -218,11 +260,14 @@ func (in RoundInput) verify(ctx context.Context, l bugfolder.Lens, s *Seat, seat
 		} else {
 			s.Dry = s.Dry && a.judged.Dry
 		}
-		return rest[i+1:]
+		return rest[i+1:], nil
 	}
 	s.Outcome, s.Unverified = OutcomeHold, true
 	s.Reason = "UNVERIFIED: a pass from a local engine (" + seat.Engine + ") with no verifier of another family is a hold, never unanimity"
-	return nil
+	if stop != nil {
+		s.Cut = true
+	}
+	return nil, stop
 }
 
 // cmpReason is a reason or "its verdict".
@@ -271,52 +316,38 @@ func (in RoundInput) emitVerdict(s Seat) {
 	in.emit(engine.Event{Type: engine.EvVerdict, Round: in.Round, SolverID: s.Lens, Role: Role, Engine: s.Engine, Choice: string(s.Outcome), Reason: s.Reason})
 }
 
-// call runs one rung once and reads its answer.
-func (in RoundInput) call(ctx context.Context, l bugfolder.Lens, g Rung, prompt string) answer {
+// call runs one rung once through the Caller and reads its answer; the
+// error is the Caller's for a call it did not start.
+func (in RoundInput) call(ctx context.Context, l bugfolder.Lens, g Rung, prompt string) (answer, error) {
 	a := answer{att: Attempt{Rung: g}}
-	timeout := in.Timeout
-	if timeout <= 0 {
-		timeout = in.Config.Engines[g.Engine].Timeout
-	}
-	if timeout <= 0 {
-		timeout = 10 * time.Minute
-	}
-	in.emit(engine.Event{Type: engine.EvCallStarted, Round: in.Round, SolverID: l.Name, Role: Role, Engine: g.Engine, Attempt: 1})
-	var stderr bytes.Buffer
 	start := time.Now()
-	out := func(delta string) { // live text for a pane; never logged
-		in.emit(engine.Event{Type: engine.EvOutput, Round: in.Round, SolverID: l.Name, Role: Role, Text: delta})
+	check := func(body string) (bugfolder.Status, string) {
+		if _, kind, why := Parse(body, l.Name); kind == ParsedWrongLens {
+			return bugfolder.StatusInvalidOutput, why
+		}
+		return bugfolder.StatusOK, ""
 	}
-	res := in.Call(ctx, g.Engine, harness.Request{Role: string(Role), SolverID: l.Name, Round: in.Round, BugID: in.BugID, Mode: "review",
-		Attempt: 1, Lens: l.Name, Prompt: prompt, ReasoningOff: true, Timeout: timeout, Stderr: &stderr, Group: in.Group, OnOutput: out})
+	res, err := in.Calls.Call(ctx, engine.CallSpec{Round: in.Round, ID: l.Name, Role: Role, Engine: g.Engine, Lens: l.Name, BugID: in.BugID,
+		Mode: "review", Prompt: prompt, ReasoningOff: true, ExpectedOut: AnswerTokens, Emit: in.Emit}, check)
+	if err != nil {
+		return a, err
+	}
 	a.att.DurationMS = time.Since(start).Milliseconds()
 	a.att.TokensIn, a.att.TokensOut, a.att.CostUSD = res.TokensIn, res.TokensOut, res.CostUSD
-	fin := engine.Event{Type: engine.EvCallFinished, Round: in.Round, SolverID: l.Name, Role: Role, Engine: g.Engine, Attempt: 1,
-		DurationMS: a.att.DurationMS, TokensIn: res.TokensIn, TokensOut: res.TokensOut, CostUnknown: res.CostUSD == nil}
-	if res.CostUSD != nil {
-		fin.CostUSD = *res.CostUSD
-	}
-	defer func() { in.emit(fin) }()
 	if !res.Answered() {
-		fin.Status, fin.Error = bugfolder.StatusError, res.Err
-		if res.Failure == harness.FailTimeout {
-			fin.Status = bugfolder.StatusTimeout
-		}
 		a.att.Status = StatusHold
 		a.att.Reason = fmt.Sprintf("never answered (%s): %s", res.Failure, res.Err)
 		a.att.RawTail = rawTail(res.Body)
-		return a
+		return a, nil
 	}
 	v, kind, why := Parse(res.Body, l.Name)
 	if kind == ParsedWrongLens {
-		fin.Status = bugfolder.StatusInvalidOutput
 		a.att.Status, a.att.Reason, a.att.RawTail = StatusWrongLens, why, rawTail(res.Body)
-		return a
+		return a, nil
 	}
-	fin.Status = bugfolder.StatusOK
 	a.ok, a.verdict, a.judged = true, v, Judge(v, kind, why)
 	a.att.Verdict, a.att.Raw, a.att.Reason = v, capRaw(res.Body), a.judged.Reason
-	return a
+	return a, nil
 }
 
 // capRaw bounds a raw answer kept in a verdict file.

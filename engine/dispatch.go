@@ -1,0 +1,369 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
+)
+
+// The harness's words a protocol that walks its own calls (review's
+// ladders) reads, so that no protocol imports the harness: the engine
+// owns the calls.
+type (
+	// Config is the engines file as loaded.
+	Config = harness.Config
+	// EngineConfig is one engine of the file.
+	EngineConfig = harness.EngineConfig
+	// Kind is an engine's kind (openai, command, claude…).
+	Kind = harness.Kind
+	// CallResult is what one call returned.
+	CallResult = harness.Result
+	// Failure says how a call ended.
+	Failure = harness.Failure
+	// Limits are an engine's context window, answer cap and price.
+	Limits = harness.Limits
+)
+
+// The harness's values such a protocol reads.
+const (
+	// KindReplay is the replay engine's kind (a cassette, never a juror).
+	KindReplay = harness.KindReplay
+	// FailTimeout is a call that ran past its hard limit.
+	FailTimeout = harness.FailTimeout
+)
+
+// Kinds lists the engine kinds.
+var Kinds = harness.Kinds
+
+// SameFamily reports whether two vendor families are the same one.
+func SameFamily(a, b string) bool { return harness.SameFamily(a, b) }
+
+// KnownFamilies lists the vendor families moot knows.
+func KnownFamilies() []string { return harness.KnownFamilies() }
+
+// ModelFamily is the vendor family a model name says ("" when none).
+func ModelFamily(model string) string { return harness.ModelFamily(model) }
+
+// LimitsOf is an engine's context window, answer cap and price.
+func LimitsOf(ec *harness.EngineConfig) Limits { return harness.LimitsOf(ec) }
+
+// DispatchOptions configure a Dispatcher: the runner's call path for a
+// protocol that walks its own calls (a review's ladders) instead of the
+// runner's rounds.
+type DispatchOptions struct {
+	Config  *harness.Config
+	Harness harness.Options
+	// Engines replaces the adapters of the named engines (tests).
+	Engines map[string]harness.Engine
+	// Supervisor answers a reached budget (BudgetAsker; Policies'
+	// --on-budget headless); nil: no one to ask.
+	Supervisor Supervisor
+	// Budget is the cap (zero: none); SpentTokens and SpentUSD are what
+	// earlier sessions of the same work already spent.
+	Budget      Budget
+	SpentTokens int
+	SpentUSD    float64
+	// Parallel bounds the calls at once (at least 1); each engine's own
+	// parallel: bounds it further.
+	Parallel int
+	// Timeout is --timeout (0: each engine's own, else DefaultTimeout).
+	Timeout time.Duration
+	// Group tags the calls' processes (the work's folder), so a killed
+	// moot's leftovers are found (harness.ReapOrphans).
+	Group string
+}
+
+// Dispatcher makes calls the way the runner makes them: bounded by the
+// parallel limits, checked against the budget cap before they start (the
+// Supervisor asked when one would cross it), each with its hard timeout,
+// logged as call_started and call_finished with its tokens and cost
+// (estimated when the engine reports none, priced from the engines file
+// when it reports no cost).
+type Dispatcher struct {
+	opts      DispatchOptions
+	mu        sync.Mutex
+	adapters  map[string]harness.Engine
+	sem       chan struct{}
+	engineSem map[string]chan struct{}
+	bud       *budget
+	// stopped is the budget's end (stop, cancel or no one to ask): every
+	// call after it is refused the same way.
+	stopped error
+}
+
+// ErrBudgetStop ends the calls when the budget cap was reached and the
+// answer was stop (or no one could be asked): resumable with a raised cap.
+var ErrBudgetStop = errors.New("the budget cap was reached")
+
+// ErrBudgetCancel ends the calls when the budget cap was reached and the
+// answer was cancel.
+var ErrBudgetCancel = errors.New("cancelled at the budget cap")
+
+// NewDispatcher readies the call path: the semaphores and the budget.
+// Adapters are made on an engine's first call.
+func NewDispatcher(o DispatchOptions) *Dispatcher {
+	d := &Dispatcher{opts: o, adapters: map[string]harness.Engine{}, sem: make(chan struct{}, max(o.Parallel, 1)), engineSem: map[string]chan struct{}{}}
+	if o.Budget.Set() {
+		d.bud = &budget{cap: o.Budget, tok: o.SpentTokens, usd: o.SpentUSD}
+	}
+	return d
+}
+
+// Spent is what the finished calls recorded, earlier sessions included.
+func (d *Dispatcher) Spent() (tokens int, usd float64) {
+	if d.bud == nil {
+		return 0, 0
+	}
+	usd, tokens = d.bud.spent()
+	return tokens, usd
+}
+
+// Stopped is the budget's end, nil while calls may still start.
+func (d *Dispatcher) Stopped() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.stopped
+}
+
+// CallSpec is one call a protocol asks the Dispatcher for.
+type CallSpec struct {
+	Round int
+	// ID is who is called (a lens's name for a review).
+	ID     string
+	Role   bugfolder.Role
+	Engine string
+	Lens   string
+	BugID  string
+	Mode   string
+	Prompt string
+	// ReasoningOff asks for a structured answer with reasoning off where
+	// the engine has a switch.
+	ReasoningOff bool
+	// ExpectedOut is the answer's expected size in tokens, for the
+	// budget's estimate before the call.
+	ExpectedOut int
+	// Emit receives the call's events (call_started, output deltas,
+	// call_finished, a budget decision or warning); it must be safe for
+	// concurrent use. nil: none.
+	Emit func(Event)
+}
+
+// Check reads an answer the engine gave: its status (ok, or
+// invalid-output) and the problem that makes it invalid ("" when none).
+type Check func(body string) (bugfolder.Status, string)
+
+// Call makes one call, once (a review's ladder moves to its next rung on
+// a failure: no automatic retry here). It returns the budget's end or
+// ctx's error, when the call was not started, and otherwise the result
+// with TokensIn/TokensOut and CostUSD as recorded. check, when set,
+// gives an answered call its status in call_finished.
+func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallResult, error) {
+	adapter, lim, err := d.adapter(c.Engine)
+	if err != nil {
+		return harness.Result{Failure: harness.FailStart, Err: err.Error()}, nil
+	}
+	release, err := d.acquire(ctx, c.Engine)
+	if err != nil {
+		return harness.Result{}, err
+	}
+	defer release()
+	resv, err := d.admit(ctx, c, lim)
+	if err != nil {
+		return harness.Result{}, err
+	}
+	d.emit(c.Emit, Event{Type: EvCallStarted, Round: c.Round, SolverID: c.ID, Role: c.Role, Engine: c.Engine, Attempt: 1})
+	var stderr bytes.Buffer
+	start := time.Now()
+	res := adapter.Call(ctx, harness.Request{Role: string(c.Role), SolverID: c.ID, Round: c.Round, BugID: c.BugID, Mode: c.Mode, Attempt: 1,
+		Lens: c.Lens, Prompt: c.Prompt, ReasoningOff: c.ReasoningOff, Timeout: engineTimeout(d.opts.Config, d.opts.Timeout, c.Engine), Stderr: &stderr, Group: d.opts.Group,
+		OnOutput: func(delta string) {
+			d.emit(c.Emit, Event{Type: EvOutput, Round: c.Round, SolverID: c.ID, Role: c.Role, Text: delta})
+		}})
+	dur := time.Since(start)
+	var estimated bool
+	res.TokensIn, res.TokensOut, res.CostUSD, estimated = usage(res, len(c.Prompt), lim)
+	resv.done(res.TokensIn+res.TokensOut, deref(res.CostUSD))
+	fin := Event{Type: EvCallFinished, Round: c.Round, SolverID: c.ID, Role: c.Role, Engine: c.Engine, Attempt: 1,
+		DurationMS: dur.Milliseconds(), TokensIn: res.TokensIn, TokensOut: res.TokensOut, CostUSD: deref(res.CostUSD),
+		CostUnknown: res.CostUSD == nil, Estimated: estimated}
+	switch {
+	case res.Failure == harness.FailTimeout:
+		fin.Status, fin.Error = bugfolder.StatusTimeout, res.Err
+	case !res.Answered():
+		fin.Status, fin.Error = bugfolder.StatusError, res.Err
+	case check != nil:
+		fin.Status, fin.Error = check(res.Body)
+	default:
+		fin.Status = bugfolder.StatusOK
+	}
+	d.emit(c.Emit, fin)
+	return res, nil
+}
+
+// usage is what a call that ran records, for every protocol alike: the
+// engine's tokens and cost; estimated tokens (and so reported) when it
+// reported none; the engines file's price when it reported no cost. A
+// negative count or cost is no discount on the cap: it is not taken.
+func usage(res harness.Result, promptBytes int, lim harness.Limits) (in, out int, cost *float64, estimated bool) {
+	in, out, cost = max(res.TokensIn, 0), max(res.TokensOut, 0), res.CostUSD
+	if in == 0 && out == 0 {
+		in, out, estimated = bugfolder.EstimateTokens(promptBytes), bugfolder.EstimateTokens(len(res.Body)), true
+	}
+	if cost != nil && *cost < 0 {
+		cost = nil
+	}
+	if cost == nil && lim.Price != nil {
+		c := lim.Price.Cost(in, out)
+		cost = &c
+	}
+	return in, out, cost, estimated
+}
+
+// emit hands an event to a call's sink, stamped with the time.
+func (d *Dispatcher) emit(sink func(Event), ev Event) {
+	if sink == nil {
+		return
+	}
+	if ev.Time.IsZero() {
+		ev.Time = time.Now().UTC()
+	}
+	sink(ev)
+}
+
+// adapter is an engine's adapter (made once) and limits.
+func (d *Dispatcher) adapter(name string) (harness.Engine, harness.Limits, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ec, err := d.opts.Config.Engine(name)
+	if err != nil {
+		return nil, harness.Limits{}, err
+	}
+	lim := harness.LimitsOf(ec)
+	if a, ok := d.adapters[name]; ok {
+		return a, lim, nil
+	}
+	adapters, _, err := buildAdapters(Options{Config: d.opts.Config, Harness: d.opts.Harness, Engines: d.opts.Engines}, []string{name})
+	if err != nil {
+		return nil, lim, err
+	}
+	d.adapters[name] = adapters[name]
+	if ec.Parallel > 0 {
+		d.engineSem[name] = make(chan struct{}, ec.Parallel)
+	}
+	return adapters[name], lim, nil
+}
+
+// acquire takes a place in the global and the engine's call limits.
+func (d *Dispatcher) acquire(ctx context.Context, name string) (func(), error) {
+	select {
+	case d.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	d.mu.Lock()
+	es := d.engineSem[name]
+	d.mu.Unlock()
+	if es != nil {
+		select {
+		case es <- struct{}{}:
+		case <-ctx.Done():
+			<-d.sem
+			return nil, ctx.Err()
+		}
+	}
+	return func() {
+		if es != nil {
+			<-es
+		}
+		<-d.sem
+	}, nil
+}
+
+// admit is the budget's check before a call: one that would take the
+// spend plus the calls in flight past the cap is not started, and the
+// Supervisor is asked (raise, stop, cancel), as the runner's admitCall.
+func (d *Dispatcher) admit(ctx context.Context, c CallSpec, lim harness.Limits) (*reservation, error) {
+	b := d.bud
+	if b == nil {
+		return nil, nil
+	}
+	in, out := bugfolder.EstimateTokens(len(c.Prompt)), c.ExpectedOut
+	if lim.MaxOutputTokens > 0 && lim.MaxOutputTokens < out {
+		out = lim.MaxOutputTokens
+	}
+	usd := 0.0
+	if lim.Price != nil {
+		usd = lim.Price.Cost(in, out)
+	}
+	b.ask.Lock()
+	defer b.ask.Unlock()
+	for {
+		if err := d.Stopped(); err != nil {
+			return nil, err
+		}
+		res, reach, ok := b.admit(in+out, usd, 0, 0)
+		if ok {
+			return res, nil
+		}
+		reach.Round, reach.Who = c.Round, c.ID
+		dec, err := d.ask(ctx, reach)
+		if err != nil {
+			return nil, d.stop(err)
+		}
+		reach = reach.Current()
+		by := dec.By
+		if by == "" {
+			by = "human"
+		}
+		ev := Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(dec.Choice), By: by, Round: c.Round, Reason: reach.Text()}
+		switch dec.Choice {
+		case BudgetRaise:
+			if !raises(b.cap, dec.Cap) {
+				d.emit(c.Emit, Event{Type: EvWarning, Text: fmt.Sprintf("a new cap must be higher than %s; nothing changed", capText(b.cap))})
+				continue
+			}
+			b.mu.Lock()
+			b.cap = dec.Cap
+			b.mu.Unlock()
+			ev.MaxUSD, ev.MaxTokens = dec.Cap.MaxUSD, dec.Cap.MaxTokens
+			d.emit(c.Emit, ev)
+		case BudgetStop:
+			d.emit(c.Emit, ev)
+			return nil, d.stop(fmt.Errorf("%w (%s)", ErrBudgetStop, reach.Text()))
+		case BudgetCancel:
+			d.emit(c.Emit, ev)
+			return nil, d.stop(fmt.Errorf("%w (%s)", ErrBudgetCancel, reach.Text()))
+		default:
+			return nil, fmt.Errorf("unknown budget decision %q", dec.Choice)
+		}
+	}
+}
+
+// ask asks the Supervisor at a reached cap; no one to ask is a stop.
+func (d *Dispatcher) ask(ctx context.Context, reach BudgetReach) (BudgetDecision, error) {
+	ba, ok := d.opts.Supervisor.(BudgetAsker)
+	if !ok {
+		return BudgetDecision{}, fmt.Errorf("%w (%s) and no human to ask", ErrBudgetStop, reach.Text())
+	}
+	dec, err := ba.BudgetReached(ctx, reach)
+	if errors.Is(err, ErrNeedHuman) {
+		return dec, fmt.Errorf("%w (%s) and no human to ask", ErrBudgetStop, reach.Text())
+	}
+	return dec, err
+}
+
+// stop records the budget's end once.
+func (d *Dispatcher) stop(err error) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped == nil && (errors.Is(err, ErrBudgetStop) || errors.Is(err, ErrBudgetCancel)) {
+		d.stopped = err
+	}
+	return err
+}
