@@ -293,7 +293,7 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		t, u := review.Spend(kept)
 		spentTok, spentUSD = spentTok+t, spentUSD+u
 	}
-	calls := engine.NewDispatcher(engine.DispatchOptions{Config: cfg, Harness: harnessOptions(cfg, r.reg), Supervisor: pol, Budget: r.budget,
+	calls := engine.NewDispatcher(engine.DispatchOptions{Protocol: "review", Config: cfg, Harness: harnessOptions(cfg, r.reg), Supervisor: pol, Budget: r.budget,
 		SpentTokens: spentTok, SpentUSD: spentUSD, Parallel: f.parallel, Timeout: f.timeout, Group: r.folder.Dir})
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
 		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}

@@ -77,6 +77,9 @@ type DispatchOptions struct {
 	// Group tags the calls' processes (the work's folder), so a killed
 	// moot's leftovers are found (harness.ReapOrphans).
 	Group string
+	// Protocol names the protocol the calls belong to ("review"): a
+	// command engine is told it as {protocol} and MOOT_PROTOCOL.
+	Protocol string
 }
 
 // Dispatcher makes calls the way the runner makes them: bounded by the
@@ -180,8 +183,8 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	d.emit(c.Emit, Event{Type: EvCallStarted, Round: c.Round, SolverID: c.ID, Role: c.Role, Engine: c.Engine, Attempt: 1})
 	var stderr bytes.Buffer
 	start := time.Now()
-	res := adapter.Call(ctx, harness.Request{Role: string(c.Role), SolverID: c.ID, Round: c.Round, BugID: c.BugID, Mode: c.Mode, Attempt: 1,
-		Lens: c.Lens, Prompt: c.Prompt, ReasoningOff: c.ReasoningOff, Timeout: engineTimeout(d.opts.Config, d.opts.Timeout, c.Engine), Stderr: &stderr, Group: d.opts.Group,
+	res := adapter.Call(ctx, harness.Request{Protocol: d.opts.Protocol, Role: string(c.Role), SolverID: c.ID, Round: c.Round, BugID: c.BugID, Mode: c.Mode, Attempt: 1,
+		Lens: c.Lens, Prompt: c.Prompt, ReasoningOff: c.ReasoningOff, Timeout: engineTimeout(d.opts.Config, d.opts.Timeout, c.Engine, 0), Stderr: &stderr, Group: d.opts.Group,
 		OnOutput: func(delta string) {
 			d.emit(c.Emit, Event{Type: EvOutput, Round: c.Round, SolverID: c.ID, Role: c.Role, Text: delta})
 		}})
@@ -293,8 +296,10 @@ func (d *Dispatcher) admit(ctx context.Context, c CallSpec, lim harness.Limits) 
 	if b == nil {
 		return nil, nil
 	}
+	// the worst case, as the runner's callEstimate: the engine's max answer
+	// when it is known, else the expected answer
 	in, out := bugfolder.EstimateTokens(len(c.Prompt)), c.ExpectedOut
-	if lim.MaxOutputTokens > 0 && lim.MaxOutputTokens < out {
+	if lim.MaxOutputTokens > 0 {
 		out = lim.MaxOutputTokens
 	}
 	usd := 0.0
@@ -310,6 +315,9 @@ func (d *Dispatcher) admit(ctx context.Context, c CallSpec, lim harness.Limits) 
 		res, reach, ok := b.admit(in+out, usd, 0, 0)
 		if ok {
 			return res, nil
+		}
+		if b.ended == nil && !b.cut && b.waitFlight(in+out, usd, 0, 0) {
+			continue // it fits once calls in flight end: wait, never ask
 		}
 		reach.Round, reach.Who = c.Round, c.ID
 		dec, err := d.ask(ctx, reach)

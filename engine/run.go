@@ -493,20 +493,26 @@ func (r *runner) timeoutFor(id, engine string) time.Duration {
 	if d, ok := r.timeoutOf[id]; ok {
 		return d
 	}
-	return engineTimeout(r.opts.Config, r.flagTimeout, engine)
+	var protoCall time.Duration
+	if tl, ok := r.proto.(TimeLimited); ok {
+		protoCall = tl.TimeLimits().Call
+	}
+	return engineTimeout(r.opts.Config, r.flagTimeout, engine, protoCall)
 }
 
 // engineTimeout is the one rule of a call's hard limit, every protocol's:
-// --timeout, else the engine's timeout:, else DefaultTimeout.
-func engineTimeout(cfg *harness.Config, flag time.Duration, engine string) time.Duration {
+// --timeout, else the engine's timeout:, else the protocol's own call
+// limit (protoCall, zero for none: docs/protocols/council.md), else
+// DefaultTimeout.
+func engineTimeout(cfg *harness.Config, flag time.Duration, engine string, protoCall time.Duration) time.Duration {
 	if flag > 0 {
 		return flag
 	}
 	if ec, err := cfg.Engine(engine); err == nil && ec.Timeout > 0 {
 		return ec.Timeout
 	}
-	if tl, ok := r.proto.(TimeLimited); ok && tl.TimeLimits().Call > 0 {
-		return tl.TimeLimits().Call
+	if protoCall > 0 {
+		return protoCall
 	}
 	return DefaultTimeout
 }
