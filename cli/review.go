@@ -195,7 +195,8 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	solo := r.st.Solo
 	unusable, ollama := r.probe(ctx)
 	in := review.RouteInput{Config: cfg, Lenses: r.st.Lenses, Builder: r.st.BuilderFamily, Restricted: r.st.Restricted,
-		Unusable: unusable, Ollama: ollama, Prompt: prompt}
+		Unusable: unusable, Ollama: ollama, Prompt: prompt,
+		BuilderEngine: review.BuilderEngine(cfg, r.st.Builder), AllowUnknownFamily: solo}
 	routes := review.Plan(in)
 	switch only := review.OnlyBuilderLeft(in, routes); {
 	case only && !solo:
@@ -209,6 +210,7 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	}
 	r.st.Solo = in.Solo
 	r.announce(routes)
+	r.announceRules(routes)
 	if review.Callable(routes) == 0 {
 		return withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
 	}
@@ -394,10 +396,9 @@ func (r *reviewRun) lensesOf() error {
 	if r.f.resume != "" {
 		return nil
 	}
-	if err := review.CheckBuilder(r.cfg, r.st.Builder); err != nil {
-		return usageErr("%v; nothing was called or written", err)
+	if err := r.resolveBuilder(); err != nil {
+		return err
 	}
-	r.st.BuilderFamily = review.BuilderFamily(r.cfg, r.st.Builder)
 	cat, err := loadLenses(r.reg, r.cfg)
 	if err != nil {
 		return err

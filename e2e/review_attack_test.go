@@ -167,8 +167,8 @@ func TestReviewFilesScansGitIdentitiesAndPaths(t *testing.T) {
 }
 
 // --builder: a typo is exit 2 naming it and the known families; a known
-// family with no rung is printed loudly; with no builder and every seat
-// of one family, every report says blind same-family.
+// family with no rung is printed loudly; with the builder unknown and
+// every seat of one family, every report says blind same-family.
 func TestReviewBuilderIsCheckedAndOneFamilyIsSaid(t *testing.T) {
 	tr := newTribunal(t, juryEngines)
 	r := tr.review(append(change, "--builder", "opneai", "--lens", "defect")...)
@@ -185,7 +185,7 @@ func TestReviewBuilderIsCheckedAndOneFamilyIsSaid(t *testing.T) {
 	one := strings.ReplaceAll(juryEngines, "family: openai", "family: anthropic")
 	one = strings.ReplaceAll(one, "family: alibaba", "family: anthropic")
 	tr2 := newTribunal(t, one)
-	r = tr2.review(append(change, "--lens", "defect", "--lens", "security")...)
+	r = tr2.review(append(change, "--builder", "unknown", "--lens", "defect", "--lens", "security")...)
 	if !strings.Contains(r.stderr, "blind same-family, not cross-family") {
 		t.Errorf("one family, no builder: stderr lacks the degradation\n%s", r.stderr)
 	}

@@ -150,3 +150,25 @@ func SameFamily(a, b string) bool {
 	a, b = strings.ToLower(a), strings.ToLower(b)
 	return a != "" && a != FamilyUnknown && a == b
 }
+
+// ModelWord is the family a single word names as a model's name does
+// ("claude", "gpt-5", "Codex", "qwen2.5" — "" for "Phil" or "gpto"): a
+// known model prefix that the word's letters end with (a digit, a
+// punctuation mark or the word's end follows it), so a person's name that
+// merely starts like a model is not read as one. A family's own name
+// ("anthropic") counts too.
+func ModelWord(word string) string {
+	w := strings.ToLower(strings.TrimSpace(word))
+	if slices.Contains(KnownFamilies(), w) {
+		return w
+	}
+	for _, mf := range modelFamilies {
+		if rest, ok := strings.CutPrefix(w, mf.prefix); ok && (rest == "" || !isLetter(rest[0])) {
+			return mf.family
+		}
+	}
+	return ""
+}
+
+// isLetter reports an ASCII letter.
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -434,3 +434,32 @@ func TestScanAlsoParts(t *testing.T) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }
+
+// FuzzParseBuilderTrailers: any text gives trimmed, non-empty, unique
+// values, each from a line whose key is a builder key.
+func FuzzParseBuilderTrailers(f *testing.F) {
+	f.Add("Co-authored-by: Claude <noreply@anthropic.com>\nSigned-off-by: Ada <a@b.c>\n")
+	f.Add("model: gpt-5\x00Built-by:codex\r\n")
+	f.Add(":::\n\x00Model:\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		got := ParseBuilderTrailers(text)
+		seen := map[string]bool{}
+		for _, v := range got {
+			if v == "" || v != strings.TrimSpace(v) || seen[v] || strings.ContainsAny(v, "\n\r\x00") {
+				t.Fatalf("value %q of %q", v, text)
+			}
+			seen[v] = true
+			_ = TrailerWords(v)
+		}
+	})
+}
+
+func TestBuilderTrailersAreReadFromTheRange(t *testing.T) {
+	got := ParseBuilderTrailers("Co-authored-by: Claude <noreply@anthropic.com>\nSigned-off-by: Ada Lovelace <ada@example.org>\nMODEL: gpt-5\n\x00Co-authored-by: Claude <noreply@anthropic.com>\n")
+	if want := []string{"Claude <noreply@anthropic.com>", "gpt-5"}; !slices.Equal(got, want) {
+		t.Errorf("trailers %q, want %q", got, want)
+	}
+	if w := TrailerWords("Claude Code <noreply@anthropic.com>"); !slices.Equal(w, []string{"Claude", "Code", "anthropic"}) {
+		t.Errorf("words %q", w)
+	}
+}

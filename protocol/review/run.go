@@ -192,7 +192,7 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 		res.Seats = append(res.Seats, *ms)
 	}
 	st.count(res.Seats)
-	res.Gate = Decide(res.Seats)
+	res.Gate = Weaken(Decide(res.Seats), st, res.Seats)
 	files := envelopePaths(in.Envelope)
 	seen := map[string]bool{}
 	var news []int
