@@ -30,8 +30,11 @@ blind, one lens each, and only a unanimous pass opens the gate.
 
 The envelope is all a juror sees: the contract (--contract "intent | pass
 criteria"), each file the change touches (--change A..B, or --files F...) whole
-as it is now, their test files, and moot's own test checks; on a bug, its
-title, its Summary section and its latest debate's final answer as context. Before any call,
+as it is now, their test files, and moot's own test checks; on a bug, what
+must be true as context: its Expected Behavior and Acceptance Criteria and the
+effective spec sections (never its Summary, Actual Behavior or a debate's
+answer). moot review BUG with no --change/--files reviews the bug's applied
+fix (fix/CHG-*.diff, fix/plan.html): see docs/reversa-handoff.md. Before any call,
 moot scans all a juror reads (the envelope and every lens's text) for identity —
 commit authors and emails of the range (a name however it is written: any
 spaces, punctuation or nothing between its parts, reversed, with initials,
@@ -161,6 +164,7 @@ type reviewRun struct {
 	cfg    *harness.Config
 	st     *review.State
 	folder *review.Folder
+	fix    *envelope.Fix // the bug's applied fix under review (reviewfix.go), nil otherwise
 }
 
 func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error {
@@ -169,6 +173,9 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 	}
 	r := &reviewRun{e: e, f: f}
 	if err := r.locate(args); err != nil {
+		return err
+	}
+	if err := r.handoff(); err != nil {
 		return err
 	}
 	if err := r.state(); err != nil {
@@ -246,6 +253,7 @@ func runReview(ctx context.Context, e *env, f reviewFlags, args []string) error 
 		res, runErr = review.Run(ctx, rin)
 	}
 	r.report(res)
+	r.reportFix(res)
 	if runErr != nil {
 		if ctx.Err() != nil {
 			return withCode(ExitCancelled, fmt.Errorf("review cancelled; what was written is kept in %s", r.folder.Dir))
@@ -427,7 +435,11 @@ func (r *reviewRun) lensesOf() error {
 func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	st := r.st
 	change, committed := r.change()
-	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: r.bugContext(), Committed: committed}
+	context, err := r.bugContract()
+	if err != nil {
+		return nil, err
+	}
+	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: context, Committed: committed}
 	if change != "" {
 		src.Also = st.Touched // a file of an earlier round stays (listed deleted when gone)
 	}
@@ -473,31 +485,6 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 // body, or a deletion.
 func showsSomething(env *envelope.Envelope) bool {
 	return slices.ContainsFunc(env.Files, func(f envelope.File) bool { return f.Deleted || f.Body != "" || f.Omitted == "" })
-}
-
-// bugContext is what joins the contract on a bug (DESIGN §7): the bug's
-// title, its Summary section (Resumo in Portuguese) when it has one and,
-// when its latest debate has one, the final answer (its body,
-// without the front matter that names engines).
-func (r *reviewRun) bugContext() []envelope.Part {
-	if r.bug == nil {
-		return nil
-	}
-	parts := []envelope.Part{{Title: "The bug", Body: r.bug.Title}}
-	if b, err := r.bug.Full(); err == nil {
-		sum := strings.TrimSpace(b.Section("Summary"))
-		if sum == "" {
-			sum = strings.TrimSpace(b.Section("Resumo"))
-		}
-		if sum != "" {
-			parts = append(parts, envelope.Part{Title: "The bug's summary", Body: sum})
-		}
-	}
-	d, err := bugfolder.ReadDebate(filepath.Join(r.bug.Dir, bugfolder.DebateDir), r.reg.Lang)
-	if err == nil && d.Final != nil && strings.TrimSpace(d.Final.Body) != "" {
-		parts = append(parts, envelope.Part{Title: "The debate's final answer", Body: d.Final.Body})
-	}
-	return parts
 }
 
 // probe returns why an engine may not be called (its probe failed) and

@@ -11,7 +11,8 @@ import (
 	"github.com/reversa/moot/protocol/review"
 )
 
-// scan readies the envelope for the jurors before any call: it replaces
+// scan readies the envelope for the jurors before any call: it adds
+// moot's own checks of a fix review's change set (fixChecks), replaces
 // the secret values of moot's environment in it (redact: named in the
 // plan), then refuses (exit 2) a prompt that leaks identity: the envelope
 // and every lens text the prompt adds to it, scanned in one pass for who
@@ -19,6 +20,7 @@ import (
 // or judges it (the builder and the panel's engines: their names and
 // model ids, review.EngineLabels).
 func (r *reviewRun) scan(env *envelope.Envelope) error {
+	r.fixChecks(env)
 	r.redact(env)
 	people, err := r.people(env)
 	if err != nil {
