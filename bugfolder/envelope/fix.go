@@ -256,11 +256,11 @@ func TestPaths(entries []string) []string {
 			p = p[:i]
 		}
 		p = strings.Trim(p, "`\"'")
-		if p == "" || path.Ext(p) == "" {
+		if p == "" {
 			continue
 		}
 		p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
-		if path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || slices.Contains(out, p) {
+		if path.Ext(p) == "" || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || slices.Contains(out, p) {
 			continue
 		}
 		out = append(out, p)
