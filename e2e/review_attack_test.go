@@ -217,8 +217,8 @@ func TestReviewThatHoldsIsDecided(t *testing.T) {
 	}
 	id := filepath.Base(ms[0])
 	env := readText(t, filepath.Join(ms[0], "round-1", "envelope.md"))
-	if !strings.Contains(env, "Detalhes exploráveis omitidos") {
-		t.Errorf("the bug's Summary section is not in the context:\n%s", env)
+	if strings.Contains(env, "Detalhes exploráveis omitidos") {
+		t.Errorf("the bug's Summary section reached the jurors (prose about the old behaviour):\n%s", env)
 	}
 	if e := tr.listed(id); e["status"] != "hold" || e["decision"] != "pending" {
 		t.Errorf("listed as %v / %v, want hold / pending", e["status"], e["decision"])
