@@ -52,8 +52,13 @@ Ladders: each lens seats its juror from a ladder of engines, the engines file's
 review: {ladders: {LENS: [ENGINE, ...], default: [...]}}, else every engine in
 the file, external before local, larger known context window first, then file
 order, each lens starting on another family (consecutive lenses sit on
-different families whenever several can). --builder FAMILY (or an engine or model name: its family) excludes every
-rung of that family from every ladder, printed before any call; a lens with no
+different families whenever several can). A review always knows its builder: --builder FAMILY
+(or an engine or model name: its family; an engine is also excluded by name), else the
+change's commit trailers naming a known engine, model or family, else the engines file's
+review: {builder: …}; with none, exit 2 before any call (--builder unknown reviews with
+the gate labelled weakened in every report). The builder's family is excluded from every
+ladder, printed before any call; an engine of unknown family neither sits nor verifies
+(no proof of a cross-family review) unless --solo; a lens with no
 rung left holds; a --builder moot cannot place (a typo) is exit 2 listing the
 known families. With no --builder and every seat of one family, the reports
 say "blind same-family, not cross-family" (or, when another family could have
@@ -68,7 +73,8 @@ Verdicts (one JSON object: {"lens", "verdict": "pass"|"refuse", "findings":
 [{"severity": "blocker|major|minor|info", "claim", "evidence", "file"}],
 "checked": [...]}, findings required as an array, every value exact: no case
 folding, so "Defect" is another lens; one leading byte-order mark and one
-json fence are tolerated): a pass listing a blocker or major is a refuse; a verdict
+json fence are tolerated): a pass listing a blocker, major or minor finding is a refuse
+(info never blocks); a verdict
 for another lens is a rejected rung (raw tail kept) and the next rung sits;
 garbage, prose or refusal text is a refuse; a juror that never answered
 (transport, timeout) is a hold and the next rung sits; one call per juror per

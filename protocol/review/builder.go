@@ -104,13 +104,20 @@ func BuilderUnknown(st *State) bool { return strings.EqualFold(st.Builder, Unkno
 // UnknownBuilderNote is what every report of such a review says.
 const UnknownBuilderNote = "builder unknown (--builder unknown): no engine or family could be excluded, so no seat proves a cross-family review"
 
+// unrecordedBuilderNote is what a resumed review whose record names no
+// builder (one started before the builder was required) says.
+const unrecordedBuilderNote = "no builder recorded: no engine or family was excluded, so no seat proves a cross-family review"
+
 // WeakenedNote says why a round's gate is weakened, "" when it is not:
 // the builder is unknown; a seat or verifier of unknown family sat (only
 // --solo lets one); or every seat is of one family (PanelNote).
 func WeakenedNote(st *State, seats []Seat) string {
 	var notes []string
-	if BuilderUnknown(st) {
+	switch {
+	case BuilderUnknown(st):
 		notes = append(notes, UnknownBuilderNote)
+	case st.Builder == "" && st.BuilderFamily == "":
+		notes = append(notes, unrecordedBuilderNote)
 	}
 	var unknown []string
 	for _, s := range seats {

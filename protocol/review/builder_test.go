@@ -118,6 +118,9 @@ func TestWeakenLabelsTheGate(t *testing.T) {
 	if g := Weaken(Decide(pass), st, pass); !g.Weakened || !strings.Contains(g.Reason, "unanimous pass of 1 juror(s) — gate weakened: builder unknown") {
 		t.Errorf("unknown builder: %+v", g)
 	}
+	if g := Weaken(Decide(pass), &State{}, pass); !g.Weakened || !strings.Contains(g.Reason, "no builder recorded") {
+		t.Errorf("a record with no builder: %+v", g)
+	}
 	unk := []Seat{{Lens: "defect", Outcome: OutcomePass, Engine: "u", Checked: []string{"x"}, Attempts: []Attempt{{Rung: Rung{Engine: "u"}, Status: StatusSat}}}}
 	if g := Weaken(Decide(unk), &State{Builder: "openai", BuilderFamily: "openai", Solo: true}, unk); !g.Weakened || !strings.Contains(g.Reason, "u of unknown family sat by --solo") {
 		t.Errorf("unknown-family seat: %+v", g)
