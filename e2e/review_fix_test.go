@@ -132,6 +132,19 @@ func TestReviewOfABugsAppliedFixWritesTheReviewersVerdict(t *testing.T) {
 		t.Error("bug.md was changed by the review")
 	}
 
+	// the fixer follows up; --resume re-convenes every juror on the files
+	// as they are now, and the verdict is written again
+	tr.jury = ""
+	if r := tr.run("review", bug, "--resume", filepath.Base(ms[0]), "--config", tr.cfg, "--yes"); r.code != 0 || !strings.Contains(r.stdout, "fix review of BUG-20260715-A7K3: APPROVE") {
+		t.Errorf("resumed after the follow-up: exit %d, want an approve\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if md := readText(t, filepath.Join(ms[0], "fix-review.md")); !strings.Contains(md, "# Fix review of BUG-20260715-A7K3: approve") || !strings.Contains(md, "Blind tribunal, round 2") {
+		t.Errorf("fix-review.md after the resumed round:\n%s", md)
+	}
+	if after := readText(t, filepath.Join(tr.repo, bug, "bug.md")); after != before {
+		t.Error("bug.md was changed by the resumed review")
+	}
+
 	ok := newTribunal(t, juryEngines)
 	bug, _ = ok.fixedBug()
 	if r := ok.review(bug); r.code != 0 || !strings.Contains(r.stdout, "fix review of BUG-20260715-A7K3: APPROVE") {

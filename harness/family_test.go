@@ -84,3 +84,14 @@ func TestFamilyDeclAccepted(t *testing.T) {
 		})
 	}
 }
+
+// ModelWord reads a word as a model's name only when a known prefix ends
+// where the word's letters do: "Phil" and "Gemmason" are people.
+func TestModelWord(t *testing.T) {
+	for w, want := range map[string]string{"Claude": "anthropic", "gpt-5": "openai", "Codex": "openai", "qwen2.5": "alibaba",
+		"anthropic": "anthropic", "Phil": "", "Gemmason": "", "gpto": "", "": ""} {
+		if got := ModelWord(w); got != want {
+			t.Errorf("ModelWord(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
