@@ -60,7 +60,7 @@ the gate labelled weakened in every report). The builder's family is excluded fr
 ladder, printed before any call; an engine of unknown family neither sits nor verifies
 (no proof of a cross-family review) unless --solo; a lens with no
 rung left holds; a --builder moot cannot place (a typo) is exit 2 listing the
-known families. With no --builder and every seat of one family, the reports
+known families. With --builder unknown and every seat of one family, the reports
 say "blind same-family, not cross-family" (or, when another family could have
 sat, that the engines file's ladders chose one family). A rung whose context window cannot hold the prompt and the
 answer is skipped (capacity); on a restricted bug no external engine sits;
@@ -441,11 +441,11 @@ func (r *reviewRun) lensesOf() error {
 func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	st := r.st
 	change, committed := r.change()
-	context, err := r.bugContract()
+	parts, err := r.bugContract()
 	if err != nil {
 		return nil, err
 	}
-	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: context, Committed: committed}
+	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: parts, Committed: committed}
 	if change != "" {
 		src.Also = st.Touched // a file of an earlier round stays (listed deleted when gone)
 	}
