@@ -427,6 +427,8 @@ func planLens(in RouteInput, l bugfolder.Lens) Route {
 			rg.Skip, rg.Why = StatusBuilder, "the builder's own engine: excluded before dispatch"
 		case !in.Solo && in.Builder != "" && (harness.SameFamily(in.Builder, rg.Family) || rg.Family == "" && strings.EqualFold(in.Builder, name)):
 			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("family %s is the builder's: excluded before dispatch", cmp.Or(rg.Family, name))
+		case !in.Solo && in.Builder != "" && harness.SameFamily(in.Builder, harness.ModelFamily(ec.Model)):
+			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("it serves %s, a model of the builder's family %s, whatever its family: says: excluded before dispatch", ec.Model, in.Builder)
 		case rg.Family == "" && !in.AllowUnknownFamily:
 			rg.Skip, rg.Why = StatusUnknownFamily, "its family is unknown, so its verdict would prove no cross-family review: declare family: in the engines file, or pass --solo"
 		case in.Restricted && ec.External:
