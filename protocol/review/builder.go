@@ -36,7 +36,8 @@ type BuilderInput struct {
 // ResolveBuilder says who built the change: --builder (an engine, a
 // model's name, a family, or "unknown"), else the change's own trailers
 // when they name a known engine, model or family (one builder: trailers
-// naming two families are no answer), else the engines file's
+// naming two families, or a family other than review.builder's, are no
+// answer: the builder may write its own trailers), else the engines file's
 // review.builder. With none of these it is an error (exit 2 before any
 // call): a review always knows whom to exclude, or the user says so.
 func ResolveBuilder(in BuilderInput) (string, BuilderSource, error) {
@@ -54,6 +55,9 @@ func ResolveBuilder(in BuilderInput) (string, BuilderSource, error) {
 	switch {
 	case len(fams) > 1:
 		return "", FromTrailers, fmt.Errorf("the change's commit trailers name builders of several families (%s): say which built it with --builder (an engine, model or family)", strings.Join(named, ", "))
+	case len(named) > 0 && cfg.Review.Builder != "" && !sameBuilder(cfg, cfg.Review.Builder, named[0]):
+		return "", FromTrailers, fmt.Errorf("the change's commit trailers name %s (family %s), but review.builder in %s says %s (family %s): a trailer may be written by the builder itself, so neither is taken; say which built it with --builder (an engine, model or family)",
+			named[0], BuilderFamily(cfg, named[0]), configLabel(cfg), cfg.Review.Builder, BuilderFamily(cfg, cfg.Review.Builder))
 	case len(named) > 0:
 		return named[0], FromTrailers, nil
 	case cfg.Review.Builder != "":
@@ -61,6 +65,12 @@ func ResolveBuilder(in BuilderInput) (string, BuilderSource, error) {
 	}
 	return "", "", fmt.Errorf("no builder: a review must know who built the change to keep that engine and its family off the panel; say --builder ENGINE|MODEL|FAMILY (known families: %s; engines: %s), set review.builder in %s, or say --builder unknown to review with the gate labelled weakened",
 		strings.Join(knownFamilies(cfg), ", "), strings.Join(cfg.Order, ", "), configLabel(cfg))
+}
+
+// sameBuilder reports whether two builders name the same family (an
+// engine of unknown family is a family of its own: its name).
+func sameBuilder(cfg *harness.Config, a, b string) bool {
+	return strings.EqualFold(BuilderFamily(cfg, a), BuilderFamily(cfg, b))
 }
 
 // configLabel names the engines file in a message.

@@ -11,10 +11,12 @@ import (
 
 // ResolveBuilder asks --builder, then the change's trailers, then the
 // engines file's review.builder; with none it is an error naming what to
-// say; trailers naming two families are no answer.
+// say; trailers naming two families, or another family than
+// review.builder's, are no answer.
 func TestResolveBuilder(t *testing.T) {
 	cfg := testConfig(t, "")
 	withDefault := testConfig(t, "review:\n  builder: google\n")
+	anthropic := testConfig(t, "review:\n  builder: anthropic\n")
 	cases := []struct {
 		name     string
 		cfg      *harness.Config
@@ -27,7 +29,9 @@ func TestResolveBuilder(t *testing.T) {
 		{"flag wins", withDefault, "ext-small", []string{"Claude <noreply@anthropic.com>"}, "ext-small", FromFlag, ""},
 		{"unknown said", cfg, "Unknown", nil, UnknownBuilder, FromFlag, ""},
 		{"a typo", cfg, "opneai", nil, "", FromFlag, "opneai"},
-		{"a trailer's name", withDefault, "", []string{"Ada Lovelace <ada@example.org>", "Claude <noreply@anthropic.com>"}, "Claude", FromTrailers, ""},
+		{"a trailer's name", cfg, "", []string{"Ada Lovelace <ada@example.org>", "Claude <noreply@anthropic.com>"}, "Claude", FromTrailers, ""},
+		{"a trailer of the engines file's family", anthropic, "", []string{"Claude <noreply@anthropic.com>"}, "Claude", FromTrailers, ""},
+		{"a trailer against the engines file", withDefault, "", []string{"Claude <noreply@anthropic.com>"}, "", FromTrailers, "review.builder"},
 		{"a trailer's email domain", cfg, "", []string{"Bot <bot@openai.com>"}, "openai", FromTrailers, ""},
 		{"a trailer's model", cfg, "", []string{"gpt-5"}, "gpt-5", FromTrailers, ""},
 		{"a person's name is no model", withDefault, "", []string{"Phil Gemmason <phil@example.org>"}, "google", FromConfig, ""},

@@ -1,0 +1,79 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The engines file's review.builder is the user's own word; a trailer
+// naming another family (which the builder itself may have written) never
+// lets review.builder's family sit on the change: the contradiction is
+// exit 2 before any call, asking for --builder.
+func TestReviewTrailersNeverSeatTheEnginesFilesBuilder(t *testing.T) {
+	tr := newTribunal(t, juryEngines+"review:\n  builder: anthropic\n  ladders:\n    default: [ext-anth, ext-oai, loc]\n")
+	tr.write("calc.go", calcChange+"// Total never rounds.\n")
+	tr.git("commit", "-qam", "doc\n\nModel: gpt-5")
+	r := tr.run("review", "--config", tr.cfg, "--yes", "--lens", "defect", "--change", "HEAD~1..HEAD", "--contract", "doc | Total has a doc comment")
+	for _, c := range tr.calls() {
+		if strings.HasPrefix(c, "ext-anth/") {
+			t.Errorf("review.builder says anthropic, a trailer says gpt-5: the anthropic engine sat (%s), exit %d\n%s", c, r.code, r.stderr)
+		}
+	}
+	if r.code != 2 || !strings.Contains(r.stderr, "review.builder") || !strings.Contains(r.stderr, "--builder") || len(tr.reviews()) != 0 {
+		t.Errorf("trailers contradicting review.builder: exit %d, want 2 naming review.builder and --builder, nothing written\n%s", r.code, r.stderr)
+	}
+}
+
+// An engine serving the builder's model never sits on its change, even
+// when its family: field names someone else (the server's owner).
+func TestReviewExcludesAnEngineServingTheBuildersModel(t *testing.T) {
+	tr := newTribunal(t, juryEngines+`  proxy:
+    kind: command
+    command: ["FAKE"]
+    env_passthrough: ["FAKE_*"]
+    env: {FAKE_ENGINE: proxy}
+    model: claude-sonnet-4
+    family: mistral
+review:
+  ladders:
+    default: [proxy, ext-oai, loc]
+`)
+	r := tr.review(append(change, "--builder", "claude", "--lens", "defect")...)
+	for _, c := range tr.calls() {
+		if strings.HasPrefix(c, "proxy/") {
+			t.Errorf("--builder claude: an engine serving claude-sonnet-4 sat (%s), exit %d\n%s", c, r.code, r.stderr)
+		}
+	}
+}
+
+// A fix review whose diffs name files outside the repository ("../x",
+// an absolute path) never reads them into the envelope, and bug.md is
+// left as it was.
+func TestReviewOfAFixNeverReadsAFileOutsideTheRepository(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	bug, before := tr.fixedBug()
+	secret := filepath.Join(tr.home, "outside.go")
+	if err := os.WriteFile(secret, []byte("package x // OUTSIDE-SECRET\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	diff := "diff --git a/../outside.go b/../outside.go\n--- a/../outside.go\n+++ b/../outside.go\n@@ -1 +1 @@\n-x\n+y\n" +
+		"--- a/" + secret + "\n+++ " + secret + "\n@@ -1 +1 @@\n-x\n+y\n"
+	if err := os.WriteFile(filepath.Join(tr.repo, bug, "fix", "CHG-003.diff"), []byte(diff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := tr.review(bug)
+	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*", "round-1", "envelope.md"))
+	for _, m := range ms {
+		if strings.Contains(readText(t, m), "OUTSIDE-SECRET") {
+			t.Errorf("the envelope carries a file outside the repository\n%s", r.stderr)
+		}
+	}
+	if after := readText(t, filepath.Join(tr.repo, bug, "bug.md")); after != before {
+		t.Error("bug.md changed")
+	}
+	if len(ms) != 1 || !strings.Contains(r.stderr, "../outside.go") && !strings.Contains(r.stdout, "CHG-003") {
+		t.Errorf("the fix review did not run on the rest of the fix: %v\n%s%s", ms, r.stdout, r.stderr)
+	}
+}
