@@ -39,8 +39,9 @@ const sepClass = `[\s\p{Z}\p{P}\p{S}\x{85}]`
 // Nunez", however it was typed), and the characters that show nothing
 // dropped too — format characters (zero-width space, soft hyphen, byte
 // order mark) and the other default-ignorable ones (the combining
-// grapheme joiner U+034F, the Hangul fillers U+3164 and U+FFA0) — then
-// recomposed; line breaks, so line numbers, stay.
+// grapheme joiner U+034F, the Hangul fillers U+3164 and U+FFA0) — a
+// Cyrillic or Greek letter drawn as a Latin one read as that letter
+// (lookAlikes), then recomposed; line breaks, so line numbers, stay.
 func fold(s string) string {
 	if isASCII(s) {
 		return s
@@ -53,8 +54,29 @@ func fold(s string) string {
 }
 
 // folder is fold's chain (golang.org/x/text): NFKD, drop the invisible
-// and the marks, NFC.
-var folder = transform.Chain(norm.NFKD, xrunes.Remove(xrunes.Predicate(invisible)), norm.NFC)
+// and the marks, read a look-alike letter of another script as its Latin
+// twin, NFC.
+var folder = transform.Chain(norm.NFKD, xrunes.Remove(xrunes.Predicate(invisible)), xrunes.Map(latinTwin), norm.NFC)
+
+// lookAlikes are the Cyrillic and Greek letters drawn as a Latin one
+// ("\u0410da" reads as Ada): a name spelt with them is the name.
+var lookAlikes = map[rune]rune{
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T',
+	'У': 'Y', 'Х': 'X', 'Ѕ': 'S', 'І': 'I', 'Ј': 'J', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W',
+	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'ѕ': 's', 'і': 'i', 'ј': 'j',
+	'һ': 'h', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ӏ': 'l',
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O',
+	'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'ο': 'o', 'ν': 'v', 'ι': 'i', 'α': 'a', 'ρ': 'p', 'τ': 't',
+	'ı': 'i', 'ɑ': 'a', 'ɡ': 'g', 'ǀ': 'l',
+}
+
+// latinTwin is r's Latin twin when it is a look-alike, else r.
+func latinTwin(r rune) rune {
+	if l, ok := lookAlikes[r]; ok {
+		return l
+	}
+	return r
+}
 
 // invisible says whether r is dropped by fold: a combining mark, a format
 // character or another default-ignorable code point.
