@@ -180,6 +180,7 @@ func (r *reviewRun) bugContract() ([]envelope.Part, error) {
 		if text == "" {
 			text = strings.TrimSpace(b.Section(s.pt))
 		}
+		text = strings.TrimSpace(withoutOldBehaviour(text))
 		if text != "" {
 			parts = append(parts, envelope.Part{Title: s.title, Body: text})
 		}
@@ -194,6 +195,37 @@ func (r *reviewRun) bugContract() ([]envelope.Part, error) {
 		}
 	}
 	return parts, nil
+}
+
+// oldBehaviourHeadings are the headings, English and Portuguese, under
+// which a bug record speaks of the code before the fix (lower case).
+var oldBehaviourHeadings = []string{
+	"summary", "actual behavior", "actual behaviour", "observed behavior", "observed behaviour", "current behavior",
+	"current behaviour", "steps to reproduce", "evidence", "suspected area", "agent notes", "root cause",
+	"resumo", "sumário", "sumario", "comportamento atual", "comportamento observado", "passos para reproduzir",
+	"evidências", "evidencias", "área suspeita", "area suspeita", "notas do agente", "causa raiz",
+}
+
+// withoutOldBehaviour is a section's text without its sub-sections about
+// the old behaviour (an "### Actual Behavior" under Expected Behavior):
+// each is cut up to the next heading of its level or above.
+func withoutOldBehaviour(text string) string {
+	var b strings.Builder
+	kept, cutLevel := 0, 0 // cutLevel 0: not cutting
+	for _, h := range bugfolder.Headings(text) {
+		if cutLevel > 0 && h.Level <= cutLevel {
+			kept, cutLevel = h.Offset, 0
+		}
+		name := strings.ToLower(strings.TrimRight(strings.TrimSpace(h.Text), ":"))
+		if cutLevel == 0 && slices.Contains(oldBehaviourHeadings, name) {
+			b.WriteString(text[kept:h.Offset])
+			cutLevel = h.Level
+		}
+	}
+	if cutLevel == 0 {
+		b.WriteString(text[kept:])
+	}
+	return b.String()
 }
 
 // fixIssue is one issue of a fix review, in the fix reviewer's terms.
