@@ -77,3 +77,35 @@ func TestReviewOfAFixNeverReadsAFileOutsideTheRepository(t *testing.T) {
 		t.Errorf("the fix review did not run on the rest of the fix: %v\n%s%s", ms, r.stdout, r.stderr)
 	}
 }
+
+// The solo rig lets the builder's family sit blind, never the builder's
+// own engine: with --builder naming an engine, that engine is excluded
+// by name even under --solo.
+func TestReviewSoloRigNeverSeatsTheBuildersOwnEngine(t *testing.T) {
+	tr := newTribunal(t, `engines:
+  oai-a:
+    kind: command
+    command: ["FAKE"]
+    env_passthrough: ["FAKE_*"]
+    env: {FAKE_ENGINE: oai-a}
+    family: openai
+  oai-b:
+    kind: command
+    command: ["FAKE"]
+    env_passthrough: ["FAKE_*"]
+    env: {FAKE_ENGINE: oai-b}
+    family: openai
+review:
+  ladders:
+    default: [oai-a, oai-b]
+`)
+	r := tr.review(append(change, "--builder", "oai-a", "--solo", "--lens", "defect")...)
+	for _, c := range tr.calls() {
+		if strings.HasPrefix(c, "oai-a/") {
+			t.Errorf("--solo: the builder's own engine sat on its change (%s)\n%s%s", c, r.stdout, r.stderr)
+		}
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, "blind same-family") {
+		t.Errorf("--solo with another engine of the builder's family: exit %d, want a pass labelled blind same-family\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

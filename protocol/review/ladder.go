@@ -334,7 +334,8 @@ type RouteInput struct {
 	// BuilderEngine is the builder when it is an engine of the engines
 	// file: that engine is excluded by name whatever its family.
 	BuilderEngine string
-	// Solo lets the builder's family sit (the explicit degradation).
+	// Solo lets the builder's family sit (the explicit degradation), never
+	// the builder's own engine.
 	Solo bool
 	// AllowUnknownFamily lets an engine of unknown family sit or verify
 	// (--solo): without it such a rung is skipped, for its seat would be
@@ -423,8 +424,8 @@ func planLens(in RouteInput, l bugfolder.Lens) Route {
 		}
 		need := r.PromptTokens + AnswerTokens
 		switch {
-		case !in.Solo && in.BuilderEngine != "" && name == in.BuilderEngine:
-			rg.Skip, rg.Why = StatusBuilder, "the builder's own engine: excluded before dispatch"
+		case in.BuilderEngine != "" && name == in.BuilderEngine:
+			rg.Skip, rg.Why = StatusBuilder, "the builder's own engine: excluded before dispatch, even by --solo"
 		case !in.Solo && in.Builder != "" && (harness.SameFamily(in.Builder, rg.Family) || rg.Family == "" && strings.EqualFold(in.Builder, name)):
 			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("family %s is the builder's: excluded before dispatch", cmp.Or(rg.Family, name))
 		case !in.Solo && in.Builder != "" && harness.SameFamily(in.Builder, harness.ModelFamily(ec.Model)):
@@ -465,12 +466,13 @@ func OnlyBuilderLeft(in RouteInput, routes []Route) bool {
 }
 
 // OfFamily lists the engines of the routes that are of family fam (by
-// kind, model or family: field), once each.
+// kind, model or family: field), once each, but for one excluded as the
+// builder (its own engine, which never sits, even in the solo rig).
 func OfFamily(routes []Route, fam string) []string {
 	var out []string
 	for _, r := range routes {
 		for _, g := range r.Rungs {
-			if harness.SameFamily(fam, g.Family) && !slices.Contains(out, g.Engine) {
+			if harness.SameFamily(fam, g.Family) && g.Skip != StatusBuilder && !slices.Contains(out, g.Engine) {
 				out = append(out, g.Engine)
 			}
 		}
