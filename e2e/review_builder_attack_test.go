@@ -109,3 +109,27 @@ review:
 		t.Errorf("--solo with another engine of the builder's family: exit %d, want a pass labelled blind same-family\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A fix review whose diff names a file inside .git (the repository's
+// config may hold a remote's credentials) never sends it to a juror.
+func TestReviewOfAFixNeverReadsTheGitFolder(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	bug, _ := tr.fixedBug()
+	tr.git("config", "--unset", "user.name")
+	tr.git("config", "--unset", "user.email")
+	tr.git("remote", "add", "origin", "https://ada:GITCRED-4242@example.org/x.git")
+	diff := "diff --git a/.git/config b/.git/config\n--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-x\n+y\n"
+	if err := os.WriteFile(filepath.Join(tr.repo, bug, "fix", "CHG-003.diff"), []byte(diff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := tr.review(bug)
+	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*", "round-1", "envelope.md"))
+	for _, m := range ms {
+		if strings.Contains(readText(t, m), "GITCRED-4242") {
+			t.Errorf("the envelope carries .git/config\n%s", r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "(3 file(s))") {
+		t.Errorf(".git/config was taken into the change set\n%s", r.stderr)
+	}
+}

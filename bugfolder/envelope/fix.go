@@ -98,8 +98,8 @@ func sortedUnique(s []string) []string {
 // DiffPaths reads a unified diff (git's or diff -u's) for the files it
 // touches: each "+++ " line's path (a "b/" prefix dropped) is touched; a
 // "+++ /dev/null" removes the "--- " path before it. Paths are cleaned,
-// slash-separated and relative; one that climbs out ("../x") or is
-// absolute is left out.
+// slash-separated and relative; one that climbs out ("../x"), is
+// absolute or lies in a .git folder is left out (repoPath).
 func DiffPaths(diff string) (touched, deleted []string) {
 	var from string
 	for _, line := range strings.Split(diff, "\n") {
@@ -131,9 +131,17 @@ func diffPath(rest, prefix string) string {
 	if p == "/dev/null" || p == "" {
 		return ""
 	}
-	p = strings.TrimPrefix(p, prefix)
+	return repoPath(strings.TrimPrefix(p, prefix))
+}
+
+// repoPath is p cleaned and slash-separated when it names a file of the
+// repository a juror may read, else "": one that climbs out ("../x"), is
+// absolute, or lies inside a .git folder (its config may hold a remote's
+// credentials, its hooks are code nobody reviewed).
+func repoPath(p string) string {
 	p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
-	if p == "." || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
+	if p == "." || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") ||
+		slices.ContainsFunc(strings.Split(p, "/"), func(c string) bool { return strings.EqualFold(c, ".git") }) {
 		return ""
 	}
 	return p
@@ -259,8 +267,8 @@ func TestPaths(entries []string) []string {
 		if p == "" {
 			continue
 		}
-		p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
-		if path.Ext(p) == "" || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || slices.Contains(out, p) {
+		p = repoPath(p)
+		if p == "" || path.Ext(p) == "" || slices.Contains(out, p) {
 			continue
 		}
 		out = append(out, p)

@@ -106,7 +106,7 @@ func FuzzDiffPaths(f *testing.F) {
 	f.Fuzz(func(t *testing.T, diff string) {
 		touched, deleted := DiffPaths(diff)
 		for _, p := range append(touched, deleted...) {
-			if p == "" || p == "." || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || path.Clean(p) != p {
+			if p == "" || p == "." || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || path.Clean(p) != p || inGit(p) {
 				t.Fatalf("path %q of %q", p, diff)
 			}
 		}
@@ -119,9 +119,31 @@ func FuzzTestPaths(f *testing.F) {
 	f.Add("../../x.go")
 	f.Fuzz(func(t *testing.T, entry string) {
 		for _, p := range TestPaths([]string{entry}) {
-			if path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || path.Clean(p) != p || path.Ext(p) == "" {
+			if path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || path.Clean(p) != p || path.Ext(p) == "" || inGit(p) {
 				t.Fatalf("path %q of %q", p, entry)
 			}
 		}
 	})
+}
+
+// inGit reports a path with a .git component (any case).
+func inGit(p string) bool {
+	for _, c := range strings.Split(p, "/") {
+		if strings.EqualFold(c, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// A diff or a traceability entry naming a file inside .git names no file
+// a juror may read.
+func TestFixPathsLeaveTheGitFolderOut(t *testing.T) {
+	touched, _ := DiffPaths("+++ b/.git/config\n+++ b/sub/.GIT/hooks/pre-commit.sample\n+++ b/calc.go\n")
+	if len(touched) != 1 || touched[0] != "calc.go" {
+		t.Errorf("DiffPaths: %v, want only calc.go", touched)
+	}
+	if got := TestPaths([]string{".git/hooks/x.sample", "calc_test.go::TestTotal"}); len(got) != 1 || got[0] != "calc_test.go" {
+		t.Errorf("TestPaths: %v, want only calc_test.go", got)
+	}
 }
