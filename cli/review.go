@@ -436,6 +436,29 @@ func (r *reviewRun) lensesOf() error {
 	return nil
 }
 
+// restrictedFiles makes the review restricted (no external engine sits)
+// when a file of its envelope belongs to a restricted bug
+// (bugfolder.RestrictedEvidence: the nearest bug.md decides), whatever the
+// bug under review or the change named it, and says so.
+func (r *reviewRun) restrictedFiles(env *envelope.Envelope) error {
+	if r.st.Restricted {
+		return nil
+	}
+	paths := make([]string, 0, len(env.Files))
+	for _, f := range env.Files {
+		paths = append(paths, filepath.Join(r.st.Repo, filepath.FromSlash(f.Path)))
+	}
+	dir, err := bugfolder.RestrictedEvidence(r.st.Repo, paths)
+	if err != nil {
+		return &bugfolder.InputError{Msg: "the envelope's files: " + err.Error(), Err: err}
+	}
+	if dir != "" {
+		r.st.Restricted = true
+		fmt.Fprintf(r.e.stderr, "moot: warning: the change holds a file of the restricted %s: the review is restricted, and no external engine sits\n", termsafe.Line(dir))
+	}
+	return nil
+}
+
 // envelope builds the envelope from the current files and runs the test
 // checks into it.
 func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
@@ -455,6 +478,9 @@ func (r *reviewRun) envelope(ctx context.Context) (*envelope.Envelope, error) {
 	}
 	if !showsSomething(env) {
 		return nil, usageErr("nothing to review: every file of the change is a symbolic link, a binary file or a submodule, which jurors are never shown (%d file(s)); review text files; nothing was called or written", len(env.Files))
+	}
+	if err := r.restrictedFiles(env); err != nil {
+		return nil, err
 	}
 	for _, f := range env.Files {
 		if !f.Test && !slices.Contains(st.Touched, f.Path) {

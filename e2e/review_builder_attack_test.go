@@ -133,3 +133,25 @@ func TestReviewOfAFixNeverReadsTheGitFolder(t *testing.T) {
 		t.Errorf(".git/config was taken into the change set\n%s", r.stderr)
 	}
 }
+
+// A fix review whose diff names another bug's record that is restricted
+// is restricted itself: no external juror reads that record.
+func TestReviewOfAFixNeverSendsARestrictedBugToAnExternalJuror(t *testing.T) {
+	tr := newTribunal(t, juryEngines)
+	bug, _ := tr.fixedBug()
+	other := "_reversa_bugs/auth/bugs/BUG-20260720-R5T6-sessao-nao-expira/bug.md"
+	diff := "diff --git a/" + other + " b/" + other + "\n--- a/" + other + "\n+++ b/" + other + "\n@@ -1 +1 @@\n-x\n+y\n"
+	if err := os.WriteFile(filepath.Join(tr.repo, bug, "fix", "CHG-003.diff"), []byte(diff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := tr.review(bug)
+	for _, c := range tr.calls() {
+		if !strings.HasPrefix(c, "loc/") {
+			t.Errorf("a restricted bug's record reached the external juror %s\n%s", c, r.stderr)
+			break
+		}
+	}
+	if !strings.Contains(r.stderr, "the review is restricted") {
+		t.Errorf("the plan does not say the review became restricted\n%s", r.stderr)
+	}
+}
