@@ -155,3 +155,34 @@ func TestReviewOfAFixNeverSendsARestrictedBugToAnExternalJuror(t *testing.T) {
 		t.Errorf("the plan does not say the review became restricted\n%s", r.stderr)
 	}
 }
+
+// A change whose commits a coding agent authored ("Claude
+// <noreply@anthropic.com>" as the commit's author, or a Signed-off-by
+// trailer) names its builder as a Co-authored-by trailer does.
+func TestReviewLearnsTheBuilderFromTheCommitsAuthor(t *testing.T) {
+	for _, c := range []struct{ name, engines string }{
+		{"no review.builder", juryEngines},
+		{"review.builder of another family", juryEngines + "review:\n  builder: openai\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := newTribunal(t, c.engines)
+			tr.write("calc.go", calcChange+"// Total never rounds.\n")
+			tr.git("-c", "user.name=Claude", "-c", "user.email=noreply@anthropic.com", "commit", "-qam", "doc")
+			r := tr.run("review", "--config", tr.cfg, "--yes", "--lens", "defect", "--change", "HEAD~1..HEAD", "--contract", "doc | Total has a doc comment")
+			for _, call := range tr.calls() {
+				if strings.HasPrefix(call, "ext-anth/") {
+					t.Errorf("a change authored by Claude: the anthropic engine sat (%s), exit %d\n%s", call, r.code, r.stderr)
+				}
+			}
+			if r.code == 0 && !strings.Contains(r.stderr, "excluded from every ladder: ext-anth") {
+				t.Errorf("exit 0 without excluding anthropic\n%s", r.stderr)
+			}
+		})
+	}
+	tr := newTribunal(t, juryEngines)
+	tr.write("calc.go", calcChange+"// Total never rounds.\n")
+	tr.git("commit", "-qam", "doc\n\nSigned-off-by: Codex <codex@openai.com>")
+	if r := tr.run("review", "--config", tr.cfg, "--yes", "--lens", "defect", "--change", "HEAD~1..HEAD", "--contract", "doc | Total has a doc comment"); r.code != 0 || !strings.Contains(r.stderr, "excluded from every ladder: ext-oai") {
+		t.Errorf("Signed-off-by: Codex: exit %d, want openai excluded\n%s", r.code, r.stderr)
+	}
+}

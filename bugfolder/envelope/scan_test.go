@@ -465,9 +465,11 @@ func FuzzParseBuilderTrailers(f *testing.F) {
 	})
 }
 
+// The builder keys (a commit's author and committer, a co-author, a
+// sign-off, a model) are read; a reviewer's trailer is not.
 func TestBuilderTrailersAreReadFromTheRange(t *testing.T) {
-	got := ParseBuilderTrailers("Co-authored-by: Claude <noreply@anthropic.com>\nSigned-off-by: Ada Lovelace <ada@example.org>\nMODEL: gpt-5\n\x00Co-authored-by: Claude <noreply@anthropic.com>\n")
-	if want := []string{"Claude <noreply@anthropic.com>", "gpt-5"}; !slices.Equal(got, want) {
+	got := ParseBuilderTrailers("Author: Codex <codex@openai.com>\nCo-authored-by: Claude <noreply@anthropic.com>\nSigned-off-by: Ada Lovelace <ada@example.org>\nReviewed-by: Grace <g@h.i>\nMODEL: gpt-5\n\x00Co-authored-by: Claude <noreply@anthropic.com>\n")
+	if want := []string{"Codex <codex@openai.com>", "Claude <noreply@anthropic.com>", "Ada Lovelace <ada@example.org>", "gpt-5"}; !slices.Equal(got, want) {
 		t.Errorf("trailers %q, want %q", got, want)
 	}
 	if w := TrailerWords("Claude Code <noreply@anthropic.com>"); !slices.Equal(w, []string{"Claude", "Code", "anthropic"}) {

@@ -8,13 +8,16 @@ import (
 
 // builderKeys are the commit trailers that may say who (or what) built a
 // change: the co-author line coding agents add ("Co-authored-by: Claude
-// <noreply@anthropic.com>") and the keys teams use to name a model.
-var builderKeys = []string{"co-authored-by", "built-by", "built-with", "generated-by", "generated-with",
-	"assisted-by", "made-with", "model", "ai-model", "builder"}
+// <noreply@anthropic.com>"), a sign-off, the keys teams use to name a
+// model, and the commit's own author and committer (an agent that commits
+// as itself), which BuilderTrailers writes as "Author:" and "Committer:".
+var builderKeys = []string{"co-authored-by", "signed-off-by", "built-by", "built-with", "generated-by", "generated-with",
+	"assisted-by", "made-with", "model", "ai-model", "builder", "author", "committer"}
 
 // BuilderTrailers returns the values of the range's trailers that may name
-// its builder (builderKeys), in commit order, once each; they are read,
-// never shown to a juror (who sees no commit message).
+// its builder (builderKeys), and each commit's author and committer, in
+// commit order, once each; they are read, never shown to a juror (who
+// sees no commit message).
 func BuilderTrailers(repo, change string) ([]string, error) {
 	if change == "" {
 		return nil, nil
@@ -23,7 +26,7 @@ func BuilderTrailers(repo, change string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := git(repo, "log", "--format=%(trailers:unfold,only)%x00", a+".."+b, "--")
+	out, err := git(repo, "log", "--format=Author: %an <%ae>%nCommitter: %cn <%ce>%n%(trailers:unfold,only)%x00", a+".."+b, "--")
 	if err != nil {
 		return nil, fmt.Errorf("--change %q: read its commits' trailers: %w", change, err)
 	}
