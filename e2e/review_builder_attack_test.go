@@ -186,3 +186,27 @@ func TestReviewLearnsTheBuilderFromTheCommitsAuthor(t *testing.T) {
 		t.Errorf("Signed-off-by: Codex: exit %d, want openai excluded\n%s", r.code, r.stderr)
 	}
 }
+
+// A family: field spelt as a model ("claude") or with a hyphen
+// ("open-ai") is the family it names: such an engine never sits on its
+// family's change.
+func TestReviewReadsAFamilySpeltAnotherWay(t *testing.T) {
+	for _, c := range []struct{ family, builder string }{{"claude", "anthropic"}, {"open-ai", "openai"}, {"Gemini", "google"}} {
+		tr := newTribunal(t, juryEngines+`  odd:
+    kind: command
+    command: ["FAKE"]
+    env_passthrough: ["FAKE_*"]
+    env: {FAKE_ENGINE: odd}
+    family: `+c.family+`
+review:
+  ladders:
+    default: [odd, ext-anth, ext-oai, loc]
+`)
+		r := tr.review(append(change, "--builder", c.builder, "--lens", "defect")...)
+		for _, call := range tr.calls() {
+			if strings.HasPrefix(call, "odd/") {
+				t.Errorf("family: %s sat on a change built by %s (exit %d)\n%s", c.family, c.builder, r.code, r.stderr)
+			}
+		}
+	}
+}

@@ -60,9 +60,24 @@ func (e *EngineConfig) Family() string {
 		return ""
 	}
 	if e.FamilyDecl != "" {
-		return e.FamilyDecl
+		return canonicalFamily(e.FamilyDecl)
 	}
 	return ModelFamily(e.Model)
+}
+
+// canonicalFamily is the family a family: field names: a known family
+// written another way — a model's or product's word ("claude", "Gemini"),
+// or hyphenated ("open-ai") — is that family, so the builder's family is
+// excluded however its engines spell it; any other name is itself, in
+// lower case.
+func canonicalFamily(f string) string {
+	l := strings.ToLower(strings.TrimSpace(f))
+	for _, v := range []string{l, strings.ReplaceAll(l, "-", "")} {
+		if fam := ModelWord(v); fam != "" {
+			return fam
+		}
+	}
+	return l
 }
 
 // VendorFamily is the family a vendor engine is of whatever its file
