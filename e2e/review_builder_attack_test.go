@@ -210,3 +210,26 @@ review:
 		}
 	}
 }
+
+// A model named by its alias (sonnet, opus, haiku: Claude's) is of its
+// family: an engine serving it through a proxy never sits on Claude's
+// change.
+func TestReviewReadsAModelAlias(t *testing.T) {
+	tr := newTribunal(t, juryEngines+`  proxy:
+    kind: command
+    command: ["FAKE"]
+    env_passthrough: ["FAKE_*"]
+    env: {FAKE_ENGINE: proxy}
+    model: opus
+    family: litellm
+review:
+  ladders:
+    default: [proxy, ext-oai, loc]
+`)
+	r := tr.review(append(change, "--builder", "claude", "--lens", "defect")...)
+	for _, c := range tr.calls() {
+		if strings.HasPrefix(c, "proxy/") {
+			t.Errorf("--builder claude: an engine serving opus sat (%s), exit %d\n%s", c, r.code, r.stderr)
+		}
+	}
+}

@@ -14,6 +14,9 @@ var familyRE = lazyre.New(`^[A-Za-z][A-Za-z0-9-]*$`)
 // prefix) to its vendor family, longest prefixes first where they overlap.
 var modelFamilies = []struct{ prefix, family string }{
 	{"claude", "anthropic"},
+	{"sonnet", "anthropic"}, // Claude's aliases, as proxies and CLIs name them
+	{"opus", "anthropic"},
+	{"haiku", "anthropic"},
 	{"gpt", "openai"},
 	{"codex", "openai"},
 	{"chatgpt", "openai"},
