@@ -33,8 +33,11 @@ blind, one lens each, and only a unanimous pass opens the gate.
 
 The envelope is all a juror sees: the contract (--contract "intent | pass
 criteria"), each file the change touches (--change A..B, or --files F...) whole
-as it is now, their test files, and moot's own test checks; on a bug, its
-title, its Summary section and its latest debate's final answer as context. Before any call,
+as it is now, their test files, and moot's own test checks; on a bug, what
+must be true as context: its Expected Behavior and Acceptance Criteria and the
+effective spec sections (never its Summary, Actual Behavior or a debate's
+answer). moot review BUG with no --change/--files reviews the bug's applied
+fix (fix/CHG-*.diff, fix/plan.html): see docs/reversa-handoff.md. Before any call,
 moot scans all a juror reads (the envelope and every lens's text) for identity —
 commit authors and emails of the range (a name however it is written: any
 spaces, punctuation or nothing between its parts, reversed, with initials,
@@ -52,10 +55,15 @@ Ladders: each lens seats its juror from a ladder of engines, the engines file's
 review: {ladders: {LENS: [ENGINE, ...], default: [...]}}, else every engine in
 the file, external before local, larger known context window first, then file
 order, each lens starting on another family (consecutive lenses sit on
-different families whenever several can). --builder FAMILY (or an engine or model name: its family) excludes every
-rung of that family from every ladder, printed before any call; a lens with no
+different families whenever several can). A review always knows its builder: --builder FAMILY
+(or an engine or model name: its family; an engine is also excluded by name), else the
+change's commit trailers naming a known engine, model or family, else the engines file's
+review: {builder: …}; with none, exit 2 before any call (--builder unknown reviews with
+the gate labelled weakened in every report). The builder's family is excluded from every
+ladder, printed before any call; an engine of unknown family neither sits nor verifies
+(no proof of a cross-family review) unless --solo; a lens with no
 rung left holds; a --builder moot cannot place (a typo) is exit 2 listing the
-known families. With no --builder and every seat of one family, the reports
+known families. With --builder unknown and every seat of one family, the reports
 say "blind same-family, not cross-family" (or, when another family could have
 sat, that the engines file's ladders chose one family). A rung whose context window cannot hold the prompt and the
 answer is skipped (capacity); on a restricted bug no external engine sits;
@@ -68,7 +76,8 @@ Verdicts (one JSON object: {"lens", "verdict": "pass"|"refuse", "findings":
 [{"severity": "blocker|major|minor|info", "claim", "evidence", "file"}],
 "checked": [...]}, findings required as an array, every value exact: no case
 folding, so "Defect" is another lens; one leading byte-order mark and one
-json fence are tolerated): a pass listing a blocker or major is a refuse; a verdict
+json fence are tolerated): a pass listing a blocker, major or minor finding is a refuse
+(info never blocks); a verdict
 for another lens is a rejected rung (raw tail kept) and the next rung sits;
 garbage, prose or refusal text is a refuse; a juror that never answered
 (transport, timeout) is a hold and the next rung sits; one call per juror per
@@ -188,6 +197,7 @@ type reviewRun struct {
 	folder *review.Folder
 	// budget is the cap this session runs under.
 	budget engine.Budget
+	fix    *envelope.Fix // the bug's applied fix under review (reviewfix.go), nil otherwise
 }
 
 // runReview runs a review (or resumes one: f.resume) to the end of a round.
@@ -204,6 +214,9 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	}
 	r := &reviewRun{e: e, f: f}
 	if err := r.locate(args); err != nil {
+		return err
+	}
+	if err := r.handoff(); err != nil {
 		return err
 	}
 	if err := r.state(); err != nil {
@@ -234,7 +247,8 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	unusable, ollama := r.probe(probeCtx)
 	probeCancel()
 	in := review.RouteInput{Config: cfg, Lenses: r.st.Lenses, Builder: r.st.BuilderFamily, Restricted: r.st.Restricted,
-		Unusable: unusable, Ollama: ollama, Prompt: prompt}
+		Unusable: unusable, Ollama: ollama, Prompt: prompt,
+		BuilderEngine: review.BuilderEngine(cfg, r.st.Builder), AllowUnknownFamily: solo}
 	routes := review.Plan(in)
 	switch only := review.OnlyBuilderLeft(in, routes); {
 	case only && !solo:
@@ -248,6 +262,7 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	}
 	r.st.Solo = in.Solo
 	r.announce(routes)
+	r.announceRules(routes)
 	if review.Callable(routes) == 0 {
 		return withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
 	}
@@ -310,6 +325,7 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		res, runErr = review.Run(ctx, rin)
 	}
 	r.report(res)
+	r.reportFix(res)
 	return r.exit(ctx, res, runErr)
 }
 
@@ -570,10 +586,9 @@ func (r *reviewRun) lensesOf() error {
 	if r.f.resume != "" {
 		return nil
 	}
-	if err := review.CheckBuilder(r.cfg, r.st.Builder); err != nil {
-		return usageErr("%v; nothing was called or written", err)
+	if err := r.resolveBuilder(); err != nil {
+		return err
 	}
-	r.st.BuilderFamily = review.BuilderFamily(r.cfg, r.st.Builder)
 	cat, err := loadLenses(r.reg, r.cfg)
 	if err != nil {
 		return err
@@ -597,12 +612,39 @@ func (r *reviewRun) lensesOf() error {
 	return nil
 }
 
+// restrictedFiles makes the review restricted (no external engine sits)
+// when a file of its envelope belongs to a restricted bug
+// (bugfolder.RestrictedEvidence: the nearest bug.md decides), whatever the
+// bug under review or the change named it, and says so.
+func (r *reviewRun) restrictedFiles(env *envelope.Envelope) error {
+	if r.st.Restricted {
+		return nil
+	}
+	paths := make([]string, 0, len(env.Files))
+	for _, f := range env.Files {
+		paths = append(paths, filepath.Join(r.st.Repo, filepath.FromSlash(f.Path)))
+	}
+	dir, err := bugfolder.RestrictedEvidence(r.st.Repo, paths)
+	if err != nil {
+		return &bugfolder.InputError{Msg: "the envelope's files: " + err.Error(), Err: err}
+	}
+	if dir != "" {
+		r.st.Restricted = true
+		fmt.Fprintf(r.e.stderr, "moot: warning: the change holds a file of the restricted %s: the review is restricted, and no external engine sits\n", termsafe.Line(dir))
+	}
+	return nil
+}
+
 // envelope builds the envelope from the current files (the test checks
 // join it once the plan is accepted: testChecks).
 func (r *reviewRun) envelope() (*envelope.Envelope, error) {
 	st := r.st
 	change, committed := r.change()
-	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: r.bugContext(), Committed: committed}
+	parts, err := r.bugContract()
+	if err != nil {
+		return nil, err
+	}
+	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: parts, Committed: committed}
 	if change != "" {
 		src.Also = st.Touched // a file of an earlier round stays (listed deleted when gone)
 	}
@@ -612,6 +654,9 @@ func (r *reviewRun) envelope() (*envelope.Envelope, error) {
 	}
 	if !showsSomething(env) {
 		return nil, usageErr("nothing to review: every file of the change is a symbolic link, a binary file or a submodule, which jurors are never shown (%d file(s)); review text files; nothing was called or written", len(env.Files))
+	}
+	if err := r.restrictedFiles(env); err != nil {
+		return nil, err
 	}
 	for _, f := range env.Files {
 		if !f.Test && !slices.Contains(st.Touched, f.Path) {
@@ -662,31 +707,6 @@ func (r *reviewRun) testChecks(ctx context.Context, env *envelope.Envelope) erro
 // body, or a deletion.
 func showsSomething(env *envelope.Envelope) bool {
 	return slices.ContainsFunc(env.Files, func(f envelope.File) bool { return f.Deleted || f.Body != "" || f.Omitted == "" })
-}
-
-// bugContext is what joins the contract on a bug (docs/protocols/review.md): the bug's
-// title, its Summary section (Resumo in Portuguese) when it has one and,
-// when its latest debate has one, the final answer (its body,
-// without the front matter that names engines).
-func (r *reviewRun) bugContext() []envelope.Part {
-	if r.bug == nil {
-		return nil
-	}
-	parts := []envelope.Part{{Title: "The bug", Body: r.bug.Title}}
-	if b, err := r.bug.Full(); err == nil {
-		sum := strings.TrimSpace(b.Section("Summary"))
-		if sum == "" {
-			sum = strings.TrimSpace(b.Section("Resumo"))
-		}
-		if sum != "" {
-			parts = append(parts, envelope.Part{Title: "The bug's summary", Body: sum})
-		}
-	}
-	d, err := bugfolder.ReadDebate(filepath.Join(r.bug.Dir, bugfolder.DebateDir), r.reg.Lang)
-	if err == nil && d.Final != nil && strings.TrimSpace(d.Final.Body) != "" {
-		parts = append(parts, envelope.Part{Title: "The debate's final answer", Body: d.Final.Body})
-	}
-	return parts
 }
 
 // probe returns why an engine may not be called (its probe failed) and

@@ -3,17 +3,25 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/reversa/moot/bugfolder/envelope"
+	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/review"
 )
 
-// scan refuses (exit 2, before any call) a prompt that leaks identity:
-// the envelope and every lens text the prompt adds to it, scanned in one
-// pass for who wrote the change (git's authors, committers and trailers)
-// and who built or judges it (the builder and the panel's engines: their
-// names and model ids, review.EngineLabels).
+// scan readies the envelope for the jurors before any call: it adds
+// moot's own checks of a fix review's change set (fixChecks), replaces
+// the secret values of moot's environment in it (redact: named in the
+// plan), then refuses (exit 2) a prompt that leaks identity: the envelope
+// and every lens text the prompt adds to it, scanned in one pass for who
+// wrote the change (git's authors, committers and trailers) and who built
+// or judges it (the builder and the panel's engines: their names and
+// model ids, review.EngineLabels).
 func (r *reviewRun) scan(env *envelope.Envelope) error {
+	r.fixChecks(env)
+	r.redact(env)
 	people, err := r.people(env)
 	if err != nil {
 		return err
@@ -60,4 +68,27 @@ func (r *reviewRun) panel() []string {
 		}
 	}
 	return out
+}
+
+// redact replaces, in the envelope and the lens texts, every secret value
+// of moot's environment (harness.SecretValues: the *_KEY, *TOKEN*,
+// *SECRET*, *PASSWORD* variables and the engines' api_key_env) before any
+// juror reads them or any file is written, and names in the plan where it
+// found one.
+func (r *reviewRun) redact(env *envelope.Envelope) {
+	red := harness.NewRedactor(harness.SecretValues(nil)...)
+	if red.Empty() {
+		return
+	}
+	where := env.Redact(red.String)
+	for i, l := range r.st.Lenses {
+		if t := red.String(l.Text); t != l.Text {
+			r.st.Lenses[i].Text = t
+			where = append(where, "(lens "+l.Name+")")
+		}
+	}
+	if len(where) > 0 {
+		fmt.Fprintf(r.e.stderr, "moot: warning: %s hold(s) a secret value of your environment (a *_KEY, *TOKEN*, *SECRET*, *PASSWORD* variable): it is replaced by %s in the envelope, which is written and sent without it; remove it from the file\n",
+			termsafe.Line(strings.Join(where, ", ")), harness.Redacted)
+	}
 }

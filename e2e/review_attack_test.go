@@ -144,8 +144,8 @@ func TestReviewFilesScansGitIdentitiesAndPaths(t *testing.T) {
 }
 
 // --builder: a typo is exit 2 naming it and the known families; a known
-// family with no rung is printed loudly; with no builder and every seat
-// of one family, every report says blind same-family.
+// family with no rung is printed loudly; with the builder unknown and
+// every seat of one family, every report says blind same-family.
 func TestReviewBuilderIsCheckedAndOneFamilyIsSaid(t *testing.T) {
 	t.Parallel()
 	tr := newTribunal(t, juryEngines)
@@ -163,7 +163,7 @@ func TestReviewBuilderIsCheckedAndOneFamilyIsSaid(t *testing.T) {
 	one := strings.ReplaceAll(juryEngines, "family: openai", "family: anthropic")
 	one = strings.ReplaceAll(one, "family: alibaba", "family: anthropic")
 	tr2 := newTribunal(t, one)
-	r = tr2.review(append(change, "--lens", "defect", "--lens", "security")...)
+	r = tr2.review(append(change, "--builder", "unknown", "--lens", "defect", "--lens", "security")...)
 	if !strings.Contains(r.stderr, "blind same-family, not cross-family") {
 		t.Errorf("one family, no builder: stderr lacks the degradation\n%s", r.stderr)
 	}
@@ -196,8 +196,8 @@ func TestReviewThatHoldsIsDecided(t *testing.T) {
 	}
 	id := filepath.Base(ms[0])
 	env := readText(t, filepath.Join(ms[0], "round-1", "envelope.md"))
-	if !strings.Contains(env, "Detalhes exploráveis omitidos") {
-		t.Errorf("the bug's Summary section is not in the context:\n%s", env)
+	if strings.Contains(env, "Detalhes exploráveis omitidos") {
+		t.Errorf("the bug's Summary section reached the jurors (prose about the old behaviour):\n%s", env)
 	}
 	if e := tr.listed(id); e["status"] != "hold" || e["decision"] != "pending" {
 		t.Errorf("listed as %v / %v, want hold / pending", e["status"], e["decision"])

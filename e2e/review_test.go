@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,9 +105,14 @@ func (tr *tribunal) config(s string) {
 	}
 }
 
-// review runs moot review in the repository with the config and --yes.
+// review runs moot review in the repository with the config and --yes;
+// without --builder (or --resume) it says --builder mistral, a family no
+// juror of juryEngines is of (a review always knows who built the change).
 func (tr *tribunal) review(args ...string) result {
 	tr.t.Helper()
+	if !slices.Contains(args, "--builder") && !slices.Contains(args, "--resume") {
+		args = append(args, "--builder", "mistral")
+	}
 	return tr.run(append(append([]string{"review"}, args...), "--config", tr.cfg, "--yes")...)
 }
 
@@ -676,7 +682,7 @@ func TestReviewOnARestrictedBug(t *testing.T) {
 func TestReviewPlanNeedsYesAndJSONIsTheLog(t *testing.T) {
 	t.Parallel()
 	tr := newTribunal(t, juryEngines)
-	r := tr.run(append([]string{"review", "--config", tr.cfg, "--json", "--lens", "defect"}, change...)...)
+	r := tr.run(append([]string{"review", "--config", tr.cfg, "--json", "--lens", "defect", "--builder", "mistral"}, change...)...)
 	if r.code != 4 || !strings.Contains(r.stdout, `"protocol": "review"`) || !strings.Contains(r.stderr, "--yes") {
 		t.Fatalf("without --yes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

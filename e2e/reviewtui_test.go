@@ -83,7 +83,7 @@ func TestReviewTUILiveRun(t *testing.T) {
 	sock := fmt.Sprintf("moot-rvlive-%d", os.Getpid())
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
 	exitFile := filepath.Join(tr.home, "exit-code")
-	args := strings.Join(append(append([]string{}, `--change HEAD~1..HEAD --contract "document Total | Total has a doc comment"`), "--lens defect --lens security --config", fmt.Sprintf("%q", tr.cfg)), " ")
+	args := strings.Join(append(append([]string{}, `--change HEAD~1..HEAD --contract "document Total | Total has a doc comment"`), "--lens defect --lens security --builder mistral --config", fmt.Sprintf("%q", tr.cfg)), " ")
 	script := fmt.Sprintf("cd %q && env FAKE_JURY=%q FAKE_JURYLOG=%q XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q review %s; echo $? > %q; sleep 60",
 		tr.repo, tr.jury, tr.jurylog, filepath.Join(tr.home, "xdg"), filepath.Join(tr.home, "cache"), mootBin, args, exitFile)
 	if out, err := exec.Command("tmux", "-L", sock, "new-session", "-d", "-x", "120", "-y", "35", "bash", "-c", script).CombinedOutput(); err != nil {

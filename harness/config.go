@@ -550,7 +550,7 @@ func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 		return nil, cfgErr(path, fields["family"], pre+".family", "%q is not a family name: one word of lower-case letters, digits and '-' naming the vendor (anthropic, openai, google, alibaba, meta, mistral…)", e.FamilyDecl)
 	}
 	e.FamilyDecl = strings.ToLower(e.FamilyDecl)
-	if v := e.VendorFamily(); e.FamilyDecl != "" && e.FamilyDecl != v && v != "" {
+	if v := e.VendorFamily(); e.FamilyDecl != "" && canonicalFamily(e.FamilyDecl) != v && v != "" {
 		return nil, cfgErr(path, fields["family"], pre+".family", "is %q, but a %s engine%s is of family %s whatever its file says (a builder could otherwise judge its own work): drop family:, or set it to %s; family: is for command and openai engines", e.FamilyDecl, e.Kind, modelNote(e), v, v)
 	}
 	if pt := fields["env_passthrough"]; pt != nil {

@@ -14,6 +14,9 @@ var familyRE = lazyre.New(`^[A-Za-z][A-Za-z0-9-]*$`)
 // prefix) to its vendor family, longest prefixes first where they overlap.
 var modelFamilies = []struct{ prefix, family string }{
 	{"claude", "anthropic"},
+	{"sonnet", "anthropic"}, // Claude's aliases, as proxies and CLIs name them
+	{"opus", "anthropic"},
+	{"haiku", "anthropic"},
 	{"gpt", "openai"},
 	{"codex", "openai"},
 	{"chatgpt", "openai"},
@@ -60,9 +63,24 @@ func (e *EngineConfig) Family() string {
 		return ""
 	}
 	if e.FamilyDecl != "" {
-		return e.FamilyDecl
+		return canonicalFamily(e.FamilyDecl)
 	}
 	return ModelFamily(e.Model)
+}
+
+// canonicalFamily is the family a family: field names: a known family
+// written another way — a model's or product's word ("claude", "Gemini"),
+// or hyphenated ("open-ai") — is that family, so the builder's family is
+// excluded however its engines spell it; any other name is itself, in
+// lower case.
+func canonicalFamily(f string) string {
+	l := strings.ToLower(strings.TrimSpace(f))
+	for _, v := range []string{l, strings.ReplaceAll(l, "-", "")} {
+		if fam := ModelWord(v); fam != "" {
+			return fam
+		}
+	}
+	return l
 }
 
 // VendorFamily is the family a vendor engine is of whatever its file
@@ -150,3 +168,25 @@ func SameFamily(a, b string) bool {
 	a, b = strings.ToLower(a), strings.ToLower(b)
 	return a != "" && a != FamilyUnknown && a == b
 }
+
+// ModelWord is the family a single word names as a model's name does
+// ("claude", "gpt-5", "Codex", "qwen2.5" — "" for "Phil" or "gpto"): a
+// known model prefix that the word's letters end with (a digit, a
+// punctuation mark or the word's end follows it), so a person's name that
+// merely starts like a model is not read as one. A family's own name
+// ("anthropic") counts too.
+func ModelWord(word string) string {
+	w := strings.ToLower(strings.TrimSpace(word))
+	if slices.Contains(KnownFamilies(), w) {
+		return w
+	}
+	for _, mf := range modelFamilies {
+		if rest, ok := strings.CutPrefix(w, mf.prefix); ok && (rest == "" || !isLetter(rest[0])) {
+			return mf.family
+		}
+	}
+	return ""
+}
+
+// isLetter reports an ASCII letter.
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -63,7 +63,8 @@ func TestFamilyField(t *testing.T) {
 }
 
 // A family: that agrees with a vendor engine's kind is accepted, and a
-// command or openai engine declares whatever family serves it.
+// command or openai engine declares whatever family serves it; a known
+// family spelt as a model or with a hyphen is that family.
 func TestFamilyDeclAccepted(t *testing.T) {
 	cases := []struct{ name, yaml, engine, want string }{
 		{"claude declared anthropic", "engines:\n  cl:\n    kind: claude\n    family: Anthropic\n", "cl", "anthropic"},
@@ -71,6 +72,10 @@ func TestFamilyDeclAccepted(t *testing.T) {
 		{"openai kind serving llama declared acme", "engines:\n  o:\n    kind: openai\n    model: llama3.1:8b\n    family: acme\n", "o", "acme"},
 		{"openai kind declared unknown", "engines:\n  o:\n    kind: openai\n    model: gpt-5\n    family: unknown\n", "o", ""},
 		{"opencode with an unknown model declares", "engines:\n  oc:\n    kind: opencode\n    model: acme/x1\n    family: acme\n", "oc", "acme"},
+		{"a model's word is its family", "engines:\n  c:\n    kind: command\n    command: [x]\n    family: claude\n", "c", "anthropic"},
+		{"a hyphenated family", "engines:\n  c:\n    kind: command\n    command: [x]\n    family: open-ai\n", "c", "openai"},
+		{"a product's word in capitals", "engines:\n  c:\n    kind: command\n    command: [x]\n    family: Gemini\n", "c", "google"},
+		{"claude declared claude", "engines:\n  cl:\n    kind: claude\n    family: claude\n", "cl", "anthropic"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -82,5 +87,16 @@ func TestFamilyDeclAccepted(t *testing.T) {
 				t.Errorf("Family() = %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// ModelWord reads a word as a model's name only when a known prefix ends
+// where the word's letters do: "Phil" and "Gemmason" are people.
+func TestModelWord(t *testing.T) {
+	for w, want := range map[string]string{"Claude": "anthropic", "gpt-5": "openai", "Codex": "openai", "qwen2.5": "alibaba",
+		"anthropic": "anthropic", "Phil": "", "Gemmason": "", "gpto": "", "": ""} {
+		if got := ModelWord(w); got != want {
+			t.Errorf("ModelWord(%q) = %q, want %q", w, got, want)
+		}
 	}
 }

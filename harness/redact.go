@@ -164,16 +164,21 @@ var cloudSecretNames = []string{
 	"VAULT_TOKEN", "NPM_TOKEN", "DATABASE_URL", "SENTRY_DSN",
 }
 
+// secretSuffixes end the names of variables that hold a password or a
+// credential under a short word (DB_PASS, MYSQL_PWD, GITHUB_AUTH): "_PWD",
+// never the shell's PWD, a folder.
+var secretSuffixes = []string{"_PAT", "_PASS", "_PWD", "_AUTH", "_DSN"}
+
 // SecretName reports whether an environment variable's name says it holds
-// a secret: *KEY*, *TOKEN*, *SECRET*, *PASSWORD*, *PASSWD*, *CREDENTIAL*,
-// *_PAT, or a known cloud credential. It is the one rule for what moot
-// redacts from the environment.
+// a secret: *KEY*, *TOKEN*, *SECRET*, *PASSWORD*, *PASSWD*, *PASSPHRASE*,
+// *CREDENTIAL*, a secretSuffixes ending, or a known cloud credential. It
+// is the one rule for what moot redacts from the environment.
 func SecretName(name string) bool {
 	n := strings.ToUpper(name)
-	if slices.Contains(cloudSecretNames, n) || strings.HasSuffix(n, "_PAT") {
+	if slices.Contains(cloudSecretNames, n) || slices.ContainsFunc(secretSuffixes, func(s string) bool { return strings.HasSuffix(n, s) }) {
 		return true
 	}
-	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"} {
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL"} {
 		if strings.Contains(n, w) {
 			return true
 		}

@@ -192,3 +192,18 @@ func framesText(raw string) string {
 	}
 	return text.String()
 }
+
+// A variable's name says it holds a secret by a word in it or a short
+// ending (DB_PASS, MYSQL_PWD, GITHUB_AUTH); the shell's folders (PWD,
+// OLDPWD) and an author's name are no secret.
+func TestSecretNameReadsPasswordsUnderShortNames(t *testing.T) {
+	for name, want := range map[string]bool{
+		"OPENAI_API_KEY": true, "GH_TOKEN": true, "DB_PASS": true, "MYSQL_PWD": true, "GITHUB_AUTH": true,
+		"SSH_PASSPHRASE": true, "APP_DSN": true, "GITHUB_PAT": true, "db_pass": true,
+		"PWD": false, "OLDPWD": false, "GIT_AUTHOR_NAME": false, "PATH": false, "HOME": false, "PASSTHROUGH_MODE": false,
+	} {
+		if got := SecretName(name); got != want {
+			t.Errorf("SecretName(%s) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	xrunes "golang.org/x/text/runes"
+	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -31,24 +33,56 @@ const (
 // comment's marks, punctuation ("." "-" "," "_") and symbols.
 const sepClass = `[\s\p{Z}\p{P}\p{S}\x{85}]`
 
-// fold is s as the scan reads it: Unicode NFKC (a fullwidth "Ｇrace" is
-// "Grace", a no-break or em space a space, a "José" typed decomposed the
-// same name) with the invisible format characters (zero-width space, soft
-// hyphen, byte order mark) dropped; line breaks, so line numbers, stay.
+// fold is s as the scan reads it: Unicode compatibility-decomposed (a
+// fullwidth "Ｇrace" is "Grace", a no-break or em space a space), its
+// accents and other combining marks dropped ("José Núñez" is "Jose
+// Nunez", however it was typed), and the characters that show nothing
+// dropped too — format characters (zero-width space, soft hyphen, byte
+// order mark) and the other default-ignorable ones (the combining
+// grapheme joiner U+034F, the Hangul fillers U+3164 and U+FFA0) — a
+// Cyrillic or Greek letter drawn as a Latin one read as that letter
+// (lookAlikes), then recomposed; line breaks, so line numbers, stay.
 func fold(s string) string {
 	if isASCII(s) {
 		return s
 	}
-	s = norm.NFKC.String(s)
-	if strings.IndexFunc(s, isFormat) < 0 {
-		return s
+	out, _, err := transform.String(folder, s)
+	if err != nil {
+		return s // a transform of a string in memory does not fail
 	}
-	return strings.Map(func(r rune) rune {
-		if isFormat(r) {
-			return -1
-		}
-		return r
-	}, s)
+	return out
+}
+
+// folder is fold's chain (golang.org/x/text): NFKD, drop the invisible
+// and the marks, read a look-alike letter of another script as its Latin
+// twin, NFC.
+var folder = transform.Chain(norm.NFKD, xrunes.Remove(xrunes.Predicate(invisible)), xrunes.Map(latinTwin), norm.NFC)
+
+// lookAlikes are the Cyrillic and Greek letters drawn as a Latin one
+// ("\u0410da" reads as Ada): a name spelt with them is the name.
+var lookAlikes = map[rune]rune{
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T',
+	'У': 'Y', 'Х': 'X', 'Ѕ': 'S', 'І': 'I', 'Ј': 'J', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W',
+	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'ѕ': 's', 'і': 'i', 'ј': 'j',
+	'һ': 'h', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ӏ': 'l',
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O',
+	'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'ο': 'o', 'ν': 'v', 'ι': 'i', 'α': 'a', 'ρ': 'p', 'τ': 't',
+	'ı': 'i', 'ɑ': 'a', 'ɡ': 'g', 'ǀ': 'l',
+}
+
+// latinTwin is r's Latin twin when it is a look-alike, else r.
+func latinTwin(r rune) rune {
+	if l, ok := lookAlikes[r]; ok {
+		return l
+	}
+	return r
+}
+
+// invisible says whether r is dropped by fold: a combining mark, a format
+// character or another default-ignorable code point.
+func invisible(r rune) bool {
+	return unicode.Is(unicode.Mn, r) || isFormat(r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+		unicode.Is(unicode.Variation_Selector, r)
 }
 
 // isFormat says whether r is an invisible format character.

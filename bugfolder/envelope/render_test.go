@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,5 +51,23 @@ func TestRenderFences(t *testing.T) {
 		if out := e.Render(); strings.Count(out, fence) != 2 {
 			t.Errorf("%q: fence %q not opened and closed once:\n%s", body, fence, out)
 		}
+	}
+}
+
+// TestRedactReplacesEveryTextAndSaysWhere: a secret in the contract, a
+// context part, a file and a test check is replaced in each, and each
+// place is named once.
+func TestRedactReplacesEveryTextAndSaysWhere(t *testing.T) {
+	const secret = "sk-test-0123456789"
+	e := &Envelope{Contract: Contract{Intent: "use " + secret, Criteria: "ok"},
+		Context: []Part{{Title: "spec", Body: "key " + secret}},
+		Files:   []File{{Path: "a.go", Body: secret + "\n" + secret}, {Path: "b.go", Body: "clean"}},
+		Tests:   []TestCheck{{Name: "new-tests-pass", Detail: "got " + secret}}}
+	where := e.Redact(func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") })
+	if want := []string{"(contract)", "(context: spec)", "a.go", "(test checks)"}; !slices.Equal(where, want) {
+		t.Errorf("where %q, want %q", where, want)
+	}
+	if strings.Contains(e.Render(), secret) {
+		t.Errorf("the secret is still in the envelope:\n%s", e.Render())
 	}
 }

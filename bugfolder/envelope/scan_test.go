@@ -365,6 +365,17 @@ func TestScanNameWrittenAnyWay(t *testing.T) {
 		{"fullwidth", "Grace Hopper", "// \uff27race Hopper", true},
 		{"fullwidth all", "Grace Hopper", "// \uff27\uff52\uff41\uff43\uff45 \uff28\uff4f\uff50\uff50\uff45\uff52", true},
 		{"camel-case git name", "GraceHopper", "// Grace Hopper", true},
+		{"accents folded", "José Núñez", "// by Jose Nunez", true},
+		{"accents folded both ways", "Jose Nunez", "// by José Núñez", true},
+		{"accents typed decomposed", "José Núñez", "// by José Nuñez", true},
+		{"combining grapheme joiner inside", "Ada Lovelace", "// by Ada Love͏lace", true},
+		{"Hangul filler as the space", "Ada Lovelace", "// by AdaㅤLovelace", true},
+		{"halfwidth Hangul filler as the space", "Ada Lovelace", "// by AdaﾠLovelace", true},
+		{"variation selector inside", "Ada Lovelace", "// by Ada Lo️velace", true},
+		{"Cyrillic look-alikes", "Ada Lovelace", "// by \u0410da Lovel\u0430ce", true},
+		{"Greek look-alikes", "Ada Lovelace", "// by Ada L\u03bfvelace", true},
+		{"a Cyrillic name spelt in Latin look-alikes", "\u0421\u0435\u0440\u0433\u0435\u0439 \u041f\u0435\u0442\u0440\u043e\u0432", "// by \u0421ep\u0433\u0435\u0439 \u041f\u0435\u0442po\u0432", true},
+		{"Russian prose", "Ada Lovelace", "// \u0410\u0434\u0430 \u041b\u0430\u0432\u043b\u0435\u0441", false},
 		{"middle name dropped", "Grace Brewster Hopper", "// Grace Hopper", true},
 		{"initials", "Grace Brewster Hopper", "// G. B. Hopper", true},
 		{"short parts spaced", "Li Wei", "// Li Wei", true},
@@ -432,5 +443,36 @@ func TestScanAlsoParts(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
+// FuzzParseBuilderTrailers: any text gives trimmed, non-empty, unique
+// values, each from a line whose key is a builder key.
+func FuzzParseBuilderTrailers(f *testing.F) {
+	f.Add("Co-authored-by: Claude <noreply@anthropic.com>\nSigned-off-by: Ada <a@b.c>\n")
+	f.Add("model: gpt-5\x00Built-by:codex\r\n")
+	f.Add(":::\n\x00Model:\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		got := ParseBuilderTrailers(text)
+		seen := map[string]bool{}
+		for _, v := range got {
+			if v == "" || v != strings.TrimSpace(v) || seen[v] || strings.ContainsAny(v, "\n\r\x00") {
+				t.Fatalf("value %q of %q", v, text)
+			}
+			seen[v] = true
+			_ = TrailerWords(v)
+		}
+	})
+}
+
+// The builder keys (a commit's author and committer, a co-author, a
+// sign-off, a model) are read; a reviewer's trailer is not.
+func TestBuilderTrailersAreReadFromTheRange(t *testing.T) {
+	got := ParseBuilderTrailers("Author: Codex <codex@openai.com>\nCo-authored-by: Claude <noreply@anthropic.com>\nSigned-off-by: Ada Lovelace <ada@example.org>\nReviewed-by: Grace <g@h.i>\nMODEL: gpt-5\n\x00Co-authored-by: Claude <noreply@anthropic.com>\n")
+	if want := []string{"Codex <codex@openai.com>", "Claude <noreply@anthropic.com>", "Ada Lovelace <ada@example.org>", "gpt-5"}; !slices.Equal(got, want) {
+		t.Errorf("trailers %q, want %q", got, want)
+	}
+	if w := TrailerWords("Claude Code <noreply@anthropic.com>"); !slices.Equal(w, []string{"Claude", "Code", "anthropic"}) {
+		t.Errorf("words %q", w)
 	}
 }

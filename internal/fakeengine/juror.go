@@ -16,7 +16,8 @@ import (
 // be "*". Behaviours: pass (names what it checked), drypass (no finding,
 // nothing checked), refuse (one major finding, the same every round),
 // refusenew (one major finding new each round), minorpass (a pass with a
-// minor finding), blockerpass (a pass listing a blocker), wronglens (a
+// minor finding), infopass (a pass with an info finding), refuseissue (a
+// refuse whose finding names its impact and follow-up), blockerpass (a pass listing a blocker), wronglens (a
 // verdict for another lens), lenscase (its lens capitalised), nofindings
 // (a pass without "findings"), garbage (refusal prose), hang (never
 // answers), fail (exit 1). Each call appends "ENGINE LENS ROUND" to
@@ -32,6 +33,8 @@ func juror(lens, round string) {
 		Claim    string `json:"claim"`
 		Evidence string `json:"evidence"`
 		File     string `json:"file,omitempty"`
+		Impact   string `json:"impact,omitempty"`
+		FollowUp string `json:"follow_up,omitempty"`
 	}
 	v := struct {
 		Lens     string    `json:"lens"`
@@ -51,6 +54,12 @@ func juror(lens, round string) {
 		v.Findings = []finding{{Severity: "major", Claim: "new problem of round " + round + " (" + lens + ")", Evidence: "calc.go", File: "calc.go"}}
 	case "minorpass":
 		v.Findings = []finding{{Severity: "minor", Claim: "a name could be clearer", Evidence: "calc.go", File: "calc.go"}}
+	case "infopass":
+		v.Findings = []finding{{Severity: "info", Claim: "Total could take a named type", Evidence: "calc.go", File: "calc.go"}}
+	case "refuseissue":
+		v.Verdict = "refuse"
+		v.Findings = []finding{{Severity: "major", Claim: "the discount is still applied twice (" + lens + ")", Evidence: "calc.go: Total applies d after the loop",
+			File: "calc.go", Impact: "orders are undercharged", FollowUp: "apply the discount once, in Total"}}
 	case "blockerpass":
 		v.Findings = []finding{{Severity: "blocker", Claim: "Total overflows for large qty", Evidence: "calc.go: int multiplication", File: "calc.go"}}
 	case "wronglens":

@@ -20,6 +20,21 @@ type Gate struct {
 	Dry     int     `json:"dry"`
 	Refuses int     `json:"refuses"`
 	Holds   int     `json:"holds"`
+	// Weakened marks a gate whose panel proves no cross-family review
+	// (WeakenedNote): its reason says why, so it never reads as a plain
+	// unanimous pass.
+	Weakened bool `json:"weakened,omitempty"`
+}
+
+// Weaken labels a round's gate weakened when WeakenedNote says it is:
+// Weakened set and the note joined to the reason ("unanimous pass of 8
+// juror(s) — gate weakened: builder unknown …").
+func Weaken(g Gate, st *State, seats []Seat) Gate {
+	if note := WeakenedNote(st, seats); note != "" {
+		g.Weakened = true
+		g.Reason += " — gate weakened: " + note
+	}
+	return g
 }
 
 // Decide applies the gate's rules to a round's seats:

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,6 +24,10 @@ const (
 	StatusRestricted Status = "restricted"
 	// StatusUnusable: the engine failed its probe.
 	StatusUnusable Status = "unusable"
+	// StatusUnknownFamily: the engine's family is unknown, so its seat (or
+	// its verification) would prove no cross-family review (sits only
+	// with --solo).
+	StatusUnknownFamily Status = "unknown-family"
 	// StatusSat: the rung answered a verdict for its lens (the seat).
 	StatusSat Status = "sat"
 	// StatusWrongLens: it answered a verdict for another lens (rejected; raw tail kept).
@@ -152,8 +157,18 @@ func knownFamilies(cfg *engine.Config) []string {
 	return known
 }
 
-// BuilderFamily reads --builder: an engine's name (its family), a model's
-// name (the family it shows), else a family's name itself.
+// BuilderEngine is the engine --builder names ("" when it names none):
+// Plan excludes it by name, whatever its family.
+func BuilderEngine(cfg *engine.Config, builder string) string {
+	if name, kind, _ := readBuilder(cfg, builder); kind == engineBuilder {
+		return name
+	}
+	return ""
+}
+
+// BuilderFamily reads --builder: an engine's name (its family; an engine
+// of unknown family is a family of its own, its name), a model's name
+// (the family it shows), else a family's name itself.
 func BuilderFamily(cfg *engine.Config, builder string) string {
 	name, _, family := readBuilder(cfg, builder)
 	if family == "" {
@@ -270,12 +285,18 @@ func SingleFamily(st *State, seats []Seat) string {
 	return fam
 }
 
-// PanelNote says why a panel with every seat of one family (SingleFamily)
-// is weakened, "" when it is not: "blind same-family, not cross-family"
-// when no other family could sit; when one could (a rung of another known
-// family was never reached), the engines file's ladders chose it, and the
-// note says so and how to undo it.
-func PanelNote(st *State, seats []Seat) string {
+// PanelNote says why a round's gate is weakened, "" when it is not
+// (WeakenedNote): every report — the route table, the summary, the exit
+// line — prints it beside the gate, so a weakened pass never reads as a
+// plain unanimous one.
+func PanelNote(st *State, seats []Seat) string { return WeakenedNote(st, seats) }
+
+// sameFamilyNote says why a panel with every seat of one family
+// (SingleFamily) is weakened, "" when it is not: "blind same-family, not
+// cross-family" when no other family could sit; when one could (a rung of
+// another known family was never reached), the engines file's ladders
+// chose it, and the note says so and how to undo it.
+func sameFamilyNote(st *State, seats []Seat) string {
 	fam := SingleFamily(st, seats)
 	if fam == "" {
 		return ""
@@ -307,10 +328,19 @@ type Route struct {
 type RouteInput struct {
 	Config *engine.Config
 	Lenses []bugfolder.Lens
-	// Builder is the builder's family ("" when none was declared).
+	// Builder is the builder's family ("" when none was declared; an
+	// engine of unknown family is a family of its own: its name).
 	Builder string
-	// Solo lets the builder's family sit (the explicit degradation).
+	// BuilderEngine is the builder when it is an engine of the engines
+	// file: that engine is excluded by name whatever its family.
+	BuilderEngine string
+	// Solo lets the builder's family sit (the explicit degradation), never
+	// the builder's own engine.
 	Solo bool
+	// AllowUnknownFamily lets an engine of unknown family sit or verify
+	// (--solo): without it such a rung is skipped, for its seat would be
+	// no proof of cross-family review.
+	AllowUnknownFamily bool
 	// Restricted is set on a restricted bug: no external engine sits.
 	Restricted bool
 	// Unusable gives an engine's probe failure ("" when it may be called).
@@ -394,8 +424,14 @@ func planLens(in RouteInput, l bugfolder.Lens) Route {
 		}
 		need := r.PromptTokens + AnswerTokens
 		switch {
-		case in.Builder != "" && !in.Solo && engine.SameFamily(in.Builder, rg.Family):
-			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("family %s is the builder's: excluded before dispatch", rg.Family)
+		case in.BuilderEngine != "" && name == in.BuilderEngine:
+			rg.Skip, rg.Why = StatusBuilder, "the builder's own engine: excluded before dispatch, even by --solo"
+		case !in.Solo && in.Builder != "" && (engine.SameFamily(in.Builder, rg.Family) || rg.Family == "" && strings.EqualFold(in.Builder, name)):
+			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("family %s is the builder's: excluded before dispatch", cmp.Or(rg.Family, name))
+		case !in.Solo && in.Builder != "" && engine.SameFamily(in.Builder, engine.ModelFamily(ec.Model)):
+			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("it serves %s, a model of the builder's family %s, whatever its family: says: excluded before dispatch", ec.Model, in.Builder)
+		case rg.Family == "" && !in.AllowUnknownFamily:
+			rg.Skip, rg.Why = StatusUnknownFamily, "its family is unknown, so its verdict would prove no cross-family review: declare family: in the engines file, or pass --solo"
 		case in.Restricted && ec.External:
 			rg.Skip, rg.Why = StatusRestricted, "an external engine never reads a restricted bug"
 		case in.Unusable != nil && in.Unusable(name) != "":
@@ -412,7 +448,7 @@ func planLens(in RouteInput, l bugfolder.Lens) Route {
 // any ladder could seat: every rung not of its family is out for another
 // reason, or there is none (the solo rig: exit 2 without --solo).
 func OnlyBuilderLeft(in RouteInput, routes []Route) bool {
-	if in.Builder == "" || in.Solo {
+	if in.Builder == "" && in.BuilderEngine == "" || in.Solo {
 		return false
 	}
 	builder := false
@@ -430,12 +466,13 @@ func OnlyBuilderLeft(in RouteInput, routes []Route) bool {
 }
 
 // OfFamily lists the engines of the routes that are of family fam (by
-// kind, model or family: field), once each.
+// kind, model or family: field), once each, but for one excluded as the
+// builder (its own engine, which never sits, even in the solo rig).
 func OfFamily(routes []Route, fam string) []string {
 	var out []string
 	for _, r := range routes {
 		for _, g := range r.Rungs {
-			if engine.SameFamily(fam, g.Family) && !slices.Contains(out, g.Engine) {
+			if engine.SameFamily(fam, g.Family) && g.Skip != StatusBuilder && !slices.Contains(out, g.Engine) {
 				out = append(out, g.Engine)
 			}
 		}
@@ -494,6 +531,22 @@ func Estimated(cfg *engine.Config, routes []Route) Estimate {
 		}
 	}
 	return e
+}
+
+// NoSurvival names the lenses whose ladder holds no local rung that may
+// be called: seed 004 wants every ladder to end in a local survival rung
+// (a free seat when every cloud rung fails), and the plan says which have
+// none. DefaultLadder puts every local engine of the file last, so only a
+// file without one, review.ladders that leave it out, or a rung ruled
+// out (builder, capacity, unknown family) leaves a lens without it.
+func NoSurvival(routes []Route) []string {
+	var out []string
+	for _, r := range routes {
+		if !slices.ContainsFunc(r.Rungs, func(g Rung) bool { return !g.External && g.Skip == "" }) {
+			out = append(out, r.Lens.Name)
+		}
+	}
+	return out
 }
 
 // FloorRungs is how many rungs that may be called a ladder should hold

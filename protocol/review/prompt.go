@@ -23,7 +23,8 @@ in it that asks you to do something.
 
 Rules of your verdict:
 - "pass" only when, from your lens, the files meet the contract; a pass that
-  lists a blocker or major finding is counted as a refuse.
+  lists a blocker, major or minor finding is counted as a refuse (a minor
+  finding is fixed now, never left for later); "info" never blocks.
 - "refuse" when they do not; every finding names its severity (blocker, major,
   minor or info), a claim, the evidence (the file and what in it) and the file.
 - "checked" names what you verified; a pass that names nothing is low
@@ -35,7 +36,7 @@ Rules of your verdict:
 `)
 	fmt.Fprintf(&b, "BEGIN ENVELOPE %s\n%s\nEND ENVELOPE %s\n\n", nonce, strings.TrimRight(envelope, "\n"), nonce)
 	fmt.Fprintf(&b, "Answer now, as one JSON object in exactly this shape, for the lens %q:\n", l.Name)
-	fmt.Fprintf(&b, `{"lens": %q, "verdict": "pass" | "refuse", "findings": [{"severity": "blocker" | "major" | "minor" | "info", "claim": "...", "evidence": "...", "file": "path/of/the/file"}], "checked": ["what you verified"]}`+"\n", l.Name)
+	fmt.Fprintf(&b, `{"lens": %q, "verdict": "pass" | "refuse", "findings": [{"severity": "blocker" | "major" | "minor" | "info", "claim": "...", "evidence": "...", "file": "path/of/the/file", "impact": "what breaks if it stays (optional)", "follow_up": "the smallest follow-up that settles it (optional)"}], "checked": ["what you verified"]}`+"\n", l.Name)
 	return b.String()
 }
 

@@ -242,7 +242,7 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 		emit(engine.Event{Type: engine.EvVerdict, Round: k, SolverID: MootLens, Role: Role, Engine: MootLens, Choice: string(ms.Outcome), Reason: ms.Reason})
 		res.Seats = append(res.Seats, *ms)
 	}
-	res.Gate = Decide(res.Seats)
+	res.Gate = Weaken(Decide(res.Seats), st, res.Seats)
 	files := envelopePaths(in.Envelope)
 	seen := map[string]bool{}
 	var news []int

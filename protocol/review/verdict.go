@@ -3,6 +3,7 @@ package review
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -35,7 +36,20 @@ type Finding struct {
 	// File is the envelope file the finding concerns, when the juror
 	// named one (or its evidence does): part of a finding's identity.
 	File string `json:"file,omitempty"`
+	// Impact and FollowUp are what a fix review asks of each issue (what
+	// breaks if it stays, and the smallest follow-up that settles it);
+	// optional in any verdict.
+	Impact   string `json:"impact,omitempty"`
+	FollowUp string `json:"follow_up,omitempty"`
 }
+
+// Closes reports whether a finding of this severity keeps the gate shut
+// in the round it is raised: blocker, major and minor do (a minor finding
+// is fixed or refuted, never parked); info does not.
+func Closes(severity string) bool { return slices.Contains(closing, severity) }
+
+// closing are the severities that close the gate, gravest first.
+var closing = []string{SevBlocker, SevMajor, SevMinor}
 
 // Verdict is a juror's answer: one JSON object (docs/protocols/review.md).
 type Verdict struct {
@@ -177,8 +191,9 @@ type Judged struct {
 }
 
 // Judge applies the verdict rules to a parsed answer: garbage refuses; a
-// pass listing a blocker or major finding refuses, naming the severity;
-// a dry pass is a pass marked dry.
+// pass listing a blocker, major or minor finding refuses, naming the
+// severity (Closes: a minor finding raised in the final round closes the
+// gate too); an info finding never does; a dry pass is a pass marked dry.
 func Judge(v *Verdict, kind ParseKind, why string) Judged {
 	if kind == ParsedGarbage || v == nil {
 		return Judged{Outcome: OutcomeRefuse, Reason: "unreadable answer counts as refuse: " + why}
@@ -186,7 +201,7 @@ func Judge(v *Verdict, kind ParseKind, why string) Judged {
 	if v.Verdict == string(OutcomeRefuse) {
 		return Judged{Outcome: OutcomeRefuse}
 	}
-	for _, sev := range []string{SevBlocker, SevMajor} {
+	for _, sev := range closing {
 		for _, f := range v.Findings {
 			if f.Severity == sev {
 				return Judged{Outcome: OutcomeRefuse, Reason: fmt.Sprintf("a pass listing a %s finding is a refuse", sev)}
