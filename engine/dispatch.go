@@ -50,6 +50,10 @@ func KnownFamilies() []string { return harness.KnownFamilies() }
 // ModelFamily is the vendor family a model name says ("" when none).
 func ModelFamily(model string) string { return harness.ModelFamily(model) }
 
+// ModelWord is the family a single word names as a model's name does
+// ("" when none).
+func ModelWord(word string) string { return harness.ModelWord(word) }
+
 // LimitsOf is an engine's context window, answer cap and price.
 func LimitsOf(ec *harness.EngineConfig) Limits { return harness.LimitsOf(ec) }
 

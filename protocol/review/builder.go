@@ -2,11 +2,11 @@ package review
 
 import (
 	"fmt"
+	"github.com/reversa/moot/engine"
 	"slices"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder/envelope"
-	"github.com/reversa/moot/harness"
 )
 
 // UnknownBuilder is what the user says when no one knows who built the
@@ -25,7 +25,7 @@ const (
 
 // BuilderInput is what tells a review who built its change.
 type BuilderInput struct {
-	Config *harness.Config
+	Config *engine.Config
 	// Flag is --builder ("" when not given).
 	Flag string
 	// Trailers are the values of the change's builder trailers
@@ -69,12 +69,12 @@ func ResolveBuilder(in BuilderInput) (string, BuilderSource, error) {
 
 // sameBuilder reports whether two builders name the same family (an
 // engine of unknown family is a family of its own: its name).
-func sameBuilder(cfg *harness.Config, a, b string) bool {
+func sameBuilder(cfg *engine.Config, a, b string) bool {
 	return strings.EqualFold(BuilderFamily(cfg, a), BuilderFamily(cfg, b))
 }
 
 // configLabel names the engines file in a message.
-func configLabel(cfg *harness.Config) string {
+func configLabel(cfg *engine.Config) string {
 	if cfg.Path == "" {
 		return "your engines file"
 	}
@@ -82,18 +82,18 @@ func configLabel(cfg *harness.Config) string {
 }
 
 // TrailerBuilders reads the trailers' values for a builder: a word that is
-// an engine of cfg, a family, or a model's name (harness.ModelWord), or
+// an engine of cfg, a family, or a model's name (engine.ModelWord), or
 // an email's domain naming a family. It returns the names found and their
 // families, once each; a person's name names no one.
-func TrailerBuilders(cfg *harness.Config, values []string) (named, families []string) {
+func TrailerBuilders(cfg *engine.Config, values []string) (named, families []string) {
 	for _, v := range values {
 		for _, w := range envelope.TrailerWords(v) {
 			fam := ""
 			switch {
 			case cfg.Engines[w] != nil:
 				fam = BuilderFamily(cfg, w)
-			case harness.ModelWord(w) != "":
-				fam = harness.ModelWord(w)
+			case engine.ModelWord(w) != "":
+				fam = engine.ModelWord(w)
 			default:
 				continue
 			}
