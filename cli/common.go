@@ -27,13 +27,13 @@ import (
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
+	f, ok := w.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(f.Fd())
 }
 
 // termWidth is the width of the terminal behind w (80 when unknown).
 func termWidth(w any) int {
-	if f, ok := w.(*os.File); ok {
+	if f, ok := w.(interface{ Fd() uintptr }); ok {
 		if wd, _, err := term.GetSize(f.Fd()); err == nil && wd > 0 {
 			return wd
 		}
@@ -90,7 +90,7 @@ func resolveBug(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, error)
 // printWarnings prints a bug's loose-field warnings on stderr.
 func printWarnings(e *env, warns []error) {
 	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "moot: warning: %v\n", w)
+		fmt.Fprintf(e.stderr, "moot: warning: %s\n", termsafe.Text(w.Error()))
 	}
 }
 
@@ -354,7 +354,7 @@ func (f *setupFlags) resolveLenses(warn io.Writer, reg *bugfolder.Register, cfg 
 		return nil, err
 	}
 	for _, lerr := range cat.Problems() {
-		fmt.Fprintf(warn, "moot: warning: %v; that lens is left out until the file is fixed\n", lerr)
+		fmt.Fprintf(warn, "moot: warning: %s; that lens is left out until the file is fixed\n", termsafe.Text(lerr.Error()))
 	}
 	var out []bugfolder.Lens
 	for _, arg := range f.lenses {

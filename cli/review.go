@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/gitcmd"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/testgate"
 	"github.com/reversa/moot/protocol/review"
@@ -288,7 +288,7 @@ func (r *reviewRun) locate(args []string) error {
 
 // gitRoot is the top of the git work tree holding dir.
 func gitRoot(dir string) (string, error) {
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output()
+	out, err := gitcmd.Output(context.Background(), dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", fmt.Errorf("%s is not in a git work tree", dir)
 	}

@@ -7,6 +7,7 @@
 package termsafe
 
 import (
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -124,4 +125,34 @@ func unsafeRune(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// Writer passes what moot writes to a terminal stream through Styled:
+// moot's own colours stay, and any sequence or control character that a
+// name, a path or a message carried is removed, whichever print site
+// formatted it. Each Write is sanitized whole (a sequence split across
+// two writes is dropped, never completed).
+type Writer struct {
+	w io.Writer
+}
+
+// NewWriter wraps w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write sanitizes p and writes it; it reports len(p) written when the
+// sanitized text was, so callers count their own bytes.
+func (s *Writer) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, Styled(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Fd is the wrapped stream's file descriptor (for terminal checks), or
+// ^uintptr(0) when it has none.
+func (s *Writer) Fd() uintptr {
+	if f, ok := s.w.(interface{ Fd() uintptr }); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
 }
