@@ -418,6 +418,7 @@ func (r *reviewRun) lensesOf() error {
 		seen[l.Name] = true
 		r.st.Lenses = append(r.st.Lenses, l)
 	}
+	warnReplacedLenses(r.e.stderr, r.reg, cat, r.st.Lenses)
 	return nil
 }
 
