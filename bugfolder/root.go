@@ -4,12 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/reversa/moot/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/reversa/moot/internal/safefs"
 )
+
+// maxStateBytes bounds .reversa/state.json, a few settings of Reversa's.
+const maxStateBytes = 1 << 20
 
 // RootName is the name of the bug register's folder.
 const RootName = "_reversa_bugs"
@@ -90,9 +94,13 @@ func stateBugsFolder(project string) string {
 // bugs_folder.
 func stateBugsFolderWhy(project string) (string, error) {
 	path := filepath.Join(project, ".reversa", "state.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
+	b, err := safefs.ReadFile(path, maxStateBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return "", nil
+	case err != nil:
+		// a FIFO, a link, a file of 2 GB: named, never waited on or read whole
+		return "", &InputError{Path: path, Msg: fmt.Sprintf("cannot be read (%v); Reversa writes a small regular JSON file there", err), Err: err}
 	}
 	var st struct {
 		BugsFolder string `json:"bugs_folder"`
@@ -159,7 +167,7 @@ func openRegister(abs, project string) (*Register, error) {
 	}
 	r := &Register{Root: abs, Project: project, OutputFolder: "_reversa_sdd"}
 	statePath := filepath.Join(r.Project, ".reversa", "state.json")
-	b, err := safefs.ReadFile(statePath, 1<<20)
+	b, err := safefs.ReadFile(statePath, maxStateBytes)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
