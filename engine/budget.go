@@ -154,8 +154,11 @@ func (res *reservation) done(tok int, usd float64) {
 	defer b.mu.Unlock()
 	b.flightUSD -= res.usd
 	b.flightTok -= res.tok
-	b.usd += usd
-	b.tok += tok
+	// a spend never refunds the cap (harness.SaneUsage refused it already)
+	if usd > 0 { // not negative, not NaN
+		b.usd += usd
+	}
+	b.tok += max(tok, 0)
 }
 
 // admit reserves an estimated call when it fits under the cap and leaves
