@@ -116,6 +116,8 @@ func FuzzPrintedNamesNeverDriveTheTerminal(f *testing.F) {
 			{"run", "5", "--mode", "diagnosis"},
 			{"resume", "5"},
 			{"transcript", "5"},
+			{"ask", "Should we cache coupons?"},
+			{"ask", "Is the session policy right?", "--evidence", filepath.Join(dir, "_reversa_bugs", "checkout", "bugs", "BUG-20260702-Q2R8-"+nameOf(evil), "bug.md")},
 		} {
 			_, out, errOut := moot(t, dir, args...)
 			for stream, text := range map[string]string{"stdout": out, "stderr": errOut} {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -75,5 +76,29 @@ func TestTheScreenAndWindowTitleNeverCarryANamesEscapes(t *testing.T) {
 	}
 	if c := controlIn(qv.Content); c != "" {
 		t.Errorf("the question's frame carries a terminal control: %q", c)
+	}
+}
+
+// TestTheBrowserNeverReadsAHugeLock: a committed 1 GB debate/.moot.lock
+// (git stores the zeros in about 1 MB) is looked at every second while the
+// browser is open; its holder is read capped, never whole.
+func TestTheBrowserNeverReadsAHugeLock(t *testing.T) {
+	p := filepath.Join(t.TempDir(), bugfolder.LockFile)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if !holderAlive(p) {
+		t.Error("an unreadable lock must count as alive (the debate's own read decides)")
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+		t.Errorf("reading a 1 GB lock's holder allocated %d MB", grew>>20)
 	}
 }
