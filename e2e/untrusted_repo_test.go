@@ -229,7 +229,9 @@ func TestRestrictedAddendumNeverReachesAnExternalEngine(t *testing.T) {
 	})
 	t.Run("evidence symlink", func(t *testing.T) {
 		p, add := setup(t)
-		os.Symlink(add, filepath.Join(p.bugDir(), "evidence", "add.md"))
+		link := filepath.Join(p.bugDir(), "evidence", "add.md")
+		rel, _ := filepath.Rel(filepath.Dir(link), add)
+		os.Symlink(rel, link)
 		r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "-n", "2", "-r", "0", "--solver", "ext", "--judge", "ext")
 		if leaked(p) || r.code != 2 {
 			t.Errorf("exit %d, leaked %v: want 2, the bug restricted\n%s", r.code, leaked(p), r.stderr)
@@ -255,8 +257,9 @@ func TestNegativeUsageNeverDefeatsTheTokenCap(t *testing.T) {
 	defer srv.Close()
 	srv.TokensIn, srv.TokensOut = -10_000_000, -10_000_000
 	p := newProject(t)
-	p.writeConfig("engines:\n  neg: {kind: openai, base_url: \"" + srv.URL + "/v1\", model: m, external: false, context_tokens: 200000, max_output_tokens: 4000, price: {input_per_mtok: 10, output_per_mtok: 10}}\ndefaults: {solver: neg, judge: neg}\n")
+	p.writeConfig("engines:\n  neg: {kind: openai, base_url: \"" + srv.URL + "/v1\", model: fake-model, external: false, context_tokens: 200000, max_output_tokens: 4000, price: {input_per_mtok: 10, output_per_mtok: 10}}\ndefaults: {solver: neg, judge: neg}\n")
 	r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "-n", "3", "-r", "3", "--max-tokens", "12000", "--on-budget", "stop")
+	t.Logf("exit %d, %d calls\n%s", r.code, srv.Calls(), r.stderr)
 	if calls := srv.Calls(); calls >= 13 {
 		t.Errorf("%d calls under a 12,000-token cap: the negative usage refunded it\n%s", calls, r.stderr)
 	}
