@@ -314,6 +314,7 @@ func TestCommittedHugeFilesAreRefusedNotRead(t *testing.T) {
 			sparse(t, filepath.Join(deb[0], file), 1<<30)
 			for _, args := range [][]string{{"list"}, {"show", "5"}, {"show", "5", "--final"}, {"transcript", "5"}} {
 				code, _, mb := p.maxRSS("", args...)
+				t.Logf("moot %s with a 1 GB %s: exit %d, %d MB resident", strings.Join(args, " "), file, code, mb)
 				if mb > limitMB {
 					t.Errorf("moot %s with a 1 GB %s: %d MB resident (exit %d)", strings.Join(args, " "), file, mb, code)
 				}
