@@ -59,8 +59,14 @@ var programKeys = map[string]string{
 	".textconv": "", ".command": "", ".driver": "",
 }
 
-// driverKeysRE selects the driver settings programKeys blanks.
-const driverKeysRE = `^(filter|diff|merge)\..*\.(clean|smudge|process|required|textconv|command|driver)$`
+// driverKeysRE selects the driver settings programKeys blanks, and
+// core.worktree (which moot refuses: see ErrRedirected).
+const driverKeysRE = `^((filter|diff|merge)\..*\.(clean|smudge|process|required|textconv|command|driver)|core\.worktree)$`
+
+// ErrRedirected is a git configuration that sets core.worktree: git would
+// read and name the files of another folder (any folder of the machine)
+// as the repository's, so moot refuses to run git there.
+var ErrRedirected = errors.New("sets core.worktree, which points git at another folder's files; moot reads a change only in the work tree it runs in: remove the setting (git config --unset core.worktree)")
 
 // diffFlags are given to the commands that can diff: no external diff, no
 // textconv, whatever the configuration or the attributes say.
@@ -71,8 +77,8 @@ var diffFlags = map[string][]string{
 }
 
 // drivers caches, per folder, the driver settings its configuration
-// defines (one `git config` read per folder and process).
-var drivers sync.Map // dir → [][2]string
+// defines, or ErrRedirected (one `git config` read per folder and process).
+var drivers sync.Map // dir → [][2]string or error
 
 // Output runs git with args in dir, its configuration neutralised, and
 // returns its stdout. The error names the command and dir and carries
@@ -87,7 +93,11 @@ func Input(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]
 		return nil, fmt.Errorf("git in %s: no command", dir)
 	}
 	extra := neutral
-	if ds, err := driverSettings(ctx, dir); err == nil {
+	ds, err := driverSettings(ctx, dir)
+	switch {
+	case errors.Is(err, ErrRedirected):
+		return nil, fmt.Errorf("the git configuration of %s %w", dir, err)
+	case err == nil:
 		extra = append(append([][2]string(nil), neutral...), ds...)
 	}
 	full := append([]string{"--no-pager", args[0]}, diffFlags[args[0]]...)
@@ -99,6 +109,9 @@ func Input(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]
 // program (programKeys), each paired with its neutral value.
 func driverSettings(ctx context.Context, dir string) ([][2]string, error) {
 	if v, ok := drivers.Load(dir); ok {
+		if err, ok := v.(error); ok {
+			return nil, err
+		}
 		return v.([][2]string), nil
 	}
 	out, err := run(ctx, dir, nil, neutral, []string{"--no-pager", "config", "--null", "--name-only", "--get-regexp", driverKeysRE})
@@ -113,6 +126,10 @@ func driverSettings(ctx context.Context, dir string) ([][2]string, error) {
 	var ds [][2]string
 	for _, k := range strings.Split(string(out), "\x00") {
 		k = strings.TrimSpace(k)
+		if k == "core.worktree" {
+			drivers.Store(dir, ErrRedirected)
+			return nil, ErrRedirected
+		}
 		for suffix, v := range programKeys {
 			if k != "" && strings.HasSuffix(k, suffix) {
 				ds = append(ds, [2]string{k, v})

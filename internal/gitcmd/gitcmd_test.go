@@ -2,6 +2,7 @@ package gitcmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -95,5 +96,19 @@ func TestGitErrorNamesTheCommandAndFolder(t *testing.T) {
 	_, err := Output(context.Background(), dir, "rev-parse", "--verify", "no-such-rev")
 	if err == nil || !strings.Contains(err.Error(), "git rev-parse in "+dir) {
 		t.Fatalf("err = %v, want it to name git rev-parse and %s", err, dir)
+	}
+}
+
+// TestGitRefusesARedirectedWorkTree: core.worktree would make git read and
+// name another folder's files (/etc) as the repository's; moot refuses.
+func TestGitRefusesARedirectedWorkTree(t *testing.T) {
+	dir := testutil.GitInit(t)
+	testutil.WriteFiles(t, dir, map[string]string{"a.txt": "a\n"})
+	testutil.Git(t, dir, "add", "-A")
+	testutil.Git(t, dir, "commit", "-qm", "one")
+	testutil.Git(t, dir, "config", "core.worktree", t.TempDir())
+	_, err := Output(context.Background(), dir, "rev-parse", "--show-toplevel")
+	if !errors.Is(err, ErrRedirected) || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("err = %v, want ErrRedirected naming %s", err, dir)
 	}
 }
