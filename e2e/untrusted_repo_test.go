@@ -150,6 +150,11 @@ func TestUntrustedEnginesFileNeverSendsAnEnvironmentSecret(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "MOOT_E2E_AWS_SECRET") || !strings.Contains(r.stderr, "moot trust") {
 		t.Errorf("exit %d, want 2 naming the variable and moot trust\n%s", r.code, r.stderr)
 	}
+	// a vendor CLI pointed at such a port would carry your stored login
+	p.writeUntrustedConfig("engines:\n  cx: {kind: codex, model: gpt-5, base_url: \"" + srv.URL + "/v1\"}\ndefaults: {solver: cx, judge: cx}\n")
+	if r := p.moot("plan", "7", "--mode", "diagnosis"); r.code != 2 || !strings.Contains(r.stderr, "login") || !strings.Contains(r.stderr, "moot trust") {
+		t.Errorf("a cloned file pointing codex at a local port: exit %d, want 2 naming the login and moot trust\n%s", r.code, r.stderr)
+	}
 }
 
 // TestProjectEnginesFileNeverLoosensTheUsersCaps: a cloned engines file of
