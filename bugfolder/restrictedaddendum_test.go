@@ -39,3 +39,26 @@ func TestARestrictedBugsAddendumIsRestrictedWhereverItIsBroughtIn(t *testing.T) 
 		t.Errorf("a bug whose spec locator names the addendum: restricted %v (%v), want restricted", b != nil && b.Restricted(), err)
 	}
 }
+
+// TestARegisterBehindALinkedParentIsRefused: state.json's bugs_folder
+// "evil/bugs" where evil is a link out of the project names a register
+// outside it: refused, as a linked _reversa_bugs is.
+func TestARegisterBehindALinkedParentIsRefused(t *testing.T) {
+	proj := t.TempDir()
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(outside, "bugs"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(proj, "evil")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(proj, ".reversa"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, ".reversa", "state.json"), []byte(`{"bugs_folder": "evil/bugs"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if reg, err := FindRoot(proj); err == nil {
+		t.Fatalf("the register %s outside the project was opened", reg.Root)
+	}
+}

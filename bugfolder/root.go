@@ -129,14 +129,15 @@ func stateBugsFolderWhy(project string) (string, error) {
 // rootInside refuses a register folder that is a symlink leading outside
 // its project: moot would list, read and write another tree.
 func rootInside(abs, project string) error {
-	fi, err := os.Lstat(abs)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+	if _, err := os.Lstat(abs); err != nil {
 		return nil
 	}
+	// every component counts, not only the last: a state.json's
+	// bugs_folder "evil/bugs" with evil a link out of the project leaves it
 	real, err := filepath.EvalSymlinks(abs)
 	proj, perr := filepath.EvalSymlinks(project)
 	if err != nil || perr != nil || !Within(proj, real) {
-		return &InputError{Path: abs, Msg: "is a symlink that leads outside the project; a register is a folder of the project: replace the link with the folder"}
+		return &InputError{Path: abs, Msg: "leads outside the project through a symlink (itself or a folder on its path); a register is a folder of the project: replace the link with the folder"}
 	}
 	return nil
 }
