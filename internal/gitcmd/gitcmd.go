@@ -180,15 +180,17 @@ func run(ctx context.Context, dir string, stdin io.Reader, settings [][2]string,
 }
 
 // environ is moot's environment without the variables that would hand
-// git a program or a configuration of their own (an external diff, a
-// pager, inherited -c settings), plus settings as git's command-line
-// configuration.
+// git a program or settings of their own (an external diff, a pager,
+// inherited -c settings; the user's choice of configuration files,
+// GIT_CONFIG_GLOBAL and GIT_CONFIG_NOSYSTEM, stays), plus settings as
+// git's command-line configuration.
 func environ(settings [][2]string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
-		case strings.HasPrefix(name, "GIT_CONFIG_"), name == "GIT_CONFIG_PARAMETERS",
+		case name == "GIT_CONFIG_COUNT", strings.HasPrefix(name, "GIT_CONFIG_KEY_"),
+			strings.HasPrefix(name, "GIT_CONFIG_VALUE_"), name == "GIT_CONFIG_PARAMETERS",
 			name == "GIT_EXTERNAL_DIFF", name == "GIT_PAGER", name == "PAGER",
 			name == "GIT_SSH", name == "GIT_SSH_COMMAND", name == "GIT_ASKPASS", name == "GIT_EDITOR":
 			continue
