@@ -3,7 +3,6 @@ package bugfolder
 import (
 	"errors"
 	"fmt"
-	"github.com/reversa/moot/internal/lazyre"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reversa/moot/internal/lazyre"
+	"github.com/reversa/moot/internal/safefs"
 )
 
 // addendumRE matches an addendum's file name: bug-<ID>-vNNN.md, the ID with
@@ -247,7 +249,7 @@ func addendumApplies(reg *Register, b *Bug, text string, located []locatedSpec) 
 			if t.Anchor == "" || ls.loc.Rule == RuleWholeFile {
 				return reg.Lang.Pick("vigente para ", "in force for ") + reg.Rel(file), true
 			}
-			raw, err := os.ReadFile(file)
+			raw, err := safefs.ReadFile(file, MaxBugBytes)
 			if err != nil {
 				continue
 			}

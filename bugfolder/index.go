@@ -120,7 +120,9 @@ func holdsBugFolders(dir string) bool {
 
 // readFrontMatter reads a file only as far as its front matter's closing
 // line (P can be large; the index needs only the settings): the first
-// line alone when it opens none, the whole file when none closes it.
+// line alone when it opens none, the whole file when none closes it — at
+// most MaxBugBytes: a committed file of 1 GB with no line end is refused,
+// naming it, not read.
 func readFrontMatter(path string) ([]byte, error) {
 	f, err := safefs.OpenRegular(path)
 	if err != nil {
@@ -147,6 +149,9 @@ func readFrontMatter(path string) ([]byte, error) {
 				return bytes.Clone(buf[:scanned]), nil
 			}
 			first = false
+		}
+		if len(buf) > MaxBugBytes {
+			return nil, fmt.Errorf("%s: %w (its front matter passes %d bytes)", path, safefs.ErrTooLarge, MaxBugBytes)
 		}
 		if len(buf) == cap(buf) {
 			buf = slices.Grow(buf, cap(buf))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/internal/termsafe"
 	"golang.org/x/sys/unix"
 )
 
@@ -27,7 +28,7 @@ type LockInfo struct {
 }
 
 func (i LockInfo) String() string {
-	return fmt.Sprintf("moot pid %d on %s since %s", i.PID, i.Host, i.StartedAt.Format(time.RFC3339))
+	return fmt.Sprintf("moot pid %d on %s since %s", i.PID, termsafe.Line(i.Host), i.StartedAt.Format(time.RFC3339))
 }
 
 // Alive reports whether the holder's process still runs (only knowable on
@@ -157,10 +158,19 @@ func (l *Lock) Release() error {
 	return err
 }
 
+// maxLockBytes bounds what moot reads of a lock file: its holder is a few
+// dozen bytes of JSON, and a committed lock file can be of any size.
+const maxLockBytes = 64 << 10
+
+// ReadLockInfo reads a lock file's holder (at most maxLockBytes, never
+// through a link or from a FIFO); nil when the file is empty, absent, too
+// large or not a regular file.
+func ReadLockInfo(path string) *LockInfo { return readLockInfo(path) }
+
 // readLockInfo reads a lock file's holder; nil when the file is empty,
 // absent or not a regular file.
 func readLockInfo(path string) *LockInfo {
-	b, err := safefs.ReadFile(path, 64<<10)
+	b, err := safefs.ReadFile(path, maxLockBytes)
 	if err != nil {
 		return nil
 	}
@@ -169,7 +179,7 @@ func readLockInfo(path string) *LockInfo {
 
 // lockInfoOf reads the holder from an open lock file.
 func lockInfoOf(f *os.File) *LockInfo {
-	b, err := io.ReadAll(io.NewSectionReader(f, 0, 64<<10))
+	b, err := io.ReadAll(io.NewSectionReader(f, 0, maxLockBytes))
 	if err != nil {
 		return nil
 	}
@@ -184,5 +194,8 @@ func parseLockInfo(b []byte) *LockInfo {
 	if json.Unmarshal(b, &i) != nil {
 		return nil
 	}
+	// the file is the repository's as much as moot's: what it names is
+	// printed, so it is read as text that cannot drive a terminal
+	i.Host, i.Command = termsafe.Line(i.Host), termsafe.Line(i.Command)
 	return &i
 }

@@ -260,13 +260,35 @@ func RestrictedEvidence(project string, evidence []string) (string, error) {
 		if dir := restrictedHolder(project, abs); dir != "" {
 			return dir, nil
 		}
+		if dir := restrictedAddendum(project, abs); dir != "" {
+			return dir, nil
+		}
 		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
 			if dir := restrictedHolder(realProject, real); dir != "" {
+				return dir, nil
+			}
+			if dir := restrictedAddendum(realProject, real); dir != "" {
 				return dir, nil
 			}
 		}
 	}
 	return "", nil
+}
+
+// restrictedAddendum is the folder of the restricted bug whose addendum
+// path is (an addenda/bug-<ID>-vNNN.md of the project), or "": a
+// restricted bug's addendum is as restricted as its bug.md, wherever it
+// is brought in from (ask --evidence, a spec locator, a symlink).
+func restrictedAddendum(project, path string) string {
+	m := addendumRE.FindStringSubmatch(filepath.Base(path))
+	if m == nil || filepath.Base(filepath.Dir(path)) != "addenda" {
+		return ""
+	}
+	reg, err := FindRoot(project)
+	if err != nil {
+		return ""
+	}
+	return restrictedBug(reg, addendumKey(m[1]))
 }
 
 // restrictedHolder walks up from path (itself first: a linked folder) to the project and returns the
@@ -324,7 +346,8 @@ func linkedRestricted(b *Bug) (file, holder string) {
 	}
 	// a spec file can only be restricted where bugs and questions live:
 	// the others are not walked (a listing reads thousands of bugs)
-	holders := []string{b.Register.Root, filepath.Join(b.Register.Project, QuestionsDir)}
+	holders := []string{b.Register.Root, filepath.Join(b.Register.Project, QuestionsDir),
+		filepath.Join(b.Register.Project, b.Register.OutputFolder, "addenda")}
 	for _, loc := range expandLocators(b.Specs) {
 		if loc.Path == "" {
 			continue

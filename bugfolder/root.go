@@ -4,12 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/reversa/moot/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/reversa/moot/internal/safefs"
 )
+
+// maxStateBytes bounds .reversa/state.json, a few settings of Reversa's.
+const maxStateBytes = 1 << 20
 
 // RootName is the name of the bug register's folder.
 const RootName = "_reversa_bugs"
@@ -115,7 +119,11 @@ func stateBugsFolderWhy(project string) (string, error) {
 // there). "" when neither names one.
 func namedBugsFolder(project string) (named, path, field string, err error) {
 	path = filepath.Join(project, ".reversa", "state.json")
-	if b, rerr := os.ReadFile(path); rerr == nil {
+	b, err := readSettings(path)
+	if err != nil {
+		return "", path, "", err
+	}
+	if b != nil {
 		var st struct {
 			BugsFolder string `json:"bugs_folder"`
 		}
@@ -127,12 +135,25 @@ func namedBugsFolder(project string) (named, path, field string, err error) {
 		}
 	}
 	path = filepath.Join(project, ".reversa", "setup.json")
-	b, rerr := os.ReadFile(path)
-	if rerr != nil {
-		return "", "", "", nil
+	if b, err = readSettings(path); err != nil || b == nil {
+		return "", "", "", err
 	}
 	dir, err := setupPath(path, b, "bugs-dir")
 	return dir, path, "paths.bugs-dir", err
+}
+
+// readSettings reads one of Reversa's small settings files (state.json,
+// setup.json) at most maxStateBytes: nil without the file; a FIFO, a link
+// or a file of 2 GB is named, never waited on or read whole.
+func readSettings(path string) ([]byte, error) {
+	b, err := safefs.ReadFile(path, maxStateBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, &InputError{Path: path, Msg: fmt.Sprintf("cannot be read (%v); Reversa writes a small regular JSON file there", err), Err: err}
+	}
+	return b, nil
 }
 
 // setupPath reads one of .reversa/setup.json's paths (bugs-dir, sdd-dir);
@@ -158,14 +179,15 @@ func setupPath(path string, raw []byte, key string) (string, error) {
 // rootInside refuses a register folder that is a symlink leading outside
 // its project: moot would list, read and write another tree.
 func rootInside(abs, project string) error {
-	fi, err := os.Lstat(abs)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+	if _, err := os.Lstat(abs); err != nil {
 		return nil
 	}
+	// every component counts, not only the last: a state.json's
+	// bugs_folder "evil/bugs" with evil a link out of the project leaves it
 	real, err := filepath.EvalSymlinks(abs)
 	proj, perr := filepath.EvalSymlinks(project)
 	if err != nil || perr != nil || !Within(proj, real) {
-		return &InputError{Path: abs, Msg: "is a symlink that leads outside the project; a register is a folder of the project: replace the link with the folder"}
+		return &InputError{Path: abs, Msg: "leads outside the project through a symlink (itself or a folder on its path); a register is a folder of the project: replace the link with the folder"}
 	}
 	return nil
 }
@@ -196,7 +218,7 @@ func openRegister(abs, project string) (*Register, error) {
 	}
 	r := &Register{Root: abs, Project: project, OutputFolder: "_reversa_sdd"}
 	statePath := filepath.Join(r.Project, ".reversa", "state.json")
-	b, err := safefs.ReadFile(statePath, 1<<20)
+	b, err := safefs.ReadFile(statePath, maxStateBytes)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
@@ -221,7 +243,7 @@ func openRegister(abs, project string) (*Register, error) {
 	if r.OutputFolder == "_reversa_sdd" && (err != nil || !strings.Contains(string(b), `"output_folder"`)) {
 		// a project that names its folders only in setup.json
 		setup := filepath.Join(r.Project, ".reversa", "setup.json")
-		if raw, rerr := safefs.ReadFile(setup, 1<<20); rerr == nil {
+		if raw, rerr := safefs.ReadFile(setup, maxStateBytes); rerr == nil {
 			if of, _ := setupPath(setup, raw, "sdd-dir"); of != "" {
 				if c := filepath.Clean(filepath.FromSlash(of)); !filepath.IsAbs(c) && c != ".." && !strings.HasPrefix(c, ".."+string(filepath.Separator)) && isDir(filepath.Join(r.Project, c)) {
 					r.OutputFolder = c

@@ -10,6 +10,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/persona"
 	"github.com/reversa/moot/protocol/argue"
 )
@@ -153,7 +154,7 @@ func (a *argueFlags) setup(cmd *cobra.Command, f *setupFlags, s *engine.Setup, r
 		return err
 	}
 	for _, perr := range cat.Problems() {
-		fmt.Fprintf(cmd.ErrOrStderr(), "moot: warning: %v; that persona is left out until the file is fixed\n", perr)
+		fmt.Fprintf(cmd.ErrOrStderr(), "moot: warning: %s; that persona is left out until the file is fixed\n", termsafe.Text(perr.Error()))
 	}
 	names := a.names(bug.Title, cat.Project())
 	style, err := a.mode(names)

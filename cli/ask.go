@@ -12,6 +12,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/tradeoff"
@@ -108,7 +109,7 @@ printed, nothing is written, exit 4).`,
 				if filepath.Dir(owner) == filepath.Join(project, bugfolder.QuestionsDir) {
 					what = "a restricted question"
 				}
-				fmt.Fprintf(e.stderr, "moot: --evidence holds files of %s (%s): this question is restricted too; no external engine will receive it\n", what, reg.Rel(owner))
+				fmt.Fprintf(e.stderr, "moot: --evidence holds files of %s (%s): this question is restricted too; no external engine will receive it\n", what, termsafe.Line(reg.Rel(owner)))
 			}
 			if sf.mode != "" {
 				return usageErr("--mode applies to a bug's debate; a question has no mode")

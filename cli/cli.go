@@ -93,7 +93,9 @@ func Main(args []string) int {
 		fmt.Fprintf(os.Stderr, "moot: cannot read the working folder: %v\n", err)
 		return ExitInternal
 	}
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, getenv: os.Getenv}
+	// everything moot prints (warnings, progress, the exit line, list,
+	// show) passes the one sanitizer, whichever name it formats
+	e := &env{stdin: os.Stdin, stdout: termsafe.NewWriter(os.Stdout), stderr: termsafe.NewWriter(os.Stderr), cwd: cwd, getenv: os.Getenv}
 	// descendants of engines that leave their process group are reparented
 	// to moot, and whatever is still its child when it leaves is killed
 	_ = harness.BecomeSubreaper()
@@ -129,7 +131,7 @@ func report(e *env, err error) int {
 		return ExitUsage
 	}
 	if isCobraUsage(err) {
-		fmt.Fprintf(e.stderr, "moot: %v\n(moot help shows the commands and flags)\n", err)
+		fmt.Fprintf(e.stderr, "moot: %s\n(moot help shows the commands and flags)\n", termsafe.Text(err.Error()))
 		return ExitUsage
 	}
 	fmt.Fprintf(e.stderr, "moot: internal error: %s\n", termsafe.Text(err.Error()))

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,13 +28,13 @@ import (
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
+	f, ok := w.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(f.Fd())
 }
 
 // termWidth is the width of the terminal behind w (80 when unknown).
 func termWidth(w any) int {
-	if f, ok := w.(*os.File); ok {
+	if f, ok := w.(interface{ Fd() uintptr }); ok {
 		if wd, _, err := term.GetSize(f.Fd()); err == nil && wd > 0 {
 			return wd
 		}
@@ -90,7 +91,7 @@ func resolveBug(e *env, arg string) (*bugfolder.Register, *bugfolder.Bug, error)
 // printWarnings prints a bug's loose-field warnings on stderr.
 func printWarnings(e *env, warns []error) {
 	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "moot: warning: %v\n", w)
+		fmt.Fprintf(e.stderr, "moot: warning: %s\n", termsafe.Text(w.Error()))
 	}
 }
 
@@ -106,8 +107,10 @@ func findRegister(e *env) (*bugfolder.Register, error) {
 // loadConfig reads the engines file (explicit, the register's, the
 // user's), or returns the built-in engines when there is none. A file
 // inside the project (a cloned repository's) that runs commands, redirects
-// endpoints or sets a child's environment must have been trusted with
-// moot trust: otherwise it is an *untrustedError (exit 2).
+// endpoints, reads a key from the environment, sets a child's environment
+// or sets prices must have been trusted with moot trust: otherwise it is
+// an *untrustedError (exit 2). Its budget: never loosens the user's own
+// engines file's caps (harness.MergeBudget).
 func loadConfig(explicit string, reg *bugfolder.Register) (*harness.Config, error) {
 	root, project := "", ""
 	if reg != nil {
@@ -121,7 +124,18 @@ func loadConfig(explicit string, reg *bugfolder.Register) (*harness.Config, erro
 	if err != nil {
 		return nil, err
 	}
-	if reasons := harness.TrustReasons(cfg, project); projectFile(reg, p) && len(reasons) > 0 && !harness.DefaultTrustStore().Trusted(p, harness.TrustSum(cfg, project)) {
+	if !projectFile(reg, p) {
+		return cfg, nil
+	}
+	// the user's own caps hold whatever a project's file says
+	if own := harness.UserConfigPath(); own != "" && absPath(own) != absPath(p) {
+		mine, err := harness.LoadConfig(own)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Budget = harness.MergeBudget(mine.Budget, cfg.Budget)
+	}
+	if reasons := harness.TrustReasons(cfg, project); len(reasons) > 0 && !harness.DefaultTrustStore().Trusted(p, harness.TrustSum(cfg, project)) {
 		return cfg, withCode(ExitUsage, &untrustedError{cfg: cfg, reasons: reasons, rel: reg.Rel(absPath(p)), path: absPath(p)})
 	}
 	return cfg, nil
@@ -359,7 +373,7 @@ func (f *setupFlags) resolveLenses(warn io.Writer, reg *bugfolder.Register, cfg 
 		return nil, err
 	}
 	for _, lerr := range cat.Problems() {
-		fmt.Fprintf(warn, "moot: warning: %v; that lens is left out until the file is fixed\n", lerr)
+		fmt.Fprintf(warn, "moot: warning: %s; that lens is left out until the file is fixed\n", termsafe.Text(lerr.Error()))
 	}
 	var out []bugfolder.Lens
 	for _, arg := range f.lenses {
@@ -369,10 +383,39 @@ func (f *setupFlags) resolveLenses(warn io.Writer, reg *bugfolder.Register, cfg 
 		}
 		out = append(out, l)
 	}
+	warnReplacedLenses(warn, reg, cat, out)
 	for len(out) < f.n {
 		out = append(out, out[0])
 	}
 	return out, nil
+}
+
+// warnReplacedLenses names on w each lens in use whose library text a file
+// of the project replaced (.moot/lenses/NAME.md, the project's engines
+// file): the repository would be writing the participants' brief.
+func warnReplacedLenses(w io.Writer, reg *bugfolder.Register, cat *lens.Catalog, used []bugfolder.Lens) {
+	var names, files []string
+	for _, l := range used {
+		by := cat.ReplacedBy(l.Name)
+		if by == "" || slices.Contains(names, l.Name) {
+			continue
+		}
+		if cur, err := cat.Resolve(l.Name); err != nil || cur.Text != l.Text {
+			continue // given inline on the command line
+		}
+		file := by
+		if i := strings.LastIndexByte(file, ':'); i > 0 && strings.Trim(file[i+1:], "0123456789") == "" {
+			file = file[:i]
+		}
+		if reg == nil || !bugfolder.Within(reg.Project, absPath(file)) {
+			continue // the user's own engines file
+		}
+		names, files = append(names, l.Name), append(files, reg.Rel(absPath(file)))
+	}
+	if len(names) > 0 {
+		fmt.Fprintf(w, "moot: warning: the project replaces the library's text of lens %s (%s): the participants are briefed in the repository's words; read them, or give a lens inline (--lens \"name: text\")\n",
+			termsafe.Line(strings.Join(names, ", ")), termsafe.Line(strings.Join(files, ", ")))
+	}
 }
 
 // loadLenses builds the project's lens catalog: the library, the engines

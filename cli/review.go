@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/gitcmd"
 	"github.com/reversa/moot/internal/livefile"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/testgate"
@@ -453,7 +453,7 @@ func (r *reviewRun) locate(args []string) error {
 
 // gitRoot is the top of the git work tree holding dir.
 func gitRoot(dir string) (string, error) {
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output()
+	out, err := gitcmd.Output(context.Background(), dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", fmt.Errorf("%s is not in a git work tree", dir)
 	}
@@ -609,6 +609,7 @@ func (r *reviewRun) lensesOf() error {
 		seen[l.Name] = true
 		r.st.Lenses = append(r.st.Lenses, l)
 	}
+	warnReplacedLenses(r.e.stderr, r.reg, cat, r.st.Lenses)
 	return nil
 }
 

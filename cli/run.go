@@ -18,6 +18,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // runFlags are the flags run and resume share beyond the setup.
@@ -389,7 +390,7 @@ that sat, else a new round re-convenes every juror (see moot help review).`,
 				if err := engine.CompleteLog(bug, d, engine.Options{Command: "moot resume " + bug.ID}); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stdout, "%s: the debate is already finished (%s); nothing to resume\n", bug.ID, reg.Rel(d.Dir))
+				fmt.Fprintf(e.stdout, "%s: the debate is already finished (%s); nothing to resume\n", termsafe.Line(bug.ID), termsafe.Line(reg.Rel(d.Dir)))
 				return nil
 			}
 			proto, err := protocolOf(d)

@@ -18,8 +18,11 @@ func newTrustCmd(e *env) *cobra.Command {
 		Short: "Trust the project's engines file (its sha256 is remembered)",
 		Long: `A project's engines file (_reversa_bugs/moot.yaml, or any engines file
 inside the project) came with the repository: moot does not let it run
-commands, send calls to another endpoint (base_url) or set a child's
-environment (env, env_passthrough) until you trust it. moot trust prints
+commands, send calls to another endpoint (base_url; on this machine too
+when a key or login would go with them), read a key from an environment
+variable (api_key_env), set a child's environment (env, env_passthrough)
+or set its own prices until you trust it; its budget: never loosens your
+own engines file's caps (see docs/security.md). moot trust prints
 what the file would be allowed to do, then remembers its sha256 in
 $XDG_CONFIG_HOME/moot/trusted.json, with the sha256 of every program
 inside the project its command engines run; a changed file or program

@@ -15,6 +15,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/debate"
 	"github.com/reversa/moot/tui"
 )
@@ -178,7 +179,7 @@ func exitForOutcome(e *env, reg *bugfolder.Register, out tui.Outcome) error {
 		if bugfolder.Within(reg.Project, e.cwd) {
 			where = reg.Rel(out.Dir)
 		}
-		fmt.Fprintf(e.stdout, "debate in %s\n", where)
+		fmt.Fprintf(e.stdout, "debate in %s\n", termsafe.Line(where))
 	}
 	if out.Err != nil {
 		return exitFor(e, reg, out.Result, out.Err)

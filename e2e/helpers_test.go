@@ -36,7 +36,12 @@ func TestMain(m *testing.M) {
 	mootBin = filepath.Join(dir, "moot")
 	fakeBin = filepath.Join(dir, "fakeengine")
 	root, _ := filepath.Abs("..")
-	for _, b := range [][2]string{{mootBin, "."}, {fakeBin, "./internal/fakeengine"}} {
+	builds := [][2]string{{mootBin, "."}, {fakeBin, "./internal/fakeengine"}}
+	if old := os.Getenv("MOOT_E2E_BIN"); old != "" {
+		// another build of moot (an older commit's) to check a test fails on it
+		mootBin, builds = old, builds[1:]
+	}
+	for _, b := range builds {
 		cmd := exec.Command("go", "build", "-o", b[0], b[1])
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // the README's build

@@ -163,8 +163,11 @@ func (res *reservation) done(tok int, usd float64) {
 	if b.inFlight == 0 {
 		b.flightUSD, b.flightTok = 0, 0 // no rounding left behind
 	}
-	b.usd += usd
-	b.tok += tok
+	// a spend never refunds the cap (harness.SaneUsage refused it already)
+	if usd > 0 { // not negative, not NaN
+		b.usd += usd
+	}
+	b.tok += max(tok, 0)
 	if b.freed != nil {
 		b.freed.Broadcast()
 	}

@@ -1085,10 +1085,10 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 		}
 	}
 	// without the event log, P's own digest still tells
-	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.ProblemIntact(pf, raw) {
+	if raw, err := safefs.ReadFile(pf.Path, 0); err == nil && !bugfolder.ProblemIntact(pf, raw) {
 		return nil, &bugfolder.InputError{Path: pf.Path, Field: "p_sha256", Msg: "P no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
 	}
-	if raw, err := os.ReadFile(pf.Path); err == nil && !bugfolder.SetupIntact(raw) {
+	if raw, err := safefs.ReadFile(pf.Path, 0); err == nil && !bugfolder.SetupIntact(raw) {
 		return nil, &bugfolder.InputError{Path: pf.Path, Field: "setup_sha256", Msg: "the setup (mode, rounds, engines, rubric or P) no longer matches the sha256 this file records: problema.md never changes mid-debate; restore it, or start a new debate"}
 	}
 	r := newRunner(opts.Protocol, opts, bug, d.Lang, pf.Mode, pf.N, pf.R, pf.P, 0, 0)

@@ -172,6 +172,13 @@ func FindConfig(explicit, registerRoot string) string {
 			return p // a FIFO or symlink is refused by LoadConfig, not skipped
 		}
 	}
+	return UserConfigPath()
+}
+
+// UserConfigPath is the user's own engines file,
+// $XDG_CONFIG_HOME/moot/moot.yaml (~/.config when unset), or "" when there
+// is none.
+func UserConfigPath() string {
 	base := os.Getenv("XDG_CONFIG_HOME")
 	if base == "" {
 		if h, err := os.UserHomeDir(); err == nil {

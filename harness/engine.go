@@ -117,6 +117,29 @@ type Result struct {
 	Truncated bool
 }
 
+// MaxCallTokens is the most tokens one call may report, in or out: more
+// than any model's context, and far from overflowing a debate's sums.
+const MaxCallTokens = 100_000_000
+
+// MaxCallUSD is the most one call may report it cost.
+const MaxCallUSD = 10_000.0
+
+// SaneUsage is r with its usage as moot may count it: a count that is
+// negative or past MaxCallTokens, or a cost that is negative, not a
+// number or past MaxCallUSD, makes the whole report unknown (0 tokens, no
+// cost), so the caller estimates the call from its bytes. A server that
+// reports -10,000,000 tokens would otherwise refund the budget cap and
+// show a negative spend.
+func SaneUsage(r Result) Result {
+	if r.TokensIn < 0 || r.TokensOut < 0 || r.TokensIn > MaxCallTokens || r.TokensOut > MaxCallTokens {
+		r.TokensIn, r.TokensOut, r.CostUSD = 0, 0, nil
+	}
+	if c := r.CostUSD; c != nil && (*c < 0 || *c != *c || *c > MaxCallUSD) {
+		r.CostUSD = nil
+	}
+	return r
+}
+
 // Engine calls one configured engine.
 type Engine interface {
 	// Call runs one request and reports what happened. It returns when the

@@ -255,7 +255,8 @@ type secretSource interface {
 }
 
 // redacting wraps an adapter so that no secret reaches the raw files, the
-// live output, the answer or the error.
+// live output, the answer or the error, and no impossible usage reaches
+// the budget (SaneUsage): every engine New makes is one.
 type redacting struct {
 	inner  Engine
 	static []string
@@ -271,7 +272,7 @@ func (d *redacting) Call(ctx context.Context, req Request) Result {
 	}
 	r := NewRedactor(values...)
 	if r.Empty() {
-		return d.inner.Call(ctx, req)
+		return SaneUsage(d.inner.Call(ctx, req))
 	}
 	var f1, f2, f3 func()
 	if d.frames {
@@ -287,5 +288,5 @@ func (d *redacting) Call(ctx context.Context, req Request) Result {
 	f3()
 	res.Body = r.String(res.Body)
 	res.Err = r.String(res.Err)
-	return res
+	return SaneUsage(res)
 }

@@ -17,14 +17,19 @@ import (
 )
 
 // TrustReasons lists what in an engines file needs the user's trust
-// before it may be used from a cloned project: engines that run a command,
-// that point a client or a CLI at another endpoint (a base_url that is not
-// on this machine), or that set
-// or widen a child's environment (env, env_passthrough), or that replay a
-// cassette outside project (any file moot could read). A command's
-// program files inside project are named with their sha256 (TrustSum
-// covers them). Empty when the file only names vendor engines at their
-// default endpoints.
+// before it may be used from a cloned project — every effect the file can
+// have beyond choosing among vendor engines at their default endpoints:
+// engines that run a command; that point a client or a CLI at another
+// endpoint (a base_url not on this machine, or one on this machine that
+// would receive a key or a stored login); that read an environment
+// variable as their key (api_key_env: the file would choose which secret
+// is sent, and where); that set or widen a child's environment (env,
+// env_passthrough); that replay a cassette outside project (any file moot
+// could read); that set their own prices (the plan's cost and the dollar
+// cap would believe them). A command's program files inside project are
+// named with their sha256 (TrustSum covers them). Empty when the file
+// only names vendor engines at their default endpoints. (A project's
+// budget: never loosens the user's own caps: see MergeBudget.)
 func TrustReasons(c *Config, project string) []string {
 	var out []string
 	for _, name := range c.Order {
@@ -45,8 +50,21 @@ func TrustReasons(c *Config, project string) []string {
 				out = append(out, fmt.Sprintf("engine %s replays a cassette outside the project (%s)", name, p))
 			}
 		}
-		if e.BaseURL != "" && !IsLoopback(e.BaseURL) {
+		switch {
+		case e.BaseURL != "" && !IsLoopback(e.BaseURL):
 			out = append(out, fmt.Sprintf("engine %s sends its calls to %s", name, e.BaseURL))
+		case e.BaseURL != "" && sendsCredential(e):
+			out = append(out, fmt.Sprintf("engine %s sends its calls, with %s, to %s (a port on this machine the file chose)", name, credentialOf(e), e.BaseURL))
+		}
+		if e.APIKeyEnv != "" {
+			to := e.BaseURL
+			if to == "" {
+				to = "the " + string(e.Kind) + " vendor"
+			}
+			out = append(out, fmt.Sprintf("engine %s reads environment variable %s and sends its value as an API key to %s", name, e.APIKeyEnv, to))
+		}
+		if e.Price != nil {
+			out = append(out, fmt.Sprintf("engine %s sets its own prices ($%g in, $%g out per million tokens): the plan's cost and the dollar cap would use them", name, e.Price.InputPerMTok, e.Price.OutputPerMTok))
 		}
 		if len(e.Env) > 0 {
 			keys := make([]string, 0, len(e.Env))
@@ -61,6 +79,49 @@ func TrustReasons(c *Config, project string) []string {
 		}
 	}
 	return out
+}
+
+// sendsCredential reports whether an engine's calls carry a key or a
+// stored login: every kind but an openai-compatible client without
+// api_key_env (a local server needs none, and none is sent).
+func sendsCredential(e *EngineConfig) bool {
+	switch {
+	case e.APIKeyEnv != "":
+		return true
+	case e.Kind == KindOpenAI, e.Kind == KindCommand, e.Kind == KindReplay:
+		return false
+	}
+	return true
+}
+
+// credentialOf names what an engine's calls carry.
+func credentialOf(e *EngineConfig) string {
+	switch {
+	case e.APIKeyEnv != "":
+		return "the value of " + e.APIKeyEnv
+	case e.Kind == KindAnthropic:
+		return "your ANTHROPIC_API_KEY"
+	}
+	return "your " + string(e.Kind) + " login or key"
+}
+
+// MergeBudget is the cap a run keeps when a project's engines file is
+// used: each of the user's own caps (their engines file's budget:) still
+// holds, and the project's may only tighten it — the stricter of the two
+// for each field.
+func MergeBudget(own, project Budget) Budget {
+	return Budget{MaxUSD: stricter(own.MaxUSD, project.MaxUSD), MaxTokens: int(stricter(float64(own.MaxTokens), float64(project.MaxTokens)))}
+}
+
+// stricter is the smaller of two caps, where 0 is no cap.
+func stricter(a, b float64) float64 {
+	switch {
+	case a <= 0:
+		return max(b, 0)
+	case b <= 0:
+		return a
+	}
+	return min(a, b)
 }
 
 // TrustSum is what `moot trust` remembers of an engines file: the sha256

@@ -176,3 +176,13 @@ func (c *Catalog) Resolve(arg string) (Lens, error) {
 	return Lens{}, fmt.Errorf("--lens %s: no such lens (the library: %s; the project's own go in %s/NAME.md or the engines file's lenses:; or give \"name: text\")",
 		Quote(arg), strings.Join(Names(), ", "), Dir)
 }
+
+// ReplacedBy names the file that replaced the library's text of the named
+// lens (".moot/lenses/defect.md", "moot.yaml:12"), or "" when the lens is
+// not the library's or keeps the library's text.
+func (c *Catalog) ReplacedBy(name string) string {
+	if !slices.Contains(Names(), name) || c.from[name] == "library" {
+		return ""
+	}
+	return c.from[name]
+}

@@ -24,10 +24,13 @@ import (
 
 // View draws the screen.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.Render())
+	// every frame and the window title pass the one sanitizer: a name the
+	// repository chose (a folder, a file, a lock's host) is shown, never
+	// obeyed, whichever view drew it; moot's own colours stay
+	v := tea.NewView(termsafe.Styled(m.Render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = m.windowTitle()
+	v.WindowTitle = termsafe.Line(m.windowTitle())
 	return v
 }
 

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,12 +71,8 @@ func rowStamp(dir bugfolder.BugDir) string {
 // holderAlive reports whether the process a lock file names still runs
 // (an unreadable lock counts as alive: the debate's own read decides).
 func holderAlive(path string) bool {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return true
-	}
-	var info bugfolder.LockInfo
-	if json.Unmarshal(raw, &info) != nil {
+	info := bugfolder.ReadLockInfo(path)
+	if info == nil {
 		return true
 	}
 	return info.Alive()

@@ -7,6 +7,8 @@ package input
 import (
 	"bytes"
 	"strings"
+
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // Error is bad input on disk or on the command line: a file that cannot
@@ -35,7 +37,9 @@ func (e *Error) Error() string {
 	if s != "" {
 		s += ": "
 	}
-	return s + e.Msg
+	// a path or a field is a name the repository chose: the message is
+	// printed, so it is text that cannot drive a terminal
+	return termsafe.Text(s + e.Msg)
 }
 
 // Unwrap returns the underlying error.

@@ -2,7 +2,10 @@ package layers
 
 import (
 	"go/build"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -95,5 +98,38 @@ func TestProtocolsNeverImportTheHarness(t *testing.T) {
 				t.Errorf("%s imports %s directly: a protocol calls engines through the engine (engine.Dispatcher), never the harness", rel, imp)
 			}
 		}
+	}
+}
+
+// TestGitRunsOnlyThroughGitcmd fails when a package starts git itself:
+// every git call goes through internal/gitcmd, which neutralises the
+// repository's configuration (hooks, signature programs, filters,
+// fsmonitor, external diff). Test helpers may run git to build fixtures.
+func TestGitRunsOnlyThroughGitcmd(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	gitExec := regexp.MustCompile(`exec\.Command(Context)?\([^)]*"git"`)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() && (rel == filepath.Join("internal", "gitcmd") || rel == filepath.Join("internal", "testutil") || strings.HasPrefix(d.Name(), ".")) && rel != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if gitExec.Match(src) {
+			t.Errorf("%s runs git itself: call internal/gitcmd, which neutralises the repository's configuration", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -144,18 +144,30 @@ func ReadFileString(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	if size > MaxRead {
+		return "", fmt.Errorf("%s: %w (%d bytes, the limit is %d)", f.Name(), ErrTooLarge, size, int64(MaxRead))
+	}
 	var b strings.Builder
-	if size > 0 && size < 1<<30 {
+	if size > 0 {
 		b.Grow(int(size))
 	}
-	if _, err := io.Copy(&b, f); err != nil {
+	if _, err := io.Copy(&b, io.LimitReader(f, MaxRead+1)); err != nil {
 		return "", fmt.Errorf("read %s: %w", f.Name(), err)
+	}
+	if b.Len() > MaxRead {
+		return "", fmt.Errorf("%s: %w (over %d bytes)", f.Name(), ErrTooLarge, int64(MaxRead))
 	}
 	return b.String(), nil
 }
 
+// MaxRead is the largest file moot reads whole: the ceiling of every read
+// through this package, whatever limit a caller gives. A committed file
+// of 1 GB (git stores such zeros in about 1 MB) is refused with an error
+// naming it and its size, never read into memory.
+const MaxRead = 64 << 20
+
 // ReadFile reads a regular file (see OpenRegular) of at most max bytes
-// (max <= 0: no limit).
+// (max <= 0, or above MaxRead: MaxRead).
 func ReadFile(path string, max int64) ([]byte, error) {
 	f, size, err := openRegular(path)
 	if err != nil {
@@ -174,10 +186,13 @@ func readAll(f *os.File, max int64) ([]byte, error) {
 }
 
 // readSized reads f, whose size was size when it was checked, refusing
-// more than max bytes (max <= 0: no limit).
+// more than max bytes (max <= 0, or above MaxRead: MaxRead).
 func readSized(f *os.File, size, max int64) ([]byte, error) {
 	var r io.Reader = f
-	if max > 0 {
+	if max <= 0 || max > MaxRead {
+		max = MaxRead
+	}
+	{
 		if size > max {
 			return nil, fmt.Errorf("%s: %w (%d bytes, the limit is %d)", f.Name(), ErrTooLarge, size, max)
 		}
@@ -197,7 +212,7 @@ func readSized(f *os.File, size, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.Name(), err)
 	}
-	if max > 0 && int64(len(b)) > max {
+	if int64(len(b)) > max {
 		return nil, fmt.Errorf("%s: %w (over %d bytes)", f.Name(), ErrTooLarge, max)
 	}
 	return b, nil
@@ -288,7 +303,7 @@ func (r *Root) OpenRegular(rel string) (*os.File, error) {
 }
 
 // ReadFile reads the regular file rel beneath the root, of at most max
-// bytes (max <= 0: no limit).
+// bytes (max <= 0, or above MaxRead: MaxRead).
 func (r *Root) ReadFile(rel string, max int64) ([]byte, error) {
 	f, err := r.OpenRegular(rel)
 	if err != nil {

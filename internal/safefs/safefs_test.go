@@ -166,3 +166,34 @@ func FuzzRootOpen(f *testing.F) {
 		}
 	})
 }
+
+// TestEveryReadIsCapped: a sparse file past MaxRead (a committed 1 GB file
+// costs git about 1 MB) is refused at once, naming the file, whatever
+// limit the caller asked for: "no limit" is MaxRead.
+func TestEveryReadIsCapped(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "eventos.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxRead + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, max := range []int64{0, -1, MaxRead * 4} {
+		if _, err := ReadFile(p, max); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), p) {
+			t.Errorf("ReadFile(max %d) = %v, want ErrTooLarge naming %s", max, err, p)
+		}
+	}
+	if _, err := ReadFileString(p); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("ReadFileString = %v, want ErrTooLarge", err)
+	}
+	root, err := OpenRoot(filepath.Dir(p), Beneath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if _, err := root.ReadFile("eventos.jsonl", 0); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Root.ReadFile = %v, want ErrTooLarge", err)
+	}
+}

@@ -7,6 +7,7 @@
 package termsafe
 
 import (
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -36,7 +37,7 @@ func Line(s string) string {
 // sequence and control character is removed. Untrusted text is passed
 // through Text before it is rendered, and the rendering through Styled.
 func Styled(s string) string {
-	if clean(s) {
+	if clean(s) || onlySGR(s) {
 		return s
 	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
@@ -59,6 +60,41 @@ func Styled(s string) string {
 		s = s[n:]
 	}
 	return b.String()
+}
+
+// onlySGR reports whether every escape in s is a complete SGR sequence and
+// s has no other control character, C1 rune, bidirectional override or
+// invalid UTF-8: moot's own styled frame, returned as it is (the fast path
+// of every terminal UI frame).
+func onlySGR(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ansi.ESC:
+			j := i + 2
+			if j > len(s) || s[i+1] != '[' {
+				return false
+			}
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
+				j++
+			}
+			if j >= len(s) || s[j] != 'm' {
+				return false
+			}
+			i = j + 1
+		case c < 0x20 && c != '\n' && c != '\t', c == 0x7f:
+			return false
+		case c >= 0x80:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 || unsafeRune(r) {
+				return false
+			}
+			i += n
+		default:
+			i++
+		}
+	}
+	return true
 }
 
 // isSGR reports whether seq is a complete Select Graphic Rendition
@@ -124,4 +160,34 @@ func unsafeRune(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// Writer passes what moot writes to a terminal stream through Styled:
+// moot's own colours stay, and any sequence or control character that a
+// name, a path or a message carried is removed, whichever print site
+// formatted it. Each Write is sanitized whole (a sequence split across
+// two writes is dropped, never completed).
+type Writer struct {
+	w io.Writer
+}
+
+// NewWriter wraps w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write sanitizes p and writes it; it reports len(p) written when the
+// sanitized text was, so callers count their own bytes.
+func (s *Writer) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, Styled(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Fd is the wrapped stream's file descriptor (for terminal checks), or
+// ^uintptr(0) when it has none.
+func (s *Writer) Fd() uintptr {
+	if f, ok := s.w.(interface{ Fd() uintptr }); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
 }

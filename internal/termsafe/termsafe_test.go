@@ -69,3 +69,22 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+// TestWriterKeepsColourAndDropsEverythingElse: what moot prints through
+// the Writer keeps its SGR colours; a name's window title, clipboard
+// write and C1 control are gone; the caller's byte count is its own.
+func TestWriterKeepsColourAndDropsEverythingElse(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	in := "\x1b[31mwarning\x1b[0m: bug x\x1b]0;pwned\a\x1b]52;c;QQ==\a\u009b2J folder\n"
+	n, err := w.Write([]byte(in))
+	if err != nil || n != len(in) {
+		t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(in))
+	}
+	if want := "\x1b[31mwarning\x1b[0m: bug x2J folder\n"; b.String() != want {
+		t.Errorf("wrote %q, want %q", b.String(), want)
+	}
+	if w.Fd() != ^uintptr(0) {
+		t.Error("a writer that is no file has no descriptor")
+	}
+}

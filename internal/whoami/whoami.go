@@ -4,9 +4,10 @@ package whoami
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/reversa/moot/internal/gitcmd"
 )
 
 // gitTimeout bounds each git config lookup: a broken git must not hang a
@@ -37,10 +38,7 @@ func Name(ctx context.Context, dir string, getenv func(string) string) string {
 func gitConfig(ctx context.Context, dir, key string) string {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "config", "--get", key)
-	cmd.Dir = dir
-	cmd.WaitDelay = time.Second
-	out, err := cmd.Output()
+	out, err := gitcmd.Output(ctx, dir, "config", "--get", key)
 	if err != nil {
 		return ""
 	}
