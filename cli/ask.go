@@ -44,7 +44,7 @@ project only, never through a symlink out of it) as P.
 
 --protocol is argue (the default), council or tradeoff.
 
-argue (seed 003) sets personas against each other: --persona NAME
+argue (docs/protocols/argue.md) sets personas against each other: --persona NAME
 (repeatable; a library persona or .moot/personas/NAME.md; none: two chosen
 for the question, and ask says which and why), --style adversarial (two
 opposed, the default for two), panel (three or more, the default for
@@ -62,7 +62,7 @@ statement), --criteria, -r (the rebuttal cap, default 1), --solver (the
 reviewers' engine) and --synthesizer; it ends with a pending human decision
 (moot decide ID approve|decline|revise).
 
-council (seed 001) takes one --lens per member (at least 2), -r
+council (docs/protocols/council.md) takes one --lens per member (at least 2), -r
 (cross-rebuttal rounds, at most 3), --criteria and --synthesizer; an
 escalated result waits for a human decision.
 

@@ -202,7 +202,7 @@ type setupFlags struct {
 
 func (f *setupFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.protocol, "protocol", "debate", "the protocol: debate (seed 000: N solvers, R fixed rounds, an isolated judge), council (seed 001: one member per --lens, R ≤ 3 cross-rebuttal rounds, an isolated synthesizer, escalation) or tradeoff (seed 002: two reviewers, one per --option-a/-b, a rebuttal cap, a synthesizer, a pending human decision)")
+	fl.StringVar(&f.protocol, "protocol", "debate", "the protocol: debate (docs/protocols/debate.md: N solvers, R fixed rounds, an isolated judge), council (docs/protocols/council.md: one member per --lens, R ≤ 3 cross-rebuttal rounds, an isolated synthesizer, escalation) or tradeoff (docs/protocols/tradeoff.md: two reviewers, one per --option-a/-b, a rebuttal cap, a synthesizer, a pending human decision)")
 	fl.StringVar(&f.mode, "mode", "", "the debate's mode: diagnosis, repair or spec")
 	fl.IntVarP(&f.n, "n", "n", 3, "solvers (2 ≤ N ≤ 16)")
 	fl.IntVarP(&f.r, "r", "r", 2, "rounds after round 0, no early stopping (0 ≤ R ≤ 10)")
@@ -216,8 +216,8 @@ func (f *setupFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.optionB, "option-b", "", "tradeoff: option B as a testable statement (required)")
 	fl.StringVar(&f.criteria, "criteria", "", "tradeoff/council: what the decision is judged by, one criterion a line or separated by ';' (default: the mode's rubric)")
 	fl.StringVar(&f.synthesizer, "synthesizer", "", "tradeoff/council/argue: the synthesizer's engine (default: defaults.judge, else the reviewers', members' or personas' engine)")
-	fl.StringVar(&f.valueAtRisk, "value-at-risk", "", "council: the value the decision puts at risk, a number in the register's currency; over 100000 the result escalates (seed 001); frozen in problema.md")
-	fl.BoolVar(&f.irreversible, "irreversible", false, "council: the decision cannot be undone, so the result escalates to a human (seed 001); frozen in problema.md")
+	fl.StringVar(&f.valueAtRisk, "value-at-risk", "", "council: the value the decision puts at risk, a number in the register's currency; over 100000 the result escalates (docs/protocols/council.md); frozen in problema.md")
+	fl.BoolVar(&f.irreversible, "irreversible", false, "council: the decision cannot be undone, so the result escalates to a human (docs/protocols/council.md); frozen in problema.md")
 	f.beyond.register(cmd)
 	f.budget.register(cmd)
 	fl.StringArrayVar(&f.lenses, "lens", nil, "a solver's lens: a library name ("+strings.Join(lens.Names(), ", ")+"), a project lens (.moot/lenses/NAME.md, the engines file's lenses:) or \"name: text\"; once for every solver, or N times, one each")

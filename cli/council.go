@@ -40,7 +40,7 @@ func (f *setupFlags) councilFlags(cmd *cobra.Command, s *engine.Setup) error {
 		return usageErr("-n %d with %d --lens: a council has one member per lens (drop -n)", f.n, len(f.lenses))
 	}
 	if f.r > council.MaxRounds {
-		return usageErr("-r %d: council runs at most %d cross-rebuttal rounds (seed 001); nothing was written", f.r, council.MaxRounds)
+		return usageErr("-r %d: council runs at most %d cross-rebuttal rounds (docs/protocols/council.md); nothing was written", f.r, council.MaxRounds)
 	}
 	f.n, s.N = len(f.lenses), len(f.lenses)
 	return nil

@@ -130,7 +130,7 @@ sections), so the quorum menu appears; continuing runs it to the final
 synthesis, which says it is degraded. Works from any folder with only the
 binary.
 
-With --protocol council it plays a recorded council (seed 001) on the same
+With --protocol council it plays a recorded council (docs/protocols/council.md) on the same
 bug instead: three members (security, performance, data-integrity), one
 cross-rebuttal round and the synthesizer; the members disagree as often as
 they agree, so the result is flagged escalate and waits for a human decision
@@ -139,7 +139,7 @@ they agree, so the result is flagged escalate and waits for a human decision
 With --headless (or without a terminal) the quorum menu is answered
 "continue" and progress is printed instead.
 
---protocol argue plays a recorded argue (seed 003) instead, headless: two
+--protocol argue plays a recorded argue (docs/protocols/argue.md) instead, headless: two
 personas (pragmatist and skeptic) over "Should checkout cache coupon
 lookups?", a round cap of 3; the scorer rates each round, the confidences
 settle and the debate stops on convergence after round 2; the synthesizer
@@ -186,7 +186,7 @@ writes the eight sections. It prints where the question's folder is.`,
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "no TUI: print progress, answer the quorum menu with continue")
-	cmd.Flags().StringVar(&protocol, "protocol", debate.Name, "the recording to play: debate (seed 000), council (seed 001) or argue (seed 003, headless)")
+	cmd.Flags().StringVar(&protocol, "protocol", debate.Name, "the recording to play: debate (docs/protocols/debate.md), council (docs/protocols/council.md) or argue (docs/protocols/argue.md, headless)")
 	return cmd
 }
 

@@ -28,7 +28,7 @@ import (
 	"github.com/reversa/moot/protocol/review"
 )
 
-const reviewLong = `The Blind Tribunal (DESIGN §7, seed 004): a panel of jurors reviews a change
+const reviewLong = `The Blind Tribunal (docs/protocols/review.md): a panel of jurors reviews a change
 blind, one lens each, and only a unanimous pass opens the gate.
 
 The envelope is all a juror sees: the contract (--contract "intent | pass

@@ -210,8 +210,8 @@ recorded as stable; another winner is an unstable verdict, both answers are kept
 and the judge-failure menu opens. By default the judge (synthesizer, scorer)
 may not share a vendor family with a solver: exit 2 naming the family and both
 engines; --allow-same-family lifts that, and the final answer records it.
-Every reader's order of the snapshot is logged (reading_order). See README
-"Beyond every peer".
+Every reader's order of the snapshot is logged (reading_order). See
+docs/beyond.md.
 
 Headless (no terminal, or --headless/--json) the cost plan must be accepted
 with --yes, --mode is required, and the quorum and judge-failure menus are
@@ -219,14 +219,14 @@ answered by --on-quorum-loss and --on-judge-failure (each answers a decision
 point once; when the same point comes back, moot stops with exit 4 and the
 debate stays resumable).
 
---protocol tradeoff (seed 002) reviews one decision between two options
+--protocol tradeoff (docs/protocols/tradeoff.md) reviews one decision between two options
 instead: --option-a and --option-b (testable statements; on a bug with a
 finished repair debate, leave both out to take its winner and runner-up),
 --criteria, -r the rebuttal cap (default 1), --solver the two reviewers'
 engine, --synthesizer the synthesizer's; 2×(R+1)+1 calls; the final answer
-always waits for a human decision (moot decide). See README "Tradeoff".
+always waits for a human decision (moot decide). See docs/protocols/tradeoff.md.
 
---protocol council (seed 001) convenes one member per --lens (at least 2;
+--protocol council (docs/protocols/council.md) convenes one member per --lens (at least 2;
 library, project or "name: text" lenses): round 0 positions, then -r
 cross-rebuttal rounds (at most 3), then an isolated synthesizer (--synthesizer)
 that sees the members by lens only; N×(R+1)+1 calls. Convergence is measured
@@ -234,7 +234,7 @@ in convergencia.md; under 70 % (or a synthesis confidence under 70 %, or a
 critical divergence) the result is flagged escalate and waits for a human
 decision (moot decide); under 50 % confidence it goes straight to a human.
 --round-timeout and --debate-timeout bound a round and the whole run. See
-README "Council".
+docs/protocols/council.md.
 
 --max-usd and --max-tokens (or budget: in the engines file; each flag
 overrides its limit) cap the spend, tokens being in + out as moot records

@@ -14,6 +14,7 @@ import (
 // the spend past the cap, in round 0's parallel calls or after; the plan
 // states the worst case.
 func TestBudgetCapHoldsAgainstVerboseAnswers(t *testing.T) {
+	t.Parallel()
 	for _, cap := range []int{9000, 15000, 24000} {
 		t.Run(fmt.Sprint(cap), func(t *testing.T) {
 			p := newProject(t)
@@ -41,6 +42,7 @@ func TestBudgetCapHoldsAgainstVerboseAnswers(t *testing.T) {
 // An engine without a max answer size cannot be bounded: the plan says so
 // under a cap, naming it.
 func TestBudgetNamesEnginesWithoutAMaxAnswer(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("plan", "7", "--mode", "diagnosis", "--max-tokens", "50000").mustExit(t, 0)
 	if !strings.Contains(r.stdout, "engine(s) zeta-engine state no max answer size") {

@@ -11,6 +11,7 @@ import (
 // A solver's critique proves it read the snapshot: one that names no
 // other proposal ("Concordo.") is invalid-output, naming why.
 func TestSolverCritiqueMustNameAnotherProposal(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-2@1=agree"
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless").mustExit(t, 0)
@@ -27,6 +28,7 @@ func TestSolverCritiqueMustNameAnotherProposal(t *testing.T) {
 // who left and why, and to critique its own proposal: never to critique
 // "the other proposals" it does not have.
 func TestLoneSolverIsNotAskedToCritiqueOthers(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1@0=fail,agente-2@0=fail"
 	p.moot("run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless", "--on-quorum-loss", "continue")
@@ -49,6 +51,7 @@ func TestLoneSolverIsNotAskedToCritiqueOthers(t *testing.T) {
 // A human-chosen winner's text is quoted fenced in resposta-final.md: an
 // injected instruction and a forged fence stay inside the real fence.
 func TestHumanWinnerTextIsFenced(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "solver=inject,judge=judgebad"
 	p.moot("run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--on-judge-failure", "cancel").mustExit(t, 3)
@@ -78,6 +81,7 @@ func TestHumanWinnerTextIsFenced(t *testing.T) {
 // On a restricted bug, --json streams no model text in any event (output
 // events carry sizes; nothing else quotes an answer).
 func TestRestrictedJSONCarriesNoModelText(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "solver=mark"
 	r := p.moot("run", "8", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--json").mustExit(t, 0)
@@ -96,6 +100,7 @@ func TestRestrictedJSONCarriesNoModelText(t *testing.T) {
 // seed's advice: reduce N or R, or rewrite P, in the final answer and
 // as a warning; a judge that took one from each other proposal does not.
 func TestBadHealthSuggestsASmallerPanelOrABetterP(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "judge=selfgraft:A" // one idea counted, from the 4 other proposals
 	r := p.moot("run", "7", "--mode", "diagnosis", "-n", "5", "-r", "0", "--yes", "--headless").mustExit(t, 0)
@@ -115,6 +120,7 @@ func TestBadHealthSuggestsASmallerPanelOrABetterP(t *testing.T) {
 // A judge on the very engine every solver runs on (of unknown family,
 // which the family rule cannot check) is warned of in the plan.
 func TestJudgeOnTheSolversOwnEngineIsWarned(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	r := p.moot("plan", "7", "--mode", "diagnosis", "--solver", "omega", "--judge", "omega").mustExit(t, 0)
 	if !strings.Contains(r.stdout, "the very engine every solver runs on") {
@@ -129,6 +135,7 @@ func TestJudgeOnTheSolversOwnEngineIsWarned(t *testing.T) {
 // MOOT_PROTOCOL are the protocol of the call, so one command tells a
 // council member's call from a debate solver's.
 func TestCommandEngineIsToldTheProtocol(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cfg := readFile(t, filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
 	p.writeConfig(strings.Replace(cfg, `"--role", "{role}"]`, `"--role", "{role}", "--protocol", "{protocol}"]`, 1))

@@ -33,6 +33,7 @@ func hostRegister(t *testing.T, name string) *project {
 // midnight), or as debate-undated when they give none — never under the
 // time of the run — and the plan says so first.
 func TestNewRunArchivesAHostDebateUnderItsOwnDate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ register, bug, mode, want string }{
 		{"odcs", "BUG-20261004-ODCS", "spec", "debate-20261004T000000Z"},
 		{"whispper", "BUG-20261001-MAC1", "repair", "debate-undated"},

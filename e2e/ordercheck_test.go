@@ -14,6 +14,7 @@ import (
 // which a reversal never moves) picks another proposal: unstable. A judge
 // that reads, naming the same proposal wherever it is, stays stable.
 func TestOrderCheckCatchesSlotAndLabelBias(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, judge string
 		stable      bool

@@ -12,6 +12,7 @@ import (
 // lets review.builder's family sit on the change: the contradiction is
 // exit 2 before any call, asking for --builder.
 func TestReviewTrailersNeverSeatTheEnginesFilesBuilder(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines+"review:\n  builder: anthropic\n  ladders:\n    default: [ext-anth, ext-oai, loc]\n")
 	tr.write("calc.go", calcChange+"// Total never rounds.\n")
 	tr.git("commit", "-qam", "doc\n\nModel: gpt-5")
@@ -29,6 +30,7 @@ func TestReviewTrailersNeverSeatTheEnginesFilesBuilder(t *testing.T) {
 // An engine serving the builder's model never sits on its change, even
 // when its family: field names someone else (the server's owner).
 func TestReviewExcludesAnEngineServingTheBuildersModel(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines+`  proxy:
     kind: command
     command: ["FAKE"]
@@ -52,6 +54,7 @@ review:
 // an absolute path) never reads them into the envelope, and bug.md is
 // left as it was.
 func TestReviewOfAFixNeverReadsAFileOutsideTheRepository(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	bug, before := tr.fixedBug()
 	secret := filepath.Join(tr.home, "outside.go")
@@ -82,6 +85,7 @@ func TestReviewOfAFixNeverReadsAFileOutsideTheRepository(t *testing.T) {
 // own engine: with --builder naming an engine, that engine is excluded
 // by name even under --solo.
 func TestReviewSoloRigNeverSeatsTheBuildersOwnEngine(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, `engines:
   oai-a:
     kind: command
@@ -113,6 +117,7 @@ review:
 // A fix review whose diff names a file inside .git (the repository's
 // config may hold a remote's credentials) never sends it to a juror.
 func TestReviewOfAFixNeverReadsTheGitFolder(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	bug, _ := tr.fixedBug()
 	tr.git("config", "--unset", "user.name")
@@ -137,6 +142,7 @@ func TestReviewOfAFixNeverReadsTheGitFolder(t *testing.T) {
 // A fix review whose diff names another bug's record that is restricted
 // is restricted itself: no external juror reads that record.
 func TestReviewOfAFixNeverSendsARestrictedBugToAnExternalJuror(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	bug, _ := tr.fixedBug()
 	other := "_reversa_bugs/auth/bugs/BUG-20260720-R5T6-sessao-nao-expira/bug.md"
@@ -160,6 +166,7 @@ func TestReviewOfAFixNeverSendsARestrictedBugToAnExternalJuror(t *testing.T) {
 // <noreply@anthropic.com>" as the commit's author, or a Signed-off-by
 // trailer) names its builder as a Co-authored-by trailer does.
 func TestReviewLearnsTheBuilderFromTheCommitsAuthor(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, engines string }{
 		{"no review.builder", juryEngines},
 		{"review.builder of another family", juryEngines + "review:\n  builder: openai\n"},
@@ -191,6 +198,7 @@ func TestReviewLearnsTheBuilderFromTheCommitsAuthor(t *testing.T) {
 // ("open-ai") is the family it names: such an engine never sits on its
 // family's change.
 func TestReviewReadsAFamilySpeltAnotherWay(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ family, builder string }{{"claude", "anthropic"}, {"open-ai", "openai"}, {"Gemini", "google"}} {
 		tr := newTribunal(t, juryEngines+`  odd:
     kind: command
@@ -215,6 +223,7 @@ review:
 // family: an engine serving it through a proxy never sits on Claude's
 // change.
 func TestReviewReadsAModelAlias(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines+`  proxy:
     kind: command
     command: ["FAKE"]

@@ -13,6 +13,7 @@ import (
 // spaced by a Hangul filler (U+3164), are leaks: exit 2 before any call,
 // nothing written.
 func TestReviewFindsANameWithoutItsAccentsOrSplitByInvisibleCharacters(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{"by Jose Nunez", "by Ada Love\u034flace", "by Ada\u3164Lovelace"} {
 		tr := newTribunal(t, juryEngines)
 		tr.write("calc.go", "package calc\n\n// Total adds.\n// "+text+"\nfunc Total(a, b int) int { return a + b }\n")

@@ -12,6 +12,7 @@ import (
 // closed bug — is exit 2 naming what is wrong, with nothing called and
 // nothing written (bug.md and the project as they were).
 func TestReviewOfAFixRefusesBadInputWritingNothing(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, want string
 		spoil      func(tr *tribunal, dir string)
@@ -71,6 +72,7 @@ func must(t *testing.T, err error) {
 // A fix review with the builder unknown never reads as a plain approve:
 // fix-review.md and .json say the gate was weakened.
 func TestReviewOfAFixWithAnUnknownBuilderSaysTheGateWasWeakened(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	bug, _ := tr.fixedBug()
 	r := tr.review(bug, "--builder", "unknown")

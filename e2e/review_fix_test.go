@@ -28,6 +28,7 @@ func (tr *tribunal) withRegister(bugDir string) string {
 // never its Summary, its Actual Behavior nor the latest debate's final
 // answer (competing hypotheses, a winner, grafts).
 func TestReviewEnvelopeOnABugCarriesNoProseAboutTheOldBehaviour(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	bug := tr.withRegister("BUG-20260702-Q2R8-frete-arredondado")
 	r := tr.review(append([]string{bug}, append(change, "--lens", "defect")...)...)
@@ -93,6 +94,7 @@ func (tr *tribunal) fixedBug() (bug, bugMD string) {
 // issue's severity, file, evidence, impact and smallest follow-up, or
 // approve — and bug.md is left byte for byte as it was.
 func TestReviewOfABugsAppliedFixWritesTheReviewersVerdict(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	bug, before := tr.fixedBug()
 	tr.jury = "*/fix-tests=refuseissue"
@@ -155,6 +157,7 @@ func TestReviewOfABugsAppliedFixWritesTheReviewersVerdict(t *testing.T) {
 // A bug with no fix/CHG-*.diff and no --change or --files is exit 2
 // saying what is missing, and nothing is written.
 func TestReviewOfABugWithoutAFixSaysWhatIsMissing(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	bug := tr.withRegister("BUG-20260715-A7K3-desconto-aplicado-duas-vezes")
 	r := tr.review(bug)

@@ -33,6 +33,7 @@ func (tr *tribunal) record(dir string) reviewRecord {
 // review.builder in the engines file, no trailer naming one) is exit 2
 // before any call, naming what to say; nothing is written.
 func TestReviewRefusesWhenNoOneKnowsTheBuilder(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.git("commit", "--allow-empty", "-qm", "empty\n\nCo-authored-by: Grace Hopper <grace@example.org>")
 	r := tr.run(append([]string{"review", "--config", tr.cfg, "--yes", "--lens", "defect"}, "--change", "HEAD~2..HEAD", "--contract", "document Total | Total has a doc comment")...)
@@ -48,6 +49,7 @@ func TestReviewRefusesWhenNoOneKnowsTheBuilder(t *testing.T) {
 // model or family, else from the engines file's review.builder; either
 // excludes its family before dispatch and says where it came from.
 func TestReviewLearnsTheBuilderFromTrailersOrTheEnginesFile(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.write("calc.go", calcChange+"// Total never rounds.\n")
 	tr.git("commit", "-qam", "doc\n\nCo-authored-by: Claude <noreply@anthropic.com>")
@@ -80,6 +82,7 @@ func TestReviewLearnsTheBuilderFromTrailersOrTheEnginesFile(t *testing.T) {
 // weakened: the exit line, the summary, the route table and the record's
 // gate; it never reads as a plain unanimous pass.
 func TestReviewWithAnUnknownBuilderIsLabelledWeakened(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	r := tr.review(append(change, "--builder", "unknown", "--lens", "defect", "--lens", "security")...)
 	if !strings.Contains(r.stdout, "PASS — unanimous pass of 2 juror(s) — gate weakened: builder unknown") {
@@ -101,6 +104,7 @@ func TestReviewWithAnUnknownBuilderIsLabelledWeakened(t *testing.T) {
 // never sits on its own change, even with --solo letting unknown families
 // sit; a builder engine whose family is known excludes that family too.
 func TestReviewExcludesTheBuilderEngineByName(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines+`  builder-bot:
     kind: command
     command: ["FAKE"]
@@ -130,6 +134,7 @@ review:
 // verifier is one is UNVERIFIED; neither opens the gate. --solo lets them
 // sit, and the gate is labelled weakened.
 func TestReviewHoldsWithoutACrossFamilySeat(t *testing.T) {
+	t.Parallel()
 	engines := juryEngines + `  x-unk:
     kind: command
     command: ["FAKE"]
@@ -168,6 +173,7 @@ review:
 // A minor finding in the final round closes the gate (a pass listing one
 // is a refuse, exit 4); an info finding does not (exit 0).
 func TestReviewMinorFindingClosesTheGateInfoDoesNot(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		jury string
 		code int
@@ -188,6 +194,7 @@ func TestReviewMinorFindingClosesTheGateInfoDoesNot(t *testing.T) {
 // local engine; without one the plan names the lenses that have no
 // survival rung.
 func TestReviewLaddersEndInALocalSurvivalRung(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	r := tr.review(append(change, "--lens", "defect", "--lens", "security")...)
 	if strings.Contains(r.stderr, "no local survival rung") {

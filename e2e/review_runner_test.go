@@ -94,6 +94,7 @@ func (tr *tribunal) base() string {
 // anything runs, and moot never says "not started" over a command that
 // ran.
 func TestReviewCommittedRecordNeverRunsItsTestCmd(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	marker := filepath.Join(tr.home, "PWNED")
 	id := "20260101-000000"
@@ -121,6 +122,7 @@ func TestReviewCommittedRecordNeverRunsItsTestCmd(t *testing.T) {
 // A forged record naming another repository ("repo": "/etc") sends no
 // file of it to a juror: it is refused (exit 2) and nothing is called.
 func TestReviewForgedRepoNeverReachesAJuror(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	id := "20260101-000000"
 	dir := tr.forge(filepath.Join(tr.repo, ".moot", "reviews"), id, `"repo":"/etc","files":["passwd","hostname"]`)
@@ -152,6 +154,7 @@ func withRegister(t *testing.T, tr *tribunal) (restricted, open string) {
 // A forged "restricted": false in a restricted bug's review record never
 // lets an external juror read the bug: the record is refused (exit 2).
 func TestReviewForgedUnrestrictedRecordIsRefused(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	bug, _ := withRegister(t, tr)
 	id := "20260101-000000"
@@ -169,6 +172,7 @@ func TestReviewForgedUnrestrictedRecordIsRefused(t *testing.T) {
 // its record: a bug made restricted since round 1 reaches no external
 // juror in round 2.
 func TestReviewResumeReadsVisibilityFromTheBug(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	_, bug := withRegister(t, tr)
 	tr.jury = "*/defect@1=refuse"
@@ -207,6 +211,7 @@ func TestReviewResumeReadsVisibilityFromTheBug(t *testing.T) {
 // A record's "config" never chooses the engines file: a forged one naming
 // a file outside the project is refused (exit 2), its command never runs.
 func TestReviewRecordNeverChoosesTheEnginesFile(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	marker := filepath.Join(tr.home, "RAN")
 	script := filepath.Join(tr.home, "outside-juror.sh")
@@ -227,6 +232,7 @@ func TestReviewRecordNeverChoosesTheEnginesFile(t *testing.T) {
 // exit 3, the test's processes killed, its worktree removed from the
 // repository, nothing written.
 func TestReviewSignalDuringTestCmdStopsLikeAnyStop(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			tr := newTribunal(t, juryEngines)
@@ -285,6 +291,7 @@ func planFigures(t *testing.T, r result) (tokens int, usd float64) {
 // cap calls only the lens left — the lens that sat is never called again —
 // and the round passes.
 func TestReviewBudgetCapStopsARoundAndResumeCallsOnlyTheLensLeft(t *testing.T) {
+	t.Parallel()
 	priced := strings.ReplaceAll(juryEngines, "    family: anthropic\n", "    family: anthropic\n    price: {input_per_mtok: 1.0, output_per_mtok: 4.0}\n")
 	priced = strings.ReplaceAll(priced, "    family: openai\n", "    family: openai\n    price: {input_per_mtok: 1.0, output_per_mtok: 4.0}\n")
 	ladders := "review:\n  ladders:\n    default: [ext-anth, ext-oai]\n"
@@ -341,6 +348,7 @@ func TestReviewBudgetCapStopsARoundAndResumeCallsOnlyTheLensLeft(t *testing.T) {
 // no field it does not name), from setup to a debate_finished that sums
 // the calls, tokens and cost.
 func TestReviewJSONStreamsTheOneEventSchema(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	r := tr.review(append(change, "--lens", "defect", "--json")...)
 	if r.code != 0 {
@@ -370,6 +378,7 @@ func TestReviewJSONStreamsTheOneEventSchema(t *testing.T) {
 // juror is not called again), the one cut is called, and the juror the
 // killed moot left running is killed.
 func TestReviewKilledRoundContinuesWithoutRepeatingASeatedLens(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
 	tr.jury = "*/defect@1=hang"
 	c, _ := tr.start(append(append([]string{"review"}, change...), "--lens", "defect", "--lens", "security", "--config", tr.cfg, "--yes")...)
@@ -412,6 +421,7 @@ func TestReviewKilledRoundContinuesWithoutRepeatingASeatedLens(t *testing.T) {
 // refuse it naming review.json (exit 2), and it is never listed with the
 // status the edit wrote.
 func TestReviewHandEditedRecordIsRefusedNamingIt(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	if r := tr.review(append(change, "--lens", "defect")...); r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)

@@ -24,6 +24,7 @@ func traces(prompt string, tokens ...string) (in, out []string) {
 // reads the whole review (every round of both sides, round 0's positions
 // and arguments included), anonymized and fenced.
 func TestTradeoffReadersKeepTheWholeReview(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "reviewer=mark"
 	p.moot(tradeoffArgs("7", "-r", "2")...).mustExit(t, 0)
@@ -49,12 +50,13 @@ func TestTradeoffReadersKeepTheWholeReview(t *testing.T) {
 	}
 }
 
-// A council's stakes are inputs: --value-at-risk over seed 001's line
+// A council's stakes are inputs: --value-at-risk over the council protocol's line
 // (100000) and --irreversible each escalate the result, stated in the
 // final answer's head; both are frozen in problema.md (inside P, so the
 // members read them too). Under the line and reversible, nothing
 // escalates for them.
 func TestCouncilStakesEscalate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		extra  []string
@@ -99,6 +101,7 @@ func TestCouncilStakesEscalate(t *testing.T) {
 // them, and a member's engine without a timeout of its own gets 30 s a
 // call (frozen in problema.md), not moot's 10 minutes.
 func TestCouncilTimeLimitsAreItsDefaults(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cfg := readFile(t, filepath.Join(p.dir, "_reversa_bugs", "moot.yaml"))
 	p.writeConfig(strings.Replace(cfg, "    timeout: 20s\n    price:", "    price:", 1))
@@ -117,6 +120,7 @@ func TestCouncilTimeLimitsAreItsDefaults(t *testing.T) {
 // reading_order logs, so the readers of a round do not all read them
 // alike.
 func TestCouncilOpeningIsInEachReadersOrder(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "member=mark"
 	p.moot(councilArgs("7", "-r", "2")...).mustExit(t, 0)
@@ -157,6 +161,7 @@ func TestCouncilOpeningIsInEachReadersOrder(t *testing.T) {
 // middle ground; the scorer reads the answers with the participant ids a
 // persona wrote hidden ("Agent #2", "debatedor 3").
 func TestArguePersonaReflectsAndTheScorerReadsAnonymizedText(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-1@1=prose,persona=mark" // the first rule that matches wins
 	p.moot(argueArgs("-r", "1")...).mustExit(t, 0)
@@ -187,10 +192,11 @@ func TestArguePersonaReflectsAndTheScorerReadsAnonymizedText(t *testing.T) {
 	}
 }
 
-// seed 003's "synthesis ready" stop: the scorer calls it, with its reason,
+// the argue protocol's "synthesis ready" stop: the scorer calls it, with its reason,
 // and the debate stops there, recorded like the other stop rules (the log,
 // summary.json, the final answer's termination).
 func TestArgueSynthesisReadyStop(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_ARGUE=ready"}
 	r := p.moot(argueArgs("-r", "4")...).mustExit(t, 0)

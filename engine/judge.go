@@ -371,7 +371,7 @@ func (r *runner) keepJudgeRaw(attempt int, stream, text string) error {
 }
 
 // healthAdvice is the line a final answer opens with when its judge
-// discarded almost everything (seed 000: reduce N or R, or rewrite P): a
+// discarded almost everything (docs/protocols/debate.md: reduce N or R, or rewrite P): a
 // judge's winner that took ideas from fewer than half of the k-1 other
 // proposals; warn says it in English for the log. Both "" otherwise (a
 // human's choice, a final step that names no winner, a lone proposal).

@@ -66,7 +66,7 @@ func scorer(prompt string) string {
 	}
 	isNew := os.Getenv("FAKE_ARGUE") != "stale"
 	ready := ""
-	if os.Getenv("FAKE_ARGUE") == "ready" { // seed 003's "synthesis ready" call
+	if os.Getenv("FAKE_ARGUE") == "ready" { // the argue protocol's "synthesis ready" call
 		ready = `, "synthesis_ready": true, "synthesis_ready_reason": "as posições estão expostas e concedidas"`
 	}
 	return fmt.Sprintf(`{"scores": {%s}, "new_arguments": %v%s}`+"\n", strings.Join(parts, ", "), isNew, ready)

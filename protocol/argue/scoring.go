@@ -60,7 +60,7 @@ type Scores struct {
 	Scores      map[string]Score `json:"scores"`
 	NewArgument bool             `json:"new_arguments"`
 	// SynthesisReady is the scorer's call that the material suffices
-	// for the synthesis (seed 003's "synthesis ready" stop), with its
+	// for the synthesis (the argue protocol's "synthesis ready" stop), with its
 	// reason.
 	SynthesisReady  bool   `json:"synthesis_ready,omitempty"`
 	SynthesisReason string `json:"synthesis_ready_reason,omitempty"`

@@ -10,7 +10,7 @@ import (
 	"github.com/reversa/moot/engine"
 )
 
-// ValueAtRiskOver is seed 001's value-at-risk trigger: a decision that
+// ValueAtRiskOver is the council protocol's value-at-risk trigger: a decision that
 // puts more than this at risk (in the register's currency) escalates.
 const ValueAtRiskOver = 100_000
 
@@ -22,7 +22,7 @@ const (
 	DebateLimit = 300 * time.Second
 )
 
-// TimeLimits are seed 001's limits: 30 s a call, 120 s a round, 300 s in
+// TimeLimits are the council protocol's limits: 30 s a call, 120 s a round, 300 s in
 // all.
 func (Protocol) TimeLimits() engine.TimeLimits {
 	return engine.TimeLimits{Call: CallLimit, Round: RoundLimit, Debate: DebateLimit}
@@ -88,7 +88,7 @@ func stakesOf(l bugfolder.Lang, p string) engine.Stakes {
 	return s
 }
 
-// stakesReasons are the escalations the stakes call for (seed 001: value
+// stakesReasons are the escalations the stakes call for (docs/protocols/council.md: value
 // at risk over ValueAtRiskOver; an irreversible decision).
 func stakesReasons(l bugfolder.Lang, s engine.Stakes) []string {
 	var out []string

@@ -135,7 +135,7 @@ func (Protocol) Prompt(c engine.Call) string {
 // canonical ones (the raw output keeps the model's) and checks the mode's
 // sections, their order and the confidence; a critic must address every
 // proposal of the snapshot, and a solver's critique name at least one of
-// the others' (seed 000: the critique proves it read the snapshot).
+// the others' (docs/protocols/debate.md: the critique proves it read the snapshot).
 func (Protocol) Validate(c engine.Call, body string) (string, []string) {
 	body = bugfolder.CanonicalHeadings(body, c.Lang)
 	var peers, others []string

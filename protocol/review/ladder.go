@@ -534,7 +534,7 @@ func Estimated(cfg *engine.Config, routes []Route) Estimate {
 }
 
 // NoSurvival names the lenses whose ladder holds no local rung that may
-// be called: seed 004 wants every ladder to end in a local survival rung
+// be called: docs/protocols/review.md wants every ladder to end in a local survival rung
 // (a free seat when every cloud rung fails), and the plan says which have
 // none. DefaultLadder puts every local engine of the file last, so only a
 // file without one, review.ladders that leave it out, or a rung ruled

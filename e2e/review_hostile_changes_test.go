@@ -31,6 +31,7 @@ func (tr *tribunal) bugEnvelope(body string) string {
 // Atual, and an Actual Behavior or Resumo nested under Expected Behavior,
 // never do.
 func TestReviewEnvelopeOfABugIgnoresOldBehaviourUnderAnyHeading(t *testing.T) {
+	t.Parallel()
 	for name, body := range map[string]string{
 		"portuguese": "\n# Título VELHO-TITULO\n\n## Resumo\n\nVELHO-RESUMO\n\n## Comportamento Esperado\n\nESPERADO-OK\n\n## Comportamento Atual\n\nVELHO-ATUAL\n\n## Critérios de Aceite\n\nCRITERIO-OK\n\n## Notas do Agente\n\nVELHO-NOTAS\n",
 		"nested":     "\n## Summary\n\nVELHO-RESUMO\n\n## Expected Behavior\n\nESPERADO-OK\n\n### Actual Behavior\n\nVELHO-ATUAL\n\n### Resumo\n\nVELHO-RESUMO\n\n## Acceptance Criteria\n\nCRITERIO-OK\n",
@@ -77,6 +78,7 @@ func TestReviewRedactsAPasswordOfTheEnvironment(t *testing.T) {
 // letters of another script (Cyrillic А, В) or fullwidth forms, or split
 // by a soft hyphen or a zero-width joiner, as the name.
 func TestReviewIdentityScanSeesThroughLookAlikes(t *testing.T) {
+	t.Parallel()
 	for _, leak := range []string{"Ada Buil\u00adder", "Ada Bui\u200dlder", "Ａｄａ Ｂｕｉｌｄｅｒ", "\u0410da \u0412uilder", "Ad\u0430 Builder"} {
 		tr := newTribunal(t, juryEngines)
 		tr.write("calc.go", calcChange+"// reviewed with "+leak+"\n")
@@ -90,6 +92,7 @@ func TestReviewIdentityScanSeesThroughLookAlikes(t *testing.T) {
 
 // A local pass whose verifier passes with a minor finding is a refuse.
 func TestReviewVerifiersMinorFindingClosesTheGate(t *testing.T) {
+	t.Parallel()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    defect: [loc, ext-anth]\n")
 	tr.jury = "ext-anth/defect=minorpass"
 	r := tr.review(append(change, "--lens", "defect")...)
