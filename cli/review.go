@@ -177,6 +177,8 @@ func newReviewCmd(e *env) *cobra.Command {
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call (default: each engine's own, else 10m)")
 	fl.IntVar(&f.parallel, "parallel", defaultReviewParallel, "juror calls at once")
 	f.run.registerCommon(cmd)
+	// a review has no judge to keep room for: stop ends the round where it is
+	cmd.Flags().Lookup("on-budget").Usage = "the budget menu's answer, headless: ask (stop, exit 4), stop (the round stops where it is, the lenses that sat are kept: exit 4, resumable with a raised cap) or cancel (exit 3)"
 	f.budget.register(cmd)
 	return cmd
 }
