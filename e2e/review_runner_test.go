@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,7 +22,7 @@ import (
 // in the returned buffers).
 func (tr *tribunal) start(args ...string) (*exec.Cmd, *bytes.Buffer) {
 	tr.t.Helper()
-	c := exec.Command(mootBin, args...)
+	c := exec.Command(mootBin, withBuilder(args)...)
 	c.Dir = tr.repo
 	c.Env = append(os.Environ(), "FAKE_JURY="+tr.jury, "FAKE_JURYLOG="+tr.jurylog, "NO_COLOR=1",
 		"XDG_CONFIG_HOME="+filepath.Join(tr.home, "xdg"), "XDG_CACHE_HOME="+filepath.Join(tr.home, "cache"))
@@ -31,6 +32,23 @@ func (tr *tribunal) start(args ...string) (*exec.Cmd, *bytes.Buffer) {
 		tr.t.Fatal(err)
 	}
 	return c, &errb
+}
+
+// withBuilder names the builder of a new review (a family no juror of
+// these tests is), as a review always must, unless the args name one or
+// resume a review.
+func withBuilder(args []string) []string {
+	if len(args) == 0 || args[0] != "review" || slices.Contains(args, "--builder") || slices.Contains(args, "--resume") {
+		return args
+	}
+	return append(slices.Clone(args), "--builder", "mistral")
+}
+
+// runB runs moot in the repository, naming a new review's builder
+// (withBuilder).
+func (tr *tribunal) runB(args ...string) result {
+	tr.t.Helper()
+	return tr.run(withBuilder(args)...)
 }
 
 // waitExit waits for a started moot and returns its exit code.
@@ -106,7 +124,7 @@ func TestReviewCommittedRecordNeverRunsItsTestCmd(t *testing.T) {
 		{"review", "--resume", id, "--config", tr.cfg, "--yes"},
 		{"resume", id, "--config", tr.cfg, "--yes"},
 	} {
-		r := tr.run(args...)
+		r := tr.runB(args...)
 		if r.code != 2 || !strings.Contains(r.stderr, ".moot-review-stamp") {
 			t.Errorf("%v: exit %d, want 2 naming the stamp\n%s", args, r.code, r.stderr)
 		}
@@ -220,7 +238,7 @@ func TestReviewRecordNeverChoosesTheEnginesFile(t *testing.T) {
 	os.WriteFile(outside, []byte("engines:\n  juror-x: {kind: command, command: [\""+script+"\"], family: anthropic}\n"), 0o644)
 	id := "20260101-000000"
 	tr.forge(filepath.Join(tr.repo, ".moot", "reviews"), id, fmt.Sprintf(`"repo":".","change":"HEAD~1..HEAD","base":%q,"worktree":true,"touched":["calc.go"],"config":%q`, tr.base(), outside))
-	if r := tr.run("review", "--resume", id, "--yes"); r.code != 2 {
+	if r := tr.runB("review", "--resume", id, "--yes"); r.code != 2 {
 		t.Errorf("exit %d, want 2\n%s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -300,7 +318,7 @@ func TestReviewBudgetCapStopsARoundAndResumeCallsOnlyTheLensLeft(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			tr := newTribunal(t, priced+ladders)
 			args := append(append([]string{"review", "--config", tr.cfg, "--parallel", "1"}, change...), lenses...)
-			tokens, usd := planFigures(t, tr.run(append(args, "--json")...))
+			tokens, usd := planFigures(t, tr.runB(append(args, "--json")...))
 			one := tokens/2 + 1 // one call's estimate: both lenses' prompts are the same size
 			switch how {
 			case "--max-tokens":
@@ -310,7 +328,7 @@ func TestReviewBudgetCapStopsARoundAndResumeCallsOnlyTheLensLeft(t *testing.T) {
 			default:
 				tr.config(priced + ladders + fmt.Sprintf("budget:\n  max_tokens: %d\n", one))
 			}
-			r := tr.run(append(args, "--yes")...)
+			r := tr.runB(append(args, "--yes")...)
 			if r.code != 4 || !strings.Contains(r.stderr, "budget") {
 				t.Fatalf("exit %d, want 4 at the budget cap\n%s%s", r.code, r.stdout, r.stderr)
 			}
@@ -325,7 +343,7 @@ func TestReviewBudgetCapStopsARoundAndResumeCallsOnlyTheLensLeft(t *testing.T) {
 			if how == "--max-usd" {
 				raise = how
 			}
-			r = tr.run("resume", filepath.Base(dir), "--config", tr.cfg, "--yes", raise, "1000000")
+			r = tr.runB("resume", filepath.Base(dir), "--config", tr.cfg, "--yes", raise, "1000000")
 			if r.code != 0 {
 				t.Fatalf("resume with a raised cap: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
@@ -398,7 +416,7 @@ func TestReviewKilledRoundContinuesWithoutRepeatingASeatedLens(t *testing.T) {
 		t.Errorf("listed as %v, want interrupted", e["status"])
 	}
 	tr.jury = ""
-	r := tr.run("resume", filepath.Base(dir), "--config", tr.cfg, "--yes")
+	r := tr.runB("resume", filepath.Base(dir), "--config", tr.cfg, "--yes")
 	if r.code != 0 {
 		t.Fatalf("resume: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -430,7 +448,7 @@ func TestReviewHandEditedRecordIsRefusedNamingIt(t *testing.T) {
 	p := filepath.Join(dir, "review.json")
 	os.WriteFile(p, []byte(strings.Replace(readText(t, p), `"status": "pass"`, `"status": "running"`, 1)), 0o600)
 	for _, args := range [][]string{{"list", "--json"}, {"show", filepath.Base(dir)}, {"review", "--resume", filepath.Base(dir), "--config", tr.cfg, "--yes"}} {
-		r := tr.run(args...)
+		r := tr.runB(args...)
 		if r.code != 2 || !strings.Contains(r.stderr, "review.json") || strings.Contains(r.stdout, `"running"`) {
 			t.Errorf("%v: exit %d, want 2 naming review.json\n%s%s", args, r.code, r.stdout, r.stderr)
 		}
