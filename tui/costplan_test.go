@@ -12,17 +12,14 @@ import (
 	"github.com/reversa/moot/harness"
 )
 
-// countPlans counts the plans priced (planOf, which reads every past final
-// answer of the register) until the test ends.
-func countPlans(t *testing.T) *atomic.Int32 {
-	t.Helper()
+// countPlans counts the plans priced (engine.NewPlan, which reads every
+// past final answer of the register) by the fixture's models.
+func countPlans(f *fixture) *atomic.Int32 {
 	var n atomic.Int32
-	old := planOf
-	planOf = func(s engine.Setup, cfg *harness.Config) (*engine.Plan, error) {
+	f.planOf = func(s engine.Setup, cfg *harness.Config) (*engine.Plan, error) {
 		n.Add(1)
-		return old(s, cfg)
+		return engine.NewPlan(s, cfg)
 	}
-	t.Cleanup(func() { planOf = old })
 	return &n
 }
 
@@ -66,8 +63,8 @@ func plansIn(cmd tea.Cmd) []planMsg {
 // UI's goroutine; the screen says it is estimating and keys keep working
 // until the plan arrives, then shows it. Both frames are kept as goldens.
 func TestCostScreenEstimatesInTheBackground(t *testing.T) {
-	plans := countPlans(t)
 	f := newFixture(t)
+	plans := countPlans(f)
 	m := costModel(t, f, 3)
 	m, cmd := update(m, assemblePCmd(m.bug)())
 	if n := plans.Load(); n != 0 {

@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/internal/whoami"
 )
 
 // q2r8 is the sample bug whose debate is done; the tests make its final
@@ -39,8 +37,7 @@ func makePending(t *testing.T, f *fixture) string {
 func TestDecideForm(t *testing.T) {
 	f := newFixture(t)
 	dir := makePending(t, f)
-	whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
-	t.Cleanup(func() { whoIs = whoami.Name })
+	fakeWho(f)
 	m := loadBrowser(t, f, 120, 30)
 	top := m.browser.rows[m.browser.visible[0]]
 	if top.sum == nil || top.sum.Bug.ID != "BUG-20260702-Q2R8" || !strings.HasPrefix(top.marks(), "◆") {

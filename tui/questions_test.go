@@ -15,7 +15,6 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/testutil"
-	"github.com/reversa/moot/internal/whoami"
 )
 
 // The two questions the tests ask: the coupon one waits for a human
@@ -69,10 +68,10 @@ func questionsOnly(t *testing.T) (*fixture, string) {
 	return f, pending
 }
 
-// fakeWho names the person deciding without starting git.
-func fakeWho(t *testing.T) {
-	whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
-	t.Cleanup(func() { whoIs = whoami.Name })
+// fakeWho names the person deciding in the fixture's models without
+// starting git.
+func fakeWho(f *fixture) {
+	f.whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
 }
 
 // The browser lists the project's questions beside the register's bugs
@@ -84,7 +83,7 @@ func TestQuestionsInTheBrowser(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			f := newFixture(t)
 			pending := addQuestions(t, f.proj)
-			fakeWho(t)
+			fakeWho(f)
 			m := loadBrowser(t, f, size[0], size[1])
 			if len(m.browser.rows) != 8 {
 				t.Fatalf("%d rows, want 6 bugs and 2 questions", len(m.browser.rows))
@@ -140,7 +139,7 @@ func readDecision(t *testing.T, dir string) (*bugfolder.Decision, string) {
 // pending one first, and the same keys as the teatest program decide it.
 func TestQuestionsOnlyBrowser(t *testing.T) {
 	f, pending := questionsOnly(t)
-	fakeWho(t)
+	fakeWho(f)
 	tm := teatest.NewTestModel(t, New(f.options()), teatest.WithInitialTermSize(80, 24))
 	waitFor := func(what string) {
 		t.Helper()

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
-	"github.com/reversa/moot/internal/whoami"
 	"github.com/reversa/moot/protocol/review"
 )
 
@@ -266,8 +264,7 @@ func TestReviewViewDecide(t *testing.T) {
 	if err := pr.f.Write("summary.md", []byte("# Review summary\n\nStalled.\n")); err != nil {
 		t.Fatal(err)
 	}
-	whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
-	t.Cleanup(func() { whoIs = whoami.Name })
+	fakeWho(f)
 	m := sized(t, f.options(), 120, 40)
 	m = openReviewRow(t, m, pr.f.ID)
 	checkFrame(t, m, 120, 40, f.proj, []string{"d decide"})

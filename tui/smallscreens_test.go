@@ -380,7 +380,9 @@ func TestIndexAndHeaderGiveTheSameTokensAndMoney(t *testing.T) {
 // a file written between the key and the command is opened.
 func TestOpenFileLooksOffTheUIGoroutine(t *testing.T) {
 	f := newFixture(t)
-	m := New(f.options())
+	opts := f.options()
+	opts.getenv = func(k string) string { return map[string]string{"PAGER": "true"}[k] }
+	m := New(opts)
 	dir := t.TempDir()
 	if msg, ok := m.openFile(dir)().(statusMsg); !ok || !strings.Contains(string(msg), "is not one") {
 		t.Errorf("a folder: %v", msg)
@@ -390,7 +392,6 @@ func TestOpenFileLooksOffTheUIGoroutine(t *testing.T) {
 	if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("PAGER", "true")
 	if msg, isStatus := cmd().(statusMsg); isStatus {
 		t.Errorf("the file written after the key was refused: %q", msg)
 	}
