@@ -63,6 +63,7 @@ func plansIn(cmd tea.Cmd) []planMsg {
 // UI's goroutine; the screen says it is estimating and keys keep working
 // until the plan arrives, then shows it. Both frames are kept as goldens.
 func TestCostScreenEstimatesInTheBackground(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	plans := countPlans(f)
 	m := costModel(t, f, 3)
@@ -100,6 +101,7 @@ func TestCostScreenEstimatesInTheBackground(t *testing.T) {
 // the one for the current choices, whichever arrives first, and a plan
 // that arrives after the cost screen was left is dropped.
 func TestStalePlanIsDropped(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		order []int // which plan arrives first: 0 the stale one, 1 the current one
@@ -109,6 +111,7 @@ func TestStalePlanIsDropped(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m := costModel(t, f, 3)
 			m, first := update(m, assemblePCmd(m.bug)())
@@ -125,6 +128,7 @@ func TestStalePlanIsDropped(t *testing.T) {
 		})
 	}
 	t.Run("screen left", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		m := costModel(t, f, 3)
 		m, cmd := update(m, assemblePCmd(m.bug)())

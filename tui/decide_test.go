@@ -35,6 +35,7 @@ func makePending(t *testing.T, f *fixture) string {
 // through the same function as moot decide. revise without a note is
 // refused by the form, nothing written.
 func TestDecideForm(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	dir := makePending(t, f)
 	fakeWho(f)
@@ -90,11 +91,13 @@ func TestDecideForm(t *testing.T) {
 // An escalated council's Final tab says it was escalated, and why in
 // short, before the pending decision (docs/architecture.md).
 func TestDecideEscalatedCouncil(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ flag, want string }{
 		{"escalate", "ESCALATED (convergence or confidence under 70 %, or a critical divergence). A human decision is pending"},
 		{"human", "ESCALATED to a human (synthesis confidence under 50 %). A human decision is pending"},
 	} {
 		t.Run(tc.flag, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			p := filepath.Join(f.proj, q2r8, "resposta-final.md")
 			raw, err := os.ReadFile(p)

@@ -79,8 +79,10 @@ func fakeWho(f *fixture) {
 // one, enter opens its debate on the Final tab, and d records the human
 // decision in its decisao.md — at 80×24 and 140×45.
 func TestQuestionsInTheBrowser(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			pending := addQuestions(t, f.proj)
 			fakeWho(f)
@@ -138,6 +140,7 @@ func readDecision(t *testing.T, dir string) (*bugfolder.Decision, string) {
 // A project with questions and no register opens the browser on them, the
 // pending one first, and the same keys as the teatest program decide it.
 func TestQuestionsOnlyBrowser(t *testing.T) {
+	t.Parallel()
 	f, pending := questionsOnly(t)
 	fakeWho(f)
 	tm := teatest.NewTestModel(t, New(f.options()), teatest.WithInitialTermSize(80, 24))
