@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,6 +233,14 @@ func osMkdirTemp(pattern string) (string, error) {
 var sharedDirs []string
 
 func TestMain(m *testing.M) {
+	// Under -race every test runs one at a time, as before: the detector
+	// multiplies CPU time by up to 10, and tests side by side then overrun
+	// run's per-command deadline (cmdDeadline), dropping messages the
+	// tests wait for. Without -race they run in parallel.
+	flag.Parse()
+	if raceDetector {
+		flag.Set("test.parallel", "1")
+	}
 	code := m.Run()
 	for _, d := range sharedDirs {
 		os.RemoveAll(d)
