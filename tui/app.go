@@ -72,6 +72,17 @@ type Options struct {
 	// Proposals offers a bug's two best proposals of a finished repair
 	// debate as options A and B (nil: none offered).
 	Proposals func(*bugfolder.Bug) (a, b string, ok bool)
+
+	// planOf prices a setup; engine.NewPlan when nil (a test counts its
+	// calls through it, without touching what another test runs).
+	planOf func(engine.Setup, *harness.Config) (*engine.Plan, error)
+	// whoIs names the person deciding; whoami.Name when nil (tests name
+	// one: git is slow to start on a loaded machine).
+	whoIs func(ctx context.Context, project string, getenv func(string) string) string
+	// getenv reads the environment ($PAGER, $EDITOR, the decider's name);
+	// os.Getenv when nil (a test sets its own without changing the
+	// process's, which tests running beside it read).
+	getenv func(string) string
 }
 
 // choices are what the wizard offers from the options.
@@ -944,10 +955,15 @@ func (m *Model) sizeWizard() {
 	}
 }
 
-// planOf prices a setup (engine.NewPlan; a test counts its calls). It
-// reads every past final answer of the register (what the plan learns
-// from): never on the UI's goroutine.
-var planOf = engine.NewPlan
+// plan prices a setup (Options.planOf, else engine.NewPlan). It reads
+// every past final answer of the register (what the plan learns from):
+// never on the UI's goroutine.
+func (o Options) plan(s engine.Setup, cfg *harness.Config) (*engine.Plan, error) {
+	if o.planOf != nil {
+		return o.planOf(s, cfg)
+	}
+	return engine.NewPlan(s, cfg)
+}
 
 // planMsg carries a plan priced in the background; seq says which
 // request it answers (an older one, for choices since changed, is
@@ -994,9 +1010,9 @@ func (m *Model) planCost() tea.Cmd {
 	m.cost.plan, m.cost.err, m.cost.button, m.cost.scroll = nil, nil, 0, 0
 	m.planSeq++
 	m.cost.estimating = true
-	seq, cfg := m.planSeq, m.opts.Config
+	seq, cfg, opts := m.planSeq, m.opts.Config, m.opts
 	return func() tea.Msg {
-		p, err := planOf(s, cfg)
+		p, err := opts.plan(s, cfg)
 		return planMsg{seq: seq, setup: s, plan: p, err: err}
 	}
 }

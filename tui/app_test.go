@@ -37,6 +37,7 @@ func loadBrowser(t *testing.T, f *fixture, w, h int) Model {
 }
 
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 30)
 	if len(m.browser.rows) != 6 || m.browser.loaded != 6 {
@@ -69,6 +70,7 @@ func TestBrowser(t *testing.T) {
 }
 
 func TestBrowserRefusesANewDebateOnAClosedBug(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 30)
 	m = keys(t, m, "j", "j", "n") // K4M1, closed by DONE.md
@@ -82,6 +84,7 @@ func TestBrowserRefusesANewDebateOnAClosedBug(t *testing.T) {
 }
 
 func TestBrowserOpensAPastDebate(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 40)
 	m = keys(t, m, "j", "j", "j", "enter")
@@ -106,6 +109,7 @@ func TestBrowserOpensAPastDebate(t *testing.T) {
 }
 
 func TestWizardOnARestrictedBugHidesExternals(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  cloud: {kind: openai, base_url: https://api.example.com/v1}\n  broken: {kind: command, command: [y], external: false}\ndefaults: {solver: scripted, judge: scripted}\n"))
 	if err != nil {
@@ -137,6 +141,7 @@ func TestWizardOnARestrictedBugHidesExternals(t *testing.T) {
 }
 
 func TestWizardToCostWithExternalConfirmation(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cfg, _ := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  cloud: {kind: openai, base_url: https://api.example.com/v1}\ndefaults: {solver: scripted, judge: scripted}\n"))
 	opts := f.options()
@@ -173,6 +178,7 @@ func TestWizardToCostWithExternalConfirmation(t *testing.T) {
 }
 
 func TestCostScreen(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	opts := f.options()
 	bug := f.bug(t, "7")
@@ -232,6 +238,7 @@ func liveModel(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 }
 
 func TestLiveView(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 30)
 	r0 := m.deb.rounds[0]
@@ -288,6 +295,7 @@ func goldenScreenNamed(t *testing.T, name string, m Model, proj string) {
 }
 
 func TestQuorumMenu(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 34)
 	q := engine.QuorumLoss{Round: 1, Valid: 1, Needed: 2, Panel: 3, ValidIDs: []string{"agente-1"}, RetryCalls: 2, RetryUSD: 0.0123, ContinueSaves: 2,
@@ -315,6 +323,7 @@ func TestQuorumMenu(t *testing.T) {
 }
 
 func TestQuorumOtherSwapAndTimeout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 34)
 	q := engine.QuorumLoss{Round: 1, Valid: 1, Needed: 2, Panel: 3, RetryCalls: 1,
@@ -360,6 +369,7 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 }
 
 func TestJudgeMenu(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 34)
 	j := engine.JudgeFailure{Attempt: 1, Reason: "invalid answer: ## Vencedora: names no label", RetryUSD: 0.004,
@@ -385,6 +395,7 @@ func TestJudgeMenu(t *testing.T) {
 }
 
 func TestQuitAsksWhileRunning(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, b := liveModel(t, f, 120, 30)
 	m = keys(t, m, "q")
@@ -408,6 +419,7 @@ func TestQuitAsksWhileRunning(t *testing.T) {
 }
 
 func TestEverySizeFits(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, size := range [][2]int{{80, 24}, {100, 30}, {200, 60}} {
 		w, h := size[0], size[1]
@@ -434,6 +446,7 @@ func TestEverySizeFits(t *testing.T) {
 }
 
 func TestLightBackgroundAndNoColor(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 100, 30)
 	m = pump(t, m, tea.BackgroundColorMsg{Color: color.White})
@@ -462,6 +475,7 @@ func recv[T any](t *testing.T, ch chan T) T {
 // assembled starts the debate as soon as its plan is ready, instead of
 // refusing it.
 func TestStartBeforePIsAssembled(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	opts := f.options()
 	bug := f.bug(t, "7")
@@ -516,6 +530,7 @@ func waitRunDone(t *testing.T, b *bridge) {
 // TestWizardWaitsForTheProbe: while the background probe runs the engines
 // stage says so; when it reports, the stage offers only what passed.
 func TestWizardWaitsForTheProbe(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  local: {kind: openai, base_url: http://127.0.0.1:9/v1}\ndefaults: {solver: scripted, judge: scripted}\n"))
 	if err != nil {
@@ -550,6 +565,7 @@ func TestWizardWaitsForTheProbe(t *testing.T) {
 // UI opens on the trust question, probes nothing until it is answered, and
 // "Trust it" trusts the file and starts the probe.
 func TestTrustMenuBeforeAnyProbe(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	probed, trusted := 0, 0
 	opts := f.options()
@@ -573,6 +589,7 @@ func TestTrustMenuBeforeAnyProbe(t *testing.T) {
 // debate?" is open: the dialog closes, and a leave answered just as it
 // ends quits at once as finished (no hang, not "resumable").
 func TestLeaveDialogWhenTheDebateFinishes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	done := engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeDone}}}
 	m, _ := liveModel(t, f, 80, 24)
@@ -611,6 +628,7 @@ func pumpQuits(m Model, msg tea.Msg) (Model, bool) {
 // footer (a refresh or a tick does not replace it) until a key, and once
 // dismissed it no longer decides the exit code.
 func TestRunErrorStaysUntilAKey(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
 	m = pump(t, m, engineMsg{then: runDoneMsg{err: errors.New("resume refused: the bug changed")}})

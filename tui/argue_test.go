@@ -41,6 +41,7 @@ func argueView() *argue.View {
 // (the latest that fit) and the stop reason, within the width; at 60×12 the
 // oldest concessions give way.
 func TestArgueLiveView(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, size := range []struct {
 		name string
@@ -68,6 +69,7 @@ func TestArgueLiveView(t *testing.T) {
 // A debate that is not argue has no argue view: the Convergence tab keeps
 // debate's chart.
 func TestArgueViewOnlyForArgue(t *testing.T) {
+	t.Parallel()
 	if v, ok := argue.ReadView(t.TempDir()); ok || v != nil {
 		t.Errorf("a folder without scoring/summary.json has an argue view: %+v", v)
 	}
@@ -100,6 +102,7 @@ func argueLive(t *testing.T, n, w, h int) Model {
 // rounds stopped and the cap, and counts no call of the rounds the stop
 // cut off; the footer shows the S key while the run can stop.
 func TestArgueLiveHeader(t *testing.T) {
+	t.Parallel()
 	m := argueLive(t, 2, 160, 30)
 	if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "calls 0/13") {
 		t.Errorf("header before the run, want 2×4 + 4 + 1 = 13 calls planned:\n%s", got)
@@ -130,6 +133,7 @@ func TestArgueLiveHeader(t *testing.T) {
 // still in sight — and the Convergence zoom shows argue's whole view (the
 // stop reason, every persona), not "not written yet".
 func TestArgueViewFitsManyPersonas(t *testing.T) {
+	t.Parallel()
 	m := argueLive(t, 16, 80, 24)
 	v := argueView()
 	v.Personas = nil
@@ -172,6 +176,7 @@ func TestArgueViewFitsManyPersonas(t *testing.T) {
 // shows the newest entries under a line counting the earlier ones, so
 // "(12)" never sits above nine entries with nothing said of the rest.
 func TestConcessionLogSaysWhatIsAbove(t *testing.T) {
+	t.Parallel()
 	m := argueLive(t, 2, 80, 24)
 	v := argueView()
 	v.Concessions = nil
@@ -205,6 +210,7 @@ func TestConcessionLogSaysWhatIsAbove(t *testing.T) {
 // one begun before the stop was written that lands after a later one must
 // not put "running" back over the stop reason.
 func TestArgueViewKeepsTheNewerRead(t *testing.T) {
+	t.Parallel()
 	m := argueLive(t, 2, 80, 24)
 	stopped, running := argueView(), argueView()
 	running.Rule, running.Reason = "", ""

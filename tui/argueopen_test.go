@@ -54,6 +54,7 @@ func openQuestion(t *testing.T, opts Options, bug *bugfolder.Bug, w, h int) Mode
 // problema.md names, not the UI's default (debate); so for every protocol
 // moot runs.
 func TestBrowserResumesWithTheDebatesProtocol(t *testing.T) {
+	t.Parallel()
 	opts, bug := questionFixture(t, "20261201-which-cache-policy-wins")
 	m := openQuestion(t, opts, bug, 120, 40)
 	if got := m.engineOptions(newBridge(), "moot resume").Protocol.Name(); got != argue.Name {
@@ -73,6 +74,7 @@ func TestBrowserResumesWithTheDebatesProtocol(t *testing.T) {
 // only the rounds that ran: it stopped by convergence at round 2 of a cap
 // of 5, so there is no Round 3–5 tab of waiting panes.
 func TestBrowserOpensAFinishedArgue(t *testing.T) {
+	t.Parallel()
 	opts, bug := questionFixture(t, "20261201-should-we-cache-coupon-lookups")
 	m := openQuestion(t, opts, bug, 100, 30)
 	if m.tab != m.finalTab() {
@@ -111,6 +113,7 @@ func TestBrowserOpensAFinishedArgue(t *testing.T) {
 // counts it as show does, and a call a resume logs again is not counted
 // twice.
 func TestArgueCallsAgreeWithShow(t *testing.T) {
+	t.Parallel()
 	opts, bug := questionFixture(t, "20261201-should-we-cache-coupon-lookups")
 	dir := bug.DebateFolder()
 	// skeptic (agente-2) failed round 1 and was left out: its round 2 file

@@ -76,6 +76,8 @@ func selectedOnScreen(m Model) bool {
 // sizes people use: every move leaves the selected row drawn, and Enter
 // opens the row that is drawn as selected.
 func TestBrowserKeepsTheSelectionOnScreen(t *testing.T) {
+	// Serial: loadBig raises the package's command deadline and pump bound
+	// (patientCommands, pumpSteps), which every other test reads.
 	// the register is read once (three reads of 2,000 bugs took most of
 	// this package's time under -race); each size is a resize of it
 	big := loadBig(t, 80, 24)
@@ -125,6 +127,8 @@ func repeat(k string, n int) []string {
 // s orders the list by date, status, cost and health keeping the
 // selected bug selected.
 func TestBrowserFilterCountAndSort(t *testing.T) {
+	// Serial: loadBig raises the package's command deadline and pump bound
+	// (patientCommands, pumpSteps), which every other test reads.
 	m := loadBig(t, 80, 24)
 	m = keys(t, m, "/", "1", "9", "9")
 	text := screenText(m, "")
@@ -165,6 +169,7 @@ func TestBrowserFilterCountAndSort(t *testing.T) {
 // TestBrowserColumnsAt80: at 80 columns titles are visible and the marks
 // of closed and restricted bugs are drawn whole; ? explains them.
 func TestBrowserColumnsAt80(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, size := range [][2]int{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
@@ -194,6 +199,7 @@ func TestBrowserColumnsAt80(t *testing.T) {
 // TestBrowserFlowOn2000Bugs drives a real program: End, then Enter opens
 // the last bug.
 func TestBrowserFlowOn2000Bugs(t *testing.T) {
+	t.Parallel()
 	reg := register2000(t)
 	tm := teatest.NewTestModel(t, New(Options{Protocol: debate.Protocol{}, Register: reg, Config: harness.BuiltinConfig()}), teatest.WithInitialTermSize(80, 24))
 	waitFor := func(what string) {
@@ -219,6 +225,7 @@ func TestBrowserFlowOn2000Bugs(t *testing.T) {
 // TestBrowserEscDoesNotQuit: esc clears an applied filter and, on the plain
 // list, does nothing; q quits.
 func TestBrowserEscDoesNotQuit(t *testing.T) {
+	t.Parallel()
 	m := loadBrowser(t, newFixture(t), 80, 24)
 	all := len(m.browser.visible)
 	m = keys(t, m, "/", "K", "4", "M", "enter")
@@ -250,6 +257,7 @@ func isQuit(cmd tea.Cmd) bool {
 // TestSortPutsUnknownCostsLast: sorted by cost, bugs with no debate or no
 // known cost come after every known cost, a known $0.00 included.
 func TestSortPutsUnknownCostsLast(t *testing.T) {
+	t.Parallel()
 	b := &browser{sortBy: "cost"}
 	for _, s := range []*bugfolder.Summary{
 		{Count: 0},                    // no debate: "—"
@@ -271,6 +279,7 @@ func TestSortPutsUnknownCostsLast(t *testing.T) {
 // without a figure (no debate) last; CONTEXT takes its contexts' natural
 // width where the title has room (140 columns), its own at 80.
 func TestBrowserSmallItems(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 100, 30)
 	m = keys(t, m, "/", "B", "U", "G", "enter", "j")

@@ -14,6 +14,7 @@ import (
 // flight and the call held back; raise asks a new cap (prefilled with the
 // one in force) and answers it; stop and cancel answer at once.
 func TestBudgetMenu(t *testing.T) {
+	t.Parallel()
 	reach := engine.BudgetReach{Cap: engine.Budget{MaxUSD: 0.5, MaxTokens: 40000}, SpentUSD: 0.31, SpentTokens: 30000,
 		FlightTokens: 4000, NextTokens: 7000, Round: 1, Who: "agente-2", FinalWord: "judge"}
 	tests := []struct {
@@ -28,6 +29,7 @@ func TestBudgetMenu(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m, _ := liveModel(t, f, 80, 24)
 			reply := make(chan budgetAnswer, 1)
@@ -66,6 +68,7 @@ func TestBudgetMenu(t *testing.T) {
 // budget in the engine's one wording (BudgetReach.Text, which the log's
 // budget decision records), as a sentence, never a wording of its own.
 func TestBudgetMenuSaysTheEngineWording(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		reach engine.BudgetReach
@@ -102,6 +105,7 @@ func TestBudgetMenuSaysTheEngineWording(t *testing.T) {
 // is left out of the trend); a cut debate says the budget cut it, that it
 // is degraded, and shows no estimate error (attack 17, findings 3 and 5).
 func TestCostTrendOnFinalTab(t *testing.T) {
+	t.Parallel()
 	first := bugfolder.CostRecord{Engines: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 5500, ActTokens: 16500}}}
 	cut := bugfolder.CostRecord{Partial: true, Engines: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 15000, ActTokens: 1000}}}
 	rows := []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 15000, ActTokens: 16500}}
@@ -116,6 +120,7 @@ func TestCostTrendOnFinalTab(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m := loadBrowser(t, f, 80, 24)
 			m = keys(t, m, "j", "j", "j", "enter")

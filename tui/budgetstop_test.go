@@ -11,6 +11,7 @@ import (
 // back (or does not lift the cap) opens the raise menu again saying why,
 // and answers nothing; a cap that pays is answered.
 func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
+	t.Parallel()
 	reach := engine.BudgetReach{Cap: engine.Budget{MaxTokens: 40000}, SpentTokens: 30000,
 		FlightTokens: 4000, NextTokens: 7000, Round: 1, Who: "agente-2", FinalWord: "judge"}
 	tests := []struct {
@@ -21,6 +22,7 @@ func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m, _ := liveModel(t, f, 80, 24)
 			reply := make(chan budgetAnswer, 1)
@@ -49,6 +51,7 @@ func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
 // TestCostLinesNotPlanned: an engine the plan never priced (a judge
 // swapped in) shows "not planned" on the Final tab, never "+0 %".
 func TestCostLinesNotPlanned(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
 	m.deb.trend = []costTrend{{engine: "omega", est: 0, act: 5000}, {engine: "zeta-engine", est: 1000, act: 1100, now: 0.1}}
@@ -62,6 +65,7 @@ func TestCostLinesNotPlanned(t *testing.T) {
 // does not fit says what happened and shows the true status (waiting),
 // never a silent "running".
 func TestBudgetStopWithoutFinalSaysSo(t *testing.T) {
+	t.Parallel()
 	reach := engine.BudgetReach{Cap: engine.Budget{MaxTokens: 40000}, SpentTokens: 39000, NextTokens: 7000, Round: 1, Who: "juiz", Final: true, FinalWord: "judge"}
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 100, 30)

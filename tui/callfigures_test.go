@@ -18,6 +18,7 @@ import (
 // tokens, not the failed attempt's — on a judge retry the judge pane kept
 // the previous attempt's tokens until the new one finished.
 func TestRetriedCallShowsItsOwnFigures(t *testing.T) {
+	t.Parallel()
 	s := engine.Setup{Lang: bugfolder.EN, N: 2, R: 0, Solvers: []string{"a", "b"}, Judge: "a", Bug: &bugfolder.Bug{ID: "BUG-1"}}
 	for _, tc := range []struct {
 		name  string
@@ -66,6 +67,7 @@ func TestRetriedCallShowsItsOwnFigures(t *testing.T) {
 // equal what the event log records over both sessions; they dropped on
 // resume, when the retried call's file replaced its first attempt's.
 func TestHeaderTokensAcrossResume(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	tools := filepath.Join(f.proj, "tools")
 	script := "#!/bin/sh\nif [ \"$MOOT_SOLVER_ID\" = agente-2 ] && [ ! -e \"$0.failed\" ]; then : > \"$0.failed\"; cat >/dev/null; echo refused >&2; exit 1; fi\nexec \"$(dirname \"$0\")/scripted-llm.sh\"\n"

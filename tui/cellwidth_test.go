@@ -10,6 +10,7 @@ import (
 // every rune it counts itself, alone and between neighbours, and for the
 // styled and unusual strings a frame draws.
 func TestCellWidthAgreesWithANSI(t *testing.T) {
+	t.Parallel()
 	var cases []string
 	for r := rune(0); r < 0x3000; r++ {
 		if narrowRune(r) || r < 0x80 {

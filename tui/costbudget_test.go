@@ -21,6 +21,7 @@ import (
 // screen, above the warnings, with no scrolling at 80×24; Start is not
 // the focus, and Enter on it says why and shows the refusal.
 func TestCostScreenRefusalFirst(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  sol: {kind: command, command: [x], external: false, model: gpt-5}\n  jud: {kind: command, command: [x], external: false, family: openai}\n"))
 	if err != nil {
@@ -112,8 +113,10 @@ func wrappedOnce(lines []string) string {
 // menu's text wraps once, at word boundaries, and the picker says which
 // winner each order gave.
 func TestUnstablePickerSaysEachOrder(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m, _ := liveModel(t, f, size[0], size[1])
 			m = pump(t, m, engineMsg{then: askJudgeMsg{unstableFailure(), make(chan judgeAnswer, 1)}})
@@ -140,6 +143,7 @@ func TestUnstablePickerSaysEachOrder(t *testing.T) {
 // finishes while it waits, and a refused cap is judged and said on them
 // (the menu said "spent 3255 tokens" while the header had 6.8k).
 func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			spent, flight := 5000, 1500 // the calls in flight moved since the engine asked
@@ -176,6 +180,7 @@ func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
 // header says the cut, never "round 2 of 2" as the judge starts on round
 // 0, and the calls still to come leave out those the cut never runs.
 func TestBudgetCutHeader(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		w, h       int
 		want, lost string
@@ -184,6 +189,7 @@ func TestBudgetCutHeader(t *testing.T) {
 		{140, 45, "cut by the budget at round 1 of 2", "round 2 of 2"},
 	} {
 		t.Run(fmt.Sprintf("%dx%d", tc.w, tc.h), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m, _ := liveModel(t, f, tc.w, tc.h)
 			var evs []engine.Event
@@ -213,6 +219,7 @@ func TestBudgetCutHeader(t *testing.T) {
 // TestPlanEventSaysCostUnknown) — so a call that recorded no cost (which
 // the live view and the files count differently) never changes it.
 func TestEstimateWordsAgree(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name        string
 		planUnknown bool
@@ -224,6 +231,7 @@ func TestEstimateWordsAgree(t *testing.T) {
 		{"an unpriced engine planned", true, false, "≈$0.07+unknown"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m, _ := liveModel(t, f, 140, 45)
 			plan := engine.Event{Type: engine.EvPlan, USD: 0.07, CostUnknown: tc.planUnknown,

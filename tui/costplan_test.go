@@ -12,17 +12,14 @@ import (
 	"github.com/reversa/moot/harness"
 )
 
-// countPlans counts the plans priced (planOf, which reads every past final
-// answer of the register) until the test ends.
-func countPlans(t *testing.T) *atomic.Int32 {
-	t.Helper()
+// countPlans counts the plans priced (engine.NewPlan, which reads every
+// past final answer of the register) by the fixture's models.
+func countPlans(f *fixture) *atomic.Int32 {
 	var n atomic.Int32
-	old := planOf
-	planOf = func(s engine.Setup, cfg *harness.Config) (*engine.Plan, error) {
+	f.planOf = func(s engine.Setup, cfg *harness.Config) (*engine.Plan, error) {
 		n.Add(1)
-		return old(s, cfg)
+		return engine.NewPlan(s, cfg)
 	}
-	t.Cleanup(func() { planOf = old })
 	return &n
 }
 
@@ -66,8 +63,9 @@ func plansIn(cmd tea.Cmd) []planMsg {
 // UI's goroutine; the screen says it is estimating and keys keep working
 // until the plan arrives, then shows it. Both frames are kept as goldens.
 func TestCostScreenEstimatesInTheBackground(t *testing.T) {
-	plans := countPlans(t)
+	t.Parallel()
 	f := newFixture(t)
+	plans := countPlans(f)
 	m := costModel(t, f, 3)
 	m, cmd := update(m, assemblePCmd(m.bug)())
 	if n := plans.Load(); n != 0 {
@@ -103,6 +101,7 @@ func TestCostScreenEstimatesInTheBackground(t *testing.T) {
 // the one for the current choices, whichever arrives first, and a plan
 // that arrives after the cost screen was left is dropped.
 func TestStalePlanIsDropped(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		order []int // which plan arrives first: 0 the stale one, 1 the current one
@@ -112,6 +111,7 @@ func TestStalePlanIsDropped(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m := costModel(t, f, 3)
 			m, first := update(m, assemblePCmd(m.bug)())
@@ -128,6 +128,7 @@ func TestStalePlanIsDropped(t *testing.T) {
 		})
 	}
 	t.Run("screen left", func(t *testing.T) {
+		t.Parallel()
 		f := newFixture(t)
 		m := costModel(t, f, 3)
 		m, cmd := update(m, assemblePCmd(m.bug)())

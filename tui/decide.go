@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -18,9 +17,13 @@ import (
 	"github.com/reversa/moot/protocol/review"
 )
 
-// whoIs names the person deciding (tests replace it: git is slow to start
-// on a loaded machine).
-var whoIs = whoami.Name
+// decider names the person deciding (Options.whoIs, else whoami.Name).
+func (o Options) decider(ctx context.Context, project string) string {
+	if o.whoIs != nil {
+		return o.whoIs(ctx, project, o.env)
+	}
+	return whoami.Name(ctx, project, o.env)
+}
 
 // decidedMsg says how recording a human decision went.
 type decidedMsg struct {
@@ -122,8 +125,9 @@ func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
 	if m.opts.Register != nil {
 		project = m.opts.Register.Project
 	}
+	opts := m.opts
 	return m, func() tea.Msg {
-		h.By = whoIs(context.Background(), project, os.Getenv)
+		h.By = opts.decider(context.Background(), project)
 		_, err := engine.Decide(h)
 		return decidedMsg{dir: h.Dir, choice: h.Choice, by: h.By, err: err}
 	}

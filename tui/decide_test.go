@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/internal/whoami"
 )
 
 // q2r8 is the sample bug whose debate is done; the tests make its final
@@ -37,10 +35,10 @@ func makePending(t *testing.T, f *fixture) string {
 // through the same function as moot decide. revise without a note is
 // refused by the form, nothing written.
 func TestDecideForm(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	dir := makePending(t, f)
-	whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
-	t.Cleanup(func() { whoIs = whoami.Name })
+	fakeWho(f)
 	m := loadBrowser(t, f, 120, 30)
 	top := m.browser.rows[m.browser.visible[0]]
 	if top.sum == nil || top.sum.Bug.ID != "BUG-20260702-Q2R8" || !strings.HasPrefix(top.marks(), "◆") {
@@ -93,11 +91,13 @@ func TestDecideForm(t *testing.T) {
 // An escalated council's Final tab says it was escalated, and why in
 // short, before the pending decision (docs/architecture.md).
 func TestDecideEscalatedCouncil(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ flag, want string }{
 		{"escalate", "ESCALATED (convergence or confidence under 70 %, or a critical divergence). A human decision is pending"},
 		{"human", "ESCALATED to a human (synthesis confidence under 50 %). A human decision is pending"},
 	} {
 		t.Run(tc.flag, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			p := filepath.Join(f.proj, q2r8, "resposta-final.md")
 			raw, err := os.ReadFile(p)

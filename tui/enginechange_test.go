@@ -12,6 +12,7 @@ import (
 // differently asks whether to accept the change as an amendment; leaving
 // keeps the refusal (exit 2), accepting resumes with the change.
 func TestEngineChangeMenu(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 34)
 	refusal := &engine.EngineChangeError{Path: "problema.md", Diffs: []string{"engine scripted: model m-1 → m-2"}}

@@ -17,6 +17,7 @@ import (
 // (an attempt retried at once is a call too: a model call was made);
 // tokens move while a call streams.
 func TestFiguresAfterResume(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "9") // X9Z2: an interrupted debate, in English
 	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
@@ -78,6 +79,7 @@ func TestFiguresAfterResume(t *testing.T) {
 // call (an attempt retried at once, a judge retried) so the counter never
 // reads more done than planned, and never goes down at the end.
 func TestCallCounterNeverExceeded(t *testing.T) {
+	t.Parallel()
 	s := engine.Setup{Lang: bugfolder.EN, N: 2, R: 0, Solvers: []string{"a", "b"}, Judge: "a", Bug: &bugfolder.Bug{ID: "BUG-1"}}
 	d := newLiveView(s)
 	call := func(id string, role bugfolder.Role, status bugfolder.Status, err string) []engine.Event {
@@ -120,6 +122,7 @@ func TestCallCounterNeverExceeded(t *testing.T) {
 // is "running" (docs/cli.md's word) in the browser, the header and the footer;
 // nothing calls it "interrupted".
 func TestOneStatusWordForAnUnheldDebate(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "9")
 	log := `{"type":"setup","time":"` + fixedNow.Add(-time.Hour).Format(time.RFC3339Nano) + `"}` + "\n"
@@ -143,6 +146,7 @@ func TestOneStatusWordForAnUnheldDebate(t *testing.T) {
 // A human decision recorded later (moot decide) is not debate time: the
 // elapsed figure ends with the debate's last event before it.
 func TestDecisionIsNotDebateTime(t *testing.T) {
+	t.Parallel()
 	at := func(s int) time.Time { return fixedNow.Add(time.Duration(s) * time.Second) }
 	evs := []bugfolder.Event{
 		{Type: engine.EvSetup, Time: at(0)},

@@ -12,6 +12,7 @@ import (
 // TestHandRunHeaderCostIsUnknown: a hand-run debate records no
 // cost; its header reads "unknown", never "$0.00".
 func TestHandRunHeaderCostIsUnknown(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 140, 45)
 	for i := 0; i < 12; i++ {
@@ -33,6 +34,7 @@ func TestHandRunHeaderCostIsUnknown(t *testing.T) {
 // a resume, or run headless) shows "actual vs estimated" on its Final tab,
 // from the plan event of its log.
 func TestFinalTabKeepsTheEstimateFromTheLog(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "BUG-20260702-Q2R8")
 	log := `{"type":"plan","time":"2026-07-02T10:00:00Z","calls":10,"tokens":17000,"usd":0.0123}` + "\n"

@@ -14,6 +14,7 @@ import (
 // "match 1 of 3"; n/N move and scroll the match into view; esc closes the
 // prompt, then clears the search, then leaves the zoom.
 func TestFindInZoom(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	var text strings.Builder
 	for i := 0; i < 200; i++ {
@@ -77,6 +78,7 @@ func TestFindInZoom(t *testing.T) {
 // line, in cells of the text as shown (colour codes and wide runes
 // counted as the screen counts them).
 func TestFindMatches(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text, q string
 		want    []findHit

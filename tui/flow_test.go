@@ -19,6 +19,8 @@ import (
 // TestDemoFlow runs the demo's debate in a real program: the cost screen,
 // Enter, the panes, the quorum menu of round 1, continue, the final answer.
 func TestDemoFlow(t *testing.T) {
+	// Serial: the replay engine reads its speed from MOOT_REPLAY_SPEED
+	// (harness), process-wide, so t.Setenv rules out t.Parallel.
 	t.Setenv("MOOT_REPLAY_SPEED", "25")
 	f := newFixture(t)
 	cas, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "testdata", "demo", "cassette.yaml"))

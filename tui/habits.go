@@ -72,19 +72,20 @@ func (m Model) openFile(path string) tea.Cmd {
 	if path == "" {
 		return statusCmd("nothing to open here: the focused pane has no file yet")
 	}
+	getenv := m.opts.env
 	return func() tea.Msg {
 		if fi, err := os.Stat(path); err != nil || fi.IsDir() {
 			return statusMsg("o opens a file; " + filepath.Base(path) + " is not one")
 		}
-		return pagerCmd(path)() // the program runs it, holding the terminal
+		return pagerCmd(path, getenv)() // the program runs it, holding the terminal
 	}
 }
 
 // pagerCmd runs the pager (or editor) on a file.
-func pagerCmd(path string) tea.Cmd {
-	argv := strings.Fields(os.Getenv("PAGER"))
+func pagerCmd(path string, getenv func(string) string) tea.Cmd {
+	argv := strings.Fields(getenv("PAGER"))
 	if len(argv) == 0 {
-		argv = strings.Fields(os.Getenv("EDITOR"))
+		argv = strings.Fields(getenv("EDITOR"))
 	}
 	if len(argv) == 0 {
 		argv = []string{"less"}
@@ -148,4 +149,12 @@ func (m Model) click(msg tea.MouseClickMsg) Model {
 		}
 	}
 	return m
+}
+
+// env reads an environment variable (Options.getenv, else os.Getenv).
+func (o Options) env(key string) string {
+	if o.getenv != nil {
+		return o.getenv(key)
+	}
+	return os.Getenv(key)
 }

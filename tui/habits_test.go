@@ -17,6 +17,7 @@ import (
 // path, the window title says when a decision waits, and a document
 // rendered for the other background is not shown.
 func TestHabits(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 30)
 	// three panes side by side: a click on the third focuses it
@@ -62,6 +63,7 @@ func TestHabits(t *testing.T) {
 // focused pane still stands out: its border alone is heavy, and it moves
 // with the focus.
 func TestFocusVisibleWithoutColour(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 140, 45)
 	col := func(m Model) int {
@@ -87,6 +89,7 @@ func TestFocusVisibleWithoutColour(t *testing.T) {
 // its offset while text streams in, when the call finishes and when the
 // formatted rendering replaces the text; up at the top holds too.
 func TestZoomScrollKeptThroughFinish(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
 	m = keys(t, m, "right", "enter") // agente-2, running

@@ -33,6 +33,7 @@ func redate(t *testing.T, proj string) {
 // debate lacks, that moot cannot continue it (r and moot resume refuse
 // it) and that n starts a new one, wrapped to fit 80 columns.
 func TestHandRunResumeReasonIsTrue(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 80, 24)
 	m = keys(t, m, "j")
@@ -61,6 +62,7 @@ func TestHandRunResumeReasonIsTrue(t *testing.T) {
 // its last file (years, for a bug filed long before); with no event log
 // nothing records it, so it reads "—".
 func TestHandRunElapsedIsUnknown(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	redate(t, f.proj)
 	m := loadBrowser(t, f, 140, 45)

@@ -13,6 +13,7 @@ import (
 // translated names (problem.md, round-0/agent-1.md) shows its problem and
 // its round's answers, not "not written yet" and empty panes.
 func TestTranslatedFolderNamesAreRead(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "9")
 	m := loadBrowser(t, f, 100, 30)
@@ -39,6 +40,7 @@ func TestTranslatedFolderNamesAreRead(t *testing.T) {
 // keeps every row read (no re-read of the whole register with blank rows)
 // and reads only the bug just left again.
 func TestLeavingADebateKeepsTheBrowserRows(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 100, 30)
 	m = keys(t, m, "j", "enter")
@@ -91,6 +93,7 @@ func openBug(t *testing.T, f *fixture, arg string, w, h int) Model {
 // failed records no judge engine: the Final tab and the judge menu offer
 // the human choice (as moot show does), never an impossible retry.
 func TestHandRunJudgeFailureOffersNoRetry(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := openBug(t, f, "6", 80, 24)
 	for i := 0; i < 8 && m.tab != m.finalTab(); i++ {
@@ -114,6 +117,7 @@ func TestHandRunJudgeFailureOffersNoRetry(t *testing.T) {
 // show while a decision waits (80×24) and at 60×15; reopening / starts a
 // new query instead of appending to the last one.
 func TestSearchPromptVisibleWhileADecisionWaits(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, size := range [][2]int{{80, 24}, {60, 15}} {
 		m, _ := liveModel(t, f, size[0], size[1])
@@ -139,6 +143,7 @@ func TestSearchPromptVisibleWhileADecisionWaits(t *testing.T) {
 // retries on; the timeout of all failed solvers speaks of them in the
 // plural; the yes/no confirmation's footer names the keys that move it.
 func TestMenusNameWhatTheyRetryAndTheirKeys(t *testing.T) {
+	t.Parallel()
 	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "bad", Engines: []string{"bad", "local"}}
 	jm := judgeMenu(j, make(chan judgeAnswer, 1), false, true, true)
 	tm := timeoutMenu(&menu{solver: engine.AllFailed})

@@ -20,6 +20,7 @@ import (
 // (codex, a command engine) whose calls recorded their cost is no
 // "+unknown"; a call that recorded no cost is.
 func TestHeaderMoneyIsTheSharedTotal(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	t.Run("a debate read from its folder", func(t *testing.T) {
 		m := sized(t, f.options(), 160, 30)
@@ -49,6 +50,7 @@ func TestHeaderMoneyIsTheSharedTotal(t *testing.T) {
 // 56 characters at 80 columns: the ID is shortened with "…" before any
 // figure goes — round, elapsed, calls, tokens, money and status stay.
 func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := "20261201-should-checkout-cache-coupon-lookups-for-a-very"
 	if len(id) != 56 {
@@ -91,6 +93,7 @@ func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
 // counts the calls cut in flight, as after q's "leave it" and as list and
 // show do (bugfolder.CountModelCalls): 7 started, 5 finished is 7 calls.
 func TestHeaderCountsCallsCutByAKill(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	evs := []bugfolder.Event{{Type: bugfolder.EvSetup}}
 	for i := range 7 {
@@ -112,6 +115,7 @@ func TestHeaderCountsCallsCutByAKill(t *testing.T) {
 // TestBrowserCountWordsSingular (g13, 4): one question is "1 question",
 // one bug "1 bug".
 func TestBrowserCountWordsSingular(t *testing.T) {
+	t.Parallel()
 	rows := func(bugs, questions int) []*browserRow {
 		var out []*browserRow
 		for range bugs {
@@ -144,6 +148,7 @@ func TestBrowserCountWordsSingular(t *testing.T) {
 // whose convergencia.md is missing or malformed says its rounds finished
 // and convergence is not recorded — never "no round finished yet".
 func TestConvergenceNotRecordedOnAFinishedDebate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		edit func(path string) error
@@ -152,6 +157,7 @@ func TestConvergenceNotRecordedOnAFinishedDebate(t *testing.T) {
 		{"malformed", func(p string) error { return os.WriteFile(p, []byte("# Convergência\n\nnot a table\n"), 0o644) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			bug := f.bug(t, "5") // Q2R8: done, rounds 0–2
 			if err := tc.edit(filepath.Join(bug.Dir, bugfolder.DebateDir, "convergencia.md")); err != nil {

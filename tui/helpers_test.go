@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
 	"github.com/reversa/moot/protocol/debate"
@@ -25,6 +28,9 @@ type fixture struct {
 	proj string
 	reg  *bugfolder.Register
 	cfg  *harness.Config
+	// planOf and whoIs, when set, go into the options (see Options).
+	planOf func(engine.Setup, *harness.Config) (*engine.Plan, error)
+	whoIs  func(context.Context, string, func(string) string) string
 }
 
 // newFixture copies the sample register and reads its engines file.
@@ -43,7 +49,8 @@ func newFixture(t *testing.T) *fixture {
 }
 
 func (f *fixture) options() Options {
-	return Options{Protocol: debate.Protocol{}, Register: f.reg, Config: f.cfg, Harness: harness.Options{ConfigDir: f.reg.Root}, Now: func() time.Time { return fixedNow }}
+	return Options{Protocol: debate.Protocol{}, Register: f.reg, Config: f.cfg, Harness: harness.Options{ConfigDir: f.reg.Root}, Now: func() time.Time { return fixedNow },
+		planOf: f.planOf, whoIs: f.whoIs}
 }
 
 func (f *fixture) bug(t *testing.T, arg string) *bugfolder.Bug {
@@ -230,6 +237,14 @@ func TestMain(m *testing.M) {
 	if d, err := os.MkdirTemp("", "moot-tui-xdg-"); err == nil {
 		os.Setenv("XDG_CONFIG_HOME", d)
 		sharedDirs = append(sharedDirs, d)
+	}
+	// Under -race every test runs one at a time, as before: the detector
+	// multiplies CPU time by up to 10, and tests side by side then overrun
+	// run's per-command deadline (cmdDeadline), dropping messages the
+	// tests wait for. Without -race they run in parallel.
+	flag.Parse()
+	if raceDetector {
+		flag.Set("test.parallel", "1")
 	}
 	code := m.Run()
 	for _, d := range sharedDirs {

@@ -12,6 +12,7 @@ import (
 // engines the engine allows that passed their probe, goes back on esc and
 // on "← Back", and answers a retry on the chosen engine.
 func TestJudgeMenuSwitchesEngine(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "scripted", Engines: []string{"scripted", "local"},
 		Labels: []engine.LabelPreview{{Label: "A", Preview: "H1: a"}, {Label: "B", Preview: "H1: b"}}}
@@ -51,6 +52,7 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 // TestJudgeMenuOffersOnlyProbedEngines: an engine whose probe failed is
 // not offered, and with no other engine the option is not shown.
 func TestJudgeMenuOffersOnlyProbedEngines(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 100, 30)
 	m.opts.Status = map[string]EngineStatus{"scripted": {OK: true}, "local": {OK: false, Why: "connection refused"}}

@@ -16,6 +16,7 @@ import (
 // judge failed, why, and how to retry, choose or cancel; r opens the judge
 // menu; the Convergence tab of a debate without a table says so in words.
 func TestJudgeFailedFinalTab(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, size := range [][2]int{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
@@ -57,6 +58,7 @@ func TestJudgeFailedFinalTab(t *testing.T) {
 // TestArchivedDebatesReachable: a bug with an archived debate says which
 // of its debates is shown, and a reaches the archived one and back.
 func TestArchivedDebatesReachable(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 30)
 	m = keys(t, m, "j", "j", "enter") // K4M1: one archived debate, one current
@@ -77,6 +79,7 @@ func TestArchivedDebatesReachable(t *testing.T) {
 // shows, in its Final tab, that the judge failed, why and the options,
 // not the judge's refused answer as if it were the verdict.
 func TestCancelledAfterJudgeFailure(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "6") // M8N2: judge-failed
 	log := `{"type":"judge_failed","reason":"names 2 labels"}` + "\n" + `{"type":"debate_finished","status":"cancelled"}` + "\n"
@@ -100,6 +103,7 @@ func TestCancelledAfterJudgeFailure(t *testing.T) {
 // TestClosedBugsArchivedDebateOffersNoResume: the archived debate of a
 // bug closed by DONE.md never offers r, and r says why.
 func TestClosedBugsArchivedDebateOffersNoResume(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 80, 24)
 	m = keys(t, m, "j", "j", "enter", "a") // K4M1: closed, its archived debate

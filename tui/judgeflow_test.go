@@ -24,6 +24,7 @@ import (
 // picks scripted, and the judge that answers — named in the final answer,
 // with the amendment — is scripted; the header's calls grew by one.
 func TestJudgeSwitchAfterResumeFlow(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bad := filepath.Join(f.proj, "tools", "bad-judge.sh")
 	script := "#!/bin/sh\nif [ \"$MOOT_ROLE\" = judge ]; then cat >/dev/null; printf '## Vencedora\\n\\nProposta Z\\n'; exit 0; fi\nexec \"$(dirname \"$0\")/scripted-llm.sh\"\n"

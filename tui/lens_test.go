@@ -13,6 +13,7 @@ import (
 // A debate's frozen lenses label its panes and show in the browser's
 // preview.
 func TestLensesShown(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	p := filepath.Join(f.proj, q2r8, "problema.md")
 	raw, err := os.ReadFile(p)
@@ -44,6 +45,7 @@ func TestLensesShown(t *testing.T) {
 // --lens survives the wizard: one lens for all follows N; lenses given one
 // each stay on their solvers.
 func TestCarryLenses(t *testing.T) {
+	t.Parallel()
 	sec, cfo := bugfolder.Lens{Name: "security", Text: "s"}, bugfolder.Lens{Name: "cfo", Text: "c"}
 	for _, tc := range []struct {
 		given []bugfolder.Lens

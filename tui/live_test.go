@@ -19,6 +19,7 @@ import (
 // sessions added); what its calls in flight streamed, published in the
 // sidecar, moves the tokens; a finished call's file is not counted twice.
 func TestWatchedDebateIsLive(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "6") // M8N2: judge-failed, so resumable by another process
 	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
@@ -69,6 +70,7 @@ func TestWatchedDebateIsLive(t *testing.T) {
 // TestFolderWatchWakesAtOnce: a write in the watched debate folder wakes
 // the view without waiting for the poll; a closed watch ends quietly.
 func TestFolderWatchWakesAtOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fw := watchDir(dir)
 	if fw == nil {
@@ -106,6 +108,7 @@ func TestFolderWatchWakesAtOnce(t *testing.T) {
 // open browser reads the row again and shows it interrupted, though
 // nothing on disk moved.
 func TestStampSeesADeadHolder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(pid int) {
 		host, _ := os.Hostname()

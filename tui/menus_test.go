@@ -19,6 +19,7 @@ func quorumLoss() engine.QuorumLoss {
 // take the keys (tabs, zoom), the footer says a decision waits, and m
 // brings the same menu back, which still answers.
 func TestQuorumMenuLetsYouRead(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, size := range [][2]int{{80, 24}, {140, 45}} {
 		m, _ := liveModel(t, f, size[0], size[1])
@@ -57,6 +58,7 @@ func TestQuorumMenuLetsYouRead(t *testing.T) {
 // TestMenusBackPaths: every follow-up menu has a way back to the menu it
 // came from, by esc and by its Back option.
 func TestMenusBackPaths(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 100, 34)
 	reply := make(chan quorumAnswer, 1)
@@ -121,6 +123,7 @@ func TestMenusBackPaths(t *testing.T) {
 // "unknown" in the menus, the Final tab and the cost screen's total,
 // never "$0.00".
 func TestUnknownPriceNeverZero(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		usd     float64
 		unknown bool
@@ -155,6 +158,7 @@ func lastLine(s string) string {
 // TestTimeoutForAllFailedSolvers: Other… → change a timeout offers "All
 // failed solvers", and the answer carries engine.AllFailed.
 func TestTimeoutForAllFailedSolvers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 100, 34)
 	reply := make(chan quorumAnswer, 1)

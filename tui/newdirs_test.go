@@ -75,6 +75,7 @@ func listed(m Model) []string {
 // one-second poll — read, in the current order and filter (the same
 // list a browser opened afterwards shows), the selected row kept.
 func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		sortBy string
@@ -107,6 +108,7 @@ func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
 			add: func(t *testing.T, proj string) { newQuestion(t, proj, "20261201-follow-new-folders") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m := loadBrowser(t, f, 80, 24)
 			m.browser.sortBy = tc.sortBy
@@ -167,6 +169,7 @@ func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
 // folder found empty (made, its bug.md not written yet) is listed as
 // incomplete, then read again at the next look once bug.md is there.
 func TestNewFolderReadAgainOnceItsBugFileIsWritten(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 80, 24)
 	empty := filepath.Join(f.proj, "_reversa_bugs/checkout/bugs/BUG-20260630-B1B1-novo")

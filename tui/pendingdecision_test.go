@@ -15,6 +15,7 @@ import (
 // one: when another process records the decision (moot decide), the open
 // Final tab shows it at the next look, and the watch then stops.
 func TestDecisionByAnotherProcessShows(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	dir := makePending(t, f)
 	m := keys(t, loadBrowser(t, f, 120, 30), "enter")
@@ -38,6 +39,7 @@ func TestDecisionByAnotherProcessShows(t *testing.T) {
 // decision on a bug closed since by DONE.md can never be decided: the
 // browser does not mark it ◆ nor keep it first.
 func TestClosedBugsPendingResultIsNotMarkedOrFirst(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	p := filepath.Join(f.proj, "_reversa_bugs/checkout/bugs/BUG-20260610-K4M1-cupom-expirado-aceito/debate/resposta-final.md")
 	raw, err := os.ReadFile(p)

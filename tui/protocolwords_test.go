@@ -32,6 +32,7 @@ var wordCases = []struct {
 // pages, the "all failed" choice), the timeout page and the final step's
 // back choices name the protocol's members and final step.
 func TestQuorumOtherMenuSpeaksTheProtocol(t *testing.T) {
+	t.Parallel()
 	m, _ := liveModel(t, newFixture(t), 120, 34)
 	cfg := &harness.Config{Engines: map[string]*harness.EngineConfig{}}
 	for _, tc := range wordCases {
@@ -70,6 +71,7 @@ func TestQuorumOtherMenuSpeaksTheProtocol(t *testing.T) {
 // its members, its final step, its lenses or options, and no critics
 // where it has no support role; a debate's line stays as it was.
 func TestCostScreenSpeaksTheProtocol(t *testing.T) {
+	t.Parallel()
 	m, _ := liveModel(t, newFixture(t), 160, 40)
 	lenses := []bugfolder.Lens{{Name: "security", Text: "s"}, {Name: "cfo", Text: "c"}, {Name: "sre", Text: "r"}}
 	for _, tc := range []struct {
@@ -112,6 +114,7 @@ func TestCostScreenSpeaksTheProtocol(t *testing.T) {
 // TestWizardRefusesPastTheProtocolsLimits: N past the largest panel and R
 // past a protocol's cap are refused as they are typed, naming the limit.
 func TestWizardRefusesPastTheProtocolsLimits(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		proto        engine.Protocol
 		n, r         string
@@ -143,6 +146,7 @@ func TestWizardRefusesPastTheProtocolsLimits(t *testing.T) {
 // and never promises saved calls or speaks of solvers; its Other… pages
 // name the scorer.
 func TestScorerFailureMenu(t *testing.T) {
+	t.Parallel()
 	m, _ := liveModel(t, newFixture(t), 120, 34)
 	in := engine.Describe(argue.Protocol{})
 	q := engine.QuorumLoss{Round: 1, Valid: 2, Needed: 2, Panel: 2, ValidIDs: []string{"agente-1", "agente-2"},
@@ -168,6 +172,7 @@ func TestScorerFailureMenu(t *testing.T) {
 // TestFinalPaneSpeaksTheProtocol: the final step's pane is titled by the
 // protocol's word for it (synthesizer), never a council's "judge".
 func TestFinalPaneSpeaksTheProtocol(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, tc := range wordCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,6 +199,7 @@ func TestFinalPaneSpeaksTheProtocol(t *testing.T) {
 // and a lens already picked for an earlier member is refused naming that
 // member.
 func TestCouncilWizardHearsEachLensOnce(t *testing.T) {
+	t.Parallel()
 	cat := []bugfolder.Lens{{Name: "security", Text: "s"}, {Name: "cost", Text: "c"}}
 	w := &wizard{proto: council.Protocol{}, protoName: "council", in: engine.Describe(council.Protocol{}),
 		bug: &bugfolder.Bug{Register: &bugfolder.Register{Lang: bugfolder.PT}}, ch: wizardChoices{catalog: cat}}
@@ -219,6 +225,7 @@ func TestCouncilWizardHearsEachLensOnce(t *testing.T) {
 // their short names, so Final and Convergence stay in sight; at 140 the
 // full names fit and stay.
 func TestTabsFitManyRounds(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "7")
 	for _, tc := range []struct {

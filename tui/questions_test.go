@@ -15,7 +15,6 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/testutil"
-	"github.com/reversa/moot/internal/whoami"
 )
 
 // The two questions the tests ask: the coupon one waits for a human
@@ -69,10 +68,10 @@ func questionsOnly(t *testing.T) (*fixture, string) {
 	return f, pending
 }
 
-// fakeWho names the person deciding without starting git.
-func fakeWho(t *testing.T) {
-	whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
-	t.Cleanup(func() { whoIs = whoami.Name })
+// fakeWho names the person deciding in the fixture's models without
+// starting git.
+func fakeWho(f *fixture) {
+	f.whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
 }
 
 // The browser lists the project's questions beside the register's bugs
@@ -80,11 +79,13 @@ func fakeWho(t *testing.T) {
 // one, enter opens its debate on the Final tab, and d records the human
 // decision in its decisao.md — at 80×24 and 140×45.
 func TestQuestionsInTheBrowser(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			pending := addQuestions(t, f.proj)
-			fakeWho(t)
+			fakeWho(f)
 			m := loadBrowser(t, f, size[0], size[1])
 			if len(m.browser.rows) != 8 {
 				t.Fatalf("%d rows, want 6 bugs and 2 questions", len(m.browser.rows))
@@ -139,8 +140,9 @@ func readDecision(t *testing.T, dir string) (*bugfolder.Decision, string) {
 // A project with questions and no register opens the browser on them, the
 // pending one first, and the same keys as the teatest program decide it.
 func TestQuestionsOnlyBrowser(t *testing.T) {
+	t.Parallel()
 	f, pending := questionsOnly(t)
-	fakeWho(t)
+	fakeWho(f)
 	tm := teatest.NewTestModel(t, New(f.options()), teatest.WithInitialTermSize(80, 24))
 	waitFor := func(what string) {
 		t.Helper()

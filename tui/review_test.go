@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
-	"github.com/reversa/moot/internal/whoami"
 	"github.com/reversa/moot/protocol/review"
 )
 
@@ -97,8 +95,10 @@ func reviewsFor(t *testing.T, f *fixture) (bugReview, projReview *reviewFixture)
 // own — a marker, the ID, status (and a stalled one's decision), lenses ×
 // rounds, calls and cost — the stalled one first, as a pending decision.
 func TestReviewBrowserGolden(t *testing.T) {
+	t.Parallel()
 	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			br, pr := reviewsFor(t, f)
 			m := sized(t, f.options(), sz.w, sz.h)
@@ -114,6 +114,7 @@ func TestReviewBrowserGolden(t *testing.T) {
 // TestReviewBrowserFilterSort: the filter finds reviews by status and
 // intent, and sorting by cost puts the costlier review before the other.
 func TestReviewBrowserFilterSort(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	br, pr := reviewsFor(t, f)
 	m := sized(t, f.options(), 140, 45)
@@ -157,8 +158,10 @@ func openReviewRow(t *testing.T, m Model, id string) Model {
 // severities, a rejected rung's reason, UNVERIFIED — and its tabs show the
 // route table and the summary.
 func TestReviewViewGolden(t *testing.T) {
+	t.Parallel()
 	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			br, _ := reviewsFor(t, f)
 			m := sized(t, f.options(), sz.w, sz.h)
@@ -173,6 +176,7 @@ func TestReviewViewGolden(t *testing.T) {
 // view, tab shows the route table, then the summary, as documents; esc
 // goes back to the list.
 func TestReviewViewTabs(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	br, _ := reviewsFor(t, f)
 	if err := br.f.Write(filepath.Join(review.RoundDir(1), review.RoutesFile), []byte("# Routes, round 1\n\n| lens | rung |\n|---|---|\n| defect | juror-a |\n")); err != nil {
@@ -205,6 +209,7 @@ func TestReviewViewTabs(t *testing.T) {
 // verdict event its outcome, a verdict file its findings; a new round
 // moves the view to it.
 func TestReviewViewFollows(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	rf := newReviewFixture(t, filepath.Join(f.proj, review.ReviewsDir), fixedNow, review.State{
 		Contract: envelope.Contract{Intent: "live"}, Lenses: lenses("defect", "security"), Status: review.StatusRunning,
@@ -261,13 +266,13 @@ func TestReviewViewFollows(t *testing.T) {
 // through review.DecideHuman (as moot decide does); the view then shows
 // the decision and d opens nothing more.
 func TestReviewViewDecide(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	_, pr := reviewsFor(t, f)
 	if err := pr.f.Write("summary.md", []byte("# Review summary\n\nStalled.\n")); err != nil {
 		t.Fatal(err)
 	}
-	whoIs = func(context.Context, string, func(string) string) string { return "Ana <ana@example.org>" }
-	t.Cleanup(func() { whoIs = whoami.Name })
+	fakeWho(f)
 	m := sized(t, f.options(), 120, 40)
 	m = openReviewRow(t, m, pr.f.ID)
 	checkFrame(t, m, 120, 40, f.proj, []string{"d decide"})
@@ -292,6 +297,7 @@ func TestReviewViewDecide(t *testing.T) {
 // TestReviewStandaloneView: NewReview (moot review on a terminal) opens on
 // the review it follows, says when the run ended, and q quits the program.
 func TestReviewStandaloneView(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	br, _ := reviewsFor(t, f)
 	m := NewReview(br.f.Dir, Options{Now: func() time.Time { return fixedNow }})

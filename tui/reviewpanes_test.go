@@ -44,8 +44,10 @@ func runningReview(t *testing.T, f *fixture) *reviewFixture {
 // reason wraps at word boundaries, and a truncated pane opens whole on
 // enter; esc comes back to the review view, then to the browser.
 func TestReviewPanesShowTheirWholeText(t *testing.T) {
+	t.Parallel()
 	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			rf := runningReview(t, f)
 			m := sized(t, f.options(), sz.w, sz.h)
@@ -86,6 +88,7 @@ func TestReviewPanesShowTheirWholeText(t *testing.T) {
 // TestReviewRowAt80SaysLensesTimesRounds: a list too narrow for the N×R
 // column still says a review's lenses × rounds on its row.
 func TestReviewRowAt80SaysLensesTimesRounds(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	reviewsFor(t, f)
 	m := sized(t, f.options(), 80, 24)
@@ -96,6 +99,7 @@ func TestReviewRowAt80SaysLensesTimesRounds(t *testing.T) {
 // tab zooms the whole document, taller than the window, from its first
 // line to its last (end scrolls there), never a "… N more lines" stub.
 func TestReviewZoomShowsWholeDocuments(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, file string
 		tabs       int
@@ -104,6 +108,7 @@ func TestReviewZoomShowsWholeDocuments(t *testing.T) {
 		{"summary", "summary.md", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			br, _ := reviewsFor(t, f)
 			doc := "# The " + tc.name + " document\n\n"
@@ -137,6 +142,7 @@ func TestReviewZoomShowsWholeDocuments(t *testing.T) {
 // and not yet in the record included), never two counts for one review:
 // its CALLS cell says 3, before the contract's intent.
 func TestRunningReviewRowCountsAsItsHeader(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	rf := runningReview(t, f)
 	m := sized(t, f.options(), 140, 45)

@@ -32,6 +32,7 @@ func lockHeldBy(t *testing.T, dir string, pid int) {
 // its lock names runs, and interrupted — as moot list says it — once that
 // process was killed with kill -9 (its record still says running).
 func TestReviewRowKilledIsInterrupted(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		pid  func(t *testing.T) int
@@ -42,6 +43,7 @@ func TestReviewRowKilledIsInterrupted(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			rf := newReviewFixture(t, filepath.Join(f.proj, review.ReviewsDir), fixedNow, review.State{
 				Contract: envelope.Contract{Intent: "killed or not"}, Lenses: lenses("defect"), Status: review.StatusRunning,

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -124,8 +123,9 @@ func (m Model) decideReview(mn *menu) tea.Cmd {
 		project = m.opts.Register.Project
 	}
 	d := review.Decision{Dir: m.rev.dir, Choice: bugfolder.Choice(mn.choice), Note: mn.note, Now: m.opts.Now}
+	opts := m.opts
 	return func() tea.Msg {
-		d.By = whoIs(context.Background(), project, os.Getenv)
+		d.By = opts.decider(context.Background(), project)
 		_, err := review.DecideHuman(d)
 		return decidedMsg{dir: d.Dir, choice: d.Choice, by: d.By, err: err}
 	}

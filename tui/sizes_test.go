@@ -13,6 +13,7 @@ import (
 // 140×45 (golden files), and checks each frame fits the window and keeps
 // what the state is about.
 func TestFixedStatesAtBothSizes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	states := []struct {
 		name string
@@ -74,6 +75,7 @@ func TestFixedStatesAtBothSizes(t *testing.T) {
 // Start/Edit/Cancel buttons stay on screen; the text above them says how
 // much more there is, and ↓/pgdn scroll to its end.
 func TestCostScreenButtonsAlwaysShown(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	opts := f.options()
 	bug := f.bug(t, "7")

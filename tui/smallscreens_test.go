@@ -24,6 +24,7 @@ import (
 // watching" and esc put the decision back where it was; leaving stops the
 // run, resumable. The footer of a decision put aside lists q.
 func TestQuitWhileADecisionIsSteppedAsideAsksToLeave(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, size := range [][2]int{{80, 24}, {60, 15}} {
 		m, b := liveModel(t, f, size[0], size[1])
@@ -58,6 +59,7 @@ func TestQuitWhileADecisionIsSteppedAsideAsksToLeave(t *testing.T) {
 // reason the judge failed, its hints saying what more there is; the
 // judge's pane and its zoom show the reason.
 func TestJudgeFailureReasonReadableOnASmallScreen(t *testing.T) {
+	t.Parallel()
 	const reason = "invalid answer: ## Vencedora: names 2 labels (A, B); exactly one is allowed"
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 60, 15)
@@ -95,6 +97,7 @@ func TestJudgeFailureReasonReadableOnASmallScreen(t *testing.T) {
 // cost table keeps every money figure whole: headers shorten, columns
 // close up, roles go, names give way first.
 func TestCostTableNeverClipsMoney(t *testing.T) {
+	t.Parallel()
 	rows := [][]string{
 		{"claude-sonnet-long-name ⇄", "solver, critic, judge", "12", "≈123k", "≈45k", "≈$0.03+unknown"},
 		{"local", "solver", "4", "≈9k", "≈2k", "unknown price"},
@@ -123,6 +126,7 @@ func TestCostTableNeverClipsMoney(t *testing.T) {
 // button with characters, seen without colour; ←/→ move the mark and the
 // footer names them.
 func TestConfirmFocusShowsWithoutColour(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "bad", Engines: []string{"bad", "ext"}}
 	for _, mn := range []*menu{judgeConfirmMenu(&menu{j: j, engine: "ext"}), swapConfirmMenu(&menu{engine: "ext", solver: "agente-2"})} {
@@ -147,6 +151,7 @@ func TestConfirmFocusShowsWithoutColour(t *testing.T) {
 // through every field of the engines page; the judge's and a solver's
 // engine menus say the same when they leave an external engine out.
 func TestRestrictedNoteStaysThroughTheEnginesPage(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  local2: {kind: command, command: [z], external: false}\n  cloud: {kind: openai, base_url: https://api.example.com/v1}\ndefaults: {solver: scripted, judge: scripted}\n"))
 	if err != nil {
@@ -184,6 +189,7 @@ func TestRestrictedNoteStaysThroughTheEnginesPage(t *testing.T) {
 // 1 (the log's round_started), as its owner shows it; a call in flight
 // that the sidecar reports moves the round too.
 func TestWatcherIsNotARoundBehind(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "6")
 	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
@@ -224,6 +230,7 @@ func TestWatcherIsNotARoundBehind(t *testing.T) {
 // while the menu was open count: the total across sessions is each
 // session's first event to its last, menu waits included.
 func TestElapsedCountsAMenuWaitOfAKilledSession(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "6")
 	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
@@ -251,6 +258,7 @@ func TestElapsedCountsAMenuWaitOfAKilledSession(t *testing.T) {
 // included, one line each; the browser's "is run by" line goes when that
 // run ends, without a key.
 func TestSmallScreenMenusKeepIndentAndEveryChoice(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
 	q := quorumLoss()
@@ -291,6 +299,7 @@ func TestSmallScreenMenusKeepIndentAndEveryChoice(t *testing.T) {
 // TestRunByAnotherProcessLineGoesWhenTheRunEnds: r on a bug another process runs says so;
 // once that run ends (its row read again) the line goes without a key.
 func TestRunByAnotherProcessLineGoesWhenTheRunEnds(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "6")
 	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
@@ -319,6 +328,7 @@ func TestRunByAnotherProcessLineGoesWhenTheRunEnds(t *testing.T) {
 // shown whole at 80 and 60 columns (wrapped, not cut) and stays until a
 // key; that key dismisses it.
 func TestRunErrorShownWholeUntilAKey(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	long := "write /home/someone/projects/shop/_reversa_bugs/checkout/bugs/BUG-20260705-M8N2-estoque-negativo/debate/juiz/tentativa-2.md: no space left on device"
 	for _, size := range [][2]int{{80, 24}, {60, 15}} {
@@ -347,6 +357,7 @@ func TestRunErrorShownWholeUntilAKey(t *testing.T) {
 // carry total_tokens and total_cost_usd) the index (list, browser) and the
 // debate header give the same tokens and money.
 func TestIndexAndHeaderGiveTheSameTokensAndMoney(t *testing.T) {
+	t.Parallel()
 	proj := t.TempDir()
 	if err := testutil.GenerateRegister(proj, 12); err != nil {
 		t.Fatal(err)
@@ -379,8 +390,11 @@ func TestIndexAndHeaderGiveTheSameTokensAndMoney(t *testing.T) {
 // command, not in Update: a folder is refused when the command runs, and
 // a file written between the key and the command is opened.
 func TestOpenFileLooksOffTheUIGoroutine(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
-	m := New(f.options())
+	opts := f.options()
+	opts.getenv = func(k string) string { return map[string]string{"PAGER": "true"}[k] }
+	m := New(opts)
 	dir := t.TempDir()
 	if msg, ok := m.openFile(dir)().(statusMsg); !ok || !strings.Contains(string(msg), "is not one") {
 		t.Errorf("a folder: %v", msg)
@@ -390,7 +404,6 @@ func TestOpenFileLooksOffTheUIGoroutine(t *testing.T) {
 	if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("PAGER", "true")
 	if msg, isStatus := cmd().(statusMsg); isStatus {
 		t.Errorf("the file written after the key was refused: %q", msg)
 	}

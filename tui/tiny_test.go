@@ -13,6 +13,7 @@ import (
 // cutting them, and the quorum and judge menus keep their choices on
 // screen (golden files for each).
 func TestTinyTerminal(t *testing.T) {
+	t.Parallel()
 	const w, h = 60, 15
 	f := newFixture(t)
 	browser := loadBrowser(t, f, w, h)

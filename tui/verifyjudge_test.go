@@ -23,6 +23,7 @@ import (
 // menu opens saying so, its retry counts two calls, the human choice
 // settles it, and both judge answers stay on disk.
 func TestUnstableVerdictOpensTheJudgeMenu(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bug := f.bug(t, "7")
 	opts := f.options()
@@ -78,6 +79,7 @@ func TestUnstableVerdictOpensTheJudgeMenu(t *testing.T) {
 // TestJudgeMenuSaysUnstable: the judge menu after an unstable verdict says
 // why, and that a retry makes two calls (the check runs again).
 func TestJudgeMenuSaysUnstable(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 34)
 	j := engine.JudgeFailure{Attempt: 2, Reason: "unstable verdict: the judge chose Proposta A with the proposals in label order and Proposta B (shown as Proposta C) with every proposal moved and relabelled (both answers kept in juiz/)",
@@ -95,6 +97,7 @@ func TestJudgeMenuSaysUnstable(t *testing.T) {
 // family rule's refusal (naming the family and both engines) and will not
 // start; --allow-same-family, carried in the setup, lifts it.
 func TestCostScreenRefusesASameFamilyJudge(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  sol: {kind: command, command: [x], external: false, model: gpt-5}\n  jud: {kind: command, command: [x], external: false, family: openai}\n"))
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // very first field cancels; esc on the cost screen goes back to the
 // wizard's last page.
 func TestWizardBackKeys(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  scripted: {kind: command, command: [x], external: false}\n  other: {kind: command, command: [y], external: false}\ndefaults: {solver: scripted, judge: scripted}\n"))
 	if err != nil {

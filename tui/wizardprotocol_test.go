@@ -38,11 +38,13 @@ func protocolOptions(f *fixture, t *testing.T) Options {
 // proposals as options A and B; a debate's inputs page is one lens per
 // solver. Goldens at 80×24 and 140×45.
 func TestWizardProtocolStep(t *testing.T) {
+	t.Parallel()
 	for _, size := range []struct {
 		name string
 		w, h int
 	}{{"80x24", 80, 24}, {"140x45", 140, 45}} {
 		t.Run(size.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			m := sized(t, protocolOptions(f, t), size.w, size.h)
 			if m.wiz.stage != stageProtocol {
@@ -81,6 +83,7 @@ func TestWizardProtocolStep(t *testing.T) {
 // tradeoff's formula and rebuttal cap; the run's panes are labelled by
 // option, and the Final tab shows the synthesis and the pending decision.
 func TestWizardToTradeoffRun(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	opts := protocolOptions(f, t)
 	opts.Now = nil
@@ -138,6 +141,7 @@ func TestWizardToTradeoffRun(t *testing.T) {
 // choice of a winner (a synthesis names none); a debate's keep solvers,
 // the judge and the human choice.
 func TestMenusSpeakTheProtocol(t *testing.T) {
+	t.Parallel()
 	tr, db := engine.Describe(tradeoff.Protocol{}), engine.Describe(debate.Protocol{})
 	m, _ := liveModel(t, newFixture(t), 120, 34)
 	for _, tc := range []struct {
@@ -177,6 +181,7 @@ func TestMenusSpeakTheProtocol(t *testing.T) {
 // TestResumeRunsTheDebatesProtocol: a debate opened from the browser is
 // resumed with the protocol its problema.md names, not the default one.
 func TestResumeRunsTheDebatesProtocol(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	opts := protocolOptions(f, t)
 	for _, tc := range []struct{ named, want string }{{"tradeoff", "tradeoff"}, {"", "debate"}} {
@@ -192,6 +197,7 @@ func TestResumeRunsTheDebatesProtocol(t *testing.T) {
 // fails, the quorum menu the engine opens speaks of reviewers, and after
 // continue the synthesis still waits for the human.
 func TestTradeoffQuorumMenuInARun(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cfg, err := harness.ParseConfig(filepath.Join(f.reg.Root, "moot.yaml"), []byte("engines:\n  scripted: {kind: command, command: [\"../tools/scripted-llm.sh\"], external: false, timeout: 1m}\n  broken: {kind: command, command: [\"/bin/false\"], external: false, timeout: 10s}\n"))
 	if err != nil {
@@ -226,6 +232,7 @@ func TestTradeoffQuorumMenuInARun(t *testing.T) {
 // member with no "none" (each prefilled, distinct while the catalog lasts)
 // and the criteria; the run goes through the cost screen to the synthesis.
 func TestWizardToCouncilRun(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	opts := protocolOptions(f, t)
 	opts.Protocols = []engine.Protocol{debate.Protocol{}, council.Protocol{}, tradeoff.Protocol{}}

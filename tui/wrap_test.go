@@ -11,6 +11,7 @@ import (
 )
 
 func TestStreamWrap(t *testing.T) {
+	t.Parallel()
 	w := newStreamWrap(10)
 	w.write("uma frase ")
 	w.write("que continua em ped")
@@ -40,6 +41,7 @@ func TestStreamWrap(t *testing.T) {
 }
 
 func TestSanitizeDropsTerminalControl(t *testing.T) {
+	t.Parallel()
 	in := "ok\x1b]0;pwned\x07 \x1b[2J\x1b[31mred\ttab\r\nnext\x9b1m\x00end"
 	out := sanitize(in)
 	for _, bad := range []string{"\x1b", "\x07", "\x00", "\r", "\x9b"} {
@@ -88,6 +90,7 @@ func FuzzStreamWrap(f *testing.F) {
 // TestFooterKeepsHelpAndQuit: a footer cut to a small terminal keeps
 // "? keys · q quit" and drops keys from its middle.
 func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	t.Parallel()
 	help := "↑↓ move · enter open · / filter · s sort · n new · r resume · ? keys · q quit"
 	for _, w := range []int{80, 60, 40, 30} {
 		got := fitHelp(help, w)
@@ -101,6 +104,7 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 // measured at: 5.6 s from a call's files reads 5.6s, a clock that counts
 // whole seconds reads 6s, never "6.0s".
 func TestFmtDurPrecision(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		5600 * time.Millisecond:  "5.6s",
 		6 * time.Second:          "6s",
@@ -119,6 +123,7 @@ func TestFmtDurPrecision(t *testing.T) {
 // middle (start and end kept), and the demo's banner keeps its path's end
 // at 80 columns instead of cutting it.
 func TestAddressesNeverBreakInside(t *testing.T) {
+	t.Parallel()
 	url := "http://127.0.0.1:11434/v1/models/" + strings.Repeat("x", 60) + "/end"
 	got := shortTokens("dial "+url+" refused", 40)
 	words := strings.Fields(got)
@@ -142,6 +147,7 @@ func TestAddressesNeverBreakInside(t *testing.T) {
 // rendered, each quoted line stays on its own line instead of running
 // into the next; fenced code is untouched.
 func TestQuotedLinesStayApart(t *testing.T) {
+	t.Parallel()
 	md := "> Degraded: 2 of 3 members took part.\n> absent: member-3 (timeout)\n> escalate: confidence 40 %\n\nBody.\n\n```\n> not a quote\n> kept\n```\n"
 	out := ansi.Strip(RenderMarkdown(md, 80, "notty"))
 	for _, want := range []string{"Degraded: 2 of 3 members took part.", "absent: member-3 (timeout)", "escalate: confidence 40 %"} {
