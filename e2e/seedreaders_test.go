@@ -236,3 +236,22 @@ func TestCouncilStakesAreNeverReadFromTheBugText(t *testing.T) {
 		t.Errorf("the bug's own text stated the stakes:\n%s", final)
 	}
 }
+
+// A value at risk is plain decimal digits: "250.000" (250 thousand with a
+// Portuguese thousands dot) is refused, never read as 250 and left under
+// the line; hex and signed forms are refused too, naming the flag.
+func TestCouncilValueAtRiskRefusesAThousandsSeparator(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	for _, v := range []string{"250.000", "1.000", "0x1p20", "-0", "+5"} {
+		r := p.moot("plan", "7", "--protocol", "council", "--mode", "repair", "--lens", "security", "--lens", "performance", "--value-at-risk", v)
+		if r.code != 2 || !strings.Contains(r.stderr, "--value-at-risk") || !strings.Contains(r.stderr, v) {
+			t.Errorf("--value-at-risk %s: exit %d, want 2 naming it\n%s%s", v, r.code, r.stdout, r.stderr)
+		}
+	}
+	for _, v := range []string{"250000", "250000.50", "1e6", "1_000_000"} {
+		if r := p.moot("plan", "7", "--protocol", "council", "--mode", "repair", "--lens", "security", "--lens", "performance", "--value-at-risk", v); r.code != 0 {
+			t.Errorf("--value-at-risk %s refused: exit %d\n%s", v, r.code, r.stderr)
+		}
+	}
+}
