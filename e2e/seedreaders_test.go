@@ -255,3 +255,29 @@ func TestCouncilValueAtRiskRefusesAThousandsSeparator(t *testing.T) {
 		}
 	}
 }
+
+// The scorer reads no participant id written with an ordinal sign or
+// "no.": "agente nº 2" and "agent no. 3" are ids as surely as "debater
+// no. 3", so they are hidden like it.
+func TestArgueScorerHidesIdsWrittenWithAnOrdinalSign(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.Plan = "persona=say"
+	p.env = append(p.env, "FAKE_SAY=Discordo do agente nº 2 e do agent no. 3; o Agente Nº1 sou eu.")
+	p.moot(argueArgs("-r", "1")...).mustExit(t, 0)
+	var scorer string
+	ms, _ := filepath.Glob(filepath.Join(p.dir, "prompts", "1-*.txt"))
+	for _, m := range ms {
+		if b := fileBytes(t, m); strings.Contains(b, "isolated scorer") {
+			scorer = b
+		}
+	}
+	if !strings.Contains(scorer, "Discordo do") {
+		t.Fatalf("the persona's text did not reach the scorer:\n%s", scorer)
+	}
+	for _, id := range []string{"agente nº 2", "agent no. 3", "Agente Nº1"} {
+		if strings.Contains(scorer, id) {
+			t.Errorf("the scorer reads the participant id %q", id)
+		}
+	}
+}
