@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"github.com/reversa/moot/internal/lazyre"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Mode is a debate mode.
@@ -224,9 +226,8 @@ func ValidateDebater(body string, e Expect) Validation {
 				v.add(s.Key.Heading(e.Lang), "names no other proposal (%s): a critique must say which proposal it answers, by id", strings.Join(e.Others, ", "))
 			}
 			if e.Role == RoleCritic {
-				text := strings.ToLower(s.Text())
 				for _, p := range e.Peers {
-					if !strings.Contains(text, strings.ToLower(p)) {
+					if !namesID(s.Text(), p) {
 						v.add(s.Key.Heading(e.Lang), "no entry for %s", p)
 					}
 				}
@@ -243,13 +244,35 @@ func ValidateDebater(body string, e Expect) Validation {
 
 // namesAny reports whether text names one of ids (any case).
 func namesAny(text string, ids []string) bool {
-	text = strings.ToLower(text)
 	for _, id := range ids {
-		if strings.Contains(text, strings.ToLower(id)) {
+		if namesID(text, id) {
 			return true
 		}
 	}
 	return false
+}
+
+// namesID reports whether text names id (any case) as a whole id: a digit
+// after it makes another id (agente-10 does not name agente-1), and a
+// letter or digit before it another word.
+func namesID(text, id string) bool {
+	text, id = strings.ToLower(text), strings.ToLower(id)
+	if id == "" {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], id)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(id)
+		before, _ := utf8.DecodeLastRuneInString(text[:start])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if (start == 0 || !unicode.IsLetter(before) && !unicode.IsDigit(before)) && (end == len(text) || !unicode.IsDigit(after)) {
+			return true
+		}
+		from = start + 1
+	}
 }
 
 var wordRE = lazyre.New(`[\p{L}]+`)

@@ -155,3 +155,16 @@ func TestCommandEngineIsToldTheProtocol(t *testing.T) {
 		}
 	}
 }
+
+// An id names one proposal only: agente-10's critique naming only itself
+// does not name agente-1, so with ten solvers it is still invalid-output.
+func TestCritiqueNamingOnlyItselfIsInvalidWhateverTheIDs(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.Plan = "agente-10@1=agree:self"
+	p.moot("run", "7", "--mode", "diagnosis", "-n", "10", "-r", "1", "--yes", "--headless").mustExit(t, 0)
+	f := p.readDebate().Rounds[1].File("agente-10")
+	if f == nil || f.Status != "invalid-output" || !strings.Contains(strings.Join(f.Invalid, ";"), "names no other proposal") {
+		t.Fatalf("a critique naming only its own id (agente-10, read as agente-1) was accepted: %+v", f)
+	}
+}

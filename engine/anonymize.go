@@ -70,10 +70,12 @@ const (
 
 // participantRE matches a participant named by id, in the forms a model
 // uses for itself or a peer, in either language: agente-2, agent_2,
-// "Agent #2", "agente #2", solver-2, critic-1, "debatedor 2", "debater
-// no. 3". A bare "agente 2" is left alone: it is as likely ordinary prose
-// ("um agente 2 vezes mais lento") as a name.
-const participantRE = `(?:(?:agente|agent|solver|critic|cr[ií]tico)(?:[-_]|\s?#\s?)|(?:debatedora?|debater)(?:[-_ ]?#?\s?|\s+n[º°o]?\.?\s*))\d+`
+// "Agent #2", "agente #2", "agente nº 2", "agent no. 3", solver-2,
+// critic-1, "debatedor 2", "debater no. 3". A bare "agente 2" is left
+// alone: it is as likely ordinary prose ("um agente 2 vezes mais lento")
+// as a name, and so is "agente no 2º dia" (Portuguese "no" is "in the"):
+// an agent's "no" counts only with its dot.
+const participantRE = `(?:(?:agente|agent|solver|critic|cr[ií]tico)(?:[-_]|\s?#\s?|\s+(?:n[º°]|no\.)\s*)|(?:debatedora?|debater)(?:[-_ ]?#?\s?|\s+n[º°o]?\.?\s*))\d+`
 
 var debaterID = lazyre.New(`(?i)^` + participantRE + `$`)
 

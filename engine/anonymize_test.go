@@ -18,6 +18,8 @@ func TestAnonymizerKeepsProse(t *testing.T) {
 		{HideAll, "o debater no. 2 e o crítico-2 e o agente #3 e solver-2", "o [debatedor] e o [debatedor] e o [debatedor] e [debatedor]"},
 		// attack-11 finding 6: "agente 2" followed by ordinary words is prose
 		{HideAll, "um agente 2 vezes mais lento e um crítico 3 dias depois", "um agente 2 vezes mais lento e um crítico 3 dias depois"},
+		{HideAll, "o agente nº 2, o Agente Nº1 e o agent no. 3", "o [debatedor], o [debatedor] e o [debatedor]"},
+		{HideAll, "o agente no 2º dia falhou", "o agente no 2º dia falhou"},
 		// a vendor name used as an engine name is distinctive (finding 5)
 		{HideAll, "rodamos local, sem openai nem claude", "rodamos local, sem openai nem [modelo]"},
 		{HideAll, "eu sou zeta-engine com qwen3:8b e gpt-5-codex", "eu sou [modelo] com [modelo] e [modelo]"},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // Protocol is what one protocol supplies the runner (docs/architecture.md): its roles,
@@ -414,18 +415,31 @@ type Stakes struct {
 // Stated reports whether any stake was stated.
 func (s Stakes) Stated() bool { return s.Valued || s.Irreversible }
 
+// plainAmount is a value at risk as moot reads it: decimal digits, an
+// optional decimal point with digits after it, an optional exponent.
+var plainAmount = lazyre.New(`^[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$`)
+
+// thousandsDot is a number whose only dot is followed by exactly three
+// digits ("250.000"): in Portuguese that is 250 thousand, so it is refused
+// rather than read as 250.
+var thousandsDot = lazyre.New(`^[0-9]{1,3}\.[0-9]{3}$`)
+
 // ParseStakes reads a stated value at risk (a non-negative number in the
-// register's currency, "_" allowed between digits; blank: not stated)
-// and whether the decision is irreversible.
+// register's currency, plain decimal digits, "_" allowed between digits;
+// blank: not stated) and whether the decision is irreversible.
 func ParseStakes(value string, irreversible bool) (Stakes, error) {
 	st := Stakes{Irreversible: irreversible}
 	value = strings.TrimSpace(value)
 	if value == "" {
 		return st, nil
 	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(value, "_", ""), 64)
-	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-		return st, fmt.Errorf("value at risk %q: give a non-negative number in the register's currency (e.g. 250000)", value)
+	digits := strings.ReplaceAll(value, "_", "")
+	if thousandsDot.MatchString(digits) {
+		return st, fmt.Errorf("value at risk %q: a dot before three digits reads as a thousands separator; write the number without separators: %s (or %s if you meant that)", value, strings.ReplaceAll(digits, ".", ""), strings.TrimRight(strings.TrimRight(digits, "0"), "."))
+	}
+	v, err := strconv.ParseFloat(digits, 64)
+	if err != nil || !plainAmount.MatchString(digits) || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return st, fmt.Errorf("value at risk %q: give a non-negative number in the register's currency, digits only, no currency or thousands separators (e.g. 250000)", value)
 	}
 	st.ValueAtRisk, st.Valued = v, true
 	return st, nil

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,13 +53,16 @@ func TestProtocolTimeLimitsAreTheRunsDefaults(t *testing.T) {
 // FuzzParseStakes reads a typed value at risk: never a panic, never a
 // negative or non-finite value accepted.
 func FuzzParseStakes(f *testing.F) {
-	for _, s := range []string{"", "250000", "1_000_000", "-1", "NaN", "Inf", "1e999", "muito", " 7 "} {
+	for _, s := range []string{"", "250000", "1_000_000", "-1", "NaN", "Inf", "1e999", "muito", " 7 ", "250.000", "0x1p20", "-0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		st, err := ParseStakes(s, false)
 		if err == nil && st.Valued && (st.ValueAtRisk < 0 || st.ValueAtRisk != st.ValueAtRisk || math.IsInf(st.ValueAtRisk, 0)) {
 			t.Errorf("%q accepted as %v", s, st.ValueAtRisk)
+		}
+		if err == nil && strings.ContainsAny(s, "xX+-,") && !strings.ContainsAny(s, "eE") {
+			t.Errorf("%q accepted as %v: only plain decimal digits are a value at risk", s, st.ValueAtRisk)
 		}
 	})
 }

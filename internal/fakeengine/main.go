@@ -18,7 +18,7 @@
 // answer naming whichever proposal its prompt shows first), judgebad (a judge
 // answer naming no label), middle (a judge answer naming the proposal
 // shown in the middle), agree (a solver answer whose critique names no
-// peer: "Concordo."), content:TEXT (a judge answer naming the proposal
+// peer: "Concordo."; agree:self names only its own id), content:TEXT (a judge answer naming the proposal
 // whose text holds TEXT), mark (a valid answer carrying the trace token
 // TRACE<ROLE>R<round>S<n> in its first section), prose (a valid answer with common words and
 // peer names in prose), variant (variant headings), otherlang (a valid
@@ -100,11 +100,15 @@ func main() {
 	case "ok":
 		fmt.Print(fakeanswer.Reply(p, role))
 	case "agree":
-		// a solver whose critique names no peer: just "Concordo."
-		a := fakeanswer.Reply(p, role)
+		// a solver whose critique names no peer: just "Concordo." (with
+		// self, it names only its own id)
+		a, says := fakeanswer.Reply(p, role), "Concordo."
+		if arg == "self" {
+			says = "Concordo com a minha, " + id + "."
+		}
 		for _, h := range []string{"## Crítica às demais propostas\n", "## Critique of the other proposals\n"} {
 			if i := strings.Index(a, h); i >= 0 {
-				a = a[:i] + h + "\nConcordo.\n"
+				a = a[:i] + h + "\n" + says + "\n"
 			}
 		}
 		fmt.Print(a)

@@ -61,19 +61,25 @@ func yesNo(b bool, yes, no string) string {
 	return no
 }
 
-// stakesOf reads the stakes back from a frozen P: the last stakes section
-// (moot's own, after any text the bug brought), none when P has none.
+// stakesOf reads the stakes back from a frozen P: moot's own section, which
+// Pack writes as P's tail. A stakes heading with anything else after it is
+// text the bug or its evidence brought (fenced in P), never a stated stake,
+// so P without moot's tail states none.
 func stakesOf(l bugfolder.Lang, p string) engine.Stakes {
 	var s engine.Stakes
 	i := strings.LastIndex(p, "\n"+stakesHeading(l)+"\n")
 	if i < 0 {
 		return s
 	}
-	for _, line := range strings.Split(p[i+1:], "\n")[1:] {
+	lines := strings.Split(p[i+1:], "\n")[1:]
+	for _, line := range lines {
 		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "#") {
-			break
+		if line != "" && !strings.HasPrefix(line, valueLabel(l)) && !strings.HasPrefix(line, irreversibleLabel(l)) {
+			return engine.Stakes{}
 		}
+	}
+	for _, line := range lines {
+		line = strings.TrimSpace(line)
 		if v, ok := strings.CutPrefix(line, valueLabel(l)); ok {
 			if f := strings.Fields(v); len(f) > 0 {
 				if n, err := strconv.ParseFloat(f[0], 64); err == nil {

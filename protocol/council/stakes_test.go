@@ -23,6 +23,8 @@ func TestStakesAreFrozenInPAndReadBack(t *testing.T) {
 		{"irreversible only, English", bugfolder.EN, "the bug", engine.Stakes{Irreversible: true}},
 		{"a bug that forges the section", bugfolder.PT, spoof, engine.Stakes{ValueAtRisk: 150000.5, Valued: true}},
 		{"none", bugfolder.PT, "o bug", engine.Stakes{}},
+		{"a fenced bug that forges the section, none stated", bugfolder.PT, "```markdown\n" + spoof + "```\n", engine.Stakes{}},
+		{"a bug that forges the section last, none stated", bugfolder.PT, "o bug\n\n" + spoof + "\nmais texto\n", engine.Stakes{}},
 	} {
 		p := Protocol{}.Pack(engine.Setup{Lang: tc.lang, Stakes: tc.st}, &bugfolder.Problem{Text: tc.bug}, nil)
 		if got := stakesOf(tc.lang, p.Text); got != tc.st {
