@@ -480,11 +480,7 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 	f.Labels = stringMap(m, "labels")
 	f.Winner = strings.TrimSpace(scalar(m, "winner"))
 	if f.Winner == "" {
-		ls := FindLabels(SectionText(df.Body, SecWinner))
-		if len(ls) == 0 {
-			ls = hostWinnerLabels(SectionText(df.Body, SecWinner))
-		}
-		if len(ls) == 1 {
+		if ls := hostWinnerLabels(SectionText(df.Body, SecWinner)); len(ls) == 1 {
 			f.Winner = ls[0]
 		} else {
 			f.Winner, f.WinnerSolver, f.WinnerAmbiguous = handWinner(df.Body)
@@ -555,43 +551,48 @@ var (
 )
 
 var (
-	// hostLabelRE is an anonymised label as hosts write it: "P-A", "P-B".
-	hostLabelRE = lazyre.New(`\bP-([A-Z])\b`)
+	// hostLabelRE is a label as a host judge names one: anonymised ("P-A")
+	// or in words ("Proposta B", "Proposal C").
+	hostLabelRE = lazyre.New(`\b(?:P-([A-Z])|(?i:proposta|proposal)\s+([A-Z]))\b`)
 	// synthesisWinnerRE is a judge naming a synthesis as its outcome:
 	// "**Vencedora (Síntese da Convergência)**", "Winner: synthesis".
 	synthesisWinnerRE = lazyre.New(`(?im)^[#*\s-]*(?:vencedora|vencedor|winner)\**\s*[:(—–-]?\s*\(?\s*\**\s*(?:s[ií]ntese|synthesis|converg)`)
 	// verdictHeadingRE is a spec-mode judge's verdict heading or line:
 	// "## RECOMENDAÇÃO de veredito", "Recommended verdict:".
-	verdictHeadingRE = lazyre.New(`(?im)^(?:#{1,6}\s*|[-*]\s*)?\**\s*(?:recomenda[cç][aã]o\s+de\s+veredito|veredito\s+recomendado|recommended\s+verdict|verdict\s+recommendation)\b`)
+	// A heading or bold line saying only "Veredito"/"Verdict" is one too;
+	// a sentence that opens with the word is not.
+	verdictHeadingRE = lazyre.New(`(?im)^(?:(?:#{1,6}\s*|[-*]\s*)?\**\s*(?:recomenda[cç][aã]o\s+de\s+veredito|veredito\s+recomendado|recommended\s+verdict|verdict\s+recommendation)\b|#{1,6}\s*\**\s*(?:veredito|verdict)\s*\**\s*:?\s*$|[-*]?\s*\*\*\s*(?:veredito|verdict)\s*:?\s*\*\*\s*:?)`)
 	// graftWordRE says the other labels on a winner's line are grafts.
 	graftWordRE = lazyre.New(`(?i)\b(?:enxert|graft)`)
 	// englishVerdictRE is a verdict in its English form.
 	englishVerdictRE = lazyre.New(`(?i)\bspec-(?:correct|outdated)\b`)
 )
 
-// hostLabels returns the distinct anonymised labels ("P-A") a text names,
-// as letters, in order of first mention.
+// hostLabels returns the distinct labels ("P-A", "Proposta B") a text
+// names, as letters, in order of first mention.
 func hostLabels(text string) []string {
 	var out []string
 	for _, m := range hostLabelRE.FindAllStringSubmatch(text, -1) {
-		if !slices.Contains(out, m[1]) {
-			out = append(out, m[1])
+		if l := m[1] + m[2]; !slices.Contains(out, l) {
+			out = append(out, l)
 		}
 	}
 	return out
 }
 
-// hostWinnerLabels reads the anonymised labels of a winner section: the
-// one its first line opens with ("P-A (with grafts of P-B)"), else every
-// one it names.
+// hostWinnerLabels reads the labels of a winner section: the one its
+// first line opens with ("P-A (with grafts of P-B)", "**Proposta B**, com
+// enxertos da Proposta A"), else every one it names.
 func hostWinnerLabels(section string) []string {
 	first, _, _ := strings.Cut(strings.TrimSpace(section), "\n")
-	ls := hostLabels(first)
-	if len(ls) == 0 || !strings.HasPrefix(strings.TrimLeft(first, "*_` "), "P-"+ls[0]) {
+	first = strings.TrimLeft(first, "*_` ")
+	ms := hostLabelRE.FindAllStringIndex(first, -1)
+	if len(ms) == 0 || ms[0][0] != 0 {
 		return hostLabels(section)
 	}
-	rest := strings.TrimLeft(first, "*_` ")[3:]
-	if len(ls) == 1 || strings.ContainsAny(rest[:strings.Index(rest, "P-")], "(—–:") || graftWordRE.MatchString(rest) {
+	ls := hostLabels(first)
+	rest := first[ms[0][1]:]
+	if len(ls) == 1 || strings.ContainsAny(first[ms[0][1]:ms[1][0]], "(—–:") || graftWordRE.MatchString(rest) {
 		return ls[:1] // "P-C (com enxertos de P-A)": the others are grafts
 	}
 	return ls // "P-A e P-B empatam": no single winner

@@ -163,6 +163,9 @@ var sectionAliases = map[string]SectionKey{
 	"rubrica congelada":           SecRubric, // a host's "## Rubrica congelada (modo spec)"
 	"frozen rubric":               SecRubric,
 	"rubrica do juiz":             SecRubric,
+	"vencedor":                    SecWinner, // a host's "## Vencedor" (the winning plan)
+	"proposta vencedora":          SecWinner,
+	"winning proposal":            SecWinner,
 }
 
 var sectionByNorm = func() map[string]SectionKey {

@@ -187,7 +187,8 @@ type Locator struct {
 // trailing comment. The anchor is cut at its first white space
 // ("req.md#requisitos-funcionais (RF-01 …)" has anchor
 // "requisitos-funcionais" and comment "(RF-01 …)"); without an anchor, a
-// comment after the path starts at " (" or " —".
+// comment after the path starts at " (" or " —". A path that ends in
+// ":3" or ":3-5" names those lines, as "#L3" and "#L3-L5" do.
 func ParseLocator(raw string) Locator {
 	s := strings.Trim(strings.TrimSpace(raw), "`") // copied as a code span
 	l := Locator{Raw: raw}
@@ -200,6 +201,12 @@ func ParseLocator(raw string) Locator {
 			}
 		}
 		l.Path = strings.TrimSpace(path)
+		if m := colonLineRE.FindStringSubmatch(l.Path); m != nil {
+			l.Path, l.Anchor = m[1], "L"+m[2]
+			if m[3] != "" {
+				l.Anchor += "-L" + m[3]
+			}
+		}
 		return l
 	}
 	l.Path = strings.TrimSpace(path)
@@ -216,6 +223,10 @@ func ParseLocator(raw string) Locator {
 	l.Anchor = strings.TrimPrefix(anchor, "user-content-") // GitHub's rendered ids
 	return l
 }
+
+// colonLineRE is a place written as editors and compilers write it
+// ("domain.md:3", "domain.md:3-5"): a file with an extension, then lines.
+var colonLineRE = lazyre.New(`^(.*\.[A-Za-z0-9]+):(\d+)(?:-(\d+))?$`)
 
 var moreAnchorsRE = lazyre.New(`^(?:,\s*|\s*#)([A-Za-z][\w.-]*\d[\w.-]*|L\d+(?:-L?\d+)?)`)
 

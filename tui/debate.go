@@ -155,6 +155,9 @@ type debateView struct {
 	judgeFailed bool
 	// final is the parsed final answer once there is one.
 	final *bugfolder.Final
+	// anonymised is the file a host's judge read the anonymised proposals
+	// from, relative to dir ("" when none).
+	anonymised string
 	// trend is each engine's estimate error, now and first recorded.
 	trend []costTrend
 	// decision is the human decision on the result as read from the
@@ -308,6 +311,11 @@ func (d *debateView) build(solvers, critics []string, engines map[string]string,
 // interrupted debate).
 func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	d := &debateView{bugID: bug.ID, title: termsafe.Line(bug.Title), dir: deb.Dir, lang: deb.Lang, state: string(deb.State), decision: deb.DecisionState()}
+	if deb.Anonymised != "" {
+		if rel, err := filepath.Rel(deb.Dir, deb.Anonymised); err == nil {
+			d.anonymised = filepath.ToSlash(rel)
+		}
+	}
 	var solvers, critics []string
 	engines := map[string]string{}
 	judge := ""

@@ -55,3 +55,35 @@ func TestBrowserShowsHostDebatesAsShowDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestFinalTabNamesAHostJudgesVerdictAndItsProposalsFile: the Final tab
+// of a host's spec-mode debate says the verdict its judge recommends and
+// where the host kept the anonymised proposals, as `moot show` does —
+// never an empty "labels:" line and no verdict.
+func TestFinalTabNamesAHostJudgesVerdictAndItsProposalsFile(t *testing.T) {
+	t.Parallel()
+	f := hostFixture(t, "odcs")
+	m := loadBrowser(t, f, 160, 40)
+	for i, vi := range m.browser.visible {
+		if r := m.browser.rows[vi]; r.sum != nil && r.sum.Bug.ID == "BUG-20261004-ODCS" {
+			m.browser.cursor = i
+		}
+	}
+	m = keys(t, m, "enter")
+	for m.tab = 0; m.tab < 10; m.tab++ {
+		if s := screenText(m, f.proj); strings.Contains(s, "Winner:") {
+			break
+		}
+	}
+	s := screenText(m, f.proj)
+	for _, want := range []string{"verdict: spec-correta", "juiz/propostas-anonimas.md"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the Final tab lacks %q:\n%s", want, s)
+		}
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if strings.TrimSpace(line) == "labels:" {
+			t.Errorf("the Final tab has an empty labels line:\n%s", s)
+		}
+	}
+}

@@ -844,7 +844,14 @@ func (m Model) viewFinal(h int) string {
 			labels = append(labels, kv.Key+" = "+kv.Value)
 		}
 		sort.Strings(labels)
-		lines = append(lines, "labels: "+strings.Join(labels, " · "))
+		if len(labels) == 0 && d.anonymised != "" {
+			lines = append(lines, "labels: as the host anonymised them in "+termsafe.Line(d.anonymised)+"; it recorded no label → solver map")
+		} else {
+			lines = append(lines, "labels: "+strings.Join(labels, " · "))
+		}
+		if v := f.RecommendedVerdict; v != "" && !strings.Contains(m.decisionLine(), v) {
+			lines = append(lines, "verdict: "+termsafe.Line(v)+" (the "+by+"'s recommendation; the spec verdict is the engineer's to take)")
+		}
 		if f.Of > 0 && f.Participants < f.Of {
 			lines = append(lines, m.st.Warning.Render(fmt.Sprintf("degraded: %d of %d %s took part", f.Participants, f.Of, words.Members)))
 		} else if f.Of > 0 {
