@@ -131,3 +131,20 @@ func TestConcurrentAsksOfOneQuestionEachGetAFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewFilesScansTheGitUserAboutToCommitThem: a new file, never
+// committed, names no author; the git user who will commit it is still
+// who built it, and a review of it naming them is refused (exit 2)
+// before any juror is called.
+func TestReviewFilesScansTheGitUserAboutToCommitThem(t *testing.T) {
+	t.Parallel()
+	tr := newTribunal(t, juryEngines)
+	tr.write("thanks.go", "package calc\n\n// Thanks, Ada Builder.\nconst Thanks = 1\n")
+	r := tr.review("--files", "thanks.go", "--contract", "Thanks | a constant", "--lens", "defect")
+	if r.code != 2 || !strings.Contains(r.stderr, "Ada Builder") {
+		t.Errorf("the git user in an untracked --files file: exit %d, want 2 naming them\n%s", r.code, r.stderr)
+	}
+	if len(tr.calls()) != 0 {
+		t.Error("jurors were called")
+	}
+}
