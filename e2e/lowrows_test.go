@@ -148,3 +148,15 @@ func TestReviewFilesScansTheGitUserAboutToCommitThem(t *testing.T) {
 		t.Error("jurors were called")
 	}
 }
+
+// TestTrustSaysWhatItDoesNotCover: moot trust hashes the engines file and
+// the programs it runs, not what they source; it says so when it trusts,
+// so a user does not believe a changed library would be caught.
+func TestTrustSaysWhatItDoesNotCover(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	r := p.moot("trust").mustExit(t, 0)
+	if !strings.Contains(r.stdout, "not covered") || !strings.Contains(r.stdout, "source") {
+		t.Errorf("moot trust does not say what it leaves out:\n%s", r.stdout)
+	}
+}
