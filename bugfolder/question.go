@@ -101,6 +101,12 @@ func ReserveQuestionDir(project, want, question string, now time.Time) (id, dir 
 	if err := os.MkdirAll(parent, 0o700); err != nil {
 		return "", "", fmt.Errorf("create %s: %w", parent, err)
 	}
+	// a planted link (.moot or .moot/debates) would have the folder made outside the project
+	for _, p := range []string{filepath.Dir(parent), parent} {
+		if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
+			return "", "", &InputError{Path: p, Msg: "is a symlink or not a folder; moot never writes a question through a link: replace it with a real folder"}
+		}
+	}
 	if want != "" {
 		if err := os.Mkdir(filepath.Join(parent, want), 0o700); err == nil {
 			return want, filepath.Join(parent, want), nil

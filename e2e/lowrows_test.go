@@ -160,3 +160,23 @@ func TestTrustSaysWhatItDoesNotCover(t *testing.T) {
 		t.Errorf("moot trust does not say what it leaves out:\n%s", r.stdout)
 	}
 }
+
+// TestAskNeverCreatesAFolderThroughAPlantedLink: a repository that
+// commits .moot/debates as a link to another folder has ask refuse it
+// (exit 2) before any folder is made there.
+func TestAskNeverCreatesAFolderThroughAPlantedLink(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(p.dir, ".moot"), 0o700)
+	if err := os.Symlink(outside, filepath.Join(p.dir, ".moot", "debates")); err != nil {
+		t.Fatal(err)
+	}
+	r := p.moot(argueArgs()...)
+	if r.code != 2 {
+		t.Errorf("exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	if got, _ := os.ReadDir(outside); len(got) != 0 {
+		t.Errorf("ask made %d entries through the link, first %s", len(got), got[0].Name())
+	}
+}
