@@ -98,7 +98,8 @@ printed, nothing is written, exit 4).`,
 			}
 			// a key typed in the question is redacted before anything keeps
 			// it: P, problema.md's question and the folder's name
-			question = harness.NewRedactor(harness.SecretValues(nil)...).String(question)
+			red := harness.NewRedactor(harness.SecretValues(nil)...)
+			question = red.String(question)
 			_, dir := bugfolder.NewQuestionDir(project, question, time.Now())
 			bug := bugfolder.QuestionBug(project, dir, nil)
 			bug.Register, bug.Title = &bugfolder.Register{Root: reg.Root, Project: project, Lang: l}, question
@@ -120,6 +121,13 @@ printed, nothing is written, exit 4).`,
 			s, err := sf.setup(cmd, bug.Register, bug, cfg, false)
 			if err != nil {
 				return err
+			}
+			// a key typed in a lens's text or a criterion is sent and frozen as the question is
+			for i := range s.Lenses {
+				s.Lenses[i].Text = red.String(s.Lenses[i].Text)
+			}
+			for i := range s.Criteria {
+				s.Criteria[i] = red.String(s.Criteria[i])
 			}
 			if af.chosen != "" {
 				fmt.Fprintf(e.stderr, "personas chosen for the question: %s (give --persona to choose)\n", af.chosen)

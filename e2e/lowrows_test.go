@@ -180,3 +180,25 @@ func TestAskNeverCreatesAFolderThroughAPlantedLink(t *testing.T) {
 		t.Errorf("ask made %d entries through the link, first %s", len(got), got[0].Name())
 	}
 }
+
+// TestAKeyTypedInACouncilLensIsSentNowhere: a council member's lens
+// text typed with a key in it reaches neither the engines' prompts nor
+// problema.md nor the final answer in clear.
+func TestAKeyTypedInACouncilLensIsSentNowhere(t *testing.T) {
+	t.Parallel()
+	const key = "sk-openai-lens-0123456789abcdef"
+	p := newProject(t)
+	p.env = []string{"OPENAI_API_KEY=" + key}
+	r := p.moot("ask", "Should we cache?", "--protocol", "council", "--lens", "security: never log "+key, "--lens", "cost", "--criteria", "no "+key, "--yes", "--headless", "--lang", "en")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	_ = filepath.WalkDir(filepath.Join(p.dir, ".moot"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), key) {
+				t.Errorf("%s keeps the key in clear", path)
+			}
+		}
+		return nil
+	})
+}
