@@ -349,6 +349,9 @@ func plainFrontMatter(fm []byte) bool {
 				return false
 			}
 		}
+		if key, _, ok := strings.Cut(l, ":"); ok && !strings.HasPrefix(l, "visibility:") && looksLikeVisibility(key) {
+			return false // a look-alike key: the full reader names it
+		}
 		t := strings.TrimLeft(l, " ")
 		if strings.HasPrefix(l, "\t") || strings.HasPrefix(t, "{") || strings.Contains(l, "<<") {
 			return false

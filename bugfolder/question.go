@@ -3,6 +3,7 @@ package bugfolder
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -88,6 +89,41 @@ func NewQuestionDir(project, question string, now time.Time) (id, dir string) {
 		id = fmt.Sprintf("%s-%d", base, i)
 	}
 	return id, filepath.Join(project, QuestionsDir, id)
+}
+
+// ReserveQuestionDir creates the folder of a new question the way
+// NewQuestionDir names it, taking the next number when another moot
+// created that folder first: two asks of one question started at once
+// get -2 and -3, never the same folder. want is the name the cost plan
+// showed, kept when it is still free.
+func ReserveQuestionDir(project, want, question string, now time.Time) (id, dir string, err error) {
+	parent := filepath.Join(project, QuestionsDir)
+	if err := os.MkdirAll(parent, 0o700); err != nil {
+		return "", "", fmt.Errorf("create %s: %w", parent, err)
+	}
+	// a planted link (.moot or .moot/debates) would have the folder made outside the project
+	for _, p := range []string{filepath.Dir(parent), parent} {
+		if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
+			return "", "", &InputError{Path: p, Msg: "is a symlink or not a folder; moot never writes a question through a link: replace it with a real folder"}
+		}
+	}
+	if want != "" {
+		if err := os.Mkdir(filepath.Join(parent, want), 0o700); err == nil {
+			return want, filepath.Join(parent, want), nil
+		} else if !errors.Is(err, fs.ErrExist) {
+			return "", "", fmt.Errorf("create %s: %w", filepath.Join(parent, want), err)
+		}
+	}
+	for {
+		id, dir = NewQuestionDir(project, question, now)
+		err := os.Mkdir(dir, 0o700)
+		if err == nil {
+			return id, dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", "", fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
 }
 
 // questionIDRE is what a question folder's name is.

@@ -1,9 +1,13 @@
 package bugfolder
 
 import (
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/unicode/norm"
 )
 
 // The visibility values of the bug schema.
@@ -43,6 +47,8 @@ func visibilityOf(m *yaml.Node) (v, why string) {
 			node = m.Content[i+1]
 		case strings.EqualFold(strings.TrimSpace(k.Value), "visibility"):
 			return VisibilityRestricted, "the field is written " + k.Value + ": (the schema's key is visibility:, in lower case)"
+		case looksLikeVisibility(k.Value):
+			return VisibilityRestricted, "the field is written " + strconv.QuoteToASCII(k.Value) + ", which reads as visibility but holds another script's letter or an invisible character (write visibility: in plain ASCII)"
 		}
 	}
 	if node == nil {
@@ -56,4 +62,29 @@ func visibilityOf(m *yaml.Node) (v, why string) {
 		return w, ""
 	}
 	return VisibilityRestricted, describeNode(node) + " is not one of normal, internal, public, restricted"
+}
+
+// looksLikeVisibility reports whether a front-matter key a person reads as
+// visibility is spelled otherwise: a byte-order mark or another invisible
+// or format character in or around it, a combining mark, or a letter of
+// another script (a Cyrillic і) in place of one of its letters. Every
+// ASCII letter it keeps must be visibility's own, at its place.
+func looksLikeVisibility(key string) bool {
+	const want = "visibility"
+	var rs []rune
+	for _, r := range norm.NFKC.String(key) {
+		if unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Mn, r) || unicode.IsSpace(r) || r == '\u3164' || r == '\u115f' || r == '\u1160' || r == '\uffa0' {
+			continue
+		}
+		rs = append(rs, unicode.ToLower(r))
+	}
+	if len(rs) != len(want) {
+		return false
+	}
+	for i, r := range rs {
+		if r != rune(want[i]) && (r < utf8.RuneSelf || !unicode.IsLetter(r) && !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
@@ -96,6 +96,10 @@ printed, nothing is written, exit 4).`,
 			if err != nil {
 				return err
 			}
+			// a key typed in the question is redacted before anything keeps
+			// it: P, problema.md's question and the folder's name
+			red := harness.NewRedactor(harness.SecretValues(nil)...)
+			question = red.String(question)
 			_, dir := bugfolder.NewQuestionDir(project, question, time.Now())
 			bug := bugfolder.QuestionBug(project, dir, nil)
 			bug.Register, bug.Title = &bugfolder.Register{Root: reg.Root, Project: project, Lang: l}, question
@@ -118,6 +122,13 @@ printed, nothing is written, exit 4).`,
 			if err != nil {
 				return err
 			}
+			// a key typed in a lens's text or a criterion is sent and frozen as the question is
+			for i := range s.Lenses {
+				s.Lenses[i].Text = red.String(s.Lenses[i].Text)
+			}
+			for i := range s.Criteria {
+				s.Criteria[i] = red.String(s.Criteria[i])
+			}
 			if af.chosen != "" {
 				fmt.Fprintf(e.stderr, "personas chosen for the question: %s (give --persona to choose)\n", af.chosen)
 			}
@@ -125,8 +136,13 @@ printed, nothing is written, exit 4).`,
 			if err != nil {
 				return err
 			}
-			if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-				return fmt.Errorf("create %s: %w", filepath.Dir(dir), err)
+			id, reserved, err := bugfolder.ReserveQuestionDir(project, bug.ID, question, time.Now())
+			if err != nil {
+				return err
+			}
+			if reserved != dir { // another ask of the same question took the planned folder first
+				fmt.Fprintf(e.stderr, "moot: %s was taken by another ask meanwhile; this question is %s\n", termsafe.Line(bug.ID), termsafe.Line(id))
+				dir, bug.Dir, bug.ID = reserved, reserved, id
 			}
 			target := resumeTarget(e, bug.ID, bug, sf.config) // an explicit --config is repeated in the advice
 			ctx, cancel := interruptContext(e, plan.Setup.Protocol, pol, target)

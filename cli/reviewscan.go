@@ -35,7 +35,7 @@ func (r *reviewRun) scan(env *envelope.Envelope) error {
 
 // people are the names and emails git knows of the change: of the range's
 // commits, or for --files of the last envelope.MaxFileCommits commits that
-// touched them.
+// touched them and the git user about to commit them.
 func (r *reviewRun) people(env *envelope.Envelope) ([]string, error) {
 	if change, _ := r.change(); change != "" {
 		got, err := envelope.Identities(r.st.Repo, change)

@@ -26,7 +26,9 @@ own engines file's caps (see docs/security.md). moot trust prints
 what the file would be allowed to do, then remembers its sha256 in
 $XDG_CONFIG_HOME/moot/trusted.json, with the sha256 of every program
 inside the project its command engines run; a changed file or program
-needs trust again.
+needs trust again. What those programs source, import or read (a
+tools/lib.sh, a module) is not hashed: a change there runs without
+asking again.
 --revoke forgets it. Your own engines file ($XDG_CONFIG_HOME/moot/moot.yaml)
 is always trusted.`,
 		Args: cobra.NoArgs,
@@ -63,6 +65,7 @@ is always trusted.`,
 			for _, r := range harness.TrustReasons(cfg, reg.Project) {
 				fmt.Fprintf(e.stdout, "  - %s\n", termsafe.Line(r))
 			}
+			fmt.Fprintln(e.stdout, "not covered: files those programs source, import or read are not hashed; a change to them runs without asking again (docs/security.md)")
 			return nil
 		},
 	}

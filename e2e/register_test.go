@@ -21,6 +21,9 @@ func TestRestrictedFailsClosedThroughTheBinary(t *testing.T) {
 		{"merge_key", "visibility: normal", "<<: {visibility: restricted}"},
 		{"wrong_case_key", "visibility: normal", "Visibility: restricted"},
 		{"unknown_value_private", "visibility: normal", "visibility: private"},
+		{"cyrillic_letter_in_key", "visibility: normal", "vis\u0456bility: restricted"},
+		{"bom_before_key", "visibility: normal", "\ufeffvisibility: restricted"},
+		{"zero_width_space_in_key", "visibility: normal", "visi\u200bbility: restricted"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newProject(t)

@@ -35,8 +35,8 @@ type Redactor struct {
 	longest int
 }
 
-// NewRedactor makes a redactor for the given values; empty and short ones
-// are ignored.
+// NewRedactor makes a redactor for the given values and their upper- and
+// lower-cased forms; empty and short ones are ignored.
 func NewRedactor(values ...string) *Redactor {
 	r := &Redactor{}
 	seen := map[string]bool{}
@@ -45,10 +45,16 @@ func NewRedactor(values ...string) *Redactor {
 		if !secretValue(v) || seen[v] {
 			continue
 		}
-		seen[v] = true
-		r.secrets = append(r.secrets, v)
-		if len(v) > r.longest {
-			r.longest = len(v)
+		// an engine that prints a key upper- or lower-cased leaks it all the same
+		for _, form := range []string{v, strings.ToUpper(v), strings.ToLower(v)} {
+			if seen[form] {
+				continue
+			}
+			seen[form] = true
+			r.secrets = append(r.secrets, form)
+			if len(form) > r.longest {
+				r.longest = len(form)
+			}
 		}
 	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
@@ -167,7 +173,7 @@ var cloudSecretNames = []string{
 // secretSuffixes end the names of variables that hold a password or a
 // credential under a short word (DB_PASS, MYSQL_PWD, GITHUB_AUTH): "_PWD",
 // never the shell's PWD, a folder.
-var secretSuffixes = []string{"_PAT", "_PASS", "_PWD", "_AUTH", "_DSN"}
+var secretSuffixes = []string{"_PAT", "_PASS", "_PWD", "_AUTH", "_DSN", "_COOKIE"}
 
 // SecretName reports whether an environment variable's name says it holds
 // a secret: *KEY*, *TOKEN*, *SECRET*, *PASSWORD*, *PASSWD*, *PASSPHRASE*,

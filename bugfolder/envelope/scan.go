@@ -86,15 +86,33 @@ func IdentitiesOfFiles(repo string, files []string) ([]string, error) {
 	if out, err := git(repo, "rev-parse", "--is-inside-work-tree"); err != nil || strings.TrimSpace(string(out)) != "true" {
 		return nil, nil
 	}
+	// the git user about to commit them: a new file has no commit to name anyone
+	user := committer(repo)
 	if _, err := git(repo, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
-		return nil, nil // no commit yet: git names no one
+		return identitiesFrom(user), nil // no commit yet: git names only its user
 	}
 	args := []string{"log", "-n", strconv.Itoa(MaxFileCommits), "--format=" + identityFormat, "HEAD", "--"}
 	out, err := git(repo, append(args, files...)...)
 	if err != nil {
 		return nil, fmt.Errorf("--files: read the authors of the commits that touched them: %w", err)
 	}
-	return identitiesFrom(string(out)), nil
+	return identitiesFrom(user + string(out)), nil
+}
+
+// committer is the git user of repo (user.name and user.email, as the
+// next commit would record them) as one record of identityFormat, or ""
+// when git names none.
+func committer(repo string) string {
+	var f [2]string
+	for i, key := range []string{"user.name", "user.email"} {
+		if out, err := git(repo, "config", "--get", key); err == nil {
+			f[i] = strings.TrimSpace(string(out))
+		}
+	}
+	if f[0] == "" && f[1] == "" {
+		return ""
+	}
+	return f[0] + "\x00" + f[1] + "\x00\x00\x00\x01"
 }
 
 // MaxFileCommits bounds the commits IdentitiesOfFiles reads.
