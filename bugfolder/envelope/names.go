@@ -1,8 +1,10 @@
 package envelope
 
 import (
+	"html"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -43,6 +45,7 @@ const sepClass = `[\s\p{Z}\p{P}\p{S}\x{85}]`
 // Cyrillic or Greek letter drawn as a Latin one read as that letter
 // (lookAlikes), then recomposed; line breaks, so line numbers, stay.
 func fold(s string) string {
+	s = unescape(s)
 	if isASCII(s) {
 		return s
 	}
@@ -52,6 +55,38 @@ func fold(s string) string {
 	}
 	return out
 }
+
+// unescape reads the escapes a file may spell a name with as the
+// characters they stand for: HTML entities ("Ada&nbsp;Lovelace",
+// "ada&#64;example.org") and Go or JSON string escapes
+// ("Ada\u0020Lovelace", "Ada\x20Lovelace"). Line by line: an escaped
+// line end reads as a space, so a leak's line number stays the file's.
+func unescape(s string) string {
+	if !strings.ContainsAny(s, "&\\") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if !strings.ContainsAny(l, "&\\") {
+			continue
+		}
+		l = stringEscape.ReplaceAllStringFunc(l, func(e string) string {
+			n, err := strconv.ParseUint(e[2:], 16, 32)
+			if err != nil || !utf8.ValidRune(rune(n)) {
+				return e
+			}
+			return string(rune(n))
+		})
+		if strings.ContainsRune(l, '&') {
+			l = html.UnescapeString(l)
+		}
+		lines[i] = strings.NewReplacer("\n", " ", "\r", " ").Replace(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// stringEscape is a Go or JSON string escape of one character.
+var stringEscape = regexp.MustCompile(`\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2})`)
 
 // folder is fold's chain (golang.org/x/text): NFKD, drop the invisible
 // and the marks, read a look-alike letter of another script as its Latin
