@@ -12,6 +12,8 @@ import (
 	xrunes "golang.org/x/text/runes"
 	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/reversa/moot/internal/lazyre"
 )
 
 // Thresholds of the name match (docs/protocols/review.md, the
@@ -86,7 +88,7 @@ func unescape(s string) string {
 }
 
 // stringEscape is a Go or JSON string escape of one character.
-var stringEscape = regexp.MustCompile(`\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2})`)
+var stringEscape = lazyre.New(`\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2})`)
 
 // folder is fold's chain (golang.org/x/text): NFKD, drop the invisible
 // and the marks, read a look-alike letter of another script as its Latin

@@ -57,3 +57,8 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 
 // ReplaceAllString is regexp.Regexp.ReplaceAllString.
 func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }
+
+// ReplaceAllStringFunc is regexp.Regexp.ReplaceAllStringFunc.
+func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	return r.re().ReplaceAllStringFunc(src, repl)
+}
