@@ -310,43 +310,91 @@ func (r *runner) callEstimate(engine string, role bugfolder.Role, promptBytes in
 }
 
 // admitCall is the budget's check before every call (panel, support,
-// final step, retries): a call whose worst case would take the spend plus
-// the worst cases of the calls in flight past the cap is not started. It
-// waits when the calls in flight ending would make room; otherwise the
-// Supervisor is asked.
+// final step, retries): the runner's case of admitOrAsk, keeping room for
+// the final step. A stop cuts the rounds (the final step reads the last
+// complete round); a cancel, or no one to ask, stops the debate there.
 // With no cap it admits everything (nil reservation).
 func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder.Role, engine string, prompt []string) (*reservation, error) {
-	b := r.bud
-	if b == nil {
+	if r.bud == nil {
 		return nil, nil
 	}
 	tok, usd := r.callEstimate(engine, role, promptLen(prompt))
 	final := role == r.finalRole
 	kt, ku := r.keepAfter(k, final, tok, usd)
+	stopped := func(reach BudgetReach) error {
+		if final {
+			return r.budgetNoFinal(reach)
+		}
+		return errBudgetCut
+	}
+	return r.bud.admitOrAsk(ctx, budgetCheck{tok: tok, usd: usd, keepTok: kt, keepUSD: ku, round: k, who: id, final: final, finalWord: Describe(r.proto).Final,
+		sup: r.opts.Supervisor, emit: r.emit, stopped: stopped,
+		noOne: func(reach BudgetReach) error {
+			return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s) and no human to ask: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", bugfolder.BudgetStopMark, reach.Text(), r.resumeTarget())}
+		},
+		cancelled: func(reach BudgetReach) error {
+			return &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the budget cap (%s); everything is kept: `moot resume %s --max-usd …` or `--max-tokens …` raises the cap and continues", reach.Text(), r.resumeTarget())}
+		}})
+}
+
+// budgetCheck is one call at the budget's check: its worst case, the room
+// it must leave for the calls that must follow it, who it is, who answers
+// a reached cap, and what each end means to the caller (the runner's
+// rounds, a review's round).
+type budgetCheck struct {
+	tok              int
+	usd              float64
+	keepTok          int
+	keepUSD          float64
+	round            int
+	who, finalWord   string
+	final            bool
+	sup              Supervisor
+	emit             func(Event)
+	stopped          func(BudgetReach) error // the answer was stop (this call's or an earlier one's)
+	cancelled, noOne func(BudgetReach) error // the answer was cancel; no one could answer
+	// endsAll refuses every call once the budget ended (stop, cancel or no
+	// one to ask), even one that fits: a review's round ends where the cap
+	// stopped it. The runner's rounds let a call that fits run.
+	endsAll bool
+}
+
+// admitOrAsk is the one budget check before any call, every protocol's: a
+// call whose worst case would take the spend plus the worst cases of the
+// calls in flight (plus the room it must leave) past the cap is not
+// started. It waits when the calls in flight ending would make room;
+// otherwise the Supervisor is asked (raise, stop, cancel), the answer is
+// logged as a decision event, and a raise that does not lift the cap is
+// asked again. Calls that reach the cap together wait for one answer.
+func (b *budget) admitOrAsk(ctx context.Context, c budgetCheck) (*reservation, error) {
 	b.ask.Lock()
 	defer b.ask.Unlock()
 	for {
-		res, reach, ok := b.admit(tok, usd, kt, ku)
+		if c.endsAll && b.ended != nil {
+			return nil, b.ended
+		}
+		res, reach, ok := b.admit(c.tok, c.usd, c.keepTok, c.keepUSD)
 		if ok {
 			return res, nil
 		}
-		if b.ended == nil && !b.cut && b.waitFlight(tok, usd, kt, ku) {
+		if b.ended == nil && !b.cut && b.waitFlight(c.tok, c.usd, c.keepTok, c.keepUSD) {
 			continue // it fits once calls in flight end: wait, never ask
 		}
 		if b.ended != nil {
 			return nil, b.ended
 		}
+		reach.Round, reach.Who, reach.Final, reach.FinalWord = c.round, c.who, c.final, c.finalWord
 		if b.cut {
-			if final {
-				return nil, r.budgetNoFinal(reach)
-			}
-			return nil, errBudgetCut
+			return nil, c.stopped(reach)
 		}
-		reach.Round, reach.Who, reach.Final, reach.FinalWord = k, id, final, Describe(r.proto).Final
-		d, err := r.askBudget(ctx, reach)
-		var es *errStop
-		if errors.As(err, &es) {
-			b.ended = err
+		var d BudgetDecision
+		err := ErrNeedHuman
+		if ba, ok := c.sup.(BudgetAsker); ok {
+			d, err = ba.BudgetReached(ctx, reach)
+		}
+		if errors.Is(err, ErrNeedHuman) {
+			b.ended = c.noOne(reach)
+			return nil, b.ended
 		}
 		if err != nil {
 			return nil, err
@@ -356,30 +404,31 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 		if by == "" {
 			by = "human"
 		}
-		dec := Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(d.Choice), By: by, Round: k, Reason: reach.Text()}
+		dec := Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(d.Choice), By: by, Round: c.round, Reason: reach.Text()}
 		switch d.Choice {
 		case BudgetRaise:
 			if !raises(b.cap, d.Cap) {
-				r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("a new cap must be higher than %s; nothing changed", capText(b.cap))})
+				c.emit(Event{Type: EvWarning, Text: fmt.Sprintf("a new cap must be higher than %s; nothing changed", capText(b.cap))})
 				continue
 			}
 			b.mu.Lock()
 			b.cap = d.Cap
 			b.mu.Unlock()
 			dec.MaxUSD, dec.MaxTokens = d.Cap.MaxUSD, d.Cap.MaxTokens
-			r.emit(dec)
+			c.emit(dec)
 		case BudgetStop:
-			r.emit(dec)
+			c.emit(dec)
 			b.mu.Lock()
-			b.cut, b.cutRound = true, k
+			b.cut, b.cutRound = true, c.round
 			b.mu.Unlock()
-			if final {
-				return nil, r.budgetNoFinal(reach)
+			err := c.stopped(reach)
+			if c.endsAll {
+				b.ended = err
 			}
-			return nil, errBudgetCut
+			return nil, err
 		case BudgetCancel:
-			r.emit(dec)
-			b.ended = &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the budget cap (%s); everything is kept: `moot resume %s --max-usd …` or `--max-tokens …` raises the cap and continues", reach.Text(), r.resumeTarget())}
+			c.emit(dec)
+			b.ended = c.cancelled(reach)
 			return nil, b.ended
 		default:
 			return nil, fmt.Errorf("unknown budget decision %q", d.Choice)
@@ -400,20 +449,6 @@ func (r *runner) keepAfter(k int, final bool, tok int, usd float64) (int, float6
 		return tok, usd
 	}
 	return 0, 0
-}
-
-// askBudget asks the Supervisor; no one to ask stops the debate there,
-// resumable with a raised cap (exit 4).
-func (r *runner) askBudget(ctx context.Context, reach BudgetReach) (BudgetDecision, error) {
-	var d BudgetDecision
-	err := ErrNeedHuman
-	if ba, ok := r.opts.Supervisor.(BudgetAsker); ok {
-		d, err = ba.BudgetReached(ctx, reach)
-	}
-	if errors.Is(err, ErrNeedHuman) {
-		return d, &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s) and no human to ask: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", bugfolder.BudgetStopMark, reach.Text(), r.resumeTarget())}
-	}
-	return d, err
 }
 
 // budgetNoFinal stops a cut debate whose final step the budget cannot

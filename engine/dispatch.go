@@ -99,9 +99,6 @@ type Dispatcher struct {
 	sem       chan struct{}
 	engineSem map[string]chan struct{}
 	bud       *budget
-	// stopped is the budget's end (stop, cancel or no one to ask): every
-	// call after it is refused the same way.
-	stopped error
 }
 
 // ErrBudgetStop ends the calls when the budget cap was reached and the
@@ -129,13 +126,6 @@ func (d *Dispatcher) Spent() (tokens int, usd float64) {
 	}
 	usd, tokens = d.bud.spent()
 	return tokens, usd
-}
-
-// Stopped is the budget's end, nil while calls may still start.
-func (d *Dispatcher) Stopped() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.stopped
 }
 
 // CallSpec is one call a protocol asks the Dispatcher for.
@@ -292,12 +282,11 @@ func (d *Dispatcher) acquire(ctx context.Context, name string) (func(), error) {
 	}, nil
 }
 
-// admit is the budget's check before a call: one that would take the
-// spend plus the calls in flight past the cap is not started, and the
-// Supervisor is asked (raise, stop, cancel), as the runner's admitCall.
+// admit is the budget's check before a call: the runner's admitOrAsk,
+// where a stop, a cancel or no one to ask ends every later call of the
+// round the same way, unasked.
 func (d *Dispatcher) admit(ctx context.Context, c CallSpec, lim harness.Limits) (*reservation, error) {
-	b := d.bud
-	if b == nil {
+	if d.bud == nil {
 		return nil, nil
 	}
 	// the worst case, as the runner's callEstimate: the engine's max answer
@@ -310,72 +299,10 @@ func (d *Dispatcher) admit(ctx context.Context, c CallSpec, lim harness.Limits) 
 	if lim.Price != nil {
 		usd = lim.Price.Cost(in, out)
 	}
-	b.ask.Lock()
-	defer b.ask.Unlock()
-	for {
-		if err := d.Stopped(); err != nil {
-			return nil, err
-		}
-		res, reach, ok := b.admit(in+out, usd, 0, 0)
-		if ok {
-			return res, nil
-		}
-		if b.ended == nil && !b.cut && b.waitFlight(in+out, usd, 0, 0) {
-			continue // it fits once calls in flight end: wait, never ask
-		}
-		reach.Round, reach.Who = c.Round, c.ID
-		dec, err := d.ask(ctx, reach)
-		if err != nil {
-			return nil, d.stop(err)
-		}
-		reach = reach.Current()
-		by := dec.By
-		if by == "" {
-			by = "human"
-		}
-		ev := Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: string(dec.Choice), By: by, Round: c.Round, Reason: reach.Text()}
-		switch dec.Choice {
-		case BudgetRaise:
-			if !raises(b.cap, dec.Cap) {
-				d.emit(c.Emit, Event{Type: EvWarning, Text: fmt.Sprintf("a new cap must be higher than %s; nothing changed", capText(b.cap))})
-				continue
-			}
-			b.mu.Lock()
-			b.cap = dec.Cap
-			b.mu.Unlock()
-			ev.MaxUSD, ev.MaxTokens = dec.Cap.MaxUSD, dec.Cap.MaxTokens
-			d.emit(c.Emit, ev)
-		case BudgetStop:
-			d.emit(c.Emit, ev)
-			return nil, d.stop(fmt.Errorf("%w (%s)", ErrBudgetStop, reach.Text()))
-		case BudgetCancel:
-			d.emit(c.Emit, ev)
-			return nil, d.stop(fmt.Errorf("%w (%s)", ErrBudgetCancel, reach.Text()))
-		default:
-			return nil, fmt.Errorf("unknown budget decision %q", dec.Choice)
-		}
+	end := func(e error, how string) func(BudgetReach) error {
+		return func(reach BudgetReach) error { return fmt.Errorf("%w (%s)%s", e, reach.Text(), how) }
 	}
-}
-
-// ask asks the Supervisor at a reached cap; no one to ask is a stop.
-func (d *Dispatcher) ask(ctx context.Context, reach BudgetReach) (BudgetDecision, error) {
-	ba, ok := d.opts.Supervisor.(BudgetAsker)
-	if !ok {
-		return BudgetDecision{}, fmt.Errorf("%w (%s) and no human to ask", ErrBudgetStop, reach.Text())
-	}
-	dec, err := ba.BudgetReached(ctx, reach)
-	if errors.Is(err, ErrNeedHuman) {
-		return dec, fmt.Errorf("%w (%s) and no human to ask", ErrBudgetStop, reach.Text())
-	}
-	return dec, err
-}
-
-// stop records the budget's end once.
-func (d *Dispatcher) stop(err error) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.stopped == nil && (errors.Is(err, ErrBudgetStop) || errors.Is(err, ErrBudgetCancel)) {
-		d.stopped = err
-	}
-	return err
+	return d.bud.admitOrAsk(ctx, budgetCheck{tok: in + out, usd: usd, round: c.Round, who: c.ID, sup: d.opts.Supervisor, endsAll: true,
+		emit:    func(ev Event) { d.emit(c.Emit, ev) },
+		stopped: end(ErrBudgetStop, ""), cancelled: end(ErrBudgetCancel, ""), noOne: end(ErrBudgetStop, " and no human to ask")})
 }
