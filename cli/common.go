@@ -509,12 +509,3 @@ func checkParallel(n, given int) error {
 	}
 	return nil
 }
-
-// checkTimeout refuses a --timeout given as zero or negative (left out,
-// each engine's own applies).
-func checkTimeout(d time.Duration, given bool) error {
-	if given && d <= 0 {
-		return usageErr("--timeout %s: give a positive duration (90s, 10m), or leave it out for each engine's own", d)
-	}
-	return nil
-}

@@ -177,11 +177,15 @@ func newReviewCmd(e *env) *cobra.Command {
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call (default: each engine's own, else 10m)")
 	fl.IntVar(&f.parallel, "parallel", defaultReviewParallel, "juror calls at once")
 	f.run.registerCommon(cmd)
+	f.run.registerLimits(cmd)
 	// a review has no judge to keep room for: stop ends the round where it is
 	cmd.Flags().Lookup("on-budget").Usage = "the budget menu's answer, headless: ask (stop, exit 4), stop (the round stops where it is, the lenses that sat are kept: exit 4, resumable with a raised cap) or cancel (exit 3)"
 	f.budget.register(cmd)
 	return cmd
 }
+
+// errRunLimit is the cause of a review stopped by --debate-timeout.
+var errRunLimit = errors.New("the run's time limit was reached")
 
 // defaultReviewParallel is --parallel's default for a review.
 const defaultReviewParallel = 4
@@ -204,7 +208,7 @@ type reviewRun struct {
 
 // runReview runs a review (or resumes one: f.resume) to the end of a round.
 func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
-	if err := checkTimeout(f.timeout, cmd.Flags().Changed("timeout")); err != nil {
+	if err := checkTimeouts(cmd); err != nil {
 		return err
 	}
 	if err := checkParallel(f.parallel, f.parallel); err != nil {
@@ -311,9 +315,14 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		spentTok, spentUSD = spentTok+t, spentUSD+u
 	}
 	calls := engine.NewDispatcher(engine.DispatchOptions{Protocol: "review", Config: cfg, Harness: harnessOptions(cfg, r.reg), Supervisor: pol, Budget: r.budget,
-		SpentTokens: spentTok, SpentUSD: spentUSD, Parallel: f.parallel, Timeout: f.timeout, Group: r.folder.Dir})
+		SpentTokens: spentTok, SpentUSD: spentUSD, Parallel: f.parallel, Timeout: f.timeout, RoundTimeout: f.run.roundTimeout, Group: r.folder.Dir})
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
 		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
+	if d := f.run.debateTimeout; d > 0 {
+		var stopAt context.CancelFunc // the run's limit, as a debate's: its round stops resumable, exit 3
+		ctx, stopAt = context.WithTimeoutCause(ctx, d, errRunLimit)
+		defer stopAt()
+	}
 	live := livefile.New() // streamed figures for a browser watching this review
 	defer live.Close()
 	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Continue: cont,
@@ -338,7 +347,11 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 func (r *reviewRun) exit(ctx context.Context, res review.RunResult, runErr error) error {
 	switch {
 	case r.st.Status == review.StatusCancelled || ctx.Err() != nil:
-		return withCode(ExitCancelled, fmt.Errorf("review cancelled; what was written is kept in %s; continue it: moot resume %s", r.folder.Dir, r.folder.ID))
+		why := "review cancelled"
+		if errors.Is(context.Cause(ctx), errRunLimit) {
+			why = "the run's time limit (--debate-timeout) was reached: review cancelled"
+		}
+		return withCode(ExitCancelled, fmt.Errorf("%s; what was written is kept in %s; continue it: moot resume %s", why, r.folder.Dir, r.folder.ID))
 	case r.st.Status == review.StatusBudget:
 		return withCode(ExitNeedHuman, fmt.Errorf("%v; the lenses that sat are kept: moot resume %s --max-usd … (or --max-tokens …) calls the others", runErr, r.folder.ID))
 	case runErr != nil:

@@ -45,9 +45,16 @@ func (f *runFlags) registerCommon(cmd *cobra.Command) {
 
 func (f *runFlags) register(cmd *cobra.Command) {
 	f.registerCommon(cmd)
+	f.registerLimits(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.onQuorumLoss, "on-quorum-loss", "ask", "the quorum menu's answer, headless: ask, continue, retry or cancel")
 	fl.StringVar(&f.onJudgeFailure, "on-judge-failure", "ask", "the judge-failure menu's answer, headless: ask, retry or cancel")
+}
+
+// registerLimits registers the time limits of a round and of this run
+// (run, resume, ask, review).
+func (f *runFlags) registerLimits(cmd *cobra.Command) {
+	fl := cmd.Flags()
 	fl.DurationVar(&f.roundTimeout, "round-timeout", 0, "limit per round: a call still open when it passes ends as timeout (default: none beyond --timeout)")
 	fl.DurationVar(&f.debateTimeout, "debate-timeout", 0, "limit for this run: when it passes, calls in flight stop and the debate stops resumable, exit 3 (default: none)")
 }

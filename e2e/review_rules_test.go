@@ -11,6 +11,7 @@ import (
 type reviewRecord struct {
 	Builder       string `json:"builder"`
 	BuilderFamily string `json:"builder_family"`
+	Status        string `json:"status"`
 	Rounds        []struct {
 		Gate struct {
 			Outcome  string `json:"outcome"`

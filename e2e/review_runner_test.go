@@ -372,16 +372,7 @@ func TestReviewJSONStreamsTheOneEventSchema(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	var evs []bugfolder.Event
-	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.DisallowUnknownFields()
-		var ev bugfolder.Event
-		if err := dec.Decode(&ev); err != nil {
-			t.Fatalf("not an event of the schema: %v: %s", err, line)
-		}
-		evs = append(evs, ev)
-	}
+	evs := jsonEvents(t, r.stdout)
 	if len(evs) < 3 || evs[0].Type != bugfolder.EvSetup || evs[1].Type != bugfolder.EvPlan {
 		t.Fatalf("the stream opens with %v, want setup then plan", evs[:min(len(evs), 2)])
 	}

@@ -78,6 +78,10 @@ type DispatchOptions struct {
 	Parallel int
 	// Timeout is --timeout (0: each engine's own, else DefaultTimeout).
 	Timeout time.Duration
+	// RoundTimeout is --round-timeout: the Dispatcher serves one round,
+	// and a call still open when it passes (counted from NewDispatcher)
+	// ends as timeout, as in the runner's rounds (0: no bound).
+	RoundTimeout time.Duration
 	// Group tags the calls' processes (the work's folder), so a killed
 	// moot's leftovers are found (harness.ReapOrphans).
 	Group string
@@ -99,6 +103,8 @@ type Dispatcher struct {
 	sem       chan struct{}
 	engineSem map[string]chan struct{}
 	bud       *budget
+	// roundDeadline is when RoundTimeout passes (zero: never).
+	roundDeadline time.Time
 }
 
 // ErrBudgetStop ends the calls when the budget cap was reached and the
@@ -115,6 +121,9 @@ func NewDispatcher(o DispatchOptions) *Dispatcher {
 	d := &Dispatcher{opts: o, adapters: map[string]harness.Engine{}, sem: make(chan struct{}, max(o.Parallel, 1)), engineSem: map[string]chan struct{}{}}
 	if o.Budget.Set() {
 		d.bud = &budget{cap: o.Budget, tok: o.SpentTokens, usd: o.SpentUSD}
+	}
+	if o.RoundTimeout > 0 {
+		d.roundDeadline = time.Now().Add(o.RoundTimeout)
 	}
 	return d
 }
@@ -178,7 +187,7 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	var stderr bytes.Buffer
 	start := time.Now()
 	res := adapter.Call(ctx, harness.Request{Protocol: d.opts.Protocol, Role: string(c.Role), SolverID: c.ID, Round: c.Round, BugID: c.BugID, Mode: c.Mode, Attempt: 1,
-		Lens: c.Lens, Prompt: c.Prompt, ReasoningOff: c.ReasoningOff, Timeout: engineTimeout(d.opts.Config, d.opts.Timeout, c.Engine, 0), Stderr: &stderr, Group: d.opts.Group,
+		Lens: c.Lens, Prompt: c.Prompt, ReasoningOff: c.ReasoningOff, Timeout: withinRound(engineTimeout(d.opts.Config, d.opts.Timeout, c.Engine, 0), d.roundDeadline), Stderr: &stderr, Group: d.opts.Group,
 		OnOutput: func(delta string) {
 			d.emit(c.Emit, Event{Type: EvOutput, Round: c.Round, SolverID: c.ID, Role: c.Role, Text: delta})
 		}})

@@ -583,10 +583,20 @@ func (r *runner) cutAtMax(k int, id, engine string, lim harness.Limits, o *outco
 // so a call still open when the round's limit passes ends as timeout.
 func (r *runner) callTimeout(id, engine string, role bugfolder.Role) time.Duration {
 	d := r.timeoutFor(id, engine)
-	if role == r.finalRole || r.roundDeadline.IsZero() {
+	if role == r.finalRole {
 		return d
 	}
-	return min(d, max(time.Until(r.roundDeadline), time.Millisecond))
+	return withinRound(d, r.roundDeadline)
+}
+
+// withinRound is a call's hard limit d cut to what is left of its round's
+// limit (none when deadline is zero), every protocol's rule: a call still
+// open when the round's limit passes ends as timeout.
+func withinRound(d time.Duration, deadline time.Time) time.Duration {
+	if deadline.IsZero() {
+		return d
+	}
+	return min(d, max(time.Until(deadline), time.Millisecond))
 }
 
 // meta builds the front matter of a debater file from a call's outcome.
