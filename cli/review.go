@@ -314,7 +314,12 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		t, u := review.Spend(kept)
 		spentTok, spentUSD = spentTok+t, spentUSD+u
 	}
-	calls := engine.NewDispatcher(engine.DispatchOptions{Protocol: "review", Config: cfg, Harness: harnessOptions(cfg, r.reg), Supervisor: pol, Budget: r.budget,
+	var asker engine.BudgetAsker = pol // headless: --on-budget
+	var view *liveView
+	if r.live() {
+		view, asker = r.liveView() // the budget menu, as a debate's view asks it
+	}
+	calls := engine.NewDispatcher(engine.DispatchOptions{Protocol: "review", Config: cfg, Harness: harnessOptions(cfg, r.reg), Asker: asker, Budget: r.budget,
 		SpentTokens: spentTok, SpentUSD: spentUSD, Parallel: f.parallel, Timeout: f.timeout, RoundTimeout: f.run.roundTimeout, Group: r.folder.Dir})
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
 		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
@@ -329,9 +334,9 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		Round: review.RoundInput{Routes: routes, Prompt: prompt, Calls: calls, BugID: r.st.BugID, Kept: kept}}
 	var res review.RunResult
 	var runErr error
-	if r.live() {
+	if view != nil {
 		rin.Emit = live.Wrap(nil) // the screen is the UI's: no lines on stderr
-		res, runErr = r.runLive(ctx, cancel, rin)
+		res, runErr = r.runLive(ctx, cancel, view, rin)
 	} else {
 		res, runErr = review.Run(ctx, rin)
 	}

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/protocol/review"
 	"github.com/reversa/moot/tui"
 )
@@ -16,14 +17,25 @@ func (r *reviewRun) live() bool {
 	return !r.f.run.isHeadless(r.e) && !r.f.run.yes
 }
 
+// liveView is the review view following the folder, and the budget menu
+// it answers a reached cap with (as a debate's view does).
+func (r *reviewRun) liveView() (*liveView, engine.BudgetAsker) {
+	opts := tui.Options{NoColor: r.e.noColor(), Version: version()}
+	p := tea.NewProgram(tui.NewReview(r.folder.Dir, opts), tea.WithoutSignalHandler())
+	return &liveView{p}, tui.NewReviewBudget(p.Send)
+}
+
+// liveView is the review view's program, made before the round so that its
+// budget menu can answer the round's calls.
+type liveView struct{ p *tea.Program }
+
 // runLive runs the round while the terminal UI shows the review view
 // following the folder (one pane per lens, as the verdicts land). q or
 // ctrl+c leaves the view; a round still running is then cancelled, as a
 // stop signal cancels it (exit 3). The report is printed after the view
 // closes, the exit code is the same as without it.
-func (r *reviewRun) runLive(ctx context.Context, cancel context.CancelFunc, in review.RunInput) (review.RunResult, error) {
-	opts := tui.Options{NoColor: r.e.noColor(), Version: version()}
-	p := tea.NewProgram(tui.NewReview(r.folder.Dir, opts), tea.WithoutSignalHandler())
+func (r *reviewRun) runLive(ctx context.Context, cancel context.CancelFunc, v *liveView, in review.RunInput) (review.RunResult, error) {
+	p := v.p
 	type ran struct {
 		res review.RunResult
 		err error

@@ -319,6 +319,7 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 		return nil, nil
 	}
 	tok, usd := r.callEstimate(engine, role, promptLen(prompt))
+	asker, _ := r.opts.Supervisor.(BudgetAsker)
 	final := role == r.finalRole
 	kt, ku := r.keepAfter(k, final, tok, usd)
 	stopped := func(reach BudgetReach) error {
@@ -328,7 +329,7 @@ func (r *runner) admitCall(ctx context.Context, k int, id string, role bugfolder
 		return errBudgetCut
 	}
 	return r.bud.admitOrAsk(ctx, budgetCheck{tok: tok, usd: usd, keepTok: kt, keepUSD: ku, round: k, who: id, final: final, finalWord: Describe(r.proto).Final,
-		sup: r.opts.Supervisor, emit: r.emit, stopped: stopped,
+		asker: asker, emit: r.emit, stopped: stopped,
 		noOne: func(reach BudgetReach) error {
 			return &errStop{OutcomeWaiting, fmt.Sprintf("%s (%s) and no human to ask: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues, or give --on-budget stop to finish on the last complete round", bugfolder.BudgetStopMark, reach.Text(), r.resumeTarget())}
 		},
@@ -349,7 +350,7 @@ type budgetCheck struct {
 	round            int
 	who, finalWord   string
 	final            bool
-	sup              Supervisor
+	asker            BudgetAsker // nil: no one to ask
 	emit             func(Event)
 	stopped          func(BudgetReach) error // the answer was stop (this call's or an earlier one's)
 	cancelled, noOne func(BudgetReach) error // the answer was cancel; no one could answer
@@ -389,8 +390,8 @@ func (b *budget) admitOrAsk(ctx context.Context, c budgetCheck) (*reservation, e
 		}
 		var d BudgetDecision
 		err := ErrNeedHuman
-		if ba, ok := c.sup.(BudgetAsker); ok {
-			d, err = ba.BudgetReached(ctx, reach)
+		if c.asker != nil {
+			d, err = c.asker.BudgetReached(ctx, reach)
 		}
 		if errors.Is(err, ErrNeedHuman) {
 			b.ended = c.noOne(reach)

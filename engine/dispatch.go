@@ -65,9 +65,9 @@ type DispatchOptions struct {
 	Harness harness.Options
 	// Engines replaces the adapters of the named engines (tests).
 	Engines map[string]harness.Engine
-	// Supervisor answers a reached budget (BudgetAsker; Policies'
+	// Asker answers a reached budget (the TUI's budget menu; Policies'
 	// --on-budget headless); nil: no one to ask.
-	Supervisor Supervisor
+	Asker BudgetAsker
 	// Budget is the cap (zero: none); SpentTokens and SpentUSD are what
 	// earlier sessions of the same work already spent.
 	Budget      Budget
@@ -311,7 +311,7 @@ func (d *Dispatcher) admit(ctx context.Context, c CallSpec, lim harness.Limits) 
 	end := func(e error, how string) func(BudgetReach) error {
 		return func(reach BudgetReach) error { return fmt.Errorf("%w (%s)%s", e, reach.Text(), how) }
 	}
-	return d.bud.admitOrAsk(ctx, budgetCheck{tok: in + out, usd: usd, round: c.Round, who: c.ID, sup: d.opts.Supervisor, endsAll: true,
+	return d.bud.admitOrAsk(ctx, budgetCheck{tok: in + out, usd: usd, round: c.Round, who: c.ID, asker: d.opts.Asker, endsAll: true,
 		emit:    func(ev Event) { d.emit(c.Emit, ev) },
 		stopped: end(ErrBudgetStop, ""), cancelled: end(ErrBudgetCancel, ""), noOne: end(ErrBudgetStop, " and no human to ask")})
 }

@@ -67,7 +67,7 @@ func TestDispatcherCallsAsTheRunnerDoes(t *testing.T) {
 			s := spec("a")
 			s.Emit = func(ev engine.Event) { evs = append(evs, ev) }
 			d := engine.NewDispatcher(engine.DispatchOptions{Config: cfg, Engines: map[string]harness.Engine{"a": fake}, Parallel: 1,
-				Budget: engine.Budget{MaxTokens: 2500}, Supervisor: &engine.Policies{OnBudget: c.policy}})
+				Budget: engine.Budget{MaxTokens: 2500}, Asker: &engine.Policies{OnBudget: c.policy}})
 			if _, err := d.Call(context.Background(), s, nil); err != nil {
 				t.Fatalf("%s: the first call fits the cap: %v", c.policy, err)
 			}

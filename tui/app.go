@@ -606,6 +606,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var c tea.Cmd
 		m, c = m.handleKey(msg)
 		cmds = append(cmds, c)
+	case askBudgetMsg: // a review's live view (ReviewBudget): a debate's comes with its events
+		var c tea.Cmd
+		m, c = m.askBudget(msg)
+		cmds = append(cmds, c)
 	case tea.MouseWheelMsg:
 		m = m.wheel(msg)
 	case tea.MouseClickMsg:

@@ -71,7 +71,11 @@ func (m Model) askBudget(then askBudgetMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.zoom, m.help = false, false
-	return m, tea.Batch(notify(m.deb.bugID+" needs a decision: the budget cap was reached"), m.openMenu(budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
+	who := "the review" // a review's live view has no debate
+	if m.deb != nil {
+		who = m.deb.bugID
+	}
+	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.openMenu(budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
 }
 
 // budgetSentence is the engine's wording of a reached budget
@@ -89,7 +93,10 @@ func budgetMenu(a *budgetAsk) *menu {
 	b := a.b
 	desc := budgetSentence(b) + "\nIt was not started."
 	stop := fmt.Sprintf("Stop now: skip the remaining rounds, the %s reads the last complete round (labelled cut by the budget)", b.FinalWord)
-	if b.Final {
+	switch {
+	case b.FinalWord == "": // a protocol with no final step (review): its round ends where it is
+		stop = "Stop now: the round ends here; the answers so far are kept (moot resume with a higher cap makes the calls left)"
+	case b.Final:
 		stop = fmt.Sprintf("Stop now: no %s call (kept; moot resume with a higher cap runs it)", b.FinalWord)
 	}
 	m.form = newForm(huh.NewGroup(
@@ -154,7 +161,9 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 		d.By = "human"
 		mn.bud.reply <- budgetAnswer{d: d}
 		m.menu = nil
-		m.deb.state = "running"
+		if m.deb != nil {
+			m.deb.state = "running"
+		}
 		return m, nil
 	}
 	if mn.kind == menuBudgetRaise {
@@ -172,7 +181,9 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 	case "stop":
 		if mn.bud.b.Final { // nothing left to run: say so, and the true status
 			m, cmd := answer(engine.BudgetDecision{Choice: engine.BudgetStop})
-			m.deb.state = "waiting"
+			if m.deb != nil {
+				m.deb.state = "waiting"
+			}
 			m.status, m.statusUntil = fmt.Sprintf("%s: the budget cannot pay the %s's call, so the debate waits; moot resume --max-usd … or --max-tokens … raises the cap and runs it", bugfolder.BudgetStopMark, mn.bud.b.FinalWord), m.clock().Add(24*time.Hour)
 			return m, cmd
 		}
