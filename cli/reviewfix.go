@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -322,7 +323,7 @@ func renderFixVerdict(v fixVerdict) string {
 		for i, is := range list {
 			fmt.Fprintf(&b, "\n### %d. [%s] %s\n\n", i+1, is.Severity, oneLineText(is.Claim))
 			for _, kv := range [][2]string{{"File", is.File}, {"Evidence", is.Evidence}, {"Impact", is.Impact}, {"Smallest follow-up", is.FollowUp}, {"Lens", is.Lens}} {
-				fmt.Fprintf(&b, "- %s: %s\n", kv[0], cmpOr(oneLineText(kv[1]), "(not given)"))
+				fmt.Fprintf(&b, "- %s: %s\n", kv[0], cmp.Or(oneLineText(kv[1]), "(not given)"))
 			}
 		}
 	}
@@ -333,11 +334,4 @@ func renderFixVerdict(v fixVerdict) string {
 	section("Non-blocking residual risk", v.Residual)
 	b.WriteString("\nThis review changed no file of the bug: bug.md and the fix are the fixer's and the user's to follow up.\n")
 	return b.String()
-}
-
-func cmpOr(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }

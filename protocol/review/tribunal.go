@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -256,7 +257,7 @@ func (in RoundInput) verify(ctx context.Context, l bugfolder.Lens, s *Seat, seat
 		s.Findings = append(s.Findings, a.verdict.findings()...)
 		s.Checked = append(s.Checked, a.verdict.checked()...)
 		if a.judged.Outcome != OutcomePass {
-			s.Outcome, s.Reason, s.Dry = a.judged.Outcome, "the verifier "+g.Engine+" refused: "+cmpReason(a.judged.Reason), false
+			s.Outcome, s.Reason, s.Dry = a.judged.Outcome, "the verifier "+g.Engine+" refused: "+cmp.Or(a.judged.Reason, "its verdict"), false
 		} else {
 			s.Dry = s.Dry && a.judged.Dry
 		}
@@ -268,14 +269,6 @@ func (in RoundInput) verify(ctx context.Context, l bugfolder.Lens, s *Seat, seat
 		s.Cut = true
 	}
 	return nil, stop
-}
-
-// cmpReason is a reason or "its verdict".
-func cmpReason(r string) string {
-	if r == "" {
-		return "its verdict"
-	}
-	return r
 }
 
 // holdReason says why no rung sat.
