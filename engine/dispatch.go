@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
@@ -97,12 +98,11 @@ type DispatchOptions struct {
 // (estimated when the engine reports none, priced from the engines file
 // when it reports no cost).
 type Dispatcher struct {
-	opts      DispatchOptions
-	mu        sync.Mutex
-	adapters  map[string]harness.Engine
-	sem       chan struct{}
-	engineSem map[string]chan struct{}
-	bud       *budget
+	opts     DispatchOptions
+	mu       sync.Mutex
+	adapters map[string]harness.Engine
+	slots    *callSlots
+	bud      *budget
 	// roundDeadline is when RoundTimeout passes (zero: never).
 	roundDeadline time.Time
 }
@@ -118,7 +118,7 @@ var ErrBudgetCancel = errors.New("cancelled at the budget cap")
 // NewDispatcher readies the call path: the semaphores and the budget.
 // Adapters are made on an engine's first call.
 func NewDispatcher(o DispatchOptions) *Dispatcher {
-	d := &Dispatcher{opts: o, adapters: map[string]harness.Engine{}, sem: make(chan struct{}, max(o.Parallel, 1)), engineSem: map[string]chan struct{}{}}
+	d := &Dispatcher{opts: o, adapters: map[string]harness.Engine{}, slots: newCallSlots(o.Parallel)}
 	if o.Budget.Set() {
 		d.bud = &budget{cap: o.Budget, tok: o.SpentTokens, usd: o.SpentUSD}
 	}
@@ -174,7 +174,7 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	if err != nil {
 		return harness.Result{Failure: harness.FailStart, Err: err.Error()}, nil
 	}
-	release, err := d.acquire(ctx, c.Engine)
+	release, err := d.slots.acquire(ctx, c.Engine)
 	if err != nil {
 		return harness.Result{}, err
 	}
@@ -193,7 +193,11 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 		}})
 	dur := time.Since(start)
 	var estimated bool
-	res.TokensIn, res.TokensOut, res.CostUSD, estimated = usage(res, len(c.Prompt), lim)
+	var warn string
+	res.TokensIn, res.TokensOut, res.CostUSD, estimated, warn = recorded(&res, len(c.Prompt), lim, d.bud != nil, c.ID, c.Engine)
+	if warn != "" {
+		d.emit(c.Emit, Event{Type: EvWarning, Round: c.Round, SolverID: c.ID, Text: warn})
+	}
 	resv.done(res.TokensIn+res.TokensOut, deref(res.CostUSD))
 	fin := Event{Type: EvCallFinished, Round: c.Round, SolverID: c.ID, Role: c.Role, Engine: c.Engine, Attempt: 1,
 		DurationMS: dur.Milliseconds(), TokensIn: res.TokensIn, TokensOut: res.TokensOut, CostUSD: deref(res.CostUSD),
@@ -210,6 +214,35 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	}
 	d.emit(c.Emit, fin)
 	return res, nil
+}
+
+// recorded is what a call that ran records, every protocol's rule: its
+// usage, and under a budget cap (capped) an answer whose size moot counts
+// itself (an engine that reported no tokens: a command or vendor CLI) held
+// to the engine's max answer, as an HTTP engine's answer stops at the
+// max_tokens moot sends it: the text past the max is dropped from
+// res.Body (the raw output keeps it whole) and counted no more, priced as
+// cut, so a verbose answer cannot take the spend past the cap its worst
+// case was admitted under. warn is the warning to log ("" when not cut).
+func recorded(res *harness.Result, promptBytes int, lim harness.Limits, capped bool, who, engine string) (in, out int, cost *float64, estimated bool, warn string) {
+	reported := res.CostUSD != nil
+	in, out, cost, estimated = usage(*res, promptBytes, lim)
+	limit := lim.MaxOutputTokens
+	if !capped || !estimated || reported || limit <= 0 || out <= limit {
+		return in, out, cost, estimated, ""
+	}
+	body := res.Body[:min(len(res.Body), limit*4)]
+	for len(body) > 0 && !utf8.ValidString(body) {
+		body = body[:len(body)-1]
+	}
+	warn = fmt.Sprintf("%s's answer (≈%d tokens) ran past engine %s's max answer of %d tokens (max_output_tokens): under the budget cap it is cut there, as an HTTP engine's answer would be; the raw output keeps it whole",
+		who, out, engine, limit)
+	res.Body, out = body, limit
+	if lim.Price != nil {
+		c := lim.Price.Cost(in, out)
+		cost = &c
+	}
+	return in, out, cost, estimated, warn
 }
 
 // usage is what a call that ran records, for every protocol alike: the
@@ -259,36 +292,8 @@ func (d *Dispatcher) adapter(name string) (harness.Engine, harness.Limits, error
 		return nil, lim, err
 	}
 	d.adapters[name] = adapters[name]
-	if ec.Parallel > 0 {
-		d.engineSem[name] = make(chan struct{}, ec.Parallel)
-	}
+	d.slots.bound(ec, name)
 	return adapters[name], lim, nil
-}
-
-// acquire takes a place in the global and the engine's call limits.
-func (d *Dispatcher) acquire(ctx context.Context, name string) (func(), error) {
-	select {
-	case d.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	d.mu.Lock()
-	es := d.engineSem[name]
-	d.mu.Unlock()
-	if es != nil {
-		select {
-		case es <- struct{}{}:
-		case <-ctx.Done():
-			<-d.sem
-			return nil, ctx.Err()
-		}
-	}
-	return func() {
-		if es != nil {
-			<-es
-		}
-		<-d.sem
-	}, nil
 }
 
 // admit is the budget's check before a call: the runner's admitOrAsk,

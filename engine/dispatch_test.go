@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -119,4 +120,46 @@ func TestDispatcherCallsAsTheRunnerDoes(t *testing.T) {
 			t.Errorf("call_finished %+v", fin)
 		}
 	})
+}
+
+// TestDispatcherHoldsAnAnswerToItsMaxUnderACap: under a budget cap, a
+// juror's answer whose size moot counts itself (no tokens reported) is
+// cut at its engine's max answer and priced as cut, with a warning, as a
+// debater's is; without a cap it is kept whole.
+func TestDispatcherHoldsAnAnswerToItsMaxUnderACap(t *testing.T) {
+	cfg, err := harness.ParseConfig("moot.yaml", []byte("engines:\n  a: {kind: command, command: [x], external: false, max_output_tokens: 10, price: {input_per_mtok: 1, output_per_mtok: 2}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("verdict ", 100) // ≈200 tokens
+	for _, c := range []struct {
+		name    string
+		cap     engine.Budget
+		wantOut int
+		cut     bool
+	}{{"a cap", engine.Budget{MaxTokens: 100000}, 10, true}, {"no cap", engine.Budget{}, bugfolder.EstimateTokens(len(long)), false}} {
+		t.Run(c.name, func(t *testing.T) {
+			fake := &answering{res: harness.Result{Body: long}}
+			d := engine.NewDispatcher(engine.DispatchOptions{Config: cfg, Engines: map[string]harness.Engine{"a": fake}, Parallel: 1, Budget: c.cap})
+			var mu sync.Mutex
+			var warned []string
+			res, err := d.Call(context.Background(), engine.CallSpec{Round: 1, ID: "defect", Role: "juror", Engine: "a", Prompt: "p", ExpectedOut: 10,
+				Emit: func(ev engine.Event) {
+					mu.Lock()
+					defer mu.Unlock()
+					if ev.Type == engine.EvWarning {
+						warned = append(warned, ev.Text)
+					}
+				}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.TokensOut != c.wantOut || (len(res.Body) < len(long)) != c.cut || (len(warned) == 1) != c.cut {
+				t.Errorf("tokens out %d (want %d), body %d of %d bytes, warnings %q", res.TokensOut, c.wantOut, len(res.Body), len(long), warned)
+			}
+			if want := 2.0 * float64(c.wantOut) / 1e6; res.CostUSD == nil || *res.CostUSD < want {
+				t.Errorf("cost %v: priced on %d tokens out at least", res.CostUSD, c.wantOut)
+			}
+		})
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
@@ -421,30 +420,6 @@ func (l *lazyRaw) commit(always bool) error {
 	return l.f.Commit()
 }
 
-// acquire takes a place in the global and the engine's call limits.
-func (r *runner) acquire(ctx context.Context, engine string) (func(), error) {
-	select {
-	case r.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	es := r.engineSem[engine]
-	if es != nil {
-		select {
-		case es <- struct{}{}:
-		case <-ctx.Done():
-			<-r.sem
-			return nil, ctx.Err()
-		}
-	}
-	return func() {
-		if es != nil {
-			<-es
-		}
-		<-r.sem
-	}, nil
-}
-
 // invoke calls an engine for id in round k: the context-window check, the
 // call with its raw output kept, and the one automatic retry for a start or
 // transport failure. It returns ctx's error when interrupted. The prompt
@@ -466,7 +441,7 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 	adapter := r.adapters[engine]
 	lim := r.limits[engine]
 	o := &outcome{engine: engine}
-	release, err := r.acquire(ctx, engine)
+	release, err := r.slots.acquire(ctx, engine)
 	if err != nil {
 		return nil, err
 	}
@@ -543,39 +518,13 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 	defer func() { resv.done(o.tokensIn+o.tokensOut, deref(o.cost)) }()
 	o.tokensIn, o.tokensOut, o.cost = o.res.TokensIn, o.res.TokensOut, o.res.CostUSD
 	if o.called {
-		o.tokensIn, o.tokensOut, o.cost, o.estimated = usage(o.res, promptLen(prompt), lim)
-		if o.estimated && o.res.CostUSD == nil {
-			// an answer moot counted itself may be cut at the engine's max
-			// under a cap, and is then priced as cut
-			if r.cutAtMax(k, id, engine, lim, o) && lim.Price != nil {
-				c := lim.Price.Cost(o.tokensIn, o.tokensOut)
-				o.cost = &c
-			}
+		var warn string
+		o.tokensIn, o.tokensOut, o.cost, o.estimated, warn = recorded(&o.res, promptLen(prompt), lim, r.bud != nil, id, engine)
+		if warn != "" {
+			r.emit(Event{Type: EvWarning, Round: k, SolverID: id, Text: warn})
 		}
 	}
 	return o, nil
-}
-
-// cutAtMax holds, under a budget cap, an answer whose size moot counts
-// itself (an engine that reported no tokens: a command or vendor CLI) to
-// the engine's max answer, as an HTTP engine's answer stops at the
-// max_tokens moot sends it: the text past the max is dropped (the raw
-// output keeps it whole) and counted no more, so a verbose answer cannot
-// take the debate past the cap its worst case was admitted under. It says
-// whether it cut.
-func (r *runner) cutAtMax(k int, id, engine string, lim harness.Limits, o *outcome) bool {
-	limit := lim.MaxOutputTokens
-	if r.bud == nil || limit <= 0 || o.tokensOut <= limit {
-		return false
-	}
-	body := o.res.Body[:min(len(o.res.Body), limit*4)]
-	for len(body) > 0 && !utf8.ValidString(body) {
-		body = body[:len(body)-1]
-	}
-	r.emit(Event{Type: EvWarning, Round: k, SolverID: id, Text: fmt.Sprintf("%s's answer (≈%d tokens) ran past engine %s's max answer of %d tokens (max_output_tokens): under the budget cap it is cut there, as an HTTP engine's answer would be; the raw output keeps it whole",
-		id, o.tokensOut, engine, limit)})
-	o.res.Body, o.tokensOut = body, limit
-	return true
 }
 
 // callTimeout is a call's hard limit: its own, cut to what is left of its
@@ -971,9 +920,7 @@ func (r *runner) useEngine(name string) error {
 		return err
 	}
 	r.adapters[name], r.limits[name] = adapters[name], limits[name]
-	if ec.Parallel > 0 && r.engineSem[name] == nil {
-		r.engineSem[name] = make(chan struct{}, ec.Parallel)
-	}
+	r.slots.bound(ec, name)
 	return nil
 }
 

@@ -155,11 +155,10 @@ type runner struct {
 	panel    map[string]bool
 	narrowed bool
 
-	adapters  map[string]harness.Engine
-	limits    map[string]harness.Limits
-	w         *bugfolder.Writer
-	sem       chan struct{}
-	engineSem map[string]chan struct{}
+	adapters map[string]harness.Engine
+	limits   map[string]harness.Limits
+	w        *bugfolder.Writer
+	slots    *callSlots
 
 	decisions []Event
 
@@ -466,14 +465,10 @@ func (r *runner) initSemaphores() {
 		// the largest stage (DefaultParallel): every stage runs at once
 		r.parallel = max(r.n, len(r.critics), 1)
 	}
-	r.sem = make(chan struct{}, r.parallel)
-	r.engineSem = map[string]chan struct{}{}
+	r.slots = newCallSlots(r.parallel)
 	for _, name := range append(mapValues(r.engineOf), r.judgeEngine) {
-		if _, ok := r.engineSem[name]; ok {
-			continue
-		}
-		if ec, err := r.opts.Config.Engine(name); err == nil && ec.Parallel > 0 {
-			r.engineSem[name] = make(chan struct{}, ec.Parallel)
+		if ec, err := r.opts.Config.Engine(name); err == nil {
+			r.slots.bound(ec, name)
 		}
 	}
 }
