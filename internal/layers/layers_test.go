@@ -60,6 +60,11 @@ func TestImportsRunOneWay(t *testing.T) {
 		{"internal/seal", []string{"harness", "bugfolder", "engine", "protocol", "tui", "cli"}},
 		{"engine", []string{"protocol", "tui", "cli"}},
 		{"protocol/debate", []string{"tui", "cli"}},
+		{"protocol/council", []string{"tui", "cli"}},
+		{"protocol/tradeoff", []string{"tui", "cli"}},
+		{"protocol/argue", []string{"tui", "cli"}},
+		// a review's budget menu reaches it through engine.BudgetAsker, never the UI
+		{"protocol/review", []string{"tui", "cli"}},
 		{"tui", []string{"cli"}},
 	}
 	for _, c := range cases {
