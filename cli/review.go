@@ -110,11 +110,14 @@ nothing runs, exit 4); --headless keeps the terminal UI away even on a terminal;
 --json streams the one typed event schema on stdout (the event log's, as moot
 run --json); --max-usd and --max-tokens (else the engines file's budget:) cap the
 spend: a juror's call that would cross the cap is not started, and --on-budget
-answers: ask (the round stops, exit 4), stop (the same: the gate never opens on
-a round the budget cut) or cancel (exit 3). The cap is kept in the record; a
-resume may raise it with --max-usd/--max-tokens. --parallel N bounds the calls
-at once (default 4, at least 1); --timeout bounds each call (a positive
-duration; without it each engine's own, else 10m). A ladder with fewer than
+answers: ask (the live view's budget menu on a terminal; headless the round
+stops, exit 4), stop (the same: the gate never opens on a round the budget cut)
+or cancel (exit 3). The cap is kept in the record; a resume may raise it with
+--max-usd/--max-tokens. --parallel N bounds the calls at once (default 4, at
+least 1); --timeout bounds each call (a positive duration; without it each
+engine's own, else 10m); --round-timeout bounds the round (a juror still open
+when it passes ends as timeout, and the next rung has no time left) and
+--debate-timeout this run (the round stops resumable, exit 3). A ladder with fewer than
 three external rungs to call before its local tail is warned about before any
 call: a wrong lens and a failure could leave it on hold.
 
