@@ -99,7 +99,7 @@ func TestReviewOnBudgetAnswersAsForADebate(t *testing.T) {
 
 // --round-timeout bounds a review's round as a debate's: a juror still
 // open when it passes ends as timeout (call_finished status timeout), the
-// rungs after it have no time left, and the lens holds (exit 4) long
+// rungs after it are not started (no time left), and the lens holds (exit 4) long
 // before the juror's own limit. Resumed without the limit, a new round
 // seats the lens.
 func TestReviewRoundTimeoutEndsAJurorStillOpen(t *testing.T) {
@@ -124,8 +124,12 @@ func TestReviewRoundTimeoutEndsAJurorStillOpen(t *testing.T) {
 		t.Errorf("no call ended as timeout:\n%s", r.stdout)
 	}
 	dir := tr.only()
-	if s := tr.seat(dir, 1, "defect"); s.Outcome != "hold" {
-		t.Errorf("defect's outcome %q, want hold", s.Outcome)
+	s := tr.seat(dir, 1, "defect")
+	if s.Outcome != "hold" || len(s.Attempts) != 2 || !strings.Contains(s.Attempts[1].Reason, "--round-timeout") {
+		t.Errorf("defect's seat %+v: want a hold, its second rung not called for want of time", s)
+	}
+	if calls := tr.calls(); len(calls) != 1 || !strings.HasPrefix(calls[0], "ext-anth/") {
+		t.Errorf("calls %v: only the juror that hung was started; the round had no time left for the next", calls)
 	}
 	tr.jury = ""
 	if r := tr.runB("resume", filepath.Base(dir), "--config", tr.cfg, "--yes"); r.code != 0 {

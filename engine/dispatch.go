@@ -178,6 +178,12 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	if err != nil {
 		return harness.Result{}, err
 	}
+	if !d.roundDeadline.IsZero() && !time.Now().Before(d.roundDeadline) {
+		release()
+		// no time left in the round: nothing is started, as a call open
+		// at that moment would have ended as timeout
+		return harness.Result{Failure: harness.FailTimeout, Err: fmt.Sprintf("the round's limit (--round-timeout %s) had passed: not called", d.opts.RoundTimeout)}, nil
+	}
 	defer release()
 	resv, err := d.admit(ctx, c, lim)
 	if err != nil {
