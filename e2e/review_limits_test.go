@@ -167,13 +167,13 @@ func TestReviewRunTimeoutStopsTheRoundResumable(t *testing.T) {
 }
 
 // A time limit on a review given as zero or negative is exit 2 naming the
-// flag, before anything is called or written.
+// flag and what to give, before anything is called or written.
 func TestReviewRefusesANonPositiveRoundOrRunLimit(t *testing.T) {
 	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	for _, c := range [][]string{{"--round-timeout", "0s"}, {"--debate-timeout", "-1s"}} {
 		r := tr.review(append(append([]string{}, change...), append(c, "--lens", "defect")...)...)
-		if r.code != 2 || !strings.Contains(r.stderr, c[0]) {
+		if r.code != 2 || !strings.Contains(r.stderr, c[0]+" ") || !strings.Contains(r.stderr, "positive duration") {
 			t.Errorf("%v: exit %d, want 2 naming the flag\n%s", c, r.code, r.stderr)
 		}
 	}
