@@ -66,8 +66,8 @@ func (f *runFlags) limits(o engine.Options) engine.Options {
 	return o
 }
 
-// budgetPolicies checks --on-budget alone, for a command with no quorum
-// or final-step menu (review).
+// budgetPolicies checks --on-budget: the one check, for every long command
+// (review has no quorum or final-step menu, so it takes only this).
 func (f *runFlags) budgetPolicies() (*engine.Policies, error) {
 	if err := engine.ParsePolicy("--on-budget", f.onBudget, "ask", "stop", "cancel"); err != nil {
 		return nil, usageErr("%v", err)
@@ -85,10 +85,12 @@ func (f *runFlags) policies(cmd *cobra.Command) (*engine.Policies, error) {
 	if err := engine.ParsePolicy("--on-judge-failure", f.onJudgeFailure, "ask", "retry", "cancel"); err != nil {
 		return nil, usageErr("%v", err)
 	}
-	if err := engine.ParsePolicy("--on-budget", f.onBudget, "ask", "stop", "cancel"); err != nil {
-		return nil, usageErr("%v", err)
+	p, err := f.budgetPolicies()
+	if err != nil {
+		return nil, err
 	}
-	return &engine.Policies{OnQuorumLoss: f.onQuorumLoss, OnJudgeFailure: f.onJudgeFailure, OnBudget: f.onBudget}, nil
+	p.OnQuorumLoss, p.OnJudgeFailure = f.onQuorumLoss, f.onJudgeFailure
+	return p, nil
 }
 
 // isHeadless decides whether to run without the TUI.
