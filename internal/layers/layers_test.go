@@ -61,6 +61,9 @@ func TestImportsRunOneWay(t *testing.T) {
 		{"engine", []string{"protocol", "tui", "cli"}},
 		{"protocol/debate", []string{"tui", "cli"}},
 		{"tui", []string{"cli"}},
+		// the MCP server runs moot's own commands: it knows no engine,
+		// protocol or front end, only the files it reads back
+		{"mcpserver", []string{"harness", "engine", "protocol", "tui", "cli"}},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
