@@ -173,8 +173,13 @@ func (s *server) plan(ctx context.Context, req *mcp.CallToolRequest, in PlanInpu
 	if err := json.Unmarshal([]byte(o.stdout), &p); err != nil {
 		return nil, PlanOutput{}, fmt.Errorf("read moot plan --json: %w", err)
 	}
-	text := fmt.Sprintf("plan for %v: %v, tokens %v, usd %v (estimates). Nothing was written. To run it, call run with the same setup and accept_plan: true.\n%s",
-		p["bug_id"], p["formula"], p["tokens"], p["usd"], strings.TrimSpace(o.stdout))
+	tokens, _ := p["tokens"].(map[string]any)
+	cost := fmt.Sprintf("$%v", p["usd"])
+	if complete, _ := p["usd_complete"].(bool); !complete {
+		cost += " (an engine has no price: the cost is partly unknown)"
+	}
+	text := fmt.Sprintf("plan for %v: %v; about %v tokens in and %v out; %s. These are estimates. Nothing was written. To run it, call run with the same setup and accept_plan: true.\n%s",
+		p["bug_id"], p["formula"], tokens["input"], tokens["output"], cost, strings.TrimSpace(o.stdout))
 	return textResult(text), PlanOutput{Plan: p}, nil
 }
 
