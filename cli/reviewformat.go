@@ -160,6 +160,7 @@ type sarifArtifact struct {
 // reviewReport is what a formatted report says of a round.
 type reviewReport struct {
 	id, status, gate string
+	version          string // moot's, named in the log's tool
 	round            int
 	lenses           []bugfolder.Lens
 	seats            []review.Seat
@@ -189,7 +190,7 @@ func writeSARIF(w io.Writer, r reviewReport) error {
 		results = append(results, res)
 	}
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{
-		Tool: sarifTool{Driver: sarifDriver{Name: "moot review", Version: version(), InformationURI: "https://github.com/reversa/moot", Rules: rules}},
+		Tool: sarifTool{Driver: sarifDriver{Name: "moot review", Version: r.version, InformationURI: "https://github.com/reversa/moot", Rules: rules}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: r.status != review.StatusError,
 			Properties: map[string]any{"review": r.id, "round": r.round, "status": r.status, "gate": r.gate}}},
 		Results: results,
@@ -240,7 +241,7 @@ func escapeGitHubProperty(s string) string {
 // writeReviewFormat writes the round in the format --format asked for on
 // stdout; the text report (on stderr then) is untouched.
 func (r *reviewRun) writeReviewFormat(res review.RunResult) error {
-	rep := reviewReport{id: r.folder.ID, status: r.st.Status, gate: res.Gate.Reason, round: res.Round, lenses: r.st.Lenses, seats: res.Seats, repo: r.repo}
+	rep := reviewReport{version: version(), id: r.folder.ID, status: r.st.Status, gate: res.Gate.Reason, round: res.Round, lenses: r.st.Lenses, seats: res.Seats, repo: r.repo}
 	switch r.f.format {
 	case formatSARIF:
 		return writeSARIF(r.e.stdout, rep)

@@ -185,6 +185,24 @@ func TestMCPRefusesBadInputWithTheCommandLinesMessage(t *testing.T) {
 		{"plan not accepted", map[string]any{"bug": "7", "mode": "diagnosis"},
 			[]string{"run", "7", "--mode", "diagnosis", "--headless"}, "not started: the cost plan needs accepting"},
 	}
+	plans := []struct {
+		name string
+		args map[string]any
+		cli  []string
+		want string
+	}{
+		{"plan of an unknown bug", map[string]any{"bug": "99", "mode": "diagnosis"}, []string{"plan", "99", "--mode", "diagnosis"}, `no bug "99"`},
+		{"plan of a restricted bug with an external engine", map[string]any{"bug": "8", "mode": "diagnosis", "solvers": []string{"ext"}},
+			[]string{"plan", "8", "--mode", "diagnosis", "--solver", "ext"}, "restricted"},
+	}
+	for _, c := range plans {
+		text, _, isErr := a.call("plan", c.args)
+		cli := p.moot(c.cli...)
+		msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cli.stderr[strings.LastIndex(strings.TrimSpace(cli.stderr), "moot: "):]), "moot: "))
+		if !isErr || !strings.Contains(text, c.want) || !strings.Contains(text, msg) || cli.code != 2 {
+			t.Errorf("%s: tool error %v, text:\n%s\nwant the command line's message (exit %d):\n%s", c.name, isErr, text, cli.code, msg)
+		}
+	}
 	for _, c := range cases {
 		text, _, isErr := a.call("run", c.args)
 		cli := p.moot(c.cli...)
