@@ -357,3 +357,32 @@ func TestMCPReviewReturnsTheTribunalsFindings(t *testing.T) {
 		t.Errorf("review with no builder known: error %v\n%s", isErr, text)
 	}
 }
+
+// status with wait_seconds follows a debate another moot runs (here a
+// headless moot run, as an engineer starts one), with progress
+// notifications while it runs, and returns when it ends.
+func TestMCPStatusFollowsARunningDebateWithProgress(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.env = append(p.env, "FAKE_DELAY_MS=400")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	run := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless")
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = run.Wait() }()
+	waitFor(t, "the debate's event log", time.Minute, func() bool {
+		_, err := os.Stat(filepath.Join(p.debate(), "eventos.jsonl"))
+		return err == nil
+	})
+	a := projectAgent(p)
+	_, st, isErr := a.call("status", map[string]any{"target": "7", "wait_seconds": 120})
+	if isErr || st["state"] != "done" || st["calls"] != float64(7) {
+		t.Errorf("status after following the run: %v %v", isErr, st)
+	}
+	waitFor(t, "progress notifications while it ran", 30*time.Second, func() bool {
+		said := strings.Join(a.progress(), "\n")
+		return strings.Contains(said, ": running ·") && strings.Contains(said, ": done ·")
+	})
+}
