@@ -194,6 +194,7 @@ func newRoot(e *env) *cobra.Command {
 		newDecideCmd(e),
 		newTranscriptCmd(e),
 		newReviewCmd(e),
+		newMCPCmd(e),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print moot's version",

@@ -147,6 +147,7 @@ from its bug.md.`
 // budgetFlags' --max-usd and --max-tokens).
 type reviewFlags struct {
 	change, contract, builder, resume, config, testCmd, red string
+	format                                                  string
 	files, lenses                                           []string
 	solo                                                    bool
 	timeout                                                 time.Duration
@@ -179,6 +180,7 @@ func newReviewCmd(e *env) *cobra.Command {
 	fl.StringVar(&f.config, "config", "", "engines file (never taken from a review's record)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard limit per call (default: each engine's own, else 10m)")
 	fl.IntVar(&f.parallel, "parallel", defaultReviewParallel, "juror calls at once")
+	fl.StringVar(&f.format, "format", formatText, "the report on stdout: text, sarif (SARIF 2.1.0) or github (workflow annotations); exit codes unchanged")
 	f.run.registerCommon(cmd)
 	f.run.registerLimits(cmd)
 	// a review has no judge to keep room for: stop ends the round where it is
@@ -215,6 +217,9 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		return err
 	}
 	if err := checkParallel(f.parallel, f.parallel); err != nil {
+		return err
+	}
+	if err := checkReviewFormat(f.format, f.run.asJSON); err != nil {
 		return err
 	}
 	pol, err := f.run.budgetPolicies()
@@ -345,6 +350,9 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	}
 	r.report(res)
 	r.reportFix(res)
+	if err := r.writeReviewFormat(res); err != nil {
+		return withCode(ExitInternal, err)
+	}
 	return r.exit(ctx, res, runErr)
 }
 
@@ -908,10 +916,7 @@ func (r *reviewRun) printer() func(engine.Event) {
 
 // report prints the round's end: every finding, the gate and what next.
 func (r *reviewRun) report(res review.RunResult) {
-	w := r.e.stdout
-	if r.f.run.asJSON {
-		w = r.e.stderr
-	}
+	w := r.textOut()
 	for _, s := range res.Seats {
 		for _, f := range s.Findings {
 			fmt.Fprintf(w, "[%s] %s: %s — %s\n", s.Lens, f.Severity, termsafe.Line(oneLineText(f.Claim)), termsafe.Line(oneLineText(f.Evidence)))

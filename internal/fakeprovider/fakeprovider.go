@@ -46,6 +46,11 @@ const (
 	// few MiB. Both stop when the client hangs up.
 	GiantLine Mode = "giantline"
 	GzipBomb  Mode = "gzipbomb"
+	// CallTool calls the offered tool whose name ends with CallToolName
+	// (an MCP server's tool, as a host CLI names it) with CallToolArgs,
+	// then answers with the text the tool returned; a request that offers
+	// no such tool is answered as OK.
+	CallTool Mode = "calltool"
 )
 
 // Request is a request the server received.
@@ -73,8 +78,11 @@ type Server struct {
 	Ollama bool
 	// ContextLength is the context window /api/show reports.
 	ContextLength int
-	stop          chan struct{}
-	attacks       int
+	// CallToolName and CallToolArgs are the tool the CallTool mode calls.
+	CallToolName string
+	CallToolArgs map[string]any
+	stop         chan struct{}
+	attacks      int
 }
 
 // New starts a fake provider on 127.0.0.1.
@@ -200,6 +208,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if mode == GiantLine || mode == GzipBomb {
 		s.flood(w, r, mode)
+		return
+	}
+	if mode == CallTool {
+		s.callTool(w, r, a, body, req.Prompt)
 		return
 	}
 	if mode == Tool && !hasToolResult(a, body) {
@@ -793,6 +805,11 @@ func (s *Server) tool(w http.ResponseWriter, r *http.Request, a api, body map[st
 	s.mu.Lock()
 	s.attacks += len(calls)
 	s.mu.Unlock()
+	s.respondCalls(w, a, body, calls)
+}
+
+// respondCalls answers with the tool calls, in the request's API.
+func (s *Server) respondCalls(w http.ResponseWriter, a api, body map[string]any, calls []attackCall) {
 	switch a {
 	case apiResponses:
 		st := newStream(w, "text/event-stream")
@@ -870,4 +887,54 @@ func (s *Server) tool(w http.ResponseWriter, r *http.Request, a api, body map[st
 		fmt.Fprint(w, "data: [DONE]\n\n")
 		st.flush()
 	}
+}
+
+// callTool answers the CallTool mode: a call of the named tool, then,
+// once the client sends its result, that result as the answer's text.
+func (s *Server) callTool(w http.ResponseWriter, r *http.Request, a api, body map[string]any, prompt string) {
+	if hasToolResult(a, body) {
+		s.answer(w, r, a, body, OK, "moot answered: "+toolResultText(body))
+		return
+	}
+	for _, t := range offeredTools(a, body) {
+		if s.CallToolName != "" && strings.HasSuffix(t.name, s.CallToolName) {
+			s.mu.Lock()
+			s.attacks++
+			s.mu.Unlock()
+			s.respondCalls(w, a, body, []attackCall{{name: t.name, args: s.CallToolArgs}})
+			return
+		}
+	}
+	s.answer(w, r, a, body, OK, fakeanswer.Reply(prompt, ""))
+}
+
+// toolResultText is the text of the last tool result a Messages API
+// request carries (a tool_result block's string or text parts).
+func toolResultText(body map[string]any) string {
+	text := ""
+	msgs, _ := body["messages"].([]any)
+	for _, m := range msgs {
+		msg, _ := m.(map[string]any)
+		parts, _ := msg["content"].([]any)
+		for _, p := range parts {
+			part, _ := p.(map[string]any)
+			if part["type"] != "tool_result" {
+				continue
+			}
+			switch c := part["content"].(type) {
+			case string:
+				text = c
+			case []any:
+				text = ""
+				for _, x := range c {
+					if xm, ok := x.(map[string]any); ok {
+						if t, ok := xm["text"].(string); ok {
+							text += t
+						}
+					}
+				}
+			}
+		}
+	}
+	return text
 }

@@ -66,6 +66,9 @@ func TestImportsRunOneWay(t *testing.T) {
 		// a review's budget menu reaches it through engine.BudgetAsker, never the UI
 		{"protocol/review", []string{"tui", "cli"}},
 		{"tui", []string{"cli"}},
+		// the MCP server runs moot's own commands: it knows no engine,
+		// protocol or front end, only the files it reads back
+		{"mcpserver", []string{"harness", "engine", "protocol", "tui", "cli"}},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/reversa/moot/mcpserver"
+)
+
+const mcpLong = `Serve moot's tools to a coding agent (Claude Code, Codex, Gemini CLI…) over
+the Model Context Protocol, on stdin and stdout: list, plan, run, status, result
+and review (docs/mcp.md). Every tool runs moot's own commands in the project
+folder (--dir, default the working folder), so an agent's run writes the same
+folders and passes the same checks as yours: plan writes nothing, run needs the
+plan accepted in the call (accept_plan, as --yes), and a restricted or closed
+bug is refused with the command line's message.
+
+Supervision stays human: an engineer watches an agent's run live in moot's
+terminal UI; at a menu (quorum lost, judge failed, budget cap) the run waits
+for the engineer (moot, or moot resume) unless the call named a policy; and a
+decision on a result is recorded only with moot decide or the TUI.
+
+Register it with the agent, for example:
+  claude mcp add moot -- moot mcp
+  codex mcp add moot -- moot mcp`
+
+func newMCPCmd(e *env) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "mcp [--dir PROJECT]",
+		Short: "Serve moot's tools to coding agents over MCP (stdio)",
+		Long:  mcpLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir == "" {
+				dir = e.cwd
+			}
+			ctx, cancel := signalContext()
+			defer cancel()
+			return mcpserver.Serve(ctx, mcpserver.Options{Dir: dir, Version: version()})
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "the project folder the tools run in (default: the working folder)")
+	return cmd
+}

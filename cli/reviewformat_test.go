@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/protocol/review"
+)
+
+// aRefusedRound is a round with a finding of each severity, one on a
+// file outside the repository, and a lens that held without a finding.
+func aRefusedRound() reviewReport {
+	return reviewReport{version: "v1.2.3", id: "20261202-070000", status: review.StatusRefused, gate: "refused by defect", round: 2, repo: "/repo",
+		lenses: []bugfolder.Lens{{Name: "defect", Text: "Defect: the fault itself.\nMore."}, {Name: "tests", Text: "Tests: what proves it."}, {Name: "security", Text: ""}},
+		seats: []review.Seat{
+			{Lens: "defect", Outcome: review.OutcomeRefuse, Findings: []review.Finding{
+				{Severity: "blocker", Claim: "Total overflows", Evidence: "calc.go: int\nmultiplication", File: "/repo/calc.go"},
+				{Severity: "major", Claim: "reads outside", Evidence: "a path, 100%", File: "../etc/passwd"},
+			}},
+			{Lens: "tests", Outcome: review.OutcomePass, Findings: []review.Finding{
+				{Severity: "minor", Claim: "a name, unclear: x", Evidence: "calc_test.go", File: "./pkg/calc_test.go"},
+				{Severity: "info", Claim: "could be table-driven", File: "pkg/calc_test.go"},
+			}},
+			{Lens: "security", Outcome: review.OutcomeHold, Reason: "no rung left"},
+		}}
+}
+
+// The SARIF log and the annotations of a round are what the golden files
+// hold: one result per finding (and per lens that held without one), the
+// level from the severity, files relative to the repository, a file
+// outside it left without a location, annotations escaped.
+func TestReviewFormatsWriteOneItemPerFinding(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		write func(*bytes.Buffer, reviewReport) error
+	}{
+		{"sarif", func(b *bytes.Buffer, r reviewReport) error { return writeSARIF(b, r) }},
+		{"github", func(b *bytes.Buffer, r reviewReport) error { return writeGitHub(b, r) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := c.write(&b, aRefusedRound()); err != nil {
+				t.Fatal(err)
+			}
+			golden.RequireEqual(t, b.Bytes())
+		})
+	}
+}
+
+// A --format moot does not write, or one beside --json, is bad usage.
+func TestReviewFormatRefusesWhatItCannotWrite(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		asJSON bool
+		ok     bool
+	}{{"text", false, true}, {"sarif", false, true}, {"github", false, true}, {"text", true, true}, {"sarif", true, false}, {"xml", false, false}} {
+		if err := checkReviewFormat(c.format, c.asJSON); (err == nil) != c.ok {
+			t.Errorf("--format %s (json %v): %v", c.format, c.asJSON, err)
+		}
+	}
+}
