@@ -529,7 +529,7 @@ var (
 	// a winner named where host agents name it: "## Vencedora (D1 — …)",
 	// "**D1 vence**", "Candidate A wins.", "Adopt Proposal C as the
 	// winning proposal", "Winner: Proposal B"
-	winnerRefRE = `\*{0,2}((?:proposta|proposal|candidat[oa]|candidate|op[cç][aã]o|option)\s+[A-Z]|D\d{1,2}|agente?-\d{1,2}|agent-\d{1,2})\b\*{0,2}`
+	winnerRefRE = `\*{0,2}((?:proposta|proposal|candidat[oa]|candidate|op[cç][aã]o|option)\s+[A-Z]|P-[A-Z]|D\d{1,2}|agente?-\d{1,2}|agent-\d{1,2})\b\*{0,2}`
 	winsRE      = `\s+(?:vence|venceu|wins|won|is the winner|é a vencedora|é o vencedor)\b`
 	// winnerTiers are the forms by precedence: the judge's explicit naming
 	// (a Winner heading or line, a bold "X wins", "overall … X wins", "adopt
@@ -540,6 +540,9 @@ var (
 		lazyre.New(`(?im)^\s*[-*]?\s*\**(?:vencedora|vencedor|winner|winning proposal|proposta vencedora)\**\s*:\**\s*` + winnerRefRE),
 		lazyre.New(`(?i)\*\*` + winnerRefRE + winsRE + `[^*\n]*\*\*`),
 		lazyre.New(`(?i)\b(?:overall|no geral|no conjunto|in the end|ao final|finalmente|finally)\b[^.;\n]*?` + winnerRefRE + winsRE),
+		// "A vencedora é a P-B", "the winner is Proposal C" in prose under
+		// any heading
+		lazyre.New(`(?i)\b(?:vencedora|vencedor|winner|winning proposal)\s+(?:é|foi|is|was)\s+(?:a\s+|o\s+|the\s+)?` + winnerRefRE),
 		lazyre.New(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE + `[^.;\n]*\b(?:winn|vencedor)`),
 	}, {
 		lazyre.New(`(?i)` + winnerRefRE + winsRE),
@@ -559,9 +562,11 @@ var (
 	synthesisWinnerRE = lazyre.New(`(?im)^[#*\s-]*(?:vencedora|vencedor|winner)\**\s*[:(—–-]?\s*\(?\s*\**\s*(?:s[ií]ntese|synthesis|converg)`)
 	// verdictHeadingRE is a spec-mode judge's verdict heading or line:
 	// "## RECOMENDAÇÃO de veredito", "Recommended verdict:".
-	// A heading or bold line saying only "Veredito"/"Verdict" is one too;
-	// a sentence that opens with the word is not.
-	verdictHeadingRE = lazyre.New(`(?im)^(?:(?:#{1,6}\s*|[-*]\s*)?\**\s*(?:recomenda[cç][aã]o\s+de\s+veredito|veredito\s+recomendado|recommended\s+verdict|verdict\s+recommendation)\b|#{1,6}\s*\**\s*(?:veredito|verdict)\s*\**\s*:?\s*$|[-*]?\s*\*\*\s*(?:veredito|verdict)\s*:?\s*\*\*\s*:?)`)
+	// A heading or bold line saying only "Veredito"/"Verdict" or
+	// "Recomendação"/"Recommendation" is one too, and so is a line that
+	// opens "Recomendo"/"I recommend"; a sentence that opens with
+	// "Veredito" is not.
+	verdictHeadingRE = lazyre.New(`(?im)^(?:(?:#{1,6}\s*|[-*]\s*)?\**\s*(?:recomenda[cç][aã]o\s+de\s+veredito|veredito\s+recomendado|recommended\s+verdict|verdict\s+recommendation)\b|#{1,6}\s*\**\s*(?:veredito|verdict|recomenda[cç][aã]o|recommendation)\s*\**\s*:?\s*$|\s*[-*]?\s*\**\s*(?:recomendo|recomendamos|i\s+recommend|we\s+recommend)\b|[-*]?\s*\*\*\s*(?:veredito|verdict)\s*:?\s*\*\*\s*:?)`)
 	// graftWordRE says the other labels on a winner's line are grafts.
 	graftWordRE = lazyre.New(`(?i)\b(?:enxert|graft)`)
 	// englishVerdictRE is a verdict in its English form.
@@ -604,20 +609,20 @@ func hostWinnerLabels(section string) []string {
 // rule spec verdicts are read with (FindVerdict: a negated mention does not
 // count); "" when the answer has no such heading or it settles on none.
 func HostVerdict(body string) string {
-	loc := verdictHeadingRE.FindStringIndex(body)
-	if loc == nil {
-		return ""
+	for _, loc := range verdictHeadingRE.FindAllStringIndex(body, -1) {
+		section := body[loc[1]:]
+		if i := strings.Index(section, "\n#"); i >= 0 {
+			section = section[:i]
+		}
+		l := PT
+		if englishVerdictRE.MatchString(section) {
+			l = EN
+		}
+		if v, _ := FindVerdict(section, l); v != "" {
+			return v
+		}
 	}
-	section := body[loc[1]:]
-	if i := strings.Index(section, "\n#"); i >= 0 {
-		section = section[:i]
-	}
-	l := PT
-	if englishVerdictRE.MatchString(section) {
-		l = EN
-	}
-	v, _ := FindVerdict(section, l)
-	return v
+	return ""
 }
 
 // handWinner finds the winner of a final answer written by hand (a host
@@ -681,6 +686,9 @@ func (f *Final) AmbiguousWinner(l Lang) error {
 // id for "D1" or "agente-1".
 func winnerRef(ref string) string {
 	ref = strings.ToLower(ref)
+	if l, ok := strings.CutPrefix(ref, "p-"); ok && len(l) == 1 {
+		return "label:" + strings.ToUpper(l) // an anonymised label, "P-B"
+	}
 	if i := strings.LastIndexAny(ref, " \t"); i >= 0 {
 		return "label:" + strings.ToUpper(ref[i+1:])
 	}

@@ -40,6 +40,14 @@ line 25 of the file
 line 26 of the file
 
 line 28 of the file
+
+## Known Gaps and Open Questions
+
+GAPS-TEXT
+
+## Known Open Issues
+
+ISSUES-TEXT
 `
 
 // TestLocateWhatHostsWrite: each locator form a host wrote in a public
@@ -59,6 +67,8 @@ func TestLocateWhatHostsWrite(t *testing.T) {
 		{"a numbered slug shortened", "4-usuarios-e-perfis-de-acesso-rbac", bugfolder.RuleNumberWords, "RBAC-TEXT", "LACUNAS-TEXT"},
 		{"a heading that lost its number", "3-regras-de-negócio", bugfolder.RuleSlugNumber, "REGRAS-TEXT", "RBAC-TEXT"},
 		{"a bare line number", "26", bugfolder.RuleBareLine, "line 26", "line 28"},
+		{"an unnumbered slug that dropped words", "known-gaps", bugfolder.RuleSlugWords, "GAPS-TEXT", "ISSUES-TEXT"},
+		{"dropped words on both sides of a kept one", "gaps-questions", bugfolder.RuleSlugWords, "GAPS-TEXT", "ISSUES-TEXT"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,9 +87,10 @@ func TestLocateWhatHostsWrite(t *testing.T) {
 }
 
 // TestLooseSlugsNeverGuess: a numbered anchor whose words the heading
-// lacks, a number no heading carries, and a blank line stay not found.
+// lacks, a number no heading carries, a blank line, a single word, words
+// out of order and words two headings hold stay not found.
 func TestLooseSlugsNeverGuess(t *testing.T) {
-	for _, anchor := range []string{"4-usuarios-e-clientes", "5-usuarios-e-perfis-de-acesso-rbac", "3-outra-coisa", "27", "900"} {
+	for _, anchor := range []string{"4-usuarios-e-clientes", "5-usuarios-e-perfis-de-acesso-rbac", "3-outra-coisa", "27", "900", "known", "gaps-known", "known-open"} {
 		if loc, ok := bugfolder.Locate(hostSpec, anchor); ok {
 			t.Errorf("#%s located (%s %s):\n%s", anchor, loc.Rule, loc.Detail, loc.Text)
 		}

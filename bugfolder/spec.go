@@ -169,6 +169,10 @@ const (
 	// (#4-usuarios-e-perfis-de-acesso-rbac): the heading numbered n that
 	// holds every word of the anchor.
 	RuleNumberWords LocRule = "numbered-heading-words"
+	// RuleSlugWords: an unnumbered anchor the host shortened (#known-gaps
+	// for "## Known Gaps and Open Questions"): the one heading whose slug
+	// holds every word of the anchor, in order.
+	RuleSlugWords LocRule = "heading-slug-words"
 	// RuleBareLine: a bare number no heading carries (SKILL.md#82): the
 	// block of text holding that line.
 	RuleBareLine LocRule = "bare-line"
@@ -306,6 +310,9 @@ func Locate(text, anchor string) (Location, bool) {
 	if loc, ok := requirementLocation(text, anchor); ok {
 		return loc, true
 	}
+	if loc, ok := wordsHeadingLocation(text, anchor); ok {
+		return loc, true
+	}
 	return bareLineLocation(text, anchor)
 }
 
@@ -399,6 +406,49 @@ func looseHeadingLocation(text, anchor string) (Location, bool) {
 		return Location{}, false
 	}
 	return sectionFrom(text, hs, best, RuleNumberWords, "heading “"+hs[best].Text+"”"), true
+}
+
+// wordsHeadingLocation reads an anchor of two words or more, not
+// numbered, that names no heading's slug as a heading whose slug dropped
+// some words (#known-gaps for "## Known Gaps and Open Questions"): the
+// heading whose slug holds every word of the anchor in order, when exactly
+// one heading does (two are a guess, and a guess is never located).
+func wordsHeadingLocation(text, anchor string) (Location, bool) {
+	want := slugKey(anchor)
+	if num, _ := cutNumber(want); num != "" || !strings.ContainsFunc(want, unicode.IsLetter) {
+		return Location{}, false
+	}
+	words := strings.Split(want, "-")
+	if len(words) < 2 {
+		return Location{}, false
+	}
+	hs := plainHeadings(specHeadings(text))
+	found := -1
+	for i, h := range hs {
+		if !inOrder(words, strings.Split(slugKey(Slug(h.Text)), "-")) {
+			continue
+		}
+		if found >= 0 {
+			return Location{}, false
+		}
+		found = i
+	}
+	if found < 0 {
+		return Location{}, false
+	}
+	return sectionFrom(text, hs, found, RuleSlugWords, "heading “"+hs[found].Text+"”"), true
+}
+
+// inOrder reports whether every word of want occurs in have, in the same
+// order (other words may come between).
+func inOrder(want, have []string) bool {
+	i := 0
+	for _, w := range have {
+		if i < len(want) && w == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
 }
 
 var bareLineRE = lazyre.New(`^\d{1,7}$`)
