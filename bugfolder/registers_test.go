@@ -18,9 +18,10 @@ type registerFigures struct {
 	// folders is how many bug folders hold a bug.md; listed how many
 	// moot lists.
 	folders, listed int
-	// exist counts the spec locators whose file exists; located those
-	// that land in P.
-	exist, located int
+	// exist counts the anchored spec locators whose file exists; located
+	// those that land in P; missing the locators whose file is not in
+	// the project.
+	exist, located, missing int
 	// hostDebates counts debates written by a host agent; winners,
 	// verdicts and times how many of them moot reads as the host wrote
 	// them (a winner or a synthesis; a spec debate's verdict; a start
@@ -32,12 +33,26 @@ type registerFigures struct {
 }
 
 func (f registerFigures) String() string {
-	pct := 100.0
-	if f.exist > 0 {
-		pct = 100 * float64(f.located) / float64(f.exist)
+	return fmt.Sprintf("| %s | %s | %s | %d | %d | %s | %s |", f.name, ratio(f.listed, f.folders), ratio(f.located, f.exist), f.missing,
+		f.hostDebates, readOf(f.winners, f.verdicts, f.times, f.hostDebates), ratio(f.fixRead, f.fixed))
+}
+
+// ratio writes "a/b (p %)", or "none" when there is nothing to count: a
+// register without a locator has no share of them located.
+func ratio(a, b int) string {
+	if b == 0 {
+		return "none"
 	}
-	return fmt.Sprintf("| %s | %d/%d | %d/%d (%.0f %%) | %d | %d/%d/%d | %d/%d |", f.name, f.listed, f.folders, f.located, f.exist, pct,
-		f.hostDebates, f.winners, f.verdicts, f.times, f.fixRead, f.fixed)
+	return fmt.Sprintf("%d/%d (%.0f %%)", a, b, 100*float64(a)/float64(b))
+}
+
+// readOf writes the winners, verdicts and times read of n host debates,
+// or "none" when the register has no host debate.
+func readOf(winners, verdicts, times, n int) string {
+	if n == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d/%d/%d of %d", winners, verdicts, times, n)
 }
 
 // measureRegister reads a register as `moot list` and `moot run` do.
@@ -49,7 +64,8 @@ func measureRegister(t *testing.T, dir string) registerFigures {
 		t.Fatalf("%s: %v", dir, err)
 	}
 	bms, _ := filepath.Glob(filepath.Join(reg.Root, "*", "bugs", "*", "bug.md"))
-	f.folders = len(bms)
+	flat, _ := filepath.Glob(filepath.Join(reg.Root, "bugs", "*", "bug.md")) // the older flat layout
+	f.folders = len(bms) + len(flat)
 	bugs, errs := bugfolder.Discover(reg)
 	for _, e := range errs {
 		t.Errorf("%s: %v", f.name, e)
@@ -76,7 +92,9 @@ func measureRegister(t *testing.T, dir string) registerFigures {
 				f.located++
 			case part.Kind == bugfolder.PartNote && (strings.Contains(part.Text, "não foi encontrada") || strings.Contains(part.Text, "was not found")):
 				f.exist++
-				t.Logf("%s: %s", f.name, part.Text)
+				t.Logf("miss: %s %s: %s", f.name, b.ID, part.Text)
+			case part.Kind == bugfolder.PartNote && (strings.Contains(part.Text, "não existe no projeto") || strings.Contains(part.Text, "does not exist in the project")):
+				f.missing++
 			}
 		}
 		ds, err := bugfolder.ReadDebates(b)
@@ -90,9 +108,13 @@ func measureRegister(t *testing.T, dir string) registerFigures {
 			f.hostDebates++
 			if d.Final.Winner != "" || d.Final.WinnerSolver != "" || d.Final.Synthesis {
 				f.winners++
+			} else {
+				t.Logf("miss: %s %s: no winner read in %s", f.name, b.ID, d.Final.Path)
 			}
 			if d.Mode() != bugfolder.Spec || d.Final.RecommendedVerdict != "" {
 				f.verdicts++
+			} else {
+				t.Logf("miss: %s %s: no verdict read in %s", f.name, b.ID, d.Final.Path)
 			}
 			dated := false
 			for _, c := range d.Calls() {
@@ -110,13 +132,18 @@ func measureRegister(t *testing.T, dir string) registerFigures {
 // test data, moot lists every bug, lands at least 95 % of the locators
 // whose file exists in P, reads every host debate's winner, verdict and
 // times, and every fixed bug's fix state. Run with -v for the table.
+// MOOT_REGISTERS names another folder of registers (one project each)
+// to measure instead: scripts/registers DIR, docs/registers.md.
 func TestPublicRegistersReadAsWritten(t *testing.T) {
 	root := filepath.Join(testutil.RepoRoot(t), "testdata", "registers")
+	if dir := os.Getenv("MOOT_REGISTERS"); dir != "" {
+		root = dir
+	}
 	ents, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := []string{"| register | bugs listed | locators in P | host debates | winner/verdict/times read | fix state read |", "|---|---|---|---|---|---|"}
+	table := []string{"| register | bugs listed | anchored locators in P (file exists) | locators naming a missing file | host debates | winner/verdict/times read | fix state read |", "|---|---|---|---|---|---|---|"}
 	for _, e := range ents {
 		if !e.IsDir() {
 			continue
