@@ -96,3 +96,45 @@ func TestLooseSlugsNeverGuess(t *testing.T) {
 		}
 	}
 }
+
+// addendumTable is the shape of a public register's addendum
+// (testdata/registers/odcs): its impact table names, in a cell, the
+// section of another spec it amends, and hosts point at it with that
+// section's slug.
+const addendumTable = `# Adendo
+
+## Impacto por artefato da extração
+
+| Artefato | Seção | Tipo de impacto | Delta |
+|----------|-------|-----------------|-------|
+| ` + "`policy-analysis.md`" + ` | §6.1 Requisitos Funcionais | componente-novo | REGRAS-DELTA |
+| ` + "`policy-analysis.md`" + ` | §9 Modelo de Dados | delta-de-dados | DADOS-DELTA |
+| ` + "`evaluation.md`" + ` | §6.1 Requisitos Funcionais | componente-novo | AVALIACAO-DELTA |
+
+## Fontes
+`
+
+// TestLocateTheSectionAnAddendumTableNames: #61-requisitos-funcionais on
+// an addendum whose impact table names "§6.1 Requisitos Funcionais" is
+// every row naming it, under the table's header; a cell no row holds
+// stays not found.
+func TestLocateTheSectionAnAddendumTableNames(t *testing.T) {
+	loc, ok := bugfolder.Locate(addendumTable, "61-requisitos-funcionais")
+	if !ok {
+		t.Fatal("#61-requisitos-funcionais not located")
+	}
+	if loc.Rule != bugfolder.RuleTableCell {
+		t.Errorf("rule %s (%s), want %s", loc.Rule, loc.Detail, bugfolder.RuleTableCell)
+	}
+	for _, want := range []string{"| Artefato | Seção |", "REGRAS-DELTA", "AVALIACAO-DELTA"} {
+		if !strings.Contains(loc.Text, want) {
+			t.Errorf("located text lacks %q:\n%s", want, loc.Text)
+		}
+	}
+	if strings.Contains(loc.Text, "DADOS-DELTA") {
+		t.Errorf("located a row that names another section:\n%s", loc.Text)
+	}
+	if loc, ok := bugfolder.Locate(addendumTable, "7-requisitos-nao-funcionais"); ok {
+		t.Errorf("#7-requisitos-nao-funcionais located (%s):\n%s", loc.Rule, loc.Text)
+	}
+}

@@ -169,6 +169,11 @@ const (
 	// (#4-usuarios-e-perfis-de-acesso-rbac): the heading numbered n that
 	// holds every word of the anchor.
 	RuleNumberWords LocRule = "numbered-heading-words"
+	// RuleTableCell: an anchor that is the slug of a table cell, as an
+	// addendum's impact table names the section it amends ("| §6.1
+	// Requisitos Funcionais |" for #61-requisitos-funcionais): those rows
+	// with the table's header.
+	RuleTableCell LocRule = "table-cell"
 	// RuleSlugWords: an unnumbered anchor the host shortened (#known-gaps
 	// for "## Known Gaps and Open Questions"): the one heading whose slug
 	// holds every word of the anchor, in order.
@@ -310,6 +315,9 @@ func Locate(text, anchor string) (Location, bool) {
 	if loc, ok := requirementLocation(text, anchor); ok {
 		return loc, true
 	}
+	if loc, ok := cellLocation(text, anchor); ok {
+		return loc, true
+	}
 	if loc, ok := wordsHeadingLocation(text, anchor); ok {
 		return loc, true
 	}
@@ -406,6 +414,57 @@ func looseHeadingLocation(text, anchor string) (Location, bool) {
 		return Location{}, false
 	}
 	return sectionFrom(text, hs, best, RuleNumberWords, "heading “"+hs[best].Text+"”"), true
+}
+
+// cellLocation reads an anchor that names no heading as the slug of a
+// table cell: an addendum's impact table names the section it amends in a
+// cell ("| `policy-analysis.md` | §6.1 Requisitos Funcionais | …"), and
+// hosts point at it with that section's slug (#61-requisitos-funcionais).
+// It returns the first table holding such a cell: its header and
+// separator, then every row whose cell it is.
+func cellLocation(text, anchor string) (Location, bool) {
+	want := slugKey(anchor)
+	if !strings.ContainsFunc(want, unicode.IsLetter) {
+		return Location{}, false
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	var fence string
+	for i := 0; i < len(lines); i++ {
+		if next, isFence := fenceStep(fence, lines[i]); isFence {
+			fence = next
+			continue
+		}
+		if fence != "" || !strings.HasPrefix(strings.TrimSpace(lines[i]), "|") {
+			continue
+		}
+		top, end := i, i
+		for end+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[end+1]), "|") {
+			end++
+		}
+		i = end
+		var rows []int
+		for r := top + 2; r <= end; r++ {
+			for _, cell := range strings.Split(strings.Trim(strings.TrimSpace(lines[r]), "|"), "|") {
+				if slugKey(Slug(cell)) == want {
+					rows = append(rows, r)
+					break
+				}
+			}
+		}
+		if len(rows) == 0 || end-top < 2 {
+			continue
+		}
+		out := []string{lines[top], lines[top+1]}
+		for _, r := range rows {
+			out = append(out, lines[r])
+		}
+		detail := "table row"
+		if len(rows) > 1 {
+			detail = strconv.Itoa(len(rows)) + " table rows"
+		}
+		return Location{Text: strings.Join(out, "\n") + "\n", Rule: RuleTableCell, Detail: detail, Start: top + 1, End: rows[len(rows)-1] + 1, Own: rows[0] + 1}, true
+	}
+	return Location{}, false
 }
 
 // wordsHeadingLocation reads an anchor of two words or more, not
