@@ -262,7 +262,7 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	}
 	s.fromFiles(full)
 	if d.Problem == nil || d.Problem.CreatedAt.IsZero() {
-		s.StartedAt, s.StartedDay = full.StartedAt(), full.StartedDay() // from the calls' timestamps
+		s.StartedAt, s.StartedForm = full.StartedAt(), full.StartedForm() // from the calls' timestamps
 	}
 	return s, nil
 }
@@ -406,7 +406,7 @@ func quickProblem(path string, head []byte) *ProblemFile {
 		return nil
 	}
 	p := &ProblemFile{Path: path, Mode: m, N: n, R: r, Judge: vals["judge"], PSHA256: vals["p_sha256"]}
-	p.CreatedAt, p.CreatedDay = parseDay(vals["created_at"])
+	p.CreatedAt, p.CreatedForm = parseForm(vals["created_at"])
 	return p
 }
 
