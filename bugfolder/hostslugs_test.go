@@ -138,3 +138,35 @@ func TestLocateTheSectionAnAddendumTableNames(t *testing.T) {
 		t.Errorf("#7-requisitos-nao-funcionais located (%s):\n%s", loc.Rule, loc.Text)
 	}
 }
+
+// criteriaList is the shape of a public register's criteria file
+// (testdata/registers/fields): its items are named by a bold label, and
+// hosts point at one with that label's slug.
+const criteriaList = `# Critérios
+
+### A. Interface
+
+- **A6. Relatório:** RELATORIO-TEXT.
+- **A7. Configurações:** CONFIG-TEXT, continued
+  on a second line.
+- **A8. Tratamento de erros:** ERROS-TEXT.
+`
+
+// TestLocateAListItemByItsBoldLabel: #A7-configuracoes on a list whose
+// item reads "- **A7. Configurações:** …" is that item, its continuation
+// line included; a label no item carries stays not found.
+func TestLocateAListItemByItsBoldLabel(t *testing.T) {
+	loc, ok := bugfolder.Locate(criteriaList, "A7-configuracoes")
+	if !ok {
+		t.Fatal("#A7-configuracoes not located")
+	}
+	if loc.Rule != bugfolder.RuleItemLabel {
+		t.Errorf("rule %s (%s), want %s", loc.Rule, loc.Detail, bugfolder.RuleItemLabel)
+	}
+	if !strings.Contains(loc.Text, "CONFIG-TEXT") || !strings.Contains(loc.Text, "on a second line") || strings.Contains(loc.Text, "RELATORIO-TEXT") || strings.Contains(loc.Text, "ERROS-TEXT") {
+		t.Errorf("located the wrong text:\n%s", loc.Text)
+	}
+	if loc, ok := bugfolder.Locate(criteriaList, "A9-seguranca"); ok {
+		t.Errorf("#A9-seguranca located (%s):\n%s", loc.Rule, loc.Text)
+	}
+}

@@ -718,6 +718,7 @@ var ruleNames = map[LocRule][2]string{
 	RuleSlugNumber:    {"slug do título, sem o número que só um dos dois tem", "heading slug, without the number only one of the two has"},
 	RuleNumberWords:   {"título com esse número e todas as palavras da âncora", "heading with that number and every word of the anchor"},
 	RuleTableCell:     {"célula de tabela com esse slug (a seção que um adendo emenda)", "table cell with that slug (the section an addendum amends)"},
+	RuleItemLabel:     {"rótulo em negrito de um item de lista com esse slug", "bold label of a list item with that slug"},
 	RuleSlugWords:     {"título que contém todas as palavras da âncora, na ordem", "heading holding every word of the anchor, in order"},
 	RuleBareLine:      {"número de linha (nenhum título tem esse número)", "line number (no heading has that number)"},
 }

@@ -174,6 +174,10 @@ const (
 	// Requisitos Funcionais |" for #61-requisitos-funcionais): those rows
 	// with the table's header.
 	RuleTableCell LocRule = "table-cell"
+	// RuleItemLabel: an anchor that is the slug of a list item's bold
+	// label ("- **A7. Configurações:** …" for #A7-configuracoes): that
+	// item.
+	RuleItemLabel LocRule = "list-item-label"
 	// RuleSlugWords: an unnumbered anchor the host shortened (#known-gaps
 	// for "## Known Gaps and Open Questions"): the one heading whose slug
 	// holds every word of the anchor, in order.
@@ -316,6 +320,9 @@ func Locate(text, anchor string) (Location, bool) {
 		return loc, true
 	}
 	if loc, ok := cellLocation(text, anchor); ok {
+		return loc, true
+	}
+	if loc, ok := itemLabelLocation(text, anchor); ok {
 		return loc, true
 	}
 	if loc, ok := wordsHeadingLocation(text, anchor); ok {
@@ -463,6 +470,39 @@ func cellLocation(text, anchor string) (Location, bool) {
 			detail = strconv.Itoa(len(rows)) + " table rows"
 		}
 		return Location{Text: strings.Join(out, "\n") + "\n", Rule: RuleTableCell, Detail: detail, Start: top + 1, End: rows[len(rows)-1] + 1, Own: rows[0] + 1}, true
+	}
+	return Location{}, false
+}
+
+// itemLabelRE is a list item's bold label: "- **A7. Configurações:**".
+var itemLabelRE = lazyre.New(`^\s*(?:[-*+]|\d{1,3}[.)])\s+\*\*([^*]{1,120})\*\*`)
+
+// itemLabelLocation reads an anchor that names no heading as the slug of a
+// list item's bold label, as criteria lists name their items ("- **A7.
+// Configurações:** …" for #A7-configuracoes): the first such item, with
+// the lines that continue it.
+func itemLabelLocation(text, anchor string) (Location, bool) {
+	want := slugKey(anchor)
+	if !strings.ContainsFunc(want, unicode.IsLetter) {
+		return Location{}, false
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	var fence string
+	for i, line := range lines {
+		if next, isFence := fenceStep(fence, line); isFence {
+			fence = next
+			continue
+		}
+		if fence != "" {
+			continue
+		}
+		m := itemLabelRE.FindStringSubmatch(line)
+		if m == nil || slugKey(Slug(strings.TrimRight(strings.TrimSpace(m[1]), ":"))) != want || !specListItemRE.MatchString(line) {
+			continue
+		}
+		loc := listItem(lines, i)
+		loc.Rule, loc.Detail = RuleItemLabel, "list item “"+strings.TrimSpace(m[1])+"”"
+		return loc, true
 	}
 	return Location{}, false
 }
