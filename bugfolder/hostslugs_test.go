@@ -170,3 +170,45 @@ func TestLocateAListItemByItsBoldLabel(t *testing.T) {
 		t.Errorf("#A9-seguranca located (%s):\n%s", loc.Rule, loc.Text)
 	}
 }
+
+// TestLocateWhatAListItemLabelNames: an anchor that drops a word of a
+// plain list item's label (#endpoints-apontamento for "- Endpoints de
+// Apontamento (…): …") is that item; words two items hold, or words in
+// another order, are never a guess.
+func TestLocateWhatAListItemLabelNames(t *testing.T) {
+	const permissions = `### RF-03
+
+- Endpoints de Auditoria (` + "`POST /aprovar`" + `): AUDITORIA-TEXT.
+- Endpoints de Gestão de Usuários (` + "`/usuarios`" + `): USUARIOS-TEXT.
+- Endpoints de Apontamento (` + "`POST /vendas`" + `): APONTAMENTO-TEXT.
+`
+	loc, ok := bugfolder.Locate(permissions, "endpoints-apontamento")
+	if !ok || loc.Rule != bugfolder.RuleItemLabel || !strings.Contains(loc.Text, "APONTAMENTO-TEXT") || strings.Contains(loc.Text, "AUDITORIA-TEXT") {
+		t.Fatalf("#endpoints-apontamento: ok %v rule %s:\n%s", ok, loc.Rule, loc.Text)
+	}
+	for _, anchor := range []string{"endpoints-de", "apontamento-endpoints"} {
+		if loc, ok := bugfolder.Locate(permissions, anchor); ok {
+			t.Errorf("#%s located (%s):\n%s", anchor, loc.Rule, loc.Text)
+		}
+	}
+}
+
+// TestLocateAHeadingWrittenAsItsText: a locator whose anchor is a
+// heading's text with its spaces ("#Impacto por artefato da extração",
+// cut at the first space into "#Impacto" and a comment) lands on that
+// heading; an anchor found as written keeps its comment a comment.
+func TestLocateAHeadingWrittenAsItsText(t *testing.T) {
+	const addendum = "# Adendo\n\n## Impacto por artefato da extração\n\nIMPACTO-TEXT\n\n## Requisitos funcionais\n\nRF-TEXT\n"
+	for _, tc := range []struct{ raw, has string }{
+		{"addenda/009.md#Impacto por artefato da extração", "IMPACTO-TEXT"},
+		{"addenda/009.md#requisitos-funcionais (RF-01, impacto)", "RF-TEXT"},
+	} {
+		loc, ok := bugfolder.LocateLocator(addendum, bugfolder.ParseLocator(tc.raw))
+		if !ok || !strings.Contains(loc.Text, tc.has) {
+			t.Errorf("%s: ok %v:\n%s", tc.raw, ok, loc.Text)
+		}
+	}
+	if loc, ok := bugfolder.LocateLocator(addendum, bugfolder.ParseLocator("addenda/009.md#Impacto nenhum")); ok {
+		t.Errorf("#Impacto nenhum located (%s):\n%s", loc.Rule, loc.Text)
+	}
+}

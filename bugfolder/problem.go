@@ -477,7 +477,7 @@ func locateSpecs(b *Bug) ([]Part, error) {
 			parts = append(parts, p)
 			continue
 		}
-		found, ok := Locate(p.Text, loc.Anchor)
+		found, ok := LocateLocator(p.Text, loc)
 		if !ok {
 			parts = append(parts, note(l,
 				fmt.Sprintf("A seção `#%s` não foi encontrada em `%s` (nem como título, id explícito, linhas #L…, título numerado ou ID de requisito); nenhum texto de spec foi incluído para ela.", loc.Anchor, p.Path),
@@ -718,7 +718,7 @@ var ruleNames = map[LocRule][2]string{
 	RuleSlugNumber:    {"slug do título, sem o número que só um dos dois tem", "heading slug, without the number only one of the two has"},
 	RuleNumberWords:   {"título com esse número e todas as palavras da âncora", "heading with that number and every word of the anchor"},
 	RuleTableCell:     {"célula de tabela com esse slug (a seção que um adendo emenda)", "table cell with that slug (the section an addendum amends)"},
-	RuleItemLabel:     {"rótulo em negrito de um item de lista com esse slug", "bold label of a list item with that slug"},
+	RuleItemLabel:     {"rótulo de um item de lista (o negrito, ou as palavras antes de dois-pontos)", "a list item's label (its bold lead, or the words before its colon)"},
 	RuleSlugWords:     {"título que contém todas as palavras da âncora, na ordem", "heading holding every word of the anchor, in order"},
 	RuleBareLine:      {"número de linha (nenhum título tem esse número)", "line number (no heading has that number)"},
 }

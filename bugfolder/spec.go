@@ -174,9 +174,10 @@ const (
 	// Requisitos Funcionais |" for #61-requisitos-funcionais): those rows
 	// with the table's header.
 	RuleTableCell LocRule = "table-cell"
-	// RuleItemLabel: an anchor that is the slug of a list item's bold
-	// label ("- **A7. Configurações:** …" for #A7-configuracoes): that
-	// item.
+	// RuleItemLabel: an anchor that names a list item's label — its bold
+	// lead ("- **A7. Configurações:** …" for #A7-configuracoes) or the
+	// words before its colon, some dropped ("- Endpoints de Apontamento
+	// (…):" for #endpoints-apontamento): that item.
 	RuleItemLabel LocRule = "list-item-label"
 	// RuleSlugWords: an unnumbered anchor the host shortened (#known-gaps
 	// for "## Known Gaps and Open Questions"): the one heading whose slug
@@ -331,6 +332,18 @@ func Locate(text, anchor string) (Location, bool) {
 	return bareLineLocation(text, anchor)
 }
 
+// LocateLocator finds what a locator names in a spec file's text: its
+// anchor (Locate), else — the anchor was cut at its first space, but some
+// hosts write a heading's text rather than its slug
+// ("#Impacto por artefato da extração") — the anchor and the rest of the
+// entry read together as that heading's text.
+func LocateLocator(text string, l Locator) (Location, bool) {
+	if loc, ok := Locate(text, l.Anchor); ok || l.Comment == "" || l.Anchor == "" {
+		return loc, ok
+	}
+	return Locate(text, Slug(l.Anchor+" "+l.Comment))
+}
+
 // slugKey is a slug as the loose rules compare it: lower case, accents
 // folded, every run of hyphens one hyphen, none at either end.
 func slugKey(s string) string {
@@ -474,18 +487,27 @@ func cellLocation(text, anchor string) (Location, bool) {
 	return Location{}, false
 }
 
-// itemLabelRE is a list item's bold label: "- **A7. Configurações:**".
-var itemLabelRE = lazyre.New(`^\s*(?:[-*+]|\d{1,3}[.)])\s+\*\*([^*]{1,120})\*\*`)
+// itemLabelRE is a list item's label: its bold lead ("- **A7.
+// Configurações:** …") or the words before its first colon or
+// parenthesis ("- Endpoints de Apontamento (`POST …`): …").
+var itemLabelRE = lazyre.New(`^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*([^*]{1,120})\*\*|([^*:(\x60]{1,80})[:(])`)
 
-// itemLabelLocation reads an anchor that names no heading as the slug of a
-// list item's bold label, as criteria lists name their items ("- **A7.
-// Configurações:** …" for #A7-configuracoes): the first such item, with
-// the lines that continue it.
+// itemLabelLocation reads an anchor that names no heading as a list
+// item's label, as criteria and permission lists name their items: the
+// item whose label's slug is the anchor ("- **A7. Configurações:** …" for
+// #A7-configuracoes), else the one item whose label holds every word of
+// an anchor of two words or more, in order ("- Endpoints de Apontamento
+// (…): …" for #endpoints-apontamento); with the lines that continue it.
 func itemLabelLocation(text, anchor string) (Location, bool) {
 	want := slugKey(anchor)
 	if !strings.ContainsFunc(want, unicode.IsLetter) {
 		return Location{}, false
 	}
+	type item struct {
+		line  int
+		label string
+	}
+	var items []item
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	var fence string
 	for i, line := range lines {
@@ -493,18 +515,37 @@ func itemLabelLocation(text, anchor string) (Location, bool) {
 			fence = next
 			continue
 		}
-		if fence != "" {
-			continue
+		if m := itemLabelRE.FindStringSubmatch(line); fence == "" && m != nil && specListItemRE.MatchString(line) {
+			items = append(items, item{i, strings.TrimRight(strings.TrimSpace(m[1]+m[2]), ":")})
 		}
-		m := itemLabelRE.FindStringSubmatch(line)
-		if m == nil || slugKey(Slug(strings.TrimRight(strings.TrimSpace(m[1]), ":"))) != want || !specListItemRE.MatchString(line) {
-			continue
-		}
-		loc := listItem(lines, i)
-		loc.Rule, loc.Detail = RuleItemLabel, "list item “"+strings.TrimSpace(m[1])+"”"
+	}
+	at := func(it item) (Location, bool) {
+		loc := listItem(lines, it.line)
+		loc.Rule, loc.Detail = RuleItemLabel, "list item “"+it.label+"”"
 		return loc, true
 	}
-	return Location{}, false
+	for _, it := range items {
+		if slugKey(Slug(it.label)) == want {
+			return at(it)
+		}
+	}
+	words := strings.Split(want, "-")
+	if len(words) < 2 {
+		return Location{}, false
+	}
+	found := -1
+	for i, it := range items {
+		if inOrder(words, strings.Split(slugKey(Slug(it.label)), "-")) {
+			if found >= 0 {
+				return Location{}, false // two items hold the words: a guess
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return Location{}, false
+	}
+	return at(items[found])
 }
 
 // wordsHeadingLocation reads an anchor of two words or more, not
