@@ -1,10 +1,12 @@
 package bugfolder_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/testutil"
 )
 
 // hostSpec holds the headings of the public registers whose locators
@@ -210,5 +212,36 @@ func TestLocateAHeadingWrittenAsItsText(t *testing.T) {
 	}
 	if loc, ok := bugfolder.LocateLocator(addendum, bugfolder.ParseLocator("addenda/009.md#Impacto nenhum")); ok {
 		t.Errorf("#Impacto nenhum located (%s):\n%s", loc.Rule, loc.Text)
+	}
+}
+
+// TestSpecNamedByItsNumberAlone: a locator naming a numbered document by
+// its number alone (_reversa_sdd/adrs/0028, as hosts cite ADRs) reads the
+// one file of that folder carrying the number; a number two files carry
+// stays a missing file, never a guess.
+func TestSpecNamedByItsNumberAlone(t *testing.T) {
+	reg, err := bugfolder.FindRoot(filepath.Join(testutil.RepoRoot(t), "testdata", "registers", "harness"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bugs, errs := bugfolder.Discover(reg)
+	if len(errs) > 0 || len(bugs) != 1 {
+		t.Fatalf("bugs %d, errors %v", len(bugs), errs)
+	}
+	p, err := bugfolder.AssembleP(bugs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var adr, missing0029 bool
+	for _, part := range p.Parts {
+		if part.Kind == bugfolder.PartSpec && strings.HasSuffix(part.Path, "0028-visao-compacta-decisoes-resume.md") && strings.Contains(part.Text, "ADR-0028-TEXT") {
+			adr = true
+		}
+		if part.Kind == bugfolder.PartNote && strings.Contains(part.Text, "adrs/0029") {
+			missing0029 = true
+		}
+	}
+	if !adr || !missing0029 {
+		t.Errorf("ADR 0028 read: %v; 0029 left missing: %v\n%s", adr, missing0029, p.Text)
 	}
 }

@@ -593,7 +593,41 @@ func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
 			}
 		}
 	}
+	for _, cand := range specCandidates(reg, b, path) {
+		if f := numberedFile(cand); f != "" {
+			if err := checkLink(reg, f); err != nil {
+				return "", err
+			}
+			return f, nil
+		}
+	}
 	return "", nil
+}
+
+// numberedFile reads a path that names a numbered document by its number
+// alone ("_reversa_sdd/adrs/0028" for adrs/0028-visao-compacta.md, as
+// hosts cite ADRs): the one regular file of that folder whose name starts
+// with the number and a hyphen or a dot; "" when none or several do, or
+// the path has an extension or is not a number.
+func numberedFile(cand string) string {
+	base := filepath.Base(cand)
+	if !bareLineRE.MatchString(base) {
+		return ""
+	}
+	ents, err := os.ReadDir(filepath.Dir(cand))
+	if err != nil {
+		return ""
+	}
+	found := ""
+	for _, e := range ents {
+		if n := e.Name(); e.Type().IsRegular() && (strings.HasPrefix(n, base+"-") || strings.HasPrefix(n, base+".")) {
+			if found != "" {
+				return "" // two documents carry the number: a guess
+			}
+			found = filepath.Join(filepath.Dir(cand), n)
+		}
+	}
+	return found
 }
 
 // specSpecial names what a spec locator's file is when it exists but is a
