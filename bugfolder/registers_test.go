@@ -27,6 +27,14 @@ type registerFigures struct {
 	// host wrote a section that does not exist), so they are not counted
 	// among the locators whose target exists.
 	absent int
+	// assumed counts the located anchors on spec files a register's
+	// assumed.txt lists: files rebuilt from the headings the bugs cite or
+	// their template, not read from the repository.
+	assumed int
+	// notFetched counts the locators naming a file a register's
+	// notfetched.txt lists: it exists in the repository but was not
+	// rebuilt, so it is neither missing nor measured.
+	notFetched int
 	// hostDebates counts debates written by a host agent; winners,
 	// verdicts and times how many of them moot reads as the host wrote
 	// them (a winner or a synthesis; a spec debate's verdict; a start
@@ -38,7 +46,7 @@ type registerFigures struct {
 }
 
 func (f registerFigures) String() string {
-	return fmt.Sprintf("| %s | %s | %s | %d | %d | %d | %s | %s |", f.name, ratio(f.listed, f.folders), ratio(f.located, f.exist), f.absent, f.missing,
+	return fmt.Sprintf("| %s | %s | %s | %d | %d | %d | %d | %d | %s | %s |", f.name, ratio(f.listed, f.folders), ratio(f.located, f.exist), f.assumed, f.absent, f.notFetched, f.missing,
 		f.hostDebates, readOf(f.winners, f.verdicts, f.times, f.hostDebates), ratio(f.fixRead, f.fixed))
 }
 
@@ -64,14 +72,7 @@ func readOf(winners, verdicts, times, n int) string {
 func measureRegister(t *testing.T, dir string) registerFigures {
 	t.Helper()
 	f := registerFigures{name: filepath.Base(dir)}
-	absent := map[string]bool{}
-	if raw, err := os.ReadFile(filepath.Join(dir, "absent.txt")); err == nil {
-		for _, l := range strings.Split(string(raw), "\n") {
-			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-				absent[l] = true
-			}
-		}
-	}
+	absent, assumed, notFetched := listFile(dir, "absent.txt"), listFile(dir, "assumed.txt"), listFile(dir, "notfetched.txt")
 	reg, err := bugfolder.FindRoot(dir)
 	if err != nil {
 		t.Fatalf("%s: %v", dir, err)
@@ -103,6 +104,9 @@ func measureRegister(t *testing.T, dir string) registerFigures {
 			case part.Kind == bugfolder.PartSpec && part.Anchor != "":
 				f.exist++
 				f.located++
+				if assumed[filepath.ToSlash(part.Path)] {
+					f.assumed++
+				}
 			case part.Kind == bugfolder.PartNote && (strings.Contains(part.Text, "não foi encontrada") || strings.Contains(part.Text, "was not found")):
 				if absent[notFoundKey(part.Text)] {
 					f.absent++
@@ -111,6 +115,10 @@ func measureRegister(t *testing.T, dir string) registerFigures {
 				f.exist++
 				t.Logf("miss: %s %s: %s", f.name, b.ID, part.Text)
 			case part.Kind == bugfolder.PartNote && (strings.Contains(part.Text, "não existe no projeto") || strings.Contains(part.Text, "does not exist in the project")):
+				if parts := strings.Split(part.Text, "`"); len(parts) > 1 && notFetched[parts[1]] {
+					f.notFetched++
+					continue
+				}
 				f.missing++
 			}
 		}
@@ -145,6 +153,21 @@ func measureRegister(t *testing.T, dir string) registerFigures {
 	return f
 }
 
+// listFile reads a register's list of paths (one a line, # comments).
+func listFile(dir, name string) map[string]bool {
+	out := map[string]bool{}
+	raw, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return out
+	}
+	for _, l := range strings.Split(string(raw), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			out[l] = true
+		}
+	}
+	return out
+}
+
 // notFoundKey is "path#anchor" of a not-found note ("A seção `#x` não foi
 // encontrada em `p` …"), as absent.txt lists it.
 func notFoundKey(note string) string {
@@ -170,7 +193,7 @@ func TestPublicRegistersReadAsWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := []string{"| register | bugs listed | anchored locators in P (section exists) | anchors naming no section (checked) | locators naming a missing file | host debates | winner/verdict/times read | fix state read |", "|---|---|---|---|---|---|---|---|"}
+	table := []string{"| register | bugs listed | anchored locators in P (section exists) | of which on files rebuilt unread | anchors naming no section (checked) | locators on files not fetched | locators naming a missing file | host debates | winner/verdict/times read | fix state read |", "|---|---|---|---|---|---|---|---|---|---|"}
 	for _, e := range ents {
 		if !e.IsDir() {
 			continue
