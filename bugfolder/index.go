@@ -359,6 +359,9 @@ func plainFrontMatter(fm []byte) bool {
 		if t == "" || t[0] == '#' {
 			continue
 		}
+		if strings.HasPrefix(t, "spec_ref:") || strings.HasPrefix(t, "spec_refs:") {
+			return false // a locator under another name: the full reader reads it and warns
+		}
 		indent := len(l) - len(t)
 		if indent == 0 && (t[0] == '-' || !strings.Contains(t, ":")) {
 			return false // not a key: value line at the top: let the full reader judge it
