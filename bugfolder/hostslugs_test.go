@@ -13,7 +13,8 @@ import (
 // hosts misspell (testdata/registers/README.md names each source): an
 // emoji and a dash that GitHub's slug turns into "--", a numbered heading
 // with a parenthesis, a heading without the number its locator carries,
-// and a file without numbered headings that a bare line number names.
+// a file without numbered headings that a bare line number names, and a
+// number written after an emoji ("### 🪶 2.26 …", harness-config's domain).
 const hostSpec = `# Domínio
 
 ## 4. Lacunas 🔴 (requerem validação humana)
@@ -50,6 +51,16 @@ GAPS-TEXT
 ## Known Open Issues
 
 ISSUES-TEXT
+
+## ⚡ 7. Regras de Domínio
+
+### 🕊️ 7.23 Aposentadoria do Soft-block do Stop (feature 025)
+
+SOFTBLOCK-TEXT
+
+### 🪶 7.26 Visão Compacta de Decisões — Derivação Dupla (feature 028, MD-0022)
+
+COMPACTA-TEXT
 `
 
 // TestLocateWhatHostsWrite: each locator form a host wrote in a public
@@ -71,6 +82,8 @@ func TestLocateWhatHostsWrite(t *testing.T) {
 		{"a bare line number", "26", bugfolder.RuleBareLine, "line 26", "line 28"},
 		{"an unnumbered slug that dropped words", "known-gaps", bugfolder.RuleSlugWords, "GAPS-TEXT", "ISSUES-TEXT"},
 		{"dropped words on both sides of a kept one", "gaps-questions", bugfolder.RuleSlugWords, "GAPS-TEXT", "ISSUES-TEXT"},
+		{"a bare number written after an emoji", "7.26", bugfolder.RuleHeadingNumber, "COMPACTA-TEXT", "SOFTBLOCK-TEXT"},
+		{"an emoji and a variation selector before the number", "7.23", bugfolder.RuleHeadingNumber, "SOFTBLOCK-TEXT", "COMPACTA-TEXT"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -705,12 +705,16 @@ func lineLocation(text, anchor string) (Location, bool) {
 }
 
 var (
-	bareNumberRE    = lazyre.New(`^\d{1,4}(?:\.\d{1,4})*$`)
-	headingNumberRE = lazyre.New(`^[*_]*(?:(?i:se[cç][aã]o|section|cap[ií]tulo|chapter|parte|part)\s+)?(\d{1,4}(?:\.\d{1,4})*)\.?(?:[\s)\-:—–.*_]|$)`)
+	bareNumberRE = lazyre.New(`^\d{1,4}(?:\.\d{1,4})*$`)
+	// headingNumberRE reads a heading's number after the emoji hosts put
+	// before it ("🪶 2.26 Visão…", "🕊️ 2.23 …": symbols, variation
+	// selectors and joiners, then a space) and the bold or "Seção" marks.
+	headingNumberRE = lazyre.New(`^(?:[\p{So}\p{Sk}\p{Mn}\x{200D}]+\s+)?[*_]*(?:(?i:se[cç][aã]o|section|cap[ií]tulo|chapter|parte|part)\s+)?(\d{1,4}(?:\.\d{1,4})*)\.?(?:[\s)\-:—–.*_]|$)`)
 )
 
 // numberLocation reads a bare number (#2, #3.1): the heading numbered so
-// ("2. Escopo", "## 2 — Regras", "Seção 2"), the highest-level one first.
+// ("2. Escopo", "## 2 — Regras", "Seção 2", "🪶 2.26 Visão"), the
+// highest-level one first.
 func numberLocation(text, anchor string) (Location, bool) {
 	if !bareNumberRE.MatchString(anchor) {
 		return Location{}, false
