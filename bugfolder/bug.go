@@ -217,6 +217,15 @@ func ParseBug(reg *Register, dir, context string) (*Bug, error) {
 	b.Labels = stringList(m, "labels")
 	if tr := Lookup(m, "traceability"); tr != nil && tr.Kind == yaml.MappingNode {
 		b.Specs = specLocators(tr)
+		if Lookup(tr, "specs") == nil {
+			for _, k := range []string{"spec_ref", "spec_refs"} {
+				if refs := stringList(tr, k); len(refs) > 0 {
+					b.Specs = refs
+					warn("traceability."+k, "is read as traceability.specs, the list schema 1 names (write specs: [%s])", strings.Join(refs, ", "))
+					break
+				}
+			}
+		}
 	} else if tr != nil && tr.Tag != "!!null" {
 		b.SpecsUnread = fmt.Sprintf("traceability is %s, not a mapping with specs:", describeNode(tr))
 		warn("traceability", "is %s (expected a mapping such as specs: [path#anchor]); no spec locator was read", describeNode(tr))

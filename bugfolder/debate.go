@@ -64,10 +64,11 @@ type DebaterFile struct {
 	Status     Status
 	StartedAt  time.Time
 	FinishedAt time.Time
-	// StartedDay and FinishedDay are set when the file gives a date
-	// alone (started_at: 2026-10-04): the time is then midnight UTC by
-	// convention only, never to be shown as a time of day.
-	StartedDay, FinishedDay bool
+	// StartedForm and FinishedForm say how much of the time the file
+	// wrote: a date alone (started_at: 2026-10-04) is midnight UTC by
+	// convention only, never to be shown as a time of day; a time
+	// without an offset is shown as written.
+	StartedForm, FinishedForm TimeForm
 	// DurationMS is the call's wall time as moot measured it (0: not
 	// recorded); the timestamps have only second resolution.
 	DurationMS      int64
@@ -125,10 +126,12 @@ func ParseDebaterFile(path string, raw []byte) (*DebaterFile, error) {
 		f.Round = -1
 	}
 	f.Status = readStatus(scalar(m, "status"))
-	f.StartedAt, f.StartedDay = dayField(m, "started_at")
-	f.FinishedAt, f.FinishedDay = dayField(m, "finished_at")
+	f.StartedAt, f.StartedForm = formField(m, "started_at")
+	f.FinishedAt, f.FinishedForm = formField(m, "finished_at")
 	if n, ok, _ := intField(m, "duration_ms"); ok && n > 0 {
 		f.DurationMS = int64(n)
+	} else {
+		f.DurationMS = hostDurationMS(m)
 	}
 	f.TokensIn, _, _ = intField(m, "tokens_in")
 	f.TokensOut, _, _ = intField(m, "tokens_out")
@@ -186,8 +189,11 @@ type ProblemFile struct {
 	Timeouts  []KV
 	PSHA256   string
 	CreatedAt time.Time
-	// CreatedDay is set when created_at is a date alone.
-	CreatedDay bool
+	// CreatedForm says how much of created_at the file wrote.
+	CreatedForm TimeForm
+	// CreatedUnread is created_at as written when it is no date moot
+	// reads ("" otherwise).
+	CreatedUnread string
 	// RLoose is set when R came from a hand-run debate's rounds/epochs,
 	// whose author may have counted round 0 too.
 	RLoose bool
@@ -303,7 +309,10 @@ func problemFile(path string, doc *Document, sum string) (*ProblemFile, error) {
 	p.Timeout = scalar(m, "timeout")
 	p.Timeouts = stringMap(m, "timeout")
 	p.PSHA256 = scalar(m, "p_sha256")
-	p.CreatedAt, p.CreatedDay = dayField(m, "created_at")
+	p.CreatedAt, p.CreatedForm = formField(m, "created_at")
+	if v := strings.TrimSpace(scalar(m, "created_at")); v != "" && p.CreatedAt.IsZero() {
+		p.CreatedUnread = v
+	}
 	p.Protocol = strings.TrimSpace(scalar(m, "protocol"))
 	p.VerifyJudge, p.AllowSameFamily = scalar(m, "verify_judge") == "true", scalar(m, "allow_same_family") == "true"
 
@@ -319,8 +328,10 @@ func problemFile(path string, doc *Document, sum string) (*ProblemFile, error) {
 		key, val := normalizeWord(mm[1]), strings.TrimSpace(strings.Trim(strings.TrimSpace(mm[2]), "`*_"))
 		switch key {
 		case "created_at", "created", "criado_em", "started_at", "started", "iniciado_em":
-			if t, day := parseDay(val); p.CreatedAt.IsZero() && !t.IsZero() {
-				p.CreatedAt, p.CreatedDay = t, day
+			if t, form := parseForm(val); p.CreatedAt.IsZero() && !t.IsZero() {
+				p.CreatedAt, p.CreatedForm, p.CreatedUnread = t, form, ""
+			} else if t.IsZero() && p.CreatedAt.IsZero() && p.CreatedUnread == "" {
+				p.CreatedUnread = val
 			}
 		case "modo", "mode":
 			if p.Mode == "" {
@@ -529,7 +540,7 @@ var (
 	// a winner named where host agents name it: "## Vencedora (D1 — …)",
 	// "**D1 vence**", "Candidate A wins.", "Adopt Proposal C as the
 	// winning proposal", "Winner: Proposal B"
-	winnerRefRE = `\*{0,2}((?:proposta|proposal|candidat[oa]|candidate|op[cç][aã]o|option)\s+[A-Z]|D\d{1,2}|agente?-\d{1,2}|agent-\d{1,2})\b\*{0,2}`
+	winnerRefRE = `\*{0,2}((?:proposta|proposal|candidat[oa]|candidate|op[cç][aã]o|option)\s+[A-Z]|P-[A-Z]|D\d{1,2}|agente?-\d{1,2}|agent-\d{1,2})\b\*{0,2}`
 	winsRE      = `\s+(?:vence|venceu|wins|won|is the winner|é a vencedora|é o vencedor)\b`
 	// winnerTiers are the forms by precedence: the judge's explicit naming
 	// (a Winner heading or line, a bold "X wins", "overall … X wins", "adopt
@@ -540,6 +551,9 @@ var (
 		lazyre.New(`(?im)^\s*[-*]?\s*\**(?:vencedora|vencedor|winner|winning proposal|proposta vencedora)\**\s*:\**\s*` + winnerRefRE),
 		lazyre.New(`(?i)\*\*` + winnerRefRE + winsRE + `[^*\n]*\*\*`),
 		lazyre.New(`(?i)\b(?:overall|no geral|no conjunto|in the end|ao final|finalmente|finally)\b[^.;\n]*?` + winnerRefRE + winsRE),
+		// "A vencedora é a P-B", "the winner is Proposal C" in prose under
+		// any heading
+		lazyre.New(`(?i)\b(?:vencedora|vencedor|winner|winning proposal)\s+(?:é|foi|is|was)\s+(?:a\s+|o\s+|the\s+)?` + winnerRefRE),
 		lazyre.New(`(?i)\badopt(?:ar|e|o)?\s+(?:a\s+|the\s+)?` + winnerRefRE + `[^.;\n]*\b(?:winn|vencedor)`),
 	}, {
 		lazyre.New(`(?i)` + winnerRefRE + winsRE),
@@ -559,9 +573,11 @@ var (
 	synthesisWinnerRE = lazyre.New(`(?im)^[#*\s-]*(?:vencedora|vencedor|winner)\**\s*[:(—–-]?\s*\(?\s*\**\s*(?:s[ií]ntese|synthesis|converg)`)
 	// verdictHeadingRE is a spec-mode judge's verdict heading or line:
 	// "## RECOMENDAÇÃO de veredito", "Recommended verdict:".
-	// A heading or bold line saying only "Veredito"/"Verdict" is one too;
-	// a sentence that opens with the word is not.
-	verdictHeadingRE = lazyre.New(`(?im)^(?:(?:#{1,6}\s*|[-*]\s*)?\**\s*(?:recomenda[cç][aã]o\s+de\s+veredito|veredito\s+recomendado|recommended\s+verdict|verdict\s+recommendation)\b|#{1,6}\s*\**\s*(?:veredito|verdict)\s*\**\s*:?\s*$|[-*]?\s*\*\*\s*(?:veredito|verdict)\s*:?\s*\*\*\s*:?)`)
+	// A heading or bold line saying only "Veredito"/"Verdict" or
+	// "Recomendação"/"Recommendation" is one too, and so is a line that
+	// opens "Recomendo"/"I recommend"; a sentence that opens with
+	// "Veredito" is not.
+	verdictHeadingRE = lazyre.New(`(?im)^(?:(?:#{1,6}\s*|[-*]\s*)?\**\s*(?:recomenda[cç][aã]o\s+de\s+veredito|veredito\s+recomendado|recommended\s+verdict|verdict\s+recommendation)\b|#{1,6}\s*\**\s*(?:veredito|verdict|recomenda[cç][aã]o|recommendation)\s*\**\s*:?\s*$|\s*[-*]?\s*\**\s*(?:recomendo|recomendamos|i\s+recommend|we\s+recommend)\b|[-*]?\s*\*\*\s*(?:veredito|verdict)\s*:?\s*\*\*\s*:?)`)
 	// graftWordRE says the other labels on a winner's line are grafts.
 	graftWordRE = lazyre.New(`(?i)\b(?:enxert|graft)`)
 	// englishVerdictRE is a verdict in its English form.
@@ -604,20 +620,20 @@ func hostWinnerLabels(section string) []string {
 // rule spec verdicts are read with (FindVerdict: a negated mention does not
 // count); "" when the answer has no such heading or it settles on none.
 func HostVerdict(body string) string {
-	loc := verdictHeadingRE.FindStringIndex(body)
-	if loc == nil {
-		return ""
+	for _, loc := range verdictHeadingRE.FindAllStringIndex(body, -1) {
+		section := body[loc[1]:]
+		if i := strings.Index(section, "\n#"); i >= 0 {
+			section = section[:i]
+		}
+		l := PT
+		if englishVerdictRE.MatchString(section) {
+			l = EN
+		}
+		if v, _ := FindVerdict(section, l); v != "" {
+			return v
+		}
 	}
-	section := body[loc[1]:]
-	if i := strings.Index(section, "\n#"); i >= 0 {
-		section = section[:i]
-	}
-	l := PT
-	if englishVerdictRE.MatchString(section) {
-		l = EN
-	}
-	v, _ := FindVerdict(section, l)
-	return v
+	return ""
 }
 
 // handWinner finds the winner of a final answer written by hand (a host
@@ -681,6 +697,9 @@ func (f *Final) AmbiguousWinner(l Lang) error {
 // id for "D1" or "agente-1".
 func winnerRef(ref string) string {
 	ref = strings.ToLower(ref)
+	if l, ok := strings.CutPrefix(ref, "p-"); ok && len(l) == 1 {
+		return "label:" + strings.ToUpper(l) // an anonymised label, "P-B"
+	}
 	if i := strings.LastIndexAny(ref, " \t"); i >= 0 {
 		return "label:" + strings.ToUpper(ref[i+1:])
 	}
@@ -1355,21 +1374,43 @@ func newerArchive(a, b string) bool {
 	return a > b
 }
 
-// StartedDay reports whether StartedAt is a date alone: the file it
-// comes from gives no time of day (started_at: 2026-10-04), so it is
-// shown as that date, never as midnight UTC.
-func (d *Debate) StartedDay() bool {
+// StartedForm says how much of StartedAt its file wrote: a date alone
+// (started_at: 2026-10-04) is shown as that date, never as midnight UTC;
+// a time without an offset is shown as written, never as UTC.
+func (d *Debate) StartedForm() TimeForm {
 	if d.Problem != nil && !d.Problem.CreatedAt.IsZero() {
-		return d.Problem.CreatedDay
+		return d.Problem.CreatedForm
 	}
 	var first *DebaterFile
 	for _, f := range d.Calls() {
-		if !f.StartedAt.IsZero() && (first == nil || f.StartedAt.Before(first.StartedAt) || f.StartedAt.Equal(first.StartedAt) && first.StartedDay && !f.StartedDay) {
+		if !f.StartedAt.IsZero() && (first == nil || f.StartedAt.Before(first.StartedAt) || f.StartedAt.Equal(first.StartedAt) && first.StartedForm == TimeDay && f.StartedForm != TimeDay) {
 			first = f
 		}
 	}
-	return first != nil && first.StartedDay
+	if first == nil {
+		return TimeZoned
+	}
+	return first.StartedForm
 }
+
+// UnreadStart names the first start a debate's files wrote that moot
+// cannot read as a date (problema.md's created_at, else a call's
+// started_at): the file, the field and the value as written; "" when
+// every start written was read, or none was written.
+func (d *Debate) UnreadStart() (path, field, value string) {
+	if d.Problem != nil && d.Problem.CreatedUnread != "" {
+		return d.Problem.Path, "created_at", d.Problem.CreatedUnread
+	}
+	for _, f := range d.Calls() {
+		if v := strings.TrimSpace(scalar(f.Meta, "started_at")); v != "" && f.StartedAt.IsZero() {
+			return f.Path, "started_at", v
+		}
+	}
+	return "", "", ""
+}
+
+// StartedDay reports whether StartedAt is a date alone.
+func (d *Debate) StartedDay() bool { return d.StartedForm() == TimeDay }
 
 // Mode, N and R from problema.md (zero when unknown).
 func (d *Debate) Mode() Mode {
@@ -1420,4 +1461,23 @@ func ReadDebates(b *Bug) ([]*Debate, error) {
 		}
 	}
 	return out, nil
+}
+
+// hostDurationMS reads a call's duration as host agents write it —
+// duration_s / duration_seconds in seconds, or duration as "1m20s" or a
+// number of seconds — in milliseconds; 0 when none is written or readable.
+func hostDurationMS(m *yaml.Node) int64 {
+	for _, key := range []string{"duration_s", "duration_seconds", "duration"} {
+		v := strings.TrimSpace(scalar(m, key))
+		if v == "" {
+			continue
+		}
+		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs > 0 && secs < 1e7 {
+			return int64(secs * 1000)
+		}
+		if dur, err := time.ParseDuration(v); err == nil && dur > 0 {
+			return dur.Milliseconds()
+		}
+	}
+	return 0
 }

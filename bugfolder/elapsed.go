@@ -40,17 +40,53 @@ func SessionsTotal(evs []Event) time.Duration {
 const pointResult DecisionPoint = "result"
 
 // Elapsed is how long the debate ran, over its sessions, as its event log
-// records them; known is false when nothing records it — a debate written
-// by hand has no log, and neither its problem's date, its bug's creation
-// nor its files' timestamps say how long it ran (hours may pass between
-// two rounds written by hand). The browser, list and show all read it.
+// records them; a debate written by hand has no log, and its time is
+// then what its files record (FilesElapsed). known is false when nothing
+// records it: a problem's date or a bug's creation says nothing of how
+// long the debate ran. The browser, list and show all read it.
 func (d *Debate) Elapsed() (elapsed time.Duration, known bool) {
 	for _, ev := range d.Events {
 		if !ev.Time.IsZero() {
 			return SessionsTotal(d.Events), true
 		}
 	}
-	return 0, false
+	return d.FilesElapsed()
+}
+
+// ElapsedFromFiles reports whether Elapsed comes from the call files'
+// recorded durations (a debate without an event log), not from a log.
+func (d *Debate) ElapsedFromFiles() bool {
+	for _, ev := range d.Events {
+		if !ev.Time.IsZero() {
+			return false
+		}
+	}
+	_, known := d.FilesElapsed()
+	return known
+}
+
+// FilesElapsed is how long a debate without an event log ran as its call
+// files record it: the sum over its rounds of each round's longest
+// recorded call duration (a round's calls run side by side), the judge's
+// included. Only a call's own duration counts: the span between two
+// files' timestamps is not (hours may pass between two rounds written by
+// hand). known is false when no file records a duration.
+func (d *Debate) FilesElapsed() (elapsed time.Duration, known bool) {
+	for _, r := range d.Rounds {
+		var longest time.Duration
+		for _, f := range r.Files {
+			if f.DurationMS > 0 {
+				longest = max(longest, time.Duration(f.DurationMS)*time.Millisecond)
+			}
+		}
+		if longest > 0 {
+			elapsed, known = elapsed+longest, true
+		}
+	}
+	if d.Final != nil && d.Final.DurationMS > 0 {
+		elapsed, known = elapsed+time.Duration(d.Final.DurationMS)*time.Millisecond, true
+	}
+	return elapsed, known
 }
 
 // ElapsedText writes an elapsed time with format, or "—" when unknown.
@@ -129,7 +165,9 @@ func (d *Debate) LogElapsed() (time.Duration, bool) {
 		}
 		tmp := &Debate{Dir: d.Dir}
 		tmp.readEvents(p)
-		return tmp.Elapsed()
+		if e, ok := tmp.Elapsed(); ok {
+			return e, ok
+		}
 	}
-	return 0, false
+	return d.FilesElapsed()
 }

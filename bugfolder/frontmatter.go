@@ -199,20 +199,46 @@ func parseTime(s string) time.Time {
 	return time.Time{}
 }
 
-// parseDay is parseTime, and whether the text is a date alone
-// (2026-10-04): its midnight UTC is a convention, not a time of day.
-func parseDay(s string) (time.Time, bool) {
+// TimeForm is how much of a time a file wrote: moot shows a time with
+// the precision it was written with, never more.
+type TimeForm uint8
+
+const (
+	// TimeZoned is a date and a time of day with its offset (or Z).
+	TimeZoned TimeForm = iota
+	// TimeDay is a date alone (2026-10-04): its midnight UTC is a
+	// convention, not a time of day.
+	TimeDay
+	// TimeNoZone is a date and a time of day without an offset
+	// (2026-10-04T10:00:00): the writer's wall clock in a zone it did
+	// not name, kept as written (read as UTC only to be ordered).
+	TimeNoZone
+)
+
+// zoneLessLayouts are the timeLayouts that carry no offset.
+var zoneLessLayouts = []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04"}
+
+// parseForm is parseTime, and how much of a time the text wrote.
+func parseForm(s string) (time.Time, TimeForm) {
 	t := parseTime(s)
 	if t.IsZero() {
-		return t, false
+		return t, TimeZoned
 	}
-	_, err := time.Parse("2006-01-02", strings.TrimSpace(s))
-	return t, err == nil
+	s = strings.TrimSpace(s)
+	if _, err := time.Parse("2006-01-02", s); err == nil {
+		return t, TimeDay
+	}
+	for _, layout := range zoneLessLayouts {
+		if _, err := time.Parse(layout, s); err == nil {
+			return t, TimeNoZone
+		}
+	}
+	return t, TimeZoned
 }
 
-// dayField is parseDay of a front-matter field.
-func dayField(m *yaml.Node, key string) (time.Time, bool) {
-	return parseDay(scalar(m, key))
+// formField is parseForm of a front-matter field.
+func formField(m *yaml.Node, key string) (time.Time, TimeForm) {
+	return parseForm(scalar(m, key))
 }
 
 // stringList reads a sequence of scalars, or a single scalar as a list of one.

@@ -67,3 +67,49 @@ func TestHostVerdictUnderAPlainVerdictHeading(t *testing.T) {
 		}
 	}
 }
+
+// TestHostVerdictUnderARecommendationHeading: a host judge that writes
+// "## Recomendação" and then "Recomendo `spec-desatualizada`" (or the
+// English "## Recommendation" / "I recommend") recommends that verdict; a
+// "Recomendo" line that names none does not hide a verdict heading after
+// it.
+func TestHostVerdictUnderARecommendationHeading(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ body, want string }{
+		{"## Vencedora\n\nP-A\n\n## Recomendação\n\nRecomendo `spec-desatualizada`: a spec descreve o fluxo antigo.\n", "spec-desatualizada"},
+		{"## Winner\n\nP-B\n\n## Recommendation\n\nI recommend `spec-gap`.\n", "spec-gap"},
+		{"## Vencedora\n\nP-A\n\nRecomendo `spec-correta`.\n", "spec-correta"},
+		{"## Vencedora\n\nRecomendo adotar P-A.\n\n## Veredito\n\n`spec-gap`\n", "spec-gap"},
+		{"## Vencedora\n\nP-A\n\n## Recomendação\n\nAdotar P-A com testes.\n", ""},
+	} {
+		f, err := bugfolder.ParseFinal("resposta-final.md", []byte(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.RecommendedVerdict != tc.want {
+			t.Errorf("%q: verdict %q; want %q", tc.body, f.RecommendedVerdict, tc.want)
+		}
+	}
+}
+
+// TestHostWinnerNamedInProseUnderAnotherHeading: a host judge that names
+// its winner in a sentence under a heading that is not a winner heading
+// ("## Decisão" — "A vencedora é a P-B"; "the winner is Proposal C") has
+// that winner; a sentence naming no label names none.
+func TestHostWinnerNamedInProseUnderAnotherHeading(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ body, want string }{
+		{"## Decisão do juiz\n\nDepois de pesar as três, a vencedora é a P-B, por reproduzir o defeito.\n", "B"},
+		{"## Outcome\n\nAfter weighing them, the winner is Proposal C.\n", "C"},
+		{"## Decisão\n\nA P-A vence: é a única com teste.\n", "A"},
+		{"## Decisão\n\nA vencedora é a que reproduz o defeito.\n", ""},
+	} {
+		f, err := bugfolder.ParseFinal("resposta-final.md", []byte(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Winner != tc.want {
+			t.Errorf("%q: winner %q (solver %q, ambiguous %v); want %q", tc.body, f.Winner, f.WinnerSolver, f.WinnerAmbiguous, tc.want)
+		}
+	}
+}

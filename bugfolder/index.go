@@ -262,7 +262,7 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	}
 	s.fromFiles(full)
 	if d.Problem == nil || d.Problem.CreatedAt.IsZero() {
-		s.StartedAt, s.StartedDay = full.StartedAt(), full.StartedDay() // from the calls' timestamps
+		s.StartedAt, s.StartedForm = full.StartedAt(), full.StartedForm() // from the calls' timestamps
 	}
 	return s, nil
 }
@@ -359,6 +359,9 @@ func plainFrontMatter(fm []byte) bool {
 		if t == "" || t[0] == '#' {
 			continue
 		}
+		if strings.HasPrefix(t, "spec_ref:") || strings.HasPrefix(t, "spec_refs:") {
+			return false // a locator under another name: the full reader reads it and warns
+		}
 		indent := len(l) - len(t)
 		if indent == 0 && (t[0] == '-' || !strings.Contains(t, ":")) {
 			return false // not a key: value line at the top: let the full reader judge it
@@ -406,7 +409,7 @@ func quickProblem(path string, head []byte) *ProblemFile {
 		return nil
 	}
 	p := &ProblemFile{Path: path, Mode: m, N: n, R: r, Judge: vals["judge"], PSHA256: vals["p_sha256"]}
-	p.CreatedAt, p.CreatedDay = parseDay(vals["created_at"])
+	p.CreatedAt, p.CreatedForm = parseForm(vals["created_at"])
 	return p
 }
 

@@ -169,6 +169,13 @@ func TestLooseFrontMatter(t *testing.T) {
 			}
 		}, "id: \"BUG-20260801-K9P2-sessao-expira\" carries the slug; the canonical ID is BUG-20260801-K9P2"},
 		{"resolved without DONE.md", "id: BUG-20260801-K9P2\nstatus: resolved\n", nil, "status: is resolved but the bug folder has no DONE.md"},
+		// a public register (ecommerce_botons_papelaria) names its one
+		// locator traceability.spec_ref, a string, not the specs list
+		{"traceability spec_ref", "id: BUG-20260801-K9P2\ntraceability:\n  spec_ref: _reversa_sdd/domain.md#produtos\n  code_ref: src/a.js#L1\n", func(t *testing.T, b *bugfolder.Bug) {
+			if len(b.Specs) != 1 || b.Specs[0] != "_reversa_sdd/domain.md#produtos" {
+				t.Errorf("specs %q, want the spec_ref", b.Specs)
+			}
+		}, "traceability.spec_ref: is read as traceability.specs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

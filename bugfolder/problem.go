@@ -477,7 +477,7 @@ func locateSpecs(b *Bug) ([]Part, error) {
 			parts = append(parts, p)
 			continue
 		}
-		found, ok := Locate(p.Text, loc.Anchor)
+		found, ok := LocateLocator(p.Text, loc)
 		if !ok {
 			parts = append(parts, note(l,
 				fmt.Sprintf("A seção `#%s` não foi encontrada em `%s` (nem como título, id explícito, linhas #L…, título numerado ou ID de requisito); nenhum texto de spec foi incluído para ela.", loc.Anchor, p.Path),
@@ -593,7 +593,41 @@ func findSpecFile(reg *Register, b *Bug, path string) (string, error) {
 			}
 		}
 	}
+	for _, cand := range specCandidates(reg, b, path) {
+		if f := numberedFile(cand); f != "" {
+			if err := checkLink(reg, f); err != nil {
+				return "", err
+			}
+			return f, nil
+		}
+	}
 	return "", nil
+}
+
+// numberedFile reads a path that names a numbered document by its number
+// alone ("_reversa_sdd/adrs/0028" for adrs/0028-visao-compacta.md, as
+// hosts cite ADRs): the one regular file of that folder whose name starts
+// with the number and a hyphen or a dot; "" when none or several do, or
+// the path has an extension or is not a number.
+func numberedFile(cand string) string {
+	base := filepath.Base(cand)
+	if !bareLineRE.MatchString(base) {
+		return ""
+	}
+	ents, err := os.ReadDir(filepath.Dir(cand))
+	if err != nil {
+		return ""
+	}
+	found := ""
+	for _, e := range ents {
+		if n := e.Name(); e.Type().IsRegular() && (strings.HasPrefix(n, base+"-") || strings.HasPrefix(n, base+".")) {
+			if found != "" {
+				return "" // two documents carry the number: a guess
+			}
+			found = filepath.Join(filepath.Dir(cand), n)
+		}
+	}
+	return found
 }
 
 // specSpecial names what a spec locator's file is when it exists but is a
@@ -717,6 +751,9 @@ var ruleNames = map[LocRule][2]string{
 	RuleSlugHyphens:   {"slug do título, com hífens repetidos lidos como um", "heading slug, a run of hyphens read as one"},
 	RuleSlugNumber:    {"slug do título, sem o número que só um dos dois tem", "heading slug, without the number only one of the two has"},
 	RuleNumberWords:   {"título com esse número e todas as palavras da âncora", "heading with that number and every word of the anchor"},
+	RuleTableCell:     {"célula de tabela com esse slug (a seção que um adendo emenda)", "table cell with that slug (the section an addendum amends)"},
+	RuleItemLabel:     {"rótulo de um item de lista (o negrito, ou as palavras antes de dois-pontos)", "a list item's label (its bold lead, or the words before its colon)"},
+	RuleSlugWords:     {"título que contém todas as palavras da âncora, na ordem", "heading holding every word of the anchor, in order"},
 	RuleBareLine:      {"número de linha (nenhum título tem esse número)", "line number (no heading has that number)"},
 }
 

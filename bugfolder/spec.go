@@ -169,6 +169,20 @@ const (
 	// (#4-usuarios-e-perfis-de-acesso-rbac): the heading numbered n that
 	// holds every word of the anchor.
 	RuleNumberWords LocRule = "numbered-heading-words"
+	// RuleTableCell: an anchor that is the slug of a table cell, as an
+	// addendum's impact table names the section it amends ("| §6.1
+	// Requisitos Funcionais |" for #61-requisitos-funcionais): those rows
+	// with the table's header.
+	RuleTableCell LocRule = "table-cell"
+	// RuleItemLabel: an anchor that names a list item's label — its bold
+	// lead ("- **A7. Configurações:** …" for #A7-configuracoes) or the
+	// words before its colon, some dropped ("- Endpoints de Apontamento
+	// (…):" for #endpoints-apontamento): that item.
+	RuleItemLabel LocRule = "list-item-label"
+	// RuleSlugWords: an unnumbered anchor the host shortened (#known-gaps
+	// for "## Known Gaps and Open Questions"): the one heading whose slug
+	// holds every word of the anchor, in order.
+	RuleSlugWords LocRule = "heading-slug-words"
 	// RuleBareLine: a bare number no heading carries (SKILL.md#82): the
 	// block of text holding that line.
 	RuleBareLine LocRule = "bare-line"
@@ -306,7 +320,28 @@ func Locate(text, anchor string) (Location, bool) {
 	if loc, ok := requirementLocation(text, anchor); ok {
 		return loc, true
 	}
+	if loc, ok := cellLocation(text, anchor); ok {
+		return loc, true
+	}
+	if loc, ok := itemLabelLocation(text, anchor); ok {
+		return loc, true
+	}
+	if loc, ok := wordsHeadingLocation(text, anchor); ok {
+		return loc, true
+	}
 	return bareLineLocation(text, anchor)
+}
+
+// LocateLocator finds what a locator names in a spec file's text: its
+// anchor (Locate), else — the anchor was cut at its first space, but some
+// hosts write a heading's text rather than its slug
+// ("#Impacto por artefato da extração") — the anchor and the rest of the
+// entry read together as that heading's text.
+func LocateLocator(text string, l Locator) (Location, bool) {
+	if loc, ok := Locate(text, l.Anchor); ok || l.Comment == "" || l.Anchor == "" {
+		return loc, ok
+	}
+	return Locate(text, Slug(l.Anchor+" "+l.Comment))
 }
 
 // slugKey is a slug as the loose rules compare it: lower case, accents
@@ -399,6 +434,161 @@ func looseHeadingLocation(text, anchor string) (Location, bool) {
 		return Location{}, false
 	}
 	return sectionFrom(text, hs, best, RuleNumberWords, "heading “"+hs[best].Text+"”"), true
+}
+
+// cellLocation reads an anchor that names no heading as the slug of a
+// table cell: an addendum's impact table names the section it amends in a
+// cell ("| `policy-analysis.md` | §6.1 Requisitos Funcionais | …"), and
+// hosts point at it with that section's slug (#61-requisitos-funcionais).
+// It returns the first table holding such a cell: its header and
+// separator, then every row whose cell it is.
+func cellLocation(text, anchor string) (Location, bool) {
+	want := slugKey(anchor)
+	if !strings.ContainsFunc(want, unicode.IsLetter) {
+		return Location{}, false
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	var fence string
+	for i := 0; i < len(lines); i++ {
+		if next, isFence := fenceStep(fence, lines[i]); isFence {
+			fence = next
+			continue
+		}
+		if fence != "" || !strings.HasPrefix(strings.TrimSpace(lines[i]), "|") {
+			continue
+		}
+		top, end := i, i
+		for end+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[end+1]), "|") {
+			end++
+		}
+		i = end
+		var rows []int
+		for r := top + 2; r <= end; r++ {
+			for _, cell := range strings.Split(strings.Trim(strings.TrimSpace(lines[r]), "|"), "|") {
+				if slugKey(Slug(cell)) == want {
+					rows = append(rows, r)
+					break
+				}
+			}
+		}
+		if len(rows) == 0 || end-top < 2 {
+			continue
+		}
+		out := []string{lines[top], lines[top+1]}
+		for _, r := range rows {
+			out = append(out, lines[r])
+		}
+		detail := "table row"
+		if len(rows) > 1 {
+			detail = strconv.Itoa(len(rows)) + " table rows"
+		}
+		return Location{Text: strings.Join(out, "\n") + "\n", Rule: RuleTableCell, Detail: detail, Start: top + 1, End: rows[len(rows)-1] + 1, Own: rows[0] + 1}, true
+	}
+	return Location{}, false
+}
+
+// itemLabelRE is a list item's label: its bold lead ("- **A7.
+// Configurações:** …") or the words before its first colon or
+// parenthesis ("- Endpoints de Apontamento (`POST …`): …").
+var itemLabelRE = lazyre.New(`^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*([^*]{1,120})\*\*|([^*:(\x60]{1,80})[:(])`)
+
+// itemLabelLocation reads an anchor that names no heading as a list
+// item's label, as criteria and permission lists name their items: the
+// item whose label's slug is the anchor ("- **A7. Configurações:** …" for
+// #A7-configuracoes), else the one item whose label holds every word of
+// an anchor of two words or more, in order ("- Endpoints de Apontamento
+// (…): …" for #endpoints-apontamento); with the lines that continue it.
+func itemLabelLocation(text, anchor string) (Location, bool) {
+	want := slugKey(anchor)
+	if !strings.ContainsFunc(want, unicode.IsLetter) {
+		return Location{}, false
+	}
+	type item struct {
+		line  int
+		label string
+	}
+	var items []item
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	var fence string
+	for i, line := range lines {
+		if next, isFence := fenceStep(fence, line); isFence {
+			fence = next
+			continue
+		}
+		if m := itemLabelRE.FindStringSubmatch(line); fence == "" && m != nil && specListItemRE.MatchString(line) {
+			items = append(items, item{i, strings.TrimRight(strings.TrimSpace(m[1]+m[2]), ":")})
+		}
+	}
+	at := func(it item) (Location, bool) {
+		loc := listItem(lines, it.line)
+		loc.Rule, loc.Detail = RuleItemLabel, "list item “"+it.label+"”"
+		return loc, true
+	}
+	for _, it := range items {
+		if slugKey(Slug(it.label)) == want {
+			return at(it)
+		}
+	}
+	words := strings.Split(want, "-")
+	if len(words) < 2 {
+		return Location{}, false
+	}
+	found := -1
+	for i, it := range items {
+		if inOrder(words, strings.Split(slugKey(Slug(it.label)), "-")) {
+			if found >= 0 {
+				return Location{}, false // two items hold the words: a guess
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return Location{}, false
+	}
+	return at(items[found])
+}
+
+// wordsHeadingLocation reads an anchor of two words or more, not
+// numbered, that names no heading's slug as a heading whose slug dropped
+// some words (#known-gaps for "## Known Gaps and Open Questions"): the
+// heading whose slug holds every word of the anchor in order, when exactly
+// one heading does (two are a guess, and a guess is never located).
+func wordsHeadingLocation(text, anchor string) (Location, bool) {
+	want := slugKey(anchor)
+	if num, _ := cutNumber(want); num != "" || !strings.ContainsFunc(want, unicode.IsLetter) {
+		return Location{}, false
+	}
+	words := strings.Split(want, "-")
+	if len(words) < 2 {
+		return Location{}, false
+	}
+	hs := plainHeadings(specHeadings(text))
+	found := -1
+	for i, h := range hs {
+		if !inOrder(words, strings.Split(slugKey(Slug(h.Text)), "-")) {
+			continue
+		}
+		if found >= 0 {
+			return Location{}, false
+		}
+		found = i
+	}
+	if found < 0 {
+		return Location{}, false
+	}
+	return sectionFrom(text, hs, found, RuleSlugWords, "heading “"+hs[found].Text+"”"), true
+}
+
+// inOrder reports whether every word of want occurs in have, in the same
+// order (other words may come between).
+func inOrder(want, have []string) bool {
+	i := 0
+	for _, w := range have {
+		if i < len(want) && w == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
 }
 
 var bareLineRE = lazyre.New(`^\d{1,7}$`)
@@ -515,12 +705,16 @@ func lineLocation(text, anchor string) (Location, bool) {
 }
 
 var (
-	bareNumberRE    = lazyre.New(`^\d{1,4}(?:\.\d{1,4})*$`)
-	headingNumberRE = lazyre.New(`^[*_]*(?:(?i:se[cç][aã]o|section|cap[ií]tulo|chapter|parte|part)\s+)?(\d{1,4}(?:\.\d{1,4})*)\.?(?:[\s)\-:—–.*_]|$)`)
+	bareNumberRE = lazyre.New(`^\d{1,4}(?:\.\d{1,4})*$`)
+	// headingNumberRE reads a heading's number after the emoji hosts put
+	// before it ("🪶 2.26 Visão…", "🕊️ 2.23 …": symbols, variation
+	// selectors and joiners, then a space) and the bold or "Seção" marks.
+	headingNumberRE = lazyre.New(`^(?:[\p{So}\p{Sk}\p{Mn}\x{200D}]+\s+)?[*_]*(?:(?i:se[cç][aã]o|section|cap[ií]tulo|chapter|parte|part)\s+)?(\d{1,4}(?:\.\d{1,4})*)\.?(?:[\s)\-:—–.*_]|$)`)
 )
 
 // numberLocation reads a bare number (#2, #3.1): the heading numbered so
-// ("2. Escopo", "## 2 — Regras", "Seção 2"), the highest-level one first.
+// ("2. Escopo", "## 2 — Regras", "Seção 2", "🪶 2.26 Visão"), the
+// highest-level one first.
 func numberLocation(text, anchor string) (Location, bool) {
 	if !bareNumberRE.MatchString(anchor) {
 		return Location{}, false

@@ -138,6 +138,7 @@ func FuzzLocate(f *testing.F) {
 	f.Add("## Regras de Negócio\n", "r.md#3-regras-de-negócio (RN-H)")
 	f.Add("a\nb\n\nc\n", "SKILL.md#2")
 	f.Add("## 1.2 -- x\n", "a.md#1--2---x-")
+	f.Add("### 🕊️ 2.23 Soft-block\n### 🪶 2.26 Visão\n", "d.md#2.26 (RN-N56)")
 	f.Fuzz(func(t *testing.T, text, raw string) {
 		l := bugfolder.ParseLocator(raw)
 		if strings.ContainsAny(l.Anchor, " \t\n") {

@@ -32,8 +32,9 @@ type Summary struct {
 	// included, human choices not).
 	Calls     int
 	StartedAt time.Time
-	// StartedDay is set when StartedAt is a date alone (no time of day).
-	StartedDay bool
+	// StartedForm says how much of StartedAt its file wrote (a date
+	// alone, a time without an offset, or a full time).
+	StartedForm TimeForm
 	// Health is tokens spent per accepted contribution (0 when unknown).
 	Health float64
 	// RecommendedVerdict is a spec debate's recommendation; Decision the
@@ -60,7 +61,7 @@ func (s *Summary) fromLatest(d *Debate) {
 	if d.Problem != nil {
 		s.Mode, s.N, s.R = d.Problem.Mode, d.Problem.N, d.Problem.R
 	}
-	s.StartedAt, s.StartedDay = d.StartedAt(), d.StartedDay()
+	s.StartedAt, s.StartedForm = d.StartedAt(), d.StartedForm()
 	s.Decision = d.DecisionState()
 	if d.DecisionClosed() { // it can never be taken: not pending, not first
 		s.Decision, s.DecisionClosed = "", true

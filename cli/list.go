@@ -72,6 +72,9 @@ type listEntry struct {
 	// StartedDay: started_at is a date alone (the files give no time of
 	// day), written YYYY-MM-DD.
 	StartedDay bool `json:"started_day,omitempty"`
+	// StartedNoZone: started_at has a time of day but no offset, written
+	// as the files wrote it (YYYY-MM-DDTHH:MM:SS, no zone).
+	StartedNoZone bool `json:"started_no_zone,omitempty"`
 	// Fix is what the fix step left in the bug folder; null without fix/
 	// and DONE.md.
 	Fix *listFix `json:"fix"`
@@ -293,9 +296,13 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	if s.Health > 0 {
 		en.Health = ptr(s.Health)
 	}
-	if !s.StartedAt.IsZero() && s.StartedDay {
+	switch {
+	case s.StartedAt.IsZero():
+	case s.StartedForm == bugfolder.TimeDay:
 		en.StartedAt, en.StartedDay = ptr(s.StartedAt.UTC().Format(time.DateOnly)), true
-	} else if !s.StartedAt.IsZero() {
+	case s.StartedForm == bugfolder.TimeNoZone:
+		en.StartedAt, en.StartedNoZone = ptr(s.StartedAt.UTC().Format("2006-01-02T15:04:05")), true
+	default:
 		en.StartedAt = ptr(s.StartedAt.UTC().Format(time.RFC3339))
 	}
 	if s.Latest != nil && s.Latest.Final != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -268,16 +269,18 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	} else {
 		rows = append(rows, [2]string{"setup", "problema.md is missing: the debate never finished its setup"})
 	}
-	if t := d.StartedAt(); !t.IsZero() && d.StartedDay() {
-		rows = append(rows, [2]string{"started", t.Format("2006-01-02") + " (a date alone: the files give no time of day)"})
-	} else if !t.IsZero() {
-		rows = append(rows, [2]string{"started", t.Format("2006-01-02 15:04:05 UTC")})
+	if t := d.StartedAt(); !t.IsZero() {
+		rows = append(rows, [2]string{"started", startedText(t, d.StartedForm())})
 	} else if d.Problem != nil || len(d.Rounds) > 0 {
-		rows = append(rows, [2]string{"started", "unknown (no created_at in problema.md, no started_at in its files)"})
+		rows = append(rows, [2]string{"started", unknownStart(d)})
 	}
 	if d.Problem != nil || len(d.Rounds) > 0 {
 		// the event log's sessions; "—" when nothing records it (a debate run by hand)
-		rows = append(rows, [2]string{"elapsed", elapsedText(d.Elapsed())})
+		e := elapsedText(d.Elapsed())
+		if d.ElapsedFromFiles() {
+			e += " (its calls' recorded durations, a round's longest each: no event log)"
+		}
+		rows = append(rows, [2]string{"elapsed", e})
 	}
 	tokens, cost := d.Totals()
 	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), money.Total(cost, d.CostUnpriced()))
@@ -657,4 +660,31 @@ func capital(w string) string {
 		return w
 	}
 	return strings.ToUpper(w[:1]) + w[1:]
+}
+
+// startedText writes a debate's start with the precision its files gave:
+// a date alone as that date, a time without an offset as written (the
+// writer's wall clock in a zone it did not name), a full time in UTC.
+func startedText(t time.Time, form bugfolder.TimeForm) string {
+	switch form {
+	case bugfolder.TimeDay:
+		return t.Format("2006-01-02") + " (a date alone: the files give no time of day)"
+	case bugfolder.TimeNoZone:
+		return t.Format("2006-01-02 15:04:05") + " (as written: the files give no time zone)"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// unknownStart says why a debate's start is unknown: no start written
+// anywhere, or one written in a form moot cannot read (named with its
+// file and field, and what to write instead).
+func unknownStart(d *bugfolder.Debate) string {
+	path, field, value := d.UnreadStart()
+	if path == "" {
+		return "unknown (no created_at in problema.md, no started_at in its files)"
+	}
+	if rel, err := filepath.Rel(d.Dir, path); err == nil {
+		path = rel
+	}
+	return fmt.Sprintf("unknown: %s %q in %s is not a date moot reads (write 2026-10-04, 2026-10-04T10:00:00 or 2026-10-04T10:00:00-03:00)", field, value, path)
 }
