@@ -160,6 +160,9 @@ type runner struct {
 	w         *bugfolder.Writer
 	sem       chan struct{}
 	engineSem map[string]chan struct{}
+	// warm holds an engine's calls until its first call has written the
+	// shared block to the provider's prompt cache.
+	warm warmGate
 
 	decisions []Event
 
