@@ -119,23 +119,23 @@ func addProbe(p *engine.Plan, cfg *harness.Config, o harness.Options) {
 
 // planJSON is `moot plan --json` (docs/cli.md names the required fields).
 type planJSON struct {
-	Bug      string                  `json:"bug_id"`
-	Mode     *string                 `json:"mode"`
-	N        int                     `json:"n"`
-	R        int                     `json:"r"`
-	Critics  int                     `json:"critics"`
-	Calls    engine.CallCounts       `json:"calls"`
-	Formula  string                  `json:"formula"`
-	Tokens   planTokens              `json:"tokens"`
-	USD      float64                 `json:"usd"`
-	USDKnown bool                    `json:"usd_complete"`
+	Bug      string            `json:"bug_id"`
+	Mode     *string           `json:"mode"`
+	N        int               `json:"n"`
+	R        int               `json:"r"`
+	Critics  int               `json:"critics"`
+	Calls    engine.CallCounts `json:"calls"`
+	Formula  string            `json:"formula"`
+	Tokens   planTokens        `json:"tokens"`
+	USD      float64           `json:"usd"`
+	USDKnown bool              `json:"usd_complete"`
 	// USDUncached is the estimate without the providers' prompt caches
 	// (the same as usd when the plan expects none).
-	USDUncached float64 `json:"usd_uncached"`
-	P           planP   `json:"p"`
-	Engines  []engine.EngineEstimate `json:"engines"`
-	Warnings []string                `json:"warnings"`
-	Refusals []string                `json:"refusals"`
+	USDUncached float64                 `json:"usd_uncached"`
+	P           planP                   `json:"p"`
+	Engines     []engine.EngineEstimate `json:"engines"`
+	Warnings    []string                `json:"warnings"`
+	Refusals    []string                `json:"refusals"`
 	// Lenses maps each solver with a lens to the lens's name.
 	Lenses map[string]string `json:"lenses,omitempty"`
 	// Budget is the cap and whether the estimate exceeds it.
