@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -472,9 +473,19 @@ func CachingLine(p *Plan) string {
 	if p.CachedInput == 0 {
 		return ""
 	}
-	line := fmt.Sprintf("With prompt caching: P is sent in full once per engine, then ≈%d input tokens are read from the providers' caches at their cached-input price", p.CachedInput)
+	line := fmt.Sprintf("With prompt caching: P is sent in full once per engine, then ≈%s input tokens are read from the providers' caches at their cached-input price", grouped(p.CachedInput))
 	if p.USDKnown || p.USDUncached > 0 {
 		line += fmt.Sprintf(" (without caching: %s)", money.Estimate(p.USDUncached, !p.USDKnown))
 	}
 	return line + "."
+}
+
+// grouped writes a count with its thousands grouped by commas (268,020),
+// as the plan's table does.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
