@@ -54,6 +54,10 @@ func cachedDebate(tb testing.TB, kind harness.Kind, price string, v1 bool, n, r,
 	srv := fakeprovider.New()
 	tb.Cleanup(srv.Close)
 	srv.Cache = true
+	// a provider's time to the first token: calls launched together all
+	// arrive before the first one's answer begins (and its cache entry
+	// with it)
+	srv.Delay = 200 * time.Millisecond
 	os.Setenv("MOOT_TEST_CACHE_KEY", "sk-test-cache")
 	proj := testutil.CopyTree(tb, "sample")
 	_, bug, err := bugfolder.Resolve(proj, "7")
