@@ -30,6 +30,14 @@ type CostAccuracy struct {
 	// and the calls it made (0: not recorded, an older answer).
 	EstCalls int `yaml:"est_calls,omitempty" json:"est_calls,omitempty"`
 	ActCalls int `yaml:"act_calls,omitempty" json:"act_calls,omitempty"`
+	// EstCachedIn and ActCachedIn are the input tokens the plan expected
+	// the providers' prompt caches to serve and those they reported
+	// serving; EstUSDUncached and ActUSDUncached the same costs with
+	// every input token at the full input price (docs/engines.md#prompt-caching).
+	EstCachedIn    int     `yaml:"est_tokens_cached_in,omitempty" json:"est_tokens_cached_in,omitempty"`
+	ActCachedIn    int     `yaml:"act_tokens_cached_in,omitempty" json:"act_tokens_cached_in,omitempty"`
+	EstUSDUncached float64 `yaml:"est_usd_uncached,omitempty" json:"est_usd_uncached,omitempty"`
+	ActUSDUncached float64 `yaml:"act_usd_uncached,omitempty" json:"act_usd_uncached,omitempty"`
 }
 
 // PartialRun reports whether a debate's figures are not those of the

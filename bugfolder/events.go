@@ -116,7 +116,13 @@ type Event struct {
 	DurationMS int64
 	TokensIn   int
 	TokensOut  int
-	CostUSD    float64
+	// CacheRead and CacheWrite are the part of TokensIn the provider read
+	// from and wrote to its prompt cache (call_finished; logged when not
+	// zero), and CostUncachedUSD what the call would have cost with every
+	// input token at the input price (logged with them).
+	CacheRead, CacheWrite int
+	CostUncachedUSD       float64
+	CostUSD               float64
 	// CostUnknown marks a cost nobody recorded (an engine without a
 	// price): cost_usd and usd are then null, and shown as unknown.
 	CostUnknown bool
@@ -252,6 +258,12 @@ func (e Event) marshalCallFinished(m map[string]any) {
 	if e.CostUnknown {
 		m["cost_usd"] = nil
 	}
+	if e.CacheRead > 0 || e.CacheWrite > 0 {
+		m["tokens_cache_read"], m["tokens_cache_write"] = e.CacheRead, e.CacheWrite
+		if !e.CostUnknown {
+			m["cost_uncached_usd"] = e.CostUncachedUSD
+		}
+	}
 	if e.Error != "" || e.Retrying {
 		m["error"] = e.ErrorText()
 	}
@@ -294,6 +306,9 @@ type wireEvent struct {
 	DurationMS   int64                        `json:"duration_ms"`
 	TokensIn     int                          `json:"tokens_in"`
 	TokensOut    int                          `json:"tokens_out"`
+	CacheRead    int                          `json:"tokens_cache_read"`
+	CacheWrite   int                          `json:"tokens_cache_write"`
+	Uncached     float64                      `json:"cost_uncached_usd"`
 	CostUSD      *float64                     `json:"cost_usd"`
 	Estimated    bool                         `json:"tokens_estimated"`
 	Error        string                       `json:"error"`
@@ -336,6 +351,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	}
 	*e = Event{Type: w.Type, Time: w.Time, Round: w.Round, SolverID: w.SolverID, Role: w.Role, Engine: w.Engine,
 		Attempt: w.Attempt, Text: w.Text, DurationMS: w.DurationMS, TokensIn: w.TokensIn, TokensOut: w.TokensOut,
+		CacheRead: w.CacheRead, CacheWrite: w.CacheWrite, CostUncachedUSD: w.Uncached,
 		Estimated: w.Estimated, Error: w.Error, Valid: w.Valid, Needed: w.Needed, Failed: w.Failed,
 		Point: w.Point, Choice: w.Choice, By: w.By, ExtraCalls: w.ExtraCalls, ExtraUSD: w.ExtraUSD,
 		Dropped: w.Dropped, Winner: w.Winner, ReversedWinner: w.Reversed, Reason: w.Reason, Calls: w.Calls, Tokens: w.Tokens,

@@ -72,7 +72,8 @@ The engines file:
 Kinds: command, codex, claude, gemini, opencode, qwen, openai, anthropic,
 replay. Fields: kind (required), model, base_url (the endpoint the CLI or
 client calls), api_key_env, timeout, context_tokens, max_output_tokens,
-price {input_per_mtok, output_per_mtok}, external, project_access (none, or
+price {input_per_mtok, output_per_mtok, and the prompt cache's
+cache_read_per_mtok, cache_write_per_mtok}, external, project_access (none, or
 read-only for codex, whose OS sandbox makes it verifiable), parallel, env,
 env_passthrough (command only), command, cassette, family (the vendor:
 anthropic, openai, google, alibaba…; else from the kind or the model's

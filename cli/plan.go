@@ -119,20 +119,23 @@ func addProbe(p *engine.Plan, cfg *harness.Config, o harness.Options) {
 
 // planJSON is `moot plan --json` (docs/cli.md names the required fields).
 type planJSON struct {
-	Bug      string                  `json:"bug_id"`
-	Mode     *string                 `json:"mode"`
-	N        int                     `json:"n"`
-	R        int                     `json:"r"`
-	Critics  int                     `json:"critics"`
-	Calls    engine.CallCounts       `json:"calls"`
-	Formula  string                  `json:"formula"`
-	Tokens   planTokens              `json:"tokens"`
-	USD      float64                 `json:"usd"`
-	USDKnown bool                    `json:"usd_complete"`
-	P        planP                   `json:"p"`
-	Engines  []engine.EngineEstimate `json:"engines"`
-	Warnings []string                `json:"warnings"`
-	Refusals []string                `json:"refusals"`
+	Bug      string            `json:"bug_id"`
+	Mode     *string           `json:"mode"`
+	N        int               `json:"n"`
+	R        int               `json:"r"`
+	Critics  int               `json:"critics"`
+	Calls    engine.CallCounts `json:"calls"`
+	Formula  string            `json:"formula"`
+	Tokens   planTokens        `json:"tokens"`
+	USD      float64           `json:"usd"`
+	USDKnown bool              `json:"usd_complete"`
+	// USDUncached is the estimate without the providers' prompt caches
+	// (the same as usd when the plan expects none).
+	USDUncached float64                 `json:"usd_uncached"`
+	P           planP                   `json:"p"`
+	Engines     []engine.EngineEstimate `json:"engines"`
+	Warnings    []string                `json:"warnings"`
+	Refusals    []string                `json:"refusals"`
 	// Lenses maps each solver with a lens to the lens's name.
 	Lenses map[string]string `json:"lenses,omitempty"`
 	// Budget is the cap and whether the estimate exceeds it.
@@ -142,9 +145,11 @@ type planJSON struct {
 }
 
 type planTokens struct {
-	Input     int  `json:"input"`
-	Output    int  `json:"output"`
-	Estimated bool `json:"estimated"`
+	Input  int `json:"input"`
+	Output int `json:"output"`
+	// CachedInput is the part of Input expected from prompt caches.
+	CachedInput int  `json:"cached_input"`
+	Estimated   bool `json:"estimated"`
 }
 
 type planP struct {
@@ -158,8 +163,8 @@ func writePlanJSON(w io.Writer, p *engine.Plan) error {
 	s := p.Setup
 	out := planJSON{
 		Bug: s.Bug.ID, N: s.N, R: s.R, Critics: len(s.Critics), Calls: p.Calls, Formula: p.Formula,
-		Tokens: planTokens{Input: p.Input, Output: p.Output, Estimated: true},
-		USD:    p.USD, USDKnown: p.USDKnown, Engines: p.Engines,
+		Tokens: planTokens{Input: p.Input, Output: p.Output, CachedInput: p.CachedInput, Estimated: true},
+		USD:    p.USD, USDKnown: p.USDKnown, USDUncached: p.USDUncached, Engines: p.Engines,
 		Warnings: append([]string{}, p.Warnings...), Refusals: append([]string{}, p.Refusals...),
 		Budget: budgetJSON(p),
 		Stages: p.Stages,
@@ -235,6 +240,9 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	fmt.Fprintf(tw, "  total\t\t\t\t%d\t≈%s\t≈%s\t%s\n", p.Calls.Total, thousands(p.Input), thousands(p.Output), total)
 	tw.Flush()
 	fmt.Fprintln(w, "\n  Token and money figures are estimates.")
+	if line := engine.CachingLine(p); line != "" {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	printBudgetLines(w, p)
 	if len(p.Warnings) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")

@@ -32,6 +32,7 @@ func BenchmarkStartup(b *testing.B) {
 	home := b.TempDir()
 	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_CACHE_HOME="+home)
 	empty := buildEmptyProgram(b)
+	glamourFloor := buildGlamourFloor(b)
 	cmds := []struct {
 		unit string
 		argv []string
@@ -40,6 +41,7 @@ func BenchmarkStartup(b *testing.B) {
 		{"ms-cpu-help", []string{mootBin, "help"}},
 		{"ms-cpu-list", []string{mootBin, "list"}},
 		{"ms-cpu-floor", []string{empty}},
+		{"ms-cpu-glamour", []string{glamourFloor}},
 	}
 	cpu := make([]time.Duration, len(cmds))
 	run := func(i int) time.Duration {
@@ -88,6 +90,21 @@ func buildEmptyProgram(b *testing.B) string {
 	c.Dir = src
 	if out, err := c.CombinedOutput(); err != nil {
 		b.Fatalf("build the empty program: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// buildGlamourFloor builds e2e/testdata/glamourfloor as moot is built
+// (static, the module's versions): a program that only links the
+// Markdown renderer, the floor of `moot version`.
+func buildGlamourFloor(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "glamourfloor")
+	c := exec.Command("go", "build", "-o", bin, "./e2e/testdata/glamourfloor")
+	c.Dir = ".."
+	c.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := c.CombinedOutput(); err != nil {
+		b.Fatalf("build the renderer's floor: %v\n%s", err, out)
 	}
 	return bin
 }

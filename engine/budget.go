@@ -685,12 +685,13 @@ func (r *runner) cutByBudget(k int) error {
 // costFields records in the final answer whether the budget cut the
 // debate (a cut answer is degraded: it reads an earlier round than
 // planned) and each engine's estimate against its actuals.
-func (r *runner) costFields(fm *bugfolder.FinalMeta, meta bugfolder.DebaterMeta, called bool) {
+func (r *runner) costFields(fm *bugfolder.FinalMeta, meta bugfolder.DebaterMeta, cache *cacheUse) {
 	fm.BudgetCut = r.bud != nil && r.bud.cut
 	fm.Degraded = fm.Degraded || fm.BudgetCut
 	var extra *Event
-	if called {
-		extra = &Event{Type: EvCallFinished, Engine: meta.Engine, TokensIn: meta.TokensIn, TokensOut: meta.TokensOut, CostUSD: deref(meta.CostUSD)}
+	if cache != nil {
+		extra = &Event{Type: EvCallFinished, Engine: meta.Engine, TokensIn: meta.TokensIn, TokensOut: meta.TokensOut, CostUSD: deref(meta.CostUSD),
+			CacheRead: cache.read, CacheWrite: cache.write, CostUncachedUSD: cache.uncached}
 	}
 	if len(r.estimates) > 0 {
 		fm.CostAccuracy = bugfolder.CostAccuracyNode(costAccuracy(r.estimates, r.loggedEvents(), extra))
@@ -704,7 +705,7 @@ func (p *Plan) Estimates() []bugfolder.CostAccuracy {
 	out := make([]bugfolder.CostAccuracy, 0, len(p.Engines))
 	for _, e := range p.Engines {
 		out = append(out, bugfolder.CostAccuracy{Engine: e.Name, EstTokensIn: e.Input, EstTokensOut: e.Output, EstTokens: e.Input + e.Output,
-			BaseIn: e.BaseInput, BaseOut: e.BaseOutput, EstUSD: e.USD, EstCalls: e.Calls})
+			BaseIn: e.BaseInput, BaseOut: e.BaseOutput, EstUSD: e.USD, EstCalls: e.Calls, EstCachedIn: e.CachedInput, EstUSDUncached: e.USDUncached})
 	}
 	return out
 }

@@ -193,7 +193,7 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	var stderr bytes.Buffer
 	start := time.Now()
 	res := adapter.Call(ctx, harness.Request{Protocol: d.opts.Protocol, Role: string(c.Role), SolverID: c.ID, Round: c.Round, BugID: c.BugID, Mode: c.Mode, Attempt: 1,
-		Lens: c.Lens, Prompt: c.Prompt, ReasoningOff: c.ReasoningOff, Timeout: withinRound(engineTimeout(d.opts.Config, d.opts.Timeout, c.Engine, 0), d.roundDeadline), Stderr: &stderr, Group: d.opts.Group,
+		Lens: c.Lens, Prompt: c.Prompt, CachePrefix: SharedPrefix([]string{c.Prompt}), ReasoningOff: c.ReasoningOff, Timeout: withinRound(engineTimeout(d.opts.Config, d.opts.Timeout, c.Engine, 0), d.roundDeadline), Stderr: &stderr, Group: d.opts.Group,
 		OnOutput: func(delta string) {
 			d.emit(c.Emit, Event{Type: EvOutput, Round: c.Round, SolverID: c.ID, Role: c.Role, Text: delta})
 		}})
@@ -207,6 +207,7 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	resv.done(res.TokensIn+res.TokensOut, deref(res.CostUSD))
 	fin := Event{Type: EvCallFinished, Round: c.Round, SolverID: c.ID, Role: c.Role, Engine: c.Engine, Attempt: 1,
 		DurationMS: dur.Milliseconds(), TokensIn: res.TokensIn, TokensOut: res.TokensOut, CostUSD: deref(res.CostUSD),
+		CacheRead: res.CacheRead, CacheWrite: res.CacheWrite, CostUncachedUSD: uncachedCost(res, res.TokensIn, res.TokensOut, res.CostUSD, lim),
 		CostUnknown: res.CostUSD == nil, Estimated: estimated}
 	switch {
 	case res.Failure == harness.FailTimeout:
@@ -264,10 +265,21 @@ func usage(res harness.Result, promptBytes int, lim harness.Limits) (in, out int
 		cost = nil
 	}
 	if cost == nil && lim.Price != nil {
-		c := lim.Price.Cost(in, out)
+		c := lim.Price.CostCached(in, res.CacheRead, res.CacheWrite, out)
 		cost = &c
 	}
 	return in, out, cost, estimated
+}
+
+// uncachedCost is what a call that used the provider's prompt cache would
+// have cost with every input token at the input price (its cost as
+// recorded when it used no cache, or its engine has no price).
+func uncachedCost(res harness.Result, in, out int, cost *float64, lim harness.Limits) float64 {
+	if cost == nil || res.CacheRead+res.CacheWrite == 0 || lim.Price == nil {
+		return deref(cost)
+	}
+	p := lim.Price
+	return *cost + p.Cost(in, out) - p.CostCached(in, res.CacheRead, res.CacheWrite, out)
 }
 
 // emit hands an event to a call's sink, stamped with the time.

@@ -262,7 +262,7 @@ func (r *runner) judgeOnce(ctx context.Context, step Final, in FinalInput, promp
 		return false, Event{}, err
 	}
 	r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: jid, Role: r.finalRole, Engine: o.engine, Attempt: attempt,
-		Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: reason})
+		Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, CacheRead: o.cache.read, CacheWrite: o.cache.write, CostUncachedUSD: o.cache.uncached, Error: reason})
 	failed := Event{Type: EvJudgeFailed, Reason: reason, Attempt: attempt}
 	r.emit(failed)
 	return false, failed, nil
@@ -443,13 +443,18 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 		head.WriteString(line)
 		r.emit(Event{Type: EvWarning, Text: warn})
 	}
-	r.costFields(&fm, meta, call != nil)
+	var cache *cacheUse
+	if call != nil {
+		cache = &call.cache
+	}
+	r.costFields(&fm, meta, cache)
 	if _, err := r.w.WriteFinal(fm, head.String()+strings.TrimLeft(doc.Body, "\n")); err != nil {
 		return err
 	}
 	if call != nil {
 		r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: meta.SolverID, Role: r.finalRole, Engine: call.engine, Attempt: call.attempt,
-			Status: bugfolder.StatusOK, DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated})
+			Status: bugfolder.StatusOK, DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated,
+			CacheRead: call.cache.read, CacheWrite: call.cache.write, CostUncachedUSD: call.cache.uncached})
 	}
 	winner := "" // a protocol whose final step names no winner (tradeoff) logs none
 	if fm.Winner != "" {

@@ -91,6 +91,7 @@ func costAccuracy(plan []bugfolder.CostAccuracy, evs []Event, extra *Event) []bu
 	for _, p := range plan {
 		c := get(p.Engine)
 		c.EstTokensIn, c.EstTokensOut, c.EstUSD, c.BaseIn, c.BaseOut, c.EstCalls = p.EstTokensIn, p.EstTokensOut, p.EstUSD, p.BaseIn, p.BaseOut, p.EstCalls
+		c.EstCachedIn, c.EstUSDUncached = p.EstCachedIn, p.EstUSDUncached
 	}
 	add := func(ev Event) {
 		if ev.Type != EvCallFinished || ev.Engine == "" || ev.Engine == "human" {
@@ -103,6 +104,12 @@ func costAccuracy(plan []bugfolder.CostAccuracy, evs []Event, extra *Event) []bu
 		c.ActTokensIn += ev.TokensIn
 		c.ActTokensOut += ev.TokensOut
 		c.ActUSD += ev.CostUSD
+		c.ActCachedIn += ev.CacheRead
+		if ev.CacheRead > 0 || ev.CacheWrite > 0 {
+			c.ActUSDUncached += ev.CostUncachedUSD
+		} else {
+			c.ActUSDUncached += ev.CostUSD
+		}
 	}
 	for _, ev := range evs {
 		add(ev)
@@ -115,6 +122,10 @@ func costAccuracy(plan []bugfolder.CostAccuracy, evs []Event, extra *Event) []bu
 		c.EstTokens, c.ActTokens = c.EstTokensIn+c.EstTokensOut, c.ActTokensIn+c.ActTokensOut
 		c.ActUSD = math.Round(c.ActUSD*1e6) / 1e6
 		c.EstUSD = math.Round(c.EstUSD*1e6) / 1e6
+		c.ActUSDUncached = math.Round(c.ActUSDUncached*1e6) / 1e6
+		if c.ActCachedIn == 0 && c.ActUSDUncached == c.ActUSD {
+			c.ActUSDUncached = 0 // nothing was cached: the uncached figure says nothing new
+		}
 		out = append(out, *c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Engine < out[j].Engine })

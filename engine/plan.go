@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -126,6 +127,15 @@ type EngineEstimate struct {
 	// max_output_tokens, or the model catalogue's; 0: unknown): under a
 	// cap each call is admitted on it, the worst case.
 	MaxAnswer int `json:"max_answer_tokens,omitempty"`
+	// CachedInput is the part of Input the plan expects the provider's
+	// prompt cache to serve (the shared block holding P, in every call on
+	// the engine after its first) and CacheWrite the part its first call
+	// writes to the cache (docs/engines.md#prompt-caching): USD prices them
+	// at the cache's prices, USDUncached is the same calls with every input
+	// token at the input price.
+	CachedInput int     `json:"tokens_cached_input,omitempty"`
+	CacheWrite  int     `json:"tokens_cache_write,omitempty"`
+	USDUncached float64 `json:"usd_uncached,omitempty"`
 }
 
 // WorstTokens is the engine's share if every answer ran to its max
@@ -147,6 +157,11 @@ type Plan struct {
 	Output   int
 	USD      float64
 	USDKnown bool
+	// CachedInput is the input the plan expects the providers' prompt
+	// caches to serve, and USDUncached the plan's cost without them (USD
+	// when nothing is cached).
+	CachedInput int
+	USDUncached float64
 	// Warnings are shown with the plan (context windows, externals…).
 	Warnings []string
 	// Refusals stop the debate before any call (too large for a context,
@@ -337,8 +352,13 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 		}
 		sort.Strings(roles)
 		a.est.Roles = strings.Join(roles, ", ")
+		if harness.PrefixCached(harness.Kind(a.est.Kind)) && pTokens >= harness.MinCachedTokens && a.est.Calls > 1 {
+			a.est.CacheWrite = pTokens
+			a.est.CachedInput = min((a.est.Calls-1)*pTokens, max(a.est.Input-pTokens, 0))
+		}
 		if a.lim.Price != nil {
-			a.est.USD = a.lim.Price.Cost(a.est.Input, a.est.Output)
+			a.est.USD = a.lim.Price.CostCached(a.est.Input, a.est.CachedInput, a.est.CacheWrite, a.est.Output)
+			a.est.USDUncached = a.lim.Price.Cost(a.est.Input, a.est.Output)
 		} else {
 			p.USDKnown = false
 			p.Warnings = append(p.Warnings, fmt.Sprintf("engine %s has no known price: its cost is not in the total (set price: in the engines file)", a.est.Name))
@@ -356,6 +376,8 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 		p.Input += a.est.Input
 		p.Output += a.est.Output
 		p.USD += a.est.USD
+		p.USDUncached += a.est.USDUncached
+		p.CachedInput += a.est.CachedInput
 	}
 	sort.Slice(p.Engines, func(i, j int) bool { return p.Engines[i].Name < p.Engines[j].Name })
 	if s.Problem != nil {
@@ -442,4 +464,28 @@ func redactProblem(p *bugfolder.Problem) *bugfolder.Problem {
 	c.SHA256 = hex.EncodeToString(sum[:])
 	c.Warnings = append(slices.Clone(p.Warnings), fmt.Sprintf("%s hold(s) a secret value of your environment (a *_KEY, *TOKEN*, *SECRET*, *PASSWORD* variable): it is replaced by %s in P, which is written and sent without it; remove it from the file", strings.Join(where, ", "), harness.Redacted))
 	return &c
+}
+
+// CachingLine says, for the cost screen and moot plan, that the estimate
+// counts the providers' prompt caches and what it would be without them
+// ("" when the plan expects no cached input).
+func CachingLine(p *Plan) string {
+	if p.CachedInput == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("With prompt caching: P is sent in full once per engine, then ≈%s input tokens are read from the providers' caches at their cached-input price", grouped(p.CachedInput))
+	if p.USDKnown || p.USDUncached > 0 {
+		line += fmt.Sprintf(" (without caching: %s)", money.Estimate(p.USDUncached, !p.USDKnown))
+	}
+	return line + "."
+}
+
+// grouped writes a count with its thousands grouped by commas (268,020),
+// as the plan's table does.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

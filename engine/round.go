@@ -296,6 +296,9 @@ type outcome struct {
 	tokensOut int
 	estimated bool
 	cost      *float64
+	// cache is the call's use of the provider's prompt cache, for its
+	// call_finished (zero when none).
+	cache cacheUse
 	// called is false when the call was refused before it ran.
 	called bool
 	// raw reports the commit of the final attempt's raw files, which runs
@@ -478,13 +481,25 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 		stdout := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stdout")}
 		stderr := &lazyRaw{w: r.w, rel: r.w.RawPath(k, id, o.attempt, "stderr")}
 		o.called = true
+		open := func() {}
+		if r.warms(engine, prompt) {
+			var wait <-chan struct{}
+			if wait, open = r.warm.enter(engine); wait != nil {
+				select {
+				case <-wait:
+				case <-ctx.Done():
+				}
+			}
+		}
 		o.res = adapter.Call(ctx, harness.Request{
 			Protocol: r.proto.Name(), Role: string(role), SolverID: id, Round: k, BugID: r.bug.ID, Mode: string(r.mode), Attempt: o.attempt, Lens: r.lensOf[id].Name,
-			PromptParts: prompt, P: r.p, PFile: r.pFile.file(r.p), Timeout: r.callTimeout(id, engine, role), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
+			PromptParts: prompt, CachePrefix: SharedPrefix(prompt), P: r.p, PFile: r.pFile.file(r.p), Timeout: r.callTimeout(id, engine, role), Stdout: stdout, Stderr: stderr, Group: r.w.Dir,
 			OnOutput: func(delta string) {
+				open()
 				r.emit(Event{Type: EvOutput, Round: k, SolverID: id, Role: role, Text: delta})
 			},
 		})
+		open()
 		o.finished = r.now()
 		commit := func() error {
 			errC := stdout.commit(true)
@@ -523,6 +538,7 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 		if warn != "" {
 			r.emit(Event{Type: EvWarning, Round: k, SolverID: id, Text: warn})
 		}
+		o.cache = cacheUse{read: o.res.CacheRead, write: o.res.CacheWrite, uncached: uncachedCost(o.res, o.tokensIn, o.tokensOut, o.cost, lim)}
 	}
 	return o, nil
 }
@@ -607,7 +623,7 @@ func (r *runner) callDebater(ctx context.Context, k int, id string, role bugfold
 	}
 	r.emit(Event{Type: EvCallFinished, Round: k, SolverID: id, Role: role, Engine: o.engine, Attempt: o.attempt,
 		Status: status, DurationMS: m.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut,
-		CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: errLine})
+		CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, CacheRead: o.cache.read, CacheWrite: o.cache.write, CostUncachedUSD: o.cache.uncached, Error: errLine})
 	return nil
 }
 

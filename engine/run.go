@@ -159,6 +159,9 @@ type runner struct {
 	limits   map[string]harness.Limits
 	w        *bugfolder.Writer
 	slots    *callSlots
+	// warm holds an engine's calls until its first call has written the
+	// shared block to the provider's prompt cache.
+	warm warmGate
 
 	decisions []Event
 

@@ -142,7 +142,7 @@ func (r *runner) verifyJudge(ctx context.Context, step Final, in FinalInput, fir
 // answer.
 func (r *runner) finishedCall(meta bugfolder.DebaterMeta, o *outcome, why string) {
 	r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: meta.SolverID, Role: r.finalRole, Engine: o.engine, Attempt: o.attempt,
-		Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, Error: why})
+		Status: meta.Status, DurationMS: meta.DurationMS, TokensIn: o.tokensIn, TokensOut: o.tokensOut, CostUSD: deref(o.cost), CostUnknown: o.cost == nil, Estimated: o.estimated, CacheRead: o.cache.read, CacheWrite: o.cache.write, CostUncachedUSD: o.cache.uncached, Error: why})
 }
 
 // markBeyond records docs/beyond.md's guarantees in the final answer: the

@@ -68,7 +68,7 @@ func (a *anthropicEngine) Call(ctx context.Context, req Request) Result {
 	stream := client.Messages.NewStreaming(ctx, anthropic.MessageNewParams{
 		Model:     anthropic.Model(a.model()),
 		MaxTokens: a.maxTokens(),
-		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.PromptText()))},
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(promptBlocks(req)...)},
 	})
 	defer stream.Close()
 	sink := &deltaSink{on: req.OnOutput, cap: a.opts.OutputCap}
@@ -96,10 +96,27 @@ func (a *anthropicEngine) Call(ctx context.Context, req Request) Result {
 	}
 	u := msg.Usage
 	r := okResult(sink, int(u.InputTokens+u.CacheCreationInputTokens+u.CacheReadInputTokens), int(u.OutputTokens))
+	r.CacheRead, r.CacheWrite = int(u.CacheReadInputTokens), int(u.CacheCreationInputTokens)
 	if msg.StopReason == anthropic.StopReasonMaxTokens {
 		r.Err = "the answer stopped at the output limit (stop_reason max_tokens)"
 	}
 	return r
+}
+
+// promptBlocks is the prompt as the message's text blocks: the shared
+// block the calls of a run begin with (req.CachePrefix bytes) marked with
+// a cache breakpoint, so the API writes it to its prompt cache once and
+// reads it back, at a tenth of the input price, for every later call on
+// the same model within the cache's lifetime; then the call's own part.
+// A prompt with no shared block is one block, unmarked.
+func promptBlocks(req Request) []anthropic.ContentBlockParamUnion {
+	text := req.PromptText()
+	n := req.CachePrefix
+	if n <= 0 || n >= len(text) {
+		return []anthropic.ContentBlockParamUnion{anthropic.NewTextBlock(text)}
+	}
+	shared := anthropic.TextBlockParam{Text: text[:n], CacheControl: anthropic.NewCacheControlEphemeralParam()}
+	return []anthropic.ContentBlockParamUnion{{OfText: &shared}, anthropic.NewTextBlock(text[n:])}
 }
 
 // failure classifies an SDK error from its status and message only: the

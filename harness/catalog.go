@@ -99,6 +99,44 @@ func limitsOfModel(m *catwalk.Model) Limits {
 	}
 	if m.CostPer1MIn > 0 || m.CostPer1MOut > 0 {
 		l.Price = &Price{InputPerMTok: m.CostPer1MIn, OutputPerMTok: m.CostPer1MOut}
+		l.Price.CacheReadPerMTok, l.Price.CacheWritePerMTok = cachePrices(m.CostPer1MIn, m.CostPer1MInCached, m.CostPer1MOutCached)
 	}
 	return l
+}
+
+// cachePrices reads a model's prompt-cache prices from catwalk's two
+// cached fields, whose meaning its data does not keep (cost_per_1m_in_cached
+// is mostly the cache write, cost_per_1m_out_cached the read, some models
+// have them the other way round, and some give the output price in
+// one): a read is the lower one of them below the input price (else
+// unknown, priced as input), a write the one from the input price to
+// twice it (else unknown, priced as input).
+func cachePrices(input, a, b float64) (read, write float64) {
+	for _, v := range []float64{a, b} {
+		if v > 0 && v < input && (read == 0 || v < read) {
+			read = v
+		}
+		if v >= input && v <= 2*input {
+			write = v
+		}
+	}
+	return read, write
+}
+
+// MinCachedTokens is the shortest prefix the providers cache (Anthropic's
+// and OpenAI's minimum is 1,024 tokens; Gemini's implicit cache starts
+// there too): below it the plan expects no cache.
+const MinCachedTokens = 1024
+
+// PrefixCached reports whether an engine of kind k reaches a provider that
+// serves a repeated prompt prefix from a cache: the anthropic kind marks
+// it (Request.CachePrefix), the OpenAI-compatible servers and the vendor
+// CLIs' providers cache an identical prefix by themselves. A command or a
+// replay caches nothing moot can count.
+func PrefixCached(k Kind) bool {
+	switch k {
+	case KindCommand, KindReplay:
+		return false
+	}
+	return true
 }

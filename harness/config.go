@@ -56,11 +56,33 @@ func (k Kind) VendorCLI() bool {
 type Price struct {
 	InputPerMTok  float64 `json:"input_per_mtok"`
 	OutputPerMTok float64 `json:"output_per_mtok"`
+	// CacheReadPerMTok is the price of input served from the provider's
+	// prompt cache and CacheWritePerMTok of input written to it; 0 is
+	// unknown, priced as input (a cache read is never free, and a write
+	// costs no less than input).
+	CacheReadPerMTok  float64 `json:"cache_read_per_mtok,omitempty"`
+	CacheWritePerMTok float64 `json:"cache_write_per_mtok,omitempty"`
 }
 
-// Cost prices a call.
+// Cost prices a call with every input token at the input price: what it
+// costs when nothing is cached.
 func (p Price) Cost(in, out int) float64 {
 	return float64(in)*p.InputPerMTok/1e6 + float64(out)*p.OutputPerMTok/1e6
+}
+
+// CostCached prices a call of in input tokens of which read were served
+// from the prompt cache and write written to it, at the cache's prices.
+func (p Price) CostCached(in, read, write, out int) float64 {
+	readP, writeP := p.InputPerMTok, p.InputPerMTok
+	if p.CacheReadPerMTok > 0 {
+		readP = p.CacheReadPerMTok
+	}
+	if p.CacheWritePerMTok > 0 {
+		writeP = p.CacheWritePerMTok
+	}
+	read, write = max(read, 0), max(write, 0)
+	plain := max(in-read-write, 0)
+	return (float64(plain)*p.InputPerMTok + float64(read)*readP + float64(write)*writeP + float64(out)*p.OutputPerMTok) / 1e6
 }
 
 // EngineConfig is one named entry of the engines file.
@@ -483,7 +505,7 @@ func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 	}
 	if pn := fields["price"]; pn != nil {
 		if pn.Kind != yaml.MappingNode {
-			return nil, cfgErr(path, pn, pre+".price", "must be a mapping {input_per_mtok: N, output_per_mtok: N}")
+			return nil, cfgErr(path, pn, pre+".price", "must be a mapping {input_per_mtok: N, output_per_mtok: N} (and optionally cache_read_per_mtok, cache_write_per_mtok)")
 		}
 		p := &Price{}
 		for i := 0; i+1 < len(pn.Content); i += 2 {
@@ -497,8 +519,12 @@ func parseEngine(path, name string, n *yaml.Node) (*EngineConfig, error) {
 				p.InputPerMTok = f
 			case "output_per_mtok":
 				p.OutputPerMTok = f
+			case "cache_read_per_mtok":
+				p.CacheReadPerMTok = f
+			case "cache_write_per_mtok":
+				p.CacheWritePerMTok = f
 			default:
-				return nil, cfgErr(path, k, pre+".price."+k.Value, "unknown field; price has input_per_mtok and output_per_mtok")
+				return nil, cfgErr(path, k, pre+".price."+k.Value, "unknown field; price has input_per_mtok, output_per_mtok, cache_read_per_mtok and cache_write_per_mtok")
 			}
 		}
 		e.Price = p

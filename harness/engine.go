@@ -38,6 +38,13 @@ type Request struct {
 	// another (Prompt is then ignored): the engine passes P as one piece
 	// every call shares, so a CLI's call holds no copy of it.
 	PromptParts []string
+	// CachePrefix is how many bytes the prompt begins with that every
+	// call of the run sends the same (P and what is common to every
+	// call: engine.SharedPrefix), 0 when none: an engine whose API takes
+	// an explicit cache breakpoint (anthropic) marks the end of that
+	// block; the others' providers cache an identical prefix by
+	// themselves.
+	CachePrefix int
 	// P is the assembled problem, copied into a CLI's scratch folder
 	// (P.md) when PFile is empty.
 	P string
@@ -112,7 +119,11 @@ type Result struct {
 	ExitCode *int
 	// Tokens and cost as the engine reported them (0 / nil when it did not).
 	TokensIn, TokensOut int
-	CostUSD             *float64
+	// CacheRead and CacheWrite are the part of TokensIn the provider
+	// served from its prompt cache and the part it wrote to it (billed at
+	// the cache's own prices), as the engine reported them.
+	CacheRead, CacheWrite int
+	CostUSD               *float64
 	// Truncated is set when the output exceeded the cap and was cut.
 	Truncated bool
 }
@@ -133,6 +144,9 @@ const MaxCallUSD = 10_000.0
 func SaneUsage(r Result) Result {
 	if r.TokensIn < 0 || r.TokensOut < 0 || r.TokensIn > MaxCallTokens || r.TokensOut > MaxCallTokens {
 		r.TokensIn, r.TokensOut, r.CostUSD = 0, 0, nil
+	}
+	if r.CacheRead < 0 || r.CacheWrite < 0 || r.CacheRead+r.CacheWrite > r.TokensIn {
+		r.CacheRead, r.CacheWrite = 0, 0 // not a part of the input counted: unknown
 	}
 	if c := r.CostUSD; c != nil && (*c < 0 || *c != *c || *c > MaxCallUSD) {
 		r.CostUSD = nil

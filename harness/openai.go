@@ -175,7 +175,7 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 	}
 	defer stream.Close()
 	sink := &deltaSink{on: req.OnOutput, cap: o.opts.OutputCap}
-	var in, out int
+	var in, out, cached int
 	finish := ""
 	for {
 		chunk, err := stream.Recv()
@@ -187,6 +187,9 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 		}
 		if chunk.Usage != nil {
 			in, out = chunk.Usage.PromptTokens, chunk.Usage.CompletionTokens
+			if d := chunk.Usage.PromptTokensDetails; d != nil {
+				cached = d.CachedTokens // part of PromptTokens, served from the provider's prefix cache
+			}
 		}
 		for _, c := range chunk.Choices {
 			if !sink.add(c.Delta.Content) {
@@ -202,6 +205,7 @@ func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key str
 		return sink.cut("finish_reason")
 	}
 	r := okResult(sink, in, out)
+	r.CacheRead = cached
 	if finish == "length" {
 		r.Err = "the answer stopped at the output limit (finish_reason length)"
 	}

@@ -61,14 +61,17 @@ type cliOutcome struct {
 	errMsg  string
 	status  int
 	in, out int
-	cost    *float64
+	// read and write are the part of in served from and written to the
+	// provider's prompt cache.
+	read, write int
+	cost        *float64
 }
 
 // finish classifies the end of a CLI call from what its output said, its
 // exit code and its last stderr line.
 func (o *cliOutcome) finish(exitCode int, stderrTail string, exitStatus func(int) int) Result {
 	code := exitCode
-	r := Result{ExitCode: &code, TokensIn: o.in, TokensOut: o.out, CostUSD: o.cost}
+	r := Result{ExitCode: &code, TokensIn: o.in, TokensOut: o.out, CacheRead: o.read, CacheWrite: o.write, CostUSD: o.cost}
 	r.Body = o.answer
 	if r.Body == "" {
 		r.Body = o.streamed.String()
@@ -126,6 +129,8 @@ type codexEvent struct {
 	} `json:"item"`
 	Usage struct {
 		InputTokens  int `json:"input_tokens"`
+		Cached       int `json:"cached_input_tokens"`
+		CacheWrite   int `json:"cache_write_input_tokens"`
 		OutputTokens int `json:"output_tokens"`
 	} `json:"usage"`
 	Error struct {
@@ -158,7 +163,9 @@ func (p *codexParser) line(l []byte) string {
 		}
 	case "turn.completed":
 		p.done = true
-		p.in += ev.Usage.InputTokens
+		p.in += ev.Usage.InputTokens // cached input included, as OpenAI counts it
+		p.read += ev.Usage.Cached
+		p.write += ev.Usage.CacheWrite
 		p.out += ev.Usage.OutputTokens
 	case "turn.failed":
 		p.failed = true
@@ -247,7 +254,8 @@ func (p *streamJSONParser) line(l []byte) string {
 			return s.String()
 		}
 	case "result":
-		p.in = intOf(ev.Usage["input_tokens"]) + intOf(ev.Usage["cache_creation_input_tokens"]) + intOf(ev.Usage["cache_read_input_tokens"])
+		p.read, p.write = intOf(ev.Usage["cache_read_input_tokens"]), intOf(ev.Usage["cache_creation_input_tokens"])
+		p.in = intOf(ev.Usage["input_tokens"]) + p.read + p.write // Anthropic counts them apart
 		p.out = intOf(ev.Usage["output_tokens"])
 		if ev.TotalCostUSD != nil && *ev.TotalCostUSD > 0 {
 			p.cost = ev.TotalCostUSD
@@ -332,7 +340,8 @@ func (p *geminiParser) line(l []byte) string {
 			return ev.Content
 		}
 	case "result":
-		p.in = intOf(ev.Stats["input_tokens"])
+		p.in = intOf(ev.Stats["input_tokens"]) // cached input included
+		p.read = intOf(ev.Stats["cached"])
 		p.out = intOf(ev.Stats["output_tokens"])
 		if ev.Status == "success" {
 			p.done = true
@@ -453,6 +462,8 @@ func (p *opencodeParser) line(l []byte) string {
 		p.in += intOf(ev.Part.Tokens["input"])
 		if c, ok := ev.Part.Tokens["cache"].(map[string]any); ok {
 			p.in += intOf(c["read"]) + intOf(c["write"])
+			p.read += intOf(c["read"])
+			p.write += intOf(c["write"])
 		}
 		p.out += intOf(ev.Part.Tokens["output"]) + intOf(ev.Part.Tokens["reasoning"])
 		if ev.Part.Cost != nil && *ev.Part.Cost > 0 {

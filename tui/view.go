@@ -412,6 +412,9 @@ func (m Model) costText() string {
 		rows = append(rows, []string{"total", "", fmt.Sprint(p.Calls.Total), "≈" + fmtTokens(p.Input), "≈" + fmtTokens(p.Output), m.st.Bold.Render(total)})
 		b.WriteString(costTable(rows, m.lay.w))
 		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
+		if line := engine.CachingLine(p); line != "" {
+			b.WriteString(strings.Join(wrapStyled("  "+line, m.lay.w-2, "    ", m.st.Subtle.Render), "\n") + "\n")
+		}
 		for _, l := range engine.PlanBudgetLines(p) { // the cap, and estimates learned from past debates
 			b.WriteString(strings.Join(wrapStyled("    "+l.Key+" "+l.Text, m.lay.w-2, "    ", nil), "\n") + "\n")
 		}

@@ -178,7 +178,15 @@ func judge(prompt, winner string, en bool) string {
 	if winner == "" && len(labels) > 0 {
 		winner = labels[0]
 	}
-	criteria := len(regexp.MustCompile(`(?m)^\d+\. `).FindAllString(strings.Split(prompt, "# Problem")[0], -1))
+	// the rubric is in the judge's own part: after the shared block that
+	// holds P (engine.SharedEnd), before the proposals
+	own := prompt
+	if i := strings.Index(own, "----- end of the shared part"); i >= 0 {
+		own = own[i:]
+	}
+	own, _, _ = strings.Cut(own, "# Propostas finais")
+	own, _, _ = strings.Cut(own, "# Final proposals")
+	criteria := len(regexp.MustCompile(`(?m)^\d+\. `).FindAllString(own, -1))
 	label := func(x string) string {
 		if en {
 			return "Proposal " + x

@@ -81,8 +81,14 @@ type Server struct {
 	// CallToolName and CallToolArgs are the tool the CallTool mode calls.
 	CallToolName string
 	CallToolArgs map[string]any
-	stop         chan struct{}
-	attacks      int
+	// Cache makes the server count a request's input from its prompt
+	// (a token every 4 bytes) and emulate each API's prompt cache
+	// (cache.go): Anthropic's explicit breakpoints, OpenAI's and Gemini's
+	// automatic prefix caches.
+	Cache   bool
+	caches  prefixCaches
+	stop    chan struct{}
+	attacks int
 }
 
 // New starts a fake provider on 127.0.0.1.
@@ -186,6 +192,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Prompt = promptOf(a, body)
+	arrived := time.Now()
 	s.record(req)
 	mode := s.currentMode()
 	if s.Delay > 0 {
@@ -218,7 +225,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.tool(w, r, a, body, raw, req.Prompt)
 		return
 	}
-	s.answer(w, r, a, body, mode, fakeanswer.Reply(req.Prompt, ""))
+	u := usage{in: s.TokensIn}
+	if s.Cache {
+		u = s.caches.use(a, body, req.Prompt, arrived)
+	}
+	s.answer(w, r, a, body, mode, fakeanswer.Reply(req.Prompt, ""), u)
 }
 
 // flood sends a body without bound: one endless SSE line, or a gzip bomb.
@@ -319,13 +330,17 @@ func promptOf(a api, body map[string]any) string {
 		case string:
 			texts = append(texts, c)
 		case []any:
+			// one message's text blocks are one text (a cache breakpoint
+			// splits a prompt into two)
+			var b strings.Builder
 			for _, part := range c {
 				if m, ok := part.(map[string]any); ok {
 					if t, ok := m["text"].(string); ok {
-						texts = append(texts, t)
+						b.WriteString(t)
 					}
 				}
 			}
+			texts = append(texts, b.String())
 		}
 	}
 	switch a {
@@ -505,7 +520,7 @@ func isStream(body map[string]any) bool {
 }
 
 // answer streams (or returns) a text answer in the API's shape.
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, a api, body map[string]any, mode Mode, text string) {
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, a api, body map[string]any, mode Mode, text string, u usage) {
 	model, _ := body["model"].(string)
 	if model == "" {
 		model = "fake-model"
@@ -530,11 +545,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, a api, body map[
 		st.event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
 		st.event("response.completed", map[string]any{"type": "response.completed", "response": map[string]any{
 			"id": "resp_fake", "status": "completed", "model": model, "output": []any{item},
-			"usage": map[string]any{"input_tokens": s.TokensIn, "output_tokens": s.TokensOut, "total_tokens": s.TokensIn + s.TokensOut,
-				"input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}}})
+			"usage": map[string]any{"input_tokens": u.in, "output_tokens": s.TokensOut, "total_tokens": u.in + s.TokensOut,
+				"input_tokens_details": map[string]any{"cached_tokens": u.read}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}}})
 	case apiMessages:
+		uncached := u.in - u.read - u.write
 		msg := map[string]any{"id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": []any{},
-			"stop_reason": nil, "usage": map[string]any{"input_tokens": s.TokensIn, "output_tokens": 1}}
+			"stop_reason": nil, "usage": map[string]any{"input_tokens": uncached, "output_tokens": 1,
+				"cache_read_input_tokens": u.read, "cache_creation_input_tokens": u.write}}
 		if !isStream(body) {
 			if mode == Cut || mode == Stall {
 				w.Header().Set("Content-Type", "application/json")
@@ -544,7 +561,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, a api, body map[
 			}
 			msg["content"] = []any{map[string]any{"type": "text", "text": text}}
 			msg["stop_reason"] = "end_turn"
-			msg["usage"] = map[string]any{"input_tokens": s.TokensIn, "output_tokens": s.TokensOut}
+			msg["usage"] = map[string]any{"input_tokens": uncached, "output_tokens": s.TokensOut, "cache_read_input_tokens": u.read, "cache_creation_input_tokens": u.write}
 			writeJSON(w, 200, msg)
 			return
 		}
@@ -559,7 +576,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, a api, body map[
 		}
 		st.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 		st.event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
-			"usage": map[string]any{"input_tokens": s.TokensIn, "output_tokens": s.TokensOut}})
+			"usage": map[string]any{"input_tokens": uncached, "output_tokens": s.TokensOut, "cache_read_input_tokens": u.read, "cache_creation_input_tokens": u.write}})
 		st.event("message_stop", map[string]any{"type": "message_stop"})
 	case apiGemini:
 		st := newStream(w, "text/event-stream")
@@ -570,12 +587,12 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, a api, body map[
 			st.event("", map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": p}}}, "index": 0}}})
 		}
 		st.event("", map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": ""}}}, "finishReason": "STOP", "index": 0}},
-			"usageMetadata": map[string]any{"promptTokenCount": s.TokensIn, "candidatesTokenCount": s.TokensOut, "totalTokenCount": s.TokensIn + s.TokensOut}})
+			"usageMetadata": map[string]any{"promptTokenCount": u.in, "cachedContentTokenCount": u.read, "candidatesTokenCount": s.TokensOut, "totalTokenCount": u.in + s.TokensOut}})
 	case apiChat:
 		if !isStream(body) {
 			writeJSON(w, 200, map[string]any{"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": model,
 				"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": text}, "finish_reason": "stop"}},
-				"usage":   map[string]any{"prompt_tokens": s.TokensIn, "completion_tokens": s.TokensOut, "total_tokens": s.TokensIn + s.TokensOut}})
+				"usage":   chatUsage(u, s.TokensOut)})
 			return
 		}
 		st := newStream(w, "text/event-stream")
@@ -592,7 +609,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, a api, body map[
 		}
 		st.event("", chunk(map[string]any{}, "stop"))
 		st.event("", map[string]any{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": model, "choices": []any{},
-			"usage": map[string]any{"prompt_tokens": s.TokensIn, "completion_tokens": s.TokensOut, "total_tokens": s.TokensIn + s.TokensOut}})
+			"usage": chatUsage(u, s.TokensOut)})
 		fmt.Fprint(w, "data: [DONE]\n\n")
 		st.flush()
 	case apiOllama:
@@ -604,7 +621,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, a api, body map[
 			st.line(map[string]any{"model": model, "message": map[string]any{"role": "assistant", "content": p}, "done": false})
 		}
 		st.line(map[string]any{"model": model, "message": map[string]any{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop",
-			"prompt_eval_count": s.TokensIn, "eval_count": s.TokensOut})
+			"prompt_eval_count": u.in, "eval_count": s.TokensOut})
 	}
 }
 
@@ -799,7 +816,7 @@ func (s *Server) Attacks() int {
 func (s *Server) tool(w http.ResponseWriter, r *http.Request, a api, body map[string]any, raw []byte, prompt string) {
 	calls := s.attackCalls(a, body, raw, prompt)
 	if len(calls) == 0 {
-		s.answer(w, r, a, body, OK, fakeanswer.Reply(prompt, ""))
+		s.answer(w, r, a, body, OK, fakeanswer.Reply(prompt, ""), usage{in: s.TokensIn})
 		return
 	}
 	s.mu.Lock()
@@ -893,7 +910,7 @@ func (s *Server) respondCalls(w http.ResponseWriter, a api, body map[string]any,
 // once the client sends its result, that result as the answer's text.
 func (s *Server) callTool(w http.ResponseWriter, r *http.Request, a api, body map[string]any, prompt string) {
 	if hasToolResult(a, body) {
-		s.answer(w, r, a, body, OK, "moot answered: "+toolResultText(body))
+		s.answer(w, r, a, body, OK, "moot answered: "+toolResultText(body), usage{in: s.TokensIn})
 		return
 	}
 	for _, t := range offeredTools(a, body) {
@@ -905,7 +922,7 @@ func (s *Server) callTool(w http.ResponseWriter, r *http.Request, a api, body ma
 			return
 		}
 	}
-	s.answer(w, r, a, body, OK, fakeanswer.Reply(prompt, ""))
+	s.answer(w, r, a, body, OK, fakeanswer.Reply(prompt, ""), usage{in: s.TokensIn})
 }
 
 // toolResultText is the text of the last tool result a Messages API

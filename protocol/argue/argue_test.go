@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/testutil"
 )
 
 func personaBody(conf string) string {
@@ -540,4 +541,26 @@ func TestReasonTextInPortuguese(t *testing.T) {
 			t.Errorf("reasonText(EN, %q) = %q, want it unchanged", c.in, got)
 		}
 	}
+}
+
+// TestEveryPromptOfAnArgueBeginsWithTheSameBlockHoldingP: every persona's
+// prompt of every round (its persona and reading order its own), the
+// scorer's and the synthesizer's begin with the same bytes holding P.
+func TestEveryPromptOfAnArgueBeginsWithTheSameBlockHoldingP(t *testing.T) {
+	in := finalInput()
+	var prompts []string
+	for round := 0; round <= 2; round++ {
+		for _, id := range in.Panel {
+			c := engine.Call{Lang: bugfolder.EN, Role: RolePersona, ID: id, N: 2, R: 2, Round: round, P: in.P, Nonce: "n" + id, Lens: in.Lenses[id]}
+			if round > 0 {
+				c.Snapshot = []engine.SnapshotEntry{{ID: id, Own: true, Body: personaBody("0.5")}, {ID: "agente-9", Body: personaBody("0.6")}}
+			}
+			prompts = append(prompts, Protocol{}.Prompt(c))
+		}
+		sc := scorerCall()
+		sc.P, sc.Round = in.P, round
+		prompts = append(prompts, Protocol{}.Prompt(sc))
+	}
+	prompts = append(prompts, Protocol{}.Final(in).Prompt())
+	testutil.RequireSharedPrefix(t, prompts, in.P, engine.SharedEnd)
 }

@@ -50,8 +50,9 @@ func name(in engine.FinalInput, id string) string {
 func (s *synthesizer) Prompt() string {
 	in, l := s.in, s.in.Lang
 	var w strings.Builder
-	w.WriteString(t(l, "Você é o sintetizador isolado de um debate estruturado (argue). Não escolha um vencedor: escreva uma síntese matizada. Não use ferramentas; trabalhe só com o texto abaixo.\n",
-		"You are the isolated synthesizer of a structured debate (argue). Do not pick a winner: write a nuanced synthesis. Use no tools; work only from the text below.\n"))
+	engine.WriteShared(&w, t(l, "# Pergunta e evidências (P)\n\n", "# Question and evidence (P)\n\n"), in.P, in.TextBytes())
+	w.WriteString(t(l, "Você é o sintetizador isolado de um debate estruturado (argue). Não escolha um vencedor: escreva uma síntese matizada. Não use ferramentas; trabalhe só com o texto acima e abaixo.\n",
+		"You are the isolated synthesizer of a structured debate (argue). Do not pick a winner: write a nuanced synthesis. Use no tools; work only from the text above and below.\n"))
 	_, reason := stopText(in)
 	reason = reasonText(l, reason)
 	fmt.Fprintf(&w, t(l, "O debate parou após a rodada %d: %s.\n", "The debate stopped after round %d: %s.\n"), in.Last, reason)
@@ -62,8 +63,6 @@ func (s *synthesizer) Prompt() string {
 	for _, h := range synthesis {
 		w.WriteString("  " + h.In(l) + synthHint(l, h) + "\n")
 	}
-	w.WriteString(t(l, "\n# Pergunta e evidências (P)\n\n", "\n# Question and evidence (P)\n\n"))
-	engine.WriteP(&w, in.P, in.TextBytes())
 	w.WriteString(t(l, "\n# Participantes\n\n", "\n# Participants\n\n"))
 	for _, id := range in.Panel {
 		first, _, _ := strings.Cut(in.Lenses[id].Text, "\n")

@@ -59,8 +59,9 @@ func sectionOf(body string, h heading) string {
 func personaPrompt(c engine.Call) string {
 	l := c.Lang
 	var w strings.Builder
-	fmt.Fprintf(&w, t(l, "Você é %s, uma persona num debate estruturado (argue) sobre a pergunta abaixo. O objetivo é uma síntese matizada, não um vencedor.\n",
-		"You are %s, a persona in a structured debate (argue) over the question below. The goal is a nuanced synthesis, not a winner.\n"), c.ID)
+	engine.WriteShared(&w, t(l, "# Pergunta e evidências (P)\n\n", "# Question and evidence (P)\n\n"), c.P, 0)
+	fmt.Fprintf(&w, t(l, "Você é %s, uma persona num debate estruturado (argue) sobre a pergunta acima. O objetivo é uma síntese matizada, não um vencedor.\n",
+		"You are %s, a persona in a structured debate (argue) over the question above. The goal is a nuanced synthesis, not a winner.\n"), c.ID)
 	if c.Lens.Text != "" {
 		w.WriteString(t(l, "\nSua persona (mantenha-a em todas as rodadas; não convirja para a média):\n", "\nYour persona (hold it through every round; do not drift toward the average):\n"))
 		w.WriteString(strings.TrimSpace(c.Lens.Text) + "\n")
@@ -74,7 +75,7 @@ func personaPrompt(c engine.Call) string {
 	}
 	w.WriteString(t(l, "\nRegras:\n", "\nRules:\n"))
 	for _, r := range []struct{ pt, en string }{
-		{"- Trabalhe só com a pergunta e as evidências abaixo. Você só lê: não edite arquivos, não rode comandos.", "- Work only from the question and evidence below. You only read: do not edit files or run commands."},
+		{"- Trabalhe só com a pergunta e as evidências acima. Você só lê: não edite arquivos, não rode comandos.", "- Work only from the question and evidence above. You only read: do not edit files or run commands."},
 		{"- Cite a evidência de cada afirmação.", "- Cite the evidence for each claim."},
 		{"- Réplica: ataque os pontos mais fracos dos oponentes como eles os escreveram — sem espantalhos — aponte lacunas nas evidências deles e proponha refinamentos ou um meio-termo onde as posições se tocam.", "- Rebuttal: attack the opponents' weakest points as they wrote them — no straw men — point out gaps in their evidence, and propose refinements or a middle ground where the positions meet."},
 		{"- Concessões (obrigatórias): reconheça os pontos mais fortes dos oponentes. Conceder é pontuado positivamente.", "- Concessions (forced): acknowledge the opponents' strongest points. Conceding scores positively."},
@@ -95,8 +96,6 @@ func personaPrompt(c engine.Call) string {
 	for _, h := range personaSections {
 		w.WriteString("  " + h.In(l) + "\n")
 	}
-	w.WriteString(t(l, "\n# Pergunta e evidências (P)\n\n", "\n# Question and evidence (P)\n\n"))
-	w.WriteString(strings.TrimRight(c.P, "\n") + "\n")
 	if c.Round >= 1 {
 		writeSnapshot(&w, c)
 	}
@@ -181,6 +180,7 @@ func scorerPrompt(c engine.Call) string {
 	l := c.Lang
 	ans := scorerLabels(c.Lang, c.Earlier)
 	var w strings.Builder
+	engine.WriteShared(&w, t(l, "# Pergunta e evidências (P)\n\n", "# Question and evidence (P)\n\n"), c.P, 0)
 	fmt.Fprintf(&w, t(l, "Você é o pontuador isolado de um debate (argue), rodada %d. Pontue cada resposta abaixo, identificada só por um rótulo, de 0 a 10 em cada critério:\n",
 		"You are the isolated scorer of a debate (argue), round %d. Score each answer below, known only by a label, from 0 to 10 on each criterion:\n"), c.Round)
 	for _, cr := range Criteria {
@@ -203,8 +203,6 @@ func scorerPrompt(c engine.Call) string {
 		"Synthesis ready: if the arguments so far already suffice for a nuanced synthesis (positions stated, contested and conceded where due; another round would add little), set synthesis_ready true and say why in synthesis_ready_reason; the debate then stops.\n"))
 	fmt.Fprintf(&w, `{"scores": {"<label>": {"evidence": 0-10, "novelty": 0-10, "concession": 0-10, "coherence": 0-10, "rebuttal": 0-10, "calibration": 0-10}}, "new_arguments": true|false, "synthesis_ready": true|false, "synthesis_ready_reason": "…"}`+"\n")
 	fmt.Fprintf(&w, t(l, "Rótulos desta rodada: %s\n", "Labels of this round: %s\n"), strings.Join(labels, ", "))
-	w.WriteString(t(l, "\n# Pergunta e evidências (P)\n\n", "\n# Question and evidence (P)\n\n"))
-	w.WriteString(strings.TrimRight(c.P, "\n") + "\n")
 	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
 	for _, a := range ans {
 		fmt.Fprintf(&w, "\n<<<%s %s %s>>>\n%s\n<<<%s %s %s>>>\n", begin, a.Label, c.Nonce, strings.TrimSpace(a.Body), end, a.Label, c.Nonce)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/testutil"
 )
 
 const testP = "### BUG-7 — desconto duplicado\n\n### `src/cart.go` (evidência)\n\nfunc Apply() {}\n"
@@ -466,4 +467,24 @@ func TestSynthesisNamesTheAbsentMember(t *testing.T) {
 	if _, problems := f.Accept(synthBody("85 %", "nenhuma", "- logs of the high performancetesting rig")); len(problems) == 0 {
 		t.Error("a gaps section naming performance only inside a word was accepted")
 	}
+}
+
+// TestEveryPromptOfACouncilBeginsWithTheSameBlockHoldingP: every member's
+// position and rebuttals (each with its own lens and reading order) and the
+// synthesizer's prompt begin with the same bytes holding P.
+func TestEveryPromptOfACouncilBeginsWithTheSameBlockHoldingP(t *testing.T) {
+	in := finalInput(false, false)
+	lenses := []bugfolder.Lens{in.Lenses["agente-1"], in.Lenses["agente-2"], in.Lenses["agente-3"]}
+	var prompts []string
+	for round := 0; round <= 2; round++ {
+		for i, lens := range lenses {
+			c := engine.Call{Lang: bugfolder.PT, ID: bugfolder.PT.SolverID(i + 1), N: 3, R: 2, Round: round, P: testP, Lens: lens, Rubric: []string{"risco"}, Nonce: "n" + lens.Name}
+			if round > 0 {
+				c.Snapshot = []engine.SnapshotEntry{{ID: c.ID, Own: true, Body: validPosition, Lens: lens}, {ID: "agente-9", Body: "outra", Lens: lenses[(i+1)%3]}}
+			}
+			prompts = append(prompts, Protocol{}.Prompt(c))
+		}
+	}
+	prompts = append(prompts, Protocol{}.Final(in).Prompt())
+	testutil.RequireSharedPrefix(t, prompts, testP, engine.SharedEnd)
 }

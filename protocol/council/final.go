@@ -110,6 +110,7 @@ func (s *synthesizer) Prompt() string { return synthPrompt(s.in, s.members, s.no
 func synthPrompt(in engine.FinalInput, members []member, nonce string) string {
 	l := in.Lang
 	var w strings.Builder
+	engine.WriteShared(&w, "# P\n\n", in.P, in.TextBytes())
 	w.WriteString(t(l, "Você é o sintetizador isolado de um conselho (council): membros com lentes diferentes deram posições e réplicas cruzadas. Você não participou. Você vê os membros só pela lente.\n",
 		"You are the isolated synthesizer of a council: members with different lenses gave positions and cross-rebuttals. You took no part. You see the members by lens only.\n"))
 	w.WriteString(t(l, "Não force consenso: divergência explícita vale mais que consenso artificial; uma tensão produtiva é uma característica, não um defeito. Um membro ausente ou falho é registrado como ausente: nunca invente o que ele diria.\n",
@@ -120,8 +121,6 @@ func synthPrompt(in engine.FinalInput, members []member, nonce string) string {
 	for _, h := range synthesis {
 		w.WriteString("  " + h.In(l) + synthHint(l, h) + "\n")
 	}
-	w.WriteString("\n# P\n\n")
-	engine.WriteP(&w, in.P, in.TextBytes())
 	w.WriteString(t(l, "\n# Os membros\n\n", "\n# The members\n\n"))
 	begin, end := t(l, "INÍCIO", "BEGIN"), t(l, "FIM", "END")
 	for _, m := range members {

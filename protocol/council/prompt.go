@@ -12,6 +12,7 @@ import (
 func memberPrompt(c engine.Call) string {
 	l := c.Lang
 	var w strings.Builder
+	engine.WriteShared(&w, "# P\n\n", c.P, 0)
 	fmt.Fprintf(&w, t(l, "Você é %s, membro de um conselho de %d membros (council), cada um com uma lente. Sua lente é \"%s\": %s\n",
 		"You are %s, a member of a council of %d members (council), each with one lens. Your lens is \"%s\": %s\n"), c.ID, c.N, c.Lens.Name, oneLine(c.Lens.Text))
 	if c.Round == 0 {
@@ -40,8 +41,6 @@ func memberPrompt(c engine.Call) string {
 			fmt.Fprintf(&w, "%d. %s\n", i+1, r)
 		}
 	}
-	w.WriteString("\n# P\n\n")
-	w.WriteString(strings.TrimRight(c.P, "\n") + "\n")
 	if c.Round > 0 {
 		if len(c.Opening) > 0 {
 			writeEntries(&w, c, c.Opening, t(l, "Posições congeladas da rodada 0", "Frozen positions of round 0"))

@@ -73,6 +73,7 @@ func other(side string) string {
 func reviewerPrompt(c engine.Call) string {
 	l, side := c.Lang, c.Lens.Name
 	var w strings.Builder
+	engine.WriteShared(&w, t(l, "# Pacote de evidências (P)\n\n", "# Evidence packet (P)\n\n"), c.P, 0)
 	fmt.Fprintf(&w, t(l, "Você é %s, o revisor da opção %s numa revisão adversarial limitada de uma decisão entre duas opções (tradeoff). O outro revisor defende a opção %s.\n",
 		"You are %s, the reviewer of option %s in a bounded adversarial review of a decision between two options (tradeoff). The other reviewer defends option %s.\n"), c.ID, side, other(side))
 	fmt.Fprintf(&w, t(l, "Sua opção (%s): %s\n", "Your option (%s): %s\n"), side, oneLine(c.Lens.Text))
@@ -88,8 +89,8 @@ func reviewerPrompt(c engine.Call) string {
 		}
 	}
 	w.WriteString(t(l, "\nRegras:\n", "\nRules:\n"))
-	w.WriteString(t(l, "- Trabalhe só com o pacote abaixo (e o snapshot, quando houver). Você só lê: não edite arquivos, não rode comandos, não faça commits.\n",
-		"- Work only from the packet below (and the snapshot, when there is one). You only read: do not edit files, run commands or commit.\n"))
+	w.WriteString(t(l, "- Trabalhe só com o pacote acima (e o snapshot, quando houver). Você só lê: não edite arquivos, não rode comandos, não faça commits.\n",
+		"- Work only from the packet above (and the snapshot, when there is one). You only read: do not edit files, run commands or commit.\n"))
 	w.WriteString(t(l, "- Cite a evidência de cada afirmação (caminho ou seção do pacote). Não há votação: vale a evidência.\n",
 		"- Cite the evidence of each claim (a path or section of the packet). There is no vote: evidence counts.\n"))
 	if c.Round >= 1 {
@@ -105,8 +106,6 @@ func reviewerPrompt(c engine.Call) string {
 	for _, h := range reviewerSections(c.Round) {
 		w.WriteString("  " + h.In(l) + sectionHint(l, h, side) + "\n")
 	}
-	w.WriteString(t(l, "\n# Pacote de evidências (P)\n\n", "\n# Evidence packet (P)\n\n"))
-	w.WriteString(strings.TrimRight(c.P, "\n") + "\n")
 	if c.Round >= 2 {
 		writeOpening(&w, c)
 	}

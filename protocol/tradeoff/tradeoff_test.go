@@ -8,6 +8,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/testutil"
 )
 
 // TestCountAndFormula: the cost screen counts 2×(R+1)+1 calls and states
@@ -215,4 +216,23 @@ func TestConvergenceNamesWho(t *testing.T) {
 	if r := rows[1].(Row); r.Changed != 1 || r.Valid != 2 {
 		t.Errorf("counts: %+v", r)
 	}
+}
+
+// TestEveryPromptOfATradeoffBeginsWithTheSameBlockHoldingP: both
+// reviewers' prompts of every round and the synthesizer's begin with the
+// same bytes holding the evidence packet.
+func TestEveryPromptOfATradeoffBeginsWithTheSameBlockHoldingP(t *testing.T) {
+	in := finalInput(false)
+	var prompts []string
+	for round := 0; round <= 2; round++ {
+		for i, side := range []string{"A", "B"} {
+			c := engine.Call{Lang: bugfolder.PT, ID: bugfolder.PT.SolverID(i + 1), N: 2, R: 2, Round: round, P: in.P, Nonce: "n" + side, Lens: in.Lenses[bugfolder.PT.SolverID(i+1)]}
+			if round > 0 {
+				c.Snapshot = []engine.SnapshotEntry{{ID: bugfolder.PT.SolverID(2 - i), Body: "o outro lado"}}
+			}
+			prompts = append(prompts, Protocol{}.Prompt(c))
+		}
+	}
+	prompts = append(prompts, Protocol{}.Final(in).Prompt())
+	testutil.RequireSharedPrefix(t, prompts, in.P, engine.SharedEnd)
 }

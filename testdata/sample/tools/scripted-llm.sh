@@ -69,7 +69,9 @@ judge_body() {
 		grep -oE '<<<(INÍCIO|BEGIN) (PROPOSTA|PROPOSAL) [A-Z] ' | awk '{ print $3 }')
 	winner=$(printf '%s\n' "$labels" | head -n 1)
 	other=$(printf '%s\n' "$labels" | sed -n '2p')
-	criteria=$(printf '%s\n' "$prompt" | awk '/^# Probl/ { exit } /^[0-9]+\. / { n++ } END { print n + 0 }')
+	# the rubric is in the judge's own part: after the block every prompt
+	# shares (P), before the proposals
+	criteria=$(printf '%s\n' "$prompt" | awk '/end of the shared part/ { on = 1; next } /^# (Propostas finais|Final proposals)/ { exit } on && /^[0-9]+\. / { n++ } END { print n + 0 }')
 	label=Proposta
 	[ "$en" = 1 ] && label=Proposal
 	h "Vencedora" "Winner"; printf '%s %s\n\n' "$label" "$winner"

@@ -1,6 +1,7 @@
 // Command fakeprovider runs the fake model provider on 127.0.0.1 for manual
 // experiments with the vendor CLIs; it prints its URL and logs every
-// request. Usage: fakeprovider [MODE]
+// request. Usage: fakeprovider [MODE]; FAKEPROVIDER_CACHE=1 emulates the
+// APIs' prompt caches (Server.Cache).
 package main
 
 import (
@@ -18,6 +19,7 @@ func main() {
 	if len(os.Args) > 1 {
 		s.SetMode(fakeprovider.Mode(os.Args[1]))
 	}
+	s.Cache = os.Getenv("FAKEPROVIDER_CACHE") == "1"
 	fmt.Println(s.URL)
 	go func() {
 		seen := 0
