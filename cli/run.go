@@ -359,7 +359,7 @@ that sat, else a new round re-convenes every juror (see moot help review).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir := reviewTarget(e, args[0]); dir != "" {
-				return runReview(cmd, e, reviewFlags{resume: dir, config: config, parallel: defaultReviewParallel, run: rf, budget: bf}, nil)
+				return runReview(cmd, e, reviewFlags{resume: dir, config: config, parallel: defaultReviewParallel, format: formatText, run: rf, budget: bf}, nil)
 			}
 			pol, err := rf.policies(cmd)
 			if err != nil {
