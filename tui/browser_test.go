@@ -46,13 +46,6 @@ func register2000(t *testing.T) *bugfolder.Register {
 // loadBig opens the browser on the 2,000-bug register and reads it all.
 func loadBig(t *testing.T, w, h int) Model {
 	t.Helper()
-	patientCommands(t, 30*time.Second) // reading a bug of 2,000 under -race on a loaded machine
-	// under -race the index arrives in many small batches: 500 steps ended
-	// the pump with the next batch's command still queued, and the index
-	// was never read to the end
-	old := pumpSteps
-	pumpSteps = 100_000
-	t.Cleanup(func() { pumpSteps = old })
 	f := &fixture{reg: register2000(t), cfg: harness.BuiltinConfig()}
 	f.proj = f.reg.Project
 	return loadBrowser(t, f, w, h)
@@ -76,8 +69,7 @@ func selectedOnScreen(m Model) bool {
 // sizes people use: every move leaves the selected row drawn, and Enter
 // opens the row that is drawn as selected.
 func TestBrowserKeepsTheSelectionOnScreen(t *testing.T) {
-	// Serial: loadBig raises the package's command deadline and pump bound
-	// (patientCommands, pumpSteps), which every other test reads.
+	t.Parallel()
 	// the register is read once (three reads of 2,000 bugs took most of
 	// this package's time under -race); each size is a resize of it
 	big := loadBig(t, 80, 24)
@@ -127,8 +119,7 @@ func repeat(k string, n int) []string {
 // s orders the list by date, status, cost and health keeping the
 // selected bug selected.
 func TestBrowserFilterCountAndSort(t *testing.T) {
-	// Serial: loadBig raises the package's command deadline and pump bound
-	// (patientCommands, pumpSteps), which every other test reads.
+	t.Parallel()
 	m := loadBig(t, 80, 24)
 	m = keys(t, m, "/", "1", "9", "9")
 	text := screenText(m, "")

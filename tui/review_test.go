@@ -95,8 +95,7 @@ func reviewsFor(t *testing.T, f *fixture) (bugReview, projReview *reviewFixture)
 // own — a marker, the ID, status (and a stalled one's decision), lenses ×
 // rounds, calls and cost — the stalled one first, as a pending decision.
 func TestReviewBrowserGolden(t *testing.T) {
-	// Serial for now: side by side with others it lost a message to run's
-	// 400 ms per-command deadline (cmdDeadline) on a loaded machine.
+	t.Parallel()
 	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			f := newFixture(t)

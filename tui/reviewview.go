@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/termsafe"
@@ -65,52 +64,6 @@ func (m Model) openReview(msg reviewLoadedMsg) Model {
 	return m
 }
 
-// reviewKey handles a key on the review view: tab/←→ change the tab, [ ]
-// an earlier or later round, esc/q back to the list.
-func (m Model) reviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	r := m.rev
-	if m.zoom {
-		return m.zoomKey(msg) // esc comes back here, to the panes
-	}
-	switch msg.String() {
-	case "enter":
-		if r.tab == 0 && len(r.panes) == 0 {
-			return m, nil
-		}
-		m.startZoom()
-	case "down", "j":
-		r.focus = min(len(r.panes)-1, r.focus+1)
-	case "up", "k":
-		r.focus = max(0, r.focus-1)
-	case "esc", "q":
-		if m.revAlone != "" {
-			return m, tea.Quit // moot review: the caller stops a run still going
-		}
-		m.rev, m.screen = nil, scrBrowser
-		return m, listReviewsCmd(m.opts.Register)
-	case "tab", "right", "l":
-		r.tab = (r.tab + 1) % len(reviewTabs)
-	case "shift+tab", "left", "h":
-		r.tab = (r.tab + len(reviewTabs) - 1) % len(reviewTabs)
-	case "[":
-		if r.round > 1 {
-			return m, loadReviewCmd(r.dir, r.round-1)
-		}
-	case "]":
-		if r.round < r.rounds {
-			return m, loadReviewCmd(r.dir, r.round+1)
-		}
-	case "d":
-		if r.awaitsDecision() {
-			return m, m.openMenu(decideMenu(r.st.ID))
-		}
-		return m, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))
-	case "?":
-		m.help = true
-	}
-	return m, nil
-}
-
 // awaitsDecision reports whether the review waits for a human (it
 // stalled, or it holds).
 func (r *reviewView) awaitsDecision() bool { return review.WaitsForDecision(r.st) }
@@ -139,61 +92,6 @@ func (m Model) followReview() tea.Cmd {
 		round = 0
 	}
 	return checkReviewCmd(m.rev.dir, round, m.rev.stamp)
-}
-
-// viewReview lays out the review screen: a header (ID, status, round,
-// calls, cost), the tabs, the body (panes, routes or summary) and the
-// footer, in the debate view's regions (layout's bodyW×bodyH).
-func (m Model) viewReview() string {
-	r := m.rev
-	if r == nil {
-		return m.st.Subtle.Render("reading the review…") + "\n" + m.footer("q back")
-	}
-	if m.zoom {
-		return m.viewZoom()
-	}
-	s := r.st
-	head := fmt.Sprintf("review %s · %s · round %d of %d · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
-		r.calls, plural(r.calls, "call", "calls"), reviewCost(s))
-	if s.Contract.Intent != "" {
-		head += " · " + termsafe.Line(s.Contract.Intent)
-	}
-	var tabs []string
-	for i, t := range reviewTabs {
-		if i == r.tab {
-			tabs = append(tabs, m.st.TabActive.Render(t))
-		} else {
-			tabs = append(tabs, m.st.Tab.Render(t))
-		}
-	}
-	var body string
-	switch r.tab {
-	case 0:
-		body = m.renderLensPanes(r.panes, m.lay.bodyW, m.lay.bodyH)
-	case 1:
-		body = m.reviewDoc(r.routes, m.lay.bodyH)
-	default:
-		body = m.reviewDoc(r.sum, m.lay.bodyH)
-	}
-	help := "↑↓ lens · enter zoom · tab/←→ panes·routes·summary · [ ] earlier/later round · esc back · ? keys · q back"
-	switch {
-	case m.revAlone != "" && m.revDone:
-		help = "the review ended · enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q leave"
-	case m.revAlone != "":
-		help = "enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q stop the review and leave"
-	}
-	if r.awaitsDecision() {
-		help = "d decide (stalled: a human decision waits) · " + help
-	}
-	if m.menu != nil {
-		help = m.menuKeys()
-	}
-	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.footer(help)}, "\n")
-	if m.menu != nil {
-		box, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
-		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
-	}
-	return out
 }
 
 // reviewDoc renders a review's document (Markdown) to the body's height.

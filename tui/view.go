@@ -40,19 +40,7 @@ func (m Model) Render() string {
 	if m.opts.Banner != "" {
 		parts = append(parts, m.st.Subtle.Render(truncMiddle(m.opts.Banner, m.w))) // the path's end stays readable
 	}
-	var body string
-	switch m.screen {
-	case scrBrowser:
-		body = m.viewBrowser()
-	case scrWizard:
-		body = m.viewWizard()
-	case scrCost:
-		body = m.viewCost()
-	case scrDebate:
-		body = m.viewDebate()
-	case scrReview:
-		body = m.viewReview()
-	}
+	body := m.active().render(m)
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
 	if m.help {
@@ -128,48 +116,6 @@ func fitHelp(help string, w int) string {
 		parts = slices.Delete(parts, len(parts)-3, len(parts)-2)
 	}
 	return strings.Join(parts, " · ")
-}
-
-func (m Model) viewBrowser() string {
-	b := &m.browser
-	l := m.lay
-	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+b.over())
-	count := b.countWords()
-	if len(b.visible) > 0 {
-		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
-		if b.questions()+b.reviews() > 0 {
-			count += " · " + b.countWords()
-		}
-	}
-	if b.loading {
-		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows)-b.reviews())
-	}
-	if b.sortBy != "" {
-		count += " · " + b.sortName() + b.hiddenSortValue(l.listW)
-	}
-	if med, n := b.medianHealth(); n > 0 {
-		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
-	}
-	second := m.st.Subtle.Render(count)
-	if b.filtering || b.filter.Value() != "" {
-		match := fmt.Sprintf(" %d of %d match", len(b.visible), len(b.rows))
-		if !b.filtering && len(b.visible) > 0 { // accepted: where the selection is, too
-			match = fmt.Sprintf(" %d/%d · %d of %d match", b.cursor+1, len(b.visible), len(b.visible), len(b.rows))
-		}
-		second = b.filter.View() + m.st.Subtle.Render(match)
-	}
-	list := b.renderRows(m.st, l.listW, l.rows)
-	var body string
-	switch l.browseMode {
-	case "side":
-		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.viewPreview(l.prevW, l.prevH))
-	case "stacked":
-		body = padLines(list, l.listH) + "\n" + m.viewPreview(l.prevW, l.prevH)
-	default:
-		body = list
-	}
-	help := "↑↓ move · enter open · / filter · s sort · n new · r resume · ? keys · q quit"
-	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.footer(help)
 }
 
 // boolInt is 1 for true.
@@ -287,53 +233,6 @@ func (m Model) viewPreview(w, h int) string {
 		lines = lines[:max(0, h-2)]
 	}
 	return box.Render(strings.Join(lines, "\n"))
-}
-
-func (m Model) viewWizard() string {
-	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up a debate")
-	form := m.wiz.form.View()
-	help := "enter next · shift+tab/esc back · ↑/↓ choose"
-	if m.wiz.stage == stageConfirm { // yes/no buttons side by side
-		help = "←/→ choose · enter confirm · shift+tab/esc back"
-	}
-	if m.wiz.firstStage() && m.wiz.form.GetFocusedField() == m.wiz.first {
-		help = "enter next · ↑/↓ choose · esc leave" // nothing to go back to
-	}
-	if note := m.wiz.restrictedNote(); note != "" { // pinned: the form scrolls under it
-		head += "\n" + m.st.Warning.Render(wrapLines(note, m.w))
-	}
-	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-3-lipgloss.Height(head)).Render(form) + "\n" + m.footer(help)
-}
-
-func (m Model) viewCost() string {
-	lines := strings.Split(m.costText(), "\n")
-	avail := m.costAvail()
-	if len(lines) > avail { // the buttons stay; what stands above scrolls
-		from := m.clampCostScroll(m.cost.scroll)
-		shown := lines[from : from+avail-1]
-		more := len(lines) - from - len(shown)
-		note := fmt.Sprintf("  +%d more (↓ pgdn scroll)", more)
-		if more == 0 {
-			note = "  (↑ pgup scroll back)"
-		}
-		lines = append(shown, m.st.Subtle.Render(note))
-	}
-	var b strings.Builder
-	b.WriteString(strings.Join(lines, "\n") + "\n\n  ")
-	for i, label := range []string{"Start", "Edit", "Cancel"} {
-		if i == m.cost.button {
-			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
-		} else {
-			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
-		}
-	}
-	b.WriteString("\n")
-	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
-	esc := "esc cancel"
-	if m.wiz != nil {
-		esc = "esc back to the setup"
-	}
-	return body + "\n" + m.footer("←/→ choose · enter confirm · "+esc)
 }
 
 // costAvail is how many lines the cost screen has above its buttons.
@@ -513,71 +412,6 @@ func fmtInt(n int) string {
 	return b.String()
 }
 
-// viewDebate draws the header, the tabs, the tab's body and the footer.
-func (m Model) viewDebate() string {
-	if m.deb == nil {
-		return m.st.Subtle.Render("reading the debate…") + "\n" + m.footer("q back")
-	}
-	d := m.deb
-	if m.zoom {
-		return m.viewZoom()
-	}
-	head := m.debateHeader()
-	tabs := m.renderTabs(m.tabNames())
-	if ansi.StringWidth(strings.Join(tabs, "  ")) > m.w {
-		tabs = m.renderTabs(shortTabNames(m.tabNames())) // many rounds: every tab stays in sight
-	}
-	bodyH := m.lay.bodyH
-	var body string
-	switch {
-	case m.tab == 0:
-		body = m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
-	case m.tab == m.convTab() && m.argueView != nil:
-		body = strings.Join(m.renderArgue(m.argueView, m.w, bodyH), "\n")
-	case m.tab == m.convTab():
-		chart := m.renderChart(m.w)
-		if chart != "" {
-			chart += "\n\n"
-		}
-		body = chart + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
-	case m.tab == m.finalTab():
-		body = m.viewFinal(bodyH)
-	default:
-		body = m.renderPanes(m.focusedPanes(), m.w, bodyH)
-	}
-	body = padLines(body, bodyH)
-	help := helpLine(m.keys.NextTab, m.keys.Left, m.keys.Right, m.keys.Enter, m.keys.Help, m.keys.Quit)
-	if len(m.focusedPanes()) < 2 { // one pane or a document: nothing to move between
-		help = helpLine(m.keys.NextTab, m.keys.Enter, m.keys.Help, m.keys.Quit)
-	}
-	if m.canStopArgue() && !m.deb.stopAsked(m) { // the manual stop of an argue debate, always in sight
-		help = argueStopKey + " stop & synthesize · " + help
-	}
-	if d.reason != "" && !m.running && d.state != "done" {
-		help = d.reason
-	}
-	if note := m.stateNote(); note != "" {
-		help = note
-	}
-	tabLine := strings.Join(tabs, "  ")
-	if d.of > 1 {
-		tabLine += m.st.Subtle.Render(fmt.Sprintf("   debate %d of %d · a older", d.nth, d.of))
-	}
-	if m.menu != nil && m.menuHidden {
-		return head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" +
-			m.st.Warning.Render(ansi.Truncate(fitHelp("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom · ? keys · q quit", m.w), m.w, "…"))
-	}
-	if m.menu != nil && !m.menuHidden {
-		help = m.menuKeys() // the panes' keys do not work while it is open
-	}
-	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
-	if m.menu != nil && !m.menuHidden {
-		body, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
-		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
-	}
-	return out
-}
-
 // debateHeader is the live header: the bug, its title, then round,
 // elapsed, calls, tokens, money and status. The title gives way first,
 // then the figures take their short forms, then a long ID is shortened
@@ -747,23 +581,6 @@ func wrapLines(s string, w int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// menuKeys are the keys that work in the open menu.
-func (m Model) menuKeys() string {
-	switch m.menu.kind {
-	case menuQuorum, menuJudge, menuBudget:
-		return "↑/↓ choose · enter confirm · esc read the panes first"
-	case menuBudgetRaise:
-		return "type a new cap · enter next · esc back"
-	case menuQuit:
-		return "↑/↓ choose · enter confirm · esc keep watching"
-	case menuTimeout:
-		return "type a duration · enter confirm · esc back"
-	case menuSwapConfirm, menuJudgeConfirm:
-		return "←/→ choose · enter confirm · esc back" // yes/no buttons side by side
-	}
-	return "↑/↓ choose · enter confirm · esc back"
 }
 
 // padLines makes text exactly h lines tall.
@@ -978,51 +795,8 @@ func loadFinalCmd(dir, path string) tea.Cmd {
 	}
 }
 
-// viewZoom draws one pane or document full screen.
-func (m Model) viewZoom() string {
-	title := "zoom"
-	if m.screen == scrReview {
-		title = m.reviewZoomTitle()
-	} else if p := m.zoomPane(); p != nil {
-		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.words().Final), p.status, p.engine)
-	} else {
-		title = m.tabNames()[m.tab]
-	}
-	keys := "↑/↓/pgup/pgdn/g/G scroll · / search · esc back"
-	if f := m.findFooter(); f != "" {
-		keys = f
-	}
-	if m.menu != nil {
-		keys += decisionWaits
-	}
-	footer := m.footer(keys)
-	if m.find.typing {
-		// the prompt is never dropped to fit: what is typed must show
-		footer = m.st.StatusBar.Render(ansi.Truncate(keys, m.w, "…"))
-	}
-	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + footer
-}
-
-// viewHelp lists the keys of the screen.
-func (m Model) viewHelp() string {
-	var rows [][2]string
-	k := m.keys
-	switch m.screen {
-	case scrBrowser:
-		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"esc", "clear the filter (q quits)"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md (a question: its problem)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
-			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"◆", "waits for a human decision (listed first): enter, then d on the Final tab"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"?", "a question (moot ask), not a bug"}, {"◇", "a review (moot review): enter shows its panel"}, {"●", "a moot process is running this debate now"}}
-	case scrReview:
-		rows = [][2]string{{"tab / ←→", "panes · route table · summary"}, {"↑/↓ j/k", "move between lenses"}, {"enter", "zoom the lens or document whole (esc back to the panes)"}, {"[ / ]", "an earlier / a later round"}, {"d", "on a stalled review: record the human decision (approve, decline, revise + note)"},
-			{"", ""}, {"waiting", "the lens's juror is not called yet"}, {"running", "its juror is being called"}, {"pass/refuse/hold", "its verdict (a hold: no answer, or no rung left)"}, {"pass (dry)", "a pass with no finding and nothing named as checked: low information"}, {"UNVERIFIED", "a local pass no external juror of another family verified: a hold"}, {"rejected", "a rung that did not sit, and why"},
-			{"", ""}, {"?", "this help"}, {"esc / q", "back to the list"}, {"ctrl+c", "quit"}}
-	default:
-		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"/", "search in a zoom; n/N next/previous match"}, {"esc", "back from a search, then a zoom"}, {"g/G home/end", "in a zoom: its top / its end"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"d", "on the Final tab: record the human decision (approve, decline, revise + note)"}, {"?", "this help"}, {"esc", "back to the browser (when opened from it)"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
-		if m.canStopArgue() {
-			rows = append(rows, [2]string{argueStopKey, "stop after the round in flight and synthesize it (argue)"})
-		}
-	}
-	return m.helpBox(rows)
-}
+// viewHelp lists the keys of the active page, from its bindings.
+func (m Model) viewHelp() string { return m.helpBox(m.helpRowsOf()) }
 
 // helpBox draws the rows of keys in a box that fits the window: each
 // description wrapped to the width, and when the rows are taller than

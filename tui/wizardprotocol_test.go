@@ -83,8 +83,7 @@ func TestWizardProtocolStep(t *testing.T) {
 // tradeoff's formula and rebuttal cap; the run's panes are labelled by
 // option, and the Final tab shows the synthesis and the pending decision.
 func TestWizardToTradeoffRun(t *testing.T) {
-	// Serial for now: side by side with others it lost a message to run's
-	// 400 ms per-command deadline (cmdDeadline) on a loaded machine.
+	t.Parallel()
 	f := newFixture(t)
 	opts := protocolOptions(f, t)
 	opts.Now = nil
