@@ -6,6 +6,11 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
 )
 
 // costScreen is the cost screen: the plan priced, then Start, Edit or
@@ -125,4 +130,231 @@ func (k costScreen) render(m Model) string {
 		back = labelled(k.Back, "esc", "back to the setup")
 	}
 	return body + "\n" + m.footer(footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, back))
+}
+
+// plan prices a setup (Options.planOf, else engine.NewPlan). It reads
+// every past final answer of the register (what the plan learns from):
+// never on the UI's goroutine.
+func (o Options) plan(s engine.Setup, cfg *harness.Config) (*engine.Plan, error) {
+	if o.planOf != nil {
+		return o.planOf(s, cfg)
+	}
+	return engine.NewPlan(s, cfg)
+}
+
+// planMsg carries a plan priced in the background; seq says which
+// request it answers (an older one, for choices since changed, is
+// dropped).
+type planMsg struct {
+	seq   int
+	setup engine.Setup
+	plan  *engine.Plan
+	err   error
+}
+
+// planCost prepares the setup once P is there and returns the command
+// that prices it in the background (the cost screen says it is
+// estimating until the plan arrives).
+func (m *Model) planCost() tea.Cmd {
+	if m.problem == nil && m.probErr == nil {
+		return nil
+	}
+	if m.probErr != nil {
+		m.cost.err = m.probErr
+		return nil
+	}
+	s := m.cost.setup
+	if s.Protocol == nil {
+		s.Protocol = m.opts.Protocol
+	}
+	if pk, ok := s.Protocol.(engine.Packer); ok && s.Problem == nil {
+		s.Problem = pk.Pack(s, m.problem, m.cost.criteria) // the protocol's own P (tradeoff's evidence packet)
+		s.Criteria = m.cost.criteria
+	}
+	if s.Problem == nil {
+		s.Problem = m.problem
+	}
+	if s.Parallel == 0 {
+		s.Parallel = engine.DefaultParallel(s)
+	}
+	if s.Protocol == nil {
+		s.Protocol = m.opts.Protocol
+	}
+	if !s.Budget.Set() {
+		s.Budget = m.opts.Budget // the wizard's setup takes the flags' and the engines file's cap
+	}
+	m.cost.setup = s
+	m.cost.plan, m.cost.err, m.cost.button, m.cost.scroll = nil, nil, 0, 0
+	m.planSeq++
+	m.cost.estimating = true
+	seq, cfg, opts := m.planSeq, m.opts.Config, m.opts
+	return func() tea.Msg {
+		p, err := opts.plan(s, cfg)
+		return planMsg{seq: seq, setup: s, plan: p, err: err}
+	}
+}
+
+// planArrived takes the plan the cost screen waits for (one for earlier
+// choices, or that arrives after the screen was left, is dropped) and
+// starts the debate if Start was chosen while it was being priced.
+func (m Model) planArrived(msg planMsg) (Model, tea.Cmd) {
+	if msg.seq != m.planSeq || m.screen != scrCost || !m.cost.estimating {
+		return m, nil
+	}
+	m.cost.estimating = false
+	m.cost.setup, m.cost.plan, m.cost.err = msg.setup, msg.plan, msg.err
+	if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
+		m.cost.button, m.cost.startWhenReady = 1, false // it cannot start: Edit is where Enter leads
+	}
+	if m.cost.startWhenReady {
+		m.cost.startWhenReady = false
+		if m.cost.plan != nil && len(m.cost.plan.Refusals) == 0 {
+			return m.startRun()
+		}
+	}
+	return m, nil
+}
+
+// costAvail is how many lines the cost screen has above its buttons.
+func (m Model) costAvail() int { return max(2, m.lay.costH-2) }
+
+// clampCostScroll keeps the cost screen's scroll within its text.
+func (m Model) clampCostScroll(n int) int {
+	over := strings.Count(m.costText(), "\n") + 1 - (m.costAvail() - 1)
+	return max(0, min(n, over))
+}
+
+// costText is what the cost screen shows above its buttons.
+func (m Model) costText() string {
+	c := m.cost
+	s := c.setup
+	var b strings.Builder
+	title := s.Bug.ID
+	if s.Bug.Title != "" {
+		title += " — " + s.Bug.Title
+	}
+	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
+	if c.plan != nil && len(c.plan.Refusals) > 0 { // first: what keeps it from starting is never scrolled away
+		b.WriteString(m.st.Error.Render("  Refused — this debate cannot start") + "\n")
+		for _, r := range c.plan.Refusals {
+			b.WriteString(strings.Join(wrapStyled("  ✗ "+r, m.w-4, "    ", m.st.Error.Render), "\n") + "\n")
+		}
+		b.WriteString("\n")
+	}
+	prevKey := ""
+	for i, l := range engine.SetupLines(s) {
+		line := l.Text
+		switch {
+		case i == 0 && engine.Describe(s.Protocol).Modes:
+			line = fmt.Sprintf("mode %s · %s", m.st.Bold.Render(string(s.Mode)), line)
+		case i > 0 && l.Key == "": // the list of the line above goes on, aligned under it
+			line = strings.Repeat(" ", ansi.StringWidth(prevKey)+1) + line
+		case i > 0:
+			line = l.Key + " " + line
+			prevKey = l.Key
+		}
+		if l.Note != "" { // a lens's description, where there is room
+			line = ansi.Truncate(line+" — "+l.Note, max(m.lay.w-4, ansi.StringWidth(line)), "…")
+		}
+		b.WriteString(strings.Join(wrapStyled("  "+line, m.lay.w-2, "  ", nil), "\n") + "\n")
+	}
+	switch {
+	case c.err != nil:
+		b.WriteString("\n" + m.st.Error.Render("  "+c.err.Error()) + "\n")
+	case c.estimating:
+		b.WriteString("\n" + m.st.Subtle.Render("  estimating the cost (learning from past debates)…") + "\n")
+	case c.plan == nil:
+		b.WriteString("\n" + m.st.Subtle.Render("  assembling P…") + "\n")
+	default:
+		p := c.plan
+		fmt.Fprintf(&b, "  calls %s\n", m.st.Bold.Render(p.Formula))
+		if path := p.PathSummary(); path != "" {
+			fmt.Fprintf(&b, "  path  %s\n", ansi.Truncate(path, max(m.lay.w-10, 10), "…"))
+		}
+		if s.Problem != nil {
+			fmt.Fprintf(&b, "  P     %s bytes ≈ %s tokens, %d part(s)\n", fmtInt(s.Problem.Bytes()), fmtInt(s.Problem.Tokens()), len(s.Problem.Parts))
+		}
+		b.WriteString("\n")
+		rows := [][]string{}
+		for _, e := range p.Engines {
+			cost := "≈" + engine.USD(e.USD)
+			if !e.PriceKnown {
+				cost = "unknown price"
+			}
+			name := e.Name
+			if e.External {
+				name += " ⇄"
+			}
+			rows = append(rows, []string{name, e.Roles, fmt.Sprint(e.Calls), "≈" + fmtTokens(e.Input), "≈" + fmtTokens(e.Output), cost})
+		}
+		total := estimate(p.USD, !p.USDKnown)
+		rows = append(rows, []string{"total", "", fmt.Sprint(p.Calls.Total), "≈" + fmtTokens(p.Input), "≈" + fmtTokens(p.Output), m.st.Bold.Render(total)})
+		b.WriteString(costTable(rows, m.lay.w))
+		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
+		for _, l := range engine.PlanBudgetLines(p) { // the cap, and estimates learned from past debates
+			b.WriteString(strings.Join(wrapStyled("    "+l.Key+" "+l.Text, m.lay.w-2, "    ", nil), "\n") + "\n")
+		}
+		if len(p.Warnings) > 0 {
+			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
+			for _, w := range p.Warnings {
+				b.WriteString(strings.Join(wrapStyled("  ! "+w, m.w-4, "    ", m.st.Warning.Render), "\n") + "\n")
+			}
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// costTable lays out the cost screen's engine rows (name, roles, calls,
+// tokens in, tokens out, money) in width cells. The money column is never
+// cut: the headers shorten first, then the roles go, then the names give
+// way (the cells closer together first).
+func costTable(rows [][]string, width int) string {
+	heads := [][]string{
+		{"ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)"},
+		{"ENGINE", "ROLES", "CALLS", "IN", "OUT", "COST ≈"},
+	}
+	keep := []int{0, 1, 2, 3, 4, 5}
+	head, gap := heads[0], 2
+	colW := func(c int) int {
+		w := ansi.StringWidth(head[c])
+		for _, r := range rows {
+			w = max(w, ansi.StringWidth(r[c]))
+		}
+		return w
+	}
+	nameW := func() int { // what the names may take once the rest is laid out
+		used := 2 // the indent
+		for _, c := range keep[1:] {
+			used += gap + colW(c)
+		}
+		return width - used
+	}
+	for _, next := range []func(){
+		func() { head = heads[1] },
+		func() { gap = 1 },
+		func() { keep = []int{0, 2, 3, 4, 5} },
+	} {
+		if nameW() >= min(colW(0), 12) { // a name keeps 12 cells before a column goes
+			break
+		}
+		next()
+	}
+	nw := max(4, min(colW(0), nameW()))
+	var b strings.Builder
+	for _, r := range append([][]string{head}, rows...) {
+		b.WriteString("  " + padRight(ansi.Truncate(r[0], nw, "…"), nw))
+		for _, c := range keep[1:] {
+			cell, w := r[c], colW(c)
+			switch c {
+			case 5: // the money, last: never cut, never padded
+			case 1: // words left, figures right
+				cell = padRight(cell, w)
+			default:
+				cell = strings.Repeat(" ", max(0, w-ansi.StringWidth(cell))) + cell
+			}
+			b.WriteString(strings.Repeat(" ", gap) + cell)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

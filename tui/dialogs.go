@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/engine"
 )
@@ -295,3 +299,101 @@ func (decideDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
 	return m, nil
 }
 func (decideDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.decideAnswered(mn) }
+
+// menuKey scrolls a menu taller than the window: pgup/pgdn, ↑ on its
+// first choice (instead of wrapping to the last), and ↑/↓ while it is
+// scrolled up; else the key goes to the menu.
+func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	page := max(1, (m.h-4)/2)
+	up, down := key.Matches(msg, m.keys.Up), key.Matches(msg, m.keys.Down)
+	if m.menuTyping() && msg.Text != "" {
+		return m.updateMenu(msg) // a letter or a space typed in a field, never a scroll key
+	}
+	switch {
+	case key.Matches(msg, m.keys.PageUp):
+		m.menuOff = m.clampMenuOff(m.menuOff + page)
+		return m, nil
+	case key.Matches(msg, m.keys.PageDown):
+		m.menuOff = m.clampMenuOff(m.menuOff - page)
+		return m, nil
+	case m.menuOff > 0 && (up || down):
+		m.menuOff = m.clampMenuOff(m.menuOff + map[bool]int{true: 1, false: -1}[up])
+		return m, nil
+	}
+	before := cursorLine(m.menu.form.View())
+	nm, cmd := m.updateMenu(msg)
+	if up && nm.menu == m.menu && cursorLine(nm.menu.form.View()) > before && m.clampMenuOff(1) > 0 {
+		// ↑ on the first choice wrapped to the last: undo it, scroll up
+		nm, _ = nm.updateMenu(tea.KeyPressMsg{Code: tea.KeyDown})
+		nm.menuOff = 1
+	}
+	return nm, cmd
+}
+
+// menuTyping reports whether the menu's focused field takes text (a note,
+// a timeout), where letters and the space are text, not keys.
+func (m Model) menuTyping() bool {
+	switch m.menu.form.GetFocusedField().(type) {
+	case *huh.Input, *huh.Text:
+		return true
+	}
+	return false
+}
+
+// cursorLine is the line of a menu's view that holds its cursor (-1).
+func cursorLine(view string) int {
+	for i, l := range strings.Split(ansi.Strip(view), "\n") {
+		if strings.Contains(l, "> ") {
+			return i
+		}
+	}
+	return -1
+}
+
+// clampMenuOff keeps a menu's scroll within what stands above its end.
+func (m Model) clampMenuOff(off int) int {
+	_, off = menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.menuKeys(), m.h-2, off)
+	return off
+}
+
+// openMenu shows n over the view, fitted to the window, and returns its
+// form's first command.
+func (m *Model) openMenu(n *menu) tea.Cmd {
+	m.menu, m.menuHidden, m.menuOff = n, false, 0
+	cmd := n.form.Init()
+	m.fitMenu()
+	return cmd
+}
+
+// fitMenu sizes the open menu's form to the window.
+func (m *Model) fitMenu() { m.menu.form = m.fitForm(m.menu.form, m.lay.menuFormW, 0) }
+
+// fitForm sizes a huh form: huh lays a form out only when the form itself
+// receives a window size, so it gets one at the size it is drawn.
+func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
+	f = f.WithWidth(w)
+	if h > 0 {
+		f = f.WithHeight(h)
+	}
+	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: max(h, m.h)}); nf != nil {
+		if form, ok := nf.(*huh.Form); ok {
+			f = form
+		}
+	}
+	return f
+}
+
+// updateMenu feeds the open menu's form and acts on its answer.
+func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
+	f, c := m.menu.form.Update(msg)
+	if form, ok := f.(*huh.Form); ok {
+		m.menu.form = form
+	}
+	switch m.menu.form.State {
+	case huh.StateAborted:
+		return m.dialog().reopen(m, m.menu)
+	case huh.StateCompleted:
+		return m.dialog().done(m, m.menu)
+	}
+	return m, c
+}
