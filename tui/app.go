@@ -16,7 +16,6 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
-	"github.com/reversa/moot/protocol/argue"
 )
 
 // Options configure the UI.
@@ -199,7 +198,7 @@ type Model struct {
 	conv    []convRow
 	// argueView is an argue debate's scores, confidences and concessions
 	// (nil for other protocols).
-	argueView *argue.View
+	argueView *engine.ScoreView
 	// argueAt is when the read of argueView began (argueMsg.at).
 	argueAt time.Time
 	menu    *menu

@@ -156,7 +156,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		}
 		if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
 			ev.Type == engine.EvCallFinished && m.keepsArtifacts() {
-			cmds = append(cmds, loadArgueCmd(m.deb.dir)) // argue rewrites its files as each call lands
+			cmds = append(cmds, loadArgueCmd(m.protocol(), m.deb.dir)) // argue rewrites its files as each call lands
 		}
 		if ev.Type == engine.EvJudgeStarted && !m.zoom {
 			m.tab = m.finalTab()
@@ -233,7 +233,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			m.deb.judge.path = filepath.Join(m.deb.dir, m.deb.lang.Names().Final)
 			cmds = append(cmds, loadFinalCmd(m.deb.dir, m.deb.judge.path))
 		}
-		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.deb.dir))
+		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.protocol(), m.deb.dir))
 		return m, tea.Batch(cmds...)
 	}
 	if m.running {

@@ -330,7 +330,7 @@ func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	m = m.openDebate(msg)
 	var cmds []tea.Cmd
 	if m.deb != nil {
-		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.deb.dir), loadTrendCmd(m.opts.Register, m.deb.dir, m.deb.final))
+		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.protocol(), m.deb.dir), loadTrendCmd(m.opts.Register, m.deb.dir, m.deb.final))
 	}
 	if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
 		cmds = append(cmds, m.startResume())

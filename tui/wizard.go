@@ -14,7 +14,6 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
-	"github.com/reversa/moot/protocol/council"
 )
 
 // EngineStatus is what the probe says of an engine.
@@ -665,7 +664,7 @@ func (w *wizard) inputFields() []huh.Field {
 	}
 	if w.in.Stakes {
 		fields = append(fields,
-			huh.NewInput().Title("Value at risk").Description(fmt.Sprintf("a number in the register's currency — empty = not stated; over %d the result escalates", council.ValueAtRiskOver)).Value(&w.valueAtRisk).Validate(func(v string) error {
+			huh.NewInput().Title("Value at risk").Description(fmt.Sprintf("a number in the register's currency — empty = not stated; over %d the result escalates", w.in.StakesOver)).Value(&w.valueAtRisk).Validate(func(v string) error {
 				_, err := engine.ParseStakes(v, false)
 				return err
 			}),
