@@ -22,7 +22,7 @@ func (r *reviewRun) live() bool {
 // stop signal cancels it (exit 3). The report is printed after the view
 // closes, the exit code is the same as without it.
 func (r *reviewRun) runLive(ctx context.Context, cancel context.CancelFunc, in review.RunInput) (review.RunResult, error) {
-	opts := tui.Options{NoColor: r.e.noColor(), Version: version()}
+	opts := tui.Options{NoColor: r.e.noColor(), Version: version(), Records: recordKeepers}
 	p := tea.NewProgram(tui.NewReview(r.folder.Dir, opts), tea.WithoutSignalHandler())
 	type ran struct {
 		res review.RunResult

@@ -17,6 +17,7 @@ import (
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/debate"
+	"github.com/reversa/moot/protocol/review"
 	"github.com/reversa/moot/tui"
 )
 
@@ -84,10 +85,15 @@ func trustRequest(reg *bugfolder.Register, cfg *harness.Config) *tui.TrustReques
 		Trust: func() error { return harness.DefaultTrustStore().Trust(path, sum) }}
 }
 
+// recordKeepers are the protocols that keep their runs in folders of their
+// own: the TUI lists and opens those runs through them (it imports no
+// protocol package).
+var recordKeepers = []engine.RecordKeeper{review.Keeper{}}
+
 func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
 	ho := harnessOptions(cfg, reg)
 	return tui.Options{Protocol: protocols[debate.Name], Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
-		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Known: allProtocols(), Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
+		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Known: allProtocols(), Records: recordKeepers, Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
 		Check: probeCheck(cfg, ho), Budget: cfg.Budget,
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
 			out := map[string]tui.EngineStatus{}

@@ -55,6 +55,10 @@ type Options struct {
 	// Protocols are those the wizard offers (cli's table, Protocol
 	// first); none: it sets up Protocol only.
 	Protocols []engine.Protocol
+	// Records are the protocols that keep their runs in folders of their
+	// own (review): the browser lists those runs and opens their view
+	// (cli's table; none: no review is listed).
+	Records []engine.RecordKeeper
 	// Known are every protocol moot runs (cli's table): a debate opened
 	// from the browser is described in, and resumed with, the protocol its
 	// problema.md names — argue's questions included, which the wizard
@@ -265,7 +269,7 @@ func New(opts Options) Model {
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.now = m.clock()
 	m.probing = opts.Probe != nil
-	m.browser = newBrowser(opts.Register)
+	m.browser = newBrowser(opts.Register, opts.keeper())
 	if opts.Untrusted != nil {
 		m.menu = trustMenu(opts.Untrusted)
 	}
@@ -323,7 +327,7 @@ func (m Model) Init() tea.Cmd {
 	case scrDebate:
 		cmds = append(cmds, loadDebateCmd(m.bug))
 	case scrReview:
-		cmds = append(cmds, loadReviewCmd(m.revAlone, 0))
+		cmds = append(cmds, loadReviewCmd(m.opts.keeper(), m.revAlone, 0))
 	}
 	return tea.Batch(cmds...)
 }

@@ -12,8 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/par"
-	"github.com/reversa/moot/protocol/review"
 )
 
 // Messages of the browser's background loading.
@@ -44,10 +44,9 @@ type browserRow struct {
 	err error
 	// stamp is what its debate folder looked like at the last look.
 	stamp string
-	// rev is set on a review's row (dir.Dir is its folder): its record;
-	// revCalls its call count (review.Calls: the running ones included).
-	rev      *review.State
-	revCalls int
+	// rev is set on a review's row (dir.Dir is its folder): its record,
+	// as its keeper reads it (engine.RecordKeeper).
+	rev *engine.Record
 }
 
 // over names what the browser lists: the register, else (a project with
@@ -56,7 +55,7 @@ type browserRow struct {
 func (b *browser) over() string {
 	project := filepath.Base(b.reg.Project)
 	if b.reg.Root == "" && b.questions() == 0 && b.reviews() > 0 {
-		return filepath.Join(project, review.ReviewsDir)
+		return filepath.Join(project, b.keeper.Holder(""))
 	}
 	if b.reg.Root == "" {
 		return filepath.Join(project, bugfolder.QuestionsDir)
@@ -99,7 +98,7 @@ func (b *browser) countWords() string {
 func (r *browserRow) recordPath() string {
 	switch {
 	case r.rev != nil:
-		return filepath.Join(r.dir.Dir, review.StateFile)
+		return r.rev.File
 	case !r.dir.Question:
 		return filepath.Join(r.dir.Dir, bugfolder.BugFile)
 	case r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Problem != nil:
@@ -131,7 +130,7 @@ func (r *browserRow) questionID() string {
 // for a question (it has none).
 func (r *browserRow) context() string {
 	if r.rev != nil {
-		return cmp.Or(r.rev.BugID, review.Name)
+		return cmp.Or(r.rev.BugID, r.rev.Protocol)
 	}
 	if r.dir.Question {
 		return bugfolder.KindQuestion
@@ -141,6 +140,8 @@ func (r *browserRow) context() string {
 
 // browser is the list of bugs and questions, and their debates.
 type browser struct {
+	// keeper reads the reviews listed (nil: none are).
+	keeper    engine.RecordKeeper
 	reg       *bugfolder.Register
 	rows      []*browserRow
 	loaded    int
@@ -160,11 +161,11 @@ type browser struct {
 	pending int
 }
 
-func newBrowser(reg *bugfolder.Register) browser {
+func newBrowser(reg *bugfolder.Register, k engine.RecordKeeper) browser {
 	ti := textinput.New()
 	ti.Prompt = "/ "
 	ti.Placeholder = "filter by id, title, context, status"
-	return browser{reg: reg, filter: ti, loading: true}
+	return browser{reg: reg, keeper: k, filter: ti, loading: true}
 }
 
 // listBugDirsCmd finds the bug folders and the project's questions (fast:
@@ -299,7 +300,7 @@ func (b *browser) refilter() {
 func (r *browserRow) haystack() string {
 	s := filepath.Base(r.dir.Dir) + " " + r.context()
 	if r.rev != nil {
-		return s + " " + review.Name + " " + reviewStatus(r.rev) + " " + r.rev.Contract.Intent
+		return s + " " + r.rev.Protocol + " " + reviewStatus(r.rev) + " " + r.rev.Intent
 	}
 	if r.sum != nil {
 		s += " " + r.sum.Bug.Title + " " + r.status() + " " + string(r.sum.Mode) + " " + fmt.Sprint(r.sum.Bug.DisplayNumber)

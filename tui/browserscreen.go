@@ -120,7 +120,7 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 		return m, b.filter.Focus()
 	case key.Matches(msg, k.Open):
 		if r := b.selected(); r != nil && r.rev != nil {
-			return m, loadReviewCmd(r.dir.Dir, 0)
+			return m, loadReviewCmd(m.opts.keeper(), r.dir.Dir, 0)
 		}
 		if r := b.selected(); r != nil && r.sum == nil && r.err == nil {
 			// not read yet: read it now, then open it

@@ -22,6 +22,7 @@ import (
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
 	"github.com/reversa/moot/protocol/debate"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // fixedNow is the clock of every UI test.
@@ -52,7 +53,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 func (f *fixture) options() Options {
-	return Options{Protocol: debate.Protocol{}, Register: f.reg, Config: f.cfg, Harness: harness.Options{ConfigDir: f.reg.Root}, Now: func() time.Time { return fixedNow },
+	return Options{Protocol: debate.Protocol{}, Records: []engine.RecordKeeper{review.Keeper{}}, Register: f.reg, Config: f.cfg, Harness: harness.Options{ConfigDir: f.reg.Root}, Now: func() time.Time { return fixedNow },
 		planOf: f.planOf, whoIs: f.whoIs}
 }
 

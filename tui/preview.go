@@ -2,7 +2,6 @@ package tui
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/termsafe"
-	"github.com/reversa/moot/protocol/review"
 )
 
 // The browser's preview: the selected row's final synthesis (or its
@@ -20,7 +18,7 @@ import (
 func (m Model) previewKey(width int) (docKey, bool) {
 	r := m.browser.selected()
 	if r != nil && r.rev != nil { // a review: its summary, once written
-		p := filepath.Join(r.dir.Dir, review.SummaryFile(r.rev.LangOf()))
+		p := r.rev.Summary
 		if _, err := os.Stat(p); err != nil {
 			return docKey{}, false
 		}

@@ -76,18 +76,18 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, tea.Quit // moot review: the caller stops a run still going
 		}
 		m.rev, m.screen = nil, scrBrowser
-		return m, listReviewsCmd(m.opts.Register)
+		return m, listReviewsCmd(m.opts.keeper(), m.opts.Register)
 	case key.Matches(msg, k.NextTab):
 		r.tab = (r.tab + 1) % len(reviewTabs)
 	case key.Matches(msg, k.PrevTab):
 		r.tab = (r.tab + len(reviewTabs) - 1) % len(reviewTabs)
 	case key.Matches(msg, k.Earlier):
 		if r.round > 1 {
-			return m, loadReviewCmd(r.dir, r.round-1)
+			return m, loadReviewCmd(m.opts.keeper(), r.dir, r.round-1)
 		}
 	case key.Matches(msg, k.Later):
 		if r.round < r.rounds {
-			return m, loadReviewCmd(r.dir, r.round+1)
+			return m, loadReviewCmd(m.opts.keeper(), r.dir, r.round+1)
 		}
 	case key.Matches(msg, k.Decide):
 		if r.awaitsDecision() {
@@ -114,8 +114,8 @@ func (k reviewScreen) render(m Model) string {
 	s := r.st
 	head := fmt.Sprintf("review %s · %s · round %d of %d · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
 		r.calls, plural(r.calls, "call", "calls"), reviewCost(s))
-	if s.Contract.Intent != "" {
-		head += " · " + termsafe.Line(s.Contract.Intent)
+	if s.Intent != "" {
+		head += " · " + termsafe.Line(s.Intent)
 	}
 	var tabs []string
 	for i, t := range reviewTabs {

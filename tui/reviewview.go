@@ -10,7 +10,6 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/termsafe"
-	"github.com/reversa/moot/protocol/review"
 )
 
 // reviewView is the review screen: the review read from disk and which
@@ -66,7 +65,7 @@ func (m Model) openReview(msg reviewLoadedMsg) Model {
 
 // awaitsDecision reports whether the review waits for a human (it
 // stalled, or it holds).
-func (r *reviewView) awaitsDecision() bool { return review.WaitsForDecision(r.st) }
+func (r *reviewView) awaitsDecision() bool { return r.st.WaitsDecision }
 
 // decideReview records the decision on a stalled review off the UI
 // goroutine, through the same function as moot decide (decisao.md).
@@ -75,12 +74,11 @@ func (m Model) decideReview(mn *menu) tea.Cmd {
 	if m.opts.Register != nil {
 		project = m.opts.Register.Project
 	}
-	d := review.Decision{Dir: m.rev.dir, Choice: bugfolder.Choice(mn.choice), Note: mn.note, Now: m.opts.Now}
-	opts := m.opts
+	dir, choice, note, opts, k := m.rev.dir, bugfolder.Choice(mn.choice), mn.note, m.opts, m.opts.keeper()
 	return func() tea.Msg {
-		d.By = opts.decider(context.Background(), project)
-		_, err := review.DecideHuman(d)
-		return decidedMsg{dir: d.Dir, choice: d.Choice, by: d.By, err: err}
+		by := opts.decider(context.Background(), project)
+		err := k.DecideRecord(dir, choice, note, by, opts.Now)
+		return decidedMsg{dir: dir, choice: choice, by: by, err: err}
 	}
 }
 
@@ -91,7 +89,7 @@ func (m Model) followReview() tea.Cmd {
 	if round == m.rev.rounds {
 		round = 0
 	}
-	return checkReviewCmd(m.rev.dir, round, m.rev.stamp)
+	return checkReviewCmd(m.opts.keeper(), m.rev.dir, round, m.rev.stamp)
 }
 
 // reviewDoc renders a review's document (Markdown) to the body's height.
@@ -281,7 +279,7 @@ func (m Model) lensLines(p *lensPane, w, clip int) []string {
 		content = append(content, wrapStyled("sat: "+seat, w, "  ", m.st.Subtle.Render)...)
 	}
 	if p.status != "waiting" && p.status != "called" {
-		content = append(content, severities(p.findings))
+		content = append(content, severities(p.findings, m.rev.sevs))
 	}
 	for _, f := range p.findings {
 		content = append(content, wrapStyled("  "+f.Severity+": "+termsafe.Line(f.Claim), w, "    ", nil)...)

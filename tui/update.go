@@ -144,7 +144,7 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
 			first = append(first, i)
 		}
-		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first), listReviewsCmd(m.opts.Register))
+		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first), listReviewsCmd(m.opts.keeper(), m.opts.Register))
 	case reviewsMsg:
 		m.browser.setReviews(msg)
 		m.relayout() // the list's height follows its rows
@@ -231,7 +231,7 @@ func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case decidedMsg:
 		m = m.decided(msg)
 		if m.screen == scrReview && m.rev != nil && m.rev.dir == msg.dir {
-			return m, loadReviewCmd(m.rev.dir, m.rev.round), true
+			return m, loadReviewCmd(m.opts.keeper(), m.rev.dir, m.rev.round), true
 		}
 	case finalMsg:
 		if shown(msg.dir) {
@@ -255,7 +255,7 @@ func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case ReviewDoneMsg:
 		m.revDone = true
 		if m.revAlone != "" {
-			return m, loadReviewCmd(m.revAlone, 0), true
+			return m, loadReviewCmd(m.opts.keeper(), m.revAlone, 0), true
 		}
 	case reviewLoadedMsg:
 		if m.showsReview(msg) {

@@ -90,7 +90,8 @@ func TestWizardToTradeoffRun(t *testing.T) {
 	// the synthesis is rendered off the UI goroutine once the run ends: q
 	// before it arrives would show "rendering…"
 	p := newProbed(New(opts), func(m Model) bool {
-		return !m.running && strings.Contains(screenText(m, ""), "Decisão humana pendente")
+		s := screenText(m, "")
+		return !m.running && strings.Contains(s, "Decisão humana pendente") && strings.Contains(s, "no winner, a human decides")
 	})
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
 	waitFor := func(what string) {
