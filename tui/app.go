@@ -160,6 +160,11 @@ type (
 type Model struct {
 	// probing is set while the engines' probe runs in the background.
 	probing bool
+	// ask is the question before a new debate archives a result that
+	// waits for a human decision (tui/pendingask.go); decideOnOpen opens
+	// the decision form once the debate it loads is shown.
+	ask          *pendingAsk
+	decideOnOpen bool
 	opts    Options
 	st      *Styles
 	keys    keyMap
@@ -290,6 +295,9 @@ func New(opts Options) Model {
 		m.wiz = newWizard(opts.Bug, opts.Config, opts.Status, opts.Setup, opts.choices())
 		m.wiz.probing = opts.Probe != nil
 		m.screen = scrWizard
+	}
+	if d := pendingResult(opts.Bug); d != nil && !opts.Resume {
+		m.ask = newPendingAsk(opts.Bug, d)
 	}
 	return m
 }
@@ -545,6 +553,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.deb != nil {
 			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.deb.dir), loadTrendCmd(m.opts.Register, m.deb.dir, m.deb.final))
 		}
+		if m.decideOnOpen && m.deb != nil && m.deb.awaitsDecision() {
+			var c tea.Cmd
+			m, c = m.openDecide()
+			cmds = append(cmds, c)
+		}
+		m.decideOnOpen = false
 		if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
 			cmds = append(cmds, m.startResume())
 		}
@@ -669,6 +683,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m.menuBack()
 		}
 		return m.menuKey(msg)
+	}
+	if m.ask != nil {
+		return m.pendingKey(msg)
 	}
 	if m.help { // ↑/↓ scroll a help taller than the window; any other key closes it
 		switch {
@@ -812,14 +829,11 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, statusCmd(fmt.Sprintf("%s is a question: its folder holds one debate; moot ask asks another", r.sum.Bug.ID))
 		case r.resumable():
 			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
+		case r.pendingDecision() && pendingResult(r.sum.Bug) != nil:
+			m.ask = newPendingAsk(r.sum.Bug, pendingResult(r.sum.Bug))
+			return m, nil
 		default:
-			m.bug = r.sum.Bug
-			m.problem, m.probErr = nil, nil
-			m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
-			m.wiz.probing = m.probing
-			m.sizeWizard()
-			m.screen = scrWizard
-			return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())
+			return m.beginSetup(r.sum.Bug)
 		}
 	case key.Matches(msg, m.keys.Resume):
 		r := b.selected()
@@ -836,6 +850,17 @@ func (m Model) browserKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, loadDebateCmd(m.bug)
 	}
 	return m, nil
+}
+
+// beginSetup opens the setup wizard for a new debate on bug.
+func (m Model) beginSetup(bug *bugfolder.Bug) (Model, tea.Cmd) {
+	m.bug = bug
+	m.problem, m.probErr = nil, nil
+	m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
+	m.wiz.probing = m.probing
+	m.sizeWizard()
+	m.screen = scrWizard
+	return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())
 }
 
 func statusCmd(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }

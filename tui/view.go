@@ -58,6 +58,9 @@ func (m Model) Render() string {
 	if m.help {
 		out = m.overlay(out, m.viewHelp())
 	}
+	if m.ask != nil {
+		out = m.overlay(out, m.ask.view(m.st, m.w))
+	}
 	if m.menu != nil && m.menu.kind == menuTrust && m.screen != scrDebate {
 		// the trust question comes first, over whichever screen opens
 		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
