@@ -165,13 +165,13 @@ type Model struct {
 	// the decision form once the debate it loads is shown.
 	ask          *pendingAsk
 	decideOnOpen bool
-	opts    Options
-	st      *Styles
-	keys    keyMap
-	w, h    int
-	lay     layout
-	dark    bool
-	screen  screen
+	opts         Options
+	st           *Styles
+	keys         keyMap
+	w, h         int
+	lay          layout
+	dark         bool
+	screen       screen
 
 	browser browser
 	// acceptEngines is set once the engineer accepted changed engines as
