@@ -160,18 +160,19 @@ type (
 type Model struct {
 	// probing is set while the engines' probe runs in the background.
 	probing bool
+	opts    Options
+	st      *Styles
+	keys    keyMap
+	w, h    int
+	lay     layout
+	dark    bool
+	screen  screen
+
 	// ask is the question before a new debate archives a result that
 	// waits for a human decision (tui/pendingask.go); decideOnOpen opens
 	// the decision form once the debate it loads is shown.
 	ask          *pendingAsk
 	decideOnOpen bool
-	opts         Options
-	st           *Styles
-	keys         keyMap
-	w, h         int
-	lay          layout
-	dark         bool
-	screen       screen
 
 	browser browser
 	// acceptEngines is set once the engineer accepted changed engines as

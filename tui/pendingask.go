@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -67,7 +68,7 @@ func newPendingAsk(b *bugfolder.Bug, d *bugfolder.Debate) *pendingAsk {
 	if d.Final != nil && d.Final.RecommendedVerdict != "" {
 		what += " (recommended verdict " + clipLine(d.Final.RecommendedVerdict, 40) + ")"
 	}
-	return &pendingAsk{bug: b, what: what, archive: b.Register.Rel(bugfolder.ArchivePath(b.Dir, d.ArchiveTime())) + "/", keys: newPendingKeys()}
+	return &pendingAsk{bug: b, what: what, archive: filepath.Base(bugfolder.ArchivePath(b.Dir, d.ArchiveTime())) + "/", keys: newPendingKeys()}
 }
 
 // options are the dialog's answers, in order.
@@ -125,7 +126,9 @@ func (a *pendingAsk) view(st *Styles, width int) string {
 // with the decision form, archiving goes on to the setup, cancelling goes
 // back (to the list, or out of moot run).
 func (m Model) pendingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	choice, chosen := m.ask.update(msg)
+	a := *m.ask // a model is a value: its copies keep their own cursor
+	choice, chosen := a.update(msg)
+	m.ask = &a
 	if !chosen {
 		return m, nil
 	}
