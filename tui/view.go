@@ -596,15 +596,13 @@ func (m Model) debateHeader() string {
 	if d.cut { // the budget cap cut the rounds: the final step reads the last complete one
 		round, r = fmt.Sprintf("cut by the budget at round %d of %d", d.cutRound, d.r), fmt.Sprintf("r%d■/%d", d.cutRound, d.r)
 	}
-	long := []string{string(d.mode), round, d.elapsedText(m.now),
-		fmt.Sprintf("calls %d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
+	callsLong, callsShort, callsTight := d.callsText()
+	long := []string{string(d.mode), round, d.elapsedText(m.now), callsLong, fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
 	if d.mode == "" {
 		long = long[1:]
 	}
-	short := []string{r, d.elapsedText(m.now),
-		fmt.Sprintf("%d/%d calls", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
-	tight := []string{r, d.elapsedText(m.now),
-		fmt.Sprintf("%d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()), m.money(d.usd)}
+	short := []string{r, d.elapsedText(m.now), callsShort, fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
+	tight := []string{r, d.elapsedText(m.now), callsTight, fmtTokens(d.liveTokens()), m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
 	// below the tight form the least telling figures go first: tokens,
 	// elapsed, calls, round; status and the whole money figure stay
