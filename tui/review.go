@@ -145,11 +145,11 @@ func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	}
 	if g, ok := review.LastGate(s); ok {
 		verdict = string(g.Outcome)
-		lenses = fmt.Sprintf("%d/%d/%d", g.Passes, g.Holds, g.Refuses)
+		lenses = fmt.Sprintf("P%d H%d R%d", g.Passes, g.Holds, g.Refuses) // lenses passed, held, refused
 	}
 	nr := fmt.Sprintf("%d×%d", len(s.Lenses), len(s.Rounds))
 	status := st.Badge(s.Status) + strings.TrimPrefix(reviewStatus(s), s.Status)
-	cells := []string{s.ID, "", r.context(), status, verdict, rounds, lenses, reviewCost(s), date, fmt.Sprint(r.revCalls)}
+	cells := []string{s.ID, "", r.context(), status, "review", verdict, rounds, lenses, reviewCost(s), date, fmt.Sprint(r.revCalls)}
 	calls := fmt.Sprintf("%d %s · ", r.revCalls, plural(r.revCalls, "call", "calls"))
 	if on[healthCol] {
 		calls = "" // the CALLS column says it
