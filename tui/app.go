@@ -287,7 +287,7 @@ func New(opts Options) Model {
 	case opts.Resume:
 		m.bug = opts.Bug
 		m.screen = scrDebate
-	case opts.Setup.Mode != "" && len(opts.Setup.Solvers) > 0 && !needsPack(opts.Setup):
+	case (opts.Setup.Mode != "" || opts.Bug.IsQuestion) && len(opts.Setup.Solvers) > 0 && !needsPack(opts.Setup): // a question has no mode
 		m.bug = opts.Bug
 		m.cost.setup = opts.Setup
 		m.screen = scrCost
@@ -348,6 +348,9 @@ func (m Model) Outcome() Outcome { return m.out }
 
 func assemblePCmd(bug *bugfolder.Bug) tea.Cmd {
 	return func() tea.Msg {
+		if bug.IsQuestion { // its P is the question, made by moot ask with the setup
+			return problemMsg{bug, nil, nil}
+		}
 		full, err := bug.Full()
 		if err != nil {
 			return problemMsg{bug, nil, err}
@@ -1005,10 +1008,10 @@ type planMsg struct {
 // that prices it in the background (the cost screen says it is
 // estimating until the plan arrives).
 func (m *Model) planCost() tea.Cmd {
-	if m.problem == nil && m.probErr == nil {
+	if m.problem == nil && m.probErr == nil && m.cost.setup.Problem == nil {
 		return nil
 	}
-	if m.probErr != nil {
+	if m.probErr != nil && m.cost.setup.Problem == nil { // a question's P comes made (moot ask)
 		m.cost.err = m.probErr
 		return nil
 	}
