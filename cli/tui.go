@@ -32,12 +32,14 @@ func runTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Co
 		s.Protocol = nil // the wizard asks for it
 	}
 	opts.Bug, opts.Setup, opts.Budget = bug, s, s.Budget
+	e.resumeConfig = sf.config
 	return runProgram(e, reg, opts)
 }
 
 // resumeTUI resumes a debate in the terminal UI.
-func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, pol *engine.Policies, proto engine.Protocol, cap engine.Budget) error {
+func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, config string, proto engine.Protocol, cap engine.Budget) error {
 	opts := tuiOptions(e, reg, cfg)
+	e.resumeConfig = config
 	opts.Bug, opts.Resume, opts.Protocol, opts.ResumeBudget = bug, true, proto, cap
 	return runProgram(e, reg, opts)
 }
@@ -120,6 +122,10 @@ func lensCatalog(reg *bugfolder.Register, cfg *harness.Config) []bugfolder.Lens 
 	return out
 }
 
+// resumeAdvice names a debate for a printed `moot resume`, with this
+// command's explicit --config.
+func resumeAdvice(e *env, id string) string { return resumeWords(e, id, e.resumeConfig) }
+
 // runProgram runs the UI, then says where the debate was written and
 // exits with the debate's code (0 done, 3 cancelled or left, 4 waiting).
 // winnerWord names the winning proposal in the UI's language, as the TUI
@@ -154,6 +160,9 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	}()
 	final, err := p.Run()
 	stopped := &exitError{code: ExitCancelled, err: errors.New("stopped by a signal: everything is kept; moot resume continues it")}
+	if m, ok := final.(tui.Model); ok && m.Outcome().BugID != "" {
+		stopped.err = fmt.Errorf("stopped by a signal: everything is kept; `moot resume %s` continues it", resumeAdvice(e, m.Outcome().BugID))
+	}
 	if errors.Is(err, tea.ErrProgramKilled) {
 		return stopped
 	}
@@ -195,7 +204,7 @@ func exitForOutcome(e *env, reg *bugfolder.Register, out tui.Outcome) error {
 	case res == nil:
 		return nil
 	case out.Left:
-		fmt.Fprintf(e.stdout, "left while it ran: everything is kept; `moot resume %s` continues it\n", out.BugID)
+		fmt.Fprintf(e.stdout, "left while it ran: everything is kept; `moot resume %s` continues it\n", resumeAdvice(e, out.BugID))
 		return &exitError{code: ExitCancelled, quiet: true}
 	case res.Reason != "":
 		fmt.Fprintln(e.stdout, res.Reason)

@@ -166,6 +166,12 @@ type Model struct {
 	dark    bool
 	screen  screen
 
+	// ask is the question before a new debate archives a result that
+	// waits for a human decision (tui/pendingask.go); decideOnOpen opens
+	// the decision form once the debate it loads is shown.
+	ask          *pendingAsk
+	decideOnOpen bool
+
 	browser browser
 	// acceptEngines is set once the engineer accepted changed engines as
 	// an amendment; the resume then runs with them.
@@ -279,7 +285,7 @@ func New(opts Options) Model {
 	case opts.Resume:
 		m.bug = opts.Bug
 		m.screen = scrDebate
-	case opts.Setup.Mode != "" && len(opts.Setup.Solvers) > 0 && !needsPack(opts.Setup):
+	case (opts.Setup.Mode != "" || opts.Bug.IsQuestion) && len(opts.Setup.Solvers) > 0 && !needsPack(opts.Setup): // a question has no mode
 		m.bug = opts.Bug
 		m.cost.setup = opts.Setup
 		m.screen = scrCost
@@ -288,6 +294,9 @@ func New(opts Options) Model {
 		m.wiz = newWizard(opts.Bug, opts.Config, opts.Status, opts.Setup, opts.choices())
 		m.wiz.probing = opts.Probe != nil
 		m.screen = scrWizard
+	}
+	if d := pendingResult(opts.Bug); d != nil && !opts.Resume {
+		m.ask = newPendingAsk(opts.Bug, d)
 	}
 	return m
 }
@@ -337,6 +346,9 @@ func (m Model) Outcome() Outcome { return m.out }
 
 func assemblePCmd(bug *bugfolder.Bug) tea.Cmd {
 	return func() tea.Msg {
+		if bug.IsQuestion { // its P is the question, made by moot ask with the setup
+			return problemMsg{bug, nil, nil}
+		}
 		full, err := bug.Full()
 		if err != nil {
 			return problemMsg{bug, nil, err}
@@ -437,6 +449,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m.dialog().back(m, m.menu)
 		}
 		return m.menuKey(msg)
+	}
+	if m.ask != nil {
+		return m.pendingKey(msg)
 	}
 	if m.help { // ↑/↓ scroll a help taller than the window; any other key closes it
 		switch {

@@ -30,7 +30,7 @@ type browserCol struct {
 // never cut.
 var browserCols = []browserCol{
 	{"BUG", 17, 0, false}, {"#", 4, 6, true}, {"CONTEXT", 8, 2, false}, {"STATUS", 12, 0, false},
-	{"MODE", 9, 1, false}, {"N×R", 4, 5, false}, {"WINNER", 13, 4, false}, {"COST", 7, 7, true},
+	{"PROTOCOL", 8, 0, false}, {"MODE", 9, 1, false}, {"N×R", 4, 5, false}, {"WINNER", 13, 4, false}, {"COST", 7, 7, true},
 	{"DATE", 10, 8, true}, {"HEALTH", 6, 3, true},
 }
 
@@ -157,7 +157,34 @@ func (b *browser) colWidths(on []bool, width int) []int {
 			spare -= grow
 		}
 	}
+	widths[0] = b.distinctIDWidth(widths[0])
 	return widths
+}
+
+// distinctIDWidth is the narrowest ID column, from w up, at which no two
+// IDs, cut in the middle, read the same (the title gives up the room).
+func (b *browser) distinctIDWidth(w int) int {
+	var ids []string
+	longest := 0
+	for _, r := range b.rows {
+		if id := r.questionID(); id != "" {
+			ids = append(ids, id)
+			longest = max(longest, ansi.StringWidth(id))
+		}
+	}
+	for ; w < longest; w++ {
+		seen := map[string]bool{}
+		clash := false
+		for _, id := range ids {
+			c := truncMiddle(id, w)
+			clash = clash || seen[c]
+			seen[c] = true
+		}
+		if !clash {
+			break
+		}
+	}
+	return w
 }
 
 // statusCap is the widest the STATUS column grows to its words
@@ -200,7 +227,9 @@ func joinCells(on []bool, widths []int, cells []string) string {
 			continue
 		}
 		cell, w := cells[i], widths[i]
-		if ansi.StringWidth(cell) > w {
+		if ansi.StringWidth(cell) > w && c.head == "BUG" {
+			cell = truncMiddle(ansi.Strip(cell), w) // an ID keeps its end: two IDs never read the same
+		} else if ansi.StringWidth(cell) > w {
 			cell = ansi.Truncate(cell, w, "…")
 		}
 		if c.right {
@@ -288,7 +317,7 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 		}
 	}
 	status := st.Badge(string(s.State)) + strings.TrimPrefix(r.status(), string(s.State))
-	cells := []string{s.Bug.ID, num, r.context(), status, mode, nr, winner, cost, date, health}
+	cells := []string{s.Bug.ID, num, r.context(), status, r.protocol(), mode, nr, winner, cost, date, health}
 	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Bug.Title)
 }
 
@@ -319,4 +348,13 @@ func fmtTokens(n int) string {
 		return fmt.Sprintf("%.1fk", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)
+}
+
+// protocol is the row's PROTOCOL cell: the protocol its latest debate ran
+// (debate, council, tradeoff, argue), "—" before any.
+func (r *browserRow) protocol() string {
+	if r.sum == nil || r.sum.Latest == nil || r.sum.Latest.Problem == nil {
+		return "—"
+	}
+	return r.sum.Latest.Problem.ProtocolName()
 }

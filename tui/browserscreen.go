@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 )
 
@@ -142,14 +143,11 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 			return m, statusCmd(fmt.Sprintf("%s is a question: its folder holds one debate; moot ask asks another", r.sum.Bug.ID))
 		case r.resumable():
 			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
+		case r.pendingDecision() && pendingResult(r.sum.Bug) != nil:
+			m.ask = newPendingAsk(r.sum.Bug, pendingResult(r.sum.Bug))
+			return m, nil
 		default:
-			m.bug = r.sum.Bug
-			m.problem, m.probErr = nil, nil
-			m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
-			m.wiz.probing = m.probing
-			m.sizeWizard()
-			m.screen = scrWizard
-			return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())
+			return m.beginSetup(r.sum.Bug)
 		}
 	case key.Matches(msg, k.Resume):
 		r := b.selected()
@@ -208,4 +206,15 @@ func (k browserScreen) render(m Model) string {
 	}
 	help := footerHelp(k.ShortHelp()...)
 	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.footer(help)
+}
+
+// beginSetup opens the setup wizard for a new debate on bug.
+func (m Model) beginSetup(bug *bugfolder.Bug) (Model, tea.Cmd) {
+	m.bug = bug
+	m.problem, m.probErr = nil, nil
+	m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
+	m.wiz.probing = m.probing
+	m.sizeWizard()
+	m.screen = scrWizard
+	return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())
 }

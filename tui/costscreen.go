@@ -156,10 +156,10 @@ type planMsg struct {
 // that prices it in the background (the cost screen says it is
 // estimating until the plan arrives).
 func (m *Model) planCost() tea.Cmd {
-	if m.problem == nil && m.probErr == nil {
+	if m.problem == nil && m.probErr == nil && m.cost.setup.Problem == nil {
 		return nil
 	}
-	if m.probErr != nil {
+	if m.probErr != nil && m.cost.setup.Problem == nil { // a question's P comes made (moot ask)
 		m.cost.err = m.probErr
 		return nil
 	}

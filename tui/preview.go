@@ -22,7 +22,7 @@ func (m Model) previewKey(width int) (docKey, bool) {
 		if _, err := os.Stat(p); err != nil {
 			return docKey{}, false
 		}
-		return docKey{p, width, ""}, true
+		return docKey{path: p, width: width}, true
 	}
 	if r == nil || r.sum == nil {
 		return docKey{}, false
@@ -30,11 +30,12 @@ func (m Model) previewKey(width int) (docKey, bool) {
 	s := r.sum
 	switch {
 	case s.Latest != nil && s.Latest.Final != nil:
-		return docKey{s.Latest.Final.Path, width, "synthesis"}, true
+		f := s.Latest.Final
+		return docKey{path: f.Path, width: width, part: "synthesis", version: f.DebateID + " " + f.FinishedAt.String()}, true
 	case s.Latest != nil && s.Latest.Problem != nil:
-		return docKey{s.Latest.Problem.Path, width, ""}, true
+		return docKey{path: s.Latest.Problem.Path, width: width, version: s.Latest.Problem.SHA256}, true
 	}
-	return docKey{s.Bug.Path(), width, ""}, true
+	return docKey{path: s.Bug.Path(), width: width}, true
 }
 
 // previewWidth is the inner width of the preview pane (false: no preview).
@@ -73,7 +74,7 @@ func (m *Model) wantPreview() []tea.Cmd {
 
 // factsKey names the preview's line of a bug's notable facts (bugfolder's
 // Bug.NotableFacts: express, mitigated, blocked, fix state…).
-func factsKey(b *bugfolder.Bug) docKey { return docKey{b.Path(), 0, "facts"} }
+func factsKey(b *bugfolder.Bug) docKey { return docKey{path: b.Path(), part: "facts"} }
 
 // bugFactsCmd reads the bug in full, off the screen's loop, for its facts.
 func bugFactsCmd(key docKey, b *bugfolder.Bug, style string) tea.Cmd {

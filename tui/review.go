@@ -114,11 +114,11 @@ func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	}
 	if s.Verdict != "" {
 		verdict = s.Verdict
-		lenses = fmt.Sprintf("%d/%d/%d", s.Passes, s.Holds, s.Refuses)
+		lenses = fmt.Sprintf("P%d H%d R%d", s.Passes, s.Holds, s.Refuses) // lenses passed, held, refused
 	}
 	nr := fmt.Sprintf("%d×%d", s.Lenses, s.Rounds)
 	status := st.Badge(s.Status) + strings.TrimPrefix(reviewStatus(s), s.Status)
-	cells := []string{s.ID, "", r.context(), status, verdict, rounds, lenses, reviewCost(s), date, fmt.Sprint(s.Calls)}
+	cells := []string{s.ID, "", r.context(), status, s.Protocol, verdict, rounds, lenses, reviewCost(s), date, fmt.Sprint(s.Calls)}
 	calls := fmt.Sprintf("%d %s · ", s.Calls, plural(s.Calls, "call", "calls"))
 	if on[healthCol] {
 		calls = "" // the CALLS column says it

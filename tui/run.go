@@ -30,6 +30,7 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.bridge, m.running = b, true
 	m.out.BugID = s.Bug.ID
 	m.deb = newLiveView(s)
+	m.forgetDocsIn(s.Bug.DebateFolder())
 	// until the run logs its plan: the same estimate
 	m.deb.estUSD, m.deb.estUnknown, m.deb.hasEstimate = m.cost.plan.USD, !m.cost.plan.USDKnown, true
 	m.deb.startedAt = m.clock()

@@ -332,6 +332,12 @@ func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	if m.deb != nil {
 		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.protocol(), m.deb.dir), loadTrendCmd(m.opts.Register, m.deb.dir, m.deb.final))
 	}
+	if m.decideOnOpen && m.deb != nil && m.deb.awaitsDecision() {
+		var c tea.Cmd
+		m, c = m.openDecide()
+		cmds = append(cmds, c)
+	}
+	m.decideOnOpen = false
 	if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
 		cmds = append(cmds, m.startResume())
 	}

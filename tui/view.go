@@ -42,6 +42,9 @@ func (m Model) Render() string {
 	if m.help {
 		out = m.overlay(out, m.viewHelp())
 	}
+	if m.ask != nil {
+		out = m.overlay(out, m.ask.view(m.st, m.w))
+	}
 	if m.menu != nil && m.menu.kind == menuTrust && m.screen != scrDebate {
 		// the trust question comes first, over whichever screen opens
 		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
@@ -169,15 +172,13 @@ func (m Model) debateHeader() string {
 	if d.cut { // the budget cap cut the rounds: the final step reads the last complete one
 		round, r = fmt.Sprintf("cut by the budget at round %d of %d", d.cutRound, d.r), fmt.Sprintf("r%d■/%d", d.cutRound, d.r)
 	}
-	long := []string{string(d.mode), round, d.elapsedText(m.now),
-		fmt.Sprintf("calls %d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
+	callsLong, callsShort, callsTight := d.callsText()
+	long := []string{string(d.mode), round, d.elapsedText(m.now), callsLong, fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
 	if d.mode == "" {
 		long = long[1:]
 	}
-	short := []string{r, d.elapsedText(m.now),
-		fmt.Sprintf("%d/%d calls", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
-	tight := []string{r, d.elapsedText(m.now),
-		fmt.Sprintf("%d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()), m.money(d.usd)}
+	short := []string{r, d.elapsedText(m.now), callsShort, fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
+	tight := []string{r, d.elapsedText(m.now), callsTight, fmtTokens(d.liveTokens()), m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
 	// below the tight form the least telling figures go first: tokens,
 	// elapsed, calls, round; status and the whole money figure stay
