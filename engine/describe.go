@@ -84,8 +84,9 @@ type Record struct {
 	// seats passed, held and refused in it.
 	Verdict                string
 	Passes, Holds, Refuses int
-	// WaitsDecision is set when the run waits for a human decision.
-	WaitsDecision bool
+	// WaitsDecision is set when the run waits for a human decision;
+	// Running while it runs.
+	WaitsDecision, Running bool
 	// Rank orders the status among a list's (0: waits for a human first).
 	Rank int
 	// File is its record's path (o opens it); Summary its summary's path.

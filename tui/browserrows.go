@@ -30,8 +30,8 @@ type browserCol struct {
 // never cut.
 var browserCols = []browserCol{
 	{"BUG", 17, 0, false}, {"#", 4, 6, true}, {"CONTEXT", 8, 2, false}, {"STATUS", 12, 0, false},
-	{"PROTOCOL", 8, 0, false}, {"MODE", 9, 1, false}, {"N×R", 4, 5, false}, {"WINNER", 13, 4, false}, {"COST", 7, 7, true},
-	{"DATE", 10, 8, true}, {"HEALTH", 6, 3, true},
+	{"PROTOCOL", protocolW, 0, false}, {"MODE", 9, 1, false}, {"N×R", 4, 5, false}, {"WINNER", 13, 4, false}, {"COST", 7, 8, true},
+	{"DATE", 10, 7, true}, {"HEALTH", 6, 3, true},
 }
 
 // minTitle is the width the title keeps before columns are given up.
@@ -137,6 +137,10 @@ func (b *browser) colWidths(on []bool, width int) []int {
 		}
 	}
 	spare := width - used - 1 - titleRoom
+	wideRoom := 0
+	if width >= wideList {
+		wideRoom = protocolW // a wide list keeps a status's decision whole, as before the PROTOCOL column
+	}
 	for _, g := range []struct {
 		head string
 		cap  int
@@ -145,7 +149,7 @@ func (b *browser) colWidths(on []bool, width int) []int {
 		// never cut (its "+unknown" is part of the figure), a status
 		// keeps its decision at 140 columns
 		room int
-	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom},
+	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom + wideRoom},
 		{"CONTEXT", contextCap, (*browserRow).context, 0}, {"BUG", idCap, (*browserRow).questionID, 0}} {
 		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
 		natural := 0
@@ -186,6 +190,14 @@ func (b *browser) distinctIDWidth(w int) int {
 	}
 	return w
 }
+
+// protocolW is the PROTOCOL column's width ("tradeoff"): the title gives
+// it up to keep a status's decision whole.
+const protocolW = 8
+
+// wideList is the width from which the title gives up protocolW more
+// to the STATUS column.
+const wideList = 120
 
 // statusCap is the widest the STATUS column grows to its words
 // ("done (closed) · decision pending").

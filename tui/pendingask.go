@@ -18,7 +18,11 @@ import (
 // anyway (the archived result keeps its pending decision: moot decide
 // records it there), or cancel. It owns its keys, its view and its help.
 type pendingAsk struct {
-	bug *bugfolder.Bug
+	// stopReview, when set, makes this the question before q stops a
+	// running review (moot review on a terminal), as a debate's q asks:
+	// keep watching, or stop it (resumable).
+	stopReview string
+	bug        *bugfolder.Bug
 	// what names the pending result ("the spec debate's recommended
 	// verdict spec-gap"); archive is where it will be moved.
 	what, archive string
@@ -71,8 +75,16 @@ func newPendingAsk(b *bugfolder.Bug, d *bugfolder.Debate) *pendingAsk {
 	return &pendingAsk{bug: b, what: what, archive: filepath.Base(bugfolder.ArchivePath(b.Dir, d.ArchiveTime())) + "/", keys: newPendingKeys()}
 }
 
+// newStopReviewAsk asks before q stops the running review id.
+func newStopReviewAsk(id string) *pendingAsk {
+	return &pendingAsk{stopReview: id, keys: newPendingKeys()}
+}
+
 // options are the dialog's answers, in order.
 func (a *pendingAsk) options() []string {
+	if a.stopReview != "" {
+		return []string{"Keep watching", "Stop it (the lenses that sat are kept; moot resume " + a.stopReview + " continues it)"}
+	}
 	return []string{
 		"Decide it now (opens the result; d records the decision)",
 		"Archive it and set up a new debate (moot decide " + a.bug.ID + " still records the decision)",
@@ -109,8 +121,13 @@ func (a *pendingAsk) view(st *Styles, width int) string {
 	w := max(20, min(width-4, 90))
 	inner := w - 4
 	var b strings.Builder
-	b.WriteString(st.Warning.Render(ansi.Truncate("◆ "+a.bug.ID+" waits for a human decision", inner, "…")) + "\n")
-	b.WriteString(wrapText(fmt.Sprintf("Nobody has decided %s yet. A new debate archives it as %s; the decision can still be recorded there.", a.what, a.archive), inner) + "\n\n")
+	if a.stopReview != "" {
+		b.WriteString(st.Bold.Render("Stop this review?") + "\n")
+		b.WriteString(wrapText("The calls in flight stop; every verdict written is kept.", inner) + "\n\n")
+	} else {
+		b.WriteString(st.Warning.Render(ansi.Truncate("◆ "+a.bug.ID+" waits for a human decision", inner, "…")) + "\n")
+		b.WriteString(wrapText(fmt.Sprintf("Nobody has decided %s yet. A new debate archives it as %s; the decision can still be recorded there.", a.what, a.archive), inner) + "\n\n")
+	}
 	for i, o := range a.options() {
 		line := "  " + o
 		if i == a.cursor {
@@ -133,7 +150,14 @@ func (m Model) pendingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	bug := m.ask.bug
+	stop := m.ask.stopReview != ""
 	m.ask = nil
+	if stop { // the first answer keeps watching; the second stops (the caller stops the run)
+		if choice == pendingArchive {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
 	switch choice {
 	case pendingDecide:
 		m.bug, m.decideOnOpen = bug, true

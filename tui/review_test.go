@@ -304,7 +304,7 @@ func TestReviewStandaloneView(t *testing.T) {
 	for _, msg := range run(m.Init()) {
 		m = pump(t, m, msg)
 	}
-	checkFrame(t, m, 100, 30, "", []string{"review " + br.f.ID, "defect · refuse", "q stop the review and leave"})
+	checkFrame(t, m, 100, 30, "", []string{"review " + br.f.ID, "defect · refuse", "q stop the review (asks first)"})
 	m = pump(t, m, ReviewDoneMsg{})
 	checkFrame(t, m, 100, 30, "", []string{"the review ended", "q leave"})
 	_, cmd := m.Update(keyMsg("q"))

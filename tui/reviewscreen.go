@@ -72,8 +72,12 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Up):
 		r.focus = max(0, r.focus-1)
 	case key.Matches(msg, k.Back):
+		if m.revAlone != "" && !m.revDone && r.st.Running {
+			m.ask = newStopReviewAsk(r.st.ID) // as a debate's q: ask before stopping it
+			return m, nil
+		}
 		if m.revAlone != "" {
-			return m, tea.Quit // moot review: the caller stops a run still going
+			return m, tea.Quit // moot review: the run has ended
 		}
 		m.rev, m.screen = nil, scrBrowser
 		return m, listReviewsCmd(m.opts.keeper(), m.opts.Register)
@@ -139,7 +143,7 @@ func (k reviewScreen) render(m Model) string {
 	case m.revAlone != "" && m.revDone:
 		help = "the review ended · enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q leave"
 	case m.revAlone != "":
-		help = "enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q stop the review and leave"
+		help = "enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q stop the review (asks first)"
 	}
 	if r.awaitsDecision() {
 		help = "d decide (stalled: a human decision waits) · " + help

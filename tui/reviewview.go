@@ -133,18 +133,27 @@ func (m Model) renderLensPanes(panes []*lensPane, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
+// paneClip is how much of a lens's reason a pane shows; the zoom shows
+// more, and each finding whole.
+const paneClip = 400
+
 // lensBox is one lens as w×h lines: its lensLines in a box; a lens
 // taller than the box ends in "… N more" (enter zooms it whole).
 func (m Model) lensBox(p *lensPane, w, h int, focused bool) []string {
 	innerW, innerH := max(4, w-2), max(1, h-2)
-	content := m.lensLines(p, innerW, 400)
+	content := m.lensLines(p, innerW, paneClip)
 	border := m.st.Pane
 	if focused {
 		border = m.st.PaneFocus
 	}
 	edge := lipgloss.NewStyle().Foreground(border.GetBorderTopForeground())
-	bar := edge.Render("│")
-	out := []string{edge.Render("╭" + strings.Repeat("─", innerW) + "╮")}
+	// the focused lens's border is heavy, as a debate's focused pane: seen without colour
+	tl, tr, bl, br, hz, vt := "╭", "╮", "╰", "╯", "─", "│"
+	if focused {
+		tl, tr, bl, br, hz, vt = "┏", "┓", "┗", "┛", "━", "┃"
+	}
+	bar := edge.Render(vt)
+	out := []string{edge.Render(tl + strings.Repeat(hz, innerW) + tr)}
 	for i := 0; i < innerH; i++ {
 		line := ""
 		if i < len(content) {
@@ -155,7 +164,7 @@ func (m Model) lensBox(p *lensPane, w, h int, focused bool) []string {
 		}
 		out = append(out, bar+fitCells(line, innerW)+bar)
 	}
-	return append(out, edge.Render("╰"+strings.Repeat("─", innerW)+"╯"))
+	return append(out, edge.Render(bl+strings.Repeat(hz, innerW)+br))
 }
 
 // reviewZoom is the zoom's text: the focused lens whole, wrapped to the
@@ -283,6 +292,13 @@ func (m Model) lensLines(p *lensPane, w, clip int) []string {
 	}
 	for _, f := range p.findings {
 		content = append(content, wrapStyled("  "+f.Severity+": "+termsafe.Line(f.Claim), w, "    ", nil)...)
+		if clip > paneClip { // the zoom shows the whole finding: where, its evidence, what follows
+			for _, kv := range [][2]string{{"file", f.File}, {"evidence", f.Evidence}, {"impact", f.Impact}, {"follow-up", f.FollowUp}} {
+				if strings.TrimSpace(kv[1]) != "" {
+					content = append(content, wrapStyled("    "+kv[0]+": "+termsafe.Line(kv[1]), w, "      ", m.st.Subtle.Render)...)
+				}
+			}
+		}
 	}
 	if p.reason != "" {
 		content = append(content, wrapStyled(clipLine(p.reason, clip), w, "", nil)...)

@@ -67,7 +67,7 @@ func record(dir string, st *State, calls int) engine.Record {
 	r := engine.Record{Dir: dir, ID: st.ID, BugID: st.BugID, Protocol: Name, Status: st.Status, Decision: st.Decision,
 		Intent: st.Contract.Intent, Restricted: st.Restricted, StartedAt: st.StartedAt, Calls: calls,
 		Paid: st.Calls > 0, CostUSD: st.CostUSD, CostUnknown: st.CostUnknown, Lenses: len(st.Lenses), Rounds: len(st.Rounds),
-		WaitsDecision: WaitsForDecision(st), Rank: rank[st.Status],
+		WaitsDecision: WaitsForDecision(st), Running: st.Status == StatusRunning, Rank: rank[st.Status],
 		File: filepath.Join(dir, StateFile), Summary: filepath.Join(dir, SummaryFile(st.LangOf()))}
 	r.Said = r.Status
 	if (st.Status == StatusStalled || st.Status == StatusHeld) && st.Decision != "" {
