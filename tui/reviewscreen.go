@@ -58,6 +58,15 @@ func (k reviewScreen) FullHelp() [][]key.Binding {
 // an earlier or later round, esc/q back to the list.
 func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	r := m.rev
+	if r == nil { // not read yet: only leaving works
+		if key.Matches(msg, k.Back) && m.revAlone != "" {
+			return m, tea.Quit
+		}
+		if key.Matches(msg, k.Back) {
+			m.screen = scrBrowser
+		}
+		return m, nil
+	}
 	if m.zoom {
 		return zoomPage.handleKey(m, msg) // esc comes back here, to the panes
 	}

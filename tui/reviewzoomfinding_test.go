@@ -6,6 +6,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // TestReviewLensFocusAndZoomMatchTheDebates: the lens in focus has a heavy
@@ -35,7 +38,7 @@ func TestStoppingARunningReviewAsksFirst(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	rf := runningReview(t, f)
-	m := NewReview(rf.f.Dir, Options{Now: func() time.Time { return fixedNow }})
+	m := NewReview(rf.f.Dir, Options{Now: func() time.Time { return fixedNow }, Records: []engine.RecordKeeper{review.Keeper{}}})
 	m = pump(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	for _, msg := range run(m.Init()) {
 		m = pump(t, m, msg)
