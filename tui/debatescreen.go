@@ -224,7 +224,7 @@ func (k debateScreen) render(m Model) string {
 // review's): scroll, search, open or copy its file, back.
 type zoomScreen struct {
 	Up, PageUp, Top, Bottom, Search, Next, Prev key.Binding
-	OpenFile, Copy, Menu, Back, Close           key.Binding
+	OpenFile, Copy, Menu, Back, Close, Help     key.Binding
 }
 
 func newZoomScreen() zoomScreen {
@@ -241,6 +241,7 @@ func newZoomScreen() zoomScreen {
 		Menu:     bind("m", "back to a decision that waits", "m"),
 		Back:     bind("esc", "back", "esc"),
 		Close:    silent("esc", "enter", "q"),
+		Help:     bind("?", "this help", "?"),
 	}
 }
 
@@ -251,7 +252,7 @@ func (k zoomScreen) ShortHelp() []key.Binding {
 
 // FullHelp is the zoom's help.
 func (k zoomScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Top, k.Search, k.Next, k.OpenFile, k.Copy, k.Menu, k.Back}}
+	return [][]key.Binding{{k.Up, k.Top, k.Search, k.Next, k.OpenFile, k.Copy, k.Menu, k.Back, k.Help}}
 }
 
 // zoomKey handles a key in a zoom (a debate's pane or document, or a
@@ -284,6 +285,9 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.Search):
 		return m.openFind()
+	case key.Matches(msg, k.Help):
+		m.help = true
+		return m, nil
 	case m.find.query != "" && key.Matches(msg, k.Next, k.Prev):
 		m.stepMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.Next)])
 		return m, nil

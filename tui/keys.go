@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 )
@@ -93,18 +91,4 @@ func helpRows(km help.KeyMap) [][2]string {
 		}
 	}
 	return rows
-}
-
-// helpLine is a one-line key summary (a footer's).
-func helpLine(bs ...key.Binding) string { return footerHelp(bs...) }
-
-// joinHelp joins footer parts, skipping empty ones.
-func joinHelp(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, " · ")
 }

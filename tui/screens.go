@@ -45,6 +45,9 @@ func (m Model) active() page {
 
 // helpRowsOf are the help overlay's rows for the active page.
 func (m Model) helpRowsOf() [][2]string {
+	if m.zoom {
+		return helpRows(zoomPage)
+	}
 	if m.screen == scrDebate {
 		return debatePage.help(m)
 	}
