@@ -177,6 +177,7 @@ func (m Model) canStopArgue() bool {
 // stopArgue asks the runner, through the bridge, to stop after this round.
 func (m Model) stopArgue() Model {
 	m.bridge.stop.Store(true)
+	m.status, m.statusUntil = "stop asked: the debate stops after this round, then the synthesis", m.clock().Add(4*time.Second)
 	return m
 }
 

@@ -110,6 +110,9 @@ func (m Model) olderDebate() (Model, tea.Cmd) {
 		return m, statusCmd("a shows a bug's earlier debates once this one stops")
 	}
 	nth := 0 // the newest's predecessor when the count is not known yet
+	if m.deb.of == 1 {
+		return m, statusCmd(m.bug.ID + " has no earlier debate")
+	}
 	if m.deb.of > 0 {
 		nth = m.deb.nth - 1
 		if nth < 1 {

@@ -132,6 +132,11 @@ func wrapStyled(text string, w int, indent string, style func(...string) string)
 	out := first[:1]
 	if len(first) > 1 {
 		rest := strings.Join(first[1:], " ")
+		if strings.HasPrefix(text, first[0]) {
+			// the rest as written: a word the first line broke at a hyphen
+			// ("debate-" / "2026…") is never given a space
+			rest = strings.TrimLeft(text[len(first[0]):], " ")
+		}
 		out = append(out, strings.Split(wrapLines(rest, max(1, w-len(indent))), "\n")...)
 		for i := 1; i < len(out); i++ {
 			out[i] = indent + out[i]
