@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -66,8 +67,10 @@ council (docs/protocols/council.md) takes one --lens per member (at least 2), -r
 (cross-rebuttal rounds, at most 3), --criteria and --synthesizer; an
 escalated result waits for a human decision.
 
-ask runs headless: --yes accepts the cost plan (without it the plan is
-printed, nothing is written, exit 4).`,
+On a terminal ask opens the cost screen (Start, Edit, Cancel) and the live
+view, as moot run does. Headless (--headless, --json, or not a terminal)
+--yes accepts the cost plan (without it the plan is printed, nothing is
+written, exit 4).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("protocol") {
@@ -132,6 +135,9 @@ printed, nothing is written, exit 4).`,
 			if af.chosen != "" {
 				fmt.Fprintf(e.stderr, "personas chosen for the question: %s (give --persona to choose)\n", af.chosen)
 			}
+			if !rf.isHeadless(e) { // on a terminal: the cost screen and the live view, as moot run
+				return askTUI(e, reg, bug, cfg, s, sf.config)
+			}
 			plan, err := acceptedPlan(e, reg, bug, cfg, s, rf.yes, rf.asJSON)
 			if err != nil {
 				return err
@@ -188,4 +194,29 @@ func askLang(flag string, reg *bugfolder.Register) (bugfolder.Lang, error) {
 		return bugfolder.EN, nil
 	}
 	return 0, usageErr("--lang %q: give pt or en", flag)
+}
+
+// askTUI asks the question in the terminal UI: its folder is reserved, the
+// cost screen shows the plan, Start runs it in the live view; a cancel
+// before anything started leaves no folder behind.
+func askTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup, config string) error {
+	if s.Problem == nil {
+		p, err := bugfolder.AssembleP(bug)
+		if err != nil {
+			return err
+		}
+		s.Problem = p
+	}
+	id, dir, err := bugfolder.ReserveQuestionDir(bug.Register.Project, bug.ID, bug.Title, time.Now())
+	if err != nil {
+		return err
+	}
+	bug.Dir, bug.ID = dir, id
+	opts := tuiOptions(e, reg, cfg)
+	opts.Protocol, opts.Known = s.Protocol, allProtocols()
+	opts.Bug, opts.Setup, opts.Budget = bug, s, s.Budget
+	e.resumeConfig = config
+	err = runProgram(e, reg, opts)
+	_ = os.Remove(dir) // only an empty folder goes: the question was never started
+	return err
 }

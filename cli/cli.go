@@ -83,6 +83,9 @@ type env struct {
 	stderr io.Writer
 	cwd    string
 	getenv func(string) string
+	// resumeConfig is this command's explicit --config, repeated in the
+	// `moot resume` advice it prints.
+	resumeConfig string
 }
 
 // Main runs moot with args (without the program name) and returns the

@@ -483,6 +483,13 @@ func resumeTarget(e *env, arg string, bug *bugfolder.Bug, config string) string 
 	if st, err := os.Stat(p); (err == nil && st.IsDir()) || strings.ContainsRune(arg, '/') {
 		target = bug.Dir
 	}
+	return resumeWords(e, target, config)
+}
+
+// resumeWords are a `moot resume`'s arguments: the target and, when the
+// command was given one, the engines file (absolute, so the advice works
+// from anywhere).
+func resumeWords(e *env, target, config string) string {
 	parts := []string{shellQuote(target)}
 	if config != "" {
 		abs := config

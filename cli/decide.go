@@ -21,6 +21,10 @@ beside the final answer — the choice, the note, who (git's user.name and
 user.email, else $USER) and when (UTC) — and logs a decision event in the
 debate's event log. It makes no model call.
 
+A bug's decision goes to its latest result that waits for one: the current
+debate's, else an archived debate's (starting a new debate archives a result
+nobody has decided yet; the decision stays recordable there).
+
 What waits for a human decision (decision: pending in the final answer's
 front matter; moot list --json says "decision": "pending"): a debate in spec
 mode, whose final answer recommends a verdict; every tradeoff; a council
@@ -98,7 +102,11 @@ func resolveTarget(e *env, arg string) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &target{reg: reg, id: bug.ID, bugID: bug.ID, root: bug.Dir, dir: filepath.Join(bug.Dir, bugfolder.DebateDir)}, nil
+	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
+	if p := bugfolder.PendingDebate(bug); p != "" {
+		dir = p // an archived result still waiting: a new debate moved it aside
+	}
+	return &target{reg: reg, id: bug.ID, bugID: bug.ID, root: bug.Dir, dir: dir}, nil
 }
 
 // printDecisionHint says, after a run that wrote its final answer, which

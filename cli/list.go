@@ -331,8 +331,8 @@ func printList(e *env, entries []listEntry) {
 		fmt.Fprintln(e.stdout, "no bugs in this register")
 		return
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "BUG\t#\tCONTEXT\tSTATUS\tPROTOCOL\tMODE\tN×R\tWINNER\tCOST\tSTARTED\tELAPSED\tTITLE")
+	t := table{header: []string{"BUG", "#", "CONTEXT", "STATUS", "PROTOCOL", "MODE", "N×R", "WINNER", "COST", "STARTED", "ELAPSED", "TITLE"},
+		flex: 11, flexMin: 12, drop: []int{9, 10, 2, 8, 7, 6, 5, 11, 1}, squeeze: 3}
 	for _, en := range entries {
 		num, proto, mode, nr, winner, started, cost := "", "—", "—", "—", "—", "—", "—"
 		if en.Protocol != nil {
@@ -381,7 +381,15 @@ func printList(e *env, entries []listEntry) {
 		if en.ElapsedSeconds != nil {
 			elapsed = elapsedText(time.Duration(*en.ElapsedSeconds*float64(time.Second)), true)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termsafe.Line(en.BugID), num, termsafe.Line(en.Context), status, termsafe.Line(proto), termsafe.Line(mode), nr, termsafe.Line(winner), cost, started, elapsed, title)
+		t.rows = append(t.rows, []string{termsafe.Line(en.BugID), num, termsafe.Line(en.Context), status, termsafe.Line(proto), termsafe.Line(mode), nr, termsafe.Line(winner), cost, started, elapsed, title})
+	}
+	if isTerminal(e.stdout) { // one record per line, fitted to the terminal
+		fmt.Fprint(e.stdout, t.render(termWidth(e.stdout)))
+		return
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0) // piped: every cell whole
+	for _, r := range append([][]string{t.header}, t.rows...) {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	tw.Flush()
 }

@@ -244,16 +244,19 @@ func printPlan(w io.Writer, p *engine.Plan) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
 	printBudgetLines(w, p)
+	// on a terminal a warning wraps at spaces with a hanging indent (a path
+	// is never split); piped, it stays one line
+	wrap := func(x string) string { return wrapWords(termsafe.Text(x), width-4, "    ") }
 	if len(p.Warnings) > 0 {
 		fmt.Fprintln(w, "\nWarnings:")
 		for _, x := range p.Warnings {
-			fmt.Fprintf(w, "  - %s\n", termsafe.Text(x))
+			fmt.Fprintf(w, "  - %s\n", wrap(x))
 		}
 	}
 	if len(p.Refusals) > 0 {
 		fmt.Fprintln(w, "\nRefused:")
 		for _, x := range p.Refusals {
-			fmt.Fprintf(w, "  - %s\n", termsafe.Text(x))
+			fmt.Fprintf(w, "  - %s\n", wrap(x))
 		}
 	}
 }

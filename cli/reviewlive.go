@@ -20,7 +20,7 @@ func (r *reviewRun) live() bool {
 // liveView is the review view following the folder, and the budget menu
 // it answers a reached cap with (as a debate's view does).
 func (r *reviewRun) liveView() (*liveView, engine.BudgetAsker) {
-	opts := tui.Options{NoColor: r.e.noColor(), Version: version()}
+	opts := tui.Options{NoColor: r.e.noColor(), Version: version(), Records: recordKeepers}
 	p := tea.NewProgram(tui.NewReview(r.folder.Dir, opts), tea.WithoutSignalHandler())
 	return &liveView{p}, tui.NewReviewBudget(p.Send)
 }

@@ -436,7 +436,7 @@ that sat, else a new round re-convenes every juror (see moot help review).`,
 			}
 			// the TUI resumes bugs and questions alike (its live view, its decision form)
 			if !rf.isHeadless(e) {
-				return resumeTUI(e, reg, bug, cfg, pol, proto, resumeCap)
+				return resumeTUI(e, reg, bug, cfg, config, proto, resumeCap)
 			}
 			left, upTo := engine.Remaining(d, proto, stop)
 			if winner != "" || d.HandRun() {
@@ -466,6 +466,9 @@ that sat, else a new round re-convenes every juror (see moot help review).`,
 			}))
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
+			}
+			if errors.Is(err, harness.ErrUnknownEngine) && config == "" {
+				return usageErr("%v: a debate started with --config FILE resumes with it again (moot resume %s --config FILE); nothing was called", err, shellQuote(args[0]))
 			}
 			return exitFor(e, reg, res, err)
 		},

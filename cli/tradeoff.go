@@ -34,7 +34,7 @@ func (f *setupFlags) tradeoffFlags(cmd *cobra.Command, s *engine.Setup, required
 			return usageErr("%s is %d bytes; an option is one testable statement of at most %d (put evidence in the bug or an --evidence file)", o.flag, len(v), maxOptionBytes)
 		}
 	}
-	if a, b := sameOption(f.optionA), sameOption(f.optionB); a != "" && a == b {
+	if tradeoff.SameOption(f.optionA, f.optionB) {
 		return usageErr("--option-a and --option-b are the same statement (%q): a tradeoff weighs two different options; nothing was written", strings.TrimSpace(f.optionA))
 	}
 	if cmd.Flags().Changed("n") && f.n != 2 {
@@ -50,10 +50,6 @@ func (f *setupFlags) tradeoffFlags(cmd *cobra.Command, s *engine.Setup, required
 	}
 	return nil
 }
-
-// sameOption is an option as compared with the other: case and spacing
-// do not make two statements different.
-func sameOption(o string) string { return strings.ToLower(strings.Join(strings.Fields(o), " ")) }
 
 // criteriaList splits --criteria into criteria (lines or ';'), or the
 // fallback when none is given.
@@ -129,7 +125,7 @@ func repairOptions(bug *bugfolder.Bug) (a, b string, ok bool) {
 		}
 	}
 	last := d.Rounds[len(d.Rounds)-1]
-	option := func(label string) string {
+	proposal := func(label string) string {
 		f := last.File(solver[label])
 		if f == nil {
 			return ""
@@ -143,8 +139,12 @@ func repairOptions(bug *bugfolder.Bug) (a, b string, ok bool) {
 		if len(text) > 400 {
 			text = strings.ToValidUTF8(text[:400], "") + "…"
 		}
-		return d.Lang.LabelName(label) + " (" + solver[label] + "): " + text
+		return text
 	}
-	a, b = option(d.Final.Winner), option(runnerUp)
-	return a, b, runnerUp != "" && a != "" && b != ""
+	pa, pb := proposal(d.Final.Winner), proposal(runnerUp)
+	if runnerUp == "" || pa == "" || pb == "" || tradeoff.SameOption(pa, pb) {
+		return "", "", false // two proposals saying the same are no tradeoff: the user states the options
+	}
+	named := func(label, text string) string { return d.Lang.LabelName(label) + " (" + solver[label] + "): " + text }
+	return named(d.Final.Winner, pa), named(runnerUp, pb), true
 }

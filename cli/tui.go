@@ -17,6 +17,7 @@ import (
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/debate"
+	"github.com/reversa/moot/protocol/review"
 	"github.com/reversa/moot/tui"
 )
 
@@ -31,12 +32,14 @@ func runTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Co
 		s.Protocol = nil // the wizard asks for it
 	}
 	opts.Bug, opts.Setup, opts.Budget = bug, s, s.Budget
+	e.resumeConfig = sf.config
 	return runProgram(e, reg, opts)
 }
 
 // resumeTUI resumes a debate in the terminal UI.
-func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, pol *engine.Policies, proto engine.Protocol, cap engine.Budget) error {
+func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, config string, proto engine.Protocol, cap engine.Budget) error {
 	opts := tuiOptions(e, reg, cfg)
+	e.resumeConfig = config
 	opts.Bug, opts.Resume, opts.Protocol, opts.ResumeBudget = bug, true, proto, cap
 	return runProgram(e, reg, opts)
 }
@@ -84,10 +87,15 @@ func trustRequest(reg *bugfolder.Register, cfg *harness.Config) *tui.TrustReques
 		Trust: func() error { return harness.DefaultTrustStore().Trust(path, sum) }}
 }
 
+// recordKeepers are the protocols that keep their runs in folders of their
+// own: the TUI lists and opens those runs through them (it imports no
+// protocol package).
+var recordKeepers = []engine.RecordKeeper{review.Keeper{}}
+
 func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
 	ho := harnessOptions(cfg, reg)
 	return tui.Options{Protocol: protocols[debate.Name], Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
-		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Known: allProtocols(), Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
+		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Known: allProtocols(), Records: recordKeepers, Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
 		Check: probeCheck(cfg, ho), Budget: cfg.Budget,
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
 			out := map[string]tui.EngineStatus{}
@@ -113,6 +121,10 @@ func lensCatalog(reg *bugfolder.Register, cfg *harness.Config) []bugfolder.Lens 
 	}
 	return out
 }
+
+// resumeAdvice names a debate for a printed `moot resume`, with this
+// command's explicit --config.
+func resumeAdvice(e *env, id string) string { return resumeWords(e, id, e.resumeConfig) }
 
 // runProgram runs the UI, then says where the debate was written and
 // exits with the debate's code (0 done, 3 cancelled or left, 4 waiting).
@@ -148,6 +160,9 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	}()
 	final, err := p.Run()
 	stopped := &exitError{code: ExitCancelled, err: errors.New("stopped by a signal: everything is kept; moot resume continues it")}
+	if m, ok := final.(tui.Model); ok && m.Outcome().BugID != "" {
+		stopped.err = fmt.Errorf("stopped by a signal: everything is kept; `moot resume %s` continues it", resumeAdvice(e, m.Outcome().BugID))
+	}
 	if errors.Is(err, tea.ErrProgramKilled) {
 		return stopped
 	}
@@ -189,7 +204,7 @@ func exitForOutcome(e *env, reg *bugfolder.Register, out tui.Outcome) error {
 	case res == nil:
 		return nil
 	case out.Left:
-		fmt.Fprintf(e.stdout, "left while it ran: everything is kept; `moot resume %s` continues it\n", out.BugID)
+		fmt.Fprintf(e.stdout, "left while it ran: everything is kept; `moot resume %s` continues it\n", resumeAdvice(e, out.BugID))
 		return &exitError{code: ExitCancelled, quiet: true}
 	case res.Reason != "":
 		fmt.Fprintln(e.stdout, res.Reason)

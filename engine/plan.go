@@ -422,6 +422,13 @@ func archiveNotice(b *bugfolder.Bug) []string {
 	}
 	to := b.Register.Rel(bugfolder.ArchivePath(b.Dir, old.ArchiveTime()))
 	from := b.Register.Rel(dir)
+	if old.Final != nil && old.AwaitsDecision() && !old.DecisionClosed() {
+		v := ""
+		if old.Final.RecommendedVerdict != "" {
+			v = " (recommended verdict: " + old.Final.RecommendedVerdict + ")"
+		}
+		return []string{fmt.Sprintf("%s/ holds a result that waits for a human decision%s: it will be archived as %s/ undecided; `moot decide %s approve|decline|revise` still records the decision there (or decide it before starting)", from, v, to, b.ID)}
+	}
 	if old.Final != nil {
 		return []string{fmt.Sprintf("%s/ holds a finished debate: it will be archived as %s/ when this debate starts; until this one finishes, %s/%s is absent and the previous answer is at %s/%s", from, to, from, bugfolder.PT.Names().Final, to, filepath.Base(old.Final.Path))}
 	}

@@ -292,8 +292,10 @@ type Inputs struct {
 	// then the panel's lenses; Criteria asks the criteria (one a line).
 	Lenses, Options, Criteria bool
 	// Stakes asks the decision's value at risk and whether it is
-	// irreversible (council's escalation triggers), frozen in P.
-	Stakes bool
+	// irreversible (council's escalation triggers), frozen in P;
+	// StakesOver is the value at risk over which the result escalates.
+	Stakes     bool
+	StakesOver int
 	// LensEach is set when every panel member must have a lens (council:
 	// no member without one), so the wizard offers no "none".
 	LensEach bool

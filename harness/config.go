@@ -174,8 +174,12 @@ func (c *Config) Engine(name string) (*EngineConfig, error) {
 	if c.Path != "" {
 		where = c.Path
 	}
-	return nil, &input.Error{Path: c.Path, Msg: fmt.Sprintf("no engine named %q in %s (known: %s)", name, where, strings.Join(c.Order, ", "))}
+	return nil, &input.Error{Path: c.Path, Msg: fmt.Sprintf("no engine named %q in %s (known: %s)", name, where, strings.Join(c.Order, ", ")), Err: ErrUnknownEngine}
 }
+
+// ErrUnknownEngine is what Engine's error wraps: the name is in no engine
+// of the file (a debate started with another engines file, say).
+var ErrUnknownEngine = errors.New("unknown engine")
 
 var (
 	engineNameRE = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)

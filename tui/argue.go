@@ -10,32 +10,36 @@ import (
 
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/termsafe"
-	"github.com/reversa/moot/protocol/argue"
 )
 
-// argueMsg delivers an argue debate's view, read from its own files (nil:
-// not argue, or nothing scored yet).
+// argueMsg delivers a debate's scores, read from its own files by its
+// protocol (engine.Scorer; nil: a protocol without scores, or nothing
+// scored yet).
 type argueMsg struct {
 	dir  string
-	view *argue.View
+	view *engine.ScoreView
 	// at is when the read began: reads run concurrently, and one begun
 	// earlier (before the stop was written) may land after a later one
 	at time.Time
 }
 
-// loadArgueCmd reads an argue debate's scores, confidences, concessions
-// and stop reason from its folder.
-func loadArgueCmd(dir string) tea.Cmd {
+// loadArgueCmd reads a debate's scores, confidences, concessions and stop
+// reason from its folder, through its protocol (engine.Scorer: argue).
+func loadArgueCmd(p engine.Protocol, dir string) tea.Cmd {
+	sc, ok := p.(engine.Scorer)
+	if !ok {
+		return nil
+	}
 	return func() tea.Msg {
 		at := time.Now()
-		v, _ := argue.ReadView(dir)
+		v, _ := sc.ReadScores(dir)
 		return argueMsg{dir: dir, view: v, at: at}
 	}
 }
 
 // spark draws values in [0, top] as one block per round, from round 0; a
 // round without a value is a dot.
-func spark(pts []argue.Point, top float64) string {
+func spark(pts []engine.ScorePoint, top float64) string {
 	blocks := []rune("▁▂▃▄▅▆▇█")
 	var b strings.Builder
 	next := 0
@@ -56,7 +60,7 @@ func spark(pts []argue.Point, top float64) string {
 // nums writes the values with the precision given, joined by sep; the
 // first carries its round ("r0 0.70 → 0.72"), and so does any after a
 // round without a value ("r0 54.5  r2 56.0").
-func nums(pts []argue.Point, format, sep string) string {
+func nums(pts []engine.ScorePoint, format, sep string) string {
 	parts := make([]string, len(pts))
 	for i, p := range pts {
 		parts[i] = fmt.Sprintf(format, p.Value)
@@ -70,7 +74,7 @@ func nums(pts []argue.Point, format, sep string) string {
 // renderArgue is argue's live view on the Convergence tab: each persona's
 // confidence trajectory and round scores as a small chart, the concession
 // log as it grows (the latest that fit), and why the debate stopped.
-func (m Model) renderArgue(v *argue.View, width, height int) []string {
+func (m Model) renderArgue(v *engine.ScoreView, width, height int) []string {
 	fit := func(s string) string { return ansi.Truncate(termsafe.Text(s), max(10, width-2), "…") }
 	state := "running (it may stop early: convergence, null production)"
 	if v.Rule != "" {
@@ -149,7 +153,7 @@ func (m Model) renderArgue(v *argue.View, width, height int) []string {
 
 // argueZoom is the whole argue view for the Convergence tab's zoom: every
 // persona's trajectory and scores and the whole concession log.
-func (m Model) argueZoom(v *argue.View) string {
+func (m Model) argueZoom(v *engine.ScoreView) string {
 	return strings.Join(m.renderArgue(v, m.w-2, 1<<20), "\n")
 }
 
@@ -173,6 +177,7 @@ func (m Model) canStopArgue() bool {
 // stopArgue asks the runner, through the bridge, to stop after this round.
 func (m Model) stopArgue() Model {
 	m.bridge.stop.Store(true)
+	m.status, m.statusUntil = "stop asked: the debate stops after this round, then the synthesis", m.clock().Add(4*time.Second)
 	return m
 }
 

@@ -10,13 +10,10 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/internal/money"
+	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/par"
-	"github.com/reversa/moot/internal/termsafe"
-	"github.com/reversa/moot/protocol/review"
 )
 
 // Messages of the browser's background loading.
@@ -47,10 +44,9 @@ type browserRow struct {
 	err error
 	// stamp is what its debate folder looked like at the last look.
 	stamp string
-	// rev is set on a review's row (dir.Dir is its folder): its record;
-	// revCalls its call count (review.Calls: the running ones included).
-	rev      *review.State
-	revCalls int
+	// rev is set on a review's row (dir.Dir is its folder): its record,
+	// as its keeper reads it (engine.RecordKeeper).
+	rev *engine.Record
 }
 
 // over names what the browser lists: the register, else (a project with
@@ -59,7 +55,7 @@ type browserRow struct {
 func (b *browser) over() string {
 	project := filepath.Base(b.reg.Project)
 	if b.reg.Root == "" && b.questions() == 0 && b.reviews() > 0 {
-		return filepath.Join(project, review.ReviewsDir)
+		return filepath.Join(project, b.keeper.Holder(""))
 	}
 	if b.reg.Root == "" {
 		return filepath.Join(project, bugfolder.QuestionsDir)
@@ -102,7 +98,7 @@ func (b *browser) countWords() string {
 func (r *browserRow) recordPath() string {
 	switch {
 	case r.rev != nil:
-		return filepath.Join(r.dir.Dir, review.StateFile)
+		return r.rev.File
 	case !r.dir.Question:
 		return filepath.Join(r.dir.Dir, bugfolder.BugFile)
 	case r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Problem != nil:
@@ -134,7 +130,7 @@ func (r *browserRow) questionID() string {
 // for a question (it has none).
 func (r *browserRow) context() string {
 	if r.rev != nil {
-		return cmp.Or(r.rev.BugID, review.Name)
+		return cmp.Or(r.rev.BugID, r.rev.Protocol)
 	}
 	if r.dir.Question {
 		return bugfolder.KindQuestion
@@ -144,6 +140,8 @@ func (r *browserRow) context() string {
 
 // browser is the list of bugs and questions, and their debates.
 type browser struct {
+	// keeper reads the reviews listed (nil: none are).
+	keeper    engine.RecordKeeper
 	reg       *bugfolder.Register
 	rows      []*browserRow
 	loaded    int
@@ -163,11 +161,11 @@ type browser struct {
 	pending int
 }
 
-func newBrowser(reg *bugfolder.Register) browser {
+func newBrowser(reg *bugfolder.Register, k engine.RecordKeeper) browser {
 	ti := textinput.New()
 	ti.Prompt = "/ "
 	ti.Placeholder = "filter by id, title, context, status"
-	return browser{reg: reg, filter: ti, loading: true}
+	return browser{reg: reg, keeper: k, filter: ti, loading: true}
 }
 
 // listBugDirsCmd finds the bug folders and the project's questions (fast:
@@ -302,7 +300,7 @@ func (b *browser) refilter() {
 func (r *browserRow) haystack() string {
 	s := filepath.Base(r.dir.Dir) + " " + r.context()
 	if r.rev != nil {
-		return s + " " + review.Name + " " + reviewStatus(r.rev) + " " + r.rev.Contract.Intent
+		return s + " " + r.rev.Protocol + " " + reviewStatus(r.rev) + " " + r.rev.Intent
 	}
 	if r.sum != nil {
 		s += " " + r.sum.Bug.Title + " " + r.status() + " " + string(r.sum.Mode) + " " + fmt.Sprint(r.sum.Bug.DisplayNumber)
@@ -492,309 +490,4 @@ func notResumable(r *browserRow) string {
 		return fmt.Sprintf("%s's debate was written by hand and stopped midway%s: with no moot event log, moot cannot continue it call by call, so r and moot resume refuse it; %s", id, gap, next)
 	}
 	return generic
-}
-
-// browserCol is one column of the list: its heading, its width, and the
-// order in which a narrow window gives it up (0: never).
-type browserCol struct {
-	head  string
-	width int
-	drop  int
-	right bool
-}
-
-// browserCols are the list's columns in screen order; the title takes what
-// is left, and the marks (closed, restricted, held) come first and are
-// never cut.
-var browserCols = []browserCol{
-	{"BUG", 17, 0, false}, {"#", 4, 6, true}, {"CONTEXT", 8, 2, false}, {"STATUS", 12, 0, false},
-	{"MODE", 9, 1, false}, {"N×R", 4, 5, false}, {"WINNER", 13, 4, false}, {"COST", 7, 7, true},
-	{"DATE", 10, 8, true}, {"HEALTH", 6, 3, true},
-}
-
-// minTitle is the width the title keeps before columns are given up.
-const minTitle = 24
-
-// marksW is the width of the marks column: closed, restricted, held.
-const marksW = 3
-
-// columnsFor picks the columns that leave the title minTitle cells at a
-// width (the cursor and the marks included).
-func columnsFor(width int) []bool {
-	on := make([]bool, len(browserCols))
-	used := 2 + marksW
-	for i, c := range browserCols {
-		on[i] = true
-		used += c.width + 1
-	}
-	for drop := 1; used+1+minTitle > width && drop <= 8; drop++ {
-		for i, c := range browserCols {
-			if c.drop == drop && on[i] {
-				on[i] = false
-				used -= c.width + 1
-			}
-		}
-	}
-	return on
-}
-
-// renderRows draws the list's heading and its rows at a width, rows tall
-// (the heading not counted), the selected row always among them.
-func (b *browser) renderRows(st *Styles, width, rows int) string {
-	var lines []string
-	med, _ := b.medianHealth()
-	on := columnsFor(width)
-	widths := b.colWidths(on, width)
-	heads := make([]string, len(browserCols))
-	for i, c := range browserCols {
-		heads[i] = c.head
-	}
-	if b.questions()+b.reviews() > 0 {
-		heads[0] = "ID" // a bug's or a question's
-	}
-	if b.cursor < len(b.visible) && b.rows[b.visible[b.cursor]].rev != nil {
-		for i, h := range heads { // a review's cells mean other things
-			heads[i] = cmp.Or(reviewHeads[h], h)
-		}
-	}
-	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, heads) + " TITLE"
-	lines = append(lines, st.Subtle.Render(ansi.Truncate(head, width, "…")))
-	if len(b.visible) == 0 {
-		msg := "no bugs in this register"
-		if b.filter.Value() != "" {
-			msg = "nothing matches the filter"
-		} else if b.loading {
-			msg = "reading the register…"
-		}
-		return strings.Join(append(lines, "  "+st.Subtle.Render(msg)), "\n")
-	}
-	off := visibleOffset(b.offset, b.cursor, rows, len(b.visible))
-	end := min(len(b.visible), off+rows)
-	for vi := off; vi < end; vi++ {
-		r := b.rows[b.visible[vi]]
-		line := ansi.Truncate(r.line(st, med, on, widths), width-2, "…")
-		if vi == b.cursor {
-			line = st.Selected.Render("▸ ") + line
-		} else {
-			line = "  " + line
-		}
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// visibleOffset is the first row on screen: the stored offset, moved the
-// least needed for the cursor to be on screen and the screen to be full.
-func visibleOffset(off, cursor, rows, n int) int {
-	rows = max(1, rows)
-	if cursor < off {
-		off = cursor
-	}
-	if cursor >= off+rows {
-		off = cursor - rows + 1
-	}
-	return max(0, min(off, n-rows))
-}
-
-// contextCap is the widest the CONTEXT column grows to its contexts'
-// natural width, idCap the widest the ID column grows to a question's
-// folder name, and titleRoom what the title keeps before they grow.
-const contextCap, idCap, titleRoom = 20, 40, minTitle
-
-// colWidths are the columns' widths at a window width: their own, the
-// CONTEXT column grown to its longest context (up to contextCap), then the
-// ID column to its longest ID (up to idCap), where the title keeps
-// titleRoom cells.
-func (b *browser) colWidths(on []bool, width int) []int {
-	widths := make([]int, len(browserCols))
-	used := 2 + marksW
-	for i, c := range browserCols {
-		widths[i] = c.width
-		if on[i] {
-			used += c.width + 1
-		}
-	}
-	spare := width - used - 1 - titleRoom
-	for _, g := range []struct {
-		head string
-		cap  int
-		cell func(*browserRow) string
-		// room is what the title may give up to this column: a cost is
-		// never cut (its "+unknown" is part of the figure), a status
-		// keeps its decision at 140 columns
-		room int
-	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom},
-		{"CONTEXT", contextCap, (*browserRow).context, 0}, {"BUG", idCap, (*browserRow).questionID, 0}} {
-		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
-		natural := 0
-		for _, r := range b.rows {
-			natural = max(natural, ansi.StringWidth(g.cell(r)))
-		}
-		if grow := min(min(g.cap, natural)-widths[i], spare+g.room); on[i] && grow > 0 {
-			widths[i] += grow
-			spare -= grow
-		}
-	}
-	return widths
-}
-
-// statusCap is the widest the STATUS column grows to its words
-// ("done (closed) · decision pending").
-const statusCap = 34
-
-// status is the row's STATUS cell: the words moot list uses for it
-// (bugfolder.StatusWord).
-func (r *browserRow) status() string {
-	if r.rev != nil {
-		return reviewStatus(r.rev)
-	}
-	if r.sum == nil {
-		return ""
-	}
-	return r.sum.StatusWord()
-}
-
-// costCap is the widest the COST column grows ("$1234.56+unknown"), and
-// costTitleRoom the least the title keeps for it (and for STATUS).
-const costCap, costTitleRoom = 16, 16
-
-// cost is the row's COST cell: "—" before any debate, else the latest
-// debate's cost (money.Total: "$X", "$X+unknown", "unknown").
-func (r *browserRow) cost() string {
-	if r.rev != nil {
-		return reviewCost(r.rev)
-	}
-	if r.sum == nil || r.sum.Count == 0 {
-		return "—"
-	}
-	return money.Total(r.sum.CostUSD, r.sum.CostUnpriced)
-}
-
-// joinCells pads each enabled cell to its column's width.
-func joinCells(on []bool, widths []int, cells []string) string {
-	var sb strings.Builder
-	for i, c := range browserCols {
-		if !on[i] {
-			continue
-		}
-		cell, w := cells[i], widths[i]
-		if ansi.StringWidth(cell) > w {
-			cell = ansi.Truncate(cell, w, "…")
-		}
-		if c.right {
-			cell = padLeft(cell, w)
-		} else {
-			cell = padRight(cell, w)
-		}
-		sb.WriteString(cell + " ")
-	}
-	return sb.String()
-}
-
-// marks are the row's markers: ⊘ closed by DONE.md (else ◆ a result
-// that waits for a human decision), ⚑ restricted (else ? a question,
-// never restricted), ● a moot process is running its debate now.
-func (r *browserRow) marks() string {
-	if r.rev != nil {
-		return r.reviewMarks()
-	}
-	m := []rune("   ")
-	if r.sum == nil {
-		return string(m)
-	}
-	if r.sum.Bug.Done {
-		m[0] = '⊘'
-	} else if r.pendingDecision() {
-		m[0] = '◆'
-	}
-	if r.sum.Bug.Restricted() {
-		m[1] = '⚑'
-	} else if r.dir.Question {
-		m[1] = '?'
-	}
-	if r.held() {
-		m[2] = '●'
-	}
-	return string(m)
-}
-
-// held reports whether a live moot process holds the row's debate.
-func (r *browserRow) held() bool {
-	return r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Holder != nil && r.sum.Latest.HolderAlive
-}
-
-// line is a row's text: marks, the enabled columns, then the title.
-func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []int) string {
-	if r.rev != nil {
-		return r.reviewLine(st, on, widths)
-	}
-	if r.sum == nil {
-		name := ansi.Truncate(filepath.Base(r.dir.Dir), 17, "…")
-		if r.err != nil {
-			return fmt.Sprintf("%s%-17s %s", strings.Repeat(" ", marksW), name, st.Error.Render("cannot be read: "+r.err.Error()))
-		}
-		return st.Subtle.Render(fmt.Sprintf("%s%-17s %s …", strings.Repeat(" ", marksW), name, r.context()))
-	}
-	s := r.sum
-	num := ""
-	if s.Bug.DisplayNumber > 0 {
-		num = fmt.Sprint(s.Bug.DisplayNumber)
-	}
-	mode, nr, winner, date, health := "—", "—", "—", "—", "—"
-	if s.Mode != "" && !r.dir.Question { // a question has no mode
-		mode = string(s.Mode)
-	}
-	if s.Count > 0 {
-		nr = fmt.Sprintf("%d×%d", s.N, s.R)
-	}
-	cost := r.cost()
-	if s.Winner != "" {
-		winner = s.Winner[strings.LastIndexByte(s.Winner, ' ')+1:]
-		if s.WinnerSolver != "" {
-			winner += " (" + s.WinnerSolver + ")"
-		}
-	} else if s.Latest != nil && s.Latest.Final != nil && s.Latest.Final.Synthesis {
-		winner = "synthesis" // as list says: a host judge's synthesis, no single winner
-	}
-	if !s.StartedAt.IsZero() {
-		date = s.StartedAt.Format("2006-01-02")
-	}
-	if s.Health > 0 {
-		health = fmtTokens(int(s.Health))
-		if medianHealth > 0 && s.Health > 2*medianHealth {
-			health = st.Warning.Render(health)
-		}
-	}
-	status := st.Badge(string(s.State)) + strings.TrimPrefix(r.status(), string(s.State))
-	cells := []string{s.Bug.ID, num, r.context(), status, mode, nr, winner, cost, date, health}
-	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Bug.Title)
-}
-
-// padLeft right-aligns a styled string to a display width.
-func padLeft(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return strings.Repeat(" ", w-n) + s
-	}
-	return s
-}
-
-// padRight pads a styled string to a display width.
-func padRight(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
-}
-
-// fmtTokens prints a token count compactly (12.3k).
-func fmtTokens(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 10_000:
-		return fmt.Sprintf("%.0fk", float64(n)/1e3)
-	case n >= 1000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }

@@ -436,6 +436,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	if deb.Holder != nil && deb.HolderAlive {
 		d.heldBy = holderLine(deb.Holder)
 		d.watchSession(deb.Events)
+		d.followInFlight(deb.Events)
 	}
 	return d
 }

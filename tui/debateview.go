@@ -7,7 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -82,121 +81,6 @@ func (m Model) focusedPanes() []*pane {
 	return nil
 }
 
-func (m Model) debateKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.deb == nil {
-		if key.Matches(msg, m.keys.Quit) || key.Matches(msg, m.keys.Back) {
-			return m.backToBrowser()
-		}
-		return m, nil
-	}
-	if m.zoom {
-		return m.zoomKey(msg)
-	}
-	panes := m.focusedPanes()
-	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
-	switch {
-	case m.menu != nil && m.running && key.Matches(msg, m.keys.Quit):
-		// leaving asks first, the decision waiting under the question
-		m.aside = m.menu
-		cmd := m.openMenu(quitMenu(m.deb.bugID, m.fromBrowser()))
-		return m, cmd
-	case m.menu != nil && (msg.String() == "m" || key.Matches(msg, m.keys.Back)):
-		m.menuHidden = false // back to the decision that waits
-		return m, nil
-	case key.Matches(msg, m.keys.Quit), key.Matches(msg, m.keys.Back):
-		if m.running {
-			cmd := m.openMenu(quitMenu(m.deb.bugID, m.fromBrowser()))
-			return m, cmd
-		}
-		return m.backToBrowser()
-	case key.Matches(msg, m.keys.Help):
-		m.help = true
-	case key.Matches(msg, m.keys.Resume):
-		return m.resumeShown()
-	case msg.String() == argueStopKey && m.canStopArgue():
-		return m.stopArgue(), nil
-	case msg.String() == "d" && m.tab == m.finalTab() && !m.running && m.deb.awaitsDecision():
-		return m.openDecide()
-	case msg.String() == "o":
-		return m, m.openFile(m.focusedPath())
-	case msg.String() == "y":
-		return m, m.copyPath(m.focusedPath())
-	case msg.String() == "a":
-		return m.olderDebate()
-	case key.Matches(msg, m.keys.NextTab):
-		m.tab = (m.tab + 1) % len(m.tabNames())
-		m.focus = 0
-	case key.Matches(msg, m.keys.PrevTab):
-		m.tab = (m.tab + len(m.tabNames()) - 1) % len(m.tabNames())
-		m.focus = 0
-	case key.Matches(msg, m.keys.Right):
-		m.focus = min(len(panes)-1, m.focus+1)
-	case key.Matches(msg, m.keys.Left):
-		m.focus = max(0, m.focus-1)
-	case key.Matches(msg, m.keys.Down):
-		m.focus = min(len(panes)-1, m.focus+cols)
-	case key.Matches(msg, m.keys.Up):
-		m.focus = max(0, m.focus-cols)
-	case key.Matches(msg, m.keys.Enter):
-		m.openZoom()
-	case key.Matches(msg, m.keys.Filter):
-		if m.openZoom() { // search the focused pane or document
-			return m.openFind()
-		}
-	default:
-		if r := msg.String(); len(r) == 1 && r[0] >= '0' && r[0] <= '9' {
-			if k, _ := strconv.Atoi(r); k <= m.deb.lastRound() {
-				m.tab, m.focus = k+1, 0
-			}
-		}
-	}
-	return m, nil
-}
-
-// zoomKey handles a key in a zoom (a debate's pane or document, or a
-// review's lens): scroll, search, o/y, and esc/enter/q back to the panes.
-func (m Model) zoomKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.find.typing { // letters are the query here, never commands
-		return m.findKey(msg)
-	}
-	switch {
-	case key.Matches(msg, m.keys.Back) && m.find.query != "":
-		m.clearFind() // one step back: the search first, then the zoom
-		return m, nil
-	case key.Matches(msg, m.keys.Back), key.Matches(msg, m.keys.Enter), key.Matches(msg, m.keys.Quit):
-		m.zoom = false
-		m.find = find{}
-		return m, nil
-	}
-	switch {
-	case m.menu != nil && msg.String() == "m":
-		// back to the decision that waits, from the zoom as from the panes
-		m.zoom, m.find, m.menuHidden = false, find{}, false
-		return m, nil
-	case key.Matches(msg, m.keys.Top):
-		m.zoomVP.GotoTop()
-		m.holdZoom(true)
-		return m, nil
-	case key.Matches(msg, m.keys.Bottom):
-		m.zoomVP.GotoBottom()
-		m.holdZoom(false) // at the end: it follows the stream again
-		return m, nil
-	case key.Matches(msg, m.keys.Filter):
-		return m.openFind()
-	case m.find.query != "" && (msg.String() == "n" || msg.String() == "N"):
-		m.stepMatch(map[string]int{"n": 1, "N": -1}[msg.String()])
-		return m, nil
-	case msg.String() == "o":
-		return m, m.openFile(m.focusedPath())
-	case msg.String() == "y":
-		return m, m.copyPath(m.focusedPath())
-	}
-	var c tea.Cmd
-	m.zoomVP, c = m.zoomVP.Update(msg)
-	m.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, m.keys.Top))
-	return m, c
-}
-
 // openZoom zooms into the focused pane or the tab's document, at its top;
 // it reports whether there was one.
 func (m *Model) openZoom() bool {
@@ -226,6 +110,9 @@ func (m Model) olderDebate() (Model, tea.Cmd) {
 		return m, statusCmd("a shows a bug's earlier debates once this one stops")
 	}
 	nth := 0 // the newest's predecessor when the count is not known yet
+	if m.deb.of == 1 {
+		return m, statusCmd(m.bug.ID + " has no earlier debate")
+	}
 	if m.deb.of > 0 {
 		nth = m.deb.nth - 1
 		if nth < 1 {

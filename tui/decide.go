@@ -14,7 +14,6 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/whoami"
-	"github.com/reversa/moot/protocol/review"
 )
 
 // decider names the person deciding (Options.whoIs, else whoami.Name).
@@ -151,7 +150,7 @@ func (m Model) decided(msg decidedMsg) Model {
 // human decision (the browser marks it ◆ and lists it first).
 func (r *browserRow) pendingDecision() bool {
 	if r.rev != nil {
-		return review.WaitsForDecision(r.rev)
+		return r.rev.WaitsDecision
 	}
 	return r.sum != nil && r.sum.Decision == bugfolder.DecisionPending
 }

@@ -23,6 +23,9 @@ type docKey struct {
 	width int
 	// part is "" for the whole body, "synthesis" for a final's synthesis.
 	part string
+	// version tells apart two files at one path (a new debate's final
+	// answer where the archived one's was): "" when the path is enough.
+	version string
 }
 
 // docMsg delivers a document rendered off the UI goroutine.
@@ -151,4 +154,14 @@ func unreadable(path string, err error) string {
 		return name + " cannot be read: permission denied"
 	}
 	return name + " cannot be read"
+}
+
+// forgetDocsIn drops what was rendered from files in dir: a new debate is
+// written where the archived one's files were, at the same paths.
+func (m *Model) forgetDocsIn(dir string) {
+	for k := range m.docs {
+		if filepath.Dir(k.path) == dir || strings.HasPrefix(k.path, dir+string(filepath.Separator)) {
+			delete(m.docs, k)
+		}
+	}
 }

@@ -3,8 +3,11 @@ package tui
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +22,7 @@ import (
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/testutil"
 	"github.com/reversa/moot/protocol/debate"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // fixedNow is the clock of every UI test.
@@ -49,7 +53,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 func (f *fixture) options() Options {
-	return Options{Protocol: debate.Protocol{}, Register: f.reg, Config: f.cfg, Harness: harness.Options{ConfigDir: f.reg.Root}, Now: func() time.Time { return fixedNow },
+	return Options{Protocol: debate.Protocol{}, Records: []engine.RecordKeeper{review.Keeper{}}, Register: f.reg, Config: f.cfg, Harness: harness.Options{ConfigDir: f.reg.Root}, Now: func() time.Time { return fixedNow },
 		planOf: f.planOf, whoIs: f.whoIs}
 }
 
@@ -82,33 +86,69 @@ func pump(t *testing.T, m Model, msg tea.Msg) Model {
 }
 
 // pumpSteps bounds how many messages pump handles (an endless chain of
-// commands stops there; what is still queued is dropped).
-var pumpSteps = 500
+// commands stops there; what is still queued is dropped). Reading a
+// register of 2,000 bugs takes many small index batches under -race.
+const pumpSteps = 100_000
 
-// cmdDeadline is how long run waits for a command (a test on a slow
-// machine may raise it; a tick never returns within it).
-var cmdDeadline = 400 * time.Millisecond
+// cmdDeadline is how long run waits at most for a command that reads or
+// computes something: it returns as soon as the command does, so a
+// generous bound costs nothing on a fast machine and keeps a slow one
+// (-race, tests side by side) from dropping the message a test waits for.
+const cmdDeadline = 10 * time.Second
 
-// patientCommands lets a test's commands take up to d (restored after).
-func patientCommands(t *testing.T, d time.Duration) {
-	old := cmdDeadline
-	cmdDeadline = d
-	t.Cleanup(func() { cmdDeadline = old })
+// eventWait is how long run waits for a command that waits on an outside
+// event (the engine's next event, a folder change): such a wait may never
+// return while the test holds the model, so it is left behind quickly.
+const eventWait = 400 * time.Millisecond
+
+// waitsOnEvents are the commands that wait for something outside the model
+// to happen, named as the runtime names their closures.
+var waitsOnEvents = []string{".waitForEngine.", ".(*fsWatch).next.", ".(*holderWatch).next."}
+
+// cmdKind says how run treats a command: a clock (tea.Tick, a cursor's
+// blink) is never run, for the test sends the clock; a wait on an outside event gets eventWait;
+// anything else cmdDeadline.
+func cmdKind(cmd tea.Cmd) (clock bool, wait time.Duration) {
+	name := ""
+	if f := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()); f != nil {
+		name = f.Name()
+	}
+	if strings.Contains(name, "bubbletea/v2.Tick.") || strings.Contains(name, "bubbletea/v2.Every.") || strings.Contains(name, "bubbles/v2/cursor.") {
+		return true, 0
+	}
+	for _, w := range waitsOnEvents {
+		if strings.Contains(name, w) {
+			return false, eventWait
+		}
+	}
+	return false, cmdDeadline
 }
 
-// run executes a command and its batches, with a deadline per command.
+// run executes a command and its batches (a batch's commands side by side),
+// waiting for each as cmdKind says, and returns their messages in order.
 func run(cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
 		return nil
+	}
+	clock, wait := cmdKind(cmd)
+	if clock {
+		return nil // clocks are the test's to send
 	}
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- cmd() }()
 	select {
 	case msg := <-ch:
 		if batch, ok := msg.(tea.BatchMsg); ok {
+			outs := make([][]tea.Msg, len(batch))
+			var wg sync.WaitGroup
+			for i, c := range batch {
+				wg.Add(1)
+				go func() { defer wg.Done(); outs[i] = run(c) }()
+			}
+			wg.Wait()
 			var out []tea.Msg
-			for _, c := range batch {
-				out = append(out, run(c)...)
+			for _, o := range outs {
+				out = append(out, o...)
 			}
 			return out
 		}
@@ -117,7 +157,14 @@ func run(cmd tea.Cmd) []tea.Msg {
 			return nil // clocks and terminal queries are the test's to send
 		}
 		return []tea.Msg{msg}
-	case <-time.After(cmdDeadline):
+	case <-time.After(wait):
+		if os.Getenv("MOOT_SLOWCMD") != "" {
+			f := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer())
+			if lf, err := os.OpenFile(os.Getenv("MOOT_SLOWCMD"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+				fmt.Fprintln(lf, "SLOWCMD", f.Name(), wait.String())
+				lf.Close()
+			}
+		}
 		return nil
 	}
 }
@@ -238,14 +285,7 @@ func TestMain(m *testing.M) {
 		os.Setenv("XDG_CONFIG_HOME", d)
 		sharedDirs = append(sharedDirs, d)
 	}
-	// Under -race every test runs one at a time, as before: the detector
-	// multiplies CPU time by up to 10, and tests side by side then overrun
-	// run's per-command deadline (cmdDeadline), dropping messages the
-	// tests wait for. Without -race they run in parallel.
 	flag.Parse()
-	if raceDetector {
-		flag.Set("test.parallel", "1")
-	}
 	code := m.Run()
 	for _, d := range sharedDirs {
 		os.RemoveAll(d)

@@ -5,9 +5,10 @@ import (
 	"path/filepath"
 
 	"fmt"
-	"github.com/reversa/moot/bugfolder"
 	"strings"
 	"testing"
+
+	"github.com/reversa/moot/bugfolder"
 
 	tea "charm.land/bubbletea/v2"
 )

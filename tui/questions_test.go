@@ -94,7 +94,7 @@ func TestQuestionsInTheBrowser(t *testing.T) {
 			if top.sum == nil || top.sum.Bug.ID != couponQ || top.marks() != "◆? " {
 				t.Fatalf("first row %s marks %q: not the pending question", top.name(), top.marks())
 			}
-			checkFrame(t, m, size[0], size[1], f.proj, []string{"1/8 · 6 bugs, 2 questions", "◆? 20261130-which-c", "ID "})
+			checkFrame(t, m, size[0], size[1], f.proj, []string{"1/8 · 6 bugs, 2 questions", "◆? 20261130", "ID "})
 			goldenScreen(t, m, f.proj)
 			m = keys(t, m, "/", "s", "h", "a", "r", "d", "enter")
 			if len(m.browser.visible) != 1 || m.browser.selected().sum.Bug.ID != shardQ {

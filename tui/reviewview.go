@@ -7,11 +7,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/termsafe"
-	"github.com/reversa/moot/protocol/review"
 )
 
 // reviewView is the review screen: the review read from disk and which
@@ -65,55 +63,9 @@ func (m Model) openReview(msg reviewLoadedMsg) Model {
 	return m
 }
 
-// reviewKey handles a key on the review view: tab/←→ change the tab, [ ]
-// an earlier or later round, esc/q back to the list.
-func (m Model) reviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	r := m.rev
-	if m.zoom {
-		return m.zoomKey(msg) // esc comes back here, to the panes
-	}
-	switch msg.String() {
-	case "enter":
-		if r.tab == 0 && len(r.panes) == 0 {
-			return m, nil
-		}
-		m.startZoom()
-	case "down", "j":
-		r.focus = min(len(r.panes)-1, r.focus+1)
-	case "up", "k":
-		r.focus = max(0, r.focus-1)
-	case "esc", "q":
-		if m.revAlone != "" {
-			return m, tea.Quit // moot review: the caller stops a run still going
-		}
-		m.rev, m.screen = nil, scrBrowser
-		return m, listReviewsCmd(m.opts.Register)
-	case "tab", "right", "l":
-		r.tab = (r.tab + 1) % len(reviewTabs)
-	case "shift+tab", "left", "h":
-		r.tab = (r.tab + len(reviewTabs) - 1) % len(reviewTabs)
-	case "[":
-		if r.round > 1 {
-			return m, loadReviewCmd(r.dir, r.round-1)
-		}
-	case "]":
-		if r.round < r.rounds {
-			return m, loadReviewCmd(r.dir, r.round+1)
-		}
-	case "d":
-		if r.awaitsDecision() {
-			return m, m.openMenu(decideMenu(r.st.ID))
-		}
-		return m, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))
-	case "?":
-		m.help = true
-	}
-	return m, nil
-}
-
 // awaitsDecision reports whether the review waits for a human (it
 // stalled, or it holds).
-func (r *reviewView) awaitsDecision() bool { return review.WaitsForDecision(r.st) }
+func (r *reviewView) awaitsDecision() bool { return r.st.WaitsDecision }
 
 // decideReview records the decision on a stalled review off the UI
 // goroutine, through the same function as moot decide (decisao.md).
@@ -122,12 +74,11 @@ func (m Model) decideReview(mn *menu) tea.Cmd {
 	if m.opts.Register != nil {
 		project = m.opts.Register.Project
 	}
-	d := review.Decision{Dir: m.rev.dir, Choice: bugfolder.Choice(mn.choice), Note: mn.note, Now: m.opts.Now}
-	opts := m.opts
+	dir, choice, note, opts, k := m.rev.dir, bugfolder.Choice(mn.choice), mn.note, m.opts, m.opts.keeper()
 	return func() tea.Msg {
-		d.By = opts.decider(context.Background(), project)
-		_, err := review.DecideHuman(d)
-		return decidedMsg{dir: d.Dir, choice: d.Choice, by: d.By, err: err}
+		by := opts.decider(context.Background(), project)
+		err := k.DecideRecord(dir, choice, note, by, opts.Now)
+		return decidedMsg{dir: dir, choice: choice, by: by, err: err}
 	}
 }
 
@@ -138,62 +89,7 @@ func (m Model) followReview() tea.Cmd {
 	if round == m.rev.rounds {
 		round = 0
 	}
-	return checkReviewCmd(m.rev.dir, round, m.rev.stamp)
-}
-
-// viewReview lays out the review screen: a header (ID, status, round,
-// calls, cost), the tabs, the body (panes, routes or summary) and the
-// footer, in the debate view's regions (layout's bodyW×bodyH).
-func (m Model) viewReview() string {
-	r := m.rev
-	if r == nil {
-		return m.st.Subtle.Render("reading the review…") + "\n" + m.footer("q back")
-	}
-	if m.zoom {
-		return m.viewZoom()
-	}
-	s := r.st
-	head := fmt.Sprintf("review %s · %s · round %d of %d · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
-		r.calls, plural(r.calls, "call", "calls"), reviewCost(s))
-	if s.Contract.Intent != "" {
-		head += " · " + termsafe.Line(s.Contract.Intent)
-	}
-	var tabs []string
-	for i, t := range reviewTabs {
-		if i == r.tab {
-			tabs = append(tabs, m.st.TabActive.Render(t))
-		} else {
-			tabs = append(tabs, m.st.Tab.Render(t))
-		}
-	}
-	var body string
-	switch r.tab {
-	case 0:
-		body = m.renderLensPanes(r.panes, m.lay.bodyW, m.lay.bodyH)
-	case 1:
-		body = m.reviewDoc(r.routes, m.lay.bodyH)
-	default:
-		body = m.reviewDoc(r.sum, m.lay.bodyH)
-	}
-	help := "↑↓ lens · enter zoom · tab/←→ panes·routes·summary · [ ] earlier/later round · esc back · ? keys · q back"
-	switch {
-	case m.revAlone != "" && m.revDone:
-		help = "the review ended · enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q leave"
-	case m.revAlone != "":
-		help = "enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q stop the review and leave"
-	}
-	if r.awaitsDecision() {
-		help = "d decide (stalled: a human decision waits) · " + help
-	}
-	if m.menu != nil {
-		help = m.menuKeys()
-	}
-	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.footer(help)}, "\n")
-	if m.menu != nil {
-		box, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
-		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
-	}
-	return out
+	return checkReviewCmd(m.opts.keeper(), m.rev.dir, round, m.rev.stamp)
 }
 
 // reviewDoc renders a review's document (Markdown) to the body's height.
@@ -237,18 +133,27 @@ func (m Model) renderLensPanes(panes []*lensPane, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
+// paneClip is how much of a lens's reason a pane shows; the zoom shows
+// more, and each finding whole.
+const paneClip = 400
+
 // lensBox is one lens as w×h lines: its lensLines in a box; a lens
 // taller than the box ends in "… N more" (enter zooms it whole).
 func (m Model) lensBox(p *lensPane, w, h int, focused bool) []string {
 	innerW, innerH := max(4, w-2), max(1, h-2)
-	content := m.lensLines(p, innerW, 400)
+	content := m.lensLines(p, innerW, paneClip)
 	border := m.st.Pane
 	if focused {
 		border = m.st.PaneFocus
 	}
 	edge := lipgloss.NewStyle().Foreground(border.GetBorderTopForeground())
-	bar := edge.Render("│")
-	out := []string{edge.Render("╭" + strings.Repeat("─", innerW) + "╮")}
+	// the focused lens's border is heavy, as a debate's focused pane: seen without colour
+	tl, tr, bl, br, hz, vt := "╭", "╮", "╰", "╯", "─", "│"
+	if focused {
+		tl, tr, bl, br, hz, vt = "┏", "┓", "┗", "┛", "━", "┃"
+	}
+	bar := edge.Render(vt)
+	out := []string{edge.Render(tl + strings.Repeat(hz, innerW) + tr)}
 	for i := 0; i < innerH; i++ {
 		line := ""
 		if i < len(content) {
@@ -259,7 +164,7 @@ func (m Model) lensBox(p *lensPane, w, h int, focused bool) []string {
 		}
 		out = append(out, bar+fitCells(line, innerW)+bar)
 	}
-	return append(out, edge.Render("╰"+strings.Repeat("─", innerW)+"╯"))
+	return append(out, edge.Render(bl+strings.Repeat(hz, innerW)+br))
 }
 
 // reviewZoom is the zoom's text: the focused lens whole, wrapped to the
@@ -383,10 +288,17 @@ func (m Model) lensLines(p *lensPane, w, clip int) []string {
 		content = append(content, wrapStyled("sat: "+seat, w, "  ", m.st.Subtle.Render)...)
 	}
 	if p.status != "waiting" && p.status != "called" {
-		content = append(content, severities(p.findings))
+		content = append(content, severities(p.findings, m.rev.sevs))
 	}
 	for _, f := range p.findings {
 		content = append(content, wrapStyled("  "+f.Severity+": "+termsafe.Line(f.Claim), w, "    ", nil)...)
+		if clip > paneClip { // the zoom shows the whole finding: where, its evidence, what follows
+			for _, kv := range [][2]string{{"file", f.File}, {"evidence", f.Evidence}, {"impact", f.Impact}, {"follow-up", f.FollowUp}} {
+				if strings.TrimSpace(kv[1]) != "" {
+					content = append(content, wrapStyled("    "+kv[0]+": "+termsafe.Line(kv[1]), w, "      ", m.st.Subtle.Render)...)
+				}
+			}
+		}
 	}
 	if p.reason != "" {
 		content = append(content, wrapStyled(clipLine(p.reason, clip), w, "", nil)...)

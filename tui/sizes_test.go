@@ -12,6 +12,12 @@ import (
 // TestFixedStatesAtBothSizes renders every fixed state at 80×24 and
 // 140×45 (golden files), and checks each frame fits the window and keeps
 // what the state is about.
+//
+// Every page and dialog has a state here (the browser, the wizard, the
+// cost screen, the live view, a zoom and its search, the help overlays,
+// the quorum, judge, budget, quit, engine-change, trust, pending-decision
+// and decide dialogs, the review view and its zoom): a golden view of
+// each at 80×24 and at 140×45.
 func TestFixedStatesAtBothSizes(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -58,14 +64,73 @@ func TestFixedStatesAtBothSizes(t *testing.T) {
 			m := loadBrowser(t, f, w, h)
 			return keys(t, m, "?")
 		}, []string{"Keys", "closed by DONE.md"}},
+		{"browser", func(w, h int) Model { return loadBrowser(t, f, w, h) },
+			[]string{"debates over", "BUG-20260702-Q2R8", "enter open"}},
+		{"zoom", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			return keys(t, m, "enter")
+		}, []string{"agente-1", "scroll", "/ search"}},
+		{"search", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			return keys(t, m, "enter", "/", "H", "1")
+		}, []string{"/H1", "enter find"}},
+		{"live-help", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			return keys(t, m, "?")
+		}, []string{"Keys", "next / previous tab"}},
+		{"quit", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			return keys(t, m, "q")
+		}, []string{"Leave this debate?", "Keep watching"}},
+		{"budget", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			reach := engine.BudgetReach{Cap: engine.Budget{MaxUSD: 0.5, MaxTokens: 40000}, SpentUSD: 0.31, SpentTokens: 30000, NextTokens: 12000, Round: 1, Who: "agente-2", FinalWord: "judge"}
+			return pump(t, m, engineMsg{then: askBudgetMsg{reach, make(chan budgetAnswer, 1)}})
+		}, []string{"The budget cap is reached", "Raise the cap"}},
+		{"engine-change", func(w, h int) Model {
+			m, _ := liveModel(t, f, w, h)
+			refusal := &engine.EngineChangeError{Path: "problema.md", Diffs: []string{"engine scripted: model m-1 → m-2"}}
+			return pump(t, m, engineMsg{then: runDoneMsg{err: refusal}})
+		}, []string{"engine scripted: model m-1 → m-2", "Leave it"}},
+		{"trust", func(w, h int) Model {
+			opts := f.options()
+			opts.Untrusted = &TrustRequest{File: "_reversa_bugs/moot.yaml", Reasons: []string{"engine evil runs a command ([\"sh\"])"}, Trust: func() error { return nil }}
+			return sized(t, opts, w, h)
+		}, []string{"engine evil runs a command"}},
+		{"pending", func(w, h int) Model {
+			g := newFixture(t)
+			makePending(t, g)
+			return keys(t, loadBrowser(t, g, w, h), "n")
+		}, []string{"Decide it now", "Archive it"}},
+		{"decide", func(w, h int) Model {
+			g := newFixture(t)
+			makePending(t, g)
+			return keys(t, loadBrowser(t, g, w, h), "n", "enter")
+		}, []string{"Record the human decision", "approve"}},
+		{"review", func(w, h int) Model {
+			g := newFixture(t)
+			br, _ := reviewsFor(t, g)
+			return openReviewRow(t, sized(t, g.options(), w, h), br.f.ID)
+		}, []string{"defect", "refuse", "? keys"}},
+		{"review-zoom", func(w, h int) Model {
+			g := newFixture(t)
+			br, _ := reviewsFor(t, g)
+			return keys(t, openReviewRow(t, sized(t, g.options(), w, h), br.f.ID), "enter")
+		}, []string{"review ", "defect", "scroll"}},
+		{"review-help", func(w, h int) Model {
+			g := newFixture(t)
+			br, _ := reviewsFor(t, g)
+			return keys(t, openReviewRow(t, sized(t, g.options(), w, h), br.f.ID), "?")
+		}, []string{"Keys", "move between lenses"}},
 	}
 	for _, st := range states {
 		for _, size := range [][2]int{{80, 24}, {140, 45}} {
 			w, h := size[0], size[1]
 			t.Run(fmt.Sprintf("%s/%dx%d", st.name, w, h), func(t *testing.T) {
 				m := st.make(w, h)
-				checkFrame(t, m, w, h, f.proj, st.want)
-				goldenScreen(t, m, f.proj)
+				proj := m.opts.Register.Project // a state on a fixture of its own names its folder
+				checkFrame(t, m, w, h, proj, st.want)
+				goldenScreen(t, m, proj)
 			})
 		}
 	}

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -13,13 +11,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
-	"github.com/reversa/moot/protocol/review"
 )
 
 // View draws the screen.
@@ -40,23 +36,14 @@ func (m Model) Render() string {
 	if m.opts.Banner != "" {
 		parts = append(parts, m.st.Subtle.Render(truncMiddle(m.opts.Banner, m.w))) // the path's end stays readable
 	}
-	var body string
-	switch m.screen {
-	case scrBrowser:
-		body = m.viewBrowser()
-	case scrWizard:
-		body = m.viewWizard()
-	case scrCost:
-		body = m.viewCost()
-	case scrDebate:
-		body = m.viewDebate()
-	case scrReview:
-		body = m.viewReview()
-	}
+	body := m.active().render(m)
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
 	if m.help {
 		out = m.overlay(out, m.viewHelp())
+	}
+	if m.ask != nil {
+		out = m.overlay(out, m.ask.view(m.st, m.w))
 	}
 	if m.menu != nil && m.menu.kind == menuTrust && m.screen != scrDebate {
 		// the trust question comes first, over whichever screen opens
@@ -130,357 +117,12 @@ func fitHelp(help string, w int) string {
 	return strings.Join(parts, " · ")
 }
 
-func (m Model) viewBrowser() string {
-	b := &m.browser
-	l := m.lay
-	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+b.over())
-	count := b.countWords()
-	if len(b.visible) > 0 {
-		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
-		if b.questions()+b.reviews() > 0 {
-			count += " · " + b.countWords()
-		}
-	}
-	if b.loading {
-		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows)-b.reviews())
-	}
-	if b.sortBy != "" {
-		count += " · " + b.sortName() + b.hiddenSortValue(l.listW)
-	}
-	if med, n := b.medianHealth(); n > 0 {
-		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
-	}
-	second := m.st.Subtle.Render(count)
-	if b.filtering || b.filter.Value() != "" {
-		match := fmt.Sprintf(" %d of %d match", len(b.visible), len(b.rows))
-		if !b.filtering && len(b.visible) > 0 { // accepted: where the selection is, too
-			match = fmt.Sprintf(" %d/%d · %d of %d match", b.cursor+1, len(b.visible), len(b.visible), len(b.rows))
-		}
-		second = b.filter.View() + m.st.Subtle.Render(match)
-	}
-	list := b.renderRows(m.st, l.listW, l.rows)
-	var body string
-	switch l.browseMode {
-	case "side":
-		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.viewPreview(l.prevW, l.prevH))
-	case "stacked":
-		body = padLines(list, l.listH) + "\n" + m.viewPreview(l.prevW, l.prevH)
-	default:
-		body = list
-	}
-	help := "↑↓ move · enter open · / filter · s sort · n new · r resume · ? keys · q quit"
-	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.footer(help)
-}
-
 // boolInt is 1 for true.
 func boolInt(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
-}
-
-// previewKey names the preview of the selected row.
-func (m Model) previewKey(width int) (docKey, bool) {
-	r := m.browser.selected()
-	if r != nil && r.rev != nil { // a review: its summary, once written
-		p := filepath.Join(r.dir.Dir, review.SummaryFile(r.rev.LangOf()))
-		if _, err := os.Stat(p); err != nil {
-			return docKey{}, false
-		}
-		return docKey{p, width, ""}, true
-	}
-	if r == nil || r.sum == nil {
-		return docKey{}, false
-	}
-	s := r.sum
-	switch {
-	case s.Latest != nil && s.Latest.Final != nil:
-		return docKey{s.Latest.Final.Path, width, "synthesis"}, true
-	case s.Latest != nil && s.Latest.Problem != nil:
-		return docKey{s.Latest.Problem.Path, width, ""}, true
-	}
-	return docKey{s.Bug.Path(), width, ""}, true
-}
-
-// previewWidth is the inner width of the preview pane (false: no preview).
-func (m Model) previewWidth() (int, bool) {
-	return m.lay.prevInnerW, m.lay.browseMode != "none"
-}
-
-func (m *Model) wantPreview() []tea.Cmd {
-	w, ok := m.previewWidth()
-	if !ok {
-		return nil
-	}
-	k, ok := m.previewKey(w)
-	if !ok || m.pending[k] {
-		return nil
-	}
-	if _, done := m.docs[k]; done {
-		return nil
-	}
-	m.pending[k] = true
-	var transform func(string) string
-	if k.part == "synthesis" {
-		transform = synthesisOnly
-	}
-	cmds := []tea.Cmd{renderFileCmd(k, glamourStyle(m.dark, m.opts.NoColor), transform)}
-	if r := m.browser.selected(); r != nil && r.rev == nil && r.sum != nil && !r.sum.Bug.IsQuestion {
-		if fk := factsKey(r.sum.Bug); !m.pending[fk] {
-			if _, done := m.docs[fk]; !done {
-				m.pending[fk] = true
-				cmds = append(cmds, bugFactsCmd(fk, r.sum.Bug, glamourStyle(m.dark, m.opts.NoColor)))
-			}
-		}
-	}
-	return cmds
-}
-
-// factsKey names the preview's line of a bug's notable facts (bugfolder's
-// Bug.NotableFacts: express, mitigated, blocked, fix state…).
-func factsKey(b *bugfolder.Bug) docKey { return docKey{b.Path(), 0, "facts"} }
-
-// bugFactsCmd reads the bug in full, off the screen's loop, for its facts.
-func bugFactsCmd(key docKey, b *bugfolder.Bug, style string) tea.Cmd {
-	return func() tea.Msg {
-		full, err := b.Full()
-		if err != nil {
-			return docMsg{key: key, style: style}
-		}
-		return docMsg{key: key, out: strings.Join(full.NotableFacts(), " · "), style: style}
-	}
-}
-
-// synthesisOnly keeps the synthesis of a final answer (everything after its
-// synthesis heading); other documents pass unchanged.
-func synthesisOnly(body string) string {
-	for _, h := range []string{"\n## Síntese", "\n## Synthesis"} {
-		if i := strings.Index("\n"+body, h); i >= 0 {
-			return strings.TrimSpace(body[i+len(h)-1:])
-		}
-	}
-	return body
-}
-
-func (m Model) viewPreview(w, h int) string {
-	pw, _ := m.previewWidth()
-	k, ok := m.previewKey(pw)
-	box := m.st.Pane.Width(w).Height(h)
-	if !ok {
-		return box.Render(m.st.Subtle.Render("no preview"))
-	}
-	out, done := m.docs[k]
-	if !done {
-		out = m.st.Subtle.Render("rendering…")
-	}
-	lines := strings.Split(out, "\n")
-	if ll := m.lensLine(); ll != "" {
-		lines = append([]string{ll}, lines...)
-	}
-	if r := m.browser.selected(); r != nil && r.rev == nil && r.sum != nil {
-		if facts := m.docs[factsKey(r.sum.Bug)]; facts != "" {
-			lines = append([]string{m.st.Subtle.Render("bug: ") + ansi.Truncate(termsafe.Line(facts), max(0, w-7), "…")}, lines...)
-		}
-	}
-	if len(lines) > h-2 {
-		lines = lines[:max(0, h-2)]
-	}
-	return box.Render(strings.Join(lines, "\n"))
-}
-
-func (m Model) viewWizard() string {
-	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up a debate")
-	form := m.wiz.form.View()
-	help := "enter next · shift+tab/esc back · ↑/↓ choose"
-	if m.wiz.stage == stageConfirm { // yes/no buttons side by side
-		help = "←/→ choose · enter confirm · shift+tab/esc back"
-	}
-	if m.wiz.firstStage() && m.wiz.form.GetFocusedField() == m.wiz.first {
-		help = "enter next · ↑/↓ choose · esc leave" // nothing to go back to
-	}
-	if note := m.wiz.restrictedNote(); note != "" { // pinned: the form scrolls under it
-		head += "\n" + m.st.Warning.Render(wrapLines(note, m.w))
-	}
-	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-3-lipgloss.Height(head)).Render(form) + "\n" + m.footer(help)
-}
-
-func (m Model) viewCost() string {
-	lines := strings.Split(m.costText(), "\n")
-	avail := m.costAvail()
-	if len(lines) > avail { // the buttons stay; what stands above scrolls
-		from := m.clampCostScroll(m.cost.scroll)
-		shown := lines[from : from+avail-1]
-		more := len(lines) - from - len(shown)
-		note := fmt.Sprintf("  +%d more (↓ pgdn scroll)", more)
-		if more == 0 {
-			note = "  (↑ pgup scroll back)"
-		}
-		lines = append(shown, m.st.Subtle.Render(note))
-	}
-	var b strings.Builder
-	b.WriteString(strings.Join(lines, "\n") + "\n\n  ")
-	for i, label := range []string{"Start", "Edit", "Cancel"} {
-		if i == m.cost.button {
-			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
-		} else {
-			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
-		}
-	}
-	b.WriteString("\n")
-	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
-	esc := "esc cancel"
-	if m.wiz != nil {
-		esc = "esc back to the setup"
-	}
-	return body + "\n" + m.footer("←/→ choose · enter confirm · "+esc)
-}
-
-// costAvail is how many lines the cost screen has above its buttons.
-func (m Model) costAvail() int { return max(2, m.lay.costH-2) }
-
-// clampCostScroll keeps the cost screen's scroll within its text.
-func (m Model) clampCostScroll(n int) int {
-	over := strings.Count(m.costText(), "\n") + 1 - (m.costAvail() - 1)
-	return max(0, min(n, over))
-}
-
-// costText is what the cost screen shows above its buttons.
-func (m Model) costText() string {
-	c := m.cost
-	s := c.setup
-	var b strings.Builder
-	title := s.Bug.ID
-	if s.Bug.Title != "" {
-		title += " — " + s.Bug.Title
-	}
-	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
-	if c.plan != nil && len(c.plan.Refusals) > 0 { // first: what keeps it from starting is never scrolled away
-		b.WriteString(m.st.Error.Render("  Refused — this debate cannot start") + "\n")
-		for _, r := range c.plan.Refusals {
-			b.WriteString(strings.Join(wrapStyled("  ✗ "+r, m.w-4, "    ", m.st.Error.Render), "\n") + "\n")
-		}
-		b.WriteString("\n")
-	}
-	prevKey := ""
-	for i, l := range engine.SetupLines(s) {
-		line := l.Text
-		switch {
-		case i == 0 && engine.Describe(s.Protocol).Modes:
-			line = fmt.Sprintf("mode %s · %s", m.st.Bold.Render(string(s.Mode)), line)
-		case i > 0 && l.Key == "": // the list of the line above goes on, aligned under it
-			line = strings.Repeat(" ", ansi.StringWidth(prevKey)+1) + line
-		case i > 0:
-			line = l.Key + " " + line
-			prevKey = l.Key
-		}
-		if l.Note != "" { // a lens's description, where there is room
-			line = ansi.Truncate(line+" — "+l.Note, max(m.lay.w-4, ansi.StringWidth(line)), "…")
-		}
-		b.WriteString(strings.Join(wrapStyled("  "+line, m.lay.w-2, "  ", nil), "\n") + "\n")
-	}
-	switch {
-	case c.err != nil:
-		b.WriteString("\n" + m.st.Error.Render("  "+c.err.Error()) + "\n")
-	case c.estimating:
-		b.WriteString("\n" + m.st.Subtle.Render("  estimating the cost (learning from past debates)…") + "\n")
-	case c.plan == nil:
-		b.WriteString("\n" + m.st.Subtle.Render("  assembling P…") + "\n")
-	default:
-		p := c.plan
-		fmt.Fprintf(&b, "  calls %s\n", m.st.Bold.Render(p.Formula))
-		if path := p.PathSummary(); path != "" {
-			fmt.Fprintf(&b, "  path  %s\n", ansi.Truncate(path, max(m.lay.w-10, 10), "…"))
-		}
-		if s.Problem != nil {
-			fmt.Fprintf(&b, "  P     %s bytes ≈ %s tokens, %d part(s)\n", fmtInt(s.Problem.Bytes()), fmtInt(s.Problem.Tokens()), len(s.Problem.Parts))
-		}
-		b.WriteString("\n")
-		rows := [][]string{}
-		for _, e := range p.Engines {
-			cost := "≈" + engine.USD(e.USD)
-			if !e.PriceKnown {
-				cost = "unknown price"
-			}
-			name := e.Name
-			if e.External {
-				name += " ⇄"
-			}
-			rows = append(rows, []string{name, e.Roles, fmt.Sprint(e.Calls), "≈" + fmtTokens(e.Input), "≈" + fmtTokens(e.Output), cost})
-		}
-		total := estimate(p.USD, !p.USDKnown)
-		rows = append(rows, []string{"total", "", fmt.Sprint(p.Calls.Total), "≈" + fmtTokens(p.Input), "≈" + fmtTokens(p.Output), m.st.Bold.Render(total)})
-		b.WriteString(costTable(rows, m.lay.w))
-		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
-		if line := engine.CachingLine(p); line != "" {
-			b.WriteString(strings.Join(wrapStyled("  "+line, m.lay.w-2, "    ", m.st.Subtle.Render), "\n") + "\n")
-		}
-		for _, l := range engine.PlanBudgetLines(p) { // the cap, and estimates learned from past debates
-			b.WriteString(strings.Join(wrapStyled("    "+l.Key+" "+l.Text, m.lay.w-2, "    ", nil), "\n") + "\n")
-		}
-		if len(p.Warnings) > 0 {
-			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
-			for _, w := range p.Warnings {
-				b.WriteString(strings.Join(wrapStyled("  ! "+w, m.w-4, "    ", m.st.Warning.Render), "\n") + "\n")
-			}
-		}
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// costTable lays out the cost screen's engine rows (name, roles, calls,
-// tokens in, tokens out, money) in width cells. The money column is never
-// cut: the headers shorten first, then the roles go, then the names give
-// way (the cells closer together first).
-func costTable(rows [][]string, width int) string {
-	heads := [][]string{
-		{"ENGINE", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST (estimate)"},
-		{"ENGINE", "ROLES", "CALLS", "IN", "OUT", "COST ≈"},
-	}
-	keep := []int{0, 1, 2, 3, 4, 5}
-	head, gap := heads[0], 2
-	colW := func(c int) int {
-		w := ansi.StringWidth(head[c])
-		for _, r := range rows {
-			w = max(w, ansi.StringWidth(r[c]))
-		}
-		return w
-	}
-	nameW := func() int { // what the names may take once the rest is laid out
-		used := 2 // the indent
-		for _, c := range keep[1:] {
-			used += gap + colW(c)
-		}
-		return width - used
-	}
-	for _, next := range []func(){
-		func() { head = heads[1] },
-		func() { gap = 1 },
-		func() { keep = []int{0, 2, 3, 4, 5} },
-	} {
-		if nameW() >= min(colW(0), 12) { // a name keeps 12 cells before a column goes
-			break
-		}
-		next()
-	}
-	nw := max(4, min(colW(0), nameW()))
-	var b strings.Builder
-	for _, r := range append([][]string{head}, rows...) {
-		b.WriteString("  " + padRight(ansi.Truncate(r[0], nw, "…"), nw))
-		for _, c := range keep[1:] {
-			cell, w := r[c], colW(c)
-			switch c {
-			case 5: // the money, last: never cut, never padded
-			case 1: // words left, figures right
-				cell = padRight(cell, w)
-			default:
-				cell = strings.Repeat(" ", max(0, w-ansi.StringWidth(cell))) + cell
-			}
-			b.WriteString(strings.Repeat(" ", gap) + cell)
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
 }
 
 // wrapStyled wraps plain text at word boundaries to w cells, the lines
@@ -490,6 +132,11 @@ func wrapStyled(text string, w int, indent string, style func(...string) string)
 	out := first[:1]
 	if len(first) > 1 {
 		rest := strings.Join(first[1:], " ")
+		if strings.HasPrefix(text, first[0]) {
+			// the rest as written: a word the first line broke at a hyphen
+			// ("debate-" / "2026…") is never given a space
+			rest = strings.TrimLeft(text[len(first[0]):], " ")
+		}
 		out = append(out, strings.Split(wrapLines(rest, max(1, w-len(indent))), "\n")...)
 		for i := 1; i < len(out); i++ {
 			out[i] = indent + out[i]
@@ -516,71 +163,6 @@ func fmtInt(n int) string {
 	return b.String()
 }
 
-// viewDebate draws the header, the tabs, the tab's body and the footer.
-func (m Model) viewDebate() string {
-	if m.deb == nil {
-		return m.st.Subtle.Render("reading the debate…") + "\n" + m.footer("q back")
-	}
-	d := m.deb
-	if m.zoom {
-		return m.viewZoom()
-	}
-	head := m.debateHeader()
-	tabs := m.renderTabs(m.tabNames())
-	if ansi.StringWidth(strings.Join(tabs, "  ")) > m.w {
-		tabs = m.renderTabs(shortTabNames(m.tabNames())) // many rounds: every tab stays in sight
-	}
-	bodyH := m.lay.bodyH
-	var body string
-	switch {
-	case m.tab == 0:
-		body = m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
-	case m.tab == m.convTab() && m.argueView != nil:
-		body = strings.Join(m.renderArgue(m.argueView, m.w, bodyH), "\n")
-	case m.tab == m.convTab():
-		chart := m.renderChart(m.w)
-		if chart != "" {
-			chart += "\n\n"
-		}
-		body = chart + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
-	case m.tab == m.finalTab():
-		body = m.viewFinal(bodyH)
-	default:
-		body = m.renderPanes(m.focusedPanes(), m.w, bodyH)
-	}
-	body = padLines(body, bodyH)
-	help := helpLine(m.keys.NextTab, m.keys.Left, m.keys.Right, m.keys.Enter, m.keys.Help, m.keys.Quit)
-	if len(m.focusedPanes()) < 2 { // one pane or a document: nothing to move between
-		help = helpLine(m.keys.NextTab, m.keys.Enter, m.keys.Help, m.keys.Quit)
-	}
-	if m.canStopArgue() && !m.deb.stopAsked(m) { // the manual stop of an argue debate, always in sight
-		help = argueStopKey + " stop & synthesize · " + help
-	}
-	if d.reason != "" && !m.running && d.state != "done" {
-		help = d.reason
-	}
-	if note := m.stateNote(); note != "" {
-		help = note
-	}
-	tabLine := strings.Join(tabs, "  ")
-	if d.of > 1 {
-		tabLine += m.st.Subtle.Render(fmt.Sprintf("   debate %d of %d · a older", d.nth, d.of))
-	}
-	if m.menu != nil && m.menuHidden {
-		return head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" +
-			m.st.Warning.Render(ansi.Truncate(fitHelp("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom · ? keys · q quit", m.w), m.w, "…"))
-	}
-	if m.menu != nil && !m.menuHidden {
-		help = m.menuKeys() // the panes' keys do not work while it is open
-	}
-	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
-	if m.menu != nil && !m.menuHidden {
-		body, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
-		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
-	}
-	return out
-}
-
 // debateHeader is the live header: the bug, its title, then round,
 // elapsed, calls, tokens, money and status. The title gives way first,
 // then the figures take their short forms, then a long ID is shortened
@@ -595,15 +177,13 @@ func (m Model) debateHeader() string {
 	if d.cut { // the budget cap cut the rounds: the final step reads the last complete one
 		round, r = fmt.Sprintf("cut by the budget at round %d of %d", d.cutRound, d.r), fmt.Sprintf("r%d■/%d", d.cutRound, d.r)
 	}
-	long := []string{string(d.mode), round, d.elapsedText(m.now),
-		fmt.Sprintf("calls %d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
+	callsLong, callsShort, callsTight := d.callsText()
+	long := []string{string(d.mode), round, d.elapsedText(m.now), callsLong, fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
 	if d.mode == "" {
 		long = long[1:]
 	}
-	short := []string{r, d.elapsedText(m.now),
-		fmt.Sprintf("%d/%d calls", d.callsDone, d.planned()), fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
-	tight := []string{r, d.elapsedText(m.now),
-		fmt.Sprintf("%d/%d", d.callsDone, d.planned()), fmtTokens(d.liveTokens()), m.money(d.usd)}
+	short := []string{r, d.elapsedText(m.now), callsShort, fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
+	tight := []string{r, d.elapsedText(m.now), callsTight, fmtTokens(d.liveTokens()), m.money(d.usd)}
 	id := m.st.Title.Render(d.bugID)
 	// below the tight form the least telling figures go first: tokens,
 	// elapsed, calls, round; status and the whole money figure stay
@@ -750,23 +330,6 @@ func wrapLines(s string, w int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// menuKeys are the keys that work in the open menu.
-func (m Model) menuKeys() string {
-	switch m.menu.kind {
-	case menuQuorum, menuJudge, menuBudget:
-		return "↑/↓ choose · enter confirm · esc read the panes first"
-	case menuBudgetRaise:
-		return "type a new cap · enter next · esc back"
-	case menuQuit:
-		return "↑/↓ choose · enter confirm · esc keep watching"
-	case menuTimeout:
-		return "type a duration · enter confirm · esc back"
-	case menuSwapConfirm, menuJudgeConfirm:
-		return "←/→ choose · enter confirm · esc back" // yes/no buttons side by side
-	}
-	return "↑/↓ choose · enter confirm · esc back"
 }
 
 // padLines makes text exactly h lines tall.
@@ -981,51 +544,8 @@ func loadFinalCmd(dir, path string) tea.Cmd {
 	}
 }
 
-// viewZoom draws one pane or document full screen.
-func (m Model) viewZoom() string {
-	title := "zoom"
-	if m.screen == scrReview {
-		title = m.reviewZoomTitle()
-	} else if p := m.zoomPane(); p != nil {
-		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.words().Final), p.status, p.engine)
-	} else {
-		title = m.tabNames()[m.tab]
-	}
-	keys := "↑/↓/pgup/pgdn/g/G scroll · / search · esc back"
-	if f := m.findFooter(); f != "" {
-		keys = f
-	}
-	if m.menu != nil {
-		keys += decisionWaits
-	}
-	footer := m.footer(keys)
-	if m.find.typing {
-		// the prompt is never dropped to fit: what is typed must show
-		footer = m.st.StatusBar.Render(ansi.Truncate(keys, m.w, "…"))
-	}
-	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + footer
-}
-
-// viewHelp lists the keys of the screen.
-func (m Model) viewHelp() string {
-	var rows [][2]string
-	k := m.keys
-	switch m.screen {
-	case scrBrowser:
-		rows = [][2]string{{"↑/↓ j/k", "move"}, {"pgup/pgdn", "page"}, {"g/G home/end", "first / last bug"}, {"/", "filter by id, title, context, status"}, {"esc", "clear the filter (q quits)"}, {"s", "sort: register order, newest, status, cost, health"}, {"enter", "open the latest debate"}, {"n", "start a new debate on the bug"}, {"r", "resume its unfinished debate"}, {"o", "open bug.md (a question: its problem)"}, {"y", "copy the bug's folder path"}, {"mouse", "wheel moves, click selects"}, {"?", "this help"}, {"q", "quit"},
-			{"", ""}, {"⊘", "closed by DONE.md: read-only, no new debate"}, {"◆", "waits for a human decision (listed first): enter, then d on the Final tab"}, {"⚑", "visibility: restricted: never sent to an external engine"}, {"?", "a question (moot ask), not a bug"}, {"◇", "a review (moot review): enter shows its panel"}, {"●", "a moot process is running this debate now"}}
-	case scrReview:
-		rows = [][2]string{{"tab / ←→", "panes · route table · summary"}, {"↑/↓ j/k", "move between lenses"}, {"enter", "zoom the lens or document whole (esc back to the panes)"}, {"[ / ]", "an earlier / a later round"}, {"d", "on a stalled review: record the human decision (approve, decline, revise + note)"},
-			{"", ""}, {"waiting", "the lens's juror is not called yet"}, {"running", "its juror is being called"}, {"pass/refuse/hold", "its verdict (a hold: no answer, or no rung left)"}, {"pass (dry)", "a pass with no finding and nothing named as checked: low information"}, {"UNVERIFIED", "a local pass no external juror of another family verified: a hold"}, {"rejected", "a rung that did not sit, and why"},
-			{"", ""}, {"?", "this help"}, {"esc / q", "back to the list"}, {"ctrl+c", "quit"}}
-	default:
-		rows = [][2]string{{k.NextTab.Help().Key + " / " + k.PrevTab.Help().Key, "next / previous tab"}, {"0–9", "round tab"}, {"←/→/↑/↓", "move between panes"}, {"enter", "zoom the pane or document"}, {"/", "search in a zoom; n/N next/previous match"}, {"esc", "back from a search, then a zoom"}, {"g/G home/end", "in a zoom: its top / its end"}, {"r", "resume an unfinished debate (a pending menu opens again)"}, {"m", "back to a decision that waits (esc steps its menu aside)"}, {"a", "the bug's earlier debate (archived ones too)"}, {"o", "open the focused file in $PAGER (else $EDITOR)"}, {"y", "copy the focused file's path"}, {"mouse", "wheel scrolls a zoom, click focuses a pane"}, {"d", "on the Final tab: record the human decision (approve, decline, revise + note)"}, {"?", "this help"}, {"esc", "back to the browser (when opened from it)"}, {"q", "leave (asks first while a debate runs)"}, {"ctrl+c", "leave now, resumable"}}
-		if m.canStopArgue() {
-			rows = append(rows, [2]string{argueStopKey, "stop after the round in flight and synthesize it (argue)"})
-		}
-	}
-	return m.helpBox(rows)
-}
+// viewHelp lists the keys of the active page, from its bindings.
+func (m Model) viewHelp() string { return m.helpBox(m.helpRowsOf()) }
 
 // helpBox draws the rows of keys in a box that fits the window: each
 // description wrapped to the width, and when the rows are taller than

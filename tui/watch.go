@@ -162,7 +162,7 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 	cmds := []tea.Cmd{watchTick()}
 	switch {
 	case m.screen == scrBrowser && !m.browser.loading:
-		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows), listReviewsCmd(m.opts.Register),
+		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows), listReviewsCmd(m.opts.keeper(), m.opts.Register),
 			scanNewDirsCmd(m.opts.Register, m.browser.knownDirs())) // the poll: new folders without a notification
 		if m.holders.arm() {
 			cmds = append(cmds, m.holders.next()) // fsnotify's word, between two polls
@@ -170,7 +170,7 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 	case m.screen == scrReview && m.rev != nil:
 		cmds = append(cmds, m.followReview())
 	case m.screen == scrReview && m.revAlone != "":
-		cmds = append(cmds, loadReviewCmd(m.revAlone, 0)) // its record was not readable yet
+		cmds = append(cmds, loadReviewCmd(m.opts.keeper(), m.revAlone, 0)) // its record was not readable yet
 	case m.followsDisk():
 		cmds = append(cmds, checkDebateCmd(m.deb.dir, m.deb.stamp))
 		if m.watchingOther() {

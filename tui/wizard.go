@@ -14,7 +14,6 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
-	"github.com/reversa/moot/protocol/council"
 )
 
 // EngineStatus is what the probe says of an engine.
@@ -658,14 +657,14 @@ func (w *wizard) inputFields() []huh.Field {
 		}
 		fields = append(fields, huh.NewNote().Title("Options").Description(note),
 			huh.NewInput().Title("Option A").CharLimit(maxOption).Value(&w.optA).Validate(option("A")),
-			huh.NewInput().Title("Option B").CharLimit(maxOption).Value(&w.optB).Validate(option("B")))
+			huh.NewInput().Title("Option B").CharLimit(maxOption).Value(&w.optB).Validate(w.optionB))
 	}
 	if w.in.Criteria {
 		fields = append(fields, huh.NewInput().Title("Criteria").Description("separated by ';' — empty = the mode's rubric").Value(&w.criteria))
 	}
 	if w.in.Stakes {
 		fields = append(fields,
-			huh.NewInput().Title("Value at risk").Description(fmt.Sprintf("a number in the register's currency — empty = not stated; over %d the result escalates", council.ValueAtRiskOver)).Value(&w.valueAtRisk).Validate(func(v string) error {
+			huh.NewInput().Title("Value at risk").Description(fmt.Sprintf("a number in the register's currency — empty = not stated; over %d the result escalates", w.in.StakesOver)).Value(&w.valueAtRisk).Validate(func(v string) error {
 				_, err := engine.ParseStakes(v, false)
 				return err
 			}),
@@ -686,6 +685,22 @@ func option(which string) func(string) error {
 		}
 		return nil
 	}
+}
+
+// optionB checks option B is given and, by the protocol's own refusals
+// (the rule the CLI and the plan apply), differs from option A.
+func (w *wizard) optionB(s string) error {
+	if err := option("B")(s); err != nil {
+		return err
+	}
+	if w.proto == nil {
+		return nil
+	}
+	trial := engine.Setup{N: 2, Lenses: []bugfolder.Lens{{Name: "A", Text: strings.TrimSpace(w.optA)}, {Name: "B", Text: strings.TrimSpace(s)}}}
+	if why := w.proto.Refusals(trial); len(why) > 0 {
+		return errors.New(why[0])
+	}
+	return nil
 }
 
 // panelLenses are the panel's lenses: the options A and B for a protocol

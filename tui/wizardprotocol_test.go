@@ -83,15 +83,15 @@ func TestWizardProtocolStep(t *testing.T) {
 // tradeoff's formula and rebuttal cap; the run's panes are labelled by
 // option, and the Final tab shows the synthesis and the pending decision.
 func TestWizardToTradeoffRun(t *testing.T) {
-	// Serial for now: side by side with others it lost a message to run's
-	// 400 ms per-command deadline (cmdDeadline) on a loaded machine.
+	t.Parallel()
 	f := newFixture(t)
 	opts := protocolOptions(f, t)
 	opts.Now = nil
 	// the synthesis is rendered off the UI goroutine once the run ends: q
 	// before it arrives would show "rendering…"
 	p := newProbed(New(opts), func(m Model) bool {
-		return !m.running && strings.Contains(screenText(m, ""), "Decisão humana pendente")
+		s := screenText(m, "")
+		return !m.running && strings.Contains(s, "Decisão humana pendente") && strings.Contains(s, "no winner, a human decides")
 	})
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
 	waitFor := func(what string) {

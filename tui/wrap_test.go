@@ -165,3 +165,23 @@ func TestQuotedLinesStayApart(t *testing.T) {
 		t.Errorf("fenced code changed: %q", got)
 	}
 }
+
+// TestWrappedPathGetsNoSpace: a path wrapped on a hanging indent (a cost
+// screen warning) is never given a space where the first line broke it.
+func TestWrappedPathGetsNoSpace(t *testing.T) {
+	t.Parallel()
+	path := "checkout/debate-20261202T004954Z/resposta-final.md"
+	for w := 20; w <= 90; w++ {
+		lines := wrapStyled("  ! the previous answer is at "+path+" until this one finishes", w, "    ", nil)
+		var joined strings.Builder
+		for i, l := range lines {
+			if i > 0 {
+				l = strings.TrimPrefix(l, "    ")
+			}
+			joined.WriteString(l)
+		}
+		if flat := joined.String(); !strings.Contains(strings.ReplaceAll(flat, " ", ""), strings.ReplaceAll(path, " ", "")) || strings.Contains(flat, "debate- ") || strings.Contains(flat, "resposta- ") {
+			t.Errorf("width %d: the path got a space or lost a part:\n%s", w, strings.Join(lines, "\n"))
+		}
+	}
+}

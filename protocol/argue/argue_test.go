@@ -374,16 +374,16 @@ func TestSummaryRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	a1, a2 := s.ByPersona["agente-1"], s.ByPersona["agente-2"]
-	if want := []Point{{1, 50}, {2, 41.25}}; !slices.Equal(a1.Weighted, want) {
+	if want := []Point{{Round: 1, Value: 50}, {Round: 2, Value: 41.25}}; !slices.Equal(a1.Weighted, want) {
 		t.Errorf("agente-1 weighted_by_round %v, want %v", a1.Weighted, want)
 	}
 	if a1.Mean == nil || *a1.Mean != 45.63 {
 		t.Errorf("agente-1 weighted_mean %v, want 45.63", a1.Mean)
 	}
-	if want := []Point{{0, 0.6}, {1, 0.7}, {2, 0.8}}; !slices.Equal(a1.Confidence, want) {
+	if want := []Point{{Round: 0, Value: 0.6}, {Round: 1, Value: 0.7}, {Round: 2, Value: 0.8}}; !slices.Equal(a1.Confidence, want) {
 		t.Errorf("agente-1 confidence_by_round %v, want %v", a1.Confidence, want)
 	}
-	if a2.Mean != nil || len(a2.Weighted) != 0 || !slices.Equal(a2.Confidence, []Point{{0, 0.3}}) {
+	if a2.Mean != nil || len(a2.Weighted) != 0 || !slices.Equal(a2.Confidence, []Point{{Round: 0, Value: 0.3}}) {
 		t.Errorf("agente-2, never scored: %+v", a2)
 	}
 }

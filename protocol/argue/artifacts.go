@@ -42,13 +42,8 @@ type roundScore struct {
 	NewArgument *bool              `json:"new_arguments,omitempty"`
 }
 
-// Point is one round's value of a persona: its weighted score or its
-// confidence. A round where the persona has none (no valid answer, an
-// unscored round) has no point, so each value carries its round.
-type Point struct {
-	Round int     `json:"round"`
-	Value float64 `json:"value"`
-}
+// Point is one round's value of a trajectory (engine.ScorePoint).
+type Point = engine.ScorePoint
 
 // personaSummary is one persona's line of scoring/summary.json. Mean is
 // the mean of its weighted scores over the rounds scored (each 0–80, the

@@ -8,40 +8,26 @@ import (
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 
 	"github.com/reversa/moot/internal/safefs"
 )
 
 // View is what a front end shows of an argue debate, read back from its
-// own files: each persona's confidence trajectory and weighted scores by
-// round, the concession log, and why it stopped.
-type View struct {
-	// Personas in panel order (by id).
-	Personas []ViewPersona
-	// MaxScore is the weighted maximum of one round (80).
-	MaxScore float64
-	// Rounds is how many rounds ran (rounds 0 to Rounds-1); Cap is the
-	// round cap as -r gives it: the most rounds after round 0.
-	Rounds, Cap int
-	// Rule and Reason say why it stopped ("" and "running" while it runs).
-	Rule, Reason string
-	// Concessions is the log, by round then persona.
-	Concessions []ViewConcession
-}
+// own files (engine.ScoreView: the front ends know it without importing
+// this package).
+type View = engine.ScoreView
 
 // ViewPersona is one persona's trajectory: its confidences and weighted
-// scores, each with its round (a round without one has no point).
-type ViewPersona struct {
-	ID, Name   string
-	Confidence []Point
-	Scores     []Point
-}
+// scores, each with its round.
+type ViewPersona = engine.ScorePersona
 
 // ViewConcession is one entry of the concession log.
-type ViewConcession struct {
-	Round      int
-	Name, Text string
-}
+type ViewConcession = engine.ScoreConcession
+
+// ReadScores reads an argue debate's scores for the front ends
+// (engine.Scorer).
+func (Protocol) ReadScores(dir string) (*engine.ScoreView, bool) { return ReadView(dir) }
 
 // maxViewFile bounds each file a View reads.
 const maxViewFile = 4 << 20

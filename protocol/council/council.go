@@ -148,7 +148,7 @@ func (Protocol) Validate(c engine.Call, body string) (string, []string) {
 // its synthesizer names no winner: an escalation waits for a human.
 func (Protocol) Inputs() engine.Inputs {
 	return engine.Inputs{Summary: "a member per lens, cross-rebuttals, a synthesis by lens; escalates when they diverge",
-		Modes: true, MinN: 2, MaxN: engine.MaxSolvers, R: 1, MaxR: MaxRounds, Lenses: true, LensEach: true, Criteria: true, Stakes: true,
+		Modes: true, MinN: 2, MaxN: engine.MaxSolvers, R: 1, MaxR: MaxRounds, Lenses: true, LensEach: true, Criteria: true, Stakes: true, StakesOver: ValueAtRiskOver,
 		Rounds: "R=%d cross-rebuttal round(s)", PanelNote: "one per lens", Named: true,
 		Member: "member", Members: "members", MembersPT: "membros", Final: "synthesizer",
 		FinalNote: "isolated: sees P and the members' positions by lens, never by engine"}

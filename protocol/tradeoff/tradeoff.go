@@ -83,8 +83,18 @@ func (Protocol) Refusals(s engine.Setup) []string {
 	if len(s.Lenses) != 2 || s.Lenses[0].Name != "A" || s.Lenses[1].Name != "B" ||
 		strings.TrimSpace(s.Lenses[0].Text) == "" || strings.TrimSpace(s.Lenses[1].Text) == "" {
 		out = append(out, "tradeoff needs both options: give --option-a and --option-b")
+	} else if SameOption(s.Lenses[0].Text, s.Lenses[1].Text) {
+		out = append(out, fmt.Sprintf("options A and B are the same statement (%q): a tradeoff weighs two different options", strings.TrimSpace(s.Lenses[0].Text)))
 	}
 	return out
+}
+
+// SameOption reports whether two options state the same thing: equal once
+// case and spacing are set aside (the CLI, the wizard and the plan refuse
+// such a pair).
+func SameOption(a, b string) bool {
+	norm := func(o string) string { return strings.ToLower(strings.Join(strings.Fields(o), " ")) }
+	return norm(a) != "" && norm(a) == norm(b)
 }
 
 // ExpectedTokens is a role's expected answer size.

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// table is a listing's header and rows, cell by cell, drawn one record per
+// line: whole when piped (a script reads every cell), fitted to the width
+// on a terminal — the flexible column (a title) is cut first, down to its
+// floor, then whole columns go in their drop order; a kept cell is never
+// cut except the flexible one, so IDs stay whole.
+type table struct {
+	header []string
+	rows   [][]string
+	// flex is the column cut first (-1: none); flexMin its narrowest.
+	flex, flexMin int
+	// drop lists the columns that may go, the least telling first;
+	// squeeze is cut when the columns left are still too wide.
+	drop    []int
+	squeeze int
+}
+
+// render draws the table within width (0: no limit).
+func (t table) render(width int) string {
+	keep := make([]bool, len(t.header))
+	for i := range keep {
+		keep[i] = true
+	}
+	widths := make([]int, len(t.header))
+	for _, r := range append([][]string{t.header}, t.rows...) {
+		for i, c := range r {
+			widths[i] = max(widths[i], ansi.StringWidth(c))
+		}
+	}
+	total := func() int {
+		n := 0
+		for i, w := range widths {
+			if keep[i] {
+				n += w + 2
+			}
+		}
+		return n - 2
+	}
+	if width > 0 {
+		if t.flex >= 0 && total() > width {
+			widths[t.flex] = max(t.flexMin, widths[t.flex]-(total()-width))
+		}
+		for _, c := range t.drop {
+			if total() <= width {
+				break
+			}
+			keep[c] = false
+		}
+		if total() > width {
+			widths[t.squeeze] = max(4, widths[t.squeeze]-(total()-width))
+		}
+		if t.flex >= 0 && keep[t.flex] && total() < width {
+			widths[t.flex] += width - total() // room given back by a column that went
+			widths[t.flex] = min(widths[t.flex], maxWidth(t, t.flex))
+		}
+	}
+	var b strings.Builder
+	for _, r := range append([][]string{t.header}, t.rows...) {
+		var cells []string
+		for i, c := range r {
+			if !keep[i] {
+				continue
+			}
+			if ansi.StringWidth(c) > widths[i] {
+				c = ansi.Truncate(c, widths[i], "…")
+			}
+			cells = append(cells, c+strings.Repeat(" ", widths[i]-ansi.StringWidth(c)))
+		}
+		b.WriteString(strings.TrimRight(strings.Join(cells, "  "), " ") + "\n")
+	}
+	return b.String()
+}
+
+// maxWidth is the widest cell of column c.
+func maxWidth(t table, c int) int {
+	return slices.Max(slices.Collect(func(yield func(int) bool) {
+		for _, r := range append([][]string{t.header}, t.rows...) {
+			if !yield(ansi.StringWidth(r[c])) {
+				return
+			}
+		}
+	}))
+}
+
+// wrapWords wraps text at spaces to lines of at most width columns, each
+// line after the first indented by indent; a word longer than the line (a
+// path) is never split, nor given a space.
+func wrapWords(text string, width int, indent string) string {
+	if width <= 0 {
+		return text
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = w
+		case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n"+indent)
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestListFitsTheTerminal: on a terminal of 80 or 140 columns every
+// record of moot list is one line no wider than the terminal, the title
+// is cut first, and no ID is cut (two question IDs that share a long
+// prefix stay apart).
+func TestListFitsTheTerminal(t *testing.T) {
+	t.Parallel()
+	tb := table{header: []string{"BUG", "#", "CONTEXT", "STATUS", "PROTOCOL", "MODE", "N×R", "WINNER", "COST", "STARTED", "ELAPSED", "TITLE"},
+		flex: 11, flexMin: 12, drop: []int{9, 10, 2, 8, 7, 6, 5, 11, 1}, squeeze: 3,
+		rows: [][]string{
+			{"BUG-20260720-R5T6", "8", "auth", "interrupted", "debate", "repair", "3×2", "—", "unknown", "2026-12-02", "9s", "Sessão administrativa não expira após troca de senha"},
+			{"20261202-should-checkout-cache-coupon-lookups", "", "question", "done", "argue", "—", "2×2", "—", "unknown", "2026-12-02", "1m2s", "Should checkout cache coupon lookups?"},
+			{"20261202-should-checkout-cache-coupon-lookups-2", "", "question", "done · decision pending", "tradeoff", "—", "2×1", "—", "unknown", "2026-12-02", "40s", "Should checkout cache coupon lookups?"},
+		}}
+	for _, width := range []int{80, 140} {
+		out := tb.render(width)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 4 {
+			t.Errorf("%d columns: %d lines for 3 records and a header:\n%s", width, len(lines), out)
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > width {
+				t.Errorf("%d columns: a line of %d:\n%s", width, ansi.StringWidth(l), l)
+			}
+		}
+		for _, id := range []string{"BUG-20260720-R5T6 ", "20261202-should-checkout-cache-coupon-lookups ", "20261202-should-checkout-cache-coupon-lookups-2 "} {
+			if !strings.Contains(out, id) {
+				t.Errorf("%d columns: the ID %q is cut:\n%s", width, id, out)
+			}
+		}
+		for _, col := range []string{"STATUS", "PROTOCOL", "tradeoff", "argue"} {
+			if !strings.Contains(out, col) {
+				t.Errorf("%d columns: %q is gone:\n%s", width, col, out)
+			}
+		}
+	}
+	if whole := tb.render(0); !strings.Contains(whole, "Sessão administrativa não expira após troca de senha") {
+		t.Errorf("with no width the title is cut:\n%s", whole)
+	}
+}
+
+// TestPlanWarningsWrapAtSpacesOnly: a warning longer than the terminal
+// wraps at spaces with a hanging indent; a path longer than the line is
+// kept whole, with no space put into it.
+func TestPlanWarningsWrapAtSpacesOnly(t *testing.T) {
+	t.Parallel()
+	path := "_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto/debate-20261202T004954Z/resposta-final.md"
+	out := wrapWords("the previous answer is at "+path+" until this one finishes", 40, "    ")
+	if !strings.Contains(out, path) {
+		t.Errorf("the path was split:\n%s", out)
+	}
+	for i, l := range strings.Split(out, "\n") {
+		if i > 0 && !strings.HasPrefix(l, "    ") {
+			t.Errorf("line %d lacks the hanging indent: %q", i, l)
+		}
+	}
+}

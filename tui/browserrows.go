@@ -1,0 +1,372 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/internal/money"
+	"github.com/reversa/moot/internal/termsafe"
+)
+
+// How the browser draws its list: the columns a width has room for and
+// one row's cells.
+
+// browserCol is one column of the list: its heading, its width, and the
+// order in which a narrow window gives it up (0: never).
+type browserCol struct {
+	head  string
+	width int
+	drop  int
+	right bool
+}
+
+// browserCols are the list's columns in screen order; the title takes what
+// is left, and the marks (closed, restricted, held) come first and are
+// never cut.
+var browserCols = []browserCol{
+	{"BUG", 17, 0, false}, {"#", 4, 6, true}, {"CONTEXT", 8, 2, false}, {"STATUS", 12, 0, false},
+	{"PROTOCOL", protocolW, 0, false}, {"MODE", 9, 1, false}, {"N×R", 4, 5, false}, {"WINNER", 13, 4, false}, {"COST", 7, 8, true},
+	{"DATE", 10, 7, true}, {"HEALTH", 6, 3, true},
+}
+
+// minTitle is the width the title keeps before columns are given up.
+const minTitle = 24
+
+// marksW is the width of the marks column: closed, restricted, held.
+const marksW = 3
+
+// columnsFor picks the columns that leave the title minTitle cells at a
+// width (the cursor and the marks included).
+func columnsFor(width int) []bool {
+	on := make([]bool, len(browserCols))
+	used := 2 + marksW
+	for i, c := range browserCols {
+		on[i] = true
+		used += c.width + 1
+	}
+	for drop := 1; used+1+minTitle > width && drop <= 8; drop++ {
+		for i, c := range browserCols {
+			if c.drop == drop && on[i] {
+				on[i] = false
+				used -= c.width + 1
+			}
+		}
+	}
+	return on
+}
+
+// renderRows draws the list's heading and its rows at a width, rows tall
+// (the heading not counted), the selected row always among them.
+func (b *browser) renderRows(st *Styles, width, rows int) string {
+	var lines []string
+	med, _ := b.medianHealth()
+	on := columnsFor(width)
+	widths := b.colWidths(on, width)
+	heads := make([]string, len(browserCols))
+	for i, c := range browserCols {
+		heads[i] = c.head
+	}
+	if b.questions()+b.reviews() > 0 {
+		heads[0] = "ID" // a bug's or a question's
+	}
+	if b.cursor < len(b.visible) && b.rows[b.visible[b.cursor]].rev != nil {
+		for i, h := range heads { // a review's cells mean other things
+			heads[i] = cmp.Or(reviewHeads[h], h)
+		}
+	}
+	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, heads) + " TITLE"
+	lines = append(lines, st.Subtle.Render(ansi.Truncate(head, width, "…")))
+	if len(b.visible) == 0 {
+		msg := "no bugs in this register"
+		if b.filter.Value() != "" {
+			msg = "nothing matches the filter"
+		} else if b.loading {
+			msg = "reading the register…"
+		}
+		return strings.Join(append(lines, "  "+st.Subtle.Render(msg)), "\n")
+	}
+	off := visibleOffset(b.offset, b.cursor, rows, len(b.visible))
+	end := min(len(b.visible), off+rows)
+	for vi := off; vi < end; vi++ {
+		r := b.rows[b.visible[vi]]
+		line := ansi.Truncate(r.line(st, med, on, widths), width-2, "…")
+		if vi == b.cursor {
+			line = st.Selected.Render("▸ ") + line
+		} else {
+			line = "  " + line
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// visibleOffset is the first row on screen: the stored offset, moved the
+// least needed for the cursor to be on screen and the screen to be full.
+func visibleOffset(off, cursor, rows, n int) int {
+	rows = max(1, rows)
+	if cursor < off {
+		off = cursor
+	}
+	if cursor >= off+rows {
+		off = cursor - rows + 1
+	}
+	return max(0, min(off, n-rows))
+}
+
+// contextCap is the widest the CONTEXT column grows to its contexts'
+// natural width, idCap the widest the ID column grows to a question's
+// folder name, and titleRoom what the title keeps before they grow.
+const contextCap, idCap, titleRoom = 20, 40, minTitle
+
+// colWidths are the columns' widths at a window width: their own, the
+// CONTEXT column grown to its longest context (up to contextCap), then the
+// ID column to its longest ID (up to idCap), where the title keeps
+// titleRoom cells.
+func (b *browser) colWidths(on []bool, width int) []int {
+	widths := make([]int, len(browserCols))
+	used := 2 + marksW
+	for i, c := range browserCols {
+		widths[i] = c.width
+		if on[i] {
+			used += c.width + 1
+		}
+	}
+	spare := width - used - 1 - titleRoom
+	wideRoom := 0
+	if width >= wideList {
+		wideRoom = protocolW // a wide list keeps a status's decision whole, as before the PROTOCOL column
+	}
+	for _, g := range []struct {
+		head string
+		cap  int
+		cell func(*browserRow) string
+		// room is what the title may give up to this column: a cost is
+		// never cut (its "+unknown" is part of the figure), a status
+		// keeps its decision at 140 columns
+		room int
+	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom + wideRoom},
+		{"CONTEXT", contextCap, (*browserRow).context, 0}, {"BUG", idCap, (*browserRow).questionID, 0}} {
+		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
+		natural := 0
+		for _, r := range b.rows {
+			natural = max(natural, ansi.StringWidth(g.cell(r)))
+		}
+		if grow := min(min(g.cap, natural)-widths[i], spare+g.room); on[i] && grow > 0 {
+			widths[i] += grow
+			spare -= grow
+		}
+	}
+	widths[0] = b.distinctIDWidth(widths[0])
+	return widths
+}
+
+// distinctIDWidth is the narrowest ID column, from w up, at which no two
+// IDs, cut in the middle, read the same (the title gives up the room).
+func (b *browser) distinctIDWidth(w int) int {
+	var ids []string
+	longest := 0
+	for _, r := range b.rows {
+		if id := r.questionID(); id != "" {
+			ids = append(ids, id)
+			longest = max(longest, ansi.StringWidth(id))
+		}
+	}
+	for ; w < longest; w++ {
+		seen := map[string]bool{}
+		clash := false
+		for _, id := range ids {
+			c := truncMiddle(id, w)
+			clash = clash || seen[c]
+			seen[c] = true
+		}
+		if !clash {
+			break
+		}
+	}
+	return w
+}
+
+// protocolW is the PROTOCOL column's width ("tradeoff"): the title gives
+// it up to keep a status's decision whole.
+const protocolW = 8
+
+// wideList is the width from which the title gives up protocolW more
+// to the STATUS column.
+const wideList = 120
+
+// statusCap is the widest the STATUS column grows to its words
+// ("done (closed) · decision pending").
+const statusCap = 34
+
+// status is the row's STATUS cell: the words moot list uses for it
+// (bugfolder.StatusWord).
+func (r *browserRow) status() string {
+	if r.rev != nil {
+		return reviewStatus(r.rev)
+	}
+	if r.sum == nil {
+		return ""
+	}
+	return r.sum.StatusWord()
+}
+
+// costCap is the widest the COST column grows ("$1234.56+unknown"), and
+// costTitleRoom the least the title keeps for it (and for STATUS).
+const costCap, costTitleRoom = 16, 16
+
+// cost is the row's COST cell: "—" before any debate, else the latest
+// debate's cost (money.Total: "$X", "$X+unknown", "unknown").
+func (r *browserRow) cost() string {
+	if r.rev != nil {
+		return reviewCost(r.rev)
+	}
+	if r.sum == nil || r.sum.Count == 0 {
+		return "—"
+	}
+	return money.Total(r.sum.CostUSD, r.sum.CostUnpriced)
+}
+
+// joinCells pads each enabled cell to its column's width.
+func joinCells(on []bool, widths []int, cells []string) string {
+	var sb strings.Builder
+	for i, c := range browserCols {
+		if !on[i] {
+			continue
+		}
+		cell, w := cells[i], widths[i]
+		if ansi.StringWidth(cell) > w && c.head == "BUG" {
+			cell = truncMiddle(ansi.Strip(cell), w) // an ID keeps its end: two IDs never read the same
+		} else if ansi.StringWidth(cell) > w {
+			cell = ansi.Truncate(cell, w, "…")
+		}
+		if c.right {
+			cell = padLeft(cell, w)
+		} else {
+			cell = padRight(cell, w)
+		}
+		sb.WriteString(cell + " ")
+	}
+	return sb.String()
+}
+
+// marks are the row's markers: ⊘ closed by DONE.md (else ◆ a result
+// that waits for a human decision), ⚑ restricted (else ? a question,
+// never restricted), ● a moot process is running its debate now.
+func (r *browserRow) marks() string {
+	if r.rev != nil {
+		return r.reviewMarks()
+	}
+	m := []rune("   ")
+	if r.sum == nil {
+		return string(m)
+	}
+	if r.sum.Bug.Done {
+		m[0] = '⊘'
+	} else if r.pendingDecision() {
+		m[0] = '◆'
+	}
+	if r.sum.Bug.Restricted() {
+		m[1] = '⚑'
+	} else if r.dir.Question {
+		m[1] = '?'
+	}
+	if r.held() {
+		m[2] = '●'
+	}
+	return string(m)
+}
+
+// held reports whether a live moot process holds the row's debate.
+func (r *browserRow) held() bool {
+	return r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Holder != nil && r.sum.Latest.HolderAlive
+}
+
+// line is a row's text: marks, the enabled columns, then the title.
+func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []int) string {
+	if r.rev != nil {
+		return r.reviewLine(st, on, widths)
+	}
+	if r.sum == nil {
+		name := ansi.Truncate(filepath.Base(r.dir.Dir), 17, "…")
+		if r.err != nil {
+			return fmt.Sprintf("%s%-17s %s", strings.Repeat(" ", marksW), name, st.Error.Render("cannot be read: "+r.err.Error()))
+		}
+		return st.Subtle.Render(fmt.Sprintf("%s%-17s %s …", strings.Repeat(" ", marksW), name, r.context()))
+	}
+	s := r.sum
+	num := ""
+	if s.Bug.DisplayNumber > 0 {
+		num = fmt.Sprint(s.Bug.DisplayNumber)
+	}
+	mode, nr, winner, date, health := "—", "—", "—", "—", "—"
+	if s.Mode != "" && !r.dir.Question { // a question has no mode
+		mode = string(s.Mode)
+	}
+	if s.Count > 0 {
+		nr = fmt.Sprintf("%d×%d", s.N, s.R)
+	}
+	cost := r.cost()
+	if s.Winner != "" {
+		winner = s.Winner[strings.LastIndexByte(s.Winner, ' ')+1:]
+		if s.WinnerSolver != "" {
+			winner += " (" + s.WinnerSolver + ")"
+		}
+	} else if s.Latest != nil && s.Latest.Final != nil && s.Latest.Final.Synthesis {
+		winner = "synthesis" // as list says: a host judge's synthesis, no single winner
+	}
+	if !s.StartedAt.IsZero() {
+		date = s.StartedAt.Format("2006-01-02")
+	}
+	if s.Health > 0 {
+		health = fmtTokens(int(s.Health))
+		if medianHealth > 0 && s.Health > 2*medianHealth {
+			health = st.Warning.Render(health)
+		}
+	}
+	status := st.Badge(string(s.State)) + strings.TrimPrefix(r.status(), string(s.State))
+	cells := []string{s.Bug.ID, num, r.context(), status, r.protocol(), mode, nr, winner, cost, date, health}
+	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Bug.Title)
+}
+
+// padLeft right-aligns a styled string to a display width.
+func padLeft(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return strings.Repeat(" ", w-n) + s
+	}
+	return s
+}
+
+// padRight pads a styled string to a display width.
+func padRight(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// fmtTokens prints a token count compactly (12.3k).
+func fmtTokens(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// protocol is the row's PROTOCOL cell: the protocol its latest debate ran
+// (debate, council, tradeoff, argue), "—" before any.
+func (r *browserRow) protocol() string {
+	if r.sum == nil || r.sum.Latest == nil || r.sum.Latest.Problem == nil {
+		return "—"
+	}
+	return r.sum.Latest.Problem.ProtocolName()
+}

@@ -1,0 +1,220 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// browserScreen is the browser: the list of bugs, questions and reviews,
+// with a preview. It owns its keys; its state is the root's browser
+// (browser.go), which other screens read (a debate opened from it goes
+// back to it).
+type browserScreen struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Filter, Clear, Sort                     key.Binding
+	Open, New, Resume, OpenFile, Copy       key.Binding
+	Mouse, Help, Quit                       key.Binding
+}
+
+func newBrowserScreen() browserScreen {
+	return browserScreen{
+		Up:       bind("↑/↓ j/k", "move", "up", "k"),
+		Down:     silent("down", "j"),
+		PageUp:   bind("pgup/pgdn", "page", "pgup", "b"),
+		PageDown: silent("pgdown", "f", "space"),
+		Top:      bind("g/G home/end", "first / last bug", "g", "home"),
+		Bottom:   silent("G", "end"),
+		Filter:   bind("/", "filter by id, title, context, status", "/"),
+		Clear:    bind("esc", "clear the filter (q quits)", "esc"),
+		Sort:     bind("s", "sort: register order, newest, status, cost, health", "s"),
+		Open:     bind("enter", "open the latest debate", "enter"),
+		New:      bind("n", "start a new debate on the bug", "n"),
+		Resume:   bind("r", "resume its unfinished debate", "r"),
+		OpenFile: bind("o", "open bug.md (a question: its problem)", "o"),
+		Copy:     bind("y", "copy the bug's folder path", "y"),
+		Mouse:    said("mouse", "wheel moves, click selects"),
+		Help:     bind("?", "this help", "?"),
+		Quit:     bind("q", "quit", "q"),
+	}
+}
+
+// ShortHelp is the browser's footer.
+func (k browserScreen) ShortHelp() []key.Binding {
+	return []key.Binding{labelled(k.Up, "↑↓", "move"), labelled(k.Open, "enter", "open"), labelled(k.Filter, "/", "filter"),
+		labelled(k.Sort, "s", "sort"), labelled(k.New, "n", "new"), labelled(k.Resume, "r", "resume"), labelled(k.Help, "?", "keys"), k.Quit}
+}
+
+// FullHelp is the browser's help: its keys, then what its marks mean.
+func (k browserScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.PageUp, k.Top, k.Filter, k.Clear, k.Sort, k.Open, k.New, k.Resume, k.OpenFile, k.Copy, k.Mouse, k.Help, k.Quit},
+		{said("⊘", "closed by DONE.md: read-only, no new debate"), said("◆", "waits for a human decision (listed first): enter, then d on the Final tab"),
+			said("⚑", "visibility: restricted: never sent to an external engine"), said("?", "a question (moot ask), not a bug"),
+			said("◇", "a review (moot review): enter shows its panel"), said("●", "a moot process is running this debate now")},
+	}
+}
+
+func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	b := &m.browser
+	listH := m.lay.rows
+	if b.filtering {
+		if key.Matches(msg, k.Open, k.Clear) {
+			b.filtering = false
+			b.filter.Blur()
+			if key.Matches(msg, k.Clear) {
+				b.filter.SetValue("")
+				b.refilter()
+				b.keepVisible(listH)
+			}
+			return m, nil
+		}
+		var c tea.Cmd
+		b.filter, c = b.filter.Update(msg)
+		b.refilter()
+		b.keepVisible(listH)
+		return m, c
+	}
+	switch {
+	case key.Matches(msg, k.Clear):
+		// esc clears an applied filter; on the plain list it does nothing
+		// (q quits)
+		if b.filter.Value() != "" {
+			b.filter.SetValue("")
+			b.refilter()
+			b.keepVisible(listH)
+		}
+	case key.Matches(msg, k.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, k.Help):
+		m.help = true
+	case key.Matches(msg, k.Up):
+		b.move(-1, listH)
+	case key.Matches(msg, k.Down):
+		b.move(1, listH)
+	case key.Matches(msg, k.PageUp):
+		b.move(-listH, listH)
+	case key.Matches(msg, k.PageDown):
+		b.move(listH, listH)
+	case key.Matches(msg, k.Top):
+		b.move(-len(b.visible), listH)
+	case key.Matches(msg, k.Bottom):
+		b.move(len(b.visible), listH)
+	case key.Matches(msg, k.OpenFile):
+		if r := b.selected(); r != nil {
+			return m, m.openFile(r.recordPath())
+		}
+	case key.Matches(msg, k.Copy):
+		return m, m.copyPath(m.focusedPath())
+	case key.Matches(msg, k.Sort):
+		b.cycleSort(listH)
+		return m, statusCmd("sorted: " + b.sortName())
+	case key.Matches(msg, k.Filter):
+		b.filtering = true
+		return m, b.filter.Focus()
+	case key.Matches(msg, k.Open):
+		if r := b.selected(); r != nil && r.rev != nil {
+			return m, loadReviewCmd(m.opts.keeper(), r.dir.Dir, 0)
+		}
+		if r := b.selected(); r != nil && r.sum == nil && r.err == nil {
+			// not read yet: read it now, then open it
+			return m, indexAndLoadCmd(m.opts.Register, r.dir)
+		}
+		if r := b.selected(); r != nil && r.sum != nil {
+			if r.sum.Count == 0 {
+				return m, statusCmd(fmt.Sprintf("%s has no debate yet: n starts one", r.sum.Bug.ID))
+			}
+			return m, loadNthDebateCmd(r.sum.Bug, 0) // the newest, archived or not
+		}
+	case key.Matches(msg, k.New):
+		r := b.selected()
+		switch {
+		case r == nil || r.sum == nil:
+		case r.sum.Bug.Done:
+			return m, statusCmd(fmt.Sprintf("%s is closed by DONE.md: moot starts no debate there", r.sum.Bug.ID))
+		case r.dir.Question:
+			return m, statusCmd(fmt.Sprintf("%s is a question: its folder holds one debate; moot ask asks another", r.sum.Bug.ID))
+		case r.resumable():
+			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
+		case r.pendingDecision() && pendingResult(r.sum.Bug) != nil:
+			m.ask = newPendingAsk(r.sum.Bug, pendingResult(r.sum.Bug))
+			return m, nil
+		default:
+			return m.beginSetup(r.sum.Bug)
+		}
+	case key.Matches(msg, k.Resume):
+		r := b.selected()
+		if r != nil && r.held() {
+			m.status, m.statusUntil = fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)), m.clock().Add(4*time.Second)
+			m.heldNote = r.dir.Dir // the line goes when that run ends
+			return m, nil
+		}
+		if r == nil || !r.resumable() {
+			return m, func() tea.Msg { return noteMsg(notResumable(r)) }
+		}
+		m.bug = r.sum.Bug
+		m.opts.Resume = true
+		return m, loadDebateCmd(m.bug)
+	}
+	return m, nil
+}
+
+func (k browserScreen) render(m Model) string {
+	b := &m.browser
+	l := m.lay
+	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+b.over())
+	count := b.countWords()
+	if len(b.visible) > 0 {
+		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
+		if b.questions()+b.reviews() > 0 {
+			count += " · " + b.countWords()
+		}
+	}
+	if b.loading {
+		count += fmt.Sprintf(" · reading %d/%d…", b.loaded, len(b.rows)-b.reviews())
+	}
+	if b.sortBy != "" {
+		count += " · " + b.sortName() + b.hiddenSortValue(l.listW)
+	}
+	if med, n := b.medianHealth(); n > 0 {
+		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
+	}
+	second := m.st.Subtle.Render(count)
+	if b.filtering || b.filter.Value() != "" {
+		match := fmt.Sprintf(" %d of %d match", len(b.visible), len(b.rows))
+		if !b.filtering && len(b.visible) > 0 { // accepted: where the selection is, too
+			match = fmt.Sprintf(" %d/%d · %d of %d match", b.cursor+1, len(b.visible), len(b.visible), len(b.rows))
+		}
+		second = b.filter.View() + m.st.Subtle.Render(match)
+	}
+	list := b.renderRows(m.st, l.listW, l.rows)
+	var body string
+	switch l.browseMode {
+	case "side":
+		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.viewPreview(l.prevW, l.prevH))
+	case "stacked":
+		body = padLines(list, l.listH) + "\n" + m.viewPreview(l.prevW, l.prevH)
+	default:
+		body = list
+	}
+	help := footerHelp(k.ShortHelp()...)
+	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.footer(help)
+}
+
+// beginSetup opens the setup wizard for a new debate on bug.
+func (m Model) beginSetup(bug *bugfolder.Bug) (Model, tea.Cmd) {
+	m.bug = bug
+	m.problem, m.probErr = nil, nil
+	m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
+	m.wiz.probing = m.probing
+	m.sizeWizard()
+	m.screen = scrWizard
+	return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())
+}

@@ -1,0 +1,399 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/engine"
+)
+
+// A dialog is a family of menus (huh forms) opened over a page: the
+// quorum loss and its follow-ups, the judge failure and its follow-ups,
+// the budget, the quit question, the trust question, the engine change
+// and the human decision. Each owns its keys (the footer under its form)
+// and what its form does when completed, stepped back from (esc) or
+// aborted. The root holds the one open menu and routes to its dialog.
+type dialog interface {
+	keys(mn *menu) []key.Binding
+	done(m Model, mn *menu) (Model, tea.Cmd)
+	back(m Model, mn *menu) (Model, tea.Cmd)
+	reopen(m Model, mn *menu) (Model, tea.Cmd)
+}
+
+type (
+	quorumDialog       struct{}
+	judgeDialog        struct{}
+	budgetDialog       struct{}
+	quitDialog         struct{}
+	trustDialog        struct{}
+	engineChangeDialog struct{}
+	decideDialog       struct{}
+)
+
+// dialogOf is the dialog a menu belongs to.
+func dialogOf(k menuKind) dialog {
+	switch k {
+	case menuJudge, menuJudgeHuman, menuJudgeEngine, menuJudgeConfirm:
+		return judgeDialog{}
+	case menuBudget, menuBudgetRaise:
+		return budgetDialog{}
+	case menuQuit:
+		return quitDialog{}
+	case menuTrust:
+		return trustDialog{}
+	case menuEngineChange:
+		return engineChangeDialog{}
+	case menuDecide:
+		return decideDialog{}
+	}
+	return quorumDialog{}
+}
+
+// dialog is the open menu's dialog.
+func (m Model) dialog() dialog { return dialogOf(m.menu.kind) }
+
+// The keys a menu's footer names.
+var (
+	menuChoose  = bind("↑/↓", "choose", "up", "down")
+	menuSides   = bind("←/→", "choose", "left", "right")
+	menuConfirm = bind("enter", "confirm", "enter")
+	menuNext    = bind("enter", "next", "enter")
+	menuBack    = bind("esc", "back", "esc")
+	menuAside   = bind("esc", "read the panes first", "esc")
+	menuWatch   = bind("esc", "keep watching", "esc")
+	// typing says what a text field takes (it answers no key).
+	typing = func(what string) key.Binding { return said("type", what) }
+)
+
+// menuKeys are the keys that work in the open menu, as its footer says.
+func (m Model) menuKeys() string { return footerHelp(m.dialog().keys(m.menu)...) }
+
+// closeMenu closes the open menu: the decision stepped aside under the
+// quit question comes back, stepped aside as it was.
+func (m Model) closeMenu() Model {
+	m.menu, m.menuHidden, m.aside = m.aside, m.aside != nil, nil
+	return m
+}
+
+func (quorumDialog) keys(mn *menu) []key.Binding {
+	switch mn.kind {
+	case menuQuorum:
+		return []key.Binding{menuChoose, menuConfirm, menuAside}
+	case menuTimeout:
+		return []key.Binding{typing("a duration"), menuConfirm, menuBack}
+	case menuSwapConfirm:
+		return []key.Binding{menuSides, menuConfirm, menuBack} // yes/no buttons side by side
+	}
+	return []key.Binding{menuChoose, menuConfirm, menuBack}
+}
+
+// back: the loss steps aside so the panes can be read (m brings it
+// back); a follow-up goes back to the menu it came from.
+func (quorumDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
+	switch mn.kind {
+	case menuQuorum:
+		m.menuHidden = true
+		return m, nil
+	case menuQuorumOther:
+		if mn.first != nil && mn.form.GetFocusedField() != mn.first {
+			return m, m.openMenu(otherMenu(mn)) // its second page: back to its first
+		}
+		return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
+	case menuSwapConfirm:
+		return m, m.openMenu(swapMenu(mn, m.opts.Config, m.opts.Status))
+	}
+	return m, m.openMenu(otherMenu(mn)) // the engines, the timeout
+}
+
+// reopen: a decision must be answered (or the debate left with ctrl+c).
+func (quorumDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
+	return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
+}
+
+func (quorumDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
+	answer := func(d engine.QuorumDecision) (Model, tea.Cmd) {
+		d.By = "human"
+		mn.qReply <- quorumAnswer{d: d}
+		m.menu = nil
+		m.deb.state = "running"
+		return m, nil
+	}
+	next := func(n *menu) (Model, tea.Cmd) { return m, m.openMenu(n) }
+	switch mn.kind {
+	case menuQuorum:
+		switch mn.choice {
+		case "continue":
+			return answer(engine.QuorumDecision{Choice: engine.QuorumContinue})
+		case "retry":
+			return answer(engine.QuorumDecision{Choice: engine.QuorumRetry})
+		case "cancel":
+			return answer(engine.QuorumDecision{Choice: engine.QuorumCancel})
+		}
+		return next(otherMenu(mn))
+	case menuQuorumOther:
+		switch mn.choice {
+		case "back":
+			return next(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
+		case "swap":
+			return next(swapMenu(mn, m.opts.Config, m.opts.Status))
+		case "timeout":
+			return next(timeoutMenu(mn))
+		}
+		return answer(engine.QuorumDecision{Choice: engine.QuorumPause})
+	case menuSwapEngine:
+		if mn.engine == "" { // "choose to go back": one step, as esc
+			return next(otherMenu(mn))
+		}
+		if ec, ok := m.opts.Config.Engines[mn.engine]; ok && ec.External {
+			return next(swapConfirmMenu(mn))
+		}
+	case menuSwapConfirm:
+		if !mn.confirm { // no: back to the engines, as esc
+			return next(swapMenu(mn, m.opts.Config, m.opts.Status))
+		}
+	case menuTimeout:
+		d, _ := time.ParseDuration(mn.timeout)
+		return answer(engine.QuorumDecision{Choice: engine.QuorumSetTimeout, SolverID: mn.solver, Timeout: d})
+	}
+	return answer(engine.QuorumDecision{Choice: engine.QuorumSwap, SolverID: mn.solver, Engine: mn.engine})
+}
+
+func (judgeDialog) keys(mn *menu) []key.Binding {
+	switch mn.kind {
+	case menuJudge:
+		return []key.Binding{menuChoose, menuConfirm, menuAside}
+	case menuJudgeConfirm:
+		return []key.Binding{menuSides, menuConfirm, menuBack}
+	}
+	return []key.Binding{menuChoose, menuConfirm, menuBack}
+}
+
+func (judgeDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
+	switch mn.kind {
+	case menuJudge:
+		m.menuHidden = true
+		return m, nil
+	case menuJudgeConfirm:
+		return m, m.openMenu(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
+	}
+	return m, m.openMenu(m.judgeMenu(mn.j, mn.jReply))
+}
+
+func (judgeDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
+	return m, m.openMenu(m.judgeMenu(mn.j, mn.jReply))
+}
+
+func (judgeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
+	answer := func(d engine.JudgeDecision) (Model, tea.Cmd) {
+		d.By = "human"
+		mn.jReply <- judgeAnswer{d: d}
+		m.menu = nil
+		m.deb.state = "running"
+		return m, nil
+	}
+	next := func(n *menu) (Model, tea.Cmd) { return m, m.openMenu(n) }
+	switch mn.kind {
+	case menuJudge:
+		switch mn.choice {
+		case "retry":
+			return answer(engine.JudgeDecision{Choice: engine.JudgeRetry})
+		case "cancel":
+			return answer(engine.JudgeDecision{Choice: engine.JudgeCancel})
+		case "engine":
+			return next(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
+		}
+		return next(humanMenu(mn, m.lay.menuFormW))
+	case menuJudgeEngine:
+		if mn.engine == "" {
+			return next(m.judgeMenu(mn.j, mn.jReply))
+		}
+		if ec, ok := m.opts.Config.Engines[mn.engine]; ok && ec.External {
+			return next(judgeConfirmMenu(mn))
+		}
+	case menuJudgeConfirm:
+		if !mn.confirm { // no: back to the engines, as esc
+			return next(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
+		}
+	case menuJudgeHuman:
+		if mn.label == "" {
+			return next(m.judgeMenu(mn.j, mn.jReply))
+		}
+		return answer(engine.JudgeDecision{Choice: engine.JudgeHuman, Winner: mn.label})
+	}
+	return answer(engine.JudgeDecision{Choice: engine.JudgeRetry, Engine: mn.engine})
+}
+
+func (budgetDialog) keys(mn *menu) []key.Binding {
+	if mn.kind == menuBudgetRaise {
+		return []key.Binding{typing("a new cap"), menuNext, menuBack}
+	}
+	return []key.Binding{menuChoose, menuConfirm, menuAside}
+}
+
+func (budgetDialog) back(m Model, mn *menu) (Model, tea.Cmd) { return m.budgetBack(mn) }
+func (budgetDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.budgetDone(mn) }
+func (budgetDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
+	return m, m.openMenu(budgetMenu(mn.bud))
+}
+
+func (quitDialog) keys(*menu) []key.Binding { return []key.Binding{menuChoose, menuConfirm, menuWatch} }
+
+// back and reopen keep watching: the decision that waits comes back.
+func (quitDialog) back(m Model, _ *menu) (Model, tea.Cmd)   { return m.closeMenu(), nil }
+func (quitDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) { return m.closeMenu(), nil }
+
+func (quitDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
+	m = m.closeMenu() // keep watching: the decision still waits
+	if mn.choice == "leave" {
+		m.leaveToBrowser = m.fromBrowser() // the list stays open: r resumes it there
+		return m.leave()
+	}
+	return m, nil
+}
+
+func (trustDialog) keys(*menu) []key.Binding { return []key.Binding{menuChoose, menuConfirm} }
+func (trustDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
+	m.menu = nil
+	return m, nil
+}
+func (trustDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) { return m.trustAnswered("quit") }
+func (trustDialog) done(m Model, mn *menu) (Model, tea.Cmd)  { return m.trustAnswered(mn.choice) }
+
+func (engineChangeDialog) keys(*menu) []key.Binding {
+	return []key.Binding{menuChoose, menuConfirm, menuBack}
+}
+func (engineChangeDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
+	m.menu = nil
+	return m, nil
+}
+func (engineChangeDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
+	m.menu = nil
+	return m, tea.Quit
+}
+
+// done resumes with the changed engines accepted, or leaves.
+func (engineChangeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
+	m.menu = nil
+	if mn.choice != "accept" {
+		return m, tea.Quit
+	}
+	m.acceptEngines, m.out.Err = true, nil
+	return m, m.startResume()
+}
+
+func (decideDialog) keys(*menu) []key.Binding {
+	return []key.Binding{menuChoose, menuConfirm, menuBack}
+}
+func (decideDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
+	m.menu = nil
+	return m, nil
+}
+func (decideDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
+	m.menu = nil
+	return m, nil
+}
+func (decideDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.decideAnswered(mn) }
+
+// menuKey scrolls a menu taller than the window: pgup/pgdn, ↑ on its
+// first choice (instead of wrapping to the last), and ↑/↓ while it is
+// scrolled up; else the key goes to the menu.
+func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	page := max(1, (m.h-4)/2)
+	up, down := key.Matches(msg, m.keys.Up), key.Matches(msg, m.keys.Down)
+	if m.menuTyping() && msg.Text != "" {
+		return m.updateMenu(msg) // a letter or a space typed in a field, never a scroll key
+	}
+	switch {
+	case key.Matches(msg, m.keys.PageUp):
+		m.menuOff = m.clampMenuOff(m.menuOff + page)
+		return m, nil
+	case key.Matches(msg, m.keys.PageDown):
+		m.menuOff = m.clampMenuOff(m.menuOff - page)
+		return m, nil
+	case m.menuOff > 0 && (up || down):
+		m.menuOff = m.clampMenuOff(m.menuOff + map[bool]int{true: 1, false: -1}[up])
+		return m, nil
+	}
+	before := cursorLine(m.menu.form.View())
+	nm, cmd := m.updateMenu(msg)
+	if up && nm.menu == m.menu && cursorLine(nm.menu.form.View()) > before && m.clampMenuOff(1) > 0 {
+		// ↑ on the first choice wrapped to the last: undo it, scroll up
+		nm, _ = nm.updateMenu(tea.KeyPressMsg{Code: tea.KeyDown})
+		nm.menuOff = 1
+	}
+	return nm, cmd
+}
+
+// menuTyping reports whether the menu's focused field takes text (a note,
+// a timeout), where letters and the space are text, not keys.
+func (m Model) menuTyping() bool {
+	switch m.menu.form.GetFocusedField().(type) {
+	case *huh.Input, *huh.Text:
+		return true
+	}
+	return false
+}
+
+// cursorLine is the line of a menu's view that holds its cursor (-1).
+func cursorLine(view string) int {
+	for i, l := range strings.Split(ansi.Strip(view), "\n") {
+		if strings.Contains(l, "> ") {
+			return i
+		}
+	}
+	return -1
+}
+
+// clampMenuOff keeps a menu's scroll within what stands above its end.
+func (m Model) clampMenuOff(off int) int {
+	_, off = menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.menuKeys(), m.h-2, off)
+	return off
+}
+
+// openMenu shows n over the view, fitted to the window, and returns its
+// form's first command.
+func (m *Model) openMenu(n *menu) tea.Cmd {
+	m.menu, m.menuHidden, m.menuOff = n, false, 0
+	cmd := n.form.Init()
+	m.fitMenu()
+	return cmd
+}
+
+// fitMenu sizes the open menu's form to the window.
+func (m *Model) fitMenu() { m.menu.form = m.fitForm(m.menu.form, m.lay.menuFormW, 0) }
+
+// fitForm sizes a huh form: huh lays a form out only when the form itself
+// receives a window size, so it gets one at the size it is drawn.
+func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
+	f = f.WithWidth(w)
+	if h > 0 {
+		f = f.WithHeight(h)
+	}
+	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: max(h, m.h)}); nf != nil {
+		if form, ok := nf.(*huh.Form); ok {
+			f = form
+		}
+	}
+	return f
+}
+
+// updateMenu feeds the open menu's form and acts on its answer.
+func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
+	f, c := m.menu.form.Update(msg)
+	if form, ok := f.(*huh.Form); ok {
+		m.menu.form = form
+	}
+	switch m.menu.form.State {
+	case huh.StateAborted:
+		return m.dialog().reopen(m, m.menu)
+	case huh.StateCompleted:
+		return m.dialog().done(m, m.menu)
+	}
+	return m, c
+}

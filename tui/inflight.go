@@ -1,0 +1,84 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// The calls figure is one number wherever a debate is shown (the TUI that
+// runs it, a TUI watching it from the browser): the calls finished over the
+// planned total, the calls in flight said apart ("calls 3/10 · 3 running").
+
+// runningCalls counts the calls in flight: the panes running now, the
+// final step's included.
+func (d *debateView) runningCalls() int {
+	n := 0
+	for _, r := range d.rounds {
+		for _, p := range r.panes {
+			if p.status == "running" {
+				n++
+			}
+		}
+	}
+	if d.judge != nil && d.judge.status == "running" {
+		n++
+	}
+	return n
+}
+
+// callsText is the header's calls figure in its long, short and tight
+// forms.
+func (d *debateView) callsText() (long, short, tight string) {
+	long = fmt.Sprintf("calls %d/%d", d.callsDone, d.planned())
+	short = fmt.Sprintf("%d/%d calls", d.callsDone, d.planned())
+	tight = fmt.Sprintf("%d/%d", d.callsDone, d.planned())
+	if n := d.runningCalls(); n > 0 {
+		long += fmt.Sprintf(" (%d running)", n)
+		short += fmt.Sprintf(" +%d", n)
+		tight += fmt.Sprintf("+%d", n)
+	}
+	return long, short, tight
+}
+
+// followInFlight marks, in a debate another process runs, the calls its
+// current session started and has not finished as running, and counts
+// them out of the calls done (which, read from the folder, counts every
+// started attempt): the watcher then shows the running TUI's figure.
+func (d *debateView) followInFlight(evs []bugfolder.Event) {
+	from := 0
+	for i := len(evs) - 1; i >= 0; i-- {
+		if t := evs[i].Type; t == bugfolder.EvSetup || t == bugfolder.EvResumed {
+			from = i
+			break
+		}
+	}
+	key := func(ev bugfolder.Event) string { return fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt) }
+	open := map[string]bugfolder.Event{}
+	judge := false
+	for _, ev := range evs[from:] {
+		switch ev.Type {
+		case bugfolder.EvCallStarted:
+			open[key(ev)] = ev
+		case bugfolder.EvCallFinished:
+			delete(open, key(ev))
+		case bugfolder.EvJudgeStarted:
+			judge = true
+		case bugfolder.EvJudgeFinished, bugfolder.EvJudgeFailed:
+			judge = false
+		}
+	}
+	n := 0
+	for _, ev := range open {
+		if p := d.paneOf(ev); p != nil && p.status != "running" {
+			p.status, p.started = "running", ev.Time
+		}
+		if d.judge == nil || ev.SolverID != d.judge.id {
+			n++
+		}
+	}
+	if judge && d.judge != nil && d.final == nil {
+		d.judge.status = "running"
+	}
+	d.callsDone = max(0, d.callsDone-n)
+}

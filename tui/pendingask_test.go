@@ -1,0 +1,39 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNewDebateOnAPendingResultAsksFirst: n on a bug whose result waits
+// for a human decision opens no wizard at once: it asks (decide now,
+// archive and set up, cancel). Cancel leaves the list as it was; archive
+// goes on to the wizard; deciding opens the result with the decision form.
+// Golden at 80×24.
+func TestNewDebateOnAPendingResultAsksFirst(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	makePending(t, f)
+	m := loadBrowser(t, f, 80, 24) // the pending row is listed first, selected
+	asked := keys(t, m, "n")
+	if asked.ask == nil || asked.screen != scrBrowser {
+		t.Fatalf("n on a pending result did not ask (screen %d):\n%s", asked.screen, screenText(asked, f.proj))
+	}
+	t.Run("question", func(t *testing.T) { goldenScreen(t, asked, f.proj) })
+	s := screenText(asked, f.proj)
+	for _, want := range []string{"waits for a human decision", "spec-gap", "Decide it now", "Archive it", "moot decide BUG-20260702-Q2R8"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the question lacks %q:\n%s", want, s)
+		}
+	}
+	if c := keys(t, asked, "esc"); c.ask != nil || c.screen != scrBrowser {
+		t.Errorf("esc: ask %v screen %d, want the list", c.ask != nil, c.screen)
+	}
+	if a := keys(t, asked, "down", "enter"); a.ask != nil || a.screen != scrWizard {
+		t.Errorf("archive: screen %d, want the wizard", a.screen)
+	}
+	d := keys(t, asked, "enter")
+	if d.ask != nil || d.screen != scrDebate || d.menu == nil || d.menu.kind != menuDecide {
+		t.Errorf("decide now: screen %d menu %v, want the debate with the decision form:\n%s", d.screen, d.menu, screenText(d, f.proj))
+	}
+}

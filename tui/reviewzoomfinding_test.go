@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/review"
+)
+
+// TestReviewLensFocusAndZoomMatchTheDebates: the lens in focus has a heavy
+// border, as a debate's focused pane (seen without colour), and enter
+// zooms the lens with each finding whole: its evidence too.
+func TestReviewLensFocusAndZoomMatchTheDebates(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	rf := runningReview(t, f)
+	m := sized(t, f.options(), 140, 45)
+	m = openReviewRow(t, m, rf.f.ID)
+	s := screenText(m, f.proj)
+	if strings.Count(s, "┏") != 1 || !strings.Contains(s, "┃defect") {
+		t.Errorf("the focused lens has no heavy border (or more than one has):\n%s", s)
+	}
+	z := screenText(keys(t, m, "enter"), f.proj)
+	if !strings.Contains(z, "finding number 7") || strings.Count(z, "evidence: calc.go") != 7 {
+		t.Errorf("the zoom does not show each finding with its evidence:\n%s", z)
+	}
+}
+
+// TestStoppingARunningReviewAsksFirst: q on the review view of a review
+// still running (moot review on a terminal) asks, as a debate's q does:
+// keep watching (the default) stays; stop it quits (the caller stops the
+// run, resumable).
+func TestStoppingARunningReviewAsksFirst(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	rf := runningReview(t, f)
+	m := NewReview(rf.f.Dir, Options{Now: func() time.Time { return fixedNow }, Records: []engine.RecordKeeper{review.Keeper{}}})
+	m = pump(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	for _, msg := range run(m.Init()) {
+		m = pump(t, m, msg)
+	}
+	asked, cmd := m.Update(keyMsg("q"))
+	am := asked.(Model)
+	if am.ask == nil || cmd != nil {
+		t.Fatalf("q stopped a running review without asking:\n%s", screenText(am, ""))
+	}
+	if s := screenText(am, ""); !strings.Contains(s, "Stop this review?") || !strings.Contains(s, "Keep watching") {
+		t.Errorf("the question does not say what it asks:\n%s", s)
+	}
+	if stay := keys(t, am, "enter"); stay.ask != nil || stay.screen != scrReview {
+		t.Errorf("keep watching left the review view")
+	}
+	stopped := keys(t, am, "down")
+	if _, c := stopped.Update(keyMsg("enter")); c == nil {
+		t.Error("stop it did not quit")
+	} else if _, ok := c().(tea.QuitMsg); !ok {
+		t.Error("stop it does not quit the review view")
+	}
+}

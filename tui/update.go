@@ -1,0 +1,368 @@
+package tui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Update routes a message: a stop and the probe's answer first, keys and
+// the mouse to the dialog or screen on top, every other message to the
+// handler of its family (updaters); then it asks for the documents the
+// screen shows and follows the folder it watches.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case StopMsg:
+		return m.stop()
+	case probedMsg:
+		return m.probed(msg)
+	case tea.KeyPressMsg:
+		m, cmd = m.handleKey(msg)
+	case askBudgetMsg: // a review's live view (ReviewBudget): a debate's comes with its events
+		m, cmd = m.askBudget(msg)
+	case tea.MouseWheelMsg:
+		m = m.wheel(msg)
+	case tea.MouseClickMsg:
+		m = m.click(msg)
+	default:
+		m, cmd = m.route(msg)
+	}
+	cmds := append([]tea.Cmd{cmd}, m.wantDocs()...)
+	m, cmd = m.follow()
+	return m, tea.Batch(append(cmds, cmd)...)
+}
+
+// An updater handles the messages of one family and reports whether msg
+// was one of them.
+type updater func(Model, tea.Msg) (Model, tea.Cmd, bool)
+
+// updaters are the message families, each in its own function: the
+// frame's (size, colours, clocks, status line), the browser's data, the
+// debate's data and the review's.
+var updaters = []updater{Model.updateFrame, Model.updateBrowserData, Model.updateDebateData, Model.updateReviewData}
+
+// route hands msg to its family's updater; a message of none goes to the
+// open dialog's form, else to the wizard's (huh's own messages).
+func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
+	for _, u := range updaters {
+		if nm, cmd, ok := u(m, msg); ok {
+			return nm, cmd
+		}
+	}
+	switch {
+	case m.menu != nil:
+		return m.updateMenu(msg)
+	case m.screen == scrWizard && m.wiz != nil:
+		return m.updateWizard(msg)
+	}
+	return m, nil
+}
+
+// stop answers a stop signal: a running debate is left as q leaves it;
+// otherwise the UI quits (a cancel while setting up).
+func (m Model) stop() (tea.Model, tea.Cmd) {
+	if m.running {
+		return m.leave()
+	}
+	if m.screen == scrWizard || m.screen == scrCost {
+		m.out.Cancelled = true
+	}
+	return m, tea.Quit
+}
+
+// probed takes the background probe's result: the wizard on its engines
+// page offers only the engines that passed.
+func (m Model) probed(msg probedMsg) (tea.Model, tea.Cmd) {
+	m.opts.Status, m.probing = msg, false
+	if m.wiz == nil {
+		return m, nil
+	}
+	m.wiz.status, m.wiz.probing = msg, false
+	if m.wiz.stage == stageEngines && m.screen == scrWizard {
+		m.wiz.build()
+		m.sizeWizard()
+		return m, m.wiz.form.Init()
+	}
+	return m, nil
+}
+
+// updateFrame handles what every screen shares: the window's size, the
+// background colour, the clocks and the status line.
+func (m Model) updateFrame(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.relayout()
+		m.layoutZoom()
+		m.sizeWizard()
+		if m.menu != nil {
+			m.fitMenu()
+		}
+	case tea.BackgroundColorMsg:
+		m.dark = msg.IsDark()
+		m.st = NewStyles(m.dark)
+		m.docs = map[docKey]string{} // rendered for the other background
+	case tickMsg:
+		m.now = time.Time(msg)
+		if m.running {
+			return m, tick(), true
+		}
+	case spinner.TickMsg:
+		if m.running {
+			var c tea.Cmd
+			m.spin, c = m.spin.Update(msg)
+			return m, c, true
+		}
+	case statusMsg:
+		m.status, m.statusUntil = string(msg), m.clock().Add(4*time.Second)
+	case noteMsg:
+		// too long for the status line: wrapped over the bottom until a key
+		m.status, m.statusUntil, m.errShown = string(msg), m.clock().Add(24*time.Hour), true
+	case watchTickMsg:
+		nm, c := m.onWatchTick()
+		return nm, c, true
+	default:
+		return m, nil, false
+	}
+	return m, nil, true
+}
+
+// updateBrowserData handles the browser's list: its folders, their index,
+// the reviews, rows read again and new folders.
+func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case bugDirsMsg:
+		m.browser.setDirs(msg)
+		m.relayout()
+		if m.holders == nil {
+			// its first wait goes out with the next watch tick: a wait sent
+			// now would hold up whatever runs this batch's commands in turn
+			m.holders = watchHolders(nil, m.browser.holders())
+		}
+		var first []int
+		for i := 0; i < min(len(msg.dirs), m.h); i++ {
+			first = append(first, i)
+		}
+		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first), listReviewsCmd(m.opts.keeper(), m.opts.Register))
+	case reviewsMsg:
+		m.browser.setReviews(msg)
+		m.relayout() // the list's height follows its rows
+	case indexMsg:
+		m.browser.addIndex(msg)
+		if !msg.done {
+			cmds = append(cmds, waitForIndex(msg.ch))
+		}
+	case rowsChangedMsg:
+		for _, n := range m.browser.applyRowChanges(msg) {
+			cmds = append(cmds, notify(n))
+		}
+		m.clearStaleHeld()
+	case holderWatchMsg:
+		if msg.hw == m.holders {
+			watchHolders(m.holders, m.browser.holders()) // a new context's folders too
+			cmds = append(cmds, scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
+			if m.holders.arm() {
+				cmds = append(cmds, m.holders.next())
+			}
+		}
+	case newRowsMsg:
+		m.browser.addRows(msg.items, m.lay.rows)
+		m.relayout()
+		if m.holders != nil {
+			watchHolders(m.holders, m.browser.holders())
+		}
+	default:
+		return m, nil, false
+	}
+	return m, tea.Batch(cmds...), true
+}
+
+// updateDebateData handles a debate's data: its P and plan while it is
+// set up, the engine's events while it runs, its files read from disk,
+// rendered documents and decisions.
+func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case problemMsg:
+		m = m.problemArrived(msg)
+		return m, m.costAfterProblem(), true
+	case planMsg:
+		nm, c := m.planArrived(msg)
+		return nm, c, true
+	case fsWatchMsg:
+		nm, c := m.onFolderChange(msg)
+		return nm, c, true
+	case liveMsg:
+		if m.watchingOther() && msg.dir == m.deb.dir {
+			m.deb.applyLive(msg.st)
+			m.now = m.clock()
+		}
+	case debateChangedMsg:
+		return m, m.debateChanged(msg), true
+	case debateLoadedMsg:
+		nm, c := m.debateLoaded(msg)
+		return nm, c, true
+	case engineMsg:
+		nm, c := m.handleEngine(msg)
+		return nm, c, true
+	case docMsg:
+		m.docArrived(msg)
+	default:
+		return m.updateDebateFiles(msg)
+	}
+	return m, nil, true
+}
+
+// updateDebateFiles takes what was read of the debate on screen: its
+// convergence, argue's scores, its final answer and cost trend, and a
+// decision recorded.
+func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
+	shown := func(dir string) bool { return m.deb != nil && dir == m.deb.dir }
+	switch msg := msg.(type) {
+	case convergenceMsg:
+		if shown(msg.dir) {
+			m.conv = msg.rows
+		}
+	case argueMsg:
+		// a read begun before the last one applied is older news: dropped
+		if shown(msg.dir) && !msg.at.Before(m.argueAt) {
+			m.argueView, m.argueAt = msg.view, msg.at
+		}
+	case decidedMsg:
+		m = m.decided(msg)
+		if m.screen == scrReview && m.rev != nil && m.rev.dir == msg.dir {
+			return m, loadReviewCmd(m.opts.keeper(), m.rev.dir, m.rev.round), true
+		}
+	case finalMsg:
+		if shown(msg.dir) {
+			m.deb.final = msg.final
+			return m, loadTrendCmd(m.opts.Register, msg.dir, msg.final), true
+		}
+	case trendMsg:
+		if shown(msg.dir) {
+			m.deb.trend = msg.rows
+		}
+	default:
+		return m, nil, false
+	}
+	return m, nil, true
+}
+
+// updateReviewData handles a review's data: it ended, it was read, a
+// document of it was rendered.
+func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case ReviewDoneMsg:
+		m.revDone = true
+		if m.revAlone != "" {
+			return m, loadReviewCmd(m.opts.keeper(), m.revAlone, 0), true
+		}
+	case reviewLoadedMsg:
+		if m.showsReview(msg) {
+			m = m.openReview(msg)
+		}
+	case reviewDocMsg:
+		m.gotReviewDoc(msg)
+	default:
+		return m, nil, false
+	}
+	return m, nil, true
+}
+
+// showsReview reports whether a review read from disk is to be shown: the
+// browser opens it, the review view takes its own again, and a review
+// followed alone (NewReview) takes its folder's.
+func (m Model) showsReview(msg reviewLoadedMsg) bool {
+	same := func(dir string) bool { return msg.data != nil && msg.data.dir == dir }
+	return m.screen == scrBrowser || (m.screen == scrReview && m.rev != nil && same(m.rev.dir)) ||
+		(m.revAlone != "" && same(m.revAlone))
+}
+
+// problemArrived takes the bug read in full and its P.
+func (m Model) problemArrived(msg problemMsg) Model {
+	m.problem, m.probErr = msg.p, msg.err
+	if msg.bug != nil && m.bug != nil && msg.bug.Dir == m.bug.Dir {
+		m.bug = msg.bug
+		m.cost.setup.Bug = msg.bug
+		if m.wiz != nil {
+			m.wiz.bug = msg.bug
+		}
+	}
+	return m
+}
+
+// costAfterProblem prices the cost screen's setup once P is there.
+func (m *Model) costAfterProblem() tea.Cmd {
+	if m.screen != scrCost {
+		return nil
+	}
+	cmd := m.planCost()
+	if m.probErr != nil {
+		m.cost.startWhenReady = false
+	}
+	return cmd
+}
+
+// debateChanged reads the debate on screen again when another process
+// wrote it.
+func (m Model) debateChanged(msg debateChangedMsg) tea.Cmd {
+	if m.deb == nil || m.deb.dir != msg.dir || m.running || m.bug == nil {
+		return nil
+	}
+	m.deb.stamp = msg.stamp
+	bug := m.bug
+	return func() tea.Msg {
+		lm := loadDebateCmd(bug)().(debateLoadedMsg)
+		lm.refresh = true
+		return lm
+	}
+}
+
+// debateLoaded shows a debate read from disk (or the one on screen read
+// again), asks for its convergence, scores and trend, and resumes it when
+// the UI was opened to.
+func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
+	if msg.refresh {
+		nm, c := m.refreshDebate(msg)
+		nm.clearStaleHeld()
+		return nm, c
+	}
+	m = m.openDebate(msg)
+	var cmds []tea.Cmd
+	if m.deb != nil {
+		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.protocol(), m.deb.dir), loadTrendCmd(m.opts.Register, m.deb.dir, m.deb.final))
+	}
+	if m.decideOnOpen && m.deb != nil && m.deb.awaitsDecision() {
+		var c tea.Cmd
+		m, c = m.openDecide()
+		cmds = append(cmds, c)
+	}
+	m.decideOnOpen = false
+	if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
+		cmds = append(cmds, m.startResume())
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// docArrived takes a document rendered off the UI goroutine (one rendered
+// for the other background is dropped: it is asked for again).
+func (m *Model) docArrived(msg docMsg) {
+	delete(m.pending, msg.key)
+	if msg.style != glamourStyle(m.dark, m.opts.NoColor) {
+		return
+	}
+	if msg.err != nil && m.zoom && m.zoomPane() != nil {
+		return // keep showing the pane's text
+	}
+	m.docs[msg.key] = msg.out
+	if m.zoom && m.zoomDocKey() == msg.key {
+		off := m.zoomVP.YOffset()
+		m.setZoom(msg.out)
+		m.zoomVP.GotoTop()
+		if m.zoomHold {
+			m.zoomVP.SetYOffset(off) // the user's place, through the re-render
+		}
+	}
+}
