@@ -117,7 +117,7 @@ func answer(prompt, role string, en bool) string {
 	}
 	switch mode {
 	case "repair":
-		b.WriteString(h("Estratégia de correção", "Fix strategy") + "Tornar o recálculo idempotente: remover descontos antes de recalcular.\n\n")
+		b.WriteString(h("Estratégia de correção", "Fix strategy") + repairStrategy() + "\n\n")
 	case "spec":
 		b.WriteString(h("Leitura da regra", "Reading of the rule") + "A regra 4.1 manda um só desconto, o maior.\n" + word(en, "Veredito recomendado: spec-correta.", "Recommended verdict: spec-correct.") + "\n\n")
 	default:
@@ -140,6 +140,22 @@ func answer(prompt, role string, en bool) string {
 
 // mark names who wrote a body and in which round, so tests can tell
 // which files a prompt holds (from the environment of a command engine).
+// repairStrategy is a solver's fix strategy: the solvers of one debate
+// propose different fixes (a repair debate's two best proposals are then a
+// tradeoff's two options), the same solver always the same.
+func repairStrategy() string {
+	strategies := []string{
+		"Tornar o recálculo idempotente: remover descontos antes de recalcular.",
+		"Guardar o desconto aplicado no carrinho e recusar um segundo no recálculo.",
+		"Recalcular o desconto a partir dos itens a cada troca de CEP, sem somar ao anterior.",
+	}
+	id := os.Getenv("MOOT_SOLVER_ID")
+	if id == "" {
+		return strategies[0]
+	}
+	return strategies[int(id[len(id)-1]-'0')%len(strategies)]
+}
+
 func mark() string {
 	if os.Getenv("MOOT_SOLVER_ID") == "" {
 		return "- marca: fake\n"
