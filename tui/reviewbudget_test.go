@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // TestReviewBudgetMenuOverTheLiveView: a review's live view (NewReview)
@@ -33,7 +34,7 @@ func TestReviewBudgetMenuOverTheLiveView(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
 			br, _ := reviewsFor(t, f)
-			m := NewReview(br.f.Dir, Options{Now: func() time.Time { return fixedNow }})
+			m := NewReview(br.f.Dir, Options{Now: func() time.Time { return fixedNow }, Records: []engine.RecordKeeper{review.Keeper{}}})
 			m = pump(t, m, tea.WindowSizeMsg{Width: 110, Height: 34})
 			for _, msg := range run(m.Init()) {
 				m = pump(t, m, msg)

@@ -330,17 +330,25 @@ func promptOf(a api, body map[string]any) string {
 		case string:
 			texts = append(texts, c)
 		case []any:
-			// one message's text blocks are one text (a cache breakpoint
-			// splits a prompt into two)
+			// each text block is a text of its own (a CLI adds notes of its
+			// own beside the prompt), but a Messages API block marked with a
+			// cache breakpoint is joined to the next: the breakpoint split
+			// one prompt into two
 			var b strings.Builder
 			for _, part := range c {
 				if m, ok := part.(map[string]any); ok {
 					if t, ok := m["text"].(string); ok {
 						b.WriteString(t)
+						if _, split := m["cache_control"]; !split || a != apiMessages {
+							texts = append(texts, b.String())
+							b.Reset()
+						}
 					}
 				}
 			}
-			texts = append(texts, b.String())
+			if b.Len() > 0 {
+				texts = append(texts, b.String())
+			}
 		}
 	}
 	switch a {
