@@ -41,7 +41,7 @@ func (s *server) entry(ctx context.Context, target string) (map[string]any, erro
 			return e, nil
 		}
 	}
-	o, err := s.moot.run(ctx, []string{"show", target}, nil)
+	o, err := s.moot.run(ctx, []string{"show", "--", target}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -226,10 +226,11 @@ func (s *server) result(ctx context.Context, req *mcp.CallToolRequest, in Target
 	if out.Decision == "pending" {
 		out.DecisionNote = fmt.Sprintf(decisionHuman, id)
 	}
-	show := []string{"show", id}
+	show := []string{"show"}
 	if out.Kind != "review" {
 		show = append(show, "--final")
 	}
+	show = append(show, "--", id)
 	if o, err := s.moot.run(ctx, show, nil); err == nil && o.code == exitOK {
 		out.Final = strings.TrimSpace(o.stdout)
 	}
@@ -280,13 +281,14 @@ type ReviewOutput struct {
 
 func (s *server) review(ctx context.Context, req *mcp.CallToolRequest, in ReviewInput) (*mcp.CallToolResult, ReviewOutput, error) {
 	args := []string{"review"}
-	if in.Bug != "" {
-		args = append(args, in.Bug)
-	}
 	args = append(args, flagArgs(in)...)
 	args = append(args, "--headless", "--format", "sarif")
 	if in.AcceptPlan {
 		args = append(args, "--yes")
+	}
+	if in.Bug != "" {
+		// after "--": a bug named like a flag ("--yes") stays a bug
+		args = append(args, "--", in.Bug)
 	}
 	p := newProgress(ctx, req)
 	p.say("the tribunal is seated")

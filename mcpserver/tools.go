@@ -162,7 +162,8 @@ type PlanOutput struct {
 }
 
 func (s *server) plan(ctx context.Context, req *mcp.CallToolRequest, in PlanInput) (*mcp.CallToolResult, PlanOutput, error) {
-	o, err := s.moot.run(ctx, append([]string{"plan", in.Bug, "--json"}, flagArgs(in.Setup)...), nil)
+	args := append([]string{"plan", "--json"}, flagArgs(in.Setup)...)
+	o, err := s.moot.run(ctx, append(args, "--", in.Bug), nil)
 	if err != nil {
 		return nil, PlanOutput{}, err
 	}
@@ -200,23 +201,26 @@ type RunOutput struct {
 }
 
 func (s *server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, RunOutput, error) {
-	var args []string
+	var cmd, target string
 	switch {
 	case in.Bug != "" && in.Question != "":
 		return nil, RunOutput{}, errors.New("give bug or question, not both; nothing was run or written")
 	case in.Question != "":
-		args = []string{"ask", in.Question}
+		cmd, target = "ask", in.Question
 	case in.Bug != "":
-		args = []string{"run", in.Bug}
+		cmd, target = "run", in.Bug
 	default:
 		return nil, RunOutput{}, errors.New("no bug given: pass a bug (its ID, display number or folder) or a question; nothing was run or written")
 	}
+	args := []string{cmd}
 	args = append(args, flagArgs(in)...)
 	args = append(args, flagArgs(in.Setup)...)
 	args = append(args, "--headless", "--json")
 	if in.AcceptPlan {
 		args = append(args, "--yes")
 	}
+	// after "--": a bug or question named like a flag ("--yes") stays one
+	args = append(args, "--", target)
 	p := newProgress(ctx, req)
 	t := &tally{}
 	o, err := s.moot.run(ctx, args, func(line string) {
@@ -248,7 +252,7 @@ func (s *server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 	}
 	out := t.output()
 	out.Report = o.lastLine()
-	return textResult(runText(out, args)), out, nil
+	return textResult(runText(out, cmd+" "+target)), out, nil
 }
 
 // runFolder is the folder a run wrote: its setup event names it relative
@@ -268,9 +272,9 @@ func (s *server) runFolder(ctx context.Context, bug, path string) string {
 }
 
 // runText says how a run ended and what comes next.
-func runText(o RunOutput, args []string) string {
+func runText(o RunOutput, what string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s (round %d, %d calls, %d tokens, $%.4f)\nfolder: %s\n", strings.Join(args[:2], " "), o.Outcome, o.Round, o.Calls, o.Tokens, o.USD, o.Folder)
+	fmt.Fprintf(&b, "%s: %s (round %d, %d calls, %d tokens, $%.4f)\nfolder: %s\n", what, o.Outcome, o.Round, o.Calls, o.Tokens, o.USD, o.Folder)
 	if o.Reason != "" {
 		fmt.Fprintf(&b, "reason: %s\n", o.Reason)
 	}
