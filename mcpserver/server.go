@@ -10,6 +10,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -55,7 +56,14 @@ func Serve(ctx context.Context, o Options) error {
 		}
 		o.Exe = exe
 	}
-	if err := New(o).Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+	return serve(ctx, o, os.Stdin, os.Stdout)
+}
+
+// serve runs the server on in and out; a line that is not a JSON-RPC
+// message is answered with an error and costs that line only.
+func serve(ctx context.Context, o Options, stdin io.Reader, stdout io.Writer) error {
+	in, out := guardedStdio(stdin, stdout)
+	if err := New(o).Run(ctx, &mcp.IOTransport{Reader: in, Writer: out}); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("mcp server: %w", err)
 	}
 	return nil
