@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -76,10 +78,20 @@ func reportItems(seats []review.Seat, repo string) []reportItem {
 }
 
 // repoRelative is a finding's file as a forward-slash path relative to the
-// repository, or "" when it names no file inside it.
+// repository, or "" when it names no file inside it. A juror's text is
+// untrusted: a file: URI is read as the path it names, and any other URI,
+// a Windows drive or a path outside the repository names no file.
 func repoRelative(repo, file string) string {
 	file = strings.TrimSpace(file)
-	if file == "" {
+	if rest, ok := strings.CutPrefix(file, "file://"); ok {
+		u, err := url.Parse("file://" + rest)
+		if err != nil || (u.Host != "" && u.Host != "localhost") {
+			return ""
+		}
+		file = u.Path
+	}
+	file = strings.ReplaceAll(file, "\\", "/")
+	if file == "" || uriScheme.MatchString(file) || windowsDrive.MatchString(file) || strings.HasPrefix(file, "//") {
 		return ""
 	}
 	if filepath.IsAbs(file) {
@@ -90,10 +102,28 @@ func repoRelative(repo, file string) string {
 		file = rel
 	}
 	file = filepath.ToSlash(filepath.Clean(file))
-	if file == "." || file == ".." || strings.HasPrefix(file, "../") {
+	if file == "." || file == ".." || strings.HasPrefix(file, "../") || filepath.IsAbs(file) {
 		return ""
 	}
 	return file
+}
+
+// uriScheme is a URI's scheme and the slash after it (https://, file:/);
+// windowsDrive an absolute Windows path (C:/, once backslashes are slashes).
+var (
+	uriScheme    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/`)
+	windowsDrive = regexp.MustCompile(`^[A-Za-z]:(/|$)`)
+)
+
+// sarifURI is a repository-relative path as a SARIF artifact URI: a
+// relative reference, each segment percent-encoded (a space, '#', '%'
+// and ':' included, so "a b#1.go" or "calc.go:3" stay one relative path).
+func sarifURI(path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
+	}
+	return strings.Join(segs, "/")
 }
 
 // sarifSchema is the SARIF 2.1.0 schema's address, written into the log.
@@ -185,7 +215,7 @@ func writeSARIF(w io.Writer, r reviewReport) error {
 		res := sarifResult{RuleID: it.lens, Level: it.level, Message: sarifMessage{Text: it.message},
 			Properties: map[string]any{"severity": it.severity}}
 		if it.file != "" {
-			res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: it.file, URIBaseID: "%SRCROOT%"}}}}
+			res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(it.file), URIBaseID: "%SRCROOT%"}}}}
 		}
 		results = append(results, res)
 	}

@@ -62,3 +62,35 @@ func TestReviewFormatRefusesWhatItCannotWrite(t *testing.T) {
 		}
 	}
 }
+
+// A juror's file is untrusted text: a URI (file: or any other), a Windows
+// drive or a path leaving the repository never becomes a location; what
+// stays is a path relative to the repository, written into the SARIF log
+// as a relative URI reference (percent-encoded, a colon in it too).
+func TestAFindingsFileIsAPathInsideTheRepository(t *testing.T) {
+	for _, c := range []struct{ file, rel, uri string }{
+		{"/repo/calc.go", "calc.go", "calc.go"},
+		{"./pkg/../calc.go", "calc.go", "calc.go"},
+		{"../outside.go", "", ""},
+		{"/etc/passwd", "", ""},
+		{"file:///etc/passwd", "", ""},
+		{"file:///repo/calc.go", "calc.go", "calc.go"},
+		{"file://evil.example/repo/calc.go", "", ""},
+		{"https://example.com/calc.go", "", ""},
+		{"C:\\x\\y.go", "", ""},
+		{"//server/share/x.go", "", ""},
+		{"pkg\\calc.go", "pkg/calc.go", "pkg/calc.go"},
+		{"dir/a b#c%d.go", "dir/a b#c%d.go", "dir/a%20b%23c%25d.go"},
+		{"calc.go:3", "calc.go:3", "calc.go%3A3"},
+	} {
+		rel := repoRelative("/repo", c.file)
+		if rel != c.rel {
+			t.Errorf("%q: relative %q, want %q", c.file, rel, c.rel)
+		}
+		if rel != "" {
+			if got := sarifURI(rel); got != c.uri {
+				t.Errorf("%q: SARIF uri %q, want %q", c.file, got, c.uri)
+			}
+		}
+	}
+}

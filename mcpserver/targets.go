@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -348,6 +349,9 @@ func readSARIF(stdout string) (ReviewOutput, bool) {
 		f := ReviewFinding{Lens: r.RuleID, Level: r.Level, Severity: r.Properties.Severity, Message: r.Message.Text}
 		if len(r.Locations) > 0 {
 			f.File = r.Locations[0].PhysicalLocation.ArtifactLocation.URI
+			if p, err := url.PathUnescape(f.File); err == nil { // the SARIF URI's path
+				f.File = p
+			}
 		}
 		out.Findings = append(out.Findings, f)
 	}
