@@ -101,6 +101,7 @@ func (s *server) status(ctx context.Context, req *mcp.CallToolRequest, in Status
 	out := StatusOutput{Target: in.Target, Kind: fmt.Sprint(e["kind"]), State: fmt.Sprint(e["status"])}
 	dir := s.debateFolder(e)
 	if dir == "" { // a review: its figures are list's
+		out.Round = intOf(e["rounds"])
 		out.Calls = intOf(e["calls"])
 		out.Tokens = intOf(e["tokens"])
 		out.USD, _ = e["cost_usd"].(float64)

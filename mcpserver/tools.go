@@ -128,7 +128,11 @@ func (s *server) list(ctx context.Context, req *mcp.CallToolRequest, _ struct{})
 	}
 	var b strings.Builder
 	for _, e := range entries {
-		fmt.Fprintf(&b, "%v %v (%v) %v: %v", e["kind"], e["bug_id"], e["display_number"], e["status"], e["title"])
+		fmt.Fprintf(&b, "%v %v", e["kind"], e["bug_id"])
+		if n := e["display_number"]; n != nil { // a bug's; questions and reviews have none
+			fmt.Fprintf(&b, " (%v)", n)
+		}
+		fmt.Fprintf(&b, " %v: %v", e["status"], e["title"])
 		if d, ok := e["decision"].(string); ok && d != "" {
 			fmt.Fprintf(&b, " · decision %s", d)
 		}
