@@ -245,7 +245,8 @@ func (s *server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 	case o.code == exitUsage || (o.code != exitOK && t.dir == ""):
 		return nil, RunOutput{}, toolError(o)
 	}
-	t.dir = s.runFolder(ctx, in.Bug, t.dir)
+	// a cancelled call still names its folder whole: the lookup outlives the call
+	t.dir = s.runFolder(context.WithoutCancel(ctx), in.Bug, t.dir)
 	switch {
 	case o.code == exitNeedHuman && t.outcome == bugfolder.OutcomeWaiting:
 		wait := 600 * time.Second
