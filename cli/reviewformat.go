@@ -195,6 +195,10 @@ type reviewReport struct {
 	lenses           []bugfolder.Lens
 	seats            []review.Seat
 	repo             string
+	// summary is the review's summary file, the location of a result that
+	// names no file of the repository (GitHub code scanning refuses a
+	// result without a location).
+	summary string
 }
 
 // writeSARIF writes a round as a SARIF 2.1.0 log: one rule per lens, one
@@ -214,8 +218,18 @@ func writeSARIF(w io.Writer, r reviewReport) error {
 	for _, it := range reportItems(r.seats, r.repo) {
 		res := sarifResult{RuleID: it.lens, Level: it.level, Message: sarifMessage{Text: it.message},
 			Properties: map[string]any{"severity": it.severity}}
-		if it.file != "" {
-			res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(it.file), URIBaseID: "%SRCROOT%"}}}}
+		file := it.file
+		if file == "" {
+			// GitHub code scanning refuses a result without a location
+			// ("expected at least one location"), and with it the whole
+			// upload: such a result points at the review's summary.
+			file = repoRelative(r.repo, r.summary)
+			if file != "" {
+				res.Properties["location"] = "summary"
+			}
+		}
+		if file != "" {
+			res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(file), URIBaseID: "%SRCROOT%"}}}}
 		}
 		results = append(results, res)
 	}
@@ -271,7 +285,7 @@ func escapeGitHubProperty(s string) string {
 // writeReviewFormat writes the round in the format --format asked for on
 // stdout; the text report (on stderr then) is untouched.
 func (r *reviewRun) writeReviewFormat(res review.RunResult) error {
-	rep := reviewReport{version: version(), id: r.folder.ID, status: r.st.Status, gate: res.Gate.Reason, round: res.Round, lenses: r.st.Lenses, seats: res.Seats, repo: r.repo}
+	rep := reviewReport{version: version(), id: r.folder.ID, summary: filepath.Join(r.folder.Dir, review.SummaryFile(r.st.LangOf())), status: r.st.Status, gate: res.Gate.Reason, round: res.Round, lenses: r.st.Lenses, seats: res.Seats, repo: r.repo}
 	switch r.f.format {
 	case formatSARIF:
 		return writeSARIF(r.e.stdout, rep)

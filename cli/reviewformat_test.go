@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -92,5 +93,38 @@ func TestAFindingsFileIsAPathInsideTheRepository(t *testing.T) {
 				t.Errorf("%q: SARIF uri %q, want %q", c.file, got, c.uri)
 			}
 		}
+	}
+}
+
+// GitHub code scanning refuses a SARIF upload with a result that has no
+// location ("locationFromSarifResult: expected at least one location"),
+// so a finding that names no file of the repository, and a lens that held
+// without a finding, point at the review's summary, marked as such.
+func TestEverySARIFResultHasALocation(t *testing.T) {
+	r := aRefusedRound()
+	r.summary = "/repo/.moot/reviews/20261202-070000/summary.md"
+	var b bytes.Buffer
+	if err := writeSARIF(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	summaries := 0
+	for _, res := range log.Runs[0].Results {
+		if len(res.Locations) != 1 {
+			t.Errorf("%s %q: %d locations, want 1", res.RuleID, res.Message.Text, len(res.Locations))
+			continue
+		}
+		if uri := res.Locations[0].PhysicalLocation.ArtifactLocation.URI; uri == ".moot/reviews/20261202-070000/summary.md" {
+			summaries++
+			if res.Properties["location"] != "summary" {
+				t.Errorf("%s %q: at the summary, not marked so: %v", res.RuleID, res.Message.Text, res.Properties)
+			}
+		}
+	}
+	if summaries != 2 { // the finding outside the repository, the lens that held
+		t.Errorf("%d results at the summary, want 2", summaries)
 	}
 }

@@ -329,6 +329,7 @@ func readSARIF(stdout string) (ReviewOutput, bool) {
 				Message    struct{ Text string }
 				Properties struct {
 					Severity string `json:"severity"`
+					Location string `json:"location"`
 				} `json:"properties"`
 				Locations []struct {
 					PhysicalLocation struct {
@@ -348,7 +349,7 @@ func readSARIF(stdout string) (ReviewOutput, bool) {
 	out := ReviewOutput{Review: inv.Review, Round: inv.Round, Status: inv.Status, Gate: inv.Gate, Findings: []ReviewFinding{}}
 	for _, r := range run.Results {
 		f := ReviewFinding{Lens: r.RuleID, Level: r.Level, Severity: r.Properties.Severity, Message: r.Message.Text}
-		if len(r.Locations) > 0 {
+		if len(r.Locations) > 0 && r.Properties.Location != "summary" { // the summary stands for no file
 			f.File = r.Locations[0].PhysicalLocation.ArtifactLocation.URI
 			if p, err := url.PathUnescape(f.File); err == nil { // the SARIF URI's path
 				f.File = p
