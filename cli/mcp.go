@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/mcpserver"
@@ -33,6 +36,14 @@ func newMCPCmd(e *env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				dir = e.cwd
+			}
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(e.cwd, dir)
+			}
+			// every tool runs moot in it: a folder that is not there would
+			// fail each call with "fork/exec …: no such file or directory"
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return usageErr("--dir %s: not a folder; give the project folder the tools run in", dir)
 			}
 			ctx, cancel := signalContext()
 			defer cancel()
