@@ -37,3 +37,23 @@ func TestAReviewIsListedAndFollowedAsWhatItIs(t *testing.T) {
 		t.Errorf("status %+v", st)
 	}
 }
+
+// A debate stopped at a menu has no result yet: result says a human
+// answers it (moot, or moot resume), not just "waiting".
+func TestAResultWaitingAtAMenuSaysAHumanAnswersIt(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "moot")
+	entries := `[{"kind":"bug","bug_id":"BUG-1","display_number":7,"status":"waiting","protocol":"debate","path":"_reversa_bugs/c/bugs/BUG-1-x"}]`
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n[ \"$1\" = list ] && printf '%s\\n' '"+entries+"'\nexit 0\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{moot: commander{exe: exe, dir: dir}, dir: dir}
+	res, out, err := s.result(context.Background(), nil, TargetInput{Target: "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if out.Next != humanNeeded || !strings.Contains(text, "moot resume") {
+		t.Errorf("result %q, next %q", text, out.Next)
+	}
+}

@@ -208,6 +208,8 @@ type ResultOutput struct {
 	DecisionNote string `json:"decision_note,omitempty"`
 	// Verdict is a review's gate (pass, refuse, hold).
 	Verdict string `json:"verdict,omitempty"`
+	// Next says who answers a debate stopped at a menu: a human.
+	Next string `json:"next,omitempty"`
 	// Final is the final answer (moot show --final), or a review's summary.
 	Final string `json:"final,omitempty"`
 }
@@ -227,6 +229,12 @@ func (s *server) result(ctx context.Context, req *mcp.CallToolRequest, in Target
 	id, _ := e["bug_id"].(string)
 	if out.Decision == "pending" {
 		out.DecisionNote = fmt.Sprintf(decisionHuman, id)
+	}
+	switch bugfolder.State(out.Status) {
+	case bugfolder.StateWaiting, bugfolder.StateJudgeFailed:
+		if out.Kind != "review" {
+			out.Next = humanNeeded
+		}
 	}
 	show := []string{"show"}
 	if out.Kind != "review" {
@@ -253,6 +261,9 @@ func (s *server) result(ctx context.Context, req *mcp.CallToolRequest, in Target
 	b.WriteString("\n")
 	if out.DecisionNote != "" {
 		b.WriteString(out.DecisionNote + "\n")
+	}
+	if out.Next != "" {
+		b.WriteString(out.Next + "\n")
 	}
 	if out.Final != "" {
 		b.WriteString("\n" + out.Final + "\n")
