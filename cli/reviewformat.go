@@ -274,12 +274,20 @@ func writeGitHub(w io.Writer, r reviewReport) error {
 
 // escapeGitHubData escapes a workflow command's message.
 func escapeGitHubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(defuseV1Command(s))
 }
 
 // escapeGitHubProperty escapes a workflow command's property value.
 func escapeGitHubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(defuseV1Command(s))
+}
+
+// defuseV1Command breaks the runner's older command prefix, "##[", which
+// it looks for anywhere in a line (not only at its start, as "::"), so a
+// juror's text such as "##[add-mask]…" inside an annotation stays text.
+// A zero-width space between the hashes and the bracket shows the same.
+func defuseV1Command(s string) string {
+	return strings.ReplaceAll(s, "##[", "##\u200b[")
 }
 
 // writeReviewFormat writes the round in the format --format asked for on

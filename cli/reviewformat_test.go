@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -126,5 +127,21 @@ func TestEverySARIFResultHasALocation(t *testing.T) {
 	}
 	if summaries != 2 { // the finding outside the repository, the lens that held
 		t.Errorf("%d results at the summary, want 2", summaries)
+	}
+}
+
+// The Actions runner also reads the older command form "##[name]data"
+// anywhere in a line: a juror's text carrying one never reaches an
+// annotation whole.
+func TestAnAnnotationCarriesNoV1WorkflowCommand(t *testing.T) {
+	r := aRefusedRound()
+	r.seats[0].Findings[0].Claim = "see ##[add-mask]calc.go and ##[set-output name=code;]0"
+	r.seats[0].Findings[0].File = "/repo/##[error]x.go"
+	var b bytes.Buffer
+	if err := writeGitHub(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); strings.Contains(out, "##[") {
+		t.Errorf("an annotation carries a v1 command:\n%s", out)
 	}
 }
