@@ -293,7 +293,7 @@ type ReviewOutput struct {
 }
 
 func (s *server) review(ctx context.Context, req *mcp.CallToolRequest, in ReviewInput) (*mcp.CallToolResult, ReviewOutput, error) {
-	args := []string{"review"}
+	args := s.withConfig("review")
 	args = append(args, flagArgs(in)...)
 	args = append(args, "--headless", "--format", "sarif")
 	if in.AcceptPlan {

@@ -29,7 +29,6 @@ type Setup struct {
 	Criteria    string   `json:"criteria,omitempty" flag:"--criteria" jsonschema:"council, tradeoff: what the decision is judged by, separated by ';'"`
 	Synthesizer string   `json:"synthesizer,omitempty" flag:"--synthesizer" jsonschema:"council, tradeoff, argue: the synthesizer's engine"`
 	Timeout     string   `json:"timeout,omitempty" flag:"--timeout" jsonschema:"a hard limit per call, as 90s or 5m (default: each engine's own)"`
-	Config      string   `json:"config,omitempty" flag:"--config" jsonschema:"the engines file (default: the register's moot.yaml, else the user's)"`
 	MaxUSD      *float64 `json:"max_usd,omitempty" flag:"--max-usd" jsonschema:"the budget cap in dollars"`
 	MaxTokens   *int     `json:"max_tokens,omitempty" flag:"--max-tokens" jsonschema:"the budget cap in tokens"`
 }
@@ -75,7 +74,6 @@ type ReviewInput struct {
 	Builder    string   `json:"builder,omitempty" flag:"--builder" jsonschema:"who built the change: an engine, model or family, or unknown (the gate is then labelled weakened); its family never judges"`
 	Lenses     []string `json:"lenses,omitempty" flag:"--lens" jsonschema:"the jurors' lenses (default: the eight review lenses, or a fix's four)"`
 	Resume     string   `json:"resume,omitempty" flag:"--resume" jsonschema:"a review ID to continue"`
-	Config     string   `json:"config,omitempty" flag:"--config" jsonschema:"the engines file"`
 	MaxUSD     *float64 `json:"max_usd,omitempty" flag:"--max-usd" jsonschema:"the budget cap in dollars"`
 	MaxTokens  *int     `json:"max_tokens,omitempty" flag:"--max-tokens" jsonschema:"the budget cap in tokens"`
 	OnBudget   string   `json:"on_budget,omitempty" flag:"--on-budget" jsonschema:"at the budget cap: stop or cancel"`
@@ -166,7 +164,7 @@ type PlanOutput struct {
 }
 
 func (s *server) plan(ctx context.Context, req *mcp.CallToolRequest, in PlanInput) (*mcp.CallToolResult, PlanOutput, error) {
-	args := append([]string{"plan", "--json"}, flagArgs(in.Setup)...)
+	args := append(s.withConfig("plan", "--json"), flagArgs(in.Setup)...)
 	o, err := s.moot.run(ctx, append(args, "--", in.Bug), nil)
 	if err != nil {
 		return nil, PlanOutput{}, err
@@ -216,7 +214,7 @@ func (s *server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 	default:
 		return nil, RunOutput{}, errors.New("no bug given: pass a bug (its ID, display number or folder) or a question; nothing was run or written")
 	}
-	args := []string{cmd}
+	args := s.withConfig(cmd)
 	args = append(args, flagArgs(in)...)
 	args = append(args, flagArgs(in.Setup)...)
 	args = append(args, "--headless", "--json")
