@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -76,10 +78,20 @@ func reportItems(seats []review.Seat, repo string) []reportItem {
 }
 
 // repoRelative is a finding's file as a forward-slash path relative to the
-// repository, or "" when it names no file inside it.
+// repository, or "" when it names no file inside it. A juror's text is
+// untrusted: a file: URI is read as the path it names, and any other URI,
+// a Windows drive or a path outside the repository names no file.
 func repoRelative(repo, file string) string {
 	file = strings.TrimSpace(file)
-	if file == "" {
+	if rest, ok := strings.CutPrefix(file, "file://"); ok {
+		u, err := url.Parse("file://" + rest)
+		if err != nil || (u.Host != "" && u.Host != "localhost") {
+			return ""
+		}
+		file = u.Path
+	}
+	file = strings.ReplaceAll(file, "\\", "/")
+	if file == "" || uriScheme.MatchString(file) || windowsDrive.MatchString(file) || strings.HasPrefix(file, "//") {
 		return ""
 	}
 	if filepath.IsAbs(file) {
@@ -90,10 +102,28 @@ func repoRelative(repo, file string) string {
 		file = rel
 	}
 	file = filepath.ToSlash(filepath.Clean(file))
-	if file == "." || file == ".." || strings.HasPrefix(file, "../") {
+	if file == "." || file == ".." || strings.HasPrefix(file, "../") || filepath.IsAbs(file) {
 		return ""
 	}
 	return file
+}
+
+// uriScheme is a URI's scheme and the slash after it (https://, file:/);
+// windowsDrive an absolute Windows path (C:/, once backslashes are slashes).
+var (
+	uriScheme    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/`)
+	windowsDrive = regexp.MustCompile(`^[A-Za-z]:(/|$)`)
+)
+
+// sarifURI is a repository-relative path as a SARIF artifact URI: a
+// relative reference, each segment percent-encoded (a space, '#', '%'
+// and ':' included, so "a b#1.go" or "calc.go:3" stay one relative path).
+func sarifURI(path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
+	}
+	return strings.Join(segs, "/")
 }
 
 // sarifSchema is the SARIF 2.1.0 schema's address, written into the log.
@@ -165,6 +195,10 @@ type reviewReport struct {
 	lenses           []bugfolder.Lens
 	seats            []review.Seat
 	repo             string
+	// summary is the review's summary file, the location of a result that
+	// names no file of the repository (GitHub code scanning refuses a
+	// result without a location).
+	summary string
 }
 
 // writeSARIF writes a round as a SARIF 2.1.0 log: one rule per lens, one
@@ -184,8 +218,18 @@ func writeSARIF(w io.Writer, r reviewReport) error {
 	for _, it := range reportItems(r.seats, r.repo) {
 		res := sarifResult{RuleID: it.lens, Level: it.level, Message: sarifMessage{Text: it.message},
 			Properties: map[string]any{"severity": it.severity}}
-		if it.file != "" {
-			res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: it.file, URIBaseID: "%SRCROOT%"}}}}
+		file := it.file
+		if file == "" {
+			// GitHub code scanning refuses a result without a location
+			// ("expected at least one location"), and with it the whole
+			// upload: such a result points at the review's summary.
+			file = repoRelative(r.repo, r.summary)
+			if file != "" {
+				res.Properties["location"] = "summary"
+			}
+		}
+		if file != "" {
+			res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(file), URIBaseID: "%SRCROOT%"}}}}
 		}
 		results = append(results, res)
 	}
@@ -230,18 +274,26 @@ func writeGitHub(w io.Writer, r reviewReport) error {
 
 // escapeGitHubData escapes a workflow command's message.
 func escapeGitHubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(defuseV1Command(s))
 }
 
 // escapeGitHubProperty escapes a workflow command's property value.
 func escapeGitHubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(defuseV1Command(s))
+}
+
+// defuseV1Command breaks the runner's older command prefix, "##[", which
+// it looks for anywhere in a line (not only at its start, as "::"), so a
+// juror's text such as "##[add-mask]…" inside an annotation stays text.
+// A zero-width space between the hashes and the bracket shows the same.
+func defuseV1Command(s string) string {
+	return strings.ReplaceAll(s, "##[", "##\u200b[")
 }
 
 // writeReviewFormat writes the round in the format --format asked for on
 // stdout; the text report (on stderr then) is untouched.
 func (r *reviewRun) writeReviewFormat(res review.RunResult) error {
-	rep := reviewReport{version: version(), id: r.folder.ID, status: r.st.Status, gate: res.Gate.Reason, round: res.Round, lenses: r.st.Lenses, seats: res.Seats, repo: r.repo}
+	rep := reviewReport{version: version(), id: r.folder.ID, summary: filepath.Join(r.folder.Dir, review.SummaryFile(r.st.LangOf())), status: r.st.Status, gate: res.Gate.Reason, round: res.Round, lenses: r.st.Lenses, seats: res.Seats, repo: r.repo}
 	switch r.f.format {
 	case formatSARIF:
 		return writeSARIF(r.e.stdout, rep)

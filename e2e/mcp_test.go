@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -155,6 +156,48 @@ func TestMCPListAndPlanWriteNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(p.debate()); !os.IsNotExist(err) {
 		t.Errorf("list or plan wrote the debate folder: %v", err)
+	}
+}
+
+// An engines file says which commands run, so a tool's input never names
+// one: the engineer gives it when starting the server (moot mcp --config).
+// An agent that passes an engines file of its own is refused, and the
+// command that file names never runs.
+func TestMCPToolsNeverTakeAnEnginesFileFromTheAgent(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	evil := filepath.Join(t.TempDir(), "engines.yaml")
+	if err := os.WriteFile(evil, []byte("engines:\n  evil:\n    kind: command\n    command: [\"sh\", \"-c\", \"touch "+marker+"\"]\n    external: false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := projectAgent(p)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tools, err := a.cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if strings.Contains(fmt.Sprint(tool.InputSchema), "config") {
+			t.Errorf("tool %s takes an engines file from the agent: %v", tool.Name, tool.InputSchema)
+		}
+	}
+	for _, name := range []string{"plan", "run", "review"} {
+		args := map[string]any{"bug": "7", "mode": "diagnosis", "solvers": []string{"evil"}, "judge": "evil", "config": evil, "accept_plan": true}
+		if name == "plan" {
+			delete(args, "accept_plan")
+		}
+		res, err := a.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err == nil && !res.IsError {
+			t.Errorf("%s with the agent's own engines file was not refused", name)
+		}
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Errorf("the agent's engines file ran its command: %v", err)
+	}
+	if _, err := os.Stat(p.debate()); !os.IsNotExist(err) {
+		t.Errorf("a refused call wrote the debate folder: %v", err)
 	}
 }
 
@@ -333,13 +376,13 @@ func TestMCPReviewReturnsTheTribunalsFindings(t *testing.T) {
 	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	tr.jury = "*/defect=refuse"
-	cmd := exec.Command(mootBin, "mcp")
+	cmd := exec.Command(mootBin, "mcp", "--config", tr.cfg) // the engineer names the engines file, never the agent
 	cmd.Dir = tr.repo
 	cmd.Env = append(os.Environ(), "FAKE_JURY="+tr.jury, "FAKE_JURYLOG="+tr.jurylog, "NO_COLOR=1",
 		"XDG_CONFIG_HOME="+filepath.Join(tr.home, "xdg"), "XDG_CACHE_HOME="+filepath.Join(tr.home, "cache"))
 	a := connect(t, cmd)
 	args := map[string]any{"change": "HEAD~1..HEAD", "contract": "document Total | Total has a doc comment", "builder": "mistral",
-		"lenses": []string{"defect", "security"}, "config": tr.cfg}
+		"lenses": []string{"defect", "security"}}
 	if text, _, isErr := a.call("review", args); !isErr || !strings.Contains(text, "accept_plan: true") || len(tr.reviews()) != 0 {
 		t.Errorf("review without accept_plan: error %v, reviews %v\n%s", isErr, tr.reviews(), text)
 	}

@@ -78,6 +78,9 @@ func (c commander) run(ctx context.Context, args []string, onLine func(string)) 
 		return outcome{}, fmt.Errorf("moot %s: %w", args[0], err)
 	}
 	if err := cmd.Start(); err != nil {
+		if errors.Is(err, syscall.E2BIG) {
+			return outcome{}, fmt.Errorf("moot %s: an input is too long (%d bytes) for a command line, which carries at most 128 KiB an argument; nothing was run or written (a question is at most 16384 bytes: put the rest in an evidence file)", args[0], longest(args))
+		}
 		return outcome{}, fmt.Errorf("start moot %s: %w", args[0], err)
 	}
 	var stdout strings.Builder
@@ -106,6 +109,15 @@ func (c commander) run(ctx context.Context, args []string, onLine func(string)) 
 		return o, fmt.Errorf("moot %s: %w", args[0], err)
 	}
 	return o, nil
+}
+
+// longest is the length of the longest argument.
+func longest(args []string) int {
+	n := 0
+	for _, a := range args {
+		n = max(n, len(a))
+	}
+	return n
 }
 
 // flagArgs turns a tool's input into the command's flags, as its struct

@@ -10,6 +10,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,17 +24,32 @@ type Options struct {
 	Dir string
 	// Version is moot's version, announced to the client.
 	Version string
+	// Config is the engines file the engineer named when starting the
+	// server (moot mcp --config); "" leaves moot its default. A tool's
+	// input never names one: an engines file says which commands run, so
+	// the human who starts the server chooses it, never the agent.
+	Config string
 }
 
 // server holds what every tool shares.
 type server struct {
-	moot commander
-	dir  string
+	moot   commander
+	dir    string
+	config string
+}
+
+// withConfig is a command's first words, with the server's engines file
+// when the engineer named one.
+func (s *server) withConfig(words ...string) []string {
+	if s.config != "" {
+		words = append(words, "--config", s.config)
+	}
+	return words
 }
 
 // New builds the MCP server with moot's tools.
 func New(o Options) *mcp.Server {
-	s := &server{moot: commander{exe: o.Exe, dir: o.Dir}, dir: o.Dir}
+	s := &server{moot: commander{exe: o.Exe, dir: o.Dir}, dir: o.Dir, config: o.Config}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "moot", Title: "moot: supervised LLM debates over registered bugs", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	mcp.AddTool(srv, &mcp.Tool{Name: "list", Description: listDescription}, s.list)
@@ -55,7 +71,14 @@ func Serve(ctx context.Context, o Options) error {
 		}
 		o.Exe = exe
 	}
-	if err := New(o).Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+	return serve(ctx, o, os.Stdin, os.Stdout)
+}
+
+// serve runs the server on in and out; a line that is not a JSON-RPC
+// message is answered with an error and costs that line only.
+func serve(ctx context.Context, o Options, stdin io.Reader, stdout io.Writer) error {
+	in, out := guardedStdio(stdin, stdout)
+	if err := New(o).Run(ctx, &mcp.IOTransport{Reader: in, Writer: out}); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("mcp server: %w", err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -41,7 +42,7 @@ func (s *server) entry(ctx context.Context, target string) (map[string]any, erro
 			return e, nil
 		}
 	}
-	o, err := s.moot.run(ctx, []string{"show", target}, nil)
+	o, err := s.moot.run(ctx, []string{"show", "--", target}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +101,7 @@ func (s *server) status(ctx context.Context, req *mcp.CallToolRequest, in Status
 	out := StatusOutput{Target: in.Target, Kind: fmt.Sprint(e["kind"]), State: fmt.Sprint(e["status"])}
 	dir := s.debateFolder(e)
 	if dir == "" { // a review: its figures are list's
+		out.Round = intOf(e["rounds"])
 		out.Calls = intOf(e["calls"])
 		out.Tokens = intOf(e["tokens"])
 		out.USD, _ = e["cost_usd"].(float64)
@@ -206,6 +208,8 @@ type ResultOutput struct {
 	DecisionNote string `json:"decision_note,omitempty"`
 	// Verdict is a review's gate (pass, refuse, hold).
 	Verdict string `json:"verdict,omitempty"`
+	// Next says who answers a debate stopped at a menu: a human.
+	Next string `json:"next,omitempty"`
 	// Final is the final answer (moot show --final), or a review's summary.
 	Final string `json:"final,omitempty"`
 }
@@ -226,10 +230,17 @@ func (s *server) result(ctx context.Context, req *mcp.CallToolRequest, in Target
 	if out.Decision == "pending" {
 		out.DecisionNote = fmt.Sprintf(decisionHuman, id)
 	}
-	show := []string{"show", id}
+	switch bugfolder.State(out.Status) {
+	case bugfolder.StateWaiting, bugfolder.StateJudgeFailed:
+		if out.Kind != "review" {
+			out.Next = humanNeeded
+		}
+	}
+	show := []string{"show"}
 	if out.Kind != "review" {
 		show = append(show, "--final")
 	}
+	show = append(show, "--", id)
 	if o, err := s.moot.run(ctx, show, nil); err == nil && o.code == exitOK {
 		out.Final = strings.TrimSpace(o.stdout)
 	}
@@ -250,6 +261,9 @@ func (s *server) result(ctx context.Context, req *mcp.CallToolRequest, in Target
 	b.WriteString("\n")
 	if out.DecisionNote != "" {
 		b.WriteString(out.DecisionNote + "\n")
+	}
+	if out.Next != "" {
+		b.WriteString(out.Next + "\n")
 	}
 	if out.Final != "" {
 		b.WriteString("\n" + out.Final + "\n")
@@ -279,14 +293,15 @@ type ReviewOutput struct {
 }
 
 func (s *server) review(ctx context.Context, req *mcp.CallToolRequest, in ReviewInput) (*mcp.CallToolResult, ReviewOutput, error) {
-	args := []string{"review"}
-	if in.Bug != "" {
-		args = append(args, in.Bug)
-	}
+	args := s.withConfig("review")
 	args = append(args, flagArgs(in)...)
 	args = append(args, "--headless", "--format", "sarif")
 	if in.AcceptPlan {
 		args = append(args, "--yes")
+	}
+	if in.Bug != "" {
+		// after "--": a bug named like a flag ("--yes") stays a bug
+		args = append(args, "--", in.Bug)
 	}
 	p := newProgress(ctx, req)
 	p.say("the tribunal is seated")
@@ -325,6 +340,7 @@ func readSARIF(stdout string) (ReviewOutput, bool) {
 				Message    struct{ Text string }
 				Properties struct {
 					Severity string `json:"severity"`
+					Location string `json:"location"`
 				} `json:"properties"`
 				Locations []struct {
 					PhysicalLocation struct {
@@ -344,8 +360,11 @@ func readSARIF(stdout string) (ReviewOutput, bool) {
 	out := ReviewOutput{Review: inv.Review, Round: inv.Round, Status: inv.Status, Gate: inv.Gate, Findings: []ReviewFinding{}}
 	for _, r := range run.Results {
 		f := ReviewFinding{Lens: r.RuleID, Level: r.Level, Severity: r.Properties.Severity, Message: r.Message.Text}
-		if len(r.Locations) > 0 {
+		if len(r.Locations) > 0 && r.Properties.Location != "summary" { // the summary stands for no file
 			f.File = r.Locations[0].PhysicalLocation.ArtifactLocation.URI
+			if p, err := url.PathUnescape(f.File); err == nil { // the SARIF URI's path
+				f.File = p
+			}
 		}
 		out.Findings = append(out.Findings, f)
 	}

@@ -29,7 +29,6 @@ type Setup struct {
 	Criteria    string   `json:"criteria,omitempty" flag:"--criteria" jsonschema:"council, tradeoff: what the decision is judged by, separated by ';'"`
 	Synthesizer string   `json:"synthesizer,omitempty" flag:"--synthesizer" jsonschema:"council, tradeoff, argue: the synthesizer's engine"`
 	Timeout     string   `json:"timeout,omitempty" flag:"--timeout" jsonschema:"a hard limit per call, as 90s or 5m (default: each engine's own)"`
-	Config      string   `json:"config,omitempty" flag:"--config" jsonschema:"the engines file (default: the register's moot.yaml, else the user's)"`
 	MaxUSD      *float64 `json:"max_usd,omitempty" flag:"--max-usd" jsonschema:"the budget cap in dollars"`
 	MaxTokens   *int     `json:"max_tokens,omitempty" flag:"--max-tokens" jsonschema:"the budget cap in tokens"`
 }
@@ -75,7 +74,6 @@ type ReviewInput struct {
 	Builder    string   `json:"builder,omitempty" flag:"--builder" jsonschema:"who built the change: an engine, model or family, or unknown (the gate is then labelled weakened); its family never judges"`
 	Lenses     []string `json:"lenses,omitempty" flag:"--lens" jsonschema:"the jurors' lenses (default: the eight review lenses, or a fix's four)"`
 	Resume     string   `json:"resume,omitempty" flag:"--resume" jsonschema:"a review ID to continue"`
-	Config     string   `json:"config,omitempty" flag:"--config" jsonschema:"the engines file"`
 	MaxUSD     *float64 `json:"max_usd,omitempty" flag:"--max-usd" jsonschema:"the budget cap in dollars"`
 	MaxTokens  *int     `json:"max_tokens,omitempty" flag:"--max-tokens" jsonschema:"the budget cap in tokens"`
 	OnBudget   string   `json:"on_budget,omitempty" flag:"--on-budget" jsonschema:"at the budget cap: stop or cancel"`
@@ -128,7 +126,11 @@ func (s *server) list(ctx context.Context, req *mcp.CallToolRequest, _ struct{})
 	}
 	var b strings.Builder
 	for _, e := range entries {
-		fmt.Fprintf(&b, "%v %v (%v) %v: %v", e["kind"], e["bug_id"], e["display_number"], e["status"], e["title"])
+		fmt.Fprintf(&b, "%v %v", e["kind"], e["bug_id"])
+		if n := e["display_number"]; n != nil { // a bug's; questions and reviews have none
+			fmt.Fprintf(&b, " (%v)", n)
+		}
+		fmt.Fprintf(&b, " %v: %v", e["status"], e["title"])
 		if d, ok := e["decision"].(string); ok && d != "" {
 			fmt.Fprintf(&b, " · decision %s", d)
 		}
@@ -162,7 +164,8 @@ type PlanOutput struct {
 }
 
 func (s *server) plan(ctx context.Context, req *mcp.CallToolRequest, in PlanInput) (*mcp.CallToolResult, PlanOutput, error) {
-	o, err := s.moot.run(ctx, append([]string{"plan", in.Bug, "--json"}, flagArgs(in.Setup)...), nil)
+	args := append(s.withConfig("plan", "--json"), flagArgs(in.Setup)...)
+	o, err := s.moot.run(ctx, append(args, "--", in.Bug), nil)
 	if err != nil {
 		return nil, PlanOutput{}, err
 	}
@@ -200,23 +203,26 @@ type RunOutput struct {
 }
 
 func (s *server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, RunOutput, error) {
-	var args []string
+	var cmd, target string
 	switch {
 	case in.Bug != "" && in.Question != "":
 		return nil, RunOutput{}, errors.New("give bug or question, not both; nothing was run or written")
 	case in.Question != "":
-		args = []string{"ask", in.Question}
+		cmd, target = "ask", in.Question
 	case in.Bug != "":
-		args = []string{"run", in.Bug}
+		cmd, target = "run", in.Bug
 	default:
 		return nil, RunOutput{}, errors.New("no bug given: pass a bug (its ID, display number or folder) or a question; nothing was run or written")
 	}
+	args := s.withConfig(cmd)
 	args = append(args, flagArgs(in)...)
 	args = append(args, flagArgs(in.Setup)...)
 	args = append(args, "--headless", "--json")
 	if in.AcceptPlan {
 		args = append(args, "--yes")
 	}
+	// after "--": a bug or question named like a flag ("--yes") stays one
+	args = append(args, "--", target)
 	p := newProgress(ctx, req)
 	t := &tally{}
 	o, err := s.moot.run(ctx, args, func(line string) {
@@ -237,7 +243,8 @@ func (s *server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 	case o.code == exitUsage || (o.code != exitOK && t.dir == ""):
 		return nil, RunOutput{}, toolError(o)
 	}
-	t.dir = s.runFolder(ctx, in.Bug, t.dir)
+	// a cancelled call still names its folder whole: the lookup outlives the call
+	t.dir = s.runFolder(context.WithoutCancel(ctx), in.Bug, t.dir)
 	switch {
 	case o.code == exitNeedHuman && t.outcome == bugfolder.OutcomeWaiting:
 		wait := 600 * time.Second
@@ -248,7 +255,7 @@ func (s *server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 	}
 	out := t.output()
 	out.Report = o.lastLine()
-	return textResult(runText(out, args)), out, nil
+	return textResult(runText(out, cmd+" "+target)), out, nil
 }
 
 // runFolder is the folder a run wrote: its setup event names it relative
@@ -268,9 +275,9 @@ func (s *server) runFolder(ctx context.Context, bug, path string) string {
 }
 
 // runText says how a run ended and what comes next.
-func runText(o RunOutput, args []string) string {
+func runText(o RunOutput, what string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s (round %d, %d calls, %d tokens, $%.4f)\nfolder: %s\n", strings.Join(args[:2], " "), o.Outcome, o.Round, o.Calls, o.Tokens, o.USD, o.Folder)
+	fmt.Fprintf(&b, "%s: %s (round %d, %d calls, %d tokens, $%.4f)\nfolder: %s\n", what, o.Outcome, o.Round, o.Calls, o.Tokens, o.USD, o.Folder)
 	if o.Reason != "" {
 		fmt.Fprintf(&b, "reason: %s\n", o.Reason)
 	}
