@@ -6,11 +6,11 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/protocol/review"
 )
 
@@ -111,8 +111,8 @@ func repoRelative(repo, file string) string {
 // uriScheme is a URI's scheme and the slash after it (https://, file:/);
 // windowsDrive an absolute Windows path (C:/, once backslashes are slashes).
 var (
-	uriScheme    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/`)
-	windowsDrive = regexp.MustCompile(`^[A-Za-z]:(/|$)`)
+	uriScheme    = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*:/`)
+	windowsDrive = lazyre.New(`^[A-Za-z]:(/|$)`)
 )
 
 // sarifURI is a repository-relative path as a SARIF artifact URI: a

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Redacted replaces a secret wherever moot writes or shows text.
@@ -45,8 +46,14 @@ func NewRedactor(values ...string) *Redactor {
 		if !secretValue(v) || seen[v] {
 			continue
 		}
-		// an engine that prints a key upper- or lower-cased leaks it all the same
-		for _, form := range []string{v, strings.ToUpper(v), strings.ToLower(v)} {
+		// an engine that prints a key upper- or lower-cased leaks it all the
+		// same; a value that is not UTF-8 has no case (and its case forms
+		// would be U+FFFD runs, which redact other text)
+		forms := []string{v}
+		if utf8.ValidString(v) {
+			forms = append(forms, strings.ToUpper(v), strings.ToLower(v))
+		}
+		for _, form := range forms {
 			if seen[form] {
 				continue
 			}
