@@ -143,9 +143,12 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 			return m, statusCmd(fmt.Sprintf("%s is a question: its folder holds one debate; moot ask asks another", r.sum.Bug.ID))
 		case r.resumable():
 			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
-		case r.pendingDecision() && pendingResult(r.sum.Bug) != nil:
-			m.ask = newPendingAsk(r.sum.Bug, pendingResult(r.sum.Bug))
-			return m, nil
+		case r.pendingDecision():
+			if d := pendingResult(r.sum.Bug); d != nil { // the result is read once
+				m.ask = newPendingAsk(r.sum.Bug, d)
+				return m, nil
+			}
+			return m.beginSetup(r.sum.Bug)
 		default:
 			return m.beginSetup(r.sum.Bug)
 		}
