@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -206,8 +204,9 @@ type reviewRun struct {
 	cfg    *harness.Config
 	st     *review.State
 	folder *review.Folder
-	// budget is the cap this session runs under.
-	budget engine.Budget
+	// budget is the cap this session runs under; capBefore the record's
+	// before it (a resume that changes it logs a budget decision).
+	budget, capBefore engine.Budget
 	fix    *envelope.Fix // the bug's applied fix under review (reviewfix.go), nil otherwise
 }
 
@@ -297,38 +296,13 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	if err := r.open(); err != nil {
 		return err
 	}
-	lock, err := bugfolder.AcquireLock(r.folder.Dir, "moot review")
-	if err != nil {
-		if errors.Is(err, bugfolder.ErrBusy) {
-			return withCode(ExitUsage, fmt.Errorf("review %s: %s; nothing was called", r.folder.ID, strings.ReplaceAll(err.Error(), "writing this debate", "running this review")))
-		}
-		return err
-	}
-	defer lock.Release()
-	if pids := harness.ReapOrphans(r.folder.Dir); len(pids) > 0 {
-		fmt.Fprintf(e.stderr, "moot: killed %d juror process(es) an earlier moot of this review left running when it was killed\n", len(pids))
-	}
-	cont, kept, err := r.continuation(env.Render())
-	if err != nil {
-		return err
-	}
-	if !cont {
-		if err := r.folder.FreshRound(len(r.st.Rounds) + 1); err != nil {
-			return err
-		}
-	}
-	spentTok, spentUSD := r.st.Tokens, r.st.CostUSD
-	if cont && r.st.Status == review.StatusRunning { // a killed round's kept seats are not in the totals yet
-		t, u := review.Spend(kept)
-		spentTok, spentUSD = spentTok+t, spentUSD+u
-	}
 	var asker engine.BudgetAsker = pol // headless: --on-budget
 	var view *liveView
 	if r.live() {
 		view, asker = r.liveView() // the budget menu, as a debate's view asks it
 	}
-	calls := engine.NewDispatcher(engine.DispatchOptions{Protocol: "review", Config: cfg, Harness: harnessOptions(cfg, r.reg), Asker: asker, Budget: r.budget,
-		SpentTokens: spentTok, SpentUSD: spentUSD, Parallel: f.parallel, Timeout: f.timeout, RoundTimeout: f.run.roundTimeout, Group: r.folder.Dir})
+	calls := engine.DispatchOptions{Protocol: "review", Config: cfg, Harness: harnessOptions(cfg, r.reg), Asker: asker, Budget: r.budget,
+		Parallel: f.parallel, Timeout: f.timeout, RoundTimeout: f.run.roundTimeout}
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
 		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
 	if d := f.run.debateTimeout; d > 0 {
@@ -338,8 +312,10 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	}
 	live := livefile.New() // streamed figures for a browser watching this review
 	defer live.Close()
-	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Continue: cont,
-		Round: review.RoundInput{Routes: routes, Prompt: prompt, Calls: calls, BugID: r.st.BugID, Kept: kept}}
+	// the runner drives the round (engine.RunSeated): the lock, the orphans
+	// a killed moot left, the resume of a round cut short, the statuses
+	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Resume: f.resume != "",
+		Dispatch: calls, CapBefore: r.capBefore, Round: review.RoundInput{Routes: routes, Prompt: prompt, BugID: r.st.BugID}}
 	var res review.RunResult
 	var runErr error
 	if view != nil {
@@ -347,6 +323,10 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		res, runErr = r.runLive(ctx, cancel, view, rin)
 	} else {
 		res, runErr = review.Run(ctx, rin)
+	}
+	var refused *bugfolder.InputError
+	if errors.As(runErr, &refused) && len(res.Seats) == 0 {
+		return runErr // the runner refused the folder before any call (its lock, a round it did not create): exit 2
 	}
 	r.report(res)
 	r.reportFix(res)
@@ -388,6 +368,7 @@ func (r *reviewRun) capOf(cmd *cobra.Command) error {
 		if b := r.st.Budget; b != nil {
 			base = engine.Budget{MaxUSD: b.MaxUSD, MaxTokens: b.MaxTokens}
 		}
+		r.capBefore = base
 	}
 	c, err := r.f.budget.cap(cmd, base)
 	if err != nil {
@@ -398,58 +379,6 @@ func (r *reviewRun) capOf(cmd *cobra.Command) error {
 		r.st.Budget = &review.Cap{MaxUSD: c.MaxUSD, MaxTokens: c.MaxTokens}
 	}
 	return nil
-}
-
-// continuation decides whether a resumed review continues its last round,
-// cut short on the same envelope, and which seats it keeps: the sealed
-// verdicts of the lenses that sat (never a forged or edited file: that is
-// refused, exit 2). A round whose moot was killed is always written
-// again in place (its folder is moot's), keeping what it can.
-func (r *reviewRun) continuation(rendered string) (bool, map[string]review.Seat, error) {
-	st := r.st
-	if r.f.resume == "" || !review.Resumable(st.Status) {
-		return false, nil, nil
-	}
-	killed := st.Status == review.StatusRunning
-	k := len(st.Rounds)
-	if killed {
-		k++
-		if _, err := os.Lstat(filepath.Join(r.folder.Dir, review.RoundDir(k))); err != nil {
-			return false, nil, nil // killed before its round folder: a fresh round
-		}
-	}
-	if k < 1 {
-		return false, nil, nil
-	}
-	prev, err := review.ReadSealedEnvelope(r.folder.Dir, k)
-	if errors.Is(err, fs.ErrNotExist) {
-		return killed, nil, nil
-	}
-	if err != nil {
-		return false, nil, err
-	}
-	if prev != rendered {
-		fmt.Fprintf(r.e.stderr, "moot: review %s: the files changed since round %d was cut short: every juror is called on the current files\n", r.folder.ID, k)
-		return killed, nil, nil
-	}
-	kept := map[string]review.Seat{}
-	for _, l := range st.Lenses {
-		s, err := review.ReadSealedSeat(r.folder.Dir, k, l.Name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return false, nil, err
-		}
-		if !s.Cut && s.Round == k && s.Lens == l.Name {
-			kept[l.Name] = *s
-		}
-	}
-	if len(kept) > 0 {
-		fmt.Fprintf(r.e.stderr, "moot: review %s: round %d continues: %d lens(es) keep their verdicts (%s); the others are called\n",
-			r.folder.ID, k, len(kept), strings.Join(slices.Sorted(maps.Keys(kept)), ", "))
-	}
-	return true, kept, nil
 }
 
 // locate finds the bug (when given), the git root and the reviews' folder.
@@ -902,6 +831,10 @@ func (r *reviewRun) printer() func(engine.Event) {
 			return
 		}
 		switch ev.Type {
+		case engine.EvResumed:
+			fmt.Fprintf(r.e.stderr, "moot: review %s: round %d %s\n", r.folder.ID, ev.Round, termsafe.Line(ev.Reason))
+		case engine.EvWarning:
+			fmt.Fprintf(r.e.stderr, "moot: review %s: %s\n", r.folder.ID, termsafe.Line(ev.Text))
 		case engine.EvRoundStarted:
 			fmt.Fprintf(r.e.stderr, "review %s: round %d\n", r.folder.ID, ev.Round)
 		case engine.EvRung:

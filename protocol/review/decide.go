@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,34 +28,16 @@ func Stamped(dir string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// Live reports whether a running review's writer still runs: its lock
-// file names a live process (a review killed with SIGKILL leaves its
-// record "running" and its lock with a dead holder, or none).
-func Live(dir string) bool {
-	b, err := safefs.ReadFile(filepath.Join(dir, bugfolder.LockFile), 64<<10)
-	if err != nil {
-		return false
-	}
-	var info bugfolder.LockInfo
-	if json.Unmarshal(b, &info) != nil {
-		return false
-	}
-	return info.Alive()
-}
-
 // StatusInterrupted is how a list shows a review whose record says running
 // but whose writer is gone.
-const StatusInterrupted = "interrupted"
+const StatusInterrupted = engine.SeatedInterrupted
 
 // ListedStatus is the one predicate of a review's status as moot shows it
 // (moot list, the browser's rows, the review view): its record's, except
 // that a record saying running whose writer is gone (killed with kill -9,
 // so no live process holds its lock) is interrupted.
 func ListedStatus(st *State, dir string) string {
-	if st.Status == StatusRunning && !Live(dir) {
-		return StatusInterrupted
-	}
-	return st.Status
+	return engine.ListedStatus(st.Status, dir)
 }
 
 // Find returns the stamped review folder an argument names: a folder

@@ -7,7 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,22 +28,24 @@ const Name = "review"
 var DefaultLenses = []string{"defect", "security", "regression", "spec", "tests", "simplicity", "performance", "operator-safety"}
 
 // The statuses a review's record may have.
+// They are the runner's statuses of a seated run (engine.SeatedRunning…):
+// one vocabulary, settled by the runner (engine.RunSeated).
 const (
-	StatusRunning = "running"
-	StatusPassed  = "pass"
-	StatusRefused = "refuse"
-	StatusHeld    = "hold"
-	StatusStalled = "stalled"
+	StatusRunning = engine.SeatedRunning
+	StatusPassed  = engine.SeatedPass
+	StatusRefused = engine.SeatedRefuse
+	StatusHeld    = engine.SeatedHold
+	StatusStalled = engine.SeatedStalled
 	// StatusError is a round whose files could not all be saved: never
 	// a pass, whatever the jurors said (the record's Error says what).
-	StatusError = "error"
+	StatusError = engine.SeatedError
 	// StatusCancelled is a round cut short (Ctrl-C, SIGTERM): its holds
 	// are no verdict on the change.
-	StatusCancelled = "cancelled"
+	StatusCancelled = engine.SeatedCancelled
 	// StatusBudget is a round stopped at the budget cap: the lenses not
 	// seated are no verdict on the change; a resume with a raised cap
 	// calls them (never the lenses that sat).
-	StatusBudget = "budget_cut"
+	StatusBudget = engine.SeatedBudgetCut
 )
 
 // State is a review's record (review.json): what it reviews, who built
@@ -150,23 +156,28 @@ func ReadState(dir string) (*State, error) {
 	return &s, nil
 }
 
-// RunInput is one round of a review: its folder and record, the envelope
-// built from the current files, the routes, and how to call.
+// RunInput is one session of a review: its folder and record, the
+// envelope built from the current files, the routes, and how to call.
 type RunInput struct {
 	Folder   *Folder
 	State    *State
 	Envelope *envelope.Envelope
-	Round    RoundInput
+	// Round holds the routes, the prompt and the bug; its Calls, when set,
+	// replace the runner's call path (tests).
+	Round RoundInput
 	// Emit receives every event after it is logged (--json, the live
 	// sidecar), one at a time; may be nil.
 	Emit func(engine.Event)
 	// Plan, when set, is logged first: the round's calls, tokens and cost.
 	Plan *engine.Event
-	// Continue is set when the round continues the record's last round,
-	// cut short (cancelled, stopped at the budget cap, or its writer
-	// killed) on the same envelope: its seats in Round.Kept are not
-	// called again.
-	Continue bool
+	// Resume is set when this session resumes the record: the runner
+	// continues a round cut short in place (its sealed seats kept), else
+	// starts a new round.
+	Resume bool
+	// Dispatch is the runner's call path (its cap the one this session
+	// runs under); CapBefore the cap the record held before it.
+	Dispatch  engine.DispatchOptions
+	CapBefore engine.Budget
 }
 
 // RunResult is what a round ended with.
@@ -176,74 +187,149 @@ type RunResult struct {
 	Gate    Gate
 	New     []string
 	Stalled bool
+	// Kept are the lenses a resumed round kept (never called again).
+	Kept []string
 }
 
-// Run holds one round: it writes the envelope and the planned route
-// table, seats every juror, writes each verdict file as its lens ends,
-// then the route table, the summary and the record — every verdict and
-// the summary before any error is returned.
+// Run holds one round of a review on the runner (engine.RunSeated: the
+// lock, the orphans, the resume, the events and the statuses are the
+// runner's); the review supplies the round's files, its seats and its
+// gate through tribunal (engine.Seated). Every verdict and the summary
+// are written before any error is returned.
 func Run(ctx context.Context, in RunInput) (RunResult, error) {
-	f, st := in.Folder, in.State
-	k := len(st.Rounds) + 1
-	if in.Continue && len(st.Rounds) > 0 && st.Rounds[len(st.Rounds)-1].Round == k-1 && Resumable(st.Status) && st.Status != StatusRunning {
-		k-- // the cut round's record is replaced by its continuation
-		st.Rounds = st.Rounds[:len(st.Rounds)-1]
+	t := &tribunal{in: in}
+	sr := engine.SeatedRun{Dir: in.Folder.Dir, Protocol: t, Command: "moot review", Member: "juror", Resume: in.Resume,
+		Dispatch: in.Dispatch, CapBefore: in.CapBefore, SpentTokens: in.State.Tokens, SpentUSD: in.State.CostUSD, Plan: in.Plan, Emit: in.Emit}
+	if in.Round.Calls != nil {
+		sr.Calls = in.Round.Calls
 	}
-	res := RunResult{Round: k}
-	if !in.Continue {
-		if err := f.FreshRound(k); err != nil {
-			return res, err
+	out, err := engine.RunSeated(ctx, sr)
+	t.res.Round = out.Round
+	if err != nil && out.Status != "" { // a round ran: name the review; else the refusal as it is
+		err = fmt.Errorf("review %s: %w", in.Folder.ID, err)
+	}
+	return t.res, err
+}
+
+// tribunal is a review's side of the runner's seated round
+// (engine.Seated): the envelope and route files, the ladders' seats, the
+// gate and the record.
+type tribunal struct {
+	in       RunInput
+	res      RunResult
+	kept     map[string]Seat
+	rendered string
+	changed  string // why a killed round's seats were not kept
+	rec      RoundRecord
+	ended    bool
+}
+
+var _ engine.Seated = (*tribunal)(nil)
+
+// Status is the record's status.
+func (t *tribunal) Status() string { return t.in.State.Status }
+
+// Rounds is how many rounds the record holds.
+func (t *tribunal) Rounds() int { return len(t.in.State.Rounds) }
+
+// Log appends an event to the review's event log.
+func (t *tribunal) Log(ev engine.Event) error { return t.in.Folder.Append(ev) }
+
+// Keep reads round k's sealed envelope and verdicts: the round continues
+// when its envelope is the current one (a killed round's folder is
+// moot's: it is written again in place, keeping what it can).
+func (t *tribunal) Keep(k int, killed bool) (bool, []string, int, float64, error) {
+	dir := t.in.Folder.Dir
+	if killed {
+		if _, err := os.Lstat(filepath.Join(dir, RoundDir(k))); err != nil {
+			return false, nil, 0, 0, nil // killed before its round folder: a new round
 		}
 	}
-	var errs []error
-	var mu sync.Mutex
-	keep := func(err error) { // called from every lens's goroutine
+	prev, err := ReadSealedEnvelope(dir, k)
+	if errors.Is(err, fs.ErrNotExist) {
+		return killed, nil, 0, 0, nil
+	}
+	if err != nil {
+		return false, nil, 0, 0, err
+	}
+	if prev != t.in.Envelope.Render() {
+		t.changed = fmt.Sprintf("the files changed since round %d was cut short: every juror is called on the current files", k)
+		return killed, nil, 0, 0, nil
+	}
+	t.kept = map[string]Seat{}
+	for _, l := range t.in.State.Lenses {
+		s, err := ReadSealedSeat(dir, k, l.Name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
+			return false, nil, 0, 0, err
+		}
+		if !s.Cut && s.Round == k && s.Lens == l.Name {
+			t.kept[l.Name] = *s
+		}
+	}
+	t.res.Kept = slices.Sorted(maps.Keys(t.kept))
+	tok, usd := Spend(t.kept)
+	return true, t.res.Kept, tok, usd, nil
+}
+
+// Begin writes round k's envelope and planned route table and marks the
+// record running; a cut round continued in place drops its old entry.
+func (t *tribunal) Begin(k int, fresh bool) error {
+	f, st := t.in.Folder, t.in.State
+	if fresh {
+		if err := f.FreshRound(k); err != nil {
+			return err
+		}
+		t.kept = nil
+	}
+	if n := len(st.Rounds); !fresh && n > 0 && st.Rounds[n-1].Round == k {
+		st.Rounds = st.Rounds[:n-1] // the cut round's entry is replaced by its continuation
+	}
+	t.rendered = t.in.Envelope.Render()
+	st.Status, st.UpdatedAt = StatusRunning, time.Now().UTC()
+	return errors.Join(f.Write(filepath.Join(RoundDir(k), EnvelopeFile), []byte(t.rendered)),
+		f.WriteJSON(StateFile, st),
+		f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderPlanned(st, k, t.in.Round.Routes))))
+}
+
+// Seat seats every lens's juror from its ladder (a kept lens is not
+// called), writing each verdict file as its lens ends, then moot's own
+// test checks.
+func (t *tribunal) Seat(ctx context.Context, k int, calls engine.Caller, emit func(engine.Event)) (error, error) {
+	f := t.in.Folder
+	if t.changed != "" {
+		emit(engine.Event{Type: engine.EvWarning, Text: t.changed})
+	}
+	var mu sync.Mutex
+	var errs []error
+	ri := t.in.Round
+	ri.Round, ri.Emit, ri.Calls, ri.Kept = k, emit, calls, t.kept
+	ri.Done = func(s Seat) { // called from every lens's goroutine
+		if err := f.WriteSeat(s); err != nil {
 			mu.Lock()
 			errs = append(errs, err)
 			mu.Unlock()
 		}
 	}
-	var emitMu sync.Mutex
-	emit := func(ev engine.Event) { // one event at a time: the log's order is the stream's
-		emitMu.Lock()
-		defer emitMu.Unlock()
-		if ev.Time.IsZero() {
-			ev.Time = time.Now().UTC()
-		}
-		if ev.Type != engine.EvOutput { // output deltas go to the front ends only
-			keep(f.Append(ev))
-		}
-		if in.Emit != nil {
-			in.Emit(ev)
-		}
-	}
-	rendered := in.Envelope.Render()
-	keep(f.Write(filepath.Join(RoundDir(k), EnvelopeFile), []byte(rendered)))
-	st.Status, st.UpdatedAt = StatusRunning, time.Now().UTC()
-	keep(f.WriteJSON(StateFile, st))
-	if k == 1 && !in.Continue {
-		emit(engine.Event{Type: engine.EvSetup, Path: f.Dir, Round: k})
-	} else {
-		emit(engine.Event{Type: engine.EvResumed, Path: f.Dir, Round: k, Reason: resumedWhy(in.Continue, len(in.Round.Kept))})
-	}
-	if in.Plan != nil {
-		emit(*in.Plan)
-	}
-	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderPlanned(st, k, in.Round.Routes))))
-	emit(engine.Event{Type: engine.EvRoundStarted, Round: k})
-	ri := in.Round
-	ri.Round, ri.Emit = k, emit
-	ri.Done = func(s Seat) { keep(f.WriteSeat(s)) }
 	seats, stop := RunRound(ctx, ri)
-	res.Seats = seats
-	if ms := MootSeat(k, in.Envelope.Tests); ms != nil {
-		keep(f.WriteSeat(*ms))
+	t.res.Seats = seats
+	if ms := MootSeat(k, t.in.Envelope.Tests); ms != nil {
+		errs = append(errs, f.WriteSeat(*ms))
 		emit(engine.Event{Type: engine.EvVerdict, Round: k, SolverID: MootLens, Role: Role, Engine: MootLens, Choice: string(ms.Outcome), Reason: ms.Reason})
-		res.Seats = append(res.Seats, *ms)
+		t.res.Seats = append(t.res.Seats, *ms)
 	}
-	res.Gate = Weaken(Decide(res.Seats), st, res.Seats)
-	files := envelopePaths(in.Envelope)
+	return stop, errors.Join(errs...)
+}
+
+// Gate is the review's computed final step: the unanimous gate over the
+// round's seats (weakened by an unknown builder), stalled when new
+// findings were stable or growing two rounds in a row.
+func (t *tribunal) Gate(k int) (string, string) {
+	st := t.in.State
+	t.res.Gate = Weaken(Decide(t.res.Seats), st, t.res.Seats)
+	files := envelopePaths(t.in.Envelope)
 	seen := map[string]bool{}
 	var news []int
 	for _, r := range st.Rounds {
@@ -252,95 +338,56 @@ func Run(ctx context.Context, in RunInput) (RunResult, error) {
 		}
 		news = append(news, len(r.New))
 	}
-	res.New = NewFindings(res.Seats, files, seen)
-	news = append(news, len(res.New))
-	sum := sha256.Sum256([]byte(rendered))
-	rec := RoundRecord{Round: k, Gate: res.Gate, New: nonNil(res.New), Findings: nonNil(NewFindings(res.Seats, files, nil)), EnvelopeSHA: hex.EncodeToString(sum[:]), At: time.Now().UTC()}
-	rec.count(res.Seats)
+	t.res.New = NewFindings(t.res.Seats, files, seen)
+	news = append(news, len(t.res.New))
+	sum := sha256.Sum256([]byte(t.rendered))
+	t.rec = RoundRecord{Round: k, Gate: t.res.Gate, New: nonNil(t.res.New), Findings: nonNil(NewFindings(t.res.Seats, files, nil)), EnvelopeSHA: hex.EncodeToString(sum[:])}
+	t.rec.count(t.res.Seats)
+	if t.res.Gate.Outcome != OutcomePass && Stalled(news) {
+		return StatusStalled, t.res.Gate.Reason
+	}
+	return string(t.res.Gate.Outcome), t.res.Gate.Reason
+}
+
+// End records round k as the runner settled it: the route table, the
+// decision a status waits for, the summary and the record.
+func (t *tribunal) End(k int, status string, unsaved error) (engine.SeatedTotals, error) {
+	f, st := t.in.Folder, t.in.State
 	// a pending decision was on an earlier round; a human's revise stays on
 	// the record beside the rounds it sent the change back to
 	prior := st.Decision
 	if prior == "pending" {
 		prior = ""
 	}
-	st.Status, st.Decision = string(res.Gate.Outcome), prior
-	if res.Gate.Outcome != OutcomePass && Stalled(news) {
-		res.Stalled = true
-		st.Status, st.Decision = StatusStalled, "pending"
-	} else if res.Gate.Outcome == OutcomeHold {
+	st.Status, st.Decision, st.Error, t.res.Stalled = status, prior, "", false
+	switch status {
+	case StatusStalled:
+		st.Decision, t.res.Stalled = "pending", true
+	case StatusHeld:
 		st.Decision = "pending" // a hold waits for a human (moot decide), or a resumed round
-	}
-	switch {
-	case ctx.Err() != nil || errors.Is(stop, engine.ErrBudgetCancel) || errors.Is(stop, context.Canceled):
-		// a round cut short proves nothing either way: resume it
-		st.Status, st.Decision, res.Stalled = StatusCancelled, prior, false
-	case errors.Is(stop, engine.ErrBudgetStop):
-		st.Status, st.Decision, res.Stalled = StatusBudget, prior, false
+	case StatusError:
+		if unsaved != nil {
+			st.Error = unsaved.Error()
+		}
 	}
 	st.UpdatedAt = time.Now().UTC()
-	keep(f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderRoutes(st, k, res.Seats))))
-	st.Error = ""
-	markError := func() bool {
-		saved := savedErr(&mu, errs)
-		if saved == nil {
-			return false
-		}
-		// a verdict or a table that was not saved is no proof: never a pass
-		st.Status, st.Decision, st.Error, res.Stalled = StatusError, prior, saved.Error(), false
-		return true
+	err := f.Write(filepath.Join(RoundDir(k), RoutesFile), []byte(RenderRoutes(st, k, t.res.Seats)))
+	err = errors.Join(err, f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, t.res))))
+	rec := t.rec
+	rec.Status, rec.At = st.Status, time.Now().UTC()
+	if t.ended {
+		st.Rounds = st.Rounds[:len(st.Rounds)-1] // written again as error
 	}
-	markError()
-	sumErr := f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res)))
-	keep(sumErr)
-	if sumErr != nil && markError() {
-		keep(f.Write(SummaryFile(st.LangOf()), []byte(RenderSummary(f.ID, st, res))))
-	}
-	rec.Status = st.Status
-	st.Rounds = append(st.Rounds, rec)
+	st.Rounds, t.ended = append(st.Rounds, rec), true
 	st.total()
-	keep(f.WriteJSON(StateFile, st))
-	outcome := bugfolder.OutcomeWaiting
-	switch {
-	case res.Gate.Outcome == OutcomePass && st.Status == StatusPassed:
-		outcome = bugfolder.OutcomeDone
-	case st.Status == StatusCancelled:
-		outcome = bugfolder.OutcomeCancelled
-	}
-	emit(engine.Event{Type: engine.EvDebateFinished, Round: k, Outcome: outcome, Path: f.Dir, Reason: st.Status + ": " + res.Gate.Reason,
-		Calls: st.Calls, Tokens: st.Tokens, USD: st.CostUSD, CostUnknown: st.CostUnknown})
-	if ctx.Err() != nil {
-		errs = append(errs, fmt.Errorf("review %s: %w", f.ID, ctx.Err()))
-	}
-	if stop != nil && ctx.Err() == nil {
-		errs = append(errs, fmt.Errorf("review %s: %w", f.ID, stop))
-	}
-	return res, errors.Join(errs...)
-}
-
-// resumedWhy says what a resumed round does.
-func resumedWhy(cont bool, kept int) string {
-	if cont {
-		return fmt.Sprintf("continues the round cut short: %d lens(es) that sat are kept, the others are called", kept)
-	}
-	return "a new round on the current files: every juror is re-convened"
+	err = errors.Join(err, f.WriteJSON(StateFile, st))
+	return engine.SeatedTotals{Calls: st.Calls, Tokens: st.Tokens, USD: st.CostUSD, CostUnknown: st.CostUnknown}, err
 }
 
 // Resumable reports whether a review's status is a round cut short that
-// a resume continues on the same envelope (the lenses that sat are kept).
-func Resumable(status string) bool {
-	switch status {
-	case StatusCancelled, StatusBudget, StatusRunning, StatusInterrupted, StatusError:
-		return true
-	}
-	return false
-}
-
-// savedErr joins the write errors so far.
-func savedErr(mu *sync.Mutex, errs []error) error {
-	mu.Lock()
-	defer mu.Unlock()
-	return errors.Join(errs...)
-}
+// a resume continues on the same envelope (the lenses that sat are kept):
+// the runner's rule (engine.CutShort).
+func Resumable(status string) bool { return engine.CutShort(status) }
 
 // envelopePaths lists the envelope's file paths.
 func envelopePaths(e *envelope.Envelope) []string {

@@ -75,9 +75,7 @@ func (s *Seat) Detailed() bool { return s.Outcome == OutcomeRefuse && len(s.Find
 // cap before each, gives each its hard timeout and logs call_started and
 // call_finished. It returns an error only for a call it did not start
 // (the budget's end, or ctx's).
-type Caller interface {
-	Call(ctx context.Context, c engine.CallSpec, check engine.Check) (engine.CallResult, error)
-}
+type Caller = engine.Caller
 
 // RoundInput is what one round of jurors needs.
 type RoundInput struct {
