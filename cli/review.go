@@ -207,7 +207,7 @@ type reviewRun struct {
 	// budget is the cap this session runs under; capBefore the record's
 	// before it (a resume that changes it logs a budget decision).
 	budget, capBefore engine.Budget
-	fix    *envelope.Fix // the bug's applied fix under review (reviewfix.go), nil otherwise
+	fix               *envelope.Fix // the bug's applied fix under review (reviewfix.go), nil otherwise
 }
 
 // runReview runs a review (or resumes one: f.resume) to the end of a round.
