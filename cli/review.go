@@ -187,6 +187,13 @@ func newReviewCmd(e *env) *cobra.Command {
 	return cmd
 }
 
+// resumeReview resumes review dir on the runner (engine.RunSeated with
+// Resume: a round cut short continues in place, no finished call
+// repeated): moot resume ID and moot review --resume ID are this one path.
+func resumeReview(cmd *cobra.Command, e *env, dir, config string, rf runFlags, bf budgetFlags) error {
+	return runReview(cmd, e, reviewFlags{resume: dir, config: config, parallel: defaultReviewParallel, format: formatText, run: rf, budget: bf}, nil)
+}
+
 // errRunLimit is the cause of a review stopped by --debate-timeout.
 var errRunLimit = errors.New("the run's time limit was reached")
 

@@ -353,13 +353,17 @@ that round. Ctrl-C during an argue debate offers it beside a plain resume.
 
 On a finished debate it says there is nothing to resume and exits 0.
 
-BUG may also be a review's ID (moot review): it resumes as moot review
---resume ID does — a round cut short continues without repeating a juror
-that sat, else a new round re-convenes every juror (see moot help review).`,
+BUG may also be a review's ID (moot review): the runner resumes it (moot
+review --resume ID is the same code) — a round cut short continues without
+repeating a juror that sat, else a new round re-convenes every juror (see
+moot help review).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir := reviewTarget(e, args[0]); dir != "" {
-				return runReview(cmd, e, reviewFlags{resume: dir, config: config, parallel: defaultReviewParallel, format: formatText, run: rf, budget: bf}, nil)
+				if winner != "" || stop || acceptEngines {
+					return usageErr("--winner, --stop and --accept-engine-change are a debate's: a review has no judge, no early stop and no locked engines; resume it with moot resume %s (and the run flags); nothing was called or written", shellQuote(args[0]))
+				}
+				return resumeReview(cmd, e, dir, config, rf, bf)
 			}
 			pol, err := rf.policies(cmd)
 			if err != nil {
