@@ -1661,9 +1661,21 @@ func Remaining(d *bugfolder.Debate, proto Protocol, stop bool) (n int, upTo bool
 // reapOrphans kills the engine processes of this debate that a moot killed
 // with SIGKILL left running, and says so.
 func (r *runner) reapOrphans() {
-	if pids := harness.ReapOrphans(r.w.Dir); len(pids) > 0 {
-		r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("killed %d engine process(es) an earlier moot of this debate left running when it was killed (pids %s)", len(pids), joinInts(pids))})
+	if ev, ok := reapOrphans(r.w.Dir, "engine", "of this debate "); ok {
+		r.emit(ev)
 	}
+}
+
+// reapOrphans kills the processes of the work in dir that a moot killed
+// with SIGKILL left running (harness.ReapOrphans), and returns the
+// warning that says so (ok false when there were none): the one rule of
+// the runner's rounds and of a seated run's (RunSeated).
+func reapOrphans(dir, member, of string) (Event, bool) {
+	pids := harness.ReapOrphans(dir)
+	if len(pids) == 0 {
+		return Event{}, false
+	}
+	return Event{Type: EvWarning, Text: fmt.Sprintf("killed %d %s process(es) an earlier moot %sleft running when it was killed (pids %s)", len(pids), member, of, joinInts(pids))}, true
 }
 
 // joinInts writes numbers for a person: "26533, 26535".

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -214,7 +213,7 @@ func RunSeated(ctx context.Context, in SeatedRun) (SeatedResult, error) {
 			in.Emit(ev)
 		}
 	}
-	reaped := harness.ReapOrphans(in.Dir)
+	reaped, anyReaped := reapOrphans(in.Dir, in.Member, "")
 
 	k, cont, kept := p.Rounds()+1, false, []string(nil)
 	spentTok, spentUSD := in.SpentTokens, in.SpentUSD
@@ -246,8 +245,8 @@ func RunSeated(ctx context.Context, in SeatedRun) (SeatedResult, error) {
 	default:
 		emit(Event{Type: EvResumed, Path: in.Dir, Round: k, Reason: resumedWhy(cont, kept)})
 	}
-	if len(reaped) > 0 {
-		emit(Event{Type: EvWarning, Text: fmt.Sprintf("killed %d %s process(es) an earlier moot left running when it was killed (pids %s)", len(reaped), in.Member, joinInts(reaped))})
+	if anyReaped {
+		emit(reaped)
 	}
 	if in.Plan != nil {
 		emit(*in.Plan)
