@@ -839,7 +839,7 @@ func (r *reviewRun) printer() func(engine.Event) {
 		}
 		switch ev.Type {
 		case engine.EvResumed:
-			fmt.Fprintf(r.e.stderr, "moot: review %s: round %d %s\n", r.folder.ID, ev.Round, termsafe.Line(ev.Reason))
+			fmt.Fprintf(r.e.stderr, "moot: review %s: resumed at round %d: %s\n", r.folder.ID, ev.Round, termsafe.Line(ev.Reason))
 		case engine.EvWarning:
 			fmt.Fprintf(r.e.stderr, "moot: review %s: %s\n", r.folder.ID, termsafe.Line(ev.Text))
 		case engine.EvRoundStarted:

@@ -192,6 +192,9 @@ func TestReviewOldRecordIsListedShownAndResumed(t *testing.T) {
 	if ds := typed(evs, bugfolder.EvDecision); len(ds) != 1 || ds[0].Choice != "raise" {
 		t.Errorf("decisions %+v: the raised cap is a budget decision", ds)
 	}
+	if sum := readText(t, filepath.Join(dir, "summary.md")); !strings.Contains(sum, "- Round: 1\n") {
+		t.Errorf("the summary names another round than the one resumed:\n%s", sum)
+	}
 	if e := tr.listed(id); e["status"] != "pass" || e["verdict"] != "pass" {
 		t.Errorf("listed as %v after the resume, want pass", e)
 	}

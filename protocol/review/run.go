@@ -287,7 +287,7 @@ func (t *tribunal) Begin(k int, fresh bool) error {
 	if n := len(st.Rounds); !fresh && n > 0 && st.Rounds[n-1].Round == k {
 		st.Rounds = st.Rounds[:n-1] // the cut round's entry is replaced by its continuation
 	}
-	t.rendered = t.in.Envelope.Render()
+	t.rendered, t.res.Round = t.in.Envelope.Render(), k
 	st.Status, st.UpdatedAt = StatusRunning, time.Now().UTC()
 	return errors.Join(f.Write(filepath.Join(RoundDir(k), EnvelopeFile), []byte(t.rendered)),
 		f.WriteJSON(StateFile, st),
