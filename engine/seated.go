@@ -17,9 +17,10 @@ import (
 // The statuses of a seated run's record (docs/protocols/review.md,
 // "Statuses and exit codes"): the runner's one vocabulary for a protocol
 // whose round ends in a computed gate. The gate gives pass, refuse, hold
-// or stalled; the runner settles the rest.
+// or stalled; the runner settles the rest. Running, cancelled and
+// interrupted are a debate's words (bugfolder.State) with their meaning.
 const (
-	SeatedRunning = "running"
+	SeatedRunning = string(bugfolder.StateRunning)
 	SeatedPass    = "pass"
 	SeatedRefuse  = "refuse"
 	SeatedHold    = "hold"
@@ -29,13 +30,13 @@ const (
 	SeatedError = "error"
 	// SeatedCancelled is a round cut short (a signal, q, --on-budget
 	// cancel, --debate-timeout): no verdict, resumable.
-	SeatedCancelled = "cancelled"
+	SeatedCancelled = string(bugfolder.StateCancelled)
 	// SeatedBudgetCut is a round stopped at the budget cap: no verdict,
 	// resumable with a raised cap.
 	SeatedBudgetCut = "budget_cut"
 	// SeatedInterrupted is how a record saying running is listed when no
 	// live moot holds its folder's lock (its moot was killed).
-	SeatedInterrupted = "interrupted"
+	SeatedInterrupted = string(bugfolder.StateInterrupted)
 )
 
 // CutShort reports whether a seated run's status is a round cut short,
