@@ -123,7 +123,9 @@ call: a wrong lens and a failure could leave it on hold.
 review like any other stop (exit 3): the test's process group is killed and its
 worktree removed.
 
---resume ID (or moot resume ID) continues the review. A round cut short —
+--resume ID (or moot resume ID: the same path) continues the review on moot's
+runner, as a debate is resumed: its lock, the jurors a killed moot left running
+(killed, logged as a warning), a changed cap logged as a budget decision. A round cut short —
 cancelled, stopped at the budget cap, or its moot killed — is continued on the
 same files: the lenses that sat keep their verdicts (no finished call is
 repeated) and only the others are called. Otherwise the envelope is rebuilt
