@@ -196,9 +196,6 @@ func resumeReview(cmd *cobra.Command, e *env, dir, config string, rf runFlags, b
 	return runReview(cmd, e, reviewFlags{resume: dir, config: config, parallel: defaultReviewParallel, format: formatText, run: rf, budget: bf}, nil)
 }
 
-// errRunLimit is the cause of a review stopped by --debate-timeout.
-var errRunLimit = errors.New("the run's time limit was reached")
-
 // defaultReviewParallel is --parallel's default for a review.
 const defaultReviewParallel = 4
 
@@ -314,17 +311,12 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		Parallel: f.parallel, Timeout: f.timeout, RoundTimeout: f.run.roundTimeout}
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
 		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
-	if d := f.run.debateTimeout; d > 0 {
-		var stopAt context.CancelFunc // the run's limit, as a debate's: its round stops resumable, exit 3
-		ctx, stopAt = context.WithTimeoutCause(ctx, d, errRunLimit)
-		defer stopAt()
-	}
 	live := livefile.New() // streamed figures for a browser watching this review
 	defer live.Close()
 	// the runner drives the round (engine.RunSeated): the lock, the orphans
 	// a killed moot left, the resume of a round cut short, the statuses
 	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Resume: f.resume != "",
-		Dispatch: calls, CapBefore: r.capBefore, Round: review.RoundInput{Routes: routes, Prompt: prompt, BugID: r.st.BugID}}
+		Dispatch: calls, CapBefore: r.capBefore, RunLimit: f.run.debateTimeout, Round: review.RoundInput{Routes: routes, Prompt: prompt, BugID: r.st.BugID}}
 	var res review.RunResult
 	var runErr error
 	if view != nil {
@@ -353,7 +345,7 @@ func (r *reviewRun) exit(ctx context.Context, res review.RunResult, runErr error
 	switch {
 	case r.st.Status == review.StatusCancelled || ctx.Err() != nil:
 		why := "review cancelled"
-		if errors.Is(context.Cause(ctx), errRunLimit) {
+		if res.TimedOut {
 			why = "the run's time limit (--debate-timeout) was reached: review cancelled"
 		}
 		return withCode(ExitCancelled, fmt.Errorf("%s; what was written is kept in %s; continue it: moot resume %s", why, r.folder.Dir, r.folder.ID))

@@ -157,6 +157,9 @@ type SeatedRun struct {
 	// Spent is what the record's finished rounds spent.
 	SpentTokens int
 	SpentUSD    float64
+	// RunLimit is --debate-timeout (0: none): when it passes, the calls in
+	// flight stop and the round is cancelled, resumable.
+	RunLimit time.Duration
 	// Plan, when set, is logged after setup or resumed.
 	Plan *Event
 	// Emit receives every event after it is logged; may be nil.
@@ -168,6 +171,8 @@ type SeatedResult struct {
 	Round  int
 	Status string
 	Reason string
+	// TimedOut is set when RunLimit stopped the round.
+	TimedOut bool
 }
 
 // RunSeated drives one round of a seated protocol, as the runner drives a
@@ -262,6 +267,11 @@ func RunSeated(ctx context.Context, in SeatedRun) (SeatedResult, error) {
 		emit(Event{Type: EvDecision, Point: bugfolder.PointBudget, Choice: choice, By: "human", Round: k, Reason: why, MaxUSD: capNow.MaxUSD, MaxTokens: capNow.MaxTokens})
 	}
 	emit(Event{Type: EvRoundStarted, Round: k})
+	if in.RunLimit > 0 { // the run's limit, as a debate's: its round stops resumable
+		var stopAt context.CancelFunc
+		ctx, stopAt = context.WithTimeoutCause(ctx, in.RunLimit, errDebateLimit)
+		defer stopAt()
+	}
 	calls := in.Calls
 	if calls == nil {
 		o := in.Dispatch
@@ -271,6 +281,10 @@ func RunSeated(ctx context.Context, in SeatedRun) (SeatedResult, error) {
 	stop, saved := p.Seat(ctx, k, calls, emit)
 	keep(saved)
 	status, reason := p.Gate(k)
+	timedOut := errors.Is(context.Cause(ctx), errDebateLimit)
+	if timedOut {
+		reason = "the run's time limit (--debate-timeout) was reached: " + reason
+	}
 	switch {
 	case ctx.Err() != nil || errors.Is(stop, ErrBudgetCancel) || errors.Is(stop, context.Canceled):
 		status = SeatedCancelled // a round cut short proves nothing either way: resume it
@@ -295,7 +309,7 @@ func RunSeated(ctx context.Context, in SeatedRun) (SeatedResult, error) {
 	} else if stop != nil {
 		out = errors.Join(out, stop)
 	}
-	return SeatedResult{Round: k, Status: status, Reason: reason}, out
+	return SeatedResult{Round: k, Status: status, Reason: reason, TimedOut: timedOut}, out
 }
 
 // resumedWhy says what a resumed round does.

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -22,6 +24,7 @@ type seatScript struct {
 	gate    string
 	stop    error
 	unsaved error
+	waits   bool
 	// what the runner did
 	begun      []int
 	fresh      []bool
@@ -41,8 +44,12 @@ func (s *seatScript) Begin(k int, fresh bool) error {
 	s.begun, s.fresh = append(s.begun, k), append(s.fresh, fresh)
 	return nil
 }
-func (s *seatScript) Seat(_ context.Context, _ int, calls engine.Caller, _ func(engine.Event)) (error, error) {
+func (s *seatScript) Seat(ctx context.Context, _ int, calls engine.Caller, _ func(engine.Event)) (error, error) {
 	s.calledWith = calls
+	if s.waits {
+		<-ctx.Done() // a juror that outlives the run's limit
+		return ctx.Err(), nil
+	}
 	return s.stop, s.unsaved
 }
 func (s *seatScript) Gate(int) (string, string) { return s.gate, "the seats said so" }
@@ -104,6 +111,20 @@ func TestSeatedRoundIsSettledByTheRunner(t *testing.T) {
 				t.Errorf("log opens with %s and ends with %+v, want %s … debate_finished %s", first.Type, last, c.wantFirst, c.wantOutcome)
 			}
 		})
+	}
+}
+
+// TestSeatedRunLimitCancelsTheRoundResumable: the run's time limit
+// (--debate-timeout) is the runner's: when it passes the seats' calls are
+// stopped and the round is cancelled, resumable, saying why.
+func TestSeatedRunLimitCancelsTheRoundResumable(t *testing.T) {
+	p := seatScript{gate: engine.SeatedHold, waits: true}
+	res, err := engine.RunSeated(context.Background(), engine.SeatedRun{Dir: t.TempDir(), Protocol: &p, Command: "test", Calls: noCalls{}, RunLimit: 50 * time.Millisecond})
+	if !res.TimedOut || res.Status != engine.SeatedCancelled || !engine.CutShort(res.Status) || err == nil {
+		t.Fatalf("result %+v err %v: want a cancelled round, timed out", res, err)
+	}
+	if last := p.log[len(p.log)-1]; last.Outcome != bugfolder.OutcomeCancelled || !strings.Contains(last.Reason, "--debate-timeout") {
+		t.Errorf("last event %+v: want cancelled, naming --debate-timeout", last)
 	}
 }
 

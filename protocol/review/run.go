@@ -178,6 +178,8 @@ type RunInput struct {
 	// runs under); CapBefore the cap the record held before it.
 	Dispatch  engine.DispatchOptions
 	CapBefore engine.Budget
+	// RunLimit is --debate-timeout (0: none), the runner's to keep.
+	RunLimit time.Duration
 }
 
 // RunResult is what a round ended with.
@@ -189,6 +191,8 @@ type RunResult struct {
 	Stalled bool
 	// Kept are the lenses a resumed round kept (never called again).
 	Kept []string
+	// TimedOut is set when the run's time limit stopped the round.
+	TimedOut bool
 }
 
 // Run holds one round of a review on the runner (engine.RunSeated: the
@@ -199,12 +203,12 @@ type RunResult struct {
 func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	t := &tribunal{in: in}
 	sr := engine.SeatedRun{Dir: in.Folder.Dir, Protocol: t, Command: "moot review", Member: "juror", Resume: in.Resume,
-		Dispatch: in.Dispatch, CapBefore: in.CapBefore, SpentTokens: in.State.Tokens, SpentUSD: in.State.CostUSD, Plan: in.Plan, Emit: in.Emit}
+		Dispatch: in.Dispatch, CapBefore: in.CapBefore, RunLimit: in.RunLimit, SpentTokens: in.State.Tokens, SpentUSD: in.State.CostUSD, Plan: in.Plan, Emit: in.Emit}
 	if in.Round.Calls != nil {
 		sr.Calls = in.Round.Calls
 	}
 	out, err := engine.RunSeated(ctx, sr)
-	t.res.Round = out.Round
+	t.res.Round, t.res.TimedOut = out.Round, out.TimedOut
 	if err != nil && out.Status != "" { // a round ran: name the review; else the refusal as it is
 		err = fmt.Errorf("review %s: %w", in.Folder.ID, err)
 	}
