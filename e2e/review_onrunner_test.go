@@ -68,7 +68,8 @@ func typed(evs []bugfolder.Event, ty bugfolder.EventType) []bugfolder.Event {
 // A review killed with SIGKILL mid-round is resumed by the runner, as a
 // debate is: moot resume --json streams resumed, the warning that the juror the killed moot left
 // running was killed (logged too, not only printed), and the round ends
-// without calling the seated lens again.
+// without calling the seated lens again; its calls are one figure in
+// debate_finished and in moot list.
 func TestReviewKilledMidRoundIsResumedByTheRunner(t *testing.T) {
 	t.Parallel()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
@@ -115,6 +116,11 @@ func TestReviewKilledMidRoundIsResumedByTheRunner(t *testing.T) {
 	}
 	if last := evs[len(evs)-1]; last.Type != bugfolder.EvDebateFinished || last.Outcome != bugfolder.OutcomeDone || last.Calls < 2 {
 		t.Errorf("last event %+v: want debate_finished, done, the calls of the resumed round", last)
+	}
+	// the call the killed moot left in flight counts once, in the event and
+	// in the list alike: one number wherever it is shown
+	if listed, last := tr.listed(filepath.Base(dir))["calls"], evs[len(evs)-1].Calls; listed != float64(last) || last != 3 {
+		t.Errorf("debate_finished says %d call(s), moot list --json %v: want the same 3 (security, defect killed, defect again)", last, listed)
 	}
 }
 

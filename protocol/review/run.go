@@ -385,7 +385,10 @@ func (t *tribunal) End(k int, status string, unsaved error) (engine.SeatedTotals
 	st.Rounds, t.ended = append(st.Rounds, rec), true
 	st.total()
 	err = errors.Join(err, f.WriteJSON(StateFile, st))
-	return engine.SeatedTotals{Calls: st.Calls, Tokens: st.Tokens, USD: st.CostUSD, CostUnknown: st.CostUnknown}, err
+	// the calls as list, show and the browser count them (Calls): a call
+	// a killed moot left in flight is in the log, never in the record
+	evs, _ := ReadEvents(f.Dir)
+	return engine.SeatedTotals{Calls: Calls(st, evs), Tokens: st.Tokens, USD: st.CostUSD, CostUnknown: st.CostUnknown}, err
 }
 
 // Resumable reports whether a review's status is a round cut short that
