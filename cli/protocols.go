@@ -13,11 +13,17 @@ import (
 	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/debate"
+	"github.com/reversa/moot/protocol/review"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
 
 // protocols are the protocols moot runs, by the name --protocol takes.
 var protocols = map[string]engine.Protocol{debate.Name: debate.Protocol{}, council.Name: council.Protocol{}, tradeoff.Name: tradeoff.Protocol{}, argue.Name: argue.Protocol{}}
+
+// seatedKinds are the seated protocols' folders moot resumes: engine.Resume
+// reopens a folder one of them owns (a review's), so moot resume has one
+// entry whatever the folder is.
+var seatedKinds = []engine.SeatedKind{review.Kind{}}
 
 // protocolNames lists them, sorted, for messages and help.
 func protocolNames() string {

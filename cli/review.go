@@ -24,6 +24,7 @@ import (
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/testgate"
 	"github.com/reversa/moot/protocol/review"
+	"github.com/reversa/moot/tui"
 )
 
 const reviewLong = `The Blind Tribunal (docs/protocols/review.md): a panel of jurors reviews a change
@@ -214,6 +215,16 @@ type reviewRun struct {
 	// before it (a resume that changes it logs a budget decision).
 	budget, capBefore engine.Budget
 	fix               *envelope.Fix // the bug's applied fix under review (reviewfix.go), nil otherwise
+	cmd               *cobra.Command
+	pol               *engine.Policies
+	// cancel stops the round (a stop signal once armed, q in the live
+	// view); unarm and closeLive are undone at the end (disarm).
+	cancel           context.CancelFunc
+	unarm, closeLive func()
+	// view is the live view on a terminal; roundDone and viewDone pace it
+	// around a resumed round (watch).
+	view                *liveView
+	roundDone, viewDone chan struct{}
 }
 
 // runReview runs a review (or resumes one: f.resume) to the end of a round.
@@ -231,9 +242,12 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	r := &reviewRun{e: e, f: f}
+	r := &reviewRun{e: e, f: f, cmd: cmd, pol: pol}
 	if err := r.locate(args); err != nil {
 		return err
+	}
+	if f.resume != "" {
+		return r.resumeOnRunner()
 	}
 	if err := r.handoff(); err != nil {
 		return err
@@ -241,23 +255,93 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	if err := r.state(); err != nil {
 		return err
 	}
-	cfg, err := askTrustInTUI(loadConfig(r.f.config, r.reg))(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.cancel = cancel
+	defer r.disarm()
+	rin, err := r.prepare(ctx)
 	if err != nil {
 		return err
 	}
+	var res review.RunResult
+	var runErr error
+	if r.view != nil {
+		res, runErr = r.runLive(ctx, cancel, r.view, rin)
+	} else {
+		res, runErr = review.Run(ctx, rin)
+	}
+	return r.finish(ctx, res, runErr)
+}
+
+// resumeOnRunner resumes the review --resume names through the runner's
+// one resume (engine.Resume): it finds the folder is a review's and
+// reopens it (review.Kind), and this run, its review.Host, prepares the
+// round (Prepare: what needs the engines file, git and the terminal).
+func (r *reviewRun) resumeOnRunner() error {
+	f := r.f
+	if f.change != "" || len(f.files) > 0 || f.contract != "" || f.builder != "" || len(f.lenses) > 0 || f.testCmd != "" || f.red != "" || f.solo {
+		return usageErr("--resume re-uses the review's own change, contract, builder, lenses and test command; give only --resume ID (and the run flags: --yes, --headless, --json, --config, --timeout, --parallel, --max-usd, --max-tokens, --on-budget)")
+	}
+	dir := filepath.Join(r.parent, filepath.Base(f.resume))
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		// a bug's review resumed without naming the bug
+		if dir = review.Find(f.resume, reviewParents(r.e, r.reg)); dir == "" {
+			return usageErr("no review %q in %s (nor under any bug's review/)", f.resume, r.parent)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.cancel = cancel
+	defer r.disarm()
+	res, err := engine.Resume(ctx, r.bug, engine.Options{Folder: dir, Kinds: seatedKinds, Host: r})
+	r.unwatch()
+	rr, ok := review.ResultOf(res)
+	if !ok {
+		return err // refused before its round: nothing called
+	}
+	return r.finish(ctx, rr, err)
+}
+
+// Prepare is the review.Host a resume hands engine.Resume: the reopened
+// record's surroundings taken from this invocation (rederive), then the
+// round prepared as a new review's is; the live view, on a terminal,
+// follows the round the runner then drives.
+func (r *reviewRun) Prepare(ctx context.Context, f *review.Folder, st *review.State) (review.RunInput, error) {
+	r.folder, r.st = f, st
+	if err := r.rederive(); err != nil {
+		return review.RunInput{}, err
+	}
+	rin, err := r.prepare(ctx)
+	if err == nil && r.view != nil {
+		r.watch(ctx)
+	}
+	return rin, err
+}
+
+// prepare readies a round once the record is read: the engines file, the
+// cap, the lenses, the envelope and its identity scan, the probes and the
+// routes, printed; the plan accepted (from then on a stop signal cancels
+// ctx: armSignals), the test checks, the folder, the live view on a
+// terminal, and the call path.
+func (r *reviewRun) prepare(ctx context.Context) (review.RunInput, error) {
+	f, e := r.f, r.e
+	cfg, err := askTrustInTUI(loadConfig(r.f.config, r.reg))(true)
+	if err != nil {
+		return review.RunInput{}, err
+	}
 	r.cfg = cfg
-	if err := r.capOf(cmd); err != nil {
-		return err
+	if err := r.capOf(r.cmd); err != nil {
+		return review.RunInput{}, err
 	}
 	if err := r.lensesOf(); err != nil {
-		return err
+		return review.RunInput{}, err
 	}
 	env, err := r.envelope()
 	if err != nil {
-		return err
+		return review.RunInput{}, err
 	}
 	if err := r.scan(env); err != nil {
-		return err
+		return review.RunInput{}, err
 	}
 	nonce := engine.Nonce()
 	prompt := func(l bugfolder.Lens) string { return review.Prompt(l, env.Render(), nonce) }
@@ -271,7 +355,7 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	routes := review.Plan(in)
 	switch only := review.OnlyBuilderLeft(in, routes); {
 	case only && !solo:
-		return withCode(ExitUsage, fmt.Errorf("only the builder's family (%s) is left on the ladders (%s): a builder never reviews its own work; add engines of another family, or pass --solo for the explicit blind same-family degradation; nothing was called or written",
+		return review.RunInput{}, withCode(ExitUsage, fmt.Errorf("only the builder's family (%s) is left on the ladders (%s): a builder never reviews its own work; add engines of another family, or pass --solo for the explicit blind same-family degradation; nothing was called or written",
 			r.st.BuilderFamily, strings.Join(review.Excluded(routes), ", ")))
 	case only:
 		in.Solo = true // the explicit degradation: the builder's family sits blind
@@ -283,51 +367,102 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	r.announce(routes)
 	r.announceRules(routes)
 	if review.Callable(routes) == 0 {
-		return withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
+		return review.RunInput{}, withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
 	}
 	plan, est := r.planOf(routes)
 	if err := r.accept(plan); err != nil {
-		return err
+		return review.RunInput{}, err
 	}
 	// from here a stop signal stops the review: the test checks' process
 	// group and worktree too (exit 3)
-	ctx, cancel := signalContext()
-	defer cancel()
+	r.armSignals()
 	if err := r.testChecks(ctx, env); err != nil {
-		return err
+		return review.RunInput{}, err
 	}
 	if err := r.scan(env); err != nil { // the test checks' tails joined the envelope
-		return err
+		return review.RunInput{}, err
 	}
 	if err := r.open(); err != nil {
-		return err
+		return review.RunInput{}, err
 	}
-	var asker engine.BudgetAsker = pol // headless: --on-budget
-	var view *liveView
+	var asker engine.BudgetAsker = r.pol // headless: --on-budget
 	if r.live() {
-		view, asker = r.liveView() // the budget menu, as a debate's view asks it
+		r.view, asker = r.liveView() // the budget menu, as a debate's view asks it
 	}
 	calls := engine.DispatchOptions{Protocol: "review", Config: cfg, Harness: harnessOptions(cfg, r.reg), Asker: asker, Budget: r.budget,
 		Parallel: f.parallel, Timeout: f.timeout, RoundTimeout: f.run.roundTimeout}
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
 		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
 	live := livefile.New() // streamed figures for a browser watching this review
-	defer live.Close()
+	r.closeLive = live.Close
 	// the runner drives the round (engine.RunSeated): the lock, the orphans
 	// a killed moot left, the resume of a round cut short, the statuses
 	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Resume: f.resume != "",
 		Dispatch: calls, CapBefore: r.capBefore, RunLimit: f.run.debateTimeout, Round: review.RoundInput{Routes: routes, Prompt: prompt, BugID: r.st.BugID}}
-	var res review.RunResult
-	var runErr error
-	if view != nil {
+	if r.view != nil {
 		rin.Emit = live.Wrap(nil) // the screen is the UI's: no lines on stderr
-		res, runErr = r.runLive(ctx, cancel, view, rin)
-	} else {
-		res, runErr = review.Run(ctx, rin)
 	}
+	return rin, nil
+}
+
+// armSignals makes a stop signal cancel the run's context (r.cancel) from
+// now on; disarm stops listening and closes the live sidecar.
+func (r *reviewRun) armSignals() {
+	sctx, stop := signalContext()
+	after := context.AfterFunc(sctx, r.cancel)
+	r.unarm = func() { after(); stop() }
+}
+
+// disarm undoes armSignals and closes the live sidecar, at the end.
+func (r *reviewRun) disarm() {
+	if r.closeLive != nil {
+		r.closeLive()
+	}
+	if r.unarm != nil {
+		r.unarm()
+	}
+}
+
+// watch shows the live view while the runner drives a resumed round (as
+// runLive does a new one's): q before the round ends cancels it (exit 3),
+// a stop signal leaves the view too.
+func (r *reviewRun) watch(ctx context.Context) {
+	p := r.view.p
+	r.roundDone, r.viewDone = make(chan struct{}), make(chan struct{})
+	go func() {
+		<-ctx.Done()
+		p.Quit()
+	}()
+	go func() {
+		_, _ = p.Run()
+		select {
+		case <-r.roundDone:
+		default:
+			r.cancel() // q before the end stops the round (its verdicts so far are kept)
+		}
+		close(r.viewDone)
+	}()
+}
+
+// unwatch tells the live view the round ended and waits for it to close
+// (q); nothing when no view was shown.
+func (r *reviewRun) unwatch() {
+	if r.viewDone == nil {
+		return
+	}
+	close(r.roundDone)
+	r.view.p.Send(tui.ReviewDoneMsg{})
+	<-r.viewDone
+}
+
+// finish reports a round's end (every finding, the fix's terms, the
+// --format report) and maps it to the exit code; a runner that refused
+// the folder before any call (its lock, a round it did not create) is
+// exit 2 with nothing to report.
+func (r *reviewRun) finish(ctx context.Context, res review.RunResult, runErr error) error {
 	var refused *bugfolder.InputError
 	if errors.As(runErr, &refused) && len(res.Seats) == 0 {
-		return runErr // the runner refused the folder before any call (its lock, a round it did not create): exit 2
+		return runErr
 	}
 	r.report(res)
 	r.reportFix(res)
@@ -421,39 +556,10 @@ func gitRoot(dir string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// state builds the record of a new review, or reads a resumed one's
-// (its stamp checked before anything is read).
+// state builds the record of a new review (a resumed one's is read by
+// review.OpenRecord when engine.Resume reopens it).
 func (r *reviewRun) state() error {
 	f := r.f
-	if f.resume != "" {
-		if f.change != "" || len(f.files) > 0 || f.contract != "" || f.builder != "" || len(f.lenses) > 0 || f.testCmd != "" || f.red != "" || f.solo {
-			return usageErr("--resume re-uses the review's own change, contract, builder, lenses and test command; give only --resume ID (and the run flags: --yes, --headless, --json, --config, --timeout, --parallel, --max-usd, --max-tokens, --on-budget)")
-		}
-		dir := filepath.Join(r.parent, filepath.Base(f.resume))
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			// a bug's review resumed without naming the bug
-			if dir = review.Find(f.resume, reviewParents(r.e, r.reg)); dir == "" {
-				return usageErr("no review %q in %s (nor under any bug's review/)", f.resume, r.parent)
-			}
-		}
-		folder, err := review.OpenFolder(dir) // its stamp verified first
-		if err != nil {
-			return err
-		}
-		st, err := review.ReadState(dir) // its seal verified
-		if err != nil {
-			return err
-		}
-		if review.Decided(st) {
-			return usageErr("review %s was decided by a human: %s (moot decide; %s): a resumed round would override that decision, so moot does not resume it; nothing was called or written. For a new candidate, start a new review (moot review --change …)",
-				folder.ID, st.Decision, filepath.Join(dir, review.DecisionFile))
-		}
-		if st.Status == review.StatusStalled && st.Decision == "pending" {
-			return usageErr("review %s stalled and waits for a human decision: moot decide %s approve|decline|revise", folder.ID, folder.ID)
-		}
-		r.folder, r.st = folder, st
-		return r.rederive()
-	}
 	if (f.change == "") == (len(f.files) == 0) {
 		return usageErr("give the change as --change A..B or as --files F... (one of them)")
 	}

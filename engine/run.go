@@ -30,8 +30,14 @@ type Options struct {
 	// Protocol is the protocol of the debate a Resume continues (cli picks
 	// it by what problema.md records); a Start runs its Setup's.
 	Protocol Protocol
-	Config   *harness.Config
-	Harness  harness.Options
+	// Folder, when set, is the folder a Resume continues instead of the
+	// bug's debate: a seated run's, which the kind of Kinds that owns it
+	// reopens (SeatedKind), handed Host; the bug may then be nil.
+	Folder  string
+	Kinds   []SeatedKind
+	Host    any
+	Config  *harness.Config
+	Harness harness.Options
 	// Engines replaces the adapters of the named engines (tests).
 	Engines    map[string]harness.Engine
 	Supervisor Supervisor
@@ -109,6 +115,11 @@ type Result struct {
 	N            int
 	// TookOver names a stale lock's holder that was taken over.
 	TookOver *bugfolder.LockInfo
+	// Session is a resumed seated run's protocol session (its hooks, which
+	// hold what the protocol reports of the round) and Seated how it
+	// ended; Session is nil for a debate.
+	Session Seated
+	Seated  SeatedResult
 }
 
 // runner holds one debate's state while it runs.
@@ -1017,10 +1028,16 @@ func (r *runner) finish(o Outcome, reason string) (*Result, error) {
 	return res, nil
 }
 
-// Resume continues the bug's unfinished debate where it stopped: finished
-// calls are never repeated, calls without a file are run, a pending
-// decision is asked again. A changed problema.md is refused.
+// Resume is the runner's one resume. It continues the bug's unfinished
+// debate where it stopped: finished calls are never repeated, calls
+// without a file are run, a pending decision is asked again; a changed
+// problema.md is refused. With opts.Folder it continues that seated run's
+// folder instead (a review's): the kind that owns it reopens it, and
+// RunSeated continues its round cut short in place, else a new round.
 func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, error) {
+	if opts.Folder != "" {
+		return resumeSeated(ctx, opts) // one resume: a seated run's folder is reopened by its kind
+	}
 	if opts.Protocol == nil {
 		return nil, errors.New("resume: the options name no protocol")
 	}

@@ -173,6 +173,8 @@ type SeatedResult struct {
 	Reason string
 	// TimedOut is set when RunLimit stopped the round.
 	TimedOut bool
+	// Totals are the record's after the round (debate_finished's).
+	Totals SeatedTotals
 }
 
 // RunSeated drives one round of a seated protocol, as the runner drives a
@@ -309,7 +311,7 @@ func RunSeated(ctx context.Context, in SeatedRun) (SeatedResult, error) {
 	} else if stop != nil {
 		out = errors.Join(out, stop)
 	}
-	return SeatedResult{Round: k, Status: status, Reason: reason, TimedOut: timedOut}, out
+	return SeatedResult{Round: k, Status: status, Reason: reason, TimedOut: timedOut, Totals: tot}, out
 }
 
 // resumedWhy says what a resumed round does.

@@ -202,17 +202,24 @@ type RunResult struct {
 // are written before any error is returned.
 func Run(ctx context.Context, in RunInput) (RunResult, error) {
 	t := &tribunal{in: in}
-	sr := engine.SeatedRun{Dir: in.Folder.Dir, Protocol: t, Command: "moot review", Member: "juror", Resume: in.Resume,
-		Dispatch: in.Dispatch, CapBefore: in.CapBefore, RunLimit: in.RunLimit, SpentTokens: in.State.Tokens, SpentUSD: in.State.CostUSD, Plan: in.Plan, Emit: in.Emit}
-	if in.Round.Calls != nil {
-		sr.Calls = in.Round.Calls
-	}
-	out, err := engine.RunSeated(ctx, sr)
+	out, err := engine.RunSeated(ctx, session(t))
 	t.res.Round, t.res.TimedOut = out.Round, out.TimedOut
 	if err != nil && out.Status != "" { // a round ran: name the review; else the refusal as it is
 		err = fmt.Errorf("review %s: %w", in.Folder.ID, err)
 	}
 	return t.res, err
+}
+
+// session is the runner's session of t's review: a new review's first
+// round (Run), or a resume (Kind.Reopen).
+func session(t *tribunal) engine.SeatedRun {
+	in := t.in
+	sr := engine.SeatedRun{Dir: in.Folder.Dir, Protocol: t, Command: "moot review", Member: "juror", Resume: in.Resume,
+		Dispatch: in.Dispatch, CapBefore: in.CapBefore, RunLimit: in.RunLimit, SpentTokens: in.State.Tokens, SpentUSD: in.State.CostUSD, Plan: in.Plan, Emit: in.Emit}
+	if in.Round.Calls != nil {
+		sr.Calls = in.Round.Calls
+	}
+	return sr
 }
 
 // tribunal is a review's side of the runner's seated round
