@@ -190,9 +190,10 @@ func newReviewCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// resumeReview resumes review dir on the runner (engine.RunSeated with
-// Resume: a round cut short continues in place, no finished call
-// repeated): moot resume ID and moot review --resume ID are this one path.
+// resumeReview resumes review dir through the runner's one resume
+// (engine.Resume, by way of resumeOnRunner: a round cut short continues
+// in place, no finished call repeated): moot resume ID and moot review
+// --resume ID are this one path.
 func resumeReview(cmd *cobra.Command, e *env, dir, config string, rf runFlags, bf budgetFlags) error {
 	return runReview(cmd, e, reviewFlags{resume: dir, config: config, parallel: defaultReviewParallel, format: formatText, run: rf, budget: bf}, nil)
 }
@@ -500,10 +501,7 @@ func (r *reviewRun) exit(ctx context.Context, res review.RunResult, runErr error
 func (r *reviewRun) capOf(cmd *cobra.Command) error {
 	base := r.cfg.Budget
 	if r.f.resume != "" {
-		base = engine.Budget{}
-		if b := r.st.Budget; b != nil {
-			base = engine.Budget{MaxUSD: b.MaxUSD, MaxTokens: b.MaxTokens}
-		}
+		base = r.st.Cap()
 		r.capBefore = base
 	}
 	c, err := r.f.budget.cap(cmd, base)
@@ -637,16 +635,8 @@ func (r *reviewRun) rederive() error {
 }
 
 // change is the range this round reviews and whether its end is read
-// from its commit (not the disk): round 1's as given; a resumed round's
-// from round 1's resolved base to HEAD, read from disk when round 1's
-// range ended at the working tree.
-func (r *reviewRun) change() (string, bool) {
-	st := r.st
-	if r.f.resume == "" || st.Base == "" || st.Change == "" {
-		return st.Change, false
-	}
-	return st.Base + "..HEAD", !st.Worktree
-}
+// from its commit (the record's rule: review.State.Range).
+func (r *reviewRun) change() (string, bool) { return r.st.Range(r.f.resume != "") }
 
 // lensesOf resolves the lenses (a resumed review keeps its own).
 func (r *reviewRun) lensesOf() error {

@@ -91,3 +91,23 @@ func ResultOf(res *engine.Result) (RunResult, bool) {
 	out.Round, out.TimedOut = res.Seated.Round, res.Seated.TimedOut
 	return out, true
 }
+
+// Range is the range a round reviews and whether its end is read from its
+// commit (not the disk): round 1's as given; a resumed round's from round
+// 1's resolved base to HEAD, read from disk when round 1's range ended at
+// the working tree.
+func (s *State) Range(resumed bool) (change string, committed bool) {
+	if !resumed || s.Base == "" || s.Change == "" {
+		return s.Change, false
+	}
+	return s.Base + "..HEAD", !s.Worktree
+}
+
+// Cap is the budget cap the record holds (none: no limit), the one a
+// resume starts from.
+func (s *State) Cap() engine.Budget {
+	if s.Budget == nil {
+		return engine.Budget{}
+	}
+	return engine.Budget{MaxUSD: s.Budget.MaxUSD, MaxTokens: s.Budget.MaxTokens}
+}

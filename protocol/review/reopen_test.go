@@ -88,3 +88,33 @@ func TestReviewKindReopensOnlyARecordItMayResume(t *testing.T) {
 		t.Errorf("a front end that is no review.Host: err %v", err)
 	}
 }
+
+// TestResumedRoundReviewsFromTheRecordedBaseToHead: round 1 reviews the
+// range as given; a resumed round reviews from round 1's resolved base to
+// HEAD (however HEAD moved), read from its commit unless round 1's range
+// ended at the working tree; --files reviews have no range.
+func TestResumedRoundReviewsFromTheRecordedBaseToHead(t *testing.T) {
+	cases := []struct {
+		name          string
+		st            State
+		resumed       bool
+		want          string
+		wantCommitted bool
+	}{
+		{"round 1", State{Change: "HEAD~1..HEAD", Base: "abc"}, false, "HEAD~1..HEAD", false},
+		{"resumed, a committed range", State{Change: "HEAD~1..HEAD", Base: "abc"}, true, "abc..HEAD", true},
+		{"resumed, a range ending at the working tree", State{Change: "HEAD~1..HEAD", Base: "abc", Worktree: true}, true, "abc..HEAD", false},
+		{"resumed, --files", State{Files: []string{"calc.go"}}, true, "", false},
+	}
+	for _, c := range cases {
+		if got, committed := c.st.Range(c.resumed); got != c.want || committed != c.wantCommitted {
+			t.Errorf("%s: Range = %q, %v; want %q, %v", c.name, got, committed, c.want, c.wantCommitted)
+		}
+	}
+	if c := (&State{Budget: &Cap{MaxUSD: 0.1, MaxTokens: 500}}).Cap(); c.MaxUSD != 0.1 || c.MaxTokens != 500 {
+		t.Errorf("the record's cap read back as %+v", c)
+	}
+	if (&State{}).Cap().Set() {
+		t.Error("a record without a cap reads back a cap")
+	}
+}
