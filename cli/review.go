@@ -602,17 +602,25 @@ func (r *reviewRun) restrictedFiles(env *envelope.Envelope) error {
 func (r *reviewRun) envelope() (*envelope.Envelope, error) {
 	st := r.st
 	change, committed := r.change()
-	parts, err := r.bugContract()
+	parts, omitted, err := r.bugContract()
 	if err != nil {
 		return nil, err
 	}
-	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: parts, Committed: committed}
+	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: parts, Omitted: omitted, Committed: committed}
 	if change != "" {
 		src.Also = st.Touched // a file of an earlier round stays (listed deleted when gone)
+	}
+	if r.reg != nil {
+		if rel, err := filepath.Rel(st.Repo, r.reg.Root); err == nil && filepath.IsLocal(rel) {
+			src.Records = []string{filepath.ToSlash(rel)}
+		}
 	}
 	env, err := envelope.Build(src)
 	if err != nil {
 		return nil, &bugfolder.InputError{Msg: "the envelope cannot be built: " + err.Error(), Err: err}
+	}
+	for _, o := range env.Omitted[len(omitted):] {
+		fmt.Fprintf(r.e.stderr, "moot: warning: left out of the envelope: %s\n", termsafe.Line(o))
 	}
 	if !showsSomething(env) {
 		return nil, usageErr("nothing to review: every file of the change is a symbolic link, a binary file or a submodule, which jurors are never shown (%d file(s)); review text files; nothing was called or written", len(env.Files))
