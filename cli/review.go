@@ -286,6 +286,7 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		return withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
 	}
 	plan, est := r.planOf(routes)
+	r.warnCap(routes)
 	if err := r.accept(plan); err != nil {
 		return err
 	}
@@ -775,6 +776,38 @@ func (r *reviewRun) planOf(routes []review.Route) (reviewPlan, review.Estimate) 
 		p.Excluded = []string{}
 	}
 	return p, est
+}
+
+// warnCap says, before the plan, what a debate's plan says of its cap
+// (engine.UnpricedCapWarning, engine.UnboundedCapWarning) for the rungs
+// that may be called: an engine without a price counts $0, one without a
+// max answer is admitted on a juror's expected answer and held to it.
+func (r *reviewRun) warnCap(routes []review.Route) {
+	if !r.budget.Set() {
+		return
+	}
+	var unpriced, unbounded []string
+	for _, rt := range routes {
+		for _, g := range rt.Rungs {
+			if g.Skip != "" {
+				continue
+			}
+			lim := engine.LimitsOf(r.cfg.Engines[g.Engine])
+			if lim.Price == nil && !slices.Contains(unpriced, g.Engine) {
+				unpriced = append(unpriced, g.Engine)
+			}
+			if lim.MaxOutputTokens <= 0 && !slices.Contains(unbounded, g.Engine) {
+				unbounded = append(unbounded, g.Engine)
+			}
+		}
+	}
+	slices.Sort(unpriced)
+	slices.Sort(unbounded)
+	for _, w := range []string{engine.UnpricedCapWarning(r.budget, unpriced), engine.UnboundedCapWarning(r.budget, unbounded)} {
+		if w != "" {
+			fmt.Fprintf(r.e.stderr, "moot: warning: %s\n", w)
+		}
+	}
 }
 
 // accept shows the plan; headless it needs --yes, on a terminal moot asks.
