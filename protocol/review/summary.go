@@ -2,6 +2,8 @@ package review
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -211,4 +213,48 @@ func RenderPlanned(st *State, k int, routes []Route) string {
 		seats = append(seats, s)
 	}
 	return RenderRoutes(st, k, seats)
+}
+
+// RenderProgress is what `moot show` says of a review whose round has not
+// ended (running, or interrupted: its moot was killed): its status, the
+// round under way, the lenses seated so far (their verdict files, sealed)
+// and those not yet, and how to continue it. id is the review's ID,
+// status its listed status (ListedStatus).
+func RenderProgress(dir, id, status string, st *State) string {
+	k := len(st.Rounds) + 1
+	for ; k > 1; k-- {
+		if fi, err := os.Stat(filepath.Join(dir, RoundDir(k))); err == nil && fi.IsDir() {
+			break
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Review %s: %s\n\n", id, status)
+	fmt.Fprintf(&b, "- Contract: %s\n", oneLine(st.Contract.Intent))
+	switch status {
+	case StatusInterrupted:
+		fmt.Fprintf(&b, "- Status: interrupted — the moot running round %d is gone; no summary was written for it\n", k)
+	case StatusRunning:
+		fmt.Fprintf(&b, "- Status: running — a moot is running round %d; its summary is written when the round ends\n", k)
+	default:
+		fmt.Fprintf(&b, "- Status: %s — round %d has no summary yet\n", status, k)
+	}
+	var seated, open []string
+	for _, l := range st.Lenses {
+		s, err := ReadSealedSeat(dir, k, l.Name)
+		if err != nil {
+			open = append(open, l.Name)
+			continue
+		}
+		what := string(s.Outcome)
+		if s.Engine != "" {
+			what += ", " + s.Engine
+		}
+		seated = append(seated, fmt.Sprintf("%s (%s)", l.Name, what))
+	}
+	fmt.Fprintf(&b, "- Lenses seated so far in round %d: %s\n", k, orNone(strings.Join(seated, ", ")))
+	fmt.Fprintf(&b, "- Lenses not yet seated: %s\n", orNone(strings.Join(open, ", ")))
+	if status != StatusRunning {
+		fmt.Fprintf(&b, "\n`moot resume %s` continues the round: the lenses seated keep their verdicts, the others are called.\n", id)
+	}
+	return b.String()
 }
