@@ -85,7 +85,7 @@ func reviewEntries(e *env, reg *bugfolder.Register) ([]listEntry, []error) {
 		n := len(st.Lenses)
 		en.N, en.R, en.Rounds = &n, ptr(len(st.Rounds)), ptr(len(st.Rounds))
 		if g, ok := review.LastGate(st); ok {
-			en.Verdict = ptr(string(g.Outcome))
+			en.Verdict, en.Weakened = ptr(string(g.Outcome)), g.Weakened && g.Outcome == review.OutcomePass
 			en.Lenses = &lensOutcomes{Passed: g.Passes, Held: g.Holds, Refused: g.Refuses}
 		}
 		out = append(out, en)
