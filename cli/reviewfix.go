@@ -105,7 +105,13 @@ func (r *reviewRun) fixChecks(env *envelope.Envelope) {
 		r.fix, _ = envelope.ReadFix(r.bug.Dir) // unreadable now: the round runs on the files alone
 	}
 	if r.fix != nil {
-		env.Tests = append(env.Tests, r.fix.Checks()...)
+		// scan runs before the plan and again once the test checks joined:
+		// each check is in the envelope once, its latest result
+		checks := r.fix.Checks()
+		env.Tests = slices.DeleteFunc(env.Tests, func(t envelope.TestCheck) bool {
+			return slices.ContainsFunc(checks, func(c envelope.TestCheck) bool { return c.Name == t.Name })
+		})
+		env.Tests = append(env.Tests, checks...)
 	}
 }
 

@@ -126,3 +126,34 @@ func checkRecordLeftOut(t *testing.T, env, stderr, bug string) {
 		t.Errorf("no warning names bug.md:\n%s", stderr)
 	}
 }
+
+// moot's own check of a fix review, change-set-matches-plan, is in the
+// envelope once, and its failure is one blocker issue of the fix review
+// and one line on stdout — never twice.
+func TestReviewOfAFixListsItsPlanCheckOnce(t *testing.T) {
+	t.Parallel()
+	tr := newTribunal(t, juryEngines)
+	bug, _ := tr.fixedBug()
+	extra := "diff --git a/calc.go b/calc.go\n--- a/calc.go\n+++ b/calc.go\n@@ -1 +1 @@\n package calc\n"
+	if err := os.WriteFile(filepath.Join(tr.repo, bug, "fix", "CHG-003.diff"), []byte(extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := tr.review(bug)
+	if r.code != 4 {
+		t.Fatalf("exit %d, want 4 (the plan check refuses)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*"))
+	if len(ms) != 1 {
+		t.Fatalf("review folders %v", ms)
+	}
+	if n := strings.Count(readText(t, filepath.Join(ms[0], "round-1", "envelope.md")), "change-set-matches-plan"); n != 1 {
+		t.Errorf("the envelope lists the plan check %d times", n)
+	}
+	js := readText(t, filepath.Join(ms[0], "fix-review.json"))
+	if n := strings.Count(js, "change-set-matches-plan failed"); n != 1 {
+		t.Errorf("fix-review.json lists the plan check %d times, want one issue:\n%s", n, js)
+	}
+	if n := strings.Count(r.stdout, "CHG-003.diff"); n != 1 {
+		t.Errorf("stdout names the extra diff %d times:\n%s", n, r.stdout)
+	}
+}
