@@ -157,3 +157,24 @@ func TestReviewOfAFixListsItsPlanCheckOnce(t *testing.T) {
 		t.Errorf("stdout names the extra diff %d times:\n%s", n, r.stdout)
 	}
 }
+
+// A commit author named "dev" is no leak in "/dev/null": the fix review
+// of a bug whose CHG diff creates a file (--- /dev/null) and whose code
+// "dev" committed runs, while "dev" written as a word in the code is
+// still refused.
+func TestReviewAuthorNamedDevIsNotFoundInDevNull(t *testing.T) {
+	t.Parallel()
+	tr := newTribunal(t, juryEngines)
+	bug, _ := tr.fixedBug()
+	tr.write("calc.go", calcChange+"// run: go test ./... > /dev/null\n")
+	tr.git("add", "calc.go", "calc_test.go")
+	tr.git("-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "-qm", "fix")
+	if r := tr.review(bug); r.code != 0 {
+		t.Fatalf("exit %d, want the review to run\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	tr.write("calc.go", calcChange+"// reviewed by dev\n")
+	tr.git("-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "-qam", "note")
+	if r := tr.review(bug); r.code != 2 || !strings.Contains(r.stderr, `"dev"`) {
+		t.Errorf("the name as a word: exit %d, want 2 naming \"dev\"\n%s", r.code, r.stderr)
+	}
+}
