@@ -214,6 +214,9 @@ type reviewRun struct {
 	// before it (a resume that changes it logs a budget decision).
 	budget, capBefore engine.Budget
 	fix               *envelope.Fix // the bug's applied fix under review (reviewfix.go), nil otherwise
+	// warnings are what was found before the round (a builder its
+	// trailers contradict): said on stderr, and logged as warning events
+	warnings []string
 }
 
 // runReview runs a review (or resumes one: f.resume) to the end of a round.
@@ -277,7 +280,11 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		in.Solo = true // the explicit degradation: the builder's family sits blind
 		routes = review.Plan(in)
 	case solo:
-		fmt.Fprintln(e.stderr, "moot: --solo unused: a family other than the builder's can sit, so the builder's stays excluded")
+		if unknown := unknownFamilyRungs(routes); len(unknown) > 0 {
+			fmt.Fprintf(e.stderr, "moot: --solo: a family other than the builder's can sit, so the builder's stays excluded; engines of unknown family may sit (%s), and a gate they sit on is labelled weakened\n", strings.Join(unknown, ", "))
+		} else {
+			fmt.Fprintln(e.stderr, "moot: --solo unused: a family other than the builder's can sit, so the builder's stays excluded, and no engine of unknown family is on the ladders")
+		}
 	}
 	r.st.Solo = in.Solo
 	r.announce(routes)
@@ -317,7 +324,7 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	// the runner drives the round (engine.RunSeated): the lock, the orphans
 	// a killed moot left, the resume of a round cut short, the statuses
 	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Resume: f.resume != "",
-		Dispatch: calls, CapBefore: r.capBefore, RunLimit: f.run.debateTimeout, Round: review.RoundInput{Routes: routes, Prompt: prompt, BugID: r.st.BugID}}
+		Dispatch: calls, CapBefore: r.capBefore, RunLimit: f.run.debateTimeout, Warnings: r.warnings, Round: review.RoundInput{Routes: routes, Prompt: prompt, BugID: r.st.BugID}}
 	var res review.RunResult
 	var runErr error
 	if view != nil {
@@ -778,6 +785,20 @@ func (r *reviewRun) planOf(routes []review.Route) (reviewPlan, review.Estimate) 
 	return p, est
 }
 
+// unknownFamilyRungs are the engines of unknown family that may be called
+// on the routes (--solo lets them sit), once each, in ladder order.
+func unknownFamilyRungs(routes []review.Route) []string {
+	var out []string
+	for _, rt := range routes {
+		for _, g := range rt.Rungs {
+			if g.Skip == "" && g.Family == "" && !slices.Contains(out, g.Engine) {
+				out = append(out, g.Engine)
+			}
+		}
+	}
+	return out
+}
+
 // warnCap says, before the plan, what a debate's plan says of its cap
 // (engine.UnpricedCapWarning, engine.UnboundedCapWarning) for the rungs
 // that may be called: an engine without a price counts $0, one without a
@@ -909,7 +930,7 @@ func (r *reviewRun) report(res review.RunResult) {
 	if r.st.Solo {
 		fmt.Fprintf(w, "gate weakened: %s\n", review.SoloNote)
 	} else if note := review.PanelNote(r.st, res.Seats); note != "" {
-		fmt.Fprintf(r.e.stderr, "moot: no builder was declared and %s\n", note)
+		fmt.Fprintf(r.e.stderr, "moot: warning: gate weakened: %s\n", note)
 		if w != r.e.stderr {
 			fmt.Fprintf(w, "gate weakened: %s\n", note)
 		}

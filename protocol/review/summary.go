@@ -8,6 +8,19 @@ import (
 	"strings"
 )
 
+// builderSaid names the builder in a report: "Builder: ENGINE (engine,
+// family F)", "Builder: ENGINE (engine, family unknown)" — never an
+// engine's name as a family — else "Builder family: F".
+func builderSaid(st *State) string {
+	switch {
+	case st.BuilderEngine != "" && st.BuilderFamilyUnknown:
+		return fmt.Sprintf("Builder: %s (engine, family unknown)", st.BuilderEngine)
+	case st.BuilderEngine != "":
+		return fmt.Sprintf("Builder: %s (engine, family %s)", st.BuilderEngine, st.BuilderFamily)
+	}
+	return "Builder family: " + st.BuilderFamily
+}
+
 // SoloNote is what a solo review's report says of its weakened gate.
 const SoloNote = "blind same-family, not cross-family"
 
@@ -24,13 +37,12 @@ func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
 func RenderRoutes(st *State, k int, seats []Seat) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Route table, round %d\n\n", k)
-	if st.BuilderFamily != "" {
-		if st.Solo {
-			fmt.Fprintf(&b, "Builder family: %s — solo rig: its rungs may sit (%s).\n\n", st.BuilderFamily, SoloNote)
-		} else {
-			fmt.Fprintf(&b, "Builder family: %s — every rung of it is excluded before dispatch.\n\n", st.BuilderFamily)
-		}
-	} else {
+	switch {
+	case st.BuilderFamily != "" && st.Solo:
+		fmt.Fprintf(&b, "%s — solo rig: its family's rungs may sit (%s).\n\n", builderSaid(st), SoloNote)
+	case st.BuilderFamily != "":
+		fmt.Fprintf(&b, "%s — every rung of it is excluded before dispatch.\n\n", builderSaid(st))
+	default:
 		b.WriteString("Builder: not declared (no family excluded).\n\n")
 	}
 	if note := PanelNote(st, seats); note != "" {
@@ -125,9 +137,9 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	fmt.Fprintf(&b, "- Contract: %s | %s\n", oneLine(st.Contract.Intent), oneLine(st.Contract.Criteria))
 	switch {
 	case st.BuilderFamily != "" && st.Solo:
-		fmt.Fprintf(&b, "- Builder family: %s — solo rig: %s\n", st.BuilderFamily, SoloNote)
+		fmt.Fprintf(&b, "- %s — solo rig: %s\n", builderSaid(st), SoloNote)
 	case st.BuilderFamily != "":
-		fmt.Fprintf(&b, "- Builder family: %s (excluded from every ladder)\n", st.BuilderFamily)
+		fmt.Fprintf(&b, "- %s (excluded from every ladder)\n", builderSaid(st))
 	default:
 		b.WriteString("- Builder: not declared\n")
 	}
