@@ -81,6 +81,10 @@ type Envelope struct {
 	// locator landing in a bug's record, a bug register's file the change
 	// touched), one line each: the jurors read that it was left out.
 	Omitted []string
+	// Records are the files of a bug register the change touched, left
+	// out (repo-relative): never shown, but a restricted bug's record
+	// still makes the review restricted.
+	Records []string
 }
 
 // Source says where the change is.
@@ -140,6 +144,7 @@ func Build(src Source) (*Envelope, error) {
 			describe(src), n, len(touched), len(tests), MaxFiles)
 	}
 	e := &Envelope{Contract: src.Contract, Context: slices.Clone(src.Context), Omitted: slices.Clone(src.Omitted)}
+	e.Records = records
 	for _, rel := range records {
 		e.Omitted = append(e.Omitted, rel+" (touched by the change): a record of the bug register, not code — never shown")
 	}

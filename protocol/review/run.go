@@ -76,15 +76,15 @@ type State struct {
 	// model), "" when it names a family or a model; BuilderFamilyUnknown
 	// marks such an engine whose family moot cannot tell (excluded by
 	// name). Reports say "Builder: ENGINE (engine, family …)".
-	BuilderEngine        string `json:"builder_engine,omitempty"`
-	BuilderFamilyUnknown bool   `json:"builder_family_unknown,omitempty"`
-	Solo          bool              `json:"solo,omitempty"`
-	Restricted    bool              `json:"restricted,omitempty"`
-	Lenses        []bugfolder.Lens  `json:"lenses"`
-	TestCmd       string            `json:"test_cmd,omitempty"`
-	Red           string            `json:"red,omitempty"`
-	Lang          string            `json:"lang"`
-	Rounds        []RoundRecord     `json:"rounds"`
+	BuilderEngine        string           `json:"builder_engine,omitempty"`
+	BuilderFamilyUnknown bool             `json:"builder_family_unknown,omitempty"`
+	Solo                 bool             `json:"solo,omitempty"`
+	Restricted           bool             `json:"restricted,omitempty"`
+	Lenses               []bugfolder.Lens `json:"lenses"`
+	TestCmd              string           `json:"test_cmd,omitempty"`
+	Red                  string           `json:"red,omitempty"`
+	Lang                 string           `json:"lang"`
+	Rounds               []RoundRecord    `json:"rounds"`
 	// Status is running, pass, refuse, hold or stalled.
 	Status string `json:"status"`
 	// Error names what could not be saved (status error).
