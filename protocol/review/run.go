@@ -72,19 +72,13 @@ type State struct {
 	Contract      envelope.Contract `json:"contract"`
 	Builder       string            `json:"builder,omitempty"`
 	BuilderFamily string            `json:"builder_family,omitempty"`
-	// BuilderEngine is the engine the builder names (by its name or its
-	// model), "" when it names a family or a model; BuilderFamilyUnknown
-	// marks such an engine whose family moot cannot tell (excluded by
-	// name). Reports say "Builder: ENGINE (engine, family …)".
-	BuilderEngine        string           `json:"builder_engine,omitempty"`
-	BuilderFamilyUnknown bool             `json:"builder_family_unknown,omitempty"`
-	Solo                 bool             `json:"solo,omitempty"`
-	Restricted           bool             `json:"restricted,omitempty"`
-	Lenses               []bugfolder.Lens `json:"lenses"`
-	TestCmd              string           `json:"test_cmd,omitempty"`
-	Red                  string           `json:"red,omitempty"`
-	Lang                 string           `json:"lang"`
-	Rounds               []RoundRecord    `json:"rounds"`
+	Solo          bool              `json:"solo,omitempty"`
+	Restricted    bool              `json:"restricted,omitempty"`
+	Lenses        []bugfolder.Lens  `json:"lenses"`
+	TestCmd       string            `json:"test_cmd,omitempty"`
+	Red           string            `json:"red,omitempty"`
+	Lang          string            `json:"lang"`
+	Rounds        []RoundRecord     `json:"rounds"`
 	// Status is running, pass, refuse, hold or stalled.
 	Status string `json:"status"`
 	// Error names what could not be saved (status error).
@@ -102,6 +96,12 @@ type State struct {
 	Budget    *Cap      `json:"budget,omitempty"`
 	StartedAt time.Time `json:"started_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// BuilderEngine is the engine the builder names (by its name or its
+	// model), "" when it names a family or a model; BuilderFamilyUnknown
+	// marks such an engine whose family moot cannot tell (excluded by
+	// name). Reports say "Builder: ENGINE (engine, family …)".
+	BuilderEngine        string `json:"builder_engine,omitempty"`
+	BuilderFamilyUnknown bool   `json:"builder_family_unknown,omitempty"`
 }
 
 // Cap is a review's budget cap: dollars and tokens (0: no limit).
