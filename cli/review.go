@@ -583,16 +583,20 @@ func (r *reviewRun) lensesOf() error {
 }
 
 // restrictedFiles makes the review restricted (no external engine sits)
-// when a file of its envelope belongs to a restricted bug
+// when a file of its envelope, or a bug register's file the change
+// touched and the envelope left out, belongs to a restricted bug
 // (bugfolder.RestrictedEvidence: the nearest bug.md decides), whatever the
 // bug under review or the change named it, and says so.
 func (r *reviewRun) restrictedFiles(env *envelope.Envelope) error {
 	if r.st.Restricted {
 		return nil
 	}
-	paths := make([]string, 0, len(env.Files))
+	paths := make([]string, 0, len(env.Files)+len(env.Records))
 	for _, f := range env.Files {
 		paths = append(paths, filepath.Join(r.st.Repo, filepath.FromSlash(f.Path)))
+	}
+	for _, rel := range env.Records { // left out, but the change is about that bug
+		paths = append(paths, filepath.Join(r.st.Repo, filepath.FromSlash(rel)))
 	}
 	dir, err := bugfolder.RestrictedEvidence(r.st.Repo, paths)
 	if err != nil {
