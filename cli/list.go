@@ -21,6 +21,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // listEntry is one bug in `moot list --json` (docs/cli.md names the fields).
@@ -82,9 +83,13 @@ type listEntry struct {
 	// question, whose winner and health a review has none of): its last
 	// round's gate (pass, refuse, hold; null before a round ends), its
 	// lenses by outcome in that round, and how many rounds it held.
-	Verdict *string       `json:"verdict,omitempty"`
-	Lenses  *lensOutcomes `json:"lenses,omitempty"`
-	Rounds  *int          `json:"rounds,omitempty"`
+	Verdict *string `json:"verdict,omitempty"`
+	// Weakened marks a review whose last gate is weakened (--builder
+	// unknown, --solo, a panel of unknown families): its pass is never a
+	// plain pass; the text list says "pass (weakened)".
+	Weakened bool          `json:"weakened,omitempty"`
+	Lenses   *lensOutcomes `json:"lenses,omitempty"`
+	Rounds   *int          `json:"rounds,omitempty"`
 }
 
 // lensOutcomes count a review round's lenses by verdict.
@@ -373,6 +378,9 @@ func printList(e *env, entries []listEntry) {
 		}
 		// the same words as the browser's STATUS column
 		status := bugfolder.StatusWord(bugfolder.State(en.Status), en.Incomplete, en.Locked, decision)
+		if en.Weakened && en.Status == review.StatusPassed {
+			status += review.WeakenedMark
+		}
 		title := termsafe.Line(en.Title)
 		if len([]rune(title)) > 48 {
 			title = string([]rune(title)[:47]) + "…"

@@ -226,6 +226,9 @@ type reviewRun struct {
 	// around a resumed round (watch).
 	view                *liveView
 	roundDone, viewDone chan struct{}
+	// warnings are what was found before the round (a builder its
+	// trailers contradict): said on stderr, and logged as warning events
+	warnings []string
 }
 
 // runReview runs a review (or resumes one: f.resume) to the end of a round.
@@ -362,7 +365,11 @@ func (r *reviewRun) prepare(ctx context.Context) (review.RunInput, error) {
 		in.Solo = true // the explicit degradation: the builder's family sits blind
 		routes = review.Plan(in)
 	case solo:
-		fmt.Fprintln(e.stderr, "moot: --solo unused: a family other than the builder's can sit, so the builder's stays excluded")
+		if unknown := unknownFamilyRungs(routes); len(unknown) > 0 {
+			fmt.Fprintf(e.stderr, "moot: --solo: a family other than the builder's can sit, so the builder's stays excluded; engines of unknown family may sit (%s), and a gate they sit on is labelled weakened\n", strings.Join(unknown, ", "))
+		} else {
+			fmt.Fprintln(e.stderr, "moot: --solo unused: a family other than the builder's can sit, so the builder's stays excluded, and no engine of unknown family is on the ladders")
+		}
 	}
 	r.st.Solo = in.Solo
 	r.announce(routes)
@@ -371,6 +378,7 @@ func (r *reviewRun) prepare(ctx context.Context) (review.RunInput, error) {
 		return review.RunInput{}, withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
 	}
 	plan, est := r.planOf(routes)
+	r.warnCap(routes)
 	if err := r.accept(plan); err != nil {
 		return review.RunInput{}, err
 	}
@@ -399,7 +407,7 @@ func (r *reviewRun) prepare(ctx context.Context) (review.RunInput, error) {
 	// the runner drives the round (engine.RunSeated): the lock, the orphans
 	// a killed moot left, the resume of a round cut short, the statuses
 	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Resume: f.resume != "",
-		Dispatch: calls, CapBefore: r.capBefore, RunLimit: f.run.debateTimeout, Round: review.RoundInput{Routes: routes, Prompt: prompt, BugID: r.st.BugID}}
+		Dispatch: calls, CapBefore: r.capBefore, RunLimit: f.run.debateTimeout, Warnings: r.warnings, Round: review.RoundInput{Routes: routes, Prompt: prompt, BugID: r.st.BugID}}
 	if r.view != nil {
 		rin.Emit = live.Wrap(nil) // the screen is the UI's: no lines on stderr
 	}
@@ -671,16 +679,20 @@ func (r *reviewRun) lensesOf() error {
 }
 
 // restrictedFiles makes the review restricted (no external engine sits)
-// when a file of its envelope belongs to a restricted bug
+// when a file of its envelope, or a bug register's file the change
+// touched and the envelope left out, belongs to a restricted bug
 // (bugfolder.RestrictedEvidence: the nearest bug.md decides), whatever the
 // bug under review or the change named it, and says so.
 func (r *reviewRun) restrictedFiles(env *envelope.Envelope) error {
 	if r.st.Restricted {
 		return nil
 	}
-	paths := make([]string, 0, len(env.Files))
+	paths := make([]string, 0, len(env.Files)+len(env.Records))
 	for _, f := range env.Files {
 		paths = append(paths, filepath.Join(r.st.Repo, filepath.FromSlash(f.Path)))
+	}
+	for _, rel := range env.Records { // left out, but the change is about that bug
+		paths = append(paths, filepath.Join(r.st.Repo, filepath.FromSlash(rel)))
 	}
 	dir, err := bugfolder.RestrictedEvidence(r.st.Repo, paths)
 	if err != nil {
@@ -698,17 +710,25 @@ func (r *reviewRun) restrictedFiles(env *envelope.Envelope) error {
 func (r *reviewRun) envelope() (*envelope.Envelope, error) {
 	st := r.st
 	change, committed := r.change()
-	parts, err := r.bugContract()
+	parts, omitted, err := r.bugContract()
 	if err != nil {
 		return nil, err
 	}
-	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: parts, Committed: committed}
+	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: parts, Omitted: omitted, Committed: committed}
 	if change != "" {
 		src.Also = st.Touched // a file of an earlier round stays (listed deleted when gone)
+	}
+	if r.reg != nil {
+		if rel, err := filepath.Rel(st.Repo, r.reg.Root); err == nil && filepath.IsLocal(rel) {
+			src.Records = []string{filepath.ToSlash(rel)}
+		}
 	}
 	env, err := envelope.Build(src)
 	if err != nil {
 		return nil, &bugfolder.InputError{Msg: "the envelope cannot be built: " + err.Error(), Err: err}
+	}
+	for _, o := range env.Omitted[len(omitted):] {
+		fmt.Fprintf(r.e.stderr, "moot: warning: left out of the envelope: %s\n", termsafe.Line(o))
 	}
 	if !showsSomething(env) {
 		return nil, usageErr("nothing to review: every file of the change is a symbolic link, a binary file or a submodule, which jurors are never shown (%d file(s)); review text files; nothing was called or written", len(env.Files))
@@ -865,6 +885,52 @@ func (r *reviewRun) planOf(routes []review.Route) (reviewPlan, review.Estimate) 
 	return p, est
 }
 
+// unknownFamilyRungs are the engines of unknown family that may be called
+// on the routes (--solo lets them sit), once each, in ladder order.
+func unknownFamilyRungs(routes []review.Route) []string {
+	var out []string
+	for _, rt := range routes {
+		for _, g := range rt.Rungs {
+			if g.Skip == "" && g.Family == "" && !slices.Contains(out, g.Engine) {
+				out = append(out, g.Engine)
+			}
+		}
+	}
+	return out
+}
+
+// warnCap says, before the plan, what a debate's plan says of its cap
+// (engine.UnpricedCapWarning, engine.UnboundedCapWarning) for the rungs
+// that may be called: an engine without a price counts $0, one without a
+// max answer is admitted on a juror's expected answer and held to it.
+func (r *reviewRun) warnCap(routes []review.Route) {
+	if !r.budget.Set() {
+		return
+	}
+	var unpriced, unbounded []string
+	for _, rt := range routes {
+		for _, g := range rt.Rungs {
+			if g.Skip != "" {
+				continue
+			}
+			lim := engine.LimitsOf(r.cfg.Engines[g.Engine])
+			if lim.Price == nil && !slices.Contains(unpriced, g.Engine) {
+				unpriced = append(unpriced, g.Engine)
+			}
+			if lim.MaxOutputTokens <= 0 && !slices.Contains(unbounded, g.Engine) {
+				unbounded = append(unbounded, g.Engine)
+			}
+		}
+	}
+	slices.Sort(unpriced)
+	slices.Sort(unbounded)
+	for _, w := range []string{engine.UnpricedCapWarning(r.budget, unpriced), engine.UnboundedCapWarning(r.budget, unbounded)} {
+		if w != "" {
+			fmt.Fprintf(r.e.stderr, "moot: warning: %s\n", w)
+		}
+	}
+}
+
 // accept shows the plan; headless it needs --yes, on a terminal moot asks.
 func (r *reviewRun) accept(p reviewPlan) error {
 	usd := "unknown (an engine has no price)"
@@ -964,7 +1030,7 @@ func (r *reviewRun) report(res review.RunResult) {
 	if r.st.Solo {
 		fmt.Fprintf(w, "gate weakened: %s\n", review.SoloNote)
 	} else if note := review.PanelNote(r.st, res.Seats); note != "" {
-		fmt.Fprintf(r.e.stderr, "moot: no builder was declared and %s\n", note)
+		fmt.Fprintf(r.e.stderr, "moot: warning: gate weakened: %s\n", note)
 		if w != r.e.stderr {
 			fmt.Fprintf(w, "gate weakened: %s\n", note)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/bugfolder/envelope"
+	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/review"
 )
 
@@ -104,7 +105,13 @@ func (r *reviewRun) fixChecks(env *envelope.Envelope) {
 		r.fix, _ = envelope.ReadFix(r.bug.Dir) // unreadable now: the round runs on the files alone
 	}
 	if r.fix != nil {
-		env.Tests = append(env.Tests, r.fix.Checks()...)
+		// scan runs before the plan and again once the test checks joined:
+		// each check is in the envelope once, its latest result
+		checks := r.fix.Checks()
+		env.Tests = slices.DeleteFunc(env.Tests, func(t envelope.TestCheck) bool {
+			return slices.ContainsFunc(checks, func(c envelope.TestCheck) bool { return c.Name == t.Name })
+		})
+		env.Tests = append(env.Tests, checks...)
 	}
 }
 
@@ -163,16 +170,16 @@ func traceTests(b *bugfolder.Bug) []string {
 // the bug's Expected Behavior and Acceptance Criteria sections and the
 // effective spec sections P assembles (bugfolder.EffectiveSpec) — never
 // its title, Summary or Actual Behavior, nor a debate's answer: prose
-// about the old behaviour plants phantom defects.
-func (r *reviewRun) bugContract() ([]envelope.Part, error) {
+// about the old behaviour plants phantom defects. A spec locator that
+// lands in a file of the bug register is left out, said in omitted.
+func (r *reviewRun) bugContract() (parts []envelope.Part, omitted []string, _ error) {
 	if r.bug == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	b, err := r.bug.Full()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var parts []envelope.Part
 	for _, s := range []struct{ en, pt, title string }{
 		{"Expected Behavior", "Comportamento Esperado", "Expected behaviour"},
 		{"Acceptance Criteria", "Critérios de Aceite", "Acceptance criteria"},
@@ -186,16 +193,21 @@ func (r *reviewRun) bugContract() ([]envelope.Part, error) {
 			parts = append(parts, envelope.Part{Title: s.title, Body: text})
 		}
 	}
-	spec, err := bugfolder.EffectiveSpec(b)
+	spec, refused, err := bugfolder.EffectiveSpec(b)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	for _, path := range refused {
+		why := fmt.Sprintf("%s (a traceability.specs locator of %s): a record of the bug register, not a spec — a bug's own prose or a debate's or review's files never reach a juror", path, b.ID)
+		fmt.Fprintf(r.e.stderr, "moot: warning: left out of the envelope: %s\n", termsafe.Line(why))
+		omitted = append(omitted, why)
 	}
 	for _, p := range spec {
 		if p.Text != "" {
 			parts = append(parts, envelope.Part{Title: "Effective spec: " + p.Path, Body: p.Text})
 		}
 	}
-	return parts, nil
+	return parts, omitted, nil
 }
 
 // oldBehaviourHeadings are the headings, English and Portuguese, under

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -34,9 +36,17 @@ func printReview(e *env, dir string) error {
 	if err != nil {
 		return err
 	}
+	status := review.ListedStatus(st, dir)
 	b, err := safefs.ReadFile(filepath.Join(dir, review.SummaryFile(st.LangOf())), 4<<20)
-	if err != nil {
-		return &bugfolder.InputError{Path: dir, Msg: "has no summary yet: " + err.Error(), Err: err}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// a round under way or cut by a killed moot: what there is so far
+		return renderMarkdown(e, review.RenderProgress(dir, filepath.Base(dir), status, st))
+	case err != nil:
+		return &bugfolder.InputError{Path: dir, Msg: "its summary cannot be read: " + err.Error(), Err: err}
+	case status == review.StatusInterrupted || status == review.StatusRunning:
+		// an earlier round's summary, and the round under way
+		return renderMarkdown(e, string(b)+"\n"+review.RenderProgress(dir, filepath.Base(dir), status, st))
 	}
 	return renderMarkdown(e, string(b)+review.DecisionLine(st))
 }
@@ -75,7 +85,7 @@ func reviewEntries(e *env, reg *bugfolder.Register) ([]listEntry, []error) {
 		n := len(st.Lenses)
 		en.N, en.R, en.Rounds = &n, ptr(len(st.Rounds)), ptr(len(st.Rounds))
 		if g, ok := review.LastGate(st); ok {
-			en.Verdict = ptr(string(g.Outcome))
+			en.Verdict, en.Weakened = ptr(string(g.Outcome)), g.Weakened && g.Outcome == review.OutcomePass
 			en.Lenses = &lensOutcomes{Passed: g.Passes, Held: g.Holds, Refused: g.Refuses}
 		}
 		out = append(out, en)

@@ -49,3 +49,24 @@ func TestBudgetNamesEnginesWithoutAMaxAnswer(t *testing.T) {
 		t.Errorf("no warning:\n%s", r.stdout)
 	}
 }
+
+// An engine that states no max answer size is held, under a cap, to the
+// answer its call was admitted on (its expected answer): solvers of such
+// an engine answering ≈60,000 words never take the spend past the cap,
+// the plan warns and each cut answer is said.
+func TestBudgetCapHoldsForAnEngineWithoutAMaxAnswer(t *testing.T) {
+	t.Parallel()
+	const cap = 40000
+	p := newProject(t)
+	p.Plan = "solver=pad:60000"
+	r := p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless", "--max-tokens", fmt.Sprint(cap), "--on-budget", "stop")
+	if r.code != 0 && r.code != 4 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if got := p.spent(); got > cap {
+		t.Errorf("cap %d: spent %d tokens\n%s", cap, got, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "states no max answer (max_output_tokens), so under the budget cap its answer is held to its expected size") {
+		t.Errorf("the cut answers are not said:\n%s", r.stderr)
+	}
+}

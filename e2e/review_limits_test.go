@@ -181,3 +181,38 @@ func TestReviewRefusesANonPositiveRoundOrRunLimit(t *testing.T) {
 		t.Error("written or called")
 	}
 }
+
+// Jurors of command engines with a price and no max_output_tokens, each
+// writing ≈60,000 words before its verdict, never take a review's spend
+// past its dollar cap: the plan warns that they state no max answer, each
+// call is admitted on a juror's expected answer and its answer held to it,
+// priced as cut, with a warning — as a debate holds such an engine.
+func TestReviewCapHoldsForJurorsWithoutAMaxAnswer(t *testing.T) {
+	t.Parallel()
+	const capUSD = 0.05
+	tr := newTribunal(t, pricedJury())
+	tr.jury = "*/*=verbose"
+	r := tr.review(append(change, "--lens", "defect", "--lens", "security", "--max-usd", fmt.Sprint(capUSD), "--parallel", "1", "--json")...)
+	if r.code != 4 && r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "ext-anth, ext-oai state no max answer size") {
+		t.Errorf("the plan does not warn of the engines without a max answer:\n%s", r.stderr)
+	}
+	evs := jsonEvents(t, r.stdout)
+	spent, cut := 0.0, 0
+	for _, ev := range evs {
+		switch {
+		case ev.Type == bugfolder.EvCallFinished:
+			spent += ev.CostUSD
+		case ev.Type == bugfolder.EvWarning && strings.Contains(ev.Text, "its answer is held to its expected size"):
+			cut++
+		}
+	}
+	if spent > capUSD || spent == 0 {
+		t.Errorf("spent $%.4f under a cap of $%.2f", spent, capUSD)
+	}
+	if cut == 0 || cut != len(tr.calls()) {
+		t.Errorf("%d answer(s) said cut of %d call(s)", cut, len(tr.calls()))
+	}
+}

@@ -214,3 +214,38 @@ func TestReviewLaddersEndInALocalSurvivalRung(t *testing.T) {
 		t.Errorf("a file without a local engine: the plan does not name the lenses without a survival rung\n%s", r.stderr)
 	}
 }
+
+// A weakened pass (--builder unknown) never reads as a plain pass in
+// moot list: its status reads "pass (weakened)", and list --json gives
+// "verdict": "pass" with "weakened": true.
+func TestReviewWeakenedPassIsListedWeakened(t *testing.T) {
+	t.Parallel()
+	tr := newTribunal(t, juryEngines)
+	if r := tr.review(append(change, "--builder", "unknown", "--lens", "defect")...); r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	id := filepath.Base(tr.only())
+	if e := tr.listed(id); e["verdict"] != "pass" || e["weakened"] != true {
+		t.Errorf("list --json: verdict %v, weakened %v; want pass, true", e["verdict"], e["weakened"])
+	}
+	r := tr.run("list")
+	rows := 0
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.Contains(line, id) {
+			rows++
+			if !strings.Contains(line, "pass (weakened)") {
+				t.Errorf("moot list reads a plain pass: %q", line)
+			}
+		}
+	}
+	if rows != 1 {
+		t.Errorf("moot list shows %d row(s) of %s:\n%s", rows, id, r.stdout)
+	}
+	plain := newTribunal(t, juryEngines)
+	if r := plain.review(append(change, "--lens", "defect")...); r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if e := plain.listed(filepath.Base(plain.only())); e["verdict"] != "pass" || e["weakened"] != nil {
+		t.Errorf("a plain pass: verdict %v, weakened %v", e["verdict"], e["weakened"])
+	}
+}

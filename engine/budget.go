@@ -287,6 +287,31 @@ func (r *runner) finalPromptBefore(k int) (int, bool) {
 	return 0, false
 }
 
+// worstOut is the answer size a call of role on engine is admitted on
+// under a cap, and the size a counted answer is held to (HeldTo): the
+// engine's max answer, else the role's expected answer as the plan
+// learned it.
+func (r *runner) worstOut(engine string, role bugfolder.Role) int {
+	lim := r.limits[engine]
+	out := r.expectedOut(role, lim)
+	if f, ok := r.learned[engine]; ok && f.Out > 0 {
+		out = int(float64(out)*f.Out + 0.5)
+	}
+	return HeldTo(lim, out)
+}
+
+// HeldTo is the answer size, in tokens, a call is admitted on under a
+// budget cap and an answer moot counts itself is held to: the engine's
+// max answer (max_output_tokens:, else the model catalogue's), else, for
+// an engine that states none, the answer size the call expected — so an
+// engine without a max cannot take the spend past the cap either.
+func HeldTo(lim harness.Limits, expected int) int {
+	if lim.MaxOutputTokens > 0 {
+		return lim.MaxOutputTokens
+	}
+	return expected
+}
+
 // callEstimate is one call's figures for the budget's check: the prompt
 // as written and its worst-case answer, the engine's max answer size (the
 // role's expected answer, as the plan learned it, on an engine whose max
@@ -295,13 +320,7 @@ func (r *runner) finalPromptBefore(k int) (int, bool) {
 func (r *runner) callEstimate(engine string, role bugfolder.Role, promptBytes int) (int, float64) {
 	lim := r.limits[engine]
 	in := bugfolder.EstimateTokens(promptBytes)
-	out := r.expectedOut(role, lim)
-	if f, ok := r.learned[engine]; ok && f.Out > 0 {
-		out = int(float64(out)*f.Out + 0.5)
-	}
-	if lim.MaxOutputTokens > 0 {
-		out = lim.MaxOutputTokens // the worst case: its max answer
-	}
+	out := r.worstOut(engine, role)
 	usd := 0.0
 	if lim.Price != nil {
 		usd = lim.Price.Cost(in, out)
@@ -783,12 +802,13 @@ func UnpricedCapWarning(c Budget, unpriced []string) string {
 
 // UnboundedCapWarning is what the plan says when a cap covers engines
 // whose max answer size is unknown ("" when it does not): their calls are
-// admitted on their expected answer, and a verbose answer can pass the cap.
+// admitted on their expected answer, and a counted answer is held to it
+// (HeldTo).
 func UnboundedCapWarning(c Budget, unbounded []string) string {
 	if !c.Set() || len(unbounded) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("engine(s) %s state no max answer size: their calls are admitted on their expected answer, so a verbose answer can pass the cap; set max_output_tokens: in the engines file (moot then admits each call on it and holds the answer to it)",
+	return fmt.Sprintf("engine(s) %s state no max answer size: under the cap their calls are admitted on their expected answer, and an answer moot counts itself (an engine that reports no tokens) is cut there, priced as cut; set max_output_tokens: in the engines file to admit each call on it and hold the answer to it",
 		strings.Join(unbounded, ", "))
 }
 

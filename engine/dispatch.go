@@ -185,7 +185,8 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 		return harness.Result{Failure: harness.FailTimeout, Err: fmt.Sprintf("the round's limit (--round-timeout %s) had passed: not called", d.opts.RoundTimeout)}, nil
 	}
 	defer release()
-	resv, err := d.admit(ctx, c, lim)
+	held := HeldTo(lim, c.ExpectedOut)
+	resv, err := d.admit(ctx, c, lim, held)
 	if err != nil {
 		return harness.Result{}, err
 	}
@@ -200,7 +201,7 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 	dur := time.Since(start)
 	var estimated bool
 	var warn string
-	res.TokensIn, res.TokensOut, res.CostUSD, estimated, warn = recorded(&res, len(c.Prompt), lim, d.bud != nil, c.ID, c.Engine)
+	res.TokensIn, res.TokensOut, res.CostUSD, estimated, warn = recorded(&res, len(c.Prompt), lim, d.bud != nil, held, c.ID, c.Engine)
 	if warn != "" {
 		d.emit(c.Emit, Event{Type: EvWarning, Round: c.Round, SolverID: c.ID, Text: warn})
 	}
@@ -230,11 +231,13 @@ func (d *Dispatcher) Call(ctx context.Context, c CallSpec, check Check) (CallRes
 // max_tokens moot sends it: the text past the max is dropped from
 // res.Body (the raw output keeps it whole) and counted no more, priced as
 // cut, so a verbose answer cannot take the spend past the cap its worst
-// case was admitted under. warn is the warning to log ("" when not cut).
-func recorded(res *harness.Result, promptBytes int, lim harness.Limits, capped bool, who, engine string) (in, out int, cost *float64, estimated bool, warn string) {
+// case was admitted under. held is that worst case's answer (HeldTo: the
+// engine's max, else the answer the call expected, for an engine that
+// states no max). warn is the warning to log ("" when not cut).
+func recorded(res *harness.Result, promptBytes int, lim harness.Limits, capped bool, held int, who, engine string) (in, out int, cost *float64, estimated bool, warn string) {
 	reported := res.CostUSD != nil
 	in, out, cost, estimated = usage(*res, promptBytes, lim)
-	limit := lim.MaxOutputTokens
+	limit := held
 	if !capped || !estimated || reported || limit <= 0 || out <= limit {
 		return in, out, cost, estimated, ""
 	}
@@ -244,6 +247,10 @@ func recorded(res *harness.Result, promptBytes int, lim harness.Limits, capped b
 	}
 	warn = fmt.Sprintf("%s's answer (≈%d tokens) ran past engine %s's max answer of %d tokens (max_output_tokens): under the budget cap it is cut there, as an HTTP engine's answer would be; the raw output keeps it whole",
 		who, out, engine, limit)
+	if lim.MaxOutputTokens <= 0 {
+		warn = fmt.Sprintf("%s's answer (≈%d tokens) ran past the %d tokens its call was admitted on: engine %s states no max answer (max_output_tokens), so under the budget cap its answer is held to its expected size and cut there; the raw output keeps it whole",
+			who, out, limit, engine)
+	}
 	res.Body, out = body, limit
 	if lim.Price != nil {
 		c := lim.Price.Cost(in, out)
@@ -317,16 +324,13 @@ func (d *Dispatcher) adapter(name string) (harness.Engine, harness.Limits, error
 // admit is the budget's check before a call: the runner's admitOrAsk,
 // where a stop, a cancel or no one to ask ends every later call of the
 // round the same way, unasked.
-func (d *Dispatcher) admit(ctx context.Context, c CallSpec, lim harness.Limits) (*reservation, error) {
+func (d *Dispatcher) admit(ctx context.Context, c CallSpec, lim harness.Limits, out int) (*reservation, error) {
 	if d.bud == nil {
 		return nil, nil
 	}
-	// the worst case, as the runner's callEstimate: the engine's max answer
-	// when it is known, else the expected answer
-	in, out := bugfolder.EstimateTokens(len(c.Prompt)), c.ExpectedOut
-	if lim.MaxOutputTokens > 0 {
-		out = lim.MaxOutputTokens
-	}
+	// the worst case, as the runner's callEstimate: out is the engine's max
+	// answer when it is known, else the expected answer (HeldTo)
+	in := bugfolder.EstimateTokens(len(c.Prompt))
 	usd := 0.0
 	if lim.Price != nil {
 		usd = lim.Price.Cost(in, out)

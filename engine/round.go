@@ -534,7 +534,7 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 	o.tokensIn, o.tokensOut, o.cost = o.res.TokensIn, o.res.TokensOut, o.res.CostUSD
 	if o.called {
 		var warn string
-		o.tokensIn, o.tokensOut, o.cost, o.estimated, warn = recorded(&o.res, promptLen(prompt), lim, r.bud != nil, id, engine)
+		o.tokensIn, o.tokensOut, o.cost, o.estimated, warn = recorded(&o.res, promptLen(prompt), lim, r.bud != nil, r.worstOut(engine, role), id, engine)
 		if warn != "" {
 			r.emit(Event{Type: EvWarning, Round: k, SolverID: id, Text: warn})
 		}

@@ -226,6 +226,9 @@ func (s *server) result(ctx context.Context, req *mcp.CallToolRequest, in Target
 	out.RecommendedVerdict, _ = e["recommended_verdict"].(string)
 	out.Decision, _ = e["decision"].(string)
 	out.Verdict, _ = e["verdict"].(string)
+	if w, _ := e["weakened"].(bool); w && out.Verdict != "" {
+		out.Verdict += " (weakened)" // never a plain pass
+	}
 	id, _ := e["bug_id"].(string)
 	if out.Decision == "pending" {
 		out.DecisionNote = fmt.Sprintf(decisionHuman, id)

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/safefs"
 )
 
@@ -76,6 +77,14 @@ type Envelope struct {
 	Files    []File
 	Context  []Part
 	Tests    []TestCheck
+	// Omitted says what was left out of the envelope and why (a spec
+	// locator landing in a bug's record, a bug register's file the change
+	// touched), one line each: the jurors read that it was left out.
+	Omitted []string
+	// Records are the files of a bug register the change touched, left
+	// out (repo-relative): never shown, but a restricted bug's record
+	// still makes the review restricted.
+	Records []string
 }
 
 // Source says where the change is.
@@ -85,6 +94,14 @@ type Source struct {
 	Files    []string // --files (relative to Repo or absolute), or nil with Change
 	Contract Contract
 	Context  []Part
+	// Omitted are what the caller left out of the context, one line each
+	// (they join the envelope's Omitted).
+	Omitted []string
+	// Records are repo-relative folders whose files are records, not code
+	// (a bug register named otherwise than _reversa_bugs): a change's file
+	// in one is left out, as is one under any _reversa_bugs folder or
+	// .moot/ (IsRecord).
+	Records []string
 	// Also are files that must be in the envelope besides those the range
 	// touches (a resumed review's earlier files): listed deleted when gone.
 	Also []string
@@ -117,12 +134,20 @@ func Build(src Source) (*Envelope, error) {
 		return nil, err
 	}
 	defer r.close()
+	touched, records := withoutRecords(touched, src.Records)
+	if len(touched) == 0 {
+		return nil, fmt.Errorf("%s: every file the change touches is a record of a bug register (%s), not code: review the code's files", describe(src), strings.Join(records, ", "))
+	}
 	tests := testFilesOf(touched, deleted, r)
 	if n := len(touched) + len(tests); n > MaxFiles {
 		return nil, fmt.Errorf("%s: the envelope would hold %d files (%d touched, %d test files), more than the cap of %d (MaxFiles): review a narrower range or name fewer files with --files",
 			describe(src), n, len(touched), len(tests), MaxFiles)
 	}
-	e := &Envelope{Contract: src.Contract, Context: slices.Clone(src.Context)}
+	e := &Envelope{Contract: src.Contract, Context: slices.Clone(src.Context), Omitted: slices.Clone(src.Omitted)}
+	e.Records = records
+	for _, rel := range records {
+		e.Omitted = append(e.Omitted, rel+" (touched by the change): a record of the bug register, not code — never shown")
+	}
 	total := 0
 	for i, rel := range append(slices.Clip(touched), tests...) {
 		f, err := readFile(r, rel, deleted[rel])
@@ -170,6 +195,35 @@ func locate(src Source) ([]string, map[string]bool, reader, error) {
 		return touched, nil, d, nil
 	}
 	return nil, nil, nil, errors.New("envelope: no change to review: give --change A..B or --files followed by the files to review")
+}
+
+// withoutRecords splits the touched files into code and records of a bug
+// register (IsRecord, or under one of the folders records).
+func withoutRecords(touched, records []string) (code, left []string) {
+	for _, rel := range touched {
+		if IsRecord(rel, records) {
+			left = append(left, rel)
+		} else {
+			code = append(code, rel)
+		}
+	}
+	return code, left
+}
+
+// IsRecord reports whether the repo-relative slash path rel is a record
+// of a bug register — bug.md, its debate, review and fix folders — rather
+// than code: a file under a folder named _reversa_bugs or under moot's
+// .moot/ (bugfolder.IsRecordPath), or under one of the folders records.
+func IsRecord(rel string, records []string) bool {
+	if bugfolder.IsRecordPath(rel) {
+		return true
+	}
+	for _, d := range records {
+		if d = strings.Trim(path.Clean(filepath.ToSlash(d)), "/"); d != "" && d != "." && (rel == d || strings.HasPrefix(rel, d+"/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // withAlso adds the files of also (cleaned, slash paths) to touched,

@@ -26,6 +26,12 @@ func (e *Envelope) Render() string {
 	for _, p := range e.Context {
 		fmt.Fprintf(&b, "\n## Context: %s\n\n%s\n", oneLine(p.Title), strings.TrimRight(p.Body, "\n"))
 	}
+	if len(e.Omitted) > 0 {
+		b.WriteString("\n## Left out of the envelope\n\n")
+		for _, o := range e.Omitted {
+			fmt.Fprintf(&b, "- %s\n", oneLine(o))
+		}
+	}
 	fmt.Fprintf(&b, "\n## Files (%d)\n", len(e.Files))
 	for _, f := range e.Files {
 		renderFile(&b, f)

@@ -482,3 +482,31 @@ func TestBuilderTrailersAreReadFromTheRange(t *testing.T) {
 		t.Errorf("words %q", w)
 	}
 }
+
+// A person named "dev" is not found in /dev/null, nor in a diff's header
+// lines (git's paths and ids); a diff's removed or added lines, and "dev"
+// as a word, are still scanned.
+func TestScanSkipsDevNullAndDiffHeaders(t *testing.T) {
+	ids := []string{"dev", "Ada Lovelace"}
+	cases := []struct {
+		path, body string
+		want       []int
+	}{
+		{"fix/CHG-002.diff", "diff --git a/calc_test.go b/calc_test.go\nnew file mode 100644\nindex 0000000..e69de29\n--- /dev/null\n+++ b/calc_test.go\n@@ -0,0 +1 @@\n+package calc\n", nil},
+		{"run.sh", "go test ./... > /dev/null 2>&1\n", nil},
+		{"x.patch", "--- a/dev/notes.md\n+++ b/dev/notes.md\n-- by Ada Lovelace\n+# dev notes\n", []int{3, 4}},
+		{"notes.md", "--- a/dev/notes.md\nwritten by dev\n", []int{1, 2}},
+	}
+	for _, c := range cases {
+		e := &Envelope{Files: []File{{Path: c.path, Body: c.body}}}
+		var lines []int
+		for _, l := range Scan(e, Who{People: ids}) {
+			if l.Line > 0 {
+				lines = append(lines, l.Line)
+			}
+		}
+		if lines = slices.Compact(lines); !slices.Equal(lines, c.want) {
+			t.Errorf("%s: leaks on lines %v, want %v", c.path, lines, c.want)
+		}
+	}
+}

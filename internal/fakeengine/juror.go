@@ -18,7 +18,7 @@ import (
 // refusenew (one major finding new each round), minorpass (a pass with a
 // minor finding), infopass (a pass with an info finding), refuseissue (a
 // refuse whose finding names its impact and follow-up), blockerpass (a pass listing a blocker), wronglens (a
-// verdict for another lens), lenscase (its lens capitalised), nofindings
+// verdict for another lens), verbose (60,000 words, then a pass), lenscase (its lens capitalised), nofindings
 // (a pass without "findings"), garbage (refusal prose), hang (never
 // answers), fail (exit 1). Each call appends "ENGINE LENS ROUND" to
 // FAKE_JURYLOG when set.
@@ -67,6 +67,8 @@ func juror(lens, round string) {
 		if lens == "security" {
 			v.Lens = "defect"
 		}
+	case "verbose":
+		fmt.Print(strings.Repeat("word ", 60000) + "\n")
 	case "lenscase":
 		v.Lens = strings.ToUpper(lens[:1]) + lens[1:]
 	case "nofindings":

@@ -37,6 +37,20 @@ func Weaken(g Gate, st *State, seats []Seat) Gate {
 	return g
 }
 
+// WeakenedMark follows a weakened pass wherever a review's verdict or
+// status is one word (moot list, the browser, the MCP result): "pass
+// (weakened)" never reads as a plain pass (docs/protocols/review.md).
+const WeakenedMark = " (weakened)"
+
+// VerdictWord is a gate's outcome as a list shows it: "pass (weakened)"
+// for a weakened pass, else the outcome.
+func VerdictWord(g Gate) string {
+	if g.Weakened && g.Outcome == OutcomePass {
+		return string(g.Outcome) + WeakenedMark
+	}
+	return string(g.Outcome)
+}
+
 // Decide applies the gate's rules to a round's seats:
 //   - any refuse closes it (refuse); when a pass is dry and a refuse is
 //     detailed, the reason says the detailed refuse stands over the dry

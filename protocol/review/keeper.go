@@ -74,7 +74,10 @@ func record(dir string, st *State, calls int) engine.Record {
 		r.Said = st.Status + " · decision " + st.Decision
 	}
 	if g, ok := LastGate(st); ok {
-		r.Verdict, r.Passes, r.Holds, r.Refuses = string(g.Outcome), g.Passes, g.Holds, g.Refuses
+		r.Verdict, r.Passes, r.Holds, r.Refuses = VerdictWord(g), g.Passes, g.Holds, g.Refuses
+		if g.Weakened && g.Outcome == OutcomePass && st.Status == StatusPassed {
+			r.Said = st.Status + WeakenedMark // the STATUS column never reads a plain pass
+		}
 	}
 	return r
 }

@@ -30,3 +30,22 @@ func FuzzReviewEvents(f *testing.F) {
 		}
 	})
 }
+
+// A weakened pass never reads as a plain pass in a browser row: its
+// status and its verdict say "(weakened)"; a plain pass says "pass".
+func TestRecordOfAWeakenedPassSaysSo(t *testing.T) {
+	for _, c := range []struct {
+		weakened           bool
+		wantSaid, wantWord string
+	}{
+		{true, "pass (weakened)", "pass (weakened)"},
+		{false, "pass", "pass"},
+	} {
+		st := &State{ID: "20260101-000000", Status: StatusPassed, Lenses: []bugfolder.Lens{{Name: "defect"}},
+			Rounds: []RoundRecord{{Round: 1, Gate: Gate{Outcome: OutcomePass, Passes: 1, Weakened: c.weakened}}}}
+		r := record(t.TempDir(), st, 1)
+		if r.Said != c.wantSaid || r.Verdict != c.wantWord {
+			t.Errorf("weakened %v: said %q, verdict %q; want %q, %q", c.weakened, r.Said, r.Verdict, c.wantSaid, c.wantWord)
+		}
+	}
+}

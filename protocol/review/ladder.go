@@ -140,8 +140,41 @@ func readBuilder(cfg *engine.Config, builder string) (name string, kind builderK
 		return name, familyBuilder, mf
 	case slices.Contains(knownFamilies(cfg), strings.ToLower(name)):
 		return name, familyBuilder, strings.ToLower(name)
+	case servingEngine(cfg, name) != "":
+		// the model: of an engine of the file that moot's catalogue does
+		// not place (a private model): that engine, and its family
+		return readBuilder(cfg, servingEngine(cfg, name))
 	}
 	return name, unknownBuilder, ""
+}
+
+// servesBuildersModel reports an engine serving the model of the
+// builder's engine (another entry of the same model is the builder too).
+func servesBuildersModel(in RouteInput, ec *engine.EngineConfig) bool {
+	if in.BuilderEngine == "" || in.Config == nil || ec.Model == "" {
+		return false
+	}
+	b := in.Config.Engines[in.BuilderEngine]
+	return b != nil && strings.EqualFold(b.Model, ec.Model)
+}
+
+// servingEngine is the first engine of cfg (in its order) whose model:
+// is model, "" when none.
+func servingEngine(cfg *engine.Config, model string) string {
+	for _, n := range cfg.Order {
+		if ec := cfg.Engines[n]; ec != nil && ec.Model != "" && strings.EqualFold(ec.Model, model) {
+			return n
+		}
+	}
+	return ""
+}
+
+// BuilderIsEngineOfUnknownFamily reports a builder that names an engine
+// of the file (by its name or its model) whose family moot cannot tell:
+// it is excluded by name, and reports say so.
+func BuilderIsEngineOfUnknownFamily(cfg *engine.Config, builder string) bool {
+	_, kind, family := readBuilder(cfg, builder)
+	return kind == engineBuilder && family == ""
 }
 
 // knownFamilies are the families moot knows and those of cfg's engines,
@@ -179,10 +212,12 @@ func BuilderFamily(cfg *engine.Config, builder string) string {
 
 // CheckBuilder refuses a --builder that names no engine of cfg, no model
 // of a known family and no family (a typo like "opneai" would exclude
-// nothing, silently); the error lists the families moot knows.
+// nothing, silently); the error lists the families moot knows and the
+// engines of the file.
 func CheckBuilder(cfg *engine.Config, builder string) error {
 	if name, kind, _ := readBuilder(cfg, builder); kind == unknownBuilder {
-		return fmt.Errorf("--builder %q is no engine of the engines file, no model name of a known family and no known family (%s): check the spelling", name, strings.Join(knownFamilies(cfg), ", "))
+		return fmt.Errorf("--builder %q is no engine of the engines file, no model of one, no model name of a known family and no known family: check the spelling (known families: %s; engines of %s: %s)",
+			name, strings.Join(knownFamilies(cfg), ", "), configLabel(cfg), strings.Join(cfg.Order, ", "))
 	}
 	return nil
 }
@@ -426,6 +461,8 @@ func planLens(in RouteInput, l bugfolder.Lens) Route {
 		switch {
 		case in.BuilderEngine != "" && name == in.BuilderEngine:
 			rg.Skip, rg.Why = StatusBuilder, "the builder's own engine: excluded before dispatch, even by --solo"
+		case servesBuildersModel(in, ec):
+			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("it serves %s, the builder's own model: excluded before dispatch, even by --solo", ec.Model)
 		case !in.Solo && in.Builder != "" && (engine.SameFamily(in.Builder, rg.Family) || rg.Family == "" && strings.EqualFold(in.Builder, name)):
 			rg.Skip, rg.Why = StatusBuilder, fmt.Sprintf("family %s is the builder's: excluded before dispatch", cmp.Or(rg.Family, name))
 		case !in.Solo && in.Builder != "" && engine.SameFamily(in.Builder, engine.ModelFamily(ec.Model)):

@@ -96,6 +96,12 @@ type State struct {
 	Budget    *Cap      `json:"budget,omitempty"`
 	StartedAt time.Time `json:"started_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// BuilderEngine is the engine the builder names (by its name or its
+	// model), "" when it names a family or a model; BuilderFamilyUnknown
+	// marks such an engine whose family moot cannot tell (excluded by
+	// name). Reports say "Builder: ENGINE (engine, family …)".
+	BuilderEngine        string `json:"builder_engine,omitempty"`
+	BuilderFamilyUnknown bool   `json:"builder_family_unknown,omitempty"`
 }
 
 // Cap is a review's budget cap: dollars and tokens (0: no limit).
@@ -180,6 +186,9 @@ type RunInput struct {
 	CapBefore engine.Budget
 	// RunLimit is --debate-timeout (0: none), the runner's to keep.
 	RunLimit time.Duration
+	// Warnings are what this session found before the round (a builder
+	// its change's trailers contradict), logged as warning events.
+	Warnings []string
 }
 
 // RunResult is what a round ended with.
@@ -312,6 +321,9 @@ func (t *tribunal) Seat(ctx context.Context, k int, calls engine.Caller, emit fu
 	f := t.in.Folder
 	if t.changed != "" {
 		emit(engine.Event{Type: engine.EvWarning, Text: t.changed})
+	}
+	for _, w := range t.in.Warnings {
+		emit(engine.Event{Type: engine.EvWarning, Text: w})
 	}
 	var mu sync.Mutex
 	var errs []error

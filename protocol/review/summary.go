@@ -2,9 +2,24 @@ package review
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
+
+// builderSaid names the builder in a report: "Builder: ENGINE (engine,
+// family F)", "Builder: ENGINE (engine, family unknown)" — never an
+// engine's name as a family — else "Builder family: F".
+func builderSaid(st *State) string {
+	switch {
+	case st.BuilderEngine != "" && st.BuilderFamilyUnknown:
+		return fmt.Sprintf("Builder: %s (engine, family unknown)", st.BuilderEngine)
+	case st.BuilderEngine != "":
+		return fmt.Sprintf("Builder: %s (engine, family %s)", st.BuilderEngine, st.BuilderFamily)
+	}
+	return "Builder family: " + st.BuilderFamily
+}
 
 // SoloNote is what a solo review's report says of its weakened gate.
 const SoloNote = "blind same-family, not cross-family"
@@ -22,13 +37,12 @@ func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
 func RenderRoutes(st *State, k int, seats []Seat) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Route table, round %d\n\n", k)
-	if st.BuilderFamily != "" {
-		if st.Solo {
-			fmt.Fprintf(&b, "Builder family: %s — solo rig: its rungs may sit (%s).\n\n", st.BuilderFamily, SoloNote)
-		} else {
-			fmt.Fprintf(&b, "Builder family: %s — every rung of it is excluded before dispatch.\n\n", st.BuilderFamily)
-		}
-	} else {
+	switch {
+	case st.BuilderFamily != "" && st.Solo:
+		fmt.Fprintf(&b, "%s — solo rig: its family's rungs may sit (%s).\n\n", builderSaid(st), SoloNote)
+	case st.BuilderFamily != "":
+		fmt.Fprintf(&b, "%s — every rung of it is excluded before dispatch.\n\n", builderSaid(st))
+	default:
 		b.WriteString("Builder: not declared (no family excluded).\n\n")
 	}
 	if note := PanelNote(st, seats); note != "" {
@@ -123,9 +137,9 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	fmt.Fprintf(&b, "- Contract: %s | %s\n", oneLine(st.Contract.Intent), oneLine(st.Contract.Criteria))
 	switch {
 	case st.BuilderFamily != "" && st.Solo:
-		fmt.Fprintf(&b, "- Builder family: %s — solo rig: %s\n", st.BuilderFamily, SoloNote)
+		fmt.Fprintf(&b, "- %s — solo rig: %s\n", builderSaid(st), SoloNote)
 	case st.BuilderFamily != "":
-		fmt.Fprintf(&b, "- Builder family: %s (excluded from every ladder)\n", st.BuilderFamily)
+		fmt.Fprintf(&b, "- %s (excluded from every ladder)\n", builderSaid(st))
 	default:
 		b.WriteString("- Builder: not declared\n")
 	}
@@ -211,4 +225,48 @@ func RenderPlanned(st *State, k int, routes []Route) string {
 		seats = append(seats, s)
 	}
 	return RenderRoutes(st, k, seats)
+}
+
+// RenderProgress is what `moot show` says of a review whose round has not
+// ended (running, or interrupted: its moot was killed): its status, the
+// round under way, the lenses seated so far (their verdict files, sealed)
+// and those not yet, and how to continue it. id is the review's ID,
+// status its listed status (ListedStatus).
+func RenderProgress(dir, id, status string, st *State) string {
+	k := len(st.Rounds) + 1
+	for ; k > 1; k-- {
+		if fi, err := os.Stat(filepath.Join(dir, RoundDir(k))); err == nil && fi.IsDir() {
+			break
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Review %s: %s\n\n", id, status)
+	fmt.Fprintf(&b, "- Contract: %s\n", oneLine(st.Contract.Intent))
+	switch status {
+	case StatusInterrupted:
+		fmt.Fprintf(&b, "- Status: interrupted — the moot running round %d is gone; no summary was written for it\n", k)
+	case StatusRunning:
+		fmt.Fprintf(&b, "- Status: running — a moot is running round %d; its summary is written when the round ends\n", k)
+	default:
+		fmt.Fprintf(&b, "- Status: %s — round %d has no summary yet\n", status, k)
+	}
+	var seated, open []string
+	for _, l := range st.Lenses {
+		s, err := ReadSealedSeat(dir, k, l.Name)
+		if err != nil {
+			open = append(open, l.Name)
+			continue
+		}
+		what := string(s.Outcome)
+		if s.Engine != "" {
+			what += ", " + s.Engine
+		}
+		seated = append(seated, fmt.Sprintf("%s (%s)", l.Name, what))
+	}
+	fmt.Fprintf(&b, "- Lenses seated so far in round %d: %s\n", k, orNone(strings.Join(seated, ", ")))
+	fmt.Fprintf(&b, "- Lenses not yet seated: %s\n", orNone(strings.Join(open, ", ")))
+	if status != StatusRunning {
+		fmt.Fprintf(&b, "\n`moot resume %s` continues the round: the lenses seated keep their verdicts, the others are called.\n", id)
+	}
+	return b.String()
 }
