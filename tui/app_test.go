@@ -74,12 +74,12 @@ func TestBrowserRefusesANewDebateOnAClosedBug(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 30)
 	m = keys(t, m, "j", "j", "n") // K4M1, closed by DONE.md
-	if m.screen != scrBrowser || !strings.Contains(m.status, "closed by DONE.md") {
-		t.Errorf("screen %v status %q", m.screen, m.status)
+	if m.screen != scrBrowser || !strings.Contains(m.toast.text, "closed by DONE.md") {
+		t.Errorf("screen %v status %q", m.screen, m.toast.text)
 	}
 	m = keys(t, m, "k", "n") // X9Z2, run by hand and interrupted: moot cannot resume it, n starts a new debate (archiving it)
 	if m.screen != scrWizard {
-		t.Errorf("screen %v status %q", m.screen, m.status)
+		t.Errorf("screen %v status %q", m.screen, m.toast.text)
 	}
 }
 
@@ -88,17 +88,17 @@ func TestBrowserOpensAPastDebate(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 40)
 	m = keys(t, m, "j", "j", "j", "enter")
-	if m.screen != scrDebate || m.deb == nil || m.deb.bugID != "BUG-20260702-Q2R8" || m.tab != m.finalTab() {
-		t.Fatalf("screen %v deb %+v", m.screen, m.deb)
+	if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260702-Q2R8" || m.dv.tab != m.finalTab() {
+		t.Fatalf("screen %v deb %+v", m.screen, m.dv.deb)
 	}
 	m = pump(t, m, nil)
-	if len(m.conv) != 3 {
-		t.Errorf("convergence rows %d (a hand-written table)", len(m.conv))
+	if len(m.dv.conv) != 3 {
+		t.Errorf("convergence rows %d (a hand-written table)", len(m.dv.conv))
 	}
 	goldenScreen(t, m, f.proj)
 	// round 2 shows the timed-out solver as such
 	m = keys(t, m, "2")
-	p := m.deb.rounds[2].pane("agente-3")
+	p := m.dv.deb.rounds[2].pane("agente-3")
 	if p.status != "timeout" || !strings.Contains(screenText(m, f.proj), "timeout") {
 		t.Errorf("agente-3: %+v", p)
 	}
@@ -214,11 +214,11 @@ func liveModel(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 	opts.Bug, opts.Setup = bug, s
 	m := sized(t, opts, w, h)
 	b := newBridge()
-	m.bridge, m.running = b, true
-	m.deb = newLiveView(s)
-	m.deb.startedAt = fixedNow.Add(-42 * time.Second)
+	m.run.bridge, m.run.on = b, true
+	m.dv.deb = newLiveView(s)
+	m.dv.deb.startedAt = fixedNow.Add(-42 * time.Second)
 	m.now = fixedNow
-	m.screen, m.tab = scrDebate, 1
+	m.screen, m.dv.tab = scrDebate, 1
 	at := fixedNow.Add(-40 * time.Second)
 	evs := []engine.Event{
 		{Type: engine.EvSetup, Path: bug.Dir + "/debate", Calls: 10, Time: at},
@@ -241,12 +241,12 @@ func TestLiveView(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 30)
-	r0 := m.deb.rounds[0]
+	r0 := m.dv.deb.rounds[0]
 	if r0.pane("agente-1").status != "ok" || r0.pane("agente-2").status != "running" || r0.pane("agente-3").status != "timeout" {
 		t.Fatalf("statuses %s %s %s", r0.pane("agente-1").status, r0.pane("agente-2").status, r0.pane("agente-3").status)
 	}
-	if m.deb.callsDone != 2 || m.deb.tokens != 2760 {
-		t.Errorf("calls %d tokens %d", m.deb.callsDone, m.deb.tokens)
+	if m.dv.deb.callsDone != 2 || m.dv.deb.tokens != 2760 {
+		t.Errorf("calls %d tokens %d", m.dv.deb.callsDone, m.dv.deb.tokens)
 	}
 	text := screenText(m, f.proj)
 	for _, want := range []string{"round 0 of 2", "calls 2/10", "agente-1 · ok · scripted · 12.4s", "agente-3 · timeout", "no answer within 9s", "corrida entre frete e desconto", "Round 1"} {
@@ -259,33 +259,33 @@ func TestLiveView(t *testing.T) {
 	// a pane keeps a bounded tail; the whole text lives on disk
 	big := strings.Repeat("linha de texto longa do debatedor\n", 4000)
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: big}}})
-	if n := len(m.deb.rounds[0].pane("agente-2").tail); n > maxTail {
+	if n := len(m.dv.deb.rounds[0].pane("agente-2").tail); n > maxTail {
 		t.Errorf("tail %d bytes, bound %d", n, maxTail)
 	}
 
 	// enter zooms the focused pane; esc comes back
 	m = keys(t, m, "enter")
-	if !m.zoom || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP reaplica o desconto.") {
+	if !m.zm.on || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP reaplica o desconto.") {
 		t.Errorf("zoom:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "esc")
-	if m.zoom {
+	if m.zm.on {
 		t.Error("esc leaves the zoom")
 	}
 	// ? shows the keys
 	m = keys(t, m, "?")
-	if !m.help || !strings.Contains(screenText(m, f.proj), "zoom the pane") {
+	if !m.helpv.on || !strings.Contains(screenText(m, f.proj), "zoom the pane") {
 		t.Error("help overlay")
 	}
 	goldenScreenNamed(t, "help", m, f.proj)
 	m = keys(t, m, "x")
-	if m.help {
+	if m.helpv.on {
 		t.Error("any key closes the help")
 	}
 	// tabs
 	m = keys(t, m, "tab")
-	if m.tab != 2 {
-		t.Errorf("tab %d", m.tab)
+	if m.dv.tab != 2 {
+		t.Errorf("tab %d", m.dv.tab)
 	}
 }
 
@@ -317,8 +317,8 @@ func TestQuorumMenu(t *testing.T) {
 	// q does not leave a question unanswered: it goes to the form
 	m = keys(t, m, "down", "down", "enter")
 	a := recv(t, reply)
-	if a.d.Choice != engine.QuorumCancel || a.d.By != "human" || m.menu != nil {
-		t.Errorf("answer %+v menu %v", a, m.menu)
+	if a.d.Choice != engine.QuorumCancel || a.d.By != "human" || m.dlg.menu != nil {
+		t.Errorf("answer %+v menu %v", a, m.dlg.menu)
 	}
 }
 
@@ -332,12 +332,12 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	reply := make(chan quorumAnswer, 1)
 	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
 	m = keys(t, m, "down", "down", "down", "enter") // Other…
-	if m.menu.kind != menuQuorumOther {
-		t.Fatalf("menu %v", m.menu.kind)
+	if m.dlg.menu.kind != menuQuorumOther {
+		t.Fatalf("menu %v", m.dlg.menu.kind)
 	}
 	m = keys(t, m, "enter", "enter") // swap, agente-2
-	if m.menu.kind != menuSwapEngine || !strings.Contains(screenText(m, f.proj), "New engine for agente-2 (now scripted)") {
-		t.Fatalf("menu %v:\n%s", m.menu.kind, screenText(m, f.proj))
+	if m.dlg.menu.kind != menuSwapEngine || !strings.Contains(screenText(m, f.proj), "New engine for agente-2 (now scripted)") {
+		t.Fatalf("menu %v:\n%s", m.dlg.menu.kind, screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter") // local
 	a := recv(t, reply)
@@ -347,11 +347,11 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	// change a timeout
 	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
 	m = keys(t, m, "down", "down", "down", "enter", "down", "enter", "enter")
-	if m.menu == nil || m.menu.kind != menuTimeout {
-		t.Fatalf("menu %+v", m.menu)
+	if m.dlg.menu == nil || m.dlg.menu.kind != menuTimeout {
+		t.Fatalf("menu %+v", m.dlg.menu)
 	}
-	if m.menu.timeout != "" || !strings.Contains(screenText(m, f.proj), "e.g. 20m") {
-		t.Errorf("the timeout field must start empty with a placeholder: %q", m.menu.timeout)
+	if m.dlg.menu.timeout != "" || !strings.Contains(screenText(m, f.proj), "e.g. 20m") {
+		t.Errorf("the timeout field must start empty with a placeholder: %q", m.dlg.menu.timeout)
 	}
 	m = keys(t, m, "2", "0", "m", "enter")
 	a = recv(t, reply)
@@ -384,7 +384,7 @@ func TestJudgeMenu(t *testing.T) {
 	}
 	goldenScreen(t, m, f.proj)
 	m = keys(t, m, "down", "enter")
-	if m.menu.kind != menuJudgeHuman || !strings.Contains(screenText(m, f.proj), "proposal B — H1: corrida entre frete e desconto") {
+	if m.dlg.menu.kind != menuJudgeHuman || !strings.Contains(screenText(m, f.proj), "proposal B — H1: corrida entre frete e desconto") {
 		t.Fatalf("human choice:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "down", "enter")
@@ -399,11 +399,11 @@ func TestQuitAsksWhileRunning(t *testing.T) {
 	f := newFixture(t)
 	m, b := liveModel(t, f, 120, 30)
 	m = keys(t, m, "q")
-	if m.menu == nil || m.menu.kind != menuQuit || !strings.Contains(screenText(m, f.proj), "moot resume BUG-20260715-A7K3") {
+	if m.dlg.menu == nil || m.dlg.menu.kind != menuQuit || !strings.Contains(screenText(m, f.proj), "moot resume BUG-20260715-A7K3") {
 		t.Fatalf("q must ask:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter") // "Keep watching" is focused
-	if m.menu != nil || m.out.Left || b.ctx.Err() != nil {
+	if m.dlg.menu != nil || m.out.Left || b.ctx.Err() != nil {
 		t.Error("keep watching")
 	}
 	m = keys(t, m, "q", "up", "enter")
@@ -487,12 +487,12 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 	}
 	nm, _ := m.Update(keyMsg("enter"))
 	m = nm.(Model)
-	if m.running || !m.cost.startWhenReady {
-		t.Fatalf("running %v, waiting %v", m.running, m.cost.startWhenReady)
+	if m.run.on || !m.cost.startWhenReady {
+		t.Fatalf("running %v, waiting %v", m.run.on, m.cost.startWhenReady)
 	}
 	nm, cmd := m.Update(assemblePCmd(m.bug)())
 	m = nm.(Model)
-	if m.running {
+	if m.run.on {
 		t.Fatal("the debate started before its plan was priced")
 	}
 	for _, msg := range run(cmd) { // the plan, priced in the background
@@ -501,12 +501,12 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 			m = nm.(Model)
 		}
 	}
-	if !m.running || m.screen != scrDebate {
-		t.Errorf("the debate did not start once P was ready: running %v, screen %v, plan %+v", m.running, m.screen, m.cost.plan)
+	if !m.run.on || m.screen != scrDebate {
+		t.Errorf("the debate did not start once P was ready: running %v, screen %v, plan %+v", m.run.on, m.screen, m.cost.plan)
 	}
-	if m.bridge != nil {
-		m.bridge.cancel()
-		waitRunDone(t, m.bridge) // the engine stops writing before TempDir is removed
+	if m.run.bridge != nil {
+		m.run.bridge.cancel()
+		waitRunDone(t, m.run.bridge) // the engine stops writing before TempDir is removed
 	}
 }
 
@@ -573,15 +573,15 @@ func TestTrustMenuBeforeAnyProbe(t *testing.T) {
 	opts.Untrusted = &TrustRequest{File: "_reversa_bugs/moot.yaml", Reasons: []string{"engine evil runs a command ([\"sh\"])"},
 		Trust: func() error { trusted++; return nil }}
 	m := sized(t, opts, 100, 30)
-	if m.menu == nil || m.menu.kind != menuTrust || !strings.Contains(screenText(m, f.proj), "engine evil runs a command") {
+	if m.dlg.menu == nil || m.dlg.menu.kind != menuTrust || !strings.Contains(screenText(m, f.proj), "engine evil runs a command") {
 		t.Fatalf("the UI did not open on the trust question:\n%s", screenText(m, f.proj))
 	}
 	if probed != 0 {
 		t.Fatal("an engine was probed before the engines file was trusted")
 	}
 	m = keys(t, m, "down", "enter")
-	if trusted != 1 || m.menu != nil || m.opts.Untrusted != nil {
-		t.Errorf("Trust it: trusted %d times, menu %v", trusted, m.menu)
+	if trusted != 1 || m.dlg.menu != nil || m.opts.Untrusted != nil {
+		t.Errorf("Trust it: trusted %d times, menu %v", trusted, m.dlg.menu)
 	}
 }
 
@@ -595,12 +595,12 @@ func TestLeaveDialogWhenTheDebateFinishes(t *testing.T) {
 	m, _ := liveModel(t, f, 80, 24)
 	m = keys(t, m, "q")
 	m = pump(t, m, done)
-	if m.menu != nil {
+	if m.dlg.menu != nil {
 		t.Errorf("the leave dialog stayed open after the end:\n%s", screenText(m, f.proj))
 	}
 	m, _ = liveModel(t, f, 80, 24)
 	m = keys(t, m, "q", "up")
-	m.running = false // the end arrived, the dialog not closed yet
+	m.run.on = false // the end arrived, the dialog not closed yet
 	m, quits := pumpQuits(m, keyMsg("enter"))
 	if m.out.Left || !quits {
 		t.Errorf("leave after the end: left %v, quits %v", m.out.Left, quits)

@@ -171,13 +171,13 @@ const argueStopKey = "S"
 // canStopArgue: a debate of a protocol that stops early runs here.
 func (m Model) canStopArgue() bool {
 	_, ok := m.opts.Protocol.(engine.Stopper)
-	return ok && m.running && m.bridge != nil
+	return ok && m.run.on && m.run.bridge != nil
 }
 
 // stopArgue asks the runner, through the bridge, to stop after this round.
 func (m Model) stopArgue() Model {
-	m.bridge.stop.Store(true)
-	m.status, m.statusUntil = "stop asked: the debate stops after this round, then the synthesis", m.clock().Add(4*time.Second)
+	m.run.bridge.stop.Store(true)
+	m.toast.text, m.toast.until = "stop asked: the debate stops after this round, then the synthesis", m.clock().Add(4*time.Second)
 	return m
 }
 
@@ -186,7 +186,7 @@ func (m Model) stopNote() string {
 	switch {
 	case !m.canStopArgue():
 		return ""
-	case m.bridge.stop.Load():
+	case m.run.bridge.stop.Load():
 		return "stop asked: the debate stops after this round, then the synthesis"
 	}
 	return argueStopKey + " stops after this round and synthesizes"

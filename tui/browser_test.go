@@ -100,8 +100,8 @@ func TestBrowserKeepsTheSelectionOnScreen(t *testing.T) {
 			}
 			m = keys(t, m, "G", "enter")
 			last := m.browser.rows[m.browser.visible[1999]].sum.Bug.ID
-			if m.screen != scrDebate || m.deb == nil || m.deb.bugID != last {
-				t.Errorf("enter on the last row opened %v, want %s", m.deb, last)
+			if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.bugID != last {
+				t.Errorf("enter on the last row opened %v, want %s", m.dv.deb, last)
 			}
 		})
 	}

@@ -94,7 +94,7 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.helpv.on = true
 	case key.Matches(msg, k.Up):
 		b.move(-1, listH)
 	case key.Matches(msg, k.Down):
@@ -145,7 +145,7 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
 		case r.pendingDecision():
 			if d := pendingResult(r.sum.Bug); d != nil { // the result is read once
-				m.ask = newPendingAsk(r.sum.Bug, d)
+				m.dlg.ask = newPendingAsk(r.sum.Bug, d)
 				return m, nil
 			}
 			return m.beginSetup(r.sum.Bug)
@@ -155,8 +155,8 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 	case key.Matches(msg, k.Resume):
 		r := b.selected()
 		if r != nil && r.held() {
-			m.status, m.statusUntil = fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)), m.clock().Add(4*time.Second)
-			m.heldNote = r.dir.Dir // the line goes when that run ends
+			m.toast.text, m.toast.until = fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)), m.clock().Add(4*time.Second)
+			m.toast.held = r.dir.Dir // the line goes when that run ends
 			return m, nil
 		}
 		if r == nil || !r.resumable() {
@@ -216,7 +216,7 @@ func (m Model) beginSetup(bug *bugfolder.Bug) (Model, tea.Cmd) {
 	m.bug = bug
 	m.problem, m.probErr = nil, nil
 	m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
-	m.wiz.probing = m.probing
+	m.wiz.probing = m.run.probing
 	m.sizeWizard()
 	m.screen = scrWizard
 	return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())

@@ -70,10 +70,10 @@ func (m Model) askBudget(then askBudgetMsg) (Model, tea.Cmd) {
 		then.reply <- budgetAnswer{err: errors.New("left")}
 		return m, nil
 	}
-	m.zoom, m.help = false, false
+	m.zm.on, m.helpv.on = false, false
 	who := "the review" // a review's live view has no debate
-	if m.deb != nil {
-		who = m.deb.bugID
+	if m.dv.deb != nil {
+		who = m.dv.deb.bugID
 	}
 	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.openMenu(budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
 }
@@ -160,9 +160,9 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 	answer := func(d engine.BudgetDecision) (Model, tea.Cmd) {
 		d.By = "human"
 		mn.bud.reply <- budgetAnswer{d: d}
-		m.menu = nil
-		if m.deb != nil {
-			m.deb.state = "running"
+		m.dlg.menu = nil
+		if m.dv.deb != nil {
+			m.dv.deb.state = "running"
 		}
 		return m, nil
 	}
@@ -181,10 +181,10 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 	case "stop":
 		if mn.bud.b.Final { // nothing left to run: say so, and the true status
 			m, cmd := answer(engine.BudgetDecision{Choice: engine.BudgetStop})
-			if m.deb != nil {
-				m.deb.state = "waiting"
+			if m.dv.deb != nil {
+				m.dv.deb.state = "waiting"
 			}
-			m.status, m.statusUntil = fmt.Sprintf("%s: the budget cannot pay the %s's call, so the debate waits; moot resume --max-usd … or --max-tokens … raises the cap and runs it", bugfolder.BudgetStopMark, mn.bud.b.FinalWord), m.clock().Add(24*time.Hour)
+			m.toast.text, m.toast.until = fmt.Sprintf("%s: the budget cannot pay the %s's call, so the debate waits; moot resume --max-usd … or --max-tokens … raises the cap and runs it", bugfolder.BudgetStopMark, mn.bud.b.FinalWord), m.clock().Add(24*time.Hour)
 			return m, cmd
 		}
 		return answer(engine.BudgetDecision{Choice: engine.BudgetStop})
@@ -195,13 +195,13 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 // refreshBudget draws an open budget menu again with the figures as they
 // are now (a call in flight finished), its choice and its place kept.
 func (m *Model) refreshBudget() tea.Cmd {
-	if m.menu == nil || m.menu.kind != menuBudget {
+	if m.dlg.menu == nil || m.dlg.menu.kind != menuBudget {
 		return nil
 	}
-	m.menu.bud.choice = m.menu.choice
-	hidden, off := m.menuHidden, m.menuOff
-	cmd := m.openMenu(budgetMenu(m.menu.bud))
-	m.menuHidden, m.menuOff = hidden, off
+	m.dlg.menu.bud.choice = m.dlg.menu.choice
+	hidden, off := m.dlg.hidden, m.dlg.off
+	cmd := m.openMenu(budgetMenu(m.dlg.menu.bud))
+	m.dlg.hidden, m.dlg.off = hidden, off
 	return cmd
 }
 
@@ -211,7 +211,7 @@ func (m Model) budgetBack(mn *menu) (Model, tea.Cmd) {
 	if mn.kind == menuBudgetRaise {
 		return m, m.openMenu(budgetMenu(mn.bud))
 	}
-	m.menuHidden = true
+	m.dlg.hidden = true
 	return m, nil
 }
 
@@ -279,7 +279,7 @@ func (m Model) costLines(f *bugfolder.Final) []string {
 	if f != nil && f.BudgetCut {
 		out = append(out, m.st.Warning.Render(fmt.Sprintf("degraded: cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
 	}
-	for _, t := range m.deb.trend {
+	for _, t := range m.dv.deb.trend {
 		if t.est <= 0 { // an engine the plan never priced (swapped in): no error to show
 			out = append(out, m.st.Subtle.Render(fmt.Sprintf("estimate %s: not planned → %s tokens", t.engine, fmtTokens(t.act))))
 			continue

@@ -86,7 +86,7 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		case 1:
 			if m.wiz == nil {
 				m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, m.cost.setup, m.opts.choices())
-				m.wiz.probing = m.probing
+				m.wiz.probing = m.run.probing
 			} else {
 				m.wiz.stage = stageBasics
 				m.wiz.build()

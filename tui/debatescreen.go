@@ -65,7 +65,7 @@ func (k debateScreen) footer(m Model) []key.Binding {
 	if len(m.focusedPanes()) < 2 { // one pane or a document: nothing to move between
 		bs = []key.Binding{bs[0], bs[3], bs[4], bs[5]}
 	}
-	if m.canStopArgue() && !m.deb.stopAsked(m) {
+	if m.canStopArgue() && !m.dv.deb.stopAsked(m) {
 		bs = append([]key.Binding{labelled(k.StopArgue, argueStopKey, "stop & synthesize")}, bs...)
 	}
 	return bs
@@ -91,39 +91,39 @@ func (k debateScreen) help(m Model) [][2]string {
 
 // handleKey handles a key on the live view (a zoom answers its own).
 func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.deb == nil {
+	if m.dv.deb == nil {
 		if key.Matches(msg, k.Quit) || key.Matches(msg, k.Back) {
 			return m.backToBrowser()
 		}
 		return m, nil
 	}
-	if m.zoom {
+	if m.zm.on {
 		return zoomPage.handleKey(m, msg)
 	}
 	panes := m.focusedPanes()
 	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 	switch {
-	case m.menu != nil && m.running && key.Matches(msg, k.Quit):
+	case m.dlg.menu != nil && m.run.on && key.Matches(msg, k.Quit):
 		// leaving asks first, the decision waiting under the question
-		m.aside = m.menu
-		cmd := m.openMenu(quitMenu(m.deb.bugID, m.fromBrowser()))
+		m.dlg.aside = m.dlg.menu
+		cmd := m.openMenu(quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 		return m, cmd
-	case m.menu != nil && (key.Matches(msg, k.Menu, k.Back)):
-		m.menuHidden = false // back to the decision that waits
+	case m.dlg.menu != nil && (key.Matches(msg, k.Menu, k.Back)):
+		m.dlg.hidden = false // back to the decision that waits
 		return m, nil
 	case key.Matches(msg, k.Quit), key.Matches(msg, k.Back):
-		if m.running {
-			cmd := m.openMenu(quitMenu(m.deb.bugID, m.fromBrowser()))
+		if m.run.on {
+			cmd := m.openMenu(quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 			return m, cmd
 		}
 		return m.backToBrowser()
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.helpv.on = true
 	case key.Matches(msg, k.Resume):
 		return m.resumeShown()
 	case key.Matches(msg, k.StopArgue) && m.canStopArgue():
 		return m.stopArgue(), nil
-	case key.Matches(msg, k.Decide) && m.tab == m.finalTab() && !m.running && m.deb.awaitsDecision():
+	case key.Matches(msg, k.Decide) && m.dv.tab == m.finalTab() && !m.run.on && m.dv.deb.awaitsDecision():
 		return m.openDecide()
 	case key.Matches(msg, k.OpenFile):
 		return m, m.openFile(m.focusedPath())
@@ -132,19 +132,19 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Older):
 		return m.olderDebate()
 	case key.Matches(msg, k.NextTab):
-		m.tab = (m.tab + 1) % len(m.tabNames())
-		m.focus = 0
+		m.dv.tab = (m.dv.tab + 1) % len(m.tabNames())
+		m.dv.focus = 0
 	case key.Matches(msg, k.PrevTab):
-		m.tab = (m.tab + len(m.tabNames()) - 1) % len(m.tabNames())
-		m.focus = 0
+		m.dv.tab = (m.dv.tab + len(m.tabNames()) - 1) % len(m.tabNames())
+		m.dv.focus = 0
 	case key.Matches(msg, k.Right):
-		m.focus = min(len(panes)-1, m.focus+1)
+		m.dv.focus = min(len(panes)-1, m.dv.focus+1)
 	case key.Matches(msg, k.Left):
-		m.focus = max(0, m.focus-1)
+		m.dv.focus = max(0, m.dv.focus-1)
 	case key.Matches(msg, k.Down):
-		m.focus = min(len(panes)-1, m.focus+cols)
+		m.dv.focus = min(len(panes)-1, m.dv.focus+cols)
 	case key.Matches(msg, k.Up):
-		m.focus = max(0, m.focus-cols)
+		m.dv.focus = max(0, m.dv.focus-cols)
 	case key.Matches(msg, k.Zoom):
 		m.openZoom()
 	case key.Matches(msg, k.Search):
@@ -153,8 +153,8 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Round):
 		if r := msg.String(); len(r) == 1 {
-			if k, _ := strconv.Atoi(r); k <= m.deb.lastRound() {
-				m.tab, m.focus = k+1, 0
+			if k, _ := strconv.Atoi(r); k <= m.dv.deb.lastRound() {
+				m.dv.tab, m.dv.focus = k+1, 0
 			}
 		}
 	}
@@ -163,11 +163,11 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 
 // viewDebate draws the header, the tabs, the tab's body and the footer.
 func (k debateScreen) render(m Model) string {
-	if m.deb == nil {
+	if m.dv.deb == nil {
 		return m.st.Subtle.Render("reading the debate…") + "\n" + m.footer("q back")
 	}
-	d := m.deb
-	if m.zoom {
+	d := m.dv.deb
+	if m.zm.on {
 		return zoomPage.render(m)
 	}
 	head := m.debateHeader()
@@ -178,24 +178,24 @@ func (k debateScreen) render(m Model) string {
 	bodyH := m.lay.bodyH
 	var body string
 	switch {
-	case m.tab == 0:
+	case m.dv.tab == 0:
 		body = m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
-	case m.tab == m.convTab() && m.argueView != nil:
-		body = strings.Join(m.renderArgue(m.argueView, m.w, bodyH), "\n")
-	case m.tab == m.convTab():
+	case m.dv.tab == m.convTab() && m.dv.argueView != nil:
+		body = strings.Join(m.renderArgue(m.dv.argueView, m.w, bodyH), "\n")
+	case m.dv.tab == m.convTab():
 		chart := m.renderChart(m.w)
 		if chart != "" {
 			chart += "\n\n"
 		}
 		body = chart + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
-	case m.tab == m.finalTab():
+	case m.dv.tab == m.finalTab():
 		body = m.viewFinal(bodyH)
 	default:
 		body = m.renderPanes(m.focusedPanes(), m.w, bodyH)
 	}
 	body = padLines(body, bodyH)
 	help := footerHelp(k.footer(m)...)
-	if d.reason != "" && !m.running && d.state != "done" {
+	if d.reason != "" && !m.run.on && d.state != "done" {
 		help = d.reason
 	}
 	if note := m.stateNote(); note != "" {
@@ -205,16 +205,16 @@ func (k debateScreen) render(m Model) string {
 	if d.of > 1 {
 		tabLine += m.st.Subtle.Render(fmt.Sprintf("   debate %d of %d · a older", d.nth, d.of))
 	}
-	if m.menu != nil && m.menuHidden {
+	if m.dlg.menu != nil && m.dlg.hidden {
 		return head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" +
 			m.st.Warning.Render(ansi.Truncate(fitHelp("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom · ? keys · q quit", m.w), m.w, "…"))
 	}
-	if m.menu != nil && !m.menuHidden {
+	if m.dlg.menu != nil && !m.dlg.hidden {
 		help = m.menuKeys() // the panes' keys do not work while it is open
 	}
 	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
-	if m.menu != nil && !m.menuHidden {
-		body, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
+	if m.dlg.menu != nil && !m.dlg.hidden {
+		body, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
 	}
 	return out
@@ -258,37 +258,37 @@ func (k zoomScreen) FullHelp() [][]key.Binding {
 // zoomKey handles a key in a zoom (a debate's pane or document, or a
 // review's lens): scroll, search, o/y, and esc/enter/q back to the panes.
 func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.find.typing { // letters are the query here, never commands
+	if m.zm.find.typing { // letters are the query here, never commands
 		return m.findKey(msg)
 	}
 	switch {
-	case key.Matches(msg, k.Back) && m.find.query != "":
+	case key.Matches(msg, k.Back) && m.zm.find.query != "":
 		m.clearFind() // one step back: the search first, then the zoom
 		return m, nil
 	case key.Matches(msg, k.Close):
-		m.zoom = false
-		m.find = find{}
+		m.zm.on = false
+		m.zm.find = find{}
 		return m, nil
 	}
 	switch {
-	case m.menu != nil && key.Matches(msg, k.Menu):
+	case m.dlg.menu != nil && key.Matches(msg, k.Menu):
 		// back to the decision that waits, from the zoom as from the panes
-		m.zoom, m.find, m.menuHidden = false, find{}, false
+		m.zm.on, m.zm.find, m.dlg.hidden = false, find{}, false
 		return m, nil
 	case key.Matches(msg, k.Top):
-		m.zoomVP.GotoTop()
+		m.zm.vp.GotoTop()
 		m.holdZoom(true)
 		return m, nil
 	case key.Matches(msg, k.Bottom):
-		m.zoomVP.GotoBottom()
+		m.zm.vp.GotoBottom()
 		m.holdZoom(false) // at the end: it follows the stream again
 		return m, nil
 	case key.Matches(msg, k.Search):
 		return m.openFind()
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.helpv.on = true
 		return m, nil
-	case m.find.query != "" && key.Matches(msg, k.Next, k.Prev):
+	case m.zm.find.query != "" && key.Matches(msg, k.Next, k.Prev):
 		m.stepMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.Next)])
 		return m, nil
 	case key.Matches(msg, k.OpenFile):
@@ -297,7 +297,7 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, m.copyPath(m.focusedPath())
 	}
 	var c tea.Cmd
-	m.zoomVP, c = m.zoomVP.Update(msg)
+	m.zm.vp, c = m.zm.vp.Update(msg)
 	m.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, k.Top))
 	return m, c
 }
@@ -310,19 +310,19 @@ func (k zoomScreen) render(m Model) string {
 	} else if p := m.zoomPane(); p != nil {
 		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.words().Final), p.status, p.engine)
 	} else {
-		title = m.tabNames()[m.tab]
+		title = m.tabNames()[m.dv.tab]
 	}
 	keys := footerHelp(k.ShortHelp()...)
 	if f := m.findFooter(); f != "" {
 		keys = f
 	}
-	if m.menu != nil {
+	if m.dlg.menu != nil {
 		keys += decisionWaits
 	}
 	footer := m.footer(keys)
-	if m.find.typing {
+	if m.zm.find.typing {
 		// the prompt is never dropped to fit: what is typed must show
 		footer = m.st.StatusBar.Render(ansi.Truncate(keys, m.w, "…"))
 	}
-	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + footer
+	return m.st.Title.Render(title) + "\n" + m.zm.vp.View() + "\n" + footer
 }

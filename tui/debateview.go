@@ -21,7 +21,7 @@ import (
 // to a recorded stop: the rounds after it never run), convergence, final.
 func (m Model) tabNames() []string {
 	names := []string{"Problem"}
-	for k := 0; k <= m.deb.lastRound(); k++ {
+	for k := 0; k <= m.dv.deb.lastRound(); k++ {
 		names = append(names, fmt.Sprintf("Round %d", k))
 	}
 	return append(names, "Convergence", "Final")
@@ -50,7 +50,7 @@ func shortTabNames(names []string) []string {
 func (m Model) renderTabs(names []string) []string {
 	var tabs []string
 	for i, t := range names {
-		if i == m.tab {
+		if i == m.dv.tab {
 			tabs = append(tabs, m.st.TabActive.Render(t))
 		} else {
 			tabs = append(tabs, m.st.Tab.Render(t))
@@ -59,24 +59,24 @@ func (m Model) renderTabs(names []string) []string {
 	return tabs
 }
 
-func (m Model) finalTab() int { return m.deb.lastRound() + 3 }
-func (m Model) convTab() int  { return m.deb.lastRound() + 2 }
+func (m Model) finalTab() int { return m.dv.deb.lastRound() + 3 }
+func (m Model) convTab() int  { return m.dv.deb.lastRound() + 2 }
 
 // roundOfTab is the round a tab shows, or -1.
 func (m Model) roundOfTab() int {
-	if m.tab >= 1 && m.tab <= m.deb.lastRound()+1 {
-		return m.tab - 1
+	if m.dv.tab >= 1 && m.dv.tab <= m.dv.deb.lastRound()+1 {
+		return m.dv.tab - 1
 	}
 	return -1
 }
 
 // focusedPanes are the panes of the tab on screen.
 func (m Model) focusedPanes() []*pane {
-	if k := m.roundOfTab(); k >= 0 && k < len(m.deb.rounds) {
-		return m.deb.rounds[k].panes
+	if k := m.roundOfTab(); k >= 0 && k < len(m.dv.deb.rounds) {
+		return m.dv.deb.rounds[k].panes
 	}
-	if m.tab == m.finalTab() {
-		return []*pane{m.deb.judge}
+	if m.dv.tab == m.finalTab() {
+		return []*pane{m.dv.deb.judge}
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func (m Model) focusedPanes() []*pane {
 // openZoom zooms into the focused pane or the tab's document, at its top;
 // it reports whether there was one.
 func (m *Model) openZoom() bool {
-	if p := m.zoomPane(); p == nil && m.tab != 0 && m.tab != m.convTab() && m.tab != m.finalTab() {
+	if p := m.zoomPane(); p == nil && m.dv.tab != 0 && m.dv.tab != m.convTab() && m.dv.tab != m.finalTab() {
 		return false
 	}
 	m.startZoom()
@@ -94,29 +94,29 @@ func (m *Model) openZoom() bool {
 // startZoom shows the zoom, filled by refreshZoom, at its top, with no
 // search.
 func (m *Model) startZoom() {
-	m.zoom = true
+	m.zm.on = true
 	m.layoutZoom()
-	m.find = find{}
+	m.zm.find = find{}
 	m.setZoom("")
-	m.zoomHold = false
+	m.zm.hold = false
 	m.refreshZoom()
-	m.zoomVP.GotoTop() // each zoom starts at the top
+	m.zm.vp.GotoTop() // each zoom starts at the top
 }
 
 // olderDebate shows the bug's debate before the one on screen (from the
 // oldest it wraps to the newest): archived debates are reachable.
 func (m Model) olderDebate() (Model, tea.Cmd) {
-	if m.running || m.bug == nil {
+	if m.run.on || m.bug == nil {
 		return m, statusCmd("a shows a bug's earlier debates once this one stops")
 	}
 	nth := 0 // the newest's predecessor when the count is not known yet
-	if m.deb.of == 1 {
+	if m.dv.deb.of == 1 {
 		return m, statusCmd(m.bug.ID + " has no earlier debate")
 	}
-	if m.deb.of > 0 {
-		nth = m.deb.nth - 1
+	if m.dv.deb.of > 0 {
+		nth = m.dv.deb.nth - 1
 		if nth < 1 {
-			nth = m.deb.of
+			nth = m.dv.deb.of
 		}
 		return m, loadNthDebateCmd(m.bug, nth)
 	}
@@ -126,9 +126,9 @@ func (m Model) olderDebate() (Model, tea.Cmd) {
 // resumeShown resumes the debate on screen when it is unfinished and no
 // other process runs it; a pending decision opens its menu again.
 func (m Model) resumeShown() (Model, tea.Cmd) {
-	d := m.deb
+	d := m.dv.deb
 	switch {
-	case m.running:
+	case m.run.on:
 		return m, statusCmd("the debate is running")
 	case d.heldBy != "":
 		return m, statusCmd("another moot process runs this debate: " + d.heldBy)
@@ -152,9 +152,9 @@ func (m Model) backToBrowser() (Model, tea.Cmd) {
 	if !m.fromBrowser() {
 		return m, tea.Quit
 	}
-	m.screen, m.deb, m.zoom, m.find = scrBrowser, nil, false, find{}
-	m.menu, m.menuHidden, m.aside = nil, false, nil
-	m.opts.Resume, m.acceptEngines = false, false
+	m.screen, m.dv.deb, m.zm.on, m.zm.find = scrBrowser, nil, false, find{}
+	m.dlg.menu, m.dlg.hidden, m.dlg.aside = nil, false, nil
+	m.opts.Resume, m.dv.acceptEngines = false, false
 	// the browser's exit is its own (the debate's outcome is on its row);
 	// it still names the last debate shown
 	m.out = Outcome{Dir: m.out.Dir}
@@ -172,11 +172,11 @@ func (m Model) zoomPane() *pane {
 		return nil // the review view's zoom shows a lens or a document, not a call
 	}
 	panes := m.focusedPanes()
-	if m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running {
+	if m.dv.tab == m.finalTab() && m.dv.deb.judge.path != "" && !m.run.on {
 		return nil // the final answer is a document
 	}
-	if m.focus < len(panes) {
-		return panes[m.focus]
+	if m.dv.focus < len(panes) {
+		return panes[m.dv.focus]
 	}
 	return nil
 }
@@ -188,14 +188,14 @@ func (m Model) zoomDocKey() docKey {
 	}
 	w := m.w - 2
 	switch {
-	case m.tab == 0:
-		return docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Problem), width: w}
-	case m.tab == m.convTab() && m.argueView != nil:
+	case m.dv.tab == 0:
+		return docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Problem), width: w}
+	case m.dv.tab == m.convTab() && m.dv.argueView != nil:
 		return docKey{} // argue's own view (argueZoom), read from its files
-	case m.tab == m.convTab():
-		return docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Convergence), width: w}
-	case m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running:
-		return docKey{path: m.deb.judge.path, width: w}
+	case m.dv.tab == m.convTab():
+		return docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Convergence), width: w}
+	case m.dv.tab == m.finalTab() && m.dv.deb.judge.path != "" && !m.run.on:
+		return docKey{path: m.dv.deb.judge.path, width: w}
 	}
 	if p := m.zoomPane(); p != nil && p.path != "" && p.status != "running" {
 		return docKey{path: p.path, width: w}
@@ -204,11 +204,11 @@ func (m Model) zoomDocKey() docKey {
 }
 
 func (m *Model) layoutZoom() {
-	if m.zoomVP.Width() == 0 {
-		m.zoomVP = viewport.New()
+	if m.zm.vp.Width() == 0 {
+		m.zm.vp = viewport.New()
 	}
-	m.zoomVP.SetWidth(m.lay.w)
-	m.zoomVP.SetHeight(m.lay.zoomH)
+	m.zm.vp.SetWidth(m.lay.w)
+	m.zm.vp.SetHeight(m.lay.zoomH)
 }
 
 // refreshZoom fills the zoom with the rendered document, or the pane's
@@ -218,8 +218,8 @@ func (m *Model) refreshZoom() {
 		m.setZoom(m.reviewZoom())
 		return
 	}
-	if m.tab == m.convTab() && m.argueView != nil {
-		m.setZoom(m.argueZoom(m.argueView))
+	if m.dv.tab == m.convTab() && m.dv.argueView != nil {
+		m.setZoom(m.argueZoom(m.dv.argueView))
 		return
 	}
 	k := m.zoomDocKey()
@@ -228,17 +228,17 @@ func (m *Model) refreshZoom() {
 		return
 	}
 	if p := m.zoomPane(); p != nil { // plain text until the rendering arrives
-		follow := !m.zoomHold && m.zoomVP.AtBottom() && m.zoomVP.TotalLineCount() > 0
+		follow := !m.zm.hold && m.zm.vp.AtBottom() && m.zm.vp.TotalLineCount() > 0
 		m.setZoom(strings.Join(p.lines(m.w-2), "\n"))
 		if follow {
-			m.zoomVP.GotoBottom() // at the end: follow the stream; scrolled up: stay put
+			m.zm.vp.GotoBottom() // at the end: follow the stream; scrolled up: stay put
 		}
 	}
 }
 
 // holdZoom records a scroll of the zoom by the user: up, or anywhere but
 // the end, holds it in place; back at the end it follows the stream again.
-func (m *Model) holdZoom(up bool) { m.zoomHold = up || !m.zoomVP.AtBottom() }
+func (m *Model) holdZoom(up bool) { m.zm.hold = up || !m.zm.vp.AtBottom() }
 
 // gridShape lays n panes out in columns and rows for a width and height:
 // as many columns of at least 34 cells as fit, more when rows get too short.
@@ -268,7 +268,7 @@ func (m Model) renderPanes(panes []*pane, w, h int) string {
 			if i >= len(panes) {
 				break
 			}
-			row = append(row, m.renderPane(panes[i], paneW, paneH, i == m.focus))
+			row = append(row, m.renderPane(panes[i], paneW, paneH, i == m.dv.focus))
 		}
 		for l := 0; l < paneH; l++ {
 			var b strings.Builder
@@ -463,7 +463,7 @@ func fmtDur(d time.Duration) string {
 // wantDocs asks for the documents the screen shows that are not rendered
 // yet (rendering runs in commands, never in Update or View).
 func (m *Model) wantDocs() []tea.Cmd {
-	if m.screen != scrDebate || m.deb == nil || m.deb.dir == "" {
+	if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.dir == "" {
 		switch m.screen {
 		case scrBrowser:
 			return m.wantPreview()
@@ -475,14 +475,14 @@ func (m *Model) wantDocs() []tea.Cmd {
 	var keys []docKey
 	bodyW := m.w - 2
 	switch {
-	case m.zoom:
+	case m.zm.on:
 		keys = append(keys, m.zoomDocKey())
-	case m.tab == 0:
-		keys = append(keys, docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Problem), width: bodyW})
-	case m.tab == m.convTab():
-		keys = append(keys, docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Convergence), width: bodyW})
-	case m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running:
-		keys = append(keys, docKey{path: m.deb.judge.path, width: m.finalDocWidth()})
+	case m.dv.tab == 0:
+		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Problem), width: bodyW})
+	case m.dv.tab == m.convTab():
+		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Convergence), width: bodyW})
+	case m.dv.tab == m.finalTab() && m.dv.deb.judge.path != "" && !m.run.on:
+		keys = append(keys, docKey{path: m.dv.deb.judge.path, width: m.finalDocWidth()})
 	}
 	var cmds []tea.Cmd
 	style := glamourStyle(m.dark, m.opts.NoColor)
@@ -561,18 +561,18 @@ func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
 
 // renderChart draws convergence per round as small bars.
 func (m Model) renderChart(width int) string {
-	if len(m.conv) == 0 && !m.words().Winner {
+	if len(m.dv.conv) == 0 && !m.words().Winner {
 		return "" // council, tradeoff, argue: their own table (convergencia.md) says it
 	}
-	if len(m.conv) == 0 {
-		n := m.deb.finishedRounds()
+	if len(m.dv.conv) == 0 {
+		n := m.dv.deb.finishedRounds()
 		if n == 0 {
 			return m.st.Subtle.Render("convergence: no round finished yet")
 		}
 		// rounds finished, and no table measures them (a hand-run
 		// debate, a missing or malformed file): say so, not "no round"
 		return m.st.Subtle.Render(fmt.Sprintf("convergence: not recorded (%d %s finished; %s has no measure)",
-			n, plural(n, "round", "rounds"), m.deb.lang.Names().Convergence))
+			n, plural(n, "round", "rounds"), m.dv.deb.lang.Names().Convergence))
 	}
 	blocks := []rune("▁▂▃▄▅▆▇█")
 	bar := func(v float64) string {
@@ -583,7 +583,7 @@ func (m Model) renderChart(width int) string {
 		return string(blocks[max(0, min(len(blocks)-1, i))])
 	}
 	var agree, valid, move strings.Builder
-	for _, r := range m.conv {
+	for _, r := range m.dv.conv {
 		agree.WriteString(bar(r.agreement))
 		if r.panel > 0 {
 			valid.WriteString(bar(float64(r.valid) / float64(r.panel)))
@@ -596,7 +596,7 @@ func (m Model) renderChart(width int) string {
 	lines = append(lines, fmt.Sprintf("  valid      %s", m.st.Selected.Render(valid.String())))
 	lines = append(lines, fmt.Sprintf("  movement   %s", m.st.Selected.Render(move.String())))
 	var nums []string
-	for _, r := range m.conv {
+	for _, r := range m.dv.conv {
 		a := "—"
 		if r.agreement >= 0 {
 			a = fmt.Sprintf("%.2f", r.agreement)

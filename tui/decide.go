@@ -48,7 +48,7 @@ func (d *debateView) awaitsDecision() bool {
 // waits and the key that answers it, or what was decided ("" when the
 // result waits for none).
 func (m Model) decisionLine() string {
-	d := m.deb
+	d := m.dv.deb
 	switch {
 	case d.awaitsDecision():
 		v := ""
@@ -101,21 +101,21 @@ func decideMenu(bugID string) *menu {
 
 // openDecide opens the decision form on the final tab.
 func (m Model) openDecide() (Model, tea.Cmd) {
-	cmd := m.openMenu(decideMenu(m.deb.bugID))
+	cmd := m.openMenu(decideMenu(m.dv.deb.bugID))
 	return m, cmd
 }
 
 // decideAnswered records the decision off the UI goroutine, through the
 // same function as moot decide.
 func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	if m.screen == scrReview && m.rev != nil {
 		return m, m.decideReview(mn)
 	}
-	if m.bug == nil || m.deb == nil {
+	if m.bug == nil || m.dv.deb == nil {
 		return m, nil
 	}
-	h := engine.HumanDecision{Root: m.bug.WriterRoot(), Dir: m.deb.dir, Lang: m.deb.lang, BugID: m.bug.ID,
+	h := engine.HumanDecision{Root: m.bug.WriterRoot(), Dir: m.dv.deb.dir, Lang: m.dv.deb.lang, BugID: m.bug.ID,
 		Choice: bugfolder.Choice(mn.choice), Note: mn.note, Command: "moot (TUI) decide " + m.bug.ID, Now: m.opts.Now}
 	if m.bug.IsQuestion { // decisao.md names a question by question_id
 		h.BugID, h.QuestionID = "", m.bug.ID
@@ -135,14 +135,14 @@ func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
 // decided shows the recorded decision (or why it was refused).
 func (m Model) decided(msg decidedMsg) Model {
 	if msg.err != nil {
-		m.status, m.statusUntil = "decision not recorded: "+termsafe.Line(msg.err.Error()), m.clock().Add(8*time.Second)
+		m.toast.text, m.toast.until = "decision not recorded: "+termsafe.Line(msg.err.Error()), m.clock().Add(8*time.Second)
 		return m
 	}
-	if m.deb != nil && m.deb.dir == msg.dir {
-		m.deb.decision = string(msg.choice)
+	if m.dv.deb != nil && m.dv.deb.dir == msg.dir {
+		m.dv.deb.decision = string(msg.choice)
 	}
 	m.browser.decided(msg.dir, msg.choice)
-	m.status, m.statusUntil = fmt.Sprintf("decision recorded: %s, by %s", msg.choice, termsafe.Line(msg.by)), m.clock().Add(6*time.Second)
+	m.toast.text, m.toast.until = fmt.Sprintf("decision recorded: %s, by %s", msg.choice, termsafe.Line(msg.by)), m.clock().Add(6*time.Second)
 	return m
 }
 

@@ -56,7 +56,7 @@ func dialogOf(k menuKind) dialog {
 }
 
 // dialog is the open menu's dialog.
-func (m Model) dialog() dialog { return dialogOf(m.menu.kind) }
+func (m Model) dialog() dialog { return dialogOf(m.dlg.menu.kind) }
 
 // The keys a menu's footer names.
 var (
@@ -72,12 +72,12 @@ var (
 )
 
 // menuKeys are the keys that work in the open menu, as its footer says.
-func (m Model) menuKeys() string { return footerHelp(m.dialog().keys(m.menu)...) }
+func (m Model) menuKeys() string { return footerHelp(m.dialog().keys(m.dlg.menu)...) }
 
 // closeMenu closes the open menu: the decision stepped aside under the
 // quit question comes back, stepped aside as it was.
 func (m Model) closeMenu() Model {
-	m.menu, m.menuHidden, m.aside = m.aside, m.aside != nil, nil
+	m.dlg.menu, m.dlg.hidden, m.dlg.aside = m.dlg.aside, m.dlg.aside != nil, nil
 	return m
 }
 
@@ -98,7 +98,7 @@ func (quorumDialog) keys(mn *menu) []key.Binding {
 func (quorumDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
 	switch mn.kind {
 	case menuQuorum:
-		m.menuHidden = true
+		m.dlg.hidden = true
 		return m, nil
 	case menuQuorumOther:
 		if mn.first != nil && mn.form.GetFocusedField() != mn.first {
@@ -120,8 +120,8 @@ func (quorumDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	answer := func(d engine.QuorumDecision) (Model, tea.Cmd) {
 		d.By = "human"
 		mn.qReply <- quorumAnswer{d: d}
-		m.menu = nil
-		m.deb.state = "running"
+		m.dlg.menu = nil
+		m.dv.deb.state = "running"
 		return m, nil
 	}
 	next := func(n *menu) (Model, tea.Cmd) { return m, m.openMenu(n) }
@@ -177,7 +177,7 @@ func (judgeDialog) keys(mn *menu) []key.Binding {
 func (judgeDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
 	switch mn.kind {
 	case menuJudge:
-		m.menuHidden = true
+		m.dlg.hidden = true
 		return m, nil
 	case menuJudgeConfirm:
 		return m, m.openMenu(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
@@ -193,8 +193,8 @@ func (judgeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	answer := func(d engine.JudgeDecision) (Model, tea.Cmd) {
 		d.By = "human"
 		mn.jReply <- judgeAnswer{d: d}
-		m.menu = nil
-		m.deb.state = "running"
+		m.dlg.menu = nil
+		m.dv.deb.state = "running"
 		return m, nil
 	}
 	next := func(n *menu) (Model, tea.Cmd) { return m, m.openMenu(n) }
@@ -251,7 +251,7 @@ func (quitDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) { return m.closeMenu
 func (quitDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	m = m.closeMenu() // keep watching: the decision still waits
 	if mn.choice == "leave" {
-		m.leaveToBrowser = m.fromBrowser() // the list stays open: r resumes it there
+		m.run.leaveToBrowser = m.fromBrowser() // the list stays open: r resumes it there
 		return m.leave()
 	}
 	return m, nil
@@ -259,7 +259,7 @@ func (quitDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 
 func (trustDialog) keys(*menu) []key.Binding { return []key.Binding{menuChoose, menuConfirm} }
 func (trustDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, nil
 }
 func (trustDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) { return m.trustAnswered("quit") }
@@ -269,21 +269,21 @@ func (engineChangeDialog) keys(*menu) []key.Binding {
 	return []key.Binding{menuChoose, menuConfirm, menuBack}
 }
 func (engineChangeDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, nil
 }
 func (engineChangeDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, tea.Quit
 }
 
 // done resumes with the changed engines accepted, or leaves.
 func (engineChangeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	if mn.choice != "accept" {
 		return m, tea.Quit
 	}
-	m.acceptEngines, m.out.Err = true, nil
+	m.dv.acceptEngines, m.out.Err = true, nil
 	return m, m.startResume()
 }
 
@@ -291,11 +291,11 @@ func (decideDialog) keys(*menu) []key.Binding {
 	return []key.Binding{menuChoose, menuConfirm, menuBack}
 }
 func (decideDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, nil
 }
 func (decideDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, nil
 }
 func (decideDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.decideAnswered(mn) }
@@ -311,21 +311,21 @@ func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, m.keys.PageUp):
-		m.menuOff = m.clampMenuOff(m.menuOff + page)
+		m.dlg.off = m.clampMenuOff(m.dlg.off + page)
 		return m, nil
 	case key.Matches(msg, m.keys.PageDown):
-		m.menuOff = m.clampMenuOff(m.menuOff - page)
+		m.dlg.off = m.clampMenuOff(m.dlg.off - page)
 		return m, nil
-	case m.menuOff > 0 && (up || down):
-		m.menuOff = m.clampMenuOff(m.menuOff + map[bool]int{true: 1, false: -1}[up])
+	case m.dlg.off > 0 && (up || down):
+		m.dlg.off = m.clampMenuOff(m.dlg.off + map[bool]int{true: 1, false: -1}[up])
 		return m, nil
 	}
-	before := cursorLine(m.menu.form.View())
+	before := cursorLine(m.dlg.menu.form.View())
 	nm, cmd := m.updateMenu(msg)
-	if up && nm.menu == m.menu && cursorLine(nm.menu.form.View()) > before && m.clampMenuOff(1) > 0 {
+	if up && nm.dlg.menu == m.dlg.menu && cursorLine(nm.dlg.menu.form.View()) > before && m.clampMenuOff(1) > 0 {
 		// ↑ on the first choice wrapped to the last: undo it, scroll up
 		nm, _ = nm.updateMenu(tea.KeyPressMsg{Code: tea.KeyDown})
-		nm.menuOff = 1
+		nm.dlg.off = 1
 	}
 	return nm, cmd
 }
@@ -333,7 +333,7 @@ func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 // menuTyping reports whether the menu's focused field takes text (a note,
 // a timeout), where letters and the space are text, not keys.
 func (m Model) menuTyping() bool {
-	switch m.menu.form.GetFocusedField().(type) {
+	switch m.dlg.menu.form.GetFocusedField().(type) {
 	case *huh.Input, *huh.Text:
 		return true
 	}
@@ -352,21 +352,21 @@ func cursorLine(view string) int {
 
 // clampMenuOff keeps a menu's scroll within what stands above its end.
 func (m Model) clampMenuOff(off int) int {
-	_, off = menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.menuKeys(), m.h-2, off)
+	_, off = menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.menuKeys(), m.h-2, off)
 	return off
 }
 
 // openMenu shows n over the view, fitted to the window, and returns its
 // form's first command.
 func (m *Model) openMenu(n *menu) tea.Cmd {
-	m.menu, m.menuHidden, m.menuOff = n, false, 0
+	m.dlg.menu, m.dlg.hidden, m.dlg.off = n, false, 0
 	cmd := n.form.Init()
 	m.fitMenu()
 	return cmd
 }
 
 // fitMenu sizes the open menu's form to the window.
-func (m *Model) fitMenu() { m.menu.form = m.fitForm(m.menu.form, m.lay.menuFormW, 0) }
+func (m *Model) fitMenu() { m.dlg.menu.form = m.fitForm(m.dlg.menu.form, m.lay.menuFormW, 0) }
 
 // fitForm sizes a huh form: huh lays a form out only when the form itself
 // receives a window size, so it gets one at the size it is drawn.
@@ -385,15 +385,15 @@ func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
 
 // updateMenu feeds the open menu's form and acts on its answer.
 func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
-	f, c := m.menu.form.Update(msg)
+	f, c := m.dlg.menu.form.Update(msg)
 	if form, ok := f.(*huh.Form); ok {
-		m.menu.form = form
+		m.dlg.menu.form = form
 	}
-	switch m.menu.form.State {
+	switch m.dlg.menu.form.State {
 	case huh.StateAborted:
-		return m.dialog().reopen(m, m.menu)
+		return m.dialog().reopen(m, m.dlg.menu)
 	case huh.StateCompleted:
-		return m.dialog().done(m, m.menu)
+		return m.dialog().done(m, m.dlg.menu)
 	}
 	return m, c
 }

@@ -54,24 +54,24 @@ func findMatches(text, query string) []findHit {
 // highlighted in it.
 func (m *Model) setZoom(text string) {
 	text = m.zoomReason() + text
-	m.find.text = text
-	if m.find.query == "" {
-		m.zoomVP.SetContent(text)
+	m.zm.find.text = text
+	if m.zm.find.query == "" {
+		m.zm.vp.SetContent(text)
 		return
 	}
-	m.find.hits = findMatches(text, m.find.query)
-	m.find.at = min(m.find.at, max(0, len(m.find.hits)-1))
-	m.zoomVP.SetContent(m.highlighted())
+	m.zm.find.hits = findMatches(text, m.zm.find.query)
+	m.zm.find.at = min(m.zm.find.at, max(0, len(m.zm.find.hits)-1))
+	m.zm.vp.SetContent(m.highlighted())
 }
 
 // highlighted is the zoom's text with every match marked, the current one
 // in reverse video (visible without colour too).
 func (m Model) highlighted() string {
-	lines := strings.Split(m.find.text, "\n")
+	lines := strings.Split(m.zm.find.text, "\n")
 	byLine := map[int][]lipgloss.Range{}
-	for i, h := range m.find.hits {
+	for i, h := range m.zm.find.hits {
 		st := lipgloss.NewStyle().Underline(true).Bold(true)
-		if i == m.find.at {
+		if i == m.zm.find.at {
 			st = lipgloss.NewStyle().Reverse(true).Bold(true)
 		}
 		byLine[h.line] = append(byLine[h.line], lipgloss.NewRange(h.start, h.end, st))
@@ -91,16 +91,16 @@ const (
 // openFind opens the search prompt over the zoom, empty (the last query
 // is its placeholder: typing starts a new one).
 func (m Model) openFind() (Model, tea.Cmd) {
-	m.find.input = textinput.New()
-	m.find.input.Prompt = "/"
-	m.find.input.Placeholder = "search this document"
+	m.zm.find.input = textinput.New()
+	m.zm.find.input.Prompt = "/"
+	m.zm.find.input.Placeholder = "search this document"
 	// the hints after the prompt stay whole (findHint, a waiting decision)
-	m.find.input.SetWidth(max(8, min(40, m.w-ansi.StringWidth(findHint+decisionWaits)-4)))
-	if m.find.query != "" {
-		m.find.input.Placeholder = m.find.query // a new query starts empty; the last one shows
+	m.zm.find.input.SetWidth(max(8, min(40, m.w-ansi.StringWidth(findHint+decisionWaits)-4)))
+	if m.zm.find.query != "" {
+		m.zm.find.input.Placeholder = m.zm.find.query // a new query starts empty; the last one shows
 	}
-	m.find.typing = true
-	return m, m.find.input.Focus()
+	m.zm.find.typing = true
+	return m, m.zm.find.input.Focus()
 }
 
 // findKey takes a key while the prompt is open: enter searches and jumps
@@ -108,29 +108,29 @@ func (m Model) openFind() (Model, tea.Cmd) {
 func (m Model) findKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.keys.Back):
-		m.find.typing = false
+		m.zm.find.typing = false
 		return m, nil
 	case key.Matches(msg, m.keys.Enter):
-		m.find.typing = false
-		q := strings.TrimSpace(m.find.input.Value())
+		m.zm.find.typing = false
+		q := strings.TrimSpace(m.zm.find.input.Value())
 		if q == "" {
-			q = m.find.query // enter on an empty prompt finds the last query again
+			q = m.zm.find.query // enter on an empty prompt finds the last query again
 		}
-		m.find.query, m.find.at = q, 0
-		m.setZoom(m.find.text)
+		m.zm.find.query, m.zm.find.at = q, 0
+		m.setZoom(m.zm.find.text)
 		m.showMatch()
 		return m, nil
 	}
 	var c tea.Cmd
-	m.find.input, c = m.find.input.Update(msg)
+	m.zm.find.input, c = m.zm.find.input.Update(msg)
 	return m, c
 }
 
 // stepMatch moves to the next (or previous) match, wrapping around.
 func (m *Model) stepMatch(by int) {
-	if n := len(m.find.hits); n > 0 {
-		m.find.at = (m.find.at + by + n) % n
-		m.zoomVP.SetContent(m.highlighted())
+	if n := len(m.zm.find.hits); n > 0 {
+		m.zm.find.at = (m.zm.find.at + by + n) % n
+		m.zm.vp.SetContent(m.highlighted())
 		m.showMatch()
 	}
 }
@@ -138,32 +138,32 @@ func (m *Model) stepMatch(by int) {
 // showMatch scrolls the current match into view, a third down the zoom,
 // and holds the zoom there.
 func (m *Model) showMatch() {
-	if m.find.at >= len(m.find.hits) {
+	if m.zm.find.at >= len(m.zm.find.hits) {
 		return
 	}
-	line := m.find.hits[m.find.at].line
-	if off := m.zoomVP.YOffset(); line < off || line >= off+m.zoomVP.Height() {
-		m.zoomVP.SetYOffset(max(0, line-m.zoomVP.Height()/3))
+	line := m.zm.find.hits[m.zm.find.at].line
+	if off := m.zm.vp.YOffset(); line < off || line >= off+m.zm.vp.Height() {
+		m.zm.vp.SetYOffset(max(0, line-m.zm.vp.Height()/3))
 	}
-	m.zoomHold = true
+	m.zm.hold = true
 }
 
 // clearFind ends the search and takes its highlights away.
 func (m *Model) clearFind() {
-	text := m.find.text
-	m.find = find{}
+	text := m.zm.find.text
+	m.zm.find = find{}
 	m.setZoom(text)
 }
 
 // findFooter is the zoom's footer while a search is open or shown.
 func (m Model) findFooter() string {
 	switch {
-	case m.find.typing:
-		return m.find.input.View() + findHint
-	case m.find.query == "":
+	case m.zm.find.typing:
+		return m.zm.find.input.View() + findHint
+	case m.zm.find.query == "":
 		return ""
-	case len(m.find.hits) == 0:
-		return fmt.Sprintf("no match for %q · / search again · esc clear", m.find.query)
+	case len(m.zm.find.hits) == 0:
+		return fmt.Sprintf("no match for %q · / search again · esc clear", m.zm.find.query)
 	}
-	return fmt.Sprintf("match %d of %d · n/N next/previous · / search · esc clear", m.find.at+1, len(m.find.hits))
+	return fmt.Sprintf("match %d of %d · n/N next/previous · / search · esc clear", m.zm.find.at+1, len(m.zm.find.hits))
 }

@@ -27,11 +27,11 @@ func (m Model) windowTitle() string {
 	if m.screen == scrReview && m.rev != nil {
 		return "moot · review " + m.rev.st.ID + " · " + reviewStatus(m.rev.st)
 	}
-	if m.screen != scrDebate || m.deb == nil {
+	if m.screen != scrDebate || m.dv.deb == nil {
 		return "moot"
 	}
-	t := "moot · " + m.deb.bugID + " · " + m.deb.state
-	if m.menu != nil && m.menu.kind != menuQuit || m.aside != nil {
+	t := "moot · " + m.dv.deb.bugID + " · " + m.dv.deb.state
+	if m.dlg.menu != nil && m.dlg.menu.kind != menuQuit || m.dlg.aside != nil {
 		t = "⚠ " + t + " · a decision waits"
 	}
 	return t
@@ -46,7 +46,7 @@ func (m Model) focusedPath() string {
 		}
 		return ""
 	}
-	if m.deb == nil {
+	if m.dv.deb == nil {
 		return ""
 	}
 	if k := m.zoomDocKey(); k.path != "" {
@@ -103,12 +103,12 @@ func pagerCmd(path string, getenv func(string) string) tea.Cmd {
 func (m Model) wheel(msg tea.MouseWheelMsg) Model {
 	up := msg.Button == tea.MouseWheelUp
 	switch {
-	case m.menu != nil && !m.menuHidden:
-	case (m.screen == scrDebate || m.screen == scrReview) && m.zoom:
+	case m.dlg.menu != nil && !m.dlg.hidden:
+	case (m.screen == scrDebate || m.screen == scrReview) && m.zm.on:
 		if up {
-			m.zoomVP.ScrollUp(3)
+			m.zm.vp.ScrollUp(3)
 		} else {
-			m.zoomVP.ScrollDown(3)
+			m.zm.vp.ScrollDown(3)
 		}
 		m.holdZoom(up)
 	case m.screen == scrBrowser:
@@ -123,7 +123,7 @@ func (m Model) wheel(msg tea.MouseWheelMsg) Model {
 
 // click focuses the pane under the pointer, or selects a browser row.
 func (m Model) click(msg tea.MouseClickMsg) Model {
-	if m.menu != nil && !m.menuHidden {
+	if m.dlg.menu != nil && !m.dlg.hidden {
 		return m
 	}
 	y := msg.Y - m.lay.top
@@ -137,14 +137,14 @@ func (m Model) click(msg tea.MouseClickMsg) Model {
 				m.browser.keepVisible(m.lay.rows)
 			}
 		}
-	case m.screen == scrDebate && m.deb != nil && !m.zoom && m.roundOfTab() >= 0:
+	case m.screen == scrDebate && m.dv.deb != nil && !m.zm.on && m.roundOfTab() >= 0:
 		panes := m.focusedPanes()
 		cols, rows := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 		pw, ph := m.lay.bodyW/cols, m.lay.bodyH/rows
 		by := y - 2 // header, tabs
 		if by >= 0 && pw > 0 && ph > 0 {
 			if i := (by/ph)*cols + msg.X/pw; i < len(panes) && msg.X/pw < cols {
-				m.focus = i
+				m.dv.focus = i
 			}
 		}
 	}

@@ -25,8 +25,8 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 				t.Fatalf("the judge menu does not offer another engine:\n%s", screenText(m, f.proj))
 			}
 			m = keys(t, m, "down", "enter")
-			if m.menu == nil || m.menu.kind != menuJudgeEngine {
-				t.Fatalf("menu %+v", m.menu)
+			if m.dlg.menu == nil || m.dlg.menu.kind != menuJudgeEngine {
+				t.Fatalf("menu %+v", m.dlg.menu)
 			}
 			text := screenText(m, f.proj)
 			if !strings.Contains(text, "local  (openai)") || strings.Contains(text, "scripted  (command)") || !strings.Contains(text, "now: scripted") {
@@ -35,8 +35,8 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 			goldenScreen(t, m, f.proj)
 			for _, back := range [][]string{{"esc"}, {"down", "enter"}} {
 				m = keys(t, m, back...)
-				if m.menu == nil || m.menu.kind != menuJudge {
-					t.Fatalf("%v goes back to the judge menu: %+v", back, m.menu)
+				if m.dlg.menu == nil || m.dlg.menu.kind != menuJudge {
+					t.Fatalf("%v goes back to the judge menu: %+v", back, m.dlg.menu)
 				}
 				m = keys(t, m, "down", "enter")
 			}

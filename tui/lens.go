@@ -32,8 +32,8 @@ const optionLabelMax = 40
 // protocol moot runs, not only those the wizard offers).
 func (m Model) protocol() engine.Protocol {
 	name := bugfolder.DefaultProtocol
-	if m.deb != nil && m.deb.protocol != "" {
-		name = m.deb.protocol
+	if m.dv.deb != nil && m.dv.deb.protocol != "" {
+		name = m.dv.deb.protocol
 	}
 	return m.protocolNamed(name)
 }

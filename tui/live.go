@@ -101,7 +101,7 @@ func readLiveCmd(dir string) tea.Cmd {
 // watchingOther reports whether the debate on screen is run by another
 // moot process (so it is watched, not run here).
 func (m Model) watchingOther() bool {
-	return m.screen == scrDebate && m.deb != nil && !m.running && m.deb.heldBy != ""
+	return m.screen == scrDebate && m.dv.deb != nil && !m.run.on && m.dv.deb.heldBy != ""
 }
 
 // followsDisk reports whether the debate on screen is to be followed on
@@ -109,7 +109,7 @@ func (m Model) watchingOther() bool {
 // that waits for a human decision (another process's moot decide must
 // show on its Final tab).
 func (m Model) followsDisk() bool {
-	return m.screen == scrDebate && m.deb != nil && !m.running && m.deb.dir != "" && (m.deb.state != "done" || m.deb.awaitsDecision())
+	return m.screen == scrDebate && m.dv.deb != nil && !m.run.on && m.dv.deb.dir != "" && (m.dv.deb.state != "done" || m.dv.deb.awaitsDecision())
 }
 
 // follow starts or stops the folder watch as the debate on screen
@@ -117,31 +117,31 @@ func (m Model) followsDisk() bool {
 func (m Model) follow() (Model, tea.Cmd) {
 	want := ""
 	if m.followsDisk() {
-		want = m.deb.dir
+		want = m.dv.deb.dir
 	}
-	if m.fsw != nil && m.fsw.dir == want {
+	if m.dv.fsw != nil && m.dv.fsw.dir == want {
 		return m, nil
 	}
-	m.fsw.close()
-	m.fsw = nil
+	m.dv.fsw.close()
+	m.dv.fsw = nil
 	if want == "" {
 		return m, nil
 	}
-	if m.fsw = watchDir(want); m.fsw == nil {
+	if m.dv.fsw = watchDir(want); m.dv.fsw == nil {
 		return m, nil
 	}
-	return m, m.fsw.next()
+	return m, m.dv.fsw.next()
 }
 
 // onFolderChange looks at the watched debate at once and waits for the
 // next change.
 func (m Model) onFolderChange(msg fsWatchMsg) (Model, tea.Cmd) {
-	if msg.w != m.fsw || m.deb == nil {
+	if msg.w != m.dv.fsw || m.dv.deb == nil {
 		return m, nil // a watch since replaced
 	}
-	cmds := []tea.Cmd{m.fsw.next(), checkDebateCmd(m.deb.dir, m.deb.stamp)}
+	cmds := []tea.Cmd{m.dv.fsw.next(), checkDebateCmd(m.dv.deb.dir, m.dv.deb.stamp)}
 	if m.watchingOther() {
-		cmds = append(cmds, readLiveCmd(m.deb.dir))
+		cmds = append(cmds, readLiveCmd(m.dv.deb.dir))
 	}
 	return m, tea.Batch(cmds...)
 }

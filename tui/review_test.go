@@ -276,19 +276,19 @@ func TestReviewViewDecide(t *testing.T) {
 	m = openReviewRow(t, m, pr.f.ID)
 	checkFrame(t, m, 120, 40, f.proj, []string{"d decide"})
 	m = keys(t, m, "d")
-	if m.menu == nil || m.menu.kind != menuDecide {
+	if m.dlg.menu == nil || m.dlg.menu.kind != menuDecide {
 		t.Fatalf("d opened no decision form:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter", "enter")
 	raw, err := os.ReadFile(filepath.Join(pr.f.Dir, review.DecisionFile))
 	if err != nil {
-		t.Fatalf("no decisao.md: %v (status %q)", err, m.status)
+		t.Fatalf("no decisao.md: %v (status %q)", err, m.toast.text)
 	}
 	if dec, err := bugfolder.ParseDecision("decisao.md", raw); err != nil || dec.Choice != bugfolder.ChoiceApprove || dec.By != "Ana <ana@example.org>" {
 		t.Fatalf("decisao.md: %+v %v", dec, err)
 	}
 	checkFrame(t, m, 120, 40, f.proj, []string{"stalled · decision approve"})
-	if m = keys(t, m, "d"); m.menu != nil {
+	if m = keys(t, m, "d"); m.dlg.menu != nil {
 		t.Error("d opens the form again on a decided review")
 	}
 }

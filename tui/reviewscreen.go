@@ -67,7 +67,7 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.zoom {
+	if m.zm.on {
 		return zoomPage.handleKey(m, msg) // esc comes back here, to the panes
 	}
 	switch {
@@ -82,7 +82,7 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		r.focus = max(0, r.focus-1)
 	case key.Matches(msg, k.Back):
 		if m.revAlone != "" && !m.revDone && r.st.Running {
-			m.ask = newStopReviewAsk(r.st.ID) // as a debate's q: ask before stopping it
+			m.dlg.ask = newStopReviewAsk(r.st.ID) // as a debate's q: ask before stopping it
 			return m, nil
 		}
 		if m.revAlone != "" {
@@ -108,7 +108,7 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.helpv.on = true
 	}
 	return m, nil
 }
@@ -121,7 +121,7 @@ func (k reviewScreen) render(m Model) string {
 	if r == nil {
 		return m.st.Subtle.Render("reading the review…") + "\n" + m.footer("q back")
 	}
-	if m.zoom {
+	if m.zm.on {
 		return zoomPage.render(m)
 	}
 	s := r.st
@@ -157,12 +157,12 @@ func (k reviewScreen) render(m Model) string {
 	if r.awaitsDecision() {
 		help = "d decide (stalled: a human decision waits) · " + help
 	}
-	if m.menu != nil {
+	if m.dlg.menu != nil {
 		help = m.menuKeys()
 	}
 	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.footer(help)}, "\n")
-	if m.menu != nil {
-		box, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
+	if m.dlg.menu != nil {
+		box, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
 	}
 	return out

@@ -41,7 +41,7 @@ var reviewTabs = []string{"panes", "routes", "summary"}
 // openReview shows a review read from disk (a reload keeps the tab).
 func (m Model) openReview(msg reviewLoadedMsg) Model {
 	if msg.err != nil {
-		m.status, m.statusUntil = "cannot read the review: "+msg.err.Error(), m.clock().Add(4e9)
+		m.toast.text, m.toast.until = "cannot read the review: "+msg.err.Error(), m.clock().Add(4e9)
 		return m
 	}
 	tab, focus := 0, 0
@@ -55,10 +55,10 @@ func (m Model) openReview(msg reviewLoadedMsg) Model {
 	}
 	m.rev = rv
 	m.screen = scrReview
-	if m.zoom && same {
+	if m.zm.on && same {
 		m.refreshZoom() // the zoomed lens follows the folder too
 	} else {
-		m.zoom = false
+		m.zm.on = false
 	}
 	return m
 }
@@ -216,7 +216,7 @@ type reviewDocMsg struct {
 // not rendered (nor asked for) yet: glamour runs in the command.
 func (m *Model) wantReviewDoc() []tea.Cmd {
 	r := m.rev
-	if !m.zoom || r == nil || r.tab == 0 {
+	if !m.zm.on || r == nil || r.tab == 0 {
 		return nil
 	}
 	want := m.reviewZoomDoc()
@@ -241,15 +241,15 @@ func (m *Model) gotReviewDoc(msg reviewDocMsg) {
 	if msg.doc.same(r.zoomWant) {
 		r.zoomWant = renderedDoc{}
 	}
-	if !m.zoom || r.tab == 0 || !msg.doc.same(m.reviewZoomDoc()) {
+	if !m.zm.on || r.tab == 0 || !msg.doc.same(m.reviewZoomDoc()) {
 		return
 	}
 	r.zoomed = msg.doc
-	off := m.zoomVP.YOffset()
+	off := m.zm.vp.YOffset()
 	m.setZoom(msg.doc.out)
-	m.zoomVP.GotoTop()
-	if m.zoomHold {
-		m.zoomVP.SetYOffset(off)
+	m.zm.vp.GotoTop()
+	if m.zm.hold {
+		m.zm.vp.SetYOffset(off)
 	}
 }
 

@@ -52,7 +52,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	switch {
-	case m.menu != nil:
+	case m.dlg.menu != nil:
 		return m.updateMenu(msg)
 	case m.screen == scrWizard && m.wiz != nil:
 		return m.updateWizard(msg)
@@ -63,7 +63,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 // stop answers a stop signal: a running debate is left as q leaves it;
 // otherwise the UI quits (a cancel while setting up).
 func (m Model) stop() (tea.Model, tea.Cmd) {
-	if m.running {
+	if m.run.on {
 		return m.leave()
 	}
 	if m.screen == scrWizard || m.screen == scrCost {
@@ -75,7 +75,7 @@ func (m Model) stop() (tea.Model, tea.Cmd) {
 // probed takes the background probe's result: the wizard on its engines
 // page offers only the engines that passed.
 func (m Model) probed(msg probedMsg) (tea.Model, tea.Cmd) {
-	m.opts.Status, m.probing = msg, false
+	m.opts.Status, m.run.probing = msg, false
 	if m.wiz == nil {
 		return m, nil
 	}
@@ -97,7 +97,7 @@ func (m Model) updateFrame(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.relayout()
 		m.layoutZoom()
 		m.sizeWizard()
-		if m.menu != nil {
+		if m.dlg.menu != nil {
 			m.fitMenu()
 		}
 	case tea.BackgroundColorMsg:
@@ -106,20 +106,20 @@ func (m Model) updateFrame(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.docs = map[docKey]string{} // rendered for the other background
 	case tickMsg:
 		m.now = time.Time(msg)
-		if m.running {
+		if m.run.on {
 			return m, tick(), true
 		}
 	case spinner.TickMsg:
-		if m.running {
+		if m.run.on {
 			var c tea.Cmd
 			m.spin, c = m.spin.Update(msg)
 			return m, c, true
 		}
 	case statusMsg:
-		m.status, m.statusUntil = string(msg), m.clock().Add(4*time.Second)
+		m.toast.text, m.toast.until = string(msg), m.clock().Add(4*time.Second)
 	case noteMsg:
 		// too long for the status line: wrapped over the bottom until a key
-		m.status, m.statusUntil, m.errShown = string(msg), m.clock().Add(24*time.Hour), true
+		m.toast.text, m.toast.until, m.toast.errShown = string(msg), m.clock().Add(24*time.Hour), true
 	case watchTickMsg:
 		nm, c := m.onWatchTick()
 		return nm, c, true
@@ -137,10 +137,10 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case bugDirsMsg:
 		m.browser.setDirs(msg)
 		m.relayout()
-		if m.holders == nil {
+		if m.browser.watch == nil {
 			// its first wait goes out with the next watch tick: a wait sent
 			// now would hold up whatever runs this batch's commands in turn
-			m.holders = watchHolders(nil, m.browser.holders())
+			m.browser.watch = watchHolders(nil, m.browser.holders())
 		}
 		var first []int
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
@@ -161,18 +161,18 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		m.clearStaleHeld()
 	case holderWatchMsg:
-		if msg.hw == m.holders {
-			watchHolders(m.holders, m.browser.holders()) // a new context's folders too
+		if msg.hw == m.browser.watch {
+			watchHolders(m.browser.watch, m.browser.holders()) // a new context's folders too
 			cmds = append(cmds, scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
-			if m.holders.arm() {
-				cmds = append(cmds, m.holders.next())
+			if m.browser.watch.arm() {
+				cmds = append(cmds, m.browser.watch.next())
 			}
 		}
 	case newRowsMsg:
 		m.browser.addRows(msg.items, m.lay.rows)
 		m.relayout()
-		if m.holders != nil {
-			watchHolders(m.holders, m.browser.holders())
+		if m.browser.watch != nil {
+			watchHolders(m.browser.watch, m.browser.holders())
 		}
 	default:
 		return m, nil, false
@@ -195,8 +195,8 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		nm, c := m.onFolderChange(msg)
 		return nm, c, true
 	case liveMsg:
-		if m.watchingOther() && msg.dir == m.deb.dir {
-			m.deb.applyLive(msg.st)
+		if m.watchingOther() && msg.dir == m.dv.deb.dir {
+			m.dv.deb.applyLive(msg.st)
 			m.now = m.clock()
 		}
 	case debateChangedMsg:
@@ -219,16 +219,16 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 // convergence, argue's scores, its final answer and cost trend, and a
 // decision recorded.
 func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
-	shown := func(dir string) bool { return m.deb != nil && dir == m.deb.dir }
+	shown := func(dir string) bool { return m.dv.deb != nil && dir == m.dv.deb.dir }
 	switch msg := msg.(type) {
 	case convergenceMsg:
 		if shown(msg.dir) {
-			m.conv = msg.rows
+			m.dv.conv = msg.rows
 		}
 	case argueMsg:
 		// a read begun before the last one applied is older news: dropped
-		if shown(msg.dir) && !msg.at.Before(m.argueAt) {
-			m.argueView, m.argueAt = msg.view, msg.at
+		if shown(msg.dir) && !msg.at.Before(m.dv.argueAt) {
+			m.dv.argueView, m.dv.argueAt = msg.view, msg.at
 		}
 	case decidedMsg:
 		m = m.decided(msg)
@@ -237,12 +237,12 @@ func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 	case finalMsg:
 		if shown(msg.dir) {
-			m.deb.final = msg.final
+			m.dv.deb.final = msg.final
 			return m, loadTrendCmd(m.opts.Register, msg.dir, msg.final), true
 		}
 	case trendMsg:
 		if shown(msg.dir) {
-			m.deb.trend = msg.rows
+			m.dv.deb.trend = msg.rows
 		}
 	default:
 		return m, nil, false
@@ -308,10 +308,10 @@ func (m *Model) costAfterProblem() tea.Cmd {
 // debateChanged reads the debate on screen again when another process
 // wrote it.
 func (m Model) debateChanged(msg debateChangedMsg) tea.Cmd {
-	if m.deb == nil || m.deb.dir != msg.dir || m.running || m.bug == nil {
+	if m.dv.deb == nil || m.dv.deb.dir != msg.dir || m.run.on || m.bug == nil {
 		return nil
 	}
-	m.deb.stamp = msg.stamp
+	m.dv.deb.stamp = msg.stamp
 	bug := m.bug
 	return func() tea.Msg {
 		lm := loadDebateCmd(bug)().(debateLoadedMsg)
@@ -331,16 +331,16 @@ func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	}
 	m = m.openDebate(msg)
 	var cmds []tea.Cmd
-	if m.deb != nil {
-		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.protocol(), m.deb.dir), loadTrendCmd(m.opts.Register, m.deb.dir, m.deb.final))
+	if m.dv.deb != nil {
+		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.protocol(), m.dv.deb.dir), loadTrendCmd(m.opts.Register, m.dv.deb.dir, m.dv.deb.final))
 	}
-	if m.decideOnOpen && m.deb != nil && m.deb.awaitsDecision() {
+	if m.dv.decideOnOpen && m.dv.deb != nil && m.dv.deb.awaitsDecision() {
 		var c tea.Cmd
 		m, c = m.openDecide()
 		cmds = append(cmds, c)
 	}
-	m.decideOnOpen = false
-	if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
+	m.dv.decideOnOpen = false
+	if m.opts.Resume && m.dv.deb != nil && !m.run.on && msg.err == nil {
 		cmds = append(cmds, m.startResume())
 	}
 	return m, tea.Batch(cmds...)
@@ -353,16 +353,16 @@ func (m *Model) docArrived(msg docMsg) {
 	if msg.style != glamourStyle(m.dark, m.opts.NoColor) {
 		return
 	}
-	if msg.err != nil && m.zoom && m.zoomPane() != nil {
+	if msg.err != nil && m.zm.on && m.zoomPane() != nil {
 		return // keep showing the pane's text
 	}
 	m.docs[msg.key] = msg.out
-	if m.zoom && m.zoomDocKey() == msg.key {
-		off := m.zoomVP.YOffset()
+	if m.zm.on && m.zoomDocKey() == msg.key {
+		off := m.zm.vp.YOffset()
 		m.setZoom(msg.out)
-		m.zoomVP.GotoTop()
-		if m.zoomHold {
-			m.zoomVP.SetYOffset(off) // the user's place, through the re-render
+		m.zm.vp.GotoTop()
+		if m.zm.hold {
+			m.zm.vp.SetYOffset(off) // the user's place, through the re-render
 		}
 	}
 }

@@ -39,15 +39,15 @@ func (m Model) Render() string {
 	body := m.active().render(m)
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
-	if m.help {
+	if m.helpv.on {
 		out = m.overlay(out, m.viewHelp())
 	}
-	if m.ask != nil {
-		out = m.overlay(out, m.ask.view(m.st, m.w))
+	if m.dlg.ask != nil {
+		out = m.overlay(out, m.dlg.ask.view(m.st, m.w))
 	}
-	if m.menu != nil && m.menu.kind == menuTrust && m.screen != scrDebate {
+	if m.dlg.menu != nil && m.dlg.menu.kind == menuTrust && m.screen != scrDebate {
 		// the trust question comes first, over whichever screen opens
-		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
+		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.dlg.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
 	}
 	return m.errorOver(m.fit(out))
 }
@@ -55,10 +55,10 @@ func (m Model) Render() string {
 // errorOver shows the error a run ended with over the bottom of the
 // frame, wrapped to the width (up to a third of the window), until a key.
 func (m Model) errorOver(frame string) string {
-	if !m.errShown || m.status == "" {
+	if !m.toast.errShown || m.toast.text == "" {
 		return frame
 	}
-	msg := strings.Split(wrapLines(termsafe.Line(m.status)+" (any key)", m.w), "\n")
+	msg := strings.Split(wrapLines(termsafe.Line(m.toast.text)+" (any key)", m.w), "\n")
 	if n := max(1, m.h/3); len(msg) > n {
 		msg = append(msg[:n-1], ansi.Truncate(msg[n-1], m.w-1, "")+"…")
 	}
@@ -101,8 +101,8 @@ func (m Model) overlay(base, box string) string {
 
 // footer is the status line: a message when there is one, else key help.
 func (m Model) footer(help string) string {
-	if m.status != "" && m.clock().Before(m.statusUntil) {
-		return m.st.Warning.Render(ansi.Truncate(m.status, m.w, "…"))
+	if m.toast.text != "" && m.clock().Before(m.toast.until) {
+		return m.st.Warning.Render(ansi.Truncate(m.toast.text, m.w, "…"))
 	}
 	return m.st.StatusBar.Render(ansi.Truncate(fitHelp(help, m.w), m.w, "…"))
 }
@@ -168,7 +168,7 @@ func fmtInt(n int) string {
 // then the figures take their short forms, then a long ID is shortened
 // with "…" (to minHeaderID); only then do figures go. A figure is never cut.
 func (m Model) debateHeader() string {
-	d := m.deb
+	d := m.dv.deb
 	state := m.stateWord()
 	round, r := fmt.Sprintf("round %d of %d", d.current, d.r), fmt.Sprintf("r%d/%d", d.current, d.r)
 	if d.stopped() { // a stop rule (or a human) ended the rounds before the cap
@@ -229,13 +229,13 @@ const minHeaderID = 17
 
 // stateWord is the debate's status as the header says it: the words of
 // moot list and the browser.
-func (m Model) stateWord() string { return m.deb.state }
+func (m Model) stateWord() string { return m.dv.deb.state }
 
 // stateNote says what the status means for a debate this UI does not run.
 func (m Model) stateNote() string {
-	d := m.deb
+	d := m.dv.deb
 	switch {
-	case m.running || d.live || d.state != "running":
+	case m.run.on || d.live || d.state != "running":
 		return ""
 	case d.heldBy != "":
 		return "another moot process runs this debate: " + d.heldBy
@@ -252,7 +252,7 @@ func (m Model) canResume() bool { return m.noResumeWhy() == "" }
 // noResumeWhy says why the debate on screen cannot be resumed ("" when
 // it can, as far as the bug and the archive go).
 func (m Model) noResumeWhy() string {
-	switch d := m.deb; {
+	switch d := m.dv.deb; {
 	case m.bug != nil && m.bug.Done:
 		return "the bug is closed by DONE.md"
 	case d != nil && d.of > 0 && d.nth < d.of:
@@ -264,7 +264,7 @@ func (m Model) noResumeWhy() string {
 // money prints a debate's cost so far as list, show and the browser do:
 // "+unknown" only when a call made recorded no cost ("unknown" when none
 // did).
-func (m Model) money(usd float64) string { return moneyOf(usd, m.deb != nil && m.deb.unpriced) }
+func (m Model) money(usd float64) string { return moneyOf(usd, m.dv.deb != nil && m.dv.deb.unpriced) }
 
 // moneyOf prints an amount of which some may have no price (money.Total).
 func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }
@@ -276,7 +276,7 @@ func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unk
 // live and from the files alike: the plan's event decides its "+unknown"
 // (an engine it priced has no price; a call that recorded no cost marks
 // the actual cost, not the estimate).
-func (m Model) estimateWords() string { return estimate(m.deb.estUSD, m.deb.estUnknown) }
+func (m Model) estimateWords() string { return estimate(m.dv.deb.estUSD, m.dv.deb.estUnknown) }
 
 // unpriced reports whether one of the engines named has no known price.
 func (m Model) unpriced(names ...string) bool {
@@ -346,7 +346,7 @@ func padLines(s string, h int) string {
 
 // viewDoc draws the top of a rendered document.
 func (m Model) viewDoc(k docKey, h int) string {
-	if k.path == "" || m.deb.dir == "" {
+	if k.path == "" || m.dv.deb.dir == "" {
 		return m.st.Subtle.Render("not written yet")
 	}
 	out, ok := m.docs[k]
@@ -371,11 +371,11 @@ func (m Model) finalDocWidth() int { return m.w - 2 }
 // viewFinal draws the final answer: who won, the label map, whether it is
 // degraded, health, cost against the estimate, convergence, the answer.
 func (m Model) viewFinal(h int) string {
-	d := m.deb
-	if (d.state == "judge-failed" || d.state == "cancelled" && d.judgeFailed) && !m.running && m.menu == nil {
+	d := m.dv.deb
+	if (d.state == "judge-failed" || d.state == "cancelled" && d.judgeFailed) && !m.run.on && m.dlg.menu == nil {
 		return m.viewJudgeFailed(h)
 	}
-	if m.running || d.judge.path == "" {
+	if m.run.on || d.judge.path == "" {
 		if d.judge.status == "" {
 			return m.st.Subtle.Render("the " + m.words().Final + " has not run yet")
 		}
@@ -400,7 +400,7 @@ func (m Model) viewFinal(h int) string {
 			lines = append(lines, m.st.Title.Render("Winner: ")+m.st.Bold.Render(win)+m.st.Subtle.Render(decided))
 		} else {
 			who := ": no winner"
-			if m.deb.awaitsDecision() || m.deb.decision != "" {
+			if m.dv.deb.awaitsDecision() || m.dv.deb.decision != "" {
 				who += ", a human decides"
 			}
 			lines = append(lines, m.st.Title.Render("Synthesis")+m.st.Subtle.Render(" by the "+words.Final+who))
@@ -475,7 +475,7 @@ func trimLeadingBlank(s string) string {
 // viewJudgeFailed says that the judge failed, why, and what can be done
 // (the judge-failure menu, opened by resuming), above its last attempt.
 func (m Model) viewJudgeFailed(h int) string {
-	d := m.deb
+	d := m.dv.deb
 	words := m.words()
 	why := d.judge.err
 	if why == "" {
@@ -524,7 +524,7 @@ func labelWord(l string) string { return label.Proposal(l) }
 // finalFile is the parsed final answer, read when the debate view was built
 // or when the run finished.
 func (m Model) finalFile() *bugfolder.Final {
-	return m.deb.final
+	return m.dv.deb.final
 }
 
 // finalMsg delivers the final answer read off the UI goroutine.
@@ -565,7 +565,7 @@ func (m Model) helpBox(rows [][2]string) string {
 	fits := max(1, m.h-6) // border, title, blank, blank, closing line
 	closing := "any key closes"
 	if len(lines) > fits {
-		off := min(m.helpOff, len(lines)-fits)
+		off := min(m.helpv.off, len(lines)-fits)
 		closing = fmt.Sprintf("↑/↓ scroll (%d–%d of %d) · any other key closes", off+1, off+fits, len(lines))
 		lines = lines[off : off+fits]
 	}
