@@ -354,9 +354,9 @@ func (m *Model) relayout() {
 	m.browser.keepVisible(m.lay.rows)
 }
 
-func (m Model) clock() time.Time {
-	if m.opts.Now != nil {
-		return m.opts.Now()
+func (f frame) clock() time.Time {
+	if f.opts.Now != nil {
+		return f.opts.Now()
 	}
 	return time.Now()
 }
@@ -492,7 +492,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	}
 	if m.dlg.menu != nil && !m.dlg.hidden {
 		if key.Matches(msg, m.keys.Back) {
-			return m.dialog().back(m, m.dlg.menu)
+			return m.dlg.dialog().back(m, m.dlg.menu)
 		}
 		return m.menuKey(msg)
 	}

@@ -88,7 +88,7 @@ func TestBrowserOpensAPastDebate(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 40)
 	m = keys(t, m, "j", "j", "j", "enter")
-	if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260702-Q2R8" || m.dv.tab != m.finalTab() {
+	if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260702-Q2R8" || m.dv.tab != m.dv.finalTab() {
 		t.Fatalf("screen %v deb %+v", m.screen, m.dv.deb)
 	}
 	m = pump(t, m, nil)

@@ -104,7 +104,7 @@ func argueLive(t *testing.T, n, w, h int) Model {
 func TestArgueLiveHeader(t *testing.T) {
 	t.Parallel()
 	m := argueLive(t, 2, 160, 30)
-	if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "calls 0/13") {
+	if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, "calls 0/13") {
 		t.Errorf("header before the run, want 2×4 + 4 + 1 = 13 calls planned:\n%s", got)
 	}
 	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "S stop & synthesize") {
@@ -117,7 +117,7 @@ func TestArgueLiveHeader(t *testing.T) {
 	}
 	m.dv.deb.apply(engine.Event{Type: engine.EvDecision, Point: engine.PointStop, Choice: "convergence", By: "moot", Round: 2, Reason: "convergence: test"})
 	m.dv.deb.apply(engine.Event{Type: engine.EvJudgeStarted, Attempt: 1})
-	got := ansi.Strip(m.debateHeader())
+	got := ansi.Strip(m.dv.debateHeader(&m.frame))
 	for _, want := range []string{"stopped at round 2, cap 3", "calls 9/10"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("header after the stop lacks %q:\n%s", want, got)
@@ -141,7 +141,7 @@ func TestArgueViewFitsManyPersonas(t *testing.T) {
 		v.Personas = append(v.Personas, argue.ViewPersona{ID: fmt.Sprintf("agente-%d", i+1), Name: fmt.Sprintf("persona-%02d", i+1), Confidence: pts(0.5, 0.6), Scores: pts(40, 50)})
 	}
 	m.dv.argueView = v
-	m.dv.tab = m.convTab()
+	m.dv.tab = m.dv.convTab()
 	view := m.View().Content
 	lines := strings.Split(view, "\n")
 	if len(lines) > 24 {
@@ -184,7 +184,7 @@ func TestConcessionLogSaysWhatIsAbove(t *testing.T) {
 		v.Concessions = append(v.Concessions, argue.ViewConcession{Round: i / 4, Name: "skeptic", Text: fmt.Sprintf("concession number %02d", i+1)})
 	}
 	m.dv.argueView = v
-	m.dv.tab = m.convTab()
+	m.dv.tab = m.dv.convTab()
 	plain := ansi.Strip(m.View().Content)
 	shown := strings.Count(plain, "concession number")
 	var earlier int
@@ -220,7 +220,7 @@ func TestArgueViewKeepsTheNewerRead(t *testing.T) {
 	if m.dv.argueView == nil || m.dv.argueView.Rule == "" {
 		t.Fatalf("an older read replaced the stop: %+v", m.dv.argueView)
 	}
-	m.dv.tab = m.convTab()
+	m.dv.tab = m.dv.convTab()
 	if plain := ansi.Strip(m.View().Content); !strings.Contains(plain, "stopped — convergence") {
 		t.Errorf("the Convergence tab does not say why it stopped:\n%s", plain)
 	}

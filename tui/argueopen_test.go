@@ -77,8 +77,8 @@ func TestBrowserOpensAFinishedArgue(t *testing.T) {
 	t.Parallel()
 	opts, bug := questionFixture(t, "20261201-should-we-cache-coupon-lookups")
 	m := openQuestion(t, opts, bug, 100, 30)
-	if m.dv.tab != m.finalTab() {
-		t.Fatalf("opened on tab %d, want the Final tab %d", m.dv.tab, m.finalTab())
+	if m.dv.tab != m.dv.finalTab() {
+		t.Fatalf("opened on tab %d, want the Final tab %d", m.dv.tab, m.dv.finalTab())
 	}
 	final := ansi.Strip(m.View().Content)
 	for _, want := range []string{"Synthesis by the synthesizer: no winner", "2 of 2 personas took part", "stopped at round 2 (convergence): rounds 0 to 2 ran, of a cap of 5",
@@ -92,7 +92,7 @@ func TestBrowserOpensAFinishedArgue(t *testing.T) {
 			t.Errorf("the Final tab says %q:\n%s", bad, final)
 		}
 	}
-	for tab := 1; tab < m.convTab(); tab++ {
+	for tab := 1; tab < m.dv.convTab(); tab++ {
 		m.dv.tab = tab
 		if v := ansi.Strip(m.View().Content); strings.Contains(v, "waiting") {
 			t.Errorf("Round %d shows waiting panes:\n%s", tab-1, v)
@@ -127,7 +127,7 @@ func TestArgueCallsAgreeWithShow(t *testing.T) {
 	if d, err := bugfolder.ReadDebate(dir, bugfolder.EN); err != nil || d.ModelCalls() != show {
 		t.Fatalf("the view counts %d calls, show %v (%v)", show, d, err)
 	}
-	if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, fmt.Sprintf("calls %d/%d", show, show)) {
+	if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, fmt.Sprintf("calls %d/%d", show, show)) {
 		t.Errorf("a finished argue's header, want the actual calls %d/%d:\n%s", show, show, got)
 	}
 	// unfinished: the synthesizer alone is to come

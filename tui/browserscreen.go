@@ -208,7 +208,7 @@ func (k browserScreen) render(m Model) string {
 		body = list
 	}
 	help := footerHelp(k.ShortHelp()...)
-	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.footer(help)
+	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.toast.footer(&m.frame, help)
 }
 
 // beginSetup opens the setup wizard for a new debate on bug.

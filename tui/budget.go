@@ -75,7 +75,7 @@ func (m Model) askBudget(then askBudgetMsg) (Model, tea.Cmd) {
 	if m.dv.deb != nil {
 		who = m.dv.deb.bugID
 	}
-	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.openMenu(budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
+	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.dlg.openMenu(&m.frame, budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
 }
 
 // budgetSentence is the engine's wording of a reached budget
@@ -171,13 +171,13 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 		c := mn.bud.typedCap()
 		if why := engine.RaiseRefusal(mn.bud.b, c); why != "" {
 			mn.bud.why = why // said on the raise menu, which opens again
-			return m, m.openMenu(budgetRaiseMenu(mn.bud))
+			return m, m.dlg.openMenu(&m.frame, budgetRaiseMenu(mn.bud))
 		}
 		return answer(engine.BudgetDecision{Choice: engine.BudgetRaise, Cap: c})
 	}
 	switch mn.choice {
 	case "raise":
-		return m, m.openMenu(budgetRaiseMenu(mn.bud))
+		return m, m.dlg.openMenu(&m.frame, budgetRaiseMenu(mn.bud))
 	case "stop":
 		if mn.bud.b.Final { // nothing left to run: say so, and the true status
 			m, cmd := answer(engine.BudgetDecision{Choice: engine.BudgetStop})
@@ -194,14 +194,14 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 
 // refreshBudget draws an open budget menu again with the figures as they
 // are now (a call in flight finished), its choice and its place kept.
-func (m *Model) refreshBudget() tea.Cmd {
-	if m.dlg.menu == nil || m.dlg.menu.kind != menuBudget {
+func (d *dialogStack) refreshBudget(f *frame) tea.Cmd {
+	if d.menu == nil || d.menu.kind != menuBudget {
 		return nil
 	}
-	m.dlg.menu.bud.choice = m.dlg.menu.choice
-	hidden, off := m.dlg.hidden, m.dlg.off
-	cmd := m.openMenu(budgetMenu(m.dlg.menu.bud))
-	m.dlg.hidden, m.dlg.off = hidden, off
+	d.menu.bud.choice = d.menu.choice
+	hidden, off := d.hidden, d.off
+	cmd := d.openMenu(f, budgetMenu(d.menu.bud))
+	d.hidden, d.off = hidden, off
 	return cmd
 }
 
@@ -209,7 +209,7 @@ func (m *Model) refreshBudget() tea.Cmd {
 // can be read (m brings it back); the raise goes back to the menu.
 func (m Model) budgetBack(mn *menu) (Model, tea.Cmd) {
 	if mn.kind == menuBudgetRaise {
-		return m, m.openMenu(budgetMenu(mn.bud))
+		return m, m.dlg.openMenu(&m.frame, budgetMenu(mn.bud))
 	}
 	m.dlg.hidden = true
 	return m, nil

@@ -127,7 +127,7 @@ func TestCostTrendOnFinalTab(t *testing.T) {
 			if m.dv.deb == nil || m.dv.deb.final == nil {
 				t.Fatalf("opened %+v", m.dv.deb)
 			}
-			m.dv.tab = m.finalTab()
+			m.dv.tab = m.dv.finalTab()
 			tc.final.Round = 1
 			m.dv.deb.final = tc.final
 			m = pump(t, m, trendMsg{dir: m.dv.deb.dir, rows: costTrends(tc.final, []bugfolder.CostRecord{cut, first, first, cut, {Engines: rows}})})

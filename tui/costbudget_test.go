@@ -202,7 +202,7 @@ func TestBudgetCutHeader(t *testing.T) {
 				engine.Event{Type: engine.EvDecision, Point: bugfolder.PointBudget, Choice: string(engine.BudgetStop), By: "human", Round: 1},
 				engine.Event{Type: engine.EvJudgeStarted, Round: 0, Engine: "scripted", Attempt: 1})
 			m = pump(t, m, engineMsg{events: evs})
-			head := ansi.Strip(m.debateHeader())
+			head := ansi.Strip(m.dv.debateHeader(&m.frame))
 			if !strings.Contains(head, tc.want) || strings.Contains(head, tc.lost) {
 				t.Errorf("header %q: want %q, never %q", head, tc.want, tc.lost)
 			}
@@ -238,7 +238,7 @@ func TestEstimateWordsAgree(t *testing.T) {
 				Estimates: []bugfolder.CostAccuracy{{Engine: "priced", EstTokens: 1000, EstUSD: 0.07}, {Engine: "free", EstTokens: 1000}}}
 			m = pump(t, m, engineMsg{events: []engine.Event{plan}})
 			m.dv.deb.unpriced = tc.callNoUSD
-			if got := m.estimateWords(); got != tc.want {
+			if got := m.dv.estimateWords(); got != tc.want {
 				t.Errorf("the Final tab's estimate reads %q, want %q", got, tc.want)
 			}
 			raw, err := json.Marshal(plan) // as the files say it (an unknown usd is null)
@@ -250,7 +250,7 @@ func TestEstimateWordsAgree(t *testing.T) {
 				t.Fatal(err)
 			}
 			m.dv.deb.recordPlan(logged)
-			if got := m.estimateWords(); got != tc.want {
+			if got := m.dv.estimateWords(); got != tc.want {
 				t.Errorf("read from the log, the estimate reads %q, want %q", got, tc.want)
 			}
 		})

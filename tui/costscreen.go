@@ -129,7 +129,7 @@ func (k costScreen) render(m Model) string {
 	if m.wiz != nil {
 		back = labelled(k.Back, "esc", "back to the setup")
 	}
-	return body + "\n" + m.footer(footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, back))
+	return body + "\n" + m.toast.footer(&m.frame, footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, back))
 }
 
 // plan prices a setup (Options.planOf, else engine.NewPlan). It reads
@@ -216,7 +216,7 @@ func (m Model) planArrived(msg planMsg) (Model, tea.Cmd) {
 }
 
 // costAvail is how many lines the cost screen has above its buttons.
-func (m Model) costAvail() int { return max(2, m.lay.costH-2) }
+func (f frame) costAvail() int { return max(2, f.lay.costH-2) }
 
 // clampCostScroll keeps the cost screen's scroll within its text.
 func (m Model) clampCostScroll(n int) int {

@@ -62,10 +62,10 @@ func (k debateScreen) ShortHelp() []key.Binding {
 // one pane or a document; a running argue debate's stop always in sight.
 func (k debateScreen) footer(m Model) []key.Binding {
 	bs := k.ShortHelp()
-	if len(m.focusedPanes()) < 2 { // one pane or a document: nothing to move between
+	if len(m.dv.focusedPanes()) < 2 { // one pane or a document: nothing to move between
 		bs = []key.Binding{bs[0], bs[3], bs[4], bs[5]}
 	}
-	if m.canStopArgue() && !m.dv.deb.stopAsked(m) {
+	if m.run.canStopArgue(&m.frame) && !m.dv.deb.stopAsked(m) {
 		bs = append([]key.Binding{labelled(k.StopArgue, argueStopKey, "stop & synthesize")}, bs...)
 	}
 	return bs
@@ -83,7 +83,7 @@ func (k debateScreen) FullHelp() [][]key.Binding {
 // running argue debate can stop).
 func (k debateScreen) help(m Model) [][2]string {
 	rows := helpRows(k)
-	if m.canStopArgue() {
+	if m.run.canStopArgue(&m.frame) {
 		rows = append(rows, [2]string{argueStopKey, k.StopArgue.Help().Desc})
 	}
 	return rows
@@ -100,20 +100,20 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if m.zm.on {
 		return zoomPage.handleKey(m, msg)
 	}
-	panes := m.focusedPanes()
+	panes := m.dv.focusedPanes()
 	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 	switch {
 	case m.dlg.menu != nil && m.run.on && key.Matches(msg, k.Quit):
 		// leaving asks first, the decision waiting under the question
 		m.dlg.aside = m.dlg.menu
-		cmd := m.openMenu(quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+		cmd := m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 		return m, cmd
 	case m.dlg.menu != nil && (key.Matches(msg, k.Menu, k.Back)):
 		m.dlg.hidden = false // back to the decision that waits
 		return m, nil
 	case key.Matches(msg, k.Quit), key.Matches(msg, k.Back):
 		if m.run.on {
-			cmd := m.openMenu(quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+			cmd := m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 			return m, cmd
 		}
 		return m.backToBrowser()
@@ -121,9 +121,9 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.helpv.on = true
 	case key.Matches(msg, k.Resume):
 		return m.resumeShown()
-	case key.Matches(msg, k.StopArgue) && m.canStopArgue():
+	case key.Matches(msg, k.StopArgue) && m.run.canStopArgue(&m.frame):
 		return m.stopArgue(), nil
-	case key.Matches(msg, k.Decide) && m.dv.tab == m.finalTab() && !m.run.on && m.dv.deb.awaitsDecision():
+	case key.Matches(msg, k.Decide) && m.dv.tab == m.dv.finalTab() && !m.run.on && m.dv.deb.awaitsDecision():
 		return m.openDecide()
 	case key.Matches(msg, k.OpenFile):
 		return m, m.openFile(m.focusedPath())
@@ -132,10 +132,10 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Older):
 		return m.olderDebate()
 	case key.Matches(msg, k.NextTab):
-		m.dv.tab = (m.dv.tab + 1) % len(m.tabNames())
+		m.dv.tab = (m.dv.tab + 1) % len(m.dv.tabNames())
 		m.dv.focus = 0
 	case key.Matches(msg, k.PrevTab):
-		m.dv.tab = (m.dv.tab + len(m.tabNames()) - 1) % len(m.tabNames())
+		m.dv.tab = (m.dv.tab + len(m.dv.tabNames()) - 1) % len(m.dv.tabNames())
 		m.dv.focus = 0
 	case key.Matches(msg, k.Right):
 		m.dv.focus = min(len(panes)-1, m.dv.focus+1)
@@ -164,34 +164,34 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 // viewDebate draws the header, the tabs, the tab's body and the footer.
 func (k debateScreen) render(m Model) string {
 	if m.dv.deb == nil {
-		return m.st.Subtle.Render("reading the debate…") + "\n" + m.footer("q back")
+		return m.st.Subtle.Render("reading the debate…") + "\n" + m.toast.footer(&m.frame, "q back")
 	}
 	d := m.dv.deb
 	if m.zm.on {
 		return zoomPage.render(m)
 	}
-	head := m.debateHeader()
-	tabs := m.renderTabs(m.tabNames())
+	head := m.dv.debateHeader(&m.frame)
+	tabs := m.dv.renderTabs(&m.frame, m.dv.tabNames())
 	if ansi.StringWidth(strings.Join(tabs, "  ")) > m.w {
-		tabs = m.renderTabs(shortTabNames(m.tabNames())) // many rounds: every tab stays in sight
+		tabs = m.dv.renderTabs(&m.frame, shortTabNames(m.dv.tabNames())) // many rounds: every tab stays in sight
 	}
 	bodyH := m.lay.bodyH
 	var body string
 	switch {
 	case m.dv.tab == 0:
-		body = m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
-	case m.dv.tab == m.convTab() && m.dv.argueView != nil:
+		body = m.dv.viewDoc(&m.frame, docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
+	case m.dv.tab == m.dv.convTab() && m.dv.argueView != nil:
 		body = strings.Join(m.renderArgue(m.dv.argueView, m.w, bodyH), "\n")
-	case m.dv.tab == m.convTab():
+	case m.dv.tab == m.dv.convTab():
 		chart := m.renderChart(m.w)
 		if chart != "" {
 			chart += "\n\n"
 		}
-		body = chart + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
-	case m.dv.tab == m.finalTab():
+		body = chart + m.dv.viewDoc(&m.frame, docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
+	case m.dv.tab == m.dv.finalTab():
 		body = m.viewFinal(bodyH)
 	default:
-		body = m.renderPanes(m.focusedPanes(), m.w, bodyH)
+		body = m.renderPanes(m.dv.focusedPanes(), m.w, bodyH)
 	}
 	body = padLines(body, bodyH)
 	help := footerHelp(k.footer(m)...)
@@ -210,11 +210,11 @@ func (k debateScreen) render(m Model) string {
 			m.st.Warning.Render(ansi.Truncate(fitHelp("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom · ? keys · q quit", m.w), m.w, "…"))
 	}
 	if m.dlg.menu != nil && !m.dlg.hidden {
-		help = m.menuKeys() // the panes' keys do not work while it is open
+		help = m.dlg.menuKeys() // the panes' keys do not work while it is open
 	}
-	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
+	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.toast.footer(&m.frame, help)
 	if m.dlg.menu != nil && !m.dlg.hidden {
-		body, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
+		body, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
 	}
 	return out
@@ -277,11 +277,11 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.Top):
 		m.zm.vp.GotoTop()
-		m.holdZoom(true)
+		m.zm.holdZoom(true)
 		return m, nil
 	case key.Matches(msg, k.Bottom):
 		m.zm.vp.GotoBottom()
-		m.holdZoom(false) // at the end: it follows the stream again
+		m.zm.holdZoom(false) // at the end: it follows the stream again
 		return m, nil
 	case key.Matches(msg, k.Search):
 		return m.openFind()
@@ -289,7 +289,7 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.helpv.on = true
 		return m, nil
 	case m.zm.find.query != "" && key.Matches(msg, k.Next, k.Prev):
-		m.stepMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.Next)])
+		m.zm.stepMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.Next)])
 		return m, nil
 	case key.Matches(msg, k.OpenFile):
 		return m, m.openFile(m.focusedPath())
@@ -298,7 +298,7 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	}
 	var c tea.Cmd
 	m.zm.vp, c = m.zm.vp.Update(msg)
-	m.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, k.Top))
+	m.zm.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, k.Top))
 	return m, c
 }
 
@@ -310,16 +310,16 @@ func (k zoomScreen) render(m Model) string {
 	} else if p := m.zoomPane(); p != nil {
 		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.words().Final), p.status, p.engine)
 	} else {
-		title = m.tabNames()[m.dv.tab]
+		title = m.dv.tabNames()[m.dv.tab]
 	}
 	keys := footerHelp(k.ShortHelp()...)
-	if f := m.findFooter(); f != "" {
+	if f := m.zm.findFooter(); f != "" {
 		keys = f
 	}
 	if m.dlg.menu != nil {
 		keys += decisionWaits
 	}
-	footer := m.footer(keys)
+	footer := m.toast.footer(&m.frame, keys)
 	if m.zm.find.typing {
 		// the prompt is never dropped to fit: what is typed must show
 		footer = m.st.StatusBar.Render(ansi.Truncate(keys, m.w, "…"))

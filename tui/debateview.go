@@ -19,9 +19,9 @@ import (
 
 // Tabs of the debate screen: the problem, each round that runs (those up
 // to a recorded stop: the rounds after it never run), convergence, final.
-func (m Model) tabNames() []string {
+func (d debateState) tabNames() []string {
 	names := []string{"Problem"}
-	for k := 0; k <= m.dv.deb.lastRound(); k++ {
+	for k := 0; k <= d.deb.lastRound(); k++ {
 		names = append(names, fmt.Sprintf("Round %d", k))
 	}
 	return append(names, "Convergence", "Final")
@@ -47,36 +47,36 @@ func shortTabNames(names []string) []string {
 }
 
 // renderTabs styles the tab names, the active one marked.
-func (m Model) renderTabs(names []string) []string {
+func (d debateState) renderTabs(f *frame, names []string) []string {
 	var tabs []string
 	for i, t := range names {
-		if i == m.dv.tab {
-			tabs = append(tabs, m.st.TabActive.Render(t))
+		if i == d.tab {
+			tabs = append(tabs, f.st.TabActive.Render(t))
 		} else {
-			tabs = append(tabs, m.st.Tab.Render(t))
+			tabs = append(tabs, f.st.Tab.Render(t))
 		}
 	}
 	return tabs
 }
 
-func (m Model) finalTab() int { return m.dv.deb.lastRound() + 3 }
-func (m Model) convTab() int  { return m.dv.deb.lastRound() + 2 }
+func (d debateState) finalTab() int { return d.deb.lastRound() + 3 }
+func (d debateState) convTab() int  { return d.deb.lastRound() + 2 }
 
 // roundOfTab is the round a tab shows, or -1.
-func (m Model) roundOfTab() int {
-	if m.dv.tab >= 1 && m.dv.tab <= m.dv.deb.lastRound()+1 {
-		return m.dv.tab - 1
+func (d debateState) roundOfTab() int {
+	if d.tab >= 1 && d.tab <= d.deb.lastRound()+1 {
+		return d.tab - 1
 	}
 	return -1
 }
 
 // focusedPanes are the panes of the tab on screen.
-func (m Model) focusedPanes() []*pane {
-	if k := m.roundOfTab(); k >= 0 && k < len(m.dv.deb.rounds) {
-		return m.dv.deb.rounds[k].panes
+func (d debateState) focusedPanes() []*pane {
+	if k := d.roundOfTab(); k >= 0 && k < len(d.deb.rounds) {
+		return d.deb.rounds[k].panes
 	}
-	if m.dv.tab == m.finalTab() {
-		return []*pane{m.dv.deb.judge}
+	if d.tab == d.finalTab() {
+		return []*pane{d.deb.judge}
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func (m Model) focusedPanes() []*pane {
 // openZoom zooms into the focused pane or the tab's document, at its top;
 // it reports whether there was one.
 func (m *Model) openZoom() bool {
-	if p := m.zoomPane(); p == nil && m.dv.tab != 0 && m.dv.tab != m.convTab() && m.dv.tab != m.finalTab() {
+	if p := m.zoomPane(); p == nil && m.dv.tab != 0 && m.dv.tab != m.dv.convTab() && m.dv.tab != m.dv.finalTab() {
 		return false
 	}
 	m.startZoom()
@@ -95,7 +95,7 @@ func (m *Model) openZoom() bool {
 // search.
 func (m *Model) startZoom() {
 	m.zm.on = true
-	m.layoutZoom()
+	m.zm.layoutZoom(&m.frame)
 	m.zm.find = find{}
 	m.setZoom("")
 	m.zm.hold = false
@@ -145,7 +145,7 @@ func (m Model) resumeShown() (Model, tea.Cmd) {
 
 // fromBrowser reports whether the UI opened on the browser: a debate
 // opened, resumed or started from it goes back to it when left.
-func (m Model) fromBrowser() bool { return m.opts.Bug == nil }
+func (f frame) fromBrowser() bool { return f.opts.Bug == nil }
 
 // backToBrowser leaves a past debate (or quits when the UI opened on it).
 func (m Model) backToBrowser() (Model, tea.Cmd) {
@@ -171,8 +171,8 @@ func (m Model) zoomPane() *pane {
 	if m.screen == scrReview {
 		return nil // the review view's zoom shows a lens or a document, not a call
 	}
-	panes := m.focusedPanes()
-	if m.dv.tab == m.finalTab() && m.dv.deb.judge.path != "" && !m.run.on {
+	panes := m.dv.focusedPanes()
+	if m.dv.tab == m.dv.finalTab() && m.dv.deb.judge.path != "" && !m.run.on {
 		return nil // the final answer is a document
 	}
 	if m.dv.focus < len(panes) {
@@ -190,11 +190,11 @@ func (m Model) zoomDocKey() docKey {
 	switch {
 	case m.dv.tab == 0:
 		return docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Problem), width: w}
-	case m.dv.tab == m.convTab() && m.dv.argueView != nil:
+	case m.dv.tab == m.dv.convTab() && m.dv.argueView != nil:
 		return docKey{} // argue's own view (argueZoom), read from its files
-	case m.dv.tab == m.convTab():
+	case m.dv.tab == m.dv.convTab():
 		return docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Convergence), width: w}
-	case m.dv.tab == m.finalTab() && m.dv.deb.judge.path != "" && !m.run.on:
+	case m.dv.tab == m.dv.finalTab() && m.dv.deb.judge.path != "" && !m.run.on:
 		return docKey{path: m.dv.deb.judge.path, width: w}
 	}
 	if p := m.zoomPane(); p != nil && p.path != "" && p.status != "running" {
@@ -203,12 +203,12 @@ func (m Model) zoomDocKey() docKey {
 	return docKey{}
 }
 
-func (m *Model) layoutZoom() {
-	if m.zm.vp.Width() == 0 {
-		m.zm.vp = viewport.New()
+func (z *zoomState) layoutZoom(f *frame) {
+	if z.vp.Width() == 0 {
+		z.vp = viewport.New()
 	}
-	m.zm.vp.SetWidth(m.lay.w)
-	m.zm.vp.SetHeight(m.lay.zoomH)
+	z.vp.SetWidth(f.lay.w)
+	z.vp.SetHeight(f.lay.zoomH)
 }
 
 // refreshZoom fills the zoom with the rendered document, or the pane's
@@ -218,7 +218,7 @@ func (m *Model) refreshZoom() {
 		m.setZoom(m.reviewZoom())
 		return
 	}
-	if m.dv.tab == m.convTab() && m.dv.argueView != nil {
+	if m.dv.tab == m.dv.convTab() && m.dv.argueView != nil {
 		m.setZoom(m.argueZoom(m.dv.argueView))
 		return
 	}
@@ -238,7 +238,7 @@ func (m *Model) refreshZoom() {
 
 // holdZoom records a scroll of the zoom by the user: up, or anywhere but
 // the end, holds it in place; back at the end it follows the stream again.
-func (m *Model) holdZoom(up bool) { m.zm.hold = up || !m.zm.vp.AtBottom() }
+func (z *zoomState) holdZoom(up bool) { z.hold = up || !z.vp.AtBottom() }
 
 // gridShape lays n panes out in columns and rows for a width and height:
 // as many columns of at least 34 cells as fit, more when rows get too short.
@@ -466,7 +466,7 @@ func (m *Model) wantDocs() []tea.Cmd {
 	if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.dir == "" {
 		switch m.screen {
 		case scrBrowser:
-			return m.wantPreview()
+			return m.browser.wantPreview(&m.frame)
 		case scrReview:
 			return m.wantReviewDoc()
 		}
@@ -479,9 +479,9 @@ func (m *Model) wantDocs() []tea.Cmd {
 		keys = append(keys, m.zoomDocKey())
 	case m.dv.tab == 0:
 		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Problem), width: bodyW})
-	case m.dv.tab == m.convTab():
+	case m.dv.tab == m.dv.convTab():
 		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Convergence), width: bodyW})
-	case m.dv.tab == m.finalTab() && m.dv.deb.judge.path != "" && !m.run.on:
+	case m.dv.tab == m.dv.finalTab() && m.dv.deb.judge.path != "" && !m.run.on:
 		keys = append(keys, docKey{path: m.dv.deb.judge.path, width: m.finalDocWidth()})
 	}
 	var cmds []tea.Cmd

@@ -47,17 +47,17 @@ func (d *debateView) awaitsDecision() bool {
 // decisionLine is the final tab's line about the human decision: what
 // waits and the key that answers it, or what was decided ("" when the
 // result waits for none).
-func (m Model) decisionLine() string {
-	d := m.dv.deb
+func (s debateState) decisionLine(f *frame) string {
+	d := s.deb
 	switch {
 	case d.awaitsDecision():
 		v := ""
 		if d.final != nil && d.final.RecommendedVerdict != "" {
 			v = " on the recommended verdict " + clipLine(d.final.RecommendedVerdict, 40)
 		}
-		return m.st.Warning.Render(escalationWords(d.final)+"A human decision is pending"+v+": ") + m.st.Bold.Render("d") + " approve, decline or revise"
+		return f.st.Warning.Render(escalationWords(d.final)+"A human decision is pending"+v+": ") + f.st.Bold.Render("d") + " approve, decline or revise"
 	case d.decision != "":
-		return "decision: " + m.st.Bold.Render(d.decision) + m.st.Subtle.Render(" (decisao.md)")
+		return "decision: " + f.st.Bold.Render(d.decision) + f.st.Subtle.Render(" (decisao.md)")
 	}
 	return ""
 }
@@ -101,7 +101,7 @@ func decideMenu(bugID string) *menu {
 
 // openDecide opens the decision form on the final tab.
 func (m Model) openDecide() (Model, tea.Cmd) {
-	cmd := m.openMenu(decideMenu(m.dv.deb.bugID))
+	cmd := m.dlg.openMenu(&m.frame, decideMenu(m.dv.deb.bugID))
 	return m, cmd
 }
 

@@ -51,7 +51,7 @@ func TestDecideForm(t *testing.T) {
 		t.Errorf("the browser opens on row %d, not on the pending decision at the top", m.browser.cursor)
 	}
 	m = keys(t, m, "enter")
-	if m.dv.deb == nil || m.dv.tab != m.finalTab() || !strings.Contains(screenText(m, f.proj), "A human decision is pending on the recommended verdict spec-gap: d approve, decline or revise") {
+	if m.dv.deb == nil || m.dv.tab != m.dv.finalTab() || !strings.Contains(screenText(m, f.proj), "A human decision is pending on the recommended verdict spec-gap: d approve, decline or revise") {
 		t.Fatalf("the Final tab does not say a decision waits:\n%s", screenText(m, f.proj))
 	}
 	// revise with no note: the form stays open, nothing is written

@@ -56,7 +56,7 @@ func dialogOf(k menuKind) dialog {
 }
 
 // dialog is the open menu's dialog.
-func (m Model) dialog() dialog { return dialogOf(m.dlg.menu.kind) }
+func (d dialogStack) dialog() dialog { return dialogOf(d.menu.kind) }
 
 // The keys a menu's footer names.
 var (
@@ -72,7 +72,7 @@ var (
 )
 
 // menuKeys are the keys that work in the open menu, as its footer says.
-func (m Model) menuKeys() string { return footerHelp(m.dialog().keys(m.dlg.menu)...) }
+func (d dialogStack) menuKeys() string { return footerHelp(d.dialog().keys(d.menu)...) }
 
 // closeMenu closes the open menu: the decision stepped aside under the
 // quit question comes back, stepped aside as it was.
@@ -102,18 +102,18 @@ func (quorumDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
 		return m, nil
 	case menuQuorumOther:
 		if mn.first != nil && mn.form.GetFocusedField() != mn.first {
-			return m, m.openMenu(otherMenu(mn)) // its second page: back to its first
+			return m, m.dlg.openMenu(&m.frame, otherMenu(mn)) // its second page: back to its first
 		}
-		return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
+		return m, m.dlg.openMenu(&m.frame, quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
 	case menuSwapConfirm:
-		return m, m.openMenu(swapMenu(mn, m.opts.Config, m.opts.Status))
+		return m, m.dlg.openMenu(&m.frame, swapMenu(mn, m.opts.Config, m.opts.Status))
 	}
-	return m, m.openMenu(otherMenu(mn)) // the engines, the timeout
+	return m, m.dlg.openMenu(&m.frame, otherMenu(mn)) // the engines, the timeout
 }
 
 // reopen: a decision must be answered (or the debate left with ctrl+c).
 func (quorumDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
-	return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
+	return m, m.dlg.openMenu(&m.frame, quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
 }
 
 func (quorumDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
@@ -124,7 +124,7 @@ func (quorumDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 		m.dv.deb.state = "running"
 		return m, nil
 	}
-	next := func(n *menu) (Model, tea.Cmd) { return m, m.openMenu(n) }
+	next := func(n *menu) (Model, tea.Cmd) { return m, m.dlg.openMenu(&m.frame, n) }
 	switch mn.kind {
 	case menuQuorum:
 		switch mn.choice {
@@ -180,13 +180,13 @@ func (judgeDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
 		m.dlg.hidden = true
 		return m, nil
 	case menuJudgeConfirm:
-		return m, m.openMenu(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
+		return m, m.dlg.openMenu(&m.frame, judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
 	}
-	return m, m.openMenu(m.judgeMenu(mn.j, mn.jReply))
+	return m, m.dlg.openMenu(&m.frame, m.judgeMenu(mn.j, mn.jReply))
 }
 
 func (judgeDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
-	return m, m.openMenu(m.judgeMenu(mn.j, mn.jReply))
+	return m, m.dlg.openMenu(&m.frame, m.judgeMenu(mn.j, mn.jReply))
 }
 
 func (judgeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
@@ -197,7 +197,7 @@ func (judgeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 		m.dv.deb.state = "running"
 		return m, nil
 	}
-	next := func(n *menu) (Model, tea.Cmd) { return m, m.openMenu(n) }
+	next := func(n *menu) (Model, tea.Cmd) { return m, m.dlg.openMenu(&m.frame, n) }
 	switch mn.kind {
 	case menuJudge:
 		switch mn.choice {
@@ -239,7 +239,7 @@ func (budgetDialog) keys(mn *menu) []key.Binding {
 func (budgetDialog) back(m Model, mn *menu) (Model, tea.Cmd) { return m.budgetBack(mn) }
 func (budgetDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.budgetDone(mn) }
 func (budgetDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
-	return m, m.openMenu(budgetMenu(mn.bud))
+	return m, m.dlg.openMenu(&m.frame, budgetMenu(mn.bud))
 }
 
 func (quitDialog) keys(*menu) []key.Binding { return []key.Binding{menuChoose, menuConfirm, menuWatch} }
@@ -306,23 +306,23 @@ func (decideDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.decideAn
 func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	page := max(1, (m.h-4)/2)
 	up, down := key.Matches(msg, m.keys.Up), key.Matches(msg, m.keys.Down)
-	if m.menuTyping() && msg.Text != "" {
+	if m.dlg.menuTyping() && msg.Text != "" {
 		return m.updateMenu(msg) // a letter or a space typed in a field, never a scroll key
 	}
 	switch {
 	case key.Matches(msg, m.keys.PageUp):
-		m.dlg.off = m.clampMenuOff(m.dlg.off + page)
+		m.dlg.off = m.dlg.clampMenuOff(&m.frame, m.dlg.off+page)
 		return m, nil
 	case key.Matches(msg, m.keys.PageDown):
-		m.dlg.off = m.clampMenuOff(m.dlg.off - page)
+		m.dlg.off = m.dlg.clampMenuOff(&m.frame, m.dlg.off-page)
 		return m, nil
 	case m.dlg.off > 0 && (up || down):
-		m.dlg.off = m.clampMenuOff(m.dlg.off + map[bool]int{true: 1, false: -1}[up])
+		m.dlg.off = m.dlg.clampMenuOff(&m.frame, m.dlg.off+map[bool]int{true: 1, false: -1}[up])
 		return m, nil
 	}
 	before := cursorLine(m.dlg.menu.form.View())
 	nm, cmd := m.updateMenu(msg)
-	if up && nm.dlg.menu == m.dlg.menu && cursorLine(nm.dlg.menu.form.View()) > before && m.clampMenuOff(1) > 0 {
+	if up && nm.dlg.menu == m.dlg.menu && cursorLine(nm.dlg.menu.form.View()) > before && m.dlg.clampMenuOff(&m.frame, 1) > 0 {
 		// ↑ on the first choice wrapped to the last: undo it, scroll up
 		nm, _ = nm.updateMenu(tea.KeyPressMsg{Code: tea.KeyDown})
 		nm.dlg.off = 1
@@ -332,8 +332,8 @@ func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 
 // menuTyping reports whether the menu's focused field takes text (a note,
 // a timeout), where letters and the space are text, not keys.
-func (m Model) menuTyping() bool {
-	switch m.dlg.menu.form.GetFocusedField().(type) {
+func (d dialogStack) menuTyping() bool {
+	switch d.menu.form.GetFocusedField().(type) {
 	case *huh.Input, *huh.Text:
 		return true
 	}
@@ -351,31 +351,31 @@ func cursorLine(view string) int {
 }
 
 // clampMenuOff keeps a menu's scroll within what stands above its end.
-func (m Model) clampMenuOff(off int) int {
-	_, off = menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.menuKeys(), m.h-2, off)
+func (d dialogStack) clampMenuOff(f *frame, off int) int {
+	_, off = menuWindow(d.menu.form.WithWidth(f.lay.menuFormW).View()+"\n"+d.menuKeys(), f.h-2, off)
 	return off
 }
 
 // openMenu shows n over the view, fitted to the window, and returns its
 // form's first command.
-func (m *Model) openMenu(n *menu) tea.Cmd {
-	m.dlg.menu, m.dlg.hidden, m.dlg.off = n, false, 0
+func (d *dialogStack) openMenu(f *frame, n *menu) tea.Cmd {
+	d.menu, d.hidden, d.off = n, false, 0
 	cmd := n.form.Init()
-	m.fitMenu()
+	d.fitMenu(f)
 	return cmd
 }
 
 // fitMenu sizes the open menu's form to the window.
-func (m *Model) fitMenu() { m.dlg.menu.form = m.fitForm(m.dlg.menu.form, m.lay.menuFormW, 0) }
+func (d *dialogStack) fitMenu(f *frame) { d.menu.form = f.fitForm(d.menu.form, f.lay.menuFormW, 0) }
 
 // fitForm sizes a huh form: huh lays a form out only when the form itself
 // receives a window size, so it gets one at the size it is drawn.
-func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
+func (fr frame) fitForm(f *huh.Form, w, h int) *huh.Form {
 	f = f.WithWidth(w)
 	if h > 0 {
 		f = f.WithHeight(h)
 	}
-	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: max(h, m.h)}); nf != nil {
+	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: max(h, fr.h)}); nf != nil {
 		if form, ok := nf.(*huh.Form); ok {
 			f = form
 		}
@@ -391,9 +391,9 @@ func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	switch m.dlg.menu.form.State {
 	case huh.StateAborted:
-		return m.dialog().reopen(m, m.dlg.menu)
+		return m.dlg.dialog().reopen(m, m.dlg.menu)
 	case huh.StateCompleted:
-		return m.dialog().done(m, m.dlg.menu)
+		return m.dlg.dialog().done(m, m.dlg.menu)
 	}
 	return m, c
 }

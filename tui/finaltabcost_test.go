@@ -43,7 +43,7 @@ func TestFinalTabKeepsTheEstimateFromTheLog(t *testing.T) {
 	}
 	m := loadBrowser(t, f, 140, 45)
 	m = keys(t, m, "j", "j", "j", "enter")
-	if m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260702-Q2R8" || m.dv.tab != m.finalTab() {
+	if m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260702-Q2R8" || m.dv.tab != m.dv.finalTab() {
 		t.Fatalf("not on Q2R8's Final tab: %+v", m.dv.deb)
 	}
 	m = pump(t, m, nil)

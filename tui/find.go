@@ -61,17 +61,17 @@ func (m *Model) setZoom(text string) {
 	}
 	m.zm.find.hits = findMatches(text, m.zm.find.query)
 	m.zm.find.at = min(m.zm.find.at, max(0, len(m.zm.find.hits)-1))
-	m.zm.vp.SetContent(m.highlighted())
+	m.zm.vp.SetContent(m.zm.highlighted())
 }
 
 // highlighted is the zoom's text with every match marked, the current one
 // in reverse video (visible without colour too).
-func (m Model) highlighted() string {
-	lines := strings.Split(m.zm.find.text, "\n")
+func (z zoomState) highlighted() string {
+	lines := strings.Split(z.find.text, "\n")
 	byLine := map[int][]lipgloss.Range{}
-	for i, h := range m.zm.find.hits {
+	for i, h := range z.find.hits {
 		st := lipgloss.NewStyle().Underline(true).Bold(true)
-		if i == m.zm.find.at {
+		if i == z.find.at {
 			st = lipgloss.NewStyle().Reverse(true).Bold(true)
 		}
 		byLine[h.line] = append(byLine[h.line], lipgloss.NewRange(h.start, h.end, st))
@@ -118,7 +118,7 @@ func (m Model) findKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		m.zm.find.query, m.zm.find.at = q, 0
 		m.setZoom(m.zm.find.text)
-		m.showMatch()
+		m.zm.showMatch()
 		return m, nil
 	}
 	var c tea.Cmd
@@ -127,25 +127,25 @@ func (m Model) findKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 }
 
 // stepMatch moves to the next (or previous) match, wrapping around.
-func (m *Model) stepMatch(by int) {
-	if n := len(m.zm.find.hits); n > 0 {
-		m.zm.find.at = (m.zm.find.at + by + n) % n
-		m.zm.vp.SetContent(m.highlighted())
-		m.showMatch()
+func (z *zoomState) stepMatch(by int) {
+	if n := len(z.find.hits); n > 0 {
+		z.find.at = (z.find.at + by + n) % n
+		z.vp.SetContent(z.highlighted())
+		z.showMatch()
 	}
 }
 
 // showMatch scrolls the current match into view, a third down the zoom,
 // and holds the zoom there.
-func (m *Model) showMatch() {
-	if m.zm.find.at >= len(m.zm.find.hits) {
+func (z *zoomState) showMatch() {
+	if z.find.at >= len(z.find.hits) {
 		return
 	}
-	line := m.zm.find.hits[m.zm.find.at].line
-	if off := m.zm.vp.YOffset(); line < off || line >= off+m.zm.vp.Height() {
-		m.zm.vp.SetYOffset(max(0, line-m.zm.vp.Height()/3))
+	line := z.find.hits[z.find.at].line
+	if off := z.vp.YOffset(); line < off || line >= off+z.vp.Height() {
+		z.vp.SetYOffset(max(0, line-z.vp.Height()/3))
 	}
-	m.zm.hold = true
+	z.hold = true
 }
 
 // clearFind ends the search and takes its highlights away.
@@ -156,14 +156,14 @@ func (m *Model) clearFind() {
 }
 
 // findFooter is the zoom's footer while a search is open or shown.
-func (m Model) findFooter() string {
+func (z zoomState) findFooter() string {
 	switch {
-	case m.zm.find.typing:
-		return m.zm.find.input.View() + findHint
-	case m.zm.find.query == "":
+	case z.find.typing:
+		return z.find.input.View() + findHint
+	case z.find.query == "":
 		return ""
-	case len(m.zm.find.hits) == 0:
-		return fmt.Sprintf("no match for %q · / search again · esc clear", m.zm.find.query)
+	case len(z.find.hits) == 0:
+		return fmt.Sprintf("no match for %q · / search again · esc clear", z.find.query)
 	}
-	return fmt.Sprintf("match %d of %d · n/N next/previous · / search · esc clear", m.zm.find.at+1, len(m.zm.find.hits))
+	return fmt.Sprintf("match %d of %d · n/N next/previous · / search · esc clear", z.find.at+1, len(z.find.hits))
 }

@@ -59,20 +59,20 @@ func (m Model) focusedPath() string {
 }
 
 // copyPath puts a path on the clipboard (OSC 52) and says so.
-func (m Model) copyPath(path string) tea.Cmd {
+func (f frame) copyPath(path string) tea.Cmd {
 	if path == "" {
 		return statusCmd("nothing to copy here: the focused pane has no file yet")
 	}
-	return tea.Batch(tea.SetClipboard(path), statusCmd("copied "+m.opts.Register.Rel(path)))
+	return tea.Batch(tea.SetClipboard(path), statusCmd("copied "+f.opts.Register.Rel(path)))
 }
 
 // openFile shows a file in $PAGER (else $EDITOR, else less), giving it the
 // terminal until it exits. The file is looked at off the UI goroutine.
-func (m Model) openFile(path string) tea.Cmd {
+func (f frame) openFile(path string) tea.Cmd {
 	if path == "" {
 		return statusCmd("nothing to open here: the focused pane has no file yet")
 	}
-	getenv := m.opts.env
+	getenv := f.opts.env
 	return func() tea.Msg {
 		if fi, err := os.Stat(path); err != nil || fi.IsDir() {
 			return statusMsg("o opens a file; " + filepath.Base(path) + " is not one")
@@ -110,7 +110,7 @@ func (m Model) wheel(msg tea.MouseWheelMsg) Model {
 		} else {
 			m.zm.vp.ScrollDown(3)
 		}
-		m.holdZoom(up)
+		m.zm.holdZoom(up)
 	case m.screen == scrBrowser:
 		d := 1
 		if up {
@@ -137,8 +137,8 @@ func (m Model) click(msg tea.MouseClickMsg) Model {
 				m.browser.keepVisible(m.lay.rows)
 			}
 		}
-	case m.screen == scrDebate && m.dv.deb != nil && !m.zm.on && m.roundOfTab() >= 0:
-		panes := m.focusedPanes()
+	case m.screen == scrDebate && m.dv.deb != nil && !m.zm.on && m.dv.roundOfTab() >= 0:
+		panes := m.dv.focusedPanes()
 		cols, rows := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 		pw, ph := m.lay.bodyW/cols, m.lay.bodyH/rows
 		by := y - 2 // header, tabs

@@ -124,7 +124,7 @@ func TestZoomScrollKeptThroughFinish(t *testing.T) {
 		t.Errorf("the finish moved the scrolled zoom: %d → %d", off, got)
 	}
 	m = pump(t, m, engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeDone}}})
-	if !m.zm.on || m.dv.tab == m.finalTab() {
+	if !m.zm.on || m.dv.tab == m.dv.finalTab() {
 		t.Errorf("the end replaced the user's zoom: zoom %v tab %d", m.zm.on, m.dv.tab)
 	}
 }

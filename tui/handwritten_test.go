@@ -96,7 +96,7 @@ func TestHandRunJudgeFailureOffersNoRetry(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m := openBug(t, f, "6", 80, 24)
-	for i := 0; i < 8 && m.dv.tab != m.finalTab(); i++ {
+	for i := 0; i < 8 && m.dv.tab != m.dv.finalTab(); i++ {
 		m = keys(t, m, "tab")
 	}
 	text := screenText(m, f.proj)
@@ -156,13 +156,13 @@ func TestMenusNameWhatTheyRetryAndTheirKeys(t *testing.T) {
 		{judgeEngineMenu(jm, f.cfg, nil), "Retry the judge on another engine (now: bad)"},
 		{tm, "the failed solvers are called again"},
 	} {
-		m.openMenu(c.mn)
+		m.dlg.openMenu(&m.frame, c.mn)
 		if text := ansi.Strip(m.dlg.menu.form.View()); !strings.Contains(text, c.want) {
 			t.Errorf("menu lacks %q:\n%s", c.want, text)
 		}
 	}
-	m.openMenu(judgeConfirmMenu(&menu{j: j, engine: "ext"}))
-	if got := m.menuKeys(); !strings.HasPrefix(got, "←/→ choose") {
+	m.dlg.openMenu(&m.frame, judgeConfirmMenu(&menu{j: j, engine: "ext"}))
+	if got := m.dlg.menuKeys(); !strings.HasPrefix(got, "←/→ choose") {
 		t.Errorf("confirmation footer %q, want ←/→ (its buttons sit side by side)", got)
 	}
 }

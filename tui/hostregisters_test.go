@@ -35,7 +35,7 @@ func TestBrowserShowsHostDebatesAsShowDoes(t *testing.T) {
 				m.browser.cursor = i
 			}
 		}
-		for _, c := range m.wantPreview() {
+		for _, c := range m.browser.wantPreview(&m.frame) {
 			for _, msg := range run(c) {
 				m = pump(t, m, msg)
 			}

@@ -26,7 +26,7 @@ func TestJudgeFailedFinalTab(t *testing.T) {
 			if m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260705-M8N2" {
 				t.Fatalf("opened %+v", m.dv.deb)
 			}
-			m.dv.tab = m.finalTab()
+			m.dv.tab = m.dv.finalTab()
 			text := screenText(m, f.proj)
 			for _, want := range []string{"The judge failed (attempt 1)", "names 2 labels", "r opens the judge menu", "--winner A"} {
 				if !strings.Contains(text, want) {
@@ -34,7 +34,7 @@ func TestJudgeFailedFinalTab(t *testing.T) {
 				}
 			}
 			goldenScreen(t, m, f.proj)
-			m.dv.tab = m.convTab()
+			m.dv.tab = m.dv.convTab()
 			m = pump(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]}) // renders the tab's document
 			text = screenText(m, f.proj)
 			if strings.Contains(text, "no such file") || strings.Contains(text, "open /") || !strings.Contains(text, "not written yet") {
@@ -92,7 +92,7 @@ func TestCancelledAfterJudgeFailure(t *testing.T) {
 	if m.dv.deb == nil || m.dv.deb.state != "cancelled" {
 		t.Fatalf("opened %+v", m.dv.deb)
 	}
-	m.dv.tab = m.finalTab()
+	m.dv.tab = m.dv.finalTab()
 	text := screenText(m, f.proj)
 	for _, want := range []string{"The judge failed", "why:", "cancelled at the judge menu", "r opens the judge menu"} {
 		if !strings.Contains(text, want) {
@@ -114,7 +114,7 @@ func TestClosedBugsArchivedDebateOffersNoResume(t *testing.T) {
 	for _, c := range []struct {
 		state string
 		tab   int
-	}{{"running", 1}, {"judge-failed", m.finalTab()}} { // as an interrupted or judge-failed one would be
+	}{{"running", 1}, {"judge-failed", m.dv.finalTab()}} { // as an interrupted or judge-failed one would be
 		m.dv.deb.state, m.dv.deb.judgeFailed, m.dv.tab = c.state, c.state == "judge-failed", c.tab
 		if text := screenText(m, f.proj); strings.Contains(text, "r resumes") || strings.Contains(text, "r opens the judge menu") {
 			t.Errorf("the closed bug's archived debate offers r:\n%s", text)

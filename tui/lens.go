@@ -35,13 +35,13 @@ func (m Model) protocol() engine.Protocol {
 	if m.dv.deb != nil && m.dv.deb.protocol != "" {
 		name = m.dv.deb.protocol
 	}
-	return m.protocolNamed(name)
+	return m.cost.protocolNamed(&m.frame, name)
 }
 
 // protocolNamed is the protocol moot runs under that name (nil: unknown).
-func (m Model) protocolNamed(name string) engine.Protocol {
-	known := append([]engine.Protocol{m.cost.setup.Protocol, m.opts.Protocol}, m.opts.Protocols...)
-	for _, p := range append(known, m.opts.Known...) {
+func (c costState) protocolNamed(f *frame, name string) engine.Protocol {
+	known := append([]engine.Protocol{c.setup.Protocol, f.opts.Protocol}, f.opts.Protocols...)
+	for _, p := range append(known, f.opts.Known...) {
 		if p != nil && p.Name() == name {
 			return p
 		}
@@ -87,7 +87,7 @@ func (m Model) lensLine() string {
 		parts = append(parts, id+" "+termsafe.Line(l.Name))
 	}
 	sort.Strings(parts)
-	word := cmp.Or(engine.Describe(m.protocolNamed(r.sum.Latest.Problem.ProtocolName())).LensesWord, "lenses")
+	word := cmp.Or(engine.Describe(m.cost.protocolNamed(&m.frame, r.sum.Latest.Problem.ProtocolName())).LensesWord, "lenses")
 	return m.st.Subtle.Render(word+": ") + strings.Join(parts, " · ")
 }
 

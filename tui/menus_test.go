@@ -142,7 +142,7 @@ func TestUnknownPriceNeverZero(t *testing.T) {
 	j := judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), true, false, true)
 	m, _ := liveModel(t, newFixture(t), 120, 34)
 	for _, mn := range []*menu{q, j} {
-		m.openMenu(mn)
+		m.dlg.openMenu(&m.frame, mn)
 		if text := m.dlg.menu.form.View(); strings.Contains(text, "$0.00") || strings.Contains(text, "≈unknown") || !strings.Contains(text, ", unknown)") {
 			t.Errorf("menu with no price:\n%s", text)
 		}

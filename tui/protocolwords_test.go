@@ -42,7 +42,7 @@ func TestQuorumOtherMenuSpeaksTheProtocol(t *testing.T) {
 			q.Member, q.Members = in.Member, in.Members
 			var all string
 			view := func(mn *menu) {
-				m.openMenu(mn)
+				m.dlg.openMenu(&m.frame, mn)
 				all += ansi.Strip(m.dlg.menu.form.View()) + "\n"
 			}
 			view(otherMenu(&menu{q: q}))
@@ -154,7 +154,7 @@ func TestScorerFailureMenu(t *testing.T) {
 		RetryCalls: 1, Member: in.Member, Members: in.Members, Support: true, Supporter: in.Supporter}
 	var all string
 	for _, mn := range []*menu{quorumMenu(q, nil, func(...string) bool { return false }, 120), otherMenu(&menu{q: q})} {
-		m.openMenu(mn)
+		m.dlg.openMenu(&m.frame, mn)
 		all += ansi.Strip(m.dlg.menu.form.View()) + "\n"
 	}
 	for _, w := range []string{"The scorer failed in round 1", "2 of 2 personas answered validly", "Continue without the scorer", "no call saved", "Retry the scorer (+1 call", "Swap a failed scorer's engine"} {

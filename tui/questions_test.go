@@ -105,7 +105,7 @@ func TestQuestionsInTheBrowser(t *testing.T) {
 				t.Fatalf("the filter /coupon: %d rows", len(m.browser.visible))
 			}
 			m = keys(t, m, "enter")
-			if m.dv.deb == nil || m.dv.tab != m.finalTab() || m.dv.deb.dir != pending {
+			if m.dv.deb == nil || m.dv.tab != m.dv.finalTab() || m.dv.deb.dir != pending {
 				t.Fatalf("enter did not open the question's Final tab:\n%s", screenText(m, f.proj))
 			}
 			checkFrame(t, m, size[0], size[1], f.proj, []string{"A human decision is pending"})

@@ -104,7 +104,7 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Decide):
 		if r.awaitsDecision() {
-			return m, m.openMenu(decideMenu(r.st.ID))
+			return m, m.dlg.openMenu(&m.frame, decideMenu(r.st.ID))
 		}
 		return m, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))
 	case key.Matches(msg, k.Help):
@@ -119,7 +119,7 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (k reviewScreen) render(m Model) string {
 	r := m.rev
 	if r == nil {
-		return m.st.Subtle.Render("reading the review…") + "\n" + m.footer("q back")
+		return m.st.Subtle.Render("reading the review…") + "\n" + m.toast.footer(&m.frame, "q back")
 	}
 	if m.zm.on {
 		return zoomPage.render(m)
@@ -158,11 +158,11 @@ func (k reviewScreen) render(m Model) string {
 		help = "d decide (stalled: a human decision waits) · " + help
 	}
 	if m.dlg.menu != nil {
-		help = m.menuKeys()
+		help = m.dlg.menuKeys()
 	}
-	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.footer(help)}, "\n")
+	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.toast.footer(&m.frame, help)}, "\n")
 	if m.dlg.menu != nil {
-		box, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
+		box, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
 	}
 	return out

@@ -85,7 +85,7 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 	m.screen, m.dv.focus, m.zm.on, m.dv.conv = scrDebate, 0, false, nil
 	m.dv.tab = 1 + m.dv.deb.current
 	if msg.deb.Final != nil {
-		m.dv.tab = m.finalTab()
+		m.dv.tab = m.dv.finalTab()
 	}
 	return m
 }
@@ -101,7 +101,7 @@ func (m Model) refreshDebate(msg debateLoadedMsg) (Model, tea.Cmd) {
 	was, other := bugfolder.State(m.dv.deb.state), m.dv.deb.heldBy != ""
 	tab, focus := m.dv.tab, m.dv.focus
 	m.dv.deb = viewFromFiles(msg.bug, msg.deb)
-	m.dv.tab, m.dv.focus = min(tab, m.finalTab()), focus
+	m.dv.tab, m.dv.focus = min(tab, m.dv.finalTab()), focus
 	if m.zm.on {
 		m.refreshZoom()
 	}
@@ -144,10 +144,10 @@ func (m Model) leftToBrowser() (Model, tea.Cmd) {
 func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, ev := range msg.events {
-		fromFinal := m.finalTab() - m.dv.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
+		fromFinal := m.dv.finalTab() - m.dv.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
 		m.dv.deb.apply(ev)
 		if fromFinal >= 0 && fromFinal <= 1 {
-			m.dv.tab = m.finalTab() - fromFinal
+			m.dv.tab = m.dv.finalTab() - fromFinal
 		}
 		if ev.Type == engine.EvRoundStarted && !m.zm.on && m.dv.tab >= 1 && m.dv.tab <= m.dv.deb.lastRound()+1 {
 			m.dv.tab, m.dv.focus = 1+ev.Round, 0
@@ -160,13 +160,13 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			cmds = append(cmds, loadArgueCmd(m.protocol(), m.dv.deb.dir)) // argue rewrites its files as each call lands
 		}
 		if ev.Type == engine.EvJudgeStarted && !m.zm.on {
-			m.dv.tab = m.finalTab()
+			m.dv.tab = m.dv.finalTab()
 		}
 		if m.zm.on && m.zoomPane() != nil && ev.Type == engine.EvOutput {
 			m.refreshZoom()
 		}
 		if ev.Type == engine.EvCallFinished {
-			cmds = append(cmds, m.refreshBudget()) // its spend and calls in flight moved
+			cmds = append(cmds, m.dlg.refreshBudget(&m.frame)) // its spend and calls in flight moved
 		}
 	}
 	if m.dv.deb.dir != "" {
@@ -178,7 +178,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- quorumAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(quorumMenu(then.q, then.reply, m.unpriced, m.lay.menuFormW)))
+			cmds = append(cmds, m.dlg.openMenu(&m.frame, quorumMenu(then.q, then.reply, m.unpriced, m.lay.menuFormW)))
 			m.zm.on, m.helpv.on = false, false
 		}
 	case askJudgeMsg:
@@ -186,7 +186,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(m.judgeMenu(then.j, then.reply)))
+			cmds = append(cmds, m.dlg.openMenu(&m.frame, m.judgeMenu(then.j, then.reply)))
 			m.zm.on, m.helpv.on = false, false
 		}
 	case askBudgetMsg:
@@ -201,7 +201,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		var changed *engine.EngineChangeError
 		if errors.As(then.err, &changed) && !m.dv.acceptEngines && !m.out.Left {
 			m.out.Err = then.err // leaving without accepting exits 2
-			return m, m.openMenu(engineChangeMenu(changed.Diffs))
+			return m, m.dlg.openMenu(&m.frame, engineChangeMenu(changed.Diffs))
 		}
 		m.out.Result, m.out.Err = then.res, then.err
 		if then.res != nil {
@@ -229,7 +229,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		cmds = append(cmds, notify(m.dv.deb.bugID+" finished: "+m.dv.deb.state))
 		if then.res != nil && then.res.Outcome == engine.OutcomeDone {
 			if !m.zm.on { // a zoom stays on what the user opened
-				m.dv.tab = m.finalTab()
+				m.dv.tab = m.dv.finalTab()
 			}
 			m.dv.deb.judge.path = filepath.Join(m.dv.deb.dir, m.dv.deb.lang.Names().Final)
 			cmds = append(cmds, loadFinalCmd(m.dv.deb.dir, m.dv.deb.judge.path))

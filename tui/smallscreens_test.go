@@ -84,7 +84,7 @@ func TestJudgeFailureReasonReadableOnASmallScreen(t *testing.T) {
 	// the menu stepped aside: the judge's pane and its zoom say why
 	m.dv.deb.judge.status, m.dv.deb.judge.err = "invalid-output", reason
 	m = keys(t, m, "esc")
-	m.dv.tab = m.finalTab()
+	m.dv.tab = m.dv.finalTab()
 	if text = screenText(m, f.proj); !strings.Contains(text, "exactly one") {
 		t.Errorf("the judge pane cuts the reason:\n%s", text)
 	}
@@ -132,7 +132,7 @@ func TestConfirmFocusShowsWithoutColour(t *testing.T) {
 	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "bad", Engines: []string{"bad", "ext"}}
 	for _, mn := range []*menu{judgeConfirmMenu(&menu{j: j, engine: "ext"}), swapConfirmMenu(&menu{engine: "ext", solver: "agente-2"})} {
 		m, _ := liveModel(t, f, 80, 24)
-		m.openMenu(mn)
+		m.dlg.openMenu(&m.frame, mn)
 		text := ansi.Strip(m.Render())
 		if !strings.Contains(text, "▸ No ◂") || strings.Contains(text, "▸ Yes") {
 			t.Errorf("focus on No is not marked:\n%s", text)
@@ -178,7 +178,7 @@ func TestRestrictedNoteStaysThroughTheEnginesPage(t *testing.T) {
 	q.Engines = []string{"scripted", "local2"}
 	lm, _ := liveModel(t, f, 100, 34)
 	for _, mn := range []*menu{judgeEngineMenu(&menu{j: j}, cfg, nil), swapMenu(&menu{q: q, solver: "agente-2"}, cfg, nil)} {
-		lm.openMenu(mn)
+		lm.dlg.openMenu(&lm.frame, mn)
 		if text := ansi.Strip(lm.dlg.menu.form.View()); !strings.Contains(text, "restricted") || !strings.Contains(text, "cloud") {
 			t.Errorf("the engine menu does not say why cloud is not offered:\n%s", text)
 		}
@@ -287,7 +287,7 @@ func TestSmallScreenMenusKeepIndentAndEveryChoice(t *testing.T) {
 		{Label: "C", Preview: strings.Repeat("arredondamento do total antes do desconto ", 4)}}}
 	m, _ = liveModel(t, f, 80, 24)
 	m = pump(t, m, engineMsg{then: askJudgeMsg{j, make(chan judgeAnswer, 1)}})
-	m.openMenu(humanMenu(m.dlg.menu, m.lay.menuFormW))
+	m.dlg.openMenu(&m.frame, humanMenu(m.dlg.menu, m.lay.menuFormW))
 	text = screenText(m, f.proj)
 	for _, want := range []string{"Which proposal wins?", "proposal A —", "proposal B —", "proposal C —", "← Back to the judge menu"} {
 		if !strings.Contains(text, want) {

@@ -95,10 +95,10 @@ func (m Model) updateFrame(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.relayout()
-		m.layoutZoom()
+		m.zm.layoutZoom(&m.frame)
 		m.sizeWizard()
 		if m.dlg.menu != nil {
-			m.fitMenu()
+			m.dlg.fitMenu(&m.frame)
 		}
 	case tea.BackgroundColorMsg:
 		m.dark = msg.IsDark()

@@ -49,50 +49,50 @@ func (m Model) Render() string {
 		// the trust question comes first, over whichever screen opens
 		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.dlg.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
 	}
-	return m.errorOver(m.fit(out))
+	return m.toast.errorOver(&m.frame, m.fit(out))
 }
 
 // errorOver shows the error a run ended with over the bottom of the
 // frame, wrapped to the width (up to a third of the window), until a key.
-func (m Model) errorOver(frame string) string {
-	if !m.toast.errShown || m.toast.text == "" {
+func (t toast) errorOver(f *frame, frame string) string {
+	if !t.errShown || t.text == "" {
 		return frame
 	}
-	msg := strings.Split(wrapLines(termsafe.Line(m.toast.text)+" (any key)", m.w), "\n")
-	if n := max(1, m.h/3); len(msg) > n {
-		msg = append(msg[:n-1], ansi.Truncate(msg[n-1], m.w-1, "")+"…")
+	msg := strings.Split(wrapLines(termsafe.Line(t.text)+" (any key)", f.w), "\n")
+	if n := max(1, f.h/3); len(msg) > n {
+		msg = append(msg[:n-1], ansi.Truncate(msg[n-1], f.w-1, "")+"…")
 	}
 	lines := strings.Split(frame, "\n")
 	at := max(0, len(lines)-len(msg))
 	for i, l := range msg {
 		if at+i < len(lines) {
-			lines[at+i] = m.st.Warning.Render(l)
+			lines[at+i] = f.st.Warning.Render(l)
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
 // fit pads or cuts the frame to the window's size.
-func (m Model) fit(s string) string {
+func (f frame) fit(s string) string {
 	lines := strings.Split(s, "\n")
-	if len(lines) > m.h {
-		lines = lines[:m.h]
+	if len(lines) > f.h {
+		lines = lines[:f.h]
 	}
 	for i, l := range lines {
-		if cellWidth(l) > m.w {
-			lines[i] = ansi.Truncate(l, m.w, "")
+		if cellWidth(l) > f.w {
+			lines[i] = ansi.Truncate(l, f.w, "")
 		}
 	}
-	for len(lines) < m.h {
+	for len(lines) < f.h {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
 }
 
 // overlay draws box centered over base.
-func (m Model) overlay(base, box string) string {
+func (f frame) overlay(base, box string) string {
 	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
-	x, y := max(0, (m.w-bw)/2), max(0, (m.h-bh)/2)
+	x, y := max(0, (f.w-bw)/2), max(0, (f.h-bh)/2)
 	return lipgloss.NewCompositor(
 		lipgloss.NewLayer(base),
 		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
@@ -100,11 +100,11 @@ func (m Model) overlay(base, box string) string {
 }
 
 // footer is the status line: a message when there is one, else key help.
-func (m Model) footer(help string) string {
-	if m.toast.text != "" && m.clock().Before(m.toast.until) {
-		return m.st.Warning.Render(ansi.Truncate(m.toast.text, m.w, "…"))
+func (t toast) footer(f *frame, help string) string {
+	if t.text != "" && f.clock().Before(t.until) {
+		return f.st.Warning.Render(ansi.Truncate(t.text, f.w, "…"))
 	}
-	return m.st.StatusBar.Render(ansi.Truncate(fitHelp(help, m.w), m.w, "…"))
+	return f.st.StatusBar.Render(ansi.Truncate(fitHelp(help, f.w), f.w, "…"))
 }
 
 // fitHelp shortens a key help line to a width by dropping keys from its
@@ -167,9 +167,9 @@ func fmtInt(n int) string {
 // elapsed, calls, tokens, money and status. The title gives way first,
 // then the figures take their short forms, then a long ID is shortened
 // with "…" (to minHeaderID); only then do figures go. A figure is never cut.
-func (m Model) debateHeader() string {
-	d := m.dv.deb
-	state := m.stateWord()
+func (s debateState) debateHeader(f *frame) string {
+	d := s.deb
+	state := s.stateWord()
 	round, r := fmt.Sprintf("round %d of %d", d.current, d.r), fmt.Sprintf("r%d/%d", d.current, d.r)
 	if d.stopped() { // a stop rule (or a human) ended the rounds before the cap
 		round, r = fmt.Sprintf("stopped at round %d, cap %d", d.stopRound, d.r), fmt.Sprintf("r%d■/%d", d.stopRound, d.r)
@@ -178,13 +178,13 @@ func (m Model) debateHeader() string {
 		round, r = fmt.Sprintf("cut by the budget at round %d of %d", d.cutRound, d.r), fmt.Sprintf("r%d■/%d", d.cutRound, d.r)
 	}
 	callsLong, callsShort, callsTight := d.callsText()
-	long := []string{string(d.mode), round, d.elapsedText(m.now), callsLong, fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
+	long := []string{string(d.mode), round, d.elapsedText(f.now), callsLong, fmtTokens(d.liveTokens()) + " tokens", s.money(d.usd)}
 	if d.mode == "" {
 		long = long[1:]
 	}
-	short := []string{r, d.elapsedText(m.now), callsShort, fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
-	tight := []string{r, d.elapsedText(m.now), callsTight, fmtTokens(d.liveTokens()), m.money(d.usd)}
-	id := m.st.Title.Render(d.bugID)
+	short := []string{r, d.elapsedText(f.now), callsShort, fmtTokens(d.liveTokens()) + " tok", s.money(d.usd)}
+	tight := []string{r, d.elapsedText(f.now), callsTight, fmtTokens(d.liveTokens()), s.money(d.usd)}
+	id := f.st.Title.Render(d.bugID)
 	// below the tight form the least telling figures go first: tokens,
 	// elapsed, calls, round; status and the whole money figure stay
 	tighter := [][]string{
@@ -194,12 +194,12 @@ func (m Model) debateHeader() string {
 		{tight[4]},
 	}
 	for _, figs := range [][]string{long, short, tight} {
-		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
-		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
+		tail := " · " + strings.Join(figs, " · ") + " · " + f.st.Badge(state)
+		room := f.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
 		if room >= 0 {
 			title := ""
 			if room >= 8 && d.title != "" {
-				title = " " + m.st.Subtle.Render(ansi.Truncate(d.title, room-1, "…"))
+				title = " " + f.st.Subtle.Render(ansi.Truncate(d.title, room-1, "…"))
 			}
 			return id + title + tail
 		}
@@ -207,20 +207,20 @@ func (m Model) debateHeader() string {
 	// a long ID (a question's folder name) is shortened before any figure
 	// goes: every figure stays down to 80 columns
 	for _, figs := range [][]string{short, tight} {
-		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
-		if room := m.lay.w - ansi.StringWidth(tail); room >= minHeaderID {
-			return m.st.Title.Render(ansi.Truncate(d.bugID, room, "…")) + tail
+		tail := " · " + strings.Join(figs, " · ") + " · " + f.st.Badge(state)
+		if room := f.lay.w - ansi.StringWidth(tail); room >= minHeaderID {
+			return f.st.Title.Render(ansi.Truncate(d.bugID, room, "…")) + tail
 		}
 	}
 	for _, figs := range tighter {
-		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
-		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
+		tail := " · " + strings.Join(figs, " · ") + " · " + f.st.Badge(state)
+		room := f.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
 		if room >= 0 {
 			return id + tail
 		}
 	}
-	tail := " · " + strings.Join(tight, " · ") + " · " + m.st.Badge(state)
-	return ansi.Truncate(id+tail, m.lay.w, "…")
+	tail := " · " + strings.Join(tight, " · ") + " · " + f.st.Badge(state)
+	return ansi.Truncate(id+tail, f.lay.w, "…")
 }
 
 // minHeaderID is the fewest columns the header shortens a long ID to
@@ -229,7 +229,7 @@ const minHeaderID = 17
 
 // stateWord is the debate's status as the header says it: the words of
 // moot list and the browser.
-func (m Model) stateWord() string { return m.dv.deb.state }
+func (d debateState) stateWord() string { return d.deb.state }
 
 // stateNote says what the status means for a debate this UI does not run.
 func (m Model) stateNote() string {
@@ -264,7 +264,7 @@ func (m Model) noResumeWhy() string {
 // money prints a debate's cost so far as list, show and the browser do:
 // "+unknown" only when a call made recorded no cost ("unknown" when none
 // did).
-func (m Model) money(usd float64) string { return moneyOf(usd, m.dv.deb != nil && m.dv.deb.unpriced) }
+func (d debateState) money(usd float64) string { return moneyOf(usd, d.deb != nil && d.deb.unpriced) }
 
 // moneyOf prints an amount of which some may have no price (money.Total).
 func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }
@@ -276,7 +276,7 @@ func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unk
 // live and from the files alike: the plan's event decides its "+unknown"
 // (an engine it priced has no price; a call that recorded no cost marks
 // the actual cost, not the estimate).
-func (m Model) estimateWords() string { return estimate(m.dv.deb.estUSD, m.dv.deb.estUnknown) }
+func (d debateState) estimateWords() string { return estimate(d.deb.estUSD, d.deb.estUnknown) }
 
 // unpriced reports whether one of the engines named has no known price.
 func (m Model) unpriced(names ...string) bool {
@@ -345,28 +345,28 @@ func padLines(s string, h int) string {
 }
 
 // viewDoc draws the top of a rendered document.
-func (m Model) viewDoc(k docKey, h int) string {
-	if k.path == "" || m.dv.deb.dir == "" {
-		return m.st.Subtle.Render("not written yet")
+func (d debateState) viewDoc(f *frame, k docKey, h int) string {
+	if k.path == "" || d.deb.dir == "" {
+		return f.st.Subtle.Render("not written yet")
 	}
-	out, ok := m.docs[k]
+	out, ok := f.docs[k]
 	if !ok {
-		return m.st.Subtle.Render("rendering…")
+		return f.st.Subtle.Render("rendering…")
 	}
-	return m.cutDoc(out, h)
+	return f.cutDoc(out, h)
 }
 
 // cutDoc keeps the first h lines of a rendered document, the last of them
 // saying that enter shows it all.
-func (m Model) cutDoc(out string, h int) string {
+func (f frame) cutDoc(out string, h int) string {
 	lines := strings.Split(out, "\n")
 	if len(lines) > h {
-		lines = append(lines[:max(0, h-1)], m.st.Subtle.Render("… enter shows it all"))
+		lines = append(lines[:max(0, h-1)], f.st.Subtle.Render("… enter shows it all"))
 	}
 	return strings.Join(lines, "\n")
 }
 
-func (m Model) finalDocWidth() int { return m.w - 2 }
+func (f frame) finalDocWidth() int { return f.w - 2 }
 
 // viewFinal draws the final answer: who won, the label map, whether it is
 // degraded, health, cost against the estimate, convergence, the answer.
@@ -381,7 +381,7 @@ func (m Model) viewFinal(h int) string {
 		}
 		return m.renderPanes([]*pane{d.judge}, m.w, h)
 	}
-	f := m.finalFile()
+	f := m.dv.finalFile()
 	var lines []string
 	if f != nil {
 		words := m.words()
@@ -415,7 +415,7 @@ func (m Model) viewFinal(h int) string {
 		} else {
 			lines = append(lines, "labels: "+strings.Join(labels, " · "))
 		}
-		if v := f.RecommendedVerdict; v != "" && !strings.Contains(m.decisionLine(), v) {
+		if v := f.RecommendedVerdict; v != "" && !strings.Contains(m.dv.decisionLine(&m.frame), v) {
 			lines = append(lines, "verdict: "+termsafe.Line(v)+" (the "+by+"'s recommendation; the spec verdict is the engineer's to take)")
 		}
 		if f.Of > 0 && f.Participants < f.Of {
@@ -430,12 +430,12 @@ func (m Model) viewFinal(h int) string {
 	if d.stopped() {
 		lines = append(lines, fmt.Sprintf("stopped at round %d (%s): rounds 0 to %d ran, of a cap of %d", d.stopRound, d.stopRule, d.stopRound, d.r))
 	}
-	if dl := m.decisionLine(); dl != "" {
+	if dl := m.dv.decisionLine(&m.frame); dl != "" {
 		lines = append(lines, dl)
 	}
-	cost := "cost: " + m.money(d.usd)
+	cost := "cost: " + m.dv.money(d.usd)
 	if d.hasEstimate {
-		cost += " actual vs " + m.estimateWords() + " estimated"
+		cost += " actual vs " + m.dv.estimateWords() + " estimated"
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
@@ -452,7 +452,7 @@ func (m Model) viewFinal(h int) string {
 	k := docKey{path: d.judge.path, width: m.finalDocWidth()}
 	out, ok := m.docs[k]
 	if !ok {
-		return head + "\n" + m.viewDoc(k, max(1, rest))
+		return head + "\n" + m.dv.viewDoc(&m.frame, k, max(1, rest))
 	}
 	return head + "\n" + m.cutDoc(trimLeadingBlank(out), max(2, rest))
 }
@@ -523,8 +523,8 @@ func labelWord(l string) string { return label.Proposal(l) }
 
 // finalFile is the parsed final answer, read when the debate view was built
 // or when the run finished.
-func (m Model) finalFile() *bugfolder.Final {
-	return m.dv.deb.final
+func (d debateState) finalFile() *bugfolder.Final {
+	return d.deb.final
 }
 
 // finalMsg delivers the final answer read off the UI goroutine.
@@ -545,13 +545,13 @@ func loadFinalCmd(dir, path string) tea.Cmd {
 }
 
 // viewHelp lists the keys of the active page, from its bindings.
-func (m Model) viewHelp() string { return m.helpBox(m.helpRowsOf()) }
+func (m Model) viewHelp() string { return m.helpv.helpBox(&m.frame, m.helpRowsOf()) }
 
 // helpBox draws the rows of keys in a box that fits the window: each
 // description wrapped to the width, and when the rows are taller than
 // the window, a window on them that ↑/↓ scroll.
-func (m Model) helpBox(rows [][2]string) string {
-	inner := max(10, min(m.w-4, 78)) // the box's border and padding take 4
+func (hv helpOverlay) helpBox(f *frame, rows [][2]string) string {
+	inner := max(10, min(f.w-4, 78)) // the box's border and padding take 4
 	var lines []string
 	const keyW = 15 // the key column and its space
 	for _, r := range rows {
@@ -562,16 +562,16 @@ func (m Model) helpBox(rows [][2]string) string {
 			lines = append(lines, strings.Repeat(" ", keyW)+more)
 		}
 	}
-	fits := max(1, m.h-6) // border, title, blank, blank, closing line
+	fits := max(1, f.h-6) // border, title, blank, blank, closing line
 	closing := "any key closes"
 	if len(lines) > fits {
-		off := min(m.helpv.off, len(lines)-fits)
+		off := min(hv.off, len(lines)-fits)
 		closing = fmt.Sprintf("↑/↓ scroll (%d–%d of %d) · any other key closes", off+1, off+fits, len(lines))
 		lines = lines[off : off+fits]
 	}
 	var b strings.Builder
-	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
+	b.WriteString(f.st.Title.Render("Keys") + "\n\n")
 	b.WriteString(strings.Join(lines, "\n") + "\n")
-	b.WriteString("\n" + m.st.Subtle.Render(ansi.Truncate(closing, inner, "…")))
-	return m.st.Box.Render(lipgloss.NewStyle().Width(inner).Render(b.String())) // one width: nothing behind shows through
+	b.WriteString("\n" + f.st.Subtle.Render(ansi.Truncate(closing, inner, "…")))
+	return f.st.Box.Render(lipgloss.NewStyle().Width(inner).Render(b.String())) // one width: nothing behind shows through
 }

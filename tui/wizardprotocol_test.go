@@ -162,7 +162,7 @@ func TestMenusSpeakTheProtocol(t *testing.T) {
 			var all string
 			for _, mn := range []*menu{quorumMenu(q, make(chan quorumAnswer, 1), func(...string) bool { return false }, 80),
 				judgeMenu(j, make(chan judgeAnswer, 1), false, true, true)} {
-				m.openMenu(mn)
+				m.dlg.openMenu(&m.frame, mn)
 				all += ansi.Strip(m.dlg.menu.form.View()) + "\n"
 			}
 			for _, w := range tc.want {
