@@ -143,12 +143,8 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 			return m, statusCmd(fmt.Sprintf("%s is a question: its folder holds one debate; moot ask asks another", r.sum.Bug.ID))
 		case r.resumable():
 			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
-		case r.pendingDecision():
-			if d := pendingResult(r.sum.Bug); d != nil { // the result is read once
-				m.dlg.ask = newPendingAsk(r.sum.Bug, d)
-				return m, nil
-			}
-			return m.beginSetup(r.sum.Bug)
+		case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)
+			return m, readPendingCmd(r.sum.Bug)
 		default:
 			return m.beginSetup(r.sum.Bug)
 		}

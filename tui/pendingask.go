@@ -66,6 +66,18 @@ func pendingResult(b *bugfolder.Bug) *bugfolder.Debate {
 	return d
 }
 
+// pendingReadMsg is a bug's pending result, read from disk when n was
+// pressed on its row (result nil: none waits any more).
+type pendingReadMsg struct {
+	bug    *bugfolder.Bug
+	result *bugfolder.Debate
+}
+
+// readPendingCmd reads the bug's pending result off the UI goroutine.
+func readPendingCmd(b *bugfolder.Bug) tea.Cmd {
+	return func() tea.Msg { return pendingReadMsg{bug: b, result: pendingResult(b)} }
+}
+
 // newPendingAsk asks about d, the bug's pending result.
 func newPendingAsk(b *bugfolder.Bug, d *bugfolder.Debate) *pendingAsk {
 	what := "its latest result"

@@ -37,3 +37,25 @@ func TestNewDebateOnAPendingResultAsksFirst(t *testing.T) {
 		t.Errorf("decide now: screen %d menu %v, want the debate with the decision form:\n%s", d.screen, d.dlg.menu, screenText(d, f.proj))
 	}
 }
+
+// TestNewOnAPendingRowReadsTheResultInACommand: n on a row whose result
+// waits for a decision reads that result off the UI goroutine: the key
+// press itself opens nothing, the command it returns reads the folder, and
+// the question opens when that read arrives.
+func TestNewOnAPendingRowReadsTheResultInACommand(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	makePending(t, f)
+	m := loadBrowser(t, f, 80, 24)
+	nm, cmd := m.Update(keyMsg("n"))
+	m = nm.(Model)
+	if s := screenText(m, f.proj); strings.Contains(s, "Decide it now") {
+		t.Fatalf("the key press read the result itself (the question is already open):\n%s", s)
+	}
+	for _, msg := range run(cmd) {
+		m = pump(t, m, msg)
+	}
+	if s := screenText(m, f.proj); !strings.Contains(s, "Decide it now") {
+		t.Errorf("the read's answer did not open the question:\n%s", s)
+	}
+}

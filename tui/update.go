@@ -168,6 +168,15 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 				cmds = append(cmds, m.browser.watch.next())
 			}
 		}
+	case pendingReadMsg:
+		if m.screen != scrBrowser || m.dlg.ask != nil || m.dlg.menu != nil {
+			break // the engineer moved on before it was read
+		}
+		if msg.result == nil {
+			nm, c := m.beginSetup(msg.bug)
+			return nm, c, true
+		}
+		m.dlg.ask = newPendingAsk(msg.bug, msg.result)
 	case newRowsMsg:
 		m.browser.addRows(msg.items, m.lay.rows)
 		m.relayout()
