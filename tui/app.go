@@ -160,12 +160,10 @@ type (
 // screen's state is its own type, created here and fed by the routes.
 type Model struct {
 	frame
-	screen screen
-	out    Outcome
-	run    runState
-	toast  toast
-	dlg    dialogStack
-	helpv  helpOverlay
+	out   Outcome
+	toast toast
+	dlg   dialogStack
+	helpv helpOverlay
 
 	browser browser
 	wiz     *wizard
@@ -173,36 +171,46 @@ type Model struct {
 	dv      debateState
 	zm      zoomState
 
-	// Not yet moved into their screens (tui/wizard*.go and tui/review*.go
-	// change on another branch): the bug set up, its P, the plans asked
-	// for, and the review view.
+	subj subject
+	rv   reviewState
+}
+
+// subject is the bug (or question) being set up or shown, its P, and the
+// plans asked for it.
+type subject struct {
 	bug     *bugfolder.Bug
 	problem *bugfolder.Problem
 	probErr error
 	// planSeq numbers the plans asked for: only the last one's answer is
 	// taken.
 	planSeq int
-	// rev is the review view (scrReview).
-	rev *reviewView
-	// revAlone is the review NewReview follows (no browser behind it), and
-	// revDone set once its run ended.
-	revAlone string
-	revDone  bool
+}
+
+// reviewState is the review view's state (scrReview).
+type reviewState struct {
+	view *reviewView
+	// alone is the review NewReview follows (no browser behind it), and
+	// done set once its run ended.
+	alone string
+	done  bool
 }
 
 // frame is what every screen shares: the options (the register, the
-// engines, the records), the window's size and regions, the styles for its
+// engines, the records), the run's handle, the active screen, the window's size and regions, the styles for its
 // background, the key map, the clock and the spinner, and the documents
 // rendered for it.
 type frame struct {
 	opts Options
-	st   *Styles
-	keys keyMap
-	w, h int
-	lay  layout
-	dark bool
-	now  time.Time
-	spin spinner.Model
+	run  runState
+	// screen is the active screen (the dialogs stand over it).
+	screen screen
+	st     *Styles
+	keys   keyMap
+	w, h   int
+	lay    layout
+	dark   bool
+	now    time.Time
+	spin   spinner.Model
 
 	docs    map[docKey]string
 	pending map[docKey]bool
@@ -329,14 +337,14 @@ func New(opts Options) Model {
 	case opts.Bug == nil:
 		m.screen = scrBrowser
 	case opts.Resume:
-		m.bug = opts.Bug
+		m.subj.bug = opts.Bug
 		m.screen = scrDebate
 	case (opts.Setup.Mode != "" || opts.Bug.IsQuestion) && len(opts.Setup.Solvers) > 0 && !needsPack(opts.Setup): // a question has no mode
-		m.bug = opts.Bug
+		m.subj.bug = opts.Bug
 		m.cost.setup = opts.Setup
 		m.screen = scrCost
 	default:
-		m.bug = opts.Bug
+		m.subj.bug = opts.Bug
 		m.wiz = newWizard(opts.Bug, opts.Config, opts.Status, opts.Setup, opts.choices())
 		m.wiz.probing = opts.Probe != nil
 		m.screen = scrWizard
@@ -375,14 +383,14 @@ func (m Model) Init() tea.Cmd {
 	case scrBrowser:
 		cmds = append(cmds, listBugDirsCmd(m.opts.Register))
 	case scrWizard, scrCost:
-		cmds = append(cmds, assemblePCmd(m.bug))
+		cmds = append(cmds, assemblePCmd(m.subj.bug))
 		if m.wiz != nil {
 			cmds = append(cmds, m.wiz.form.Init())
 		}
 	case scrDebate:
-		cmds = append(cmds, loadDebateCmd(m.bug))
+		cmds = append(cmds, loadDebateCmd(m.subj.bug))
 	case scrReview:
-		cmds = append(cmds, loadReviewCmd(m.opts.keeper(), m.revAlone, 0))
+		cmds = append(cmds, loadReviewCmd(m.opts.keeper(), m.rv.alone, 0))
 	}
 	return tea.Batch(cmds...)
 }
@@ -465,7 +473,7 @@ func (m *Model) clearStaleHeld() {
 	if i := slices.IndexFunc(m.browser.rows, func(r *browserRow) bool { return r.dir.Dir == m.toast.held }); i >= 0 && m.browser.rows[i].sum != nil {
 		ended = !m.browser.rows[i].held()
 	}
-	if m.dv.deb != nil && m.bug != nil && m.bug.Dir == m.toast.held {
+	if m.dv.deb != nil && m.subj.bug != nil && m.subj.bug.Dir == m.toast.held {
 		ended = m.dv.deb.heldBy == ""
 	}
 	if ended {
@@ -537,7 +545,7 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 		return m.backFromSetup()
 	case huh.StateCompleted:
 		if m.wiz.advance() {
-			m.cost = costState{setup: m.wiz.setup(m.bug), criteria: m.wiz.criteriaList()}
+			m.cost = costState{setup: m.wiz.setup(m.subj.bug), criteria: m.wiz.criteriaList()}
 			m.screen = scrCost
 			return m, m.planCost()
 		}

@@ -74,11 +74,11 @@ func TestBrowserRefusesANewDebateOnAClosedBug(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 30)
 	m = keys(t, m, "j", "j", "n") // K4M1, closed by DONE.md
-	if m.screen != scrBrowser || !strings.Contains(m.toast.text, "closed by DONE.md") {
+	if drawnScreen(m) != "browser" || !strings.Contains(screenText(m, f.proj), "closed by DONE.md") {
 		t.Errorf("screen %v status %q", m.screen, m.toast.text)
 	}
 	m = keys(t, m, "k", "n") // X9Z2, run by hand and interrupted: moot cannot resume it, n starts a new debate (archiving it)
-	if m.screen != scrWizard {
+	if drawnScreen(m) != "wizard" {
 		t.Errorf("screen %v status %q", m.screen, m.toast.text)
 	}
 }
@@ -88,8 +88,9 @@ func TestBrowserOpensAPastDebate(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 40)
 	m = keys(t, m, "j", "j", "j", "enter")
-	if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260702-Q2R8" || m.dv.tab != m.dv.finalTab() {
-		t.Fatalf("screen %v deb %+v", m.screen, m.dv.deb)
+	// the tab in focus differs by its style only: the stripped frame cannot say it
+	if drawnScreen(m) != "debate" || !strings.Contains(screenText(m, f.proj), "BUG-20260702-Q2R8") || m.dv.tab != m.dv.finalTab() {
+		t.Fatalf("screen %v deb %+v:\n%s", m.screen, m.dv.deb, screenText(m, f.proj))
 	}
 	m = pump(t, m, nil)
 	if len(m.dv.conv) != 3 {
@@ -103,7 +104,7 @@ func TestBrowserOpensAPastDebate(t *testing.T) {
 		t.Errorf("agente-3: %+v", p)
 	}
 	m = keys(t, m, "q")
-	if m.screen != scrBrowser {
+	if drawnScreen(m) != "browser" {
 		t.Error("q goes back to the browser from a past debate")
 	}
 }
@@ -120,7 +121,7 @@ func TestWizardOnARestrictedBugHidesExternals(t *testing.T) {
 	opts.Bug = f.bug(t, "8")
 	opts.Status = map[string]EngineStatus{"broken": {OK: false, Why: "the program ./y does not exist"}}
 	m := sized(t, opts, 110, 40)
-	if m.screen != scrWizard {
+	if drawnScreen(m) != "wizard" {
 		t.Fatalf("screen %v", m.screen)
 	}
 	off := m.wiz.offered()
@@ -168,7 +169,7 @@ func TestWizardToCostWithExternalConfirmation(t *testing.T) {
 		t.Fatalf("stage %d", m.wiz.stage)
 	}
 	m = keys(t, m, "y")
-	if m.screen != scrCost || m.cost.setup.Solvers[0] != "cloud" {
+	if drawnScreen(m) != "cost" || m.cost.setup.Solvers[0] != "cloud" {
 		t.Fatalf("screen %v setup %+v", m.screen, m.cost.setup)
 	}
 	m = pump(t, m, nil)
@@ -185,7 +186,7 @@ func TestCostScreen(t *testing.T) {
 	opts.Bug = bug
 	opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
 	m := sized(t, opts, 100, 30)
-	if m.screen != scrCost || m.cost.plan == nil {
+	if drawnScreen(m) != "cost" || m.cost.plan == nil {
 		t.Fatalf("screen %v plan %v err %v", m.screen, m.cost.plan, m.cost.err)
 	}
 	text := screenText(m, f.proj)
@@ -196,11 +197,11 @@ func TestCostScreen(t *testing.T) {
 	}
 	goldenScreen(t, m, f.proj)
 	m = keys(t, m, "right")
-	if m.cost.button != 1 || !strings.Contains(screenText(m, f.proj), "▸ Edit ◂") {
+	if !strings.Contains(screenText(m, f.proj), "▸ Edit ◂") {
 		t.Error("→ moves to Edit")
 	}
 	m = keys(t, m, "enter")
-	if m.screen != scrWizard || m.wiz.mode != "diagnosis" || m.wiz.nStr != "3" {
+	if drawnScreen(m) != "wizard" || m.wiz.mode != "diagnosis" || m.wiz.nStr != "3" {
 		t.Errorf("Edit opens the wizard with the setup: %v %+v", m.screen, m.wiz)
 	}
 }
@@ -241,15 +242,8 @@ func TestLiveView(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 30)
-	r0 := m.dv.deb.rounds[0]
-	if r0.pane("agente-1").status != "ok" || r0.pane("agente-2").status != "running" || r0.pane("agente-3").status != "timeout" {
-		t.Fatalf("statuses %s %s %s", r0.pane("agente-1").status, r0.pane("agente-2").status, r0.pane("agente-3").status)
-	}
-	if m.dv.deb.callsDone != 2 || m.dv.deb.tokens != 2760 {
-		t.Errorf("calls %d tokens %d", m.dv.deb.callsDone, m.dv.deb.tokens)
-	}
 	text := screenText(m, f.proj)
-	for _, want := range []string{"round 0 of 2", "calls 2/10", "agente-1 · ok · scripted · 12.4s", "agente-3 · timeout", "no answer within 9s", "corrida entre frete e desconto", "Round 1"} {
+	for _, want := range []string{"round 0 of 2", "calls 2/10", "2.8k tokens", "agente-1 · ok · scripted · 12.4s", "running · scripted", "agente-3 · timeout", "no answer within 9s", "corrida entre frete e desconto", "Round 1"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("live view lacks %q:\n%s", want, text)
 		}
@@ -265,21 +259,21 @@ func TestLiveView(t *testing.T) {
 
 	// enter zooms the focused pane; esc comes back
 	m = keys(t, m, "enter")
-	if !m.zm.on || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP reaplica o desconto.") {
-		t.Errorf("zoom:\n%s", screenText(m, f.proj))
+	if z := screenText(m, f.proj); !strings.HasPrefix(z, "agente-1 · ok · scripted") || !strings.Contains(z, "H1: o recálculo por CEP reaplica o desconto.") {
+		t.Errorf("zoom (the focused pane's title on top, its text):\n%s", z)
 	}
 	m = keys(t, m, "esc")
-	if m.zm.on {
-		t.Error("esc leaves the zoom")
+	if drawnScreen(m) != "debate" {
+		t.Errorf("esc leaves the zoom:\n%s", screenText(m, f.proj))
 	}
 	// ? shows the keys
 	m = keys(t, m, "?")
-	if !m.helpv.on || !strings.Contains(screenText(m, f.proj), "zoom the pane") {
+	if !strings.Contains(screenText(m, f.proj), "zoom the pane") {
 		t.Error("help overlay")
 	}
 	goldenScreenNamed(t, "help", m, f.proj)
 	m = keys(t, m, "x")
-	if m.helpv.on {
+	if strings.Contains(screenText(m, f.proj), "zoom the pane") {
 		t.Error("any key closes the help")
 	}
 	// tabs
@@ -336,7 +330,7 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 		t.Fatalf("menu %v", m.dlg.menu.kind)
 	}
 	m = keys(t, m, "enter", "enter") // swap, agente-2
-	if m.dlg.menu.kind != menuSwapEngine || !strings.Contains(screenText(m, f.proj), "New engine for agente-2 (now scripted)") {
+	if !menuDrawn(m, menuSwapEngine) || !strings.Contains(screenText(m, f.proj), "New engine for agente-2 (now scripted)") {
 		t.Fatalf("menu %v:\n%s", m.dlg.menu.kind, screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter") // local
@@ -347,7 +341,7 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	// change a timeout
 	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
 	m = keys(t, m, "down", "down", "down", "enter", "down", "enter", "enter")
-	if m.dlg.menu == nil || m.dlg.menu.kind != menuTimeout {
+	if !menuDrawn(m, menuTimeout) {
 		t.Fatalf("menu %+v", m.dlg.menu)
 	}
 	if m.dlg.menu.timeout != "" || !strings.Contains(screenText(m, f.proj), "e.g. 20m") {
@@ -384,7 +378,7 @@ func TestJudgeMenu(t *testing.T) {
 	}
 	goldenScreen(t, m, f.proj)
 	m = keys(t, m, "down", "enter")
-	if m.dlg.menu.kind != menuJudgeHuman || !strings.Contains(screenText(m, f.proj), "proposal B — H1: corrida entre frete e desconto") {
+	if !menuDrawn(m, menuJudgeHuman) || !strings.Contains(screenText(m, f.proj), "proposal B — H1: corrida entre frete e desconto") {
 		t.Fatalf("human choice:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "down", "enter")
@@ -399,15 +393,15 @@ func TestQuitAsksWhileRunning(t *testing.T) {
 	f := newFixture(t)
 	m, b := liveModel(t, f, 120, 30)
 	m = keys(t, m, "q")
-	if m.dlg.menu == nil || m.dlg.menu.kind != menuQuit || !strings.Contains(screenText(m, f.proj), "moot resume BUG-20260715-A7K3") {
+	if !menuDrawn(m, menuQuit) || !strings.Contains(screenText(m, f.proj), "moot resume BUG-20260715-A7K3") {
 		t.Fatalf("q must ask:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter") // "Keep watching" is focused
-	if m.dlg.menu != nil || m.out.Left || b.ctx.Err() != nil {
+	if m.dlg.menu != nil || m.Outcome().Left || b.ctx.Err() != nil {
 		t.Error("keep watching")
 	}
 	m = keys(t, m, "q", "up", "enter")
-	if !m.out.Left || b.ctx.Err() == nil {
+	if !m.Outcome().Left || b.ctx.Err() == nil {
 		t.Error("leave must stop the run")
 	}
 	// the engine ends; then the UI quits
@@ -482,7 +476,7 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 	opts.Bug = bug
 	opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
 	m := New(opts) // Init not run: P is not assembled yet
-	if m.screen != scrCost || m.cost.plan != nil {
+	if drawnScreen(m) != "cost" || m.cost.plan != nil {
 		t.Fatalf("screen %v, plan %v", m.screen, m.cost.plan)
 	}
 	nm, _ := m.Update(keyMsg("enter"))
@@ -490,7 +484,7 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 	if m.run.on || !m.cost.startWhenReady {
 		t.Fatalf("running %v, waiting %v", m.run.on, m.cost.startWhenReady)
 	}
-	nm, cmd := m.Update(assemblePCmd(m.bug)())
+	nm, cmd := m.Update(assemblePCmd(m.subj.bug)())
 	m = nm.(Model)
 	if m.run.on {
 		t.Fatal("the debate started before its plan was priced")
@@ -501,7 +495,7 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 			m = nm.(Model)
 		}
 	}
-	if !m.run.on || m.screen != scrDebate {
+	if !m.run.on || drawnScreen(m) != "debate" {
 		t.Errorf("the debate did not start once P was ready: running %v, screen %v, plan %+v", m.run.on, m.screen, m.cost.plan)
 	}
 	if m.run.bridge != nil {
@@ -573,7 +567,7 @@ func TestTrustMenuBeforeAnyProbe(t *testing.T) {
 	opts.Untrusted = &TrustRequest{File: "_reversa_bugs/moot.yaml", Reasons: []string{"engine evil runs a command ([\"sh\"])"},
 		Trust: func() error { trusted++; return nil }}
 	m := sized(t, opts, 100, 30)
-	if m.dlg.menu == nil || m.dlg.menu.kind != menuTrust || !strings.Contains(screenText(m, f.proj), "engine evil runs a command") {
+	if !menuDrawn(m, menuTrust) || !strings.Contains(screenText(m, f.proj), "engine evil runs a command") {
 		t.Fatalf("the UI did not open on the trust question:\n%s", screenText(m, f.proj))
 	}
 	if probed != 0 {
@@ -602,8 +596,8 @@ func TestLeaveDialogWhenTheDebateFinishes(t *testing.T) {
 	m = keys(t, m, "q", "up")
 	m.run.on = false // the end arrived, the dialog not closed yet
 	m, quits := pumpQuits(m, keyMsg("enter"))
-	if m.out.Left || !quits {
-		t.Errorf("leave after the end: left %v, quits %v", m.out.Left, quits)
+	if m.Outcome().Left || !quits {
+		t.Errorf("leave after the end: left %v, quits %v", m.Outcome().Left, quits)
 	}
 }
 
@@ -637,11 +631,11 @@ func TestRunErrorStaysUntilAKey(t *testing.T) {
 	if foot := lastLine(screenText(m, f.proj)); !strings.Contains(foot, "resume refused") {
 		t.Errorf("the error left the footer: %q", foot)
 	}
-	if m.out.Err == nil {
+	if m.Outcome().Err == nil {
 		t.Fatal("the error is not kept while shown")
 	}
 	m = keys(t, m, "j")
-	if foot := lastLine(screenText(m, f.proj)); strings.Contains(foot, "resume refused") || m.out.Err != nil {
-		t.Errorf("after a key: footer %q, exit error %v", foot, m.out.Err)
+	if foot := lastLine(screenText(m, f.proj)); strings.Contains(foot, "resume refused") || m.Outcome().Err != nil {
+		t.Errorf("after a key: footer %q, exit error %v", foot, m.Outcome().Err)
 	}
 }

@@ -57,12 +57,12 @@ func TestBrowserResumesWithTheDebatesProtocol(t *testing.T) {
 	t.Parallel()
 	opts, bug := questionFixture(t, "20261201-which-cache-policy-wins")
 	m := openQuestion(t, opts, bug, 120, 40)
-	if got := m.engineOptions(newBridge(), "moot resume").Protocol.Name(); got != argue.Name {
+	if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != argue.Name {
 		t.Errorf("the resume runs %s, want argue", got)
 	}
 	for _, p := range known {
 		m.dv.deb.protocol = p.Name()
-		if got := m.engineOptions(newBridge(), "moot resume").Protocol.Name(); got != p.Name() {
+		if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != p.Name() {
 			t.Errorf("a %s debate resumes with %s", p.Name(), got)
 		}
 	}

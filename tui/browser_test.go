@@ -100,7 +100,7 @@ func TestBrowserKeepsTheSelectionOnScreen(t *testing.T) {
 			}
 			m = keys(t, m, "G", "enter")
 			last := m.browser.rows[m.browser.visible[1999]].sum.Bug.ID
-			if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.bugID != last {
+			if drawnScreen(m) != "debate" || m.dv.deb == nil || m.dv.deb.bugID != last {
 				t.Errorf("enter on the last row opened %v, want %s", m.dv.deb, last)
 			}
 		})
@@ -208,8 +208,8 @@ func TestBrowserFlowOn2000Bugs(t *testing.T) {
 	if final.browser.cursor != 1999 {
 		t.Errorf("cursor %d after End", final.browser.cursor)
 	}
-	if want := final.browser.selected().dir.Dir; !strings.HasPrefix(final.out.Dir, want) {
-		t.Errorf("opened %s, want the last bug %s", final.out.Dir, want)
+	if want := final.browser.selected().dir.Dir; !strings.HasPrefix(final.Outcome().Dir, want) {
+		t.Errorf("opened %s, want the last bug %s", final.Outcome().Dir, want)
 	}
 }
 

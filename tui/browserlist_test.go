@@ -80,7 +80,7 @@ func browserLive(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 	bug := f.bug(t, "7")
 	s := engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
 	b := newBridge()
-	m.bug, m.run.bridge, m.run.on = bug, b, true
+	m.subj.bug, m.run.bridge, m.run.on = bug, b, true
 	m.out.BugID = bug.ID
 	m.dv.deb = newLiveView(s)
 	m.dv.deb.startedAt, m.now = fixedNow.Add(-42*time.Second), fixedNow
@@ -109,7 +109,7 @@ func TestLeavingADebateReturnsToTheBrowser(t *testing.T) {
 			}
 			m, q1 := pumpQuits(m, keyMsg("up"))
 			m, q2 := pumpQuits(m, keyMsg("enter"))
-			if m.screen != scrDebate || m.run.bridge.ctx.Err() == nil {
+			if drawnScreen(m) != "debate" || m.run.bridge.ctx.Err() == nil {
 				t.Errorf("leaving must stop the calls first (screen %v)", m.screen)
 			}
 			m, q3 := pumpQuits(m, cancelled)
@@ -129,10 +129,10 @@ func TestLeavingADebateReturnsToTheBrowser(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _ := browserLive(t, f, 100, 30)
 			m, quits := tc.end(t, m)
-			if quits || m.screen != scrBrowser || m.run.on || m.dlg.menu != nil {
+			if quits || drawnScreen(m) != "browser" || m.run.on || m.dlg.menu != nil {
 				t.Fatalf("quits %v, screen %v, running %v, menu %v: want the browser back\n%s", quits, m.screen, m.run.on, m.dlg.menu, screenText(m, f.proj))
 			}
-			if m.out.Result != nil || m.out.Err != nil || m.out.Left || m.out.Cancelled {
+			if m.Outcome().Result != nil || m.Outcome().Err != nil || m.Outcome().Left || m.Outcome().Cancelled {
 				t.Errorf("the browser's exit carries the debate's outcome %+v", m.out)
 			}
 			text := screenText(m, f.proj)

@@ -158,9 +158,9 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 		if r == nil || !r.resumable() {
 			return m, func() tea.Msg { return noteMsg(notResumable(r)) }
 		}
-		m.bug = r.sum.Bug
+		m.subj.bug = r.sum.Bug
 		m.opts.Resume = true
-		return m, loadDebateCmd(m.bug)
+		return m, loadDebateCmd(m.subj.bug)
 	}
 	return m, nil
 }
@@ -197,9 +197,9 @@ func (k browserScreen) render(m Model) string {
 	var body string
 	switch l.browseMode {
 	case "side":
-		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.viewPreview(l.prevW, l.prevH))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.browser.viewPreview(&m.frame, l.prevW, l.prevH))
 	case "stacked":
-		body = padLines(list, l.listH) + "\n" + m.viewPreview(l.prevW, l.prevH)
+		body = padLines(list, l.listH) + "\n" + m.browser.viewPreview(&m.frame, l.prevW, l.prevH)
 	default:
 		body = list
 	}
@@ -209,11 +209,11 @@ func (k browserScreen) render(m Model) string {
 
 // beginSetup opens the setup wizard for a new debate on bug.
 func (m Model) beginSetup(bug *bugfolder.Bug) (Model, tea.Cmd) {
-	m.bug = bug
-	m.problem, m.probErr = nil, nil
-	m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
+	m.subj.bug = bug
+	m.subj.problem, m.subj.probErr = nil, nil
+	m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
 	m.wiz.probing = m.run.probing
 	m.sizeWizard()
 	m.screen = scrWizard
-	return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())
+	return m, tea.Batch(assemblePCmd(m.subj.bug), m.wiz.form.Init())
 }

@@ -273,15 +273,15 @@ func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
 // costLines are the Final tab's budget and estimate lines: the cut, and
 // per engine the estimate's error now against its first recorded one (a
 // debate not run as planned — cut, degraded, stopped early — has none).
-func (m Model) costLines(f *bugfolder.Final) []string {
+func (d debateState) costLines(fr *frame, f *bugfolder.Final) []string {
 	var out []string
 	partial := f != nil && f.Partial()
 	if f != nil && f.BudgetCut {
-		out = append(out, m.st.Warning.Render(fmt.Sprintf("degraded: cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
+		out = append(out, fr.st.Warning.Render(fmt.Sprintf("degraded: cut by the budget: the %s read round %d, the last complete one", d.words(fr).Final, f.Round)))
 	}
-	for _, t := range m.dv.deb.trend {
+	for _, t := range d.deb.trend {
 		if t.est <= 0 { // an engine the plan never priced (swapped in): no error to show
-			out = append(out, m.st.Subtle.Render(fmt.Sprintf("estimate %s: not planned → %s tokens", t.engine, fmtTokens(t.act))))
+			out = append(out, fr.st.Subtle.Render(fmt.Sprintf("estimate %s: not planned → %s tokens", t.engine, fmtTokens(t.act))))
 			continue
 		}
 		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
@@ -291,7 +291,7 @@ func (m Model) costLines(f *bugfolder.Final) []string {
 		if t.debates > 1 {
 			line += fmt.Sprintf(" · first of %d debates %+.0f %%", t.debates, t.first*100)
 		}
-		out = append(out, m.st.Subtle.Render(line))
+		out = append(out, fr.st.Subtle.Render(line))
 	}
 	return out
 }

@@ -50,7 +50,7 @@ func TestBudgetMenu(t *testing.T) {
 			}
 			if tc.name == "raise" {
 				m = keys(t, m, "enter")
-				if m.dlg.menu == nil || m.dlg.menu.kind != menuBudgetRaise || m.dlg.menu.bud.usd != "0.5" || m.dlg.menu.bud.maxTokens != "40000" {
+				if !menuDrawn(m, menuBudgetRaise) || m.dlg.menu.bud.usd != "0.5" || m.dlg.menu.bud.maxTokens != "40000" {
 					t.Fatalf("raise menu %+v", m.dlg.menu)
 				}
 				tc.keys = tc.keys[1:]
@@ -88,7 +88,7 @@ func TestBudgetMenuSaysTheEngineWording(t *testing.T) {
 			f := newFixture(t)
 			m, _ := liveModel(t, f, 100, 30)
 			m = pump(t, m, engineMsg{then: askBudgetMsg{tc.reach, make(chan budgetAnswer, 1)}})
-			if m.dlg.menu == nil || m.dlg.menu.kind != menuBudget {
+			if !menuDrawn(m, menuBudget) {
 				t.Fatalf("no budget menu: %+v", m.dlg.menu)
 			}
 			form := strings.Join(strings.Fields(ansi.Strip(m.dlg.menu.form.View())), " ")

@@ -29,7 +29,7 @@ func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
 			m = pump(t, m, engineMsg{then: askBudgetMsg{reach, reply}})
 			m = keys(t, m, "enter", "enter")
 			m = keys(t, m, append([]string{"ctrl+a", "ctrl+k"}, append(strings.Split(tc.typed, ""), "enter")...)...)
-			if m.dlg.menu == nil || m.dlg.menu.kind != menuBudgetRaise {
+			if !menuDrawn(m, menuBudgetRaise) {
 				t.Fatalf("a refused raise left the raise menu: %+v", m.dlg.menu)
 			}
 			if text := screenText(m, f.proj); !strings.Contains(text, "That cap was not taken") || !strings.Contains(strings.Join(strings.Fields(text), " "), tc.want) {
@@ -55,7 +55,7 @@ func TestCostLinesNotPlanned(t *testing.T) {
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
 	m.dv.deb.trend = []costTrend{{engine: "omega", est: 0, act: 5000}, {engine: "zeta-engine", est: 1000, act: 1100, now: 0.1}}
-	got := strings.Join(m.costLines(nil), "\n")
+	got := strings.Join(m.dv.costLines(&m.frame, nil), "\n")
 	if !strings.Contains(got, "estimate omega: not planned") || strings.Contains(got, "omega: 0") || !strings.Contains(got, "+10 %") {
 		t.Errorf("cost lines:\n%s", got)
 	}

@@ -35,7 +35,7 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 			opts.Setup = engine.Setup{Protocol: debate.Protocol{}, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2,
 				Solvers: []string{"sol", "sol", "sol"}, Judge: "jud"}
 			m := sized(t, opts, size[0], size[1])
-			if m.screen != scrCost || m.cost.plan == nil || len(m.cost.plan.Refusals) == 0 {
+			if drawnScreen(m) != "cost" || m.cost.plan == nil || len(m.cost.plan.Refusals) == 0 {
 				t.Fatalf("screen %v plan %v err %v", m.screen, m.cost.plan, m.cost.err)
 			}
 			text := screenText(m, f.proj)
@@ -53,7 +53,7 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 			goldenScreen(t, m, f.proj)
 			m.cost.button, m.cost.scroll = 0, m.clampCostScroll(99)
 			m = pump(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
-			if m.screen != scrCost || m.cost.scroll != 0 || !strings.Contains(screenText(m, f.proj), "Refused") {
+			if drawnScreen(m) != "cost" || m.cost.scroll != 0 || !strings.Contains(screenText(m, f.proj), "Refused") {
 				t.Errorf("Enter on Start did not show the refusal (screen %v, scroll %d):\n%s", m.screen, m.cost.scroll, screenText(m, f.proj))
 			}
 		})
@@ -124,7 +124,7 @@ func TestUnstablePickerSaysEachOrder(t *testing.T) {
 				t.Errorf("the failure text breaks mid-line: %q\n%s", bad, screenText(m, f.proj))
 			}
 			m = keys(t, m, "down", "enter")
-			if m.dlg.menu == nil || m.dlg.menu.kind != menuJudgeHuman {
+			if !menuDrawn(m, menuJudgeHuman) {
 				t.Fatalf("the picker is not open: %+v", m.dlg.menu)
 			}
 			text := screenText(m, f.proj)
@@ -165,7 +165,7 @@ func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
 			}
 			shown := screenText(m, f.proj)                                                          // kept as the golden screen once the refusal is checked too
 			m = keys(t, m, "up", "enter", "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "1", "enter") // raise: no dollar cap, 9001 tokens
-			if m.dlg.menu == nil || m.dlg.menu.kind != menuBudgetRaise {
+			if !menuDrawn(m, menuBudgetRaise) {
 				t.Fatalf("a refused cap left the raise menu: %+v", m.dlg.menu)
 			}
 			if why := strings.Join(menuParagraph(t, m, "That cap was not taken", "New cap in dollars"), " "); !strings.Contains(why, "spent 6800 tokens, and with the calls in flight and that call it needs ≈9300") {

@@ -183,7 +183,7 @@ func (k debateScreen) render(m Model) string {
 	case m.dv.tab == m.dv.convTab() && m.dv.argueView != nil:
 		body = strings.Join(m.renderArgue(m.dv.argueView, m.w, bodyH), "\n")
 	case m.dv.tab == m.dv.convTab():
-		chart := m.renderChart(m.w)
+		chart := m.dv.renderChart(&m.frame, m.w)
 		if chart != "" {
 			chart += "\n\n"
 		}
@@ -191,7 +191,7 @@ func (k debateScreen) render(m Model) string {
 	case m.dv.tab == m.dv.finalTab():
 		body = m.viewFinal(bodyH)
 	default:
-		body = m.renderPanes(m.dv.focusedPanes(), m.w, bodyH)
+		body = m.dv.renderPanes(&m.frame, m.dv.focusedPanes(), m.w, bodyH)
 	}
 	body = padLines(body, bodyH)
 	help := footerHelp(k.footer(m)...)
@@ -306,9 +306,9 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (k zoomScreen) render(m Model) string {
 	title := "zoom"
 	if m.screen == scrReview {
-		title = m.reviewZoomTitle()
-	} else if p := m.zoomPane(); p != nil {
-		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.words().Final), p.status, p.engine)
+		title = m.rv.reviewZoomTitle()
+	} else if p := m.dv.zoomPane(&m.frame); p != nil {
+		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.dv.words(&m.frame).Final), p.status, p.engine)
 	} else {
 		title = m.dv.tabNames()[m.dv.tab]
 	}

@@ -109,16 +109,16 @@ func (m Model) openDecide() (Model, tea.Cmd) {
 // same function as moot decide.
 func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
 	m.dlg.menu = nil
-	if m.screen == scrReview && m.rev != nil {
-		return m, m.decideReview(mn)
+	if m.screen == scrReview && m.rv.view != nil {
+		return m, m.rv.decideReview(&m.frame, mn)
 	}
-	if m.bug == nil || m.dv.deb == nil {
+	if m.subj.bug == nil || m.dv.deb == nil {
 		return m, nil
 	}
-	h := engine.HumanDecision{Root: m.bug.WriterRoot(), Dir: m.dv.deb.dir, Lang: m.dv.deb.lang, BugID: m.bug.ID,
-		Choice: bugfolder.Choice(mn.choice), Note: mn.note, Command: "moot (TUI) decide " + m.bug.ID, Now: m.opts.Now}
-	if m.bug.IsQuestion { // decisao.md names a question by question_id
-		h.BugID, h.QuestionID = "", m.bug.ID
+	h := engine.HumanDecision{Root: m.subj.bug.WriterRoot(), Dir: m.dv.deb.dir, Lang: m.dv.deb.lang, BugID: m.subj.bug.ID,
+		Choice: bugfolder.Choice(mn.choice), Note: mn.note, Command: "moot (TUI) decide " + m.subj.bug.ID, Now: m.opts.Now}
+	if m.subj.bug.IsQuestion { // decisao.md names a question by question_id
+		h.BugID, h.QuestionID = "", m.subj.bug.ID
 	}
 	project := ""
 	if m.opts.Register != nil {

@@ -56,7 +56,7 @@ func TestDecideForm(t *testing.T) {
 	}
 	// revise with no note: the form stays open, nothing is written
 	m = keys(t, m, "d", "down", "down", "enter", "enter")
-	if m.dlg.menu == nil || m.dlg.menu.kind != menuDecide {
+	if !menuDrawn(m, menuDecide) {
 		t.Fatalf("revise without a note closed the form (menu %+v)", m.dlg.menu)
 	}
 	if _, err := os.Stat(filepath.Join(dir, bugfolder.DecisionFile)); err == nil {
@@ -75,7 +75,7 @@ func TestDecideForm(t *testing.T) {
 	if err != nil || dec.Choice != bugfolder.ChoiceRevise || dec.Note != "fix both" || !dec.At.Equal(fixedNow) || dec.By != "Ana <ana@example.org>" {
 		t.Fatalf("decisao.md: %+v %v", dec, err)
 	}
-	if m.dv.deb.awaitsDecision() || !strings.Contains(screenText(m, f.proj), "decision: revise") || !strings.Contains(m.toast.text, "decision recorded: revise") {
+	if m.dv.deb.awaitsDecision() || !strings.Contains(screenText(m, f.proj), "decision: revise") || !strings.Contains(screenText(m, f.proj), "decision recorded: revise") {
 		t.Errorf("after deciding, the Final tab:\n%s\nstatus %q", screenText(m, f.proj), m.toast.text)
 	}
 	m = keys(t, m, "d")
@@ -83,7 +83,7 @@ func TestDecideForm(t *testing.T) {
 		t.Error("d opens the form again on a decided result")
 	}
 	m = keys(t, m, "q")
-	if m.screen != scrBrowser || m.browser.hasPending() {
+	if drawnScreen(m) != "browser" || m.browser.hasPending() {
 		t.Errorf("back in the browser the row still waits (screen %v)", m.screen)
 	}
 }

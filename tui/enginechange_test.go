@@ -17,7 +17,7 @@ func TestEngineChangeMenu(t *testing.T) {
 	m, _ := liveModel(t, f, 120, 34)
 	refusal := &engine.EngineChangeError{Path: "problema.md", Diffs: []string{"engine scripted: model m-1 → m-2"}}
 	m = pump(t, m, engineMsg{then: runDoneMsg{err: refusal}})
-	if m.dlg.menu == nil || m.dlg.menu.kind != menuEngineChange {
+	if !menuDrawn(m, menuEngineChange) {
 		t.Fatalf("no engine-change menu: %+v", m.dlg.menu)
 	}
 	text := screenText(m, f.proj)
@@ -28,7 +28,7 @@ func TestEngineChangeMenu(t *testing.T) {
 	}
 	left := keys(t, m, "enter") // "Leave it" is focused
 	var ece *engine.EngineChangeError
-	if left.dlg.menu != nil || left.dv.acceptEngines || !errors.As(left.out.Err, &ece) {
-		t.Errorf("leaving must keep the refusal: menu %+v, err %v", left.dlg.menu, left.out.Err)
+	if left.dlg.menu != nil || left.dv.acceptEngines || !errors.As(left.Outcome().Err, &ece) {
+		t.Errorf("leaving must keep the refusal: menu %+v, err %v", left.dlg.menu, left.Outcome().Err)
 	}
 }

@@ -17,7 +17,7 @@ func TestHandRunHeaderCostIsUnknown(t *testing.T) {
 	m := loadBrowser(t, f, 140, 45)
 	for i := 0; i < 12; i++ {
 		o := keys(t, m, "enter")
-		if o.screen == scrDebate && o.dv.deb != nil && o.dv.deb.bugID == "BUG-20260705-M8N2" {
+		if drawnScreen(o) == "debate" && o.dv.deb != nil && o.dv.deb.bugID == "BUG-20260705-M8N2" {
 			o = pump(t, o, nil)
 			head := strings.SplitN(screenText(o, f.proj), "\n", 2)[0]
 			if strings.Contains(head, "$0.00") || !strings.Contains(head, "unknown") {

@@ -53,7 +53,7 @@ func findMatches(text, query string) []findHit {
 // setZoom fills the zoom with text, the current search's matches
 // highlighted in it.
 func (m *Model) setZoom(text string) {
-	text = m.zoomReason() + text
+	text = m.dv.zoomReason(&m.frame) + text
 	m.zm.find.text = text
 	if m.zm.find.query == "" {
 		m.zm.vp.SetContent(text)

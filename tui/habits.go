@@ -24,8 +24,8 @@ func notify(text string) tea.Cmd {
 // windowTitle names the screen in the terminal's title: the debate and its
 // status, marked when a decision waits.
 func (m Model) windowTitle() string {
-	if m.screen == scrReview && m.rev != nil {
-		return "moot · review " + m.rev.st.ID + " · " + reviewStatus(m.rev.st)
+	if m.screen == scrReview && m.rv.view != nil {
+		return "moot · review " + m.rv.view.st.ID + " · " + reviewStatus(m.rv.view.st)
 	}
 	if m.screen != scrDebate || m.dv.deb == nil {
 		return "moot"
@@ -49,10 +49,10 @@ func (m Model) focusedPath() string {
 	if m.dv.deb == nil {
 		return ""
 	}
-	if k := m.zoomDocKey(); k.path != "" {
+	if k := m.dv.zoomDocKey(&m.frame); k.path != "" {
 		return k.path
 	}
-	if p := m.zoomPane(); p != nil {
+	if p := m.dv.zoomPane(&m.frame); p != nil {
 		return p.path
 	}
 	return ""

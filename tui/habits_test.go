@@ -93,8 +93,8 @@ func TestZoomScrollKeptThroughFinish(t *testing.T) {
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
 	m = keys(t, m, "right", "enter") // agente-2, running
-	if !m.zm.on || m.zoomPane() == nil || m.zoomPane().id != "agente-2" {
-		t.Fatalf("zoom on %+v", m.zoomPane())
+	if !m.zm.on || m.dv.zoomPane(&m.frame) == nil || m.dv.zoomPane(&m.frame).id != "agente-2" {
+		t.Fatalf("zoom on %+v", m.dv.zoomPane(&m.frame))
 	}
 	out := func(n int) engineMsg {
 		var b strings.Builder
@@ -114,7 +114,7 @@ func TestZoomScrollKeptThroughFinish(t *testing.T) {
 		t.Errorf("text arriving moved the scrolled zoom: %d → %d", off, got)
 	}
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Status: "ok"}}})
-	k := m.zoomDocKey()
+	k := m.dv.zoomDocKey(&m.frame)
 	var doc strings.Builder
 	for i := range 200 {
 		fmt.Fprintf(&doc, "rendered %d\n", i)

@@ -47,10 +47,10 @@ func TestLeavingADebateKeepsTheBrowserRows(t *testing.T) {
 	if m.dv.deb == nil {
 		t.Fatal("no debate opened")
 	}
-	left := m.bug.Dir
+	left := m.subj.bug.Dir
 	nm, cmd := m.Update(keyMsg("q"))
 	m = nm.(Model)
-	if m.screen != scrBrowser {
+	if drawnScreen(m) != "browser" {
 		t.Fatalf("screen %v after q, want the browser", m.screen)
 	}
 	for _, r := range m.browser.rows {

@@ -25,7 +25,7 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 				t.Fatalf("the judge menu does not offer another engine:\n%s", screenText(m, f.proj))
 			}
 			m = keys(t, m, "down", "enter")
-			if m.dlg.menu == nil || m.dlg.menu.kind != menuJudgeEngine {
+			if !menuDrawn(m, menuJudgeEngine) {
 				t.Fatalf("menu %+v", m.dlg.menu)
 			}
 			text := screenText(m, f.proj)
@@ -35,7 +35,7 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 			goldenScreen(t, m, f.proj)
 			for _, back := range [][]string{{"esc"}, {"down", "enter"}} {
 				m = keys(t, m, back...)
-				if m.dlg.menu == nil || m.dlg.menu.kind != menuJudge {
+				if !menuDrawn(m, menuJudge) {
 					t.Fatalf("%v goes back to the judge menu: %+v", back, m.dlg.menu)
 				}
 				m = keys(t, m, "down", "enter")

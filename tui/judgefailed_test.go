@@ -51,7 +51,7 @@ func TestJudgeFailedFinalTab(t *testing.T) {
 		t.Error("r on a judge-failed debate does not resume it")
 	}
 	m = keys(t, m, "q", "k", "enter", "r") // Q2R8, done
-	if m.run.on || !strings.Contains(m.toast.text, "nothing to resume") {
+	if m.run.on || !strings.Contains(screenText(m, ""), "nothing to resume") {
 		t.Errorf("r on a finished debate: running %v, status %q", m.run.on, m.toast.text)
 	}
 }

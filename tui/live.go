@@ -100,23 +100,23 @@ func readLiveCmd(dir string) tea.Cmd {
 
 // watchingOther reports whether the debate on screen is run by another
 // moot process (so it is watched, not run here).
-func (m Model) watchingOther() bool {
-	return m.screen == scrDebate && m.dv.deb != nil && !m.run.on && m.dv.deb.heldBy != ""
+func (d debateState) watchingOther(f *frame) bool {
+	return f.screen == scrDebate && d.deb != nil && !f.run.on && d.deb.heldBy != ""
 }
 
 // followsDisk reports whether the debate on screen is to be followed on
 // disk: one not run here that is not finished, or finished with a result
 // that waits for a human decision (another process's moot decide must
 // show on its Final tab).
-func (m Model) followsDisk() bool {
-	return m.screen == scrDebate && m.dv.deb != nil && !m.run.on && m.dv.deb.dir != "" && (m.dv.deb.state != "done" || m.dv.deb.awaitsDecision())
+func (d debateState) followsDisk(f *frame) bool {
+	return f.screen == scrDebate && d.deb != nil && !f.run.on && d.deb.dir != "" && (d.deb.state != "done" || d.deb.awaitsDecision())
 }
 
 // follow starts or stops the folder watch as the debate on screen
 // changes: a debate followsDisk says is followed.
 func (m Model) follow() (Model, tea.Cmd) {
 	want := ""
-	if m.followsDisk() {
+	if m.dv.followsDisk(&m.frame) {
 		want = m.dv.deb.dir
 	}
 	if m.dv.fsw != nil && m.dv.fsw.dir == want {
@@ -140,7 +140,7 @@ func (m Model) onFolderChange(msg fsWatchMsg) (Model, tea.Cmd) {
 		return m, nil // a watch since replaced
 	}
 	cmds := []tea.Cmd{m.dv.fsw.next(), checkDebateCmd(m.dv.deb.dir, m.dv.deb.stamp)}
-	if m.watchingOther() {
+	if m.dv.watchingOther(&m.frame) {
 		cmds = append(cmds, readLiveCmd(m.dv.deb.dir))
 	}
 	return m, tea.Batch(cmds...)

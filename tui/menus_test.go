@@ -168,7 +168,7 @@ func TestTimeoutForAllFailedSolvers(t *testing.T) {
 		t.Fatalf("no 'all failed solvers' entry:\n%s", text)
 	}
 	m = keys(t, m, "down", "down", "enter")
-	if m.dlg.menu == nil || m.dlg.menu.kind != menuTimeout || !strings.Contains(screenText(m, f.proj), "every failed solver") {
+	if !menuDrawn(m, menuTimeout) || !strings.Contains(screenText(m, f.proj), "every failed solver") {
 		t.Fatalf("timeout menu:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "2", "0", "m", "enter")

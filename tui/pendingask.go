@@ -172,7 +172,7 @@ func (m Model) pendingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	}
 	switch choice {
 	case pendingDecide:
-		m.bug, m.dv.decideOnOpen = bug, true
+		m.subj.bug, m.dv.decideOnOpen = bug, true
 		return m, loadNthDebateCmd(bug, 0)
 	case pendingArchive:
 		if m.screen == scrBrowser {

@@ -19,7 +19,7 @@ func TestDecisionByAnotherProcessShows(t *testing.T) {
 	f := newFixture(t)
 	dir := makePending(t, f)
 	m := keys(t, loadBrowser(t, f, 120, 30), "enter")
-	if m.dv.deb == nil || !m.dv.deb.awaitsDecision() || !m.followsDisk() {
+	if m.dv.deb == nil || !m.dv.deb.awaitsDecision() || !m.dv.followsDisk(&m.frame) {
 		t.Fatalf("the pending result is not open and followed:\n%s", screenText(m, f.proj))
 	}
 	if _, err := engine.Decide(engine.HumanDecision{Root: filepath.Dir(dir), Dir: dir, Lang: bugfolder.PT, BugID: "BUG-20260702-Q2R8",
@@ -30,7 +30,7 @@ func TestDecisionByAnotherProcessShows(t *testing.T) {
 	if m.dv.deb == nil || m.dv.deb.awaitsDecision() || !strings.Contains(screenText(m, f.proj), "decision: decline") {
 		t.Errorf("the Final tab does not show the decision another process recorded:\n%s", screenText(m, f.proj))
 	}
-	if m.followsDisk() {
+	if m.dv.followsDisk(&m.frame) {
 		t.Error("a decided, finished debate is still followed")
 	}
 }

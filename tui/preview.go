@@ -98,24 +98,24 @@ func synthesisOnly(body string) string {
 	return body
 }
 
-func (m Model) viewPreview(w, h int) string {
-	pw, _ := m.previewWidth()
-	k, ok := m.browser.previewKey(pw)
-	box := m.st.Pane.Width(w).Height(h)
+func (b browser) viewPreview(f *frame, w, h int) string {
+	pw, _ := f.previewWidth()
+	k, ok := b.previewKey(pw)
+	box := f.st.Pane.Width(w).Height(h)
 	if !ok {
-		return box.Render(m.st.Subtle.Render("no preview"))
+		return box.Render(f.st.Subtle.Render("no preview"))
 	}
-	out, done := m.docs[k]
+	out, done := f.docs[k]
 	if !done {
-		out = m.st.Subtle.Render("rendering…")
+		out = f.st.Subtle.Render("rendering…")
 	}
 	lines := strings.Split(out, "\n")
-	if ll := m.lensLine(); ll != "" {
+	if ll := b.lensLine(f); ll != "" {
 		lines = append([]string{ll}, lines...)
 	}
-	if r := m.browser.selected(); r != nil && r.rev == nil && r.sum != nil {
-		if facts := m.docs[factsKey(r.sum.Bug)]; facts != "" {
-			lines = append([]string{m.st.Subtle.Render("bug: ") + ansi.Truncate(termsafe.Line(facts), max(0, w-7), "…")}, lines...)
+	if r := b.selected(); r != nil && r.rev == nil && r.sum != nil {
+		if facts := f.docs[factsKey(r.sum.Bug)]; facts != "" {
+			lines = append([]string{f.st.Subtle.Render("bug: ") + ansi.Truncate(termsafe.Line(facts), max(0, w-7), "…")}, lines...)
 		}
 	}
 	if len(lines) > h-2 {

@@ -182,7 +182,7 @@ func TestFinalPaneSpeaksTheProtocol(t *testing.T) {
 			opts.Bug, opts.Setup, opts.Known = bug, s, []engine.Protocol{tc.proto}
 			m := sized(t, opts, 120, 34)
 			m.dv.deb = newLiveView(s)
-			title := ansi.Strip(strings.Join(m.renderPane(m.dv.deb.judge, 60, 8, false), "\n"))
+			title := ansi.Strip(strings.Join(m.dv.renderPane(&m.frame, m.dv.deb.judge, 60, 8, false), "\n"))
 			want := engine.Describe(tc.proto).Final
 			if !strings.Contains(title, want) {
 				t.Errorf("the final pane is not titled %q:\n%s", want, title)

@@ -116,7 +116,7 @@ func TestQuestionsInTheBrowser(t *testing.T) {
 			}
 			checkFrame(t, m, size[0], size[1], f.proj, []string{"decision: approve"})
 			m = keys(t, m, "q")
-			if m.screen != scrBrowser || m.browser.selected().pendingDecision() {
+			if drawnScreen(m) != "browser" || m.browser.selected().pendingDecision() {
 				t.Errorf("back in the browser, the question still waits: %s", screenText(m, f.proj))
 			}
 		})

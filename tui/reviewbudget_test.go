@@ -49,7 +49,7 @@ func TestReviewBudgetMenuOverTheLiveView(t *testing.T) {
 				answer <- d
 			}()
 			m = pump(t, m, recv(t, asked))
-			if m.dlg.menu == nil || m.dlg.menu.kind != menuBudget {
+			if !menuDrawn(m, menuBudget) {
 				t.Fatalf("no budget menu over the review view:\n%s", screenText(m, ""))
 			}
 			text := strings.Join(strings.Fields(screenText(m, "")), " ")

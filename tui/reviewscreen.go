@@ -57,9 +57,9 @@ func (k reviewScreen) FullHelp() [][]key.Binding {
 // reviewKey handles a key on the review view: tab/←→ change the tab, [ ]
 // an earlier or later round, esc/q back to the list.
 func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	r := m.rev
+	r := m.rv.view
 	if r == nil { // not read yet: only leaving works
-		if key.Matches(msg, k.Back) && m.revAlone != "" {
+		if key.Matches(msg, k.Back) && m.rv.alone != "" {
 			return m, tea.Quit
 		}
 		if key.Matches(msg, k.Back) {
@@ -81,14 +81,14 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Up):
 		r.focus = max(0, r.focus-1)
 	case key.Matches(msg, k.Back):
-		if m.revAlone != "" && !m.revDone && r.st.Running {
+		if m.rv.alone != "" && !m.rv.done && r.st.Running {
 			m.dlg.ask = newStopReviewAsk(r.st.ID) // as a debate's q: ask before stopping it
 			return m, nil
 		}
-		if m.revAlone != "" {
+		if m.rv.alone != "" {
 			return m, tea.Quit // moot review: the run has ended
 		}
-		m.rev, m.screen = nil, scrBrowser
+		m.rv.view, m.screen = nil, scrBrowser
 		return m, listReviewsCmd(m.opts.keeper(), m.opts.Register)
 	case key.Matches(msg, k.NextTab):
 		r.tab = (r.tab + 1) % len(reviewTabs)
@@ -117,7 +117,7 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 // calls, cost), the tabs, the body (panes, routes or summary) and the
 // footer, in the debate view's regions (layout's bodyW×bodyH).
 func (k reviewScreen) render(m Model) string {
-	r := m.rev
+	r := m.rv.view
 	if r == nil {
 		return m.st.Subtle.Render("reading the review…") + "\n" + m.toast.footer(&m.frame, "q back")
 	}
@@ -141,17 +141,17 @@ func (k reviewScreen) render(m Model) string {
 	var body string
 	switch r.tab {
 	case 0:
-		body = m.renderLensPanes(r.panes, m.lay.bodyW, m.lay.bodyH)
+		body = m.rv.renderLensPanes(&m.frame, r.panes, m.lay.bodyW, m.lay.bodyH)
 	case 1:
-		body = m.reviewDoc(r.routes, m.lay.bodyH)
+		body = m.rv.reviewDoc(&m.frame, r.routes, m.lay.bodyH)
 	default:
-		body = m.reviewDoc(r.sum, m.lay.bodyH)
+		body = m.rv.reviewDoc(&m.frame, r.sum, m.lay.bodyH)
 	}
 	help := footerHelp(k.ShortHelp()...)
 	switch {
-	case m.revAlone != "" && m.revDone:
+	case m.rv.alone != "" && m.rv.done:
 		help = "the review ended · enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q leave"
-	case m.revAlone != "":
+	case m.rv.alone != "":
 		help = "enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q stop the review (asks first)"
 	}
 	if r.awaitsDecision() {

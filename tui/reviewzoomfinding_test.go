@@ -51,7 +51,7 @@ func TestStoppingARunningReviewAsksFirst(t *testing.T) {
 	if s := screenText(am, ""); !strings.Contains(s, "Stop this review?") || !strings.Contains(s, "Keep watching") {
 		t.Errorf("the question does not say what it asks:\n%s", s)
 	}
-	if stay := keys(t, am, "enter"); stay.dlg.ask != nil || stay.screen != scrReview {
+	if stay := keys(t, am, "enter"); stay.dlg.ask != nil || drawnScreen(stay) != "review" {
 		t.Errorf("keep watching left the review view")
 	}
 	stopped := keys(t, am, "down")

@@ -14,13 +14,13 @@ import (
 )
 
 // engineOptions are the options of a run driven by this UI.
-func (m Model) engineOptions(b *bridge, command string) engine.Options {
-	proto := m.opts.Protocol
-	if p := m.protocol(); p != nil {
+func (d debateState) engineOptions(f *frame, b *bridge, command string) engine.Options {
+	proto := f.opts.Protocol
+	if p := d.protocol(f); p != nil {
 		proto = p // a debate resumed from the browser runs the protocol its problema.md names
 	}
-	return engine.Options{Protocol: proto, Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
-		AcceptEngineChange: m.dv.acceptEngines, AcceptedBy: "human", Budget: m.opts.ResumeBudget}
+	return engine.Options{Protocol: proto, Config: f.opts.Config, Harness: f.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: f.opts.Version, Now: f.opts.Now, Check: f.opts.Check,
+		AcceptEngineChange: d.acceptEngines, AcceptedBy: "human", Budget: f.opts.ResumeBudget}
 }
 
 // startRun starts the debate of the cost screen.
@@ -36,7 +36,7 @@ func (m Model) startRun() (Model, tea.Cmd) {
 	m.dv.deb.startedAt = m.clock()
 	m.dv.deb.sessionStart = m.dv.deb.startedAt
 	m.screen, m.dv.tab, m.dv.focus, m.zm.on, m.dv.conv = scrDebate, 1, 0, false, nil
-	opts := m.engineOptions(b, "moot run "+s.Bug.ID)
+	opts := m.dv.engineOptions(&m.frame, b, "moot run "+s.Bug.ID)
 	live := livefile.New() // streamed figures for another moot watching
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
@@ -51,11 +51,11 @@ func (m Model) startRun() (Model, tea.Cmd) {
 func (m *Model) startResume() tea.Cmd {
 	b := newBridge()
 	m.run.bridge, m.run.on = b, true
-	m.out.BugID = m.bug.ID
+	m.out.BugID = m.subj.bug.ID
 	m.dv.deb.live, m.dv.deb.state = true, "running"
 	m.dv.deb.sessionStart, m.dv.deb.finishedAt = m.clock(), time.Time{}
-	bug := m.bug
-	opts := m.engineOptions(b, "moot resume "+bug.ID)
+	bug := m.subj.bug
+	opts := m.dv.engineOptions(&m.frame, b, "moot resume "+bug.ID)
 	live := livefile.New()
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
@@ -77,7 +77,7 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 		m.toast.text, m.toast.until = "the debate is already finished; nothing to resume", m.clock().Add(6*time.Second)
 		m.opts.Resume = false
 	}
-	m.bug = msg.bug
+	m.subj.bug = msg.bug
 	m.dv.deb = viewFromFiles(msg.bug, msg.deb)
 	m.dv.deb.nth, m.dv.deb.of = msg.nth, msg.of
 	m.now = m.clock() // a debate run elsewhere counts its elapsed time to now
@@ -157,12 +157,12 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		}
 		if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
 			ev.Type == engine.EvCallFinished && m.keepsArtifacts() {
-			cmds = append(cmds, loadArgueCmd(m.protocol(), m.dv.deb.dir)) // argue rewrites its files as each call lands
+			cmds = append(cmds, loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir)) // argue rewrites its files as each call lands
 		}
 		if ev.Type == engine.EvJudgeStarted && !m.zm.on {
 			m.dv.tab = m.dv.finalTab()
 		}
-		if m.zm.on && m.zoomPane() != nil && ev.Type == engine.EvOutput {
+		if m.zm.on && m.dv.zoomPane(&m.frame) != nil && ev.Type == engine.EvOutput {
 			m.refreshZoom()
 		}
 		if ev.Type == engine.EvCallFinished {
@@ -234,7 +234,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			m.dv.deb.judge.path = filepath.Join(m.dv.deb.dir, m.dv.deb.lang.Names().Final)
 			cmds = append(cmds, loadFinalCmd(m.dv.deb.dir, m.dv.deb.judge.path))
 		}
-		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.protocol(), m.dv.deb.dir))
+		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir))
 		return m, tea.Batch(cmds...)
 	}
 	if m.run.on {

@@ -29,8 +29,8 @@ var (
 )
 
 // active is the page the root routes keys to and draws.
-func (m Model) active() page {
-	switch m.screen {
+func (f frame) active() page {
+	switch f.screen {
 	case scrWizard:
 		return wizardPage
 	case scrCost:

@@ -204,7 +204,7 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		nm, c := m.onFolderChange(msg)
 		return nm, c, true
 	case liveMsg:
-		if m.watchingOther() && msg.dir == m.dv.deb.dir {
+		if m.dv.watchingOther(&m.frame) && msg.dir == m.dv.deb.dir {
 			m.dv.deb.applyLive(msg.st)
 			m.now = m.clock()
 		}
@@ -241,8 +241,8 @@ func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 	case decidedMsg:
 		m = m.decided(msg)
-		if m.screen == scrReview && m.rev != nil && m.rev.dir == msg.dir {
-			return m, loadReviewCmd(m.opts.keeper(), m.rev.dir, m.rev.round), true
+		if m.screen == scrReview && m.rv.view != nil && m.rv.view.dir == msg.dir {
+			return m, loadReviewCmd(m.opts.keeper(), m.rv.view.dir, m.rv.view.round), true
 		}
 	case finalMsg:
 		if shown(msg.dir) {
@@ -264,12 +264,12 @@ func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case ReviewDoneMsg:
-		m.revDone = true
-		if m.revAlone != "" {
-			return m, loadReviewCmd(m.opts.keeper(), m.revAlone, 0), true
+		m.rv.done = true
+		if m.rv.alone != "" {
+			return m, loadReviewCmd(m.opts.keeper(), m.rv.alone, 0), true
 		}
 	case reviewLoadedMsg:
-		if m.showsReview(msg) {
+		if m.rv.showsReview(&m.frame, msg) {
 			m = m.openReview(msg)
 		}
 	case reviewDocMsg:
@@ -283,17 +283,17 @@ func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 // showsReview reports whether a review read from disk is to be shown: the
 // browser opens it, the review view takes its own again, and a review
 // followed alone (NewReview) takes its folder's.
-func (m Model) showsReview(msg reviewLoadedMsg) bool {
+func (s reviewState) showsReview(f *frame, msg reviewLoadedMsg) bool {
 	same := func(dir string) bool { return msg.data != nil && msg.data.dir == dir }
-	return m.screen == scrBrowser || (m.screen == scrReview && m.rev != nil && same(m.rev.dir)) ||
-		(m.revAlone != "" && same(m.revAlone))
+	return f.screen == scrBrowser || (f.screen == scrReview && s.view != nil && same(s.view.dir)) ||
+		(s.alone != "" && same(s.alone))
 }
 
 // problemArrived takes the bug read in full and its P.
 func (m Model) problemArrived(msg problemMsg) Model {
-	m.problem, m.probErr = msg.p, msg.err
-	if msg.bug != nil && m.bug != nil && msg.bug.Dir == m.bug.Dir {
-		m.bug = msg.bug
+	m.subj.problem, m.subj.probErr = msg.p, msg.err
+	if msg.bug != nil && m.subj.bug != nil && msg.bug.Dir == m.subj.bug.Dir {
+		m.subj.bug = msg.bug
 		m.cost.setup.Bug = msg.bug
 		if m.wiz != nil {
 			m.wiz.bug = msg.bug
@@ -308,7 +308,7 @@ func (m *Model) costAfterProblem() tea.Cmd {
 		return nil
 	}
 	cmd := m.planCost()
-	if m.probErr != nil {
+	if m.subj.probErr != nil {
 		m.cost.startWhenReady = false
 	}
 	return cmd
@@ -317,11 +317,11 @@ func (m *Model) costAfterProblem() tea.Cmd {
 // debateChanged reads the debate on screen again when another process
 // wrote it.
 func (m Model) debateChanged(msg debateChangedMsg) tea.Cmd {
-	if m.dv.deb == nil || m.dv.deb.dir != msg.dir || m.run.on || m.bug == nil {
+	if m.dv.deb == nil || m.dv.deb.dir != msg.dir || m.run.on || m.subj.bug == nil {
 		return nil
 	}
 	m.dv.deb.stamp = msg.stamp
-	bug := m.bug
+	bug := m.subj.bug
 	return func() tea.Msg {
 		lm := loadDebateCmd(bug)().(debateLoadedMsg)
 		lm.refresh = true
@@ -341,7 +341,7 @@ func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	m = m.openDebate(msg)
 	var cmds []tea.Cmd
 	if m.dv.deb != nil {
-		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.protocol(), m.dv.deb.dir), loadTrendCmd(m.opts.Register, m.dv.deb.dir, m.dv.deb.final))
+		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir), loadTrendCmd(m.opts.Register, m.dv.deb.dir, m.dv.deb.final))
 	}
 	if m.dv.decideOnOpen && m.dv.deb != nil && m.dv.deb.awaitsDecision() {
 		var c tea.Cmd
@@ -362,11 +362,11 @@ func (m *Model) docArrived(msg docMsg) {
 	if msg.style != glamourStyle(m.dark, m.opts.NoColor) {
 		return
 	}
-	if msg.err != nil && m.zm.on && m.zoomPane() != nil {
+	if msg.err != nil && m.zm.on && m.dv.zoomPane(&m.frame) != nil {
 		return // keep showing the pane's text
 	}
 	m.docs[msg.key] = msg.out
-	if m.zm.on && m.zoomDocKey() == msg.key {
+	if m.zm.on && m.dv.zoomDocKey(&m.frame) == msg.key {
 		off := m.zm.vp.YOffset()
 		m.setZoom(msg.out)
 		m.zm.vp.GotoTop()

@@ -253,7 +253,7 @@ func (m Model) canResume() bool { return m.noResumeWhy() == "" }
 // it can, as far as the bug and the archive go).
 func (m Model) noResumeWhy() string {
 	switch d := m.dv.deb; {
-	case m.bug != nil && m.bug.Done:
+	case m.subj.bug != nil && m.subj.bug.Done:
 		return "the bug is closed by DONE.md"
 	case d != nil && d.of > 0 && d.nth < d.of:
 		return "an archived debate is kept as it stopped"
@@ -377,14 +377,14 @@ func (m Model) viewFinal(h int) string {
 	}
 	if m.run.on || d.judge.path == "" {
 		if d.judge.status == "" {
-			return m.st.Subtle.Render("the " + m.words().Final + " has not run yet")
+			return m.st.Subtle.Render("the " + m.dv.words(&m.frame).Final + " has not run yet")
 		}
-		return m.renderPanes([]*pane{d.judge}, m.w, h)
+		return m.dv.renderPanes(&m.frame, []*pane{d.judge}, m.w, h)
 	}
 	f := m.dv.finalFile()
 	var lines []string
 	if f != nil {
-		words := m.words()
+		words := m.dv.words(&m.frame)
 		by := f.DecidedBy
 		if by == "" {
 			by = words.Final
@@ -439,8 +439,8 @@ func (m Model) viewFinal(h int) string {
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
-	lines = append(lines, m.costLines(f)...)
-	chart := m.renderChart(m.w)
+	lines = append(lines, m.dv.costLines(&m.frame, f)...)
+	chart := m.dv.renderChart(&m.frame, m.w)
 	head := wrapLines(strings.Join(lines, "\n")+"\n"+chart, m.w) + "\n"
 	if rest := h - lipgloss.Height(head); rest < minAnswerLines {
 		// a short window keeps the answer's first lines: the chart gives
@@ -476,7 +476,7 @@ func trimLeadingBlank(s string) string {
 // (the judge-failure menu, opened by resuming), above its last attempt.
 func (m Model) viewJudgeFailed(h int) string {
 	d := m.dv.deb
-	words := m.words()
+	words := m.dv.words(&m.frame)
 	why := d.judge.err
 	if why == "" {
 		why = "its answer could not be used"
@@ -514,7 +514,7 @@ func (m Model) viewJudgeFailed(h int) string {
 	if rest < 4 || d.judge.status == "" {
 		return head
 	}
-	return head + "\n" + m.renderPanes([]*pane{d.judge}, m.w, rest)
+	return head + "\n" + m.dv.renderPanes(&m.frame, []*pane{d.judge}, m.w, rest)
 }
 
 // labelWord names an anonymized proposal in the UI's language ("proposal

@@ -188,7 +188,7 @@ func TestResumeRunsTheDebatesProtocol(t *testing.T) {
 	for _, tc := range []struct{ named, want string }{{"tradeoff", "tradeoff"}, {"", "debate"}} {
 		m := New(opts)
 		m.dv.deb = &debateView{protocol: tc.named}
-		if got := m.engineOptions(newBridge(), "moot resume").Protocol.Name(); got != tc.want {
+		if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != tc.want {
 			t.Errorf("problema.md names %q: resumed as %s, want %s", tc.named, got, tc.want)
 		}
 	}
@@ -242,7 +242,7 @@ func TestWizardToCouncilRun(t *testing.T) {
 	opts.Setup.Stakes = engine.Stakes{ValueAtRisk: 250000, Valued: true, Irreversible: true} // --value-at-risk 250000 --irreversible
 	// q while the synthesizer still runs would leave the debate, not end
 	// it: the test waits until the model has seen the run end
-	p := newProbed(New(opts), func(m Model) bool { return !m.run.on && m.out.Result != nil })
+	p := newProbed(New(opts), func(m Model) bool { return !m.run.on && m.Outcome().Result != nil })
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
 	waitFor := func(what string) {
 		t.Helper()
