@@ -149,7 +149,7 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.openZoom()
 	case key.Matches(msg, k.Search):
 		if m.openZoom() { // search the focused pane or document
-			return m.openFind()
+			return m, m.zm.openFind(&m.frame)
 		}
 	case key.Matches(msg, k.Round):
 		if r := msg.String(); len(r) == 1 {
@@ -259,11 +259,11 @@ func (k zoomScreen) FullHelp() [][]key.Binding {
 // review's lens): scroll, search, o/y, and esc/enter/q back to the panes.
 func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if m.zm.find.typing { // letters are the query here, never commands
-		return m.findKey(msg)
+		return m, m.zm.findKey(&m.frame, msg)
 	}
 	switch {
 	case key.Matches(msg, k.Back) && m.zm.find.query != "":
-		m.clearFind() // one step back: the search first, then the zoom
+		m.zm.clearFind() // one step back: the search first, then the zoom
 		return m, nil
 	case key.Matches(msg, k.Close):
 		m.zm.on = false
@@ -284,7 +284,7 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.zm.holdZoom(false) // at the end: it follows the stream again
 		return m, nil
 	case key.Matches(msg, k.Search):
-		return m.openFind()
+		return m, m.zm.openFind(&m.frame)
 	case key.Matches(msg, k.Help):
 		m.helpv.on = true
 		return m, nil

@@ -50,18 +50,21 @@ func findMatches(text, query string) []findHit {
 	return hits
 }
 
-// setZoom fills the zoom with text, the current search's matches
-// highlighted in it.
-func (m *Model) setZoom(text string) {
-	text = m.dv.zoomReason(&m.frame) + text
-	m.zm.find.text = text
-	if m.zm.find.query == "" {
-		m.zm.vp.SetContent(text)
+// setZoom shows text in the zoom, under the line that says why the zoomed
+// call failed.
+func (m *Model) setZoom(text string) { m.zm.setText(m.dv.zoomReason(&m.frame) + text) }
+
+// setText shows the zoom's whole text (its reason line included), every
+// match of the search marked.
+func (z *zoomState) setText(text string) {
+	z.find.text = text
+	if z.find.query == "" {
+		z.vp.SetContent(text)
 		return
 	}
-	m.zm.find.hits = findMatches(text, m.zm.find.query)
-	m.zm.find.at = min(m.zm.find.at, max(0, len(m.zm.find.hits)-1))
-	m.zm.vp.SetContent(m.zm.highlighted())
+	z.find.hits = findMatches(text, z.find.query)
+	z.find.at = min(z.find.at, max(0, len(z.find.hits)-1))
+	z.vp.SetContent(z.highlighted())
 }
 
 // highlighted is the zoom's text with every match marked, the current one
@@ -90,40 +93,40 @@ const (
 
 // openFind opens the search prompt over the zoom, empty (the last query
 // is its placeholder: typing starts a new one).
-func (m Model) openFind() (Model, tea.Cmd) {
-	m.zm.find.input = textinput.New()
-	m.zm.find.input.Prompt = "/"
-	m.zm.find.input.Placeholder = "search this document"
+func (z *zoomState) openFind(f *frame) tea.Cmd {
+	z.find.input = textinput.New()
+	z.find.input.Prompt = "/"
+	z.find.input.Placeholder = "search this document"
 	// the hints after the prompt stay whole (findHint, a waiting decision)
-	m.zm.find.input.SetWidth(max(8, min(40, m.w-ansi.StringWidth(findHint+decisionWaits)-4)))
-	if m.zm.find.query != "" {
-		m.zm.find.input.Placeholder = m.zm.find.query // a new query starts empty; the last one shows
+	z.find.input.SetWidth(max(8, min(40, f.w-ansi.StringWidth(findHint+decisionWaits)-4)))
+	if z.find.query != "" {
+		z.find.input.Placeholder = z.find.query // a new query starts empty; the last one shows
 	}
-	m.zm.find.typing = true
-	return m, m.zm.find.input.Focus()
+	z.find.typing = true
+	return z.find.input.Focus()
 }
 
 // findKey takes a key while the prompt is open: enter searches and jumps
 // to the first match, esc closes the prompt; everything else is typed.
-func (m Model) findKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+func (z *zoomState) findKey(f *frame, msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(msg, m.keys.Back):
-		m.zm.find.typing = false
-		return m, nil
-	case key.Matches(msg, m.keys.Enter):
-		m.zm.find.typing = false
-		q := strings.TrimSpace(m.zm.find.input.Value())
+	case key.Matches(msg, f.keys.Back):
+		z.find.typing = false
+		return nil
+	case key.Matches(msg, f.keys.Enter):
+		z.find.typing = false
+		q := strings.TrimSpace(z.find.input.Value())
 		if q == "" {
-			q = m.zm.find.query // enter on an empty prompt finds the last query again
+			q = z.find.query // enter on an empty prompt finds the last query again
 		}
-		m.zm.find.query, m.zm.find.at = q, 0
-		m.setZoom(m.zm.find.text)
-		m.zm.showMatch()
-		return m, nil
+		z.find.query, z.find.at = q, 0
+		z.setText(z.find.text) // its reason line is in it already
+		z.showMatch()
+		return nil
 	}
 	var c tea.Cmd
-	m.zm.find.input, c = m.zm.find.input.Update(msg)
-	return m, c
+	z.find.input, c = z.find.input.Update(msg)
+	return c
 }
 
 // stepMatch moves to the next (or previous) match, wrapping around.
@@ -149,10 +152,10 @@ func (z *zoomState) showMatch() {
 }
 
 // clearFind ends the search and takes its highlights away.
-func (m *Model) clearFind() {
-	text := m.zm.find.text
-	m.zm.find = find{}
-	m.setZoom(text)
+func (z *zoomState) clearFind() {
+	text := z.find.text
+	z.find = find{}
+	z.setText(text)
 }
 
 // findFooter is the zoom's footer while a search is open or shown.

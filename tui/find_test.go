@@ -95,3 +95,23 @@ func TestFindMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchInAFailedCallsZoomKeepsOneReason: the zoom over a failed call
+// opens with the line saying why it failed; a search (and clearing it)
+// shows that line once, not once more for every search.
+func TestSearchInAFailedCallsZoomKeepsOneReason(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 120, 30)
+	m = keys(t, m, "right", "right", "enter") // agente-3 timed out
+	const why = "why: no answer within 9s"
+	if s := screenText(m, f.proj); !strings.HasPrefix(s, "agente-3") || strings.Count(s, why) != 1 {
+		t.Fatalf("the zoom over agente-3 does not say once why it failed:\n%s", s)
+	}
+	for _, step := range [][]string{{"/", "a", "n", "s", "w", "e", "r", "enter"}, {"esc"}} {
+		m = keys(t, m, step...)
+		if s := screenText(m, f.proj); strings.Count(s, why) != 1 {
+			t.Errorf("after %v the reason shows %d times:\n%s", step, strings.Count(s, why), s)
+		}
+	}
+}
