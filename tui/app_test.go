@@ -381,7 +381,7 @@ func TestJudgeMenu(t *testing.T) {
 	if !menuDrawn(m, menuJudgeHuman) || !strings.Contains(screenText(m, f.proj), "proposal B — H1: corrida entre frete e desconto") {
 		t.Fatalf("human choice:\n%s", screenText(m, f.proj))
 	}
-	m = keys(t, m, "down", "enter")
+	keys(t, m, "down", "enter")
 	a := recv(t, reply)
 	if a.d.Choice != engine.JudgeHuman || a.d.Winner != "B" || a.d.By != "human" {
 		t.Errorf("answer %+v", a.d)

@@ -40,7 +40,7 @@ func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
 				t.Fatalf("a refused raise was answered: %+v", a.d)
 			default:
 			}
-			m = keys(t, m, "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "0", "0", "enter")
+			keys(t, m, "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "0", "0", "enter")
 			if a := recv(t, reply); a.d.Choice != engine.BudgetRaise || a.d.Cap.MaxTokens != 90000 {
 				t.Errorf("answer %+v", a.d)
 			}

@@ -40,7 +40,7 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 				}
 				m = keys(t, m, "down", "enter")
 			}
-			m = keys(t, m, "enter")
+			keys(t, m, "enter")
 			a := recv(t, reply)
 			if a.d.Choice != engine.JudgeRetry || a.d.Engine != "local" || a.d.By != "human" {
 				t.Errorf("answer %+v, want a retry on local", a.d)

@@ -171,7 +171,7 @@ func TestTimeoutForAllFailedSolvers(t *testing.T) {
 	if !menuDrawn(m, menuTimeout) || !strings.Contains(screenText(m, f.proj), "every failed solver") {
 		t.Fatalf("timeout menu:\n%s", screenText(m, f.proj))
 	}
-	m = keys(t, m, "2", "0", "m", "enter")
+	keys(t, m, "2", "0", "m", "enter")
 	a := recv(t, reply)
 	if a.d.Choice != engine.QuorumSetTimeout || a.d.SolverID != engine.AllFailed || a.d.Timeout != 20*time.Minute {
 		t.Errorf("answer %+v", a.d)
