@@ -369,3 +369,13 @@ func menuDrawn(m Model, kind menuKind) bool {
 	}
 	return strings.Contains(screenText(m, ""), title)
 }
+
+// lineWith is the first line of text that holds s ("" when none does).
+func lineWith(text, s string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
