@@ -207,12 +207,12 @@ func (d *dialogStack) refreshBudget(f *frame) tea.Cmd {
 
 // budgetBack is esc in a budget menu: the menu steps aside so the panes
 // can be read (m brings it back); the raise goes back to the menu.
-func (m Model) budgetBack(mn *menu) (Model, tea.Cmd) {
+func (d *dialogStack) budgetBack(f *frame, mn *menu) tea.Cmd {
 	if mn.kind == menuBudgetRaise {
-		return m, m.dlg.openMenu(&m.frame, budgetMenu(mn.bud))
+		return d.openMenu(f, budgetMenu(mn.bud))
 	}
-	m.dlg.hidden = true
-	return m, nil
+	d.hidden = true
+	return nil
 }
 
 // costTrend is one engine's estimate error in a debate and how it moved

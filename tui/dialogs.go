@@ -76,9 +76,8 @@ func (d dialogStack) menuKeys() string { return footerHelp(d.dialog().keys(d.men
 
 // closeMenu closes the open menu: the decision stepped aside under the
 // quit question comes back, stepped aside as it was.
-func (m Model) closeMenu() Model {
-	m.dlg.menu, m.dlg.hidden, m.dlg.aside = m.dlg.aside, m.dlg.aside != nil, nil
-	return m
+func (d *dialogStack) closeMenu() {
+	d.menu, d.hidden, d.aside = d.aside, d.aside != nil, nil
 }
 
 func (quorumDialog) keys(mn *menu) []key.Binding {
@@ -236,7 +235,9 @@ func (budgetDialog) keys(mn *menu) []key.Binding {
 	return []key.Binding{menuChoose, menuConfirm, menuAside}
 }
 
-func (budgetDialog) back(m Model, mn *menu) (Model, tea.Cmd) { return m.budgetBack(mn) }
+func (budgetDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
+	return m, m.dlg.budgetBack(&m.frame, mn)
+}
 func (budgetDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.budgetDone(mn) }
 func (budgetDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
 	return m, m.dlg.openMenu(&m.frame, budgetMenu(mn.bud))
@@ -245,11 +246,18 @@ func (budgetDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
 func (quitDialog) keys(*menu) []key.Binding { return []key.Binding{menuChoose, menuConfirm, menuWatch} }
 
 // back and reopen keep watching: the decision that waits comes back.
-func (quitDialog) back(m Model, _ *menu) (Model, tea.Cmd)   { return m.closeMenu(), nil }
-func (quitDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) { return m.closeMenu(), nil }
+func (quitDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
+	m.dlg.closeMenu()
+	return m, nil
+}
+
+func (quitDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
+	m.dlg.closeMenu()
+	return m, nil
+}
 
 func (quitDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
-	m = m.closeMenu() // keep watching: the decision still waits
+	m.dlg.closeMenu() // keep watching: the decision still waits
 	if mn.choice == "leave" {
 		m.run.leaveToBrowser = m.fromBrowser() // the list stays open: r resumes it there
 		return m.leave()
