@@ -154,98 +154,152 @@ type (
 	noteMsg string
 )
 
-// Model is the root model: it owns all state and routes every message.
+// Model is the root model: it routes every message and holds what the
+// screens share (the frame: size, styles, clock, rendered documents; the
+// run's bridge; the toasts; the dialog stack and the active screen). Each
+// screen's state is its own type, created here and fed by the routes.
 type Model struct {
-	// probing is set while the engines' probe runs in the background.
-	probing bool
-	opts    Options
-	st      *Styles
-	keys    keyMap
-	w, h    int
-	lay     layout
-	dark    bool
-	screen  screen
-
-	// ask is the question before a new debate archives a result that
-	// waits for a human decision (tui/pendingask.go); decideOnOpen opens
-	// the decision form once the debate it loads is shown.
-	ask          *pendingAsk
-	decideOnOpen bool
+	frame
+	out   Outcome
+	toast toast
+	dlg   dialogStack
+	helpv helpOverlay
 
 	browser browser
-	// acceptEngines is set once the engineer accepted changed engines as
-	// an amendment; the resume then runs with them.
-	acceptEngines bool
-	bug           *bugfolder.Bug
-	wiz           *wizard
-	problem       *bugfolder.Problem
-	probErr       error
-	cost          costState
+	wiz     *wizard
+	cost    costState
+	dv      debateState
+	zm      zoomState
+
+	subj subject
+	rv   reviewState
+}
+
+// subject is the bug (or question) being set up or shown, its P, and the
+// plans asked for it.
+type subject struct {
+	bug     *bugfolder.Bug
+	problem *bugfolder.Problem
+	probErr error
 	// planSeq numbers the plans asked for: only the last one's answer is
 	// taken.
 	planSeq int
+}
 
-	deb *debateView
-	// rev is the review view (scrReview).
-	rev *reviewView
-	// revAlone is the review NewReview follows (no browser behind it), and
-	// revDone set once its run ended.
-	revAlone string
-	revDone  bool
-	tab      int
-	focus    int
-	zoom     bool
-	zoomVP   viewport.Model
-	// zoomHold is set when the user scrolled the zoom up: text that
-	// arrives, a finish or a re-render leave it where it is.
-	zoomHold bool
-	// find is the search inside the zoom (/).
-	find find
-	// fsw follows the folder of a debate shown but run elsewhere.
-	fsw *fsWatch
-	// holders follows the folders new bugs and questions appear in.
-	holders *holderWatch
-	conv    []convRow
+// reviewState is the review view's state (scrReview).
+type reviewState struct {
+	view *reviewView
+	// alone is the review NewReview follows (no browser behind it), and
+	// done set once its run ended.
+	alone string
+	done  bool
+}
+
+// frame is what every screen shares: the options (the register, the
+// engines, the records), the run's handle, the active screen, the window's size and regions, the styles for its
+// background, the key map, the clock and the spinner, and the documents
+// rendered for it.
+type frame struct {
+	opts Options
+	run  runState
+	// screen is the active screen (the dialogs stand over it).
+	screen screen
+	st     *Styles
+	keys   keyMap
+	w, h   int
+	lay    layout
+	dark   bool
+	now    time.Time
+	spin   spinner.Model
+
+	docs    map[docKey]string
+	pending map[docKey]bool
+}
+
+// runState is the engine's handle: the bridge to a debate this process
+// runs and whether it runs.
+type runState struct {
+	// probing is set while the engines' probe runs in the background.
+	probing bool
+	bridge  *bridge
+	on      bool
+	// leaveToBrowser is set when the engineer left a running debate that
+	// the browser opened: once it stops, the list comes back.
+	leaveToBrowser bool
+}
+
+// toast is the status line: a message shown for a while, the note of a
+// run another process holds, an error kept until a key.
+type toast struct {
+	text  string
+	until time.Time
+	// held is the bug folder the status line says another process
+	// runs: the line is cleared as soon as that run is seen to end.
+	held string
+	// errShown is set while the footer shows the error a run ended with:
+	// it stays until a key, and that key dismisses it (and its exit code).
+	errShown bool
+}
+
+// dialogStack is what stands over the screen: a menu (quorum, judge,
+// budget, quit, trust, engine change, decide), the decision menu stepped
+// aside under the quit question, and the pending-decision question.
+type dialogStack struct {
+	menu *menu
+	// hidden is set while the engineer reads the panes and the open
+	// menu waits (esc on a decision menu; m brings it back).
+	hidden bool
+	// aside is the decision menu that waits while the quit question is
+	// asked over it (q while it is stepped aside); "keep watching" puts
+	// it back, stepped aside as it was.
+	aside *menu
+	// off is how far a menu taller than the window is scrolled up
+	// from its end (pgup/pgdn; ↑/↓ past its first or last choice).
+	off int
+	// ask is the question before a new debate archives a result that
+	// waits for a human decision (tui/pendingask.go).
+	ask *pendingAsk
+}
+
+// helpOverlay is the ? help over the active screen.
+type helpOverlay struct {
+	on bool
+	// off is the first row of keys the help shows (it scrolls when
+	// the window is too short for it).
+	off int
+}
+
+// debateState is the live debate view's state: the debate shown, its
+// tab and pane in focus, what was read of it, and the folder followed.
+type debateState struct {
+	deb   *debateView
+	tab   int
+	focus int
+	conv  []convRow
 	// argueView is an argue debate's scores, confidences and concessions
 	// (nil for other protocols).
 	argueView *engine.ScoreView
 	// argueAt is when the read of argueView began (argueMsg.at).
 	argueAt time.Time
-	menu    *menu
-	// menuHidden is set while the engineer reads the panes and the open
-	// menu waits (esc on a decision menu; m brings it back).
-	menuHidden bool
-	// aside is the decision menu that waits while the quit question is
-	// asked over it (q while it is stepped aside); "keep watching" puts
-	// it back, stepped aside as it was.
-	aside *menu
-	// menuOff is how far a menu taller than the window is scrolled up
-	// from its end (pgup/pgdn; ↑/↓ past its first or last choice).
-	menuOff int
-	help    bool
-	// helpOff is the first row of keys the help shows (it scrolls when
-	// the window is too short for it).
-	helpOff int
-	bridge  *bridge
-	running bool
-	// leaveToBrowser is set when the engineer left a running debate that
-	// the browser opened: once it stops, the list comes back.
-	leaveToBrowser bool
+	// fsw follows the folder of a debate shown but run elsewhere.
+	fsw *fsWatch
+	// decideOnOpen opens the decision form once the debate it loads is
+	// shown.
+	decideOnOpen bool
+	// acceptEngines is set once the engineer accepted changed engines as
+	// an amendment; the resume then runs with them.
+	acceptEngines bool
+}
 
-	docs    map[docKey]string
-	pending map[docKey]bool
-	spin    spinner.Model
-	now     time.Time
-
-	status      string
-	statusUntil time.Time
-	// heldNote is the bug folder the status line says another process
-	// runs: the line is cleared as soon as that run is seen to end.
-	heldNote string
-	// errShown is set while the footer shows the error a run ended with:
-	// it stays until a key, and that key dismisses it (and its exit code).
-	errShown bool
-	out      Outcome
+// zoomState is the zoom over a pane, a document or a lens.
+type zoomState struct {
+	on bool
+	vp viewport.Model
+	// hold is set when the user scrolled the zoom up: text that
+	// arrives, a finish or a re-render leave it where it is.
+	hold bool
+	// find is the search inside the zoom (/).
+	find find
 }
 
 // costState is the cost screen: the plan and the focused button.
@@ -269,34 +323,34 @@ type costState struct {
 
 // New builds the UI's root model.
 func New(opts Options) Model {
-	m := Model{opts: opts, st: NewStyles(true), keys: newKeyMap(), dark: true, w: 100, h: 30,
-		docs: map[docKey]string{}, pending: map[docKey]bool{}}
+	m := Model{frame: frame{opts: opts, st: NewStyles(true), keys: newKeyMap(), dark: true, w: 100, h: 30,
+		docs: map[docKey]string{}, pending: map[docKey]bool{}}}
 	m.relayout()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.now = m.clock()
-	m.probing = opts.Probe != nil
+	m.run.probing = opts.Probe != nil
 	m.browser = newBrowser(opts.Register, opts.keeper())
 	if opts.Untrusted != nil {
-		m.menu = trustMenu(opts.Untrusted)
+		m.dlg.menu = trustMenu(opts.Untrusted)
 	}
 	switch {
 	case opts.Bug == nil:
 		m.screen = scrBrowser
 	case opts.Resume:
-		m.bug = opts.Bug
+		m.subj.bug = opts.Bug
 		m.screen = scrDebate
 	case (opts.Setup.Mode != "" || opts.Bug.IsQuestion) && len(opts.Setup.Solvers) > 0 && !needsPack(opts.Setup): // a question has no mode
-		m.bug = opts.Bug
+		m.subj.bug = opts.Bug
 		m.cost.setup = opts.Setup
 		m.screen = scrCost
 	default:
-		m.bug = opts.Bug
+		m.subj.bug = opts.Bug
 		m.wiz = newWizard(opts.Bug, opts.Config, opts.Status, opts.Setup, opts.choices())
 		m.wiz.probing = opts.Probe != nil
 		m.screen = scrWizard
 	}
 	if d := pendingResult(opts.Bug); d != nil && !opts.Resume {
-		m.ask = newPendingAsk(opts.Bug, d)
+		m.dlg.ask = newPendingAsk(opts.Bug, d)
 	}
 	return m
 }
@@ -308,9 +362,9 @@ func (m *Model) relayout() {
 	m.browser.keepVisible(m.lay.rows)
 }
 
-func (m Model) clock() time.Time {
-	if m.opts.Now != nil {
-		return m.opts.Now()
+func (f frame) clock() time.Time {
+	if f.opts.Now != nil {
+		return f.opts.Now()
 	}
 	return time.Now()
 }
@@ -318,8 +372,8 @@ func (m Model) clock() time.Time {
 // Init starts what the first screen needs.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
-	if m.menu != nil && m.menu.kind == menuTrust {
-		cmds = append(cmds, m.menu.form.Init())
+	if m.dlg.menu != nil && m.dlg.menu.kind == menuTrust {
+		cmds = append(cmds, m.dlg.menu.form.Init())
 	} else if m.opts.Probe != nil {
 		probe := m.opts.Probe
 		cmds = append(cmds, func() tea.Msg { return probedMsg(probe(context.Background())) })
@@ -329,14 +383,14 @@ func (m Model) Init() tea.Cmd {
 	case scrBrowser:
 		cmds = append(cmds, listBugDirsCmd(m.opts.Register))
 	case scrWizard, scrCost:
-		cmds = append(cmds, assemblePCmd(m.bug))
+		cmds = append(cmds, assemblePCmd(m.subj.bug))
 		if m.wiz != nil {
 			cmds = append(cmds, m.wiz.form.Init())
 		}
 	case scrDebate:
-		cmds = append(cmds, loadDebateCmd(m.bug))
+		cmds = append(cmds, loadDebateCmd(m.subj.bug))
 	case scrReview:
-		cmds = append(cmds, loadReviewCmd(m.opts.keeper(), m.revAlone, 0))
+		cmds = append(cmds, loadReviewCmd(m.opts.keeper(), m.rv.alone, 0))
 	}
 	return tea.Batch(cmds...)
 }
@@ -412,18 +466,18 @@ func tick() tea.Cmd {
 // bug once that run is seen to have ended (its row or its debate read
 // again without a live holder).
 func (m *Model) clearStaleHeld() {
-	if m.heldNote == "" {
+	if m.toast.held == "" {
 		return
 	}
 	ended := false
-	if i := slices.IndexFunc(m.browser.rows, func(r *browserRow) bool { return r.dir.Dir == m.heldNote }); i >= 0 && m.browser.rows[i].sum != nil {
+	if i := slices.IndexFunc(m.browser.rows, func(r *browserRow) bool { return r.dir.Dir == m.toast.held }); i >= 0 && m.browser.rows[i].sum != nil {
 		ended = !m.browser.rows[i].held()
 	}
-	if m.deb != nil && m.bug != nil && m.bug.Dir == m.heldNote {
-		ended = m.deb.heldBy == ""
+	if m.dv.deb != nil && m.subj.bug != nil && m.subj.bug.Dir == m.toast.held {
+		ended = m.dv.deb.heldBy == ""
 	}
 	if ended {
-		m.status, m.heldNote = "", ""
+		m.toast.text, m.toast.held = "", ""
 	}
 }
 
@@ -431,36 +485,36 @@ func (m *Model) clearStaleHeld() {
 // overlay, and the screen.
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if key.Matches(msg, m.keys.ForceQuit) {
-		if m.running {
+		if m.run.on {
 			return m.leave()
 		}
 		m.out.Cancelled = m.screen == scrWizard || m.screen == scrCost
 		return m, tea.Quit
 	}
-	if m.errShown { // a key dismisses the error: it no longer decides the exit
-		m.errShown, m.status, m.out.Err = false, "", nil
-		if m.deb != nil && m.deb.state == "error" {
-			m.deb.reason = ""
+	if m.toast.errShown { // a key dismisses the error: it no longer decides the exit
+		m.toast.errShown, m.toast.text, m.out.Err = false, "", nil
+		if m.dv.deb != nil && m.dv.deb.state == "error" {
+			m.dv.deb.reason = ""
 		}
 		return m, nil
 	}
-	if m.menu != nil && !m.menuHidden {
+	if m.dlg.menu != nil && !m.dlg.hidden {
 		if key.Matches(msg, m.keys.Back) {
-			return m.dialog().back(m, m.menu)
+			return m.dlg.dialog().back(m, m.dlg.menu)
 		}
 		return m.menuKey(msg)
 	}
-	if m.ask != nil {
+	if m.dlg.ask != nil {
 		return m.pendingKey(msg)
 	}
-	if m.help { // ↑/↓ scroll a help taller than the window; any other key closes it
+	if m.helpv.on { // ↑/↓ scroll a help taller than the window; any other key closes it
 		switch {
 		case key.Matches(msg, m.keys.Down, m.keys.PageDown):
-			m.helpOff++
+			m.helpv.off++
 		case key.Matches(msg, m.keys.Up, m.keys.PageUp):
-			m.helpOff = max(0, m.helpOff-1)
+			m.helpv.off = max(0, m.helpv.off-1)
 		default:
-			m.help, m.helpOff = false, 0
+			m.helpv.on, m.helpv.off = false, 0
 		}
 		return m, nil
 	}
@@ -491,7 +545,7 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 		return m.backFromSetup()
 	case huh.StateCompleted:
 		if m.wiz.advance() {
-			m.cost = costState{setup: m.wiz.setup(m.bug), criteria: m.wiz.criteriaList()}
+			m.cost = costState{setup: m.wiz.setup(m.subj.bug), criteria: m.wiz.criteriaList()}
 			m.screen = scrCost
 			return m, m.planCost()
 		}
@@ -520,17 +574,17 @@ type probedMsg map[string]EngineStatus
 // retry for a hand-run debate (it records no judge engine).
 func (m Model) judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer) *menu {
 	if j.Engine == "" {
-		j.Engine = m.deb.judge.engine
+		j.Engine = m.dv.deb.judge.engine
 	}
 	switchable := m.opts.Config != nil && len(engineOptions(j.Engines, j.Engine, m.opts.Config, m.opts.Status)) > 0
-	return judgeMenu(j, reply, m.unpriced(j.Engine), switchable, !m.deb.handRun)
+	return judgeMenu(j, reply, m.unpriced(j.Engine), switchable, !m.dv.deb.handRun)
 }
 
 // trustAnswered trusts the engines file and starts the probe, or leaves
 // with an input error naming the file (exit 2) when it is not trusted.
 func (m Model) trustAnswered(choice string) (Model, tea.Cmd) {
 	req := m.opts.Untrusted
-	m.menu = nil
+	m.dlg.menu = nil
 	if choice == "trust" {
 		if err := req.Trust(); err != nil {
 			m.out.Err = err

@@ -40,32 +40,31 @@ func TestBrowser(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 30)
-	if len(m.browser.rows) != 6 || m.browser.loaded != 6 {
-		t.Fatalf("rows %d loaded %d", len(m.browser.rows), m.browser.loaded)
+	text := screenText(m, f.proj)
+	if !strings.Contains(text, "1/6 ·") {
+		t.Fatalf("the list does not count 6 rows:\n%s", text)
 	}
-	states := map[string]string{}
-	for _, r := range m.browser.rows {
-		states[r.sum.Bug.ID] = string(r.sum.State)
-	}
-	if states["BUG-20260702-Q2R8"] != "done" || states["BUG-20260705-M8N2"] != "judge-failed" || states["BUG-20260715-A7K3"] != "no-debate" {
-		t.Errorf("states %v", states)
+	for id, state := range map[string]string{"BUG-20260702-Q2R8": " done ", "BUG-20260705-M8N2": " judge-failed ", "BUG-20260715-A7K3": " no-debate "} {
+		if !strings.Contains(lineWith(text, id), state) {
+			t.Errorf("the row of %s does not say %q: %q", id, state, lineWith(text, id))
+		}
 	}
 	// the preview of the selected row renders off the UI goroutine
 	m = keys(t, m, "j", "j", "j")
 	m = pump(t, m, nil)
-	if r := m.browser.selected(); r.sum.Bug.ID != "BUG-20260702-Q2R8" {
-		t.Fatalf("selected %s", r.sum.Bug.ID)
+	if row := lineWith(screenText(m, f.proj), "BUG-20260702-Q2R8"); !strings.HasPrefix(row, "▸") {
+		t.Fatalf("j j j does not select Q2R8: %q", row)
 	}
 	goldenScreen(t, m, f.proj)
 
 	// / filters
 	m = keys(t, m, "/", "f", "r", "e", "t", "e", "enter")
-	if len(m.browser.visible) != 1 || m.browser.selected().sum.Bug.ID != "BUG-20260702-Q2R8" {
-		t.Errorf("filter 'frete': %d visible", len(m.browser.visible))
+	if text := screenText(m, f.proj); !strings.Contains(text, "1/1 · 1 of 6 match") || !strings.HasPrefix(lineWith(text, "BUG-20260702-Q2R8"), "▸") {
+		t.Errorf("filter 'frete' does not show Q2R8 alone:\n%s", text)
 	}
 	m = keys(t, m, "/", "esc")
-	if len(m.browser.visible) != 6 {
-		t.Errorf("esc clears the filter: %d visible", len(m.browser.visible))
+	if text := screenText(m, f.proj); strings.Contains(text, "match") || strings.Count(text, "BUG-2026") != 6 {
+		t.Errorf("esc does not clear the filter:\n%s", text)
 	}
 }
 
@@ -74,12 +73,12 @@ func TestBrowserRefusesANewDebateOnAClosedBug(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 30)
 	m = keys(t, m, "j", "j", "n") // K4M1, closed by DONE.md
-	if m.screen != scrBrowser || !strings.Contains(m.status, "closed by DONE.md") {
-		t.Errorf("screen %v status %q", m.screen, m.status)
+	if drawnScreen(m) != "browser" || !strings.Contains(screenText(m, f.proj), "closed by DONE.md") {
+		t.Errorf("screen %v status %q", m.screen, m.toast.text)
 	}
 	m = keys(t, m, "k", "n") // X9Z2, run by hand and interrupted: moot cannot resume it, n starts a new debate (archiving it)
-	if m.screen != scrWizard {
-		t.Errorf("screen %v status %q", m.screen, m.status)
+	if drawnScreen(m) != "wizard" {
+		t.Errorf("screen %v status %q", m.screen, m.toast.text)
 	}
 }
 
@@ -88,22 +87,23 @@ func TestBrowserOpensAPastDebate(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 40)
 	m = keys(t, m, "j", "j", "j", "enter")
-	if m.screen != scrDebate || m.deb == nil || m.deb.bugID != "BUG-20260702-Q2R8" || m.tab != m.finalTab() {
-		t.Fatalf("screen %v deb %+v", m.screen, m.deb)
+	// the tab in focus differs by its style only: the stripped frame cannot say it
+	if drawnScreen(m) != "debate" || !strings.Contains(screenText(m, f.proj), "BUG-20260702-Q2R8") || m.dv.tab != m.dv.finalTab() {
+		t.Fatalf("screen %v deb %+v:\n%s", m.screen, m.dv.deb, screenText(m, f.proj))
 	}
 	m = pump(t, m, nil)
-	if len(m.conv) != 3 {
-		t.Errorf("convergence rows %d (a hand-written table)", len(m.conv))
+	if len(m.dv.conv) != 3 {
+		t.Errorf("convergence rows %d (a hand-written table)", len(m.dv.conv))
 	}
 	goldenScreen(t, m, f.proj)
 	// round 2 shows the timed-out solver as such
 	m = keys(t, m, "2")
-	p := m.deb.rounds[2].pane("agente-3")
+	p := m.dv.deb.rounds[2].pane("agente-3")
 	if p.status != "timeout" || !strings.Contains(screenText(m, f.proj), "timeout") {
 		t.Errorf("agente-3: %+v", p)
 	}
 	m = keys(t, m, "q")
-	if m.screen != scrBrowser {
+	if drawnScreen(m) != "browser" {
 		t.Error("q goes back to the browser from a past debate")
 	}
 }
@@ -120,7 +120,7 @@ func TestWizardOnARestrictedBugHidesExternals(t *testing.T) {
 	opts.Bug = f.bug(t, "8")
 	opts.Status = map[string]EngineStatus{"broken": {OK: false, Why: "the program ./y does not exist"}}
 	m := sized(t, opts, 110, 40)
-	if m.screen != scrWizard {
+	if drawnScreen(m) != "wizard" {
 		t.Fatalf("screen %v", m.screen)
 	}
 	off := m.wiz.offered()
@@ -168,7 +168,7 @@ func TestWizardToCostWithExternalConfirmation(t *testing.T) {
 		t.Fatalf("stage %d", m.wiz.stage)
 	}
 	m = keys(t, m, "y")
-	if m.screen != scrCost || m.cost.setup.Solvers[0] != "cloud" {
+	if drawnScreen(m) != "cost" || m.cost.setup.Solvers[0] != "cloud" {
 		t.Fatalf("screen %v setup %+v", m.screen, m.cost.setup)
 	}
 	m = pump(t, m, nil)
@@ -185,7 +185,7 @@ func TestCostScreen(t *testing.T) {
 	opts.Bug = bug
 	opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
 	m := sized(t, opts, 100, 30)
-	if m.screen != scrCost || m.cost.plan == nil {
+	if drawnScreen(m) != "cost" || m.cost.plan == nil {
 		t.Fatalf("screen %v plan %v err %v", m.screen, m.cost.plan, m.cost.err)
 	}
 	text := screenText(m, f.proj)
@@ -196,11 +196,11 @@ func TestCostScreen(t *testing.T) {
 	}
 	goldenScreen(t, m, f.proj)
 	m = keys(t, m, "right")
-	if m.cost.button != 1 || !strings.Contains(screenText(m, f.proj), "▸ Edit ◂") {
+	if !strings.Contains(screenText(m, f.proj), "▸ Edit ◂") {
 		t.Error("→ moves to Edit")
 	}
 	m = keys(t, m, "enter")
-	if m.screen != scrWizard || m.wiz.mode != "diagnosis" || m.wiz.nStr != "3" {
+	if drawnScreen(m) != "wizard" || m.wiz.mode != "diagnosis" || m.wiz.nStr != "3" {
 		t.Errorf("Edit opens the wizard with the setup: %v %+v", m.screen, m.wiz)
 	}
 }
@@ -214,11 +214,11 @@ func liveModel(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 	opts.Bug, opts.Setup = bug, s
 	m := sized(t, opts, w, h)
 	b := newBridge()
-	m.bridge, m.running = b, true
-	m.deb = newLiveView(s)
-	m.deb.startedAt = fixedNow.Add(-42 * time.Second)
+	m.run.bridge, m.run.on = b, true
+	m.dv.deb = newLiveView(s)
+	m.dv.deb.startedAt = fixedNow.Add(-42 * time.Second)
 	m.now = fixedNow
-	m.screen, m.tab = scrDebate, 1
+	m.screen, m.dv.tab = scrDebate, 1
 	at := fixedNow.Add(-40 * time.Second)
 	evs := []engine.Event{
 		{Type: engine.EvSetup, Path: bug.Dir + "/debate", Calls: 10, Time: at},
@@ -241,15 +241,8 @@ func TestLiveView(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 30)
-	r0 := m.deb.rounds[0]
-	if r0.pane("agente-1").status != "ok" || r0.pane("agente-2").status != "running" || r0.pane("agente-3").status != "timeout" {
-		t.Fatalf("statuses %s %s %s", r0.pane("agente-1").status, r0.pane("agente-2").status, r0.pane("agente-3").status)
-	}
-	if m.deb.callsDone != 2 || m.deb.tokens != 2760 {
-		t.Errorf("calls %d tokens %d", m.deb.callsDone, m.deb.tokens)
-	}
 	text := screenText(m, f.proj)
-	for _, want := range []string{"round 0 of 2", "calls 2/10", "agente-1 · ok · scripted · 12.4s", "agente-3 · timeout", "no answer within 9s", "corrida entre frete e desconto", "Round 1"} {
+	for _, want := range []string{"round 0 of 2", "calls 2/10", "2.8k tokens", "agente-1 · ok · scripted · 12.4s", "running · scripted", "agente-3 · timeout", "no answer within 9s", "corrida entre frete e desconto", "Round 1"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("live view lacks %q:\n%s", want, text)
 		}
@@ -259,33 +252,33 @@ func TestLiveView(t *testing.T) {
 	// a pane keeps a bounded tail; the whole text lives on disk
 	big := strings.Repeat("linha de texto longa do debatedor\n", 4000)
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: big}}})
-	if n := len(m.deb.rounds[0].pane("agente-2").tail); n > maxTail {
+	if n := len(m.dv.deb.rounds[0].pane("agente-2").tail); n > maxTail {
 		t.Errorf("tail %d bytes, bound %d", n, maxTail)
 	}
 
 	// enter zooms the focused pane; esc comes back
 	m = keys(t, m, "enter")
-	if !m.zoom || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP reaplica o desconto.") {
-		t.Errorf("zoom:\n%s", screenText(m, f.proj))
+	if z := screenText(m, f.proj); !strings.HasPrefix(z, "agente-1 · ok · scripted") || !strings.Contains(z, "H1: o recálculo por CEP reaplica o desconto.") {
+		t.Errorf("zoom (the focused pane's title on top, its text):\n%s", z)
 	}
 	m = keys(t, m, "esc")
-	if m.zoom {
-		t.Error("esc leaves the zoom")
+	if drawnScreen(m) != "debate" {
+		t.Errorf("esc leaves the zoom:\n%s", screenText(m, f.proj))
 	}
 	// ? shows the keys
 	m = keys(t, m, "?")
-	if !m.help || !strings.Contains(screenText(m, f.proj), "zoom the pane") {
+	if !strings.Contains(screenText(m, f.proj), "zoom the pane") {
 		t.Error("help overlay")
 	}
 	goldenScreenNamed(t, "help", m, f.proj)
 	m = keys(t, m, "x")
-	if m.help {
+	if strings.Contains(screenText(m, f.proj), "zoom the pane") {
 		t.Error("any key closes the help")
 	}
 	// tabs
 	m = keys(t, m, "tab")
-	if m.tab != 2 {
-		t.Errorf("tab %d", m.tab)
+	if m.dv.tab != 2 {
+		t.Errorf("tab %d", m.dv.tab)
 	}
 }
 
@@ -317,8 +310,8 @@ func TestQuorumMenu(t *testing.T) {
 	// q does not leave a question unanswered: it goes to the form
 	m = keys(t, m, "down", "down", "enter")
 	a := recv(t, reply)
-	if a.d.Choice != engine.QuorumCancel || a.d.By != "human" || m.menu != nil {
-		t.Errorf("answer %+v menu %v", a, m.menu)
+	if a.d.Choice != engine.QuorumCancel || a.d.By != "human" || m.dlg.menu != nil {
+		t.Errorf("answer %+v menu %v", a, m.dlg.menu)
 	}
 }
 
@@ -332,12 +325,12 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	reply := make(chan quorumAnswer, 1)
 	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
 	m = keys(t, m, "down", "down", "down", "enter") // Other…
-	if m.menu.kind != menuQuorumOther {
-		t.Fatalf("menu %v", m.menu.kind)
+	if m.dlg.menu.kind != menuQuorumOther {
+		t.Fatalf("menu %v", m.dlg.menu.kind)
 	}
 	m = keys(t, m, "enter", "enter") // swap, agente-2
-	if m.menu.kind != menuSwapEngine || !strings.Contains(screenText(m, f.proj), "New engine for agente-2 (now scripted)") {
-		t.Fatalf("menu %v:\n%s", m.menu.kind, screenText(m, f.proj))
+	if !menuDrawn(m, menuSwapEngine) || !strings.Contains(screenText(m, f.proj), "New engine for agente-2 (now scripted)") {
+		t.Fatalf("menu %v:\n%s", m.dlg.menu.kind, screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter") // local
 	a := recv(t, reply)
@@ -347,11 +340,11 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	// change a timeout
 	m = pump(t, m, engineMsg{then: askQuorumMsg{q, reply}})
 	m = keys(t, m, "down", "down", "down", "enter", "down", "enter", "enter")
-	if m.menu == nil || m.menu.kind != menuTimeout {
-		t.Fatalf("menu %+v", m.menu)
+	if !menuDrawn(m, menuTimeout) {
+		t.Fatalf("menu %+v", m.dlg.menu)
 	}
-	if m.menu.timeout != "" || !strings.Contains(screenText(m, f.proj), "e.g. 20m") {
-		t.Errorf("the timeout field must start empty with a placeholder: %q", m.menu.timeout)
+	if m.dlg.menu.timeout != "" || !strings.Contains(screenText(m, f.proj), "e.g. 20m") {
+		t.Errorf("the timeout field must start empty with a placeholder: %q", m.dlg.menu.timeout)
 	}
 	m = keys(t, m, "2", "0", "m", "enter")
 	a = recv(t, reply)
@@ -384,10 +377,10 @@ func TestJudgeMenu(t *testing.T) {
 	}
 	goldenScreen(t, m, f.proj)
 	m = keys(t, m, "down", "enter")
-	if m.menu.kind != menuJudgeHuman || !strings.Contains(screenText(m, f.proj), "proposal B — H1: corrida entre frete e desconto") {
+	if !menuDrawn(m, menuJudgeHuman) || !strings.Contains(screenText(m, f.proj), "proposal B — H1: corrida entre frete e desconto") {
 		t.Fatalf("human choice:\n%s", screenText(m, f.proj))
 	}
-	m = keys(t, m, "down", "enter")
+	keys(t, m, "down", "enter")
 	a := recv(t, reply)
 	if a.d.Choice != engine.JudgeHuman || a.d.Winner != "B" || a.d.By != "human" {
 		t.Errorf("answer %+v", a.d)
@@ -399,15 +392,15 @@ func TestQuitAsksWhileRunning(t *testing.T) {
 	f := newFixture(t)
 	m, b := liveModel(t, f, 120, 30)
 	m = keys(t, m, "q")
-	if m.menu == nil || m.menu.kind != menuQuit || !strings.Contains(screenText(m, f.proj), "moot resume BUG-20260715-A7K3") {
+	if !menuDrawn(m, menuQuit) || !strings.Contains(screenText(m, f.proj), "moot resume BUG-20260715-A7K3") {
 		t.Fatalf("q must ask:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter") // "Keep watching" is focused
-	if m.menu != nil || m.out.Left || b.ctx.Err() != nil {
+	if m.dlg.menu != nil || m.Outcome().Left || b.ctx.Err() != nil {
 		t.Error("keep watching")
 	}
 	m = keys(t, m, "q", "up", "enter")
-	if !m.out.Left || b.ctx.Err() == nil {
+	if !m.Outcome().Left || b.ctx.Err() == nil {
 		t.Error("leave must stop the run")
 	}
 	// the engine ends; then the UI quits
@@ -482,17 +475,17 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 	opts.Bug = bug
 	opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
 	m := New(opts) // Init not run: P is not assembled yet
-	if m.screen != scrCost || m.cost.plan != nil {
+	if drawnScreen(m) != "cost" || m.cost.plan != nil {
 		t.Fatalf("screen %v, plan %v", m.screen, m.cost.plan)
 	}
 	nm, _ := m.Update(keyMsg("enter"))
 	m = nm.(Model)
-	if m.running || !m.cost.startWhenReady {
-		t.Fatalf("running %v, waiting %v", m.running, m.cost.startWhenReady)
+	if m.run.on || !m.cost.startWhenReady {
+		t.Fatalf("running %v, waiting %v", m.run.on, m.cost.startWhenReady)
 	}
-	nm, cmd := m.Update(assemblePCmd(m.bug)())
+	nm, cmd := m.Update(assemblePCmd(m.subj.bug)())
 	m = nm.(Model)
-	if m.running {
+	if m.run.on {
 		t.Fatal("the debate started before its plan was priced")
 	}
 	for _, msg := range run(cmd) { // the plan, priced in the background
@@ -501,12 +494,12 @@ func TestStartBeforePIsAssembled(t *testing.T) {
 			m = nm.(Model)
 		}
 	}
-	if !m.running || m.screen != scrDebate {
-		t.Errorf("the debate did not start once P was ready: running %v, screen %v, plan %+v", m.running, m.screen, m.cost.plan)
+	if !m.run.on || drawnScreen(m) != "debate" {
+		t.Errorf("the debate did not start once P was ready: running %v, screen %v, plan %+v", m.run.on, m.screen, m.cost.plan)
 	}
-	if m.bridge != nil {
-		m.bridge.cancel()
-		waitRunDone(t, m.bridge) // the engine stops writing before TempDir is removed
+	if m.run.bridge != nil {
+		m.run.bridge.cancel()
+		waitRunDone(t, m.run.bridge) // the engine stops writing before TempDir is removed
 	}
 }
 
@@ -573,15 +566,15 @@ func TestTrustMenuBeforeAnyProbe(t *testing.T) {
 	opts.Untrusted = &TrustRequest{File: "_reversa_bugs/moot.yaml", Reasons: []string{"engine evil runs a command ([\"sh\"])"},
 		Trust: func() error { trusted++; return nil }}
 	m := sized(t, opts, 100, 30)
-	if m.menu == nil || m.menu.kind != menuTrust || !strings.Contains(screenText(m, f.proj), "engine evil runs a command") {
+	if !menuDrawn(m, menuTrust) || !strings.Contains(screenText(m, f.proj), "engine evil runs a command") {
 		t.Fatalf("the UI did not open on the trust question:\n%s", screenText(m, f.proj))
 	}
 	if probed != 0 {
 		t.Fatal("an engine was probed before the engines file was trusted")
 	}
 	m = keys(t, m, "down", "enter")
-	if trusted != 1 || m.menu != nil || m.opts.Untrusted != nil {
-		t.Errorf("Trust it: trusted %d times, menu %v", trusted, m.menu)
+	if trusted != 1 || m.dlg.menu != nil || m.opts.Untrusted != nil {
+		t.Errorf("Trust it: trusted %d times, menu %v", trusted, m.dlg.menu)
 	}
 }
 
@@ -595,15 +588,15 @@ func TestLeaveDialogWhenTheDebateFinishes(t *testing.T) {
 	m, _ := liveModel(t, f, 80, 24)
 	m = keys(t, m, "q")
 	m = pump(t, m, done)
-	if m.menu != nil {
+	if m.dlg.menu != nil {
 		t.Errorf("the leave dialog stayed open after the end:\n%s", screenText(m, f.proj))
 	}
 	m, _ = liveModel(t, f, 80, 24)
 	m = keys(t, m, "q", "up")
-	m.running = false // the end arrived, the dialog not closed yet
+	m.run.on = false // the end arrived, the dialog not closed yet
 	m, quits := pumpQuits(m, keyMsg("enter"))
-	if m.out.Left || !quits {
-		t.Errorf("leave after the end: left %v, quits %v", m.out.Left, quits)
+	if m.Outcome().Left || !quits {
+		t.Errorf("leave after the end: left %v, quits %v", m.Outcome().Left, quits)
 	}
 }
 
@@ -637,11 +630,11 @@ func TestRunErrorStaysUntilAKey(t *testing.T) {
 	if foot := lastLine(screenText(m, f.proj)); !strings.Contains(foot, "resume refused") {
 		t.Errorf("the error left the footer: %q", foot)
 	}
-	if m.out.Err == nil {
+	if m.Outcome().Err == nil {
 		t.Fatal("the error is not kept while shown")
 	}
 	m = keys(t, m, "j")
-	if foot := lastLine(screenText(m, f.proj)); strings.Contains(foot, "resume refused") || m.out.Err != nil {
-		t.Errorf("after a key: footer %q, exit error %v", foot, m.out.Err)
+	if foot := lastLine(screenText(m, f.proj)); strings.Contains(foot, "resume refused") || m.Outcome().Err != nil {
+		t.Errorf("after a key: footer %q, exit error %v", foot, m.Outcome().Err)
 	}
 }

@@ -85,7 +85,7 @@ func (m Model) renderArgue(v *engine.ScoreView, width, height int) []string {
 		head = fmt.Sprintf("Argue · stopped at round %d, cap %d (%s)", v.Rounds-1, v.Cap, v.Rule)
 	}
 	lines := []string{m.st.Bold.Render(fit(head)), fit("  " + state)}
-	if note := m.stopNote(); note != "" {
+	if note := m.run.stopNote(&m.frame); note != "" {
 		lines = append(lines, m.st.Warning.Render(fit("  "+note)))
 	}
 	nameW := 6
@@ -159,8 +159,8 @@ func (m Model) argueZoom(v *engine.ScoreView) string {
 
 // keepsArtifacts: the debate running here rewrites files of its own as
 // each call lands (argue), which its live view reads.
-func (m Model) keepsArtifacts() bool {
-	_, ok := m.opts.Protocol.(engine.Artifacts)
+func (f frame) keepsArtifacts() bool {
+	_, ok := f.opts.Protocol.(engine.Artifacts)
 	return ok
 }
 
@@ -169,24 +169,24 @@ func (m Model) keepsArtifacts() bool {
 const argueStopKey = "S"
 
 // canStopArgue: a debate of a protocol that stops early runs here.
-func (m Model) canStopArgue() bool {
-	_, ok := m.opts.Protocol.(engine.Stopper)
-	return ok && m.running && m.bridge != nil
+func (r runState) canStopArgue(f *frame) bool {
+	_, ok := f.opts.Protocol.(engine.Stopper)
+	return ok && r.on && r.bridge != nil
 }
 
 // stopArgue asks the runner, through the bridge, to stop after this round.
 func (m Model) stopArgue() Model {
-	m.bridge.stop.Store(true)
-	m.status, m.statusUntil = "stop asked: the debate stops after this round, then the synthesis", m.clock().Add(4*time.Second)
+	m.run.bridge.stop.Store(true)
+	m.toast.text, m.toast.until = "stop asked: the debate stops after this round, then the synthesis", m.clock().Add(4*time.Second)
 	return m
 }
 
 // stopNote says what the stop key does, or that a stop was asked.
-func (m Model) stopNote() string {
+func (r runState) stopNote(f *frame) string {
 	switch {
-	case !m.canStopArgue():
+	case !r.canStopArgue(f):
 		return ""
-	case m.bridge.stop.Load():
+	case r.bridge.stop.Load():
 		return "stop asked: the debate stops after this round, then the synthesis"
 	}
 	return argueStopKey + " stops after this round and synthesizes"

@@ -89,10 +89,10 @@ func argueLive(t *testing.T, n, w, h int) Model {
 	opts := f.options()
 	opts.Protocol, opts.Bug, opts.Setup = argue.Protocol{}, bug, s
 	m := sized(t, opts, w, h)
-	m.bridge, m.running = newBridge(), true
-	m.deb = newLiveView(s)
+	m.run.bridge, m.run.on = newBridge(), true
+	m.dv.deb = newLiveView(s)
 	m.now = fixedNow
-	m.screen, m.tab = scrDebate, 1
+	m.screen, m.dv.tab = scrDebate, 1
 	return m
 }
 
@@ -104,7 +104,7 @@ func argueLive(t *testing.T, n, w, h int) Model {
 func TestArgueLiveHeader(t *testing.T) {
 	t.Parallel()
 	m := argueLive(t, 2, 160, 30)
-	if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "calls 0/13") {
+	if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, "calls 0/13") {
 		t.Errorf("header before the run, want 2×4 + 4 + 1 = 13 calls planned:\n%s", got)
 	}
 	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "S stop & synthesize") {
@@ -112,12 +112,12 @@ func TestArgueLiveHeader(t *testing.T) {
 	}
 	for k := 0; k <= 2; k++ {
 		for _, id := range []string{"agente-1", "agente-2", "critic-1"} {
-			m.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: k, SolverID: id, Status: "ok"})
+			m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: k, SolverID: id, Status: "ok"})
 		}
 	}
-	m.deb.apply(engine.Event{Type: engine.EvDecision, Point: engine.PointStop, Choice: "convergence", By: "moot", Round: 2, Reason: "convergence: test"})
-	m.deb.apply(engine.Event{Type: engine.EvJudgeStarted, Attempt: 1})
-	got := ansi.Strip(m.debateHeader())
+	m.dv.deb.apply(engine.Event{Type: engine.EvDecision, Point: engine.PointStop, Choice: "convergence", By: "moot", Round: 2, Reason: "convergence: test"})
+	m.dv.deb.apply(engine.Event{Type: engine.EvJudgeStarted, Attempt: 1})
+	got := ansi.Strip(m.dv.debateHeader(&m.frame))
 	for _, want := range []string{"stopped at round 2, cap 3", "calls 9/10"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("header after the stop lacks %q:\n%s", want, got)
@@ -140,8 +140,8 @@ func TestArgueViewFitsManyPersonas(t *testing.T) {
 	for i := range 16 {
 		v.Personas = append(v.Personas, argue.ViewPersona{ID: fmt.Sprintf("agente-%d", i+1), Name: fmt.Sprintf("persona-%02d", i+1), Confidence: pts(0.5, 0.6), Scores: pts(40, 50)})
 	}
-	m.argueView = v
-	m.tab = m.convTab()
+	m.dv.argueView = v
+	m.dv.tab = m.dv.convTab()
 	view := m.View().Content
 	lines := strings.Split(view, "\n")
 	if len(lines) > 24 {
@@ -161,7 +161,7 @@ func TestArgueViewFitsManyPersonas(t *testing.T) {
 	if !m.openZoom() {
 		t.Fatal("the Convergence tab does not zoom")
 	}
-	zoom := ansi.Strip(m.zoomVP.GetContent())
+	zoom := ansi.Strip(m.zm.vp.GetContent())
 	for _, want := range []string{"stopped — convergence", "persona-16", "r2 pragmatist: A plain read"} {
 		if !strings.Contains(zoom, want) {
 			t.Errorf("the zoom lacks %q:\n%s", want, zoom)
@@ -183,8 +183,8 @@ func TestConcessionLogSaysWhatIsAbove(t *testing.T) {
 	for i := range 12 {
 		v.Concessions = append(v.Concessions, argue.ViewConcession{Round: i / 4, Name: "skeptic", Text: fmt.Sprintf("concession number %02d", i+1)})
 	}
-	m.argueView = v
-	m.tab = m.convTab()
+	m.dv.argueView = v
+	m.dv.tab = m.dv.convTab()
 	plain := ansi.Strip(m.View().Content)
 	shown := strings.Count(plain, "concession number")
 	var earlier int
@@ -215,12 +215,12 @@ func TestArgueViewKeepsTheNewerRead(t *testing.T) {
 	stopped, running := argueView(), argueView()
 	running.Rule, running.Reason = "", ""
 	t0 := time.Now()
-	m = pump(t, m, argueMsg{dir: m.deb.dir, view: stopped, at: t0.Add(time.Second)})
-	m = pump(t, m, argueMsg{dir: m.deb.dir, view: running, at: t0})
-	if m.argueView == nil || m.argueView.Rule == "" {
-		t.Fatalf("an older read replaced the stop: %+v", m.argueView)
+	m = pump(t, m, argueMsg{dir: m.dv.deb.dir, view: stopped, at: t0.Add(time.Second)})
+	m = pump(t, m, argueMsg{dir: m.dv.deb.dir, view: running, at: t0})
+	if m.dv.argueView == nil || m.dv.argueView.Rule == "" {
+		t.Fatalf("an older read replaced the stop: %+v", m.dv.argueView)
 	}
-	m.tab = m.convTab()
+	m.dv.tab = m.dv.convTab()
 	if plain := ansi.Strip(m.View().Content); !strings.Contains(plain, "stopped — convergence") {
 		t.Errorf("the Convergence tab does not say why it stopped:\n%s", plain)
 	}

@@ -57,12 +57,12 @@ func TestBrowserResumesWithTheDebatesProtocol(t *testing.T) {
 	t.Parallel()
 	opts, bug := questionFixture(t, "20261201-which-cache-policy-wins")
 	m := openQuestion(t, opts, bug, 120, 40)
-	if got := m.engineOptions(newBridge(), "moot resume").Protocol.Name(); got != argue.Name {
+	if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != argue.Name {
 		t.Errorf("the resume runs %s, want argue", got)
 	}
 	for _, p := range known {
-		m.deb.protocol = p.Name()
-		if got := m.engineOptions(newBridge(), "moot resume").Protocol.Name(); got != p.Name() {
+		m.dv.deb.protocol = p.Name()
+		if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != p.Name() {
 			t.Errorf("a %s debate resumes with %s", p.Name(), got)
 		}
 	}
@@ -77,8 +77,8 @@ func TestBrowserOpensAFinishedArgue(t *testing.T) {
 	t.Parallel()
 	opts, bug := questionFixture(t, "20261201-should-we-cache-coupon-lookups")
 	m := openQuestion(t, opts, bug, 100, 30)
-	if m.tab != m.finalTab() {
-		t.Fatalf("opened on tab %d, want the Final tab %d", m.tab, m.finalTab())
+	if m.dv.tab != m.dv.finalTab() {
+		t.Fatalf("opened on tab %d, want the Final tab %d", m.dv.tab, m.dv.finalTab())
 	}
 	final := ansi.Strip(m.View().Content)
 	for _, want := range []string{"Synthesis by the synthesizer: no winner", "2 of 2 personas took part", "stopped at round 2 (convergence): rounds 0 to 2 ran, of a cap of 5",
@@ -92,15 +92,15 @@ func TestBrowserOpensAFinishedArgue(t *testing.T) {
 			t.Errorf("the Final tab says %q:\n%s", bad, final)
 		}
 	}
-	for tab := 1; tab < m.convTab(); tab++ {
-		m.tab = tab
+	for tab := 1; tab < m.dv.convTab(); tab++ {
+		m.dv.tab = tab
 		if v := ansi.Strip(m.View().Content); strings.Contains(v, "waiting") {
 			t.Errorf("Round %d shows waiting panes:\n%s", tab-1, v)
 		}
 	}
 	m = keys(t, m, "5") // no round 5 ran: the key does nothing
-	if m.tab != 3 {
-		t.Errorf("5 moved to tab %d", m.tab)
+	if m.dv.tab != 3 {
+		t.Errorf("5 moved to tab %d", m.dv.tab)
 	}
 }
 
@@ -123,22 +123,22 @@ func TestArgueCallsAgreeWithShow(t *testing.T) {
 	}
 	appendEvent(t, dir, `{"by":"human","choice":"continue","dropped":["agente-2"],"point":"quorum","round":1,"time":"2026-12-01T04:53:20.9Z","type":"decision"}`)
 	m := openQuestion(t, opts, bug, 160, 30)
-	show := m.deb.callsDone
+	show := m.dv.deb.callsDone
 	if d, err := bugfolder.ReadDebate(dir, bugfolder.EN); err != nil || d.ModelCalls() != show {
 		t.Fatalf("the view counts %d calls, show %v (%v)", show, d, err)
 	}
-	if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, fmt.Sprintf("calls %d/%d", show, show)) {
+	if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, fmt.Sprintf("calls %d/%d", show, show)) {
 		t.Errorf("a finished argue's header, want the actual calls %d/%d:\n%s", show, show, got)
 	}
 	// unfinished: the synthesizer alone is to come
-	m.deb.final, m.deb.winner, m.deb.state, m.deb.judge.status = nil, "", "cancelled", ""
-	if got := m.deb.planned(); got != show+1 {
+	m.dv.deb.final, m.dv.deb.winner, m.dv.deb.state, m.dv.deb.judge.status = nil, "", "cancelled", ""
+	if got := m.dv.deb.planned(); got != show+1 {
 		t.Errorf("before the synthesis, %d planned, want %d made + the synthesizer", got, show)
 	}
 	// a resume logs again a call whose event was lost: not a new call
-	m.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-1", Attempt: 1, Status: "ok", Error: "recovered from the file after an interruption"})
-	if m.deb.callsDone != show {
-		t.Errorf("a call logged again on resume is counted twice: %d, want %d", m.deb.callsDone, show)
+	m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-1", Attempt: 1, Status: "ok", Error: "recovered from the file after an interruption"})
+	if m.dv.deb.callsDone != show {
+		t.Errorf("a call logged again on resume is counted twice: %d, want %d", m.dv.deb.callsDone, show)
 	}
 	// a call stopped in flight leaves its raw output and no event: show
 	// counts it, and so does the view once the quorum is lost
@@ -152,9 +152,9 @@ func TestArgueCallsAgreeWithShow(t *testing.T) {
 		}
 	}
 	d, _ := bugfolder.ReadDebate(dir, bugfolder.EN)
-	m.deb.apply(engine.Event{Type: engine.EvQuorumLost, Round: 2, Valid: 1, Needed: 2})
-	if m.deb.callsDone != d.ModelCalls() {
-		t.Errorf("at the quorum menu the view counts %d calls, show %d", m.deb.callsDone, d.ModelCalls())
+	m.dv.deb.apply(engine.Event{Type: engine.EvQuorumLost, Round: 2, Valid: 1, Needed: 2})
+	if m.dv.deb.callsDone != d.ModelCalls() {
+		t.Errorf("at the quorum menu the view counts %d calls, show %d", m.dv.deb.callsDone, d.ModelCalls())
 	}
 }
 

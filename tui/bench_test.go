@@ -38,20 +38,20 @@ func BenchmarkLiveViewFrame(b *testing.B) {
 	m := New(Options{Protocol: debate.Protocol{}, Register: reg, Config: cfg, Bug: bug, Setup: s, Now: func() time.Time { return fixedNow }})
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	m = nm.(Model)
-	m.deb = newLiveView(s)
-	m.screen, m.tab, m.running = scrDebate, 2, true // round 1: 12 solvers + 4 critics
+	m.dv.deb = newLiveView(s)
+	m.screen, m.dv.tab, m.run.on = scrDebate, 2, true // round 1: 12 solvers + 4 critics
 	var evs []engine.Event
-	for _, p := range m.deb.rounds[1].panes {
+	for _, p := range m.dv.deb.rounds[1].panes {
 		evs = append(evs, engine.Event{Type: engine.EvCallStarted, Round: 1, SolverID: p.id, Role: bugfolder.Role(p.role), Attempt: 1, Time: fixedNow})
 	}
 	nm, _ = m.Update(engineMsg{events: evs})
 	m = nm.(Model)
 	delta := "a hipótese explica o log do fechamento e a taxa de sete em dez; "
-	if len(m.deb.rounds[1].panes) != 16 {
-		b.Fatalf("%d panes", len(m.deb.rounds[1].panes))
+	if len(m.dv.deb.rounds[1].panes) != 16 {
+		b.Fatalf("%d panes", len(m.dv.deb.rounds[1].panes))
 	}
 	var deltas []engine.Event
-	for _, p := range m.deb.rounds[1].panes {
+	for _, p := range m.dv.deb.rounds[1].panes {
 		deltas = append(deltas, engine.Event{Type: engine.EvOutput, Round: 1, SolverID: p.id, Role: bugfolder.Role(p.role), Text: delta})
 	}
 	var updateTime, viewTime time.Duration

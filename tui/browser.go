@@ -159,6 +159,8 @@ type browser struct {
 	// decision (setSum and addRow keep it): a batch of the index costs
 	// its own rows, not a scan of every row.
 	pending int
+	// watch follows the folders new bugs and questions appear in.
+	watch *holderWatch
 }
 
 func newBrowser(reg *bugfolder.Register, k engine.RecordKeeper) browser {

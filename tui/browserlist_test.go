@@ -80,11 +80,11 @@ func browserLive(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 	bug := f.bug(t, "7")
 	s := engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
 	b := newBridge()
-	m.bug, m.bridge, m.running = bug, b, true
+	m.subj.bug, m.run.bridge, m.run.on = bug, b, true
 	m.out.BugID = bug.ID
-	m.deb = newLiveView(s)
-	m.deb.startedAt, m.now = fixedNow.Add(-42*time.Second), fixedNow
-	m.screen, m.tab = scrDebate, 1
+	m.dv.deb = newLiveView(s)
+	m.dv.deb.startedAt, m.now = fixedNow.Add(-42*time.Second), fixedNow
+	m.screen, m.dv.tab = scrDebate, 1
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvSetup, Path: bug.Dir + "/debate", Calls: 10, Time: fixedNow}}})
 	return m, b
 }
@@ -109,7 +109,7 @@ func TestLeavingADebateReturnsToTheBrowser(t *testing.T) {
 			}
 			m, q1 := pumpQuits(m, keyMsg("up"))
 			m, q2 := pumpQuits(m, keyMsg("enter"))
-			if m.screen != scrDebate || m.bridge.ctx.Err() == nil {
+			if drawnScreen(m) != "debate" || m.run.bridge.ctx.Err() == nil {
 				t.Errorf("leaving must stop the calls first (screen %v)", m.screen)
 			}
 			m, q3 := pumpQuits(m, cancelled)
@@ -117,7 +117,7 @@ func TestLeavingADebateReturnsToTheBrowser(t *testing.T) {
 		}},
 		{"left as it ended", func(t *testing.T, m Model) (Model, bool) {
 			m = keys(t, m, "q", "up")
-			m.running = false // the end arrived, the question not closed yet
+			m.run.on = false // the end arrived, the question not closed yet
 			return pumpQuits(m, keyMsg("enter"))
 		}},
 		{"finished, then q", func(t *testing.T, m Model) (Model, bool) {
@@ -129,10 +129,10 @@ func TestLeavingADebateReturnsToTheBrowser(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _ := browserLive(t, f, 100, 30)
 			m, quits := tc.end(t, m)
-			if quits || m.screen != scrBrowser || m.running || m.menu != nil {
-				t.Fatalf("quits %v, screen %v, running %v, menu %v: want the browser back\n%s", quits, m.screen, m.running, m.menu, screenText(m, f.proj))
+			if quits || drawnScreen(m) != "browser" || m.run.on || m.dlg.menu != nil {
+				t.Fatalf("quits %v, screen %v, running %v, menu %v: want the browser back\n%s", quits, m.screen, m.run.on, m.dlg.menu, screenText(m, f.proj))
 			}
-			if m.out.Result != nil || m.out.Err != nil || m.out.Left || m.out.Cancelled {
+			if m.Outcome().Result != nil || m.Outcome().Err != nil || m.Outcome().Left || m.Outcome().Cancelled {
 				t.Errorf("the browser's exit carries the debate's outcome %+v", m.out)
 			}
 			text := screenText(m, f.proj)
@@ -198,7 +198,7 @@ func TestWatchedDebateRingsAtADecisionAndAtTheEnd(t *testing.T) {
 				if where == "list" {
 					m, notes = pumpNotes(t, m, checkRowsCmd(f.reg, &m.browser, m.lay.rows)())
 				} else {
-					m, notes = pumpNotes(t, m, checkDebateCmd(m.deb.dir, m.deb.stamp)())
+					m, notes = pumpNotes(t, m, checkDebateCmd(m.dv.deb.dir, m.dv.deb.stamp)())
 				}
 				return notes
 			}
@@ -214,8 +214,8 @@ func TestWatchedDebateRingsAtADecisionAndAtTheEnd(t *testing.T) {
 					m = keys(t, m, "j")
 				}
 				m = keys(t, m, "enter")
-				if m.deb == nil || m.deb.heldBy == "" {
-					t.Fatalf("the debate is not watched: %+v", m.deb)
+				if m.dv.deb == nil || m.dv.deb.heldBy == "" {
+					t.Fatalf("the debate is not watched: %+v", m.dv.deb)
 				}
 			}
 			if notes := look(); len(notes) != 0 { // a first look: it runs
@@ -270,15 +270,15 @@ func TestZoomKeysReachTheDecisionAndBothEnds(t *testing.T) {
 		m, _ := liveModel(t, f, 80, 24)
 		m = pump(t, m, engineMsg{then: askQuorumMsg{quorumLoss(), make(chan quorumAnswer, 1)}})
 		m = keys(t, m, "esc", "enter")
-		if !m.zoom || !m.menuHidden {
-			t.Fatalf("zoom %v, menu aside %v: want a zoom over the decision stepped aside", m.zoom, m.menuHidden)
+		if !m.zm.on || !m.dlg.hidden {
+			t.Fatalf("zoom %v, menu aside %v: want a zoom over the decision stepped aside", m.zm.on, m.dlg.hidden)
 		}
 		if !strings.Contains(screenText(m, f.proj), "m: a decision waits") {
 			t.Errorf("the zoom does not say m brings the decision back:\n%s", screenText(m, f.proj))
 		}
 		m = keys(t, m, "m")
-		if m.zoom || m.menuHidden || m.menu == nil {
-			t.Errorf("m in a zoom: zoom %v, menu aside %v", m.zoom, m.menuHidden)
+		if m.zm.on || m.dlg.hidden || m.dlg.menu == nil {
+			t.Errorf("m in a zoom: zoom %v, menu aside %v", m.zm.on, m.dlg.hidden)
 		}
 	})
 	for _, tc := range []struct{ top, bottom string }{{"g", "G"}, {"home", "end"}} {
@@ -287,16 +287,16 @@ func TestZoomKeysReachTheDecisionAndBothEnds(t *testing.T) {
 			long := strings.Repeat("uma linha da proposta\n", 200)
 			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Text: long}}})
 			m = keys(t, m, "enter")
-			if !m.zoom || m.zoomVP.TotalLineCount() < 100 {
-				t.Fatalf("zoom %v with %d lines", m.zoom, m.zoomVP.TotalLineCount())
+			if !m.zm.on || m.zm.vp.TotalLineCount() < 100 {
+				t.Fatalf("zoom %v with %d lines", m.zm.on, m.zm.vp.TotalLineCount())
 			}
 			m = keys(t, m, tc.bottom)
-			if !m.zoomVP.AtBottom() || m.zoomHold {
-				t.Errorf("%s: offset %d, at the end %v, held %v", tc.bottom, m.zoomVP.YOffset(), m.zoomVP.AtBottom(), m.zoomHold)
+			if !m.zm.vp.AtBottom() || m.zm.hold {
+				t.Errorf("%s: offset %d, at the end %v, held %v", tc.bottom, m.zm.vp.YOffset(), m.zm.vp.AtBottom(), m.zm.hold)
 			}
 			m = keys(t, m, tc.top)
-			if m.zoomVP.YOffset() != 0 || !m.zoomHold || !m.zoom {
-				t.Errorf("%s: offset %d, held %v, zoom %v", tc.top, m.zoomVP.YOffset(), m.zoomHold, m.zoom)
+			if m.zm.vp.YOffset() != 0 || !m.zm.hold || !m.zm.on {
+				t.Errorf("%s: offset %d, held %v, zoom %v", tc.top, m.zm.vp.YOffset(), m.zm.hold, m.zm.on)
 			}
 		})
 	}

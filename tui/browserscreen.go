@@ -94,7 +94,7 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.helpv.on = true
 	case key.Matches(msg, k.Up):
 		b.move(-1, listH)
 	case key.Matches(msg, k.Down):
@@ -143,28 +143,24 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 			return m, statusCmd(fmt.Sprintf("%s is a question: its folder holds one debate; moot ask asks another", r.sum.Bug.ID))
 		case r.resumable():
 			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
-		case r.pendingDecision():
-			if d := pendingResult(r.sum.Bug); d != nil { // the result is read once
-				m.ask = newPendingAsk(r.sum.Bug, d)
-				return m, nil
-			}
-			return m.beginSetup(r.sum.Bug)
+		case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)
+			return m, readPendingCmd(r.sum.Bug)
 		default:
 			return m.beginSetup(r.sum.Bug)
 		}
 	case key.Matches(msg, k.Resume):
 		r := b.selected()
 		if r != nil && r.held() {
-			m.status, m.statusUntil = fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)), m.clock().Add(4*time.Second)
-			m.heldNote = r.dir.Dir // the line goes when that run ends
+			m.toast.text, m.toast.until = fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)), m.clock().Add(4*time.Second)
+			m.toast.held = r.dir.Dir // the line goes when that run ends
 			return m, nil
 		}
 		if r == nil || !r.resumable() {
 			return m, func() tea.Msg { return noteMsg(notResumable(r)) }
 		}
-		m.bug = r.sum.Bug
+		m.subj.bug = r.sum.Bug
 		m.opts.Resume = true
-		return m, loadDebateCmd(m.bug)
+		return m, loadDebateCmd(m.subj.bug)
 	}
 	return m, nil
 }
@@ -201,23 +197,23 @@ func (k browserScreen) render(m Model) string {
 	var body string
 	switch l.browseMode {
 	case "side":
-		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.viewPreview(l.prevW, l.prevH))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.browser.viewPreview(&m.frame, l.prevW, l.prevH))
 	case "stacked":
-		body = padLines(list, l.listH) + "\n" + m.viewPreview(l.prevW, l.prevH)
+		body = padLines(list, l.listH) + "\n" + m.browser.viewPreview(&m.frame, l.prevW, l.prevH)
 	default:
 		body = list
 	}
 	help := footerHelp(k.ShortHelp()...)
-	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.footer(help)
+	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.toast.footer(&m.frame, help)
 }
 
 // beginSetup opens the setup wizard for a new debate on bug.
 func (m Model) beginSetup(bug *bugfolder.Bug) (Model, tea.Cmd) {
-	m.bug = bug
-	m.problem, m.probErr = nil, nil
-	m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
-	m.wiz.probing = m.probing
+	m.subj.bug = bug
+	m.subj.problem, m.subj.probErr = nil, nil
+	m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
+	m.wiz.probing = m.run.probing
 	m.sizeWizard()
 	m.screen = scrWizard
-	return m, tea.Batch(assemblePCmd(m.bug), m.wiz.form.Init())
+	return m, tea.Batch(assemblePCmd(m.subj.bug), m.wiz.form.Init())
 }

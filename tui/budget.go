@@ -70,12 +70,12 @@ func (m Model) askBudget(then askBudgetMsg) (Model, tea.Cmd) {
 		then.reply <- budgetAnswer{err: errors.New("left")}
 		return m, nil
 	}
-	m.zoom, m.help = false, false
+	m.zm.on, m.helpv.on = false, false
 	who := "the review" // a review's live view has no debate
-	if m.deb != nil {
-		who = m.deb.bugID
+	if m.dv.deb != nil {
+		who = m.dv.deb.bugID
 	}
-	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.openMenu(budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
+	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.dlg.openMenu(&m.frame, budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
 }
 
 // budgetSentence is the engine's wording of a reached budget
@@ -160,9 +160,9 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 	answer := func(d engine.BudgetDecision) (Model, tea.Cmd) {
 		d.By = "human"
 		mn.bud.reply <- budgetAnswer{d: d}
-		m.menu = nil
-		if m.deb != nil {
-			m.deb.state = "running"
+		m.dlg.menu = nil
+		if m.dv.deb != nil {
+			m.dv.deb.state = "running"
 		}
 		return m, nil
 	}
@@ -171,20 +171,20 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 		c := mn.bud.typedCap()
 		if why := engine.RaiseRefusal(mn.bud.b, c); why != "" {
 			mn.bud.why = why // said on the raise menu, which opens again
-			return m, m.openMenu(budgetRaiseMenu(mn.bud))
+			return m, m.dlg.openMenu(&m.frame, budgetRaiseMenu(mn.bud))
 		}
 		return answer(engine.BudgetDecision{Choice: engine.BudgetRaise, Cap: c})
 	}
 	switch mn.choice {
 	case "raise":
-		return m, m.openMenu(budgetRaiseMenu(mn.bud))
+		return m, m.dlg.openMenu(&m.frame, budgetRaiseMenu(mn.bud))
 	case "stop":
 		if mn.bud.b.Final { // nothing left to run: say so, and the true status
 			m, cmd := answer(engine.BudgetDecision{Choice: engine.BudgetStop})
-			if m.deb != nil {
-				m.deb.state = "waiting"
+			if m.dv.deb != nil {
+				m.dv.deb.state = "waiting"
 			}
-			m.status, m.statusUntil = fmt.Sprintf("%s: the budget cannot pay the %s's call, so the debate waits; moot resume --max-usd … or --max-tokens … raises the cap and runs it", bugfolder.BudgetStopMark, mn.bud.b.FinalWord), m.clock().Add(24*time.Hour)
+			m.toast.text, m.toast.until = fmt.Sprintf("%s: the budget cannot pay the %s's call, so the debate waits; moot resume --max-usd … or --max-tokens … raises the cap and runs it", bugfolder.BudgetStopMark, mn.bud.b.FinalWord), m.clock().Add(24*time.Hour)
 			return m, cmd
 		}
 		return answer(engine.BudgetDecision{Choice: engine.BudgetStop})
@@ -194,25 +194,25 @@ func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
 
 // refreshBudget draws an open budget menu again with the figures as they
 // are now (a call in flight finished), its choice and its place kept.
-func (m *Model) refreshBudget() tea.Cmd {
-	if m.menu == nil || m.menu.kind != menuBudget {
+func (d *dialogStack) refreshBudget(f *frame) tea.Cmd {
+	if d.menu == nil || d.menu.kind != menuBudget {
 		return nil
 	}
-	m.menu.bud.choice = m.menu.choice
-	hidden, off := m.menuHidden, m.menuOff
-	cmd := m.openMenu(budgetMenu(m.menu.bud))
-	m.menuHidden, m.menuOff = hidden, off
+	d.menu.bud.choice = d.menu.choice
+	hidden, off := d.hidden, d.off
+	cmd := d.openMenu(f, budgetMenu(d.menu.bud))
+	d.hidden, d.off = hidden, off
 	return cmd
 }
 
 // budgetBack is esc in a budget menu: the menu steps aside so the panes
 // can be read (m brings it back); the raise goes back to the menu.
-func (m Model) budgetBack(mn *menu) (Model, tea.Cmd) {
+func (d *dialogStack) budgetBack(f *frame, mn *menu) tea.Cmd {
 	if mn.kind == menuBudgetRaise {
-		return m, m.openMenu(budgetMenu(mn.bud))
+		return d.openMenu(f, budgetMenu(mn.bud))
 	}
-	m.menuHidden = true
-	return m, nil
+	d.hidden = true
+	return nil
 }
 
 // costTrend is one engine's estimate error in a debate and how it moved
@@ -273,15 +273,15 @@ func costTrends(f *bugfolder.Final, past []bugfolder.CostRecord) []costTrend {
 // costLines are the Final tab's budget and estimate lines: the cut, and
 // per engine the estimate's error now against its first recorded one (a
 // debate not run as planned — cut, degraded, stopped early — has none).
-func (m Model) costLines(f *bugfolder.Final) []string {
+func (d debateState) costLines(fr *frame, f *bugfolder.Final) []string {
 	var out []string
 	partial := f != nil && f.Partial()
 	if f != nil && f.BudgetCut {
-		out = append(out, m.st.Warning.Render(fmt.Sprintf("degraded: cut by the budget: the %s read round %d, the last complete one", m.words().Final, f.Round)))
+		out = append(out, fr.st.Warning.Render(fmt.Sprintf("degraded: cut by the budget: the %s read round %d, the last complete one", d.words(fr).Final, f.Round)))
 	}
-	for _, t := range m.deb.trend {
+	for _, t := range d.deb.trend {
 		if t.est <= 0 { // an engine the plan never priced (swapped in): no error to show
-			out = append(out, m.st.Subtle.Render(fmt.Sprintf("estimate %s: not planned → %s tokens", t.engine, fmtTokens(t.act))))
+			out = append(out, fr.st.Subtle.Render(fmt.Sprintf("estimate %s: not planned → %s tokens", t.engine, fmtTokens(t.act))))
 			continue
 		}
 		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
@@ -291,7 +291,7 @@ func (m Model) costLines(f *bugfolder.Final) []string {
 		if t.debates > 1 {
 			line += fmt.Sprintf(" · first of %d debates %+.0f %%", t.debates, t.first*100)
 		}
-		out = append(out, m.st.Subtle.Render(line))
+		out = append(out, fr.st.Subtle.Render(line))
 	}
 	return out
 }

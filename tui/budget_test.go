@@ -50,15 +50,15 @@ func TestBudgetMenu(t *testing.T) {
 			}
 			if tc.name == "raise" {
 				m = keys(t, m, "enter")
-				if m.menu == nil || m.menu.kind != menuBudgetRaise || m.menu.bud.usd != "0.5" || m.menu.bud.maxTokens != "40000" {
-					t.Fatalf("raise menu %+v", m.menu)
+				if !menuDrawn(m, menuBudgetRaise) || m.dlg.menu.bud.usd != "0.5" || m.dlg.menu.bud.maxTokens != "40000" {
+					t.Fatalf("raise menu %+v", m.dlg.menu)
 				}
 				tc.keys = tc.keys[1:]
 			}
 			m = keys(t, m, tc.keys...)
 			a := recv(t, reply)
-			if a.d != tc.want || m.menu != nil {
-				t.Errorf("answer %+v, want %+v (menu %v)", a.d, tc.want, m.menu)
+			if a.d != tc.want || m.dlg.menu != nil {
+				t.Errorf("answer %+v, want %+v (menu %v)", a.d, tc.want, m.dlg.menu)
 			}
 		})
 	}
@@ -88,10 +88,10 @@ func TestBudgetMenuSaysTheEngineWording(t *testing.T) {
 			f := newFixture(t)
 			m, _ := liveModel(t, f, 100, 30)
 			m = pump(t, m, engineMsg{then: askBudgetMsg{tc.reach, make(chan budgetAnswer, 1)}})
-			if m.menu == nil || m.menu.kind != menuBudget {
-				t.Fatalf("no budget menu: %+v", m.menu)
+			if !menuDrawn(m, menuBudget) {
+				t.Fatalf("no budget menu: %+v", m.dlg.menu)
 			}
-			form := strings.Join(strings.Fields(ansi.Strip(m.menu.form.View())), " ")
+			form := strings.Join(strings.Fields(ansi.Strip(m.dlg.menu.form.View())), " ")
 			if !strings.Contains(form, tc.want) {
 				t.Errorf("the menu says\n%s\nwant\n%s", form, tc.want)
 			}
@@ -124,13 +124,13 @@ func TestCostTrendOnFinalTab(t *testing.T) {
 			f := newFixture(t)
 			m := loadBrowser(t, f, 80, 24)
 			m = keys(t, m, "j", "j", "j", "enter")
-			if m.deb == nil || m.deb.final == nil {
-				t.Fatalf("opened %+v", m.deb)
+			if m.dv.deb == nil || m.dv.deb.final == nil {
+				t.Fatalf("opened %+v", m.dv.deb)
 			}
-			m.tab = m.finalTab()
+			m.dv.tab = m.dv.finalTab()
 			tc.final.Round = 1
-			m.deb.final = tc.final
-			m = pump(t, m, trendMsg{dir: m.deb.dir, rows: costTrends(tc.final, []bugfolder.CostRecord{cut, first, first, cut, {Engines: rows}})})
+			m.dv.deb.final = tc.final
+			m = pump(t, m, trendMsg{dir: m.dv.deb.dir, rows: costTrends(tc.final, []bugfolder.CostRecord{cut, first, first, cut, {Engines: rows}})})
 			text := screenText(m, f.proj)
 			for _, want := range tc.want {
 				if !strings.Contains(text, want) {

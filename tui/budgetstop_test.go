@@ -29,8 +29,8 @@ func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
 			m = pump(t, m, engineMsg{then: askBudgetMsg{reach, reply}})
 			m = keys(t, m, "enter", "enter")
 			m = keys(t, m, append([]string{"ctrl+a", "ctrl+k"}, append(strings.Split(tc.typed, ""), "enter")...)...)
-			if m.menu == nil || m.menu.kind != menuBudgetRaise {
-				t.Fatalf("a refused raise left the raise menu: %+v", m.menu)
+			if !menuDrawn(m, menuBudgetRaise) {
+				t.Fatalf("a refused raise left the raise menu: %+v", m.dlg.menu)
 			}
 			if text := screenText(m, f.proj); !strings.Contains(text, "That cap was not taken") || !strings.Contains(strings.Join(strings.Fields(text), " "), tc.want) {
 				t.Errorf("the raise menu does not say why %s was refused (%q):\n%s", tc.typed, tc.want, text)
@@ -40,7 +40,7 @@ func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
 				t.Fatalf("a refused raise was answered: %+v", a.d)
 			default:
 			}
-			m = keys(t, m, "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "0", "0", "enter")
+			keys(t, m, "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "0", "0", "enter")
 			if a := recv(t, reply); a.d.Choice != engine.BudgetRaise || a.d.Cap.MaxTokens != 90000 {
 				t.Errorf("answer %+v", a.d)
 			}
@@ -54,8 +54,8 @@ func TestCostLinesNotPlanned(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
-	m.deb.trend = []costTrend{{engine: "omega", est: 0, act: 5000}, {engine: "zeta-engine", est: 1000, act: 1100, now: 0.1}}
-	got := strings.Join(m.costLines(nil), "\n")
+	m.dv.deb.trend = []costTrend{{engine: "omega", est: 0, act: 5000}, {engine: "zeta-engine", est: 1000, act: 1100, now: 0.1}}
+	got := strings.Join(m.dv.costLines(&m.frame, nil), "\n")
 	if !strings.Contains(got, "estimate omega: not planned") || strings.Contains(got, "omega: 0") || !strings.Contains(got, "+10 %") {
 		t.Errorf("cost lines:\n%s", got)
 	}
@@ -76,7 +76,7 @@ func TestBudgetStopWithoutFinalSaysSo(t *testing.T) {
 		t.Fatalf("answer %+v", a.d)
 	}
 	text := strings.Join(strings.Fields(screenText(m, f.proj)), " ")
-	if m.deb.state != "waiting" || !strings.Contains(text, "stopped at the budget cap") || !strings.Contains(text, "cannot pay the judge's call") {
-		t.Errorf("state %q; the screen does not say the stop could not pay the judge:\n%s", m.deb.state, screenText(m, f.proj))
+	if m.dv.deb.state != "waiting" || !strings.Contains(text, "stopped at the budget cap") || !strings.Contains(text, "cannot pay the judge's call") {
+		t.Errorf("state %q; the screen does not say the stop could not pay the judge:\n%s", m.dv.deb.state, screenText(m, f.proj))
 	}
 }

@@ -35,7 +35,7 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 			opts.Setup = engine.Setup{Protocol: debate.Protocol{}, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2,
 				Solvers: []string{"sol", "sol", "sol"}, Judge: "jud"}
 			m := sized(t, opts, size[0], size[1])
-			if m.screen != scrCost || m.cost.plan == nil || len(m.cost.plan.Refusals) == 0 {
+			if drawnScreen(m) != "cost" || m.cost.plan == nil || len(m.cost.plan.Refusals) == 0 {
 				t.Fatalf("screen %v plan %v err %v", m.screen, m.cost.plan, m.cost.err)
 			}
 			text := screenText(m, f.proj)
@@ -53,7 +53,7 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 			goldenScreen(t, m, f.proj)
 			m.cost.button, m.cost.scroll = 0, m.clampCostScroll(99)
 			m = pump(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
-			if m.screen != scrCost || m.cost.scroll != 0 || !strings.Contains(screenText(m, f.proj), "Refused") {
+			if drawnScreen(m) != "cost" || m.cost.scroll != 0 || !strings.Contains(screenText(m, f.proj), "Refused") {
 				t.Errorf("Enter on Start did not show the refusal (screen %v, scroll %d):\n%s", m.screen, m.cost.scroll, screenText(m, f.proj))
 			}
 		})
@@ -73,7 +73,7 @@ func menuParagraph(t *testing.T, m Model, from, to string) []string {
 	t.Helper()
 	var out []string
 	in := false
-	for _, l := range strings.Split(ansi.Strip(m.menu.form.WithWidth(m.lay.menuFormW).View()), "\n") {
+	for _, l := range strings.Split(ansi.Strip(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()), "\n") {
 		l = strings.Trim(l, " ┃")
 		switch {
 		case strings.Contains(l, from):
@@ -124,8 +124,8 @@ func TestUnstablePickerSaysEachOrder(t *testing.T) {
 				t.Errorf("the failure text breaks mid-line: %q\n%s", bad, screenText(m, f.proj))
 			}
 			m = keys(t, m, "down", "enter")
-			if m.menu == nil || m.menu.kind != menuJudgeHuman {
-				t.Fatalf("the picker is not open: %+v", m.menu)
+			if !menuDrawn(m, menuJudgeHuman) {
+				t.Fatalf("the picker is not open: %+v", m.dlg.menu)
 			}
 			text := screenText(m, f.proj)
 			for _, want := range []string{"chose A (labels in order) · C (proposals moved)", "proposal A (labels in order) —", "proposal C (moved) —", "proposal B —", "Back to the judge menu"} {
@@ -160,13 +160,13 @@ func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
 			spent, flight = 6800, 0
 			m = keys(t, m, "down") // the choice survives the redraw
 			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 1, SolverID: "agente-1", Status: bugfolder.StatusOK, TokensIn: 1200, TokensOut: 600}}})
-			if !strings.Contains(flat(), "spent 6800 tokens; the calls in flight ≈0 tokens") || m.menu.choice != "stop" {
-				t.Errorf("the menu did not follow the call that finished (choice %q):\n%s", m.menu.choice, screenText(m, f.proj))
+			if !strings.Contains(flat(), "spent 6800 tokens; the calls in flight ≈0 tokens") || m.dlg.menu.choice != "stop" {
+				t.Errorf("the menu did not follow the call that finished (choice %q):\n%s", m.dlg.menu.choice, screenText(m, f.proj))
 			}
 			shown := screenText(m, f.proj)                                                          // kept as the golden screen once the refusal is checked too
 			m = keys(t, m, "up", "enter", "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "1", "enter") // raise: no dollar cap, 9001 tokens
-			if m.menu == nil || m.menu.kind != menuBudgetRaise {
-				t.Fatalf("a refused cap left the raise menu: %+v", m.menu)
+			if !menuDrawn(m, menuBudgetRaise) {
+				t.Fatalf("a refused cap left the raise menu: %+v", m.dlg.menu)
 			}
 			if why := strings.Join(menuParagraph(t, m, "That cap was not taken", "New cap in dollars"), " "); !strings.Contains(why, "spent 6800 tokens, and with the calls in flight and that call it needs ≈9300") {
 				t.Errorf("the refusal is not said on the spend as it is now:\n%s", screenText(m, f.proj))
@@ -202,12 +202,12 @@ func TestBudgetCutHeader(t *testing.T) {
 				engine.Event{Type: engine.EvDecision, Point: bugfolder.PointBudget, Choice: string(engine.BudgetStop), By: "human", Round: 1},
 				engine.Event{Type: engine.EvJudgeStarted, Round: 0, Engine: "scripted", Attempt: 1})
 			m = pump(t, m, engineMsg{events: evs})
-			head := ansi.Strip(m.debateHeader())
+			head := ansi.Strip(m.dv.debateHeader(&m.frame))
 			if !strings.Contains(head, tc.want) || strings.Contains(head, tc.lost) {
 				t.Errorf("header %q: want %q, never %q", head, tc.want, tc.lost)
 			}
-			if got := m.deb.planned(); got != m.deb.callsDone+1 {
-				t.Errorf("planned %d calls with %d made: only the judge is to come", got, m.deb.callsDone)
+			if got := m.dv.deb.planned(); got != m.dv.deb.callsDone+1 {
+				t.Errorf("planned %d calls with %d made: only the judge is to come", got, m.dv.deb.callsDone)
 			}
 			goldenScreen(t, m, f.proj)
 		})
@@ -237,8 +237,8 @@ func TestEstimateWordsAgree(t *testing.T) {
 			plan := engine.Event{Type: engine.EvPlan, USD: 0.07, CostUnknown: tc.planUnknown,
 				Estimates: []bugfolder.CostAccuracy{{Engine: "priced", EstTokens: 1000, EstUSD: 0.07}, {Engine: "free", EstTokens: 1000}}}
 			m = pump(t, m, engineMsg{events: []engine.Event{plan}})
-			m.deb.unpriced = tc.callNoUSD
-			if got := m.estimateWords(); got != tc.want {
+			m.dv.deb.unpriced = tc.callNoUSD
+			if got := m.dv.estimateWords(); got != tc.want {
 				t.Errorf("the Final tab's estimate reads %q, want %q", got, tc.want)
 			}
 			raw, err := json.Marshal(plan) // as the files say it (an unknown usd is null)
@@ -249,8 +249,8 @@ func TestEstimateWordsAgree(t *testing.T) {
 			if err := json.Unmarshal(raw, &logged); err != nil {
 				t.Fatal(err)
 			}
-			m.deb.recordPlan(logged)
-			if got := m.estimateWords(); got != tc.want {
+			m.dv.deb.recordPlan(logged)
+			if got := m.dv.estimateWords(); got != tc.want {
 				t.Errorf("read from the log, the estimate reads %q, want %q", got, tc.want)
 			}
 		})

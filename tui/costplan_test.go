@@ -67,11 +67,11 @@ func TestCostScreenEstimatesInTheBackground(t *testing.T) {
 	f := newFixture(t)
 	plans := countPlans(f)
 	m := costModel(t, f, 3)
-	m, cmd := update(m, assemblePCmd(m.bug)())
+	m, cmd := update(m, assemblePCmd(m.subj.bug)())
 	if n := plans.Load(); n != 0 {
 		t.Fatalf("Update priced the plan itself (%d plan(s)): the UI froze while it read the register", n)
 	}
-	if cmd == nil || m.screen != scrCost || m.cost.plan != nil {
+	if cmd == nil || drawnScreen(m) != "cost" || m.cost.plan != nil {
 		t.Fatalf("no command to price the plan (screen %v, plan %v)", m.screen, m.cost.plan)
 	}
 	t.Run("estimating", func(t *testing.T) {
@@ -79,7 +79,7 @@ func TestCostScreenEstimatesInTheBackground(t *testing.T) {
 		goldenScreen(t, m, f.proj)
 	})
 	m, _ = update(m, keyMsg("right")) // keys work while it is priced
-	if m.cost.button != 1 || !strings.Contains(screenText(m, f.proj), "▸ Edit ◂") {
+	if !strings.Contains(screenText(m, f.proj), "▸ Edit ◂") {
 		t.Error("→ did not move to Edit while the plan was priced")
 	}
 	m, _ = update(m, keyMsg("left"))
@@ -114,7 +114,7 @@ func TestStalePlanIsDropped(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
 			m := costModel(t, f, 3)
-			m, first := update(m, assemblePCmd(m.bug)())
+			m, first := update(m, assemblePCmd(m.subj.bug)())
 			m.cost.setup.N, m.cost.setup.Solvers = 2, []string{"scripted", "scripted"} // the choices changed meanwhile
 			second := m.planCost()
 			msgs := [][]planMsg{plansIn(first), plansIn(second)}
@@ -131,7 +131,7 @@ func TestStalePlanIsDropped(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
 		m := costModel(t, f, 3)
-		m, cmd := update(m, assemblePCmd(m.bug)())
+		m, cmd := update(m, assemblePCmd(m.subj.bug)())
 		m.screen = scrWizard // esc: back to the setup
 		m, _ = update(m, plansIn(cmd)[0])
 		if m.cost.plan != nil {

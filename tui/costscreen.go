@@ -71,7 +71,7 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Confirm):
 		switch m.cost.button {
 		case 0:
-			if m.cost.plan == nil && m.cost.err == nil && m.probErr == nil {
+			if m.cost.plan == nil && m.cost.err == nil && m.subj.probErr == nil {
 				m.cost.startWhenReady = true
 				if m.cost.estimating {
 					return m, statusCmd("starting as soon as the cost is estimated…")
@@ -85,8 +85,8 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m.startRun()
 		case 1:
 			if m.wiz == nil {
-				m.wiz = newWizard(m.bug, m.opts.Config, m.opts.Status, m.cost.setup, m.opts.choices())
-				m.wiz.probing = m.probing
+				m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, m.cost.setup, m.opts.choices())
+				m.wiz.probing = m.run.probing
 			} else {
 				m.wiz.stage = stageBasics
 				m.wiz.build()
@@ -129,7 +129,7 @@ func (k costScreen) render(m Model) string {
 	if m.wiz != nil {
 		back = labelled(k.Back, "esc", "back to the setup")
 	}
-	return body + "\n" + m.footer(footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, back))
+	return body + "\n" + m.toast.footer(&m.frame, footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, back))
 }
 
 // plan prices a setup (Options.planOf, else engine.NewPlan). It reads
@@ -156,11 +156,11 @@ type planMsg struct {
 // that prices it in the background (the cost screen says it is
 // estimating until the plan arrives).
 func (m *Model) planCost() tea.Cmd {
-	if m.problem == nil && m.probErr == nil && m.cost.setup.Problem == nil {
+	if m.subj.problem == nil && m.subj.probErr == nil && m.cost.setup.Problem == nil {
 		return nil
 	}
-	if m.probErr != nil && m.cost.setup.Problem == nil { // a question's P comes made (moot ask)
-		m.cost.err = m.probErr
+	if m.subj.probErr != nil && m.cost.setup.Problem == nil { // a question's P comes made (moot ask)
+		m.cost.err = m.subj.probErr
 		return nil
 	}
 	s := m.cost.setup
@@ -168,11 +168,11 @@ func (m *Model) planCost() tea.Cmd {
 		s.Protocol = m.opts.Protocol
 	}
 	if pk, ok := s.Protocol.(engine.Packer); ok && s.Problem == nil {
-		s.Problem = pk.Pack(s, m.problem, m.cost.criteria) // the protocol's own P (tradeoff's evidence packet)
+		s.Problem = pk.Pack(s, m.subj.problem, m.cost.criteria) // the protocol's own P (tradeoff's evidence packet)
 		s.Criteria = m.cost.criteria
 	}
 	if s.Problem == nil {
-		s.Problem = m.problem
+		s.Problem = m.subj.problem
 	}
 	if s.Parallel == 0 {
 		s.Parallel = engine.DefaultParallel(s)
@@ -185,9 +185,9 @@ func (m *Model) planCost() tea.Cmd {
 	}
 	m.cost.setup = s
 	m.cost.plan, m.cost.err, m.cost.button, m.cost.scroll = nil, nil, 0, 0
-	m.planSeq++
+	m.subj.planSeq++
 	m.cost.estimating = true
-	seq, cfg, opts := m.planSeq, m.opts.Config, m.opts
+	seq, cfg, opts := m.subj.planSeq, m.opts.Config, m.opts
 	return func() tea.Msg {
 		p, err := opts.plan(s, cfg)
 		return planMsg{seq: seq, setup: s, plan: p, err: err}
@@ -198,7 +198,7 @@ func (m *Model) planCost() tea.Cmd {
 // choices, or that arrives after the screen was left, is dropped) and
 // starts the debate if Start was chosen while it was being priced.
 func (m Model) planArrived(msg planMsg) (Model, tea.Cmd) {
-	if msg.seq != m.planSeq || m.screen != scrCost || !m.cost.estimating {
+	if msg.seq != m.subj.planSeq || m.screen != scrCost || !m.cost.estimating {
 		return m, nil
 	}
 	m.cost.estimating = false
@@ -216,7 +216,7 @@ func (m Model) planArrived(msg planMsg) (Model, tea.Cmd) {
 }
 
 // costAvail is how many lines the cost screen has above its buttons.
-func (m Model) costAvail() int { return max(2, m.lay.costH-2) }
+func (f frame) costAvail() int { return max(2, f.lay.costH-2) }
 
 // clampCostScroll keeps the cost screen's scroll within its text.
 func (m Model) clampCostScroll(n int) int {

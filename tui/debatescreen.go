@@ -62,10 +62,10 @@ func (k debateScreen) ShortHelp() []key.Binding {
 // one pane or a document; a running argue debate's stop always in sight.
 func (k debateScreen) footer(m Model) []key.Binding {
 	bs := k.ShortHelp()
-	if len(m.focusedPanes()) < 2 { // one pane or a document: nothing to move between
+	if len(m.dv.focusedPanes()) < 2 { // one pane or a document: nothing to move between
 		bs = []key.Binding{bs[0], bs[3], bs[4], bs[5]}
 	}
-	if m.canStopArgue() && !m.deb.stopAsked(m) {
+	if m.run.canStopArgue(&m.frame) && !m.dv.deb.stopAsked(m) {
 		bs = append([]key.Binding{labelled(k.StopArgue, argueStopKey, "stop & synthesize")}, bs...)
 	}
 	return bs
@@ -83,7 +83,7 @@ func (k debateScreen) FullHelp() [][]key.Binding {
 // running argue debate can stop).
 func (k debateScreen) help(m Model) [][2]string {
 	rows := helpRows(k)
-	if m.canStopArgue() {
+	if m.run.canStopArgue(&m.frame) {
 		rows = append(rows, [2]string{argueStopKey, k.StopArgue.Help().Desc})
 	}
 	return rows
@@ -91,39 +91,39 @@ func (k debateScreen) help(m Model) [][2]string {
 
 // handleKey handles a key on the live view (a zoom answers its own).
 func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.deb == nil {
+	if m.dv.deb == nil {
 		if key.Matches(msg, k.Quit) || key.Matches(msg, k.Back) {
 			return m.backToBrowser()
 		}
 		return m, nil
 	}
-	if m.zoom {
+	if m.zm.on {
 		return zoomPage.handleKey(m, msg)
 	}
-	panes := m.focusedPanes()
+	panes := m.dv.focusedPanes()
 	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 	switch {
-	case m.menu != nil && m.running && key.Matches(msg, k.Quit):
+	case m.dlg.menu != nil && m.run.on && key.Matches(msg, k.Quit):
 		// leaving asks first, the decision waiting under the question
-		m.aside = m.menu
-		cmd := m.openMenu(quitMenu(m.deb.bugID, m.fromBrowser()))
+		m.dlg.aside = m.dlg.menu
+		cmd := m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 		return m, cmd
-	case m.menu != nil && (key.Matches(msg, k.Menu, k.Back)):
-		m.menuHidden = false // back to the decision that waits
+	case m.dlg.menu != nil && (key.Matches(msg, k.Menu, k.Back)):
+		m.dlg.hidden = false // back to the decision that waits
 		return m, nil
 	case key.Matches(msg, k.Quit), key.Matches(msg, k.Back):
-		if m.running {
-			cmd := m.openMenu(quitMenu(m.deb.bugID, m.fromBrowser()))
+		if m.run.on {
+			cmd := m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 			return m, cmd
 		}
 		return m.backToBrowser()
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.helpv.on = true
 	case key.Matches(msg, k.Resume):
 		return m.resumeShown()
-	case key.Matches(msg, k.StopArgue) && m.canStopArgue():
+	case key.Matches(msg, k.StopArgue) && m.run.canStopArgue(&m.frame):
 		return m.stopArgue(), nil
-	case key.Matches(msg, k.Decide) && m.tab == m.finalTab() && !m.running && m.deb.awaitsDecision():
+	case key.Matches(msg, k.Decide) && m.dv.tab == m.dv.finalTab() && !m.run.on && m.dv.deb.awaitsDecision():
 		return m.openDecide()
 	case key.Matches(msg, k.OpenFile):
 		return m, m.openFile(m.focusedPath())
@@ -132,29 +132,29 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Older):
 		return m.olderDebate()
 	case key.Matches(msg, k.NextTab):
-		m.tab = (m.tab + 1) % len(m.tabNames())
-		m.focus = 0
+		m.dv.tab = (m.dv.tab + 1) % len(m.dv.tabNames())
+		m.dv.focus = 0
 	case key.Matches(msg, k.PrevTab):
-		m.tab = (m.tab + len(m.tabNames()) - 1) % len(m.tabNames())
-		m.focus = 0
+		m.dv.tab = (m.dv.tab + len(m.dv.tabNames()) - 1) % len(m.dv.tabNames())
+		m.dv.focus = 0
 	case key.Matches(msg, k.Right):
-		m.focus = min(len(panes)-1, m.focus+1)
+		m.dv.focus = min(len(panes)-1, m.dv.focus+1)
 	case key.Matches(msg, k.Left):
-		m.focus = max(0, m.focus-1)
+		m.dv.focus = max(0, m.dv.focus-1)
 	case key.Matches(msg, k.Down):
-		m.focus = min(len(panes)-1, m.focus+cols)
+		m.dv.focus = min(len(panes)-1, m.dv.focus+cols)
 	case key.Matches(msg, k.Up):
-		m.focus = max(0, m.focus-cols)
+		m.dv.focus = max(0, m.dv.focus-cols)
 	case key.Matches(msg, k.Zoom):
 		m.openZoom()
 	case key.Matches(msg, k.Search):
 		if m.openZoom() { // search the focused pane or document
-			return m.openFind()
+			return m, m.zm.openFind(&m.frame)
 		}
 	case key.Matches(msg, k.Round):
 		if r := msg.String(); len(r) == 1 {
-			if k, _ := strconv.Atoi(r); k <= m.deb.lastRound() {
-				m.tab, m.focus = k+1, 0
+			if k, _ := strconv.Atoi(r); k <= m.dv.deb.lastRound() {
+				m.dv.tab, m.dv.focus = k+1, 0
 			}
 		}
 	}
@@ -163,39 +163,39 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 
 // viewDebate draws the header, the tabs, the tab's body and the footer.
 func (k debateScreen) render(m Model) string {
-	if m.deb == nil {
-		return m.st.Subtle.Render("reading the debate…") + "\n" + m.footer("q back")
+	if m.dv.deb == nil {
+		return m.st.Subtle.Render("reading the debate…") + "\n" + m.toast.footer(&m.frame, "q back")
 	}
-	d := m.deb
-	if m.zoom {
+	d := m.dv.deb
+	if m.zm.on {
 		return zoomPage.render(m)
 	}
-	head := m.debateHeader()
-	tabs := m.renderTabs(m.tabNames())
+	head := m.dv.debateHeader(&m.frame)
+	tabs := m.dv.renderTabs(&m.frame, m.dv.tabNames())
 	if ansi.StringWidth(strings.Join(tabs, "  ")) > m.w {
-		tabs = m.renderTabs(shortTabNames(m.tabNames())) // many rounds: every tab stays in sight
+		tabs = m.dv.renderTabs(&m.frame, shortTabNames(m.dv.tabNames())) // many rounds: every tab stays in sight
 	}
 	bodyH := m.lay.bodyH
 	var body string
 	switch {
-	case m.tab == 0:
-		body = m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
-	case m.tab == m.convTab() && m.argueView != nil:
-		body = strings.Join(m.renderArgue(m.argueView, m.w, bodyH), "\n")
-	case m.tab == m.convTab():
-		chart := m.renderChart(m.w)
+	case m.dv.tab == 0:
+		body = m.dv.viewDoc(&m.frame, docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
+	case m.dv.tab == m.dv.convTab() && m.dv.argueView != nil:
+		body = strings.Join(m.renderArgue(m.dv.argueView, m.w, bodyH), "\n")
+	case m.dv.tab == m.dv.convTab():
+		chart := m.dv.renderChart(&m.frame, m.w)
 		if chart != "" {
 			chart += "\n\n"
 		}
-		body = chart + m.viewDoc(docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
-	case m.tab == m.finalTab():
+		body = chart + m.dv.viewDoc(&m.frame, docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
+	case m.dv.tab == m.dv.finalTab():
 		body = m.viewFinal(bodyH)
 	default:
-		body = m.renderPanes(m.focusedPanes(), m.w, bodyH)
+		body = m.dv.renderPanes(&m.frame, m.dv.focusedPanes(), m.w, bodyH)
 	}
 	body = padLines(body, bodyH)
 	help := footerHelp(k.footer(m)...)
-	if d.reason != "" && !m.running && d.state != "done" {
+	if d.reason != "" && !m.run.on && d.state != "done" {
 		help = d.reason
 	}
 	if note := m.stateNote(); note != "" {
@@ -205,16 +205,16 @@ func (k debateScreen) render(m Model) string {
 	if d.of > 1 {
 		tabLine += m.st.Subtle.Render(fmt.Sprintf("   debate %d of %d · a older", d.nth, d.of))
 	}
-	if m.menu != nil && m.menuHidden {
+	if m.dlg.menu != nil && m.dlg.hidden {
 		return head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" +
 			m.st.Warning.Render(ansi.Truncate(fitHelp("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom · ? keys · q quit", m.w), m.w, "…"))
 	}
-	if m.menu != nil && !m.menuHidden {
-		help = m.menuKeys() // the panes' keys do not work while it is open
+	if m.dlg.menu != nil && !m.dlg.hidden {
+		help = m.dlg.menuKeys() // the panes' keys do not work while it is open
 	}
-	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
-	if m.menu != nil && !m.menuHidden {
-		body, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
+	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.toast.footer(&m.frame, help)
+	if m.dlg.menu != nil && !m.dlg.hidden {
+		body, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
 	}
 	return out
@@ -258,38 +258,38 @@ func (k zoomScreen) FullHelp() [][]key.Binding {
 // zoomKey handles a key in a zoom (a debate's pane or document, or a
 // review's lens): scroll, search, o/y, and esc/enter/q back to the panes.
 func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.find.typing { // letters are the query here, never commands
-		return m.findKey(msg)
+	if m.zm.find.typing { // letters are the query here, never commands
+		return m, m.zm.findKey(&m.frame, msg)
 	}
 	switch {
-	case key.Matches(msg, k.Back) && m.find.query != "":
-		m.clearFind() // one step back: the search first, then the zoom
+	case key.Matches(msg, k.Back) && m.zm.find.query != "":
+		m.zm.clearFind() // one step back: the search first, then the zoom
 		return m, nil
 	case key.Matches(msg, k.Close):
-		m.zoom = false
-		m.find = find{}
+		m.zm.on = false
+		m.zm.find = find{}
 		return m, nil
 	}
 	switch {
-	case m.menu != nil && key.Matches(msg, k.Menu):
+	case m.dlg.menu != nil && key.Matches(msg, k.Menu):
 		// back to the decision that waits, from the zoom as from the panes
-		m.zoom, m.find, m.menuHidden = false, find{}, false
+		m.zm.on, m.zm.find, m.dlg.hidden = false, find{}, false
 		return m, nil
 	case key.Matches(msg, k.Top):
-		m.zoomVP.GotoTop()
-		m.holdZoom(true)
+		m.zm.vp.GotoTop()
+		m.zm.holdZoom(true)
 		return m, nil
 	case key.Matches(msg, k.Bottom):
-		m.zoomVP.GotoBottom()
-		m.holdZoom(false) // at the end: it follows the stream again
+		m.zm.vp.GotoBottom()
+		m.zm.holdZoom(false) // at the end: it follows the stream again
 		return m, nil
 	case key.Matches(msg, k.Search):
-		return m.openFind()
+		return m, m.zm.openFind(&m.frame)
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.helpv.on = true
 		return m, nil
-	case m.find.query != "" && key.Matches(msg, k.Next, k.Prev):
-		m.stepMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.Next)])
+	case m.zm.find.query != "" && key.Matches(msg, k.Next, k.Prev):
+		m.zm.stepMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.Next)])
 		return m, nil
 	case key.Matches(msg, k.OpenFile):
 		return m, m.openFile(m.focusedPath())
@@ -297,8 +297,8 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, m.copyPath(m.focusedPath())
 	}
 	var c tea.Cmd
-	m.zoomVP, c = m.zoomVP.Update(msg)
-	m.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, k.Top))
+	m.zm.vp, c = m.zm.vp.Update(msg)
+	m.zm.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, k.Top))
 	return m, c
 }
 
@@ -306,23 +306,23 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (k zoomScreen) render(m Model) string {
 	title := "zoom"
 	if m.screen == scrReview {
-		title = m.reviewZoomTitle()
-	} else if p := m.zoomPane(); p != nil {
-		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.words().Final), p.status, p.engine)
+		title = m.rv.reviewZoomTitle()
+	} else if p := m.dv.zoomPane(&m.frame); p != nil {
+		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.dv.words(&m.frame).Final), p.status, p.engine)
 	} else {
-		title = m.tabNames()[m.tab]
+		title = m.dv.tabNames()[m.dv.tab]
 	}
 	keys := footerHelp(k.ShortHelp()...)
-	if f := m.findFooter(); f != "" {
+	if f := m.zm.findFooter(); f != "" {
 		keys = f
 	}
-	if m.menu != nil {
+	if m.dlg.menu != nil {
 		keys += decisionWaits
 	}
-	footer := m.footer(keys)
-	if m.find.typing {
+	footer := m.toast.footer(&m.frame, keys)
+	if m.zm.find.typing {
 		// the prompt is never dropped to fit: what is typed must show
 		footer = m.st.StatusBar.Render(ansi.Truncate(keys, m.w, "…"))
 	}
-	return m.st.Title.Render(title) + "\n" + m.zoomVP.View() + "\n" + footer
+	return m.st.Title.Render(title) + "\n" + m.zm.vp.View() + "\n" + footer
 }

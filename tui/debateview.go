@@ -19,9 +19,9 @@ import (
 
 // Tabs of the debate screen: the problem, each round that runs (those up
 // to a recorded stop: the rounds after it never run), convergence, final.
-func (m Model) tabNames() []string {
+func (d debateState) tabNames() []string {
 	names := []string{"Problem"}
-	for k := 0; k <= m.deb.lastRound(); k++ {
+	for k := 0; k <= d.deb.lastRound(); k++ {
 		names = append(names, fmt.Sprintf("Round %d", k))
 	}
 	return append(names, "Convergence", "Final")
@@ -47,36 +47,36 @@ func shortTabNames(names []string) []string {
 }
 
 // renderTabs styles the tab names, the active one marked.
-func (m Model) renderTabs(names []string) []string {
+func (d debateState) renderTabs(f *frame, names []string) []string {
 	var tabs []string
 	for i, t := range names {
-		if i == m.tab {
-			tabs = append(tabs, m.st.TabActive.Render(t))
+		if i == d.tab {
+			tabs = append(tabs, f.st.TabActive.Render(t))
 		} else {
-			tabs = append(tabs, m.st.Tab.Render(t))
+			tabs = append(tabs, f.st.Tab.Render(t))
 		}
 	}
 	return tabs
 }
 
-func (m Model) finalTab() int { return m.deb.lastRound() + 3 }
-func (m Model) convTab() int  { return m.deb.lastRound() + 2 }
+func (d debateState) finalTab() int { return d.deb.lastRound() + 3 }
+func (d debateState) convTab() int  { return d.deb.lastRound() + 2 }
 
 // roundOfTab is the round a tab shows, or -1.
-func (m Model) roundOfTab() int {
-	if m.tab >= 1 && m.tab <= m.deb.lastRound()+1 {
-		return m.tab - 1
+func (d debateState) roundOfTab() int {
+	if d.tab >= 1 && d.tab <= d.deb.lastRound()+1 {
+		return d.tab - 1
 	}
 	return -1
 }
 
 // focusedPanes are the panes of the tab on screen.
-func (m Model) focusedPanes() []*pane {
-	if k := m.roundOfTab(); k >= 0 && k < len(m.deb.rounds) {
-		return m.deb.rounds[k].panes
+func (d debateState) focusedPanes() []*pane {
+	if k := d.roundOfTab(); k >= 0 && k < len(d.deb.rounds) {
+		return d.deb.rounds[k].panes
 	}
-	if m.tab == m.finalTab() {
-		return []*pane{m.deb.judge}
+	if d.tab == d.finalTab() {
+		return []*pane{d.deb.judge}
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func (m Model) focusedPanes() []*pane {
 // openZoom zooms into the focused pane or the tab's document, at its top;
 // it reports whether there was one.
 func (m *Model) openZoom() bool {
-	if p := m.zoomPane(); p == nil && m.tab != 0 && m.tab != m.convTab() && m.tab != m.finalTab() {
+	if p := m.dv.zoomPane(&m.frame); p == nil && m.dv.tab != 0 && m.dv.tab != m.dv.convTab() && m.dv.tab != m.dv.finalTab() {
 		return false
 	}
 	m.startZoom()
@@ -94,45 +94,45 @@ func (m *Model) openZoom() bool {
 // startZoom shows the zoom, filled by refreshZoom, at its top, with no
 // search.
 func (m *Model) startZoom() {
-	m.zoom = true
-	m.layoutZoom()
-	m.find = find{}
+	m.zm.on = true
+	m.zm.layoutZoom(&m.frame)
+	m.zm.find = find{}
 	m.setZoom("")
-	m.zoomHold = false
+	m.zm.hold = false
 	m.refreshZoom()
-	m.zoomVP.GotoTop() // each zoom starts at the top
+	m.zm.vp.GotoTop() // each zoom starts at the top
 }
 
 // olderDebate shows the bug's debate before the one on screen (from the
 // oldest it wraps to the newest): archived debates are reachable.
 func (m Model) olderDebate() (Model, tea.Cmd) {
-	if m.running || m.bug == nil {
+	if m.run.on || m.subj.bug == nil {
 		return m, statusCmd("a shows a bug's earlier debates once this one stops")
 	}
 	nth := 0 // the newest's predecessor when the count is not known yet
-	if m.deb.of == 1 {
-		return m, statusCmd(m.bug.ID + " has no earlier debate")
+	if m.dv.deb.of == 1 {
+		return m, statusCmd(m.subj.bug.ID + " has no earlier debate")
 	}
-	if m.deb.of > 0 {
-		nth = m.deb.nth - 1
+	if m.dv.deb.of > 0 {
+		nth = m.dv.deb.nth - 1
 		if nth < 1 {
-			nth = m.deb.of
+			nth = m.dv.deb.of
 		}
-		return m, loadNthDebateCmd(m.bug, nth)
+		return m, loadNthDebateCmd(m.subj.bug, nth)
 	}
-	return m, loadNthDebateCmd(m.bug, nth-1)
+	return m, loadNthDebateCmd(m.subj.bug, nth-1)
 }
 
 // resumeShown resumes the debate on screen when it is unfinished and no
 // other process runs it; a pending decision opens its menu again.
 func (m Model) resumeShown() (Model, tea.Cmd) {
-	d := m.deb
+	d := m.dv.deb
 	switch {
-	case m.running:
+	case m.run.on:
 		return m, statusCmd("the debate is running")
 	case d.heldBy != "":
 		return m, statusCmd("another moot process runs this debate: " + d.heldBy)
-	case m.bug == nil || m.bug.Done:
+	case m.subj.bug == nil || m.subj.bug.Done:
 		return m, statusCmd("the bug is closed by DONE.md: moot writes nothing there")
 	case !m.canResume():
 		return m, statusCmd(m.noResumeWhy() + ": it cannot be resumed")
@@ -140,25 +140,25 @@ func (m Model) resumeShown() (Model, tea.Cmd) {
 		return m, statusCmd("nothing to resume: the debate is " + d.state)
 	}
 	m.opts.Resume = true
-	return m, loadDebateCmd(m.bug)
+	return m, loadDebateCmd(m.subj.bug)
 }
 
 // fromBrowser reports whether the UI opened on the browser: a debate
 // opened, resumed or started from it goes back to it when left.
-func (m Model) fromBrowser() bool { return m.opts.Bug == nil }
+func (f frame) fromBrowser() bool { return f.opts.Bug == nil }
 
 // backToBrowser leaves a past debate (or quits when the UI opened on it).
 func (m Model) backToBrowser() (Model, tea.Cmd) {
 	if !m.fromBrowser() {
 		return m, tea.Quit
 	}
-	m.screen, m.deb, m.zoom, m.find = scrBrowser, nil, false, find{}
-	m.menu, m.menuHidden, m.aside = nil, false, nil
-	m.opts.Resume, m.acceptEngines = false, false
+	m.screen, m.dv.deb, m.zm.on, m.zm.find = scrBrowser, nil, false, find{}
+	m.dlg.menu, m.dlg.hidden, m.dlg.aside = nil, false, nil
+	m.opts.Resume, m.dv.acceptEngines = false, false
 	// the browser's exit is its own (the debate's outcome is on its row);
 	// it still names the last debate shown
 	m.out = Outcome{Dir: m.out.Dir}
-	if i := m.browser.rowOf(m.bug); i >= 0 {
+	if i := m.browser.rowOf(m.subj.bug); i >= 0 {
 		// the index stays: only the bug just left is read again
 		return m, refreshRowCmd(m.opts.Register, i, m.browser.rows[i].dir)
 	}
@@ -167,78 +167,78 @@ func (m Model) backToBrowser() (Model, tea.Cmd) {
 
 // zoomPane is the pane the zoom shows (the focused one of a round tab, or
 // the judge while it runs on the final tab).
-func (m Model) zoomPane() *pane {
-	if m.screen == scrReview {
+func (d debateState) zoomPane(f *frame) *pane {
+	if f.screen == scrReview {
 		return nil // the review view's zoom shows a lens or a document, not a call
 	}
-	panes := m.focusedPanes()
-	if m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running {
+	panes := d.focusedPanes()
+	if d.tab == d.finalTab() && d.deb.judge.path != "" && !f.run.on {
 		return nil // the final answer is a document
 	}
-	if m.focus < len(panes) {
-		return panes[m.focus]
+	if d.focus < len(panes) {
+		return panes[d.focus]
 	}
 	return nil
 }
 
 // zoomDocKey names the document the zoom renders ("" path when plain text).
-func (m Model) zoomDocKey() docKey {
-	if m.screen == scrReview {
+func (d debateState) zoomDocKey(f *frame) docKey {
+	if f.screen == scrReview {
 		return docKey{} // the review's documents are its own (reviewZoomDoc)
 	}
-	w := m.w - 2
+	w := f.w - 2
 	switch {
-	case m.tab == 0:
-		return docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Problem), width: w}
-	case m.tab == m.convTab() && m.argueView != nil:
+	case d.tab == 0:
+		return docKey{path: bugfolder.DocPath(d.deb.dir, d.deb.lang.Names().Problem), width: w}
+	case d.tab == d.convTab() && d.argueView != nil:
 		return docKey{} // argue's own view (argueZoom), read from its files
-	case m.tab == m.convTab():
-		return docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Convergence), width: w}
-	case m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running:
-		return docKey{path: m.deb.judge.path, width: w}
+	case d.tab == d.convTab():
+		return docKey{path: bugfolder.DocPath(d.deb.dir, d.deb.lang.Names().Convergence), width: w}
+	case d.tab == d.finalTab() && d.deb.judge.path != "" && !f.run.on:
+		return docKey{path: d.deb.judge.path, width: w}
 	}
-	if p := m.zoomPane(); p != nil && p.path != "" && p.status != "running" {
+	if p := d.zoomPane(f); p != nil && p.path != "" && p.status != "running" {
 		return docKey{path: p.path, width: w}
 	}
 	return docKey{}
 }
 
-func (m *Model) layoutZoom() {
-	if m.zoomVP.Width() == 0 {
-		m.zoomVP = viewport.New()
+func (z *zoomState) layoutZoom(f *frame) {
+	if z.vp.Width() == 0 {
+		z.vp = viewport.New()
 	}
-	m.zoomVP.SetWidth(m.lay.w)
-	m.zoomVP.SetHeight(m.lay.zoomH)
+	z.vp.SetWidth(f.lay.w)
+	z.vp.SetHeight(f.lay.zoomH)
 }
 
 // refreshZoom fills the zoom with the rendered document, or the pane's
 // plain text while it streams.
 func (m *Model) refreshZoom() {
 	if m.screen == scrReview {
-		m.setZoom(m.reviewZoom())
+		m.setZoom(m.rv.reviewZoom(&m.frame))
 		return
 	}
-	if m.tab == m.convTab() && m.argueView != nil {
-		m.setZoom(m.argueZoom(m.argueView))
+	if m.dv.tab == m.dv.convTab() && m.dv.argueView != nil {
+		m.setZoom(m.argueZoom(m.dv.argueView))
 		return
 	}
-	k := m.zoomDocKey()
+	k := m.dv.zoomDocKey(&m.frame)
 	if out, ok := m.docs[k]; ok && k.path != "" {
 		m.setZoom(out)
 		return
 	}
-	if p := m.zoomPane(); p != nil { // plain text until the rendering arrives
-		follow := !m.zoomHold && m.zoomVP.AtBottom() && m.zoomVP.TotalLineCount() > 0
+	if p := m.dv.zoomPane(&m.frame); p != nil { // plain text until the rendering arrives
+		follow := !m.zm.hold && m.zm.vp.AtBottom() && m.zm.vp.TotalLineCount() > 0
 		m.setZoom(strings.Join(p.lines(m.w-2), "\n"))
 		if follow {
-			m.zoomVP.GotoBottom() // at the end: follow the stream; scrolled up: stay put
+			m.zm.vp.GotoBottom() // at the end: follow the stream; scrolled up: stay put
 		}
 	}
 }
 
 // holdZoom records a scroll of the zoom by the user: up, or anywhere but
 // the end, holds it in place; back at the end it follows the stream again.
-func (m *Model) holdZoom(up bool) { m.zoomHold = up || !m.zoomVP.AtBottom() }
+func (z *zoomState) holdZoom(up bool) { z.hold = up || !z.vp.AtBottom() }
 
 // gridShape lays n panes out in columns and rows for a width and height:
 // as many columns of at least 34 cells as fit, more when rows get too short.
@@ -257,7 +257,7 @@ func gridShape(n, w, h int) (cols, rows int) {
 
 // renderPanes draws the panes of a round as a grid. Each pane is an
 // exact w×h block, so rows are joined by concatenating lines.
-func (m Model) renderPanes(panes []*pane, w, h int) string {
+func (d debateState) renderPanes(f *frame, panes []*pane, w, h int) string {
 	cols, rows := gridShape(len(panes), w, h)
 	paneW, paneH := w/cols, h/rows
 	var out []string
@@ -268,7 +268,7 @@ func (m Model) renderPanes(panes []*pane, w, h int) string {
 			if i >= len(panes) {
 				break
 			}
-			row = append(row, m.renderPane(panes[i], paneW, paneH, i == m.focus))
+			row = append(row, d.renderPane(f, panes[i], paneW, paneH, i == d.focus))
 		}
 		for l := 0; l < paneH; l++ {
 			var b strings.Builder
@@ -359,30 +359,30 @@ func fitCells(s string, w int) string {
 
 // renderPane draws one call as w×h lines: a rounded box whose first line
 // says the status, engine, time and tokens, then the tail of its text.
-func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
+func (dv debateState) renderPane(f *frame, p *pane, w, h int, focused bool) []string {
 	innerW, innerH := max(4, w-2), max(1, h-2)
 	status := p.status
 	badge := ""
 	switch status {
 	case "":
-		badge = m.st.Subtle.Render("waiting")
+		badge = f.st.Subtle.Render("waiting")
 	case "running":
-		badge = m.spin.View() + " " + m.st.Badge("running")
+		badge = f.spin.View() + " " + f.st.Badge("running")
 	case "dropped":
-		badge = m.st.Subtle.Render("out of the debate")
+		badge = f.st.Subtle.Render("out of the debate")
 	default:
-		badge = m.st.Badge(status)
+		badge = f.st.Badge(status)
 	}
 	d := p.dur
 	if status == "running" && !p.started.IsZero() {
-		d = m.now.Sub(p.started).Truncate(time.Second)
+		d = f.now.Sub(p.started).Truncate(time.Second)
 		if d < 0 {
 			d = 0
 		}
 	}
-	meta := []string{p.paneName(m.words().Final), badge}
+	meta := []string{p.paneName(dv.words(f).Final), badge}
 	if p.engine != "" {
-		meta = append(meta, m.st.Subtle.Render(p.engine))
+		meta = append(meta, f.st.Subtle.Render(p.engine))
 	}
 	if d > 0 {
 		meta = append(meta, fmtDur(d))
@@ -400,7 +400,7 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 			why = append(why[:n-1], ansi.Truncate(why[n-1], innerW-1, "")+"…")
 		}
 		for _, l := range why {
-			content = append(content, m.st.Warning.Render(l))
+			content = append(content, f.st.Warning.Render(l))
 		}
 		bodyH -= len(why)
 	}
@@ -414,9 +414,9 @@ func (m Model) renderPane(p *pane, w, h int, focused bool) []string {
 		}
 		content = append(content, lines...)
 	}
-	border := m.st.Pane
+	border := f.st.Pane
 	if focused {
-		border = m.st.PaneFocus
+		border = f.st.PaneFocus
 	}
 	fg := border.GetBorderTopForeground()
 	edge := lipgloss.NewStyle().Foreground(fg)
@@ -463,10 +463,10 @@ func fmtDur(d time.Duration) string {
 // wantDocs asks for the documents the screen shows that are not rendered
 // yet (rendering runs in commands, never in Update or View).
 func (m *Model) wantDocs() []tea.Cmd {
-	if m.screen != scrDebate || m.deb == nil || m.deb.dir == "" {
+	if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.dir == "" {
 		switch m.screen {
 		case scrBrowser:
-			return m.wantPreview()
+			return m.browser.wantPreview(&m.frame)
 		case scrReview:
 			return m.wantReviewDoc()
 		}
@@ -475,14 +475,14 @@ func (m *Model) wantDocs() []tea.Cmd {
 	var keys []docKey
 	bodyW := m.w - 2
 	switch {
-	case m.zoom:
-		keys = append(keys, m.zoomDocKey())
-	case m.tab == 0:
-		keys = append(keys, docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Problem), width: bodyW})
-	case m.tab == m.convTab():
-		keys = append(keys, docKey{path: bugfolder.DocPath(m.deb.dir, m.deb.lang.Names().Convergence), width: bodyW})
-	case m.tab == m.finalTab() && m.deb.judge.path != "" && !m.running:
-		keys = append(keys, docKey{path: m.deb.judge.path, width: m.finalDocWidth()})
+	case m.zm.on:
+		keys = append(keys, m.dv.zoomDocKey(&m.frame))
+	case m.dv.tab == 0:
+		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Problem), width: bodyW})
+	case m.dv.tab == m.dv.convTab():
+		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Convergence), width: bodyW})
+	case m.dv.tab == m.dv.finalTab() && m.dv.deb.judge.path != "" && !m.run.on:
+		keys = append(keys, docKey{path: m.dv.deb.judge.path, width: m.finalDocWidth()})
 	}
 	var cmds []tea.Cmd
 	style := glamourStyle(m.dark, m.opts.NoColor)
@@ -560,19 +560,19 @@ func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
 }
 
 // renderChart draws convergence per round as small bars.
-func (m Model) renderChart(width int) string {
-	if len(m.conv) == 0 && !m.words().Winner {
+func (d debateState) renderChart(f *frame, width int) string {
+	if len(d.conv) == 0 && !d.words(f).Winner {
 		return "" // council, tradeoff, argue: their own table (convergencia.md) says it
 	}
-	if len(m.conv) == 0 {
-		n := m.deb.finishedRounds()
+	if len(d.conv) == 0 {
+		n := d.deb.finishedRounds()
 		if n == 0 {
-			return m.st.Subtle.Render("convergence: no round finished yet")
+			return f.st.Subtle.Render("convergence: no round finished yet")
 		}
 		// rounds finished, and no table measures them (a hand-run
 		// debate, a missing or malformed file): say so, not "no round"
-		return m.st.Subtle.Render(fmt.Sprintf("convergence: not recorded (%d %s finished; %s has no measure)",
-			n, plural(n, "round", "rounds"), m.deb.lang.Names().Convergence))
+		return f.st.Subtle.Render(fmt.Sprintf("convergence: not recorded (%d %s finished; %s has no measure)",
+			n, plural(n, "round", "rounds"), d.deb.lang.Names().Convergence))
 	}
 	blocks := []rune("▁▂▃▄▅▆▇█")
 	bar := func(v float64) string {
@@ -583,7 +583,7 @@ func (m Model) renderChart(width int) string {
 		return string(blocks[max(0, min(len(blocks)-1, i))])
 	}
 	var agree, valid, move strings.Builder
-	for _, r := range m.conv {
+	for _, r := range d.conv {
 		agree.WriteString(bar(r.agreement))
 		if r.panel > 0 {
 			valid.WriteString(bar(float64(r.valid) / float64(r.panel)))
@@ -591,28 +591,28 @@ func (m Model) renderChart(width int) string {
 		move.WriteString(bar(r.movement))
 	}
 	var lines []string
-	lines = append(lines, m.st.Bold.Render("Convergence per round"))
-	lines = append(lines, fmt.Sprintf("  agreement  %s", m.st.Selected.Render(agree.String())))
-	lines = append(lines, fmt.Sprintf("  valid      %s", m.st.Selected.Render(valid.String())))
-	lines = append(lines, fmt.Sprintf("  movement   %s", m.st.Selected.Render(move.String())))
+	lines = append(lines, f.st.Bold.Render("Convergence per round"))
+	lines = append(lines, fmt.Sprintf("  agreement  %s", f.st.Selected.Render(agree.String())))
+	lines = append(lines, fmt.Sprintf("  valid      %s", f.st.Selected.Render(valid.String())))
+	lines = append(lines, fmt.Sprintf("  movement   %s", f.st.Selected.Render(move.String())))
 	var nums []string
-	for _, r := range m.conv {
+	for _, r := range d.conv {
 		a := "—"
 		if r.agreement >= 0 {
 			a = fmt.Sprintf("%.2f", r.agreement)
 		}
 		nums = append(nums, fmt.Sprintf("r%d %d/%d %s", r.round, r.valid, r.panel, a))
 	}
-	lines = append(lines, m.st.Subtle.Render("  "+ansi.Truncate(strings.Join(nums, " · "), width-2, "…")))
+	lines = append(lines, f.st.Subtle.Render("  "+ansi.Truncate(strings.Join(nums, " · "), width-2, "…")))
 	return strings.Join(lines, "\n")
 }
 
 // zoomReason is the line that says why the zoomed call failed, wrapped to
 // the window, above its text ("" when it did not fail).
-func (m Model) zoomReason() string {
-	p := m.zoomPane()
+func (d debateState) zoomReason(f *frame) string {
+	p := d.zoomPane(f)
 	if p == nil || p.err == "" || p.status == "running" || p.status == "ok" {
 		return ""
 	}
-	return m.st.Warning.Render(wrapLines("why: "+clipLine(p.err, 2000), max(10, m.w-2))) + "\n\n"
+	return f.st.Warning.Render(wrapLines("why: "+clipLine(p.err, 2000), max(10, f.w-2))) + "\n\n"
 }

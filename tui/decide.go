@@ -47,17 +47,17 @@ func (d *debateView) awaitsDecision() bool {
 // decisionLine is the final tab's line about the human decision: what
 // waits and the key that answers it, or what was decided ("" when the
 // result waits for none).
-func (m Model) decisionLine() string {
-	d := m.deb
+func (s debateState) decisionLine(f *frame) string {
+	d := s.deb
 	switch {
 	case d.awaitsDecision():
 		v := ""
 		if d.final != nil && d.final.RecommendedVerdict != "" {
 			v = " on the recommended verdict " + clipLine(d.final.RecommendedVerdict, 40)
 		}
-		return m.st.Warning.Render(escalationWords(d.final)+"A human decision is pending"+v+": ") + m.st.Bold.Render("d") + " approve, decline or revise"
+		return f.st.Warning.Render(escalationWords(d.final)+"A human decision is pending"+v+": ") + f.st.Bold.Render("d") + " approve, decline or revise"
 	case d.decision != "":
-		return "decision: " + m.st.Bold.Render(d.decision) + m.st.Subtle.Render(" (decisao.md)")
+		return "decision: " + f.st.Bold.Render(d.decision) + f.st.Subtle.Render(" (decisao.md)")
 	}
 	return ""
 }
@@ -101,24 +101,24 @@ func decideMenu(bugID string) *menu {
 
 // openDecide opens the decision form on the final tab.
 func (m Model) openDecide() (Model, tea.Cmd) {
-	cmd := m.openMenu(decideMenu(m.deb.bugID))
+	cmd := m.dlg.openMenu(&m.frame, decideMenu(m.dv.deb.bugID))
 	return m, cmd
 }
 
 // decideAnswered records the decision off the UI goroutine, through the
 // same function as moot decide.
 func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
-	m.menu = nil
-	if m.screen == scrReview && m.rev != nil {
-		return m, m.decideReview(mn)
+	m.dlg.menu = nil
+	if m.screen == scrReview && m.rv.view != nil {
+		return m, m.rv.decideReview(&m.frame, mn)
 	}
-	if m.bug == nil || m.deb == nil {
+	if m.subj.bug == nil || m.dv.deb == nil {
 		return m, nil
 	}
-	h := engine.HumanDecision{Root: m.bug.WriterRoot(), Dir: m.deb.dir, Lang: m.deb.lang, BugID: m.bug.ID,
-		Choice: bugfolder.Choice(mn.choice), Note: mn.note, Command: "moot (TUI) decide " + m.bug.ID, Now: m.opts.Now}
-	if m.bug.IsQuestion { // decisao.md names a question by question_id
-		h.BugID, h.QuestionID = "", m.bug.ID
+	h := engine.HumanDecision{Root: m.subj.bug.WriterRoot(), Dir: m.dv.deb.dir, Lang: m.dv.deb.lang, BugID: m.subj.bug.ID,
+		Choice: bugfolder.Choice(mn.choice), Note: mn.note, Command: "moot (TUI) decide " + m.subj.bug.ID, Now: m.opts.Now}
+	if m.subj.bug.IsQuestion { // decisao.md names a question by question_id
+		h.BugID, h.QuestionID = "", m.subj.bug.ID
 	}
 	project := ""
 	if m.opts.Register != nil {
@@ -135,14 +135,14 @@ func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
 // decided shows the recorded decision (or why it was refused).
 func (m Model) decided(msg decidedMsg) Model {
 	if msg.err != nil {
-		m.status, m.statusUntil = "decision not recorded: "+termsafe.Line(msg.err.Error()), m.clock().Add(8*time.Second)
+		m.toast.text, m.toast.until = "decision not recorded: "+termsafe.Line(msg.err.Error()), m.clock().Add(8*time.Second)
 		return m
 	}
-	if m.deb != nil && m.deb.dir == msg.dir {
-		m.deb.decision = string(msg.choice)
+	if m.dv.deb != nil && m.dv.deb.dir == msg.dir {
+		m.dv.deb.decision = string(msg.choice)
 	}
 	m.browser.decided(msg.dir, msg.choice)
-	m.status, m.statusUntil = fmt.Sprintf("decision recorded: %s, by %s", msg.choice, termsafe.Line(msg.by)), m.clock().Add(6*time.Second)
+	m.toast.text, m.toast.until = fmt.Sprintf("decision recorded: %s, by %s", msg.choice, termsafe.Line(msg.by)), m.clock().Add(6*time.Second)
 	return m
 }
 

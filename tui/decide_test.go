@@ -47,43 +47,43 @@ func TestDecideForm(t *testing.T) {
 	if !strings.Contains(screenText(m, f.proj), "◆") {
 		t.Errorf("the browser shows no ◆:\n%s", screenText(m, f.proj))
 	}
-	if m.browser.cursor != 0 {
-		t.Errorf("the browser opens on row %d, not on the pending decision at the top", m.browser.cursor)
+	if row := lineWith(screenText(m, f.proj), "BUG-20260702-Q2R8"); !strings.HasPrefix(row, "▸") {
+		t.Errorf("the browser does not open on the pending decision at the top: %q", row)
 	}
 	m = keys(t, m, "enter")
-	if m.deb == nil || m.tab != m.finalTab() || !strings.Contains(screenText(m, f.proj), "A human decision is pending on the recommended verdict spec-gap: d approve, decline or revise") {
+	if !strings.Contains(screenText(m, f.proj), "A human decision is pending on the recommended verdict spec-gap: d approve, decline or revise") {
 		t.Fatalf("the Final tab does not say a decision waits:\n%s", screenText(m, f.proj))
 	}
 	// revise with no note: the form stays open, nothing is written
 	m = keys(t, m, "d", "down", "down", "enter", "enter")
-	if m.menu == nil || m.menu.kind != menuDecide {
-		t.Fatalf("revise without a note closed the form (menu %+v)", m.menu)
+	if !menuDrawn(m, menuDecide) {
+		t.Fatalf("revise without a note closed the form (menu %+v)", m.dlg.menu)
 	}
 	if _, err := os.Stat(filepath.Join(dir, bugfolder.DecisionFile)); err == nil {
 		t.Fatal("revise without a note wrote decisao.md")
 	}
 	// a space, f and b are text here, not the menu's page keys
 	m = keys(t, m, "f", "i", "x", "space", "b", "o", "t", "h", "enter")
-	if m.menu != nil {
+	if menuDrawn(m, menuDecide) {
 		t.Fatalf("the form is still open after the note: %s", screenText(m, f.proj))
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, bugfolder.DecisionFile))
 	if err != nil {
-		t.Fatalf("no decisao.md: %v (status %q)", err, m.status)
+		t.Fatalf("no decisao.md: %v (status %q)", err, m.toast.text)
 	}
 	dec, err := bugfolder.ParseDecision("decisao.md", raw)
 	if err != nil || dec.Choice != bugfolder.ChoiceRevise || dec.Note != "fix both" || !dec.At.Equal(fixedNow) || dec.By != "Ana <ana@example.org>" {
 		t.Fatalf("decisao.md: %+v %v", dec, err)
 	}
-	if m.deb.awaitsDecision() || !strings.Contains(screenText(m, f.proj), "decision: revise") || !strings.Contains(m.status, "decision recorded: revise") {
-		t.Errorf("after deciding, the Final tab:\n%s\nstatus %q", screenText(m, f.proj), m.status)
+	if !strings.Contains(screenText(m, f.proj), "decision: revise") || !strings.Contains(screenText(m, f.proj), "decision recorded: revise") {
+		t.Errorf("after deciding, the Final tab:\n%s\nstatus %q", screenText(m, f.proj), m.toast.text)
 	}
 	m = keys(t, m, "d")
-	if m.menu != nil {
+	if menuDrawn(m, menuDecide) {
 		t.Error("d opens the form again on a decided result")
 	}
 	m = keys(t, m, "q")
-	if m.screen != scrBrowser || m.browser.hasPending() {
+	if drawnScreen(m) != "browser" || strings.Contains(screenText(m, f.proj), "◆") {
 		t.Errorf("back in the browser the row still waits (screen %v)", m.screen)
 	}
 }
@@ -109,7 +109,7 @@ func TestDecideEscalatedCouncil(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := keys(t, loadBrowser(t, f, 200, 30), "enter")
-			if m.deb == nil || !strings.Contains(screenText(m, f.proj), tc.want) {
+			if !strings.Contains(screenText(m, f.proj), tc.want) {
 				t.Errorf("the Final tab does not say %q:\n%s", tc.want, screenText(m, f.proj))
 			}
 		})

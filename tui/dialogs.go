@@ -56,7 +56,7 @@ func dialogOf(k menuKind) dialog {
 }
 
 // dialog is the open menu's dialog.
-func (m Model) dialog() dialog { return dialogOf(m.menu.kind) }
+func (d dialogStack) dialog() dialog { return dialogOf(d.menu.kind) }
 
 // The keys a menu's footer names.
 var (
@@ -72,13 +72,12 @@ var (
 )
 
 // menuKeys are the keys that work in the open menu, as its footer says.
-func (m Model) menuKeys() string { return footerHelp(m.dialog().keys(m.menu)...) }
+func (d dialogStack) menuKeys() string { return footerHelp(d.dialog().keys(d.menu)...) }
 
 // closeMenu closes the open menu: the decision stepped aside under the
 // quit question comes back, stepped aside as it was.
-func (m Model) closeMenu() Model {
-	m.menu, m.menuHidden, m.aside = m.aside, m.aside != nil, nil
-	return m
+func (d *dialogStack) closeMenu() {
+	d.menu, d.hidden, d.aside = d.aside, d.aside != nil, nil
 }
 
 func (quorumDialog) keys(mn *menu) []key.Binding {
@@ -98,33 +97,33 @@ func (quorumDialog) keys(mn *menu) []key.Binding {
 func (quorumDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
 	switch mn.kind {
 	case menuQuorum:
-		m.menuHidden = true
+		m.dlg.hidden = true
 		return m, nil
 	case menuQuorumOther:
 		if mn.first != nil && mn.form.GetFocusedField() != mn.first {
-			return m, m.openMenu(otherMenu(mn)) // its second page: back to its first
+			return m, m.dlg.openMenu(&m.frame, otherMenu(mn)) // its second page: back to its first
 		}
-		return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
+		return m, m.dlg.openMenu(&m.frame, quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
 	case menuSwapConfirm:
-		return m, m.openMenu(swapMenu(mn, m.opts.Config, m.opts.Status))
+		return m, m.dlg.openMenu(&m.frame, swapMenu(mn, m.opts.Config, m.opts.Status))
 	}
-	return m, m.openMenu(otherMenu(mn)) // the engines, the timeout
+	return m, m.dlg.openMenu(&m.frame, otherMenu(mn)) // the engines, the timeout
 }
 
 // reopen: a decision must be answered (or the debate left with ctrl+c).
 func (quorumDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
-	return m, m.openMenu(quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
+	return m, m.dlg.openMenu(&m.frame, quorumMenu(mn.q, mn.qReply, m.unpriced, m.lay.menuFormW))
 }
 
 func (quorumDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	answer := func(d engine.QuorumDecision) (Model, tea.Cmd) {
 		d.By = "human"
 		mn.qReply <- quorumAnswer{d: d}
-		m.menu = nil
-		m.deb.state = "running"
+		m.dlg.menu = nil
+		m.dv.deb.state = "running"
 		return m, nil
 	}
-	next := func(n *menu) (Model, tea.Cmd) { return m, m.openMenu(n) }
+	next := func(n *menu) (Model, tea.Cmd) { return m, m.dlg.openMenu(&m.frame, n) }
 	switch mn.kind {
 	case menuQuorum:
 		switch mn.choice {
@@ -177,27 +176,27 @@ func (judgeDialog) keys(mn *menu) []key.Binding {
 func (judgeDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
 	switch mn.kind {
 	case menuJudge:
-		m.menuHidden = true
+		m.dlg.hidden = true
 		return m, nil
 	case menuJudgeConfirm:
-		return m, m.openMenu(judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
+		return m, m.dlg.openMenu(&m.frame, judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
 	}
-	return m, m.openMenu(m.judgeMenu(mn.j, mn.jReply))
+	return m, m.dlg.openMenu(&m.frame, m.judgeMenu(mn.j, mn.jReply))
 }
 
 func (judgeDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
-	return m, m.openMenu(m.judgeMenu(mn.j, mn.jReply))
+	return m, m.dlg.openMenu(&m.frame, m.judgeMenu(mn.j, mn.jReply))
 }
 
 func (judgeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	answer := func(d engine.JudgeDecision) (Model, tea.Cmd) {
 		d.By = "human"
 		mn.jReply <- judgeAnswer{d: d}
-		m.menu = nil
-		m.deb.state = "running"
+		m.dlg.menu = nil
+		m.dv.deb.state = "running"
 		return m, nil
 	}
-	next := func(n *menu) (Model, tea.Cmd) { return m, m.openMenu(n) }
+	next := func(n *menu) (Model, tea.Cmd) { return m, m.dlg.openMenu(&m.frame, n) }
 	switch mn.kind {
 	case menuJudge:
 		switch mn.choice {
@@ -236,22 +235,31 @@ func (budgetDialog) keys(mn *menu) []key.Binding {
 	return []key.Binding{menuChoose, menuConfirm, menuAside}
 }
 
-func (budgetDialog) back(m Model, mn *menu) (Model, tea.Cmd) { return m.budgetBack(mn) }
+func (budgetDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
+	return m, m.dlg.budgetBack(&m.frame, mn)
+}
 func (budgetDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.budgetDone(mn) }
 func (budgetDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
-	return m, m.openMenu(budgetMenu(mn.bud))
+	return m, m.dlg.openMenu(&m.frame, budgetMenu(mn.bud))
 }
 
 func (quitDialog) keys(*menu) []key.Binding { return []key.Binding{menuChoose, menuConfirm, menuWatch} }
 
 // back and reopen keep watching: the decision that waits comes back.
-func (quitDialog) back(m Model, _ *menu) (Model, tea.Cmd)   { return m.closeMenu(), nil }
-func (quitDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) { return m.closeMenu(), nil }
+func (quitDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
+	m.dlg.closeMenu()
+	return m, nil
+}
+
+func (quitDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
+	m.dlg.closeMenu()
+	return m, nil
+}
 
 func (quitDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
-	m = m.closeMenu() // keep watching: the decision still waits
+	m.dlg.closeMenu() // keep watching: the decision still waits
 	if mn.choice == "leave" {
-		m.leaveToBrowser = m.fromBrowser() // the list stays open: r resumes it there
+		m.run.leaveToBrowser = m.fromBrowser() // the list stays open: r resumes it there
 		return m.leave()
 	}
 	return m, nil
@@ -259,7 +267,7 @@ func (quitDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 
 func (trustDialog) keys(*menu) []key.Binding { return []key.Binding{menuChoose, menuConfirm} }
 func (trustDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, nil
 }
 func (trustDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) { return m.trustAnswered("quit") }
@@ -269,21 +277,21 @@ func (engineChangeDialog) keys(*menu) []key.Binding {
 	return []key.Binding{menuChoose, menuConfirm, menuBack}
 }
 func (engineChangeDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, nil
 }
 func (engineChangeDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, tea.Quit
 }
 
 // done resumes with the changed engines accepted, or leaves.
 func (engineChangeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	if mn.choice != "accept" {
 		return m, tea.Quit
 	}
-	m.acceptEngines, m.out.Err = true, nil
+	m.dv.acceptEngines, m.out.Err = true, nil
 	return m, m.startResume()
 }
 
@@ -291,11 +299,11 @@ func (decideDialog) keys(*menu) []key.Binding {
 	return []key.Binding{menuChoose, menuConfirm, menuBack}
 }
 func (decideDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, nil
 }
 func (decideDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
-	m.menu = nil
+	m.dlg.menu = nil
 	return m, nil
 }
 func (decideDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.decideAnswered(mn) }
@@ -306,34 +314,34 @@ func (decideDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.decideAn
 func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	page := max(1, (m.h-4)/2)
 	up, down := key.Matches(msg, m.keys.Up), key.Matches(msg, m.keys.Down)
-	if m.menuTyping() && msg.Text != "" {
+	if m.dlg.menuTyping() && msg.Text != "" {
 		return m.updateMenu(msg) // a letter or a space typed in a field, never a scroll key
 	}
 	switch {
 	case key.Matches(msg, m.keys.PageUp):
-		m.menuOff = m.clampMenuOff(m.menuOff + page)
+		m.dlg.off = m.dlg.clampMenuOff(&m.frame, m.dlg.off+page)
 		return m, nil
 	case key.Matches(msg, m.keys.PageDown):
-		m.menuOff = m.clampMenuOff(m.menuOff - page)
+		m.dlg.off = m.dlg.clampMenuOff(&m.frame, m.dlg.off-page)
 		return m, nil
-	case m.menuOff > 0 && (up || down):
-		m.menuOff = m.clampMenuOff(m.menuOff + map[bool]int{true: 1, false: -1}[up])
+	case m.dlg.off > 0 && (up || down):
+		m.dlg.off = m.dlg.clampMenuOff(&m.frame, m.dlg.off+map[bool]int{true: 1, false: -1}[up])
 		return m, nil
 	}
-	before := cursorLine(m.menu.form.View())
+	before := cursorLine(m.dlg.menu.form.View())
 	nm, cmd := m.updateMenu(msg)
-	if up && nm.menu == m.menu && cursorLine(nm.menu.form.View()) > before && m.clampMenuOff(1) > 0 {
+	if up && nm.dlg.menu == m.dlg.menu && cursorLine(nm.dlg.menu.form.View()) > before && m.dlg.clampMenuOff(&m.frame, 1) > 0 {
 		// ↑ on the first choice wrapped to the last: undo it, scroll up
 		nm, _ = nm.updateMenu(tea.KeyPressMsg{Code: tea.KeyDown})
-		nm.menuOff = 1
+		nm.dlg.off = 1
 	}
 	return nm, cmd
 }
 
 // menuTyping reports whether the menu's focused field takes text (a note,
 // a timeout), where letters and the space are text, not keys.
-func (m Model) menuTyping() bool {
-	switch m.menu.form.GetFocusedField().(type) {
+func (d dialogStack) menuTyping() bool {
+	switch d.menu.form.GetFocusedField().(type) {
 	case *huh.Input, *huh.Text:
 		return true
 	}
@@ -351,31 +359,31 @@ func cursorLine(view string) int {
 }
 
 // clampMenuOff keeps a menu's scroll within what stands above its end.
-func (m Model) clampMenuOff(off int) int {
-	_, off = menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.menuKeys(), m.h-2, off)
+func (d dialogStack) clampMenuOff(f *frame, off int) int {
+	_, off = menuWindow(d.menu.form.WithWidth(f.lay.menuFormW).View()+"\n"+d.menuKeys(), f.h-2, off)
 	return off
 }
 
 // openMenu shows n over the view, fitted to the window, and returns its
 // form's first command.
-func (m *Model) openMenu(n *menu) tea.Cmd {
-	m.menu, m.menuHidden, m.menuOff = n, false, 0
+func (d *dialogStack) openMenu(f *frame, n *menu) tea.Cmd {
+	d.menu, d.hidden, d.off = n, false, 0
 	cmd := n.form.Init()
-	m.fitMenu()
+	d.fitMenu(f)
 	return cmd
 }
 
 // fitMenu sizes the open menu's form to the window.
-func (m *Model) fitMenu() { m.menu.form = m.fitForm(m.menu.form, m.lay.menuFormW, 0) }
+func (d *dialogStack) fitMenu(f *frame) { d.menu.form = f.fitForm(d.menu.form, f.lay.menuFormW, 0) }
 
 // fitForm sizes a huh form: huh lays a form out only when the form itself
 // receives a window size, so it gets one at the size it is drawn.
-func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
+func (fr frame) fitForm(f *huh.Form, w, h int) *huh.Form {
 	f = f.WithWidth(w)
 	if h > 0 {
 		f = f.WithHeight(h)
 	}
-	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: max(h, m.h)}); nf != nil {
+	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: max(h, fr.h)}); nf != nil {
 		if form, ok := nf.(*huh.Form); ok {
 			f = form
 		}
@@ -385,15 +393,15 @@ func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
 
 // updateMenu feeds the open menu's form and acts on its answer.
 func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
-	f, c := m.menu.form.Update(msg)
+	f, c := m.dlg.menu.form.Update(msg)
 	if form, ok := f.(*huh.Form); ok {
-		m.menu.form = form
+		m.dlg.menu.form = form
 	}
-	switch m.menu.form.State {
+	switch m.dlg.menu.form.State {
 	case huh.StateAborted:
-		return m.dialog().reopen(m, m.menu)
+		return m.dlg.dialog().reopen(m, m.dlg.menu)
 	case huh.StateCompleted:
-		return m.dialog().done(m, m.menu)
+		return m.dlg.dialog().done(m, m.dlg.menu)
 	}
 	return m, c
 }

@@ -158,10 +158,10 @@ func unreadable(path string, err error) string {
 
 // forgetDocsIn drops what was rendered from files in dir: a new debate is
 // written where the archived one's files were, at the same paths.
-func (m *Model) forgetDocsIn(dir string) {
-	for k := range m.docs {
+func (f *frame) forgetDocsIn(dir string) {
+	for k := range f.docs {
 		if filepath.Dir(k.path) == dir || strings.HasPrefix(k.path, dir+string(filepath.Separator)) {
-			delete(m.docs, k)
+			delete(f.docs, k)
 		}
 	}
 }

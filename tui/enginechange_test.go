@@ -17,8 +17,8 @@ func TestEngineChangeMenu(t *testing.T) {
 	m, _ := liveModel(t, f, 120, 34)
 	refusal := &engine.EngineChangeError{Path: "problema.md", Diffs: []string{"engine scripted: model m-1 → m-2"}}
 	m = pump(t, m, engineMsg{then: runDoneMsg{err: refusal}})
-	if m.menu == nil || m.menu.kind != menuEngineChange {
-		t.Fatalf("no engine-change menu: %+v", m.menu)
+	if !menuDrawn(m, menuEngineChange) {
+		t.Fatalf("no engine-change menu: %+v", m.dlg.menu)
 	}
 	text := screenText(m, f.proj)
 	for _, want := range []string{"engine scripted: model m-1 → m-2", "Accept the change as an amendment and resume", "Leave it"} {
@@ -28,7 +28,7 @@ func TestEngineChangeMenu(t *testing.T) {
 	}
 	left := keys(t, m, "enter") // "Leave it" is focused
 	var ece *engine.EngineChangeError
-	if left.menu != nil || left.acceptEngines || !errors.As(left.out.Err, &ece) {
-		t.Errorf("leaving must keep the refusal: menu %+v, err %v", left.menu, left.out.Err)
+	if left.dlg.menu != nil || left.dv.acceptEngines || !errors.As(left.Outcome().Err, &ece) {
+		t.Errorf("leaving must keep the refusal: menu %+v, err %v", left.dlg.menu, left.Outcome().Err)
 	}
 }

@@ -38,37 +38,37 @@ func TestFiguresAfterResume(t *testing.T) {
 	}
 	m := loadBrowser(t, f, 100, 30)
 	m = keys(t, m, "j", "enter")
-	if m.deb == nil || m.deb.bugID != bug.ID {
-		t.Fatalf("opened %+v", m.deb)
+	if m.dv.deb == nil || m.dv.deb.bugID != bug.ID {
+		t.Fatalf("opened %+v", m.dv.deb)
 	}
-	if got := m.deb.elapsed(fixedNow); got != 40*time.Second {
+	if got := m.dv.deb.elapsed(fixedNow); got != 40*time.Second {
 		t.Errorf("elapsed %v, want the 40s of its two sessions", got)
 	}
-	if m.deb.callsDone != 6 {
-		t.Errorf("calls %d, want the log's 6 (4 files: agent-1 retried once, agent-2 ran twice in round 0)", m.deb.callsDone)
+	if m.dv.deb.callsDone != 6 {
+		t.Errorf("calls %d, want the log's 6 (4 files: agent-1 retried once, agent-2 ran twice in round 0)", m.dv.deb.callsDone)
 	}
 	if text := screenText(m, f.proj); !strings.Contains(text, " 40s ") || !strings.Contains(text, "calls 6/") {
 		t.Errorf("header:\n%s", strings.SplitN(text, "\n", 2)[0])
 	}
 
 	// resume: the clock goes on from the total
-	m.running, m.deb.live = true, true
+	m.run.on, m.dv.deb.live = true, true
 	m = pump(t, m, engineMsg{events: []engine.Event{
 		{Type: engine.EvResumed, Path: dir, Time: fixedNow.Add(-5 * time.Second)},
 		{Type: engine.EvCallStarted, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Attempt: 1, Time: fixedNow.Add(-4 * time.Second)},
 	}})
 	m = pump(t, m, tickMsg(fixedNow))
-	if got := m.deb.elapsed(m.now); got != 45*time.Second {
+	if got := m.dv.deb.elapsed(m.now); got != 45*time.Second {
 		t.Errorf("elapsed after resume %v, want 40s + 5s", got)
 	}
-	before := m.deb.liveTokens()
+	before := m.dv.deb.liveTokens()
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Text: strings.Repeat("token ", 400)}}})
-	if after := m.deb.liveTokens(); after <= before {
+	if after := m.dv.deb.liveTokens(); after <= before {
 		t.Errorf("tokens did not move while the call streamed: %d → %d", before, after)
 	}
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 100, TokensOut: 50}}})
-	if m.deb.callsDone != 7 || m.deb.liveTokens() != m.deb.tokens {
-		t.Errorf("after the call: calls %d, tokens %d (finished %d)", m.deb.callsDone, m.deb.liveTokens(), m.deb.tokens)
+	if m.dv.deb.callsDone != 7 || m.dv.deb.liveTokens() != m.dv.deb.tokens {
+		t.Errorf("after the call: calls %d, tokens %d (finished %d)", m.dv.deb.callsDone, m.dv.deb.liveTokens(), m.dv.deb.tokens)
 	}
 	if text := screenText(m, f.proj); !strings.Contains(text, "running") || strings.Contains(text, "interrupted") {
 		t.Errorf("the header's status word:\n%s", text)

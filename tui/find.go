@@ -50,28 +50,31 @@ func findMatches(text, query string) []findHit {
 	return hits
 }
 
-// setZoom fills the zoom with text, the current search's matches
-// highlighted in it.
-func (m *Model) setZoom(text string) {
-	text = m.zoomReason() + text
-	m.find.text = text
-	if m.find.query == "" {
-		m.zoomVP.SetContent(text)
+// setZoom shows text in the zoom, under the line that says why the zoomed
+// call failed.
+func (m *Model) setZoom(text string) { m.zm.setText(m.dv.zoomReason(&m.frame) + text) }
+
+// setText shows the zoom's whole text (its reason line included), every
+// match of the search marked.
+func (z *zoomState) setText(text string) {
+	z.find.text = text
+	if z.find.query == "" {
+		z.vp.SetContent(text)
 		return
 	}
-	m.find.hits = findMatches(text, m.find.query)
-	m.find.at = min(m.find.at, max(0, len(m.find.hits)-1))
-	m.zoomVP.SetContent(m.highlighted())
+	z.find.hits = findMatches(text, z.find.query)
+	z.find.at = min(z.find.at, max(0, len(z.find.hits)-1))
+	z.vp.SetContent(z.highlighted())
 }
 
 // highlighted is the zoom's text with every match marked, the current one
 // in reverse video (visible without colour too).
-func (m Model) highlighted() string {
-	lines := strings.Split(m.find.text, "\n")
+func (z zoomState) highlighted() string {
+	lines := strings.Split(z.find.text, "\n")
 	byLine := map[int][]lipgloss.Range{}
-	for i, h := range m.find.hits {
+	for i, h := range z.find.hits {
 		st := lipgloss.NewStyle().Underline(true).Bold(true)
-		if i == m.find.at {
+		if i == z.find.at {
 			st = lipgloss.NewStyle().Reverse(true).Bold(true)
 		}
 		byLine[h.line] = append(byLine[h.line], lipgloss.NewRange(h.start, h.end, st))
@@ -90,80 +93,80 @@ const (
 
 // openFind opens the search prompt over the zoom, empty (the last query
 // is its placeholder: typing starts a new one).
-func (m Model) openFind() (Model, tea.Cmd) {
-	m.find.input = textinput.New()
-	m.find.input.Prompt = "/"
-	m.find.input.Placeholder = "search this document"
+func (z *zoomState) openFind(f *frame) tea.Cmd {
+	z.find.input = textinput.New()
+	z.find.input.Prompt = "/"
+	z.find.input.Placeholder = "search this document"
 	// the hints after the prompt stay whole (findHint, a waiting decision)
-	m.find.input.SetWidth(max(8, min(40, m.w-ansi.StringWidth(findHint+decisionWaits)-4)))
-	if m.find.query != "" {
-		m.find.input.Placeholder = m.find.query // a new query starts empty; the last one shows
+	z.find.input.SetWidth(max(8, min(40, f.w-ansi.StringWidth(findHint+decisionWaits)-4)))
+	if z.find.query != "" {
+		z.find.input.Placeholder = z.find.query // a new query starts empty; the last one shows
 	}
-	m.find.typing = true
-	return m, m.find.input.Focus()
+	z.find.typing = true
+	return z.find.input.Focus()
 }
 
 // findKey takes a key while the prompt is open: enter searches and jumps
 // to the first match, esc closes the prompt; everything else is typed.
-func (m Model) findKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+func (z *zoomState) findKey(f *frame, msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(msg, m.keys.Back):
-		m.find.typing = false
-		return m, nil
-	case key.Matches(msg, m.keys.Enter):
-		m.find.typing = false
-		q := strings.TrimSpace(m.find.input.Value())
+	case key.Matches(msg, f.keys.Back):
+		z.find.typing = false
+		return nil
+	case key.Matches(msg, f.keys.Enter):
+		z.find.typing = false
+		q := strings.TrimSpace(z.find.input.Value())
 		if q == "" {
-			q = m.find.query // enter on an empty prompt finds the last query again
+			q = z.find.query // enter on an empty prompt finds the last query again
 		}
-		m.find.query, m.find.at = q, 0
-		m.setZoom(m.find.text)
-		m.showMatch()
-		return m, nil
+		z.find.query, z.find.at = q, 0
+		z.setText(z.find.text) // its reason line is in it already
+		z.showMatch()
+		return nil
 	}
 	var c tea.Cmd
-	m.find.input, c = m.find.input.Update(msg)
-	return m, c
+	z.find.input, c = z.find.input.Update(msg)
+	return c
 }
 
 // stepMatch moves to the next (or previous) match, wrapping around.
-func (m *Model) stepMatch(by int) {
-	if n := len(m.find.hits); n > 0 {
-		m.find.at = (m.find.at + by + n) % n
-		m.zoomVP.SetContent(m.highlighted())
-		m.showMatch()
+func (z *zoomState) stepMatch(by int) {
+	if n := len(z.find.hits); n > 0 {
+		z.find.at = (z.find.at + by + n) % n
+		z.vp.SetContent(z.highlighted())
+		z.showMatch()
 	}
 }
 
 // showMatch scrolls the current match into view, a third down the zoom,
 // and holds the zoom there.
-func (m *Model) showMatch() {
-	if m.find.at >= len(m.find.hits) {
+func (z *zoomState) showMatch() {
+	if z.find.at >= len(z.find.hits) {
 		return
 	}
-	line := m.find.hits[m.find.at].line
-	if off := m.zoomVP.YOffset(); line < off || line >= off+m.zoomVP.Height() {
-		m.zoomVP.SetYOffset(max(0, line-m.zoomVP.Height()/3))
+	line := z.find.hits[z.find.at].line
+	if off := z.vp.YOffset(); line < off || line >= off+z.vp.Height() {
+		z.vp.SetYOffset(max(0, line-z.vp.Height()/3))
 	}
-	m.zoomHold = true
+	z.hold = true
 }
 
 // clearFind ends the search and takes its highlights away.
-func (m *Model) clearFind() {
-	text := m.find.text
-	m.find = find{}
-	m.setZoom(text)
+func (z *zoomState) clearFind() {
+	text := z.find.text
+	z.find = find{}
+	z.setText(text)
 }
 
 // findFooter is the zoom's footer while a search is open or shown.
-func (m Model) findFooter() string {
+func (z zoomState) findFooter() string {
 	switch {
-	case m.find.typing:
-		return m.find.input.View() + findHint
-	case m.find.query == "":
+	case z.find.typing:
+		return z.find.input.View() + findHint
+	case z.find.query == "":
 		return ""
-	case len(m.find.hits) == 0:
-		return fmt.Sprintf("no match for %q · / search again · esc clear", m.find.query)
+	case len(z.find.hits) == 0:
+		return fmt.Sprintf("no match for %q · / search again · esc clear", z.find.query)
 	}
-	return fmt.Sprintf("match %d of %d · n/N next/previous · / search · esc clear", m.find.at+1, len(m.find.hits))
+	return fmt.Sprintf("match %d of %d · n/N next/previous · / search · esc clear", z.find.at+1, len(z.find.hits))
 }

@@ -29,10 +29,10 @@ func TestFindInZoom(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m, _ := liveModel(t, f, size[0], size[1])
 			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: text.String()}}})
-			m.focus = 1
+			m.dv.focus = 1
 			m = keys(t, m, "enter", "/", "a", "l", "v", "o")
-			if !m.find.typing || m.find.input.Value() != "alvo" || !m.zoom {
-				t.Fatalf("the prompt did not take the letters: typing %v value %q zoom %v", m.find.typing, m.find.input.Value(), m.zoom)
+			if !m.zm.find.typing || m.zm.find.input.Value() != "alvo" || !m.zm.on {
+				t.Fatalf("the prompt did not take the letters: typing %v value %q zoom %v", m.zm.find.typing, m.zm.find.input.Value(), m.zm.on)
 			}
 			t.Run("prompt", func(t *testing.T) { goldenScreen(t, m, f.proj) })
 			m = keys(t, m, "enter")
@@ -54,21 +54,21 @@ func TestFindInZoom(t *testing.T) {
 				t.Errorf("N wraps to the last match:\n%s", screenText(m, f.proj))
 			}
 			m = keys(t, m, "/", "esc")
-			if m.find.typing || m.find.query != "alvo" || !m.zoom {
-				t.Errorf("esc closes the prompt only: typing %v query %q zoom %v", m.find.typing, m.find.query, m.zoom)
+			if m.zm.find.typing || m.zm.find.query != "alvo" || !m.zm.on {
+				t.Errorf("esc closes the prompt only: typing %v query %q zoom %v", m.zm.find.typing, m.zm.find.query, m.zm.on)
 			}
 			m = keys(t, m, "esc")
-			if m.find.query != "" || !m.zoom || strings.Contains(screenText(m, f.proj), "match") {
+			if m.zm.find.query != "" || !m.zm.on || strings.Contains(screenText(m, f.proj), "match") {
 				t.Errorf("esc clears the search first, in the zoom")
 			}
 			m = keys(t, m, "esc")
-			if m.zoom {
+			if m.zm.on {
 				t.Error("then esc leaves the zoom")
 			}
 			// / on the tab view zooms the focused pane and opens the prompt
 			m = keys(t, m, "/")
-			if !m.zoom || !m.find.typing {
-				t.Errorf("/ on a pane: zoom %v typing %v", m.zoom, m.find.typing)
+			if !m.zm.on || !m.zm.find.typing {
+				t.Errorf("/ on a pane: zoom %v typing %v", m.zm.on, m.zm.find.typing)
 			}
 		})
 	}
@@ -92,6 +92,26 @@ func TestFindMatches(t *testing.T) {
 		got := findMatches(c.text, c.q)
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("findMatches(%q, %q) = %v, want %v", c.text, c.q, got, c.want)
+		}
+	}
+}
+
+// TestSearchInAFailedCallsZoomKeepsOneReason: the zoom over a failed call
+// opens with the line saying why it failed; a search (and clearing it)
+// shows that line once, not once more for every search.
+func TestSearchInAFailedCallsZoomKeepsOneReason(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 120, 30)
+	m = keys(t, m, "right", "right", "enter") // agente-3 timed out
+	const why = "why: no answer within 9s"
+	if s := screenText(m, f.proj); !strings.HasPrefix(s, "agente-3") || strings.Count(s, why) != 1 {
+		t.Fatalf("the zoom over agente-3 does not say once why it failed:\n%s", s)
+	}
+	for _, step := range [][]string{{"/", "a", "n", "s", "w", "e", "r", "enter"}, {"esc"}} {
+		m = keys(t, m, step...)
+		if s := screenText(m, f.proj); strings.Count(s, why) != 1 {
+			t.Errorf("after %v the reason shows %d times:\n%s", step, strings.Count(s, why), s)
 		}
 	}
 }

@@ -24,14 +24,14 @@ func notify(text string) tea.Cmd {
 // windowTitle names the screen in the terminal's title: the debate and its
 // status, marked when a decision waits.
 func (m Model) windowTitle() string {
-	if m.screen == scrReview && m.rev != nil {
-		return "moot · review " + m.rev.st.ID + " · " + reviewStatus(m.rev.st)
+	if m.screen == scrReview && m.rv.view != nil {
+		return "moot · review " + m.rv.view.st.ID + " · " + reviewStatus(m.rv.view.st)
 	}
-	if m.screen != scrDebate || m.deb == nil {
+	if m.screen != scrDebate || m.dv.deb == nil {
 		return "moot"
 	}
-	t := "moot · " + m.deb.bugID + " · " + m.deb.state
-	if m.menu != nil && m.menu.kind != menuQuit || m.aside != nil {
+	t := "moot · " + m.dv.deb.bugID + " · " + m.dv.deb.state
+	if m.dlg.menu != nil && m.dlg.menu.kind != menuQuit || m.dlg.aside != nil {
 		t = "⚠ " + t + " · a decision waits"
 	}
 	return t
@@ -46,33 +46,33 @@ func (m Model) focusedPath() string {
 		}
 		return ""
 	}
-	if m.deb == nil {
+	if m.dv.deb == nil {
 		return ""
 	}
-	if k := m.zoomDocKey(); k.path != "" {
+	if k := m.dv.zoomDocKey(&m.frame); k.path != "" {
 		return k.path
 	}
-	if p := m.zoomPane(); p != nil {
+	if p := m.dv.zoomPane(&m.frame); p != nil {
 		return p.path
 	}
 	return ""
 }
 
 // copyPath puts a path on the clipboard (OSC 52) and says so.
-func (m Model) copyPath(path string) tea.Cmd {
+func (f frame) copyPath(path string) tea.Cmd {
 	if path == "" {
 		return statusCmd("nothing to copy here: the focused pane has no file yet")
 	}
-	return tea.Batch(tea.SetClipboard(path), statusCmd("copied "+m.opts.Register.Rel(path)))
+	return tea.Batch(tea.SetClipboard(path), statusCmd("copied "+f.opts.Register.Rel(path)))
 }
 
 // openFile shows a file in $PAGER (else $EDITOR, else less), giving it the
 // terminal until it exits. The file is looked at off the UI goroutine.
-func (m Model) openFile(path string) tea.Cmd {
+func (f frame) openFile(path string) tea.Cmd {
 	if path == "" {
 		return statusCmd("nothing to open here: the focused pane has no file yet")
 	}
-	getenv := m.opts.env
+	getenv := f.opts.env
 	return func() tea.Msg {
 		if fi, err := os.Stat(path); err != nil || fi.IsDir() {
 			return statusMsg("o opens a file; " + filepath.Base(path) + " is not one")
@@ -103,14 +103,14 @@ func pagerCmd(path string, getenv func(string) string) tea.Cmd {
 func (m Model) wheel(msg tea.MouseWheelMsg) Model {
 	up := msg.Button == tea.MouseWheelUp
 	switch {
-	case m.menu != nil && !m.menuHidden:
-	case (m.screen == scrDebate || m.screen == scrReview) && m.zoom:
+	case m.dlg.menu != nil && !m.dlg.hidden:
+	case (m.screen == scrDebate || m.screen == scrReview) && m.zm.on:
 		if up {
-			m.zoomVP.ScrollUp(3)
+			m.zm.vp.ScrollUp(3)
 		} else {
-			m.zoomVP.ScrollDown(3)
+			m.zm.vp.ScrollDown(3)
 		}
-		m.holdZoom(up)
+		m.zm.holdZoom(up)
 	case m.screen == scrBrowser:
 		d := 1
 		if up {
@@ -123,7 +123,7 @@ func (m Model) wheel(msg tea.MouseWheelMsg) Model {
 
 // click focuses the pane under the pointer, or selects a browser row.
 func (m Model) click(msg tea.MouseClickMsg) Model {
-	if m.menu != nil && !m.menuHidden {
+	if m.dlg.menu != nil && !m.dlg.hidden {
 		return m
 	}
 	y := msg.Y - m.lay.top
@@ -137,14 +137,14 @@ func (m Model) click(msg tea.MouseClickMsg) Model {
 				m.browser.keepVisible(m.lay.rows)
 			}
 		}
-	case m.screen == scrDebate && m.deb != nil && !m.zoom && m.roundOfTab() >= 0:
-		panes := m.focusedPanes()
+	case m.screen == scrDebate && m.dv.deb != nil && !m.zm.on && m.dv.roundOfTab() >= 0:
+		panes := m.dv.focusedPanes()
 		cols, rows := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
 		pw, ph := m.lay.bodyW/cols, m.lay.bodyH/rows
 		by := y - 2 // header, tabs
 		if by >= 0 && pw > 0 && ph > 0 {
 			if i := (by/ph)*cols + msg.X/pw; i < len(panes) && msg.X/pw < cols {
-				m.focus = i
+				m.dv.focus = i
 			}
 		}
 	}

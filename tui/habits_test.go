@@ -22,23 +22,23 @@ func TestHabits(t *testing.T) {
 	m, _ := liveModel(t, f, 120, 30)
 	// three panes side by side: a click on the third focuses it
 	m = pump(t, m, tea.MouseClickMsg{X: 100, Y: 5, Button: tea.MouseLeft})
-	if m.focus != 2 {
-		t.Errorf("click on the third pane: focus %d", m.focus)
+	if row := lineWith(screenText(m, f.proj), "agente-3"); !strings.Contains(row, "┃agente-3") {
+		t.Errorf("click on the third pane: its title is not in the heavy border of focus: %q", row)
 	}
 	// zoom the streaming pane, scroll up, stream more: it stays put
 	m = pump(t, m, tea.MouseClickMsg{X: 50, Y: 5, Button: tea.MouseLeft})
 	long := strings.Repeat("linha\n", 200)
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: long}}})
 	m = keys(t, m, "enter")
-	if !m.zoom || m.zoomVP.YOffset() != 0 {
-		t.Fatalf("a zoom starts at the top: offset %d", m.zoomVP.YOffset())
+	if !m.zm.on || m.zm.vp.YOffset() != 0 {
+		t.Fatalf("a zoom starts at the top: offset %d", m.zm.vp.YOffset())
 	}
-	m.zoomVP.GotoBottom()
+	m.zm.vp.GotoBottom()
 	m = pump(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	at := m.zoomVP.YOffset()
+	at := m.zm.vp.YOffset()
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: long}}})
-	if m.zoomVP.YOffset() != at {
-		t.Errorf("scrolled up, the zoom moved from %d to %d as the pane streamed", at, m.zoomVP.YOffset())
+	if m.zm.vp.YOffset() != at {
+		t.Errorf("scrolled up, the zoom moved from %d to %d as the pane streamed", at, m.zm.vp.YOffset())
 	}
 	m = keys(t, m, "esc")
 	// y on a pane without a file yet says so; the title marks a decision
@@ -93,8 +93,8 @@ func TestZoomScrollKeptThroughFinish(t *testing.T) {
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
 	m = keys(t, m, "right", "enter") // agente-2, running
-	if !m.zoom || m.zoomPane() == nil || m.zoomPane().id != "agente-2" {
-		t.Fatalf("zoom on %+v", m.zoomPane())
+	if z := screenText(m, f.proj); !strings.HasPrefix(z, "agente-2 ·") {
+		t.Fatalf("the zoom is not over agente-2:\n%s", z)
 	}
 	out := func(n int) engineMsg {
 		var b strings.Builder
@@ -104,27 +104,29 @@ func TestZoomScrollKeptThroughFinish(t *testing.T) {
 		return engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: b.String()}}}
 	}
 	m = pump(t, m, out(100))
-	if !m.zoomVP.AtBottom() {
+	if !m.zm.vp.AtBottom() {
 		t.Fatal("the zoom does not follow the stream at its end")
 	}
 	m = keys(t, m, "up", "up")
-	off := m.zoomVP.YOffset()
+	off := m.zm.vp.YOffset()
 	m = pump(t, m, out(50))
-	if got := m.zoomVP.YOffset(); got != off {
+	if got := m.zm.vp.YOffset(); got != off {
 		t.Errorf("text arriving moved the scrolled zoom: %d → %d", off, got)
 	}
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Status: "ok"}}})
-	k := m.zoomDocKey()
+	// the rendered document replaces the text on screen: only the offset
+	// can say the place was kept
+	k := m.dv.zoomDocKey(&m.frame)
 	var doc strings.Builder
 	for i := range 200 {
 		fmt.Fprintf(&doc, "rendered %d\n", i)
 	}
 	m = pump(t, m, docMsg{key: k, out: doc.String(), style: glamourStyle(m.dark, m.opts.NoColor)})
-	if got := m.zoomVP.YOffset(); got != off {
+	if got := m.zm.vp.YOffset(); got != off {
 		t.Errorf("the finish moved the scrolled zoom: %d → %d", off, got)
 	}
 	m = pump(t, m, engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeDone}}})
-	if !m.zoom || m.tab == m.finalTab() {
-		t.Errorf("the end replaced the user's zoom: zoom %v tab %d", m.zoom, m.tab)
+	if z := screenText(m, f.proj); !strings.HasPrefix(z, "agente-2 ·") {
+		t.Errorf("the end replaced the user's zoom:\n%s", z)
 	}
 }

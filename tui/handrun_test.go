@@ -52,7 +52,7 @@ func TestHandRunResumeReasonIsTrue(t *testing.T) {
 		t.Errorf("the old, untrue reason:\n%s", text)
 	}
 	goldenScreen(t, m, f.proj)
-	if m = keys(t, m, "x"); m.errShown || m.screen != scrBrowser {
+	if m = keys(t, m, "x"); m.toast.errShown || drawnScreen(m) != "browser" {
 		t.Error("a key does not put the reason away")
 	}
 }
@@ -67,8 +67,8 @@ func TestHandRunElapsedIsUnknown(t *testing.T) {
 	redate(t, f.proj)
 	m := loadBrowser(t, f, 140, 45)
 	m = keys(t, m, "j", "enter")
-	if m.deb == nil || m.deb.bugID != "BUG-20260801-X9Z2" {
-		t.Fatalf("not on the hand-run debate: %+v", m.deb)
+	if m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260801-X9Z2" {
+		t.Fatalf("not on the hand-run debate: %+v", m.dv.deb)
 	}
 	m = pump(t, m, nil)
 	head := strings.SplitN(screenText(m, f.proj), "\n", 2)[0]

@@ -21,8 +21,8 @@ func TestTranslatedFolderNamesAreRead(t *testing.T) {
 		m = keys(t, m, "j")
 	}
 	m = keys(t, m, "enter")
-	if m.deb == nil || m.deb.bugID != bug.ID {
-		t.Fatalf("opened %+v", m.deb)
+	if m.dv.deb == nil || m.dv.deb.bugID != bug.ID {
+		t.Fatalf("opened %+v", m.dv.deb)
 	}
 	m = keys(t, m, "shift+tab") // round 0
 	text := screenText(m, f.proj)
@@ -44,13 +44,13 @@ func TestLeavingADebateKeepsTheBrowserRows(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 100, 30)
 	m = keys(t, m, "j", "enter")
-	if m.deb == nil {
+	if m.dv.deb == nil {
 		t.Fatal("no debate opened")
 	}
-	left := m.bug.Dir
+	left := m.subj.bug.Dir
 	nm, cmd := m.Update(keyMsg("q"))
 	m = nm.(Model)
-	if m.screen != scrBrowser {
+	if drawnScreen(m) != "browser" {
 		t.Fatalf("screen %v after q, want the browser", m.screen)
 	}
 	for _, r := range m.browser.rows {
@@ -83,8 +83,8 @@ func openBug(t *testing.T, f *fixture, arg string, w, h int) Model {
 		m = keys(t, m, "j")
 	}
 	m = keys(t, m, "enter")
-	if m.deb == nil || m.deb.bugID != bug.ID {
-		t.Fatalf("opened %+v", m.deb)
+	if m.dv.deb == nil || m.dv.deb.bugID != bug.ID {
+		t.Fatalf("opened %+v", m.dv.deb)
 	}
 	return m
 }
@@ -96,7 +96,7 @@ func TestHandRunJudgeFailureOffersNoRetry(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m := openBug(t, f, "6", 80, 24)
-	for i := 0; i < 8 && m.tab != m.finalTab(); i++ {
+	for i := 0; i < 8 && m.dv.tab != m.dv.finalTab(); i++ {
 		m = keys(t, m, "tab")
 	}
 	text := screenText(m, f.proj)
@@ -104,10 +104,10 @@ func TestHandRunJudgeFailureOffersNoRetry(t *testing.T) {
 		t.Errorf("final tab of a hand-run debate:\n%s", text)
 	}
 	m = keys(t, m, "r")
-	if m.menu == nil {
+	if m.dlg.menu == nil {
 		t.Fatalf("r opened no menu:\n%s", screenText(m, f.proj))
 	}
-	text = ansi.Strip(m.menu.form.View())
+	text = ansi.Strip(m.dlg.menu.form.View())
 	if strings.Contains(text, "Retry the judge") || strings.Contains(text, "another engine") || !strings.Contains(text, "Choose the winner") {
 		t.Errorf("judge menu of a hand-run debate:\n%s", text)
 	}
@@ -121,19 +121,19 @@ func TestSearchPromptVisibleWhileADecisionWaits(t *testing.T) {
 	f := newFixture(t)
 	for _, size := range [][2]int{{80, 24}, {60, 15}} {
 		m, _ := liveModel(t, f, size[0], size[1])
-		m.menu = judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), false, false, true)
-		m.menuHidden = true
-		m.focus = 0
+		m.dlg.menu = judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), false, false, true)
+		m.dlg.hidden = true
+		m.dv.focus = 0
 		m = keys(t, m, "enter", "/", "a", "l", "v", "o")
-		if !m.zoom || !m.find.typing {
-			t.Fatalf("%v: zoom %v typing %v", size, m.zoom, m.find.typing)
+		if !m.zm.on || !m.zm.find.typing {
+			t.Fatalf("%v: zoom %v typing %v", size, m.zm.on, m.zm.find.typing)
 		}
 		last := lastLine(screenText(m, f.proj))
 		if !strings.Contains(last, "/alvo") || !strings.Contains(last, "esc close") {
 			t.Errorf("%v: footer %q hides the prompt or its hint", size, last)
 		}
 		m = keys(t, m, "enter", "/", "x")
-		if got := m.find.input.Value(); got != "x" {
+		if got := m.zm.find.input.Value(); got != "x" {
 			t.Errorf("%v: reopened prompt holds %q, want a new query %q", size, got, "x")
 		}
 	}
@@ -156,13 +156,13 @@ func TestMenusNameWhatTheyRetryAndTheirKeys(t *testing.T) {
 		{judgeEngineMenu(jm, f.cfg, nil), "Retry the judge on another engine (now: bad)"},
 		{tm, "the failed solvers are called again"},
 	} {
-		m.openMenu(c.mn)
-		if text := ansi.Strip(m.menu.form.View()); !strings.Contains(text, c.want) {
+		m.dlg.openMenu(&m.frame, c.mn)
+		if text := ansi.Strip(m.dlg.menu.form.View()); !strings.Contains(text, c.want) {
 			t.Errorf("menu lacks %q:\n%s", c.want, text)
 		}
 	}
-	m.openMenu(judgeConfirmMenu(&menu{j: j, engine: "ext"}))
-	if got := m.menuKeys(); !strings.HasPrefix(got, "←/→ choose") {
+	m.dlg.openMenu(&m.frame, judgeConfirmMenu(&menu{j: j, engine: "ext"}))
+	if got := m.dlg.menuKeys(); !strings.HasPrefix(got, "←/→ choose") {
 		t.Errorf("confirmation footer %q, want ←/→ (its buttons sit side by side)", got)
 	}
 }

@@ -25,7 +25,7 @@ func TestHeaderMoneyIsTheSharedTotal(t *testing.T) {
 	t.Run("a debate read from its folder", func(t *testing.T) {
 		m := sized(t, f.options(), 160, 30)
 		m = pump(t, m, loadDebateCmd(f.bug(t, "5"))())
-		got := ansi.Strip(m.debateHeader())
+		got := ansi.Strip(m.dv.debateHeader(&m.frame))
 		if !strings.Contains(got, "$0.04") || strings.Contains(got, "unknown") {
 			t.Errorf("header %q: want $0.04 as moot list says, no +unknown", got)
 		}
@@ -33,14 +33,14 @@ func TestHeaderMoneyIsTheSharedTotal(t *testing.T) {
 	})
 	t.Run("a run shown live", func(t *testing.T) {
 		m, _ := liveModel(t, f, 160, 30)
-		m.deb = newLiveView(m.opts.Setup) // scripted, which the engines file gives no price
-		m.deb.sessionStart = fixedNow
-		m.deb.apply(engine.Event{Type: engine.EvCallFinished, SolverID: "agente-1", Role: bugfolder.RoleSolver, Attempt: 1, Status: "ok", TokensIn: 100, CostUSD: 0.03})
-		if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "$0.03 ·") {
+		m.dv.deb = newLiveView(m.opts.Setup) // scripted, which the engines file gives no price
+		m.dv.deb.sessionStart = fixedNow
+		m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, SolverID: "agente-1", Role: bugfolder.RoleSolver, Attempt: 1, Status: "ok", TokensIn: 100, CostUSD: 0.03})
+		if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, "$0.03 ·") {
 			t.Errorf("header %q: every call made is priced, want $0.03", got)
 		}
-		m.deb.apply(engine.Event{Type: engine.EvCallFinished, SolverID: "agente-2", Role: bugfolder.RoleSolver, Attempt: 1, Status: "ok", TokensIn: 100, CostUnknown: true})
-		if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "$0.03+unknown") {
+		m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, SolverID: "agente-2", Role: bugfolder.RoleSolver, Attempt: 1, Status: "ok", TokensIn: 100, CostUnknown: true})
+		if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, "$0.03+unknown") {
 			t.Errorf("header %q: a call without a price, want $0.03+unknown", got)
 		}
 	})
@@ -60,18 +60,18 @@ func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
 		Bug: &bugfolder.Bug{ID: id, Title: "Should checkout cache coupon lookups for a very long time?"}}
 	for _, w := range []int{80, 100} {
 		m := sized(t, f.options(), w, 24)
-		m.deb = newLiveView(s)
-		m.screen, m.tab, m.now = scrDebate, 1, fixedNow
-		m.deb.startedAt, m.deb.sessionStart = fixedNow.Add(-95*time.Second), fixedNow.Add(-95*time.Second)
+		m.dv.deb = newLiveView(s)
+		m.screen, m.dv.tab, m.now = scrDebate, 1, fixedNow
+		m.dv.deb.startedAt, m.dv.deb.sessionStart = fixedNow.Add(-95*time.Second), fixedNow.Add(-95*time.Second)
 		for k := 0; k <= 1; k++ {
 			for _, sid := range []string{s.Lang.SolverID(1), s.Lang.SolverID(2)} {
-				m.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: k, SolverID: sid, Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 1200, TokensOut: 300, CostUSD: 0.0007})
+				m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: k, SolverID: sid, Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 1200, TokensOut: 300, CostUSD: 0.0007})
 			}
 		}
-		m.deb.current = 1
-		m.deb.apply(engine.Event{Type: engine.EvCallFinished, Role: bugfolder.RoleJudge, SolverID: "judge", Status: "ok", TokensIn: 900, TokensOut: 200, CostUSD: 0.0006})
-		m.deb.apply(engine.Event{Type: engine.EvDebateFinished, Outcome: bugfolder.OutcomeDone, Time: fixedNow})
-		got := ansi.Strip(m.debateHeader())
+		m.dv.deb.current = 1
+		m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, Role: bugfolder.RoleJudge, SolverID: "judge", Status: "ok", TokensIn: 900, TokensOut: 200, CostUSD: 0.0006})
+		m.dv.deb.apply(engine.Event{Type: engine.EvDebateFinished, Outcome: bugfolder.OutcomeDone, Time: fixedNow})
+		got := ansi.Strip(m.dv.debateHeader(&m.frame))
 		if ansi.StringWidth(got) > w {
 			t.Errorf("%d columns: header is %d wide: %q", w, ansi.StringWidth(got), got)
 		}
@@ -105,9 +105,9 @@ func TestHeaderCountsCallsCutByAKill(t *testing.T) {
 	}
 	deb := &bugfolder.Debate{Dir: t.TempDir(), Lang: bugfolder.PT, Events: evs, State: bugfolder.StateInterrupted}
 	m := sized(t, f.options(), 160, 30)
-	m.deb = viewFromFiles(f.bug(t, "7"), deb)
+	m.dv.deb = viewFromFiles(f.bug(t, "7"), deb)
 	m.screen, m.now = scrDebate, fixedNow
-	if got := ansi.Strip(m.debateHeader()); !strings.Contains(got, "calls 7/") {
+	if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, "calls 7/") {
 		t.Errorf("header %q: want the 7 calls started counted (5 finished, 2 cut by the kill)", got)
 	}
 }
@@ -165,10 +165,10 @@ func TestConvergenceNotRecordedOnAFinishedDebate(t *testing.T) {
 			}
 			m := loadBrowser(t, f, 120, 34)
 			m = keys(t, m, "j", "j", "j", "enter")
-			if m.deb == nil || m.deb.bugID != bug.ID {
-				t.Fatalf("opened %+v", m.deb)
+			if m.dv.deb == nil || m.dv.deb.bugID != bug.ID {
+				t.Fatalf("opened %+v", m.dv.deb)
 			}
-			m.tab = m.convTab()
+			m.dv.tab = m.dv.convTab()
 			text := screenText(m, f.proj)
 			if strings.Contains(text, "no round finished yet") || !strings.Contains(text, "convergence: not recorded (3 rounds finished") {
 				t.Errorf("convergence tab:\n%s", text)

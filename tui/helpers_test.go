@@ -327,3 +327,55 @@ func (p probed) wait(t *testing.T, what string, d time.Duration) {
 		t.Fatalf("the model never showed %s within %s", what, d)
 	}
 }
+
+// drawnScreen names the screen the frame draws, by what only that screen
+// draws at its top: the browser's and the wizard's titles, the cost
+// screen's, a review's header, the debate view's row of tabs ("" when none
+// is recognised, as in a zoom).
+func drawnScreen(m Model) string {
+	lines := strings.Split(ansi.Strip(m.Render()), "\n")
+	for _, l := range lines[:min(3, len(lines))] {
+		switch {
+		case strings.HasPrefix(l, "moot · debates over"):
+			return "browser"
+		case strings.HasPrefix(l, "moot · set up a"):
+			return "wizard"
+		case strings.HasPrefix(l, "Cost of the"):
+			return "cost"
+		case strings.HasPrefix(l, "review "):
+			return "review"
+		case strings.HasPrefix(l, "Problem "):
+			return "debate"
+		}
+	}
+	return ""
+}
+
+// menuTitles are the words each menu draws at its top.
+var menuTitles = map[menuKind]string{
+	menuQuorum: "Quorum lost in round", menuSwapEngine: "New engine for", menuTimeout: "New timeout for",
+	menuJudge: "failed (attempt", menuJudgeHuman: "Which proposal wins?", menuJudgeEngine: "Retry the ",
+	menuQuit: "Leave this debate?", menuEngineChange: "The engines changed since this debate started",
+	menuTrust: "Trust this project's engines file?", menuDecide: "Record the human decision on",
+	menuBudget: "The budget cap is reached", menuBudgetRaise: "New cap in dollars",
+}
+
+// menuDrawn reports whether the frame draws the menu of that kind (its
+// title, over the screen).
+func menuDrawn(m Model, kind menuKind) bool {
+	title, ok := menuTitles[kind]
+	if !ok {
+		panic(fmt.Sprintf("no title known for menu kind %d", kind))
+	}
+	return strings.Contains(screenText(m, ""), title)
+}
+
+// lineWith is the first line of text that holds s ("" when none does).
+func lineWith(text, s string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}

@@ -35,7 +35,7 @@ func TestBrowserShowsHostDebatesAsShowDoes(t *testing.T) {
 				m.browser.cursor = i
 			}
 		}
-		for _, c := range m.wantPreview() {
+		for _, c := range m.browser.wantPreview(&m.frame) {
 			for _, msg := range run(c) {
 				m = pump(t, m, msg)
 			}
@@ -44,7 +44,7 @@ func TestBrowserShowsHostDebatesAsShowDoes(t *testing.T) {
 			t.Errorf("%s: the row or preview lacks %q or the fix state:\n%s", tc.bug, tc.preview, s)
 		}
 		m = keys(t, m, "enter")
-		for m.tab = 0; m.tab < 10; m.tab++ {
+		for m.dv.tab = 0; m.dv.tab < 10; m.dv.tab++ {
 			if s := screenText(m, f.proj); strings.Contains(s, "Winner:") {
 				break
 			}
@@ -70,7 +70,7 @@ func TestFinalTabNamesAHostJudgesVerdictAndItsProposalsFile(t *testing.T) {
 		}
 	}
 	m = keys(t, m, "enter")
-	for m.tab = 0; m.tab < 10; m.tab++ {
+	for m.dv.tab = 0; m.dv.tab < 10; m.dv.tab++ {
 		if s := screenText(m, f.proj); strings.Contains(s, "Winner:") {
 			break
 		}

@@ -25,8 +25,8 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 				t.Fatalf("the judge menu does not offer another engine:\n%s", screenText(m, f.proj))
 			}
 			m = keys(t, m, "down", "enter")
-			if m.menu == nil || m.menu.kind != menuJudgeEngine {
-				t.Fatalf("menu %+v", m.menu)
+			if !menuDrawn(m, menuJudgeEngine) {
+				t.Fatalf("menu %+v", m.dlg.menu)
 			}
 			text := screenText(m, f.proj)
 			if !strings.Contains(text, "local  (openai)") || strings.Contains(text, "scripted  (command)") || !strings.Contains(text, "now: scripted") {
@@ -35,12 +35,12 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 			goldenScreen(t, m, f.proj)
 			for _, back := range [][]string{{"esc"}, {"down", "enter"}} {
 				m = keys(t, m, back...)
-				if m.menu == nil || m.menu.kind != menuJudge {
-					t.Fatalf("%v goes back to the judge menu: %+v", back, m.menu)
+				if !menuDrawn(m, menuJudge) {
+					t.Fatalf("%v goes back to the judge menu: %+v", back, m.dlg.menu)
 				}
 				m = keys(t, m, "down", "enter")
 			}
-			m = keys(t, m, "enter")
+			keys(t, m, "enter")
 			a := recv(t, reply)
 			if a.d.Choice != engine.JudgeRetry || a.d.Engine != "local" || a.d.By != "human" {
 				t.Errorf("answer %+v, want a retry on local", a.d)

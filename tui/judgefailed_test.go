@@ -23,10 +23,10 @@ func TestJudgeFailedFinalTab(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := loadBrowser(t, f, size[0], size[1])
 			m = keys(t, m, "j", "j", "j", "j", "enter") // M8N2, judge-failed
-			if m.deb == nil || m.deb.bugID != "BUG-20260705-M8N2" {
-				t.Fatalf("opened %+v", m.deb)
+			if drawnScreen(m) != "debate" || !strings.Contains(screenText(m, f.proj), "BUG-20260705-M8N2") {
+				t.Fatalf("opened:\n%s", screenText(m, f.proj))
 			}
-			m.tab = m.finalTab()
+			m.dv.tab = m.dv.finalTab()
 			text := screenText(m, f.proj)
 			for _, want := range []string{"The judge failed (attempt 1)", "names 2 labels", "r opens the judge menu", "--winner A"} {
 				if !strings.Contains(text, want) {
@@ -34,7 +34,7 @@ func TestJudgeFailedFinalTab(t *testing.T) {
 				}
 			}
 			goldenScreen(t, m, f.proj)
-			m.tab = m.convTab()
+			m.dv.tab = m.dv.convTab()
 			m = pump(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]}) // renders the tab's document
 			text = screenText(m, f.proj)
 			if strings.Contains(text, "no such file") || strings.Contains(text, "open /") || !strings.Contains(text, "not written yet") {
@@ -51,8 +51,8 @@ func TestJudgeFailedFinalTab(t *testing.T) {
 		t.Error("r on a judge-failed debate does not resume it")
 	}
 	m = keys(t, m, "q", "k", "enter", "r") // Q2R8, done
-	if m.running || !strings.Contains(m.status, "nothing to resume") {
-		t.Errorf("r on a finished debate: running %v, status %q", m.running, m.status)
+	if m.run.on || !strings.Contains(screenText(m, ""), "nothing to resume") {
+		t.Errorf("r on a finished debate: running %v, status %q", m.run.on, m.toast.text)
 	}
 }
 
@@ -63,16 +63,16 @@ func TestArchivedDebatesReachable(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 30)
 	m = keys(t, m, "j", "j", "enter") // K4M1: one archived debate, one current
-	if m.deb == nil || m.deb.of != 2 || m.deb.nth != 2 || !strings.Contains(screenText(m, f.proj), "debate 2 of 2 · a older") {
-		t.Fatalf("opened %+v", m.deb)
+	if !strings.Contains(screenText(m, f.proj), "debate 2 of 2 · a older") {
+		t.Fatalf("opened %+v", m.dv.deb)
 	}
 	m = keys(t, m, "a")
-	if m.deb.nth != 1 || !strings.Contains(m.deb.dir, "debate-20260611T090000Z") {
-		t.Errorf("a shows %d of %d: %s", m.deb.nth, m.deb.of, m.deb.dir)
+	if m.dv.deb.nth != 1 || !strings.Contains(m.dv.deb.dir, "debate-20260611T090000Z") {
+		t.Errorf("a shows %d of %d: %s", m.dv.deb.nth, m.dv.deb.of, m.dv.deb.dir)
 	}
 	m = keys(t, m, "a")
-	if m.deb.nth != 2 || strings.Contains(m.deb.dir, "debate-2026") {
-		t.Errorf("a wraps to the newest: %d, %s", m.deb.nth, m.deb.dir)
+	if m.dv.deb.nth != 2 || strings.Contains(m.dv.deb.dir, "debate-2026") {
+		t.Errorf("a wraps to the newest: %d, %s", m.dv.deb.nth, m.dv.deb.dir)
 	}
 }
 
@@ -89,10 +89,10 @@ func TestCancelledAfterJudgeFailure(t *testing.T) {
 	}
 	m := loadBrowser(t, f, 80, 24)
 	m = keys(t, m, "j", "j", "j", "j", "enter")
-	if m.deb == nil || m.deb.state != "cancelled" {
-		t.Fatalf("opened %+v", m.deb)
+	if head := strings.SplitN(screenText(m, f.proj), "\n", 2)[0]; drawnScreen(m) != "debate" || !strings.HasSuffix(head, "cancelled") {
+		t.Fatalf("opened:\n%s", screenText(m, f.proj))
 	}
-	m.tab = m.finalTab()
+	m.dv.tab = m.dv.finalTab()
 	text := screenText(m, f.proj)
 	for _, want := range []string{"The judge failed", "why:", "cancelled at the judge menu", "r opens the judge menu"} {
 		if !strings.Contains(text, want) {
@@ -108,20 +108,20 @@ func TestClosedBugsArchivedDebateOffersNoResume(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 80, 24)
 	m = keys(t, m, "j", "j", "enter", "a") // K4M1: closed, its archived debate
-	if m.deb == nil || m.deb.nth != 1 {
-		t.Fatalf("opened %+v", m.deb)
+	if m.dv.deb == nil || m.dv.deb.nth != 1 {
+		t.Fatalf("opened %+v", m.dv.deb)
 	}
 	for _, c := range []struct {
 		state string
 		tab   int
-	}{{"running", 1}, {"judge-failed", m.finalTab()}} { // as an interrupted or judge-failed one would be
-		m.deb.state, m.deb.judgeFailed, m.tab = c.state, c.state == "judge-failed", c.tab
+	}{{"running", 1}, {"judge-failed", m.dv.finalTab()}} { // as an interrupted or judge-failed one would be
+		m.dv.deb.state, m.dv.deb.judgeFailed, m.dv.tab = c.state, c.state == "judge-failed", c.tab
 		if text := screenText(m, f.proj); strings.Contains(text, "r resumes") || strings.Contains(text, "r opens the judge menu") {
 			t.Errorf("the closed bug's archived debate offers r:\n%s", text)
 		}
 	}
 	nm, _ := m.Update(keyMsg("r"))
-	if got := nm.(Model); got.opts.Resume || got.running {
+	if got := nm.(Model); got.opts.Resume || got.run.on {
 		t.Error("r resumed a closed bug's debate")
 	}
 }

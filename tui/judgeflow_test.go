@@ -72,7 +72,7 @@ func TestJudgeSwitchAfterResumeFlow(t *testing.T) {
 		t.Errorf("the final answer names %q (amendment %q), want the judge that answered", d.Final.Engine, d.Final.Amendment)
 	}
 	// 2 solvers + the failed judge + the switched judge, in the log and on screen
-	if n := d.ModelCalls(); n != 4 || final.deb.callsDone != 4 {
-		t.Errorf("calls: files %d, header %d, want 4", n, final.deb.callsDone)
+	if n := d.ModelCalls(); n != 4 || final.dv.deb.callsDone != 4 {
+		t.Errorf("calls: files %d, header %d, want 4", n, final.dv.deb.callsDone)
 	}
 }

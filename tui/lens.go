@@ -30,18 +30,20 @@ const optionLabelMax = 40
 // protocol is the protocol of the debate shown: the one chosen in the
 // wizard or named in problema.md, among those the UI knows (Known: every
 // protocol moot runs, not only those the wizard offers).
-func (m Model) protocol() engine.Protocol {
+func (d debateState) protocol(f *frame) engine.Protocol {
 	name := bugfolder.DefaultProtocol
-	if m.deb != nil && m.deb.protocol != "" {
-		name = m.deb.protocol
+	if d.deb != nil && d.deb.protocol != "" {
+		name = d.deb.protocol
 	}
-	return m.protocolNamed(name)
+	return f.protocolNamed(name)
 }
 
-// protocolNamed is the protocol moot runs under that name (nil: unknown).
-func (m Model) protocolNamed(name string) engine.Protocol {
-	known := append([]engine.Protocol{m.cost.setup.Protocol, m.opts.Protocol}, m.opts.Protocols...)
-	for _, p := range append(known, m.opts.Known...) {
+// protocolNamed is the protocol moot runs under that name (nil: unknown):
+// one the options set up, offer or know (a setup's protocol is one of
+// them: the options' own or the wizard's choice among Protocols).
+func (f *frame) protocolNamed(name string) engine.Protocol {
+	known := append([]engine.Protocol{f.opts.Setup.Protocol, f.opts.Protocol}, f.opts.Protocols...)
+	for _, p := range append(known, f.opts.Known...) {
 		if p != nil && p.Name() == name {
 			return p
 		}
@@ -50,7 +52,7 @@ func (m Model) protocolNamed(name string) engine.Protocol {
 }
 
 // words are the inputs and role words of the debate shown's protocol.
-func (m Model) words() engine.Inputs { return engine.Describe(m.protocol()) }
+func (d debateState) words(f *frame) engine.Inputs { return engine.Describe(d.protocol(f)) }
 
 // setupLenses maps a setup's solver lenses to the solvers' ids.
 func setupLenses(s engine.Setup) map[string]bugfolder.Lens {
@@ -77,8 +79,8 @@ func (p *pane) paneName(final string) string {
 
 // lensLine is the browser preview's line naming the selected debate's
 // lenses ("" when it has none).
-func (m Model) lensLine() string {
-	r := m.browser.selected()
+func (b browser) lensLine(f *frame) string {
+	r := b.selected()
 	if r == nil || r.sum == nil || r.sum.Latest == nil || r.sum.Latest.Problem == nil || len(r.sum.Latest.Problem.Lenses) == 0 {
 		return ""
 	}
@@ -87,8 +89,8 @@ func (m Model) lensLine() string {
 		parts = append(parts, id+" "+termsafe.Line(l.Name))
 	}
 	sort.Strings(parts)
-	word := cmp.Or(engine.Describe(m.protocolNamed(r.sum.Latest.Problem.ProtocolName())).LensesWord, "lenses")
-	return m.st.Subtle.Render(word+": ") + strings.Join(parts, " · ")
+	word := cmp.Or(engine.Describe(f.protocolNamed(r.sum.Latest.Problem.ProtocolName())).LensesWord, "lenses")
+	return f.st.Subtle.Render(word+": ") + strings.Join(parts, " · ")
 }
 
 // carryLenses keeps the lenses given on the command line through the

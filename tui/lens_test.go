@@ -35,7 +35,7 @@ func TestLensesShown(t *testing.T) {
 		t.Errorf("the browser's preview does not name the lenses:\n%s", s)
 	}
 	m = keys(t, m, "enter")
-	m.tab = 1 // round 0
+	m.dv.tab = 1 // round 0
 	s := screenText(m, f.proj)
 	if !strings.Contains(s, "agente-1 [security]") || !strings.Contains(s, "agente-2 [cfo]") {
 		t.Errorf("the panes are not labelled by lens:\n%s", s)

@@ -100,48 +100,48 @@ func readLiveCmd(dir string) tea.Cmd {
 
 // watchingOther reports whether the debate on screen is run by another
 // moot process (so it is watched, not run here).
-func (m Model) watchingOther() bool {
-	return m.screen == scrDebate && m.deb != nil && !m.running && m.deb.heldBy != ""
+func (d debateState) watchingOther(f *frame) bool {
+	return f.screen == scrDebate && d.deb != nil && !f.run.on && d.deb.heldBy != ""
 }
 
 // followsDisk reports whether the debate on screen is to be followed on
 // disk: one not run here that is not finished, or finished with a result
 // that waits for a human decision (another process's moot decide must
 // show on its Final tab).
-func (m Model) followsDisk() bool {
-	return m.screen == scrDebate && m.deb != nil && !m.running && m.deb.dir != "" && (m.deb.state != "done" || m.deb.awaitsDecision())
+func (d debateState) followsDisk(f *frame) bool {
+	return f.screen == scrDebate && d.deb != nil && !f.run.on && d.deb.dir != "" && (d.deb.state != "done" || d.deb.awaitsDecision())
 }
 
 // follow starts or stops the folder watch as the debate on screen
 // changes: a debate followsDisk says is followed.
 func (m Model) follow() (Model, tea.Cmd) {
 	want := ""
-	if m.followsDisk() {
-		want = m.deb.dir
+	if m.dv.followsDisk(&m.frame) {
+		want = m.dv.deb.dir
 	}
-	if m.fsw != nil && m.fsw.dir == want {
+	if m.dv.fsw != nil && m.dv.fsw.dir == want {
 		return m, nil
 	}
-	m.fsw.close()
-	m.fsw = nil
+	m.dv.fsw.close()
+	m.dv.fsw = nil
 	if want == "" {
 		return m, nil
 	}
-	if m.fsw = watchDir(want); m.fsw == nil {
+	if m.dv.fsw = watchDir(want); m.dv.fsw == nil {
 		return m, nil
 	}
-	return m, m.fsw.next()
+	return m, m.dv.fsw.next()
 }
 
 // onFolderChange looks at the watched debate at once and waits for the
 // next change.
 func (m Model) onFolderChange(msg fsWatchMsg) (Model, tea.Cmd) {
-	if msg.w != m.fsw || m.deb == nil {
+	if msg.w != m.dv.fsw || m.dv.deb == nil {
 		return m, nil // a watch since replaced
 	}
-	cmds := []tea.Cmd{m.fsw.next(), checkDebateCmd(m.deb.dir, m.deb.stamp)}
-	if m.watchingOther() {
-		cmds = append(cmds, readLiveCmd(m.deb.dir))
+	cmds := []tea.Cmd{m.dv.fsw.next(), checkDebateCmd(m.dv.deb.dir, m.dv.deb.stamp)}
+	if m.dv.watchingOther(&m.frame) {
+		cmds = append(cmds, readLiveCmd(m.dv.deb.dir))
 	}
 	return m, tea.Batch(cmds...)
 }

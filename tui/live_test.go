@@ -41,15 +41,15 @@ func TestWatchedDebateIsLive(t *testing.T) {
 		m = pump(t, m, nil)
 	}
 	m = keys(t, m, "j", "j", "j", "j", "enter")
-	if m.deb == nil || m.deb.heldBy == "" {
-		t.Fatalf("the debate is not seen as held: %+v", m.deb)
+	if m.dv.deb == nil || m.dv.deb.heldBy == "" {
+		t.Fatalf("the debate is not seen as held: %+v", m.dv.deb)
 	}
 	for _, line := range strings.Split(screenText(m, f.proj), "\n") {
 		if strings.Contains(line, "another moot process") && (len([]rune(line)) > 80 || !strings.Contains(line, "moot pid")) {
 			t.Errorf("the holder line does not fit 80 columns: %q", line)
 		}
 	}
-	if got := m.deb.elapsed(now); got != 80*time.Second {
+	if got := m.dv.deb.elapsed(now); got != 80*time.Second {
 		t.Errorf("elapsed %v, want 80s (60 s before, 20 s of this session)", got)
 	}
 	now = now.Add(5 * time.Second)
@@ -57,13 +57,13 @@ func TestWatchedDebateIsLive(t *testing.T) {
 	if !strings.Contains(screenText(m, f.proj), "1m25s") && !strings.Contains(screenText(m, f.proj), "85") {
 		t.Errorf("elapsed does not tick while watched:\n%s", screenText(m, f.proj))
 	}
-	before := m.deb.liveTokens()
+	before := m.dv.deb.liveTokens()
 	m = pump(t, m, liveMsg{dir: dir, st: livefile.State{Streamed: map[string]int{"2/juiz": 4000, "0/agente-1": 999}, Attempt: map[string]int{"2/juiz": 2, "0/agente-1": 1}}})
-	if got := m.deb.liveTokens(); got != before+1000 {
+	if got := m.dv.deb.liveTokens(); got != before+1000 {
 		t.Errorf("tokens %d → %d: want +1000 from the judge's stream, nothing from a call whose file is written", before, got)
 	}
-	if m.deb.judge.status != "running" {
-		t.Errorf("the judge in flight shows %q", m.deb.judge.status)
+	if m.dv.deb.judge.status != "running" {
+		t.Errorf("the judge in flight shows %q", m.dv.deb.judge.status)
 	}
 }
 

@@ -29,23 +29,20 @@ func TestQuorumMenuLetsYouRead(t *testing.T) {
 			t.Errorf("%dx%d footer with the menu open: %q", size[0], size[1], foot)
 		}
 		m = keys(t, m, "esc")
-		if m.menu == nil || !m.menuHidden {
-			t.Fatalf("esc must step the menu aside, not drop it")
-		}
 		text := screenText(m, f.proj)
 		if strings.Contains(text, "What now?") || !strings.Contains(text, "a decision waits: m opens the menu") {
 			t.Errorf("%dx%d with the menu aside:\n%s", size[0], size[1], text)
 		}
 		m = keys(t, m, "tab")
-		if m.tab != 2 {
-			t.Errorf("tab while the menu waits: tab %d", m.tab)
+		if m.dv.tab != 2 {
+			t.Errorf("tab while the menu waits: tab %d", m.dv.tab)
 		}
 		m = keys(t, m, "shift+tab", "enter")
-		if !m.zoom || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP") {
+		if !m.zm.on || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP") {
 			t.Errorf("zoom while the menu waits:\n%s", screenText(m, f.proj))
 		}
 		m = keys(t, m, "esc", "m")
-		if m.zoom || m.menuHidden || !strings.Contains(screenText(m, f.proj), "What now?") {
+		if drawnScreen(m) != "debate" || !strings.Contains(screenText(m, f.proj), "What now?") {
 			t.Fatalf("m brings the menu back:\n%s", screenText(m, f.proj))
 		}
 		m = keys(t, m, "enter") // continue
@@ -84,11 +81,11 @@ func TestMenusBackPaths(t *testing.T) {
 	}
 	for i, s := range steps {
 		m = keys(t, m, s.keys...)
-		if m.menu == nil || m.menu.kind != s.want {
-			t.Fatalf("step %d %v: menu %+v, want kind %d\n%s", i, s.keys, m.menu, s.want, screenText(m, f.proj))
+		if m.dlg.menu == nil || m.dlg.menu.kind != s.want {
+			t.Fatalf("step %d %v: menu %+v, want kind %d\n%s", i, s.keys, m.dlg.menu, s.want, screenText(m, f.proj))
 		}
-		if i == 10 && (m.menu.form.GetFocusedField() != m.menu.first || m.menu.choice != "timeout") {
-			t.Errorf("esc on Other…'s second page: not back on its first page with the action kept (%q)", m.menu.choice)
+		if i == 10 && (m.dlg.menu.form.GetFocusedField() != m.dlg.menu.first || m.dlg.menu.choice != "timeout") {
+			t.Errorf("esc on Other…'s second page: not back on its first page with the action kept (%q)", m.dlg.menu.choice)
 		}
 	}
 	select {
@@ -110,8 +107,8 @@ func TestMenusBackPaths(t *testing.T) {
 		{[]string{"down", "down", "enter"}, menuJudge}, // ← Back
 	} {
 		m = keys(t, m, s.keys...)
-		if m.menu == nil || m.menu.kind != s.want {
-			t.Fatalf("judge step %d %v: menu %+v\n%s", i, s.keys, m.menu, screenText(m, f.proj))
+		if m.dlg.menu == nil || m.dlg.menu.kind != s.want {
+			t.Fatalf("judge step %d %v: menu %+v\n%s", i, s.keys, m.dlg.menu, screenText(m, f.proj))
 		}
 	}
 	if !strings.Contains(screenText(m, f.proj), "esc read the panes first") {
@@ -142,8 +139,8 @@ func TestUnknownPriceNeverZero(t *testing.T) {
 	j := judgeMenu(engine.JudgeFailure{Attempt: 1, Reason: "no winner"}, make(chan judgeAnswer, 1), true, false, true)
 	m, _ := liveModel(t, newFixture(t), 120, 34)
 	for _, mn := range []*menu{q, j} {
-		m.openMenu(mn)
-		if text := m.menu.form.View(); strings.Contains(text, "$0.00") || strings.Contains(text, "≈unknown") || !strings.Contains(text, ", unknown)") {
+		m.dlg.openMenu(&m.frame, mn)
+		if text := m.dlg.menu.form.View(); strings.Contains(text, "$0.00") || strings.Contains(text, "≈unknown") || !strings.Contains(text, ", unknown)") {
 			t.Errorf("menu with no price:\n%s", text)
 		}
 	}
@@ -168,10 +165,10 @@ func TestTimeoutForAllFailedSolvers(t *testing.T) {
 		t.Fatalf("no 'all failed solvers' entry:\n%s", text)
 	}
 	m = keys(t, m, "down", "down", "enter")
-	if m.menu == nil || m.menu.kind != menuTimeout || !strings.Contains(screenText(m, f.proj), "every failed solver") {
+	if !menuDrawn(m, menuTimeout) || !strings.Contains(screenText(m, f.proj), "every failed solver") {
 		t.Fatalf("timeout menu:\n%s", screenText(m, f.proj))
 	}
-	m = keys(t, m, "2", "0", "m", "enter")
+	keys(t, m, "2", "0", "m", "enter")
 	a := recv(t, reply)
 	if a.d.Choice != engine.QuorumSetTimeout || a.d.SolverID != engine.AllFailed || a.d.Timeout != 20*time.Minute {
 		t.Errorf("answer %+v", a.d)

@@ -11,7 +11,7 @@ func TestOlderDebateSaysWhenThereIsNone(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m := keys(t, loadBrowser(t, f, 120, 30), "/", "Q2R8", "enter", "enter")
-	if m.deb == nil {
+	if m.dv.deb == nil {
 		t.Fatalf("the debate did not open:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "a")

@@ -121,12 +121,12 @@ func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
 			if sel := m.browser.selected(); sel != nil {
 				before = sel.name()
 			}
-			if tc.notified && m.holders == nil {
+			if tc.notified && m.browser.watch == nil {
 				t.Fatal("the browser watches no folder (fsnotify)")
 			}
 			var heard <-chan struct{}
 			if tc.notified {
-				heard = m.holders.changed()
+				heard = m.browser.watch.changed()
 			}
 			tc.add(t, f.proj)
 			if tc.notified {
@@ -135,7 +135,7 @@ func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
 				case <-time.After(10 * time.Second):
 					t.Fatal("fsnotify said nothing of the new folder")
 				}
-				m = pump(t, m, holderWatchMsg{m.holders})
+				m = pump(t, m, holderWatchMsg{m.browser.watch})
 			} else {
 				m = pump(t, m, watchTickMsg{})
 			}

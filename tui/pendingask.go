@@ -66,6 +66,18 @@ func pendingResult(b *bugfolder.Bug) *bugfolder.Debate {
 	return d
 }
 
+// pendingReadMsg is a bug's pending result, read from disk when n was
+// pressed on its row (result nil: none waits any more).
+type pendingReadMsg struct {
+	bug    *bugfolder.Bug
+	result *bugfolder.Debate
+}
+
+// readPendingCmd reads the bug's pending result off the UI goroutine.
+func readPendingCmd(b *bugfolder.Bug) tea.Cmd {
+	return func() tea.Msg { return pendingReadMsg{bug: b, result: pendingResult(b)} }
+}
+
 // newPendingAsk asks about d, the bug's pending result.
 func newPendingAsk(b *bugfolder.Bug, d *bugfolder.Debate) *pendingAsk {
 	what := "its latest result"
@@ -143,15 +155,15 @@ func (a *pendingAsk) view(st *Styles, width int) string {
 // with the decision form, archiving goes on to the setup, cancelling goes
 // back (to the list, or out of moot run).
 func (m Model) pendingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	a := *m.ask // a model is a value: its copies keep their own cursor
+	a := *m.dlg.ask // a model is a value: its copies keep their own cursor
 	choice, chosen := a.update(msg)
-	m.ask = &a
+	m.dlg.ask = &a
 	if !chosen {
 		return m, nil
 	}
-	bug := m.ask.bug
-	stop := m.ask.stopReview != ""
-	m.ask = nil
+	bug := m.dlg.ask.bug
+	stop := m.dlg.ask.stopReview != ""
+	m.dlg.ask = nil
 	if stop { // the first answer keeps watching; the second stops (the caller stops the run)
 		if choice == pendingArchive {
 			return m, tea.Quit
@@ -160,7 +172,7 @@ func (m Model) pendingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	}
 	switch choice {
 	case pendingDecide:
-		m.bug, m.decideOnOpen = bug, true
+		m.subj.bug, m.dv.decideOnOpen = bug, true
 		return m, loadNthDebateCmd(bug, 0)
 	case pendingArchive:
 		if m.screen == scrBrowser {

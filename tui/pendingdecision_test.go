@@ -19,7 +19,7 @@ func TestDecisionByAnotherProcessShows(t *testing.T) {
 	f := newFixture(t)
 	dir := makePending(t, f)
 	m := keys(t, loadBrowser(t, f, 120, 30), "enter")
-	if m.deb == nil || !m.deb.awaitsDecision() || !m.followsDisk() {
+	if m.dv.deb == nil || !m.dv.deb.awaitsDecision() || !m.dv.followsDisk(&m.frame) {
 		t.Fatalf("the pending result is not open and followed:\n%s", screenText(m, f.proj))
 	}
 	if _, err := engine.Decide(engine.HumanDecision{Root: filepath.Dir(dir), Dir: dir, Lang: bugfolder.PT, BugID: "BUG-20260702-Q2R8",
@@ -27,10 +27,10 @@ func TestDecisionByAnotherProcessShows(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = pump(t, m, watchTickMsg{})
-	if m.deb == nil || m.deb.awaitsDecision() || !strings.Contains(screenText(m, f.proj), "decision: decline") {
+	if m.dv.deb == nil || m.dv.deb.awaitsDecision() || !strings.Contains(screenText(m, f.proj), "decision: decline") {
 		t.Errorf("the Final tab does not show the decision another process recorded:\n%s", screenText(m, f.proj))
 	}
-	if m.followsDisk() {
+	if m.dv.followsDisk(&m.frame) {
 		t.Error("a decided, finished debate is still followed")
 	}
 }

@@ -15,8 +15,8 @@ import (
 // problem, or a review's summary), rendered off the UI goroutine.
 
 // previewKey names the preview of the selected row.
-func (m Model) previewKey(width int) (docKey, bool) {
-	r := m.browser.selected()
+func (b browser) previewKey(width int) (docKey, bool) {
+	r := b.selected()
 	if r != nil && r.rev != nil { // a review: its summary, once written
 		p := r.rev.Summary
 		if _, err := os.Stat(p); err != nil {
@@ -39,33 +39,33 @@ func (m Model) previewKey(width int) (docKey, bool) {
 }
 
 // previewWidth is the inner width of the preview pane (false: no preview).
-func (m Model) previewWidth() (int, bool) {
-	return m.lay.prevInnerW, m.lay.browseMode != "none"
+func (f frame) previewWidth() (int, bool) {
+	return f.lay.prevInnerW, f.lay.browseMode != "none"
 }
 
-func (m *Model) wantPreview() []tea.Cmd {
-	w, ok := m.previewWidth()
+func (b *browser) wantPreview(f *frame) []tea.Cmd {
+	w, ok := f.previewWidth()
 	if !ok {
 		return nil
 	}
-	k, ok := m.previewKey(w)
-	if !ok || m.pending[k] {
+	k, ok := b.previewKey(w)
+	if !ok || f.pending[k] {
 		return nil
 	}
-	if _, done := m.docs[k]; done {
+	if _, done := f.docs[k]; done {
 		return nil
 	}
-	m.pending[k] = true
+	f.pending[k] = true
 	var transform func(string) string
 	if k.part == "synthesis" {
 		transform = synthesisOnly
 	}
-	cmds := []tea.Cmd{renderFileCmd(k, glamourStyle(m.dark, m.opts.NoColor), transform)}
-	if r := m.browser.selected(); r != nil && r.rev == nil && r.sum != nil && !r.sum.Bug.IsQuestion {
-		if fk := factsKey(r.sum.Bug); !m.pending[fk] {
-			if _, done := m.docs[fk]; !done {
-				m.pending[fk] = true
-				cmds = append(cmds, bugFactsCmd(fk, r.sum.Bug, glamourStyle(m.dark, m.opts.NoColor)))
+	cmds := []tea.Cmd{renderFileCmd(k, glamourStyle(f.dark, f.opts.NoColor), transform)}
+	if r := b.selected(); r != nil && r.rev == nil && r.sum != nil && !r.sum.Bug.IsQuestion {
+		if fk := factsKey(r.sum.Bug); !f.pending[fk] {
+			if _, done := f.docs[fk]; !done {
+				f.pending[fk] = true
+				cmds = append(cmds, bugFactsCmd(fk, r.sum.Bug, glamourStyle(f.dark, f.opts.NoColor)))
 			}
 		}
 	}
@@ -98,24 +98,24 @@ func synthesisOnly(body string) string {
 	return body
 }
 
-func (m Model) viewPreview(w, h int) string {
-	pw, _ := m.previewWidth()
-	k, ok := m.previewKey(pw)
-	box := m.st.Pane.Width(w).Height(h)
+func (b browser) viewPreview(f *frame, w, h int) string {
+	pw, _ := f.previewWidth()
+	k, ok := b.previewKey(pw)
+	box := f.st.Pane.Width(w).Height(h)
 	if !ok {
-		return box.Render(m.st.Subtle.Render("no preview"))
+		return box.Render(f.st.Subtle.Render("no preview"))
 	}
-	out, done := m.docs[k]
+	out, done := f.docs[k]
 	if !done {
-		out = m.st.Subtle.Render("rendering…")
+		out = f.st.Subtle.Render("rendering…")
 	}
 	lines := strings.Split(out, "\n")
-	if ll := m.lensLine(); ll != "" {
+	if ll := b.lensLine(f); ll != "" {
 		lines = append([]string{ll}, lines...)
 	}
-	if r := m.browser.selected(); r != nil && r.rev == nil && r.sum != nil {
-		if facts := m.docs[factsKey(r.sum.Bug)]; facts != "" {
-			lines = append([]string{m.st.Subtle.Render("bug: ") + ansi.Truncate(termsafe.Line(facts), max(0, w-7), "…")}, lines...)
+	if r := b.selected(); r != nil && r.rev == nil && r.sum != nil {
+		if facts := f.docs[factsKey(r.sum.Bug)]; facts != "" {
+			lines = append([]string{f.st.Subtle.Render("bug: ") + ansi.Truncate(termsafe.Line(facts), max(0, w-7), "…")}, lines...)
 		}
 	}
 	if len(lines) > h-2 {

@@ -17,7 +17,7 @@ func TestBrowserPreviewFollowsANewDebateAtTheSamePath(t *testing.T) {
 	m := sized(t, f.options(), 140, 45)
 	m = keys(t, m, "/", "Q2R8", "enter")
 	m = pump(t, m, nil)
-	for _, c := range m.wantPreview() {
+	for _, c := range m.browser.wantPreview(&m.frame) {
 		for _, msg := range run(c) {
 			m = pump(t, m, msg)
 		}
@@ -51,7 +51,7 @@ func TestBrowserPreviewFollowsANewDebateAtTheSamePath(t *testing.T) {
 	}
 	m = pump(t, m, watchTickMsg{})
 	for range 3 {
-		for _, c := range m.wantPreview() {
+		for _, c := range m.browser.wantPreview(&m.frame) {
 			for _, msg := range run(c) {
 				m = pump(t, m, msg)
 			}

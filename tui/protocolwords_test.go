@@ -42,12 +42,12 @@ func TestQuorumOtherMenuSpeaksTheProtocol(t *testing.T) {
 			q.Member, q.Members = in.Member, in.Members
 			var all string
 			view := func(mn *menu) {
-				m.openMenu(mn)
-				all += ansi.Strip(m.menu.form.View()) + "\n"
+				m.dlg.openMenu(&m.frame, mn)
+				all += ansi.Strip(m.dlg.menu.form.View()) + "\n"
 			}
 			view(otherMenu(&menu{q: q}))
 			m = keys(t, m, "down", "enter") // change a timeout: which failed member?
-			all += ansi.Strip(m.menu.form.View()) + "\n"
+			all += ansi.Strip(m.dlg.menu.form.View()) + "\n"
 			view(timeoutMenu(&menu{q: q, solver: engine.AllFailed}))
 			j := engine.JudgeFailure{Attempt: 1, Final: in.Final, NoWinner: !in.Winner, Engines: []string{"scripted"}, Engine: "local"}
 			view(judgeEngineMenu(&menu{j: j}, cfg, nil))
@@ -154,8 +154,8 @@ func TestScorerFailureMenu(t *testing.T) {
 		RetryCalls: 1, Member: in.Member, Members: in.Members, Support: true, Supporter: in.Supporter}
 	var all string
 	for _, mn := range []*menu{quorumMenu(q, nil, func(...string) bool { return false }, 120), otherMenu(&menu{q: q})} {
-		m.openMenu(mn)
-		all += ansi.Strip(m.menu.form.View()) + "\n"
+		m.dlg.openMenu(&m.frame, mn)
+		all += ansi.Strip(m.dlg.menu.form.View()) + "\n"
 	}
 	for _, w := range []string{"The scorer failed in round 1", "2 of 2 personas answered validly", "Continue without the scorer", "no call saved", "Retry the scorer (+1 call", "Swap a failed scorer's engine"} {
 		if !strings.Contains(all, w) {
@@ -181,8 +181,8 @@ func TestFinalPaneSpeaksTheProtocol(t *testing.T) {
 			opts := f.options()
 			opts.Bug, opts.Setup, opts.Known = bug, s, []engine.Protocol{tc.proto}
 			m := sized(t, opts, 120, 34)
-			m.deb = newLiveView(s)
-			title := ansi.Strip(strings.Join(m.renderPane(m.deb.judge, 60, 8, false), "\n"))
+			m.dv.deb = newLiveView(s)
+			title := ansi.Strip(strings.Join(m.dv.renderPane(&m.frame, m.dv.deb.judge, 60, 8, false), "\n"))
 			want := engine.Describe(tc.proto).Final
 			if !strings.Contains(title, want) {
 				t.Errorf("the final pane is not titled %q:\n%s", want, title)
@@ -239,7 +239,7 @@ func TestTabsFitManyRounds(t *testing.T) {
 		opts := f.options()
 		opts.Bug, opts.Setup = bug, s
 		m := sized(t, opts, tc.w, tc.h)
-		m.deb, m.screen, m.tab = newLiveView(s), scrDebate, 1
+		m.dv.deb, m.screen, m.dv.tab = newLiveView(s), scrDebate, 1
 		lines := strings.Split(ansi.Strip(m.View().Content), "\n")
 		var tabLine string
 		for _, l := range lines {

@@ -142,7 +142,7 @@ func openReviewRow(t *testing.T, m Model, id string) Model {
 		if r := m.browser.rows[i]; r.rev != nil && r.rev.ID == id {
 			m.browser.cursor = vi
 			m = keys(t, m, "enter")
-			if m.screen != scrReview {
+			if drawnScreen(m) != "review" {
 				t.Fatalf("enter on review %s did not open the review view", id)
 			}
 			return m
@@ -198,7 +198,7 @@ func TestReviewViewTabs(t *testing.T) {
 	m = keys(t, m, "tab")
 	checkFrame(t, m, 100, 30, f.proj, []string{"Review summary", "Refused by defect."})
 	m = keys(t, m, "esc")
-	if m.screen != scrBrowser {
+	if drawnScreen(m) != "browser" {
 		t.Errorf("esc left the review view on screen %d", m.screen)
 	}
 }
@@ -218,7 +218,7 @@ func TestReviewViewFollows(t *testing.T) {
 	m := sized(t, f.options(), 140, 45)
 	m = openReviewRow(t, m, rf.f.ID)
 	pane := func(lens string) *lensPane {
-		for _, p := range m.rev.panes {
+		for _, p := range m.rv.view.panes {
 			if p.lens == lens {
 				return p
 			}
@@ -276,19 +276,19 @@ func TestReviewViewDecide(t *testing.T) {
 	m = openReviewRow(t, m, pr.f.ID)
 	checkFrame(t, m, 120, 40, f.proj, []string{"d decide"})
 	m = keys(t, m, "d")
-	if m.menu == nil || m.menu.kind != menuDecide {
+	if !menuDrawn(m, menuDecide) {
 		t.Fatalf("d opened no decision form:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter", "enter")
 	raw, err := os.ReadFile(filepath.Join(pr.f.Dir, review.DecisionFile))
 	if err != nil {
-		t.Fatalf("no decisao.md: %v (status %q)", err, m.status)
+		t.Fatalf("no decisao.md: %v (status %q)", err, m.toast.text)
 	}
 	if dec, err := bugfolder.ParseDecision("decisao.md", raw); err != nil || dec.Choice != bugfolder.ChoiceApprove || dec.By != "Ana <ana@example.org>" {
 		t.Fatalf("decisao.md: %+v %v", dec, err)
 	}
 	checkFrame(t, m, 120, 40, f.proj, []string{"stalled · decision approve"})
-	if m = keys(t, m, "d"); m.menu != nil {
+	if m = keys(t, m, "d"); m.dlg.menu != nil {
 		t.Error("d opens the form again on a decided review")
 	}
 }

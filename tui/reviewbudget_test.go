@@ -49,7 +49,7 @@ func TestReviewBudgetMenuOverTheLiveView(t *testing.T) {
 				answer <- d
 			}()
 			m = pump(t, m, recv(t, asked))
-			if m.menu == nil || m.menu.kind != menuBudget {
+			if !menuDrawn(m, menuBudget) {
 				t.Fatalf("no budget menu over the review view:\n%s", screenText(m, ""))
 			}
 			text := strings.Join(strings.Fields(screenText(m, "")), " ")
@@ -59,8 +59,8 @@ func TestReviewBudgetMenuOverTheLiveView(t *testing.T) {
 				}
 			}
 			m = keys(t, m, tc.keys...)
-			if d := recv(t, answer); d != tc.want || m.menu != nil {
-				t.Errorf("answer %+v, want %+v (menu %v)", d, tc.want, m.menu)
+			if d := recv(t, answer); d != tc.want || m.dlg.menu != nil {
+				t.Errorf("answer %+v, want %+v (menu %v)", d, tc.want, m.dlg.menu)
 			}
 		})
 	}

@@ -69,16 +69,16 @@ func TestReviewPanesShowTheirWholeText(t *testing.T) {
 			goldenScreenNamed(t, "panes", m, f.proj)
 			m = keys(t, m, "enter")
 			zoom := checkFrame(t, m, sz.w, sz.h, f.proj, []string{"defect", "finding number 7", "killed"})
-			if !m.zoom || m.screen != scrReview {
+			if !m.zm.on || drawnScreen(m) != "review" {
 				t.Fatalf("enter did not zoom the lens:\n%s", zoom)
 			}
 			goldenScreenNamed(t, "zoom", m, f.proj)
-			if m = keys(t, m, "esc"); m.zoom || m.screen != scrReview {
-				t.Fatalf("esc in the zoom left screen %d (zoom %v), want the review view", m.screen, m.zoom)
+			if m = keys(t, m, "esc"); m.zm.on || drawnScreen(m) != "review" {
+				t.Fatalf("esc in the zoom left screen %d (zoom %v), want the review view", m.screen, m.zm.on)
 			}
 			m = keys(t, m, "down", "enter")
 			checkFrame(t, m, sz.w, sz.h, f.proj, []string{"security", "pass (dry)"})
-			if m = keys(t, m, "esc", "esc"); m.screen != scrBrowser {
+			if m = keys(t, m, "esc", "esc"); drawnScreen(m) != "browser" {
 				t.Errorf("esc from the review view left screen %d, want the browser", m.screen)
 			}
 		})
@@ -124,8 +124,8 @@ func TestReviewZoomShowsWholeDocuments(t *testing.T) {
 				m = keys(t, m, "tab")
 			}
 			m = keys(t, m, "enter")
-			if !m.zoom || m.screen != scrReview {
-				t.Fatalf("enter on the %s tab did not zoom it (zoom %v, screen %d)", tc.name, m.zoom, m.screen)
+			if !m.zm.on || drawnScreen(m) != "review" {
+				t.Fatalf("enter on the %s tab did not zoom it (zoom %v, screen %d)", tc.name, m.zm.on, m.screen)
 			}
 			top := checkFrame(t, m, 100, 30, f.proj, []string{"The " + tc.name + " document", tc.name + " line 1"})
 			if strings.Contains(top, "more lines") {

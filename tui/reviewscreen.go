@@ -57,9 +57,9 @@ func (k reviewScreen) FullHelp() [][]key.Binding {
 // reviewKey handles a key on the review view: tab/←→ change the tab, [ ]
 // an earlier or later round, esc/q back to the list.
 func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	r := m.rev
+	r := m.rv.view
 	if r == nil { // not read yet: only leaving works
-		if key.Matches(msg, k.Back) && m.revAlone != "" {
+		if key.Matches(msg, k.Back) && m.rv.alone != "" {
 			return m, tea.Quit
 		}
 		if key.Matches(msg, k.Back) {
@@ -67,7 +67,7 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.zoom {
+	if m.zm.on {
 		return zoomPage.handleKey(m, msg) // esc comes back here, to the panes
 	}
 	switch {
@@ -81,14 +81,14 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Up):
 		r.focus = max(0, r.focus-1)
 	case key.Matches(msg, k.Back):
-		if m.revAlone != "" && !m.revDone && r.st.Running {
-			m.ask = newStopReviewAsk(r.st.ID) // as a debate's q: ask before stopping it
+		if m.rv.alone != "" && !m.rv.done && r.st.Running {
+			m.dlg.ask = newStopReviewAsk(r.st.ID) // as a debate's q: ask before stopping it
 			return m, nil
 		}
-		if m.revAlone != "" {
+		if m.rv.alone != "" {
 			return m, tea.Quit // moot review: the run has ended
 		}
-		m.rev, m.screen = nil, scrBrowser
+		m.rv.view, m.screen = nil, scrBrowser
 		return m, listReviewsCmd(m.opts.keeper(), m.opts.Register)
 	case key.Matches(msg, k.NextTab):
 		r.tab = (r.tab + 1) % len(reviewTabs)
@@ -104,11 +104,11 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Decide):
 		if r.awaitsDecision() {
-			return m, m.openMenu(decideMenu(r.st.ID))
+			return m, m.dlg.openMenu(&m.frame, decideMenu(r.st.ID))
 		}
 		return m, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))
 	case key.Matches(msg, k.Help):
-		m.help = true
+		m.helpv.on = true
 	}
 	return m, nil
 }
@@ -117,11 +117,11 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 // calls, cost), the tabs, the body (panes, routes or summary) and the
 // footer, in the debate view's regions (layout's bodyW×bodyH).
 func (k reviewScreen) render(m Model) string {
-	r := m.rev
+	r := m.rv.view
 	if r == nil {
-		return m.st.Subtle.Render("reading the review…") + "\n" + m.footer("q back")
+		return m.st.Subtle.Render("reading the review…") + "\n" + m.toast.footer(&m.frame, "q back")
 	}
-	if m.zoom {
+	if m.zm.on {
 		return zoomPage.render(m)
 	}
 	s := r.st
@@ -141,28 +141,28 @@ func (k reviewScreen) render(m Model) string {
 	var body string
 	switch r.tab {
 	case 0:
-		body = m.renderLensPanes(r.panes, m.lay.bodyW, m.lay.bodyH)
+		body = m.rv.renderLensPanes(&m.frame, r.panes, m.lay.bodyW, m.lay.bodyH)
 	case 1:
-		body = m.reviewDoc(r.routes, m.lay.bodyH)
+		body = m.rv.reviewDoc(&m.frame, r.routes, m.lay.bodyH)
 	default:
-		body = m.reviewDoc(r.sum, m.lay.bodyH)
+		body = m.rv.reviewDoc(&m.frame, r.sum, m.lay.bodyH)
 	}
 	help := footerHelp(k.ShortHelp()...)
 	switch {
-	case m.revAlone != "" && m.revDone:
+	case m.rv.alone != "" && m.rv.done:
 		help = "the review ended · enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q leave"
-	case m.revAlone != "":
+	case m.rv.alone != "":
 		help = "enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q stop the review (asks first)"
 	}
 	if r.awaitsDecision() {
 		help = "d decide (stalled: a human decision waits) · " + help
 	}
-	if m.menu != nil {
-		help = m.menuKeys()
+	if m.dlg.menu != nil {
+		help = m.dlg.menuKeys()
 	}
-	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.footer(help)}, "\n")
-	if m.menu != nil {
-		box, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
+	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.toast.footer(&m.frame, help)}, "\n")
+	if m.dlg.menu != nil {
+		box, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
 	}
 	return out

@@ -41,24 +41,24 @@ var reviewTabs = []string{"panes", "routes", "summary"}
 // openReview shows a review read from disk (a reload keeps the tab).
 func (m Model) openReview(msg reviewLoadedMsg) Model {
 	if msg.err != nil {
-		m.status, m.statusUntil = "cannot read the review: "+msg.err.Error(), m.clock().Add(4e9)
+		m.toast.text, m.toast.until = "cannot read the review: "+msg.err.Error(), m.clock().Add(4e9)
 		return m
 	}
 	tab, focus := 0, 0
-	same := m.rev != nil && m.rev.dir == msg.data.dir
+	same := m.rv.view != nil && m.rv.view.dir == msg.data.dir
 	if same {
-		tab, focus = m.rev.tab, m.rev.focus
+		tab, focus = m.rv.view.tab, m.rv.view.focus
 	}
 	rv := &reviewView{reviewData: msg.data, tab: tab, focus: min(focus, max(0, len(msg.data.panes)-1))}
 	if same {
-		rv.zoomed, rv.zoomWant = m.rev.zoomed, m.rev.zoomWant
+		rv.zoomed, rv.zoomWant = m.rv.view.zoomed, m.rv.view.zoomWant
 	}
-	m.rev = rv
+	m.rv.view = rv
 	m.screen = scrReview
-	if m.zoom && same {
+	if m.zm.on && same {
 		m.refreshZoom() // the zoomed lens follows the folder too
 	} else {
-		m.zoom = false
+		m.zm.on = false
 	}
 	return m
 }
@@ -69,12 +69,12 @@ func (r *reviewView) awaitsDecision() bool { return r.st.WaitsDecision }
 
 // decideReview records the decision on a stalled review off the UI
 // goroutine, through the same function as moot decide (decisao.md).
-func (m Model) decideReview(mn *menu) tea.Cmd {
+func (s reviewState) decideReview(f *frame, mn *menu) tea.Cmd {
 	project := ""
-	if m.opts.Register != nil {
-		project = m.opts.Register.Project
+	if f.opts.Register != nil {
+		project = f.opts.Register.Project
 	}
-	dir, choice, note, opts, k := m.rev.dir, bugfolder.Choice(mn.choice), mn.note, m.opts, m.opts.keeper()
+	dir, choice, note, opts, k := s.view.dir, bugfolder.Choice(mn.choice), mn.note, f.opts, f.opts.keeper()
 	return func() tea.Msg {
 		by := opts.decider(context.Background(), project)
 		err := k.DecideRecord(dir, choice, note, by, opts.Now)
@@ -84,34 +84,34 @@ func (m Model) decideReview(mn *menu) tea.Cmd {
 
 // followReview is the watch tick's look at the review on screen; the
 // latest round is followed as new rounds begin.
-func (m Model) followReview() tea.Cmd {
-	round := m.rev.round
-	if round == m.rev.rounds {
+func (s reviewState) followReview(f *frame) tea.Cmd {
+	round := s.view.round
+	if round == s.view.rounds {
 		round = 0
 	}
-	return checkReviewCmd(m.opts.keeper(), m.rev.dir, round, m.rev.stamp)
+	return checkReviewCmd(f.opts.keeper(), s.view.dir, round, s.view.stamp)
 }
 
 // reviewDoc renders a review's document (Markdown) to the body's height.
-func (m Model) reviewDoc(md string, h int) string {
+func (s reviewState) reviewDoc(f *frame, md string, h int) string {
 	if md == "" {
-		return m.st.Subtle.Render("not written yet")
+		return f.st.Subtle.Render("not written yet")
 	}
-	style := glamourStyle(m.dark, m.opts.NoColor)
-	if d := m.rev.rendered; d.md != md || d.w != m.lay.docW || d.style != style {
-		m.rev.rendered = renderedDoc{md: md, style: style, w: m.lay.docW, out: RenderMarkdown(md, m.lay.docW, style)}
+	style := glamourStyle(f.dark, f.opts.NoColor)
+	if d := s.view.rendered; d.md != md || d.w != f.lay.docW || d.style != style {
+		s.view.rendered = renderedDoc{md: md, style: style, w: f.lay.docW, out: RenderMarkdown(md, f.lay.docW, style)}
 	}
-	lines := strings.Split(strings.TrimRight(m.rev.rendered.out, "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(s.view.rendered.out, "\n"), "\n")
 	if len(lines) > h { // say how much is left (enter zooms it whole)
 		n := len(lines) - max(0, h-1)
-		lines = append(lines[:max(0, h-1)], m.st.Subtle.Render(fmt.Sprintf("… %d more lines (moot show prints it all)", n)))
+		lines = append(lines[:max(0, h-1)], f.st.Subtle.Render(fmt.Sprintf("… %d more lines (moot show prints it all)", n)))
 	}
 	return strings.Join(lines, "\n")
 }
 
 // renderLensPanes draws a round's lenses as a grid of boxes, as the
 // debate view draws its calls.
-func (m Model) renderLensPanes(panes []*lensPane, w, h int) string {
+func (s reviewState) renderLensPanes(f *frame, panes []*lensPane, w, h int) string {
 	cols, rows := gridShape(len(panes), w, h)
 	paneW, paneH := w/cols, h/rows
 	var out []string
@@ -119,7 +119,7 @@ func (m Model) renderLensPanes(panes []*lensPane, w, h int) string {
 		var boxes [][]string
 		for c := 0; c < cols; c++ {
 			if i := row*cols + c; i < len(panes) {
-				boxes = append(boxes, m.lensBox(panes[i], paneW, paneH, i == m.rev.focus))
+				boxes = append(boxes, s.lensBox(f, panes[i], paneW, paneH, i == s.view.focus))
 			}
 		}
 		for l := 0; l < paneH; l++ {
@@ -139,12 +139,12 @@ const paneClip = 400
 
 // lensBox is one lens as w×h lines: its lensLines in a box; a lens
 // taller than the box ends in "… N more" (enter zooms it whole).
-func (m Model) lensBox(p *lensPane, w, h int, focused bool) []string {
+func (s reviewState) lensBox(f *frame, p *lensPane, w, h int, focused bool) []string {
 	innerW, innerH := max(4, w-2), max(1, h-2)
-	content := m.lensLines(p, innerW, paneClip)
-	border := m.st.Pane
+	content := s.lensLines(f, p, innerW, paneClip)
+	border := f.st.Pane
 	if focused {
-		border = m.st.PaneFocus
+		border = f.st.PaneFocus
 	}
 	edge := lipgloss.NewStyle().Foreground(border.GetBorderTopForeground())
 	// the focused lens's border is heavy, as a debate's focused pane: seen without colour
@@ -159,7 +159,7 @@ func (m Model) lensBox(p *lensPane, w, h int, focused bool) []string {
 		if i < len(content) {
 			line = content[i]
 			if i == innerH-1 && len(content) > innerH {
-				line = m.st.Subtle.Render(fmt.Sprintf("… %d more", len(content)-innerH+1))
+				line = f.st.Subtle.Render(fmt.Sprintf("… %d more", len(content)-innerH+1))
 			}
 		}
 		out = append(out, bar+fitCells(line, innerW)+bar)
@@ -169,22 +169,22 @@ func (m Model) lensBox(p *lensPane, w, h int, focused bool) []string {
 
 // reviewZoom is the zoom's text: the focused lens whole, wrapped to the
 // window, or the tab's document.
-func (m Model) reviewZoom() string {
-	r := m.rev
+func (s reviewState) reviewZoom(f *frame) string {
+	r := s.view
 	if r == nil {
 		return ""
 	}
 	switch r.tab {
 	case 0:
 		if r.focus < len(r.panes) {
-			return strings.Join(m.lensLines(r.panes[r.focus], max(10, m.w-2), 64<<10), "\n")
+			return strings.Join(s.lensLines(f, r.panes[r.focus], max(10, f.w-2), 64<<10), "\n")
 		}
 		return ""
 	}
-	want := m.reviewZoomDoc()
+	want := s.reviewZoomDoc(f)
 	switch {
 	case want.md == "":
-		return m.st.Subtle.Render("not written yet")
+		return f.st.Subtle.Render("not written yet")
 	case want.same(r.zoomed):
 		return r.zoomed.out
 	}
@@ -193,12 +193,12 @@ func (m Model) reviewZoom() string {
 
 // reviewZoomDoc is the document the routes or summary tab zooms: its
 // Markdown at the window's width in the current style, not rendered yet.
-func (m Model) reviewZoomDoc() renderedDoc {
-	md := m.rev.routes
-	if m.rev.tab == 2 {
-		md = m.rev.sum
+func (s reviewState) reviewZoomDoc(f *frame) renderedDoc {
+	md := s.view.routes
+	if s.view.tab == 2 {
+		md = s.view.sum
 	}
-	return renderedDoc{md: md, style: glamourStyle(m.dark, m.opts.NoColor), w: max(10, m.w-2)}
+	return renderedDoc{md: md, style: glamourStyle(f.dark, f.opts.NoColor), w: max(10, f.w-2)}
 }
 
 // same reports whether two renderings are of one text, width and style.
@@ -215,11 +215,11 @@ type reviewDocMsg struct {
 // wantReviewDoc asks for the zoomed routes or summary document when it is
 // not rendered (nor asked for) yet: glamour runs in the command.
 func (m *Model) wantReviewDoc() []tea.Cmd {
-	r := m.rev
-	if !m.zoom || r == nil || r.tab == 0 {
+	r := m.rv.view
+	if !m.zm.on || r == nil || r.tab == 0 {
 		return nil
 	}
-	want := m.reviewZoomDoc()
+	want := m.rv.reviewZoomDoc(&m.frame)
 	if want.md == "" || want.same(r.zoomed) || want.same(r.zoomWant) {
 		return nil
 	}
@@ -234,31 +234,31 @@ func (m *Model) wantReviewDoc() []tea.Cmd {
 // gotReviewDoc shows a rendered document in the zoom if it is still the
 // one the zoom shows (the user's place kept through a re-render).
 func (m *Model) gotReviewDoc(msg reviewDocMsg) {
-	r := m.rev
+	r := m.rv.view
 	if r == nil || r.dir != msg.dir {
 		return
 	}
 	if msg.doc.same(r.zoomWant) {
 		r.zoomWant = renderedDoc{}
 	}
-	if !m.zoom || r.tab == 0 || !msg.doc.same(m.reviewZoomDoc()) {
+	if !m.zm.on || r.tab == 0 || !msg.doc.same(m.rv.reviewZoomDoc(&m.frame)) {
 		return
 	}
 	r.zoomed = msg.doc
-	off := m.zoomVP.YOffset()
+	off := m.zm.vp.YOffset()
 	m.setZoom(msg.doc.out)
-	m.zoomVP.GotoTop()
-	if m.zoomHold {
-		m.zoomVP.SetYOffset(off)
+	m.zm.vp.GotoTop()
+	if m.zm.hold {
+		m.zm.vp.SetYOffset(off)
 	}
 }
 
 // reviewZoomTitle names what the review's zoom shows.
-func (m Model) reviewZoomTitle() string {
-	if r := m.rev; r != nil && r.tab == 0 && r.focus < len(r.panes) {
+func (s reviewState) reviewZoomTitle() string {
+	if r := s.view; r != nil && r.tab == 0 && r.focus < len(r.panes) {
 		return fmt.Sprintf("review %s · round %d · %s", r.st.ID, r.round, r.panes[r.focus].lens)
 	}
-	if r := m.rev; r != nil {
+	if r := s.view; r != nil {
 		return fmt.Sprintf("review %s · %s", r.st.ID, reviewTabs[r.tab])
 	}
 	return "review"
@@ -267,35 +267,35 @@ func (m Model) reviewZoomTitle() string {
 // lensLines is a lens's text wrapped at word boundaries to w cells: its
 // name and status, the rung that sat (engine and family), its findings,
 // its reason (clipped to clip runes) and every rejected rung with why.
-func (m Model) lensLines(p *lensPane, w, clip int) []string {
-	badge := m.st.Badge(p.status)
+func (s reviewState) lensLines(fr *frame, p *lensPane, w, clip int) []string {
+	badge := fr.st.Badge(p.status)
 	switch {
 	case p.status == "waiting":
-		badge = m.st.Subtle.Render("waiting")
+		badge = fr.st.Subtle.Render("waiting")
 	case p.status == "called":
-		badge = m.spin.View() + " " + m.st.Badge("running")
+		badge = fr.spin.View() + " " + fr.st.Badge("running")
 	case p.status == "UNVERIFIED":
-		badge = m.st.Warning.Render(p.status)
+		badge = fr.st.Warning.Render(p.status)
 	case p.dry:
-		badge += m.st.Subtle.Render(" (dry)")
+		badge += fr.st.Subtle.Render(" (dry)")
 	}
-	content := wrapStyled(m.st.Bold.Render(p.lens)+" · "+badge, w, "", nil)
+	content := wrapStyled(fr.st.Bold.Render(p.lens)+" · "+badge, w, "", nil)
 	if p.engine != "" {
 		seat := p.engine
 		if p.family != "" {
 			seat += " (" + p.family + ")"
 		}
-		content = append(content, wrapStyled("sat: "+seat, w, "  ", m.st.Subtle.Render)...)
+		content = append(content, wrapStyled("sat: "+seat, w, "  ", fr.st.Subtle.Render)...)
 	}
 	if p.status != "waiting" && p.status != "called" {
-		content = append(content, severities(p.findings, m.rev.sevs))
+		content = append(content, severities(p.findings, s.view.sevs))
 	}
 	for _, f := range p.findings {
 		content = append(content, wrapStyled("  "+f.Severity+": "+termsafe.Line(f.Claim), w, "    ", nil)...)
 		if clip > paneClip { // the zoom shows the whole finding: where, its evidence, what follows
 			for _, kv := range [][2]string{{"file", f.File}, {"evidence", f.Evidence}, {"impact", f.Impact}, {"follow-up", f.FollowUp}} {
 				if strings.TrimSpace(kv[1]) != "" {
-					content = append(content, wrapStyled("    "+kv[0]+": "+termsafe.Line(kv[1]), w, "      ", m.st.Subtle.Render)...)
+					content = append(content, wrapStyled("    "+kv[0]+": "+termsafe.Line(kv[1]), w, "      ", fr.st.Subtle.Render)...)
 				}
 			}
 		}
@@ -304,7 +304,7 @@ func (m Model) lensLines(p *lensPane, w, clip int) []string {
 		content = append(content, wrapStyled(clipLine(p.reason, clip), w, "", nil)...)
 	}
 	for _, why := range p.rejected {
-		content = append(content, wrapStyled("rejected "+termsafe.Line(why), w, "  ", m.st.Warning.Render)...)
+		content = append(content, wrapStyled("rejected "+termsafe.Line(why), w, "  ", fr.st.Warning.Render)...)
 	}
 	return content
 }
@@ -319,6 +319,6 @@ type ReviewDoneMsg struct{}
 // is then stopped by the caller, as a signal stops it).
 func NewReview(dir string, opts Options) Model {
 	m := New(opts)
-	m.screen, m.revAlone = scrReview, dir
+	m.screen, m.rv.alone = scrReview, dir
 	return m
 }

@@ -45,13 +45,13 @@ func TestStoppingARunningReviewAsksFirst(t *testing.T) {
 	}
 	asked, cmd := m.Update(keyMsg("q"))
 	am := asked.(Model)
-	if am.ask == nil || cmd != nil {
+	if am.dlg.ask == nil || cmd != nil {
 		t.Fatalf("q stopped a running review without asking:\n%s", screenText(am, ""))
 	}
 	if s := screenText(am, ""); !strings.Contains(s, "Stop this review?") || !strings.Contains(s, "Keep watching") {
 		t.Errorf("the question does not say what it asks:\n%s", s)
 	}
-	if stay := keys(t, am, "enter"); stay.ask != nil || stay.screen != scrReview {
+	if stay := keys(t, am, "enter"); stay.dlg.ask != nil || drawnScreen(stay) != "review" {
 		t.Errorf("keep watching left the review view")
 	}
 	stopped := keys(t, am, "down")

@@ -14,29 +14,29 @@ import (
 )
 
 // engineOptions are the options of a run driven by this UI.
-func (m Model) engineOptions(b *bridge, command string) engine.Options {
-	proto := m.opts.Protocol
-	if p := m.protocol(); p != nil {
+func (d debateState) engineOptions(f *frame, b *bridge, command string) engine.Options {
+	proto := f.opts.Protocol
+	if p := d.protocol(f); p != nil {
 		proto = p // a debate resumed from the browser runs the protocol its problema.md names
 	}
-	return engine.Options{Protocol: proto, Config: m.opts.Config, Harness: m.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: m.opts.Version, Now: m.opts.Now, Check: m.opts.Check,
-		AcceptEngineChange: m.acceptEngines, AcceptedBy: "human", Budget: m.opts.ResumeBudget}
+	return engine.Options{Protocol: proto, Config: f.opts.Config, Harness: f.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: f.opts.Version, Now: f.opts.Now, Check: f.opts.Check,
+		AcceptEngineChange: d.acceptEngines, AcceptedBy: "human", Budget: f.opts.ResumeBudget}
 }
 
 // startRun starts the debate of the cost screen.
 func (m Model) startRun() (Model, tea.Cmd) {
 	s := m.cost.setup
 	b := newBridge()
-	m.bridge, m.running = b, true
+	m.run.bridge, m.run.on = b, true
 	m.out.BugID = s.Bug.ID
-	m.deb = newLiveView(s)
+	m.dv.deb = newLiveView(s)
 	m.forgetDocsIn(s.Bug.DebateFolder())
 	// until the run logs its plan: the same estimate
-	m.deb.estUSD, m.deb.estUnknown, m.deb.hasEstimate = m.cost.plan.USD, !m.cost.plan.USDKnown, true
-	m.deb.startedAt = m.clock()
-	m.deb.sessionStart = m.deb.startedAt
-	m.screen, m.tab, m.focus, m.zoom, m.conv = scrDebate, 1, 0, false, nil
-	opts := m.engineOptions(b, "moot run "+s.Bug.ID)
+	m.dv.deb.estUSD, m.dv.deb.estUnknown, m.dv.deb.hasEstimate = m.cost.plan.USD, !m.cost.plan.USDKnown, true
+	m.dv.deb.startedAt = m.clock()
+	m.dv.deb.sessionStart = m.dv.deb.startedAt
+	m.screen, m.dv.tab, m.dv.focus, m.zm.on, m.dv.conv = scrDebate, 1, 0, false, nil
+	opts := m.dv.engineOptions(&m.frame, b, "moot run "+s.Bug.ID)
 	live := livefile.New() // streamed figures for another moot watching
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
@@ -50,12 +50,12 @@ func (m Model) startRun() (Model, tea.Cmd) {
 // startResume resumes the debate on screen.
 func (m *Model) startResume() tea.Cmd {
 	b := newBridge()
-	m.bridge, m.running = b, true
-	m.out.BugID = m.bug.ID
-	m.deb.live, m.deb.state = true, "running"
-	m.deb.sessionStart, m.deb.finishedAt = m.clock(), time.Time{}
-	bug := m.bug
-	opts := m.engineOptions(b, "moot resume "+bug.ID)
+	m.run.bridge, m.run.on = b, true
+	m.out.BugID = m.subj.bug.ID
+	m.dv.deb.live, m.dv.deb.state = true, "running"
+	m.dv.deb.sessionStart, m.dv.deb.finishedAt = m.clock(), time.Time{}
+	bug := m.subj.bug
+	opts := m.dv.engineOptions(&m.frame, b, "moot resume "+bug.ID)
 	live := livefile.New()
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
@@ -69,23 +69,23 @@ func (m *Model) startResume() tea.Cmd {
 // openDebate shows a debate read from disk.
 func (m Model) openDebate(msg debateLoadedMsg) Model {
 	if msg.err != nil { // shown wrapped until a key
-		m.status, m.statusUntil, m.errShown = msg.err.Error(), m.clock().Add(24*time.Hour), true
+		m.toast.text, m.toast.until, m.toast.errShown = msg.err.Error(), m.clock().Add(24*time.Hour), true
 		m.opts.Resume = false
 		return m
 	}
 	if m.opts.Resume && msg.deb.State == bugfolder.StateDone {
-		m.status, m.statusUntil = "the debate is already finished; nothing to resume", m.clock().Add(6*time.Second)
+		m.toast.text, m.toast.until = "the debate is already finished; nothing to resume", m.clock().Add(6*time.Second)
 		m.opts.Resume = false
 	}
-	m.bug = msg.bug
-	m.deb = viewFromFiles(msg.bug, msg.deb)
-	m.deb.nth, m.deb.of = msg.nth, msg.of
+	m.subj.bug = msg.bug
+	m.dv.deb = viewFromFiles(msg.bug, msg.deb)
+	m.dv.deb.nth, m.dv.deb.of = msg.nth, msg.of
 	m.now = m.clock() // a debate run elsewhere counts its elapsed time to now
 	m.out.Dir = msg.deb.Dir
-	m.screen, m.focus, m.zoom, m.conv = scrDebate, 0, false, nil
-	m.tab = 1 + m.deb.current
+	m.screen, m.dv.focus, m.zm.on, m.dv.conv = scrDebate, 0, false, nil
+	m.dv.tab = 1 + m.dv.deb.current
 	if msg.deb.Final != nil {
-		m.tab = m.finalTab()
+		m.dv.tab = m.dv.finalTab()
 	}
 	return m
 }
@@ -95,17 +95,17 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 // A debate another moot process runs notifies the terminal when it comes
 // to wait for a decision or ends (watchedNote), as a debate run here does.
 func (m Model) refreshDebate(msg debateLoadedMsg) (Model, tea.Cmd) {
-	if msg.err != nil || m.deb == nil || m.running || msg.deb.Dir != m.deb.dir {
+	if msg.err != nil || m.dv.deb == nil || m.run.on || msg.deb.Dir != m.dv.deb.dir {
 		return m, nil
 	}
-	was, other := bugfolder.State(m.deb.state), m.deb.heldBy != ""
-	tab, focus := m.tab, m.focus
-	m.deb = viewFromFiles(msg.bug, msg.deb)
-	m.tab, m.focus = min(tab, m.finalTab()), focus
-	if m.zoom {
+	was, other := bugfolder.State(m.dv.deb.state), m.dv.deb.heldBy != ""
+	tab, focus := m.dv.tab, m.dv.focus
+	m.dv.deb = viewFromFiles(msg.bug, msg.deb)
+	m.dv.tab, m.dv.focus = min(tab, m.dv.finalTab()), focus
+	if m.zm.on {
 		m.refreshZoom()
 	}
-	if n := watchedNote(m.deb.bugID, was, msg.deb.State); other && n != "" {
+	if n := watchedNote(m.dv.deb.bugID, was, msg.deb.State); other && n != "" {
 		return m, notify(n)
 	}
 	return m, nil
@@ -114,18 +114,18 @@ func (m Model) refreshDebate(msg debateLoadedMsg) (Model, tea.Cmd) {
 // leave stops a running debate (it stays resumable) and exits when the
 // engine has written its last event.
 func (m Model) leave() (Model, tea.Cmd) {
-	m.menu, m.aside = nil, nil
-	if !m.running { // it finished meanwhile: nothing to stop, nothing to resume
-		if m.leaveToBrowser {
+	m.dlg.menu, m.dlg.aside = nil, nil
+	if !m.run.on { // it finished meanwhile: nothing to stop, nothing to resume
+		if m.run.leaveToBrowser {
 			return m.leftToBrowser()
 		}
 		return m, tea.Quit
 	}
 	m.out.Left = true
-	if m.bridge != nil {
-		m.bridge.cancel()
+	if m.run.bridge != nil {
+		m.run.bridge.cancel()
 	}
-	m.status, m.statusUntil = "stopping the calls in flight…", m.clock().Add(time.Minute)
+	m.toast.text, m.toast.until = "stopping the calls in flight…", m.clock().Add(time.Minute)
 	return m, nil
 }
 
@@ -134,9 +134,9 @@ func (m Model) leave() (Model, tea.Cmd) {
 // shows the debate as resumable) and the browser's exit is its own again.
 func (m Model) leftToBrowser() (Model, tea.Cmd) {
 	id := m.out.BugID
-	m.leaveToBrowser, m.running, m.bridge, m.errShown = false, false, nil, false
+	m.run.leaveToBrowser, m.run.on, m.run.bridge, m.toast.errShown = false, false, nil, false
 	m, cmd := m.backToBrowser()
-	m.status, m.statusUntil = fmt.Sprintf("left %s: everything is kept; r resumes it", id), m.clock().Add(6*time.Second)
+	m.toast.text, m.toast.until = fmt.Sprintf("left %s: everything is kept; r resumes it", id), m.clock().Add(6*time.Second)
 	return m, cmd
 }
 
@@ -144,100 +144,100 @@ func (m Model) leftToBrowser() (Model, tea.Cmd) {
 func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, ev := range msg.events {
-		fromFinal := m.finalTab() - m.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
-		m.deb.apply(ev)
+		fromFinal := m.dv.finalTab() - m.dv.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
+		m.dv.deb.apply(ev)
 		if fromFinal >= 0 && fromFinal <= 1 {
-			m.tab = m.finalTab() - fromFinal
+			m.dv.tab = m.dv.finalTab() - fromFinal
 		}
-		if ev.Type == engine.EvRoundStarted && !m.zoom && m.tab >= 1 && m.tab <= m.deb.lastRound()+1 {
-			m.tab, m.focus = 1+ev.Round, 0
+		if ev.Type == engine.EvRoundStarted && !m.zm.on && m.dv.tab >= 1 && m.dv.tab <= m.dv.deb.lastRound()+1 {
+			m.dv.tab, m.dv.focus = 1+ev.Round, 0
 		}
 		if ev.Type == engine.EvConvergence {
-			cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang))
+			cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang))
 		}
 		if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
 			ev.Type == engine.EvCallFinished && m.keepsArtifacts() {
-			cmds = append(cmds, loadArgueCmd(m.protocol(), m.deb.dir)) // argue rewrites its files as each call lands
+			cmds = append(cmds, loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir)) // argue rewrites its files as each call lands
 		}
-		if ev.Type == engine.EvJudgeStarted && !m.zoom {
-			m.tab = m.finalTab()
+		if ev.Type == engine.EvJudgeStarted && !m.zm.on {
+			m.dv.tab = m.dv.finalTab()
 		}
-		if m.zoom && m.zoomPane() != nil && ev.Type == engine.EvOutput {
+		if m.zm.on && m.dv.zoomPane(&m.frame) != nil && ev.Type == engine.EvOutput {
 			m.refreshZoom()
 		}
 		if ev.Type == engine.EvCallFinished {
-			cmds = append(cmds, m.refreshBudget()) // its spend and calls in flight moved
+			cmds = append(cmds, m.dlg.refreshBudget(&m.frame)) // its spend and calls in flight moved
 		}
 	}
-	if m.deb.dir != "" {
-		m.out.Dir = m.deb.dir
+	if m.dv.deb.dir != "" {
+		m.out.Dir = m.dv.deb.dir
 	}
 	switch then := msg.then.(type) {
 	case askQuorumMsg:
-		cmds = append(cmds, notify(m.deb.bugID+" needs a decision: the quorum was lost"))
+		cmds = append(cmds, notify(m.dv.deb.bugID+" needs a decision: the quorum was lost"))
 		if m.out.Left {
 			then.reply <- quorumAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(quorumMenu(then.q, then.reply, m.unpriced, m.lay.menuFormW)))
-			m.zoom, m.help = false, false
+			cmds = append(cmds, m.dlg.openMenu(&m.frame, quorumMenu(then.q, then.reply, m.unpriced, m.lay.menuFormW)))
+			m.zm.on, m.helpv.on = false, false
 		}
 	case askJudgeMsg:
-		cmds = append(cmds, notify(m.deb.bugID+" needs a decision: the "+finalWord(then.j)+" failed"))
+		cmds = append(cmds, notify(m.dv.deb.bugID+" needs a decision: the "+finalWord(then.j)+" failed"))
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.openMenu(m.judgeMenu(then.j, then.reply)))
-			m.zoom, m.help = false, false
+			cmds = append(cmds, m.dlg.openMenu(&m.frame, m.judgeMenu(then.j, then.reply)))
+			m.zm.on, m.helpv.on = false, false
 		}
 	case askBudgetMsg:
 		var cmd tea.Cmd
 		m, cmd = m.askBudget(then)
 		cmds = append(cmds, cmd)
 	case runDoneMsg:
-		m.running = false
-		if m.menu != nil && m.menu.kind == menuQuit {
-			m.menu, m.aside = nil, nil // "leave this debate?" has no object any more
+		m.run.on = false
+		if m.dlg.menu != nil && m.dlg.menu.kind == menuQuit {
+			m.dlg.menu, m.dlg.aside = nil, nil // "leave this debate?" has no object any more
 		}
 		var changed *engine.EngineChangeError
-		if errors.As(then.err, &changed) && !m.acceptEngines && !m.out.Left {
+		if errors.As(then.err, &changed) && !m.dv.acceptEngines && !m.out.Left {
 			m.out.Err = then.err // leaving without accepting exits 2
-			return m, m.openMenu(engineChangeMenu(changed.Diffs))
+			return m, m.dlg.openMenu(&m.frame, engineChangeMenu(changed.Diffs))
 		}
 		m.out.Result, m.out.Err = then.res, then.err
 		if then.res != nil {
 			m.out.Dir = then.res.Dir
-			m.deb.state = string(then.res.Outcome)
-			m.deb.reason = then.res.Reason
+			m.dv.deb.state = string(then.res.Outcome)
+			m.dv.deb.reason = then.res.Reason
 		}
 		if then.err != nil {
-			m.deb.state = "error"
-			m.deb.reason = then.err.Error()
+			m.dv.deb.state = "error"
+			m.dv.deb.reason = then.err.Error()
 			if !m.out.Left {
-				m.status, m.statusUntil, m.errShown = then.err.Error(), m.clock().Add(24*time.Hour), true
+				m.toast.text, m.toast.until, m.toast.errShown = then.err.Error(), m.clock().Add(24*time.Hour), true
 			}
 		}
-		m.deb.live = false
-		if m.deb.finishedAt.IsZero() {
-			m.deb.finishedAt = m.clock()
+		m.dv.deb.live = false
+		if m.dv.deb.finishedAt.IsZero() {
+			m.dv.deb.finishedAt = m.clock()
 		}
-		if m.out.Left && m.leaveToBrowser {
+		if m.out.Left && m.run.leaveToBrowser {
 			return m.leftToBrowser()
 		}
 		if m.out.Left {
 			return m, tea.Quit
 		}
-		cmds = append(cmds, notify(m.deb.bugID+" finished: "+m.deb.state))
+		cmds = append(cmds, notify(m.dv.deb.bugID+" finished: "+m.dv.deb.state))
 		if then.res != nil && then.res.Outcome == engine.OutcomeDone {
-			if !m.zoom { // a zoom stays on what the user opened
-				m.tab = m.finalTab()
+			if !m.zm.on { // a zoom stays on what the user opened
+				m.dv.tab = m.dv.finalTab()
 			}
-			m.deb.judge.path = filepath.Join(m.deb.dir, m.deb.lang.Names().Final)
-			cmds = append(cmds, loadFinalCmd(m.deb.dir, m.deb.judge.path))
+			m.dv.deb.judge.path = filepath.Join(m.dv.deb.dir, m.dv.deb.lang.Names().Final)
+			cmds = append(cmds, loadFinalCmd(m.dv.deb.dir, m.dv.deb.judge.path))
 		}
-		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.protocol(), m.deb.dir))
+		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir))
 		return m, tea.Batch(cmds...)
 	}
-	if m.running {
+	if m.run.on {
 		cmds = append(cmds, waitForEngine(msg.ch))
 	}
 	return m, tea.Batch(cmds...)

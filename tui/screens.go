@@ -29,8 +29,8 @@ var (
 )
 
 // active is the page the root routes keys to and draws.
-func (m Model) active() page {
-	switch m.screen {
+func (f frame) active() page {
+	switch f.screen {
 	case scrWizard:
 		return wizardPage
 	case scrCost:
@@ -45,7 +45,7 @@ func (m Model) active() page {
 
 // helpRowsOf are the help overlay's rows for the active page.
 func (m Model) helpRowsOf() [][2]string {
-	if m.zoom {
+	if m.zm.on {
 		return helpRows(zoomPage)
 	}
 	if m.screen == scrDebate {

@@ -35,22 +35,23 @@ func TestQuitWhileADecisionIsSteppedAsideAsksToLeave(t *testing.T) {
 			t.Errorf("%v: footer of a decision put aside %q lacks ? and q", size, last)
 		}
 		m = keys(t, m, "q")
-		if m.menu == nil || m.menu.kind != menuQuit || m.menuHidden {
-			t.Fatalf("%v: q opened %+v (hidden %v), want the leave question", size, m.menu, m.menuHidden)
+		if !menuDrawn(m, menuQuit) || m.dlg.hidden {
+			t.Fatalf("%v: q opened %+v (hidden %v), want the leave question", size, m.dlg.menu, m.dlg.hidden)
 		}
 		if text := screenText(m, f.proj); !strings.Contains(text, "Leave this debate?") {
 			t.Errorf("%v: the leave question is not on screen:\n%s", size, text)
 		}
 		m = keys(t, m, "esc")
-		if m.menu == nil || m.menu.kind != menuQuorum || !m.menuHidden {
-			t.Fatalf("%v: esc on the leave question left %+v (hidden %v), want the decision aside", size, m.menu, m.menuHidden)
+		// the quorum menu is back, stepped aside: not drawn, the footer says it waits
+		if last := lastLine(screenText(m, f.proj)); menuDrawn(m, menuQuorum) || menuDrawn(m, menuQuit) || !strings.Contains(last, "a decision waits") {
+			t.Fatalf("%v: esc on the leave question left %+v (hidden %v), want the decision aside:\n%s", size, m.dlg.menu, m.dlg.hidden, screenText(m, f.proj))
 		}
 		m = keys(t, m, "q", "up", "enter") // "Leave it, resumable"
-		if !m.out.Left || b.ctx.Err() == nil {
-			t.Errorf("%v: leaving did not stop the run (left %v)", size, m.out.Left)
+		if !m.Outcome().Left || b.ctx.Err() == nil {
+			t.Errorf("%v: leaving did not stop the run (left %v)", size, m.Outcome().Left)
 		}
-		if m.menu != nil {
-			t.Errorf("%v: a menu is still open after leaving: %v", size, m.menu.kind)
+		if m.dlg.menu != nil {
+			t.Errorf("%v: a menu is still open after leaving: %v", size, m.dlg.menu.kind)
 		}
 	}
 }
@@ -82,14 +83,14 @@ func TestJudgeFailureReasonReadableOnASmallScreen(t *testing.T) {
 		}
 	}
 	// the menu stepped aside: the judge's pane and its zoom say why
-	m.deb.judge.status, m.deb.judge.err = "invalid-output", reason
+	m.dv.deb.judge.status, m.dv.deb.judge.err = "invalid-output", reason
 	m = keys(t, m, "esc")
-	m.tab = m.finalTab()
+	m.dv.tab = m.dv.finalTab()
 	if text = screenText(m, f.proj); !strings.Contains(text, "exactly one") {
 		t.Errorf("the judge pane cuts the reason:\n%s", text)
 	}
 	m = keys(t, m, "enter")
-	if text = screenText(m, f.proj); !m.zoom || !strings.Contains(text, "why: invalid answer") || !strings.Contains(text, "exactly one is allowed") {
+	if text = screenText(m, f.proj); !m.zm.on || !strings.Contains(text, "why: invalid answer") || !strings.Contains(text, "exactly one is allowed") {
 		t.Errorf("the judge's zoom lacks the reason:\n%s", text)
 	}
 }
@@ -132,7 +133,7 @@ func TestConfirmFocusShowsWithoutColour(t *testing.T) {
 	j := engine.JudgeFailure{Attempt: 1, Reason: "names no label", Engine: "bad", Engines: []string{"bad", "ext"}}
 	for _, mn := range []*menu{judgeConfirmMenu(&menu{j: j, engine: "ext"}), swapConfirmMenu(&menu{engine: "ext", solver: "agente-2"})} {
 		m, _ := liveModel(t, f, 80, 24)
-		m.openMenu(mn)
+		m.dlg.openMenu(&m.frame, mn)
 		text := ansi.Strip(m.Render())
 		if !strings.Contains(text, "▸ No ◂") || strings.Contains(text, "▸ Yes") {
 			t.Errorf("focus on No is not marked:\n%s", text)
@@ -178,8 +179,8 @@ func TestRestrictedNoteStaysThroughTheEnginesPage(t *testing.T) {
 	q.Engines = []string{"scripted", "local2"}
 	lm, _ := liveModel(t, f, 100, 34)
 	for _, mn := range []*menu{judgeEngineMenu(&menu{j: j}, cfg, nil), swapMenu(&menu{q: q, solver: "agente-2"}, cfg, nil)} {
-		lm.openMenu(mn)
-		if text := ansi.Strip(lm.menu.form.View()); !strings.Contains(text, "restricted") || !strings.Contains(text, "cloud") {
+		lm.dlg.openMenu(&lm.frame, mn)
+		if text := ansi.Strip(lm.dlg.menu.form.View()); !strings.Contains(text, "restricted") || !strings.Contains(text, "cloud") {
 			t.Errorf("the engine menu does not say why cloud is not offered:\n%s", text)
 		}
 	}
@@ -287,7 +288,7 @@ func TestSmallScreenMenusKeepIndentAndEveryChoice(t *testing.T) {
 		{Label: "C", Preview: strings.Repeat("arredondamento do total antes do desconto ", 4)}}}
 	m, _ = liveModel(t, f, 80, 24)
 	m = pump(t, m, engineMsg{then: askJudgeMsg{j, make(chan judgeAnswer, 1)}})
-	m.openMenu(humanMenu(m.menu, m.lay.menuFormW))
+	m.dlg.openMenu(&m.frame, humanMenu(m.dlg.menu, m.lay.menuFormW))
 	text = screenText(m, f.proj)
 	for _, want := range []string{"Which proposal wins?", "proposal A —", "proposal B —", "proposal C —", "← Back to the judge menu"} {
 		if !strings.Contains(text, want) {
@@ -343,7 +344,7 @@ func TestRunErrorShownWholeUntilAKey(t *testing.T) {
 		if n := len(strings.Split(m.Render(), "\n")); n != size[1] {
 			t.Errorf("%v: %d lines", size, n)
 		}
-		m.statusUntil = fixedNow // a clock past any timeout: it stays until a key
+		m.toast.until = fixedNow // a clock past any timeout: it stays until a key
 		if text := screenText(m, f.proj); !strings.Contains(text, "no space left") {
 			t.Errorf("%v: the error went without a key:\n%s", size, text)
 		}

@@ -42,12 +42,12 @@ func TestTinyTerminal(t *testing.T) {
 		}, []string{"a decision waits", "unknown · running", "? keys · q quit"}, true},
 		{"final", func() Model {
 			m := keys(t, browser, "j", "j", "j", "enter")
-			m.tab = m.finalTab()
+			m.dv.tab = m.dv.finalTab()
 			return m
 		}, []string{"Winner: proposal B", "labels: A = agente-2", "Debate degradado", "… enter shows it all", "enter open", "$0.04 · done"}, true},
 		{"judge-failed", func() Model {
 			m := keys(t, browser, "j", "j", "j", "j", "enter")
-			m.tab = m.finalTab()
+			m.dv.tab = m.dv.finalTab()
 			return m
 		}, []string{"The judge failed", "folder.", "the winner yourself", "starts a new"}, true},
 		{"quorum", func() Model {

@@ -52,7 +52,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	switch {
-	case m.menu != nil:
+	case m.dlg.menu != nil:
 		return m.updateMenu(msg)
 	case m.screen == scrWizard && m.wiz != nil:
 		return m.updateWizard(msg)
@@ -63,7 +63,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 // stop answers a stop signal: a running debate is left as q leaves it;
 // otherwise the UI quits (a cancel while setting up).
 func (m Model) stop() (tea.Model, tea.Cmd) {
-	if m.running {
+	if m.run.on {
 		return m.leave()
 	}
 	if m.screen == scrWizard || m.screen == scrCost {
@@ -75,7 +75,7 @@ func (m Model) stop() (tea.Model, tea.Cmd) {
 // probed takes the background probe's result: the wizard on its engines
 // page offers only the engines that passed.
 func (m Model) probed(msg probedMsg) (tea.Model, tea.Cmd) {
-	m.opts.Status, m.probing = msg, false
+	m.opts.Status, m.run.probing = msg, false
 	if m.wiz == nil {
 		return m, nil
 	}
@@ -95,10 +95,10 @@ func (m Model) updateFrame(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.relayout()
-		m.layoutZoom()
+		m.zm.layoutZoom(&m.frame)
 		m.sizeWizard()
-		if m.menu != nil {
-			m.fitMenu()
+		if m.dlg.menu != nil {
+			m.dlg.fitMenu(&m.frame)
 		}
 	case tea.BackgroundColorMsg:
 		m.dark = msg.IsDark()
@@ -106,20 +106,20 @@ func (m Model) updateFrame(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.docs = map[docKey]string{} // rendered for the other background
 	case tickMsg:
 		m.now = time.Time(msg)
-		if m.running {
+		if m.run.on {
 			return m, tick(), true
 		}
 	case spinner.TickMsg:
-		if m.running {
+		if m.run.on {
 			var c tea.Cmd
 			m.spin, c = m.spin.Update(msg)
 			return m, c, true
 		}
 	case statusMsg:
-		m.status, m.statusUntil = string(msg), m.clock().Add(4*time.Second)
+		m.toast.text, m.toast.until = string(msg), m.clock().Add(4*time.Second)
 	case noteMsg:
 		// too long for the status line: wrapped over the bottom until a key
-		m.status, m.statusUntil, m.errShown = string(msg), m.clock().Add(24*time.Hour), true
+		m.toast.text, m.toast.until, m.toast.errShown = string(msg), m.clock().Add(24*time.Hour), true
 	case watchTickMsg:
 		nm, c := m.onWatchTick()
 		return nm, c, true
@@ -137,10 +137,10 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case bugDirsMsg:
 		m.browser.setDirs(msg)
 		m.relayout()
-		if m.holders == nil {
+		if m.browser.watch == nil {
 			// its first wait goes out with the next watch tick: a wait sent
 			// now would hold up whatever runs this batch's commands in turn
-			m.holders = watchHolders(nil, m.browser.holders())
+			m.browser.watch = watchHolders(nil, m.browser.holders())
 		}
 		var first []int
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
@@ -161,18 +161,27 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		m.clearStaleHeld()
 	case holderWatchMsg:
-		if msg.hw == m.holders {
-			watchHolders(m.holders, m.browser.holders()) // a new context's folders too
+		if msg.hw == m.browser.watch {
+			watchHolders(m.browser.watch, m.browser.holders()) // a new context's folders too
 			cmds = append(cmds, scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
-			if m.holders.arm() {
-				cmds = append(cmds, m.holders.next())
+			if m.browser.watch.arm() {
+				cmds = append(cmds, m.browser.watch.next())
 			}
 		}
+	case pendingReadMsg:
+		if m.screen != scrBrowser || m.dlg.ask != nil || m.dlg.menu != nil {
+			break // the engineer moved on before it was read
+		}
+		if msg.result == nil {
+			nm, c := m.beginSetup(msg.bug)
+			return nm, c, true
+		}
+		m.dlg.ask = newPendingAsk(msg.bug, msg.result)
 	case newRowsMsg:
 		m.browser.addRows(msg.items, m.lay.rows)
 		m.relayout()
-		if m.holders != nil {
-			watchHolders(m.holders, m.browser.holders())
+		if m.browser.watch != nil {
+			watchHolders(m.browser.watch, m.browser.holders())
 		}
 	default:
 		return m, nil, false
@@ -195,8 +204,8 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		nm, c := m.onFolderChange(msg)
 		return nm, c, true
 	case liveMsg:
-		if m.watchingOther() && msg.dir == m.deb.dir {
-			m.deb.applyLive(msg.st)
+		if m.dv.watchingOther(&m.frame) && msg.dir == m.dv.deb.dir {
+			m.dv.deb.applyLive(msg.st)
 			m.now = m.clock()
 		}
 	case debateChangedMsg:
@@ -219,30 +228,30 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 // convergence, argue's scores, its final answer and cost trend, and a
 // decision recorded.
 func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
-	shown := func(dir string) bool { return m.deb != nil && dir == m.deb.dir }
+	shown := func(dir string) bool { return m.dv.deb != nil && dir == m.dv.deb.dir }
 	switch msg := msg.(type) {
 	case convergenceMsg:
 		if shown(msg.dir) {
-			m.conv = msg.rows
+			m.dv.conv = msg.rows
 		}
 	case argueMsg:
 		// a read begun before the last one applied is older news: dropped
-		if shown(msg.dir) && !msg.at.Before(m.argueAt) {
-			m.argueView, m.argueAt = msg.view, msg.at
+		if shown(msg.dir) && !msg.at.Before(m.dv.argueAt) {
+			m.dv.argueView, m.dv.argueAt = msg.view, msg.at
 		}
 	case decidedMsg:
 		m = m.decided(msg)
-		if m.screen == scrReview && m.rev != nil && m.rev.dir == msg.dir {
-			return m, loadReviewCmd(m.opts.keeper(), m.rev.dir, m.rev.round), true
+		if m.screen == scrReview && m.rv.view != nil && m.rv.view.dir == msg.dir {
+			return m, loadReviewCmd(m.opts.keeper(), m.rv.view.dir, m.rv.view.round), true
 		}
 	case finalMsg:
 		if shown(msg.dir) {
-			m.deb.final = msg.final
+			m.dv.deb.final = msg.final
 			return m, loadTrendCmd(m.opts.Register, msg.dir, msg.final), true
 		}
 	case trendMsg:
 		if shown(msg.dir) {
-			m.deb.trend = msg.rows
+			m.dv.deb.trend = msg.rows
 		}
 	default:
 		return m, nil, false
@@ -255,12 +264,12 @@ func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case ReviewDoneMsg:
-		m.revDone = true
-		if m.revAlone != "" {
-			return m, loadReviewCmd(m.opts.keeper(), m.revAlone, 0), true
+		m.rv.done = true
+		if m.rv.alone != "" {
+			return m, loadReviewCmd(m.opts.keeper(), m.rv.alone, 0), true
 		}
 	case reviewLoadedMsg:
-		if m.showsReview(msg) {
+		if m.rv.showsReview(&m.frame, msg) {
 			m = m.openReview(msg)
 		}
 	case reviewDocMsg:
@@ -274,17 +283,17 @@ func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 // showsReview reports whether a review read from disk is to be shown: the
 // browser opens it, the review view takes its own again, and a review
 // followed alone (NewReview) takes its folder's.
-func (m Model) showsReview(msg reviewLoadedMsg) bool {
+func (s reviewState) showsReview(f *frame, msg reviewLoadedMsg) bool {
 	same := func(dir string) bool { return msg.data != nil && msg.data.dir == dir }
-	return m.screen == scrBrowser || (m.screen == scrReview && m.rev != nil && same(m.rev.dir)) ||
-		(m.revAlone != "" && same(m.revAlone))
+	return f.screen == scrBrowser || (f.screen == scrReview && s.view != nil && same(s.view.dir)) ||
+		(s.alone != "" && same(s.alone))
 }
 
 // problemArrived takes the bug read in full and its P.
 func (m Model) problemArrived(msg problemMsg) Model {
-	m.problem, m.probErr = msg.p, msg.err
-	if msg.bug != nil && m.bug != nil && msg.bug.Dir == m.bug.Dir {
-		m.bug = msg.bug
+	m.subj.problem, m.subj.probErr = msg.p, msg.err
+	if msg.bug != nil && m.subj.bug != nil && msg.bug.Dir == m.subj.bug.Dir {
+		m.subj.bug = msg.bug
 		m.cost.setup.Bug = msg.bug
 		if m.wiz != nil {
 			m.wiz.bug = msg.bug
@@ -299,7 +308,7 @@ func (m *Model) costAfterProblem() tea.Cmd {
 		return nil
 	}
 	cmd := m.planCost()
-	if m.probErr != nil {
+	if m.subj.probErr != nil {
 		m.cost.startWhenReady = false
 	}
 	return cmd
@@ -308,11 +317,11 @@ func (m *Model) costAfterProblem() tea.Cmd {
 // debateChanged reads the debate on screen again when another process
 // wrote it.
 func (m Model) debateChanged(msg debateChangedMsg) tea.Cmd {
-	if m.deb == nil || m.deb.dir != msg.dir || m.running || m.bug == nil {
+	if m.dv.deb == nil || m.dv.deb.dir != msg.dir || m.run.on || m.subj.bug == nil {
 		return nil
 	}
-	m.deb.stamp = msg.stamp
-	bug := m.bug
+	m.dv.deb.stamp = msg.stamp
+	bug := m.subj.bug
 	return func() tea.Msg {
 		lm := loadDebateCmd(bug)().(debateLoadedMsg)
 		lm.refresh = true
@@ -331,16 +340,16 @@ func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	}
 	m = m.openDebate(msg)
 	var cmds []tea.Cmd
-	if m.deb != nil {
-		cmds = append(cmds, loadConvergenceCmd(m.deb.dir, m.deb.lang), loadArgueCmd(m.protocol(), m.deb.dir), loadTrendCmd(m.opts.Register, m.deb.dir, m.deb.final))
+	if m.dv.deb != nil {
+		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir), loadTrendCmd(m.opts.Register, m.dv.deb.dir, m.dv.deb.final))
 	}
-	if m.decideOnOpen && m.deb != nil && m.deb.awaitsDecision() {
+	if m.dv.decideOnOpen && m.dv.deb != nil && m.dv.deb.awaitsDecision() {
 		var c tea.Cmd
 		m, c = m.openDecide()
 		cmds = append(cmds, c)
 	}
-	m.decideOnOpen = false
-	if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
+	m.dv.decideOnOpen = false
+	if m.opts.Resume && m.dv.deb != nil && !m.run.on && msg.err == nil {
 		cmds = append(cmds, m.startResume())
 	}
 	return m, tea.Batch(cmds...)
@@ -353,16 +362,16 @@ func (m *Model) docArrived(msg docMsg) {
 	if msg.style != glamourStyle(m.dark, m.opts.NoColor) {
 		return
 	}
-	if msg.err != nil && m.zoom && m.zoomPane() != nil {
+	if msg.err != nil && m.zm.on && m.dv.zoomPane(&m.frame) != nil {
 		return // keep showing the pane's text
 	}
 	m.docs[msg.key] = msg.out
-	if m.zoom && m.zoomDocKey() == msg.key {
-		off := m.zoomVP.YOffset()
+	if m.zm.on && m.dv.zoomDocKey(&m.frame) == msg.key {
+		off := m.zm.vp.YOffset()
 		m.setZoom(msg.out)
-		m.zoomVP.GotoTop()
-		if m.zoomHold {
-			m.zoomVP.SetYOffset(off) // the user's place, through the re-render
+		m.zm.vp.GotoTop()
+		if m.zm.hold {
+			m.zm.vp.SetYOffset(off) // the user's place, through the re-render
 		}
 	}
 }

@@ -110,7 +110,7 @@ func TestCostScreenRefusesASameFamilyJudge(t *testing.T) {
 		opts.Setup = engine.Setup{Protocol: debate.Protocol{}, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 2, R: 1,
 			Solvers: []string{"sol", "sol"}, Judge: "jud", AllowSameFamily: allow}
 		m := sized(t, opts, 120, 40)
-		if m.screen != scrCost || m.cost.plan == nil {
+		if drawnScreen(m) != "cost" || m.cost.plan == nil {
 			t.Fatalf("screen %v plan %v err %v", m.screen, m.cost.plan, m.cost.err)
 		}
 		text := strings.Join(strings.Fields(screenText(m, f.proj)), " ")

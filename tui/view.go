@@ -39,60 +39,60 @@ func (m Model) Render() string {
 	body := m.active().render(m)
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
-	if m.help {
+	if m.helpv.on {
 		out = m.overlay(out, m.viewHelp())
 	}
-	if m.ask != nil {
-		out = m.overlay(out, m.ask.view(m.st, m.w))
+	if m.dlg.ask != nil {
+		out = m.overlay(out, m.dlg.ask.view(m.st, m.w))
 	}
-	if m.menu != nil && m.menu.kind == menuTrust && m.screen != scrDebate {
+	if m.dlg.menu != nil && m.dlg.menu.kind == menuTrust && m.screen != scrDebate {
 		// the trust question comes first, over whichever screen opens
-		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
+		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.dlg.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
 	}
-	return m.errorOver(m.fit(out))
+	return m.toast.errorOver(&m.frame, m.fit(out))
 }
 
 // errorOver shows the error a run ended with over the bottom of the
 // frame, wrapped to the width (up to a third of the window), until a key.
-func (m Model) errorOver(frame string) string {
-	if !m.errShown || m.status == "" {
+func (t toast) errorOver(f *frame, frame string) string {
+	if !t.errShown || t.text == "" {
 		return frame
 	}
-	msg := strings.Split(wrapLines(termsafe.Line(m.status)+" (any key)", m.w), "\n")
-	if n := max(1, m.h/3); len(msg) > n {
-		msg = append(msg[:n-1], ansi.Truncate(msg[n-1], m.w-1, "")+"…")
+	msg := strings.Split(wrapLines(termsafe.Line(t.text)+" (any key)", f.w), "\n")
+	if n := max(1, f.h/3); len(msg) > n {
+		msg = append(msg[:n-1], ansi.Truncate(msg[n-1], f.w-1, "")+"…")
 	}
 	lines := strings.Split(frame, "\n")
 	at := max(0, len(lines)-len(msg))
 	for i, l := range msg {
 		if at+i < len(lines) {
-			lines[at+i] = m.st.Warning.Render(l)
+			lines[at+i] = f.st.Warning.Render(l)
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
 // fit pads or cuts the frame to the window's size.
-func (m Model) fit(s string) string {
+func (f frame) fit(s string) string {
 	lines := strings.Split(s, "\n")
-	if len(lines) > m.h {
-		lines = lines[:m.h]
+	if len(lines) > f.h {
+		lines = lines[:f.h]
 	}
 	for i, l := range lines {
-		if cellWidth(l) > m.w {
-			lines[i] = ansi.Truncate(l, m.w, "")
+		if cellWidth(l) > f.w {
+			lines[i] = ansi.Truncate(l, f.w, "")
 		}
 	}
-	for len(lines) < m.h {
+	for len(lines) < f.h {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
 }
 
 // overlay draws box centered over base.
-func (m Model) overlay(base, box string) string {
+func (f frame) overlay(base, box string) string {
 	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
-	x, y := max(0, (m.w-bw)/2), max(0, (m.h-bh)/2)
+	x, y := max(0, (f.w-bw)/2), max(0, (f.h-bh)/2)
 	return lipgloss.NewCompositor(
 		lipgloss.NewLayer(base),
 		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
@@ -100,11 +100,11 @@ func (m Model) overlay(base, box string) string {
 }
 
 // footer is the status line: a message when there is one, else key help.
-func (m Model) footer(help string) string {
-	if m.status != "" && m.clock().Before(m.statusUntil) {
-		return m.st.Warning.Render(ansi.Truncate(m.status, m.w, "…"))
+func (t toast) footer(f *frame, help string) string {
+	if t.text != "" && f.clock().Before(t.until) {
+		return f.st.Warning.Render(ansi.Truncate(t.text, f.w, "…"))
 	}
-	return m.st.StatusBar.Render(ansi.Truncate(fitHelp(help, m.w), m.w, "…"))
+	return f.st.StatusBar.Render(ansi.Truncate(fitHelp(help, f.w), f.w, "…"))
 }
 
 // fitHelp shortens a key help line to a width by dropping keys from its
@@ -167,9 +167,9 @@ func fmtInt(n int) string {
 // elapsed, calls, tokens, money and status. The title gives way first,
 // then the figures take their short forms, then a long ID is shortened
 // with "…" (to minHeaderID); only then do figures go. A figure is never cut.
-func (m Model) debateHeader() string {
-	d := m.deb
-	state := m.stateWord()
+func (s debateState) debateHeader(f *frame) string {
+	d := s.deb
+	state := s.stateWord()
 	round, r := fmt.Sprintf("round %d of %d", d.current, d.r), fmt.Sprintf("r%d/%d", d.current, d.r)
 	if d.stopped() { // a stop rule (or a human) ended the rounds before the cap
 		round, r = fmt.Sprintf("stopped at round %d, cap %d", d.stopRound, d.r), fmt.Sprintf("r%d■/%d", d.stopRound, d.r)
@@ -178,13 +178,13 @@ func (m Model) debateHeader() string {
 		round, r = fmt.Sprintf("cut by the budget at round %d of %d", d.cutRound, d.r), fmt.Sprintf("r%d■/%d", d.cutRound, d.r)
 	}
 	callsLong, callsShort, callsTight := d.callsText()
-	long := []string{string(d.mode), round, d.elapsedText(m.now), callsLong, fmtTokens(d.liveTokens()) + " tokens", m.money(d.usd)}
+	long := []string{string(d.mode), round, d.elapsedText(f.now), callsLong, fmtTokens(d.liveTokens()) + " tokens", s.money(d.usd)}
 	if d.mode == "" {
 		long = long[1:]
 	}
-	short := []string{r, d.elapsedText(m.now), callsShort, fmtTokens(d.liveTokens()) + " tok", m.money(d.usd)}
-	tight := []string{r, d.elapsedText(m.now), callsTight, fmtTokens(d.liveTokens()), m.money(d.usd)}
-	id := m.st.Title.Render(d.bugID)
+	short := []string{r, d.elapsedText(f.now), callsShort, fmtTokens(d.liveTokens()) + " tok", s.money(d.usd)}
+	tight := []string{r, d.elapsedText(f.now), callsTight, fmtTokens(d.liveTokens()), s.money(d.usd)}
+	id := f.st.Title.Render(d.bugID)
 	// below the tight form the least telling figures go first: tokens,
 	// elapsed, calls, round; status and the whole money figure stay
 	tighter := [][]string{
@@ -194,12 +194,12 @@ func (m Model) debateHeader() string {
 		{tight[4]},
 	}
 	for _, figs := range [][]string{long, short, tight} {
-		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
-		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
+		tail := " · " + strings.Join(figs, " · ") + " · " + f.st.Badge(state)
+		room := f.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
 		if room >= 0 {
 			title := ""
 			if room >= 8 && d.title != "" {
-				title = " " + m.st.Subtle.Render(ansi.Truncate(d.title, room-1, "…"))
+				title = " " + f.st.Subtle.Render(ansi.Truncate(d.title, room-1, "…"))
 			}
 			return id + title + tail
 		}
@@ -207,20 +207,20 @@ func (m Model) debateHeader() string {
 	// a long ID (a question's folder name) is shortened before any figure
 	// goes: every figure stays down to 80 columns
 	for _, figs := range [][]string{short, tight} {
-		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
-		if room := m.lay.w - ansi.StringWidth(tail); room >= minHeaderID {
-			return m.st.Title.Render(ansi.Truncate(d.bugID, room, "…")) + tail
+		tail := " · " + strings.Join(figs, " · ") + " · " + f.st.Badge(state)
+		if room := f.lay.w - ansi.StringWidth(tail); room >= minHeaderID {
+			return f.st.Title.Render(ansi.Truncate(d.bugID, room, "…")) + tail
 		}
 	}
 	for _, figs := range tighter {
-		tail := " · " + strings.Join(figs, " · ") + " · " + m.st.Badge(state)
-		room := m.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
+		tail := " · " + strings.Join(figs, " · ") + " · " + f.st.Badge(state)
+		room := f.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
 		if room >= 0 {
 			return id + tail
 		}
 	}
-	tail := " · " + strings.Join(tight, " · ") + " · " + m.st.Badge(state)
-	return ansi.Truncate(id+tail, m.lay.w, "…")
+	tail := " · " + strings.Join(tight, " · ") + " · " + f.st.Badge(state)
+	return ansi.Truncate(id+tail, f.lay.w, "…")
 }
 
 // minHeaderID is the fewest columns the header shortens a long ID to
@@ -229,13 +229,13 @@ const minHeaderID = 17
 
 // stateWord is the debate's status as the header says it: the words of
 // moot list and the browser.
-func (m Model) stateWord() string { return m.deb.state }
+func (d debateState) stateWord() string { return d.deb.state }
 
 // stateNote says what the status means for a debate this UI does not run.
 func (m Model) stateNote() string {
-	d := m.deb
+	d := m.dv.deb
 	switch {
-	case m.running || d.live || d.state != "running":
+	case m.run.on || d.live || d.state != "running":
 		return ""
 	case d.heldBy != "":
 		return "another moot process runs this debate: " + d.heldBy
@@ -252,8 +252,8 @@ func (m Model) canResume() bool { return m.noResumeWhy() == "" }
 // noResumeWhy says why the debate on screen cannot be resumed ("" when
 // it can, as far as the bug and the archive go).
 func (m Model) noResumeWhy() string {
-	switch d := m.deb; {
-	case m.bug != nil && m.bug.Done:
+	switch d := m.dv.deb; {
+	case m.subj.bug != nil && m.subj.bug.Done:
 		return "the bug is closed by DONE.md"
 	case d != nil && d.of > 0 && d.nth < d.of:
 		return "an archived debate is kept as it stopped"
@@ -264,7 +264,7 @@ func (m Model) noResumeWhy() string {
 // money prints a debate's cost so far as list, show and the browser do:
 // "+unknown" only when a call made recorded no cost ("unknown" when none
 // did).
-func (m Model) money(usd float64) string { return moneyOf(usd, m.deb != nil && m.deb.unpriced) }
+func (d debateState) money(usd float64) string { return moneyOf(usd, d.deb != nil && d.deb.unpriced) }
 
 // moneyOf prints an amount of which some may have no price (money.Total).
 func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }
@@ -276,7 +276,7 @@ func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unk
 // live and from the files alike: the plan's event decides its "+unknown"
 // (an engine it priced has no price; a call that recorded no cost marks
 // the actual cost, not the estimate).
-func (m Model) estimateWords() string { return estimate(m.deb.estUSD, m.deb.estUnknown) }
+func (d debateState) estimateWords() string { return estimate(d.deb.estUSD, d.deb.estUnknown) }
 
 // unpriced reports whether one of the engines named has no known price.
 func (m Model) unpriced(names ...string) bool {
@@ -345,46 +345,46 @@ func padLines(s string, h int) string {
 }
 
 // viewDoc draws the top of a rendered document.
-func (m Model) viewDoc(k docKey, h int) string {
-	if k.path == "" || m.deb.dir == "" {
-		return m.st.Subtle.Render("not written yet")
+func (d debateState) viewDoc(f *frame, k docKey, h int) string {
+	if k.path == "" || d.deb.dir == "" {
+		return f.st.Subtle.Render("not written yet")
 	}
-	out, ok := m.docs[k]
+	out, ok := f.docs[k]
 	if !ok {
-		return m.st.Subtle.Render("rendering…")
+		return f.st.Subtle.Render("rendering…")
 	}
-	return m.cutDoc(out, h)
+	return f.cutDoc(out, h)
 }
 
 // cutDoc keeps the first h lines of a rendered document, the last of them
 // saying that enter shows it all.
-func (m Model) cutDoc(out string, h int) string {
+func (f frame) cutDoc(out string, h int) string {
 	lines := strings.Split(out, "\n")
 	if len(lines) > h {
-		lines = append(lines[:max(0, h-1)], m.st.Subtle.Render("… enter shows it all"))
+		lines = append(lines[:max(0, h-1)], f.st.Subtle.Render("… enter shows it all"))
 	}
 	return strings.Join(lines, "\n")
 }
 
-func (m Model) finalDocWidth() int { return m.w - 2 }
+func (f frame) finalDocWidth() int { return f.w - 2 }
 
 // viewFinal draws the final answer: who won, the label map, whether it is
 // degraded, health, cost against the estimate, convergence, the answer.
 func (m Model) viewFinal(h int) string {
-	d := m.deb
-	if (d.state == "judge-failed" || d.state == "cancelled" && d.judgeFailed) && !m.running && m.menu == nil {
+	d := m.dv.deb
+	if (d.state == "judge-failed" || d.state == "cancelled" && d.judgeFailed) && !m.run.on && m.dlg.menu == nil {
 		return m.viewJudgeFailed(h)
 	}
-	if m.running || d.judge.path == "" {
+	if m.run.on || d.judge.path == "" {
 		if d.judge.status == "" {
-			return m.st.Subtle.Render("the " + m.words().Final + " has not run yet")
+			return m.st.Subtle.Render("the " + m.dv.words(&m.frame).Final + " has not run yet")
 		}
-		return m.renderPanes([]*pane{d.judge}, m.w, h)
+		return m.dv.renderPanes(&m.frame, []*pane{d.judge}, m.w, h)
 	}
-	f := m.finalFile()
+	f := m.dv.finalFile()
 	var lines []string
 	if f != nil {
-		words := m.words()
+		words := m.dv.words(&m.frame)
 		by := f.DecidedBy
 		if by == "" {
 			by = words.Final
@@ -400,7 +400,7 @@ func (m Model) viewFinal(h int) string {
 			lines = append(lines, m.st.Title.Render("Winner: ")+m.st.Bold.Render(win)+m.st.Subtle.Render(decided))
 		} else {
 			who := ": no winner"
-			if m.deb.awaitsDecision() || m.deb.decision != "" {
+			if m.dv.deb.awaitsDecision() || m.dv.deb.decision != "" {
 				who += ", a human decides"
 			}
 			lines = append(lines, m.st.Title.Render("Synthesis")+m.st.Subtle.Render(" by the "+words.Final+who))
@@ -415,7 +415,7 @@ func (m Model) viewFinal(h int) string {
 		} else {
 			lines = append(lines, "labels: "+strings.Join(labels, " · "))
 		}
-		if v := f.RecommendedVerdict; v != "" && !strings.Contains(m.decisionLine(), v) {
+		if v := f.RecommendedVerdict; v != "" && !strings.Contains(m.dv.decisionLine(&m.frame), v) {
 			lines = append(lines, "verdict: "+termsafe.Line(v)+" (the "+by+"'s recommendation; the spec verdict is the engineer's to take)")
 		}
 		if f.Of > 0 && f.Participants < f.Of {
@@ -430,17 +430,17 @@ func (m Model) viewFinal(h int) string {
 	if d.stopped() {
 		lines = append(lines, fmt.Sprintf("stopped at round %d (%s): rounds 0 to %d ran, of a cap of %d", d.stopRound, d.stopRule, d.stopRound, d.r))
 	}
-	if dl := m.decisionLine(); dl != "" {
+	if dl := m.dv.decisionLine(&m.frame); dl != "" {
 		lines = append(lines, dl)
 	}
-	cost := "cost: " + m.money(d.usd)
+	cost := "cost: " + m.dv.money(d.usd)
 	if d.hasEstimate {
-		cost += " actual vs " + m.estimateWords() + " estimated"
+		cost += " actual vs " + m.dv.estimateWords() + " estimated"
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
-	lines = append(lines, m.costLines(f)...)
-	chart := m.renderChart(m.w)
+	lines = append(lines, m.dv.costLines(&m.frame, f)...)
+	chart := m.dv.renderChart(&m.frame, m.w)
 	head := wrapLines(strings.Join(lines, "\n")+"\n"+chart, m.w) + "\n"
 	if rest := h - lipgloss.Height(head); rest < minAnswerLines {
 		// a short window keeps the answer's first lines: the chart gives
@@ -452,7 +452,7 @@ func (m Model) viewFinal(h int) string {
 	k := docKey{path: d.judge.path, width: m.finalDocWidth()}
 	out, ok := m.docs[k]
 	if !ok {
-		return head + "\n" + m.viewDoc(k, max(1, rest))
+		return head + "\n" + m.dv.viewDoc(&m.frame, k, max(1, rest))
 	}
 	return head + "\n" + m.cutDoc(trimLeadingBlank(out), max(2, rest))
 }
@@ -475,8 +475,8 @@ func trimLeadingBlank(s string) string {
 // viewJudgeFailed says that the judge failed, why, and what can be done
 // (the judge-failure menu, opened by resuming), above its last attempt.
 func (m Model) viewJudgeFailed(h int) string {
-	d := m.deb
-	words := m.words()
+	d := m.dv.deb
+	words := m.dv.words(&m.frame)
 	why := d.judge.err
 	if why == "" {
 		why = "its answer could not be used"
@@ -514,7 +514,7 @@ func (m Model) viewJudgeFailed(h int) string {
 	if rest < 4 || d.judge.status == "" {
 		return head
 	}
-	return head + "\n" + m.renderPanes([]*pane{d.judge}, m.w, rest)
+	return head + "\n" + m.dv.renderPanes(&m.frame, []*pane{d.judge}, m.w, rest)
 }
 
 // labelWord names an anonymized proposal in the UI's language ("proposal
@@ -523,8 +523,8 @@ func labelWord(l string) string { return label.Proposal(l) }
 
 // finalFile is the parsed final answer, read when the debate view was built
 // or when the run finished.
-func (m Model) finalFile() *bugfolder.Final {
-	return m.deb.final
+func (d debateState) finalFile() *bugfolder.Final {
+	return d.deb.final
 }
 
 // finalMsg delivers the final answer read off the UI goroutine.
@@ -545,13 +545,13 @@ func loadFinalCmd(dir, path string) tea.Cmd {
 }
 
 // viewHelp lists the keys of the active page, from its bindings.
-func (m Model) viewHelp() string { return m.helpBox(m.helpRowsOf()) }
+func (m Model) viewHelp() string { return m.helpv.helpBox(&m.frame, m.helpRowsOf()) }
 
 // helpBox draws the rows of keys in a box that fits the window: each
 // description wrapped to the width, and when the rows are taller than
 // the window, a window on them that ↑/↓ scroll.
-func (m Model) helpBox(rows [][2]string) string {
-	inner := max(10, min(m.w-4, 78)) // the box's border and padding take 4
+func (hv helpOverlay) helpBox(f *frame, rows [][2]string) string {
+	inner := max(10, min(f.w-4, 78)) // the box's border and padding take 4
 	var lines []string
 	const keyW = 15 // the key column and its space
 	for _, r := range rows {
@@ -562,16 +562,16 @@ func (m Model) helpBox(rows [][2]string) string {
 			lines = append(lines, strings.Repeat(" ", keyW)+more)
 		}
 	}
-	fits := max(1, m.h-6) // border, title, blank, blank, closing line
+	fits := max(1, f.h-6) // border, title, blank, blank, closing line
 	closing := "any key closes"
 	if len(lines) > fits {
-		off := min(m.helpOff, len(lines)-fits)
+		off := min(hv.off, len(lines)-fits)
 		closing = fmt.Sprintf("↑/↓ scroll (%d–%d of %d) · any other key closes", off+1, off+fits, len(lines))
 		lines = lines[off : off+fits]
 	}
 	var b strings.Builder
-	b.WriteString(m.st.Title.Render("Keys") + "\n\n")
+	b.WriteString(f.st.Title.Render("Keys") + "\n\n")
 	b.WriteString(strings.Join(lines, "\n") + "\n")
-	b.WriteString("\n" + m.st.Subtle.Render(ansi.Truncate(closing, inner, "…")))
-	return m.st.Box.Render(lipgloss.NewStyle().Width(inner).Render(b.String())) // one width: nothing behind shows through
+	b.WriteString("\n" + f.st.Subtle.Render(ansi.Truncate(closing, inner, "…")))
+	return f.st.Box.Render(lipgloss.NewStyle().Width(inner).Render(b.String())) // one width: nothing behind shows through
 }

@@ -164,18 +164,18 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 	case m.screen == scrBrowser && !m.browser.loading:
 		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows), listReviewsCmd(m.opts.keeper(), m.opts.Register),
 			scanNewDirsCmd(m.opts.Register, m.browser.knownDirs())) // the poll: new folders without a notification
-		if m.holders.arm() {
-			cmds = append(cmds, m.holders.next()) // fsnotify's word, between two polls
+		if m.browser.watch.arm() {
+			cmds = append(cmds, m.browser.watch.next()) // fsnotify's word, between two polls
 		}
-	case m.screen == scrReview && m.rev != nil:
-		cmds = append(cmds, m.followReview())
-	case m.screen == scrReview && m.revAlone != "":
-		cmds = append(cmds, loadReviewCmd(m.opts.keeper(), m.revAlone, 0)) // its record was not readable yet
-	case m.followsDisk():
-		cmds = append(cmds, checkDebateCmd(m.deb.dir, m.deb.stamp))
-		if m.watchingOther() {
+	case m.screen == scrReview && m.rv.view != nil:
+		cmds = append(cmds, m.rv.followReview(&m.frame))
+	case m.screen == scrReview && m.rv.alone != "":
+		cmds = append(cmds, loadReviewCmd(m.opts.keeper(), m.rv.alone, 0)) // its record was not readable yet
+	case m.dv.followsDisk(&m.frame):
+		cmds = append(cmds, checkDebateCmd(m.dv.deb.dir, m.dv.deb.stamp))
+		if m.dv.watchingOther(&m.frame) {
 			m.now = m.clock() // its elapsed time ticks here too
-			cmds = append(cmds, readLiveCmd(m.deb.dir))
+			cmds = append(cmds, readLiveCmd(m.dv.deb.dir))
 		}
 	}
 	return m, tea.Batch(cmds...)

@@ -91,7 +91,7 @@ func TestWizardToTradeoffRun(t *testing.T) {
 	// before it arrives would show "rendering…"
 	p := newProbed(New(opts), func(m Model) bool {
 		s := screenText(m, "")
-		return !m.running && strings.Contains(s, "Decisão humana pendente") && strings.Contains(s, "no winner, a human decides")
+		return !m.run.on && strings.Contains(s, "Decisão humana pendente") && strings.Contains(s, "no winner, a human decides")
 	})
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
 	waitFor := func(what string) {
@@ -162,8 +162,8 @@ func TestMenusSpeakTheProtocol(t *testing.T) {
 			var all string
 			for _, mn := range []*menu{quorumMenu(q, make(chan quorumAnswer, 1), func(...string) bool { return false }, 80),
 				judgeMenu(j, make(chan judgeAnswer, 1), false, true, true)} {
-				m.openMenu(mn)
-				all += ansi.Strip(m.menu.form.View()) + "\n"
+				m.dlg.openMenu(&m.frame, mn)
+				all += ansi.Strip(m.dlg.menu.form.View()) + "\n"
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(all, w) {
@@ -187,8 +187,8 @@ func TestResumeRunsTheDebatesProtocol(t *testing.T) {
 	opts := protocolOptions(f, t)
 	for _, tc := range []struct{ named, want string }{{"tradeoff", "tradeoff"}, {"", "debate"}} {
 		m := New(opts)
-		m.deb = &debateView{protocol: tc.named}
-		if got := m.engineOptions(newBridge(), "moot resume").Protocol.Name(); got != tc.want {
+		m.dv.deb = &debateView{protocol: tc.named}
+		if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != tc.want {
 			t.Errorf("problema.md names %q: resumed as %s, want %s", tc.named, got, tc.want)
 		}
 	}
@@ -242,7 +242,7 @@ func TestWizardToCouncilRun(t *testing.T) {
 	opts.Setup.Stakes = engine.Stakes{ValueAtRisk: 250000, Valued: true, Irreversible: true} // --value-at-risk 250000 --irreversible
 	// q while the synthesizer still runs would leave the debate, not end
 	// it: the test waits until the model has seen the run end
-	p := newProbed(New(opts), func(m Model) bool { return !m.running && m.out.Result != nil })
+	p := newProbed(New(opts), func(m Model) bool { return !m.run.on && m.Outcome().Result != nil })
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
 	waitFor := func(what string) {
 		t.Helper()

@@ -66,5 +66,5 @@ func (k wizardScreen) render(m Model) string {
 	if note := m.wiz.restrictedNote(); note != "" { // pinned: the form scrolls under it
 		head += "\n" + m.st.Warning.Render(wrapLines(note, m.w))
 	}
-	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-3-lipgloss.Height(head)).Render(form) + "\n" + m.footer(help)
+	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-3-lipgloss.Height(head)).Render(form) + "\n" + m.toast.footer(&m.frame, help)
 }
