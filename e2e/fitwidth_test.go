@@ -1,0 +1,54 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestPlanAndListFitTheTerminal: on terminals of 60 and 80 columns every
+// line moot plan writes is one of its own (a heading, or indented under
+// its key or table): nothing runs past the edge for the terminal to wrap
+// (a wrap starts a line with the middle of a word); moot list is one
+// line per record.
+func TestPlanAndListFitTheTerminal(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{60, 80} {
+		t.Run(fmt.Sprintf("plan-%d", w), func(t *testing.T) {
+			t.Parallel()
+			p := newProject(t)
+			m := startTmux(t, p, w, 60, "plan", "7", "--mode", "diagnosis", "--judge", "omega")
+			if code := m.exitCode(); code != "0" {
+				t.Fatalf("exit %s:\n%s", code, m.screen())
+			}
+			s := m.screen()
+			for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+				if l == "" || strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "Debate plan for ") || l == "Warnings:" || l == "Refused:" {
+					continue
+				}
+				t.Errorf("%d columns: a line the terminal wrapped: %q\n%s", w, l, s)
+			}
+			if !strings.Contains(s, "ENGINE") || !strings.Contains(s, "total") {
+				t.Errorf("the engines table is missing:\n%s", s)
+			}
+		})
+		t.Run(fmt.Sprintf("list-%d", w), func(t *testing.T) {
+			t.Parallel()
+			p := newProject(t)
+			m := startTmux(t, p, w, 24, "list")
+			if code := m.exitCode(); code != "0" {
+				t.Fatalf("exit %s:\n%s", code, m.screen())
+			}
+			s := strings.TrimRight(m.screen(), "\n")
+			lines := strings.Split(s, "\n")
+			if len(lines) != 7 || !strings.HasPrefix(lines[0], "BUG ") {
+				t.Errorf("%d columns: want a header and 6 records, one a line:\n%s", w, s)
+			}
+			for _, l := range lines[1:] {
+				if !strings.HasPrefix(l, "BUG-") {
+					t.Errorf("%d columns: a line that is no record: %q", w, l)
+				}
+			}
+		})
+	}
+}
