@@ -52,3 +52,45 @@ func TestPlanAndListFitTheTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestShowOnATerminalKeepsTheAnswersHeadApartAndBarred: moot show of a
+// council at 80 columns writes each quoted head line of the final answer
+// (the convergence, one line per member) as its own paragraph, every
+// wrapped quoted line keeps its bar, and the summary table has no empty
+// header row.
+func TestShowOnATerminalKeepsTheAnswersHeadApartAndBarred(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.moot("run", "7", "--protocol", "council", "--mode", "repair", "-r", "0", "--lens", "security", "--lens", "performance", "--yes", "--headless").mustExit(t, 0)
+	m := startTmux(t, p, 80, 200, "show", "7")
+	if code := m.exitCode(); code != "0" {
+		t.Fatalf("exit %s:\n%s", code, m.screen())
+	}
+	s := m.screen()
+	lines := strings.Split(s, "\n")
+	inQuote := false
+	members := 0
+	for i, l := range lines {
+		text := strings.TrimSpace(l)
+		if strings.HasPrefix(text, "│ Membro ") {
+			members++
+			if prev := strings.TrimSpace(lines[i-1]); prev != "│" {
+				t.Errorf("a member's head line runs on from the line before (%q):\n%s", prev, s)
+			}
+		}
+		switch {
+		case strings.HasPrefix(text, "│ Convergência"):
+			inQuote = true
+		case inQuote && text == "":
+			inQuote = false
+		case inQuote && !strings.HasPrefix(text, "│"):
+			t.Errorf("a quoted line lost its bar: %q\n%s", l, s)
+		}
+		if text == "│" && i+1 < len(lines) && strings.Contains(lines[i+1], "──┼──") {
+			t.Errorf("the summary table opens with an empty header row:\n%s", s)
+		}
+	}
+	if members != 2 {
+		t.Errorf("%d members' head lines, want 2:\n%s", members, s)
+	}
+}
