@@ -206,6 +206,9 @@ func (m Model) planArrived(msg planMsg) (Model, tea.Cmd) {
 	if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
 		m.cost.button, m.cost.startWhenReady = 1, false // it cannot start: Edit is where Enter leads
 	}
+	if m.opts.AcceptPlan && m.cost.plan != nil && m.cost.plan.OverBudget() {
+		m.cost.startWhenReady = false // --yes accepts a plan, not one over its cap: the screen says so
+	}
 	if m.cost.startWhenReady {
 		m.cost.startWhenReady = false
 		if m.cost.plan != nil && len(m.cost.plan.Refusals) == 0 {
