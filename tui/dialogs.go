@@ -51,6 +51,8 @@ func dialogOf(k menuKind) dialog {
 		return engineChangeDialog{}
 	case menuDecide:
 		return decideDialog{}
+	case menuResumeCost:
+		return resumeCostDialog{}
 	}
 	return quorumDialog{}
 }

@@ -32,6 +32,7 @@ const (
 	menuEngineChange
 	menuTrust
 	menuDecide
+	menuResumeCost
 )
 
 // menu is an open huh form and what it answers.

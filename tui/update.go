@@ -341,7 +341,9 @@ func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	}
 	m.decideOnOpen = false
 	if m.opts.Resume && m.deb != nil && !m.running && msg.err == nil {
-		cmds = append(cmds, m.startResume())
+		var c tea.Cmd
+		m, c = m.resumeOrAsk(msg.deb)
+		cmds = append(cmds, c)
 	}
 	return m, tea.Batch(cmds...)
 }
