@@ -22,6 +22,7 @@ type debateScreen struct {
 	Left, Right, Up, Down         key.Binding
 	Zoom, Search, Resume, Menu    key.Binding
 	Older, OpenFile, Copy, Decide key.Binding
+	Edit                          key.Binding
 	StopArgue, Mouse, Help        key.Binding
 	Back, Quit, ForceQuit         key.Binding
 }
@@ -41,6 +42,7 @@ func newDebateScreen() debateScreen {
 		Menu:      bind("m", "back to a decision that waits (esc steps its menu aside)", "m"),
 		Older:     bind("a", "the bug's earlier debate (archived ones too)", "a"),
 		OpenFile:  bind("o", "open the focused file in $PAGER (else $EDITOR)", "o"),
+		Edit:      bind("e", "edit the bug's bug.md in $VISUAL (else $EDITOR)", "e"),
 		Copy:      bind("y", "copy the focused file's path", "y"),
 		Mouse:     said("mouse", "wheel scrolls a zoom, click focuses a pane"),
 		Decide:    bind("d", "on the Final tab: record the human decision (approve, decline, revise + note)", "d"),
@@ -75,7 +77,7 @@ func (k debateScreen) footer(m Model) []key.Binding {
 func (k debateScreen) FullHelp() [][]key.Binding {
 	z := zoomPage
 	return [][]key.Binding{{k.NextTab, k.Round, k.Left, k.Zoom, k.Search, labelled(z.Back, "esc", "back from a search, then a zoom"),
-		labelled(z.Top, "g/G home/end", "in a zoom: its top / its end"), k.Resume, k.Menu, k.Older, k.OpenFile, k.Copy, k.Mouse, k.Decide,
+		labelled(z.Top, "g/G home/end", "in a zoom: its top / its end"), k.Resume, k.Menu, k.Older, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Decide,
 		k.Help, k.Back, k.Quit, k.ForceQuit}}
 }
 
@@ -127,6 +129,8 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.openDecide()
 	case key.Matches(msg, k.OpenFile):
 		return m, m.openFile(m.focusedPath())
+	case key.Matches(msg, k.Edit) && m.bug != nil:
+		return m, m.editBug(m.bug.Dir, m.bug.IsQuestion)
 	case key.Matches(msg, k.Copy):
 		return m, m.copyPath(m.focusedPath())
 	case key.Matches(msg, k.Older):
