@@ -355,6 +355,10 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		w.WriteString("\n## Rounds\n\n| round |")
 		cols := append(append([]string{}, solvers...), critics...)
 		for _, id := range cols {
+			// a support role by the protocol's word: argue's critic-1 is its scorer-1
+			if c := bugfolder.PT.Names().Critic; strings.HasPrefix(id, c) && words.Supporter != "" && words.Supporter != "critic" {
+				id = words.Supporter + strings.TrimPrefix(id, c)
+			}
 			fmt.Fprintf(&w, " %s |", id)
 		}
 		w.WriteString("\n|---|")

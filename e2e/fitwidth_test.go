@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -92,5 +93,28 @@ func TestShowOnATerminalKeepsTheAnswersHeadApartAndBarred(t *testing.T) {
 	}
 	if members != 2 {
 		t.Errorf("%d members' head lines, want 2:\n%s", members, s)
+	}
+}
+
+// TestShowNamesArguesScorerAsTheProtocolDoes: moot show of an argue heads
+// its scorer's column scorer-1, as the headless output and the setup
+// ("1 scorer(s)") name it, not by its file's name critic-1.
+func TestShowNamesArguesScorerAsTheProtocolDoes(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.moot("ask", "Should we cache coupon lookups?", "--protocol", "argue", "-r", "1", "--yes", "--headless").mustExit(t, 0)
+	dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*-should-we-cache-coupon-lookups"))
+	if len(dirs) != 1 {
+		t.Fatalf("question folders: %v", dirs)
+	}
+	r := p.moot("show", filepath.Base(dirs[0])).mustExit(t, 0)
+	head := ""
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, "| round |") {
+			head = l
+		}
+	}
+	if !strings.Contains(head, "scorer-1") || strings.Contains(head, "critic-1") {
+		t.Errorf("the rounds table's head: %q\n%s", head, r.stdout)
 	}
 }

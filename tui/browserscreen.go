@@ -192,7 +192,7 @@ func (k browserScreen) render(m Model) string {
 		count += " · " + b.sortName() + b.hiddenSortValue(l.listW)
 	}
 	if med, n := b.medianHealth(); n > 0 {
-		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
+		count += fmt.Sprintf(" · median health %s tokens/accepted contribution over %d debates", fmtTokens(int(med)), n)
 	}
 	second := m.st.Subtle.Render(count)
 	if b.filtering || b.filter.Value() != "" {

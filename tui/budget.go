@@ -46,6 +46,9 @@ type budgetAsk struct {
 	why string
 	// choice is the budget menu's choice when it was last drawn
 	choice string
+	// width is the menu form's width: the figures are wrapped at spaces
+	// before huh would break "7,000" or "$0.04" at its comma or point
+	width int
 }
 
 // BudgetReached asks the UI's budget menu and waits for the answer.
@@ -74,8 +77,9 @@ func (m Model) askBudget(then askBudgetMsg) (Model, tea.Cmd) {
 	who := "the review" // a review's live view has no debate
 	if m.deb != nil {
 		who = m.deb.bugID
+		m.deb.state = "waiting" // as at the quorum menu: the header says a human is asked
 	}
-	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.openMenu(budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
+	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.openMenu(budgetMenu(&budgetAsk{b: then.b, reply: then.reply, width: m.lay.menuFormW})))
 }
 
 // budgetSentence is the engine's wording of a reached budget
@@ -92,6 +96,9 @@ func budgetMenu(a *budgetAsk) *menu {
 	m := &menu{kind: menuBudget, bud: a, choice: cmp.Or(a.choice, "raise")}
 	b := a.b
 	desc := budgetSentence(b) + "\nIt was not started."
+	if a.width > 8 {
+		desc = wrapText(desc, a.width-6) // huh's card takes its frame from the width
+	}
 	stop := fmt.Sprintf("Stop now: skip the remaining rounds, the %s reads the last complete round (labelled cut by the budget)", b.FinalWord)
 	switch {
 	case b.FinalWord == "": // a protocol with no final step (review): its round ends where it is

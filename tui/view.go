@@ -34,7 +34,7 @@ func (m Model) View() tea.View {
 func (m Model) Render() string {
 	var parts []string
 	if m.opts.Banner != "" {
-		parts = append(parts, m.st.Subtle.Render(truncMiddle(m.opts.Banner, m.w))) // the path's end stays readable
+		parts = append(parts, m.st.Subtle.Render(bannerLine(m.opts.Banner, m.w)))
 	}
 	body := m.active().render(m)
 	parts = append(parts, body)
@@ -424,7 +424,7 @@ func (m Model) viewFinal(h int) string {
 			lines = append(lines, fmt.Sprintf("%d of %d %s took part", f.Participants, f.Of, words.Members))
 		}
 		if f.HealthTokensPerContribution > 0 {
-			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted idea (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
+			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted contribution (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
 		}
 	}
 	if d.stopped() {
@@ -574,4 +574,27 @@ func (m Model) helpBox(rows [][2]string) string {
 	b.WriteString(strings.Join(lines, "\n") + "\n")
 	b.WriteString("\n" + m.st.Subtle.Render(ansi.Truncate(closing, inner, "…")))
 	return m.st.Box.Render(lipgloss.NewStyle().Width(inner).Render(b.String())) // one width: nothing behind shows through
+}
+
+// bannerLine fits the banner to w columns: what it says (before its last
+// " · ") is kept whole as long as it fits, and the folder after it is cut
+// from its start, so its end (the demo's own folder) stays readable.
+func bannerLine(b string, w int) string {
+	if ansi.StringWidth(b) <= w {
+		return b
+	}
+	i := strings.LastIndex(b, " · ")
+	if i < 0 {
+		return truncMiddle(b, w)
+	}
+	head, path := b[:i+len(" · ")], b[i+len(" · "):]
+	room := w - ansi.StringWidth(head)
+	if room < 12 { // too narrow for both: what it says comes first
+		return ansi.Truncate(b, max(0, w), "…")
+	}
+	r := []rune(path)
+	for ansi.StringWidth(string(r)) > room-1 {
+		r = r[1:]
+	}
+	return head + "…" + string(r)
 }
