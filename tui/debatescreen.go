@@ -88,6 +88,9 @@ func (k debateScreen) help(m Model) [][2]string {
 	if m.canStopArgue() {
 		rows = append(rows, [2]string{argueStopKey, k.StopArgue.Help().Desc})
 	}
+	if d := m.deb; d != nil && (d.stopped() || d.cut) { // the header's compact form marks it
+		rows = append(rows, [2]string{"r2■/3", "in a narrow header: the rounds ended at round 2 of a cap of 3 (stopped, or cut by the budget)"})
+	}
 	return rows
 }
 
