@@ -288,17 +288,29 @@ func (m Model) costLines(f *bugfolder.Final) []string {
 	}
 	for _, t := range m.deb.trend {
 		if t.est <= 0 { // an engine the plan never priced (swapped in): no error to show
-			out = append(out, m.st.Subtle.Render(fmt.Sprintf("estimate %s: not planned → %s tokens", t.engine, fmtTokens(t.act))))
+			out = append(out, m.st.Subtle.Render(fmt.Sprintf("tokens on %s: not in the plan, %s used", t.engine, fmtTokens(t.act))))
 			continue
 		}
-		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
+		line := fmt.Sprintf("tokens on %s: ≈%s planned, %s used (%s)", t.engine, fmtTokens(t.est), fmtTokens(t.act), overUnder(t.now))
 		if partial {
-			line = fmt.Sprintf("estimate %s: %s → %s tokens (not run in full: no estimate error)", t.engine, fmtTokens(t.est), fmtTokens(t.act))
-		}
-		if t.debates > 1 {
-			line += fmt.Sprintf(" · first of %d debates %+.0f %%", t.debates, t.first*100)
+			line = fmt.Sprintf("tokens on %s: ≈%s planned, %s used (not run in full: no estimate error)", t.engine, fmtTokens(t.est), fmtTokens(t.act))
 		}
 		out = append(out, m.st.Subtle.Render(line))
+		if t.debates > 1 {
+			out = append(out, m.st.Subtle.Render(fmt.Sprintf("  in its first of %d debates here: %s (each plan learns from the last)", t.debates, overUnder(t.first))))
+		}
 	}
 	return out
+}
+
+// overUnder says an estimate's error in words: "53 % under", "12 % over"
+// (what was used was that much above or below the plan).
+func overUnder(e float64) string {
+	switch {
+	case e < 0:
+		return fmt.Sprintf("%.0f %% under", -e*100)
+	case e > 0:
+		return fmt.Sprintf("%.0f %% over", e*100)
+	}
+	return "exactly"
 }

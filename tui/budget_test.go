@@ -115,9 +115,9 @@ func TestCostTrendOnFinalTab(t *testing.T) {
 		final     *bugfolder.Final
 		want, not []string
 	}{
-		{"full", &bugfolder.Final{CostAccuracy: rows}, []string{"estimate zeta: 15k → 16k tokens (+10 %) · first of 3 debates +200 %"}, []string{"cut by the budget"}},
+		{"full", &bugfolder.Final{CostAccuracy: rows}, []string{"tokens on zeta: ≈15k planned, 16k used (10 % over)", "in its first of 3 debates here: 200 % over (each plan learns from the last)"}, []string{"cut by the budget"}},
 		{"cut", &bugfolder.Final{BudgetCut: true, Degraded: true, CostAccuracy: rows},
-			[]string{"degraded: cut by the budget: the judge read round 1, the last complete one", "estimate zeta: 15k → 16k tokens (not run in full: no estimate error)"}, []string{"+10 %"}},
+			[]string{"degraded: cut by the budget: the judge read round 1, the last complete one", "tokens on zeta: ≈15k planned, 16k used (not run in full: no estimate error)"}, []string{"10 % over"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -221,7 +221,7 @@ func (k debateScreen) render(m Model) string {
 	}
 	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.footer(help)
 	if m.menu != nil && !m.menuHidden {
-		body, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
+		body, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.menuRows(), m.menuOff)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
 	}
 	return out

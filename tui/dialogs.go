@@ -354,7 +354,7 @@ func cursorLine(view string) int {
 
 // clampMenuOff keeps a menu's scroll within what stands above its end.
 func (m Model) clampMenuOff(off int) int {
-	_, off = menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.menuKeys(), m.h-2, off)
+	_, off = menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.menuKeys(), m.menuRows(), off)
 	return off
 }
 
@@ -377,7 +377,11 @@ func (m Model) fitForm(f *huh.Form, w, h int) *huh.Form {
 	if h > 0 {
 		f = f.WithHeight(h)
 	}
-	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: max(h, m.h)}); nf != nil {
+	tall := max(h, m.h)
+	if h == 0 {
+		tall = 500 // a menu is never scrolled inside huh (its title cut off): menuWindow scrolls it whole
+	}
+	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: tall}); nf != nil {
 		if form, ok := nf.(*huh.Form); ok {
 			f = form
 		}

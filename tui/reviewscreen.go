@@ -162,7 +162,7 @@ func (k reviewScreen) render(m Model) string {
 	}
 	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.footer(help)}, "\n")
 	if m.menu != nil {
-		box, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.h-2, m.menuOff)
+		box, _ := menuWindow(m.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.menuKeys(), m.lay.menuFormW)), m.menuRows(), m.menuOff)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
 	}
 	return out

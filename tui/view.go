@@ -434,8 +434,11 @@ func (m Model) viewFinal(h int) string {
 		lines = append(lines, dl)
 	}
 	cost := "cost: " + m.money(d.usd)
-	if d.hasEstimate {
-		cost += " actual vs " + m.estimateWords() + " estimated"
+	switch est := m.estimateWords(); {
+	case d.hasEstimate && strings.HasPrefix(est, "unknown") && strings.HasPrefix(m.money(d.usd), "unknown"):
+		cost += " (an engine has no price; nor had the estimate)"
+	case d.hasEstimate:
+		cost += ", estimated " + est
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
@@ -597,4 +600,15 @@ func bannerLine(b string, w int) string {
 		r = r[1:]
 	}
 	return head + "…" + string(r)
+}
+
+// menuRows is how many lines a menu's box may show inside its border: the
+// window less the border and the banner's line (the demo's), so a tall
+// menu's bottom border stays on screen.
+func (m Model) menuRows() int {
+	n := m.h - 2
+	if m.opts.Banner != "" {
+		n--
+	}
+	return n
 }
