@@ -136,7 +136,7 @@ written, exit 4).`,
 				fmt.Fprintf(e.stderr, "personas chosen for the question: %s (give --persona to choose)\n", af.chosen)
 			}
 			if !rf.isHeadless(e) { // on a terminal: the cost screen and the live view, as moot run
-				return askTUI(e, reg, bug, cfg, s, sf.config)
+				return askTUI(e, reg, bug, cfg, s, sf.config, rf.yes)
 			}
 			plan, err := acceptedPlan(e, reg, bug, cfg, s, rf.yes, rf.asJSON)
 			if err != nil {
@@ -199,7 +199,7 @@ func askLang(flag string, reg *bugfolder.Register) (bugfolder.Lang, error) {
 // askTUI asks the question in the terminal UI: its folder is reserved, the
 // cost screen shows the plan, Start runs it in the live view; a cancel
 // before anything started leaves no folder behind.
-func askTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup, config string) error {
+func askTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup, config string, yes bool) error {
 	if s.Problem == nil {
 		p, err := bugfolder.AssembleP(bug)
 		if err != nil {
@@ -214,7 +214,7 @@ func askTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Co
 	bug.Dir, bug.ID = dir, id
 	opts := tuiOptions(e, reg, cfg)
 	opts.Protocol, opts.Known = s.Protocol, allProtocols()
-	opts.Bug, opts.Setup, opts.Budget = bug, s, s.Budget
+	opts.Bug, opts.Setup, opts.Budget, opts.AcceptPlan = bug, s, s.Budget, yes
 	e.resumeConfig = config
 	err = runProgram(e, reg, opts)
 	_ = os.Remove(dir) // only an empty folder goes: the question was never started

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/glamour/v2"
 	"charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
+	"github.com/reversa/moot/tui"
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
@@ -60,17 +60,9 @@ func renderMarkdown(e *env, md string) error {
 	case !lipgloss.HasDarkBackground(os.Stdin, os.Stdout):
 		style = styles.LightStyle
 	}
-	width := min(termWidth(e.stdout), 120)
-	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width-2))
-	if err != nil {
-		return fmt.Errorf("markdown renderer: %w", err)
-	}
-	out, err := r.Render(md)
-	if err != nil {
-		return fmt.Errorf("render markdown: %w", err)
-	}
-	// what glamour passed through is sanitized again: only its own styling stays
-	_, err = io.WriteString(e.stdout, termsafe.Styled(out))
+	// the TUI's renderer: quoted lines stay apart and keep their bar when
+	// they wrap, as on the Final tab
+	_, err := io.WriteString(e.stdout, tui.RenderMarkdown(md, min(termWidth(e.stdout), 120)-2, style)+"\n")
 	return err
 }
 

@@ -110,6 +110,13 @@ func demoSetup(protocol string, reg *bugfolder.Register, bug *bugfolder.Bug, cfg
 		}
 		s.Lenses = append(s.Lenses, l)
 	}
+	// the council's packet, as moot run builds it: with it the setup is
+	// whole and the demo opens on the cost screen, as the debate's does
+	p, err := bugfolder.AssembleP(bug)
+	if err != nil {
+		return s, err
+	}
+	s.Problem = council.Protocol{}.Pack(s, p, nil)
 	return s, nil
 }
 
@@ -157,7 +164,7 @@ writes the eight sections. It prints where the question's folder is.`,
 			if err != nil {
 				return withCode(ExitInternal, err)
 			}
-			fmt.Fprintf(e.stdout, "moot demo: a recorded %s on a copy of the sample register in %s\n", protocol, dir)
+			fmt.Fprintf(e.stdout, "moot demo: a recorded %s on a copy of the sample register in %s (its dollars are the recording's prices: nothing is charged)\n", protocol, dir)
 			reg, bug, err := bugfolder.Resolve(dir, "BUG-20260715-A7K3")
 			if err != nil {
 				return withCode(ExitInternal, err)
@@ -176,13 +183,17 @@ writes the eight sections. It prints where the question's folder is.`,
 					Protocol: s.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: &engine.Policies{OnQuorumLoss: "continue"},
 					Sink: pr.sink, Command: "moot demo", Version: version(),
 				})
+				defer fmt.Fprintf(e.stdout, "moot demo: its copy stays in %s; remove it with: rm -rf %s\n", dir, dir)
 				return exitFor(e, reg, res, err)
 			}
 			opts := tuiOptions(e, reg, cfg)
 			opts.Untrusted = nil // moot made this copy itself: nothing to trust
 			opts.Bug, opts.Setup = bug, s
-			opts.Banner = "moot demo · a recorded " + protocol + " (replay engine: no model, no network) in " + dir
-			return runProgram(e, reg, opts)
+			// its money is the recording's prices: nothing is charged
+			opts.Banner = "moot demo · recorded " + protocol + ": no model, no network, no charge · " + dir
+			err = runProgram(e, reg, opts)
+			fmt.Fprintf(e.stdout, "moot demo: its copy stays in %s; remove it with: rm -rf %s\n", dir, dir)
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "no TUI: print progress, answer the quorum menu with continue")
@@ -243,5 +254,6 @@ func demoArgue(e *env) error {
 	if err == nil && res != nil && res.Outcome == engine.OutcomeDone {
 		fmt.Fprintf(e.stdout, "written: %s (resposta-final.md, transcript.md, scoring/, personas/)\n", qdir)
 	}
+	fmt.Fprintf(e.stdout, "moot demo: its copy stays in %s; remove it with: rm -rf %s\n", dir, dir)
 	return exitFor(e, reg, res, err)
 }

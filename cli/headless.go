@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -31,6 +32,9 @@ type progress struct {
 	// final is the protocol's word for its final step; supporter its
 	// support role's and members its panel's.
 	final, supporter, members string
+	// nameW is the width of the name column: the longest name a call
+	// can carry (a "synthesizer" is wider than "agente-1").
+	nameW int
 }
 
 // finalWord is the protocol's word for its final step.
@@ -49,6 +53,7 @@ func (p *progress) byWord(by string) string {
 func newProgress(e *env, reg *bugfolder.Register, asJSON bool, proto engine.Protocol) *progress {
 	words := engine.Describe(proto)
 	p := &progress{human: e.stderr, reg: reg, final: words.Final, supporter: words.Supporter, members: words.Members}
+	p.nameW = max(10, len(words.Final), len(words.Supporter)+3)
 	if asJSON {
 		p.json = e.stdout
 	}
@@ -158,7 +163,7 @@ func (p *progress) line(ev engine.Event) {
 		if ev.Estimated {
 			tok += " (est.)"
 		}
-		line := fmt.Sprintf("  %-10s %-14s %-8s %s  %s", p.who(ev.SolverID), ev.Status, humanDuration(ms(ev.DurationMS)), tok, eventCost(ev.CostUSD, ev.CostUnknown))
+		line := fmt.Sprintf("  %-*s %-14s %-8s %s  %s", p.nameW, p.who(ev.SolverID), ev.Status, callDuration(ms(ev.DurationMS)), tok, eventCost(ev.CostUSD, ev.CostUnknown))
 		if ev.Attempt > 1 {
 			line += fmt.Sprintf("  attempt %d", ev.Attempt)
 		}
@@ -232,5 +237,21 @@ func clip(s string, n int) string {
 	return s
 }
 
-// eventCost is a cost as the headless output shows it (money.Total).
-func eventCost(usd float64, unknown bool) string { return money.Total(usd, unknown) }
+// eventCost is a cost as the headless output shows it (money.Total): a
+// cost nothing prices reads "cost unknown", not a bare "unknown" beside
+// the token counts.
+func eventCost(usd float64, unknown bool) string {
+	if s := money.Total(usd, unknown); s != "unknown" {
+		return s
+	}
+	return "cost unknown"
+}
+
+// callDuration is a call's time in the headless column: under ten seconds
+// always with one decimal ("7.0s" above "7.4s"), so the column reads alike.
+func callDuration(d time.Duration) string {
+	if d >= time.Second && d < 10*time.Second {
+		return fmt.Sprintf("%.1fs", d.Round(100*time.Millisecond).Seconds())
+	}
+	return humanDuration(d)
+}

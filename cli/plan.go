@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -186,8 +186,20 @@ func writePlanJSON(w io.Writer, p *engine.Plan) error {
 	return enc.Encode(out)
 }
 
-// printPlan writes the plan for a person.
+// printPlan writes the plan for a person: fitted to the terminal's width
+// when w is one, whole lines when piped.
 func printPlan(w io.Writer, p *engine.Plan) {
+	width := 0 // no cut when the plan is not read on a terminal
+	if isTerminal(w) {
+		width = termWidth(w)
+	}
+	writePlan(w, p, width)
+}
+
+// writePlan writes the plan within width columns (0: no limit): a setup
+// line is cut, the calls, path and P lines wrap at spaces under their key,
+// and the engines table drops its least telling columns.
+func writePlan(w io.Writer, p *engine.Plan, width int) {
 	s := p.Setup
 	mode := string(s.Mode)
 	if mode == "" {
@@ -197,34 +209,37 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	if title == "" {
 		title = s.Bug.ID
 	}
-	fmt.Fprintf(w, "Debate plan for %s — %s\n\n", s.Bug.ID, title)
+	head := fmt.Sprintf("%s plan for %s — %s", protocolTitle(s.Protocol), s.Bug.ID, title)
+	if width > 0 && ansi.StringWidth(head) > width {
+		head = ansi.Truncate(head, width, "…")
+	}
+	fmt.Fprintf(w, "%s\n\n", head)
 	if !s.Bug.IsQuestion { // a question has no mode (argue's style is a setup line of its own)
 		fmt.Fprintf(w, "  mode      %s\n", mode)
-	}
-	width := 0 // no cut when the plan is not read on a terminal
-	if isTerminal(w) {
-		width = termWidth(w)
 	}
 	for _, l := range engine.SetupLines(s) {
 		line := fmt.Sprintf("  %-10s%s", l.Key, l.Text)
 		if l.Note != "" {
 			line += " — " + l.Note
 		}
-		if width > 0 && len([]rune(line)) > width-1 {
-			line = string([]rune(line)[:width-2]) + "…"
+		if width > 0 && ansi.StringWidth(line) > width-1 {
+			line = ansi.Truncate(line, width-1, "…")
 		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(w, "  calls     %s\n", p.Formula)
+	keyed := func(key, text string) {
+		fmt.Fprintf(w, "  %-10s%s\n", key, wrapWords(text, width-12, strings.Repeat(" ", 12)))
+	}
+	keyed("calls", p.Formula)
 	if path := p.PathText(); path != "" {
-		fmt.Fprintf(w, "  path      %s\n", path)
+		keyed("path", path)
 	}
 	if s.Problem != nil {
-		fmt.Fprintf(w, "  P         %s bytes ≈ %s tokens (estimate), %d part(s)\n", thousands(s.Problem.Bytes()), thousands(s.Problem.Tokens()), len(s.Problem.Parts))
+		keyed("P", fmt.Sprintf("%s bytes ≈ %s tokens (estimate), %d part(s)", thousands(s.Problem.Bytes()), thousands(s.Problem.Tokens()), len(s.Problem.Parts)))
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  ENGINE\tKIND\tEXTERNAL\tROLES\tCALLS\tTOKENS IN\tTOKENS OUT\tCOST")
+	tb := table{header: []string{"ENGINE", "KIND", "EXTERNAL", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST"},
+		flex: -1, drop: []int{2, 1, 3}, squeeze: 0}
 	for _, en := range p.Engines {
 		ext := "no"
 		if en.External {
@@ -232,16 +247,17 @@ func printPlan(w io.Writer, p *engine.Plan) {
 		}
 		cost := "≈" + engine.USD(en.USD)
 		if !en.PriceKnown {
-			cost = "unknown price"
+			cost = "unknown" // the warnings say which engine has no price
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t≈%s\t≈%s\t%s\n", en.Name, en.Kind, ext, en.Roles, en.Calls, thousands(en.Input), thousands(en.Output), cost)
+		tb.rows = append(tb.rows, []string{en.Name, en.Kind, ext, en.Roles, fmt.Sprint(en.Calls), "≈" + thousands(en.Input), "≈" + thousands(en.Output), cost})
 	}
-	total := money.Estimate(p.USD, !p.USDKnown)
-	fmt.Fprintf(tw, "  total\t\t\t\t%d\t≈%s\t≈%s\t%s\n", p.Calls.Total, thousands(p.Input), thousands(p.Output), total)
-	tw.Flush()
+	tb.rows = append(tb.rows, []string{"total", "", "", "", fmt.Sprint(p.Calls.Total), "≈" + thousands(p.Input), "≈" + thousands(p.Output), money.Estimate(p.USD, !p.USDKnown)})
+	for _, l := range strings.Split(strings.TrimSuffix(tb.render(max(width-2, 0)), "\n"), "\n") {
+		fmt.Fprintln(w, "  "+l)
+	}
 	fmt.Fprintln(w, "\n  Token and money figures are estimates.")
 	if line := engine.CachingLine(p); line != "" {
-		fmt.Fprintf(w, "  %s\n", line)
+		fmt.Fprintf(w, "  %s\n", wrapWords(line, width-2, "  "))
 	}
 	printBudgetLines(w, p)
 	// on a terminal a warning wraps at spaces with a hanging indent (a path
@@ -259,4 +275,13 @@ func printPlan(w io.Writer, p *engine.Plan) {
 			fmt.Fprintf(w, "  - %s\n", wrap(x))
 		}
 	}
+}
+
+// protocolTitle is the protocol's name as a title word ("Council" plan):
+// a council or a tradeoff is not called a debate where it is known.
+func protocolTitle(p engine.Protocol) string {
+	if p == nil {
+		return "Debate"
+	}
+	return capital(p.Name())
 }

@@ -937,8 +937,8 @@ func (r *reviewRun) accept(p reviewPlan) error {
 	if p.USD != nil {
 		usd = fmt.Sprintf("≈$%.4f (estimated)", *p.USD)
 	}
-	line := fmt.Sprintf("Review plan: %d juror(s), %d to %d call(s) (one per lens; more only when a rung fails to answer), ≈%d tokens in + %d out, %s",
-		p.Lenses, p.Calls.Min, p.Calls.Max, p.Tokens.Input, p.Tokens.Output, usd)
+	line := fmt.Sprintf("Review plan: %d juror(s), %d to %d call(s) (one per lens; more only when a rung fails to answer), ≈%s tokens in + %s out, %s",
+		p.Lenses, p.Calls.Min, p.Calls.Max, thousands(p.Tokens.Input), thousands(p.Tokens.Output), usd)
 	if r.f.run.yes {
 		fmt.Fprintln(r.e.stderr, line)
 		return nil

@@ -455,7 +455,7 @@ moot help review).`,
 					need = fmt.Sprintf("at most %d more call(s) (up to the round cap; its stop rules may end it earlier)", left)
 				}
 				fmt.Fprintf(e.stdout, "Resuming %s needs %s (%s). Run again with --yes to accept.\n", bug.ID, need, reg.Rel(d.Dir))
-				return withCode(ExitNeedHuman, errors.New("not resumed: pass --yes to accept the remaining calls"))
+				return withCode(ExitNeedHuman, errors.New("not resumed: nothing was called or written")) // the line above says how to accept
 			}
 			ctx, cancel := interruptContext(e, proto, pol, resumeTarget(e, args[0], bug, config))
 			defer cancel()

@@ -343,14 +343,22 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	if protocolName(d) == argue.Name {
 		rows = append(rows, argueRows(reg, d)...)
 	}
-	w.WriteString("| | |\n|---|---|\n")
-	for _, r := range rows {
+	// the first row (the status) heads the table: a Markdown table needs a
+	// header, and an empty one drew an empty row above the summary
+	for i, r := range rows {
 		fmt.Fprintf(&w, "| %s | %s |\n", r[0], strings.ReplaceAll(r[1], "|", "\\|"))
+		if i == 0 {
+			w.WriteString("|---|---|\n")
+		}
 	}
 	if len(d.Rounds) > 0 {
 		w.WriteString("\n## Rounds\n\n| round |")
 		cols := append(append([]string{}, solvers...), critics...)
 		for _, id := range cols {
+			// a support role by the protocol's word: argue's critic-1 is its scorer-1
+			if c := bugfolder.PT.Names().Critic; strings.HasPrefix(id, c) && words.Supporter != "" && words.Supporter != "critic" {
+				id = words.Supporter + strings.TrimPrefix(id, c)
+			}
 			fmt.Fprintf(&w, " %s |", id)
 		}
 		w.WriteString("\n|---|")

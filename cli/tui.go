@@ -32,6 +32,7 @@ func runTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Co
 		s.Protocol = nil // the wizard asks for it
 	}
 	opts.Bug, opts.Setup, opts.Budget = bug, s, s.Budget
+	opts.AcceptPlan, _ = cmd.Flags().GetBool("yes") // --yes accepts the plan here too: no cost screen
 	e.resumeConfig = sf.config
 	return runProgram(e, reg, opts)
 }

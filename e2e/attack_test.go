@@ -141,7 +141,7 @@ func TestUnknownCostIsUnknownEverywhere(t *testing.T) {
 	p := handRegister(t)
 	p.bug("BUG-20261101-CST1", "1", "cost", "")
 	r := p.moot("run", "1", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
-	if out := r.stdout + r.stderr; strings.Contains(out, "$0.00") || !strings.Contains(out, "tokens, unknown —") {
+	if out := r.stdout + r.stderr; strings.Contains(out, "$0.00") || !strings.Contains(out, "tokens, cost unknown —") {
 		t.Errorf("headless output of an unpriced engine:\n%s", out)
 	}
 	list, _ := p.listJSON(0)
@@ -212,7 +212,7 @@ func TestHandRunStatusesAndResumeMessages(t *testing.T) {
 		t.Errorf("resume of a judge-less hand-run debate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	w := p.moot("resume", "9", "--winner", "B", "--headless").mustExit(t, 0)
-	if out := w.stdout + w.stderr; !strings.Contains(out, "done: 0 calls, 0 tokens, unknown") {
+	if out := w.stdout + w.stderr; !strings.Contains(out, "done: 0 calls, 0 tokens, cost unknown") {
 		t.Errorf("a human choice makes no call:\n%s", out)
 	}
 	list, _ = p.listJSON(0)

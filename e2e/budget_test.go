@@ -156,7 +156,7 @@ func TestBudgetFromEnginesFile(t *testing.T) {
 	p.Plan = padded
 	p.addBudget("budget:\n  max_tokens: 25000\n")
 	r := p.moot("plan", "7", "--mode", "diagnosis").mustExit(t, 0)
-	if !strings.Contains(r.stdout, "cap 25000 tokens") || !strings.Contains(r.stdout, "EXCEEDS") {
+	if !strings.Contains(r.stdout, "cap 25,000 tokens") || !strings.Contains(r.stdout, "EXCEEDS") {
 		t.Errorf("the plan does not show the cap:\n%s", r.stdout)
 	}
 	r = p.moot("plan", "7", "--mode", "diagnosis", "--json", "--max-tokens", "9000000").mustExit(t, 0)

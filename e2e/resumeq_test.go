@@ -149,6 +149,9 @@ func TestResumeQuestionOnATerminal(t *testing.T) {
 	if r.code != 4 || !strings.Contains(r.stdout, "Run again with --yes") {
 		t.Fatalf("without a terminal: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	if strings.Contains(r.stderr, "--yes") { // the advice is given once
+		t.Errorf("the error repeats the advice on stdout: %s", r.stderr)
+	}
 	out, code := p.mootOnTerminal("Run again with --yes", "", "resume", id, "--headless")
 	if code != 4 || strings.Contains(out, "\x1b[?1049h") {
 		t.Fatalf("--headless on a terminal: exit %d, the UI opened:\n%q", code, out)

@@ -103,7 +103,11 @@ func TestTUIStartsAndWatchesEveryDebateProtocol(t *testing.T) {
 				t.Parallel()
 				p := newProject(t)
 				m := startTmux(t, p, sz.w, sz.h, tc.args...)
-				m.wait("the cost screen", "Cost of the debate", "Start")
+				noun := map[string]string{"argue": "argument"}[tc.proto] // the protocol names the title: a council is no debate
+				if noun == "" {
+					noun = tc.proto
+				}
+				m.wait("the cost screen", "Cost of the "+noun, "Start")
 				m.send("Enter")
 				s := m.wait("the live view, ended", "done", "Final")
 				if tc.calls != "" && !strings.Contains(s, tc.calls) {

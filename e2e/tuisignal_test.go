@@ -30,7 +30,7 @@ func TestTUIStopSignals(t *testing.T) {
 			sock := fmt.Sprintf("moot-sig-%d-%d", os.Getpid(), sig)
 			t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
 			exitFile := filepath.Join(p.dir, "exit-code")
-			script := fmt.Sprintf("cd %q && env FAKE_DELAY_MS=60000 FAKE_LOG=%q XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q run 7 --mode diagnosis -r 1 --yes; echo $? > %q; sleep 60",
+			script := fmt.Sprintf("cd %q && env FAKE_DELAY_MS=60000 FAKE_LOG=%q XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q run 7 --mode diagnosis -r 1; echo $? > %q; sleep 60",
 				p.dir, p.log, filepath.Join(p.dir, ".xdg"), filepath.Join(p.dir, ".cache"), mootBin, exitFile)
 			if out, err := exec.Command("tmux", "-L", sock, "new-session", "-d", "-x", "100", "-y", "30", script).CombinedOutput(); err != nil {
 				t.Fatalf("tmux: %v\n%s", err, out)

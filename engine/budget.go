@@ -13,6 +13,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/money"
 	"go.yaml.in/yaml/v3"
 )
@@ -492,7 +493,7 @@ func RaiseRefusal(b BudgetReach, next Budget) string {
 		return fmt.Sprintf("a cap of %s does not pay the call held back: spent %s, and with the calls in flight and that call it needs ≈%s", money.USD(next.MaxUSD), money.USD(b.SpentUSD), money.USD(need))
 	}
 	if need := b.SpentTokens + b.FlightTokens + b.NextTokens + b.KeepTokens; next.MaxTokens > 0 && next.MaxTokens < need {
-		return fmt.Sprintf("a cap of %d tokens does not pay the call held back: spent %d tokens, and with the calls in flight and that call it needs ≈%d", next.MaxTokens, b.SpentTokens, need)
+		return fmt.Sprintf("a cap of %s tokens does not pay the call held back: spent %s tokens, and with the calls in flight and that call it needs ≈%s", digits.Grouped(next.MaxTokens), digits.Grouped(b.SpentTokens), digits.Grouped(need))
 	}
 	return ""
 }
@@ -517,6 +518,16 @@ func raises(cur, next Budget) bool {
 	return up
 }
 
+// countIn writes a count for l's readers: grouped by commas in English
+// (40,000, as the plan's figures are), plain in Portuguese, where the
+// comma is the decimal mark.
+func countIn(l bugfolder.Lang, n int) string {
+	if l == bugfolder.EN {
+		return digits.Grouped(n)
+	}
+	return strconv.Itoa(n)
+}
+
 // capText says a cap as people read it ("$0.50 and 40000 tokens").
 func capText(c Budget) string { return capIn(bugfolder.EN, c) }
 
@@ -527,7 +538,7 @@ func capIn(l bugfolder.Lang, c Budget) string {
 		parts = append(parts, money.USD(c.MaxUSD))
 	}
 	if c.MaxTokens > 0 {
-		parts = append(parts, fmt.Sprintf("%d tokens", c.MaxTokens))
+		parts = append(parts, fmt.Sprintf("%s tokens", countIn(l, c.MaxTokens)))
 	}
 	if len(parts) == 0 {
 		return l.Pick("sem teto", "no cap")
@@ -538,7 +549,7 @@ func capIn(l bugfolder.Lang, c Budget) string {
 // spentIn says a spend in l's words: its tokens, even none, after its
 // dollars, even $0, under a dollar cap ("$0.00 and 1200 tokens").
 func spentIn(l bugfolder.Lang, c Budget, usd float64, tok int) string {
-	spent := fmt.Sprintf("%d tokens", tok)
+	spent := fmt.Sprintf("%s tokens", countIn(l, tok))
 	if c.MaxUSD > 0 {
 		spent = money.USD(usd) + l.Pick(" e ", " and ") + spent
 	}
@@ -554,9 +565,9 @@ func (b BudgetReach) Text() string {
 	spent := spentIn(bugfolder.EN, b.Cap, b.SpentUSD, b.SpentTokens)
 	fig := func(usd float64, tok int) string {
 		if b.Cap.MaxUSD > 0 {
-			return fmt.Sprintf("≈%s (%d tokens)", money.USD(usd), tok)
+			return fmt.Sprintf("≈%s (%s tokens)", money.USD(usd), digits.Grouped(tok))
 		}
-		return fmt.Sprintf("≈%d tokens", tok)
+		return fmt.Sprintf("≈%s tokens", digits.Grouped(tok))
 	}
 	next := "the next call"
 	if b.Who != "" {
@@ -760,7 +771,7 @@ func pastLearning(s Setup) map[string]Learned {
 func PlanBudgetLines(p *Plan) []SetupLine {
 	var out []SetupLine
 	if c := p.Setup.Budget; c.Set() {
-		est := fmt.Sprintf("≈%d tokens", p.Input+p.Output)
+		est := fmt.Sprintf("≈%s tokens", digits.Grouped(p.Input+p.Output))
 		if c.MaxUSD > 0 {
 			est = money.Estimate(p.USD, !p.USDKnown) + ", " + est // Estimate says ≈ itself
 		}
@@ -773,7 +784,7 @@ func PlanBudgetLines(p *Plan) []SetupLine {
 			verdict = "cannot be checked against the dollar cap: part of its cost is unknown"
 		}
 		out = append(out, SetupLine{Key: "budget", Text: fmt.Sprintf("cap %s; the estimate (%s) %s", capText(c), est, verdict)})
-		out = append(out, SetupLine{Key: "worst case", Text: fmt.Sprintf("≈%d tokens if every answer runs to its engine's max answer; each call starts only if the spend, the worst cases of the calls in flight and its own fit under the cap", p.WorstTokens())})
+		out = append(out, SetupLine{Key: "worst case", Text: fmt.Sprintf("≈%s tokens if every answer runs to its engine's max answer; each call starts only if the spend, the worst cases of the calls in flight and its own fit under the cap", digits.Grouped(p.WorstTokens()))})
 		if w := UnpricedCapWarning(c, unpriced); w != "" {
 			out = append(out, SetupLine{Key: "WARNING", Text: w})
 		}

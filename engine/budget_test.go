@@ -208,12 +208,12 @@ func TestBudgetReachText(t *testing.T) {
 		want  string
 	}{
 		{"a token cap", BudgetReach{Cap: Budget{MaxTokens: 40000}, SpentTokens: 30000, FlightTokens: 4000, NextTokens: 7000, Who: "agente-2", FinalWord: "judge"},
-			"cap 40000 tokens; spent 30000 tokens; the calls in flight ≈4000 tokens; the next call (agente-2) ≈7000 tokens"},
+			"cap 40,000 tokens; spent 30,000 tokens; the calls in flight ≈4,000 tokens; the next call (agente-2) ≈7,000 tokens"},
 		{"a dollar cap, with the final step's share kept", BudgetReach{Cap: Budget{MaxUSD: 0.5, MaxTokens: 40000}, SpentUSD: 0.31, SpentTokens: 30000,
 			FlightUSD: 0.04, FlightTokens: 4000, NextUSD: 0.07, NextTokens: 7000, KeepUSD: 0.1, KeepTokens: 10000, Who: "agente-2", FinalWord: "synthesizer"},
-			"cap $0.50 and 40000 tokens; spent $0.31 and 30000 tokens; the calls in flight ≈$0.04 (4000 tokens); the next call (agente-2) ≈$0.07 (7000 tokens); kept for the synthesizer ≈$0.10 (10000 tokens)"},
+			"cap $0.50 and 40,000 tokens; spent $0.31 and 30,000 tokens; the calls in flight ≈$0.04 (4,000 tokens); the next call (agente-2) ≈$0.07 (7,000 tokens); kept for the synthesizer ≈$0.10 (10,000 tokens)"},
 		{"nobody named, no final word", BudgetReach{Cap: Budget{MaxTokens: 9000}, SpentTokens: 8000, NextTokens: 2000, KeepTokens: 500},
-			"cap 9000 tokens; spent 8000 tokens; the calls in flight ≈0 tokens; the next call ≈2000 tokens; kept for the final step ≈500 tokens"},
+			"cap 9,000 tokens; spent 8,000 tokens; the calls in flight ≈0 tokens; the next call ≈2,000 tokens; kept for the final step ≈500 tokens"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

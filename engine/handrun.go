@@ -69,6 +69,7 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 	for _, c := range choices {
 		letters = append(letters, c.Label)
 	}
+	started := r.now() // the session: the time at the menu counts, as the TUI's header counts it
 	dec, err := opts.Supervisor.JudgeFailed(ctx, jf)
 	if errors.Is(err, ErrNeedHuman) {
 		reason := fmt.Sprintf("%s, and it records no judge engine to run: `moot resume %s --winner A` records your choice among %s, or `moot run %s --mode MODE` archives it as %s/ and starts a new debate", jf.Reason, bug.ID, labelList(d.Lang, letters), bug.ID, archive)
@@ -85,6 +86,7 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		if !ok {
 			return nil, &bugfolder.InputError{Field: "--winner", Msg: fmt.Sprintf("%s names no proposal: the labels are %s", dec.Winner, labelList(d.Lang, letters))}
 		}
+		r.emit(Event{Type: EvResumed, Path: d.Dir, Time: started})
 		r.emit(Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(dec.Choice), By: "human", Round: r.last, Winner: dec.Winner})
 		if err := r.writeFinal(in, doc, "human", r.humanMeta(), nil); err != nil {
 			return nil, err

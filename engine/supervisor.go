@@ -85,6 +85,9 @@ type QuorumDecision struct {
 type LabelPreview struct {
 	Label   string
 	Preview string
+	// Member is the panel member who wrote it (agente-1), so a human
+	// choosing matches it to its pane; empty when the label is the name.
+	Member string
 }
 
 // JudgeFailure is what the Supervisor is told when the judge fails.

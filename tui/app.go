@@ -33,6 +33,9 @@ type Options struct {
 	Bug    *bugfolder.Bug
 	Setup  engine.Setup
 	Resume bool
+	// AcceptPlan starts a complete Setup as soon as its plan is priced
+	// and fits (--yes on a terminal): the cost screen is not asked.
+	AcceptPlan bool
 	// Budget is a new debate's cap (the flags over the engines file);
 	// ResumeBudget a resume's new cap (resume's flags; none: the frozen).
 	Budget, ResumeBudget engine.Budget
@@ -352,6 +355,7 @@ func New(opts Options) Model {
 	if d := pendingResult(opts.Bug); d != nil && !opts.Resume {
 		m.dlg.ask = newPendingAsk(opts.Bug, d)
 	}
+	m.cost.startWhenReady = m.screen == scrCost && opts.AcceptPlan && m.dlg.ask == nil
 	return m
 }
 

@@ -92,6 +92,9 @@ func TestBrowserOpensAFinishedArgue(t *testing.T) {
 			t.Errorf("the Final tab says %q:\n%s", bad, final)
 		}
 	}
+	if help := ansi.Strip(keys(t, m, "?").View().Content); !strings.Contains(help, "r2■/3") || !strings.Contains(help, "the rounds ended at round 2") {
+		t.Errorf("? does not explain the header's ■:\n%s", help)
+	}
 	for tab := 1; tab < m.dv.convTab(); tab++ {
 		m.dv.tab = tab
 		if v := ansi.Strip(m.View().Content); strings.Contains(v, "waiting") {

@@ -361,7 +361,7 @@ func (b *browser) hiddenSortValue(width int) string {
 	switch s := r.sum; b.sortBy {
 	case "health":
 		if s.Health > 0 {
-			v = fmtTokens(int(s.Health)) + " tokens/accepted idea"
+			v = fmtTokens(int(s.Health)) + " tokens/accepted contribution"
 		}
 	case "cost":
 		v = r.cost()

@@ -166,7 +166,7 @@ func TestBrowserColumnsAt80(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := loadBrowser(t, f, size[0], size[1])
 			text := screenText(m, f.proj)
-			for _, want := range []string{"⊘  BUG-20260610-K4M1", "⚑ BUG-20260720-R5T6", "Cupom expirado", "Invoice total"} {
+			for _, want := range []string{"⊘   BUG-20260610-K4M1", "⚑  BUG-20260720-R5T6", "Cupom expirado", "Invoice total"} {
 				if !strings.Contains(text, want) {
 					t.Errorf("%dx%d lacks %q:\n%s", size[0], size[1], want, text)
 				}

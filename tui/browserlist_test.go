@@ -350,7 +350,7 @@ func TestSortByAHiddenColumnShowsItsValue(t *testing.T) {
 	for _, tc := range []struct {
 		w, h int
 		want string
-	}{{80, 24, "worst health first (health here: 19k tokens/accepted idea)"}, {140, 45, ""}} {
+	}{{80, 24, "worst health first (health here: 19k tokens/accepted contribution)"}, {140, 45, ""}} {
 		t.Run(fmt.Sprint(tc.w), func(t *testing.T) {
 			m := loadBrowser(t, f, tc.w, tc.h)
 			m = keys(t, m, "s", "s", "s", "s", "g") // the worst health is first

@@ -37,8 +37,9 @@ var browserCols = []browserCol{
 // minTitle is the width the title keeps before columns are given up.
 const minTitle = 24
 
-// marksW is the width of the marks column: closed, restricted, held.
-const marksW = 3
+// marksW is the width of the marks column: closed, restricted, held,
+// then a space, so no mark touches the ID.
+const marksW = 4
 
 // columnsFor picks the columns that leave the title minTitle cells at a
 // width (the cursor and the marks included).
@@ -261,7 +262,7 @@ func (r *browserRow) marks() string {
 	if r.rev != nil {
 		return r.reviewMarks()
 	}
-	m := []rune("   ")
+	m := []rune("    ")
 	if r.sum == nil {
 		return string(m)
 	}

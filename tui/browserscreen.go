@@ -20,7 +20,7 @@ import (
 type browserScreen struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Filter, Clear, Sort                     key.Binding
-	Open, New, Resume, OpenFile, Copy       key.Binding
+	Open, New, Resume, OpenFile, Copy, Edit key.Binding
 	Mouse, Help, Quit                       key.Binding
 }
 
@@ -39,6 +39,7 @@ func newBrowserScreen() browserScreen {
 		New:      bind("n", "start a new debate on the bug", "n"),
 		Resume:   bind("r", "resume its unfinished debate", "r"),
 		OpenFile: bind("o", "open bug.md (a question: its problem)", "o"),
+		Edit:     bind("e", "edit bug.md in $VISUAL (else $EDITOR)", "e"),
 		Copy:     bind("y", "copy the bug's folder path", "y"),
 		Mouse:    said("mouse", "wheel moves, click selects"),
 		Help:     bind("?", "this help", "?"),
@@ -55,7 +56,7 @@ func (k browserScreen) ShortHelp() []key.Binding {
 // FullHelp is the browser's help: its keys, then what its marks mean.
 func (k browserScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.PageUp, k.Top, k.Filter, k.Clear, k.Sort, k.Open, k.New, k.Resume, k.OpenFile, k.Copy, k.Mouse, k.Help, k.Quit},
+		{k.Up, k.PageUp, k.Top, k.Filter, k.Clear, k.Sort, k.Open, k.New, k.Resume, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Help, k.Quit},
 		{said("⊘", "closed by DONE.md: read-only, no new debate"), said("◆", "waits for a human decision (listed first): enter, then d on the Final tab"),
 			said("⚑", "visibility: restricted: never sent to an external engine"), said("?", "a question (moot ask), not a bug"),
 			said("◇", "a review (moot review): enter shows its panel"), said("●", "a moot process is running this debate now")},
@@ -110,6 +111,10 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 	case key.Matches(msg, k.OpenFile):
 		if r := b.selected(); r != nil {
 			return m, m.openFile(r.recordPath())
+		}
+	case key.Matches(msg, k.Edit):
+		if r := b.selected(); r != nil && r.rev == nil {
+			return m, m.editBug(r.dir.Dir, r.dir.Question)
 		}
 	case key.Matches(msg, k.Copy):
 		return m, m.copyPath(m.focusedPath())
@@ -183,7 +188,7 @@ func (k browserScreen) render(m Model) string {
 		count += " · " + b.sortName() + b.hiddenSortValue(l.listW)
 	}
 	if med, n := b.medianHealth(); n > 0 {
-		count += fmt.Sprintf(" · median health %s tokens/accepted idea over %d debates", fmtTokens(int(med)), n)
+		count += fmt.Sprintf(" · median health %s tokens/accepted contribution over %d debates", fmtTokens(int(med)), n)
 	}
 	second := m.st.Subtle.Render(count)
 	if b.filtering || b.filter.Value() != "" {

@@ -46,6 +46,9 @@ type budgetAsk struct {
 	why string
 	// choice is the budget menu's choice when it was last drawn
 	choice string
+	// width is the menu form's width: the figures are wrapped at spaces
+	// before huh would break "7,000" or "$0.04" at its comma or point
+	width int
 }
 
 // BudgetReached asks the UI's budget menu and waits for the answer.
@@ -74,8 +77,9 @@ func (m Model) askBudget(then askBudgetMsg) (Model, tea.Cmd) {
 	who := "the review" // a review's live view has no debate
 	if m.dv.deb != nil {
 		who = m.dv.deb.bugID
+		m.dv.deb.state = "waiting" // as at the quorum menu: the header says a human is asked
 	}
-	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.dlg.openMenu(&m.frame, budgetMenu(&budgetAsk{b: then.b, reply: then.reply})))
+	return m, tea.Batch(notify(who+" needs a decision: the budget cap was reached"), m.dlg.openMenu(&m.frame, budgetMenu(&budgetAsk{b: then.b, reply: then.reply, width: m.lay.menuFormW})))
 }
 
 // budgetSentence is the engine's wording of a reached budget
@@ -92,6 +96,9 @@ func budgetMenu(a *budgetAsk) *menu {
 	m := &menu{kind: menuBudget, bud: a, choice: cmp.Or(a.choice, "raise")}
 	b := a.b
 	desc := budgetSentence(b) + "\nIt was not started."
+	if a.width > 8 {
+		desc = wrapText(desc, a.width-6) // huh's card takes its frame from the width
+	}
 	stop := fmt.Sprintf("Stop now: skip the remaining rounds, the %s reads the last complete round (labelled cut by the budget)", b.FinalWord)
 	switch {
 	case b.FinalWord == "": // a protocol with no final step (review): its round ends where it is
@@ -281,17 +288,29 @@ func (d debateState) costLines(fr *frame, f *bugfolder.Final) []string {
 	}
 	for _, t := range d.deb.trend {
 		if t.est <= 0 { // an engine the plan never priced (swapped in): no error to show
-			out = append(out, fr.st.Subtle.Render(fmt.Sprintf("estimate %s: not planned → %s tokens", t.engine, fmtTokens(t.act))))
+			out = append(out, fr.st.Subtle.Render(fmt.Sprintf("tokens on %s: not in the plan, %s used", t.engine, fmtTokens(t.act))))
 			continue
 		}
-		line := fmt.Sprintf("estimate %s: %s → %s tokens (%+.0f %%)", t.engine, fmtTokens(t.est), fmtTokens(t.act), t.now*100)
+		line := fmt.Sprintf("tokens on %s: ≈%s planned, %s used (%s)", t.engine, fmtTokens(t.est), fmtTokens(t.act), overUnder(t.now))
 		if partial {
-			line = fmt.Sprintf("estimate %s: %s → %s tokens (not run in full: no estimate error)", t.engine, fmtTokens(t.est), fmtTokens(t.act))
-		}
-		if t.debates > 1 {
-			line += fmt.Sprintf(" · first of %d debates %+.0f %%", t.debates, t.first*100)
+			line = fmt.Sprintf("tokens on %s: ≈%s planned, %s used (not run in full: no estimate error)", t.engine, fmtTokens(t.est), fmtTokens(t.act))
 		}
 		out = append(out, fr.st.Subtle.Render(line))
+		if t.debates > 1 {
+			out = append(out, fr.st.Subtle.Render(fmt.Sprintf("  in its first of %d debates here: %s (each plan learns from the last)", t.debates, overUnder(t.first))))
+		}
 	}
 	return out
+}
+
+// overUnder says an estimate's error in words: "53 % under", "12 % over"
+// (what was used was that much above or below the plan).
+func overUnder(e float64) string {
+	switch {
+	case e < 0:
+		return fmt.Sprintf("%.0f %% under", -e*100)
+	case e > 0:
+		return fmt.Sprintf("%.0f %% over", e*100)
+	}
+	return "exactly"
 }

@@ -18,7 +18,7 @@ func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
 		name, typed, want string
 	}{
 		{"below the need", "40500", "does not pay the call held back"},
-		{"not higher", "39000", "must be higher than 40000 tokens"},
+		{"not higher", "39000", "must be higher than 40,000 tokens"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

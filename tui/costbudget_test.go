@@ -153,14 +153,17 @@ func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
 			m, _ := liveModel(t, f, size[0], size[1])
 			reply := make(chan budgetAnswer, 1)
 			m = pump(t, m, engineMsg{then: askBudgetMsg{reach, reply}})
-			flat := func() string { return strings.Join(strings.Fields(screenText(m, f.proj)), " ") }
-			if !strings.Contains(flat(), "spent 5000 tokens; the calls in flight ≈1500 tokens") {
+			// the menu's own text, its lines joined (the frame's borders sit between them)
+			flat := func() string {
+				return strings.Join(strings.Fields(ansi.Strip(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View())), " ")
+			}
+			if !strings.Contains(flat(), "spent 5,000 tokens; the calls in flight ≈1,500 tokens") {
 				t.Errorf("the menu does not say the spend as it is when shown:\n%s", screenText(m, f.proj))
 			}
 			spent, flight = 6800, 0
 			m = keys(t, m, "down") // the choice survives the redraw
 			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 1, SolverID: "agente-1", Status: bugfolder.StatusOK, TokensIn: 1200, TokensOut: 600}}})
-			if !strings.Contains(flat(), "spent 6800 tokens; the calls in flight ≈0 tokens") || m.dlg.menu.choice != "stop" {
+			if !strings.Contains(flat(), "spent 6,800 tokens; the calls in flight ≈0 tokens") || m.dlg.menu.choice != "stop" {
 				t.Errorf("the menu did not follow the call that finished (choice %q):\n%s", m.dlg.menu.choice, screenText(m, f.proj))
 			}
 			shown := screenText(m, f.proj)                                                          // kept as the golden screen once the refusal is checked too
@@ -168,7 +171,7 @@ func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
 			if !menuDrawn(m, menuBudgetRaise) {
 				t.Fatalf("a refused cap left the raise menu: %+v", m.dlg.menu)
 			}
-			if why := strings.Join(menuParagraph(t, m, "That cap was not taken", "New cap in dollars"), " "); !strings.Contains(why, "spent 6800 tokens, and with the calls in flight and that call it needs ≈9300") {
+			if why := strings.Join(menuParagraph(t, m, "That cap was not taken", "New cap in dollars"), " "); !strings.Contains(why, "spent 6,800 tokens, and with the calls in flight and that call it needs ≈9,300") {
 				t.Errorf("the refusal is not said on the spend as it is now:\n%s", screenText(m, f.proj))
 			}
 			golden.RequireEqual(t, []byte(shown))

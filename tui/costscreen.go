@@ -206,6 +206,9 @@ func (m Model) planArrived(msg planMsg) (Model, tea.Cmd) {
 	if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
 		m.cost.button, m.cost.startWhenReady = 1, false // it cannot start: Edit is where Enter leads
 	}
+	if m.opts.AcceptPlan && m.cost.plan != nil && m.cost.plan.OverBudget() {
+		m.cost.startWhenReady = false // --yes accepts a plan, not one over its cap: the screen says so
+	}
 	if m.cost.startWhenReady {
 		m.cost.startWhenReady = false
 		if m.cost.plan != nil && len(m.cost.plan.Refusals) == 0 {
@@ -233,7 +236,7 @@ func (m Model) costText() string {
 	if s.Bug.Title != "" {
 		title += " — " + s.Bug.Title
 	}
-	b.WriteString(m.st.Title.Render("Cost of the debate") + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
+	b.WriteString(m.st.Title.Render("Cost of the "+protocolNoun(s.Protocol)) + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
 	if c.plan != nil && len(c.plan.Refusals) > 0 { // first: what keeps it from starting is never scrolled away
 		b.WriteString(m.st.Error.Render("  Refused — this debate cannot start") + "\n")
 		for _, r := range c.plan.Refusals {
@@ -360,4 +363,17 @@ func costTable(rows [][]string, width int) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// protocolNoun names a run of p in a title ("Cost of the council"): a
+// council, a tradeoff or an argument is not called a debate where its
+// protocol is known.
+func protocolNoun(p engine.Protocol) string {
+	switch {
+	case p == nil:
+		return "debate"
+	case p.Name() == "argue":
+		return "argument"
+	}
+	return p.Name()
 }

@@ -22,6 +22,7 @@ type debateScreen struct {
 	Left, Right, Up, Down         key.Binding
 	Zoom, Search, Resume, Menu    key.Binding
 	Older, OpenFile, Copy, Decide key.Binding
+	Edit                          key.Binding
 	StopArgue, Mouse, Help        key.Binding
 	Back, Quit, ForceQuit         key.Binding
 }
@@ -41,6 +42,7 @@ func newDebateScreen() debateScreen {
 		Menu:      bind("m", "back to a decision that waits (esc steps its menu aside)", "m"),
 		Older:     bind("a", "the bug's earlier debate (archived ones too)", "a"),
 		OpenFile:  bind("o", "open the focused file in $PAGER (else $EDITOR)", "o"),
+		Edit:      bind("e", "edit the bug's bug.md in $VISUAL (else $EDITOR)", "e"),
 		Copy:      bind("y", "copy the focused file's path", "y"),
 		Mouse:     said("mouse", "wheel scrolls a zoom, click focuses a pane"),
 		Decide:    bind("d", "on the Final tab: record the human decision (approve, decline, revise + note)", "d"),
@@ -75,7 +77,7 @@ func (k debateScreen) footer(m Model) []key.Binding {
 func (k debateScreen) FullHelp() [][]key.Binding {
 	z := zoomPage
 	return [][]key.Binding{{k.NextTab, k.Round, k.Left, k.Zoom, k.Search, labelled(z.Back, "esc", "back from a search, then a zoom"),
-		labelled(z.Top, "g/G home/end", "in a zoom: its top / its end"), k.Resume, k.Menu, k.Older, k.OpenFile, k.Copy, k.Mouse, k.Decide,
+		labelled(z.Top, "g/G home/end", "in a zoom: its top / its end"), k.Resume, k.Menu, k.Older, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Decide,
 		k.Help, k.Back, k.Quit, k.ForceQuit}}
 }
 
@@ -85,6 +87,9 @@ func (k debateScreen) help(m Model) [][2]string {
 	rows := helpRows(k)
 	if m.run.canStopArgue(&m.frame) {
 		rows = append(rows, [2]string{argueStopKey, k.StopArgue.Help().Desc})
+	}
+	if d := m.dv.deb; d != nil && (d.stopped() || d.cut) { // the header's compact form marks it
+		rows = append(rows, [2]string{"r2■/3", "in a narrow header: the rounds ended at round 2 of a cap of 3 (stopped, or cut by the budget)"})
 	}
 	return rows
 }
@@ -127,6 +132,8 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.openDecide()
 	case key.Matches(msg, k.OpenFile):
 		return m, m.openFile(m.focusedPath())
+	case key.Matches(msg, k.Edit) && m.subj.bug != nil:
+		return m, m.editBug(m.subj.bug.Dir, m.subj.bug.IsQuestion)
 	case key.Matches(msg, k.Copy):
 		return m, m.copyPath(m.focusedPath())
 	case key.Matches(msg, k.Older):
@@ -214,7 +221,7 @@ func (k debateScreen) render(m Model) string {
 	}
 	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.toast.footer(&m.frame, help)
 	if m.dlg.menu != nil && !m.dlg.hidden {
-		body, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
+		body, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.menuRows(), m.dlg.off)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
 	}
 	return out

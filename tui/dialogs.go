@@ -51,6 +51,8 @@ func dialogOf(k menuKind) dialog {
 		return engineChangeDialog{}
 	case menuDecide:
 		return decideDialog{}
+	case menuResumeCost:
+		return resumeCostDialog{}
 	}
 	return quorumDialog{}
 }
@@ -360,7 +362,7 @@ func cursorLine(view string) int {
 
 // clampMenuOff keeps a menu's scroll within what stands above its end.
 func (d dialogStack) clampMenuOff(f *frame, off int) int {
-	_, off = menuWindow(d.menu.form.WithWidth(f.lay.menuFormW).View()+"\n"+d.menuKeys(), f.h-2, off)
+	_, off = menuWindow(d.menu.form.WithWidth(f.lay.menuFormW).View()+"\n"+d.menuKeys(), f.menuRows(), off)
 	return off
 }
 
@@ -383,7 +385,11 @@ func (fr frame) fitForm(f *huh.Form, w, h int) *huh.Form {
 	if h > 0 {
 		f = f.WithHeight(h)
 	}
-	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: max(h, fr.h)}); nf != nil {
+	tall := max(h, fr.h)
+	if h == 0 {
+		tall = 500 // a menu is never scrolled inside huh (its title cut off): menuWindow scrolls it whole
+	}
+	if nf, _ := f.Update(tea.WindowSizeMsg{Width: w, Height: tall}); nf != nil {
 		if form, ok := nf.(*huh.Form); ok {
 			f = form
 		}

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
+	"charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
 
 	"github.com/reversa/moot/bugfolder"
@@ -73,7 +74,7 @@ func RenderMarkdown(md string, width int, style string) string {
 	}
 	lr := renderers.m[key]
 	if lr == nil {
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
+		r, err := glamour.NewTermRenderer(glamour.WithStyles(quoteBarStyle(style)), glamour.WithWordWrap(width))
 		if err != nil {
 			renderers.Unlock()
 			return md
@@ -84,13 +85,63 @@ func RenderMarkdown(md string, width int, style string) string {
 	renderers.Unlock()
 	lr.Lock()
 	defer lr.Unlock()
-	md = quoteBreaks(termsafe.Text(md))
+	md = quoteBreaks(strings.ReplaceAll(termsafe.Text(md), quoteCell, ""))
 	out, err := lr.r.Render(md)
 	if err != nil {
 		return md
 	}
 	// what glamour passed through is sanitized again: only its own styling stays
-	return strings.Trim(termsafe.Styled(out), "\n")
+	return strings.Trim(termsafe.Styled(quoteBars(out)), "\n")
+}
+
+// quoteCell holds one cell of a block quote's bar while glamour lays the
+// quote out: it is zero cells wide, so a quote's two cells of bar ("│ ")
+// are counted where glamour would count one and a wrapped quoted line
+// never spills a word past the bar (quoteBars draws the bar after).
+const quoteCell = "\u200b"
+
+// quoteBarStyle is the named glamour style with a block quote indented by
+// two quoteCells instead of one two-cell "│ ".
+func quoteBarStyle(name string) ansi.StyleConfig {
+	cfg := *styles.DefaultStyles[name]
+	two := uint(2)
+	cfg.BlockQuote.Indent = &two
+	token := quoteCell
+	cfg.BlockQuote.IndentToken = &token
+	return cfg
+}
+
+// quoteBars draws each quote level's bar where quoteBarStyle left its two
+// cells, and takes back the two cells of padding glamour added for them
+// at the line's end.
+func quoteBars(out string) string {
+	if !strings.Contains(out, quoteCell) {
+		return out
+	}
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		n := strings.Count(l, quoteCell) / 2
+		if n == 0 {
+			continue
+		}
+		// the marks come in twos, each maybe wrapped in glamour's styling:
+		// the first of two is the bar, the second its space
+		var b strings.Builder
+		for k, part := range strings.Split(l, quoteCell) {
+			if k > 0 {
+				b.WriteString([]string{" ", "│"}[k%2])
+			}
+			b.WriteString(part)
+		}
+		l = b.String()
+		for range n {
+			if t, ok := strings.CutSuffix(l, "  "); ok {
+				l = t
+			}
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // quoteBreaks keeps the lines of a block quote apart: moot's documents

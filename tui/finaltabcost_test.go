@@ -31,7 +31,7 @@ func TestHandRunHeaderCostIsUnknown(t *testing.T) {
 }
 
 // TestFinalTabKeepsTheEstimateFromTheLog: a debate opened from disk (after
-// a resume, or run headless) shows "actual vs estimated" on its Final tab,
+// a resume, or run headless) shows its estimate beside the cost on its Final tab,
 // from the plan event of its log.
 func TestFinalTabKeepsTheEstimateFromTheLog(t *testing.T) {
 	t.Parallel()
@@ -47,7 +47,7 @@ func TestFinalTabKeepsTheEstimateFromTheLog(t *testing.T) {
 		t.Fatalf("not on Q2R8's Final tab: %+v", m.dv.deb)
 	}
 	m = pump(t, m, nil)
-	if text := screenText(m, f.proj); !strings.Contains(text, "actual vs ≈$0.01") {
+	if text := screenText(m, f.proj); !strings.Contains(text, ", estimated ≈$0.01") {
 		t.Errorf("Final tab lacks the estimate:\n%s", text)
 	}
 }

@@ -32,6 +32,7 @@ const (
 	menuEngineChange
 	menuTrust
 	menuDecide
+	menuResumeCost
 )
 
 // menu is an open huh form and what it answers.
@@ -373,6 +374,9 @@ func humanMenu(prev *menu, width int) *menu {
 		// one line each (a wrapped choice hides the ones below it): the
 		// preview gives way to the window; the panes have it whole
 		head := labelWord(l.Label) + marks[l.Label] + " — "
+		if l.Member != "" { // the pane it is in: the panes are titled by member
+			head = labelWord(l.Label) + " (" + l.Member + ")" + marks[l.Label] + " — "
+		}
 		room := max(12, min(70, width-6-ansi.StringWidth(head)))
 		opts = append(opts, huh.NewOption(head+preview(l.Preview, room), l.Label))
 	}

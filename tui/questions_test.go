@@ -91,10 +91,10 @@ func TestQuestionsInTheBrowser(t *testing.T) {
 				t.Fatalf("%d rows, want 6 bugs and 2 questions", len(m.browser.rows))
 			}
 			top := m.browser.rows[m.browser.visible[0]]
-			if top.sum == nil || top.sum.Bug.ID != couponQ || top.marks() != "◆? " {
+			if top.sum == nil || top.sum.Bug.ID != couponQ || top.marks() != "◆?  " {
 				t.Fatalf("first row %s marks %q: not the pending question", top.name(), top.marks())
 			}
-			checkFrame(t, m, size[0], size[1], f.proj, []string{"1/8 · 6 bugs, 2 questions", "◆? 20261130", "ID "})
+			checkFrame(t, m, size[0], size[1], f.proj, []string{"1/8 · 6 bugs, 2 questions", "◆?  20261130", "ID "})
 			goldenScreen(t, m, f.proj)
 			m = keys(t, m, "/", "s", "h", "a", "r", "d", "enter")
 			// a long ID is cut in its middle: its row is found by the ID's end

@@ -139,7 +139,7 @@ var (
 // reviewMarks are a review row's markers: ◆ a stalled review waiting for
 // a human decision, ⚑ restricted (else ◇, a review).
 func (r *browserRow) reviewMarks() string {
-	m := []rune("   ")
+	m := []rune("    ")
 	if r.rev.WaitsDecision {
 		m[0] = '◆'
 	}

@@ -53,7 +53,7 @@ func TestReviewBudgetMenuOverTheLiveView(t *testing.T) {
 				t.Fatalf("no budget menu over the review view:\n%s", screenText(m, ""))
 			}
 			text := strings.Join(strings.Fields(screenText(m, "")), " ")
-			for _, want := range []string{"The budget cap is reached (round 1)", "(security) ≈2500 tokens", "Stop now: the round ends here"} {
+			for _, want := range []string{"The budget cap is reached (round 1)", "(security) ≈2,500 tokens", "Stop now: the round ends here"} {
 				if !strings.Contains(text, want) {
 					t.Errorf("the menu does not say %q:\n%s", want, text)
 				}

@@ -162,7 +162,7 @@ func (k reviewScreen) render(m Model) string {
 	}
 	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.toast.footer(&m.frame, help)}, "\n")
 	if m.dlg.menu != nil {
-		box, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.h-2, m.dlg.off)
+		box, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.menuRows(), m.dlg.off)
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
 	}
 	return out

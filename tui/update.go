@@ -350,7 +350,9 @@ func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	}
 	m.dv.decideOnOpen = false
 	if m.opts.Resume && m.dv.deb != nil && !m.run.on && msg.err == nil {
-		cmds = append(cmds, m.startResume())
+		var c tea.Cmd
+		m, c = m.resumeOrAsk(msg.deb)
+		cmds = append(cmds, c)
 	}
 	return m, tea.Batch(cmds...)
 }

@@ -34,7 +34,7 @@ func (m Model) View() tea.View {
 func (m Model) Render() string {
 	var parts []string
 	if m.opts.Banner != "" {
-		parts = append(parts, m.st.Subtle.Render(truncMiddle(m.opts.Banner, m.w))) // the path's end stays readable
+		parts = append(parts, m.st.Subtle.Render(bannerLine(m.opts.Banner, m.w)))
 	}
 	body := m.active().render(m)
 	parts = append(parts, body)
@@ -424,7 +424,7 @@ func (m Model) viewFinal(h int) string {
 			lines = append(lines, fmt.Sprintf("%d of %d %s took part", f.Participants, f.Of, words.Members))
 		}
 		if f.HealthTokensPerContribution > 0 {
-			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted idea (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
+			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted contribution (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
 		}
 	}
 	if d.stopped() {
@@ -434,8 +434,11 @@ func (m Model) viewFinal(h int) string {
 		lines = append(lines, dl)
 	}
 	cost := "cost: " + m.dv.money(d.usd)
-	if d.hasEstimate {
-		cost += " actual vs " + m.dv.estimateWords() + " estimated"
+	switch est := m.dv.estimateWords(); {
+	case d.hasEstimate && strings.HasPrefix(est, "unknown") && strings.HasPrefix(m.dv.money(d.usd), "unknown"):
+		cost += " (an engine has no price; nor had the estimate)"
+	case d.hasEstimate:
+		cost += ", estimated " + est
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
@@ -574,4 +577,38 @@ func (hv helpOverlay) helpBox(f *frame, rows [][2]string) string {
 	b.WriteString(strings.Join(lines, "\n") + "\n")
 	b.WriteString("\n" + f.st.Subtle.Render(ansi.Truncate(closing, inner, "…")))
 	return f.st.Box.Render(lipgloss.NewStyle().Width(inner).Render(b.String())) // one width: nothing behind shows through
+}
+
+// bannerLine fits the banner to w columns: what it says (before its last
+// " · ") is kept whole as long as it fits, and the folder after it is cut
+// from its start, so its end (the demo's own folder) stays readable.
+func bannerLine(b string, w int) string {
+	if ansi.StringWidth(b) <= w {
+		return b
+	}
+	i := strings.LastIndex(b, " · ")
+	if i < 0 {
+		return truncMiddle(b, w)
+	}
+	head, path := b[:i+len(" · ")], b[i+len(" · "):]
+	room := w - ansi.StringWidth(head)
+	if room < 12 { // too narrow for both: what it says comes first
+		return ansi.Truncate(b, max(0, w), "…")
+	}
+	r := []rune(path)
+	for ansi.StringWidth(string(r)) > room-1 {
+		r = r[1:]
+	}
+	return head + "…" + string(r)
+}
+
+// menuRows is how many lines a menu's box may show inside its border: the
+// window less the border and the banner's line (the demo's), so a tall
+// menu's bottom border stays on screen.
+func (m frame) menuRows() int {
+	n := m.h - 2
+	if m.opts.Banner != "" {
+		n--
+	}
+	return n
 }

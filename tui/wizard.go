@@ -318,7 +318,7 @@ func (w *wizard) engineOptions() []huh.Option[string] {
 			label += "  external"
 		}
 		if st, ok := w.status[name]; ok && st.OK {
-			label += "  ✓ probed"
+			label += "  (probe passed)" // one ✓ on a line: huh's marks the choice
 		}
 		opts = append(opts, huh.NewOption(label, name))
 	}
@@ -424,7 +424,7 @@ func (w *wizard) build() {
 			fields = append(fields, w.verifyField())
 		}
 		fields = append(fields,
-			huh.NewInput().Title("Timeout per call").Description("empty = each engine's own, else 10m").Placeholder("10m").Value(&w.timeout).Validate(func(s string) error {
+			huh.NewInput().Title("Timeout per call").Description("a duration such as 90s or 10m; empty: each engine's own (else 10m)").Placeholder("empty: each engine's own").Value(&w.timeout).Validate(func(s string) error {
 				if strings.TrimSpace(s) == "" {
 					return nil
 				}

@@ -80,7 +80,7 @@ func (j *judge) rotated() []engine.Proposal {
 func (j *judge) Choices() []engine.LabelPreview {
 	out := make([]engine.LabelPreview, len(j.props))
 	for i, p := range j.props {
-		out[i] = engine.LabelPreview{Label: p.Label, Preview: p.Body}
+		out[i] = engine.LabelPreview{Label: p.Label, Preview: p.Body, Member: p.SolverID}
 	}
 	return out
 }

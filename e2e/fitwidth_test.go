@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPlanAndListFitTheTerminal: on terminals of 60 and 80 columns every
+// line moot plan writes is one of its own (a heading, or indented under
+// its key or table): nothing runs past the edge for the terminal to wrap
+// (a wrap starts a line with the middle of a word); moot list is one
+// line per record.
+func TestPlanAndListFitTheTerminal(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{60, 80} {
+		t.Run(fmt.Sprintf("plan-%d", w), func(t *testing.T) {
+			t.Parallel()
+			p := newProject(t)
+			m := startTmux(t, p, w, 60, "plan", "7", "--mode", "diagnosis", "--judge", "omega")
+			if code := m.exitCode(); code != "0" {
+				t.Fatalf("exit %s:\n%s", code, m.screen())
+			}
+			s := m.screen()
+			for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+				if l == "" || strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "Debate plan for ") || l == "Warnings:" || l == "Refused:" {
+					continue
+				}
+				t.Errorf("%d columns: a line the terminal wrapped: %q\n%s", w, l, s)
+			}
+			if !strings.Contains(s, "ENGINE") || !strings.Contains(s, "total") {
+				t.Errorf("the engines table is missing:\n%s", s)
+			}
+		})
+		t.Run(fmt.Sprintf("list-%d", w), func(t *testing.T) {
+			t.Parallel()
+			p := newProject(t)
+			m := startTmux(t, p, w, 24, "list")
+			if code := m.exitCode(); code != "0" {
+				t.Fatalf("exit %s:\n%s", code, m.screen())
+			}
+			s := strings.TrimRight(m.screen(), "\n")
+			lines := strings.Split(s, "\n")
+			if len(lines) != 7 || !strings.HasPrefix(lines[0], "BUG ") {
+				t.Errorf("%d columns: want a header and 6 records, one a line:\n%s", w, s)
+			}
+			for _, l := range lines[1:] {
+				if !strings.HasPrefix(l, "BUG-") {
+					t.Errorf("%d columns: a line that is no record: %q", w, l)
+				}
+			}
+		})
+	}
+}
+
+// TestShowOnATerminalKeepsTheAnswersHeadApartAndBarred: moot show of a
+// council at 80 columns writes each quoted head line of the final answer
+// (the convergence, one line per member) as its own paragraph, every
+// wrapped quoted line keeps its bar, and the summary table has no empty
+// header row.
+func TestShowOnATerminalKeepsTheAnswersHeadApartAndBarred(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.moot("run", "7", "--protocol", "council", "--mode", "repair", "-r", "0", "--lens", "security", "--lens", "performance", "--yes", "--headless").mustExit(t, 0)
+	m := startTmux(t, p, 80, 200, "show", "7")
+	if code := m.exitCode(); code != "0" {
+		t.Fatalf("exit %s:\n%s", code, m.screen())
+	}
+	s := m.screen()
+	lines := strings.Split(s, "\n")
+	inQuote := false
+	members := 0
+	for i, l := range lines {
+		text := strings.TrimSpace(l)
+		if strings.HasPrefix(text, "│ Membro ") {
+			members++
+			if prev := strings.TrimSpace(lines[i-1]); prev != "│" {
+				t.Errorf("a member's head line runs on from the line before (%q):\n%s", prev, s)
+			}
+		}
+		switch {
+		case strings.HasPrefix(text, "│ Convergência"):
+			inQuote = true
+		case inQuote && text == "":
+			inQuote = false
+		case inQuote && !strings.HasPrefix(text, "│"):
+			t.Errorf("a quoted line lost its bar: %q\n%s", l, s)
+		}
+		if text == "│" && i+1 < len(lines) && strings.Contains(lines[i+1], "──┼──") {
+			t.Errorf("the summary table opens with an empty header row:\n%s", s)
+		}
+	}
+	if members != 2 {
+		t.Errorf("%d members' head lines, want 2:\n%s", members, s)
+	}
+}
+
+// TestShowNamesArguesScorerAsTheProtocolDoes: moot show of an argue heads
+// its scorer's column scorer-1, as the headless output and the setup
+// ("1 scorer(s)") name it, not by its file's name critic-1.
+func TestShowNamesArguesScorerAsTheProtocolDoes(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.moot("ask", "Should we cache coupon lookups?", "--protocol", "argue", "-r", "1", "--yes", "--headless").mustExit(t, 0)
+	dirs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*-should-we-cache-coupon-lookups"))
+	if len(dirs) != 1 {
+		t.Fatalf("question folders: %v", dirs)
+	}
+	r := p.moot("show", filepath.Base(dirs[0])).mustExit(t, 0)
+	head := ""
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, "| round |") {
+			head = l
+		}
+	}
+	if !strings.Contains(head, "scorer-1") || strings.Contains(head, "critic-1") {
+		t.Errorf("the rounds table's head: %q\n%s", head, r.stdout)
+	}
+}

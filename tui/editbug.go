@@ -1,0 +1,49 @@
+package tui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// editBug opens a bug's bug.md in $VISUAL (else $EDITOR, else vi), giving
+// it the terminal until it exits: e edits the bug, the engineer's own
+// record; a debate's files are moot's records of what was said (o reads
+// them), and a question's problem is frozen by its hash, so neither is
+// offered for editing.
+func (m Model) editBug(dir string, question bool) tea.Cmd {
+	if question || dir == "" {
+		return statusCmd("e edits a bug's bug.md; a question has none (o reads its problem)")
+	}
+	path := filepath.Join(dir, bugfolder.BugFile)
+	getenv := m.opts.env
+	return func() tea.Msg {
+		if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+			return statusMsg("e edits bug.md, and " + path + " is not a file")
+		}
+		return editorCmd(path, getenv)()
+	}
+}
+
+// editorCmd runs the engineer's editor on a file.
+func editorCmd(path string, getenv func(string) string) tea.Cmd {
+	argv := strings.Fields(getenv("VISUAL"))
+	if len(argv) == 0 {
+		argv = strings.Fields(getenv("EDITOR"))
+	}
+	if len(argv) == 0 {
+		argv = []string{"vi"}
+	}
+	c := exec.Command(argv[0], append(argv[1:], path)...)
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		if err != nil {
+			return statusMsg(argv[0] + " failed: " + err.Error())
+		}
+		return statusMsg("edited " + filepath.Base(filepath.Dir(path)) + "/" + bugfolder.BugFile)
+	})
+}

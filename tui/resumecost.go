@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+)
+
+// resumeCostDialog asks before a resume spends calls: moot resume on a
+// terminal and r in the browser say what is left to run, as the cost
+// screen does for a new debate and as headless asks for --yes.
+type resumeCostDialog struct{}
+
+// resumeCalls is what resuming d still runs (engine.Remaining): nothing
+// to ask for a hand-run debate, whose resume only records a human choice,
+// nor for one stopped at a menu, which asks itself before any call.
+func resumeCalls(d *bugfolder.Debate, proto engine.Protocol) string {
+	if d == nil || proto == nil || d.HandRun() || d.PendingDecision() != "" {
+		return ""
+	}
+	n, upTo := engine.Remaining(d, proto, false)
+	switch {
+	case n <= 0:
+		return ""
+	case upTo:
+		return fmt.Sprintf("at most %d more call(s) (up to the round cap; its stop rules may end it earlier)", n)
+	case n == 1:
+		return fmt.Sprintf("1 more call (the %s)", engine.Describe(proto).Final)
+	}
+	return fmt.Sprintf("at least %d more call(s)", n)
+}
+
+// resumeCostMenu asks whether to spend what resuming bugID needs.
+func resumeCostMenu(bugID, need string) *menu {
+	m := &menu{kind: menuResumeCost, choice: "resume"}
+	m.form = newForm(huh.NewGroup(
+		huh.NewNote().Title("Resume "+bugID+"?").
+			Description(fmt.Sprintf("Resuming needs %s; the calls already made are not repeated.", need)),
+		huh.NewSelect[string]().Options(
+			huh.NewOption("Resume: make the calls", "resume"),
+			huh.NewOption("Cancel: nothing is called", "cancel"),
+		).Value(&m.choice).Height(3),
+	))
+	return m
+}
+
+// resumeOrAsk resumes the debate just loaded, first asking when it would
+// make calls.
+func (m Model) resumeOrAsk(d *bugfolder.Debate) (Model, tea.Cmd) {
+	if need := resumeCalls(d, m.dv.protocol(&m.frame)); need != "" {
+		return m, m.dlg.openMenu(&m.frame, resumeCostMenu(m.subj.bug.ID, need))
+	}
+	return m, m.startResume()
+}
+
+func (resumeCostDialog) keys(*menu) []key.Binding {
+	return []key.Binding{menuChoose, menuConfirm, menuBack}
+}
+
+// back and reopen cancel: nothing was called.
+func (d resumeCostDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
+	mn.choice = "cancel"
+	return d.done(m, mn)
+}
+func (d resumeCostDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) { return d.back(m, mn) }
+
+func (resumeCostDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
+	m.dlg.menu = nil
+	if mn.choice == "resume" {
+		return m, m.startResume()
+	}
+	m.opts.Resume = false
+	if !m.fromBrowser() {
+		m.out.Cancelled = true
+		return m, tea.Quit
+	}
+	return m, statusCmd("not resumed: nothing was called")
+}
