@@ -281,6 +281,10 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		return withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
 	}
 	plan, est := r.planOf(routes)
+	rd := &reviewRound{env: env, routes: routes, prompt: prompt, est: est}
+	if r.live() { // the cost screen, then the live view (reviewlive.go)
+		return r.runOnTerminal(plan, rd)
+	}
 	if err := r.accept(plan); err != nil {
 		return err
 	}
@@ -288,72 +292,95 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 	// group and worktree too (exit 3)
 	ctx, cancel := signalContext()
 	defer cancel()
-	if err := r.testChecks(ctx, env); err != nil {
-		return err
-	}
-	if err := r.scan(env); err != nil { // the test checks' tails joined the envelope
-		return err
-	}
-	if err := r.open(); err != nil {
-		return err
-	}
-	lock, err := bugfolder.AcquireLock(r.folder.Dir, "moot review")
-	if err != nil {
-		if errors.Is(err, bugfolder.ErrBusy) {
-			return withCode(ExitUsage, fmt.Errorf("review %s: %s; nothing was called", r.folder.ID, strings.ReplaceAll(err.Error(), "writing this debate", "running this review")))
-		}
-		return err
-	}
-	defer lock.Release()
-	if pids := harness.ReapOrphans(r.folder.Dir); len(pids) > 0 {
-		fmt.Fprintf(e.stderr, "moot: killed %d juror process(es) an earlier moot of this review left running when it was killed\n", len(pids))
-	}
-	cont, kept, err := r.continuation(env.Render())
+	release, err := r.begin(ctx, rd)
 	if err != nil {
 		return err
 	}
-	if !cont {
-		if err := r.folder.FreshRound(len(r.st.Rounds) + 1); err != nil {
-			return err
-		}
-	}
-	spentTok, spentUSD := r.st.Tokens, r.st.CostUSD
-	if cont && r.st.Status == review.StatusRunning { // a killed round's kept seats are not in the totals yet
-		t, u := review.Spend(kept)
-		spentTok, spentUSD = spentTok+t, spentUSD+u
-	}
-	var asker engine.BudgetAsker = pol // headless: --on-budget
-	var view *liveView
-	if r.live() {
-		view, asker = r.liveView() // the budget menu, as a debate's view asks it
-	}
-	calls := engine.NewDispatcher(engine.DispatchOptions{Protocol: "review", Config: cfg, Harness: harnessOptions(cfg, r.reg), Asker: asker, Budget: r.budget,
-		SpentTokens: spentTok, SpentUSD: spentUSD, Parallel: f.parallel, Timeout: f.timeout, RoundTimeout: f.run.roundTimeout, Group: r.folder.Dir})
-	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
-		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
-	if d := f.run.debateTimeout; d > 0 {
-		var stopAt context.CancelFunc // the run's limit, as a debate's: its round stops resumable, exit 3
-		ctx, stopAt = context.WithTimeoutCause(ctx, d, errRunLimit)
-		defer stopAt()
-	}
-	live := livefile.New() // streamed figures for a browser watching this review
-	defer live.Close()
-	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Continue: cont,
-		Round: review.RoundInput{Routes: routes, Prompt: prompt, Calls: calls, BugID: r.st.BugID, Kept: kept}}
-	var res review.RunResult
-	var runErr error
-	if view != nil {
-		rin.Emit = live.Wrap(nil) // the screen is the UI's: no lines on stderr
-		res, runErr = r.runLive(ctx, cancel, view, rin)
-	} else {
-		res, runErr = review.Run(ctx, rin)
-	}
+	defer release()
+	ctx, stopAt := r.runLimit(ctx)
+	defer stopAt()
+	res, runErr := r.round(ctx, rd, pol, r.printer())
 	r.report(res)
 	r.reportFix(res)
 	if err := r.writeReviewFormat(res); err != nil {
 		return withCode(ExitInternal, err)
 	}
 	return r.exit(ctx, res, runErr)
+}
+
+// reviewRound is a round ready to run once its plan is accepted: the
+// envelope, the routes and the prompt, and what begin found on disk.
+type reviewRound struct {
+	env    *envelope.Envelope
+	routes []review.Route
+	prompt func(bugfolder.Lens) string
+	est    review.Estimate
+	// cont and kept: a round cut short continues, its seats kept.
+	cont bool
+	kept map[string]review.Seat
+}
+
+// begin readies an accepted round: the test checks, the folder, its
+// lock (release frees it), the orphans of a killed moot, and whether it
+// continues a round cut short.
+func (r *reviewRun) begin(ctx context.Context, rd *reviewRound) (release func(), err error) {
+	if err := r.testChecks(ctx, rd.env); err != nil {
+		return nil, err
+	}
+	if err := r.scan(rd.env); err != nil { // the test checks' tails joined the envelope
+		return nil, err
+	}
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	lock, err := bugfolder.AcquireLock(r.folder.Dir, "moot review")
+	if err != nil {
+		if errors.Is(err, bugfolder.ErrBusy) {
+			return nil, withCode(ExitUsage, fmt.Errorf("review %s: %s; nothing was called", r.folder.ID, strings.ReplaceAll(err.Error(), "writing this debate", "running this review")))
+		}
+		return nil, err
+	}
+	if pids := harness.ReapOrphans(r.folder.Dir); len(pids) > 0 {
+		fmt.Fprintf(r.e.stderr, "moot: killed %d juror process(es) an earlier moot of this review left running when it was killed\n", len(pids))
+	}
+	rd.cont, rd.kept, err = r.continuation(rd.env.Render())
+	if err == nil && !rd.cont {
+		err = r.folder.FreshRound(len(r.st.Rounds) + 1)
+	}
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	return func() { lock.Release() }, nil
+}
+
+// runLimit is --debate-timeout over ctx, as a debate's: its round stops
+// resumable, exit 3.
+func (r *reviewRun) runLimit(ctx context.Context) (context.Context, context.CancelFunc) {
+	if d := r.f.run.debateTimeout; d > 0 {
+		return context.WithTimeoutCause(ctx, d, errRunLimit)
+	}
+	return ctx, func() {}
+}
+
+// round runs a begun round to its end: asker answers a reached budget
+// cap, emit sees every event (a browser watching it reads the live file).
+func (r *reviewRun) round(ctx context.Context, rd *reviewRound, asker engine.BudgetAsker, emit func(engine.Event)) (review.RunResult, error) {
+	spentTok, spentUSD := r.st.Tokens, r.st.CostUSD
+	if rd.cont && r.st.Status == review.StatusRunning { // a killed round's kept seats are not in the totals yet
+		t, u := review.Spend(rd.kept)
+		spentTok, spentUSD = spentTok+t, spentUSD+u
+	}
+	f, est := r.f, rd.est
+	calls := engine.NewDispatcher(engine.DispatchOptions{Protocol: "review", Config: r.cfg, Harness: harnessOptions(r.cfg, r.reg), Asker: asker, Budget: r.budget,
+		SpentTokens: spentTok, SpentUSD: spentUSD, Parallel: f.parallel, Timeout: f.timeout, RoundTimeout: f.run.roundTimeout, Group: r.folder.Dir})
+	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
+		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(rd.routes), est.MaxCalls)}
+	live := livefile.New() // streamed figures for a browser watching this review
+	defer live.Close()
+	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: rd.env, Emit: live.Wrap(emit), Plan: &planEv, Continue: rd.cont,
+		Round: review.RoundInput{Routes: rd.routes, Prompt: rd.prompt, Calls: calls, BugID: r.st.BugID, Kept: rd.kept}}
+	return review.Run(ctx, rin)
 }
 
 // exit maps a round's end to moot's exit codes: 0 on a unanimous pass, 3

@@ -112,6 +112,7 @@ const (
 	scrCost
 	scrDebate
 	scrReview
+	scrReviewCost
 )
 
 // StopMsg is a stop signal (SIGTERM, SIGHUP, SIGQUIT, or SIGINT without a
@@ -184,6 +185,8 @@ type Model struct {
 	// planSeq numbers the plans asked for: only the last one's answer is
 	// taken.
 	planSeq int
+	// revCost is the cost screen of a review started here (reviewcost.go).
+	revCost *reviewCostState
 
 	deb *debateView
 	// rev is the review view (scrReview).
@@ -434,7 +437,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if m.running {
 			return m.leave()
 		}
-		m.out.Cancelled = m.screen == scrWizard || m.screen == scrCost
+		m.out.Cancelled = m.screen == scrWizard || m.screen == scrCost || m.screen == scrReviewCost
 		return m, tea.Quit
 	}
 	if m.errShown { // a key dismisses the error: it no longer decides the exit
