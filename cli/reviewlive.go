@@ -38,7 +38,7 @@ func (r *reviewRun) runOnTerminal(plan reviewPlan, rd *reviewRound) error {
 	done := make(chan ran, 1)
 	var p *tea.Program
 	asker := tui.NewReviewBudget(func(m tea.Msg) { p.Send(m) }) // the budget menu, as a debate's view asks it
-	startErr := make(chan error, 1) // why Start could not begin the round (shown on the cost screen)
+	startErr := make(chan error, 1)                             // why Start could not begin the round (shown on the cost screen)
 	start := func() (string, error) {
 		begun := make(chan error, 1)
 		go func() {
