@@ -67,6 +67,14 @@ type Options struct {
 	// Lenses are the lenses a participant may take in the wizard (the
 	// library and the project's own).
 	Lenses []bugfolder.Lens
+	// Questions are the protocols the wizard offers on a question (argue):
+	// choosing one asks the question, its personas and its rounds, and Ask
+	// sets it up (none, or no Ask: the wizard offers no question).
+	Questions []engine.Protocol
+	// Ask sets a question's debate up as moot ask does with args (the
+	// words after "moot ask"): its own checks, so the wizard refuses what
+	// the command refuses; reserve takes the question's folder.
+	Ask func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error)
 	// Proposals offers a bug's two best proposals of a finished repair
 	// debate as options A and B (nil: none offered).
 	Proposals func(*bugfolder.Bug) (a, b string, ok bool)
@@ -85,7 +93,7 @@ type Options struct {
 
 // choices are what the wizard offers from the options.
 func (o Options) choices() wizardChoices {
-	return wizardChoices{protocols: o.Protocols, catalog: o.Lenses, proposals: o.Proposals}
+	return wizardChoices{protocols: o.Protocols, catalog: o.Lenses, proposals: o.Proposals, questions: o.Questions, ask: o.Ask}
 }
 
 // Outcome is what the UI leaves behind when it exits.
@@ -494,9 +502,7 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 		return m.backFromSetup()
 	case huh.StateCompleted:
 		if m.wiz.advance() {
-			m.cost = costState{setup: m.wiz.setup(m.bug), criteria: m.wiz.criteriaList()}
-			m.screen = scrCost
-			return m, m.planCost()
+			return m.setupDone()
 		}
 		m.sizeWizard()
 		return m, m.wiz.form.Init()
