@@ -261,6 +261,9 @@ func askForWizard(e *env, reserved *[]string) func(args []string, reserve bool) 
 		quiet.stderr = io.Discard // the screen is the UI's
 		cmd, prepare := newAsk(&quiet)
 		cmd.SetErr(io.Discard)
+		if e.resumeConfig != "" { // the engines file this moot was given
+			args = append([]string{"--config", e.resumeConfig}, args...)
+		}
 		if err := cmd.Flags().Parse(args); err != nil {
 			return nil, engine.Setup{}, usageErr("%v", err)
 		}

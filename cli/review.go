@@ -157,6 +157,13 @@ type reviewFlags struct {
 }
 
 func newReviewCmd(e *env) *cobra.Command {
+	cmd, _ := newReview(e)
+	return cmd
+}
+
+// newReview is moot review's command and the flags it parses into (the
+// TUI's wizard parses the words typed into it with them).
+func newReview(e *env) (*cobra.Command, *reviewFlags) {
 	var f reviewFlags
 	cmd := &cobra.Command{
 		Use:   "review [BUG] (--change A..B | --files F...) --contract \"intent | criteria\" [flags]",
@@ -186,7 +193,7 @@ func newReviewCmd(e *env) *cobra.Command {
 	// a review has no judge to keep room for: stop ends the round where it is
 	cmd.Flags().Lookup("on-budget").Usage = "the budget menu's answer, headless: ask (stop, exit 4), stop (the round stops where it is, the lenses that sat are kept: exit 4, resumable with a raised cap) or cancel (exit 3)"
 	f.budget.register(cmd)
-	return cmd
+	return cmd, &f
 }
 
 // errRunLimit is the cause of a review stopped by --debate-timeout.
@@ -213,75 +220,10 @@ type reviewRun struct {
 
 // runReview runs a review (or resumes one: f.resume) to the end of a round.
 func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
-	if err := checkTimeouts(cmd); err != nil {
-		return err
-	}
-	if err := checkParallel(f.parallel, f.parallel); err != nil {
-		return err
-	}
-	if err := checkReviewFormat(f.format, f.run.asJSON); err != nil {
-		return err
-	}
-	pol, err := f.run.budgetPolicies()
+	r, rd, plan, pol, err := prepareReview(cmd, e, f, args, false)
 	if err != nil {
 		return err
 	}
-	r := &reviewRun{e: e, f: f}
-	if err := r.locate(args); err != nil {
-		return err
-	}
-	if err := r.handoff(); err != nil {
-		return err
-	}
-	if err := r.state(); err != nil {
-		return err
-	}
-	cfg, err := askTrustInTUI(loadConfig(r.f.config, r.reg))(true)
-	if err != nil {
-		return err
-	}
-	r.cfg = cfg
-	if err := r.capOf(cmd); err != nil {
-		return err
-	}
-	if err := r.lensesOf(); err != nil {
-		return err
-	}
-	env, err := r.envelope()
-	if err != nil {
-		return err
-	}
-	if err := r.scan(env); err != nil {
-		return err
-	}
-	nonce := engine.Nonce()
-	prompt := func(l bugfolder.Lens) string { return review.Prompt(l, env.Render(), nonce) }
-	solo := r.st.Solo
-	probeCtx, probeCancel := signalContext()
-	unusable, ollama := r.probe(probeCtx)
-	probeCancel()
-	in := review.RouteInput{Config: cfg, Lenses: r.st.Lenses, Builder: r.st.BuilderFamily, Restricted: r.st.Restricted,
-		Unusable: unusable, Ollama: ollama, Prompt: prompt,
-		BuilderEngine: review.BuilderEngine(cfg, r.st.Builder), AllowUnknownFamily: solo}
-	routes := review.Plan(in)
-	switch only := review.OnlyBuilderLeft(in, routes); {
-	case only && !solo:
-		return withCode(ExitUsage, fmt.Errorf("only the builder's family (%s) is left on the ladders (%s): a builder never reviews its own work; add engines of another family, or pass --solo for the explicit blind same-family degradation; nothing was called or written",
-			r.st.BuilderFamily, strings.Join(review.Excluded(routes), ", ")))
-	case only:
-		in.Solo = true // the explicit degradation: the builder's family sits blind
-		routes = review.Plan(in)
-	case solo:
-		fmt.Fprintln(e.stderr, "moot: --solo unused: a family other than the builder's can sit, so the builder's stays excluded")
-	}
-	r.st.Solo = in.Solo
-	r.announce(routes)
-	r.announceRules(routes)
-	if review.Callable(routes) == 0 {
-		return withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
-	}
-	plan, est := r.planOf(routes)
-	rd := &reviewRound{env: env, routes: routes, prompt: prompt, est: est}
 	if r.live() { // the cost screen, then the live view (reviewlive.go)
 		return r.runOnTerminal(plan, rd)
 	}
@@ -306,6 +248,88 @@ func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
 		return withCode(ExitInternal, err)
 	}
 	return r.exit(ctx, res, runErr)
+}
+
+// prepareReview is moot review's checks, envelope, routes and plan, up
+// to the question whether to start; check stops once the change, the
+// contract, the builder and the lenses are settled (the wizard's check
+// as an answer is typed: no probe, no call, nothing written).
+func prepareReview(cmd *cobra.Command, e *env, f reviewFlags, args []string, check bool) (*reviewRun, *reviewRound, reviewPlan, *engine.Policies, error) {
+	fail := func(err error) (*reviewRun, *reviewRound, reviewPlan, *engine.Policies, error) {
+		return nil, nil, reviewPlan{}, nil, err
+	}
+	if err := checkTimeouts(cmd); err != nil {
+		return fail(err)
+	}
+	if err := checkParallel(f.parallel, f.parallel); err != nil {
+		return fail(err)
+	}
+	if err := checkReviewFormat(f.format, f.run.asJSON); err != nil {
+		return fail(err)
+	}
+	pol, err := f.run.budgetPolicies()
+	if err != nil {
+		return fail(err)
+	}
+	r := &reviewRun{e: e, f: f}
+	if err := r.locate(args); err != nil {
+		return fail(err)
+	}
+	if err := r.handoff(); err != nil {
+		return fail(err)
+	}
+	if err := r.state(); err != nil {
+		return fail(err)
+	}
+	cfg, err := askTrustInTUI(loadConfig(r.f.config, r.reg))(true)
+	if err != nil {
+		return fail(err)
+	}
+	r.cfg = cfg
+	if err := r.capOf(cmd); err != nil {
+		return fail(err)
+	}
+	if err := r.lensesOf(); err != nil {
+		return fail(err)
+	}
+	if check {
+		return r, nil, reviewPlan{}, pol, nil
+	}
+	env, err := r.envelope()
+	if err != nil {
+		return fail(err)
+	}
+	if err := r.scan(env); err != nil {
+		return fail(err)
+	}
+	nonce := engine.Nonce()
+	prompt := func(l bugfolder.Lens) string { return review.Prompt(l, env.Render(), nonce) }
+	solo := r.st.Solo
+	probeCtx, probeCancel := signalContext()
+	unusable, ollama := r.probe(probeCtx)
+	probeCancel()
+	in := review.RouteInput{Config: cfg, Lenses: r.st.Lenses, Builder: r.st.BuilderFamily, Restricted: r.st.Restricted,
+		Unusable: unusable, Ollama: ollama, Prompt: prompt,
+		BuilderEngine: review.BuilderEngine(cfg, r.st.Builder), AllowUnknownFamily: solo}
+	routes := review.Plan(in)
+	switch only := review.OnlyBuilderLeft(in, routes); {
+	case only && !solo:
+		return fail(withCode(ExitUsage, fmt.Errorf("only the builder's family (%s) is left on the ladders (%s): a builder never reviews its own work; add engines of another family, or pass --solo for the explicit blind same-family degradation; nothing was called or written",
+			r.st.BuilderFamily, strings.Join(review.Excluded(routes), ", "))))
+	case only:
+		in.Solo = true // the explicit degradation: the builder's family sits blind
+		routes = review.Plan(in)
+	case solo:
+		fmt.Fprintln(e.stderr, "moot: --solo unused: a family other than the builder's can sit, so the builder's stays excluded")
+	}
+	r.st.Solo = in.Solo
+	r.announce(routes)
+	r.announceRules(routes)
+	if review.Callable(routes) == 0 {
+		return fail(withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg))))
+	}
+	plan, est := r.planOf(routes)
+	return r, &reviewRound{env: env, routes: routes, prompt: prompt, est: est}, plan, pol, nil
 }
 
 // reviewRound is a round ready to run once its plan is accepted: the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -178,4 +179,49 @@ func (r *reviewRun) costCard(plan reviewPlan, rd *reviewRound) tui.ReviewPlan {
 		c.Warnings = append(c.Warnings, review.SoloNote)
 	}
 	return c
+}
+
+// reviewForWizard is moot review for the TUI's wizard: args are the words
+// after "moot review", parsed by the command's own flags and checked by
+// its own code (check: the change, contract, builder and lenses only, as
+// an answer is typed); otherwise the review is planned and priced for the
+// cost screen, and Start runs its round in the background (a reached
+// budget cap stops the round, as headless; the lenses that sat are kept)
+// while the view follows its folder.
+func reviewForWizard(e *env) func(args []string, check bool) (tui.ReviewStart, error) {
+	return func(args []string, check bool) (tui.ReviewStart, error) {
+		quiet := *e
+		quiet.stderr = io.Discard // the screen is the UI's
+		cmd, f := newReview(&quiet)
+		cmd.SetErr(io.Discard)
+		if e.resumeConfig != "" { // the engines file this moot was given
+			args = append([]string{"--config", e.resumeConfig}, args...)
+		}
+		if err := cmd.Flags().Parse(args); err != nil {
+			return tui.ReviewStart{}, usageErr("%v", err)
+		}
+		r, rd, plan, pol, err := prepareReview(cmd, &quiet, *f, cmd.Flags().Args(), check)
+		if err != nil || check {
+			return tui.ReviewStart{}, err
+		}
+		start := func() (string, error) {
+			begun := make(chan error, 1)
+			go func() {
+				release, err := r.begin(context.Background(), rd)
+				begun <- err
+				if err != nil {
+					return
+				}
+				defer release()
+				ctx, stopAt := r.runLimit(context.Background())
+				defer stopAt()
+				_, _ = r.round(ctx, rd, pol, nil) // its record and summary say how it ended
+			}()
+			if err := <-begun; err != nil {
+				return "", err
+			}
+			return r.folder.Dir, nil
+		}
+		return tui.ReviewStart{Plan: r.costCard(plan, rd), Start: start}, nil
+	}
 }

@@ -97,7 +97,7 @@ func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Option
 	ho := harnessOptions(cfg, reg)
 	return tui.Options{Protocol: protocols[debate.Name], Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
 		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Known: allProtocols(), Questions: []engine.Protocol{protocols[argue.Name]},
-		Ask: askForWizard(e, &e.reservedQuestions), Records: recordKeepers, Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
+		Ask: askForWizard(e, &e.reservedQuestions), Review: reviewForWizard(e), Records: recordKeepers, Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
 		Check: probeCheck(cfg, ho), Budget: cfg.Budget,
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
 			out := map[string]tui.EngineStatus{}

@@ -75,6 +75,10 @@ type Options struct {
 	// words after "moot ask"): its own checks, so the wizard refuses what
 	// the command refuses; reserve takes the question's folder.
 	Ask func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error)
+	// Review plans a review as moot review does with args (the words after
+	// "moot review"): check only settles the change, the contract, the
+	// builder and the lenses (as typed); nil: the wizard offers no review.
+	Review func(args []string, check bool) (ReviewStart, error)
 	// Proposals offers a bug's two best proposals of a finished repair
 	// debate as options A and B (nil: none offered).
 	Proposals func(*bugfolder.Bug) (a, b string, ok bool)
@@ -93,7 +97,7 @@ type Options struct {
 
 // choices are what the wizard offers from the options.
 func (o Options) choices() wizardChoices {
-	return wizardChoices{protocols: o.Protocols, catalog: o.Lenses, proposals: o.Proposals, questions: o.Questions, ask: o.Ask}
+	return wizardChoices{protocols: o.Protocols, catalog: o.Lenses, proposals: o.Proposals, questions: o.Questions, ask: o.Ask, review: o.Review}
 }
 
 // Outcome is what the UI leaves behind when it exits.

@@ -56,6 +56,10 @@ type reviewCostState struct {
 	scroll   int
 	starting bool
 	err      error
+	// back is set for a review the wizard set up: Cancel goes back to
+	// the browser, Edit and esc to the wizard, and its view opens as the
+	// browser opens a review.
+	back bool
 }
 
 // reviewStartedMsg says the review began in dir (or why it did not).
@@ -101,11 +105,20 @@ func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cm
 		c.button = (c.button + 2) % 3
 	case key.Matches(msg, k.Right):
 		c.button = (c.button + 1) % 3
+	case key.Matches(msg, k.Back) && c.back, c.button == 1 && key.Matches(msg, k.Confirm) && c.back:
+		m.screen, m.revCost = scrWizard, nil // back to the review's page of the wizard
+		m.wiz.stage = stageBasics
+		m.wiz.build()
+		m.sizeWizard()
+		return m, m.wiz.form.Init()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
 		return m.cancelReview()
 	case key.Matches(msg, k.Confirm):
 		switch c.button {
 		case 0:
+			if c.rs.Start == nil {
+				return m, statusCmd("this review cannot start: see why above · Edit changes it")
+			}
 			if c.err != nil {
 				return m, statusCmd("this review cannot start: see why above · q leaves")
 			}
@@ -126,6 +139,10 @@ func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cm
 
 // cancelReview leaves the review's cost screen: nothing was started.
 func (m Model) cancelReview() (Model, tea.Cmd) {
+	if m.revCost.back {
+		m.revCost = nil
+		return m.backFromSetup()
+	}
 	m.out.Cancelled = true
 	return m, tea.Quit
 }
@@ -133,6 +150,9 @@ func (m Model) cancelReview() (Model, tea.Cmd) {
 // updateReviewStart takes the started review: its live view follows the
 // folder; a review that could not start says why on the cost screen.
 func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
+	if pl, ok := msg.(reviewPlannedMsg); ok {
+		return m.reviewPlanned(pl), nil, true
+	}
 	st, ok := msg.(reviewStartedMsg)
 	if !ok || m.revCost == nil {
 		return m, nil, false
@@ -141,6 +161,10 @@ func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
 	if st.err != nil {
 		m.revCost.err, m.revCost.button = st.err, 2
 		return m, nil, true
+	}
+	if m.revCost.back && m.opts.Bug == nil { // the browser opens it, as it opens any review
+		m.revCost, m.wiz, m.screen = nil, nil, scrBrowser
+		return m, tea.Batch(loadReviewCmd(m.opts.keeper(), st.dir, 0), listReviewsCmd(m.opts.keeper(), m.opts.Register)), true
 	}
 	m.revAlone, m.screen = st.dir, scrReview
 	return m, loadReviewCmd(m.opts.keeper(), st.dir, 0), true
@@ -153,9 +177,16 @@ func (m Model) reviewCostLines() []string {
 	p := c.rs.Plan
 	var b strings.Builder
 	b.WriteString(m.st.Title.Render("Cost of the review") + "  " + m.st.Subtle.Render(ansi.Truncate(p.Title, max(0, m.lay.w-22), "…")) + "\n\n")
+
 	if c.err != nil {
 		b.WriteString(m.st.Error.Render("  Refused — this review cannot start") + "\n")
 		b.WriteString(strings.Join(wrapStyled("  ✗ "+c.err.Error(), m.w-4, "    ", m.st.Error.Render), "\n") + "\n\n")
+	}
+	if c.rs.Start == nil { // not planned (yet)
+		if c.err == nil {
+			b.WriteString(m.st.Subtle.Render("  planning the review: probing the engines, reading the change…"))
+		}
+		return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	}
 	keyW := 0
 	for _, l := range p.Setup {

@@ -34,6 +34,8 @@ type wizardChoices struct {
 	// ask as moot ask sets them up (wizardask.go).
 	questions []engine.Protocol
 	ask       func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error)
+	// review plans a review of a change (wizardreview.go).
+	review func(args []string, check bool) (ReviewStart, error)
 }
 
 // wizard is the setup form of a new debate, in stages: the protocol (when
@@ -61,6 +63,9 @@ type wizard struct {
 	prefilled  string
 	// question and personas are a question protocol's (wizardask.go).
 	question, personas string
+	// change, contract, builder and revLenses are a review's
+	// (wizardreview.go).
+	change, contract, builder, revLenses string
 	// valueAtRisk and irreversible are council's stakes.
 	valueAtRisk  string
 	irreversible bool
@@ -119,7 +124,7 @@ func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]Engine
 		w.rStr = strconv.Itoa(preset.R)
 	}
 	w.presetInputs(preset)
-	if len(w.offeredProtocols()) > 1 && preset.Protocol == nil {
+	if w.choiceCount() > 1 && preset.Protocol == nil {
 		w.stage = stageProtocol
 	}
 	offered := w.offered()
@@ -391,7 +396,10 @@ func (w *wizard) build() {
 		focusable = fields[1:]
 	case stageBasics:
 		basics := w.basicFields()
-		if w.onQuestion() {
+		switch {
+		case w.reviewing():
+			basics = w.reviewFields()
+		case w.onQuestion():
 			basics = w.questionFields()
 		}
 		fields := append([]huh.Field{huh.NewNote().Title("New debate").Description(w.heading())}, basics...)
@@ -475,7 +483,7 @@ func (w *wizard) build() {
 func (w *wizard) back() bool {
 	switch w.stage {
 	case stageBasics:
-		if len(w.offeredProtocols()) < 2 {
+		if w.choiceCount() < 2 {
 			return false
 		}
 		w.stage = stageProtocol
@@ -541,6 +549,9 @@ func (w *wizard) advance() (done bool) {
 		w.choose(w.protoName)
 		w.stage = stageBasics
 	case stageBasics:
+		if w.reviewing() { // a review's engines are its ladders, in the engines file
+			return true
+		}
 		w.stage = stageEngines
 		if w.hasInputs() {
 			w.stage = stageInputs
@@ -615,6 +626,9 @@ func (w *wizard) protocolSelect() huh.Field {
 			sum = "on a question: " + sum
 		}
 		opts = append(opts, huh.NewOption(p.Name()+" — "+sum, p.Name()))
+	}
+	if w.ch.review != nil {
+		opts = append(opts, huh.NewOption(reviewChoice+" — "+reviewSummary, reviewChoice))
 	}
 	return huh.NewSelect[string]().Title("Protocol").Value(&w.protoName).Options(opts...)
 }
@@ -757,7 +771,7 @@ func (w *wizard) criteriaList() []string {
 
 // firstStage is whether the wizard is on its first page (esc there leaves).
 func (w *wizard) firstStage() bool {
-	return w.stage == stageProtocol || (w.stage == stageBasics && len(w.offeredProtocols()) < 2)
+	return w.stage == stageProtocol || (w.stage == stageBasics && w.choiceCount() < 2)
 }
 
 // verifyField offers the judge's order-swap check (docs/beyond.md).

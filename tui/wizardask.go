@@ -95,6 +95,9 @@ func (w *wizard) askCheck(set func()) error {
 // sets it up (its folder reserved; a refusal keeps the wizard open).
 func (m Model) setupDone() (Model, tea.Cmd) {
 	w := m.wiz
+	if w.reviewing() {
+		return m.planReview()
+	}
 	if !w.onQuestion() {
 		m.cost = costState{setup: w.setup(m.bug), criteria: w.criteriaList()}
 		m.screen = scrCost
