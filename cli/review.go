@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -93,7 +92,8 @@ printed); 2 on an identity leak, or when only the builder's family is left and
 --solo was not given (--solo seats the same family blind, and the report says
 "blind same-family, not cross-family"). Headless, --yes accepts the plan
 (without it the plan is printed and nothing is called, exit 4); on a terminal
-moot asks, then shows the live review view (one pane per lens, as the
+the cost screen shows the plan (Start, Edit, Cancel: cancel is exit 3,
+nothing written), then the live review view (one pane per lens, as the
 verdicts land) until q; the report follows it, with the same exit code (q
 before the round ends stops it: exit 3, what was written kept).
 
@@ -890,7 +890,8 @@ func (r *reviewRun) planOf(routes []review.Route) (reviewPlan, review.Estimate) 
 	return p, est
 }
 
-// accept shows the plan; headless it needs --yes, on a terminal moot asks.
+// accept shows the plan; headless it needs --yes (on a terminal the cost
+// screen asks: runOnTerminal).
 func (r *reviewRun) accept(p reviewPlan) error {
 	usd := "unknown (an engine has no price)"
 	if p.USD != nil {
@@ -909,15 +910,8 @@ func (r *reviewRun) accept(p reviewPlan) error {
 	} else {
 		fmt.Fprintln(r.e.stdout, line)
 	}
-	if r.f.run.isHeadless(r.e) {
-		return withCode(ExitNeedHuman, errors.New("not started: the review plan needs accepting; run again with --yes to accept it"))
-	}
-	fmt.Fprint(r.e.stdout, "Start the review? [y/N] ")
-	answer, _ := bufio.NewReader(r.e.stdin).ReadString('\n')
-	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-		return withCode(ExitCancelled, errors.New("review not started; nothing written"))
-	}
-	return nil
+	// on a terminal the cost screen asks (runOnTerminal): here it is headless
+	return withCode(ExitNeedHuman, errors.New("not started: the review plan needs accepting; run again with --yes to accept it"))
 }
 
 // open creates the stamped folder of a new review (a resumed one is open).
