@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,10 +27,92 @@ import (
 var askProtocols = []string{argue.Name, council.Name, tradeoff.Name}
 
 func newAskCmd(e *env) *cobra.Command {
+	cmd, _ := newAsk(e)
+	return cmd
+}
+
+// askPrepared is a question set up by moot ask's checks, not started.
+type askPrepared struct {
+	reg          *bugfolder.Register
+	bug          *bugfolder.Bug
+	cfg          *harness.Config
+	setup        engine.Setup
+	project, dir string
+	question     string
+	pol          *engine.Policies
+}
+
+// newAsk is moot ask: its command, and its checks and setup (prepare)
+// for the TUI's wizard to run on the words typed into it.
+func newAsk(e *env) (*cobra.Command, func(*cobra.Command, []string) (*askPrepared, error)) {
 	var af argueFlags
 	sf := setupFlags{argue: &af}
 	var rf runFlags
 	var lang string
+	// prepare is ask's checks and setup, up to the plan: the command
+	// runs it, and the TUI's wizard runs it on the words it was given
+	prepare := func(cmd *cobra.Command, args []string) (*askPrepared, error) {
+		if !cmd.Flags().Changed("protocol") {
+			sf.protocol = argue.Name
+		}
+		if !slices.Contains(askProtocols, strings.TrimSpace(sf.protocol)) {
+			return nil, usageErr("--protocol %q: ask runs %s over a question; nothing was written", sf.protocol, strings.Join(askProtocols, ", "))
+		}
+		pol, err := rf.policies(cmd)
+		if err != nil {
+			return nil, err
+		}
+		// one line, as options and bug titles are: a question's new
+		// lines could forge headings in P and problema.md
+		question := strings.Join(strings.Fields(args[0]), " ")
+		if question == "" {
+			return nil, usageErr("the question is empty: ask a question; nothing was written")
+		}
+		project := bugfolder.ProjectRoot(e.cwd)
+		reg := projectRegister(e, project)
+		l, err := askLang(lang, reg)
+		if err != nil {
+			return nil, err
+		}
+		cfg, err := askTrustInTUI(loadConfig(sf.config, reg))(true)
+		if err != nil {
+			return nil, err
+		}
+		// a key typed in the question is redacted before anything keeps
+		// it: P, problema.md's question and the folder's name
+		red := harness.NewRedactor(harness.SecretValues(nil)...)
+		question = red.String(question)
+		_, dir := bugfolder.NewQuestionDir(project, question, time.Now())
+		bug := bugfolder.QuestionBug(project, dir, nil)
+		bug.Register, bug.Title = &bugfolder.Register{Root: reg.Root, Project: project, Lang: l}, question
+		owner, err := bugfolder.RestrictedEvidence(project, sf.evidence)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		if owner != "" { // the one restricted rule then keeps every external engine out
+			bug.Visibility = bugfolder.VisibilityRestricted
+			what := "a restricted bug"
+			if filepath.Dir(owner) == filepath.Join(project, bugfolder.QuestionsDir) {
+				what = "a restricted question"
+			}
+			fmt.Fprintf(e.stderr, "moot: --evidence holds files of %s (%s): this question is restricted too; no external engine will receive it\n", what, termsafe.Line(reg.Rel(owner)))
+		}
+		if sf.mode != "" {
+			return nil, usageErr("--mode applies to a bug's debate; a question has no mode")
+		}
+		s, err := sf.setup(cmd, bug.Register, bug, cfg, false)
+		if err != nil {
+			return nil, err
+		}
+		// a key typed in a lens's text or a criterion is sent and frozen as the question is
+		for i := range s.Lenses {
+			s.Lenses[i].Text = red.String(s.Lenses[i].Text)
+		}
+		for i := range s.Criteria {
+			s.Criteria[i] = red.String(s.Criteria[i])
+		}
+		return &askPrepared{reg: reg, bug: bug, cfg: cfg, setup: s, project: project, dir: dir, question: question, pol: pol}, nil
+	}
 	cmd := &cobra.Command{
 		Use:   "ask \"QUESTION\" [--protocol " + strings.Join(askProtocols, "|") + "] [flags]",
 		Short: "Debate a question that is not a bug; stored under .moot/debates/",
@@ -73,65 +156,11 @@ view, as moot run does. Headless (--headless, --json, or not a terminal)
 written, exit 4).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("protocol") {
-				sf.protocol = argue.Name
-			}
-			if !slices.Contains(askProtocols, strings.TrimSpace(sf.protocol)) {
-				return usageErr("--protocol %q: ask runs %s over a question; nothing was written", sf.protocol, strings.Join(askProtocols, ", "))
-			}
-			pol, err := rf.policies(cmd)
+			a, err := prepare(cmd, args)
 			if err != nil {
 				return err
 			}
-			// one line, as options and bug titles are: a question's new
-			// lines could forge headings in P and problema.md
-			question := strings.Join(strings.Fields(args[0]), " ")
-			if question == "" {
-				return usageErr("the question is empty: ask a question; nothing was written")
-			}
-			project := bugfolder.ProjectRoot(e.cwd)
-			reg := projectRegister(e, project)
-			l, err := askLang(lang, reg)
-			if err != nil {
-				return err
-			}
-			cfg, err := askTrustInTUI(loadConfig(sf.config, reg))(true)
-			if err != nil {
-				return err
-			}
-			// a key typed in the question is redacted before anything keeps
-			// it: P, problema.md's question and the folder's name
-			red := harness.NewRedactor(harness.SecretValues(nil)...)
-			question = red.String(question)
-			_, dir := bugfolder.NewQuestionDir(project, question, time.Now())
-			bug := bugfolder.QuestionBug(project, dir, nil)
-			bug.Register, bug.Title = &bugfolder.Register{Root: reg.Root, Project: project, Lang: l}, question
-			owner, err := bugfolder.RestrictedEvidence(project, sf.evidence)
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			if owner != "" { // the one restricted rule then keeps every external engine out
-				bug.Visibility = bugfolder.VisibilityRestricted
-				what := "a restricted bug"
-				if filepath.Dir(owner) == filepath.Join(project, bugfolder.QuestionsDir) {
-					what = "a restricted question"
-				}
-				fmt.Fprintf(e.stderr, "moot: --evidence holds files of %s (%s): this question is restricted too; no external engine will receive it\n", what, termsafe.Line(reg.Rel(owner)))
-			}
-			if sf.mode != "" {
-				return usageErr("--mode applies to a bug's debate; a question has no mode")
-			}
-			s, err := sf.setup(cmd, bug.Register, bug, cfg, false)
-			if err != nil {
-				return err
-			}
-			// a key typed in a lens's text or a criterion is sent and frozen as the question is
-			for i := range s.Lenses {
-				s.Lenses[i].Text = red.String(s.Lenses[i].Text)
-			}
-			for i := range s.Criteria {
-				s.Criteria[i] = red.String(s.Criteria[i])
-			}
+			reg, bug, cfg, s, project, dir, question, pol := a.reg, a.bug, a.cfg, a.setup, a.project, a.dir, a.question, a.pol
 			if af.chosen != "" {
 				fmt.Fprintf(e.stderr, "personas chosen for the question: %s (give --persona to choose)\n", af.chosen)
 			}
@@ -177,7 +206,7 @@ written, exit 4).`,
 	rflag.Usage = fmt.Sprintf("rounds after round 0: argue's cap (default %d; its stop rules may end it earlier from round 2), tradeoff's rebuttal cap (default 1), council's cross-rebuttal rounds (at most 3)", argue.DefaultRounds)
 	fl.StringArrayVar(&sf.evidence, "evidence", nil, "a file of the project given to every participant as evidence (repeatable)")
 	fl.StringVar(&lang, "lang", "", "pt or en: the language of headings (default: the project's doc_language, else en)")
-	return cmd
+	return cmd, prepare
 }
 
 // askLang is --lang, else the project's doc_language, else English.
@@ -219,4 +248,60 @@ func askTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Co
 	err = runProgram(e, reg, opts)
 	_ = os.Remove(dir) // only an empty folder goes: the question was never started
 	return err
+}
+
+// askForWizard is moot ask's setup for the TUI's wizard: args are the
+// words after "moot ask" (the question, then flags), checked and set up
+// by the ask command's own flags and code, so the wizard refuses what
+// the command refuses; reserve takes the question's folder (a folder a
+// setup never started in stays empty, and askCleanup removes it).
+func askForWizard(e *env, reserved *[]string) func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error) {
+	return func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error) {
+		quiet := *e
+		quiet.stderr = io.Discard // the screen is the UI's
+		cmd, prepare := newAsk(&quiet)
+		cmd.SetErr(io.Discard)
+		if e.resumeConfig != "" { // the engines file this moot was given
+			args = append([]string{"--config", e.resumeConfig}, args...)
+		}
+		if err := cmd.Flags().Parse(args); err != nil {
+			return nil, engine.Setup{}, usageErr("%v", err)
+		}
+		if n := len(cmd.Flags().Args()); n != 1 {
+			return nil, engine.Setup{}, usageErr("ask takes one question, %d given", n)
+		}
+		a, err := prepare(cmd, cmd.Flags().Args())
+		if err != nil || !reserve {
+			return a.bugOf(), a.setupOf(), err
+		}
+		id, dir, err := bugfolder.ReserveQuestionDir(a.project, a.bug.ID, a.question, time.Now())
+		if err != nil {
+			return nil, engine.Setup{}, err
+		}
+		*reserved = append(*reserved, dir)
+		a.bug.Dir, a.bug.ID = dir, id
+		return a.bug, a.setup, nil
+	}
+}
+
+// askCleanup removes the question folders the wizard reserved and no
+// debate started in (only an empty folder goes).
+func askCleanup(reserved []string) {
+	for _, dir := range reserved {
+		_ = os.Remove(dir)
+	}
+}
+
+func (a *askPrepared) bugOf() *bugfolder.Bug {
+	if a == nil {
+		return nil
+	}
+	return a.bug
+}
+
+func (a *askPrepared) setupOf() engine.Setup {
+	if a == nil {
+		return engine.Setup{}
+	}
+	return a.setup
 }

@@ -86,6 +86,9 @@ type env struct {
 	// resumeConfig is this command's explicit --config, repeated in the
 	// `moot resume` advice it prints.
 	resumeConfig string
+	// reservedQuestions are the question folders the TUI's wizard
+	// reserved (askForWizard): those no debate started in are removed.
+	reservedQuestions []string
 }
 
 // Main runs moot with args (without the program name) and returns the

@@ -338,6 +338,11 @@ func printList(e *env, entries []listEntry) {
 	}
 	t := table{header: []string{"BUG", "#", "CONTEXT", "STATUS", "PROTOCOL", "MODE", "N×R", "WINNER", "COST", "STARTED", "ELAPSED", "TITLE"},
 		flex: 11, flexMin: 12, drop: []int{9, 10, 2, 8, 7, 6, 5, 11, 1}, squeeze: 3}
+	if slices.ContainsFunc(entries, func(en listEntry) bool { return en.Kind == "review" }) {
+		// headings that fit every kind shown: a review's ID is no bug's, and
+		// its outcome is its verdict and lenses passed/held/refused, not a winner
+		t.header[0], t.header[7] = "ID", "OUTCOME"
+	}
 	for _, en := range entries {
 		num, proto, mode, nr, winner, started, cost := "", "—", "—", "—", "—", "—", "—"
 		if en.Protocol != nil {
@@ -360,6 +365,9 @@ func printList(e *env, entries []listEntry) {
 			winner = label.Winner(*en.Winner, solver)
 		} else if en.WinnerSynthesis {
 			winner = "synthesis"
+		}
+		if en.Verdict != nil && en.Lenses != nil { // a review: its last round's verdict, lenses passed/held/refused
+			winner = fmt.Sprintf("%s P%d H%d R%d", *en.Verdict, en.Lenses.Passed, en.Lenses.Held, en.Lenses.Refused)
 		}
 		if en.StartedAt != nil {
 			started = (*en.StartedAt)[:10]

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,7 +91,8 @@ printed); 2 on an identity leak, or when only the builder's family is left and
 --solo was not given (--solo seats the same family blind, and the report says
 "blind same-family, not cross-family"). Headless, --yes accepts the plan
 (without it the plan is printed and nothing is called, exit 4); on a terminal
-moot asks, then shows the live review view (one pane per lens, as the
+the cost screen shows the plan (Start, Edit, Cancel: cancel is exit 3,
+nothing written), then the live review view (one pane per lens, as the
 verdicts land) until q; the report follows it, with the same exit code (q
 before the round ends stops it: exit 3, what was written kept).
 
@@ -158,6 +158,13 @@ type reviewFlags struct {
 }
 
 func newReviewCmd(e *env) *cobra.Command {
+	cmd, _ := newReview(e)
+	return cmd
+}
+
+// newReview is moot review's command and the flags it parses into (the
+// TUI's wizard parses the words typed into it with them).
+func newReview(e *env) (*cobra.Command, *reviewFlags) {
 	var f reviewFlags
 	cmd := &cobra.Command{
 		Use:   "review [BUG] (--change A..B | --files F...) --contract \"intent | criteria\" [flags]",
@@ -187,7 +194,7 @@ func newReviewCmd(e *env) *cobra.Command {
 	// a review has no judge to keep room for: stop ends the round where it is
 	cmd.Flags().Lookup("on-budget").Usage = "the budget menu's answer, headless: ask (stop, exit 4), stop (the round stops where it is, the lenses that sat are kept: exit 4, resumable with a raised cap) or cancel (exit 3)"
 	f.budget.register(cmd)
-	return cmd
+	return cmd, &f
 }
 
 // resumeReview resumes review dir through the runner's one resume
@@ -233,48 +240,93 @@ type reviewRun struct {
 
 // runReview runs a review (or resumes one: f.resume) to the end of a round.
 func runReview(cmd *cobra.Command, e *env, f reviewFlags, args []string) error {
-	if err := checkTimeouts(cmd); err != nil {
-		return err
+	if f.resume != "" {
+		r, err := newReviewRun(cmd, e, f, args)
+		if err != nil {
+			return err
+		}
+		return r.resumeOnRunner()
 	}
-	if err := checkParallel(f.parallel, f.parallel); err != nil {
-		return err
-	}
-	if err := checkReviewFormat(f.format, f.run.asJSON); err != nil {
-		return err
-	}
-	pol, err := f.run.budgetPolicies()
+	r, rd, plan, _, err := prepareReview(cmd, e, f, args, false)
 	if err != nil {
 		return err
 	}
-	r := &reviewRun{e: e, f: f, cmd: cmd, pol: pol}
-	if err := r.locate(args); err != nil {
-		return err
+	if r.live() { // the cost screen, then the live view (reviewlive.go)
+		return r.runOnTerminal(plan, rd)
 	}
-	if f.resume != "" {
-		return r.resumeOnRunner()
-	}
-	if err := r.handoff(); err != nil {
-		return err
-	}
-	if err := r.state(); err != nil {
+	if err := r.accept(plan); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r.cancel = cancel
 	defer r.disarm()
-	rin, err := r.prepare(ctx)
+	// from here a stop signal stops the review: the test checks' process
+	// group and worktree too (exit 3)
+	r.armSignals()
+	rin, err := r.launch(ctx, rd, r.pol, r.printer())
 	if err != nil {
 		return err
 	}
-	var res review.RunResult
-	var runErr error
-	if r.view != nil {
-		res, runErr = r.runLive(ctx, cancel, r.view, rin)
-	} else {
-		res, runErr = review.Run(ctx, rin)
-	}
+	res, runErr := review.Run(ctx, rin)
 	return r.finish(ctx, res, runErr)
+}
+
+// newReviewRun checks moot review's flags and finds where the review
+// lives (the register, the bug, the repository).
+func newReviewRun(cmd *cobra.Command, e *env, f reviewFlags, args []string) (*reviewRun, error) {
+	if err := checkTimeouts(cmd); err != nil {
+		return nil, err
+	}
+	if err := checkParallel(f.parallel, f.parallel); err != nil {
+		return nil, err
+	}
+	if err := checkReviewFormat(f.format, f.run.asJSON); err != nil {
+		return nil, err
+	}
+	pol, err := f.run.budgetPolicies()
+	if err != nil {
+		return nil, err
+	}
+	r := &reviewRun{e: e, f: f, cmd: cmd, pol: pol}
+	if err := r.locate(args); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// prepareReview is a new review's checks, envelope, routes and plan, up
+// to the question whether to start; check stops once the change, the
+// contract, the builder and the lenses are settled (the wizard's check
+// as an answer is typed: no probe, no call, nothing written).
+func prepareReview(cmd *cobra.Command, e *env, f reviewFlags, args []string, check bool) (*reviewRun, *reviewRound, reviewPlan, *engine.Policies, error) {
+	fail := func(err error) (*reviewRun, *reviewRound, reviewPlan, *engine.Policies, error) {
+		return nil, nil, reviewPlan{}, nil, err
+	}
+	r, err := newReviewRun(cmd, e, f, args)
+	if err != nil {
+		return fail(err)
+	}
+	if err := r.handoff(); err != nil {
+		return fail(err)
+	}
+	if err := r.state(); err != nil {
+		return fail(err)
+	}
+	rd, plan, err := r.plan(check)
+	if err != nil {
+		return fail(err)
+	}
+	return r, rd, plan, r.pol, nil
+}
+
+// reviewRound is a round ready to run once its plan is accepted: the
+// envelope, the routes and the prompt, and the estimate.
+type reviewRound struct {
+	env    *envelope.Envelope
+	routes []review.Route
+	prompt func(bugfolder.Lens) string
+	est    review.Estimate
 }
 
 // resumeOnRunner resumes the review --resume names through the runner's
@@ -308,44 +360,56 @@ func (r *reviewRun) resumeOnRunner() error {
 
 // Prepare is the review.Host a resume hands engine.Resume: the reopened
 // record's surroundings taken from this invocation (rederive), then the
-// round prepared as a new review's is; the live view, on a terminal,
-// follows the round the runner then drives.
+// round planned as a new review's is and accepted (--yes headless; on a
+// terminal the cost screen, whose Start opens the live view that then
+// follows the round the runner drives).
 func (r *reviewRun) Prepare(ctx context.Context, f *review.Folder, st *review.State) (review.RunInput, error) {
 	r.folder, r.st = f, st
 	if err := r.rederive(); err != nil {
 		return review.RunInput{}, err
 	}
-	rin, err := r.prepare(ctx)
-	if err == nil && r.view != nil {
-		r.watch(ctx)
-	}
-	return rin, err
-}
-
-// prepare readies a round once the record is read: the engines file, the
-// cap, the lenses, the envelope and its identity scan, the probes and the
-// routes, printed; the plan accepted (from then on a stop signal cancels
-// ctx: armSignals), the test checks, the folder, the live view on a
-// terminal, and the call path.
-func (r *reviewRun) prepare(ctx context.Context) (review.RunInput, error) {
-	f, e := r.f, r.e
-	cfg, err := askTrustInTUI(loadConfig(r.f.config, r.reg))(true)
+	rd, plan, err := r.plan(false)
 	if err != nil {
 		return review.RunInput{}, err
+	}
+	var asker engine.BudgetAsker = r.pol // headless: --on-budget
+	emit := r.printer()
+	if r.live() {
+		if asker, err = r.watchFromCost(ctx, plan, rd); err != nil {
+			return review.RunInput{}, err
+		}
+		emit = nil // the screen is the UI's: no lines on stderr
+	} else if err := r.accept(plan); err != nil {
+		return review.RunInput{}, err
+	}
+	r.armSignals()
+	return r.launch(ctx, rd, asker, emit)
+}
+
+// plan readies a round once the record is read: the engines file, the
+// cap, the lenses (check stops there), the envelope and its identity
+// scan, the probes and the routes, printed, and the plan.
+func (r *reviewRun) plan(check bool) (*reviewRound, reviewPlan, error) {
+	cfg, err := askTrustInTUI(loadConfig(r.f.config, r.reg))(true)
+	if err != nil {
+		return nil, reviewPlan{}, err
 	}
 	r.cfg = cfg
 	if err := r.capOf(r.cmd); err != nil {
-		return review.RunInput{}, err
+		return nil, reviewPlan{}, err
 	}
 	if err := r.lensesOf(); err != nil {
-		return review.RunInput{}, err
+		return nil, reviewPlan{}, err
+	}
+	if check {
+		return nil, reviewPlan{}, nil
 	}
 	env, err := r.envelope()
 	if err != nil {
-		return review.RunInput{}, err
+		return nil, reviewPlan{}, err
 	}
 	if err := r.scan(env); err != nil {
-		return review.RunInput{}, err
+		return nil, reviewPlan{}, err
 	}
 	nonce := engine.Nonce()
 	prompt := func(l bugfolder.Lens) string { return review.Prompt(l, env.Render(), nonce) }
@@ -359,59 +423,56 @@ func (r *reviewRun) prepare(ctx context.Context) (review.RunInput, error) {
 	routes := review.Plan(in)
 	switch only := review.OnlyBuilderLeft(in, routes); {
 	case only && !solo:
-		return review.RunInput{}, withCode(ExitUsage, fmt.Errorf("only the builder's family (%s) is left on the ladders (%s): a builder never reviews its own work; add engines of another family, or pass --solo for the explicit blind same-family degradation; nothing was called or written",
+		return nil, reviewPlan{}, withCode(ExitUsage, fmt.Errorf("only the builder's family (%s) is left on the ladders (%s): a builder never reviews its own work; add engines of another family, or pass --solo for the explicit blind same-family degradation; nothing was called or written",
 			r.st.BuilderFamily, strings.Join(review.Excluded(routes), ", ")))
 	case only:
 		in.Solo = true // the explicit degradation: the builder's family sits blind
 		routes = review.Plan(in)
 	case solo:
 		if unknown := unknownFamilyRungs(routes); len(unknown) > 0 {
-			fmt.Fprintf(e.stderr, "moot: --solo: a family other than the builder's can sit, so the builder's stays excluded; engines of unknown family may sit (%s), and a gate they sit on is labelled weakened\n", strings.Join(unknown, ", "))
+			fmt.Fprintf(r.e.stderr, "moot: --solo: a family other than the builder's can sit, so the builder's stays excluded; engines of unknown family may sit (%s), and a gate they sit on is labelled weakened\n", strings.Join(unknown, ", "))
 		} else {
-			fmt.Fprintln(e.stderr, "moot: --solo unused: a family other than the builder's can sit, so the builder's stays excluded, and no engine of unknown family is on the ladders")
+			fmt.Fprintln(r.e.stderr, "moot: --solo unused: a family other than the builder's can sit, so the builder's stays excluded, and no engine of unknown family is on the ladders")
 		}
 	}
 	r.st.Solo = in.Solo
 	r.announce(routes)
 	r.announceRules(routes)
 	if review.Callable(routes) == 0 {
-		return review.RunInput{}, withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
+		return nil, reviewPlan{}, withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
 	}
 	plan, est := r.planOf(routes)
 	r.warnCap(routes)
-	if err := r.accept(plan); err != nil {
+	return &reviewRound{env: env, routes: routes, prompt: prompt, est: est}, plan, nil
+}
+
+// launch readies an accepted round: the test checks, the folder and the
+// call path; asker answers a reached budget cap, emit sees every event
+// (nil: none printed; a browser watching it reads the live file). The
+// runner then drives the round (review.Run, engine.RunSeated): the lock,
+// the orphans a killed moot left, the resume of a round cut short, the
+// statuses.
+func (r *reviewRun) launch(ctx context.Context, rd *reviewRound, asker engine.BudgetAsker, emit func(engine.Event)) (review.RunInput, error) {
+	f := r.f
+	if err := r.testChecks(ctx, rd.env); err != nil {
 		return review.RunInput{}, err
 	}
-	// from here a stop signal stops the review: the test checks' process
-	// group and worktree too (exit 3)
-	r.armSignals()
-	if err := r.testChecks(ctx, env); err != nil {
-		return review.RunInput{}, err
-	}
-	if err := r.scan(env); err != nil { // the test checks' tails joined the envelope
+	if err := r.scan(rd.env); err != nil { // the test checks' tails joined the envelope
 		return review.RunInput{}, err
 	}
 	if err := r.open(); err != nil {
 		return review.RunInput{}, err
 	}
-	var asker engine.BudgetAsker = r.pol // headless: --on-budget
-	if r.live() {
-		r.view, asker = r.liveView() // the budget menu, as a debate's view asks it
-	}
-	calls := engine.DispatchOptions{Protocol: "review", Config: cfg, Harness: harnessOptions(cfg, r.reg), Asker: asker, Budget: r.budget,
+	est := rd.est
+	calls := engine.DispatchOptions{Protocol: "review", Config: r.cfg, Harness: harnessOptions(r.cfg, r.reg), Asker: asker, Budget: r.budget,
 		Parallel: f.parallel, Timeout: f.timeout, RoundTimeout: f.run.roundTimeout}
 	planEv := engine.Event{Type: engine.EvPlan, Calls: est.MaxCalls, Tokens: est.Input + est.Output, USD: est.USD, CostUnknown: !est.USDKnown,
-		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(routes), est.MaxCalls)}
+		Formula: fmt.Sprintf("%d lens(es), one juror each per round; up to %d rung(s) in all", len(rd.routes), est.MaxCalls)}
 	live := livefile.New() // streamed figures for a browser watching this review
 	r.closeLive = live.Close
-	// the runner drives the round (engine.RunSeated): the lock, the orphans
-	// a killed moot left, the resume of a round cut short, the statuses
-	rin := review.RunInput{Folder: r.folder, State: r.st, Envelope: env, Emit: live.Wrap(r.printer()), Plan: &planEv, Resume: f.resume != "",
-		Dispatch: calls, CapBefore: r.capBefore, RunLimit: f.run.debateTimeout, Warnings: r.warnings, Round: review.RoundInput{Routes: routes, Prompt: prompt, BugID: r.st.BugID}}
-	if r.view != nil {
-		rin.Emit = live.Wrap(nil) // the screen is the UI's: no lines on stderr
-	}
-	return rin, nil
+	return review.RunInput{Folder: r.folder, State: r.st, Envelope: rd.env, Emit: live.Wrap(emit), Plan: &planEv, Resume: f.resume != "",
+		Dispatch: calls, CapBefore: r.capBefore, RunLimit: f.run.debateTimeout, Warnings: r.warnings,
+		Round: review.RoundInput{Routes: rd.routes, Prompt: rd.prompt, BugID: r.st.BugID}}, nil
 }
 
 // armSignals makes a stop signal cancel the run's context (r.cancel) from
@@ -430,27 +491,6 @@ func (r *reviewRun) disarm() {
 	if r.unarm != nil {
 		r.unarm()
 	}
-}
-
-// watch shows the live view while the runner drives a resumed round (as
-// runLive does a new one's): q before the round ends cancels it (exit 3),
-// a stop signal leaves the view too.
-func (r *reviewRun) watch(ctx context.Context) {
-	p := r.view.p
-	r.roundDone, r.viewDone = make(chan struct{}), make(chan struct{})
-	go func() {
-		<-ctx.Done()
-		p.Quit()
-	}()
-	go func() {
-		_, _ = p.Run()
-		select {
-		case <-r.roundDone:
-		default:
-			r.cancel() // q before the end stops the round (its verdicts so far are kept)
-		}
-		close(r.viewDone)
-	}()
 }
 
 // unwatch tells the live view the round ended and waits for it to close
@@ -931,7 +971,8 @@ func (r *reviewRun) warnCap(routes []review.Route) {
 	}
 }
 
-// accept shows the plan; headless it needs --yes, on a terminal moot asks.
+// accept shows the plan; headless it needs --yes (on a terminal the cost
+// screen asks: runOnTerminal, watchFromCost).
 func (r *reviewRun) accept(p reviewPlan) error {
 	usd := "unknown (an engine has no price)"
 	if p.USD != nil {
@@ -950,15 +991,7 @@ func (r *reviewRun) accept(p reviewPlan) error {
 	} else {
 		fmt.Fprintln(r.e.stdout, line)
 	}
-	if r.f.run.isHeadless(r.e) {
-		return withCode(ExitNeedHuman, errors.New("not started: the review plan needs accepting; run again with --yes to accept it"))
-	}
-	fmt.Fprint(r.e.stdout, "Start the review? [y/N] ")
-	answer, _ := bufio.NewReader(r.e.stdin).ReadString('\n')
-	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-		return withCode(ExitCancelled, errors.New("review not started; nothing written"))
-	}
-	return nil
+	return withCode(ExitNeedHuman, errors.New("not started: the review plan needs accepting; run again with --yes to accept it"))
 }
 
 // open creates the stamped folder of a new review (a resumed one is open).

@@ -16,6 +16,7 @@ import (
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/debate"
 	"github.com/reversa/moot/protocol/review"
 	"github.com/reversa/moot/tui"
@@ -96,7 +97,8 @@ var recordKeepers = []engine.RecordKeeper{review.Keeper{}}
 func tuiOptions(e *env, reg *bugfolder.Register, cfg *harness.Config) tui.Options {
 	ho := harnessOptions(cfg, reg)
 	return tui.Options{Protocol: protocols[debate.Name], Register: reg, Config: cfg, Harness: ho, Version: version(), NoColor: e.noColor(),
-		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Known: allProtocols(), Records: recordKeepers, Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
+		Untrusted: trustRequest(reg, cfg), Protocols: protocolList(), Known: allProtocols(), Questions: []engine.Protocol{protocols[argue.Name]},
+		Ask: askForWizard(e, &e.reservedQuestions), Review: reviewForWizard(e), Records: recordKeepers, Lenses: lensCatalog(reg, cfg), Proposals: repairOptions,
 		Check: probeCheck(cfg, ho), Budget: cfg.Budget,
 		Probe: func(ctx context.Context) map[string]tui.EngineStatus {
 			out := map[string]tui.EngineStatus{}
@@ -137,6 +139,7 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	// moot, not Bubble Tea, handles the stop signals: the first leaves a
 	// running debate as q does (its calls stopped, its end logged, its lock
 	// released, resumable), a second one kills the UI
+	defer func() { askCleanup(e.reservedQuestions) }() // a question the wizard set up and never started leaves no folder
 	p := tea.NewProgram(tui.New(opts), tea.WithoutSignalHandler())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, stopSignals...)

@@ -22,15 +22,22 @@ type tmuxMoot struct {
 // startTmux runs moot with args in p's folder inside tmux at w×h.
 func startTmux(t *testing.T, p *project, w, h int, args ...string) *tmuxMoot {
 	t.Helper()
+	env := []string{"FAKE_LOG=" + p.log, "FAKE_PLAN=" + p.Plan, "FAKE_PROMPTS=" + filepath.Join(p.dir, "prompts"),
+		"XDG_CONFIG_HOME=" + filepath.Join(p.dir, ".xdg"), "XDG_CACHE_HOME=" + filepath.Join(p.dir, ".cache")}
+	return startTmuxIn(t, p.dir, append(env, p.env...), w, h, args...)
+}
+
+// startTmuxIn runs moot with args in dir, with env added to a plain
+// terminal's, inside tmux at w×h.
+func startTmuxIn(t *testing.T, dir string, env []string, w, h int, args ...string) *tmuxMoot {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	sock := fmt.Sprintf("moot-tp-%d-%d", os.Getpid(), time.Now().UnixNano())
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
 	exit := filepath.Join(t.TempDir(), "exit-code")
-	env := []string{"FAKE_LOG=" + p.log, "FAKE_PLAN=" + p.Plan, "FAKE_PROMPTS=" + filepath.Join(p.dir, "prompts"),
-		"XDG_CONFIG_HOME=" + filepath.Join(p.dir, ".xdg"), "XDG_CACHE_HOME=" + filepath.Join(p.dir, ".cache"), "NO_COLOR=1", "TERM=xterm-256color"}
-	env = append(env, p.env...)
+	env = append([]string{"NO_COLOR=1", "TERM=xterm-256color"}, env...)
 	quoted := func(ss []string) string {
 		var out []string
 		for _, s := range ss {
@@ -38,7 +45,7 @@ func startTmux(t *testing.T, p *project, w, h int, args ...string) *tmuxMoot {
 		}
 		return strings.Join(out, " ")
 	}
-	script := fmt.Sprintf("cd %s && env %s %s %s; echo $? > %s; sleep 120", quoted([]string{p.dir}), quoted(env), quoted([]string{mootBin}), quoted(args), quoted([]string{exit}))
+	script := fmt.Sprintf("cd %s && env %s %s %s; echo $? > %s; sleep 120", quoted([]string{dir}), quoted(env), quoted([]string{mootBin}), quoted(args), quoted([]string{exit}))
 	if out, err := exec.Command("tmux", "-L", sock, "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "bash", "-c", script).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}

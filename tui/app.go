@@ -70,6 +70,18 @@ type Options struct {
 	// Lenses are the lenses a participant may take in the wizard (the
 	// library and the project's own).
 	Lenses []bugfolder.Lens
+	// Questions are the protocols the wizard offers on a question (argue):
+	// choosing one asks the question, its personas and its rounds, and Ask
+	// sets it up (none, or no Ask: the wizard offers no question).
+	Questions []engine.Protocol
+	// Ask sets a question's debate up as moot ask does with args (the
+	// words after "moot ask"): its own checks, so the wizard refuses what
+	// the command refuses; reserve takes the question's folder.
+	Ask func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error)
+	// Review plans a review as moot review does with args (the words after
+	// "moot review"): check only settles the change, the contract, the
+	// builder and the lenses (as typed); nil: the wizard offers no review.
+	Review func(args []string, check bool) (ReviewStart, error)
 	// Proposals offers a bug's two best proposals of a finished repair
 	// debate as options A and B (nil: none offered).
 	Proposals func(*bugfolder.Bug) (a, b string, ok bool)
@@ -88,7 +100,7 @@ type Options struct {
 
 // choices are what the wizard offers from the options.
 func (o Options) choices() wizardChoices {
-	return wizardChoices{protocols: o.Protocols, catalog: o.Lenses, proposals: o.Proposals}
+	return wizardChoices{protocols: o.Protocols, catalog: o.Lenses, proposals: o.Proposals, questions: o.Questions, ask: o.Ask, review: o.Review}
 }
 
 // Outcome is what the UI leaves behind when it exits.
@@ -115,6 +127,7 @@ const (
 	scrCost
 	scrDebate
 	scrReview
+	scrReviewCost
 )
 
 // StopMsg is a stop signal (SIGTERM, SIGHUP, SIGQUIT, or SIGINT without a
@@ -176,6 +189,8 @@ type Model struct {
 
 	subj subject
 	rv   reviewState
+	// revCost is the cost screen of a review started here (reviewcost.go).
+	revCost *reviewCostState
 }
 
 // subject is the bug (or question) being set up or shown, its P, and the
@@ -492,7 +507,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if m.run.on {
 			return m.leave()
 		}
-		m.out.Cancelled = m.screen == scrWizard || m.screen == scrCost
+		m.out.Cancelled = m.screen == scrWizard || m.screen == scrCost || m.screen == scrReviewCost
 		return m, tea.Quit
 	}
 	if m.toast.errShown { // a key dismisses the error: it no longer decides the exit
@@ -549,9 +564,7 @@ func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
 		return m.backFromSetup()
 	case huh.StateCompleted:
 		if m.wiz.advance() {
-			m.cost = costState{setup: m.wiz.setup(m.subj.bug), criteria: m.wiz.criteriaList()}
-			m.screen = scrCost
-			return m, m.planCost()
+			return m.setupDone()
 		}
 		m.sizeWizard()
 		return m, m.wiz.form.Init()

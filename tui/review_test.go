@@ -294,7 +294,8 @@ func TestReviewViewDecide(t *testing.T) {
 }
 
 // TestReviewStandaloneView: NewReview (moot review on a terminal) opens on
-// the review it follows, says when the run ended, and q quits the program.
+// the review it follows with the debate view's footer, says when the run
+// ended, and q quits the program.
 func TestReviewStandaloneView(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -304,9 +305,9 @@ func TestReviewStandaloneView(t *testing.T) {
 	for _, msg := range run(m.Init()) {
 		m = pump(t, m, msg)
 	}
-	checkFrame(t, m, 100, 30, "", []string{"review " + br.f.ID, "defect · refuse", "q stop the review (asks first)"})
+	checkFrame(t, m, 100, 30, "", []string{"review " + br.f.ID, "defect · refuse", "←/h left", "→/l right", "q quit"})
 	m = pump(t, m, ReviewDoneMsg{})
-	checkFrame(t, m, 100, 30, "", []string{"the review ended", "q leave"})
+	checkFrame(t, m, 100, 30, "", []string{"the review ended", "q quit"})
 	_, cmd := m.Update(keyMsg("q"))
 	if cmd == nil {
 		t.Fatal("q did nothing")

@@ -76,7 +76,7 @@ func TestReviewPanesShowTheirWholeText(t *testing.T) {
 			if m = keys(t, m, "esc"); m.zm.on || drawnScreen(m) != "review" {
 				t.Fatalf("esc in the zoom left screen %d (zoom %v), want the review view", m.screen, m.zm.on)
 			}
-			m = keys(t, m, "down", "enter")
+			m = keys(t, m, "right", "enter") // → moves to the next lens, as in a debate
 			checkFrame(t, m, sz.w, sz.h, f.proj, []string{"security", "pass (dry)"})
 			if m = keys(t, m, "esc", "esc"); drawnScreen(m) != "browser" {
 				t.Errorf("esc from the review view left screen %d, want the browser", m.screen)

@@ -12,57 +12,81 @@ import (
 )
 
 // reviewScreen is the review view: one pane per lens of a round, the
-// route table and the summary (reviewView holds what it shows).
+// route table and the summary (reviewView holds what it shows). Its keys
+// are the debate view's: tab and [ ] the tabs, ←/→/↑/↓ (h/l/k/j) move
+// between the panes, enter zooms, / searches, a digit picks a round (as
+// a digit picks a debate's round tab), q asks first while it runs.
 type reviewScreen struct {
-	NextTab, PrevTab, Up, Down, Zoom key.Binding
-	Earlier, Later, Decide, Help     key.Binding
-	Back, ForceQuit                  key.Binding
+	NextTab, PrevTab, Round, Left, Right, Up, Down key.Binding
+	Zoom, Search, Decide, Help                     key.Binding
+	Back, Quit, ForceQuit                          key.Binding
 }
 
 func newReviewScreen() reviewScreen {
 	return reviewScreen{
-		NextTab:   bind("tab / ←→", "panes · route table · summary", "tab", "right", "l"),
-		PrevTab:   silent("shift+tab", "left", "h"),
-		Down:      bind("↑/↓ j/k", "move between lenses", "down", "j"),
+		NextTab:   bind("tab / shift+tab", "next / previous tab (panes, route table, summary)", "tab", "]"),
+		PrevTab:   silent("shift+tab", "["),
+		Round:     bind("1–9", "round k of the review", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Left:      bind("←/→/↑/↓", "move between lenses", "left", "h"),
+		Right:     silent("right", "l"),
 		Up:        silent("up", "k"),
-		Zoom:      bind("enter", "zoom the lens or document whole (esc back to the panes)", "enter"),
-		Earlier:   bind("[ / ]", "an earlier / a later round", "["),
-		Later:     silent("]"),
-		Decide:    bind("d", "on a stalled review: record the human decision (approve, decline, revise + note)", "d"),
+		Down:      silent("down", "j"),
+		Zoom:      bind("enter", "zoom the lens (every finding whole) or document", "enter"),
+		Search:    bind("/", "search in a zoom; n/N next/previous match", "/"),
+		Decide:    bind("d", "on a stalled review: record the human decision", "d"),
 		Help:      bind("?", "this help", "?"),
-		Back:      bind("esc / q", "back to the list", "esc", "q"),
-		ForceQuit: bind("ctrl+c", "quit", "ctrl+c"),
+		Back:      bind("esc", "back to the list (when opened from it)", "esc"),
+		Quit:      bind("q", "leave (asks first while the review runs)", "q"),
+		ForceQuit: bind("ctrl+c", "leave now, resumable", "ctrl+c"),
 	}
 }
 
-// ShortHelp is the review view's footer.
+// ShortHelp is the review view's footer, in the debate view's words.
 func (k reviewScreen) ShortHelp() []key.Binding {
-	return []key.Binding{labelled(k.Down, "↑↓", "lens"), labelled(k.Zoom, "enter", "zoom"), labelled(k.NextTab, "tab/←→", "panes·routes·summary"),
-		labelled(k.Earlier, "[ ]", "earlier/later round"), labelled(k.Back, "esc", "back"), labelled(k.Help, "?", "keys"), labelled(k.Back, "q", "back")}
+	return []key.Binding{labelled(k.NextTab, "tab", "next tab"), labelled(k.Left, "←/h", "left"), labelled(k.Right, "→/l", "right"),
+		labelled(k.Zoom, "enter", "open"), labelled(k.Help, "?", "keys"), labelled(k.Quit, "q", "quit")}
+}
+
+// footer is the footer for what the view shows: no pane moves on a
+// document or a single lens; a stalled review says d first.
+func (k reviewScreen) footer(m Model) []key.Binding {
+	bs := k.ShortHelp()
+	if r := m.rv.view; r.tab != 0 || len(r.panes) < 2 {
+		bs = []key.Binding{bs[0], bs[3], bs[4], bs[5]}
+	}
+	if m.rv.view.rounds > 1 {
+		bs = append(bs[:1], append([]key.Binding{labelled(k.Round, fmt.Sprintf("1–%d", min(9, m.rv.view.rounds)), "round")}, bs[1:]...)...)
+	}
+	if m.rv.view.awaitsDecision() {
+		bs = append([]key.Binding{labelled(k.Decide, "d", "decide")}, bs...)
+	}
+	return bs
 }
 
 // FullHelp is the review view's help: its keys, what a lens's status
 // says, and how to leave.
 func (k reviewScreen) FullHelp() [][]key.Binding {
+	z := zoomPage
 	return [][]key.Binding{
-		{k.NextTab, k.Down, k.Zoom, k.Earlier, k.Decide},
+		{k.NextTab, k.Round, k.Left, k.Zoom, k.Search, labelled(z.Back, "esc", "back from a search, then a zoom"),
+			labelled(z.Top, "g/G home/end", "in a zoom: its top / its end"), k.Decide},
 		{said("waiting", "the lens's juror is not called yet"), said("running", "its juror is being called"),
-			said("pass/refuse/hold", "its verdict (a hold: no answer, or no rung left)"),
-			said("pass (dry)", "a pass with no finding and nothing named as checked: low information"),
+			said("pass·refuse", "its juror's verdict"), said("hold", "no answer, or no rung left"),
+			said("pass (dry)", "a pass with no finding and nothing named as checked"),
 			said("UNVERIFIED", "a local pass no external juror of another family verified: a hold"), said("rejected", "a rung that did not sit, and why")},
-		{k.Help, k.Back, k.ForceQuit},
+		{k.Help, k.Back, k.Quit, k.ForceQuit},
 	}
 }
 
-// reviewKey handles a key on the review view: tab/←→ change the tab, [ ]
-// an earlier or later round, esc/q back to the list.
+// handleKey handles a key on the review view, as the debate view
+// answers its own.
 func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	r := m.rv.view
 	if r == nil { // not read yet: only leaving works
-		if key.Matches(msg, k.Back) && m.rv.alone != "" {
+		switch {
+		case key.Matches(msg, k.Back, k.Quit) && m.rv.alone != "":
 			return m, tea.Quit
-		}
-		if key.Matches(msg, k.Back) {
+		case key.Matches(msg, k.Back, k.Quit):
 			m.screen = scrBrowser
 		}
 		return m, nil
@@ -70,37 +94,40 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if m.zm.on {
 		return zoomPage.handleKey(m, msg) // esc comes back here, to the panes
 	}
+	cols := 1
+	if r.tab == 0 {
+		cols, _ = gridShape(len(r.panes), m.lay.bodyW, m.lay.bodyH)
+	}
+	last := max(0, len(r.panes)-1)
 	switch {
 	case key.Matches(msg, k.Zoom):
 		if r.tab == 0 && len(r.panes) == 0 {
 			return m, nil
 		}
 		m.startZoom()
-	case key.Matches(msg, k.Down):
-		r.focus = min(len(r.panes)-1, r.focus+1)
-	case key.Matches(msg, k.Up):
-		r.focus = max(0, r.focus-1)
-	case key.Matches(msg, k.Back):
-		if m.rv.alone != "" && !m.rv.done && r.st.Running {
-			m.dlg.ask = newStopReviewAsk(r.st.ID) // as a debate's q: ask before stopping it
+	case key.Matches(msg, k.Search):
+		if r.tab == 0 && len(r.panes) == 0 {
 			return m, nil
 		}
-		if m.rv.alone != "" {
-			return m, tea.Quit // moot review: the run has ended
-		}
-		m.rv.view, m.screen = nil, scrBrowser
-		return m, listReviewsCmd(m.opts.keeper(), m.opts.Register)
+		m.startZoom() // search the focused lens or the document
+		return m, m.zm.openFind(&m.frame)
+	case r.tab == 0 && key.Matches(msg, k.Right):
+		r.focus = min(last, r.focus+1)
+	case r.tab == 0 && key.Matches(msg, k.Left):
+		r.focus = max(0, r.focus-1)
+	case r.tab == 0 && key.Matches(msg, k.Down):
+		r.focus = min(last, r.focus+cols)
+	case r.tab == 0 && key.Matches(msg, k.Up):
+		r.focus = max(0, r.focus-cols)
+	case key.Matches(msg, k.Back, k.Quit):
+		return m.leaveReview()
 	case key.Matches(msg, k.NextTab):
 		r.tab = (r.tab + 1) % len(reviewTabs)
 	case key.Matches(msg, k.PrevTab):
 		r.tab = (r.tab + len(reviewTabs) - 1) % len(reviewTabs)
-	case key.Matches(msg, k.Earlier):
-		if r.round > 1 {
-			return m, loadReviewCmd(m.opts.keeper(), r.dir, r.round-1)
-		}
-	case key.Matches(msg, k.Later):
-		if r.round < r.rounds {
-			return m, loadReviewCmd(m.opts.keeper(), r.dir, r.round+1)
+	case key.Matches(msg, k.Round):
+		if n := int(msg.String()[0] - '0'); n != r.round && n <= r.rounds {
+			return m, loadReviewCmd(m.opts.keeper(), r.dir, n)
 		}
 	case key.Matches(msg, k.Decide):
 		if r.awaitsDecision() {
@@ -111,6 +138,22 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.helpv.on = true
 	}
 	return m, nil
+}
+
+// leaveReview is q or esc on the review view: a review moot review runs
+// here asks first while it runs (as a debate's q), one that ended quits,
+// one opened from the list goes back to it.
+func (m Model) leaveReview() (Model, tea.Cmd) {
+	r := m.rv.view
+	if m.rv.alone != "" && !m.rv.done && r.st.Running {
+		m.dlg.ask = newStopReviewAsk(r.st.ID)
+		return m, nil
+	}
+	if m.rv.alone != "" {
+		return m, tea.Quit // moot review: the run has ended
+	}
+	m.rv.view, m.screen = nil, scrBrowser
+	return m, listReviewsCmd(m.opts.keeper(), m.opts.Register)
 }
 
 // viewReview lays out the review screen: a header (ID, status, round,
@@ -147,15 +190,9 @@ func (k reviewScreen) render(m Model) string {
 	default:
 		body = m.rv.reviewDoc(&m.frame, r.sum, m.lay.bodyH)
 	}
-	help := footerHelp(k.ShortHelp()...)
-	switch {
-	case m.rv.alone != "" && m.rv.done:
-		help = "the review ended · enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q leave"
-	case m.rv.alone != "":
-		help = "enter zoom · tab/←→ panes·routes·summary · [ ] rounds · q stop the review (asks first)"
-	}
-	if r.awaitsDecision() {
-		help = "d decide (stalled: a human decision waits) · " + help
+	help := footerHelp(k.footer(m)...)
+	if m.rv.alone != "" && m.rv.done {
+		help = "the review ended · " + help
 	}
 	if m.dlg.menu != nil {
 		help = m.dlg.menuKeys()

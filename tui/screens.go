@@ -26,6 +26,8 @@ var (
 	debatePage  = newDebateScreen()
 	zoomPage    = newZoomScreen()
 	reviewPage  = newReviewScreen()
+	// reviewCostPage is a review's cost screen: the cost screen's keys.
+	reviewCostPage = reviewCostScreen{newCostScreen()}
 )
 
 // active is the page the root routes keys to and draws.
@@ -39,6 +41,8 @@ func (f frame) active() page {
 		return debatePage
 	case scrReview:
 		return reviewPage
+	case scrReviewCost:
+		return reviewCostPage
 	}
 	return browserPage
 }

@@ -41,7 +41,7 @@ type updater func(Model, tea.Msg) (Model, tea.Cmd, bool)
 // updaters are the message families, each in its own function: the
 // frame's (size, colours, clocks, status line), the browser's data, the
 // debate's data and the review's.
-var updaters = []updater{Model.updateFrame, Model.updateBrowserData, Model.updateDebateData, Model.updateReviewData}
+var updaters = []updater{Model.updateFrame, Model.updateBrowserData, Model.updateDebateData, Model.updateReviewData, Model.updateReviewStart}
 
 // route hands msg to its family's updater; a message of none goes to the
 // open dialog's form, else to the wizard's (huh's own messages).

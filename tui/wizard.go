@@ -30,6 +30,12 @@ type wizardChoices struct {
 	protocols []engine.Protocol
 	catalog   []bugfolder.Lens
 	proposals func(*bugfolder.Bug) (a, b string, ok bool)
+	// questions are the protocols run on a question (argue), set up by
+	// ask as moot ask sets them up (wizardask.go).
+	questions []engine.Protocol
+	ask       func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error)
+	// review plans a review of a change (wizardreview.go).
+	review func(args []string, check bool) (ReviewStart, error)
 }
 
 // wizard is the setup form of a new debate, in stages: the protocol (when
@@ -55,6 +61,11 @@ type wizard struct {
 	optA, optB string
 	criteria   string
 	prefilled  string
+	// question and personas are a question protocol's (wizardask.go).
+	question, personas string
+	// change, contract, builder and revLenses are a review's
+	// (wizardreview.go).
+	change, contract, builder, revLenses string
 	// valueAtRisk and irreversible are council's stakes.
 	valueAtRisk  string
 	irreversible bool
@@ -113,7 +124,7 @@ func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]Engine
 		w.rStr = strconv.Itoa(preset.R)
 	}
 	w.presetInputs(preset)
-	if len(ch.protocols) > 1 && preset.Protocol == nil {
+	if w.choiceCount() > 1 && preset.Protocol == nil {
 		w.stage = stageProtocol
 	}
 	offered := w.offered()
@@ -199,7 +210,7 @@ func (w *wizard) fitPicks() {
 // choose makes the protocol named the wizard's: its inputs, and its panel
 // size and rounds when it changes.
 func (w *wizard) choose(name string) {
-	for _, p := range w.ch.protocols {
+	for _, p := range w.offeredProtocols() {
 		if p.Name() != name || (w.proto != nil && w.proto.Name() == name) {
 			continue
 		}
@@ -215,7 +226,7 @@ func (w *wizard) choose(name string) {
 
 // hasInputs is whether the protocol asks anything on the inputs page.
 func (w *wizard) hasInputs() bool {
-	return w.in.Options || w.in.Criteria || w.in.Stakes || (w.in.Lenses && (w.in.LensEach || len(w.lensOptions()) > 1))
+	return !w.onQuestion() && (w.in.Options || w.in.Criteria || w.in.Stakes || (w.in.Lenses && (w.in.LensEach || len(w.lensOptions()) > 1)))
 }
 
 // lensOptions are a lens picker's choices: none, the catalog's lenses and
@@ -384,7 +395,14 @@ func (w *wizard) build() {
 		groups = append(groups, huh.NewGroup(fields...))
 		focusable = fields[1:]
 	case stageBasics:
-		fields := append([]huh.Field{huh.NewNote().Title("New debate").Description(w.heading())}, w.basicFields()...)
+		basics := w.basicFields()
+		switch {
+		case w.reviewing():
+			basics = w.reviewFields()
+		case w.onQuestion():
+			basics = w.questionFields()
+		}
+		fields := append([]huh.Field{huh.NewNote().Title("New debate").Description(w.heading())}, basics...)
 		groups = append(groups, huh.NewGroup(fields...))
 		focusable = fields[1:]
 	case stageInputs:
@@ -416,7 +434,7 @@ func (w *wizard) build() {
 				fields = append(fields, huh.NewSelect[string]().Title("Engine of "+w.bug.Register.Lang.SolverID(i+1)).Value(&w.each[i]).Options(opts...))
 			}
 		}
-		if w.in.Support {
+		if w.in.Support && !w.onQuestion() { // argue's scorer is its synthesizer's engine, as moot ask's default
 			fields = append(fields, huh.NewMultiSelect[string]().Title("Critics").Description("one critic per engine chosen (space toggles); critics assess rounds 1..R and do not compete").Value(&w.critics).Options(opts...).Height(len(opts)+3))
 		}
 		fields = append(fields, huh.NewSelect[string]().Title(capital(w.in.Final)).Description(w.in.FinalNote).Value(&w.judge).Options(opts...))
@@ -465,7 +483,7 @@ func (w *wizard) build() {
 func (w *wizard) back() bool {
 	switch w.stage {
 	case stageBasics:
-		if len(w.ch.protocols) < 2 {
+		if w.choiceCount() < 2 {
 			return false
 		}
 		w.stage = stageProtocol
@@ -510,7 +528,7 @@ func (w *wizard) externals() []string {
 	seen := map[string]bool{}
 	var out []string
 	var critics []string
-	if w.in.Support {
+	if w.in.Support && !w.onQuestion() {
 		critics = w.critics
 	}
 	for _, name := range append(append(w.solvers(), critics...), w.judge) {
@@ -531,6 +549,9 @@ func (w *wizard) advance() (done bool) {
 		w.choose(w.protoName)
 		w.stage = stageBasics
 	case stageBasics:
+		if w.reviewing() { // a review's engines are its ladders, in the engines file
+			return true
+		}
 		w.stage = stageEngines
 		if w.hasInputs() {
 			w.stage = stageInputs
@@ -599,8 +620,15 @@ func (w *wizard) heading() string {
 // protocolSelect asks for the protocol, each with its one-line summary.
 func (w *wizard) protocolSelect() huh.Field {
 	var opts []huh.Option[string]
-	for _, p := range w.ch.protocols {
-		opts = append(opts, huh.NewOption(p.Name()+" — "+engine.Describe(p).Summary, p.Name()))
+	for _, p := range w.offeredProtocols() {
+		sum := engine.Describe(p).Summary
+		if w.isQuestion(p) {
+			sum = "on a question: " + sum
+		}
+		opts = append(opts, huh.NewOption(p.Name()+" — "+sum, p.Name()))
+	}
+	if w.ch.review != nil {
+		opts = append(opts, huh.NewOption(reviewChoice+" — "+reviewSummary, reviewChoice))
 	}
 	return huh.NewSelect[string]().Title("Protocol").Value(&w.protoName).Options(opts...)
 }
@@ -743,7 +771,7 @@ func (w *wizard) criteriaList() []string {
 
 // firstStage is whether the wizard is on its first page (esc there leaves).
 func (w *wizard) firstStage() bool {
-	return w.stage == stageProtocol || (w.stage == stageBasics && len(w.ch.protocols) < 2)
+	return w.stage == stageProtocol || (w.stage == stageBasics && w.choiceCount() < 2)
 }
 
 // verifyField offers the judge's order-swap check (docs/beyond.md).

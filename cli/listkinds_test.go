@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestListHeadingsFollowTheKindsShown: moot list heads its first column
+// BUG and its outcome WINNER while only bugs and questions are listed;
+// with a review among them the headings fit every kind (ID, OUTCOME) and
+// a review's cell says its verdict and lenses passed/held/refused.
+func TestListHeadingsFollowTheKindsShown(t *testing.T) {
+	t.Parallel()
+	bug := listEntry{BugID: "BUG-1", Kind: "bug", Status: "done", Winner: ptr("A")}
+	rev := listEntry{BugID: "20261202-094234", Kind: "review", Status: "pass", Protocol: ptr("review"),
+		Verdict: ptr("pass"), Lenses: &lensOutcomes{Passed: 2}, Rounds: ptr(1)}
+	for _, tc := range []struct {
+		name    string
+		entries []listEntry
+		want    []string
+		not     []string
+	}{
+		{"bugs only", []listEntry{bug}, []string{"BUG ", "WINNER"}, []string{"OUTCOME"}},
+		{"a review among them", []listEntry{bug, rev}, []string{"ID ", "OUTCOME", "pass P2 H0 R0"}, []string{"BUG ", "WINNER"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			printList(&env{stdout: &out}, tc.entries)
+			head := strings.SplitN(out.String(), "\n", 2)[0]
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(head, n) {
+					t.Errorf("the heading says %q:\n%s", n, head)
+				}
+			}
+		})
+	}
+}

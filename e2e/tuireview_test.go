@@ -1,0 +1,65 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tribunalTmux runs moot review (args after "review") in the tribunal's
+// repository inside tmux at w×h, with its stand-in jurors.
+func tribunalTmux(t *testing.T, tr *tribunal, w, h int, args ...string) *tmuxMoot {
+	t.Helper()
+	env := []string{"FAKE_JURY=" + tr.jury, "FAKE_JURYLOG=" + tr.jurylog,
+		"XDG_CONFIG_HOME=" + filepath.Join(tr.home, "xdg"), "XDG_CACHE_HOME=" + filepath.Join(tr.home, "cache")}
+	return startTmuxIn(t, tr.repo, env, w, h, args...)
+}
+
+// TestReviewOnATerminalShowsTheCostScreenThenTheLiveView: at 80×24 and
+// 140×45, moot review on a terminal opens the cost screen a debate opens
+// (its title, the lenses' ladders, the engine table, Start/Edit/Cancel)
+// instead of a [y/N] prompt; Start opens the live view, whose ←/→ move
+// between the lenses as in a debate; once the round ended q leaves, the
+// report follows and the exit code is the review's (0: a unanimous
+// pass). Cancel at the cost screen writes nothing and exits 3.
+func TestReviewOnATerminalShowsTheCostScreenThenTheLiveView(t *testing.T) {
+	t.Parallel()
+	args := append(append([]string{"review"}, change...), "--lens", "defect", "--lens", "security", "--builder", "mistral")
+	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("start-%dx%d", sz.w, sz.h), func(t *testing.T) {
+			t.Parallel()
+			tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+			m := tribunalTmux(t, tr, sz.w, sz.h, append(args, "--config", tr.cfg)...)
+			s := m.wait("the review's cost screen", "Cost of the review", "▸ Start ◂", "Edit", "Cancel", "defect: ext-anth", "total")
+			if strings.Contains(s, "[y/N]") {
+				t.Errorf("the bare prompt is still shown:\n%s", s)
+			}
+			m.send("Enter")
+			m.wait("the live view, ended", "defect · pass", "security · pass", "the review ended", "←/h left")
+			m.send("Right")
+			m.send("q")
+			if code := m.exitCode(); code != "0" {
+				t.Fatalf("exit %s, want 0 (a unanimous pass); the screen:\n%s", code, m.screen())
+			}
+			m.wait("the report after the view", "round 1: PASS")
+		})
+		t.Run(fmt.Sprintf("cancel-%dx%d", sz.w, sz.h), func(t *testing.T) {
+			t.Parallel()
+			tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+			m := tribunalTmux(t, tr, sz.w, sz.h, append(args, "--config", tr.cfg)...)
+			m.wait("the review's cost screen", "Cost of the review", "▸ Start ◂")
+			m.send("Escape")
+			if code := m.exitCode(); code != "3" {
+				t.Fatalf("exit %s, want 3 (cancelled); the screen:\n%s", code, m.screen())
+			}
+			m.wait("the cancel said", "review not started; nothing written")
+			if rs := tr.reviews(); len(rs) != 0 {
+				t.Errorf("a cancelled review left folders: %v", rs)
+			}
+			if calls := tr.calls(); len(calls) != 0 {
+				t.Errorf("a cancelled review called jurors: %v", calls)
+			}
+		})
+	}
+}

@@ -1,0 +1,253 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/engine"
+)
+
+// A review started on a terminal (moot review, or the wizard) shows its
+// plan on the cost screen — the same title, engine table, warnings and
+// Start, Edit, Cancel as a debate's, answering the same keys — and Start
+// opens its live view (reviewScreen) on the folder the run writes.
+
+// ReviewPlan is a review's plan as the cost screen shows it: cli prices
+// it with the protocol's estimate (the TUI imports no protocol).
+type ReviewPlan struct {
+	// Title names the review (its bug, or the contract's intent).
+	Title string
+	// Setup are the lines above the figures, each a key and its text
+	// ("change", "HEAD~1..HEAD"); a line with no key goes on the one above.
+	Setup [][2]string
+	// Formula says the calls ("2 lenses, one juror each: 2 to 4 calls").
+	Formula string
+	// Engines are the first rungs' engines, priced; Total sums them.
+	Engines []ReviewEngineCost
+	Total   ReviewEngineCost
+	// Warnings are said before Start (thin ladders, the builder's family).
+	Warnings []string
+}
+
+// ReviewEngineCost is one engine's estimated share of a review.
+type ReviewEngineCost struct {
+	Name, Roles          string
+	Calls, Input, Output int
+	USD                  float64
+	PriceKnown, External bool
+}
+
+// ReviewStart is a review ready to run once its plan is accepted: Start
+// runs it (in the background) and returns its folder as soon as it is
+// written, or why it could not start.
+type ReviewStart struct {
+	Plan  ReviewPlan
+	Start func() (dir string, err error)
+}
+
+// reviewCostState is the cost screen's state for a review.
+type reviewCostState struct {
+	rs       ReviewStart
+	button   int
+	scroll   int
+	starting bool
+	err      error
+	// back is set for a review the wizard set up: Cancel goes back to
+	// the browser, Edit and esc to the wizard, and its view opens as the
+	// browser opens a review.
+	back bool
+}
+
+// reviewStartedMsg says the review began in dir (or why it did not).
+type reviewStartedMsg struct {
+	dir string
+	err error
+}
+
+// NewReviewCost is the UI of moot review on a terminal: the cost screen
+// of rs's plan, then, on Start, its live view following the folder the
+// run writes; q or ctrl+c leaves (a review still running is stopped by
+// the caller, as a stop signal stops it).
+func NewReviewCost(rs ReviewStart, opts Options) Model {
+	m := New(opts)
+	m.screen, m.revCost = scrReviewCost, &reviewCostState{rs: rs}
+	return m
+}
+
+// ReviewStarted reports whether Start was chosen and the review began
+// (its folder), for the caller's exit code and report.
+func (m Model) ReviewStarted() string { return m.rv.alone }
+
+// reviewCostScreen is the cost screen of a review: the debate's cost
+// screen's keys.
+type reviewCostScreen struct{ costScreen }
+
+func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	c := m.revCost
+	page := max(1, m.costAvail()-1)
+	clamp := func(n int) int { return max(0, min(n, len(m.reviewCostLines())-(m.costAvail()-1))) }
+	switch {
+	case c.starting:
+		return m, statusCmd("starting the review…")
+	case key.Matches(msg, k.Up):
+		c.scroll = clamp(c.scroll - 1)
+	case key.Matches(msg, k.Down):
+		c.scroll = clamp(c.scroll + 1)
+	case key.Matches(msg, k.PageUp):
+		c.scroll = clamp(c.scroll - page)
+	case key.Matches(msg, k.PageDown):
+		c.scroll = clamp(c.scroll + page)
+	case key.Matches(msg, k.Left):
+		c.button = (c.button + 2) % 3
+	case key.Matches(msg, k.Right):
+		c.button = (c.button + 1) % 3
+	case key.Matches(msg, k.Back) && c.back, c.button == 1 && key.Matches(msg, k.Confirm) && c.back:
+		m.screen, m.revCost = scrWizard, nil // back to the review's page of the wizard
+		m.wiz.stage = stageBasics
+		m.wiz.build()
+		m.sizeWizard()
+		return m, m.wiz.form.Init()
+	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
+		return m.cancelReview()
+	case key.Matches(msg, k.Confirm):
+		switch c.button {
+		case 0:
+			if c.rs.Start == nil {
+				return m, statusCmd("this review cannot start: see why above · Edit changes it")
+			}
+			if c.err != nil {
+				return m, statusCmd("this review cannot start: see why above · q leaves")
+			}
+			c.starting = true
+			start := c.rs.Start
+			return m, func() tea.Msg {
+				dir, err := start()
+				return reviewStartedMsg{dir: dir, err: err}
+			}
+		case 1:
+			return m, statusCmd("a review's setup is its command's flags: Cancel, then run moot review again with others")
+		default:
+			return m.cancelReview()
+		}
+	}
+	return m, nil
+}
+
+// cancelReview leaves the review's cost screen: nothing was started.
+func (m Model) cancelReview() (Model, tea.Cmd) {
+	if m.revCost.back {
+		m.revCost = nil
+		return m.backFromSetup()
+	}
+	m.out.Cancelled = true
+	return m, tea.Quit
+}
+
+// updateReviewStart takes the started review: its live view follows the
+// folder; a review that could not start says why on the cost screen.
+func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
+	if pl, ok := msg.(reviewPlannedMsg); ok {
+		return m.reviewPlanned(pl), nil, true
+	}
+	st, ok := msg.(reviewStartedMsg)
+	if !ok || m.revCost == nil {
+		return m, nil, false
+	}
+	m.revCost.starting = false
+	if st.err != nil {
+		m.revCost.err, m.revCost.button = st.err, 2
+		return m, nil, true
+	}
+	if m.revCost.back && m.opts.Bug == nil { // the browser opens it, as it opens any review
+		m.revCost, m.wiz, m.screen = nil, nil, scrBrowser
+		return m, tea.Batch(loadReviewCmd(m.opts.keeper(), st.dir, 0), listReviewsCmd(m.opts.keeper(), m.opts.Register)), true
+	}
+	m.rv.alone, m.screen = st.dir, scrReview
+	return m, loadReviewCmd(m.opts.keeper(), st.dir, 0), true
+}
+
+// reviewCostLines are what the review's cost screen shows above its
+// buttons.
+func (m Model) reviewCostLines() []string {
+	c := m.revCost
+	p := c.rs.Plan
+	var b strings.Builder
+	b.WriteString(m.st.Title.Render("Cost of the review") + "  " + m.st.Subtle.Render(ansi.Truncate(p.Title, max(0, m.lay.w-22), "…")) + "\n\n")
+
+	if c.err != nil {
+		b.WriteString(m.st.Error.Render("  Refused — this review cannot start") + "\n")
+		b.WriteString(strings.Join(wrapStyled("  ✗ "+c.err.Error(), m.w-4, "    ", m.st.Error.Render), "\n") + "\n\n")
+	}
+	if c.rs.Start == nil { // not planned (yet)
+		if c.err == nil {
+			b.WriteString(m.st.Subtle.Render("  planning the review: probing the engines, reading the change…"))
+		}
+		return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	}
+	keyW := 0
+	for _, l := range p.Setup {
+		keyW = max(keyW, ansi.StringWidth(l[0]))
+	}
+	for _, l := range p.Setup {
+		line := padRight(l[0], keyW) + " " + l[1]
+		b.WriteString(strings.Join(wrapStyled("  "+line, m.lay.w-2, "  "+strings.Repeat(" ", keyW+1), nil), "\n") + "\n")
+	}
+	b.WriteString("\n" + strings.Join(wrapStyled("  calls "+p.Formula, m.lay.w-2, "        ", nil), "\n") + "\n\n")
+	var rows [][]string
+	for _, e := range append(append([]ReviewEngineCost{}, p.Engines...), p.Total) {
+		cost := "≈" + engine.USD(e.USD)
+		if !e.PriceKnown {
+			cost = "unknown price"
+		}
+		name := e.Name
+		if e.External {
+			name += " ⇄"
+		}
+		if e.Name == "total" {
+			cost = m.st.Bold.Render(estimate(e.USD, !e.PriceKnown))
+		}
+		rows = append(rows, []string{name, e.Roles, fmt.Sprint(e.Calls), "≈" + fmtTokens(e.Input), "≈" + fmtTokens(e.Output), cost})
+	}
+	b.WriteString(costTable(rows, m.lay.w))
+	b.WriteString(strings.Join(wrapStyled("  tokens and money are estimates of each lens's first rung; ⇄ marks an external engine", m.lay.w-2, "  ", m.st.Subtle.Render), "\n") + "\n")
+	if len(p.Warnings) > 0 {
+		b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
+		for _, w := range p.Warnings {
+			b.WriteString(strings.Join(wrapStyled("  ! "+w, m.w-4, "    ", m.st.Warning.Render), "\n") + "\n")
+		}
+	}
+	return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+}
+
+func (k reviewCostScreen) render(m Model) string {
+	c := m.revCost
+	lines := m.reviewCostLines()
+	if avail := m.costAvail(); len(lines) > avail { // the buttons stay; what stands above scrolls
+		from := max(0, min(c.scroll, len(lines)-(avail-1)))
+		shown := lines[from : from+avail-1]
+		note := fmt.Sprintf("  +%d more (↓ pgdn scroll)", len(lines)-from-len(shown))
+		if from+len(shown) == len(lines) {
+			note = "  (↑ pgup scroll back)"
+		}
+		lines = append(shown, m.st.Subtle.Render(note))
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(lines, "\n") + "\n\n  ")
+	for i, label := range []string{"Start", "Edit", "Cancel"} {
+		if i == c.button {
+			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
+		} else {
+			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
+		}
+	}
+	body := padLines(strings.TrimRight(b.String(), " "), m.lay.costH)
+	help := footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, labelled(k.Back, "esc", "cancel"))
+	if c.starting {
+		help = "starting the review…"
+	}
+	return body + "\n" + m.toast.footer(&m.frame, help)
+}

@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/review"
+)
+
+// reviewCostPlan is a review's plan as cli would price it.
+func reviewCostPlan() ReviewPlan {
+	return ReviewPlan{Title: "round shipping to the cent",
+		Setup: [][2]string{{"change", "HEAD~1..HEAD"}, {"builder", "mistral (excluded: local-mis)"},
+			{"lenses", "defect: juror-a → juror-b"}, {"", "security: juror-b → juror-a"}, {"", "tests: juror-a [capacity] → juror-b"}},
+		Formula: "3 lens(es) × one juror = 3, at most 6 (a rung that fails to answer passes to the next)",
+		Engines: []ReviewEngineCost{{Name: "juror-a", Roles: "defect", Calls: 1, Input: 1200, Output: 2000, USD: 0.01, PriceKnown: true, External: true},
+			{Name: "juror-b", Roles: "security, tests", Calls: 2, Input: 2400, Output: 4000}},
+		Total:    ReviewEngineCost{Name: "total", Calls: 3, Input: 3600, Output: 6000, USD: 0.01},
+		Warnings: []string{"ladders with fewer than 3 external rungs to call before the local tail: defect (2), security (2), tests (1)"}}
+}
+
+// TestReviewCostScreen: a review started on a terminal shows the cost
+// screen a debate shows (title, setup, the engine table, warnings, Start
+// Edit Cancel, the same keys); Start runs it and opens its live view on
+// the folder the run wrote; Cancel or esc quit with nothing started; a
+// start that fails says why on the screen. At 80×24 and 140×45.
+func TestReviewCostScreen(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	br, _ := reviewsFor(t, f)
+	opts := Options{Now: func() time.Time { return fixedNow }, Records: []engine.RecordKeeper{review.Keeper{}}}
+	open := func(t *testing.T, w, h int, start func() (string, error)) Model {
+		m := NewReviewCost(ReviewStart{Plan: reviewCostPlan(), Start: start}, opts)
+		m = pump(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+		for _, msg := range run(m.Init()) {
+			m = pump(t, m, msg)
+		}
+		return m
+	}
+	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			started := 0
+			m := open(t, sz.w, sz.h, func() (string, error) { started++; return br.f.Dir, nil })
+			checkFrame(t, m, sz.w, sz.h, "", []string{"Cost of the review", "juror-a ⇄", "security, tests", "total", "Warnings", "▸ Start ◂", "Edit", "Cancel"})
+			goldenScreenNamed(t, "plan", m, "")
+			m = keys(t, m, "right")
+			checkFrame(t, m, sz.w, sz.h, "", []string{"▸ Edit ◂"})
+			m = keys(t, m, "left", "enter")
+			if started != 1 || m.screen != scrReview || m.ReviewStarted() != br.f.Dir {
+				t.Fatalf("Start: started %d, screen %d, following %q", started, m.screen, m.ReviewStarted())
+			}
+			checkFrame(t, m, sz.w, sz.h, "", []string{"review " + br.f.ID, "defect · refuse", "←/h left"})
+			goldenScreenNamed(t, "live", m, "")
+
+			failed := open(t, sz.w, sz.h, func() (string, error) { return "", errors.New("review 1: another moot is running this review") })
+			failed = keys(t, failed, "enter")
+			checkFrame(t, failed, sz.w, sz.h, "", []string{"this review cannot start", "another moot is running this review", "▸ Cancel ◂"})
+			goldenScreenNamed(t, "refused", failed, "")
+			if failed.ReviewStarted() != "" {
+				t.Error("a review that could not start is followed")
+			}
+		})
+	}
+	for _, k := range []string{"esc", "q"} {
+		m := open(t, 100, 30, func() (string, error) { t.Error("cancel started the review"); return "", nil })
+		m, quits := pumpQuits(m, keyMsg(k))
+		if !quits || !m.out.Cancelled || m.ReviewStarted() != "" {
+			t.Errorf("%s on the review's cost screen: quits %v, cancelled %v", k, quits, m.out.Cancelled)
+		}
+	}
+}

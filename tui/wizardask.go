@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/reversa/moot/engine"
+)
+
+// The wizard offers the protocols that run on a question (argue) beside
+// a bug's: choosing one asks the question, its personas and its rounds
+// as moot ask takes them, then the engines; the ask function (cli's, the
+// command's own flags and checks) checks each answer as it is typed and
+// sets the question up, its folder reserved, for the cost screen.
+
+// offeredProtocols are the protocols the wizard lists: a bug's, then
+// those on a question when it can set one up.
+func (w *wizard) offeredProtocols() []engine.Protocol {
+	if w.ch.ask == nil {
+		return w.ch.protocols
+	}
+	return append(slices.Clone(w.ch.protocols), w.ch.questions...)
+}
+
+// isQuestion reports whether p runs on a question.
+func (w *wizard) isQuestion(p engine.Protocol) bool {
+	return w.ch.ask != nil && p != nil && slices.ContainsFunc(w.ch.questions, func(q engine.Protocol) bool { return q.Name() == p.Name() })
+}
+
+// onQuestion reports whether the protocol chosen runs on a question.
+func (w *wizard) onQuestion() bool { return w.isQuestion(w.proto) }
+
+// questionFields are a question protocol's first page: the question,
+// its personas (none: two chosen for the question) and the round cap.
+func (w *wizard) questionFields() []huh.Field {
+	w.strategy = "one" // one engine for every persona, as moot ask's --solver once
+	return []huh.Field{
+		huh.NewInput().Title("Question").Description("one line; the debate is stored under .moot/debates/ (moot ask)").
+			Value(&w.question).CharLimit(maxOption).Validate(func(s string) error { return w.askCheck(func() { w.question = s }) }),
+		huh.NewInput().Title(capital(w.in.Members)).Description("names separated by spaces or commas (the library's, or .moot/personas/NAME.md); empty = two chosen for the question").
+			Value(&w.personas).Validate(func(s string) error { return w.askCheck(func() { w.personas = s }) }),
+		huh.NewInput().Title("Rounds (cap R)").Description("the cap is stated on the cost screen and never exceeded; the debate may stop earlier on convergence").
+			Value(&w.rStr).Validate(func(s string) error {
+			if err := w.roundsCheck()(s); err != nil {
+				return err
+			}
+			return w.askCheck(func() { w.rStr = s })
+		}),
+	}
+}
+
+// personaNames are the personas typed.
+func (w *wizard) personaNames() []string {
+	return strings.FieldsFunc(w.personas, func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
+}
+
+// askArgs are the words moot ask takes for the setup the wizard holds.
+func (w *wizard) askArgs() []string {
+	args := []string{"--protocol", w.protoName, "-r", strings.TrimSpace(w.rStr)}
+	for _, p := range w.personaNames() {
+		args = append(args, "--persona", p)
+	}
+	if w.engineAll != "" {
+		args = append(args, "--solver", w.engineAll)
+	}
+	if w.judge != "" {
+		args = append(args, "--synthesizer", w.judge)
+	}
+	if t := strings.TrimSpace(w.timeout); t != "" {
+		args = append(args, "--timeout", t)
+	}
+	return append(args, "--", w.question)
+}
+
+// askCheck sets what a field typed (set) and checks the setup as moot
+// ask checks it, nothing reserved: its refusal, without the "nothing was
+// written" a form needs not say.
+func (w *wizard) askCheck(set func()) error {
+	set()
+	if strings.TrimSpace(w.question) == "" {
+		return errors.New("the question is empty: ask a question")
+	}
+	if _, _, err := w.ch.ask(w.askArgs(), false); err != nil {
+		return errors.New(strings.TrimSuffix(err.Error(), "; nothing was written"))
+	}
+	return nil
+}
+
+// setupDone leaves the completed wizard for the cost screen: a bug's
+// setup as the wizard describes it, or a question set up as moot ask
+// sets it up (its folder reserved; a refusal keeps the wizard open).
+func (m Model) setupDone() (Model, tea.Cmd) {
+	w := m.wiz
+	if w.reviewing() {
+		return m.planReview()
+	}
+	if !w.onQuestion() {
+		m.cost = costState{setup: w.setup(m.subj.bug), criteria: w.criteriaList()}
+		m.screen = scrCost
+		return m, m.planCost()
+	}
+	bug, s, err := w.ch.ask(w.askArgs(), true)
+	if err != nil {
+		w.stage = stageBasics
+		w.build()
+		m.sizeWizard()
+		return m, tea.Batch(w.form.Init(), statusCmd("the question cannot be set up: "+err.Error()))
+	}
+	m.subj.bug, m.cost = bug, costState{setup: s}
+	m.screen = scrCost
+	return m, m.planCost()
+}
