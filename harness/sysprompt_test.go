@@ -2,7 +2,9 @@ package harness
 
 import (
 	"context"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -125,4 +127,53 @@ func TestGeminiKeepsAPlaceholderBlockOnStdin(t *testing.T) {
 	if fi, err := os.Stat(c.dirs.root + "/shared.md"); err != nil || fi.Mode().Perm() != 0o400 {
 		t.Errorf("the system prompt file's mode: %v %v, want owner read-only", fi.Mode(), err)
 	}
+}
+
+// TestGeminiStaysReadOnlyWithTheSharedBlockAsItsSystemPrompt: with the
+// CLI's own system prompt replaced by the shared block, the fake model
+// still asks it to write a file and run a shell command; neither happens
+// (the tools are the approval mode's, not the prompt's).
+func TestGeminiStaysReadOnlyWithTheSharedBlockAsItsSystemPrompt(t *testing.T) {
+	needCLI(t, KindGemini)
+	t.Parallel()
+	srv := fakeprovider.New()
+	defer srv.Close()
+	srv.SetMode(fakeprovider.Tool)
+	run := &cliRun{marker: "moot-test-shared-tool"}
+	opts := Options{Grace: time.Second}
+	opts.inspect = func(root string) {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), srv.ToolFile) {
+				run.files = append(run.files, p)
+			}
+			return nil
+		})
+	}
+	a, err := New(cliEntry(KindGemini, srv, run.marker), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := "The problem (P):\nthe order total is recalculated twice\n----- end of the shared part -----\n\n"
+	run.res = a.Call(context.Background(), Request{Role: "solver", SolverID: "agente-1", PromptParts: []string{shared, cliPrompt},
+		CachePrefix: len(shared), P: "# P\n", Timeout: 2 * time.Minute, Stdout: &run.out, Stderr: &run.err})
+	if len(run.files) > 0 {
+		t.Fatalf("the model's write or shell request left files behind: %v", run.files)
+	}
+	if srv.Attacks() == 0 {
+		t.Fatal("the fake model never asked for a write or a shell command")
+	}
+	sawSystem := false
+	for _, r := range srv.Requests() {
+		if si, ok := r.Body["systemInstruction"].(map[string]any); ok {
+			parts, _ := si["parts"].([]any)
+			if len(parts) == 1 {
+				text, _ := parts[0].(map[string]any)["text"].(string)
+				sawSystem = sawSystem || strings.HasPrefix(text, "The problem (P):")
+			}
+		}
+	}
+	if !sawSystem {
+		t.Error("the requests' system prompt was not the shared block")
+	}
+	run.checkClean(t)
 }
