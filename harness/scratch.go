@@ -57,8 +57,21 @@ func removeLater(dir string) {
 	removals.Add(1)
 	go func() {
 		defer removals.Done()
-		_ = os.RemoveAll(dir)
+		removeScratch(dir)
 	}()
+}
+
+// removeScratch removes a scratch folder with its mark last: a removal cut
+// short (its process exited first) leaves a marked folder, which the next
+// start sweeps, rather than an unmarked one nobody removes.
+func removeScratch(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.Name() != scratchMark {
+			_ = os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+	_ = os.RemoveAll(dir)
 }
 
 // WaitRemovals returns once every scratch folder handed to removeLater is
