@@ -106,6 +106,9 @@ func Main(args []string) int {
 	// to moot, and whatever is still its child when it leaves is killed
 	_ = harness.BecomeSubreaper()
 	defer harness.KillChildren()
+	// the calls' scratch folders are removed off the calls' paths; none
+	// outlives moot
+	defer harness.WaitRemovals()
 	return run(e, args)
 }
 

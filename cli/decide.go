@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -112,7 +113,7 @@ func resolveTarget(e *env, arg string) (*target, error) {
 // printDecisionHint says, after a run that wrote its final answer, which
 // `moot decide` the result waits for (exit 0 all the same: docs/cli.md).
 func printDecisionHint(e *env, reg *bugfolder.Register, dir string) {
-	if dir == "" {
+	if dir == "" || !finalMayAwaitDecision(dir, reg.Lang) {
 		return
 	}
 	d, err := bugfolder.ReadDebate(dir, reg.Lang)
@@ -121,6 +122,30 @@ func printDecisionHint(e *env, reg *bugfolder.Register, dir string) {
 	}
 	fmt.Fprintf(e.stderr, "%s waits for a human decision%s: moot decide %s approve|decline|revise [--note TEXT]\n",
 		reg.Rel(d.Final.Path), verdictNote(d.Final.RecommendedVerdict), shellQuote(subjectID(d)))
+}
+
+// finalMayAwaitDecision is printDecisionHint's first look: the final
+// answer alone says whether the result waits for a decision (most do
+// not), so the run ends without reading back every call's file. It
+// answers true whenever the final answer cannot tell (the full read then
+// decides).
+func finalMayAwaitDecision(dir string, lang bugfolder.Lang) bool {
+	if _, err := os.Lstat(filepath.Join(dir, bugfolder.DecisionFile)); err == nil {
+		return true
+	}
+	for _, name := range []string{bugfolder.PT.Names().Final, lang.Names().Final} {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return true
+		}
+		f, err := bugfolder.ParseFinal(p, raw)
+		return err != nil || strings.EqualFold(strings.TrimSpace(f.Decision), bugfolder.DecisionPending)
+	}
+	return true
 }
 
 // verdictNote names a recommended verdict in a hint (" (recommended

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -153,26 +154,43 @@ func cpu(ru *syscall.Rusage) time.Duration {
 
 // benchEndToEnd runs the real binary headless (process start and exit
 // included) and the reference orchestrator on the same engine, prompts
-// and stages, alternately, and reports moot ÷ reference and moot's own
-// time per call and per round.
+// and stages, one after the other in each op: the reference started as
+// its own process (internal/refmoot/cmd, built once like moot: it reads
+// the run's JSON, every prompt in it, then runs it), the comparison the
+// target names, and the reference run inside this process (no process
+// start, no run file to read), the older figure. It reports the medians
+// over the ops of moot ÷ each reference and of moot's own time per call
+// and per stage (moot's wall less the reference process's).
 func benchEndToEnd(b *testing.B, n, r, delayMS int) {
 	p := newBenchProject(b, delayMS)
+	refBin := buildRefmoot(b)
 	stages := p.calibrate(n, r)
 	calls := 0
 	for _, s := range stages {
 		calls += len(s)
 	}
-	var mootWall, refWall, mootCPU, refCPU time.Duration
+	var mootWall, refWall, inWall, ownCPU []float64
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		runFile := writeRefRun(b, refmoot.Config{Argv: []string{fakeBin}, Env: p.env, Dir: filepath.Join(b.TempDir(), "ref"), Stages: stages})
+		b.StartTimer()
 		syscall.Sync() // the earlier run's writeback is charged to neither
 		start := time.Now()
 		ru, err := p.run(nil, debateArgs(n, r)...)
 		if err != nil {
 			b.Fatal(err)
 		}
-		mootWall += time.Since(start)
-		mootCPU += cpu(ru)
+		mootWall = append(mootWall, ms(time.Since(start)))
+		syscall.Sync()
+		start = time.Now()
+		c := exec.Command(refBin, runFile)
+		c.Env = p.env
+		if out, err := c.CombinedOutput(); err != nil {
+			b.Fatalf("the reference process: %v\n%s", err, out)
+		}
+		refWall = append(refWall, ms(time.Since(start)))
 		syscall.Sync()
 		var before, after syscall.Rusage
 		_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &before)
@@ -181,26 +199,72 @@ func benchEndToEnd(b *testing.B, n, r, delayMS int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		refWall += time.Since(start)
+		inWall = append(inWall, ms(time.Since(start)))
 		_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &after)
-		refCPU += cpu(&after) - cpu(&before) // the engine's processes
+		// moot's rusage counts the engine processes it waited for: less
+		// theirs (the same calls under the in-process reference) it is
+		// moot's own CPU time
+		ownCPU = append(ownCPU, ms(cpu(ru)-(cpu(&after)-cpu(&before))))
 	}
-	per := func(d time.Duration, k int) float64 {
-		return float64(d) / float64(b.N) / float64(k) / float64(time.Millisecond)
+	ratio := func(num, den []float64) float64 {
+		q := make([]float64, len(num))
+		for i := range num {
+			q[i] = num[i] / den[i]
+		}
+		return median(q)
 	}
-	b.ReportMetric(float64(mootWall)/float64(refWall), "moot/ref")
-	b.ReportMetric(per(mootWall, 1), "ms-moot")
-	b.ReportMetric(per(refWall, 1), "ms-ref")
-	b.ReportMetric(per(mootWall-refWall, calls), "ms-own/call")
-	b.ReportMetric(per(mootWall-refWall, len(stages)), "ms-own/stage")
-	// moot's rusage counts the engine processes it waited for: less theirs
-	// (the same calls under the reference) it is moot's own CPU time
-	b.ReportMetric(per(mootCPU-refCPU, calls), "ms-own-cpu/call")
-	b.ReportMetric(per(mootCPU-refCPU, len(stages)), "ms-own-cpu/stage")
+	own := median(mootWall) - median(refWall)
+	b.ReportMetric(ratio(mootWall, refWall), "moot/ref")
+	b.ReportMetric(ratio(mootWall, inWall), "moot/ref-inproc")
+	b.ReportMetric(median(mootWall), "ms-moot")
+	b.ReportMetric(median(refWall), "ms-ref")
+	b.ReportMetric(median(inWall), "ms-ref-inproc")
+	b.ReportMetric(own/float64(calls), "ms-own/call")
+	b.ReportMetric(own/float64(len(stages)), "ms-own/stage")
+	b.ReportMetric(median(ownCPU)/float64(calls), "ms-own-cpu/call")
+	b.ReportMetric(median(ownCPU)/float64(len(stages)), "ms-own-cpu/stage")
+}
+
+// median is the middle value of xs (the mean of the two middle ones).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// buildRefmoot builds the reference orchestrator's command as moot is
+// built (static, CGO_ENABLED=0) and returns the binary's path.
+func buildRefmoot(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "refmoot")
+	c := exec.Command("go", "build", "-o", bin, "./internal/refmoot/cmd")
+	c.Dir = ".."
+	c.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := c.CombinedOutput(); err != nil {
+		b.Fatalf("build the reference: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// writeRefRun writes cfg as the reference command's run file.
+func writeRefRun(b *testing.B, cfg refmoot.Config) string {
+	b.Helper()
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	name := filepath.Join(b.TempDir(), "run.json")
+	if err := os.WriteFile(name, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return name
 }
 
 // BenchmarkEndToEnd8: N=8, R=3, an engine of 500 ms. Target: moot ÷
-// reference ≤ 1.02.
+// reference ≤ 1.03, both started as processes.
 func BenchmarkEndToEnd8(b *testing.B) { benchEndToEnd(b, 8, 3, 500) }
 
 // BenchmarkEndToEnd16: the largest panel moot runs (N=16, R=3, 500 ms).

@@ -105,7 +105,7 @@ func (c *command) Call(ctx context.Context, req Request) Result {
 	if err != nil {
 		return errorf(FailStart, "create a scratch folder: %v", err)
 	}
-	defer os.RemoveAll(scratch)
+	defer removeLater(scratch)
 	_ = placeP(scratch, req, safefs.FilePerm)
 	return runProcess(ctx, proc{
 		argv: argv, env: env, dir: scratch, stdin: req.promptPieces(), timeout: req.Timeout,

@@ -220,7 +220,9 @@ func TestPlaceholdersAndEnvironment(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, res.Body)
 		}
 	}
-	// the call runs in a scratch folder, removed afterwards
+	// the call runs in a scratch folder, removed afterwards (off the
+	// call's path: moot waits for the removals before it exits)
+	WaitRemovals()
 	for _, l := range strings.Split(res.Body, "\n") {
 		if cwd, ok := strings.CutPrefix(l, "cwd="); ok {
 			if strings.HasPrefix(cwd, dir) {

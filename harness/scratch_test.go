@@ -48,3 +48,25 @@ func TestSweepStale(t *testing.T) {
 		}
 	}
 }
+
+// TestAScratchFolderRemovedLaterIsGoneOnceMootWaits: a command call's
+// folder is removed after the call, in the background; moot waits for
+// those removals before it exits (cli.Main), and none is left then.
+func TestAScratchFolderRemovedLaterIsGoneOnceMootWaits(t *testing.T) {
+	dir, err := newScratch("call")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "P.md"), []byte("P"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Fatalf("the folder holds %d entries, want P.md and the mark", len(ents))
+	}
+	removeLater(dir)
+	WaitRemovals()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the scratch folder outlived WaitRemovals: %v", err)
+	}
+}

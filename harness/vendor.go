@@ -110,6 +110,10 @@ type cliSpec struct {
 	status []string
 	// login says how to log in with stored credentials.
 	login string
+	// sharedFirst, when set, places the prompt's shared block where the
+	// CLI's requests begin (before anything it adds per call) and returns
+	// what goes on stdin.
+	sharedFirst func(c *callSetup, req Request) ([]string, error)
 }
 
 // quietEnv turns off telemetry, update checks and background traffic in
@@ -252,9 +256,15 @@ func (v *vendorCLI) Call(ctx context.Context, req Request) Result {
 		return errorf(FailStart, "%v", err)
 	}
 	defer os.RemoveAll(c.dirs.root)
+	stdin := req.promptPieces()
+	if v.spec.sharedFirst != nil {
+		if stdin, err = v.spec.sharedFirst(c, req); err != nil {
+			return errorf(FailStart, "%v", err)
+		}
+	}
 	argv := append([]string{bin}, v.spec.args(c)...)
 	res := runProcess(ctx, proc{
-		argv: argv, env: c.env, dir: c.dir, stdin: req.promptPieces(), timeout: req.Timeout,
+		argv: argv, env: c.env, dir: c.dir, stdin: stdin, timeout: req.Timeout,
 		grace: v.opts.Grace, cap: v.opts.OutputCap, stdout: req.Stdout, stderr: req.Stderr, onOutput: req.OnOutput, group: req.Group,
 	}, v.spec.parser)
 	if c.storedAuth {

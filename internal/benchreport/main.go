@@ -162,10 +162,19 @@ var rows = []row{
 // against the reference orchestrator (internal/refmoot), and memory and
 // bytes written for a large P at two panel sizes.
 var issue18Rows = []row{
-	{"end to end, real binary ÷ reference orchestrator (N=8, R=3, engine of 500 ms)", "≤ 1.03",
+	{"end to end, real binary ÷ reference orchestrator, both started as processes (N=8, R=3, engine of 500 ms)", "≤ 1.03",
 		endToEnd("EndToEnd8", 1.03)},
-	{"end to end ÷ reference at N=16 (the largest panel moot runs)", "≤ 1.05",
+	{"end to end ÷ reference, both processes, at N=16 (the largest panel moot runs)", "≤ 1.05",
 		endToEnd("EndToEnd16", 1.05)},
+	{"end to end ÷ the reference run inside the benchmark's process (no process start of its own), N=8 / N=16", "reported",
+		func(r results) (string, string) {
+			n8, ok8 := r.get("EndToEnd8", "moot/ref-inproc")
+			n16, ok16 := r.get("EndToEnd16", "moot/ref-inproc")
+			if !ok8 || !ok16 {
+				return "not run", "—"
+			}
+			return fmt.Sprintf("%.3f× / %.3f×", n8, n16), "—"
+		}},
 	{"moot's own CPU per call / per stage (N=8, engine processes excluded)", "reported",
 		func(r results) (string, string) {
 			call, ok := r.get("EndToEnd8", "ms-own-cpu/call")

@@ -1,6 +1,7 @@
 package fakeprovider
 
 import (
+	"encoding/json"
 	"strings"
 	"sync"
 	"time"
@@ -72,17 +73,68 @@ func (c *prefixCaches) use(a api, body map[string]any, prompt string, arrived ti
 		c.entries[model] = append(seen, cacheEntry{text: prefix, ready: time.Now()})
 		return u
 	}
+	text, mine := prompt, []span{{0, len(prompt)}}
+	if a == apiGemini {
+		text, mine = geminiCacheText(body, prompt)
+	}
 	best := 0
 	for _, e := range seen {
 		if e.ready.Before(arrived) {
-			best = max(best, commonPrefix(e.text, prompt))
+			best = max(best, commonPrefix(e.text, text))
 		}
 	}
-	if t := best / bytesToken / cacheStep * cacheStep; t >= minCached {
+	if t := within(mine, best) / bytesToken / cacheStep * cacheStep; t >= minCached {
 		u.read = t
 	}
-	c.entries[model] = append(seen, cacheEntry{text: prompt, ready: time.Now()})
+	c.entries[model] = append(seen, cacheEntry{text: text, ready: time.Now()})
 	return u
+}
+
+// span is a range of bytes [from, to).
+type span struct{ from, to int }
+
+// within is how many bytes of spans lie before n.
+func within(spans []span, n int) int {
+	in := 0
+	for _, s := range spans {
+		in += max(0, min(s.to, n)-s.from)
+	}
+	return in
+}
+
+// geminiCacheText is a Gemini request as its implicit cache matches it:
+// the system instruction, the tool declarations, then every content part
+// in order (a client's own additions, such as the gemini CLI's session
+// context naming the call's folders, included), and where the caller's
+// prompt lies in it (usage counts the caller's prompt, as for the other
+// APIs): its start in the system instruction when the caller put it
+// there (promptOf), and its user text.
+func geminiCacheText(body map[string]any, prompt string) (string, []span) {
+	var b strings.Builder
+	var mine []span
+	sys := geminiSystem(body)
+	b.WriteString(sys)
+	if sys != "" && strings.HasPrefix(prompt, sys) {
+		mine = append(mine, span{0, len(sys)})
+		prompt = strings.TrimPrefix(prompt[len(sys):], "\n\n")
+	}
+	if tools, err := json.Marshal(body["tools"]); err == nil {
+		b.Write(tools)
+	}
+	cs, _ := body["contents"].([]any)
+	for _, c := range cs {
+		m, _ := c.(map[string]any)
+		parts, _ := m["parts"].([]any)
+		for _, part := range parts {
+			pm, _ := part.(map[string]any)
+			t, _ := pm["text"].(string)
+			if t != "" && t == prompt {
+				mine = append(mine, span{b.Len(), b.Len() + len(t)})
+			}
+			b.WriteString(t)
+		}
+	}
+	return b.String(), mine
 }
 
 // markedPrefix is an Anthropic request's text up to and including the

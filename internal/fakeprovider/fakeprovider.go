@@ -394,7 +394,29 @@ func promptOf(a api, body map[string]any) string {
 			}
 		}
 	}
+	if a == apiGemini {
+		// a caller that puts the start of its prompt in the system prompt
+		// (the gemini CLI's own begins "You are Gemini CLI"): the file's
+		// text, whose trailing blank lines the CLI trims, then the rest
+		if sys := geminiSystem(body); sys != "" && !strings.HasPrefix(sys, "You are Gemini CLI") {
+			best = sys + "\n\n" + best
+		}
+	}
 	return best
+}
+
+// geminiSystem is the text of a Gemini request's system instruction.
+func geminiSystem(body map[string]any) string {
+	si, _ := body["systemInstruction"].(map[string]any)
+	parts, _ := si["parts"].([]any)
+	var b strings.Builder
+	for _, part := range parts {
+		if m, ok := part.(map[string]any); ok {
+			t, _ := m["text"].(string)
+			b.WriteString(t)
+		}
+	}
+	return b.String()
 }
 
 // hasToolResult reports whether the client already ran (or refused) the tool.

@@ -13,12 +13,20 @@ import (
 // regexp.MustCompile would at start), so every one needs a test that uses
 // it.
 type Regexp struct {
-	re func() *regexp.Regexp
+	expr     string
+	once     sync.Once
+	compiled *regexp.Regexp
 }
 
-// New returns the lazily compiled expr.
-func New(expr string) *Regexp {
-	return &Regexp{re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+// New returns the lazily compiled expr. It only records expr: a
+// package-level New is laid out by the linker, with no work (not even an
+// allocation) at start.
+func New(expr string) *Regexp { return &Regexp{expr: expr} }
+
+// re is the compiled expression, compiled at the first call.
+func (r *Regexp) re() *regexp.Regexp {
+	r.once.Do(func() { r.compiled = regexp.MustCompile(r.expr) })
+	return r.compiled
 }
 
 // MatchString is regexp.Regexp.MatchString.
