@@ -39,7 +39,7 @@ func TestTUIWizardStartsAnArgueOnAQuestion(t *testing.T) {
 			for range 3 {
 				m.send("Enter")
 			}
-			m.wait("the cost screen", "Cost of the debate", "should-checkout", "argue", "▸ Start ◂")
+			m.wait("the cost screen", "Cost of the ", "should-checkout", "argue", "▸ Start ◂")
 			m.send("Enter")
 			m.wait("the live view, ended", "done", "Final")
 			m.send("q")
