@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -257,15 +256,10 @@ func askTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Co
 // setup never started in stays empty, and askCleanup removes it).
 func askForWizard(e *env, reserved *[]string) func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error) {
 	return func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error) {
-		quiet := *e
-		quiet.stderr = io.Discard // the screen is the UI's
-		cmd, prepare := newAsk(&quiet)
-		cmd.SetErr(io.Discard)
-		if e.resumeConfig != "" { // the engines file this moot was given
-			args = append([]string{"--config", e.resumeConfig}, args...)
-		}
-		if err := cmd.Flags().Parse(args); err != nil {
-			return nil, engine.Setup{}, usageErr("%v", err)
+		quiet := quietEnv(e)
+		cmd, prepare := newAsk(quiet)
+		if err := parseWizardWords(e, cmd, args); err != nil {
+			return nil, engine.Setup{}, err
 		}
 		if n := len(cmd.Flags().Args()); n != 1 {
 			return nil, engine.Setup{}, usageErr("ask takes one question, %d given", n)

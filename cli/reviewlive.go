@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/protocol/review"
@@ -21,6 +22,28 @@ import (
 // (a --yes run is scripted: it prints its lines).
 func (r *reviewRun) live() bool {
 	return !r.f.run.isHeadless(r.e) && !r.f.run.yes
+}
+
+// quietEnv is e for a command the wizard runs: the screen is the UI's, so
+// nothing is printed on stderr.
+func quietEnv(e *env) *env {
+	quiet := *e
+	quiet.stderr = io.Discard
+	return &quiet
+}
+
+// parseWizardWords parses the words typed into the wizard with a
+// command's own flags (after the engines file this moot was given), so
+// the wizard refuses what the command refuses, in its words.
+func parseWizardWords(e *env, cmd *cobra.Command, args []string) error {
+	cmd.SetErr(io.Discard)
+	if e.resumeConfig != "" {
+		args = append([]string{"--config", e.resumeConfig}, args...)
+	}
+	if err := cmd.Flags().Parse(args); err != nil {
+		return usageErr("%v", err)
+	}
+	return nil
 }
 
 // liveView is the review view's program on a terminal, kept while the
@@ -229,17 +252,12 @@ func (r *reviewRun) costCard(plan reviewPlan, rd *reviewRound) tui.ReviewPlan {
 // while the view follows its folder.
 func reviewForWizard(e *env) func(args []string, check bool) (tui.ReviewStart, error) {
 	return func(args []string, check bool) (tui.ReviewStart, error) {
-		quiet := *e
-		quiet.stderr = io.Discard // the screen is the UI's
-		cmd, f := newReview(&quiet)
-		cmd.SetErr(io.Discard)
-		if e.resumeConfig != "" { // the engines file this moot was given
-			args = append([]string{"--config", e.resumeConfig}, args...)
+		quiet := quietEnv(e)
+		cmd, f := newReview(quiet)
+		if err := parseWizardWords(e, cmd, args); err != nil {
+			return tui.ReviewStart{}, err
 		}
-		if err := cmd.Flags().Parse(args); err != nil {
-			return tui.ReviewStart{}, usageErr("%v", err)
-		}
-		r, rd, plan, pol, err := prepareReview(cmd, &quiet, *f, cmd.Flags().Args(), check)
+		r, rd, plan, pol, err := prepareReview(cmd, quiet, *f, cmd.Flags().Args(), check)
 		if err != nil || check {
 			return tui.ReviewStart{}, err
 		}

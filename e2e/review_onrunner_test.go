@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reversa/moot/bugfolder"
 )
@@ -72,21 +71,7 @@ func typed(evs []bugfolder.Event, ty bugfolder.EventType) []bugfolder.Event {
 // debate_finished and in moot list.
 func TestReviewKilledMidRoundIsResumedByTheRunner(t *testing.T) {
 	t.Parallel()
-	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
-	tr.jury = "*/defect@1=hang"
-	c, _ := tr.start(append(append([]string{"review"}, change...), "--lens", "defect", "--lens", "security", "--config", tr.cfg, "--yes")...)
-	var dir string
-	waitFor(t, "security's verdict and defect's call", time.Minute, func() bool {
-		rs := tr.reviews()
-		if len(rs) != 1 {
-			return false
-		}
-		dir = rs[0]
-		_, err := os.Stat(filepath.Join(dir, "round-1", "verdicts", "security.json"))
-		return err == nil && strings.Contains(strings.Join(tr.calls(), " "), "defect")
-	})
-	_ = c.Process.Kill()
-	_ = c.Wait()
+	tr, dir := killedMidRound(t)
 	tr.jury = ""
 	r := tr.run("resume", filepath.Base(dir), "--config", tr.cfg, "--yes", "--json")
 	if r.code != 0 {

@@ -382,12 +382,11 @@ func TestReviewJSONStreamsTheOneEventSchema(t *testing.T) {
 	}
 }
 
-// A review killed with SIGKILL is listed interrupted; resumed, its round
-// continues on the same files: the lens that sat keeps its verdict (its
-// juror is not called again), the one cut is called, and the juror the
-// killed moot left running is killed.
-func TestReviewKilledRoundContinuesWithoutRepeatingASeatedLens(t *testing.T) {
-	t.Parallel()
+// killedMidRound is a review of two lenses killed with SIGKILL once
+// security's juror answered and defect's juror hangs in its call: the
+// tribunal (its jury back to answering) and the review's folder.
+func killedMidRound(t *testing.T) (*tribunal, string) {
+	t.Helper()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
 	tr.jury = "*/defect@1=hang"
 	c, _ := tr.start(append(append([]string{"review"}, change...), "--lens", "defect", "--lens", "security", "--config", tr.cfg, "--yes")...)
@@ -403,6 +402,17 @@ func TestReviewKilledRoundContinuesWithoutRepeatingASeatedLens(t *testing.T) {
 	})
 	_ = c.Process.Kill()
 	_ = c.Wait()
+	tr.jury = ""
+	return tr, dir
+}
+
+// A review killed with SIGKILL is listed interrupted; resumed, its round
+// continues on the same files: the lens that sat keeps its verdict (its
+// juror is not called again), the one cut is called, and the juror the
+// killed moot left running is killed.
+func TestReviewKilledRoundContinuesWithoutRepeatingASeatedLens(t *testing.T) {
+	t.Parallel()
+	tr, dir := killedMidRound(t)
 	if e := tr.listed(filepath.Base(dir)); e["status"] != "interrupted" {
 		t.Errorf("listed as %v, want interrupted", e["status"])
 	}

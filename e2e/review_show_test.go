@@ -1,11 +1,9 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // A review whose moot was killed (SIGKILL) mid-round has no summary yet:
@@ -14,21 +12,7 @@ import (
 // debate, exit 0.
 func TestReviewShowOfAKilledReviewSaysWhatThereIs(t *testing.T) {
 	t.Parallel()
-	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
-	tr.jury = "*/defect@1=hang"
-	c, _ := tr.start(append(append([]string{"review"}, change...), "--lens", "defect", "--lens", "security", "--config", tr.cfg, "--yes")...)
-	var dir string
-	waitFor(t, "security's verdict and defect's call", time.Minute, func() bool {
-		rs := tr.reviews()
-		if len(rs) != 1 {
-			return false
-		}
-		dir = rs[0]
-		_, err := os.Stat(filepath.Join(dir, "round-1", "verdicts", "security.json"))
-		return err == nil && strings.Contains(strings.Join(tr.calls(), " "), "defect")
-	})
-	_ = c.Process.Kill()
-	_ = c.Wait()
+	tr, dir := killedMidRound(t)
 	id := filepath.Base(dir)
 	r := tr.run("show", id)
 	if r.code != 0 {
