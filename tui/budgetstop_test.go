@@ -49,14 +49,14 @@ func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
 }
 
 // TestCostLinesNotPlanned: an engine the plan never priced (a judge
-// swapped in) shows "not planned" on the Final tab, never "+0 %".
+// swapped in) shows "not in the plan" on the Final tab, never "+0 %".
 func TestCostLinesNotPlanned(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 80, 24)
 	m.dv.deb.trend = []costTrend{{engine: "omega", est: 0, act: 5000}, {engine: "zeta-engine", est: 1000, act: 1100, now: 0.1}}
 	got := strings.Join(m.dv.costLines(&m.frame, nil), "\n")
-	if !strings.Contains(got, "estimate omega: not planned") || strings.Contains(got, "omega: 0") || !strings.Contains(got, "+10 %") {
+	if !strings.Contains(got, "tokens on omega: not in the plan, 5.0k used") || strings.Contains(got, "omega: 0") || !strings.Contains(got, "(10 % over)") {
 		t.Errorf("cost lines:\n%s", got)
 	}
 }
