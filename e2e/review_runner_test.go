@@ -388,11 +388,21 @@ func TestReviewJSONStreamsTheOneEventSchema(t *testing.T) {
 func killedMidRound(t *testing.T) (*tribunal, string) {
 	t.Helper()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+	return tr, tr.killMidRound(filepath.Join(tr.repo, ".moot", "reviews", "*"), change...)
+}
+
+// killMidRound starts `moot review ARGS --lens defect --lens security`,
+// kills it with SIGKILL once security's verdict is written and defect's
+// juror called (it hangs), and returns the review's folder (the one
+// folder the glob parent matches).
+func (tr *tribunal) killMidRound(parent string, args ...string) string {
+	t := tr.t
+	t.Helper()
 	tr.jury = "*/defect@1=hang"
-	c, _ := tr.start(append(append([]string{"review"}, change...), "--lens", "defect", "--lens", "security", "--config", tr.cfg, "--yes")...)
+	c, _ := tr.start(append(append([]string{"review"}, args...), "--lens", "defect", "--lens", "security", "--config", tr.cfg, "--yes")...)
 	var dir string
 	waitFor(t, "security's verdict and defect's call", time.Minute, func() bool {
-		rs := tr.reviews()
+		rs, _ := filepath.Glob(parent)
 		if len(rs) != 1 {
 			return false
 		}
@@ -403,7 +413,7 @@ func killedMidRound(t *testing.T) (*tribunal, string) {
 	_ = c.Process.Kill()
 	_ = c.Wait()
 	tr.jury = ""
-	return tr, dir
+	return dir
 }
 
 // A review killed with SIGKILL is listed interrupted; resumed, its round

@@ -102,6 +102,10 @@ type State struct {
 	// name). Reports say "Builder: ENGINE (engine, family …)".
 	BuilderEngine        string `json:"builder_engine,omitempty"`
 	BuilderFamilyUnknown bool   `json:"builder_family_unknown,omitempty"`
+	// Fix marks the review of a bug's applied fix (fix/CHG-*.diff): a
+	// resume reads the fix again and re-runs moot's own checks of it,
+	// whatever lenses the review was given.
+	Fix bool `json:"fix,omitempty"`
 }
 
 // Cap is a review's budget cap: dollars and tokens (0: no limit).
