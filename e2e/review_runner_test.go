@@ -465,3 +465,32 @@ func TestReviewHandEditedRecordIsRefusedNamingIt(t *testing.T) {
 		}
 	}
 }
+
+// A review killed mid-round whose files then changed resumes in a new
+// round: the cut round stays on the record (interrupted) with the
+// verdict that sat, untouched, and every juror is called on the current
+// files in round 2.
+func TestReviewKilledRoundWhoseFilesChangedResumesInANewRound(t *testing.T) {
+	t.Parallel()
+	tr, dir := killedMidRound(t)
+	before := readText(t, filepath.Join(dir, "round-1", "verdicts", "security.json"))
+	tr.write("calc.go", calcChange+"\n// changed after the kill\n")
+	r := tr.runB("resume", filepath.Base(dir), "--config", tr.cfg, "--yes")
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "changed since round 1 was cut short") {
+		t.Errorf("the change of files was not said:\n%s", r.stderr)
+	}
+	for _, lens := range []string{"defect", "security"} {
+		if _, err := os.Stat(filepath.Join(dir, "round-2", "verdicts", lens+".json")); err != nil {
+			t.Errorf("round 2 has no verdict of %s: %v", lens, err)
+		}
+	}
+	if after := readText(t, filepath.Join(dir, "round-1", "verdicts", "security.json")); after != before {
+		t.Error("the cut round's verdict was written over")
+	}
+	if rec := readText(t, filepath.Join(dir, "review.json")); !strings.Contains(rec, `"status": "interrupted"`) {
+		t.Errorf("the cut round is not on the record as interrupted:\n%s", rec)
+	}
+}
