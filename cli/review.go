@@ -620,6 +620,7 @@ func (r *reviewRun) state() error {
 	}
 	if r.bug != nil {
 		st.BugID, st.Restricted = r.bug.ID, r.bug.Restricted()
+		st.Fix = r.fix != nil // a fix review stays one on every resume (isFixReview)
 	}
 	if f.config != "" {
 		st.Config = f.config
@@ -679,6 +680,15 @@ func (r *reviewRun) rederive() error {
 		return usageErr("review %s is on bug %s, not %s; nothing was called or written", r.folder.ID, st.BugID, r.bug.ID)
 	}
 	st.Restricted = st.Restricted || r.bug.Restricted()
+	if isFixReview(st) {
+		// a fix review stays one: its fix is read again, and moot's own
+		// checks of it re-run on this round (fixChecks)
+		fix, err := envelope.ReadFix(r.bug.Dir)
+		if err != nil || fix == nil {
+			return usageErr("review %s is a review of %s's applied fix, and its fix cannot be read now (%v): restore %s; nothing was called or written", r.folder.ID, st.BugID, err, filepath.Join(r.bug.Dir, envelope.FixDir))
+		}
+		r.fix = fix
+	}
 	return nil
 }
 

@@ -30,10 +30,25 @@ var fixLenses = []string{
 // fixBrief is what every fix-review lens adds to its finding's shape.
 const fixBrief = " For each finding give its severity, the exact file, the evidence, its impact, and the smallest follow-up that settles it (\"impact\" and \"follow_up\")."
 
-// isFixReview reports a review of a bug's applied fix: no range, and its
-// lenses are the fix reviewer's.
+// isFixReview reports a review of a bug's applied fix: its sealed record
+// says so (review.State.Fix, whatever --lens gave it), or, for a record
+// written before that field, no range and the fix reviewer's lenses.
 func isFixReview(st *review.State) bool {
-	return st.BugID != "" && st.Change == "" && slices.ContainsFunc(st.Lenses, func(l bugfolder.Lens) bool { return l.Name == "fix-scope" })
+	if st.BugID == "" || st.Change != "" {
+		return false
+	}
+	return st.Fix || slices.ContainsFunc(st.Lenses, func(l bugfolder.Lens) bool { return l.Name == "fix-scope" })
+}
+
+// fixLens is the fix reviewer's check named name with its brief, "" when
+// name is not one of fixLenses: --lens fix-scope on a fix review.
+func fixLens(name string) string {
+	for _, l := range fixLenses {
+		if n, _, _ := strings.Cut(l, ":"); n == name {
+			return l + fixBrief
+		}
+	}
+	return ""
 }
 
 // handoff makes `moot review BUG` with no --change and no --files the
@@ -93,17 +108,19 @@ func (r *reviewRun) handoff() error {
 			r.f.lenses = append(r.f.lenses, l+fixBrief)
 		}
 	}
+	for i, n := range r.f.lenses { // --lens fix-scope: the fix reviewer's own check
+		if l := fixLens(n); l != "" {
+			r.f.lenses[i] = l
+		}
+	}
 	fmt.Fprintf(r.e.stderr, "moot: reviewing the applied fix of %s: %s (%d file(s))\n", r.bug.ID, strings.Join(fix.Diffs, ", "), len(files))
 	return nil
 }
 
 // fixChecks adds moot's own check of a fix review to the envelope: the
 // plan's CHG items and the diffs match (envelope.Fix.Checks); a resumed
-// fix review reads its fix again.
+// fix review read its fix again (rederive).
 func (r *reviewRun) fixChecks(env *envelope.Envelope) {
-	if r.fix == nil && r.bug != nil && isFixReview(r.st) {
-		r.fix, _ = envelope.ReadFix(r.bug.Dir) // unreadable now: the round runs on the files alone
-	}
 	if r.fix != nil {
 		// scan runs before the plan and again once the test checks joined:
 		// each check is in the envelope once, its latest result

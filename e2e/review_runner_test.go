@@ -388,11 +388,21 @@ func TestReviewJSONStreamsTheOneEventSchema(t *testing.T) {
 func killedMidRound(t *testing.T) (*tribunal, string) {
 	t.Helper()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+	return tr, tr.killMidRound(filepath.Join(tr.repo, ".moot", "reviews", "*"), change...)
+}
+
+// killMidRound starts `moot review ARGS --lens defect --lens security`,
+// kills it with SIGKILL once security's verdict is written and defect's
+// juror called (it hangs), and returns the review's folder (the one
+// folder the glob parent matches).
+func (tr *tribunal) killMidRound(parent string, args ...string) string {
+	t := tr.t
+	t.Helper()
 	tr.jury = "*/defect@1=hang"
-	c, _ := tr.start(append(append([]string{"review"}, change...), "--lens", "defect", "--lens", "security", "--config", tr.cfg, "--yes")...)
+	c, _ := tr.start(append(append([]string{"review"}, args...), "--lens", "defect", "--lens", "security", "--config", tr.cfg, "--yes")...)
 	var dir string
 	waitFor(t, "security's verdict and defect's call", time.Minute, func() bool {
-		rs := tr.reviews()
+		rs, _ := filepath.Glob(parent)
 		if len(rs) != 1 {
 			return false
 		}
@@ -403,7 +413,7 @@ func killedMidRound(t *testing.T) (*tribunal, string) {
 	_ = c.Process.Kill()
 	_ = c.Wait()
 	tr.jury = ""
-	return tr, dir
+	return dir
 }
 
 // A review killed with SIGKILL is listed interrupted; resumed, its round
@@ -453,5 +463,34 @@ func TestReviewHandEditedRecordIsRefusedNamingIt(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, "review.json") || strings.Contains(r.stdout, `"running"`) {
 			t.Errorf("%v: exit %d, want 2 naming review.json\n%s%s", args, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// A review killed mid-round whose files then changed resumes in a new
+// round: the cut round stays on the record (interrupted) with the
+// verdict that sat, untouched, and every juror is called on the current
+// files in round 2.
+func TestReviewKilledRoundWhoseFilesChangedResumesInANewRound(t *testing.T) {
+	t.Parallel()
+	tr, dir := killedMidRound(t)
+	before := readText(t, filepath.Join(dir, "round-1", "verdicts", "security.json"))
+	tr.write("calc.go", calcChange+"\n// changed after the kill\n")
+	r := tr.runB("resume", filepath.Base(dir), "--config", tr.cfg, "--yes")
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "changed since round 1 was cut short") {
+		t.Errorf("the change of files was not said:\n%s", r.stderr)
+	}
+	for _, lens := range []string{"defect", "security"} {
+		if _, err := os.Stat(filepath.Join(dir, "round-2", "verdicts", lens+".json")); err != nil {
+			t.Errorf("round 2 has no verdict of %s: %v", lens, err)
+		}
+	}
+	if after := readText(t, filepath.Join(dir, "round-1", "verdicts", "security.json")); after != before {
+		t.Error("the cut round's verdict was written over")
+	}
+	if rec := readText(t, filepath.Join(dir, "review.json")); !strings.Contains(rec, `"status": "interrupted"`) {
+		t.Errorf("the cut round is not on the record as interrupted:\n%s", rec)
 	}
 }

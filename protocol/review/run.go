@@ -102,6 +102,10 @@ type State struct {
 	// name). Reports say "Builder: ENGINE (engine, family …)".
 	BuilderEngine        string `json:"builder_engine,omitempty"`
 	BuilderFamilyUnknown bool   `json:"builder_family_unknown,omitempty"`
+	// Fix marks the review of a bug's applied fix (fix/CHG-*.diff): a
+	// resume reads the fix again and re-runs moot's own checks of it,
+	// whatever lenses the review was given.
+	Fix bool `json:"fix,omitempty"`
 }
 
 // Cap is a review's budget cap: dollars and tokens (0: no limit).
@@ -273,8 +277,11 @@ func (t *tribunal) Keep(k int, killed bool) (bool, []string, int, float64, error
 		return false, nil, 0, 0, err
 	}
 	if prev != t.in.Envelope.Render() {
-		t.changed = fmt.Sprintf("the files changed since round %d was cut short: every juror is called on the current files", k)
-		return killed, nil, 0, 0, nil
+		t.changed = fmt.Sprintf("the files changed since round %d was cut short: every juror is called on the current files, in a new round", k)
+		if !killed {
+			return false, nil, 0, 0, nil
+		}
+		return t.keepKilled(k, prev)
 	}
 	t.kept = map[string]Seat{}
 	for _, l := range t.in.State.Lenses {
@@ -292,6 +299,44 @@ func (t *tribunal) Keep(k int, killed bool) (bool, []string, int, float64, error
 	t.res.Kept = slices.Sorted(maps.Keys(t.kept))
 	tok, usd := Spend(t.kept)
 	return true, t.res.Kept, tok, usd, nil
+}
+
+// keepKilled closes round k, whose moot was killed and whose files then
+// changed, as it was cut: the record gains its entry (status interrupted,
+// its sealed verdicts' findings and spend), its folder stays as it is,
+// and the resume runs a new round after it (docs/protocols/review.md).
+func (t *tribunal) keepKilled(k int, prev string) (bool, []string, int, float64, error) {
+	st := t.in.State
+	sat := map[string]Seat{}
+	var seats []Seat
+	for _, l := range st.Lenses {
+		s, err := ReadSealedSeat(t.in.Folder.Dir, k, l.Name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return false, nil, 0, 0, err
+		}
+		if !s.Cut && s.Round == k && s.Lens == l.Name {
+			sat[l.Name], seats = *s, append(seats, *s)
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range st.Rounds {
+		for _, id := range r.Findings {
+			seen[id] = true
+		}
+	}
+	files := envelopePaths(t.in.Envelope)
+	sum := sha256.Sum256([]byte(prev))
+	rec := RoundRecord{Round: k, Gate: Gate{Outcome: OutcomeHold, Reason: "cut short: its moot was killed, and the files changed before the resume"},
+		New: nonNil(NewFindings(seats, files, seen)), Findings: nonNil(NewFindings(seats, files, nil)), EnvelopeSHA: hex.EncodeToString(sum[:]),
+		Status: StatusInterrupted, At: time.Now().UTC()}
+	rec.count(seats)
+	st.Rounds = append(st.Rounds, rec)
+	st.total()
+	tok, usd := Spend(sat)
+	return false, nil, tok, usd, nil
 }
 
 // Begin writes round k's envelope and planned route table and marks the
