@@ -754,6 +754,7 @@ func (r *reviewRun) envelope() (*envelope.Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
+	omitted = append(omitted, r.fixLeftOut()...)
 	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: parts, Omitted: omitted, Committed: committed}
 	if change != "" {
 		src.Also = st.Touched // a file of an earlier round stays (listed deleted when gone)
