@@ -304,7 +304,11 @@ func (r *reviewRun) reportFix(res review.RunResult) {
 			v.Evidence = append(v.Evidence, envelope.FixDir+"/"+envelope.PlanFile)
 		}
 	}
-	v.Evidence = append(v.Evidence, r.st.Files...)
+	for _, f := range r.st.Files { // only what the jurors read: a register's record was left out
+		if !envelope.IsRecord(filepath.ToSlash(f), r.recordFolders()) {
+			v.Evidence = append(v.Evidence, f)
+		}
+	}
 	for _, s := range res.Seats {
 		for _, f := range s.Findings {
 			is := fixIssue{Severity: f.Severity, File: f.File, Claim: f.Claim, Evidence: f.Evidence, Impact: f.Impact, FollowUp: f.FollowUp, Lens: s.Lens}

@@ -156,6 +156,10 @@ func TestReviewChangeTouchingTheBugRecordLeavesItOut(t *testing.T) {
 			t.Fatalf("exit %d, envelopes %v\n%s%s", r.code, ms, r.stdout, r.stderr)
 		}
 		checkRecordLeftOut(t, readText(t, ms[0]), r.stderr, bug)
+		md := readText(t, filepath.Join(filepath.Dir(filepath.Dir(ms[0])), "fix-review.md"))
+		if evidence, _, _ := strings.Cut(md, "\n## Issues"); strings.Contains(evidence, "/bug.md`") || !strings.Contains(evidence, "`calc.go`") {
+			t.Errorf("fix-review.md's evidence reviewed is not what the jurors read (bug.md was left out):\n%s", md)
+		}
 	})
 }
 
