@@ -45,19 +45,48 @@ func EffectiveSpec(b *Bug) (parts []Part, refused []string, err error) {
 // named _reversa_bugs, and moot's own review folders (.moot/). Such a
 // file says what the code did before, or what a debate or review
 // concluded; a review's jurors never read it.
+//
+// A symbolic link is judged by where it leads, not by its name: a spec
+// file that links into the register (or a folder on its path that does)
+// is a record all the same.
 func (r *Register) IsRecord(path string) bool {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return true // unplaceable: never read as a spec
 	}
-	if r.Root != "" {
-		if rel, err := filepath.Rel(r.Root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if isRecordAt(abs, r.Root, r.Project) {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil || real == abs {
+		return false // nothing there (or no link on its path): its name was judged
+	}
+	return isRecordAt(real, resolved(r.Root), resolved(r.Project))
+}
+
+// resolved is dir with its symbolic links resolved ("" stays "", and a
+// dir that cannot be resolved stays as it is).
+func resolved(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
+}
+
+// isRecordAt judges the absolute path abs against the register's root and
+// the project, both given in the same form (as named, or resolved).
+func isRecordAt(abs, root, project string) bool {
+	if root != "" {
+		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return true
 		}
 	}
 	rel := abs
-	if r.Project != "" {
-		if x, err := filepath.Rel(r.Project, abs); err == nil {
+	if project != "" {
+		if x, err := filepath.Rel(project, abs); err == nil {
 			rel = x
 		}
 	}

@@ -764,15 +764,12 @@ func (r *reviewRun) envelope() (*envelope.Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
+	omitted = append(omitted, r.fixLeftOut()...)
 	src := envelope.Source{Repo: st.Repo, Change: change, Files: st.Files, Contract: st.Contract, Context: parts, Omitted: omitted, Committed: committed}
 	if change != "" {
 		src.Also = st.Touched // a file of an earlier round stays (listed deleted when gone)
 	}
-	if r.reg != nil {
-		if rel, err := filepath.Rel(st.Repo, r.reg.Root); err == nil && filepath.IsLocal(rel) {
-			src.Records = []string{filepath.ToSlash(rel)}
-		}
-	}
+	src.Records = r.recordFolders()
 	env, err := envelope.Build(src)
 	if err != nil {
 		return nil, &bugfolder.InputError{Msg: "the envelope cannot be built: " + err.Error(), Err: err}
@@ -861,6 +858,27 @@ func (r *reviewRun) probe(ctx context.Context) (unusable func(string) string, ol
 	return func(n string) string { return why[n] }, func(n string) bool { return isOllama[n] }
 }
 
+// recordFolders are the repo-relative folders of the bug register, when
+// it is not named _reversa_bugs (envelope.Source.Records).
+func (r *reviewRun) recordFolders() []string {
+	if r.reg != nil {
+		if rel, err := filepath.Rel(r.st.Repo, r.reg.Root); err == nil && filepath.IsLocal(rel) {
+			return []string{filepath.ToSlash(rel)}
+		}
+	}
+	return nil
+}
+
+// builderSaid names the builder in a message as the summary does:
+// "builder ENGINE (engine, family unknown)" for an engine whose family
+// is unknown — never its name as a family — else "builder family F".
+func (r *reviewRun) builderSaid() string {
+	if r.st.BuilderEngine != "" && r.st.BuilderFamilyUnknown {
+		return "builder " + r.st.BuilderEngine + " (engine, family unknown)"
+	}
+	return "builder family " + r.st.BuilderFamily
+}
+
 // announce prints, before any call, the builder's exclusion (loudly) and
 // the planned route table.
 func (r *reviewRun) announce(routes []review.Route) {
@@ -868,10 +886,12 @@ func (r *reviewRun) announce(routes []review.Route) {
 	switch ex := review.Excluded(routes); {
 	case r.st.Solo:
 		// its rungs were excluded, then let sit: one message says both
-		fmt.Fprintf(w, "moot: builder family %s: solo rig: only the builder's family is available, so its rungs sit blind (%s) — %s\n",
-			r.st.BuilderFamily, strings.Join(review.OfFamily(routes, r.st.BuilderFamily), ", "), review.SoloNote)
+		fmt.Fprintf(w, "moot: %s: solo rig: only the builder's family is available, so its rungs sit blind (%s) — %s\n",
+			r.builderSaid(), strings.Join(review.OfFamily(routes, r.st.BuilderFamily), ", "), review.SoloNote)
 	case len(ex) > 0:
-		fmt.Fprintf(w, "moot: builder family %s: excluded from every ladder: %s\n", r.st.BuilderFamily, strings.Join(ex, ", "))
+		fmt.Fprintf(w, "moot: %s: excluded from every ladder: %s\n", r.builderSaid(), strings.Join(ex, ", "))
+	case r.st.BuilderFamilyUnknown:
+		fmt.Fprintf(w, "moot: %s: no rung of its family; nothing excluded\n", r.builderSaid())
 	case r.st.BuilderFamily != "":
 		fmt.Fprintf(w, "moot: builder family %s: no rung of family %s; nothing excluded\n", r.st.BuilderFamily, r.st.BuilderFamily)
 	}

@@ -132,6 +132,20 @@ func (r *reviewRun) fixChecks(env *envelope.Envelope) {
 	}
 }
 
+// fixLeftOut is what of a fix review's diffs the jurors never read (a
+// path leaving the repository: envelope.Fix.LeftOut), each said in a
+// warning; nil when no fix is under review.
+func (r *reviewRun) fixLeftOut() []string {
+	if r.fix == nil {
+		return nil
+	}
+	out := r.fix.LeftOut()
+	for _, o := range out {
+		fmt.Fprintf(r.e.stderr, "moot: warning: left out of the envelope: %s\n", termsafe.Line(o))
+	}
+	return out
+}
+
 // fixContract is the contract of a fix review: the intent is the plan's
 // approved CHG items (or the diffs' names without a plan), the criteria
 // what the fix reviewer checks; the expected behaviour and the effective
@@ -307,7 +321,11 @@ func (r *reviewRun) reportFix(res review.RunResult) {
 			v.Evidence = append(v.Evidence, envelope.FixDir+"/"+envelope.PlanFile)
 		}
 	}
-	v.Evidence = append(v.Evidence, r.st.Files...)
+	for _, f := range r.st.Files { // only what the jurors read: a register's record was left out
+		if !envelope.IsRecord(filepath.ToSlash(f), r.recordFolders()) {
+			v.Evidence = append(v.Evidence, f)
+		}
+	}
 	for _, s := range res.Seats {
 		for _, f := range s.Findings {
 			is := fixIssue{Severity: f.Severity, File: f.File, Claim: f.Claim, Evidence: f.Evidence, Impact: f.Impact, FollowUp: f.FollowUp, Lens: s.Lens}

@@ -81,6 +81,43 @@ func TestReviewOfAFixNeverReadsAFileOutsideTheRepository(t *testing.T) {
 	}
 }
 
+// A fix diff whose path leaves the repository (a "../" path, an absolute
+// one) is never dropped silently: a warning and the envelope's list of
+// what was left out name it, and since the jurors then read less than
+// the whole fix, moot's change-set check fails and the review refuses.
+func TestReviewOfAFixNamesADiffPathOutsideTheRepository(t *testing.T) {
+	t.Parallel()
+	tr := newTribunal(t, juryEngines)
+	bug, _ := tr.fixedBug()
+	abs := filepath.Join(tr.home, "abs-outside.txt")
+	diff := "diff --git a/calc.go b/calc.go\n--- a/calc.go\n+++ b/calc.go\n@@ -1,3 +1,4 @@\n package calc\n \n+// Total is the price of q items.\n func Total(p, q int) int { return p * q }\n" +
+		"--- a/../outside.txt\n+++ b/../outside.txt\n@@ -1 +1 @@\n-x\n+y\n" +
+		"--- " + abs + "\n+++ " + abs + "\n@@ -1 +1 @@\n-x\n+y\n"
+	if err := os.WriteFile(filepath.Join(tr.repo, bug, "fix", "CHG-001.diff"), []byte(diff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := tr.review(bug)
+	for _, p := range []string{"../outside.txt", abs} {
+		if !strings.Contains(r.stderr, "warning: left out of the envelope: "+p+" (named by fix/CHG-001.diff)") {
+			t.Errorf("no warning names %s:\n%s", p, r.stderr)
+		}
+	}
+	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*", "round-1", "envelope.md"))
+	if len(ms) != 1 {
+		t.Fatalf("envelopes %v\n%s%s", ms, r.stdout, r.stderr)
+	}
+	env := readText(t, ms[0])
+	_, left, _ := strings.Cut(env, "## Left out of the envelope")
+	for _, p := range []string{"../outside.txt (named by fix/CHG-001.diff)", abs + " (named by fix/CHG-001.diff)"} {
+		if !strings.Contains(left, p) {
+			t.Errorf("the envelope's list of what was left out lacks %q:\n%s", p, env)
+		}
+	}
+	if !strings.Contains(env, "change-set-matches-plan: FAILED") || r.code != 4 {
+		t.Errorf("a fix the jurors read only part of: exit %d, want 4 with change-set-matches-plan failed\n%s\n%s%s", r.code, env, r.stdout, r.stderr)
+	}
+}
+
 // The solo rig lets the builder's family sit blind, never the builder's
 // own engine: with --builder naming an engine, that engine is excluded
 // by name even under --solo.

@@ -86,6 +86,9 @@ func TestReviewSaysTrulyWhoBuiltTheChange(t *testing.T) {
 				t.Errorf("%s says the builder's engine as a family:\n%s", f, text)
 			}
 		}
+		if !strings.Contains(r.stderr, "builder builder-bot (engine, family unknown)") || strings.Contains(r.stderr, "family builder-bot") {
+			t.Errorf("moot's messages say the builder's engine as a family:\n%s", r.stderr)
+		}
 	})
 	t.Run("--solo lets an unknown family sit", func(t *testing.T) {
 		t.Parallel()

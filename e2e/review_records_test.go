@@ -58,6 +58,62 @@ func TestReviewSpecLocatorIntoTheRegisterIsLeftOut(t *testing.T) {
 	}
 }
 
+// A spec locator whose file is a symbolic link into the bug register —
+// a spec file linking to the bug's bug.md or to its debate's answer, or
+// a folder linking to the bug folder — is judged by where it leads, not
+// by its name: left out, said in a warning and in the envelope.
+func TestReviewSpecLinkedIntoTheRegisterIsLeftOut(t *testing.T) {
+	t.Parallel()
+	tr := newTribunal(t, juryEngines)
+	bug := tr.withRegister(q2r8)
+	reg := "_reversa_bugs/checkout/bugs/" + q2r8
+	links := map[string]string{
+		"_reversa_sdd/sdd/notes.md":  "../../" + reg + "/bug.md",
+		"_reversa_sdd/sdd/answer.md": "../../" + reg + "/debate/resposta-final.md",
+		"_reversa_sdd/casefile":      "../" + reg,
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(tr.repo, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	linked := []string{"_reversa_sdd/sdd/notes.md", "_reversa_sdd/sdd/answer.md", "_reversa_sdd/casefile/bug.md"}
+	md := filepath.Join(tr.repo, bug, "bug.md")
+	locs := `specs: ["_reversa_sdd/sdd/checkout.md#frete", "` + linked[0] + `#summary", "` + linked[1] + `#vencedora", "` + linked[2] + `#actual-behavior"]`
+	body := strings.Replace(readText(t, md), `specs: ["_reversa_sdd/sdd/checkout.md#frete", "_reversa_sdd/sdd/frete.md#cotacao"]`, locs, 1)
+	if !strings.Contains(body, linked[0]) {
+		t.Fatal("the sample's traceability.specs changed: update the test")
+	}
+	if err := os.WriteFile(md, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := tr.review(append([]string{bug}, append(change, "--lens", "defect")...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*", "round-1", "envelope.md"))
+	if len(ms) != 1 {
+		t.Fatalf("envelopes %v", ms)
+	}
+	env := readText(t, ms[0])
+	for _, old := range oldBehaviour {
+		if strings.Contains(env, old) {
+			t.Errorf("the envelope carries %q (the bug's own prose or its debate's answer) through a link:\n%s", old, env)
+		}
+	}
+	if !strings.Contains(env, "## Context: Effective spec: _reversa_sdd/sdd/checkout.md") || !strings.Contains(env, "## Left out of the envelope") {
+		t.Errorf("the envelope lacks the real spec or its list of what was left out:\n%s", env)
+	}
+	for _, l := range linked {
+		if !strings.Contains(env, l) {
+			t.Errorf("the envelope does not name the linked locator %s as left out:\n%s", l, env)
+		}
+		if !strings.Contains(r.stderr, "warning: left out of the envelope: "+l) {
+			t.Errorf("no warning names the linked locator %s:\n%s", l, r.stderr)
+		}
+	}
+}
+
 // A change that touches the bug's bug.md beside the code: bug.md is a
 // record of the register, not code, so it is never a file the jurors read
 // whole — left out, said in a warning and in the envelope — for a
@@ -100,6 +156,10 @@ func TestReviewChangeTouchingTheBugRecordLeavesItOut(t *testing.T) {
 			t.Fatalf("exit %d, envelopes %v\n%s%s", r.code, ms, r.stdout, r.stderr)
 		}
 		checkRecordLeftOut(t, readText(t, ms[0]), r.stderr, bug)
+		md := readText(t, filepath.Join(filepath.Dir(filepath.Dir(ms[0])), "fix-review.md"))
+		if evidence, _, _ := strings.Cut(md, "\n## Issues"); strings.Contains(evidence, "/bug.md`") || !strings.Contains(evidence, "`calc.go`") {
+			t.Errorf("fix-review.md's evidence reviewed is not what the jurors read (bug.md was left out):\n%s", md)
+		}
 	})
 }
 

@@ -36,6 +36,11 @@ type Fix struct {
 	// Touched are the repository paths the diffs leave in place (their new
 	// side), Deleted those they remove; sorted, once each.
 	Touched, Deleted []string
+	// Outside are what the diffs touch that no juror may read — a path
+	// that leaves the repository ("../x", absolute) or lies in a .git
+	// folder — one "CHG-NNN.diff: path" each, in the diffs' order: left
+	// out of the envelope, and said (LeftOut, Checks).
+	Outside []string
 	// Items are the plan's CHG rows; Plan says whether plan.html was read.
 	Items []ChangeItem
 	Plan  bool
@@ -69,7 +74,10 @@ func ReadFix(dir string) (*Fix, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(fixDir, e.Name()), err)
 		}
-		touched, deleted := DiffPaths(string(b))
+		touched, deleted, outside := DiffPaths(string(b))
+		for _, p := range outside {
+			f.Outside = append(f.Outside, e.Name()+": "+p)
+		}
 		f.Diffs = append(f.Diffs, e.Name())
 		f.Touched = append(f.Touched, touched...)
 		f.Deleted = append(f.Deleted, deleted...)
@@ -99,39 +107,45 @@ func sortedUnique(s []string) []string {
 // touches: each "+++ " line's path (a "b/" prefix dropped) is touched; a
 // "+++ /dev/null" removes the "--- " path before it. Paths are cleaned,
 // slash-separated and relative; one that climbs out ("../x"), is
-// absolute or lies in a .git folder is left out (repoPath).
-func DiffPaths(diff string) (touched, deleted []string) {
-	var from string
+// absolute or lies in a .git folder is left out (repoPath) and returned,
+// as the diff names it, in outside.
+func DiffPaths(diff string) (touched, deleted, outside []string) {
+	var from, fromRaw string
 	for _, line := range strings.Split(diff, "\n") {
 		line = strings.TrimRight(line, "\r")
 		switch {
 		case strings.HasPrefix(line, "--- "):
-			from = diffPath(line[4:], "a/")
+			from, fromRaw = diffPath(line[4:], "a/")
 		case strings.HasPrefix(line, "+++ "):
 			to := strings.TrimSpace(strings.SplitN(line[4:], "\t", 2)[0])
 			if to == "/dev/null" {
 				if from != "" {
 					deleted = append(deleted, from)
+				} else if fromRaw != "" {
+					outside = append(outside, fromRaw)
 				}
-			} else if p := diffPath(line[4:], "b/"); p != "" {
+			} else if p, raw := diffPath(line[4:], "b/"); p != "" {
 				touched = append(touched, p)
+			} else if raw != "" {
+				outside = append(outside, raw)
 			}
-			from = ""
+			from, fromRaw = "", ""
 		}
 	}
-	return touched, deleted
+	return touched, deleted, outside
 }
 
 // diffPath is the path of a ---/+++ line's rest: up to a tab (diff -u's
-// date), unquoted, its git prefix dropped; "" for /dev/null or a path
-// that leaves the repository.
-func diffPath(rest, prefix string) string {
-	p := strings.TrimSpace(strings.SplitN(rest, "\t", 2)[0])
-	p = strings.Trim(p, `"`)
-	if p == "/dev/null" || p == "" {
-		return ""
+// date), unquoted, its git prefix dropped — p when it is a file of the
+// repository (repoPath), else ""; raw is the path as the line names it
+// ("" for /dev/null or nothing).
+func diffPath(rest, prefix string) (p, raw string) {
+	raw = strings.Trim(strings.TrimSpace(strings.SplitN(rest, "\t", 2)[0]), `"`)
+	if raw == "/dev/null" || raw == "" {
+		return "", ""
 	}
-	return repoPath(strings.TrimPrefix(p, prefix))
+	raw = strings.TrimPrefix(raw, prefix)
+	return repoPath(raw), raw
 }
 
 // repoPath is p cleaned and slash-separated when it names a file of the
@@ -211,9 +225,22 @@ func PlanItems(page string) []ChangeItem {
 	}
 }
 
+// LeftOut says, one line each, what of the diffs the jurors never read:
+// the paths that leave the repository or lie in a .git folder (Outside).
+func (f *Fix) LeftOut() []string {
+	var out []string
+	for _, o := range f.Outside {
+		diff, p, _ := strings.Cut(o, ": ")
+		out = append(out, p+" (named by "+FixDir+"/"+diff+"): outside the repository or in its .git folder — never read, so the change set the jurors read is not the whole fix")
+	}
+	return out
+}
+
 // Checks are moot's own checks of the fix against its plan: every CHG
-// item the plan approves has its diff (CHG-NNN.diff), and every diff is
-// an item of the plan. None without a plan (nothing to hold it to).
+// item the plan approves has its diff (CHG-NNN.diff), every diff is an
+// item of the plan, and every path the diffs touch is a file of the
+// repository the jurors read (none Outside). None without a plan
+// (nothing to hold it to).
 func (f *Fix) Checks() []TestCheck {
 	if !f.Plan {
 		return nil
@@ -230,7 +257,7 @@ func (f *Fix) Checks() []TestCheck {
 			extra = append(extra, d)
 		}
 	}
-	c := TestCheck{Name: "change-set-matches-plan", OK: len(missing) == 0 && len(extra) == 0 && len(f.Items) > 0}
+	c := TestCheck{Name: "change-set-matches-plan", OK: len(missing) == 0 && len(extra) == 0 && len(f.Items) > 0 && len(f.Outside) == 0}
 	var why []string
 	if len(f.Items) == 0 {
 		why = append(why, "fix/plan.html lists no CHG item")
@@ -240,6 +267,9 @@ func (f *Fix) Checks() []TestCheck {
 	}
 	if len(extra) > 0 {
 		why = append(why, "diff(s) no CHG item of fix/plan.html approves: "+strings.Join(extra, ", "))
+	}
+	if len(f.Outside) > 0 {
+		why = append(why, "diff path(s) outside the repository, which no juror read: "+strings.Join(f.Outside, ", "))
 	}
 	c.Detail = strings.Join(why, "; ")
 	if !c.OK {

@@ -31,9 +31,12 @@ func TestDiffPathsReadsTouchedAndDeletedFiles(t *testing.T) {
 		"--- a/old.go\n+++ /dev/null\n@@ -1 +0,0 @@\n-z\n" +
 		"--- /dev/null\n+++ b/pkg/new.go\t2026-01-01 00:00:00\n" +
 		"--- a/../../etc/passwd\n+++ b/../../etc/passwd\n+++ /abs\n"
-	touched, deleted := DiffPaths(diff)
+	touched, deleted, outside := DiffPaths(diff)
 	if !slices.Equal(touched, []string{"calc.go", "pkg/new.go"}) || !slices.Equal(deleted, []string{"old.go"}) {
 		t.Errorf("touched %q deleted %q", touched, deleted)
+	}
+	if !slices.Equal(outside, []string{"../../etc/passwd", "/abs"}) {
+		t.Errorf("outside %q: a path that leaves the repository must be named, not dropped", outside)
 	}
 }
 
@@ -104,7 +107,10 @@ func FuzzDiffPaths(f *testing.F) {
 	f.Add("--- a/x.go\n+++ b/x.go\n--- a/y\n+++ /dev/null\n")
 	f.Add("+++ b/../../etc/passwd\n+++ \"b/a b.go\"\t2026\n")
 	f.Fuzz(func(t *testing.T, diff string) {
-		touched, deleted := DiffPaths(diff)
+		touched, deleted, outside := DiffPaths(diff)
+		if slices.Contains(outside, "") {
+			t.Fatalf("an empty outside path of %q", diff)
+		}
 		for _, p := range append(touched, deleted...) {
 			if p == "" || p == "." || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || path.Clean(p) != p || inGit(p) {
 				t.Fatalf("path %q of %q", p, diff)
@@ -139,7 +145,7 @@ func inGit(p string) bool {
 // A diff or a traceability entry naming a file inside .git names no file
 // a juror may read.
 func TestFixPathsLeaveTheGitFolderOut(t *testing.T) {
-	touched, _ := DiffPaths("+++ b/.git/config\n+++ b/sub/.GIT/hooks/pre-commit.sample\n+++ b/calc.go\n")
+	touched, _, _ := DiffPaths("+++ b/.git/config\n+++ b/sub/.GIT/hooks/pre-commit.sample\n+++ b/calc.go\n")
 	if len(touched) != 1 || touched[0] != "calc.go" {
 		t.Errorf("DiffPaths: %v, want only calc.go", touched)
 	}
