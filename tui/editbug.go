@@ -2,9 +2,7 @@ package tui
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -30,20 +28,9 @@ func (m Model) editBug(dir string, question bool) tea.Cmd {
 	}
 }
 
-// editorCmd runs the engineer's editor on a file.
+// editorCmd runs the engineer's editor on a file ($VISUAL, else $EDITOR,
+// else vi).
 func editorCmd(path string, getenv func(string) string) tea.Cmd {
-	argv := strings.Fields(getenv("VISUAL"))
-	if len(argv) == 0 {
-		argv = strings.Fields(getenv("EDITOR"))
-	}
-	if len(argv) == 0 {
-		argv = []string{"vi"}
-	}
-	c := exec.Command(argv[0], append(argv[1:], path)...)
-	return tea.ExecProcess(c, func(err error) tea.Msg {
-		if err != nil {
-			return statusMsg(argv[0] + " failed: " + err.Error())
-		}
-		return statusMsg("edited " + filepath.Base(filepath.Dir(path)) + "/" + bugfolder.BugFile)
-	})
+	return execOn(programOf(getenv, "vi", "VISUAL", "EDITOR"), path,
+		statusMsg("edited "+filepath.Base(filepath.Dir(path))+"/"+bugfolder.BugFile))
 }

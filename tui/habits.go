@@ -81,21 +81,32 @@ func (f frame) openFile(path string) tea.Cmd {
 	}
 }
 
-// pagerCmd runs the pager (or editor) on a file.
+// pagerCmd runs the pager (or editor) on a file ($PAGER, else $EDITOR,
+// else less).
 func pagerCmd(path string, getenv func(string) string) tea.Cmd {
-	argv := strings.Fields(getenv("PAGER"))
-	if len(argv) == 0 {
-		argv = strings.Fields(getenv("EDITOR"))
+	return execOn(programOf(getenv, "less", "PAGER", "EDITOR"), path, nil)
+}
+
+// programOf is the program the first of vars set in the environment
+// names, split into its words (a program with its flags), else fallback.
+func programOf(getenv func(string) string, fallback string, vars ...string) []string {
+	for _, v := range vars {
+		if argv := strings.Fields(getenv(v)); len(argv) > 0 {
+			return argv
+		}
 	}
-	if len(argv) == 0 {
-		argv = []string{"less"}
-	}
+	return []string{fallback}
+}
+
+// execOn gives argv the terminal on path until it exits: done is the
+// message when it exits cleanly, a toast naming the program when not.
+func execOn(argv []string, path string, done tea.Msg) tea.Cmd {
 	c := exec.Command(argv[0], append(argv[1:], path)...)
 	return tea.ExecProcess(c, func(err error) tea.Msg {
 		if err != nil {
 			return statusMsg(argv[0] + " failed: " + err.Error())
 		}
-		return nil
+		return done
 	})
 }
 
