@@ -14,7 +14,8 @@ import (
 // TestReviewTUIBrowserAndView drives the real binary in tmux: after a
 // review by stand-in jurors in a git project with no register, `moot`
 // opens on its review row (ID, pass, lenses×rounds and calls at 80
-// columns; at 140 its own columns: VERDICT, RNDS, LENSES P/H/R as P2 H0 R0); enter opens
+// columns; at 140 the columns moot list has: N×R its lenses × rounds,
+// OUTCOME its verdict and lenses passed/held/refused); enter opens
 // the review view with one pane per lens, its status and the rung that
 // sat; tab shows the route table. At 80×24 and 140×45.
 func TestReviewTUIBrowserAndView(t *testing.T) {
@@ -27,7 +28,7 @@ func TestReviewTUIBrowserAndView(t *testing.T) {
 		row  []string
 	}{
 		{80, 24, []string{"pass", "2×1", "2 calls · docu", "1 review"}}, // N×R leads the title and the title is cut
-		{140, 45, []string{"VERDICT", "RNDS", "LENSES P/H/R", "pass", "P2 H0 R0", "review", "1 review"}},
+		{140, 45, []string{"OUTCOME", "pass P2 H0 R0", "2×1", "review", "1 review"}},
 	} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")

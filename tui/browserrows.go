@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -75,10 +74,8 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	if b.questions()+b.reviews() > 0 {
 		heads[0] = "ID" // a bug's or a question's
 	}
-	if b.cursor < len(b.visible) && b.rows[b.visible[b.cursor]].rev != nil {
-		for i, h := range heads { // a review's cells mean other things
-			heads[i] = cmp.Or(reviewHeads[h], h)
-		}
+	if b.reviews() > 0 { // a debate's winner or a review's verdict and lenses, as moot list says
+		heads[winnerCol] = "OUTCOME"
 	}
 	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, heads) + " TITLE"
 	lines = append(lines, st.Subtle.Render(ansi.Truncate(head, width, "…")))
@@ -150,7 +147,7 @@ func (b *browser) colWidths(on []bool, width int) []int {
 		// never cut (its "+unknown" is part of the figure), a status
 		// keeps its decision at 140 columns
 		room int
-	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom + wideRoom},
+	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"WINNER", outcomeCap, (*browserRow).reviewOutcome, outcomeTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom + wideRoom},
 		{"CONTEXT", contextCap, (*browserRow).context, 0}, {"BUG", idCap, (*browserRow).questionID, 0}} {
 		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
 		natural := 0

@@ -97,43 +97,47 @@ func reviewCost(st *engine.Record) string {
 	return money.Total(st.CostUSD, st.CostUnknown)
 }
 
-// reviewHeads are the columns' headings while a review's row is
-// selected: what a review's cells mean (its verdict, rounds, lenses
-// passed/held/refused and calls) where a bug's say mode, N×R, winner and
-// health.
-var reviewHeads = map[string]string{"MODE": "VERDICT", "N×R": "RNDS", "WINNER": "LENSES P/H/R", "HEALTH": "CALLS"}
-
-// reviewLine is a review row's text: its marks, the columns (VERDICT its
-// last round's gate, ROUNDS, LENSES passed/held/refused in that round,
-// CALLS), then its lenses and contract's intent.
+// reviewLine is a review row's text, in the columns a debate's row
+// fills with what they mean for a review (as moot list writes it): no
+// MODE, N×R its lenses × rounds, OUTCOME its last round's gate and the
+// lenses passed/held/refused there, no HEALTH; then its calls, and its
+// contract's intent as the title.
 func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	s := r.rev
-	rounds, date, verdict, lenses := fmt.Sprint(s.Rounds), "—", "—", "—"
+	date, outcome := "—", cmp.Or(r.reviewOutcome(), "—")
 	if !s.StartedAt.IsZero() {
 		date = s.StartedAt.Format("2006-01-02")
 	}
-	if s.Verdict != "" {
-		verdict = s.Verdict
-		lenses = fmt.Sprintf("P%d H%d R%d", s.Passes, s.Holds, s.Refuses) // lenses passed, held, refused
-	}
 	nr := fmt.Sprintf("%d×%d", s.Lenses, s.Rounds)
 	status := st.Badge(s.Status) + strings.TrimPrefix(reviewStatus(s), s.Status)
-	cells := []string{s.ID, "", r.context(), status, s.Protocol, verdict, rounds, lenses, reviewCost(s), date, fmt.Sprint(s.Calls)}
+	cells := []string{s.ID, "", r.context(), status, s.Protocol, "—", nr, outcome, reviewCost(s), date, "—"}
 	calls := fmt.Sprintf("%d %s · ", s.Calls, plural(s.Calls, "call", "calls"))
-	if on[healthCol] {
-		calls = "" // the CALLS column says it
-	}
 	if !on[nrCol] { // a narrow list drops the column: the row still says it
 		calls = nr + " · " + calls
 	}
 	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + st.Subtle.Render(calls) + termsafe.Line(s.Intent)
 }
 
-// nrCol and healthCol are the indexes of the N×R and HEALTH columns in
-// browserCols (a review's lenses × rounds, its CALLS).
+// outcomeCap is the widest the OUTCOME column grows for a review's
+// verdict and lenses ("pass (weakened) P12 H3 R4");
+// outcomeTitleRoom is what the title may give up to it.
+const outcomeCap, outcomeTitleRoom = 24, 4
+
+// reviewOutcome is a review's OUTCOME cell: its last round's gate and the
+// lenses passed, held and refused there ("" for a bug's row, or a review
+// with no verdict yet).
+func (r *browserRow) reviewOutcome() string {
+	if s := r.rev; s != nil && s.Verdict != "" {
+		return fmt.Sprintf("%s P%d H%d R%d", s.Verdict, s.Passes, s.Holds, s.Refuses)
+	}
+	return ""
+}
+
+// nrCol and winnerCol are the indexes of the N×R and WINNER (OUTCOME)
+// columns in browserCols.
 var (
 	nrCol     = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "N×R" })
-	healthCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "HEALTH" })
+	winnerCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "WINNER" })
 )
 
 // reviewMarks are a review row's markers: ◆ a stalled review waiting for

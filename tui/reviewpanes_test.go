@@ -146,7 +146,7 @@ func TestRunningReviewRowCountsAsItsHeader(t *testing.T) {
 	f := newFixture(t)
 	rf := runningReview(t, f)
 	m := sized(t, f.options(), 140, 45)
-	checkFrame(t, m, 140, 45, f.proj, []string{rf.f.ID, "     3  live"})
+	checkFrame(t, m, 140, 45, f.proj, []string{rf.f.ID, "3 calls · live"})
 	m = openReviewRow(t, m, rf.f.ID)
 	checkFrame(t, m, 140, 45, f.proj, []string{"3 calls"})
 }
