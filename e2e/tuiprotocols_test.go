@@ -83,8 +83,19 @@ func (m *tmuxMoot) send(keys ...string) {
 // exitCode waits for moot to end and returns its exit code.
 func (m *tmuxMoot) exitCode() string {
 	m.t.Helper()
-	waitFor(m.t, "moot to exit", 60*time.Second, func() bool { return exists(m.exit) })
-	return strings.TrimSpace(readFile(m.t, m.exit))
+	return exitCodeIn(m.t, m.exit)
+}
+
+// exitCodeIn waits for the shell's "echo $? > path" to be written whole
+// (the shell creates the file before it writes the code: a file that
+// exists may still be empty) and returns the code.
+func exitCodeIn(t *testing.T, path string) string {
+	t.Helper()
+	waitFor(t, "moot to exit", 60*time.Second, func() bool {
+		b, err := os.ReadFile(path)
+		return err == nil && strings.HasSuffix(string(b), "\n")
+	})
+	return strings.TrimSpace(readFile(t, path))
 }
 
 // TestTUIStartsAndWatchesEveryDebateProtocol: at 80×24 and 140×45, each

@@ -55,8 +55,7 @@ func TestTUIStopSignals(t *testing.T) {
 			if err := syscall.Kill(pid, sig); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "moot to exit", 60*time.Second, func() bool { return exists(exitFile) })
-			if code := strings.TrimSpace(readFile(t, exitFile)); code != "3" {
+			if code := exitCodeIn(t, exitFile); code != "3" {
 				t.Errorf("exit %s, want 3 (stopped, resumable)", code)
 			}
 			for _, f := range []string{lock, filepath.Join(p.debate(), ".moot.live.json")} {
@@ -119,8 +118,7 @@ func TestTUIRunOnUnfinishedDebate(t *testing.T) {
 	if out, err := exec.Command("tmux", "-L", sock, "new-session", "-d", "-x", "100", "-y", "30", script).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	waitFor(t, "moot to exit", 60*time.Second, func() bool { return exists(exitFile) })
-	if code := strings.TrimSpace(readFile(t, exitFile)); code != "2" {
+	if code := exitCodeIn(t, exitFile); code != "2" {
 		t.Errorf("exit %s, want 2", code)
 	}
 	if msg := readFile(t, errFile); !strings.Contains(msg, "holds an unfinished debate (waiting); continue it with: moot resume BUG-20260715-A7K3") {
