@@ -31,15 +31,7 @@ func TestReviewEnvelopeOnABugCarriesNoProseAboutTheOldBehaviour(t *testing.T) {
 	t.Parallel()
 	tr := newTribunal(t, juryEngines)
 	bug := tr.withRegister("BUG-20260702-Q2R8-frete-arredondado")
-	r := tr.review(append([]string{bug}, append(change, "--lens", "defect")...)...)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*", "round-1", "envelope.md"))
-	if len(ms) != 1 {
-		t.Fatalf("envelopes %v", ms)
-	}
-	env := readText(t, ms[0])
+	env, _ := tr.envelopeOf(bug)
 	for _, old := range []string{"viram 1234 centavos", "devolve 1234 para", "Enxertos", "o teste com 12,365 que separa", "Proposta B"} {
 		if strings.Contains(env, old) {
 			t.Errorf("the envelope carries %q (the bug's Summary, Actual Behavior or the debate's final answer)", old)

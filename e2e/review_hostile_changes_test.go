@@ -18,12 +18,20 @@ func (tr *tribunal) bugEnvelope(body string) string {
 	if err := os.WriteFile(md, []byte(old[:i+5]+body), 0o644); err != nil {
 		tr.t.Fatal(err)
 	}
+	env, _ := tr.envelopeOf(bug)
+	return env
+}
+
+// envelopeOf reviews bug's change with the defect lens
+// and returns the one envelope its jurors read, and the run.
+func (tr *tribunal) envelopeOf(bug string) (string, result) {
+	tr.t.Helper()
 	r := tr.review(append([]string{bug}, append(change, "--lens", "defect")...)...)
 	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*", "round-1", "envelope.md"))
 	if len(ms) != 1 {
 		tr.t.Fatalf("exit %d, envelopes %v\n%s%s", r.code, ms, r.stdout, r.stderr)
 	}
-	return readText(tr.t, ms[0])
+	return readText(tr.t, ms[0]), r
 }
 
 // Whatever the headings' language or level, only what must be true

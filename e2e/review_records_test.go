@@ -27,22 +27,8 @@ func TestReviewSpecLocatorIntoTheRegisterIsLeftOut(t *testing.T) {
 	md := filepath.Join(tr.repo, bug, "bug.md")
 	reg := "_reversa_bugs/checkout/bugs/" + q2r8
 	locs := `specs: ["_reversa_sdd/sdd/checkout.md#frete", "` + reg + `/bug.md#summary", "` + reg + `/debate/resposta-final.md#hipóteses", "debate/resposta-final.md#vencedora", "/_reversa_sdd/../` + reg + `/bug.md#actual-behavior"]`
-	body := strings.Replace(readText(t, md), `specs: ["_reversa_sdd/sdd/checkout.md#frete", "_reversa_sdd/sdd/frete.md#cotacao"]`, locs, 1)
-	if !strings.Contains(body, reg+"/bug.md#summary") {
-		t.Fatal("the sample's traceability.specs changed: update the test")
-	}
-	if err := os.WriteFile(md, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r := tr.review(append([]string{bug}, append(change, "--lens", "defect")...)...)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*", "round-1", "envelope.md"))
-	if len(ms) != 1 {
-		t.Fatalf("envelopes %v", ms)
-	}
-	env := readText(t, ms[0])
+	setSpecs(t, md, locs)
+	env, r := tr.envelopeOf(bug)
 	for _, old := range oldBehaviour {
 		if strings.Contains(env, old) {
 			t.Errorf("the envelope carries %q (the bug's own prose or its debate's answer):\n%s", old, env)
@@ -80,22 +66,8 @@ func TestReviewSpecLinkedIntoTheRegisterIsLeftOut(t *testing.T) {
 	linked := []string{"_reversa_sdd/sdd/notes.md", "_reversa_sdd/sdd/answer.md", "_reversa_sdd/casefile/bug.md"}
 	md := filepath.Join(tr.repo, bug, "bug.md")
 	locs := `specs: ["_reversa_sdd/sdd/checkout.md#frete", "` + linked[0] + `#summary", "` + linked[1] + `#vencedora", "` + linked[2] + `#actual-behavior"]`
-	body := strings.Replace(readText(t, md), `specs: ["_reversa_sdd/sdd/checkout.md#frete", "_reversa_sdd/sdd/frete.md#cotacao"]`, locs, 1)
-	if !strings.Contains(body, linked[0]) {
-		t.Fatal("the sample's traceability.specs changed: update the test")
-	}
-	if err := os.WriteFile(md, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r := tr.review(append([]string{bug}, append(change, "--lens", "defect")...)...)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	ms, _ := filepath.Glob(filepath.Join(tr.repo, bug, "review", "*", "round-1", "envelope.md"))
-	if len(ms) != 1 {
-		t.Fatalf("envelopes %v", ms)
-	}
-	env := readText(t, ms[0])
+	setSpecs(t, md, locs)
+	env, r := tr.envelopeOf(bug)
 	for _, old := range oldBehaviour {
 		if strings.Contains(env, old) {
 			t.Errorf("the envelope carries %q (the bug's own prose or its debate's answer) through a link:\n%s", old, env)
@@ -236,5 +208,17 @@ func TestReviewAuthorNamedDevIsNotFoundInDevNull(t *testing.T) {
 	tr.git("-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "-qam", "note")
 	if r := tr.review(bug); r.code != 2 || !strings.Contains(r.stderr, `"dev"`) {
 		t.Errorf("the name as a word: exit %d, want 2 naming \"dev\"\n%s", r.code, r.stderr)
+	}
+}
+
+// setSpecs replaces the sample bug.md's traceability.specs with locs.
+func setSpecs(t *testing.T, md, locs string) {
+	t.Helper()
+	body := strings.Replace(readText(t, md), `specs: ["_reversa_sdd/sdd/checkout.md#frete", "_reversa_sdd/sdd/frete.md#cotacao"]`, locs, 1)
+	if body == readText(t, md) {
+		t.Fatal("the sample's traceability.specs changed: update the test")
+	}
+	if err := os.WriteFile(md, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
