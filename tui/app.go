@@ -176,8 +176,6 @@ type (
 // screen's state is its own type, created here and fed by the routes.
 type Model struct {
 	frame
-	out   Outcome
-	toast toast
 	dlg   dialogStack
 	helpv helpOverlay
 
@@ -232,6 +230,10 @@ type frame struct {
 
 	docs    map[docKey]string
 	pending map[docKey]bool
+
+	// out is what the UI leaves behind; toast the status line.
+	out   Outcome
+	toast toast
 }
 
 // runState is the engine's handle: the bridge to a debate this process
@@ -589,12 +591,12 @@ type probedMsg map[string]EngineStatus
 // judgeMenu builds the judge-failure menu: its retry priced on the
 // judge's engine, "another engine" offered when one passes the probe; no
 // retry for a hand-run debate (it records no judge engine).
-func (m Model) judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer) *menu {
+func (dv debateState) judgeMenu(f *frame, j engine.JudgeFailure, reply chan judgeAnswer) *menu {
 	if j.Engine == "" {
-		j.Engine = m.dv.deb.judge.engine
+		j.Engine = dv.deb.judge.engine
 	}
-	switchable := m.opts.Config != nil && len(engineOptions(j.Engines, j.Engine, m.opts.Config, m.opts.Status)) > 0
-	return judgeMenu(j, reply, m.unpriced(j.Engine), switchable, !m.dv.deb.handRun)
+	switchable := f.opts.Config != nil && len(engineOptions(j.Engines, j.Engine, f.opts.Config, f.opts.Status)) > 0
+	return judgeMenu(j, reply, f.unpriced(j.Engine), switchable, !dv.deb.handRun)
 }
 
 // trustAnswered trusts the engines file and starts the probe, or leaves

@@ -74,7 +74,7 @@ func nums(pts []engine.ScorePoint, format, sep string) string {
 // renderArgue is argue's live view on the Convergence tab: each persona's
 // confidence trajectory and round scores as a small chart, the concession
 // log as it grows (the latest that fit), and why the debate stopped.
-func (m Model) renderArgue(v *engine.ScoreView, width, height int) []string {
+func (f *frame) renderArgue(v *engine.ScoreView, width, height int) []string {
 	fit := func(s string) string { return ansi.Truncate(termsafe.Text(s), max(10, width-2), "…") }
 	state := "running (it may stop early: convergence, null production)"
 	if v.Rule != "" {
@@ -84,27 +84,27 @@ func (m Model) renderArgue(v *engine.ScoreView, width, height int) []string {
 	if v.Rule != "" {
 		head = fmt.Sprintf("Argue · stopped at round %d, cap %d (%s)", v.Rounds-1, v.Cap, v.Rule)
 	}
-	lines := []string{m.st.Bold.Render(fit(head)), fit("  " + state)}
-	if note := m.run.stopNote(&m.frame); note != "" {
-		lines = append(lines, m.st.Warning.Render(fit("  "+note)))
+	lines := []string{f.st.Bold.Render(fit(head)), fit("  " + state)}
+	if note := f.run.stopNote(f); note != "" {
+		lines = append(lines, f.st.Warning.Render(fit("  "+note)))
 	}
 	nameW := 6
 	for _, p := range v.Personas {
 		nameW = max(nameW, min(18, len(p.Name)))
 	}
 	row := func(name, chart, text string) string {
-		return fit(fmt.Sprintf("  %-*s %s  %s", nameW, ansi.Truncate(name, nameW, "…"), m.st.Selected.Render(chart), text))
+		return fit(fmt.Sprintf("  %-*s %s  %s", nameW, ansi.Truncate(name, nameW, "…"), f.st.Selected.Render(chart), text))
 	}
 	// a large panel in a small window: one line a persona (its latest
 	// confidence and score), then as many as fit and how many more
 	if len(lines)+2*len(v.Personas)+4 > height {
-		lines = append(lines, m.st.Bold.Render(fmt.Sprintf("Confidence (0–1) · latest score (of %g), by persona", v.MaxScore)))
+		lines = append(lines, f.st.Bold.Render(fmt.Sprintf("Confidence (0–1) · latest score (of %g), by persona", v.MaxScore)))
 		shown := v.Personas
 		if room := height - len(lines) - 3; len(shown) > room {
 			shown = shown[:max(0, room-1)]
 		}
 		for _, p := range shown {
-			text := m.st.Subtle.Render("not scored yet")
+			text := f.st.Subtle.Render("not scored yet")
 			if n := len(p.Scores); n > 0 {
 				text = fmt.Sprintf("score %.1f (r%d)", p.Scores[n-1].Value, p.Scores[n-1].Round)
 			}
@@ -114,36 +114,36 @@ func (m Model) renderArgue(v *engine.ScoreView, width, height int) []string {
 			lines = append(lines, row(p.Name, spark(p.Confidence, 1), text))
 		}
 		if more := len(v.Personas) - len(shown); more > 0 {
-			lines = append(lines, m.st.Subtle.Render(fit(fmt.Sprintf("  … %d more personas: enter zooms the whole view", more))))
+			lines = append(lines, f.st.Subtle.Render(fit(fmt.Sprintf("  … %d more personas: enter zooms the whole view", more))))
 		}
 	} else {
-		lines = append(lines, m.st.Bold.Render("Confidence by round (0–1)"))
+		lines = append(lines, f.st.Bold.Render("Confidence by round (0–1)"))
 		for _, p := range v.Personas {
 			lines = append(lines, row(p.Name, spark(p.Confidence, 1), nums(p.Confidence, "%.2f", " → ")))
 		}
-		lines = append(lines, m.st.Bold.Render(fmt.Sprintf("Round scores (of %g, the seed's weights)", v.MaxScore)))
+		lines = append(lines, f.st.Bold.Render(fmt.Sprintf("Round scores (of %g, the seed's weights)", v.MaxScore)))
 		for _, p := range v.Personas {
 			text := nums(p.Scores, "%.1f", "  ")
 			if len(p.Scores) == 0 {
-				text = m.st.Subtle.Render("not scored yet")
+				text = f.st.Subtle.Render("not scored yet")
 			}
 			lines = append(lines, row(p.Name, spark(p.Scores, v.MaxScore), text))
 		}
 	}
-	lines = append(lines, m.st.Bold.Render(fmt.Sprintf("Concession log (%d)", len(v.Concessions))))
+	lines = append(lines, f.st.Bold.Render(fmt.Sprintf("Concession log (%d)", len(v.Concessions))))
 	room := max(0, height-len(lines))
 	log := v.Concessions
 	if len(log) > room {
 		// the newest that fit, under a line saying how many are above
 		keep := max(0, room-1)
-		lines = append(lines, m.st.Subtle.Render(fit(fmt.Sprintf("  … %d earlier: enter zooms the whole log", len(log)-keep))))
+		lines = append(lines, f.st.Subtle.Render(fit(fmt.Sprintf("  … %d earlier: enter zooms the whole log", len(log)-keep))))
 		log = log[len(log)-keep:]
 	}
 	for _, c := range log {
 		lines = append(lines, fit(fmt.Sprintf("  r%d %s: %s", c.Round, c.Name, c.Text)))
 	}
 	if len(v.Concessions) == 0 && room > 0 {
-		lines = append(lines, m.st.Subtle.Render("  none yet"))
+		lines = append(lines, f.st.Subtle.Render("  none yet"))
 	}
 	if len(lines) > height {
 		lines = lines[:height]
@@ -153,8 +153,8 @@ func (m Model) renderArgue(v *engine.ScoreView, width, height int) []string {
 
 // argueZoom is the whole argue view for the Convergence tab's zoom: every
 // persona's trajectory and scores and the whole concession log.
-func (m Model) argueZoom(v *engine.ScoreView) string {
-	return strings.Join(m.renderArgue(v, m.w-2, 1<<20), "\n")
+func (f *frame) argueZoom(v *engine.ScoreView) string {
+	return strings.Join(f.renderArgue(v, f.w-2, 1<<20), "\n")
 }
 
 // keepsArtifacts: the debate running here rewrites files of its own as
@@ -175,10 +175,9 @@ func (r runState) canStopArgue(f *frame) bool {
 }
 
 // stopArgue asks the runner, through the bridge, to stop after this round.
-func (m Model) stopArgue() Model {
-	m.run.bridge.stop.Store(true)
-	m.toast.text, m.toast.until = "stop asked: the debate stops after this round, then the synthesis", m.clock().Add(4*time.Second)
-	return m
+func (f *frame) stopArgue() {
+	f.run.bridge.stop.Store(true)
+	f.toast.text, f.toast.until = "stop asked: the debate stops after this round, then the synthesis", f.clock().Add(4*time.Second)
 }
 
 // stopNote says what the stop key does, or that a stop was asked.

@@ -127,7 +127,8 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Resume):
 		return m.resumeShown()
 	case key.Matches(msg, k.StopArgue) && m.run.canStopArgue(&m.frame):
-		return m.stopArgue(), nil
+		m.stopArgue()
+		return m, nil
 	case key.Matches(msg, k.Decide) && m.dv.tab == m.dv.finalTab() && !m.run.on && m.dv.deb.awaitsDecision():
 		return m.openDecide()
 	case key.Matches(msg, k.OpenFile):
@@ -196,7 +197,7 @@ func (k debateScreen) render(m Model) string {
 		}
 		body = chart + m.dv.viewDoc(&m.frame, docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
 	case m.dv.tab == m.dv.finalTab():
-		body = m.viewFinal(bodyH)
+		body = m.dv.viewFinal(&m.frame, m.subj.bug, m.dlg.menu != nil, bodyH)
 	default:
 		body = m.dv.renderPanes(&m.frame, m.dv.focusedPanes(), m.w, bodyH)
 	}
@@ -205,7 +206,7 @@ func (k debateScreen) render(m Model) string {
 	if d.reason != "" && !m.run.on && d.state != "done" {
 		help = d.reason
 	}
-	if note := m.stateNote(); note != "" {
+	if note := m.dv.stateNote(&m.frame, m.subj.bug); note != "" {
 		help = note
 	}
 	tabLine := strings.Join(tabs, "  ")

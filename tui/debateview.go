@@ -134,8 +134,8 @@ func (m Model) resumeShown() (Model, tea.Cmd) {
 		return m, statusCmd("another moot process runs this debate: " + d.heldBy)
 	case m.subj.bug == nil || m.subj.bug.Done:
 		return m, statusCmd("the bug is closed by DONE.md: moot writes nothing there")
-	case !m.canResume():
-		return m, statusCmd(m.noResumeWhy() + ": it cannot be resumed")
+	case !m.dv.canResume(m.subj.bug):
+		return m, statusCmd(m.dv.noResumeWhy(m.subj.bug) + ": it cannot be resumed")
 	case d.state == "done" || d.state == "no-debate" || d.dir == "":
 		return m, statusCmd("nothing to resume: the debate is " + d.state)
 	}

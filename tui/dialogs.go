@@ -183,11 +183,11 @@ func (judgeDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
 	case menuJudgeConfirm:
 		return m, m.dlg.openMenu(&m.frame, judgeEngineMenu(mn, m.opts.Config, m.opts.Status))
 	}
-	return m, m.dlg.openMenu(&m.frame, m.judgeMenu(mn.j, mn.jReply))
+	return m, m.dlg.openMenu(&m.frame, m.dv.judgeMenu(&m.frame, mn.j, mn.jReply))
 }
 
 func (judgeDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
-	return m, m.dlg.openMenu(&m.frame, m.judgeMenu(mn.j, mn.jReply))
+	return m, m.dlg.openMenu(&m.frame, m.dv.judgeMenu(&m.frame, mn.j, mn.jReply))
 }
 
 func (judgeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
@@ -212,7 +212,7 @@ func (judgeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 		return next(humanMenu(mn, m.lay.menuFormW))
 	case menuJudgeEngine:
 		if mn.engine == "" {
-			return next(m.judgeMenu(mn.j, mn.jReply))
+			return next(m.dv.judgeMenu(&m.frame, mn.j, mn.jReply))
 		}
 		if ec, ok := m.opts.Config.Engines[mn.engine]; ok && ec.External {
 			return next(judgeConfirmMenu(mn))
@@ -223,7 +223,7 @@ func (judgeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 		}
 	case menuJudgeHuman:
 		if mn.label == "" {
-			return next(m.judgeMenu(mn.j, mn.jReply))
+			return next(m.dv.judgeMenu(&m.frame, mn.j, mn.jReply))
 		}
 		return answer(engine.JudgeDecision{Choice: engine.JudgeHuman, Winner: mn.label})
 	}

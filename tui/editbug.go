@@ -14,12 +14,12 @@ import (
 // record; a debate's files are moot's records of what was said (o reads
 // them), and a question's problem is frozen by its hash, so neither is
 // offered for editing.
-func (m Model) editBug(dir string, question bool) tea.Cmd {
+func (f frame) editBug(dir string, question bool) tea.Cmd {
 	if question || dir == "" {
 		return statusCmd("e edits a bug's bug.md; a question has none (o reads its problem)")
 	}
 	path := filepath.Join(dir, bugfolder.BugFile)
-	getenv := m.opts.env
+	getenv := f.opts.env
 	return func() tea.Msg {
 		if fi, err := os.Stat(path); err != nil || fi.IsDir() {
 			return statusMsg("e edits bug.md, and " + path + " is not a file")

@@ -186,7 +186,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- judgeAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.dlg.openMenu(&m.frame, m.judgeMenu(then.j, then.reply)))
+			cmds = append(cmds, m.dlg.openMenu(&m.frame, m.dv.judgeMenu(&m.frame, then.j, then.reply)))
 			m.zm.on, m.helpv.on = false, false
 		}
 	case askBudgetMsg:

@@ -232,28 +232,28 @@ const minHeaderID = 17
 func (d debateState) stateWord() string { return d.deb.state }
 
 // stateNote says what the status means for a debate this UI does not run.
-func (m Model) stateNote() string {
-	d := m.dv.deb
+func (dv debateState) stateNote(f *frame, bug *bugfolder.Bug) string {
+	d := dv.deb
 	switch {
-	case m.run.on || d.live || d.state != "running":
+	case f.run.on || d.live || d.state != "running":
 		return ""
 	case d.heldBy != "":
 		return "another moot process runs this debate: " + d.heldBy
-	case !m.canResume():
-		return "no moot process runs this debate now; " + m.noResumeWhy()
+	case !dv.canResume(bug):
+		return "no moot process runs this debate now; " + dv.noResumeWhy(bug)
 	}
 	return "no moot process runs this debate now: r resumes it where it stopped"
 }
 
 // canResume reports whether r may resume the debate on screen: not a
 // closed bug's (DONE.md), not an archived one (resume takes the latest).
-func (m Model) canResume() bool { return m.noResumeWhy() == "" }
+func (dv debateState) canResume(bug *bugfolder.Bug) bool { return dv.noResumeWhy(bug) == "" }
 
 // noResumeWhy says why the debate on screen cannot be resumed ("" when
 // it can, as far as the bug and the archive go).
-func (m Model) noResumeWhy() string {
-	switch d := m.dv.deb; {
-	case m.subj.bug != nil && m.subj.bug.Done:
+func (dv debateState) noResumeWhy(bug *bugfolder.Bug) string {
+	switch d := dv.deb; {
+	case bug != nil && bug.Done:
 		return "the bug is closed by DONE.md"
 	case d != nil && d.of > 0 && d.nth < d.of:
 		return "an archived debate is kept as it stopped"
@@ -279,12 +279,12 @@ func estimate(usd float64, unknown bool) string { return money.Estimate(usd, unk
 func (d debateState) estimateWords() string { return estimate(d.deb.estUSD, d.deb.estUnknown) }
 
 // unpriced reports whether one of the engines named has no known price.
-func (m Model) unpriced(names ...string) bool {
-	if m.opts.Config == nil {
+func (f frame) unpriced(names ...string) bool {
+	if f.opts.Config == nil {
 		return false
 	}
 	for _, name := range names {
-		ec, err := m.opts.Config.Engine(name)
+		ec, err := f.opts.Config.Engine(name)
 		if err != nil || harness.LimitsOf(ec).Price == nil {
 			return true
 		}
@@ -370,21 +370,21 @@ func (f frame) finalDocWidth() int { return f.w - 2 }
 
 // viewFinal draws the final answer: who won, the label map, whether it is
 // degraded, health, cost against the estimate, convergence, the answer.
-func (m Model) viewFinal(h int) string {
-	d := m.dv.deb
-	if (d.state == "judge-failed" || d.state == "cancelled" && d.judgeFailed) && !m.run.on && m.dlg.menu == nil {
-		return m.viewJudgeFailed(h)
+func (dv debateState) viewFinal(fr *frame, bug *bugfolder.Bug, menuOpen bool, h int) string {
+	d := dv.deb
+	if (d.state == "judge-failed" || d.state == "cancelled" && d.judgeFailed) && !fr.run.on && !menuOpen {
+		return dv.viewJudgeFailed(fr, bug, h)
 	}
-	if m.run.on || d.judge.path == "" {
+	if fr.run.on || d.judge.path == "" {
 		if d.judge.status == "" {
-			return m.st.Subtle.Render("the " + m.dv.words(&m.frame).Final + " has not run yet")
+			return fr.st.Subtle.Render("the " + dv.words(fr).Final + " has not run yet")
 		}
-		return m.dv.renderPanes(&m.frame, []*pane{d.judge}, m.w, h)
+		return dv.renderPanes(fr, []*pane{d.judge}, fr.w, h)
 	}
-	f := m.dv.finalFile()
+	f := dv.finalFile()
 	var lines []string
 	if f != nil {
-		words := m.dv.words(&m.frame)
+		words := dv.words(fr)
 		by := f.DecidedBy
 		if by == "" {
 			by = words.Final
@@ -397,13 +397,13 @@ func (m Model) viewFinal(h int) string {
 			case win == "—": // as show says it: no winner is not a decision
 				win, decided = label.Unread, ""
 			}
-			lines = append(lines, m.st.Title.Render("Winner: ")+m.st.Bold.Render(win)+m.st.Subtle.Render(decided))
+			lines = append(lines, fr.st.Title.Render("Winner: ")+fr.st.Bold.Render(win)+fr.st.Subtle.Render(decided))
 		} else {
 			who := ": no winner"
-			if m.dv.deb.awaitsDecision() || m.dv.deb.decision != "" {
+			if dv.deb.awaitsDecision() || dv.deb.decision != "" {
 				who += ", a human decides"
 			}
-			lines = append(lines, m.st.Title.Render("Synthesis")+m.st.Subtle.Render(" by the "+words.Final+who))
+			lines = append(lines, fr.st.Title.Render("Synthesis")+fr.st.Subtle.Render(" by the "+words.Final+who))
 		}
 		var labels []string
 		for _, kv := range f.Labels {
@@ -415,11 +415,11 @@ func (m Model) viewFinal(h int) string {
 		} else {
 			lines = append(lines, "labels: "+strings.Join(labels, " · "))
 		}
-		if v := f.RecommendedVerdict; v != "" && !strings.Contains(m.dv.decisionLine(&m.frame), v) {
+		if v := f.RecommendedVerdict; v != "" && !strings.Contains(dv.decisionLine(fr), v) {
 			lines = append(lines, "verdict: "+termsafe.Line(v)+" (the "+by+"'s recommendation; the spec verdict is the engineer's to take)")
 		}
 		if f.Of > 0 && f.Participants < f.Of {
-			lines = append(lines, m.st.Warning.Render(fmt.Sprintf("degraded: %d of %d %s took part", f.Participants, f.Of, words.Members)))
+			lines = append(lines, fr.st.Warning.Render(fmt.Sprintf("degraded: %d of %d %s took part", f.Participants, f.Of, words.Members)))
 		} else if f.Of > 0 {
 			lines = append(lines, fmt.Sprintf("%d of %d %s took part", f.Participants, f.Of, words.Members))
 		}
@@ -430,34 +430,34 @@ func (m Model) viewFinal(h int) string {
 	if d.stopped() {
 		lines = append(lines, fmt.Sprintf("stopped at round %d (%s): rounds 0 to %d ran, of a cap of %d", d.stopRound, d.stopRule, d.stopRound, d.r))
 	}
-	if dl := m.dv.decisionLine(&m.frame); dl != "" {
+	if dl := dv.decisionLine(fr); dl != "" {
 		lines = append(lines, dl)
 	}
-	cost := "cost: " + m.dv.money(d.usd)
-	switch est := m.dv.estimateWords(); {
-	case d.hasEstimate && strings.HasPrefix(est, "unknown") && strings.HasPrefix(m.dv.money(d.usd), "unknown"):
+	cost := "cost: " + dv.money(d.usd)
+	switch est := dv.estimateWords(); {
+	case d.hasEstimate && strings.HasPrefix(est, "unknown") && strings.HasPrefix(dv.money(d.usd), "unknown"):
 		cost += " (an engine has no price; nor had the estimate)"
 	case d.hasEstimate:
 		cost += ", estimated " + est
 	}
 	cost += " · " + fmtTokens(d.tokens) + " tokens"
 	lines = append(lines, cost)
-	lines = append(lines, m.dv.costLines(&m.frame, f)...)
-	chart := m.dv.renderChart(&m.frame, m.w)
-	head := wrapLines(strings.Join(lines, "\n")+"\n"+chart, m.w) + "\n"
+	lines = append(lines, dv.costLines(fr, f)...)
+	chart := dv.renderChart(fr, fr.w)
+	head := wrapLines(strings.Join(lines, "\n")+"\n"+chart, fr.w) + "\n"
 	if rest := h - lipgloss.Height(head); rest < minAnswerLines {
 		// a short window keeps the answer's first lines: the chart gives
 		// way to its one line of figures (the Convergence tab has it all)
 		chart = chart[strings.LastIndex(chart, "\n")+1:]
-		head = wrapLines(strings.Join(lines, "\n")+"\n"+chart, m.w) + "\n"
+		head = wrapLines(strings.Join(lines, "\n")+"\n"+chart, fr.w) + "\n"
 	}
 	rest := h - lipgloss.Height(head) // head's last line is the blank above the answer
-	k := docKey{path: d.judge.path, width: m.finalDocWidth()}
-	out, ok := m.docs[k]
+	k := docKey{path: d.judge.path, width: fr.finalDocWidth()}
+	out, ok := fr.docs[k]
 	if !ok {
-		return head + "\n" + m.dv.viewDoc(&m.frame, k, max(1, rest))
+		return head + "\n" + dv.viewDoc(fr, k, max(1, rest))
 	}
-	return head + "\n" + m.cutDoc(trimLeadingBlank(out), max(2, rest))
+	return head + "\n" + fr.cutDoc(trimLeadingBlank(out), max(2, rest))
 }
 
 // minAnswerLines is how many lines of the final answer the Final tab
@@ -477,17 +477,17 @@ func trimLeadingBlank(s string) string {
 
 // viewJudgeFailed says that the judge failed, why, and what can be done
 // (the judge-failure menu, opened by resuming), above its last attempt.
-func (m Model) viewJudgeFailed(h int) string {
-	d := m.dv.deb
-	words := m.dv.words(&m.frame)
+func (dv debateState) viewJudgeFailed(f *frame, bug *bugfolder.Bug, h int) string {
+	d := dv.deb
+	words := dv.words(f)
 	why := d.judge.err
 	if why == "" {
 		why = "its answer could not be used"
 	}
-	w := max(20, m.lay.w-2)
+	w := max(20, f.lay.w-2)
 	lines := []string{
-		m.st.Error.Render(fmt.Sprintf("The %s failed (attempt %d)", words.Final, max(1, d.judge.attempt))),
-		m.st.Warning.Render(wrapText("why: "+clipLine(why, 400), w)),
+		f.st.Error.Render(fmt.Sprintf("The %s failed (attempt %d)", words.Final, max(1, d.judge.attempt))),
+		f.st.Warning.Render(wrapText("why: "+clipLine(why, 400), w)),
 		fmt.Sprintf("Nothing is invented: every attempt is kept in the %s's folder.", words.Final),
 		"",
 	}
@@ -496,28 +496,28 @@ func (m Model) viewJudgeFailed(h int) string {
 	}
 	switch {
 	case d.heldBy != "":
-		lines = append(lines, m.st.Subtle.Render("another moot process runs this debate ("+d.heldBy+"); it asks there"))
-	case !m.canResume():
-		lines = append(lines, m.st.Subtle.Render(m.noResumeWhy()+": it cannot be resumed"))
+		lines = append(lines, f.st.Subtle.Render("another moot process runs this debate ("+d.heldBy+"); it asks there"))
+	case !dv.canResume(bug):
+		lines = append(lines, f.st.Subtle.Render(dv.noResumeWhy(bug)+": it cannot be resumed"))
 	case d.handRun:
-		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: choose the winner yourself, or cancel (run by hand, it records no judge engine to retry)",
-			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --winner A records your choice · moot run %s starts a new debate", d.bugID, d.bugID), w)))
+		lines = append(lines, f.st.Bold.Render("r")+" opens the judge menu: choose the winner yourself, or cancel (run by hand, it records no judge engine to retry)",
+			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --winner A records your choice · moot run %s starts a new debate", d.bugID, d.bugID), w)))
 	case !words.Winner && words.NoDecision:
-		lines = append(lines, m.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
-			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; its answer waits for no human decision", d.bugID), w)))
+		lines = append(lines, f.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
+			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; its answer waits for no human decision", d.bugID), w)))
 	case !words.Winner:
-		lines = append(lines, m.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
-			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; once a synthesis is written, moot decide %s records the human decision", d.bugID, d.bugID), w)))
+		lines = append(lines, f.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
+			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; once a synthesis is written, moot decide %s records the human decision", d.bugID, d.bugID), w)))
 	default:
-		lines = append(lines, m.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
-			m.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))
+		lines = append(lines, f.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
+			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))
 	}
-	head := wrapLines(strings.Join(lines, "\n"), m.w)
+	head := wrapLines(strings.Join(lines, "\n"), f.w)
 	rest := h - lipgloss.Height(head) - 1
 	if rest < 4 || d.judge.status == "" {
 		return head
 	}
-	return head + "\n" + m.dv.renderPanes(&m.frame, []*pane{d.judge}, m.w, rest)
+	return head + "\n" + dv.renderPanes(f, []*pane{d.judge}, f.w, rest)
 }
 
 // labelWord names an anonymized proposal in the UI's language ("proposal
