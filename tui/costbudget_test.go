@@ -51,7 +51,7 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 				t.Errorf("Start has the focus of a debate that cannot start")
 			}
 			goldenScreen(t, m, f.proj)
-			m.cost.button, m.cost.scroll = 0, m.clampCostScroll(99)
+			m.cost.button, m.cost.scroll = 0, m.cost.clampScroll(&m.frame, 99)
 			m = pump(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
 			if drawnScreen(m) != "cost" || m.cost.scroll != 0 || !strings.Contains(screenText(m, f.proj), "Refused") {
 				t.Errorf("Enter on Start did not show the refusal (screen %v, scroll %d):\n%s", m.screen, m.cost.scroll, screenText(m, f.proj))

@@ -116,7 +116,7 @@ func TestStalePlanIsDropped(t *testing.T) {
 			m := costModel(t, f, 3)
 			m, first := update(m, assemblePCmd(m.subj.bug)())
 			m.cost.setup.N, m.cost.setup.Solvers = 2, []string{"scripted", "scripted"} // the choices changed meanwhile
-			second := m.planCost()
+			second := m.cost.price(&m.frame, &m.subj)
 			msgs := [][]planMsg{plansIn(first), plansIn(second)}
 			for _, i := range tc.order {
 				m, _ = update(m, msgs[i][0])

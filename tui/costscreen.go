@@ -47,13 +47,13 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	page := max(1, m.costAvail()-1)
 	switch {
 	case key.Matches(msg, k.Up):
-		m.cost.scroll = m.clampCostScroll(m.cost.scroll - 1)
+		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll - 1)
 	case key.Matches(msg, k.Down):
-		m.cost.scroll = m.clampCostScroll(m.cost.scroll + 1)
+		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll + 1)
 	case key.Matches(msg, k.PageUp):
-		m.cost.scroll = m.clampCostScroll(m.cost.scroll - page)
+		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll - page)
 	case key.Matches(msg, k.PageDown):
-		m.cost.scroll = m.clampCostScroll(m.cost.scroll + page)
+		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll + page)
 	case key.Matches(msg, k.Left):
 		m.cost.button = (m.cost.button + 2) % 3
 	case key.Matches(msg, k.Right):
@@ -102,10 +102,10 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 }
 
 func (k costScreen) render(m Model) string {
-	lines := strings.Split(m.costText(), "\n")
+	lines := strings.Split(m.cost.text(&m.frame), "\n")
 	avail := m.costAvail()
 	if len(lines) > avail { // the buttons stay; what stands above scrolls
-		from := m.clampCostScroll(m.cost.scroll)
+		from := m.cost.clampScroll(&m.frame, m.cost.scroll)
 		shown := lines[from : from+avail-1]
 		more := len(lines) - from - len(shown)
 		note := fmt.Sprintf("  +%d more (↓ pgdn scroll)", more)
@@ -155,39 +155,39 @@ type planMsg struct {
 // planCost prepares the setup once P is there and returns the command
 // that prices it in the background (the cost screen says it is
 // estimating until the plan arrives).
-func (m *Model) planCost() tea.Cmd {
-	if m.subj.problem == nil && m.subj.probErr == nil && m.cost.setup.Problem == nil {
+func (c *costState) price(f *frame, subj *subject) tea.Cmd {
+	if subj.problem == nil && subj.probErr == nil && c.setup.Problem == nil {
 		return nil
 	}
-	if m.subj.probErr != nil && m.cost.setup.Problem == nil { // a question's P comes made (moot ask)
-		m.cost.err = m.subj.probErr
+	if subj.probErr != nil && c.setup.Problem == nil { // a question's P comes made (moot ask)
+		c.err = subj.probErr
 		return nil
 	}
-	s := m.cost.setup
+	s := c.setup
 	if s.Protocol == nil {
-		s.Protocol = m.opts.Protocol
+		s.Protocol = f.opts.Protocol
 	}
 	if pk, ok := s.Protocol.(engine.Packer); ok && s.Problem == nil {
-		s.Problem = pk.Pack(s, m.subj.problem, m.cost.criteria) // the protocol's own P (tradeoff's evidence packet)
-		s.Criteria = m.cost.criteria
+		s.Problem = pk.Pack(s, subj.problem, c.criteria) // the protocol's own P (tradeoff's evidence packet)
+		s.Criteria = c.criteria
 	}
 	if s.Problem == nil {
-		s.Problem = m.subj.problem
+		s.Problem = subj.problem
 	}
 	if s.Parallel == 0 {
 		s.Parallel = engine.DefaultParallel(s)
 	}
 	if s.Protocol == nil {
-		s.Protocol = m.opts.Protocol
+		s.Protocol = f.opts.Protocol
 	}
 	if !s.Budget.Set() {
-		s.Budget = m.opts.Budget // the wizard's setup takes the flags' and the engines file's cap
+		s.Budget = f.opts.Budget // the wizard's setup takes the flags' and the engines file's cap
 	}
-	m.cost.setup = s
-	m.cost.plan, m.cost.err, m.cost.button, m.cost.scroll = nil, nil, 0, 0
-	m.subj.planSeq++
-	m.cost.estimating = true
-	seq, cfg, opts := m.subj.planSeq, m.opts.Config, m.opts
+	c.setup = s
+	c.plan, c.err, c.button, c.scroll = nil, nil, 0, 0
+	subj.planSeq++
+	c.estimating = true
+	seq, cfg, opts := subj.planSeq, f.opts.Config, f.opts
 	return func() tea.Msg {
 		p, err := opts.plan(s, cfg)
 		return planMsg{seq: seq, setup: s, plan: p, err: err}
@@ -197,50 +197,49 @@ func (m *Model) planCost() tea.Cmd {
 // planArrived takes the plan the cost screen waits for (one for earlier
 // choices, or that arrives after the screen was left, is dropped) and
 // starts the debate if Start was chosen while it was being priced.
-func (m Model) planArrived(msg planMsg) (Model, tea.Cmd) {
-	if msg.seq != m.subj.planSeq || m.screen != scrCost || !m.cost.estimating {
-		return m, nil
+func (c *costState) planArrived(f *frame, subj subject, msg planMsg) (start bool) {
+	if msg.seq != subj.planSeq || f.screen != scrCost || !c.estimating {
+		return false
 	}
-	m.cost.estimating = false
-	m.cost.setup, m.cost.plan, m.cost.err = msg.setup, msg.plan, msg.err
-	if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
-		m.cost.button, m.cost.startWhenReady = 1, false // it cannot start: Edit is where Enter leads
+	c.estimating = false
+	c.setup, c.plan, c.err = msg.setup, msg.plan, msg.err
+	if c.plan == nil || len(c.plan.Refusals) > 0 {
+		c.button, c.startWhenReady = 1, false // it cannot start: Edit is where Enter leads
 	}
-	if m.opts.AcceptPlan && m.cost.plan != nil && m.cost.plan.OverBudget() {
-		m.cost.startWhenReady = false // --yes accepts a plan, not one over its cap: the screen says so
+	if f.opts.AcceptPlan && c.plan != nil && c.plan.OverBudget() {
+		c.startWhenReady = false // --yes accepts a plan, not one over its cap: the screen says so
 	}
-	if m.cost.startWhenReady {
-		m.cost.startWhenReady = false
-		if m.cost.plan != nil && len(m.cost.plan.Refusals) == 0 {
-			return m.startRun()
+	if c.startWhenReady {
+		c.startWhenReady = false
+		if c.plan != nil && len(c.plan.Refusals) == 0 {
+			return true
 		}
 	}
-	return m, nil
+	return false
 }
 
 // costAvail is how many lines the cost screen has above its buttons.
 func (f frame) costAvail() int { return max(2, f.lay.costH-2) }
 
 // clampCostScroll keeps the cost screen's scroll within its text.
-func (m Model) clampCostScroll(n int) int {
-	over := strings.Count(m.costText(), "\n") + 1 - (m.costAvail() - 1)
+func (c costState) clampScroll(f *frame, n int) int {
+	over := strings.Count(c.text(f), "\n") + 1 - (f.costAvail() - 1)
 	return max(0, min(n, over))
 }
 
 // costText is what the cost screen shows above its buttons.
-func (m Model) costText() string {
-	c := m.cost
+func (c costState) text(f *frame) string {
 	s := c.setup
 	var b strings.Builder
 	title := s.Bug.ID
 	if s.Bug.Title != "" {
 		title += " — " + s.Bug.Title
 	}
-	b.WriteString(m.st.Title.Render("Cost of the "+protocolNoun(s.Protocol)) + "  " + m.st.Subtle.Render(ansi.Truncate(title, max(0, m.lay.w-22), "…")) + "\n\n")
+	b.WriteString(f.st.Title.Render("Cost of the "+protocolNoun(s.Protocol)) + "  " + f.st.Subtle.Render(ansi.Truncate(title, max(0, f.lay.w-22), "…")) + "\n\n")
 	if c.plan != nil && len(c.plan.Refusals) > 0 { // first: what keeps it from starting is never scrolled away
-		b.WriteString(m.st.Error.Render("  Refused — this debate cannot start") + "\n")
+		b.WriteString(f.st.Error.Render("  Refused — this debate cannot start") + "\n")
 		for _, r := range c.plan.Refusals {
-			b.WriteString(strings.Join(wrapStyled("  ✗ "+r, m.w-4, "    ", m.st.Error.Render), "\n") + "\n")
+			b.WriteString(strings.Join(wrapStyled("  ✗ "+r, f.w-4, "    ", f.st.Error.Render), "\n") + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -249,7 +248,7 @@ func (m Model) costText() string {
 		line := l.Text
 		switch {
 		case i == 0 && engine.Describe(s.Protocol).Modes:
-			line = fmt.Sprintf("mode %s · %s", m.st.Bold.Render(string(s.Mode)), line)
+			line = fmt.Sprintf("mode %s · %s", f.st.Bold.Render(string(s.Mode)), line)
 		case i > 0 && l.Key == "": // the list of the line above goes on, aligned under it
 			line = strings.Repeat(" ", ansi.StringWidth(prevKey)+1) + line
 		case i > 0:
@@ -257,22 +256,22 @@ func (m Model) costText() string {
 			prevKey = l.Key
 		}
 		if l.Note != "" { // a lens's description, where there is room
-			line = ansi.Truncate(line+" — "+l.Note, max(m.lay.w-4, ansi.StringWidth(line)), "…")
+			line = ansi.Truncate(line+" — "+l.Note, max(f.lay.w-4, ansi.StringWidth(line)), "…")
 		}
-		b.WriteString(strings.Join(wrapStyled("  "+line, m.lay.w-2, "  ", nil), "\n") + "\n")
+		b.WriteString(strings.Join(wrapStyled("  "+line, f.lay.w-2, "  ", nil), "\n") + "\n")
 	}
 	switch {
 	case c.err != nil:
-		b.WriteString("\n" + m.st.Error.Render("  "+c.err.Error()) + "\n")
+		b.WriteString("\n" + f.st.Error.Render("  "+c.err.Error()) + "\n")
 	case c.estimating:
-		b.WriteString("\n" + m.st.Subtle.Render("  estimating the cost (learning from past debates)…") + "\n")
+		b.WriteString("\n" + f.st.Subtle.Render("  estimating the cost (learning from past debates)…") + "\n")
 	case c.plan == nil:
-		b.WriteString("\n" + m.st.Subtle.Render("  assembling P…") + "\n")
+		b.WriteString("\n" + f.st.Subtle.Render("  assembling P…") + "\n")
 	default:
 		p := c.plan
-		fmt.Fprintf(&b, "  calls %s\n", m.st.Bold.Render(p.Formula))
+		fmt.Fprintf(&b, "  calls %s\n", f.st.Bold.Render(p.Formula))
 		if path := p.PathSummary(); path != "" {
-			fmt.Fprintf(&b, "  path  %s\n", ansi.Truncate(path, max(m.lay.w-10, 10), "…"))
+			fmt.Fprintf(&b, "  path  %s\n", ansi.Truncate(path, max(f.lay.w-10, 10), "…"))
 		}
 		if s.Problem != nil {
 			fmt.Fprintf(&b, "  P     %s bytes ≈ %s tokens, %d part(s)\n", fmtInt(s.Problem.Bytes()), fmtInt(s.Problem.Tokens()), len(s.Problem.Parts))
@@ -291,19 +290,19 @@ func (m Model) costText() string {
 			rows = append(rows, []string{name, e.Roles, fmt.Sprint(e.Calls), "≈" + fmtTokens(e.Input), "≈" + fmtTokens(e.Output), cost})
 		}
 		total := estimate(p.USD, !p.USDKnown)
-		rows = append(rows, []string{"total", "", fmt.Sprint(p.Calls.Total), "≈" + fmtTokens(p.Input), "≈" + fmtTokens(p.Output), m.st.Bold.Render(total)})
-		b.WriteString(costTable(rows, m.lay.w))
-		b.WriteString(m.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
+		rows = append(rows, []string{"total", "", fmt.Sprint(p.Calls.Total), "≈" + fmtTokens(p.Input), "≈" + fmtTokens(p.Output), f.st.Bold.Render(total)})
+		b.WriteString(costTable(rows, f.lay.w))
+		b.WriteString(f.st.Subtle.Render("  tokens and money are estimates; ⇄ marks an external engine") + "\n")
 		if line := engine.CachingLine(p); line != "" {
-			b.WriteString(strings.Join(wrapStyled("  "+line, m.lay.w-2, "    ", m.st.Subtle.Render), "\n") + "\n")
+			b.WriteString(strings.Join(wrapStyled("  "+line, f.lay.w-2, "    ", f.st.Subtle.Render), "\n") + "\n")
 		}
 		for _, l := range engine.PlanBudgetLines(p) { // the cap, and estimates learned from past debates
-			b.WriteString(strings.Join(wrapStyled("    "+l.Key+" "+l.Text, m.lay.w-2, "    ", nil), "\n") + "\n")
+			b.WriteString(strings.Join(wrapStyled("    "+l.Key+" "+l.Text, f.lay.w-2, "    ", nil), "\n") + "\n")
 		}
 		if len(p.Warnings) > 0 {
-			b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
+			b.WriteString("\n" + f.st.Warning.Render("  Warnings") + "\n")
 			for _, w := range p.Warnings {
-				b.WriteString(strings.Join(wrapStyled("  ! "+w, m.w-4, "    ", m.st.Warning.Render), "\n") + "\n")
+				b.WriteString(strings.Join(wrapStyled("  ! "+w, f.w-4, "    ", f.st.Warning.Render), "\n") + "\n")
 			}
 		}
 	}

@@ -154,9 +154,9 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Up):
 		m.dv.focus = max(0, m.dv.focus-cols)
 	case key.Matches(msg, k.Zoom):
-		m.openZoom()
+		m.zm.open(&m.frame, &m.dv, &m.rv)
 	case key.Matches(msg, k.Search):
-		if m.openZoom() { // search the focused pane or document
+		if m.zm.open(&m.frame, &m.dv, &m.rv) { // search the focused pane or document
 			return m, m.zm.openFind(&m.frame)
 		}
 	case key.Matches(msg, k.Round):

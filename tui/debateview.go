@@ -81,26 +81,26 @@ func (d debateState) focusedPanes() []*pane {
 	return nil
 }
 
-// openZoom zooms into the focused pane or the tab's document, at its top;
+// open zooms into the focused pane or the tab's document, at its top;
 // it reports whether there was one.
-func (m *Model) openZoom() bool {
-	if p := m.dv.zoomPane(&m.frame); p == nil && m.dv.tab != 0 && m.dv.tab != m.dv.convTab() && m.dv.tab != m.dv.finalTab() {
+func (z *zoomState) open(f *frame, d *debateState, r *reviewState) bool {
+	if p := d.zoomPane(f); p == nil && d.tab != 0 && d.tab != d.convTab() && d.tab != d.finalTab() {
 		return false
 	}
-	m.startZoom()
+	z.start(f, d, r)
 	return true
 }
 
-// startZoom shows the zoom, filled by refreshZoom, at its top, with no
+// start shows the zoom, filled by refresh, at its top, with no
 // search.
-func (m *Model) startZoom() {
-	m.zm.on = true
-	m.zm.layoutZoom(&m.frame)
-	m.zm.find = find{}
-	m.setZoom("")
-	m.zm.hold = false
-	m.refreshZoom()
-	m.zm.vp.GotoTop() // each zoom starts at the top
+func (z *zoomState) start(f *frame, d *debateState, r *reviewState) {
+	z.on = true
+	z.layoutZoom(f)
+	z.find = find{}
+	z.set(f, d, "")
+	z.hold = false
+	z.refresh(f, d, r)
+	z.vp.GotoTop() // each zoom starts at the top
 }
 
 // olderDebate shows the bug's debate before the one on screen (from the
@@ -211,27 +211,27 @@ func (z *zoomState) layoutZoom(f *frame) {
 	z.vp.SetHeight(f.lay.zoomH)
 }
 
-// refreshZoom fills the zoom with the rendered document, or the pane's
+// refresh fills the zoom with the rendered document, or the pane's
 // plain text while it streams.
-func (m *Model) refreshZoom() {
-	if m.screen == scrReview {
-		m.setZoom(m.rv.reviewZoom(&m.frame))
+func (z *zoomState) refresh(f *frame, d *debateState, r *reviewState) {
+	if f.screen == scrReview {
+		z.set(f, d, r.reviewZoom(f))
 		return
 	}
-	if m.dv.tab == m.dv.convTab() && m.dv.argueView != nil {
-		m.setZoom(m.argueZoom(m.dv.argueView))
+	if d.tab == d.convTab() && d.argueView != nil {
+		z.set(f, d, f.argueZoom(d.argueView))
 		return
 	}
-	k := m.dv.zoomDocKey(&m.frame)
-	if out, ok := m.docs[k]; ok && k.path != "" {
-		m.setZoom(out)
+	k := d.zoomDocKey(f)
+	if out, ok := f.docs[k]; ok && k.path != "" {
+		z.set(f, d, out)
 		return
 	}
-	if p := m.dv.zoomPane(&m.frame); p != nil { // plain text until the rendering arrives
-		follow := !m.zm.hold && m.zm.vp.AtBottom() && m.zm.vp.TotalLineCount() > 0
-		m.setZoom(strings.Join(p.lines(m.w-2), "\n"))
+	if p := d.zoomPane(f); p != nil { // plain text until the rendering arrives
+		follow := !z.hold && z.vp.AtBottom() && z.vp.TotalLineCount() > 0
+		z.set(f, d, strings.Join(p.lines(f.w-2), "\n"))
 		if follow {
-			m.zm.vp.GotoBottom() // at the end: follow the stream; scrolled up: stay put
+			z.vp.GotoBottom() // at the end: follow the stream; scrolled up: stay put
 		}
 	}
 }
@@ -468,7 +468,7 @@ func (m *Model) wantDocs() []tea.Cmd {
 		case scrBrowser:
 			return m.browser.wantPreview(&m.frame)
 		case scrReview:
-			return m.wantReviewDoc()
+			return m.rv.wantDoc(&m.frame, &m.zm)
 		}
 		return nil
 	}

@@ -50,9 +50,9 @@ func findMatches(text, query string) []findHit {
 	return hits
 }
 
-// setZoom shows text in the zoom, under the line that says why the zoomed
+// set shows text in the zoom, under the line that says why the zoomed
 // call failed.
-func (m *Model) setZoom(text string) { m.zm.setText(m.dv.zoomReason(&m.frame) + text) }
+func (z *zoomState) set(f *frame, d *debateState, text string) { z.setText(d.zoomReason(f) + text) }
 
 // setText shows the zoom's whole text (its reason line included), every
 // match of the search marked.

@@ -96,7 +96,7 @@ func TestCostScreenSpeaksTheProtocol(t *testing.T) {
 			s := tc.s
 			s.Protocol, s.Lang, s.Bug = tc.proto, bugfolder.PT, &bugfolder.Bug{ID: "BUG-1"}
 			m.cost = costState{setup: s}
-			text := ansi.Strip(m.costText())
+			text := ansi.Strip(m.cost.text(&m.frame))
 			for _, w := range tc.want {
 				if !strings.Contains(text, w) {
 					t.Errorf("the cost screen lacks %q:\n%s", w, text)

@@ -104,12 +104,12 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if r.tab == 0 && len(r.panes) == 0 {
 			return m, nil
 		}
-		m.startZoom()
+		m.zm.start(&m.frame, &m.dv, &m.rv)
 	case key.Matches(msg, k.Search):
 		if r.tab == 0 && len(r.panes) == 0 {
 			return m, nil
 		}
-		m.startZoom() // search the focused lens or the document
+		m.zm.start(&m.frame, &m.dv, &m.rv) // search the focused lens or the document
 		return m, m.zm.openFind(&m.frame)
 	case r.tab == 0 && key.Matches(msg, k.Right):
 		r.focus = min(last, r.focus+1)

@@ -56,7 +56,7 @@ func (m Model) openReview(msg reviewLoadedMsg) Model {
 	m.rv.view = rv
 	m.screen = scrReview
 	if m.zm.on && same {
-		m.refreshZoom() // the zoomed lens follows the folder too
+		m.zm.refresh(&m.frame, &m.dv, &m.rv) // the zoomed lens follows the folder too
 	} else {
 		m.zm.on = false
 	}
@@ -212,14 +212,14 @@ type reviewDocMsg struct {
 	doc renderedDoc
 }
 
-// wantReviewDoc asks for the zoomed routes or summary document when it is
+// wantDoc asks for the zoomed routes or summary document when it is
 // not rendered (nor asked for) yet: glamour runs in the command.
-func (m *Model) wantReviewDoc() []tea.Cmd {
-	r := m.rv.view
-	if !m.zm.on || r == nil || r.tab == 0 {
+func (s *reviewState) wantDoc(f *frame, z *zoomState) []tea.Cmd {
+	r := s.view
+	if !z.on || r == nil || r.tab == 0 {
 		return nil
 	}
-	want := m.rv.reviewZoomDoc(&m.frame)
+	want := s.reviewZoomDoc(f)
 	if want.md == "" || want.same(r.zoomed) || want.same(r.zoomWant) {
 		return nil
 	}
@@ -231,25 +231,25 @@ func (m *Model) wantReviewDoc() []tea.Cmd {
 	}}
 }
 
-// gotReviewDoc shows a rendered document in the zoom if it is still the
+// gotDoc shows a rendered document in the zoom if it is still the
 // one the zoom shows (the user's place kept through a re-render).
-func (m *Model) gotReviewDoc(msg reviewDocMsg) {
-	r := m.rv.view
+func (s *reviewState) gotDoc(f *frame, z *zoomState, d *debateState, msg reviewDocMsg) {
+	r := s.view
 	if r == nil || r.dir != msg.dir {
 		return
 	}
 	if msg.doc.same(r.zoomWant) {
 		r.zoomWant = renderedDoc{}
 	}
-	if !m.zm.on || r.tab == 0 || !msg.doc.same(m.rv.reviewZoomDoc(&m.frame)) {
+	if !z.on || r.tab == 0 || !msg.doc.same(s.reviewZoomDoc(f)) {
 		return
 	}
 	r.zoomed = msg.doc
-	off := m.zm.vp.YOffset()
-	m.setZoom(msg.doc.out)
-	m.zm.vp.GotoTop()
-	if m.zm.hold {
-		m.zm.vp.SetYOffset(off)
+	off := z.vp.YOffset()
+	z.set(f, d, msg.doc.out)
+	z.vp.GotoTop()
+	if z.hold {
+		z.vp.SetYOffset(off)
 	}
 }
 

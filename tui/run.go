@@ -103,7 +103,7 @@ func (m Model) refreshDebate(msg debateLoadedMsg) (Model, tea.Cmd) {
 	m.dv.deb = viewFromFiles(msg.bug, msg.deb)
 	m.dv.tab, m.dv.focus = min(tab, m.dv.finalTab()), focus
 	if m.zm.on {
-		m.refreshZoom()
+		m.zm.refresh(&m.frame, &m.dv, &m.rv)
 	}
 	if n := watchedNote(m.dv.deb.bugID, was, msg.deb.State); other && n != "" {
 		return m, notify(n)
@@ -163,7 +163,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			m.dv.tab = m.dv.finalTab()
 		}
 		if m.zm.on && m.dv.zoomPane(&m.frame) != nil && ev.Type == engine.EvOutput {
-			m.refreshZoom()
+			m.zm.refresh(&m.frame, &m.dv, &m.rv)
 		}
 		if ev.Type == engine.EvCallFinished {
 			cmds = append(cmds, m.dlg.refreshBudget(&m.frame)) // its spend and calls in flight moved

@@ -198,8 +198,10 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m = m.problemArrived(msg)
 		return m, m.costAfterProblem(), true
 	case planMsg:
-		nm, c := m.planArrived(msg)
-		return nm, c, true
+		if m.cost.planArrived(&m.frame, m.subj, msg) {
+			nm, c := m.startRun()
+			return nm, c, true
+		}
 	case fsWatchMsg:
 		nm, c := m.onFolderChange(msg)
 		return nm, c, true
@@ -217,7 +219,7 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		nm, c := m.handleEngine(msg)
 		return nm, c, true
 	case docMsg:
-		m.docArrived(msg)
+		m.docArrived(msg, &m.zm, &m.dv)
 	default:
 		return m.updateDebateFiles(msg)
 	}
@@ -273,7 +275,7 @@ func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m = m.openReview(msg)
 		}
 	case reviewDocMsg:
-		m.gotReviewDoc(msg)
+		m.rv.gotDoc(&m.frame, &m.zm, &m.dv, msg)
 	default:
 		return m, nil, false
 	}
@@ -307,7 +309,7 @@ func (m *Model) costAfterProblem() tea.Cmd {
 	if m.screen != scrCost {
 		return nil
 	}
-	cmd := m.planCost()
+	cmd := m.cost.price(&m.frame, &m.subj)
 	if m.subj.probErr != nil {
 		m.cost.startWhenReady = false
 	}
@@ -359,21 +361,21 @@ func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 
 // docArrived takes a document rendered off the UI goroutine (one rendered
 // for the other background is dropped: it is asked for again).
-func (m *Model) docArrived(msg docMsg) {
-	delete(m.pending, msg.key)
-	if msg.style != glamourStyle(m.dark, m.opts.NoColor) {
+func (f *frame) docArrived(msg docMsg, z *zoomState, d *debateState) {
+	delete(f.pending, msg.key)
+	if msg.style != glamourStyle(f.dark, f.opts.NoColor) {
 		return
 	}
-	if msg.err != nil && m.zm.on && m.dv.zoomPane(&m.frame) != nil {
+	if msg.err != nil && z.on && d.zoomPane(f) != nil {
 		return // keep showing the pane's text
 	}
-	m.docs[msg.key] = msg.out
-	if m.zm.on && m.dv.zoomDocKey(&m.frame) == msg.key {
-		off := m.zm.vp.YOffset()
-		m.setZoom(msg.out)
-		m.zm.vp.GotoTop()
-		if m.zm.hold {
-			m.zm.vp.SetYOffset(off) // the user's place, through the re-render
+	f.docs[msg.key] = msg.out
+	if z.on && d.zoomDocKey(f) == msg.key {
+		off := z.vp.YOffset()
+		z.set(f, d, msg.out)
+		z.vp.GotoTop()
+		if z.hold {
+			z.vp.SetYOffset(off) // the user's place, through the re-render
 		}
 	}
 }

@@ -101,7 +101,7 @@ func (m Model) setupDone() (Model, tea.Cmd) {
 	if !w.onQuestion() {
 		m.cost = costState{setup: w.setup(m.subj.bug), criteria: w.criteriaList()}
 		m.screen = scrCost
-		return m, m.planCost()
+		return m, m.cost.price(&m.frame, &m.subj)
 	}
 	bug, s, err := w.ch.ask(w.askArgs(), true)
 	if err != nil {
@@ -112,5 +112,5 @@ func (m Model) setupDone() (Model, tea.Cmd) {
 	}
 	m.subj.bug, m.cost = bug, costState{setup: s}
 	m.screen = scrCost
-	return m, m.planCost()
+	return m, m.cost.price(&m.frame, &m.subj)
 }
