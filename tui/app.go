@@ -10,7 +10,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/reversa/moot/bugfolder"
@@ -542,46 +541,16 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m.active().handleKey(m, msg)
 }
 
-// backFromSetup leaves the wizard or the cost screen.
-func (m Model) backFromSetup() (Model, tea.Cmd) {
-	if m.opts.Bug != nil {
-		m.out.Cancelled = true // nothing started: a cancel, not a success
-		return m, tea.Quit
-	}
-	m.screen = scrBrowser
-	m.wiz = nil
-	return m, nil
-}
-
 func statusCmd(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }
 
-// updateWizard feeds the wizard's form and moves through its stages.
-func (m Model) updateWizard(msg tea.Msg) (Model, tea.Cmd) {
-	f, c := m.wiz.form.Update(msg)
-	if form, ok := f.(*huh.Form); ok {
-		m.wiz.form = form
-	}
-	switch m.wiz.form.State {
-	case huh.StateAborted:
-		return m.backFromSetup()
-	case huh.StateCompleted:
-		if m.wiz.advance() {
-			return m.setupDone()
+// fit fits the wizard's form to the window (none open: nothing).
+func (w *wizard) fit(f *frame) {
+	if w != nil {
+		h := f.lay.wizH
+		if note := w.restrictedNote(); note != "" { // it stands above the form
+			h = max(4, h-lipgloss.Height(wrapLines(note, f.w)))
 		}
-		m.sizeWizard()
-		return m, m.wiz.form.Init()
-	}
-	return m, c
-}
-
-// sizeWizard fits the wizard's form to the window.
-func (m *Model) sizeWizard() {
-	if m.wiz != nil {
-		h := m.lay.wizH
-		if note := m.wiz.restrictedNote(); note != "" { // it stands above the form
-			h = max(4, h-lipgloss.Height(wrapLines(note, m.w)))
-		}
-		m.wiz.form = m.fitForm(m.wiz.form, m.lay.wizW, h)
+		w.form = f.fitForm(w.form, f.lay.wizW, h)
 	}
 }
 

@@ -8,9 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/engine"
 )
 
 // browserScreen is the browser: the list of bugs, questions and reviews,
@@ -151,7 +148,7 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 		case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)
 			return m, readPendingCmd(r.sum.Bug)
 		default:
-			return m.beginSetup(r.sum.Bug)
+			return m, openSetup(r.sum.Bug)
 		}
 	case key.Matches(msg, k.Resume):
 		r := b.selected()
@@ -212,13 +209,36 @@ func (k browserScreen) render(m Model) string {
 	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.toast.footer(&m.frame, help)
 }
 
-// beginSetup opens the setup wizard for a new debate on bug.
-func (m Model) beginSetup(bug *bugfolder.Bug) (Model, tea.Cmd) {
-	m.subj.bug = bug
-	m.subj.problem, m.subj.probErr = nil, nil
-	m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
-	m.wiz.probing = m.run.probing
-	m.sizeWizard()
-	m.screen = scrWizard
-	return m, tea.Batch(assemblePCmd(m.subj.bug), m.wiz.form.Init())
+// fromSetup leaves the wizard or a cost screen for the list (or quits,
+// nothing started, when the UI opened on a bug).
+func (k browserScreen) fromSetup(m Model) (Model, tea.Cmd) {
+	if m.opts.Bug != nil {
+		m.out.Cancelled = true // nothing started: a cancel, not a success
+		return m, tea.Quit
+	}
+	m.screen, m.wiz, m.revCost = scrBrowser, nil, nil
+	return m, nil
+}
+
+// reopen leaves a past debate (or quits when the UI opened on it); left
+// names a running debate left from the list: everything is kept, r
+// resumes it.
+func (k browserScreen) reopen(m Model, left string) (Model, tea.Cmd) {
+	if !m.fromBrowser() {
+		return m, tea.Quit
+	}
+	m.screen, m.dv.deb, m.zm.on, m.zm.find = scrBrowser, nil, false, find{}
+	m.dlg.menu, m.dlg.hidden, m.dlg.aside = nil, false, nil
+	m.opts.Resume, m.dv.acceptEngines = false, false
+	// the browser's exit is its own (the debate's outcome is on its row);
+	// it still names the last debate shown
+	m.out = Outcome{Dir: m.out.Dir}
+	if left != "" {
+		m.toast.text, m.toast.until = fmt.Sprintf("left %s: everything is kept; r resumes it", left), m.clock().Add(6*time.Second)
+	}
+	if i := m.browser.rowOf(m.subj.bug); i >= 0 {
+		// the index stays: only the bug just left is read again
+		return m, refreshRowCmd(m.opts.Register, i, m.browser.rows[i].dir)
+	}
+	return m, tea.Batch(listBugDirsCmd(m.opts.Register))
 }

@@ -47,13 +47,13 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	page := max(1, m.costAvail()-1)
 	switch {
 	case key.Matches(msg, k.Up):
-		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll - 1)
+		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll-1)
 	case key.Matches(msg, k.Down):
-		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll + 1)
+		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll+1)
 	case key.Matches(msg, k.PageUp):
-		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll - page)
+		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll-page)
 	case key.Matches(msg, k.PageDown):
-		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll + page)
+		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll+page)
 	case key.Matches(msg, k.Left):
 		m.cost.button = (m.cost.button + 2) % 3
 	case key.Matches(msg, k.Right):
@@ -61,13 +61,13 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Back) && m.wiz != nil:
 		m.wiz.stage = stageEngines // back one step: the wizard's last page
 		m.wiz.build()
-		m.sizeWizard()
+		m.wiz.fit(&m.frame)
 		m.screen = scrWizard
 		cmd := m.wiz.form.Init()
 		m.wiz.focusLast()
 		return m, cmd
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
-		return m.backFromSetup()
+		return m, leaveSetup
 	case key.Matches(msg, k.Confirm):
 		switch m.cost.button {
 		case 0:
@@ -82,7 +82,7 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 				m.cost.scroll = 0 // the refusal opens the screen: show it
 				return m, statusCmd("this debate cannot start: see why at the top · Edit changes the setup")
 			}
-			return m.startRun()
+			return m, startRun
 		case 1:
 			if m.wiz == nil {
 				m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, m.cost.setup, m.opts.choices())
@@ -91,11 +91,11 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 				m.wiz.stage = stageBasics
 				m.wiz.build()
 			}
-			m.sizeWizard()
+			m.wiz.fit(&m.frame)
 			m.screen = scrWizard
 			return m, m.wiz.form.Init()
 		case 2:
-			return m.backFromSetup()
+			return m, leaveSetup
 		}
 	}
 	return m, nil
@@ -375,4 +375,29 @@ func protocolNoun(p engine.Protocol) string {
 		return "argument"
 	}
 	return p.Name()
+}
+
+// open leaves the completed wizard for the cost screen: a bug's
+// setup as the wizard describes it, or a question set up as moot ask
+// sets it up (its folder reserved; a refusal keeps the wizard open).
+func (k costScreen) open(m Model) (Model, tea.Cmd) {
+	w := m.wiz
+	if w.reviewing() {
+		return reviewCostPage.open(m)
+	}
+	if !w.onQuestion() {
+		m.cost = costState{setup: w.setup(m.subj.bug), criteria: w.criteriaList()}
+		m.screen = scrCost
+		return m, m.cost.price(&m.frame, &m.subj)
+	}
+	bug, s, err := w.ch.ask(w.askArgs(), true)
+	if err != nil {
+		w.stage = stageBasics
+		w.build()
+		m.wiz.fit(&m.frame)
+		return m, tea.Batch(w.form.Init(), statusCmd("the question cannot be set up: "+err.Error()))
+	}
+	m.subj.bug, m.cost = bug, costState{setup: s}
+	m.screen = scrCost
+	return m, m.cost.price(&m.frame, &m.subj)
 }

@@ -147,24 +147,6 @@ func (m Model) resumeShown() (Model, tea.Cmd) {
 // opened, resumed or started from it goes back to it when left.
 func (f frame) fromBrowser() bool { return f.opts.Bug == nil }
 
-// backToBrowser leaves a past debate (or quits when the UI opened on it).
-func (m Model) backToBrowser() (Model, tea.Cmd) {
-	if !m.fromBrowser() {
-		return m, tea.Quit
-	}
-	m.screen, m.dv.deb, m.zm.on, m.zm.find = scrBrowser, nil, false, find{}
-	m.dlg.menu, m.dlg.hidden, m.dlg.aside = nil, false, nil
-	m.opts.Resume, m.dv.acceptEngines = false, false
-	// the browser's exit is its own (the debate's outcome is on its row);
-	// it still names the last debate shown
-	m.out = Outcome{Dir: m.out.Dir}
-	if i := m.browser.rowOf(m.subj.bug); i >= 0 {
-		// the index stays: only the bug just left is read again
-		return m, refreshRowCmd(m.opts.Register, i, m.browser.rows[i].dir)
-	}
-	return m, tea.Batch(listBugDirsCmd(m.opts.Register))
-}
-
 // zoomPane is the pane the zoom shows (the focused one of a round tab, or
 // the judge while it runs on the final tab).
 func (d debateState) zoomPane(f *frame) *pane {

@@ -176,7 +176,7 @@ func (m Model) pendingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, loadNthDebateCmd(bug, 0)
 	case pendingArchive:
 		if m.screen == scrBrowser {
-			return m.beginSetup(bug)
+			return m, openSetup(bug)
 		}
 		return m, nil // moot run: the setup is open beneath
 	}

@@ -109,10 +109,10 @@ func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cm
 		m.screen, m.revCost = scrWizard, nil // back to the review's page of the wizard
 		m.wiz.stage = stageBasics
 		m.wiz.build()
-		m.sizeWizard()
+		m.wiz.fit(&m.frame)
 		return m, m.wiz.form.Init()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
-		return m.cancelReview()
+		return k.cancel(m)
 	case key.Matches(msg, k.Confirm):
 		switch c.button {
 		case 0:
@@ -131,17 +131,16 @@ func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cm
 		case 1:
 			return m, statusCmd("a review's setup is its command's flags: Cancel, then run moot review again with others")
 		default:
-			return m.cancelReview()
+			return k.cancel(m)
 		}
 	}
 	return m, nil
 }
 
-// cancelReview leaves the review's cost screen: nothing was started.
-func (m Model) cancelReview() (Model, tea.Cmd) {
+// cancel leaves the review's cost screen: nothing was started.
+func (k reviewCostScreen) cancel(m Model) (Model, tea.Cmd) {
 	if m.revCost.back {
-		m.revCost = nil
-		return m.backFromSetup()
+		return m, leaveSetup
 	}
 	m.out.Cancelled = true
 	return m, tea.Quit
@@ -151,7 +150,8 @@ func (m Model) cancelReview() (Model, tea.Cmd) {
 // folder; a review that could not start says why on the cost screen.
 func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
 	if pl, ok := msg.(reviewPlannedMsg); ok {
-		return m.reviewPlanned(pl), nil, true
+		m.revCost.planned(&m.frame, pl)
+		return m, nil, true
 	}
 	st, ok := msg.(reviewStartedMsg)
 	if !ok || m.revCost == nil {

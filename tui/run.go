@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"time"
 
@@ -23,8 +22,8 @@ func (d debateState) engineOptions(f *frame, b *bridge, command string) engine.O
 		AcceptEngineChange: d.acceptEngines, AcceptedBy: "human", Budget: f.opts.ResumeBudget}
 }
 
-// startRun starts the debate of the cost screen.
-func (m Model) startRun() (Model, tea.Cmd) {
+// start starts the debate of the cost screen.
+func (k debateScreen) start(m Model) (Model, tea.Cmd) {
 	s := m.cost.setup
 	b := newBridge()
 	m.run.bridge, m.run.on = b, true
@@ -117,7 +116,8 @@ func (m Model) leave() (Model, tea.Cmd) {
 	m.dlg.menu, m.dlg.aside = nil, nil
 	if !m.run.on { // it finished meanwhile: nothing to stop, nothing to resume
 		if m.run.leaveToBrowser {
-			return m.leftToBrowser()
+			cmd := m.endLeftRun()
+			return m, cmd
 		}
 		return m, tea.Quit
 	}
@@ -129,15 +129,13 @@ func (m Model) leave() (Model, tea.Cmd) {
 	return m, nil
 }
 
-// leftToBrowser is the end of a debate left from the browser: its calls
-// stopped and its end logged, the list comes back (its row read again, it
-// shows the debate as resumable) and the browser's exit is its own again.
-func (m Model) leftToBrowser() (Model, tea.Cmd) {
-	id := m.out.BugID
-	m.run.leaveToBrowser, m.run.on, m.run.bridge, m.toast.errShown = false, false, nil, false
-	m, cmd := m.backToBrowser()
-	m.toast.text, m.toast.until = fmt.Sprintf("left %s: everything is kept; r resumes it", id), m.clock().Add(6*time.Second)
-	return m, cmd
+// endLeftRun ends a debate left from the browser (its calls stopped and
+// its end logged): the browser's exit is its own again, and the list
+// comes back (its row read again shows the debate as resumable).
+func (f *frame) endLeftRun() tea.Cmd {
+	id := f.out.BugID
+	f.run.leaveToBrowser, f.run.on, f.run.bridge, f.toast.errShown = false, false, nil, false
+	return leftToBrowser(id)
 }
 
 // handleEngine applies a batch of events, then a question or the end.
@@ -221,7 +219,8 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 			m.dv.deb.finishedAt = m.clock()
 		}
 		if m.out.Left && m.run.leaveToBrowser {
-			return m.leftToBrowser()
+			cmd := m.endLeftRun()
+			return m, cmd
 		}
 		if m.out.Left {
 			return m, tea.Quit

@@ -41,7 +41,7 @@ type updater func(Model, tea.Msg) (Model, tea.Cmd, bool)
 // updaters are the message families, each in its own function: the
 // frame's (size, colours, clocks, status line), the browser's data, the
 // debate's data and the review's.
-var updaters = []updater{Model.updateFrame, Model.updateBrowserData, Model.updateDebateData, Model.updateReviewData, Model.updateReviewStart}
+var updaters = []updater{Model.updateFrame, Model.transition, Model.updateBrowserData, Model.updateDebateData, Model.updateReviewData, Model.updateReviewStart}
 
 // route hands msg to its family's updater; a message of none goes to the
 // open dialog's form, else to the wizard's (huh's own messages).
@@ -55,7 +55,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 	case m.dlg.menu != nil:
 		return m.updateMenu(msg)
 	case m.screen == scrWizard && m.wiz != nil:
-		return m.updateWizard(msg)
+		return wizardPage.update(m, msg)
 	}
 	return m, nil
 }
@@ -82,7 +82,7 @@ func (m Model) probed(msg probedMsg) (tea.Model, tea.Cmd) {
 	m.wiz.status, m.wiz.probing = msg, false
 	if m.wiz.stage == stageEngines && m.screen == scrWizard {
 		m.wiz.build()
-		m.sizeWizard()
+		m.wiz.fit(&m.frame)
 		return m, m.wiz.form.Init()
 	}
 	return m, nil
@@ -96,7 +96,7 @@ func (m Model) updateFrame(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.w, m.h = msg.Width, msg.Height
 		m.relayout()
 		m.zm.layoutZoom(&m.frame)
-		m.sizeWizard()
+		m.wiz.fit(&m.frame)
 		if m.dlg.menu != nil {
 			m.dlg.fitMenu(&m.frame)
 		}
@@ -173,8 +173,7 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			break // the engineer moved on before it was read
 		}
 		if msg.result == nil {
-			nm, c := m.beginSetup(msg.bug)
-			return nm, c, true
+			return m, openSetup(msg.bug), true
 		}
 		m.dlg.ask = newPendingAsk(msg.bug, msg.result)
 	case newRowsMsg:
@@ -199,8 +198,7 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, m.costAfterProblem(), true
 	case planMsg:
 		if m.cost.planArrived(&m.frame, m.subj, msg) {
-			nm, c := m.startRun()
-			return nm, c, true
+			return m, startRun, true
 		}
 	case fsWatchMsg:
 		nm, c := m.onFolderChange(msg)

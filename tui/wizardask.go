@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
 	"github.com/reversa/moot/engine"
@@ -88,29 +87,4 @@ func (w *wizard) askCheck(set func()) error {
 		return errors.New(strings.TrimSuffix(err.Error(), "; nothing was written"))
 	}
 	return nil
-}
-
-// setupDone leaves the completed wizard for the cost screen: a bug's
-// setup as the wizard describes it, or a question set up as moot ask
-// sets it up (its folder reserved; a refusal keeps the wizard open).
-func (m Model) setupDone() (Model, tea.Cmd) {
-	w := m.wiz
-	if w.reviewing() {
-		return m.planReview()
-	}
-	if !w.onQuestion() {
-		m.cost = costState{setup: w.setup(m.subj.bug), criteria: w.criteriaList()}
-		m.screen = scrCost
-		return m, m.cost.price(&m.frame, &m.subj)
-	}
-	bug, s, err := w.ch.ask(w.askArgs(), true)
-	if err != nil {
-		w.stage = stageBasics
-		w.build()
-		m.sizeWizard()
-		return m, tea.Batch(w.form.Init(), statusCmd("the question cannot be set up: "+err.Error()))
-	}
-	m.subj.bug, m.cost = bug, costState{setup: s}
-	m.screen = scrCost
-	return m, m.cost.price(&m.frame, &m.subj)
 }

@@ -120,9 +120,9 @@ type reviewPlannedMsg struct {
 	err error
 }
 
-// planReview plans the wizard's review off the UI goroutine (moot review
+// open plans the wizard's review off the UI goroutine (moot review
 // probes the engines and builds the envelope first).
-func (m Model) planReview() (Model, tea.Cmd) {
+func (k reviewCostScreen) open(m Model) (Model, tea.Cmd) {
 	args, review := m.wiz.reviewArgs(), m.wiz.ch.review
 	m.screen, m.revCost = scrReviewCost, &reviewCostState{back: true, starting: true, rs: ReviewStart{Plan: ReviewPlan{Title: m.wiz.heading()}}}
 	return m, func() tea.Msg {
@@ -131,17 +131,16 @@ func (m Model) planReview() (Model, tea.Cmd) {
 	}
 }
 
-// reviewPlanned shows the planned review on its cost screen; a refusal
-// stays there, naming why (Edit goes back to the wizard).
-func (m Model) reviewPlanned(msg reviewPlannedMsg) Model {
-	if m.revCost == nil || m.screen != scrReviewCost {
-		return m
+// planned shows the planned review on its cost screen; a refusal stays
+// there, naming why (Edit goes back to the wizard).
+func (c *reviewCostState) planned(f *frame, msg reviewPlannedMsg) {
+	if c == nil || f.screen != scrReviewCost {
+		return
 	}
-	m.revCost.starting = false
+	c.starting = false
 	if msg.err != nil {
-		m.revCost.err, m.revCost.button = msg.err, 1
-		return m
+		c.err, c.button = msg.err, 1
+		return
 	}
-	m.revCost.rs = msg.rs
-	return m
+	c.rs = msg.rs
 }

@@ -3,7 +3,11 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 )
 
 // wizardScreen is the setup wizard: a huh form per stage (wizard.go holds
@@ -36,21 +40,52 @@ func (k wizardScreen) FullHelp() [][]key.Binding {
 func (k wizardScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	esc := key.Matches(msg, k.Leave)
 	if !key.Matches(msg, k.Back) {
-		return m.updateWizard(msg)
+		return wizardPage.update(m, msg)
 	}
 	if m.wiz.form.GetFocusedField() != m.wiz.first {
-		return m.updateWizard(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+		return wizardPage.update(m, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
 	}
 	if !m.wiz.back() {
 		if esc {
-			return m.backFromSetup()
+			return m, leaveSetup
 		}
 		return m, nil
 	}
-	m.sizeWizard()
+	m.wiz.fit(&m.frame)
 	cmd := m.wiz.form.Init()
 	m.wiz.focusLast()
 	return m, cmd
+}
+
+// update feeds the wizard's form and moves through its stages: aborted,
+// the setup is left; completed, the cost screen opens.
+func (k wizardScreen) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	f, c := m.wiz.form.Update(msg)
+	if form, ok := f.(*huh.Form); ok {
+		m.wiz.form = form
+	}
+	switch m.wiz.form.State {
+	case huh.StateAborted:
+		return m, leaveSetup
+	case huh.StateCompleted:
+		if m.wiz.advance() {
+			return m, setupDone
+		}
+		m.wiz.fit(&m.frame)
+		return m, m.wiz.form.Init()
+	}
+	return m, c
+}
+
+// open opens the setup wizard for a new debate on bug.
+func (k wizardScreen) open(m Model, bug *bugfolder.Bug) (Model, tea.Cmd) {
+	m.subj.bug = bug
+	m.subj.problem, m.subj.probErr = nil, nil
+	m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
+	m.wiz.probing = m.run.probing
+	m.wiz.fit(&m.frame)
+	m.screen = scrWizard
+	return m, tea.Batch(assemblePCmd(m.subj.bug), m.wiz.form.Init())
 }
 
 func (k wizardScreen) render(m Model) string {
