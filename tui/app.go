@@ -525,7 +525,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.menuKey(msg)
 	}
 	if m.dlg.ask != nil {
-		return m.pendingKey(msg)
+		return pendingDialog{}.key(m, msg)
 	}
 	if m.helpv.on { // ↑/↓ scroll a help taller than the window; any other key closes it
 		switch {
@@ -568,9 +568,9 @@ func (dv debateState) judgeMenu(f *frame, j engine.JudgeFailure, reply chan judg
 	return judgeMenu(j, reply, f.unpriced(j.Engine), switchable, !dv.deb.handRun)
 }
 
-// trustAnswered trusts the engines file and starts the probe, or leaves
+// answered trusts the engines file and starts the probe, or leaves
 // with an input error naming the file (exit 2) when it is not trusted.
-func (m Model) trustAnswered(choice string) (Model, tea.Cmd) {
+func (trustDialog) answered(m Model, choice string) (Model, tea.Cmd) {
 	req := m.opts.Untrusted
 	m.dlg.menu = nil
 	if choice == "trust" {

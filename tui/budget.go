@@ -67,8 +67,8 @@ func (b *bridge) BudgetReached(ctx context.Context, r engine.BudgetReach) (engin
 	}
 }
 
-// askBudget opens the budget menu (or answers "left" when the user left).
-func (m Model) askBudget(then askBudgetMsg) (Model, tea.Cmd) {
+// ask opens the budget menu (or answers "left" when the user left).
+func (budgetDialog) ask(m Model, then askBudgetMsg) (Model, tea.Cmd) {
 	if m.out.Left {
 		then.reply <- budgetAnswer{err: errors.New("left")}
 		return m, nil
@@ -162,8 +162,8 @@ func (a *budgetAsk) typedCap() engine.Budget {
 	return c
 }
 
-// budgetDone acts on a completed budget menu.
-func (m Model) budgetDone(mn *menu) (Model, tea.Cmd) {
+// done acts on a completed budget menu.
+func (budgetDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	answer := func(d engine.BudgetDecision) (Model, tea.Cmd) {
 		d.By = "human"
 		mn.bud.reply <- budgetAnswer{d: d}

@@ -130,7 +130,7 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.stopArgue()
 		return m, nil
 	case key.Matches(msg, k.Decide) && m.dv.tab == m.dv.finalTab() && !m.run.on && m.dv.deb.awaitsDecision():
-		return m.openDecide()
+		return decideDialog{}.open(m)
 	case key.Matches(msg, k.OpenFile):
 		return m, m.openFile(m.focusedPath())
 	case key.Matches(msg, k.Edit) && m.subj.bug != nil:

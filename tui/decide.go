@@ -99,15 +99,15 @@ func decideMenu(bugID string) *menu {
 	return mn
 }
 
-// openDecide opens the decision form on the final tab.
-func (m Model) openDecide() (Model, tea.Cmd) {
+// open opens the decision form on the final tab.
+func (decideDialog) open(m Model) (Model, tea.Cmd) {
 	cmd := m.dlg.openMenu(&m.frame, decideMenu(m.dv.deb.bugID))
 	return m, cmd
 }
 
-// decideAnswered records the decision off the UI goroutine, through the
+// done records the decision off the UI goroutine, through the
 // same function as moot decide.
-func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
+func (decideDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	m.dlg.menu = nil
 	if m.screen == scrReview && m.rv.view != nil {
 		return m, m.rv.decideReview(&m.frame, mn)
@@ -132,8 +132,8 @@ func (m Model) decideAnswered(mn *menu) (Model, tea.Cmd) {
 	}
 }
 
-// decided shows the recorded decision (or why it was refused).
-func (m Model) decided(msg decidedMsg) Model {
+// recorded shows the recorded decision (or why it was refused).
+func (decideDialog) recorded(m Model, msg decidedMsg) Model {
 	if msg.err != nil {
 		m.toast.text, m.toast.until = "decision not recorded: "+termsafe.Line(msg.err.Error()), m.clock().Add(8*time.Second)
 		return m

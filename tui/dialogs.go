@@ -240,7 +240,6 @@ func (budgetDialog) keys(mn *menu) []key.Binding {
 func (budgetDialog) back(m Model, mn *menu) (Model, tea.Cmd) {
 	return m, m.dlg.budgetBack(&m.frame, mn)
 }
-func (budgetDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.budgetDone(mn) }
 func (budgetDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) {
 	return m, m.dlg.openMenu(&m.frame, budgetMenu(mn.bud))
 }
@@ -272,8 +271,8 @@ func (trustDialog) back(m Model, _ *menu) (Model, tea.Cmd) {
 	m.dlg.menu = nil
 	return m, nil
 }
-func (trustDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) { return m.trustAnswered("quit") }
-func (trustDialog) done(m Model, mn *menu) (Model, tea.Cmd)  { return m.trustAnswered(mn.choice) }
+func (d trustDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) { return d.answered(m, "quit") }
+func (d trustDialog) done(m Model, mn *menu) (Model, tea.Cmd)  { return d.answered(m, mn.choice) }
 
 func (engineChangeDialog) keys(*menu) []key.Binding {
 	return []key.Binding{menuChoose, menuConfirm, menuBack}
@@ -294,7 +293,7 @@ func (engineChangeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	m.dv.acceptEngines, m.out.Err = true, nil
-	return m, m.startResume()
+	return debatePage.resume(m)
 }
 
 func (decideDialog) keys(*menu) []key.Binding {
@@ -308,7 +307,6 @@ func (decideDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
 	m.dlg.menu = nil
 	return m, nil
 }
-func (decideDialog) done(m Model, mn *menu) (Model, tea.Cmd) { return m.decideAnswered(mn) }
 
 // menuKey scrolls a menu taller than the window: pgup/pgdn, ↑ on its
 // first choice (instead of wrapping to the last), and ↑/↓ while it is

@@ -151,10 +151,14 @@ func (a *pendingAsk) view(st *Styles, width int) string {
 	return st.Box.Width(w).Render(b.String())
 }
 
-// pendingKey answers the dialog: deciding opens the bug's latest debate
+// pendingDialog is the pending-decision question over the list or the
+// setup (and the stop question over a review run here).
+type pendingDialog struct{}
+
+// key answers the dialog: deciding opens the bug's latest debate
 // with the decision form, archiving goes on to the setup, cancelling goes
 // back (to the list, or out of moot run).
-func (m Model) pendingKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+func (pendingDialog) key(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	a := *m.dlg.ask // a model is a value: its copies keep their own cursor
 	choice, chosen := a.update(msg)
 	m.dlg.ask = &a

@@ -49,13 +49,13 @@ func resumeCostMenu(bugID, need string) *menu {
 	return m
 }
 
-// resumeOrAsk resumes the debate just loaded, first asking when it would
+// ask resumes the debate just loaded, first asking when it would
 // make calls.
-func (m Model) resumeOrAsk(d *bugfolder.Debate) (Model, tea.Cmd) {
+func (resumeCostDialog) ask(m Model, d *bugfolder.Debate) (Model, tea.Cmd) {
 	if need := resumeCalls(d, m.dv.protocol(&m.frame)); need != "" {
 		return m, m.dlg.openMenu(&m.frame, resumeCostMenu(m.subj.bug.ID, need))
 	}
-	return m, m.startResume()
+	return debatePage.resume(m)
 }
 
 func (resumeCostDialog) keys(*menu) []key.Binding {
@@ -72,7 +72,7 @@ func (d resumeCostDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) { return d.
 func (resumeCostDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	m.dlg.menu = nil
 	if mn.choice == "resume" {
-		return m, m.startResume()
+		return debatePage.resume(m)
 	}
 	m.opts.Resume = false
 	if !m.fromBrowser() {

@@ -46,8 +46,8 @@ func (k debateScreen) start(m Model) (Model, tea.Cmd) {
 	return m, tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
 }
 
-// startResume resumes the debate on screen.
-func (m *Model) startResume() tea.Cmd {
+// resume resumes the debate on screen.
+func (k debateScreen) resume(m Model) (Model, tea.Cmd) {
 	b := newBridge()
 	m.run.bridge, m.run.on = b, true
 	m.out.BugID = m.subj.bug.ID
@@ -62,7 +62,7 @@ func (m *Model) startResume() tea.Cmd {
 		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
-	return tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
+	return m, tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
 }
 
 // openDebate shows a debate read from disk.
@@ -189,7 +189,7 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 		}
 	case askBudgetMsg:
 		var cmd tea.Cmd
-		m, cmd = m.askBudget(then)
+		m, cmd = budgetDialog{}.ask(m, then)
 		cmds = append(cmds, cmd)
 	case runDoneMsg:
 		m.run.on = false

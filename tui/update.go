@@ -21,7 +21,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		m, cmd = m.handleKey(msg)
 	case askBudgetMsg: // a review's live view (ReviewBudget): a debate's comes with its events
-		m, cmd = m.askBudget(msg)
+		m, cmd = budgetDialog{}.ask(m, msg)
 	case tea.MouseWheelMsg:
 		m = m.wheel(msg)
 	case tea.MouseClickMsg:
@@ -240,7 +240,7 @@ func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.dv.argueView, m.dv.argueAt = msg.view, msg.at
 		}
 	case decidedMsg:
-		m = m.decided(msg)
+		m = decideDialog{}.recorded(m, msg)
 		if m.screen == scrReview && m.rv.view != nil && m.rv.view.dir == msg.dir {
 			return m, loadReviewCmd(m.opts.keeper(), m.rv.view.dir, m.rv.view.round), true
 		}
@@ -345,13 +345,13 @@ func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	}
 	if m.dv.decideOnOpen && m.dv.deb != nil && m.dv.deb.awaitsDecision() {
 		var c tea.Cmd
-		m, c = m.openDecide()
+		m, c = decideDialog{}.open(m)
 		cmds = append(cmds, c)
 	}
 	m.dv.decideOnOpen = false
 	if m.opts.Resume && m.dv.deb != nil && !m.run.on && msg.err == nil {
 		var c tea.Cmd
-		m, c = m.resumeOrAsk(msg.deb)
+		m, c = resumeCostDialog{}.ask(m, msg.deb)
 		cmds = append(cmds, c)
 	}
 	return m, tea.Batch(cmds...)
