@@ -46,7 +46,7 @@ func openQuestion(t *testing.T, opts Options, bug *bugfolder.Bug, w, h int) Mode
 	if msg.err != nil {
 		t.Fatal(msg.err)
 	}
-	return pump(t, m.openDebate(msg), nil)
+	return pump(t, debatePage.open(m, msg), nil)
 }
 
 // TestBrowserResumesWithTheDebatesProtocol: r on an interrupted argue

@@ -401,3 +401,24 @@ func (k costScreen) open(m Model) (Model, tea.Cmd) {
 	m.screen = scrCost
 	return m, m.cost.price(&m.frame, &m.subj)
 }
+
+// problemArrived takes the bug read in full and its P, and prices the
+// cost screen's setup once P is there.
+func (k costScreen) problemArrived(m Model, msg problemMsg) (Model, tea.Cmd) {
+	m.subj.problem, m.subj.probErr = msg.p, msg.err
+	if msg.bug != nil && m.subj.bug != nil && msg.bug.Dir == m.subj.bug.Dir {
+		m.subj.bug = msg.bug
+		m.cost.setup.Bug = msg.bug
+		if m.wiz != nil {
+			m.wiz.bug = msg.bug
+		}
+	}
+	if m.screen != scrCost {
+		return m, nil
+	}
+	cmd := m.cost.price(&m.frame, &m.subj)
+	if m.subj.probErr != nil {
+		m.cost.startWhenReady = false
+	}
+	return m, cmd
+}

@@ -125,7 +125,8 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Help):
 		m.helpv.on = true
 	case key.Matches(msg, k.Resume):
-		return m.resumeShown()
+		cmd := m.dv.resumeShown(&m.frame, m.subj.bug)
+		return m, cmd
 	case key.Matches(msg, k.StopArgue) && m.run.canStopArgue(&m.frame):
 		m.stopArgue()
 		return m, nil
@@ -138,7 +139,7 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Copy):
 		return m, m.copyPath(m.focusedPath())
 	case key.Matches(msg, k.Older):
-		return m.olderDebate()
+		return m, m.dv.older(&m.frame, m.subj.bug)
 	case key.Matches(msg, k.NextTab):
 		m.dv.tab = (m.dv.tab + 1) % len(m.dv.tabNames())
 		m.dv.focus = 0

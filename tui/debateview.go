@@ -103,44 +103,44 @@ func (z *zoomState) start(f *frame, d *debateState, r *reviewState) {
 	z.vp.GotoTop() // each zoom starts at the top
 }
 
-// olderDebate shows the bug's debate before the one on screen (from the
+// older shows the bug's debate before the one on screen (from the
 // oldest it wraps to the newest): archived debates are reachable.
-func (m Model) olderDebate() (Model, tea.Cmd) {
-	if m.run.on || m.subj.bug == nil {
-		return m, statusCmd("a shows a bug's earlier debates once this one stops")
+func (d debateState) older(f *frame, bug *bugfolder.Bug) tea.Cmd {
+	if f.run.on || bug == nil {
+		return statusCmd("a shows a bug's earlier debates once this one stops")
 	}
 	nth := 0 // the newest's predecessor when the count is not known yet
-	if m.dv.deb.of == 1 {
-		return m, statusCmd(m.subj.bug.ID + " has no earlier debate")
+	if d.deb.of == 1 {
+		return statusCmd(bug.ID + " has no earlier debate")
 	}
-	if m.dv.deb.of > 0 {
-		nth = m.dv.deb.nth - 1
+	if d.deb.of > 0 {
+		nth = d.deb.nth - 1
 		if nth < 1 {
-			nth = m.dv.deb.of
+			nth = d.deb.of
 		}
-		return m, loadNthDebateCmd(m.subj.bug, nth)
+		return loadNthDebateCmd(bug, nth)
 	}
-	return m, loadNthDebateCmd(m.subj.bug, nth-1)
+	return loadNthDebateCmd(bug, nth-1)
 }
 
 // resumeShown resumes the debate on screen when it is unfinished and no
 // other process runs it; a pending decision opens its menu again.
-func (m Model) resumeShown() (Model, tea.Cmd) {
-	d := m.dv.deb
+func (s debateState) resumeShown(f *frame, bug *bugfolder.Bug) tea.Cmd {
+	d := s.deb
 	switch {
-	case m.run.on:
-		return m, statusCmd("the debate is running")
+	case f.run.on:
+		return statusCmd("the debate is running")
 	case d.heldBy != "":
-		return m, statusCmd("another moot process runs this debate: " + d.heldBy)
-	case m.subj.bug == nil || m.subj.bug.Done:
-		return m, statusCmd("the bug is closed by DONE.md: moot writes nothing there")
-	case !m.dv.canResume(m.subj.bug):
-		return m, statusCmd(m.dv.noResumeWhy(m.subj.bug) + ": it cannot be resumed")
+		return statusCmd("another moot process runs this debate: " + d.heldBy)
+	case bug == nil || bug.Done:
+		return statusCmd("the bug is closed by DONE.md: moot writes nothing there")
+	case !s.canResume(bug):
+		return statusCmd(s.noResumeWhy(bug) + ": it cannot be resumed")
 	case d.state == "done" || d.state == "no-debate" || d.dir == "":
-		return m, statusCmd("nothing to resume: the debate is " + d.state)
+		return statusCmd("nothing to resume: the debate is " + d.state)
 	}
-	m.opts.Resume = true
-	return m, loadDebateCmd(m.subj.bug)
+	f.opts.Resume = true
+	return loadDebateCmd(bug)
 }
 
 // fromBrowser reports whether the UI opened on the browser: a debate

@@ -114,36 +114,36 @@ func (d debateState) followsDisk(f *frame) bool {
 
 // follow starts or stops the folder watch as the debate on screen
 // changes: a debate followsDisk says is followed.
-func (m Model) follow() (Model, tea.Cmd) {
+func (d *debateState) follow(f *frame) tea.Cmd {
 	want := ""
-	if m.dv.followsDisk(&m.frame) {
-		want = m.dv.deb.dir
+	if d.followsDisk(f) {
+		want = d.deb.dir
 	}
-	if m.dv.fsw != nil && m.dv.fsw.dir == want {
-		return m, nil
+	if d.fsw != nil && d.fsw.dir == want {
+		return nil
 	}
-	m.dv.fsw.close()
-	m.dv.fsw = nil
+	d.fsw.close()
+	d.fsw = nil
 	if want == "" {
-		return m, nil
+		return nil
 	}
-	if m.dv.fsw = watchDir(want); m.dv.fsw == nil {
-		return m, nil
+	if d.fsw = watchDir(want); d.fsw == nil {
+		return nil
 	}
-	return m, m.dv.fsw.next()
+	return d.fsw.next()
 }
 
-// onFolderChange looks at the watched debate at once and waits for the
+// folderChanged looks at the watched debate at once and waits for the
 // next change.
-func (m Model) onFolderChange(msg fsWatchMsg) (Model, tea.Cmd) {
-	if msg.w != m.dv.fsw || m.dv.deb == nil {
-		return m, nil // a watch since replaced
+func (d debateState) folderChanged(f *frame, msg fsWatchMsg) tea.Cmd {
+	if msg.w != d.fsw || d.deb == nil {
+		return nil // a watch since replaced
 	}
-	cmds := []tea.Cmd{m.dv.fsw.next(), checkDebateCmd(m.dv.deb.dir, m.dv.deb.stamp)}
-	if m.dv.watchingOther(&m.frame) {
-		cmds = append(cmds, readLiveCmd(m.dv.deb.dir))
+	cmds := []tea.Cmd{d.fsw.next(), checkDebateCmd(d.deb.dir, d.deb.stamp)}
+	if d.watchingOther(f) {
+		cmds = append(cmds, readLiveCmd(d.deb.dir))
 	}
-	return m, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
 }
 
 // applyLive shows what the other process's calls in flight have streamed.
@@ -188,4 +188,18 @@ func (d *debateView) roleOf(id string) bugfolder.Role {
 // holderLine names another moot process briefly (fits 80 columns).
 func holderLine(h *bugfolder.LockInfo) string {
 	return fmt.Sprintf("moot pid %d since %s", h.PID, h.StartedAt.Local().Format(time.TimeOnly[:5]))
+}
+
+// changed reads the debate on screen again when another process
+// wrote it.
+func (d debateState) changed(f *frame, bug *bugfolder.Bug, msg debateChangedMsg) tea.Cmd {
+	if d.deb == nil || d.deb.dir != msg.dir || f.run.on || bug == nil {
+		return nil
+	}
+	d.deb.stamp = msg.stamp
+	return func() tea.Msg {
+		lm := loadDebateCmd(bug)().(debateLoadedMsg)
+		lm.refresh = true
+		return lm
+	}
 }

@@ -65,8 +65,8 @@ func (k debateScreen) resume(m Model) (Model, tea.Cmd) {
 	return m, tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
 }
 
-// openDebate shows a debate read from disk.
-func (m Model) openDebate(msg debateLoadedMsg) Model {
+// open shows a debate read from disk.
+func (k debateScreen) open(m Model, msg debateLoadedMsg) Model {
 	if msg.err != nil { // shown wrapped until a key
 		m.toast.text, m.toast.until, m.toast.errShown = msg.err.Error(), m.clock().Add(24*time.Hour), true
 		m.opts.Resume = false
@@ -89,11 +89,11 @@ func (m Model) openDebate(msg debateLoadedMsg) Model {
 	return m
 }
 
-// refreshDebate shows the debate on screen read again (another process
+// refresh shows the debate on screen read again (another process
 // writes it), keeping the tab, the focus and the zoom.
 // A debate another moot process runs notifies the terminal when it comes
 // to wait for a decision or ends (watchedNote), as a debate run here does.
-func (m Model) refreshDebate(msg debateLoadedMsg) (Model, tea.Cmd) {
+func (k debateScreen) refresh(m Model, msg debateLoadedMsg) (Model, tea.Cmd) {
 	if msg.err != nil || m.dv.deb == nil || m.run.on || msg.deb.Dir != m.dv.deb.dir {
 		return m, nil
 	}
@@ -138,8 +138,8 @@ func (f *frame) endLeftRun() tea.Cmd {
 	return leftToBrowser(id)
 }
 
-// handleEngine applies a batch of events, then a question or the end.
-func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
+// engine applies a batch of events, then a question or the end.
+func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, ev := range msg.events {
 		fromFinal := m.dv.finalTab() - m.dv.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
@@ -238,6 +238,34 @@ func (m Model) handleEngine(msg engineMsg) (Model, tea.Cmd) {
 	}
 	if m.run.on {
 		cmds = append(cmds, waitForEngine(msg.ch))
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// loaded shows a debate read from disk (or the one on screen read
+// again), asks for its convergence, scores and trend, and resumes it when
+// the UI was opened to.
+func (k debateScreen) loaded(m Model, msg debateLoadedMsg) (Model, tea.Cmd) {
+	if msg.refresh {
+		nm, c := k.refresh(m, msg)
+		nm.clearStaleHeld()
+		return nm, c
+	}
+	m = k.open(m, msg)
+	var cmds []tea.Cmd
+	if m.dv.deb != nil {
+		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir), loadTrendCmd(m.opts.Register, m.dv.deb.dir, m.dv.deb.final))
+	}
+	if m.dv.decideOnOpen && m.dv.deb != nil && m.dv.deb.awaitsDecision() {
+		var c tea.Cmd
+		m, c = decideDialog{}.open(m)
+		cmds = append(cmds, c)
+	}
+	m.dv.decideOnOpen = false
+	if m.opts.Resume && m.dv.deb != nil && !m.run.on && msg.err == nil {
+		var c tea.Cmd
+		m, c = resumeCostDialog{}.ask(m, msg.deb)
+		cmds = append(cmds, c)
 	}
 	return m, tea.Batch(cmds...)
 }

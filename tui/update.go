@@ -30,8 +30,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.route(msg)
 	}
 	cmds := append([]tea.Cmd{cmd}, m.wantDocs()...)
-	m, cmd = m.follow()
-	return m, tea.Batch(append(cmds, cmd)...)
+	cmds = append(cmds, m.dv.follow(&m.frame))
+	return m, tea.Batch(cmds...)
 }
 
 // An updater handles the messages of one family and reports whether msg
@@ -194,27 +194,26 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case problemMsg:
-		m = m.problemArrived(msg)
-		return m, m.costAfterProblem(), true
+		nm, c := costPage.problemArrived(m, msg)
+		return nm, c, true
 	case planMsg:
 		if m.cost.planArrived(&m.frame, m.subj, msg) {
 			return m, startRun, true
 		}
 	case fsWatchMsg:
-		nm, c := m.onFolderChange(msg)
-		return nm, c, true
+		return m, m.dv.folderChanged(&m.frame, msg), true
 	case liveMsg:
 		if m.dv.watchingOther(&m.frame) && msg.dir == m.dv.deb.dir {
 			m.dv.deb.applyLive(msg.st)
 			m.now = m.clock()
 		}
 	case debateChangedMsg:
-		return m, m.debateChanged(msg), true
+		return m, m.dv.changed(&m.frame, m.subj.bug, msg), true
 	case debateLoadedMsg:
-		nm, c := m.debateLoaded(msg)
+		nm, c := debatePage.loaded(m, msg)
 		return nm, c, true
 	case engineMsg:
-		nm, c := m.handleEngine(msg)
+		nm, c := debatePage.engine(m, msg)
 		return nm, c, true
 	case docMsg:
 		m.docArrived(msg, &m.zm, &m.dv)
@@ -287,74 +286,6 @@ func (s reviewState) showsReview(f *frame, msg reviewLoadedMsg) bool {
 	same := func(dir string) bool { return msg.data != nil && msg.data.dir == dir }
 	return f.screen == scrBrowser || (f.screen == scrReview && s.view != nil && same(s.view.dir)) ||
 		(s.alone != "" && same(s.alone))
-}
-
-// problemArrived takes the bug read in full and its P.
-func (m Model) problemArrived(msg problemMsg) Model {
-	m.subj.problem, m.subj.probErr = msg.p, msg.err
-	if msg.bug != nil && m.subj.bug != nil && msg.bug.Dir == m.subj.bug.Dir {
-		m.subj.bug = msg.bug
-		m.cost.setup.Bug = msg.bug
-		if m.wiz != nil {
-			m.wiz.bug = msg.bug
-		}
-	}
-	return m
-}
-
-// costAfterProblem prices the cost screen's setup once P is there.
-func (m *Model) costAfterProblem() tea.Cmd {
-	if m.screen != scrCost {
-		return nil
-	}
-	cmd := m.cost.price(&m.frame, &m.subj)
-	if m.subj.probErr != nil {
-		m.cost.startWhenReady = false
-	}
-	return cmd
-}
-
-// debateChanged reads the debate on screen again when another process
-// wrote it.
-func (m Model) debateChanged(msg debateChangedMsg) tea.Cmd {
-	if m.dv.deb == nil || m.dv.deb.dir != msg.dir || m.run.on || m.subj.bug == nil {
-		return nil
-	}
-	m.dv.deb.stamp = msg.stamp
-	bug := m.subj.bug
-	return func() tea.Msg {
-		lm := loadDebateCmd(bug)().(debateLoadedMsg)
-		lm.refresh = true
-		return lm
-	}
-}
-
-// debateLoaded shows a debate read from disk (or the one on screen read
-// again), asks for its convergence, scores and trend, and resumes it when
-// the UI was opened to.
-func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
-	if msg.refresh {
-		nm, c := m.refreshDebate(msg)
-		nm.clearStaleHeld()
-		return nm, c
-	}
-	m = m.openDebate(msg)
-	var cmds []tea.Cmd
-	if m.dv.deb != nil {
-		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir), loadTrendCmd(m.opts.Register, m.dv.deb.dir, m.dv.deb.final))
-	}
-	if m.dv.decideOnOpen && m.dv.deb != nil && m.dv.deb.awaitsDecision() {
-		var c tea.Cmd
-		m, c = decideDialog{}.open(m)
-		cmds = append(cmds, c)
-	}
-	m.dv.decideOnOpen = false
-	if m.opts.Resume && m.dv.deb != nil && !m.run.on && msg.err == nil {
-		var c tea.Cmd
-		m, c = resumeCostDialog{}.ask(m, msg.deb)
-		cmds = append(cmds, c)
-	}
-	return m, tea.Batch(cmds...)
 }
 
 // docArrived takes a document rendered off the UI goroutine (one rendered
