@@ -114,7 +114,7 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 			return m, m.editBug(r.dir.Dir, r.dir.Question)
 		}
 	case key.Matches(msg, k.Copy):
-		return m, m.copyPath(m.focusedPath())
+		return m, m.copyPath(m.browser.focusedPath())
 	case key.Matches(msg, k.Sort):
 		b.cycleSort(listH)
 		return m, statusCmd("sorted: " + b.sortName())

@@ -133,11 +133,11 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Decide) && m.dv.tab == m.dv.finalTab() && !m.run.on && m.dv.deb.awaitsDecision():
 		return decideDialog{}.open(m)
 	case key.Matches(msg, k.OpenFile):
-		return m, m.openFile(m.focusedPath())
+		return m, m.openFile(m.dv.focusedPath(&m.frame))
 	case key.Matches(msg, k.Edit) && m.subj.bug != nil:
 		return m, m.editBug(m.subj.bug.Dir, m.subj.bug.IsQuestion)
 	case key.Matches(msg, k.Copy):
-		return m, m.copyPath(m.focusedPath())
+		return m, m.copyPath(m.dv.focusedPath(&m.frame))
 	case key.Matches(msg, k.Older):
 		return m, m.dv.older(&m.frame, m.subj.bug)
 	case key.Matches(msg, k.NextTab):
@@ -301,9 +301,9 @@ func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.zm.stepMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.Next)])
 		return m, nil
 	case key.Matches(msg, k.OpenFile):
-		return m, m.openFile(m.focusedPath())
+		return m, m.openFile(m.dv.focusedPath(&m.frame))
 	case key.Matches(msg, k.Copy):
-		return m, m.copyPath(m.focusedPath())
+		return m, m.copyPath(m.dv.focusedPath(&m.frame))
 	}
 	var c tea.Cmd
 	m.zm.vp, c = m.zm.vp.Update(msg)

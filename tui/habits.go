@@ -37,23 +37,25 @@ func (m Model) windowTitle() string {
 	return t
 }
 
-// focusedPath is the file of what has the focus: the pane's answer, the
-// tab's document, or the bug's folder in the browser.
-func (m Model) focusedPath() string {
-	if m.screen == scrBrowser {
-		if r := m.browser.selected(); r != nil {
-			return r.dir.Dir
-		}
+// focusedPath is the file of what has the focus: the pane's answer or
+// the tab's document.
+func (d debateState) focusedPath(f *frame) string {
+	if d.deb == nil {
 		return ""
 	}
-	if m.dv.deb == nil {
-		return ""
-	}
-	if k := m.dv.zoomDocKey(&m.frame); k.path != "" {
+	if k := d.zoomDocKey(f); k.path != "" {
 		return k.path
 	}
-	if p := m.dv.zoomPane(&m.frame); p != nil {
+	if p := d.zoomPane(f); p != nil {
 		return p.path
+	}
+	return ""
+}
+
+// focusedPath is the selected row's folder.
+func (b browser) focusedPath() string {
+	if r := b.selected(); r != nil {
+		return r.dir.Dir
 	}
 	return ""
 }
@@ -110,56 +112,75 @@ func execOn(argv []string, path string, done tea.Msg) tea.Cmd {
 	})
 }
 
-// wheel scrolls what is under the pointer: the zoom, or the browser's list.
-func (m Model) wheel(msg tea.MouseWheelMsg) Model {
-	up := msg.Button == tea.MouseWheelUp
-	switch {
-	case m.dlg.menu != nil && !m.dlg.hidden:
-	case (m.screen == scrDebate || m.screen == scrReview) && m.zm.on:
-		if up {
-			m.zm.vp.ScrollUp(3)
-		} else {
-			m.zm.vp.ScrollDown(3)
+// mouse routes the wheel and a click to what is under the pointer: the
+// zoom, the debate's panes, or the browser's list (an open menu takes
+// neither).
+func (m Model) mouse(msg tea.Msg) Model {
+	if m.dlg.menu != nil && !m.dlg.hidden {
+		return m
+	}
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		up := msg.Button == tea.MouseWheelUp
+		switch {
+		case (m.screen == scrDebate || m.screen == scrReview) && m.zm.on:
+			m.zm.wheel(up)
+		case m.screen == scrBrowser:
+			m.browser.wheel(&m.frame, up)
 		}
-		m.zm.holdZoom(up)
-	case m.screen == scrBrowser:
-		d := 1
-		if up {
-			d = -1
+	case tea.MouseClickMsg:
+		switch {
+		case m.screen == scrBrowser:
+			m.browser.click(&m.frame, msg)
+		case m.screen == scrDebate && m.dv.deb != nil && !m.zm.on && m.dv.roundOfTab() >= 0:
+			m.dv.click(&m.frame, msg)
 		}
-		m.browser.move(d, m.lay.rows)
 	}
 	return m
 }
 
-// click focuses the pane under the pointer, or selects a browser row.
-func (m Model) click(msg tea.MouseClickMsg) Model {
-	if m.dlg.menu != nil && !m.dlg.hidden {
-		return m
+// wheel scrolls the zoom.
+func (z *zoomState) wheel(up bool) {
+	if up {
+		z.vp.ScrollUp(3)
+	} else {
+		z.vp.ScrollDown(3)
 	}
-	y := msg.Y - m.lay.top
-	switch {
-	case m.screen == scrBrowser:
-		row := y - 3 // title, count, heading
-		if row >= 0 && row < m.lay.rows {
-			off := visibleOffset(m.browser.offset, m.browser.cursor, m.lay.rows, len(m.browser.visible))
-			if i := off + row; i < len(m.browser.visible) {
-				m.browser.cursor = i
-				m.browser.keepVisible(m.lay.rows)
-			}
-		}
-	case m.screen == scrDebate && m.dv.deb != nil && !m.zm.on && m.dv.roundOfTab() >= 0:
-		panes := m.dv.focusedPanes()
-		cols, rows := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
-		pw, ph := m.lay.bodyW/cols, m.lay.bodyH/rows
-		by := y - 2 // header, tabs
-		if by >= 0 && pw > 0 && ph > 0 {
-			if i := (by/ph)*cols + msg.X/pw; i < len(panes) && msg.X/pw < cols {
-				m.dv.focus = i
-			}
+	z.holdZoom(up)
+}
+
+// wheel moves the list's cursor.
+func (b *browser) wheel(f *frame, up bool) {
+	d := 1
+	if up {
+		d = -1
+	}
+	b.move(d, f.lay.rows)
+}
+
+// click selects the row under the pointer.
+func (b *browser) click(f *frame, msg tea.MouseClickMsg) {
+	row := msg.Y - f.lay.top - 3 // title, count, heading
+	if row >= 0 && row < f.lay.rows {
+		off := visibleOffset(b.offset, b.cursor, f.lay.rows, len(b.visible))
+		if i := off + row; i < len(b.visible) {
+			b.cursor = i
+			b.keepVisible(f.lay.rows)
 		}
 	}
-	return m
+}
+
+// click focuses the pane under the pointer.
+func (d *debateState) click(f *frame, msg tea.MouseClickMsg) {
+	panes := d.focusedPanes()
+	cols, rows := gridShape(len(panes), f.lay.bodyW, f.lay.bodyH)
+	pw, ph := f.lay.bodyW/cols, f.lay.bodyH/rows
+	by := msg.Y - f.lay.top - 2 // header, tabs
+	if by >= 0 && pw > 0 && ph > 0 {
+		if i := (by/ph)*cols + msg.X/pw; i < len(panes) && msg.X/pw < cols {
+			d.focus = i
+		}
+	}
 }
 
 // env reads an environment variable (Options.getenv, else os.Getenv).

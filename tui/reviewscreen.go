@@ -120,7 +120,7 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case r.tab == 0 && key.Matches(msg, k.Up):
 		r.focus = max(0, r.focus-cols)
 	case key.Matches(msg, k.Back, k.Quit):
-		return m.leaveReview()
+		return k.leave(m)
 	case key.Matches(msg, k.NextTab):
 		r.tab = (r.tab + 1) % len(reviewTabs)
 	case key.Matches(msg, k.PrevTab):
@@ -140,10 +140,10 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// leaveReview is q or esc on the review view: a review moot review runs
+// leave is q or esc on the review view: a review moot review runs
 // here asks first while it runs (as a debate's q), one that ended quits,
 // one opened from the list goes back to it.
-func (m Model) leaveReview() (Model, tea.Cmd) {
+func (k reviewScreen) leave(m Model) (Model, tea.Cmd) {
 	r := m.rv.view
 	if m.rv.alone != "" && !m.rv.done && r.st.Running {
 		m.dlg.ask = newStopReviewAsk(r.st.ID)
@@ -203,4 +203,29 @@ func (k reviewScreen) render(m Model) string {
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
 	}
 	return out
+}
+
+// open shows a review read from disk (a reload keeps the tab).
+func (k reviewScreen) open(m Model, msg reviewLoadedMsg) Model {
+	if msg.err != nil {
+		m.toast.text, m.toast.until = "cannot read the review: "+msg.err.Error(), m.clock().Add(4e9)
+		return m
+	}
+	tab, focus := 0, 0
+	same := m.rv.view != nil && m.rv.view.dir == msg.data.dir
+	if same {
+		tab, focus = m.rv.view.tab, m.rv.view.focus
+	}
+	rv := &reviewView{reviewData: msg.data, tab: tab, focus: min(focus, max(0, len(msg.data.panes)-1))}
+	if same {
+		rv.zoomed, rv.zoomWant = m.rv.view.zoomed, m.rv.view.zoomWant
+	}
+	m.rv.view = rv
+	m.screen = scrReview
+	if m.zm.on && same {
+		m.zm.refresh(&m.frame, &m.dv, &m.rv) // the zoomed lens follows the folder too
+	} else {
+		m.zm.on = false
+	}
+	return m
 }

@@ -38,31 +38,6 @@ type renderedDoc struct {
 // reviewTabs are the review view's tabs.
 var reviewTabs = []string{"panes", "routes", "summary"}
 
-// openReview shows a review read from disk (a reload keeps the tab).
-func (m Model) openReview(msg reviewLoadedMsg) Model {
-	if msg.err != nil {
-		m.toast.text, m.toast.until = "cannot read the review: "+msg.err.Error(), m.clock().Add(4e9)
-		return m
-	}
-	tab, focus := 0, 0
-	same := m.rv.view != nil && m.rv.view.dir == msg.data.dir
-	if same {
-		tab, focus = m.rv.view.tab, m.rv.view.focus
-	}
-	rv := &reviewView{reviewData: msg.data, tab: tab, focus: min(focus, max(0, len(msg.data.panes)-1))}
-	if same {
-		rv.zoomed, rv.zoomWant = m.rv.view.zoomed, m.rv.view.zoomWant
-	}
-	m.rv.view = rv
-	m.screen = scrReview
-	if m.zm.on && same {
-		m.zm.refresh(&m.frame, &m.dv, &m.rv) // the zoomed lens follows the folder too
-	} else {
-		m.zm.on = false
-	}
-	return m
-}
-
 // awaitsDecision reports whether the review waits for a human (it
 // stalled, or it holds).
 func (r *reviewView) awaitsDecision() bool { return r.st.WaitsDecision }

@@ -22,10 +22,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m, cmd = m.handleKey(msg)
 	case askBudgetMsg: // a review's live view (ReviewBudget): a debate's comes with its events
 		m, cmd = budgetDialog{}.ask(m, msg)
-	case tea.MouseWheelMsg:
-		m = m.wheel(msg)
-	case tea.MouseClickMsg:
-		m = m.click(msg)
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		m = m.mouse(msg)
 	default:
 		m, cmd = m.route(msg)
 	}
@@ -269,7 +267,7 @@ func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 	case reviewLoadedMsg:
 		if m.rv.showsReview(&m.frame, msg) {
-			m = m.openReview(msg)
+			m = reviewPage.open(m, msg)
 		}
 	case reviewDocMsg:
 		m.rv.gotDoc(&m.frame, &m.zm, &m.dv, msg)

@@ -40,7 +40,7 @@ func (m Model) Render() string {
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
 	if m.helpv.on {
-		out = m.overlay(out, m.viewHelp())
+		out = m.overlay(out, m.helpv.helpBox(&m.frame, m.helpRowsOf()))
 	}
 	if m.dlg.ask != nil {
 		out = m.overlay(out, m.dlg.ask.view(m.st, m.w))
@@ -546,9 +546,6 @@ func loadFinalCmd(dir, path string) tea.Cmd {
 		return finalMsg{dir: dir, final: f}
 	}
 }
-
-// viewHelp lists the keys of the active page, from its bindings.
-func (m Model) viewHelp() string { return m.helpv.helpBox(&m.frame, m.helpRowsOf()) }
 
 // helpBox draws the rows of keys in a box that fits the window: each
 // description wrapped to the width, and when the rows are taller than
