@@ -159,8 +159,11 @@ type browser struct {
 	// decision (setSum and addRow keep it): a batch of the index costs
 	// its own rows, not a scan of every row.
 	pending int
-	// watch follows the folders new bugs and questions appear in.
-	watch *holderWatch
+	// watch follows the folders new bugs and questions appear in;
+	// contexts are the register's contexts and their bugs/ folders
+	// (listContextsCmd).
+	watch    *holderWatch
+	contexts []string
 }
 
 func newBrowser(reg *bugfolder.Register, k engine.RecordKeeper) browser {
@@ -458,6 +461,18 @@ func (r *browserRow) resumable() bool {
 		return r.sum.Latest != nil && !r.sum.Latest.HandRun()
 	}
 	return false
+}
+
+// notResumableCmd says why r does not resume the row, read off the UI
+// goroutine (a hand-run debate's gap is read from its files) from a copy
+// of the row as it is now.
+func notResumableCmd(r *browserRow) tea.Cmd {
+	var row *browserRow
+	if r != nil {
+		c := *r
+		row = &c
+	}
+	return func() tea.Msg { return noteMsg(notResumable(row)) }
 }
 
 // notResumable says why r resumes nothing on a row, truly: a closed bug,

@@ -158,7 +158,7 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 			return m, nil
 		}
 		if r == nil || !r.resumable() {
-			return m, func() tea.Msg { return noteMsg(notResumable(r)) }
+			return m, notResumableCmd(r)
 		}
 		m.subj.bug = r.sum.Bug
 		m.opts.Resume = true

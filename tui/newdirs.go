@@ -64,6 +64,33 @@ func (b *browser) knownDirs() map[string]bool {
 	return out
 }
 
+// contextsMsg carries the register's contexts and their bugs/ folders,
+// listed off the UI goroutine (listContextsCmd).
+type contextsMsg struct{ dirs []string }
+
+// listContextsCmd lists the register's contexts and their bugs/ folders:
+// the folders where a new bug's folder appears.
+func listContextsCmd(reg *bugfolder.Register) tea.Cmd {
+	if reg == nil || reg.Root == "" {
+		return nil
+	}
+	root := reg.Root
+	return func() tea.Msg {
+		var dirs []string
+		ents, _ := os.ReadDir(root) // none yet: the root's watch sees the first
+		for _, e := range ents {
+			if e.IsDir() && e.Name()[0] != '.' && e.Name()[0] != '_' {
+				ctx := filepath.Join(root, e.Name())
+				dirs = append(dirs, ctx)
+				if fi, err := os.Stat(filepath.Join(ctx, "bugs")); err == nil && fi.IsDir() {
+					dirs = append(dirs, filepath.Join(ctx, "bugs"))
+				}
+			}
+		}
+		return contextsMsg{dirs: dirs}
+	}
+}
+
 // holders are the folders whose new sub-folders are new subjects: the
 // register's root (a new context), each context, each bugs/ folder, and
 // the project's questions folder.
@@ -78,16 +105,8 @@ func (b *browser) holders() []string {
 	}
 	if b.reg.Root != "" {
 		add(b.reg.Root)
-		if ents, err := os.ReadDir(b.reg.Root); err == nil {
-			for _, e := range ents {
-				if e.IsDir() && e.Name()[0] != '.' && e.Name()[0] != '_' {
-					ctx := filepath.Join(b.reg.Root, e.Name())
-					add(ctx)
-					if fi, err := os.Stat(filepath.Join(ctx, "bugs")); err == nil && fi.IsDir() {
-						add(filepath.Join(ctx, "bugs"))
-					}
-				}
-			}
+		for _, d := range b.contexts {
+			add(d)
 		}
 	}
 	if b.reg.Project != "" {

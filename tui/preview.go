@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"os"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,8 +17,8 @@ import (
 func (b browser) previewKey(width int) (docKey, bool) {
 	r := b.selected()
 	if r != nil && r.rev != nil { // a review: its summary, once written
-		p := r.rev.Summary
-		if _, err := os.Stat(p); err != nil {
+		p := r.rev.Summary // "" until written (listReviewsCmd looks)
+		if p == "" {
 			return docKey{}, false
 		}
 		return docKey{path: p, width: width}, true

@@ -3,6 +3,7 @@ package tui
 import (
 	"cmp"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -41,7 +42,15 @@ func listReviewsCmd(k engine.RecordKeeper, reg *bugfolder.Register) tea.Cmd {
 	if k == nil || reg == nil {
 		return nil
 	}
-	return func() tea.Msg { return reviewsMsg{recs: k.Records(reg.Project, reg)} }
+	return func() tea.Msg {
+		recs := k.Records(reg.Project, reg)
+		for i := range recs {
+			if _, err := os.Stat(recs[i].Summary); err != nil {
+				recs[i].Summary = "" // not written yet: the preview says so, no read in Update
+			}
+		}
+		return reviewsMsg{recs: recs}
+	}
 }
 
 // setReviews puts the reviews into the list: a known one is updated, a new

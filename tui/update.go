@@ -144,7 +144,7 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		for i := 0; i < min(len(msg.dirs), m.h); i++ {
 			first = append(first, i)
 		}
-		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first), listReviewsCmd(m.opts.keeper(), m.opts.Register))
+		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first), listReviewsCmd(m.opts.keeper(), m.opts.Register), listContextsCmd(m.opts.Register))
 	case reviewsMsg:
 		m.browser.setReviews(msg)
 		m.relayout() // the list's height follows its rows
@@ -160,8 +160,8 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.clearStaleHeld()
 	case holderWatchMsg:
 		if msg.hw == m.browser.watch {
-			watchHolders(m.browser.watch, m.browser.holders()) // a new context's folders too
-			cmds = append(cmds, scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
+			// a new context's folders too, once listed
+			cmds = append(cmds, listContextsCmd(m.opts.Register), scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
 			if m.browser.watch.arm() {
 				cmds = append(cmds, m.browser.watch.next())
 			}
@@ -174,6 +174,11 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, openSetup(msg.bug), true
 		}
 		m.dlg.ask = newPendingAsk(msg.bug, msg.result)
+	case contextsMsg:
+		m.browser.contexts = msg.dirs
+		if m.browser.watch != nil {
+			watchHolders(m.browser.watch, m.browser.holders())
+		}
 	case newRowsMsg:
 		m.browser.addRows(msg.items, m.lay.rows)
 		m.relayout()
