@@ -485,19 +485,19 @@ func tick() tea.Cmd {
 // clearStaleHeld clears the status line saying another process runs a
 // bug once that run is seen to have ended (its row or its debate read
 // again without a live holder).
-func (m *Model) clearStaleHeld() {
-	if m.toast.held == "" {
+func (t *toast) clearStaleHeld(b *browser, d *debateState, bug *bugfolder.Bug) {
+	if t.held == "" {
 		return
 	}
 	ended := false
-	if i := slices.IndexFunc(m.browser.rows, func(r *browserRow) bool { return r.dir.Dir == m.toast.held }); i >= 0 && m.browser.rows[i].sum != nil {
-		ended = !m.browser.rows[i].held()
+	if i := slices.IndexFunc(b.rows, func(r *browserRow) bool { return r.dir.Dir == t.held }); i >= 0 && b.rows[i].sum != nil {
+		ended = !b.rows[i].held()
 	}
-	if m.dv.deb != nil && m.subj.bug != nil && m.subj.bug.Dir == m.toast.held {
-		ended = m.dv.deb.heldBy == ""
+	if d.deb != nil && bug != nil && bug.Dir == t.held {
+		ended = d.deb.heldBy == ""
 	}
 	if ended {
-		m.toast.text, m.toast.held = "", ""
+		t.text, t.held = "", ""
 	}
 }
 

@@ -203,3 +203,32 @@ func (d debateState) changed(f *frame, bug *bugfolder.Bug, msg debateChangedMsg)
 		return lm
 	}
 }
+
+// filesRead takes what was read of the debate on screen: its
+// convergence, argue's scores, its final answer and cost trend.
+func (d *debateState) filesRead(f *frame, msg tea.Msg) (tea.Cmd, bool) {
+	shown := func(dir string) bool { return d.deb != nil && dir == d.deb.dir }
+	switch msg := msg.(type) {
+	case convergenceMsg:
+		if shown(msg.dir) {
+			d.conv = msg.rows
+		}
+	case argueMsg:
+		// a read begun before the last one applied is older news: dropped
+		if shown(msg.dir) && !msg.at.Before(d.argueAt) {
+			d.argueView, d.argueAt = msg.view, msg.at
+		}
+	case finalMsg:
+		if shown(msg.dir) {
+			d.deb.final = msg.final
+			return loadTrendCmd(f.opts.Register, msg.dir, msg.final), true
+		}
+	case trendMsg:
+		if shown(msg.dir) {
+			d.deb.trend = msg.rows
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}

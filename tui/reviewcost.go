@@ -89,7 +89,7 @@ type reviewCostScreen struct{ costScreen }
 func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	c := m.revCost
 	page := max(1, m.costAvail()-1)
-	clamp := func(n int) int { return max(0, min(n, len(m.reviewCostLines())-(m.costAvail()-1))) }
+	clamp := func(n int) int { return max(0, min(n, len(m.revCost.lines(&m.frame))-(m.costAvail()-1))) }
 	switch {
 	case c.starting:
 		return m, statusCmd("starting the review…")
@@ -170,21 +170,20 @@ func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
 	return m, loadReviewCmd(m.opts.keeper(), st.dir, 0), true
 }
 
-// reviewCostLines are what the review's cost screen shows above its
+// lines are what the review's cost screen shows above its
 // buttons.
-func (m Model) reviewCostLines() []string {
-	c := m.revCost
+func (c *reviewCostState) lines(f *frame) []string {
 	p := c.rs.Plan
 	var b strings.Builder
-	b.WriteString(m.st.Title.Render("Cost of the review") + "  " + m.st.Subtle.Render(ansi.Truncate(p.Title, max(0, m.lay.w-22), "…")) + "\n\n")
+	b.WriteString(f.st.Title.Render("Cost of the review") + "  " + f.st.Subtle.Render(ansi.Truncate(p.Title, max(0, f.lay.w-22), "…")) + "\n\n")
 
 	if c.err != nil {
-		b.WriteString(m.st.Error.Render("  Refused — this review cannot start") + "\n")
-		b.WriteString(strings.Join(wrapStyled("  ✗ "+c.err.Error(), m.w-4, "    ", m.st.Error.Render), "\n") + "\n\n")
+		b.WriteString(f.st.Error.Render("  Refused — this review cannot start") + "\n")
+		b.WriteString(strings.Join(wrapStyled("  ✗ "+c.err.Error(), f.w-4, "    ", f.st.Error.Render), "\n") + "\n\n")
 	}
 	if c.rs.Start == nil { // not planned (yet)
 		if c.err == nil {
-			b.WriteString(m.st.Subtle.Render("  planning the review: probing the engines, reading the change…"))
+			b.WriteString(f.st.Subtle.Render("  planning the review: probing the engines, reading the change…"))
 		}
 		return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	}
@@ -194,9 +193,9 @@ func (m Model) reviewCostLines() []string {
 	}
 	for _, l := range p.Setup {
 		line := padRight(l[0], keyW) + " " + l[1]
-		b.WriteString(strings.Join(wrapStyled("  "+line, m.lay.w-2, "  "+strings.Repeat(" ", keyW+1), nil), "\n") + "\n")
+		b.WriteString(strings.Join(wrapStyled("  "+line, f.lay.w-2, "  "+strings.Repeat(" ", keyW+1), nil), "\n") + "\n")
 	}
-	b.WriteString("\n" + strings.Join(wrapStyled("  calls "+p.Formula, m.lay.w-2, "        ", nil), "\n") + "\n\n")
+	b.WriteString("\n" + strings.Join(wrapStyled("  calls "+p.Formula, f.lay.w-2, "        ", nil), "\n") + "\n\n")
 	var rows [][]string
 	for _, e := range append(append([]ReviewEngineCost{}, p.Engines...), p.Total) {
 		cost := "≈" + engine.USD(e.USD)
@@ -208,16 +207,16 @@ func (m Model) reviewCostLines() []string {
 			name += " ⇄"
 		}
 		if e.Name == "total" {
-			cost = m.st.Bold.Render(estimate(e.USD, !e.PriceKnown))
+			cost = f.st.Bold.Render(estimate(e.USD, !e.PriceKnown))
 		}
 		rows = append(rows, []string{name, e.Roles, fmt.Sprint(e.Calls), "≈" + fmtTokens(e.Input), "≈" + fmtTokens(e.Output), cost})
 	}
-	b.WriteString(costTable(rows, m.lay.w))
-	b.WriteString(strings.Join(wrapStyled("  tokens and money are estimates of each lens's first rung; ⇄ marks an external engine", m.lay.w-2, "  ", m.st.Subtle.Render), "\n") + "\n")
+	b.WriteString(costTable(rows, f.lay.w))
+	b.WriteString(strings.Join(wrapStyled("  tokens and money are estimates of each lens's first rung; ⇄ marks an external engine", f.lay.w-2, "  ", f.st.Subtle.Render), "\n") + "\n")
 	if len(p.Warnings) > 0 {
-		b.WriteString("\n" + m.st.Warning.Render("  Warnings") + "\n")
+		b.WriteString("\n" + f.st.Warning.Render("  Warnings") + "\n")
 		for _, w := range p.Warnings {
-			b.WriteString(strings.Join(wrapStyled("  ! "+w, m.w-4, "    ", m.st.Warning.Render), "\n") + "\n")
+			b.WriteString(strings.Join(wrapStyled("  ! "+w, f.w-4, "    ", f.st.Warning.Render), "\n") + "\n")
 		}
 	}
 	return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
@@ -225,7 +224,7 @@ func (m Model) reviewCostLines() []string {
 
 func (k reviewCostScreen) render(m Model) string {
 	c := m.revCost
-	lines := m.reviewCostLines()
+	lines := m.revCost.lines(&m.frame)
 	if avail := m.costAvail(); len(lines) > avail { // the buttons stay; what stands above scrolls
 		from := max(0, min(c.scroll, len(lines)-(avail-1)))
 		shown := lines[from : from+avail-1]

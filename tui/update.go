@@ -17,7 +17,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case StopMsg:
 		return m.stop()
 	case probedMsg:
-		return m.probed(msg)
+		m.opts.Status, m.run.probing = msg, false
+		cmd := m.wiz.probed(&m.frame, msg)
+		return m, cmd
 	case tea.KeyPressMsg:
 		m, cmd = m.handleKey(msg)
 	case askBudgetMsg: // a review's live view (ReviewBudget): a debate's comes with its events
@@ -68,22 +70,6 @@ func (m Model) stop() (tea.Model, tea.Cmd) {
 		m.out.Cancelled = true
 	}
 	return m, tea.Quit
-}
-
-// probed takes the background probe's result: the wizard on its engines
-// page offers only the engines that passed.
-func (m Model) probed(msg probedMsg) (tea.Model, tea.Cmd) {
-	m.opts.Status, m.run.probing = msg, false
-	if m.wiz == nil {
-		return m, nil
-	}
-	m.wiz.status, m.wiz.probing = msg, false
-	if m.wiz.stage == stageEngines && m.screen == scrWizard {
-		m.wiz.build()
-		m.wiz.fit(&m.frame)
-		return m, m.wiz.form.Init()
-	}
-	return m, nil
 }
 
 // updateFrame handles what every screen shares: the window's size, the
@@ -157,7 +143,7 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		for _, n := range m.browser.applyRowChanges(msg) {
 			cmds = append(cmds, notify(n))
 		}
-		m.clearStaleHeld()
+		m.toast.clearStaleHeld(&m.browser, &m.dv, m.subj.bug)
 	case holderWatchMsg:
 		if msg.hw == m.browser.watch {
 			// a new context's folders too, once listed
@@ -220,43 +206,14 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return nm, c, true
 	case docMsg:
 		m.docArrived(msg, &m.zm, &m.dv)
-	default:
-		return m.updateDebateFiles(msg)
-	}
-	return m, nil, true
-}
-
-// updateDebateFiles takes what was read of the debate on screen: its
-// convergence, argue's scores, its final answer and cost trend, and a
-// decision recorded.
-func (m Model) updateDebateFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
-	shown := func(dir string) bool { return m.dv.deb != nil && dir == m.dv.deb.dir }
-	switch msg := msg.(type) {
-	case convergenceMsg:
-		if shown(msg.dir) {
-			m.dv.conv = msg.rows
-		}
-	case argueMsg:
-		// a read begun before the last one applied is older news: dropped
-		if shown(msg.dir) && !msg.at.Before(m.dv.argueAt) {
-			m.dv.argueView, m.dv.argueAt = msg.view, msg.at
-		}
 	case decidedMsg:
 		m = decideDialog{}.recorded(m, msg)
 		if m.screen == scrReview && m.rv.view != nil && m.rv.view.dir == msg.dir {
 			return m, loadReviewCmd(m.opts.keeper(), m.rv.view.dir, m.rv.view.round), true
 		}
-	case finalMsg:
-		if shown(msg.dir) {
-			m.dv.deb.final = msg.final
-			return m, loadTrendCmd(m.opts.Register, msg.dir, msg.final), true
-		}
-	case trendMsg:
-		if shown(msg.dir) {
-			m.dv.deb.trend = msg.rows
-		}
 	default:
-		return m, nil, false
+		cmd, ok := m.dv.filesRead(&m.frame, msg)
+		return m, cmd, ok
 	}
 	return m, nil, true
 }

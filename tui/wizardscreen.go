@@ -103,3 +103,18 @@ func (k wizardScreen) render(m Model) string {
 	}
 	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-3-lipgloss.Height(head)).Render(form) + "\n" + m.toast.footer(&m.frame, help)
 }
+
+// probed takes the background probe's result: the wizard on its engines
+// page offers only the engines that passed.
+func (w *wizard) probed(f *frame, msg probedMsg) tea.Cmd {
+	if w == nil {
+		return nil
+	}
+	w.status, w.probing = msg, false
+	if w.stage == stageEngines && f.screen == scrWizard {
+		w.build()
+		w.fit(f)
+		return w.form.Init()
+	}
+	return nil
+}
