@@ -229,6 +229,9 @@ type frame struct {
 
 	docs    map[docKey]string
 	pending map[docKey]bool
+	// next is the screen a screen asked to move to (transitions.go),
+	// made before Update returns.
+	next transitionMsg
 
 	// out is what the UI leaves behind; toast the status line.
 	out   Outcome

@@ -148,7 +148,8 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 		case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)
 			return m, readPendingCmd(r.sum.Bug)
 		default:
-			return m, openSetup(r.sum.Bug)
+			m.next = openSetupMsg{bug: r.sum.Bug}
+			return m, nil
 		}
 	case key.Matches(msg, k.Resume):
 		r := b.selected()

@@ -67,7 +67,8 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.wiz.focusLast()
 		return m, cmd
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
-		return m, leaveSetup
+		m.next = leaveSetupMsg{}
+		return m, nil
 	case key.Matches(msg, k.Confirm):
 		switch m.cost.button {
 		case 0:
@@ -82,7 +83,8 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 				m.cost.scroll = 0 // the refusal opens the screen: show it
 				return m, statusCmd("this debate cannot start: see why at the top · Edit changes the setup")
 			}
-			return m, startRun
+			m.next = startRunMsg{}
+			return m, nil
 		case 1:
 			if m.wiz == nil {
 				m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, m.cost.setup, m.opts.choices())
@@ -95,7 +97,8 @@ func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.screen = scrWizard
 			return m, m.wiz.form.Init()
 		case 2:
-			return m, leaveSetup
+			m.next = leaveSetupMsg{}
+			return m, nil
 		}
 	}
 	return m, nil

@@ -98,7 +98,8 @@ func (k debateScreen) help(m Model) [][2]string {
 func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if m.dv.deb == nil {
 		if key.Matches(msg, k.Quit) || key.Matches(msg, k.Back) {
-			return m, backToBrowser
+			m.next = backToBrowserMsg{}
+			return m, nil
 		}
 		return m, nil
 	}
@@ -121,7 +122,8 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			cmd := m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 			return m, cmd
 		}
-		return m, backToBrowser
+		m.next = backToBrowserMsg{}
+		return m, nil
 	case key.Matches(msg, k.Help):
 		m.helpv.on = true
 	case key.Matches(msg, k.Resume):

@@ -180,7 +180,8 @@ func (pendingDialog) key(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, loadNthDebateCmd(bug, 0)
 	case pendingArchive:
 		if m.screen == scrBrowser {
-			return m, openSetup(bug)
+			m.next = openSetupMsg{bug: bug}
+			return m, nil
 		}
 		return m, nil // moot run: the setup is open beneath
 	}

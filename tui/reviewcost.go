@@ -140,7 +140,8 @@ func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cm
 // cancel leaves the review's cost screen: nothing was started.
 func (k reviewCostScreen) cancel(m Model) (Model, tea.Cmd) {
 	if m.revCost.back {
-		return m, leaveSetup
+		m.next = leaveSetupMsg{}
+		return m, nil
 	}
 	m.out.Cancelled = true
 	return m, tea.Quit

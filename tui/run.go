@@ -116,8 +116,8 @@ func (m Model) leave() (Model, tea.Cmd) {
 	m.dlg.menu, m.dlg.aside = nil, nil
 	if !m.run.on { // it finished meanwhile: nothing to stop, nothing to resume
 		if m.run.leaveToBrowser {
-			cmd := m.endLeftRun()
-			return m, cmd
+			m.endLeftRun()
+			return m, nil
 		}
 		return m, tea.Quit
 	}
@@ -132,10 +132,9 @@ func (m Model) leave() (Model, tea.Cmd) {
 // endLeftRun ends a debate left from the browser (its calls stopped and
 // its end logged): the browser's exit is its own again, and the list
 // comes back (its row read again shows the debate as resumable).
-func (f *frame) endLeftRun() tea.Cmd {
-	id := f.out.BugID
+func (f *frame) endLeftRun() {
+	f.next = backToBrowserMsg{left: f.out.BugID}
 	f.run.leaveToBrowser, f.run.on, f.run.bridge, f.toast.errShown = false, false, nil, false
-	return leftToBrowser(id)
 }
 
 // engine applies a batch of events, then a question or the end.
@@ -219,8 +218,8 @@ func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 			m.dv.deb.finishedAt = m.clock()
 		}
 		if m.out.Left && m.run.leaveToBrowser {
-			cmd := m.endLeftRun()
-			return m, cmd
+			m.endLeftRun()
+			return m, nil
 		}
 		if m.out.Left {
 			return m, tea.Quit

@@ -1,17 +1,18 @@
 package tui
 
 import (
-	"slices"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reversa/moot/bugfolder"
 )
 
-// Transitions between screens are messages: a screen returns one as a
-// command, and the root hands it to the screen it opens (transition). A
-// transition applies only while the screen it leaves is still the active
-// one (a key pressed before it arrived may have moved on).
+// Moving between screens is a message: a screen (or an updater) that
+// leaves for another puts the transition in frame.next, and Update hands
+// it to the screen it opens (transition) before it returns — in the same
+// Update, so a key typed right after it already meets the new screen (q q
+// leaves a debate, then the list).
+type transitionMsg interface{ transition() }
+
 type (
 	// leaveSetupMsg leaves the wizard or a cost screen: back to the list,
 	// or out of moot run (nothing started).
@@ -28,51 +29,31 @@ type (
 	backToBrowserMsg struct{ left string }
 )
 
-// A transitionMsg says which screens it leaves.
-type transitionMsg interface{ leaves() []screen }
+func (leaveSetupMsg) transition()    {}
+func (setupDoneMsg) transition()     {}
+func (openSetupMsg) transition()     {}
+func (startRunMsg) transition()      {}
+func (backToBrowserMsg) transition() {}
 
-func (leaveSetupMsg) leaves() []screen    { return []screen{scrWizard, scrCost, scrReviewCost} }
-func (setupDoneMsg) leaves() []screen     { return []screen{scrWizard} }
-func (openSetupMsg) leaves() []screen     { return []screen{scrBrowser} }
-func (startRunMsg) leaves() []screen      { return []screen{scrCost} }
-func (backToBrowserMsg) leaves() []screen { return []screen{scrDebate} }
-
-func leaveSetup() tea.Msg    { return leaveSetupMsg{} }
-func setupDone() tea.Msg     { return setupDoneMsg{} }
-func startRun() tea.Msg      { return startRunMsg{} }
-func backToBrowser() tea.Msg { return backToBrowserMsg{} }
-
-func openSetup(bug *bugfolder.Bug) tea.Cmd {
-	return func() tea.Msg { return openSetupMsg{bug: bug} }
-}
-
-// leftToBrowser is the end of a debate left from the browser (its calls
-// stopped, its end logged): the list comes back.
-func leftToBrowser(id string) tea.Cmd {
-	return func() tea.Msg { return backToBrowserMsg{left: id} }
-}
-
-// transition hands a transition to the screen it opens.
-func (m Model) transition(msg tea.Msg) (Model, tea.Cmd, bool) {
-	t, ok := msg.(transitionMsg)
-	if !ok {
-		return m, nil, false
+// moveOn makes the transition a screen asked for, if any.
+func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
+	t := m.next
+	if t == nil {
+		return m, cmd
 	}
-	if !slices.Contains(t.leaves(), m.screen) {
-		return m, nil, true // the engineer moved on before it arrived
-	}
-	var cmd tea.Cmd
-	switch msg := msg.(type) {
+	m.next = nil
+	var c tea.Cmd
+	switch t := t.(type) {
 	case leaveSetupMsg:
-		m, cmd = browserPage.fromSetup(m)
+		m, c = browserPage.fromSetup(m)
 	case setupDoneMsg:
-		m, cmd = costPage.open(m)
+		m, c = costPage.open(m)
 	case openSetupMsg:
-		m, cmd = wizardPage.open(m, msg.bug)
+		m, c = wizardPage.open(m, t.bug)
 	case startRunMsg:
-		m, cmd = debatePage.start(m)
+		m, c = debatePage.start(m)
 	case backToBrowserMsg:
-		m, cmd = browserPage.reopen(m, msg.left)
+		m, c = browserPage.reopen(m, t.left)
 	}
-	return m, cmd, true
+	return m, tea.Batch(cmd, c)
 }

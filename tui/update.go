@@ -15,7 +15,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case StopMsg:
-		return m.stop()
+		m, cmd = m.stop()
+		return m.moveOn(cmd)
 	case probedMsg:
 		m.opts.Status, m.run.probing = msg, false
 		cmd := m.wiz.probed(&m.frame, msg)
@@ -29,6 +30,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	default:
 		m, cmd = m.route(msg)
 	}
+	m, cmd = m.moveOn(cmd)
 	cmds := append([]tea.Cmd{cmd}, m.wantDocs()...)
 	cmds = append(cmds, m.dv.follow(&m.frame))
 	return m, tea.Batch(cmds...)
@@ -41,7 +43,7 @@ type updater func(Model, tea.Msg) (Model, tea.Cmd, bool)
 // updaters are the message families, each in its own function: the
 // frame's (size, colours, clocks, status line), the browser's data, the
 // debate's data and the review's.
-var updaters = []updater{Model.updateFrame, Model.transition, Model.updateBrowserData, Model.updateDebateData, Model.updateReviewData, Model.updateReviewStart}
+var updaters = []updater{Model.updateFrame, Model.updateBrowserData, Model.updateDebateData, Model.updateReviewData, Model.updateReviewStart}
 
 // route hands msg to its family's updater; a message of none goes to the
 // open dialog's form, else to the wizard's (huh's own messages).
@@ -62,7 +64,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 
 // stop answers a stop signal: a running debate is left as q leaves it;
 // otherwise the UI quits (a cancel while setting up).
-func (m Model) stop() (tea.Model, tea.Cmd) {
+func (m Model) stop() (Model, tea.Cmd) {
 	if m.run.on {
 		return m.leave()
 	}
@@ -157,7 +159,8 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			break // the engineer moved on before it was read
 		}
 		if msg.result == nil {
-			return m, openSetup(msg.bug), true
+			m.next = openSetupMsg{bug: msg.bug}
+			return m, nil, true
 		}
 		m.dlg.ask = newPendingAsk(msg.bug, msg.result)
 	case contextsMsg:
@@ -187,7 +190,8 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return nm, c, true
 	case planMsg:
 		if m.cost.planArrived(&m.frame, m.subj, msg) {
-			return m, startRun, true
+			m.next = startRunMsg{}
+			return m, nil, true
 		}
 	case fsWatchMsg:
 		return m, m.dv.folderChanged(&m.frame, msg), true

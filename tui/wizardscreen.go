@@ -47,7 +47,8 @@ func (k wizardScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	}
 	if !m.wiz.back() {
 		if esc {
-			return m, leaveSetup
+			m.next = leaveSetupMsg{}
+			return m, nil
 		}
 		return m, nil
 	}
@@ -66,10 +67,12 @@ func (k wizardScreen) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	}
 	switch m.wiz.form.State {
 	case huh.StateAborted:
-		return m, leaveSetup
+		m.next = leaveSetupMsg{}
+		return m, nil
 	case huh.StateCompleted:
 		if m.wiz.advance() {
-			return m, setupDone
+			m.next = setupDoneMsg{}
+			return m, nil
 		}
 		m.wiz.fit(&m.frame)
 		return m, m.wiz.form.Init()
