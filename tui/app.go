@@ -231,7 +231,7 @@ type frame struct {
 	pending map[docKey]bool
 	// next is the screen a screen asked to move to (transitions.go),
 	// made before Update returns.
-	next transitionMsg
+	next tea.Msg
 
 	// out is what the UI leaves behind; toast the status line.
 	out   Outcome

@@ -11,7 +11,6 @@ import (
 // it to the screen it opens (transition) before it returns — in the same
 // Update, so a key typed right after it already meets the new screen (q q
 // leaves a debate, then the list).
-type transitionMsg interface{ transition() }
 
 type (
 	// leaveSetupMsg leaves the wizard or a cost screen: back to the list,
@@ -28,12 +27,6 @@ type (
 	// left, its calls stopped.
 	backToBrowserMsg struct{ left string }
 )
-
-func (leaveSetupMsg) transition()    {}
-func (setupDoneMsg) transition()     {}
-func (openSetupMsg) transition()     {}
-func (startRunMsg) transition()      {}
-func (backToBrowserMsg) transition() {}
 
 // moveOn makes the transition a screen asked for, if any.
 func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
