@@ -580,6 +580,7 @@ func (m *Model) sizeWizard() {
 			h = max(4, h-lipgloss.Height(wrapLines(note, m.w)))
 		}
 		m.wiz.form = m.fitForm(m.wiz.form, m.lay.wizW, h)
+		m.wiz.fitText(m.lay.wizW)
 	}
 }
 
