@@ -406,7 +406,7 @@ func (w *wizard) build() {
 		case w.onQuestion():
 			basics = w.questionFields()
 		}
-		fields := append([]huh.Field{w.textNote("New debate", w.heading())}, basics...)
+		fields := append([]huh.Field{w.textNote(w.pageTitle(), w.heading())}, basics...)
 		groups = append(groups, huh.NewGroup(fields...))
 		focusable = fields[1:]
 	case stageInputs:

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/reversa/moot/engine"
 )
@@ -19,4 +20,12 @@ func (w *wizard) setupWhat() string {
 		return "an " + w.protoName + " on a question"
 	}
 	return "a " + w.protoName
+}
+
+// pageTitle heads the protocol's own page: "New council", "New review of
+// a change".
+func (w *wizard) pageTitle() string {
+	what := w.setupWhat()
+	_, rest, _ := strings.Cut(what, " ") // without its article
+	return "New " + rest
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,9 @@ func TestWizardTitleNamesTheProtocol(t *testing.T) {
 		text := screenText(m, f.proj)
 		if first := lineWith(text, "moot ·"); first != c.want {
 			t.Errorf("after %v the title reads %q, want %q:\n%s", c.keys, first, c.want, text)
+		}
+		if len(c.keys) > 0 && c.keys[len(c.keys)-1] == "enter" && c.want != "moot · set up a debate" && strings.Contains(text, "New debate") {
+			t.Errorf("after %v the page is headed New debate:\n%s", c.keys, text)
 		}
 	}
 }
