@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
@@ -89,6 +90,9 @@ type env struct {
 	// reservedQuestions are the question folders the TUI's wizard
 	// reserved (askForWizard): those no debate started in are removed.
 	reservedQuestions []string
+	// uiSend sends to the TUI runProgram runs (nil before it runs): a
+	// review the wizard started asks its budget menu through it.
+	uiSend func(tea.Msg)
 }
 
 // Main runs moot with args (without the program name) and returns the

@@ -262,7 +262,7 @@ func reviewForWizard(e *env) func(args []string, check bool) (tui.ReviewStart, e
 			return tui.ReviewStart{}, err
 		}
 		start := func() (string, error) {
-			rin, err := r.launch(context.Background(), rd, pol, nil)
+			rin, err := r.launch(context.Background(), rd, wizardBudget(e, pol), nil)
 			if err != nil {
 				return "", err
 			}

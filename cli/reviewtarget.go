@@ -78,6 +78,7 @@ func reviewEntries(e *env, reg *bugfolder.Register) ([]listEntry, []error) {
 		}
 		evs, _ := review.ReadEvents(dirs[i]) // an unreadable log: the record's count
 		en.Calls, en.Tokens = review.Calls(st, evs), st.Tokens
+		en.ElapsedSeconds = reviewElapsed(evs)
 		en.CostUSD, en.CostPartlyUnknown = ptr(st.CostUSD), st.CostUnknown
 		if st.CostUnknown && st.CostUSD == 0 {
 			en.CostUSD = nil // no call recorded a cost: unknown, not zero

@@ -141,6 +141,7 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	// released, resumable), a second one kills the UI
 	defer func() { askCleanup(e.reservedQuestions) }() // a question the wizard set up and never started leaves no folder
 	p := tea.NewProgram(tui.New(opts), tea.WithoutSignalHandler())
+	e.uiSend = p.Send
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, stopSignals...)
 	defer signal.Stop(sigs)

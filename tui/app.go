@@ -554,6 +554,7 @@ func (w *wizard) fit(f *frame) {
 			h = max(4, h-lipgloss.Height(wrapLines(note, f.w)))
 		}
 		w.form = f.fitForm(w.form, f.lay.wizW, h)
+		w.fitText(f.lay.wizW)
 	}
 }
 

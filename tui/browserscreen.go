@@ -142,7 +142,7 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 		case r.sum.Bug.Done:
 			return m, statusCmd(fmt.Sprintf("%s is closed by DONE.md: moot starts no debate there", r.sum.Bug.ID))
 		case r.dir.Question:
-			return m, statusCmd(fmt.Sprintf("%s is a question: its folder holds one debate; moot ask asks another", r.sum.Bug.ID))
+			return m, statusCmd(questionNewAdvice(r.sum.Bug.Title))
 		case r.resumable():
 			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
 		case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)

@@ -553,11 +553,11 @@ func loadFinalCmd(dir, path string) tea.Cmd {
 func (hv helpOverlay) helpBox(f *frame, rows [][2]string) string {
 	inner := max(10, min(f.w-4, 78)) // the box's border and padding take 4
 	var lines []string
-	const keyW = 15 // the key column and its space
+	keyW := helpKeyWidth(rows, inner) // the key column and its space
 	for _, r := range rows {
 		// a description wider than the box wraps under itself, never cut
 		desc := strings.Split(wrapLines(r[1], max(8, inner-keyW)), "\n")
-		lines = append(lines, ansi.Truncate(fmt.Sprintf("%-14s %s", r[0], desc[0]), inner, "…"))
+		lines = append(lines, ansi.Truncate(padCell(r[0], keyW)+desc[0], inner, "…"))
 		for _, more := range desc[1:] {
 			lines = append(lines, strings.Repeat(" ", keyW)+more)
 		}

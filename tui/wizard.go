@@ -71,8 +71,11 @@ type wizard struct {
 	irreversible bool
 	// probing is set while the engines' probe runs in the background.
 	probing bool
-	stage   int
-	form    *huh.Form
+	// texts are the fields' own text, wrapped to textW (wizardwrap.go).
+	texts []wizardText
+	textW int
+	stage int
+	form  *huh.Form
 	// first is the stage's first field that takes focus, and fields how
 	// many take it: back keys leave the stage from its first field, and
 	// coming back lands on its last.
@@ -389,9 +392,10 @@ func (w *wizard) runsWhat() string {
 func (w *wizard) build() {
 	var groups []*huh.Group
 	var focusable []huh.Field
+	w.texts = nil
 	switch w.stage {
 	case stageProtocol:
-		fields := []huh.Field{huh.NewNote().Title("New debate").Description(w.heading()), w.protocolSelect()}
+		fields := []huh.Field{w.textNote("New debate", w.heading()), w.protocolSelect()}
 		groups = append(groups, huh.NewGroup(fields...))
 		focusable = fields[1:]
 	case stageBasics:
@@ -402,7 +406,7 @@ func (w *wizard) build() {
 		case w.onQuestion():
 			basics = w.questionFields()
 		}
-		fields := append([]huh.Field{huh.NewNote().Title("New debate").Description(w.heading())}, basics...)
+		fields := append([]huh.Field{w.textNote(w.pageTitle(), w.heading())}, basics...)
 		groups = append(groups, huh.NewGroup(fields...))
 		focusable = fields[1:]
 	case stageInputs:
@@ -417,10 +421,9 @@ func (w *wizard) build() {
 		opts := w.engineOptions()
 		var fields []huh.Field
 		if n := w.notes(); n != "" {
-			// the note renders Markdown: keep base_url and the like literal
 			// a word wider than the narrowest note (an address, a path) is cut
 			// in its middle, so wrapping never breaks it inside
-			fields = append(fields, huh.NewNote().Title("Engines").Description(strings.ReplaceAll(shortTokens(n, noteWordMax), "_", "\\_")))
+			fields = append(fields, w.textNote("Engines", shortTokens(n, noteWordMax)))
 		}
 		if w.strategy == "one" {
 			fields = append(fields, huh.NewSelect[string]().Title("Engine of the "+w.in.Members).Value(&w.engineAll).Options(opts...))
@@ -673,7 +676,7 @@ func (w *wizard) inputFields() []huh.Field {
 		if len(w.lensOptions()) == 0 {
 			note = "no lens to pick: the catalog is empty; add .moot/lenses/NAME.md or a lenses: entry to the engines file"
 		}
-		fields = append(fields, huh.NewNote().Title("Lenses").Description(note))
+		fields = append(fields, w.textNote("Lenses", note))
 		for i := range n * min(len(w.lensOptions()), 1) {
 			fields = append(fields, huh.NewSelect[string]().Title("Lens of "+w.bug.Register.Lang.SolverID(i+1)).Value(&w.lensPick[i]).Options(w.lensOptions()...).Inline(true).Validate(w.distinctLens(i)))
 		}
@@ -683,7 +686,7 @@ func (w *wizard) inputFields() []huh.Field {
 		if w.prefilled != "" {
 			note = w.prefilled
 		}
-		fields = append(fields, huh.NewNote().Title("Options").Description(note),
+		fields = append(fields, w.textNote("Options", note),
 			huh.NewInput().Title("Option A").CharLimit(maxOption).Value(&w.optA).Validate(option("A")),
 			huh.NewInput().Title("Option B").CharLimit(maxOption).Value(&w.optB).Validate(w.optionB))
 	}

@@ -84,7 +84,7 @@ func (w *wizard) askCheck(set func()) error {
 		return errors.New("the question is empty: ask a question")
 	}
 	if _, _, err := w.ch.ask(w.askArgs(), false); err != nil {
-		return errors.New(strings.TrimSuffix(err.Error(), "; nothing was written"))
+		return w.wrappedErr(errors.New(strings.TrimSuffix(err.Error(), "; nothing was written")))
 	}
 	return nil
 }

@@ -98,7 +98,7 @@ func (w *wizard) reviewCheck(field int, set func()) error {
 		builder = "unknown"
 	}
 	_, err := w.ch.review(w.reviewArgsWith(contract, builder), true)
-	return plainRefusal(err)
+	return w.wrappedErr(plainRefusal(err))
 }
 
 // plainRefusal is a command's refusal in a form: without its "nothing

@@ -92,7 +92,7 @@ func (k wizardScreen) open(m Model, bug *bugfolder.Bug) (Model, tea.Cmd) {
 }
 
 func (k wizardScreen) render(m Model) string {
-	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up a debate")
+	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up "+m.wiz.setupWhat())
 	form := m.wiz.form.View()
 	help := footerHelp(k.ShortHelp()...)
 	if m.wiz.stage == stageConfirm { // yes/no buttons side by side

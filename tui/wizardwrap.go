@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+
+	"charm.land/huh/v2"
+)
+
+// The wizard's own text (notes, descriptions, refusals) is wrapped here,
+// at spaces only, before huh sees it: huh also breaks a line at '.', '-',
+// ',' and ';', which cuts an address (127.0.0.\n1:11434), a path or a
+// model name in two. A line that already fits is never broken again.
+
+// wizardText is a text the wizard shows in a field, with how to set it:
+// fitText sets it again, wrapped to the new width, on every resize.
+type wizardText struct {
+	text string
+	set  func(string)
+}
+
+// fieldFrame is what huh's field styles take of the form's width (the
+// focus bar and its padding).
+func fieldFrame() int {
+	t := formTheme.Theme(true)
+	return max(t.Focused.Base.GetHorizontalFrameSize(), t.Blurred.Base.GetHorizontalFrameSize(),
+		t.Focused.Card.GetHorizontalFrameSize(), t.Blurred.Card.GetHorizontalFrameSize())
+}
+
+// fitText sizes the wizard's text to a form formW cells wide.
+func (w *wizard) fitText(formW int) {
+	w.textW = max(0, formW-fieldFrame())
+	for _, t := range w.texts {
+		t.set(w.wrapText(t.text))
+	}
+}
+
+// wrapText wraps s at spaces to the fields' width (unchanged before the
+// wizard knows it); a word wider than a line is cut in its middle.
+func (w *wizard) wrapText(s string) string {
+	if w.textW < 5 {
+		return s
+	}
+	return wrapAtSpaces(shortTokens(s, w.textW), w.textW)
+}
+
+// wrapAtSpaces wraps plain text to width cells, breaking only at spaces
+// (ansi.Wrap also breaks after a '-').
+func wrapAtSpaces(s string, width int) string {
+	sw := newStreamWrap(width)
+	sw.write(s)
+	return strings.Join(sw.last(0), "\n")
+}
+
+// shown registers a field's text, wrapped, and returns it (set applies it
+// again on a resize).
+func (w *wizard) shown(text string, set func(string)) {
+	w.texts = append(w.texts, wizardText{text: text, set: set})
+	set(w.wrapText(text))
+}
+
+// textNote is a note whose description is wrapped by the wizard; markdown
+// marks in it are shown as typed (base_url stays literal).
+func (w *wizard) textNote(title, text string) *huh.Note {
+	n := huh.NewNote().Title(title)
+	w.shown(text, func(s string) { n.Description(strings.ReplaceAll(s, "_", "\\_")) })
+	return n
+}
+
+// wrappedErr is a refusal wrapped to the fields' width.
+func (w *wizard) wrappedErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return errors.New(w.wrapText(err.Error()))
+}
