@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -378,4 +380,108 @@ func lineWith(text, s string) string {
 		}
 	}
 	return ""
+}
+
+// wizardStages are the wizard's stages, each named by the field title only
+// that stage draws (checked in this order: the protocol stage draws "New
+// debate" too).
+var wizardStages = []struct{ stage, title string }{
+	{"protocol", "Protocol"},
+	{"confirm", "Send this bug to external engines?"},
+	{"engines", "Timeout per call"},
+	{"basics", "New debate"},
+	{"inputs", "Lenses"}, {"inputs", "Options"}, {"inputs", "Criteria"}, {"inputs", "Value at risk"},
+}
+
+// fieldTitles are the frame's lines with the form's focus bar and the
+// indentation taken away.
+func fieldTitles(m Model) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range strings.Split(screenText(m, ""), "\n") {
+		out[strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "┃"))] = true
+	}
+	return out
+}
+
+// wizardStage names the wizard's stage by what the frame asks ("" when the
+// frame is not the wizard's): protocol, basics, inputs, engines, confirm.
+func wizardStage(m Model) string {
+	if drawnScreen(m) != "wizard" {
+		return ""
+	}
+	titles := fieldTitles(m)
+	for _, s := range wizardStages {
+		if titles[s.title] {
+			return s.stage
+		}
+	}
+	return "unknown"
+}
+
+// wizardAsks fails the test unless the frame draws the wizard at that
+// stage.
+func wizardAsks(t *testing.T, m Model, stage string) {
+	t.Helper()
+	if got := wizardStage(m); got != stage {
+		t.Fatalf("the wizard should ask its %s stage, it draws %q:\n%s", stage, got, screenText(m, ""))
+	}
+}
+
+// focusedField is the title of the form field the focus bar (┃) marks:
+// the first marked line.
+func focusedField(m Model) string {
+	for _, l := range strings.Split(screenText(m, ""), "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "┃") {
+			return strings.TrimSpace(strings.TrimPrefix(t, "┃"))
+		}
+	}
+	return ""
+}
+
+// sgr matches one SGR escape and the text after it up to the next escape.
+var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m([^\x1b]*)`)
+
+// activeTab is the tab the frame marks (drawn underlined) on its row of
+// tabs, among the first lines ("" when none is).
+func activeTab(m Model) string {
+	lines := strings.Split(m.Render(), "\n")
+	for _, l := range lines[:min(4, len(lines))] {
+		var b strings.Builder
+		for _, g := range sgr.FindAllStringSubmatch(l, -1) {
+			if slices.Contains(strings.Split(g[1], ";"), "4") {
+				b.WriteString(g[2])
+			}
+		}
+		if b.Len() > 0 {
+			return strings.TrimSpace(b.String())
+		}
+	}
+	return ""
+}
+
+// footer is the frame's last line that is not blank.
+func footer(m Model) string {
+	lines := strings.Split(strings.TrimRight(screenText(m, ""), "\n "), "\n")
+	return lines[len(lines)-1]
+}
+
+// zoomShown reports whether the frame is a zoom: one document full screen
+// with the zoom's footer (its scroll keys, its search prompt or its
+// matches).
+func zoomShown(m Model) bool {
+	f := footer(m)
+	return drawnScreen(m) == "" && (strings.Contains(f, "scroll") || strings.Contains(f, "enter find · esc close") || strings.Contains(f, "esc clear"))
+}
+
+// anyMenuDrawn reports whether a decision menu is drawn over the screen:
+// a known menu's title or the menus' confirm key in the footer.
+func anyMenuDrawn(m Model) bool {
+	text := screenText(m, "")
+	for _, title := range menuTitles {
+		if strings.Contains(text, title) {
+			return true
+		}
+	}
+	screen := drawnScreen(m)
+	return screen != "wizard" && screen != "cost" && strings.Contains(footer(m), "enter confirm")
 }
