@@ -388,8 +388,9 @@ func lineWith(text, s string) string {
 var wizardStages = []struct{ stage, title string }{
 	{"protocol", "Protocol"},
 	{"confirm", "Send this bug to external engines?"},
-	{"engines", "Timeout per call"},
-	{"basics", "New debate"},
+	{"engines", "Timeout per call"}, {"engines", "Order-swap check"}, {"engines", "Critics"}, {"engines", "Engine of "},
+	{"basics", "New debate"}, {"basics", "Mode"}, {"basics", "Rounds after round 0 (R)"}, {"basics", "Rebuttal rounds (cap R)"},
+	{"basics", " engines"}, {"basics", "Question"}, {"basics", "Change"}, {"basics", "Contract"},
 	{"inputs", "Lenses"}, {"inputs", "Options"}, {"inputs", "Criteria"}, {"inputs", "Value at risk"},
 }
 
@@ -403,6 +404,22 @@ func fieldTitles(m Model) map[string]bool {
 	return out
 }
 
+// drawsTitle reports whether the frame draws a field titled title (a title
+// ending in a space is a prefix: "Engine of " names every solver's field;
+// one starting with a space a suffix: " engines" names the strategy field
+// in every protocol's words).
+func drawsTitle(titles map[string]bool, title string) bool {
+	for t := range titles {
+		switch {
+		case strings.HasSuffix(title, " ") && strings.HasPrefix(t, title),
+			strings.HasPrefix(title, " ") && strings.HasSuffix(t, title) && !strings.Contains(t, " "+strings.TrimSpace(title)+" "),
+			t == title:
+			return true
+		}
+	}
+	return false
+}
+
 // wizardStage names the wizard's stage by what the frame asks ("" when the
 // frame is not the wizard's): protocol, basics, inputs, engines, confirm.
 func wizardStage(m Model) string {
@@ -411,7 +428,7 @@ func wizardStage(m Model) string {
 	}
 	titles := fieldTitles(m)
 	for _, s := range wizardStages {
-		if titles[s.title] {
+		if drawsTitle(titles, s.title) {
 			return s.stage
 		}
 	}
