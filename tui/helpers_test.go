@@ -502,3 +502,36 @@ func anyMenuDrawn(m Model) bool {
 	screen := drawnScreen(m)
 	return screen != "wizard" && screen != "cost" && strings.Contains(footer(m), "enter confirm")
 }
+
+// menuMarks name a menu by words only it draws, the most specific first
+// (the quorum menu offers "Other…" and the judge menu "Retry the …"):
+// drawnMenu takes the first that matches.
+var menuMarks = []struct {
+	kind menuKind
+	mark *regexp.Regexp
+}{
+	{menuQuorumOther, regexp.MustCompile(`│ [┃ ] (Other|Which failed \w+\?) +│`)},
+	{menuSwapEngine, regexp.MustCompile(`New engine for `)},
+	{menuTimeout, regexp.MustCompile(`New timeout for `)},
+	{menuJudgeHuman, regexp.MustCompile(`Which proposal wins\?`)},
+	{menuJudgeEngine, regexp.MustCompile(`on another engine \(now: `)},
+	{menuJudge, regexp.MustCompile(`failed \(attempt \d+\)`)},
+	{menuQuorum, regexp.MustCompile(`Quorum lost in round`)},
+	{menuQuit, regexp.MustCompile(`Leave this debate\?`)},
+	{menuEngineChange, regexp.MustCompile(`The engines changed since this debate started`)},
+	{menuTrust, regexp.MustCompile(`Trust this project's engines file\?`)},
+	{menuDecide, regexp.MustCompile(`Record the human decision on`)},
+	{menuBudgetRaise, regexp.MustCompile(`New cap in dollars`)},
+	{menuBudget, regexp.MustCompile(`The budget cap is reached`)},
+}
+
+// drawnMenu is the kind of the menu the frame draws (menuNone when none).
+func drawnMenu(m Model) menuKind {
+	text := screenText(m, "")
+	for _, mm := range menuMarks {
+		if mm.mark.MatchString(text) {
+			return mm.kind
+		}
+	}
+	return menuNone
+}
