@@ -535,3 +535,14 @@ func drawnMenu(m Model) menuKind {
 	}
 	return menuNone
 }
+
+// debateOf is the bug whose debate the frame shows: the first word of the
+// debate screen's header ("" on any other screen).
+func debateOf(m Model) string {
+	if drawnScreen(m) != "debate" {
+		return ""
+	}
+	head, _, _ := strings.Cut(screenText(m, ""), "\n")
+	id, _, _ := strings.Cut(head, " ")
+	return id
+}
