@@ -546,3 +546,28 @@ func debateOf(m Model) string {
 	id, _, _ := strings.Cut(head, " ")
 	return id
 }
+
+// elapsedFigure is a duration as the header writes it (40s, 1m25s).
+var elapsedFigure = regexp.MustCompile(`^(\d+h)?(\d+m)?(\d+s)?$`)
+
+// headerFigure is one figure of the debate header as drawn: "elapsed"
+// (40s), "calls" (calls 6/10 …, 5/6 calls +1), "tokens" (2.8k, without its unit), "round"
+// (round 1 of 2 …); "" when the header does not draw it.
+func headerFigure(m Model, which string) string {
+	head, _, _ := strings.Cut(screenText(m, ""), "\n")
+	for _, part := range strings.Split(head, " · ") {
+		switch {
+		case which == "elapsed" && part != "" && elapsedFigure.MatchString(part):
+			return part
+		case which == "calls" && strings.Contains(part, "calls"):
+			return part
+		case which == "tokens" && strings.HasSuffix(part, " tokens"):
+			return strings.TrimSuffix(part, " tokens")
+		case which == "tokens" && strings.HasSuffix(part, " tok"):
+			return strings.TrimSuffix(part, " tok")
+		case which == "round" && (strings.HasPrefix(part, "round ") || strings.HasPrefix(part, "stopped at round ") || strings.HasPrefix(part, "cut by the budget")):
+			return part
+		}
+	}
+	return ""
+}
