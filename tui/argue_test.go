@@ -117,7 +117,7 @@ func TestArgueLiveHeader(t *testing.T) {
 	}
 	m.dv.deb.apply(engine.Event{Type: engine.EvDecision, Point: engine.PointStop, Choice: "convergence", By: "moot", Round: 2, Reason: "convergence: test"})
 	m.dv.deb.apply(engine.Event{Type: engine.EvJudgeStarted, Attempt: 1})
-	got := ansi.Strip(m.dv.debateHeader(&m.frame))
+	got := headerLine(m)
 	for _, want := range []string{"stopped at round 2, cap 3", "calls 9/10"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("header after the stop lacks %q:\n%s", want, got)

@@ -205,7 +205,7 @@ func TestBudgetCutHeader(t *testing.T) {
 				engine.Event{Type: engine.EvDecision, Point: bugfolder.PointBudget, Choice: string(engine.BudgetStop), By: "human", Round: 1},
 				engine.Event{Type: engine.EvJudgeStarted, Round: 0, Engine: "scripted", Attempt: 1})
 			m = pump(t, m, engineMsg{events: evs})
-			head := ansi.Strip(m.dv.debateHeader(&m.frame))
+			head := headerLine(m)
 			if !strings.Contains(head, tc.want) || strings.Contains(head, tc.lost) {
 				t.Errorf("header %q: want %q, never %q", head, tc.want, tc.lost)
 			}

@@ -571,3 +571,9 @@ func headerFigure(m Model, which string) string {
 	}
 	return ""
 }
+
+// headerLine is the frame's first line: a debate's header.
+func headerLine(m Model) string {
+	head, _, _ := strings.Cut(screenText(m, ""), "\n")
+	return head
+}
