@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -576,4 +577,29 @@ func headerFigure(m Model, which string) string {
 func headerLine(m Model) string {
 	head, _, _ := strings.Cut(screenText(m, ""), "\n")
 	return head
+}
+
+// callsFigure reads the calls made and planned from the header's "calls
+// M/P" or "M/P calls" (ok false when the header draws no such figure).
+func callsFigure(m Model) (made, planned int, ok bool) {
+	g := regexp.MustCompile(`(\d+)/(\d+)`).FindStringSubmatch(headerFigure(m, "calls"))
+	if g == nil {
+		return 0, 0, false
+	}
+	made, _ = strconv.Atoi(g[1])
+	planned, _ = strconv.Atoi(g[2])
+	return made, planned, true
+}
+
+// toTab presses tab until the frame marks the named tab (at most a dozen
+// times), and fails the test when it never does.
+func toTab(t *testing.T, m Model, name string) Model {
+	t.Helper()
+	for i := 0; i < 12 && activeTab(m) != name; i++ {
+		m = keys(t, m, "tab")
+	}
+	if activeTab(m) != name {
+		t.Fatalf("tab never reaches the %s tab:\n%s", name, screenText(m, ""))
+	}
+	return m
 }
