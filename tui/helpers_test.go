@@ -484,11 +484,11 @@ func footer(m Model) string {
 }
 
 // zoomShown reports whether the frame is a zoom: one document full screen
-// with the zoom's footer (its scroll keys, its search prompt or its
+// (under a review's header in a review) with the zoom's footer (its scroll keys, its search prompt or its
 // matches).
 func zoomShown(m Model) bool {
 	f := footer(m)
-	return drawnScreen(m) == "" && (strings.Contains(f, "scroll") || strings.Contains(f, "enter find · esc close") || strings.Contains(f, "esc clear"))
+	return (strings.Contains(f, "scroll") || strings.Contains(f, "enter find · esc close") || strings.Contains(f, "esc clear"))
 }
 
 // anyMenuDrawn reports whether a decision menu is drawn over the screen:
@@ -602,4 +602,14 @@ func toTab(t *testing.T, m Model, name string) Model {
 		t.Fatalf("tab never reaches the %s tab:\n%s", name, screenText(m, ""))
 	}
 	return m
+}
+
+// pricedPlan matches the cost screen's count of calls ("… = 10 calls"),
+// drawn once the plan is priced.
+var pricedPlan = regexp.MustCompile(`= \d+ calls`)
+
+// costPriced reports whether the frame is the cost screen with a priced
+// plan on it.
+func costPriced(m Model) bool {
+	return drawnScreen(m) == "cost" && pricedPlan.MatchString(screenText(m, ""))
 }
