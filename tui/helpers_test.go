@@ -613,3 +613,16 @@ var pricedPlan = regexp.MustCompile(`= \d+ calls`)
 func costPriced(m Model) bool {
 	return drawnScreen(m) == "cost" && pricedPlan.MatchString(screenText(m, ""))
 }
+
+// selectRow moves the browser's selection down (j) to the row that names
+// id, as a user would, and fails the test when no row does.
+func selectRow(t *testing.T, m Model, id string) Model {
+	t.Helper()
+	for i := 0; i < 50 && !strings.HasPrefix(lineWith(screenText(m, ""), id), "▸"); i++ {
+		m = keys(t, m, "j")
+	}
+	if !strings.HasPrefix(lineWith(screenText(m, ""), id), "▸") {
+		t.Fatalf("no row of %s is selected:\n%s", id, screenText(m, ""))
+	}
+	return m
+}

@@ -187,6 +187,7 @@ func TestResumeRunsTheDebatesProtocol(t *testing.T) {
 	for _, tc := range []struct{ named, want string }{{"tradeoff", "tradeoff"}, {"", "debate"}} {
 		m := New(opts)
 		m.dv.deb = &debateView{protocol: tc.named}
+		// justified: the protocol a resume runs shows only once the run starts; these are the options it starts with
 		if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != tc.want {
 			t.Errorf("problema.md names %q: resumed as %s, want %s", tc.named, got, tc.want)
 		}
