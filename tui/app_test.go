@@ -38,7 +38,9 @@ func loadBrowser(t *testing.T, f *fixture, w, h int) Model {
 	return m
 }
 
-func TestBrowser(t *testing.T) {
+// TestBrowserListsSelectsAndFilters: the browser lists every bug with its
+// state, j selects a row (its preview rendered), / filters and esc clears.
+func TestBrowserListsSelectsAndFilters(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m := loadBrowser(t, f, 120, 30)
@@ -170,7 +172,10 @@ func TestWizardToCostWithExternalConfirmation(t *testing.T) {
 	}
 }
 
-func TestCostScreen(t *testing.T) {
+// TestCostScreenPricesTheSetupAndEditReopensTheWizard: the cost screen
+// states the calls and the estimate before anything runs; Edit opens the
+// wizard with the setup.
+func TestCostScreenPricesTheSetupAndEditReopensTheWizard(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	opts := f.options()
@@ -231,7 +236,10 @@ func liveModel(t *testing.T, f *fixture, w, h int) (Model, *bridge) {
 	return m, b
 }
 
-func TestLiveView(t *testing.T) {
+// TestLiveViewShowsThePanesZoomHelpAndTabs: the live view draws each
+// call's pane and figures, bounds a pane's tail, zooms, shows its keys and
+// moves between tabs.
+func TestLiveViewShowsThePanesZoomHelpAndTabs(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 30)

@@ -12,11 +12,11 @@ import (
 	"github.com/reversa/moot/engine"
 )
 
-// TestHabits: a click focuses a pane, a zoom starts at the top and stays
+// TestPaneClickZoomHoldAndDecisionTitle: a click focuses a pane, a zoom starts at the top and stays
 // put when scrolled up while the pane streams, y copies the focused file's
 // path, the window title says when a decision waits, and a document
 // rendered for the other background is not shown.
-func TestHabits(t *testing.T) {
+func TestPaneClickZoomHoldAndDecisionTitle(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 30)

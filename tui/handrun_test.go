@@ -27,7 +27,7 @@ func redate(t *testing.T, proj string) {
 	}
 }
 
-// TestHandRunResumeReasonIsTrue (finding 13b, B): r on a debate written by
+// TestHandRunResumeReasonIsTrue: r on a debate written by
 // hand that stopped midway said "nothing to resume here: r resumes an
 // interrupted … debate" — of an interrupted debate. It now says what the
 // debate lacks, that moot cannot continue it (r and moot resume refuse
@@ -57,7 +57,7 @@ func TestHandRunResumeReasonIsTrue(t *testing.T) {
 	}
 }
 
-// TestHandRunElapsedIsUnknown (finding 13b, B): the header of a debate
+// TestHandRunElapsedIsUnknown: the header of a debate
 // written by hand read an elapsed time spanned from its problem's date to
 // its last file (years, for a bug filed long before); with no event log
 // nothing records it, so it reads "—".

@@ -14,7 +14,7 @@ import (
 	"github.com/reversa/moot/engine"
 )
 
-// TestHeaderMoneyIsTheSharedTotal (g13, 1): the header's money is the one
+// TestHeaderMoneyIsTheSharedTotal: the header's money is the one
 // figure list, the browser and show give (bugfolder.CallTotals, priced by
 // what the calls recorded): an engine the engines file gives no price
 // (codex, a command engine) whose calls recorded their cost is no
@@ -46,7 +46,7 @@ func TestHeaderMoneyIsTheSharedTotal(t *testing.T) {
 	})
 }
 
-// TestHeaderLongIDKeepsTheFigures (g13, 2): a question's folder name of
+// TestHeaderLongIDKeepsTheFigures: a question's folder name of
 // 56 characters at 80 columns: the ID is shortened with "…" before any
 // figure goes — round, elapsed, calls, tokens, money and status stay.
 func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
@@ -89,7 +89,7 @@ func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
 	}
 }
 
-// TestHeaderCountsCallsCutByAKill (g13, 3): after kill -9 the header
+// TestHeaderCountsCallsCutByAKill: after kill -9 the header
 // counts the calls cut in flight, as after q's "leave it" and as list and
 // show do (bugfolder.CountModelCalls): 7 started, 5 finished is 7 calls.
 func TestHeaderCountsCallsCutByAKill(t *testing.T) {
@@ -112,7 +112,7 @@ func TestHeaderCountsCallsCutByAKill(t *testing.T) {
 	}
 }
 
-// TestBrowserCountWordsSingular (g13, 4): one question is "1 question",
+// TestBrowserCountWordsSingular: one question is "1 question",
 // one bug "1 bug".
 func TestBrowserCountWordsSingular(t *testing.T) {
 	t.Parallel()
@@ -144,7 +144,7 @@ func TestBrowserCountWordsSingular(t *testing.T) {
 	}
 }
 
-// TestConvergenceNotRecordedOnAFinishedDebate (g13, 4): a finished debate
+// TestConvergenceNotRecordedOnAFinishedDebate: a finished debate
 // whose convergencia.md is missing or malformed says its rounds finished
 // and convergence is not recorded — never "no round finished yet".
 func TestConvergenceNotRecordedOnAFinishedDebate(t *testing.T) {
