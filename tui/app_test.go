@@ -408,8 +408,7 @@ func TestQuitAsksWhileRunning(t *testing.T) {
 		t.Error("leave must stop the run")
 	}
 	// the engine ends; then the UI quits
-	nm, cmd := m.Update(engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeCancelled}}})
-	m = nm.(Model)
+	_, cmd := m.Update(engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeCancelled}}})
 	if msg := cmd(); msg != (tea.QuitMsg{}) {
 		t.Errorf("after leaving, the end of the run quits: %#v", msg)
 	}

@@ -46,7 +46,7 @@ func TestQuorumMenuLetsYouRead(t *testing.T) {
 		if drawnScreen(m) != "debate" || !strings.Contains(screenText(m, f.proj), "What now?") {
 			t.Fatalf("m brings the menu back:\n%s", screenText(m, f.proj))
 		}
-		m = keys(t, m, "enter") // continue
+		keys(t, m, "enter") // continue
 		if a := recv(t, reply); a.d.Choice != engine.QuorumContinue {
 			t.Errorf("answer %+v", a.d)
 		}
