@@ -57,11 +57,13 @@ func TestBrowserResumesWithTheDebatesProtocol(t *testing.T) {
 	t.Parallel()
 	opts, bug := questionFixture(t, "20261201-which-cache-policy-wins")
 	m := openQuestion(t, opts, bug, 120, 40)
+	// justified: the protocol a resume runs shows only once the run starts; these are the options it starts with
 	if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != argue.Name {
 		t.Errorf("the resume runs %s, want argue", got)
 	}
 	for _, p := range known {
 		m.dv.deb.protocol = p.Name()
+		// justified: as above, the options the resume starts with
 		if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != p.Name() {
 			t.Errorf("a %s debate resumes with %s", p.Name(), got)
 		}
@@ -77,8 +79,8 @@ func TestBrowserOpensAFinishedArgue(t *testing.T) {
 	t.Parallel()
 	opts, bug := questionFixture(t, "20261201-should-we-cache-coupon-lookups")
 	m := openQuestion(t, opts, bug, 100, 30)
-	if m.dv.tab != m.dv.finalTab() {
-		t.Fatalf("opened on tab %d, want the Final tab %d", m.dv.tab, m.dv.finalTab())
+	if got := activeTab(m); got != "Final" {
+		t.Fatalf("opened on tab %q, want the Final tab", got)
 	}
 	final := ansi.Strip(m.View().Content)
 	for _, want := range []string{"Synthesis by the synthesizer: no winner", "2 of 2 personas took part", "stopped at round 2 (convergence): rounds 0 to 2 ran, of a cap of 5",
@@ -95,15 +97,15 @@ func TestBrowserOpensAFinishedArgue(t *testing.T) {
 	if help := ansi.Strip(keys(t, m, "?").View().Content); !strings.Contains(help, "r2■/3") || !strings.Contains(help, "the rounds ended at round 2") {
 		t.Errorf("? does not explain the header's ■:\n%s", help)
 	}
-	for tab := 1; tab < m.dv.convTab(); tab++ {
-		m.dv.tab = tab
-		if v := ansi.Strip(m.View().Content); strings.Contains(v, "waiting") {
-			t.Errorf("Round %d shows waiting panes:\n%s", tab-1, v)
+	for _, k := range []string{"0", "1", "2"} {
+		m = keys(t, m, k)
+		if v := ansi.Strip(m.View().Content); activeTab(m) != "Round "+k || strings.Contains(v, "waiting") {
+			t.Errorf("Round %s (tab %q) shows waiting panes:\n%s", k, activeTab(m), v)
 		}
 	}
 	m = keys(t, m, "5") // no round 5 ran: the key does nothing
-	if m.dv.tab != 3 {
-		t.Errorf("5 moved to tab %d", m.dv.tab)
+	if got := activeTab(m); got != "Round 2" {
+		t.Errorf("5 moved to tab %q", got)
 	}
 }
 
@@ -126,22 +128,23 @@ func TestArgueCallsAgreeWithShow(t *testing.T) {
 	}
 	appendEvent(t, dir, `{"by":"human","choice":"continue","dropped":["agente-2"],"point":"quorum","round":1,"time":"2026-12-01T04:53:20.9Z","type":"decision"}`)
 	m := openQuestion(t, opts, bug, 160, 30)
-	show := m.dv.deb.callsDone
-	if d, err := bugfolder.ReadDebate(dir, bugfolder.EN); err != nil || d.ModelCalls() != show {
-		t.Fatalf("the view counts %d calls, show %v (%v)", show, d, err)
+	d, err := bugfolder.ReadDebate(dir, bugfolder.EN)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, fmt.Sprintf("calls %d/%d", show, show)) {
-		t.Errorf("a finished argue's header, want the actual calls %d/%d:\n%s", show, show, got)
+	show := d.ModelCalls()
+	if got := headerFigure(m, "calls"); got != fmt.Sprintf("calls %d/%d", show, show) {
+		t.Errorf("a finished argue's header %q, want show's actual calls %d/%d", got, show, show)
 	}
 	// unfinished: the synthesizer alone is to come
 	m.dv.deb.final, m.dv.deb.winner, m.dv.deb.state, m.dv.deb.judge.status = nil, "", "cancelled", ""
-	if got := m.dv.deb.planned(); got != show+1 {
-		t.Errorf("before the synthesis, %d planned, want %d made + the synthesizer", got, show)
+	if got := headerFigure(m, "calls"); got != fmt.Sprintf("calls %d/%d", show, show+1) {
+		t.Errorf("before the synthesis the header says %q, want %d made of %d made + the synthesizer", got, show, show+1)
 	}
 	// a resume logs again a call whose event was lost: not a new call
 	m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-1", Attempt: 1, Status: "ok", Error: "recovered from the file after an interruption"})
-	if m.dv.deb.callsDone != show {
-		t.Errorf("a call logged again on resume is counted twice: %d, want %d", m.dv.deb.callsDone, show)
+	if got := headerFigure(m, "calls"); !strings.HasPrefix(got, fmt.Sprintf("calls %d/", show)) {
+		t.Errorf("a call logged again on resume is counted twice: %q, want %d made", got, show)
 	}
 	// a call stopped in flight leaves its raw output and no event: show
 	// counts it, and so does the view once the quorum is lost
@@ -154,11 +157,12 @@ func TestArgueCallsAgreeWithShow(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d, _ := bugfolder.ReadDebate(dir, bugfolder.EN)
+	d, _ = bugfolder.ReadDebate(dir, bugfolder.EN)
 	m.dv.deb.apply(engine.Event{Type: engine.EvQuorumLost, Round: 2, Valid: 1, Needed: 2})
-	if m.dv.deb.callsDone != d.ModelCalls() {
-		t.Errorf("at the quorum menu the view counts %d calls, show %d", m.dv.deb.callsDone, d.ModelCalls())
+	if got := headerFigure(m, "calls"); !strings.HasPrefix(got, fmt.Sprintf("calls %d/", d.ModelCalls())) {
+		t.Errorf("at the quorum menu the header says %q, show counts %d", got, d.ModelCalls())
 	}
+
 }
 
 // appendEvent appends one line to a debate's event log.

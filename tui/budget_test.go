@@ -50,15 +50,15 @@ func TestBudgetMenu(t *testing.T) {
 			}
 			if tc.name == "raise" {
 				m = keys(t, m, "enter")
-				if !menuDrawn(m, menuBudgetRaise) || m.dlg.menu.bud.usd != "0.5" || m.dlg.menu.bud.maxTokens != "40000" {
-					t.Fatalf("raise menu %+v", m.dlg.menu)
+				if text := screenText(m, f.proj); !menuDrawn(m, menuBudgetRaise) || !strings.Contains(text, "> 0.5") || !strings.Contains(text, "> 40000") {
+					t.Fatalf("the raise menu does not start from the current caps ($0.5, 40000 tokens):\n%s", text)
 				}
 				tc.keys = tc.keys[1:]
 			}
 			m = keys(t, m, tc.keys...)
 			a := recv(t, reply)
-			if a.d != tc.want || m.dlg.menu != nil {
-				t.Errorf("answer %+v, want %+v (menu %v)", a.d, tc.want, m.dlg.menu)
+			if a.d != tc.want || anyMenuDrawn(m) {
+				t.Errorf("answer %+v, want %+v, the menu closed:\n%s", a.d, tc.want, screenText(m, f.proj))
 			}
 		})
 	}
@@ -125,10 +125,14 @@ func TestCostTrendOnFinalTab(t *testing.T) {
 			f := newFixture(t)
 			m := loadBrowser(t, f, 80, 24)
 			m = keys(t, m, "j", "j", "j", "enter")
-			if m.dv.deb == nil || m.dv.deb.final == nil {
-				t.Fatalf("opened %+v", m.dv.deb)
+			if drawnScreen(m) != "debate" {
+				t.Fatalf("no debate opened:\n%s", screenText(m, f.proj))
 			}
-			m.dv.tab = m.dv.finalTab()
+			m = toTab(t, m, "Final")
+			if lineWith(screenText(m, f.proj), "cost: ") == "" {
+				t.Fatalf("the Final tab draws no final result:\n%s", screenText(m, f.proj))
+			}
+
 			tc.final.Round = 1
 			m.dv.deb.final = tc.final
 			m = pump(t, m, trendMsg{dir: m.dv.deb.dir, rows: costTrends(tc.final, []bugfolder.CostRecord{cut, first, first, cut, {Engines: rows}})})

@@ -13,7 +13,7 @@ import (
 	"github.com/reversa/moot/protocol/debate"
 )
 
-// TestRetriedCallShowsItsOwnFigures (finding 13b, A): when a judge (or a
+// TestRetriedCallShowsItsOwnFigures: when a judge (or a
 // solver) is retried, its pane shows the running attempt's time and
 // tokens, not the failed attempt's — on a judge retry the judge pane kept
 // the previous attempt's tokens until the new one finished.
@@ -61,7 +61,7 @@ func TestRetriedCallShowsItsOwnFigures(t *testing.T) {
 	}
 }
 
-// TestHeaderTokensAcrossResume (finding 13b, A): a solver fails once, the
+// TestHeaderTokensAcrossResume: a solver fails once, the
 // quorum menu's retry is cut off, and the debate is resumed. The header's
 // tokens — read back from the folder, then moved by the resumed run —
 // equal what the event log records over both sessions; they dropped on

@@ -35,8 +35,8 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 			opts.Setup = engine.Setup{Protocol: debate.Protocol{}, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2,
 				Solvers: []string{"sol", "sol", "sol"}, Judge: "jud"}
 			m := sized(t, opts, size[0], size[1])
-			if drawnScreen(m) != "cost" || m.cost.plan == nil || len(m.cost.plan.Refusals) == 0 {
-				t.Fatalf("screen %v plan %v err %v", m.screen, m.cost.plan, m.cost.err)
+			if drawnScreen(m) != "cost" || !strings.Contains(screenText(m, f.proj), "Refused") {
+				t.Fatalf("the cost screen draws no refusal:\n%s", screenText(m, f.proj))
 			}
 			text := screenText(m, f.proj)
 			flat := strings.Join(strings.Fields(text), " ")
@@ -47,14 +47,15 @@ func TestCostScreenRefusalFirst(t *testing.T) {
 			if w := strings.Index(flat, "Warnings"); w >= 0 && w < refused {
 				t.Errorf("the warnings stand above the refusal:\n%s", text)
 			}
-			if m.cost.button == 0 {
+			if strings.Contains(text, "▸ Start ◂") {
 				t.Errorf("Start has the focus of a debate that cannot start")
 			}
 			goldenScreen(t, m, f.proj)
 			m.cost.button, m.cost.scroll = 0, m.cost.clampScroll(&m.frame, 99)
 			m = pump(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+			// justified: the scroll offset; the refusal may fit the window at any offset
 			if drawnScreen(m) != "cost" || m.cost.scroll != 0 || !strings.Contains(screenText(m, f.proj), "Refused") {
-				t.Errorf("Enter on Start did not show the refusal (screen %v, scroll %d):\n%s", m.screen, m.cost.scroll, screenText(m, f.proj))
+				t.Errorf("Enter on Start did not show the refusal (scroll %d):\n%s", m.cost.scroll, screenText(m, f.proj))
 			}
 		})
 	}
@@ -163,8 +164,8 @@ func TestBudgetMenuFiguresAreCurrent(t *testing.T) {
 			spent, flight = 6800, 0
 			m = keys(t, m, "down") // the choice survives the redraw
 			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 1, SolverID: "agente-1", Status: bugfolder.StatusOK, TokensIn: 1200, TokensOut: 600}}})
-			if !strings.Contains(flat(), "spent 6,800 tokens; the calls in flight ≈0 tokens") || m.dlg.menu.choice != "stop" {
-				t.Errorf("the menu did not follow the call that finished (choice %q):\n%s", m.dlg.menu.choice, screenText(m, f.proj))
+			if !strings.Contains(flat(), "spent 6,800 tokens; the calls in flight ≈0 tokens") || !strings.Contains(flat(), "> Stop now") {
+				t.Errorf("the menu did not follow the call that finished, its choice kept on Stop:\n%s", screenText(m, f.proj))
 			}
 			shown := screenText(m, f.proj)                                                          // kept as the golden screen once the refusal is checked too
 			m = keys(t, m, "up", "enter", "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "1", "enter") // raise: no dollar cap, 9001 tokens
@@ -205,12 +206,12 @@ func TestBudgetCutHeader(t *testing.T) {
 				engine.Event{Type: engine.EvDecision, Point: bugfolder.PointBudget, Choice: string(engine.BudgetStop), By: "human", Round: 1},
 				engine.Event{Type: engine.EvJudgeStarted, Round: 0, Engine: "scripted", Attempt: 1})
 			m = pump(t, m, engineMsg{events: evs})
-			head := ansi.Strip(m.dv.debateHeader(&m.frame))
+			head := headerLine(m)
 			if !strings.Contains(head, tc.want) || strings.Contains(head, tc.lost) {
 				t.Errorf("header %q: want %q, never %q", head, tc.want, tc.lost)
 			}
-			if got := m.dv.deb.planned(); got != m.dv.deb.callsDone+1 {
-				t.Errorf("planned %d calls with %d made: only the judge is to come", got, m.dv.deb.callsDone)
+			if made, planned, ok := callsFigure(m); !ok || planned != made+1 {
+				t.Errorf("header %q: planned %d calls with %d made, want only the judge to come", head, planned, made)
 			}
 			goldenScreen(t, m, f.proj)
 		})
@@ -241,6 +242,7 @@ func TestEstimateWordsAgree(t *testing.T) {
 				Estimates: []bugfolder.CostAccuracy{{Engine: "priced", EstTokens: 1000, EstUSD: 0.07}, {Engine: "free", EstTokens: 1000}}}
 			m = pump(t, m, engineMsg{events: []engine.Event{plan}})
 			m.dv.deb.unpriced = tc.callNoUSD
+			// justified: the Final tab draws the estimate only once a final exists; this run has none yet
 			if got := m.dv.estimateWords(); got != tc.want {
 				t.Errorf("the Final tab's estimate reads %q, want %q", got, tc.want)
 			}
@@ -253,9 +255,11 @@ func TestEstimateWordsAgree(t *testing.T) {
 				t.Fatal(err)
 			}
 			m.dv.deb.recordPlan(logged)
+			// justified: as above
 			if got := m.dv.estimateWords(); got != tc.want {
 				t.Errorf("read from the log, the estimate reads %q, want %q", got, tc.want)
 			}
+
 		})
 	}
 }

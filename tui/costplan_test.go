@@ -71,8 +71,8 @@ func TestCostScreenEstimatesInTheBackground(t *testing.T) {
 	if n := plans.Load(); n != 0 {
 		t.Fatalf("Update priced the plan itself (%d plan(s)): the UI froze while it read the register", n)
 	}
-	if cmd == nil || drawnScreen(m) != "cost" || m.cost.plan != nil {
-		t.Fatalf("no command to price the plan (screen %v, plan %v)", m.screen, m.cost.plan)
+	if cmd == nil || drawnScreen(m) != "cost" || costPriced(m) {
+		t.Fatalf("no command to price the plan:\n%s", screenText(m, f.proj))
 	}
 	t.Run("estimating", func(t *testing.T) {
 		checkFrame(t, m, 80, 24, f.proj, []string{"estimating the cost", "▸ Start ◂"})
@@ -134,7 +134,9 @@ func TestStalePlanIsDropped(t *testing.T) {
 		m, cmd := update(m, assemblePCmd(m.subj.bug)())
 		m.screen = scrWizard // esc: back to the setup
 		m, _ = update(m, plansIn(cmd)[0])
+		// justified: the test set the screen itself; a plan taken late would show only on a later cost screen
 		if m.cost.plan != nil {
+
 			t.Errorf("a plan taken after the cost screen was left: %+v", m.cost.plan)
 		}
 	})

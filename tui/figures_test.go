@@ -38,17 +38,14 @@ func TestFiguresAfterResume(t *testing.T) {
 	}
 	m := loadBrowser(t, f, 100, 30)
 	m = keys(t, m, "j", "enter")
-	if m.dv.deb == nil || m.dv.deb.bugID != bug.ID {
-		t.Fatalf("opened %+v", m.dv.deb)
+	if got := debateOf(m); got != bug.ID {
+		t.Fatalf("opened %q, want %s:\n%s", got, bug.ID, screenText(m, f.proj))
 	}
-	if got := m.dv.deb.elapsed(fixedNow); got != 40*time.Second {
-		t.Errorf("elapsed %v, want the 40s of its two sessions", got)
+	if got := headerFigure(m, "elapsed"); got != "40s" {
+		t.Errorf("elapsed %q, want the 40s of its two sessions", got)
 	}
-	if m.dv.deb.callsDone != 6 {
-		t.Errorf("calls %d, want the log's 6 (4 files: agent-1 retried once, agent-2 ran twice in round 0)", m.dv.deb.callsDone)
-	}
-	if text := screenText(m, f.proj); !strings.Contains(text, " 40s ") || !strings.Contains(text, "calls 6/") {
-		t.Errorf("header:\n%s", strings.SplitN(text, "\n", 2)[0])
+	if got := headerFigure(m, "calls"); !strings.HasPrefix(got, "calls 6/") {
+		t.Errorf("%q, want the log's 6 calls (4 files: agent-1 retried once, agent-2 ran twice in round 0)", got)
 	}
 
 	// resume: the clock goes on from the total
@@ -58,18 +55,21 @@ func TestFiguresAfterResume(t *testing.T) {
 		{Type: engine.EvCallStarted, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Attempt: 1, Time: fixedNow.Add(-4 * time.Second)},
 	}})
 	m = pump(t, m, tickMsg(fixedNow))
-	if got := m.dv.deb.elapsed(m.now); got != 45*time.Second {
-		t.Errorf("elapsed after resume %v, want 40s + 5s", got)
+	if got := headerFigure(m, "elapsed"); got != "45s" {
+		t.Errorf("elapsed after resume %q, want 40s + 5s", got)
 	}
-	before := m.dv.deb.liveTokens()
+	before := headerFigure(m, "tokens")
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Text: strings.Repeat("token ", 400)}}})
-	if after := m.dv.deb.liveTokens(); after <= before {
-		t.Errorf("tokens did not move while the call streamed: %d → %d", before, after)
+	streaming := headerFigure(m, "tokens")
+	if streaming == before {
+		t.Errorf("tokens did not move while the call streamed: %s → %s", before, streaming)
 	}
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 1, SolverID: "agent-2", Role: bugfolder.RoleSolver, Status: "ok", TokensIn: 100, TokensOut: 50}}})
-	if m.dv.deb.callsDone != 7 || m.dv.deb.liveTokens() != m.dv.deb.tokens {
-		t.Errorf("after the call: calls %d, tokens %d (finished %d)", m.dv.deb.callsDone, m.dv.deb.liveTokens(), m.dv.deb.tokens)
+	// the call's reported 150 tokens replace its streamed estimate
+	if calls, tokens := headerFigure(m, "calls"), headerFigure(m, "tokens"); !strings.HasPrefix(calls, "calls 7/") || tokens != "150" {
+		t.Errorf("after the call: %q, %s tokens (streaming showed %s), want calls 7 and the reported 150", calls, tokens, streaming)
 	}
+
 	if text := screenText(m, f.proj); !strings.Contains(text, "running") || strings.Contains(text, "interrupted") {
 		t.Errorf("the header's status word:\n%s", text)
 	}

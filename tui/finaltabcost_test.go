@@ -17,7 +17,7 @@ func TestHandRunHeaderCostIsUnknown(t *testing.T) {
 	m := loadBrowser(t, f, 140, 45)
 	for i := 0; i < 12; i++ {
 		o := keys(t, m, "enter")
-		if drawnScreen(o) == "debate" && o.dv.deb != nil && o.dv.deb.bugID == "BUG-20260705-M8N2" {
+		if debateOf(o) == "BUG-20260705-M8N2" {
 			o = pump(t, o, nil)
 			head := strings.SplitN(screenText(o, f.proj), "\n", 2)[0]
 			if strings.Contains(head, "$0.00") || !strings.Contains(head, "unknown") {
@@ -43,9 +43,10 @@ func TestFinalTabKeepsTheEstimateFromTheLog(t *testing.T) {
 	}
 	m := loadBrowser(t, f, 140, 45)
 	m = keys(t, m, "j", "j", "j", "enter")
-	if m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260702-Q2R8" || m.dv.tab != m.dv.finalTab() {
-		t.Fatalf("not on Q2R8's Final tab: %+v", m.dv.deb)
+	if debateOf(m) != "BUG-20260702-Q2R8" || activeTab(m) != "Final" {
+		t.Fatalf("not on Q2R8's Final tab:\n%s", screenText(m, f.proj))
 	}
+
 	m = pump(t, m, nil)
 	if text := screenText(m, f.proj); !strings.Contains(text, ", estimated ≈$0.01") {
 		t.Errorf("Final tab lacks the estimate:\n%s", text)

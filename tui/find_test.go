@@ -31,8 +31,8 @@ func TestFindInZoom(t *testing.T) {
 			m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: text.String()}}})
 			m.dv.focus = 1
 			m = keys(t, m, "enter", "/", "a", "l", "v", "o")
-			if !m.zm.find.typing || m.zm.find.input.Value() != "alvo" || !m.zm.on {
-				t.Fatalf("the prompt did not take the letters: typing %v value %q zoom %v", m.zm.find.typing, m.zm.find.input.Value(), m.zm.on)
+			if foot := footer(m); !zoomShown(m) || !strings.HasPrefix(foot, "/alvo") || !strings.Contains(foot, "enter find · esc close") {
+				t.Fatalf("the prompt did not take the letters: footer %q", foot)
 			}
 			t.Run("prompt", func(t *testing.T) { goldenScreen(t, m, f.proj) })
 			m = keys(t, m, "enter")
@@ -54,22 +54,23 @@ func TestFindInZoom(t *testing.T) {
 				t.Errorf("N wraps to the last match:\n%s", screenText(m, f.proj))
 			}
 			m = keys(t, m, "/", "esc")
-			if m.zm.find.typing || m.zm.find.query != "alvo" || !m.zm.on {
-				t.Errorf("esc closes the prompt only: typing %v query %q zoom %v", m.zm.find.typing, m.zm.find.query, m.zm.on)
+			if foot := footer(m); !zoomShown(m) || !strings.HasPrefix(foot, "match 3 of 3") {
+				t.Errorf("esc closes the prompt only, the search for alvo kept: footer %q", foot)
 			}
 			m = keys(t, m, "esc")
-			if m.zm.find.query != "" || !m.zm.on || strings.Contains(screenText(m, f.proj), "match") {
-				t.Errorf("esc clears the search first, in the zoom")
+			if !zoomShown(m) || strings.Contains(screenText(m, f.proj), "match") {
+				t.Errorf("esc clears the search first, in the zoom:\n%s", screenText(m, f.proj))
 			}
 			m = keys(t, m, "esc")
-			if m.zm.on {
+			if zoomShown(m) {
 				t.Error("then esc leaves the zoom")
 			}
 			// / on the tab view zooms the focused pane and opens the prompt
 			m = keys(t, m, "/")
-			if !m.zm.on || !m.zm.find.typing {
-				t.Errorf("/ on a pane: zoom %v typing %v", m.zm.on, m.zm.find.typing)
+			if !zoomShown(m) || !strings.Contains(footer(m), "enter find · esc close") {
+				t.Errorf("/ on a pane opens the zoom's prompt:\n%s", screenText(m, f.proj))
 			}
+
 		})
 	}
 }

@@ -12,11 +12,11 @@ import (
 	"github.com/reversa/moot/engine"
 )
 
-// TestHabits: a click focuses a pane, a zoom starts at the top and stays
+// TestPaneClickZoomHoldAndDecisionTitle: a click focuses a pane, a zoom starts at the top and stays
 // put when scrolled up while the pane streams, y copies the focused file's
 // path, the window title says when a decision waits, and a document
 // rendered for the other background is not shown.
-func TestHabits(t *testing.T) {
+func TestPaneClickZoomHoldAndDecisionTitle(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 30)
@@ -30,13 +30,15 @@ func TestHabits(t *testing.T) {
 	long := strings.Repeat("linha\n", 200)
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: long}}})
 	m = keys(t, m, "enter")
-	if !m.zm.on || m.zm.vp.YOffset() != 0 {
+	// justified: the scroll offset; the streamed lines are alike, so the frame cannot say where it is
+	if !zoomShown(m) || m.zm.vp.YOffset() != 0 {
 		t.Fatalf("a zoom starts at the top: offset %d", m.zm.vp.YOffset())
 	}
 	m.zm.vp.GotoBottom()
 	m = pump(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	at := m.zm.vp.YOffset()
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: long}}})
+	// justified: the scroll offset; the streamed lines are alike, so the frame cannot say where it is
 	if m.zm.vp.YOffset() != at {
 		t.Errorf("scrolled up, the zoom moved from %d to %d as the pane streamed", at, m.zm.vp.YOffset())
 	}
@@ -54,6 +56,7 @@ func TestHabits(t *testing.T) {
 	k := docKey{path: "/x.md", width: 80}
 	m = pump(t, m, tea.BackgroundColorMsg{Color: lipgloss.Color("#ffffff")})
 	m = pump(t, m, docMsg{key: k, out: "dark", style: glamourStyle(true, false)})
+	// justified: the cache of rendered documents; a stale entry shows only on a later frame of that document
 	if _, ok := m.docs[k]; ok {
 		t.Error("a document rendered for the dark background was kept on a light one")
 	}
@@ -104,12 +107,14 @@ func TestZoomScrollKeptThroughFinish(t *testing.T) {
 		return engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: b.String()}}}
 	}
 	m = pump(t, m, out(100))
+	// justified: the scroll position itself is what the test is about
 	if !m.zm.vp.AtBottom() {
 		t.Fatal("the zoom does not follow the stream at its end")
 	}
 	m = keys(t, m, "up", "up")
 	off := m.zm.vp.YOffset()
 	m = pump(t, m, out(50))
+	// justified: the scroll offset itself is what the test is about
 	if got := m.zm.vp.YOffset(); got != off {
 		t.Errorf("text arriving moved the scrolled zoom: %d → %d", off, got)
 	}
@@ -122,8 +127,10 @@ func TestZoomScrollKeptThroughFinish(t *testing.T) {
 		fmt.Fprintf(&doc, "rendered %d\n", i)
 	}
 	m = pump(t, m, docMsg{key: k, out: doc.String(), style: glamourStyle(m.dark, m.opts.NoColor)})
+	// justified: the scroll offset itself is what the test is about
 	if got := m.zm.vp.YOffset(); got != off {
 		t.Errorf("the finish moved the scrolled zoom: %d → %d", off, got)
+
 	}
 	m = pump(t, m, engineMsg{then: runDoneMsg{res: &engine.Result{Outcome: engine.OutcomeDone}}})
 	if z := screenText(m, f.proj); !strings.HasPrefix(z, "agente-2 ·") {

@@ -27,7 +27,7 @@ func redate(t *testing.T, proj string) {
 	}
 }
 
-// TestHandRunResumeReasonIsTrue (finding 13b, B): r on a debate written by
+// TestHandRunResumeReasonIsTrue: r on a debate written by
 // hand that stopped midway said "nothing to resume here: r resumes an
 // interrupted … debate" — of an interrupted debate. It now says what the
 // debate lacks, that moot cannot continue it (r and moot resume refuse
@@ -37,8 +37,8 @@ func TestHandRunResumeReasonIsTrue(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 80, 24)
 	m = keys(t, m, "j")
-	if r := m.browser.selected(); r == nil || r.sum == nil || r.sum.Bug.ID != "BUG-20260801-X9Z2" {
-		t.Fatalf("the selected row is not the hand-run debate: %+v", r)
+	if row := lineWith(screenText(m, f.proj), "BUG-20260801-X9Z2"); !strings.HasPrefix(row, "▸") {
+		t.Fatalf("the selected row is not the hand-run debate: %q", row)
 	}
 	m = keys(t, m, "r")
 	text := screenText(m, f.proj)
@@ -52,12 +52,12 @@ func TestHandRunResumeReasonIsTrue(t *testing.T) {
 		t.Errorf("the old, untrue reason:\n%s", text)
 	}
 	goldenScreen(t, m, f.proj)
-	if m = keys(t, m, "x"); m.toast.errShown || drawnScreen(m) != "browser" {
+	if m = keys(t, m, "x"); strings.Contains(strings.Join(strings.Fields(screenText(m, f.proj)), " "), "written by hand and stopped midway") || drawnScreen(m) != "browser" {
 		t.Error("a key does not put the reason away")
 	}
 }
 
-// TestHandRunElapsedIsUnknown (finding 13b, B): the header of a debate
+// TestHandRunElapsedIsUnknown: the header of a debate
 // written by hand read an elapsed time spanned from its problem's date to
 // its last file (years, for a bug filed long before); with no event log
 // nothing records it, so it reads "—".
@@ -67,9 +67,10 @@ func TestHandRunElapsedIsUnknown(t *testing.T) {
 	redate(t, f.proj)
 	m := loadBrowser(t, f, 140, 45)
 	m = keys(t, m, "j", "enter")
-	if m.dv.deb == nil || m.dv.deb.bugID != "BUG-20260801-X9Z2" {
-		t.Fatalf("not on the hand-run debate: %+v", m.dv.deb)
+	if got := debateOf(m); got != "BUG-20260801-X9Z2" {
+		t.Fatalf("not on the hand-run debate: %q", got)
 	}
+
 	m = pump(t, m, nil)
 	head := strings.SplitN(screenText(m, f.proj), "\n", 2)[0]
 	if !strings.Contains(head, " · — · ") || regexp.MustCompile(`\d+h`).MatchString(head) {

@@ -1,10 +1,9 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/engine"
 )
@@ -21,8 +20,8 @@ func TestTranslatedFolderNamesAreRead(t *testing.T) {
 		m = keys(t, m, "j")
 	}
 	m = keys(t, m, "enter")
-	if m.dv.deb == nil || m.dv.deb.bugID != bug.ID {
-		t.Fatalf("opened %+v", m.dv.deb)
+	if got := debateOf(m); got != bug.ID {
+		t.Fatalf("enter shows the debate of %q, want %s:\n%s", got, bug.ID, screenText(m, f.proj))
 	}
 	m = keys(t, m, "shift+tab") // round 0
 	text := screenText(m, f.proj)
@@ -44,8 +43,8 @@ func TestLeavingADebateKeepsTheBrowserRows(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 100, 30)
 	m = keys(t, m, "j", "enter")
-	if m.dv.deb == nil {
-		t.Fatal("no debate opened")
+	if drawnScreen(m) != "debate" {
+		t.Fatalf("no debate opened:\n%s", screenText(m, f.proj))
 	}
 	left := m.subj.bug.Dir
 	nm, cmd := m.Update(keyMsg("q"))
@@ -83,8 +82,8 @@ func openBug(t *testing.T, f *fixture, arg string, w, h int) Model {
 		m = keys(t, m, "j")
 	}
 	m = keys(t, m, "enter")
-	if m.dv.deb == nil || m.dv.deb.bugID != bug.ID {
-		t.Fatalf("opened %+v", m.dv.deb)
+	if got := debateOf(m); got != bug.ID {
+		t.Fatalf("enter shows the debate of %q, want %s:\n%s", got, bug.ID, screenText(m, f.proj))
 	}
 	return m
 }
@@ -96,7 +95,7 @@ func TestHandRunJudgeFailureOffersNoRetry(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m := openBug(t, f, "6", 80, 24)
-	for i := 0; i < 8 && m.dv.tab != m.dv.finalTab(); i++ {
+	for i := 0; i < 8 && activeTab(m) != "Final"; i++ {
 		m = keys(t, m, "tab")
 	}
 	text := screenText(m, f.proj)
@@ -104,10 +103,10 @@ func TestHandRunJudgeFailureOffersNoRetry(t *testing.T) {
 		t.Errorf("final tab of a hand-run debate:\n%s", text)
 	}
 	m = keys(t, m, "r")
-	if m.dlg.menu == nil {
-		t.Fatalf("r opened no menu:\n%s", screenText(m, f.proj))
+	if drawnMenu(m) != menuJudge {
+		t.Fatalf("r opened no judge menu:\n%s", screenText(m, f.proj))
 	}
-	text = ansi.Strip(m.dlg.menu.form.View())
+	text = screenText(m, f.proj)
 	if strings.Contains(text, "Retry the judge") || strings.Contains(text, "another engine") || !strings.Contains(text, "Choose the winner") {
 		t.Errorf("judge menu of a hand-run debate:\n%s", text)
 	}
@@ -125,16 +124,16 @@ func TestSearchPromptVisibleWhileADecisionWaits(t *testing.T) {
 		m.dlg.hidden = true
 		m.dv.focus = 0
 		m = keys(t, m, "enter", "/", "a", "l", "v", "o")
-		if !m.zm.on || !m.zm.find.typing {
-			t.Fatalf("%v: zoom %v typing %v", size, m.zm.on, m.zm.find.typing)
+		if !zoomShown(m) || !strings.Contains(footer(m), "esc close") {
+			t.Fatalf("%v: no search prompt in a zoom:\n%s", size, screenText(m, f.proj))
 		}
 		last := lastLine(screenText(m, f.proj))
 		if !strings.Contains(last, "/alvo") || !strings.Contains(last, "esc close") {
 			t.Errorf("%v: footer %q hides the prompt or its hint", size, last)
 		}
 		m = keys(t, m, "enter", "/", "x")
-		if got := m.zm.find.input.Value(); got != "x" {
-			t.Errorf("%v: reopened prompt holds %q, want a new query %q", size, got, "x")
+		if got := footer(m); !regexp.MustCompile(`^/x\s`).MatchString(got) {
+			t.Errorf("%v: reopened prompt %q, want a new query %q", size, got, "x")
 		}
 	}
 }
@@ -157,12 +156,13 @@ func TestMenusNameWhatTheyRetryAndTheirKeys(t *testing.T) {
 		{tm, "the failed solvers are called again"},
 	} {
 		m.dlg.openMenu(&m.frame, c.mn)
-		if text := ansi.Strip(m.dlg.menu.form.View()); !strings.Contains(text, c.want) {
+		if text := screenText(m, f.proj); !strings.Contains(text, c.want) {
 			t.Errorf("menu lacks %q:\n%s", c.want, text)
 		}
 	}
 	m.dlg.openMenu(&m.frame, judgeConfirmMenu(&menu{j: j, engine: "ext"}))
-	if got := m.dlg.menuKeys(); !strings.HasPrefix(got, "←/→ choose") {
+	if got := footer(m); !strings.HasPrefix(got, "←/→ choose") {
+
 		t.Errorf("confirmation footer %q, want ←/→ (its buttons sit side by side)", got)
 	}
 }

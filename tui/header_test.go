@@ -14,7 +14,7 @@ import (
 	"github.com/reversa/moot/engine"
 )
 
-// TestHeaderMoneyIsTheSharedTotal (g13, 1): the header's money is the one
+// TestHeaderMoneyIsTheSharedTotal: the header's money is the one
 // figure list, the browser and show give (bugfolder.CallTotals, priced by
 // what the calls recorded): an engine the engines file gives no price
 // (codex, a command engine) whose calls recorded their cost is no
@@ -25,7 +25,7 @@ func TestHeaderMoneyIsTheSharedTotal(t *testing.T) {
 	t.Run("a debate read from its folder", func(t *testing.T) {
 		m := sized(t, f.options(), 160, 30)
 		m = pump(t, m, loadDebateCmd(f.bug(t, "5"))())
-		got := ansi.Strip(m.dv.debateHeader(&m.frame))
+		got := headerLine(m)
 		if !strings.Contains(got, "$0.04") || strings.Contains(got, "unknown") {
 			t.Errorf("header %q: want $0.04 as moot list says, no +unknown", got)
 		}
@@ -36,17 +36,17 @@ func TestHeaderMoneyIsTheSharedTotal(t *testing.T) {
 		m.dv.deb = newLiveView(m.opts.Setup) // scripted, which the engines file gives no price
 		m.dv.deb.sessionStart = fixedNow
 		m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, SolverID: "agente-1", Role: bugfolder.RoleSolver, Attempt: 1, Status: "ok", TokensIn: 100, CostUSD: 0.03})
-		if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, "$0.03 ·") {
+		if got := headerLine(m); !strings.Contains(got, "$0.03 ·") {
 			t.Errorf("header %q: every call made is priced, want $0.03", got)
 		}
 		m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, SolverID: "agente-2", Role: bugfolder.RoleSolver, Attempt: 1, Status: "ok", TokensIn: 100, CostUnknown: true})
-		if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, "$0.03+unknown") {
+		if got := headerLine(m); !strings.Contains(got, "$0.03+unknown") {
 			t.Errorf("header %q: a call without a price, want $0.03+unknown", got)
 		}
 	})
 }
 
-// TestHeaderLongIDKeepsTheFigures (g13, 2): a question's folder name of
+// TestHeaderLongIDKeepsTheFigures: a question's folder name of
 // 56 characters at 80 columns: the ID is shortened with "…" before any
 // figure goes — round, elapsed, calls, tokens, money and status stay.
 func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
@@ -71,7 +71,7 @@ func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
 		m.dv.deb.current = 1
 		m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, Role: bugfolder.RoleJudge, SolverID: "judge", Status: "ok", TokensIn: 900, TokensOut: 200, CostUSD: 0.0006})
 		m.dv.deb.apply(engine.Event{Type: engine.EvDebateFinished, Outcome: bugfolder.OutcomeDone, Time: fixedNow})
-		got := ansi.Strip(m.dv.debateHeader(&m.frame))
+		got := headerLine(m)
 		if ansi.StringWidth(got) > w {
 			t.Errorf("%d columns: header is %d wide: %q", w, ansi.StringWidth(got), got)
 		}
@@ -89,7 +89,7 @@ func TestHeaderLongIDKeepsTheFigures(t *testing.T) {
 	}
 }
 
-// TestHeaderCountsCallsCutByAKill (g13, 3): after kill -9 the header
+// TestHeaderCountsCallsCutByAKill: after kill -9 the header
 // counts the calls cut in flight, as after q's "leave it" and as list and
 // show do (bugfolder.CountModelCalls): 7 started, 5 finished is 7 calls.
 func TestHeaderCountsCallsCutByAKill(t *testing.T) {
@@ -107,12 +107,12 @@ func TestHeaderCountsCallsCutByAKill(t *testing.T) {
 	m := sized(t, f.options(), 160, 30)
 	m.dv.deb = viewFromFiles(f.bug(t, "7"), deb)
 	m.screen, m.now = scrDebate, fixedNow
-	if got := ansi.Strip(m.dv.debateHeader(&m.frame)); !strings.Contains(got, "calls 7/") {
+	if got := headerLine(m); !strings.Contains(got, "calls 7/") {
 		t.Errorf("header %q: want the 7 calls started counted (5 finished, 2 cut by the kill)", got)
 	}
 }
 
-// TestBrowserCountWordsSingular (g13, 4): one question is "1 question",
+// TestBrowserCountWordsSingular: one question is "1 question",
 // one bug "1 bug".
 func TestBrowserCountWordsSingular(t *testing.T) {
 	t.Parallel()
@@ -144,7 +144,7 @@ func TestBrowserCountWordsSingular(t *testing.T) {
 	}
 }
 
-// TestConvergenceNotRecordedOnAFinishedDebate (g13, 4): a finished debate
+// TestConvergenceNotRecordedOnAFinishedDebate: a finished debate
 // whose convergencia.md is missing or malformed says its rounds finished
 // and convergence is not recorded — never "no round finished yet".
 func TestConvergenceNotRecordedOnAFinishedDebate(t *testing.T) {
@@ -165,8 +165,8 @@ func TestConvergenceNotRecordedOnAFinishedDebate(t *testing.T) {
 			}
 			m := loadBrowser(t, f, 120, 34)
 			m = keys(t, m, "j", "j", "j", "enter")
-			if m.dv.deb == nil || m.dv.deb.bugID != bug.ID {
-				t.Fatalf("opened %+v", m.dv.deb)
+			if got := debateOf(m); got != bug.ID {
+				t.Fatalf("opened %q, want %s:\n%s", got, bug.ID, screenText(m, f.proj))
 			}
 			m.dv.tab = m.dv.convTab()
 			text := screenText(m, f.proj)

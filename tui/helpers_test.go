@@ -7,7 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -378,4 +381,248 @@ func lineWith(text, s string) string {
 		}
 	}
 	return ""
+}
+
+// wizardStages are the wizard's stages, each named by the field title only
+// that stage draws (checked in this order: the protocol stage draws "New
+// debate" too).
+var wizardStages = []struct{ stage, title string }{
+	{"protocol", "Protocol"},
+	{"confirm", "Send this bug to external engines?"},
+	{"engines", "Timeout per call"}, {"engines", "Order-swap check"}, {"engines", "Critics"}, {"engines", "Engine of "},
+	{"basics", "New debate"}, {"basics", "Mode"}, {"basics", "Rounds after round 0 (R)"}, {"basics", "Rebuttal rounds (cap R)"},
+	{"basics", " engines"}, {"basics", "Question"}, {"basics", "Change"}, {"basics", "Contract"},
+	{"inputs", "Lenses"}, {"inputs", "Options"}, {"inputs", "Criteria"}, {"inputs", "Value at risk"},
+}
+
+// fieldTitles are the frame's lines with the form's focus bar and the
+// indentation taken away.
+func fieldTitles(m Model) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range strings.Split(screenText(m, ""), "\n") {
+		out[strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "┃"))] = true
+	}
+	return out
+}
+
+// drawsTitle reports whether the frame draws a field titled title (a title
+// ending in a space is a prefix: "Engine of " names every solver's field;
+// one starting with a space a suffix: " engines" names the strategy field
+// in every protocol's words).
+func drawsTitle(titles map[string]bool, title string) bool {
+	for t := range titles {
+		switch {
+		case strings.HasSuffix(title, " ") && strings.HasPrefix(t, title),
+			strings.HasPrefix(title, " ") && strings.HasSuffix(t, title) && !strings.Contains(t, " "+strings.TrimSpace(title)+" "),
+			t == title:
+			return true
+		}
+	}
+	return false
+}
+
+// wizardStage names the wizard's stage by what the frame asks ("" when the
+// frame is not the wizard's): protocol, basics, inputs, engines, confirm.
+func wizardStage(m Model) string {
+	if drawnScreen(m) != "wizard" {
+		return ""
+	}
+	titles := fieldTitles(m)
+	for _, s := range wizardStages {
+		if drawsTitle(titles, s.title) {
+			return s.stage
+		}
+	}
+	return "unknown"
+}
+
+// wizardAsks fails the test unless the frame draws the wizard at that
+// stage.
+func wizardAsks(t *testing.T, m Model, stage string) {
+	t.Helper()
+	if got := wizardStage(m); got != stage {
+		t.Fatalf("the wizard should ask its %s stage, it draws %q:\n%s", stage, got, screenText(m, ""))
+	}
+}
+
+// focusedField is the title of the form field the focus bar (┃) marks:
+// the first marked line.
+func focusedField(m Model) string {
+	for _, l := range strings.Split(screenText(m, ""), "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "┃") {
+			return strings.TrimSpace(strings.TrimPrefix(t, "┃"))
+		}
+	}
+	return ""
+}
+
+// sgr matches one SGR escape and the text after it up to the next escape.
+var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m([^\x1b]*)`)
+
+// activeTab is the tab the frame marks (drawn underlined) on its row of
+// tabs, among the first lines ("" when none is).
+func activeTab(m Model) string {
+	lines := strings.Split(m.Render(), "\n")
+	for _, l := range lines[:min(4, len(lines))] {
+		var b strings.Builder
+		for _, g := range sgr.FindAllStringSubmatch(l, -1) {
+			if slices.Contains(strings.Split(g[1], ";"), "4") {
+				b.WriteString(g[2])
+			}
+		}
+		if b.Len() > 0 {
+			return strings.TrimSpace(b.String())
+		}
+	}
+	return ""
+}
+
+// footer is the frame's last line that is not blank.
+func footer(m Model) string {
+	lines := strings.Split(strings.TrimRight(screenText(m, ""), "\n "), "\n")
+	return lines[len(lines)-1]
+}
+
+// zoomShown reports whether the frame is a zoom: one document full screen
+// (under a review's header in a review) with the zoom's footer (its scroll keys, its search prompt or its
+// matches).
+func zoomShown(m Model) bool {
+	f := footer(m)
+	return (strings.Contains(f, "scroll") || strings.Contains(f, "enter find · esc close") || strings.Contains(f, "esc clear"))
+}
+
+// anyMenuDrawn reports whether a decision menu is drawn over the screen:
+// a known menu's title or the menus' confirm key in the footer.
+func anyMenuDrawn(m Model) bool {
+	text := screenText(m, "")
+	for _, title := range menuTitles {
+		if strings.Contains(text, title) {
+			return true
+		}
+	}
+	screen := drawnScreen(m)
+	return screen != "wizard" && screen != "cost" && strings.Contains(footer(m), "enter confirm")
+}
+
+// menuMarks name a menu by words only it draws, the most specific first
+// (the quorum menu offers "Other…" and the judge menu "Retry the …"):
+// drawnMenu takes the first that matches.
+var menuMarks = []struct {
+	kind menuKind
+	mark *regexp.Regexp
+}{
+	{menuQuorumOther, regexp.MustCompile(`│ [┃ ] (Other|Which failed \w+\?) +│`)},
+	{menuSwapEngine, regexp.MustCompile(`New engine for `)},
+	{menuTimeout, regexp.MustCompile(`New timeout for `)},
+	{menuJudgeHuman, regexp.MustCompile(`Which proposal wins\?`)},
+	{menuJudgeEngine, regexp.MustCompile(`on another engine \(now: `)},
+	{menuJudge, regexp.MustCompile(`failed \(attempt \d+\)`)},
+	{menuQuorum, regexp.MustCompile(`Quorum lost in round`)},
+	{menuQuit, regexp.MustCompile(`Leave this debate\?`)},
+	{menuEngineChange, regexp.MustCompile(`The engines changed since this debate started`)},
+	{menuTrust, regexp.MustCompile(`Trust this project's engines file\?`)},
+	{menuDecide, regexp.MustCompile(`Record the human decision on`)},
+	{menuBudgetRaise, regexp.MustCompile(`New cap in dollars`)},
+	{menuBudget, regexp.MustCompile(`The budget cap is reached`)},
+}
+
+// drawnMenu is the kind of the menu the frame draws (menuNone when none).
+func drawnMenu(m Model) menuKind {
+	text := screenText(m, "")
+	for _, mm := range menuMarks {
+		if mm.mark.MatchString(text) {
+			return mm.kind
+		}
+	}
+	return menuNone
+}
+
+// debateOf is the bug whose debate the frame shows: the first word of the
+// debate screen's header ("" on any other screen).
+func debateOf(m Model) string {
+	if drawnScreen(m) != "debate" {
+		return ""
+	}
+	head, _, _ := strings.Cut(screenText(m, ""), "\n")
+	id, _, _ := strings.Cut(head, " ")
+	return id
+}
+
+// elapsedFigure is a duration as the header writes it (40s, 1m25s).
+var elapsedFigure = regexp.MustCompile(`^(\d+h)?(\d+m)?(\d+s)?$`)
+
+// headerFigure is one figure of the debate header as drawn: "elapsed"
+// (40s), "calls" (calls 6/10 …, 5/6 calls +1), "tokens" (2.8k, without its unit), "round"
+// (round 1 of 2 …); "" when the header does not draw it.
+func headerFigure(m Model, which string) string {
+	head, _, _ := strings.Cut(screenText(m, ""), "\n")
+	for _, part := range strings.Split(head, " · ") {
+		switch {
+		case which == "elapsed" && part != "" && elapsedFigure.MatchString(part):
+			return part
+		case which == "calls" && strings.Contains(part, "calls"):
+			return part
+		case which == "tokens" && strings.HasSuffix(part, " tokens"):
+			return strings.TrimSuffix(part, " tokens")
+		case which == "tokens" && strings.HasSuffix(part, " tok"):
+			return strings.TrimSuffix(part, " tok")
+		case which == "round" && (strings.HasPrefix(part, "round ") || strings.HasPrefix(part, "stopped at round ") || strings.HasPrefix(part, "cut by the budget")):
+			return part
+		}
+	}
+	return ""
+}
+
+// headerLine is the frame's first line: a debate's header.
+func headerLine(m Model) string {
+	head, _, _ := strings.Cut(screenText(m, ""), "\n")
+	return head
+}
+
+// callsFigure reads the calls made and planned from the header's "calls
+// M/P" or "M/P calls" (ok false when the header draws no such figure).
+func callsFigure(m Model) (made, planned int, ok bool) {
+	g := regexp.MustCompile(`(\d+)/(\d+)`).FindStringSubmatch(headerFigure(m, "calls"))
+	if g == nil {
+		return 0, 0, false
+	}
+	made, _ = strconv.Atoi(g[1])
+	planned, _ = strconv.Atoi(g[2])
+	return made, planned, true
+}
+
+// toTab presses tab until the frame marks the named tab (at most a dozen
+// times), and fails the test when it never does.
+func toTab(t *testing.T, m Model, name string) Model {
+	t.Helper()
+	for i := 0; i < 12 && activeTab(m) != name; i++ {
+		m = keys(t, m, "tab")
+	}
+	if activeTab(m) != name {
+		t.Fatalf("tab never reaches the %s tab:\n%s", name, screenText(m, ""))
+	}
+	return m
+}
+
+// pricedPlan matches the cost screen's count of calls ("… = 10 calls"),
+// drawn once the plan is priced.
+var pricedPlan = regexp.MustCompile(`= \d+ calls`)
+
+// costPriced reports whether the frame is the cost screen with a priced
+// plan on it.
+func costPriced(m Model) bool {
+	return drawnScreen(m) == "cost" && pricedPlan.MatchString(screenText(m, ""))
+}
+
+// selectRow moves the browser's selection down (j) to the row that names
+// id, as a user would, and fails the test when no row does.
+func selectRow(t *testing.T, m Model, id string) Model {
+	t.Helper()
+	for i := 0; i < 50 && !strings.HasPrefix(lineWith(screenText(m, ""), id), "▸"); i++ {
+		m = keys(t, m, "j")
+	}
+	if !strings.HasPrefix(lineWith(screenText(m, ""), id), "▸") {
+		t.Fatalf("no row of %s is selected:\n%s", id, screenText(m, ""))
+	}
+	return m
 }

@@ -30,11 +30,7 @@ func TestBrowserShowsHostDebatesAsShowDoes(t *testing.T) {
 	} {
 		f := hostFixture(t, tc.register)
 		m := loadBrowser(t, f, 160, 40)
-		for i, vi := range m.browser.visible {
-			if r := m.browser.rows[vi]; r.sum != nil && r.sum.Bug.ID == tc.bug {
-				m.browser.cursor = i
-			}
-		}
+		m = selectRow(t, m, tc.bug)
 		for _, c := range m.browser.wantPreview(&m.frame) {
 			for _, msg := range run(c) {
 				m = pump(t, m, msg)
@@ -64,11 +60,7 @@ func TestFinalTabNamesAHostJudgesVerdictAndItsProposalsFile(t *testing.T) {
 	t.Parallel()
 	f := hostFixture(t, "odcs")
 	m := loadBrowser(t, f, 160, 40)
-	for i, vi := range m.browser.visible {
-		if r := m.browser.rows[vi]; r.sum != nil && r.sum.Bug.ID == "BUG-20261004-ODCS" {
-			m.browser.cursor = i
-		}
-	}
+	m = selectRow(t, m, "BUG-20261004-ODCS")
 	m = keys(t, m, "enter")
 	for m.dv.tab = 0; m.dv.tab < 10; m.dv.tab++ {
 		if s := screenText(m, f.proj); strings.Contains(s, "Winner:") {

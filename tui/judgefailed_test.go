@@ -47,12 +47,13 @@ func TestJudgeFailedFinalTab(t *testing.T) {
 	m := loadBrowser(t, f, 100, 30)
 	m = keys(t, m, "j", "j", "j", "j", "enter")
 	nm, cmd := m.Update(keyMsg("r"))
+	// justified: r's run starts in a command the test does not run (it would call the engines)
 	if !nm.(Model).opts.Resume || cmd == nil {
 		t.Error("r on a judge-failed debate does not resume it")
 	}
 	m = keys(t, m, "q", "k", "enter", "r") // Q2R8, done
-	if m.run.on || !strings.Contains(screenText(m, ""), "nothing to resume") {
-		t.Errorf("r on a finished debate: running %v, status %q", m.run.on, m.toast.text)
+	if !strings.HasSuffix(headerLine(m), " · done") || !strings.Contains(screenText(m, ""), "nothing to resume") {
+		t.Errorf("r on a finished debate starts nothing and says so:\n%s", screenText(m, ""))
 	}
 }
 
@@ -64,15 +65,15 @@ func TestArchivedDebatesReachable(t *testing.T) {
 	m := loadBrowser(t, f, 120, 30)
 	m = keys(t, m, "j", "j", "enter") // K4M1: one archived debate, one current
 	if !strings.Contains(screenText(m, f.proj), "debate 2 of 2 · a older") {
-		t.Fatalf("opened %+v", m.dv.deb)
+		t.Fatalf("not the newest of two debates:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "a")
-	if m.dv.deb.nth != 1 || !strings.Contains(m.dv.deb.dir, "debate-20260611T090000Z") {
-		t.Errorf("a shows %d of %d: %s", m.dv.deb.nth, m.dv.deb.of, m.dv.deb.dir)
+	if !strings.Contains(screenText(m, f.proj), "debate 1 of 2 · a older") {
+		t.Errorf("a shows the archived debate:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "a")
-	if m.dv.deb.nth != 2 || strings.Contains(m.dv.deb.dir, "debate-2026") {
-		t.Errorf("a wraps to the newest: %d, %s", m.dv.deb.nth, m.dv.deb.dir)
+	if !strings.Contains(screenText(m, f.proj), "debate 2 of 2 · a older") {
+		t.Errorf("a wraps to the newest:\n%s", screenText(m, f.proj))
 	}
 }
 
@@ -108,8 +109,8 @@ func TestClosedBugsArchivedDebateOffersNoResume(t *testing.T) {
 	f := newFixture(t)
 	m := loadBrowser(t, f, 80, 24)
 	m = keys(t, m, "j", "j", "enter", "a") // K4M1: closed, its archived debate
-	if m.dv.deb == nil || m.dv.deb.nth != 1 {
-		t.Fatalf("opened %+v", m.dv.deb)
+	if !strings.Contains(screenText(m, f.proj), "debate 1 of 2") {
+		t.Fatalf("not the archived debate:\n%s", screenText(m, f.proj))
 	}
 	for _, c := range []struct {
 		state string
@@ -121,7 +122,9 @@ func TestClosedBugsArchivedDebateOffersNoResume(t *testing.T) {
 		}
 	}
 	nm, _ := m.Update(keyMsg("r"))
+	// justified: as above, a resume starts in a command the test does not run
 	if got := nm.(Model); got.opts.Resume || got.run.on {
+
 		t.Error("r resumed a closed bug's debate")
 	}
 }

@@ -72,7 +72,7 @@ func TestJudgeSwitchAfterResumeFlow(t *testing.T) {
 		t.Errorf("the final answer names %q (amendment %q), want the judge that answered", d.Final.Engine, d.Final.Amendment)
 	}
 	// 2 solvers + the failed judge + the switched judge, in the log and on screen
-	if n := d.ModelCalls(); n != 4 || final.dv.deb.callsDone != 4 {
-		t.Errorf("calls: files %d, header %d, want 4", n, final.dv.deb.callsDone)
+	if n, made := d.ModelCalls(), headerFigure(final, "calls"); n != 4 || !strings.HasPrefix(made, "calls 4/") {
+		t.Errorf("calls: files %d, header %q, want 4", n, made)
 	}
 }

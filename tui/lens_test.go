@@ -25,11 +25,7 @@ func TestLensesShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := loadBrowser(t, f, 140, 40)
-	for i, vi := range m.browser.visible {
-		if r := m.browser.rows[vi]; r.sum != nil && r.sum.Bug.ID == "BUG-20260702-Q2R8" {
-			m.browser.cursor = i
-		}
-	}
+	m = selectRow(t, m, "BUG-20260702-Q2R8")
 	m = pump(t, m, nil)
 	if s := screenText(m, f.proj); !strings.Contains(s, "lenses: agente-1 security · agente-2 cfo") {
 		t.Errorf("the browser's preview does not name the lenses:\n%s", s)

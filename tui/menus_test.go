@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,18 +35,18 @@ func TestQuorumMenuLetsYouRead(t *testing.T) {
 			t.Errorf("%dx%d with the menu aside:\n%s", size[0], size[1], text)
 		}
 		m = keys(t, m, "tab")
-		if m.dv.tab != 2 {
-			t.Errorf("tab while the menu waits: tab %d", m.dv.tab)
+		if got := activeTab(m); got != "Round 1" {
+			t.Errorf("tab while the menu waits: the tab marked is %q, want Round 1", got)
 		}
 		m = keys(t, m, "shift+tab", "enter")
-		if !m.zm.on || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP") {
+		if !zoomShown(m) || !strings.Contains(screenText(m, f.proj), "H1: o recálculo por CEP") {
 			t.Errorf("zoom while the menu waits:\n%s", screenText(m, f.proj))
 		}
 		m = keys(t, m, "esc", "m")
 		if drawnScreen(m) != "debate" || !strings.Contains(screenText(m, f.proj), "What now?") {
 			t.Fatalf("m brings the menu back:\n%s", screenText(m, f.proj))
 		}
-		m = keys(t, m, "enter") // continue
+		keys(t, m, "enter") // continue
 		if a := recv(t, reply); a.d.Choice != engine.QuorumContinue {
 			t.Errorf("answer %+v", a.d)
 		}
@@ -81,11 +82,11 @@ func TestMenusBackPaths(t *testing.T) {
 	}
 	for i, s := range steps {
 		m = keys(t, m, s.keys...)
-		if m.dlg.menu == nil || m.dlg.menu.kind != s.want {
-			t.Fatalf("step %d %v: menu %+v, want kind %d\n%s", i, s.keys, m.dlg.menu, s.want, screenText(m, f.proj))
+		if got := drawnMenu(m); got != s.want {
+			t.Fatalf("step %d %v: menu %d drawn, want kind %d\n%s", i, s.keys, got, s.want, screenText(m, f.proj))
 		}
-		if i == 10 && (m.dlg.menu.form.GetFocusedField() != m.dlg.menu.first || m.dlg.menu.choice != "timeout") {
-			t.Errorf("esc on Other…'s second page: not back on its first page with the action kept (%q)", m.dlg.menu.choice)
+		if text := screenText(m, f.proj); i == 10 && (!regexp.MustCompile(`┃ Other +│`).MatchString(text) || !strings.Contains(text, "> Change a failed solver's timeout")) {
+			t.Errorf("esc on Other…'s second page: not back on its first page with the action kept:\n%s", text)
 		}
 	}
 	select {
@@ -107,8 +108,8 @@ func TestMenusBackPaths(t *testing.T) {
 		{[]string{"down", "down", "enter"}, menuJudge}, // ← Back
 	} {
 		m = keys(t, m, s.keys...)
-		if m.dlg.menu == nil || m.dlg.menu.kind != s.want {
-			t.Fatalf("judge step %d %v: menu %+v\n%s", i, s.keys, m.dlg.menu, screenText(m, f.proj))
+		if got := drawnMenu(m); got != s.want {
+			t.Fatalf("judge step %d %v: menu %d drawn, want %d\n%s", i, s.keys, got, s.want, screenText(m, f.proj))
 		}
 	}
 	if !strings.Contains(screenText(m, f.proj), "esc read the panes first") {
@@ -140,7 +141,8 @@ func TestUnknownPriceNeverZero(t *testing.T) {
 	m, _ := liveModel(t, newFixture(t), 120, 34)
 	for _, mn := range []*menu{q, j} {
 		m.dlg.openMenu(&m.frame, mn)
-		if text := m.dlg.menu.form.View(); strings.Contains(text, "$0.00") || strings.Contains(text, "≈unknown") || !strings.Contains(text, ", unknown)") {
+		if text := screenText(m, ""); strings.Contains(text, "$0.00") || strings.Contains(text, "≈unknown") || !strings.Contains(text, ", unknown)") {
+
 			t.Errorf("menu with no price:\n%s", text)
 		}
 	}

@@ -11,7 +11,8 @@ func TestOlderDebateSaysWhenThereIsNone(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	m := keys(t, loadBrowser(t, f, 120, 30), "/", "Q2R8", "enter", "enter")
-	if m.dv.deb == nil {
+	if drawnScreen(m) != "debate" {
+
 		t.Fatalf("the debate did not open:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "a")

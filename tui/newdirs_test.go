@@ -69,7 +69,7 @@ func listed(m Model) []string {
 	return out
 }
 
-// TestNewFoldersJoinTheBrowserLive (finding 13b, C): a bug folder (or a
+// TestNewFoldersJoinTheBrowserLive: a bug folder (or a
 // question's) made while the browser is open joins the list — at once
 // through fsnotify on the folders that hold bugs, else at the next
 // one-second poll — read, in the current order and filter (the same
@@ -165,7 +165,7 @@ func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
 	}
 }
 
-// TestNewFolderReadAgainOnceItsBugFileIsWritten (finding 13b, C): a bug
+// TestNewFolderReadAgainOnceItsBugFileIsWritten: a bug
 // folder found empty (made, its bug.md not written yet) is listed as
 // incomplete, then read again at the next look once bug.md is there.
 func TestNewFolderReadAgainOnceItsBugFileIsWritten(t *testing.T) {

@@ -59,9 +59,10 @@ func TestReviewBudgetMenuOverTheLiveView(t *testing.T) {
 				}
 			}
 			m = keys(t, m, tc.keys...)
-			if d := recv(t, answer); d != tc.want || m.dlg.menu != nil {
-				t.Errorf("answer %+v, want %+v (menu %v)", d, tc.want, m.dlg.menu)
+			if d := recv(t, answer); d != tc.want || anyMenuDrawn(m) {
+				t.Errorf("answer %+v, want %+v, the menu closed:\n%s", d, tc.want, screenText(m, ""))
 			}
+
 		})
 	}
 }

@@ -51,8 +51,8 @@ func TestReviewCostScreen(t *testing.T) {
 			m = keys(t, m, "right")
 			checkFrame(t, m, sz.w, sz.h, "", []string{"▸ Edit ◂"})
 			m = keys(t, m, "left", "enter")
-			if started != 1 || m.screen != scrReview || m.ReviewStarted() != br.f.Dir {
-				t.Fatalf("Start: started %d, screen %d, following %q", started, m.screen, m.ReviewStarted())
+			if started != 1 || drawnScreen(m) != "review" || m.ReviewStarted() != br.f.Dir {
+				t.Fatalf("Start: started %d, following %q:\n%s", started, m.ReviewStarted(), screenText(m, ""))
 			}
 			checkFrame(t, m, sz.w, sz.h, "", []string{"review " + br.f.ID, "defect · refuse", "←/h left"})
 			goldenScreenNamed(t, "live", m, "")
@@ -69,8 +69,9 @@ func TestReviewCostScreen(t *testing.T) {
 	for _, k := range []string{"esc", "q"} {
 		m := open(t, 100, 30, func() (string, error) { t.Error("cancel started the review"); return "", nil })
 		m, quits := pumpQuits(m, keyMsg(k))
-		if !quits || !m.out.Cancelled || m.ReviewStarted() != "" {
-			t.Errorf("%s on the review's cost screen: quits %v, cancelled %v", k, quits, m.out.Cancelled)
+		if !quits || !m.Outcome().Cancelled || m.ReviewStarted() != "" {
+			t.Errorf("%s on the review's cost screen: quits %v, cancelled %v", k, quits, m.Outcome().Cancelled)
 		}
+
 	}
 }

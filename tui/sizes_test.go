@@ -147,9 +147,10 @@ func TestCostScreenButtonsAlwaysShown(t *testing.T) {
 	opts.Bug = bug
 	opts.Setup = engine.Setup{Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Diagnosis, N: 3, R: 2, Solvers: []string{"scripted", "scripted", "scripted"}, Judge: "scripted"}
 	m := sized(t, opts, 80, 24)
-	if m.cost.plan == nil {
-		t.Fatal("no plan")
+	if !costPriced(m) {
+		t.Fatalf("no priced plan:\n%s", screenText(m, f.proj))
 	}
+
 	for i := range 12 {
 		m.cost.plan.Warnings = append(m.cost.plan.Warnings, fmt.Sprintf("warning number %d about this debate", i))
 	}

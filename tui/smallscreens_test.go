@@ -35,8 +35,8 @@ func TestQuitWhileADecisionIsSteppedAsideAsksToLeave(t *testing.T) {
 			t.Errorf("%v: footer of a decision put aside %q lacks ? and q", size, last)
 		}
 		m = keys(t, m, "q")
-		if !menuDrawn(m, menuQuit) || m.dlg.hidden {
-			t.Fatalf("%v: q opened %+v (hidden %v), want the leave question", size, m.dlg.menu, m.dlg.hidden)
+		if !menuDrawn(m, menuQuit) {
+			t.Fatalf("%v: q does not draw the leave question:\n%s", size, screenText(m, f.proj))
 		}
 		if text := screenText(m, f.proj); !strings.Contains(text, "Leave this debate?") {
 			t.Errorf("%v: the leave question is not on screen:\n%s", size, text)
@@ -44,14 +44,14 @@ func TestQuitWhileADecisionIsSteppedAsideAsksToLeave(t *testing.T) {
 		m = keys(t, m, "esc")
 		// the quorum menu is back, stepped aside: not drawn, the footer says it waits
 		if last := lastLine(screenText(m, f.proj)); menuDrawn(m, menuQuorum) || menuDrawn(m, menuQuit) || !strings.Contains(last, "a decision waits") {
-			t.Fatalf("%v: esc on the leave question left %+v (hidden %v), want the decision aside:\n%s", size, m.dlg.menu, m.dlg.hidden, screenText(m, f.proj))
+			t.Fatalf("%v: esc on the leave question should put the decision back aside:\n%s", size, screenText(m, f.proj))
 		}
 		m = keys(t, m, "q", "up", "enter") // "Leave it, resumable"
 		if !m.Outcome().Left || b.ctx.Err() == nil {
 			t.Errorf("%v: leaving did not stop the run (left %v)", size, m.Outcome().Left)
 		}
-		if m.dlg.menu != nil {
-			t.Errorf("%v: a menu is still open after leaving: %v", size, m.dlg.menu.kind)
+		if anyMenuDrawn(m) || strings.Contains(footer(m), "a decision waits") {
+			t.Errorf("%v: a menu is still open after leaving:\n%s", size, screenText(m, f.proj))
 		}
 	}
 }
@@ -90,7 +90,7 @@ func TestJudgeFailureReasonReadableOnASmallScreen(t *testing.T) {
 		t.Errorf("the judge pane cuts the reason:\n%s", text)
 	}
 	m = keys(t, m, "enter")
-	if text = screenText(m, f.proj); !m.zm.on || !strings.Contains(text, "why: invalid answer") || !strings.Contains(text, "exactly one is allowed") {
+	if text = screenText(m, f.proj); !zoomShown(m) || !strings.Contains(text, "why: invalid answer") || !strings.Contains(text, "exactly one is allowed") {
 		t.Errorf("the judge's zoom lacks the reason:\n%s", text)
 	}
 }
@@ -164,9 +164,7 @@ func TestRestrictedNoteStaysThroughTheEnginesPage(t *testing.T) {
 	opts.Bug = f.bug(t, "8")
 	m := sized(t, opts, 80, 24)
 	m = keys(t, m, "enter", "enter", "enter", "enter") // mode, N, R, one engine for all
-	if m.wiz.stage != stageEngines {
-		t.Fatalf("stage %v", m.wiz.stage)
-	}
+	wizardAsks(t, m, "engines")
 	for i := range 5 { // engine, critics, judge, order-swap check, timeout
 		if text := screenText(m, f.proj); !strings.Contains(text, "visibility: restricted, so external engines (cloud)") {
 			t.Errorf("field %d: the note scrolled away:\n%s", i, text)
@@ -180,7 +178,8 @@ func TestRestrictedNoteStaysThroughTheEnginesPage(t *testing.T) {
 	lm, _ := liveModel(t, f, 100, 34)
 	for _, mn := range []*menu{judgeEngineMenu(&menu{j: j}, cfg, nil), swapMenu(&menu{q: q, solver: "agente-2"}, cfg, nil)} {
 		lm.dlg.openMenu(&lm.frame, mn)
-		if text := ansi.Strip(lm.dlg.menu.form.View()); !strings.Contains(text, "restricted") || !strings.Contains(text, "cloud") {
+		if text := screenText(lm, f.proj); !strings.Contains(text, "restricted") || !strings.Contains(text, "cloud") {
+
 			t.Errorf("the engine menu does not say why cloud is not offered:\n%s", text)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/protocol/tradeoff"
 )
 
 // TestWizardRefusesTwoIdenticalTradeoffOptions: option B that states
@@ -28,12 +27,13 @@ func TestWizardRefusesTwoIdenticalTradeoffOptions(t *testing.T) {
 			opts.Proposals = func(*bugfolder.Bug) (string, string, bool) { return tc.a, tc.b, true }
 			m := sized(t, opts, 140, 45)
 			m = keys(t, m, "down", "enter", "enter", "enter", "enter") // tradeoff; mode, R, strategy
-			if m.wiz.protoName != tradeoff.Name || m.wiz.stage != stageInputs {
-				t.Fatalf("protocol %q stage %d, want tradeoff's options", m.wiz.protoName, m.wiz.stage)
+			if wizardStage(m) != "inputs" || !fieldTitles(m)["Option A"] {
+				t.Fatalf("want tradeoff's options:\n%s", screenText(m, f.proj))
 			}
 			m = keys(t, m, "enter", "enter", "enter") // A, B as prefilled, no criteria
 			s := screenText(m, f.proj)
-			if got := m.wiz.stage == stageInputs; got != tc.refused {
+			if got := wizardStage(m) == "inputs"; got != tc.refused {
+
 				t.Fatalf("still on the options: %v, want %v:\n%s", got, tc.refused, s)
 			}
 			if tc.refused && !strings.Contains(s, "same statement") {

@@ -27,20 +27,19 @@ func TestWizardBackKeys(t *testing.T) {
 			opts.Bug = f.bug(t, "7")
 			m := sized(t, opts, 80, 24)
 			m = keys(t, m, "enter", "enter", "enter", "enter") // mode, N, R, strategy
-			if m.wiz.stage != stageEngines || m.wiz.form.GetFocusedField() != m.wiz.first {
-				t.Fatalf("stage %d", m.wiz.stage)
+			wizardAsks(t, m, "engines")
+			if got := focusedField(m); got != "Engine of the solvers" {
+				t.Fatalf("the engines page opens on its first field, the focus is on %q", got)
 			}
 			m = keys(t, m, back)
-			if drawnScreen(m) != "wizard" || m.wiz.stage != stageBasics {
-				t.Fatalf("%s from the engines page: screen %v stage %d", back, m.screen, m.wiz.stage)
-			}
+			wizardAsks(t, m, "basics")
 			if !strings.Contains(screenText(m, f.proj), "Solver engines") {
 				t.Errorf("the basics page is not shown:\n%s", screenText(m, f.proj))
 			}
 			// back through the page's fields to its first
 			m = keys(t, m, back, back, back)
-			if m.wiz.form.GetFocusedField() != m.wiz.first {
-				t.Fatalf("%s did not reach the first field", back)
+			if got := focusedField(m); got != "Mode" {
+				t.Fatalf("%s did not reach the first field (Mode), the focus is on %q", back, got)
 			}
 			if back == "esc" {
 				nm, cmd := m.Update(keyMsg("esc"))
@@ -53,8 +52,8 @@ func TestWizardBackKeys(t *testing.T) {
 				return
 			}
 			m = keys(t, m, back)
-			if back == "shift+tab" && (drawnScreen(m) != "wizard" || m.wiz.stage != stageBasics) {
-				t.Errorf("shift+tab on the first field stays: screen %v", m.screen)
+			if back == "shift+tab" && (wizardStage(m) != "basics" || focusedField(m) != "Mode") {
+				t.Errorf("shift+tab on the first field stays:\n%s", screenText(m, f.proj))
 			}
 		})
 	}
@@ -65,14 +64,15 @@ func TestWizardBackKeys(t *testing.T) {
 	m := sized(t, opts, 80, 24)
 	m = keys(t, m, "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
 	if drawnScreen(m) != "cost" {
-		t.Fatalf("screen %v:\n%s", m.screen, screenText(m, f.proj))
+		t.Fatalf("not the cost screen:\n%s", screenText(m, f.proj))
 	}
 	nm, _ := m.Update(keyMsg("ctrl+c"))
 	if !nm.(Model).Outcome().Cancelled {
 		t.Error("ctrl+c on the cost screen, before anything started, is a cancel (exit 3)")
 	}
 	m = keys(t, m, "esc")
-	if drawnScreen(m) != "wizard" || m.wiz.stage != stageEngines || m.wiz.form.GetFocusedField() == m.wiz.first {
-		t.Errorf("esc on the cost screen: screen %v stage %d", m.screen, m.wiz.stage)
+	if wizardStage(m) != "engines" || focusedField(m) != "Timeout per call" {
+		t.Errorf("esc on the cost screen goes back to the engines page's last field:\n%s", screenText(m, f.proj))
 	}
+
 }

@@ -47,21 +47,18 @@ func TestWizardProtocolStep(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
 			m := sized(t, protocolOptions(f, t), size.w, size.h)
-			if m.wiz.stage != stageProtocol {
-				t.Fatalf("the wizard starts at stage %d, not the protocol", m.wiz.stage)
-			}
+			wizardAsks(t, m, "protocol")
 			t.Run("protocol", func(t *testing.T) { goldenScreen(t, m, f.proj) })
 			tr := keys(t, m, "down", "enter")
-			if tr.wiz.protoName != tradeoff.Name || tr.wiz.stage != stageBasics {
-				t.Fatalf("protocol %q stage %d", tr.wiz.protoName, tr.wiz.stage)
-			}
+			wizardAsks(t, tr, "basics")
 			t.Run("tradeoff-basics", func(t *testing.T) { goldenScreen(t, tr, f.proj) })
 			if s := screenText(tr, f.proj); strings.Contains(s, "(N)") || !strings.Contains(s, "Rebuttal rounds") || !strings.Contains(s, "Reviewer engines") {
 				t.Errorf("tradeoff's basics ask N, or not its cap in its words:\n%s", s)
 			}
 			tr = keys(t, tr, "enter", "enter", "enter") // mode, R, strategy
-			if tr.wiz.stage != stageInputs {
-				t.Fatalf("stage %d, want the options", tr.wiz.stage)
+			wizardAsks(t, tr, "inputs")
+			if !fieldTitles(tr)["Option A"] {
+				t.Fatalf("tradeoff's inputs page asks no options:\n%s", screenText(tr, f.proj))
 			}
 			t.Run("tradeoff-options", func(t *testing.T) { goldenScreen(t, tr, f.proj) })
 			if s := screenText(tr, f.proj); !strings.Contains(s, "deduplicate the discount") || !strings.Contains(s, "runner-up") {
@@ -69,9 +66,11 @@ func TestWizardProtocolStep(t *testing.T) {
 			}
 			db := sized(t, protocolOptions(f, t), size.w, size.h)         // the wizard is shared: start again
 			db = keys(t, db, "enter", "enter", "enter", "enter", "enter") // debate; mode, N, R, strategy
-			if db.wiz.stage != stageInputs {
-				t.Fatalf("debate: stage %d, want the lenses", db.wiz.stage)
+			wizardAsks(t, db, "inputs")
+			if !fieldTitles(db)["Lenses"] {
+				t.Fatalf("debate: the inputs page asks no lenses:\n%s", screenText(db, f.proj))
 			}
+
 			t.Run("debate-lenses", func(t *testing.T) { goldenScreen(t, db, f.proj) })
 		})
 	}
@@ -188,6 +187,7 @@ func TestResumeRunsTheDebatesProtocol(t *testing.T) {
 	for _, tc := range []struct{ named, want string }{{"tradeoff", "tradeoff"}, {"", "debate"}} {
 		m := New(opts)
 		m.dv.deb = &debateView{protocol: tc.named}
+		// justified: the protocol a resume runs shows only once the run starts; these are the options it starts with
 		if got := m.dv.engineOptions(&m.frame, newBridge(), "moot resume").Protocol.Name(); got != tc.want {
 			t.Errorf("problema.md names %q: resumed as %s, want %s", tc.named, got, tc.want)
 		}
