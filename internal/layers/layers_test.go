@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -43,12 +42,26 @@ func deps(t *testing.T, root, pkg string) []string {
 	return out
 }
 
+// repoRoot is the repository's top folder: go test runs these tests in
+// internal/layers. (Not the runtime's idea of this file's path: under
+// -trimpath, as scripts/test builds, that is a module path.)
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("no go.mod at %s: %v", root, err)
+	}
+	return root
+}
+
 // TestImportsRunOneWay fails when a package imports (even through
 // another) one it must not know: the harness a bug folder, the bug folder
 // an engine, the engine a protocol or a front end, the TUI a protocol.
 func TestImportsRunOneWay(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
+	root := repoRoot(t)
 	cases := []struct {
 		pkg    string
 		forbid []string
@@ -91,8 +104,7 @@ func TestImportsRunOneWay(t *testing.T) {
 // its own calls, like review), so a protocol reaches an engine only
 // through it.
 func TestProtocolsNeverImportTheHarness(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
+	root := repoRoot(t)
 	dirs, err := filepath.Glob(filepath.Join(root, "protocol", "*"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no protocol packages under %s: %v", root, err)
@@ -116,8 +128,7 @@ func TestProtocolsNeverImportTheHarness(t *testing.T) {
 // repository's configuration (hooks, signature programs, filters,
 // fsmonitor, external diff). Test helpers may run git to build fixtures.
 func TestGitRunsOnlyThroughGitcmd(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
+	root := repoRoot(t)
 	gitExec := regexp.MustCompile(`exec\.Command(Context)?\([^)]*"git"`)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

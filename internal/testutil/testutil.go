@@ -11,21 +11,47 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
 	"testing"
 )
 
-// RepoRoot returns the repository's top folder.
+// RepoRoot returns the repository's top folder: the nearest folder above
+// the working directory (go test runs a package's tests in its folder)
+// whose go.mod declares moot's module. It does not ask the runtime where
+// this file was compiled: under -trimpath (scripts/test builds with it, so
+// that clones in different folders share the build cache) that is a
+// module path, not a folder.
 func RepoRoot(t testing.TB) string {
 	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the repository")
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("cannot locate the repository: %v", err)
 	}
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && modfileDeclares(b, module) {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Fatalf("cannot locate the repository: no go.mod of %s above the working directory", module)
+		}
+		dir = up
+	}
+}
+
+// module is moot's module path, as go.mod declares it.
+const module = "github.com/reversa/moot"
+
+// modfileDeclares reports whether a go.mod's text declares the module.
+func modfileDeclares(gomod []byte, path string) bool {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == path {
+			return true
+		}
+	}
+	return false
 }
 
 // CopyTree copies the fixture folder testdata/<name> into a fresh temporary
