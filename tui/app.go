@@ -229,6 +229,10 @@ type frame struct {
 
 	docs    map[docKey]string
 	pending map[docKey]bool
+	// unread are the documents a zoom could not read (it shows its pane's
+	// text instead): asked for again when a zoom opens, not on every
+	// message, which would read the missing file again and again.
+	unread map[docKey]bool
 	// next is the screen a screen asked to move to (transitions.go),
 	// made before Update returns.
 	next tea.Msg
@@ -346,7 +350,7 @@ type costState struct {
 // New builds the UI's root model.
 func New(opts Options) Model {
 	m := Model{frame: frame{opts: opts, st: NewStyles(true), keys: newKeyMap(), dark: true, w: 100, h: 30,
-		docs: map[docKey]string{}, pending: map[docKey]bool{}}}
+		docs: map[docKey]string{}, pending: map[docKey]bool{}, unread: map[docKey]bool{}}}
 	m.relayout()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.now = m.clock()

@@ -108,6 +108,9 @@ const maxBatch = 1024
 // event already waiting, up to maxBatch, stopping after a question or the
 // end. Update re-arms it with the same channel.
 func waitForEngine(ch <-chan any) tea.Cmd {
+	if ch == nil {
+		return nil // nothing ever arrives on it: no goroutine left blocked forever
+	}
 	return func() tea.Msg {
 		msg := engineMsg{ch: ch}
 		first, ok := <-ch

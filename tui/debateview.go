@@ -95,6 +95,7 @@ func (z *zoomState) open(f *frame, d *debateState, r *reviewState) bool {
 // search.
 func (z *zoomState) start(f *frame, d *debateState, r *reviewState) {
 	z.on = true
+	clear(f.unread) // a file missing before may be written now
 	z.layoutZoom(f)
 	z.find = find{}
 	z.set(f, d, "")
@@ -469,7 +470,7 @@ func (m *Model) wantDocs() []tea.Cmd {
 	var cmds []tea.Cmd
 	style := glamourStyle(m.dark, m.opts.NoColor)
 	for _, k := range keys {
-		if k.path == "" || m.pending[k] {
+		if k.path == "" || m.pending[k] || m.unread[k] {
 			continue
 		}
 		if _, ok := m.docs[k]; ok {

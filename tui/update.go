@@ -260,6 +260,7 @@ func (f *frame) docArrived(msg docMsg, z *zoomState, d *debateState) {
 		return
 	}
 	if msg.err != nil && z.on && d.zoomPane(f) != nil {
+		f.unread[msg.key] = true
 		return // keep showing the pane's text
 	}
 	f.docs[msg.key] = msg.out

@@ -43,9 +43,13 @@ func GenerateRegister(dir string, n int) error { return GenerateRegisterShape(di
 func GenerateRegisterShape(dir string, n int, shape Shape) error {
 	body := "## Hipóteses\n\nH1: o recálculo reaplica o desconto.\n\n## Causa raiz proposta\n\nacréscimo sem limpeza\n\n## Teste\n\nT\n\n## Impacto sobre a spec\n\nnenhum\n\n## Riscos e efeitos colaterais\n\nR\n\n## Evidências\n\nE\n\n## Confiança\n\nalta: ok\n"
 	p := strings.Repeat("Linha do problema P com evidências e spec localizada.\n", 60)
+	made := map[string]bool{} // each folder is made once, not once per file in it
 	w := func(path, s string) error {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
+		if d := filepath.Dir(path); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			made[d] = true
 		}
 		return os.WriteFile(path, []byte(s), 0o644)
 	}
