@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/reversa/moot/cli"
+	"github.com/reversa/moot/internal/initgc"
 )
 
 // assets are what `moot demo` needs with only the binary: the sample
@@ -16,6 +17,7 @@ import (
 var assets embed.FS
 
 func main() {
+	initgc.Restore()
 	cli.Assets = assets
 	os.Exit(cli.Main(os.Args[1:]))
 }

@@ -89,12 +89,12 @@ func acquireLock(root *safefs.Root, rel, command string) (*Lock, error) {
 	host, _ := os.Hostname()
 	info := LockInfo{PID: os.Getpid(), Host: host, StartedAt: time.Now().UTC().Truncate(time.Second), Command: command}
 	b, _ := json.Marshal(info)
+	// not synced: the kernel's lock, not the file, keeps a second moot
+	// out, and a holder the file names after a power cut is dead (an
+	// empty or torn file names none, and the lock is taken over as ever)
 	err = f.Truncate(0)
 	if err == nil {
 		_, err = f.WriteAt(append(b, '\n'), 0)
-	}
-	if err == nil {
-		err = f.Sync()
 	}
 	if err != nil {
 		f.Close()

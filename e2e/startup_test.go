@@ -56,3 +56,37 @@ func TestMootsOwnInitialisersStayCheap(t *testing.T) {
 		t.Errorf("moot's own initialisers allocate %d times at every start (budget %d)", total, initAllocsTotal)
 	}
 }
+
+// startupHeavyModules are modules moot once linked for a small part of
+// them, each adding code and package initialisers to every start of the
+// binary (docs/benchmarks.md, Startup): the Anthropic SDK (moot speaks
+// the Messages API through harness/anthropic.go) and, through it, a second
+// YAML library, OpenTelemetry and a second JSON schema library.
+var startupHeavyModules = []string{
+	"github.com/anthropics/anthropic-sdk-go",
+	"go.yaml.in/yaml/v4",
+	"go.opentelemetry.io/otel",
+	"github.com/invopop/jsonschema",
+}
+
+// TestTheBinaryLinksNoModuleItDropped: `go version -m` on the built
+// binary lists the modules linked into it; none of those moot dropped to
+// start faster is back (a new import of one would bring it back silently).
+func TestTheBinaryLinksNoModuleItDropped(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "version", "-m", mootBin).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go version -m: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "dep" {
+			continue
+		}
+		for _, m := range startupHeavyModules {
+			if f[1] == m || strings.HasPrefix(f[1], m+"/") {
+				t.Errorf("the binary links %s again: it adds code and initialisers to every start; see docs/benchmarks.md before bringing it back", f[1])
+			}
+		}
+	}
+}

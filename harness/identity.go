@@ -3,14 +3,11 @@ package harness
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 )
 
 // Identity is what an engine is, beyond its name: the fields a debate
@@ -88,24 +85,6 @@ func resolveProgram(p, configDir string) string {
 		}
 	}
 	return p
-}
-
-// fileSHA256 is the digest of a regular file's content ("" when it is
-// not one or cannot be read).
-func fileSHA256(path string) string {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO never blocks
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return ""
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return ""
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Fields lists the identity's non-empty fields in the order they are

@@ -84,6 +84,9 @@ func TestImportsRunOneWay(t *testing.T) {
 		// the MCP server runs moot's own commands: it knows no engine,
 		// protocol or front end, only the files it reads back
 		{"mcpserver", []string{"harness", "engine", "protocol", "tui", "cli"}},
+		// the collector's switch during initialisation imports nothing of
+		// moot's, so that nothing of moot's initialises before it
+		{"internal/initgc", []string{"harness", "bugfolder", "engine", "protocol", "tui", "cli", "mcpserver", "internal"}},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
