@@ -132,7 +132,7 @@ func (quorumDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 		case "continue":
 			return answer(engine.QuorumDecision{Choice: engine.QuorumContinue})
 		case "retry":
-			m = m.retrying(mn.q)
+			m.noteRetrying(mn.q)
 			return answer(engine.QuorumDecision{Choice: engine.QuorumRetry})
 		case "cancel":
 			return answer(engine.QuorumDecision{Choice: engine.QuorumCancel})

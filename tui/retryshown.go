@@ -17,25 +17,24 @@ import (
 // retryShown is how long the footer says a retry started.
 const retryShown = 6 * time.Second
 
-// retrying notes in the footer that the failed calls of q run again.
-func (m Model) retrying(q engine.QuorumLoss) Model {
+// noteRetrying notes in the footer that the failed calls of q run again.
+func (f *frame) noteRetrying(q engine.QuorumLoss) {
 	var ids []string
-	for _, f := range q.Failed {
-		ids = append(ids, f.SolverID)
+	for _, c := range q.Failed {
+		ids = append(ids, c.SolverID)
 	}
-	m.toast.text, m.toast.until = fmt.Sprintf("retrying %s in round %d: %s the running %s", strings.Join(ids, ", "), q.Round,
-		plural(len(ids), "its pane shows", "their panes show"), plural(len(ids), "call", "calls")), m.clock().Add(retryShown)
-	return m
+	f.toast.text, f.toast.until = fmt.Sprintf("retrying %s in round %d: %s the running %s", strings.Join(ids, ", "), q.Round,
+		plural(len(ids), "its pane shows", "their panes show"), plural(len(ids), "call", "calls")), f.clock().Add(retryShown)
 }
 
 // retriedLoss is q with each failed call that was a retry saying so
 // ("attempt 2 failed again: …"), read from its pane's attempt.
-func (m Model) retriedLoss(q engine.QuorumLoss) engine.QuorumLoss {
-	if m.dv.deb == nil {
+func (d *debateState) retriedLoss(q engine.QuorumLoss) engine.QuorumLoss {
+	if d.deb == nil {
 		return q
 	}
 	var rd *round
-	for _, r := range m.dv.deb.rounds {
+	for _, r := range d.deb.rounds {
 		if r.k == q.Round {
 			rd = r
 		}

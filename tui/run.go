@@ -175,7 +175,7 @@ func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 		if m.out.Left {
 			then.reply <- quorumAnswer{err: errors.New("left")}
 		} else {
-			cmds = append(cmds, m.dlg.openMenu(&m.frame, quorumMenu(m.retriedLoss(then.q), then.reply, m.unpriced, m.lay.menuFormW)))
+			cmds = append(cmds, m.dlg.openMenu(&m.frame, quorumMenu(m.dv.retriedLoss(then.q), then.reply, m.unpriced, m.lay.menuFormW)))
 			m.zm.on, m.helpv.on = false, false
 		}
 	case askJudgeMsg:
