@@ -154,7 +154,7 @@ func quoteBars(out string) string {
 func quoteBreaks(md string) string {
 	lines := strings.Split(md, "\n")
 	out := make([]string, 0, len(lines))
-	fence := ""
+	var code fences
 	quoted := func(l string) bool {
 		t := strings.TrimLeft(l, " ")
 		return len(l)-len(t) < 4 && strings.HasPrefix(t, ">") && strings.TrimSpace(strings.TrimLeft(t, "> ")) != ""
@@ -163,12 +163,7 @@ func quoteBreaks(md string) string {
 		t := strings.TrimSpace(l)
 		out = append(out, l)
 		switch {
-		case fence != "":
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(t, "```"), strings.HasPrefix(t, "~~~"):
-			fence = t[:3]
+		case code.follow(t):
 		case i+1 < len(lines) && quoted(l) && quoted(lines[i+1]):
 			out = append(out, ">")
 		}
@@ -216,4 +211,23 @@ func (f *frame) forgetDocsIn(dir string) {
 			delete(f.docs, k)
 		}
 	}
+}
+
+// fences follows a Markdown document's fenced code blocks line by line.
+type fences struct{ open string }
+
+// follow reports whether the trimmed line t opens, closes or lies inside a
+// fenced code block (``` or ~~~), which the rewrites above leave as written.
+func (f *fences) follow(t string) bool {
+	switch {
+	case f.open != "":
+		if strings.HasPrefix(t, f.open) {
+			f.open = ""
+		}
+		return true
+	case strings.HasPrefix(t, "```"), strings.HasPrefix(t, "~~~"):
+		f.open = t[:3]
+		return true
+	}
+	return false
 }

@@ -27,17 +27,12 @@ var tableRule = lazyre.New(`^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$`)
 func fitTables(md string, width int) string {
 	lines := strings.Split(md, "\n")
 	out := make([]string, 0, len(lines))
-	fence := ""
+	var code fences
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		t := strings.TrimSpace(l)
 		switch {
-		case fence != "":
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(t, "```"), strings.HasPrefix(t, "~~~"):
-			fence = t[:3]
+		case code.follow(t):
 		case strings.HasPrefix(t, "|") && i+1 < len(lines) && tableRule.MatchString(lines[i+1]) && !strings.Contains(l, `\|`):
 			end := i + 2
 			for end < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[end]), "|") {
