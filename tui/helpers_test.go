@@ -101,8 +101,11 @@ const pumpSteps = 100_000
 // cmdDeadline is how long run waits at most for a command that reads or
 // computes something: it returns as soon as the command does, so a
 // generous bound costs nothing on a fast machine and keeps a slow one
-// (-race, tests side by side) from dropping the message a test waits for.
-const cmdDeadline = 10 * time.Second
+// (-race, tests side by side) from dropping the message a test waits for
+// (10 s was not enough under -race on a two-core machine at load 20: the
+// load of a debate was dropped, and `r` then resumed it instead of opening
+// its judge menu).
+const cmdDeadline = 60 * time.Second
 
 // eventWait is how long run waits for a command that waits on an outside
 // event (the engine's next event, a folder change): such a wait may never
