@@ -168,8 +168,8 @@ func (k reviewScreen) render(m Model) string {
 		return zoomPage.render(m)
 	}
 	s := r.st
-	head := fmt.Sprintf("review %s · %s · round %d of %d · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
-		r.calls, plural(r.calls, "call", "calls"), reviewCost(s))
+	head := fmt.Sprintf("review %s · %s · round %d of %d · %s · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
+		reviewElapsed(s, m.now), r.calls, plural(r.calls, "call", "calls"), reviewCost(s))
 	if s.Intent != "" {
 		head += " · " + termsafe.Line(s.Intent)
 	}
