@@ -157,7 +157,7 @@ func (k reviewScreen) leave(m Model) (Model, tea.Cmd) {
 }
 
 // viewReview lays out the review screen: a header (ID, status, round,
-// calls, cost), the tabs, the body (panes, routes or summary) and the
+// elapsed, calls, cost), the tabs, the body (panes, routes or summary) and the
 // footer, in the debate view's regions (layout's bodyW×bodyH).
 func (k reviewScreen) render(m Model) string {
 	r := m.rv.view
