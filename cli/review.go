@@ -1107,17 +1107,10 @@ func (r *reviewRun) report(res review.RunResult) {
 	case res.Stalled:
 		fmt.Fprintf(w, "stalled: new findings stable or growing two rounds in a row; waits for a human decision: moot decide %s approve|decline|revise\n", r.folder.ID)
 	case r.st.Status == review.StatusHeld:
-		fmt.Fprintf(w, "holds: waits for a human decision (moot decide %s approve|decline|revise), or fix what held it, then: moot review %s--resume %s\n", r.folder.ID, bugArg(r.st), r.folder.ID)
+		fmt.Fprintf(w, "holds: waits for a human decision (moot decide %s approve|decline|revise), or fix what held it, then: moot resume %s\n", r.folder.ID, r.folder.ID)
 	case res.Gate.Outcome != review.OutcomePass:
-		fmt.Fprintf(w, "fix the findings, then: moot review %s--resume %s\n", bugArg(r.st), r.folder.ID)
+		fmt.Fprintf(w, "fix the findings, then: moot resume %s\n", r.folder.ID)
 	}
-}
-
-func bugArg(st *review.State) string {
-	if st.BugID == "" {
-		return ""
-	}
-	return shellQuote(st.BugID) + " "
 }
 
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

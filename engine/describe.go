@@ -91,6 +91,12 @@ type Record struct {
 	Rank int
 	// File is its record's path (o opens it); Summary its summary's path.
 	File, Summary string
+	// Elapsed is how long the run ran over its sessions as its event log
+	// records them, up to LastEvent (bugfolder.SessionsTotal, the debate
+	// header's count); Clocked is false when no event carries a time.
+	Elapsed   time.Duration
+	LastEvent time.Time
+	Clocked   bool
 }
 
 // RecordRound is one round of a record as its view shows it: a pane per

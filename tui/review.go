@@ -106,6 +106,17 @@ func reviewCost(st *engine.Record) string {
 	return money.Total(st.CostUSD, st.CostUnknown)
 }
 
+// reviewElapsed is how long a review has run, as a debate's header counts
+// it: its sessions in the event log, and while it runs the time since its
+// last event up to now; "—" when no event carries a time.
+func reviewElapsed(st *engine.Record, now time.Time) string {
+	d := st.Elapsed
+	if st.Running && st.Clocked && now.After(st.LastEvent) {
+		d += now.Sub(st.LastEvent)
+	}
+	return bugfolder.ElapsedText(d.Round(time.Second), st.Clocked, fmtDur)
+}
+
 // reviewLine is a review row's text, in the columns a debate's row
 // fills with what they mean for a review (as moot list writes it): no
 // MODE, N×R its lenses × rounds, OUTCOME its last round's gate and the

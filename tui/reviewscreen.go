@@ -157,7 +157,7 @@ func (k reviewScreen) leave(m Model) (Model, tea.Cmd) {
 }
 
 // viewReview lays out the review screen: a header (ID, status, round,
-// calls, cost), the tabs, the body (panes, routes or summary) and the
+// elapsed, calls, cost), the tabs, the body (panes, routes or summary) and the
 // footer, in the debate view's regions (layout's bodyW×bodyH).
 func (k reviewScreen) render(m Model) string {
 	r := m.rv.view
@@ -168,8 +168,8 @@ func (k reviewScreen) render(m Model) string {
 		return zoomPage.render(m)
 	}
 	s := r.st
-	head := fmt.Sprintf("review %s · %s · round %d of %d · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
-		r.calls, plural(r.calls, "call", "calls"), reviewCost(s))
+	head := fmt.Sprintf("review %s · %s · round %d of %d · %s · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
+		reviewElapsed(s, m.now), r.calls, plural(r.calls, "call", "calls"), reviewCost(s))
 	if s.Intent != "" {
 		head += " · " + termsafe.Line(s.Intent)
 	}

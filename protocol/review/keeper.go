@@ -37,7 +37,7 @@ func (Keeper) Records(project string, reg *bugfolder.Register) []engine.Record {
 	out := make([]engine.Record, len(states))
 	for i, st := range states {
 		evs, _ := ReadEvents(dirs[i]) // an unreadable log: the record's count
-		out[i] = record(dirs[i], st, Calls(st, evs))
+		out[i] = clocked(record(dirs[i], st, Calls(st, evs)), evs)
 	}
 	return out
 }
@@ -82,6 +82,21 @@ func record(dir string, st *State, calls int) engine.Record {
 	return r
 }
 
+// clocked adds to a record how long its run ran, as its event log
+// records it over its sessions (the count moot list and a debate's
+// header make).
+func clocked(r engine.Record, evs []engine.Event) engine.Record {
+	for _, ev := range evs {
+		if !ev.Time.IsZero() {
+			r.Clocked, r.LastEvent = true, ev.Time
+		}
+	}
+	if r.Clocked {
+		r.Elapsed = bugfolder.SessionsTotal(evs)
+	}
+	return r
+}
+
 // Stamp sums up what changes while a review runs: its record, its event
 // log, its summary and each round's verdict files.
 func (Keeper) Stamp(dir string) string {
@@ -118,7 +133,7 @@ func (k Keeper) ReadRound(dir string, round int) (*engine.RecordRound, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &engine.RecordRound{Record: record(dir, st, Calls(st, evs)), Rounds: len(st.Rounds), Stamp: stamp,
+	d := &engine.RecordRound{Record: clocked(record(dir, st, Calls(st, evs)), evs), Rounds: len(st.Rounds), Stamp: stamp,
 		Severities: []string{SevBlocker, SevMajor, SevMinor, SevInfo}}
 	for _, e := range evs {
 		d.Rounds = max(d.Rounds, e.Round)

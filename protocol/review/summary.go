@@ -194,15 +194,15 @@ func RenderSummary(id string, st *State, res RunResult) string {
 	case st.Status == StatusBudget:
 		fmt.Fprintf(&b, "The budget cap stopped the round before every juror answered: this round is no verdict on the change. `moot resume %s --max-usd …` (or `--max-tokens …`) raises the cap and calls the lenses that did not sit.\n", id)
 	case st.Status == StatusError:
-		fmt.Fprintf(&b, "Fix what kept the files from being saved, then `moot review --resume %s` re-convenes every juror.\n", id)
+		fmt.Fprintf(&b, "Fix what kept the files from being saved, then `moot resume %s` re-convenes every juror.\n", id)
 	case st.Status == StatusPassed:
 		b.WriteString("Unanimous pass: the gate opens.\n")
 	case st.Status == StatusHeld:
-		fmt.Fprintf(&b, "The review holds: it waits for a human decision (`moot decide %s approve|decline|revise`), or fix what held it and `moot review --resume %s` re-convenes every juror.\n", id, id)
+		fmt.Fprintf(&b, "The review holds: it waits for a human decision (`moot decide %s approve|decline|revise`), or fix what held it and `moot resume %s` re-convenes every juror.\n", id, id)
 	case res.Stalled:
 		fmt.Fprintf(&b, "New findings were stable or growing two rounds in a row: the review stops and waits for a human decision (`moot decide %s approve|decline|revise`).\n", id)
 	default:
-		fmt.Fprintf(&b, "Fix every finding (each becomes a failing test first), then `moot review --resume %s` re-convenes every juror on the current files.\n", id)
+		fmt.Fprintf(&b, "Fix every finding (each becomes a failing test first), then `moot resume %s` re-convenes every juror on the current files.\n", id)
 	}
 	fmt.Fprintf(&b, "\nThe route table of this round is %s/%s.\n", RoundDir(res.Round), RoutesFile)
 	return b.String()
