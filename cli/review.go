@@ -439,7 +439,7 @@ func (r *reviewRun) plan(check bool) (*reviewRound, reviewPlan, error) {
 	r.announce(routes)
 	r.announceRules(routes)
 	if review.Callable(routes) == 0 {
-		return nil, reviewPlan{}, withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call in %s: %s; a round would only hold: add engines that can sit (an engine of another family than the builder's, with its true family: in the engines file), or pass --solo to let an engine of unknown family sit with the gate labelled weakened; nothing was called or written", configName(cfg), skippedRungs(routes)))
+		return nil, reviewPlan{}, withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call in %s: %s; a round would only hold: add engines that can sit (an engine of another family than the builder's, with its true family: in the engines file), or run moot review with --solo to let an engine of unknown family sit with the gate labelled weakened; nothing was called or written", configName(cfg), skippedRungs(routes)))
 	}
 	plan, est := r.planOf(routes)
 	r.warnCap(routes)
