@@ -465,6 +465,9 @@ type Final struct {
 	RecommendedVerdict, Decision string
 	// Escalation is a council's flag: "escalate", "human" or "".
 	Escalation string
+	// EscalationReasons are what escalated it, as the council recorded
+	// them (none in a final written before they were recorded).
+	EscalationReasons []string
 	// BudgetCut is set when the budget cap cut the debate short.
 	BudgetCut bool
 	// Degraded is set when fewer took part than planned, or the budget
@@ -512,6 +515,7 @@ func ParseFinal(path string, raw []byte) (*Final, error) {
 		f.RecommendedVerdict = HostVerdict(df.Body)
 	}
 	f.Escalation = flag(scalar(m, "escalation"))
+	f.EscalationReasons = stringList(m, "escalation_reasons")
 	if pn := Lookup(m, "participants"); pn != nil {
 		switch pn.Kind {
 		case yaml.ScalarNode:

@@ -397,6 +397,9 @@ type FinalMeta struct {
 	// convergence or synthesis confidence is under 70 % or a critical
 	// divergence is unresolved, "human" when the confidence is under 50 %.
 	Escalation string `yaml:"escalation,omitempty"`
+	// EscalationReasons name what escalated a council (a low convergence
+	// or confidence, a critical divergence, the stakes), in its language.
+	EscalationReasons []string `yaml:"escalation_reasons,omitempty"`
 	// JudgeOrderCheck is the judge's order-swap check (--verify-judge,
 	// docs/beyond.md): "stable" or "unstable"; left out when not asked.
 	JudgeOrderCheck string `yaml:"judge_order_check,omitempty"`

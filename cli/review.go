@@ -439,7 +439,7 @@ func (r *reviewRun) plan(check bool) (*reviewRound, reviewPlan, error) {
 	r.announce(routes)
 	r.announceRules(routes)
 	if review.Callable(routes) == 0 {
-		return nil, reviewPlan{}, withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call (each is skipped above: capacity, unusable, restricted or the builder's family) in %s: a round would only hold; add engines that can sit; nothing was called or written", configName(cfg)))
+		return nil, reviewPlan{}, withCode(ExitUsage, fmt.Errorf("no lens has a rung moot can call in %s: %s; a round would only hold: add engines that can sit (an engine of another family than the builder's, with its true family: in the engines file), or run moot review with --solo to let an engine of unknown family sit with the gate labelled weakened; nothing was called or written", configName(cfg), skippedRungs(routes)))
 	}
 	plan, est := r.planOf(routes)
 	r.warnCap(routes)
@@ -912,6 +912,32 @@ func (r *reviewRun) announce(routes []review.Route) {
 		}
 		fmt.Fprintf(w, "  %-16s %s\n", rt.Lens.Name, strings.Join(parts, " → "))
 	}
+}
+
+// skippedRungs names each skipped rung once, why it was skipped and the
+// lenses whose ladders hold it: what the refusal of a round with no
+// rung to call says, wherever it is shown (a screen has no plan above it).
+func skippedRungs(routes []review.Route) string {
+	type skip struct{ engine, why string }
+	var order []skip
+	lenses := map[skip][]string{}
+	for _, rt := range routes {
+		for _, g := range rt.Rungs {
+			k := skip{g.Engine, string(g.Skip) + ": " + g.Why}
+			if _, seen := lenses[k]; !seen {
+				order = append(order, k)
+			}
+			lenses[k] = append(lenses[k], rt.Lens.Name)
+		}
+	}
+	if len(order) == 0 {
+		return "no ladder has a rung (the engines file names no engine a lens may try)"
+	}
+	var parts []string
+	for _, k := range order {
+		parts = append(parts, fmt.Sprintf("%s skipped on the ladders of %s (%s)", k.engine, strings.Join(lenses[k], ", "), k.why))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // reviewPlan is the plan --json prints when it is not accepted.

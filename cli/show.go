@@ -323,7 +323,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		}
 		if protocolName(d) == council.Name { // a council synthesizes; it names no winner
 			win = fmt.Sprintf("none: a council synthesizes consensus and divergences · %d of %d members took part", f.Participants, f.Of)
-			rows = append(rows, [2]string{"escalation", councilEscalation(f.Escalation)})
+			rows = append(rows, [2]string{"escalation", councilEscalation(f.Escalation, f.EscalationReasons)})
 		}
 		rows = append(rows, [2]string{"winner", win})
 		if d.Anonymised != "" && len(f.Labels) == 0 {
@@ -652,12 +652,15 @@ func protocolFor(d *bugfolder.Debate) engine.Protocol {
 func finalWord(d *bugfolder.Debate) string { return engine.Describe(protocolFor(d)).Final }
 
 // councilEscalation says what a council's escalation flag means.
-func councilEscalation(e string) string {
-	switch e {
-	case council.EscalationHuman:
+func councilEscalation(e string, reasons []string) string {
+	switch {
+	case e != council.EscalationHuman && e != council.EscalationEscalate:
+	case len(reasons) > 0: // what the council recorded: the stakes, a low convergence…
+		return e + ": " + strings.Join(reasons, "; ") + " (see resposta-final.md)"
+	case e == council.EscalationHuman:
 		return "human: synthesis confidence under 50 %, the decision goes straight to a human (see resposta-final.md)"
-	case council.EscalationEscalate:
-		return "escalate: convergence or synthesis confidence under 70 %, or a critical divergence (see resposta-final.md)"
+	default:
+		return "escalate: the reasons are in resposta-final.md"
 	}
 	return "none: convergence and synthesis confidence at 70 % or more, no critical divergence"
 }

@@ -429,3 +429,25 @@ func TestListJSONHasTheSpecDecision(t *testing.T) {
 		t.Error("the debated bug is not listed")
 	}
 }
+
+// TestSampleEnginesSeatAReviewJuror: the shipped sample's engines file
+// lets a review of one of its files run, as the README suggests trying:
+// a stand-in juror of another family than the named builder sits, the
+// builder's family and the engine of unknown family never do.
+func TestSampleEnginesSeatAReviewJuror(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	cfg, err := os.ReadFile(filepath.Join("..", "testdata", "sample", "_reversa_bugs", "moot.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.writeConfig(string(cfg))
+	r := p.moot("review", "--files", "src/checkout/desconto.py", "--contract", "one discount | the discount is applied once",
+		"--builder", "openai", "--lens", "defect", "--yes")
+	r.mustExit(t, 0)
+	for _, want := range []string{"juror-a sat", "juror-o builder-family", "scripted unknown-family"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the review's routes do not say %q:\n%s", want, r.stderr)
+		}
+	}
+}

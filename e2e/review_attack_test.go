@@ -262,6 +262,17 @@ func TestReviewResumeTakesTheEnginesFileFromItsFlags(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "no lens has a rung moot can call") {
 		t.Errorf("no callable rung: exit %d, want 2\n%s", r.code, r.stderr)
 	}
+	// the refusal itself says which rung was skipped and why, and what to
+	// do: a screen that shows only it has no plan "above"
+	refusal := r.stderr[strings.Index(r.stderr, "no lens has a rung"):]
+	for _, want := range []string{"skipped on the ladders of defect (capacity: needs ≈", "add engines that can sit", "--solo"} {
+		if !strings.Contains(refusal, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, refusal)
+		}
+	}
+	if strings.Contains(refusal, "above") {
+		t.Errorf("the refusal points above, where a screen shows nothing:\n%s", refusal)
+	}
 	if len(tr2.reviews()) != 0 || len(tr2.calls()) != 0 {
 		t.Error("written or called")
 	}

@@ -242,7 +242,7 @@ func (c costState) text(f *frame) string {
 	if c.plan != nil && len(c.plan.Refusals) > 0 { // first: what keeps it from starting is never scrolled away
 		b.WriteString(f.st.Error.Render("  Refused — this debate cannot start") + "\n")
 		for _, r := range c.plan.Refusals {
-			b.WriteString(strings.Join(wrapStyled("  ✗ "+r, f.w-4, "    ", f.st.Error.Render), "\n") + "\n")
+			b.WriteString(strings.Join(refusalLines("  ✗ "+r, f.w-4, "    ", f.st.Error.Render), "\n") + "\n")
 		}
 		b.WriteString("\n")
 	}

@@ -68,10 +68,16 @@ func escalationWords(f *bugfolder.Final) string {
 	switch {
 	case f == nil:
 		return ""
+	case len(f.EscalationReasons) > 0: // what the council recorded: the stakes, a low convergence…
+		to := ""
+		if f.Escalation == "human" {
+			to = " to a human"
+		}
+		return "ESCALATED" + to + " (" + strings.Join(f.EscalationReasons, "; ") + "). "
 	case f.Escalation == "human":
 		return "ESCALATED to a human (synthesis confidence under 50 %). "
-	case f.Escalation != "":
-		return "ESCALATED (convergence or confidence under 70 %, or a critical divergence). "
+	case f.Escalation != "": // written before the reasons were recorded: resposta-final.md names them
+		return "ESCALATED (the reasons are in resposta-final.md). "
 	}
 	return ""
 }

@@ -93,10 +93,12 @@ func TestDecideForm(t *testing.T) {
 func TestDecideEscalatedCouncil(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ flag, want string }{
-		{"escalate", "ESCALATED (convergence or confidence under 70 %, or a critical divergence). A human decision is pending"},
+		{"escalate", "ESCALATED (the reasons are in resposta-final.md). A human decision is pending"},
 		{"human", "ESCALATED to a human (synthesis confidence under 50 %). A human decision is pending"},
+		// the stakes alone escalated it: the screen names them, not a low convergence
+		{"escalate\nescalation_reasons: [value at risk of 200000 (> 100000)]", "ESCALATED (value at risk of 200000 (> 100000)). A human decision is pending"},
 	} {
-		t.Run(tc.flag, func(t *testing.T) {
+		t.Run(strings.Fields(tc.flag)[0], func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
 			p := filepath.Join(f.proj, q2r8, "resposta-final.md")

@@ -180,7 +180,7 @@ func (c *reviewCostState) lines(f *frame) []string {
 
 	if c.err != nil {
 		b.WriteString(f.st.Error.Render("  Refused — this review cannot start") + "\n")
-		b.WriteString(strings.Join(wrapStyled("  ✗ "+c.err.Error(), f.w-4, "    ", f.st.Error.Render), "\n") + "\n\n")
+		b.WriteString(strings.Join(refusalLines("  ✗ "+c.err.Error(), f.w-4, "    ", f.st.Error.Render), "\n") + "\n\n")
 	}
 	if c.rs.Start == nil { // not planned (yet)
 		if c.err == nil {

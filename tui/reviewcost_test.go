@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,5 +74,25 @@ func TestReviewCostScreen(t *testing.T) {
 			t.Errorf("%s on the review's cost screen: quits %v, cancelled %v", k, quits, m.Outcome().Cancelled)
 		}
 
+	}
+}
+
+// TestReviewRefusalKeepsPathsWhole: a refusal on the review's cost
+// screen is wrapped at spaces only, so a path in it ("/tmp/walk-s/…")
+// is never cut at its '-' across two lines.
+func TestReviewRefusalKeepsPathsWhole(t *testing.T) {
+	t.Parallel()
+	const path = "/tmp/walk-sample/_reversa_bugs/moot.yaml"
+	refusal := errors.New("no lens has a rung moot can call in " + path + ": scripted skipped on the ladders of defect, security (unknown-family: its family is unknown)")
+	for _, w := range []int{60, 80, 100} {
+		m := NewReviewCost(ReviewStart{Plan: reviewCostPlan(), Start: func() (string, error) { return "", refusal }}, Options{Now: func() time.Time { return fixedNow }})
+		m = pump(t, m, tea.WindowSizeMsg{Width: w, Height: 30})
+		for _, msg := range run(m.Init()) {
+			m = pump(t, m, msg)
+		}
+		m = keys(t, m, "enter")
+		if screen := screenText(m, ""); !strings.Contains(screen, path) {
+			t.Errorf("at %d columns the path is broken:\n%s", w, screen)
+		}
 	}
 }

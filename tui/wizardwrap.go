@@ -74,3 +74,23 @@ func (w *wizard) wrappedErr(err error) error {
 	}
 	return errors.New(w.wrapText(err.Error()))
 }
+
+// refusalLines wraps a refusal to width cells at spaces only, its lines
+// after the first indented, each styled: a path or an engine name in it
+// ("/tmp/walk-s/…") is never cut at a '-' as ansi.Wrap cuts it.
+func refusalLines(text string, width int, indent string, style func(...string) string) []string {
+	width = max(5, width)
+	w := max(5, width-len(indent))
+	lines := strings.Split(wrapAtSpaces(shortTokens(text, w), width), "\n")
+	out := lines[:1]
+	if len(lines) > 1 { // broken at spaces only: the rest joins back whole
+		rest := strings.TrimLeft(strings.Join(lines[1:], " "), " ")
+		for _, l := range strings.Split(wrapAtSpaces(rest, w), "\n") {
+			out = append(out, indent+l)
+		}
+	}
+	for i := range out {
+		out[i] = style(out[i])
+	}
+	return out
+}

@@ -275,6 +275,9 @@ func (s *synthesizer) doc(body string, v Verdict) engine.FinalDoc {
 		head.WriteString(t(l, "> **ESCALAR**: o resultado não basta para decidir sozinho; decisão humana pendente (`moot decide`).\n",
 			"> **ESCALATE**: the result is not enough to decide on its own; pending human decision (`moot decide`).\n"))
 	}
+	if v.Human || v.Escalate {
+		meta.EscalationReasons = v.Reasons
+	}
 	for _, r := range v.Reasons {
 		fmt.Fprintf(&head, "> - %s\n", r)
 	}

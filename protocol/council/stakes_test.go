@@ -58,3 +58,24 @@ func FuzzStakesOf(f *testing.F) {
 		}
 	})
 }
+
+// TestStakesAloneNameTheEscalation: a council that converged (every
+// member agreed, a confident synthesis) with a value at risk over the
+// threshold is escalated for the stakes, and its final answer's front
+// matter records that reason (what the browser and `moot show` print),
+// not a low convergence.
+func TestStakesAloneNameTheEscalation(t *testing.T) {
+	in := finalInput(true, false)
+	in.P = Protocol{}.Pack(engine.Setup{Lang: bugfolder.PT, Stakes: engine.Stakes{ValueAtRisk: 200000, Valued: true}}, &bugfolder.Problem{Text: testP}, nil).Text
+	doc, problems := Protocol{}.Final(in).Accept(synthBody("85 %", "- cache: Natureza: prioridades; a x b; impacto: y; Crítica: não", "- logs"))
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	if doc.Meta.Escalation != EscalationEscalate {
+		t.Fatalf("escalation %q, want %q", doc.Meta.Escalation, EscalationEscalate)
+	}
+	got := strings.Join(doc.Meta.EscalationReasons, "; ")
+	if got != "valor em risco de 200000 (> 100000)" {
+		t.Errorf("recorded reasons %q, want the stakes alone", got)
+	}
+}

@@ -5,7 +5,7 @@
 # answer goes to stdout. It answers in the debate protocol's format with
 # canned text (varied per solver), in the prompt's language, as a solver,
 # a critic or the judge (and as tradeoff's reviewer or synthesizer, council's
-# member or synthesizer, and argue's persona, scorer and synthesizer). It never reads the project and knows nothing about
+# member or synthesizer, argue's persona, scorer and synthesizer, and a review's juror). It never reads the project and knows nothing about
 # the bug: it only shows how a debate flows and what moot writes.
 set -u
 prompt=$(cat)
@@ -196,6 +196,8 @@ case "$prompt" in *"(argue)"*)
 esac
 
 case "$role" in
+juror) # a review's juror: one lens (MOOT_LENS), a canned pass that says it read nothing
+	printf '{"lens": "%s", "verdict": "pass", "findings": [], "checked": ["nothing: scripted-llm is a canned stand-in and reads no file"]}\n' "${MOOT_LENS:-defect}" ;;
 member) member_body ;;
 council-synthesizer) council_synthesis ;;
 judge) judge_body ;;
