@@ -38,11 +38,11 @@ func (w *wizard) onQuestion() bool { return w.isQuestion(w.proto) }
 func (w *wizard) questionFields() []huh.Field {
 	w.strategy = "one" // one engine for every persona, as moot ask's --solver once
 	return []huh.Field{
-		huh.NewInput().Title("Question").Description("one line; the debate is stored under .moot/debates/ (moot ask)").
+		described(w, huh.NewInput().Title("Question"), "one line; the debate is stored under .moot/debates/ (moot ask)").
 			Value(&w.question).CharLimit(maxOption).Validate(func(s string) error { return w.askCheck(func() { w.question = s }) }),
-		huh.NewInput().Title(capital(w.in.Members)).Description("names separated by spaces or commas (the library's, or .moot/personas/NAME.md); empty = two chosen for the question").
+		described(w, huh.NewInput().Title(capital(w.in.Members)), "names separated by spaces or commas (the library's, or .moot/personas/NAME.md); empty = two chosen for the question").
 			Value(&w.personas).Validate(func(s string) error { return w.askCheck(func() { w.personas = s }) }),
-		huh.NewInput().Title("Rounds (cap R)").Description("the cap is stated on the cost screen and never exceeded; the debate may stop earlier on convergence").
+		described(w, huh.NewInput().Title("Rounds (cap R)"), "the cap is stated on the cost screen and never exceeded; the debate may stop earlier on convergence").
 			Value(&w.rStr).Validate(func(s string) error {
 			if err := w.roundsCheck()(s); err != nil {
 				return err

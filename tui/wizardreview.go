@@ -41,13 +41,13 @@ func (w *wizard) reviewFields() []huh.Field {
 		change += "; empty = the bug's applied fix (fix/CHG-*.diff)"
 	}
 	return []huh.Field{
-		huh.NewInput().Title("Change").Description(change).Value(&w.change).
+		described(w, huh.NewInput().Title("Change"), change).Value(&w.change).
 			Validate(func(s string) error { return w.reviewCheck(0, func() { w.change = s }) }),
-		huh.NewInput().Title("Contract").Description(`"intent in one line | pass criteria"`).Value(&w.contract).CharLimit(maxOption).
+		described(w, huh.NewInput().Title("Contract"), `"intent in one line | pass criteria"`).Value(&w.contract).CharLimit(maxOption).
 			Validate(func(s string) error { return w.reviewCheck(1, func() { w.contract = s }) }),
-		huh.NewInput().Title("Builder").Description("who built the change: a family, an engine or a model (its family never sits); empty = the change's trailers, else the engines file's review.builder").
+		described(w, huh.NewInput().Title("Builder"), "who built the change: a family, an engine or a model (its family never sits); empty = the change's trailers, else the engines file's review.builder").
 			Value(&w.builder).Validate(func(s string) error { return w.reviewCheck(2, func() { w.builder = s }) }),
-		huh.NewInput().Title("Lenses").Description("separated by spaces; empty = the eight review lenses").Value(&w.revLenses).
+		described(w, huh.NewInput().Title("Lenses"), "separated by spaces; empty = the eight review lenses").Value(&w.revLenses).
 			Validate(func(s string) error { return w.reviewCheck(3, func() { w.revLenses = s }) }),
 	}
 }

@@ -67,6 +67,16 @@ func (w *wizard) textNote(title, text string) *huh.Note {
 	return n
 }
 
+// describable is a huh field whose description can be set again.
+type describable[F any] interface{ Description(string) F }
+
+// described sets f's description to text wrapped by the wizard (at spaces
+// only, again on a resize), so a path or a dotted name in it reads whole.
+func described[F describable[F]](w *wizard, f F, text string) F {
+	w.shown(text, func(s string) { f.Description(s) })
+	return f
+}
+
 // wrappedErr is a refusal wrapped to the fields' width.
 func (w *wizard) wrappedErr(err error) error {
 	if err == nil {

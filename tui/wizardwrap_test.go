@@ -34,3 +34,33 @@ func TestWizardNeverSplitsAnAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestWizardFieldDescriptionsKeepNamesWhole: the descriptions of the
+// review's and argue's fields name a dotted key and a path; at any width
+// each reads whole on one line (huh alone breaks after a '.' or a '/'-
+// and '-'-joined word: "review.\nbuilder").
+func TestWizardFieldDescriptionsKeepNamesWhole(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	pages := []struct {
+		name  string
+		keys  []string
+		names []string
+	}{
+		{"review", []string{"down", "down", "enter"}, []string{"review.builder", "fix/CHG-*.diff"}},
+		{"argue", []string{"down", "enter"}, []string{".moot/personas/NAME.md", ".moot/debates/"}},
+	}
+	for _, p := range pages {
+		for _, w := range []int{60, 80, 140} {
+			var asked, reviewed [][]string
+			m := sized(t, fiveProtocolOptions(f, t, &asked, &reviewed), w, 40)
+			m = keys(t, m, p.keys...)
+			text := screenText(m, f.proj)
+			for _, name := range p.names {
+				if !strings.Contains(text, name) {
+					t.Errorf("%s page at %d columns: %q is not whole on one line:\n%s", p.name, w, name, text)
+				}
+			}
+		}
+	}
+}
