@@ -96,3 +96,29 @@ func TestReviewRefusalKeepsPathsWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewBudgetAskedBeforeTheLiveViewOpensIsShown: a review started
+// from its cost screen can reach its cap before its start returns (the
+// round runs beside the UI); the budget menu is drawn over the cost
+// screen then, and its answer reaches the review: never a menu that takes
+// the keys unseen while the review waits for it.
+func TestReviewBudgetAskedBeforeTheLiveViewOpensIsShown(t *testing.T) {
+	t.Parallel()
+	reach := engine.BudgetReach{Cap: engine.Budget{MaxTokens: 10}, NextTokens: 2000, Round: 1, Who: "defect", FinalWord: "gate"}
+	m := NewReviewCost(ReviewStart{Plan: reviewCostPlan(), Start: func() (string, error) { return "", nil }}, Options{Now: func() time.Time { return fixedNow }})
+	m = pump(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	started, _ := m.Update(keyMsg("enter")) // Start, its command not run: the review has not said it started
+	m = started.(Model)
+	reply := make(chan budgetAnswer, 1)
+	m = pump(t, m, askBudgetMsg{reach, reply})
+	checkFrame(t, m, 80, 24, "", []string{"Raise the cap", "Stop now", "Cancel"})
+	m = keys(t, m, "down", "enter")
+	select {
+	case a := <-reply:
+		if a.d.Choice != engine.BudgetStop {
+			t.Errorf("answer %+v, want stop", a.d)
+		}
+	default:
+		t.Fatalf("the budget menu's answer did not reach the review:\n%s", screenText(m, ""))
+	}
+}

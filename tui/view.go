@@ -45,8 +45,11 @@ func (m Model) Render() string {
 	if m.dlg.ask != nil {
 		out = m.overlay(out, m.dlg.ask.view(m.st, m.w))
 	}
-	if m.dlg.menu != nil && m.dlg.menu.kind == menuTrust && m.screen != scrDebate {
-		// the trust question comes first, over whichever screen opens
+	if m.dlg.menu != nil && (m.dlg.menu.kind == menuTrust && m.screen != scrDebate || m.screen == scrReviewCost) {
+		// the trust question comes first, over whichever screen opens; a
+		// review started from its cost screen may reach its cap before
+		// the live view opens, and its budget menu is drawn here then
+		// (else the menu would take the keys unseen, and the review wait)
 		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.dlg.menu.form.WithWidth(min(m.w-8, 86)).View()+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
 	}
 	return m.toast.errorOver(&m.frame, m.fit(out))
