@@ -291,11 +291,7 @@ func TestSpecVerdictIgnoresANegatedVerdict(t *testing.T) {
 func TestSampleEngineCompletesASpecDebate(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
-	cfg, err := os.ReadFile(filepath.Join("..", "testdata", "sample", "_reversa_bugs", "moot.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.writeConfig(string(cfg))
+	p.useSampleEngines(t)
 	p.moot("run", "7", "--mode", "spec", "-n", "2", "-r", "1", "--yes", "--headless").mustExit(t, 0)
 	if f := p.readDebate().Final; metaOf(&f.DebaterFile, "recommended_verdict") != "spec-correta" {
 		t.Errorf("the sample's spec verdict: %q", metaOf(&f.DebaterFile, "recommended_verdict"))
@@ -437,11 +433,7 @@ func TestListJSONHasTheSpecDecision(t *testing.T) {
 func TestSampleEnginesSeatAReviewJuror(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
-	cfg, err := os.ReadFile(filepath.Join("..", "testdata", "sample", "_reversa_bugs", "moot.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.writeConfig(string(cfg))
+	p.useSampleEngines(t)
 	r := p.moot("review", "--files", "src/checkout/desconto.py", "--contract", "one discount | the discount is applied once",
 		"--builder", "openai", "--lens", "defect", "--yes")
 	r.mustExit(t, 0)
@@ -450,4 +442,14 @@ func TestSampleEnginesSeatAReviewJuror(t *testing.T) {
 			t.Errorf("the review's routes do not say %q:\n%s", want, r.stderr)
 		}
 	}
+}
+
+// useSampleEngines gives the project the shipped sample's engines file.
+func (p *project) useSampleEngines(t *testing.T) {
+	t.Helper()
+	cfg, err := os.ReadFile(filepath.Join("..", "testdata", "sample", "_reversa_bugs", "moot.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.writeConfig(string(cfg))
 }
