@@ -104,7 +104,7 @@ func programOf(getenv func(string) string, fallback string, vars ...string) []st
 // message when it exits cleanly, a toast naming the program when not.
 func execOn(argv []string, path string, done tea.Msg) tea.Cmd {
 	c := exec.Command(argv[0], append(argv[1:], path)...)
-	return tea.ExecProcess(c, func(err error) tea.Msg {
+	return handOver(c, func(err error) tea.Msg {
 		if err != nil {
 			return statusMsg(argv[0] + " failed: " + err.Error())
 		}
