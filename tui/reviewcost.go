@@ -55,7 +55,11 @@ type reviewCostState struct {
 	button   int
 	scroll   int
 	starting bool
-	err      error
+	// startWhenReady: Start was chosen while the review was still being
+	// planned; it starts once planned (as a debate's cost screen starts
+	// once its cost is estimated), unless the plan is refused
+	startWhenReady bool
+	err            error
 	// back is set for a review the wizard set up: Cancel goes back to
 	// the browser, Edit and esc to the wizard, and its view opens as the
 	// browser opens a review.
@@ -116,18 +120,17 @@ func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cm
 	case key.Matches(msg, k.Confirm):
 		switch c.button {
 		case 0:
+			if c.planning() {
+				c.startWhenReady = true
+				return m, statusCmd("starting as soon as the review is planned…")
+			}
 			if c.rs.Start == nil {
 				return m, statusCmd("this review cannot start: see why above · Edit changes it")
 			}
 			if c.err != nil {
 				return m, statusCmd("this review cannot start: see why above · q leaves")
 			}
-			c.starting = true
-			start := c.rs.Start
-			return m, func() tea.Msg {
-				dir, err := start()
-				return reviewStartedMsg{dir: dir, err: err}
-			}
+			return m, c.start()
 		case 1:
 			return m, statusCmd("a review's setup is its command's flags: Cancel, then run moot review again with others")
 		default:
@@ -135,6 +138,21 @@ func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cm
 		}
 	}
 	return m, nil
+}
+
+// planning reports whether the review's plan is still being made (the
+// wizard's review: probing the engines, reading the change).
+func (c *reviewCostState) planning() bool { return c.rs.Start == nil && c.err == nil }
+
+// start runs the planned review; its folder comes back as a
+// reviewStartedMsg.
+func (c *reviewCostState) start() tea.Cmd {
+	c.starting, c.startWhenReady = true, false
+	start := c.rs.Start
+	return func() tea.Msg {
+		dir, err := start()
+		return reviewStartedMsg{dir: dir, err: err}
+	}
 }
 
 // cancel leaves the review's cost screen: nothing was started.
@@ -151,8 +169,7 @@ func (k reviewCostScreen) cancel(m Model) (Model, tea.Cmd) {
 // folder; a review that could not start says why on the cost screen.
 func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
 	if pl, ok := msg.(reviewPlannedMsg); ok {
-		m.revCost.planned(&m.frame, pl)
-		return m, nil, true
+		return m, m.revCost.planned(&m.frame, pl), true
 	}
 	st, ok := msg.(reviewStartedMsg)
 	if !ok || m.revCost == nil {
@@ -246,8 +263,11 @@ func (k reviewCostScreen) render(m Model) string {
 	}
 	body := padLines(strings.TrimRight(b.String(), " "), m.lay.costH)
 	help := footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, labelled(k.Back, "esc", "cancel"))
-	if c.starting {
+	switch {
+	case c.starting, c.startWhenReady && c.planning():
 		help = "starting the review…"
+	case c.planning():
+		help = "planning the review… · esc back"
 	}
 	return body + "\n" + m.toast.footer(&m.frame, help)
 }

@@ -124,7 +124,7 @@ type reviewPlannedMsg struct {
 // probes the engines and builds the envelope first).
 func (k reviewCostScreen) open(m Model) (Model, tea.Cmd) {
 	args, review := m.wiz.reviewArgs(), m.wiz.ch.review
-	m.screen, m.revCost = scrReviewCost, &reviewCostState{back: true, starting: true, rs: ReviewStart{Plan: ReviewPlan{Title: m.wiz.heading()}}}
+	m.screen, m.revCost = scrReviewCost, &reviewCostState{back: true, rs: ReviewStart{Plan: ReviewPlan{Title: m.wiz.heading()}}}
 	return m, func() tea.Msg {
 		rs, err := review(args, false)
 		return reviewPlannedMsg{rs: rs, err: err}
@@ -132,15 +132,19 @@ func (k reviewCostScreen) open(m Model) (Model, tea.Cmd) {
 }
 
 // planned shows the planned review on its cost screen; a refusal stays
-// there, naming why (Edit goes back to the wizard).
-func (c *reviewCostState) planned(f *frame, msg reviewPlannedMsg) {
+// there, naming why (Edit goes back to the wizard). A Start chosen while
+// it was being planned runs it now.
+func (c *reviewCostState) planned(f *frame, msg reviewPlannedMsg) tea.Cmd {
 	if c == nil || f.screen != scrReviewCost {
-		return
+		return nil
 	}
-	c.starting = false
 	if msg.err != nil {
-		c.err, c.button = msg.err, 1
-		return
+		c.err, c.button, c.startWhenReady = msg.err, 1, false
+		return nil
 	}
 	c.rs = msg.rs
+	if c.startWhenReady && c.rs.Start != nil {
+		return c.start()
+	}
+	return nil
 }
