@@ -396,14 +396,19 @@ func (f frame) clock() time.Time {
 	return time.Now()
 }
 
+// probeCmd asks every engine whether it can answer (the engines' own
+// timeouts bound it), off the UI goroutine.
+func probeCmd(probe func(context.Context) map[string]EngineStatus) tea.Cmd {
+	return func() tea.Msg { return probedMsg(probe(context.Background())) }
+}
+
 // Init starts what the first screen needs.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
 	if m.dlg.menu != nil && m.dlg.menu.kind == menuTrust {
 		cmds = append(cmds, m.dlg.menu.form.Init())
 	} else if m.opts.Probe != nil {
-		probe := m.opts.Probe
-		cmds = append(cmds, func() tea.Msg { return probedMsg(probe(context.Background())) })
+		cmds = append(cmds, probeCmd(m.opts.Probe))
 	}
 	cmds = append(cmds, watchTick())
 	switch m.screen {
@@ -587,8 +592,8 @@ func (trustDialog) answered(m Model, choice string) (Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		m.opts.Untrusted = nil
-		if probe := m.opts.Probe; probe != nil {
-			return m, func() tea.Msg { return probedMsg(probe(context.Background())) }
+		if m.opts.Probe != nil {
+			return m, probeCmd(m.opts.Probe)
 		}
 		return m, nil
 	}

@@ -108,16 +108,27 @@ const pumpSteps = 100_000
 const cmdDeadline = 60 * time.Second
 
 // eventWait is how long run waits for a command that waits on an outside
-// event (the engine's next event, a folder change): such a wait may never
-// return while the test holds the model, so it is left behind quickly.
+// event (a folder change, the engines' answers to the probe): such a wait
+// may never return while the test holds the model, so it is left behind
+// quickly.
 const eventWait = 400 * time.Millisecond
 
+// engineWait is how long run waits for the engine's next event. A run or
+// a resume started by a key sends its first event (a menu, a call
+// started) within moments on an idle machine, but under -race on a loaded
+// two-core machine reading the debate back can take seconds (400 ms once
+// dropped the judge menu a resume asked for); the wait that never returns
+// (the engine waiting on a menu's answer) costs this once.
+const engineWait = 10 * time.Second
+
 // waitsOnEvents are the commands that wait for something outside the model
-// to happen, named as the runtime names their closures.
-var waitsOnEvents = []string{".waitForEngine.", ".(*fsWatch).next.", ".(*holderWatch).next."}
+// to happen (a folder change, the engines' answers to the probe), named as
+// the runtime names their closures.
+var waitsOnEvents = []string{".(*fsWatch).next.", ".(*holderWatch).next.", ".probeCmd."}
 
 // cmdKind says how run treats a command: a clock (tea.Tick, a cursor's
-// blink) is never run, for the test sends the clock; a wait on an outside event gets eventWait;
+// blink) is never run, for the test sends the clock; the engine's next event
+// gets engineWait, a wait on another outside event eventWait;
 // anything else cmdDeadline.
 func cmdKind(cmd tea.Cmd) (clock bool, wait time.Duration) {
 	name := ""
@@ -126,6 +137,9 @@ func cmdKind(cmd tea.Cmd) (clock bool, wait time.Duration) {
 	}
 	if strings.Contains(name, "bubbletea/v2.Tick.") || strings.Contains(name, "bubbletea/v2.Every.") || strings.Contains(name, "bubbles/v2/cursor.") {
 		return true, 0
+	}
+	if strings.Contains(name, ".waitForEngine.") {
+		return false, engineWait
 	}
 	for _, w := range waitsOnEvents {
 		if strings.Contains(name, w) {
