@@ -54,18 +54,25 @@ func (w *Writer) deferSync(dir string) {
 // Barrier makes every file written since the last barrier survive a power
 // loss (one fsync per folder, not one per file). The engine calls it at
 // the end of each round, before the next round reads it; the setup and
-// the final answer are durable as they are written.
+// the final answer are durable as they are written. The folders are
+// synced at once (a round's folder, its raw/ and the debate's each wait
+// on the disk, and one journal commit can carry them all); Barrier
+// returns only when every one is on disk, so what the next round reads
+// is durable as before.
 func (w *Writer) Barrier() error {
 	w.pendMu.Lock()
 	dirs := w.pending
 	w.pending = nil
 	w.pendMu.Unlock()
+	errs := make(chan error, len(dirs))
 	for d := range dirs {
-		if err := syncDir(d); err != nil {
-			return err
-		}
+		go func() { errs <- syncDir(d) }()
 	}
-	return nil
+	var all []error
+	for range dirs {
+		all = append(all, <-errs)
+	}
+	return errors.Join(all...)
 }
 
 // CheckWritable refuses a bug folder closed by DONE.md.

@@ -421,3 +421,30 @@ func TestWriteFileAtomicKeepsItsContract(t *testing.T) {
 		t.Error("wrote through a symlinked folder")
 	}
 }
+
+// TestBarrierNamesAFolderItCouldNotSync: the round's barrier syncs every
+// folder written since the last one (at once) and reports a folder it
+// could not sync by its path, while the others are still synced; the
+// next barrier starts from nothing pending.
+func TestBarrierNamesAFolderItCouldNotSync(t *testing.T) {
+	w := newWriter(t, bugfolder.PT)
+	for _, round := range []int{1, 2} {
+		if _, _, err := w.WriteDebater(fixedMeta(round, "agente-1"), answer); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone := filepath.Join(w.Dir, "rodada-2")
+	if err := os.RemoveAll(gone); err != nil {
+		t.Fatal(err)
+	}
+	err := w.Barrier()
+	if err == nil || !strings.Contains(err.Error(), gone) {
+		t.Fatalf("barrier: %v; want an error naming %s", err, gone)
+	}
+	if strings.Contains(err.Error(), filepath.Join(w.Dir, "rodada-1")+":") {
+		t.Errorf("barrier: %v; rodada-1 was there and must sync", err)
+	}
+	if err := w.Barrier(); err != nil {
+		t.Errorf("a second barrier with nothing written: %v", err)
+	}
+}

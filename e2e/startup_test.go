@@ -61,9 +61,12 @@ func TestMootsOwnInitialisersStayCheap(t *testing.T) {
 // them, each adding code and package initialisers to every start of the
 // binary (docs/benchmarks.md, Startup): the Anthropic SDK (moot speaks
 // the Messages API through harness/anthropic.go) and, through it, a second
-// YAML library, OpenTelemetry and a second JSON schema library.
+// YAML library, OpenTelemetry and a second JSON schema library; and
+// go-openai (the openai kind speaks Chat Completions through
+// harness/openai.go).
 var startupHeavyModules = []string{
 	"github.com/anthropics/anthropic-sdk-go",
+	"github.com/sashabaranov/go-openai",
 	"go.yaml.in/yaml/v4",
 	"go.opentelemetry.io/otel",
 	"github.com/invopop/jsonschema",

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // openaiEngine calls any OpenAI-compatible server (Ollama, vLLM, llama.cpp,
@@ -147,87 +145,159 @@ func (o *openaiEngine) key() (string, error) {
 	return "", nil
 }
 
-// callChat makes a streamed Chat Completions request.
+// chatRequest is the body of a streamed Chat Completions request: one
+// user message, the final usage chunk asked for (stream_options).
+type chatRequest struct {
+	Model           string            `json:"model"`
+	Messages        []chatMessage     `json:"messages"`
+	Stream          bool              `json:"stream"`
+	StreamOptions   chatStreamOptions `json:"stream_options"`
+	ReasoningEffort string            `json:"reasoning_effort,omitempty"`
+	// max_tokens, not max_completion_tokens: the OpenAI-compatible
+	// servers moot targets (Ollama, vLLM, llama.cpp) read this one
+	MaxTokens int `json:"max_tokens,omitempty"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type chatStreamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+// chatChunk is the part of a streamed chunk moot reads; an error object
+// in the stream (some servers report a failure after the 200) ends the
+// call.
+type chatChunk struct {
+	Choices []struct {
+		Delta struct {
+			Content string `json:"content"`
+		} `json:"delta"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+// callChat makes a streamed Chat Completions request with moot's own
+// small client: one POST, its server-sent events read line by line as
+// they come (keep-alive comments and blank lines skipped however many
+// come before the first token), no retries of its own (moot's one-retry
+// rule applies).
 func (o *openaiEngine) callChat(ctx context.Context, req Request, model, key string) Result {
-	cc := openai.DefaultConfig(key)
-	cc.BaseURL = o.base
-	cc.HTTPClient = httpClient(req.Stdout, o.opts.OutputCap)
-	cc.EmptyMessagesLimit = 1 << 20 // keep-alive comments before the first token are normal
-	client := openai.NewClientWithConfig(cc)
-	cr := openai.ChatCompletionRequest{
+	cr := chatRequest{
 		Model:         model,
-		Messages:      []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: req.PromptText()}},
+		Messages:      []chatMessage{{Role: "user", Content: req.PromptText()}},
 		Stream:        true,
-		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+		StreamOptions: chatStreamOptions{IncludeUsage: true},
+		MaxTokens:     LimitsOf(o.cfg).MaxOutputTokens,
 	}
 	if req.ReasoningOff && o.cfg.ReasoningSwitch(false) != "" {
 		cr.ReasoningEffort = o.cfg.VerdictEffort
 	}
-	if n := LimitsOf(o.cfg).MaxOutputTokens; n > 0 {
-		// max_tokens, not max_completion_tokens: the OpenAI-compatible
-		// servers moot targets (Ollama, vLLM, llama.cpp) read this one
-		//lint:ignore SA1019 max_completion_tokens is OpenAI-cloud only
-		cr.MaxTokens = n
+	body, err := json.Marshal(cr)
+	if err != nil {
+		return errorf(FailEngine, "encode the request: %v", err)
 	}
-	stream, err := client.CreateChatCompletionStream(ctx, cr)
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, o.base+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return errorf(FailEngine, "engine %s: base_url: %v", o.cfg.Name, err)
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "text/event-stream")
+	hr.Header.Set("Cache-Control", "no-cache")
+	if key != "" {
+		hr.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := httpClient(req.Stdout, o.opts.OutputCap).Do(hr)
 	if err != nil {
 		return o.failure(ctx, req, err, false)
 	}
-	defer stream.Close()
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		return httpFailure(ctx, req.Timeout, resp.StatusCode, errorBodyMessage(raw, http.StatusText(resp.StatusCode)), false, nil)
+	}
 	sink := &deltaSink{on: req.OnOutput, cap: o.opts.OutputCap}
 	var in, out, cached int
 	finish := ""
+	r := bufio.NewReader(resp.Body)
 	for {
-		chunk, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
+		line, rerr := r.ReadBytes('\n')
+		if data, ok := chatData(line); ok {
+			if string(data) == "[DONE]" {
+				break
+			}
+			var c chatChunk
+			if err := json.Unmarshal(data, &c); err != nil {
+				return sink.failed(errorf(FailEngine, "the stream was not well formed: %s", oneLine(err.Error())))
+			}
+			if len(c.Error) > 0 && string(c.Error) != "null" {
+				return sink.failed(httpFailure(ctx, req.Timeout, 0, errorBodyMessage(c.Error, "the server reported an error in the stream"), sink.body.Len() > 0, nil))
+			}
+			if c.Usage != nil {
+				in, out = c.Usage.PromptTokens, c.Usage.CompletionTokens
+				if d := c.Usage.PromptTokensDetails; d != nil {
+					cached = d.CachedTokens // part of PromptTokens, served from the provider's prefix cache
+				}
+			}
+			for _, ch := range c.Choices {
+				if !sink.add(ch.Delta.Content) {
+					return sink.overCap()
+				}
+				if ch.FinishReason != "" {
+					finish = ch.FinishReason
+				}
+			}
+		}
+		if errors.Is(rerr, io.EOF) {
 			break
 		}
-		if err != nil {
-			return sink.failed(o.failure(ctx, req, err, sink.body.Len() > 0))
-		}
-		if chunk.Usage != nil {
-			in, out = chunk.Usage.PromptTokens, chunk.Usage.CompletionTokens
-			if d := chunk.Usage.PromptTokensDetails; d != nil {
-				cached = d.CachedTokens // part of PromptTokens, served from the provider's prefix cache
-			}
-		}
-		for _, c := range chunk.Choices {
-			if !sink.add(c.Delta.Content) {
-				return sink.overCap()
-			}
-			if c.FinishReason != "" {
-				finish = string(c.FinishReason)
-			}
+		if rerr != nil {
+			return sink.failed(o.failure(ctx, req, rerr, sink.body.Len() > 0))
 		}
 	}
 	if finish == "" {
 		// a stream cut short also ends in EOF: only finish_reason tells
 		return sink.cut("finish_reason")
 	}
-	r := okResult(sink, in, out)
-	r.CacheRead = cached
+	res := okResult(sink, in, out)
+	res.CacheRead = cached
 	if finish == "length" {
-		r.Err = "the answer stopped at the output limit (finish_reason length)"
+		res.Err = "the answer stopped at the output limit (finish_reason length)"
 	}
-	return r
+	return res
 }
 
-// failure classifies an error of go-openai without ever printing its
-// value raw (it can carry the request).
+// chatData is a stream line's data, when the line is a data line; a
+// line holding a bare JSON error object (a server's failure written
+// outside the event format) is taken as data too, so it ends the call
+// with its message.
+func chatData(line []byte) ([]byte, bool) {
+	line = bytes.TrimSpace(line)
+	if v, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+		return bytes.TrimSpace(v), true
+	}
+	if bytes.HasPrefix(line, []byte("{")) && bytes.Contains(line, []byte(`"error"`)) {
+		return line, true
+	}
+	return nil, false
+}
+
+// failure classifies a transport error without ever printing the
+// request.
 func (o *openaiEngine) failure(ctx context.Context, req Request, err error, gotText bool) Result {
-	var ae *openai.APIError
-	var re *openai.RequestError
 	switch {
 	case ctx.Err() != nil:
 		return httpFailure(ctx, req.Timeout, 0, "", gotText, err)
-	case errors.As(err, &ae):
-		return httpFailure(ctx, req.Timeout, ae.HTTPStatusCode, ae.Message, gotText, nil)
-	case errors.As(err, &re):
-		msg := http.StatusText(re.HTTPStatusCode)
-		if len(re.Body) > 0 {
-			msg = errorBodyMessage(re.Body, msg)
-		}
-		return httpFailure(ctx, req.Timeout, re.HTTPStatusCode, msg, gotText, nil)
 	case isNetError(err):
 		return httpFailure(ctx, req.Timeout, 0, netMessage(err), gotText, err)
 	}

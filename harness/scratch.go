@@ -29,10 +29,19 @@ const scratchMark = ".moot-scratch"
 // scratchName is a scratch folder's whole name: moot-<kind>-<pid>-<digits>.
 var scratchName = lazyre.New(`^moot-[a-z]+-([0-9]+)-[0-9]+$`)
 
-// newScratch makes an owner-only temporary folder for one call, first
-// sweeping (once per process) the folders of moot processes that died.
+// newScratch makes an owner-only temporary folder for one call; the first
+// one starts sweeping the folders of moot processes that died, in the
+// background (WaitRemovals waits for it too): the sweep lists the whole
+// temp folder and never touches this process's folders, so no call waits
+// for it.
 func newScratch(kind string) (string, error) {
-	sweepOnce.Do(sweepStale)
+	sweepOnce.Do(func() {
+		removals.Add(1)
+		go func() {
+			defer removals.Done()
+			sweepStale()
+		}()
+	})
 	dir, err := os.MkdirTemp("", scratchPrefix+kind+"-"+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", err
@@ -45,7 +54,7 @@ func newScratch(kind string) (string, error) {
 }
 
 // removals are the scratch folders being removed off their calls' paths
-// (removeLater).
+// (removeLater), and the sweep of dead processes' folders.
 var removals sync.WaitGroup
 
 // removeLater removes a command call's scratch folder (its P.md link and
