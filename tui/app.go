@@ -178,7 +178,7 @@ type Model struct {
 	dlg   dialogStack
 	helpv helpOverlay
 
-	browser browser
+	browser browserScreen
 	wiz     *wizard
 	cost    costState
 	dv      debateState
@@ -355,7 +355,7 @@ func New(opts Options) Model {
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.now = m.clock()
 	m.run.probing = opts.Probe != nil
-	m.browser = newBrowser(opts.Register, opts.keeper())
+	m.browser = newBrowserScreen(opts.Register, opts.keeper())
 	if opts.Untrusted != nil {
 		m.dlg.menu = trustMenu(opts.Untrusted)
 	}
@@ -385,8 +385,7 @@ func New(opts Options) Model {
 // relayout recomputes every region: on a resize, and when the register's
 // size is known.
 func (m *Model) relayout() {
-	m.lay = newLayout(m.w, m.h, m.opts.Banner != "", len(m.browser.rows))
-	m.browser.keepVisible(m.lay.rows)
+	m.browser.relayout(&m.frame)
 }
 
 func (f frame) clock() time.Time {
@@ -511,6 +510,7 @@ func (t *toast) clearStaleHeld(b *browser, d *debateState, bug *bugfolder.Bug) {
 // handleKey routes a key press: ctrl+c first, then an open menu, the help
 // overlay, and the screen.
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
 	if key.Matches(msg, m.keys.ForceQuit) {
 		if m.run.on {
 			return m.leave()
@@ -544,6 +544,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.helpv.on, m.helpv.off = false, 0
 		}
 		return m, nil
+	}
+	if m.screen == scrBrowser {
+		m.browser, cmd = m.browser.Update(&m.frame, msg)
+		return m, cmd
 	}
 	return m.active().handleKey(m, msg)
 }

@@ -247,7 +247,7 @@ func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 func (k debateScreen) loaded(m Model, msg debateLoadedMsg) (Model, tea.Cmd) {
 	if msg.refresh {
 		nm, c := k.refresh(m, msg)
-		nm.toast.clearStaleHeld(&nm.browser, &nm.dv, nm.subj.bug)
+		nm.toast.clearStaleHeld(&nm.browser.browser, &nm.dv, nm.subj.bug)
 		return nm, c
 	}
 	m = k.open(m, msg)

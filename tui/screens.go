@@ -20,7 +20,6 @@ type page interface {
 
 // The pages: each is its key bindings, built once.
 var (
-	browserPage = newBrowserScreen()
 	wizardPage  = newWizardScreen()
 	costPage    = newCostScreen()
 	debatePage  = newDebateScreen()
@@ -41,10 +40,8 @@ func (f frame) active() page {
 		return debatePage
 	case scrReview:
 		return reviewPage
-	case scrReviewCost:
-		return reviewCostPage
 	}
-	return browserPage
+	return reviewCostPage
 }
 
 // helpRowsOf are the help overlay's rows for the active page.
@@ -54,6 +51,9 @@ func (m Model) helpRowsOf() [][2]string {
 	}
 	if m.screen == scrDebate {
 		return debatePage.help(m)
+	}
+	if m.screen == scrBrowser {
+		return helpRows(m.browser.keys)
 	}
 	return helpRows(m.active())
 }

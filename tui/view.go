@@ -36,7 +36,12 @@ func (m Model) Render() string {
 	if m.opts.Banner != "" {
 		parts = append(parts, m.st.Subtle.Render(bannerLine(m.opts.Banner, m.w)))
 	}
-	body := m.active().render(m)
+	var body string
+	if m.screen == scrBrowser {
+		body = m.browser.View(&m.frame)
+	} else {
+		body = m.active().render(m)
+	}
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
 	if m.helpv.on {
