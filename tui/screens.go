@@ -20,11 +20,11 @@ type page interface {
 
 // The pages: each is its key bindings, built once.
 var (
-	wizardPage  = newWizardScreen()
-	costPage    = newCostScreen()
-	debatePage  = newDebateScreen()
-	zoomPage    = newZoomScreen()
-	reviewPage  = newReviewScreen()
+	wizardPage = newWizardScreen()
+	costPage   = newCostScreen()
+	debatePage = newDebateScreen()
+	zoomPage   = newZoomScreen()
+	reviewPage = newReviewScreen()
 	// reviewCostPage is a review's cost screen: the cost screen's keys.
 	reviewCostPage = reviewCostScreen{newCostScreen()}
 )
