@@ -184,8 +184,7 @@ type Model struct {
 	dv      debateState
 	zm      zoomState
 
-	subj subject
-	rv   reviewState
+	rv reviewState
 	// revCost is the cost screen of a review started here (reviewcost.go).
 	revCost *reviewCostState
 }
@@ -217,6 +216,9 @@ type reviewState struct {
 type frame struct {
 	opts Options
 	run  runState
+	// subj is the bug (or question) the wizard, the cost screen and the
+	// live view set up and show.
+	subj subject
 	// screen is the active screen (the dialogs stand over it).
 	screen screen
 	st     *Styles
@@ -328,14 +330,15 @@ type zoomState struct {
 	find find
 }
 
-// costState is the cost screen: the plan and the focused button.
+// costState is the cost screen (costscreen.go): the plan and the
+// focused button.
 type costState struct {
-	setup  engine.Setup
-	plan   *engine.Plan
-	err    error
-	button int
-	// scroll is the first line shown of what stands above the buttons.
-	scroll int
+	costNav
+	setup engine.Setup
+	plan  *engine.Plan
+	err   error
+	// fromWizard is set when the wizard set it up: esc goes back to it.
+	fromWizard bool
 	// startWhenReady is set when Start was chosen while P was still being
 	// assembled or the plan priced: the debate starts as soon as its plan
 	// is ready.
@@ -510,7 +513,6 @@ func (t *toast) clearStaleHeld(b *browser, d *debateState, bug *bugfolder.Bug) {
 // handleKey routes a key press: ctrl+c first, then an open menu, the help
 // overlay, and the screen.
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	var cmd tea.Cmd
 	if key.Matches(msg, m.keys.ForceQuit) {
 		if m.run.on {
 			return m.leave()
@@ -545,11 +547,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.screen == scrBrowser {
-		m.browser, cmd = m.browser.Update(&m.frame, msg)
-		return m, cmd
-	}
-	return m.active().handleKey(m, msg)
+	return m.screenUpdate(msg)
 }
 
 func statusCmd(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }

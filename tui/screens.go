@@ -5,13 +5,21 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// A page is one screen of the UI: the browser, the setup wizard, the cost
-// screen, the live debate view, the review view, or a zoom over the last
-// two. It owns its key bindings (its footer and its help are generated
-// from them, help.KeyMap), answers the keys the root routes to it and
-// draws itself. The root (Model) routes: ctrl+c, an error shown, an open
-// dialog (a menu) and the help overlay come first, then the active page;
-// what pages share (size, styles, the run's bridge) stays in the root.
+// The screens of the UI are the browser (browserScreen), the setup
+// wizard (wizard), the cost screens (costState, reviewCostState), the
+// live debate view, the review view, and a zoom over the last two. Each
+// owns its state, its key bindings (its footer and its help are
+// generated from them, help.KeyMap), answers its keys with Update and
+// draws itself with View; the frame they share (size, styles, options,
+// status line, the subject set up) is handed to them by the root, which
+// holds it. A screen moves to another by a transition message
+// (transitions.go). The root (Model) routes: ctrl+c, an error shown, an
+// open dialog (a menu) and the help overlay come first, then the active
+// screen.
+
+// A page is a screen that still reads the root model: the live debate
+// view and the review view (their state is shared with the dialogs and
+// the run).
 type page interface {
 	help.KeyMap
 	handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd)
@@ -20,40 +28,65 @@ type page interface {
 
 // The pages: each is its key bindings, built once.
 var (
-	wizardPage = newWizardScreen()
-	costPage   = newCostScreen()
 	debatePage = newDebateScreen()
 	zoomPage   = newZoomScreen()
 	reviewPage = newReviewScreen()
-	// reviewCostPage is a review's cost screen: the cost screen's keys.
-	reviewCostPage = reviewCostScreen{newCostScreen()}
 )
 
-// active is the page the root routes keys to and draws.
-func (f frame) active() page {
-	switch f.screen {
+// screenUpdate hands a message to the active screen.
+func (m Model) screenUpdate(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch m.screen {
+	case scrBrowser:
+		m.browser, cmd = m.browser.Update(&m.frame, msg)
 	case scrWizard:
-		return wizardPage
+		m.wiz, cmd = m.wiz.Update(&m.frame, msg)
 	case scrCost:
-		return costPage
-	case scrDebate:
-		return debatePage
+		m.cost, cmd = m.cost.Update(&m.frame, msg)
+	case scrReviewCost:
+		m.revCost, cmd = m.revCost.Update(&m.frame, msg)
 	case scrReview:
-		return reviewPage
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			return reviewPage.handleKey(m, k)
+		}
+	case scrDebate:
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			return debatePage.handleKey(m, k)
+		}
 	}
-	return reviewCostPage
+	return m, cmd
 }
 
-// helpRowsOf are the help overlay's rows for the active page.
+// screenView draws the active screen.
+func (m Model) screenView() string {
+	switch m.screen {
+	case scrBrowser:
+		return m.browser.View(&m.frame)
+	case scrWizard:
+		return m.wiz.View(&m.frame)
+	case scrCost:
+		return m.cost.View(&m.frame)
+	case scrReviewCost:
+		return m.revCost.View(&m.frame)
+	case scrReview:
+		return reviewPage.render(m)
+	}
+	return debatePage.render(m)
+}
+
+// helpRowsOf are the help overlay's rows for the active screen.
 func (m Model) helpRowsOf() [][2]string {
-	if m.zm.on {
+	switch {
+	case m.zm.on:
 		return helpRows(zoomPage)
-	}
-	if m.screen == scrDebate {
+	case m.screen == scrDebate:
 		return debatePage.help(m)
+	case m.screen == scrReview:
+		return helpRows(reviewPage)
+	case m.screen == scrWizard:
+		return helpRows(wizardKeyMap)
+	case m.screen == scrCost, m.screen == scrReviewCost:
+		return helpRows(costKeyMap)
 	}
-	if m.screen == scrBrowser {
-		return helpRows(m.browser.keys)
-	}
-	return helpRows(m.active())
+	return helpRows(m.browser.keys)
 }

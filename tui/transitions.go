@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 )
 
 // Moving between screens is a message: a screen (or an updater) that
@@ -31,6 +32,12 @@ type (
 	backToBrowserMsg struct{ left string }
 	// resumeDebateMsg resumes a bug's unfinished debate (r in the list).
 	resumeDebateMsg struct{ bug *bugfolder.Bug }
+	// backToSetupMsg is esc on the cost screen: back to the wizard's
+	// last page, or out of the setup when no wizard stands behind it.
+	backToSetupMsg struct{}
+	// editSetupMsg is Edit on a cost screen: the wizard from its first
+	// page, over setup when none stands behind it yet.
+	editSetupMsg struct{ setup engine.Setup }
 	// openHelpMsg opens the help overlay over the active screen.
 	openHelpMsg struct{}
 )
@@ -47,9 +54,9 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 	case leaveSetupMsg:
 		m, c = m.fromSetup()
 	case setupDoneMsg:
-		m, c = costPage.open(m)
+		m, c = m.openCost()
 	case openSetupMsg:
-		m, c = wizardPage.open(m, t.bug)
+		m, c = m.openWizard(t.bug)
 	case startRunMsg:
 		m, c = debatePage.start(m)
 	case backToBrowserMsg:
@@ -59,6 +66,10 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 		c = loadDebateCmd(t.bug)
 	case openHelpMsg:
 		m.helpv.on = true
+	case backToSetupMsg:
+		m, c = m.backToSetup()
+	case editSetupMsg:
+		m, c = m.editSetup(t.setup)
 	}
 	return m, tea.Batch(cmd, c)
 }
@@ -95,4 +106,91 @@ func (m Model) reopen(left string) (Model, tea.Cmd) {
 		return m, refreshRowCmd(m.opts.Register, i, m.browser.rows[i].dir)
 	}
 	return m, tea.Batch(listBugDirsCmd(m.opts.Register))
+}
+
+// open leaves the completed wizard for the cost screen: a bug's
+// setup as the wizard describes it, or a question set up as moot ask
+// sets it up (its folder reserved; a refusal keeps the wizard open).
+func (m Model) openCost() (Model, tea.Cmd) {
+	w := m.wiz
+	if w.reviewing() {
+		return m.openReviewCost()
+	}
+	if !w.onQuestion() {
+		m.cost = costState{setup: w.setup(m.subj.bug), criteria: w.criteriaList(), fromWizard: true}
+		m.screen = scrCost
+		return m, m.cost.price(&m.frame, &m.subj)
+	}
+	bug, s, err := w.ch.ask(w.askArgs(), true)
+	if err != nil {
+		w.stage = stageBasics
+		w.build()
+		m.wiz.fit(&m.frame)
+		return m, tea.Batch(w.form.Init(), statusCmd("the question cannot be set up: "+err.Error()))
+	}
+	m.subj.bug, m.cost = bug, costState{setup: s, fromWizard: true}
+	m.screen = scrCost
+	return m, m.cost.price(&m.frame, &m.subj)
+}
+
+// problemArrived takes the bug read in full and its P, and prices the
+// cost screen's setup once P is there.
+func (m Model) problemArrived(msg problemMsg) (Model, tea.Cmd) {
+	m.subj.problem, m.subj.probErr = msg.p, msg.err
+	if msg.bug != nil && m.subj.bug != nil && msg.bug.Dir == m.subj.bug.Dir {
+		m.subj.bug = msg.bug
+		m.cost.setup.Bug = msg.bug
+		if m.wiz != nil {
+			m.wiz.bug = msg.bug
+		}
+	}
+	if m.screen != scrCost {
+		return m, nil
+	}
+	cmd := m.cost.price(&m.frame, &m.subj)
+	if m.subj.probErr != nil {
+		m.cost.startWhenReady = false
+	}
+	return m, cmd
+}
+
+// open opens the setup wizard for a new debate on bug.
+func (m Model) openWizard(bug *bugfolder.Bug) (Model, tea.Cmd) {
+	m.subj.bug = bug
+	m.subj.problem, m.subj.probErr = nil, nil
+	m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
+	m.wiz.probing = m.run.probing
+	m.wiz.fit(&m.frame)
+	m.screen = scrWizard
+	return m, tea.Batch(assemblePCmd(m.subj.bug), m.wiz.form.Init())
+}
+
+// backToSetup goes back from the cost screen to the wizard's last page,
+// or leaves the setup when the UI opened on the cost screen.
+func (m Model) backToSetup() (Model, tea.Cmd) {
+	if m.wiz == nil {
+		return m.fromSetup()
+	}
+	m.wiz.stage = stageEngines // back one step: the wizard's last page
+	m.wiz.build()
+	m.wiz.fit(&m.frame)
+	m.screen = scrWizard
+	cmd := m.wiz.form.Init()
+	m.wiz.focusLast()
+	return m, cmd
+}
+
+// editSetup opens the wizard from its first page (a review's cost
+// screen is left for it).
+func (m Model) editSetup(s engine.Setup) (Model, tea.Cmd) {
+	if m.wiz == nil {
+		m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, s, m.opts.choices())
+		m.wiz.probing = m.run.probing
+	} else {
+		m.wiz.stage = stageBasics
+		m.wiz.build()
+	}
+	m.wiz.fit(&m.frame)
+	m.screen, m.revCost = scrWizard, nil
+	return m, m.wiz.form.Init()
 }

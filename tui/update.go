@@ -57,7 +57,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 	case m.dlg.menu != nil:
 		return m.updateMenu(msg)
 	case m.screen == scrWizard && m.wiz != nil:
-		return wizardPage.update(m, msg)
+		return m.screenUpdate(msg)
 	}
 	return m, nil
 }
@@ -150,7 +150,7 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case problemMsg:
-		nm, c := costPage.problemArrived(m, msg)
+		nm, c := m.problemArrived(msg)
 		return nm, c, true
 	case planMsg:
 		if m.cost.planArrived(&m.frame, m.subj, msg) {

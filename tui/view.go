@@ -36,12 +36,7 @@ func (m Model) Render() string {
 	if m.opts.Banner != "" {
 		parts = append(parts, m.st.Subtle.Render(bannerLine(m.opts.Banner, m.w)))
 	}
-	var body string
-	if m.screen == scrBrowser {
-		body = m.browser.View(&m.frame)
-	} else {
-		body = m.active().render(m)
-	}
+	body := m.screenView()
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
 	if m.helpv.on {

@@ -122,7 +122,7 @@ type reviewPlannedMsg struct {
 
 // open plans the wizard's review off the UI goroutine (moot review
 // probes the engines and builds the envelope first).
-func (k reviewCostScreen) open(m Model) (Model, tea.Cmd) {
+func (m Model) openReviewCost() (Model, tea.Cmd) {
 	args, review := m.wiz.reviewArgs(), m.wiz.ch.review
 	m.screen, m.revCost = scrReviewCost, &reviewCostState{back: true, starting: true, rs: ReviewStart{Plan: ReviewPlan{Title: m.wiz.heading()}}}
 	return m, func() tea.Msg {
