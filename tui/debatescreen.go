@@ -94,82 +94,125 @@ func (k debateScreen) help(m Model) [][2]string {
 	return rows
 }
 
+// debateAction is what a live view's key does.
+type debateAction func(m *Model, msg tea.KeyPressMsg) tea.Cmd
+
+// table is the live view's keys, each with its action; a key whose action
+// answers no is passed on to the rows below it (m with a decision
+// waiting, q with a run on).
+func (k debateScreen) table() []keyRoute[debateAction] {
+	focus := func(by func(m *Model, panes, cols int) int) debateAction {
+		return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			panes := len(m.dv.focusedPanes())
+			cols, _ := gridShape(panes, m.lay.bodyW, m.lay.bodyH)
+			m.dv.focus = max(0, min(panes-1, by(m, panes, cols)))
+			return nil
+		}
+	}
+	tab := func(by int) debateAction {
+		return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			n := len(m.dv.tabNames())
+			m.dv.tab, m.dv.focus = (m.dv.tab+n+by)%n, 0
+			return nil
+		}
+	}
+	return []keyRoute[debateAction]{
+		{k.Quit, (*Model).quitDebate},
+		{k.Back, (*Model).quitDebate},
+		{k.Menu, (*Model).backToMenu},
+		{k.Help, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.helpv.on = true; return nil }},
+		{k.Resume, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.dv.resumeShown(&m.frame, m.subj.bug) }},
+		{k.StopArgue, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			if m.run.canStopArgue(&m.frame) {
+				m.stopArgue()
+			}
+			return nil
+		}},
+		{k.Decide, (*Model).decideShown},
+		{k.OpenFile, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.openFile(m.dv.focusedPath(&m.frame)) }},
+		{k.Edit, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			if m.subj.bug == nil {
+				return nil
+			}
+			return m.editBug(m.subj.bug.Dir, m.subj.bug.IsQuestion)
+		}},
+		{k.Copy, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.copyPath(m.dv.focusedPath(&m.frame)) }},
+		{k.Older, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.dv.older(&m.frame, m.subj.bug) }},
+		{k.NextTab, tab(1)},
+		{k.PrevTab, tab(-1)},
+		{k.Right, focus(func(m *Model, _, _ int) int { return m.dv.focus + 1 })},
+		{k.Left, focus(func(m *Model, _, _ int) int { return m.dv.focus - 1 })},
+		{k.Down, focus(func(m *Model, _, cols int) int { return m.dv.focus + cols })},
+		{k.Up, focus(func(m *Model, _, cols int) int { return m.dv.focus - cols })},
+		{k.Zoom, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.zm.open(&m.frame, &m.dv, &m.rv); return nil }},
+		{k.Search, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			if m.zm.open(&m.frame, &m.dv, &m.rv) { // search the focused pane or document
+				return m.zm.openFind(&m.frame)
+			}
+			return nil
+		}},
+		{k.Round, func(m *Model, msg tea.KeyPressMsg) tea.Cmd {
+			if r, err := strconv.Atoi(msg.String()); err == nil && r <= m.dv.deb.lastRound() {
+				m.dv.tab, m.dv.focus = r+1, 0
+			}
+			return nil
+		}},
+	}
+}
+
 // handleKey handles a key on the live view (a zoom answers its own).
 func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.dv.deb == nil {
+	switch {
+	case m.dv.deb == nil:
 		if key.Matches(msg, k.Quit) || key.Matches(msg, k.Back) {
 			m.next = backToBrowserMsg{}
-			return m, nil
 		}
 		return m, nil
-	}
-	if m.zm.on {
+	case m.zm.on:
 		return zoomPage.handleKey(m, msg)
 	}
-	panes := m.dv.focusedPanes()
-	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
-	switch {
-	case m.dlg.menu != nil && m.run.on && key.Matches(msg, k.Quit):
-		// leaving asks first, the decision waiting under the question
-		m.dlg.aside = m.dlg.menu
-		cmd := m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+	if do, ok := matchKey(k.table(), msg); ok {
+		cmd := do(&m, msg)
 		return m, cmd
-	case m.dlg.menu != nil && (key.Matches(msg, k.Menu, k.Back)):
-		m.dlg.hidden = false // back to the decision that waits
-		return m, nil
-	case key.Matches(msg, k.Quit), key.Matches(msg, k.Back):
-		if m.run.on {
-			cmd := m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
-			return m, cmd
-		}
-		m.next = backToBrowserMsg{}
-		return m, nil
-	case key.Matches(msg, k.Help):
-		m.helpv.on = true
-	case key.Matches(msg, k.Resume):
-		cmd := m.dv.resumeShown(&m.frame, m.subj.bug)
-		return m, cmd
-	case key.Matches(msg, k.StopArgue) && m.run.canStopArgue(&m.frame):
-		m.stopArgue()
-		return m, nil
-	case key.Matches(msg, k.Decide) && m.dv.tab == m.dv.finalTab() && !m.run.on && m.dv.deb.awaitsDecision():
-		return decideDialog{}.open(m)
-	case key.Matches(msg, k.OpenFile):
-		return m, m.openFile(m.dv.focusedPath(&m.frame))
-	case key.Matches(msg, k.Edit) && m.subj.bug != nil:
-		return m, m.editBug(m.subj.bug.Dir, m.subj.bug.IsQuestion)
-	case key.Matches(msg, k.Copy):
-		return m, m.copyPath(m.dv.focusedPath(&m.frame))
-	case key.Matches(msg, k.Older):
-		return m, m.dv.older(&m.frame, m.subj.bug)
-	case key.Matches(msg, k.NextTab):
-		m.dv.tab = (m.dv.tab + 1) % len(m.dv.tabNames())
-		m.dv.focus = 0
-	case key.Matches(msg, k.PrevTab):
-		m.dv.tab = (m.dv.tab + len(m.dv.tabNames()) - 1) % len(m.dv.tabNames())
-		m.dv.focus = 0
-	case key.Matches(msg, k.Right):
-		m.dv.focus = min(len(panes)-1, m.dv.focus+1)
-	case key.Matches(msg, k.Left):
-		m.dv.focus = max(0, m.dv.focus-1)
-	case key.Matches(msg, k.Down):
-		m.dv.focus = min(len(panes)-1, m.dv.focus+cols)
-	case key.Matches(msg, k.Up):
-		m.dv.focus = max(0, m.dv.focus-cols)
-	case key.Matches(msg, k.Zoom):
-		m.zm.open(&m.frame, &m.dv, &m.rv)
-	case key.Matches(msg, k.Search):
-		if m.zm.open(&m.frame, &m.dv, &m.rv) { // search the focused pane or document
-			return m, m.zm.openFind(&m.frame)
-		}
-	case key.Matches(msg, k.Round):
-		if r := msg.String(); len(r) == 1 {
-			if k, _ := strconv.Atoi(r); k <= m.dv.deb.lastRound() {
-				m.dv.tab, m.dv.focus = k+1, 0
-			}
-		}
 	}
 	return m, nil
+}
+
+// quitDebate is q or esc: with a run on, the quit question (over a
+// decision that waits, which stays under it; esc goes back to that
+// decision); else back to the list.
+func (m *Model) quitDebate(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case m.dlg.menu != nil && m.run.on && key.Matches(msg, debatePage.Quit):
+		// leaving asks first, the decision waiting under the question
+		m.dlg.aside = m.dlg.menu
+		return m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+	case m.dlg.menu != nil && key.Matches(msg, debatePage.Back):
+		return m.backToMenu(msg)
+	case m.run.on:
+		return m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+	}
+	m.next = backToBrowserMsg{}
+	return nil
+}
+
+// backToMenu is m: back to the decision that waits.
+func (m *Model) backToMenu(tea.KeyPressMsg) tea.Cmd {
+	if m.dlg.menu != nil {
+		m.dlg.hidden = false
+	}
+	return nil
+}
+
+// decideShown is d on the Final tab of a finished debate that waits for
+// a human decision: the decision form.
+func (m *Model) decideShown(tea.KeyPressMsg) tea.Cmd {
+	if m.dv.tab != m.dv.finalTab() || m.run.on || !m.dv.deb.awaitsDecision() {
+		return nil
+	}
+	nm, cmd := decideDialog{}.open(*m)
+	*m = nm
+	return cmd
 }
 
 // viewDebate draws the header, the tabs, the tab's body and the footer.

@@ -82,49 +82,23 @@ func (k reviewScreen) FullHelp() [][]key.Binding {
 // answers its own.
 func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	r := m.rv.view
-	if r == nil { // not read yet: only leaving works
-		switch {
-		case key.Matches(msg, k.Back, k.Quit) && m.rv.alone != "":
-			return m, tea.Quit
-		case key.Matches(msg, k.Back, k.Quit):
-			m.screen = scrBrowser
-		}
-		return m, nil
-	}
-	if m.zm.on {
-		return zoomPage.handleKey(m, msg) // esc comes back here, to the panes
-	}
-	cols := 1
-	if r.tab == 0 {
-		cols, _ = gridShape(len(r.panes), m.lay.bodyW, m.lay.bodyH)
-	}
-	last := max(0, len(r.panes)-1)
 	switch {
-	case key.Matches(msg, k.Zoom):
+	case r == nil: // not read yet: only leaving works
+		return k.leaveUnread(m, msg)
+	case m.zm.on:
+		return zoomPage.handleKey(m, msg) // esc comes back here, to the panes
+	case r.move(&m.frame, k, msg):
+		return m, nil
+	case key.Matches(msg, k.Zoom, k.Search):
 		if r.tab == 0 && len(r.panes) == 0 {
 			return m, nil
 		}
-		m.zm.start(&m.frame, &m.dv, &m.rv)
-	case key.Matches(msg, k.Search):
-		if r.tab == 0 && len(r.panes) == 0 {
-			return m, nil
+		m.zm.start(&m.frame, &m.dv, &m.rv) // the focused lens or the document
+		if key.Matches(msg, k.Search) {
+			return m, m.zm.openFind(&m.frame)
 		}
-		m.zm.start(&m.frame, &m.dv, &m.rv) // search the focused lens or the document
-		return m, m.zm.openFind(&m.frame)
-	case r.tab == 0 && key.Matches(msg, k.Right):
-		r.focus = min(last, r.focus+1)
-	case r.tab == 0 && key.Matches(msg, k.Left):
-		r.focus = max(0, r.focus-1)
-	case r.tab == 0 && key.Matches(msg, k.Down):
-		r.focus = min(last, r.focus+cols)
-	case r.tab == 0 && key.Matches(msg, k.Up):
-		r.focus = max(0, r.focus-cols)
 	case key.Matches(msg, k.Back, k.Quit):
 		return k.leave(m)
-	case key.Matches(msg, k.NextTab):
-		r.tab = (r.tab + 1) % len(reviewTabs)
-	case key.Matches(msg, k.PrevTab):
-		r.tab = (r.tab + len(reviewTabs) - 1) % len(reviewTabs)
 	case key.Matches(msg, k.Round):
 		if n := int(msg.String()[0] - '0'); n != r.round && n <= r.rounds {
 			return m, loadReviewCmd(m.opts.keeper(), r.dir, n)
@@ -138,6 +112,42 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.helpv.on = true
 	}
 	return m, nil
+}
+
+// leaveUnread answers a key before the review is read: only leaving
+// works.
+func (k reviewScreen) leaveUnread(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, k.Back, k.Quit) && m.rv.alone != "":
+		return m, tea.Quit
+	case key.Matches(msg, k.Back, k.Quit):
+		m.screen = scrBrowser
+	}
+	return m, nil
+}
+
+// move answers the tab keys and, on the panes, the keys that move
+// between lenses; it reports whether msg was one of them.
+func (r *reviewView) move(f *frame, k reviewScreen, msg tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(msg, k.NextTab):
+		r.tab = (r.tab + 1) % len(reviewTabs)
+		return true
+	case key.Matches(msg, k.PrevTab):
+		r.tab = (r.tab + len(reviewTabs) - 1) % len(reviewTabs)
+		return true
+	case r.tab != 0:
+		return false
+	}
+	cols, _ := gridShape(len(r.panes), f.lay.bodyW, f.lay.bodyH)
+	by := map[*key.Binding]int{&k.Right: 1, &k.Left: -1, &k.Down: cols, &k.Up: -cols}
+	for b, d := range by {
+		if key.Matches(msg, *b) {
+			r.focus = max(0, min(len(r.panes)-1, r.focus+d))
+			return true
+		}
+	}
+	return false
 }
 
 // leave is q or esc on the review view: a review moot review runs
