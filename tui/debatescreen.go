@@ -117,9 +117,9 @@ func (k debateScreen) table() []keyRoute[debateAction] {
 		}
 	}
 	return []keyRoute[debateAction]{
-		{k.Quit, (*Model).quitDebate},
-		{k.Back, (*Model).quitDebate},
-		{k.Menu, (*Model).backToMenu},
+		{k.Quit, k.quit},
+		{k.Back, k.quit},
+		{k.Menu, k.backToMenu},
 		{k.Help, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.helpv.on = true; return nil }},
 		{k.Resume, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.dv.resumeShown(&m.frame, m.subj.bug) }},
 		{k.StopArgue, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
@@ -128,7 +128,7 @@ func (k debateScreen) table() []keyRoute[debateAction] {
 			}
 			return nil
 		}},
-		{k.Decide, (*Model).decideShown},
+		{k.Decide, k.decide},
 		{k.OpenFile, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.openFile(m.dv.focusedPath(&m.frame)) }},
 		{k.Edit, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 			if m.subj.bug == nil {
@@ -178,17 +178,17 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// quitDebate is q or esc: with a run on, the quit question (over a
+// quit is q or esc: with a run on, the quit question (over a
 // decision that waits, which stays under it; esc goes back to that
 // decision); else back to the list.
-func (m *Model) quitDebate(msg tea.KeyPressMsg) tea.Cmd {
+func (k debateScreen) quit(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case m.dlg.menu != nil && m.run.on && key.Matches(msg, debatePage.Quit):
+	case m.dlg.menu != nil && m.run.on && key.Matches(msg, k.Quit):
 		// leaving asks first, the decision waiting under the question
 		m.dlg.aside = m.dlg.menu
 		return m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
-	case m.dlg.menu != nil && key.Matches(msg, debatePage.Back):
-		return m.backToMenu(msg)
+	case m.dlg.menu != nil && key.Matches(msg, k.Back):
+		return k.backToMenu(m, msg)
 	case m.run.on:
 		return m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 	}
@@ -197,16 +197,16 @@ func (m *Model) quitDebate(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // backToMenu is m: back to the decision that waits.
-func (m *Model) backToMenu(tea.KeyPressMsg) tea.Cmd {
+func (debateScreen) backToMenu(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 	if m.dlg.menu != nil {
 		m.dlg.hidden = false
 	}
 	return nil
 }
 
-// decideShown is d on the Final tab of a finished debate that waits for
+// decide is d on the Final tab of a finished debate that waits for
 // a human decision: the decision form.
-func (m *Model) decideShown(tea.KeyPressMsg) tea.Cmd {
+func (debateScreen) decide(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 	if m.dv.tab != m.dv.finalTab() || m.run.on || !m.dv.deb.awaitsDecision() {
 		return nil
 	}

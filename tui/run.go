@@ -141,7 +141,7 @@ func (f *frame) endLeftRun() {
 func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, ev := range msg.events {
-		cmds = append(cmds, m.applyEvent(ev)...)
+		cmds = append(cmds, k.applyEvent(&m, ev)...)
 	}
 	if m.dv.deb.dir != "" {
 		m.out.Dir = m.dv.deb.dir
@@ -149,14 +149,14 @@ func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch then := msg.then.(type) {
 	case askQuorumMsg:
-		cmds = append(cmds, m.askQuorum(then))
+		cmds = append(cmds, k.askQuorum(&m, then))
 	case askJudgeMsg:
-		cmds = append(cmds, m.askJudge(then))
+		cmds = append(cmds, k.askJudge(&m, then))
 	case askBudgetMsg:
 		m, cmd = budgetDialog{}.ask(m, then)
 		cmds = append(cmds, cmd)
 	case runDoneMsg:
-		m, cmd = m.runDone(then)
+		m, cmd = k.runDone(m, then)
 		return m, tea.Batch(append(cmds, cmd)...)
 	}
 	if m.run.on {
@@ -167,7 +167,7 @@ func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 
 // applyEvent applies one event to the debate shown: the tab follows the
 // round, a zoom its pane; what an event changed on disk is read again.
-func (m *Model) applyEvent(ev engine.Event) []tea.Cmd {
+func (debateScreen) applyEvent(m *Model, ev engine.Event) []tea.Cmd {
 	var cmds []tea.Cmd
 	fromFinal := m.dv.finalTab() - m.dv.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
 	m.dv.deb.apply(ev)
@@ -194,7 +194,7 @@ func (m *Model) applyEvent(ev engine.Event) []tea.Cmd {
 }
 
 // askQuorum opens the quorum menu (a debate left answers it at once).
-func (m *Model) askQuorum(then askQuorumMsg) tea.Cmd {
+func (debateScreen) askQuorum(m *Model, then askQuorumMsg) tea.Cmd {
 	note := notify(m.dv.deb.bugID + " needs a decision: the quorum was lost")
 	if m.out.Left {
 		then.reply <- quorumAnswer{err: errors.New("left")}
@@ -206,7 +206,7 @@ func (m *Model) askQuorum(then askQuorumMsg) tea.Cmd {
 
 // askJudge opens the judge-failure menu (a debate left answers it at
 // once).
-func (m *Model) askJudge(then askJudgeMsg) tea.Cmd {
+func (debateScreen) askJudge(m *Model, then askJudgeMsg) tea.Cmd {
 	note := notify(m.dv.deb.bugID + " needs a decision: the " + finalWord(then.j) + " failed")
 	if m.out.Left {
 		then.reply <- judgeAnswer{err: errors.New("left")}
@@ -219,7 +219,7 @@ func (m *Model) askJudge(then askJudgeMsg) tea.Cmd {
 
 // runDone takes the end of the run: its result or error, then the final
 // answer, the convergence and the scores read again.
-func (m Model) runDone(then runDoneMsg) (Model, tea.Cmd) {
+func (debateScreen) runDone(m Model, then runDoneMsg) (Model, tea.Cmd) {
 	m.run.on = false
 	if m.dlg.menu != nil && m.dlg.menu.kind == menuQuit {
 		m.dlg.menu, m.dlg.aside = nil, nil // "leave this debate?" has no object any more

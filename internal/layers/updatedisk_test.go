@@ -48,7 +48,7 @@ var knownReads = []string{
 	// the live calls figure recounted from the folder at each event
 	"debateView.syncCalls → bugfolder.CountModelCalls",
 	// a debate read off the UI goroutine, its calls and stamp read on it
-	"viewFromFiles → bugfolder.Debate.ModelCalls",
+	"debateView.countCalls → bugfolder.Debate.ModelCalls",
 	"debateStamp → os.Stat",
 	// a document's path, Portuguese or translated, looked up on disk
 	"debateState.zoomDocKey → bugfolder.DocPath",
