@@ -379,7 +379,7 @@ func New(opts Options) Model {
 		m.screen = scrWizard
 	}
 	if d := pendingResult(opts.Bug); d != nil && !opts.Resume {
-		m.dlg.ask = newPendingAsk(opts.Bug, d)
+		m.dlg.ask = newPendingAsk(opts.Bug, d, archiveName(opts.Bug, d))
 	}
 	m.cost.startWhenReady = m.screen == scrCost && opts.AcceptPlan && m.dlg.ask == nil
 	return m

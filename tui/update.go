@@ -134,7 +134,7 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.next = openSetupMsg{bug: msg.bug}
 			return m, nil, true
 		}
-		m.dlg.ask = newPendingAsk(msg.bug, msg.result)
+		m.dlg.ask = newPendingAsk(msg.bug, msg.result, msg.archive)
 		return m, nil, true
 	default:
 		return m, nil, false

@@ -53,8 +53,6 @@ var knownReads = []string{
 	// a document's path, Portuguese or translated, looked up on disk
 	"debateState.zoomDocKey → bugfolder.DocPath",
 	"Model.wantDocs → bugfolder.DocPath",
-	// the archive's free name, looked up when the question opens
-	"newPendingAsk → bugfolder.ArchivePath",
 }
 
 // exportData maps every package pkgs depend on to its export data file
