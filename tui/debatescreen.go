@@ -16,7 +16,7 @@ import (
 // debateScreen is the live view of a debate (run here, run elsewhere or
 // finished): its header, tabs (problem, rounds, convergence, final) and
 // panes. Its state is the root's debate view (m.deb) and the tab, focus
-// and zoom it shows; a zoom is zoomScreen.
+// and zoom it shows; a zoom is zoomState (zoomscreen.go).
 type debateScreen struct {
 	NextTab, PrevTab, Round       key.Binding
 	Left, Right, Up, Down         key.Binding
@@ -75,7 +75,7 @@ func (k debateScreen) footer(m Model) []key.Binding {
 
 // FullHelp is the live view's help; the argue stop only while it can.
 func (k debateScreen) FullHelp() [][]key.Binding {
-	z := zoomPage
+	z := zoomKeyMap
 	return [][]key.Binding{{k.NextTab, k.Round, k.Left, k.Zoom, k.Search, labelled(z.Back, "esc", "back from a search, then a zoom"),
 		labelled(z.Top, "g/G home/end", "in a zoom: its top / its end"), k.Resume, k.Menu, k.Older, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Decide,
 		k.Help, k.Back, k.Quit, k.ForceQuit}}
@@ -169,7 +169,9 @@ func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	case m.zm.on:
-		return zoomPage.handleKey(m, msg)
+		var cmd tea.Cmd
+		m.zm, cmd = m.zm.Update(&m.frame, msg)
+		return m, cmd
 	}
 	if do, ok := matchKey(k.table(), msg); ok {
 		cmd := do(&m, msg)
@@ -222,7 +224,7 @@ func (k debateScreen) render(m Model) string {
 	}
 	d := m.dv.deb
 	if m.zm.on {
-		return zoomPage.render(m)
+		return m.zm.View(&m.frame, m.zm.title(&m.frame, &m.dv, &m.rv), m.dlg.menu != nil)
 	}
 	head := m.dv.debateHeader(&m.frame)
 	tabs := m.dv.renderTabs(&m.frame, m.dv.tabNames())
@@ -272,111 +274,4 @@ func (k debateScreen) render(m Model) string {
 		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
 	}
 	return out
-}
-
-// zoomScreen is one pane or document full screen (a debate's or a
-// review's): scroll, search, open or copy its file, back.
-type zoomScreen struct {
-	Up, PageUp, Top, Bottom, Search, Next, Prev key.Binding
-	OpenFile, Copy, Menu, Back, Close, Help     key.Binding
-}
-
-func newZoomScreen() zoomScreen {
-	return zoomScreen{
-		Up:       bind("↑/↓/pgup/pgdn", "scroll", "up", "k"),
-		PageUp:   silent("pgup", "b"),
-		Top:      bind("g/G", "its top / its end", "g", "home"),
-		Bottom:   silent("G", "end"),
-		Search:   bind("/", "search", "/"),
-		Next:     bind("n/N", "next / previous match", "n"),
-		Prev:     silent("N"),
-		OpenFile: bind("o", "open the file in $PAGER (else $EDITOR)", "o"),
-		Copy:     bind("y", "copy the file's path", "y"),
-		Menu:     bind("m", "back to a decision that waits", "m"),
-		Back:     bind("esc", "back", "esc"),
-		Close:    silent("esc", "enter", "q"),
-		Help:     bind("?", "this help", "?"),
-	}
-}
-
-// ShortHelp is the zoom's footer.
-func (k zoomScreen) ShortHelp() []key.Binding {
-	return []key.Binding{labelled(k.Up, "↑/↓/pgup/pgdn/g/G", "scroll"), k.Search, k.Back}
-}
-
-// FullHelp is the zoom's help.
-func (k zoomScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Top, k.Search, k.Next, k.OpenFile, k.Copy, k.Menu, k.Back, k.Help}}
-}
-
-// zoomKey handles a key in a zoom (a debate's pane or document, or a
-// review's lens): scroll, search, o/y, and esc/enter/q back to the panes.
-func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.zm.find.typing { // letters are the query here, never commands
-		return m, m.zm.findKey(&m.frame, msg)
-	}
-	switch {
-	case key.Matches(msg, k.Back) && m.zm.find.query != "":
-		m.zm.clearFind() // one step back: the search first, then the zoom
-		return m, nil
-	case key.Matches(msg, k.Close):
-		m.zm.on = false
-		m.zm.find = find{}
-		return m, nil
-	}
-	switch {
-	case m.dlg.menu != nil && key.Matches(msg, k.Menu):
-		// back to the decision that waits, from the zoom as from the panes
-		m.zm.on, m.zm.find, m.dlg.hidden = false, find{}, false
-		return m, nil
-	case key.Matches(msg, k.Top):
-		m.zm.vp.GotoTop()
-		m.zm.holdZoom(true)
-		return m, nil
-	case key.Matches(msg, k.Bottom):
-		m.zm.vp.GotoBottom()
-		m.zm.holdZoom(false) // at the end: it follows the stream again
-		return m, nil
-	case key.Matches(msg, k.Search):
-		return m, m.zm.openFind(&m.frame)
-	case key.Matches(msg, k.Help):
-		m.helpv.on = true
-		return m, nil
-	case m.zm.find.query != "" && key.Matches(msg, k.Next, k.Prev):
-		m.zm.stepMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.Next)])
-		return m, nil
-	case key.Matches(msg, k.OpenFile):
-		return m, m.openFile(m.dv.focusedPath(&m.frame))
-	case key.Matches(msg, k.Copy):
-		return m, m.copyPath(m.dv.focusedPath(&m.frame))
-	}
-	var c tea.Cmd
-	m.zm.vp, c = m.zm.vp.Update(msg)
-	m.zm.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, k.Top))
-	return m, c
-}
-
-// viewZoom draws one pane or document full screen.
-func (k zoomScreen) render(m Model) string {
-	title := "zoom"
-	if m.screen == scrReview {
-		title = m.rv.reviewZoomTitle()
-	} else if p := m.dv.zoomPane(&m.frame); p != nil {
-		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.dv.words(&m.frame).Final), p.status, p.engine)
-	} else {
-		title = m.dv.tabNames()[m.dv.tab]
-	}
-	keys := footerHelp(k.ShortHelp()...)
-	if f := m.zm.findFooter(); f != "" {
-		keys = f
-	}
-	if m.dlg.menu != nil {
-		keys += decisionWaits
-	}
-	footer := m.toast.footer(&m.frame, keys)
-	if m.zm.find.typing {
-		// the prompt is never dropped to fit: what is typed must show
-		footer = m.st.StatusBar.Render(ansi.Truncate(keys, m.w, "…"))
-	}
-	return m.st.Title.Render(title) + "\n" + m.zm.vp.View() + "\n" + footer
 }

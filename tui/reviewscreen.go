@@ -66,7 +66,7 @@ func (k reviewScreen) footer(m Model) []key.Binding {
 // FullHelp is the review view's help: its keys, what a lens's status
 // says, and how to leave.
 func (k reviewScreen) FullHelp() [][]key.Binding {
-	z := zoomPage
+	z := zoomKeyMap
 	return [][]key.Binding{
 		{k.NextTab, k.Round, k.Left, k.Zoom, k.Search, labelled(z.Back, "esc", "back from a search, then a zoom"),
 			labelled(z.Top, "g/G home/end", "in a zoom: its top / its end"), k.Decide},
@@ -86,7 +86,9 @@ func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case r == nil: // not read yet: only leaving works
 		return k.leaveUnread(m, msg)
 	case m.zm.on:
-		return zoomPage.handleKey(m, msg) // esc comes back here, to the panes
+		var cmd tea.Cmd
+		m.zm, cmd = m.zm.Update(&m.frame, msg)
+		return m, cmd // esc comes back here, to the panes
 	case r.move(&m.frame, k, msg):
 		return m, nil
 	case key.Matches(msg, k.Zoom, k.Search):
@@ -175,7 +177,7 @@ func (k reviewScreen) render(m Model) string {
 		return m.st.Subtle.Render("reading the review…") + "\n" + m.toast.footer(&m.frame, "q back")
 	}
 	if m.zm.on {
-		return zoomPage.render(m)
+		return m.zm.View(&m.frame, m.zm.title(&m.frame, &m.dv, &m.rv), m.dlg.menu != nil)
 	}
 	s := r.st
 	head := fmt.Sprintf("review %s · %s · round %d of %d · %s · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -17,19 +16,12 @@ import (
 // open dialog (a menu) and the help overlay come first, then the active
 // screen.
 
-// A page is a screen that still reads the root model: the live debate
-// view and the review view (their state is shared with the dialogs and
-// the run).
-type page interface {
-	help.KeyMap
-	handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd)
-	render(m Model) string
-}
-
-// The pages: each is its key bindings, built once.
+// The live debate view, its zoom and the review view still read the root
+// model (handleKey(m Model, …), render(m Model)): their state is shared
+// with the dialogs over them and the run's bridge. Their bindings are
+// built once.
 var (
 	debatePage = newDebateScreen()
-	zoomPage   = newZoomScreen()
 	reviewPage = newReviewScreen()
 )
 
@@ -78,7 +70,7 @@ func (m Model) screenView() string {
 func (m Model) helpRowsOf() [][2]string {
 	switch {
 	case m.zm.on:
-		return helpRows(zoomPage)
+		return helpRows(zoomKeyMap)
 	case m.screen == scrDebate:
 		return debatePage.help(m)
 	case m.screen == scrReview:

@@ -38,6 +38,12 @@ type (
 	// editSetupMsg is Edit on a cost screen: the wizard from its first
 	// page, over setup when none stands behind it yet.
 	editSetupMsg struct{ setup engine.Setup }
+	// openFocusedMsg opens the focused file of the view under the zoom
+	// in $PAGER (copy: copies its path).
+	openFocusedMsg struct{ copy bool }
+	// backToDecisionMsg leaves the zoom for the decision menu that
+	// waits, if one does.
+	backToDecisionMsg struct{}
 	// openHelpMsg opens the help overlay over the active screen.
 	openHelpMsg struct{}
 )
@@ -66,6 +72,15 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 		c = loadDebateCmd(t.bug)
 	case openHelpMsg:
 		m.helpv.on = true
+	case openFocusedMsg:
+		c = m.openFile(m.dv.focusedPath(&m.frame))
+		if t.copy {
+			c = m.copyPath(m.dv.focusedPath(&m.frame))
+		}
+	case backToDecisionMsg:
+		if m.dlg.menu != nil {
+			m.zm.on, m.zm.find, m.dlg.hidden = false, find{}, false
+		}
 	case backToSetupMsg:
 		m, c = m.backToSetup()
 	case editSetupMsg:
