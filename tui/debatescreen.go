@@ -270,8 +270,7 @@ func (k debateScreen) render(m Model) string {
 	}
 	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.toast.footer(&m.frame, help)
 	if m.dlg.menu != nil && !m.dlg.hidden {
-		body, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.menuRows(), m.dlg.off)
-		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
+		out = m.dlg.over(&m.frame, out)
 	}
 	return out
 }

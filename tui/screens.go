@@ -16,10 +16,10 @@ import (
 // open dialog (a menu) and the help overlay come first, then the active
 // screen.
 
-// The live debate view, its zoom and the review view still read the root
-// model (handleKey(m Model, …), render(m Model)): their state is shared
-// with the dialogs over them and the run's bridge. Their bindings are
-// built once.
+// The live debate view still reads the root model (handleKey(m Model,
+// …), render(m Model)): its state is shared with the dialogs over it and
+// the run's bridge. The bindings of it and the review view are built
+// once.
 var (
 	debatePage = newDebateScreen()
 	reviewPage = newReviewScreen()
@@ -38,8 +38,10 @@ func (m Model) screenUpdate(msg tea.Msg) (Model, tea.Cmd) {
 	case scrReviewCost:
 		m.revCost, cmd = m.revCost.Update(&m.frame, msg)
 	case scrReview:
-		if k, ok := msg.(tea.KeyPressMsg); ok {
-			return reviewPage.handleKey(m, k)
+		if m.zm.on && m.rv.view != nil { // esc comes back here, to the panes
+			m.zm, cmd = m.zm.Update(&m.frame, msg)
+		} else {
+			m.rv, cmd = m.rv.Update(&m.frame, msg)
 		}
 	case scrDebate:
 		if k, ok := msg.(tea.KeyPressMsg); ok {
@@ -61,7 +63,13 @@ func (m Model) screenView() string {
 	case scrReviewCost:
 		return m.revCost.View(&m.frame)
 	case scrReview:
-		return reviewPage.render(m)
+		if m.zm.on && m.rv.view != nil {
+			return m.zm.View(&m.frame, m.zm.title(&m.frame, &m.dv, &m.rv), m.dlg.menu != nil)
+		}
+		if m.dlg.menu != nil {
+			return m.dlg.over(&m.frame, m.rv.View(&m.frame, m.dlg.menuKeys()))
+		}
+		return m.rv.View(&m.frame, "")
 	}
 	return debatePage.render(m)
 }

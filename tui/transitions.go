@@ -44,6 +44,16 @@ type (
 	// backToDecisionMsg leaves the zoom for the decision menu that
 	// waits, if one does.
 	backToDecisionMsg struct{}
+	// openZoomMsg zooms into the review view's focused lens or
+	// document (find: and opens its search).
+	openZoomMsg struct{ find bool }
+	// openMenuMsg opens a menu over the screen.
+	openMenuMsg struct{ menu *menu }
+	// askStopReviewMsg asks before q stops the review running here.
+	askStopReviewMsg struct{ id string }
+	// leaveReviewMsg leaves the review view for the list (relist: the
+	// view is dropped and the reviews listed again).
+	leaveReviewMsg struct{ relist bool }
 	// openHelpMsg opens the help overlay over the active screen.
 	openHelpMsg struct{}
 )
@@ -72,6 +82,21 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 		c = loadDebateCmd(t.bug)
 	case openHelpMsg:
 		m.helpv.on = true
+	case openZoomMsg:
+		m.zm.start(&m.frame, &m.dv, &m.rv)
+		if t.find {
+			c = m.zm.openFind(&m.frame)
+		}
+	case openMenuMsg:
+		c = m.dlg.openMenu(&m.frame, t.menu)
+	case askStopReviewMsg:
+		m.dlg.ask = newStopReviewAsk(t.id)
+	case leaveReviewMsg:
+		m.screen = scrBrowser
+		if t.relist {
+			m.rv.view = nil
+			c = listReviewsCmd(m.opts.keeper(), m.opts.Register)
+		}
 	case openFocusedMsg:
 		c = m.openFile(m.dv.focusedPath(&m.frame))
 		if t.copy {
