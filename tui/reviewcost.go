@@ -54,7 +54,10 @@ type reviewCostState struct {
 	costNav
 	rs       ReviewStart
 	starting bool
-	err      error
+	// startWhenPlanned is set when Start was chosen while the review was
+	// being planned: it starts as soon as its plan arrives.
+	startWhenPlanned bool
+	err              error
 	// back is set for a review the wizard set up: Cancel goes back to
 	// the browser, Edit and esc to the wizard, and its view opens as the
 	// browser opens a review.
@@ -88,6 +91,9 @@ func (c *reviewCostState) Update(f *frame, msg tea.Msg) (*reviewCostState, tea.C
 	switch {
 	case !ok:
 		return c, nil
+	case c.starting && c.rs.Start == nil && c.err == nil && c.button == 0 && key.Matches(k, costKeyMap.Confirm):
+		c.startWhenPlanned = true // still planned: it starts once it is
+		return c, statusCmd("starting as soon as the review is planned…")
 	case c.starting:
 		return c, statusCmd("starting the review…")
 	case c.move(f, k, len(c.lines(f))):
@@ -135,8 +141,7 @@ func (c *reviewCostState) cancel(f *frame) tea.Cmd {
 // folder; a review that could not start says why on the cost screen.
 func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
 	if pl, ok := msg.(reviewPlannedMsg); ok {
-		m.revCost.planned(&m.frame, pl)
-		return m, nil, true
+		return m, m.revCost.planned(&m.frame, pl), true
 	}
 	st, ok := msg.(reviewStartedMsg)
 	if !ok || m.revCost == nil {

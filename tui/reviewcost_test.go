@@ -122,3 +122,22 @@ func TestReviewBudgetAskedBeforeTheLiveViewOpensIsShown(t *testing.T) {
 		t.Fatalf("the budget menu's answer did not reach the review:\n%s", screenText(m, ""))
 	}
 }
+
+// TestReviewStartedWhilePlannedStartsOncePlanned: Start chosen while the
+// wizard's review is still being planned is kept, not dropped: the
+// review starts as soon as its plan arrives, and its view follows it.
+func TestReviewStartedWhilePlannedStartsOncePlanned(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	br, _ := reviewsFor(t, f)
+	m := NewReviewCost(ReviewStart{Plan: ReviewPlan{Title: "round shipping to the cent"}}, Options{Now: func() time.Time { return fixedNow }, Records: []engine.RecordKeeper{review.Keeper{}}})
+	m.revCost.starting = true // as the wizard opens it: planned off the UI goroutine
+	m = pump(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = keys(t, m, "enter")
+	checkFrame(t, m, 80, 24, "", []string{"starting as soon as the review is planned"})
+	started := 0
+	m = pump(t, m, reviewPlannedMsg{rs: ReviewStart{Plan: reviewCostPlan(), Start: func() (string, error) { started++; return br.f.Dir, nil }}})
+	if started != 1 || m.ReviewStarted() != br.f.Dir || drawnScreen(m) != "review" {
+		t.Fatalf("Start before the plan: started %d, following %q:\n%s", started, m.ReviewStarted(), screenText(m, ""))
+	}
+}

@@ -131,16 +131,23 @@ func (m Model) openReviewCost() (Model, tea.Cmd) {
 	}
 }
 
-// planned shows the planned review on its cost screen; a refusal stays
-// there, naming why (Edit goes back to the wizard).
-func (c *reviewCostState) planned(f *frame, msg reviewPlannedMsg) {
+// planned shows the planned review on its cost screen, and starts it
+// when Start was chosen while it was planned; a refusal stays there,
+// naming why (Edit goes back to the wizard).
+func (c *reviewCostState) planned(f *frame, msg reviewPlannedMsg) tea.Cmd {
 	if c == nil || f.screen != scrReviewCost {
-		return
+		return nil
 	}
 	c.starting = false
+	start := c.startWhenPlanned
+	c.startWhenPlanned = false
 	if msg.err != nil {
 		c.err, c.button = msg.err, 1
-		return
+		return nil
 	}
 	c.rs = msg.rs
+	if start {
+		return c.start()
+	}
+	return nil
 }
