@@ -178,14 +178,13 @@ type Model struct {
 	dlg   dialogStack
 	helpv helpOverlay
 
-	browser browser
+	browser browserScreen
 	wiz     *wizard
 	cost    costState
 	dv      debateState
 	zm      zoomState
 
-	subj subject
-	rv   reviewState
+	rv reviewState
 	// revCost is the cost screen of a review started here (reviewcost.go).
 	revCost *reviewCostState
 }
@@ -217,6 +216,9 @@ type reviewState struct {
 type frame struct {
 	opts Options
 	run  runState
+	// subj is the bug (or question) the wizard, the cost screen and the
+	// live view set up and show.
+	subj subject
 	// screen is the active screen (the dialogs stand over it).
 	screen screen
 	st     *Styles
@@ -328,14 +330,15 @@ type zoomState struct {
 	find find
 }
 
-// costState is the cost screen: the plan and the focused button.
+// costState is the cost screen (costscreen.go): the plan and the
+// focused button.
 type costState struct {
-	setup  engine.Setup
-	plan   *engine.Plan
-	err    error
-	button int
-	// scroll is the first line shown of what stands above the buttons.
-	scroll int
+	costNav
+	setup engine.Setup
+	plan  *engine.Plan
+	err   error
+	// fromWizard is set when the wizard set it up: esc goes back to it.
+	fromWizard bool
 	// startWhenReady is set when Start was chosen while P was still being
 	// assembled or the plan priced: the debate starts as soon as its plan
 	// is ready.
@@ -355,7 +358,7 @@ func New(opts Options) Model {
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m.now = m.clock()
 	m.run.probing = opts.Probe != nil
-	m.browser = newBrowser(opts.Register, opts.keeper())
+	m.browser = newBrowserScreen(opts.Register, opts.keeper())
 	if opts.Untrusted != nil {
 		m.dlg.menu = trustMenu(opts.Untrusted)
 	}
@@ -376,7 +379,7 @@ func New(opts Options) Model {
 		m.screen = scrWizard
 	}
 	if d := pendingResult(opts.Bug); d != nil && !opts.Resume {
-		m.dlg.ask = newPendingAsk(opts.Bug, d)
+		m.dlg.ask = newPendingAsk(opts.Bug, d, archiveName(opts.Bug, d))
 	}
 	m.cost.startWhenReady = m.screen == scrCost && opts.AcceptPlan && m.dlg.ask == nil
 	return m
@@ -385,8 +388,7 @@ func New(opts Options) Model {
 // relayout recomputes every region: on a resize, and when the register's
 // size is known.
 func (m *Model) relayout() {
-	m.lay = newLayout(m.w, m.h, m.opts.Banner != "", len(m.browser.rows))
-	m.browser.keepVisible(m.lay.rows)
+	m.browser.relayout(&m.frame)
 }
 
 func (f frame) clock() time.Time {
@@ -550,7 +552,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	return m.active().handleKey(m, msg)
+	return m.screenUpdate(msg)
 }
 
 func statusCmd(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }

@@ -198,7 +198,7 @@ func TestWatchedDebateRingsAtADecisionAndAtTheEnd(t *testing.T) {
 				t.Helper()
 				var notes []string
 				if where == "list" {
-					m, notes = pumpNotes(t, m, checkRowsCmd(f.reg, &m.browser, m.lay.rows)())
+					m, notes = pumpNotes(t, m, checkRowsCmd(f.reg, &m.browser.browser, m.lay.rows)())
 				} else {
 					m, notes = pumpNotes(t, m, checkDebateCmd(m.dv.deb.dir, m.dv.deb.stamp)())
 				}

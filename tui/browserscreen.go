@@ -8,21 +8,35 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 )
 
 // browserScreen is the browser: the list of bugs, questions and reviews,
-// with a preview. It owns its keys; its state is the root's browser
-// (browser.go), which other screens read (a debate opened from it goes
-// back to it).
+// with a preview. It owns its state (browser.go), its keys and its view;
+// the frame (size, styles, options, status line) is handed to it by the
+// root, which holds it. It reaches no other screen: it asks the root to
+// move (open the wizard, resume a debate, show the help) with a
+// transition message (transitions.go).
 type browserScreen struct {
+	browser
+	keys browserKeys
+}
+
+// browserKeys are the browser's key bindings.
+type browserKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Filter, Clear, Sort                     key.Binding
 	Open, New, Resume, OpenFile, Copy, Edit key.Binding
 	Mouse, Help, Quit                       key.Binding
 }
 
-func newBrowserScreen() browserScreen {
-	return browserScreen{
+func newBrowserScreen(reg *bugfolder.Register, k engine.RecordKeeper) browserScreen {
+	return browserScreen{browser: newBrowser(reg, k), keys: newBrowserKeys()}
+}
+
+func newBrowserKeys() browserKeys {
+	return browserKeys{
 		Up:       bind("↑/↓ j/k", "move", "up", "k"),
 		Down:     silent("down", "j"),
 		PageUp:   bind("pgup/pgdn", "page", "pgup", "b"),
@@ -45,13 +59,13 @@ func newBrowserScreen() browserScreen {
 }
 
 // ShortHelp is the browser's footer.
-func (k browserScreen) ShortHelp() []key.Binding {
+func (k browserKeys) ShortHelp() []key.Binding {
 	return []key.Binding{labelled(k.Up, "↑↓", "move"), labelled(k.Open, "enter", "open"), labelled(k.Filter, "/", "filter"),
 		labelled(k.Sort, "s", "sort"), labelled(k.New, "n", "new"), labelled(k.Resume, "r", "resume"), labelled(k.Help, "?", "keys"), k.Quit}
 }
 
 // FullHelp is the browser's help: its keys, then what its marks mean.
-func (k browserScreen) FullHelp() [][]key.Binding {
+func (k browserKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.PageUp, k.Top, k.Filter, k.Clear, k.Sort, k.Open, k.New, k.Resume, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Help, k.Quit},
 		{said("⊘", "closed by DONE.md: read-only, no new debate"), said("◆", "waits for a human decision (listed first): enter, then d on the Final tab"),
@@ -60,118 +74,220 @@ func (k browserScreen) FullHelp() [][]key.Binding {
 	}
 }
 
-func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	b := &m.browser
-	listH := m.lay.rows
-	if b.filtering {
-		if key.Matches(msg, k.Open, k.Clear) {
-			b.filtering = false
-			b.filter.Blur()
-			if key.Matches(msg, k.Clear) {
-				b.filter.SetValue("")
-				b.refilter()
-				b.keepVisible(listH)
-			}
-			return m, nil
-		}
-		var c tea.Cmd
-		b.filter, c = b.filter.Update(msg)
-		b.refilter()
-		b.keepVisible(listH)
-		return m, c
+// browserAction is what a browser key does.
+type browserAction func(b *browserScreen, f *frame) tea.Cmd
+
+// table is the browser's keys, each with its action (the first binding
+// that matches acts).
+func (k browserKeys) table() []keyRoute[browserAction] {
+	move := func(by func(b *browserScreen, listH int) int) browserAction {
+		return func(b *browserScreen, f *frame) tea.Cmd { b.move(by(b, f.lay.rows), f.lay.rows); return nil }
 	}
-	switch {
-	case key.Matches(msg, k.Clear):
-		// esc clears an applied filter; on the plain list it does nothing
-		// (q quits)
-		if b.filter.Value() != "" {
-			b.filter.SetValue("")
-			b.refilter()
-			b.keepVisible(listH)
-		}
-	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
-	case key.Matches(msg, k.Help):
-		m.helpv.on = true
-	case key.Matches(msg, k.Up):
-		b.move(-1, listH)
-	case key.Matches(msg, k.Down):
-		b.move(1, listH)
-	case key.Matches(msg, k.PageUp):
-		b.move(-listH, listH)
-	case key.Matches(msg, k.PageDown):
-		b.move(listH, listH)
-	case key.Matches(msg, k.Top):
-		b.move(-len(b.visible), listH)
-	case key.Matches(msg, k.Bottom):
-		b.move(len(b.visible), listH)
-	case key.Matches(msg, k.OpenFile):
-		if r := b.selected(); r != nil {
-			return m, m.openFile(r.recordPath())
-		}
-	case key.Matches(msg, k.Edit):
-		if r := b.selected(); r != nil && r.rev == nil {
-			return m, m.editBug(r.dir.Dir, r.dir.Question)
-		}
-	case key.Matches(msg, k.Copy):
-		return m, m.copyPath(m.browser.focusedPath())
-	case key.Matches(msg, k.Sort):
-		b.cycleSort(listH)
-		return m, statusCmd("sorted: " + b.sortName())
-	case key.Matches(msg, k.Filter):
-		b.filtering = true
-		return m, b.filter.Focus()
-	case key.Matches(msg, k.Open):
-		if r := b.selected(); r != nil && r.rev != nil {
-			return m, loadReviewCmd(m.opts.keeper(), r.dir.Dir, 0)
-		}
-		if r := b.selected(); r != nil && r.sum == nil && r.err == nil {
-			// not read yet: read it now, then open it
-			return m, indexAndLoadCmd(m.opts.Register, r.dir)
-		}
-		if r := b.selected(); r != nil && r.sum != nil {
-			if r.sum.Count == 0 {
-				return m, statusCmd(fmt.Sprintf("%s has no debate yet: n starts one", r.sum.Bug.ID))
-			}
-			return m, loadNthDebateCmd(r.sum.Bug, 0) // the newest, archived or not
-		}
-	case key.Matches(msg, k.New):
-		r := b.selected()
-		switch {
-		case r == nil || r.sum == nil:
-		case r.sum.Bug.Done:
-			return m, statusCmd(fmt.Sprintf("%s is closed by DONE.md: moot starts no debate there", r.sum.Bug.ID))
-		case r.dir.Question:
-			return m, statusCmd(questionNewAdvice(r.sum.Bug.Title))
-		case r.resumable():
-			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
-		case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)
-			return m, readPendingCmd(r.sum.Bug)
-		default:
-			m.next = openSetupMsg{bug: r.sum.Bug}
-			return m, nil
-		}
-	case key.Matches(msg, k.Resume):
-		r := b.selected()
-		if r != nil && r.held() {
-			m.toast.text, m.toast.until = fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)), m.clock().Add(4*time.Second)
-			m.toast.held = r.dir.Dir // the line goes when that run ends
-			return m, nil
-		}
-		if r == nil || !r.resumable() {
-			return m, notResumableCmd(r)
-		}
-		m.subj.bug = r.sum.Bug
-		m.opts.Resume = true
-		return m, loadDebateCmd(m.subj.bug)
+	return []keyRoute[browserAction]{
+		{k.Clear, (*browserScreen).clearFilter},
+		{k.Quit, func(*browserScreen, *frame) tea.Cmd { return tea.Quit }},
+		{k.Help, func(_ *browserScreen, f *frame) tea.Cmd { f.next = openHelpMsg{}; return nil }},
+		{k.Up, move(func(*browserScreen, int) int { return -1 })},
+		{k.Down, move(func(*browserScreen, int) int { return 1 })},
+		{k.PageUp, move(func(_ *browserScreen, h int) int { return -h })},
+		{k.PageDown, move(func(_ *browserScreen, h int) int { return h })},
+		{k.Top, move(func(b *browserScreen, _ int) int { return -len(b.visible) })},
+		{k.Bottom, move(func(b *browserScreen, _ int) int { return len(b.visible) })},
+		{k.OpenFile, (*browserScreen).openFile},
+		{k.Edit, (*browserScreen).edit},
+		{k.Copy, func(b *browserScreen, f *frame) tea.Cmd { return f.copyPath(b.focusedPath()) }},
+		{k.Sort, func(b *browserScreen, f *frame) tea.Cmd {
+			b.cycleSort(f.lay.rows)
+			return statusCmd("sorted: " + b.sortName())
+		}},
+		{k.Filter, func(b *browserScreen, _ *frame) tea.Cmd { b.filtering = true; return b.filter.Focus() }},
+		{k.Open, (*browserScreen).open},
+		{k.New, (*browserScreen).startNew},
+		{k.Resume, (*browserScreen).resume},
 	}
-	return m, nil
 }
 
-func (k browserScreen) render(m Model) string {
-	b := &m.browser
-	l := m.lay
-	title := m.st.Title.Render("moot") + m.st.Subtle.Render(" · debates over "+b.over())
+// Update answers the browser's keys and the messages of its list (its
+// folders, their index, the reviews, rows read again, new folders).
+func (b browserScreen) Update(f *frame, msg tea.Msg) (browserScreen, tea.Cmd) {
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		if b.filtering {
+			return b, b.filterKey(f, msg)
+		}
+		if do, ok := matchKey(b.keys.table(), msg); ok {
+			return b, do(&b, f)
+		}
+		return b, nil
+	}
+	return b, b.listData(f, msg)
+}
+
+// relayout recomputes the frame's regions for the list's size.
+func (b *browserScreen) relayout(f *frame) {
+	f.lay = newLayout(f.w, f.h, f.opts.Banner != "", len(b.rows))
+	b.keepVisible(f.lay.rows)
+}
+
+// filterKey is a key while the filter is typed: enter accepts it, esc
+// clears it, any other key is the query's.
+func (b *browserScreen) filterKey(f *frame, msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, b.keys.Open, b.keys.Clear) {
+		b.filtering = false
+		b.filter.Blur()
+		if key.Matches(msg, b.keys.Clear) {
+			b.filter.SetValue("")
+			b.refilter()
+			b.keepVisible(f.lay.rows)
+		}
+		return nil
+	}
+	var c tea.Cmd
+	b.filter, c = b.filter.Update(msg)
+	b.refilter()
+	b.keepVisible(f.lay.rows)
+	return c
+}
+
+// clearFilter is esc: it clears an applied filter; on the plain list it
+// does nothing (q quits).
+func (b *browserScreen) clearFilter(f *frame) tea.Cmd {
+	if b.filter.Value() != "" {
+		b.filter.SetValue("")
+		b.refilter()
+		b.keepVisible(f.lay.rows)
+	}
+	return nil
+}
+
+func (b *browserScreen) openFile(f *frame) tea.Cmd {
+	if r := b.selected(); r != nil {
+		return f.openFile(r.recordPath())
+	}
+	return nil
+}
+
+func (b *browserScreen) edit(f *frame) tea.Cmd {
+	if r := b.selected(); r != nil && r.rev == nil {
+		return f.editBug(r.dir.Dir, r.dir.Question)
+	}
+	return nil
+}
+
+// open is enter: a review's view, else the row's newest debate (read
+// first when its row is not read yet).
+func (b *browserScreen) open(f *frame) tea.Cmd {
+	r := b.selected()
+	switch {
+	case r == nil:
+		return nil
+	case r.rev != nil:
+		return loadReviewCmd(f.opts.keeper(), r.dir.Dir, 0)
+	case r.sum == nil && r.err == nil:
+		// not read yet: read it now, then open it
+		return indexAndLoadCmd(f.opts.Register, r.dir)
+	case r.sum == nil:
+		return nil
+	case r.sum.Count == 0:
+		return statusCmd(fmt.Sprintf("%s has no debate yet: n starts one", r.sum.Bug.ID))
+	}
+	return loadNthDebateCmd(r.sum.Bug, 0) // the newest, archived or not
+}
+
+// startNew is n: the wizard on the bug, unless it is closed, a question,
+// unfinished, or waits for a decision (asked first).
+func (b *browserScreen) startNew(f *frame) tea.Cmd {
+	r := b.selected()
+	switch {
+	case r == nil || r.sum == nil:
+		return nil
+	case r.sum.Bug.Done:
+		return statusCmd(fmt.Sprintf("%s is closed by DONE.md: moot starts no debate there", r.sum.Bug.ID))
+	case r.dir.Question:
+		return statusCmd(questionNewAdvice(r.sum.Bug.Title))
+	case r.resumable():
+		return statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
+	case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)
+		return readPendingCmd(r.sum.Bug)
+	}
+	f.next = openSetupMsg{bug: r.sum.Bug}
+	return nil
+}
+
+// resume is r: the row's unfinished debate, or why it cannot be.
+func (b *browserScreen) resume(f *frame) tea.Cmd {
+	r := b.selected()
+	if r != nil && r.held() {
+		f.toast.text, f.toast.until = fmt.Sprintf("%s is run by %s: enter watches it", r.sum.Bug.ID, holderLine(r.sum.Latest.Holder)), f.clock().Add(4*time.Second)
+		f.toast.held = r.dir.Dir // the line goes when that run ends
+		return nil
+	}
+	if r == nil || !r.resumable() {
+		return notResumableCmd(r)
+	}
+	f.next = resumeDebateMsg{bug: r.sum.Bug}
+	return nil
+}
+
+// listData takes the list's data: its folders, their index, the
+// reviews, rows read again and new folders (nil for another message).
+func (b *browserScreen) listData(f *frame, msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case bugDirsMsg:
+		b.setDirs(msg)
+		b.relayout(f)
+		if b.watch == nil {
+			// its first wait goes out with the next watch tick: a wait sent
+			// now would hold up whatever runs this batch's commands in turn
+			b.watch = watchHolders(nil, b.holders())
+		}
+		var first []int
+		for i := 0; i < min(len(msg.dirs), f.h); i++ {
+			first = append(first, i)
+		}
+		cmds = append(cmds, startIndexing(f.opts.Register, msg.dirs, first), listReviewsCmd(f.opts.keeper(), f.opts.Register), listContextsCmd(f.opts.Register))
+	case reviewsMsg:
+		b.setReviews(msg)
+		b.relayout(f) // the list's height follows its rows
+	case indexMsg:
+		b.addIndex(msg)
+		if !msg.done {
+			cmds = append(cmds, waitForIndex(msg.ch))
+		}
+	case rowsChangedMsg:
+		for _, n := range b.applyRowChanges(msg) {
+			cmds = append(cmds, notify(n))
+		}
+	case holderWatchMsg:
+		if msg.hw == b.watch {
+			// a new context's folders too, once listed
+			cmds = append(cmds, listContextsCmd(f.opts.Register), scanNewDirsCmd(f.opts.Register, b.knownDirs()))
+			if b.watch.arm() {
+				cmds = append(cmds, b.watch.next())
+			}
+		}
+	case contextsMsg:
+		b.contexts = msg.dirs
+		b.rewatch()
+	case newRowsMsg:
+		b.addRows(msg.items, f.lay.rows)
+		b.relayout(f)
+		b.rewatch()
+	}
+	return tea.Batch(cmds...)
+}
+
+// rewatch follows the folders the list now holds.
+func (b *browserScreen) rewatch() {
+	if b.watch != nil {
+		watchHolders(b.watch, b.holders())
+	}
+}
+
+// View draws the list, its preview and the footer.
+func (b browserScreen) View(f *frame) string {
+	l := f.lay
+	title := f.st.Title.Render("moot") + f.st.Subtle.Render(" · debates over "+b.over())
 	count := b.countWords()
 	if len(b.visible) > 0 {
 		count = fmt.Sprintf("%d/%d", b.cursor+1, len(b.rows))
@@ -188,58 +304,24 @@ func (k browserScreen) render(m Model) string {
 	if med, n := b.medianHealth(); n > 0 {
 		count += fmt.Sprintf(" · median health %s tokens/accepted contribution over %d debates", fmtTokens(int(med)), n)
 	}
-	second := m.st.Subtle.Render(count)
+	second := f.st.Subtle.Render(count)
 	if b.filtering || b.filter.Value() != "" {
 		match := fmt.Sprintf(" %d of %d match", len(b.visible), len(b.rows))
 		if !b.filtering && len(b.visible) > 0 { // accepted: where the selection is, too
 			match = fmt.Sprintf(" %d/%d · %d of %d match", b.cursor+1, len(b.visible), len(b.visible), len(b.rows))
 		}
-		second = b.filter.View() + m.st.Subtle.Render(match)
+		second = b.filter.View() + f.st.Subtle.Render(match)
 	}
-	list := b.renderRows(m.st, l.listW, l.rows)
+	list := b.renderRows(f.st, l.listW, l.rows)
 	var body string
 	switch l.browseMode {
 	case "side":
-		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", m.browser.viewPreview(&m.frame, l.prevW, l.prevH))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(l.listW).Height(l.listH).Render(list), " ", b.viewPreview(f, l.prevW, l.prevH))
 	case "stacked":
-		body = padLines(list, l.listH) + "\n" + m.browser.viewPreview(&m.frame, l.prevW, l.prevH)
+		body = padLines(list, l.listH) + "\n" + b.viewPreview(f, l.prevW, l.prevH)
 	default:
 		body = list
 	}
-	help := footerHelp(k.ShortHelp()...)
-	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + m.toast.footer(&m.frame, help)
-}
-
-// fromSetup leaves the wizard or a cost screen for the list (or quits,
-// nothing started, when the UI opened on a bug).
-func (k browserScreen) fromSetup(m Model) (Model, tea.Cmd) {
-	if m.opts.Bug != nil {
-		m.out.Cancelled = true // nothing started: a cancel, not a success
-		return m, tea.Quit
-	}
-	m.screen, m.wiz, m.revCost = scrBrowser, nil, nil
-	return m, nil
-}
-
-// reopen leaves a past debate (or quits when the UI opened on it); left
-// names a running debate left from the list: everything is kept, r
-// resumes it.
-func (k browserScreen) reopen(m Model, left string) (Model, tea.Cmd) {
-	if !m.fromBrowser() {
-		return m, tea.Quit
-	}
-	m.screen, m.dv.deb, m.zm.on, m.zm.find = scrBrowser, nil, false, find{}
-	m.dlg.menu, m.dlg.hidden, m.dlg.aside = nil, false, nil
-	m.opts.Resume, m.dv.acceptEngines = false, false
-	// the browser's exit is its own (the debate's outcome is on its row);
-	// it still names the last debate shown
-	m.out = Outcome{Dir: m.out.Dir}
-	if left != "" {
-		m.toast.text, m.toast.until = fmt.Sprintf("left %s: everything is kept; r resumes it", left), m.clock().Add(6*time.Second)
-	}
-	if i := m.browser.rowOf(m.subj.bug); i >= 0 {
-		// the index stays: only the bug just left is read again
-		return m, refreshRowCmd(m.opts.Register, i, m.browser.rows[i].dir)
-	}
-	return m, tea.Batch(listBugDirsCmd(m.opts.Register))
+	help := footerHelp(b.keys.ShortHelp()...)
+	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + f.toast.footer(f, help)
 }

@@ -13,126 +13,142 @@ import (
 	"github.com/reversa/moot/harness"
 )
 
-// costScreen is the cost screen: the plan priced, then Start, Edit or
-// Cancel (costState holds what it shows).
-type costScreen struct {
+// The cost screen is costState (a debate's plan) or reviewCostState (a
+// review's): each owns its state, answers its keys (costKeys, the same
+// for both) with Update and draws itself with View, the frame handed in
+// by the root. Start, Edit, Cancel and esc ask the root to move
+// (startRunMsg, editSetupMsg, backToSetupMsg, leaveSetupMsg).
+
+// costKeys are the cost screen's key bindings.
+type costKeys struct {
 	Left, Right, Confirm, Up, Down, PageUp, PageDown, Back, Quit key.Binding
 }
 
-func newCostScreen() costScreen {
-	return costScreen{
-		Left:     bind("←/shift+tab", "the button before", "left", "h", "shift+tab"),
-		Right:    bind("→/tab", "the button after", "right", "l", "tab"),
-		Confirm:  bind("enter", "confirm", "enter"),
-		Up:       bind("↑/↓", "scroll what stands above the buttons", "up", "k"),
-		Down:     silent("down", "j"),
-		PageUp:   bind("pgup/pgdn", "scroll a page", "pgup", "b"),
-		PageDown: silent("pgdown", "f", "space"),
-		Back:     bind("esc", "back to the setup (cancel when there is none)", "esc"),
-		Quit:     bind("q", "cancel", "q"),
-	}
+// costKeyMap are the cost screens' bindings, built once.
+var costKeyMap = costKeys{
+	Left:     bind("←/shift+tab", "the button before", "left", "h", "shift+tab"),
+	Right:    bind("→/tab", "the button after", "right", "l", "tab"),
+	Confirm:  bind("enter", "confirm", "enter"),
+	Up:       bind("↑/↓", "scroll what stands above the buttons", "up", "k"),
+	Down:     silent("down", "j"),
+	PageUp:   bind("pgup/pgdn", "scroll a page", "pgup", "b"),
+	PageDown: silent("pgdown", "f", "space"),
+	Back:     bind("esc", "back to the setup (cancel when there is none)", "esc"),
+	Quit:     bind("q", "cancel", "q"),
 }
 
 // ShortHelp is the cost screen's footer.
-func (k costScreen) ShortHelp() []key.Binding {
+func (k costKeys) ShortHelp() []key.Binding {
 	return []key.Binding{labelled(k.Left, "←/→", "choose"), k.Confirm, k.Back}
 }
 
 // FullHelp is the cost screen's help.
-func (k costScreen) FullHelp() [][]key.Binding {
+func (k costKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Left, k.Right, k.Confirm, k.Up, k.PageUp, k.Back, k.Quit}}
 }
 
-func (k costScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	page := max(1, m.costAvail()-1)
-	switch {
-	case key.Matches(msg, k.Up):
-		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll-1)
-	case key.Matches(msg, k.Down):
-		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll+1)
-	case key.Matches(msg, k.PageUp):
-		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll-page)
-	case key.Matches(msg, k.PageDown):
-		m.cost.scroll = m.cost.clampScroll(&m.frame, m.cost.scroll+page)
-	case key.Matches(msg, k.Left):
-		m.cost.button = (m.cost.button + 2) % 3
-	case key.Matches(msg, k.Right):
-		m.cost.button = (m.cost.button + 1) % 3
-	case key.Matches(msg, k.Back) && m.wiz != nil:
-		m.wiz.stage = stageEngines // back one step: the wizard's last page
-		m.wiz.build()
-		m.wiz.fit(&m.frame)
-		m.screen = scrWizard
-		cmd := m.wiz.form.Init()
-		m.wiz.focusLast()
-		return m, cmd
-	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
-		m.next = leaveSetupMsg{}
-		return m, nil
-	case key.Matches(msg, k.Confirm):
-		switch m.cost.button {
-		case 0:
-			if m.cost.plan == nil && m.cost.err == nil && m.subj.probErr == nil {
-				m.cost.startWhenReady = true
-				if m.cost.estimating {
-					return m, statusCmd("starting as soon as the cost is estimated…")
-				}
-				return m, statusCmd("starting as soon as P is assembled…")
-			}
-			if m.cost.plan == nil || len(m.cost.plan.Refusals) > 0 {
-				m.cost.scroll = 0 // the refusal opens the screen: show it
-				return m, statusCmd("this debate cannot start: see why at the top · Edit changes the setup")
-			}
-			m.next = startRunMsg{}
-			return m, nil
-		case 1:
-			if m.wiz == nil {
-				m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, m.cost.setup, m.opts.choices())
-				m.wiz.probing = m.run.probing
-			} else {
-				m.wiz.stage = stageBasics
-				m.wiz.build()
-			}
-			m.wiz.fit(&m.frame)
-			m.screen = scrWizard
-			return m, m.wiz.form.Init()
-		case 2:
-			m.next = leaveSetupMsg{}
-			return m, nil
-		}
-	}
-	return m, nil
+// costNav is what both cost screens move: the focused button and the
+// scroll of what stands above the buttons.
+type costNav struct {
+	button int
+	// scroll is the first line shown of what stands above the buttons.
+	scroll int
 }
 
-func (k costScreen) render(m Model) string {
-	lines := strings.Split(m.cost.text(&m.frame), "\n")
-	avail := m.costAvail()
-	if len(lines) > avail { // the buttons stay; what stands above scrolls
-		from := m.cost.clampScroll(&m.frame, m.cost.scroll)
+// move answers the scroll and button keys over n lines of text; it
+// reports whether msg was one of them.
+func (c *costNav) move(f *frame, msg tea.KeyPressMsg, n int) bool {
+	k, page := costKeyMap, max(1, f.costAvail()-1)
+	by := map[*key.Binding]int{&k.Up: -1, &k.Down: 1, &k.PageUp: -page, &k.PageDown: page}
+	for b, d := range by {
+		if key.Matches(msg, *b) {
+			c.scroll = clampLines(c.scroll+d, n, f.costAvail())
+			return true
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Left):
+		c.button = (c.button + 2) % 3
+	case key.Matches(msg, k.Right):
+		c.button = (c.button + 1) % 3
+	default:
+		return false
+	}
+	return true
+}
+
+// clampLines keeps a scroll within n lines shown avail-1 at a time.
+func clampLines(scroll, n, avail int) int { return max(0, min(scroll, n-(avail-1))) }
+
+// costBody draws a cost screen's lines (scrolled when they do not fit:
+// the buttons stay) and its Start, Edit, Cancel buttons.
+func (c costNav) body(f *frame, lines []string) string {
+	if avail := f.costAvail(); len(lines) > avail {
+		from := clampLines(c.scroll, len(lines), avail)
 		shown := lines[from : from+avail-1]
-		more := len(lines) - from - len(shown)
-		note := fmt.Sprintf("  +%d more (↓ pgdn scroll)", more)
-		if more == 0 {
+		note := fmt.Sprintf("  +%d more (↓ pgdn scroll)", len(lines)-from-len(shown))
+		if from+len(shown) == len(lines) {
 			note = "  (↑ pgup scroll back)"
 		}
-		lines = append(shown, m.st.Subtle.Render(note))
+		lines = append(shown, f.st.Subtle.Render(note))
 	}
 	var b strings.Builder
 	b.WriteString(strings.Join(lines, "\n") + "\n\n  ")
 	for i, label := range []string{"Start", "Edit", "Cancel"} {
-		if i == m.cost.button {
-			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
+		if i == c.button {
+			b.WriteString(f.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
 		} else {
-			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
+			b.WriteString(f.st.Button.Render("  "+label+"  ") + " ")
 		}
 	}
-	b.WriteString("\n")
-	body := padLines(strings.TrimRight(b.String(), "\n"), m.lay.costH)
+	return padLines(strings.TrimRight(b.String(), " "), f.lay.costH)
+}
+
+// Update answers the cost screen's keys.
+func (c costState) Update(f *frame, msg tea.Msg) (costState, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || c.move(f, k, strings.Count(c.text(f), "\n")+1) {
+		return c, nil
+	}
+	switch {
+	case key.Matches(k, costKeyMap.Back):
+		f.next = backToSetupMsg{}
+	case key.Matches(k, costKeyMap.Quit), key.Matches(k, costKeyMap.Confirm) && c.button == 2:
+		f.next = leaveSetupMsg{}
+	case key.Matches(k, costKeyMap.Confirm) && c.button == 1:
+		f.next = editSetupMsg{setup: c.setup}
+	case key.Matches(k, costKeyMap.Confirm):
+		return c, c.start(f)
+	}
+	return c, nil
+}
+
+// start is Start: the debate starts, or as soon as its plan is ready, or
+// the screen says why it cannot.
+func (c *costState) start(f *frame) tea.Cmd {
+	if c.plan == nil && c.err == nil && f.subj.probErr == nil {
+		c.startWhenReady = true
+		if c.estimating {
+			return statusCmd("starting as soon as the cost is estimated…")
+		}
+		return statusCmd("starting as soon as P is assembled…")
+	}
+	if c.plan == nil || len(c.plan.Refusals) > 0 {
+		c.scroll = 0 // the refusal opens the screen: show it
+		return statusCmd("this debate cannot start: see why at the top · Edit changes the setup")
+	}
+	f.next = startRunMsg{}
+	return nil
+}
+
+// View draws the plan, the buttons and the footer.
+func (c costState) View(f *frame) string {
+	k := costKeyMap
 	back := labelled(k.Back, "esc", "cancel")
-	if m.wiz != nil {
+	if c.fromWizard {
 		back = labelled(k.Back, "esc", "back to the setup")
 	}
-	return body + "\n" + m.toast.footer(&m.frame, footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, back))
+	return c.body(f, strings.Split(c.text(f), "\n")) + "\n" + f.toast.footer(f, footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, back))
 }
 
 // plan prices a setup (Options.planOf, else engine.NewPlan). It reads
@@ -224,10 +240,9 @@ func (c *costState) planArrived(f *frame, subj subject, msg planMsg) (start bool
 // costAvail is how many lines the cost screen has above its buttons.
 func (f frame) costAvail() int { return max(2, f.lay.costH-2) }
 
-// clampCostScroll keeps the cost screen's scroll within its text.
+// clampScroll keeps the cost screen's scroll within its text.
 func (c costState) clampScroll(f *frame, n int) int {
-	over := strings.Count(c.text(f), "\n") + 1 - (f.costAvail() - 1)
-	return max(0, min(n, over))
+	return clampLines(n, strings.Count(c.text(f), "\n")+1, f.costAvail())
 }
 
 // costText is what the cost screen shows above its buttons.
@@ -378,50 +393,4 @@ func protocolNoun(p engine.Protocol) string {
 		return "argument"
 	}
 	return p.Name()
-}
-
-// open leaves the completed wizard for the cost screen: a bug's
-// setup as the wizard describes it, or a question set up as moot ask
-// sets it up (its folder reserved; a refusal keeps the wizard open).
-func (k costScreen) open(m Model) (Model, tea.Cmd) {
-	w := m.wiz
-	if w.reviewing() {
-		return reviewCostPage.open(m)
-	}
-	if !w.onQuestion() {
-		m.cost = costState{setup: w.setup(m.subj.bug), criteria: w.criteriaList()}
-		m.screen = scrCost
-		return m, m.cost.price(&m.frame, &m.subj)
-	}
-	bug, s, err := w.ch.ask(w.askArgs(), true)
-	if err != nil {
-		w.stage = stageBasics
-		w.build()
-		m.wiz.fit(&m.frame)
-		return m, tea.Batch(w.form.Init(), statusCmd("the question cannot be set up: "+err.Error()))
-	}
-	m.subj.bug, m.cost = bug, costState{setup: s}
-	m.screen = scrCost
-	return m, m.cost.price(&m.frame, &m.subj)
-}
-
-// problemArrived takes the bug read in full and its P, and prices the
-// cost screen's setup once P is there.
-func (k costScreen) problemArrived(m Model, msg problemMsg) (Model, tea.Cmd) {
-	m.subj.problem, m.subj.probErr = msg.p, msg.err
-	if msg.bug != nil && m.subj.bug != nil && msg.bug.Dir == m.subj.bug.Dir {
-		m.subj.bug = msg.bug
-		m.cost.setup.Bug = msg.bug
-		if m.wiz != nil {
-			m.wiz.bug = msg.bug
-		}
-	}
-	if m.screen != scrCost {
-		return m, nil
-	}
-	cmd := m.cost.price(&m.frame, &m.subj)
-	if m.subj.probErr != nil {
-		m.cost.startWhenReady = false
-	}
-	return m, cmd
 }

@@ -316,123 +316,17 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 			d.anonymised = filepath.ToSlash(rel)
 		}
 	}
-	var solvers, critics []string
-	engines := map[string]string{}
-	judge := ""
-	if p := deb.Problem; p != nil {
-		d.mode, d.n, d.r = p.Mode, p.N, p.R
-		for _, kv := range p.Solvers {
-			solvers = append(solvers, kv.Key)
-			engines[kv.Key] = kv.Value
-		}
-		for _, kv := range p.Critics {
-			critics = append(critics, kv.Key)
-			engines[kv.Key] = kv.Value
-		}
-		judge = p.Judge
-	}
-	seen := map[string]bool{}
-	for _, id := range append(append([]string{}, solvers...), critics...) {
-		seen[id] = true
-	}
-	for _, rd := range deb.Rounds {
-		if rd.K > d.r {
-			d.r = rd.K
-		}
-		for _, f := range rd.Files {
-			if !seen[f.SolverID] {
-				seen[f.SolverID] = true
-				if f.Role == bugfolder.RoleCritic {
-					critics = append(critics, f.SolverID)
-				} else {
-					solvers = append(solvers, f.SolverID)
-				}
-				engines[f.SolverID] = f.Engine
-			}
-		}
-	}
-	if d.n == 0 {
-		d.n = len(solvers)
-	}
-	d.supportFrom = 1
-	for _, rd := range deb.Rounds {
-		for _, f := range rd.Files {
-			if rd.K == 0 && slices.Contains(critics, f.SolverID) {
-				d.supportFrom = 0 // its support role ran in round 0 (argue's scorer)
-			}
-		}
-	}
-	d.build(solvers, critics, engines, judge)
+	cast := d.castOf(deb)
+	d.build(cast.solvers, cast.critics, cast.engines, cast.judge)
 	if deb.Problem != nil {
 		d.protocol = deb.Problem.ProtocolName()
 		d.setLenses(deb.Problem.Lenses, len(deb.Problem.Lenses) == 2 && deb.Problem.Lenses[d.lang.SolverID(1)].Name == "A")
 	}
-	for _, rd := range deb.Rounds {
-		if rd.K >= len(d.rounds) {
-			continue
-		}
-		for _, f := range rd.Files {
-			if p := d.rounds[rd.K].pane(f.SolverID); p != nil {
-				fillFromFile(p, f)
-				d.current = rd.K
-			}
-		}
-	}
-	for _, ev := range deb.Events {
-		// the round the log started last is the current one, before any
-		// of its calls has written a file (a watcher is not a round behind)
-		if ev.Type == engine.EvRoundStarted && ev.Round < len(d.rounds) {
-			d.current = max(d.current, ev.Round)
-		}
-		if ev.Type == engine.EvDecision && ev.Point == engine.PointStop {
-			d.recordStop(ev)
-		}
-		d.recordCut(ev)
-		if ev.Type == engine.EvDecision {
-			d.markDropped(ev.Round, ev.Dropped) // a continue without them: no call of theirs is to come
-		}
-	}
-	for _, f := range deb.JudgeAttempts {
-		fillFromFile(d.judge, f)
-	}
-	if deb.Final != nil {
-		fillFromFile(d.judge, &deb.Final.DebaterFile)
-		d.winner = deb.Lang.LabelName(deb.Final.Winner)
-		d.final = deb.Final
-	}
-	d.handRun = deb.HandRun()
-	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
-	d.tokens, d.usd = deb.Totals()
-	d.unpriced = deb.CostUnpriced()
-	// the calls made as list and show count them (bugfolder.CountModelCalls:
-	// the log's started attempts and the folder's raw outputs)
-	d.callsDone = deb.ModelCalls()
-	d.logged, d.counted = d.callsDone, map[string]bool{}
-	for _, rd := range deb.Rounds {
-		for _, f := range rd.Files {
-			d.counted[callKey(rd.K, f.SolverID, f.Attempt, false)] = true
-		}
-	}
-	for _, ev := range deb.Events { // the attempts the log reports, a retried one included
-		if ev.Type == engine.EvCallFinished {
-			d.counted[callKey(ev.Round, ev.SolverID, ev.Attempt, ev.Role == bugfolder.RoleJudge || ev.SolverID == d.judge.id)] = true
-		}
-	}
-	for _, f := range deb.Calls() {
-		if f.FinishedAt.After(d.finishedAt) {
-			d.finishedAt = f.FinishedAt
-		}
-	}
-	d.startedAt = deb.StartedAt()
-	d.stamp = debateStamp(deb.Dir)
-	var clocked bool
-	d.prior, clocked = deb.Elapsed()
-	d.noClock = !clocked
-	for _, ev := range deb.Events { // the plan's estimate, for "actual vs estimated"
-		if ev.Type == bugfolder.EvPlan {
-			d.recordPlan(ev)
-		}
-	}
+	d.fillRounds(deb)
+	d.replayDecisions(deb)
+	d.fillJudge(deb)
+	d.countCalls(deb)
+	d.readClock(deb)
 	if deb.Holder != nil && deb.HolderAlive {
 		d.heldBy = holderLine(deb.Holder)
 		d.watchSession(deb.Events)
@@ -512,16 +406,7 @@ func (d *debateView) apply(ev engine.Event) {
 		d.current = ev.Round
 		d.state = "running"
 	case engine.EvCallStarted:
-		if p := d.paneOf(ev); p != nil {
-			p.status, p.attempt, p.started, p.err, p.streamed = "running", ev.Attempt, ev.Time, "", 0
-			p.clearFigures() // the new attempt's figures, never the last one's
-			if ev.Engine != "" {
-				p.engine = ev.Engine
-			}
-			if ev.Attempt > 1 {
-				p.setText("")
-			}
-		}
+		d.callStarted(ev)
 	case engine.EvOutput:
 		if p := d.paneOf(ev); p != nil {
 			p.appendText(ev.Text)
@@ -530,34 +415,7 @@ func (d *debateView) apply(ev engine.Event) {
 			}
 		}
 	case engine.EvCallFinished:
-		p := d.paneOf(ev)
-		if p == nil {
-			return
-		}
-		retrying := ev.Retrying
-		p.streamed = 0
-		p.status = string(ev.Status)
-		p.dur = time.Duration(ev.DurationMS) * time.Millisecond
-		p.tokensIn, p.tokensOut, p.estimated, p.usd = ev.TokensIn, ev.TokensOut, ev.Estimated, ev.CostUSD
-		p.err = ev.ErrorText()
-		d.tokens += ev.TokensIn + ev.TokensOut
-		d.usd += ev.CostUSD
-		d.unpriced = d.unpriced || ev.CostUnknown
-		// a retried attempt is a call made too; a call a resume logs again
-		// (its event was lost in a crash) is not counted twice
-		if key := callKey(ev.Round, ev.SolverID, ev.Attempt, d.isFinal(ev)); !d.counted[key] {
-			if d.counted == nil {
-				d.counted = map[string]bool{}
-			}
-			d.counted[key] = true
-			d.logged++
-		}
-		d.syncCalls()
-		if !retrying {
-			if d.dir != "" && !d.isFinal(ev) {
-				p.path = filepath.Join(d.dir, d.lang.RoundDir(ev.Round), ev.SolverID+".md")
-			}
-		}
+		d.callFinished(ev)
 	case engine.EvQuorumLost:
 		d.state = "waiting"
 		d.syncCalls()      // the calls stopped in flight as the quorum was lost
@@ -567,34 +425,9 @@ func (d *debateView) apply(ev engine.Event) {
 			d.notes = append(d.notes, fmt.Sprintf("round %d: quorum lost (%d valid, %d needed)", ev.Round, ev.Valid, ev.Needed))
 		}
 	case engine.EvDecision:
-		if ev.Point == engine.PointStop {
-			d.recordStop(ev)
-			d.notes = append(d.notes, fmt.Sprintf("stopped after round %d (%s): %s", ev.Round, ev.By, ev.Reason))
-			return
-		}
-		d.state = "running"
-		d.recordCut(ev)
-		if ev.Point == engine.PointOpening {
-			d.notes = append(d.notes, fmt.Sprintf("round %d: %s left out (%s): %s", ev.Round, strings.Join(ev.Dropped, ", "), ev.By, ev.Reason))
-		} else {
-			d.notes = append(d.notes, fmt.Sprintf("round %d: %s chose %s at the %s menu", ev.Round, ev.By, ev.Choice, ev.Point))
-		}
-		d.markDropped(ev.Round, ev.Dropped)
-		d.syncCalls()
+		d.decided(ev)
 	case engine.EvJudgeStarted:
-		d.current = d.r
-		if d.stopRule != "" {
-			d.current = d.stopRound // the final step reads the stop's round
-		}
-		if d.cut {
-			d.current = ev.Round // the last complete round, which it reads
-		}
-		d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
-		d.judge.clearFigures() // a retried judge shows its own figures, not the failed attempt's
-		if ev.Engine != "" {
-			d.judge.engine = ev.Engine // a judge switched at the menu
-		}
-		d.judge.setText("")
+		d.judgeStarted(ev)
 	case engine.EvJudgeFailed:
 		d.state, d.judgeFailed = "judge-failed", true
 		d.judge.err = ev.Reason
@@ -615,6 +448,88 @@ func (d *debateView) apply(ev engine.Event) {
 			d.callsDone, d.tokens, d.usd, d.unpriced = max(d.callsDone, ev.Calls), ev.Tokens, ev.USD, ev.CostUnknown
 		}
 	}
+}
+
+// callStarted shows a call's new attempt running in its pane.
+func (d *debateView) callStarted(ev engine.Event) {
+	if p := d.paneOf(ev); p != nil {
+		p.status, p.attempt, p.started, p.err, p.streamed = "running", ev.Attempt, ev.Time, "", 0
+		p.clearFigures() // the new attempt's figures, never the last one's
+		if ev.Engine != "" {
+			p.engine = ev.Engine
+		}
+		if ev.Attempt > 1 {
+			p.setText("")
+		}
+	}
+}
+
+// callFinished shows a call's end in its pane and counts it.
+func (d *debateView) callFinished(ev engine.Event) {
+	p := d.paneOf(ev)
+	if p == nil {
+		return
+	}
+	retrying := ev.Retrying
+	p.streamed = 0
+	p.status = string(ev.Status)
+	p.dur = time.Duration(ev.DurationMS) * time.Millisecond
+	p.tokensIn, p.tokensOut, p.estimated, p.usd = ev.TokensIn, ev.TokensOut, ev.Estimated, ev.CostUSD
+	p.err = ev.ErrorText()
+	d.tokens += ev.TokensIn + ev.TokensOut
+	d.usd += ev.CostUSD
+	d.unpriced = d.unpriced || ev.CostUnknown
+	// a retried attempt is a call made too; a call a resume logs again
+	// (its event was lost in a crash) is not counted twice
+	if key := callKey(ev.Round, ev.SolverID, ev.Attempt, d.isFinal(ev)); !d.counted[key] {
+		if d.counted == nil {
+			d.counted = map[string]bool{}
+		}
+		d.counted[key] = true
+		d.logged++
+	}
+	d.syncCalls()
+	if !retrying {
+		if d.dir != "" && !d.isFinal(ev) {
+			p.path = filepath.Join(d.dir, d.lang.RoundDir(ev.Round), ev.SolverID+".md")
+		}
+	}
+}
+
+// decided notes a decision taken at a menu: a stop, a cut, participants
+// left out.
+func (d *debateView) decided(ev engine.Event) {
+	if ev.Point == engine.PointStop {
+		d.recordStop(ev)
+		d.notes = append(d.notes, fmt.Sprintf("stopped after round %d (%s): %s", ev.Round, ev.By, ev.Reason))
+		return
+	}
+	d.state = "running"
+	d.recordCut(ev)
+	if ev.Point == engine.PointOpening {
+		d.notes = append(d.notes, fmt.Sprintf("round %d: %s left out (%s): %s", ev.Round, strings.Join(ev.Dropped, ", "), ev.By, ev.Reason))
+	} else {
+		d.notes = append(d.notes, fmt.Sprintf("round %d: %s chose %s at the %s menu", ev.Round, ev.By, ev.Choice, ev.Point))
+	}
+	d.markDropped(ev.Round, ev.Dropped)
+	d.syncCalls()
+}
+
+// judgeStarted shows the final step running on the round it reads.
+func (d *debateView) judgeStarted(ev engine.Event) {
+	d.current = d.r
+	if d.stopRule != "" {
+		d.current = d.stopRound // the final step reads the stop's round
+	}
+	if d.cut {
+		d.current = ev.Round // the last complete round, which it reads
+	}
+	d.judge.status, d.judge.started, d.judge.attempt = "running", ev.Time, ev.Attempt
+	d.judge.clearFigures() // a retried judge shows its own figures, not the failed attempt's
+	if ev.Engine != "" {
+		d.judge.engine = ev.Engine // a judge switched at the menu
+	}
+	d.judge.setText("")
 }
 
 // planned is the debate's planned total of calls: the calls made plus the
@@ -695,4 +610,149 @@ func (d *debateView) liveTokens() int {
 		n += d.judge.streamed / 4
 	}
 	return n
+}
+
+// cast is a debate's participants: its solvers and critics in order, the
+// engine of each, and its judge's engine.
+type cast struct {
+	solvers, critics []string
+	engines          map[string]string
+	judge            string
+}
+
+// castOf reads the participants from the debate's problem, then the
+// rounds' files (a participant the problem does not name, a hand-run
+// debate's); it sets the mode, N, R and the round support roles start.
+func (d *debateView) castOf(deb *bugfolder.Debate) cast {
+	c := cast{engines: map[string]string{}}
+	if p := deb.Problem; p != nil {
+		d.mode, d.n, d.r = p.Mode, p.N, p.R
+		for _, kv := range p.Solvers {
+			c.solvers = append(c.solvers, kv.Key)
+			c.engines[kv.Key] = kv.Value
+		}
+		for _, kv := range p.Critics {
+			c.critics = append(c.critics, kv.Key)
+			c.engines[kv.Key] = kv.Value
+		}
+		c.judge = p.Judge
+	}
+	seen := map[string]bool{}
+	for _, id := range append(append([]string{}, c.solvers...), c.critics...) {
+		seen[id] = true
+	}
+	d.supportFrom = 1
+	for _, rd := range deb.Rounds {
+		d.r = max(d.r, rd.K)
+		for _, f := range rd.Files {
+			if !seen[f.SolverID] {
+				seen[f.SolverID] = true
+				if f.Role == bugfolder.RoleCritic {
+					c.critics = append(c.critics, f.SolverID)
+				} else {
+					c.solvers = append(c.solvers, f.SolverID)
+				}
+				c.engines[f.SolverID] = f.Engine
+			}
+		}
+	}
+	for _, rd := range deb.Rounds {
+		for _, f := range rd.Files {
+			if rd.K == 0 && slices.Contains(c.critics, f.SolverID) {
+				d.supportFrom = 0 // its support role ran in round 0 (argue's scorer)
+			}
+		}
+	}
+	if d.n == 0 {
+		d.n = len(c.solvers)
+	}
+	return c
+}
+
+// fillRounds fills each round's panes from its files.
+func (d *debateView) fillRounds(deb *bugfolder.Debate) {
+	for _, rd := range deb.Rounds {
+		if rd.K >= len(d.rounds) {
+			continue
+		}
+		for _, f := range rd.Files {
+			if p := d.rounds[rd.K].pane(f.SolverID); p != nil {
+				fillFromFile(p, f)
+				d.current = rd.K
+			}
+		}
+	}
+}
+
+// replayDecisions replays the log's rounds and decisions: the current
+// round, a stop, a cut, the participants dropped.
+func (d *debateView) replayDecisions(deb *bugfolder.Debate) {
+	for _, ev := range deb.Events {
+		// the round the log started last is the current one, before any
+		// of its calls has written a file (a watcher is not a round behind)
+		if ev.Type == engine.EvRoundStarted && ev.Round < len(d.rounds) {
+			d.current = max(d.current, ev.Round)
+		}
+		if ev.Type == engine.EvDecision && ev.Point == engine.PointStop {
+			d.recordStop(ev)
+		}
+		d.recordCut(ev)
+		if ev.Type == engine.EvDecision {
+			d.markDropped(ev.Round, ev.Dropped) // a continue without them: no call of theirs is to come
+		}
+	}
+}
+
+// fillJudge fills the judge's pane from its attempts and the final answer.
+func (d *debateView) fillJudge(deb *bugfolder.Debate) {
+	for _, f := range deb.JudgeAttempts {
+		fillFromFile(d.judge, f)
+	}
+	if deb.Final != nil {
+		fillFromFile(d.judge, &deb.Final.DebaterFile)
+		d.winner = deb.Lang.LabelName(deb.Final.Winner)
+		d.final = deb.Final
+	}
+	d.handRun = deb.HandRun()
+	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
+}
+
+// countCalls counts the calls made and their cost as list and show count
+// them (bugfolder.CountModelCalls: the log's started attempts and the
+// folder's raw outputs), and which of them the view has seen.
+func (d *debateView) countCalls(deb *bugfolder.Debate) {
+	d.tokens, d.usd = deb.Totals()
+	d.unpriced = deb.CostUnpriced()
+	d.callsDone = deb.ModelCalls()
+	d.logged, d.counted = d.callsDone, map[string]bool{}
+	for _, rd := range deb.Rounds {
+		for _, f := range rd.Files {
+			d.counted[callKey(rd.K, f.SolverID, f.Attempt, false)] = true
+		}
+	}
+	for _, ev := range deb.Events { // the attempts the log reports, a retried one included
+		if ev.Type == engine.EvCallFinished {
+			d.counted[callKey(ev.Round, ev.SolverID, ev.Attempt, ev.Role == bugfolder.RoleJudge || ev.SolverID == d.judge.id)] = true
+		}
+	}
+}
+
+// readClock reads when the debate started and last finished a call, its
+// elapsed time and its plan's estimate.
+func (d *debateView) readClock(deb *bugfolder.Debate) {
+	for _, f := range deb.Calls() {
+		if f.FinishedAt.After(d.finishedAt) {
+			d.finishedAt = f.FinishedAt
+		}
+	}
+	d.startedAt = deb.StartedAt()
+	d.stamp = debateStamp(deb.Dir)
+	var clocked bool
+	d.prior, clocked = deb.Elapsed()
+	d.noClock = !clocked
+	for _, ev := range deb.Events { // the plan's estimate, for "actual vs estimated"
+		if ev.Type == bugfolder.EvPlan {
+			d.recordPlan(ev)
+		}
+	}
 }

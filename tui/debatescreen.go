@@ -16,7 +16,7 @@ import (
 // debateScreen is the live view of a debate (run here, run elsewhere or
 // finished): its header, tabs (problem, rounds, convergence, final) and
 // panes. Its state is the root's debate view (m.deb) and the tab, focus
-// and zoom it shows; a zoom is zoomScreen.
+// and zoom it shows; a zoom is zoomState (zoomscreen.go).
 type debateScreen struct {
 	NextTab, PrevTab, Round       key.Binding
 	Left, Right, Up, Down         key.Binding
@@ -75,7 +75,7 @@ func (k debateScreen) footer(m Model) []key.Binding {
 
 // FullHelp is the live view's help; the argue stop only while it can.
 func (k debateScreen) FullHelp() [][]key.Binding {
-	z := zoomPage
+	z := zoomKeyMap
 	return [][]key.Binding{{k.NextTab, k.Round, k.Left, k.Zoom, k.Search, labelled(z.Back, "esc", "back from a search, then a zoom"),
 		labelled(z.Top, "g/G home/end", "in a zoom: its top / its end"), k.Resume, k.Menu, k.Older, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Decide,
 		k.Help, k.Back, k.Quit, k.ForceQuit}}
@@ -94,82 +94,127 @@ func (k debateScreen) help(m Model) [][2]string {
 	return rows
 }
 
+// debateAction is what a live view's key does.
+type debateAction func(m *Model, msg tea.KeyPressMsg) tea.Cmd
+
+// table is the live view's keys, each with its action; a key whose action
+// answers no is passed on to the rows below it (m with a decision
+// waiting, q with a run on).
+func (k debateScreen) table() []keyRoute[debateAction] {
+	focus := func(by func(m *Model, panes, cols int) int) debateAction {
+		return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			panes := len(m.dv.focusedPanes())
+			cols, _ := gridShape(panes, m.lay.bodyW, m.lay.bodyH)
+			m.dv.focus = max(0, min(panes-1, by(m, panes, cols)))
+			return nil
+		}
+	}
+	tab := func(by int) debateAction {
+		return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			n := len(m.dv.tabNames())
+			m.dv.tab, m.dv.focus = (m.dv.tab+n+by)%n, 0
+			return nil
+		}
+	}
+	return []keyRoute[debateAction]{
+		{k.Quit, k.quit},
+		{k.Back, k.quit},
+		{k.Menu, k.backToMenu},
+		{k.Help, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.helpv.on = true; return nil }},
+		{k.Resume, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.dv.resumeShown(&m.frame, m.subj.bug) }},
+		{k.StopArgue, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			if m.run.canStopArgue(&m.frame) {
+				m.stopArgue()
+			}
+			return nil
+		}},
+		{k.Decide, k.decide},
+		{k.OpenFile, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.openFile(m.dv.focusedPath(&m.frame)) }},
+		{k.Edit, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			if m.subj.bug == nil {
+				return nil
+			}
+			return m.editBug(m.subj.bug.Dir, m.subj.bug.IsQuestion)
+		}},
+		{k.Copy, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.copyPath(m.dv.focusedPath(&m.frame)) }},
+		{k.Older, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.dv.older(&m.frame, m.subj.bug) }},
+		{k.NextTab, tab(1)},
+		{k.PrevTab, tab(-1)},
+		{k.Right, focus(func(m *Model, _, _ int) int { return m.dv.focus + 1 })},
+		{k.Left, focus(func(m *Model, _, _ int) int { return m.dv.focus - 1 })},
+		{k.Down, focus(func(m *Model, _, cols int) int { return m.dv.focus + cols })},
+		{k.Up, focus(func(m *Model, _, cols int) int { return m.dv.focus - cols })},
+		{k.Zoom, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.zm.open(&m.frame, &m.dv, &m.rv); return nil }},
+		{k.Search, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+			if m.zm.open(&m.frame, &m.dv, &m.rv) { // search the focused pane or document
+				return m.zm.openFind(&m.frame)
+			}
+			return nil
+		}},
+		{k.Round, func(m *Model, msg tea.KeyPressMsg) tea.Cmd {
+			if r, err := strconv.Atoi(msg.String()); err == nil && r <= m.dv.deb.lastRound() {
+				m.dv.tab, m.dv.focus = r+1, 0
+			}
+			return nil
+		}},
+	}
+}
+
 // handleKey handles a key on the live view (a zoom answers its own).
 func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.dv.deb == nil {
+	switch {
+	case m.dv.deb == nil:
 		if key.Matches(msg, k.Quit) || key.Matches(msg, k.Back) {
 			m.next = backToBrowserMsg{}
-			return m, nil
 		}
 		return m, nil
+	case m.zm.on:
+		var cmd tea.Cmd
+		m.zm, cmd = m.zm.Update(&m.frame, msg)
+		return m, cmd
 	}
-	if m.zm.on {
-		return zoomPage.handleKey(m, msg)
+	if do, ok := matchKey(k.table(), msg); ok {
+		cmd := do(&m, msg)
+		return m, cmd
 	}
-	panes := m.dv.focusedPanes()
-	cols, _ := gridShape(len(panes), m.lay.bodyW, m.lay.bodyH)
+	return m, nil
+}
+
+// quit is q or esc: with a run on, the quit question (over a
+// decision that waits, which stays under it; esc goes back to that
+// decision); else back to the list.
+func (k debateScreen) quit(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.dlg.menu != nil && m.run.on && key.Matches(msg, k.Quit):
 		// leaving asks first, the decision waiting under the question
 		m.dlg.aside = m.dlg.menu
-		cmd := m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
-		return m, cmd
-	case m.dlg.menu != nil && (key.Matches(msg, k.Menu, k.Back)):
-		m.dlg.hidden = false // back to the decision that waits
-		return m, nil
-	case key.Matches(msg, k.Quit), key.Matches(msg, k.Back):
-		if m.run.on {
-			cmd := m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
-			return m, cmd
-		}
-		m.next = backToBrowserMsg{}
-		return m, nil
-	case key.Matches(msg, k.Help):
-		m.helpv.on = true
-	case key.Matches(msg, k.Resume):
-		cmd := m.dv.resumeShown(&m.frame, m.subj.bug)
-		return m, cmd
-	case key.Matches(msg, k.StopArgue) && m.run.canStopArgue(&m.frame):
-		m.stopArgue()
-		return m, nil
-	case key.Matches(msg, k.Decide) && m.dv.tab == m.dv.finalTab() && !m.run.on && m.dv.deb.awaitsDecision():
-		return decideDialog{}.open(m)
-	case key.Matches(msg, k.OpenFile):
-		return m, m.openFile(m.dv.focusedPath(&m.frame))
-	case key.Matches(msg, k.Edit) && m.subj.bug != nil:
-		return m, m.editBug(m.subj.bug.Dir, m.subj.bug.IsQuestion)
-	case key.Matches(msg, k.Copy):
-		return m, m.copyPath(m.dv.focusedPath(&m.frame))
-	case key.Matches(msg, k.Older):
-		return m, m.dv.older(&m.frame, m.subj.bug)
-	case key.Matches(msg, k.NextTab):
-		m.dv.tab = (m.dv.tab + 1) % len(m.dv.tabNames())
-		m.dv.focus = 0
-	case key.Matches(msg, k.PrevTab):
-		m.dv.tab = (m.dv.tab + len(m.dv.tabNames()) - 1) % len(m.dv.tabNames())
-		m.dv.focus = 0
-	case key.Matches(msg, k.Right):
-		m.dv.focus = min(len(panes)-1, m.dv.focus+1)
-	case key.Matches(msg, k.Left):
-		m.dv.focus = max(0, m.dv.focus-1)
-	case key.Matches(msg, k.Down):
-		m.dv.focus = min(len(panes)-1, m.dv.focus+cols)
-	case key.Matches(msg, k.Up):
-		m.dv.focus = max(0, m.dv.focus-cols)
-	case key.Matches(msg, k.Zoom):
-		m.zm.open(&m.frame, &m.dv, &m.rv)
-	case key.Matches(msg, k.Search):
-		if m.zm.open(&m.frame, &m.dv, &m.rv) { // search the focused pane or document
-			return m, m.zm.openFind(&m.frame)
-		}
-	case key.Matches(msg, k.Round):
-		if r := msg.String(); len(r) == 1 {
-			if k, _ := strconv.Atoi(r); k <= m.dv.deb.lastRound() {
-				m.dv.tab, m.dv.focus = k+1, 0
-			}
-		}
+		return m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+	case m.dlg.menu != nil && key.Matches(msg, k.Back):
+		return k.backToMenu(m, msg)
+	case m.run.on:
+		return m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 	}
-	return m, nil
+	m.next = backToBrowserMsg{}
+	return nil
+}
+
+// backToMenu is m: back to the decision that waits.
+func (debateScreen) backToMenu(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+	if m.dlg.menu != nil {
+		m.dlg.hidden = false
+	}
+	return nil
+}
+
+// decide is d on the Final tab of a finished debate that waits for
+// a human decision: the decision form.
+func (debateScreen) decide(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+	if m.dv.tab != m.dv.finalTab() || m.run.on || !m.dv.deb.awaitsDecision() {
+		return nil
+	}
+	nm, cmd := decideDialog{}.open(*m)
+	*m = nm
+	return cmd
 }
 
 // viewDebate draws the header, the tabs, the tab's body and the footer.
@@ -179,7 +224,7 @@ func (k debateScreen) render(m Model) string {
 	}
 	d := m.dv.deb
 	if m.zm.on {
-		return zoomPage.render(m)
+		return m.zm.View(&m.frame, m.zm.title(&m.frame, &m.dv, &m.rv), m.dlg.menu != nil)
 	}
 	head := m.dv.debateHeader(&m.frame)
 	tabs := m.dv.renderTabs(&m.frame, m.dv.tabNames())
@@ -225,115 +270,7 @@ func (k debateScreen) render(m Model) string {
 	}
 	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.toast.footer(&m.frame, help)
 	if m.dlg.menu != nil && !m.dlg.hidden {
-		body, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.menuRows(), m.dlg.off)
-		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(body))
+		out = m.dlg.over(&m.frame, out)
 	}
 	return out
-}
-
-// zoomScreen is one pane or document full screen (a debate's or a
-// review's): scroll, search, open or copy its file, back.
-type zoomScreen struct {
-	Up, PageUp, Top, Bottom, Search, Next, Prev key.Binding
-	OpenFile, Copy, Menu, Back, Close, Help     key.Binding
-}
-
-func newZoomScreen() zoomScreen {
-	return zoomScreen{
-		Up:       bind("↑/↓/pgup/pgdn", "scroll", "up", "k"),
-		PageUp:   silent("pgup", "b"),
-		Top:      bind("g/G", "its top / its end", "g", "home"),
-		Bottom:   silent("G", "end"),
-		Search:   bind("/", "search", "/"),
-		Next:     bind("n/N", "next / previous match", "n"),
-		Prev:     silent("N"),
-		OpenFile: bind("o", "open the file in $PAGER (else $EDITOR)", "o"),
-		Copy:     bind("y", "copy the file's path", "y"),
-		Menu:     bind("m", "back to a decision that waits", "m"),
-		Back:     bind("esc", "back", "esc"),
-		Close:    silent("esc", "enter", "q"),
-		Help:     bind("?", "this help", "?"),
-	}
-}
-
-// ShortHelp is the zoom's footer.
-func (k zoomScreen) ShortHelp() []key.Binding {
-	return []key.Binding{labelled(k.Up, "↑/↓/pgup/pgdn/g/G", "scroll"), k.Search, k.Back}
-}
-
-// FullHelp is the zoom's help.
-func (k zoomScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Top, k.Search, k.Next, k.OpenFile, k.Copy, k.Menu, k.Back, k.Help}}
-}
-
-// zoomKey handles a key in a zoom (a debate's pane or document, or a
-// review's lens): scroll, search, o/y, and esc/enter/q back to the panes.
-func (k zoomScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	if m.zm.find.typing { // letters are the query here, never commands
-		return m, m.zm.findKey(&m.frame, msg)
-	}
-	switch {
-	case key.Matches(msg, k.Back) && m.zm.find.query != "":
-		m.zm.clearFind() // one step back: the search first, then the zoom
-		return m, nil
-	case key.Matches(msg, k.Close):
-		m.zm.on = false
-		m.zm.find = find{}
-		return m, nil
-	}
-	switch {
-	case m.dlg.menu != nil && key.Matches(msg, k.Menu):
-		// back to the decision that waits, from the zoom as from the panes
-		m.zm.on, m.zm.find, m.dlg.hidden = false, find{}, false
-		return m, nil
-	case key.Matches(msg, k.Top):
-		m.zm.vp.GotoTop()
-		m.zm.holdZoom(true)
-		return m, nil
-	case key.Matches(msg, k.Bottom):
-		m.zm.vp.GotoBottom()
-		m.zm.holdZoom(false) // at the end: it follows the stream again
-		return m, nil
-	case key.Matches(msg, k.Search):
-		return m, m.zm.openFind(&m.frame)
-	case key.Matches(msg, k.Help):
-		m.helpv.on = true
-		return m, nil
-	case m.zm.find.query != "" && key.Matches(msg, k.Next, k.Prev):
-		m.zm.stepMatch(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.Next)])
-		return m, nil
-	case key.Matches(msg, k.OpenFile):
-		return m, m.openFile(m.dv.focusedPath(&m.frame))
-	case key.Matches(msg, k.Copy):
-		return m, m.copyPath(m.dv.focusedPath(&m.frame))
-	}
-	var c tea.Cmd
-	m.zm.vp, c = m.zm.vp.Update(msg)
-	m.zm.holdZoom(key.Matches(msg, m.keys.Up, m.keys.PageUp, k.Top))
-	return m, c
-}
-
-// viewZoom draws one pane or document full screen.
-func (k zoomScreen) render(m Model) string {
-	title := "zoom"
-	if m.screen == scrReview {
-		title = m.rv.reviewZoomTitle()
-	} else if p := m.dv.zoomPane(&m.frame); p != nil {
-		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.dv.words(&m.frame).Final), p.status, p.engine)
-	} else {
-		title = m.dv.tabNames()[m.dv.tab]
-	}
-	keys := footerHelp(k.ShortHelp()...)
-	if f := m.zm.findFooter(); f != "" {
-		keys = f
-	}
-	if m.dlg.menu != nil {
-		keys += decisionWaits
-	}
-	footer := m.toast.footer(&m.frame, keys)
-	if m.zm.find.typing {
-		// the prompt is never dropped to fit: what is typed must show
-		footer = m.st.StatusBar.Render(ansi.Truncate(keys, m.w, "…"))
-	}
-	return m.st.Title.Render(title) + "\n" + m.zm.vp.View() + "\n" + footer
 }

@@ -345,36 +345,8 @@ func fitCells(s string, w int) string {
 func (dv debateState) renderPane(f *frame, p *pane, w, h int, focused bool) []string {
 	innerW, innerH := max(4, w-2), max(1, h-2)
 	status := p.status
-	badge := ""
-	switch status {
-	case "":
-		badge = f.st.Subtle.Render("waiting")
-	case "running":
-		badge = f.spin.View() + " " + f.st.Badge("running")
-	case "dropped":
-		badge = f.st.Subtle.Render("out of the debate")
-	default:
-		badge = f.st.Badge(status)
-	}
-	d := p.dur
-	if status == "running" && !p.started.IsZero() {
-		d = f.now.Sub(p.started).Truncate(time.Second)
-		if d < 0 {
-			d = 0
-		}
-	}
-	meta := []string{p.paneName(dv.words(f).Final), badge}
-	if p.engine != "" {
-		meta = append(meta, f.st.Subtle.Render(p.engine))
-	}
-	if d > 0 {
-		meta = append(meta, fmtDur(d))
-	}
-	if p.tokensIn+p.tokensOut > 0 {
-		meta = append(meta, fmtTokens(p.tokensIn)+"→"+fmtTokens(p.tokensOut))
-	}
 	content := make([]string, 0, innerH)
-	content = append(content, ansi.Truncate(strings.Join(meta, " · "), innerW, "…"))
+	content = append(content, ansi.Truncate(dv.paneMeta(f, p), innerW, "…"))
 	bodyH := innerH - 1
 	if p.err != "" && status != "running" && status != "ok" && bodyH > 0 {
 		// the reason wraps, up to half the pane; the zoom shows it whole
@@ -423,6 +395,41 @@ func (dv debateState) renderPane(f *frame, p *pane, w, h int, focused bool) []st
 		out = append(out, strings.Repeat(" ", w))
 	}
 	return out[:h]
+}
+
+// paneMeta is a pane's first line: its name, its status, its engine, its
+// time and its tokens.
+func (dv debateState) paneMeta(f *frame, p *pane) string {
+	status := p.status
+	badge := ""
+	switch status {
+	case "":
+		badge = f.st.Subtle.Render("waiting")
+	case "running":
+		badge = f.spin.View() + " " + f.st.Badge("running")
+	case "dropped":
+		badge = f.st.Subtle.Render("out of the debate")
+	default:
+		badge = f.st.Badge(status)
+	}
+	d := p.dur
+	if status == "running" && !p.started.IsZero() {
+		d = f.now.Sub(p.started).Truncate(time.Second)
+		if d < 0 {
+			d = 0
+		}
+	}
+	meta := []string{p.paneName(dv.words(f).Final), badge}
+	if p.engine != "" {
+		meta = append(meta, f.st.Subtle.Render(p.engine))
+	}
+	if d > 0 {
+		meta = append(meta, fmtDur(d))
+	}
+	if p.tokensIn+p.tokensOut > 0 {
+		meta = append(meta, fmtTokens(p.tokensIn)+"→"+fmtTokens(p.tokensOut))
+	}
+	return strings.Join(meta, " · ")
 }
 
 // fmtDur prints a duration compactly, with the precision it was measured

@@ -410,3 +410,10 @@ func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	return m, c
 }
+
+// over draws the open menu in a box over out, scrolled when taller than
+// the window.
+func (d dialogStack) over(f *frame, out string) string {
+	body, _ := menuWindow(d.menu.form.WithWidth(f.lay.menuFormW).View()+"\n"+f.st.Subtle.Render(fitHelp(d.menuKeys(), f.lay.menuFormW)), f.menuRows(), d.off)
+	return f.overlay(out, f.st.Box.Width(f.lay.menuBoxW).Render(body))
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // Every screen and dialog owns its key bindings (browserKeys, wizardKeys,
@@ -91,4 +92,23 @@ func helpRows(km help.KeyMap) [][2]string {
 		}
 	}
 	return rows
+}
+
+// keyRoute is one row of a screen's key table: a binding and what it
+// does (a screen's action type).
+type keyRoute[A any] struct {
+	on key.Binding
+	do A
+}
+
+// matchKey is the action of the first row of table whose binding matches
+// msg.
+func matchKey[A any](table []keyRoute[A], msg tea.KeyPressMsg) (A, bool) {
+	for _, r := range table {
+		if key.Matches(msg, r.on) {
+			return r.do, true
+		}
+	}
+	var none A
+	return none, false
 }

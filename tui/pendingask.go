@@ -71,20 +71,36 @@ func pendingResult(b *bugfolder.Bug) *bugfolder.Debate {
 type pendingReadMsg struct {
 	bug    *bugfolder.Bug
 	result *bugfolder.Debate
+	// archive is the folder the result would be archived in, looked up
+	// with it.
+	archive string
 }
 
 // readPendingCmd reads the bug's pending result off the UI goroutine.
 func readPendingCmd(b *bugfolder.Bug) tea.Cmd {
-	return func() tea.Msg { return pendingReadMsg{bug: b, result: pendingResult(b)} }
+	return func() tea.Msg {
+		msg := pendingReadMsg{bug: b, result: pendingResult(b)}
+		if msg.result != nil {
+			msg.archive = archiveName(b, msg.result)
+		}
+		return msg
+	}
 }
 
-// newPendingAsk asks about d, the bug's pending result.
-func newPendingAsk(b *bugfolder.Bug, d *bugfolder.Debate) *pendingAsk {
+// archiveName is the folder d would be archived in (the first free name:
+// it looks at the disk).
+func archiveName(b *bugfolder.Bug, d *bugfolder.Debate) string {
+	return filepath.Base(bugfolder.ArchivePath(b.Dir, d.ArchiveTime())) + "/"
+}
+
+// newPendingAsk asks about d, the bug's pending result, which archive
+// would take.
+func newPendingAsk(b *bugfolder.Bug, d *bugfolder.Debate, archive string) *pendingAsk {
 	what := "its latest result"
 	if d.Final != nil && d.Final.RecommendedVerdict != "" {
 		what += " (recommended verdict " + clipLine(d.Final.RecommendedVerdict, 40) + ")"
 	}
-	return &pendingAsk{bug: b, what: what, archive: filepath.Base(bugfolder.ArchivePath(b.Dir, d.ArchiveTime())) + "/", keys: newPendingKeys()}
+	return &pendingAsk{bug: b, what: what, archive: archive, keys: newPendingKeys()}
 }
 
 // newStopReviewAsk asks before q stops the running review id.

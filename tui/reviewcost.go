@@ -51,15 +51,13 @@ type ReviewStart struct {
 
 // reviewCostState is the cost screen's state for a review.
 type reviewCostState struct {
+	costNav
 	rs       ReviewStart
-	button   int
-	scroll   int
 	starting bool
-	// startWhenReady: Start was chosen while the review was still being
-	// planned; it starts once planned (as a debate's cost screen starts
-	// once its cost is estimated), unless the plan is refused
-	startWhenReady bool
-	err            error
+	// startWhenPlanned is set when Start was chosen while the review was
+	// being planned: it starts as soon as its plan arrives.
+	startWhenPlanned bool
+	err              error
 	// back is set for a review the wizard set up: Cancel goes back to
 	// the browser, Edit and esc to the wizard, and its view opens as the
 	// browser opens a review.
@@ -86,68 +84,42 @@ func NewReviewCost(rs ReviewStart, opts Options) Model {
 // (its folder), for the caller's exit code and report.
 func (m Model) ReviewStarted() string { return m.rv.alone }
 
-// reviewCostScreen is the cost screen of a review: the debate's cost
-// screen's keys.
-type reviewCostScreen struct{ costScreen }
-
-func (k reviewCostScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	c := m.revCost
-	page := max(1, m.costAvail()-1)
-	clamp := func(n int) int { return max(0, min(n, len(m.revCost.lines(&m.frame))-(m.costAvail()-1))) }
+// Update answers the review's cost screen's keys (the debate's cost
+// screen's, costKeys).
+func (c *reviewCostState) Update(f *frame, msg tea.Msg) (*reviewCostState, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
 	switch {
+	case !ok:
+		return c, nil
+	case c.starting && c.rs.Start == nil && c.err == nil && c.button == 0 && key.Matches(k, costKeyMap.Confirm):
+		c.startWhenPlanned = true // still planned: it starts once it is
+		return c, statusCmd("starting as soon as the review is planned…")
 	case c.starting:
-		return m, statusCmd("starting the review…")
-	case key.Matches(msg, k.Up):
-		c.scroll = clamp(c.scroll - 1)
-	case key.Matches(msg, k.Down):
-		c.scroll = clamp(c.scroll + 1)
-	case key.Matches(msg, k.PageUp):
-		c.scroll = clamp(c.scroll - page)
-	case key.Matches(msg, k.PageDown):
-		c.scroll = clamp(c.scroll + page)
-	case key.Matches(msg, k.Left):
-		c.button = (c.button + 2) % 3
-	case key.Matches(msg, k.Right):
-		c.button = (c.button + 1) % 3
-	case key.Matches(msg, k.Back) && c.back, c.button == 1 && key.Matches(msg, k.Confirm) && c.back:
-		m.screen, m.revCost = scrWizard, nil // back to the review's page of the wizard
-		m.wiz.stage = stageBasics
-		m.wiz.build()
-		m.wiz.fit(&m.frame)
-		return m, m.wiz.form.Init()
-	case key.Matches(msg, k.Back), key.Matches(msg, k.Quit):
-		return k.cancel(m)
-	case key.Matches(msg, k.Confirm):
-		switch c.button {
-		case 0:
-			if c.planning() {
-				c.startWhenReady = true
-				return m, statusCmd("starting as soon as the review is planned…")
-			}
-			if c.rs.Start == nil {
-				return m, statusCmd("this review cannot start: see why above · Edit changes it")
-			}
-			if c.err != nil {
-				return m, statusCmd("this review cannot start: see why above · q leaves")
-			}
-			return m, c.start()
-		case 1:
-			return m, statusCmd("a review's setup is its command's flags: Cancel, then run moot review again with others")
-		default:
-			return k.cancel(m)
-		}
+		return c, statusCmd("starting the review…")
+	case c.move(f, k, len(c.lines(f))):
+		return c, nil
+	case key.Matches(k, costKeyMap.Back) && c.back, c.button == 1 && key.Matches(k, costKeyMap.Confirm) && c.back:
+		f.next = editSetupMsg{} // back to the review's page of the wizard
+	case key.Matches(k, costKeyMap.Back), key.Matches(k, costKeyMap.Quit), key.Matches(k, costKeyMap.Confirm) && c.button == 2:
+		return c, c.cancel(f)
+	case key.Matches(k, costKeyMap.Confirm) && c.button == 1:
+		return c, statusCmd("a review's setup is its command's flags: Cancel, then run moot review again with others")
+	case key.Matches(k, costKeyMap.Confirm):
+		return c, c.start()
 	}
-	return m, nil
+	return c, nil
 }
 
-// planning reports whether the review's plan is still being made (the
-// wizard's review: probing the engines, reading the change).
-func (c *reviewCostState) planning() bool { return c.rs.Start == nil && c.err == nil }
-
-// start runs the planned review; its folder comes back as a
-// reviewStartedMsg.
+// start is Start: the review runs in the background, its folder comes
+// back (reviewStartedMsg), unless it cannot start.
 func (c *reviewCostState) start() tea.Cmd {
-	c.starting, c.startWhenReady = true, false
+	if c.rs.Start == nil {
+		return statusCmd("this review cannot start: see why above · Edit changes it")
+	}
+	if c.err != nil {
+		return statusCmd("this review cannot start: see why above · q leaves")
+	}
+	c.starting = true
 	start := c.rs.Start
 	return func() tea.Msg {
 		dir, err := start()
@@ -156,13 +128,13 @@ func (c *reviewCostState) start() tea.Cmd {
 }
 
 // cancel leaves the review's cost screen: nothing was started.
-func (k reviewCostScreen) cancel(m Model) (Model, tea.Cmd) {
-	if m.revCost.back {
-		m.next = leaveSetupMsg{}
-		return m, nil
+func (c *reviewCostState) cancel(f *frame) tea.Cmd {
+	if c.back {
+		f.next = leaveSetupMsg{}
+		return nil
 	}
-	m.out.Cancelled = true
-	return m, tea.Quit
+	f.out.Cancelled = true
+	return tea.Quit
 }
 
 // updateReviewStart takes the started review: its live view follows the
@@ -240,34 +212,12 @@ func (c *reviewCostState) lines(f *frame) []string {
 	return strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 }
 
-func (k reviewCostScreen) render(m Model) string {
-	c := m.revCost
-	lines := m.revCost.lines(&m.frame)
-	if avail := m.costAvail(); len(lines) > avail { // the buttons stay; what stands above scrolls
-		from := max(0, min(c.scroll, len(lines)-(avail-1)))
-		shown := lines[from : from+avail-1]
-		note := fmt.Sprintf("  +%d more (↓ pgdn scroll)", len(lines)-from-len(shown))
-		if from+len(shown) == len(lines) {
-			note = "  (↑ pgup scroll back)"
-		}
-		lines = append(shown, m.st.Subtle.Render(note))
-	}
-	var b strings.Builder
-	b.WriteString(strings.Join(lines, "\n") + "\n\n  ")
-	for i, label := range []string{"Start", "Edit", "Cancel"} {
-		if i == c.button {
-			b.WriteString(m.st.ButtonOn.Render("▸ "+label+" ◂") + " ")
-		} else {
-			b.WriteString(m.st.Button.Render("  "+label+"  ") + " ")
-		}
-	}
-	body := padLines(strings.TrimRight(b.String(), " "), m.lay.costH)
+// View draws the review's plan, the buttons and the footer.
+func (c *reviewCostState) View(f *frame) string {
+	k := costKeyMap
 	help := footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, labelled(k.Back, "esc", "cancel"))
-	switch {
-	case c.starting, c.startWhenReady && c.planning():
+	if c.starting {
 		help = "starting the review…"
-	case c.planning():
-		help = "planning the review… · esc back"
 	}
-	return body + "\n" + m.toast.footer(&m.frame, help)
+	return c.body(f, c.lines(f)) + "\n" + f.toast.footer(f, help)
 }

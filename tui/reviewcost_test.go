@@ -123,65 +123,21 @@ func TestReviewBudgetAskedBeforeTheLiveViewOpensIsShown(t *testing.T) {
 	}
 }
 
-// TestReviewStartChosenWhilePlanningStartsOncePlanned: the wizard's
-// review is planned after its last answer (the engines probed, the change
-// read); Start chosen before the plan shows is not dropped: it starts the
-// review once planned, as a debate's cost screen starts once its cost is
-// estimated, and the footer says so meanwhile.
-func TestReviewStartChosenWhilePlanningStartsOncePlanned(t *testing.T) {
+// TestReviewStartedWhilePlannedStartsOncePlanned: Start chosen while the
+// wizard's review is still being planned is kept, not dropped: the
+// review starts as soon as its plan arrives, and its view follows it.
+func TestReviewStartedWhilePlannedStartsOncePlanned(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	br, _ := reviewsFor(t, f)
-	var asked, reviewed [][]string
-	opts := fiveProtocolOptions(f, t, &asked, &reviewed)
-	opts.Records = []engine.RecordKeeper{review.Keeper{}}
-	started := 0
-	opts.Review = func(args []string, check bool) (ReviewStart, error) {
-		if check {
-			return ReviewStart{}, nil
-		}
-		return ReviewStart{Plan: reviewCostPlan(), Start: func() (string, error) { started++; return br.f.Dir, nil }}, nil
-	}
-	m := keys(t, sized(t, opts, 80, 24), "down", "down", "enter")
-	m = keys(t, typeText(t, m, "HEAD~1..HEAD"), "enter")
-	m = keys(t, typeText(t, m, "document Total | Total has a doc comment"), "enter")
-	m = keys(t, typeText(t, m, "mistral"), "enter")
-	m = typeText(t, m, "defect")
-	m, plan := pumpHolding(t, m, keyMsg("enter"), func(msg tea.Msg) bool { _, ok := msg.(reviewPlannedMsg); return ok }) // the last answer; the plan held back
-	if len(plan) != 1 {
-		t.Fatalf("the last answer planned the review %d times, want once", len(plan))
-	}
-	checkFrame(t, m, 80, 24, f.proj, []string{"planning the review"})
+	m := NewReviewCost(ReviewStart{Plan: ReviewPlan{Title: "round shipping to the cent"}}, Options{Now: func() time.Time { return fixedNow }, Records: []engine.RecordKeeper{review.Keeper{}}})
+	m.revCost.starting = true // as the wizard opens it: planned off the UI goroutine
+	m = pump(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = keys(t, m, "enter")
-	if started != 0 {
-		t.Fatal("Start before the plan shows started the review unplanned")
+	checkFrame(t, m, 80, 24, "", []string{"starting as soon as the review is planned"})
+	started := 0
+	m = pump(t, m, reviewPlannedMsg{rs: ReviewStart{Plan: reviewCostPlan(), Start: func() (string, error) { started++; return br.f.Dir, nil }}})
+	if started != 1 || m.ReviewStarted() != br.f.Dir || drawnScreen(m) != "review" {
+		t.Fatalf("Start before the plan: started %d, following %q:\n%s", started, m.ReviewStarted(), screenText(m, ""))
 	}
-	checkFrame(t, m, 80, 24, f.proj, []string{"starting as soon as the review is planned"})
-	m = pump(t, m, plan[0])
-	if started != 1 || drawnScreen(m) != "review" {
-		t.Fatalf("the Start chosen while planning: started %d times, screen %q:\n%s", started, drawnScreen(m), screenText(m, f.proj))
-	}
-}
-
-// pumpHolding is pump, but the messages hold picks are set aside and
-// returned instead of handled: a test delivers them later, as a slow
-// command would.
-func pumpHolding(t *testing.T, m Model, msg tea.Msg, hold func(tea.Msg) bool) (Model, []tea.Msg) {
-	t.Helper()
-	var held []tea.Msg
-	queue := []tea.Msg{msg}
-	for steps := 0; len(queue) > 0 && steps < pumpSteps; steps++ {
-		next := queue[0]
-		queue = queue[1:]
-		switch {
-		case next == nil:
-		case hold(next):
-			held = append(held, next)
-		default:
-			nm, cmd := m.Update(next)
-			m = nm.(Model)
-			queue = append(queue, run(cmd)...)
-		}
-	}
-	return m, held
 }

@@ -49,15 +49,15 @@ func (k reviewScreen) ShortHelp() []key.Binding {
 
 // footer is the footer for what the view shows: no pane moves on a
 // document or a single lens; a stalled review says d first.
-func (k reviewScreen) footer(m Model) []key.Binding {
+func (k reviewScreen) footer(r *reviewView) []key.Binding {
 	bs := k.ShortHelp()
-	if r := m.rv.view; r.tab != 0 || len(r.panes) < 2 {
+	if r.tab != 0 || len(r.panes) < 2 {
 		bs = []key.Binding{bs[0], bs[3], bs[4], bs[5]}
 	}
-	if m.rv.view.rounds > 1 {
-		bs = append(bs[:1], append([]key.Binding{labelled(k.Round, fmt.Sprintf("1–%d", min(9, m.rv.view.rounds)), "round")}, bs[1:]...)...)
+	if r.rounds > 1 {
+		bs = append(bs[:1], append([]key.Binding{labelled(k.Round, fmt.Sprintf("1–%d", min(9, r.rounds)), "round")}, bs[1:]...)...)
 	}
-	if m.rv.view.awaitsDecision() {
+	if r.awaitsDecision() {
 		bs = append([]key.Binding{labelled(k.Decide, "d", "decide")}, bs...)
 	}
 	return bs
@@ -66,7 +66,7 @@ func (k reviewScreen) footer(m Model) []key.Binding {
 // FullHelp is the review view's help: its keys, what a lens's status
 // says, and how to leave.
 func (k reviewScreen) FullHelp() [][]key.Binding {
-	z := zoomPage
+	z := zoomKeyMap
 	return [][]key.Binding{
 		{k.NextTab, k.Round, k.Left, k.Zoom, k.Search, labelled(z.Back, "esc", "back from a search, then a zoom"),
 			labelled(z.Top, "g/G home/end", "in a zoom: its top / its end"), k.Decide},
@@ -78,131 +78,128 @@ func (k reviewScreen) FullHelp() [][]key.Binding {
 	}
 }
 
-// handleKey handles a key on the review view, as the debate view
-// answers its own.
-func (k reviewScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	r := m.rv.view
-	if r == nil { // not read yet: only leaving works
-		switch {
-		case key.Matches(msg, k.Back, k.Quit) && m.rv.alone != "":
-			return m, tea.Quit
-		case key.Matches(msg, k.Back, k.Quit):
-			m.screen = scrBrowser
-		}
-		return m, nil
-	}
-	if m.zm.on {
-		return zoomPage.handleKey(m, msg) // esc comes back here, to the panes
-	}
-	cols := 1
-	if r.tab == 0 {
-		cols, _ = gridShape(len(r.panes), m.lay.bodyW, m.lay.bodyH)
-	}
-	last := max(0, len(r.panes)-1)
+// Update answers a key on the review view, as the debate view answers
+// its own (the root routes a key to the zoom while one is open). What
+// stands outside its state it asks the root for: the zoom
+// (openZoomMsg), the decision menu (openMenuMsg), the stop question
+// (askStopReviewMsg), the list (leaveReviewMsg), the help.
+func (s reviewState) Update(f *frame, msg tea.Msg) (reviewState, tea.Cmd) {
+	k, r := reviewPage, s.view
+	m, ok := msg.(tea.KeyPressMsg)
 	switch {
-	case key.Matches(msg, k.Zoom):
-		if r.tab == 0 && len(r.panes) == 0 {
-			return m, nil
+	case !ok:
+		return s, nil
+	case r == nil: // not read yet: only leaving works
+		if key.Matches(m, k.Back, k.Quit) && s.alone != "" {
+			return s, tea.Quit
 		}
-		m.zm.start(&m.frame, &m.dv, &m.rv)
-	case key.Matches(msg, k.Search):
-		if r.tab == 0 && len(r.panes) == 0 {
-			return m, nil
+		if key.Matches(m, k.Back, k.Quit) {
+			f.next = leaveReviewMsg{}
 		}
-		m.zm.start(&m.frame, &m.dv, &m.rv) // search the focused lens or the document
-		return m, m.zm.openFind(&m.frame)
-	case r.tab == 0 && key.Matches(msg, k.Right):
-		r.focus = min(last, r.focus+1)
-	case r.tab == 0 && key.Matches(msg, k.Left):
-		r.focus = max(0, r.focus-1)
-	case r.tab == 0 && key.Matches(msg, k.Down):
-		r.focus = min(last, r.focus+cols)
-	case r.tab == 0 && key.Matches(msg, k.Up):
-		r.focus = max(0, r.focus-cols)
-	case key.Matches(msg, k.Back, k.Quit):
-		return k.leave(m)
+		return s, nil
+	case r.move(f, k, m):
+		return s, nil
+	case key.Matches(m, k.Zoom, k.Search):
+		if r.tab != 0 || len(r.panes) > 0 {
+			f.next = openZoomMsg{find: key.Matches(m, k.Search)} // the focused lens or the document
+		}
+	case key.Matches(m, k.Back, k.Quit):
+		return s, s.leave(f)
+	case key.Matches(m, k.Round):
+		if n := int(m.String()[0] - '0'); n != r.round && n <= r.rounds {
+			return s, loadReviewCmd(f.opts.keeper(), r.dir, n)
+		}
+	case key.Matches(m, k.Decide):
+		if r.awaitsDecision() {
+			f.next = openMenuMsg{menu: decideMenu(r.st.ID)}
+			return s, nil
+		}
+		return s, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))
+	case key.Matches(m, k.Help):
+		f.next = openHelpMsg{}
+	}
+	return s, nil
+}
+
+// move answers the tab keys and, on the panes, the keys that move
+// between lenses; it reports whether msg was one of them.
+func (r *reviewView) move(f *frame, k reviewScreen, msg tea.KeyPressMsg) bool {
+	switch {
 	case key.Matches(msg, k.NextTab):
 		r.tab = (r.tab + 1) % len(reviewTabs)
+		return true
 	case key.Matches(msg, k.PrevTab):
 		r.tab = (r.tab + len(reviewTabs) - 1) % len(reviewTabs)
-	case key.Matches(msg, k.Round):
-		if n := int(msg.String()[0] - '0'); n != r.round && n <= r.rounds {
-			return m, loadReviewCmd(m.opts.keeper(), r.dir, n)
-		}
-	case key.Matches(msg, k.Decide):
-		if r.awaitsDecision() {
-			return m, m.dlg.openMenu(&m.frame, decideMenu(r.st.ID))
-		}
-		return m, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))
-	case key.Matches(msg, k.Help):
-		m.helpv.on = true
+		return true
+	case r.tab != 0:
+		return false
 	}
-	return m, nil
+	cols, _ := gridShape(len(r.panes), f.lay.bodyW, f.lay.bodyH)
+	by := map[*key.Binding]int{&k.Right: 1, &k.Left: -1, &k.Down: cols, &k.Up: -cols}
+	for b, d := range by {
+		if key.Matches(msg, *b) {
+			r.focus = max(0, min(len(r.panes)-1, r.focus+d))
+			return true
+		}
+	}
+	return false
 }
 
 // leave is q or esc on the review view: a review moot review runs
 // here asks first while it runs (as a debate's q), one that ended quits,
 // one opened from the list goes back to it.
-func (k reviewScreen) leave(m Model) (Model, tea.Cmd) {
-	r := m.rv.view
-	if m.rv.alone != "" && !m.rv.done && r.st.Running {
-		m.dlg.ask = newStopReviewAsk(r.st.ID)
-		return m, nil
+func (s reviewState) leave(f *frame) tea.Cmd {
+	r := s.view
+	if s.alone != "" && !s.done && r.st.Running {
+		f.next = askStopReviewMsg{id: r.st.ID}
+		return nil
 	}
-	if m.rv.alone != "" {
-		return m, tea.Quit // moot review: the run has ended
+	if s.alone != "" {
+		return tea.Quit // moot review: the run has ended
 	}
-	m.rv.view, m.screen = nil, scrBrowser
-	return m, listReviewsCmd(m.opts.keeper(), m.opts.Register)
+	f.next = leaveReviewMsg{relist: true}
+	return nil
 }
 
 // viewReview lays out the review screen: a header (ID, status, round,
 // elapsed, calls, cost), the tabs, the body (panes, routes or summary) and the
 // footer, in the debate view's regions (layout's bodyW×bodyH).
-func (k reviewScreen) render(m Model) string {
-	r := m.rv.view
+func (s reviewState) View(f *frame, menuKeys string) string {
+	r := s.view
 	if r == nil {
-		return m.st.Subtle.Render("reading the review…") + "\n" + m.toast.footer(&m.frame, "q back")
+		return f.st.Subtle.Render("reading the review…") + "\n" + f.toast.footer(f, "q back")
 	}
-	if m.zm.on {
-		return zoomPage.render(m)
-	}
-	s := r.st
-	head := fmt.Sprintf("review %s · %s · round %d of %d · %s · %d %s · %s", s.ID, reviewStatus(s), r.round, r.rounds,
-		reviewElapsed(s, m.now), r.calls, plural(r.calls, "call", "calls"), reviewCost(s))
-	if s.Intent != "" {
-		head += " · " + termsafe.Line(s.Intent)
+	st := r.st
+	head := fmt.Sprintf("review %s · %s · round %d of %d · %s · %d %s · %s", st.ID, reviewStatus(st), r.round, r.rounds,
+		reviewElapsed(st, f.now), r.calls, plural(r.calls, "call", "calls"), reviewCost(st))
+	if st.Intent != "" {
+		head += " · " + termsafe.Line(st.Intent)
 	}
 	var tabs []string
 	for i, t := range reviewTabs {
 		if i == r.tab {
-			tabs = append(tabs, m.st.TabActive.Render(t))
+			tabs = append(tabs, f.st.TabActive.Render(t))
 		} else {
-			tabs = append(tabs, m.st.Tab.Render(t))
+			tabs = append(tabs, f.st.Tab.Render(t))
 		}
 	}
 	var body string
 	switch r.tab {
 	case 0:
-		body = m.rv.renderLensPanes(&m.frame, r.panes, m.lay.bodyW, m.lay.bodyH)
+		body = s.renderLensPanes(f, r.panes, f.lay.bodyW, f.lay.bodyH)
 	case 1:
-		body = m.rv.reviewDoc(&m.frame, r.routes, m.lay.bodyH)
+		body = s.reviewDoc(f, r.routes, f.lay.bodyH)
 	default:
-		body = m.rv.reviewDoc(&m.frame, r.sum, m.lay.bodyH)
+		body = s.reviewDoc(f, r.sum, f.lay.bodyH)
 	}
-	help := footerHelp(k.footer(m)...)
-	if m.rv.alone != "" && m.rv.done {
+	help := footerHelp(reviewPage.footer(r)...)
+	if s.alone != "" && s.done {
 		help = "the review ended · " + help
 	}
-	if m.dlg.menu != nil {
-		help = m.dlg.menuKeys()
+	if menuKeys != "" {
+		help = menuKeys // the panes' keys do not work while a menu is open
 	}
-	out := strings.Join([]string{m.st.Header.Render(ansi.Truncate(head, m.w, "…")), strings.Join(tabs, "  "), body, m.toast.footer(&m.frame, help)}, "\n")
-	if m.dlg.menu != nil {
-		box, _ := menuWindow(m.dlg.menu.form.WithWidth(m.lay.menuFormW).View()+"\n"+m.st.Subtle.Render(fitHelp(m.dlg.menuKeys(), m.lay.menuFormW)), m.menuRows(), m.dlg.off)
-		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(box))
-	}
-	return out
+	return strings.Join([]string{f.st.Header.Render(ansi.Truncate(head, f.w, "…")), strings.Join(tabs, "  "), body, f.toast.footer(f, help)}, "\n")
 }
 
 // open shows a review read from disk (a reload keeps the tab).

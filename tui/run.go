@@ -141,104 +141,133 @@ func (f *frame) endLeftRun() {
 func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, ev := range msg.events {
-		fromFinal := m.dv.finalTab() - m.dv.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
-		m.dv.deb.apply(ev)
-		if fromFinal >= 0 && fromFinal <= 1 {
-			m.dv.tab = m.dv.finalTab() - fromFinal
-		}
-		if ev.Type == engine.EvRoundStarted && !m.zm.on && m.dv.tab >= 1 && m.dv.tab <= m.dv.deb.lastRound()+1 {
-			m.dv.tab, m.dv.focus = 1+ev.Round, 0
-		}
-		if ev.Type == engine.EvConvergence {
-			cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang))
-		}
-		if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
-			ev.Type == engine.EvCallFinished && m.keepsArtifacts() {
-			cmds = append(cmds, loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir)) // argue rewrites its files as each call lands
-		}
-		if ev.Type == engine.EvJudgeStarted && !m.zm.on {
-			m.dv.tab = m.dv.finalTab()
-		}
-		if m.zm.on && m.dv.zoomPane(&m.frame) != nil && ev.Type == engine.EvOutput {
-			m.zm.refresh(&m.frame, &m.dv, &m.rv)
-		}
-		if ev.Type == engine.EvCallFinished {
-			cmds = append(cmds, m.dlg.refreshBudget(&m.frame)) // its spend and calls in flight moved
-		}
+		cmds = append(cmds, k.applyEvent(&m, ev)...)
 	}
 	if m.dv.deb.dir != "" {
 		m.out.Dir = m.dv.deb.dir
 	}
+	var cmd tea.Cmd
 	switch then := msg.then.(type) {
 	case askQuorumMsg:
-		cmds = append(cmds, notify(m.dv.deb.bugID+" needs a decision: the quorum was lost"))
-		if m.out.Left {
-			then.reply <- quorumAnswer{err: errors.New("left")}
-		} else {
-			cmds = append(cmds, m.dlg.openMenu(&m.frame, quorumMenu(m.dv.retriedLoss(then.q), then.reply, m.unpriced, m.lay.menuFormW)))
-			m.zm.on, m.helpv.on = false, false
-		}
+		cmds = append(cmds, k.askQuorum(&m, then))
 	case askJudgeMsg:
-		cmds = append(cmds, notify(m.dv.deb.bugID+" needs a decision: the "+finalWord(then.j)+" failed"))
-		if m.out.Left {
-			then.reply <- judgeAnswer{err: errors.New("left")}
-		} else {
-			cmds = append(cmds, m.dlg.openMenu(&m.frame, m.dv.judgeMenu(&m.frame, then.j, then.reply)))
-			m.zm.on, m.helpv.on = false, false
-		}
+		cmds = append(cmds, k.askJudge(&m, then))
 	case askBudgetMsg:
-		var cmd tea.Cmd
 		m, cmd = budgetDialog{}.ask(m, then)
 		cmds = append(cmds, cmd)
 	case runDoneMsg:
-		m.run.on = false
-		if m.dlg.menu != nil && m.dlg.menu.kind == menuQuit {
-			m.dlg.menu, m.dlg.aside = nil, nil // "leave this debate?" has no object any more
-		}
-		var changed *engine.EngineChangeError
-		if errors.As(then.err, &changed) && !m.dv.acceptEngines && !m.out.Left {
-			m.out.Err = then.err // leaving without accepting exits 2
-			return m, m.dlg.openMenu(&m.frame, engineChangeMenu(changed.Diffs))
-		}
-		m.out.Result, m.out.Err = then.res, then.err
-		if then.res != nil {
-			m.out.Dir = then.res.Dir
-			m.dv.deb.state = string(then.res.Outcome)
-			m.dv.deb.reason = then.res.Reason
-		}
-		if then.err != nil {
-			m.dv.deb.state = "error"
-			m.dv.deb.reason = then.err.Error()
-			if !m.out.Left {
-				m.toast.text, m.toast.until, m.toast.errShown = then.err.Error(), m.clock().Add(24*time.Hour), true
-			}
-		}
-		m.dv.deb.live = false
-		if m.dv.deb.finishedAt.IsZero() {
-			m.dv.deb.finishedAt = m.clock()
-		}
-		if m.out.Left && m.run.leaveToBrowser {
-			m.endLeftRun()
-			return m, nil
-		}
-		if m.out.Left {
-			return m, tea.Quit
-		}
-		cmds = append(cmds, notify(m.dv.deb.bugID+" finished: "+m.dv.deb.state))
-		if then.res != nil && then.res.Outcome == engine.OutcomeDone {
-			if !m.zm.on { // a zoom stays on what the user opened
-				m.dv.tab = m.dv.finalTab()
-			}
-			m.dv.deb.judge.path = filepath.Join(m.dv.deb.dir, m.dv.deb.lang.Names().Final)
-			cmds = append(cmds, loadFinalCmd(m.dv.deb.dir, m.dv.deb.judge.path))
-		}
-		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir))
-		return m, tea.Batch(cmds...)
+		m, cmd = k.runDone(m, then)
+		return m, tea.Batch(append(cmds, cmd)...)
 	}
 	if m.run.on {
 		cmds = append(cmds, waitForEngine(msg.ch))
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// applyEvent applies one event to the debate shown: the tab follows the
+// round, a zoom its pane; what an event changed on disk is read again.
+func (debateScreen) applyEvent(m *Model, ev engine.Event) []tea.Cmd {
+	var cmds []tea.Cmd
+	fromFinal := m.dv.finalTab() - m.dv.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
+	m.dv.deb.apply(ev)
+	if fromFinal >= 0 && fromFinal <= 1 {
+		m.dv.tab = m.dv.finalTab() - fromFinal
+	}
+	switch {
+	case ev.Type == engine.EvRoundStarted && !m.zm.on && m.dv.tab >= 1 && m.dv.tab <= m.dv.deb.lastRound()+1:
+		m.dv.tab, m.dv.focus = 1+ev.Round, 0
+	case ev.Type == engine.EvJudgeStarted && !m.zm.on:
+		m.dv.tab = m.dv.finalTab()
+	case ev.Type == engine.EvConvergence:
+		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang))
+	case ev.Type == engine.EvOutput && m.zm.on && m.dv.zoomPane(&m.frame) != nil:
+		m.zm.refresh(&m.frame, &m.dv, &m.rv)
+	case ev.Type == engine.EvCallFinished:
+		cmds = append(cmds, m.dlg.refreshBudget(&m.frame)) // its spend and calls in flight moved
+	}
+	if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
+		ev.Type == engine.EvCallFinished && m.keepsArtifacts() {
+		cmds = append(cmds, loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir)) // argue rewrites its files as each call lands
+	}
+	return cmds
+}
+
+// askQuorum opens the quorum menu (a debate left answers it at once).
+func (debateScreen) askQuorum(m *Model, then askQuorumMsg) tea.Cmd {
+	note := notify(m.dv.deb.bugID + " needs a decision: the quorum was lost")
+	if m.out.Left {
+		then.reply <- quorumAnswer{err: errors.New("left")}
+		return note
+	}
+	m.zm.on, m.helpv.on = false, false
+	return tea.Batch(note, m.dlg.openMenu(&m.frame, quorumMenu(m.dv.retriedLoss(then.q), then.reply, m.unpriced, m.lay.menuFormW)))
+}
+
+// askJudge opens the judge-failure menu (a debate left answers it at
+// once).
+func (debateScreen) askJudge(m *Model, then askJudgeMsg) tea.Cmd {
+	note := notify(m.dv.deb.bugID + " needs a decision: the " + finalWord(then.j) + " failed")
+	if m.out.Left {
+		then.reply <- judgeAnswer{err: errors.New("left")}
+		return note
+	}
+	menu := m.dv.judgeMenu(&m.frame, then.j, then.reply)
+	m.zm.on, m.helpv.on = false, false
+	return tea.Batch(note, m.dlg.openMenu(&m.frame, menu))
+}
+
+// runDone takes the end of the run: its result or error, then the final
+// answer, the convergence and the scores read again.
+func (debateScreen) runDone(m Model, then runDoneMsg) (Model, tea.Cmd) {
+	m.run.on = false
+	if m.dlg.menu != nil && m.dlg.menu.kind == menuQuit {
+		m.dlg.menu, m.dlg.aside = nil, nil // "leave this debate?" has no object any more
+	}
+	var changed *engine.EngineChangeError
+	if errors.As(then.err, &changed) && !m.dv.acceptEngines && !m.out.Left {
+		m.out.Err = then.err // leaving without accepting exits 2
+		return m, m.dlg.openMenu(&m.frame, engineChangeMenu(changed.Diffs))
+	}
+	m.out.Result, m.out.Err = then.res, then.err
+	m.dv.deb.ended(then.res, then.err)
+	if then.err != nil && !m.out.Left {
+		m.toast.text, m.toast.until, m.toast.errShown = then.err.Error(), m.clock().Add(24*time.Hour), true
+	}
+	if then.res != nil {
+		m.out.Dir = then.res.Dir
+	}
+	if m.dv.deb.finishedAt.IsZero() {
+		m.dv.deb.finishedAt = m.clock()
+	}
+	if m.out.Left && m.run.leaveToBrowser {
+		m.endLeftRun()
+		return m, nil
+	}
+	if m.out.Left {
+		return m, tea.Quit
+	}
+	cmds := []tea.Cmd{notify(m.dv.deb.bugID + " finished: " + m.dv.deb.state)}
+	if then.res != nil && then.res.Outcome == engine.OutcomeDone {
+		if !m.zm.on { // a zoom stays on what the user opened
+			m.dv.tab = m.dv.finalTab()
+		}
+		m.dv.deb.judge.path = filepath.Join(m.dv.deb.dir, m.dv.deb.lang.Names().Final)
+		cmds = append(cmds, loadFinalCmd(m.dv.deb.dir, m.dv.deb.judge.path))
+	}
+	cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir))
+	return m, tea.Batch(cmds...)
+}
+
+// ended marks the debate ended with res or err (its state and reason).
+func (d *debateView) ended(res *engine.Result, err error) {
+	if res != nil {
+		d.state, d.reason = string(res.Outcome), res.Reason
+	}
+	if err != nil {
+		d.state, d.reason = "error", err.Error()
+	}
+	d.live = false
 }
 
 // loaded shows a debate read from disk (or the one on screen read
@@ -247,7 +276,7 @@ func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 func (k debateScreen) loaded(m Model, msg debateLoadedMsg) (Model, tea.Cmd) {
 	if msg.refresh {
 		nm, c := k.refresh(m, msg)
-		nm.toast.clearStaleHeld(&nm.browser, &nm.dv, nm.subj.bug)
+		nm.toast.clearStaleHeld(&nm.browser.browser, &nm.dv, nm.subj.bug)
 		return nm, c
 	}
 	m = k.open(m, msg)

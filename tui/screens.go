@@ -1,59 +1,92 @@
 package tui
 
 import (
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 )
 
-// A page is one screen of the UI: the browser, the setup wizard, the cost
-// screen, the live debate view, the review view, or a zoom over the last
-// two. It owns its key bindings (its footer and its help are generated
-// from them, help.KeyMap), answers the keys the root routes to it and
-// draws itself. The root (Model) routes: ctrl+c, an error shown, an open
-// dialog (a menu) and the help overlay come first, then the active page;
-// what pages share (size, styles, the run's bridge) stays in the root.
-type page interface {
-	help.KeyMap
-	handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd)
-	render(m Model) string
-}
+// The screens of the UI are the browser (browserScreen), the setup
+// wizard (wizard), the cost screens (costState, reviewCostState), the
+// live debate view, the review view, and a zoom over the last two. Each
+// owns its state, its key bindings (its footer and its help are
+// generated from them, help.KeyMap), answers its keys with Update and
+// draws itself with View; the frame they share (size, styles, options,
+// status line, the subject set up) is handed to them by the root, which
+// holds it. A screen moves to another by a transition message
+// (transitions.go). The root (Model) routes: ctrl+c, an error shown, an
+// open dialog (a menu) and the help overlay come first, then the active
+// screen.
 
-// The pages: each is its key bindings, built once.
+// The live debate view still reads the root model (handleKey(m Model,
+// …), render(m Model)): its state is shared with the dialogs over it and
+// the run's bridge. The bindings of it and the review view are built
+// once.
 var (
-	browserPage = newBrowserScreen()
-	wizardPage  = newWizardScreen()
-	costPage    = newCostScreen()
-	debatePage  = newDebateScreen()
-	zoomPage    = newZoomScreen()
-	reviewPage  = newReviewScreen()
-	// reviewCostPage is a review's cost screen: the cost screen's keys.
-	reviewCostPage = reviewCostScreen{newCostScreen()}
+	debatePage = newDebateScreen()
+	reviewPage = newReviewScreen()
 )
 
-// active is the page the root routes keys to and draws.
-func (f frame) active() page {
-	switch f.screen {
+// screenUpdate hands a message to the active screen.
+func (m Model) screenUpdate(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch m.screen {
+	case scrBrowser:
+		m.browser, cmd = m.browser.Update(&m.frame, msg)
 	case scrWizard:
-		return wizardPage
+		m.wiz, cmd = m.wiz.Update(&m.frame, msg)
 	case scrCost:
-		return costPage
-	case scrDebate:
-		return debatePage
-	case scrReview:
-		return reviewPage
+		m.cost, cmd = m.cost.Update(&m.frame, msg)
 	case scrReviewCost:
-		return reviewCostPage
+		m.revCost, cmd = m.revCost.Update(&m.frame, msg)
+	case scrReview:
+		if m.zm.on && m.rv.view != nil { // esc comes back here, to the panes
+			m.zm, cmd = m.zm.Update(&m.frame, msg)
+		} else {
+			m.rv, cmd = m.rv.Update(&m.frame, msg)
+		}
+	case scrDebate:
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			return debatePage.handleKey(m, k)
+		}
 	}
-	return browserPage
+	return m, cmd
 }
 
-// helpRowsOf are the help overlay's rows for the active page.
+// screenView draws the active screen.
+func (m Model) screenView() string {
+	switch m.screen {
+	case scrBrowser:
+		return m.browser.View(&m.frame)
+	case scrWizard:
+		return m.wiz.View(&m.frame)
+	case scrCost:
+		return m.cost.View(&m.frame)
+	case scrReviewCost:
+		return m.revCost.View(&m.frame)
+	case scrReview:
+		if m.zm.on && m.rv.view != nil {
+			return m.zm.View(&m.frame, m.zm.title(&m.frame, &m.dv, &m.rv), m.dlg.menu != nil)
+		}
+		if m.dlg.menu != nil {
+			return m.dlg.over(&m.frame, m.rv.View(&m.frame, m.dlg.menuKeys()))
+		}
+		return m.rv.View(&m.frame, "")
+	}
+	return debatePage.render(m)
+}
+
+// helpRowsOf are the help overlay's rows for the active screen.
 func (m Model) helpRowsOf() [][2]string {
-	if m.zm.on {
-		return helpRows(zoomPage)
-	}
-	if m.screen == scrDebate {
+	switch {
+	case m.zm.on:
+		return helpRows(zoomKeyMap)
+	case m.screen == scrDebate:
 		return debatePage.help(m)
+	case m.screen == scrReview:
+		return helpRows(reviewPage)
+	case m.screen == scrWizard:
+		return helpRows(wizardKeyMap)
+	case m.screen == scrCost, m.screen == scrReviewCost:
+		return helpRows(costKeyMap)
 	}
-	return helpRows(m.active())
+	return helpRows(m.browser.keys)
 }

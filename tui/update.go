@@ -57,7 +57,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 	case m.dlg.menu != nil:
 		return m.updateMenu(msg)
 	case m.screen == scrWizard && m.wiz != nil:
-		return wizardPage.update(m, msg)
+		return m.screenUpdate(msg)
 	}
 	return m, nil
 }
@@ -115,69 +115,33 @@ func (m Model) updateFrame(msg tea.Msg) (Model, tea.Cmd, bool) {
 	return m, nil, true
 }
 
-// updateBrowserData handles the browser's list: its folders, their index,
-// the reviews, rows read again and new folders.
+// updateBrowserData hands the browser its list's data (browserScreen.
+// Update); the root answers a pending decision read, which opens its
+// question or the wizard.
 func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
-	var cmds []tea.Cmd
 	switch msg := msg.(type) {
-	case bugDirsMsg:
-		m.browser.setDirs(msg)
-		m.relayout()
-		if m.browser.watch == nil {
-			// its first wait goes out with the next watch tick: a wait sent
-			// now would hold up whatever runs this batch's commands in turn
-			m.browser.watch = watchHolders(nil, m.browser.holders())
-		}
-		var first []int
-		for i := 0; i < min(len(msg.dirs), m.h); i++ {
-			first = append(first, i)
-		}
-		cmds = append(cmds, startIndexing(m.opts.Register, msg.dirs, first), listReviewsCmd(m.opts.keeper(), m.opts.Register), listContextsCmd(m.opts.Register))
-	case reviewsMsg:
-		m.browser.setReviews(msg)
-		m.relayout() // the list's height follows its rows
-	case indexMsg:
-		m.browser.addIndex(msg)
-		if !msg.done {
-			cmds = append(cmds, waitForIndex(msg.ch))
-		}
+	case bugDirsMsg, reviewsMsg, indexMsg, holderWatchMsg, contextsMsg, newRowsMsg:
 	case rowsChangedMsg:
-		for _, n := range m.browser.applyRowChanges(msg) {
-			cmds = append(cmds, notify(n))
-		}
-		m.toast.clearStaleHeld(&m.browser, &m.dv, m.subj.bug)
-	case holderWatchMsg:
-		if msg.hw == m.browser.watch {
-			// a new context's folders too, once listed
-			cmds = append(cmds, listContextsCmd(m.opts.Register), scanNewDirsCmd(m.opts.Register, m.browser.knownDirs()))
-			if m.browser.watch.arm() {
-				cmds = append(cmds, m.browser.watch.next())
-			}
-		}
+		var cmd tea.Cmd
+		m.browser, cmd = m.browser.Update(&m.frame, msg)
+		m.toast.clearStaleHeld(&m.browser.browser, &m.dv, m.subj.bug)
+		return m, cmd, true
 	case pendingReadMsg:
 		if m.screen != scrBrowser || m.dlg.ask != nil || m.dlg.menu != nil {
-			break // the engineer moved on before it was read
+			return m, nil, true // the engineer moved on before it was read
 		}
 		if msg.result == nil {
 			m.next = openSetupMsg{bug: msg.bug}
 			return m, nil, true
 		}
-		m.dlg.ask = newPendingAsk(msg.bug, msg.result)
-	case contextsMsg:
-		m.browser.contexts = msg.dirs
-		if m.browser.watch != nil {
-			watchHolders(m.browser.watch, m.browser.holders())
-		}
-	case newRowsMsg:
-		m.browser.addRows(msg.items, m.lay.rows)
-		m.relayout()
-		if m.browser.watch != nil {
-			watchHolders(m.browser.watch, m.browser.holders())
-		}
+		m.dlg.ask = newPendingAsk(msg.bug, msg.result, msg.archive)
+		return m, nil, true
 	default:
 		return m, nil, false
 	}
-	return m, tea.Batch(cmds...), true
+	var cmd tea.Cmd
+	m.browser, cmd = m.browser.Update(&m.frame, msg)
+	return m, cmd, true
 }
 
 // updateDebateData handles a debate's data: its P and plan while it is
@@ -186,7 +150,7 @@ func (m Model) updateBrowserData(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case problemMsg:
-		nm, c := costPage.problemArrived(m, msg)
+		nm, c := m.problemArrived(msg)
 		return nm, c, true
 	case planMsg:
 		if m.cost.planArrived(&m.frame, m.subj, msg) {

@@ -36,7 +36,7 @@ func (m Model) Render() string {
 	if m.opts.Banner != "" {
 		parts = append(parts, m.st.Subtle.Render(bannerLine(m.opts.Banner, m.w)))
 	}
-	body := m.active().render(m)
+	body := m.screenView()
 	parts = append(parts, body)
 	out := strings.Join(parts, "\n")
 	if m.helpv.on {
@@ -385,66 +385,14 @@ func (dv debateState) viewFinal(fr *frame, bug *bugfolder.Bug, menuOpen bool, h 
 		return dv.renderPanes(fr, []*pane{d.judge}, fr.w, h)
 	}
 	f := dv.finalFile()
-	var lines []string
-	if f != nil {
-		words := dv.words(fr)
-		by := f.DecidedBy
-		if by == "" {
-			by = words.Final
-		}
-		if words.Winner {
-			win, decided := label.Winner(f.Winner, f.WinnerSolver), ", decided by "+by
-			switch {
-			case win == "—" && f.Synthesis:
-				win = label.Synthesis
-			case win == "—": // as show says it: no winner is not a decision
-				win, decided = label.Unread, ""
-			}
-			lines = append(lines, fr.st.Title.Render("Winner: ")+fr.st.Bold.Render(win)+fr.st.Subtle.Render(decided))
-		} else {
-			who := ": no winner"
-			if dv.deb.awaitsDecision() || dv.deb.decision != "" {
-				who += ", a human decides"
-			}
-			lines = append(lines, fr.st.Title.Render("Synthesis")+fr.st.Subtle.Render(" by the "+words.Final+who))
-		}
-		var labels []string
-		for _, kv := range f.Labels {
-			labels = append(labels, kv.Key+" = "+kv.Value)
-		}
-		sort.Strings(labels)
-		if len(labels) == 0 && d.anonymised != "" {
-			lines = append(lines, "labels: as the host anonymised them in "+termsafe.Line(d.anonymised)+"; it recorded no label → solver map")
-		} else {
-			lines = append(lines, "labels: "+strings.Join(labels, " · "))
-		}
-		if v := f.RecommendedVerdict; v != "" && !strings.Contains(dv.decisionLine(fr), v) {
-			lines = append(lines, "verdict: "+termsafe.Line(v)+" (the "+by+"'s recommendation; the spec verdict is the engineer's to take)")
-		}
-		if f.Of > 0 && f.Participants < f.Of {
-			lines = append(lines, fr.st.Warning.Render(fmt.Sprintf("degraded: %d of %d %s took part", f.Participants, f.Of, words.Members)))
-		} else if f.Of > 0 {
-			lines = append(lines, fmt.Sprintf("%d of %d %s took part", f.Participants, f.Of, words.Members))
-		}
-		if f.HealthTokensPerContribution > 0 {
-			lines = append(lines, fmt.Sprintf("health: %s tokens per accepted contribution (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
-		}
-	}
+	lines := dv.finalLines(fr, f)
 	if d.stopped() {
 		lines = append(lines, fmt.Sprintf("stopped at round %d (%s): rounds 0 to %d ran, of a cap of %d", d.stopRound, d.stopRule, d.stopRound, d.r))
 	}
 	if dl := dv.decisionLine(fr); dl != "" {
 		lines = append(lines, dl)
 	}
-	cost := "cost: " + dv.money(d.usd)
-	switch est := dv.estimateWords(); {
-	case d.hasEstimate && strings.HasPrefix(est, "unknown") && strings.HasPrefix(dv.money(d.usd), "unknown"):
-		cost += " (an engine has no price; nor had the estimate)"
-	case d.hasEstimate:
-		cost += ", estimated " + est
-	}
-	cost += " · " + fmtTokens(d.tokens) + " tokens"
-	lines = append(lines, cost)
+	lines = append(lines, dv.costLine())
 	lines = append(lines, dv.costLines(fr, f)...)
 	chart := dv.renderChart(fr, fr.w)
 	head := wrapLines(strings.Join(lines, "\n")+"\n"+chart, fr.w) + "\n"
@@ -611,4 +559,73 @@ func (m frame) menuRows() int {
 		n--
 	}
 	return n
+}
+
+// finalLines are the final answer's head: who won or that a synthesis
+// stands, the labels, the verdict recommended, who took part, the
+// health (none without a final answer).
+func (dv debateState) finalLines(fr *frame, f *bugfolder.Final) []string {
+	if f == nil {
+		return nil
+	}
+	d := dv.deb
+	var lines []string
+	words := dv.words(fr)
+	by := f.DecidedBy
+	if by == "" {
+		by = words.Final
+	}
+	if words.Winner {
+		win, decided := label.Winner(f.Winner, f.WinnerSolver), ", decided by "+by
+		switch {
+		case win == "—" && f.Synthesis:
+			win = label.Synthesis
+		case win == "—": // as show says it: no winner is not a decision
+			win, decided = label.Unread, ""
+		}
+		lines = append(lines, fr.st.Title.Render("Winner: ")+fr.st.Bold.Render(win)+fr.st.Subtle.Render(decided))
+	} else {
+		who := ": no winner"
+		if dv.deb.awaitsDecision() || dv.deb.decision != "" {
+			who += ", a human decides"
+		}
+		lines = append(lines, fr.st.Title.Render("Synthesis")+fr.st.Subtle.Render(" by the "+words.Final+who))
+	}
+	var labels []string
+	for _, kv := range f.Labels {
+		labels = append(labels, kv.Key+" = "+kv.Value)
+	}
+	sort.Strings(labels)
+	if len(labels) == 0 && d.anonymised != "" {
+		lines = append(lines, "labels: as the host anonymised them in "+termsafe.Line(d.anonymised)+"; it recorded no label → solver map")
+	} else {
+		lines = append(lines, "labels: "+strings.Join(labels, " · "))
+	}
+	if v := f.RecommendedVerdict; v != "" && !strings.Contains(dv.decisionLine(fr), v) {
+		lines = append(lines, "verdict: "+termsafe.Line(v)+" (the "+by+"'s recommendation; the spec verdict is the engineer's to take)")
+	}
+	if f.Of > 0 && f.Participants < f.Of {
+		lines = append(lines, fr.st.Warning.Render(fmt.Sprintf("degraded: %d of %d %s took part", f.Participants, f.Of, words.Members)))
+	} else if f.Of > 0 {
+		lines = append(lines, fmt.Sprintf("%d of %d %s took part", f.Participants, f.Of, words.Members))
+	}
+	if f.HealthTokensPerContribution > 0 {
+		lines = append(lines, fmt.Sprintf("health: %s tokens per accepted contribution (%d accepted)", fmtTokens(int(f.HealthTokensPerContribution)), f.AcceptedContributions))
+	}
+	return lines
+}
+
+// costLine is the final tab's cost: spent, against the estimate, and the
+// tokens.
+func (dv debateState) costLine() string {
+	d := dv.deb
+	cost := "cost: " + dv.money(d.usd)
+	switch est := dv.estimateWords(); {
+	case d.hasEstimate && strings.HasPrefix(est, "unknown") && strings.HasPrefix(dv.money(d.usd), "unknown"):
+		cost += " (an engine has no price; nor had the estimate)"
+	case d.hasEstimate:
+		cost += ", estimated " + est
+	}
+	cost += " · " + fmtTokens(d.tokens) + " tokens"
+	return cost
 }

@@ -162,7 +162,7 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 	cmds := []tea.Cmd{watchTick()}
 	switch {
 	case m.screen == scrBrowser && !m.browser.loading:
-		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser, m.lay.rows), listReviewsCmd(m.opts.keeper(), m.opts.Register),
+		cmds = append(cmds, checkRowsCmd(m.opts.Register, &m.browser.browser, m.lay.rows), listReviewsCmd(m.opts.keeper(), m.opts.Register),
 			scanNewDirsCmd(m.opts.Register, m.browser.knownDirs())) // the poll: new folders without a notification
 		if m.browser.watch.arm() {
 			cmds = append(cmds, m.browser.watch.next()) // fsnotify's word, between two polls

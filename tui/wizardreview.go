@@ -122,28 +122,31 @@ type reviewPlannedMsg struct {
 
 // open plans the wizard's review off the UI goroutine (moot review
 // probes the engines and builds the envelope first).
-func (k reviewCostScreen) open(m Model) (Model, tea.Cmd) {
+func (m Model) openReviewCost() (Model, tea.Cmd) {
 	args, review := m.wiz.reviewArgs(), m.wiz.ch.review
-	m.screen, m.revCost = scrReviewCost, &reviewCostState{back: true, rs: ReviewStart{Plan: ReviewPlan{Title: m.wiz.heading()}}}
+	m.screen, m.revCost = scrReviewCost, &reviewCostState{back: true, starting: true, rs: ReviewStart{Plan: ReviewPlan{Title: m.wiz.heading()}}}
 	return m, func() tea.Msg {
 		rs, err := review(args, false)
 		return reviewPlannedMsg{rs: rs, err: err}
 	}
 }
 
-// planned shows the planned review on its cost screen; a refusal stays
-// there, naming why (Edit goes back to the wizard). A Start chosen while
-// it was being planned runs it now.
+// planned shows the planned review on its cost screen, and starts it
+// when Start was chosen while it was planned; a refusal stays there,
+// naming why (Edit goes back to the wizard).
 func (c *reviewCostState) planned(f *frame, msg reviewPlannedMsg) tea.Cmd {
 	if c == nil || f.screen != scrReviewCost {
 		return nil
 	}
+	c.starting = false
+	start := c.startWhenPlanned
+	c.startWhenPlanned = false
 	if msg.err != nil {
-		c.err, c.button, c.startWhenReady = msg.err, 1, false
+		c.err, c.button = msg.err, 1
 		return nil
 	}
 	c.rs = msg.rs
-	if c.startWhenReady && c.rs.Start != nil {
+	if start {
 		return c.start()
 	}
 	return nil

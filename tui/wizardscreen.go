@@ -5,106 +5,97 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
-
-	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/engine"
 )
 
-// wizardScreen is the setup wizard: a huh form per stage (wizard.go holds
-// its state). It owns the back keys; the form answers the rest.
-type wizardScreen struct {
+// The setup wizard (wizard.go) is a screen: it owns its state (a huh
+// form per stage), its keys (wizardKeys: the back keys; the form answers
+// the rest) and its view; the frame is handed in by the root. It asks the
+// root to move: leaveSetupMsg when it is left, setupDoneMsg once complete.
+
+// wizardKeys are the wizard's key bindings.
+type wizardKeys struct {
 	Next, Back, Leave, Choose, Sides key.Binding
 }
 
-func newWizardScreen() wizardScreen {
-	return wizardScreen{
-		Next:   bind("enter", "next", "enter"),
-		Back:   bind("shift+tab/esc", "back", "shift+tab", "esc"),
-		Leave:  bind("esc", "leave the setup (on its first field)", "esc"),
-		Choose: bind("↑/↓", "choose", "up", "down"),
-		Sides:  bind("←/→", "choose between buttons", "left", "right"),
-	}
+// wizardKeyMap are the wizard's bindings, built once.
+var wizardKeyMap = wizardKeys{
+	Next:   bind("enter", "next", "enter"),
+	Back:   bind("shift+tab/esc", "back", "shift+tab", "esc"),
+	Leave:  bind("esc", "leave the setup (on its first field)", "esc"),
+	Choose: bind("↑/↓", "choose", "up", "down"),
+	Sides:  bind("←/→", "choose between buttons", "left", "right"),
 }
 
 // ShortHelp is the wizard's footer.
-func (k wizardScreen) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Back, k.Choose} }
+func (k wizardKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Back, k.Choose} }
 
 // FullHelp is the wizard's help.
-func (k wizardScreen) FullHelp() [][]key.Binding {
+func (k wizardKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Next, k.Back, k.Leave, k.Choose, k.Sides}}
 }
 
-// wizardKey handles the wizard's back keys, then feeds the form: shift+tab
-// and esc go back a field, and from a page's first field to the last field
-// of the page before; esc on the very first field cancels.
-func (k wizardScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	esc := key.Matches(msg, k.Leave)
-	if !key.Matches(msg, k.Back) {
-		return wizardPage.update(m, msg)
+// Update answers the wizard's back keys, then feeds the form: shift+tab
+// and esc go back a field, and from a page's first field to the last
+// field of the page before; esc on the very first field cancels. Any
+// other message is the form's (huh's own).
+func (w *wizard) Update(f *frame, msg tea.Msg) (*wizard, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || !key.Matches(k, wizardKeyMap.Back) {
+		return w, w.feed(f, msg)
 	}
-	if m.wiz.form.GetFocusedField() != m.wiz.first {
-		return wizardPage.update(m, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	if w.form.GetFocusedField() != w.first {
+		return w, w.feed(f, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
 	}
-	if !m.wiz.back() {
-		if esc {
-			m.next = leaveSetupMsg{}
-			return m, nil
+	if !w.back() {
+		if key.Matches(k, wizardKeyMap.Leave) {
+			f.next = leaveSetupMsg{}
 		}
-		return m, nil
+		return w, nil
 	}
-	m.wiz.fit(&m.frame)
-	cmd := m.wiz.form.Init()
-	m.wiz.focusLast()
-	return m, cmd
+	w.fit(f)
+	cmd := w.form.Init()
+	w.focusLast()
+	return w, cmd
 }
 
-// update feeds the wizard's form and moves through its stages: aborted,
+// feed feeds the wizard's form and moves through its stages: aborted,
 // the setup is left; completed, the cost screen opens.
-func (k wizardScreen) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	f, c := m.wiz.form.Update(msg)
-	if form, ok := f.(*huh.Form); ok {
-		m.wiz.form = form
+func (w *wizard) feed(f *frame, msg tea.Msg) tea.Cmd {
+	nf, c := w.form.Update(msg)
+	if form, ok := nf.(*huh.Form); ok {
+		w.form = form
 	}
-	switch m.wiz.form.State {
+	switch w.form.State {
 	case huh.StateAborted:
-		m.next = leaveSetupMsg{}
-		return m, nil
+		f.next = leaveSetupMsg{}
+		return nil
 	case huh.StateCompleted:
-		if m.wiz.advance() {
-			m.next = setupDoneMsg{}
-			return m, nil
+		if w.advance() {
+			f.next = setupDoneMsg{}
+			return nil
 		}
-		m.wiz.fit(&m.frame)
-		return m, m.wiz.form.Init()
+		w.fit(f)
+		return w.form.Init()
 	}
-	return m, c
+	return c
 }
 
-// open opens the setup wizard for a new debate on bug.
-func (k wizardScreen) open(m Model, bug *bugfolder.Bug) (Model, tea.Cmd) {
-	m.subj.bug = bug
-	m.subj.problem, m.subj.probErr = nil, nil
-	m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
-	m.wiz.probing = m.run.probing
-	m.wiz.fit(&m.frame)
-	m.screen = scrWizard
-	return m, tea.Batch(assemblePCmd(m.subj.bug), m.wiz.form.Init())
-}
-
-func (k wizardScreen) render(m Model) string {
-	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up "+m.wiz.setupWhat())
-	form := m.wiz.form.View()
+// View draws the wizard's title, its form and the footer.
+func (w *wizard) View(f *frame) string {
+	k := wizardKeyMap
+	head := f.st.Title.Render("moot") + f.st.Subtle.Render(" · set up "+w.setupWhat())
+	form := w.form.View()
 	help := footerHelp(k.ShortHelp()...)
-	if m.wiz.stage == stageConfirm { // yes/no buttons side by side
+	if w.stage == stageConfirm { // yes/no buttons side by side
 		help = footerHelp(labelled(k.Sides, "←/→", "choose"), labelled(k.Next, "enter", "confirm"), k.Back)
 	}
-	if m.wiz.firstStage() && m.wiz.form.GetFocusedField() == m.wiz.first {
+	if w.firstStage() && w.form.GetFocusedField() == w.first {
 		help = footerHelp(k.Next, k.Choose, labelled(k.Leave, "esc", "leave")) // nothing to go back to
 	}
-	if note := m.wiz.restrictedNote(); note != "" { // pinned: the form scrolls under it
-		head += "\n" + m.st.Warning.Render(wrapLines(note, m.w))
+	if note := w.restrictedNote(); note != "" { // pinned: the form scrolls under it
+		head += "\n" + f.st.Warning.Render(wrapLines(note, f.w))
 	}
-	return head + "\n\n" + lipgloss.NewStyle().Width(m.w).Height(m.h-3-lipgloss.Height(head)).Render(form) + "\n" + m.toast.footer(&m.frame, help)
+	return head + "\n\n" + lipgloss.NewStyle().Width(f.w).Height(f.h-3-lipgloss.Height(head)).Render(form) + "\n" + f.toast.footer(f, help)
 }
 
 // probed takes the background probe's result: the wizard on its engines
