@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -73,7 +72,7 @@ func TestGeminiRequestsBeginWithTheSharedBlock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run.res = a.Call(context.Background(), Request{Role: "solver", SolverID: "agente-1", PromptParts: []string{shared, own},
+		run.res, run.took = callInSlot(a, Request{Role: "solver", SolverID: "agente-1", PromptParts: []string{shared, own},
 			CachePrefix: len(shared), P: "# P\n", Timeout: 2 * time.Minute, Stdout: &run.out, Stderr: &run.err})
 		if statusOf(run.res) != "ok" {
 			t.Fatalf("status %s (%s)\nstderr: %.2000s", statusOf(run.res), run.res.Err, run.err.String())
@@ -154,7 +153,7 @@ func TestGeminiStaysReadOnlyWithTheSharedBlockAsItsSystemPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	shared := "The problem (P):\nthe order total is recalculated twice\n----- end of the shared part -----\n\n"
-	run.res = a.Call(context.Background(), Request{Role: "solver", SolverID: "agente-1", PromptParts: []string{shared, cliPrompt},
+	run.res, run.took = callInSlot(a, Request{Role: "solver", SolverID: "agente-1", PromptParts: []string{shared, cliPrompt},
 		CachePrefix: len(shared), P: "# P\n", Timeout: 2 * time.Minute, Stdout: &run.out, Stderr: &run.err})
 	if len(run.files) > 0 {
 		t.Fatalf("the model's write or shell request left files behind: %v", run.files)

@@ -47,6 +47,8 @@ func BenchmarkLiveViewFrame(b *testing.B) {
 	nm, _ = m.Update(engineMsg{events: evs})
 	m = nm.(Model)
 	delta := "a hipótese explica o log do fechamento e a taxa de sete em dez; "
+	// a benchmark's precondition, not an assertion on behaviour: 16 panes
+	// do not fit a 200×60 frame, so the frame cannot count them
 	if len(m.dv.deb.rounds[1].panes) != 16 {
 		b.Fatalf("%d panes", len(m.dv.deb.rounds[1].panes))
 	}
@@ -118,6 +120,9 @@ func openBrowser(b *testing.B, reg *bugfolder.Register, n int) (first, full time
 				_ = m.View()
 			}
 		}
+		// the index's progress is read from the browser, not the frame: the
+		// frame draws it ("reading N/M…"), but rendering at every message
+		// would add the View's cost to the time this measures
 		if !m.browser.loading {
 			break
 		}
