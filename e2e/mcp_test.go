@@ -407,7 +407,11 @@ func TestMCPReviewReturnsTheTribunalsFindings(t *testing.T) {
 func TestMCPStatusFollowsARunningDebateWithProgress(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
-	p.env = append(p.env, "FAKE_DELAY_MS=400")
+	// the engines answer only once the agent follows the run: a debate
+	// that ended before the agent connected (a loaded machine) has no
+	// running progress to report
+	hold := filepath.Join(t.TempDir(), "answer")
+	p.env = append(p.env, "FAKE_HOLD="+hold)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	run := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless")
@@ -420,7 +424,18 @@ func TestMCPStatusFollowsARunningDebateWithProgress(t *testing.T) {
 		return err == nil
 	})
 	a := projectAgent(p)
+	released := make(chan struct{})
+	go func() { // the answers go once the agent reports the run running (or after a minute: the test then fails below)
+		defer close(released)
+		for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if strings.Contains(strings.Join(a.progress(), "\n"), ": running ·") {
+				break
+			}
+		}
+		_ = os.WriteFile(hold, nil, 0o600)
+	}()
 	_, st, isErr := a.call("status", map[string]any{"target": "7", "wait_seconds": 120})
+	<-released
 	if isErr || st["state"] != "done" || st["calls"] != float64(7) {
 		t.Errorf("status after following the run: %v %v", isErr, st)
 	}

@@ -94,6 +94,7 @@ func main() {
 	if ms, _ := strconv.Atoi(os.Getenv("FAKE_DELAY_MS")); ms > 0 {
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 	}
+	holdUntil(os.Getenv("FAKE_HOLD"))
 	p := string(prompt)
 	name, arg, _ := strings.Cut(behaviour, ":")
 	switch name {
@@ -418,4 +419,17 @@ func pad(answer string, tokens int) string {
 	}
 	words := strings.Repeat("filler ", need/7+1)[:need]
 	return strings.TrimRight(answer, "\n") + "\n\n" + words + "\n"
+}
+
+// holdUntil waits, when file is set, until it exists (at most two
+// minutes): a test lets the engines answer once it watches the run.
+func holdUntil(file string) {
+	if file == "" {
+		return
+	}
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(file); err == nil {
+			return
+		}
+	}
 }
