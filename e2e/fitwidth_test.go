@@ -118,3 +118,50 @@ func TestShowNamesArguesScorerAsTheProtocolDoes(t *testing.T) {
 		t.Errorf("the rounds table's head: %q\n%s", head, r.stdout)
 	}
 }
+
+// TestListAt80ColumnsSharesTheWidthWithALongQuestionID: with a question
+// whose ID is 58 characters long, moot list at 80 columns still shows each
+// record's status, protocol and title, the ID cut in its middle.
+func TestListAt80ColumnsSharesTheWidthWithALongQuestionID(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	q := "Should we retry payment webhooks forever or give up at once?"
+	p.moot("ask", q, "--yes", "--headless", "--lang", "en").mustExit(t, 0)
+	m := startTmux(t, p, 80, 24, "list")
+	if code := m.exitCode(); code != "0" {
+		t.Fatalf("exit %s:\n%s", code, m.screen())
+	}
+	s := strings.TrimRight(m.screen(), "\n")
+	lines := strings.Split(s, "\n")
+	for _, want := range []string{"STATUS", "PROTOCOL", "TITLE", "Should we", "…"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("80 columns: %q is not shown:\n%s", want, s)
+		}
+	}
+	if len(lines) != 8 {
+		t.Errorf("want a header and 7 records, one a line:\n%s", s)
+	}
+}
+
+// TestPlanBudgetLinesWrapAtSpaces: with a dollar cap, moot plan at 80
+// columns wraps its budget, worst-case and cap-warning lines at spaces
+// under their key: no line is a word the terminal broke, and the
+// "worst case" key keeps a space before its figure.
+func TestPlanBudgetLinesWrapAtSpaces(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	m := startTmux(t, p, 80, 60, "plan", "7", "--mode", "diagnosis", "--judge", "omega", "--max-usd", "0.001")
+	if code := m.exitCode(); code != "0" {
+		t.Fatalf("exit %s:\n%s", code, m.screen())
+	}
+	s := m.screen()
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if l == "" || strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "Debate plan for ") || l == "Warnings:" || l == "Refused:" {
+			continue
+		}
+		t.Errorf("a line the terminal wrapped: %q\n%s", l, s)
+	}
+	if !strings.Contains(s, "budget") || strings.Contains(s, "worst case≈") {
+		t.Errorf("the budget lines are missing or the worst case runs into its figure:\n%s", s)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/midcut"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
@@ -588,7 +589,7 @@ func bannerLine(b string, w int) string {
 	}
 	i := strings.LastIndex(b, " · ")
 	if i < 0 {
-		return truncMiddle(b, w)
+		return midcut.Cut(b, w)
 	}
 	head, path := b[:i+len(" · ")], b[i+len(" · "):]
 	room := w - ansi.StringWidth(head)
