@@ -76,7 +76,8 @@ func (t toast) errorOver(f *frame, frame string) string {
 	return strings.Join(lines, "\n")
 }
 
-// fit pads or cuts the frame to the window's size.
+// fit pads or cuts the frame to the window's size: a line cut at the
+// right edge ends with …, so no cut reads as a whole line.
 func (f frame) fit(s string) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > f.h {
@@ -84,7 +85,7 @@ func (f frame) fit(s string) string {
 	}
 	for i, l := range lines {
 		if cellWidth(l) > f.w {
-			lines[i] = ansi.Truncate(l, f.w, "")
+			lines[i] = ansi.Truncate(l, f.w, "…")
 		}
 	}
 	for len(lines) < f.h {

@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 )
@@ -94,6 +97,9 @@ func (k wizardScreen) open(m Model, bug *bugfolder.Bug) (Model, tea.Cmd) {
 func (k wizardScreen) render(m Model) string {
 	head := m.st.Title.Render("moot") + m.st.Subtle.Render(" · set up "+m.wiz.setupWhat())
 	form := m.wiz.form.View()
+	if !strings.Contains(ansi.Strip(form), m.wiz.bug.ID) { // the page's heading scrolled away or none: the title names the bug
+		head += m.st.Subtle.Render(ansi.Truncate(" · "+m.wiz.heading(), max(0, m.w-ansi.StringWidth(ansi.Strip(head))), "…"))
+	}
 	help := footerHelp(k.ShortHelp()...)
 	if m.wiz.stage == stageConfirm { // yes/no buttons side by side
 		help = footerHelp(labelled(k.Sides, "←/→", "choose"), labelled(k.Next, "enter", "confirm"), k.Back)
