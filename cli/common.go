@@ -277,6 +277,19 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	if p.Name() == council.Name && len(f.lenses) > engine.MaxSolvers {
 		return s, usageErr("--lens given %d times: a council has one member per lens, and moot runs at most %d members; nothing was written", len(f.lenses), engine.MaxSolvers)
 	}
+	for _, l := range []struct { // each limit named with the flag that asks past it
+		flag      string
+		got, most int
+		what, fix string
+	}{
+		{fmt.Sprintf("-n %d", f.n), f.n, engine.MaxSolvers, engine.Describe(p).Members, fmt.Sprintf("pass -n %d or less", engine.MaxSolvers)},
+		{fmt.Sprintf("-r %d", f.r), f.r, engine.MaxRounds, "rounds after round 0", fmt.Sprintf("pass -r %d or less", engine.MaxRounds)},
+		{fmt.Sprintf("--critic given %d times", len(f.critics)), len(f.critics), engine.MaxCritics, "critics", fmt.Sprintf("give --critic at most %d times", engine.MaxCritics)},
+	} {
+		if l.got > l.most {
+			return s, usageErr("%s: moot runs at most %d %s; %s; nothing was written", l.flag, l.most, l.what, l.fix)
+		}
+	}
 	if err := engine.CheckSize(p, f.n, f.r, len(f.critics)); err != nil {
 		return s, usageErr("%v (see moot help run)", err)
 	}
