@@ -19,6 +19,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/humantime"
+	"github.com/reversa/moot/internal/shellword"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/lens"
 	"github.com/reversa/moot/protocol/argue"
@@ -495,23 +496,15 @@ func resumeTarget(e *env, arg string, bug *bugfolder.Bug, config string) string 
 // command was given one, the engines file (absolute, so the advice works
 // from anywhere).
 func resumeWords(e *env, target, config string) string {
-	parts := []string{shellQuote(target)}
+	parts := []string{shellword.Quote(target)}
 	if config != "" {
 		abs := config
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(e.cwd, abs)
 		}
-		parts = append(parts, "--config", shellQuote(abs))
+		parts = append(parts, "--config", shellword.Quote(abs))
 	}
 	return strings.Join(parts, " ")
-}
-
-// shellQuote quotes a word for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@+=,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // checkParallel refuses a --parallel under 1 (given is what the user typed).

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/reversa/moot/bugfolder"
 )
 
 // browserScreen is the browser: the list of bugs, questions and reviews,
@@ -142,7 +143,11 @@ func (k browserScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) 
 		case r.sum.Bug.Done:
 			return m, statusCmd(fmt.Sprintf("%s is closed by DONE.md: moot starts no debate there", r.sum.Bug.ID))
 		case r.dir.Question:
-			return m, statusCmd(questionNewAdvice(r.sum.Bug.Title))
+			var p *bugfolder.ProblemFile
+			if r.sum.Latest != nil {
+				p = r.sum.Latest.Problem
+			}
+			return m, statusCmd(questionNewAdvice(r.sum.Bug.Title, p))
 		case r.resumable():
 			return m, statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
 		case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)
