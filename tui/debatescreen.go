@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,7 +85,7 @@ func (k debateScreen) FullHelp() [][]key.Binding {
 // help is the live view's help for what it shows (the argue stop while a
 // running argue debate can stop).
 func (k debateScreen) help(m Model) [][2]string {
-	rows := helpRows(k)
+	rows := slices.DeleteFunc(helpRows(k), func(r [2]string) bool { return slices.Contains(k.idleKeys(m), r[0]) })
 	if m.run.canStopArgue(&m.frame) {
 		rows = append(rows, [2]string{argueStopKey, k.StopArgue.Help().Desc})
 	}
@@ -92,6 +93,20 @@ func (k debateScreen) help(m Model) [][2]string {
 		rows = append(rows, [2]string{"r2■/3", "in a narrow header: the rounds ended at round 2 of a cap of 3 (stopped, or cut by the budget)"})
 	}
 	return rows
+}
+
+// idleKeys are the help's keys that do nothing on the debate shown: on a
+// question, a, e (one debate, no bug.md); under a protocol whose result
+// waits for no decision (argue), d.
+func (k debateScreen) idleKeys(m Model) []string {
+	var idle []string
+	if m.subj.bug != nil && m.subj.bug.IsQuestion {
+		idle = append(idle, k.Older.Help().Key, k.Edit.Help().Key)
+	}
+	if m.dv.deb != nil && m.dv.words(&m.frame).NoDecision {
+		idle = append(idle, k.Decide.Help().Key)
+	}
+	return idle
 }
 
 // handleKey handles a key on the live view (a zoom answers its own).
@@ -319,7 +334,7 @@ func (k zoomScreen) render(m Model) string {
 	if m.screen == scrReview {
 		title = m.rv.reviewZoomTitle()
 	} else if p := m.dv.zoomPane(&m.frame); p != nil {
-		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.dv.words(&m.frame).Final), p.status, p.engine)
+		title = fmt.Sprintf("%s · %s · %s", p.paneName(m.dv.words(&m.frame)), p.status, p.engine)
 	} else {
 		title = m.dv.tabNames()[m.dv.tab]
 	}

@@ -363,7 +363,7 @@ func (dv debateState) renderPane(f *frame, p *pane, w, h int, focused bool) []st
 			d = 0
 		}
 	}
-	meta := []string{p.paneName(dv.words(f).Final), badge}
+	meta := []string{p.paneName(dv.words(f)), badge}
 	if p.engine != "" {
 		meta = append(meta, f.st.Subtle.Render(p.engine))
 	}
