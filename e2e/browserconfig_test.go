@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,22 +14,7 @@ func TestBrowserResumesARunStartedWithItsEnginesFile(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=400"}
-	other := filepath.Join(t.TempDir(), "slow.yaml")
-	if err := os.WriteFile(other, []byte("engines:\n  slow:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 20s\ndefaults:\n  solver: slow\n  judge: slow\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c := p.cmd(ctx, "run", "7", "--mode", "spec", "-n", "2", "-r", "0", "--yes", "--headless", "--config", other)
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "a call to start", 30*time.Second, func() bool {
-		b, _ := os.ReadFile(filepath.Join(p.debate(), "eventos.jsonl"))
-		return strings.Contains(string(b), `"call_started"`)
-	})
-	_ = c.Process.Kill()
-	_ = c.Wait()
+	other := killedRunOnItsOwnEngines(t, p, "0")
 
 	resume := func(m *tmuxMoot) {
 		m.wait("the browser", "A7K3")
