@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -42,11 +43,23 @@ func (b *budgetFlags) cap(cmd *cobra.Command, file harness.Budget) (harness.Budg
 	return c, nil
 }
 
-// printBudgetLines writes the plan's budget and learned-estimate lines.
-func printBudgetLines(w io.Writer, p *engine.Plan) {
+// printBudgetLines writes the plan's budget and learned-estimate lines,
+// wrapped at spaces within width (0: one line each).
+func printBudgetLines(w io.Writer, p *engine.Plan, width int) {
 	for _, l := range engine.PlanBudgetLines(p) {
-		fmt.Fprintf(w, "  %-10s%s\n", l.Key, l.Text)
+		writeKeyed(w, l.Key, l.Text, width)
 	}
+}
+
+// writeKeyed writes one "  key       text" line of the plan, the text
+// wrapped at spaces within width (0: no limit) under its own start; a key
+// of 10 or more keeps a space before its text.
+func writeKeyed(w io.Writer, key, text string, width int) {
+	if len(key) >= 10 {
+		key += " "
+	}
+	col := 2 + max(10, len(key))
+	fmt.Fprintf(w, "  %-10s%s\n", key, wrapWords(text, width-col, strings.Repeat(" ", col)))
 }
 
 // planBudgetJSON is the plan's cap in `moot plan --json` (absent: none).

@@ -177,6 +177,7 @@ Exit codes: 0 done, 1 moot failed, 2 bad usage/config/input (nothing written),
 3 cancelled (kept, resumable), 4 needs a human decision (kept, resumable).`
 
 func newRoot(e *env) *cobra.Command {
+	var browserConfig string
 	root := &cobra.Command{
 		Use:           "moot",
 		Short:         "Supervised LLM debates over registered bugs",
@@ -185,10 +186,13 @@ func newRoot(e *env) *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBrowser(e)
+			return runBrowser(e, browserConfig)
 		},
 		Version: version(),
 	}
+	// the browser's engines file, as run's: the wizard's engines and a
+	// resume (r) use it
+	root.Flags().StringVar(&browserConfig, "config", "", "engines file (default: moot.yaml in the _reversa_bugs/ root, then $XDG_CONFIG_HOME/moot/moot.yaml)")
 	root.SetVersionTemplate("moot {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v (see moot help %s)", err, c.Name())

@@ -19,6 +19,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/humantime"
+	"github.com/reversa/moot/internal/shellword"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/lens"
 	"github.com/reversa/moot/protocol/argue"
@@ -277,6 +278,19 @@ func (f *setupFlags) setup(cmd *cobra.Command, reg *bugfolder.Register, bug *bug
 	if p.Name() == council.Name && len(f.lenses) > engine.MaxSolvers {
 		return s, usageErr("--lens given %d times: a council has one member per lens, and moot runs at most %d members; nothing was written", len(f.lenses), engine.MaxSolvers)
 	}
+	for _, l := range []struct { // each limit named with the flag that asks past it
+		flag      string
+		got, most int
+		what, fix string
+	}{
+		{fmt.Sprintf("-n %d", f.n), f.n, engine.MaxSolvers, engine.Describe(p).Members, fmt.Sprintf("pass -n %d or less", engine.MaxSolvers)},
+		{fmt.Sprintf("-r %d", f.r), f.r, engine.MaxRounds, "rounds after round 0", fmt.Sprintf("pass -r %d or less", engine.MaxRounds)},
+		{fmt.Sprintf("--critic given %d times", len(f.critics)), len(f.critics), engine.MaxCritics, "critics", fmt.Sprintf("give --critic at most %d times", engine.MaxCritics)},
+	} {
+		if l.got > l.most {
+			return s, usageErr("%s: moot runs at most %d %s; %s; nothing was written", l.flag, l.most, l.what, l.fix)
+		}
+	}
 	if err := engine.CheckSize(p, f.n, f.r, len(f.critics)); err != nil {
 		return s, usageErr("%v (see moot help run)", err)
 	}
@@ -482,23 +496,15 @@ func resumeTarget(e *env, arg string, bug *bugfolder.Bug, config string) string 
 // command was given one, the engines file (absolute, so the advice works
 // from anywhere).
 func resumeWords(e *env, target, config string) string {
-	parts := []string{shellQuote(target)}
+	parts := []string{shellword.Quote(target)}
 	if config != "" {
 		abs := config
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(e.cwd, abs)
 		}
-		parts = append(parts, "--config", shellQuote(abs))
+		parts = append(parts, "--config", shellword.Quote(abs))
 	}
 	return strings.Join(parts, " ")
-}
-
-// shellQuote quotes a word for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@+=,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // checkParallel refuses a --parallel under 1 (given is what the user typed).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/shellword"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/internal/whoami"
 	"github.com/reversa/moot/protocol/review"
@@ -121,7 +122,7 @@ func printDecisionHint(e *env, reg *bugfolder.Register, dir string) {
 		return
 	}
 	fmt.Fprintf(e.stderr, "%s waits for a human decision%s: moot decide %s approve|decline|revise [--note TEXT]\n",
-		reg.Rel(d.Final.Path), verdictNote(d.Final.RecommendedVerdict), shellQuote(subjectID(d)))
+		reg.Rel(d.Final.Path), verdictNote(d.Final.RecommendedVerdict), shellword.Quote(subjectID(d)))
 }
 
 // finalMayAwaitDecision is printDecisionHint's first look: the final
@@ -184,7 +185,7 @@ func decisionText(d *bugfolder.Debate) string {
 	case d.DecisionClosed():
 		return "pending, but the bug is closed (DONE.md): it can no longer be recorded; the closure stands in its place"
 	case st == bugfolder.DecisionPending:
-		return fmt.Sprintf("pending%s: `moot decide %s approve|decline|revise [--note TEXT]`", verdictNote(d.Final.RecommendedVerdict), shellQuote(subjectID(d)))
+		return fmt.Sprintf("pending%s: `moot decide %s approve|decline|revise [--note TEXT]`", verdictNote(d.Final.RecommendedVerdict), shellword.Quote(subjectID(d)))
 	default:
 		return st
 	}

@@ -1,17 +1,18 @@
 package cli
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/reversa/moot/internal/midcut"
 )
 
 // table is a listing's header and rows, cell by cell, drawn one record per
 // line: whole when piped (a script reads every cell), fitted to the width
 // on a terminal — the flexible column (a title) is cut first, down to its
-// floor, then whole columns go in their drop order; a kept cell is never
-// cut except the flexible one, so IDs stay whole.
+// floor, then the ID column (when idCut) is cut in its middle, never so
+// far that two IDs read the same, then whole columns go in their drop
+// order; a kept cell is never cut except these two.
 type table struct {
 	header []string
 	rows   [][]string
@@ -21,7 +22,14 @@ type table struct {
 	// squeeze is cut when the columns left are still too wide.
 	drop    []int
 	squeeze int
+	// idCut: column 0 holds IDs, cut in the middle down to idFloor cells
+	// (or wider, as long as two would read the same).
+	idCut bool
 }
+
+// idFloor is the narrowest an ID column is cut to: a bug's ID
+// (BUG-20260715-A7K3) stays whole, a question's keeps its date and more.
+const idFloor = 24
 
 // render draws the table within width (0: no limit).
 func (t table) render(width int) string {
@@ -45,6 +53,15 @@ func (t table) render(width int) string {
 		return n - 2
 	}
 	if width > 0 {
+		// the title and a long ID share the room: the title down to
+		// idFloor, the ID down to its floor, then the title to its own
+		if t.flex >= 0 && total() > width {
+			widths[t.flex] = max(min(idFloor, widths[t.flex]), t.flexMin, widths[t.flex]-(total()-width))
+		}
+		if t.idCut && total() > width {
+			floor := midcut.DistinctWidth(column(t, 0), min(idFloor, widths[0]))
+			widths[0] = max(floor, widths[0]-(total()-width))
+		}
 		if t.flex >= 0 && total() > width {
 			widths[t.flex] = max(t.flexMin, widths[t.flex]-(total()-width))
 		}
@@ -56,6 +73,9 @@ func (t table) render(width int) string {
 		}
 		if total() > width {
 			widths[t.squeeze] = max(4, widths[t.squeeze]-(total()-width))
+		}
+		if t.idCut && total() < width { // room given back by a column that went
+			widths[0] = min(widths[0]+width-total(), maxWidth(t, 0))
 		}
 		if t.flex >= 0 && keep[t.flex] && total() < width {
 			widths[t.flex] += width - total() // room given back by a column that went
@@ -69,7 +89,11 @@ func (t table) render(width int) string {
 			if !keep[i] {
 				continue
 			}
-			if ansi.StringWidth(c) > widths[i] {
+			switch {
+			case ansi.StringWidth(c) <= widths[i]:
+			case i == 0 && t.idCut:
+				c = midcut.Cut(c, widths[i]) // an ID keeps its end: two never read the same
+			default:
 				c = ansi.Truncate(c, widths[i], "…")
 			}
 			cells = append(cells, c+strings.Repeat(" ", widths[i]-ansi.StringWidth(c)))
@@ -79,15 +103,22 @@ func (t table) render(width int) string {
 	return b.String()
 }
 
+// column is the cells of column c, header and rows.
+func column(t table, c int) []string {
+	cells := []string{t.header[c]}
+	for _, r := range t.rows {
+		cells = append(cells, r[c])
+	}
+	return cells
+}
+
 // maxWidth is the widest cell of column c.
 func maxWidth(t table, c int) int {
-	return slices.Max(slices.Collect(func(yield func(int) bool) {
-		for _, r := range append([][]string{t.header}, t.rows...) {
-			if !yield(ansi.StringWidth(r[c])) {
-				return
-			}
-		}
-	}))
+	w := 0
+	for _, cell := range column(t, c) {
+		w = max(w, ansi.StringWidth(cell))
+	}
+	return w
 }
 
 // wrapWords wraps text at spaces to lines of at most width columns, each

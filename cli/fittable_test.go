@@ -63,3 +63,49 @@ func TestPlanWarningsWrapAtSpacesOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestListSharesTheWidthWithALongQuestionID: at 80 columns a 58-character
+// question ID is cut in its middle so the status, protocol and the title's
+// start stay beside it, two IDs never read the same and a bug's ID stays
+// whole; at 140 columns the ID and the title share what the other columns
+// leave.
+func TestListSharesTheWidthWithALongQuestionID(t *testing.T) {
+	t.Parallel()
+	long := "20261202-should-we-retry-payment-webhooks-forever-or-give-up"[:58]
+	tb := table{header: []string{"BUG", "#", "CONTEXT", "STATUS", "PROTOCOL", "MODE", "N×R", "WINNER", "COST", "STARTED", "ELAPSED", "TITLE"},
+		flex: 11, flexMin: 12, drop: []int{9, 10, 2, 8, 7, 6, 5, 11, 1}, squeeze: 3, idCut: true,
+		rows: [][]string{
+			{"BUG-20260720-R5T6", "8", "auth", "interrupted", "debate", "repair", "3×2", "—", "unknown", "2026-12-02", "9s", "Sessão administrativa não expira após troca de senha"},
+			{long, "", "question", "done", "argue", "—", "2×2", "—", "unknown", "2026-12-02", "1m2s", "Should we retry payment webhooks forever?"},
+			{long + "-2", "", "question", "done · decision pending", "tradeoff", "—", "2×1", "—", "unknown", "2026-12-02", "40s", "Should we retry payment webhooks forever?"},
+		}}
+	for _, tc := range []struct {
+		width int
+		shown []string
+	}{
+		{80, []string{"STATUS", "PROTOCOL", "TITLE", "BUG-20260720-R5T6 ", "Sessão", "tradeoff", "decision pending"}},
+		{140, []string{"20261202-sh", "CONTEXT", "N×R", "ELAPSED", "Should we"}},
+	} {
+		out := tb.render(tc.width)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 4 {
+			t.Fatalf("%d columns: %d lines for 3 records and a header:\n%s", tc.width, len(lines), out)
+		}
+		ids := map[string]bool{}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > tc.width {
+				t.Errorf("%d columns: a line of %d:\n%s", tc.width, ansi.StringWidth(l), l)
+			}
+			ids[strings.Fields(l)[0]] = true
+		}
+		if len(ids) != 4 {
+			t.Errorf("%d columns: two IDs read the same:\n%s", tc.width, out)
+		}
+		for _, s := range tc.shown {
+			if !strings.Contains(out, s) {
+				t.Errorf("%d columns: %q is not shown:\n%s", tc.width, s, out)
+
+			}
+		}
+	}
+}

@@ -3,13 +3,14 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/reversa/moot/internal/label"
-	"github.com/reversa/moot/internal/money"
 	"io"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/money"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"

@@ -337,7 +337,7 @@ func printList(e *env, entries []listEntry) {
 		return
 	}
 	t := table{header: []string{"BUG", "#", "CONTEXT", "STATUS", "PROTOCOL", "MODE", "N×R", "WINNER", "COST", "STARTED", "ELAPSED", "TITLE"},
-		flex: 11, flexMin: 12, drop: []int{9, 10, 2, 8, 7, 6, 5, 11, 1}, squeeze: 3}
+		flex: 11, flexMin: 12, drop: []int{9, 10, 2, 8, 7, 6, 5, 11, 1}, squeeze: 3, idCut: true}
 	if slices.ContainsFunc(entries, func(en listEntry) bool { return en.Kind == "review" }) {
 		// headings that fit every kind shown: a review's ID is no bug's, and
 		// its outcome is its verdict and lenses passed/held/refused, not a winner

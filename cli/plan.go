@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/charmbracelet/x/ansi"
 	"io"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/spf13/cobra"
 
@@ -227,9 +228,7 @@ func writePlan(w io.Writer, p *engine.Plan, width int) {
 		}
 		fmt.Fprintln(w, line)
 	}
-	keyed := func(key, text string) {
-		fmt.Fprintf(w, "  %-10s%s\n", key, wrapWords(text, width-12, strings.Repeat(" ", 12)))
-	}
+	keyed := func(key, text string) { writeKeyed(w, key, text, width) }
 	keyed("calls", p.Formula)
 	if path := p.PathText(); path != "" {
 		keyed("path", path)
@@ -259,7 +258,7 @@ func writePlan(w io.Writer, p *engine.Plan, width int) {
 	if line := engine.CachingLine(p); line != "" {
 		fmt.Fprintf(w, "  %s\n", wrapWords(line, width-2, "  "))
 	}
-	printBudgetLines(w, p)
+	printBudgetLines(w, p, width)
 	// on a terminal a warning wraps at spaces with a hanging indent (a path
 	// is never split); piped, it stays one line
 	wrap := func(x string) string { return wrapWords(termsafe.Text(x), width-4, "    ") }

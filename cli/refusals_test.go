@@ -137,3 +137,32 @@ func TestClosedBugsPendingDecisionCannotBeDecided(t *testing.T) {
 		t.Errorf("show:\n%s", out)
 	}
 }
+
+// TestPanelOverTheLimitNamesTheFlagAndTheLimit: a huge -n, -r or
+// --critic count is exit 2 naming the flag as typed, the limit and what
+// to pass instead, writing nothing.
+func TestPanelOverTheLimitNamesTheFlagAndTheLimit(t *testing.T) {
+	proj := testutil.CopyTree(t, "sample")
+	before := testutil.Fingerprint(t, proj)
+	critics := []string{"plan", "7", "--mode", "repair"}
+	for range 9 {
+		critics = append(critics, "--critic", "scripted")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "7", "--mode", "repair", "-n", "500"}, "-n 500: moot runs at most 16 solvers; pass -n 16 or less"},
+		{[]string{"run", "7", "--protocol", "tradeoff", "--mode", "repair", "--yes", "--headless", "-r", "500", "--option-a", "a", "--option-b", "b"}, "-r 500: moot runs at most 10 rounds after round 0"},
+		{[]string{"plan", "7", "--mode", "repair", "-r", "99"}, "-r 99: moot runs at most 10 rounds after round 0; pass -r 10 or less"},
+		{critics, "--critic given 9 times: moot runs at most 8 critics; give --critic at most 8 times"},
+	} {
+		code, _, errOut := moot(t, proj, c.args...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, want 2 and %q:\n%s", c.args, code, c.want, errOut)
+		}
+	}
+	if testutil.Fingerprint(t, proj) != before {
+		t.Error("a refused panel wrote something")
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
+	"github.com/reversa/moot/internal/shellword"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -361,7 +362,7 @@ moot help review).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir := reviewTarget(e, args[0]); dir != "" {
 				if winner != "" || stop || acceptEngines {
-					return usageErr("--winner, --stop and --accept-engine-change are a debate's: a review has no judge, no early stop and no locked engines; resume it with moot resume %s (and the run flags); nothing was called or written", shellQuote(args[0]))
+					return usageErr("--winner, --stop and --accept-engine-change are a debate's: a review has no judge, no early stop and no locked engines; resume it with moot resume %s (and the run flags); nothing was called or written", shellword.Quote(args[0]))
 				}
 				return resumeReview(cmd, e, dir, config, rf, bf)
 			}
@@ -472,7 +473,7 @@ moot help review).`,
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
 			}
 			if errors.Is(err, harness.ErrUnknownEngine) && config == "" {
-				return usageErr("%v: a debate started with --config FILE resumes with it again (moot resume %s --config FILE); nothing was called", err, shellQuote(args[0]))
+				return usageErr("%v: a debate started with --config FILE resumes with it again (moot resume %s --config FILE); nothing was called", err, shellword.Quote(args[0]))
 			}
 			return exitFor(e, reg, res, err)
 		},

@@ -3,12 +3,13 @@ package cli
 import (
 	"cmp"
 	"fmt"
-	"github.com/reversa/moot/internal/label"
-	"github.com/reversa/moot/internal/money"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/money"
 
 	"github.com/spf13/cobra"
 

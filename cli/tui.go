@@ -48,7 +48,7 @@ func resumeTUI(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness
 
 // runBrowser opens the browser of the register's debates and the
 // project's questions (a project with questions only opens it too).
-func runBrowser(e *env) error {
+func runBrowser(e *env, config string) error {
 	if !isTerminal(e.stdout) || !isTerminal(e.stdin) {
 		return usageErr("the browser needs a terminal; without one, use moot list and moot show")
 	}
@@ -56,10 +56,11 @@ func runBrowser(e *env) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := askTrustInTUI(loadConfig("", reg))(false)
+	cfg, err := askTrustInTUI(loadConfig(config, reg))(false)
 	if err != nil {
 		return err
 	}
+	e.resumeConfig = config
 	return runProgram(e, reg, tuiOptions(e, reg, cfg))
 }
 

@@ -10,29 +10,17 @@ import (
 // TestPlanAndListFitTheTerminal: on terminals of 60 and 80 columns every
 // line moot plan writes is one of its own (a heading, or indented under
 // its key or table): nothing runs past the edge for the terminal to wrap
-// (a wrap starts a line with the middle of a word); moot list is one
-// line per record.
+// (a wrap starts a line with the middle of a word), a dollar cap's budget
+// lines included; moot list is one line per record.
 func TestPlanAndListFitTheTerminal(t *testing.T) {
 	t.Parallel()
 	for _, w := range []int{60, 80} {
-		t.Run(fmt.Sprintf("plan-%d", w), func(t *testing.T) {
-			t.Parallel()
-			p := newProject(t)
-			m := startTmux(t, p, w, 60, "plan", "7", "--mode", "diagnosis", "--judge", "omega")
-			if code := m.exitCode(); code != "0" {
-				t.Fatalf("exit %s:\n%s", code, m.screen())
-			}
-			s := m.screen()
-			for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-				if l == "" || strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "Debate plan for ") || l == "Warnings:" || l == "Refused:" {
-					continue
-				}
-				t.Errorf("%d columns: a line the terminal wrapped: %q\n%s", w, l, s)
-			}
-			if !strings.Contains(s, "ENGINE") || !strings.Contains(s, "total") {
-				t.Errorf("the engines table is missing:\n%s", s)
-			}
-		})
+		for _, capped := range []bool{false, true} {
+			t.Run(fmt.Sprintf("plan-%d-capped-%v", w, capped), func(t *testing.T) {
+				t.Parallel()
+				testPlanFits(t, w, capped)
+			})
+		}
 		t.Run(fmt.Sprintf("list-%d", w), func(t *testing.T) {
 			t.Parallel()
 			p := newProject(t)
@@ -51,6 +39,33 @@ func TestPlanAndListFitTheTerminal(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// testPlanFits runs moot plan at w columns (with a dollar cap when
+// capped) and fails on any line the terminal wrapped.
+func testPlanFits(t *testing.T, w int, capped bool) {
+	p := newProject(t)
+	args := []string{"plan", "7", "--mode", "diagnosis", "--judge", "omega"}
+	if capped {
+		args = append(args, "--max-usd", "0.001")
+	}
+	m := startTmux(t, p, w, 60, args...)
+	if code := m.exitCode(); code != "0" {
+		t.Fatalf("exit %s:\n%s", code, m.screen())
+	}
+	s := m.screen()
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if l == "" || strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "Debate plan for ") || l == "Warnings:" || l == "Refused:" {
+			continue
+		}
+		t.Errorf("%d columns: a line the terminal wrapped: %q\n%s", w, l, s)
+	}
+	if !strings.Contains(s, "ENGINE") || !strings.Contains(s, "total") {
+		t.Errorf("the engines table is missing:\n%s", s)
+	}
+	if capped && (!strings.Contains(s, "budget") || strings.Contains(s, "worst case≈")) {
+		t.Errorf("the budget lines are missing or the worst case runs into its figure:\n%s", s)
 	}
 }
 
@@ -116,5 +131,29 @@ func TestShowNamesArguesScorerAsTheProtocolDoes(t *testing.T) {
 	}
 	if !strings.Contains(head, "scorer-1") || strings.Contains(head, "critic-1") {
 		t.Errorf("the rounds table's head: %q\n%s", head, r.stdout)
+	}
+}
+
+// TestListAt80ColumnsSharesTheWidthWithALongQuestionID: with a question
+// whose ID is 58 characters long, moot list at 80 columns still shows each
+// record's status, protocol and title, the ID cut in its middle.
+func TestListAt80ColumnsSharesTheWidthWithALongQuestionID(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	q := "Should we retry payment webhooks forever or give up at once?"
+	p.moot("ask", q, "--yes", "--headless", "--lang", "en").mustExit(t, 0)
+	m := startTmux(t, p, 80, 24, "list")
+	if code := m.exitCode(); code != "0" {
+		t.Fatalf("exit %s:\n%s", code, m.screen())
+	}
+	s := strings.TrimRight(m.screen(), "\n")
+	lines := strings.Split(s, "\n")
+	for _, want := range []string{"STATUS", "PROTOCOL", "TITLE", "Should we", "…"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("80 columns: %q is not shown:\n%s", want, s)
+		}
+	}
+	if len(lines) != 8 {
+		t.Errorf("want a header and 7 records, one a line:\n%s", s)
 	}
 }

@@ -17,13 +17,26 @@ func TestResumeWithoutTheEnginesFileSaysToPassIt(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=400"}
+	other := killedRunOnItsOwnEngines(t, p, "1")
+	r := p.moot("resume", "7", "--headless", "--yes").mustExit(t, 2)
+	if !strings.Contains(r.stderr, `no engine named "slow"`) || !strings.Contains(r.stderr, "--config FILE") {
+		t.Errorf("resume without the engines file does not say to pass it:\n%s", r.stderr)
+	}
+	p.moot("resume", "7", "--headless", "--yes", "--config", other).mustExit(t, 0)
+}
+
+// killedRunOnItsOwnEngines starts a spec debate of bug 7 (-n 2, -r rounds)
+// with --config naming an engine only that file has ("slow"), kills it once
+// a call started and returns the file.
+func killedRunOnItsOwnEngines(t *testing.T, p *project, rounds string) string {
+	t.Helper()
 	other := filepath.Join(t.TempDir(), "slow.yaml")
 	if err := os.WriteFile(other, []byte("engines:\n  slow:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 20s\ndefaults:\n  solver: slow\n  judge: slow\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c := p.cmd(ctx, "run", "7", "--mode", "spec", "-n", "2", "-r", "1", "--yes", "--headless", "--config", other)
+	c := p.cmd(ctx, "run", "7", "--mode", "spec", "-n", "2", "-r", rounds, "--yes", "--headless", "--config", other)
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -33,9 +46,5 @@ func TestResumeWithoutTheEnginesFileSaysToPassIt(t *testing.T) {
 	})
 	_ = c.Process.Kill()
 	_ = c.Wait()
-	r := p.moot("resume", "7", "--headless", "--yes").mustExit(t, 2)
-	if !strings.Contains(r.stderr, `no engine named "slow"`) || !strings.Contains(r.stderr, "--config FILE") {
-		t.Errorf("resume without the engines file does not say to pass it:\n%s", r.stderr)
-	}
-	p.moot("resume", "7", "--headless", "--yes", "--config", other).mustExit(t, 0)
+	return other
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/reversa/moot/internal/midcut"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
 )
@@ -167,26 +168,12 @@ func (b *browser) colWidths(on []bool, width int) []int {
 // IDs, cut in the middle, read the same (the title gives up the room).
 func (b *browser) distinctIDWidth(w int) int {
 	var ids []string
-	longest := 0
 	for _, r := range b.rows {
 		if id := r.questionID(); id != "" {
 			ids = append(ids, id)
-			longest = max(longest, ansi.StringWidth(id))
 		}
 	}
-	for ; w < longest; w++ {
-		seen := map[string]bool{}
-		clash := false
-		for _, id := range ids {
-			c := truncMiddle(id, w)
-			clash = clash || seen[c]
-			seen[c] = true
-		}
-		if !clash {
-			break
-		}
-	}
-	return w
+	return midcut.DistinctWidth(ids, w)
 }
 
 // protocolW is the PROTOCOL column's width ("tradeoff"): the title gives
@@ -238,7 +225,7 @@ func joinCells(on []bool, widths []int, cells []string) string {
 		}
 		cell, w := cells[i], widths[i]
 		if ansi.StringWidth(cell) > w && c.head == "BUG" {
-			cell = truncMiddle(ansi.Strip(cell), w) // an ID keeps its end: two IDs never read the same
+			cell = midcut.Cut(ansi.Strip(cell), w) // an ID keeps its end: two IDs never read the same
 		} else if ansi.StringWidth(cell) > w {
 			cell = ansi.Truncate(cell, w, "…")
 		}

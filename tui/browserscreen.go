@@ -203,7 +203,11 @@ func (b *browserScreen) startNew(f *frame) tea.Cmd {
 	case r.sum.Bug.Done:
 		return statusCmd(fmt.Sprintf("%s is closed by DONE.md: moot starts no debate there", r.sum.Bug.ID))
 	case r.dir.Question:
-		return statusCmd(questionNewAdvice(r.sum.Bug.Title))
+		var p *bugfolder.ProblemFile
+		if r.sum.Latest != nil {
+			p = r.sum.Latest.Problem
+		}
+		return statusCmd(questionNewAdvice(r.sum.Bug.Title, p))
 	case r.resumable():
 		return statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
 	case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)

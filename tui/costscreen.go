@@ -287,7 +287,8 @@ func (c costState) text(f *frame) string {
 		b.WriteString("\n" + f.st.Subtle.Render("  assembling P…") + "\n")
 	default:
 		p := c.plan
-		fmt.Fprintf(&b, "  calls %s\n", f.st.Bold.Render(p.Formula))
+		calls := wrapStyled(p.Formula, f.lay.w-8, "        ", f.st.Bold.Render) // under its own start
+		b.WriteString("  calls " + strings.Join(calls, "\n") + "\n")
 		if path := p.PathSummary(); path != "" {
 			fmt.Fprintf(&b, "  path  %s\n", ansi.Truncate(path, max(f.lay.w-10, 10), "…"))
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,7 +85,7 @@ func (k debateScreen) FullHelp() [][]key.Binding {
 // help is the live view's help for what it shows (the argue stop while a
 // running argue debate can stop).
 func (k debateScreen) help(m Model) [][2]string {
-	rows := helpRows(k)
+	rows := slices.DeleteFunc(helpRows(k), func(r [2]string) bool { return slices.Contains(k.idleKeys(m), r[0]) })
 	if m.run.canStopArgue(&m.frame) {
 		rows = append(rows, [2]string{argueStopKey, k.StopArgue.Help().Desc})
 	}
@@ -158,6 +159,20 @@ func (k debateScreen) table() []keyRoute[debateAction] {
 			return nil
 		}},
 	}
+}
+
+// idleKeys are the help's keys that do nothing on the debate shown: on a
+// question, a, e (one debate, no bug.md); under a protocol whose result
+// waits for no decision (argue), d.
+func (k debateScreen) idleKeys(m Model) []string {
+	var idle []string
+	if m.subj.bug != nil && m.subj.bug.IsQuestion {
+		idle = append(idle, k.Older.Help().Key, k.Edit.Help().Key)
+	}
+	if m.dv.deb != nil && m.dv.words(&m.frame).NoDecision {
+		idle = append(idle, k.Decide.Help().Key)
+	}
+	return idle
 }
 
 // handleKey handles a key on the live view (a zoom answers its own).

@@ -419,7 +419,7 @@ func (dv debateState) paneMeta(f *frame, p *pane) string {
 			d = 0
 		}
 	}
-	meta := []string{p.paneName(dv.words(f).Final), badge}
+	meta := []string{p.paneName(dv.words(f)), badge}
 	if p.engine != "" {
 		meta = append(meta, f.st.Subtle.Render(p.engine))
 	}

@@ -85,7 +85,7 @@ func RenderMarkdown(md string, width int, style string) string {
 	renderers.Unlock()
 	lr.Lock()
 	defer lr.Unlock()
-	md = quoteBreaks(strings.ReplaceAll(termsafe.Text(md), quoteCell, ""))
+	md = showHTML(quoteBreaks(strings.ReplaceAll(termsafe.Text(md), quoteCell, "")))
 	md = fitTables(md, width-docMargin)
 	out, err := lr.r.Render(md)
 	if err != nil {

@@ -64,12 +64,16 @@ func setupLenses(s engine.Setup) map[string]bugfolder.Lens {
 }
 
 // paneName is a pane's id with its lens ("agente-1 [security]"); the
-// final step's pane is named by the protocol's word for it (final: judge,
-// synthesizer).
-func (p *pane) paneName(final string) string {
+// final step's pane is named by the protocol's word for it (judge,
+// synthesizer), a support role's by its own when it is no critic
+// ("scorer (critic-1)": the file keeps the id).
+func (p *pane) paneName(words engine.Inputs) string {
 	id := p.id
-	if p.role == "judge" {
-		id = final // the UI's word; the folder keeps the document's (juiz)
+	switch {
+	case p.role == "judge":
+		id = words.Final // the UI's word; the folder keeps the document's (juiz)
+	case p.role == "critic" && words.Supporter != "" && words.Supporter != "critic":
+		id = words.Supporter + " (" + p.id + ")"
 	}
 	if p.lens == "" {
 		return id

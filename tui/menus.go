@@ -414,14 +414,21 @@ func quitMenu(bugID string, fromBrowser bool) *menu {
 	}
 	m.form = newForm(huh.NewGroup(
 		huh.NewNote().Title("Leave this debate?").
-			Description("The calls in flight stop; everything written is kept.\n"+how),
+			Description(quitNote+"\n"+how),
 		huh.NewSelect[string]().Options(
-			huh.NewOption("Leave it, resumable", "leave"),
-			huh.NewOption("Keep watching", "stay"),
+			huh.NewOption(quitChoices[0], "leave"),
+			huh.NewOption(quitChoices[1], "stay"),
 		).Value(&m.choice).Height(3),
 	))
 	return m
 }
+
+// quitChoices are the answers of every "leave this running protocol?"
+// question (a debate's menu, a review's dialog), in the one order: leave,
+// then keep watching (the default); quitNote says what leaving does.
+var quitChoices = []string{"Leave it, resumable", "Keep watching"}
+
+const quitNote = "The calls in flight stop; everything written is kept."
 
 // TrustRequest asks the engineer to trust a project's engines file before
 // it may run commands, redirect endpoints or set a child's environment.

@@ -105,13 +105,13 @@ func newPendingAsk(b *bugfolder.Bug, d *bugfolder.Debate, archive string) *pendi
 
 // newStopReviewAsk asks before q stops the running review id.
 func newStopReviewAsk(id string) *pendingAsk {
-	return &pendingAsk{stopReview: id, keys: newPendingKeys()}
+	return &pendingAsk{stopReview: id, keys: newPendingKeys(), cursor: 1} // on Keep watching, as a debate's
 }
 
 // options are the dialog's answers, in order.
 func (a *pendingAsk) options() []string {
 	if a.stopReview != "" {
-		return []string{"Keep watching", "Stop it (the lenses that sat are kept; moot resume " + a.stopReview + " continues it)"}
+		return quitChoices // the order and the words of a debate's quit menu
 	}
 	return []string{
 		"Decide it now (opens the result; d records the decision)",
@@ -150,8 +150,8 @@ func (a *pendingAsk) view(st *Styles, width int) string {
 	inner := w - 4
 	var b strings.Builder
 	if a.stopReview != "" {
-		b.WriteString(st.Bold.Render("Stop this review?") + "\n")
-		b.WriteString(wrapText("The calls in flight stop; every verdict written is kept.", inner) + "\n\n")
+		b.WriteString(st.Bold.Render("Leave this review?") + "\n")
+		b.WriteString(wrapText(quitNote+"\nmoot resume "+a.stopReview+" continues it.", inner) + "\n\n")
 	} else {
 		b.WriteString(st.Warning.Render(ansi.Truncate("◆ "+a.bug.ID+" waits for a human decision", inner, "…")) + "\n")
 		b.WriteString(wrapText(fmt.Sprintf("Nobody has decided %s yet. A new debate archives it as %s; the decision can still be recorded there.", a.what, a.archive), inner) + "\n\n")
@@ -184,8 +184,8 @@ func (pendingDialog) key(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	bug := m.dlg.ask.bug
 	stop := m.dlg.ask.stopReview != ""
 	m.dlg.ask = nil
-	if stop { // the first answer keeps watching; the second stops (the caller stops the run)
-		if choice == pendingArchive {
+	if stop { // the first answer leaves (the caller stops the run); the second keeps watching
+		if choice == pendingDecide {
 			return m, tea.Quit
 		}
 		return m, nil

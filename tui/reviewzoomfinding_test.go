@@ -32,7 +32,7 @@ func TestReviewLensFocusAndZoomMatchTheDebates(t *testing.T) {
 
 // TestStoppingARunningReviewAsksFirst: q on the review view of a review
 // still running (moot review on a terminal) asks, as a debate's q does:
-// keep watching (the default) stays; stop it quits (the caller stops the
+// keep watching (the default) stays; leave it quits (the caller stops the
 // run, resumable).
 func TestStoppingARunningReviewAsksFirst(t *testing.T) {
 	t.Parallel()
@@ -45,17 +45,17 @@ func TestStoppingARunningReviewAsksFirst(t *testing.T) {
 	}
 	asked, cmd := m.Update(keyMsg("q"))
 	am := asked.(Model)
-	if !strings.Contains(screenText(am, ""), "Stop this review?") || cmd != nil {
+	if !strings.Contains(screenText(am, ""), "Leave this review?") || cmd != nil {
 		t.Fatalf("q stopped a running review without asking:\n%s", screenText(am, ""))
 	}
-	if s := screenText(am, ""); !strings.Contains(s, "Stop this review?") || !strings.Contains(s, "Keep watching") {
+	if s := screenText(am, ""); !strings.Contains(s, "Leave this review?") || !strings.Contains(s, "Keep watching") {
 		t.Errorf("the question does not say what it asks:\n%s", s)
 	}
-	if stay := keys(t, am, "enter"); strings.Contains(screenText(stay, ""), "Stop this review?") || drawnScreen(stay) != "review" {
+	if stay := keys(t, am, "enter"); strings.Contains(screenText(stay, ""), "Leave this review?") || drawnScreen(stay) != "review" {
 
 		t.Errorf("keep watching left the review view")
 	}
-	stopped := keys(t, am, "down")
+	stopped := keys(t, am, "up")
 	if _, c := stopped.Update(keyMsg("enter")); c == nil {
 		t.Error("stop it did not quit")
 	} else if _, ok := c().(tea.QuitMsg); !ok {

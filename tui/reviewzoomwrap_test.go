@@ -19,17 +19,26 @@ import (
 // longEvidence is a finding's evidence wider than any of the screens below.
 const longEvidence = "internal/pricing/discounts/calculator_with_a_very_long_generated_name_for_the_running_total_of_every_batch.go:42 divides the running total by the count before checking that the count is above zero, so an empty batch panics with an integer divide by zero"
 
+// quotedEvidence is a finding's evidence that opens with a quoted line of
+// the change (Markdown would read it as a block quote).
+const quotedEvidence = "> calc.go:5 return a + b\n> (no bound on either)\nso Total overflows on large inputs"
+
 // longClaim is a finding's claim wider than a 60-column screen.
 const longClaim = "the average of an empty batch divides by zero and panics the whole server"
 
 // TestReviewZoomWrapsEachFindingWhole: on the review view of moot review
 // (a finished review), enter zooms the lens with each finding whole: a
 // claim and an evidence longer than the screen wrap at words, every word
-// on screen, no line wider than the window (nothing to scroll sideways).
+// on screen, no line wider than the window (nothing to scroll sideways);
+// an evidence opening with a "> " quoted line is drawn whole, its ">"
+// kept.
 func TestReviewZoomWrapsEachFindingWhole(t *testing.T) {
 	t.Parallel()
-	for _, sz := range []struct{ w, h int }{{80, 24}, {60, 15}} {
-		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+	for _, sz := range []struct {
+		w, h     int
+		evidence string
+	}{{80, 24, longEvidence}, {60, 15, longEvidence}, {80, 24, quotedEvidence}, {140, 45, quotedEvidence}} {
+		t.Run(fmt.Sprintf("%dx%d-%.6s", sz.w, sz.h, sz.evidence), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
 			rf := newReviewFixture(t, filepath.Join(f.proj, review.ReviewsDir), fixedNow, review.State{
@@ -38,7 +47,7 @@ func TestReviewZoomWrapsEachFindingWhole(t *testing.T) {
 			rf.event(t, engine.Event{Type: engine.EvRoundStarted, Round: 1})
 			rf.seat(t, review.Seat{Lens: "tests", Round: 1, Outcome: review.OutcomePass, Engine: "juror-a", Family: "anthropic", Findings: []review.Finding{}})
 			rf.seat(t, review.Seat{Lens: "defect", Round: 1, Outcome: review.OutcomeRefuse, Engine: "juror-a", Family: "anthropic",
-				Findings: []review.Finding{{Severity: review.SevMajor, Claim: longClaim, File: "calc.go", Evidence: longEvidence}}})
+				Findings: []review.Finding{{Severity: review.SevMajor, Claim: longClaim, File: "calc.go", Evidence: sz.evidence}}})
 			// moot review on a terminal: the cost screen, Start, the live view
 			m := NewReviewCost(ReviewStart{Plan: reviewCostPlan(), Start: func() (string, error) { return rf.f.Dir, nil }},
 				Options{Now: func() time.Time { return fixedNow }, Records: []engine.RecordKeeper{review.Keeper{}}})
@@ -65,7 +74,7 @@ func TestReviewZoomWrapsEachFindingWhole(t *testing.T) {
 				}
 			}
 			flat := strings.Join(strings.Fields(screen), "") // a word longer than the screen is broken, not cut
-			for _, want := range []string{"major: " + longClaim, "evidence: " + longEvidence} {
+			for _, want := range []string{"major: " + longClaim, "evidence: " + strings.ReplaceAll(sz.evidence, "\n", " ")} {
 				if !strings.Contains(flat, strings.ReplaceAll(want, " ", "")) {
 					t.Errorf("the zoom does not show %q whole:\n%s", want, screen)
 				}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
 )
 
@@ -59,6 +61,9 @@ func (k debateScreen) resume(m Model) (Model, tea.Cmd) {
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
 		res, err := engine.Resume(b.ctx, bug, opts)
+		if errors.Is(err, harness.ErrUnknownEngine) { // the engines file it started with is another
+			err = fmt.Errorf("%w: a debate started with --config FILE resumes with that file: quit, then moot --config FILE and r, or moot resume %s --config FILE", err, bug.ID)
+		}
 		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,4 +42,38 @@ func TestWizardRefusesTwoIdenticalTradeoffOptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWizardKeepsLongTextWholeOrRefusesIt: a tradeoff option longer than
+// the CLI's 2000 bytes is refused on the options page with the limit (never
+// cut to it unseen), and a 3000-character question reaches moot ask's own
+// checks whole.
+func TestWizardKeepsLongTextWholeOrRefusesIt(t *testing.T) {
+	t.Parallel()
+	t.Run("option", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		opts := protocolOptions(f, t)
+		long := strings.Repeat("strip discounts ", 160) // 2560 bytes
+		opts.Proposals = func(*bugfolder.Bug) (string, string, bool) { return long, "Recalculate, then strip discounts", true }
+		m := sized(t, opts, 140, 45)
+		m = keys(t, m, "down", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
+		s := screenText(m, f.proj)
+		if wizardStage(m) != "inputs" || !strings.Contains(s, "at most 2000") {
+			t.Errorf("a 2560-byte option went on (stage %s) or its refusal does not name the limit:\n%s", wizardStage(m), s)
+		}
+	})
+	t.Run("question", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t)
+		var asked, reviewed [][]string
+		m := sized(t, fiveProtocolOptions(f, t, &asked, &reviewed), 140, 45)
+		m = keys(t, m, "down", "enter")
+		q := "Should " + strings.Repeat("x", 2992) + "?"
+		m = typeText(t, m, q)
+		keys(t, m, "enter")
+		if len(asked) == 0 || !slices.Contains(asked[len(asked)-1], q) {
+			t.Errorf("the 3000-character question did not reach moot ask whole")
+		}
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/midcut"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
@@ -75,7 +76,8 @@ func (t toast) errorOver(f *frame, frame string) string {
 	return strings.Join(lines, "\n")
 }
 
-// fit pads or cuts the frame to the window's size.
+// fit pads or cuts the frame to the window's size: a line cut at the
+// right edge ends with …, so no cut reads as a whole line.
 func (f frame) fit(s string) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > f.h {
@@ -83,7 +85,7 @@ func (f frame) fit(s string) string {
 	}
 	for i, l := range lines {
 		if cellWidth(l) > f.w {
-			lines[i] = ansi.Truncate(l, f.w, "")
+			lines[i] = ansi.Truncate(l, f.w, "…")
 		}
 	}
 	for len(lines) < f.h {
@@ -536,7 +538,7 @@ func bannerLine(b string, w int) string {
 	}
 	i := strings.LastIndex(b, " · ")
 	if i < 0 {
-		return truncMiddle(b, w)
+		return midcut.Cut(b, w)
 	}
 	head, path := b[:i+len(" · ")], b[i+len(" · "):]
 	room := w - ansi.StringWidth(head)

@@ -687,8 +687,8 @@ func (w *wizard) inputFields() []huh.Field {
 			note = w.prefilled
 		}
 		fields = append(fields, w.textNote("Options", note),
-			huh.NewInput().Title("Option A").CharLimit(maxOption).Value(&w.optA).Validate(option("A")),
-			huh.NewInput().Title("Option B").CharLimit(maxOption).Value(&w.optB).Validate(w.optionB))
+			huh.NewInput().Title("Option A").Value(&w.optA).Validate(option("A")),
+			huh.NewInput().Title("Option B").Value(&w.optB).Validate(w.optionB))
 	}
 	if w.in.Criteria {
 		fields = append(fields, huh.NewInput().Title("Criteria").Description("separated by ';' — empty = the mode's rubric").Value(&w.criteria))
@@ -705,14 +705,18 @@ func (w *wizard) inputFields() []huh.Field {
 	return fields
 }
 
-// maxOption bounds an option's statement, as --option-a/-b do.
+// maxOption bounds an option's statement, as --option-a/-b do; a longer
+// one is refused, never cut (the field takes what was typed or pasted).
 const maxOption = 2000
 
-// option checks an option is given.
+// option checks an option is given, within maxOption bytes.
 func option(which string) func(string) error {
 	return func(s string) error {
-		if strings.TrimSpace(s) == "" {
+		switch {
+		case strings.TrimSpace(s) == "":
 			return fmt.Errorf("option %s: give one testable statement", which)
+		case len(s) > maxOption:
+			return fmt.Errorf("option %s is %d bytes; an option is one testable statement of at most %d", which, len(s), maxOption)
 		}
 		return nil
 	}

@@ -39,7 +39,7 @@ func (w *wizard) questionFields() []huh.Field {
 	w.strategy = "one" // one engine for every persona, as moot ask's --solver once
 	return []huh.Field{
 		described(w, huh.NewInput().Title("Question"), "one line; the debate is stored under .moot/debates/ (moot ask)").
-			Value(&w.question).CharLimit(maxOption).Validate(func(s string) error { return w.askCheck(func() { w.question = s }) }),
+			Value(&w.question).Validate(func(s string) error { return w.askCheck(func() { w.question = s }) }),
 		described(w, huh.NewInput().Title(capital(w.in.Members)), "names separated by spaces or commas (the library's, or .moot/personas/NAME.md); empty = two chosen for the question").
 			Value(&w.personas).Validate(func(s string) error { return w.askCheck(func() { w.personas = s }) }),
 		described(w, huh.NewInput().Title("Rounds (cap R)"), "the cap is stated on the cost screen and never exceeded; the debate may stop earlier on convergence").

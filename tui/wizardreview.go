@@ -43,7 +43,7 @@ func (w *wizard) reviewFields() []huh.Field {
 	return []huh.Field{
 		described(w, huh.NewInput().Title("Change"), change).Value(&w.change).
 			Validate(func(s string) error { return w.reviewCheck(0, func() { w.change = s }) }),
-		described(w, huh.NewInput().Title("Contract"), `"intent in one line | pass criteria"`).Value(&w.contract).CharLimit(maxOption).
+		described(w, huh.NewInput().Title("Contract"), `"intent in one line | pass criteria"`).Value(&w.contract).
 			Validate(func(s string) error { return w.reviewCheck(1, func() { w.contract = s }) }),
 		described(w, huh.NewInput().Title("Builder"), "who built the change: a family, an engine or a model (its family never sits); empty = the change's trailers, else the engines file's review.builder").
 			Value(&w.builder).Validate(func(s string) error { return w.reviewCheck(2, func() { w.builder = s }) }),

@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The setup wizard (wizard.go) is a screen: it owns its state (a huh
@@ -85,6 +89,9 @@ func (w *wizard) View(f *frame) string {
 	k := wizardKeyMap
 	head := f.st.Title.Render("moot") + f.st.Subtle.Render(" · set up "+w.setupWhat())
 	form := w.form.View()
+	if !strings.Contains(ansi.Strip(form), w.bug.ID) { // the page's heading scrolled away or none: the title names the bug
+		head += f.st.Subtle.Render(ansi.Truncate(" · "+w.heading(), max(0, f.w-ansi.StringWidth(ansi.Strip(head))), "…"))
+	}
 	help := footerHelp(k.ShortHelp()...)
 	if w.stage == stageConfirm { // yes/no buttons side by side
 		help = footerHelp(labelled(k.Sides, "←/→", "choose"), labelled(k.Next, "enter", "confirm"), k.Back)

@@ -26,7 +26,7 @@ func TestWizardTitleNamesTheProtocol(t *testing.T) {
 	} {
 		m := keys(t, sized(t, opts, 80, 24), c.keys...)
 		text := screenText(m, f.proj)
-		if first := lineWith(text, "moot ·"); first != c.want {
+		if first, _, _ := strings.Cut(lineWith(text, "moot ·"), " · BUG-"); first != c.want { // the bug, named after it when the page's heading is not shown
 			t.Errorf("after %v the title reads %q, want %q:\n%s", c.keys, first, c.want, text)
 		}
 		if len(c.keys) > 0 && c.keys[len(c.keys)-1] == "enter" && c.want != "moot · set up a debate" && strings.Contains(text, "New debate") {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
+	"github.com/reversa/moot/internal/midcut"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -110,21 +111,6 @@ func sanitize(s string) string {
 	return strings.ReplaceAll(termsafe.Text(s), "\t", "    ")
 }
 
-// truncMiddle fits plain text to w cells by cutting its middle (a path or
-// an address keeps its start and its end, joined by …).
-func truncMiddle(s string, w int) string {
-	if runewidth.StringWidth(s) <= w || w < 5 {
-		return runewidth.Truncate(s, max(0, w), "…")
-	}
-	head := (w - 1) / 2
-	tail := w - 1 - head
-	r := []rune(s)
-	for runewidth.StringWidth(string(r[len(r)-tail:])) > tail {
-		tail--
-	}
-	return runewidth.Truncate(s, head, "") + "…" + string(r[len(r)-tail:])
-}
-
 // shortTokens cuts the middle of every word wider than w cells, so that a
 // wrapped note never breaks an address or a path inside a word.
 func shortTokens(s string, w int) string {
@@ -133,7 +119,7 @@ func shortTokens(s string, w int) string {
 		words := strings.Split(l, " ")
 		for j, word := range words {
 			if runewidth.StringWidth(word) > w {
-				words[j] = truncMiddle(word, w)
+				words[j] = midcut.Cut(word, w)
 			}
 		}
 		lines[i] = strings.Join(words, " ")

@@ -123,7 +123,7 @@ func (z zoomState) title(f *frame, d *debateState, r *reviewState) string {
 		return r.reviewZoomTitle()
 	}
 	if p := d.zoomPane(f); p != nil {
-		return fmt.Sprintf("%s · %s · %s", p.paneName(d.words(f).Final), p.status, p.engine)
+		return fmt.Sprintf("%s · %s · %s", p.paneName(d.words(f)), p.status, p.engine)
 	}
 	return d.tabNames()[d.tab]
 }

@@ -1,10 +1,12 @@
 package review
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -176,11 +178,24 @@ func seats(dir string, st *State, evs []engine.Event, round int) []engine.Record
 	for _, l := range st.Lenses {
 		get(l.Name)
 	}
+	resumed := slices.IndexFunc(evs, func(e engine.Event) bool { return e.Type == engine.EvResumed }) >= 0
+	// since is each lens's status from the last session's events (a
+	// resume's): a seat cut by a cancel shows it, not the old cut
+	since := map[string]string{}
 	for _, e := range evs {
+		if e.Type == engine.EvResumed {
+			clear(since)
+		}
 		if e.Round != round || e.SolverID == "" {
 			continue
 		}
 		p := get(e.SolverID)
+		switch e.Type {
+		case engine.EvCallStarted:
+			since[e.SolverID] = "called"
+		case engine.EvVerdict:
+			since[e.SolverID] = string(e.Choice)
+		}
 		switch e.Type {
 		case engine.EvRung:
 			if !sat(Status(e.Choice)) {
@@ -194,7 +209,10 @@ func seats(dir string, st *State, evs []engine.Event, round int) []engine.Record
 	}
 	res := make([]engine.RecordSeat, len(out))
 	for i, p := range out {
-		seatFile(filepath.Join(dir, RoundDir(round), VerdictsDir, p.Lens+".json"), p)
+		cut := seatFile(filepath.Join(dir, RoundDir(round), VerdictsDir, p.Lens+".json"), p)
+		if cut && resumed && (since[p.Lens] == "" || since[p.Lens] == "called") { // resumed: the lens is called again
+			*p = engine.RecordSeat{Lens: p.Lens, Status: cmp.Or(since[p.Lens], "waiting")}
+		}
 		res[i] = *p
 	}
 	return res
@@ -213,15 +231,16 @@ func rungWhy(eng, status, reason string) string {
 	return s
 }
 
-// seatFile fills a seat from its lens's verdict file, once written.
-func seatFile(p string, seat *engine.RecordSeat) {
+// seatFile fills a seat from its lens's verdict file, once written, and
+// reports whether the file is a cut seat's (no verdict on the change).
+func seatFile(p string, seat *engine.RecordSeat) (cut bool) {
 	b, err := safefs.ReadFile(p, 4<<20)
 	if err != nil {
-		return
+		return false
 	}
 	var s Seat
 	if json.Unmarshal(b, &s) != nil {
-		return
+		return false
 	}
 	seat.Engine, seat.Family, seat.Status, seat.Reason = s.Engine, s.Family, string(s.Outcome), s.Reason
 	if s.Unverified {
@@ -237,6 +256,7 @@ func seatFile(p string, seat *engine.RecordSeat) {
 			seat.Rejected = append(seat.Rejected, rungWhy(a.Engine, string(a.Status), a.Reason))
 		}
 	}
+	return s.Cut
 }
 
 // DecideRecord records the human decision on a stalled review, through

@@ -1,0 +1,40 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBrowserResumesARunStartedWithItsEnginesFile: a debate started with
+// --config naming an engine only that file has, killed mid-run: r in the
+// browser opened without --config says to pass the file (and how); the
+// browser opened with --config (as run takes it) resumes it to the end.
+func TestBrowserResumesARunStartedWithItsEnginesFile(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.env = []string{"FAKE_DELAY_MS=400"}
+	other := killedRunOnItsOwnEngines(t, p, "0")
+
+	resume := func(m *tmuxMoot) {
+		m.wait("the browser", "A7K3")
+		m.send("/")
+		m.send("-l", "A7K3")
+		m.send("Enter")
+		m.send("r")
+		time.Sleep(300 * time.Millisecond)
+		if s := m.settled(); strings.Contains(s, "Resume") && strings.Contains(s, "Cancel") {
+			m.send("Enter") // the resume's cost: accepted
+		}
+	}
+	without := startTmux(t, p, 140, 45)
+	resume(without)
+	without.wait("advice to pass the engines file", `no engine named "slow"`, "--config FILE")
+
+	with := startTmux(t, p, 140, 45, "--config", other)
+	resume(with)
+	with.waitAny("the debate resumed to its end", "· done", "waits for a human decision", "spec-")
+	if s := with.screen(); strings.Contains(s, `no engine named "slow"`) {
+		t.Errorf("the browser given --config did not resume with it:\n%s", s)
+	}
+}
