@@ -9,8 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/reversa/moot/bugfolder"
 )
 
 // debateScreen is the live view of a debate (run here, run elsewhere or
@@ -235,7 +233,7 @@ func (k debateScreen) render(m Model) string {
 	var body string
 	switch {
 	case m.dv.tab == 0:
-		body = m.dv.viewDoc(&m.frame, docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
+		body = m.dv.viewDoc(&m.frame, docKey{path: d.problemDoc(), width: m.w - 2}, bodyH)
 	case m.dv.tab == m.dv.convTab() && m.dv.argueView != nil:
 		body = strings.Join(m.renderArgue(m.dv.argueView, m.w, bodyH), "\n")
 	case m.dv.tab == m.dv.convTab():
@@ -243,7 +241,7 @@ func (k debateScreen) render(m Model) string {
 		if chart != "" {
 			chart += "\n\n"
 		}
-		body = chart + m.dv.viewDoc(&m.frame, docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
+		body = chart + m.dv.viewDoc(&m.frame, docKey{path: d.convDoc(), width: m.w - 2}, bodyH-lipgloss.Height(chart))
 	case m.dv.tab == m.dv.finalTab():
 		body = m.dv.viewFinal(&m.frame, m.subj.bug, m.dlg.menu != nil, bodyH)
 	default:

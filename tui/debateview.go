@@ -172,11 +172,11 @@ func (d debateState) zoomDocKey(f *frame) docKey {
 	w := f.w - 2
 	switch {
 	case d.tab == 0:
-		return docKey{path: bugfolder.DocPath(d.deb.dir, d.deb.lang.Names().Problem), width: w}
+		return docKey{path: d.deb.problemDoc(), width: w}
 	case d.tab == d.convTab() && d.argueView != nil:
 		return docKey{} // argue's own view (argueZoom), read from its files
 	case d.tab == d.convTab():
-		return docKey{path: bugfolder.DocPath(d.deb.dir, d.deb.lang.Names().Convergence), width: w}
+		return docKey{path: d.deb.convDoc(), width: w}
 	case d.tab == d.finalTab() && d.deb.judge.path != "" && !f.run.on:
 		return docKey{path: d.deb.judge.path, width: w}
 	}
@@ -468,9 +468,9 @@ func (m *Model) wantDocs() []tea.Cmd {
 	case m.zm.on:
 		keys = append(keys, m.dv.zoomDocKey(&m.frame))
 	case m.dv.tab == 0:
-		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Problem), width: bodyW})
+		keys = append(keys, docKey{path: m.dv.deb.problemDoc(), width: bodyW})
 	case m.dv.tab == m.dv.convTab():
-		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Convergence), width: bodyW})
+		keys = append(keys, docKey{path: m.dv.deb.convDoc(), width: bodyW})
 	case m.dv.tab == m.dv.finalTab() && m.dv.deb.judge.path != "" && !m.run.on:
 		keys = append(keys, docKey{path: m.dv.deb.judge.path, width: m.finalDocWidth()})
 	}
@@ -535,7 +535,8 @@ func parseConvRow(line string) (convRow, bool) {
 // loadConvergenceCmd reads the convergence table from disk.
 func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
 	return func() tea.Msg {
-		raw, err := safefs.ReadFile(bugfolder.DocPath(dir, l.Names().Convergence), 0)
+		path := bugfolder.DocPath(dir, l.Names().Convergence)
+		raw, err := safefs.ReadFile(path, 0)
 		if err != nil {
 			return convergenceMsg{dir: dir}
 		}
@@ -545,7 +546,7 @@ func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
 				rows = append(rows, r)
 			}
 		}
-		return convergenceMsg{dir: dir, rows: rows}
+		return convergenceMsg{dir: dir, rows: rows, path: path}
 	}
 }
 

@@ -43,7 +43,7 @@ func (k debateScreen) start(m Model) (Model, tea.Cmd) {
 		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
-	return m, tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
+	return m, tea.Batch(waitForEngine(b.ch, ""), tick(), m.spin.Tick)
 }
 
 // resume resumes the debate on screen.
@@ -62,7 +62,7 @@ func (k debateScreen) resume(m Model) (Model, tea.Cmd) {
 		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
-	return m, tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
+	return m, tea.Batch(waitForEngine(b.ch, m.dv.deb.dir), tick(), m.spin.Tick)
 }
 
 // open shows a debate read from disk.
@@ -77,7 +77,7 @@ func (k debateScreen) open(m Model, msg debateLoadedMsg) Model {
 		m.opts.Resume = false
 	}
 	m.subj.bug = msg.bug
-	m.dv.deb = viewFromFiles(msg.bug, msg.deb)
+	m.dv.deb = viewFromFiles(msg.bug, msg.deb, msg.facts)
 	m.dv.deb.nth, m.dv.deb.of = msg.nth, msg.of
 	m.now = m.clock() // a debate run elsewhere counts its elapsed time to now
 	m.out.Dir = msg.deb.Dir
@@ -99,7 +99,7 @@ func (k debateScreen) refresh(m Model, msg debateLoadedMsg) (Model, tea.Cmd) {
 	}
 	was, other := bugfolder.State(m.dv.deb.state), m.dv.deb.heldBy != ""
 	tab, focus := m.dv.tab, m.dv.focus
-	m.dv.deb = viewFromFiles(msg.bug, msg.deb)
+	m.dv.deb = viewFromFiles(msg.bug, msg.deb, msg.facts)
 	m.dv.tab, m.dv.focus = min(tab, m.dv.finalTab()), focus
 	if m.zm.on {
 		m.zm.refresh(&m.frame, &m.dv, &m.rv)
@@ -140,6 +140,7 @@ func (f *frame) endLeftRun() {
 // engine applies a batch of events, then a question or the end.
 func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
+	m.dv.deb.folderCalls = max(m.dv.deb.folderCalls, msg.calls) // the folder's count as the batch was taken
 	for _, ev := range msg.events {
 		cmds = append(cmds, k.applyEvent(&m, ev)...)
 	}
@@ -160,7 +161,7 @@ func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 		return m, tea.Batch(append(cmds, cmd)...)
 	}
 	if m.run.on {
-		cmds = append(cmds, waitForEngine(msg.ch))
+		cmds = append(cmds, waitForEngine(msg.ch, m.dv.deb.dir))
 	}
 	return m, tea.Batch(cmds...)
 }
