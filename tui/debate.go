@@ -212,7 +212,7 @@ func (d *debateView) lastRound() int {
 }
 
 // stopAsked reports whether the human asked this run to stop.
-func (d *debateView) stopAsked(m Model) bool { return m.run.bridge != nil && m.run.bridge.stop.Load() }
+func (r runState) stopAsked() bool { return r.bridge != nil && r.bridge.stop.Load() }
 
 // markDropped marks the panes of the members a decision at round k left
 // out, in the rounds after k, as dropped: no call of theirs is to come.

@@ -81,14 +81,10 @@ func (d debateState) focusedPanes() []*pane {
 	return nil
 }
 
-// open zooms into the focused pane or the tab's document, at its top;
-// it reports whether there was one.
-func (z *zoomState) open(f *frame, d *debateState, r *reviewState) bool {
-	if p := d.zoomPane(f); p == nil && d.tab != 0 && d.tab != d.convTab() && d.tab != d.finalTab() {
-		return false
-	}
-	z.start(f, d, r)
-	return true
+// zoomable reports whether there is a focused pane or a tab's document
+// to zoom into.
+func (d debateState) zoomable(f *frame) bool {
+	return d.zoomPane(f) != nil || d.tab == 0 || d.tab == d.convTab() || d.tab == d.finalTab()
 }
 
 // start shows the zoom, filled by refresh, at its top, with no
