@@ -22,20 +22,20 @@ func (d debateState) engineOptions(f *frame, b *bridge, command string) engine.O
 		AcceptEngineChange: d.acceptEngines, AcceptedBy: "human", Budget: f.opts.ResumeBudget}
 }
 
-// start starts the debate of the cost screen.
-func (k debateScreen) start(m Model) (Model, tea.Cmd) {
-	s := m.cost.setup
+// start starts the debate of the cost screen (its setup s, priced by
+// plan) on this view; the root closes a zoom left open.
+func (d debateState) start(f *frame, s engine.Setup, plan *engine.Plan) (debateState, tea.Cmd) {
 	b := newBridge()
-	m.run.bridge, m.run.on = b, true
-	m.out.BugID = s.Bug.ID
-	m.dv.deb = newLiveView(s)
-	m.forgetDocsIn(s.Bug.DebateFolder())
+	f.run.bridge, f.run.on = b, true
+	f.out.BugID = s.Bug.ID
+	d.deb = newLiveView(s)
+	f.forgetDocsIn(s.Bug.DebateFolder())
 	// until the run logs its plan: the same estimate
-	m.dv.deb.estUSD, m.dv.deb.estUnknown, m.dv.deb.hasEstimate = m.cost.plan.USD, !m.cost.plan.USDKnown, true
-	m.dv.deb.startedAt = m.clock()
-	m.dv.deb.sessionStart = m.dv.deb.startedAt
-	m.screen, m.dv.tab, m.dv.focus, m.zm.on, m.dv.conv = scrDebate, 1, 0, false, nil
-	opts := m.dv.engineOptions(&m.frame, b, "moot run "+s.Bug.ID)
+	d.deb.estUSD, d.deb.estUnknown, d.deb.hasEstimate = plan.USD, !plan.USDKnown, true
+	d.deb.startedAt = f.clock()
+	d.deb.sessionStart = d.deb.startedAt
+	f.screen, d.tab, d.focus, d.conv = scrDebate, 1, 0, nil
+	opts := d.engineOptions(f, b, "moot run "+s.Bug.ID)
 	live := livefile.New() // streamed figures for another moot watching
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
@@ -43,18 +43,18 @@ func (k debateScreen) start(m Model) (Model, tea.Cmd) {
 		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
-	return m, tea.Batch(waitForEngine(b.ch, ""), tick(), m.spin.Tick)
+	return d, tea.Batch(waitForEngine(b.ch, ""), tick(), f.spin.Tick)
 }
 
-// resume resumes the debate on screen.
-func (k debateScreen) resume(m Model) (Model, tea.Cmd) {
+// resume resumes the debate on screen (the frame's subject).
+func (d debateState) resume(f *frame) (debateState, tea.Cmd) {
 	b := newBridge()
-	m.run.bridge, m.run.on = b, true
-	m.out.BugID = m.subj.bug.ID
-	m.dv.deb.live, m.dv.deb.state = true, "running"
-	m.dv.deb.sessionStart, m.dv.deb.finishedAt = m.clock(), time.Time{}
-	bug := m.subj.bug
-	opts := m.dv.engineOptions(&m.frame, b, "moot resume "+bug.ID)
+	f.run.bridge, f.run.on = b, true
+	f.out.BugID = f.subj.bug.ID
+	d.deb.live, d.deb.state = true, "running"
+	d.deb.sessionStart, d.deb.finishedAt = f.clock(), time.Time{}
+	bug := f.subj.bug
+	opts := d.engineOptions(f, b, "moot resume "+bug.ID)
 	live := livefile.New()
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
@@ -62,7 +62,7 @@ func (k debateScreen) resume(m Model) (Model, tea.Cmd) {
 		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
-	return m, tea.Batch(waitForEngine(b.ch, m.dv.deb.dir), tick(), m.spin.Tick)
+	return d, tea.Batch(waitForEngine(b.ch, d.deb.dir), tick(), f.spin.Tick)
 }
 
 // open shows a debate read from disk.

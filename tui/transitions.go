@@ -78,7 +78,8 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 	case openSetupMsg:
 		m, c = m.openWizard(t.bug)
 	case startRunMsg:
-		m, c = debatePage.start(m)
+		m.dv, c = m.dv.start(&m.frame, m.cost.setup, m.cost.plan)
+		m.zm.on = false
 	case backToBrowserMsg:
 		m, c = m.reopen(t.left)
 	case resumeDebateMsg:
