@@ -46,7 +46,8 @@ func openQuestion(t *testing.T, opts Options, bug *bugfolder.Bug, w, h int) Mode
 	if msg.err != nil {
 		t.Fatal(msg.err)
 	}
-	return pump(t, debatePage.open(m, msg), nil)
+	m.dv = m.dv.open(&m.frame, msg)
+	return pump(t, m, nil)
 }
 
 // TestBrowserResumesWithTheDebatesProtocol: r on an interrupted argue

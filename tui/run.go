@@ -65,49 +65,47 @@ func (d debateState) resume(f *frame) (debateState, tea.Cmd) {
 	return d, tea.Batch(waitForEngine(b.ch, d.deb.dir), tick(), f.spin.Tick)
 }
 
-// open shows a debate read from disk.
-func (k debateScreen) open(m Model, msg debateLoadedMsg) Model {
+// open shows a debate read from disk (the root closes a zoom left open).
+func (d debateState) open(f *frame, msg debateLoadedMsg) debateState {
 	if msg.err != nil { // shown wrapped until a key
-		m.toast.text, m.toast.until, m.toast.errShown = msg.err.Error(), m.clock().Add(24*time.Hour), true
-		m.opts.Resume = false
-		return m
+		f.toast.text, f.toast.until, f.toast.errShown = msg.err.Error(), f.clock().Add(24*time.Hour), true
+		f.opts.Resume = false
+		return d
 	}
-	if m.opts.Resume && msg.deb.State == bugfolder.StateDone {
-		m.toast.text, m.toast.until = "the debate is already finished; nothing to resume", m.clock().Add(6*time.Second)
-		m.opts.Resume = false
+	if f.opts.Resume && msg.deb.State == bugfolder.StateDone {
+		f.toast.text, f.toast.until = "the debate is already finished; nothing to resume", f.clock().Add(6*time.Second)
+		f.opts.Resume = false
 	}
-	m.subj.bug = msg.bug
-	m.dv.deb = viewFromFiles(msg.bug, msg.deb, msg.facts)
-	m.dv.deb.nth, m.dv.deb.of = msg.nth, msg.of
-	m.now = m.clock() // a debate run elsewhere counts its elapsed time to now
-	m.out.Dir = msg.deb.Dir
-	m.screen, m.dv.focus, m.zm.on, m.dv.conv = scrDebate, 0, false, nil
-	m.dv.tab = 1 + m.dv.deb.current
+	f.subj.bug = msg.bug
+	d.deb = viewFromFiles(msg.bug, msg.deb, msg.facts)
+	d.deb.nth, d.deb.of = msg.nth, msg.of
+	f.now = f.clock() // a debate run elsewhere counts its elapsed time to now
+	f.out.Dir = msg.deb.Dir
+	f.screen, d.focus, d.conv = scrDebate, 0, nil
+	d.tab = 1 + d.deb.current
 	if msg.deb.Final != nil {
-		m.dv.tab = m.dv.finalTab()
+		d.tab = d.finalTab()
 	}
-	return m
+	return d
 }
 
 // refresh shows the debate on screen read again (another process
-// writes it), keeping the tab, the focus and the zoom.
+// writes it), keeping the tab and the focus; shown reports whether it
+// did (a zoom over it is filled again by the root).
 // A debate another moot process runs notifies the terminal when it comes
 // to wait for a decision or ends (watchedNote), as a debate run here does.
-func (k debateScreen) refresh(m Model, msg debateLoadedMsg) (Model, tea.Cmd) {
-	if msg.err != nil || m.dv.deb == nil || m.run.on || msg.deb.Dir != m.dv.deb.dir {
-		return m, nil
+func (d debateState) refresh(f *frame, msg debateLoadedMsg) (_ debateState, _ tea.Cmd, shown bool) {
+	if msg.err != nil || d.deb == nil || f.run.on || msg.deb.Dir != d.deb.dir {
+		return d, nil, false
 	}
-	was, other := bugfolder.State(m.dv.deb.state), m.dv.deb.heldBy != ""
-	tab, focus := m.dv.tab, m.dv.focus
-	m.dv.deb = viewFromFiles(msg.bug, msg.deb, msg.facts)
-	m.dv.tab, m.dv.focus = min(tab, m.dv.finalTab()), focus
-	if m.zm.on {
-		m.zm.refresh(&m.frame, &m.dv, &m.rv)
+	was, other := bugfolder.State(d.deb.state), d.deb.heldBy != ""
+	tab, focus := d.tab, d.focus
+	d.deb = viewFromFiles(msg.bug, msg.deb, msg.facts)
+	d.tab, d.focus = min(tab, d.finalTab()), focus
+	if n := watchedNote(d.deb.bugID, was, msg.deb.State); other && n != "" {
+		return d, notify(n), true
 	}
-	if n := watchedNote(m.dv.deb.bugID, was, msg.deb.State); other && n != "" {
-		return m, notify(n)
-	}
-	return m, nil
+	return d, nil, true
 }
 
 // leave stops a running debate (it stays resumable) and exits when the
@@ -271,16 +269,24 @@ func (d *debateView) ended(res *engine.Result, err error) {
 	d.live = false
 }
 
-// loaded shows a debate read from disk (or the one on screen read
+// debateLoaded shows a debate read from disk (or the one on screen read
 // again), asks for its convergence, scores and trend, and resumes it when
 // the UI was opened to.
-func (k debateScreen) loaded(m Model, msg debateLoadedMsg) (Model, tea.Cmd) {
+func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	if msg.refresh {
-		nm, c := k.refresh(m, msg)
-		nm.toast.clearStaleHeld(&nm.browser.browser, &nm.dv, nm.subj.bug)
-		return nm, c
+		var c tea.Cmd
+		var shown bool
+		m.dv, c, shown = m.dv.refresh(&m.frame, msg)
+		if shown && m.zm.on {
+			m.zm.refresh(&m.frame, &m.dv, &m.rv)
+		}
+		m.toast.clearStaleHeld(&m.browser.browser, &m.dv, m.subj.bug)
+		return m, c
 	}
-	m = k.open(m, msg)
+	m.dv = m.dv.open(&m.frame, msg)
+	if msg.err == nil {
+		m.zm.on = false
+	}
 	var cmds []tea.Cmd
 	if m.dv.deb != nil {
 		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir), loadTrendCmd(m.opts.Register, m.dv.deb.dir, m.dv.deb.final))
