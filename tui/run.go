@@ -135,27 +135,29 @@ func (f *frame) endLeftRun() {
 	f.run.leaveToBrowser, f.run.on, f.run.bridge, f.toast.errShown = false, false, nil, false
 }
 
-// engine applies a batch of events, then a question or the end.
-func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
+// engineBatch applies a batch of the run's events to the debate view,
+// then opens the question or takes the end that follows them.
+func (m Model) engineBatch(msg engineMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
-	m.dv.deb.folderCalls = max(m.dv.deb.folderCalls, msg.calls) // the folder's count as the batch was taken
-	for _, ev := range msg.events {
-		cmds = append(cmds, k.applyEvent(&m, ev)...)
+	var seen eventsSeen
+	m.dv, cmds, seen = m.dv.applyEvents(&m.frame, msg, m.zm.on)
+	if seen.output && m.zm.on {
+		m.zm.refresh(&m.frame, &m.dv, &m.rv)
 	}
-	if m.dv.deb.dir != "" {
-		m.out.Dir = m.dv.deb.dir
+	if seen.callEnded {
+		cmds = append(cmds, m.dlg.refreshBudget(&m.frame)) // its spend and calls in flight moved
 	}
 	var cmd tea.Cmd
 	switch then := msg.then.(type) {
 	case askQuorumMsg:
-		cmds = append(cmds, k.askQuorum(&m, then))
+		cmds = append(cmds, m.askQuorum(then))
 	case askJudgeMsg:
-		cmds = append(cmds, k.askJudge(&m, then))
+		cmds = append(cmds, m.askJudge(then))
 	case askBudgetMsg:
 		m, cmd = budgetDialog{}.ask(m, then)
 		cmds = append(cmds, cmd)
 	case runDoneMsg:
-		m, cmd = k.runDone(m, then)
+		m, cmd = m.runDone(then)
 		return m, tea.Batch(append(cmds, cmd)...)
 	}
 	if m.run.on {
@@ -164,36 +166,48 @@ func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// applyEvent applies one event to the debate shown: the tab follows the
-// round, a zoom its pane; what an event changed on disk is read again.
-func (debateScreen) applyEvent(m *Model, ev engine.Event) []tea.Cmd {
+// eventsSeen is what a batch of events changed that the root shows over
+// the view: a zoomed pane's text, a call's end (a budget menu's figures).
+type eventsSeen struct{ output, callEnded bool }
+
+// applyEvents applies a batch of events to the debate shown (zoomOn: a
+// zoom stands over it): the tab follows the round; what an event changed
+// on disk is read again.
+func (d debateState) applyEvents(f *frame, msg engineMsg, zoomOn bool) (debateState, []tea.Cmd, eventsSeen) {
 	var cmds []tea.Cmd
-	fromFinal := m.dv.finalTab() - m.dv.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
-	m.dv.deb.apply(ev)
-	if fromFinal >= 0 && fromFinal <= 1 {
-		m.dv.tab = m.dv.finalTab() - fromFinal
+	var seen eventsSeen
+	d.deb.folderCalls = max(d.deb.folderCalls, msg.calls) // the folder's count as the batch was taken
+	for _, ev := range msg.events {
+		fromFinal := d.finalTab() - d.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
+		d.deb.apply(ev)
+		if fromFinal >= 0 && fromFinal <= 1 {
+			d.tab = d.finalTab() - fromFinal
+		}
+		switch {
+		case ev.Type == engine.EvRoundStarted && !zoomOn && d.tab >= 1 && d.tab <= d.deb.lastRound()+1:
+			d.tab, d.focus = 1+ev.Round, 0
+		case ev.Type == engine.EvJudgeStarted && !zoomOn:
+			d.tab = d.finalTab()
+		case ev.Type == engine.EvConvergence:
+			cmds = append(cmds, loadConvergenceCmd(d.deb.dir, d.deb.lang))
+		case ev.Type == engine.EvOutput && zoomOn && d.zoomPane(f) != nil:
+			seen.output = true
+		case ev.Type == engine.EvCallFinished:
+			seen.callEnded = true
+		}
+		if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
+			ev.Type == engine.EvCallFinished && f.keepsArtifacts() {
+			cmds = append(cmds, loadArgueCmd(d.protocol(f), d.deb.dir)) // argue rewrites its files as each call lands
+		}
 	}
-	switch {
-	case ev.Type == engine.EvRoundStarted && !m.zm.on && m.dv.tab >= 1 && m.dv.tab <= m.dv.deb.lastRound()+1:
-		m.dv.tab, m.dv.focus = 1+ev.Round, 0
-	case ev.Type == engine.EvJudgeStarted && !m.zm.on:
-		m.dv.tab = m.dv.finalTab()
-	case ev.Type == engine.EvConvergence:
-		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang))
-	case ev.Type == engine.EvOutput && m.zm.on && m.dv.zoomPane(&m.frame) != nil:
-		m.zm.refresh(&m.frame, &m.dv, &m.rv)
-	case ev.Type == engine.EvCallFinished:
-		cmds = append(cmds, m.dlg.refreshBudget(&m.frame)) // its spend and calls in flight moved
+	if d.deb.dir != "" {
+		f.out.Dir = d.deb.dir
 	}
-	if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
-		ev.Type == engine.EvCallFinished && m.keepsArtifacts() {
-		cmds = append(cmds, loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir)) // argue rewrites its files as each call lands
-	}
-	return cmds
+	return d, cmds, seen
 }
 
 // askQuorum opens the quorum menu (a debate left answers it at once).
-func (debateScreen) askQuorum(m *Model, then askQuorumMsg) tea.Cmd {
+func (m *Model) askQuorum(then askQuorumMsg) tea.Cmd {
 	note := notify(m.dv.deb.bugID + " needs a decision: the quorum was lost")
 	if m.out.Left {
 		then.reply <- quorumAnswer{err: errors.New("left")}
@@ -205,7 +219,7 @@ func (debateScreen) askQuorum(m *Model, then askQuorumMsg) tea.Cmd {
 
 // askJudge opens the judge-failure menu (a debate left answers it at
 // once).
-func (debateScreen) askJudge(m *Model, then askJudgeMsg) tea.Cmd {
+func (m *Model) askJudge(then askJudgeMsg) tea.Cmd {
 	note := notify(m.dv.deb.bugID + " needs a decision: the " + finalWord(then.j) + " failed")
 	if m.out.Left {
 		then.reply <- judgeAnswer{err: errors.New("left")}
@@ -218,7 +232,7 @@ func (debateScreen) askJudge(m *Model, then askJudgeMsg) tea.Cmd {
 
 // runDone takes the end of the run: its result or error, then the final
 // answer, the convergence and the scores read again.
-func (debateScreen) runDone(m Model, then runDoneMsg) (Model, tea.Cmd) {
+func (m Model) runDone(then runDoneMsg) (Model, tea.Cmd) {
 	m.run.on = false
 	if m.dlg.menu != nil && m.dlg.menu.kind == menuQuit {
 		m.dlg.menu, m.dlg.aside = nil, nil // "leave this debate?" has no object any more

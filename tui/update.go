@@ -170,7 +170,7 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		nm, c := m.debateLoaded(msg)
 		return nm, c, true
 	case engineMsg:
-		nm, c := debatePage.engine(m, msg)
+		nm, c := m.engineBatch(msg)
 		return nm, c, true
 	case docMsg:
 		m.docArrived(msg, &m.zm, &m.dv)
