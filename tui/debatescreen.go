@@ -13,8 +13,9 @@ import (
 
 // debateScreen is the live view of a debate (run here, run elsewhere or
 // finished): its header, tabs (problem, rounds, convergence, final) and
-// panes. Its state is the root's debate view (m.deb) and the tab, focus
-// and zoom it shows; a zoom is zoomState (zoomscreen.go).
+// panes. These are its bindings; its state is debateState (the debate
+// view, the tab and the focus), with Update and View; a zoom over it is
+// zoomState (zoomscreen.go), routed by the root.
 type debateScreen struct {
 	NextTab, PrevTab, Round       key.Binding
 	Left, Right, Up, Down         key.Binding
