@@ -156,11 +156,16 @@ type (
 		// nth and of place it among the bug's debates (1-based, oldest
 		// first; of is 0 when not counted).
 		nth, of int
+		// facts are read with deb (viewFromFiles).
+		facts folderFacts
 	}
 	// convergenceMsg delivers the convergence rows read from disk.
 	convergenceMsg struct {
 		dir  string
 		rows []convRow
+		// path is where the table was read (bugfolder.DocPath), "" when
+		// it was not.
+		path string
 	}
 	// statusMsg shows a message in the status line for a while.
 	statusMsg string
@@ -453,7 +458,11 @@ func loadDebateCmd(bug *bugfolder.Bug) tea.Cmd {
 			return debateLoadedMsg{bug: bug, err: err}
 		}
 		d, err := bugfolder.ReadDebate(full.DebateFolder(), full.Register.Lang) // a question's folder is its debate
-		return debateLoadedMsg{bug: full, deb: d, err: err}
+		msg := debateLoadedMsg{bug: full, deb: d, err: err}
+		if err == nil {
+			msg.facts = readFolderFacts(d)
+		}
+		return msg
 	}
 }
 
@@ -473,7 +482,7 @@ func loadNthDebateCmd(bug *bugfolder.Bug, nth int) tea.Cmd {
 		if nth <= 0 {
 			i = (len(ds) - 1 + nth%len(ds) + len(ds)) % len(ds)
 		}
-		return debateLoadedMsg{bug: full, deb: ds[i], nth: i + 1, of: len(ds)}
+		return debateLoadedMsg{bug: full, deb: ds[i], nth: i + 1, of: len(ds), facts: readFolderFacts(ds[i])}
 	}
 }
 

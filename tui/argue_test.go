@@ -158,7 +158,7 @@ func TestArgueViewFitsManyPersonas(t *testing.T) {
 			t.Errorf("the view lacks %q:\n%s", want, plain)
 		}
 	}
-	if !m.zm.open(&m.frame, &m.dv, &m.rv) {
+	if m = pump(t, m, keyMsg("enter")); !m.zm.on {
 		t.Fatal("the Convergence tab does not zoom")
 	}
 	zoom := ansi.Strip(m.zm.vp.GetContent())

@@ -46,7 +46,8 @@ func openQuestion(t *testing.T, opts Options, bug *bugfolder.Bug, w, h int) Mode
 	if msg.err != nil {
 		t.Fatal(msg.err)
 	}
-	return pump(t, debatePage.open(m, msg), nil)
+	m.dv = m.dv.open(&m.frame, msg)
+	return pump(t, m, nil)
 }
 
 // TestBrowserResumesWithTheDebatesProtocol: r on an interrupted argue
@@ -158,7 +159,10 @@ func TestArgueCallsAgreeWithShow(t *testing.T) {
 		}
 	}
 	d, _ = bugfolder.ReadDebate(dir, bugfolder.EN)
-	m.dv.deb.apply(engine.Event{Type: engine.EvQuorumLost, Round: 2, Valid: 1, Needed: 2})
+	// the folder's count comes with the engine's batch (read off the UI goroutine)
+	ch := make(chan any, 1)
+	ch <- engine.Event{Type: engine.EvQuorumLost, Round: 2, Valid: 1, Needed: 2}
+	m = pump(t, m, waitForEngine(ch, dir)())
 	if got := headerFigure(m, "calls"); !strings.HasPrefix(got, fmt.Sprintf("calls %d/", d.ModelCalls())) {
 		t.Errorf("at the quorum menu the header says %q, show counts %d", got, d.ModelCalls())
 	}

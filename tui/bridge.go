@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 )
 
@@ -17,6 +18,9 @@ type (
 		ch     <-chan any
 		events []engine.Event
 		then   any
+		// calls is the debate folder's count of calls made
+		// (bugfolder.CountModelCalls), read once the batch was taken.
+		calls int
 	}
 	// askQuorumMsg asks the quorum menu; the answer goes to reply.
 	askQuorumMsg struct {
@@ -104,40 +108,66 @@ func (b *bridge) JudgeFailed(ctx context.Context, j engine.JudgeFailure) (engine
 // maxBatch bounds how many events one message carries.
 const maxBatch = 1024
 
-// waitForEngine reads the next events: it blocks for one, then takes every
+// waitForEngine reads the next events of the run writing dir ("" until
+// its setup event names it): it blocks for one, then takes every
 // event already waiting, up to maxBatch, stopping after a question or the
 // end. Update re-arms it with the same channel.
-func waitForEngine(ch <-chan any) tea.Cmd {
+func waitForEngine(ch <-chan any, dir string) tea.Cmd {
 	if ch == nil {
 		return nil // nothing ever arrives on it: no goroutine left blocked forever
 	}
 	return func() tea.Msg {
-		msg := engineMsg{ch: ch}
-		first, ok := <-ch
+		msg, ok := takeBatch(ch)
 		if !ok {
 			return nil
 		}
-		if ev, isEv := first.(engine.Event); isEv {
-			msg.events = append(msg.events, ev)
-		} else {
-			msg.then = first
-			return msg
-		}
-		for len(msg.events) < maxBatch {
-			select {
-			case next := <-ch:
-				if ev, isEv := next.(engine.Event); isEv {
-					msg.events = append(msg.events, ev)
-					continue
-				}
-				msg.then = next
-				return msg
-			default:
-				return msg
-			}
-		}
+		msg.calls = folderCalls(dir, msg.events)
 		return msg
 	}
+}
+
+// takeBatch blocks for the next event, then takes those already waiting
+// (waitForEngine); ok is false once ch is closed.
+func takeBatch(ch <-chan any) (msg engineMsg, ok bool) {
+	msg.ch = ch
+	first, ok := <-ch
+	if !ok {
+		return msg, false
+	}
+	if ev, isEv := first.(engine.Event); isEv {
+		msg.events = append(msg.events, ev)
+	} else {
+		msg.then = first
+		return msg, true
+	}
+	for len(msg.events) < maxBatch {
+		select {
+		case next := <-ch:
+			if ev, isEv := next.(engine.Event); isEv {
+				msg.events = append(msg.events, ev)
+				continue
+			}
+			msg.then = next
+			return msg, true
+		default:
+			return msg, true
+		}
+	}
+	return msg, true
+}
+
+// folderCalls counts the calls made in the folder of a run (dir, or the
+// one its setup or resume event in evs names); 0 before it has one.
+func folderCalls(dir string, evs []engine.Event) int {
+	for _, ev := range evs {
+		if ev.Type == engine.EvSetup || ev.Type == engine.EvResumed {
+			dir = ev.Path
+		}
+	}
+	if dir == "" {
+		return 0
+	}
+	return bugfolder.CountModelCalls(&bugfolder.Debate{Dir: dir})
 }
 
 // StopRequested reports whether the user asked the debate to stop after

@@ -109,7 +109,7 @@ func TestHeaderTokensAcrossResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := viewFromFiles(bug, deb)
+	v := viewFromFiles(bug, deb, readFolderFacts(deb))
 	if want := logged(); v.tokens != want || want == 0 {
 		t.Errorf("before resume the header reads %d tokens, the log %d", v.tokens, want)
 	}

@@ -42,7 +42,7 @@ func TestCallsFigureIsTheSameForTheRunnerAndAWatcher(t *testing.T) {
 				Problem: &bugfolder.ProblemFile{Mode: bugfolder.Diagnosis, N: 3, R: 2, Judge: "e",
 					Solvers: []bugfolder.KV{{Key: "agente-1", Value: "e"}, {Key: "agente-2", Value: "e"}, {Key: "agente-3", Value: "e"}}},
 				Holder: &bugfolder.LockInfo{PID: 1, Command: "moot run BUG-1"}, HolderAlive: true}
-			watcher := viewFromFiles(bug, deb)
+			watcher := viewFromFiles(bug, deb, readFolderFacts(deb))
 			r, _, _ := runner.callsText()
 			w, _, _ := watcher.callsText()
 			if r != tc.want || w != tc.want {

@@ -174,6 +174,13 @@ type debateView struct {
 	nth, of int
 	// stamp is what its folder looked like when it was read.
 	stamp string
+	// folderCalls is the folder's count of calls made (CountModelCalls),
+	// read off the UI goroutine with the engine's last batch of events.
+	folderCalls int
+	// problemPath and convPath are where its problem and convergence
+	// documents are (bugfolder.DocPath), resolved where the debate and its
+	// convergence are read; "" is the canonical name a run here writes.
+	problemPath, convPath string
 	// heldBy names the other moot process running this debate ("" when
 	// none does).
 	heldBy string
@@ -205,7 +212,7 @@ func (d *debateView) lastRound() int {
 }
 
 // stopAsked reports whether the human asked this run to stop.
-func (d *debateView) stopAsked(m Model) bool { return m.run.bridge != nil && m.run.bridge.stop.Load() }
+func (r runState) stopAsked() bool { return r.bridge != nil && r.bridge.stop.Load() }
 
 // markDropped marks the panes of the members a decision at round k left
 // out, in the rounds after k, as dropped: no call of theirs is to come.
@@ -224,10 +231,23 @@ func (d *debateView) markDropped(k int, dropped []string) {
 // log never finished (stopped in flight when its round lost its quorum) and
 // never counts twice a call a resume logs again.
 func (d *debateView) syncCalls() {
-	d.callsDone = max(d.callsDone, d.logged)
-	if d.dir != "" {
-		d.callsDone = max(d.callsDone, bugfolder.CountModelCalls(&bugfolder.Debate{Dir: d.dir}))
+	d.callsDone = max(d.callsDone, d.logged, d.folderCalls)
+}
+
+// problemDoc is the path of its problem document.
+func (d *debateView) problemDoc() string {
+	if d.problemPath != "" {
+		return d.problemPath
 	}
+	return filepath.Join(d.dir, d.lang.Names().Problem)
+}
+
+// convDoc is the path of its convergence document.
+func (d *debateView) convDoc() string {
+	if d.convPath != "" {
+		return d.convPath
+	}
+	return filepath.Join(d.dir, d.lang.Names().Convergence)
 }
 
 // callKey names one attempt of one call.
@@ -307,10 +327,29 @@ func (d *debateView) build(solvers, critics []string, engines map[string]string,
 	d.judge = &pane{id: d.lang.Names().JudgeID, role: "judge", engine: judge}
 }
 
+// folderFacts are what the view of a debate needs of its folder beyond
+// bugfolder.Debate, read with it off the UI goroutine.
+type folderFacts struct {
+	// calls are the calls made as list and show count them
+	// (bugfolder.CountModelCalls: the log's started attempts and the
+	// folder's raw outputs); stamp is debateStamp.
+	calls int
+	stamp string
+	// problem and convergence are its documents' paths (bugfolder.DocPath).
+	problem, convergence string
+}
+
+// readFolderFacts reads deb's folderFacts (in a command).
+func readFolderFacts(deb *bugfolder.Debate) folderFacts {
+	return folderFacts{calls: deb.ModelCalls(), stamp: debateStamp(deb.Dir),
+		problem: bugfolder.DocPath(deb.Dir, deb.Lang.Names().Problem), convergence: bugfolder.DocPath(deb.Dir, deb.Lang.Names().Convergence)}
+}
+
 // viewFromFiles builds the view of a debate from its folder (a past or an
-// interrupted debate).
-func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
-	d := &debateView{bugID: bug.ID, title: termsafe.Line(bug.Title), dir: deb.Dir, lang: deb.Lang, state: string(deb.State), decision: deb.DecisionState()}
+// interrupted debate) and the facts read with it.
+func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate, facts folderFacts) *debateView {
+	d := &debateView{bugID: bug.ID, title: termsafe.Line(bug.Title), dir: deb.Dir, lang: deb.Lang, state: string(deb.State), decision: deb.DecisionState(),
+		problemPath: facts.problem, convPath: facts.convergence, stamp: facts.stamp}
 	if deb.Anonymised != "" {
 		if rel, err := filepath.Rel(deb.Dir, deb.Anonymised); err == nil {
 			d.anonymised = filepath.ToSlash(rel)
@@ -325,7 +364,7 @@ func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate) *debateView {
 	d.fillRounds(deb)
 	d.replayDecisions(deb)
 	d.fillJudge(deb)
-	d.countCalls(deb)
+	d.countCalls(deb, facts.calls)
 	d.readClock(deb)
 	if deb.Holder != nil && deb.HolderAlive {
 		d.heldBy = holderLine(deb.Holder)
@@ -387,14 +426,23 @@ func (d *debateView) paneOf(ev engine.Event) *pane {
 	return d.rounds[ev.Round].pane(ev.SolverID)
 }
 
+// moveTo sets the folder a run writes; the documents' paths resolved in
+// another folder no longer hold.
+func (d *debateView) moveTo(dir string) {
+	if dir != d.dir {
+		d.problemPath, d.convPath = "", ""
+	}
+	d.dir = dir
+}
+
 // apply updates the view with one engine event.
 func (d *debateView) apply(ev engine.Event) {
 	switch ev.Type {
 	case engine.EvSetup:
-		d.dir = ev.Path
+		d.moveTo(ev.Path)
 		d.startedAt, d.sessionStart = ev.Time, ev.Time
 	case engine.EvResumed:
-		d.dir = ev.Path
+		d.moveTo(ev.Path)
 		if d.startedAt.IsZero() {
 			d.startedAt = ev.Time
 		}
@@ -717,13 +765,12 @@ func (d *debateView) fillJudge(deb *bugfolder.Debate) {
 	d.judgeFailed = deb.Final == nil && (deb.State == bugfolder.StateJudgeFailed || deb.PendingDecision() == "judge")
 }
 
-// countCalls counts the calls made and their cost as list and show count
-// them (bugfolder.CountModelCalls: the log's started attempts and the
-// folder's raw outputs), and which of them the view has seen.
-func (d *debateView) countCalls(deb *bugfolder.Debate) {
+// countCalls takes the calls made (folderFacts.calls) and counts their
+// cost as list and show count them, and which of them the view has seen.
+func (d *debateView) countCalls(deb *bugfolder.Debate, calls int) {
 	d.tokens, d.usd = deb.Totals()
 	d.unpriced = deb.CostUnpriced()
-	d.callsDone = deb.ModelCalls()
+	d.callsDone = calls
 	d.logged, d.counted = d.callsDone, map[string]bool{}
 	for _, rd := range deb.Rounds {
 		for _, f := range rd.Files {
@@ -746,7 +793,6 @@ func (d *debateView) readClock(deb *bugfolder.Debate) {
 		}
 	}
 	d.startedAt = deb.StartedAt()
-	d.stamp = debateStamp(deb.Dir)
 	var clocked bool
 	d.prior, clocked = deb.Elapsed()
 	d.noClock = !clocked

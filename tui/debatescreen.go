@@ -10,14 +10,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/reversa/moot/bugfolder"
 )
 
 // debateScreen is the live view of a debate (run here, run elsewhere or
 // finished): its header, tabs (problem, rounds, convergence, final) and
-// panes. Its state is the root's debate view (m.deb) and the tab, focus
-// and zoom it shows; a zoom is zoomState (zoomscreen.go).
+// panes. These are its bindings; its state is debateState (the debate
+// view, the tab and the focus), with Update and View; a zoom over it is
+// zoomState (zoomscreen.go), routed by the root.
 type debateScreen struct {
 	NextTab, PrevTab, Round       key.Binding
 	Left, Right, Up, Down         key.Binding
@@ -63,12 +62,12 @@ func (k debateScreen) ShortHelp() []key.Binding {
 
 // footer is the live view's footer for what it shows: no pane moves on
 // one pane or a document; a running argue debate's stop always in sight.
-func (k debateScreen) footer(m Model) []key.Binding {
+func (k debateScreen) footer(f *frame, d *debateState) []key.Binding {
 	bs := k.ShortHelp()
-	if len(m.dv.focusedPanes()) < 2 { // one pane or a document: nothing to move between
+	if len(d.focusedPanes()) < 2 { // one pane or a document: nothing to move between
 		bs = []key.Binding{bs[0], bs[3], bs[4], bs[5]}
 	}
-	if m.run.canStopArgue(&m.frame) && !m.dv.deb.stopAsked(m) {
+	if f.run.canStopArgue(f) && !f.run.stopAsked() {
 		bs = append([]key.Binding{labelled(k.StopArgue, argueStopKey, "stop & synthesize")}, bs...)
 	}
 	return bs
@@ -84,77 +83,82 @@ func (k debateScreen) FullHelp() [][]key.Binding {
 
 // help is the live view's help for what it shows (the argue stop while a
 // running argue debate can stop).
-func (k debateScreen) help(m Model) [][2]string {
-	rows := slices.DeleteFunc(helpRows(k), func(r [2]string) bool { return slices.Contains(k.idleKeys(m), r[0]) })
-	if m.run.canStopArgue(&m.frame) {
+func (k debateScreen) help(f *frame, d *debateState) [][2]string {
+	rows := slices.DeleteFunc(helpRows(k), func(r [2]string) bool { return slices.Contains(k.idleKeys(f, d), r[0]) })
+	if f.run.canStopArgue(f) {
 		rows = append(rows, [2]string{argueStopKey, k.StopArgue.Help().Desc})
 	}
-	if d := m.dv.deb; d != nil && (d.stopped() || d.cut) { // the header's compact form marks it
+	if d := d.deb; d != nil && (d.stopped() || d.cut) { // the header's compact form marks it
 		rows = append(rows, [2]string{"r2■/3", "in a narrow header: the rounds ended at round 2 of a cap of 3 (stopped, or cut by the budget)"})
 	}
 	return rows
 }
 
 // debateAction is what a live view's key does.
-type debateAction func(m *Model, msg tea.KeyPressMsg) tea.Cmd
+type debateAction func(d *debateState, f *frame, msg tea.KeyPressMsg) tea.Cmd
 
-// table is the live view's keys, each with its action; a key whose action
-// answers no is passed on to the rows below it (m with a decision
-// waiting, q with a run on).
+// table is the live view's keys, each with its action; q and esc ask the
+// root (quitDebateMsg), which knows the menus over the view.
 func (k debateScreen) table() []keyRoute[debateAction] {
-	focus := func(by func(m *Model, panes, cols int) int) debateAction {
-		return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-			panes := len(m.dv.focusedPanes())
-			cols, _ := gridShape(panes, m.lay.bodyW, m.lay.bodyH)
-			m.dv.focus = max(0, min(panes-1, by(m, panes, cols)))
+	focus := func(by func(d *debateState, cols int) int) debateAction {
+		return func(d *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd {
+			panes := len(d.focusedPanes())
+			cols, _ := gridShape(panes, f.lay.bodyW, f.lay.bodyH)
+			d.focus = max(0, min(panes-1, by(d, cols)))
 			return nil
 		}
 	}
 	tab := func(by int) debateAction {
-		return func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-			n := len(m.dv.tabNames())
-			m.dv.tab, m.dv.focus = (m.dv.tab+n+by)%n, 0
+		return func(d *debateState, _ *frame, _ tea.KeyPressMsg) tea.Cmd {
+			n := len(d.tabNames())
+			d.tab, d.focus = (d.tab+n+by)%n, 0
+			return nil
+		}
+	}
+	to := func(t tea.Msg) debateAction {
+		return func(_ *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd { f.next = t; return nil }
+	}
+	zoom := func(find bool) debateAction {
+		return func(d *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd {
+			if d.zoomable(f) { // the focused pane or document
+				f.next = openZoomMsg{find: find}
+			}
 			return nil
 		}
 	}
 	return []keyRoute[debateAction]{
-		{k.Quit, k.quit},
-		{k.Back, k.quit},
-		{k.Menu, k.backToMenu},
-		{k.Help, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.helpv.on = true; return nil }},
-		{k.Resume, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.dv.resumeShown(&m.frame, m.subj.bug) }},
-		{k.StopArgue, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-			if m.run.canStopArgue(&m.frame) {
-				m.stopArgue()
+		{k.Quit, to(quitDebateMsg{})},
+		{k.Back, to(quitDebateMsg{esc: true})},
+		{k.Menu, to(backToDecisionMsg{})},
+		{k.Help, to(openHelpMsg{})},
+		{k.Resume, func(d *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd { return d.resumeShown(f, f.subj.bug) }},
+		{k.StopArgue, func(_ *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd {
+			if f.run.canStopArgue(f) {
+				f.stopArgue()
 			}
 			return nil
 		}},
 		{k.Decide, k.decide},
-		{k.OpenFile, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.openFile(m.dv.focusedPath(&m.frame)) }},
-		{k.Edit, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-			if m.subj.bug == nil {
+		{k.OpenFile, func(d *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd { return f.openFile(d.focusedPath(f)) }},
+		{k.Edit, func(_ *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd {
+			if f.subj.bug == nil {
 				return nil
 			}
-			return m.editBug(m.subj.bug.Dir, m.subj.bug.IsQuestion)
+			return f.editBug(f.subj.bug.Dir, f.subj.bug.IsQuestion)
 		}},
-		{k.Copy, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.copyPath(m.dv.focusedPath(&m.frame)) }},
-		{k.Older, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.dv.older(&m.frame, m.subj.bug) }},
+		{k.Copy, func(d *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd { return f.copyPath(d.focusedPath(f)) }},
+		{k.Older, func(d *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd { return d.older(f, f.subj.bug) }},
 		{k.NextTab, tab(1)},
 		{k.PrevTab, tab(-1)},
-		{k.Right, focus(func(m *Model, _, _ int) int { return m.dv.focus + 1 })},
-		{k.Left, focus(func(m *Model, _, _ int) int { return m.dv.focus - 1 })},
-		{k.Down, focus(func(m *Model, _, cols int) int { return m.dv.focus + cols })},
-		{k.Up, focus(func(m *Model, _, cols int) int { return m.dv.focus - cols })},
-		{k.Zoom, func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.zm.open(&m.frame, &m.dv, &m.rv); return nil }},
-		{k.Search, func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-			if m.zm.open(&m.frame, &m.dv, &m.rv) { // search the focused pane or document
-				return m.zm.openFind(&m.frame)
-			}
-			return nil
-		}},
-		{k.Round, func(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-			if r, err := strconv.Atoi(msg.String()); err == nil && r <= m.dv.deb.lastRound() {
-				m.dv.tab, m.dv.focus = r+1, 0
+		{k.Right, focus(func(d *debateState, _ int) int { return d.focus + 1 })},
+		{k.Left, focus(func(d *debateState, _ int) int { return d.focus - 1 })},
+		{k.Down, focus(func(d *debateState, cols int) int { return d.focus + cols })},
+		{k.Up, focus(func(d *debateState, cols int) int { return d.focus - cols })},
+		{k.Zoom, zoom(false)},
+		{k.Search, zoom(true)},
+		{k.Round, func(d *debateState, _ *frame, msg tea.KeyPressMsg) tea.Cmd {
+			if r, err := strconv.Atoi(msg.String()); err == nil && r <= d.deb.lastRound() {
+				d.tab, d.focus = r+1, 0
 			}
 			return nil
 		}},
@@ -164,128 +168,100 @@ func (k debateScreen) table() []keyRoute[debateAction] {
 // idleKeys are the help's keys that do nothing on the debate shown: on a
 // question, a, e (one debate, no bug.md); under a protocol whose result
 // waits for no decision (argue), d.
-func (k debateScreen) idleKeys(m Model) []string {
+func (k debateScreen) idleKeys(f *frame, d *debateState) []string {
 	var idle []string
-	if m.subj.bug != nil && m.subj.bug.IsQuestion {
+	if f.subj.bug != nil && f.subj.bug.IsQuestion {
 		idle = append(idle, k.Older.Help().Key, k.Edit.Help().Key)
 	}
-	if m.dv.deb != nil && m.dv.words(&m.frame).NoDecision {
+	if d.deb != nil && d.words(f).NoDecision {
 		idle = append(idle, k.Decide.Help().Key)
 	}
 	return idle
 }
 
-// handleKey handles a key on the live view (a zoom answers its own).
-func (k debateScreen) handleKey(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	switch {
-	case m.dv.deb == nil:
-		if key.Matches(msg, k.Quit) || key.Matches(msg, k.Back) {
-			m.next = backToBrowserMsg{}
+// Update answers a key on the live view (a zoom over it answers its own,
+// routed by the root).
+func (d debateState) Update(f *frame, msg tea.Msg) (debateState, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return d, nil
+	}
+	if d.deb == nil {
+		if key.Matches(k, debatePage.Quit) || key.Matches(k, debatePage.Back) {
+			f.next = backToBrowserMsg{}
 		}
-		return m, nil
-	case m.zm.on:
-		var cmd tea.Cmd
-		m.zm, cmd = m.zm.Update(&m.frame, msg)
-		return m, cmd
+		return d, nil
 	}
-	if do, ok := matchKey(k.table(), msg); ok {
-		cmd := do(&m, msg)
-		return m, cmd
+	if do, ok := matchKey(debatePage.table(), k); ok {
+		return d, do(&d, f, k)
 	}
-	return m, nil
-}
-
-// quit is q or esc: with a run on, the quit question (over a
-// decision that waits, which stays under it; esc goes back to that
-// decision); else back to the list.
-func (k debateScreen) quit(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case m.dlg.menu != nil && m.run.on && key.Matches(msg, k.Quit):
-		// leaving asks first, the decision waiting under the question
-		m.dlg.aside = m.dlg.menu
-		return m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
-	case m.dlg.menu != nil && key.Matches(msg, k.Back):
-		return k.backToMenu(m, msg)
-	case m.run.on:
-		return m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
-	}
-	m.next = backToBrowserMsg{}
-	return nil
-}
-
-// backToMenu is m: back to the decision that waits.
-func (debateScreen) backToMenu(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-	if m.dlg.menu != nil {
-		m.dlg.hidden = false
-	}
-	return nil
+	return d, nil
 }
 
 // decide is d on the Final tab of a finished debate that waits for
 // a human decision: the decision form.
-func (debateScreen) decide(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-	if m.dv.tab != m.dv.finalTab() || m.run.on || !m.dv.deb.awaitsDecision() {
-		return nil
+func (debateScreen) decide(d *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd {
+	if d.tab == d.finalTab() && !f.run.on && d.deb.awaitsDecision() {
+		f.next = openMenuMsg{decideMenu(d.deb.bugID)}
 	}
-	nm, cmd := decideDialog{}.open(*m)
-	*m = nm
-	return cmd
+	return nil
 }
 
-// viewDebate draws the header, the tabs, the tab's body and the footer.
-func (k debateScreen) render(m Model) string {
-	if m.dv.deb == nil {
-		return m.st.Subtle.Render("reading the debate…") + "\n" + m.toast.footer(&m.frame, "q back")
+// menuOver is what the live view is told of a menu over it: whether one
+// is open, whether it stepped aside, and its keys.
+type menuOver struct {
+	open, hidden bool
+	keys         string
+}
+
+// View draws the header, the tabs, the tab's body and the footer (the
+// root draws a zoom instead, and the menu over it).
+func (d debateState) View(f *frame, over menuOver) string {
+	if d.deb == nil {
+		return f.st.Subtle.Render("reading the debate…") + "\n" + f.toast.footer(f, "q back")
 	}
-	d := m.dv.deb
-	if m.zm.on {
-		return m.zm.View(&m.frame, m.zm.title(&m.frame, &m.dv, &m.rv), m.dlg.menu != nil)
+	deb := d.deb
+	head := d.debateHeader(f)
+	tabs := d.renderTabs(f, d.tabNames())
+	if ansi.StringWidth(strings.Join(tabs, "  ")) > f.w {
+		tabs = d.renderTabs(f, shortTabNames(d.tabNames())) // many rounds: every tab stays in sight
 	}
-	head := m.dv.debateHeader(&m.frame)
-	tabs := m.dv.renderTabs(&m.frame, m.dv.tabNames())
-	if ansi.StringWidth(strings.Join(tabs, "  ")) > m.w {
-		tabs = m.dv.renderTabs(&m.frame, shortTabNames(m.dv.tabNames())) // many rounds: every tab stays in sight
-	}
-	bodyH := m.lay.bodyH
+	bodyH := f.lay.bodyH
 	var body string
 	switch {
-	case m.dv.tab == 0:
-		body = m.dv.viewDoc(&m.frame, docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Problem), width: m.w - 2}, bodyH)
-	case m.dv.tab == m.dv.convTab() && m.dv.argueView != nil:
-		body = strings.Join(m.renderArgue(m.dv.argueView, m.w, bodyH), "\n")
-	case m.dv.tab == m.dv.convTab():
-		chart := m.dv.renderChart(&m.frame, m.w)
+	case d.tab == 0:
+		body = d.viewDoc(f, docKey{path: deb.problemDoc(), width: f.w - 2}, bodyH)
+	case d.tab == d.convTab() && d.argueView != nil:
+		body = strings.Join(f.renderArgue(d.argueView, f.w, bodyH), "\n")
+	case d.tab == d.convTab():
+		chart := d.renderChart(f, f.w)
 		if chart != "" {
 			chart += "\n\n"
 		}
-		body = chart + m.dv.viewDoc(&m.frame, docKey{path: bugfolder.DocPath(d.dir, d.lang.Names().Convergence), width: m.w - 2}, bodyH-lipgloss.Height(chart))
-	case m.dv.tab == m.dv.finalTab():
-		body = m.dv.viewFinal(&m.frame, m.subj.bug, m.dlg.menu != nil, bodyH)
+		body = chart + d.viewDoc(f, docKey{path: deb.convDoc(), width: f.w - 2}, bodyH-lipgloss.Height(chart))
+	case d.tab == d.finalTab():
+		body = d.viewFinal(f, f.subj.bug, over.open, bodyH)
 	default:
-		body = m.dv.renderPanes(&m.frame, m.dv.focusedPanes(), m.w, bodyH)
+		body = d.renderPanes(f, d.focusedPanes(), f.w, bodyH)
 	}
 	body = padLines(body, bodyH)
-	help := footerHelp(k.footer(m)...)
-	if d.reason != "" && !m.run.on && d.state != "done" {
-		help = d.reason
+	help := footerHelp(debatePage.footer(f, &d)...)
+	if deb.reason != "" && !f.run.on && deb.state != "done" {
+		help = deb.reason
 	}
-	if note := m.dv.stateNote(&m.frame, m.subj.bug); note != "" {
+	if note := d.stateNote(f, f.subj.bug); note != "" {
 		help = note
 	}
 	tabLine := strings.Join(tabs, "  ")
-	if d.of > 1 {
-		tabLine += m.st.Subtle.Render(fmt.Sprintf("   debate %d of %d · a older", d.nth, d.of))
+	if deb.of > 1 {
+		tabLine += f.st.Subtle.Render(fmt.Sprintf("   debate %d of %d · a older", deb.nth, deb.of))
 	}
-	if m.dlg.menu != nil && m.dlg.hidden {
-		return head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" +
-			m.st.Warning.Render(ansi.Truncate(fitHelp("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom · ? keys · q quit", m.w), m.w, "…"))
+	if over.open && over.hidden {
+		return head + "\n" + ansi.Truncate(tabLine, f.w, "…") + "\n" + body + "\n" +
+			f.st.Warning.Render(ansi.Truncate(fitHelp("a decision waits: m opens the menu · tab tabs · ←/→ panes · enter zoom · ? keys · q quit", f.w), f.w, "…"))
 	}
-	if m.dlg.menu != nil && !m.dlg.hidden {
-		help = m.dlg.menuKeys() // the panes' keys do not work while it is open
+	if over.open {
+		help = over.keys // the panes' keys do not work while it is open
 	}
-	out := head + "\n" + ansi.Truncate(tabLine, m.w, "…") + "\n" + body + "\n" + m.toast.footer(&m.frame, help)
-	if m.dlg.menu != nil && !m.dlg.hidden {
-		out = m.dlg.over(&m.frame, out)
-	}
-	return out
+	return head + "\n" + ansi.Truncate(tabLine, f.w, "…") + "\n" + body + "\n" + f.toast.footer(f, help)
 }

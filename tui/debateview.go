@@ -81,14 +81,10 @@ func (d debateState) focusedPanes() []*pane {
 	return nil
 }
 
-// open zooms into the focused pane or the tab's document, at its top;
-// it reports whether there was one.
-func (z *zoomState) open(f *frame, d *debateState, r *reviewState) bool {
-	if p := d.zoomPane(f); p == nil && d.tab != 0 && d.tab != d.convTab() && d.tab != d.finalTab() {
-		return false
-	}
-	z.start(f, d, r)
-	return true
+// zoomable reports whether there is a focused pane or a tab's document
+// to zoom into.
+func (d debateState) zoomable(f *frame) bool {
+	return d.zoomPane(f) != nil || d.tab == 0 || d.tab == d.convTab() || d.tab == d.finalTab()
 }
 
 // start shows the zoom, filled by refresh, at its top, with no
@@ -172,11 +168,11 @@ func (d debateState) zoomDocKey(f *frame) docKey {
 	w := f.w - 2
 	switch {
 	case d.tab == 0:
-		return docKey{path: bugfolder.DocPath(d.deb.dir, d.deb.lang.Names().Problem), width: w}
+		return docKey{path: d.deb.problemDoc(), width: w}
 	case d.tab == d.convTab() && d.argueView != nil:
 		return docKey{} // argue's own view (argueZoom), read from its files
 	case d.tab == d.convTab():
-		return docKey{path: bugfolder.DocPath(d.deb.dir, d.deb.lang.Names().Convergence), width: w}
+		return docKey{path: d.deb.convDoc(), width: w}
 	case d.tab == d.finalTab() && d.deb.judge.path != "" && !f.run.on:
 		return docKey{path: d.deb.judge.path, width: w}
 	}
@@ -453,40 +449,39 @@ func fmtDur(d time.Duration) string {
 // wantDocs asks for the documents the screen shows that are not rendered
 // yet (rendering runs in commands, never in Update or View).
 func (m *Model) wantDocs() []tea.Cmd {
-	if m.screen != scrDebate || m.dv.deb == nil || m.dv.deb.dir == "" {
-		switch m.screen {
-		case scrBrowser:
-			return m.browser.wantPreview(&m.frame)
-		case scrReview:
-			return m.rv.wantDoc(&m.frame, &m.zm)
-		}
+	switch m.screen {
+	case scrBrowser:
+		return m.browser.wantPreview(&m.frame)
+	case scrReview:
+		return m.rv.wantDoc(&m.frame, &m.zm)
+	case scrDebate:
+		return m.dv.wantDocs(&m.frame, m.zm.on)
+	}
+	return nil
+}
+
+// wantDocs asks for the document the live view shows (zoomOn: in the
+// zoom over it) when it is not rendered yet.
+func (d debateState) wantDocs(f *frame, zoomOn bool) []tea.Cmd {
+	if d.deb == nil || d.deb.dir == "" {
 		return nil
 	}
-	var keys []docKey
-	bodyW := m.w - 2
+	var k docKey
 	switch {
-	case m.zm.on:
-		keys = append(keys, m.dv.zoomDocKey(&m.frame))
-	case m.dv.tab == 0:
-		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Problem), width: bodyW})
-	case m.dv.tab == m.dv.convTab():
-		keys = append(keys, docKey{path: bugfolder.DocPath(m.dv.deb.dir, m.dv.deb.lang.Names().Convergence), width: bodyW})
-	case m.dv.tab == m.dv.finalTab() && m.dv.deb.judge.path != "" && !m.run.on:
-		keys = append(keys, docKey{path: m.dv.deb.judge.path, width: m.finalDocWidth()})
+	case zoomOn:
+		k = d.zoomDocKey(f)
+	case d.tab == 0:
+		k = docKey{path: d.deb.problemDoc(), width: f.w - 2}
+	case d.tab == d.convTab():
+		k = docKey{path: d.deb.convDoc(), width: f.w - 2}
+	case d.tab == d.finalTab() && d.deb.judge.path != "" && !f.run.on:
+		k = docKey{path: d.deb.judge.path, width: f.finalDocWidth()}
 	}
-	var cmds []tea.Cmd
-	style := glamourStyle(m.dark, m.opts.NoColor)
-	for _, k := range keys {
-		if k.path == "" || m.pending[k] || m.unread[k] {
-			continue
-		}
-		if _, ok := m.docs[k]; ok {
-			continue
-		}
-		m.pending[k] = true
-		cmds = append(cmds, renderFileCmd(k, style, nil))
+	if _, ok := f.docs[k]; ok || k.path == "" || f.pending[k] || f.unread[k] {
+		return nil
 	}
-	return cmds
+	f.pending[k] = true
+	return []tea.Cmd{renderFileCmd(k, glamourStyle(f.dark, f.opts.NoColor), nil)}
 }
 
 // convRow is one row of convergencia.md.
@@ -535,7 +530,8 @@ func parseConvRow(line string) (convRow, bool) {
 // loadConvergenceCmd reads the convergence table from disk.
 func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
 	return func() tea.Msg {
-		raw, err := safefs.ReadFile(bugfolder.DocPath(dir, l.Names().Convergence), 0)
+		path := bugfolder.DocPath(dir, l.Names().Convergence)
+		raw, err := safefs.ReadFile(path, 0)
 		if err != nil {
 			return convergenceMsg{dir: dir}
 		}
@@ -545,7 +541,7 @@ func loadConvergenceCmd(dir string, l bugfolder.Lang) tea.Cmd {
 				rows = append(rows, r)
 			}
 		}
-		return convergenceMsg{dir: dir, rows: rows}
+		return convergenceMsg{dir: dir, rows: rows, path: path}
 	}
 }
 

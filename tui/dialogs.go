@@ -294,7 +294,9 @@ func (engineChangeDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	m.dv.acceptEngines, m.out.Err = true, nil
-	return debatePage.resume(m)
+	var c tea.Cmd
+	m.dv, c = m.dv.resume(&m.frame)
+	return m, c
 }
 
 func (decideDialog) keys(*menu) []key.Binding {

@@ -105,7 +105,7 @@ func TestHeaderCountsCallsCutByAKill(t *testing.T) {
 	}
 	deb := &bugfolder.Debate{Dir: t.TempDir(), Lang: bugfolder.PT, Events: evs, State: bugfolder.StateInterrupted}
 	m := sized(t, f.options(), 160, 30)
-	m.dv.deb = viewFromFiles(f.bug(t, "7"), deb)
+	m.dv.deb = viewFromFiles(f.bug(t, "7"), deb, readFolderFacts(deb))
 	m.screen, m.now = scrDebate, fixedNow
 	if got := headerLine(m); !strings.Contains(got, "calls 7/") {
 		t.Errorf("header %q: want the 7 calls started counted (5 finished, 2 cut by the kill)", got)

@@ -212,6 +212,9 @@ func (d *debateState) filesRead(f *frame, msg tea.Msg) (tea.Cmd, bool) {
 	case convergenceMsg:
 		if shown(msg.dir) {
 			d.conv = msg.rows
+			if msg.path != "" {
+				d.deb.convPath = msg.path
+			}
 		}
 	case argueMsg:
 		// a read begun before the last one applied is older news: dropped

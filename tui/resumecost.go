@@ -55,7 +55,9 @@ func (resumeCostDialog) ask(m Model, d *bugfolder.Debate) (Model, tea.Cmd) {
 	if need := resumeCalls(d, m.dv.protocol(&m.frame)); need != "" {
 		return m, m.dlg.openMenu(&m.frame, resumeCostMenu(m.subj.bug.ID, need))
 	}
-	return debatePage.resume(m)
+	var c tea.Cmd
+	m.dv, c = m.dv.resume(&m.frame)
+	return m, c
 }
 
 func (resumeCostDialog) keys(*menu) []key.Binding {
@@ -72,7 +74,9 @@ func (d resumeCostDialog) reopen(m Model, mn *menu) (Model, tea.Cmd) { return d.
 func (resumeCostDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	m.dlg.menu = nil
 	if mn.choice == "resume" {
-		return debatePage.resume(m)
+		var c tea.Cmd
+		m.dv, c = m.dv.resume(&m.frame)
+		return m, c
 	}
 	m.opts.Resume = false
 	if !m.fromBrowser() {

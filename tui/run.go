@@ -24,20 +24,20 @@ func (d debateState) engineOptions(f *frame, b *bridge, command string) engine.O
 		AcceptEngineChange: d.acceptEngines, AcceptedBy: "human", Budget: f.opts.ResumeBudget}
 }
 
-// start starts the debate of the cost screen.
-func (k debateScreen) start(m Model) (Model, tea.Cmd) {
-	s := m.cost.setup
+// start starts the debate of the cost screen (its setup s, priced by
+// plan) on this view; the root closes a zoom left open.
+func (d debateState) start(f *frame, s engine.Setup, plan *engine.Plan) (debateState, tea.Cmd) {
 	b := newBridge()
-	m.run.bridge, m.run.on = b, true
-	m.out.BugID = s.Bug.ID
-	m.dv.deb = newLiveView(s)
-	m.forgetDocsIn(s.Bug.DebateFolder())
+	f.run.bridge, f.run.on = b, true
+	f.out.BugID = s.Bug.ID
+	d.deb = newLiveView(s)
+	f.forgetDocsIn(s.Bug.DebateFolder())
 	// until the run logs its plan: the same estimate
-	m.dv.deb.estUSD, m.dv.deb.estUnknown, m.dv.deb.hasEstimate = m.cost.plan.USD, !m.cost.plan.USDKnown, true
-	m.dv.deb.startedAt = m.clock()
-	m.dv.deb.sessionStart = m.dv.deb.startedAt
-	m.screen, m.dv.tab, m.dv.focus, m.zm.on, m.dv.conv = scrDebate, 1, 0, false, nil
-	opts := m.dv.engineOptions(&m.frame, b, "moot run "+s.Bug.ID)
+	d.deb.estUSD, d.deb.estUnknown, d.deb.hasEstimate = plan.USD, !plan.USDKnown, true
+	d.deb.startedAt = f.clock()
+	d.deb.sessionStart = d.deb.startedAt
+	f.screen, d.tab, d.focus, d.conv = scrDebate, 1, 0, nil
+	opts := d.engineOptions(f, b, "moot run "+s.Bug.ID)
 	live := livefile.New() // streamed figures for another moot watching
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
@@ -45,18 +45,18 @@ func (k debateScreen) start(m Model) (Model, tea.Cmd) {
 		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
-	return m, tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
+	return d, tea.Batch(waitForEngine(b.ch, ""), tick(), f.spin.Tick)
 }
 
-// resume resumes the debate on screen.
-func (k debateScreen) resume(m Model) (Model, tea.Cmd) {
+// resume resumes the debate on screen (the frame's subject).
+func (d debateState) resume(f *frame) (debateState, tea.Cmd) {
 	b := newBridge()
-	m.run.bridge, m.run.on = b, true
-	m.out.BugID = m.subj.bug.ID
-	m.dv.deb.live, m.dv.deb.state = true, "running"
-	m.dv.deb.sessionStart, m.dv.deb.finishedAt = m.clock(), time.Time{}
-	bug := m.subj.bug
-	opts := m.dv.engineOptions(&m.frame, b, "moot resume "+bug.ID)
+	f.run.bridge, f.run.on = b, true
+	f.out.BugID = f.subj.bug.ID
+	d.deb.live, d.deb.state = true, "running"
+	d.deb.sessionStart, d.deb.finishedAt = f.clock(), time.Time{}
+	bug := f.subj.bug
+	opts := d.engineOptions(f, b, "moot resume "+bug.ID)
 	live := livefile.New()
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
@@ -67,52 +67,50 @@ func (k debateScreen) resume(m Model) (Model, tea.Cmd) {
 		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
-	return m, tea.Batch(waitForEngine(b.ch), tick(), m.spin.Tick)
+	return d, tea.Batch(waitForEngine(b.ch, d.deb.dir), tick(), f.spin.Tick)
 }
 
-// open shows a debate read from disk.
-func (k debateScreen) open(m Model, msg debateLoadedMsg) Model {
+// open shows a debate read from disk (the root closes a zoom left open).
+func (d debateState) open(f *frame, msg debateLoadedMsg) debateState {
 	if msg.err != nil { // shown wrapped until a key
-		m.toast.text, m.toast.until, m.toast.errShown = msg.err.Error(), m.clock().Add(24*time.Hour), true
-		m.opts.Resume = false
-		return m
+		f.toast.text, f.toast.until, f.toast.errShown = msg.err.Error(), f.clock().Add(24*time.Hour), true
+		f.opts.Resume = false
+		return d
 	}
-	if m.opts.Resume && msg.deb.State == bugfolder.StateDone {
-		m.toast.text, m.toast.until = "the debate is already finished; nothing to resume", m.clock().Add(6*time.Second)
-		m.opts.Resume = false
+	if f.opts.Resume && msg.deb.State == bugfolder.StateDone {
+		f.toast.text, f.toast.until = "the debate is already finished; nothing to resume", f.clock().Add(6*time.Second)
+		f.opts.Resume = false
 	}
-	m.subj.bug = msg.bug
-	m.dv.deb = viewFromFiles(msg.bug, msg.deb)
-	m.dv.deb.nth, m.dv.deb.of = msg.nth, msg.of
-	m.now = m.clock() // a debate run elsewhere counts its elapsed time to now
-	m.out.Dir = msg.deb.Dir
-	m.screen, m.dv.focus, m.zm.on, m.dv.conv = scrDebate, 0, false, nil
-	m.dv.tab = 1 + m.dv.deb.current
+	f.subj.bug = msg.bug
+	d.deb = viewFromFiles(msg.bug, msg.deb, msg.facts)
+	d.deb.nth, d.deb.of = msg.nth, msg.of
+	f.now = f.clock() // a debate run elsewhere counts its elapsed time to now
+	f.out.Dir = msg.deb.Dir
+	f.screen, d.focus, d.conv = scrDebate, 0, nil
+	d.tab = 1 + d.deb.current
 	if msg.deb.Final != nil {
-		m.dv.tab = m.dv.finalTab()
+		d.tab = d.finalTab()
 	}
-	return m
+	return d
 }
 
 // refresh shows the debate on screen read again (another process
-// writes it), keeping the tab, the focus and the zoom.
+// writes it), keeping the tab and the focus; shown reports whether it
+// did (a zoom over it is filled again by the root).
 // A debate another moot process runs notifies the terminal when it comes
 // to wait for a decision or ends (watchedNote), as a debate run here does.
-func (k debateScreen) refresh(m Model, msg debateLoadedMsg) (Model, tea.Cmd) {
-	if msg.err != nil || m.dv.deb == nil || m.run.on || msg.deb.Dir != m.dv.deb.dir {
-		return m, nil
+func (d debateState) refresh(f *frame, msg debateLoadedMsg) (_ debateState, _ tea.Cmd, shown bool) {
+	if msg.err != nil || d.deb == nil || f.run.on || msg.deb.Dir != d.deb.dir {
+		return d, nil, false
 	}
-	was, other := bugfolder.State(m.dv.deb.state), m.dv.deb.heldBy != ""
-	tab, focus := m.dv.tab, m.dv.focus
-	m.dv.deb = viewFromFiles(msg.bug, msg.deb)
-	m.dv.tab, m.dv.focus = min(tab, m.dv.finalTab()), focus
-	if m.zm.on {
-		m.zm.refresh(&m.frame, &m.dv, &m.rv)
+	was, other := bugfolder.State(d.deb.state), d.deb.heldBy != ""
+	tab, focus := d.tab, d.focus
+	d.deb = viewFromFiles(msg.bug, msg.deb, msg.facts)
+	d.tab, d.focus = min(tab, d.finalTab()), focus
+	if n := watchedNote(d.deb.bugID, was, msg.deb.State); other && n != "" {
+		return d, notify(n), true
 	}
-	if n := watchedNote(m.dv.deb.bugID, was, msg.deb.State); other && n != "" {
-		return m, notify(n)
-	}
-	return m, nil
+	return d, nil, true
 }
 
 // leave stops a running debate (it stays resumable) and exits when the
@@ -142,64 +140,79 @@ func (f *frame) endLeftRun() {
 	f.run.leaveToBrowser, f.run.on, f.run.bridge, f.toast.errShown = false, false, nil, false
 }
 
-// engine applies a batch of events, then a question or the end.
-func (k debateScreen) engine(m Model, msg engineMsg) (Model, tea.Cmd) {
+// engineBatch applies a batch of the run's events to the debate view,
+// then opens the question or takes the end that follows them.
+func (m Model) engineBatch(msg engineMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
-	for _, ev := range msg.events {
-		cmds = append(cmds, k.applyEvent(&m, ev)...)
+	var seen eventsSeen
+	m.dv, cmds, seen = m.dv.applyEvents(&m.frame, msg, m.zm.on)
+	if seen.output && m.zm.on {
+		m.zm.refresh(&m.frame, &m.dv, &m.rv)
 	}
-	if m.dv.deb.dir != "" {
-		m.out.Dir = m.dv.deb.dir
+	if seen.callEnded {
+		cmds = append(cmds, m.dlg.refreshBudget(&m.frame)) // its spend and calls in flight moved
 	}
 	var cmd tea.Cmd
 	switch then := msg.then.(type) {
 	case askQuorumMsg:
-		cmds = append(cmds, k.askQuorum(&m, then))
+		cmds = append(cmds, m.askQuorum(then))
 	case askJudgeMsg:
-		cmds = append(cmds, k.askJudge(&m, then))
+		cmds = append(cmds, m.askJudge(then))
 	case askBudgetMsg:
 		m, cmd = budgetDialog{}.ask(m, then)
 		cmds = append(cmds, cmd)
 	case runDoneMsg:
-		m, cmd = k.runDone(m, then)
+		m, cmd = m.runDone(then)
 		return m, tea.Batch(append(cmds, cmd)...)
 	}
 	if m.run.on {
-		cmds = append(cmds, waitForEngine(msg.ch))
+		cmds = append(cmds, waitForEngine(msg.ch, m.dv.deb.dir))
 	}
 	return m, tea.Batch(cmds...)
 }
 
-// applyEvent applies one event to the debate shown: the tab follows the
-// round, a zoom its pane; what an event changed on disk is read again.
-func (debateScreen) applyEvent(m *Model, ev engine.Event) []tea.Cmd {
+// eventsSeen is what a batch of events changed that the root shows over
+// the view: a zoomed pane's text, a call's end (a budget menu's figures).
+type eventsSeen struct{ output, callEnded bool }
+
+// applyEvents applies a batch of events to the debate shown (zoomOn: a
+// zoom stands over it): the tab follows the round; what an event changed
+// on disk is read again.
+func (d debateState) applyEvents(f *frame, msg engineMsg, zoomOn bool) (debateState, []tea.Cmd, eventsSeen) {
 	var cmds []tea.Cmd
-	fromFinal := m.dv.finalTab() - m.dv.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
-	m.dv.deb.apply(ev)
-	if fromFinal >= 0 && fromFinal <= 1 {
-		m.dv.tab = m.dv.finalTab() - fromFinal
+	var seen eventsSeen
+	d.deb.folderCalls = max(d.deb.folderCalls, msg.calls) // the folder's count as the batch was taken
+	for _, ev := range msg.events {
+		fromFinal := d.finalTab() - d.tab // the Convergence and Final tabs move up when a stop drops the rounds after it
+		d.deb.apply(ev)
+		if fromFinal >= 0 && fromFinal <= 1 {
+			d.tab = d.finalTab() - fromFinal
+		}
+		switch {
+		case ev.Type == engine.EvRoundStarted && !zoomOn && d.tab >= 1 && d.tab <= d.deb.lastRound()+1:
+			d.tab, d.focus = 1+ev.Round, 0
+		case ev.Type == engine.EvJudgeStarted && !zoomOn:
+			d.tab = d.finalTab()
+		case ev.Type == engine.EvConvergence:
+			cmds = append(cmds, loadConvergenceCmd(d.deb.dir, d.deb.lang))
+		case ev.Type == engine.EvOutput && zoomOn && d.zoomPane(f) != nil:
+			seen.output = true
+		case ev.Type == engine.EvCallFinished:
+			seen.callEnded = true
+		}
+		if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
+			ev.Type == engine.EvCallFinished && f.keepsArtifacts() {
+			cmds = append(cmds, loadArgueCmd(d.protocol(f), d.deb.dir)) // argue rewrites its files as each call lands
+		}
 	}
-	switch {
-	case ev.Type == engine.EvRoundStarted && !m.zm.on && m.dv.tab >= 1 && m.dv.tab <= m.dv.deb.lastRound()+1:
-		m.dv.tab, m.dv.focus = 1+ev.Round, 0
-	case ev.Type == engine.EvJudgeStarted && !m.zm.on:
-		m.dv.tab = m.dv.finalTab()
-	case ev.Type == engine.EvConvergence:
-		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang))
-	case ev.Type == engine.EvOutput && m.zm.on && m.dv.zoomPane(&m.frame) != nil:
-		m.zm.refresh(&m.frame, &m.dv, &m.rv)
-	case ev.Type == engine.EvCallFinished:
-		cmds = append(cmds, m.dlg.refreshBudget(&m.frame)) // its spend and calls in flight moved
+	if d.deb.dir != "" {
+		f.out.Dir = d.deb.dir
 	}
-	if ev.Type == engine.EvRoundStarted || ev.Type == engine.EvDecision || ev.Type == engine.EvJudgeStarted ||
-		ev.Type == engine.EvCallFinished && m.keepsArtifacts() {
-		cmds = append(cmds, loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir)) // argue rewrites its files as each call lands
-	}
-	return cmds
+	return d, cmds, seen
 }
 
 // askQuorum opens the quorum menu (a debate left answers it at once).
-func (debateScreen) askQuorum(m *Model, then askQuorumMsg) tea.Cmd {
+func (m *Model) askQuorum(then askQuorumMsg) tea.Cmd {
 	note := notify(m.dv.deb.bugID + " needs a decision: the quorum was lost")
 	if m.out.Left {
 		then.reply <- quorumAnswer{err: errors.New("left")}
@@ -211,7 +224,7 @@ func (debateScreen) askQuorum(m *Model, then askQuorumMsg) tea.Cmd {
 
 // askJudge opens the judge-failure menu (a debate left answers it at
 // once).
-func (debateScreen) askJudge(m *Model, then askJudgeMsg) tea.Cmd {
+func (m *Model) askJudge(then askJudgeMsg) tea.Cmd {
 	note := notify(m.dv.deb.bugID + " needs a decision: the " + finalWord(then.j) + " failed")
 	if m.out.Left {
 		then.reply <- judgeAnswer{err: errors.New("left")}
@@ -224,7 +237,7 @@ func (debateScreen) askJudge(m *Model, then askJudgeMsg) tea.Cmd {
 
 // runDone takes the end of the run: its result or error, then the final
 // answer, the convergence and the scores read again.
-func (debateScreen) runDone(m Model, then runDoneMsg) (Model, tea.Cmd) {
+func (m Model) runDone(then runDoneMsg) (Model, tea.Cmd) {
 	m.run.on = false
 	if m.dlg.menu != nil && m.dlg.menu.kind == menuQuit {
 		m.dlg.menu, m.dlg.aside = nil, nil // "leave this debate?" has no object any more
@@ -275,16 +288,24 @@ func (d *debateView) ended(res *engine.Result, err error) {
 	d.live = false
 }
 
-// loaded shows a debate read from disk (or the one on screen read
+// debateLoaded shows a debate read from disk (or the one on screen read
 // again), asks for its convergence, scores and trend, and resumes it when
 // the UI was opened to.
-func (k debateScreen) loaded(m Model, msg debateLoadedMsg) (Model, tea.Cmd) {
+func (m Model) debateLoaded(msg debateLoadedMsg) (Model, tea.Cmd) {
 	if msg.refresh {
-		nm, c := k.refresh(m, msg)
-		nm.toast.clearStaleHeld(&nm.browser.browser, &nm.dv, nm.subj.bug)
-		return nm, c
+		var c tea.Cmd
+		var shown bool
+		m.dv, c, shown = m.dv.refresh(&m.frame, msg)
+		if shown && m.zm.on {
+			m.zm.refresh(&m.frame, &m.dv, &m.rv)
+		}
+		m.toast.clearStaleHeld(&m.browser.browser, &m.dv, m.subj.bug)
+		return m, c
 	}
-	m = k.open(m, msg)
+	m.dv = m.dv.open(&m.frame, msg)
+	if msg.err == nil {
+		m.zm.on = false
+	}
 	var cmds []tea.Cmd
 	if m.dv.deb != nil {
 		cmds = append(cmds, loadConvergenceCmd(m.dv.deb.dir, m.dv.deb.lang), loadArgueCmd(m.dv.protocol(&m.frame), m.dv.deb.dir), loadTrendCmd(m.opts.Register, m.dv.deb.dir, m.dv.deb.final))

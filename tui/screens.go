@@ -16,9 +16,7 @@ import (
 // open dialog (a menu) and the help overlay come first, then the active
 // screen.
 
-// The live debate view still reads the root model (handleKey(m Model,
-// …), render(m Model)): its state is shared with the dialogs over it and
-// the run's bridge. The bindings of it and the review view are built
+// The bindings of the live debate view and the review view are built
 // once.
 var (
 	debatePage = newDebateScreen()
@@ -44,8 +42,12 @@ func (m Model) screenUpdate(msg tea.Msg) (Model, tea.Cmd) {
 			m.rv, cmd = m.rv.Update(&m.frame, msg)
 		}
 	case scrDebate:
-		if k, ok := msg.(tea.KeyPressMsg); ok {
-			return debatePage.handleKey(m, k)
+		if m.zm.on && m.dv.deb != nil {
+			if k, ok := msg.(tea.KeyPressMsg); ok {
+				m.zm, cmd = m.zm.Update(&m.frame, k)
+			}
+		} else {
+			m.dv, cmd = m.dv.Update(&m.frame, msg)
 		}
 	}
 	return m, cmd
@@ -71,7 +73,17 @@ func (m Model) screenView() string {
 		}
 		return m.rv.View(&m.frame, "")
 	}
-	return debatePage.render(m)
+	if m.zm.on && m.dv.deb != nil {
+		return m.zm.View(&m.frame, m.zm.title(&m.frame, &m.dv, &m.rv), m.dlg.menu != nil)
+	}
+	if m.dlg.menu == nil {
+		return m.dv.View(&m.frame, menuOver{})
+	}
+	out := m.dv.View(&m.frame, menuOver{open: true, hidden: m.dlg.hidden, keys: m.dlg.menuKeys()})
+	if !m.dlg.hidden && m.dv.deb != nil {
+		out = m.dlg.over(&m.frame, out)
+	}
+	return out
 }
 
 // helpRowsOf are the help overlay's rows for the active screen.
@@ -80,7 +92,7 @@ func (m Model) helpRowsOf() [][2]string {
 	case m.zm.on:
 		return helpRows(zoomKeyMap)
 	case m.screen == scrDebate:
-		return debatePage.help(m)
+		return debatePage.help(&m.frame, &m.dv)
 	case m.screen == scrReview:
 		return helpRows(reviewPage)
 	case m.screen == scrWizard:

@@ -211,12 +211,12 @@ func TestWatcherIsNotARoundBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := viewFromFiles(bug, deb); d.current != 1 {
+	if d := viewFromFiles(bug, deb, readFolderFacts(deb)); d.current != 1 {
 		t.Errorf("round %d from the log, want 1 (round_started 1)", d.current)
 	}
 	os.WriteFile(filepath.Join(dir, "eventos.jsonl"), []byte(log[:strings.Index(log, `{"type":"round_started","round":1`)]), 0o600)
 	deb, _ = bugfolder.ReadDebate(dir, bug.Register.Lang)
-	d := viewFromFiles(bug, deb)
+	d := viewFromFiles(bug, deb, readFolderFacts(deb))
 	if d.current != 0 {
 		t.Fatalf("round %d before round 1 started", d.current)
 	}
@@ -249,7 +249,7 @@ func TestElapsedCountsAMenuWaitOfAKilledSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := viewFromFiles(bug, deb).elapsed(fixedNow); got != 24*time.Second {
+	if got := viewFromFiles(bug, deb, readFolderFacts(deb)).elapsed(fixedNow); got != 24*time.Second {
 		t.Errorf("elapsed %v, want 24s (22 s waiting at the menu before the kill, 2 s after the resume)", got)
 	}
 }
@@ -380,7 +380,7 @@ func TestIndexAndHeaderGiveTheSameTokensAndMoney(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := viewFromFiles(s.Bug, deb)
+		d := viewFromFiles(s.Bug, deb, readFolderFacts(deb))
 		if d.tokens != s.Tokens || money.Total(d.usd, d.unpriced) != money.Total(s.CostUSD, s.CostUnpriced) {
 			t.Errorf("%s: header %d tokens %s, list %d tokens %s", s.Bug.ID, d.tokens, money.Total(d.usd, d.unpriced), s.Tokens, money.Total(s.CostUSD, s.CostUnpriced))
 		}

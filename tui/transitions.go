@@ -56,6 +56,10 @@ type (
 	leaveReviewMsg struct{ relist bool }
 	// openHelpMsg opens the help overlay over the active screen.
 	openHelpMsg struct{}
+	// quitDebateMsg is q (esc: esc) on the live view: with a run on, the
+	// quit question (over a decision that waits, which stays under it;
+	// esc goes back to that decision); else back to the list.
+	quitDebateMsg struct{ esc bool }
 )
 
 // moveOn makes the transition a screen asked for, if any.
@@ -74,7 +78,8 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 	case openSetupMsg:
 		m, c = m.openWizard(t.bug)
 	case startRunMsg:
-		m, c = debatePage.start(m)
+		m.dv, c = m.dv.start(&m.frame, m.cost.setup, m.cost.plan)
+		m.zm.on = false
 	case backToBrowserMsg:
 		m, c = m.reopen(t.left)
 	case resumeDebateMsg:
@@ -106,12 +111,30 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 		if m.dlg.menu != nil {
 			m.zm.on, m.zm.find, m.dlg.hidden = false, find{}, false
 		}
+	case quitDebateMsg:
+		m, c = m.quitDebate(t.esc)
 	case backToSetupMsg:
 		m, c = m.backToSetup()
 	case editSetupMsg:
 		m, c = m.editSetup(t.setup)
 	}
 	return m, tea.Batch(cmd, c)
+}
+
+// quitDebate answers quitDebateMsg.
+func (m Model) quitDebate(esc bool) (Model, tea.Cmd) {
+	switch {
+	case m.dlg.menu != nil && m.run.on && !esc:
+		// leaving asks first, the decision waiting under the question
+		m.dlg.aside = m.dlg.menu
+		return m, m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+	case m.dlg.menu != nil && esc:
+		m.dlg.hidden = false // back to the decision that waits
+		return m, nil
+	case m.run.on:
+		return m, m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+	}
+	return m.reopen("")
 }
 
 // fromSetup leaves the wizard or a cost screen for the list (or quits,

@@ -167,10 +167,10 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case debateChangedMsg:
 		return m, m.dv.changed(&m.frame, m.subj.bug, msg), true
 	case debateLoadedMsg:
-		nm, c := debatePage.loaded(m, msg)
+		nm, c := m.debateLoaded(msg)
 		return nm, c, true
 	case engineMsg:
-		nm, c := debatePage.engine(m, msg)
+		nm, c := m.engineBatch(msg)
 		return nm, c, true
 	case docMsg:
 		m.docArrived(msg, &m.zm, &m.dv)
