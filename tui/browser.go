@@ -141,14 +141,18 @@ func (r *browserRow) context() string {
 // browser is the list of bugs and questions, and their debates.
 type browser struct {
 	// keeper reads the reviews listed (nil: none are).
-	keeper    engine.RecordKeeper
-	reg       *bugfolder.Register
-	rows      []*browserRow
-	loaded    int
-	loading   bool
-	visible   []int
-	cursor    int
-	offset    int
+	keeper  engine.RecordKeeper
+	reg     *bugfolder.Register
+	rows    []*browserRow
+	loaded  int
+	loading bool
+	visible []int
+	cursor  int
+	offset  int
+	// moved: the cursor was moved by a key, the wheel or a click; until
+	// then it stays on the top row, where a pending decision is listed
+	// (the bugs and the reviews arrive by separate commands, in any order)
+	moved     bool
 	filter    textinput.Model
 	filtering bool
 	// sortBy is the list's order: "" (the register's), date, status, cost
@@ -291,7 +295,7 @@ func (b *browser) refilter() {
 		slices.SortFunc(b.visible, b.registerOrder) // a folder found later takes its place
 	}
 	b.pendingFirst()
-	if b.topWhileLoading() {
+	if b.topUntilMoved() {
 		keep = -1 // the first screen opens on the first row: a pending decision
 	}
 	if i := slices.Index(b.visible, keep); i >= 0 {
@@ -323,7 +327,7 @@ func (b *browser) selected() *browserRow {
 
 // move moves the cursor by delta rows and keeps it on a screen of rows.
 func (b *browser) move(delta, rows int) {
-	b.cursor = max(0, min(len(b.visible)-1, b.cursor+delta))
+	b.cursor, b.moved = max(0, min(len(b.visible)-1, b.cursor+delta)), true
 	b.keepVisible(rows)
 }
 

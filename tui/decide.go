@@ -207,9 +207,9 @@ func (b *browser) decided(dir string, c bugfolder.Choice) {
 	b.refilter()
 }
 
-// topWhileLoading reports whether the cursor stays on the top row as the
-// index streams in: it has not left the top, and a result waiting for a
-// decision has been moved there.
-func (b *browser) topWhileLoading() bool {
-	return b.loading && b.cursor == 0 && b.hasPending()
+// topUntilMoved reports whether the cursor stays on the top row as the
+// index and the reviews stream in: nobody has moved it yet, and a result
+// waiting for a decision has been put there.
+func (b *browser) topUntilMoved() bool {
+	return !b.moved && b.cursor == 0 && b.hasPending()
 }

@@ -164,7 +164,7 @@ func (b *browser) click(f *frame, msg tea.MouseClickMsg) {
 	if row >= 0 && row < f.lay.rows {
 		off := visibleOffset(b.offset, b.cursor, f.lay.rows, len(b.visible))
 		if i := off + row; i < len(b.visible) {
-			b.cursor = i
+			b.cursor, b.moved = i, true
 			b.keepVisible(f.lay.rows)
 		}
 	}
