@@ -259,6 +259,10 @@ type runState struct {
 	// leaveToBrowser is set when the engineer left a running debate that
 	// the browser opened: once it stops, the list comes back.
 	leaveToBrowser bool
+	// leaveWhenDone is q pressed once the debate said it finished but
+	// before the engine returned (it closes its files): moot leaves as
+	// soon as it does, without asking to stop what has ended.
+	leaveWhenDone bool
 }
 
 // toast is the status line: a message shown for a while, the note of a

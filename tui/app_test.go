@@ -645,3 +645,26 @@ func TestRunErrorStaysUntilAKey(t *testing.T) {
 		t.Errorf("after a key: footer %q, exit error %v", foot, m.Outcome().Err)
 	}
 }
+
+// TestQuitAfterTheFinishedEventLeavesWithoutAsking: q pressed once the
+// header says the debate finished, while the engine still closes its
+// files, asks nothing (there is nothing left to stop): moot leaves as soon
+// as the engine returns, with its result.
+func TestQuitAfterTheFinishedEventLeavesWithoutAsking(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	m, _ := liveModel(t, f, 80, 24)
+	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvDebateFinished, Outcome: bugfolder.OutcomeDone, Calls: 10, Time: fixedNow}}})
+	m, quits := pumpQuits(m, keyMsg("q"))
+	if quits || anyMenuDrawn(m) {
+		t.Fatalf("q after the finished event: quits %v, a menu drawn:\n%s", quits, screenText(m, f.proj))
+	}
+	if !strings.Contains(footer(m), "leaving once moot has closed its files") {
+		t.Errorf("the footer does not say moot leaves once the engine returns: %q", footer(m))
+	}
+	res := &engine.Result{Outcome: engine.OutcomeDone, Dir: f.bug(t, "7").Dir + "/debate"}
+	m, quits = pumpQuits(m, engineMsg{then: runDoneMsg{res: res}})
+	if !quits || m.Outcome().Result != res {
+		t.Errorf("the engine returned: quits %v, result %v", quits, m.Outcome().Result)
+	}
+}

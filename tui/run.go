@@ -265,6 +265,10 @@ func (m Model) runDone(then runDoneMsg) (Model, tea.Cmd) {
 	if m.out.Left {
 		return m, tea.Quit
 	}
+	if m.run.leaveWhenDone { // q came once it had finished
+		m.run.leaveWhenDone = false
+		return m.reopen("")
+	}
 	cmds := []tea.Cmd{notify(m.dv.deb.bugID + " finished: " + m.dv.deb.state)}
 	if then.res != nil && then.res.Outcome == engine.OutcomeDone {
 		if !m.zm.on { // a zoom stays on what the user opened

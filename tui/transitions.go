@@ -131,6 +131,10 @@ func (m Model) quitDebate(esc bool) (Model, tea.Cmd) {
 	case m.dlg.menu != nil && esc:
 		m.dlg.hidden = false // back to the decision that waits
 		return m, nil
+	case m.run.on && m.dlg.menu == nil && m.dv.deb != nil && !m.dv.deb.live && !esc:
+		// the debate said it finished; the engine is closing its files
+		m.run.leaveWhenDone = true
+		return m, statusCmd("the debate has finished: leaving once moot has closed its files…")
 	case m.run.on:
 		return m, m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
 	}
