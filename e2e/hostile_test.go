@@ -991,7 +991,7 @@ func TestFIFOEnginesFileRefusedAndRoundFoldersTightened(t *testing.T) {
 	t.Run("usage error prefix", func(t *testing.T) {
 		p := newProject(t)
 		r := p.moot("plan", "7", "--mode", "diagnosis", "-n", "17")
-		if r.code != 2 || strings.Contains(r.stderr, "moot: : ") || !strings.Contains(r.stderr, "moot: n: 17 solvers") {
+		if r.code != 2 || strings.Contains(r.stderr, "moot: : ") || !strings.Contains(r.stderr, "moot: -n 17: moot runs at most 16 solvers") {
 			t.Errorf("exit %d\n%s", r.code, r.stderr)
 		}
 	})
