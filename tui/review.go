@@ -2,7 +2,9 @@ package tui
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -216,6 +218,29 @@ func loadReviewCmd(k engine.RecordKeeper, dir string, round int) tea.Cmd {
 	}
 	return func() tea.Msg { return readReview(k, dir, round) }
 }
+
+// loadStartedReviewCmd reads a review just started: its runner writes its
+// record a moment after the folder exists (beside the UI), so a record
+// not there yet is read again until it is, for up to startedReviewWait.
+func loadStartedReviewCmd(k engine.RecordKeeper, dir string) tea.Cmd {
+	if k == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		end := time.Now().Add(startedReviewWait)
+		for {
+			msg := readReview(k, dir, 0)
+			if !errors.Is(msg.err, fs.ErrNotExist) || time.Now().After(end) {
+				return msg
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// startedReviewWait bounds how long a just-started review's record is
+// waited for (its runner writes it before its first call).
+const startedReviewWait = 15 * time.Second
 
 // checkReviewCmd reads the review again when its folder changed.
 func checkReviewCmd(k engine.RecordKeeper, dir string, round int, stamp string) tea.Cmd {

@@ -154,10 +154,10 @@ func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
 	}
 	if m.revCost.back && m.opts.Bug == nil { // the browser opens it, as it opens any review
 		m.revCost, m.wiz, m.screen = nil, nil, scrBrowser
-		return m, tea.Batch(loadReviewCmd(m.opts.keeper(), st.dir, 0), listReviewsCmd(m.opts.keeper(), m.opts.Register)), true
+		return m, tea.Batch(loadStartedReviewCmd(m.opts.keeper(), st.dir), listReviewsCmd(m.opts.keeper(), m.opts.Register)), true
 	}
 	m.rv.alone, m.screen = st.dir, scrReview
-	return m, loadReviewCmd(m.opts.keeper(), st.dir, 0), true
+	return m, loadStartedReviewCmd(m.opts.keeper(), st.dir), true
 }
 
 // lines are what the review's cost screen shows above its
