@@ -3,7 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestBrowserResumesARunStartedWithItsEnginesFile: a debate started with
@@ -21,8 +20,9 @@ func TestBrowserResumesARunStartedWithItsEnginesFile(t *testing.T) {
 		m.send("/")
 		m.send("-l", "A7K3")
 		m.send("Enter")
+		m.wait("the filter applied", "1 of 6 match")
 		m.send("r")
-		time.Sleep(300 * time.Millisecond)
+		m.waitAny("the resume asked or refused", "Resume", `no engine named "slow"`)
 		if s := m.settled(); strings.Contains(s, "Resume") && strings.Contains(s, "Cancel") {
 			m.send("Enter") // the resume's cost: accepted
 		}

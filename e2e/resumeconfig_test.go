@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,5 +47,24 @@ func killedRunOnItsOwnEngines(t *testing.T, p *project, rounds string) string {
 	})
 	_ = c.Process.Kill()
 	_ = c.Wait()
+	// the killed moot's engines may still hold its folder a moment (a
+	// browser then shows the debate as run by another process, and r
+	// watches it): wait until the list no longer says it runs
+	waitFor(t, "the killed run's folder to be let go", 30*time.Second, func() bool {
+		var rows []struct {
+			BugID  string `json:"bug_id"`
+			Status string `json:"status"`
+		}
+		r := p.moot("list", "--json")
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rows) != nil {
+			return false
+		}
+		for _, row := range rows {
+			if strings.Contains(row.BugID, "A7K3") {
+				return row.Status != "running"
+			}
+		}
+		return false
+	})
 	return other
 }
