@@ -252,7 +252,7 @@ func TestBrowserFlowOn2000Bugs(t *testing.T) {
 	waitFor("Round 2")
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"}) // back to the browser
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(Model)
 	if p := drawnPosition(final); p != 2000 {
 		t.Errorf("the browser says row %d after End, want 2000", p)
 	}

@@ -161,7 +161,7 @@ func TestQuestionsOnlyBrowser(t *testing.T) {
 	waitFor("decision recorded")
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(Model)
 	if dec, raw := readDecision(t, pending); dec.Choice != bugfolder.ChoiceApprove || !strings.Contains(raw, "question_id: "+couponQ) {
 		t.Errorf("decisao.md: %+v\n%s", dec, raw)
 	}
