@@ -55,6 +55,9 @@ func TestStoppingARunningReviewAsksFirst(t *testing.T) {
 
 		t.Errorf("keep watching left the review view")
 	}
+	if ended := pump(t, am, ReviewDoneMsg{}); strings.Contains(screenText(ended, ""), "Leave this review?") {
+		t.Errorf("the question stays open once the review ended:\n%s", screenText(ended, ""))
+	}
 	stopped := keys(t, am, "up")
 	if _, c := stopped.Update(keyMsg("enter")); c == nil {
 		t.Error("stop it did not quit")

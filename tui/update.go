@@ -192,6 +192,9 @@ func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case ReviewDoneMsg:
 		m.rv.done = true
+		if m.dlg.ask != nil && m.dlg.ask.stopReview != "" {
+			m.dlg.ask = nil // "Leave this review?" has no object any more, as a debate's quit menu at its end
+		}
 		if m.rv.alone != "" {
 			return m, loadReviewCmd(m.opts.keeper(), m.rv.alone, 0), true
 		}
