@@ -35,7 +35,7 @@ func TestBrowserResumesARunStartedWithItsEnginesFile(t *testing.T) {
 
 	with := startTmux(t, p, 140, 45, "--config", other)
 	resume(with)
-	with.waitAny("the debate resumed to its end", "· done", "waits for a human decision", "spec-")
+	with.waitAny("the debate resumed to its end", "· done", "waits for a human decision")
 	if s := with.screen(); strings.Contains(s, "no engine named") {
 		t.Errorf("the browser given --config did not resume with it:\n%s", s)
 	}

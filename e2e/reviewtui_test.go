@@ -37,7 +37,7 @@ func TestReviewTUIBrowserAndView(t *testing.T) {
 			}
 			id := filepath.Base(tr.only())
 			sock := fmt.Sprintf("moot-rv-%d-%d", os.Getpid(), sz.w)
-			t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
+			stopTmuxWhenDone(t, sock)
 			script := fmt.Sprintf("cd %q && env XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q; sleep 60",
 				tr.repo, filepath.Join(tr.home, "xdg"), filepath.Join(tr.home, "cache"), mootBin)
 			if out, err := exec.Command("tmux", "-L", sock, "new-session", "-d", "-x", fmt.Sprint(sz.w), "-y", fmt.Sprint(sz.h), script).CombinedOutput(); err != nil {

@@ -35,8 +35,8 @@ func startTmuxIn(t *testing.T, dir string, env []string, w, h int, args ...strin
 		t.Skip("tmux is not installed")
 	}
 	sock := fmt.Sprintf("moot-tp-%d-%d", os.Getpid(), time.Now().UnixNano())
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
 	exit := filepath.Join(t.TempDir(), "exit-code")
+	stopTmuxWhenDone(t, sock) // after the exit file's folder: its removal comes after the shell's end
 	env = append([]string{"NO_COLOR=1", "TERM=xterm-256color"}, env...)
 	quoted := func(ss []string) string {
 		var out []string

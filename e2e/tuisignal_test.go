@@ -28,7 +28,7 @@ func TestTUIStopSignals(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			p := newProject(t)
 			sock := fmt.Sprintf("moot-sig-%d-%d", os.Getpid(), sig)
-			t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
+			stopTmuxWhenDone(t, sock)
 			exitFile := filepath.Join(p.dir, "exit-code")
 			script := fmt.Sprintf("cd %q && env FAKE_DELAY_MS=60000 FAKE_LOG=%q XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q run 7 --mode diagnosis -r 1; echo $? > %q; sleep 60",
 				p.dir, p.log, filepath.Join(p.dir, ".xdg"), filepath.Join(p.dir, ".cache"), mootBin, exitFile)
@@ -111,7 +111,7 @@ func TestTUIRunOnUnfinishedDebate(t *testing.T) {
 	p.Plan = "agente-1@0=fail,agente-2@0=fail" // the quorum is lost: it waits for a decision
 	p.moot("run", "7", "--mode", "diagnosis", "--yes", "--headless").mustExit(t, 4)
 	sock := fmt.Sprintf("moot-unf-%d", os.Getpid())
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
+	stopTmuxWhenDone(t, sock)
 	exitFile, errFile := filepath.Join(p.dir, "exit-code"), filepath.Join(p.dir, "stderr")
 	script := fmt.Sprintf("cd %q && env XDG_CONFIG_HOME=%q XDG_CACHE_HOME=%q %q run 7 --mode diagnosis 2> %q; echo $? > %q; sleep 60",
 		p.dir, filepath.Join(p.dir, ".xdg"), filepath.Join(p.dir, ".cache"), mootBin, errFile, exitFile)
