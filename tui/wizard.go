@@ -76,6 +76,7 @@ type wizard struct {
 	textW int
 	stage int
 	form  *huh.Form
+	ahead typeAhead // keys typed while the form moves (wizardtypeahead.go)
 	// first is the stage's first field that takes focus, and fields how
 	// many take it: back keys leave the stage from its first field, and
 	// coming back lands on its last.

@@ -43,28 +43,52 @@ func (k wizardKeys) FullHelp() [][]key.Binding {
 // field of the page before; esc on the very first field cancels. Any
 // other message is the form's (huh's own).
 func (w *wizard) Update(f *frame, msg tea.Msg) (*wizard, tea.Cmd) {
+	if r, ok := msg.(releaseMsg); ok {
+		if r.turn == w.ahead.turn {
+			w.ahead.moving = false
+		}
+		return w, w.replay(f)
+	}
+	if typed(msg) && w.ahead.moving { // the form is moving: for the field it moves to
+		w.ahead.keys = append(w.ahead.keys, msg)
+		return w, nil
+	}
+	cmd := w.answer(f, msg)
+	return w, tea.Batch(cmd, w.replay(f))
+}
+
+// answer answers a message the wizard does not hold (Update).
+func (w *wizard) answer(f *frame, msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || !key.Matches(k, wizardKeyMap.Back) {
-		return w, w.feed(f, msg)
+		return w.feed(f, msg)
 	}
 	if w.form.GetFocusedField() != w.first {
-		return w, w.feed(f, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+		return w.feed(f, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
 	}
 	if !w.back() {
 		if key.Matches(k, wizardKeyMap.Leave) {
 			f.next = leaveSetupMsg{}
 		}
-		return w, nil
+		return nil
 	}
 	w.fit(f)
 	cmd := w.form.Init()
 	w.focusLast()
-	return w, cmd
+	return cmd
 }
 
-// feed feeds the wizard's form and moves through its stages: aborted,
-// the setup is left; completed, the cost screen opens.
+// feed feeds the wizard's form, following the moves of its focus (the
+// keys typed meanwhile are held: wizardtypeahead.go).
 func (w *wizard) feed(f *frame, msg tea.Msg) tea.Cmd {
+	form, field := w.form, w.form.GetFocusedField()
+	cmd := w.feedForm(f, msg)
+	return tea.Batch(cmd, w.follow(msg, form, field))
+}
+
+// feedForm feeds the wizard's form and moves through its stages: aborted,
+// the setup is left; completed, the cost screen opens.
+func (w *wizard) feedForm(f *frame, msg tea.Msg) tea.Cmd {
 	nf, c := w.form.Update(msg)
 	if form, ok := nf.(*huh.Form); ok {
 		w.form = form
