@@ -199,12 +199,14 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	hasCurrent := false
 	archived := 0
 	var lastArchived string
+	var archivedNames []string
 	for _, e := range ents {
 		switch {
 		case e.IsDir() && e.Name() == DebateDir:
 			hasCurrent = true
 		case e.IsDir() && archivedName.MatchString(e.Name()):
 			archived++
+			archivedNames = append(archivedNames, e.Name())
 			if lastArchived == "" || newerArchive(e.Name(), lastArchived) {
 				lastArchived = e.Name()
 			}
@@ -245,6 +247,9 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	s.Debates = []*Debate{d}
 	s.Problems = d.Problems
 	s.fromLatest(d)
+	if s.Decision != DecisionPending && !s.DecisionClosed {
+		s.ArchivedPending = archivedPending(b.Dir, archivedNames, reg.Lang)
+	}
 	if f := d.Final; f != nil && f.TotalCostRecorded && f.TotalCostUSD > 0 {
 		s.Tokens, s.CostUSD = f.TotalTokens, f.TotalCostUSD
 		// the total counts only the priced calls: a call of an engine

@@ -45,6 +45,10 @@ type Summary struct {
 	// can no longer be taken: the bug was closed by DONE.md (Decision is
 	// then "": nothing waits).
 	DecisionClosed bool
+	// ArchivedPending is the archived debate whose result still waits for
+	// a human decision moot decide can record (a new debate archived it
+	// undecided), when the latest waits for none; "" otherwise.
+	ArchivedPending string
 	// Problems are files of the debates that could not be read.
 	Problems []error
 	// Warnings are misreadings avoided (a judge's file naming two
@@ -124,11 +128,27 @@ func StatusWord(state State, incomplete, closed bool, decision string) string {
 
 // StatusWord is the summary's status in words (StatusWord).
 func (s *Summary) StatusWord() string {
-	decision := s.Decision
-	if s.DecisionClosed {
+	return StatusWord(s.State, s.Bug.Incomplete, s.Bug.Done, DecisionWord(s.Decision, s.DecisionClosed, s.ArchivedPending != ""))
+}
+
+// ArchivedPendingWord is the decision's word when the result that waits
+// for it was archived by a newer debate (Summary.ArchivedPending).
+const ArchivedPendingWord = "pending (archived)"
+
+// DecisionWord is the decision a listing shows: the latest result's, "not
+// taken" once the bug closed over a pending one, and a decision pending on
+// an archived result said beside it.
+func DecisionWord(decision string, closed, archivedPending bool) string {
+	if closed {
 		decision = DecisionNotTaken
 	}
-	return StatusWord(s.State, s.Bug.Incomplete, s.Bug.Done, decision)
+	switch {
+	case !archivedPending || decision == DecisionPending:
+		return decision
+	case decision == "":
+		return ArchivedPendingWord
+	}
+	return decision + ", " + ArchivedPendingWord
 }
 
 // DecisionNotTaken is the decision's word when the result waited for a

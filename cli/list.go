@@ -61,8 +61,12 @@ type listEntry struct {
 	Decision *string `json:"decision"`
 	// DecisionClosed: the result waited for a decision, but the bug was
 	// closed by DONE.md, so none can be recorded (decision is null).
-	DecisionClosed     bool    `json:"decision_closed,omitempty"`
-	RecommendedVerdict *string `json:"recommended_verdict"`
+	DecisionClosed bool `json:"decision_closed,omitempty"`
+	// ArchivedDecisionPending is the archived debate (its path in the
+	// register) whose result still waits for a human decision that moot
+	// decide records there: a newer debate archived it undecided.
+	ArchivedDecisionPending *string `json:"archived_decision_pending,omitempty"`
+	RecommendedVerdict      *string `json:"recommended_verdict"`
 	// Incomplete is a bug folder without bug.md yet; Warnings are the
 	// loose fields read anyway (also printed on stderr).
 	Incomplete bool     `json:"incomplete,omitempty"`
@@ -119,12 +123,15 @@ the project's questions (.moot/debates/<date>-<slug>/; listed also in a
 project without a register), then the reviews (moot review: .moot/reviews/
 and each bug's review/). --json gives each entry its kind (bug, question or
 review; a review's bug_id is its ID, its context the bug it reviews), its protocol and its human decision (pending, approve, decline,
-revise, or null when its result waits for none).
+revise, or null when its result waits for none), and archived_decision_pending
+when an older result a newer debate archived still waits for one (its folder).
 
 Status is one of: no-debate, running (also a debate interrupted by a crash),
 waiting (for a human decision), cancelled, judge-failed, done; interrupted
 (a debate run by hand that nothing runs now); unreadable (the bug folder
-cannot be read). A review's status is its own: running, pass, refuse, hold or
+cannot be read). A status is followed by its decision: "· decision pending"
+while the latest result waits for one, "· decision pending (archived)" while
+an archived result still does (moot decide records it there). A review's status is its own: running, pass, refuse, hold or
 stalled (a hold or a stall has its decision pending until moot decide),
 error (a file of its round could not be saved) or interrupted (running, but
 no process holds it: killed).
@@ -325,6 +332,9 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 		en.Decision = ptr(s.Decision)
 	}
 	en.DecisionClosed = s.DecisionClosed
+	if s.ArchivedPending != "" {
+		en.ArchivedDecisionPending = ptr(reg.Rel(s.ArchivedPending))
+	}
 	if s.RecommendedVerdict != "" {
 		en.RecommendedVerdict = ptr(s.RecommendedVerdict)
 	}
@@ -381,11 +391,9 @@ func printList(e *env, entries []listEntry) {
 		if en.Decision != nil {
 			decision = *en.Decision
 		}
-		if en.DecisionClosed {
-			decision = bugfolder.DecisionNotTaken
-		}
 		// the same words as the browser's STATUS column
-		status := bugfolder.StatusWord(bugfolder.State(en.Status), en.Incomplete, en.Locked, decision)
+		status := bugfolder.StatusWord(bugfolder.State(en.Status), en.Incomplete, en.Locked,
+			bugfolder.DecisionWord(decision, en.DecisionClosed, en.ArchivedDecisionPending != nil))
 		if en.Weakened && en.Status == review.StatusPassed {
 			status += review.WeakenedMark
 		}

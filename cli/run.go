@@ -309,6 +309,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
+				Archived: func(dir string) { sayArchivedPending(e, bug, dir) },
 			}))
 			return exitFor(e, reg, res, err)
 		},
@@ -485,6 +486,15 @@ moot help review).`,
 	cmd.Flags().BoolVar(&stop, "stop", false, "argue: stop after the last complete round and synthesize it (a manual stop, recorded)")
 	cmd.Flags().BoolVar(&acceptEngines, "accept-engine-change", false, "accept engines that now resolve to another kind, model, endpoint or command as an amendment (logged like a swap)")
 	return cmd
+}
+
+// sayArchivedPending prints one line on stderr when the debate started
+// archived a result that still waits for a human decision: which, and the
+// moot decide that still records it (moot list says it too).
+func sayArchivedPending(e *env, bug *bugfolder.Bug, dir string) {
+	if note := engine.ArchivedPendingNote(bug, dir); note != "" {
+		fmt.Fprintf(e.stderr, "moot: %s: %s\n", bug.ID, termsafe.Line(note))
+	}
 }
 
 // ms converts milliseconds to a duration.

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,4 +32,67 @@ func TestANewDebateKeepsAPendingDecisionRecordable(t *testing.T) {
 		t.Errorf("the decision went to the new debate, which waits for none")
 	}
 	p.moot("decide", "7", "approve").mustExit(t, 2)
+}
+
+// TestAHeadlessRunSaysItArchivedAPendingDecision: a headless run that
+// archives a result still waiting for a human decision says so on stderr,
+// in one line naming the archived folder and the moot decide that records
+// it; moot list (text and --json) shows the bug's decision pending on that
+// archived result, not a plain done, until moot decide records it.
+func TestAHeadlessRunSaysItArchivedAPendingDecision(t *testing.T) {
+	t.Parallel()
+	const id = "BUG-20260715-A7K3"
+	p := newProject(t)
+	p.specDebate("7")
+	run := p.moot("run", "7", "--mode", "repair", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	archived, _ := filepath.Glob(filepath.Join(p.bugDir(), "debate-*"))
+	if len(archived) != 1 {
+		t.Fatalf("archived debates: %v", archived)
+	}
+	var said []string
+	for _, l := range strings.Split(run.stderr, "\n") {
+		if strings.Contains(l, filepath.Base(archived[0])) && strings.Contains(l, "moot decide "+id+" approve|decline|revise") {
+			said = append(said, l)
+		}
+	}
+	if len(said) != 1 {
+		t.Errorf("want one stderr line naming %s and the moot decide that records it, got %d:\n%s", filepath.Base(archived[0]), len(said), run.stderr)
+	}
+	pendingOn := func() (string, string) {
+		t.Helper()
+		var es []map[string]any
+		if err := json.Unmarshal([]byte(p.moot("list", "--json").mustExit(t, 0).stdout), &es); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			if e["bug_id"] == id {
+				on, _ := e["archived_decision_pending"].(string)
+				return on, fmt.Sprint(e["status"])
+			}
+		}
+		t.Fatalf("%s is not listed", id)
+		return "", ""
+	}
+	listRow := func() string {
+		for _, l := range strings.Split(p.moot("list").mustExit(t, 0).stdout, "\n") {
+			if strings.HasPrefix(l, id) {
+				return l
+			}
+		}
+		return ""
+	}
+	on, status := pendingOn()
+	if status != "done" || !strings.HasSuffix(on, filepath.Base(archived[0])) {
+		t.Errorf("list --json: status %q (kept), archived_decision_pending %q, want the archived folder %s", status, on, filepath.Base(archived[0]))
+	}
+	if row := listRow(); !strings.Contains(row, "decision pending (archived)") {
+		t.Errorf("moot list does not say a decision waits on the archived result:\n%s", row)
+	}
+	p.moot("decide", "7", "approve").mustExit(t, 0)
+	if on, _ := pendingOn(); on != "" {
+		t.Errorf("list --json still says a decision waits on %q once recorded", on)
+	}
+	if row := listRow(); strings.Contains(row, "pending") {
+		t.Errorf("moot list still says pending once recorded:\n%s", row)
+	}
 }

@@ -422,12 +422,8 @@ func archiveNotice(b *bugfolder.Bug) []string {
 	}
 	to := b.Register.Rel(bugfolder.ArchivePath(b.Dir, old.ArchiveTime()))
 	from := b.Register.Rel(dir)
-	if old.Final != nil && old.AwaitsDecision() && !old.DecisionClosed() {
-		v := ""
-		if old.Final.RecommendedVerdict != "" {
-			v = " (recommended verdict: " + old.Final.RecommendedVerdict + ")"
-		}
-		return []string{fmt.Sprintf("%s/ holds a result that waits for a human decision%s: it will be archived as %s/ undecided; `moot decide %s approve|decline|revise` still records the decision there (or decide it before starting)", from, v, to, b.ID)}
+	if old.Final != nil && old.Decidable() {
+		return []string{fmt.Sprintf("%s/ holds a result that waits for a human decision%s: it will be archived as %s/ undecided; `moot decide %s approve|decline|revise` still records the decision there (or decide it before starting)", from, verdictNote(old), to, b.ID)}
 	}
 	if old.Final != nil {
 		return []string{fmt.Sprintf("%s/ holds a finished debate: it will be archived as %s/ when this debate starts; until this one finishes, %s/%s is absent and the previous answer is at %s/%s", from, to, from, bugfolder.PT.Names().Final, to, filepath.Base(old.Final.Path))}
@@ -439,6 +435,27 @@ func archiveNotice(b *bugfolder.Bug) []string {
 		return []string{fmt.Sprintf("%s/ holds an unfinished debate (%s) written with the translated names, which moot cannot continue in place: it will be archived as %s/ when this debate starts", from, old.State, to)}
 	}
 	return []string{fmt.Sprintf("%s/ holds an unfinished debate (%s) run by hand, with no event log: moot cannot resume it call by call, so it will be archived as %s/ when this debate starts (to finish it by hand instead, cancel now)", from, old.State, to)}
+}
+
+// verdictNote names a result's recommended verdict in parentheses ("" for
+// none).
+func verdictNote(d *bugfolder.Debate) string {
+	if d.Final == nil || d.Final.RecommendedVerdict == "" {
+		return ""
+	}
+	return " (recommended verdict: " + d.Final.RecommendedVerdict + ")"
+}
+
+// ArchivedPendingNote says that starting a debate archived a result that
+// still waits for a human decision (dir, where Options.Archived was told
+// it went) and how to record that decision there; "" when the result
+// archived waits for none.
+func ArchivedPendingNote(b *bugfolder.Bug, dir string) string {
+	d, err := bugfolder.ReadDebate(dir, b.Register.Lang)
+	if err != nil || d.Final == nil || !d.Decidable() {
+		return ""
+	}
+	return fmt.Sprintf("the previous result%s waited for a human decision: it is archived undecided as %s/; `moot decide %s approve|decline|revise` still records the decision there", verdictNote(d), b.Register.Rel(dir), b.ID)
 }
 
 // USD formats a dollar amount as moot shows money (money.USD).

@@ -44,6 +44,10 @@ type Options struct {
 	// Sink receives every event. It is called from several goroutines, one
 	// call at a time, and must not block for long.
 	Sink func(Event)
+	// Archived, when set, is told where a Start moved the bug's previous
+	// debate, before the new debate's first event (ArchivedPendingNote
+	// says whether a decision still waits there).
+	Archived func(dir string)
 	// Command names the lock holder ("moot run").
 	Command string
 	Version string
@@ -402,10 +406,13 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = bugfolder.ArchiveDebate(bug.Dir, old.ArchiveTime())
+		to, err := bugfolder.ArchiveDebate(bug.Dir, old.ArchiveTime())
 		lk.Release()
 		if err != nil {
 			return nil, err
+		}
+		if to != "" && opts.Archived != nil {
+			opts.Archived(to)
 		}
 	}
 	w, err := bugfolder.OpenWriter(bug.WriterRoot(), dir, s.Lang, opts.Command)
