@@ -276,6 +276,17 @@ type toast struct {
 	// errShown is set while the footer shows the error a run ended with:
 	// it stays until a key, and that key dismisses it (and its exit code).
 	errShown bool
+	// screen is the screen that raised it: another screen's footer never
+	// shows it (a browser's note is no wizard's).
+	screen screen
+}
+
+// own gives a message raised since before (the toast as it was) to the
+// screen shown once it was raised.
+func (t *toast) own(before toast, s screen) {
+	if t.text != before.text || !t.until.Equal(before.until) {
+		t.screen = s
+	}
 }
 
 // dialogStack is what stands over the screen: a menu (quorum, judge,
@@ -577,6 +588,7 @@ func (w *wizard) fit(f *frame) {
 		if note := w.restrictedNote(); note != "" { // it stands above the form
 			h = max(4, h-lipgloss.Height(wrapLines(note, f.w)))
 		}
+		h = max(4, h-len(w.refusal(f))) // and a refusal below it
 		w.form = f.fitForm(w.form, f.lay.wizW, h)
 		w.fitText(f.lay.wizW)
 	}

@@ -473,7 +473,7 @@ func (w *wizard) build() {
 		groups = append(groups, huh.NewGroup(c))
 		focusable = []huh.Field{c}
 	}
-	w.form = huh.NewForm(groups...).WithShowHelp(false).WithTheme(formTheme)
+	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithTheme(formTheme) // refusals: wizardwrap.go
 	w.first, w.fields = nil, 0
 	for _, f := range focusable {
 		if w.first == nil {

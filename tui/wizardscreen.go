@@ -81,8 +81,11 @@ func (w *wizard) answer(f *frame, msg tea.Msg) tea.Cmd {
 // feed feeds the wizard's form, following the moves of its focus (the
 // keys typed meanwhile are held: wizardtypeahead.go).
 func (w *wizard) feed(f *frame, msg tea.Msg) tea.Cmd {
-	form, field := w.form, w.form.GetFocusedField()
+	form, field, refused := w.form, w.form.GetFocusedField(), len(w.refusal(f))
 	cmd := w.feedForm(f, msg)
+	if w.form == form && len(w.refusal(f)) != refused {
+		w.fit(f) // room for the refusal under the form, or the room given back
+	}
 	return tea.Batch(cmd, w.follow(msg, form, field))
 }
 
@@ -126,7 +129,11 @@ func (w *wizard) View(f *frame) string {
 	if note := w.restrictedNote(); note != "" { // pinned: the form scrolls under it
 		head += "\n" + f.st.Warning.Render(wrapLines(note, f.w))
 	}
-	return head + "\n\n" + lipgloss.NewStyle().Width(f.w).Height(f.h-3-lipgloss.Height(head)).Render(form) + "\n" + f.toast.footer(f, help)
+	body := lipgloss.NewStyle().Width(f.w).Height(f.h - 3 - lipgloss.Height(head)).Render(form)
+	if refusal := w.refusal(f); len(refusal) > 0 { // whole, between the form and the footer
+		body = lipgloss.NewStyle().Width(f.w).Height(max(1, f.h-3-lipgloss.Height(head)-len(refusal))).MaxHeight(max(1, f.h-3-lipgloss.Height(head)-len(refusal))).Render(form) + "\n" + strings.Join(refusal, "\n")
+	}
+	return head + "\n\n" + body + "\n" + f.toast.footer(f, help)
 }
 
 // probed takes the background probe's result: the wizard on its engines

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // The wizard's own text (notes, descriptions, refusals) is wrapped here,
@@ -104,3 +105,19 @@ func refusalLines(text string, width int, indent string, style func(...string) s
 	}
 	return out
 }
+
+// refusal is what the page's fields refuse, each refusal whole, wrapped
+// to the window under the form (huh's own footer below the form was cut
+// at the frame's last line): the form is made shorter by as many lines
+// (wizard.fit).
+func (w *wizard) refusal(f *frame) []string {
+	var out []string
+	for _, err := range w.form.Errors() {
+		text := strings.Join(strings.Fields(err.Error()), " ") // wrapped again, to the window
+		out = append(out, refusalLines("* "+text, f.w-1, "  ", errorStyle.Render)...)
+	}
+	return out
+}
+
+// errorStyle draws a refusal as huh draws a field's error.
+var errorStyle = lipgloss.NewStyle().Inherit(formTheme.Theme(true).Focused.ErrorMessage).PaddingLeft(1)

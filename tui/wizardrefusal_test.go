@@ -1,0 +1,57 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/reversa/moot/bugfolder"
+)
+
+// TestWizardShowsARefusalWhole: a refusal longer than a line (option B
+// states option A again) is shown whole, wrapped under the form, with the
+// footer kept, at 80×24 and 60×15; typing again takes it away.
+func TestWizardShowsARefusalWhole(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{80, 24}, {60, 15}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			opts := protocolOptions(f, t)
+			const a = "Strip discounts before recalculating"
+			opts.Proposals = func(*bugfolder.Bug) (string, string, bool) { return a, a, true }
+			m := sized(t, opts, size[0], size[1])
+			m = keys(t, m, "down", "enter", "enter", "enter", "enter", "enter", "enter") // tradeoff; mode, R, engines; A, B
+			text := checkFrame(t, m, size[0], size[1], f.proj, []string{"enter next"})
+			if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, `* options A and B are the same statement ("Strip discounts before recalculating"): a tradeoff weighs two different options`) {
+				t.Errorf("the refusal is not shown whole:\n%s", text)
+			}
+			goldenScreen(t, m, f.proj)
+			m = keys(t, m, "x")
+			if text := screenText(m, f.proj); strings.Contains(text, "same statement") {
+				t.Errorf("the refusal stays once B is typed again:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestAToastStaysOnTheScreenThatRaisedIt: a note the browser shows on its
+// status line is not shown by the wizard n opens (its footer is its
+// keys); a note the wizard raises is.
+func TestAToastStaysOnTheScreenThatRaisedIt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	m := sized(t, f.options(), 80, 24)
+	m = pump(t, m, statusMsg("a note of the browser"))
+	if !strings.Contains(footer(m), "a note of the browser") {
+		t.Fatalf("the browser does not show its own note: %q", footer(m))
+	}
+	m = keys(t, m, "n")
+	if got := footer(m); strings.Contains(got, "a note of the browser") || !strings.Contains(got, "enter next") {
+		t.Errorf("the wizard's footer shows the browser's note, not its keys: %q", got)
+	}
+	m = pump(t, m, statusMsg("a note of the wizard"))
+	if got := footer(m); !strings.Contains(got, "a note of the wizard") {
+		t.Errorf("the wizard does not show its own note: %q", got)
+	}
+}
