@@ -12,6 +12,14 @@ import (
 // handler of its family (updaters); then it asks for the documents the
 // screen shows and follows the folder it watches.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	raised := m.toast
+	m, cmd := m.update(msg)
+	m.toast.own(raised, m.screen)
+	return m, cmd
+}
+
+// update is Update's routing (Update gives the status line to its screen).
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case StopMsg:

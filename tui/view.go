@@ -106,7 +106,7 @@ func (f frame) overlay(base, box string) string {
 
 // footer is the status line: a message when there is one, else key help.
 func (t toast) footer(f *frame, help string) string {
-	if t.text != "" && f.clock().Before(t.until) {
+	if t.text != "" && f.clock().Before(t.until) && t.screen == f.screen {
 		return f.st.Warning.Render(ansi.Truncate(t.text, f.w, "…"))
 	}
 	return f.st.StatusBar.Render(ansi.Truncate(fitHelp(help, f.w), f.w, "…"))
