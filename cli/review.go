@@ -609,6 +609,11 @@ func (r *reviewRun) state() error {
 	if (f.change == "") == (len(f.files) == 0) {
 		return usageErr("give the change as --change A..B or as --files F... (one of them)")
 	}
+	if len(f.files) > 0 { // said before the contract, the builder and the plan: a wizard checks it as typed
+		if err := envelope.CheckFiles(r.repo, f.files); err != nil {
+			return usageErr("%v; nothing was called or written", err)
+		}
+	}
 	c, err := envelope.ParseContract(f.contract)
 	if err != nil {
 		return usageErr("%v", err)

@@ -259,6 +259,20 @@ func describe(src Source) string {
 	return "--files"
 }
 
+// CheckFiles refuses --files that name no file of the project under
+// review (root): outside it, missing, a folder — the rule Build applies,
+// for a check made before anything is planned (moot review, and the TUI's
+// wizard as the change is typed).
+func CheckFiles(root string, files []string) error {
+	d, err := newDiskReader(root)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	_, err = fromFiles(root, d, files)
+	return err
+}
+
 // fromFiles resolves --files against root (read through d): repo-relative
 // slash paths, sorted and unique; each must be a file inside root.
 func fromFiles(root string, d diskReader, files []string) ([]string, error) {
