@@ -240,8 +240,9 @@ func joinCells(on []bool, widths []int, cells []string) string {
 }
 
 // marks are the row's markers: ⊘ closed by DONE.md (else ◆ a result
-// that waits for a human decision), ⚑ restricted (else ? a question,
-// never restricted), ● a moot process is running its debate now.
+// that waits for a human decision, else ◈ an archived result that still
+// does), ⚑ restricted (else ? a question, never restricted), ● a moot
+// process is running its debate now.
 func (r *browserRow) marks() string {
 	if r.rev != nil {
 		return r.reviewMarks()
@@ -254,6 +255,8 @@ func (r *browserRow) marks() string {
 		m[0] = '⊘'
 	} else if r.pendingDecision() {
 		m[0] = '◆'
+	} else if r.sum.ArchivedPending != "" {
+		m[0] = '◈'
 	}
 	if r.sum.Bug.Restricted() {
 		m[1] = '⚑'

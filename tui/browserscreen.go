@@ -69,6 +69,7 @@ func (k browserKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.PageUp, k.Top, k.Filter, k.Clear, k.Sort, k.Open, k.New, k.Resume, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Help, k.Quit},
 		{said("⊘", "closed by DONE.md: read-only, no new debate"), said("◆", "waits for a human decision (listed first): enter, then d on the Final tab"),
+			said("◈", "an archived result still waits for a human decision: moot decide BUG"),
 			said("⚑", "visibility: restricted: never sent to an external engine"), said("?", "a question (moot ask), not a bug"),
 			said("◇", "a review (moot review): enter shows its panel"), said("●", "a moot process is running this debate now")},
 	}

@@ -26,7 +26,7 @@ func TestTinyTerminal(t *testing.T) {
 	}{
 		{"help", func() Model { return keys(t, browser, "?") }, []string{"Keys", "sort: register order, newest, status,", "cost, health", "(1–9 of"}, false},
 		{"help-scrolled", func() Model {
-			return keys(t, browser, "?", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down")
+			return keys(t, browser, "?", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down")
 		}, []string{"read-only, no new", "debate", "external engine"}, false},
 		{"cost", func() Model {
 			opts := f.options()

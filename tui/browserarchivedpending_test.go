@@ -1,0 +1,42 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBrowserRowSaysADecisionWaitsOnAnArchivedResult: a bug whose latest
+// debate is done but whose archived result still waits for a human
+// decision is marked ◈ on its row (its status says "decision pending
+// (archived)", as moot list does), and the help says what ◈ means.
+func TestBrowserRowSaysADecisionWaitsOnAnArchivedResult(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	bug := filepath.Join(f.proj, "_reversa_bugs", "checkout", "bugs", "BUG-20260702-Q2R8-frete-arredondado")
+	archived := filepath.Join(bug, "debate-20260601T000000Z")
+	if err := os.CopyFS(archived, os.DirFS(filepath.Join(bug, "debate"))); err != nil {
+		t.Fatal(err)
+	}
+	final := filepath.Join(archived, "resposta-final.md")
+	raw, err := os.ReadFile(final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(final, []byte(strings.Replace(string(raw), "decided_by: judge\n", "decided_by: judge\ndecision: pending\n", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := sized(t, f.options(), 140, 45)
+	row := lineWith(screenText(m, f.proj), "BUG-20260702-Q2R8")
+	if !strings.Contains(row, "◈") || !strings.Contains(row, "done · decision pending") {
+		t.Errorf("the row does not say a decision waits on the archived result:\n%s", row)
+	}
+	if other := lineWith(screenText(m, f.proj), "BUG-20260705-M8N2"); strings.Contains(other, "◈") {
+		t.Errorf("a bug with no archived result is marked:\n%s", other)
+	}
+	m = keys(t, m, "?")
+	if help := strings.Join(strings.Fields(screenText(m, f.proj)), " "); !strings.Contains(help, "◈ an archived result still waits for a human decision") {
+		t.Errorf("the help does not say what ◈ means:\n%s", screenText(m, f.proj))
+	}
+}
