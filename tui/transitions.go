@@ -192,8 +192,9 @@ func (m Model) openCost() (Model, tea.Cmd) {
 	if err != nil {
 		w.stage = stageBasics
 		w.build()
+		w.refused = "the question cannot be set up: " + plainRefusal(err).Error() // shown whole under the form
 		m.wiz.fit(&m.frame)
-		return m, tea.Batch(w.form.Init(), statusCmd("the question cannot be set up: "+err.Error()))
+		return m, w.form.Init()
 	}
 	m.subj.bug, m.cost = bug, costState{setup: s, fromWizard: true}
 	m.screen = scrCost

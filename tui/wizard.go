@@ -77,6 +77,8 @@ type wizard struct {
 	stage int
 	form  *huh.Form
 	ahead typeAhead // keys typed while the form moves (wizardtypeahead.go)
+	// refused is a refusal of the page once complete, until a key (refusal)
+	refused string
 	// first is the stage's first field that takes focus, and fields how
 	// many take it: back keys leave the stage from its first field, and
 	// coming back lands on its last.

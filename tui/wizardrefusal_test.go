@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
 )
 
 // TestWizardShowsARefusalWhole: a refusal longer than a line (option B
@@ -53,5 +55,39 @@ func TestAToastStaysOnTheScreenThatRaisedIt(t *testing.T) {
 	m = pump(t, m, statusMsg("a note of the wizard"))
 	if got := footer(m); !strings.Contains(got, "a note of the wizard") {
 		t.Errorf("the wizard does not show its own note: %q", got)
+	}
+}
+
+// TestWizardShowsAQuestionRefusedAtItsEndWhole: moot ask's refusal when
+// the completed wizard sets the question up (its folder reserved) is shown
+// whole under the question's page, not cut on the status line, at 80×24
+// and 60×15; a key takes it away.
+func TestWizardShowsAQuestionRefusedAtItsEndWhole(t *testing.T) {
+	t.Parallel()
+	const why = "the question's folder .moot/debates/20261130-should-checkout-retry/ is taken by a debate another moot is writing; wait for it, or ask another question"
+	for _, size := range [][2]int{{80, 24}, {60, 15}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			var asked, reviewed [][]string
+			opts := fiveProtocolOptions(f, t, &asked, &reviewed)
+			opts.Ask = func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error) {
+				if reserve {
+					return nil, engine.Setup{}, errors.New(why + "; nothing was written")
+				}
+				return nil, engine.Setup{}, nil
+			}
+			m := sized(t, opts, size[0], size[1])
+			m = keys(t, m, "down", "enter")
+			m = typeText(t, m, "Should checkout retry?")
+			m = keys(t, m, "enter", "enter", "enter", "enter", "enter", "enter") // personas, R; engines, synthesizer, timeout
+			text := checkFrame(t, m, size[0], size[1], f.proj, []string{"Question"})
+			if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, "* the question cannot be set up: "+why) {
+				t.Errorf("the refusal is not shown whole:\n%s", text)
+			}
+			if m = keys(t, m, "x"); strings.Contains(screenText(m, f.proj), "cannot be set up") {
+				t.Errorf("the refusal stays after a key:\n%s", screenText(m, f.proj))
+			}
+		})
 	}
 }

@@ -53,6 +53,10 @@ func (w *wizard) Update(f *frame, msg tea.Msg) (*wizard, tea.Cmd) {
 		w.ahead.keys = append(w.ahead.keys, msg)
 		return w, nil
 	}
+	if typed(msg) && w.refused != "" { // the page's refusal stays until a key
+		w.refused = ""
+		w.fit(f)
+	}
 	cmd := w.answer(f, msg)
 	return w, tea.Batch(cmd, w.replay(f))
 }

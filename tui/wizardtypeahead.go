@@ -31,7 +31,7 @@ type releaseMsg struct{ turn int }
 
 // releaseAfter is how long a move may take at most before the keys held
 // for it are let go: huh's moves are messages handled within moments.
-const releaseAfter = 300 * time.Millisecond
+const releaseAfter = time.Second
 
 // typed reports whether msg is text or a key the engineer typed.
 func typed(msg tea.Msg) bool {

@@ -112,9 +112,10 @@ func refusalLines(text string, width int, indent string, style func(...string) s
 // (wizard.fit).
 func (w *wizard) refusal(f *frame) []string {
 	var out []string
-	for _, err := range w.form.Errors() {
-		text := strings.Join(strings.Fields(err.Error()), " ") // wrapped again, to the window
-		out = append(out, refusalLines("* "+text, f.w-1, "  ", errorStyle.Render)...)
+	for _, err := range append(w.form.Errors(), errors.New(w.refused)) {
+		if text := strings.Join(strings.Fields(err.Error()), " "); text != "" { // wrapped again, to the window
+			out = append(out, refusalLines("* "+text, f.w-1, "  ", errorStyle.Render)...)
+		}
 	}
 	return out
 }
