@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,6 +49,30 @@ func TestCallsFigureIsTheSameForTheRunnerAndAWatcher(t *testing.T) {
 			w, _, _ := watcher.callsText()
 			if r != tc.want || w != tc.want {
 				t.Errorf("runner %q, watcher %q, want both %q", r, w, tc.want)
+			}
+		})
+	}
+}
+
+// TestCallsFigureSaysOneThingAtEveryWidth: the header's calls figure is
+// one figure in one wording at 140, 80 and 60 columns: a narrower header
+// may drop words ("calls", then at 60 the calls in flight), never reword the calls in flight into a sign
+// ("+1") that reads as one more planned.
+func TestCallsFigureSaysOneThingAtEveryWidth(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{140, 80, 60} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			m, _ := liveModel(t, f, w, 24)
+			var figure string
+			for _, part := range strings.Split(headerLine(m), " · ") {
+				if strings.Contains(part, "/10") {
+					figure = strings.TrimPrefix(part, "calls ")
+				}
+			}
+			if figure != "2/10 (1 running)" && (w > 60 || figure != "2/10") {
+				t.Errorf("at %d columns the calls figure reads %q, want \"2/10 (1 running)\" (\"calls \" before it or not):\n%s", w, figure, headerLine(m))
 			}
 		})
 	}

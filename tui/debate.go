@@ -11,6 +11,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -546,7 +547,7 @@ func (d *debateView) finishedRounds() int {
 // elapsedText is elapsed as the header writes it: "—" when nothing
 // records it (bugfolder.Debate.Elapsed), never a span from a wrong origin.
 func (d *debateView) elapsedText(now time.Time) string {
-	return bugfolder.ElapsedText(d.elapsed(now), !d.noClock || !d.sessionStart.IsZero(), fmtDur)
+	return bugfolder.ElapsedText(d.elapsed(now), !d.noClock || !d.sessionStart.IsZero(), humantime.Duration)
 }
 
 // elapsed is how long the debate has run over all its sessions: the
@@ -560,7 +561,7 @@ func (d *debateView) elapsed(now time.Time) time.Duration {
 		}
 		total += max(0, end.Sub(d.sessionStart))
 	}
-	return total.Round(time.Second)
+	return total
 }
 
 // liveTokens are the tokens of finished calls plus an estimate of what the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
 )
@@ -116,7 +117,7 @@ func reviewElapsed(st *engine.Record, now time.Time) string {
 	if st.Running && st.Clocked && now.After(st.LastEvent) {
 		d += now.Sub(st.LastEvent)
 	}
-	return bugfolder.ElapsedText(d.Round(time.Second), st.Clocked, fmtDur)
+	return bugfolder.ElapsedText(d, st.Clocked, humantime.Duration)
 }
 
 // reviewLine is a review row's text, in the columns a debate's row
