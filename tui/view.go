@@ -323,21 +323,10 @@ func menuWindow(s string, n, off int) (string, int) {
 	return strings.Join(lines, "\n"), off
 }
 
-// wrapLines wraps every line of s wider than w at spaces (a word longer
-// than w is cut with an ellipsis): text is never cut mid-line.
-func wrapLines(s string, w int) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			var out []string
-			for _, part := range strings.Split(ansi.Wrap(l, w, " "), "\n") {
-				out = append(out, ansi.Truncate(part, w, "…"))
-			}
-			lines[i] = strings.Join(out, "\n")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// wrapLines wraps every line of s wider than w at spaces only (wordWrap:
+// a flag or a path is never broken at a hyphen; a word longer than w is
+// cut): text is never cut mid-line.
+func wrapLines(s string, w int) string { return wordWrap(s, max(1, w)) }
 
 // padLines makes text exactly h lines tall.
 func padLines(s string, h int) string {
