@@ -27,18 +27,18 @@ func (d *debateView) runningCalls() int {
 	return n
 }
 
-// callsText is the header's calls figure in its long form (the long and
-// short headers), its tight form and bare, the tightest: one figure in one
-// wording, the narrower forms only dropping words ("calls 3/10 (3 running)", "3/10 (3 running)",
+// callsText is the header's calls figure in its long form, its short
+// form (the short and tight headers) and bare, the tightest: one figure in
+// one wording, the narrower forms only dropping words ("calls 3/10 (3 running)", "3/10 (3 running)",
 // "3/10"); the running count is never folded into a sign a reader could
 // take for more planned.
-func (d *debateView) callsText() (long, tight, bare string) {
+func (d *debateView) callsText() (long, short, bare string) {
 	bare = fmt.Sprintf("%d/%d", d.callsDone, d.planned())
-	tight = bare
+	short = bare
 	if n := d.runningCalls(); n > 0 {
-		tight += fmt.Sprintf(" (%d running)", n)
+		short += fmt.Sprintf(" (%d running)", n)
 	}
-	return "calls " + tight, tight, bare
+	return "calls " + short, short, bare
 }
 
 // followInFlight marks, in a debate another process runs, the calls its
