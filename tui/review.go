@@ -123,8 +123,9 @@ func reviewElapsed(st *engine.Record, now time.Time) string {
 // reviewLine is a review row's text, in the columns a debate's row
 // fills with what they mean for a review (as moot list writes it): no
 // MODE, N×R its lenses × rounds, OUTCOME its last round's gate and the
-// lenses passed/held/refused there, no HEALTH; then its calls, and its
-// contract's intent as the title.
+// lenses passed/held/refused there, no HEALTH; and as its TITLE what was
+// reviewed, its contract's intent, as a debate's row shows its bug's
+// title: the figures stay in their columns (the preview says its calls).
 func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	s := r.rev
 	date, outcome := "—", cmp.Or(r.reviewOutcome(), "—")
@@ -134,11 +135,7 @@ func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	nr := fmt.Sprintf("%d×%d", s.Lenses, s.Rounds)
 	status := st.Badge(s.Status) + strings.TrimPrefix(reviewStatus(s), s.Status)
 	cells := []string{s.ID, "", r.context(), status, s.Protocol, "—", nr, outcome, reviewCost(s), date, "—"}
-	calls := fmt.Sprintf("%d %s · ", s.Calls, plural(s.Calls, "call", "calls"))
-	if !on[nrCol] { // a narrow list drops the column: the row still says it
-		calls = nr + " · " + calls
-	}
-	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + st.Subtle.Render(calls) + termsafe.Line(s.Intent)
+	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Intent)
 }
 
 // outcomeCap is the widest the OUTCOME column grows for a review's
