@@ -21,8 +21,10 @@ const maxTail = 16 << 10
 // pane is one call's box: a solver or critic in a round, or the judge.
 type pane struct {
 	id, role, engine string
-	// lens is the participant's frozen lens name ("" when none).
-	lens string
+	// lens is the participant's frozen lens name ("" when none); with
+	// options, the option cut to optionLabelMax for a pane's title, and
+	// option the whole of it ("A: deduplicate the discount"), for the zoom.
+	lens, option string
 	// status is "" (not started), "running", a protocol status, or
 	// "dropped" for a solver out of the debate.
 	status    string

@@ -27,18 +27,18 @@ func (d *debateView) runningCalls() int {
 	return n
 }
 
-// callsText is the header's calls figure in its long form, its short
-// form (the short and tight headers) and bare, the tightest: one figure in
-// one wording, the narrower forms only dropping words ("calls 3/10 (3 running)", "3/10 (3 running)",
-// "3/10"); the running count is never folded into a sign a reader could
-// take for more planned.
-func (d *debateView) callsText() (long, short, bare string) {
+// callsText is the header's calls figure in its long, short and tight
+// forms and bare, the tightest: one figure in one wording, the narrower
+// forms only dropping words ("calls 3/10 (3 running)", "3/10 calls (3
+// running)", "3/10 (3 running)", "3/10"); the running count is never
+// folded into a sign a reader could take for more planned.
+func (d *debateView) callsText() (long, short, tight, bare string) {
 	bare = fmt.Sprintf("%d/%d", d.callsDone, d.planned())
-	short = bare
+	running := ""
 	if n := d.runningCalls(); n > 0 {
-		short += fmt.Sprintf(" (%d running)", n)
+		running = fmt.Sprintf(" (%d running)", n)
 	}
-	return "calls " + short, short, bare
+	return "calls " + bare + running, bare + " calls" + running, bare + running, bare
 }
 
 // followInFlight marks, in a debate another process runs, the calls its

@@ -182,13 +182,13 @@ func (s debateState) debateHeader(f *frame) string {
 	if d.cut { // the budget cap cut the rounds: the final step reads the last complete one
 		round, r = fmt.Sprintf("cut by the budget at round %d of %d", d.cutRound, d.r), fmt.Sprintf("r%d■/%d", d.cutRound, d.r)
 	}
-	callsLong, callsShort, callsBare := d.callsText()
+	callsLong, callsShort, callsTight, callsBare := d.callsText()
 	long := []string{string(d.mode), round, d.elapsedText(f.now), callsLong, fmtTokens(d.liveTokens()) + " tokens", s.money(d.usd)}
 	if d.mode == "" {
 		long = long[1:]
 	}
 	short := []string{r, d.elapsedText(f.now), callsShort, fmtTokens(d.liveTokens()) + " tok", s.money(d.usd)}
-	tight := []string{r, d.elapsedText(f.now), callsShort, fmtTokens(d.liveTokens()), s.money(d.usd)}
+	tight := []string{r, d.elapsedText(f.now), callsTight, fmtTokens(d.liveTokens()), s.money(d.usd)}
 	id := f.st.Title.Render(d.bugID)
 	// below the tight form the least telling figures go first: tokens,
 	// the calls in flight, elapsed, calls, round; status and the whole
