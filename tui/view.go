@@ -395,6 +395,12 @@ func (dv debateState) viewFinal(fr *frame, bug *bugfolder.Bug, menuOpen bool, h 
 		chart = chart[strings.LastIndex(chart, "\n")+1:]
 		head = wrapLines(strings.Join(lines, "\n")+"\n"+chart, fr.w) + "\n"
 	}
+	if lipgloss.Height(head) > h-2 {
+		// a tiny window (60×15): the figures give way to the answer's
+		// first line and the line that says enter shows it all
+		hl := strings.Split(head, "\n")
+		head = strings.Join(hl[:max(1, h-3)], "\n") + "\n"
+	}
 	rest := h - lipgloss.Height(head) // head's last line is the blank above the answer
 	k := docKey{path: d.judge.path, width: fr.finalDocWidth()}
 	out, ok := fr.docs[k]
