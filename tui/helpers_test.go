@@ -578,7 +578,7 @@ var elapsedFigure = regexp.MustCompile(`^(\d+h)?(\d+m)?(\d+s)?$`)
 var callsShortForm = regexp.MustCompile(`^\d+/\d+( \(\d+ running\))?$`)
 
 // headerFigure is one figure of the debate header as drawn: "elapsed"
-// (40s), "calls" (calls 6/10 …, 5/6 calls (1 running), 5/6 (1 running), 5/6), "tokens" (2.8k, without its unit), "round"
+// (40s), "calls" (calls 6/10 …, 5/6 (1 running), 5/6 calls, 5/6), "tokens" (2.8k, without its unit), "round"
 // (round 1 of 2 …); "" when the header does not draw it.
 func headerFigure(m Model, which string) string {
 	head, _, _ := strings.Cut(screenText(m, ""), "\n")

@@ -29,16 +29,16 @@ func (d *debateView) runningCalls() int {
 
 // callsText is the header's calls figure in its long, short and tight
 // forms and bare, the tightest: one figure in one wording, the narrower
-// forms only dropping words ("calls 3/10 (3 running)", "3/10 calls (3
-// running)", "3/10 (3 running)", "3/10"); the running count is never
+// forms only dropping words ("calls 3/10 (3 running)", "3/10 (3 running)"
+// or "3/10 calls" with none running, "3/10"); the running count is never
 // folded into a sign a reader could take for more planned.
 func (d *debateView) callsText() (long, short, tight, bare string) {
 	bare = fmt.Sprintf("%d/%d", d.callsDone, d.planned())
-	running := ""
 	if n := d.runningCalls(); n > 0 {
-		running = fmt.Sprintf(" (%d running)", n)
+		tight = bare + fmt.Sprintf(" (%d running)", n)
+		return "calls " + tight, tight, tight, bare
 	}
-	return "calls " + bare + running, bare + " calls" + running, bare + running, bare
+	return "calls " + bare, bare + " calls", bare, bare
 }
 
 // followInFlight marks, in a debate another process runs, the calls its
