@@ -22,24 +22,7 @@ func TestZoomShowsATradeoffsWholeOption(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			bug := f.bug(t, "7")
-			s := engine.Setup{Protocol: tradeoff.Protocol{}, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Repair, N: 2, R: 1,
-				Solvers: []string{"scripted", "scripted"}, Judge: "scripted",
-				Lenses: []bugfolder.Lens{{Name: "A", Text: optA}, {Name: "B", Text: optB}}}
-			opts := f.options()
-			opts.Bug, opts.Setup = bug, s
-			m := sized(t, opts, w, 24)
-			m.run.bridge, m.run.on = newBridge(), true
-			m.dv.deb = newLiveView(s)
-			m.now = fixedNow
-			m.screen, m.dv.tab = scrDebate, 1
-			at := fixedNow.Add(-10 * time.Second)
-			m = pump(t, m, engineMsg{events: []engine.Event{
-				{Type: engine.EvSetup, Path: bug.Dir + "/debate", Calls: 5, Time: at},
-				{Type: engine.EvRoundStarted, Round: 0, Time: at},
-				{Type: engine.EvCallStarted, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Engine: "scripted", Attempt: 1, Time: at},
-				{Type: engine.EvOutput, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Text: "## Posição defendida\n\nOpção A.\n"},
-			}})
+			m := tradeoffLive(t, f, w, 24, optA, optB)
 			if panes := screenText(m, f.proj); strings.Contains(strings.Join(strings.Fields(panes), " "), optA) {
 				t.Fatalf("the pane's title is not cut (nothing to prove):\n%s", panes)
 			}
@@ -53,4 +36,28 @@ func TestZoomShowsATradeoffsWholeOption(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tradeoffLive is a live tradeoff run on bug 7 with options a and b at
+// w×h: the model runs it, round 0 under way, agente-1 streaming.
+func tradeoffLive(t *testing.T, f *fixture, w, h int, a, b string) Model {
+	t.Helper()
+	bug := f.bug(t, "7")
+	s := engine.Setup{Protocol: tradeoff.Protocol{}, Bug: bug, Lang: bugfolder.PT, Mode: bugfolder.Repair, N: 2, R: 1,
+		Solvers: []string{"scripted", "scripted"}, Judge: "scripted",
+		Lenses: []bugfolder.Lens{{Name: "A", Text: a}, {Name: "B", Text: b}}}
+	opts := f.options()
+	opts.Bug, opts.Setup = bug, s
+	m := sized(t, opts, w, h)
+	m.run.bridge, m.run.on = newBridge(), true
+	m.dv.deb = newLiveView(s)
+	m.now = fixedNow
+	m.screen, m.dv.tab = scrDebate, 1
+	at := fixedNow.Add(-10 * time.Second)
+	return pump(t, m, engineMsg{events: []engine.Event{
+		{Type: engine.EvSetup, Path: bug.Dir + "/debate", Calls: 5, Time: at},
+		{Type: engine.EvRoundStarted, Round: 0, Time: at},
+		{Type: engine.EvCallStarted, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Engine: "scripted", Attempt: 1, Time: at},
+		{Type: engine.EvOutput, Round: 0, SolverID: "agente-1", Role: bugfolder.RoleSolver, Text: "## Posição defendida\n\nOpção A.\n"},
+	}})
 }
