@@ -153,12 +153,8 @@ func (r *browserRow) reviewOutcome() string {
 	return ""
 }
 
-// nrCol and winnerCol are the indexes of the N×R and WINNER (OUTCOME)
-// columns in browserCols.
-var (
-	nrCol     = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "N×R" })
-	winnerCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "WINNER" })
-)
+// winnerCol is the index of the WINNER (OUTCOME) column in browserCols.
+var winnerCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "WINNER" })
 
 // reviewMarks are a review row's markers: ◆ a stalled review waiting for
 // a human decision, ⚑ restricted (else ◇, a review).

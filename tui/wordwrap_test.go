@@ -21,7 +21,7 @@ func TestWrapNeverBreaksAFlagOrAPath(t *testing.T) {
 		{"a flag", "the resume needs the engines file again: pass --config walk/moot.yaml to moot resume", 20, []string{"--config", "walk/moot.yaml"}},
 		{"a path", "! _reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto/debate-20261202T004954Z/ holds a finished debate", 84, []string{"_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto/debate-20261202T004954Z/"}},
 		{"evidence", "evidence: internal/rate-limit/token-bucket.go:42 and cmd/moot-serve/main.go", 30, []string{"internal/rate-limit/token-bucket.go:42", "cmd/moot-serve/main.go"}},
-		{"styled", ansi.SGR(ansi.BoldAttr) + "note:" + ansi.SGR(ansi.ResetAttr) + " run moot with --max-usd 0.50 and --on-budget stop", 20, []string{"--max-usd", "--on-budget"}},
+		{"styled", ansi.SGR(ansi.AttrBold) + "note:" + ansi.SGR(ansi.AttrReset) + " run moot with --max-usd 0.50 and --on-budget stop", 20, []string{"--max-usd", "--on-budget"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
