@@ -146,8 +146,11 @@ func wordWrap(s string, w int) string {
 }
 
 // wrapAtSpace wraps one line for wordWrap; the spaces a line opens with
-// (an indent) are kept, those at a break are dropped.
+// (an indent) are kept, those at a break are dropped. A word wider than
+// the line starts a line (a path reads from its start), after a mark of
+// at most markW cells ("  !"), and is cut at the width.
 func wrapAtSpace(l string, w int) string {
+	const markW = 4
 	var out []string
 	var cur strings.Builder
 	curW, started := 0, false
@@ -158,19 +161,25 @@ func wrapAtSpace(l string, w int) string {
 	}
 	for _, word := range strings.Split(l, " ") {
 		ww := ansi.StringWidth(word)
-		if started && curW+1+ww > w && curW > 0 {
-			emit()
-		} else if started {
-			cur.WriteByte(' ')
-			curW++
-		}
-		if ww > w-curW && ww > w { // wider than a line: cut at w
-			if curW > 0 {
+		switch {
+		case ww > w: // wider than any line: cut, from a line of its own (after a mark such as "!" or "-")
+			if started && curW > markW {
 				emit()
+			} else if started {
+				cur.WriteByte(' ')
+				curW++
 			}
-			parts := strings.Split(ansi.Hardwrap(word, w, true), "\n")
+			room := w - curW
+			cur.WriteString(ansi.Truncate(word, room, ""))
+			emit()
+			parts := strings.Split(ansi.Hardwrap(ansi.TruncateLeft(word, room, ""), w, true), "\n")
 			out = append(out, parts[:len(parts)-1]...)
 			word, ww = parts[len(parts)-1], ansi.StringWidth(parts[len(parts)-1])
+		case started && curW+1+ww > w:
+			emit()
+		case started:
+			cur.WriteByte(' ')
+			curW++
 		}
 		cur.WriteString(word)
 		curW += ww
