@@ -29,3 +29,18 @@ func TestFinalTabSaysWhereTheAnswerIsAtAnySize(t *testing.T) {
 		})
 	}
 }
+
+// TestFinalTabOfAPendingDecisionSaysWhereTheAnswerIsAt60x15: a result
+// waiting for a human decision adds its line to the Final tab's figures;
+// at 60×15 the answer's first line and "… enter shows it all" still show.
+func TestFinalTabOfAPendingDecisionSaysWhereTheAnswerIsAt60x15(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	makePending(t, f)
+	m := keys(t, loadBrowser(t, f, 60, 15), "enter") // the pending decision is listed first
+	if debateOf(m) != "BUG-20260702-Q2R8" || activeTab(m) != "Final" {
+		t.Fatalf("not on Q2R8's Final tab:\n%s", screenText(m, f.proj))
+	}
+	m = pump(t, m, nil)
+	checkFrame(t, m, 60, 15, f.proj, []string{"A human decision is pending", "enter shows it all"})
+}
