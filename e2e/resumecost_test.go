@@ -88,9 +88,9 @@ func TestResumeCountsTheWholeDebateAsItsHeaderDoes(t *testing.T) {
 	}
 	p.env = []string{"FAKE_DELAY_MS=800"}
 	m := startTmux(t, p, 140, 45, "resume", "7")
-	s := m.wait("the resume question", "Resume BUG-20260715-A7K3?", g[0])
+	m.wait("the resume question", "Resume BUG-20260715-A7K3?", g[0]) // the same figures as headless
 	m.send("Enter")
-	s = m.wait("the resumed debate, running", "running")
+	s := m.wait("the resumed debate, running", "running")
 	head, _, _ := strings.Cut(s, "\n")
 	if !strings.Contains(head, fmt.Sprintf("calls %d/%d", made, all)) {
 		t.Errorf("the header after the resume does not count %d of the %d in all:\n%s", made, all, head)
