@@ -197,8 +197,8 @@ func printPlan(w io.Writer, p *engine.Plan) {
 	writePlan(w, p, width)
 }
 
-// writePlan writes the plan within width columns (0: no limit): a setup
-// line is cut, the calls, path and P lines wrap at spaces under their key,
+// writePlan writes the plan within width columns (0: no limit): the
+// mode, setup, calls, path and P lines wrap at spaces under their key,
 // and the engines table drops its least telling columns.
 func writePlan(w io.Writer, p *engine.Plan, width int) {
 	s := p.Setup
@@ -215,20 +215,17 @@ func writePlan(w io.Writer, p *engine.Plan, width int) {
 		head = ansi.Truncate(head, width, "…")
 	}
 	fmt.Fprintf(w, "%s\n\n", head)
+	keyed := func(key, text string) { writeKeyed(w, key, text, width) }
 	if !s.Bug.IsQuestion { // a question has no mode (argue's style is a setup line of its own)
-		fmt.Fprintf(w, "  mode      %s\n", mode)
+		keyed("mode", mode)
 	}
 	for _, l := range engine.SetupLines(s) {
-		line := fmt.Sprintf("  %-10s%s", l.Key, l.Text)
+		text := l.Text
 		if l.Note != "" {
-			line += " — " + l.Note
+			text += " — " + l.Note
 		}
-		if width > 0 && ansi.StringWidth(line) > width-1 {
-			line = ansi.Truncate(line, width-1, "…")
-		}
-		fmt.Fprintln(w, line)
+		keyed(l.Key, text) // wrapped under its key, never cut: the panel's judge is its last word
 	}
-	keyed := func(key, text string) { writeKeyed(w, key, text, width) }
 	keyed("calls", p.Formula)
 	if path := p.PathText(); path != "" {
 		keyed("path", path)

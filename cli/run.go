@@ -444,18 +444,11 @@ moot help review).`,
 			if !rf.isHeadless(e) {
 				return resumeTUI(e, reg, bug, cfg, config, proto, resumeCap)
 			}
-			left, upTo := engine.Remaining(d, proto, stop)
+			need, left := engine.ResumeNeed(d, proto, stop)
 			if winner != "" || d.HandRun() {
 				left = 0 // a human choice is no model call, and moot makes none on a hand-run debate: no --yes
 			}
 			if !rf.yes && left > 0 {
-				need := fmt.Sprintf("at least %d more call(s)", left)
-				if left == 1 && !upTo {
-					// only the final step runs, on the rounds written
-					need = fmt.Sprintf("1 more call (the %s)", engine.Describe(proto).Final)
-				} else if upTo {
-					need = fmt.Sprintf("at most %d more call(s) (up to the round cap; its stop rules may end it earlier)", left)
-				}
 				fmt.Fprintf(e.stdout, "Resuming %s needs %s (%s). Run again with --yes to accept.\n", bug.ID, need, reg.Rel(d.Dir))
 				return withCode(ExitNeedHuman, errors.New("not resumed: nothing was called or written")) // the line above says how to accept
 			}

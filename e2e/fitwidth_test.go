@@ -157,3 +157,25 @@ func TestListAt80ColumnsSharesTheWidthWithALongQuestionID(t *testing.T) {
 		t.Errorf("want a header and 7 records, one a line:\n%s", s)
 	}
 }
+
+// TestPlanWrapsItsSetupLines: at 60 columns moot plan wraps its mode and
+// setup lines under their key, as it wraps calls and path: the panel
+// line reads to its last word (the judge), none is cut with "…".
+func TestPlanWrapsItsSetupLines(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	m := startTmux(t, p, 60, 60, "plan", "7", "--mode", "diagnosis", "--judge", "omega", "--critic", "zeta-engine")
+	if code := m.exitCode(); code != "0" {
+		t.Fatalf("exit %s:\n%s", code, m.screen())
+	}
+	s := m.screen()
+	head, _, _ := strings.Cut(s, "\n  calls")
+	if whole := strings.Join(strings.Fields(head), " "); !strings.Contains(whole, "· judge omega") {
+		t.Errorf("the panel line does not read to its judge:\n%s", head)
+	}
+	for _, l := range strings.Split(head, "\n")[1:] {
+		if strings.HasSuffix(l, "…") {
+			t.Errorf("a setup line is cut: %q\n%s", l, head)
+		}
+	}
+}

@@ -2,8 +2,11 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,4 +53,59 @@ func TestResumeOnATerminalAsksBeforeSpending(t *testing.T) {
 	r.wait("the resume question", "Resume BUG-20260715-A7K3?")
 	r.send("Enter")
 	r.wait("the resumed debate, ended", "done", "Final")
+}
+
+// TestResumeCountsTheWholeDebateAsItsHeaderDoes: a resume's question says
+// the calls still to make and the whole debate's count with the calls
+// already made; once resumed, the live header counts against that same
+// whole (its denominator), and headless says the same figures.
+func TestResumeCountsTheWholeDebateAsItsHeaderDoes(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.env = []string{"FAKE_DELAY_MS=1500"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--headless")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(p.debate(), "eventos.jsonl")
+	waitFor(t, "a call to start", 30*time.Second, func() bool {
+		b, _ := os.ReadFile(log)
+		return strings.Contains(string(b), `"call_started"`)
+	})
+	_ = c.Process.Kill()
+	_ = c.Wait()
+	whole := regexp.MustCompile(`(\d+) more call\(s\), (\d+) in all with the (\d+) already made`)
+	h := p.moot("resume", "7", "--headless").mustExit(t, 4)
+	g := whole.FindStringSubmatch(h.stdout)
+	if g == nil {
+		t.Fatalf("headless does not say the whole debate's count:\n%s", h.stdout)
+	}
+	left, all, made := atoi(t, g[1]), atoi(t, g[2]), atoi(t, g[3])
+	if made+left != all || made < 1 {
+		t.Errorf("%d made + %d left ≠ %d in all", made, left, all)
+	}
+	p.env = []string{"FAKE_DELAY_MS=800"}
+	m := startTmux(t, p, 140, 45, "resume", "7")
+	m.wait("the resume question", "Resume BUG-20260715-A7K3?", g[0]) // the same figures as headless
+	m.send("Enter")
+	s := m.wait("the resumed debate, running", "running")
+	head, _, _ := strings.Cut(s, "\n")
+	if !strings.Contains(head, fmt.Sprintf("calls %d/%d", made, all)) {
+		t.Errorf("the header after the resume does not count %d of the %d in all:\n%s", made, all, head)
+	}
+	s = m.wait("the resumed debate, ended", "done", "Final")
+	if head, _, _ := strings.Cut(s, "\n"); !strings.Contains(head, fmt.Sprintf("/%d", all)) {
+		t.Errorf("the finished header is not counted against the %d in all:\n%s", all, head)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -13,7 +13,7 @@ import (
 
 // TestReviewTUIBrowserAndView drives the real binary in tmux: after a
 // review by stand-in jurors in a git project with no register, `moot`
-// opens on its review row (ID, pass, lenses×rounds and calls at 80
+// opens on its review row (ID, pass and its contract as the title at 80
 // columns; at 140 the columns moot list has: N×R its lenses × rounds,
 // OUTCOME its verdict and lenses passed/held/refused); enter opens
 // the review view with one pane per lens, its status and the rung that
@@ -27,7 +27,7 @@ func TestReviewTUIBrowserAndView(t *testing.T) {
 		w, h int
 		row  []string
 	}{
-		{80, 24, []string{"pass", "2×1", "2 calls · docu", "1 review"}}, // N×R leads the title and the title is cut
+		{80, 24, []string{"pass", "document Total", "1 review"}}, // the title is the contract (what was reviewed)
 		{140, 45, []string{"OUTCOME", "pass P2 H0 R0", "2×1", "review", "1 review"}},
 	} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {

@@ -244,7 +244,7 @@ func TestLiveViewShowsThePanesZoomHelpAndTabs(t *testing.T) {
 	f := newFixture(t)
 	m, _ := liveModel(t, f, 120, 30)
 	text := screenText(m, f.proj)
-	for _, want := range []string{"round 0 of 2", "calls 2/10", "2.8k tokens", "agente-1 · ok · scripted · 12.4s", "running · scripted", "agente-3 · timeout", "no answer within 9s", "corrida entre frete e desconto", "Round 1"} {
+	for _, want := range []string{"round 0 of 2", "calls 2/10", "2.8k tokens", "agente-1 · ok · scripted · 12s", "running · scripted", "agente-3 · timeout", "no answer within 9s", "corrida entre frete e desconto", "Round 1"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("live view lacks %q:\n%s", want, text)
 		}

@@ -68,6 +68,11 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	med, _ := b.medianHealth()
 	on := columnsFor(width)
 	widths := b.colWidths(on, width)
+	if room := width - 2 - marksW - 1; widths[0] > room {
+		// a list narrower than its ID column cuts each ID in its middle
+		// (midcut) rather than the row at its end: two IDs never read the same
+		widths[0] = b.distinctIDWidth(max(5, room))
+	}
 	heads := make([]string, len(browserCols))
 	for i, c := range browserCols {
 		heads[i] = c.head
@@ -165,15 +170,27 @@ func (b *browser) colWidths(on []bool, width int) []int {
 }
 
 // distinctIDWidth is the narrowest ID column, from w up, at which no two
-// IDs, cut in the middle, read the same (the title gives up the room).
+// IDs (a bug's, a question's, a review's), cut in the middle, read the
+// same (the title gives up the room).
 func (b *browser) distinctIDWidth(w int) int {
 	var ids []string
 	for _, r := range b.rows {
-		if id := r.questionID(); id != "" {
+		if id := r.rowID(); id != "" {
 			ids = append(ids, id)
 		}
 	}
 	return midcut.DistinctWidth(ids, w)
+}
+
+// rowID is the row's ID cell: a review's ID, a bug's or a question's.
+func (r *browserRow) rowID() string {
+	switch {
+	case r.rev != nil:
+		return r.rev.ID
+	case r.sum != nil:
+		return r.sum.Bug.ID
+	}
+	return ""
 }
 
 // protocolW is the PROTOCOL column's width ("tradeoff"): the title gives

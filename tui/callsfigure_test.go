@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,10 +45,34 @@ func TestCallsFigureIsTheSameForTheRunnerAndAWatcher(t *testing.T) {
 					Solvers: []bugfolder.KV{{Key: "agente-1", Value: "e"}, {Key: "agente-2", Value: "e"}, {Key: "agente-3", Value: "e"}}},
 				Holder: &bugfolder.LockInfo{PID: 1, Command: "moot run BUG-1"}, HolderAlive: true}
 			watcher := viewFromFiles(bug, deb, readFolderFacts(deb))
-			r, _, _ := runner.callsText()
-			w, _, _ := watcher.callsText()
+			r, _, _, _ := runner.callsText()
+			w, _, _, _ := watcher.callsText()
 			if r != tc.want || w != tc.want {
 				t.Errorf("runner %q, watcher %q, want both %q", r, w, tc.want)
+			}
+		})
+	}
+}
+
+// TestCallsFigureSaysOneThingAtEveryWidth: the header's calls figure is
+// one figure in one wording at 140, 80 and 60 columns: a narrower header
+// may drop words ("calls", then at 60 the calls in flight), never reword the calls in flight into a sign
+// ("+1") that reads as one more planned.
+func TestCallsFigureSaysOneThingAtEveryWidth(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{140, 80, 60} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			m, _ := liveModel(t, f, w, 24)
+			var figure string
+			for _, part := range strings.Split(headerLine(m), " · ") {
+				if strings.Contains(part, "/10") {
+					figure = strings.Replace(strings.TrimPrefix(part, "calls "), " calls", "", 1)
+				}
+			}
+			if figure != "2/10 (1 running)" && (w > 60 || figure != "2/10") {
+				t.Errorf("at %d columns the calls figure reads %q, want \"2/10 (1 running)\" (with the word \"calls\" or not):\n%s", w, figure, headerLine(m))
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -20,8 +21,10 @@ const maxTail = 16 << 10
 // pane is one call's box: a solver or critic in a round, or the judge.
 type pane struct {
 	id, role, engine string
-	// lens is the participant's frozen lens name ("" when none).
-	lens string
+	// lens is the participant's frozen lens name ("" when none); with
+	// options, the option cut to optionLabelMax for a pane's title, and
+	// option the whole of it ("A: deduplicate the discount"), for the zoom.
+	lens, option string
 	// status is "" (not started), "running", a protocol status, or
 	// "dropped" for a solver out of the debate.
 	status    string
@@ -546,7 +549,7 @@ func (d *debateView) finishedRounds() int {
 // elapsedText is elapsed as the header writes it: "—" when nothing
 // records it (bugfolder.Debate.Elapsed), never a span from a wrong origin.
 func (d *debateView) elapsedText(now time.Time) string {
-	return bugfolder.ElapsedText(d.elapsed(now), !d.noClock || !d.sessionStart.IsZero(), fmtDur)
+	return bugfolder.ElapsedText(d.elapsed(now), !d.noClock || !d.sessionStart.IsZero(), humantime.Duration)
 }
 
 // elapsed is how long the debate has run over all its sessions: the
@@ -560,7 +563,7 @@ func (d *debateView) elapsed(now time.Time) time.Duration {
 		}
 		total += max(0, end.Sub(d.sessionStart))
 	}
-	return total.Round(time.Second)
+	return total
 }
 
 // liveTokens are the tokens of finished calls plus an estimate of what the

@@ -85,8 +85,8 @@ func (k debateScreen) FullHelp() [][]key.Binding {
 // running argue debate can stop).
 func (k debateScreen) help(f *frame, d *debateState) [][2]string {
 	rows := slices.DeleteFunc(helpRows(k), func(r [2]string) bool { return slices.Contains(k.idleKeys(f, d), r[0]) })
-	if f.run.canStopArgue(f) {
-		rows = append(rows, [2]string{argueStopKey, k.StopArgue.Help().Desc})
+	if f.run.canStopArgue(f) { // first, as in the footer: at 80×24 it is in sight unscrolled
+		rows = append([][2]string{{argueStopKey, k.StopArgue.Help().Desc}}, rows...)
 	}
 	if d := d.deb; d != nil && (d.stopped() || d.cut) { // the header's compact form marks it
 		rows = append(rows, [2]string{"r2■/3", "in a narrow header: the rounds ended at round 2 of a cap of 3 (stopped, or cut by the budget)"})

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/internal/safefs"
 )
@@ -420,30 +421,12 @@ func (dv debateState) paneMeta(f *frame, p *pane) string {
 		meta = append(meta, f.st.Subtle.Render(p.engine))
 	}
 	if d > 0 {
-		meta = append(meta, fmtDur(d))
+		meta = append(meta, humantime.Duration(d))
 	}
 	if p.tokensIn+p.tokensOut > 0 {
 		meta = append(meta, fmtTokens(p.tokensIn)+"→"+fmtTokens(p.tokensOut))
 	}
 	return strings.Join(meta, " · ")
-}
-
-// fmtDur prints a duration compactly, with the precision it was measured
-// at: a whole count of seconds (a ticking clock) shows no tenth.
-func fmtDur(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0s"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute && d%time.Second == 0:
-		return fmt.Sprintf("%ds", d/time.Second) // counted in whole seconds: no false tenth
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-	return d.Truncate(time.Second).String()
 }
 
 // wantDocs asks for the documents the screen shows that are not rendered

@@ -50,9 +50,11 @@ func findMatches(text, query string) []findHit {
 	return hits
 }
 
-// set shows text in the zoom, under the line that says why the zoomed
-// call failed.
-func (z *zoomState) set(f *frame, d *debateState, text string) { z.setText(d.zoomReason(f) + text) }
+// set shows text in the zoom, under the zoomed pane's whole option (a
+// tradeoff's) and the line that says why the zoomed call failed.
+func (z *zoomState) set(f *frame, d *debateState, text string) {
+	z.setText(d.zoomOption(f) + d.zoomReason(f) + text)
+}
 
 // setText shows the zoom's whole text (its reason line included), every
 // match of the search marked.

@@ -573,8 +573,12 @@ func debateOf(m Model) string {
 // elapsedFigure is a duration as the header writes it (40s, 1m25s).
 var elapsedFigure = regexp.MustCompile(`^(\d+h)?(\d+m)?(\d+s)?$`)
 
+// callsShortForm is the calls figure of a narrower header: "2/10 (1
+// running)", "2/10".
+var callsShortForm = regexp.MustCompile(`^\d+/\d+( \(\d+ running\))?$`)
+
 // headerFigure is one figure of the debate header as drawn: "elapsed"
-// (40s), "calls" (calls 6/10 …, 5/6 calls +1), "tokens" (2.8k, without its unit), "round"
+// (40s), "calls" (calls 6/10 …, 5/6 (1 running), 5/6 calls, 5/6), "tokens" (2.8k, without its unit), "round"
 // (round 1 of 2 …); "" when the header does not draw it.
 func headerFigure(m Model, which string) string {
 	head, _, _ := strings.Cut(screenText(m, ""), "\n")
@@ -582,7 +586,7 @@ func headerFigure(m Model, which string) string {
 		switch {
 		case which == "elapsed" && part != "" && elapsedFigure.MatchString(part):
 			return part
-		case which == "calls" && strings.Contains(part, "calls"):
+		case which == "calls" && (strings.Contains(part, "calls") || callsShortForm.MatchString(part)):
 			return part
 		case which == "tokens" && strings.HasSuffix(part, " tokens"):
 			return strings.TrimSuffix(part, " tokens")

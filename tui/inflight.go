@@ -8,7 +8,7 @@ import (
 
 // The calls figure is one number wherever a debate is shown (the TUI that
 // runs it, a TUI watching it from the browser): the calls finished over the
-// planned total, the calls in flight said apart ("calls 3/10 · 3 running").
+// planned total, the calls in flight said apart ("calls 3/10 (3 running)").
 
 // runningCalls counts the calls in flight: the panes running now, the
 // final step's included.
@@ -28,17 +28,17 @@ func (d *debateView) runningCalls() int {
 }
 
 // callsText is the header's calls figure in its long, short and tight
-// forms.
-func (d *debateView) callsText() (long, short, tight string) {
-	long = fmt.Sprintf("calls %d/%d", d.callsDone, d.planned())
-	short = fmt.Sprintf("%d/%d calls", d.callsDone, d.planned())
-	tight = fmt.Sprintf("%d/%d", d.callsDone, d.planned())
+// forms and bare, the tightest: one figure in one wording, the narrower
+// forms only dropping words ("calls 3/10 (3 running)", "3/10 (3 running)"
+// or "3/10 calls" with none running, "3/10"); the running count is never
+// folded into a sign a reader could take for more planned.
+func (d *debateView) callsText() (long, short, tight, bare string) {
+	bare = fmt.Sprintf("%d/%d", d.callsDone, d.planned())
 	if n := d.runningCalls(); n > 0 {
-		long += fmt.Sprintf(" (%d running)", n)
-		short += fmt.Sprintf(" +%d", n)
-		tight += fmt.Sprintf("+%d", n)
+		tight = bare + fmt.Sprintf(" (%d running)", n)
+		return "calls " + tight, tight, tight, bare
 	}
-	return long, short, tight
+	return "calls " + bare, bare + " calls", bare, bare
 }
 
 // followInFlight marks, in a debate another process runs, the calls its

@@ -16,9 +16,10 @@ func (d *debateView) setLenses(lenses map[string]bugfolder.Lens, options bool) {
 	for _, rd := range d.rounds {
 		for _, p := range rd.panes {
 			l := lenses[p.id]
-			p.lens = termsafe.Line(l.Name)
+			p.lens, p.option = termsafe.Line(l.Name), ""
 			if options && l.Text != "" {
-				p.lens = clipLine(l.Name+": "+l.Text, optionLabelMax)
+				p.option = termsafe.Line(l.Name + ": " + l.Text)
+				p.lens = clipLine(p.option, optionLabelMax)
 			}
 		}
 	}
@@ -26,6 +27,17 @@ func (d *debateView) setLenses(lenses map[string]bugfolder.Lens, options bool) {
 
 // optionLabelMax is the widest an option's pane label gets.
 const optionLabelMax = 40
+
+// zoomOption opens a zoomed pane of a participant that defends an option
+// with the whole option, wrapped: its title and the panes cut it at
+// optionLabelMax ("" for a pane with no option).
+func (d debateState) zoomOption(f *frame) string {
+	p := d.zoomPane(f)
+	if p == nil || p.option == "" {
+		return ""
+	}
+	return f.st.Subtle.Render(wrapLines("option "+p.option, max(10, f.w-2))) + "\n\n"
+}
 
 // protocol is the protocol of the debate shown: the one chosen in the
 // wizard or named in problema.md, among those the UI knows (Known: every

@@ -498,10 +498,9 @@ func noteText(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "_", `\_`, "*", `\*`, "`", "\\`").Replace(termsafe.Line(s))
 }
 
-// wrapText breaks text into lines of at most width cells.
-func wrapText(s string, width int) string {
-	return ansi.Wrap(s, width, " ")
-}
+// wrapText breaks text into lines of at most width cells, at spaces only
+// (wordWrap).
+func wrapText(s string, width int) string { return wordWrap(s, max(1, width)) }
 
 // preview is the first meaningful line of a proposal.
 func preview(body string, n int) string {

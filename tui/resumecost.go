@@ -16,23 +16,15 @@ import (
 // screen does for a new debate and as headless asks for --yes.
 type resumeCostDialog struct{}
 
-// resumeCalls is what resuming d still runs (engine.Remaining): nothing
+// resumeCalls is what resuming d still runs (engine.ResumeNeed): nothing
 // to ask for a hand-run debate, whose resume only records a human choice,
 // nor for one stopped at a menu, which asks itself before any call.
 func resumeCalls(d *bugfolder.Debate, proto engine.Protocol) string {
 	if d == nil || proto == nil || d.HandRun() || d.PendingDecision() != "" {
 		return ""
 	}
-	n, upTo := engine.Remaining(d, proto, false)
-	switch {
-	case n <= 0:
-		return ""
-	case upTo:
-		return fmt.Sprintf("at most %d more call(s) (up to the round cap; its stop rules may end it earlier)", n)
-	case n == 1:
-		return fmt.Sprintf("1 more call (the %s)", engine.Describe(proto).Final)
-	}
-	return fmt.Sprintf("at least %d more call(s)", n)
+	need, _ := engine.ResumeNeed(d, proto, false)
+	return need
 }
 
 // resumeCostMenu asks whether to spend what resuming bugID needs.

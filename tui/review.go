@@ -14,6 +14,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
 )
@@ -116,14 +117,15 @@ func reviewElapsed(st *engine.Record, now time.Time) string {
 	if st.Running && st.Clocked && now.After(st.LastEvent) {
 		d += now.Sub(st.LastEvent)
 	}
-	return bugfolder.ElapsedText(d.Round(time.Second), st.Clocked, fmtDur)
+	return bugfolder.ElapsedText(d, st.Clocked, humantime.Duration)
 }
 
 // reviewLine is a review row's text, in the columns a debate's row
 // fills with what they mean for a review (as moot list writes it): no
 // MODE, N×R its lenses × rounds, OUTCOME its last round's gate and the
-// lenses passed/held/refused there, no HEALTH; then its calls, and its
-// contract's intent as the title.
+// lenses passed/held/refused there, no HEALTH; and as its TITLE what was
+// reviewed, its contract's intent, as a debate's row shows its bug's
+// title: the figures stay in their columns (the preview says its calls).
 func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	s := r.rev
 	date, outcome := "—", cmp.Or(r.reviewOutcome(), "—")
@@ -133,11 +135,7 @@ func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	nr := fmt.Sprintf("%d×%d", s.Lenses, s.Rounds)
 	status := st.Badge(s.Status) + strings.TrimPrefix(reviewStatus(s), s.Status)
 	cells := []string{s.ID, "", r.context(), status, s.Protocol, "—", nr, outcome, reviewCost(s), date, "—"}
-	calls := fmt.Sprintf("%d %s · ", s.Calls, plural(s.Calls, "call", "calls"))
-	if !on[nrCol] { // a narrow list drops the column: the row still says it
-		calls = nr + " · " + calls
-	}
-	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + st.Subtle.Render(calls) + termsafe.Line(s.Intent)
+	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Intent)
 }
 
 // outcomeCap is the widest the OUTCOME column grows for a review's
@@ -155,12 +153,8 @@ func (r *browserRow) reviewOutcome() string {
 	return ""
 }
 
-// nrCol and winnerCol are the indexes of the N×R and WINNER (OUTCOME)
-// columns in browserCols.
-var (
-	nrCol     = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "N×R" })
-	winnerCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "WINNER" })
-)
+// winnerCol is the index of the WINNER (OUTCOME) column in browserCols.
+var winnerCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "WINNER" })
 
 // reviewMarks are a review row's markers: ◆ a stalled review waiting for
 // a human decision, ⚑ restricted (else ◇, a review).

@@ -85,14 +85,28 @@ func TestReviewPanesShowTheirWholeText(t *testing.T) {
 	}
 }
 
-// TestReviewRowAt80SaysLensesTimesRounds: a list too narrow for the N×R
-// column still says a review's lenses × rounds on its row.
-func TestReviewRowAt80SaysLensesTimesRounds(t *testing.T) {
+// TestReviewRowTitleIsWhatWasReviewed: a review's browser row shows, as
+// its TITLE, its contract (what was reviewed), as a debate's row shows its
+// bug's title; its figures (lenses × rounds, calls) stay out of the title,
+// at 80 columns as at 140.
+func TestReviewRowTitleIsWhatWasReviewed(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	reviewsFor(t, f)
-	m := sized(t, f.options(), 80, 24)
-	checkFrame(t, m, 80, 24, f.proj, []string{"2×2 · 6 calls", "3×1 · 4 calls"})
+	for _, w := range []int{80, 140} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			br, pr := reviewsFor(t, f)
+			m := sized(t, f.options(), w, 24)
+			text := screenText(m, f.proj)
+			for id, intent := range map[string]string{br.f.ID: "round shipping", pr.f.ID: "document Total"} {
+				row := lineWith(text, id)
+				// the TITLE column is its own width: the intent's start is enough
+				if !strings.Contains(row, intent[:6]) || strings.Contains(row, " calls") || strings.Contains(row, "× ·") {
+					t.Errorf("at %d columns review %s's row does not title its contract %q with its figures in their columns:\n%s", w, id, intent, row)
+				}
+			}
+		})
+	}
 }
 
 // TestReviewZoomShowsWholeDocuments: enter on the routes or the summary
@@ -138,16 +152,19 @@ func TestReviewZoomShowsWholeDocuments(t *testing.T) {
 	}
 }
 
-// TestRunningReviewRowCountsAsItsHeader: a running review's browser row
-// counts its calls as the review view's header does (the calls started
-// and not yet in the record included), never two counts for one review:
-// its CALLS cell says 3, before the contract's intent.
+// TestRunningReviewRowCountsAsItsHeader: a running review's view header
+// counts its calls (the calls started and not yet in the record
+// included); its browser row titles it by its contract, with no second
+// count of its own.
 func TestRunningReviewRowCountsAsItsHeader(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	rf := runningReview(t, f)
 	m := sized(t, f.options(), 140, 45)
-	checkFrame(t, m, 140, 45, f.proj, []string{rf.f.ID, "3 calls · live"})
+	text := checkFrame(t, m, 140, 45, f.proj, []string{rf.f.ID})
+	if row := lineWith(text, rf.f.ID); !strings.HasSuffix(strings.TrimRight(row, " "), "live") || strings.Contains(row, "calls") {
+		t.Errorf("the running review's row, want its contract as its title and no count:\n%s", row)
+	}
 	m = openReviewRow(t, m, rf.f.ID)
 	checkFrame(t, m, 140, 45, f.proj, []string{"3 calls"})
 }

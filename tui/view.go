@@ -182,7 +182,7 @@ func (s debateState) debateHeader(f *frame) string {
 	if d.cut { // the budget cap cut the rounds: the final step reads the last complete one
 		round, r = fmt.Sprintf("cut by the budget at round %d of %d", d.cutRound, d.r), fmt.Sprintf("r%d■/%d", d.cutRound, d.r)
 	}
-	callsLong, callsShort, callsTight := d.callsText()
+	callsLong, callsShort, callsTight, callsBare := d.callsText()
 	long := []string{string(d.mode), round, d.elapsedText(f.now), callsLong, fmtTokens(d.liveTokens()) + " tokens", s.money(d.usd)}
 	if d.mode == "" {
 		long = long[1:]
@@ -191,10 +191,12 @@ func (s debateState) debateHeader(f *frame) string {
 	tight := []string{r, d.elapsedText(f.now), callsTight, fmtTokens(d.liveTokens()), s.money(d.usd)}
 	id := f.st.Title.Render(d.bugID)
 	// below the tight form the least telling figures go first: tokens,
-	// elapsed, calls, round; status and the whole money figure stay
+	// the calls in flight, elapsed, calls, round; status and the whole
+	// money figure stay
 	tighter := [][]string{
 		{tight[0], tight[1], tight[2], tight[4]},
-		{tight[0], tight[2], tight[4]},
+		{tight[0], tight[1], callsBare, tight[4]},
+		{tight[0], callsBare, tight[4]},
 		{tight[0], tight[4]},
 		{tight[4]},
 	}
@@ -321,21 +323,10 @@ func menuWindow(s string, n, off int) (string, int) {
 	return strings.Join(lines, "\n"), off
 }
 
-// wrapLines wraps every line of s wider than w at spaces (a word longer
-// than w is cut with an ellipsis): text is never cut mid-line.
-func wrapLines(s string, w int) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			var out []string
-			for _, part := range strings.Split(ansi.Wrap(l, w, " "), "\n") {
-				out = append(out, ansi.Truncate(part, w, "…"))
-			}
-			lines[i] = strings.Join(out, "\n")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// wrapLines wraps every line of s wider than w at spaces only (wordWrap:
+// a flag or a path is never broken at a hyphen; a word longer than w is
+// cut): text is never cut mid-line.
+func wrapLines(s string, w int) string { return wordWrap(s, max(1, w)) }
 
 // padLines makes text exactly h lines tall.
 func padLines(s string, h int) string {
@@ -403,6 +394,12 @@ func (dv debateState) viewFinal(fr *frame, bug *bugfolder.Bug, menuOpen bool, h 
 		// way to its one line of figures (the Convergence tab has it all)
 		chart = chart[strings.LastIndex(chart, "\n")+1:]
 		head = wrapLines(strings.Join(lines, "\n")+"\n"+chart, fr.w) + "\n"
+	}
+	if lipgloss.Height(head) > h-2 {
+		// a tiny window (60×15): the figures give way to the answer's
+		// first line and the line that says enter shows it all
+		hl := strings.Split(head, "\n")
+		head = strings.Join(hl[:max(1, h-3)], "\n") + "\n"
 	}
 	rest := h - lipgloss.Height(head) // head's last line is the blank above the answer
 	k := docKey{path: d.judge.path, width: fr.finalDocWidth()}

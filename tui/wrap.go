@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mattn/go-runewidth"
 
 	"github.com/reversa/moot/internal/midcut"
@@ -125,4 +126,67 @@ func shortTokens(s string, w int) string {
 		lines[i] = strings.Join(words, " ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wordWrap wraps every line of s to w cells, breaking only at spaces: a
+// flag (--config), a path or an ID with a hyphen in it stays whole on its
+// line (ansi.Wrap also breaks after a '-'), and only a word wider than w
+// is cut, at w. Styles (ANSI sequences) are kept and not counted.
+func wordWrap(s string, w int) string {
+	if w < 1 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = wrapAtSpace(l, w)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrapAtSpace wraps one line for wordWrap; the spaces a line opens with
+// (an indent) are kept, those at a break are dropped. A word wider than
+// the line starts a line (a path reads from its start), after a mark of
+// at most markW cells ("  !"), and is cut at the width.
+func wrapAtSpace(l string, w int) string {
+	const markW = 4
+	var out []string
+	var cur strings.Builder
+	curW, started := 0, false
+	emit := func() {
+		out = append(out, strings.TrimRight(cur.String(), " "))
+		cur.Reset()
+		curW, started = 0, false
+	}
+	for _, word := range strings.Split(l, " ") {
+		ww := ansi.StringWidth(word)
+		switch {
+		case ww > w: // wider than any line: cut, from a line of its own (after a mark such as "!" or "-")
+			if started && curW > markW {
+				emit()
+			} else if started {
+				cur.WriteByte(' ')
+				curW++
+			}
+			room := w - curW
+			cur.WriteString(ansi.Truncate(word, room, ""))
+			emit()
+			parts := strings.Split(ansi.Hardwrap(ansi.TruncateLeft(word, room, ""), w, true), "\n")
+			out = append(out, parts[:len(parts)-1]...)
+			word, ww = parts[len(parts)-1], ansi.StringWidth(parts[len(parts)-1])
+		case started && curW+1+ww > w:
+			emit()
+		case started:
+			cur.WriteByte(' ')
+			curW++
+		}
+		cur.WriteString(word)
+		curW += ww
+		started = true
+	}
+	if cur.Len() > 0 || len(out) == 0 {
+		out = append(out, strings.TrimRight(cur.String(), " "))
+	}
+	return strings.Join(out, "\n")
 }

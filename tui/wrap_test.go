@@ -3,7 +3,6 @@ package tui
 import (
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -96,25 +95,6 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 		got := fitHelp(help, w)
 		if !strings.HasSuffix(got, "? keys · q quit") || runewidth.StringWidth(got) > w {
 			t.Errorf("width %d: %q", w, got)
-		}
-	}
-}
-
-// TestFmtDurPrecision: a duration is printed with the precision it was
-// measured at: 5.6 s from a call's files reads 5.6s, a clock that counts
-// whole seconds reads 6s, never "6.0s".
-func TestFmtDurPrecision(t *testing.T) {
-	t.Parallel()
-	for d, want := range map[time.Duration]string{
-		5600 * time.Millisecond:  "5.6s",
-		6 * time.Second:          "6s",
-		40 * time.Second:         "40s",
-		12400 * time.Millisecond: "12.4s",
-		750 * time.Millisecond:   "750ms",
-		90 * time.Second:         "1m30s",
-	} {
-		if got := fmtDur(d); got != want {
-			t.Errorf("fmtDur(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
