@@ -104,7 +104,7 @@ func TestBudgetMenuSaysTheEngineWording(t *testing.T) {
 // engine, its estimate against its actuals and the error of the first
 // recorded full debate, within 80 columns (a cut debate in the register
 // is left out of the trend); a cut debate says the budget cut it, that it
-// is degraded, and shows no estimate error (attack 17, findings 3 and 5).
+// is degraded, and shows no estimate error.
 func TestCostTrendOnFinalTab(t *testing.T) {
 	t.Parallel()
 	first := bugfolder.CostRecord{Engines: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 5500, ActTokens: 16500}}}
