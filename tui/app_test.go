@@ -24,6 +24,7 @@ func loadBrowser(t *testing.T, f *fixture, w, h int) Model {
 	// a deadline, not a speed goal: 2,000 bugs under -race on a loaded
 	// 2-core machine take well over 10 s
 	deadline := time.Now().Add(2 * time.Minute)
+	// justified: a wait, not an assertion; the count line that says "reading" is cut at narrow widths
 	for m.browser.loading {
 		if time.Now().After(deadline) {
 			t.Fatal("the browser never finished reading the register")
@@ -102,9 +103,8 @@ func TestBrowserOpensAPastDebate(t *testing.T) {
 	}
 	// round 2 shows the timed-out solver as such
 	m = keys(t, m, "2")
-	p := m.dv.deb.rounds[2].pane("agente-3")
-	if p.status != "timeout" || !strings.Contains(screenText(m, f.proj), "timeout") {
-		t.Errorf("agente-3: %+v", p)
+	if pane := lineWith(screenText(m, f.proj), "agente-3"); !strings.Contains(pane, "timeout") {
+		t.Errorf("agente-3's pane in round 2 does not say timeout: %q\n%s", pane, screenText(m, f.proj))
 	}
 	m = keys(t, m, "q")
 	if drawnScreen(m) != "browser" {
@@ -400,10 +400,12 @@ func TestQuitAsksWhileRunning(t *testing.T) {
 		t.Fatalf("q must ask:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter") // "Keep watching" is focused
+	// justified: the run's context is what the engine sees stop; no frame shows it
 	if anyMenuDrawn(m) || m.Outcome().Left || b.ctx.Err() != nil {
 		t.Error("keep watching")
 	}
 	m = keys(t, m, "q", "up", "enter")
+	// justified: as above, the engine's context
 	if !m.Outcome().Left || b.ctx.Err() == nil {
 		t.Error("leave must stop the run")
 	}

@@ -212,9 +212,7 @@ func TestWatchedDebateRingsAtADecisionAndAtTheEnd(t *testing.T) {
 				}
 			}
 			if where == "view" {
-				for i := 0; i < 40 && (m.browser.selected() == nil || m.browser.selected().dir.Dir != bug.Dir); i++ {
-					m = keys(t, m, "j")
-				}
+				m = selectRow(t, m, bug.ID)
 				m = keys(t, m, "enter")
 				if !strings.Contains(screenText(m, f.proj), "another moot process runs this debate") {
 					t.Fatalf("the debate is not watched:\n%s", screenText(m, f.proj))

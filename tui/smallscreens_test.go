@@ -310,9 +310,7 @@ func TestRunByAnotherProcessLineGoesWhenTheRunEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := loadBrowser(t, f, 100, 30)
-	for i := 0; i < 40 && (m.browser.selected() == nil || m.browser.selected().dir.Dir != bug.Dir); i++ {
-		m = keys(t, m, "j")
-	}
+	m = selectRow(t, m, bug.ID)
 	m = keys(t, m, "r")
 	if !strings.Contains(lastLine(screenText(m, f.proj)), "is run by moot pid") {
 		t.Fatalf("r on a held bug:\n%s", screenText(m, f.proj))
