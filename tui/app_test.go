@@ -313,6 +313,7 @@ func TestQuorumMenu(t *testing.T) {
 	// q does not leave a question unanswered: it goes to the form
 	m = keys(t, m, "down", "down", "enter")
 	a := recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.QuorumCancel || a.d.By != "human" || anyMenuDrawn(m) {
 		t.Errorf("answer %+v:\n%s", a, screenText(m, f.proj))
 	}
@@ -337,6 +338,7 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	}
 	m = keys(t, m, "enter") // local
 	a := recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.QuorumSwap || a.d.SolverID != "agente-2" || a.d.Engine != "local" {
 		t.Errorf("swap answer %+v", a.d)
 	}
@@ -352,6 +354,7 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	}
 	m = keys(t, m, "2", "0", "m", "enter")
 	a = recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.QuorumSetTimeout || a.d.Timeout != 20*time.Minute {
 		t.Errorf("timeout answer %+v", a.d)
 	}
@@ -360,6 +363,7 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	m = keys(t, m, "down", "down", "down", "enter", "down", "down", "enter", "enter")
 	_ = m
 	a = recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.QuorumPause {
 		t.Errorf("pause answer %+v", a.d)
 	}
@@ -386,6 +390,7 @@ func TestJudgeMenu(t *testing.T) {
 	}
 	keys(t, m, "down", "enter")
 	a := recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.JudgeHuman || a.d.Winner != "B" || a.d.By != "human" {
 		t.Errorf("answer %+v", a.d)
 	}

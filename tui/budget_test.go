@@ -57,6 +57,7 @@ func TestBudgetMenu(t *testing.T) {
 			}
 			m = keys(t, m, tc.keys...)
 			a := recv(t, reply)
+			// justified: the decision the engine receives on the menu's channel; no frame shows it
 			if a.d != tc.want || anyMenuDrawn(m) {
 				t.Errorf("answer %+v, want %+v, the menu closed:\n%s", a.d, tc.want, screenText(m, f.proj))
 			}
