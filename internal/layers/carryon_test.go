@@ -14,7 +14,7 @@ import (
 )
 
 // The repository is read by people who have only the repository
-// (docs/testing.md, "Names and comments"): these tests keep what they read
+// (docs/testing.md, "Naming tests"): these tests keep what they read
 // in it.
 
 // outsideCitation is a comment's pointer to a document outside the
