@@ -9,7 +9,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 )
 
-// Finding 3 of the hostile test: a revoked latest version dropped the
+// A revoked latest version dropped the
 // bug's addenda, one valid only from a future date was included, another
 // bug's addendum on a different row of the same table was included, and
 // the label read "addendum in force: — in force for". (The register is

@@ -9,8 +9,8 @@ import (
 	"github.com/reversa/moot/bugfolder"
 )
 
-// Finding 14 of the hostile test: hand-run setups partly read, and
-// misnamed files ignored.
+// Hand-run setups are read in full, and misnamed files are not ignored
+// silently.
 func TestHandRunSetupsReadInFull(t *testing.T) {
 	tests := []struct {
 		name, problem string

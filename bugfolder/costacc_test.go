@@ -49,7 +49,7 @@ func FuzzCostAccuracy(f *testing.F) {
 	})
 }
 
-// TestPartialRun (attack 17, finding 3): a debate cut by the budget,
+// TestPartialRun: a debate cut by the budget,
 // degraded, or whose engine made other calls than planned is partial; an
 // older record without call counts is judged by its flags alone.
 func TestPartialRun(t *testing.T) {

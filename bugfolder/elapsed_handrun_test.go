@@ -10,7 +10,7 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// TestElapsedAndHandRunGap (finding 13b, B): a debate's elapsed time is
+// TestElapsedAndHandRunGap: a debate's elapsed time is
 // the event log's sessions, and unknown (never a span from the problem's
 // or the bug's date, nor from its files' timestamps) when nothing records
 // it; a debate written by hand that stopped midway says what it lacks.

@@ -16,7 +16,6 @@ func TestCanonicalHeadings(t *testing.T) {
 		{"numbering and emphasis", PT, "## 1. **Teste**\n\nT\n", "## Teste\n\nT\n"},
 		{"missing accent, trailing colon", PT, "## Evidencias:\n\nE\n", "## Evidências\n\nE\n"},
 		{"value after a colon moves below", PT, "## Confidence: high, the log agrees\n", "## Confiança\n\nalta, the log agrees\n"},
-		// attack-11 finding 16
 		{"numbering with a parenthesis, trailing dash", PT, "## 3) Teste -\n\nT\n", "## Teste\n\nT\n"},
 		{"qualifier in parentheses moves below", PT, "## Hipóteses (H1–H3)\n\nH1\n", "## Hipóteses\n\n(H1–H3)\n\nH1\n"},
 		{"confidence word in the debate's language", PT, "## Confiança\n\n**medium**: a cápsula reproduz.\n", "## Confiança\n\n**média**: a cápsula reproduz.\n"},
@@ -105,7 +104,7 @@ func FuzzRecommendedVerdict(f *testing.F) {
 	})
 }
 
-// TestDropSelfGrafts (attack-11 finding 8): entries naming only the winner
+// TestDropSelfGrafts: entries naming only the winner
 // go, the others stay as written; none left says the none word.
 func TestDropSelfGrafts(t *testing.T) {
 	const tail = "## Justificativa\n\n1. ok\n\n## Síntese\n\n## Hipóteses\n\nh\n"
@@ -126,7 +125,7 @@ func TestDropSelfGrafts(t *testing.T) {
 	}
 }
 
-// TestFindVerdictNegation (attack-11 finding 9): a negated mention does not
+// TestFindVerdictNegation: a negated mention does not
 // count; one verdict left is it; several left is reported.
 func TestFindVerdictNegation(t *testing.T) {
 	for _, tc := range []struct {

@@ -38,8 +38,7 @@ LIMITS-TEXT
 | RF-07 | ROW-07 |
 `
 
-// Finding 9 of the hostile test: locator forms that landed nowhere, with
-// no note, or twice.
+// Locator forms that once landed nowhere, with no note, or twice.
 func TestSpecLocatorFormsTheTesterFound(t *testing.T) {
 	tests := []struct {
 		name, specs string

@@ -128,7 +128,7 @@ func TestLooseFrontMatter(t *testing.T) {
 				t.Errorf("display number %d, want 8", b.DisplayNumber)
 			}
 		}, `display_number: "#8" is read as 8`},
-		// finding 10 of the hostile test: loose fields read silently
+		// loose fields are not read silently
 		{"display_number 0", "id: BUG-20260801-K9P2\ndisplay_number: 0\n", nil, `display_number: "0" is not a display number`},
 		{"numeric id", "id: 12345\n", nil, `id: "12345" is not in the canonical form`},
 		{"lower-case id", "id: bug-20260910-lowr\n", nil, `id: "bug-20260910-lowr" is not in the canonical form`},
@@ -247,7 +247,7 @@ func TestHandWrittenWinnerForms(t *testing.T) {
 	}
 }
 
-// Finding 1 of the hostile test: the first "X wins" was taken even when the
+// The first "X wins" was once taken even when the
 // judge named another proposal the overall winner, or denied it.
 func TestWinnerMisreadFromTheJudgesOwnWords(t *testing.T) {
 	tests := []struct {

@@ -12,7 +12,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 )
 
-// Finding 13 of the hostile test: a FIFO in evidence/ was left out of P
+// A FIFO in evidence/ was left out of P
 // and the plan with no note. It is still never read (opening it would
 // block), and P and the plan's warnings name it.
 func TestFIFOInEvidenceIsNamedNotSilentlySkipped(t *testing.T) {

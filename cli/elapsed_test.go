@@ -11,7 +11,7 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// TestElapsedListAndShowAlike (finding 13b, B): moot list and moot show
+// TestElapsedListAndShowAlike: moot list and moot show
 // write a debate's elapsed time the same way, from its event log's
 // sessions; a debate written by hand (no event log) reads "—" (null in
 // --json) even when its problem is dated years before its rounds, never a

@@ -83,7 +83,7 @@ func TestVerifyJudge(t *testing.T) {
 		if !strings.Contains(fin, "judge_order_check: unstable") || !strings.Contains(fin, "Verificação de ordem do juiz: instável") {
 			t.Errorf("final answer:\n%s", fin)
 		}
-		// a Portuguese answer names the human in Portuguese (attack 17, finding 9)
+		// a Portuguese answer names the human in Portuguese
 		if !strings.Contains(fin, "decidido por um humano") || strings.Contains(fin, "por human.") {
 			t.Errorf("the unstable line does not say who decided in Portuguese:\n%s", fin)
 		}

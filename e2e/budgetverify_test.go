@@ -18,7 +18,7 @@ func (p *project) budgetReasons() []string {
 	return out
 }
 
-// TestResumeFlagOverridesItsOwnLimit (attack 17, finding 2): a resume
+// TestResumeFlagOverridesItsOwnLimit: a resume
 // with --max-tokens lifts the token cap only; the frozen dollar cap stays
 // in force (the debate is cut at it) and the log says what changed.
 func TestResumeFlagOverridesItsOwnLimit(t *testing.T) {
@@ -39,7 +39,6 @@ func TestResumeFlagOverridesItsOwnLimit(t *testing.T) {
 		t.Errorf("spent $%.6f over the frozen dollar cap $%.6f", got, usd)
 	}
 	// a cut answer is a labelled degraded result, in the answer's language
-	// (attack 17, findings 5 and 9)
 	fin := p.final()
 	head := fin[strings.Index(fin, "Cortado pelo orçamento"):]
 	head = head[:strings.Index(head, "\n")]
@@ -82,7 +81,7 @@ func (p *project) spentBy(id string) (all, lastIn int) {
 	return all, lastIn
 }
 
-// TestVerifyJudgeBudgetKeepsBothCalls (attack 17, finding 1): under
+// TestVerifyJudgeBudgetKeepsBothCalls: under
 // --verify-judge the room kept for the final step pays both judge calls,
 // so a cap that cuts the debate still ends in a checked answer (exit 0),
 // and no judge call is paid for and thrown away.
@@ -144,7 +143,7 @@ func TestVerifyJudgeFirstAnswerIsHeldToItsEstimate(t *testing.T) {
 	}
 }
 
-// TestRunNamesUnpricedEnginesUnderADollarCap (attack 17, finding 6): a
+// TestRunNamesUnpricedEnginesUnderADollarCap: a
 // headless run with --max-usd names the engines without a price on
 // stderr, in the plan's words.
 func TestRunNamesUnpricedEnginesUnderADollarCap(t *testing.T) {
@@ -160,7 +159,7 @@ func TestRunNamesUnpricedEnginesUnderADollarCap(t *testing.T) {
 	}
 }
 
-// TestCutDebateTeachesNoEstimate (attack 17, finding 3): a debate cut by
+// TestCutDebateTeachesNoEstimate: a debate cut by
 // the budget spent part of its plan, so the next plan learns nothing from
 // it; a full debate after it does teach the plan.
 func TestCutDebateTeachesNoEstimate(t *testing.T) {

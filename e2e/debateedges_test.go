@@ -11,8 +11,8 @@ import (
 	"github.com/reversa/moot/bugfolder"
 )
 
-// Regression tests for the hostile new-user test of issue 11
-// (attack-11): each is named after the finding it keeps fixed.
+// Regression tests for what a hostile new user found: each is named after
+// the behaviour it keeps fixed.
 
 // TestSameRelativeCommandOtherProgramStopsResume: a teammate's engines file with the same relative command but
 // another program behind it is another engine: the resume stops (exit 2)

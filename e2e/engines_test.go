@@ -16,7 +16,7 @@ import (
 // plantedKey must never appear in anything moot writes or prints.
 const plantedKey = "sk-planted-e2e-0123456789abcdefSECRET"
 
-// TestDebateWithEveryCLI is issue 4's "done when": a debate with one
+// TestDebateWithEveryCLI: a debate with one
 // solver per vendor CLI (codex, claude, gemini, opencode, qwen), judged by
 // an HTTP engine, all pointed at the fake provider, completes through
 // `moot run --headless` with the tokens of every call recorded, and the

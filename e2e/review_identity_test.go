@@ -48,7 +48,7 @@ func (tr *tribunal) refusedBeforeAnyCall(r result, want ...string) {
 	}
 }
 
-// No file is read through a linked folder (finding 1): --files through a
+// No file is read through a linked folder: --files through a
 // link out of the project or inside it, and a --change file whose folder
 // became a link on disk, are exit 2 naming the path before any call.
 func TestReviewNeverReadsThroughALinkedFolder(t *testing.T) {
@@ -115,7 +115,7 @@ func TestReviewTestFilesNeverReadThroughALink(t *testing.T) {
 	}
 }
 
-// Everything a juror reads is scanned (finding 2): a project lens file or
+// Everything a juror reads is scanned: a project lens file or
 // an inline --lens naming the author, giving their email or carrying a
 // builder's stamp is exit 2 naming the lens and its line, before any call.
 func TestReviewScansLensTexts(t *testing.T) {
@@ -142,7 +142,7 @@ func TestReviewScansLensTexts(t *testing.T) {
 	}
 }
 
-// A name is found however it is written (finding 3): committed as Grace
+// A name is found however it is written: committed as Grace
 // Hopper, the change naming her with any Unicode space, punctuation, "_"
 // or nothing between the parts, reversed, with an initial, fullwidth, or
 // in a file's name, is exit 2; her surname or first name alone is no leak.
@@ -188,7 +188,7 @@ func TestReviewNameWrittenAnyWayLeaks(t *testing.T) {
 	}
 }
 
-// The builder's and the panel's engine names are scanned (finding 6): a
+// The builder's and the panel's engine names are scanned: a
 // distinctive name in the change is exit 2; an engine named by a plain
 // word ("local") or a family ("openai") in the code is no leak.
 func TestReviewScansEngineNames(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Finding 4 of the attack on issue 16: a vendor engine's family comes
+// A vendor engine's family comes
 // from its kind (and model); a family: that says otherwise is exit 2
 // naming the engines file, the engine and the field, so a builder can
 // never sit by relabelling its own vendor.

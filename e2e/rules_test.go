@@ -404,7 +404,7 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 			finished[itoa(k)+"/"+strings.TrimSuffix(filepath.Base(f), ".md")] = true
 		}
 	}
-	if d := p.readDebate(); d.State != bugfolder.StateInterrupted { // its lock names the killed pid (finding 13b-2)
+	if d := p.readDebate(); d.State != bugfolder.StateInterrupted { // its lock names the killed pid
 		t.Fatalf("after SIGKILL: %s", d.State)
 	}
 	p.env = nil

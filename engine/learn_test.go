@@ -33,7 +33,7 @@ func TestLearnFactors(t *testing.T) {
 		{"an outlier", []bugfolder.CostRecord{rec("a", 100, 100, 100, 300), rec("a", 100, 100, 100, 9000), rec("a", 100, 100, 100, 300)}, 10, map[string]Learned{"a": {In: 1, Out: 3, N: 3}}},
 		{"the last k", []bugfolder.CostRecord{rec("a", 100, 100, 100, 900), rec("a", 100, 100, 100, 200), rec("a", 100, 100, 100, 200)}, 2, map[string]Learned{"a": {In: 1, Out: 2, N: 2}}},
 		{"no base", []bugfolder.CostRecord{rec("a", 0, 0, 100, 300), rec("b", 100, 100, 50, 50)}, 10, map[string]Learned{"b": {In: 0.5, Out: 0.5, N: 1}}},
-		// attack 17, finding 3: a cut debate spent part of the plan
+		// a cut debate spent part of the plan
 		{"a partial debate teaches nothing", []bugfolder.CostRecord{rec("a", 100, 100, 200, 300), partial(rec("a", 100, 100, 20, 10))}, 10, map[string]Learned{"a": {In: 2, Out: 3, N: 1}}},
 	}
 	for _, tc := range tests {

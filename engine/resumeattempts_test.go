@@ -10,7 +10,7 @@ import (
 	"github.com/reversa/moot/protocol/debate"
 )
 
-// TestResumeRerunsAnInterruptedRetry (finding 13b, A): a retry call
+// TestResumeRerunsAnInterruptedRetry: a retry call
 // (attempt 2) cut off mid-flight — by the quorum menu's retry, a swap, or
 // the automatic retry after a transport failure — has no valid answer, so
 // `moot resume` runs it again, whatever its attempt number, instead of
@@ -79,7 +79,7 @@ func TestResumeRerunsAnInterruptedRetry(t *testing.T) {
 	}
 }
 
-// TestTotalsCountEveryAttemptAcrossSessions (finding 13b, A): a retried
+// TestTotalsCountEveryAttemptAcrossSessions: a retried
 // call's first attempt was made and paid for, but the retry's file
 // replaces it; the debate's tokens and cost — the result's, the final
 // answer's, Debate.Totals (the header, list, show) — are the event log's,

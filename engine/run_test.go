@@ -474,7 +474,7 @@ func TestJudgeHumanChoiceAndLabels(t *testing.T) {
 	if hs[1].id != d.Final.WinnerSolver {
 		t.Errorf("label B is %s by sha256 order, final says %s", hs[1].id, d.Final.WinnerSolver)
 	}
-	// quoted as the proposal wrote it, not anonymized (attack-11 finding 7)
+	// quoted as the proposal wrote it, not anonymized
 	// fenced: the debater's text, never instructions
 	if !regexp.MustCompile(`## Síntese\n\n> [^\n]+\n\n<<<INÍCIO PROPOSTA B [0-9a-f]{24}>>>\n`).MatchString(d.Final.Body) ||
 		!strings.Contains(d.Final.Body, ">>>\n"+strings.TrimSpace(d.Rounds[0].File(hs[1].id).Body)+"\n<<<FIM PROPOSTA B ") {

@@ -247,7 +247,7 @@ func TestNumCtx(t *testing.T) {
 // A structured-verdict call (ReasoningOff) carries the engine's opt-in
 // switch: reasoning_effort on an OpenAI-compatible server, think: false on
 // Ollama's native endpoint; without the opt-in, or on another call,
-// nothing is sent (finding 7 of the attack on issue 16).
+// nothing is sent.
 func TestVerdictCallTurnsReasoningOff(t *testing.T) {
 	cases := []struct {
 		name        string

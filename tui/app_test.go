@@ -24,6 +24,7 @@ func loadBrowser(t *testing.T, f *fixture, w, h int) Model {
 	// a deadline, not a speed goal: 2,000 bugs under -race on a loaded
 	// 2-core machine take well over 10 s
 	deadline := time.Now().Add(2 * time.Minute)
+	// justified: a wait, not an assertion; the count line that says "reading" is cut at narrow widths
 	for m.browser.loading {
 		if time.Now().After(deadline) {
 			t.Fatal("the browser never finished reading the register")
@@ -102,9 +103,8 @@ func TestBrowserOpensAPastDebate(t *testing.T) {
 	}
 	// round 2 shows the timed-out solver as such
 	m = keys(t, m, "2")
-	p := m.dv.deb.rounds[2].pane("agente-3")
-	if p.status != "timeout" || !strings.Contains(screenText(m, f.proj), "timeout") {
-		t.Errorf("agente-3: %+v", p)
+	if pane := lineWith(screenText(m, f.proj), "agente-3"); !strings.Contains(pane, "timeout") {
+		t.Errorf("agente-3's pane in round 2 does not say timeout: %q\n%s", pane, screenText(m, f.proj))
 	}
 	m = keys(t, m, "q")
 	if drawnScreen(m) != "browser" {
@@ -313,6 +313,7 @@ func TestQuorumMenu(t *testing.T) {
 	// q does not leave a question unanswered: it goes to the form
 	m = keys(t, m, "down", "down", "enter")
 	a := recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.QuorumCancel || a.d.By != "human" || anyMenuDrawn(m) {
 		t.Errorf("answer %+v:\n%s", a, screenText(m, f.proj))
 	}
@@ -337,6 +338,7 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	}
 	m = keys(t, m, "enter") // local
 	a := recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.QuorumSwap || a.d.SolverID != "agente-2" || a.d.Engine != "local" {
 		t.Errorf("swap answer %+v", a.d)
 	}
@@ -352,6 +354,7 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	}
 	m = keys(t, m, "2", "0", "m", "enter")
 	a = recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.QuorumSetTimeout || a.d.Timeout != 20*time.Minute {
 		t.Errorf("timeout answer %+v", a.d)
 	}
@@ -360,6 +363,7 @@ func TestQuorumOtherSwapAndTimeout(t *testing.T) {
 	m = keys(t, m, "down", "down", "down", "enter", "down", "down", "enter", "enter")
 	_ = m
 	a = recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.QuorumPause {
 		t.Errorf("pause answer %+v", a.d)
 	}
@@ -386,6 +390,7 @@ func TestJudgeMenu(t *testing.T) {
 	}
 	keys(t, m, "down", "enter")
 	a := recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.JudgeHuman || a.d.Winner != "B" || a.d.By != "human" {
 		t.Errorf("answer %+v", a.d)
 	}
@@ -400,10 +405,12 @@ func TestQuitAsksWhileRunning(t *testing.T) {
 		t.Fatalf("q must ask:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "enter") // "Keep watching" is focused
+	// justified: the run's context is what the engine sees stop; no frame shows it
 	if anyMenuDrawn(m) || m.Outcome().Left || b.ctx.Err() != nil {
 		t.Error("keep watching")
 	}
 	m = keys(t, m, "q", "up", "enter")
+	// justified: as above, the engine's context
 	if !m.Outcome().Left || b.ctx.Err() == nil {
 		t.Error("leave must stop the run")
 	}

@@ -158,9 +158,10 @@ func TestArgueViewFitsManyPersonas(t *testing.T) {
 			t.Errorf("the view lacks %q:\n%s", want, plain)
 		}
 	}
-	if m = pump(t, m, keyMsg("enter")); !m.zm.on {
-		t.Fatal("the Convergence tab does not zoom")
+	if m = pump(t, m, keyMsg("enter")); !zoomShown(m) {
+		t.Fatalf("the Convergence tab does not zoom:\n%s", screenText(m, ""))
 	}
+	// justified: the zoom's whole text, of which an 80×24 frame shows a window
 	zoom := ansi.Strip(m.zm.vp.GetContent())
 	for _, want := range []string{"stopped — convergence", "persona-16", "r2 pragmatist: A plain read"} {
 		if !strings.Contains(zoom, want) {

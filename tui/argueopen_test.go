@@ -43,6 +43,7 @@ func openQuestion(t *testing.T, opts Options, bug *bugfolder.Bug, w, h int) Mode
 	t.Helper()
 	m := sized(t, opts, w, h)
 	msg := loadDebateCmd(bug)().(debateLoadedMsg)
+	// justified: setup, not an assertion: the debate loaded as the browser loads it
 	if msg.err != nil {
 		t.Fatal(msg.err)
 	}

@@ -47,8 +47,8 @@ func BenchmarkLiveViewFrame(b *testing.B) {
 	nm, _ = m.Update(engineMsg{events: evs})
 	m = nm.(Model)
 	delta := "a hipótese explica o log do fechamento e a taxa de sete em dez; "
-	// a benchmark's precondition, not an assertion on behaviour: 16 panes
-	// do not fit a 200×60 frame, so the frame cannot count them
+	// justified: a benchmark's precondition, not an assertion on
+	// behaviour: 16 panes do not fit a 200×60 frame, so it cannot count them
 	if len(m.dv.deb.rounds[1].panes) != 16 {
 		b.Fatalf("%d panes", len(m.dv.deb.rounds[1].panes))
 	}
@@ -112,6 +112,7 @@ func openBrowser(b *testing.B, reg *bugfolder.Register, n int) (first, full time
 		m = nm.(Model)
 		if first == 0 {
 			ready := true
+			// justified: timing: rendering at every message would add the View's cost to what this measures
 			for i := 0; i < min(visible, len(m.browser.rows)); i++ {
 				ready = ready && m.browser.rows[i].sum != nil
 			}
@@ -120,17 +121,19 @@ func openBrowser(b *testing.B, reg *bugfolder.Register, n int) (first, full time
 				_ = m.View()
 			}
 		}
-		// the index's progress is read from the browser, not the frame: the
-		// frame draws it ("reading N/M…"), but rendering at every message
-		// would add the View's cost to the time this measures
+		// justified: the index's progress is read from the browser, not the
+		// frame: the frame draws it ("reading N/M…"), but rendering at every
+		// message would add the View's cost to the time this measures
 		if !m.browser.loading {
 			break
 		}
+		// justified: the benchmark drives the index stream itself
 		if idx, ok := next.(indexMsg); ok && !idx.done {
 			cmd = waitForIndex(idx.ch)
 		}
 	}
 	full = time.Since(start)
+	// justified: a benchmark's precondition: rows past the frame cannot be counted on it
 	if m.browser.loaded != n {
 		b.Fatalf("loaded %d", m.browser.loaded)
 	}

@@ -3,6 +3,8 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -330,8 +332,8 @@ func TestBrowserSmallItems(t *testing.T) {
 		for i := 0; i < 5 && !strings.Contains(lineWith(screenText(m, ""), "/6"), sortWords[by]); i++ {
 			m = keys(t, m, "s")
 		}
-		// every row's figure, whether the width draws its column or not:
-		// the order's rule is checked on the list itself
+		// justified: every row's figure, whether the width draws its column
+		// or not: the order's rule is checked on the list itself
 		seenNone := false
 		for _, i := range m.browser.visible {
 			s := m.browser.rows[i].sum
@@ -342,13 +344,19 @@ func TestBrowserSmallItems(t *testing.T) {
 			seenNone = seenNone || none
 		}
 	}
-	b := &m.browser
-	b.rows[0].dir.Context = "payments-gateway"
-	on := columnsFor(160) // with the PROTOCOL column, 140 leaves the title no more to give
-	ctx := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "CONTEXT" })
-	if w := b.colWidths(on, 160)[ctx]; w != len("payments-gateway") {
-		t.Errorf("CONTEXT at 160 columns is %d wide, want its natural 16", w)
+	// a context with a long name, drawn whole at 160 columns (with the
+	// PROTOCOL column, 140 leaves the title no more to give)
+	if err := os.MkdirAll(filepath.Join(f.proj, "_reversa_bugs", "payments-gateway", "bugs"), 0o755); err != nil {
+		t.Fatal(err)
 	}
+	newBug(t, f.proj, "payments-gateway", "BUG-20260901-P4G7", "Gateway timeout")
+	wide := loadBrowser(t, f, 160, 40)
+	if row := lineWith(screenText(wide, f.proj), "BUG-20260901-P4G7"); !strings.Contains(row, " payments-gateway ") {
+		t.Errorf("CONTEXT at 160 columns does not draw payments-gateway whole: %q", row)
+	}
+	// justified: at 80 columns CONTEXT is not drawn; the width it keeps is the layout's own
+	b := &wide.browser
+	ctx := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "CONTEXT" })
 	if w := b.colWidths(columnsFor(80), 80)[ctx]; w != browserCols[ctx].width {
 		t.Errorf("CONTEXT at 80 columns is %d wide, want %d (the title keeps its room)", w, browserCols[ctx].width)
 	}

@@ -57,6 +57,7 @@ func TestBudgetMenu(t *testing.T) {
 			}
 			m = keys(t, m, tc.keys...)
 			a := recv(t, reply)
+			// justified: the decision the engine receives on the menu's channel; no frame shows it
 			if a.d != tc.want || anyMenuDrawn(m) {
 				t.Errorf("answer %+v, want %+v, the menu closed:\n%s", a.d, tc.want, screenText(m, f.proj))
 			}
@@ -104,7 +105,7 @@ func TestBudgetMenuSaysTheEngineWording(t *testing.T) {
 // engine, its estimate against its actuals and the error of the first
 // recorded full debate, within 80 columns (a cut debate in the register
 // is left out of the trend); a cut debate says the budget cut it, that it
-// is degraded, and shows no estimate error (attack 17, findings 3 and 5).
+// is degraded, and shows no estimate error.
 func TestCostTrendOnFinalTab(t *testing.T) {
 	t.Parallel()
 	first := bugfolder.CostRecord{Engines: []bugfolder.CostAccuracy{{Engine: "zeta", EstTokens: 5500, ActTokens: 16500}}}

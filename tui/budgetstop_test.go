@@ -41,6 +41,7 @@ func TestBudgetRaiseRefusedSaysWhy(t *testing.T) {
 			default:
 			}
 			keys(t, m, "enter", "ctrl+a", "ctrl+k", "9", "0", "0", "0", "0", "enter")
+			// justified: the decision the engine receives on the menu's channel; no frame shows it
 			if a := recv(t, reply); a.d.Choice != engine.BudgetRaise || a.d.Cap.MaxTokens != 90000 {
 				t.Errorf("answer %+v", a.d)
 			}
@@ -72,6 +73,7 @@ func TestBudgetStopWithoutFinalSaysSo(t *testing.T) {
 	reply := make(chan budgetAnswer, 1)
 	m = pump(t, m, engineMsg{then: askBudgetMsg{reach, reply}})
 	m = keys(t, m, "down", "enter")
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a := recv(t, reply); a.d.Choice != engine.BudgetStop {
 		t.Fatalf("answer %+v", a.d)
 	}

@@ -24,38 +24,39 @@ func TestRetriedCallShowsItsOwnFigures(t *testing.T) {
 		name  string
 		id    string
 		role  bugfolder.Role
+		tab   string // the tab that draws the call's pane
 		retry []engine.Event
 	}{
-		{"judge retried at the menu", "judge", bugfolder.RoleJudge, []engine.Event{
+		{"judge retried at the menu", "judge", bugfolder.RoleJudge, "Final", []engine.Event{
 			{Type: engine.EvJudgeFailed, Reason: "no winner"},
 			{Type: engine.EvDecision, Point: "judge", Choice: "retry", By: "user"},
 			{Type: engine.EvJudgeStarted, Attempt: 2},
 		}},
-		{"judge retried after a transport failure", "judge", bugfolder.RoleJudge, []engine.Event{
+		{"judge retried after a transport failure", "judge", bugfolder.RoleJudge, "Final", []engine.Event{
 			{Type: engine.EvCallStarted, SolverID: "judge", Role: bugfolder.RoleJudge, Attempt: 2},
 		}},
-		{"solver retried", "agente-1", bugfolder.RoleSolver, []engine.Event{
+		{"solver retried", "agente-1", bugfolder.RoleSolver, "Round 0", []engine.Event{
 			{Type: engine.EvCallStarted, SolverID: "agente-1", Role: bugfolder.RoleSolver, Attempt: 2},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := newLiveView(s)
-			d.apply(engine.Event{Type: engine.EvCallStarted, SolverID: tc.id, Role: tc.role, Attempt: 1})
-			d.apply(engine.Event{Type: engine.EvCallFinished, SolverID: tc.id, Role: tc.role, Attempt: 1, Status: "invalid-output",
-				DurationMS: 61000, TokensIn: 9000, TokensOut: 800, CostUSD: 0.5})
-			for _, ev := range tc.retry {
-				d.apply(ev)
+			m := debateFrame(t, newLiveView(s))
+			m = showEvents(m, engine.Event{Type: engine.EvCallStarted, SolverID: tc.id, Role: tc.role, Attempt: 1},
+				engine.Event{Type: engine.EvCallFinished, SolverID: tc.id, Role: tc.role, Attempt: 1, Status: "invalid-output",
+					DurationMS: 61000, TokensIn: 9000, TokensOut: 800, CostUSD: 0.5})
+			m = showEvents(m, tc.retry...)
+			m = toTab(t, m, tc.tab)
+			// the pane's first line: name, status, engine, time, tokens
+			pane := func() string { return lineWith(screenText(m, ""), tc.id+" · ") }
+			if p := pane(); !strings.Contains(p, "running") || strings.Contains(p, "→") || strings.Contains(p, "1m01s") {
+				t.Errorf("attempt 2 running shows the failed attempt's figures: %q", p)
 			}
-			p := d.paneOf(engine.Event{SolverID: tc.id, Role: tc.role})
-			if p.tokensIn+p.tokensOut != 0 || p.usd != 0 || p.dur != 0 || p.attempt != 2 {
-				t.Errorf("attempt %d running shows %d→%d tokens, $%v, %v: the failed attempt's figures", p.attempt, p.tokensIn, p.tokensOut, p.usd, p.dur)
+			if got := headerFigure(m, "tokens"); got != "9.8k" {
+				t.Errorf("header tokens %q: the failed attempt no longer counts in the total (want 9.8k)", got)
 			}
-			if d.tokens != 9800 {
-				t.Errorf("header tokens %d: the failed attempt still counts in the total (want 9800)", d.tokens)
-			}
-			d.apply(engine.Event{Type: engine.EvCallFinished, SolverID: tc.id, Role: tc.role, Attempt: 2, Status: "ok", TokensIn: 300, TokensOut: 20})
-			if p.tokensIn != 300 || p.tokensOut != 20 || d.tokens != 10120 || strings.Contains(p.err, "no winner") {
-				t.Errorf("after the retry: pane %d→%d, header %d", p.tokensIn, p.tokensOut, d.tokens)
+			m = showEvents(m, engine.Event{Type: engine.EvCallFinished, SolverID: tc.id, Role: tc.role, Attempt: 2, Status: "ok", TokensIn: 300, TokensOut: 20})
+			if p, got := pane(), headerFigure(m, "tokens"); !strings.Contains(p, " · 300→20") || got != "10k" || strings.Contains(screenText(m, ""), "no winner") {
+				t.Errorf("after the retry: pane %q, header %s tokens (want 300→20 and 10k):\n%s", p, got, screenText(m, ""))
 			}
 		})
 	}
@@ -110,14 +111,14 @@ func TestHeaderTokensAcrossResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := viewFromFiles(bug, deb, readFolderFacts(deb))
-	if want := logged(); v.tokens != want || want == 0 {
-		t.Errorf("before resume the header reads %d tokens, the log %d", v.tokens, want)
+	if got, want := headerFigure(debateFrame(t, v), "tokens"), logged(); got != fmtTokens(want) || want == 0 {
+		t.Errorf("before resume the header reads %s tokens, the log %d", got, want)
 	}
 	res, err = engine.Resume(context.Background(), bug, engine.Options{Protocol: debate.Protocol{}, Config: cfg, Harness: hopts, Supervisor: &engine.Policies{}, Command: "test", Sink: v.apply})
 	if err != nil || res.Outcome != engine.OutcomeDone {
 		t.Fatalf("resume: %v %+v", err, res)
 	}
-	if want := logged(); v.tokens != want || v.liveTokens() != want {
-		t.Errorf("after resume the header reads %d tokens (live %d), the log %d", v.tokens, v.liveTokens(), want)
+	if got, want := headerFigure(debateFrame(t, v), "tokens"), logged(); got != fmtTokens(want) {
+		t.Errorf("after resume the header reads %s tokens, the log %d", got, want)
 	}
 }

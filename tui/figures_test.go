@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/debate"
 )
 
 // TestFiguresAfterResume: a debate that ran 30 s, stopped, and ran 10 s
@@ -81,7 +84,7 @@ func TestFiguresAfterResume(t *testing.T) {
 func TestCallCounterNeverExceeded(t *testing.T) {
 	t.Parallel()
 	s := engine.Setup{Lang: bugfolder.EN, N: 2, R: 0, Solvers: []string{"a", "b"}, Judge: "a", Bug: &bugfolder.Bug{ID: "BUG-1"}}
-	d := newLiveView(s)
+	m := debateFrame(t, newLiveView(s))
 	call := func(id string, role bugfolder.Role, status bugfolder.Status, err string) []engine.Event {
 		return []engine.Event{
 			{Type: engine.EvCallStarted, SolverID: id, Role: role, Attempt: 1},
@@ -101,20 +104,21 @@ func TestCallCounterNeverExceeded(t *testing.T) {
 	evs = append(evs, call("judge", bugfolder.RoleJudge, "ok", "")...)
 	evs = append(evs, engine.Event{Type: engine.EvDebateFinished, Outcome: "done", Calls: 5})
 	for i, ev := range evs {
-		d.apply(ev)
-		if d.callsDone > d.planned() {
-			t.Fatalf("after event %d (%s): %d/%d calls", i, ev.Type, d.callsDone, d.planned())
+		m = showEvents(m, ev)
+		made, planned, ok := callsFigure(m)
+		if !ok || made > planned {
+			t.Fatalf("after event %d (%s): the header reads %q\n%s", i, ev.Type, headerFigure(m, "calls"), screenText(m, ""))
 		}
-		if ev.Type == engine.EvCallStarted && d.callsDone == d.planned() {
-			t.Errorf("after event %d: a call runs but the counter reads %d/%d", i, d.callsDone, d.planned())
+		if ev.Type == engine.EvCallStarted && made == planned {
+			t.Errorf("after event %d: a call runs but the counter reads %d/%d", i, made, planned)
 		}
 	}
-	if d.callsDone != 5 || d.planned() != 5 {
-		t.Errorf("finished at %d/%d, want the 5 calls made over 5", d.callsDone, d.planned())
+	if made, planned, _ := callsFigure(m); made != 5 || planned != 5 {
+		t.Errorf("finished at %d/%d, want the 5 calls made over 5", made, planned)
 	}
-	d.apply(engine.Event{Type: engine.EvDebateFinished, Outcome: "done", Calls: 4})
-	if d.callsDone != 5 {
-		t.Errorf("a lower count at the end took the counter down to %d", d.callsDone)
+	m = showEvents(m, engine.Event{Type: engine.EvDebateFinished, Outcome: "done", Calls: 4})
+	if made, _, _ := callsFigure(m); made != 5 {
+		t.Errorf("a lower count at the end took the counter down to %d", made)
 	}
 }
 
@@ -157,4 +161,22 @@ func TestDecisionIsNotDebateTime(t *testing.T) {
 	if got := bugfolder.SessionsTotal(evs); got != 4*time.Second {
 		t.Errorf("elapsed %s, want 4s (the decision 30 s later is the human's time)", got)
 	}
+}
+
+// debateFrame is a model whose screen is the live debate view d, at
+// 140×45, as a run this process started shows it.
+func debateFrame(t *testing.T, d *debateView) Model {
+	t.Helper()
+	nm, _ := New(Options{Protocol: debate.Protocol{}, Now: func() time.Time { return fixedNow }}).Update(tea.WindowSizeMsg{Width: 140, Height: 45})
+	m := nm.(Model) // no register behind it: Init, which lists one, is not run
+	m.dv.deb = d
+	m.screen, m.run.on = scrDebate, true
+	return m
+}
+
+// showEvents gives the model the engine's events, as the run's bridge
+// does (the bridge's next wait is not run: no engine stands behind it).
+func showEvents(m Model, evs ...engine.Event) Model {
+	nm, _ := m.Update(engineMsg{events: evs})
+	return nm.(Model)
 }

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,20 +29,28 @@ func TestPaneClickZoomHoldAndDecisionTitle(t *testing.T) {
 	}
 	// zoom the streaming pane, scroll up, stream more: it stays put
 	m = pump(t, m, tea.MouseClickMsg{X: 50, Y: 5, Button: tea.MouseLeft})
-	long := strings.Repeat("linha\n", 200)
-	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: long}}})
-	m = keys(t, m, "enter")
-	// justified: the scroll offset; the streamed lines are alike, so the frame cannot say where it is
-	if !zoomShown(m) || m.zm.vp.YOffset() != 0 {
-		t.Fatalf("a zoom starts at the top: offset %d", m.zm.vp.YOffset())
+	// numbered lines: the frame says which part of the text it shows
+	long := func(from int) engineMsg {
+		var b strings.Builder
+		for i := from; i < from+200; i++ {
+			fmt.Fprintf(&b, "linha %d\n", i)
+		}
+		return engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: b.String()}}}
 	}
-	m.zm.vp.GotoBottom()
+	shown := func(m Model) []string {
+		return regexp.MustCompile(`linha \d+`).FindAllString(screenText(m, f.proj), -1)
+	}
+	m = pump(t, m, long(0))
+	m = keys(t, m, "enter")
+	if !zoomShown(m) || !strings.Contains(screenText(m, f.proj), "corrida entre frete e desconto") {
+		t.Fatalf("a zoom starts at the top, where the pane's text begins:\n%s", screenText(m, f.proj))
+	}
+	m = keys(t, m, "G")
 	m = pump(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	at := m.zm.vp.YOffset()
-	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: long}}})
-	// justified: the scroll offset; the streamed lines are alike, so the frame cannot say where it is
-	if m.zm.vp.YOffset() != at {
-		t.Errorf("scrolled up, the zoom moved from %d to %d as the pane streamed", at, m.zm.vp.YOffset())
+	at := shown(m)
+	m = pump(t, m, long(200))
+	if got := shown(m); len(at) == 0 || !slices.Equal(got, at) {
+		t.Errorf("scrolled up, the zoom moved as the pane streamed: it showed %v, now %v", at, got)
 	}
 	m = keys(t, m, "esc")
 	// y on a pane without a file yet says so; the title marks a decision
@@ -106,17 +116,19 @@ func TestZoomScrollKeptThroughFinish(t *testing.T) {
 		}
 		return engineMsg{events: []engine.Event{{Type: engine.EvOutput, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Text: b.String()}}}
 	}
+	shown := func(m Model) []string {
+		return regexp.MustCompile(`line \d+ of the stream`).FindAllString(screenText(m, f.proj), -1)
+	}
 	m = pump(t, m, out(100))
-	// justified: the scroll position itself is what the test is about
-	if !m.zm.vp.AtBottom() {
-		t.Fatal("the zoom does not follow the stream at its end")
+	if !strings.Contains(screenText(m, f.proj), "line 99 of the stream") {
+		t.Fatalf("the zoom does not follow the stream at its end:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "up", "up")
-	off := m.zm.vp.YOffset()
+	at := shown(m)
+	off := m.zm.vp.YOffset() // for the finish below
 	m = pump(t, m, out(50))
-	// justified: the scroll offset itself is what the test is about
-	if got := m.zm.vp.YOffset(); got != off {
-		t.Errorf("text arriving moved the scrolled zoom: %d → %d", off, got)
+	if got := shown(m); len(at) == 0 || !slices.Equal(got, at) {
+		t.Errorf("text arriving moved the scrolled zoom: it showed %v, now %v", at, got)
 	}
 	m = pump(t, m, engineMsg{events: []engine.Event{{Type: engine.EvCallFinished, Round: 0, SolverID: "agente-2", Role: bugfolder.RoleSolver, Status: "ok"}}})
 	// the rendered document replaces the text on screen: only the offset

@@ -40,10 +40,8 @@ func TestBrowserShowsHostDebatesAsShowDoes(t *testing.T) {
 			t.Errorf("%s: the row or preview lacks %q or the fix state:\n%s", tc.bug, tc.preview, s)
 		}
 		m = keys(t, m, "enter")
-		for m.dv.tab = 0; m.dv.tab < 10; m.dv.tab++ {
-			if s := screenText(m, f.proj); strings.Contains(s, "Winner:") {
-				break
-			}
+		for i := 0; i < 10 && !strings.Contains(screenText(m, f.proj), "Winner:"); i++ {
+			m = keys(t, m, "tab") // to the Final tab
 		}
 		s := screenText(m, f.proj)
 		if !strings.Contains(s, tc.final) || strings.Contains(s, "—, decided by") {
@@ -62,10 +60,8 @@ func TestFinalTabNamesAHostJudgesVerdictAndItsProposalsFile(t *testing.T) {
 	m := loadBrowser(t, f, 160, 40)
 	m = selectRow(t, m, "BUG-20261004-ODCS")
 	m = keys(t, m, "enter")
-	for m.dv.tab = 0; m.dv.tab < 10; m.dv.tab++ {
-		if s := screenText(m, f.proj); strings.Contains(s, "Winner:") {
-			break
-		}
+	for i := 0; i < 10 && !strings.Contains(screenText(m, f.proj), "Winner:"); i++ {
+		m = keys(t, m, "tab") // to the Final tab
 	}
 	s := screenText(m, f.proj)
 	for _, want := range []string{"verdict: spec-correta", "juiz/propostas-anonimas.md"} {

@@ -42,6 +42,7 @@ func TestJudgeMenuSwitchesEngine(t *testing.T) {
 			}
 			keys(t, m, "enter")
 			a := recv(t, reply)
+			// justified: the decision the engine receives on the menu's channel; no frame shows it
 			if a.d.Choice != engine.JudgeRetry || a.d.Engine != "local" || a.d.By != "human" {
 				t.Errorf("answer %+v, want a retry on local", a.d)
 			}

@@ -37,6 +37,7 @@ func TestWatchedDebateIsLive(t *testing.T) {
 	opts := f.options()
 	opts.Now = func() time.Time { return now }
 	m := sized(t, opts, 80, 24)
+	// justified: a wait, not an assertion: the count line that says "reading" is cut at narrow widths
 	for m.browser.loading {
 		m = pump(t, m, nil)
 	}

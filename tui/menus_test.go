@@ -47,6 +47,7 @@ func TestQuorumMenuLetsYouRead(t *testing.T) {
 			t.Fatalf("m brings the menu back:\n%s", screenText(m, f.proj))
 		}
 		keys(t, m, "enter") // continue
+		// justified: the decision the engine receives on the menu's channel; no frame shows it
 		if a := recv(t, reply); a.d.Choice != engine.QuorumContinue {
 			t.Errorf("answer %+v", a.d)
 		}
@@ -172,6 +173,7 @@ func TestTimeoutForAllFailedSolvers(t *testing.T) {
 	}
 	keys(t, m, "2", "0", "m", "enter")
 	a := recv(t, reply)
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a.d.Choice != engine.QuorumSetTimeout || a.d.SolverID != engine.AllFailed || a.d.Timeout != 20*time.Minute {
 		t.Errorf("answer %+v", a.d)
 	}

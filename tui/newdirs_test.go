@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/testutil"
 )
@@ -60,16 +62,50 @@ func newQuestion(t *testing.T, proj, id string) {
 	}
 }
 
-// listed is the browser's visible rows by name, in screen order. It reads
-// the list rather than the frame: the frame draws a question's name cut to
-// its column (17 cells) and only the rows that fit, and the test compares
-// whole lists, every row, with a browser opened afterwards.
-func listed(m Model) []string {
-	var out []string
-	for _, i := range m.browser.visible {
-		out = append(out, m.browser.rows[i].name())
+// drawnRows are the browser's list rows as the frame draws them, in
+// screen order, the selection's ▸ blanked (so two browsers whose
+// selections differ compare equal): the lines under the column heads, up
+// to the blank line above the preview.
+func drawnRows(m Model) []string {
+	var rows []string
+	in := false
+	for _, l := range strings.Split(screenText(m, ""), "\n") {
+		switch {
+		case !in && strings.Contains(l, " STATUS "):
+			in = true
+		case in && strings.TrimSpace(l) == "":
+			return rows
+		case in:
+			rows = append(rows, strings.TrimSpace(strings.TrimPrefix(l, "▸")))
+		}
 	}
-	return out
+	return rows
+}
+
+// drawnRow is the drawn row that shows name, "" when none does.
+func drawnRow(m Model, name string) string {
+	for _, r := range drawnRows(m) {
+		if strings.Contains(r, name) {
+			return r
+		}
+	}
+	return ""
+}
+
+// ordered opens the browser's list in order sortBy (s pressed until the
+// list is so ordered: "" is the register's, date the first s) and filtered
+// by filter (typed after /, then enter).
+func ordered(t *testing.T, m Model, sortBy, filter string) Model {
+	t.Helper()
+	for range slices.Index(sortKeys, sortBy) {
+		m = keys(t, m, "s")
+	}
+	if filter != "" {
+		m = keys(t, m, "/")
+		m = keys(t, m, strings.Split(filter, "")...)
+		m = keys(t, m, "enter")
+	}
+	return m
 }
 
 // TestNewFoldersJoinTheBrowserLive: a bug folder (or a
@@ -87,42 +123,41 @@ func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
 		// instead of the poll
 		add      func(t *testing.T, proj string)
 		notified bool
-		want     string
-		golden   bool
+		// want is the new row's name as drawn ("" when the filter hides
+		// it), status its STATUS cell once read
+		want, status string
+		golden       bool
 	}{
-		{name: "a bug in register order notified", notified: true, want: "BUG-20260630-B1B1", golden: true,
+		{name: "a bug in register order notified", notified: true, want: "BUG-20260630-B1B1", status: "no-debate", golden: true,
 			add: func(t *testing.T, proj string) {
 				newBug(t, proj, "checkout", "BUG-20260630-B1B1", "Novo bug criado com o browser aberto")
 			}},
-		{name: "a bug in a new context by the poll", want: "BUG-20260901-C2C2",
+		{name: "a bug in a new context by the poll", want: "BUG-20260901-C2C2", status: "no-debate",
 			add: func(t *testing.T, proj string) {
 				if err := os.MkdirAll(filepath.Join(proj, "_reversa_bugs", "shipping", "bugs"), 0o755); err != nil {
 					t.Fatal(err)
 				}
 				newBug(t, proj, "shipping", "BUG-20260901-C2C2", "Frete grátis ignorado")
 			}},
-		{name: "a bug newest first", sortBy: "date", notified: true, want: "BUG-20260630-B1B1",
+		{name: "a bug newest first", sortBy: "date", notified: true, want: "BUG-20260630-B1B1", status: "no-debate",
 			add: func(t *testing.T, proj string) { newBug(t, proj, "checkout", "BUG-20260630-B1B1", "Novo bug") }},
 		{name: "a bug the filter hides", filter: "billing", notified: true, want: "",
 			add: func(t *testing.T, proj string) { newBug(t, proj, "checkout", "BUG-20260630-B1B1", "Novo bug") }},
-		{name: "a bug the filter matches", filter: "novo", notified: true, want: "BUG-20260630-B1B1",
+		{name: "a bug the filter matches", filter: "novo", notified: true, want: "BUG-20260630-B1B1", status: "no-debate",
 			add: func(t *testing.T, proj string) { newBug(t, proj, "checkout", "BUG-20260630-B1B1", "Novo bug") }},
-		{name: "a question by the poll", want: "20261201-follow-new-folders",
+		{name: "a question by the poll", want: "20261201…-folders", status: "done",
 			add: func(t *testing.T, proj string) { newQuestion(t, proj, "20261201-follow-new-folders") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			m := loadBrowser(t, f, 80, 24)
-			m.browser.sortBy = tc.sortBy
-			m.browser.filter.SetValue(tc.filter)
-			m.browser.refilter()
+			m := ordered(t, loadBrowser(t, f, 80, 24), tc.sortBy, tc.filter)
 			if tc.filter == "" {
 				m = keys(t, m, "j", "j", "j") // a row below where the new bug goes
 			}
 			before := selectedBug(m) // "": no row matched the filter, nothing was selected
-			// which way the folder arrived (fsnotify's word or the poll) is
-			// no view's to say: the browser's watch is asked directly
+			// justified: which way the folder arrived (fsnotify's word or the
+			// poll) is no view's to say, so the browser's watch is asked directly
 			if tc.notified && m.browser.watch == nil {
 				t.Fatal("the browser watches no folder (fsnotify)")
 			}
@@ -144,24 +179,22 @@ func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
 			if after := selectedBug(m); before != "" && after != before {
 				t.Errorf("the selection moved from %s to %q:\n%s", before, after, screenText(m, ""))
 			}
-			got := listed(m)
-			if tc.want != "" && !slices.Contains(got, tc.want) || tc.want == "" && !strings.Contains(screenText(m, ""), " of 7 match") {
-				t.Fatalf("the new folder is not listed: %v\n%s", got, screenText(m, ""))
-			}
-			fresh := loadBrowser(t, f, 80, 24)
-			fresh.browser.sortBy = tc.sortBy
-			fresh.browser.filter.SetValue(tc.filter)
-			fresh.browser.refilter()
-			if want := listed(fresh); !slices.Equal(got, want) {
-				t.Errorf("list after the new folder:\n got %v\nwant %v (a browser opened now)", got, want)
-			}
-			for _, r := range m.browser.rows {
-				if r.name() == tc.want && (r.sum == nil || r.err != nil) {
-					t.Errorf("the new row is not read: %+v", r)
-				}
-			}
 			if tc.golden {
 				goldenScreen(t, m, f.proj)
+			}
+			// the lists are compared in a window where every row fits
+			m = pump(t, m, tea.WindowSizeMsg{Width: 140, Height: 45})
+			got := drawnRows(m)
+			row := drawnRow(m, tc.want)
+			if tc.want != "" && row == "" || tc.want == "" && !strings.Contains(screenText(m, ""), " of 7 match") {
+				t.Fatalf("the new folder is not listed:\n%s", screenText(m, ""))
+			}
+			if tc.want != "" && !strings.Contains(row, " "+tc.status+" ") {
+				t.Errorf("the new row is not read (want its status %q): %q", tc.status, row)
+			}
+			fresh := ordered(t, loadBrowser(t, f, 140, 45), tc.sortBy, tc.filter)
+			if want := drawnRows(fresh); !slices.Equal(got, want) {
+				t.Errorf("list after the new folder:\n got %q\nwant %q (a browser opened now)", got, want)
 			}
 		})
 	}
@@ -173,32 +206,21 @@ func TestNewFoldersJoinTheBrowserLive(t *testing.T) {
 func TestNewFolderReadAgainOnceItsBugFileIsWritten(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	m := loadBrowser(t, f, 80, 24)
+	m := loadBrowser(t, f, 140, 45)
 	empty := filepath.Join(f.proj, "_reversa_bugs/checkout/bugs/BUG-20260630-B1B1-novo")
 	if err := os.Mkdir(empty, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	m = pump(t, m, watchTickMsg{})
-	// the row's state (incomplete, then read) is read from the list: an
-	// incomplete row and a read one draw the same ID, and the title only
-	// as far as its column allows
-	row := func() *browserRow {
-		for _, r := range m.browser.rows {
-			if r.dir.Dir == empty {
-				return r
-			}
-		}
-		return nil
-	}
-	if r := row(); r == nil || r.sum == nil || !r.sum.Bug.Incomplete {
-		t.Fatalf("the empty folder is not listed as incomplete: %+v", r)
+	if r := drawnRow(m, "BUG-20260630-B1B1"); !strings.Contains(r, " no-debate (incomplete) ") {
+		t.Fatalf("the empty folder is not listed as incomplete: %q\n%s", r, screenText(m, ""))
 	}
 	if err := os.Remove(empty); err != nil {
 		t.Fatal(err)
 	}
 	newBug(t, f.proj, "checkout", "BUG-20260630-B1B1", "Escrito depois da pasta")
 	m = pump(t, m, watchTickMsg{})
-	if r := row(); r == nil || r.sum == nil || r.sum.Bug.Incomplete || r.sum.Bug.Title != "Escrito depois da pasta" {
-		t.Errorf("the folder was not read again once its bug.md was written: %+v", r.sum.Bug)
+	if r := drawnRow(m, "BUG-20260630-B1B1"); !strings.Contains(r, " no-debate ") || !strings.Contains(r, "Escrito dep") { // the title as far as its column goes
+		t.Errorf("the folder was not read again once its bug.md was written: %q\n%s", r, screenText(m, ""))
 	}
 }

@@ -91,9 +91,9 @@ func TestQuestionsInTheBrowser(t *testing.T) {
 			if !strings.Contains(screenText(m, f.proj), "1/8 · 6 bugs, 2 questions") {
 				t.Fatalf("want 6 bugs and 2 questions:\n%s", screenText(m, f.proj))
 			}
-			top := m.browser.rows[m.browser.visible[0]]
-			if top.sum == nil || top.sum.Bug.ID != couponQ || top.marks() != "◆?  " {
-				t.Fatalf("first row %s marks %q: not the pending question", top.name(), top.marks())
+			// the question's ID is drawn cut in the middle: its date, then its end
+			if top := drawnRows(m)[0]; !strings.HasPrefix(top, "◆?  "+couponQ[:8]+"…") || !strings.Contains(top, couponQ[len(couponQ)-8:]+" ") {
+				t.Fatalf("the first row is not the pending question, marked ◆?: %q\n%s", top, screenText(m, f.proj))
 			}
 			checkFrame(t, m, size[0], size[1], f.proj, []string{"1/8 · 6 bugs, 2 questions", "◆?  20261130", "ID "})
 			goldenScreen(t, m, f.proj)

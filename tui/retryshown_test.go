@@ -24,6 +24,7 @@ func TestQuorumRetryShowsItRan(t *testing.T) {
 		t.Fatalf("a first failure is said to fail again:\n%s", screenText(m, f.proj))
 	}
 	m = keys(t, m, "down", "enter") // Retry the 1 failed
+	// justified: the decision the engine receives on the menu's channel; no frame shows it
 	if a := recv(t, reply); a.d.Choice != engine.QuorumRetry {
 		t.Fatalf("answer %+v", a)
 	}

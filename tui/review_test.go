@@ -210,17 +210,21 @@ func TestReviewViewFollows(t *testing.T) {
 	rf.event(t, engine.Event{Type: engine.EvRoundStarted, Round: 1})
 	m := sized(t, f.options(), 140, 45)
 	m = openReviewRow(t, m, rf.f.ID)
-	pane := func(lens string) *lensPane {
-		for _, p := range m.rv.view.panes {
-			if p.lens == lens {
-				return p
-			}
+	// status is the word a lens's pane draws after its name ("defect ·
+	// refuse"; a lens being called draws "running" beside a spinner)
+	status := func(lens string) string {
+		line := lineWith(screenText(m, f.proj), lens+" · ")
+		fields := strings.Fields(line[strings.Index(line, lens+" · ")+len(lens+" · "):])
+		if len(fields) > 1 && fields[1] == "running" {
+			return "called"
 		}
-		t.Fatalf("no pane for %s", lens)
-		return nil
+		if len(fields) == 0 {
+			return ""
+		}
+		return fields[0]
 	}
-	if s := pane("defect").status; s != "waiting" {
-		t.Fatalf("defect before any call: %s", s)
+	if s := status("defect"); s != "waiting" {
+		t.Fatalf("defect before any call: %s\n%s", s, screenText(m, f.proj))
 	}
 	steps := []struct {
 		write func()
@@ -246,8 +250,8 @@ func TestReviewViewFollows(t *testing.T) {
 	for i, s := range steps {
 		s.write()
 		m = pump(t, m, watchTickMsg{})
-		if got := pane(s.lens).status; got != s.want {
-			t.Fatalf("step %d: %s is %q, want %q", i, s.lens, got, s.want)
+		if got := status(s.lens); got != s.want {
+			t.Fatalf("step %d: %s's pane draws %q, want %q:\n%s", i, s.lens, got, s.want, screenText(m, f.proj))
 		}
 		checkFrame(t, m, 140, 45, f.proj, []string{s.shown})
 	}

@@ -49,6 +49,7 @@ func TestAJustStartedReviewIsReadOnceItsRecordIsWritten(t *testing.T) {
 	}
 	select {
 	case msg := <-got:
+		// justified: the command's answer is the behaviour under test (the read waits for the record); no frame yet
 		if msg.err != nil || msg.data == nil || msg.data.dir != rf.f.Dir {
 			t.Errorf("the started review: err %v, data %+v", msg.err, msg.data)
 		}

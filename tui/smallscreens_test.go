@@ -47,6 +47,7 @@ func TestQuitWhileADecisionIsSteppedAsideAsksToLeave(t *testing.T) {
 			t.Fatalf("%v: esc on the leave question should put the decision back aside:\n%s", size, screenText(m, f.proj))
 		}
 		m = keys(t, m, "q", "up", "enter") // "Leave it, resumable"
+		// justified: the run's context is what the engine sees stop; no frame shows it
 		if !m.Outcome().Left || b.ctx.Err() == nil {
 			t.Errorf("%v: leaving did not stop the run (left %v)", size, m.Outcome().Left)
 		}
@@ -211,18 +212,18 @@ func TestWatcherIsNotARoundBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := viewFromFiles(bug, deb, readFolderFacts(deb)); d.current != 1 {
-		t.Errorf("round %d from the log, want 1 (round_started 1)", d.current)
+	if got := headerFigure(debateFrame(t, viewFromFiles(bug, deb, readFolderFacts(deb))), "round"); !strings.HasPrefix(got, "round 1 ") {
+		t.Errorf("the header says %q from the log, want round 1 (round_started 1)", got)
 	}
 	os.WriteFile(filepath.Join(dir, "eventos.jsonl"), []byte(log[:strings.Index(log, `{"type":"round_started","round":1`)]), 0o600)
 	deb, _ = bugfolder.ReadDebate(dir, bug.Register.Lang)
 	d := viewFromFiles(bug, deb, readFolderFacts(deb))
-	if d.current != 0 {
-		t.Fatalf("round %d before round 1 started", d.current)
+	if got := headerFigure(debateFrame(t, d), "round"); !strings.HasPrefix(got, "round 0 ") {
+		t.Fatalf("the header says %q before round 1 started", got)
 	}
 	d.applyLive(livefile.State{Streamed: map[string]int{"1/agente-1": 100}, Attempt: map[string]int{"1/agente-1": 1}})
-	if d.current != 1 {
-		t.Errorf("round %d with a round-1 call in flight, want 1", d.current)
+	if got := headerFigure(debateFrame(t, d), "round"); !strings.HasPrefix(got, "round 1 ") {
+		t.Errorf("the header says %q with a round-1 call in flight, want round 1", got)
 	}
 }
 
@@ -310,9 +311,7 @@ func TestRunByAnotherProcessLineGoesWhenTheRunEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := loadBrowser(t, f, 100, 30)
-	for i := 0; i < 40 && (m.browser.selected() == nil || m.browser.selected().dir.Dir != bug.Dir); i++ {
-		m = keys(t, m, "j")
-	}
+	m = selectRow(t, m, bug.ID)
 	m = keys(t, m, "r")
 	if !strings.Contains(lastLine(screenText(m, f.proj)), "is run by moot pid") {
 		t.Fatalf("r on a held bug:\n%s", screenText(m, f.proj))
@@ -380,9 +379,10 @@ func TestIndexAndHeaderGiveTheSameTokensAndMoney(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := viewFromFiles(s.Bug, deb, readFolderFacts(deb))
-		if d.tokens != s.Tokens || money.Total(d.usd, d.unpriced) != money.Total(s.CostUSD, s.CostUnpriced) {
-			t.Errorf("%s: header %d tokens %s, list %d tokens %s", s.Bug.ID, d.tokens, money.Total(d.usd, d.unpriced), s.Tokens, money.Total(s.CostUSD, s.CostUnpriced))
+		m := debateFrame(t, viewFromFiles(s.Bug, deb, readFolderFacts(deb)))
+		cost := money.Total(s.CostUSD, s.CostUnpriced)
+		if got := headerFigure(m, "tokens"); got != fmtTokens(s.Tokens) || !strings.Contains(headerLine(m), " · "+cost+" · ") {
+			t.Errorf("%s: the header reads %s tokens, the list %s tokens and %s:\n%s", s.Bug.ID, got, fmtTokens(s.Tokens), cost, headerLine(m))
 		}
 	}
 }

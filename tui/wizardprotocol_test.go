@@ -90,6 +90,7 @@ func TestWizardToTradeoffRun(t *testing.T) {
 	// before it arrives would show "rendering…"
 	p := newProbed(New(opts), func(m Model) bool {
 		s := screenText(m, "")
+		// justified: a wait on the model: the run over as the model knows it (q before would leave it, not end it)
 		return !m.run.on && strings.Contains(s, "Decisão humana pendente") && strings.Contains(s, "no winner, a human decides")
 	})
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
@@ -215,6 +216,7 @@ func TestTradeoffQuorumMenuInARun(t *testing.T) {
 	// drawn), not on the output's bytes, which a diffing renderer may
 	// write in pieces
 	p := newProbed(New(opts), func(m Model) bool {
+		// justified: a wait on the model: the run over as the model knows it (q before would leave it, not end it)
 		return !m.run.on && strings.Contains(screenText(m, ""), "no winner, a human decides")
 	})
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
@@ -248,6 +250,7 @@ func TestWizardToCouncilRun(t *testing.T) {
 	opts.Setup.Stakes = engine.Stakes{ValueAtRisk: 250000, Valued: true, Irreversible: true} // --value-at-risk 250000 --irreversible
 	// q while the synthesizer still runs would leave the debate, not end
 	// it: the test waits until the model has seen the run end
+	// justified: a wait on the model: the run over as the model knows it (q before would leave it, not end it)
 	p := newProbed(New(opts), func(m Model) bool { return !m.run.on && m.Outcome().Result != nil })
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(140, 45))
 	waitFor := func(what string) {

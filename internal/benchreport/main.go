@@ -158,10 +158,10 @@ var rows = []row{
 		}},
 }
 
-// issue18Rows are the rows of issue 18's targets 1 and 2: the real binary
+// overheadRows are the rows of moot's overhead targets: the real binary
 // against the reference orchestrator (internal/refmoot), and memory and
 // bytes written for a large P at two panel sizes.
-var issue18Rows = []row{
+var overheadRows = []row{
 	{"end to end, real binary ÷ reference orchestrator, both started as processes (N=8, R=3, engine of 500 ms)", "≤ 1.03",
 		endToEnd("EndToEnd8", 1.03)},
 	{"end to end ÷ reference, both processes, at N=16 (the largest panel moot runs)", "≤ 1.05",
@@ -314,7 +314,7 @@ var initRow = row{"moot version: package initialisers (inittrace clock) / of whi
 func main() {
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
 	flag.Parse()
-	rows := append(append(rows, issue18Rows...), cacheRows...)
+	rows := append(append(rows, overheadRows...), cacheRows...)
 	r, err := read(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)

@@ -257,7 +257,7 @@ func TestRunCancelledRungsAreNotReached(t *testing.T) {
 }
 
 // Without ladders in the engines file, consecutive lenses start on
-// different families (finding 11 of the attack on issue 16: every lens
+// different families (once every lens
 // sat on the strongest engine, one family); a family ruled out (the
 // builder's) is not rotated to; a lens with its own ladder keeps it.
 func TestPlanSpreadsLensesAcrossFamilies(t *testing.T) {
