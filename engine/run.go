@@ -78,6 +78,12 @@ type Options struct {
 	// Budget, on a resume, sets a new cap (--max-usd, --max-tokens) over
 	// the one the debate froze, logged as a decision.
 	Budget Budget
+	// Plan, on a Start, is the plan the front end priced and had accepted
+	// for this very setup (NewPlan or NewPlanToRun, its Setup passed to
+	// Start as is): Start runs on it rather than pricing the setup again,
+	// which reads every past debate's final answer a second time before
+	// the first call. A plan of another setup (another P) is ignored.
+	Plan *Plan
 }
 
 // Outcome is how a run ended (bugfolder.Outcome: debate_finished logs it).
@@ -373,9 +379,13 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		return nil, &bugfolder.InputError{Msg: "no mode: give diagnosis, repair or spec"}
 	}
 	limitMemory(len(s.Problem.Text))
-	plan, err := newPlan(s, opts.Config, false) // the debate folder is read below
-	if err != nil {
-		return nil, err
+	plan := opts.Plan
+	if plan == nil || plan.Setup.Problem != s.Problem {
+		var err error
+		plan, err = newPlan(s, opts.Config, false) // the debate folder is read below
+		if err != nil {
+			return nil, err
+		}
 	}
 	s.Problem = plan.Setup.Problem // redacted: what is written and sent
 	if len(plan.Refusals) > 0 {
