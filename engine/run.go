@@ -397,9 +397,14 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		return nil, err
 	}
 	dir := bug.DebateFolder()
-	old, err := bugfolder.ReadDebate(dir, s.Lang)
-	if err != nil {
-		return nil, err
+	// a finished debate whose start problema.md records is moved aside on
+	// that alone (the state and the start are all a new debate needs of
+	// it); any other is read in full, its calls included
+	old, err := bugfolder.ReadDebateState(dir, s.Lang)
+	if err != nil || old.State != bugfolder.StateDone || old.Problem == nil || old.Problem.CreatedAt.IsZero() {
+		if old, err = bugfolder.ReadDebate(dir, s.Lang); err != nil {
+			return nil, err
+		}
 	}
 	if err := unfinished(bug, old); err != nil {
 		return nil, err
@@ -412,7 +417,8 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = bugfolder.ArchiveDebate(bug.Dir, old.ArchiveTime())
+		// durable with problema.md (WriteProblem syncs the bug folder)
+		_, err = bugfolder.MoveDebateAside(bug.Dir, old.ArchiveTime())
 		lk.Release()
 		if err != nil {
 			return nil, err
