@@ -445,6 +445,16 @@ func quickFinal(path string, raw []byte) *Final {
 	return f
 }
 
+// ReadDebateState reads just enough of a debate folder to say its state
+// and when it started, as moot list does (indexDebate): problema.md's
+// front matter, the final answer, the event log, the lock and the names of
+// the rounds and of the judge's attempts — not every call's file, which
+// ReadDebate parses. The calls are not read: its Calls() are the judge's
+// attempts, by name only.
+func ReadDebateState(dir string, fallback Lang) (*Debate, error) {
+	return indexDebate(dir, fallback)
+}
+
 // indexDebate reads just enough of a debate folder to derive its state and
 // settings: problema.md's front matter, the final answer, the judge's
 // attempts (names), the round folders (names) and the event log.

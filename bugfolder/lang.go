@@ -168,7 +168,10 @@ var sectionAliases = map[string]SectionKey{
 	"winning proposal":            SecWinner,
 }
 
-var sectionByNorm = func() map[string]SectionKey {
+// sectionByNorm maps a normalized heading to its section; built on first
+// use (normalizing the accented titles allocates tens of kilobytes, which
+// every start of the binary would pay at initialisation).
+var sectionByNorm = sync.OnceValue(func() map[string]SectionKey {
 	m := map[string]SectionKey{}
 	for k, t := range sectionTitles {
 		m[normalizeHeading(t[0])] = k
@@ -178,7 +181,7 @@ var sectionByNorm = func() map[string]SectionKey {
 		m[a] = k
 	}
 	return m
-}()
+})
 
 // Title returns the section heading text in the language form.
 func (k SectionKey) Title(l Lang) string { return sectionTitles[k][l] }
@@ -198,7 +201,7 @@ func (k SectionKey) String() string {
 // accepting either language, any case, missing accents, a leading number
 // ("1. Hipóteses") and a trailing colon.
 func LookupSection(heading string) SectionKey {
-	return sectionByNorm[normalizeHeading(heading)]
+	return sectionByNorm()[normalizeHeading(heading)]
 }
 
 // Confidence is a debater's stated confidence.

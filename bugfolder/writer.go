@@ -349,7 +349,17 @@ func (w *Writer) WriteProblem(doc *ProblemDoc) (string, error) {
 		f.Discard()
 		return "", fmt.Errorf("write %s: %w", p, err)
 	}
-	if err := f.Commit(true); err != nil {
+	// the bug folder is fsynced beside problema.md and its folder (the
+	// disk takes the three at once): the debate folder's own entry, and a
+	// move of the previous debate aside (MoveDebateAside), are durable
+	// when problema.md is
+	bugSync := make(chan error, 1)
+	go func() { bugSync <- syncDir(w.BugDir) }()
+	err = f.Commit(true)
+	if serr := <-bugSync; err == nil && serr != nil {
+		return "", serr
+	}
+	if err != nil {
 		return "", outsideError(p, err)
 	}
 	return doc.SHA256, nil
@@ -607,8 +617,23 @@ func (w *Writer) EventsFrom(offset int64) ([]byte, error) {
 // ArchiveDebate moves a bug's finished or cancelled debate/ (or an
 // unfinished one run by hand) aside as ArchivePath names it, so a new
 // debate can start; it returns the new folder. A finished debate is never
-// overwritten, and the archived folder carries no lock file.
+// overwritten, and the archived folder carries no lock file. The move is
+// durable when it returns (the bug folder is fsynced).
 func ArchiveDebate(bugDir string, startedAt time.Time) (string, error) {
+	dst, err := MoveDebateAside(bugDir, startedAt)
+	if err != nil || dst == "" {
+		return dst, err
+	}
+	return dst, syncDir(bugDir)
+}
+
+// MoveDebateAside is ArchiveDebate without its fsync of the bug folder,
+// for a new debate about to be set up there: that debate's
+// Writer.WriteProblem fsyncs the bug folder beside problema.md, which makes
+// the move and the new debate folder durable at once, before the first
+// call. A crash before then leaves either the old debate/ where it was or
+// the archive, whole: nothing was reported done yet.
+func MoveDebateAside(bugDir string, startedAt time.Time) (string, error) {
 	if err := CheckWritable(bugDir); err != nil {
 		return "", err
 	}
@@ -623,7 +648,7 @@ func ArchiveDebate(bugDir string, startedAt time.Time) (string, error) {
 	if err := os.Remove(filepath.Join(dst, LockFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("archive %s: %w", dst, err)
 	}
-	return dst, syncDir(bugDir)
+	return dst, nil
 }
 
 // ArchivePath is where a bug's debate/ goes when a new debate starts:

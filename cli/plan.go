@@ -52,7 +52,7 @@ register actually spent (the plan says "learned from N past debates").`,
 			if err != nil {
 				return err
 			}
-			plan, err := probedPlan(reg, bug, cfg, s)
+			plan, err := probedPlan(reg, bug, cfg, s, true)
 			if err != nil {
 				return err
 			}
@@ -76,8 +76,9 @@ register actually spent (the plan says "learned from N past debates").`,
 
 // probedPlan assembles the bug's P into s and plans the debate, with the
 // (cached) probe of its engines: a refusal for each that failed, and its
-// warnings.
-func probedPlan(reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup) (*engine.Plan, error) {
+// warnings. A plan not shown before it runs (--yes) leaves out the
+// notice about the current debate's archive (engine.NewPlanToRun).
+func probedPlan(reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup, shown bool) (*engine.Plan, error) {
 	if s.Problem == nil { // a protocol's setup may have made P already (tradeoff's packet)
 		p, err := bugfolder.AssembleP(bug)
 		if err != nil {
@@ -85,7 +86,11 @@ func probedPlan(reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config
 		}
 		s.Problem = p
 	}
-	plan, err := engine.NewPlan(s, cfg)
+	price := engine.NewPlan
+	if !shown {
+		price = engine.NewPlanToRun
+	}
+	plan, err := price(s, cfg)
 	if err != nil {
 		return nil, err
 	}

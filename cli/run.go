@@ -310,6 +310,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
 				Archived: func(dir string) { sayArchivedPending(e, bug, dir) },
+				Plan: plan,
 			}))
 			return exitFor(e, reg, res, err)
 		},
@@ -498,7 +499,7 @@ func ms(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
 // unaccepted one is printed (or written as JSON) and exit 4, nothing
 // written either way.
 func acceptedPlan(e *env, reg *bugfolder.Register, bug *bugfolder.Bug, cfg *harness.Config, s engine.Setup, yes, asJSON bool) (*engine.Plan, error) {
-	plan, err := probedPlan(reg, bug, cfg, s)
+	plan, err := probedPlan(reg, bug, cfg, s, !yes)
 	if err != nil {
 		return nil, err
 	}

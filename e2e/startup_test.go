@@ -11,12 +11,16 @@ import (
 // initBudget bounds the work moot's own packages do in their
 // initialisers, which every run of the binary pays before main (`moot
 // version` included): allocations, which are deterministic, stand for
-// the work. A lazily compiled expression (internal/lazyre) is one small
-// allocation; a table built at start, a regexp.MustCompile or a parsed
-// template is hundreds.
+// the work, and bytes, each new page of which is a page fault. A lazily
+// compiled expression (internal/lazyre) is one small allocation; a table
+// built at start, a regexp.MustCompile, a parsed template or a
+// golang.org/x/text transform chain (its buffers) is hundreds, or tens of
+// kilobytes.
 const (
-	initAllocsTotal   = 700
-	initAllocsPackage = 320
+	initAllocsTotal   = 400
+	initAllocsPackage = 200
+	initBytesTotal    = 48 << 10
+	initBytesPackage  = 16 << 10
 )
 
 // TestMootsOwnInitialisersStayCheap: `moot version` under
@@ -32,7 +36,7 @@ func TestMootsOwnInitialisersStayCheap(t *testing.T) {
 	if err := c.Run(); err != nil {
 		t.Fatalf("moot version: %v\n%s", err, stderr.String())
 	}
-	total, seen := 0, 0
+	total, totalBytes, seen := 0, 0, 0
 	for _, line := range strings.Split(stderr.String(), "\n") {
 		// init PKG @T ms, C ms clock, B bytes, A allocs
 		f := strings.Fields(line)
@@ -40,13 +44,18 @@ func TestMootsOwnInitialisersStayCheap(t *testing.T) {
 			continue
 		}
 		allocs, err := strconv.Atoi(f[9])
-		if err != nil {
+		size, errSize := strconv.Atoi(f[7])
+		if err != nil || errSize != nil {
 			t.Fatalf("unreadable inittrace line %q", line)
 		}
 		seen++
 		total += allocs
+		totalBytes += size
 		if allocs > initAllocsPackage {
 			t.Errorf("%s's initialiser allocates %d times at every start (budget %d): build its tables at first use", f[1], allocs, initAllocsPackage)
+		}
+		if size > initBytesPackage {
+			t.Errorf("%s's initialiser allocates %d bytes at every start (budget %d): build its tables at first use", f[1], size, initBytesPackage)
 		}
 	}
 	if seen == 0 {
@@ -54,6 +63,9 @@ func TestMootsOwnInitialisersStayCheap(t *testing.T) {
 	}
 	if total > initAllocsTotal {
 		t.Errorf("moot's own initialisers allocate %d times at every start (budget %d)", total, initAllocsTotal)
+	}
+	if totalBytes > initBytesTotal {
+		t.Errorf("moot's own initialisers allocate %d bytes at every start (budget %d)", totalBytes, initBytesTotal)
 	}
 }
 

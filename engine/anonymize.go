@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/lazyre"
@@ -83,9 +84,10 @@ var debaterID = lazyre.New(`(?i)^` + participantRE + `$`)
 // as engine or model names; a name among them cannot be hidden without
 // altering prose. Vendor and model-family names (codex, claude, qwen,
 // mistral…) and invented names are not ordinary words, and are hidden.
-var commonWords = map[string]bool{}
-
-func init() {
+// Built on first use: a map filled at initialisation is paid by every
+// start of the binary, `moot version` included.
+var commonWords = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
 	for _, w := range strings.Fields(`local default fast faster slow main test testing model big small
 		mini tiny large medium cheap smart best good new old prod dev primary secondary backup fallback
 		remote cloud home work server api cli agent judge solver critic base pro plus max turbo lite
@@ -95,9 +97,10 @@ func init() {
 		chi psi omega
 		rapido rápido lento principal padrao padrão modelo teste grande pequeno barato novo velho
 		casa servidor juiz agente crítico critico forte fraco simples básico basico leitor`) {
-		commonWords[w] = true
+		set[w] = true
 	}
-}
+	return set
+})
 
 var plainWord = lazyre.New(`^\p{L}+$`)
 
@@ -111,7 +114,7 @@ func Distinctive(name string) bool {
 	if len([]rune(name)) < 3 {
 		return false
 	}
-	return !plainWord.MatchString(name) || !commonWords[strings.ToLower(name)]
+	return !plainWord.MatchString(name) || !commonWords()[strings.ToLower(name)]
 }
 
 // NewAnonymizer builds an anonymizer for the given engine and model names

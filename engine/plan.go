@@ -211,8 +211,19 @@ func CheckSize(p Protocol, n, r, critics int) error {
 	return nil
 }
 
+// NewPlan prices a setup for the engineer to accept: its calls, tokens,
+// cost and critical path, its refusals and warnings — among them what
+// starting it does to the bug's current debate (read in full to say so).
 func NewPlan(s Setup, cfg *harness.Config) (*Plan, error) {
 	return newPlan(s, cfg, true)
+}
+
+// NewPlanToRun is NewPlan for a setup accepted before its plan is shown
+// (moot run --yes): the same figures and refusals, without the warning
+// about the current debate being archived, which nobody reads there and
+// Start, reading that debate itself, does not need.
+func NewPlanToRun(s Setup, cfg *harness.Config) (*Plan, error) {
+	return newPlan(s, cfg, false)
 }
 
 // newPlan is NewPlan; notice adds the warning about the bug's current

@@ -82,6 +82,12 @@ type Options struct {
 	// Budget, on a resume, sets a new cap (--max-usd, --max-tokens) over
 	// the one the debate froze, logged as a decision.
 	Budget Budget
+	// Plan, on a Start, is the plan the front end priced and had accepted
+	// for this very setup (NewPlan or NewPlanToRun, its Setup passed to
+	// Start as is): Start runs on it rather than pricing the setup again,
+	// which reads every past debate's final answer a second time before
+	// the first call. A plan of another setup (another P) is ignored.
+	Plan *Plan
 }
 
 // Outcome is how a run ended (bugfolder.Outcome: debate_finished logs it).
@@ -377,9 +383,13 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		return nil, &bugfolder.InputError{Msg: "no mode: give diagnosis, repair or spec"}
 	}
 	limitMemory(len(s.Problem.Text))
-	plan, err := newPlan(s, opts.Config, false) // the debate folder is read below
-	if err != nil {
-		return nil, err
+	plan := opts.Plan
+	if plan == nil || plan.Setup.Problem != s.Problem {
+		var err error
+		plan, err = newPlan(s, opts.Config, false) // the debate folder is read below
+		if err != nil {
+			return nil, err
+		}
 	}
 	s.Problem = plan.Setup.Problem // redacted: what is written and sent
 	if len(plan.Refusals) > 0 {
@@ -391,9 +401,14 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		return nil, err
 	}
 	dir := bug.DebateFolder()
-	old, err := bugfolder.ReadDebate(dir, s.Lang)
-	if err != nil {
-		return nil, err
+	// a finished debate whose start problema.md records is moved aside on
+	// that alone (the state and the start are all a new debate needs of
+	// it); any other is read in full, its calls included
+	old, err := bugfolder.ReadDebateState(dir, s.Lang)
+	if err != nil || old.State != bugfolder.StateDone || old.Problem == nil || old.Problem.CreatedAt.IsZero() {
+		if old, err = bugfolder.ReadDebate(dir, s.Lang); err != nil {
+			return nil, err
+		}
 	}
 	if err := unfinished(bug, old); err != nil {
 		return nil, err
@@ -406,7 +421,8 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		to, err := bugfolder.ArchiveDebate(bug.Dir, old.ArchiveTime())
+		// durable with problema.md (WriteProblem syncs the bug folder)
+		to, err := bugfolder.MoveDebateAside(bug.Dir, old.ArchiveTime())
 		lk.Release()
 		if err != nil {
 			return nil, err

@@ -51,7 +51,7 @@ func fold(s string) string {
 	if isASCII(s) {
 		return s
 	}
-	out, _, err := transform.String(folder, s)
+	out, _, err := transform.String(folder(), s)
 	if err != nil {
 		return s // a transform of a string in memory does not fail
 	}
@@ -92,8 +92,12 @@ var stringEscape = lazyre.New(`\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]
 
 // folder is fold's chain (golang.org/x/text): NFKD, drop the invisible
 // and the marks, read a look-alike letter of another script as its Latin
-// twin, NFC.
-var folder = transform.Chain(norm.NFKD, xrunes.Remove(xrunes.Predicate(invisible)), xrunes.Map(latinTwin), norm.NFC)
+// twin, NFC. A new one for each string: a chain holds its buffers (tens of
+// kilobytes, which a package-level chain would allocate at every start)
+// and is not safe for use by two goroutines at once.
+func folder() transform.Transformer {
+	return transform.Chain(norm.NFKD, xrunes.Remove(xrunes.Predicate(invisible)), xrunes.Map(latinTwin), norm.NFC)
+}
 
 // lookAlikes are the Cyrillic and Greek letters drawn as a Latin one
 // ("\u0410da" reads as Ada): a name spelt with them is the name.

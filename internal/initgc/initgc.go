@@ -18,7 +18,6 @@ package initgc
 import (
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 )
 
 // percent is the collector's percent before initialisation turned it off
@@ -37,12 +36,11 @@ func Restore() {
 		debug.SetGCPercent(percent) // GOGC=off
 		return
 	}
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	var heap uint64
-	if s[0].Value.Kind() == metrics.KindUint64 {
-		heap = s[0].Value.Uint64()
-	}
+	// runtime.ReadMemStats, not runtime/metrics: that package builds its
+	// table of metrics in an initialiser, paid by every start
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	heap := m.HeapAlloc
 	// the runtime's smallest goal is minimumGoal × percent/100: a percent
 	// raised by (heap + minimumGoal) / minimumGoal puts it above the heap
 	// by what a fresh program gets

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/reversa/moot/bugfolder"
@@ -108,20 +109,21 @@ func firstWord(s string) string {
 }
 
 // stopwords are dropped before comparing texts.
-var stopwords = map[string]bool{}
-
-func init() {
+// Built on first use, not at every start of the binary.
+var stopwords = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
 	for _, w := range strings.Fields(`a o as os um uma de da do das dos e em no na nos nas que por para com se ao à é não mais
 		the an of to in on and or is are be it this that for with as by at from not`) {
-		stopwords[w] = true
+		set[w] = true
 	}
-}
+	return set
+})
 
 // words is the set of content words of a text (lower case, no accents).
 func words(text string) map[string]bool {
 	set := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(w) > 1 && !stopwords[w] {
+		if len(w) > 1 && !stopwords()[w] {
 			set[w] = true
 		}
 	}
