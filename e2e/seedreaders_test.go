@@ -98,7 +98,7 @@ func TestCouncilStakesEscalate(t *testing.T) {
 	}
 }
 
-// Seed 001's time limits are the council's defaults: the plan states
+// The council's time limits (docs/protocols/council.md) are its defaults: the plan states
 // them, and a member's engine without a timeout of its own gets 30 s a
 // call (frozen in problema.md), not moot's 10 minutes.
 func TestCouncilTimeLimitsAreItsDefaults(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 // puts more than this at risk (in the register's currency) escalates.
 const ValueAtRiskOver = 100_000
 
-// Seed 001's time limits, council's defaults (a flag or the engines
+// The council's time limits (docs/protocols/council.md), its defaults (a flag or the engines
 // file overrides each).
 const (
 	CallLimit   = 30 * time.Second
