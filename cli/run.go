@@ -310,7 +310,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
 				Archived: func(dir string) { sayArchivedPending(e, bug, dir) },
-				Plan: plan,
+				Plan:     plan,
 			}))
 			return exitFor(e, reg, res, err)
 		},
