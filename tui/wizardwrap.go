@@ -114,11 +114,15 @@ func (w *wizard) refusal(f *frame) []string {
 	var out []string
 	for _, err := range append(w.form.Errors(), errors.New(w.refused)) {
 		if text := strings.Join(strings.Fields(err.Error()), " "); text != "" { // wrapped again, to the window
-			out = append(out, refusalLines("* "+text, f.w-1, "  ", errorStyle.Render)...)
+			out = append(out, refusalLines("* "+text, f.w-1, "  ", errorStyle().Render)...)
 		}
 	}
 	return out
 }
 
-// errorStyle draws a refusal as huh draws a field's error.
-var errorStyle = lipgloss.NewStyle().Inherit(formTheme.Theme(true).Focused.ErrorMessage).PaddingLeft(1)
+// errorStyle draws a refusal as huh draws a field's error; built when a
+// refusal is drawn, not at every start (huh's theme is tens of KB, and
+// e2e/startup_test.go bounds what moot's initialisers allocate).
+func errorStyle() lipgloss.Style {
+	return lipgloss.NewStyle().Inherit(formTheme.Theme(true).Focused.ErrorMessage).PaddingLeft(1)
+}
