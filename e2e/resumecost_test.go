@@ -20,19 +20,7 @@ func TestResumeOnATerminalAsksBeforeSpending(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=400"}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--headless")
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(p.debate(), "eventos.jsonl")
-	waitFor(t, "a call to start", 30*time.Second, func() bool {
-		b, _ := os.ReadFile(log)
-		return strings.Contains(string(b), `"call_started"`)
-	})
-	_ = c.Process.Kill()
-	_ = c.Wait()
+	log := killedMidRun(t, p)
 	p.env = nil
 	before, _ := os.ReadFile(log)
 
@@ -63,19 +51,7 @@ func TestResumeCountsTheWholeDebateAsItsHeaderDoes(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
 	p.env = []string{"FAKE_DELAY_MS=1500"}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--headless")
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(p.debate(), "eventos.jsonl")
-	waitFor(t, "a call to start", 30*time.Second, func() bool {
-		b, _ := os.ReadFile(log)
-		return strings.Contains(string(b), `"call_started"`)
-	})
-	_ = c.Process.Kill()
-	_ = c.Wait()
+	killedMidRun(t, p)
 	whole := regexp.MustCompile(`(\d+) more call\(s\), (\d+) in all with the (\d+) already made`)
 	h := p.moot("resume", "7", "--headless").mustExit(t, 4)
 	g := whole.FindStringSubmatch(h.stdout)
@@ -108,4 +84,24 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// killedMidRun starts a debate of bug 7 (N=2, R=1) headless and kills
+// moot once its first call has started; it returns the event log's path.
+func killedMidRun(t *testing.T, p *project) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--headless")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(p.debate(), "eventos.jsonl")
+	waitFor(t, "a call to start", 30*time.Second, func() bool {
+		b, _ := os.ReadFile(log)
+		return strings.Contains(string(b), `"call_started"`)
+	})
+	_ = c.Process.Kill()
+	_ = c.Wait()
+	return log
 }
