@@ -398,19 +398,58 @@ func (fr frame) fitForm(f *huh.Form, w, h int) *huh.Form {
 	return f
 }
 
-// updateMenu feeds the open menu's form and acts on its answer.
+// updateMenu feeds the open menu's form and acts on its answer; keys
+// typed while the form moves its focus are held for the field it moves
+// to (typeahead.go).
 func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
-	f, c := m.dlg.menu.form.Update(msg)
+	mn := m.dlg.menu
+	if r, ok := msg.(menuReleaseMsg); ok {
+		if r.turn == mn.ahead.turn {
+			mn.ahead.moving = false
+		}
+		return m.replayMenu(mn)
+	}
+	if typed(msg) && mn.ahead.moving {
+		mn.ahead.keys = append(mn.ahead.keys, msg)
+		return m, nil
+	}
+	form, field := mn.form, mn.form.GetFocusedField()
+	f, c := mn.form.Update(msg)
 	if form, ok := f.(*huh.Form); ok {
-		m.dlg.menu.form = form
+		mn.form = form
 	}
-	switch m.dlg.menu.form.State {
+	hold := mn.ahead.follow(msg, form, field, mn.form, func(turn int) tea.Msg { return menuReleaseMsg{turn: turn} })
+	switch mn.form.State {
 	case huh.StateAborted:
-		return m.dlg.dialog().reopen(m, m.dlg.menu)
+		m, c = m.dlg.dialog().reopen(m, mn)
 	case huh.StateCompleted:
-		return m.dlg.dialog().done(m, m.dlg.menu)
+		m, c = m.dlg.dialog().done(m, mn)
 	}
-	return m, c
+	nm, rc := m.replayMenu(mn)
+	return nm, tea.Batch(c, hold, rc)
+}
+
+// replayMenu hands the keys mn held to its form once the focus has
+// moved, in order; once mn is closed (answered, or another menu opened),
+// the rest go back to the root as messages, for what is shown now.
+func (m Model) replayMenu(mn *menu) (Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for m.dlg.menu == mn && !mn.ahead.moving && len(mn.ahead.keys) > 0 {
+		k := mn.ahead.keys[0]
+		mn.ahead.keys = mn.ahead.keys[1:]
+		var c tea.Cmd
+		m, c = m.updateMenu(k)
+		cmds = append(cmds, c)
+	}
+	if m.dlg.menu != mn && len(mn.ahead.keys) > 0 {
+		var rest []tea.Cmd
+		for _, k := range mn.ahead.keys {
+			rest = append(rest, func() tea.Msg { return k })
+		}
+		mn.ahead.keys = nil
+		cmds = append(cmds, tea.Sequence(rest...))
+	}
+	return m, tea.Batch(cmds...)
 }
 
 // over draws the open menu in a box over out, scrolled when taller than

@@ -48,6 +48,9 @@ type menu struct {
 	confirm bool
 	// note is the human decision's note (menuDecide).
 	note string
+	// ahead holds keys typed while the form moves its focus
+	// (typeahead.go).
+	ahead typeAhead
 
 	// first is the first field of a menu of several pages: esc on a later
 	// page goes back to it, one step, not out of the menu.

@@ -11,11 +11,11 @@ import (
 // field answers enter with huh.NextField, and the last field of a page
 // with a second message that completes the page): keys typed or pasted
 // before that message is handled would land in the field just left. The
-// wizard holds them while a move is under way and hands them, in order,
-// to the field that takes the focus (or to the screen that follows the
-// wizard's last page).
+// wizard and every menu (the human decision's note, a new timeout, a
+// budget) hold them while a move is under way and hand them, in order,
+// to the field that takes the focus (or to what follows the form's end).
 
-// typeAhead is what the wizard holds while its form moves.
+// typeAhead is what a form's owner holds while the form moves.
 type typeAhead struct {
 	// moving is set from the key that asked the form to move until the
 	// focus has moved (or the move was refused); turn counts the moves, so
@@ -25,9 +25,13 @@ type typeAhead struct {
 	keys   []tea.Msg
 }
 
-// releaseMsg lets go of the keys held for a move that never came (a
-// field that asked nothing after all).
-type releaseMsg struct{ turn int }
+// releaseMsg lets go of the keys the wizard held for a move that never
+// came (a field that asked nothing after all); menuReleaseMsg, of those
+// the open menu held.
+type (
+	releaseMsg     struct{ turn int }
+	menuReleaseMsg struct{ turn int }
+)
 
 // releaseAfter is how long a move may take at most before the keys held
 // for it are let go: huh's moves are messages handled within moments.
@@ -60,25 +64,31 @@ func asksMove(msg tea.Msg) bool {
 // isMove reports whether msg is huh's own move of the focus.
 func isMove(msg tea.Msg) bool { return msg == huh.NextField() || msg == huh.PrevField() }
 
-// follow updates the hold after msg was fed to the form (before it:
-// form and field): a move asked and accepted (no refusal on the field)
-// starts a hold, the focus on another field (or another page) ends it, and
-// so does a page's end the page's refusals will stop. It returns the safety
-// release of a hold begun.
-func (w *wizard) follow(msg tea.Msg, form *huh.Form, field huh.Field) tea.Cmd {
-	now := w.form.GetFocusedField()
+// follow updates the hold after msg was fed to a form (before it: the
+// form and its focused field; now: the form after): a move asked and
+// accepted (no refusal on the field) starts a hold, the focus on another
+// field (or another page, or another form) ends it, and so does a page's
+// end the page's refusals will stop. It returns the safety release of a
+// hold begun, as the message release makes of the hold's turn.
+func (a *typeAhead) follow(msg tea.Msg, before *huh.Form, field huh.Field, now *huh.Form, release func(turn int) tea.Msg) tea.Cmd {
+	focused := now.GetFocusedField()
 	switch {
-	case w.form != form || w.form.State != huh.StateNormal || now != field:
-		w.ahead.moving = false
-	case asksMove(msg) && now.Error() == nil:
-		w.ahead.moving = true
-		w.ahead.turn++
-		turn := w.ahead.turn
-		return tea.Tick(releaseAfter, func(time.Time) tea.Msg { return releaseMsg{turn: turn} })
-	case isMove(msg) && len(w.form.Errors()) > 0:
-		w.ahead.moving = false // the page is not left while a field refuses
+	case now != before || now.State != huh.StateNormal || focused != field:
+		a.moving = false
+	case asksMove(msg) && focused.Error() == nil:
+		a.moving = true
+		a.turn++
+		turn := a.turn
+		return tea.Tick(releaseAfter, func(time.Time) tea.Msg { return release(turn) })
+	case isMove(msg) && len(now.Errors()) > 0:
+		a.moving = false // the page is not left while a field refuses
 	}
 	return nil
+}
+
+// follow is the wizard's hold after msg was fed to its form.
+func (w *wizard) follow(msg tea.Msg, form *huh.Form, field huh.Field) tea.Cmd {
+	return w.ahead.follow(msg, form, field, w.form, func(turn int) tea.Msg { return releaseMsg{turn: turn} })
 }
 
 // replay hands the held keys to the wizard once the focus has moved, in

@@ -1,9 +1,13 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/reversa/moot/bugfolder"
 )
 
 // typedAhead hands the model msgs one after another before any command
@@ -62,5 +66,32 @@ func TestTypedAheadTextLandsInTheNextField(t *testing.T) {
 				t.Errorf("typed ahead of the move: %s, want %s:\n%s", got, want, screenText(m, f.proj))
 			}
 		})
+	}
+}
+
+// TestANoteTypedAheadLandsWholeInTheDecision: on the human decision's
+// menu, a note typed right after enter chose revise lands whole in the
+// note (huh moves to it by a message; its first letter went to the
+// choice), and decisao.md records it whole.
+func TestANoteTypedAheadLandsWholeInTheDecision(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	dir := makePending(t, f)
+	fakeWho(f)
+	m := loadBrowser(t, f, 80, 24)
+	m = keys(t, m, "enter", "d", "down", "down")
+	var ahead []tea.Msg
+	ahead = append(ahead, tea.KeyPressMsg{Code: tea.KeyEnter})
+	for _, k := range []string{"l", "o", "c", "k", "s"} {
+		ahead = append(ahead, keyMsg(k))
+	}
+	m = typedAhead(t, m, ahead...)
+	m = keys(t, m, "enter")
+	raw, err := os.ReadFile(filepath.Join(dir, bugfolder.DecisionFile))
+	if err != nil {
+		t.Fatalf("no decisao.md: %v\n%s", err, screenText(m, f.proj))
+	}
+	if dec, err := bugfolder.ParseDecision("decisao.md", raw); err != nil || dec.Choice != bugfolder.ChoiceRevise || dec.Note != "locks" {
+		t.Fatalf("decisao.md: %+v %v", dec, err)
 	}
 }
