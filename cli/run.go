@@ -309,7 +309,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
-				Archived: func(dir string) { sayArchivedPending(e, bug, dir) },
+				Archived: func(old *bugfolder.Debate, to string) { sayArchivedPending(e, bug, old, to) },
 				Plan:     plan,
 			}))
 			return exitFor(e, reg, res, err)
@@ -485,8 +485,8 @@ moot help review).`,
 // sayArchivedPending prints one line on stderr when the debate started
 // archived a result that still waits for a human decision: which, and the
 // moot decide that still records it (moot list says it too).
-func sayArchivedPending(e *env, bug *bugfolder.Bug, dir string) {
-	if note := engine.ArchivedPendingNote(bug, dir); note != "" {
+func sayArchivedPending(e *env, bug *bugfolder.Bug, old *bugfolder.Debate, to string) {
+	if note := engine.ArchivedPendingNote(bug, old, to); note != "" {
 		fmt.Fprintf(e.stderr, "moot: %s: %s\n", bug.ID, termsafe.Line(note))
 	}
 }

@@ -458,15 +458,14 @@ func verdictNote(d *bugfolder.Debate) string {
 }
 
 // ArchivedPendingNote says that starting a debate archived a result that
-// still waits for a human decision (dir, where Options.Archived was told
-// it went) and how to record that decision there; "" when the result
-// archived waits for none.
-func ArchivedPendingNote(b *bugfolder.Bug, dir string) string {
-	d, err := bugfolder.ReadDebate(dir, b.Register.Lang)
-	if err != nil || d.Final == nil || !d.Decidable() {
+// still waits for a human decision (old, moved to the folder to, as
+// Options.Archived is told) and how to record that decision there; ""
+// when the result archived waits for none.
+func ArchivedPendingNote(b *bugfolder.Bug, old *bugfolder.Debate, to string) string {
+	if old == nil || old.Final == nil || !old.Decidable() {
 		return ""
 	}
-	return fmt.Sprintf("the previous result%s waited for a human decision: it is archived undecided as %s/; `moot decide %s approve|decline|revise` still records the decision there", verdictNote(d), b.Register.Rel(dir), b.ID)
+	return fmt.Sprintf("the previous result%s waited for a human decision: it is archived undecided as %s/; `moot decide %s approve|decline|revise` still records the decision there", verdictNote(old), b.Register.Rel(to), b.ID)
 }
 
 // USD formats a dollar amount as moot shows money (money.USD).

@@ -45,9 +45,10 @@ type Options struct {
 	// call at a time, and must not block for long.
 	Sink func(Event)
 	// Archived, when set, is told where a Start moved the bug's previous
-	// debate, before the new debate's first event (ArchivedPendingNote
-	// says whether a decision still waits there).
-	Archived func(dir string)
+	// debate (old, as Start read it; to, its new folder), before the new
+	// debate's first event (ArchivedPendingNote says whether a decision
+	// still waits there).
+	Archived func(old *bugfolder.Debate, to string)
 	// Command names the lock holder ("moot run").
 	Command string
 	Version string
@@ -428,7 +429,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 			return nil, err
 		}
 		if to != "" && opts.Archived != nil {
-			opts.Archived(to)
+			opts.Archived(old, to)
 		}
 	}
 	w, err := bugfolder.OpenWriter(bug.WriterRoot(), dir, s.Lang, opts.Command)

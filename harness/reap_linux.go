@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -125,83 +126,26 @@ func descendantsExcept(pid int, skip map[int]bool) []int {
 }
 
 // childrenOf lists a process's children; false when the kernel does not
-// publish children lists. It runs after every call (killTagged), reading
-// one small file per thread of moot (twenty or more), so it reads them
-// with bare system calls, relative to the task folder: an os.File would
-// add the poller's registration and flag changes, five more system calls
-// a thread, and a finalizer each.
+// publish children lists.
 func childrenOf(pid int) ([]int, bool) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task"
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	tids, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err != unix.ENOENT || pid != os.Getpid()
-	}
-	defer unix.Close(fd)
-	tids, err := readNames(fd)
-	if err != nil {
-		return nil, pid != os.Getpid()
+		return nil, !errors.Is(err, fs.ErrNotExist) || pid != os.Getpid()
 	}
 	var out []int
-	buf := make([]byte, 512)
 	for _, t := range tids {
-		b, err := readAt(fd, t+"/children", buf[:0])
-		if err == unix.ENOENT && pid == os.Getpid() {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/children")
+		if errors.Is(err, fs.ErrNotExist) && pid == os.Getpid() {
 			return nil, false
 		}
-		buf = b[:0]
-		for f := range strings.FieldsSeq(string(b)) {
+		for _, f := range strings.Fields(string(b)) {
 			if c, err := strconv.Atoi(f); err == nil {
 				out = append(out, c)
 			}
 		}
 	}
 	return out, true
-}
-
-// readNames lists the names in the open folder fd (its own entries, . and
-// .., left out).
-func readNames(fd int) ([]string, error) {
-	var names []string
-	buf := make([]byte, 4096)
-	for {
-		n, err := unix.Getdents(fd, buf)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n <= 0 {
-			return names, nil
-		}
-		_, _, names = unix.ParseDirent(buf[:n], -1, names)
-	}
-}
-
-// readAt appends the whole of the file name, beneath the open folder dirfd,
-// to buf.
-func readAt(dirfd int, name string, buf []byte) ([]byte, error) {
-	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return buf, err
-	}
-	defer unix.Close(fd)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return buf, err
-		}
-		if n == 0 {
-			return buf, nil
-		}
-		buf = buf[:len(buf)+n]
-	}
 }
 
 // descendantsByScan is descendants from the whole process table.

@@ -76,7 +76,7 @@ type wizard struct {
 	textW int
 	stage int
 	form  *huh.Form
-	ahead typeAhead // keys typed while the form moves (wizardtypeahead.go)
+	ahead typeAhead // keys typed while the form moves (typeahead.go)
 	// refused is a refusal of the page once complete, until a key (refusal)
 	refused string
 	// first is the stage's first field that takes focus, and fields how

@@ -83,7 +83,7 @@ func (w *wizard) answer(f *frame, msg tea.Msg) tea.Cmd {
 }
 
 // feed feeds the wizard's form, following the moves of its focus (the
-// keys typed meanwhile are held: wizardtypeahead.go).
+// keys typed meanwhile are held: typeahead.go).
 func (w *wizard) feed(f *frame, msg tea.Msg) tea.Cmd {
 	form, field, refused := w.form, w.form.GetFocusedField(), len(w.refusal(f))
 	cmd := w.feedForm(f, msg)
@@ -133,9 +133,11 @@ func (w *wizard) View(f *frame) string {
 	if note := w.restrictedNote(); note != "" { // pinned: the form scrolls under it
 		head += "\n" + f.st.Warning.Render(wrapLines(note, f.w))
 	}
-	body := lipgloss.NewStyle().Width(f.w).Height(f.h - 3 - lipgloss.Height(head)).Render(form)
+	h := f.h - 3 - lipgloss.Height(head)
+	body := lipgloss.NewStyle().Width(f.w).Height(h).Render(form)
 	if refusal := w.refusal(f); len(refusal) > 0 { // whole, between the form and the footer
-		body = lipgloss.NewStyle().Width(f.w).Height(max(1, f.h-3-lipgloss.Height(head)-len(refusal))).MaxHeight(max(1, f.h-3-lipgloss.Height(head)-len(refusal))).Render(form) + "\n" + strings.Join(refusal, "\n")
+		h = max(1, h-len(refusal))
+		body = lipgloss.NewStyle().Width(f.w).Height(h).MaxHeight(h).Render(form) + "\n" + strings.Join(refusal, "\n")
 	}
 	return head + "\n\n" + body + "\n" + f.toast.footer(f, help)
 }

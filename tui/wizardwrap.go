@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
@@ -120,9 +121,9 @@ func (w *wizard) refusal(f *frame) []string {
 	return out
 }
 
-// errorStyle draws a refusal as huh draws a field's error; built when a
-// refusal is drawn, not at every start (huh's theme is tens of KB, and
-// e2e/startup_test.go bounds what moot's initialisers allocate).
-func errorStyle() lipgloss.Style {
+// errorStyle draws a refusal as huh draws a field's error; built once,
+// when a refusal is first drawn, not at every start (huh's theme is tens
+// of KB, and e2e/startup_test.go bounds what moot's initialisers allocate).
+var errorStyle = sync.OnceValue(func() lipgloss.Style {
 	return lipgloss.NewStyle().Inherit(formTheme.Theme(true).Focused.ErrorMessage).PaddingLeft(1)
-}
+})
