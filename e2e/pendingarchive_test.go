@@ -171,3 +171,51 @@ func TestDecideSaysWhichResultItRecordsOn(t *testing.T) {
 		}
 	})
 }
+
+// TestTUIDecidesAnArchivedResultFromTheList: at 80×24, a bug whose pending
+// result a new debate archived is listed first, marked ◈; d on its row
+// opens that archived result with the decision form, enter enter approves
+// it, decisao.md is written in the archived folder as moot decide writes
+// it, and back on the list the row has lost its mark (no restart).
+func TestTUIDecidesAnArchivedResultFromTheList(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.specDebate("7")
+	p.moot("run", "7", "--mode", "repair", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	archived, _ := filepath.Glob(filepath.Join(p.bugDir(), "debate-*"))
+	if len(archived) != 1 {
+		t.Fatalf("archived debates: %v", archived)
+	}
+	m := startTmux(t, p, 80, 24)
+	s := m.wait("the browser, the ◈ row first", "▸ ◈   BUG-20260715-A7K3")
+	if !strings.Contains(lineOf(s, "A7K3"), "◈ decide") {
+		t.Errorf("the ◈ row's status does not say a decision waits:\n%s", s)
+	}
+	m.send("d")
+	m.wait("the decision form on the archived result", "Record the human decision", filepath.Base(archived[0])[len("debate-"):])
+	m.send("Enter")
+	m.send("Enter")
+	m.wait("the decision recorded", "decision recorded: approve")
+	raw, err := os.ReadFile(filepath.Join(archived[0], "decisao.md"))
+	if err != nil || !strings.Contains(string(raw), "choice: approve") {
+		t.Fatalf("decisao.md in the archived folder: %v\n%s", err, raw)
+	}
+	if _, err := os.Stat(filepath.Join(p.debate(), "decisao.md")); err == nil {
+		t.Errorf("the decision went to the current debate, which waits for none")
+	}
+	m.send("q")
+	s = m.wait("back on the list", "BUG-20260715-A7K3", "? keys")
+	if row := lineOf(s, "A7K3"); strings.Contains(row, "◈") {
+		t.Errorf("the decided row keeps its mark:\n%s", s)
+	}
+}
+
+// lineOf is the first line of s that holds sub ("" when none does).
+func lineOf(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}
