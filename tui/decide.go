@@ -84,8 +84,9 @@ func escalationWords(f *bugfolder.Final) string {
 }
 
 // decideMenu is the form that records the human decision: the choice, then
-// a note (required to revise).
-func decideMenu(bugID string) *menu {
+// a note (required to revise). archived names the archived debate's folder
+// the decision goes to ("" for the latest debate or a review's).
+func decideMenu(bugID, archived string) *menu {
 	mn := &menu{kind: menuDecide, choice: string(bugfolder.ChoiceApprove)}
 	var opts []huh.Option[string]
 	for _, c := range bugfolder.Choices {
@@ -93,7 +94,7 @@ func decideMenu(bugID string) *menu {
 	}
 	mn.form = newForm(huh.NewGroup(
 		huh.NewNote().Title("Record the human decision on "+noteText(bugID)).
-			Description("Written to decisao.md beside the final answer, with who and when. moot never decides on its own."),
+			Description(archivedLine(archived)+"Written to decisao.md beside the final answer, with who and when. moot never decides on its own."),
 		huh.NewSelect[string]().Title("Decision").Options(opts...).Value(&mn.choice).Height(len(opts)+1),
 		huh.NewText().Title("Note").Description("required to revise: what should change").Value(&mn.note).Lines(3).
 			Validate(func(s string) error {
@@ -106,13 +107,28 @@ func decideMenu(bugID string) *menu {
 	return mn
 }
 
+// archivedLine is the decision form's first line on an archived result:
+// its folder, on a line of its own (a form wraps at hyphens too), as moot
+// decide says it records there; "" otherwise.
+func archivedLine(folder string) string {
+	if folder == "" {
+		return ""
+	}
+	return "On the archived result, in\n" + noteText(folder) + "/\n"
+}
+
+// archivedFolder is the folder's name when dir is an archived debate of a
+// bug (debate-…), else "".
+func archivedFolder(dir string) string {
+	if base := filepath.Base(dir); strings.HasPrefix(base, bugfolder.DebateDir+"-") {
+		return base
+	}
+	return ""
+}
+
 // open opens the decision form on the final tab.
 func (decideDialog) open(m Model) (Model, tea.Cmd) {
-	on := m.dv.deb.bugID
-	if base := filepath.Base(m.dv.deb.dir); strings.HasPrefix(base, bugfolder.DebateDir+"-") {
-		on += " (the archived " + base + "/)" // as moot decide says it records there
-	}
-	cmd := m.dlg.openMenu(&m.frame, decideMenu(on))
+	cmd := m.dlg.openMenu(&m.frame, decideMenu(m.dv.deb.bugID, archivedFolder(m.dv.deb.dir)))
 	return m, cmd
 }
 
