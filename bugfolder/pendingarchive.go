@@ -1,29 +1,103 @@
 package bugfolder
 
-import "path/filepath"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
 
 // Decidable reports whether the debate's result waits for a human decision
 // that can still be recorded (its bug not closed by DONE.md).
 func (d *Debate) Decidable() bool { return d.AwaitsDecision() && !d.DecisionClosed() }
 
-// PendingDebate is the folder of the bug's newest debate whose result still
-// waits for a human decision that can be recorded: the current debate/
-// first, else an archived one (a new debate archived it before anyone
-// decided; the decision stays recordable there). "" when none waits.
-func PendingDebate(b *Bug) string {
+// PendingDebates are the bug's debates whose result still waits for a
+// human decision that can be recorded, newest first: the current debate/,
+// then the archived ones (a new debate archived them before anyone
+// decided; the decision stays recordable there). None for a question (its
+// one debate is decided in place) or an unreadable bug folder.
+func PendingDebates(b *Bug) []*Debate {
 	if b == nil || b.IsQuestion {
-		return ""
+		return nil
 	}
 	ds, err := ReadDebates(b)
 	if err != nil {
-		return ""
+		return nil
 	}
+	var out []*Debate
 	for i := len(ds) - 1; i >= 0; i-- {
 		if ds[i].Decidable() {
-			return ds[i].Dir
+			out = append(out, ds[i])
 		}
 	}
-	return ""
+	return out
+}
+
+// DecisionTarget is the folder of the bug's debate a human decision is
+// recorded on — the one rule moot decide and the browser's d follow.
+// named, when set, is the debate folder the engineer named (debate/ or
+// an archived one, as NamedDebate finds it): it is taken as it is (the
+// decision's own checks then say whether it waits). Otherwise the one
+// result that waits is taken; when none waits, the current debate/ (the
+// decision then says why nothing waits there); when more than one waits,
+// nothing is guessed: an *InputError names each and how to pick.
+func DecisionTarget(b *Bug, named string) (string, error) {
+	if named != "" {
+		return named, nil
+	}
+	cur := filepath.Join(b.Dir, DebateDir)
+	ds := PendingDebates(b)
+	switch len(ds) {
+	case 0:
+		return cur, nil
+	case 1:
+		return ds[0].Dir, nil
+	}
+	var each []string
+	for _, d := range ds {
+		each = append(each, "   "+b.Register.Rel(d.Dir)+"/ ("+DebateWords(d)+")")
+	}
+	return "", &InputError{Msg: fmt.Sprintf("%s has %d results waiting for a human decision, and moot does not guess which one you decide:\n%s\nname the one you decide by its folder: moot decide %s/ approve|decline|revise [--note TEXT]; nothing was written",
+		b.ID, len(ds), strings.Join(each, "\n"), b.Register.Rel(ds[0].Dir))}
+}
+
+// DebateWords says which of a bug's debates d is, for a person choosing
+// among them: "the current debate of 2026-12-01 09:30 UTC" or "the archived
+// debate of 2026-11-30" (its start as its files write it).
+func DebateWords(d *Debate) string {
+	when := "of unknown date"
+	if t := d.StartedAt(); !t.IsZero() && d.StartedDay() {
+		when = "of " + t.Format("2006-01-02")
+	} else if !t.IsZero() { // two debates of one day read apart
+		when = "of " + t.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	if filepath.Base(d.Dir) == DebateDir {
+		return "the current debate " + when
+	}
+	return "the archived debate " + when
+}
+
+// NamedDebate is the debate folder arg names when it is the path of one
+// (debate/ or an archived debate-…/ of a bug folder, relative to cwd),
+// absolute; "" when arg names something else (a bug, its folder, an ID).
+func NamedDebate(cwd, arg string) string {
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.IsDir() {
+		return ""
+	}
+	base := filepath.Base(filepath.Clean(p))
+	if (base != DebateDir && !archivedName.MatchString(base)) || isFile(filepath.Join(p, BugFile)) {
+		return ""
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return ""
+	}
+	return abs
 }
 
 // archivedPending is the newest of a bug's archived debates (names, under

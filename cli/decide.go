@@ -23,9 +23,13 @@ beside the final answer — the choice, the note, who (git's user.name and
 user.email, else $USER) and when (UTC) — and logs a decision event in the
 debate's event log. It makes no model call.
 
-A bug's decision goes to its latest result that waits for one: the current
+A bug's decision goes to its result that waits for one: the current
 debate's, else an archived debate's (starting a new debate archives a result
-nobody has decided yet; the decision stays recordable there).
+nobody has decided yet; the decision stays recordable there, and decide says
+"recorded on the archived debate of <date>"). When more than one result of
+the bug waits (the current debate and an archived one, or two archived),
+decide guesses none: it is exit 2 naming each folder; name the one you decide
+by its folder (TARGET _reversa_bugs/<context>/bugs/<BUG>/debate-<time>/).
 
 What waits for a human decision (decision: pending in the final answer's
 front matter; moot list --json says "decision": "pending"): a debate in spec
@@ -76,7 +80,11 @@ func newDecideCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s: %s, decided by %s; recorded in %s\n", t.id, choice, termsafeLine(by), termsafeLine(t.reg.Rel(p)))
+			on := ""
+			if t.archived != "" {
+				on = " on " + t.archived
+			}
+			fmt.Fprintf(e.stdout, "%s: %s, decided by %s; recorded%s in %s\n", t.id, choice, termsafeLine(by), on, termsafeLine(t.reg.Rel(p)))
 			return nil
 		},
 	}
@@ -92,10 +100,15 @@ type target struct {
 	id, bugID, questionID string
 	// root holds the debate folder dir.
 	root, dir string
+	// archived, when dir is an archived debate of a bug, says which
+	// ("the archived debate of 2026-11-30").
+	archived string
 }
 
 // resolveTarget finds the debate a TARGET names: a question (its ID or
-// folder) under the project's .moot/debates/, else a bug.
+// folder) under the project's .moot/debates/, else a bug's debate that
+// waits for the decision (bugfolder.DecisionTarget: the one named by its
+// folder, else the only one waiting; more than one is refused).
 func resolveTarget(e *env, arg string) (*target, error) {
 	if t := questionTarget(e, arg); t != nil {
 		return t, nil
@@ -104,11 +117,17 @@ func resolveTarget(e *env, arg string) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(bug.Dir, bugfolder.DebateDir)
-	if p := bugfolder.PendingDebate(bug); p != "" {
-		dir = p // an archived result still waiting: a new debate moved it aside
+	dir, err := bugfolder.DecisionTarget(bug, bugfolder.NamedDebate(e.cwd, arg))
+	if err != nil {
+		return nil, err
 	}
-	return &target{reg: reg, id: bug.ID, bugID: bug.ID, root: bug.Dir, dir: dir}, nil
+	t := &target{reg: reg, id: bug.ID, bugID: bug.ID, root: bug.Dir, dir: dir}
+	if filepath.Base(dir) != bugfolder.DebateDir {
+		if d, err := bugfolder.ReadDebate(dir, reg.Lang); err == nil {
+			t.archived = bugfolder.DebateWords(d)
+		}
+	}
+	return t, nil
 }
 
 // printDecisionHint says, after a run that wrote its final answer, which

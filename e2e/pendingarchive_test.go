@@ -96,3 +96,126 @@ func TestAHeadlessRunSaysItArchivedAPendingDecision(t *testing.T) {
 		t.Errorf("moot list still says pending once recorded:\n%s", row)
 	}
 }
+
+// TestDecideSaysWhichResultItRecordsOn: with one result waiting, and that
+// one archived, moot decide says it recorded on the archived debate (its
+// date and folder); with two waiting (the current debate and an archived
+// one, or two archived) it guesses neither: exit 2 naming each folder and
+// how to name one, nothing written; naming a folder decides that one.
+func TestDecideSaysWhichResultItRecordsOn(t *testing.T) {
+	t.Parallel()
+	decisions := func(p *project) []string {
+		t.Helper()
+		got, _ := filepath.Glob(filepath.Join(p.bugDir(), "debate*", "decisao.md"))
+		return got
+	}
+	archivedOf := func(p *project) []string {
+		t.Helper()
+		got, _ := filepath.Glob(filepath.Join(p.bugDir(), "debate-*"))
+		return got
+	}
+	repair := []string{"run", "7", "--mode", "repair", "-n", "2", "-r", "0", "--yes", "--headless"}
+	t.Run("one archived result waits", func(t *testing.T) {
+		t.Parallel()
+		p := newProject(t)
+		p.specDebate("7")
+		p.moot(repair...).mustExit(t, 0)
+		out := p.moot("decide", "7", "approve").mustExit(t, 0).stdout
+		arch := archivedOf(p)
+		if len(arch) != 1 || !strings.Contains(out, "recorded on the archived debate of 20") || !strings.Contains(out, filepath.Base(arch[0])) {
+			t.Errorf("decide does not say it recorded on the archived debate %v:\n%s", arch, out)
+		}
+	})
+	t.Run("the current and an archived result wait", func(t *testing.T) {
+		t.Parallel()
+		p := newProject(t)
+		p.specDebate("7")
+		p.specDebate("7")
+		r := p.moot("decide", "7", "approve").mustExit(t, 2)
+		arch := archivedOf(p)
+		if len(arch) != 1 {
+			t.Fatalf("archived debates: %v", arch)
+		}
+		for _, want := range []string{"2 results waiting", filepath.Base(arch[0]) + "/", "debate/", "the current debate of", "the archived debate of", "moot decide _reversa_bugs/", "nothing was written"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
+			}
+		}
+		if got := decisions(p); len(got) != 0 {
+			t.Fatalf("a refused decide wrote %v", got)
+		}
+		named := p.moot("decide", arch[0], "decline", "--note", "the older one").mustExit(t, 0)
+		if got := decisions(p); len(got) != 1 || filepath.Dir(got[0]) != arch[0] || !strings.Contains(named.stdout, "recorded on the archived debate") {
+			t.Errorf("naming the archived folder decides it: %v\n%s", got, named.stdout)
+		}
+		cur := p.moot("decide", "7", "approve").mustExit(t, 0)
+		if got := decisions(p); len(got) != 2 || strings.Contains(cur.stdout, "archived") {
+			t.Errorf("the one result left, the current, is decided and said so plainly: %v\n%s", got, cur.stdout)
+		}
+	})
+	t.Run("two archived results wait", func(t *testing.T) {
+		t.Parallel()
+		p := newProject(t)
+		p.specDebate("7")
+		p.specDebate("7")
+		p.moot(repair...).mustExit(t, 0)
+		r := p.moot("decide", "7", "approve").mustExit(t, 2)
+		arch := archivedOf(p)
+		for _, a := range arch {
+			if !strings.Contains(r.stderr, filepath.Base(a)+"/") {
+				t.Errorf("the refusal does not name %s:\n%s", filepath.Base(a), r.stderr)
+			}
+		}
+		if len(arch) != 2 || len(decisions(p)) != 0 {
+			t.Errorf("archived %v, decisions %v", arch, decisions(p))
+		}
+	})
+}
+
+// TestTUIDecidesAnArchivedResultFromTheList: at 80×24, a bug whose pending
+// result a new debate archived is listed first, marked ◈; d on its row
+// opens that archived result with the decision form, enter enter approves
+// it, decisao.md is written in the archived folder as moot decide writes
+// it, and back on the list the row has lost its mark (no restart).
+func TestTUIDecidesAnArchivedResultFromTheList(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.specDebate("7")
+	p.moot("run", "7", "--mode", "repair", "-n", "2", "-r", "0", "--yes", "--headless").mustExit(t, 0)
+	archived, _ := filepath.Glob(filepath.Join(p.bugDir(), "debate-*"))
+	if len(archived) != 1 {
+		t.Fatalf("archived debates: %v", archived)
+	}
+	m := startTmux(t, p, 80, 24)
+	s := m.wait("the browser, the ◈ row first", "▸ ◈   BUG-20260715-A7K3")
+	if !strings.Contains(lineOf(s, "A7K3"), "◈ decide") {
+		t.Errorf("the ◈ row's status does not say a decision waits:\n%s", s)
+	}
+	m.send("d")
+	m.wait("the decision form on the archived result", "Record the human decision", filepath.Base(archived[0])[len("debate-"):])
+	m.send("Enter")
+	m.send("Enter")
+	m.wait("the decision recorded", "decision recorded: approve")
+	raw, err := os.ReadFile(filepath.Join(archived[0], "decisao.md"))
+	if err != nil || !strings.Contains(string(raw), "choice: approve") {
+		t.Fatalf("decisao.md in the archived folder: %v\n%s", err, raw)
+	}
+	if _, err := os.Stat(filepath.Join(p.debate(), "decisao.md")); err == nil {
+		t.Errorf("the decision went to the current debate, which waits for none")
+	}
+	m.send("q")
+	s = m.wait("back on the list", "BUG-20260715-A7K3", "? keys")
+	if row := lineOf(s, "A7K3"); strings.Contains(row, "◈") {
+		t.Errorf("the decided row keeps its mark:\n%s", s)
+	}
+}
+
+// lineOf is the first line of s that holds sub ("" when none does).
+func lineOf(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}

@@ -217,6 +217,37 @@ func (r *browserRow) status() string {
 	return r.sum.StatusWord()
 }
 
+// statusCol is the STATUS column's place in browserCols.
+var statusCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "STATUS" })
+
+// statusCell is the row's status as its column's width w lets it be said:
+// its words whole (status) when they fit, else, on a row that waits for a
+// human decision, the first of its shorter forms that fits — the mark
+// and "decide", "(archived)" on an archived result's — so a ◆ row and a ◈
+// row never read alike where the words are cut ("done · deci…" for both).
+func (r *browserRow) statusCell(w int) string {
+	full := r.status()
+	if ansi.StringWidth(full) <= w || r.sum == nil {
+		return full
+	}
+	state := string(r.sum.State)
+	var forms []string
+	switch {
+	case r.pendingDecision():
+		forms = []string{state + " · ◆ decide", "◆ decide"}
+	case r.archivedPending():
+		forms = []string{state + " · ◈ decide (archived)", "◈ decide (archived)", "◈ decide (arch.)", "◈ decide old"}
+	default:
+		return full
+	}
+	for _, f := range forms {
+		if ansi.StringWidth(f) <= w {
+			return f
+		}
+	}
+	return forms[len(forms)-1]
+}
+
 // costCap is the widest the COST column grows ("$1234.56+unknown"), and
 // costTitleRoom the least the title keeps for it (and for STATUS).
 const costCap, costTitleRoom = 16, 16
@@ -272,7 +303,7 @@ func (r *browserRow) marks() string {
 		m[0] = '⊘'
 	} else if r.pendingDecision() {
 		m[0] = '◆'
-	} else if r.sum.ArchivedPending != "" {
+	} else if r.archivedPending() {
 		m[0] = '◈'
 	}
 	if r.sum.Bug.Restricted() {
@@ -333,7 +364,10 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 			health = st.Warning.Render(health)
 		}
 	}
-	status := st.Badge(string(s.State)) + strings.TrimPrefix(r.status(), string(s.State))
+	status := r.statusCell(widths[statusCol])
+	if strings.HasPrefix(status, string(s.State)) {
+		status = st.Badge(string(s.State)) + strings.TrimPrefix(status, string(s.State))
+	}
 	cells := []string{s.Bug.ID, num, r.context(), status, r.protocol(), mode, nr, winner, cost, date, health}
 	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Bug.Title)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -28,6 +29,7 @@ type browserKeys struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Filter, Clear, Sort                     key.Binding
 	Open, New, Resume, OpenFile, Copy, Edit key.Binding
+	Decide                                  key.Binding
 	Mouse, Help, Quit                       key.Binding
 }
 
@@ -49,6 +51,7 @@ func newBrowserKeys() browserKeys {
 		Open:     bind("enter", "open the latest debate", "enter"),
 		New:      bind("n", "start a new debate on the bug", "n"),
 		Resume:   bind("r", "resume its unfinished debate", "r"),
+		Decide:   bind("d", "decide what waits for you (◆ its result, ◈ the archived one)", "d"),
 		OpenFile: bind("o", "open bug.md (a question: its problem)", "o"),
 		Edit:     bind("e", "edit bug.md in $VISUAL (else $EDITOR)", "e"),
 		Copy:     bind("y", "copy the bug's folder path", "y"),
@@ -68,8 +71,8 @@ func (k browserKeys) ShortHelp() []key.Binding {
 func (k browserKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.PageUp, k.Top, k.Filter, k.Clear, k.Sort, k.Open, k.New, k.Resume, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Help, k.Quit},
-		{said("⊘", "closed by DONE.md: read-only, no new debate"), said("◆", "waits for a human decision (listed first): enter, then d on the Final tab"),
-			said("◈", "an archived result still waits for a human decision: moot decide BUG"),
+		{said("⊘", "closed by DONE.md: read-only, no new debate"), said("◆", "waits for a human decision (listed first, with ◈): d decides it"),
+			said("◈", "an archived result still waits for a human decision: d decides it there"),
 			said("⚑", "visibility: restricted: never sent to an external engine"), said("?", "a question (moot ask), not a bug"),
 			said("◇", "a review (moot review): enter shows its panel"), said("●", "a moot process is running this debate now")},
 	}
@@ -105,6 +108,7 @@ func (k browserKeys) table() []keyRoute[browserAction] {
 		{k.Open, (*browserScreen).open},
 		{k.New, (*browserScreen).startNew},
 		{k.Resume, (*browserScreen).resume},
+		{k.Decide, (*browserScreen).decide},
 	}
 }
 
@@ -233,6 +237,26 @@ func (b *browserScreen) resume(f *frame) tea.Cmd {
 	return nil
 }
 
+// decide is d: the result that waits for a human decision on the row —
+// its latest (◆) or the archived one (◈) — opened with the decision form,
+// as Decide it now opens it; the form records it as moot decide does.
+func (b *browserScreen) decide(f *frame) tea.Cmd {
+	r := b.selected()
+	switch {
+	case r == nil || r.sum == nil && r.rev == nil:
+		return nil
+	case r.rev != nil && r.pendingDecision():
+		return statusCmd(r.rev.ID + " waits for a human decision: enter opens it, then d on its summary")
+	case r.pendingDecision():
+		f.next = decideRowMsg{bug: r.sum.Bug, dir: r.sum.Bug.DebateFolder()}
+		return nil
+	case r.archivedPending():
+		f.next = decideRowMsg{bug: r.sum.Bug, dir: r.sum.ArchivedPending}
+		return nil
+	}
+	return statusCmd(r.name() + " waits for no human decision")
+}
+
 // listData takes the list's data: its folders, their index, the
 // reviews, rows read again and new folders (nil for another message).
 func (b *browserScreen) listData(f *frame, msg tea.Msg) tea.Cmd {
@@ -328,5 +352,11 @@ func (b browserScreen) View(f *frame) string {
 		body = list
 	}
 	help := footerHelp(b.keys.ShortHelp()...)
-	return ansi.Truncate(title, l.w, "…") + "\n" + ansi.Truncate(second, l.w, "…") + "\n" + padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")) + "\n" + f.toast.footer(f, help)
+	above := []string{ansi.Truncate(title, l.w, "…"), ansi.Truncate(second, l.w, "…")}
+	above = above[len(above)-l.browseAbove:] // a short window gives up the title, then the count (newLayout)
+	footer := f.toast.footer(f, help)
+	if l.browseAbove == 0 && (b.filtering || b.filter.Value() != "") {
+		footer = ansi.Truncate(second, l.w, "…") // the filter typed stays in sight, in the footer's place
+	}
+	return strings.Join(append(above, padLines(body, l.listH+l.prevH*boolInt(l.browseMode == "stacked")), footer), "\n")
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -83,8 +84,9 @@ func escalationWords(f *bugfolder.Final) string {
 }
 
 // decideMenu is the form that records the human decision: the choice, then
-// a note (required to revise).
-func decideMenu(bugID string) *menu {
+// a note (required to revise). archived names the archived debate's folder
+// the decision goes to ("" for the latest debate or a review's).
+func decideMenu(bugID, archived string) *menu {
 	mn := &menu{kind: menuDecide, choice: string(bugfolder.ChoiceApprove)}
 	var opts []huh.Option[string]
 	for _, c := range bugfolder.Choices {
@@ -92,7 +94,7 @@ func decideMenu(bugID string) *menu {
 	}
 	mn.form = newForm(huh.NewGroup(
 		huh.NewNote().Title("Record the human decision on "+noteText(bugID)).
-			Description("Written to decisao.md beside the final answer, with who and when. moot never decides on its own."),
+			Description(archivedLine(archived)+"Written to decisao.md beside the final answer, with who and when. moot never decides on its own."),
 		huh.NewSelect[string]().Title("Decision").Options(opts...).Value(&mn.choice).Height(len(opts)+1),
 		huh.NewText().Title("Note").Description("required to revise: what should change").Value(&mn.note).Lines(3).
 			Validate(func(s string) error {
@@ -105,9 +107,28 @@ func decideMenu(bugID string) *menu {
 	return mn
 }
 
+// archivedLine is the decision form's first line on an archived result:
+// its folder, on a line of its own (a form wraps at hyphens too), as moot
+// decide says it records there; "" otherwise.
+func archivedLine(folder string) string {
+	if folder == "" {
+		return ""
+	}
+	return "On the archived result, in\n" + noteText(folder) + "/\n"
+}
+
+// archivedFolder is the folder's name when dir is an archived debate of a
+// bug (debate-…), else "".
+func archivedFolder(dir string) string {
+	if base := filepath.Base(dir); strings.HasPrefix(base, bugfolder.DebateDir+"-") {
+		return base
+	}
+	return ""
+}
+
 // open opens the decision form on the final tab.
 func (decideDialog) open(m Model) (Model, tea.Cmd) {
-	cmd := m.dlg.openMenu(&m.frame, decideMenu(m.dv.deb.bugID))
+	cmd := m.dlg.openMenu(&m.frame, decideMenu(m.dv.deb.bugID, archivedFolder(m.dv.deb.dir)))
 	return m, cmd
 }
 
@@ -138,6 +159,32 @@ func (decideDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	}
 }
 
+// loadDecisionCmd opens the bug's debate in dir (its latest, or an
+// archived one the row named) for its decision, off the UI goroutine:
+// the folder goes through the rule moot decide follows
+// (bugfolder.DecisionTarget), and the debate is shown as a and enter
+// show it, one of the bug's debates.
+func loadDecisionCmd(bug *bugfolder.Bug, dir string) tea.Cmd {
+	return func() tea.Msg {
+		full, err := bug.Full()
+		if err != nil {
+			return debateLoadedMsg{bug: bug, err: err}
+		}
+		if dir, err = bugfolder.DecisionTarget(full, dir); err != nil {
+			return debateLoadedMsg{bug: full, err: err}
+		}
+		ds, err := bugfolder.ReadDebates(full)
+		if err != nil {
+			return debateLoadedMsg{bug: full, err: err}
+		}
+		i := slices.IndexFunc(ds, func(d *bugfolder.Debate) bool { return d.Dir == dir })
+		if i < 0 {
+			return statusMsg(fmt.Sprintf("%s's debate %s is gone: nothing to decide there", full.ID, filepath.Base(dir)))
+		}
+		return debateLoadedMsg{bug: full, deb: ds[i], nth: i + 1, of: len(ds), facts: readFolderFacts(ds[i])}
+	}
+}
+
 // recorded shows the recorded decision (or why it was refused).
 func (decideDialog) recorded(m Model, msg decidedMsg) Model {
 	if msg.err != nil {
@@ -161,16 +208,27 @@ func (r *browserRow) pendingDecision() bool {
 	return r.sum != nil && r.sum.Decision == bugfolder.DecisionPending
 }
 
+// archivedPending reports whether the row's latest result waits for
+// nothing but an archived result of its bug still waits for a human
+// decision (the browser marks it ◈; d decides it).
+func (r *browserRow) archivedPending() bool {
+	return r.rev == nil && r.sum != nil && !r.sum.Bug.Done && !r.pendingDecision() && r.sum.ArchivedPending != ""
+}
+
+// waitsForHuman reports whether a human decision waits on the row: its
+// latest result's (◆) or an archived result's (◈).
+func (r *browserRow) waitsForHuman() bool { return r.pendingDecision() || r.archivedPending() }
+
 // hasPending reports whether any row waits for a human decision.
 func (b *browser) hasPending() bool { return b.pending > 0 }
 
 // setSum puts a row's summary, keeping the count of pending rows.
 func (b *browser) setSum(r *browserRow, s *bugfolder.Summary) {
-	if r.pendingDecision() {
+	if r.waitsForHuman() {
 		b.pending--
 	}
 	r.sum = s
-	if r.pendingDecision() {
+	if r.waitsForHuman() {
 		b.pending++
 	}
 }
@@ -178,29 +236,36 @@ func (b *browser) setSum(r *browserRow, s *bugfolder.Summary) {
 // addRow appends a row (a folder found after the first listing).
 func (b *browser) addRow(r *browserRow) {
 	b.rows = append(b.rows, r)
-	if r.pendingDecision() {
+	if r.waitsForHuman() {
 		b.pending++
 	}
 }
 
-// pendingFirst moves the visible rows that wait for a human decision to
+// pendingFirst moves the visible rows that wait for a human decision (◆
+// and ◈ alike: an archived result's decision is as much the engineer's) to
 // the top, keeping the list's order otherwise.
 func (b *browser) pendingFirst() {
 	if !b.hasPending() {
 		return
 	}
 	slices.SortStableFunc(b.visible, func(i, j int) int {
-		return cmpBool(!b.rows[i].pendingDecision(), !b.rows[j].pendingDecision())
+		return cmpBool(!b.rows[i].waitsForHuman(), !b.rows[j].waitsForHuman())
 	})
 }
 
-// decided updates the row whose latest debate is dir after a decision was
-// recorded, so its mark goes at once (the watcher reads it again later).
+// decided updates the row whose latest debate, or whose archived result
+// waiting (◈), is dir after a decision was recorded, so its mark goes at
+// once (the row is read again when its debate view is left).
 func (b *browser) decided(dir string, c bugfolder.Choice) {
 	for _, r := range b.rows {
-		if r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Dir == dir {
+		switch {
+		case r.sum != nil && r.sum.Latest != nil && r.sum.Latest.Dir == dir:
 			s := *r.sum
 			s.Decision = string(c)
+			b.setSum(r, &s)
+		case r.sum != nil && r.sum.ArchivedPending == dir:
+			s := *r.sum
+			s.ArchivedPending = ""
 			b.setSum(r, &s)
 		}
 	}

@@ -160,7 +160,7 @@ func (b *browser) wheel(f *frame, up bool) {
 
 // click selects the row under the pointer.
 func (b *browser) click(f *frame, msg tea.MouseClickMsg) {
-	row := msg.Y - f.lay.top - 3 // title, count, heading
+	row := msg.Y - f.lay.top - f.lay.browseAbove - 1 // title and count (those drawn), heading
 	if row >= 0 && row < f.lay.rows {
 		off := visibleOffset(b.offset, b.cursor, f.lay.rows, len(b.visible))
 		if i := off + row; i < len(b.visible) {

@@ -9,11 +9,15 @@ type layout struct {
 	top int
 
 	// browser: the list region (header line plus rows) and the preview.
-	browseMode   string // "side", "stacked" or "none"
-	listW, listH int    // the list region, its header line included
-	rows         int    // bug rows on screen
-	prevW, prevH int    // the preview's box, border included
-	prevInnerW   int    // the width documents are rendered at in the preview
+	browseMode string // "side", "stacked" or "none"
+	// browseAbove is how many of the title and count lines the browser
+	// draws above its list: 2, fewer on a window under 8 lines (the title
+	// goes first, then the count), so the selected row stays on screen
+	browseAbove  int
+	listW, listH int // the list region, its header line included
+	rows         int // bug rows on screen
+	prevW, prevH int // the preview's box, border included
+	prevInnerW   int // the width documents are rendered at in the preview
 
 	// debate: the region under the header and tabs, above the footer.
 	bodyW, bodyH int
@@ -47,6 +51,14 @@ func newLayout(w, h int, banner bool, bugs int) layout {
 	avail := l.h - l.top
 
 	body := max(4, avail-browserChrome)
+	l.browseAbove = 2
+	if real := max(h, 1) - l.top; real < 8 {
+		// the window's own height, not the 8 lines other screens assume:
+		// the title, then the count give way; the list's heading, one row
+		// and the footer stay while they fit
+		l.browseAbove = max(0, min(2, real-5))
+		body = max(2, real-l.browseAbove-1)
+	}
 	switch {
 	case l.w >= 170:
 		l.browseMode = "side"

@@ -74,11 +74,11 @@ func (b *browser) setReviews(m reviewsMsg) {
 // setRev sets a review row's record, keeping the count of rows that wait
 // for a human decision (as setSum does for a bug's).
 func (b *browser) setRev(r *browserRow, rec *engine.Record) {
-	if r.pendingDecision() {
+	if r.waitsForHuman() {
 		b.pending--
 	}
 	r.rev = rec
-	if r.pendingDecision() {
+	if r.waitsForHuman() {
 		b.pending++
 	}
 }

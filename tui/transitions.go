@@ -56,6 +56,12 @@ type (
 	leaveReviewMsg struct{ relist bool }
 	// openHelpMsg opens the help overlay over the active screen.
 	openHelpMsg struct{}
+	// decideRowMsg opens the debate dir of bug (its latest, or an
+	// archived one) with the decision form (d on a ◆ or ◈ row).
+	decideRowMsg struct {
+		bug *bugfolder.Bug
+		dir string
+	}
 	// quitDebateMsg is q (esc: esc) on the live view: with a run on, the
 	// quit question (over a decision that waits, which stays under it;
 	// esc goes back to that decision); else back to the list.
@@ -82,6 +88,9 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 		m.zm.on = false
 	case backToBrowserMsg:
 		m, c = m.reopen(t.left)
+	case decideRowMsg:
+		m.subj.bug, m.dv.decideOnOpen = t.bug, true
+		c = loadDecisionCmd(t.bug, t.dir)
 	case resumeDebateMsg:
 		m.subj.bug, m.opts.Resume = t.bug, true
 		c = loadDebateCmd(t.bug)
