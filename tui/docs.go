@@ -102,13 +102,18 @@ func RenderMarkdown(md string, width int, style string) string {
 const quoteCell = "\u200b"
 
 // quoteBarStyle is the named glamour style with a block quote indented by
-// two quoteCells instead of one two-cell "│ ".
+// two quoteCells instead of one two-cell "│ ", and inline code without
+// padding.
 func quoteBarStyle(name string) ansi.StyleConfig {
 	cfg := *styles.DefaultStyles[name]
 	two := uint(2)
 	cfg.BlockQuote.Indent = &two
 	token := quoteCell
 	cfg.BlockQuote.IndentToken = &token
+	// inline code is told by its colour (or, without colour, its
+	// backticks): glamour's padding on each side would show "(`moot
+	// decide`)" as "( moot decide )"
+	cfg.Code.Prefix, cfg.Code.Suffix = "", ""
 	return cfg
 }
 
