@@ -272,7 +272,9 @@ func (dv debateState) noResumeWhy(bug *bugfolder.Bug) string {
 // "+unknown" only when a call made recorded no cost ("unknown" when none
 // did), and "unknown" from the start when the plan priced no engine, as
 // the end will say: never a $0.00 that becomes "unknown".
-func (d debateState) money(usd float64) string { return moneyOf(usd, d.deb != nil && d.deb.moneyUnknown()) }
+func (d debateState) money(usd float64) string {
+	return moneyOf(usd, d.deb != nil && d.deb.moneyUnknown())
+}
 
 // moneyUnknown reports whether the cost so far is partly unknown: a call
 // recorded no cost, or none recorded one yet and the plan (when there is
