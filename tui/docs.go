@@ -110,9 +110,8 @@ func quoteBarStyle(name string) ansi.StyleConfig {
 	cfg.BlockQuote.Indent = &two
 	token := quoteCell
 	cfg.BlockQuote.IndentToken = &token
-	// inline code is told by its colour (or, without colour, its
-	// backticks): glamour's padding on each side would show "(`moot
-	// decide`)" as "( moot decide )"
+	// inline code is told by its colour: glamour's padding on each side
+	// would show "(`moot decide`)" as "( moot decide )"
 	cfg.Code.Prefix, cfg.Code.Suffix = "", ""
 	return cfg
 }
