@@ -110,9 +110,13 @@ func quoteBarStyle(name string) ansi.StyleConfig {
 	cfg.BlockQuote.Indent = &two
 	token := quoteCell
 	cfg.BlockQuote.IndentToken = &token
-	// inline code is told by its colour: glamour's padding on each side
-	// would show "(`moot decide`)" as "( moot decide )"
+	// inline code is told by its colour, and without colour by the
+	// backticks it was written with: glamour's padding on each side
+	// showed "(`moot decide`)" as "( moot decide )"
 	cfg.Code.Prefix, cfg.Code.Suffix = "", ""
+	if name == styles.NoTTYStyle {
+		cfg.Code.Prefix, cfg.Code.Suffix = "`", "`"
+	}
 	return cfg
 }
 
