@@ -19,7 +19,8 @@ func tribunalTmux(t *testing.T, tr *tribunal, w, h int, args ...string) *tmuxMoo
 // TestReviewOnATerminalShowsTheCostScreenThenTheLiveView: at 80×24 and
 // 140×45, moot review on a terminal opens the cost screen a debate opens
 // (its title, the lenses' ladders, the engine table, Start/Edit/Cancel)
-// instead of a [y/N] prompt; Start opens the live view, whose ←/→ move
+// instead of a [y/N] prompt; Start opens the live view, whose header
+// counts the calls as a debate's does (2/2) and whose ←/→ move
 // between the lenses as in a debate; once the round ended q leaves, the
 // report follows and the exit code is the review's (0: a unanimous
 // pass). Cancel at the cost screen writes nothing and exits 3.
@@ -36,7 +37,10 @@ func TestReviewOnATerminalShowsTheCostScreenThenTheLiveView(t *testing.T) {
 				t.Errorf("the bare prompt is still shown:\n%s", s)
 			}
 			m.send("Enter")
-			m.wait("the live view, ended", "defect · pass", "security · pass", "the review ended", "←/h left")
+			s = m.wait("the live view, ended", "defect · pass", "security · pass", "the review ended", "←/h left")
+			if head, _, _ := strings.Cut(s, "\n"); !strings.Contains(head, " 2/2") { // every protocol's calls figure: finished over the plan's count
+				t.Errorf("the header's calls figure is not 2/2 at the end:\n%s", head)
+			}
 			m.send("Right")
 			m.send("q")
 			if code := m.exitCode(); code != "0" {

@@ -71,8 +71,17 @@ type Record struct {
 	Intent     string
 	Restricted bool
 	StartedAt  time.Time
-	// Calls counts the calls made, those running included.
-	Calls int
+	// Calls counts the calls made, those running included; InFlight
+	// those started and not finished while the run runs.
+	Calls, InFlight int
+	// Planned is the plan's count of calls, the denominator of the calls
+	// figure every protocol's header shows: the calls made before the
+	// latest session and what its plan (its event log's plan event) counts,
+	// never fewer than made; once the run has ended, the calls made. 0:
+	// no plan logged. PlanUnpriced is set when that plan priced not every
+	// engine (its money is unknown from the start).
+	Planned      int
+	PlanUnpriced bool
 	// Paid is set once a call was made; CostUSD and CostUnknown are what
 	// they cost.
 	Paid        bool

@@ -127,11 +127,37 @@ func visibleOffset(off, cursor, rows, n int) int {
 // folder name, and titleRoom what the title keeps before they grow.
 const contextCap, idCap, titleRoom = 20, 40, minTitle
 
+// contextTitleKeeps is the least the title keeps on a wide list when the
+// CONTEXT column grows to a review's bug ID.
+const contextTitleKeeps = 8
+
 // colWidths are the columns' widths at a window width: their own, the
 // CONTEXT column grown to its longest context (up to contextCap), then the
 // ID column to its longest ID (up to idCap), where the title keeps
-// titleRoom cells.
+// titleRoom cells; on a wide list the title gives way to a review's bug
+// ID in CONTEXT, then MODE does (on is changed).
 func (b *browser) colWidths(on []bool, width int) []int {
+	widths := b.fitWidths(on, width)
+	ctx := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "CONTEXT" })
+	mode := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "MODE" })
+	if width >= wideList && on[ctx] && on[mode] && widths[ctx] < b.naturalWidth((*browserRow).context, contextCap) {
+		on[mode] = false // the least telling column gives way to a review's whole bug ID
+		widths = b.fitWidths(on, width)
+	}
+	return widths
+}
+
+// naturalWidth is the widest cell a column's rows hold, up to limit.
+func (b *browser) naturalWidth(cell func(*browserRow) string, limit int) int {
+	natural := 0
+	for _, r := range b.rows {
+		natural = max(natural, ansi.StringWidth(cell(r)))
+	}
+	return min(natural, limit)
+}
+
+// fitWidths is colWidths for one set of columns.
+func (b *browser) fitWidths(on []bool, width int) []int {
 	widths := make([]int, len(browserCols))
 	used := 2 + marksW
 	for i, c := range browserCols {
@@ -141,9 +167,12 @@ func (b *browser) colWidths(on []bool, width int) []int {
 		}
 	}
 	spare := width - used - 1 - titleRoom
-	wideRoom := 0
+	wideRoom, contextRoom := 0, 0
 	if width >= wideList {
 		wideRoom = protocolW // a wide list keeps a status's decision whole, as before the PROTOCOL column
+		// and a review's bug ID whole in CONTEXT (the title, also in the
+		// preview, gives way first: a cut ID names no bug)
+		contextRoom = titleRoom - contextTitleKeeps
 	}
 	for _, g := range []struct {
 		head string
@@ -154,13 +183,9 @@ func (b *browser) colWidths(on []bool, width int) []int {
 		// keeps its decision at 140 columns
 		room int
 	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"WINNER", outcomeCap, (*browserRow).reviewOutcome, outcomeTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom + wideRoom},
-		{"CONTEXT", contextCap, (*browserRow).context, 0}, {"BUG", idCap, (*browserRow).questionID, 0}} {
+		{"CONTEXT", contextCap, (*browserRow).context, contextRoom}, {"BUG", idCap, (*browserRow).questionID, 0}} {
 		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
-		natural := 0
-		for _, r := range b.rows {
-			natural = max(natural, ansi.StringWidth(g.cell(r)))
-		}
-		if grow := min(min(g.cap, natural)-widths[i], spare+g.room); on[i] && grow > 0 {
+		if grow := min(b.naturalWidth(g.cell, g.cap)-widths[i], spare+g.room); on[i] && grow > 0 {
 			widths[i] += grow
 			spare -= grow
 		}

@@ -290,7 +290,7 @@ func (c costState) text(f *frame) string {
 		calls := wrapStyled(p.Formula, f.lay.w-8, "        ", f.st.Bold.Render) // under its own start
 		b.WriteString("  calls " + strings.Join(calls, "\n") + "\n")
 		if path := p.PathSummary(); path != "" {
-			fmt.Fprintf(&b, "  path  %s\n", ansi.Truncate(path, max(f.lay.w-10, 10), "…"))
+			b.WriteString("  path  " + strings.Join(wrapStyled(path, f.lay.w-8, "        ", nil), "\n") + "\n") // its figure is never cut
 		}
 		if s.Problem != nil {
 			fmt.Fprintf(&b, "  P     %s bytes ≈ %s tokens, %d part(s)\n", fmtInt(s.Problem.Bytes()), fmtInt(s.Problem.Tokens()), len(s.Problem.Parts))

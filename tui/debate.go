@@ -142,6 +142,9 @@ type debateView struct {
 	// cost), never whether the engines file prices an engine: list, show
 	// and the browser give the same figure.
 	unpriced bool
+	// costed is set once a call recorded its cost: before, the money is
+	// known only when the plan priced every engine (moneyUnknown).
+	costed bool
 	// state is running, waiting, judge-failed, cancelled or done.
 	state  string
 	reason string
@@ -415,6 +418,7 @@ func (d *debateView) apply(ev engine.Event) {
 		if ev.Calls > 0 {
 			// the engine's count of the files; never below the calls seen
 			d.callsDone, d.tokens, d.usd, d.unpriced = max(d.callsDone, ev.Calls), ev.Tokens, ev.USD, ev.CostUnknown
+			d.costed = d.costed || ev.USD > 0 || !ev.CostUnknown
 		}
 	}
 }
@@ -448,6 +452,7 @@ func (d *debateView) callFinished(ev engine.Event) {
 	d.tokens += ev.TokensIn + ev.TokensOut
 	d.usd += ev.CostUSD
 	d.unpriced = d.unpriced || ev.CostUnknown
+	d.costed = d.costed || !ev.CostUnknown
 	// a retried attempt is a call made too; a call a resume logs again
 	// (its event was lost in a crash) is not counted twice
 	if key := callKey(ev.Round, ev.SolverID, ev.Attempt, d.isFinal(ev)); !d.counted[key] {

@@ -206,6 +206,10 @@ func (d *debateView) fillJudge(deb *bugfolder.Debate) {
 func (d *debateView) countCalls(deb *bugfolder.Debate, calls int) {
 	d.tokens, d.usd = deb.Totals()
 	d.unpriced = deb.CostUnpriced()
+	d.costed = deb.CostKnown()
+	if !d.costed && len(deb.Calls()) == 0 {
+		d.unpriced = false // no call made yet: the plan says whether its money is known (moneyUnknown)
+	}
 	d.callsDone = calls
 	d.logged, d.counted = d.callsDone, map[string]bool{}
 	for _, rd := range deb.Rounds {

@@ -102,13 +102,21 @@ func RenderMarkdown(md string, width int, style string) string {
 const quoteCell = "\u200b"
 
 // quoteBarStyle is the named glamour style with a block quote indented by
-// two quoteCells instead of one two-cell "│ ".
+// two quoteCells instead of one two-cell "│ ", and inline code without
+// padding.
 func quoteBarStyle(name string) ansi.StyleConfig {
 	cfg := *styles.DefaultStyles[name]
 	two := uint(2)
 	cfg.BlockQuote.Indent = &two
 	token := quoteCell
 	cfg.BlockQuote.IndentToken = &token
+	// inline code is told by its colour, and without colour by the
+	// backticks it was written with: glamour's padding on each side
+	// showed "(`moot decide`)" as "( moot decide )"
+	cfg.Code.Prefix, cfg.Code.Suffix = "", ""
+	if name == styles.NoTTYStyle {
+		cfg.Code.Prefix, cfg.Code.Suffix = "`", "`"
+	}
 	return cfg
 }
 

@@ -592,6 +592,8 @@ func headerFigure(m Model, which string) string {
 			return strings.TrimSuffix(part, " tokens")
 		case which == "tokens" && strings.HasSuffix(part, " tok"):
 			return strings.TrimSuffix(part, " tok")
+		case which == "money" && (strings.HasPrefix(part, "$") || strings.HasPrefix(part, "unknown")):
+			return part
 		case which == "round" && (strings.HasPrefix(part, "round ") || strings.HasPrefix(part, "stopped at round ") || strings.HasPrefix(part, "cut by the budget")):
 			return part
 		}

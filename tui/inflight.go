@@ -33,9 +33,16 @@ func (d *debateView) runningCalls() int {
 // or "3/10 calls" with none running, "3/10"); the running count is never
 // folded into a sign a reader could take for more planned.
 func (d *debateView) callsText() (long, short, tight, bare string) {
-	bare = fmt.Sprintf("%d/%d", d.callsDone, d.planned())
-	if n := d.runningCalls(); n > 0 {
-		tight = bare + fmt.Sprintf(" (%d running)", n)
+	return callsForms(d.callsDone, d.planned(), d.runningCalls())
+}
+
+// callsForms is the calls figure of every protocol's header (a debate's,
+// a review's): done over planned, the running apart, in the forms
+// callsText says.
+func callsForms(done, planned, running int) (long, short, tight, bare string) {
+	bare = fmt.Sprintf("%d/%d", done, planned)
+	if running > 0 {
+		tight = bare + fmt.Sprintf(" (%d running)", running)
 		return "calls " + tight, tight, tight, bare
 	}
 	return "calls " + bare, bare + " calls", bare, bare

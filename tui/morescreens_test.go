@@ -42,7 +42,7 @@ func TestScreensBeyondTheFixedStatesAtBothSizes(t *testing.T) {
 			return keys(t, m, "down", "enter", "enter", "enter", "enter", "enter") // cloud for the solvers; critics, judge, order-swap, timeout
 		}, []string{"Send this bug to external engines?", "cloud will receive the bug"}},
 		{"argue-live", func(f *fixture, w, h int) Model { return argueLive(t, 2, w, h) },
-			[]string{"calls 0/13", "S stop & synthesize"}},
+			[]string{"0/13", "S stop & synthesize"}},
 		{"argue-help", func(f *fixture, w, h int) Model { return keys(t, argueLive(t, 2, w, h), "?") },
 			[]string{"Keys", "stop after the round in flight"}},
 		{"review-quit", func(f *fixture, w, h int) Model {

@@ -52,7 +52,7 @@ func TestReviewPanesShowTheirWholeText(t *testing.T) {
 			rf := runningReview(t, f)
 			m := sized(t, f.options(), sz.w, sz.h)
 			m = openReviewRow(t, m, rf.f.ID)
-			want := []string{"3 calls", "security · pass (dry)", "rejected juror-x: hold"}
+			want := []string{"0/3 (3 running)", "security · pass (dry)", "rejected juror-x: hold"}
 			if sz.w == 80 {
 				want[2] = "… 7 more" // the defect pane is cut: enter shows it whole
 			}
@@ -166,5 +166,5 @@ func TestRunningReviewRowCountsAsItsHeader(t *testing.T) {
 		t.Errorf("the running review's row, want its contract as its title and no count:\n%s", row)
 	}
 	m = openReviewRow(t, m, rf.f.ID)
-	checkFrame(t, m, 140, 45, f.proj, []string{"3 calls"})
+	checkFrame(t, m, 140, 45, f.proj, []string{"calls 0/3 (3 running)"})
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -169,12 +171,7 @@ func (s reviewState) View(f *frame, menuKeys string) string {
 	if r == nil {
 		return f.st.Subtle.Render("reading the review…") + "\n" + f.toast.footer(f, "q back")
 	}
-	st := r.st
-	head := fmt.Sprintf("review %s · %s · round %d of %d · %s · %d %s · %s", st.ID, reviewStatus(st), r.round, r.rounds,
-		reviewElapsed(st, f.now), r.calls, plural(r.calls, "call", "calls"), reviewCost(st))
-	if st.Intent != "" {
-		head += " · " + termsafe.Line(st.Intent)
-	}
+	head := s.header(f)
 	var tabs []string
 	for i, t := range reviewTabs {
 		if i == r.tab {
@@ -199,7 +196,56 @@ func (s reviewState) View(f *frame, menuKeys string) string {
 	if menuKeys != "" {
 		help = menuKeys // the panes' keys do not work while a menu is open
 	}
-	return strings.Join([]string{f.st.Header.Render(ansi.Truncate(head, f.w, "…")), strings.Join(tabs, "  "), body, f.toast.footer(f, help)}, "\n")
+	return strings.Join([]string{f.st.Header.Render(head), strings.Join(tabs, "  "), body, f.toast.footer(f, help)}, "\n")
+}
+
+// header is the review's header: its ID, status, round, elapsed, calls
+// and money, then its intent. As a debate's header: the intent gives way
+// first, then the figures take their short forms, then the least telling
+// go (elapsed, the calls in flight, the round); the calls figure is the
+// one every protocol shows (callsForms: done over the plan's count, the
+// running apart), and a figure is never cut.
+func (s reviewState) header(f *frame) string {
+	r := s.view
+	st := r.st
+	planned := cmp.Or(st.Planned, r.calls)
+	long, short, tight, bare := callsForms(r.calls-st.InFlight, planned, st.InFlight)
+	round, rd := fmt.Sprintf("round %d of %d", r.round, r.rounds), fmt.Sprintf("r%d/%d", r.round, r.rounds)
+	el, money := reviewElapsed(st, f.now), reviewMoney(st)
+	id := "review " + st.ID + " · " + reviewStatus(st)
+	for _, figs := range [][]string{
+		{round, el, long, money},
+		{rd, el, short, money},
+		{rd, el, tight, money},
+		{rd, tight, money},
+		{rd, bare, money},
+		{bare, money},
+	} {
+		head := id + " · " + strings.Join(figs, " · ")
+		room := f.w - ansi.StringWidth(head)
+		if room < 0 {
+			continue
+		}
+		if intent := termsafe.Line(st.Intent); intent != "" && room >= 8 {
+			head += " · " + ansi.Truncate(intent, room-3, "…")
+		}
+		return head
+	}
+	return ansi.Truncate(id+" · "+bare+" · "+money, f.w, "…")
+}
+
+// reviewMoney is a review's money as its header says it: its cost once a
+// call was made (reviewCost); before, "unknown" when its plan priced not
+// every engine, as the end will say, and $0.00 when it priced them all
+// ("—" with no plan logged).
+func reviewMoney(st *engine.Record) string {
+	switch {
+	case st.Paid:
+		return reviewCost(st)
+	case st.Planned == 0:
+		return "—"
+	}
+	return moneyOf(0, st.PlanUnpriced)
 }
 
 // open shows a review read from disk (a reload keeps the tab).

@@ -270,8 +270,18 @@ func (dv debateState) noResumeWhy(bug *bugfolder.Bug) string {
 
 // money prints a debate's cost so far as list, show and the browser do:
 // "+unknown" only when a call made recorded no cost ("unknown" when none
-// did).
-func (d debateState) money(usd float64) string { return moneyOf(usd, d.deb != nil && d.deb.unpriced) }
+// did), and "unknown" from the start when the plan priced no engine, as
+// the end will say: never a $0.00 that becomes "unknown".
+func (d debateState) money(usd float64) string {
+	return moneyOf(usd, d.deb != nil && d.deb.moneyUnknown())
+}
+
+// moneyUnknown reports whether the cost so far is partly unknown: a call
+// recorded no cost, or none recorded one yet and the plan (when there is
+// one) did not price every engine.
+func (d *debateView) moneyUnknown() bool {
+	return d.unpriced || !d.costed && (!d.hasEstimate || d.estUnknown)
+}
 
 // moneyOf prints an amount of which some may have no price (money.Total).
 func moneyOf(usd float64, unknown bool) string { return money.Total(usd, unknown) }

@@ -50,8 +50,8 @@ func TestWrapNeverBreaksAFlagOrAPath(t *testing.T) {
 	if got := wrapLines("and see "+long, 10); got != "and see\n"+long[:10]+"\n"+long[10:20]+"\n"+long[20:] {
 		t.Errorf("a word wider than the line is cut at the width only, from a line of its own:\n%s", got)
 	}
-	if got := wrapLines("  ! "+long, 10); got != "  ! "+long[:6]+"\n"+long[6:16]+"\n"+long[16:] {
-		t.Errorf("a word wider than the line is left alone after its mark:\n%s", got)
+	if got := wrapLines("  ! "+long, 10); got != "  ! "+long[:6]+"\n    "+long[6:12]+"\n    "+long[12:18]+"\n    "+long[18:24]+"\n    "+long[24:] {
+		t.Errorf("a word wider than the line is left alone after its mark, and its pieces hang under it:\n%s", got)
 	}
 	if got := wrapLines("    indented line of text", 12); !strings.HasPrefix(got, "    indented") {
 		t.Errorf("the indent a line opens with is lost:\n%s", got)

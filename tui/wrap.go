@@ -146,35 +146,46 @@ func wordWrap(s string, w int) string {
 }
 
 // wrapAtSpace wraps one line for wordWrap; the spaces a line opens with
-// (an indent) are kept, those at a break are dropped. A word wider than
-// the line starts a line (a path reads from its start), after a mark of
-// at most markW cells ("  !"), and is cut at the width.
+// (an indent) are kept, those at a break are dropped, and every line it
+// wraps into keeps that indent, under the text of a bullet ("• ", "- ",
+// "▸ ", "! ", "1. ": hangOf). A word wider than the line starts a line (a
+// path reads from its start), after a mark of at most markW cells ("  !"),
+// and is cut where a '/' ends a piece that fits (pathCut), else at the
+// width.
 func wrapAtSpace(l string, w int) string {
 	const markW = 4
+	hang := hangOf(ansi.Strip(l), w)
+	pad := strings.Repeat(" ", hang)
 	var out []string
 	var cur strings.Builder
 	curW, started := 0, false
 	emit := func() {
 		out = append(out, strings.TrimRight(cur.String(), " "))
 		cur.Reset()
-		curW, started = 0, false
+		cur.WriteString(pad)
+		curW, started = hang, false
 	}
 	for _, word := range strings.Split(l, " ") {
 		ww := ansi.StringWidth(word)
 		switch {
-		case ww > w: // wider than any line: cut, from a line of its own (after a mark such as "!" or "-")
+		case ww > w-hang: // wider than any line: cut, from a line of its own (after a mark such as "!" or "-")
 			if started && curW > markW {
 				emit()
 			} else if started {
 				cur.WriteByte(' ')
 				curW++
 			}
-			room := w - curW
-			cur.WriteString(ansi.Truncate(word, room, ""))
-			emit()
-			parts := strings.Split(ansi.Hardwrap(ansi.TruncateLeft(word, room, ""), w, true), "\n")
-			out = append(out, parts[:len(parts)-1]...)
-			word, ww = parts[len(parts)-1], ansi.StringWidth(parts[len(parts)-1])
+			for ww > w-curW {
+				if curW >= w {
+					emit()
+					continue
+				}
+				n := pathCut(word, w-curW)
+				cur.WriteString(ansi.Truncate(word, n, ""))
+				emit()
+				word = ansi.TruncateLeft(word, n, "")
+				ww = ansi.StringWidth(word)
+			}
 		case started && curW+1+ww > w:
 			emit()
 		case started:
@@ -185,8 +196,47 @@ func wrapAtSpace(l string, w int) string {
 		curW += ww
 		started = true
 	}
-	if cur.Len() > 0 || len(out) == 0 {
-		out = append(out, strings.TrimRight(cur.String(), " "))
+	if rest := strings.TrimRight(cur.String(), " "); rest != strings.TrimRight(pad, " ") || len(out) == 0 {
+		out = append(out, rest)
 	}
 	return strings.Join(out, "\n")
+}
+
+// bullets are the marks a wrapped line hangs under the text of.
+var bullets = []string{"• ", "- ", "* ", "+ ", "▸ ", "! ", "· ", "◆ "}
+
+// hangOf is the indent of a line's continuations: the spaces it opens
+// with, and its bullet or number ("1. ") after them; none when that is
+// more than half the width (the text would have no room).
+func hangOf(plain string, w int) int {
+	rest := strings.TrimLeft(plain, " ")
+	n := len(plain) - len(rest)
+	for _, b := range bullets {
+		if strings.HasPrefix(rest, b) {
+			n += ansi.StringWidth(b)
+			break
+		}
+	}
+	if d := len(rest) - len(strings.TrimLeft(rest, "0123456789")); d > 0 && d < 4 && (strings.HasPrefix(rest[d:], ". ") || strings.HasPrefix(rest[d:], ") ")) {
+		n += d + 2
+	}
+	if 2*n > w {
+		return 0
+	}
+	return n
+}
+
+// pathCut is how many cells of a word wider than room go on this line: up
+// to its last '/' that fits (a path is cut between its folders, never
+// inside a name), unless that leaves less than a third of the line; else
+// room.
+func pathCut(word string, room int) int {
+	if strings.Contains(word, "\x1b") {
+		return room
+	}
+	head := ansi.Truncate(word, room, "")
+	if i := strings.LastIndexByte(head, '/'); i >= 0 && ansi.StringWidth(head[:i+1]) >= (room+2)/3 {
+		return ansi.StringWidth(head[:i+1])
+	}
+	return room
 }

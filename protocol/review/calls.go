@@ -42,3 +42,37 @@ func ReadEvents(dir string) ([]engine.Event, error) {
 	}
 	return out, nil
 }
+
+// planned fills a record's plan figures from its event log: the plan's
+// count of calls (the calls made before the latest plan's session, plus
+// what that plan counts; the calls made once the review has ended, not
+// interrupted), the calls in flight while it runs, and whether the plan
+// priced every engine.
+func planned(r *engine.Record, evs []engine.Event) {
+	open := map[string]bool{}
+	for i, ev := range evs {
+		key := fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt)
+		switch ev.Type {
+		case engine.EvSetup, engine.EvResumed:
+			clear(open)
+		case engine.EvPlan:
+			r.Planned, r.PlanUnpriced = bugfolder.LoggedCalls(evs[:i])+ev.Calls, ev.CostUnknown
+		case engine.EvCallStarted:
+			open[key] = true
+		case engine.EvCallFinished:
+			delete(open, key)
+		}
+	}
+	if r.Running {
+		r.InFlight = min(len(open), r.Calls)
+	}
+	switch {
+	case r.Planned == 0: // no plan logged: nothing to count against
+	case r.Running:
+		r.Planned = max(r.Planned, r.Calls)
+	case r.Status == StatusInterrupted: // what is left is still planned: a resume makes it
+		r.Planned = max(r.Planned, r.Calls)
+	default:
+		r.Planned = r.Calls // ended: the calls it made
+	}
+}

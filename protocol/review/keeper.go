@@ -86,8 +86,9 @@ func record(dir string, st *State, calls int) engine.Record {
 
 // clocked adds to a record how long its run ran, as its event log
 // records it over its sessions (the count moot list and a debate's
-// header make).
+// header make), and its plan's figures (planned).
 func clocked(r engine.Record, evs []engine.Event) engine.Record {
+	planned(&r, evs)
 	for _, ev := range evs {
 		if !ev.Time.IsZero() {
 			r.Clocked, r.LastEvent = true, ev.Time
