@@ -10,7 +10,7 @@ import (
 // TestBrowserRowSaysADecisionWaitsOnAnArchivedResult: a bug whose latest
 // debate is done but whose archived result still waits for a human
 // decision is marked ◈ on its row (its status says so, in the words its
-// width has room for), and the help says what ◈ means and that d decides it.
+// width has room for), and the help says that d decides it and, scrolled, what ◈ means.
 func TestBrowserRowSaysADecisionWaitsOnAnArchivedResult(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -36,7 +36,11 @@ func TestBrowserRowSaysADecisionWaitsOnAnArchivedResult(t *testing.T) {
 		t.Errorf("a bug with no archived result is marked:\n%s", other)
 	}
 	m = keys(t, m, "?")
-	if help := strings.Join(strings.Fields(screenText(m, f.proj)), " "); !strings.Contains(help, "◈ an archived result still waits for a human decision: d decides") {
-		t.Errorf("the help does not say what ◈ means:\n%s", screenText(m, f.proj))
+	if help := strings.Join(strings.Fields(screenText(m, f.proj)), " "); !strings.Contains(help, "d decide what waits for you (◆ its result, ◈ the archived one)") {
+		t.Errorf("the help does not say that d decides on a ◈ row:\n%s", screenText(m, f.proj))
+	}
+	m = keys(t, m, "down", "down", "down", "down", "down", "down", "down", "down")
+	if help := strings.Join(strings.Fields(screenText(m, f.proj)), " "); !strings.Contains(help, "◈ an archived result still waits for a human decision") {
+		t.Errorf("the help, scrolled to its end, does not say what ◈ means:\n%s", screenText(m, f.proj))
 	}
 }

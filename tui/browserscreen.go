@@ -70,9 +70,9 @@ func (k browserKeys) ShortHelp() []key.Binding {
 // FullHelp is the browser's help: its keys, then what its marks mean.
 func (k browserKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.PageUp, k.Top, k.Filter, k.Clear, k.Sort, k.Open, k.New, k.Resume, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Help, k.Quit},
-		{said("⊘", "closed by DONE.md: read-only, no new debate"), said("◆", "waits for a human decision (listed first, with ◈): d decides it"),
-			said("◈", "an archived result still waits for a human decision: d decides it there"),
+		{k.Up, k.PageUp, k.Top, k.Filter, k.Clear, k.Sort, k.Open, k.New, k.Resume, k.Decide, k.OpenFile, k.Edit, k.Copy, k.Mouse, k.Help, k.Quit},
+		{said("⊘", "closed by DONE.md: read-only, no new debate"), said("◆", "waits for a human decision (listed first, with ◈)"),
+			said("◈", "an archived result still waits for a human decision"),
 			said("⚑", "visibility: restricted: never sent to an external engine"), said("?", "a question (moot ask), not a bug"),
 			said("◇", "a review (moot review): enter shows its panel"), said("●", "a moot process is running this debate now")},
 	}
