@@ -115,7 +115,7 @@ func (a *pendingAsk) options() []string {
 	}
 	return []string{
 		"Decide it now (opens the result; d records the decision)",
-		"Archive it and set up a new debate (moot decide " + a.bug.ID + " still records the decision)",
+		"Archive it and set up a new debate (d on its ◈ row, or moot decide " + a.bug.ID + ", still records the decision)",
 		"Cancel",
 	}
 }

@@ -21,7 +21,7 @@ func TestNewDebateOnAPendingResultAsksFirst(t *testing.T) {
 	}
 	t.Run("question", func(t *testing.T) { goldenScreen(t, asked, f.proj) })
 	s := screenText(asked, f.proj)
-	for _, want := range []string{"waits for a human decision", "spec-gap", "Decide it now", "Archive it", "moot decide BUG-20260702-Q2R8"} {
+	for _, want := range []string{"waits for a human decision", "spec-gap", "Decide it now", "Archive it", "d on its ◈ row, or moot decide", "BUG-20260702-Q2R8, still records the decision"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the question lacks %q:\n%s", want, s)
 		}
