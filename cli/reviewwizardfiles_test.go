@@ -10,45 +10,58 @@ import (
 	"github.com/reversa/moot/internal/testutil"
 )
 
-// TestTheWizardRefusesTheFilesMootReviewRefuses: files given as the
-// change that are outside the project, missing or a folder are refused by
-// the wizard's check of a review as typed (nothing planned) with the words
-// moot review refuses them with; a file of the project is not.
-func TestTheWizardRefusesTheFilesMootReviewRefuses(t *testing.T) {
+// TestTheWizardRefusesTheChangesMootReviewRefuses: a change moot review
+// refuses (files outside the project, missing or a folder; a range
+// outside git; none given on a bug with no applied fix) is refused by the
+// wizard's check of a review as typed (nothing planned) for the same
+// reason, in the wizard's words: its Change field, never the flags
+// --change/--files it does not have; a file of the project is not.
+func TestTheWizardRefusesTheChangesMootReviewRefuses(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "elsewhere.py")
 	if err := os.WriteFile(outside, []byte("x = 1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name, file string
-		refused    bool
+		name   string
+		change []string // moot review's words for the change, as the wizard passes them
+		reason string   // "" when accepted
 	}{
-		{"outside the project", outside, true},
-		{"missing", "src/checkout/nosuch.py", true},
-		{"a folder", "src/checkout", true},
-		{"a file of the project", "src/checkout/desconto.py", false},
+		{"files outside the project", []string{"--files", outside}, "not inside the project root"},
+		{"a missing file", []string{"--files", "src/checkout/nosuch.py"}, "no such file in"},
+		{"a folder", []string{"--files", "src/checkout"}, "a folder: name the files in it"},
+		{"a range outside git", []string{"--change", "HEAD~1..HEAD"}, "needs a git repository"},
+		{"no change on a bug with no applied fix", []string{"--", "BUG-20260715-A7K3"}, "has no applied fix to review"},
+		{"a file of the project", []string{"--files", "src/checkout/desconto.py"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proj := testutil.CopyTree(t, "sample")
-			code, _, stderr := moot(t, proj, "review", "--files", tc.file, "--contract", "intent | criteria", "--builder", "unknown", "--headless", "--yes")
+			args := append([]string{"--contract", "intent | criteria", "--builder", "unknown"}, tc.change...)
+			code, _, stderr := moot(t, proj, append([]string{"review", "--headless", "--yes"}, args...)...)
 			e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, cwd: proj, getenv: func(k string) string {
 				if k == "HOME" || k == "XDG_CONFIG_HOME" {
 					return proj
 				}
 				return os.Getenv(k)
 			}}
-			_, err := reviewForWizard(e)([]string{"--files", tc.file, "--contract", "intent | criteria", "--builder", "unknown"}, true)
-			if !tc.refused {
+			_, err := reviewForWizard(e)(args, true)
+			if tc.reason == "" {
 				if err != nil || code != 0 {
 					t.Errorf("a file of the project: wizard %v; moot review exit %d: %s", err, code, stderr)
 				}
 				return
 			}
 			if err == nil {
-				t.Fatalf("the wizard accepts --files %s, which moot review refuses (exit %d): %s", tc.file, code, stderr)
+				t.Fatalf("the wizard accepts %v, which moot review refuses (exit %d): %s", tc.change, code, stderr)
 			}
-			if code != 2 || !strings.Contains(stderr, "moot: "+err.Error()) {
-				t.Errorf("not the same refusal:\nwizard:      %v\nmoot review: exit %d, %s", err, code, stderr)
+			t.Logf("wizard: %v\n\t\tmoot review: %s", err, stderr)
+			if code != 2 || !strings.Contains(stderr, tc.reason) || !strings.Contains(err.Error(), tc.reason) {
+				t.Errorf("not refused for the same reason (%q):\nwizard:      %v\nmoot review: exit %d, %s", tc.reason, err, code, stderr)
+			}
+			if !strings.Contains(stderr, "--change") && !strings.Contains(stderr, "--files") {
+				t.Errorf("moot review's refusal names no flag: %s", stderr)
+			}
+			if msg := err.Error(); strings.Contains(msg, "--change") || strings.Contains(msg, "--files") || !strings.Contains(msg, "Change") {
+				t.Errorf("the wizard's refusal is not in its words (its Change field, no flag): %v", err)
 			}
 		})
 	}

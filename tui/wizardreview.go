@@ -18,6 +18,10 @@ import (
 // reviewChoice is the review's name in the wizard's list of protocols.
 const reviewChoice = "review"
 
+// ChangeField is the title of the review's field that takes the change:
+// a refusal of the change names it (cli words moot review's refusals so).
+const ChangeField = "Change"
+
 // reviewSummary is its line in that list.
 const reviewSummary = "of a change: a blind tribunal of lensed jurors; only a unanimous pass opens the gate"
 
@@ -41,7 +45,7 @@ func (w *wizard) reviewFields() []huh.Field {
 		change += "; empty = the bug's applied fix (fix/CHG-*.diff)"
 	}
 	return []huh.Field{
-		described(w, huh.NewInput().Title("Change"), change).Value(&w.change).
+		described(w, huh.NewInput().Title(ChangeField), change).Value(&w.change).
 			Validate(func(s string) error { return w.reviewCheck(0, func() { w.change = s }) }),
 		described(w, huh.NewInput().Title("Contract"), `"intent in one line | pass criteria"`).Value(&w.contract).
 			Validate(func(s string) error { return w.reviewCheck(1, func() { w.contract = s }) }),
