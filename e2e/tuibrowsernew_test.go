@@ -15,9 +15,9 @@ import (
 // view; esc goes back to the list, whose row names the protocol. On the
 // way, what a user would otherwise have lost: a result waiting for a
 // human decision is asked about before the wizard opens, and after the run
-// `moot decide` still records it; two identical tradeoff options are
-// refused in the wizard; the calls figure ends as the plan's count, all
-// finished.
+// `moot decide` still records it; the preview shows the new debate, not
+// the archived one's answer; two identical tradeoff options are refused in
+// the wizard; the calls figure ends as the plan's count, all finished.
 func TestTUIBrowserNewStartsEveryProtocol(t *testing.T) {
 	t.Parallel()
 	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
@@ -62,6 +62,11 @@ func TestTUIBrowserNewStartsEveryProtocol(t *testing.T) {
 				}
 				m.send("Escape")
 				m.wait("back in the list", "A7K3")
+				if proto != "argue" && proto != "review" { // the new debate archived the spec one
+					if s := m.settled(); strings.Contains(s, "Leitura da regra") {
+						t.Errorf("the preview shows the archived debate's answer under the new one's row:\n%s", s)
+					}
+				}
 				row := "A7K3"
 				if proto == "review" { // the review's row, under its bug's
 					row = "document Total"
