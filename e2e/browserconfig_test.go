@@ -2,6 +2,10 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -44,6 +48,43 @@ func TestBrowserResumesARunStartedWithItsEnginesFile(t *testing.T) {
 			if s := with.screen(); strings.Contains(s, "no engine named") {
 				t.Errorf("the browser given --config did not resume with it:\n%s", s)
 			}
+		})
+	}
+}
+
+// TestTUIQuitHintResumesARunStartedWithItsEnginesFile: at 80×24 and
+// 140×45, a debate started on a terminal with --config naming an engine
+// only that file has, left with q while its calls run, prints a moot
+// resume hint that carries the file; the hint, run as printed, resumes
+// the debate to its end.
+func TestTUIQuitHintResumesARunStartedWithItsEnginesFile(t *testing.T) {
+	t.Parallel()
+	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			t.Parallel()
+			p := newProject(t)
+			other := filepath.Join(t.TempDir(), "slow.yaml")
+			if err := os.WriteFile(other, []byte("engines:\n  slow:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 90s\ndefaults:\n  solver: slow\n  judge: slow\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p.env = []string{"FAKE_DELAY_MS=60000"} // the calls still run when q is pressed
+			m := startTmux(t, p, sz.w, sz.h, "run", "7", "--mode", "spec", "-n", "2", "-r", "0", "--config", other)
+			p.env = nil
+			m.wait("the cost screen", "Cost of the debate", "Start")
+			m.send("Enter")
+			m.wait("the calls running", "running")
+			m.send("q")
+			m.wait("q asks first", "Leave it, resumable")
+			m.send("Up", "Enter")
+			if code := m.exitCode(); code != "3" {
+				t.Fatalf("exit %s, want 3 (stopped, resumable); the screen:\n%s", code, m.screen())
+			}
+			out, _ := exec.Command("tmux", "-L", m.sock, "capture-pane", "-p", "-J").Output() // lines the terminal wrapped, joined
+			hint := regexp.MustCompile("moot resume (\\S+) --config ([^\\s`]+)").FindStringSubmatch(string(out))
+			if hint == nil || hint[2] != other {
+				t.Fatalf("the hint printed after q does not carry the engines file %s:\n%s", other, out)
+			}
+			p.moot("resume", hint[1], "--config", hint[2], "--headless", "--yes").mustExit(t, 0)
 		})
 	}
 }
