@@ -156,11 +156,12 @@ type reviewFlags struct {
 	run                                                     runFlags
 	budget                                                  budgetFlags
 	// words name the change's inputs in a refusal: the flags (the zero
-	// value), or the wizard's Change field (reviewForWizard).
+	// value), or the wizard's fields (reviewForWizard).
 	words envelope.Words
 }
 
-// changeWords are the words a refusal of the change uses (Words.Say).
+// changeWords are the words a refusal of the change or its contract uses
+// (Words.Say).
 func (f reviewFlags) changeWords() envelope.Words {
 	if f.words.Change == "" {
 		return envelope.Flags
@@ -627,7 +628,7 @@ func (r *reviewRun) state() error {
 	}
 	c, err := envelope.ParseContract(f.contract)
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%v", f.changeWords().Say(err))
 	}
 	st := &review.State{Protocol: review.Name, Repo: r.repo, Change: f.change, Files: f.files, Contract: c, Builder: f.builder,
 		Solo: f.solo, TestCmd: f.testCmd, Red: f.red, Lang: "en", StartedAt: time.Now().UTC(), Rounds: []review.RoundRecord{}}

@@ -244,9 +244,9 @@ func (r *reviewRun) costCard(plan reviewPlan, rd *reviewRound) tui.ReviewPlan {
 	return c
 }
 
-// wizardWords name the change as the wizard asks it, in its Change field
-// (a refusal names no flag the wizard does not have).
-var wizardWords = envelope.Words{Change: tui.ChangeField, Files: tui.ChangeField,
+// wizardWords name the change and its contract as the wizard asks them,
+// by its fields (a refusal names no flag the wizard does not have).
+var wizardWords = envelope.Words{Change: tui.ChangeField, Files: tui.ChangeField, Contract: tui.ContractField,
 	Either: "in the " + tui.ChangeField + " field (a git range A..B, or the files it touches)"}
 
 // reviewForWizard is moot review for the TUI's wizard: args are the words

@@ -50,11 +50,10 @@ func TestTUIBrowserNewStartsEveryProtocol(t *testing.T) {
 				m.setUp()
 				m.wait("the cost screen", "Cost of the ", "▸ Start ◂")
 				m.send("Enter")
-				var s string
 				if proto == "review" {
-					s = m.wait("the live view, ended", "defect · pass", "pass · round 1 of 1")
+					m.wait("the live view, ended", "defect · pass", "pass · round 1 of 1")
 				} else {
-					s = m.wait("the live view, ended", "done", "Final")
+					s := m.wait("the live view, ended", "done", "Final")
 					head, _, _ := strings.Cut(s, "\n")
 					if f := regexp.MustCompile(`(\d+)/(\d+)`).FindStringSubmatch(head); f == nil || f[1] != f[2] {
 						t.Errorf("the header's calls figure is not the plan's count, all finished: %q", head)
