@@ -155,6 +155,18 @@ type reviewFlags struct {
 	parallel                                                int
 	run                                                     runFlags
 	budget                                                  budgetFlags
+	// words name the change's inputs in a refusal: the flags (the zero
+	// value), or the wizard's fields (reviewForWizard).
+	words envelope.Words
+}
+
+// changeWords are the words a refusal of the change or its contract uses
+// (Words.Say).
+func (f reviewFlags) changeWords() envelope.Words {
+	if f.words.Change == "" {
+		return envelope.Flags
+	}
+	return f.words
 }
 
 func newReviewCmd(e *env) *cobra.Command {
@@ -579,7 +591,7 @@ func (r *reviewRun) locate(args []string) error {
 	root, err := gitRoot(r.e.cwd)
 	if err != nil {
 		if r.f.change != "" {
-			return usageErr("--change needs a git repository: %v", err)
+			return usageErr("%s needs a git repository: %v", r.f.changeWords().Change, err)
 		}
 		root = bugfolder.ProjectRoot(r.e.cwd)
 	}
@@ -607,16 +619,16 @@ func gitRoot(dir string) (string, error) {
 func (r *reviewRun) state() error {
 	f := r.f
 	if (f.change == "") == (len(f.files) == 0) {
-		return usageErr("give the change as --change A..B or as --files F... (one of them)")
+		return usageErr("give the change %s", f.changeWords().Either)
 	}
 	if len(f.files) > 0 { // said before the contract, the builder and the plan: a wizard checks it as typed
-		if err := envelope.CheckFiles(r.repo, f.files); err != nil {
+		if err := envelope.CheckFiles(r.repo, f.files, f.changeWords()); err != nil {
 			return usageErr("%v; nothing was called or written", err)
 		}
 	}
 	c, err := envelope.ParseContract(f.contract)
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%v", f.changeWords().Say(err))
 	}
 	st := &review.State{Protocol: review.Name, Repo: r.repo, Change: f.change, Files: f.files, Contract: c, Builder: f.builder,
 		Solo: f.solo, TestCmd: f.testCmd, Red: f.red, Lang: "en", StartedAt: time.Now().UTC(), Rounds: []review.RoundRecord{}}
@@ -645,7 +657,7 @@ func (r *reviewRun) state() error {
 			_, cand, err = envelope.RangeEnds(r.repo, f.change)
 		}
 		if err != nil {
-			return &bugfolder.InputError{Msg: err.Error(), Err: err}
+			return &bugfolder.InputError{Msg: f.changeWords().Say(err).Error(), Err: err}
 		}
 		st.Worktree = cand == ""
 	}

@@ -66,8 +66,8 @@ func (r *reviewRun) handoff() error {
 		return usageErr("%s: %v; nothing was called or written", r.bug.ID, err)
 	}
 	if fix == nil {
-		return usageErr("%s has no applied fix to review: no %s in %s; apply the fix first (Reversa's fix step saves each approved CHG item as fix/CHG-NNN.diff), or give the change with --change A..B or --files F...; nothing was called or written",
-			r.bug.ID, filepath.Join(envelope.FixDir, "CHG-*.diff"), r.bug.Dir)
+		return usageErr("%s has no applied fix to review: no %s in %s; apply the fix first (Reversa's fix step saves each approved CHG item as fix/CHG-NNN.diff), or give the change %s; nothing was called or written",
+			r.bug.ID, filepath.Join(envelope.FixDir, "CHG-*.diff"), r.bug.Dir, r.f.changeWords().Either)
 	}
 	var files, missing []string
 	add := func(p string) {

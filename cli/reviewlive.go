@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/protocol/review"
 	"github.com/reversa/moot/tui"
@@ -243,6 +244,11 @@ func (r *reviewRun) costCard(plan reviewPlan, rd *reviewRound) tui.ReviewPlan {
 	return c
 }
 
+// wizardWords name the change and its contract as the wizard asks them,
+// by its fields (a refusal names no flag the wizard does not have).
+var wizardWords = envelope.Words{Change: tui.ChangeField, Files: tui.ChangeField, Contract: tui.ContractField,
+	Either: "in the " + tui.ChangeField + " field (a git range A..B, or the files it touches)"}
+
 // reviewForWizard is moot review for the TUI's wizard: args are the words
 // after "moot review", parsed by the command's own flags and checked by
 // its own code (check: the change, contract, builder and lenses only, as
@@ -257,6 +263,7 @@ func reviewForWizard(e *env) func(args []string, check bool) (tui.ReviewStart, e
 		if err := parseWizardWords(e, cmd, args); err != nil {
 			return tui.ReviewStart{}, err
 		}
+		f.words = wizardWords
 		r, rd, plan, pol, err := prepareReview(cmd, quiet, *f, cmd.Flags().Args(), check)
 		if err != nil || check {
 			return tui.ReviewStart{}, err

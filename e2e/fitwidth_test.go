@@ -11,16 +11,36 @@ import (
 // line moot plan writes is one of its own (a heading, or indented under
 // its key or table): nothing runs past the edge for the terminal to wrap
 // (a wrap starts a line with the middle of a word), a dollar cap's budget
-// lines included; moot list is one line per record.
+// lines included; moot ask's plan too; moot list is one line per record,
+// and at 140 columns it shows the columns 80 leave out.
 func TestPlanAndListFitTheTerminal(t *testing.T) {
 	t.Parallel()
-	for _, w := range []int{60, 80} {
+	for _, w := range []int{60, 80, 140} {
 		for _, capped := range []bool{false, true} {
 			t.Run(fmt.Sprintf("plan-%d-capped-%v", w, capped), func(t *testing.T) {
 				t.Parallel()
 				testPlanFits(t, w, capped)
 			})
 		}
+		t.Run(fmt.Sprintf("ask-plan-%d", w), func(t *testing.T) {
+			t.Parallel()
+			p := newProject(t)
+			m := startTmux(t, p, w, 60, "ask", "Should checkout cache coupon lookups for sixty seconds, or never?", "--protocol", "argue", "--headless", "--lang", "en")
+			if code := m.exitCode(); code != "4" {
+				t.Fatalf("exit %s, want 4 (the plan printed, not accepted):\n%s", code, m.screen())
+			}
+			s := m.screen()
+			_, plan, ok := strings.Cut(s, "Argue plan for ")
+			plan, _, _ = strings.Cut(plan, "\nmoot: ") // the notes on stderr after it are not the plan
+			if !ok || !strings.Contains(plan, "ENGINE") || !strings.Contains(plan, "total") {
+				t.Fatalf("%d columns: no plan with its engines table:\n%s", w, s)
+			}
+			for _, l := range strings.Split(plan, "\n")[1:] {
+				if l != "" && !strings.HasPrefix(l, "  ") && l != "Warnings:" && l != "Refused:" {
+					t.Errorf("%d columns: a line of ask's plan the terminal wrapped: %q\n%s", w, l, s)
+				}
+			}
+		})
 		t.Run(fmt.Sprintf("list-%d", w), func(t *testing.T) {
 			t.Parallel()
 			p := newProject(t)
@@ -37,6 +57,9 @@ func TestPlanAndListFitTheTerminal(t *testing.T) {
 				if !strings.HasPrefix(l, "BUG-") {
 					t.Errorf("%d columns: a line that is no record: %q", w, l)
 				}
+			}
+			if wide := strings.Contains(lines[0], "WINNER"); wide != (w >= 140) {
+				t.Errorf("%d columns: the WINNER column is shown %v; the list does not follow the terminal's width:\n%s", w, wide, s)
 			}
 		})
 	}

@@ -17,7 +17,9 @@ import (
 // columns; at 140 the columns moot list has: N×R its lenses × rounds,
 // OUTCOME its verdict and lenses passed/held/refused); enter opens
 // the review view with one pane per lens, its status and the rung that
-// sat; tab shows the route table. At 80×24 and 140×45.
+// sat, the focused one marked by its border (not colour alone); enter
+// zooms it with its finding whole (its evidence); tab shows the route
+// table. At 80×24 and 140×45.
 func TestReviewTUIBrowserAndView(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -32,6 +34,7 @@ func TestReviewTUIBrowserAndView(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+			tr.jury = "*/defect=infopass" // a pass with a finding, its evidence for the zoom
 			if r := tr.review(append(change, "--lens", "defect", "--lens", "security")...); r.code != 0 {
 				t.Fatalf("review: exit %d\n%s", r.code, r.stderr)
 			}
@@ -63,6 +66,17 @@ func TestReviewTUIBrowserAndView(t *testing.T) {
 				t.Fatalf("tmux send-keys: %v\n%s", err, out)
 			}
 			waitScreen("the review view's panes", "review "+id, "defect · pass", "security · pass", "sat: ext-anth (anthropic)")
+			if s := screen(); strings.Count(s, "┏") != 1 || !strings.Contains(s, "┃defect") {
+				t.Errorf("the focused lens is not marked by its border (colour alone):\n%s", s)
+			}
+			if out, err := exec.Command("tmux", "-L", sock, "send-keys", "Enter").CombinedOutput(); err != nil {
+				t.Fatalf("tmux send-keys: %v\n%s", err, out)
+			}
+			waitScreen("the lens zoomed with its finding whole", "Total could take a named type", "evidence: calc.go")
+			if out, err := exec.Command("tmux", "-L", sock, "send-keys", "Escape").CombinedOutput(); err != nil {
+				t.Fatalf("tmux send-keys: %v\n%s", err, out)
+			}
+			waitScreen("back from the zoom", "security · pass")
 			if out, err := exec.Command("tmux", "-L", sock, "send-keys", "Tab").CombinedOutput(); err != nil {
 				t.Fatalf("tmux send-keys: %v\n%s", err, out)
 			}

@@ -103,7 +103,7 @@ func exitCodeIn(t *testing.T, path string) string {
 // tradeoff; moot ask for an argue) opens the cost screen, Start runs it in
 // the live view to its end (the calls figure: the plan's count, finished),
 // q leaves with exit 0; then the browser lists it with its protocol and
-// enter opens it again.
+// enter opens it again, with the runner's calls figure.
 func TestTUIStartsAndWatchesEveryDebateProtocol(t *testing.T) {
 	t.Parallel()
 	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
@@ -143,7 +143,10 @@ func TestTUIStartsAndWatchesEveryDebateProtocol(t *testing.T) {
 					b.send("/", "A7K3", "Enter")
 				}
 				b.send("Enter")
-				b.wait("the debate opened from the browser", "Final", "done")
+				s = b.wait("the debate opened from the browser", "Final", "done")
+				if tc.calls != "" && !strings.Contains(s, tc.calls) {
+					t.Errorf("the calls figure opened from the browser is not the runner's %s:\n%s", tc.calls, s)
+				}
 			})
 		}
 	}

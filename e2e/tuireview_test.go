@@ -23,7 +23,9 @@ func tribunalTmux(t *testing.T, tr *tribunal, w, h int, args ...string) *tmuxMoo
 // counts the calls as a debate's does (2/2) and whose ←/→ move
 // between the lenses as in a debate; once the round ended q leaves, the
 // report follows and the exit code is the review's (0: a unanimous
-// pass). Cancel at the cost screen writes nothing and exits 3.
+// pass). While its jurors are called, q asks first (Keep watching, or
+// Leave it, resumable: exit 3 naming moot resume). Cancel at the cost
+// screen writes nothing and exits 3.
 func TestReviewOnATerminalShowsTheCostScreenThenTheLiveView(t *testing.T) {
 	t.Parallel()
 	args := append(append([]string{"review"}, change...), "--lens", "defect", "--lens", "security", "--builder", "mistral")
@@ -47,6 +49,29 @@ func TestReviewOnATerminalShowsTheCostScreenThenTheLiveView(t *testing.T) {
 				t.Fatalf("exit %s, want 0 (a unanimous pass); the screen:\n%s", code, m.screen())
 			}
 			m.wait("the report after the view", "round 1: PASS")
+		})
+		t.Run(fmt.Sprintf("stop-%dx%d", sz.w, sz.h), func(t *testing.T) {
+			t.Parallel()
+			tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+			env := []string{"FAKE_JURY=*/*=hang", "FAKE_JURYLOG=" + tr.jurylog, // its jurors never answer
+				"XDG_CONFIG_HOME=" + filepath.Join(tr.home, "xdg"), "XDG_CACHE_HOME=" + filepath.Join(tr.home, "cache")}
+			m := startTmuxIn(t, tr.repo, env, sz.w, sz.h, append(args, "--config", tr.cfg)...)
+			m.wait("the review's cost screen", "Cost of the review", "▸ Start ◂")
+			m.send("Enter")
+			m.wait("the live view, its jurors called", "defect", "q quit")
+			m.send("q")
+			m.wait("q asks first, as a debate's does", "Leave it, resumable", "Keep watching")
+			m.send("Enter") // Keep watching, the answer in focus
+			if s := m.settled(); strings.Contains(s, "Leave it, resumable") {
+				t.Fatalf("Keep watching did not close the question:\n%s", s)
+			}
+			m.send("q")
+			m.wait("asked again", "Leave it, resumable")
+			m.send("Up", "Enter")
+			if code := m.exitCode(); code != "3" {
+				t.Fatalf("exit %s, want 3 (stopped, resumable); the screen:\n%s", code, m.screen())
+			}
+			m.wait("how to continue it", "moot resume")
 		})
 		t.Run(fmt.Sprintf("cancel-%dx%d", sz.w, sz.h), func(t *testing.T) {
 			t.Parallel()

@@ -6,15 +6,16 @@ import (
 	"testing"
 )
 
-// TestTUIWizardStartsAReviewOfAChange: at 80×24 and 140×45, `moot run
-// BUG` on a terminal offers review beside the debates; choosing it asks
+// TestTUIWizardStartsAReviewOfAChange: at 80×24, `moot run BUG` on a
+// terminal offers review beside the debates; choosing it asks
 // the change, the contract, the builder and the lenses as moot review
 // takes them (a contract without its criteria is refused as it is typed,
 // in the command's words); the review's cost screen follows, then its
 // live view to the end of the round, one pane per lens.
 func TestTUIWizardStartsAReviewOfAChange(t *testing.T) {
 	t.Parallel()
-	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
+	// 140×45: TestTUIBrowserNewStartsEveryProtocol walks the same pages
+	for _, sz := range []struct{ w, h int }{{80, 24}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			t.Parallel()
 			tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")

@@ -76,13 +76,11 @@ func (d *debateView) followInFlight(evs []bugfolder.Event) {
 		}
 	}
 	n := 0
-	for _, ev := range open {
+	for _, ev := range open { // the judge's too: planned counts its call as still to make
 		if p := d.paneOf(ev); p != nil && p.status != "running" {
 			p.status, p.started = "running", ev.Time
 		}
-		if d.judge == nil || ev.SolverID != d.judge.id {
-			n++
-		}
+		n++
 	}
 	if judge && d.judge != nil && d.final == nil {
 		d.judge.status = "running"

@@ -112,3 +112,40 @@ func (w *wizard) replay(f *frame) tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// A field's refusal of enter is drawn a moment after the enter: keys typed
+// or pasted right behind it (before anyone could read the refusal) land in
+// the field that refused, as they should, but huh takes a field's refusal
+// away at its next key, so it would go unseen. The wizard keeps it on
+// screen until a key typed once it could be read, or until the focus moves.
+
+// readAfter is how soon after a refusal a key may come and still have
+// been typed before the refusal could be read (a human's reaction is
+// slower).
+const readAfter = 300 * time.Millisecond
+
+// keptRefusal is a field's refusal of enter, kept on screen.
+type keptRefusal struct {
+	text  string
+	field huh.Field
+	at    time.Time
+}
+
+// expire lets the refusal go at a key typed once it could be read.
+func (k *keptRefusal) expire(msg tea.Msg, now time.Time) {
+	if typed(msg) && k.text != "" && now.Sub(k.at) >= readAfter {
+		*k = keptRefusal{}
+	}
+}
+
+// follow keeps the refusal of an enter (or tab) the focused field refused
+// (before, field: the form and its focused field before msg; now: after),
+// and lets it go once the focus moves.
+func (k *keptRefusal) follow(msg tea.Msg, before *huh.Form, field huh.Field, now *huh.Form, at time.Time) {
+	switch {
+	case now != before || now.GetFocusedField() != field:
+		*k = keptRefusal{}
+	case asksMove(msg) && field.Error() != nil:
+		*k = keptRefusal{text: field.Error().Error(), field: field, at: at}
+	}
+}

@@ -77,6 +77,9 @@ type wizard struct {
 	stage int
 	form  *huh.Form
 	ahead typeAhead // keys typed while the form moves (typeahead.go)
+	// kept is a field's refusal of enter, kept for the keys typed right
+	// behind the enter (typeahead.go)
+	kept keptRefusal
 	// refused is a refusal of the page once complete, until a key (refusal)
 	refused string
 	// first is the stage's first field that takes focus, and fields how

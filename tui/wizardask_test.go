@@ -32,7 +32,7 @@ func fiveProtocolOptions(f *fixture, t *testing.T, asked, reviewed *[][]string) 
 	opts.Review = func(args []string, check bool) (ReviewStart, error) {
 		*reviewed = append(*reviewed, args)
 		if i := slices.Index(args, "--contract"); i >= 0 && !strings.Contains(args[i+1], "|") {
-			return ReviewStart{}, fmt.Errorf("--contract %q: give \"intent | pass criteria\"; nothing was called or written", args[i+1])
+			return ReviewStart{}, fmt.Errorf("Contract %q: give \"intent | pass criteria\"; nothing was called or written", args[i+1])
 		}
 		return ReviewStart{}, nil
 	}

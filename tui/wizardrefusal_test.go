@@ -3,8 +3,10 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
@@ -22,6 +24,8 @@ func TestWizardShowsARefusalWhole(t *testing.T) {
 			opts := protocolOptions(f, t)
 			const a = "Strip discounts before recalculating"
 			opts.Proposals = func(*bugfolder.Bug) (string, string, bool) { return a, a, true }
+			now := fixedNow
+			opts.Now = func() time.Time { return now }
 			m := sized(t, opts, size[0], size[1])
 			m = keys(t, m, "down", "enter", "enter", "enter", "enter", "enter", "enter") // tradeoff; mode, R, engines; A, B
 			text := checkFrame(t, m, size[0], size[1], f.proj, []string{"enter next"})
@@ -29,6 +33,7 @@ func TestWizardShowsARefusalWhole(t *testing.T) {
 				t.Errorf("the refusal is not shown whole:\n%s", text)
 			}
 			goldenScreen(t, m, f.proj)
+			now = now.Add(readAfter) // the refusal read
 			m = keys(t, m, "x")
 			if text := screenText(m, f.proj); strings.Contains(text, "same statement") {
 				t.Errorf("the refusal stays once B is typed again:\n%s", text)
@@ -89,5 +94,43 @@ func TestWizardShowsAQuestionRefusedAtItsEndWhole(t *testing.T) {
 				t.Errorf("the refusal stays after a key:\n%s", screenText(m, f.proj))
 			}
 		})
+	}
+}
+
+// TestWizardKeepsARefusalForTheTextTypedBehindEnter: on a review's page,
+// enter on an empty Change the review refuses, with text typed right
+// behind it (before the refusal could be read), shows the refusal whole
+// under the form, the text in Change, the focus still there; a key typed
+// once the refusal could be read takes it away, as any refusal goes.
+func TestWizardKeepsARefusalForTheTextTypedBehindEnter(t *testing.T) {
+	t.Parallel()
+	const why = "7 has no applied fix to review: no fix/CHG-*.diff in its folder; apply the fix first, or give the change in the Change field (a git range A..B, or the files it touches); nothing was called or written"
+	f := newFixture(t)
+	var asked, reviewed [][]string
+	opts := fiveProtocolOptions(f, t, &asked, &reviewed)
+	opts.Review = func(args []string, check bool) (ReviewStart, error) {
+		if !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--change") || strings.HasPrefix(a, "--files") }) {
+			return ReviewStart{}, errors.New(why)
+		}
+		return ReviewStart{}, nil
+	}
+	now := fixedNow
+	opts.Now = func() time.Time { return now }
+	m := sized(t, opts, 80, 24)
+	m = keys(t, m, "down", "down", "enter") // review
+	m = keys(t, m, "enter")
+	m = typeText(t, m, "HEAD~1..HEAD")
+	text := checkFrame(t, m, 80, 24, f.proj, []string{"┃ > HEAD~1..HEAD", "enter next"})
+	if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, "* "+strings.TrimSuffix(why, "; nothing was called or written")) {
+		t.Errorf("the refusal is not shown whole:\n%s", text)
+	}
+	if strings.Contains(text, "┃ Contract") {
+		t.Errorf("the focus left the field that refused:\n%s", text)
+	}
+	goldenScreen(t, m, f.proj)
+	now = now.Add(readAfter)
+	m = keys(t, m, "x")
+	if text := screenText(m, f.proj); strings.Contains(text, "no applied fix") || !strings.Contains(text, "┃ > HEAD~1..HEADx") {
+		t.Errorf("a key typed once the refusal could be read does not take it away:\n%s", text)
 	}
 }

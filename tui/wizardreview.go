@@ -18,6 +18,14 @@ import (
 // reviewChoice is the review's name in the wizard's list of protocols.
 const reviewChoice = "review"
 
+// ChangeField and ContractField are the titles of the review's fields
+// that take the change and its contract: a refusal of either names its
+// field (cli words moot review's refusals so).
+const (
+	ChangeField   = "Change"
+	ContractField = "Contract"
+)
+
 // reviewSummary is its line in that list.
 const reviewSummary = "of a change: a blind tribunal of lensed jurors; only a unanimous pass opens the gate"
 
@@ -41,9 +49,9 @@ func (w *wizard) reviewFields() []huh.Field {
 		change += "; empty = the bug's applied fix (fix/CHG-*.diff)"
 	}
 	return []huh.Field{
-		described(w, huh.NewInput().Title("Change"), change).Value(&w.change).
+		described(w, huh.NewInput().Title(ChangeField), change).Value(&w.change).
 			Validate(func(s string) error { return w.reviewCheck(0, func() { w.change = s }) }),
-		described(w, huh.NewInput().Title("Contract"), `"intent in one line | pass criteria"`).Value(&w.contract).
+		described(w, huh.NewInput().Title(ContractField), `"intent in one line | pass criteria"`).Value(&w.contract).
 			Validate(func(s string) error { return w.reviewCheck(1, func() { w.contract = s }) }),
 		described(w, huh.NewInput().Title("Builder"), "who built the change: a family, an engine or a model (its family never sits); empty = the change's trailers, else the engines file's review.builder").
 			Value(&w.builder).Validate(func(s string) error { return w.reviewCheck(2, func() { w.builder = s }) }),

@@ -86,7 +86,9 @@ func (w *wizard) answer(f *frame, msg tea.Msg) tea.Cmd {
 // keys typed meanwhile are held: typeahead.go).
 func (w *wizard) feed(f *frame, msg tea.Msg) tea.Cmd {
 	form, field, refused := w.form, w.form.GetFocusedField(), len(w.refusal(f))
+	w.kept.expire(msg, f.clock())
 	cmd := w.feedForm(f, msg)
+	w.kept.follow(msg, form, field, w.form, f.clock())
 	if w.form == form && len(w.refusal(f)) != refused {
 		w.fit(f) // room for the refusal under the form, or the room given back
 	}

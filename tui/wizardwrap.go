@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -110,10 +111,15 @@ func refusalLines(text string, width int, indent string, style func(...string) s
 // refusal is what the page's fields refuse, each refusal whole, wrapped
 // to the window under the form (huh's own footer below the form was cut
 // at the frame's last line): the form is made shorter by as many lines
-// (wizard.fit).
+// (wizard.fit). A refusal kept for the keys typed behind its enter
+// (keptRefusal) is among them.
 func (w *wizard) refusal(f *frame) []string {
 	var out []string
-	for _, err := range append(w.form.Errors(), errors.New(w.refused)) {
+	errs := w.form.Errors()
+	if w.kept.text != "" && !slices.ContainsFunc(errs, func(e error) bool { return e.Error() == w.kept.text }) {
+		errs = append(errs, errors.New(w.kept.text)) // taken from the field by a key typed behind the enter
+	}
+	for _, err := range append(errs, errors.New(w.refused)) {
 		if text := strings.Join(strings.Fields(err.Error()), " "); text != "" { // wrapped again, to the window
 			out = append(out, refusalLines("* "+text, f.w-1, "  ", errorStyle().Render)...)
 		}

@@ -29,18 +29,18 @@ const (
 // Contract is the change's intent in one line and its pass criteria.
 type Contract struct{ Intent, Criteria string }
 
-// ParseContract reads --contract "intent | pass criteria" (error names the
-// flag when either side is empty).
+// ParseContract reads --contract "intent | pass criteria" (an InputError
+// when either side is empty: words.go).
 func ParseContract(s string) (Contract, error) {
 	intent, criteria, ok := strings.Cut(s, "|")
 	c := Contract{Intent: oneLine(intent), Criteria: strings.TrimSpace(criteria)}
 	switch {
 	case !ok:
-		return Contract{}, fmt.Errorf(`--contract %q: give "intent | pass criteria" (the intent in one line, a "|", then what must hold for a pass)`, s)
+		return Contract{}, contractRefusal(s, `give "intent | pass criteria" (the intent in one line, a "|", then what must hold for a pass)`)
 	case c.Intent == "":
-		return Contract{}, fmt.Errorf(`--contract %q: the intent (before "|") is empty: say in one line what the change is for`, s)
+		return Contract{}, contractRefusal(s, `the intent (before "|") is empty: say in one line what the change is for`)
 	case c.Criteria == "":
-		return Contract{}, fmt.Errorf(`--contract %q: the pass criteria (after "|") are empty: say what must hold for a pass`, s)
+		return Contract{}, contractRefusal(s, `the pass criteria (after "|") are empty: say what must hold for a pass`)
 	}
 	return c, nil
 }
@@ -262,15 +262,15 @@ func describe(src Source) string {
 // CheckFiles refuses --files that name no file of the project under
 // review (root): outside it, missing, a folder — the rule Build applies,
 // for a check made before anything is planned (moot review, and the TUI's
-// wizard as the change is typed).
-func CheckFiles(root string, files []string) error {
+// wizard as the change is typed), worded in w (words.go).
+func CheckFiles(root string, files []string, w Words) error {
 	d, err := newDiskReader(root)
 	if err != nil {
 		return err
 	}
 	defer d.close()
 	_, err = fromFiles(root, d, files)
-	return err
+	return w.Say(err)
 }
 
 // fromFiles resolves --files against root (read through d): repo-relative
@@ -288,16 +288,16 @@ func fromFiles(root string, d diskReader, files []string) ([]string, error) {
 		}
 		rel, err := filepath.Rel(absRoot, filepath.Clean(p))
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, fmt.Errorf("--files %s: not inside the project root %s: name files of the project under review", f, absRoot)
+			return nil, &InputError{of: inputFiles, Given: f, Why: fmt.Sprintf("not inside the project root %s: name files of the project under review", absRoot)}
 		}
 		exists, omitted, err := d.check(filepath.ToSlash(rel))
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("--files %w", err) // it names the path
+			return nil, &InputError{of: inputFiles, Why: err.Error()} // it names the path
 		case !exists:
-			return nil, fmt.Errorf("--files %s: no such file in %s: check the path (relative to the project root, or absolute)", f, absRoot)
+			return nil, &InputError{of: inputFiles, Given: f, Why: fmt.Sprintf("no such file in %s: check the path (relative to the project root, or absolute)", absRoot)}
 		case omitted == "folder":
-			return nil, fmt.Errorf("--files %s: a folder: name the files in it, one by one", f)
+			return nil, &InputError{of: inputFiles, Given: f, Why: "a folder: name the files in it, one by one"}
 		}
 		out = append(out, filepath.ToSlash(rel))
 	}

@@ -18,7 +18,7 @@ func git(repo string, args ...string) ([]byte, error) {
 func splitRange(change string) (a, b string, err error) {
 	a, b, ok := strings.Cut(change, "..")
 	if !ok || a == "" || strings.HasPrefix(b, ".") {
-		return "", "", fmt.Errorf(`--change %q: give a git range "A..B" (the commit before the change, two dots, its last commit; B may be left out for HEAD)`, change)
+		return "", "", rangeRefusal(change, `give a git range "A..B" (the commit before the change, two dots, its last commit; B may be left out for HEAD)`)
 	}
 	if b == "" {
 		b = "HEAD"
@@ -31,7 +31,7 @@ func resolve(repo, change, rev string) (string, error) {
 	out, err := git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	sha := strings.TrimSpace(string(out))
 	if err != nil || sha == "" {
-		return "", fmt.Errorf("--change %q: git cannot resolve %q to a commit in %s: check the name (git log --oneline) and that %s is the project's git root", change, rev, repo, repo)
+		return "", rangeRefusal(change, "git cannot resolve %q to a commit in %s: check the name (git log --oneline) and that %s is the project's git root", rev, repo, repo)
 	}
 	return sha, nil
 }
