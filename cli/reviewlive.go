@@ -249,6 +249,20 @@ func (r *reviewRun) costCard(plan reviewPlan, rd *reviewRound) tui.ReviewPlan {
 var wizardWords = envelope.Words{Change: tui.ChangeField, Files: tui.ChangeField, Contract: tui.ContractField,
 	Either: "in the " + tui.ChangeField + " field (a git range A..B, or the files it touches)"}
 
+// wizardFields names, in a refusal of the builder or the lenses (the
+// review ladder's and the lens catalog's, which speak moot review's
+// flags), the wizard's field each is typed into.
+var wizardFields = strings.NewReplacer("--builder ", tui.BuilderField+" ", "--lens ", tui.LensesField+" ")
+
+// inWizardFields is err worded with the wizard's fields for moot review's
+// flags (nil stays nil).
+func inWizardFields(err error) error {
+	if err == nil {
+		return nil
+	}
+	return errors.New(wizardFields.Replace(err.Error()))
+}
+
 // reviewForWizard is moot review for the TUI's wizard: args are the words
 // after "moot review", parsed by the command's own flags and checked by
 // its own code (check: the change, contract, builder and lenses only, as
@@ -266,7 +280,7 @@ func reviewForWizard(e *env) func(args []string, check bool) (tui.ReviewStart, e
 		f.words = wizardWords
 		r, rd, plan, pol, err := prepareReview(cmd, quiet, *f, cmd.Flags().Args(), check)
 		if err != nil || check {
-			return tui.ReviewStart{}, err
+			return tui.ReviewStart{}, inWizardFields(err)
 		}
 		start := func() (string, error) {
 			rin, err := r.launch(context.Background(), rd, wizardBudget(e, pol), nil)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +17,8 @@ import (
 // outside git; none given on a bug with no applied fix; a contract
 // without its criteria) is refused by the wizard's check of a review as
 // typed (nothing planned) for the same reason, in the wizard's words: its
-// Change or Contract field, never the flags --change/--files/--contract it
-// does not have; a file of the project is not.
+// Change, Contract or Builder field, never the flags --change/--files/
+// --contract/--builder it does not have; a file of the project is not.
 func TestTheWizardRefusesTheChangesMootReviewRefuses(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "elsewhere.py")
 	if err := os.WriteFile(outside, []byte("x = 1\n"), 0o600); err != nil {
@@ -30,18 +31,21 @@ func TestTheWizardRefusesTheChangesMootReviewRefuses(t *testing.T) {
 		change   []string // moot review's words for the change, as the wizard passes them
 		field    string   // the wizard's field the refusal names
 		reason   string   // "" when accepted
+		builder  string   // "" for unknown
 	}{
-		{"files outside the project", contract, []string{"--files", outside}, "Change", "not inside the project root"},
-		{"a missing file", contract, []string{"--files", "src/checkout/nosuch.py"}, "Change", "no such file in"},
-		{"a folder", contract, []string{"--files", "src/checkout"}, "Change", "a folder: name the files in it"},
-		{"a range outside git", contract, []string{"--change", "HEAD~1..HEAD"}, "Change", "needs a git repository"},
-		{"no change on a bug with no applied fix", contract, []string{"--", "BUG-20260715-A7K3"}, "Change", "has no applied fix to review"},
-		{"a contract without its criteria", "document Total", []string{"--files", "src/checkout/desconto.py"}, "Contract", `give "intent | pass criteria"`},
-		{"a file of the project", contract, []string{"--files", "src/checkout/desconto.py"}, "", ""},
+		{"files outside the project", contract, []string{"--files", outside}, "Change", "not inside the project root", ""},
+		{"a missing file", contract, []string{"--files", "src/checkout/nosuch.py"}, "Change", "no such file in", ""},
+		{"a folder", contract, []string{"--files", "src/checkout"}, "Change", "a folder: name the files in it", ""},
+		{"a range outside git", contract, []string{"--change", "HEAD~1..HEAD"}, "Change", "needs a git repository", ""},
+		{"no change on a bug with no applied fix", contract, []string{"--", "BUG-20260715-A7K3"}, "Change", "has no applied fix to review", ""},
+		{"a contract without its criteria", "document Total", []string{"--files", "src/checkout/desconto.py"}, "Contract", `give "intent | pass criteria"`, ""},
+		{"a builder no engine, model or family names", contract, []string{"--files", "src/checkout/desconto.py"}, "Builder", "is no engine of the engines file", "nosuch"},
+		{"a file of the project", contract, []string{"--files", "src/checkout/desconto.py"}, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proj := testutil.CopyTree(t, "sample")
-			args := append([]string{"--contract", tc.contract, "--builder", "unknown"}, tc.change...)
+			builder := cmp.Or(tc.builder, "unknown")
+			args := append([]string{"--contract", tc.contract, "--builder", builder}, tc.change...)
 			code, _, stderr := moot(t, proj, append([]string{"review", "--headless", "--yes"}, args...)...)
 			e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, cwd: proj, getenv: func(k string) string {
 				if k == "HOME" || k == "XDG_CONFIG_HOME" {
@@ -62,7 +66,7 @@ func TestTheWizardRefusesTheChangesMootReviewRefuses(t *testing.T) {
 			if code != 2 || !strings.Contains(stderr, tc.reason) || !strings.Contains(err.Error(), tc.reason) {
 				t.Errorf("not refused for the same reason (%q):\nwizard:      %v\nmoot review: exit %d, %s", tc.reason, err, code, stderr)
 			}
-			flags := []string{"--change", "--files", "--contract"}
+			flags := []string{"--change", "--files", "--contract", "--builder"}
 			if !slices.ContainsFunc(flags, func(f string) bool { return strings.Contains(stderr, f) }) {
 				t.Errorf("moot review's refusal names no flag: %s", stderr)
 			}

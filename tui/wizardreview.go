@@ -24,6 +24,8 @@ const reviewChoice = "review"
 const (
 	ChangeField   = "Change"
 	ContractField = "Contract"
+	BuilderField  = "Builder"
+	LensesField   = "Lenses"
 )
 
 // reviewSummary is its line in that list.
@@ -53,9 +55,9 @@ func (w *wizard) reviewFields() []huh.Field {
 			Validate(func(s string) error { return w.reviewCheck(0, func() { w.change = s }) }),
 		described(w, huh.NewInput().Title(ContractField), `"intent in one line | pass criteria"`).Value(&w.contract).
 			Validate(func(s string) error { return w.reviewCheck(1, func() { w.contract = s }) }),
-		described(w, huh.NewInput().Title("Builder"), "who built the change: a family, an engine or a model (its family never sits); empty = the change's trailers, else the engines file's review.builder").
+		described(w, huh.NewInput().Title(BuilderField), "who built the change: a family, an engine or a model (its family never sits); empty = the change's trailers, else the engines file's review.builder").
 			Value(&w.builder).Validate(func(s string) error { return w.reviewCheck(2, func() { w.builder = s }) }),
-		described(w, huh.NewInput().Title("Lenses"), "separated by spaces; empty = the eight review lenses").Value(&w.revLenses).
+		described(w, huh.NewInput().Title(LensesField), "separated by spaces; empty = the eight review lenses").Value(&w.revLenses).
 			Validate(func(s string) error { return w.reviewCheck(3, func() { w.revLenses = s }) }),
 	}
 }
