@@ -460,6 +460,10 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	r.beyond.seed = orderSeed(bug.ID, r.beyond.started)
 	r.beyond.verify, r.beyond.sameFamily = s.VerifyJudge, s.AllowSameFamily
 
+	// an earlier moot's orphans are looked for (every process's
+	// environment read) while problema.md is written and waits on the
+	// disk; the warning is logged after the setup, as it always was
+	reaped := reapAhead(w.Dir, "engine", "of this debate ")
 	data, err := r.renderProblem(s)
 	if err != nil {
 		return nil, err
@@ -469,7 +473,9 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		return nil, err
 	}
 	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
-	r.reapOrphans()
+	if ev, ok := <-reaped; ok {
+		r.emit(ev)
+	}
 	r.estimates, r.learned = plan.Estimates(), learnedOf(plan.Estimates())
 	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, CostUnknown: len(plan.unpricedEngines()) > 0, Formula: plan.Formula, Estimates: r.estimates})
 	r.initBudget(s.Budget)
@@ -1717,6 +1723,19 @@ func reapOrphans(dir, member, of string) (Event, bool) {
 		return Event{}, false
 	}
 	return Event{Type: EvWarning, Text: fmt.Sprintf("killed %d %s process(es) an earlier moot %sleft running when it was killed (pids %s)", len(pids), member, of, joinInts(pids))}, true
+}
+
+// reapAhead is reapOrphans in the background: the channel yields its
+// warning, or closes without one when there were no orphans.
+func reapAhead(dir, member, of string) <-chan Event {
+	out := make(chan Event, 1)
+	go func() {
+		defer close(out)
+		if ev, ok := reapOrphans(dir, member, of); ok {
+			out <- ev
+		}
+	}()
+	return out
 }
 
 // joinInts writes numbers for a person: "26533, 26535".
