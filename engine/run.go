@@ -401,6 +401,8 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// round 0's call folders are made while the debate is set up
+	harness.PrepareScratch(callFolders(opts, s.Solvers, s.Parallel))
 	dir := bug.DebateFolder()
 	// a finished debate whose start problema.md records is moved aside on
 	// that alone (the state and the start are all a new debate needs of
@@ -1723,6 +1725,26 @@ func reapOrphans(dir, member, of string) (Event, bool) {
 		return Event{}, false
 	}
 	return Event{Type: EvWarning, Text: fmt.Sprintf("killed %d %s process(es) an earlier moot %sleft running when it was killed (pids %s)", len(pids), member, of, joinInts(pids))}, true
+}
+
+// callFolders is how many of a stage's calls, on engines, run in a call
+// folder of their own made by the harness (a command engine's; an
+// engine handed in by Options.Engines makes none): how many to make ahead
+// (harness.PrepareScratch). parallel bounds it when set.
+func callFolders(opts Options, engines []string, parallel int) int {
+	n := 0
+	for _, name := range engines {
+		if _, given := opts.Engines[name]; given || opts.Config == nil {
+			continue
+		}
+		if ec, err := opts.Config.Engine(name); err == nil && ec.Kind == harness.KindCommand {
+			n++
+		}
+	}
+	if parallel > 0 {
+		n = min(n, parallel)
+	}
+	return n
 }
 
 // reapAhead is reapOrphans in the background: the channel yields its

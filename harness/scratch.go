@@ -42,6 +42,16 @@ func newScratch(kind string) (string, error) {
 			sweepStale()
 		}()
 	})
+	if kind == spareKind {
+		if dir, ok := spares.take(); ok {
+			return dir, nil
+		}
+	}
+	return makeScratch(kind)
+}
+
+// makeScratch makes a scratch folder with its mark.
+func makeScratch(kind string) (string, error) {
 	dir, err := os.MkdirTemp("", scratchPrefix+kind+"-"+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", err
@@ -84,8 +94,105 @@ func removeScratch(dir string) {
 }
 
 // WaitRemovals returns once every scratch folder handed to removeLater is
-// gone: moot calls it before it exits.
-func WaitRemovals() { removals.Wait() }
+// gone, and every spare call folder (PrepareScratch): moot calls it
+// before it exits.
+func WaitRemovals() {
+	spares.drain()
+	removals.Wait()
+}
+
+// spareKind is the kind of scratch folder made ahead: a command engine's
+// call folder (a vendor CLI's holds more, made per call).
+const spareKind = "call"
+
+// spares are call folders made ahead of the calls that take them. On a
+// disk where every new inode costs most of a millisecond (about 0.75 ms a
+// folder and as much its mark, measured here), making a stage's folders
+// as its calls start spread the starts and delayed the first one; made
+// while the previous stage's engines run, they cost the calls nothing.
+var spares sparePool
+
+// sparePool holds the spare folders; want is how many it keeps (every one
+// taken is replaced in the background while fewer than want are left).
+type sparePool struct {
+	mu   sync.Mutex
+	dirs []string
+	want int
+}
+
+// PrepareScratch keeps n call folders made ahead, in the background:
+// the engine asks for a stage's width before the first stage, and for
+// fewer before the last (those beyond n are removed in the background).
+// Folders are the same private, marked folders a call would make; one
+// made for another TMPDIR is never handed out; WaitRemovals removes those
+// left, and a killed moot's are swept as any scratch folder is.
+func PrepareScratch(n int) {
+	spares.mu.Lock()
+	defer spares.mu.Unlock()
+	spares.want = max(n, 0)
+	for len(spares.dirs) > spares.want {
+		removeLater(spares.dirs[len(spares.dirs)-1])
+		spares.dirs = spares.dirs[:len(spares.dirs)-1]
+	}
+	for range spares.want - len(spares.dirs) {
+		spares.fill()
+	}
+}
+
+// take hands out a spare folder made in this TMPDIR, and has another made.
+func (p *sparePool) take() (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.dirs) > 0 {
+		dir := p.dirs[len(p.dirs)-1]
+		p.dirs = p.dirs[:len(p.dirs)-1]
+		if len(p.dirs) < p.want {
+			p.fill()
+		}
+		if filepath.Dir(dir) == filepath.Clean(os.TempDir()) {
+			return dir, true
+		}
+		removeLater(dir)
+	}
+	return "", false
+}
+
+// fill makes one spare folder in the background (under p.mu); removals
+// counts it, so WaitRemovals waits for it before draining the pool.
+func (p *sparePool) fill() {
+	removals.Add(1)
+	go func() {
+		defer removals.Done()
+		dir, err := makeScratch(spareKind)
+		if err != nil {
+			return // the call that needs one makes its own, and says why
+		}
+		p.mu.Lock()
+		keep := len(p.dirs) < p.want
+		if keep {
+			p.dirs = append(p.dirs, dir)
+		}
+		p.mu.Unlock()
+		if !keep {
+			removeScratch(dir)
+		}
+	}()
+}
+
+// drain stops making spares and removes those made, once the ones being
+// made have landed.
+func (p *sparePool) drain() {
+	p.mu.Lock()
+	p.want = 0
+	p.mu.Unlock()
+	removals.Wait() // spares being made land (or are removed at once)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, dir := range p.dirs {
+		removeLater(dir)
+	}
+	p.dirs = nil
+}
 
 // sweepStale removes the call folders left by moot processes that no
 // longer run (killed with SIGKILL, or a crashed machine): folders named as
