@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/reversa/moot/internal/lazyre"
 )
@@ -115,10 +116,18 @@ var spares sparePool
 // sparePool holds the spare folders; want is how many it keeps (every one
 // taken is replaced in the background while fewer than want are left).
 type sparePool struct {
-	mu   sync.Mutex
-	dirs []string
-	want int
+	mu     sync.Mutex
+	dirs   []string
+	want   int
+	making int         // folders being made
+	later  *time.Timer // the refill scheduled, if any
 }
+
+// refillAfter is how long after a call takes its folder the pool is
+// refilled: not while the stage's calls start (the folders would compete
+// with their starts for the processor and the disk), but while their
+// engines run.
+const refillAfter = 100 * time.Millisecond
 
 // PrepareScratch keeps n call folders made ahead, in the background:
 // the engine asks for a stage's width before the first stage, and for
@@ -134,9 +143,7 @@ func PrepareScratch(n int) {
 		removeLater(spares.dirs[len(spares.dirs)-1])
 		spares.dirs = spares.dirs[:len(spares.dirs)-1]
 	}
-	for range spares.want - len(spares.dirs) {
-		spares.fill()
-	}
+	spares.fill()
 }
 
 // take hands out a spare folder made in this TMPDIR, and has another made.
@@ -146,8 +153,15 @@ func (p *sparePool) take() (string, bool) {
 	for len(p.dirs) > 0 {
 		dir := p.dirs[len(p.dirs)-1]
 		p.dirs = p.dirs[:len(p.dirs)-1]
-		if len(p.dirs) < p.want {
-			p.fill()
+		if p.later == nil {
+			removals.Add(1) // done once the refill has started, or is stopped
+			p.later = time.AfterFunc(refillAfter, func() {
+				defer removals.Done()
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				p.later = nil
+				p.fill()
+			})
 		}
 		if filepath.Dir(dir) == filepath.Clean(os.TempDir()) {
 			return dir, true
@@ -157,26 +171,27 @@ func (p *sparePool) take() (string, bool) {
 	return "", false
 }
 
-// fill makes one spare folder in the background (under p.mu); removals
-// counts it, so WaitRemovals waits for it before draining the pool.
+// fill makes, in the background, the spare folders the pool lacks (under
+// p.mu); removals counts them, so WaitRemovals waits for them before
+// draining the pool.
 func (p *sparePool) fill() {
-	removals.Add(1)
-	go func() {
-		defer removals.Done()
-		dir, err := makeScratch(spareKind)
-		if err != nil {
-			return // the call that needs one makes its own, and says why
-		}
-		p.mu.Lock()
-		keep := len(p.dirs) < p.want
-		if keep {
-			p.dirs = append(p.dirs, dir)
-		}
-		p.mu.Unlock()
-		if !keep {
-			removeScratch(dir)
-		}
-	}()
+	for ; len(p.dirs)+p.making < p.want; p.making++ {
+		removals.Add(1)
+		go func() {
+			defer removals.Done()
+			dir, err := makeScratch(spareKind)
+			p.mu.Lock()
+			p.making--
+			keep := err == nil && len(p.dirs) < p.want
+			if keep {
+				p.dirs = append(p.dirs, dir)
+			}
+			p.mu.Unlock()
+			if err == nil && !keep {
+				removeScratch(dir)
+			}
+		}()
+	}
 }
 
 // drain stops making spares and removes those made, once the ones being
@@ -184,6 +199,10 @@ func (p *sparePool) fill() {
 func (p *sparePool) drain() {
 	p.mu.Lock()
 	p.want = 0
+	if p.later != nil && p.later.Stop() {
+		p.later = nil
+		removals.Done()
+	}
 	p.mu.Unlock()
 	removals.Wait() // spares being made land (or are removed at once)
 	p.mu.Lock()
