@@ -466,12 +466,19 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	// environment read) while problema.md is written and waits on the
 	// disk; the warning is logged after the setup, as it always was
 	reaped := reapAhead(w.Dir, "engine", "of this debate ")
+	// and the calls' copy of P is written (execute removes it; a setup
+	// that fails removes it here)
+	pReady := make(chan struct{})
+	go func() { defer close(pReady); r.pFile.file(r.p) }()
+	dropP := func() { <-pReady; r.pFile.drop() }
 	data, err := r.renderProblem(s)
 	if err != nil {
+		dropP()
 		return nil, err
 	}
 	sum, err := w.WriteProblem(data)
 	if err != nil {
+		dropP()
 		return nil, err
 	}
 	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
