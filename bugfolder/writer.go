@@ -59,7 +59,14 @@ func (w *Writer) deferSync(dir string) {
 // on the disk, and one journal commit can carry them all); Barrier
 // returns only when every one is on disk, so what the next round reads
 // is durable as before.
-func (w *Writer) Barrier() error {
+func (w *Writer) Barrier() error { return w.StartBarrier()() }
+
+// StartBarrier starts syncing the folders written since the last
+// barrier, in the background, and returns what waits for them: a round
+// starts it once its answers are written, so the disk works while the
+// round's convergence is measured and written, and its Barrier (which
+// syncs what came since) is durable only once the wait has returned too.
+func (w *Writer) StartBarrier() (wait func() error) {
 	w.pendMu.Lock()
 	dirs := w.pending
 	w.pending = nil
@@ -68,11 +75,13 @@ func (w *Writer) Barrier() error {
 	for d := range dirs {
 		go func() { errs <- syncDir(d) }()
 	}
-	var all []error
-	for range dirs {
-		all = append(all, <-errs)
+	return func() error {
+		var all []error
+		for range dirs {
+			all = append(all, <-errs)
+		}
+		return errors.Join(all...)
 	}
-	return errors.Join(all...)
 }
 
 // CheckWritable refuses a bug folder closed by DONE.md.

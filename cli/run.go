@@ -267,11 +267,20 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			if err != nil {
 				return err
 			}
+			headless := rf.isHeadless(e)
+			var past *engine.PastCosts
+			if headless {
+				// what the plan learns from past debates is read while
+				// the bug, the engines file, the setup and P are (the
+				// plan takes it only for the register the bug is in)
+				if root, err := bugfolder.FindRoot(e.cwd); err == nil {
+					past = engine.LearnAhead(root)
+				}
+			}
 			reg, bug, err := resolveBug(e, args[0])
 			if err != nil {
 				return err
 			}
-			headless := rf.isHeadless(e)
 			if !headless {
 				// a closed bug gets no wizard (nor a trust question): the
 				// lock is said at once (exit 2)
@@ -296,6 +305,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			if !headless {
 				return runTUI(e, reg, bug, cfg, s, sf, cmd)
 			}
+			s.Past = past
 			plan, err := acceptedPlan(e, reg, bug, cfg, s, rf.yes, rf.asJSON)
 			if err != nil {
 				return err

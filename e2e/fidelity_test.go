@@ -325,7 +325,7 @@ func TestProjectAccessRefused(t *testing.T) {
 
 // Rule 9: a restricted bug's answers are not streamed by --json (output
 // events carry their size), and each call's scratch folder with its copy
-// of P is owner-only and removed.
+// of P is owner-only and removed, nothing left in the temp folder.
 func TestRestrictedStaysInside(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
@@ -362,5 +362,9 @@ func TestRestrictedStaysInside(t *testing.T) {
 		if _, err := os.Stat(f[0]); err == nil {
 			t.Errorf("scratch folder %s was left behind", f[0])
 		}
+	}
+	// nor any other: the call folders made ahead of the calls included
+	if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
+		t.Errorf("the temp folder holds %d entries after the run, the first %s", len(ents), ents[0].Name())
 	}
 }

@@ -757,12 +757,50 @@ func applyLearned(e *EngineEstimate, learned map[string]Learned) {
 }
 
 // pastLearning learns from the register's finished debates (none for a
-// setup without a bug).
+// setup without a bug): what s.Past read ahead for that register, or a
+// reading of its own.
 func pastLearning(s Setup) map[string]Learned {
 	if s.Bug == nil {
 		return nil
 	}
-	return LearnFactors(bugfolder.PastCostRecords(s.Bug.Register), LearnWindow)
+	if s.Past != nil && s.Bug.Register != nil && s.Past.root == s.Bug.Register.Root {
+		<-s.Past.done
+		return s.Past.learned
+	}
+	return learnFrom(s.Bug.Register)
+}
+
+// learnFrom is what a plan learns from reg's finished debates.
+func learnFrom(reg *bugfolder.Register) map[string]Learned {
+	return LearnFactors(bugfolder.PastCostRecords(reg), LearnWindow)
+}
+
+// PastCosts is what a plan learns from a register's finished debates
+// (every final answer's cost_accuracy read), read in the background.
+type PastCosts struct {
+	root    string
+	done    chan struct{}
+	learned map[string]Learned
+}
+
+// LearnAhead starts reading reg's past cost records in the background
+// and returns them as Setup.Past: a front end that will price a plan
+// starts it as soon as it knows the register, and the reading (every
+// final answer's front matter, a few ms on a used register) overlaps
+// the engines file, the setup and P instead of delaying the first call.
+// Nothing is written; a plan never made leaves it unread.
+func LearnAhead(reg *bugfolder.Register) *PastCosts {
+	pc := &PastCosts{done: make(chan struct{})}
+	if reg == nil {
+		close(pc.done)
+		return pc
+	}
+	pc.root = reg.Root
+	go func() {
+		defer close(pc.done)
+		pc.learned = learnFrom(reg)
+	}()
+	return pc
 }
 
 // PlanBudgetLines describe a plan's cap and learned estimates for moot

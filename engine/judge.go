@@ -110,6 +110,9 @@ func resolves(choice string) bool {
 // runJudge runs the protocol's isolated final step until its answer is
 // valid or the Supervisor decides otherwise.
 func (r *runner) runJudge(ctx context.Context) error {
+	// the rounds' spare call folders less the judge's own are removed
+	// while the judge runs
+	harness.PrepareScratch(callFolders(r.opts, []string{r.judgeEngine}, 1))
 	in := r.finalInput()
 	if len(in.Answers) == 0 {
 		return &errStop{OutcomeWaiting, fmt.Sprintf("round %d has no valid proposal: there is nothing to judge", r.last)}

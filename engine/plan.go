@@ -76,6 +76,10 @@ type Setup struct {
 	// Stakes are the decision's value at risk and irreversibility
 	// (council: --value-at-risk, --irreversible), frozen in P by Pack.
 	Stakes Stakes
+	// Past is the bug's register's past cost records being read ahead
+	// (LearnAhead), so the plan does not wait for them; unset (or read
+	// for another register), the plan reads them itself.
+	Past *PastCosts
 }
 
 // Quorum is how many valid solvers a round of an n-solver panel needs:

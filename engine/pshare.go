@@ -16,15 +16,16 @@ import (
 const pMark = "\x00moot-P\x00"
 
 // pShare is a debate's one copy of P outside the debate folder: the
-// owner-only, read-only file the calls' scratch folders link (made at the
-// first call, removed when the run ends).
+// owner-only, read-only file the calls' scratch folders link (made while
+// a new debate is set up, or at the first call of a resumed one; removed
+// when the run ends).
 type pShare struct {
 	mu     sync.Mutex
 	path   string
 	remove func()
 }
 
-// file is the path of the debate's P file, written at the first call; ""
+// file is the path of the debate's P file, written at its first use; ""
 // when it cannot be written (each call then writes its own copy).
 func (s *pShare) file(p string) string {
 	s.mu.Lock()

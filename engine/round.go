@@ -108,7 +108,19 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 			return err
 		}
 	}
-	// the round's convergence row exists even when its quorum is lost
+	// the answers' folders are synced while the convergence is measured
+	early := r.w.StartBarrier()
+	if err := r.closeRound(ctx, k); err != nil {
+		return err
+	}
+	// the round is durable before the next one reads it: after a power
+	// loss a resume never re-runs a call whose answer a later round saw
+	return errors.Join(early(), r.w.Barrier())
+}
+
+// closeRound writes round k's convergence row (it exists even when the
+// quorum is lost) and asks the quorum's question when it is lost.
+func (r *runner) closeRound(ctx context.Context, k int) error {
 	if err := r.writeConvergence(k); err != nil {
 		return err
 	}
@@ -117,13 +129,9 @@ func (r *runner) runRound(ctx context.Context, k int) error {
 		return err
 	}
 	if asked {
-		if err := r.writeConvergence(k); err != nil {
-			return err
-		}
+		return r.writeConvergence(k)
 	}
-	// the round is durable before the next one reads it: after a power
-	// loss a resume never re-runs a call whose answer a later round saw
-	return r.w.Barrier()
+	return nil
 }
 
 // snapshot builds what the debaters of round k read: the frozen files of

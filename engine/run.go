@@ -401,6 +401,8 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// round 0's call folders are made while the debate is set up
+	harness.PrepareScratch(callFolders(opts, s.Solvers, s.Parallel))
 	dir := bug.DebateFolder()
 	// a finished debate whose start problema.md records is moved aside on
 	// that alone (the state and the start are all a new debate needs of
@@ -460,16 +462,29 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 	r.beyond.seed = orderSeed(bug.ID, r.beyond.started)
 	r.beyond.verify, r.beyond.sameFamily = s.VerifyJudge, s.AllowSameFamily
 
+	// an earlier moot's orphans are looked for (every process's
+	// environment read) while problema.md is written and waits on the
+	// disk; the warning is logged after the setup, as it always was
+	reaped := reapAhead(w.Dir, "engine", "of this debate ")
+	// and the calls' copy of P is written (execute removes it; a setup
+	// that fails removes it here)
+	pReady := make(chan struct{})
+	go func() { defer close(pReady); r.pFile.file(r.p) }()
+	dropP := func() { <-pReady; r.pFile.drop() }
 	data, err := r.renderProblem(s)
 	if err != nil {
+		dropP()
 		return nil, err
 	}
 	sum, err := w.WriteProblem(data)
 	if err != nil {
+		dropP()
 		return nil, err
 	}
 	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
-	r.reapOrphans()
+	if ev, ok := <-reaped; ok {
+		r.emit(ev)
+	}
 	r.estimates, r.learned = plan.Estimates(), learnedOf(plan.Estimates())
 	r.emit(Event{Type: EvPlan, Calls: plan.Calls.Total, Tokens: plan.Input + plan.Output, USD: plan.USD, CostUnknown: len(plan.unpricedEngines()) > 0, Formula: plan.Formula, Estimates: r.estimates})
 	r.initBudget(s.Budget)
@@ -1717,6 +1732,39 @@ func reapOrphans(dir, member, of string) (Event, bool) {
 		return Event{}, false
 	}
 	return Event{Type: EvWarning, Text: fmt.Sprintf("killed %d %s process(es) an earlier moot %sleft running when it was killed (pids %s)", len(pids), member, of, joinInts(pids))}, true
+}
+
+// callFolders is how many of a stage's calls, on engines, run in a call
+// folder of their own made by the harness (a command engine's; an
+// engine handed in by Options.Engines makes none): how many to make ahead
+// (harness.PrepareScratch). parallel bounds it when set.
+func callFolders(opts Options, engines []string, parallel int) int {
+	n := 0
+	for _, name := range engines {
+		if _, given := opts.Engines[name]; given || opts.Config == nil {
+			continue
+		}
+		if ec, err := opts.Config.Engine(name); err == nil && ec.Kind == harness.KindCommand {
+			n++
+		}
+	}
+	if parallel > 0 {
+		n = min(n, parallel)
+	}
+	return n
+}
+
+// reapAhead is reapOrphans in the background: the channel yields its
+// warning, or closes without one when there were no orphans.
+func reapAhead(dir, member, of string) <-chan Event {
+	out := make(chan Event, 1)
+	go func() {
+		defer close(out)
+		if ev, ok := reapOrphans(dir, member, of); ok {
+			out <- ev
+		}
+	}()
+	return out
 }
 
 // joinInts writes numbers for a person: "26533, 26535".

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -240,9 +241,15 @@ func parentOf(pid int) int {
 // its group and to this moot (pid and start time, so a reused pid is not
 // taken for it).
 func groupTags(group string) []string {
-	me := os.Getpid()
-	return []string{groupKey(group), fmt.Sprintf("MOOT_OWNER=%d:%s", me, startTime(me))}
+	return []string{groupKey(group), ownerTag()}
 }
+
+// ownerTag is the MOOT_OWNER=pid:starttime entry naming this moot: read
+// once (a process's start never changes), not at every call.
+var ownerTag = sync.OnceValue(func() string {
+	me := os.Getpid()
+	return fmt.Sprintf("MOOT_OWNER=%d:%s", me, startTime(me))
+})
 
 // groupKey is the MOOT_GROUP=… entry of a group (a digest: a path stays
 // out of the environment).

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/reversa/moot/internal/lazyre"
 )
@@ -42,6 +43,16 @@ func newScratch(kind string) (string, error) {
 			sweepStale()
 		}()
 	})
+	if kind == spareKind {
+		if dir, ok := spares.take(); ok {
+			return dir, nil
+		}
+	}
+	return makeScratch(kind)
+}
+
+// makeScratch makes a scratch folder with its mark.
+func makeScratch(kind string) (string, error) {
 	dir, err := os.MkdirTemp("", scratchPrefix+kind+"-"+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", err
@@ -84,8 +95,123 @@ func removeScratch(dir string) {
 }
 
 // WaitRemovals returns once every scratch folder handed to removeLater is
-// gone: moot calls it before it exits.
-func WaitRemovals() { removals.Wait() }
+// gone, and every spare call folder (PrepareScratch): moot calls it
+// before it exits.
+func WaitRemovals() {
+	spares.drain()
+	removals.Wait()
+}
+
+// spareKind is the kind of scratch folder made ahead: a command engine's
+// call folder (a vendor CLI's holds more, made per call).
+const spareKind = "call"
+
+// spares are call folders made ahead of the calls that take them. On a
+// disk where every new inode costs most of a millisecond (about 0.75 ms a
+// folder and as much its mark, measured here), making a stage's folders
+// as its calls start spread the starts and delayed the first one; made
+// while the previous stage's engines run, they cost the calls nothing.
+var spares sparePool
+
+// sparePool holds the spare folders; want is how many it keeps (every one
+// taken is replaced in the background while fewer than want are left).
+type sparePool struct {
+	mu     sync.Mutex
+	dirs   []string
+	want   int
+	making int         // folders being made
+	later  *time.Timer // the refill scheduled, if any
+}
+
+// refillAfter is how long after a call takes its folder the pool is
+// refilled: not while the stage's calls start (the folders would compete
+// with their starts for the processor and the disk), but while their
+// engines run.
+const refillAfter = 100 * time.Millisecond
+
+// PrepareScratch keeps n call folders made ahead, in the background:
+// the engine asks for a stage's width before the first stage, and for
+// fewer before the last (those beyond n are removed in the background).
+// Folders are the same private, marked folders a call would make; one
+// made for another TMPDIR is never handed out; WaitRemovals removes those
+// left, and a killed moot's are swept as any scratch folder is.
+func PrepareScratch(n int) {
+	spares.mu.Lock()
+	defer spares.mu.Unlock()
+	spares.want = max(n, 0)
+	for len(spares.dirs) > spares.want {
+		removeLater(spares.dirs[len(spares.dirs)-1])
+		spares.dirs = spares.dirs[:len(spares.dirs)-1]
+	}
+	spares.fill()
+}
+
+// take hands out a spare folder made in this TMPDIR, and has another made.
+func (p *sparePool) take() (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.dirs) > 0 {
+		dir := p.dirs[len(p.dirs)-1]
+		p.dirs = p.dirs[:len(p.dirs)-1]
+		if p.later == nil {
+			removals.Add(1) // done once the refill has started, or is stopped
+			p.later = time.AfterFunc(refillAfter, func() {
+				defer removals.Done()
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				p.later = nil
+				p.fill()
+			})
+		}
+		if filepath.Dir(dir) == filepath.Clean(os.TempDir()) {
+			return dir, true
+		}
+		removeLater(dir)
+	}
+	return "", false
+}
+
+// fill makes, in the background, the spare folders the pool lacks (under
+// p.mu); removals counts them, so WaitRemovals waits for them before
+// draining the pool.
+func (p *sparePool) fill() {
+	for ; len(p.dirs)+p.making < p.want; p.making++ {
+		removals.Add(1)
+		go func() {
+			defer removals.Done()
+			dir, err := makeScratch(spareKind)
+			p.mu.Lock()
+			p.making--
+			keep := err == nil && len(p.dirs) < p.want
+			if keep {
+				p.dirs = append(p.dirs, dir)
+			}
+			p.mu.Unlock()
+			if err == nil && !keep {
+				removeScratch(dir)
+			}
+		}()
+	}
+}
+
+// drain stops making spares and removes those made, once the ones being
+// made have landed.
+func (p *sparePool) drain() {
+	p.mu.Lock()
+	p.want = 0
+	if p.later != nil && p.later.Stop() {
+		p.later = nil
+		removals.Done()
+	}
+	p.mu.Unlock()
+	removals.Wait() // spares being made land (or are removed at once)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, dir := range p.dirs {
+		removeLater(dir)
+	}
+	p.dirs = nil
+}
 
 // sweepStale removes the call folders left by moot processes that no
 // longer run (killed with SIGKILL, or a crashed machine): folders named as

@@ -145,6 +145,7 @@ var rows = []row{
 	startupRow("moot help", "ms-cpu-help"),
 	startupRow("moot list, small register", "ms-cpu-list"),
 	versionFloorRow,
+	depsFloorRow,
 	initRow,
 	{"browser on 10,000 debates, cold cache: first screen / full index", "reported",
 		func(r results) (string, string) {
@@ -297,6 +298,21 @@ var versionFloorRow = row{"moot version ÷ a bare program linking the same rende
 		}
 		floor, _ := r.get("Startup", "ms-cpu-floor")
 		return fmt.Sprintf("%.2f× (%.1f ms vs %.1f ms; an empty Go program: %.1f ms)", ms/bare, ms, bare, floor), verdict(ms/bare <= 1.05)
+	}}
+
+// depsFloorRow splits versionFloorRow's gap: moot version against a
+// program that links every package moot links outside its module and does
+// nothing (what moot's own code costs), and that program against the
+// renderer's floor (what the other dependencies cost).
+var depsFloorRow = row{"where that gap lies: moot version ÷ a program linking all of moot's dependencies and nothing of its own / that program ÷ the renderer's floor", "reported",
+	func(r results) (string, string) {
+		ms, ok := r.get("Startup", "ms-cpu-version")
+		deps, okd := r.get("Startup", "ms-cpu-deps")
+		bare, okb := r.get("Startup", "ms-cpu-glamour")
+		if !ok || !okd || !okb || deps <= 0 || bare <= 0 {
+			return "not run", "—"
+		}
+		return fmt.Sprintf("%.3f× (moot's own code) / %.3f× (its other dependencies; %.1f ms vs %.1f ms)", ms/deps, deps/bare, deps, bare), "—"
 	}}
 
 // initRow is how much of `moot version`'s start is package initialisers,
