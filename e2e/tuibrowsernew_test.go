@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -77,9 +78,19 @@ func TestTUIBrowserNewStartsEveryProtocol(t *testing.T) {
 					row = "Should"
 				}
 				m.waitLine("the list's row naming the protocol", row, proto)
-				if p != nil {
+				if p != nil { // the spec verdict is still recordable: on the bug, or its archived folder
 					m.send("q")
-					p.moot("decide", "7", "approve").mustExit(t, 0)
+					archived, _ := filepath.Glob(filepath.Join(p.dir, "_reversa_bugs", "checkout", "bugs", "BUG-20260715-A7K3-*", "debate-*"))
+					switch {
+					case proto == "argue" && len(archived) == 0: // a question's debate archives no bug's
+						p.moot("decide", "7", "approve").mustExit(t, 0)
+					case proto != "argue" && len(archived) == 1:
+						if r := p.moot("decide", archived[0], "approve").mustExit(t, 0); !strings.Contains(r.stdout, "recorded on the archived debate") {
+							t.Errorf("decide did not say it recorded on the archived result:\n%s", r.stdout)
+						}
+					default:
+						t.Errorf("%s: archived debates %q", proto, archived)
+					}
 				}
 			})
 		}
