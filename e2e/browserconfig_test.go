@@ -38,9 +38,9 @@ func TestBrowserResumesARunStartedWithItsEnginesFile(t *testing.T) {
 			}
 			without := startTmux(t, p, sz.w, sz.h)
 			resume(without)
-			// the refusal is wrapped at the window's width (a long folder may put
-			// "slow" on the next line): its words are looked for one by one
-			without.wait("advice to pass the engines file", "no engine named", `"slow"`, "--config FILE")
+			// the refusal is wrapped at the window's width (a long folder moves
+			// its breaks): its words are looked for across the lines
+			without.waitWords("advice to pass the engines file", `no engine named "slow"`, "--config FILE")
 
 			with := startTmux(t, p, sz.w, sz.h, "--config", other)
 			resume(with)

@@ -72,6 +72,23 @@ func (m *tmuxMoot) wait(what string, wants ...string) string {
 	return ""
 }
 
+// waitWords waits until the screen, its lines joined by single spaces,
+// shows every want: for a message wrapped at the window's width, where a
+// break may fall inside a want (a temporary folder's length moves it).
+func (m *tmuxMoot) waitWords(what string, wants ...string) string {
+	m.t.Helper()
+	var last string
+	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		last = m.screen()
+		joined := strings.Join(strings.Fields(last), " ")
+		if !slices.ContainsFunc(wants, func(w string) bool { return !strings.Contains(joined, w) }) {
+			return last
+		}
+	}
+	m.t.Fatalf("timed out waiting for %s; the screen:\n%s", what, last)
+	return ""
+}
+
 // send types keys (tmux key names).
 func (m *tmuxMoot) send(keys ...string) {
 	m.t.Helper()
