@@ -47,6 +47,11 @@ type ReviewEngineCost struct {
 type ReviewStart struct {
 	Plan  ReviewPlan
 	Start func() (dir string, err error)
+	// Stop stops the review Start began (its calls in flight stop, what
+	// it wrote is kept, moot resume continues it): Leave it on its view
+	// opened from the browser. nil when the caller stops it once the UI
+	// has quit (moot review on a terminal).
+	Stop func()
 }
 
 // reviewCostState is the cost screen's state for a review.
@@ -152,8 +157,9 @@ func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.revCost.err, m.revCost.button = st.err, 2
 		return m, nil, true
 	}
-	if m.revCost.back && m.opts.Bug == nil { // the browser opens it, as it opens any review
-		m.revCost, m.wiz, m.screen = nil, nil, scrBrowser
+	if m.revCost.back && m.opts.Bug == nil { // its view, the list behind it: leaving asks while it runs, as a debate's
+		m.rv.ran, m.rv.stop, m.rv.view = st.dir, m.revCost.rs.Stop, nil
+		m.revCost, m.wiz, m.screen = nil, nil, scrReview
 		return m, tea.Batch(loadStartedReviewCmd(m.opts.keeper(), st.dir), listReviewsCmd(m.opts.keeper(), m.opts.Register)), true
 	}
 	m.rv.alone, m.screen = st.dir, scrReview
