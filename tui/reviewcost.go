@@ -96,6 +96,8 @@ func (c *reviewCostState) Update(f *frame, msg tea.Msg) (*reviewCostState, tea.C
 	switch {
 	case !ok:
 		return c, nil
+	case key.Matches(k, costKeyMap.Help):
+		f.next = openHelpMsg{}
 	case c.starting && c.rs.Start == nil && c.err == nil && c.button == 0 && key.Matches(k, costKeyMap.Confirm):
 		c.startWhenPlanned = true // still planned: it starts once it is
 		return c, statusCmd("starting as soon as the review is planned…")
@@ -220,8 +222,7 @@ func (c *reviewCostState) lines(f *frame) []string {
 
 // View draws the review's plan, the buttons and the footer.
 func (c *reviewCostState) View(f *frame) string {
-	k := costKeyMap
-	help := footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, labelled(k.Back, "esc", "cancel"))
+	help := costFooter(c.back) // esc goes back to the wizard's review page when it set the review up
 	if c.starting {
 		help = "starting the review…"
 	}
