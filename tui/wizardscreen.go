@@ -163,7 +163,8 @@ func (w *wizard) View(f *frame) string {
 	if w.firstStage() && w.form.GetFocusedField() == w.first {
 		bs = []key.Binding{k.Next, k.Choose, labelled(k.Leave, "esc", "leave")} // nothing to go back to
 	}
-	help := footerHelp(append(bs, w.helpKey())...) // ? or, in a text field, f1
+	help := footerHelp(append(bs, w.helpKey())...) // ends ? keys, or f1 keys in a text field
+
 	if note := w.restrictedNote(); note != "" { // pinned: the form scrolls under it
 		head += "\n" + f.st.Warning.Render(wrapLines(note, f.w))
 	}
