@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -282,19 +283,29 @@ func reviewForWizard(e *env) func(args []string, check bool) (tui.ReviewStart, e
 		if err != nil || check {
 			return tui.ReviewStart{}, inWizardFields(err)
 		}
-		ctx, stop := context.WithCancel(context.Background()) // Leave it on its view stops it, as q stops moot review's
+		ctx, cancel := context.WithCancel(context.Background()) // Leave it on its view stops it, as q stops moot review's
+		var launched atomic.Bool
+		ended := make(chan struct{})
 		start := func() (string, error) {
 			rin, err := r.launch(ctx, rd, wizardBudget(e, pol), nil)
 			if err != nil {
-				stop()
+				cancel()
 				return "", err
 			}
+			launched.Store(true)
 			go func() {
+				defer close(ended)
 				defer r.disarm()
-				defer stop()
+				defer cancel()
 				_, _ = review.Run(ctx, rin) // its record and summary say how it ended
 			}()
 			return r.folder.Dir, nil
+		}
+		stop := func() { // returns once the round has written how it ended
+			cancel()
+			if launched.Load() {
+				<-ended
+			}
 		}
 		return tui.ReviewStart{Plan: r.costCard(plan, rd), Start: start, Stop: stop}, nil
 	}

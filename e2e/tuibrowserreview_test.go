@@ -44,7 +44,8 @@ func TestTUIBrowserReviewAsksBeforeLeaving(t *testing.T) {
 	m.wait("asked again", "Leave this review?")
 	m.send("Up", "Enter")
 	m.wait("back in the list, how to resume it", "left review", "moot resume")
-	if s := m.settled(); strings.Contains(s, "●") {
+	m.waitLine("the review's row, stopped", "document Total", "cancelled")
+	if s := m.screen(); strings.Contains(s, "●") {
 		t.Errorf("the review left still shows the running mark:\n%s", s)
 	}
 	m.send("q")

@@ -48,9 +48,10 @@ type ReviewStart struct {
 	Plan  ReviewPlan
 	Start func() (dir string, err error)
 	// Stop stops the review Start began (its calls in flight stop, what
-	// it wrote is kept, moot resume continues it): Leave it on its view
-	// opened from the browser. nil when the caller stops it once the UI
-	// has quit (moot review on a terminal).
+	// it wrote is kept, moot resume continues it) and returns once its
+	// record says how it ended: Leave it on its view opened from the
+	// browser (called off the UI's goroutine). nil when the caller stops
+	// it once the UI has quit (moot review on a terminal).
 	Stop func()
 }
 

@@ -183,13 +183,16 @@ func (m Model) leaveReviewRun() (Model, tea.Cmd) {
 	if m.rv.alone != "" {
 		return m, tea.Quit
 	}
-	id := m.rv.view.st.ID
-	if m.rv.stop != nil {
-		m.rv.stop()
-	}
+	id, stop, list := m.rv.view.st.ID, m.rv.stop, listReviewsCmd(m.opts.keeper(), m.opts.Register)
 	m.rv.ran, m.rv.stop, m.rv.view, m.screen = "", nil, nil, scrBrowser
 	m.toast.text, m.toast.until = fmt.Sprintf("left review %s: everything is kept; moot resume %s continues it", id, id), m.clock().Add(6*time.Second)
-	return m, listReviewsCmd(m.opts.keeper(), m.opts.Register)
+	if stop == nil || list == nil {
+		return m, list
+	}
+	return m, func() tea.Msg { // its row is listed once the review has stopped
+		stop()
+		return list()
+	}
 }
 
 // viewReview lays out the review screen: a header (ID, status, round,
