@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -269,7 +270,7 @@ func inWizardFields(err error) error {
 // an answer is typed); otherwise the review is planned and priced for the
 // cost screen, and Start runs its round in the background (a reached
 // budget cap stops the round, as headless; the lenses that sat are kept)
-// while the view follows its folder.
+// while the view follows its folder; Stop stops it (Leave it on its view).
 func reviewForWizard(e *env) func(args []string, check bool) (tui.ReviewStart, error) {
 	return func(args []string, check bool) (tui.ReviewStart, error) {
 		quiet := quietEnv(e)
@@ -282,17 +283,30 @@ func reviewForWizard(e *env) func(args []string, check bool) (tui.ReviewStart, e
 		if err != nil || check {
 			return tui.ReviewStart{}, inWizardFields(err)
 		}
+		ctx, cancel := context.WithCancel(context.Background()) // Leave it on its view stops it, as q stops moot review's
+		var launched atomic.Bool
+		ended := make(chan struct{})
 		start := func() (string, error) {
-			rin, err := r.launch(context.Background(), rd, wizardBudget(e, pol), nil)
+			rin, err := r.launch(ctx, rd, wizardBudget(e, pol), nil)
 			if err != nil {
+				cancel()
 				return "", err
 			}
+			launched.Store(true)
 			go func() {
+				defer close(ended)
 				defer r.disarm()
-				_, _ = review.Run(context.Background(), rin) // its record and summary say how it ended
+				defer cancel()
+				_, _ = review.Run(ctx, rin) // its record and summary say how it ended
 			}()
 			return r.folder.Dir, nil
 		}
-		return tui.ReviewStart{Plan: r.costCard(plan, rd), Start: start}, nil
+		stop := func() { // returns once the round has written how it ended
+			cancel()
+			if launched.Load() {
+				<-ended
+			}
+		}
+		return tui.ReviewStart{Plan: r.costCard(plan, rd), Start: start, Stop: stop}, nil
 	}
 }

@@ -212,6 +212,11 @@ type reviewState struct {
 	// done set once its run ended.
 	alone string
 	done  bool
+	// ran is the review started from the browser (its wizard and cost
+	// screen) that runs in this process, and stop stops it: q on its view
+	// asks first while it runs, and leaving it stops it, as a debate's.
+	ran  string
+	stop func()
 }
 
 // frame is what every screen shares: the options (the register, the

@@ -74,7 +74,7 @@ func (k browserKeys) FullHelp() [][]key.Binding {
 		{said("⊘", "closed by DONE.md: read-only, no new debate"), said("◆", "waits for a human decision (listed first, with ◈)"),
 			said("◈", "an archived result still waits for a human decision"),
 			said("⚑", "visibility: restricted: never sent to an external engine"), said("?", "a question (moot ask), not a bug"),
-			said("◇", "a review (moot review): enter shows its panel"), said("●", "a moot process is running this debate now")},
+			said("◇", "a review (moot review): enter shows its panel"), said("●", "a moot process is running it now")},
 	}
 }
 

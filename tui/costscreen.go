@@ -21,7 +21,7 @@ import (
 
 // costKeys are the cost screen's key bindings.
 type costKeys struct {
-	Left, Right, Confirm, Up, Down, PageUp, PageDown, Back, Quit key.Binding
+	Left, Right, Confirm, Up, Down, PageUp, PageDown, Back, Quit, Help key.Binding
 }
 
 // costKeyMap are the cost screens' bindings, built once.
@@ -35,16 +35,17 @@ var costKeyMap = costKeys{
 	PageDown: silent("pgdown", "f", "space"),
 	Back:     bind("esc", "back to the setup (cancel when there is none)", "esc"),
 	Quit:     bind("q", "cancel", "q"),
+	Help:     bind("?", "this help", "?"),
 }
 
 // ShortHelp is the cost screen's footer.
 func (k costKeys) ShortHelp() []key.Binding {
-	return []key.Binding{labelled(k.Left, "←/→", "choose"), k.Confirm, k.Back}
+	return []key.Binding{labelled(k.Left, "←/→", "choose"), k.Confirm, k.Back, labelled(k.Help, "?", "keys")}
 }
 
 // FullHelp is the cost screen's help.
 func (k costKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Left, k.Right, k.Confirm, k.Up, k.PageUp, k.Back, k.Quit}}
+	return [][]key.Binding{{k.Left, k.Right, k.Confirm, k.Up, k.PageUp, k.Back, k.Quit, k.Help}}
 }
 
 // costNav is what both cost screens move: the focused button and the
@@ -111,6 +112,8 @@ func (c costState) Update(f *frame, msg tea.Msg) (costState, tea.Cmd) {
 		return c, nil
 	}
 	switch {
+	case key.Matches(k, costKeyMap.Help):
+		f.next = openHelpMsg{}
 	case key.Matches(k, costKeyMap.Back):
 		f.next = backToSetupMsg{}
 	case key.Matches(k, costKeyMap.Quit), key.Matches(k, costKeyMap.Confirm) && c.button == 2:
@@ -143,12 +146,20 @@ func (c *costState) start(f *frame) tea.Cmd {
 
 // View draws the plan, the buttons and the footer.
 func (c costState) View(f *frame) string {
+	return c.body(f, strings.Split(c.text(f), "\n")) + "\n" + f.toast.footer(f, costFooter(c.fromWizard))
+}
+
+// costFooter is both cost screens' footer: esc goes back to the setup
+// when a wizard stands behind the screen, else it cancels.
+func costFooter(fromWizard bool) string {
 	k := costKeyMap
-	back := labelled(k.Back, "esc", "cancel")
-	if c.fromWizard {
-		back = labelled(k.Back, "esc", "back to the setup")
+	bs := k.ShortHelp()
+	if !fromWizard {
+		bs[2] = labelled(k.Back, "esc", "cancel")
+	} else {
+		bs[2] = labelled(k.Back, "esc", "back to the setup")
 	}
-	return c.body(f, strings.Split(c.text(f), "\n")) + "\n" + f.toast.footer(f, footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, back))
+	return footerHelp(bs...)
 }
 
 // plan prices a setup (Options.planOf, else engine.NewPlan). It reads

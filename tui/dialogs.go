@@ -260,6 +260,9 @@ func (quitDialog) reopen(m Model, _ *menu) (Model, tea.Cmd) {
 
 func (quitDialog) done(m Model, mn *menu) (Model, tea.Cmd) {
 	m.dlg.closeMenu() // keep watching: the decision still waits
+	if mn.choice == "leave" && m.screen == scrReview {
+		return m.leaveReviewRun()
+	}
 	if mn.choice == "leave" {
 		m.run.leaveToBrowser = m.fromBrowser() // the list stays open: r resumes it there
 		return m.leave()

@@ -408,15 +408,20 @@ func engineChangeMenu(diffs []string) *menu {
 	return m
 }
 
-// quitMenu asks before leaving a running debate.
-func quitMenu(bugID string, fromBrowser bool) *menu {
+// quitMenu asks before leaving a running protocol (what: "debate" or
+// "review", id: what moot resume takes): a debate's and a review's q ask
+// the one question, in the one form.
+func quitMenu(what, id string, fromBrowser bool) *menu {
 	m := &menu{kind: menuQuit, choice: "stay"}
-	how := fmt.Sprintf("moot resume %s continues it.", bugID)
-	if fromBrowser { // leaving goes back to the list, where r resumes it
-		how = fmt.Sprintf("Back to the list: r (or moot resume %s) continues it.", bugID)
+	how := fmt.Sprintf("moot resume %s continues it.", id)
+	switch {
+	case fromBrowser && what == "debate": // leaving goes back to the list, where r resumes it
+		how = fmt.Sprintf("Back to the list: r (or moot resume %s) continues it.", id)
+	case fromBrowser:
+		how = fmt.Sprintf("Back to the list: moot resume %s continues it.", id)
 	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title("Leave this debate?").
+		huh.NewNote().Title("Leave this "+what+"?").
 			Description(quitNote+"\n"+how),
 		huh.NewSelect[string]().Options(
 			huh.NewOption(quitChoices[0], "leave"),
@@ -426,8 +431,8 @@ func quitMenu(bugID string, fromBrowser bool) *menu {
 	return m
 }
 
-// quitChoices are the answers of every "leave this running protocol?"
-// question (a debate's menu, a review's dialog), in the one order: leave,
+// quitChoices are the answers of the "leave this running protocol?"
+// question (quitMenu), in the one order: leave,
 // then keep watching (the default); quitNote says what leaving does.
 var quitChoices = []string{"Leave it, resumable", "Keep watching"}
 

@@ -18,11 +18,7 @@ import (
 // anyway (the archived result keeps its pending decision: moot decide
 // records it there), or cancel. It owns its keys, its view and its help.
 type pendingAsk struct {
-	// stopReview, when set, makes this the question before q stops a
-	// running review (moot review on a terminal), as a debate's q asks:
-	// keep watching, or stop it (resumable).
-	stopReview string
-	bug        *bugfolder.Bug
+	bug *bugfolder.Bug
 	// what names the pending result ("the spec debate's recommended
 	// verdict spec-gap"); archive is where it will be moved.
 	what, archive string
@@ -103,16 +99,8 @@ func newPendingAsk(b *bugfolder.Bug, d *bugfolder.Debate, archive string) *pendi
 	return &pendingAsk{bug: b, what: what, archive: archive, keys: newPendingKeys()}
 }
 
-// newStopReviewAsk asks before q stops the running review id.
-func newStopReviewAsk(id string) *pendingAsk {
-	return &pendingAsk{stopReview: id, keys: newPendingKeys(), cursor: 1} // on Keep watching, as a debate's
-}
-
 // options are the dialog's answers, in order.
 func (a *pendingAsk) options() []string {
-	if a.stopReview != "" {
-		return quitChoices // the order and the words of a debate's quit menu
-	}
 	return []string{
 		"Decide it now (opens the result; d records the decision)",
 		"Archive it and set up a new debate (d on its ◈ row, or moot decide " + a.bug.ID + ", still records the decision)",
@@ -149,13 +137,8 @@ func (a *pendingAsk) view(st *Styles, width int) string {
 	w := max(20, min(width-4, 90))
 	inner := w - 4
 	var b strings.Builder
-	if a.stopReview != "" {
-		b.WriteString(st.Bold.Render("Leave this review?") + "\n")
-		b.WriteString(wrapText(quitNote+"\nmoot resume "+a.stopReview+" continues it.", inner) + "\n\n")
-	} else {
-		b.WriteString(st.Warning.Render(ansi.Truncate("◆ "+a.bug.ID+" waits for a human decision", inner, "…")) + "\n")
-		b.WriteString(wrapText(fmt.Sprintf("Nobody has decided %s yet. A new debate archives it as %s; the decision can still be recorded there.", a.what, a.archive), inner) + "\n\n")
-	}
+	b.WriteString(st.Warning.Render(ansi.Truncate("◆ "+a.bug.ID+" waits for a human decision", inner, "…")) + "\n")
+	b.WriteString(wrapText(fmt.Sprintf("Nobody has decided %s yet. A new debate archives it as %s; the decision can still be recorded there.", a.what, a.archive), inner) + "\n\n")
 	for i, o := range a.options() {
 		line := "  " + o
 		if i == a.cursor {
@@ -168,7 +151,7 @@ func (a *pendingAsk) view(st *Styles, width int) string {
 }
 
 // pendingDialog is the pending-decision question over the list or the
-// setup (and the stop question over a review run here).
+// setup.
 type pendingDialog struct{}
 
 // key answers the dialog: deciding opens the bug's latest debate
@@ -182,14 +165,7 @@ func (pendingDialog) key(m Model, msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	bug := m.dlg.ask.bug
-	stop := m.dlg.ask.stopReview != ""
 	m.dlg.ask = nil
-	if stop { // the first answer leaves (the caller stops the run); the second keeps watching
-		if choice == pendingDecide {
-			return m, tea.Quit
-		}
-		return m, nil
-	}
 	switch choice {
 	case pendingDecide:
 		m.subj.bug, m.dv.decideOnOpen = bug, true

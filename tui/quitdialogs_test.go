@@ -3,32 +3,51 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/review"
 )
 
 // TestQuitDialogsAskAlike: the question q asks over a running debate and
-// over a running review lists the same answers in the same order (leave
-// it, resumable; keep watching), with keep watching chosen by default,
-// and says what leaving keeps in the same words.
+// over a running review is the one dialog: the same answers in the same
+// order (leave it, resumable; keep watching), keep watching chosen by
+// default with the same cursor, and what leaving keeps in the same words.
 func TestQuitDialogsAskAlike(t *testing.T) {
 	t.Parallel()
-	menu := quitMenu("BUG-20260715-A7K3", false)
+	menu := quitMenu("debate", "BUG-20260715-A7K3", false)
 	menu.form.Init()
 	debate := ansi.Strip(frame{w: 100, h: 30}.fitForm(menu.form, 80, 0).View())
-	review := ansi.Strip(newStopReviewAsk("20261202-005400").view(NewStyles(true), 100))
+	f := newFixture(t)
+	rf := runningReview(t, f)
+	m := NewReview(rf.f.Dir, Options{Now: func() time.Time { return fixedNow }, Records: []engine.RecordKeeper{review.Keeper{}}})
+	m = pump(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	for _, msg := range run(m.Init()) {
+		m = pump(t, m, msg)
+	}
+	review := screenText(keys(t, m, "q"), "")
+	cursor := func(text string) string { // what stands before "Keep watching" on its line
+		at := strings.Index(text, "Keep watching")
+		line := text[strings.LastIndex(text[:at], "\n")+1 : at]
+		if box := strings.LastIndex(line, "│"); box >= 0 { // the dialog's box over the panes
+			line = line[box+len("│"):]
+		}
+		return strings.TrimSpace(line)
+	}
 	for name, text := range map[string]string{"debate": debate, "review": review} {
 		leave, stay := strings.Index(text, "Leave it, resumable"), strings.Index(text, "Keep watching")
 		if leave < 0 || stay < 0 || leave > stay {
 			t.Errorf("the %s's quit question does not list leave, then keep watching:\n%s", name, text)
 			continue
 		}
-		if !strings.Contains(text, "everything written is kept") {
-			t.Errorf("the %s's quit question does not say what leaving keeps:\n%s", name, text)
+		if !strings.Contains(text, "Leave this "+name+"?") || !strings.Contains(text, "everything written is kept") {
+			t.Errorf("the %s's quit question does not say what it asks and what leaving keeps:\n%s", name, text)
 		}
-		stayLine := text[strings.LastIndex(text[:stay], "\n")+1 : stay]
-		if !strings.ContainsAny(stayLine, ">▸") {
-			t.Errorf("the %s's quit question does not default to keep watching:\n%s", name, text)
+		if c := cursor(text); c != cursor(debate) || !strings.Contains(c, ">") {
+			t.Errorf("the %s's quit question marks keep watching with %q, the debate's with %q:\n%s", name, c, cursor(debate), text)
 		}
 	}
 }

@@ -157,7 +157,7 @@ func (r *browserRow) reviewOutcome() string {
 var winnerCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == "WINNER" })
 
 // reviewMarks are a review row's markers: ◆ a stalled review waiting for
-// a human decision, ⚑ restricted (else ◇, a review).
+// a human decision, ⚑ restricted (else ◇, a review), ● running.
 func (r *browserRow) reviewMarks() string {
 	m := []rune("    ")
 	if r.rev.WaitsDecision {
@@ -166,6 +166,9 @@ func (r *browserRow) reviewMarks() string {
 	m[1] = '◇'
 	if r.rev.Restricted {
 		m[1] = '⚑'
+	}
+	if r.rev.Running {
+		m[2] = '●' // a moot process runs it now, as a debate's row says
 	}
 	return string(m)
 }

@@ -47,6 +47,12 @@ type ReviewEngineCost struct {
 type ReviewStart struct {
 	Plan  ReviewPlan
 	Start func() (dir string, err error)
+	// Stop stops the review Start began (its calls in flight stop, what
+	// it wrote is kept, moot resume continues it) and returns once its
+	// record says how it ended: Leave it on its view opened from the
+	// browser (called off the UI's goroutine). nil when the caller stops
+	// it once the UI has quit (moot review on a terminal).
+	Stop func()
 }
 
 // reviewCostState is the cost screen's state for a review.
@@ -91,6 +97,8 @@ func (c *reviewCostState) Update(f *frame, msg tea.Msg) (*reviewCostState, tea.C
 	switch {
 	case !ok:
 		return c, nil
+	case key.Matches(k, costKeyMap.Help):
+		f.next = openHelpMsg{}
 	case c.starting && c.rs.Start == nil && c.err == nil && c.button == 0 && key.Matches(k, costKeyMap.Confirm):
 		c.startWhenPlanned = true // still planned: it starts once it is
 		return c, statusCmd("starting as soon as the review is planned…")
@@ -152,8 +160,9 @@ func (m Model) updateReviewStart(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.revCost.err, m.revCost.button = st.err, 2
 		return m, nil, true
 	}
-	if m.revCost.back && m.opts.Bug == nil { // the browser opens it, as it opens any review
-		m.revCost, m.wiz, m.screen = nil, nil, scrBrowser
+	if m.revCost.back && m.opts.Bug == nil { // its view, the list behind it: leaving asks while it runs, as a debate's
+		m.rv.ran, m.rv.stop, m.rv.view = st.dir, m.revCost.rs.Stop, nil
+		m.revCost, m.wiz, m.screen = nil, nil, scrReview
 		return m, tea.Batch(loadStartedReviewCmd(m.opts.keeper(), st.dir), listReviewsCmd(m.opts.keeper(), m.opts.Register)), true
 	}
 	m.rv.alone, m.screen = st.dir, scrReview
@@ -214,8 +223,7 @@ func (c *reviewCostState) lines(f *frame) []string {
 
 // View draws the review's plan, the buttons and the footer.
 func (c *reviewCostState) View(f *frame) string {
-	k := costKeyMap
-	help := footerHelp(labelled(k.Left, "←/→", "choose"), k.Confirm, labelled(k.Back, "esc", "cancel"))
+	help := costFooter(c.back) // esc goes back to the wizard's review page when it set the review up
 	if c.starting {
 		help = "starting the review…"
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,5 +63,36 @@ func TestReviewHeaderShowsElapsedAsADebatesDoes(t *testing.T) {
 				t.Errorf("the header does not say %q:\n%s", strings.Trim(tc.want, " ·"), head)
 			}
 		})
+	}
+}
+
+// TestARunningReviewsElapsedTicks: the header's elapsed time of a review
+// that runs counts on with the clock between two reads of its folder, as
+// a running debate's does (it froze at its first read).
+func TestARunningReviewsElapsedTicks(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	rf := newReviewFixture(t, filepath.Join(f.proj, review.ReviewsDir), fixedNow, review.State{
+		Contract: envelope.Contract{Intent: "clock"}, Lenses: lenses("defect"), Status: review.StatusRunning,
+	})
+	lockHeldBy(t, rf.f.Dir, os.Getpid())
+	rf.event(t, engine.Event{Type: engine.EvRoundStarted, Round: 1, Time: fixedNow})
+	var mu sync.Mutex
+	now := fixedNow.Add(6 * time.Second)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	m := NewReview(rf.f.Dir, Options{Now: clock, Records: []engine.RecordKeeper{review.Keeper{}}})
+	m = pump(t, m, tea.WindowSizeMsg{Width: 140, Height: 30})
+	for _, msg := range run(m.Init()) {
+		m = pump(t, m, msg)
+	}
+	if head := headerLine(m); !strings.Contains(head, " · 6s · ") {
+		t.Fatalf("the header does not say 6s:\n%s", head)
+	}
+	mu.Lock()
+	now = now.Add(3 * time.Second)
+	mu.Unlock()
+	m = pump(t, m, watchTickMsg{})
+	if head := headerLine(m); !strings.Contains(head, " · 9s · ") {
+		t.Errorf("the elapsed time did not tick to 9s:\n%s", head)
 	}
 }

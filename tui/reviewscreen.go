@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -152,7 +153,7 @@ func (r *reviewView) move(f *frame, k reviewScreen, msg tea.KeyPressMsg) bool {
 // one opened from the list goes back to it.
 func (s reviewState) leave(f *frame) tea.Cmd {
 	r := s.view
-	if s.alone != "" && !s.done && r.st.Running {
+	if s.runsHere() {
 		f.next = askStopReviewMsg{id: r.st.ID}
 		return nil
 	}
@@ -161,6 +162,37 @@ func (s reviewState) leave(f *frame) tea.Cmd {
 	}
 	f.next = leaveReviewMsg{relist: true}
 	return nil
+}
+
+// runsHere reports whether the review on screen runs in this process
+// (moot review's, or one started from the browser) and has not ended:
+// leaving it asks first.
+func (s reviewState) runsHere() bool {
+	r := s.view
+	if r == nil || s.done || !r.st.Running {
+		return false
+	}
+	return s.alone != "" || (s.stop != nil && r.dir == s.ran)
+}
+
+// leaveReviewRun is Leave it on a review running here: moot review's
+// view quits (its caller stops the run); one started from the browser is
+// stopped (what it wrote is kept) and the list comes back, saying how to
+// continue it.
+func (m Model) leaveReviewRun() (Model, tea.Cmd) {
+	if m.rv.alone != "" {
+		return m, tea.Quit
+	}
+	id, stop, list := m.rv.view.st.ID, m.rv.stop, listReviewsCmd(m.opts.keeper(), m.opts.Register)
+	m.rv.ran, m.rv.stop, m.rv.view, m.screen = "", nil, nil, scrBrowser
+	m.toast.text, m.toast.until = fmt.Sprintf("left review %s: everything is kept; moot resume %s continues it", id, id), m.clock().Add(6*time.Second)
+	if stop == nil || list == nil {
+		return m, list
+	}
+	return m, func() tea.Msg { // its row is listed once the review has stopped
+		stop()
+		return list()
+	}
 }
 
 // viewReview lays out the review screen: a header (ID, status, round,

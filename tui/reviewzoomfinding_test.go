@@ -43,9 +43,8 @@ func TestStoppingARunningReviewAsksFirst(t *testing.T) {
 	for _, msg := range run(m.Init()) {
 		m = pump(t, m, msg)
 	}
-	asked, cmd := m.Update(keyMsg("q"))
-	am := asked.(Model)
-	if !strings.Contains(screenText(am, ""), "Leave this review?") || cmd != nil {
+	am, quits := pumpQuits(m, keyMsg("q"))
+	if !strings.Contains(screenText(am, ""), "Leave this review?") || quits {
 		t.Fatalf("q stopped a running review without asking:\n%s", screenText(am, ""))
 	}
 	if s := screenText(am, ""); !strings.Contains(s, "Leave this review?") || !strings.Contains(s, "Keep watching") {
@@ -58,10 +57,8 @@ func TestStoppingARunningReviewAsksFirst(t *testing.T) {
 	if ended := pump(t, am, ReviewDoneMsg{}); strings.Contains(screenText(ended, ""), "Leave this review?") {
 		t.Errorf("the question stays open once the review ended:\n%s", screenText(ended, ""))
 	}
-	stopped := keys(t, am, "up")
-	if _, c := stopped.Update(keyMsg("enter")); c == nil {
-		t.Error("stop it did not quit")
-	} else if _, ok := c().(tea.QuitMsg); !ok {
-		t.Error("stop it does not quit the review view")
+	again, _ := pumpQuits(m, keyMsg("q")) // a new question: the form answered above is done
+	if _, quits := pumpQuits(keys(t, again, "up"), keyMsg("enter")); !quits {
+		t.Error("leave it does not quit the review view")
 	}
 }

@@ -28,7 +28,7 @@ func TestTinyTerminal(t *testing.T) {
 		{"help", func() Model { return keys(t, browser, "?") }, []string{"Keys", "sort: register order, newest, status,", "cost, health", "(1–9 of"}, false},
 		{"help-scrolled", func() Model {
 			return keys(t, browser, slices.Concat([]string{"?"}, slices.Repeat([]string{"down"}, 22))...)
-		}, []string{"an archived result still waits", "external engine", "running this debate now", "of 31)"}, false},
+		}, []string{"an archived result still waits", "external engine", "running it now", "of 31)"}, false},
 		{"cost", func() Model {
 			opts := f.options()
 			bug := f.bug(t, "7")

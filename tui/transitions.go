@@ -49,7 +49,8 @@ type (
 	openZoomMsg struct{ find bool }
 	// openMenuMsg opens a menu over the screen.
 	openMenuMsg struct{ menu *menu }
-	// askStopReviewMsg asks before q stops the review running here.
+	// askStopReviewMsg asks before q stops the review running here (the
+	// debate's quit question, quitMenu).
 	askStopReviewMsg struct{ id string }
 	// leaveReviewMsg leaves the review view for the list (relist: the
 	// view is dropped and the reviews listed again).
@@ -104,7 +105,7 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 	case openMenuMsg:
 		c = m.dlg.openMenu(&m.frame, t.menu)
 	case askStopReviewMsg:
-		m.dlg.ask = newStopReviewAsk(t.id)
+		c = m.dlg.openMenu(&m.frame, quitMenu("review", t.id, m.rv.alone == ""))
 	case leaveReviewMsg:
 		m.screen = scrBrowser
 		if t.relist {
@@ -136,7 +137,7 @@ func (m Model) quitDebate(esc bool) (Model, tea.Cmd) {
 	case m.dlg.menu != nil && m.run.on && !esc:
 		// leaving asks first, the decision waiting under the question
 		m.dlg.aside = m.dlg.menu
-		return m, m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+		return m, m.dlg.openMenu(&m.frame, quitMenu("debate", m.dv.deb.bugID, m.fromBrowser()))
 	case m.dlg.menu != nil && esc:
 		m.dlg.hidden = false // back to the decision that waits
 		return m, nil
@@ -145,7 +146,7 @@ func (m Model) quitDebate(esc bool) (Model, tea.Cmd) {
 		m.run.leaveWhenDone = true
 		return m, statusCmd("the debate has finished: leaving once moot has closed its files…")
 	case m.run.on:
-		return m, m.dlg.openMenu(&m.frame, quitMenu(m.dv.deb.bugID, m.fromBrowser()))
+		return m, m.dlg.openMenu(&m.frame, quitMenu("debate", m.dv.deb.bugID, m.fromBrowser()))
 	}
 	return m.reopen("")
 }

@@ -200,15 +200,16 @@ func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case ReviewDoneMsg:
 		m.rv.done = true
-		if m.dlg.ask != nil && m.dlg.ask.stopReview != "" {
-			m.dlg.ask = nil // "Leave this review?" has no object any more, as a debate's quit menu at its end
-		}
+		m.rv.closeQuitMenu(&m.dlg)
 		if m.rv.alone != "" {
 			return m, loadReviewCmd(m.opts.keeper(), m.rv.alone, 0), true
 		}
 	case reviewLoadedMsg:
 		if m.rv.showsReview(&m.frame, msg) {
 			m = reviewPage.open(m, msg)
+		}
+		if !m.rv.runsHere() {
+			m.rv.closeQuitMenu(&m.dlg)
 		}
 	case reviewDocMsg:
 		m.rv.gotDoc(&m.frame, &m.zm, &m.dv, msg)
@@ -224,7 +225,15 @@ func (m Model) updateReviewData(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (s reviewState) showsReview(f *frame, msg reviewLoadedMsg) bool {
 	same := func(dir string) bool { return msg.data != nil && msg.data.dir == dir }
 	return f.screen == scrBrowser || (f.screen == scrReview && s.view != nil && same(s.view.dir)) ||
-		(s.alone != "" && same(s.alone))
+		(s.alone != "" && same(s.alone)) || (f.screen == scrReview && s.view == nil && s.ran != "" && same(s.ran))
+}
+
+// closeQuitMenu closes "Leave this review?" once the review ended: it has
+// no object any more, as a debate's quit menu at its end.
+func (s reviewState) closeQuitMenu(d *dialogStack) {
+	if d.menu != nil && d.menu.kind == menuQuit && s.view != nil {
+		d.closeMenu()
+	}
 }
 
 // docArrived takes a document rendered off the UI goroutine (one rendered

@@ -168,6 +168,7 @@ func (m Model) onWatchTick() (Model, tea.Cmd) {
 			cmds = append(cmds, m.browser.watch.next()) // fsnotify's word, between two polls
 		}
 	case m.screen == scrReview && m.rv.view != nil:
+		m.now = m.clock() // a running review's elapsed time ticks, as a debate's
 		cmds = append(cmds, m.rv.followReview(&m.frame))
 	case m.screen == scrReview && m.rv.alone != "":
 		cmds = append(cmds, loadReviewCmd(m.opts.keeper(), m.rv.alone, 0)) // its record was not readable yet

@@ -19,6 +19,9 @@ import (
 // wizardKeys are the wizard's key bindings.
 type wizardKeys struct {
 	Next, Back, Leave, Choose, Sides key.Binding
+	// Help is ? on a field that takes no text; HelpInText is f1, which
+	// opens the help on any field (in a text field ? is typed).
+	Help, HelpInText key.Binding
 }
 
 // wizardKeyMap are the wizard's bindings, built once.
@@ -28,14 +31,19 @@ var wizardKeyMap = wizardKeys{
 	Leave:  bind("esc", "leave the setup (on its first field)", "esc"),
 	Choose: bind("↑/↓", "choose", "up", "down"),
 	Sides:  bind("←/→", "choose between buttons", "left", "right"),
+	Help:   bind("?", "this help (in a text field ? is typed: f1 opens it)", "?"),
+	// f1 is the help key of a text field (its footer says so)
+	HelpInText: bind("f1", "this help, on any field", "f1"),
 }
 
 // ShortHelp is the wizard's footer.
-func (k wizardKeys) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Back, k.Choose} }
+func (k wizardKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Back, k.Choose, labelled(k.Help, "?", "keys")}
+}
 
 // FullHelp is the wizard's help.
 func (k wizardKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Next, k.Back, k.Leave, k.Choose, k.Sides}}
+	return [][]key.Binding{{k.Next, k.Back, k.Leave, k.Choose, k.Sides, k.Help, k.HelpInText}}
 }
 
 // Update answers the wizard's back keys, then feeds the form: shift+tab
@@ -64,6 +72,10 @@ func (w *wizard) Update(f *frame, msg tea.Msg) (*wizard, tea.Cmd) {
 // answer answers a message the wizard does not hold (Update).
 func (w *wizard) answer(f *frame, msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
+	if ok && (key.Matches(k, wizardKeyMap.HelpInText) || key.Matches(k, wizardKeyMap.Help) && !w.typing()) {
+		f.next = openHelpMsg{}
+		return nil
+	}
 	if !ok || !key.Matches(k, wizardKeyMap.Back) {
 		return w.feed(f, msg)
 	}
@@ -80,6 +92,25 @@ func (w *wizard) answer(f *frame, msg tea.Msg) tea.Cmd {
 	cmd := w.form.Init()
 	w.focusLast()
 	return cmd
+}
+
+// typing reports whether the focused field takes text (where ? is typed
+// and f1 opens the help).
+func (w *wizard) typing() bool {
+	switch w.form.GetFocusedField().(type) {
+	case *huh.Input, *huh.Text:
+		return true
+	}
+	return false
+}
+
+// helpKey is the key that opens the help on the focused field, as the
+// footer says it.
+func (w *wizard) helpKey() key.Binding {
+	if w.typing() {
+		return labelled(wizardKeyMap.HelpInText, "f1", "keys")
+	}
+	return labelled(wizardKeyMap.Help, "?", "keys")
 }
 
 // feed feeds the wizard's form, following the moves of its focus (the
@@ -125,13 +156,15 @@ func (w *wizard) View(f *frame) string {
 	if !strings.Contains(ansi.Strip(form), w.bug.ID) { // the page's heading scrolled away or none: the title names the bug
 		head += f.st.Subtle.Render(ansi.Truncate(" · "+w.heading(), max(0, f.w-ansi.StringWidth(ansi.Strip(head))), "…"))
 	}
-	help := footerHelp(k.ShortHelp()...)
+	bs := []key.Binding{k.Next, k.Back, k.Choose}
 	if w.stage == stageConfirm { // yes/no buttons side by side
-		help = footerHelp(labelled(k.Sides, "←/→", "choose"), labelled(k.Next, "enter", "confirm"), k.Back)
+		bs = []key.Binding{labelled(k.Sides, "←/→", "choose"), labelled(k.Next, "enter", "confirm"), k.Back}
 	}
 	if w.firstStage() && w.form.GetFocusedField() == w.first {
-		help = footerHelp(k.Next, k.Choose, labelled(k.Leave, "esc", "leave")) // nothing to go back to
+		bs = []key.Binding{k.Next, k.Choose, labelled(k.Leave, "esc", "leave")} // nothing to go back to
 	}
+	help := footerHelp(append(bs, w.helpKey())...) // ends ? keys, or f1 keys in a text field
+
 	if note := w.restrictedNote(); note != "" { // pinned: the form scrolls under it
 		head += "\n" + f.st.Warning.Render(wrapLines(note, f.w))
 	}
