@@ -109,6 +109,10 @@ func (r *round) pane(id string) *pane {
 // debateView is what the live view shows of a debate, live or past.
 type debateView struct {
 	bugID, title string
+	// which says which of the bug's debates this is (bugfolder.DebateWords,
+	// "" for a question's); also, the other result of the bug that waits
+	// for a human decision too, in words with its folder ("" none known).
+	which, also string
 	dir          string
 	lang         bugfolder.Lang
 	mode         bugfolder.Mode
