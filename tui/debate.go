@@ -113,15 +113,15 @@ type debateView struct {
 	// "" for a question's); also, the other result of the bug that waits
 	// for a human decision too, in words with its folder ("" none known).
 	which, also string
-	dir          string
-	lang         bugfolder.Lang
-	mode         bugfolder.Mode
-	n, r         int
-	rounds       []*round
-	judge        *pane
-	current      int
-	startedAt    time.Time
-	finishedAt   time.Time
+	dir         string
+	lang        bugfolder.Lang
+	mode        bugfolder.Mode
+	n, r        int
+	rounds      []*round
+	judge       *pane
+	current     int
+	startedAt   time.Time
+	finishedAt  time.Time
 	// prior is the time the debate ran in earlier sessions; sessionStart
 	// when this session started (zero for a debate only shown).
 	prior        time.Duration
