@@ -247,7 +247,7 @@ func IndexBug(reg *Register, bd BugDir) (*Summary, error) {
 	s.Debates = []*Debate{d}
 	s.Problems = d.Problems
 	s.fromLatest(d)
-	if s.Decision != DecisionPending && !s.DecisionClosed {
+	if !s.DecisionClosed { // also beside a latest that waits: the browser shows both
 		s.ArchivedPending = archivedPending(b.Dir, archivedNames, reg.Lang)
 	}
 	if f := d.Final; f != nil && f.TotalCostRecorded && f.TotalCostUSD > 0 {

@@ -45,9 +45,10 @@ type Summary struct {
 	// can no longer be taken: the bug was closed by DONE.md (Decision is
 	// then "": nothing waits).
 	DecisionClosed bool
-	// ArchivedPending is the archived debate whose result still waits for
-	// a human decision moot decide can record (a new debate archived it
-	// undecided), when the latest waits for none; "" otherwise.
+	// ArchivedPending is the newest archived debate whose result still
+	// waits for a human decision moot decide can record (a new debate
+	// archived it undecided), whether or not the latest waits too; ""
+	// otherwise.
 	ArchivedPending string
 	// Problems are files of the debates that could not be read.
 	Problems []error

@@ -158,6 +158,9 @@ type (
 		nth, of int
 		// facts are read with deb (viewFromFiles).
 		facts folderFacts
+		// also is the other result of the bug that waits for a human
+		// decision too, in words with its folder (loadDecisionCmd).
+		also string
 	}
 	// convergenceMsg delivers the convergence rows read from disk.
 	convergenceMsg struct {

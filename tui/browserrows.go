@@ -231,13 +231,17 @@ const wideList = 120
 const statusCap = 34
 
 // status is the row's STATUS cell: the words moot list uses for it
-// (bugfolder.StatusWord).
+// (bugfolder.StatusWord), "+◈ archived" after them when an archived
+// result waits beside the latest.
 func (r *browserRow) status() string {
 	if r.rev != nil {
 		return reviewStatus(r.rev)
 	}
 	if r.sum == nil {
 		return ""
+	}
+	if r.alsoArchived() { // the latest's decision, and the archived one waiting too
+		return r.sum.StatusWord() + " +◈ archived"
 	}
 	return r.sum.StatusWord()
 }
@@ -258,6 +262,8 @@ func (r *browserRow) statusCell(w int) string {
 	state := string(r.sum.State)
 	var forms []string
 	switch {
+	case r.alsoArchived():
+		forms = []string{state + " · ◆ decide +◈ archived", state + " · ◆ decide +◈", "◆ decide +◈ archived", "◆ decide +◈", "◆+◈ decide"}
 	case r.pendingDecision():
 		forms = []string{state + " · ◆ decide", "◆ decide"}
 	case r.archivedPending():

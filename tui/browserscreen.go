@@ -199,7 +199,8 @@ func (b *browserScreen) open(f *frame) tea.Cmd {
 }
 
 // startNew is n: the wizard on the bug, unless it is closed, a question,
-// unfinished, or waits for a decision (asked first).
+// unfinished (argue and review only, the rest refused on the wizard's
+// first page), or waits for a decision (asked first).
 func (b *browserScreen) startNew(f *frame) tea.Cmd {
 	r := b.selected()
 	switch {
@@ -214,7 +215,14 @@ func (b *browserScreen) startNew(f *frame) tea.Cmd {
 		}
 		return statusCmd(questionNewAdvice(r.sum.Bug.Title, p))
 	case r.resumable():
-		return statusCmd(fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID))
+		// argue and a review leave the unfinished debate be: the wizard
+		// offers them, and says why the bug's own protocols are left out
+		why := fmt.Sprintf("%s has an unfinished debate: r resumes it", r.sum.Bug.ID)
+		if _, offered := f.opts.choices().withoutBugProtocols(why); !offered {
+			return statusCmd(why)
+		}
+		f.next = openSetupMsg{bug: r.sum.Bug, unfinished: why + " from the list"}
+		return nil
 	case r.pendingDecision(): // its result is read off the UI goroutine (pendingReadMsg)
 		return readPendingCmd(r.sum.Bug)
 	}

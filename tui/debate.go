@@ -109,15 +109,19 @@ func (r *round) pane(id string) *pane {
 // debateView is what the live view shows of a debate, live or past.
 type debateView struct {
 	bugID, title string
-	dir          string
-	lang         bugfolder.Lang
-	mode         bugfolder.Mode
-	n, r         int
-	rounds       []*round
-	judge        *pane
-	current      int
-	startedAt    time.Time
-	finishedAt   time.Time
+	// which says which of the bug's debates this is (bugfolder.DebateWords,
+	// "" for a question's); also, the other result of the bug that waits
+	// for a human decision too, in words with its folder ("" none known).
+	which, also string
+	dir         string
+	lang        bugfolder.Lang
+	mode        bugfolder.Mode
+	n, r        int
+	rounds      []*round
+	judge       *pane
+	current     int
+	startedAt   time.Time
+	finishedAt  time.Time
 	// prior is the time the debate ran in earlier sessions; sessionStart
 	// when this session started (zero for a debate only shown).
 	prior        time.Duration
@@ -553,9 +557,22 @@ func (d *debateView) finishedRounds() int {
 
 // elapsedText is elapsed as the header writes it: "—" when nothing
 // records it (bugfolder.Debate.Elapsed), never a span from a wrong origin.
+// While a session runs — here or watched from another moot, both timed
+// from its setup or resumed event — it is counted in whole seconds, as
+// the header ticks once a second, so the runner and a watcher read alike
+// ("9s", "10s", never "10s" beside "9.6s"); a finished debate keeps the
+// precision moot list gives it.
 func (d *debateView) elapsedText(now time.Time) string {
-	return bugfolder.ElapsedText(d.elapsed(now), !d.noClock || !d.sessionStart.IsZero(), humantime.Duration)
+	e := d.elapsed(now)
+	if d.running() {
+		e = e.Truncate(time.Second)
+	}
+	return bugfolder.ElapsedText(e, !d.noClock || !d.sessionStart.IsZero(), humantime.Duration)
 }
+
+// running reports whether a session of the debate is under way: started
+// and not finished.
+func (d *debateView) running() bool { return !d.sessionStart.IsZero() && d.finishedAt.IsZero() }
 
 // elapsed is how long the debate has run over all its sessions: the
 // earlier ones, then this one up to now or to its end.

@@ -202,7 +202,7 @@ func (d debateState) Update(f *frame, msg tea.Msg) (debateState, tea.Cmd) {
 // a human decision: the decision form.
 func (debateScreen) decide(d *debateState, f *frame, _ tea.KeyPressMsg) tea.Cmd {
 	if d.tab == d.finalTab() && !f.run.on && d.deb.awaitsDecision() {
-		f.next = openMenuMsg{decideMenu(d.deb.bugID, archivedFolder(d.deb.dir))}
+		f.next = openMenuMsg{decideMenu(d.deb.bugID, d.deb)}
 	}
 	return nil
 }

@@ -84,9 +84,9 @@ func escalationWords(f *bugfolder.Final) string {
 }
 
 // decideMenu is the form that records the human decision: the choice, then
-// a note (required to revise). archived names the archived debate's folder
-// the decision goes to ("" for the latest debate or a review's).
-func decideMenu(bugID, archived string) *menu {
+// a note (required to revise). d, a bug's debate shown (nil for a
+// review), says which result it decides and whether another waits too.
+func decideMenu(bugID string, d *debateView) *menu {
 	mn := &menu{kind: menuDecide, choice: string(bugfolder.ChoiceApprove)}
 	var opts []huh.Option[string]
 	for _, c := range bugfolder.Choices {
@@ -94,7 +94,7 @@ func decideMenu(bugID, archived string) *menu {
 	}
 	mn.form = newForm(huh.NewGroup(
 		huh.NewNote().Title("Record the human decision on "+noteText(bugID)).
-			Description(archivedLine(archived)+"Written to decisao.md beside the final answer, with who and when. moot never decides on its own."),
+			Description(d.decisionOn()+"Written to decisao.md beside the final answer, with who and when. moot never decides on its own."),
 		huh.NewSelect[string]().Title("Decision").Options(opts...).Value(&mn.choice).Height(len(opts)+1),
 		huh.NewText().Title("Note").Description("required to revise: what should change").Value(&mn.note).Lines(3).
 			Validate(func(s string) error {
@@ -107,14 +107,25 @@ func decideMenu(bugID, archived string) *menu {
 	return mn
 }
 
-// archivedLine is the decision form's first line on an archived result:
-// its folder, on a line of its own (a form wraps at hyphens too), as moot
-// decide says it records there; "" otherwise.
-func archivedLine(folder string) string {
-	if folder == "" {
+// decisionOn is the decision form's first lines on a bug's debate: which
+// result it decides, in moot decide's words (bugfolder.DebateWords), with
+// an archived one's folder on a line of its own (a form wraps at hyphens
+// too); then the other result that waits too, decided after this one
+// ("" for a review's or a question's).
+func (d *debateView) decisionOn() string {
+	if d == nil || d.which == "" {
 		return ""
 	}
-	return "On the archived result, in\n" + noteText(folder) + "/\n"
+	s := "On " + noteText(d.which)
+	if folder := archivedFolder(d.dir); folder != "" {
+		s += ", in\n" + noteText(folder) + "/"
+	}
+	s += "\n"
+	if d.also != "" {
+		words, folder, _ := strings.Cut(d.also, "\n")
+		s += "Waiting too: " + noteText(words) + "\n" + noteText(folder) + "\n(d on the bug's ◈ row decides it after this one)\n"
+	}
+	return s
 }
 
 // archivedFolder is the folder's name when dir is an archived debate of a
@@ -128,7 +139,7 @@ func archivedFolder(dir string) string {
 
 // open opens the decision form on the final tab.
 func (decideDialog) open(m Model) (Model, tea.Cmd) {
-	cmd := m.dlg.openMenu(&m.frame, decideMenu(m.dv.deb.bugID, archivedFolder(m.dv.deb.dir)))
+	cmd := m.dlg.openMenu(&m.frame, decideMenu(m.dv.deb.bugID, m.dv.deb))
 	return m, cmd
 }
 
@@ -181,8 +192,21 @@ func loadDecisionCmd(bug *bugfolder.Bug, dir string) tea.Cmd {
 		if i < 0 {
 			return statusMsg(fmt.Sprintf("%s's debate %s is gone: nothing to decide there", full.ID, filepath.Base(dir)))
 		}
-		return debateLoadedMsg{bug: full, deb: ds[i], nth: i + 1, of: len(ds), facts: readFolderFacts(ds[i])}
+		return debateLoadedMsg{bug: full, deb: ds[i], nth: i + 1, of: len(ds), facts: readFolderFacts(ds[i]), also: alsoWaiting(full, dir)}
 	}
+}
+
+// alsoWaiting is the newest other result of bug than the one in dir that
+// waits for a human decision, in moot decide's words with its folder
+// and its folder's name on a line of its own ("" none): the form
+// deciding dir says it waits too.
+func alsoWaiting(bug *bugfolder.Bug, dir string) string {
+	for _, d := range bugfolder.PendingDebates(bug) {
+		if d.Dir != dir {
+			return bugfolder.DebateWords(d) + ", in\n" + filepath.Base(d.Dir) + "/"
+		}
+	}
+	return ""
 }
 
 // recorded shows the recorded decision (or why it was refused).
@@ -213,6 +237,13 @@ func (r *browserRow) pendingDecision() bool {
 // decision (the browser marks it ◈; d decides it).
 func (r *browserRow) archivedPending() bool {
 	return r.rev == nil && r.sum != nil && !r.sum.Bug.Done && !r.pendingDecision() && r.sum.ArchivedPending != ""
+}
+
+// alsoArchived reports whether the row's latest result waits for a human
+// decision (◆) and an archived result of its bug waits too: the STATUS
+// says both, and d decides the latest first, saying the other waits.
+func (r *browserRow) alsoArchived() bool {
+	return r.rev == nil && r.sum != nil && !r.sum.Bug.Done && r.pendingDecision() && r.sum.ArchivedPending != ""
 }
 
 // waitsForHuman reports whether a human decision waits on the row: its

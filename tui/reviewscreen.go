@@ -114,7 +114,7 @@ func (s reviewState) Update(f *frame, msg tea.Msg) (reviewState, tea.Cmd) {
 		}
 	case key.Matches(m, k.Decide):
 		if r.awaitsDecision() {
-			f.next = openMenuMsg{menu: decideMenu(r.st.ID, "")}
+			f.next = openMenuMsg{menu: decideMenu(r.st.ID, nil)}
 			return s, nil
 		}
 		return s, statusCmd(fmt.Sprintf("review %s is %s and waits for no human decision (only a stalled review does)", r.st.ID, reviewStatus(r.st)))

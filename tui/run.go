@@ -84,6 +84,9 @@ func (d debateState) open(f *frame, msg debateLoadedMsg) debateState {
 	f.subj.bug = msg.bug
 	d.deb = viewFromFiles(msg.bug, msg.deb, msg.facts)
 	d.deb.nth, d.deb.of = msg.nth, msg.of
+	if msg.bug != nil && !msg.bug.IsQuestion {
+		d.deb.which, d.deb.also = bugfolder.DebateWords(msg.deb), msg.also
+	}
 	f.now = f.clock() // a debate run elsewhere counts its elapsed time to now
 	f.out.Dir = msg.deb.Dir
 	f.screen, d.focus, d.conv = scrDebate, 0, nil

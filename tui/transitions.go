@@ -23,7 +23,12 @@ type (
 	// setupDoneMsg opens the cost screen of the completed wizard.
 	setupDoneMsg struct{}
 	// openSetupMsg opens the wizard for a new debate on a bug.
-	openSetupMsg struct{ bug *bugfolder.Bug }
+	// unfinished, set on a bug whose debate is unfinished, says so: the
+	// wizard then offers argue and review only.
+	openSetupMsg struct {
+		bug        *bugfolder.Bug
+		unfinished string
+	}
 	// startRunMsg starts the cost screen's debate.
 	startRunMsg struct{}
 	// backToBrowserMsg leaves the debate on screen for the list (or quits
@@ -83,7 +88,7 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 	case setupDoneMsg:
 		m, c = m.openCost()
 	case openSetupMsg:
-		m, c = m.openWizard(t.bug)
+		m, c = m.openWizard(t.bug, t.unfinished)
 	case startRunMsg:
 		m.dv, c = m.dv.start(&m.frame, m.cost.setup, m.cost.plan)
 		m.zm.on = false
@@ -233,10 +238,14 @@ func (m Model) problemArrived(msg problemMsg) (Model, tea.Cmd) {
 }
 
 // open opens the setup wizard for a new debate on bug.
-func (m Model) openWizard(bug *bugfolder.Bug) (Model, tea.Cmd) {
+func (m Model) openWizard(bug *bugfolder.Bug, unfinished string) (Model, tea.Cmd) {
 	m.subj.bug = bug
 	m.subj.problem, m.subj.probErr = nil, nil
-	m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, engine.Setup{}, m.opts.choices())
+	ch := m.opts.choices()
+	if unfinished != "" {
+		ch, _ = ch.withoutBugProtocols(unfinished)
+	}
+	m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, engine.Setup{}, ch)
 	m.wiz.probing = m.run.probing
 	m.wiz.fit(&m.frame)
 	m.screen = scrWizard

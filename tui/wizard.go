@@ -36,6 +36,27 @@ type wizardChoices struct {
 	ask       func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error)
 	// review plans a review of a change (wizardreview.go).
 	review func(args []string, check bool) (ReviewStart, error)
+	// unfinished, set on a bug whose debate is unfinished, says why the
+	// bug's own protocols are not offered: a new one would archive that
+	// debate, while argue (on a question) and a review leave it be.
+	unfinished string
+}
+
+// withoutBugProtocols are the choices on a bug whose debate is unfinished
+// (why says so): argue and review only, with the line the protocol page
+// shows for the protocols left out; offered says whether one is.
+func (ch wizardChoices) withoutBugProtocols(why string) (_ wizardChoices, offered bool) {
+	offered = (ch.ask != nil && len(ch.questions) > 0) || ch.review != nil
+	if len(ch.protocols) == 0 {
+		return ch, offered
+	}
+	names := make([]string, len(ch.protocols))
+	for i, p := range ch.protocols {
+		names[i] = p.Name()
+	}
+	ch.unfinished = strings.Join(names, ", ") + " not offered: " + why
+	ch.protocols = nil
+	return ch, offered
 }
 
 // wizard is the setup form of a new debate, in stages: the protocol (when
@@ -120,11 +141,13 @@ func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]Engine
 		w.mode = string(bugfolder.Diagnosis)
 	}
 	w.proto = preset.Protocol
-	if w.proto == nil && len(ch.protocols) > 0 {
-		w.proto = ch.protocols[0]
+	if offered := w.offeredProtocols(); w.proto == nil && len(offered) > 0 {
+		w.proto = offered[0]
 	}
 	if w.proto != nil {
 		w.protoName = w.proto.Name()
+	} else if ch.review != nil { // nothing else is offered
+		w.protoName = reviewChoice
 	}
 	w.in = engine.Describe(w.proto)
 	w.nStr, w.rStr = "3", strconv.Itoa(w.in.R)
@@ -133,8 +156,8 @@ func newWizard(bug *bugfolder.Bug, cfg *harness.Config, status map[string]Engine
 		w.rStr = strconv.Itoa(preset.R)
 	}
 	w.presetInputs(preset)
-	if w.choiceCount() > 1 && preset.Protocol == nil {
-		w.stage = stageProtocol
+	if (w.choiceCount() > 1 || ch.unfinished != "") && preset.Protocol == nil {
+		w.stage = stageProtocol // a choice, or a choice left out to explain
 	}
 	offered := w.offered()
 	pick := func(name string) string {
@@ -401,7 +424,11 @@ func (w *wizard) build() {
 	w.texts = nil
 	switch w.stage {
 	case stageProtocol:
-		fields := []huh.Field{w.textNote("New debate", w.heading()), w.protocolSelect()}
+		heading := w.heading()
+		if w.ch.unfinished != "" {
+			heading += "\n" + w.ch.unfinished
+		}
+		fields := []huh.Field{w.textNote("New debate", heading), w.protocolSelect()}
 		groups = append(groups, huh.NewGroup(fields...))
 		focusable = fields[1:]
 	case stageBasics:

@@ -33,6 +33,10 @@ func (w *wizard) isQuestion(p engine.Protocol) bool {
 // onQuestion reports whether the protocol chosen runs on a question.
 func (w *wizard) onQuestion() bool { return w.isQuestion(w.proto) }
 
+// PersonasField is the title of the question's field that takes its
+// personas: a refusal of one names it (cli words moot ask's --persona so).
+const PersonasField = "Personas"
+
 // questionFields are a question protocol's first page: the question,
 // its personas (none: two chosen for the question) and the round cap.
 func (w *wizard) questionFields() []huh.Field {
@@ -40,7 +44,7 @@ func (w *wizard) questionFields() []huh.Field {
 	return []huh.Field{
 		described(w, huh.NewInput().Title("Question"), "one line; the debate is stored under .moot/debates/ (moot ask)").
 			Value(&w.question).Validate(func(s string) error { return w.askCheck(func() { w.question = s }) }),
-		described(w, huh.NewInput().Title(capital(w.in.Members)), "names separated by spaces or commas (the library's, or .moot/personas/NAME.md); empty = two chosen for the question").
+		described(w, huh.NewInput().Title(PersonasField), "names separated by spaces or commas (the library's, or .moot/personas/NAME.md); empty = two chosen for the question").
 			Value(&w.personas).Validate(func(s string) error { return w.askCheck(func() { w.personas = s }) }),
 		described(w, huh.NewInput().Title("Rounds (cap R)"), "the cap is stated on the cost screen and never exceeded; the debate may stop earlier on convergence").
 			Value(&w.rStr).Validate(func(s string) error {
