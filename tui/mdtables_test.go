@@ -75,3 +75,31 @@ func TestNarrowKeyValueTableReadsAsPairs(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderedMarkdownNeverBreaksAnIDOrAPathAtItsHyphen: moot show and
+// the TUI's documents keep a bug ID and a flag whole on a line and cut a
+// path wider than the line only after a '/', at every width from 40 to
+// 100 columns (glamour breaks after any '-'); a list's "- " and a rule
+// stay Markdown.
+func TestRenderedMarkdownNeverBreaksAnIDOrAPathAtItsHyphen(t *testing.T) {
+	t.Parallel()
+	const path = "_reversa_bugs/checkout/bugs/BUG-20260702-Q2R8-frete-arredondado/debate"
+	md := "Run moot resume BUG-20260702-Q2R8 --config walk/moot.yaml to go on; the debate is in " + path + " now.\n\n---\n\n- a list item with a cross-rebuttal round\n"
+	for w := 40; w <= 100; w++ {
+		out := ansi.Strip(RenderMarkdown(md, w, styles.DarkStyle))
+		for _, l := range strings.Split(out, "\n") {
+			if l = strings.TrimSpace(l); strings.HasSuffix(l, "-") && strings.Trim(l, "-") != "" { // a rule is all hyphens
+				t.Errorf("at %d a line broken at a hyphen: %q\n%s", w, l, out)
+			}
+		}
+		flat := strings.Join(strings.Fields(out), "")
+		for _, whole := range []string{"BUG-20260702-Q2R8", "--config", path, "•alistitem"} {
+			if !strings.Contains(flat, whole) {
+				t.Errorf("at %d %q is not whole:\n%s", w, whole, out)
+			}
+		}
+		if !strings.Contains(out, "BUG-20260702-Q2R8 ") || strings.Contains(out, nbHyphen) || strings.Contains(out, pathBreak) {
+			t.Errorf("at %d the ID is broken or a stand-in is left:\n%s", w, out)
+		}
+	}
+}
