@@ -89,7 +89,7 @@ func RenderMarkdown(md string, width int, style string) string {
 	defer lr.Unlock()
 	md = showHTML(quoteBreaks(strings.ReplaceAll(termsafe.Text(md), quoteCell, "")))
 	md = fitTables(md, width-docMargin)
-	out, err := lr.r.Render(keepHyphens(breakPaths(md, width-docMargin)))
+	out, err := lr.r.Render(forWrapping(md, width-docMargin))
 	if err != nil {
 		return md
 	}
@@ -276,18 +276,29 @@ func keepHyphens(md string) string {
 // space (with the mark) taken out after where no line broke.
 const pathBreak = "\u2063"
 
-// breakPaths lets glamour break every word with a '/' wider than a
-// third of the width after its slashes.
-func breakPaths(md string, width int) string {
+// forWrapping readies md's text (not its fenced code) for glamour's wrap
+// at width: hyphens kept (keepHyphens), long paths cut at their slashes
+// (breakPaths).
+func forWrapping(md string, width int) string {
 	lines := strings.Split(md, "\n")
+	var code fences
 	for i, l := range lines {
-		words := strings.Split(l, " ")
-		for j, w := range words {
-			if strings.Contains(w, "/") && runewidth.StringWidth(w) > width/3 && !strings.Contains(w, "://") {
-				words[j] = strings.ReplaceAll(strings.TrimSuffix(w, "/"), "/", "/"+pathBreak+" ") + strings.Repeat("/", len(w)-len(strings.TrimSuffix(w, "/")))
-			}
+		if !code.follow(strings.TrimSpace(l)) {
+			lines[i] = keepHyphens(breakPaths(l, width))
 		}
-		lines[i] = strings.Join(words, " ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// breakPaths lets glamour break every word of a line with a '/' wider
+// than a third of the width after its slashes (not a link or an address).
+func breakPaths(l string, width int) string {
+	words := strings.Split(l, " ")
+	for j, w := range words {
+		if strings.Contains(w, "/") && runewidth.StringWidth(w) > width/3 && !strings.ContainsAny(w, "()<>[]") {
+			body := strings.TrimRight(w, "/")
+			words[j] = strings.ReplaceAll(body, "/", "/"+pathBreak+" ") + w[len(body):]
+		}
+	}
+	return strings.Join(words, " ")
 }
