@@ -22,14 +22,11 @@ type table struct {
 	// squeeze is cut when the columns left are still too wide.
 	drop    []int
 	squeeze int
-	// idCut: column 0 holds IDs, cut in the middle down to idFloor cells
-	// (or wider, as long as two would read the same).
+	// idCut: column 0 holds IDs, cut in the middle to midcut.ColumnWidth
+	// (a bug's ID whole; wider as long as two would read the same), given
+	// back what the other columns leave.
 	idCut bool
 }
-
-// idFloor is the narrowest an ID column is cut to: a bug's ID
-// (BUG-20260715-A7K3) stays whole, a question's keeps its date and more.
-const idFloor = 24
 
 // render draws the table within width (0: no limit).
 func (t table) render(width int) string {
@@ -53,14 +50,8 @@ func (t table) render(width int) string {
 		return n - 2
 	}
 	if width > 0 {
-		// the title and a long ID share the room: the title down to
-		// idFloor, the ID down to its floor, then the title to its own
-		if t.flex >= 0 && total() > width {
-			widths[t.flex] = max(min(idFloor, widths[t.flex]), t.flexMin, widths[t.flex]-(total()-width))
-		}
-		if t.idCut && total() > width {
-			floor := midcut.DistinctWidth(column(t, 0), min(idFloor, widths[0]))
-			widths[0] = max(floor, widths[0]-(total()-width))
+		if t.idCut { // the browser's rule: a long ID is cut in its middle to a bug ID's width
+			widths[0] = min(widths[0], midcut.ColumnWidth(column(t, 0)))
 		}
 		if t.flex >= 0 && total() > width {
 			widths[t.flex] = max(t.flexMin, widths[t.flex]-(total()-width))
@@ -74,12 +65,12 @@ func (t table) render(width int) string {
 		if total() > width {
 			widths[t.squeeze] = max(4, widths[t.squeeze]-(total()-width))
 		}
-		if t.idCut && total() < width { // room given back by a column that went
-			widths[0] = min(widths[0]+width-total(), maxWidth(t, 0))
-		}
 		if t.flex >= 0 && keep[t.flex] && total() < width {
 			widths[t.flex] += width - total() // room given back by a column that went
 			widths[t.flex] = min(widths[t.flex], maxWidth(t, t.flex))
+		}
+		if t.idCut && total() < width { // room the title left
+			widths[0] = min(widths[0]+width-total(), maxWidth(t, 0))
 		}
 	}
 	var b strings.Builder

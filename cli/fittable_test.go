@@ -64,11 +64,11 @@ func TestPlanWarningsWrapAtSpacesOnly(t *testing.T) {
 	}
 }
 
-// TestListSharesTheWidthWithALongQuestionID: at 80 columns a 58-character
-// question ID is cut in its middle so the status, protocol and the title's
-// start stay beside it, two IDs never read the same and a bug's ID stays
-// whole; at 140 columns the ID and the title share what the other columns
-// leave.
+// TestListSharesTheWidthWithALongQuestionID: a 58-character question ID
+// is cut in its middle to a bug ID's width (as the browser cuts it), so
+// at 80 columns the status, protocol and the title's start stay beside
+// it and at 140 every column does, two IDs never read the same and a
+// bug's ID stays whole.
 func TestListSharesTheWidthWithALongQuestionID(t *testing.T) {
 	t.Parallel()
 	long := "20261202-should-we-retry-payment-webhooks-forever-or-give-up"[:58]
@@ -84,7 +84,7 @@ func TestListSharesTheWidthWithALongQuestionID(t *testing.T) {
 		shown []string
 	}{
 		{80, []string{"STATUS", "PROTOCOL", "TITLE", "BUG-20260720-R5T6 ", "Sessão", "tradeoff", "decision pending"}},
-		{140, []string{"20261202-sh", "CONTEXT", "N×R", "ELAPSED", "Should we"}},
+		{140, []string{"20261202…", "CONTEXT", "N×R", "WINNER", "STARTED", "ELAPSED", "Should we"}},
 	} {
 		out := tb.render(tc.width)
 		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")

@@ -158,8 +158,9 @@ func TestShowNamesArguesScorerAsTheProtocolDoes(t *testing.T) {
 }
 
 // TestListAt80ColumnsSharesTheWidthWithALongQuestionID: with a question
-// whose ID is 58 characters long, moot list at 80 columns still shows each
-// record's status, protocol and title, the ID cut in its middle.
+// whose ID is 58 characters long, moot list at 80 columns keeps the
+// columns it shows without questions (status, protocol, mode, N×R and the
+// title), the ID cut in its middle to a bug ID's width.
 func TestListAt80ColumnsSharesTheWidthWithALongQuestionID(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
@@ -171,7 +172,7 @@ func TestListAt80ColumnsSharesTheWidthWithALongQuestionID(t *testing.T) {
 	}
 	s := strings.TrimRight(m.screen(), "\n")
 	lines := strings.Split(s, "\n")
-	for _, want := range []string{"STATUS", "PROTOCOL", "TITLE", "Should we", "…"} {
+	for _, want := range []string{"STATUS", "PROTOCOL", "MODE", "N×R", "TITLE", "Should we", "…"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("80 columns: %q is not shown:\n%s", want, s)
 		}

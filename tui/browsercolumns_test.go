@@ -67,3 +67,44 @@ func TestBrowserTellsProtocolsAndIDsApart(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserKeepsItsColumnsBesideALongQuestionID: a question of a long
+// slug in the register changes no column of the list at 60, 80 and 140
+// columns (its ID is cut in its middle to a bug ID's width): the heading
+// reads as it does without questions, but for ID in place of BUG.
+func TestBrowserKeepsItsColumnsBesideALongQuestionID(t *testing.T) {
+	t.Parallel()
+	const long = "20261202-should-checkout-cache-coupon-lookups"
+	for _, size := range [][2]int{{60, 15}, {80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			heading := func(s string) string {
+				for _, l := range strings.Split(s, "\n") {
+					if strings.Contains(l, "STATUS") {
+						return strings.Replace(strings.TrimSpace(l), "BUG", "ID ", 1)
+					}
+				}
+				t.Fatalf("no heading:\n%s", s)
+				return ""
+			}
+			plain := newFixture(t)
+			without := heading(screenText(loadBrowser(t, plain, size[0], size[1]), plain.proj))
+			f := newFixture(t)
+			dir := filepath.Join(f.proj, bugfolder.QuestionsDir, long)
+			if err := testutil.Copy(filepath.Join(testutil.RepoRoot(t), "testdata", "sample", q2r8), dir); err != nil {
+				t.Fatal(err)
+			}
+			rewrite(t, filepath.Join(dir, "problema.md"), "bug_id: BUG-20260702-Q2R8\n", "protocol: tradeoff\nquestion_id: "+long+"\nquestion: Should checkout cache coupon lookups?\n")
+			m := loadBrowser(t, f, size[0], size[1])
+			s := screenText(m, f.proj)
+			if with := heading(s); with != without {
+				t.Errorf("a question changed the columns:\nwithout %q\nwith    %q\n%s", without, with, s)
+			}
+			if !strings.Contains(s, "20261202…") || !strings.Contains(s, "tradeoff") {
+				t.Errorf("the question's row lacks its cut ID or its protocol:\n%s", s)
+			}
+			checkFrame(t, m, size[0], size[1], f.proj, nil)
+			goldenScreen(t, m, f.proj)
+		})
+	}
+}

@@ -29,7 +29,7 @@ type browserCol struct {
 // is left, and the marks (closed, restricted, held) come first and are
 // never cut.
 var browserCols = []browserCol{
-	{"BUG", 17, 0, false}, {"#", 4, 6, true}, {"CONTEXT", 8, 2, false}, {"STATUS", 12, 0, false},
+	{"BUG", midcut.IDColumn, 0, false}, {"#", 4, 6, true}, {"CONTEXT", 8, 2, false}, {"STATUS", 12, 0, false},
 	{"PROTOCOL", protocolW, 0, false}, {"MODE", 9, 1, false}, {"N×R", 4, 5, false}, {"WINNER", 13, 4, false}, {"COST", 7, 8, true},
 	{"DATE", 10, 7, true}, {"HEALTH", 6, 3, true},
 }

@@ -107,7 +107,7 @@ func budgetMenu(a *budgetAsk) *menu {
 		stop = fmt.Sprintf("Stop now: no %s call (kept; moot resume with a higher cap runs it)", b.FinalWord)
 	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title(fmt.Sprintf("The budget cap is reached (round %d)", b.Round)).Description(desc),
+		m.wrappedNote(fmt.Sprintf("The budget cap is reached (round %d)", b.Round), desc),
 		huh.NewSelect[string]().Title("What now?").Options(
 			huh.NewOption("Raise the cap… (type a new one)", "raise"),
 			huh.NewOption(stop, "stop"),
@@ -147,7 +147,7 @@ func budgetRaiseMenu(a *budgetAsk) *menu {
 	})
 	m.first = usd
 	if a.why != "" {
-		m.form = newForm(huh.NewGroup(huh.NewNote().Title("That cap was not taken").Description(a.why), usd, tok))
+		m.form = newForm(huh.NewGroup(m.wrappedNote("That cap was not taken", a.why), usd, tok))
 		return m
 	}
 	m.form = newForm(huh.NewGroup(usd, tok))

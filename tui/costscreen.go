@@ -273,8 +273,9 @@ func (c costState) text(f *frame) string {
 		b.WriteString("\n")
 	}
 	prevKey := ""
-	for i, l := range engine.SetupLines(s) {
-		line := l.Text
+	setup := engine.SetupLines(s)
+	for i, l := range setup {
+		line, indent := l.Text, "  "
 		switch {
 		case i == 0 && engine.Describe(s.Protocol).Modes:
 			line = fmt.Sprintf("mode %s · %s", f.st.Bold.Render(string(s.Mode)), line)
@@ -284,10 +285,17 @@ func (c costState) text(f *frame) string {
 			line = l.Key + " " + line
 			prevKey = l.Key
 		}
-		if l.Note != "" { // a lens's description, where there is room
-			line = ansi.Truncate(line+" — "+l.Note, max(f.lay.w-4, ansi.StringWidth(line)), "…")
+		if i > 0 { // a keyed line's continuations go under its text
+			indent += strings.Repeat(" ", ansi.StringWidth(prevKey)+1)
 		}
-		b.WriteString(strings.Join(wrapStyled("  "+line, f.lay.w-2, "  ", nil), "\n") + "\n")
+		inList := l.Key == "" || i+1 < len(setup) && setup[i+1].Key == ""
+		switch {
+		case l.Note != "" && inList: // a lens's description, on its one line where there is room
+			line = ansi.Truncate(line+" — "+l.Note, max(f.lay.w-4, ansi.StringWidth(line)), "…")
+		case l.Note != "": // what the stakes or the limits mean: wrapped whole, as moot plan says it
+			line += " — " + l.Note
+		}
+		b.WriteString(strings.Join(wrapStyled("  "+line, f.lay.w-2, indent, nil), "\n") + "\n")
 	}
 	switch {
 	case c.err != nil:

@@ -93,8 +93,8 @@ func decideMenu(bugID string, d *debateView) *menu {
 		opts = append(opts, huh.NewOption(string(c), string(c)))
 	}
 	mn.form = newForm(huh.NewGroup(
-		huh.NewNote().Title("Record the human decision on "+noteText(bugID)).
-			Description(d.decisionOn()+"Written to decisao.md beside the final answer, with who and when. moot never decides on its own."),
+		mn.wrappedNote("Record the human decision on "+noteText(bugID),
+			d.decisionOn()+"Written to decisao.md beside the final answer, with who and when. moot never decides on its own."),
 		huh.NewSelect[string]().Title("Decision").Options(opts...).Value(&mn.choice).Height(len(opts)+1),
 		huh.NewText().Title("Note").Description("required to revise: what should change").Value(&mn.note).Lines(3).
 			Validate(func(s string) error {

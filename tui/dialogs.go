@@ -366,7 +366,7 @@ func cursorLine(view string) int {
 
 // clampMenuOff keeps a menu's scroll within what stands above its end.
 func (d dialogStack) clampMenuOff(f *frame, off int) int {
-	_, off = menuWindow(d.menu.form.WithWidth(f.lay.menuFormW).View()+"\n"+d.menuKeys(), f.menuRows(), off)
+	_, off = menuWindow(d.menu.view(f.lay.menuFormW)+"\n"+d.menuKeys(), f.menuRows(), off)
 	return off
 }
 
@@ -380,7 +380,10 @@ func (d *dialogStack) openMenu(f *frame, n *menu) tea.Cmd {
 }
 
 // fitMenu sizes the open menu's form to the window.
-func (d *dialogStack) fitMenu(f *frame) { d.menu.form = f.fitForm(d.menu.form, f.lay.menuFormW, 0) }
+func (d *dialogStack) fitMenu(f *frame) {
+	d.menu.fitText(f.lay.menuFormW)
+	d.menu.form = f.fitForm(d.menu.form, f.lay.menuFormW, 0)
+}
 
 // fitForm sizes a huh form: huh lays a form out only when the form itself
 // receives a window size, so it gets one at the size it is drawn.
@@ -458,6 +461,6 @@ func (m Model) replayMenu(mn *menu) (Model, tea.Cmd) {
 // over draws the open menu in a box over out, scrolled when taller than
 // the window.
 func (d dialogStack) over(f *frame, out string) string {
-	body, _ := menuWindow(d.menu.form.WithWidth(f.lay.menuFormW).View()+"\n"+f.st.Subtle.Render(fitHelp(d.menuKeys(), f.lay.menuFormW)), f.menuRows(), d.off)
+	body, _ := menuWindow(d.menu.view(f.lay.menuFormW)+"\n"+f.st.Subtle.Render(fitHelp(d.menuKeys(), f.lay.menuFormW)), f.menuRows(), d.off)
 	return f.overlay(out, f.st.Box.Width(f.lay.menuBoxW).Render(body))
 }

@@ -3,10 +3,12 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"github.com/mattn/go-runewidth"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
@@ -87,10 +89,11 @@ func RenderMarkdown(md string, width int, style string) string {
 	defer lr.Unlock()
 	md = showHTML(quoteBreaks(strings.ReplaceAll(termsafe.Text(md), quoteCell, "")))
 	md = fitTables(md, width-docMargin)
-	out, err := lr.r.Render(md)
+	out, err := lr.r.Render(forWrapping(md, width-docMargin))
 	if err != nil {
 		return md
 	}
+	out = strings.NewReplacer(pathBreak+" ", "", pathBreak, "", nbHyphen, "-").Replace(out)
 	// what glamour passed through is sanitized again: only its own styling stays
 	return strings.Trim(termsafe.Styled(quoteBars(out)), "\n")
 }
@@ -238,4 +241,64 @@ func (f *fences) follow(t string) bool {
 		return true
 	}
 	return false
+}
+
+// nbHyphen stands in for a hyphen inside a word while glamour wraps the
+// text: glamour breaks a line after any '-', which splits a bug ID
+// ("BUG-20260702-" / "Q2R8"), a flag or a path; a word is broken at a
+// space instead, and the hyphen put back after.
+const nbHyphen = "\u2011"
+
+// keepHyphens replaces every hyphen between two characters of a word (a
+// letter, a digit or another hyphen: "BUG-2026", "--timeout") with
+// nbHyphen; a list's "- " and a rule's "---" are left alone.
+func keepHyphens(md string) string {
+	r := []rune(md)
+	word := func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }
+	var b strings.Builder
+	for i, c := range r {
+		if c == '-' && i+1 < len(r) && i > 0 {
+			next, prev := r[i+1], r[i-1]
+			inWord := word(prev) && (word(next) || next == '-')
+			flag := next == '-' && i+2 < len(r) && word(r[i+2]) && unicode.IsSpace(prev) || prev == '-' && word(next) && i > 1 && (unicode.IsSpace(r[i-2]) || r[i-2] == '-')
+			if inWord || flag {
+				b.WriteString(nbHyphen)
+				continue
+			}
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// pathBreak, then a space, follows each '/' of a path too long for a line
+// while glamour wraps it: the path is cut between its folders, and the
+// space (with the mark) taken out after where no line broke.
+const pathBreak = "\u2063"
+
+// forWrapping readies md's text (not its fenced code) for glamour's wrap
+// at width: hyphens kept (keepHyphens), long paths cut at their slashes
+// (breakPaths).
+func forWrapping(md string, width int) string {
+	lines := strings.Split(md, "\n")
+	var code fences
+	for i, l := range lines {
+		if !code.follow(strings.TrimSpace(l)) {
+			lines[i] = keepHyphens(breakPaths(l, width))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// breakPaths lets glamour break every word of a line with a '/' wider
+// than a third of the width after its slashes (not a link or an address).
+func breakPaths(l string, width int) string {
+	words := strings.Split(l, " ")
+	for j, w := range words {
+		if strings.Contains(w, "/") && runewidth.StringWidth(w) > width/3 && !strings.ContainsAny(w, "()<>[]") {
+			body := strings.TrimRight(w, "/")
+			words[j] = strings.ReplaceAll(body, "/", "/"+pathBreak+" ") + w[len(body):]
+		}
+	}
+	return strings.Join(words, " ")
 }

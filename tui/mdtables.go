@@ -61,7 +61,9 @@ func tableCells(row string) []string {
 // tableOrList is the table as written when it fits width (each column as
 // wide as its widest cell, with glamour's padding and rule), else a list:
 // each row one item, its first cell after its heading, then every other
-// cell as "heading: cell".
+// cell as "heading: cell"; a table of two columns (a key, its value: moot
+// show's summary) is read as pairs, its heading the first, each item
+// "key: value".
 func tableOrList(head, rule string, rows []string, width int) []string {
 	heads := tableCells(head)
 	cols := make([]int, len(heads))
@@ -85,6 +87,16 @@ func tableOrList(head, rule string, rows []string, width int) []string {
 		return append([]string{head, rule}, rows...)
 	}
 	var list []string
+	if len(heads) == 2 { // a two-column table is a key and its value, the heading its first pair
+		for _, row := range append([][]string{heads}, cells...) {
+			key, val := row[0], ""
+			if len(row) > 1 {
+				val = strings.Join(row[1:], " · ")
+			}
+			list = append(list, "- **"+key+"**: "+val)
+		}
+		return list
+	}
 	for _, row := range cells {
 		var parts []string
 		for i, c := range row {

@@ -60,6 +60,10 @@ type menu struct {
 	qReply chan quorumAnswer
 	j      engine.JudgeFailure
 	jReply chan judgeAnswer
+	// texts are the descriptions the menu wraps itself (menuwrap.go), at
+	// textW cells.
+	texts []wizardText
+	textW int
 	// bud is a budget menu's question (tui/budget.go).
 	bud *budgetAsk
 }
@@ -143,7 +147,7 @@ func quorumMenu(q engine.QuorumLoss, reply chan quorumAnswer, unpriced func(...s
 	)
 	m.choice = opts[0].Value
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title(fmt.Sprintf("Quorum lost in round %d", q.Round)).Description(strings.TrimRight(b.String(), "\n")),
+		m.wrappedNote(fmt.Sprintf("Quorum lost in round %d", q.Round), strings.TrimRight(b.String(), "\n")),
 		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
 	))
 	return m
@@ -173,7 +177,7 @@ func supportMenu(m *menu, unpriced func(...string) bool, width int) *menu {
 	}
 	m.choice = opts[0].Value
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title(fmt.Sprintf("The %s failed in round %d", one, q.Round)).Description(strings.TrimRight(b.String(), "\n")),
+		m.wrappedNote(fmt.Sprintf("The %s failed in round %d", one, q.Round), strings.TrimRight(b.String(), "\n")),
 		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
 	))
 	return m
@@ -238,8 +242,8 @@ func swapMenu(prev *menu, cfg *harness.Config, status map[string]EngineStatus) *
 	}
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
-		huh.NewSelect[string]().Title(fmt.Sprintf("New engine for %s (now %s)", m.solver, current)).
-			Description(withNote("The swap is an amendment: recorded in its files and the event log; problema.md keeps the original plan.", restrictedNote(withheld(m.q.Engines, cfg)))).
+		menuDescribed(m, huh.NewSelect[string]().Title(fmt.Sprintf("New engine for %s (now %s)", m.solver, current)),
+			withNote("The swap is an amendment: recorded in its files and the event log; problema.md keeps the original plan.", restrictedNote(withheld(m.q.Engines, cfg)))).
 			Options(opts...).Value(&m.engine),
 	))
 	return m
@@ -273,8 +277,8 @@ func engineOptions(names []string, current string, cfg *harness.Config, status m
 func swapConfirmMenu(prev *menu) *menu {
 	m := &menu{kind: menuSwapConfirm, q: prev.q, qReply: prev.qReply, solver: prev.solver, engine: prev.engine}
 	m.form = newForm(huh.NewGroup(
-		huh.NewConfirm().Title(fmt.Sprintf("Send this bug to the external engine %s?", m.engine)).
-			Description(fmt.Sprintf("%s will receive the bug and the snapshot of the last round.", m.engine)).
+		menuDescribed(m, huh.NewConfirm().Title(fmt.Sprintf("Send this bug to the external engine %s?", m.engine)),
+			fmt.Sprintf("%s will receive the bug and the snapshot of the last round.", m.engine)).
 			Affirmative("Yes, send it").Negative("No").Value(&m.confirm),
 	))
 	return m
@@ -291,7 +295,7 @@ func timeoutMenu(prev *menu) *menu {
 		called = fmt.Sprintf("an amendment, recorded; the failed %s are called again with it", many)
 	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewInput().Title(fmt.Sprintf("New timeout for %s", who)).Description(called).
+		menuDescribed(m, huh.NewInput().Title(fmt.Sprintf("New timeout for %s", who)), called).
 			Placeholder("e.g. 20m").Value(&m.timeout).Validate(func(s string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(s))
 			if err != nil || d <= 0 {
@@ -322,8 +326,8 @@ func judgeMenu(j engine.JudgeFailure, reply chan judgeAnswer, unknown, switchabl
 	}
 	opts = append(opts, huh.NewOption("Cancel (everything is kept; moot resume asks again)", "cancel"))
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title(fmt.Sprintf("The %s failed (attempt %d)", finalWord(j), j.Attempt)).
-			Description(clipLine(j.Reason, 300)+fmt.Sprintf("\n\nNothing is invented: the attempt is kept in the %s's folder.", finalWord(j))),
+		m.wrappedNote(fmt.Sprintf("The %s failed (attempt %d)", finalWord(j), j.Attempt),
+			clipLine(j.Reason, 300)+fmt.Sprintf("\n\nNothing is invented: the attempt is kept in the %s's folder.", finalWord(j))),
 		huh.NewSelect[string]().Title("What now?").Options(opts...).Value(&m.choice),
 	))
 	return m
@@ -344,8 +348,8 @@ func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineSt
 	opts := append(engineOptions(prev.j.Engines, prev.j.Engine, cfg, status), huh.NewOption(fmt.Sprintf("← Back to the %s menu", finalWord(prev.j)), ""))
 	m.engine = opts[0].Value
 	m.form = newForm(huh.NewGroup(
-		huh.NewSelect[string]().Title(fmt.Sprintf("Retry the %s on another engine (now: %s)", finalWord(prev.j), prev.j.Engine)).
-			Description(withNote(fmt.Sprintf(retryCalls(prev.j)+". The switch is an amendment: recorded in the %s's files and the event log; problema.md keeps the original plan.", finalWord(prev.j)), restrictedNote(withheld(prev.j.Engines, cfg)))).
+		menuDescribed(m, huh.NewSelect[string]().Title(fmt.Sprintf("Retry the %s on another engine (now: %s)", finalWord(prev.j), prev.j.Engine)),
+			withNote(fmt.Sprintf(retryCalls(prev.j)+". The switch is an amendment: recorded in the %s's files and the event log; problema.md keeps the original plan.", finalWord(prev.j)), restrictedNote(withheld(prev.j.Engines, cfg)))).
 			Options(opts...).Value(&m.engine),
 	))
 	return m
@@ -355,8 +359,8 @@ func judgeEngineMenu(prev *menu, cfg *harness.Config, status map[string]EngineSt
 func judgeConfirmMenu(prev *menu) *menu {
 	m := &menu{kind: menuJudgeConfirm, j: prev.j, jReply: prev.jReply, engine: prev.engine}
 	m.form = newForm(huh.NewGroup(
-		huh.NewConfirm().Title(fmt.Sprintf("Send the proposals to the external engine %s?", m.engine)).
-			Description(fmt.Sprintf("%s will receive P and the anonymized proposals to judge.", m.engine)).
+		menuDescribed(m, huh.NewConfirm().Title(fmt.Sprintf("Send the proposals to the external engine %s?", m.engine)),
+			fmt.Sprintf("%s will receive P and the anonymized proposals to judge.", m.engine)).
 			Affirmative("Yes, send them").Negative("No").Value(&m.confirm),
 	))
 	return m
@@ -398,8 +402,8 @@ func humanMenu(prev *menu, width int) *menu {
 func engineChangeMenu(diffs []string) *menu {
 	m := &menu{kind: menuEngineChange, choice: "leave"}
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title("The engines changed since this debate started").
-			Description(strings.Join(diffs, "\n")+"\nAccepting records the change as an amendment (like a swap) in the event log and in the files written from now on."),
+		m.wrappedNote("The engines changed since this debate started",
+			strings.Join(diffs, "\n")+"\nAccepting records the change as an amendment (like a swap) in the event log and in the files written from now on."),
 		huh.NewSelect[string]().Options(
 			huh.NewOption("Accept the change as an amendment and resume", "accept"),
 			huh.NewOption("Leave it (restore the engines file, then resume)", "leave"),
@@ -421,8 +425,7 @@ func quitMenu(what, id string, fromBrowser bool) *menu {
 		how = fmt.Sprintf("Back to the list: moot resume %s continues it.", id)
 	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title("Leave this "+what+"?").
-			Description(quitNote+"\n"+how),
+		m.wrappedNote("Leave this "+what+"?", quitNote+"\n"+how),
 		huh.NewSelect[string]().Options(
 			huh.NewOption(quitChoices[0], "leave"),
 			huh.NewOption(quitChoices[1], "stay"),
@@ -457,8 +460,8 @@ func trustMenu(r *TrustRequest) *menu {
 		b.WriteString("• " + noteText(x) + "\n")
 	}
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title("Trust this project's engines file?").
-			Description(fmt.Sprintf("%s came with the project. Trusted, it may:\n%sIts sha256 is remembered (moot trust); a changed file asks again.", noteText(r.File), b.String())),
+		m.wrappedNote("Trust this project's engines file?",
+			fmt.Sprintf("%s came with the project. Trusted, it may:\n%sIts sha256 is remembered (moot trust); a changed file asks again.", noteText(r.File), b.String())),
 		huh.NewSelect[string]().Options(
 			huh.NewOption("Quit: read the file first", "quit"),
 			huh.NewOption("Trust it", "trust"),

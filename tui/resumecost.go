@@ -31,8 +31,8 @@ func resumeCalls(d *bugfolder.Debate, proto engine.Protocol) string {
 func resumeCostMenu(bugID, need string) *menu {
 	m := &menu{kind: menuResumeCost, choice: "resume"}
 	m.form = newForm(huh.NewGroup(
-		huh.NewNote().Title("Resume "+bugID+"?").
-			Description(fmt.Sprintf("Resuming needs %s; the calls already made are not repeated.", need)),
+		m.wrappedNote("Resume "+bugID+"?",
+			fmt.Sprintf("Resuming needs %s; the calls already made are not repeated.", need)),
 		huh.NewSelect[string]().Options(
 			huh.NewOption("Resume: make the calls", "resume"),
 			huh.NewOption("Cancel: nothing is called", "cancel"),

@@ -471,14 +471,14 @@ func (w *wizard) build() {
 			}
 		}
 		if w.in.Support && !w.onQuestion() { // argue's scorer is its synthesizer's engine, as moot ask's default
-			fields = append(fields, huh.NewMultiSelect[string]().Title("Critics").Description("one critic per engine chosen (space toggles); critics assess rounds 1..R and do not compete").Value(&w.critics).Options(opts...).Height(len(opts)+3))
+			fields = append(fields, described(w, huh.NewMultiSelect[string]().Title("Critics"), "one critic per engine chosen (space toggles); critics assess rounds 1..R and do not compete").Value(&w.critics).Options(opts...).Height(len(opts)+3))
 		}
-		fields = append(fields, huh.NewSelect[string]().Title(capital(w.in.Final)).Description(w.in.FinalNote).Value(&w.judge).Options(opts...))
+		fields = append(fields, described(w, huh.NewSelect[string]().Title(capital(w.in.Final)), w.in.FinalNote).Value(&w.judge).Options(opts...))
 		if w.in.Winner {
 			fields = append(fields, w.verifyField())
 		}
 		fields = append(fields,
-			huh.NewInput().Title("Timeout per call").Description("a duration such as 90s or 10m; empty: each engine's own (else 10m)").Placeholder("empty: each engine's own").Value(&w.timeout).Validate(func(s string) error {
+			described(w, huh.NewInput().Title("Timeout per call"), "a duration such as 90s or 10m; empty: each engine's own (else 10m)").Placeholder("empty: each engine's own").Value(&w.timeout).Validate(func(s string) error {
 				if strings.TrimSpace(s) == "" {
 					return nil
 				}
@@ -498,9 +498,8 @@ func (w *wizard) build() {
 	case stageConfirm:
 		ext := w.externals()
 		w.confirm = false
-		c := huh.NewConfirm().
-			Title("Send this bug to external engines?").
-			Description(fmt.Sprintf("%s will receive the bug (bug.md, its evidence and the located spec) and the proposals.", strings.Join(ext, ", "))).
+		c := described(w, huh.NewConfirm().
+			Title("Send this bug to external engines?"), fmt.Sprintf("%s will receive the bug (bug.md, its evidence and the located spec) and the proposals.", strings.Join(ext, ", "))).
 			Affirmative("Yes, send it").Negative("No, go back").Value(&w.confirm)
 		groups = append(groups, huh.NewGroup(c))
 		focusable = []huh.Field{c}
@@ -685,9 +684,9 @@ func (w *wizard) basicFields() []huh.Field {
 		fields = append(fields, huh.NewInput().Title(capital(w.in.Members)+" (N)").Value(&w.nStr).Validate(w.sizeCheck()))
 	}
 	if w.in.RCap {
-		fields = append(fields, huh.NewInput().Title("Rebuttal rounds (cap R)").Description(fmt.Sprintf("the cap is stated on the cost screen and never exceeded; 0 = one answer each, then the %s", w.in.Final)).Value(&w.rStr).Validate(w.roundsCheck()))
+		fields = append(fields, described(w, huh.NewInput().Title("Rebuttal rounds (cap R)"), fmt.Sprintf("the cap is stated on the cost screen and never exceeded; 0 = one answer each, then the %s", w.in.Final)).Value(&w.rStr).Validate(w.roundsCheck()))
 	} else {
-		fields = append(fields, huh.NewInput().Title("Rounds after round 0 (R)").Description(fmt.Sprintf("no early stopping; 0 = independent answers plus the %s", w.in.Final)).Value(&w.rStr).Validate(w.roundsCheck()))
+		fields = append(fields, described(w, huh.NewInput().Title("Rounds after round 0 (R)"), fmt.Sprintf("no early stopping; 0 = independent answers plus the %s", w.in.Final)).Value(&w.rStr).Validate(w.roundsCheck()))
 	}
 	return append(fields, huh.NewSelect[string]().Title(capital(w.in.Member)+" engines").Value(&w.strategy).Options(
 		huh.NewOption("one engine for every "+w.in.Member, "one"),
@@ -724,15 +723,15 @@ func (w *wizard) inputFields() []huh.Field {
 			huh.NewInput().Title("Option B").Value(&w.optB).Validate(w.optionB))
 	}
 	if w.in.Criteria {
-		fields = append(fields, huh.NewInput().Title("Criteria").Description("separated by ';' — empty = the mode's rubric").Value(&w.criteria))
+		fields = append(fields, described(w, huh.NewInput().Title("Criteria"), "separated by ';' — empty = the mode's rubric").Value(&w.criteria))
 	}
 	if w.in.Stakes {
 		fields = append(fields,
-			huh.NewInput().Title("Value at risk").Description(fmt.Sprintf("a number in the register's currency — empty = not stated; over %d the result escalates", w.in.StakesOver)).Value(&w.valueAtRisk).Validate(func(v string) error {
+			described(w, huh.NewInput().Title("Value at risk"), fmt.Sprintf("a number in the register's currency — empty = not stated; over %d the result escalates", w.in.StakesOver)).Value(&w.valueAtRisk).Validate(func(v string) error {
 				_, err := engine.ParseStakes(v, false)
 				return err
 			}),
-			huh.NewSelect[bool]().Title("Irreversible decision").Description("an irreversible decision escalates to a human").Value(&w.irreversible).
+			described(w, huh.NewSelect[bool]().Title("Irreversible decision"), "an irreversible decision escalates to a human").Value(&w.irreversible).
 				Options(huh.NewOption("no", false), huh.NewOption("yes — it cannot be undone", true)).Inline(true))
 	}
 	return fields
@@ -816,7 +815,6 @@ func (w *wizard) firstStage() bool {
 
 // verifyField offers the judge's order-swap check (docs/beyond.md).
 func (w *wizard) verifyField() huh.Field {
-	return huh.NewSelect[bool]().Title("Order-swap check").
-		Description(fmt.Sprintf("call the %[1]s again with every proposal in another slot under another label (one more call, priced on the next screen); another winner opens the %[1]s menu", w.in.Final)).
+	return described(w, huh.NewSelect[bool]().Title("Order-swap check"), fmt.Sprintf("call the %[1]s again with every proposal in another slot under another label (one more call, priced on the next screen); another winner opens the %[1]s menu", w.in.Final)).
 		Value(&w.verify).Options(huh.NewOption("off", false), huh.NewOption("on — a second "+w.in.Final+" call", true)).Inline(true)
 }

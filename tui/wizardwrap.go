@@ -39,20 +39,13 @@ func (w *wizard) fitText(formW int) {
 }
 
 // wrapText wraps s at spaces to the fields' width (unchanged before the
-// wizard knows it); a word wider than a line is cut in its middle.
+// wizard knows it): wordWrap's rule, so a path wider than a line is kept
+// whole, cut between its folders.
 func (w *wizard) wrapText(s string) string {
 	if w.textW < 5 {
 		return s
 	}
-	return wrapAtSpaces(shortTokens(s, w.textW), w.textW)
-}
-
-// wrapAtSpaces wraps plain text to width cells, breaking only at spaces
-// (ansi.Wrap also breaks after a '-').
-func wrapAtSpaces(s string, width int) string {
-	sw := newStreamWrap(width)
-	sw.write(s)
-	return strings.Join(sw.last(0), "\n")
+	return wordWrap(s, w.textW)
 }
 
 // shown registers a field's text, wrapped, and returns it (set applies it
@@ -88,22 +81,17 @@ func (w *wizard) wrappedErr(err error) error {
 	return errors.New(w.wrapText(err.Error()))
 }
 
-// refusalLines wraps a refusal to width cells at spaces only, its lines
-// after the first indented, each styled: a path or an engine name in it
-// ("/tmp/walk-s/…") is never cut at a '-' as ansi.Wrap cuts it.
+// refusalLines wraps a refusal to width cells by wordWrap's rule (at
+// spaces; a path wider than a line whole, cut between its folders), its
+// lines after the first indented, each styled.
 func refusalLines(text string, width int, indent string, style func(...string) string) []string {
 	width = max(5, width)
-	w := max(5, width-len(indent))
-	lines := strings.Split(wrapAtSpaces(shortTokens(text, w), width), "\n")
-	out := lines[:1]
-	if len(lines) > 1 { // broken at spaces only: the rest joins back whole
-		rest := strings.TrimLeft(strings.Join(lines[1:], " "), " ")
-		for _, l := range strings.Split(wrapAtSpaces(rest, w), "\n") {
-			out = append(out, indent+l)
+	hang := min(len(indent), width/2)
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		for _, row := range strings.Split(wrapHanging(l, width, hang), "\n") {
+			out = append(out, style(row))
 		}
-	}
-	for i := range out {
-		out[i] = style(out[i])
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -55,5 +56,58 @@ func TestWrapNeverBreaksAFlagOrAPath(t *testing.T) {
 	}
 	if got := wrapLines("    indented line of text", 12); !strings.HasPrefix(got, "    indented") {
 		t.Errorf("the indent a line opens with is lost:\n%s", got)
+	}
+}
+
+// TestMenusNeverBreakAnIDOrAPathAtItsHyphen: a menu's descriptions (the
+// quit question's resume hint, the decision's archived folder) keep a bug
+// ID whole and break a path only after a '/', at every width of a menu
+// from 40 to 90 columns, as huh's own wrapping (after a '-') did not.
+func TestMenusNeverBreakAnIDOrAPathAtItsHyphen(t *testing.T) {
+	t.Parallel()
+	const folder = "_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto/debate-20261202T004954Z"
+	onArchived := &debateView{which: "the archived debate of 2026-12-02 00:49 UTC", dir: folder}
+	for w := 40; w <= 90; w++ {
+		for name, mn := range map[string]*menu{"quit": quitMenu("debate", "BUG-20260702-Q2R8", true), "decide": decideMenu("BUG-20260715-A7K3", onArchived)} {
+			mn.form.Init()
+			mn.fitText(w)
+			mn.form = frame{w: 100, h: 40}.fitForm(mn.form, w, 0)
+			view := ansi.Strip(mn.view(w))
+			for _, l := range strings.Split(view, "\n") {
+				if l = strings.TrimRight(l, " "); strings.HasSuffix(l, "-") {
+					t.Errorf("%s at %d: a line broken at a hyphen: %q\n%s", name, w, l, view)
+				}
+			}
+			if name == "quit" && !strings.Contains(view, "BUG-20260702-Q2R8") {
+				t.Errorf("%s at %d: the resume command is not whole:\n%s", name, w, view)
+			}
+			if name == "decide" && !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(view, "┃", "")), ""), path.Base(folder)+"/") {
+				t.Errorf("%s at %d: the archived folder is not whole:\n%s", name, w, view)
+			}
+		}
+	}
+}
+
+// TestRefusalShowsAPathWholeCutAtItsSlashes: the review wizard's refusal
+// of a bug with no applied fix names the bug's folder whole, its rows cut
+// after a '/', never in the middle of a name with "…", at 50 to 100
+// columns (where its longest name fits a row).
+func TestRefusalShowsAPathWholeCutAtItsSlashes(t *testing.T) {
+	t.Parallel()
+	const dir = "/tmp/walk-s1/_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto-aplicado-duas-vezes"
+	text := "* BUG-20260715-A7K3 has no applied fix to review: no fix/CHG-*.diff in " + dir + "; apply the fix first, or give the change in the Change field"
+	for w := 50; w <= 100; w++ {
+		rows := refusalLines(text, w, "  ", func(s ...string) string { return strings.Join(s, "") })
+		for _, r := range rows {
+			if ansi.StringWidth(r) > w || strings.Contains(r, "…") {
+				t.Errorf("at %d: a row cut or too wide: %q", w, r)
+			}
+			if rest := strings.TrimRight(r, " "); strings.HasSuffix(rest, "-") {
+				t.Errorf("at %d: a row broken at a hyphen: %q", w, r)
+			}
+		}
+		if joined := strings.Join(strings.Fields(strings.Join(rows, "\n")), ""); !strings.Contains(joined, dir) {
+			t.Errorf("at %d: the folder is not whole:\n%s", w, strings.Join(rows, "\n"))
+		}
 	}
 }

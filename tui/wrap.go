@@ -153,8 +153,13 @@ func wordWrap(s string, w int) string {
 // and is cut where a '/' ends a piece that fits (pathCut), else at the
 // width.
 func wrapAtSpace(l string, w int) string {
+	return wrapHanging(l, w, hangOf(ansi.Strip(l), w))
+}
+
+// wrapHanging is wrapAtSpace with the continuations' indent given (hang
+// cells).
+func wrapHanging(l string, w, hang int) string {
 	const markW = 4
-	hang := hangOf(ansi.Strip(l), w)
 	pad := strings.Repeat(" ", hang)
 	var out []string
 	var cur strings.Builder

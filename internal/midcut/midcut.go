@@ -43,3 +43,18 @@ func DistinctWidth(ids []string, w int) int {
 	}
 	return w
 }
+
+// IDColumn is the width of a listing's ID column (the browser's and moot
+// list's on a terminal): a bug's ID (BUG-20260715-A7K3) whole, a longer
+// one (a question's, a review's) cut in its middle to it.
+const IDColumn = 17
+
+// ColumnWidth is the ID column's width for ids: IDColumn (or the longest
+// id, when narrower), wider only as far as two ids would read the same.
+func ColumnWidth(ids []string) int {
+	longest := 0
+	for _, id := range ids {
+		longest = max(longest, runewidth.StringWidth(id))
+	}
+	return DistinctWidth(ids, min(IDColumn, longest))
+}
