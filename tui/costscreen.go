@@ -272,31 +272,7 @@ func (c costState) text(f *frame) string {
 		}
 		b.WriteString("\n")
 	}
-	prevKey := ""
-	setup := engine.SetupLines(s)
-	for i, l := range setup {
-		line, indent := l.Text, "  "
-		switch {
-		case i == 0 && engine.Describe(s.Protocol).Modes:
-			line = fmt.Sprintf("mode %s · %s", f.st.Bold.Render(string(s.Mode)), line)
-		case i > 0 && l.Key == "": // the list of the line above goes on, aligned under it
-			line = strings.Repeat(" ", ansi.StringWidth(prevKey)+1) + line
-		case i > 0:
-			line = l.Key + " " + line
-			prevKey = l.Key
-		}
-		if i > 0 { // a keyed line's continuations go under its text
-			indent += strings.Repeat(" ", ansi.StringWidth(prevKey)+1)
-		}
-		inList := l.Key == "" || i+1 < len(setup) && setup[i+1].Key == ""
-		switch {
-		case l.Note != "" && inList: // a lens's description, on its one line where there is room
-			line = ansi.Truncate(line+" — "+l.Note, max(f.lay.w-4, ansi.StringWidth(line)), "…")
-		case l.Note != "": // what the stakes or the limits mean: wrapped whole, as moot plan says it
-			line += " — " + l.Note
-		}
-		b.WriteString(strings.Join(wrapStyled("  "+line, f.lay.w-2, indent, nil), "\n") + "\n")
-	}
+	c.writeSetup(&b, f)
 	switch {
 	case c.err != nil:
 		b.WriteString("\n" + f.st.Error.Render("  "+c.err.Error()) + "\n")
@@ -345,6 +321,39 @@ func (c costState) text(f *frame) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// writeSetup writes the setup's lines under the cost screen's title: the
+// mode first, keyed lines with their lists aligned under them, a lens's
+// description on its one line, a stake's or a limit's meaning wrapped
+// whole.
+func (c costState) writeSetup(b *strings.Builder, f *frame) {
+	s := c.setup
+	prevKey := ""
+	setup := engine.SetupLines(s)
+	for i, l := range setup {
+		line, indent := l.Text, "  "
+		switch {
+		case i == 0 && engine.Describe(s.Protocol).Modes:
+			line = fmt.Sprintf("mode %s · %s", f.st.Bold.Render(string(s.Mode)), line)
+		case i > 0 && l.Key == "": // the list of the line above goes on, aligned under it
+			line = strings.Repeat(" ", ansi.StringWidth(prevKey)+1) + line
+		case i > 0:
+			line = l.Key + " " + line
+			prevKey = l.Key
+		}
+		if i > 0 { // a keyed line's continuations go under its text
+			indent += strings.Repeat(" ", ansi.StringWidth(prevKey)+1)
+		}
+		inList := l.Key == "" || i+1 < len(setup) && setup[i+1].Key == ""
+		switch {
+		case l.Note != "" && inList: // a lens's description, on its one line where there is room
+			line = ansi.Truncate(line+" — "+l.Note, max(f.lay.w-4, ansi.StringWidth(line)), "…")
+		case l.Note != "": // what the stakes or the limits mean: wrapped whole, as moot plan says it
+			line += " — " + l.Note
+		}
+		b.WriteString(strings.Join(wrapStyled("  "+line, f.lay.w-2, indent, nil), "\n") + "\n")
+	}
 }
 
 // costTable lays out the cost screen's engine rows (name, roles, calls,
