@@ -15,7 +15,7 @@ func TestDecisionWordSaysAnArchivedPendingDecision(t *testing.T) {
 		{"", false, false, ""},
 		{"", false, true, "pending (archived)"},
 		{"approve", false, true, "approve, pending (archived)"},
-		{DecisionPending, false, true, DecisionPending},
+		{DecisionPending, false, true, "pending (and archived)"},
 		{DecisionPending, true, false, DecisionNotTaken},
 	} {
 		if got := DecisionWord(tc.decision, tc.closed, tc.archived); got != tc.want {

@@ -37,28 +37,45 @@ func PendingDebates(b *Bug) []*Debate {
 // recorded on — the one rule moot decide and the browser's d follow.
 // named, when set, is the debate folder the engineer named (debate/ or
 // an archived one, as NamedDebate finds it): it is taken as it is (the
-// decision's own checks then say whether it waits). Otherwise the one
-// result that waits is taken; when none waits, the current debate/ (the
-// decision then says why nothing waits there); when more than one waits,
-// nothing is guessed: an *InputError names each and how to pick.
+// decision's own checks then say whether it waits). Otherwise the current
+// debate/ when its result waits (what every "moot decide BUG" a run
+// prints means; StillWaiting says which archived ones wait too), else
+// the one archived result that waits; when none waits, the current
+// debate/ (the decision then says why nothing waits there); when two
+// archived results wait and the current one does not, nothing is
+// guessed: an *InputError names each and how to pick.
 func DecisionTarget(b *Bug, named string) (string, error) {
 	if named != "" {
 		return named, nil
 	}
 	cur := filepath.Join(b.Dir, DebateDir)
 	ds := PendingDebates(b)
-	switch len(ds) {
-	case 0:
+	switch {
+	case len(ds) == 0:
 		return cur, nil
-	case 1:
+	case len(ds) == 1 || ds[0].Dir == cur:
 		return ds[0].Dir, nil
 	}
 	var each []string
 	for _, d := range ds {
 		each = append(each, "   "+b.Register.Rel(d.Dir)+"/ ("+DebateWords(d)+")")
 	}
-	return "", &InputError{Msg: fmt.Sprintf("%s has %d results waiting for a human decision, and moot does not guess which one you decide:\n%s\nname the one you decide by its folder: moot decide %s/ approve|decline|revise [--note TEXT]; nothing was written",
+	return "", &InputError{Msg: fmt.Sprintf("%s has %d archived results waiting for a human decision, and moot does not guess which one you decide:\n%s\nname the one you decide by its folder: moot decide %s/ approve|decline|revise [--note TEXT]; nothing was written",
 		b.ID, len(ds), strings.Join(each, "\n"), b.Register.Rel(ds[0].Dir))}
+}
+
+// StillWaiting are the bug's results, other than the one in decided,
+// that still wait for a human decision (newest first): what moot decide
+// names after recording one, so a second result waiting is never left
+// unsaid.
+func StillWaiting(b *Bug, decided string) []*Debate {
+	var out []*Debate
+	for _, d := range PendingDebates(b) {
+		if d.Dir != decided {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // DebateWords says which of a bug's debates d is, for a person choosing

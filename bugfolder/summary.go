@@ -144,8 +144,10 @@ func DecisionWord(decision string, closed, archivedPending bool) string {
 		decision = DecisionNotTaken
 	}
 	switch {
-	case !archivedPending || decision == DecisionPending:
+	case !archivedPending:
 		return decision
+	case decision == DecisionPending:
+		return DecisionPending + " (and archived)"
 	case decision == "":
 		return ArchivedPendingWord
 	}

@@ -26,10 +26,12 @@ debate's event log. It makes no model call.
 A bug's decision goes to its result that waits for one: the current
 debate's, else an archived debate's (starting a new debate archives a result
 nobody has decided yet; the decision stays recordable there, and decide says
-"recorded on the archived debate of <date>"). When more than one result of
-the bug waits (the current debate and an archived one, or two archived),
-decide guesses none: it is exit 2 naming each folder; name the one you decide
-by its folder (TARGET _reversa_bugs/<context>/bugs/<BUG>/debate-<time>/).
+"recorded on the archived debate of <date>"). When the current debate and
+an archived one both wait, the current one is decided and decide names the
+archived one still waiting, with the command that decides it. When two
+archived results wait (and the current one does not), decide guesses
+neither: it is exit 2 naming each folder. Name any one by its folder
+(TARGET _reversa_bugs/<context>/bugs/<BUG>/debate-<time>/).
 
 What waits for a human decision (decision: pending in the final answer's
 front matter; moot list --json says "decision": "pending"): a debate in spec
@@ -85,6 +87,9 @@ func newDecideCmd(e *env) *cobra.Command {
 				on = " on " + t.archived
 			}
 			fmt.Fprintf(e.stdout, "%s: %s, decided by %s; recorded%s in %s\n", t.id, choice, termsafeLine(by), on, termsafeLine(t.reg.Rel(p)))
+			for _, d := range t.stillWaiting {
+				fmt.Fprintf(e.stdout, "still waiting: %s: moot decide %s/ approve|decline|revise\n", bugfolder.DebateWords(d), shellword.Quote(t.reg.Rel(d.Dir)))
+			}
 			return nil
 		},
 	}
@@ -103,12 +108,15 @@ type target struct {
 	// archived, when dir is an archived debate of a bug, says which
 	// ("the archived debate of 2026-11-30").
 	archived string
+	// stillWaiting are the bug's other results that wait for a decision.
+	stillWaiting []*bugfolder.Debate
 }
 
 // resolveTarget finds the debate a TARGET names: a question (its ID or
 // folder) under the project's .moot/debates/, else a bug's debate that
 // waits for the decision (bugfolder.DecisionTarget: the one named by its
-// folder, else the only one waiting; more than one is refused).
+// folder, else the current one waiting, else the only archived one; two
+// archived are refused).
 func resolveTarget(e *env, arg string) (*target, error) {
 	if t := questionTarget(e, arg); t != nil {
 		return t, nil
@@ -121,7 +129,7 @@ func resolveTarget(e *env, arg string) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &target{reg: reg, id: bug.ID, bugID: bug.ID, root: bug.Dir, dir: dir}
+	t := &target{reg: reg, id: bug.ID, bugID: bug.ID, root: bug.Dir, dir: dir, stillWaiting: bugfolder.StillWaiting(bug, dir)}
 	if filepath.Base(dir) != bugfolder.DebateDir {
 		if d, err := bugfolder.ReadDebate(dir, reg.Lang); err == nil {
 			t.archived = bugfolder.DebateWords(d)

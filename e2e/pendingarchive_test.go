@@ -51,7 +51,7 @@ func TestAHeadlessRunSaysItArchivedAPendingDecision(t *testing.T) {
 	}
 	var said []string
 	for _, l := range strings.Split(run.stderr, "\n") {
-		if strings.Contains(l, filepath.Base(archived[0])) && strings.Contains(l, "moot decide "+id+" approve|decline|revise") {
+		if strings.Contains(l, filepath.Base(archived[0])) && strings.Contains(l, "moot decide _reversa_bugs/") && strings.Contains(l, filepath.Base(archived[0])+"/ approve|decline|revise") {
 			said = append(said, l)
 		}
 	}
@@ -99,9 +99,12 @@ func TestAHeadlessRunSaysItArchivedAPendingDecision(t *testing.T) {
 
 // TestDecideSaysWhichResultItRecordsOn: with one result waiting, and that
 // one archived, moot decide says it recorded on the archived debate (its
-// date and folder); with two waiting (the current debate and an archived
-// one, or two archived) it guesses neither: exit 2 naming each folder and
-// how to name one, nothing written; naming a folder decides that one.
+// date and folder); with the current debate's and an archived one
+// waiting, it decides the current one (what every printed "moot decide
+// BUG" means) and names the archived one still waiting, with its
+// command; with two archived waiting it guesses neither: exit 2 naming
+// each folder and how to name one, nothing written; naming a folder
+// decides that one.
 func TestDecideSaysWhichResultItRecordsOn(t *testing.T) {
 	t.Parallel()
 	decisions := func(p *project) []string {
@@ -131,26 +134,24 @@ func TestDecideSaysWhichResultItRecordsOn(t *testing.T) {
 		p := newProject(t)
 		p.specDebate("7")
 		p.specDebate("7")
-		r := p.moot("decide", "7", "approve").mustExit(t, 2)
 		arch := archivedOf(p)
 		if len(arch) != 1 {
 			t.Fatalf("archived debates: %v", arch)
 		}
-		for _, want := range []string{"2 results waiting", filepath.Base(arch[0]) + "/", "debate/", "the current debate of", "the archived debate of", "moot decide _reversa_bugs/", "nothing was written"} {
-			if !strings.Contains(r.stderr, want) {
-				t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
+		// the current one is what every printed "moot decide BUG" means; the
+		// archived one is named, with the command that decides it
+		cur := p.moot("decide", "7", "approve").mustExit(t, 0)
+		if got := decisions(p); len(got) != 1 || filepath.Base(filepath.Dir(got[0])) != "debate" {
+			t.Errorf("decide BUG decides the current debate's result: %v\n%s", got, cur.stdout)
+		}
+		for _, want := range []string{"still waiting: the archived debate of", "moot decide _reversa_bugs/", filepath.Base(arch[0]) + "/ approve|decline|revise"} {
+			if !strings.Contains(cur.stdout, want) {
+				t.Errorf("decide does not name the archived result still waiting (%q):\n%s", want, cur.stdout)
 			}
 		}
-		if got := decisions(p); len(got) != 0 {
-			t.Fatalf("a refused decide wrote %v", got)
-		}
 		named := p.moot("decide", arch[0], "decline", "--note", "the older one").mustExit(t, 0)
-		if got := decisions(p); len(got) != 1 || filepath.Dir(got[0]) != arch[0] || !strings.Contains(named.stdout, "recorded on the archived debate") {
-			t.Errorf("naming the archived folder decides it: %v\n%s", got, named.stdout)
-		}
-		cur := p.moot("decide", "7", "approve").mustExit(t, 0)
-		if got := decisions(p); len(got) != 2 || strings.Contains(cur.stdout, "archived") {
-			t.Errorf("the one result left, the current, is decided and said so plainly: %v\n%s", got, cur.stdout)
+		if got := decisions(p); len(got) != 2 || !strings.Contains(named.stdout, "recorded on the archived debate") || strings.Contains(named.stdout, "still waiting") {
+			t.Errorf("naming the archived folder decides it, and nothing waits after: %v\n%s", got, named.stdout)
 		}
 	})
 	t.Run("two archived results wait", func(t *testing.T) {

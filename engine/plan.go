@@ -18,7 +18,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/reversa/moot/internal/money"
 	"math"
 	"path/filepath"
 	"slices"
@@ -26,6 +25,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reversa/moot/internal/money"
+	"github.com/reversa/moot/internal/shellword"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
@@ -469,7 +471,7 @@ func ArchivedPendingNote(b *bugfolder.Bug, old *bugfolder.Debate, to string) str
 	if old == nil || old.Final == nil || !old.Decidable() {
 		return ""
 	}
-	return fmt.Sprintf("the previous result%s waited for a human decision: it is archived undecided as %s/; `moot decide %s approve|decline|revise` still records the decision there", verdictNote(old), b.Register.Rel(to), b.ID)
+	return fmt.Sprintf("the previous result%s waited for a human decision: it is archived undecided as %s/; `moot decide %s/ approve|decline|revise` still records the decision there", verdictNote(old), b.Register.Rel(to), shellword.Quote(b.Register.Rel(to)))
 }
 
 // USD formats a dollar amount as moot shows money (money.USD).
