@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"github.com/mattn/go-runewidth"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"charm.land/glamour/v2"
 	"charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
+	"github.com/mattn/go-runewidth"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/internal/safefs"
