@@ -19,14 +19,7 @@ func TestBrowserRowSaysADecisionWaitsOnAnArchivedResult(t *testing.T) {
 	if err := os.CopyFS(archived, os.DirFS(filepath.Join(bug, "debate"))); err != nil {
 		t.Fatal(err)
 	}
-	final := filepath.Join(archived, "resposta-final.md")
-	raw, err := os.ReadFile(final)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(final, []byte(strings.Replace(string(raw), "decided_by: judge\n", "decided_by: judge\ndecision: pending\n", 1)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pendingIn(t, archived)
 	m := sized(t, f.options(), 140, 45)
 	row := lineWith(screenText(m, f.proj), "BUG-20260702-Q2R8")
 	if !strings.Contains(row, "◈") || !strings.Contains(row, "done · ◈ decide (archived)") {
