@@ -44,7 +44,7 @@ func (w *wizard) questionFields() []huh.Field {
 	return []huh.Field{
 		described(w, huh.NewInput().Title("Question"), "one line; the debate is stored under .moot/debates/ (moot ask)").
 			Value(&w.question).Validate(func(s string) error { return w.askCheck(func() { w.question = s }) }),
-		described(w, huh.NewInput().Title(PersonasField), "names separated by spaces or commas (the library's, or .moot/personas/NAME.md); empty = two chosen for the question").
+		described(w, huh.NewInput().Title(PersonasField), "names separated by spaces or commas (the library's, or .moot/personas/NAME.md); empty = two chosen for the question; one = an opponent chosen for it").
 			Value(&w.personas).Validate(func(s string) error { return w.askCheck(func() { w.personas = s }) }),
 		described(w, huh.NewInput().Title("Rounds (cap R)"), "the cap is stated on the cost screen and never exceeded; the debate may stop earlier on convergence").
 			Value(&w.rStr).Validate(func(s string) error {
