@@ -20,7 +20,15 @@ import (
 // loadBrowser opens the browser and waits until every row is read.
 func loadBrowser(t *testing.T, f *fixture, w, h int) Model {
 	t.Helper()
-	m := sized(t, f.options(), w, h)
+	return browserWith(t, f.options(), w, h)
+}
+
+// browserWith is the browser on opts (no bug: the list), waited on until
+// every row is read.
+func browserWith(t *testing.T, opts Options, w, h int) Model {
+	t.Helper()
+	opts.Bug = nil
+	m := sized(t, opts, w, h)
 	// a deadline, not a speed goal: 2,000 bugs under -race on a loaded
 	// 2-core machine take well over 10 s
 	deadline := time.Now().Add(2 * time.Minute)

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,12 +12,7 @@ import (
 func TestBrowserRowSaysADecisionWaitsOnAnArchivedResult(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	bug := filepath.Join(f.proj, "_reversa_bugs", "checkout", "bugs", "BUG-20260702-Q2R8-frete-arredondado")
-	archived := filepath.Join(bug, "debate-20260601T000000Z")
-	if err := os.CopyFS(archived, os.DirFS(filepath.Join(bug, "debate"))); err != nil {
-		t.Fatal(err)
-	}
-	pendingIn(t, archived)
+	archivedPending(t, f)
 	m := sized(t, f.options(), 140, 45)
 	row := lineWith(screenText(m, f.proj), "BUG-20260702-Q2R8")
 	if !strings.Contains(row, "◈") || !strings.Contains(row, "done · ◈ decide (archived)") {

@@ -22,6 +22,20 @@ func pendingIn(t *testing.T, dir string) {
 	}
 }
 
+// archivedPending copies Q2R8's finished debate to an archived folder
+// whose result waits for a human decision (a newer debate archived it
+// undecided), and returns the bug's folder and the archived one.
+func archivedPending(t *testing.T, f *fixture) (bug, archived string) {
+	t.Helper()
+	bug = filepath.Join(f.proj, "_reversa_bugs", "checkout", "bugs", "BUG-20260702-Q2R8-frete-arredondado")
+	archived = filepath.Join(bug, "debate-20260601T000000Z")
+	if err := os.CopyFS(archived, os.DirFS(filepath.Join(bug, "debate"))); err != nil {
+		t.Fatal(err)
+	}
+	pendingIn(t, archived)
+	return bug, archived
+}
+
 // TestBrowserRowAndDecideFormSayTwoResultsWait: a bug whose current
 // result and an archived one both wait for a human decision says both on
 // its one row (◆ and "+◈", in the words each width has room for), and d
@@ -36,12 +50,7 @@ func TestBrowserRowAndDecideFormSayTwoResultsWait(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			bug := filepath.Join(f.proj, "_reversa_bugs", "checkout", "bugs", "BUG-20260702-Q2R8-frete-arredondado")
-			archived := filepath.Join(bug, "debate-20260601T000000Z")
-			if err := os.CopyFS(archived, os.DirFS(filepath.Join(bug, "debate"))); err != nil {
-				t.Fatal(err)
-			}
-			pendingIn(t, archived)
+			bug, _ := archivedPending(t, f)
 			pendingIn(t, filepath.Join(bug, "debate"))
 			m := loadBrowser(t, f, sz.w, sz.h)
 			row := lineWith(screenText(m, f.proj), "Q2R8")
@@ -70,12 +79,7 @@ func TestBrowserRowAndDecideFormSayTwoResultsWait(t *testing.T) {
 func TestDecideFormOnAnArchivedResultSaysWhichItDecides(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	bug := filepath.Join(f.proj, "_reversa_bugs", "checkout", "bugs", "BUG-20260702-Q2R8-frete-arredondado")
-	archived := filepath.Join(bug, "debate-20260601T000000Z")
-	if err := os.CopyFS(archived, os.DirFS(filepath.Join(bug, "debate"))); err != nil {
-		t.Fatal(err)
-	}
-	pendingIn(t, archived)
+	archivedPending(t, f)
 	m := loadBrowser(t, f, 100, 30)
 	d := keys(t, m, "d")
 	flat := strings.Join(strings.Fields(screenText(d, f.proj)), " ")

@@ -4,31 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/debate"
 	"github.com/reversa/moot/protocol/tradeoff"
 )
-
-// browserWith is the browser on opts, the register read.
-func browserWith(t *testing.T, opts Options, w, h int) Model {
-	t.Helper()
-	opts.Bug = nil
-	m := sized(t, opts, w, h)
-	deadline := time.Now().Add(2 * time.Minute)
-	for m.browser.loading { // justified: a wait on the load's own flag, with a deadline
-		if time.Now().After(deadline) {
-			t.Fatal("the browser never finished reading the register")
-		}
-		m = pump(t, m, nil)
-		if m.browser.loading && len(m.browser.rows) > 0 {
-			m = pump(t, m, indexMsg{ch: nil})
-		}
-	}
-	return m
-}
 
 // TestNewOnAnUnfinishedDebateOffersArgueAndReview: n on a bug whose debate
 // is judge-failed opens the wizard with argue (on a question) and a review
