@@ -16,17 +16,15 @@ func (d *Debate) Decidable() bool { return d.AwaitsDecision() && !d.DecisionClos
 // then the archived ones (a new debate archived them before anyone
 // decided; the decision stays recordable there). None for a question (its
 // one debate is decided in place) or an unreadable bug folder.
-func PendingDebates(b *Bug) []*Debate {
-	if b == nil || b.IsQuestion {
-		return nil
-	}
-	ds, err := ReadDebates(b)
-	if err != nil {
-		return nil
-	}
+func PendingDebates(b *Bug) []*Debate { return StillWaiting(b, "") }
+
+// Waiting are the debates of ds (a bug's, as ReadDebates lists them,
+// oldest first) whose result waits for a human decision that can be
+// recorded, newest first, but the one in except.
+func Waiting(ds []*Debate, except string) []*Debate {
 	var out []*Debate
 	for i := len(ds) - 1; i >= 0; i-- {
-		if ds[i].Decidable() {
+		if ds[i].Decidable() && ds[i].Dir != except {
 			out = append(out, ds[i])
 		}
 	}
@@ -69,13 +67,14 @@ func DecisionTarget(b *Bug, named string) (string, error) {
 // names after recording one, so a second result waiting is never left
 // unsaid.
 func StillWaiting(b *Bug, decided string) []*Debate {
-	var out []*Debate
-	for _, d := range PendingDebates(b) {
-		if d.Dir != decided {
-			out = append(out, d)
-		}
+	if b == nil || b.IsQuestion {
+		return nil
 	}
-	return out
+	ds, err := ReadDebates(b)
+	if err != nil {
+		return nil
+	}
+	return Waiting(ds, decided)
 }
 
 // DebateWords says which of a bug's debates d is, for a person choosing

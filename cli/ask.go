@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,7 +17,6 @@ import (
 	"github.com/reversa/moot/protocol/argue"
 	"github.com/reversa/moot/protocol/council"
 	"github.com/reversa/moot/protocol/tradeoff"
-	"github.com/reversa/moot/tui"
 )
 
 // askProtocols are the protocols moot ask runs over a question, docs/cli.md's
@@ -268,7 +266,7 @@ func askForWizard(e *env, reserved *[]string) func(args []string, reserve bool) 
 		}
 		a, err := prepare(cmd, cmd.Flags().Args())
 		if err != nil || !reserve {
-			return a.bugOf(), a.setupOf(), askInWizardFields(err)
+			return a.bugOf(), a.setupOf(), inWizardFields(err)
 		}
 		id, dir, err := bugfolder.ReserveQuestionDir(a.project, a.bug.ID, a.question, time.Now())
 		if err != nil {
@@ -278,20 +276,6 @@ func askForWizard(e *env, reserved *[]string) func(args []string, reserve bool) 
 		a.bug.Dir, a.bug.ID = dir, id
 		return a.bug, a.setup, nil
 	}
-}
-
-// askWizardFields names, in a refusal of a persona (the persona
-// catalog's and argue's, which speak moot ask's --persona), the wizard's
-// field the personas are typed into.
-var askWizardFields = strings.NewReplacer("--persona: ", tui.PersonasField+": ", "--persona ", tui.PersonasField+": ")
-
-// askInWizardFields is err worded with the wizard's fields for moot ask's
-// flags (nil stays nil).
-func askInWizardFields(err error) error {
-	if err == nil {
-		return nil
-	}
-	return errors.New(askWizardFields.Replace(err.Error()))
 }
 
 // askCleanup removes the question folders the wizard reserved and no

@@ -44,10 +44,10 @@ func TestTheWizardNamesItsPersonasFieldWhenAPersonaIsUnknown(t *testing.T) {
 // TestTheWizardNamesItsPersonasFieldWhenAPersonaIsGivenTwice: argue's
 // refusal of a persona typed twice names the Personas field too.
 func TestTheWizardNamesItsPersonasFieldWhenAPersonaIsGivenTwice(t *testing.T) {
-	if got := askInWizardFields(errors.New("--persona skeptic is given twice: each persona argues once")).Error(); got != "Personas: skeptic is given twice: each persona argues once" {
+	if got := inWizardFields(errors.New("--persona skeptic is given twice: each persona argues once")).Error(); got != "Personas: skeptic is given twice: each persona argues once" {
 		t.Errorf("got %q", got)
 	}
-	if askInWizardFields(nil) != nil {
+	if inWizardFields(nil) != nil {
 		t.Error("no refusal became one")
 	}
 }

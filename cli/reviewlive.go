@@ -250,12 +250,17 @@ func (r *reviewRun) costCard(plan reviewPlan, rd *reviewRound) tui.ReviewPlan {
 var wizardWords = envelope.Words{Change: tui.ChangeField, Files: tui.ChangeField, Contract: tui.ContractField,
 	Either: "in the " + tui.ChangeField + " field (a git range A..B, or the files it touches)"}
 
-// wizardFields names, in a refusal of the builder or the lenses (the
-// review ladder's and the lens catalog's, which speak moot review's
-// flags), the wizard's field each is typed into.
-var wizardFields = strings.NewReplacer("--builder ", tui.BuilderField+" ", "--lens ", tui.LensesField+" ")
+// wizardFields names, in a refusal the wizard shows, the field each of
+// moot review's and moot ask's flags is typed into: the review ladder's
+// and the lens catalog's refusals (--builder, --lens) and the persona
+// catalog's and argue's (--persona) speak the commands' flags, which the
+// wizard does not have (the change and the contract are worded by
+// envelope.Words).
+var wizardFields = strings.NewReplacer(
+	"--builder ", tui.BuilderField+" ", "--lens ", tui.LensesField+" ",
+	"--persona: ", tui.PersonasField+": ", "--persona ", tui.PersonasField+": ")
 
-// inWizardFields is err worded with the wizard's fields for moot review's
+// inWizardFields is err worded with the wizard's fields for the commands'
 // flags (nil stays nil).
 func inWizardFields(err error) error {
 	if err == nil {

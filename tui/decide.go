@@ -192,19 +192,16 @@ func loadDecisionCmd(bug *bugfolder.Bug, dir string) tea.Cmd {
 		if i < 0 {
 			return statusMsg(fmt.Sprintf("%s's debate %s is gone: nothing to decide there", full.ID, filepath.Base(dir)))
 		}
-		return debateLoadedMsg{bug: full, deb: ds[i], nth: i + 1, of: len(ds), facts: readFolderFacts(ds[i]), also: alsoWaiting(full, dir)}
+		return debateLoadedMsg{bug: full, deb: ds[i], nth: i + 1, of: len(ds), facts: readFolderFacts(ds[i]), also: alsoWaiting(ds, dir)}
 	}
 }
 
-// alsoWaiting is the newest other result of bug than the one in dir that
-// waits for a human decision, in moot decide's words with its folder
-// and its folder's name on a line of its own ("" none): the form
-// deciding dir says it waits too.
-func alsoWaiting(bug *bugfolder.Bug, dir string) string {
-	for _, d := range bugfolder.PendingDebates(bug) {
-		if d.Dir != dir {
-			return bugfolder.DebateWords(d) + ", in\n" + filepath.Base(d.Dir) + "/"
-		}
+// alsoWaiting is the newest result of ds (a bug's debates) other than
+// the one in dir that waits for a human decision, in moot decide's words
+// with its folder ("" when none): the decision form names it.
+func alsoWaiting(ds []*bugfolder.Debate, dir string) string {
+	if w := bugfolder.Waiting(ds, dir); len(w) > 0 {
+		return bugfolder.DebateWords(w[0]) + ", in\n" + filepath.Base(w[0].Dir) + "/"
 	}
 	return ""
 }
