@@ -73,8 +73,8 @@ func TestBrowserListsArchivedPendingDecisionsFirstToo(t *testing.T) {
 
 // TestPendingStatusesReadApartAtEveryWidth: where a status's words are cut,
 // a row whose result waits for a decision (◆) and one whose archived
-// result does (◈) still read apart in the STATUS column (golden rows at
-// 60, 80 and 140 columns).
+// result does (◈) still read apart in the STATUS column, and a closed
+// bug's state is never cut (golden rows at 60, 80 and 140 columns).
 func TestPendingStatusesReadApartAtEveryWidth(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -91,9 +91,14 @@ func TestPendingStatusesReadApartAtEveryWidth(t *testing.T) {
 					cells[r.marks()[:len("◆")]] = r.statusCell(widths[statusCol])
 				}
 			}
-			if len(cells) != 2 || cells["◆"] == cells["◈"] || !strings.Contains(cells["◆"], "decision pending") && !strings.Contains(cells["◆"], "◆ decide") || !strings.Contains(cells["◈"], "◈ decide") ||
+			if len(cells) != 2 || cells["◆"] == cells["◈"] || !strings.Contains(cells["◆"], "decision pending") && !strings.Contains(cells["◆"], "◆ decide") || !strings.Contains(cells["◈"], "◈ decide") && !strings.Contains(cells["◈"], "◈ archived") ||
 				strings.HasSuffix(cells["◆"], "…") || strings.HasSuffix(cells["◈"], "…") {
 				t.Errorf("at %d columns the two pending statuses read %q", w, cells)
+			}
+			for _, r := range m.browser.rows {
+				if c := r.statusCell(widths[statusCol]); r.sum != nil && r.sum.Bug.Done && ansi.StringWidth(c) > widths[statusCol] {
+					t.Errorf("at %d columns a bug closed by DONE.md reads %q: its state is cut where its ⊘ mark says closed", w, c)
+				}
 			}
 			golden.RequireEqual(t, []byte(rows+"\n"))
 		})

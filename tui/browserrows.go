@@ -253,7 +253,9 @@ var statusCol = slices.IndexFunc(browserCols, func(c browserCol) bool { return c
 // its words whole (status) when they fit, else, on a row that waits for a
 // human decision, the first of its shorter forms that fits — the mark
 // and "decide", "(archived)" on an archived result's — so a ◆ row and a ◈
-// row never read alike where the words are cut ("done · deci…" for both).
+// row never read alike where the words are cut ("done · deci…" for both);
+// a bug closed by DONE.md gives up its "(closed)", which its ⊘ mark says,
+// before its state is cut ("done (close…").
 func (r *browserRow) statusCell(w int) string {
 	full := r.status()
 	if ansi.StringWidth(full) <= w || r.sum == nil {
@@ -267,7 +269,9 @@ func (r *browserRow) statusCell(w int) string {
 	case r.pendingDecision():
 		forms = []string{state + " · ◆ decide", "◆ decide"}
 	case r.archivedPending():
-		forms = []string{state + " · ◈ decide (archived)", "◈ decide (archived)", "◈ decide (arch.)", "◈ decide old"}
+		forms = []string{state + " · ◈ decide (archived)", "◈ decide (archived)", "◈ decide (arch.)", "◈ archived"}
+	case r.sum.Bug.Done && !r.sum.Bug.Incomplete:
+		forms = []string{state}
 	default:
 		return full
 	}
