@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -41,8 +42,12 @@ const PersonasField = "Personas"
 // its personas (none: two chosen for the question) and the round cap.
 func (w *wizard) questionFields() []huh.Field {
 	w.strategy = "one" // one engine for every persona, as moot ask's --solver once
+	where := "one line; the debate is stored under .moot/debates/ (moot ask)"
+	if w.bug != nil && !w.bug.IsQuestion {
+		where = fmt.Sprintf("one line; the debate is stored under .moot/debates/ (moot ask), not with %s: the personas read the question alone, not the bug", w.bug.ID)
+	}
 	return []huh.Field{
-		described(w, huh.NewInput().Title("Question"), "one line; the debate is stored under .moot/debates/ (moot ask)").
+		described(w, huh.NewInput().Title("Question"), where).
 			Value(&w.question).Validate(func(s string) error { return w.askCheck(func() { w.question = s }) }),
 		described(w, huh.NewInput().Title(PersonasField), "names separated by spaces or commas (the library's, or .moot/personas/NAME.md); empty = two chosen for the question; one = an opponent chosen for it").
 			Value(&w.personas).Validate(func(s string) error { return w.askCheck(func() { w.personas = s }) }),
