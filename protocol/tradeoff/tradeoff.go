@@ -90,10 +90,13 @@ func (Protocol) Refusals(s engine.Setup) []string {
 }
 
 // SameOption reports whether two options state the same thing: equal once
-// case and spacing are set aside (the CLI, the wizard and the plan refuse
-// such a pair).
+// case, spacing, quotes around them and the punctuation that ends them are
+// set aside (the CLI, the wizard and the plan refuse such a pair).
 func SameOption(a, b string) bool {
-	norm := func(o string) string { return strings.ToLower(strings.Join(strings.Fields(o), " ")) }
+	norm := func(o string) string {
+		o = strings.ToLower(strings.Join(strings.Fields(o), " "))
+		return strings.TrimSpace(strings.Trim(o, ".!?;:,\"'`“”‘’ "))
+	}
 	return norm(a) != "" && norm(a) == norm(b)
 }
 
