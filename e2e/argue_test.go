@@ -201,17 +201,21 @@ func TestArgueStopRules(t *testing.T) {
 }
 
 // A failed persona is never simulated: the quorum menu asks (continue
-// goes on without it), the synthesis is degraded and names it absent.
+// goes on without it), the synthesis is degraded and names it absent, and
+// the run says so where it is watched.
 func TestArgueFailedPersona(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
 	p.Plan = "agente-2@1=invalid"
 	p.env = []string{"FAKE_PROMPTS=" + filepath.Join(p.dir, "prompts")}
-	p.moot(argueArgs("--on-quorum-loss", "continue")...).mustExit(t, 0)
+	r := p.moot(argueArgs("--on-quorum-loss", "continue")...).mustExit(t, 0)
 	dir := p.argueDir()
 	final := readFile(t, filepath.Join(dir, "resposta-final.md"))
 	if !strings.Contains(final, "degraded: true") {
 		t.Errorf("final answer not degraded:\n%s", final)
+	}
+	if out := r.stdout + r.stderr; !strings.Contains(out, "the final answer is degraded: 1 of 2 personas took part (out: agente-2)") {
+		t.Errorf("the run does not say its final answer is degraded:\n%s", out)
 	}
 	if prompt := p.prompt(2, "juiz", 1); !strings.Contains(prompt, "ABSENT (invalid-output)") {
 		t.Errorf("the synthesizer's prompt does not name the absent persona:\n%s", prompt)

@@ -454,6 +454,9 @@ func (r *runner) writeFinal(in FinalInput, doc FinalDoc, by string, meta bugfold
 	if _, err := r.w.WriteFinal(fm, head.String()+strings.TrimLeft(doc.Body, "\n")); err != nil {
 		return err
 	}
+	if k < r.n { // said where the run is watched too, not only in the file's first line
+		r.emit(Event{Type: EvWarning, Text: fmt.Sprintf("the final answer is degraded: %d of %d %s took part (out: %s); it says so in its first line", k, r.n, Describe(r.proto).Members, strings.Join(absent, ", "))})
+	}
 	if call != nil {
 		r.emit(Event{Type: EvCallFinished, Round: r.last, SolverID: meta.SolverID, Role: r.finalRole, Engine: call.engine, Attempt: call.attempt,
 			Status: bugfolder.StatusOK, DurationMS: meta.DurationMS, TokensIn: call.tokensIn, TokensOut: call.tokensOut, CostUSD: deref(call.cost), CostUnknown: call.cost == nil, Estimated: call.estimated,
