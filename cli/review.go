@@ -435,8 +435,8 @@ func (r *reviewRun) plan(check bool) (*reviewRound, reviewPlan, error) {
 	routes := review.Plan(in)
 	switch only := review.OnlyBuilderLeft(in, routes); {
 	case only && !solo:
-		return nil, reviewPlan{}, withCode(ExitUsage, fmt.Errorf("only the builder's family (%s) is left on the ladders (%s): a builder never reviews its own work; add engines of another family, or pass --solo for the explicit blind same-family degradation; nothing was called or written",
-			r.st.BuilderFamily, strings.Join(review.Excluded(routes), ", ")))
+		return nil, reviewPlan{}, withCode(ExitUsage, fmt.Errorf("only the builder's family (%s) is left on the ladders (%s)%s: a builder never reviews its own work; add engines of another family, or pass --solo for the explicit blind same-family degradation; nothing was called or written",
+			r.st.BuilderFamily, strings.Join(review.Excluded(routes), ", "), otherSkips(routes)))
 	case only:
 		in.Solo = true // the explicit degradation: the builder's family sits blind
 		routes = review.Plan(in)
@@ -873,6 +873,27 @@ func (r *reviewRun) probe(ctx context.Context) (unusable func(string) string, ol
 		isOllama[res.Engine] = res.Ollama
 	}
 	return func(n string) string { return why[n] }, func(n string) bool { return isOllama[n] }
+}
+
+// otherSkips says why the ladders' other engines may not sit (a probe
+// that failed, a restricted bug, a window too small), so a refusal that
+// names only the builder's family does not hide them: "; juror-a may not
+// sit either (failed its probe: …)".
+func otherSkips(routes []review.Route) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range routes {
+		for _, g := range r.Rungs {
+			if g.Skip != "" && g.Skip != review.StatusBuilder && !seen[g.Engine] {
+				seen[g.Engine] = true
+				out = append(out, fmt.Sprintf("%s (%s)", g.Engine, g.Why))
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(out, ", ") + " may not sit either"
 }
 
 // recordFolders are the repo-relative folders of the bug register, when

@@ -772,3 +772,28 @@ func TestReviewExcludedRungBelowTheSeatKeepsWhy(t *testing.T) {
 		t.Errorf("the builder's rung below the seat is not written as excluded:\n%s", routes)
 	}
 }
+
+// A refusal for want of another family says why the other families'
+// engines may not sit: an engine whose program is missing is named with
+// its failed probe, not left out of the message.
+func TestReviewRefusalNamesTheEnginesThatMayNotSit(t *testing.T) {
+	t.Parallel()
+	tr := newTribunal(t, `engines:
+  oai-a:
+    kind: command
+    command: ["FAKE"]
+    env_passthrough: ["FAKE_*"]
+    family: openai
+  juror-a:
+    kind: command
+    command: ["./no-such-juror.sh"]
+    family: anthropic
+`)
+	r := tr.review(append(change, "--builder", "openai", "--lens", "defect")...)
+	if r.code != 2 || !strings.Contains(r.stderr, "juror-a (failed its probe") || !strings.Contains(r.stderr, "may not sit either") {
+		t.Fatalf("exit %d, want 2 naming juror-a and why it may not sit\n%s", r.code, r.stderr)
+	}
+	if len(tr.calls()) != 0 || len(tr.reviews()) != 0 {
+		t.Fatalf("something was called or written")
+	}
+}
