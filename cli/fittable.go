@@ -4,7 +4,9 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/reversa/moot/internal/midcut"
+	"github.com/reversa/moot/tui"
 )
 
 // table is a listing's header and rows, cell by cell, drawn one record per
@@ -112,28 +114,14 @@ func maxWidth(t table, c int) int {
 	return w
 }
 
-// wrapWords wraps text at spaces to lines of at most width columns, each
-// line after the first indented by indent; a word longer than the line (a
-// path) is never split, nor given a space.
+// wrapWords wraps text to lines of at most width columns, each line after
+// the first indented by indent, by the TUI's one wrap rule (tui.WrapUnder:
+// at spaces; a path or an ID wider than the line is cut after a '/' or a
+// '-', never inside a name); width ≤ 0 (piped) leaves it one line.
 func wrapWords(text string, width int, indent string) string {
 	if width <= 0 {
 		return text
 	}
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = w
-		case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n"+indent)
+	line := indent + strings.Join(strings.Fields(text), " ") // indent stands for what the line opens with
+	return strings.TrimPrefix(tui.WrapUnder(line, width+len(indent), len(indent)), indent)
 }

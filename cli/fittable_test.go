@@ -47,20 +47,39 @@ func TestListFitsTheTerminal(t *testing.T) {
 	}
 }
 
-// TestPlanWarningsWrapAtSpacesOnly: a warning longer than the terminal
-// wraps at spaces with a hanging indent; a path longer than the line is
-// kept whole, with no space put into it.
-func TestPlanWarningsWrapAtSpacesOnly(t *testing.T) {
+// TestPlanWarningsWrapAPathAfterItsSlashes: a warning longer than the
+// terminal wraps at spaces with a hanging indent; a path longer than the
+// line (the archive's, 92 characters on an 80-column terminal) is cut
+// after one of its '/', under the indent, so no line runs past the edge
+// for the terminal to cut mid-name, and its pieces read whole joined.
+func TestPlanWarningsWrapAPathAfterItsSlashes(t *testing.T) {
 	t.Parallel()
 	path := "_reversa_bugs/checkout/bugs/BUG-20260715-A7K3-desconto/debate-20261202T004954Z/resposta-final.md"
-	out := wrapWords("the previous answer is at "+path+" until this one finishes", 40, "    ")
-	if !strings.Contains(out, path) {
-		t.Errorf("the path was split:\n%s", out)
-	}
+	out := "  - " + wrapWords("the previous answer is at "+path+" until this one finishes", 36, "    ")
+	var pieces []string
 	for i, l := range strings.Split(out, "\n") {
 		if i > 0 && !strings.HasPrefix(l, "    ") {
 			t.Errorf("line %d lacks the hanging indent: %q", i, l)
 		}
+		if ansi.StringWidth(l) > 40 {
+			t.Errorf("line %d runs past 40 columns: %q", i, l)
+		}
+		for _, w := range strings.Fields(l) {
+			if strings.Contains(path, w) && len(w) > 2 {
+				pieces = append(pieces, w)
+			}
+		}
+	}
+	if strings.Join(pieces, "") != path {
+		t.Errorf("the path does not read whole (%q):\n%s", pieces, out)
+	}
+	for _, p := range pieces[:max(0, len(pieces)-1)] {
+		if !strings.HasSuffix(p, "/") {
+			t.Errorf("the path is cut inside a name, after %q:\n%s", p, out)
+		}
+	}
+	if got := wrapWords("at "+path, 0, "    "); got != "at "+path {
+		t.Errorf("piped (no width) the warning is not one line: %q", got)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
+	"github.com/reversa/moot/tui"
 )
 
 func newPlanCmd(e *env) *cobra.Command {
@@ -200,6 +201,16 @@ func printPlan(w io.Writer, p *engine.Plan) {
 		width = termWidth(w)
 	}
 	writePlan(w, p, width)
+}
+
+// fitLine fits one line of a plan to the terminal behind w as writePlan
+// fits its own (the one wrap rule, tui.WrapUnder), its continuations under
+// hang spaces; piped, the line stays whole.
+func fitLine(w io.Writer, line string, hang int) string {
+	if !isTerminal(w) {
+		return line
+	}
+	return tui.WrapUnder(line, termWidth(w), hang)
 }
 
 // writePlan writes the plan within width columns (0: no limit): the

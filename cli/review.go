@@ -1075,7 +1075,7 @@ func (r *reviewRun) accept(p reviewPlan) error {
 	line := fmt.Sprintf("Review plan: %d juror(s), %d to %d call(s) (one per lens; more only when a rung fails to answer), ≈%s tokens in + %s out, %s",
 		p.Lenses, p.Calls.Min, p.Calls.Max, thousands(p.Tokens.Input), thousands(p.Tokens.Output), usd)
 	if r.f.run.yes {
-		fmt.Fprintln(r.e.stderr, line)
+		fmt.Fprintln(r.e.stderr, fitLine(r.e.stderr, line, len("Review plan: ")))
 		return nil
 	}
 	if r.f.run.asJSON {
@@ -1083,7 +1083,7 @@ func (r *reviewRun) accept(p reviewPlan) error {
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(p)
 	} else {
-		fmt.Fprintln(r.e.stdout, line)
+		fmt.Fprintln(r.e.stdout, fitLine(r.e.stdout, line, len("Review plan: ")))
 	}
 	return withCode(ExitNeedHuman, errors.New("not started: the review plan needs accepting; run again with --yes to accept it"))
 }

@@ -11,7 +11,9 @@ import (
 // line moot plan writes is one of its own (a heading, or indented under
 // its key or table): nothing runs past the edge for the terminal to wrap
 // (a wrap starts a line with the middle of a word), a dollar cap's budget
-// lines included; moot ask's plan too; moot list is one line per record,
+// lines included, and the archive warning's paths, each wider than 80
+// columns, broken after a '/' under the warning's text, never mid-name; moot
+// ask's plan and moot review's plan line too; moot list is one line per record,
 // and at 140 columns it shows the columns 80 leave out.
 func TestPlanAndListFitTheTerminal(t *testing.T) {
 	t.Parallel()
@@ -22,6 +24,14 @@ func TestPlanAndListFitTheTerminal(t *testing.T) {
 				testPlanFits(t, w, capped)
 			})
 		}
+		t.Run(fmt.Sprintf("archive-warning-%d", w), func(t *testing.T) {
+			t.Parallel()
+			testPlanWrapsTheArchivePaths(t, w)
+		})
+		t.Run(fmt.Sprintf("review-plan-%d", w), func(t *testing.T) {
+			t.Parallel()
+			testReviewPlanFits(t, w)
+		})
 		t.Run(fmt.Sprintf("ask-plan-%d", w), func(t *testing.T) {
 			t.Parallel()
 			p := newProject(t)
@@ -89,6 +99,64 @@ func testPlanFits(t *testing.T, w int, capped bool) {
 	}
 	if capped && (!strings.Contains(s, "budget") || strings.Contains(s, "worst case≈")) {
 		t.Errorf("the budget lines are missing or the worst case runs into its figure:\n%s", s)
+	}
+}
+
+// testPlanWrapsTheArchivePaths runs moot plan of a bug whose finished
+// debate will be archived at w columns: the warning names the archive's
+// paths (92 characters) on lines of the plan's own (under the warning's
+// "  - "), and the paths read whole once the pieces are joined at their
+// '/': no piece ends inside a name.
+func testPlanWrapsTheArchivePaths(t *testing.T, w int) {
+	p := newProject(t)
+	m := startTmux(t, p, w, 60, "plan", "5", "-n", "3", "-r", "2", "--mode", "diagnosis")
+	if code := m.exitCode(); code != "0" {
+		t.Fatalf("exit %s:\n%s", code, m.screen())
+	}
+	s := m.screen()
+	_, warn, ok := strings.Cut(s, "  - _reversa_bugs/")
+	if !ok {
+		t.Fatalf("no archive warning:\n%s", s)
+	}
+	for _, l := range strings.Split(strings.TrimRight(warn, "\n"), "\n")[1:] {
+		if !strings.HasPrefix(l, "    ") {
+			t.Errorf("%d columns: a line of the warning the terminal wrapped: %q\n%s", w, l, s)
+		}
+	}
+	const folder = "_reversa_bugs/checkout/bugs/BUG-20260702-Q2R8-frete-arredondado/"
+	joined := strings.ReplaceAll(strings.Join(strings.Fields("_reversa_bugs/"+warn), " "), "/ ", "/") // a piece ends at a '/': joined, a path cut mid-name keeps a space
+	if !strings.Contains(joined, "holds a finished debate") {
+		t.Fatalf("no archive warning:\n%s", s)
+	}
+	for _, path := range []string{folder + "debate-20260703T140000Z/resposta-final.md", folder + "debate/resposta-final.md"} {
+		if !strings.Contains(joined, path) {
+			t.Errorf("%d columns: %s does not read whole:\n%s", w, path, s)
+		}
+	}
+}
+
+// testReviewPlanFits runs moot review --headless without --yes at w
+// columns: its plan line, longer than 80 columns, wraps at spaces under its
+// text ("Review plan: " is 13 columns), no line left to the terminal.
+func testReviewPlanFits(t *testing.T, w int) {
+	tr := newTribunal(t, juryEngines)
+	env := []string{"FAKE_JURY=" + tr.jury, "FAKE_JURYLOG=" + tr.jurylog,
+		"XDG_CONFIG_HOME=" + filepath.Join(tr.home, "xdg"), "XDG_CACHE_HOME=" + filepath.Join(tr.home, "cache")}
+	args := append(append([]string{"review"}, change...), "--builder", "mistral", "--config", tr.cfg, "--headless")
+	m := startTmuxIn(t, tr.repo, env, w, 60, args...)
+	if code := m.exitCode(); code != "4" {
+		t.Fatalf("exit %s, want 4 (the plan printed, not accepted):\n%s", code, m.screen())
+	}
+	s := m.screen()
+	_, plan, ok := strings.Cut(s, "Review plan: ")
+	plan, _, _ = strings.Cut(plan, "\nmoot: ")
+	if !ok || !strings.Contains(plan, "juror(s)") {
+		t.Fatalf("no review plan:\n%s", s)
+	}
+	for _, l := range strings.Split(strings.TrimRight(plan, "\n"), "\n")[1:] {
+		if !strings.HasPrefix(l, strings.Repeat(" ", 13)) {
+			t.Errorf("%d columns: a line of the review plan the terminal wrapped: %q\n%s", w, l, s)
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/argue"
 )
 
 // TestHeaderMoneyIsTheSharedTotal: the header's money is the one
@@ -177,5 +178,74 @@ func TestConvergenceNotRecordedOnAFinishedDebate(t *testing.T) {
 				goldenScreen(t, m, f.proj)
 			}
 		})
+	}
+}
+
+// questionLive is a running argue of a question whose ID (its folder's
+// name) is 55 characters long, in round 2 of 2 with every call made, at
+// w×h: the live view moot ask opens after Start.
+func questionLive(t *testing.T, w, h int) (Model, string) {
+	t.Helper()
+	f := newFixture(t)
+	const id = "20261203-should-checkout-retry-payment-webhooks-forever"
+	q := *f.bug(t, "7")
+	q.ID, q.Title, q.IsQuestion = id, "Should checkout retry payment webhooks forever?", true
+	s := engine.Setup{Protocol: argue.Protocol{}, Bug: &q, Lang: bugfolder.EN, N: 2, R: 2, Solvers: []string{"scripted", "scripted"}, Critics: []string{"scripted"}, Judge: "scripted"}
+	opts := f.options()
+	opts.Protocol, opts.Bug, opts.Setup = argue.Protocol{}, &q, s
+	m := sized(t, opts, w, h)
+	m.run.bridge, m.run.on = newBridge(), true
+	m.dv.deb = newLiveView(s)
+	m.screen, m.dv.tab, m.now = scrDebate, 1, fixedNow
+	m.dv.deb.startedAt, m.dv.deb.sessionStart = fixedNow.Add(-31*time.Second), fixedNow.Add(-31*time.Second)
+	for k := 0; k <= 2; k++ {
+		m.dv.deb.current = k
+		for _, sid := range []string{"agente-1", "agente-2", "critic-1"} {
+			m.dv.deb.apply(engine.Event{Type: engine.EvCallFinished, Round: k, SolverID: sid, Status: "ok", TokensIn: 1200, TokensOut: 300, CostUSD: 0.0007})
+		}
+	}
+	return m, id
+}
+
+// TestHeaderOfALongQuestionIDKeepsItsFigures: the live header of a
+// question whose ID is 55 characters long gives the figures first at every
+// width: at 60 columns round, calls and money stay beside an ID cut in its
+// middle (its date and its last word read, as in the browser), where it
+// showed the ID alone; at 80 and 140 every figure stays, the ID cut in its
+// middle when it must be.
+func TestHeaderOfALongQuestionIDKeepsItsFigures(t *testing.T) {
+	t.Parallel()
+	for _, size := range []struct {
+		w, h int
+		want []string
+	}{
+		{60, 15, []string{"r2/2", "9/", "$0.0063", "running"}},
+		{80, 24, []string{"r2/2", "31s", "9/", "calls", "$0.0063", "running"}},
+		{140, 45, []string{"round 2 of 2", "31s", "calls 9/", "tokens", "$0.0063", "running"}},
+	} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			m, id := questionLive(t, size.w, size.h)
+			got := headerLine(m)
+			if ansi.StringWidth(got) > size.w {
+				t.Errorf("header is %d wide: %q", ansi.StringWidth(got), got)
+			}
+			for _, want := range size.want {
+				if !strings.Contains(got, want) {
+					t.Errorf("header %q lacks %q", got, want)
+				}
+			}
+			if !strings.HasPrefix(got, id[:9]) || !strings.Contains(got, "forever") {
+				t.Errorf("header %q: the ID is not cut in its middle (its date and its last word kept)", got)
+			}
+			goldenScreen(t, m, "")
+		})
+	}
+	m, id := questionLive(t, 140, 45)
+	for w := 30; w <= 140; w++ { // every width: the money and the status stay, an ID beside them
+		m.lay.w = w
+		got := headerLine(m)
+		if ansi.StringWidth(got) > w || !strings.Contains(got, "$0.0063 · running") || !strings.HasPrefix(got, id[:3]) {
+			t.Errorf("%d columns: header %q", w, got)
+		}
 	}
 }

@@ -51,3 +51,34 @@ func TestQuitDialogsAskAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestQuitDialogBreaksALongIDBetweenItsParts: at 60×15 the leave question
+// over a question's run names its 55-character ID in "moot resume ID
+// continues it." cut after one of its '-' (the one wrap rule, wordWrap),
+// never in the middle of a word ("webhooks-fo" / "rever").
+func TestQuitDialogBreaksALongIDBetweenItsParts(t *testing.T) {
+	t.Parallel()
+	m, id := questionLive(t, 60, 15)
+	m = keys(t, m, "q")
+	if !menuDrawn(m, menuQuit) {
+		t.Fatalf("q does not draw the leave question:\n%s", screenText(m, ""))
+	}
+	text := screenText(m, "")
+	var pieces []string
+	for _, l := range strings.Split(text, "\n") {
+		for _, word := range strings.Fields(strings.Trim(l, " │┃")) {
+			if word != "" && (strings.Contains(id, word) || strings.Contains(word, id)) && len(word) > 3 {
+				pieces = append(pieces, word)
+			}
+		}
+	}
+	if strings.Join(pieces, "") != id {
+		t.Fatalf("the ID does not read whole in the dialog (pieces %q):\n%s", pieces, text)
+	}
+	for _, p := range pieces[:len(pieces)-1] {
+		if !strings.HasSuffix(p, "-") {
+			t.Errorf("the ID is broken inside a word, after %q:\n%s", p, text)
+		}
+	}
+	goldenScreen(t, m, "")
+}

@@ -170,8 +170,10 @@ func fmtInt(n int) string {
 
 // debateHeader is the live header: the bug, its title, then round,
 // elapsed, calls, tokens, money and status. The title gives way first,
-// then the figures take their short forms, then a long ID is shortened
-// with "…" (to minHeaderID); only then do figures go. A figure is never cut.
+// then the figures take their short forms, then a long ID (a question's)
+// is cut in its middle (midcut, as the browser cuts it) to minHeaderID;
+// only then do figures go, the ID kept at minHeaderID, and below the
+// fewest figures the ID has what they leave. A figure is never cut.
 func (s debateState) debateHeader(f *frame) string {
 	d := s.deb
 	state := s.stateWord()
@@ -211,22 +213,26 @@ func (s debateState) debateHeader(f *frame) string {
 			return id + title + tail
 		}
 	}
-	// a long ID (a question's folder name) is shortened before any figure
-	// goes: every figure stays down to 80 columns
+	// a long ID (a question's folder name) is cut in its middle before any
+	// figure goes: every figure stays down to 80 columns
 	for _, figs := range [][]string{short, tight} {
 		tail := " · " + strings.Join(figs, " · ") + " · " + f.st.Badge(state)
 		if room := f.lay.w - ansi.StringWidth(tail); room >= minHeaderID {
-			return f.st.Title.Render(ansi.Truncate(d.bugID, room, "…")) + tail
+			return f.st.Title.Render(midcut.Cut(d.bugID, room)) + tail
 		}
 	}
 	for _, figs := range tighter {
 		tail := " · " + strings.Join(figs, " · ") + " · " + f.st.Badge(state)
-		room := f.lay.w - ansi.StringWidth(d.bugID) - ansi.StringWidth(tail)
-		if room >= 0 {
-			return id + tail
+		if room := f.lay.w - ansi.StringWidth(tail); room >= min(ansi.StringWidth(d.bugID), minHeaderID) {
+			return f.st.Title.Render(midcut.Cut(d.bugID, room)) + tail
 		}
 	}
-	tail := " · " + strings.Join(tight, " · ") + " · " + f.st.Badge(state)
+	// narrower still, the money and the status come first: the ID has
+	// what is left, cut in its middle
+	tail := " · " + tight[4] + " · " + f.st.Badge(state)
+	if room := f.lay.w - ansi.StringWidth(tail); room >= 5 {
+		return f.st.Title.Render(midcut.Cut(d.bugID, room)) + tail
+	}
 	return ansi.Truncate(id+tail, f.lay.w, "…")
 }
 

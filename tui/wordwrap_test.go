@@ -111,3 +111,49 @@ func TestRefusalShowsAPathWholeCutAtItsSlashes(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapCutsAWordWiderThanTheLineBetweenItsParts: wordWrap, the one
+// wrap rule, cuts a word wider than the line only where it must, and then
+// between its parts: a path after a '/', an ID (a question's folder name)
+// after a '-', never inside a name or a word; only a word with neither
+// that fits a third of the line is cut at the width.
+func TestWrapCutsAWordWiderThanTheLineBetweenItsParts(t *testing.T) {
+	t.Parallel()
+	const id = "20261203-should-checkout-retry-payment-webhooks-forever"
+	for _, tc := range []struct {
+		name, text string
+		w          int
+		want       string
+	}{
+		{"an ID fits: whole", "moot resume " + id + " continues it.", 60,
+			"moot resume\n" + id + "\ncontinues it."},
+		{"an ID wider than the line: after a '-'", "moot resume " + id + " continues it.", 50,
+			"moot resume\n20261203-should-checkout-retry-payment-webhooks-\nforever continues it."},
+		{"an ID under a mark", "  ! " + id, 30,
+			"  ! 20261203-should-checkout-\n    retry-payment-webhooks-\n    forever"},
+		{"a path: after a '/', not its names' '-'", "the folder _reversa_bugs/checkout/bugs/BUG-20260702-Q2R8-frete-arredondado/debate/", 50,
+			"the folder\n_reversa_bugs/checkout/bugs/\nBUG-20260702-Q2R8-frete-arredondado/debate/"},
+		{"a name with neither: at the width", "and see " + strings.Repeat("a", 25), 10,
+			"and see\naaaaaaaaaa\naaaaaaaaaa\naaaaa"},
+		{"a '-' too early to help: at the width", "a-" + strings.Repeat("b", 30), 12,
+			"a-bbbbbbbbbb\nbbbbbbbbbbbb\nbbbbbbbb"},
+		{"indented, under a key: no empty line first", "            " + id, 40,
+			"            20261203-should-checkout-\n            retry-payment-webhooks-\n            forever"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := wordWrap(tc.text, tc.w)
+			if tc.name == "indented, under a key: no empty line first" {
+				got = WrapUnder(tc.text, tc.w, 12)
+			}
+			if got != tc.want {
+				t.Errorf("at %d:\n%s\nwant\n%s", tc.w, got, tc.want)
+			}
+			for _, l := range strings.Split(got, "\n") {
+				if n := ansi.StringWidth(l); n > tc.w {
+					t.Errorf("a line %d wide: %q", n, l)
+				}
+			}
+		})
+	}
+}

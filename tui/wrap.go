@@ -131,7 +131,8 @@ func shortTokens(s string, w int) string {
 // wordWrap wraps every line of s to w cells, breaking only at spaces: a
 // flag (--config), a path or an ID with a hyphen in it stays whole on its
 // line (ansi.Wrap also breaks after a '-'), and only a word wider than w
-// is cut, at w. Styles (ANSI sequences) are kept and not counted.
+// is cut: after a '/' or a '-' (wordCut), else at w. Styles (ANSI
+// sequences) are kept and not counted.
 func wordWrap(s string, w int) string {
 	if w < 1 {
 		return s
@@ -149,11 +150,26 @@ func wordWrap(s string, w int) string {
 // (an indent) are kept, those at a break are dropped, and every line it
 // wraps into keeps that indent, under the text of a bullet ("• ", "- ",
 // "▸ ", "! ", "1. ": hangOf). A word wider than the line starts a line (a
-// path reads from its start), after a mark of at most markW cells ("  !"),
-// and is cut where a '/' ends a piece that fits (pathCut), else at the
-// width.
+// path reads from its start), after its indent and a mark of at most
+// markW cells ("  !"), and is cut after a '/' or else a '-' that ends a
+// piece that fits (wordCut), else at the width.
 func wrapAtSpace(l string, w int) string {
 	return wrapHanging(l, w, hangOf(ansi.Strip(l), w))
+}
+
+// WrapUnder wraps one line for a command's output on a terminal by the
+// TUI's one rule (wordWrap: at spaces; a word wider than the line, a path
+// or an ID, cut after a '/' or a '-'), its continuations indented by hang
+// cells: under a plan's key ("  calls     ", 12) or a warning's bullet
+// ("  - ", 4). w ≤ 0 (piped output) leaves the line whole.
+func WrapUnder(l string, w, hang int) string {
+	if w <= 0 || ansi.StringWidth(l) <= w {
+		return l
+	}
+	if 2*hang > w { // the text would have no room under the key: hang at the start
+		hang = 0
+	}
+	return wrapHanging(l, w, hang)
 }
 
 // wrapHanging is wrapAtSpace with the continuations' indent given (hang
@@ -173,8 +189,8 @@ func wrapHanging(l string, w, hang int) string {
 	for _, word := range strings.Split(l, " ") {
 		ww := ansi.StringWidth(word)
 		switch {
-		case ww > w-hang: // wider than any line: cut, from a line of its own (after a mark such as "!" or "-")
-			if started && curW > markW {
+		case ww > w-hang: // wider than any line: cut, from a line of its own (after its indent and a mark such as "!" or "-")
+			if started && ansi.StringWidth(strings.TrimLeft(ansi.Strip(cur.String()), " ")) > markW {
 				emit()
 			} else if started {
 				cur.WriteByte(' ')
@@ -185,7 +201,7 @@ func wrapHanging(l string, w, hang int) string {
 					emit()
 					continue
 				}
-				n := pathCut(word, w-curW)
+				n := wordCut(word, w-curW)
 				cur.WriteString(ansi.Truncate(word, n, ""))
 				emit()
 				word = ansi.TruncateLeft(word, n, "")
@@ -231,17 +247,20 @@ func hangOf(plain string, w int) int {
 	return n
 }
 
-// pathCut is how many cells of a word wider than room go on this line: up
-// to its last '/' that fits (a path is cut between its folders, never
-// inside a name), unless that leaves less than a third of the line; else
-// room.
-func pathCut(word string, room int) int {
+// wordCut is how many cells of a word wider than room go on this line:
+// up to its last '/' that fits (a path is cut between its folders, never
+// inside a name), else up to its last '-' that fits (an ID is cut between
+// its parts, never inside a word), unless that leaves less than a third
+// of the line; else room.
+func wordCut(word string, room int) int {
 	if strings.Contains(word, "\x1b") {
 		return room
 	}
 	head := ansi.Truncate(word, room, "")
-	if i := strings.LastIndexByte(head, '/'); i >= 0 && ansi.StringWidth(head[:i+1]) >= (room+2)/3 {
-		return ansi.StringWidth(head[:i+1])
+	for _, sep := range []byte{'/', '-'} {
+		if i := strings.LastIndexByte(head, sep); i >= 0 && ansi.StringWidth(head[:i+1]) >= (room+2)/3 {
+			return ansi.StringWidth(head[:i+1])
+		}
 	}
 	return room
 }
