@@ -348,10 +348,14 @@ func printList(e *env, entries []listEntry) {
 	}
 	t := table{header: []string{"BUG", "#", "CONTEXT", "STATUS", "PROTOCOL", "MODE", "N×R", "WINNER", "COST", "STARTED", "ELAPSED", "TITLE"},
 		flex: 11, flexMin: 12, drop: []int{9, 10, 2, 8, 7, 6, 5, 11, 1}, squeeze: 3, idCut: true}
+	// headings that fit every kind shown, as the browser's: a question's or
+	// a review's ID is no bug's, and a review's outcome is its verdict and
+	// lenses passed/held/refused, not a winner
+	if slices.ContainsFunc(entries, func(en listEntry) bool { return en.Kind != bugfolder.KindBug }) {
+		t.header[0] = "ID"
+	}
 	if slices.ContainsFunc(entries, func(en listEntry) bool { return en.Kind == "review" }) {
-		// headings that fit every kind shown: a review's ID is no bug's, and
-		// its outcome is its verdict and lenses passed/held/refused, not a winner
-		t.header[0], t.header[7] = "ID", "OUTCOME"
+		t.header[7] = "OUTCOME"
 	}
 	for _, en := range entries {
 		num, proto, mode, nr, winner, started, cost := "", "—", "—", "—", "—", "—", "—"

@@ -7,12 +7,14 @@ import (
 )
 
 // TestListHeadingsFollowTheKindsShown: moot list heads its first column
-// BUG and its outcome WINNER while only bugs and questions are listed;
-// with a review among them the headings fit every kind (ID, OUTCOME) and
-// a review's cell says its verdict and lenses passed/held/refused.
+// BUG while only bugs are listed and ID once a question or a review is
+// (as the browser does), its outcome WINNER unless a review is listed
+// (OUTCOME), and a review's cell says its verdict and lenses
+// passed/held/refused.
 func TestListHeadingsFollowTheKindsShown(t *testing.T) {
 	t.Parallel()
 	bug := listEntry{BugID: "BUG-1", Kind: "bug", Status: "done", Winner: ptr("A")}
+	q := listEntry{BugID: "20261203-should-we-retry", Kind: "question", Status: "done", Protocol: ptr("argue")}
 	rev := listEntry{BugID: "20261202-094234", Kind: "review", Status: "pass", Protocol: ptr("review"),
 		Verdict: ptr("pass"), Lenses: &lensOutcomes{Passed: 2}, Rounds: ptr(1)}
 	for _, tc := range []struct {
@@ -22,6 +24,7 @@ func TestListHeadingsFollowTheKindsShown(t *testing.T) {
 		not     []string
 	}{
 		{"bugs only", []listEntry{bug}, []string{"BUG ", "WINNER"}, []string{"OUTCOME"}},
+		{"a question among them", []listEntry{bug, q}, []string{"ID ", "WINNER"}, []string{"BUG ", "OUTCOME"}},
 		{"a review among them", []listEntry{bug, rev}, []string{"ID ", "OUTCOME", "pass P2 H0 R0"}, []string{"BUG ", "WINNER"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
