@@ -94,3 +94,42 @@ func rawAttempts(m dirMemo, dir string) map[string]int {
 	}
 	return out
 }
+
+// OpenCalls are the calls the event log's latest session started and has
+// not finished (the judge's included): while the debate runs, those in
+// flight, which the live header counts apart ("4/5 (1 running)") and moot
+// show names among the calls made.
+func OpenCalls(evs []Event) []Event {
+	from := 0
+	for i := len(evs) - 1; i >= 0; i-- {
+		if t := evs[i].Type; t == EvSetup || t == EvResumed {
+			from = i
+			break
+		}
+	}
+	key := func(ev Event) string { return fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt) }
+	open := map[string]int{}
+	var started []Event
+	for _, ev := range evs[from:] {
+		switch ev.Type {
+		case EvCallStarted:
+			if i, ok := open[key(ev)]; ok {
+				started[i].Type = "" // started again: counted once, as its latest start
+			}
+			open[key(ev)] = len(started)
+			started = append(started, ev)
+		case EvCallFinished:
+			if i, ok := open[key(ev)]; ok {
+				started[i].Type = "" // finished: left out below
+				delete(open, key(ev))
+			}
+		}
+	}
+	var out []Event
+	for _, ev := range started {
+		if ev.Type != "" {
+			out = append(out, ev)
+		}
+	}
+	return out
+}

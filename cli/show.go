@@ -296,7 +296,12 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 	if a := amendments(d); a != "" {
 		rows = append(rows, [2]string{"amendments", a})
 	}
-	rows = append(rows, [2]string{"calls", fmt.Sprintf("%d model calls (retried attempts included)", d.ModelCalls())})
+	calls := fmt.Sprintf("%d model calls (retried attempts included)", d.ModelCalls())
+	if n := len(bugfolder.OpenCalls(d.Events)); n > 0 && d.State == bugfolder.StateRunning {
+		// the live header's figure counts them apart: "4/5 (1 running)"
+		calls = fmt.Sprintf("%d model calls, %d of them running (retried attempts included)", d.ModelCalls(), n)
+	}
+	rows = append(rows, [2]string{"calls", calls})
 	rows = append(rows, [2]string{"spent", spent})
 	if f := d.Final; f != nil {
 		win := label.Winner(f.Winner, f.WinnerSolver)

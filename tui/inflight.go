@@ -53,37 +53,24 @@ func callsForms(done, planned, running int) (long, short, tight, bare string) {
 // them out of the calls done (which, read from the folder, counts every
 // started attempt): the watcher then shows the running TUI's figure.
 func (d *debateView) followInFlight(evs []bugfolder.Event) {
-	from := 0
-	for i := len(evs) - 1; i >= 0; i-- {
-		if t := evs[i].Type; t == bugfolder.EvSetup || t == bugfolder.EvResumed {
-			from = i
-			break
-		}
-	}
-	key := func(ev bugfolder.Event) string { return fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt) }
-	open := map[string]bugfolder.Event{}
 	judge := false
-	for _, ev := range evs[from:] {
+	for _, ev := range evs {
 		switch ev.Type {
-		case bugfolder.EvCallStarted:
-			open[key(ev)] = ev
-		case bugfolder.EvCallFinished:
-			delete(open, key(ev))
+		case bugfolder.EvSetup, bugfolder.EvResumed, bugfolder.EvJudgeFinished, bugfolder.EvJudgeFailed:
+			judge = false
 		case bugfolder.EvJudgeStarted:
 			judge = true
-		case bugfolder.EvJudgeFinished, bugfolder.EvJudgeFailed:
-			judge = false
 		}
 	}
-	n := 0
+	open := bugfolder.OpenCalls(evs)
 	for _, ev := range open { // the judge's too: planned counts its call as still to make
 		if p := d.paneOf(ev); p != nil && p.status != "running" {
 			p.status, p.started = "running", ev.Time
 		}
-		n++
 	}
 	if judge && d.judge != nil && d.final == nil {
 		d.judge.status = "running"
 	}
+	n := len(open)
 	d.callsDone = max(0, d.callsDone-n)
 }
