@@ -130,6 +130,8 @@ type RecordSeat struct {
 	Lens, Engine, Family, Status, Reason string
 	Findings                             []RecordFinding
 	Rejected                             []string
+	// Checked is what the seat named as checked (the zoom lists it).
+	Checked []string
 	// Dry marks a pass with no finding and nothing named as checked.
 	Dry bool
 }

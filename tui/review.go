@@ -184,6 +184,8 @@ type lensPane struct {
 	rejected []string
 	// dry marks a pass the protocol judged dry.
 	dry bool
+	// checked is what the seat named as checked (the zoom lists it).
+	checked []string
 }
 
 // reviewData is what the review view shows, read from the folder.
@@ -262,7 +264,7 @@ func readReview(k engine.RecordKeeper, dir string, round int) reviewLoadedMsg {
 		stamp: rr.Stamp, calls: rr.Calls, sevs: rr.Severities}
 	for _, s := range rr.Seats {
 		d.panes = append(d.panes, &lensPane{lens: s.Lens, engine: s.Engine, family: s.Family, status: s.Status, reason: s.Reason,
-			findings: s.Findings, rejected: s.Rejected, dry: s.Dry})
+			findings: s.Findings, rejected: s.Rejected, dry: s.Dry, checked: s.Checked})
 	}
 	return reviewLoadedMsg{data: d}
 }

@@ -34,6 +34,7 @@ func runningReview(t *testing.T, f *fixture) *reviewFixture {
 		fs = append(fs, review.Finding{Severity: review.SevMinor, Claim: fmt.Sprintf("finding number %d", i), Evidence: "calc.go"})
 	}
 	rf.seat(t, review.Seat{Lens: "defect", Round: 1, Outcome: review.OutcomeRefuse, Engine: "juror-a", Family: "anthropic", Findings: fs,
+		Checked:  []string{"Total's rounding against calc_test.go", "the cap at its boundary"},
 		Attempts: []review.Attempt{{Rung: review.Rung{Engine: "juror-x"}, Status: review.StatusHold, Reason: longReason}, {Rung: review.Rung{Engine: "juror-a"}, Status: review.StatusSat}}})
 	rf.seat(t, review.Seat{Lens: "security", Round: 1, Outcome: review.OutcomePass, Engine: "juror-a", Family: "anthropic", Dry: true, Findings: []review.Finding{}})
 	return rf

@@ -275,6 +275,11 @@ func (s reviewState) lensLines(fr *frame, p *lensPane, w, clip int) []string {
 			}
 		}
 	}
+	if clip > paneClip { // the zoom says what the seat checked, as its verdict names it
+		for _, c := range p.checked {
+			content = append(content, wrapStyled("  checked: "+termsafe.Line(c), w, "    ", fr.st.Subtle.Render)...)
+		}
+	}
 	if p.reason != "" {
 		content = append(content, wrapStyled(clipLine(p.reason, clip), w, "", nil)...)
 	}

@@ -13,7 +13,8 @@ import (
 
 // TestReviewLensFocusAndZoomMatchTheDebates: the lens in focus has a heavy
 // border, as a debate's focused pane (seen without colour), and enter
-// zooms the lens with each finding whole: its evidence too.
+// zooms the lens with each finding whole (its evidence too) and what the
+// juror named as checked.
 func TestReviewLensFocusAndZoomMatchTheDebates(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -27,6 +28,9 @@ func TestReviewLensFocusAndZoomMatchTheDebates(t *testing.T) {
 	z := screenText(keys(t, m, "enter"), f.proj)
 	if !strings.Contains(z, "finding number 7") || strings.Count(z, "evidence: calc.go") != 7 {
 		t.Errorf("the zoom does not show each finding with its evidence:\n%s", z)
+	}
+	if !strings.Contains(z, "checked: Total's rounding against calc_test.go") || !strings.Contains(z, "checked: the cap at its boundary") {
+		t.Errorf("the zoom does not say what the juror checked:\n%s", z)
 	}
 }
 

@@ -247,7 +247,7 @@ func seatFile(p string, seat *engine.RecordSeat) (cut bool) {
 	if s.Unverified {
 		seat.Status = "UNVERIFIED"
 	}
-	seat.Findings, seat.Dry = nil, s.Dry
+	seat.Findings, seat.Dry, seat.Checked = nil, s.Dry, s.Checked
 	for _, f := range s.Findings {
 		seat.Findings = append(seat.Findings, engine.RecordFinding{Severity: f.Severity, Claim: f.Claim, Evidence: f.Evidence, File: f.File, Impact: f.Impact, FollowUp: f.FollowUp})
 	}
