@@ -140,7 +140,8 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	// moot, not Bubble Tea, handles the stop signals: the first leaves a
 	// running debate as q does (its calls stopped, its end logged, its lock
 	// released, resumable), a second one kills the UI
-	defer func() { askCleanup(e.reservedQuestions) }() // a question the wizard set up and never started leaves no folder
+	defer func() { askCleanup(e.reservedQuestions) }()   // a question the wizard set up and never started leaves no folder
+	opts.EnginesFile = enginesFileArg(e, e.resumeConfig) // the runs it starts log it; its resume hints repeat it
 	p := tea.NewProgram(tui.New(opts), tea.WithoutSignalHandler())
 	e.uiSend = p.Send
 	sigs := make(chan os.Signal, 2)

@@ -86,7 +86,7 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		if !ok {
 			return nil, &bugfolder.InputError{Field: "--winner", Msg: fmt.Sprintf("%s names no proposal: the labels are %s", dec.Winner, labelList(d.Lang, letters))}
 		}
-		r.emit(Event{Type: EvResumed, Path: d.Dir, Time: started})
+		r.emit(Event{Type: EvResumed, Path: d.Dir, Time: started, EnginesFile: r.opts.EnginesFile})
 		r.emit(Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(dec.Choice), By: "human", Round: r.last, Winner: dec.Winner})
 		if err := r.writeFinal(in, doc, "human", r.humanMeta(), nil); err != nil {
 			return nil, err

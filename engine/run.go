@@ -64,8 +64,13 @@ type Options struct {
 	AcceptedBy         string
 	// ResumeTarget is what follows `moot resume` in printed advice: the
 	// bug as the engineer named it, and the --config flag given ("" for
-	// the bug's ID alone).
+	// ResumeArgs of the bug's ID and EnginesFile).
 	ResumeTarget string
+	// EnginesFile is the engines file given with --config (absolute; ""
+	// when moot found the project's or the user's itself). The setup and
+	// resumed events record it (the path only), so a later moot show names
+	// it in its moot resume hint.
+	EnginesFile string
 	// RoundTimeout bounds each round's member calls (0: no bound beyond
 	// each call's own timeout): a call still open when its round's limit
 	// passes ends as timeout, like a call over its own limit, and the
@@ -481,7 +486,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		dropP()
 		return nil, err
 	}
-	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
+	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula, EnginesFile: r.opts.EnginesFile})
 	if ev, ok := <-reaped; ok {
 		r.emit(ev)
 	}
@@ -1196,7 +1201,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	r.w, r.adapters, r.limits = w, adapters, limits
 	r.initSemaphores()
 	r.reconcileLog(d)
-	r.emit(Event{Type: EvResumed, Path: dir, ProblemSHA: pf.SHA256})
+	r.emit(Event{Type: EvResumed, Path: dir, ProblemSHA: pf.SHA256, EnginesFile: r.opts.EnginesFile})
 	r.resumeBudget(pf, records)
 	r.reapOrphans()
 	if len(diffs) > 0 {

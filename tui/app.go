@@ -24,8 +24,12 @@ type Options struct {
 	Protocol engine.Protocol
 	Register *bugfolder.Register
 	Config   *harness.Config
-	Harness  harness.Options
-	Version  string
+	// EnginesFile is the engines file moot was given with --config
+	// (absolute; "" when it found one itself): the runs started here log
+	// it, and every moot resume hint repeats it (engine.ResumeArgs).
+	EnginesFile string
+	Harness     harness.Options
+	Version     string
 	// Bug opens the UI on one bug: resuming its debate when Resume is set,
 	// at the cost screen when Setup is complete (mode and engines), else at
 	// the setup wizard. Without a bug the UI opens the browser.
@@ -100,6 +104,20 @@ type Options struct {
 // choices are what the wizard offers from the options.
 func (o Options) choices() wizardChoices {
 	return wizardChoices{protocols: o.Protocols, catalog: o.Lenses, proposals: o.Proposals, questions: o.Questions, ask: o.Ask, review: o.Review}
+}
+
+// resumeArgs are the words after `moot resume` in this UI's hints for the
+// debate or review id run here: the one builder (engine.ResumeArgs),
+// with the engines file moot was given.
+func (o Options) resumeArgs(id string) string { return engine.ResumeArgs(id, o.EnginesFile) }
+
+// resumeArgsOf are resumeArgs for a debate read from its folder: the
+// engines file its files record for its last session, else this UI's.
+func (o Options) resumeArgsOf(d *debateView) string {
+	if d.enginesFile != "" {
+		return engine.ResumeArgs(d.bugID, d.enginesFile)
+	}
+	return o.resumeArgs(d.bugID)
 }
 
 // Outcome is what the UI leaves behind when it exits.
