@@ -23,6 +23,7 @@ import (
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // Options configure a run or a resume.
@@ -638,7 +639,7 @@ func unfinished(bug *bugfolder.Bug, old *bugfolder.Debate) error {
 	if old.State == bugfolder.StateRunning && old.Holder != nil {
 		return &bugfolder.InputError{Path: old.Dir, Msg: fmt.Sprintf("holds a debate that %s is running now; watch it from the browser (moot), or wait for it to end", old.Holder)}
 	}
-	return &bugfolder.InputError{Path: old.Dir, Msg: fmt.Sprintf("holds an unfinished debate (%s); continue it with: moot resume %s", old.State, bug.ID)}
+	return &bugfolder.InputError{Path: old.Dir, Msg: fmt.Sprintf("holds an unfinished debate (%s); continue it with: moot resume %s", old.State, ResumeArgs(bug.ID, termsafe.Line(old.EnginesFile())))}
 }
 
 // recordedProtocol is the protocol field problema.md gets: the protocol's
