@@ -76,6 +76,13 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeWaiting, Path: d.Dir, CostUnknown: true, Reason: reason})
 		return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
 	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// left at the menu (q, ctrl+c, a signal): a cancel, as an interrupted
+		// run's (runner.stop), not a failure of moot; nothing was recorded
+		reason := fmt.Sprintf("left at the judge menu: nothing recorded; `moot resume %s` asks again", bug.ID)
+		r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeCancelled, Path: d.Dir, CostUnknown: true, Reason: reason})
+		return &Result{Outcome: OutcomeCancelled, Dir: d.Dir, CostUnknown: true, Reason: reason}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
