@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -25,6 +26,26 @@ func TestTUICtrlCAtAHandRunJudgeMenu(t *testing.T) {
 	out := m.joined()
 	if strings.Contains(out, "context canceled") || !strings.Contains(out, "left while it ran: everything is kept; `moot resume BUG-20260705-M8N2` continues it") {
 		t.Errorf("ctrl+c at the judge menu did not say how to continue it:\n%s", out)
+	}
+}
+
+// TestTUIStopSignalWithNothingRunning: a stop signal to the browser with
+// no run in flight closes it quietly with the signal's exit code (3,
+// docs/cli.md): it said "stopped by a signal: everything is kept; moot
+// resume continues it", as if something had been interrupted.
+func TestTUIStopSignalWithNothingRunning(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	m := startTmux(t, p, 100, 30)
+	m.wait("the browser", "A7K3", "enter open")
+	if err := syscall.Kill(m.mootPID(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := m.exitCode(); code != "3" {
+		t.Fatalf("exit %s, want 3 (a signal); the screen:\n%s", code, m.screen())
+	}
+	if out := m.joined(); strings.Contains(out, "moot:") || strings.Contains(out, "moot resume") {
+		t.Errorf("a signal with nothing running printed something:\n%s", out)
 	}
 }
 

@@ -129,6 +129,9 @@ type Outcome struct {
 	Dir string
 	// Left is set when the engineer left a running debate.
 	Left bool
+	// Interrupted is set when a stop signal (StopMsg) left a run in
+	// flight; a signal with none running only closes the UI.
+	Interrupted bool
 	// BugID is the bug of the debate that ran.
 	BugID string
 	// Cancelled is set when the engineer cancelled the wizard or the cost
@@ -149,8 +152,8 @@ const (
 
 // StopMsg is a stop signal (SIGTERM, SIGHUP, SIGQUIT, or SIGINT without a
 // terminal) sent by the program's owner: a running debate is left as `q`
-// leaves it (calls stopped, its end logged, the lock released, resumable);
-// otherwise the UI quits, nothing started.
+// leaves it (calls stopped, its end logged, the lock released, resumable;
+// Outcome.Interrupted); otherwise the UI quits, nothing started.
 type StopMsg struct{}
 
 // Messages the model sends itself.
