@@ -1138,6 +1138,20 @@ func resolving(choice string) bool {
 	return true
 }
 
+// EnginesFile is the engines file the debate's last session was given
+// with --config, as its event log records it: what a printed moot resume
+// repeats. "" when that session found its engines file itself, or when
+// the log predates the record (then no file can be named).
+func (d *Debate) EnginesFile() string {
+	file := ""
+	for _, ev := range d.Events {
+		if ev.Type == EvSetup || ev.Type == EvResumed {
+			file = ev.EnginesFile
+		}
+	}
+	return file
+}
+
 // PendingDecision returns the decision point ("quorum", "judge", or
 // "budget" for a debate stopped at its budget cap until a raise) that the
 // event log shows as asked and not yet settled, or "".

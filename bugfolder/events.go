@@ -171,6 +171,10 @@ type Event struct {
 	// Estimates are the plan's figures per engine (plan): what the
 	// final answer's cost_accuracy compares the actuals with.
 	Estimates []CostAccuracy
+	// EnginesFile is the engines file a session was given with --config
+	// (setup, resumed; logged when given): its path only, so a later moot
+	// show prints a moot resume that finds the same engines.
+	EnginesFile string
 }
 
 // MarshalJSON writes the fields of the event's type, keys sorted.
@@ -184,8 +188,10 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	switch e.Type {
 	case EvSetup:
 		m["path"], m["problema_sha256"], m["calls"], m["formula"] = e.Path, e.ProblemSHA, e.Calls, e.Formula
+		e.marshalEnginesFile(m)
 	case EvResumed:
 		m["path"], m["problema_sha256"] = e.Path, e.ProblemSHA
+		e.marshalEnginesFile(m)
 	case EvPlan:
 		m["calls"], m["tokens"], m["usd"], m["formula"] = e.Calls, e.Tokens, e.USD, e.Formula
 		if e.CostUnknown {
@@ -250,6 +256,13 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["order"] = nonNil(e.Order)
 	}
 	return json.Marshal(m)
+}
+
+// marshalEnginesFile logs a session's --config, when it was given.
+func (e Event) marshalEnginesFile(m map[string]any) {
+	if e.EnginesFile != "" {
+		m["engines_file"] = e.EnginesFile
+	}
 }
 
 func (e Event) marshalCallFinished(m map[string]any) {
@@ -338,6 +351,7 @@ type wireEvent struct {
 	MaxUSD       float64                      `json:"max_usd"`
 	MaxTokens    int                          `json:"max_tokens"`
 	Estimates    map[string]CostAccuracy      `json:"estimates"`
+	EnginesFile  string                       `json:"engines_file"`
 }
 
 // UnmarshalJSON reads an event as MarshalJSON writes it (and as moot has
@@ -356,7 +370,8 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		Point: w.Point, Choice: w.Choice, By: w.By, ExtraCalls: w.ExtraCalls, ExtraUSD: w.ExtraUSD,
 		Dropped: w.Dropped, Winner: w.Winner, ReversedWinner: w.Reversed, Reason: w.Reason, Calls: w.Calls, Tokens: w.Tokens,
 		Path: w.Path, Formula: w.Formula, ProblemSHA: w.ProblemSHA, Participants: w.Participants,
-		Identities: w.Identities, Affected: w.Affected, Order: w.Order, MaxUSD: w.MaxUSD, MaxTokens: w.MaxTokens}
+		Identities: w.Identities, Affected: w.Affected, Order: w.Order, MaxUSD: w.MaxUSD, MaxTokens: w.MaxTokens,
+		EnginesFile: w.EnginesFile}
 	if d, err := time.ParseDuration(w.Timeout); err == nil {
 		e.Timeout = d
 	}

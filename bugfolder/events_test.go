@@ -154,3 +154,51 @@ func TestJudgeFailedCarriesTheWinners(t *testing.T) {
 		})
 	}
 }
+
+// TestEnginesFileIsTheLastSessions: the engines file a session was given
+// with --config reads back from the log (setup, then a resumed session
+// that was given another, then one that found its own), and a log an older
+// moot wrote names none: moot show then keeps its words without a file.
+func TestEnginesFileIsTheLastSessions(t *testing.T) {
+	var d Debate
+	for _, ev := range []Event{
+		{Type: EvSetup, Path: "debate", EnginesFile: "/home/dev/slow.yaml"},
+		{Type: EvRoundStarted},
+	} {
+		line, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Event
+		if err := json.Unmarshal(line, &back); err != nil {
+			t.Fatal(err)
+		}
+		d.Events = append(d.Events, back)
+	}
+	if got := d.EnginesFile(); got != "/home/dev/slow.yaml" {
+		t.Errorf("started with --config /home/dev/slow.yaml: the debate names %q", got)
+	}
+	d.Events = append(d.Events, Event{Type: EvResumed, EnginesFile: "/home/dev/other.yaml"})
+	if got := d.EnginesFile(); got != "/home/dev/other.yaml" {
+		t.Errorf("resumed with --config /home/dev/other.yaml: the debate names %q", got)
+	}
+	d.Events = append(d.Events, Event{Type: EvResumed})
+	if got := d.EnginesFile(); got != "" {
+		t.Errorf("resumed on the project's engines file: the debate still names %q", got)
+	}
+	raw, err := os.ReadFile(sampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old Debate
+	for _, line := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
+		var ev Event
+		if err := json.Unmarshal(line, &ev); err != nil {
+			t.Fatal(err)
+		}
+		old.Events = append(old.Events, ev)
+	}
+	if got := old.EnginesFile(); got != "" {
+		t.Errorf("an older moot's log names the engines file %q", got)
+	}
+}

@@ -185,7 +185,7 @@ written, exit 4).`,
 			pr.bugDir = dir
 			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: pr.sink, Check: probeCheck(cfg, harnessOptions(cfg, reg)),
-				Command: "moot ask", Version: version(), ResumeTarget: target,
+				Command: "moot ask", Version: version(), ResumeTarget: target, EnginesFile: enginesFileArg(e, sf.config),
 			}))
 			return exitFor(e, reg, res, err)
 		},

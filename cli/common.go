@@ -19,7 +19,6 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/humantime"
-	"github.com/reversa/moot/internal/shellword"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/lens"
 	"github.com/reversa/moot/protocol/argue"
@@ -492,19 +491,21 @@ func resumeTarget(e *env, arg string, bug *bugfolder.Bug, config string) string 
 	return resumeWords(e, target, config)
 }
 
-// resumeWords are a `moot resume`'s arguments: the target and, when the
-// command was given one, the engines file (absolute, so the advice works
-// from anywhere).
+// resumeWords are a `moot resume`'s arguments (engine.ResumeArgs, the one
+// place every resume hint is built): the target and, when the command was
+// given one, the engines file.
 func resumeWords(e *env, target, config string) string {
-	parts := []string{shellword.Quote(target)}
-	if config != "" {
-		abs := config
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(e.cwd, abs)
-		}
-		parts = append(parts, "--config", shellword.Quote(abs))
+	return engine.ResumeArgs(target, enginesFileArg(e, config))
+}
+
+// enginesFileArg is an explicit --config made absolute (from the command's
+// directory), so a hint that repeats it works from anywhere; "" when none
+// was given.
+func enginesFileArg(e *env, config string) string {
+	if config == "" || filepath.IsAbs(config) {
+		return config
 	}
-	return strings.Join(parts, " ")
+	return filepath.Join(e.cwd, config)
 }
 
 // checkParallel refuses a --parallel under 1 (given is what the user typed).

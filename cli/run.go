@@ -318,7 +318,7 @@ or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
 			defer live.Close()
 			res, err := engine.Start(ctx, plan.Setup, rf.limits(engine.Options{
 				Protocol: plan.Setup.Protocol, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
-				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config),
+				Command: "moot run " + bug.ID, Version: version(), ResumeTarget: resumeTarget(e, args[0], bug, sf.config), EnginesFile: enginesFileArg(e, sf.config),
 				Archived: func(old *bugfolder.Debate, to string) { sayArchivedPending(e, bug, old, to) },
 				Plan:     plan,
 			}))
@@ -472,12 +472,15 @@ moot help review).`,
 			res, err := engine.Resume(ctx, bug, rf.limits(engine.Options{
 				Protocol: proto, Config: cfg, Harness: harnessOptions(cfg, reg), Supervisor: pol, Sink: live.Wrap(pr.sink), Check: probeCheck(cfg, harnessOptions(cfg, reg)),
 				Command: "moot resume " + bug.ID, Version: version(), AcceptEngineChange: acceptEngines, AcceptedBy: "human",
-				ResumeTarget: resumeTarget(e, args[0], bug, config), StopBy: stopBy(stop), Budget: resumeCap,
+				ResumeTarget: resumeTarget(e, args[0], bug, config), EnginesFile: enginesFileArg(e, config), StopBy: stopBy(stop), Budget: resumeCap,
 			}))
 			if err == nil && res.AlreadyDone {
 				fmt.Fprintf(e.stdout, "%s: %s\n", bug.ID, res.Reason)
 			}
 			if errors.Is(err, harness.ErrUnknownEngine) && config == "" {
+				if f := d.EnginesFile(); f != "" { // its files name the engines file it was started with
+					return usageErr("%v: a debate started with --config FILE resumes with it again, and this one was started with %s (moot resume %s); nothing was called", err, shellword.Quote(termsafe.Line(f)), engine.ResumeArgs(args[0], termsafe.Line(f)))
+				}
 				return usageErr("%v: a debate started with --config FILE resumes with it again (moot resume %s --config FILE); nothing was called", err, shellword.Quote(args[0]))
 			}
 			return exitFor(e, reg, res, err)

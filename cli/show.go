@@ -165,26 +165,29 @@ func stateHint(bug *bugfolder.Bug, d *bugfolder.Debate) string {
 	case unfinished && (d.HandRun() || d.Translated()):
 		return fmt.Sprintf("unfinished, and moot cannot continue it in place (run by hand or written with the translated names): `moot run %s --mode MODE` archives it and starts a new debate", bug.ID)
 	}
+	// the engines file its last session was given with --config, when its
+	// event log records it: the hint then runs as printed
+	target := engine.ResumeArgs(bug.ID, termsafe.Line(d.EnginesFile()))
 	switch d.State {
 	case bugfolder.StateRunning:
 		if d.Holder != nil && d.HolderAlive {
 			return fmt.Sprintf("being written now by %s", d.Holder)
 		}
-		return fmt.Sprintf("no moot process runs it now: `moot resume %s` continues it where it stopped", bug.ID)
+		return fmt.Sprintf("no moot process runs it now: `moot resume %s` continues it where it stopped", target)
 	case bugfolder.StateInterrupted:
-		return fmt.Sprintf("interrupted: %s is gone; `moot resume %s` continues it where it stopped", holderOrDash(d.Holder), bug.ID)
+		return fmt.Sprintf("interrupted: %s is gone; `moot resume %s` continues it where it stopped", holderOrDash(d.Holder), target)
 	case bugfolder.StateWaiting:
 		if d.PendingDecision() == string(bugfolder.PointBudget) {
-			return fmt.Sprintf("%s: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues (`--on-budget stop` finishes on the last complete round)", bugfolder.BudgetStopMark, bug.ID)
+			return fmt.Sprintf("%s: `moot resume %s --max-usd …` or `--max-tokens …` raises it and continues (`--on-budget stop` finishes on the last complete round)", bugfolder.BudgetStopMark, target)
 		}
-		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), bug.ID)
+		return fmt.Sprintf("waiting for a decision (%s): `moot resume %s` asks it again", orDash(d.PendingDecision()), target)
 	case bugfolder.StateJudgeFailed:
-		return "the " + finalWord(d) + " failed: " + engine.FinalAdvice(protocolFor(d), bug.ID, engine.FinalLabels(d))
+		return "the " + finalWord(d) + " failed: " + engine.FinalAdvice(protocolFor(d), target, engine.FinalLabels(d))
 	case bugfolder.StateCancelled:
 		if d.PendingDecision() == "judge" {
-			return "cancelled after the " + finalWord(d) + " failed; " + engine.FinalAdvice(protocolFor(d), bug.ID, engine.FinalLabels(d))
+			return "cancelled after the " + finalWord(d) + " failed; " + engine.FinalAdvice(protocolFor(d), target, engine.FinalLabels(d))
 		}
-		return fmt.Sprintf("cancelled; everything is kept: `moot resume %s` continues it", bug.ID)
+		return fmt.Sprintf("cancelled; everything is kept: `moot resume %s` continues it", target)
 	}
 	return ""
 }

@@ -140,7 +140,8 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 	// moot, not Bubble Tea, handles the stop signals: the first leaves a
 	// running debate as q does (its calls stopped, its end logged, its lock
 	// released, resumable), a second one kills the UI
-	defer func() { askCleanup(e.reservedQuestions) }() // a question the wizard set up and never started leaves no folder
+	defer func() { askCleanup(e.reservedQuestions) }()   // a question the wizard set up and never started leaves no folder
+	opts.EnginesFile = enginesFileArg(e, e.resumeConfig) // the runs it starts log it; its resume hints repeat it
 	p := tea.NewProgram(tui.New(opts), tea.WithoutSignalHandler())
 	e.uiSend = p.Send
 	sigs := make(chan os.Signal, 2)
@@ -176,7 +177,11 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 		return withCode(ExitInternal, fmt.Errorf("terminal UI: %w", err))
 	}
 	if m, ok := final.(tui.Model); ok && signalled.Load() {
-		if out := m.Outcome(); out.Dir != "" {
+		out := m.Outcome()
+		if !out.Interrupted { // no run in flight when the signal came: nothing was stopped
+			return signalledIdle(e, reg, out)
+		}
+		if out.Dir != "" {
 			fmt.Fprintf(e.stdout, "debate in %s\n", reg.Rel(out.Dir))
 		}
 		return stopped
@@ -186,6 +191,17 @@ func runProgram(e *env, reg *bugfolder.Register, opts tui.Options) error {
 		return nil
 	}
 	return exitForOutcome(e, reg, m.Outcome())
+}
+
+// signalledIdle ends a UI a stop signal closed while no run was in
+// flight (the browser, a past debate, a setup): a setup or a run that ended
+// before says so as on any exit; otherwise moot leaves quietly with the
+// signal's exit code (3, docs/cli.md), saying nothing was interrupted.
+func signalledIdle(e *env, reg *bugfolder.Register, out tui.Outcome) error {
+	if out.Cancelled || out.Result != nil || out.Err != nil {
+		return exitForOutcome(e, reg, out)
+	}
+	return &exitError{code: ExitCancelled, quiet: true}
 }
 
 // exitForOutcome reports how the UI ended, in the words and exit codes of

@@ -54,9 +54,11 @@ func TestBrowserResumesARunStartedWithItsEnginesFile(t *testing.T) {
 
 // TestTUIQuitHintResumesARunStartedWithItsEnginesFile: at 80×24 and
 // 140×45, a debate started on a terminal with --config naming an engine
-// only that file has, left with q while its calls run, prints a moot
-// resume hint that carries the file; the hint, run as printed, resumes
-// the debate to its end.
+// only that file has, left with q while its calls run: the leave dialog's
+// hint, the line printed on exit and moot show's next row (a later
+// process: the debate's files record the file) all say the one moot
+// resume that carries the file; that hint, run as printed, resumes the
+// debate to its end.
 func TestTUIQuitHintResumesARunStartedWithItsEnginesFile(t *testing.T) {
 	t.Parallel()
 	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 45}} {
@@ -74,7 +76,7 @@ func TestTUIQuitHintResumesARunStartedWithItsEnginesFile(t *testing.T) {
 			m.send("Enter")
 			m.wait("the calls running", "running")
 			m.send("q")
-			m.wait("q asks first", "Leave it, resumable")
+			dialog := m.wait("q asks first", "Leave it, resumable")
 			m.send("Up", "Enter")
 			if code := m.exitCode(); code != "3" {
 				t.Fatalf("exit %s, want 3 (stopped, resumable); the screen:\n%s", code, m.screen())
@@ -84,7 +86,44 @@ func TestTUIQuitHintResumesARunStartedWithItsEnginesFile(t *testing.T) {
 			if hint == nil || hint[2] != other {
 				t.Fatalf("the hint printed after q does not carry the engines file %s:\n%s", other, out)
 			}
-			p.moot("resume", hint[1], "--config", hint[2], "--headless", "--yes").mustExit(t, 0)
+			// the dialog wraps its hint in a box: its words are compared
+			// without the box and the breaks
+			if want := "mootresume" + hint[1] + "--config" + other + "continuesit."; !strings.Contains(dialogWords(dialog, "Leave this debate?"), want) {
+				t.Errorf("the leave dialog does not say the hint printed on exit (moot resume %s --config %s):\n%s", hint[1], other, dialog)
+			}
+			show := p.moot("show", hint[1]).mustExit(t, 0)
+			next := regexp.MustCompile("(?m)^\\| next \\|.*`moot resume (\\S+) --config ([^\\s`]+)`").FindStringSubmatch(show.stdout)
+			if next == nil || next[1] != hint[1] || next[2] != other {
+				t.Fatalf("moot show's next row does not say the hint printed on exit (moot resume %s --config %s):\n%s", hint[1], other, show.stdout)
+			}
+			p.moot("resume", next[1], "--config", next[2], "--headless", "--yes").mustExit(t, 0)
 		})
 	}
+}
+
+// dialogWords are the words inside the dialog box titled title, without
+// its border, the panes around it, spaces and line breaks: words the
+// dialog wrapped compare whole.
+func dialogWords(screen, title string) string {
+	lines := strings.Split(screen, "\n")
+	col := -1
+	for _, l := range lines {
+		if at := strings.Index(l, title); at >= 0 {
+			col = len([]rune(l[:strings.LastIndex(l[:at], "│")]))
+			break
+		}
+	}
+	if col < 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		r := []rune(l)
+		if len(r) <= col || r[col] != '│' {
+			continue
+		}
+		in, _, _ := strings.Cut(string(r[col+1:]), "│")
+		b.WriteString(strings.Join(strings.Fields(in), ""))
+	}
+	return b.String()
 }

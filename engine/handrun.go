@@ -76,6 +76,13 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeWaiting, Path: d.Dir, CostUnknown: true, Reason: reason})
 		return &Result{Outcome: OutcomeWaiting, Dir: d.Dir, Reason: reason}, nil
 	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// left at the menu (q, ctrl+c, a signal): a cancel, as an interrupted
+		// run's (runner.stop), not a failure of moot; nothing was recorded
+		reason := fmt.Sprintf("left at the judge menu: nothing recorded; `moot resume %s` asks again", bug.ID)
+		r.emit(Event{Type: EvDebateFinished, Outcome: OutcomeCancelled, Path: d.Dir, CostUnknown: true, Reason: reason})
+		return &Result{Outcome: OutcomeCancelled, Dir: d.Dir, CostUnknown: true, Reason: reason}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +93,7 @@ func resumeHandRun(ctx context.Context, bug *bugfolder.Bug, d *bugfolder.Debate,
 		if !ok {
 			return nil, &bugfolder.InputError{Field: "--winner", Msg: fmt.Sprintf("%s names no proposal: the labels are %s", dec.Winner, labelList(d.Lang, letters))}
 		}
-		r.emit(Event{Type: EvResumed, Path: d.Dir, Time: started})
+		r.emit(Event{Type: EvResumed, Path: d.Dir, Time: started, EnginesFile: r.opts.EnginesFile})
 		r.emit(Event{Type: EvDecision, Point: bugfolder.PointJudge, Choice: string(dec.Choice), By: "human", Round: r.last, Winner: dec.Winner})
 		if err := r.writeFinal(in, doc, "human", r.humanMeta(), nil); err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -57,5 +58,38 @@ func TestHandRunWinnerChosenAtTheMenuCountsTheTimeAtTheMenu(t *testing.T) {
 	}
 	if got, known := f.debate(t).Elapsed(); !known || got < 7*time.Second || got > 8*time.Second {
 		t.Errorf("elapsed %v (known %v), want the 7s at the menu", got, known)
+	}
+}
+
+// leavingSupervisor is a human who leaves the judge menu (q, ctrl+c, a
+// signal): the run's context is cancelled while the menu waits.
+type leavingSupervisor struct {
+	sup
+	cancel context.CancelFunc
+}
+
+func (s *leavingSupervisor) JudgeFailed(ctx context.Context, _ JudgeFailure) (JudgeDecision, error) {
+	s.cancel()
+	<-ctx.Done()
+	return JudgeDecision{}, ctx.Err()
+}
+
+// TestHandRunLeftAtTheJudgeMenuIsACancel: leaving a hand-run debate's
+// judge menu ends the resume as a cancel that says how to ask again (the
+// TUI printed the raw `moot: context canceled` and exited 1), and
+// records nothing.
+func TestHandRunLeftAtTheJudgeMenuIsACancel(t *testing.T) {
+	f := newFixture(t, "6")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := Resume(ctx, f.bug, f.opts(&leavingSupervisor{cancel: cancel}))
+	if err != nil {
+		t.Fatalf("leaving the judge menu is an error: %v", err)
+	}
+	if res.Outcome != OutcomeCancelled || !strings.Contains(res.Reason, "moot resume BUG-20260705-M8N2") {
+		t.Errorf("leaving the judge menu ended %q: %q; want a cancel saying moot resume asks again", res.Outcome, res.Reason)
+	}
+	if d := f.debate(t); d.Final != nil || d.Events != nil {
+		t.Errorf("leaving the judge menu recorded something: final %v, events %d", d.Final != nil, len(d.Events))
 	}
 }

@@ -277,7 +277,7 @@ func (r *runner) resumeTarget() string {
 	if r.opts.ResumeTarget != "" {
 		return r.opts.ResumeTarget
 	}
-	return r.bug.ID
+	return ResumeArgs(r.bug.ID, r.opts.EnginesFile)
 }
 
 // FinalAdvice says what to run after protocol p's final step failed: a

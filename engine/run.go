@@ -23,6 +23,7 @@ import (
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/humantime"
 	"github.com/reversa/moot/internal/safefs"
+	"github.com/reversa/moot/internal/termsafe"
 )
 
 // Options configure a run or a resume.
@@ -64,8 +65,13 @@ type Options struct {
 	AcceptedBy         string
 	// ResumeTarget is what follows `moot resume` in printed advice: the
 	// bug as the engineer named it, and the --config flag given ("" for
-	// the bug's ID alone).
+	// ResumeArgs of the bug's ID and EnginesFile).
 	ResumeTarget string
+	// EnginesFile is the engines file given with --config (absolute; ""
+	// when moot found the project's or the user's itself). The setup and
+	// resumed events record it (the path only), so a later moot show names
+	// it in its moot resume hint.
+	EnginesFile string
 	// RoundTimeout bounds each round's member calls (0: no bound beyond
 	// each call's own timeout): a call still open when its round's limit
 	// passes ends as timeout, like a call over its own limit, and the
@@ -481,7 +487,7 @@ func Start(ctx context.Context, s Setup, opts Options) (*Result, error) {
 		dropP()
 		return nil, err
 	}
-	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula})
+	r.emit(Event{Type: EvSetup, Path: dir, ProblemSHA: sum, Calls: plan.Calls.Total, Formula: plan.Formula, EnginesFile: r.opts.EnginesFile})
 	if ev, ok := <-reaped; ok {
 		r.emit(ev)
 	}
@@ -633,7 +639,7 @@ func unfinished(bug *bugfolder.Bug, old *bugfolder.Debate) error {
 	if old.State == bugfolder.StateRunning && old.Holder != nil {
 		return &bugfolder.InputError{Path: old.Dir, Msg: fmt.Sprintf("holds a debate that %s is running now; watch it from the browser (moot), or wait for it to end", old.Holder)}
 	}
-	return &bugfolder.InputError{Path: old.Dir, Msg: fmt.Sprintf("holds an unfinished debate (%s); continue it with: moot resume %s", old.State, bug.ID)}
+	return &bugfolder.InputError{Path: old.Dir, Msg: fmt.Sprintf("holds an unfinished debate (%s); continue it with: moot resume %s", old.State, ResumeArgs(bug.ID, termsafe.Line(old.EnginesFile())))}
 }
 
 // recordedProtocol is the protocol field problema.md gets: the protocol's
@@ -1196,7 +1202,7 @@ func Resume(ctx context.Context, bug *bugfolder.Bug, opts Options) (*Result, err
 	r.w, r.adapters, r.limits = w, adapters, limits
 	r.initSemaphores()
 	r.reconcileLog(d)
-	r.emit(Event{Type: EvResumed, Path: dir, ProblemSHA: pf.SHA256})
+	r.emit(Event{Type: EvResumed, Path: dir, ProblemSHA: pf.SHA256, EnginesFile: r.opts.EnginesFile})
 	r.resumeBudget(pf, records)
 	r.reapOrphans()
 	if len(diffs) > 0 {

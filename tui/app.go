@@ -24,8 +24,12 @@ type Options struct {
 	Protocol engine.Protocol
 	Register *bugfolder.Register
 	Config   *harness.Config
-	Harness  harness.Options
-	Version  string
+	// EnginesFile is the engines file moot was given with --config
+	// (absolute; "" when it found one itself): the runs started here log
+	// it, and every moot resume hint repeats it (engine.ResumeArgs).
+	EnginesFile string
+	Harness     harness.Options
+	Version     string
 	// Bug opens the UI on one bug: resuming its debate when Resume is set,
 	// at the cost screen when Setup is complete (mode and engines), else at
 	// the setup wizard. Without a bug the UI opens the browser.
@@ -102,6 +106,20 @@ func (o Options) choices() wizardChoices {
 	return wizardChoices{protocols: o.Protocols, catalog: o.Lenses, proposals: o.Proposals, questions: o.Questions, ask: o.Ask, review: o.Review}
 }
 
+// resumeArgs are the words after `moot resume` in this UI's hints for the
+// debate or review id run here: the one builder (engine.ResumeArgs),
+// with the engines file moot was given.
+func (o Options) resumeArgs(id string) string { return engine.ResumeArgs(id, o.EnginesFile) }
+
+// resumeArgsOf are resumeArgs for a debate read from its folder: the
+// engines file its files record for its last session, else this UI's.
+func (o Options) resumeArgsOf(d *debateView) string {
+	if d.enginesFile != "" {
+		return engine.ResumeArgs(d.bugID, d.enginesFile)
+	}
+	return o.resumeArgs(d.bugID)
+}
+
 // Outcome is what the UI leaves behind when it exits.
 type Outcome struct {
 	// Result is the result of the debate that ran, if one did.
@@ -111,6 +129,9 @@ type Outcome struct {
 	Dir string
 	// Left is set when the engineer left a running debate.
 	Left bool
+	// Interrupted is set when a stop signal (StopMsg) left a run in
+	// flight; a signal with none running only closes the UI.
+	Interrupted bool
 	// BugID is the bug of the debate that ran.
 	BugID string
 	// Cancelled is set when the engineer cancelled the wizard or the cost
@@ -131,8 +152,8 @@ const (
 
 // StopMsg is a stop signal (SIGTERM, SIGHUP, SIGQUIT, or SIGINT without a
 // terminal) sent by the program's owner: a running debate is left as `q`
-// leaves it (calls stopped, its end logged, the lock released, resumable);
-// otherwise the UI quits, nothing started.
+// leaves it (calls stopped, its end logged, the lock released, resumable;
+// Outcome.Interrupted); otherwise the UI quits, nothing started.
 type StopMsg struct{}
 
 // Messages the model sends itself.

@@ -113,6 +113,9 @@ type debateView struct {
 	// "" for a question's); also, the other result of the bug that waits
 	// for a human decision too, in words with its folder ("" none known).
 	which, also string
+	// enginesFile is the engines file the debate's files say its last
+	// session was given with --config ("" none recorded).
+	enginesFile string
 	dir         string
 	lang        bugfolder.Lang
 	mode        bugfolder.Mode

@@ -36,7 +36,7 @@ func readFolderFacts(deb *bugfolder.Debate) folderFacts {
 // interrupted debate) and the facts read with it.
 func viewFromFiles(bug *bugfolder.Bug, deb *bugfolder.Debate, facts folderFacts) *debateView {
 	d := &debateView{bugID: bug.ID, title: termsafe.Line(bug.Title), dir: deb.Dir, lang: deb.Lang, state: string(deb.State), decision: deb.DecisionState(),
-		problemPath: facts.problem, convPath: facts.convergence, stamp: facts.stamp}
+		problemPath: facts.problem, convPath: facts.convergence, stamp: facts.stamp, enginesFile: deb.EnginesFile()}
 	if deb.Anonymised != "" {
 		if rel, err := filepath.Rel(deb.Dir, deb.Anonymised); err == nil {
 			d.anonymised = filepath.ToSlash(rel)

@@ -413,16 +413,17 @@ func engineChangeMenu(diffs []string) *menu {
 }
 
 // quitMenu asks before leaving a running protocol (what: "debate" or
-// "review", id: what moot resume takes): a debate's and a review's q ask
-// the one question, in the one form.
-func quitMenu(what, id string, fromBrowser bool) *menu {
+// "review", resume: what moot resume takes, Options.resumeArgs, with the
+// engines file it runs on): a debate's and a review's q ask the one
+// question, in the one form.
+func quitMenu(what, resume string, fromBrowser bool) *menu {
 	m := &menu{kind: menuQuit, choice: "stay"}
-	how := fmt.Sprintf("moot resume %s continues it.", id)
+	how := fmt.Sprintf("moot resume %s continues it.", resume)
 	switch {
 	case fromBrowser && what == "debate": // leaving goes back to the list, where r resumes it
-		how = fmt.Sprintf("Back to the list: r (or moot resume %s) continues it.", id)
+		how = fmt.Sprintf("Back to the list: r (or moot resume %s) continues it.", resume)
 	case fromBrowser:
-		how = fmt.Sprintf("Back to the list: moot resume %s continues it.", id)
+		how = fmt.Sprintf("Back to the list: moot resume %s continues it.", resume)
 	}
 	m.form = newForm(huh.NewGroup(
 		m.wrappedNote("Leave this "+what+"?", quitNote+"\n"+how),

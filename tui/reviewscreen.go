@@ -185,7 +185,7 @@ func (m Model) leaveReviewRun() (Model, tea.Cmd) {
 	}
 	id, stop, list := m.rv.view.st.ID, m.rv.stop, listReviewsCmd(m.opts.keeper(), m.opts.Register)
 	m.rv.ran, m.rv.stop, m.rv.view, m.screen = "", nil, nil, scrBrowser
-	m.toast.text, m.toast.until = fmt.Sprintf("left review %s: everything is kept; moot resume %s continues it", id, id), m.clock().Add(6*time.Second)
+	m.toast.text, m.toast.until = fmt.Sprintf("left review %s: everything is kept; moot resume %s continues it", id, m.opts.resumeArgs(id)), m.clock().Add(6*time.Second)
 	if stop == nil || list == nil {
 		return m, list
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/livefile"
+	"github.com/reversa/moot/internal/shellword"
 )
 
 // engineOptions are the options of a run driven by this UI.
@@ -21,7 +22,7 @@ func (d debateState) engineOptions(f *frame, b *bridge, command string) engine.O
 		proto = p // a debate resumed from the browser runs the protocol its problema.md names
 	}
 	return engine.Options{Protocol: proto, Config: f.opts.Config, Harness: f.opts.Harness, Supervisor: b, Sink: b.sink, Command: command, Version: f.opts.Version, Now: f.opts.Now, Check: f.opts.Check,
-		AcceptEngineChange: d.acceptEngines, AcceptedBy: "human", Budget: f.opts.ResumeBudget}
+		AcceptEngineChange: d.acceptEngines, AcceptedBy: "human", Budget: f.opts.ResumeBudget, EnginesFile: f.opts.EnginesFile}
 }
 
 // start starts the debate of the cost screen (its setup s, priced by
@@ -55,19 +56,30 @@ func (d debateState) resume(f *frame) (debateState, tea.Cmd) {
 	f.out.BugID = f.subj.bug.ID
 	d.deb.live, d.deb.state = true, "running"
 	d.deb.sessionStart, d.deb.finishedAt = f.clock(), time.Time{}
-	bug := f.subj.bug
+	bug, recorded := f.subj.bug, d.deb.enginesFile
 	opts := d.engineOptions(f, b, "moot resume "+bug.ID)
 	live := livefile.New()
 	opts.Sink = live.Wrap(opts.Sink)
 	go func() {
 		res, err := engine.Resume(b.ctx, bug, opts)
 		if errors.Is(err, harness.ErrUnknownEngine) { // the engines file it started with is another
-			err = fmt.Errorf("%w: a debate started with --config FILE resumes with that file: quit, then moot --config FILE and r, or moot resume %s --config FILE", err, bug.ID)
+			err = unknownEngineAdvice(err, bug.ID, recorded)
 		}
 		live.Close()
 		b.ch <- runDoneMsg{res, err}
 	}()
 	return d, tea.Batch(waitForEngine(b.ch, d.deb.dir), tick(), f.spin.Tick)
+}
+
+// unknownEngineAdvice says how to resume a debate whose engines this
+// moot's engines file lacks: with the file it was started with, named
+// when its files record it (recorded).
+func unknownEngineAdvice(err error, id, recorded string) error {
+	if recorded == "" {
+		return fmt.Errorf("%w: a debate started with --config FILE resumes with that file: quit, then moot --config FILE and r, or moot resume %s --config FILE", err, engine.ResumeArgs(id, ""))
+	}
+	return fmt.Errorf("%w: a debate started with --config FILE resumes with that file, and this one was started with %s: quit, then moot --config %s and r, or moot resume %s",
+		err, shellword.Quote(recorded), shellword.Quote(recorded), engine.ResumeArgs(id, recorded))
 }
 
 // open shows a debate read from disk (the root closes a zoom left open).

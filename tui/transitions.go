@@ -110,7 +110,7 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 	case openMenuMsg:
 		c = m.dlg.openMenu(&m.frame, t.menu)
 	case askStopReviewMsg:
-		c = m.dlg.openMenu(&m.frame, quitMenu("review", t.id, m.rv.alone == ""))
+		c = m.dlg.openMenu(&m.frame, quitMenu("review", m.opts.resumeArgs(t.id), m.rv.alone == ""))
 	case leaveReviewMsg:
 		m.screen = scrBrowser
 		if t.relist {
@@ -142,7 +142,7 @@ func (m Model) quitDebate(esc bool) (Model, tea.Cmd) {
 	case m.dlg.menu != nil && m.run.on && !esc:
 		// leaving asks first, the decision waiting under the question
 		m.dlg.aside = m.dlg.menu
-		return m, m.dlg.openMenu(&m.frame, quitMenu("debate", m.dv.deb.bugID, m.fromBrowser()))
+		return m, m.dlg.openMenu(&m.frame, quitMenu("debate", m.opts.resumeArgs(m.dv.deb.bugID), m.fromBrowser()))
 	case m.dlg.menu != nil && esc:
 		m.dlg.hidden = false // back to the decision that waits
 		return m, nil
@@ -151,7 +151,7 @@ func (m Model) quitDebate(esc bool) (Model, tea.Cmd) {
 		m.run.leaveWhenDone = true
 		return m, statusCmd("the debate has finished: leaving once moot has closed its files…")
 	case m.run.on:
-		return m, m.dlg.openMenu(&m.frame, quitMenu("debate", m.dv.deb.bugID, m.fromBrowser()))
+		return m, m.dlg.openMenu(&m.frame, quitMenu("debate", m.opts.resumeArgs(m.dv.deb.bugID), m.fromBrowser()))
 	}
 	return m.reopen("")
 }

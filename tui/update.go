@@ -74,8 +74,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 // otherwise the UI quits (a cancel while setting up).
 func (m Model) stop() (Model, tea.Cmd) {
 	if m.run.on {
+		m.out.Interrupted = true
 		return m.leave()
 	}
+	m.out.Interrupted = m.rv.runsHere() // a review started here stops with the UI
 	if m.screen == scrWizard || m.screen == scrCost {
 		m.out.Cancelled = true
 	}

@@ -470,13 +470,13 @@ func (dv debateState) viewJudgeFailed(f *frame, bug *bugfolder.Bug, h int) strin
 			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --winner A records your choice · moot run %s starts a new debate", d.bugID, d.bugID), w)))
 	case !words.Winner && words.NoDecision:
 		lines = append(lines, f.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
-			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; its answer waits for no human decision", d.bugID), w)))
+			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; its answer waits for no human decision", f.opts.resumeArgsOf(d)), w)))
 	case !words.Winner:
 		lines = append(lines, f.st.Bold.Render("r")+fmt.Sprintf(" opens the %s menu: retry the %s, or cancel", words.Final, words.Final),
-			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; once a synthesis is written, moot decide %s records the human decision", d.bugID, d.bugID), w)))
+			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s --yes --on-judge-failure retry retries it; once a synthesis is written, moot decide %s records the human decision", f.opts.resumeArgsOf(d), d.bugID), w)))
 	default:
 		lines = append(lines, f.st.Bold.Render("r")+" opens the judge menu: retry the judge, choose the winner yourself, or cancel",
-			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", d.bugID, d.bugID), w)))
+			f.st.Subtle.Render(wrapText(fmt.Sprintf("headless: moot resume %s retries it · moot resume %s --winner A records your choice", f.opts.resumeArgsOf(d), f.opts.resumeArgsOf(d)), w)))
 	}
 	head := wrapLines(strings.Join(lines, "\n"), f.w)
 	rest := h - lipgloss.Height(head) - 1
