@@ -84,9 +84,9 @@ func TestFixedStatesAtBothSizes(t *testing.T) {
 		}, []string{"Leave this debate?", "Keep watching"}},
 		{"quit-config", func(w, h int) Model { // a run on an engines file given with --config: the hint repeats it
 			m, _ := liveModel(t, f, w, h)
-			m.opts.EnginesFile = "/home/dev/engines/slow.yaml"
+			m.opts.EnginesFile = "/opt/team/engines/slow.yaml"
 			return keys(t, m, "q")
-		}, []string{"Leave this debate?", "moot resume BUG-20260715-A7K3 --config /home/dev/engines/slow.yaml"}},
+		}, []string{"Leave this debate?", "moot resume BUG-20260715-A7K3 --config /opt/team/engines/slow.yaml"}},
 		{"budget", func(w, h int) Model {
 			m, _ := liveModel(t, f, w, h)
 			reach := engine.BudgetReach{Cap: engine.Budget{MaxUSD: 0.5, MaxTokens: 40000}, SpentUSD: 0.31, SpentTokens: 30000, NextTokens: 12000, Round: 1, Who: "agente-2", FinalWord: "judge"}
