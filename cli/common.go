@@ -12,6 +12,7 @@ import (
 	"charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/tui"
 	"github.com/spf13/cobra"
 
@@ -458,23 +459,9 @@ func elapsedText(d time.Duration, known bool) string {
 	return bugfolder.ElapsedText(d, known, humantime.Duration)
 }
 
-// thousands formats an integer with thousands separators.
-func thousands(n int) string {
-	s := fmt.Sprintf("%d", n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// thousands formats an integer with thousands separators
+// (digits.Grouped, the one rule).
+func thousands(n int) string { return digits.Grouped(n) }
 
 // resumeTarget is how printed advice names the bug and engines file for a
 // later `moot resume`: a bug named by path keeps a path (absolute, so it

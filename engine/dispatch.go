@@ -11,6 +11,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/digits"
 )
 
 // The harness's words a protocol that walks its own calls (review's
@@ -245,11 +246,11 @@ func recorded(res *harness.Result, promptBytes int, lim harness.Limits, capped b
 	for len(body) > 0 && !utf8.ValidString(body) {
 		body = body[:len(body)-1]
 	}
-	warn = fmt.Sprintf("%s's answer (≈%d tokens) ran past engine %s's max answer of %d tokens (max_output_tokens): under the budget cap it is cut there, as an HTTP engine's answer would be; the raw output keeps it whole",
-		who, out, engine, limit)
+	warn = fmt.Sprintf("%s's answer (≈%s tokens) ran past engine %s's max answer of %s tokens (max_output_tokens): under the budget cap it is cut there, as an HTTP engine's answer would be; the raw output keeps it whole",
+		who, digits.Grouped(out), engine, digits.Grouped(limit))
 	if lim.MaxOutputTokens <= 0 {
-		warn = fmt.Sprintf("%s's answer (≈%d tokens) ran past the %d tokens its call was admitted on: engine %s states no max answer (max_output_tokens), so under the budget cap its answer is held to its expected size and cut there; the raw output keeps it whole",
-			who, out, limit, engine)
+		warn = fmt.Sprintf("%s's answer (≈%s tokens) ran past the %s tokens its call was admitted on: engine %s states no max answer (max_output_tokens), so under the budget cap its answer is held to its expected size and cut there; the raw output keeps it whole",
+			who, digits.Grouped(out), digits.Grouped(limit), engine)
 	}
 	res.Body, out = body, limit
 	if lim.Price != nil {

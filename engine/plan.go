@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/shellword"
 
@@ -297,7 +298,7 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 	perSolver, perCritic := per(p.Calls.Solvers, s.N), per(p.Calls.Critics, c)
 	fit := func(a *acc, who string, in, out int) {
 		if ctx := a.lim.ContextTokens; ctx > 0 && in+out > ctx {
-			p.Warnings = append(p.Warnings, fmt.Sprintf("%s on engine %s needs ≈%d tokens (prompt ≈%d + answer ≈%d), more than its %d-token context window: that call will be refused before it runs", who, a.est.Name, in+out, in, out, ctx))
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s on engine %s needs ≈%s tokens (prompt ≈%s + answer ≈%s), more than its %s-token context window: that call will be refused before it runs", who, a.est.Name, digits.Grouped(in+out), digits.Grouped(in), digits.Grouped(out), digits.Grouped(ctx)))
 		}
 	}
 	oSolver := proto.PromptOverhead(s, panelRole)
@@ -356,7 +357,7 @@ func newPlan(s Setup, cfg *harness.Config, notice bool) (*Plan, error) {
 	if s.Problem != nil && minCtx > 0 {
 		for _, part := range s.Problem.Parts {
 			if t := bugfolder.EstimateTokens(len(part.Text)); t > minCtx {
-				p.Refusals = append(p.Refusals, fmt.Sprintf("%s is ≈%d tokens, more than the %d-token context window of engine %s (the smallest chosen); moot never truncates P: trim the file or choose engines with larger windows", part.Path, t, minCtx, minName))
+				p.Refusals = append(p.Refusals, fmt.Sprintf("%s is ≈%s tokens, more than the %s-token context window of engine %s (the smallest chosen); moot never truncates P: trim the file or choose engines with larger windows", part.Path, digits.Grouped(t), digits.Grouped(minCtx), minName))
 			}
 		}
 	}

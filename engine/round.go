@@ -14,6 +14,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/lazyre"
 	"github.com/reversa/moot/internal/safefs"
 )
@@ -474,7 +475,7 @@ func (r *runner) invokeStarted(ctx context.Context, k int, id string, role bugfo
 			in, out := bugfolder.EstimateTokens(promptLen(prompt)), r.expectedOut(role, lim)
 			if in+out > ctxTok {
 				o.res = harness.Result{Failure: harness.FailEngine,
-					Err: fmt.Sprintf("refused before the call: the prompt (≈%d tokens) and the answer (≈%d) do not fit engine %s's %d-token context window", in, out, engine, ctxTok)}
+					Err: fmt.Sprintf("refused before the call: the prompt (≈%s tokens) and the answer (≈%s) do not fit engine %s's %s-token context window", digits.Grouped(in), digits.Grouped(out), engine, digits.Grouped(ctxTok))}
 				o.finished = o.started
 				break
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/digits"
 )
 
 // Status is what became of one rung of a lens's ladder in a round: a typed
@@ -474,7 +475,7 @@ func planLens(in RouteInput, l bugfolder.Lens) Route {
 		case in.Unusable != nil && in.Unusable(name) != "":
 			rg.Skip, rg.Why = StatusUnusable, in.Unusable(name)
 		case lim.ContextTokens > 0 && need > lim.ContextTokens:
-			rg.Skip, rg.Why = StatusCapacity, fmt.Sprintf("needs ≈%d tokens (prompt ≈%d + answer %d), more than its %d-token window", need, r.PromptTokens, AnswerTokens, lim.ContextTokens)
+			rg.Skip, rg.Why = StatusCapacity, fmt.Sprintf("needs ≈%s tokens (prompt ≈%s + answer %s), more than its %s-token window", digits.Grouped(need), digits.Grouped(r.PromptTokens), digits.Grouped(AnswerTokens), digits.Grouped(lim.ContextTokens))
 		}
 		r.Rungs = append(r.Rungs, rg)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -76,7 +77,8 @@ func TestBuilderFamily(t *testing.T) {
 }
 
 // Plan marks, before any call, the builder's family, the external rungs
-// of a restricted bug, a failed probe and a window too small.
+// of a restricted bug, a failed probe and a window too small (its
+// figures grouped as every count moot writes).
 func TestPlanSkips(t *testing.T) {
 	cfg := testConfig(t, "")
 	prompt := func(l bugfolder.Lens) string { return strings.Repeat("x", 40000) } // ≈10k tokens
@@ -90,6 +92,10 @@ func TestPlanSkips(t *testing.T) {
 	got := map[string]Status{}
 	for _, g := range Plan(in)[0].Rungs {
 		got[g.Engine] = g.Skip
+		// a window too small says its figures as every count is written (10,000, not 10000)
+		if g.Skip == StatusCapacity && !regexp.MustCompile(`needs ≈\d{1,3}(,\d{3})+ tokens \(prompt ≈\d{1,3}(,\d{3})+ \+ answer [\d,]+\), more than its [\d,]+-token window`).MatchString(g.Why) {
+			t.Errorf("%s: why %q does not group its digits", g.Engine, g.Why)
+		}
 	}
 	want := map[string]Status{"ext-big": StatusBuilder, "ext-small": StatusCapacity, "ext-unknown": StatusUnusable, "loc-big": ""}
 	for k, v := range want {
