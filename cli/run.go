@@ -260,7 +260,13 @@ one. Each final answer records every engine's estimate against its actuals
 (cost_accuracy), and later plans learn from them.
 
 A debate on a closed bug (DONE.md), a restricted bug with an external engine,
-or a bug whose debate/ is unfinished is refused with exit 2, nothing written.`,
+or a bug whose debate/ moot can continue (interrupted, judge-failed, stopped
+at a menu: moot resume BUG continues it) is refused with exit 2, nothing
+written. The bug's previous debate/ is otherwise archived beside it as
+debate-<time>/ when this one starts, as moot plan says first: a finished
+one, a cancelled one, or an unfinished one run by hand (no event log, so
+moot cannot continue it call by call); a result that still waits for a
+human decision stays decidable there (moot decide).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pol, err := rf.policies(cmd)
