@@ -133,3 +133,17 @@ func OpenCalls(evs []Event) []Event {
 	}
 	return out
 }
+
+// PlannedCalls is the plan's count of calls as the event log records it:
+// the calls made before its latest plan's session plus what that plan
+// counts (0: no plan logged), and whether that plan priced not every
+// engine — the denominator of the calls figure ("3/10") the live header,
+// a review's header and moot show write.
+func PlannedCalls(evs []Event) (planned int, unpriced bool) {
+	for i, ev := range evs {
+		if ev.Type == EvPlan {
+			planned, unpriced = LoggedCalls(evs[:i])+ev.Calls, ev.CostUnknown
+		}
+	}
+	return planned, unpriced
+}

@@ -45,3 +45,27 @@ func TestOpenCallsAreTheLatestSessionsUnfinishedCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestPlannedCallsCountsThePlanAfterTheCallsMadeBefore: the calls figure's
+// denominator is the latest plan's count plus the calls made before its
+// session (a resume plans what is left), and 0 with no plan logged.
+func TestPlannedCallsCountsThePlanAfterTheCallsMadeBefore(t *testing.T) {
+	t.Parallel()
+	start := func(id string) Event { return Event{Type: EvCallStarted, SolverID: id, Attempt: 1} }
+	for _, tc := range []struct {
+		name     string
+		evs      []Event
+		want     int
+		unpriced bool
+	}{
+		{"no plan", []Event{{Type: EvSetup}, start("agente-1")}, 0, false},
+		{"one session", []Event{{Type: EvSetup}, {Type: EvPlan, Calls: 10}, start("agente-1")}, 10, false},
+		{"a resume plans what is left", []Event{{Type: EvSetup}, {Type: EvPlan, Calls: 10}, start("agente-1"), start("agente-2"),
+			{Type: EvResumed}, {Type: EvPlan, Calls: 9, CostUnknown: true}}, 11, true},
+	} {
+		got, unpriced := PlannedCalls(tc.evs)
+		if got != tc.want || unpriced != tc.unpriced {
+			t.Errorf("%s: %d (unpriced %v), want %d (%v)", tc.name, got, unpriced, tc.want, tc.unpriced)
+		}
+	}
+}

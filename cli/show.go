@@ -300,9 +300,8 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		rows = append(rows, [2]string{"amendments", a})
 	}
 	calls := fmt.Sprintf("%d model calls (retried attempts included)", d.ModelCalls())
-	if n := len(bugfolder.OpenCalls(d.Events)); n > 0 && d.State == bugfolder.StateRunning {
-		// the live header's figure counts them apart: "4/5 (1 running)"
-		calls = fmt.Sprintf("%d model calls, %d of them running (retried attempts included)", d.ModelCalls(), n)
+	if d.State == bugfolder.StateRunning {
+		calls = runningCalls(d)
 	}
 	rows = append(rows, [2]string{"calls", calls})
 	rows = append(rows, [2]string{"spent", spent})
@@ -707,4 +706,21 @@ func unknownStart(d *bugfolder.Debate) string {
 		path = rel
 	}
 	return fmt.Sprintf("unknown: %s %q in %s is not a date moot reads (write 2026-10-04, 2026-10-04T10:00:00 or 2026-10-04T10:00:00-03:00)", field, value, path)
+}
+
+// runningCalls is the calls row of a debate another moot runs: the live
+// header's figure — finished over the plan's count, those in flight apart
+// ("3/10 (3 running)") — then the calls started, as the row says them once
+// the debate has ended.
+func runningCalls(d *bugfolder.Debate) string {
+	made, open := d.ModelCalls(), len(bugfolder.OpenCalls(d.Events))
+	planned, _ := bugfolder.PlannedCalls(d.Events)
+	figure := fmt.Sprintf("%d/%d", made-open, max(planned, made))
+	if planned == 0 {
+		figure = fmt.Sprintf("%d finished", made-open)
+	}
+	if open > 0 {
+		figure += fmt.Sprintf(" (%d running)", open)
+	}
+	return fmt.Sprintf("%s, as the live header counts them; %d model calls started (retried attempts included)", figure, made)
 }

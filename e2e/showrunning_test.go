@@ -10,9 +10,9 @@ import (
 )
 
 // TestShowOfARunningDebateCountsItsCallsInFlightApart: moot show on a
-// debate another moot runs names the calls in flight among those made, as
-// the live header counts them apart ("0/7 (3 running)"), and says nothing
-// of running once the debate has ended.
+// debate another moot runs says the live header's calls figure — finished
+// over the plan's count, those in flight apart ("0/7 (3 running)") — and
+// says nothing of running once the debate has ended.
 func TestShowOfARunningDebateCountsItsCallsInFlightApart(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
@@ -34,7 +34,7 @@ func TestShowOfARunningDebateCountsItsCallsInFlightApart(t *testing.T) {
 	var said string
 	waitFor(t, "moot show to count round 0's three calls as running", time.Minute, func() bool {
 		said = p.moot("show", "7").stdout
-		return strings.Contains(said, "3 model calls, 3 of them running")
+		return strings.Contains(said, "0/7 (3 running), as the live header counts them; 3 model calls started")
 	})
 	_ = os.WriteFile(hold, nil, 0o600)
 	released = true

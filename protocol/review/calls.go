@@ -49,22 +49,9 @@ func ReadEvents(dir string) ([]engine.Event, error) {
 // interrupted), the calls in flight while it runs, and whether the plan
 // priced every engine.
 func planned(r *engine.Record, evs []engine.Event) {
-	open := map[string]bool{}
-	for i, ev := range evs {
-		key := fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt)
-		switch ev.Type {
-		case engine.EvSetup, engine.EvResumed:
-			clear(open)
-		case engine.EvPlan:
-			r.Planned, r.PlanUnpriced = bugfolder.LoggedCalls(evs[:i])+ev.Calls, ev.CostUnknown
-		case engine.EvCallStarted:
-			open[key] = true
-		case engine.EvCallFinished:
-			delete(open, key)
-		}
-	}
+	r.Planned, r.PlanUnpriced = bugfolder.PlannedCalls(evs)
 	if r.Running {
-		r.InFlight = min(len(open), r.Calls)
+		r.InFlight = min(len(bugfolder.OpenCalls(evs)), r.Calls)
 	}
 	switch {
 	case r.Planned == 0: // no plan logged: nothing to count against
