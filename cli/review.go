@@ -544,9 +544,9 @@ func (r *reviewRun) exit(ctx context.Context, res review.RunResult, runErr error
 		if res.TimedOut {
 			why = "the run's time limit (--debate-timeout) was reached: review cancelled"
 		}
-		return withCode(ExitCancelled, fmt.Errorf("%s; what was written is kept in %s; continue it: moot resume %s", why, r.folder.Dir, r.folder.ID))
+		return withCode(ExitCancelled, fmt.Errorf("%s; what was written is kept in %s; continue it: moot resume %s", why, r.folder.Dir, r.resumeArgs()))
 	case r.st.Status == review.StatusBudget:
-		return withCode(ExitNeedHuman, fmt.Errorf("%v; the lenses that sat are kept: moot resume %s --max-usd … (or --max-tokens …) calls the others", runErr, r.folder.ID))
+		return withCode(ExitNeedHuman, fmt.Errorf("%v; the lenses that sat are kept: moot resume %s --max-usd … (or --max-tokens …) calls the others", runErr, r.resumeArgs()))
 	case runErr != nil:
 		return withCode(ExitInternal, fmt.Errorf("%v (the review is kept in %s)", runErr, r.folder.Dir))
 	case res.Gate.Outcome == review.OutcomePass && r.st.Status == review.StatusPassed:
@@ -679,7 +679,7 @@ func (r *reviewRun) rederive() error {
 	if st.Config != "" && r.f.config == "" {
 		fmt.Fprintf(r.e.stderr, "moot: review %s was started with --config %s; a resume takes the engines file from its own flags (pass --config to use that one again)\n", r.folder.ID, termsafe.Line(st.Config))
 	}
-	st.Config = r.f.config
+	st.Config = enginesFileArg(r.e, r.f.config) // absolute, as at its start: its resume hints work from anywhere
 	if st.BugID == "" {
 		if r.bug != nil {
 			return usageErr("review %s is not a review of %s; resume it without naming a bug; nothing was called or written", r.folder.ID, r.bug.ID)
@@ -1165,16 +1165,23 @@ func (r *reviewRun) report(res review.RunResult) {
 	fmt.Fprintf(w, "summary: %s\n", filepath.Join(r.folder.Dir, review.SummaryFile(r.st.LangOf())))
 	switch {
 	case r.st.Status == review.StatusCancelled:
-		fmt.Fprintf(w, "cancelled: this round is no verdict on the change; to continue it (the lenses that sat are kept): moot resume %s\n", r.folder.ID)
+		fmt.Fprintf(w, "cancelled: this round is no verdict on the change; to continue it (the lenses that sat are kept): moot resume %s\n", r.resumeArgs())
 	case r.st.Status == review.StatusBudget:
-		fmt.Fprintf(w, "stopped at the budget cap: this round is no verdict on the change; the lenses that sat are kept; raise the cap to call the others: moot resume %s --max-usd … (or --max-tokens …)\n", r.folder.ID)
+		fmt.Fprintf(w, "stopped at the budget cap: this round is no verdict on the change; the lenses that sat are kept; raise the cap to call the others: moot resume %s --max-usd … (or --max-tokens …)\n", r.resumeArgs())
 	case res.Stalled:
 		fmt.Fprintf(w, "stalled: new findings stable or growing two rounds in a row; waits for a human decision: moot decide %s approve|decline|revise\n", r.folder.ID)
 	case r.st.Status == review.StatusHeld:
-		fmt.Fprintf(w, "holds: waits for a human decision (moot decide %s approve|decline|revise), or fix what held it, then: moot resume %s\n", r.folder.ID, r.folder.ID)
+		fmt.Fprintf(w, "holds: waits for a human decision (moot decide %s approve|decline|revise), or fix what held it, then: moot resume %s\n", r.folder.ID, r.resumeArgs())
 	case res.Gate.Outcome != review.OutcomePass:
-		fmt.Fprintf(w, "fix the findings, then: moot resume %s\n", r.folder.ID)
+		fmt.Fprintf(w, "fix the findings, then: moot resume %s\n", r.resumeArgs())
 	}
 }
 
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// resumeArgs are the words after `moot resume` that continue this review:
+// its ID, and the engines file it runs on when --config named one
+// (engine.ResumeArgs, the one rule of every resume hint).
+func (r *reviewRun) resumeArgs() string {
+	return engine.ResumeArgs(r.folder.ID, termsafe.Line(r.st.Config))
+}

@@ -66,7 +66,7 @@ func (r *reviewRun) watchFromCost(ctx context.Context, plan reviewPlan, rd *revi
 		once.Do(func() { close(started) })
 		return r.folder.Dir, nil
 	}
-	opts := tui.Options{NoColor: r.e.noColor(), Version: version(), Records: recordKeepers}
+	opts := tui.Options{NoColor: r.e.noColor(), Version: version(), Records: recordKeepers, EnginesFile: r.st.Config} // its leave dialog names the engines file
 	p = tea.NewProgram(tui.NewReviewCost(tui.ReviewStart{Plan: r.costCard(plan, rd), Start: start}, opts), tea.WithoutSignalHandler())
 	r.view = &liveView{p}
 	r.roundDone, r.viewDone = make(chan struct{}), make(chan struct{})
@@ -125,7 +125,7 @@ func (r *reviewRun) runOnTerminal(plan reviewPlan, rd *reviewRound) error {
 		}()
 		return r.folder.Dir, nil
 	}
-	opts := tui.Options{NoColor: r.e.noColor(), Version: version(), Records: recordKeepers}
+	opts := tui.Options{NoColor: r.e.noColor(), Version: version(), Records: recordKeepers, EnginesFile: r.st.Config} // its leave dialog names the engines file
 	p = tea.NewProgram(tui.NewReviewCost(tui.ReviewStart{Plan: r.costCard(plan, rd), Start: start}, opts), tea.WithoutSignalHandler())
 	go func() {
 		<-ctx.Done() // a stop signal: leave the view too

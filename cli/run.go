@@ -466,7 +466,12 @@ moot help review).`,
 				left = 0 // a human choice is no model call, and moot makes none on a hand-run debate: no --yes
 			}
 			if !rf.yes && left > 0 {
-				fmt.Fprintf(e.stdout, "Resuming %s needs %s (%s). Run again with --yes to accept.\n", bug.ID, need, reg.Rel(d.Dir))
+				accept := "Run again with --yes to accept."
+				if f := termsafe.Line(d.EnginesFile()); config == "" && f != "" {
+					// said before the engines file is needed: the run reads its engines from it
+					accept = fmt.Sprintf("It was started with --config %s, which a resume takes again: accept with moot resume %s --yes.", shellword.Quote(f), engine.ResumeArgs(args[0], f))
+				}
+				fmt.Fprintf(e.stdout, "Resuming %s needs %s (%s). %s\n", bug.ID, need, reg.Rel(d.Dir), accept)
 				return withCode(ExitNeedHuman, errors.New("not resumed: nothing was called or written")) // the line above says how to accept
 			}
 			ctx, cancel := interruptContext(e, proto, pol, resumeTarget(e, args[0], bug, config))

@@ -105,3 +105,39 @@ func killedMidRun(t *testing.T, p *project) string {
 	_ = c.Wait()
 	return log
 }
+
+// TestResumeCostNamesTheEnginesFileItNeeds: asked without --yes and
+// without --config, the resume of a debate started with --config FILE
+// says so before anything runs, with the command that accepts it, and
+// that command, run as printed, finishes the debate.
+func TestResumeCostNamesTheEnginesFileItNeeds(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	other := filepath.Join(t.TempDir(), "slow.yaml")
+	if err := os.WriteFile(other, []byte("engines:\n  slow:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 90s\ndefaults:\n  solver: slow\n  judge: slow\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p.env = []string{"FAKE_DELAY_MS=60000"}
+	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--config", other)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(p.debate(), "eventos.jsonl")
+	waitFor(t, "a call to start", 30*time.Second, func() bool {
+		b, _ := os.ReadFile(log)
+		return strings.Contains(string(b), `"call_started"`)
+	})
+	_ = c.Process.Kill()
+	_ = c.Wait()
+	p.env = nil
+	r := p.moot("resume", "7", "--headless").mustExit(t, 4)
+	m := regexp.MustCompile("It was started with --config (\\S+), which a resume takes again: accept with (moot resume .+ --yes)\\.").FindStringSubmatch(r.stdout)
+	if m == nil || m[1] != other {
+		t.Fatalf("the resume's cost does not name the engines file %s:\n%s", other, r.stdout)
+	}
+	if r := p.moot(append(strings.Fields(m[2])[1:], "--headless")...); r.code != 0 {
+		t.Errorf("%s, as printed: exit %d\n%s%s", m[2], r.code, r.stdout, r.stderr)
+	}
+}

@@ -827,9 +827,9 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 		err = qerr
 		if errors.Is(err, ErrNeedHuman) {
 			if support {
-				return asked, &errStop{OutcomeWaiting, fmt.Sprintf("the %s failed in round %d (the quorum of %s holds) and no human to ask; `moot resume %s` asks again", words.Supporter, k, words.Members, r.bug.ID)}
+				return asked, &errStop{OutcomeWaiting, fmt.Sprintf("the %s failed in round %d (the quorum of %s holds) and no human to ask; `moot resume %s` asks again", words.Supporter, k, words.Members, r.resumeTarget())}
 			}
-			return asked, &errStop{OutcomeWaiting, fmt.Sprintf("quorum lost in round %d (%d of %d valid, %d needed) and no human to ask; `moot resume %s` asks again", k, len(valid), len(r.panel), need, r.bug.ID)}
+			return asked, &errStop{OutcomeWaiting, fmt.Sprintf("quorum lost in round %d (%d of %d valid, %d needed) and no human to ask; `moot resume %s` asks again", k, len(valid), len(r.panel), need, r.resumeTarget())}
 		}
 		if err != nil {
 			return asked, err
@@ -904,10 +904,10 @@ func (r *runner) quorum(ctx context.Context, k int) (asked bool, err error) {
 			}
 		case QuorumCancel:
 			r.emit(dec)
-			return asked, &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the quorum menu of round %d; everything is kept: `moot resume %s` asks again", k, r.bug.ID)}
+			return asked, &errStop{OutcomeCancelled, fmt.Sprintf("cancelled at the quorum menu of round %d; everything is kept: `moot resume %s` asks again", k, r.resumeTarget())}
 		case QuorumPause:
 			r.emit(dec)
-			return asked, &errStop{OutcomeWaiting, fmt.Sprintf("paused at the quorum menu of round %d; `moot resume %s` asks again", k, r.bug.ID)}
+			return asked, &errStop{OutcomeWaiting, fmt.Sprintf("paused at the quorum menu of round %d; `moot resume %s` asks again", k, r.resumeTarget())}
 		default:
 			return asked, fmt.Errorf("unknown quorum decision %q", d.Choice)
 		}

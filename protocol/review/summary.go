@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/reversa/moot/engine"
 )
 
 // builderSaid names the builder in a report: "Builder: ENGINE (engine,
@@ -188,21 +190,22 @@ func RenderSummary(id string, st *State, res RunResult) string {
 		fmt.Fprintf(&b, "- round %d: %d new, %s\n", r.Round, len(r.New), r.Gate.Outcome)
 	}
 	b.WriteString("\n## Next\n\n")
+	resume := engine.ResumeArgs(id, st.Config) // the engines file it ran on, so the command works as written
 	switch {
 	case st.Status == StatusCancelled:
-		fmt.Fprintf(&b, "The review was cancelled before every juror answered: this round is no verdict on the change. `moot resume %s` continues it: the lenses that sat keep their verdicts, the others are called.\n", id)
+		fmt.Fprintf(&b, "The review was cancelled before every juror answered: this round is no verdict on the change. `moot resume %s` continues it: the lenses that sat keep their verdicts, the others are called.\n", resume)
 	case st.Status == StatusBudget:
-		fmt.Fprintf(&b, "The budget cap stopped the round before every juror answered: this round is no verdict on the change. `moot resume %s --max-usd …` (or `--max-tokens …`) raises the cap and calls the lenses that did not sit.\n", id)
+		fmt.Fprintf(&b, "The budget cap stopped the round before every juror answered: this round is no verdict on the change. `moot resume %s --max-usd …` (or `--max-tokens …`) raises the cap and calls the lenses that did not sit.\n", resume)
 	case st.Status == StatusError:
-		fmt.Fprintf(&b, "Fix what kept the files from being saved, then `moot resume %s` re-convenes every juror.\n", id)
+		fmt.Fprintf(&b, "Fix what kept the files from being saved, then `moot resume %s` re-convenes every juror.\n", resume)
 	case st.Status == StatusPassed:
 		b.WriteString("Unanimous pass: the gate opens.\n")
 	case st.Status == StatusHeld:
-		fmt.Fprintf(&b, "The review holds: it waits for a human decision (`moot decide %s approve|decline|revise`), or fix what held it and `moot resume %s` re-convenes every juror.\n", id, id)
+		fmt.Fprintf(&b, "The review holds: it waits for a human decision (`moot decide %s approve|decline|revise`), or fix what held it and `moot resume %s` re-convenes every juror.\n", id, resume)
 	case res.Stalled:
 		fmt.Fprintf(&b, "New findings were stable or growing two rounds in a row: the review stops and waits for a human decision (`moot decide %s approve|decline|revise`).\n", id)
 	default:
-		fmt.Fprintf(&b, "Fix every finding (each becomes a failing test first), then `moot resume %s` re-convenes every juror on the current files.\n", id)
+		fmt.Fprintf(&b, "Fix every finding (each becomes a failing test first), then `moot resume %s` re-convenes every juror on the current files.\n", resume)
 	}
 	fmt.Fprintf(&b, "\nThe route table of this round is %s/%s.\n", RoundDir(res.Round), RoutesFile)
 	return b.String()
@@ -266,7 +269,7 @@ func RenderProgress(dir, id, status string, st *State) string {
 	fmt.Fprintf(&b, "- Lenses seated so far in round %d: %s\n", k, orNone(strings.Join(seated, ", ")))
 	fmt.Fprintf(&b, "- Lenses not yet seated: %s\n", orNone(strings.Join(open, ", ")))
 	if status != StatusRunning {
-		fmt.Fprintf(&b, "\n`moot resume %s` continues the round: the lenses seated keep their verdicts, the others are called.\n", id)
+		fmt.Fprintf(&b, "\n`moot resume %s` continues the round: the lenses seated keep their verdicts, the others are called.\n", engine.ResumeArgs(id, st.Config))
 	}
 	return b.String()
 }
