@@ -643,8 +643,12 @@ func (w *wizard) n() int {
 	return n
 }
 
-// heading names the bug the wizard sets a debate up on.
+// heading names the bug the wizard sets a debate up on (a question set
+// up beside a bug says it is its own subject).
 func (w *wizard) heading() string {
+	if w.stage != stageProtocol && w.onQuestion() && !w.bug.IsQuestion { // the question is its own subject: the bug is only where it was started
+		return "a question of its own, set up beside " + w.bug.ID
+	}
 	h := w.bug.ID
 	if w.bug.Title != "" {
 		h += " — " + w.bug.Title
