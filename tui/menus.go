@@ -74,10 +74,14 @@ func newForm(groups ...*huh.Group) *huh.Form {
 
 // formTheme is huh's Charm theme with yes/no buttons whose focus shows
 // without colour (NO_COLOR, a monochrome terminal): the focused button is
-// marked "▸ Yes ◂", bold and reversed, as the cost screen marks its own.
+// marked "▸ Yes ◂", bold and reversed, as the cost screen marks its own;
+// and a multi-select's boxes read chosen or not without colour: "[✓] "
+// and "[ ] " (huh's "✓ " and "• " read alike in grey, and "•" as chosen).
 var formTheme = huh.ThemeFunc(func(isDark bool) *huh.Styles {
 	t := huh.ThemeCharm(isDark)
 	for _, fs := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
+		fs.SelectedPrefix = fs.SelectedPrefix.SetString("[✓] ")
+		fs.UnselectedPrefix = fs.UnselectedPrefix.SetString("[ ] ")
 		fs.FocusedButton = fs.FocusedButton.Bold(true).Reverse(true).
 			Transform(func(s string) string { return "▸ " + s + " ◂" })
 		fs.BlurredButton = fs.BlurredButton.
