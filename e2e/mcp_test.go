@@ -410,15 +410,7 @@ func TestMCPStatusFollowsARunningDebateWithProgress(t *testing.T) {
 	// the engines answer only once the agent follows the run: a debate
 	// that ended before the agent connected (a loaded machine) has no
 	// running progress to report
-	hold := filepath.Join(t.TempDir(), "answer")
-	p.env = append(p.env, "FAKE_HOLD="+hold)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	run := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-r", "1", "--yes", "--headless")
-	if err := run.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = run.Wait() }()
+	_, release := heldRun(t, p)
 	waitFor(t, "the debate's event log", time.Minute, func() bool {
 		_, err := os.Stat(filepath.Join(p.debate(), "eventos.jsonl"))
 		return err == nil
@@ -432,7 +424,7 @@ func TestMCPStatusFollowsARunningDebateWithProgress(t *testing.T) {
 				break
 			}
 		}
-		_ = os.WriteFile(hold, nil, 0o600)
+		release()
 	}()
 	_, st, isErr := a.call("status", map[string]any{"target": "7", "wait_seconds": 120})
 	<-released

@@ -86,13 +86,14 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
-// killedMidRun starts a debate of bug 7 (N=2, R=1) headless and kills
-// moot once its first call has started; it returns the event log's path.
-func killedMidRun(t *testing.T, p *project) string {
+// killedMidRun starts a debate of bug 7 (N=2, R=1) headless, with the
+// flags more adds, and kills moot once its first call has started; it
+// returns the event log's path.
+func killedMidRun(t *testing.T, p *project, more ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--headless")
+	c := p.cmd(ctx, append([]string{"run", "7", "--mode", "diagnosis", "-n", "2", "-r", "1", "--yes", "--headless"}, more...)...)
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -117,20 +118,8 @@ func TestResumeCostNamesTheEnginesFileItNeeds(t *testing.T) {
 	if err := os.WriteFile(other, []byte("engines:\n  slow:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 90s\ndefaults:\n  solver: slow\n  judge: slow\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	p.env = []string{"FAKE_DELAY_MS=60000"}
-	c := p.cmd(ctx, "run", "7", "--mode", "diagnosis", "-n", "2", "-r", "0", "--yes", "--headless", "--config", other)
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	log := filepath.Join(p.debate(), "eventos.jsonl")
-	waitFor(t, "a call to start", 30*time.Second, func() bool {
-		b, _ := os.ReadFile(log)
-		return strings.Contains(string(b), `"call_started"`)
-	})
-	_ = c.Process.Kill()
-	_ = c.Wait()
+	killedMidRun(t, p, "--config", other)
 	p.env = nil
 	r := p.moot("resume", "7", "--headless").mustExit(t, 4)
 	m := regexp.MustCompile("It was started with --config (\\S+), which a resume takes again: accept with (moot resume .+ --yes)\\.").FindStringSubmatch(r.stdout)
