@@ -122,7 +122,7 @@ func TestResumeCostNamesTheEnginesFileItNeeds(t *testing.T) {
 	killedMidRun(t, p, "--config", other)
 	p.env = nil
 	r := p.moot("resume", "7", "--headless").mustExit(t, 4)
-	m := regexp.MustCompile("It was started with --config (\\S+), which a resume takes again: accept with (moot resume .+ --yes)\\.").FindStringSubmatch(r.stdout)
+	m := regexp.MustCompile(`It was started with --config (\S+), which a resume takes again: accept with (moot resume .+ --yes)\.`).FindStringSubmatch(r.stdout)
 	if m == nil || m[1] != other {
 		t.Fatalf("the resume's cost does not name the engines file %s:\n%s", other, r.stdout)
 	}
