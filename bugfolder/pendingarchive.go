@@ -11,13 +11,6 @@ import (
 // that can still be recorded (its bug not closed by DONE.md).
 func (d *Debate) Decidable() bool { return d.AwaitsDecision() && !d.DecisionClosed() }
 
-// PendingDebates are the bug's debates whose result still waits for a
-// human decision that can be recorded, newest first: the current debate/,
-// then the archived ones (a new debate archived them before anyone
-// decided; the decision stays recordable there). None for a question (its
-// one debate is decided in place) or an unreadable bug folder.
-func PendingDebates(b *Bug) []*Debate { return StillWaiting(b, "") }
-
 // Waiting are the debates of ds (a bug's, as ReadDebates lists them,
 // oldest first) whose result waits for a human decision that can be
 // recorded, newest first, but the one in except.
@@ -32,22 +25,27 @@ func Waiting(ds []*Debate, except string) []*Debate {
 }
 
 // DecisionTarget is the folder of the bug's debate a human decision is
-// recorded on — the one rule moot decide and the browser's d follow.
-// named, when set, is the debate folder the engineer named (debate/ or
-// an archived one, as NamedDebate finds it): it is taken as it is (the
-// decision's own checks then say whether it waits). Otherwise the current
-// debate/ when its result waits (what every "moot decide BUG" a run
-// prints means; StillWaiting says which archived ones wait too), else
-// the one archived result that waits; when none waits, the current
-// debate/ (the decision then says why nothing waits there); when two
-// archived results wait and the current one does not, nothing is
-// guessed: an *InputError names each and how to pick.
-func DecisionTarget(b *Bug, named string) (string, error) {
+// recorded on — the one rule moot decide and the browser's d follow — among
+// ds, the bug's debates as ReadDebates lists them (read once by the caller,
+// which shows or names them too). named, when set, is the debate folder the
+// engineer named (debate/ or an archived one, as NamedDebate finds it): it
+// is taken as it is (the decision's own checks then say whether it waits).
+// Otherwise the current debate/ when its result waits (what every "moot
+// decide BUG" a run prints means; Waiting says which archived ones wait
+// too), else the one archived result that waits; when none waits (or the
+// bug is a question, its one debate decided in place), the current debate/
+// (the decision then says why nothing waits there); when two archived
+// results wait and the current one does not, nothing is guessed: an
+// *InputError names each and how to pick.
+func DecisionTarget(b *Bug, ds []*Debate, named string) (string, error) {
 	if named != "" {
 		return named, nil
 	}
 	cur := filepath.Join(b.Dir, DebateDir)
-	ds := PendingDebates(b)
+	if b.IsQuestion {
+		return cur, nil
+	}
+	ds = Waiting(ds, "")
 	switch {
 	case len(ds) == 0:
 		return cur, nil
@@ -60,21 +58,6 @@ func DecisionTarget(b *Bug, named string) (string, error) {
 	}
 	return "", &InputError{Msg: fmt.Sprintf("%s has %d archived results waiting for a human decision, and moot does not guess which one you decide:\n%s\nname the one you decide by its folder: moot decide %s/ approve|decline|revise [--note TEXT]; nothing was written",
 		b.ID, len(ds), strings.Join(each, "\n"), b.Register.Rel(ds[0].Dir))}
-}
-
-// StillWaiting are the bug's results, other than the one in decided,
-// that still wait for a human decision (newest first): what moot decide
-// names after recording one, so a second result waiting is never left
-// unsaid.
-func StillWaiting(b *Bug, decided string) []*Debate {
-	if b == nil || b.IsQuestion {
-		return nil
-	}
-	ds, err := ReadDebates(b)
-	if err != nil {
-		return nil
-	}
-	return Waiting(ds, decided)
 }
 
 // DebateWords says which of a bug's debates d is, for a person choosing

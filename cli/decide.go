@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -125,13 +126,16 @@ func resolveTarget(e *env, arg string) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := bugfolder.DecisionTarget(bug, bugfolder.NamedDebate(e.cwd, arg))
+	ds, _ := bugfolder.ReadDebates(bug) // unreadable: none waits, and the decision says why
+	dir, err := bugfolder.DecisionTarget(bug, ds, bugfolder.NamedDebate(e.cwd, arg))
 	if err != nil {
 		return nil, err
 	}
-	t := &target{reg: reg, id: bug.ID, bugID: bug.ID, root: bug.Dir, dir: dir, stillWaiting: bugfolder.StillWaiting(bug, dir)}
+	t := &target{reg: reg, id: bug.ID, bugID: bug.ID, root: bug.Dir, dir: dir, stillWaiting: bugfolder.Waiting(ds, dir)}
 	if filepath.Base(dir) != bugfolder.DebateDir {
-		if d, err := bugfolder.ReadDebate(dir, reg.Lang); err == nil {
+		if i := slices.IndexFunc(ds, func(d *bugfolder.Debate) bool { return d.Dir == dir }); i >= 0 {
+			t.archived = bugfolder.DebateWords(ds[i])
+		} else if d, err := bugfolder.ReadDebate(dir, reg.Lang); err == nil { // named by a path the listing spells otherwise
 			t.archived = bugfolder.DebateWords(d)
 		}
 	}

@@ -181,11 +181,11 @@ func loadDecisionCmd(bug *bugfolder.Bug, dir string) tea.Cmd {
 		if err != nil {
 			return debateLoadedMsg{bug: bug, err: err}
 		}
-		if dir, err = bugfolder.DecisionTarget(full, dir); err != nil {
-			return debateLoadedMsg{bug: full, err: err}
-		}
 		ds, err := bugfolder.ReadDebates(full)
 		if err != nil {
+			return debateLoadedMsg{bug: full, err: err}
+		}
+		if dir, err = bugfolder.DecisionTarget(full, ds, dir); err != nil {
 			return debateLoadedMsg{bug: full, err: err}
 		}
 		i := slices.IndexFunc(ds, func(d *bugfolder.Debate) bool { return d.Dir == dir })
