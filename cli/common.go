@@ -12,7 +12,6 @@ import (
 	"charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
-	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/tui"
 	"github.com/spf13/cobra"
 
@@ -458,10 +457,6 @@ func humanDuration(d time.Duration) string {
 func elapsedText(d time.Duration, known bool) string {
 	return bugfolder.ElapsedText(d, known, humantime.Duration)
 }
-
-// thousands formats an integer with thousands separators
-// (digits.Grouped, the one rule).
-func thousands(n int) string { return digits.Grouped(n) }
 
 // resumeTarget is how printed advice names the bug and engines file for a
 // later `moot resume`: a bug named by path keeps a path (absolute, so it

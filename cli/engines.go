@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/termsafe"
 )
 
@@ -173,7 +174,7 @@ logs or the screen.`,
 				}
 				ctx := "?"
 				if j.ContextTokens > 0 {
-					ctx = thousands(j.ContextTokens)
+					ctx = digits.Grouped(j.ContextTokens)
 				}
 				def := "—"
 				if len(j.Defaults) > 0 {
@@ -214,7 +215,7 @@ func printProbes(e *env, out []engineJSON) error {
 		}
 		ctx := "?"
 		if j.ContextTokens > 0 {
-			ctx = thousands(j.ContextTokens)
+			ctx = digits.Grouped(j.ContextTokens)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Kind, status, termsafe.Line(orDash(p.Version)), termsafe.Line(orDash(p.Auth)), ctx)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
 
@@ -160,7 +161,7 @@ func (p *progress) line(ev engine.Event) {
 		if ev.Role == bugfolder.RoleJudge && ev.Status == bugfolder.StatusOK {
 			return // judge_finished says it
 		}
-		tok := fmt.Sprintf("%s→%s tokens", thousands(ev.TokensIn), thousands(ev.TokensOut))
+		tok := fmt.Sprintf("%s→%s tokens", digits.Grouped(ev.TokensIn), digits.Grouped(ev.TokensOut))
 		if ev.Estimated {
 			tok += " (est.)"
 		}
@@ -223,7 +224,7 @@ func (p *progress) line(ev engine.Event) {
 	case engine.EvWarning:
 		p.printf("warning: %s\n", ev.Text)
 	case engine.EvDebateFinished:
-		p.printf("%s: %d calls, %s tokens, %s — %s\n", ev.Outcome, ev.Calls, thousands(ev.Tokens), eventCost(ev.USD, ev.CostUnknown), p.reg.Rel(ev.Path))
+		p.printf("%s: %d calls, %s tokens, %s — %s\n", ev.Outcome, ev.Calls, digits.Grouped(ev.Tokens), eventCost(ev.USD, ev.CostUnknown), p.reg.Rel(ev.Path))
 		if ev.Reason != "" && ev.Outcome != engine.OutcomeDone {
 			p.printf("%s\n", ev.Reason)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/tui"
@@ -247,7 +248,7 @@ func writePlan(w io.Writer, p *engine.Plan, width int) {
 		keyed("path", path)
 	}
 	if s.Problem != nil {
-		keyed("P", fmt.Sprintf("%s bytes ≈ %s tokens (estimate), %d part(s)", thousands(s.Problem.Bytes()), thousands(s.Problem.Tokens()), len(s.Problem.Parts)))
+		keyed("P", fmt.Sprintf("%s bytes ≈ %s tokens (estimate), %d part(s)", digits.Grouped(s.Problem.Bytes()), digits.Grouped(s.Problem.Tokens()), len(s.Problem.Parts)))
 	}
 	fmt.Fprintln(w)
 	tb := table{header: []string{"ENGINE", "KIND", "EXTERNAL", "ROLES", "CALLS", "TOKENS IN", "TOKENS OUT", "COST"},
@@ -261,9 +262,9 @@ func writePlan(w io.Writer, p *engine.Plan, width int) {
 		if !en.PriceKnown {
 			cost = "unknown" // the warnings say which engine has no price
 		}
-		tb.rows = append(tb.rows, []string{en.Name, en.Kind, ext, en.Roles, fmt.Sprint(en.Calls), "≈" + thousands(en.Input), "≈" + thousands(en.Output), cost})
+		tb.rows = append(tb.rows, []string{en.Name, en.Kind, ext, en.Roles, fmt.Sprint(en.Calls), "≈" + digits.Grouped(en.Input), "≈" + digits.Grouped(en.Output), cost})
 	}
-	tb.rows = append(tb.rows, []string{"total", "", "", "", fmt.Sprint(p.Calls.Total), "≈" + thousands(p.Input), "≈" + thousands(p.Output), money.Estimate(p.USD, !p.USDKnown)})
+	tb.rows = append(tb.rows, []string{"total", "", "", "", fmt.Sprint(p.Calls.Total), "≈" + digits.Grouped(p.Input), "≈" + digits.Grouped(p.Output), money.Estimate(p.USD, !p.USDKnown)})
 	for _, l := range strings.Split(strings.TrimSuffix(tb.render(max(width-2, 0)), "\n"), "\n") {
 		fmt.Fprintln(w, "  "+l)
 	}

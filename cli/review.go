@@ -18,6 +18,7 @@ import (
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/gitcmd"
 	"github.com/reversa/moot/internal/livefile"
 	"github.com/reversa/moot/internal/termsafe"
@@ -1073,7 +1074,7 @@ func (r *reviewRun) accept(p reviewPlan) error {
 		usd = fmt.Sprintf("≈$%.4f (estimated)", *p.USD)
 	}
 	line := fmt.Sprintf("Review plan: %d juror(s), %d to %d call(s) (one per lens; more only when a rung fails to answer), ≈%s tokens in + %s out, %s",
-		p.Lenses, p.Calls.Min, p.Calls.Max, thousands(p.Tokens.Input), thousands(p.Tokens.Output), usd)
+		p.Lenses, p.Calls.Min, p.Calls.Max, digits.Grouped(p.Tokens.Input), digits.Grouped(p.Tokens.Output), usd)
 	if r.f.run.yes {
 		fmt.Fprintln(r.e.stderr, fitLine(r.e.stderr, line, len("Review plan: ")))
 		return nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/money"
 
@@ -287,14 +288,14 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 		rows = append(rows, [2]string{"elapsed", e})
 	}
 	tokens, cost := d.Totals()
-	spent := fmt.Sprintf("%s tokens · %s", thousands(tokens), money.Total(cost, d.CostUnpriced()))
+	spent := fmt.Sprintf("%s tokens · %s", digits.Grouped(tokens), money.Total(cost, d.CostUnpriced()))
 	switch {
 	case !d.CostKnown() && tokens == 0 && d.HandRun():
 		spent = "unknown: neither tokens nor cost were recorded (a debate run by hand)"
 	case !d.CostKnown() && tokens == 0:
 		spent = "unknown: no call has recorded tokens or cost yet"
 	case !d.CostKnown():
-		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded)", thousands(tokens))
+		spent = fmt.Sprintf("%s tokens · cost unknown (not recorded)", digits.Grouped(tokens))
 	}
 	if a := amendments(d); a != "" {
 		rows = append(rows, [2]string{"amendments", a})
@@ -345,7 +346,7 @@ func showSummary(reg *bugfolder.Register, bug *bugfolder.Bug, ds []*bugfolder.De
 			rows = append(rows, [2]string{"decision", dec})
 		}
 		if f.HealthTokensPerContribution > 0 {
-			rows = append(rows, [2]string{"health", fmt.Sprintf("%s tokens per accepted contribution (%d accepted)", thousands(int(f.HealthTokensPerContribution)), f.AcceptedContributions)})
+			rows = append(rows, [2]string{"health", fmt.Sprintf("%s tokens per accepted contribution (%d accepted)", digits.Grouped(int(f.HealthTokensPerContribution)), f.AcceptedContributions)})
 		}
 	}
 	if protocolName(d) == argue.Name {
@@ -505,7 +506,7 @@ func showRound(reg *bugfolder.Register, d *bugfolder.Debate, k int) (string, err
 			if f.TokensEstimated {
 				est = " (estimated)"
 			}
-			meta = append(meta, fmt.Sprintf("%s→%s tokens%s", thousands(f.TokensIn), thousands(f.TokensOut), est))
+			meta = append(meta, fmt.Sprintf("%s→%s tokens%s", digits.Grouped(f.TokensIn), digits.Grouped(f.TokensOut), est))
 		}
 		if f.Attempt > 1 {
 			meta = append(meta, fmt.Sprintf("attempt %d", f.Attempt))

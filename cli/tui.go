@@ -14,6 +14,7 @@ import (
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/harness"
+	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/label"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/argue"
@@ -236,7 +237,7 @@ func exitForOutcome(e *env, reg *bugfolder.Register, out tui.Outcome) error {
 		if res.Winner == "" { // a final step that names no winner (tradeoff)
 			won = "final answer written"
 		}
-		fmt.Fprintf(e.stdout, "done: %s · %d calls · %s tokens · %s\n", won, res.Calls, thousands(res.Tokens), eventCost(res.USD, res.CostUnknown))
+		fmt.Fprintf(e.stdout, "done: %s · %d calls · %s tokens · %s\n", won, res.Calls, digits.Grouped(res.Tokens), eventCost(res.USD, res.CostUnknown))
 	}
 	return exitFor(e, reg, res, nil)
 }
