@@ -108,27 +108,24 @@ func OpenCalls(evs []Event) []Event {
 		}
 	}
 	key := func(ev Event) string { return fmt.Sprintf("%d/%s/%d", ev.Round, ev.SolverID, ev.Attempt) }
-	open := map[string]int{}
-	var started []Event
+	open := map[string]Event{} // by call, its latest start
+	var order []string         // the calls in the order they first started
 	for _, ev := range evs[from:] {
-		switch ev.Type {
+		switch k := key(ev); ev.Type {
 		case EvCallStarted:
-			if i, ok := open[key(ev)]; ok {
-				started[i].Type = "" // started again: counted once, as its latest start
+			if _, ok := open[k]; !ok {
+				order = append(order, k)
 			}
-			open[key(ev)] = len(started)
-			started = append(started, ev)
+			open[k] = ev
 		case EvCallFinished:
-			if i, ok := open[key(ev)]; ok {
-				started[i].Type = "" // finished: left out below
-				delete(open, key(ev))
-			}
+			delete(open, k)
 		}
 	}
 	var out []Event
-	for _, ev := range started {
-		if ev.Type != "" {
+	for _, k := range order {
+		if ev, ok := open[k]; ok {
 			out = append(out, ev)
+			delete(open, k) // a call started again after it ended is listed once
 		}
 	}
 	return out
