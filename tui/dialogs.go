@@ -379,8 +379,13 @@ func (d *dialogStack) openMenu(f *frame, n *menu) tea.Cmd {
 	return cmd
 }
 
-// fitMenu sizes the open menu's form to the window.
+// fitMenu sizes the open menu's form to the window, and wraps the
+// descriptions of the decision that waits aside under the quit question
+// too, so it comes back fitted.
 func (d *dialogStack) fitMenu(f *frame) {
+	if d.aside != nil {
+		d.aside.fitText(f.lay.menuFormW)
+	}
 	d.menu.fitText(f.lay.menuFormW)
 	d.menu.form = f.fitForm(d.menu.form, f.lay.menuFormW, 0)
 }

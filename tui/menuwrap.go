@@ -27,10 +27,9 @@ func (m *menu) fitText(formW int) {
 	}
 }
 
-// view draws the menu's form formW cells wide, its descriptions wrapped
-// to it.
+// view draws the menu's form formW cells wide (its descriptions were
+// wrapped to that width when it opened or the window changed: fitMenu).
 func (m *menu) view(formW int) string {
-	m.fitText(formW)
 	return m.form.WithWidth(formW).View()
 }
 
