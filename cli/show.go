@@ -8,14 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reversa/moot/internal/digits"
-	"github.com/reversa/moot/internal/label"
-	"github.com/reversa/moot/internal/money"
-
 	"github.com/spf13/cobra"
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/internal/digits"
+	"github.com/reversa/moot/internal/label"
+	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/safefs"
 	"github.com/reversa/moot/internal/termsafe"
 	"github.com/reversa/moot/protocol/argue"

@@ -26,12 +26,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/harness"
 	"github.com/reversa/moot/internal/digits"
 	"github.com/reversa/moot/internal/money"
 	"github.com/reversa/moot/internal/shellword"
-
-	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/harness"
 )
 
 // DefaultTimeout is the hard limit per call when neither the flag nor the
