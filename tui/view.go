@@ -51,7 +51,7 @@ func (m Model) Render() string {
 		// review started from its cost screen may reach its cap before
 		// the live view opens, and its budget menu is drawn here then
 		// (else the menu would take the keys unseen, and the review wait)
-		out = m.overlay(out, m.st.Box.Width(min(m.w-4, 90)).Render(m.dlg.menu.view(min(m.w-8, 86))+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
+		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(m.dlg.menu.view(m.lay.menuFormW)+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
 	}
 	return m.toast.errorOver(&m.frame, m.fit(out))
 }
