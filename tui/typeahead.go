@@ -120,9 +120,13 @@ func (w *wizard) replay(f *frame) tea.Cmd {
 // screen until a key typed once it could be read, or until the focus moves.
 
 // readAfter is how soon after a refusal a key may come and still have
-// been typed before the refusal could be read (a human's reaction is
-// slower).
-const readAfter = 300 * time.Millisecond
+// been typed before the refusal could be read. The time is taken when
+// moot handles each key, not when it was typed: on a loaded machine keys
+// that arrived together (a paste, a fast typist) can be handled hundreds
+// of milliseconds apart, so the window is a second — shorter than anyone
+// takes to read a refusal of two lines and answer it, and a refusal kept
+// a moment longer costs nothing (it goes at the next key).
+const readAfter = time.Second
 
 // keptRefusal is a field's refusal of enter, kept on screen.
 type keptRefusal struct {
