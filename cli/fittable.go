@@ -28,6 +28,11 @@ type table struct {
 	// (a bug's ID whole; wider as long as two would read the same), given
 	// back what the other columns leave.
 	idCut bool
+	// shorter holds, row by row, shorter forms of the squeezed column's
+	// cell, longest first: a cell too wide for its column takes the first
+	// that fits (the last, cut, when none does) instead of being cut
+	// where its words tell rows apart.
+	shorter [][]string
 }
 
 // render draws the table within width (0: no limit).
@@ -76,11 +81,14 @@ func (t table) render(width int) string {
 		}
 	}
 	var b strings.Builder
-	for _, r := range append([][]string{t.header}, t.rows...) {
+	for n, r := range append([][]string{t.header}, t.rows...) {
 		var cells []string
 		for i, c := range r {
 			if !keep[i] {
 				continue
+			}
+			if i == t.squeeze && n > 0 && n-1 < len(t.shorter) && ansi.StringWidth(c) > widths[i] {
+				c = fitted(c, t.shorter[n-1], widths[i])
 			}
 			switch {
 			case ansi.StringWidth(c) <= widths[i]:
@@ -94,6 +102,20 @@ func (t table) render(width int) string {
 		b.WriteString(strings.TrimRight(strings.Join(cells, "  "), " ") + "\n")
 	}
 	return b.String()
+}
+
+// fitted is the first of forms that fits width, else the last of them
+// (cut by the caller), or cell itself when it has no shorter form.
+func fitted(cell string, forms []string, width int) string {
+	for _, f := range forms {
+		if ansi.StringWidth(f) <= width {
+			return f
+		}
+	}
+	if len(forms) == 0 {
+		return cell
+	}
+	return forms[len(forms)-1]
 }
 
 // column is the cells of column c, header and rows.

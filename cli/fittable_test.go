@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/reversa/moot/bugfolder"
 )
 
 // TestListFitsTheTerminal: on a terminal of 80 or 140 columns every
@@ -124,6 +126,41 @@ func TestListSharesTheWidthWithALongQuestionID(t *testing.T) {
 			if !strings.Contains(out, s) {
 				t.Errorf("%d columns: %q is not shown:\n%s", tc.width, s, out)
 
+			}
+		}
+	}
+}
+
+// TestListShortensAnArchivedPendingStatus: a status that says an archived
+// result still waits for its decision is shortened to a form that fits
+// its column, never cut where its words tell it from a plain "decision
+// pending"; each decision on the latest result keeps its word while it
+// fits.
+func TestListShortensAnArchivedPendingStatus(t *testing.T) {
+	t.Parallel()
+	archived := "_reversa_bugs/checkout/bugs/BUG-7/debate-20261201T093000Z"
+	for _, tc := range []struct {
+		decision string
+		wants    []string // by width: 60, 50
+	}{
+		{"pending", []string{"done · pending +archived", "pending +archived"}},
+		{"", []string{"done · archived pending", "archived pending"}},
+		{"approve", []string{"approve, archived pending", "archived pending"}},
+	} {
+		en := listEntry{BugID: "BUG-20260715-A7K3", Status: "done", ArchivedDecisionPending: &archived}
+		full := "done · decision " + bugfolder.DecisionWord(tc.decision, false, true)
+		tb := table{header: []string{"BUG", "#", "CONTEXT", "STATUS", "PROTOCOL", "MODE", "N×R", "WINNER", "COST", "STARTED", "ELAPSED", "TITLE"},
+			flex: 11, flexMin: 12, drop: []int{9, 10, 2, 8, 7, 6, 5, 11, 1}, squeeze: 3, idCut: true,
+			rows:    [][]string{{en.BugID, "7", "checkout", full, "tradeoff", "repair", "2×1", "—", "unknown", "2026-12-03", "1s", "Desconto aplicado duas vezes"}},
+			shorter: [][]string{shorterStatus(en, tc.decision)}}
+		if out := tb.render(0); !strings.Contains(out, full) {
+			t.Errorf("piped, the status %q is not whole:\n%s", full, out)
+		}
+		for i, width := range []int{60, 50} {
+			out := tb.render(width)
+			row := strings.Split(out, "\n")[1]
+			if !strings.Contains(row, tc.wants[i]+" ") || strings.Contains(row, "…") {
+				t.Errorf("decision %q at %d columns: want the status %q, whole:\n%s", tc.decision, width, tc.wants[i], out)
 			}
 		}
 	}

@@ -131,7 +131,8 @@ waiting (for a human decision), cancelled, judge-failed, done; interrupted
 (a debate run by hand that nothing runs now); unreadable (the bug folder
 cannot be read). A status is followed by its decision: "· decision pending"
 while the latest result waits for one, "· decision pending (archived)" while
-an archived result still does (moot decide records it there). A review's status is its own: running, pass, refuse, hold or
+an archived result still does (moot decide records it there; on a terminal
+too narrow for those words, "pending +archived" or "archived pending"). A review's status is its own: running, pass, refuse, hold or
 stalled (a hold or a stall has its decision pending until moot decide),
 error (a file of its round could not be saved) or interrupted (running, but
 no process holds it: killed).
@@ -341,6 +342,28 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 	return en
 }
 
+// shorterStatus are shorter forms of a status that says an archived
+// result still waits for a decision (bugfolder.DecisionWord's "(archived)"
+// words), longest first, for a terminal too narrow for it: cut, "done ·
+// decision pending (and a…" no longer says that an archived result
+// waits, which is what tells the row from a plain "decision pending".
+func shorterStatus(en listEntry, decision string) []string {
+	if en.ArchivedDecisionPending == nil {
+		return nil
+	}
+	if en.DecisionClosed {
+		decision = bugfolder.DecisionNotTaken
+	}
+	state := bugfolder.StatusWord(bugfolder.State(en.Status), en.Incomplete, en.Locked, "")
+	switch decision {
+	case bugfolder.DecisionPending: // the latest result waits too
+		return []string{state + " · pending +archived", "pending +archived"}
+	case "":
+		return []string{state + " · archived pending", "archived pending"}
+	}
+	return []string{state + " · " + decision + ", archived pending", decision + ", archived pending", "archived pending"}
+}
+
 func printList(e *env, entries []listEntry) {
 	if len(entries) == 0 {
 		fmt.Fprintln(e.stdout, "no bugs in this register")
@@ -401,6 +424,7 @@ func printList(e *env, entries []listEntry) {
 		if en.Weakened && en.Status == review.StatusPassed {
 			status += review.WeakenedMark
 		}
+		t.shorter = append(t.shorter, shorterStatus(en, decision))
 		title := termsafe.Line(en.Title)
 		if len([]rune(title)) > 48 {
 			title = string([]rune(title)[:47]) + "…"

@@ -72,6 +72,36 @@ func TestPlanAndListFitTheTerminal(t *testing.T) {
 				t.Errorf("%d columns: the WINNER column is shown %v; the list does not follow the terminal's width:\n%s", w, wide, s)
 			}
 		})
+		t.Run(fmt.Sprintf("list-archived-pending-%d", w), func(t *testing.T) {
+			t.Parallel()
+			testListSaysAnArchivedResultWaits(t, w)
+		})
+	}
+}
+
+// testListSaysAnArchivedResultWaits: after two tradeoffs on bug 7 (the
+// first one's result, archived by the second, still waits for its
+// decision, as the second's does), moot list at w columns says on the
+// bug's row that both wait, in words that fit the column: shortened
+// ("pending +archived"), not cut where they tell it from a plain
+// "decision pending".
+func testListSaysAnArchivedResultWaits(t *testing.T, w int) {
+	p := newProject(t)
+	p.moot(tradeoffArgs("7")...).mustExit(t, 0)
+	p.moot(tradeoffArgs("7")...).mustExit(t, 0)
+	m := startTmux(t, p, w, 24, "list")
+	if code := m.exitCode(); code != "0" {
+		t.Fatalf("exit %s:\n%s", code, m.screen())
+	}
+	s := m.screen()
+	var row string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "BUG-20260715-A7K3") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "pending (and archived)") && !strings.Contains(row, "pending +archived") {
+		t.Errorf("%d columns: bug 7's row does not say that its archived result waits too:\n%s", w, s)
 	}
 }
 
