@@ -45,7 +45,7 @@ func TestResumeOnATerminalAsksBeforeSpending(t *testing.T) {
 
 // TestResumeCountsTheWholeDebateAsItsHeaderDoes: a resume's question says
 // the calls still to make and the whole debate's count with the calls
-// already made; once resumed, the live header counts against that same
+// already made, and how many of those a kill cut (made again); once resumed, the live header counts against that same
 // whole (its denominator), and headless says the same figures.
 func TestResumeCountsTheWholeDebateAsItsHeaderDoes(t *testing.T) {
 	t.Parallel()
@@ -61,6 +61,11 @@ func TestResumeCountsTheWholeDebateAsItsHeaderDoes(t *testing.T) {
 	left, all, made := atoi(t, g[1]), atoi(t, g[2]), atoi(t, g[3])
 	if made+left != all || made < 1 {
 		t.Errorf("%d made + %d left ≠ %d in all", made, left, all)
+	}
+	// the calls the kill cut count as made and are made again: said, so
+	// "no answer already written is asked again" is not read as "none"
+	if c := regexp.MustCompile(`already made \((\d+) of them stopped before answering, made again\)`).FindStringSubmatch(h.stdout); c == nil || atoi(t, c[1]) < 1 || atoi(t, c[1]) > made {
+		t.Errorf("headless does not say how many of the %d made were stopped and run again:\n%s", made, h.stdout)
 	}
 	p.env = []string{"FAKE_DELAY_MS=800"}
 	m := startTmux(t, p, 140, 45, "resume", "7")

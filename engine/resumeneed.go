@@ -11,8 +11,10 @@ import (
 // the whole debate's count, the calls already made (every attempt started,
 // as moot list, moot show and the live header count them) plus those,
 // which is the denominator the live header shows once the resume starts
-// ("at least 7 more call(s), 13 in all with the 6 already made"). left is
-// the calls still to make; "" and 0 when there are none.
+// ("at least 7 more call(s), 13 in all with the 6 already made"), and
+// how many of those were stopped before they answered (the latest
+// session's calls left open, bugfolder.OpenCalls), which the resume makes
+// again. left is the calls still to make; "" and 0 when there are none.
 func ResumeNeed(d *bugfolder.Debate, proto Protocol, stop bool) (need string, left int) {
 	left, upTo := Remaining(d, proto, stop)
 	if left <= 0 {
@@ -29,6 +31,11 @@ func ResumeNeed(d *bugfolder.Debate, proto Protocol, stop bool) (need string, le
 	}
 	if made := d.ModelCalls(); made > 0 {
 		need += fmt.Sprintf(", %d in all with the %d already made", made+left, made)
+		if cut := len(bugfolder.OpenCalls(d.Events)); cut > 0 && cut <= made {
+			// a call stopped before it answered counts as made (it may have
+			// billed) and is made again: say so, or "not repeated" is false
+			need += fmt.Sprintf(" (%d of them stopped before answering, made again)", cut)
+		}
 	}
 	if upTo {
 		need += " (up to the round cap; its stop rules may end it earlier)"

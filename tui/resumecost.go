@@ -32,7 +32,7 @@ func resumeCostMenu(bugID, need string) *menu {
 	m := &menu{kind: menuResumeCost, choice: "resume"}
 	m.form = newForm(huh.NewGroup(
 		m.wrappedNote("Resume "+bugID+"?",
-			fmt.Sprintf("Resuming needs %s; the calls already made are not repeated.", need)),
+			fmt.Sprintf("Resuming needs %s; no answer already written is asked again.", need)),
 		huh.NewSelect[string]().Options(
 			huh.NewOption("Resume: make the calls", "resume"),
 			huh.NewOption("Cancel: nothing is called", "cancel"),
