@@ -168,8 +168,8 @@ func (r *reviewRun) costCard(plan reviewPlan, rd *reviewRound) tui.ReviewPlan {
 		c.Title = r.st.BugID + " — " + c.Title
 	}
 	what, _ := r.change()
-	if what == "" {
-		what = strings.Join(r.f.files, ", ")
+	if what == "" { // the review's own files: a resume gives no --files
+		what = strings.Join(r.st.Files, ", ")
 	}
 	if r.fix != nil {
 		what = "the bug's applied fix"

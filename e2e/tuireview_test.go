@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -90,5 +91,41 @@ func TestReviewOnATerminalShowsTheCostScreenThenTheLiveView(t *testing.T) {
 				t.Errorf("a cancelled review called jurors: %v", calls)
 			}
 		})
+	}
+}
+
+// TestResumedReviewOnATerminalShowsItsChange: a review of files (not a
+// git range) stopped while its jurors are called, then resumed on a
+// terminal with the command it printed, shows on the resume's cost
+// screen the files it reviews: the resume takes no --files, and the
+// change line read them from the flags, so it said "change" and nothing.
+func TestResumedReviewOnATerminalShowsItsChange(t *testing.T) {
+	t.Parallel()
+	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
+	env := []string{"FAKE_JURY=*/*=hang", "FAKE_JURYLOG=" + tr.jurylog, // its jurors never answer
+		"XDG_CONFIG_HOME=" + filepath.Join(tr.home, "xdg"), "XDG_CACHE_HOME=" + filepath.Join(tr.home, "cache")}
+	m := startTmuxIn(t, tr.repo, env, 80, 24, "review", "--files", "calc.go", "--contract", "Total is documented | go vet passes",
+		"--lens", "defect", "--builder", "mistral", "--config", tr.cfg)
+	s := m.wait("the review's cost screen", "Cost of the review", "▸ Start ◂")
+	if !regexp.MustCompile(`change\s+calc\.go`).MatchString(s) {
+		t.Fatalf("the new review's cost screen does not name its file:\n%s", s)
+	}
+	m.send("Enter")
+	m.wait("the live view, its jurors called", "defect", "q quit")
+	m.send("q")
+	m.wait("q asks first", "Leave it, resumable")
+	m.send("Up", "Enter")
+	if code := m.exitCode(); code != "3" {
+		t.Fatalf("exit %s, want 3 (stopped, resumable); the screen:\n%s", code, m.screen())
+	}
+	m.wait("how to continue it", "moot resume")
+	r := startTmuxIn(t, tr.repo, env, 80, 24, "resume", filepath.Base(tr.only()), "--config", tr.cfg)
+	s = r.wait("the resumed review's cost screen", "Cost of the review", "▸ Start ◂")
+	if !regexp.MustCompile(`change\s+calc\.go`).MatchString(s) {
+		t.Errorf("the resumed review's cost screen does not name the file it reviews:\n%s", s)
+	}
+	r.send("Escape")
+	if code := r.exitCode(); code != "3" {
+		t.Errorf("exit %s, want 3 (cancelled at the cost screen):\n%s", code, r.screen())
 	}
 }
