@@ -58,7 +58,8 @@ func (t table) render(width int) string {
 	}
 	if width > 0 {
 		if t.idCut { // the browser's rule: a long ID is cut in its middle to a bug ID's width
-			widths[0] = min(widths[0], midcut.ColumnWidth(column(t, 0)))
+			w, _ := midcut.ColumnWidth(column(t, 0))
+			widths[0] = min(widths[0], w)
 		}
 		if t.flex >= 0 && total() > width {
 			widths[t.flex] = max(t.flexMin, widths[t.flex]-(total()-width))
@@ -80,6 +81,10 @@ func (t table) render(width int) string {
 			widths[0] = min(widths[0]+width-total(), maxWidth(t, 0))
 		}
 	}
+	idHead := 0
+	if t.idCut {
+		_, idHead = midcut.Distinct(column(t, 0), widths[0])
+	}
 	var b strings.Builder
 	for n, r := range append([][]string{t.header}, t.rows...) {
 		var cells []string
@@ -93,7 +98,7 @@ func (t table) render(width int) string {
 			switch {
 			case ansi.StringWidth(c) <= widths[i]:
 			case i == 0 && t.idCut:
-				c = midcut.Cut(c, widths[i]) // an ID keeps its end: two never read the same
+				c = midcut.CutHead(c, widths[i], idHead) // an ID keeps its end, and as much of its start as tells two apart
 			default:
 				c = ansi.Truncate(c, widths[i], "…")
 			}

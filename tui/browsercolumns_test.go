@@ -108,3 +108,53 @@ func TestBrowserKeepsItsColumnsBesideALongQuestionID(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserKeepsItsTitleBesideQuestionsThatEndAlike: three questions of
+// one day whose IDs differ only in their first words and end alike
+// ("…-retry-payment-webhooks-forever") are told apart by their cut IDs,
+// and the list keeps its heading whole and their titles readable at
+// 80×24 and 140×45: the ID column keeps more of their starts, not 35
+// cells of both halves, which cut every title to "Shoul…" at 80 columns.
+func TestBrowserKeepsItsTitleBesideQuestionsThatEndAlike(t *testing.T) {
+	t.Parallel()
+	ids := []string{
+		"20261203-should-checkout-retry-payment-webhooks-forever",
+		"20261203-should-billing-retry-payment-webhooks-forever",
+		"20261203-should-refunds-be-retried-forever",
+	}
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			for _, id := range ids {
+				dir := filepath.Join(f.proj, bugfolder.QuestionsDir, id)
+				if err := testutil.Copy(filepath.Join(testutil.RepoRoot(t), "testdata", "sample", q2r8), dir); err != nil {
+					t.Fatal(err)
+				}
+				rewrite(t, filepath.Join(dir, "problema.md"), "bug_id: BUG-20260702-Q2R8\n", "protocol: argue\nquestion_id: "+id+"\nquestion: Should payment webhooks be retried forever?\n")
+			}
+			m := loadBrowser(t, f, size[0], size[1])
+			s := screenText(m, f.proj)
+			var heading string
+			var cells []string
+			for _, l := range strings.Split(s, "\n") {
+				switch {
+				case strings.Contains(l, "STATUS"):
+					heading = strings.TrimSpace(l)
+				case strings.Contains(l, "20261203"):
+					cells = append(cells, strings.Fields(strings.TrimLeft(l, "▸ ◆?⚑●"))[0])
+					if !strings.Contains(l, "Should payment") {
+						t.Errorf("a question's title is cut to nothing telling: %q", l)
+					}
+				}
+			}
+			if !strings.HasSuffix(heading, "TITLE") {
+				t.Errorf("the heading is not whole, TITLE last: %q\n%s", heading, s)
+			}
+			if len(cells) != 3 || cells[0] == cells[1] || cells[1] == cells[2] || cells[0] == cells[2] {
+				t.Errorf("the three questions' IDs do not read apart: %q\n%s", cells, s)
+			}
+			checkFrame(t, m, size[0], size[1], f.proj, nil)
+		})
+	}
+}

@@ -73,6 +73,7 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 		// (midcut) rather than the row at its end: two IDs never read the same
 		widths[0] = b.distinctIDWidth(max(5, room))
 	}
+	head := b.idHead(widths[0])
 	heads := make([]string, len(browserCols))
 	for i, c := range browserCols {
 		heads[i] = c.head
@@ -83,8 +84,8 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	if b.reviews() > 0 { // a debate's winner or a review's verdict and lenses, as moot list says
 		heads[winnerCol] = "OUTCOME"
 	}
-	head := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, heads) + " TITLE"
-	lines = append(lines, st.Subtle.Render(ansi.Truncate(head, width, "…")))
+	heading := "  " + strings.Repeat(" ", marksW) + joinCells(on, widths, 0, heads) + " TITLE"
+	lines = append(lines, st.Subtle.Render(ansi.Truncate(heading, width, "…")))
 	if len(b.visible) == 0 {
 		msg := "no bugs in this register"
 		if b.filter.Value() != "" {
@@ -98,7 +99,7 @@ func (b *browser) renderRows(st *Styles, width, rows int) string {
 	end := min(len(b.visible), off+rows)
 	for vi := off; vi < end; vi++ {
 		r := b.rows[b.visible[vi]]
-		line := ansi.Truncate(r.line(st, med, on, widths), width-2, "…")
+		line := ansi.Truncate(r.line(st, med, on, widths, head), width-2, "…")
 		if vi == b.cursor {
 			line = st.Selected.Render("▸ ") + line
 		} else {
@@ -198,13 +199,27 @@ func (b *browser) fitWidths(on []bool, width int) []int {
 // IDs (a bug's, a question's, a review's), cut in the middle, read the
 // same (the title gives up the room).
 func (b *browser) distinctIDWidth(w int) int {
+	w, _ = midcut.Distinct(b.rowIDs(), w)
+	return w
+}
+
+// idHead is how much of each ID's start the ID column keeps at its width
+// w (one distinctIDWidth gave): as much as tells two IDs apart
+// (midcut.Distinct), so a cut ID reads as the column's others do.
+func (b *browser) idHead(w int) int {
+	_, head := midcut.Distinct(b.rowIDs(), w)
+	return head
+}
+
+// rowIDs are the IDs the list's rows show.
+func (b *browser) rowIDs() []string {
 	var ids []string
 	for _, r := range b.rows {
 		if id := r.rowID(); id != "" {
 			ids = append(ids, id)
 		}
 	}
-	return midcut.DistinctWidth(ids, w)
+	return ids
 }
 
 // rowID is the row's ID cell: a review's ID, a bug's or a question's.
@@ -299,8 +314,9 @@ func (r *browserRow) cost() string {
 	return money.Total(r.sum.CostUSD, r.sum.CostUnpriced)
 }
 
-// joinCells pads each enabled cell to its column's width.
-func joinCells(on []bool, widths []int, cells []string) string {
+// joinCells pads each enabled cell to its column's width; an ID too wide
+// for its column keeps idHead cells of its start (browser.idHead).
+func joinCells(on []bool, widths []int, idHead int, cells []string) string {
 	var sb strings.Builder
 	for i, c := range browserCols {
 		if !on[i] {
@@ -308,7 +324,7 @@ func joinCells(on []bool, widths []int, cells []string) string {
 		}
 		cell, w := cells[i], widths[i]
 		if ansi.StringWidth(cell) > w && c.head == "BUG" {
-			cell = midcut.Cut(ansi.Strip(cell), w) // an ID keeps its end: two IDs never read the same
+			cell = midcut.CutHead(ansi.Strip(cell), w, idHead) // an ID keeps its end: two IDs never read the same
 		} else if ansi.StringWidth(cell) > w {
 			cell = ansi.Truncate(cell, w, "…")
 		}
@@ -358,9 +374,9 @@ func (r *browserRow) held() bool {
 }
 
 // line is a row's text: marks, the enabled columns, then the title.
-func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []int) string {
+func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []int, idHead int) string {
 	if r.rev != nil {
-		return r.reviewLine(st, on, widths)
+		return r.reviewLine(st, on, widths, idHead)
 	}
 	if r.sum == nil {
 		name := ansi.Truncate(filepath.Base(r.dir.Dir), 17, "…")
@@ -404,7 +420,7 @@ func (r *browserRow) line(st *Styles, medianHealth float64, on []bool, widths []
 		status = st.Badge(string(s.State)) + strings.TrimPrefix(status, string(s.State))
 	}
 	cells := []string{s.Bug.ID, num, r.context(), status, r.protocol(), mode, nr, winner, cost, date, health}
-	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Bug.Title)
+	return st.Warning.Render(r.marks()) + joinCells(on, widths, idHead, cells) + " " + termsafe.Line(s.Bug.Title)
 }
 
 // padLeft right-aligns a styled string to a display width.

@@ -126,7 +126,7 @@ func reviewElapsed(st *engine.Record, now time.Time) string {
 // lenses passed/held/refused there, no HEALTH; and as its TITLE what was
 // reviewed, its contract's intent, as a debate's row shows its bug's
 // title: the figures stay in their columns (the preview says its calls).
-func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
+func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int, idHead int) string {
 	s := r.rev
 	date, outcome := "—", cmp.Or(r.reviewOutcome(), "—")
 	if !s.StartedAt.IsZero() {
@@ -135,7 +135,7 @@ func (r *browserRow) reviewLine(st *Styles, on []bool, widths []int) string {
 	nr := fmt.Sprintf("%d×%d", s.Lenses, s.Rounds)
 	status := st.Badge(s.Status) + strings.TrimPrefix(reviewStatus(s), s.Status)
 	cells := []string{s.ID, "", r.context(), status, s.Protocol, "—", nr, outcome, reviewCost(s), date, "—"}
-	return st.Warning.Render(r.marks()) + joinCells(on, widths, cells) + " " + termsafe.Line(s.Intent)
+	return st.Warning.Render(r.marks()) + joinCells(on, widths, idHead, cells) + " " + termsafe.Line(s.Intent)
 }
 
 // outcomeCap is the widest the OUTCOME column grows for a review's
