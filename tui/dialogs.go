@@ -424,6 +424,7 @@ func (m Model) updateMenu(msg tea.Msg) (Model, tea.Cmd) {
 		mn.ahead.keys = append(mn.ahead.keys, msg)
 		return m, nil
 	}
+	mn.form = pasted(mn.form, msg)
 	form, field := mn.form, mn.form.GetFocusedField()
 	f, c := mn.form.Update(msg)
 	if form, ok := f.(*huh.Form); ok {

@@ -153,3 +153,29 @@ func (k *keptRefusal) follow(msg tea.Msg, before *huh.Form, field huh.Field, now
 		*k = keptRefusal{text: field.Error().Error(), field: field, at: at}
 	}
 }
+
+// pasted readies form for a paste: huh takes a field's refusal away at
+// the field's next key, but not at a paste, so a corrected value pasted
+// into the field that refused it stayed under "options A and B are the
+// same…" until the next enter. A paste into a text field that shows a
+// refusal first hands the form a key that is bound to nothing and types
+// nothing (f24), which clears the refusal as any key does.
+func pasted(form *huh.Form, msg tea.Msg) *huh.Form {
+	if _, ok := msg.(tea.PasteMsg); !ok {
+		return form
+	}
+	switch field := form.GetFocusedField(); field.(type) {
+	case *huh.Input, *huh.Text:
+		if field.Error() == nil {
+			return form
+		}
+	default:
+		return form
+	}
+	if nf, _ := form.Update(tea.KeyPressMsg{Code: tea.KeyF24}); nf != nil {
+		if f, ok := nf.(*huh.Form); ok {
+			return f
+		}
+	}
+	return form
+}

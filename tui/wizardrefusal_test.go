@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
 )
@@ -39,6 +41,34 @@ func TestWizardShowsARefusalWhole(t *testing.T) {
 				t.Errorf("the refusal stays once B is typed again:\n%s", text)
 			}
 		})
+	}
+}
+
+// TestWizardTakesARefusalAwayAtAPaste: option B refused (it states option
+// A again), then, once the refusal could be read, another option B pasted
+// into the field: the refusal goes, as it goes at a typed key (huh keeps
+// a field's refusal through a paste), and the pasted text is in the field.
+func TestWizardTakesARefusalAwayAtAPaste(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	opts := protocolOptions(f, t)
+	const a = "Strip discounts before recalculating"
+	opts.Proposals = func(*bugfolder.Bug) (string, string, bool) { return a, a, true }
+	now := fixedNow
+	opts.Now = func() time.Time { return now }
+	m := sized(t, opts, 80, 24)
+	m = keys(t, m, "down", "enter", "enter", "enter", "enter", "enter", "enter") // tradeoff; mode, R, engines; A, B
+	if text := screenText(m, f.proj); !strings.Contains(text, "same statement") {
+		t.Fatalf("option B is not refused:\n%s", text)
+	}
+	now = now.Add(readAfter) // the refusal read
+	m = pump(t, m, tea.PasteMsg{Content: " once, at order creation"})
+	text := screenText(m, f.proj)
+	if strings.Contains(text, "same statement") {
+		t.Errorf("the refusal stays after a paste into the field:\n%s", text)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(text), " "), "once, at order creation") {
+		t.Errorf("the pasted text is not in the field:\n%s", text)
 	}
 }
 

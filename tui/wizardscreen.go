@@ -129,6 +129,7 @@ func (w *wizard) feed(f *frame, msg tea.Msg) tea.Cmd {
 // feedForm feeds the wizard's form and moves through its stages: aborted,
 // the setup is left; completed, the cost screen opens.
 func (w *wizard) feedForm(f *frame, msg tea.Msg) tea.Cmd {
+	w.form = pasted(w.form, msg)
 	nf, c := w.form.Update(msg)
 	if form, ok := nf.(*huh.Form); ok {
 		w.form = form
