@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image/color"
 	"regexp"
 	"strings"
@@ -596,6 +597,31 @@ func TestTrustMenuBeforeAnyProbe(t *testing.T) {
 	m = keys(t, m, "down", "enter")
 	if trusted != 1 || anyMenuDrawn(m) || probed != 1 {
 		t.Errorf("Trust it: trusted %d times, probed %d times:\n%s", trusted, probed, screenText(m, f.proj))
+	}
+}
+
+// TestTrustQuestionTallerThanTheWindowShowsItsChoices: at 60×15, a trust
+// question whose reasons fill more than the window shows its choices and
+// keys (the default, Quit, in focus) with "more above", and pgup scrolls
+// to its first reason: it was drawn from its top and cut at the window's
+// bottom, its choices out of sight, so a blind enter answered unseen.
+func TestTrustQuestionTallerThanTheWindowShowsItsChoices(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	opts := f.options()
+	var reasons []string
+	for _, e := range []string{"scripted", "juror-a", "juror-o", "local"} {
+		reasons = append(reasons, fmt.Sprintf("engine %s runs a command ([\"../tools/scripted-llm.sh\"]); its program tools/scripted-llm.sh has sha256 f9a4f0376b96ec63f695e0d528d68d3904ead12091c4be6680d41da1d6440a0d", e))
+	}
+	opts.Untrusted = &TrustRequest{File: "_reversa_bugs/moot.yaml", Reasons: reasons, Trust: func() error { return nil }}
+	m := sized(t, opts, 60, 15)
+	s := checkFrame(t, m, 60, 15, f.proj, []string{"> Quit: read the file first", "Trust it", "enter confirm", "more above (pgup)"})
+	if strings.Contains(s, "engine scripted runs") {
+		t.Errorf("the first reason is shown where the choices should be:\n%s", s)
+	}
+	m = keys(t, m, "pgup", "pgup", "pgup", "pgup", "pgup", "pgup")
+	if s := screenText(m, f.proj); !strings.Contains(s, "Trust this project's engines file?") || !strings.Contains(s, "more below (pgdn)") {
+		t.Errorf("pgup does not scroll to the question's top:\n%s", s)
 	}
 }
 

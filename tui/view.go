@@ -51,7 +51,7 @@ func (m Model) Render() string {
 		// review started from its cost screen may reach its cap before
 		// the live view opens, and its budget menu is drawn here then
 		// (else the menu would take the keys unseen, and the review wait)
-		out = m.overlay(out, m.st.Box.Width(m.lay.menuBoxW).Render(m.dlg.menu.view(m.lay.menuFormW)+"\n"+m.st.Subtle.Render("↑/↓ choose · enter confirm")))
+		out = m.dlg.over(&m.frame, out) // scrolled as every menu, its choices and keys in sight
 	}
 	return m.toast.errorOver(&m.frame, m.fit(out))
 }
