@@ -64,6 +64,9 @@ func (t table) render(width int) string {
 		if t.flex >= 0 && total() > width {
 			widths[t.flex] = max(t.flexMin, widths[t.flex]-(total()-width))
 		}
+		if total() > width { // the squeezed column's first shorter forms say as much: before any column goes
+			widths[t.squeeze] = min(widths[t.squeeze], t.squeezedWidth(1))
+		}
 		for _, c := range t.drop {
 			if total() <= width {
 				break
@@ -72,6 +75,9 @@ func (t table) render(width int) string {
 		}
 		if total() > width {
 			widths[t.squeeze] = max(4, widths[t.squeeze]-(total()-width))
+		}
+		if len(t.shorter) > 0 { // no wider than the forms it shows: the room goes to the title
+			widths[t.squeeze] = min(widths[t.squeeze], t.shownWidth(widths[t.squeeze]))
 		}
 		if t.flex >= 0 && keep[t.flex] && total() < width {
 			widths[t.flex] += width - total() // room given back by a column that went
@@ -107,6 +113,34 @@ func (t table) render(width int) string {
 		b.WriteString(strings.TrimRight(strings.Join(cells, "  "), " ") + "\n")
 	}
 	return b.String()
+}
+
+// squeezedWidth is the squeezed column's width with each cell at its
+// level-th shorter form (its last when it has fewer; whole when none).
+func (t table) squeezedWidth(level int) int {
+	w := ansi.StringWidth(t.header[t.squeeze])
+	for n, r := range t.rows {
+		c := r[t.squeeze]
+		if n < len(t.shorter) && len(t.shorter[n]) > 0 {
+			c = t.shorter[n][min(level, len(t.shorter[n]))-1]
+		}
+		w = max(w, ansi.StringWidth(c))
+	}
+	return w
+}
+
+// shownWidth is the widest the squeezed column's cells are drawn at width
+// w (each the first of its forms that fits, or cut to w).
+func (t table) shownWidth(w int) int {
+	shown := ansi.StringWidth(t.header[t.squeeze])
+	for n, r := range t.rows {
+		c := r[t.squeeze]
+		if n < len(t.shorter) && ansi.StringWidth(c) > w {
+			c = fitted(c, t.shorter[n], w)
+		}
+		shown = max(shown, min(w, ansi.StringWidth(c)))
+	}
+	return shown
 }
 
 // fitted is the first of forms that fits width, else the last of them

@@ -143,9 +143,9 @@ func TestListShortensAnArchivedPendingStatus(t *testing.T) {
 		decision string
 		wants    []string // by width: 60, 50
 	}{
-		{"pending", []string{"done · pending +archived", "pending +archived"}},
-		{"", []string{"done · archived pending", "archived pending"}},
-		{"approve", []string{"approve, archived pending", "archived pending"}},
+		{"pending", []string{"done · pending (and archived)", "2 decisions pending"}},
+		{"", []string{"done · pending (archived)", "pending (archived)"}},
+		{"approve", []string{"approve, pending (archived)", "pending (archived)"}},
 	} {
 		en := listEntry{BugID: "BUG-20260715-A7K3", Status: "done", ArchivedDecisionPending: &archived}
 		full := "done · decision " + bugfolder.DecisionWord(tc.decision, false, true)

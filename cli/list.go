@@ -132,7 +132,8 @@ waiting (for a human decision), cancelled, judge-failed, done; interrupted
 cannot be read). A status is followed by its decision: "· decision pending"
 while the latest result waits for one, "· decision pending (archived)" while
 an archived result still does (moot decide records it there; on a terminal
-too narrow for those words, "pending +archived" or "archived pending"). A review's status is its own: running, pass, refuse, hold or
+too narrow for those words, "done · pending (archived)", then "pending
+(archived)"). A review's status is its own: running, pass, refuse, hold or
 stalled (a hold or a stall has its decision pending until moot decide),
 error (a file of its round could not be saved) or interrupted (running, but
 no process holds it: killed).
@@ -344,9 +345,12 @@ func toEntry(reg *bugfolder.Register, s *bugfolder.Summary) listEntry {
 
 // shorterStatus are shorter forms of a status that says an archived
 // result still waits for a decision (bugfolder.DecisionWord's "(archived)"
-// words), longest first, for a terminal too narrow for it: cut, "done ·
-// decision pending (and a…" no longer says that an archived result
-// waits, which is what tells the row from a plain "decision pending".
+// words), longest first, for a terminal too narrow for it: the first
+// drops only the word "decision" (taken before any column goes), the
+// others the state, then the latest result's decision; cut instead,
+// "done · decision pending (and a…" no longer says that an archived
+// result waits, which is what tells the row from a plain "decision
+// pending".
 func shorterStatus(en listEntry, decision string) []string {
 	if en.ArchivedDecisionPending == nil {
 		return nil
@@ -355,13 +359,15 @@ func shorterStatus(en listEntry, decision string) []string {
 		decision = bugfolder.DecisionNotTaken
 	}
 	state := bugfolder.StatusWord(bugfolder.State(en.Status), en.Incomplete, en.Locked, "")
-	switch decision {
-	case bugfolder.DecisionPending: // the latest result waits too
-		return []string{state + " · pending +archived", "pending +archived"}
-	case "":
-		return []string{state + " · archived pending", "archived pending"}
+	short := bugfolder.DecisionWord(decision, false, true) // "pending (and archived)", "approve, pending (archived)"
+	forms := []string{state + " · " + short, short}
+	switch {
+	case decision == bugfolder.DecisionPending: // the latest result and an archived one
+		forms = append(forms, "2 decisions pending")
+	case short != bugfolder.ArchivedPendingWord:
+		forms = append(forms, bugfolder.ArchivedPendingWord)
 	}
-	return []string{state + " · " + decision + ", archived pending", decision + ", archived pending", "archived pending"}
+	return forms
 }
 
 func printList(e *env, entries []listEntry) {
