@@ -195,6 +195,16 @@ func QuestionDirs(project string) ([]string, error) {
 	return out, nil
 }
 
+// UnaskedQuestion is the stand-in for a question not asked yet (the
+// browser's n with no bug selected): no folder and no ID until moot ask
+// makes them; never restricted, as QuestionBug.
+func UnaskedQuestion(reg *Register) *Bug {
+	if reg == nil {
+		reg = &Register{}
+	}
+	return &Bug{Register: reg, Visibility: VisibilityNormal, Partial: true, IsQuestion: true}
+}
+
 // QuestionBug is the listing's stand-in for a question: its ID is the
 // folder's name, its title the frozen question (first line), its folder
 // the question's. Questions are never restricted: they carry no

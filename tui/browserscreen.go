@@ -198,16 +198,30 @@ func (b *browserScreen) open(f *frame) tea.Cmd {
 	return loadNthDebateCmd(r.sum.Bug, 0) // the newest, archived or not
 }
 
-// startNew is n: the wizard on the bug, unless it is closed, a question,
+// newWithoutBug reports whether n may set up something with no bug: a
+// question of its own (moot ask's) or a review of a change.
+func (b *browserScreen) newWithoutBug(f *frame) bool {
+	ch := f.opts.choices()
+	return (ch.ask != nil && len(ch.questions) > 0) || ch.review != nil
+}
+
+// startNew is n: the wizard on the bug (with no bug selected, or on a
+// question, a question of its own or a review), unless it is closed,
 // unfinished (argue and review only, the rest refused on the wizard's
 // first page), or waits for a decision (asked first).
 func (b *browserScreen) startNew(f *frame) tea.Cmd {
 	r := b.selected()
 	switch {
-	case r == nil || r.sum == nil:
+	case (r == nil || r.rev != nil) && b.newWithoutBug(f): // no bug (an empty register, a review's row): a question of its own, or a review
+		f.next = openSetupMsg{}
+		return nil
+	case r == nil || r.sum == nil: // a bug not read yet
 		return nil
 	case r.sum.Bug.Done:
 		return statusCmd(fmt.Sprintf("%s is closed by DONE.md: moot starts no debate there", r.sum.Bug.ID))
+	case r.dir.Question && b.newWithoutBug(f): // a question holds one debate: a new one, its text to start from
+		f.next = openSetupMsg{question: r.sum.Bug.Title}
+		return nil
 	case r.dir.Question:
 		var p *bugfolder.ProblemFile
 		if r.sum.Latest != nil {

@@ -24,10 +24,13 @@ type (
 	setupDoneMsg struct{}
 	// openSetupMsg opens the wizard for a new debate on a bug.
 	// unfinished, set on a bug whose debate is unfinished, says so: the
-	// wizard then offers argue and review only.
+	// wizard then offers argue and review only. With no bug, the wizard
+	// sets up a question of its own (its text prefilled with question) or
+	// a review of a change: n with no bug selected.
 	openSetupMsg struct {
 		bug        *bugfolder.Bug
 		unfinished string
+		question   string
 	}
 	// startRunMsg starts the cost screen's debate.
 	startRunMsg struct{}
@@ -88,7 +91,11 @@ func (m Model) moveOn(cmd tea.Cmd) (Model, tea.Cmd) {
 	case setupDoneMsg:
 		m, c = m.openCost()
 	case openSetupMsg:
-		m, c = m.openWizard(t.bug, t.unfinished)
+		if t.bug == nil {
+			m, c = m.openQuestionWizard(t.question)
+		} else {
+			m, c = m.openWizard(t.bug, t.unfinished)
+		}
 	case startRunMsg:
 		m.dv, c = m.dv.start(&m.frame, m.cost.setup, m.cost.plan)
 		m.zm.on = false
@@ -250,6 +257,23 @@ func (m Model) openWizard(bug *bugfolder.Bug, unfinished string) (Model, tea.Cmd
 	m.wiz.fit(&m.frame)
 	m.screen = scrWizard
 	return m, tea.Batch(assemblePCmd(m.subj.bug), m.wiz.form.Init())
+}
+
+// openQuestionWizard opens the setup wizard with no bug: the protocols
+// that run on a question of its own (its text prefilled with question)
+// and the review of a change, which need none. The wizard's subject is a
+// question not asked yet; asking it (the wizard's end) makes its folder.
+func (m Model) openQuestionWizard(question string) (Model, tea.Cmd) {
+	ch := m.opts.choices()
+	ch.protocols = nil // a bug's own protocols need a bug
+	m.subj.bug = bugfolder.UnaskedQuestion(m.opts.Register)
+	m.subj.problem, m.subj.probErr = nil, nil
+	m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, engine.Setup{}, ch)
+	m.wiz.question = question
+	m.wiz.probing = m.run.probing
+	m.wiz.fit(&m.frame)
+	m.screen = scrWizard
+	return m, m.wiz.form.Init()
 }
 
 // backToSetup goes back from the cost screen to the wizard's last page,

@@ -649,6 +649,12 @@ func (w *wizard) heading() string {
 	if w.stage != stageProtocol && w.onQuestion() && !w.bug.IsQuestion { // the question is its own subject: the bug is only where it was started
 		return "a question of its own, set up beside " + w.bug.ID
 	}
+	if w.bug.ID == "" { // set up from the list with no bug: a question of its own, or a change
+		if w.reviewing() {
+			return "a change, with no bug"
+		}
+		return "a question of its own"
+	}
 	h := w.bug.ID
 	if w.bug.Title != "" {
 		h += " — " + w.bug.Title
