@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/bugfolder/envelope"
 	"github.com/reversa/moot/engine"
 	"github.com/reversa/moot/protocol/review"
@@ -232,7 +233,7 @@ func (r *reviewRun) costCard(plan reviewPlan, rd *reviewRound) tui.ReviewPlan {
 	est := rd.est
 	c.Total = tui.ReviewEngineCost{Name: "total", Calls: est.MinCalls, Input: est.Input, Output: est.Output, USD: est.USD, PriceKnown: est.USDKnown}
 	c.Formula = fmt.Sprintf("%d lens(es) × one juror = %d, at most %d (a rung that fails to answer passes to the next)",
-		plan.Lenses, plan.Calls.Min, plan.Calls.Max)
+		plan.Lenses, plan.Calls.Min, plan.Calls.Max) + r.resumedCalls(est.MaxCalls)
 	if thin := review.ThinLadders(rd.routes); len(thin) > 0 {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("ladders with fewer than %d external rungs to call before the local tail (a wrong lens and a failure could leave them on hold): %s", review.FloorRungs, strings.Join(thin, ", ")))
 	}
@@ -243,6 +244,27 @@ func (r *reviewRun) costCard(plan reviewPlan, rd *reviewRound) tui.ReviewPlan {
 		c.Warnings = append(c.Warnings, review.SoloNote)
 	}
 	return c
+}
+
+// resumedCalls is what a resumed review's cost screen adds to its calls
+// formula (more: the calls this session may make): the calls already made
+// and the whole the live header then counts against, and how many of
+// those were stopped before answering and are made again — a debate's
+// resume question says the same (engine.ResumeNeed). "" for a new review.
+func (r *reviewRun) resumedCalls(more int) string {
+	if r.f.resume == "" || r.folder == nil {
+		return ""
+	}
+	evs, err := review.ReadEvents(r.folder.Dir)
+	made := review.Calls(r.st, evs)
+	if err != nil || made == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("; %d in all with the %d already made", made+more, made)
+	if cut := len(bugfolder.OpenCalls(evs)); cut > 0 && cut <= made {
+		s += fmt.Sprintf(" (%d of them stopped before answering, made again)", cut)
+	}
+	return s
 }
 
 // wizardWords name the change and its contract as the wizard asks them,

@@ -95,10 +95,11 @@ func TestReviewOnATerminalShowsTheCostScreenThenTheLiveView(t *testing.T) {
 }
 
 // TestResumedReviewOnATerminalShowsItsChange: a review of files (not a
-// git range) stopped while its jurors are called, then resumed on a
-// terminal with the command it printed, shows on the resume's cost
-// screen the files it reviews: the resume takes no --files, and the
-// change line read them from the flags, so it said "change" and nothing.
+// git range) stopped while its juror is called, then resumed on a
+// terminal, shows on the resume's cost screen the files it reviews (the
+// resume takes no --files, and the change line read them from the flags,
+// so it said "change" and nothing), and its calls as a debate's resume
+// says them: the whole, with the call already made.
 func TestResumedReviewOnATerminalShowsItsChange(t *testing.T) {
 	t.Parallel()
 	tr := newTribunal(t, juryEngines+"review:\n  ladders:\n    default: [ext-anth, ext-oai]\n")
@@ -124,8 +125,20 @@ func TestResumedReviewOnATerminalShowsItsChange(t *testing.T) {
 	if !regexp.MustCompile(`change\s+calc\.go`).MatchString(s) {
 		t.Errorf("the resumed review's cost screen does not name the file it reviews:\n%s", s)
 	}
-	r.send("Escape")
+	// its calls, as a debate's resume says them: the whole the header will
+	// count against, with the call already made (the stop ended it: the
+	// review's record holds it as a call that gave no verdict)
+	flat := strings.Join(strings.Fields(s), " ")
+	all := regexp.MustCompile(`(\d+) in all with the 1 already made`).FindStringSubmatch(flat)
+	if all == nil {
+		t.Fatalf("the resumed review's cost screen does not say the call already made and the whole:\n%s", s)
+	}
+	r.send("Enter") // Start: the header counts against that whole
+	r.wait("the resumed review's header, counting against the whole its cost screen said", "/"+all[1]+" (1 running)")
+	r.send("q")
+	r.wait("q asks first", "Leave it, resumable")
+	r.send("Up", "Enter")
 	if code := r.exitCode(); code != "3" {
-		t.Errorf("exit %s, want 3 (cancelled at the cost screen):\n%s", code, r.screen())
+		t.Errorf("exit %s, want 3 (stopped, resumable):\n%s", code, r.screen())
 	}
 }
