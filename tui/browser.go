@@ -361,7 +361,7 @@ func (b *browser) hiddenSortValue(width int) string {
 	col := map[string]string{"health": "HEALTH", "cost": "COST", "date": "DATE"}[b.sortBy]
 	i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == col })
 	r := b.selected()
-	if i < 0 || columnsFor(width)[i] || r == nil || r.sum == nil {
+	if i < 0 || b.columns(width)[i] || r == nil || r.sum == nil {
 		return ""
 	}
 	v := "—"

@@ -43,9 +43,18 @@ const marksW = 4
 
 // columnsFor picks the columns that leave the title minTitle cells at a
 // width (the cursor and the marks included).
-func columnsFor(width int) []bool {
+func columnsFor(width int) []bool { return columnsBeside(width, 0) }
+
+// columns are columnsFor the list's rows: its ID column as wide as tells
+// their IDs apart (distinctIDWidth), which the title does not give up.
+func (b *browser) columns(width int) []bool {
+	return columnsBeside(width, b.distinctIDWidth(browserCols[0].width)-browserCols[0].width)
+}
+
+// columnsBeside is columnsFor with the ID column wider by idMore cells.
+func columnsBeside(width, idMore int) []bool {
 	on := make([]bool, len(browserCols))
-	used := 2 + marksW
+	used := 2 + marksW + idMore
 	for i, c := range browserCols {
 		on[i] = true
 		used += c.width + 1
@@ -66,7 +75,7 @@ func columnsFor(width int) []bool {
 func (b *browser) renderRows(st *Styles, width, rows int) string {
 	var lines []string
 	med, _ := b.medianHealth()
-	on := columnsFor(width)
+	on := b.columns(width)
 	widths := b.colWidths(on, width)
 	if room := width - 2 - marksW - 1; widths[0] > room {
 		// a list narrower than its ID column cuts each ID in its middle
@@ -163,8 +172,11 @@ func (b *browser) fitWidths(on []bool, width int) []int {
 	used := 2 + marksW
 	for i, c := range browserCols {
 		widths[i] = c.width
+		if i == 0 { // as wide as tells the IDs apart, before any column grows: the title keeps its room
+			widths[i] = b.distinctIDWidth(c.width)
+		}
 		if on[i] {
-			used += c.width + 1
+			used += widths[i] + 1
 		}
 	}
 	spare := width - used - 1 - titleRoom
@@ -186,7 +198,11 @@ func (b *browser) fitWidths(on []bool, width int) []int {
 	}{{"COST", costCap, (*browserRow).cost, titleRoom - costTitleRoom}, {"WINNER", outcomeCap, (*browserRow).reviewOutcome, outcomeTitleRoom}, {"STATUS", statusCap, (*browserRow).status, titleRoom - costTitleRoom + wideRoom},
 		{"CONTEXT", contextCap, (*browserRow).context, contextRoom}, {"BUG", idCap, (*browserRow).questionID, 0}} {
 		i := slices.IndexFunc(browserCols, func(c browserCol) bool { return c.head == g.head })
-		if grow := min(b.naturalWidth(g.cell, g.cap)-widths[i], spare+g.room); on[i] && grow > 0 {
+		grow := min(b.naturalWidth(g.cell, g.cap)-widths[i], spare+g.room)
+		if i == 0 && widths[i]+grow < b.naturalWidth(g.cell, 1<<20) {
+			grow = 0 // an ID column grows to show every ID whole, or not at all: a longer cut reads no better, and the title needs the room
+		}
+		if on[i] && grow > 0 {
 			widths[i] += grow
 			spare -= grow
 		}
