@@ -68,6 +68,13 @@ func (t table) render(width int) string {
 			widths[t.squeeze] = min(widths[t.squeeze], t.squeezedWidth(1))
 		}
 		for _, c := range t.drop {
+			if total() > width && c == t.flex { // before the title goes, the shortest forms of the squeezed column
+				kept := widths[t.squeeze]
+				widths[t.squeeze] = min(kept, t.squeezedWidth(len(t.header)))
+				if total() > width { // the title goes all the same: the room is the column's again
+					widths[t.squeeze] = kept
+				}
+			}
 			if total() <= width {
 				break
 			}

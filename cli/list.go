@@ -431,10 +431,7 @@ func printList(e *env, entries []listEntry) {
 			status += review.WeakenedMark
 		}
 		t.shorter = append(t.shorter, shorterStatus(en, decision))
-		title := termsafe.Line(en.Title)
-		if len([]rune(title)) > 48 {
-			title = string([]rune(title)[:47]) + "…"
-		}
+		title := termsafe.Line(en.Title) // whole: piped, every cell is; on a terminal the table fits it
 		elapsed := "—"
 		if en.ElapsedSeconds != nil {
 			elapsed = elapsedText(time.Duration(*en.ElapsedSeconds*float64(time.Second)), true)

@@ -81,14 +81,19 @@ func TestPlanAndListFitTheTerminal(t *testing.T) {
 
 // testListSaysAnArchivedResultWaits: after two tradeoffs on bug 7 (the
 // first one's result, archived by the second, still waits for its
-// decision, as the second's does), moot list at w columns says on the
-// bug's row that both wait, in words that fit the column: shortened
-// ("pending +archived"), not cut where they tell it from a plain
-// "decision pending".
+// decision, as the second's does) and three questions whose IDs are
+// alike, moot list at w columns says on the bug's row that both wait, in
+// words that fit the column: shortened ("pending (and archived)", "2
+// decisions pending"), not cut where they tell it from a plain "decision
+// pending"; from 80 columns the TITLE column stays.
 func testListSaysAnArchivedResultWaits(t *testing.T, w int) {
 	p := newProject(t)
 	p.moot(tradeoffArgs("7")...).mustExit(t, 0)
 	p.moot(tradeoffArgs("7")...).mustExit(t, 0)
+	// three questions of a day whose IDs share their start and their end
+	for _, q := range []string{"Should checkout retry payment webhooks forever?", "Should billing retry payment webhooks forever?", "Should refunds be retried forever?"} {
+		p.moot("ask", q, "--yes", "--headless").mustExit(t, 0)
+	}
 	m := startTmux(t, p, w, 24, "list")
 	if code := m.exitCode(); code != "0" {
 		t.Fatalf("exit %s:\n%s", code, m.screen())
@@ -102,6 +107,11 @@ func testListSaysAnArchivedResultWaits(t *testing.T, w int) {
 	}
 	if !strings.Contains(row, "pending (and archived)") && !strings.Contains(row, "2 decisions pending") {
 		t.Errorf("%d columns: bug 7's row does not say that its archived result waits too:\n%s", w, s)
+	}
+	// from 80 columns the titles stay: the status takes its shortest
+	// forms before the TITLE column goes
+	if heading, _, _ := strings.Cut(s, "\n"); w >= 80 && !strings.Contains(heading, "TITLE") {
+		t.Errorf("%d columns: no TITLE column beside the questions and the long status:\n%s", w, s)
 	}
 }
 
