@@ -195,6 +195,15 @@ func QuestionDirs(project string) ([]string, error) {
 	return out, nil
 }
 
+// ReleaseQuestionDir gives back a question folder ReserveQuestionDir
+// took for a setup that never started (the cost screen left): it is
+// removed only while empty, so a debate begun in it is never touched.
+func ReleaseQuestionDir(dir string) {
+	if dir != "" {
+		_ = os.Remove(dir)
+	}
+}
+
 // UnaskedQuestion is the stand-in for a question not asked yet (the
 // browser's n with no bug selected): no folder and no ID until moot ask
 // makes them; never restricted, as QuestionBug.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/reversa/moot/bugfolder"
+	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/protocol/argue"
 )
 
 // TestNewOnAQuestionSpellsOutMootAsk: n on a question's row starts no
@@ -109,5 +111,59 @@ func TestNewWithNoBugSetsUpAQuestionOrAReview(t *testing.T) {
 			m = keys(t, m, "/", "s", "h", "a", "r", "d", "enter", "n", "enter")
 			checkFrame(t, m, sz[0], sz[1], g.proj, []string{"a question of its own", "┃ > Should we shard the orders table?"})
 		})
+	}
+}
+
+// TestLeftCostScreenGivesBackTheQuestionsFolder: a question set up from
+// the browser reserves its folder when the wizard ends (its cost screen
+// opens); leaving that cost screen unstarted — back to the wizard, or
+// out of the setup to the list — gives the empty folder back, so the list shows
+// no empty question and asking again takes the same folder, not a "-2".
+func TestLeftCostScreenGivesBackTheQuestionsFolder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var asked, reviewed [][]string
+	opts := fiveProtocolOptions(f, t, &asked, &reviewed)
+	dir := filepath.Join(f.proj, bugfolder.QuestionsDir, "20261203-should-refunds-be-retried-forever")
+	reserved := 0
+	opts.Ask = func(args []string, reserve bool) (*bugfolder.Bug, engine.Setup, error) {
+		if !reserve {
+			return nil, engine.Setup{}, nil
+		}
+		if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+			return nil, engine.Setup{}, err
+		}
+		if err := os.Mkdir(dir, 0o700); err != nil { // taken: as ReserveQuestionDir, the caller would get a "-2"
+			return nil, engine.Setup{}, err
+		}
+		reserved++
+		b := bugfolder.QuestionBug(f.proj, dir, nil)
+		return b, engine.Setup{Bug: b, Protocol: argue.Protocol{}, N: 2, R: 2, Solvers: []string{"scripted", "scripted"}, Judge: "scripted"}, nil
+	}
+	m := browserWith(t, opts, 80, 24)
+	toCost := func(m Model, ks ...string) Model {
+		m = keys(t, m, ks...)
+		if drawnScreen(m) != "cost" {
+			t.Fatalf("the wizard's end opened no cost screen:\n%s", screenText(m, f.proj))
+		}
+		if _, err := os.Stat(dir); err != nil {
+			t.Fatalf("the question's folder was not reserved: %v", err)
+		}
+		return m
+	}
+	m = keys(t, m, "G", "n", "down", "enter") // the list's last row; argue
+	m = typeText(t, m, "Should refunds be retried forever?")
+	m = toCost(m, "enter", "enter", "enter", "enter", "enter", "enter") // question, personas, R; engine, synthesizer, timeout
+	m = keys(t, m, "esc")                                               // back to the wizard, on its last field
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("back to the wizard, the reserved folder stays: %v", err)
+	}
+	m = toCost(m, "enter") // the same folder again
+	m = keys(t, m, "q")    // out of the setup, as Cancel
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("cancelled, the reserved folder stays: %v", err)
+	}
+	if reserved != 2 || drawnScreen(m) != "browser" {
+		t.Errorf("reserved %d times (want 2), on the %s:\n%s", reserved, drawnScreen(m), screenText(m, f.proj))
 	}
 }

@@ -166,6 +166,7 @@ func (m Model) quitDebate(esc bool) (Model, tea.Cmd) {
 // fromSetup leaves the wizard or a cost screen for the list (or quits,
 // nothing started, when the UI opened on a bug).
 func (m Model) fromSetup() (Model, tea.Cmd) {
+	m = m.releaseAsked()
 	if m.opts.Bug != nil {
 		m.out.Cancelled = true // nothing started: a cancel, not a success
 		return m, tea.Quit
@@ -259,6 +260,20 @@ func (m Model) openWizard(bug *bugfolder.Bug, unfinished string) (Model, tea.Cmd
 	return m, tea.Batch(assemblePCmd(m.subj.bug), m.wiz.form.Init())
 }
 
+// releaseAsked gives back the folder the wizard's end reserved for a
+// question (openCost) when its cost screen is left unstarted — back to
+// the wizard or out of the setup — so no empty question is listed, and
+// asking again takes the same name, not a "-2"; the subject is the
+// wizard's again.
+func (m Model) releaseAsked() Model {
+	if m.wiz == nil || !m.wiz.onQuestion() || m.subj.bug == nil || m.subj.bug == m.wiz.bug || !m.subj.bug.IsQuestion || m.dv.deb != nil && m.run.on {
+		return m
+	}
+	bugfolder.ReleaseQuestionDir(m.subj.bug.Dir)
+	m.subj.bug = m.wiz.bug
+	return m
+}
+
 // openQuestionWizard opens the setup wizard with no bug: the protocols
 // that run on a question of its own (its text prefilled with question)
 // and the review of a change, which need none. The wizard's subject is a
@@ -282,6 +297,7 @@ func (m Model) backToSetup() (Model, tea.Cmd) {
 	if m.wiz == nil {
 		return m.fromSetup()
 	}
+	m = m.releaseAsked()
 	m.wiz.stage = stageEngines // back one step: the wizard's last page
 	m.wiz.build()
 	m.wiz.fit(&m.frame)
@@ -294,6 +310,7 @@ func (m Model) backToSetup() (Model, tea.Cmd) {
 // editSetup opens the wizard from its first page (a review's cost
 // screen is left for it).
 func (m Model) editSetup(s engine.Setup) (Model, tea.Cmd) {
+	m = m.releaseAsked()
 	if m.wiz == nil {
 		m.wiz = newWizard(m.subj.bug, m.opts.Config, m.opts.Status, s, m.opts.choices())
 		m.wiz.probing = m.run.probing
