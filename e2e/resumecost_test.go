@@ -135,3 +135,46 @@ func TestResumeCostNamesTheEnginesFileItNeeds(t *testing.T) {
 		t.Errorf("%s, as printed: exit %d\n%s%s", m[2], r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestResumedArgueCountsTheWholeItsQuestionSays: an argue killed while
+// its calls run, resumed on a terminal: the live header counts against
+// the whole the resume's question said ("N in all with the M already
+// made"), the calls still to make without a pane yet (its scorer's)
+// included, from the first frame of the resumed run.
+func TestResumedArgueCountsTheWholeItsQuestionSays(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.env = []string{"FAKE_DELAY_MS=1500"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := p.cmd(ctx, "ask", "Should we shard the orders table?", "-r", "1", "--yes", "--headless")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log string
+	waitFor(t, "a call to start", 30*time.Second, func() bool {
+		logs, _ := filepath.Glob(filepath.Join(p.dir, ".moot", "debates", "*", "eventos.jsonl"))
+		for _, l := range logs {
+			if b, _ := os.ReadFile(l); strings.Contains(string(b), `"call_started"`) {
+				log = l
+				return true
+			}
+		}
+		return false
+	})
+	_ = c.Process.Kill()
+	_ = c.Wait()
+	id := filepath.Base(filepath.Dir(log))
+	p.env = []string{"FAKE_DELAY_MS=800"}
+	m := startTmux(t, p, 140, 45, "resume", id)
+	s := m.wait("the resume question", "Resume "+id+"?")
+	g := regexp.MustCompile(`(\d+) in all with the (\d+) already made`).FindStringSubmatch(strings.Join(strings.Fields(s), " "))
+	if g == nil {
+		t.Fatalf("the resume question says no whole:\n%s", s)
+	}
+	m.send("Enter")
+	s = m.wait("the resumed argue, running", "running")
+	if head, _, _ := strings.Cut(s, "\n"); !strings.Contains(head, fmt.Sprintf("%s/%s", g[2], g[1])) {
+		t.Errorf("the header after the resume does not count %s of the %s in all the question said:\n%s", g[2], g[1], head)
+	}
+}

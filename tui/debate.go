@@ -135,6 +135,11 @@ type debateView struct {
 	// callsDone are the model calls made (every attempt, a retried one
 	// included); the planned total is computed by planned.
 	callsDone int
+	// resumedWhole is the whole a resume said it makes (the calls already
+	// made and those left, engine.ResumeNeed): planned counts no fewer while
+	// the debate runs, though a call still to make (an argue's scorer) has
+	// no pane yet.
+	resumedWhole int
 	// logged counts the calls read from the files, then one per attempt a
 	// call_finished event reports (counted names those attempts): the
 	// count where the folder keeps no raw output.
@@ -539,7 +544,7 @@ func (d *debateView) planned() int {
 	if d.judge != nil && d.final == nil && d.winner == "" && outstanding(d.judge) {
 		n++
 	}
-	return n
+	return max(n, d.resumedWhole)
 }
 
 // finishedRounds counts the rounds whose every pane has ended (ok,

@@ -44,6 +44,11 @@ func resumeCostMenu(bugID, need string) *menu {
 // ask resumes the debate just loaded, first asking when it would
 // make calls.
 func (resumeCostDialog) ask(m Model, d *bugfolder.Debate) (Model, tea.Cmd) {
+	if proto := m.dv.protocol(&m.frame); d != nil && proto != nil && m.dv.deb != nil {
+		if _, left := engine.ResumeNeed(d, proto, false); left > 0 {
+			m.dv.deb.resumedWhole = d.ModelCalls() + left // the header counts against the whole the question says
+		}
+	}
 	if need := resumeCalls(d, m.dv.protocol(&m.frame)); need != "" {
 		return m, m.dlg.openMenu(&m.frame, resumeCostMenu(m.subj.bug.ID, need))
 	}
