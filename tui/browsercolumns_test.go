@@ -2,12 +2,8 @@ package tui
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/reversa/moot/bugfolder"
-	"github.com/reversa/moot/internal/testutil"
 )
 
 // TestBrowserTellsProtocolsAndIDsApart: the list has a PROTOCOL column
@@ -20,18 +16,13 @@ func TestBrowserTellsProtocolsAndIDsApart(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			src := filepath.Join(testutil.RepoRoot(t), "testdata", "sample", q2r8)
 			ids := map[string]string{
 				"20261202-should-checkout-cache-coupon-lookups":   "tradeoff",
 				"20261202-should-checkout-cache-coupon-lookups-2": "argue",
 				"20261202-should-we-cache-coupon-lookups":         "council",
 			}
 			for id, proto := range ids {
-				dir := filepath.Join(f.proj, bugfolder.QuestionsDir, id)
-				if err := testutil.Copy(src, dir); err != nil {
-					t.Fatal(err)
-				}
-				rewrite(t, filepath.Join(dir, "problema.md"), "bug_id: BUG-20260702-Q2R8\n", fmt.Sprintf("protocol: %s\nquestion_id: %s\nquestion: Should checkout cache coupon lookups?\n", proto, id))
+				addQuestion(t, f.proj, id, proto, "Should checkout cache coupon lookups?")
 			}
 			m := loadBrowser(t, f, w, 30)
 			s := screenText(m, f.proj)
@@ -90,11 +81,7 @@ func TestBrowserKeepsItsColumnsBesideALongQuestionID(t *testing.T) {
 			plain := newFixture(t)
 			without := heading(screenText(loadBrowser(t, plain, size[0], size[1]), plain.proj))
 			f := newFixture(t)
-			dir := filepath.Join(f.proj, bugfolder.QuestionsDir, long)
-			if err := testutil.Copy(filepath.Join(testutil.RepoRoot(t), "testdata", "sample", q2r8), dir); err != nil {
-				t.Fatal(err)
-			}
-			rewrite(t, filepath.Join(dir, "problema.md"), "bug_id: BUG-20260702-Q2R8\n", "protocol: tradeoff\nquestion_id: "+long+"\nquestion: Should checkout cache coupon lookups?\n")
+			addQuestion(t, f.proj, long, "tradeoff", "Should checkout cache coupon lookups?")
 			m := loadBrowser(t, f, size[0], size[1])
 			s := screenText(m, f.proj)
 			if with := heading(s); with != without {
@@ -130,11 +117,7 @@ func TestBrowserKeepsItsTitleBesideQuestionsThatEndAlike(t *testing.T) {
 			f := newFixture(t)
 			bothPending(t, f) // a ◆ and a ◈ row: the STATUS column grows to say them
 			for _, id := range ids {
-				dir := filepath.Join(f.proj, bugfolder.QuestionsDir, id)
-				if err := testutil.Copy(filepath.Join(testutil.RepoRoot(t), "testdata", "sample", q2r8), dir); err != nil {
-					t.Fatal(err)
-				}
-				rewrite(t, filepath.Join(dir, "problema.md"), "bug_id: BUG-20260702-Q2R8\n", "protocol: argue\nquestion_id: "+id+"\nquestion: Should payment webhooks be retried forever?\n")
+				addQuestion(t, f.proj, id, "argue", "Should payment webhooks be retried forever?")
 			}
 			m := loadBrowser(t, f, size[0], size[1])
 			s := screenText(m, f.proj)

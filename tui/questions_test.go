@@ -30,17 +30,28 @@ const (
 // it returns the pending one's folder.
 func addQuestions(t *testing.T, proj string) string {
 	t.Helper()
-	src := filepath.Join(testutil.RepoRoot(t), "testdata", "sample", q2r8)
 	for id, q := range map[string]string{couponQ: "Which coupon cache should checkout use?", shardQ: "Should we shard the orders table?"} {
-		dir := filepath.Join(proj, bugfolder.QuestionsDir, id)
-		if err := testutil.Copy(src, dir); err != nil {
-			t.Fatal(err)
-		}
-		rewrite(t, filepath.Join(dir, "problema.md"), "bug_id: BUG-20260702-Q2R8\n", fmt.Sprintf("question_id: %s\nquestion: %s\n", id, q))
+		addQuestion(t, proj, id, "", q)
 	}
 	pending := filepath.Join(proj, bugfolder.QuestionsDir, couponQ)
 	rewrite(t, filepath.Join(pending, "resposta-final.md"), "---\n", "---\nrecommended_verdict: spec-gap\ndecision: pending\n")
 	return pending
+}
+
+// addQuestion makes a question of the sample's finished Q2R8 debate in
+// proj: its folder id, its protocol (proto, "" for none recorded) and
+// its question.
+func addQuestion(t *testing.T, proj, id, proto, question string) {
+	t.Helper()
+	dir := filepath.Join(proj, bugfolder.QuestionsDir, id)
+	if err := testutil.Copy(filepath.Join(testutil.RepoRoot(t), "testdata", "sample", q2r8), dir); err != nil {
+		t.Fatal(err)
+	}
+	head := fmt.Sprintf("question_id: %s\nquestion: %s\n", id, question)
+	if proto != "" {
+		head = "protocol: " + proto + "\n" + head
+	}
+	rewrite(t, filepath.Join(dir, "problema.md"), "bug_id: BUG-20260702-Q2R8\n", head)
 }
 
 // rewrite replaces the first old in a file with new.

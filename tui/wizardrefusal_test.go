@@ -23,25 +23,32 @@ func TestWizardShowsARefusalWhole(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			opts := protocolOptions(f, t)
-			const a = "Strip discounts before recalculating"
-			opts.Proposals = func(*bugfolder.Bug) (string, string, bool) { return a, a, true }
-			now := fixedNow
-			opts.Now = func() time.Time { return now }
-			m := sized(t, opts, size[0], size[1])
-			m = keys(t, m, "down", "enter", "enter", "enter", "enter", "enter", "enter") // tradeoff; mode, R, engines; A, B
+			m, now := optionBRefused(t, f, size[0], size[1])
 			text := checkFrame(t, m, size[0], size[1], f.proj, []string{"enter next"})
 			if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, `* options A and B are the same statement ("Strip discounts before recalculating"): a tradeoff weighs two different options`) {
 				t.Errorf("the refusal is not shown whole:\n%s", text)
 			}
 			goldenScreen(t, m, f.proj)
-			now = now.Add(readAfter) // the refusal read
+			*now = now.Add(readAfter) // the refusal read
 			m = keys(t, m, "x")
 			if text := screenText(m, f.proj); strings.Contains(text, "same statement") {
 				t.Errorf("the refusal stays once B is typed again:\n%s", text)
 			}
 		})
 	}
+}
+
+// optionBRefused is the tradeoff wizard at w×h with enter pressed on an
+// option B that states option A again; now is its clock, to move.
+func optionBRefused(t *testing.T, f *fixture, w, h int) (Model, *time.Time) {
+	t.Helper()
+	opts := protocolOptions(f, t)
+	const a = "Strip discounts before recalculating"
+	opts.Proposals = func(*bugfolder.Bug) (string, string, bool) { return a, a, true }
+	now := fixedNow
+	opts.Now = func() time.Time { return now }
+	m := sized(t, opts, w, h)
+	return keys(t, m, "down", "enter", "enter", "enter", "enter", "enter", "enter"), &now // tradeoff; mode, R, engines; A, B
 }
 
 // TestWizardTakesARefusalAwayAtAPaste: option B refused (it states option
@@ -51,17 +58,11 @@ func TestWizardShowsARefusalWhole(t *testing.T) {
 func TestWizardTakesARefusalAwayAtAPaste(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	opts := protocolOptions(f, t)
-	const a = "Strip discounts before recalculating"
-	opts.Proposals = func(*bugfolder.Bug) (string, string, bool) { return a, a, true }
-	now := fixedNow
-	opts.Now = func() time.Time { return now }
-	m := sized(t, opts, 80, 24)
-	m = keys(t, m, "down", "enter", "enter", "enter", "enter", "enter", "enter") // tradeoff; mode, R, engines; A, B
+	m, now := optionBRefused(t, f, 80, 24)
 	if text := screenText(m, f.proj); !strings.Contains(text, "same statement") {
 		t.Fatalf("option B is not refused:\n%s", text)
 	}
-	now = now.Add(readAfter) // the refusal read
+	*now = now.Add(readAfter) // the refusal read
 	m = pump(t, m, tea.PasteMsg{Content: " once, at order creation"})
 	text := screenText(m, f.proj)
 	if strings.Contains(text, "same statement") {
