@@ -42,15 +42,42 @@ func resumeCostMenu(bugID, need string) *menu {
 }
 
 // ask resumes the debate just loaded, first asking when it would
-// make calls.
+// make calls. What the resume makes is counted off the UI goroutine (it
+// reads the debate's folders): resumeFiguresMsg brings it.
 func (resumeCostDialog) ask(m Model, d *bugfolder.Debate) (Model, tea.Cmd) {
-	if proto := m.dv.protocol(&m.frame); d != nil && proto != nil && m.dv.deb != nil {
-		if _, left := engine.ResumeNeed(d, proto, false); left > 0 {
-			m.dv.deb.resumedWhole = d.ModelCalls() + left // the header counts against the whole the question says
-		}
+	proto := m.dv.protocol(&m.frame)
+	if d == nil {
+		return resumeCostDialog{}.figures(m, resumeFiguresMsg{dir: m.dv.deb.dir})
 	}
-	if need := resumeCalls(d, m.dv.protocol(&m.frame)); need != "" {
-		return m, m.dlg.openMenu(&m.frame, resumeCostMenu(m.subj.bug.ID, need))
+	return m, func() tea.Msg {
+		msg := resumeFiguresMsg{dir: d.Dir, need: resumeCalls(d, proto)}
+		if proto != nil {
+			if _, left := engine.ResumeNeed(d, proto, false); left > 0 {
+				msg.whole = d.ModelCalls() + left
+			}
+		}
+		return msg
+	}
+}
+
+// resumeFiguresMsg is what resuming the debate in dir makes: the need the
+// question says ("" asks nothing), and the whole the header then counts
+// against (the calls made and those left; 0 none).
+type resumeFiguresMsg struct {
+	dir, need string
+	whole     int
+}
+
+// figures asks the resume question with what the resume makes, or
+// resumes at once when it makes no call; the debate shown since (another
+// opened, or a run started) takes no answer meant for this one.
+func (resumeCostDialog) figures(m Model, msg resumeFiguresMsg) (Model, tea.Cmd) {
+	if m.dv.deb == nil || m.dv.deb.dir != msg.dir || m.run.on || !m.opts.Resume {
+		return m, nil
+	}
+	m.dv.deb.resumedWhole = msg.whole // the header counts against the whole the question says
+	if msg.need != "" {
+		return m, m.dlg.openMenu(&m.frame, resumeCostMenu(m.subj.bug.ID, msg.need))
 	}
 	var c tea.Cmd
 	m.dv, c = m.dv.resume(&m.frame)

@@ -179,6 +179,9 @@ func (m Model) updateDebateData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case debateLoadedMsg:
 		nm, c := m.debateLoaded(msg)
 		return nm, c, true
+	case resumeFiguresMsg:
+		nm, c := resumeCostDialog{}.figures(m, msg)
+		return nm, c, true
 	case engineMsg:
 		nm, c := m.engineBatch(msg)
 		return nm, c, true

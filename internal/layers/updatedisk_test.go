@@ -31,8 +31,9 @@ import (
 // its own goroutine: what they call is not followed. Any other literal
 // runs where it is written. A read is a call of os.ReadFile, os.Stat,
 // os.Lstat, os.ReadDir, os.Open, filepath.WalkDir/Walk/Glob, or of a
-// bugfolder function or method that reaches one of them (bugfolder is
-// walked the same way).
+// bugfolder or engine function or method that reaches one of them
+// (bugfolder is walked the same way, and engine with bugfolder's reads:
+// engine.ResumeNeed counts a debate's calls from its folders).
 
 // diskReads are the standard library's reads of the disk.
 var diskReads = map[string][]string{
@@ -250,8 +251,9 @@ func stdRead(fn *types.Func) bool {
 }
 
 // readers are the functions and methods of the package at path (in dir)
-// that reach a read of the disk (diskReads), by their name (funcName).
-func readers(t *testing.T, exports map[string]string, path, dir string) map[string]bool {
+// that reach a read of the disk (diskReads, or a call isRead says is one),
+// by their name (funcName).
+func readers(t *testing.T, exports map[string]string, path, dir string, isRead func(*types.Func) bool) map[string]bool {
 	t.Helper()
 	p := parseSrc(t, exports, path, dir, nil)
 	out := map[string]bool{}
@@ -261,7 +263,7 @@ func readers(t *testing.T, exports map[string]string, path, dir string) map[stri
 			continue
 		}
 		n := 0
-		p.reach(funcName(fn), stdRead, func(token.Position, string, []string) { n++ })
+		p.reach(funcName(fn), isRead, func(token.Position, string, []string) { n++ })
 		if n > 0 {
 			out[funcName(fn)] = true
 		}
@@ -269,13 +271,26 @@ func readers(t *testing.T, exports map[string]string, path, dir string) map[stri
 	return out
 }
 
+// readsIn is a read of the disk: a standard library read, or a call of a
+// function of the packages named (their path's last element) that
+// reaches one (their readers).
+func readsIn(pkgReaders map[string]map[string]bool) func(*types.Func) bool {
+	return func(fn *types.Func) bool {
+		if stdRead(fn) {
+			return true
+		}
+		if fn.Pkg() == nil {
+			return false
+		}
+		r, ok := pkgReaders[filepath.Base(fn.Pkg().Path())]
+		return ok && r[funcName(fn)]
+	}
+}
+
 // updateReads are the direct reads of the disk reachable from
 // Model.Update in p, as "file:line: call (via chain)", but for
-// knownReads (known: those seen).
-func updateReads(p *srcPkg, bugfolderReaders map[string]bool) (hits, known []string, walked int) {
-	isRead := func(fn *types.Func) bool {
-		return stdRead(fn) || strings.HasSuffix(fn.Pkg().Path(), "/bugfolder") && bugfolderReaders[funcName(fn)]
-	}
+// knownReads (known: those seen); isRead says what a read is.
+func updateReads(p *srcPkg, isRead func(*types.Func) bool) (hits, known []string, walked int) {
 	walked = p.reach("Model.Update", isRead, func(at token.Position, call string, chain []string) {
 		if k := chain[len(chain)-1] + " → " + call; slices.Contains(knownReads, k) {
 			known = append(known, k)
@@ -294,11 +309,18 @@ func updateReads(p *srcPkg, bugfolderReaders map[string]bool) (hits, known []str
 func TestTUIUpdateNeverReadsTheDisk(t *testing.T) {
 	root := repoRoot(t)
 	exports := exportData(t, root, "./tui")
-	bf := readers(t, exports, module+"/bugfolder", filepath.Join(root, "bugfolder"))
+	bf := readers(t, exports, module+"/bugfolder", filepath.Join(root, "bugfolder"), stdRead)
 	if !bf["SubjectDirs"] {
 		t.Fatal("bugfolder.SubjectDirs is not seen to read the disk: the check would miss bugfolder's reads")
 	}
-	hits, seenKnown, walked := updateReads(parseSrc(t, exports, module+"/tui", filepath.Join(root, "tui"), nil), bf)
+	// engine's functions read through bugfolder's too (engine.ResumeNeed
+	// counts a debate's calls from its folders)
+	en := readers(t, exports, module+"/engine", filepath.Join(root, "engine"), readsIn(map[string]map[string]bool{"bugfolder": bf}))
+	if !en["ResumeNeed"] {
+		t.Fatal("engine.ResumeNeed is not seen to read the disk: the check would miss engine's reads")
+	}
+	isRead := readsIn(map[string]map[string]bool{"bugfolder": bf, "engine": en})
+	hits, seenKnown, walked := updateReads(parseSrc(t, exports, module+"/tui", filepath.Join(root, "tui"), nil), isRead)
 	if walked < 100 {
 		t.Fatalf("only %d functions reached from Model.Update: the walk lost its way", walked)
 	}
@@ -333,7 +355,7 @@ func TestUpdateDiskCheckSeesADirectRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := parseSrc(t, exports, module+"/tui", "", map[string]string{"x.go": c.src})
-			hits, _, _ := updateReads(p, map[string]bool{"SubjectDirs": true})
+			hits, _, _ := updateReads(p, readsIn(map[string]map[string]bool{"bugfolder": {"SubjectDirs": true}}))
 			if c.want == "" && len(hits) > 0 || c.want != "" && (len(hits) != 1 || !strings.Contains(hits[0], c.want)) {
 				t.Errorf("found %q, want %q", hits, c.want)
 			}
