@@ -178,3 +178,30 @@ func TestResumedArgueCountsTheWholeItsQuestionSays(t *testing.T) {
 		t.Errorf("the header after the resume does not count %s of the %s in all the question said:\n%s", g[2], g[1], head)
 	}
 }
+
+// TestBrowserResumeNamesTheEnginesFileBeforeAsking: r in the browser on a
+// debate started with --config FILE, in a moot opened without it, says
+// at once that the resume needs that file — the command to run, nothing
+// called — instead of asking whether to make the calls and failing on
+// the yes.
+func TestBrowserResumeNamesTheEnginesFileBeforeAsking(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	other := filepath.Join(t.TempDir(), "slow.yaml")
+	if err := os.WriteFile(other, []byte("engines:\n  slow:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 90s\ndefaults:\n  solver: slow\n  judge: slow\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.env = []string{"FAKE_DELAY_MS=60000"}
+	killedMidRun(t, p, "--config", other)
+	p.env = nil
+	m := startTmux(t, p, 80, 24)
+	m.wait("the list", "BUG-20260715-A7K3")
+	m.send("/")
+	m.send("A7K3")
+	m.send("Enter")
+	m.send("r")
+	s := m.waitWords("the engines file the resume needs", "no engine named", "this one was started with")
+	if strings.Contains(s, "Resume BUG-20260715-A7K3?") || strings.Contains(s, "Resume: make the calls") {
+		t.Errorf("r asks to make the calls before saying the engines file it needs:\n%s", s)
+	}
+}

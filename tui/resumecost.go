@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -9,6 +12,7 @@ import (
 
 	"github.com/reversa/moot/bugfolder"
 	"github.com/reversa/moot/engine"
+	"github.com/reversa/moot/harness"
 )
 
 // resumeCostDialog asks before a resume spends calls: moot resume on a
@@ -45,11 +49,14 @@ func resumeCostMenu(bugID, need string) *menu {
 // make calls. What the resume makes is counted off the UI goroutine (it
 // reads the debate's folders): resumeFiguresMsg brings it.
 func (resumeCostDialog) ask(m Model, d *bugfolder.Debate) (Model, tea.Cmd) {
-	proto := m.dv.protocol(&m.frame)
+	proto, cfg, id := m.dv.protocol(&m.frame), m.opts.Config, m.subj.bug.ID
 	if d == nil {
 		return resumeCostDialog{}.figures(m, resumeFiguresMsg{dir: m.dv.deb.dir})
 	}
 	return m, func() tea.Msg {
+		if err := missingEngine(d, cfg); err != nil { // said before the question, not after its yes
+			return resumeFiguresMsg{dir: d.Dir, err: unknownEngineAdvice(err, id, d.EnginesFile())}
+		}
 		msg := resumeFiguresMsg{dir: d.Dir, need: resumeCalls(d, proto)}
 		if proto != nil {
 			if _, left := engine.ResumeNeed(d, proto, false); left > 0 {
@@ -66,6 +73,31 @@ func (resumeCostDialog) ask(m Model, d *bugfolder.Debate) (Model, tea.Cmd) {
 type resumeFiguresMsg struct {
 	dir, need string
 	whole     int
+	// err says why it cannot resume here: an engine it runs on is not in
+	// this moot's engines file (it was started with another, --config).
+	err error
+}
+
+// missingEngine is the error of the first engine d's problema.md runs on
+// (its solvers, critics and judge) that cfg lacks; nil when it has them
+// all, or when there is no engines file to check against.
+func missingEngine(d *bugfolder.Debate, cfg *harness.Config) error {
+	if cfg == nil || d.Problem == nil {
+		return nil
+	}
+	names := []string{d.Problem.Judge}
+	for _, kv := range append(slices.Clone(d.Problem.Solvers), d.Problem.Critics...) {
+		names = append(names, kv.Value)
+	}
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		if _, err := cfg.Engine(n); errors.Is(err, harness.ErrUnknownEngine) {
+			return err
+		}
+	}
+	return nil
 }
 
 // figures asks the resume question with what the resume makes, or
@@ -73,6 +105,11 @@ type resumeFiguresMsg struct {
 // opened, or a run started) takes no answer meant for this one.
 func (resumeCostDialog) figures(m Model, msg resumeFiguresMsg) (Model, tea.Cmd) {
 	if m.dv.deb == nil || m.dv.deb.dir != msg.dir || m.run.on || !m.opts.Resume {
+		return m, nil
+	}
+	if msg.err != nil { // shown wrapped until a key, as a run's error; nothing called
+		m.toast.text, m.toast.until, m.toast.errShown = msg.err.Error(), m.clock().Add(24*time.Hour), true
+		m.opts.Resume = false
 		return m, nil
 	}
 	m.dv.deb.resumedWhole = msg.whole // the header counts against the whole the question says
