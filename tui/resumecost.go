@@ -54,10 +54,13 @@ func (resumeCostDialog) ask(m Model, d *bugfolder.Debate) (Model, tea.Cmd) {
 		return resumeCostDialog{}.figures(m, resumeFiguresMsg{dir: m.dv.deb.dir})
 	}
 	return m, func() tea.Msg {
-		if err := missingEngine(d, cfg); err != nil { // said before the question, not after its yes
+		msg := resumeFiguresMsg{dir: d.Dir, need: resumeCalls(d, proto)}
+		// said before the question, not after its yes; a hand-run debate's
+		// resume records a choice, and a menu asks before any call (another
+		// engine among its answers): neither asks here
+		if err := missingEngine(d, cfg); msg.need != "" && err != nil {
 			return resumeFiguresMsg{dir: d.Dir, err: unknownEngineAdvice(err, id, d.EnginesFile())}
 		}
-		msg := resumeFiguresMsg{dir: d.Dir, need: resumeCalls(d, proto)}
 		if proto != nil {
 			if _, left := engine.ResumeNeed(d, proto, false); left > 0 {
 				msg.whole = d.ModelCalls() + left
