@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -70,8 +71,8 @@ func (t table) render(width int) string {
 		for _, c := range t.drop {
 			if total() > width && c == t.flex { // before the title goes, the shortest forms of the squeezed column
 				kept := widths[t.squeeze]
-				widths[t.squeeze] = min(kept, t.squeezedWidth(len(t.header)))
-				if total() > width { // the title goes all the same: the room is the column's again
+				widths[t.squeeze] = min(kept, t.squeezedWidth(math.MaxInt)) // each cell's shortest form
+				if total() > width {                                        // the title goes all the same: the room is the column's again
 					widths[t.squeeze] = kept
 				}
 			}

@@ -256,15 +256,13 @@ func (r *reviewRun) resumedCalls(more int) string {
 		return ""
 	}
 	evs, err := review.ReadEvents(r.folder.Dir)
-	made := review.Calls(r.st, evs)
-	if err != nil || made == 0 {
+	if err != nil {
 		return ""
 	}
-	s := fmt.Sprintf("; %d in all with the %d already made", made+more, made)
-	if cut := len(bugfolder.OpenCalls(evs)); cut > 0 && cut <= made {
-		s += fmt.Sprintf(" (%d of them stopped before answering, made again)", cut)
+	if s := engine.MadeCalls(review.Calls(r.st, evs), more, len(bugfolder.OpenCalls(evs))); s != "" {
+		return ";" + strings.TrimPrefix(s, ",")
 	}
-	return s
+	return ""
 }
 
 // wizardWords name the change and its contract as the wizard asks them,

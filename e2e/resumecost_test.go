@@ -119,13 +119,7 @@ func killedMidRun(t *testing.T, p *project, more ...string) string {
 func TestResumeCostNamesTheEnginesFileItNeeds(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
-	other := filepath.Join(t.TempDir(), "slow.yaml")
-	if err := os.WriteFile(other, []byte("engines:\n  slow:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 90s\ndefaults:\n  solver: slow\n  judge: slow\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	p.env = []string{"FAKE_DELAY_MS=60000"}
-	killedMidRun(t, p, "--config", other)
-	p.env = nil
+	other := killedOnOtherEngines(t, p)
 	r := p.moot("resume", "7", "--headless").mustExit(t, 4)
 	m := regexp.MustCompile(`It was started with --config (\S+), which a resume takes again: accept with (moot resume .+ --yes)\.`).FindStringSubmatch(r.stdout)
 	if m == nil || m[1] != other {
@@ -187,13 +181,7 @@ func TestResumedArgueCountsTheWholeItsQuestionSays(t *testing.T) {
 func TestBrowserResumeNamesTheEnginesFileBeforeAsking(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
-	other := filepath.Join(t.TempDir(), "slow.yaml")
-	if err := os.WriteFile(other, []byte("engines:\n  slow:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 90s\ndefaults:\n  solver: slow\n  judge: slow\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	p.env = []string{"FAKE_DELAY_MS=60000"}
-	killedMidRun(t, p, "--config", other)
-	p.env = nil
+	killedOnOtherEngines(t, p)
 	m := startTmux(t, p, 80, 24)
 	m.wait("the list", "BUG-20260715-A7K3")
 	m.send("/")
@@ -204,4 +192,19 @@ func TestBrowserResumeNamesTheEnginesFileBeforeAsking(t *testing.T) {
 	if strings.Contains(s, "Resume BUG-20260715-A7K3?") || strings.Contains(s, "Resume: make the calls") {
 		t.Errorf("r asks to make the calls before saying the engines file it needs:\n%s", s)
 	}
+}
+
+// killedOnOtherEngines starts bug 7's debate with --config FILE, an
+// engines file of its own whose one engine (slow) the project's lacks,
+// kills it mid-call (killedMidRun) and returns FILE.
+func killedOnOtherEngines(t *testing.T, p *project) string {
+	t.Helper()
+	other := filepath.Join(t.TempDir(), "slow.yaml")
+	if err := os.WriteFile(other, []byte("engines:\n  slow:\n    kind: command\n    command: [\""+fakeBin+"\", \"--role\", \"{role}\"]\n    env_passthrough: [\"FAKE_*\"]\n    external: false\n    timeout: 90s\ndefaults:\n  solver: slow\n  judge: slow\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.env = []string{"FAKE_DELAY_MS=60000"}
+	killedMidRun(t, p, "--config", other)
+	p.env = nil
+	return other
 }

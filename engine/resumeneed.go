@@ -29,16 +29,26 @@ func ResumeNeed(d *bugfolder.Debate, proto Protocol, stop bool) (need string, le
 	default:
 		need = fmt.Sprintf("at least %d more call(s)", left)
 	}
-	if made := d.ModelCalls(); made > 0 {
-		need += fmt.Sprintf(", %d in all with the %d already made", made+left, made)
-		if cut := len(bugfolder.OpenCalls(d.Events)); cut > 0 && cut <= made {
-			// a call stopped before it answered counts as made (it may have
-			// billed) and is made again: say so, or "not repeated" is false
-			need += fmt.Sprintf(" (%d of them stopped before answering, made again)", cut)
-		}
-	}
+	need += MadeCalls(d.ModelCalls(), left, len(bugfolder.OpenCalls(d.Events)))
 	if upTo {
 		need += " (up to the round cap; its stop rules may end it earlier)"
 	}
 	return need, left
+}
+
+// MadeCalls is what a resume says after the calls it makes (left): the
+// whole its header then counts against, with the calls already made
+// (", 13 in all with the 6 already made"), and how many of those were
+// stopped before they answered (cut: the calls a session left open),
+// which count as made (they may have billed) and are made again ("" with
+// none made). A debate's resume and a review's say it in these words.
+func MadeCalls(made, left, cut int) string {
+	if made <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf(", %d in all with the %d already made", made+left, made)
+	if cut > 0 && cut <= made {
+		s += fmt.Sprintf(" (%d of them stopped before answering, made again)", cut)
+	}
+	return s
 }

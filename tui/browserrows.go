@@ -207,8 +207,7 @@ func (b *browser) fitWidths(on []bool, width int) []int {
 			spare -= grow
 		}
 	}
-	widths[0] = b.distinctIDWidth(widths[0])
-	return widths
+	return widths // the ID column, as wide as tells the IDs apart, stays so grown (midcut.Distinct)
 }
 
 // distinctIDWidth is the narrowest ID column, from w up, at which no two

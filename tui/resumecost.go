@@ -20,15 +20,20 @@ import (
 // screen does for a new debate and as headless asks for --yes.
 type resumeCostDialog struct{}
 
-// resumeCalls is what resuming d still runs (engine.ResumeNeed): nothing
-// to ask for a hand-run debate, whose resume only records a human choice,
-// nor for one stopped at a menu, which asks itself before any call.
-func resumeCalls(d *bugfolder.Debate, proto engine.Protocol) string {
+// resumeFigures is what resuming d still runs (engine.ResumeNeed: need,
+// the question's words) and the whole its header then counts against
+// (the calls made and those left); nothing for a hand-run debate, whose
+// resume only records a human choice, nor for one stopped at a menu,
+// which asks itself before any call.
+func resumeFigures(d *bugfolder.Debate, proto engine.Protocol) (need string, whole int) {
 	if d == nil || proto == nil || d.HandRun() || d.PendingDecision() != "" {
-		return ""
+		return "", 0
 	}
-	need, _ := engine.ResumeNeed(d, proto, false)
-	return need
+	need, left := engine.ResumeNeed(d, proto, false)
+	if left > 0 {
+		whole = d.ModelCalls() + left
+	}
+	return need, whole
 }
 
 // resumeCostMenu asks whether to spend what resuming bugID needs.
@@ -54,16 +59,14 @@ func (resumeCostDialog) ask(m Model, d *bugfolder.Debate) (Model, tea.Cmd) {
 		return resumeCostDialog{}.figures(m, resumeFiguresMsg{dir: m.dv.deb.dir})
 	}
 	return m, func() tea.Msg {
-		msg := resumeFiguresMsg{dir: d.Dir, need: resumeCalls(d, proto)}
+		msg := resumeFiguresMsg{dir: d.Dir}
+		msg.need, msg.whole = resumeFigures(d, proto)
 		// said before the question, not after its yes; a hand-run debate's
 		// resume records a choice, and a menu asks before any call (another
 		// engine among its answers): neither asks here
-		if err := missingEngine(d, cfg); msg.need != "" && err != nil {
-			return resumeFiguresMsg{dir: d.Dir, err: unknownEngineAdvice(err, id, d.EnginesFile())}
-		}
-		if proto != nil {
-			if _, left := engine.ResumeNeed(d, proto, false); left > 0 {
-				msg.whole = d.ModelCalls() + left
+		if msg.need != "" {
+			if err := missingEngine(d, cfg); err != nil {
+				return resumeFiguresMsg{dir: d.Dir, err: unknownEngineAdvice(err, id, d.EnginesFile())}
 			}
 		}
 		return msg

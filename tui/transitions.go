@@ -266,7 +266,7 @@ func (m Model) openWizard(bug *bugfolder.Bug, unfinished string) (Model, tea.Cmd
 // asking again takes the same name, not a "-2"; the subject is the
 // wizard's again.
 func (m Model) releaseAsked() Model {
-	if m.wiz == nil || !m.wiz.onQuestion() || m.subj.bug == nil || m.subj.bug == m.wiz.bug || !m.subj.bug.IsQuestion || m.dv.deb != nil && m.run.on {
+	if m.wiz == nil || !m.wiz.onQuestion() || m.subj.bug == nil || m.subj.bug == m.wiz.bug || !m.subj.bug.IsQuestion {
 		return m
 	}
 	bugfolder.ReleaseQuestionDir(m.subj.bug.Dir)
